@@ -3,7 +3,7 @@
  * (src/core/compare/confirmation.ts) by seeded simulation through the real compare and decision code: looks
  * at 6, 10, 15, 20, 30 rounds; the regression question with O'Brien–Fleming-type α-spending (α 0.05) and
  * Holm across every head arm and cell at each look; the pass question (non-inferiority, "head not worse than
- * base by δ", one-sided; no-change when the interval is also inside ±δ) with its own front-loaded α 0.05 per
+ * base by δ", one-sided; no-change when the interval is also inside ±δ) with its own front-loaded α (default 0.1) per
  * cell; δ 2%; a cell stops when decided, the run stops when every cell is decided, a regression is
  * certified, or at 30 rounds. A regressed cell is then re-measured in a confirmation block of 6 fresh rounds
  * (the same noise model) and judged on them alone (one-sided at α 0.05); the decision (decide()) gives the
@@ -21,7 +21,8 @@
  * was measured (decided cells stop early; confirmation rounds included), and the mean confirmation rounds
  * per run. For the power scenarios also the fixed design (one analysis at α, Holm across cells).
  *
- * Run: npx tsx bench/adaptive-sim.ts [replicates]   (SCENARIO=text runs only the matching scenarios)
+ * Run: npx tsx bench/adaptive-sim.ts [replicates]   (SCENARIO=text runs only the matching scenarios;
+ * PASS_ALPHA=a sets the pass question's α instead of the default)
  */
 import { adaptiveLook, planAdaptive, type AdaptivePlan } from '../src/core/compare/adaptive.js';
 import { compareRun } from '../src/core/compare/compare-run.js';
@@ -42,6 +43,7 @@ const plan = planAdaptive({
   alpha: 0.05,
   spending: 'obrien-fleming',
   maxRounds: MAX_ROUNDS,
+  ...(process.env.PASS_ALPHA ? { passAlpha: Number(process.env.PASS_ALPHA) } : {}),
 });
 
 interface Scenario {
@@ -64,6 +66,7 @@ const scenarios: Scenario[] = [
   { name: 'A/A, 1 cell, iid 3%', cells: 1, heads: 1, noisePct: 3, shared: false, effect: none },
   { name: 'A/A, 1 cell, rounds 3%', cells: 1, heads: 1, noisePct: 3, shared: true, effect: none },
   { name: 'A/A, 7 cells, rounds 3%', cells: 7, heads: 1, noisePct: 3, shared: true, effect: none },
+  { name: 'A/A, 7 cells, rounds 1%', cells: 7, heads: 1, noisePct: 1, shared: true, effect: none },
   {
     name: '-5%, 1 cell, rounds 3%',
     cells: 1,
@@ -71,6 +74,14 @@ const scenarios: Scenario[] = [
     noisePct: 3,
     shared: true,
     effect: (h) => (h === 0 ? 0.95 : 1),
+  },
+  {
+    name: '-3%, 1 cell, rounds 3%',
+    cells: 1,
+    heads: 1,
+    noisePct: 3,
+    shared: true,
+    effect: (h) => (h === 0 ? 0.97 : 1),
   },
   {
     name: '-2% (at the threshold), 1 cell, rounds 3%',
@@ -248,7 +259,7 @@ function run(s: Scenario, p: AdaptivePlan) {
 console.log(
   `adaptive design: looks ${plan.schedule.join(', ')}, ${plan.spending} spending, alpha ${plan.alpha}, ` +
     `per-look alpha ${plan.lookAlpha.map((a) => a.toPrecision(2)).join(', ')}; pass question (one-sided, per cell): ` +
-    `alpha spent per look ${plan.passAlpha!.map((a) => a.toPrecision(2)).join(', ')} ` +
+    `alpha ${plan.passAlphaTotal}, spent per look ${plan.passAlpha!.map((a) => a.toPrecision(2)).join(', ')} ` +
     `(sum ${plan.passAlpha!.reduce((a, b) => a + b, 0).toPrecision(3)}); threshold 2%; confirmation block ` +
     `${CONFIRM_ROUNDS} rounds at alpha ${plan.alpha}; ${REPLICATES} replicates`,
 );

@@ -38280,6 +38280,7 @@ function plainText(text2, maxChars) {
 
 // src/core/compare/defaults.ts
 var DEFAULT_ALPHA = 0.05;
+var DEFAULT_PASS_ALPHA = 0.1;
 var DEFAULT_THRESHOLD_PCT = 2;
 var REPORT_LEVEL = 0.95;
 var EQUIVALENCE_LEVEL = 0.9;
@@ -42716,7 +42717,11 @@ function buildPlan(input2, checkFirstLook) {
   const alpha = input2.alpha ?? DEFAULT_ALPHA;
   const spending = input2.spending ?? DEFAULT_SPENDING;
   const test = input2.test ?? "signed-rank";
+  const passAlpha = input2.passAlpha ?? DEFAULT_PASS_ALPHA;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(passAlpha > 0 && passAlpha < 0.5)) {
+    throw new RangeError(`the pass alpha must be in (0, 0.5), got ${passAlpha}`);
+  }
   if (!SPENDING_FUNCTIONS.includes(spending)) {
     throw new RangeError(
       `spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${String(spending)}'`
@@ -42746,7 +42751,7 @@ function buildPlan(input2, checkFirstLook) {
   const lookAlpha = perLookLevels(spending, alpha, informationFractions);
   let spent = 0;
   const cumulativeAlpha = lookAlpha.map((a) => spent += a);
-  const pass = passLevels(alpha, schedule, test);
+  const pass = passLevels(passAlpha, schedule, test);
   return {
     schedule,
     maxRounds,
@@ -42756,6 +42761,7 @@ function buildPlan(input2, checkFirstLook) {
     informationFractions,
     cumulativeAlpha,
     lookAlpha,
+    passAlphaTotal: passAlpha,
     passAlpha: pass.spent,
     equivalenceLevels: pass.nominal.map((a) => 1 - 2 * a),
     method: "bonferroni-spent-increments"
@@ -42901,13 +42907,16 @@ function planFromJson(value) {
   field("alpha", typeof v.alpha === "number");
   field("spending", SPENDING_FUNCTIONS.includes(v.spending));
   field("test", v.test === "signed-rank" || v.test === "mann-whitney");
+  field("passAlphaTotal", v.passAlphaTotal === void 0 || typeof v.passAlphaTotal === "number");
   return buildPlan(
     {
       schedule: v.schedule,
       maxRounds: v.maxRounds,
       alpha: v.alpha,
       spending: v.spending,
-      test: v.test
+      test: v.test,
+      // Plans written before the pass α was its own setting passed at the plan's α.
+      passAlpha: v.passAlphaTotal ?? v.alpha
     },
     false
   );
@@ -68925,13 +68934,17 @@ function addAdaptiveOptions(command) {
     "--schedule <rounds>",
     `looks, cumulative rounds (default ${DEFAULT_SCHEDULE.join(",")})`,
     parseSchedule
-  ).option("--spending <name>", `alpha-spending function: ${SPENDING_FUNCTIONS.join(", ")}`, parseSpending);
+  ).option("--spending <name>", `alpha-spending function: ${SPENDING_FUNCTIONS.join(", ")}`, parseSpending).option(
+    "--pass-alpha <a>",
+    `one-sided alpha per cell for passing ("not worse by the threshold"), spent over the looks (default ${DEFAULT_PASS_ALPHA})`,
+    parsePassAlpha
+  );
 }
 function adaptiveFromFlags(flags, alpha, roundS) {
   if (flags.maxRounds === void 0 && flags.timeBudget === void 0) {
-    if (flags.schedule || flags.spending) {
+    if (flags.schedule || flags.spending || flags.passAlpha !== void 0) {
       throw new UserError(
-        "--schedule and --spending shape adaptive rounds: give --max-rounds N or --time-budget too"
+        "--schedule, --spending and --pass-alpha shape adaptive rounds: give --max-rounds N or --time-budget too"
       );
     }
     return void 0;
@@ -68942,6 +68955,7 @@ function adaptiveFromFlags(flags, alpha, roundS) {
       alpha,
       ...flags.schedule ? { schedule: flags.schedule } : {},
       ...flags.spending ? { spending: flags.spending } : {},
+      ...flags.passAlpha !== void 0 ? { passAlpha: flags.passAlpha } : {},
       ...flags.maxRounds !== void 0 ? { maxRounds: flags.maxRounds } : {}
     });
   } catch (e) {
@@ -68977,6 +68991,15 @@ function parseSchedule(value) {
     );
   }
   return rounds;
+}
+function parsePassAlpha(value) {
+  const a = Number(value);
+  if (value.trim() === "" || !(a > 0 && a < 0.5)) {
+    throw new InvalidArgumentError(
+      `--pass-alpha must be a number between 0 and 0.5 (exclusive), got '${value}'`
+    );
+  }
+  return a;
 }
 function parseSpending(value) {
   if (!SPENDING_FUNCTIONS.includes(value)) {

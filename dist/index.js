@@ -41024,6 +41024,7 @@ function runValues(runs) {
 
 // src/core/compare/defaults.ts
 var DEFAULT_ALPHA = 0.05;
+var DEFAULT_PASS_ALPHA = 0.1;
 var DEFAULT_THRESHOLD_PCT = 2;
 var REPORT_LEVEL = 0.95;
 var EQUIVALENCE_LEVEL = 0.9;
@@ -42460,7 +42461,11 @@ function buildPlan(input2, checkFirstLook) {
   const alpha = input2.alpha ?? DEFAULT_ALPHA;
   const spending = input2.spending ?? DEFAULT_SPENDING;
   const test = input2.test ?? "signed-rank";
+  const passAlpha = input2.passAlpha ?? DEFAULT_PASS_ALPHA;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(passAlpha > 0 && passAlpha < 0.5)) {
+    throw new RangeError(`the pass alpha must be in (0, 0.5), got ${passAlpha}`);
+  }
   if (!SPENDING_FUNCTIONS.includes(spending)) {
     throw new RangeError(
       `spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${String(spending)}'`
@@ -42490,7 +42495,7 @@ function buildPlan(input2, checkFirstLook) {
   const lookAlpha = perLookLevels(spending, alpha, informationFractions);
   let spent = 0;
   const cumulativeAlpha = lookAlpha.map((a) => spent += a);
-  const pass = passLevels(alpha, schedule, test);
+  const pass = passLevels(passAlpha, schedule, test);
   return {
     schedule,
     maxRounds,
@@ -42500,6 +42505,7 @@ function buildPlan(input2, checkFirstLook) {
     informationFractions,
     cumulativeAlpha,
     lookAlpha,
+    passAlphaTotal: passAlpha,
     passAlpha: pass.spent,
     equivalenceLevels: pass.nominal.map((a) => 1 - 2 * a),
     method: "bonferroni-spent-increments"
@@ -42645,13 +42651,16 @@ function planFromJson(value) {
   field("alpha", typeof v.alpha === "number");
   field("spending", SPENDING_FUNCTIONS.includes(v.spending));
   field("test", v.test === "signed-rank" || v.test === "mann-whitney");
+  field("passAlphaTotal", v.passAlphaTotal === void 0 || typeof v.passAlphaTotal === "number");
   return buildPlan(
     {
       schedule: v.schedule,
       maxRounds: v.maxRounds,
       alpha: v.alpha,
       spending: v.spending,
-      test: v.test
+      test: v.test,
+      // Plans written before the pass α was its own setting passed at the plan's α.
+      passAlpha: v.passAlphaTotal ?? v.alpha
     },
     false
   );
@@ -69788,6 +69797,7 @@ function parseInputs(read) {
     ...clientCountsInput(read),
     maxRounds: optionalNumber(read, "max-rounds", { integer: true, min: 1 }),
     timeBudgetS: optionalDuration(read, "time-budget"),
+    passAlpha: optionalNumber(read, "pass-alpha", { min: 0, max: 0.5, exclusive: true }),
     duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
     confirmRounds: optionalNumber(read, "confirm-rounds", { integer: true, min: 0 }),
     alpha: policyNumber(read, "alpha", alphaProblem) ?? DEFAULT_ALPHA,
@@ -69842,6 +69852,11 @@ function parseInputs(read) {
   if (inputs.confirmRounds !== void 0 && inputs.mode !== "benchmark") {
     throw new UserError(
       `input 'confirm-rounds' (${inputs.confirmRounds}) sets the confirmation block of mode benchmark; mode ${inputs.mode} does not run one: remove it`
+    );
+  }
+  if (inputs.passAlpha !== void 0 && inputs.maxRounds === void 0 && inputs.timeBudgetS === void 0) {
+    throw new UserError(
+      `input 'pass-alpha' (${inputs.passAlpha}) shapes adaptive rounds: set 'max-rounds' or 'time-budget' too, or remove it`
     );
   }
   if (inputs.clientCounts && inputs.mode !== "benchmark") {
@@ -76930,7 +76945,8 @@ function adaptiveFromInputs(inputs, alpha, roundS) {
   try {
     plan = planAdaptive({
       alpha,
-      ...inputs.maxRounds !== void 0 ? { maxRounds: inputs.maxRounds } : {}
+      ...inputs.maxRounds !== void 0 ? { maxRounds: inputs.maxRounds } : {},
+      ...inputs.passAlpha !== void 0 ? { passAlpha: inputs.passAlpha } : {}
     });
   } catch (e) {
     throw new UserError(`input 'max-rounds': ${errorMessage(e)}`);

@@ -91,6 +91,14 @@ describe('parseInputs', () => {
       "input 'confirm-rounds' (3) sets the confirmation block of mode benchmark",
     ],
     [{ 'confirm-rounds': '-1' }, "input 'confirm-rounds' must be a whole number >= 0, got '-1'"],
+    [
+      { 'pass-alpha': '0.05' },
+      "input 'pass-alpha' (0.05) shapes adaptive rounds: set 'max-rounds' or 'time-budget' too",
+    ],
+    [
+      { 'pass-alpha': '0.5', 'max-rounds': '20' },
+      "input 'pass-alpha' must be a number between 0 and 0.5 (exclusive), got '0.5'",
+    ],
   ])('%j is refused with a message naming the input', (overrides, message) => {
     expect(() => parseInputs(defaults(overrides))).toThrow(message);
   });

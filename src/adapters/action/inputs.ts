@@ -63,6 +63,8 @@ export interface ActionInputs {
   maxRounds?: number;
   /** Adaptive rounds within this many seconds of measurement. */
   timeBudgetS?: number;
+  /** Adaptive rounds: the pass question's one-sided α per cell (default DEFAULT_PASS_ALPHA). */
+  passAlpha?: number;
   duration?: number;
   /** Rounds of the confirmation block that re-measures a regressed cell (0: none; default 6). */
   confirmRounds?: number;
@@ -138,6 +140,7 @@ export function parseInputs(read: InputReader): ActionInputs {
     ...clientCountsInput(read),
     maxRounds: optionalNumber(read, 'max-rounds', { integer: true, min: 1 }),
     timeBudgetS: optionalDuration(read, 'time-budget'),
+    passAlpha: optionalNumber(read, 'pass-alpha', { min: 0, max: 0.5, exclusive: true }),
     duration: optionalNumber(read, 'duration', { integer: true, min: 1 }),
     confirmRounds: optionalNumber(read, 'confirm-rounds', { integer: true, min: 0 }),
     alpha: policyNumber(read, 'alpha', alphaProblem) ?? DEFAULT_ALPHA,
@@ -195,6 +198,11 @@ export function parseInputs(read: InputReader): ActionInputs {
   if (inputs.confirmRounds !== undefined && inputs.mode !== 'benchmark') {
     throw new UserError(
       `input 'confirm-rounds' (${inputs.confirmRounds}) sets the confirmation block of mode benchmark; mode ${inputs.mode} does not run one: remove it`,
+    );
+  }
+  if (inputs.passAlpha !== undefined && inputs.maxRounds === undefined && inputs.timeBudgetS === undefined) {
+    throw new UserError(
+      `input 'pass-alpha' (${inputs.passAlpha}) shapes adaptive rounds: set 'max-rounds' or 'time-budget' too, or remove it`,
     );
   }
   if (inputs.clientCounts && inputs.mode !== 'benchmark') {

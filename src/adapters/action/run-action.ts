@@ -194,6 +194,7 @@ function adaptiveFromInputs(inputs: ActionInputs, alpha: number, roundS: number)
     plan = planAdaptive({
       alpha,
       ...(inputs.maxRounds !== undefined ? { maxRounds: inputs.maxRounds } : {}),
+      ...(inputs.passAlpha !== undefined ? { passAlpha: inputs.passAlpha } : {}),
     });
   } catch (e) {
     throw new UserError(`input 'max-rounds': ${errorMessage(e)}`);

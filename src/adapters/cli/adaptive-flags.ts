@@ -1,10 +1,11 @@
 /**
- * The adaptive-rounds flags of `run` (--max-rounds, --time-budget, --schedule, --spending): parsed and
+ * The adaptive-rounds flags of `run` (--max-rounds, --time-budget, --schedule, --spending, --pass-alpha): parsed and
  * checked before anything starts, into the plan the run loop follows. Adaptive is on when --max-rounds or
  * --time-budget is given.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_SCHEDULE, planAdaptive, type AdaptivePlan } from '../../core/compare/adaptive.js';
+import { DEFAULT_PASS_ALPHA } from '../../core/compare/defaults.js';
 import { SPENDING_FUNCTIONS, type SpendingFunction } from '../../core/stats/alpha-spending.js';
 import { parseDurationS } from '../../core/util/duration.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
@@ -15,6 +16,7 @@ export interface AdaptiveFlags {
   timeBudget?: number;
   schedule?: number[];
   spending?: SpendingFunction;
+  passAlpha?: number;
 }
 
 export function addAdaptiveOptions(command: Command): Command {
@@ -34,7 +36,12 @@ export function addAdaptiveOptions(command: Command): Command {
       `looks, cumulative rounds (default ${DEFAULT_SCHEDULE.join(',')})`,
       parseSchedule,
     )
-    .option('--spending <name>', `alpha-spending function: ${SPENDING_FUNCTIONS.join(', ')}`, parseSpending);
+    .option('--spending <name>', `alpha-spending function: ${SPENDING_FUNCTIONS.join(', ')}`, parseSpending)
+    .option(
+      '--pass-alpha <a>',
+      `one-sided alpha per cell for passing ("not worse by the threshold"), spent over the looks (default ${DEFAULT_PASS_ALPHA})`,
+      parsePassAlpha,
+    );
 }
 
 /**
@@ -47,9 +54,9 @@ export function adaptiveFromFlags(
   roundS: number,
 ): { plan: AdaptivePlan; timeBudgetS?: number } | undefined {
   if (flags.maxRounds === undefined && flags.timeBudget === undefined) {
-    if (flags.schedule || flags.spending) {
+    if (flags.schedule || flags.spending || flags.passAlpha !== undefined) {
       throw new UserError(
-        '--schedule and --spending shape adaptive rounds: give --max-rounds N or --time-budget too',
+        '--schedule, --spending and --pass-alpha shape adaptive rounds: give --max-rounds N or --time-budget too',
       );
     }
     return undefined;
@@ -60,6 +67,7 @@ export function adaptiveFromFlags(
       alpha,
       ...(flags.schedule ? { schedule: flags.schedule } : {}),
       ...(flags.spending ? { spending: flags.spending } : {}),
+      ...(flags.passAlpha !== undefined ? { passAlpha: flags.passAlpha } : {}),
       ...(flags.maxRounds !== undefined ? { maxRounds: flags.maxRounds } : {}),
     });
   } catch (e) {
@@ -100,6 +108,16 @@ function parseSchedule(value: string): number[] {
     );
   }
   return rounds;
+}
+
+function parsePassAlpha(value: string): number {
+  const a = Number(value);
+  if (value.trim() === '' || !(a > 0 && a < 0.5)) {
+    throw new InvalidArgumentError(
+      `--pass-alpha must be a number between 0 and 0.5 (exclusive), got '${value}'`,
+    );
+  }
+  return a;
 }
 
 function parseSpending(value: string): SpendingFunction {

@@ -14,9 +14,10 @@
  *   by δ or more", one-sided, asked of every cell at every look with the pass α that look spends: the
  *   1 − 2·α_pass,k interval's bound on the worse side beyond −δ passes the cell ('not-worse', or 'no-change'
  *   when the interval lies inside ±δ, which is TOST equivalence at the same level). A false pass is a wrong
- *   answer about one cell (a regressed cell waved through), so its α is per cell, spent over the looks by
- *   Bonferroni (the sizes the exact test actually used add up to ≤ α); it is front-loaded, so an unchanged
- *   patch is decided in about ten rounds, while the regression question keeps O'Brien–Fleming spending.
+ *   answer about one cell (a regressed cell waved through), so its α is per cell (DEFAULT_PASS_ALPHA 0.1,
+ *   `--pass-alpha`), spent over the looks by Bonferroni (the sizes the exact test actually used add up to
+ *   ≤ it); it is front-loaded, so an unchanged patch is decided in about ten rounds, while the regression
+ *   question keeps α and O'Brien–Fleming spending.
  *
  * Everything here is pure: a look is recomputed from the results document and the plan alone (the verdicts
  * of earlier looks are recomputed too, exactly, from their own rounds), so the run loop keeps no state.
@@ -34,7 +35,7 @@ import {
   unstableCellIds,
   type CompareRunOptions,
 } from './analysis.js';
-import { DEFAULT_ALPHA } from './defaults.js';
+import { DEFAULT_ALPHA, DEFAULT_PASS_ALPHA } from './defaults.js';
 import { minRoundsFor, pairedMinRounds } from './power.js';
 import { signedRankCiIndex } from '../stats/walsh-hodges-lehmann.js';
 import type { CellComparison, PrimaryTest, ReasonCode, RunComparison, Verdict } from './types.js';
@@ -53,6 +54,8 @@ export interface AdaptivePlanInput {
   maxRounds?: number;
   /** The primary test (sets the fewest rounds a first look needs); 'signed-rank' by default. */
   test?: PrimaryTest;
+  /** One-sided α per cell of the pass question, spent over the looks; DEFAULT_PASS_ALPHA. */
+  passAlpha?: number;
 }
 
 /**
@@ -81,7 +84,11 @@ function buildPlan(input: AdaptivePlanInput, checkFirstLook: boolean): AdaptiveP
   const alpha = input.alpha ?? DEFAULT_ALPHA;
   const spending = input.spending ?? DEFAULT_SPENDING;
   const test = input.test ?? 'signed-rank';
+  const passAlpha = input.passAlpha ?? DEFAULT_PASS_ALPHA;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(passAlpha > 0 && passAlpha < 0.5)) {
+    throw new RangeError(`the pass alpha must be in (0, 0.5), got ${passAlpha}`);
+  }
   if (!SPENDING_FUNCTIONS.includes(spending)) {
     throw new RangeError(
       `spending must be one of ${SPENDING_FUNCTIONS.join(', ')}, got '${String(spending)}'`,
@@ -112,7 +119,7 @@ function buildPlan(input: AdaptivePlanInput, checkFirstLook: boolean): AdaptiveP
   const lookAlpha = perLookLevels(spending, alpha, informationFractions);
   let spent = 0;
   const cumulativeAlpha = lookAlpha.map((a) => (spent += a));
-  const pass = passLevels(alpha, schedule, test);
+  const pass = passLevels(passAlpha, schedule, test);
   return {
     schedule,
     maxRounds,
@@ -122,6 +129,7 @@ function buildPlan(input: AdaptivePlanInput, checkFirstLook: boolean): AdaptiveP
     informationFractions,
     cumulativeAlpha,
     lookAlpha,
+    passAlphaTotal: passAlpha,
     passAlpha: pass.spent,
     equivalenceLevels: pass.nominal.map((a) => 1 - 2 * a),
     method: 'bonferroni-spent-increments',
@@ -360,7 +368,7 @@ export function adaptiveRecord(plan: AdaptivePlan, look: AdaptiveLookResult): Ad
 
 /**
  * An AdaptivePlan read back from results.json, recomputed from its declared inputs (schedule, maxRounds,
- * alpha, spending, test) so a hand-edited level cannot loosen the design. Throws RangeError naming the field.
+ * alpha, spending, test, passAlphaTotal) so a hand-edited level cannot loosen the design. Throws RangeError naming the field.
  */
 export function planFromJson(value: unknown): AdaptivePlan {
   const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
@@ -372,6 +380,7 @@ export function planFromJson(value: unknown): AdaptivePlan {
   field('alpha', typeof v.alpha === 'number');
   field('spending', SPENDING_FUNCTIONS.includes(v.spending as SpendingFunction));
   field('test', v.test === 'signed-rank' || v.test === 'mann-whitney');
+  field('passAlphaTotal', v.passAlphaTotal === undefined || typeof v.passAlphaTotal === 'number');
   return buildPlan(
     {
       schedule: v.schedule as number[],
@@ -379,6 +388,8 @@ export function planFromJson(value: unknown): AdaptivePlan {
       alpha: v.alpha as number,
       spending: v.spending as SpendingFunction,
       test: v.test as PrimaryTest,
+      // Plans written before the pass α was its own setting passed at the plan's α.
+      passAlpha: (v.passAlphaTotal as number | undefined) ?? (v.alpha as number),
     },
     false,
   );

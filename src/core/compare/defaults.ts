@@ -6,6 +6,14 @@
 /** Family-wise false-alarm rate per comparison: P(any false regression/improvement) ≤ α (§0.4–0.5). */
 export const DEFAULT_ALPHA = 0.05;
 
+/**
+ * One-sided α per cell of the adaptive design's pass question ("head is not worse than base by δ"): a pass
+ * needs the one-sided 90% bound beyond −δ. 0.05 would take a median 15 rounds to pass an unchanged cell at
+ * round-shared 3% noise; 0.1 takes 10, passes a change at the threshold itself 8% of the time and a −5%
+ * regression never (bench/adaptive-sim.ts, docs/statistics.md). The regression question keeps DEFAULT_ALPHA.
+ */
+export const DEFAULT_PASS_ALPHA = 0.1;
+
 /** Practical threshold δ in percent; 2% is Perfherder's alert threshold and resolvable at 1% noise (§2.4). */
 export const DEFAULT_THRESHOLD_PCT = 2;
 

@@ -268,10 +268,13 @@ export interface AdaptivePlan {
   lookAlpha: number[];
   /**
    * α the pass question (non-inferiority, "head not worse than base by δ"; and no-change, TOST at the same
-   * level) spends at each look, one-sided, per cell; Σ ≤ alpha. Its own spending, front-loaded (passLevels
+   * level) spends at each look, one-sided, per cell; Σ ≤ passAlphaTotal. Its own spending, front-loaded (passLevels
    * in src/core/compare/adaptive.ts). Absent in plans written before it existed (planFromJson recomputes).
    */
   passAlpha?: number[];
+  /** The pass question's one-sided α per cell (Σ passAlpha ≤ it); absent in plans written before it was its
+   * own setting, which passed at `alpha`. */
+  passAlphaTotal?: number;
   /** Level of the pass interval at each look: 1 − 2·(the look's nominal pass level). */
   equivalenceLevels: number[];
   /** How per-look levels were derived, for the report. */

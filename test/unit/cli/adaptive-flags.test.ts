@@ -23,6 +23,10 @@ describe('adaptive flags', () => {
     const timed = plan(['--time-budget', '45m', '--schedule', '6,12', '--spending', 'pocock'])!;
     expect(timed.timeBudgetS).toBe(2700);
     expect(timed.plan).toMatchObject({ schedule: [6, 12], spending: 'pocock' });
+    expect(plan(['--max-rounds', '20'])!.plan.passAlphaTotal).toBe(0.1);
+    const strict = plan(['--max-rounds', '20', '--pass-alpha', '0.05'])!.plan;
+    expect(strict.passAlphaTotal).toBe(0.05);
+    expect(strict.passAlpha!.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.05);
   });
 
   it.each([
@@ -41,7 +45,15 @@ describe('adaptive flags', () => {
     [['--time-budget', '30s'], /^--time-budget 30 s is less than one round \(about 60 s/],
     [
       ['--schedule', '6,10'],
-      /^--schedule and --spending shape adaptive rounds: give --max-rounds N or --time-budget too/,
+      /^--schedule, --spending and --pass-alpha shape adaptive rounds: give --max-rounds N or --time-budget too/,
+    ],
+    [
+      ['--pass-alpha', '0.05'],
+      /^--schedule, --spending and --pass-alpha shape adaptive rounds: give --max-rounds N or --time-budget too/,
+    ],
+    [
+      ['--max-rounds', '20', '--pass-alpha', '0.5'],
+      /--pass-alpha must be a number between 0 and 0\.5 \(exclusive\), got '0\.5'/,
     ],
     [
       ['--spending', 'linear', '--max-rounds', '10'],

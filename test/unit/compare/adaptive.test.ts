@@ -28,9 +28,15 @@ describe('planAdaptive', () => {
     expect(plan).toMatchObject({ maxRounds: 30, spending: 'obrien-fleming', schedule: [6, 10, 15, 20, 30] });
     expect(plan.cumulativeAlpha[4]).toBeCloseTo(0.05, 12);
     expect(plan.lookAlpha[0]).toBeLessThan(1e-4);
-    // The pass question spends its own α (passLevels): Σ ≤ α, the sizes the signed-rank interval has.
-    expect(plan.passAlpha!.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.05 + 1e-12);
-    expect(plan.passAlpha!.slice(0, 2)).toEqual([1 / 64, 25 / 1024]);
+    // The pass question spends its own α (passLevels, DEFAULT_PASS_ALPHA 0.1): Σ ≤ it, the sizes the
+    // signed-rank interval has (k/64 at 6 rounds, k/1024 at 10).
+    expect(plan.passAlphaTotal).toBe(0.1);
+    expect(plan.passAlpha!.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.1 + 1e-12);
+    expect(plan.passAlpha![0]).toBe(3 / 64);
+    const strict = planAdaptive({ schedule: [6, 10, 15, 20, 30], passAlpha: 0.05 });
+    expect(strict.passAlpha!.slice(0, 2)).toEqual([1 / 64, 25 / 1024]);
+    expect(strict.lookAlpha).toEqual(plan.lookAlpha); // the regression question keeps α
+    expect(() => planAdaptive({ passAlpha: 0.5 })).toThrow(/pass alpha must be in \(0, 0.5\), got 0.5/);
     const cut = planAdaptive({ schedule: [6, 10, 15, 20, 30], maxRounds: 12, spending: 'pocock' });
     expect(cut.schedule).toEqual([6, 10, 12]);
     expect(cut.informationFractions).toEqual([0.5, 10 / 12, 1]);

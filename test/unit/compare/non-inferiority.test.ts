@@ -83,9 +83,14 @@ describe('the pass α of an adaptive design', () => {
   });
 
   it('is recomputed from the declared inputs when read back', () => {
-    const plan = planAdaptive({ schedule: [6, 10, 15, 20, 30] });
-    const { passAlpha: _, ...older } = plan; // a plan written before passAlpha existed
-    expect(planFromJson(JSON.parse(JSON.stringify(older))).passAlpha).toEqual(plan.passAlpha);
+    const plan = planAdaptive({ schedule: [6, 10, 15, 20, 30], passAlpha: 0.08 });
+    const back = planFromJson(JSON.parse(JSON.stringify({ ...plan, passAlpha: [0.5, 0.5] })));
+    expect(back.passAlpha).toEqual(plan.passAlpha); // recomputed: a hand-edited level is ignored
+    // A plan written before the pass α was its own setting passed at the plan's α.
+    const { passAlpha: _, passAlphaTotal: __, ...older } = plan;
+    const strict = planAdaptive({ schedule: [6, 10, 15, 20, 30], passAlpha: 0.05 });
+    expect(planFromJson(JSON.parse(JSON.stringify(older))).passAlpha).toEqual(strict.passAlpha);
+    expect(() => planFromJson({ ...older, passAlphaTotal: 'x' })).toThrow(/adaptive.plan.passAlphaTotal/);
   });
 
   it('passes an unchanged patch early and a −5% one never (seeded, round-shared 3% noise)', () => {
