@@ -63628,6 +63628,17 @@ var DEFAULT_INSTRUCTION_SETTINGS = {
 function perTransaction(shortInstructions, longInstructions, s) {
   return (longInstructions - shortInstructions) / (s.long - s.short);
 }
+function emptyInstructionsRecord() {
+  return {
+    counter: "cachegrind",
+    settings: {},
+    wallS: 0,
+    samples: [],
+    profiles: [],
+    failures: [],
+    notes: []
+  };
+}
 
 // src/drivers/common/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
@@ -67753,45 +67764,44 @@ function checkInstructionWorkloads(workloads) {
 async function runInstructionPhase(req, deps) {
   const workloads = instructionWorkloads(req.workloads);
   if (workloads.length === 0) return void 0;
+  return countInstructions(
+    workloads.map((w) => ({ workload: w, settings: w.instructions })),
+    req,
+    deps,
+    { what: "instructions", profileDir: "instructions" }
+  );
+}
+async function countInstructions(items, req, deps, options) {
   const { logger } = deps;
   const started = Date.now();
   const probe2 = await probeCounters(deps.runner);
   if (!probe2.valgrind) {
     throw new UserError(
-      "instructions: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)"
+      `${options.what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)`
     );
   }
   logger.info(
-    `instructions: counting with cachegrind (${probe2.valgrind}); hardware counter: ${probe2.hardware ? "available, not used" : `unavailable (${probe2.hardwareWhy})`}`
+    `${options.what}: counting with cachegrind (${probe2.valgrind}); hardware counter: ${probe2.hardware ? "available, not used" : `unavailable (${probe2.hardwareWhy})`}`
   );
   const runAs = await resolveRunAs(req.runAs, deps);
-  const record2 = {
-    counter: "cachegrind",
-    settings: {},
-    wallS: 0,
-    samples: [],
-    profiles: [],
-    failures: [],
-    notes: []
-  };
-  for (const w of workloads) {
+  const record2 = emptyInstructionsRecord();
+  for (const { workload: w, settings: settings2 } of items) {
     deps.signal?.throwIfAborted();
-    const settings2 = w.instructions;
     record2.settings[w.name] = settings2;
     if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
       record2.notes.push(
         `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
       );
     }
-    await measureWorkload(w, settings2, req, { ...deps, runAs }, record2);
+    await measureWorkload(w, settings2, req, { ...deps, runAs }, record2, options);
   }
   record2.wallS = (Date.now() - started) / 1e3;
   logger.info(
-    `instructions: ${workloads.length} workload(s) x ${req.arms.length} arms measured in ${record2.wallS.toFixed(1)} s`
+    `${options.what}: ${items.length} workload(s) x ${req.arms.length} arms measured in ${record2.wallS.toFixed(1)} s`
   );
   return record2;
 }
-async function measureWorkload(w, settings2, req, deps, record2) {
+async function measureWorkload(w, settings2, req, deps, record2, options) {
   const { logger } = deps;
   const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
@@ -67805,7 +67815,7 @@ async function measureWorkload(w, settings2, req, deps, record2) {
   });
   const servers = [];
   try {
-    await logger.group(`Instructions: ${w.name}`, async () => {
+    await logger.group(`${options.what}: ${w.name}`, async () => {
       for (const arm2 of req.arms) {
         deps.signal?.throwIfAborted();
         servers.push(await startServer(w, arm2, driver, req, deps));
@@ -67820,17 +67830,17 @@ async function measureWorkload(w, settings2, req, deps, record2) {
           });
           record2.samples.push(sample);
           logger.info(
-            `instructions ${w.name} ${server.arm.label} #${rep}: ${Math.round(sample.perTx)} instr/tx`
+            `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings2.repetitions}: ${Math.round(sample.perTx)} instr/tx`
           );
         }
       }
-      record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir));
+      record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
     });
   } catch (e) {
     if (e instanceof UserError || deps.signal?.aborted) throw e;
     const reason = e instanceof Error ? e.message : String(e);
     record2.failures.push({ workload: w.name, reason });
-    logger.warn(`instructions ${w.name}: not measured: ${reason}`);
+    logger.warn(`${options.what} ${w.name}: not measured: ${reason}`);
   } finally {
     for (const s of servers) await s.cluster.destroy();
   }
@@ -67963,8 +67973,8 @@ async function waitForProfile(file2, signal) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-async function writeProfiles(w, settings2, servers, runDir) {
-  const dir = path23.join(runDir, "instructions");
+async function writeProfiles(w, settings2, servers, runDir, profileDir) {
+  const dir = path23.join(runDir, profileDir);
   await mkdir7(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
   const median2 = (s) => {
@@ -67986,7 +67996,7 @@ async function writeProfiles(w, settings2, servers, runDir) {
   const profiles = [];
   for (const head of heads) {
     const rows = diffProfiles(armRuns(base), armRuns(head));
-    const file2 = path23.join("instructions", `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
+    const file2 = path23.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
     await writeFile7(
       path23.join(runDir, file2),
       profileText(
@@ -68006,6 +68016,60 @@ async function writeProfiles(w, settings2, servers, runDir) {
   return profiles;
 }
 
+// src/flows/compare/explain-phase.ts
+init_errors();
+var MAX_TARGETS = 4;
+function explainTargets(comparison, workloads, counted) {
+  const targets = [];
+  for (const arm2 of comparison.comparisons) {
+    for (const cell of arm2.cells) {
+      const changed = cell.verdict === "improvement" || cell.verdict === "regression" && (cell.confirmation?.confirmed ?? true);
+      if (!changed || cell.unstable !== void 0) continue;
+      const w = workloads.find((x) => x.name === cell.workload);
+      if (!w || w.tool !== "pgbench" || w.pipeline !== void 0) continue;
+      if (counted?.profiles.some((p) => p.workload === w.name && p.head === arm2.head)) continue;
+      const known = targets.find((t) => t.head === arm2.head && t.workload === w.name);
+      if (known) known.cells.push(cell.id);
+      else targets.push({ head: arm2.head, workload: w.name, cells: [cell.id] });
+    }
+  }
+  return targets.slice(0, MAX_TARGETS);
+}
+async function runExplainPhase(targets, req, deps) {
+  if (targets.length === 0) return void 0;
+  const base = req.arms[0];
+  const workloads = [...new Set(targets.map((t) => t.workload))];
+  const record2 = { ...emptyInstructionsRecord(), targets: [...targets] };
+  const settings2 = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
+  for (const name of workloads) {
+    const w = req.workloads.find((x) => x.name === name);
+    const heads = targets.filter((t) => t.workload === name).map((t) => t.head);
+    const arms = [base, ...req.arms.filter((a) => heads.includes(a.label))];
+    deps.logger.info(
+      `explain: profiling ${name} (${arms.map((a) => a.label).join(" vs ")}) under cachegrind at 1 client`
+    );
+    try {
+      const counted = await countInstructions([{ workload: w, settings: settings2 }], { ...req, arms }, deps, {
+        what: "explain",
+        profileDir: "explain"
+      });
+      for (const key of ["samples", "profiles", "failures", "notes"]) {
+        record2[key].push(...counted[key]);
+      }
+      record2.settings[name] = settings2;
+      record2.wallS += counted.wallS;
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      record2.failures.push({ workload: name, reason: errorMessage(e) });
+      deps.logger.warn(`explain ${name}: no profile: ${errorMessage(e)}`);
+    }
+  }
+  return record2;
+}
+function withExplanation(result, record2) {
+  return record2 ? { ...result, explanation: record2 } : result;
+}
+
 // src/flows/compare/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
@@ -68023,9 +68087,10 @@ async function runPipeline(req, deps) {
   const resultsFile = path24.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const instructions = await runInstructionPhase({ ...req, arms }, deps);
-  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, planCheck: _check2, ...run2 } = req;
-  const result = await runBenchmark(
+  const file2 = fileSink(resultsFile);
+  const sink = archive ? combineSinks(file2, archive.sink) : file2;
+  const { arms: _source, runDir, planCheck: _check2, explain, ...run2 } = req;
+  const measured2 = await runBenchmark(
     {
       ...run2,
       arms,
@@ -68036,13 +68101,21 @@ async function runPipeline(req, deps) {
     },
     deps
   );
+  const comparison = analyse(measured2);
+  const result = explain ? await explained(measured2, comparison, { ...req, arms }, deps) : measured2;
+  if (result !== measured2) await file2.finish(result);
   return {
     result,
-    comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
+    comparison: await withNoiseWarnings(comparison, result, deps.archive, deps.logger),
     resultsFile,
     ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
   };
+}
+async function explained(result, comparison, req, deps) {
+  if (result.calibration || result.baseline) return result;
+  const targets = explainTargets(comparison, req.workloads, result.instructions);
+  return withExplanation(result, await runExplainPhase(targets, req, deps));
 }
 function checkPlanReach(req) {
   checkRecordable(req.workloads, metricOption(req.analysis));
@@ -69193,6 +69266,52 @@ var workloadRecord = external_exports.looseObject({
   rounds: external_exports.number().int().positive().optional(),
   duration: external_exports.number().positive().optional()
 });
+var instructionsSchema = external_exports.looseObject({
+  counter: external_exports.enum(["cachegrind", "perf"]),
+  settings: external_exports.record(
+    text,
+    external_exports.looseObject({
+      short: external_exports.number().int().nonnegative(),
+      long: external_exports.number().int().positive(),
+      warmup: count,
+      repetitions: external_exports.number().int().positive(),
+      thresholdPct: external_exports.number().gt(0).lt(100)
+    })
+  ),
+  wallS: finite2,
+  samples: external_exports.array(
+    external_exports.looseObject({
+      workload: text,
+      clients: external_exports.number().int().positive(),
+      arm: text,
+      repetition: external_exports.number().int().positive(),
+      counter: external_exports.enum(["cachegrind", "perf"]),
+      shortInstructions: finite2,
+      longInstructions: finite2,
+      perTx: finite2
+    })
+  ),
+  profiles: external_exports.array(
+    external_exports.looseObject({
+      workload: text,
+      clients: external_exports.number().int().positive(),
+      base: text,
+      head: text,
+      file: text,
+      movers: external_exports.array(
+        external_exports.looseObject({
+          fn: text,
+          file: text,
+          baseIrPerTx: finite2,
+          headIrPerTx: finite2,
+          deltaIrPerTx: finite2
+        })
+      )
+    })
+  ),
+  failures: external_exports.array(external_exports.looseObject({ workload: text, arm: text.optional(), reason: text })),
+  notes: external_exports.array(text)
+});
 var resultsSchema = external_exports.looseObject({
   schemaVersion: external_exports.number().int(),
   pgperfVersion: text,
@@ -69279,51 +69398,10 @@ var resultsSchema = external_exports.looseObject({
     })
   }).optional(),
   // The instruction mode's counts (src/core/results/instructions.ts); absent when it did not run.
-  instructions: external_exports.looseObject({
-    counter: external_exports.enum(["cachegrind", "perf"]),
-    settings: external_exports.record(
-      text,
-      external_exports.looseObject({
-        short: external_exports.number().int().nonnegative(),
-        long: external_exports.number().int().positive(),
-        warmup: count,
-        repetitions: external_exports.number().int().positive(),
-        thresholdPct: external_exports.number().gt(0).lt(100)
-      })
-    ),
-    wallS: finite2,
-    samples: external_exports.array(
-      external_exports.looseObject({
-        workload: text,
-        clients: external_exports.number().int().positive(),
-        arm: text,
-        repetition: external_exports.number().int().positive(),
-        counter: external_exports.enum(["cachegrind", "perf"]),
-        shortInstructions: finite2,
-        longInstructions: finite2,
-        perTx: finite2
-      })
-    ),
-    profiles: external_exports.array(
-      external_exports.looseObject({
-        workload: text,
-        clients: external_exports.number().int().positive(),
-        base: text,
-        head: text,
-        file: text,
-        movers: external_exports.array(
-          external_exports.looseObject({
-            fn: text,
-            file: text,
-            baseIrPerTx: finite2,
-            headIrPerTx: finite2,
-            deltaIrPerTx: finite2
-          })
-        )
-      })
-    ),
-    failures: external_exports.array(external_exports.looseObject({ workload: text, arm: text.optional(), reason: text })),
-    notes: external_exports.array(text)
+  instructions: instructionsSchema.optional(),
+  // The explain phase's profiles (src/flows/compare/explain-phase.ts); absent when nothing was explained.
+  explanation: instructionsSchema.extend({
+    targets: external_exports.array(external_exports.looseObject({ head: text, workload: text, cells: external_exports.array(text) }))
   }).optional(),
   // The confirmation block (written since confirmation exists; absent in older documents).
   confirmation: external_exports.looseObject({
@@ -71010,7 +71088,7 @@ function codeBlock(text2, language = "") {
   const fence = "`".repeat(Math.max(3, longest + 1));
   return [`${fence}${language}`, ...lines, fence].join("\n");
 }
-var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9._:/+=,@% -]*[A-Za-z0-9._:/+=,@%-])?$/;
+var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9_.:/+=,@% -]*[A-Za-z0-9_.:/+=,@%-])?$/;
 function codeText(text2, maxChars) {
   return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
 }
@@ -71519,21 +71597,61 @@ function instructionSection(result, c) {
       "",
       `**${escapeMarkdown(r.cell, 80)}${headColumn ? ` (${escapeMarkdown(r.head, 40)})` : ""}: largest movers** (self instructions per transaction${r.profileFile ? `; full profile: \`${escapeMarkdown(r.profileFile, 200)}\`` : ""})`,
       "",
-      "| function | base | head | \u0394 |",
-      "| --- | ---: | ---: | ---: |",
-      ...r.movers.map(
-        (m) => `| \`${escapeMarkdown(m.fn, 80)}\` | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} |`
-      )
+      ...moversTable(r.movers)
     );
   }
   if (report.notes.length > 0) body.push("", ...report.notes.map((n) => `- ${escapeMarkdown(n, 300)}`));
   return { summary: "CPU instructions per transaction", body };
+}
+function moversTable(movers) {
+  return [
+    "| function | base | head | \u0394 |",
+    "| --- | ---: | ---: | ---: |",
+    ...movers.map(
+      (m) => `| ${codeText(m.fn, 80)} | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} |`
+    )
+  ];
 }
 function whole(v) {
   return v === null ? "\u2013" : Math.round(v).toLocaleString("en-US");
 }
 function cv(v) {
   return v === null ? "\u2013" : `${v.toFixed(2)}%`;
+}
+
+// src/core/report/explain-section.ts
+function explanationReport(result) {
+  const record2 = result.explanation;
+  if (!record2) return void 0;
+  const rows = [];
+  for (const t of record2.targets) {
+    const profile = record2.profiles.find((p) => p.workload === t.workload && p.head === t.head);
+    if (profile) {
+      rows.push({ ...t, movers: profile.movers.slice(0, SHOWN_MOVERS), file: profile.file });
+    }
+  }
+  return {
+    wallS: record2.wallS,
+    rows,
+    missing: record2.failures.map((f) => `${f.workload}: no profile: ${f.reason}`)
+  };
+}
+function explanationSection(result) {
+  const report = explanationReport(result);
+  if (!report) return void 0;
+  const body = [
+    `Self instructions per transaction by function, base and head, counted under valgrind cachegrind at 1 client after the rounds (${report.wallS.toFixed(0)} s). This is CPU work per transaction: a change that shows only at high client counts (lock contention, I/O) can have no mover here.`
+  ];
+  for (const r of report.rows) {
+    body.push(
+      "",
+      `**${escapeMarkdown(r.workload, 80)}, ${escapeMarkdown(r.head, 40)} vs base** (changed: ${r.cells.map((c) => codeText(c, 80)).join(", ")}; full profile: \`${escapeMarkdown(r.file, 200)}\`)`,
+      "",
+      ...r.movers.length > 0 ? moversTable(r.movers) : ["No function moved."]
+    );
+  }
+  if (report.missing.length > 0) body.push("", ...report.missing.map((m) => `- ${escapeMarkdown(m, 300)}`));
+  return { summary: "Why it changed: CPU profile", body };
 }
 
 // src/core/report/markdown-details.ts
@@ -71553,6 +71671,8 @@ function detailBlocks(ctx, trims) {
   if (steady) blocks.push(details(steady.summary, steady.body));
   const instructions = instructionSection(ctx.result, ctx.c);
   if (instructions) blocks.push(details(instructions.summary, instructions.body));
+  const explanation = explanationSection(ctx.result);
+  if (explanation) blocks.push(details(explanation.summary, explanation.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
     blocks.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
@@ -78736,6 +78856,10 @@ function runCommand2() {
     nonNegativeInt2("--confirm-rounds"),
     DEFAULT_CONFIRM_ROUNDS
   ).option(
+    "--explain",
+    "after the rounds, a differential profile (cachegrind, 1 client) of each workload whose throughput changed (docs/instructions.md)",
+    false
+  ).option(
     "--instructions",
     "also count CPU instructions per transaction (cachegrind) for every workload, with its own verdict (docs/instructions.md)",
     false
@@ -78818,6 +78942,7 @@ function runCommand2() {
           rounds: flags.rounds,
           durationS: flags.duration,
           confirmRounds: flags.confirmRounds,
+          explain: flags.explain,
           seed: flags.seed,
           order: flags.order,
           clientBinDir: flags.clientBin,

@@ -25,6 +25,8 @@ import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 import { runMain } from '../helpers/main-in-process.js';
 import { onlyResultsFile } from '../helpers/cli.js';
+import { parseWorkload } from '../../src/drivers/load-workload.js';
+import { runExplainPhase } from '../../src/flows/compare/explain-phase.js';
 
 const BUILD_TIMEOUT_MS = 40 * 60_000;
 const RUN_TIMEOUT_MS = 20 * 60_000;
@@ -141,6 +143,46 @@ describe('instructions per transaction on real builds', () => {
       expect(tsv.split('\n')[3]).toMatch(/\tint4in\t/);
       expect(ran.stdout + ran.stderr).toMatch(/instructions: 1 workload\(s\) x 3 arms measured in \d+\.\d s/);
       // No server of the phase is left running.
+      expect(processesMentioning(tmp)).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'explains a throughput change: the profile taken after the rounds names the function the patch changed',
+    async () => {
+      const runDir = path.join(tmp, 'explain');
+      const workload = parseWorkload(
+        ['name: select-only', 'tool: pgbench', 'builtin: select-only', 'scale: 1', 'clients: [8]', ''].join(
+          '\n',
+        ),
+        'select-only.yml',
+      );
+      const logger = memoryLogger();
+      const record = await runExplainPhase(
+        [{ head: 'spin', workload: 'select-only', cells: ['select-only@8'] }],
+        {
+          arms: ['base', 'spin', 'comment'].map((label) => ({
+            label,
+            binDir: bin[label as keyof typeof bin],
+            settings: {},
+          })),
+          workloads: [workload],
+          runDir,
+          tmpDir: tmp,
+          dataChecksums: false,
+        },
+        { runner: nodeProcessRunner, logger },
+      );
+      expect(record!.failures).toEqual([]);
+      // Only base and the head that changed were measured, once each.
+      expect(record!.samples.map((x) => x.arm)).toEqual(['base', 'spin']);
+      const profile = record!.profiles.find((p) => p.head === 'spin')!;
+      expect(profile.file).toBe(path.join('explain', 'select-only.spin-vs-base.tsv'));
+      expect(profile.movers[0]!.fn).toBe('int4in');
+      expect(profile.movers[0]!.deltaIrPerTx).toBeGreaterThan(1000);
+      expect(await readFile(path.join(runDir, profile.file), 'utf8')).toMatch(/\tint4in\t/);
+      expect(logger.lines.join('\n')).toMatch(/explain: profiling select-only \(base vs spin\)/);
       expect(processesMentioning(tmp)).toEqual([]);
     },
     RUN_TIMEOUT_MS,

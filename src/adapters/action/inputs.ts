@@ -74,6 +74,8 @@ export interface ActionInputs {
   failOn: FailOn;
   /** Run a plan that cannot reach significance at all (refused by default). */
   force: boolean;
+  /** benchmark: profile the workloads whose throughput changed, after the rounds. */
+  explain: boolean;
   /** Count CPU instructions per transaction for every workload (docs/instructions.md). */
   instructions: boolean;
   /** Post (or update) the PR comment. */
@@ -147,6 +149,7 @@ export function parseInputs(read: InputReader): ActionInputs {
     threshold: policyNumber(read, 'threshold', thresholdProblem) ?? DEFAULT_THRESHOLD_PCT,
     failOn: choice(read, 'fail-on', FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, 'force', false),
+    explain: bool(read, 'explain', false),
     instructions: bool(read, 'instructions', false),
     comment,
     commentOn: choice(read, 'comment-on', COMMENT_ON, 'always'),

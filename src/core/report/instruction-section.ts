@@ -8,10 +8,10 @@ import { INSTRUCTION_METRIC } from '../compare/instruction-verdict.js';
 import type { CellComparison, RunComparison } from '../compare/types.js';
 import type { ProfileMover } from '../results/instructions.js';
 import type { RunResult } from '../results/types.js';
-import { escapeMarkdown } from './markdown-escape.js';
+import { codeText, escapeMarkdown } from './markdown-escape.js';
 
 /** Movers shown per changed cell. */
-const SHOWN_MOVERS = 5;
+export const SHOWN_MOVERS = 5;
 
 export interface InstructionCellRow {
   cell: string;
@@ -112,16 +112,23 @@ export function instructionSection(
       '',
       `**${escapeMarkdown(r.cell, 80)}${headColumn ? ` (${escapeMarkdown(r.head, 40)})` : ''}: largest movers** (self instructions per transaction${r.profileFile ? `; full profile: \`${escapeMarkdown(r.profileFile, 200)}\`` : ''})`,
       '',
-      '| function | base | head | Δ |',
-      '| --- | ---: | ---: | ---: |',
-      ...r.movers.map(
-        (m) =>
-          `| \`${escapeMarkdown(m.fn, 80)}\` | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? '+' : ''}${whole(m.deltaIrPerTx)} |`,
-      ),
+      ...moversTable(r.movers),
     );
   }
   if (report.notes.length > 0) body.push('', ...report.notes.map((n) => `- ${escapeMarkdown(n, 300)}`));
   return { summary: 'CPU instructions per transaction', body };
+}
+
+/** The movers as a markdown table: self instructions per transaction in base and head, and Δ. */
+export function moversTable(movers: readonly ProfileMover[]): string[] {
+  return [
+    '| function | base | head | Δ |',
+    '| --- | ---: | ---: | ---: |',
+    ...movers.map(
+      (m) =>
+        `| ${codeText(m.fn, 80)} | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? '+' : ''}${whole(m.deltaIrPerTx)} |`,
+    ),
+  ];
 }
 
 function whole(v: number | null): string {

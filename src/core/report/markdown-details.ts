@@ -1,6 +1,6 @@
 /**
  * The collapsed details under the tables: environment, builds, settings, rounds and order, raw samples,
- * the steady per-transaction costs, the wait-event "why" sections and the warnings, each a <details>
+ * the steady per-transaction costs, the instruction counts, the CPU-profile and wait-event "why" sections and the warnings, each a <details>
  * block; `trims` (markdown-size.ts) shortens or omits parts of them.
  */
 import { escapeMarkdown } from './markdown-escape.js';
@@ -11,6 +11,7 @@ import type { TrimId } from './markdown-size.js';
 import { waitEventSections } from './wait-event-section.js';
 import { steadyMetricsSection } from './steady-metrics-section.js';
 import { instructionSection } from './instruction-section.js';
+import { explanationSection } from './explain-section.js';
 
 export function detailBlocks(ctx: ReportContext, trims: ReadonlySet<TrimId>): string[] {
   const warnings = allWarnings(ctx);
@@ -28,6 +29,8 @@ export function detailBlocks(ctx: ReportContext, trims: ReadonlySet<TrimId>): st
   if (steady) blocks.push(details(steady.summary, steady.body));
   const instructions = instructionSection(ctx.result, ctx.c);
   if (instructions) blocks.push(details(instructions.summary, instructions.body));
+  const explanation = explanationSection(ctx.result);
+  if (explanation) blocks.push(details(explanation.summary, explanation.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
     blocks.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown]),

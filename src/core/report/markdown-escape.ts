@@ -97,10 +97,11 @@ export function codeBlock(text: string, language = ''): string {
 }
 
 /** A token that reads the same in a code span and is safe there (no backtick, no pipe, no edge spaces). */
-const CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9._:/+=,@% -]*[A-Za-z0-9._:/+=,@%-])?$/;
+const CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9_.:/+=,@% -]*[A-Za-z0-9_.:/+=,@%-])?$/;
 
 /**
- * Text in a code span ("`fp-1a2b`") when it is a plain token of letters, digits and `._:/+=,@%-`, else the
+ * Text in a code span ("`fp-1a2b`") when it is a plain token of letters, digits and `._:/+=,@%-` (and `_`
+ * inside), else the
  * escaped text (escapeMarkdown): a code span cannot hold an escaped backtick, and a pipe in one still ends
  * a table cell. With `maxChars`, longer text is escaped text cut to that length.
  */

@@ -89,3 +89,33 @@ export function perTransaction(
 ): number {
   return (longInstructions - shortInstructions) / (s.long - s.short);
 }
+
+/** A record with nothing counted yet (the simulated counter: the only one used so far). */
+export function emptyInstructionsRecord(): InstructionsRecord {
+  return {
+    counter: 'cachegrind',
+    settings: {},
+    wallS: 0,
+    samples: [],
+    profiles: [],
+    failures: [],
+    notes: [],
+  };
+}
+
+/** One profile the explain phase takes: a head arm against base in one workload, and the cells that changed. */
+export interface ExplainTarget {
+  head: string;
+  workload: string;
+  /** Cell ids whose throughput changed ("workload@clients"). */
+  cells: string[];
+}
+
+/**
+ * What results.json records of the explain phase (field `explanation`, src/flows/compare/explain-phase.ts):
+ * the differential profiles of the workloads whose throughput changed, counted like the instruction mode
+ * (one repetition), and which changed cells asked for them.
+ */
+export interface ExplanationRecord extends InstructionsRecord {
+  targets: ExplainTarget[];
+}

@@ -67,6 +67,54 @@ const workloadRecord = z.looseObject({
   duration: z.number().positive().optional(),
 });
 
+/** What the instruction mode (and the explain phase) record: src/core/results/instructions.ts. */
+const instructionsSchema = z.looseObject({
+  counter: z.enum(['cachegrind', 'perf']),
+  settings: z.record(
+    text,
+    z.looseObject({
+      short: z.number().int().nonnegative(),
+      long: z.number().int().positive(),
+      warmup: count,
+      repetitions: z.number().int().positive(),
+      thresholdPct: z.number().gt(0).lt(100),
+    }),
+  ),
+  wallS: finite,
+  samples: z.array(
+    z.looseObject({
+      workload: text,
+      clients: z.number().int().positive(),
+      arm: text,
+      repetition: z.number().int().positive(),
+      counter: z.enum(['cachegrind', 'perf']),
+      shortInstructions: finite,
+      longInstructions: finite,
+      perTx: finite,
+    }),
+  ),
+  profiles: z.array(
+    z.looseObject({
+      workload: text,
+      clients: z.number().int().positive(),
+      base: text,
+      head: text,
+      file: text,
+      movers: z.array(
+        z.looseObject({
+          fn: text,
+          file: text,
+          baseIrPerTx: finite,
+          headIrPerTx: finite,
+          deltaIrPerTx: finite,
+        }),
+      ),
+    }),
+  ),
+  failures: z.array(z.looseObject({ workload: text, arm: text.optional(), reason: text })),
+  notes: z.array(text),
+});
+
 export const resultsSchema = z.looseObject({
   schemaVersion: z.number().int(),
   pgperfVersion: text,
@@ -165,52 +213,11 @@ export const resultsSchema = z.looseObject({
     })
     .optional(),
   // The instruction mode's counts (src/core/results/instructions.ts); absent when it did not run.
-  instructions: z
-    .looseObject({
-      counter: z.enum(['cachegrind', 'perf']),
-      settings: z.record(
-        text,
-        z.looseObject({
-          short: z.number().int().nonnegative(),
-          long: z.number().int().positive(),
-          warmup: count,
-          repetitions: z.number().int().positive(),
-          thresholdPct: z.number().gt(0).lt(100),
-        }),
-      ),
-      wallS: finite,
-      samples: z.array(
-        z.looseObject({
-          workload: text,
-          clients: z.number().int().positive(),
-          arm: text,
-          repetition: z.number().int().positive(),
-          counter: z.enum(['cachegrind', 'perf']),
-          shortInstructions: finite,
-          longInstructions: finite,
-          perTx: finite,
-        }),
-      ),
-      profiles: z.array(
-        z.looseObject({
-          workload: text,
-          clients: z.number().int().positive(),
-          base: text,
-          head: text,
-          file: text,
-          movers: z.array(
-            z.looseObject({
-              fn: text,
-              file: text,
-              baseIrPerTx: finite,
-              headIrPerTx: finite,
-              deltaIrPerTx: finite,
-            }),
-          ),
-        }),
-      ),
-      failures: z.array(z.looseObject({ workload: text, arm: text.optional(), reason: text })),
-      notes: z.array(text),
+  instructions: instructionsSchema.optional(),
+  // The explain phase's profiles (src/flows/compare/explain-phase.ts); absent when nothing was explained.
+  explanation: instructionsSchema
+    .extend({
+      targets: z.array(z.looseObject({ head: text, workload: text, cells: z.array(text) })),
     })
     .optional(),
   // The confirmation block (written since confirmation exists; absent in older documents).

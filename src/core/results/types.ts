@@ -5,7 +5,7 @@
  */
 import type { RunDiagnostics } from './diagnostics.js';
 import type { SteadyRecord } from './steady.js';
-import type { InstructionsRecord } from './instructions.js';
+import type { ExplanationRecord, InstructionsRecord } from './instructions.js';
 import type { ControlChange } from './control-change.js';
 import type { MetricName } from './metrics.js';
 import type { SpendingFunction } from '../stats/alpha-spending.js';
@@ -52,6 +52,9 @@ export interface RunResult {
   baseline?: StoredBaselineInfo;
   /** CPU instructions per transaction from the instruction mode's short runs (absent when it did not run). */
   instructions?: InstructionsRecord;
+  /** Differential profiles of the workloads whose throughput changed, taken after the rounds (absent when
+   * nothing changed, or the run was told not to explain). */
+  explanation?: ExplanationRecord;
   /**
    * The confirmation block: regressed cells re-measured after the main rounds, on restarted servers in a new
    * arm order (src/core/compare/confirmation.ts judges it); absent when no cell regressed or it was disabled.

@@ -28,6 +28,7 @@ import type { Driver } from '../../drivers/common/driver.js';
 import { measureArgs } from '../../drivers/pgbench/command.js';
 import type { PgbenchWorkload } from '../../drivers/pgbench/workload.js';
 import {
+  emptyInstructionsRecord,
   perTransaction,
   type InstructionProfile,
   type InstructionSample,
@@ -89,41 +90,52 @@ export async function runInstructionPhase(
 ): Promise<InstructionsRecord | undefined> {
   const workloads = instructionWorkloads(req.workloads) as PgbenchWorkload[];
   if (workloads.length === 0) return undefined;
+  return countInstructions(
+    workloads.map((w) => ({ workload: w, settings: w.instructions! })),
+    req,
+    deps,
+    { what: 'instructions', profileDir: 'instructions' },
+  );
+}
+
+/**
+ * Counts the instructions of `arms` (the first is base) in each workload with its settings, on servers of
+ * their own under cachegrind, and writes each head's differential profile under <runDir>/<profileDir>/.
+ * A workload that cannot be measured is recorded in `failures` (the rest go on); a missing valgrind, a bad
+ * run-as user or an abort throw. `what` names the phase in the log.
+ */
+export async function countInstructions(
+  items: ReadonlyArray<{ workload: PgbenchWorkload; settings: InstructionSettings }>,
+  req: InstructionPhaseRequest,
+  deps: InstructionPhaseDeps,
+  options: { what: string; profileDir: string },
+): Promise<InstructionsRecord> {
   const { logger } = deps;
   const started = Date.now();
   const probe = await probeCounters(deps.runner);
   if (!probe.valgrind) {
     throw new UserError(
-      'instructions: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)',
+      `${options.what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)`,
     );
   }
   logger.info(
-    `instructions: counting with cachegrind (${probe.valgrind}); hardware counter: ${probe.hardware ? 'available, not used' : `unavailable (${probe.hardwareWhy})`}`,
+    `${options.what}: counting with cachegrind (${probe.valgrind}); hardware counter: ${probe.hardware ? 'available, not used' : `unavailable (${probe.hardwareWhy})`}`,
   );
   const runAs = await resolveRunAs(req.runAs, deps);
-  const record: InstructionsRecord = {
-    counter: 'cachegrind',
-    settings: {},
-    wallS: 0,
-    samples: [],
-    profiles: [],
-    failures: [],
-    notes: [],
-  };
-  for (const w of workloads) {
+  const record = emptyInstructionsRecord();
+  for (const { workload: w, settings } of items) {
     deps.signal?.throwIfAborted();
-    const settings = w.instructions!;
     record.settings[w.name] = settings;
     if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
       record.notes.push(
         `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(', ')})`,
       );
     }
-    await measureWorkload(w, settings, req, { ...deps, runAs }, record);
+    await measureWorkload(w, settings, req, { ...deps, runAs }, record, options);
   }
   record.wallS = (Date.now() - started) / 1000;
   logger.info(
-    `instructions: ${workloads.length} workload(s) x ${req.arms.length} arms measured in ${record.wallS.toFixed(1)} s`,
+    `${options.what}: ${items.length} workload(s) x ${req.arms.length} arms measured in ${record.wallS.toFixed(1)} s`,
   );
   return record;
 }
@@ -142,6 +154,7 @@ async function measureWorkload(
   req: InstructionPhaseRequest,
   deps: InstructionPhaseDeps & { runAs: RunAsUser | undefined },
   record: InstructionsRecord,
+  options: { what: string; profileDir: string },
 ): Promise<void> {
   const { logger } = deps;
   const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
@@ -156,7 +169,7 @@ async function measureWorkload(
   });
   const servers: ArmServer[] = [];
   try {
-    await logger.group(`Instructions: ${w.name}`, async () => {
+    await logger.group(`${options.what}: ${w.name}`, async () => {
       for (const arm of req.arms) {
         deps.signal?.throwIfAborted();
         servers.push(await startServer(w, arm, driver, req, deps));
@@ -172,17 +185,17 @@ async function measureWorkload(
           });
           record.samples.push(sample);
           logger.info(
-            `instructions ${w.name} ${server.arm.label} #${rep}: ${Math.round(sample.perTx)} instr/tx`,
+            `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings.repetitions}: ${Math.round(sample.perTx)} instr/tx`,
           );
         }
       }
-      record.profiles.push(...(await writeProfiles(w, settings, servers, req.runDir)));
+      record.profiles.push(...(await writeProfiles(w, settings, servers, req.runDir, options.profileDir)));
     });
   } catch (e) {
     if (e instanceof UserError || deps.signal?.aborted) throw e;
     const reason = e instanceof Error ? e.message : String(e);
     record.failures.push({ workload: w.name, reason });
-    logger.warn(`instructions ${w.name}: not measured: ${reason}`);
+    logger.warn(`${options.what} ${w.name}: not measured: ${reason}`);
   } finally {
     for (const s of servers) await s.cluster.destroy();
   }
@@ -370,7 +383,7 @@ async function waitForProfile(file: string, signal?: AbortSignal): Promise<Cache
 
 /**
  * Per head arm, the differential profile against arms[0] from each arm's median repetition: the full table
- * as a file under <runDir>/instructions/ (with the long runs' cachegrind files, for cg_annotate), the
+ * as a file under <runDir>/<profileDir>/ (with the long runs' cachegrind files, for cg_annotate), the
  * largest movers in results.json.
  */
 async function writeProfiles(
@@ -378,8 +391,9 @@ async function writeProfiles(
   settings: InstructionSettings,
   servers: readonly ArmServer[],
   runDir: string,
+  profileDir: string,
 ): Promise<InstructionProfile[]> {
-  const dir = path.join(runDir, 'instructions');
+  const dir = path.join(runDir, profileDir);
   await mkdir(dir, { recursive: true });
   const transactions = { short: settings.short, long: settings.long };
   const median = (s: ArmServer) => {
@@ -401,7 +415,7 @@ async function writeProfiles(
   const profiles: InstructionProfile[] = [];
   for (const head of heads) {
     const rows = diffProfiles(armRuns(base!), armRuns(head));
-    const file = path.join('instructions', `${w.name}.${head.arm.label}-vs-${base!.arm.label}.tsv`);
+    const file = path.join(profileDir, `${w.name}.${head.arm.label}-vs-${base!.arm.label}.tsv`);
     await writeFile(
       path.join(runDir, file),
       profileText(

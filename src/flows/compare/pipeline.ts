@@ -27,6 +27,7 @@ import { withNoiseWarnings } from './noise-warnings.js';
 import type { NoiseStore } from './runner-noise.js';
 import type { Logger } from '../../core/util/logger.js';
 import { checkInstructionWorkloads, runInstructionPhase } from './instruction-phase.js';
+import { explainTargets, runExplainPhase, withExplanation } from './explain-phase.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
@@ -49,6 +50,8 @@ export interface PipelineRequest extends Omit<RunRequest, 'arms' | 'sink' | 'log
   planCheck?: 'refuse' | 'warn';
   /** The run directory: results.json and logs/ are written there. */
   runDir: string;
+  /** After the rounds, profile the workloads whose throughput changed (explain-phase.ts); default off. */
+  explain?: boolean;
 }
 
 export interface PipelineDeps extends RunDeps {
@@ -94,9 +97,10 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   // The instruction phase (opt-in per workload) runs before the timed rounds, on servers of its own; its
   // record joins every document the run loop writes.
   const instructions = await runInstructionPhase({ ...req, arms }, deps);
-  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, planCheck: _check, ...run } = req;
-  const result = await runBenchmark(
+  const file = fileSink(resultsFile);
+  const sink = archive ? combineSinks(file, archive.sink) : file;
+  const { arms: _source, runDir, planCheck: _check, explain, ...run } = req;
+  const measured = await runBenchmark(
     {
       ...run,
       arms,
@@ -107,13 +111,30 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
     },
     deps,
   );
+  const comparison = analyse(measured);
+  // The explanation joins results.json (rewritten whole); the store keeps the run as measured.
+  const result = explain ? await explained(measured, comparison, { ...req, arms }, deps) : measured;
+  if (result !== measured) await file.finish(result);
   return {
     result,
-    comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
+    comparison: await withNoiseWarnings(comparison, result, deps.archive, deps.logger),
     resultsFile,
     ...(archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
   };
+}
+
+/** The document with the differential profiles of what changed, when anything did (not for A/A runs or
+ * stored baselines: there base was not measured here). */
+async function explained(
+  result: RunResult,
+  comparison: RunComparison,
+  req: Omit<PipelineRequest, 'arms'> & { arms: ArmSpec[] },
+  deps: PipelineDeps,
+): Promise<RunResult> {
+  if (result.calibration || result.baseline) return result;
+  const targets = explainTargets(comparison, req.workloads, result.instructions);
+  return withExplanation(result, await runExplainPhase(targets, req, deps));
 }
 
 /** A UserError for a --metric no workload records, and with planCheck 'refuse' when the plan cannot reach significance in any cell (see plan-check.ts). */

@@ -61,6 +61,7 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFl
   diagnostics: boolean;
   instructions: boolean;
   confirmRounds: number;
+  explain: boolean;
   cpuDmaLatency?: number;
   governor?: string;
   /** Tests: the sysfs tree whose cpufreq files --governor writes (hidden). */
@@ -143,6 +144,11 @@ export function runCommand(): Command {
       'rounds of the confirmation block that measures a regressed cell again before the gate fails it (0: none)',
       nonNegativeInt('--confirm-rounds'),
       DEFAULT_CONFIRM_ROUNDS,
+    )
+    .option(
+      '--explain',
+      'after the rounds, a differential profile (cachegrind, 1 client) of each workload whose throughput changed (docs/instructions.md)',
+      false,
     )
     .option(
       '--instructions',
@@ -239,6 +245,7 @@ export function runCommand(): Command {
           rounds: flags.rounds,
           durationS: flags.duration,
           confirmRounds: flags.confirmRounds,
+          explain: flags.explain,
           seed: flags.seed,
           order: flags.order,
           clientBinDir: flags.clientBin,
