@@ -25335,8 +25335,8 @@ var require_pool_base = __commonJS({
       }
       get [kRunning]() {
         let ret = 0;
-        for (const { [kRunning]: running } of this[kClients]) {
-          ret += running;
+        for (const { [kRunning]: running2 } of this[kClients]) {
+          ret += running2;
         }
         return ret;
       }
@@ -37898,11 +37898,11 @@ var require_light = __commonJS({
             }
           }
           async _free(index, job, options, eventInfo) {
-            var e, running;
+            var e, running2;
             try {
-              ({ running } = await this._store.__free__(index, options.weight));
+              ({ running: running2 } = await this._store.__free__(index, options.weight));
               this.Events.trigger("debug", `Freed ${options.id}`, eventInfo);
-              if (running === 0 && this.empty()) {
+              if (running2 === 0 && this.empty()) {
                 return this.Events.trigger("idle");
               }
             } catch (error1) {
@@ -38723,6 +38723,146 @@ function clip(text2) {
 // src/adapters/cli/commands/main.ts
 init_errors();
 
+// src/machine/os/process.ts
+import { spawn } from "node:child_process";
+
+// src/machine/os/child-env.ts
+var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "LANG", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM"]);
+var ALLOWED_PREFIXES = ["LC_"];
+function isSecretName(name) {
+  const upper = name.toUpperCase();
+  return upper.startsWith("INPUT_") || upper.startsWith("ACTIONS_") || upper === "GITHUB_TOKEN" || upper === "PGPERF_STORE" || upper.includes("TOKEN") || upper.includes("SECRET") || upper.includes("PASSWORD") || upper.includes("PASSWD") || upper.includes("CREDENTIAL") || upper.endsWith("_KEY") || upper === "PGPASSFILE";
+}
+function allowedEnvironment(parent) {
+  const env = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value === void 0 || isSecretName(name)) continue;
+    if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))) env[name] = value;
+  }
+  return env;
+}
+function childEnvironment(parent, explicit2) {
+  const env = { ...allowedEnvironment(parent) };
+  for (const [name, value] of Object.entries(explicit2 ?? {})) {
+    if (value !== void 0 && !isSecretName(name)) env[name] = value;
+  }
+  return env;
+}
+
+// src/machine/os/process.ts
+var KILL_GRACE_MS = 5e3;
+var EXIT_WAIT_MS = 3e3;
+var running = /* @__PURE__ */ new Set();
+var exiting = false;
+async function killRunningChildren() {
+  exiting = true;
+  await Promise.all(
+    [...running].map(
+      (child) => new Promise((resolve) => {
+        const gaveUp = setTimeout(resolve, EXIT_WAIT_MS);
+        child.once("close", () => {
+          clearTimeout(gaveUp);
+          resolve();
+        });
+        child.kill("SIGKILL");
+      })
+    )
+  );
+}
+var nodeProcessRunner = {
+  run(command, args, options = {}) {
+    const started = Date.now();
+    if (exiting) {
+      return Promise.resolve({
+        command: [command, ...args],
+        exitCode: null,
+        signal: null,
+        stdout: "",
+        stderr: "",
+        durationMs: 0,
+        spawnError: "not started: pgperf is exiting",
+        timedOut: false
+      });
+    }
+    return new Promise((resolve) => {
+      const child = spawn(command, args, {
+        env: childEnvironment(process.env, options.env),
+        cwd: options.cwd,
+        uid: options.uid,
+        gid: options.gid,
+        stdio: ["pipe", "pipe", "pipe"]
+      });
+      running.add(child);
+      const stdout = [];
+      const stderr = [];
+      let pendingErrLine = "";
+      let timedOut = false;
+      let spawnError;
+      let killTimer;
+      const terminate = () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill("SIGTERM");
+        killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+      };
+      const timeout = options.timeoutMs ? setTimeout(() => {
+        timedOut = true;
+        terminate();
+      }, options.timeoutMs) : void 0;
+      const onAbort = () => terminate();
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      if (options.signal?.aborted) terminate();
+      child.stdout.on("data", (chunk) => stdout.push(chunk));
+      child.stderr.on("data", (chunk) => {
+        stderr.push(chunk);
+        if (!options.onStderrLine) return;
+        const lines = (pendingErrLine + chunk.toString("utf8")).split("\n");
+        pendingErrLine = lines.pop() ?? "";
+        for (const line of lines) options.onStderrLine(line);
+      });
+      child.on("error", (err) => {
+        spawnError = err.message;
+      });
+      child.stdin.on("error", () => {
+      });
+      child.stdin.end(options.input ?? "");
+      child.on("close", (code, signal) => {
+        running.delete(child);
+        if (timeout) clearTimeout(timeout);
+        if (killTimer) clearTimeout(killTimer);
+        options.signal?.removeEventListener("abort", onAbort);
+        if (options.onStderrLine && pendingErrLine) options.onStderrLine(pendingErrLine);
+        resolve({
+          command: [command, ...args],
+          exitCode: code,
+          signal,
+          stdout: Buffer.concat(stdout).toString("utf8"),
+          stderr: Buffer.concat(stderr).toString("utf8"),
+          durationMs: Date.now() - started,
+          spawnError,
+          timedOut
+        });
+      });
+    });
+  }
+};
+function runnerAs(runner, user) {
+  return {
+    run(command, args, options = {}) {
+      return runner.run(command, args, { ...options, uid: user.uid, gid: user.gid });
+    }
+  };
+}
+function tail(text2, lines = 20) {
+  const all = text2.trimEnd().split("\n");
+  return all.slice(-lines).join("\n");
+}
+function describeExit(result) {
+  if (result.spawnError) return `could not start ${result.command[0]}: ${result.spawnError}`;
+  if (result.timedOut) return `timed out after ${Math.round(result.durationMs / 1e3)} s`;
+  if (result.signal) return `killed by ${result.signal}`;
+  return `exit code ${result.exitCode}`;
+}
+
 // src/machine/os/signals.ts
 init_errors();
 var EXIT_INTERNAL = 70;
@@ -38732,14 +38872,17 @@ function signalExitCode(signal) {
 }
 function installSignalHandlers(options) {
   const source = options.source ?? process;
-  const cleanup = options.cleanup ?? runCleanups;
+  const cleanup = options.cleanup ?? (async () => {
+    await runCleanups();
+    await killRunningChildren();
+  });
   const exit = options.exit ?? ((code) => process.exit(code));
   const { logger } = options;
   let first;
-  let exiting = false;
+  let exiting2 = false;
   const forceExit = (code) => {
-    if (exiting) return;
-    exiting = true;
+    if (exiting2) return;
+    exiting2 = true;
     void cleanup().catch((e) => logger.error(`cleanup failed: ${errorMessage(e)}`)).finally(() => exit(code));
   };
   const onSignal = (signal) => {
@@ -38808,120 +38951,13 @@ import {
   appendFile
 } from "node:fs/promises";
 import net from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import os2 from "node:os";
 import path2 from "node:path";
 
 // src/core/util/shell-word.ts
 function shellWord(word) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-// src/machine/os/process.ts
-import { spawn } from "node:child_process";
-
-// src/machine/os/child-env.ts
-var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "LANG", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM"]);
-var ALLOWED_PREFIXES = ["LC_"];
-function isSecretName(name) {
-  const upper = name.toUpperCase();
-  return upper.startsWith("INPUT_") || upper.startsWith("ACTIONS_") || upper === "GITHUB_TOKEN" || upper === "PGPERF_STORE" || upper.includes("TOKEN") || upper.includes("SECRET") || upper.includes("PASSWORD") || upper.includes("PASSWD") || upper.includes("CREDENTIAL") || upper.endsWith("_KEY") || upper === "PGPASSFILE";
-}
-function allowedEnvironment(parent) {
-  const env = {};
-  for (const [name, value] of Object.entries(parent)) {
-    if (value === void 0 || isSecretName(name)) continue;
-    if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))) env[name] = value;
-  }
-  return env;
-}
-function childEnvironment(parent, explicit2) {
-  const env = { ...allowedEnvironment(parent) };
-  for (const [name, value] of Object.entries(explicit2 ?? {})) {
-    if (value !== void 0 && !isSecretName(name)) env[name] = value;
-  }
-  return env;
-}
-
-// src/machine/os/process.ts
-var KILL_GRACE_MS = 5e3;
-var nodeProcessRunner = {
-  run(command, args, options = {}) {
-    const started = Date.now();
-    return new Promise((resolve) => {
-      const child = spawn(command, args, {
-        env: childEnvironment(process.env, options.env),
-        cwd: options.cwd,
-        uid: options.uid,
-        gid: options.gid,
-        stdio: ["pipe", "pipe", "pipe"]
-      });
-      const stdout = [];
-      const stderr = [];
-      let pendingErrLine = "";
-      let timedOut = false;
-      let spawnError;
-      let killTimer;
-      const terminate = () => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill("SIGTERM");
-        killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
-      };
-      const timeout = options.timeoutMs ? setTimeout(() => {
-        timedOut = true;
-        terminate();
-      }, options.timeoutMs) : void 0;
-      const onAbort = () => terminate();
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      if (options.signal?.aborted) terminate();
-      child.stdout.on("data", (chunk) => stdout.push(chunk));
-      child.stderr.on("data", (chunk) => {
-        stderr.push(chunk);
-        if (!options.onStderrLine) return;
-        const lines = (pendingErrLine + chunk.toString("utf8")).split("\n");
-        pendingErrLine = lines.pop() ?? "";
-        for (const line of lines) options.onStderrLine(line);
-      });
-      child.on("error", (err) => {
-        spawnError = err.message;
-      });
-      child.stdin.on("error", () => {
-      });
-      child.stdin.end(options.input ?? "");
-      child.on("close", (code, signal) => {
-        if (timeout) clearTimeout(timeout);
-        if (killTimer) clearTimeout(killTimer);
-        options.signal?.removeEventListener("abort", onAbort);
-        if (options.onStderrLine && pendingErrLine) options.onStderrLine(pendingErrLine);
-        resolve({
-          command: [command, ...args],
-          exitCode: code,
-          signal,
-          stdout: Buffer.concat(stdout).toString("utf8"),
-          stderr: Buffer.concat(stderr).toString("utf8"),
-          durationMs: Date.now() - started,
-          spawnError,
-          timedOut
-        });
-      });
-    });
-  }
-};
-function runnerAs(runner, user) {
-  return {
-    run(command, args, options = {}) {
-      return runner.run(command, args, { ...options, uid: user.uid, gid: user.gid });
-    }
-  };
-}
-function tail(text2, lines = 20) {
-  const all = text2.trimEnd().split("\n");
-  return all.slice(-lines).join("\n");
-}
-function describeExit(result) {
-  if (result.spawnError) return `could not start ${result.command[0]}: ${result.spawnError}`;
-  if (result.timedOut) return `timed out after ${Math.round(result.durationMs / 1e3)} s`;
-  if (result.signal) return `killed by ${result.signal}`;
-  return `exit code ${result.exitCode}`;
 }
 
 // src/postgres/cluster/conf.ts
@@ -39295,7 +39331,8 @@ exec ${words} "$@"
   }
   /** Stops the server: fast shutdown, then immediate, then SIGKILL to the postmaster's own pid. */
   async stop() {
-    if (!await this.isRunning()) {
+    const postmaster = await this.postmasterPid();
+    if (postmaster === void 0 || !await postmasterAlive(postmaster, this.dataDir)) {
       return;
     }
     for (const mode of ["fast", "immediate"]) {
@@ -39311,6 +39348,7 @@ exec ${words} "$@"
         "-s"
       ]);
       if (res.exitCode === 0 || !await this.hasPidFile()) {
+        await waitUntilGone(postmaster, this.dataDir);
         return;
       }
       this.deps.logger.warn(`arm ${this.spec.label}: pg_ctl stop -m ${mode} failed: ${res.stderr.trim()}`);
@@ -39391,6 +39429,11 @@ async function postmasterAlive(pid, dataDir) {
     return true;
   }
 }
+var EXIT_WAIT_MS2 = 5e3;
+async function waitUntilGone(pid, dataDir) {
+  const until = Date.now() + EXIT_WAIT_MS2;
+  while (Date.now() < until && await postmasterAlive(pid, dataDir)) await sleep(20);
+}
 async function shmAttachCount(shmid) {
   try {
     const rows = (await readFile("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
@@ -39407,7 +39450,7 @@ async function releaseSharedMemory(shmid, waitS, logger, label) {
   while (Date.now() < deadline) {
     const n = await shmAttachCount(shmid);
     if (!n) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
   const holders = await processesMappingShm(shmid);
   logger.warn(
@@ -39420,7 +39463,7 @@ async function releaseSharedMemory(shmid, waitS, logger, label) {
     }
   }
   for (let i = 0; i < 50 && await shmAttachCount(shmid); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 async function processesMappingShm(shmid) {
@@ -39471,7 +39514,7 @@ async function acquireLock(file2, options) {
       );
       announced = true;
     }
-    await sleep(options.pollMs ?? 1e3, options.signal);
+    await sleep2(options.pollMs ?? 1e3, options.signal);
   }
 }
 async function tryLock(file2, logger) {
@@ -39532,7 +39575,7 @@ function processAlive(pid) {
     return e.code === "EPERM";
   }
 }
-function sleep(ms, signal) {
+function sleep2(ms, signal) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
@@ -41284,10 +41327,10 @@ function holmAdjust(pValues) {
   const m = pValues.length;
   const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
   const adjusted = new Array(m);
-  let running = 0;
+  let running2 = 0;
   order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
+    running2 = Math.max(running2, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running2;
   });
   return adjusted;
 }
@@ -64599,10 +64642,10 @@ var CPU_DIR2 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
   const root = options.root ?? "/";
   const windowS = options.windowS ?? 2;
-  const sleep2 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const sleep3 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const topology = await readTopology(root);
   const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep2(windowS * 1e3);
+  if (windowS > 0) await sleep3(windowS * 1e3);
   const after = await takeLoadSnapshot(root);
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [

@@ -8296,8 +8296,8 @@ var require_pool_base = __commonJS({
       }
       get [kRunning]() {
         let ret = 0;
-        for (const { [kRunning]: running } of this[kClients]) {
-          ret += running;
+        for (const { [kRunning]: running2 } of this[kClients]) {
+          ret += running2;
         }
         return ret;
       }
@@ -38816,11 +38816,11 @@ var require_light = __commonJS({
             }
           }
           async _free(index, job, options, eventInfo) {
-            var e, running;
+            var e, running2;
             try {
-              ({ running } = await this._store.__free__(index, options.weight));
+              ({ running: running2 } = await this._store.__free__(index, options.weight));
               this.Events.trigger("debug", `Freed ${options.id}`, eventInfo);
-              if (running === 0 && this.empty()) {
+              if (running2 === 0 && this.empty()) {
                 return this.Events.trigger("idle");
               }
             } catch (error1) {
@@ -40960,10 +40960,10 @@ function holmAdjust(pValues) {
   const m = pValues.length;
   const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
   const adjusted = new Array(m);
-  let running = 0;
+  let running2 = 0;
   order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
+    running2 = Math.max(running2, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running2;
   });
   return adjusted;
 }
@@ -62626,9 +62626,39 @@ function secretsToMask(values) {
 
 // src/machine/os/process.ts
 var KILL_GRACE_MS = 5e3;
+var EXIT_WAIT_MS = 3e3;
+var running = /* @__PURE__ */ new Set();
+var exiting = false;
+async function killRunningChildren() {
+  exiting = true;
+  await Promise.all(
+    [...running].map(
+      (child) => new Promise((resolve) => {
+        const gaveUp = setTimeout(resolve, EXIT_WAIT_MS);
+        child.once("close", () => {
+          clearTimeout(gaveUp);
+          resolve();
+        });
+        child.kill("SIGKILL");
+      })
+    )
+  );
+}
 var nodeProcessRunner = {
   run(command, args, options = {}) {
     const started = Date.now();
+    if (exiting) {
+      return Promise.resolve({
+        command: [command, ...args],
+        exitCode: null,
+        signal: null,
+        stdout: "",
+        stderr: "",
+        durationMs: 0,
+        spawnError: "not started: pgperf is exiting",
+        timedOut: false
+      });
+    }
     return new Promise((resolve) => {
       const child = spawn(command, args, {
         env: childEnvironment(process.env, options.env),
@@ -62637,6 +62667,7 @@ var nodeProcessRunner = {
         gid: options.gid,
         stdio: ["pipe", "pipe", "pipe"]
       });
+      running.add(child);
       const stdout = [];
       const stderr = [];
       let pendingErrLine = "";
@@ -62670,6 +62701,7 @@ var nodeProcessRunner = {
       });
       child.stdin.end(options.input ?? "");
       child.on("close", (code, signal) => {
+        running.delete(child);
         if (timeout) clearTimeout(timeout);
         if (killTimer) clearTimeout(killTimer);
         options.signal?.removeEventListener("abort", onAbort);
@@ -65666,6 +65698,7 @@ import {
   appendFile as appendFile2
 } from "node:fs/promises";
 import net from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import os8 from "node:os";
 import path9 from "node:path";
 
@@ -65988,7 +66021,8 @@ exec ${words} "$@"
   }
   /** Stops the server: fast shutdown, then immediate, then SIGKILL to the postmaster's own pid. */
   async stop() {
-    if (!await this.isRunning()) {
+    const postmaster = await this.postmasterPid();
+    if (postmaster === void 0 || !await postmasterAlive(postmaster, this.dataDir)) {
       return;
     }
     for (const mode of ["fast", "immediate"]) {
@@ -66004,6 +66038,7 @@ exec ${words} "$@"
         "-s"
       ]);
       if (res.exitCode === 0 || !await this.hasPidFile()) {
+        await waitUntilGone(postmaster, this.dataDir);
         return;
       }
       this.deps.logger.warn(`arm ${this.spec.label}: pg_ctl stop -m ${mode} failed: ${res.stderr.trim()}`);
@@ -66084,6 +66119,11 @@ async function postmasterAlive(pid, dataDir) {
     return true;
   }
 }
+var EXIT_WAIT_MS2 = 5e3;
+async function waitUntilGone(pid, dataDir) {
+  const until = Date.now() + EXIT_WAIT_MS2;
+  while (Date.now() < until && await postmasterAlive(pid, dataDir)) await sleep(20);
+}
 async function shmAttachCount(shmid) {
   try {
     const rows = (await readFile3("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
@@ -66100,7 +66140,7 @@ async function releaseSharedMemory(shmid, waitS, logger, label) {
   while (Date.now() < deadline) {
     const n = await shmAttachCount(shmid);
     if (!n) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
   const holders = await processesMappingShm(shmid);
   logger.warn(
@@ -66113,7 +66153,7 @@ async function releaseSharedMemory(shmid, waitS, logger, label) {
     }
   }
   for (let i = 0; i < 50 && await shmAttachCount(shmid); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 async function processesMappingShm(shmid) {
@@ -66423,10 +66463,10 @@ var CPU_DIR2 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
   const root = options.root ?? "/";
   const windowS = options.windowS ?? 2;
-  const sleep3 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const sleep4 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const topology = await readTopology(root);
   const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep3(windowS * 1e3);
+  if (windowS > 0) await sleep4(windowS * 1e3);
   const after = await takeLoadSnapshot(root);
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [
@@ -70135,7 +70175,7 @@ async function acquireLock(file2, options) {
       );
       announced = true;
     }
-    await sleep(options.pollMs ?? 1e3, options.signal);
+    await sleep2(options.pollMs ?? 1e3, options.signal);
   }
 }
 async function tryLock(file2, logger) {
@@ -70196,7 +70236,7 @@ function processAlive(pid) {
     return e.code === "EPERM";
   }
 }
-function sleep(ms, signal) {
+function sleep2(ms, signal) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
@@ -74336,7 +74376,7 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
   const { selection, outstanding } = useStore && inputs.waitTimeoutS > 0 ? await waitForShards(
     gather2,
     { timeoutS: inputs.waitTimeoutS, pollS: POLL_S },
-    { logger, sleep: sleep2, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
+    { logger, sleep: sleep3, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
   ) : await gather2().then((s) => ({ selection: s, outstanding: outstandingShards(s.shards) }));
   for (const note of selection.notes) logger.info(note);
   if (selection.shards.length === 0) {
@@ -74396,7 +74436,7 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   );
   return outcomeOf(decision, resultsFiles[0], reportFile);
 }
-function sleep2(ms, signal) {
+function sleep3(ms, signal) {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -77206,14 +77246,17 @@ function signalExitCode(signal) {
 }
 function installSignalHandlers(options) {
   const source = options.source ?? process;
-  const cleanup = options.cleanup ?? runCleanups;
+  const cleanup = options.cleanup ?? (async () => {
+    await runCleanups();
+    await killRunningChildren();
+  });
   const exit = options.exit ?? ((code) => process.exit(code));
   const { logger } = options;
   let first;
-  let exiting = false;
+  let exiting2 = false;
   const forceExit = (code) => {
-    if (exiting) return;
-    exiting = true;
+    if (exiting2) return;
+    exiting2 = true;
     void cleanup().catch((e) => logger.error(`cleanup failed: ${errorMessage(e)}`)).finally(() => exit(code));
   };
   const onSignal = (signal) => {

@@ -10,7 +10,6 @@ export function installedBinDir(): string {
   return `/usr/lib/postgresql/${versions[0]}/bin`;
 }
 
-/** Pids of processes whose command line mentions `fragment` (e.g. a test's private temp dir). */
 /** Kills (SIGKILL) what a failed test left running in `dir`, by each process's own pid. */
 export function killProcessesMentioning(dir: string): void {
   for (const pid of processesMentioning(dir)) {
@@ -22,18 +21,31 @@ export function killProcessesMentioning(dir: string): void {
   }
 }
 
+/** Pids of processes whose command line mentions `fragment` (e.g. a test's private temp dir). */
 export function processesMentioning(fragment: string): number[] {
-  const pids: number[] = [];
+  return commandLinesMentioning(fragment).map(({ pid }) => pid);
+}
+
+/**
+ * The processes whose command line mentions `fragment`, as "pid: command line": what a failed
+ * "nothing left running" assertion should show.
+ */
+export function leftoverProcesses(fragment: string): string[] {
+  return commandLinesMentioning(fragment).map(({ pid, cmdline }) => `${pid}: ${cmdline}`);
+}
+
+function commandLinesMentioning(fragment: string): Array<{ pid: number; cmdline: string }> {
+  const found: Array<{ pid: number; cmdline: string }> = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmdline.includes(fragment)) pids.push(Number(entry));
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      if (cmdline.includes(fragment)) found.push({ pid: Number(entry), cmdline });
     } catch {
       // The process ended while we looked.
     }
   }
-  return pids;
+  return found;
 }
 
 /** Real uid of a process. */

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/results/types.js';
 import { flags, onlyResults, runCli, sameInstallRun, SMOKE } from '../helpers/cli.js';
-import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
+import { installedBinDir, leftoverProcesses } from '../../testkit/postgres.js';
 import { cpufreqTree, governors } from '../helpers/cpufreq-tree.js';
 import { currentDmaLatency, DMA_DEVICE as DEVICE, dmaDeviceWritable } from '../helpers/dma-latency.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
@@ -132,7 +132,7 @@ describe('pgperf run --cpu-dma-latency/--governor (dist/cli.js)', () => {
       expect(ran.stderr).toMatch(
         /machine controls restored: governor back to powersave, schedutil on 2 CPUs/,
       );
-      expect(processesMentioning(parent)).toEqual([]);
+      expect(leftoverProcesses(parent)).toEqual([]);
 
       const result = await recordedControls(parent);
       const recorded = result.environment.controls ?? [];
@@ -159,7 +159,7 @@ describe('pgperf run --cpu-dma-latency/--governor (dist/cli.js)', () => {
       // Read back: the device gives the bound from before again.
       expect(await currentDmaLatency()).toBe(before);
       expect(await governors(sysfs)).toEqual(['powersave', 'schedutil']);
-      expect(processesMentioning(parent)).toEqual([]);
+      expect(leftoverProcesses(parent)).toEqual([]);
 
       const recorded = (await recordedControls(parent)).environment.controls ?? [];
       expect(recorded).toContainEqual({ control: 'cpuDmaLatency', file: DEVICE, to: '0 µs' });
@@ -170,7 +170,7 @@ describe('pgperf run --cpu-dma-latency/--governor (dist/cli.js)', () => {
     const { parent, sysfs } = await setUp('bad-');
     await runBadCases(parent, sysfs);
     expect(await governors(sysfs)).toEqual(['powersave', 'schedutil']);
-    expect(processesMentioning(parent)).toEqual([]);
+    expect(leftoverProcesses(parent)).toEqual([]);
   });
 
   it.skipIf(!writable)(
@@ -180,7 +180,7 @@ describe('pgperf run --cpu-dma-latency/--governor (dist/cli.js)', () => {
       const before = await currentDmaLatency();
       await runBadCases(parent, sysfs);
       expect(await currentDmaLatency()).toBe(before);
-      expect(processesMentioning(parent)).toEqual([]);
+      expect(leftoverProcesses(parent)).toEqual([]);
     },
   );
 });

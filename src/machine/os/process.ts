@@ -2,7 +2,7 @@
  * Child processes behind a small interface, so domain code can be driven by a real runner in
  * integration tests and the CLI, and every process pgperf starts can be found (and stopped) by pid.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { childEnvironment } from './child-env.js';
 
 export interface RunOptions {
@@ -42,10 +42,50 @@ export interface ProcessRunner {
 }
 
 const KILL_GRACE_MS = 5_000;
+/** How long a forced exit waits for the children it killed to be gone. */
+const EXIT_WAIT_MS = 3_000;
+
+/** The children nodeProcessRunner started that have not ended yet. */
+const running = new Set<ChildProcess>();
+let exiting = false;
+
+/**
+ * For a forced exit, after the cleanups: kills (SIGKILL, by their own pid) the children still running, e.g.
+ * a `pg_ctl stop` of the interrupted graceful path that would outlive pgperf, and waits until they are gone.
+ * Nothing is started after this: a later run() ends at once with a spawn error.
+ */
+export async function killRunningChildren(): Promise<void> {
+  exiting = true;
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          const gaveUp = setTimeout(resolve, EXIT_WAIT_MS);
+          child.once('close', () => {
+            clearTimeout(gaveUp);
+            resolve();
+          });
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
 
 export const nodeProcessRunner: ProcessRunner = {
   run(command, args, options = {}) {
     const started = Date.now();
+    if (exiting) {
+      return Promise.resolve({
+        command: [command, ...args],
+        exitCode: null,
+        signal: null,
+        stdout: '',
+        stderr: '',
+        durationMs: 0,
+        spawnError: 'not started: pgperf is exiting',
+        timedOut: false,
+      });
+    }
     return new Promise((resolve) => {
       const child = spawn(command, args, {
         env: childEnvironment(process.env, options.env),
@@ -54,6 +94,7 @@ export const nodeProcessRunner: ProcessRunner = {
         gid: options.gid,
         stdio: ['pipe', 'pipe', 'pipe'],
       });
+      running.add(child);
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
       let pendingErrLine = '';
@@ -92,6 +133,7 @@ export const nodeProcessRunner: ProcessRunner = {
       });
       child.stdin.end(options.input ?? '');
       child.on('close', (code, signal) => {
+        running.delete(child);
         if (timeout) clearTimeout(timeout);
         if (killTimer) clearTimeout(killTimer);
         options.signal?.removeEventListener('abort', onAbort);

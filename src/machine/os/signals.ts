@@ -11,6 +11,7 @@
  * default action, which would kill pgperf and leave its servers running.
  */
 import { runCleanups } from './cleanup.js';
+import { killRunningChildren } from './process.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 
@@ -35,7 +36,10 @@ export interface SignalHandlerOptions {
   logger: Logger;
   /** The first SIGINT/SIGTERM: stop gracefully (e.g. abort the run's AbortController). */
   onFirst: (signal: StopSignal) => void;
-  /** Runs before a forced exit (default: every cleanup registered with onCleanup). */
+  /**
+   * Runs before a forced exit (default: every cleanup registered with onCleanup, then the children still
+   * running are killed, so that none outlives pgperf).
+   */
   cleanup?: () => Promise<void>;
   /** Ends the process (default process.exit). */
   exit?: (code: number) => void;
@@ -49,7 +53,12 @@ export interface SignalHandlerOptions {
  */
 export function installSignalHandlers(options: SignalHandlerOptions): () => void {
   const source = options.source ?? process;
-  const cleanup = options.cleanup ?? runCleanups;
+  const cleanup =
+    options.cleanup ??
+    (async () => {
+      await runCleanups();
+      await killRunningChildren();
+    });
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const { logger } = options;
   let first: StopSignal | undefined;

@@ -16,6 +16,7 @@ import {
   appendFile,
 } from 'node:fs/promises';
 import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
@@ -341,7 +342,8 @@ export class PgCluster {
 
   /** Stops the server: fast shutdown, then immediate, then SIGKILL to the postmaster's own pid. */
   async stop(): Promise<void> {
-    if (!(await this.isRunning())) {
+    const postmaster = await this.postmasterPid();
+    if (postmaster === undefined || !(await postmasterAlive(postmaster, this.dataDir))) {
       return;
     }
     for (const mode of ['fast', 'immediate']) {
@@ -357,6 +359,8 @@ export class PgCluster {
         '-s',
       ]);
       if (res.exitCode === 0 || !(await this.hasPidFile())) {
+        // pg_ctl returns once the pid file is gone, which the postmaster unlinks just before it exits.
+        await waitUntilGone(postmaster, this.dataDir);
         return;
       }
       this.deps.logger.warn(`arm ${this.spec.label}: pg_ctl stop -m ${mode} failed: ${res.stderr.trim()}`);
@@ -458,6 +462,14 @@ export async function postmasterAlive(pid: number, dataDir: string): Promise<boo
   }
 }
 
+/** How long stop() waits for a postmaster that has unlinked its pid file to exit. */
+const EXIT_WAIT_MS = 5_000;
+
+async function waitUntilGone(pid: number, dataDir: string): Promise<void> {
+  const until = Date.now() + EXIT_WAIT_MS;
+  while (Date.now() < until && (await postmasterAlive(pid, dataDir))) await sleep(20);
+}
+
 /** Attach count of a System V shared memory segment, or undefined when it no longer exists. */
 async function shmAttachCount(shmid: number): Promise<number | undefined> {
   try {
@@ -481,7 +493,7 @@ async function releaseSharedMemory(shmid: number, waitS: number, logger: Logger,
   while (Date.now() < deadline) {
     const n = await shmAttachCount(shmid);
     if (!n) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
   const holders = await processesMappingShm(shmid);
   logger.warn(
@@ -495,7 +507,7 @@ async function releaseSharedMemory(shmid: number, waitS: number, logger: Logger,
     }
   }
   for (let i = 0; i < 50 && (await shmAttachCount(shmid)); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 
