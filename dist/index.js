@@ -41845,6 +41845,20 @@ function welchT(base, head, level = 0.95) {
   return { ...tInference(difference, se, df, level), df, difference, se };
 }
 
+// src/core/compare/noisy-cell.ts
+function aaSpreadPct(values) {
+  const spread = "logRatios" in values ? values.logRatios.length >= MIN_NOISE_ROUNDS ? MAD_TO_SD * medianAbsoluteDeviation([...values.logRatios]) : null : values.base.length >= MIN_NOISE_ROUNDS ? Math.SQRT2 * robustLogSpread(values.base) : null;
+  return spread === null ? null : 100 * Math.expm1(spread);
+}
+function noisyCellNote(spreadPct, thresholdPct, paired) {
+  if (spreadPct === null || spreadPct <= thresholdPct) return void 0;
+  const of = paired ? "head against base per round, beyond the change" : "base against itself";
+  return {
+    code: "noisy-cell",
+    message: `unstable on this runner: an A/A-style spread of ${spreadPct.toFixed(1)}% (${of}) exceeds the ${thresholdPct}% threshold; one round cannot tell such a change from noise, so the verdict rests on many rounds (pgperf calibrate measures the runner)`
+  };
+}
+
 // src/core/compare/shift-statistics.ts
 function shiftStatistics(baseValues, headValues, options = {}) {
   const base = usable(baseValues);
@@ -41878,6 +41892,7 @@ function shiftStatistics(baseValues, headValues, options = {}) {
     minAchievableP: null,
     welch: null,
     bootstrap: null,
+    aaSpreadPct: null,
     notes
   };
   const short3 = [
@@ -41951,7 +41966,8 @@ function shiftStatistics(baseValues, headValues, options = {}) {
         }
       },
       bootstrap: bootstrap(base.values, head.values, options.bootstrap),
-      unusable: null
+      unusable: null,
+      aaSpreadPct: aaSpreadPct({ logRatios: d })
     };
   }
   const mwu = mannWhitneyU(base.values, head.values);
@@ -41974,7 +41990,8 @@ function shiftStatistics(baseValues, headValues, options = {}) {
     minAchievableP: minAchievableP(base.values.length, head.values.length),
     welch: welchDiagnostic,
     bootstrap: bootstrap(base.values, head.values, options.bootstrap),
-    unusable: null
+    unusable: null,
+    aaSpreadPct: aaSpreadPct({ base: base.values })
   };
 }
 function logRatios(base, head) {
@@ -42085,6 +42102,8 @@ function decideVerdict(stats, context3 = {}) {
       message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
     });
   }
+  const noisy = noisyCellNote(stats.aaSpreadPct, thresholdPct, stats.test === "signed-rank");
+  if (noisy) notes.push(noisy);
   const withNotes = { ...common, notes };
   const significant = pAdjusted < alpha;
   const gain = better === "higher" ? deltaPct : -deltaPct;
@@ -64587,6 +64606,8 @@ function instructionCell(record2, cell, base, head) {
     pairedT: null,
     bootstrap: null,
     unusable: judged.reasons[0]?.code === "insufficient-data" ? judged.reasons[0].message : null,
+    // Its noise is the repetitions' range (spreadPct), which its own rule already weighs.
+    aaSpreadPct: null,
     notes: [],
     better: "lower",
     alpha: 1,

@@ -163,6 +163,8 @@ function instructionCell(
     pairedT: null,
     bootstrap: null,
     unusable: judged.reasons[0]?.code === 'insufficient-data' ? judged.reasons[0].message : null,
+    // Its noise is the repetitions' range (spreadPct), which its own rule already weighs.
+    aaSpreadPct: null,
     notes: [],
     better: 'lower',
     alpha: 1,

@@ -8,6 +8,7 @@ import { mannWhitneyU } from '../stats/mann-whitney.js';
 import { minAchievableP } from '../stats/min-achievable-p.js';
 import { welchT } from '../stats/welch-t.js';
 import { BOOTSTRAP_MIN_RUNS, EQUIVALENCE_LEVEL, MIN_RUNS_PER_ARM, REPORT_LEVEL } from './defaults.js';
+import { aaSpreadPct } from './noisy-cell.js';
 import type { ArmSummary, DeltaInterval, Note, PrimaryTest, ShiftStatistics } from './types.js';
 
 export interface ShiftStatisticsOptions {
@@ -73,6 +74,7 @@ export function shiftStatistics(
     minAchievableP: null,
     welch: null,
     bootstrap: null,
+    aaSpreadPct: null,
     notes,
   };
   const short = (
@@ -151,6 +153,7 @@ export function shiftStatistics(
       },
       bootstrap: bootstrap(base.values, head.values, options.bootstrap),
       unusable: null,
+      aaSpreadPct: aaSpreadPct({ logRatios: d }),
     };
   }
   const mwu = mannWhitneyU(base.values, head.values);
@@ -174,6 +177,7 @@ export function shiftStatistics(
     welch: welchDiagnostic,
     bootstrap: bootstrap(base.values, head.values, options.bootstrap),
     unusable: null,
+    aaSpreadPct: aaSpreadPct({ base: base.values }),
   };
 }
 

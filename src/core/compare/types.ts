@@ -54,7 +54,9 @@ export type NoteCode =
   /** Rounds where only one arm has a usable run were left out of the paired analysis. */
   | 'unpaired-rounds-dropped'
   /** Too few complete rounds for the paired test: the unpaired Mann–Whitney test decided instead. */
-  | 'unpaired-fallback';
+  | 'unpaired-fallback'
+  /** The cell's A/A-style spread exceeds its threshold: unstable on this runner (noisy-cell.ts). */
+  | 'noisy-cell';
 
 export interface Reason<C extends string = ReasonCode> {
   code: C;
@@ -140,6 +142,12 @@ export interface ShiftStatistics {
   bootstrap: BootstrapDiagnostic | null;
   /** Why no test could be run (fewer than two usable runs in an arm); null when tested. */
   unusable: string | null;
+  /**
+   * The A/A-style spread in percent, what base against itself would show per round: paired, the robust SD
+   * (1.4826·MAD) of the per-round ln(head/base), which a constant change does not widen; unpaired, √2 × the
+   * robust run-to-run spread of base. Null below MIN_NOISE_ROUNDS values (src/core/compare/noisy-cell.ts marks cells by it).
+   */
+  aaSpreadPct: number | null;
   notes: Note[];
 }
 

@@ -21,6 +21,7 @@
  */
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, EQUIVALENCE_LEVEL, PCT_TOLERANCE } from './defaults.js';
 import { formatLevel, formatP, formatPct, formatPctInterval } from './format.js';
+import { noisyCellNote } from './noisy-cell.js';
 import { minRoundsFor } from './power.js';
 import type { Better, Note, Reason, SampleComparison, ShiftStatistics } from './types.js';
 
@@ -68,6 +69,8 @@ export function decideVerdict(stats: ShiftStatistics, context: VerdictContext = 
       message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at α ${formatP(alpha)}: look for outliers or a bimodal arm`,
     });
   }
+  const noisy = noisyCellNote(stats.aaSpreadPct, thresholdPct, stats.test === 'signed-rank');
+  if (noisy) notes.push(noisy);
   const withNotes = { ...common, notes };
   const significant = pAdjusted < alpha;
   const gain = better === 'higher' ? deltaPct : -deltaPct; // > 0: head is better
