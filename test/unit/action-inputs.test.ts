@@ -92,6 +92,10 @@ describe('parseInputs', () => {
     ],
     [{ 'confirm-rounds': '-1' }, "input 'confirm-rounds' must be a whole number >= 0, got '-1'"],
     [
+      { mode: 'nightly', explain: 'true' },
+      "input 'explain' (true) profiles the changes mode benchmark measures; mode nightly measures none to explain",
+    ],
+    [
       { 'pass-alpha': '0.05' },
       "input 'pass-alpha' (0.05) shapes adaptive rounds: set 'max-rounds' or 'time-budget' too",
     ],

@@ -203,6 +203,11 @@ export function parseInputs(read: InputReader): ActionInputs {
       `input 'confirm-rounds' (${inputs.confirmRounds}) sets the confirmation block of mode benchmark; mode ${inputs.mode} does not run one: remove it`,
     );
   }
+  if (inputs.explain && inputs.mode !== 'benchmark') {
+    throw new UserError(
+      `input 'explain' (true) profiles the changes mode benchmark measures; mode ${inputs.mode} measures none to explain: remove it`,
+    );
+  }
   if (inputs.passAlpha !== undefined && inputs.maxRounds === undefined && inputs.timeBudgetS === undefined) {
     throw new UserError(
       `input 'pass-alpha' (${inputs.passAlpha}) shapes adaptive rounds: set 'max-rounds' or 'time-budget' too, or remove it`,
