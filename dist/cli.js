@@ -72516,11 +72516,11 @@ function mergedShard(ref, samples) {
 }
 
 // src/flows/consolidate/consolidation.ts
-function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON) {
+function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON, accepted) {
   const classes = merged.classes.map((c) => {
     const comparison = analyse(c.result);
     const incomplete = c.missing.length > 0 || c.failed.length > 0;
-    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn) };
+    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn, accepted) };
   });
   const gaps = classes.flatMap((c) => [
     ...c.missing.map((i) => `shard ${i} of ${merged.count} missing`),
@@ -72529,7 +72529,7 @@ function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON) {
   const workloads = Object.assign({}, ...classes.map((c) => c.result.workloads));
   const decision = decide(
     classes.map((c) => ({ name: c.fingerprint, comparison: c.comparison })),
-    gatePolicyOf(workloads, failOn),
+    { ...gatePolicyOf(workloads, failOn), ...accepted ? { accepted } : {} },
     gaps.length > 0 ? { complete: false, why: gaps.join(", ") } : { complete: true }
   );
   return { planId: merged.planId, count: merged.count, classes, decision };

@@ -74191,11 +74191,11 @@ async function waitForShards(gather2, options, deps) {
 }
 
 // src/flows/consolidate/consolidation.ts
-function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON) {
+function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON, accepted) {
   const classes = merged.classes.map((c) => {
     const comparison = analyse(c.result);
     const incomplete = c.missing.length > 0 || c.failed.length > 0;
-    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn) };
+    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn, accepted) };
   });
   const gaps = classes.flatMap((c) => [
     ...c.missing.map((i) => `shard ${i} of ${merged.count} missing`),
@@ -74204,7 +74204,7 @@ function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON) {
   const workloads = Object.assign({}, ...classes.map((c) => c.result.workloads));
   const decision = decide(
     classes.map((c) => ({ name: c.fingerprint, comparison: c.comparison })),
-    gatePolicyOf(workloads, failOn),
+    { ...gatePolicyOf(workloads, failOn), ...accepted ? { accepted } : {} },
     gaps.length > 0 ? { complete: false, why: gaps.join(", ") } : { complete: true }
   );
   return { planId: merged.planId, count: merged.count, classes, decision };
@@ -74371,6 +74371,312 @@ function checkClaims(result, target, file2) {
   }
 }
 
+// src/core/pgperf-command.ts
+var COMMAND_GRAMMAR = [
+  "`/pgperf run [workloads=a,b] [clients=1,64] [rounds=N]`: compare the PR head with its base",
+  "`/pgperf rerun <workload>@<clients>`: measure one cell again",
+  "`/pgperf accept <workload>[@<clients>] <reason>`: accept the regression of those cells for this head commit",
+  "`/pgperf help`: this list"
+];
+var MAX_REASON_LENGTH = 300;
+var MAX_LINE_LENGTH = 1e3;
+var NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+var PREFIX = "/pgperf";
+var RUN_OPTIONS = ["workloads", "clients", "rounds"];
+function parsePgperfCommand(body) {
+  const line = (body.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "").trim();
+  if (!line.startsWith(PREFIX) || line.length > PREFIX.length && !/\s/.test(line[PREFIX.length])) {
+    return void 0;
+  }
+  const text2 = line.length > MAX_LINE_LENGTH ? `${line.slice(0, 60)}\u2026` : line;
+  const fail = (problem) => ({ ok: false, problem, text: text2 });
+  if (line.length > MAX_LINE_LENGTH) return fail(`the command is longer than ${MAX_LINE_LENGTH} characters`);
+  if (/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(line)) {
+    return fail("the command contains control or bidirectional characters");
+  }
+  const [verb, ...args] = line.slice(PREFIX.length).trim().split(/\s+/).filter(Boolean);
+  try {
+    const command = parseVerb(verb, args);
+    return { ok: true, command, text: text2 };
+  } catch (e) {
+    if (e instanceof CommandProblem) return fail(e.message);
+    throw e;
+  }
+}
+var CommandProblem = class extends Error {
+};
+function parseVerb(verb, args) {
+  switch (verb) {
+    case void 0:
+      throw new CommandProblem("no command after /pgperf");
+    case "help":
+      if (args.length > 0) throw new CommandProblem(`'help' takes nothing, got '${args[0]}'`);
+      return { kind: "help" };
+    case "run":
+      return parseRun(args);
+    case "rerun": {
+      if (args.length !== 1) {
+        throw new CommandProblem(`'rerun' takes one <workload>@<clients>, got ${args.length} words`);
+      }
+      const cell = parseCell(args[0], true);
+      return { kind: "rerun", workload: cell.workload, clients: cell.clients };
+    }
+    case "accept": {
+      if (args.length === 0) throw new CommandProblem("'accept' needs <workload>[@<clients>] and a reason");
+      const cell = parseCell(args[0], false);
+      const reason = args.slice(1).join(" ");
+      if (reason === "") {
+        throw new CommandProblem(`'accept ${args[0]}' needs a reason: say why the regression is acceptable`);
+      }
+      if (reason.length > MAX_REASON_LENGTH) {
+        throw new CommandProblem(`the reason is longer than ${MAX_REASON_LENGTH} characters`);
+      }
+      return { kind: "accept", ...cell, reason };
+    }
+    default:
+      throw new CommandProblem(`unknown command '${clipWord(verb)}': expected run, rerun, accept or help`);
+  }
+}
+function parseRun(args) {
+  const seen = /* @__PURE__ */ new Set();
+  const run3 = {};
+  for (const arg of args) {
+    const eq = arg.indexOf("=");
+    const key = eq < 0 ? arg : arg.slice(0, eq);
+    const value = eq < 0 ? "" : arg.slice(eq + 1);
+    if (!RUN_OPTIONS.includes(key) || eq < 0) {
+      throw new CommandProblem(
+        `unknown option '${clipWord(arg)}' of 'run': expected ${RUN_OPTIONS.map((o) => `${o}=`).join(", ")}`
+      );
+    }
+    if (seen.has(key)) throw new CommandProblem(`option '${key}' given twice`);
+    seen.add(key);
+    const items = value.split(",");
+    if (key === "workloads") {
+      for (const w of items) {
+        if (!NAME.test(w)) {
+          throw new CommandProblem(
+            `workloads=: '${clipWord(w)}' is no workload name (letters, digits, ".", "_", "-")`
+          );
+        }
+      }
+      if (new Set(items).size !== items.length) throw new CommandProblem("workloads=: a name repeats");
+      run3.workloads = items;
+    } else if (key === "clients") {
+      run3.clients = items.map((c) => positive(c, "clients="));
+      if (new Set(run3.clients).size !== run3.clients.length) {
+        throw new CommandProblem("clients=: client counts must not repeat");
+      }
+    } else {
+      if (items.length !== 1) throw new CommandProblem(`rounds=: one whole number >= 1, got '${value}'`);
+      run3.rounds = positive(value, "rounds=");
+    }
+  }
+  return { kind: "run", ...run3 };
+}
+function parseCell(word, needClients) {
+  const at = word.indexOf("@");
+  const workload = at < 0 ? word : word.slice(0, at);
+  if (!NAME.test(workload)) {
+    throw new CommandProblem(
+      `'${clipWord(word)}' is no <workload>${needClients ? "@<clients>" : "[@<clients>]"} (e.g. select-only@64)`
+    );
+  }
+  if (at < 0) {
+    if (needClients) throw new CommandProblem(`'${clipWord(word)}' needs @<clients>, e.g. ${workload}@64`);
+    return { workload };
+  }
+  return { workload, clients: positive(word.slice(at + 1), `'${clipWord(word)}': clients`) };
+}
+function positive(text2, what) {
+  const n = Number(text2);
+  if (!/^[0-9]{1,9}$/.test(text2) || n < 1) {
+    throw new CommandProblem(`${what}: '${clipWord(text2)}' is not a whole number >= 1`);
+  }
+  return n;
+}
+function clipWord(word) {
+  return word.length > 40 ? `${word.slice(0, 40)}\u2026` : word;
+}
+
+// src/core/report/hidden-record.ts
+var SUFFIX = " -->";
+var prefixOf = (tag) => `<!-- pgperf:${tag} `;
+function renderHiddenRecord(tag, value) {
+  return `${prefixOf(tag)}${Buffer.from(JSON.stringify(value)).toString("base64url")}${SUFFIX}`;
+}
+function isHiddenRecordLine(tag, line) {
+  return line.startsWith(prefixOf(tag)) && line.endsWith(SUFFIX);
+}
+function readHiddenRecord(tag, body) {
+  const line = linesOutsideFences(body).findLast((l) => isHiddenRecordLine(tag, l));
+  if (!line) return void 0;
+  try {
+    const data = line.slice(prefixOf(tag).length, -SUFFIX.length);
+    return JSON.parse(Buffer.from(data, "base64url").toString("utf8"));
+  } catch {
+    return void 0;
+  }
+}
+function linesOutsideFences(body) {
+  const out = [];
+  let fence;
+  for (const line of body.split("\n")) {
+    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === void 0) {
+      if (opener) fence = opener;
+      else out.push(line);
+    } else if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) {
+      fence = void 0;
+    }
+  }
+  return out;
+}
+
+// src/adapters/action/acceptances.ts
+init_api();
+var TAG = "acceptance";
+var STEERING_PERMISSIONS = ["admin", "maintain", "write"];
+function renderAcceptanceRecord(record2) {
+  return renderHiddenRecord(TAG, record2);
+}
+function readRecord(body) {
+  const r = readHiddenRecord(TAG, body);
+  const ok = typeof r?.commandId === "number" && typeof r.by === "string" && typeof r.sha === "string" && typeof r.reason === "string" && Array.isArray(r.cells);
+  return ok ? r : void 0;
+}
+async function readAcceptances(api, prNumber, logger) {
+  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
+  const accepted = [];
+  const permissions = /* @__PURE__ */ new Map();
+  for (const c of comments) {
+    if (c.userLogin !== login) continue;
+    const record2 = readRecord(c.body);
+    if (!record2) continue;
+    const why = await whyNot(record2, comments, api, permissions);
+    if (why) {
+      logger.info(`an acceptance by @${record2.by} (comment ${record2.commandId}) does not count: ${why}`);
+      continue;
+    }
+    for (const cell of record2.cells) {
+      accepted.push({ ...cell, sha: record2.sha, by: record2.by, reason: record2.reason });
+    }
+  }
+  return accepted;
+}
+async function whyNot(record2, comments, api, permissions) {
+  const command = comments.find((c) => c.id === record2.commandId);
+  if (!command) return "its /pgperf accept comment was deleted";
+  if (command.userLogin !== record2.by) return `its comment is by @${command.userLogin}, not @${record2.by}`;
+  if (command.createdAt === void 0 || command.createdAt !== command.updatedAt) {
+    return "its /pgperf accept comment was edited after it was given";
+  }
+  const parsed = parsePgperfCommand(command.body);
+  if (!parsed?.ok || parsed.command.kind !== "accept" || parsed.command.reason !== record2.reason) {
+    return "its comment no longer says that /pgperf accept";
+  }
+  const { workload, clients } = parsed.command;
+  if (record2.cells.some((c) => c.workload !== workload || clients !== void 0 && c.clients !== clients)) {
+    return `it names cells its /pgperf accept ${workload}${clients !== void 0 ? `@${clients}` : ""} did not`;
+  }
+  let permission = permissions.get(record2.by);
+  if (permission === void 0) {
+    permission = await api.permission(record2.by);
+    permissions.set(record2.by, permission);
+  }
+  if (!STEERING_PERMISSIONS.includes(permission)) {
+    return `@${record2.by}'s permission is now ${permission} (needs write, maintain or admin)`;
+  }
+  return void 0;
+}
+async function acceptancesFor(target, publishes, deps) {
+  const { api, logger } = deps;
+  if (!api || target.prNumber === void 0 || !target.headSha || !(publishes.comment || publishes.commitStatus)) {
+    return void 0;
+  }
+  try {
+    const acceptances = await readAcceptances(api, target.prNumber, logger);
+    return acceptances.length > 0 ? { headSha: target.headSha, acceptances } : void 0;
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, "pull-requests: read");
+    logger.warn(
+      `${e.message}.${hint ? ` ${hint}` : ""} Accepted regressions (/pgperf accept) could not be read: none applies.`
+    );
+    return void 0;
+  }
+}
+
+// src/core/report/acceptance-markdown.ts
+function renderAcceptances(decision) {
+  const named = decision.cells.filter((c) => c.accepted !== void 0);
+  if (named.length === 0) return "";
+  return [
+    "",
+    "**Accepted trade-offs** (`/pgperf accept`):",
+    "",
+    ...named.map((c) => `- ${acceptanceLine(c)}`),
+    ""
+  ].join("\n");
+}
+function acceptanceLine(c) {
+  const a = c.accepted;
+  const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct);
+  const cell = `${codeText(c.id)} ${METRICS[c.metric].label} ${delta}`;
+  const who = `accepted by @${escapeMarkdown(a.by)}: ${escapeMarkdown(a.reason)}`;
+  const when = `for ${a.sha.slice(0, 12)} at ${formatPct(a.acceptedDeltaPct)}`;
+  switch (a.state) {
+    case "valid":
+      return `\u2705 ${cell}: ${who} (${when})`;
+    case "new-head":
+      return `\u26A0\uFE0F ${cell}: **no longer accepted**, a new head commit was measured (${who}, ${when})`;
+    case "worse":
+      return `\u26A0\uFE0F ${cell}: **no longer accepted**, the regression grew by more than the ${c.thresholdPct}% threshold beyond the accepted one (${who}, ${when})`;
+  }
+}
+
+// src/core/report/comment-state.ts
+var TAG2 = "state";
+function commentStateOf(decision, sha, runId) {
+  return {
+    sha,
+    outcome: decision.outcome,
+    verdict: decision.verdict,
+    ...runId ? { runId } : {},
+    cells: decision.cells.map((c) => ({
+      workload: c.workload,
+      clients: c.clients,
+      metric: c.metric,
+      deltaPct: c.deltaPct,
+      failsGate: c.failsGate,
+      verdict: c.verdict
+    }))
+  };
+}
+function renderCommentState(state) {
+  return renderHiddenRecord(TAG2, state);
+}
+function readCommentState(body) {
+  const state = readHiddenRecord(TAG2, body);
+  return typeof state?.sha === "string" && Array.isArray(state.cells) ? state : void 0;
+}
+function withCommentState(body, state) {
+  const kept = body.split("\n").filter((l) => !isHiddenRecordLine(TAG2, l));
+  while (kept.length > 0 && kept.at(-1) === "") kept.pop();
+  return `${kept.join("\n")}
+
+${renderCommentState(state)}
+`;
+}
+
+// src/core/report/headline-notes.ts
+function underHeadline(markdown, notes, headlineLine = 1) {
+  if (notes === "") return markdown;
+  const lines = markdown.split("\n");
+  lines.splice(headlineLine + 1, 0, "", notes);
+  return lines.join("\n");
+}
+
 // src/adapters/action/consolidate-mode.ts
 var POLL_S = 10;
 var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
@@ -74419,13 +74725,18 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
   if (outstanding.length > 0) logger.warn(`consolidating without ${outstanding.join("; ")}`);
   for (const s of selection.shards) checkClaims(s.result, target, s.file);
   logger.info(`consolidating ${selection.shards.map((s) => s.file).join(", ")}`);
-  const judged = judgeConsolidation(consolidateShards(selection.shards), inputs.failOn);
+  const accepted = await acceptancesFor(target, inputs, deps);
+  const judged = judgeConsolidation(consolidateShards(selection.shards), inputs.failOn, accepted);
   return publishConsolidation(judged, inputs, ctx, deps, resultsDir, target);
 };
 async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, target) {
   const { logger, io } = deps;
   const report = consolidatedReportInput(judged, ctx.runUrl);
-  const comment = renderConsolidatedComment(report, inputs.commentId);
+  const notes = renderAcceptances(judged.decision);
+  const comment = withCommentState(
+    underHeadline(renderConsolidatedComment(report, inputs.commentId), notes),
+    commentStateOf(judged.decision, target.headSha, ctx.runId)
+  );
   await mkdir12(resultsDir, { recursive: true });
   const reportFile = path40.join(resultsDir, REPORT_FILE);
   await writeFile11(reportFile, comment);
@@ -74436,7 +74747,7 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
 `);
     resultsFiles.push(file2);
   }
-  await io.writeSummary(renderConsolidatedSummary(report));
+  await io.writeSummary(underHeadline(renderConsolidatedSummary(report), notes, 0));
   const { decision } = judged;
   const decisionFile = await writeDecision(resultsDir, decision);
   setDecisionOutputs(
@@ -75057,16 +75368,16 @@ function renderIncompleteNightly(why, notes = []) {
 
 // src/flows/nightly/bisect-marker.ts
 init_errors();
-var SUFFIX = " -->";
-var prefixOf = (name) => `<!-- pgperf:${name} `;
+var SUFFIX2 = " -->";
+var prefixOf2 = (name) => `<!-- pgperf:${name} `;
 function jsonMarker(name, value) {
   const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
-  return `${prefixOf(name)}${json2}${SUFFIX}`;
+  return `${prefixOf2(name)}${json2}${SUFFIX2}`;
 }
 function markerText(body, name) {
-  const prefix = prefixOf(name);
+  const prefix = prefixOf2(name);
   const start = body.indexOf(prefix);
-  const end = start < 0 ? -1 : body.indexOf(SUFFIX, start + prefix.length);
+  const end = start < 0 ? -1 : body.indexOf(SUFFIX2, start + prefix.length);
   return start < 0 || end < 0 ? void 0 : body.slice(start + prefix.length, end);
 }
 function bisectMarker(target) {
@@ -75076,7 +75387,7 @@ function parseBisectMarker(body, where) {
   const text2 = markerText(body, "bisect");
   if (text2 === void 0) {
     throw new UserError(
-      `${where} has no '${prefixOf("bisect").trim()} ...' marker: only regression issues opened by pgperf's nightly mode (after this version) can be bisected; run mode bisect from workflow_dispatch with 'base-ref' (good), 'head-ref' (bad), 'workloads' and 'clients' instead`
+      `${where} has no '${prefixOf2("bisect").trim()} ...' marker: only regression issues opened by pgperf's nightly mode (after this version) can be bisected; run mode bisect from workflow_dispatch with 'base-ref' (good), 'head-ref' (bad), 'workloads' and 'clients' instead`
     );
   }
   let parsed;
@@ -76465,262 +76776,8 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   return workload;
 }
 
-// src/core/pgperf-command.ts
-var COMMAND_GRAMMAR = [
-  "`/pgperf run [workloads=a,b] [clients=1,64] [rounds=N]`: compare the PR head with its base",
-  "`/pgperf rerun <workload>@<clients>`: measure one cell again",
-  "`/pgperf accept <workload>[@<clients>] <reason>`: accept the regression of those cells for this head commit",
-  "`/pgperf help`: this list"
-];
-var MAX_REASON_LENGTH = 300;
-var MAX_LINE_LENGTH = 1e3;
-var NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-var PREFIX = "/pgperf";
-var RUN_OPTIONS = ["workloads", "clients", "rounds"];
-function parsePgperfCommand(body) {
-  const line = (body.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "").trim();
-  if (!line.startsWith(PREFIX) || line.length > PREFIX.length && !/\s/.test(line[PREFIX.length])) {
-    return void 0;
-  }
-  const text2 = line.length > MAX_LINE_LENGTH ? `${line.slice(0, 60)}\u2026` : line;
-  const fail = (problem) => ({ ok: false, problem, text: text2 });
-  if (line.length > MAX_LINE_LENGTH) return fail(`the command is longer than ${MAX_LINE_LENGTH} characters`);
-  if (/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(line)) {
-    return fail("the command contains control or bidirectional characters");
-  }
-  const [verb, ...args] = line.slice(PREFIX.length).trim().split(/\s+/).filter(Boolean);
-  try {
-    const command = parseVerb(verb, args);
-    return { ok: true, command, text: text2 };
-  } catch (e) {
-    if (e instanceof CommandProblem) return fail(e.message);
-    throw e;
-  }
-}
-var CommandProblem = class extends Error {
-};
-function parseVerb(verb, args) {
-  switch (verb) {
-    case void 0:
-      throw new CommandProblem("no command after /pgperf");
-    case "help":
-      if (args.length > 0) throw new CommandProblem(`'help' takes nothing, got '${args[0]}'`);
-      return { kind: "help" };
-    case "run":
-      return parseRun(args);
-    case "rerun": {
-      if (args.length !== 1) {
-        throw new CommandProblem(`'rerun' takes one <workload>@<clients>, got ${args.length} words`);
-      }
-      const cell = parseCell(args[0], true);
-      return { kind: "rerun", workload: cell.workload, clients: cell.clients };
-    }
-    case "accept": {
-      if (args.length === 0) throw new CommandProblem("'accept' needs <workload>[@<clients>] and a reason");
-      const cell = parseCell(args[0], false);
-      const reason = args.slice(1).join(" ");
-      if (reason === "") {
-        throw new CommandProblem(`'accept ${args[0]}' needs a reason: say why the regression is acceptable`);
-      }
-      if (reason.length > MAX_REASON_LENGTH) {
-        throw new CommandProblem(`the reason is longer than ${MAX_REASON_LENGTH} characters`);
-      }
-      return { kind: "accept", ...cell, reason };
-    }
-    default:
-      throw new CommandProblem(`unknown command '${clipWord(verb)}': expected run, rerun, accept or help`);
-  }
-}
-function parseRun(args) {
-  const seen = /* @__PURE__ */ new Set();
-  const run3 = {};
-  for (const arg of args) {
-    const eq = arg.indexOf("=");
-    const key = eq < 0 ? arg : arg.slice(0, eq);
-    const value = eq < 0 ? "" : arg.slice(eq + 1);
-    if (!RUN_OPTIONS.includes(key) || eq < 0) {
-      throw new CommandProblem(
-        `unknown option '${clipWord(arg)}' of 'run': expected ${RUN_OPTIONS.map((o) => `${o}=`).join(", ")}`
-      );
-    }
-    if (seen.has(key)) throw new CommandProblem(`option '${key}' given twice`);
-    seen.add(key);
-    const items = value.split(",");
-    if (key === "workloads") {
-      for (const w of items) {
-        if (!NAME.test(w)) {
-          throw new CommandProblem(
-            `workloads=: '${clipWord(w)}' is no workload name (letters, digits, ".", "_", "-")`
-          );
-        }
-      }
-      if (new Set(items).size !== items.length) throw new CommandProblem("workloads=: a name repeats");
-      run3.workloads = items;
-    } else if (key === "clients") {
-      run3.clients = items.map((c) => positive(c, "clients="));
-      if (new Set(run3.clients).size !== run3.clients.length) {
-        throw new CommandProblem("clients=: client counts must not repeat");
-      }
-    } else {
-      if (items.length !== 1) throw new CommandProblem(`rounds=: one whole number >= 1, got '${value}'`);
-      run3.rounds = positive(value, "rounds=");
-    }
-  }
-  return { kind: "run", ...run3 };
-}
-function parseCell(word, needClients) {
-  const at = word.indexOf("@");
-  const workload = at < 0 ? word : word.slice(0, at);
-  if (!NAME.test(workload)) {
-    throw new CommandProblem(
-      `'${clipWord(word)}' is no <workload>${needClients ? "@<clients>" : "[@<clients>]"} (e.g. select-only@64)`
-    );
-  }
-  if (at < 0) {
-    if (needClients) throw new CommandProblem(`'${clipWord(word)}' needs @<clients>, e.g. ${workload}@64`);
-    return { workload };
-  }
-  return { workload, clients: positive(word.slice(at + 1), `'${clipWord(word)}': clients`) };
-}
-function positive(text2, what) {
-  const n = Number(text2);
-  if (!/^[0-9]{1,9}$/.test(text2) || n < 1) {
-    throw new CommandProblem(`${what}: '${clipWord(text2)}' is not a whole number >= 1`);
-  }
-  return n;
-}
-function clipWord(word) {
-  return word.length > 40 ? `${word.slice(0, 40)}\u2026` : word;
-}
-
-// src/core/report/hidden-record.ts
-var SUFFIX2 = " -->";
-var prefixOf2 = (tag) => `<!-- pgperf:${tag} `;
-function renderHiddenRecord(tag, value) {
-  return `${prefixOf2(tag)}${Buffer.from(JSON.stringify(value)).toString("base64url")}${SUFFIX2}`;
-}
-function isHiddenRecordLine(tag, line) {
-  return line.startsWith(prefixOf2(tag)) && line.endsWith(SUFFIX2);
-}
-function readHiddenRecord(tag, body) {
-  const line = linesOutsideFences(body).findLast((l) => isHiddenRecordLine(tag, l));
-  if (!line) return void 0;
-  try {
-    const data = line.slice(prefixOf2(tag).length, -SUFFIX2.length);
-    return JSON.parse(Buffer.from(data, "base64url").toString("utf8"));
-  } catch {
-    return void 0;
-  }
-}
-function linesOutsideFences(body) {
-  const out = [];
-  let fence;
-  for (const line of body.split("\n")) {
-    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence === void 0) {
-      if (opener) fence = opener;
-      else out.push(line);
-    } else if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) {
-      fence = void 0;
-    }
-  }
-  return out;
-}
-
-// src/core/report/comment-state.ts
-var TAG = "state";
-function commentStateOf(decision, sha, runId) {
-  return {
-    sha,
-    outcome: decision.outcome,
-    verdict: decision.verdict,
-    ...runId ? { runId } : {},
-    cells: decision.cells.map((c) => ({
-      workload: c.workload,
-      clients: c.clients,
-      metric: c.metric,
-      deltaPct: c.deltaPct,
-      failsGate: c.failsGate,
-      verdict: c.verdict
-    }))
-  };
-}
-function renderCommentState(state) {
-  return renderHiddenRecord(TAG, state);
-}
-function readCommentState(body) {
-  const state = readHiddenRecord(TAG, body);
-  return typeof state?.sha === "string" && Array.isArray(state.cells) ? state : void 0;
-}
-function withCommentState(body, state) {
-  const kept = body.split("\n").filter((l) => !isHiddenRecordLine(TAG, l));
-  while (kept.length > 0 && kept.at(-1) === "") kept.pop();
-  return `${kept.join("\n")}
-
-${renderCommentState(state)}
-`;
-}
-
 // src/adapters/action/command-mode.ts
 init_errors();
-
-// src/adapters/action/acceptances.ts
-var TAG2 = "acceptance";
-var STEERING_PERMISSIONS = ["admin", "maintain", "write"];
-function renderAcceptanceRecord(record2) {
-  return renderHiddenRecord(TAG2, record2);
-}
-function readRecord(body) {
-  const r = readHiddenRecord(TAG2, body);
-  const ok = typeof r?.commandId === "number" && typeof r.by === "string" && typeof r.sha === "string" && typeof r.reason === "string" && Array.isArray(r.cells);
-  return ok ? r : void 0;
-}
-async function readAcceptances(api, prNumber, logger) {
-  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
-  const accepted = [];
-  const permissions = /* @__PURE__ */ new Map();
-  for (const c of comments) {
-    if (c.userLogin !== login) continue;
-    const record2 = readRecord(c.body);
-    if (!record2) continue;
-    const why = await whyNot(record2, comments, api, permissions);
-    if (why) {
-      logger.info(`an acceptance by @${record2.by} (comment ${record2.commandId}) does not count: ${why}`);
-      continue;
-    }
-    for (const cell of record2.cells) {
-      accepted.push({ ...cell, sha: record2.sha, by: record2.by, reason: record2.reason });
-    }
-  }
-  return accepted;
-}
-async function whyNot(record2, comments, api, permissions) {
-  const command = comments.find((c) => c.id === record2.commandId);
-  if (!command) return "its /pgperf accept comment was deleted";
-  if (command.userLogin !== record2.by) return `its comment is by @${command.userLogin}, not @${record2.by}`;
-  if (command.createdAt === void 0 || command.createdAt !== command.updatedAt) {
-    return "its /pgperf accept comment was edited after it was given";
-  }
-  const parsed = parsePgperfCommand(command.body);
-  if (!parsed?.ok || parsed.command.kind !== "accept" || parsed.command.reason !== record2.reason) {
-    return "its comment no longer says that /pgperf accept";
-  }
-  const { workload, clients } = parsed.command;
-  if (record2.cells.some((c) => c.workload !== workload || clients !== void 0 && c.clients !== clients)) {
-    return `it names cells its /pgperf accept ${workload}${clients !== void 0 ? `@${clients}` : ""} did not`;
-  }
-  let permission = permissions.get(record2.by);
-  if (permission === void 0) {
-    permission = await api.permission(record2.by);
-    permissions.set(record2.by, permission);
-  }
-  if (!STEERING_PERMISSIONS.includes(permission)) {
-    return `@${record2.by}'s permission is now ${permission} (needs write, maintain or admin)`;
-  }
-  return void 0;
-}
-
-// src/adapters/action/command-mode.ts
 var PENDING_NOTE = "> \u23F3 ";
 var NOTHING = { verdict: "inconclusive", resultsFile: "", reportFile: "" };
 var runCommandMode = async (inputs, ctx, deps) => {
@@ -76986,36 +77043,7 @@ function triggerText(trigger) {
   return `${escapeMarkdown(trigger.what)}${trigger.by ? ` by @${trigger.by}` : ""}`;
 }
 
-// src/core/report/acceptance-markdown.ts
-function renderAcceptances(decision) {
-  const named = decision.cells.filter((c) => c.accepted !== void 0);
-  if (named.length === 0) return "";
-  return [
-    "",
-    "**Accepted trade-offs** (`/pgperf accept`):",
-    "",
-    ...named.map((c) => `- ${acceptanceLine(c)}`),
-    ""
-  ].join("\n");
-}
-function acceptanceLine(c) {
-  const a = c.accepted;
-  const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct);
-  const cell = `${codeText(c.id)} ${METRICS[c.metric].label} ${delta}`;
-  const who = `accepted by @${escapeMarkdown(a.by)}: ${escapeMarkdown(a.reason)}`;
-  const when = `for ${a.sha.slice(0, 12)} at ${formatPct(a.acceptedDeltaPct)}`;
-  switch (a.state) {
-    case "valid":
-      return `\u2705 ${cell}: ${who} (${when})`;
-    case "new-head":
-      return `\u26A0\uFE0F ${cell}: **no longer accepted**, a new head commit was measured (${who}, ${when})`;
-    case "worse":
-      return `\u26A0\uFE0F ${cell}: **no longer accepted**, the regression grew by more than the ${c.thresholdPct}% threshold beyond the accepted one (${who}, ${when})`;
-  }
-}
-
 // src/adapters/action/run-action.ts
-init_api();
 var commentMode = async (inputs, ctx, deps, resultsDir) => {
   const resultsFile = path48.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile);
@@ -77201,35 +77229,12 @@ function supersededNote2(existing, result, runUrl) {
   const note = `> \u26A0\uFE0F **A later run was ${result.status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
   return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
 }
-async function acceptancesFor(target, inputs, deps) {
-  const { api, logger } = deps;
-  if (!api || target.prNumber === void 0 || !target.headSha || !(inputs.comment || inputs.commitStatus)) {
-    return void 0;
-  }
-  try {
-    const acceptances = await readAcceptances(api, target.prNumber, logger);
-    return acceptances.length > 0 ? { headSha: target.headSha, acceptances } : void 0;
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, "pull-requests: read");
-    logger.warn(
-      `${e.message}.${hint ? ` ${hint}` : ""} Accepted regressions (/pgperf accept) could not be read: none applies.`
-    );
-    return void 0;
-  }
-}
 function publishNotes(decision, target, ctx) {
   const trigger = triggerOf(ctx);
   const moved = target.movedTo ? `; measured head ${target.headSha.slice(0, 12)} as it was at the command: the PR head has since moved to ${target.movedTo.slice(0, 12)}, so this result is not about the current head` : ctx.eventName === "issue_comment" && target.headSha ? `; measured head ${target.headSha.slice(0, 12)}, the PR head at the command` : "";
   const lines = trigger || moved ? [`_Triggered by ${triggerText(trigger)}${moved}._`] : [];
   const accepted = renderAcceptances(decision);
   return [...lines, ...accepted ? [accepted] : []].join("\n");
-}
-function underHeadline(markdown, notes, headlineLine = 1) {
-  if (notes === "") return markdown;
-  const lines = markdown.split("\n");
-  lines.splice(headlineLine + 1, 0, "", notes);
-  return lines.join("\n");
 }
 function isNews(existing, state) {
   const before = readCommentState(existing);

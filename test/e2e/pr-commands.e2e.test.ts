@@ -16,6 +16,7 @@ import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
 import { pullRequestEvent } from '../helpers/action-events.js';
 import { useFakeGitHub } from '../helpers/fake-github-per-test.js';
 import { syntheticRun } from '../../testkit/synthetic-run.js';
+import { shardDocuments, withRegression } from '../unit/fleet/shard-documents.js';
 import { installedBinDir } from '../../testkit/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -468,6 +469,44 @@ describe('/pgperf accept', () => {
     expect(replies().at(-1)!.body).toContain(
       'the result shown is for bbbbbbbbbbbb, but the PR head is now eeeeeeeeeeee: run `/pgperf run` first',
     );
+  });
+});
+
+describe('/pgperf accept on a fleet (mode consolidate)', () => {
+  /** Three shards of one plan with head 20% slower at select-only@2, as the matrix jobs upload them. */
+  async function fleetShards(): Promise<string> {
+    const doc = withRegression('select-only@2', 0.8);
+    for (const [i, shard] of shardDocuments(3, doc.environment.cpuModel, doc).entries()) {
+      await writeResults(path.join('fleet', `shard-${i + 1}`), shard.result);
+    }
+    return 'fleet';
+  }
+  const consolidate = (dir: string) =>
+    step({ mode: 'consolidate', 'results-dir': dir, 'fail-on': 'regression' }, prEvent(HEAD), 'pull_request');
+
+  it('the consolidated comment carries its decision, so a maintainer can accept; the re-run consolidation passes', async () => {
+    collaborators();
+    const dir = await fleetShards();
+    const failed = await consolidate(dir);
+    expect(failed.code, failed.stdout).toBe(1);
+    expect(failed.outputs.outcome).toBe('failed');
+
+    const { event } = commentEvent('maintainer', `/pgperf accept select-only@2 ${REASON}`);
+    const accepted = await commandJob(event, 'select-only');
+    expect(accepted.outputs, accepted.stdout).toMatchObject({ command: 'accept', 'head-sha': HEAD });
+    expect(replies().at(-1)!.body).toMatch(
+      /✅ Accepted by @maintainer for bbbbbbbbbbbb: `select-only@2` TPS -20\.00%/,
+    );
+
+    const passed = await consolidate(dir);
+    expect(passed.code, passed.stdout).toBe(0);
+    expect(passed.outputs).toMatchObject({ outcome: 'passed', verdict: 'regression' });
+    const body = shown(sticky()[0]!.body);
+    expect(body).toMatch(
+      /✅ `select-only@2` TPS -20\.00%: accepted by @maintainer: the root-page lock fix wins 30% at 1 client/,
+    );
+    expect(shown(passed.summary)).toContain('accepted by @maintainer');
+    expect(fake.gh.statuses.at(-1)).toMatchObject({ sha: HEAD, state: 'success' });
   });
 });
 

@@ -6,11 +6,17 @@
  * and is by the same login; and that login has write, maintain or admin permission now (the API, never the
  * text). It binds to the head commit the accepted result measured, which was the PR head when it was given.
  */
-import type { Acceptance } from '../../core/compare/policy.js';
+import type { Acceptance, GatePolicy } from '../../core/compare/policy.js';
 import { parsePgperfCommand } from '../../core/pgperf-command.js';
 import { readHiddenRecord, renderHiddenRecord } from '../../core/report/hidden-record.js';
 import type { Logger } from '../../core/util/logger.js';
-import type { GitHubApi, IssueComment, RepoPermission } from '../github/api.js';
+import {
+  GitHubApiError,
+  apiFailureHint,
+  type GitHubApi,
+  type IssueComment,
+  type RepoPermission,
+} from '../github/api.js';
 
 const TAG = 'acceptance';
 
@@ -96,4 +102,35 @@ async function whyNot(
     return `@${record.by}'s permission is now ${permission} (needs write, maintain or admin)`;
   }
   return undefined;
+}
+
+/**
+ * The acceptances that count on the target's PR, for its head commit, when the job publishes (a comment
+ * or a status); undefined when there are none, or when they cannot be read (logged: none applies).
+ */
+export async function acceptancesFor(
+  target: { prNumber?: number; headSha?: string },
+  publishes: { comment: boolean; commitStatus: boolean },
+  deps: { api?: GitHubApi; logger: Logger },
+): Promise<GatePolicy['accepted']> {
+  const { api, logger } = deps;
+  if (
+    !api ||
+    target.prNumber === undefined ||
+    !target.headSha ||
+    !(publishes.comment || publishes.commitStatus)
+  ) {
+    return undefined;
+  }
+  try {
+    const acceptances = await readAcceptances(api, target.prNumber, logger);
+    return acceptances.length > 0 ? { headSha: target.headSha, acceptances } : undefined;
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, 'pull-requests: read');
+    logger.warn(
+      `${e.message}.${hint ? ` ${hint}` : ''} Accepted regressions (/pgperf accept) could not be read: none applies.`,
+    );
+    return undefined;
+  }
 }

@@ -4,7 +4,9 @@
  * in the store (this head commit, plan and seed), waits up to wait-timeout for missing shards, consolidates
  * them (src/fleet: same comparison, grouped by machine class, Holm across each class's cells) and posts one
  * sticky comment and one commit status. The PR and the commit come from the event (trusted-target.ts),
- * never from the results: a shard that names another commit or PR is refused.
+ * never from the results: a shard that names another commit or PR is refused. The maintainers' accepted
+ * trade-offs (`/pgperf accept`) count here as in mode benchmark, and the comment carries the decision's
+ * state, so that a maintainer can accept a regression it shows (re-run this job to apply it).
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -37,6 +39,10 @@ import { outcomeOf, setDecisionOutputs, statusOf } from './gate.js';
 import { writeDecision } from '../../flows/compare/decide-run.js';
 import { openActionStore } from './store-setup.js';
 import { checkClaims, eventTarget } from './trusted-target.js';
+import { acceptancesFor } from './acceptances.js';
+import { renderAcceptances } from '../../core/report/acceptance-markdown.js';
+import { commentStateOf, withCommentState } from '../../core/report/comment-state.js';
+import { underHeadline } from '../../core/report/headline-notes.js';
 
 /** How often the store is asked again while shards are missing. */
 const POLL_S = 10;
@@ -93,7 +99,8 @@ export const runConsolidate: ActionMode = async (inputs, ctx, deps, resultsDir) 
   if (outstanding.length > 0) logger.warn(`consolidating without ${outstanding.join('; ')}`);
   for (const s of selection.shards) checkClaims(s.result, target, s.file);
   logger.info(`consolidating ${selection.shards.map((s) => s.file).join(', ')}`);
-  const judged = judgeConsolidation(consolidateShards(selection.shards), inputs.failOn);
+  const accepted = await acceptancesFor(target, inputs, deps);
+  const judged = judgeConsolidation(consolidateShards(selection.shards), inputs.failOn, accepted);
   return publishConsolidation(judged, inputs, ctx, deps, resultsDir, target);
 };
 
@@ -107,7 +114,11 @@ async function publishConsolidation(
 ): Promise<ActionOutcome> {
   const { logger, io } = deps;
   const report = consolidatedReportInput(judged, ctx.runUrl);
-  const comment = renderConsolidatedComment(report, inputs.commentId);
+  const notes = renderAcceptances(judged.decision);
+  const comment = withCommentState(
+    underHeadline(renderConsolidatedComment(report, inputs.commentId), notes),
+    commentStateOf(judged.decision, target.headSha!, ctx.runId),
+  );
   await mkdir(resultsDir, { recursive: true });
   const reportFile = path.join(resultsDir, REPORT_FILE);
   await writeFile(reportFile, comment);
@@ -118,7 +129,7 @@ async function publishConsolidation(
     await writeFile(file, `${JSON.stringify(c.result, null, 2)}\n`);
     resultsFiles.push(file);
   }
-  await io.writeSummary(renderConsolidatedSummary(report));
+  await io.writeSummary(underHeadline(renderConsolidatedSummary(report), notes, 0));
 
   const { decision } = judged;
   const decisionFile = await writeDecision(resultsDir, decision);

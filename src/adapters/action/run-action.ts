@@ -41,19 +41,18 @@ import { runNightlyMode } from './nightly-mode.js';
 import { runCalibrateMode } from './calibrate-mode.js';
 import { runBisectMode } from './bisect-mode.js';
 import { runCommandMode, PENDING_NOTE } from './command-mode.js';
-import { readAcceptances } from './acceptances.js';
+import { acceptancesFor } from './acceptances.js';
 import { triggerOf, triggerText } from './trigger.js';
 import { decideRun } from '../../flows/compare/decide-run.js';
-import type { GatePolicy } from '../../core/compare/policy.js';
 import type { Decision } from '../../core/compare/decision.js';
 import { renderAcceptances } from '../../core/report/acceptance-markdown.js';
+import { underHeadline } from '../../core/report/headline-notes.js';
 import {
   commentStateOf,
   readCommentState,
   withCommentState,
   type CommentState,
 } from '../../core/report/comment-state.js';
-import { GitHubApiError, apiFailureHint } from '../github/api.js';
 import type { Workload } from '../../drivers/workload.js';
 
 const commentMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
@@ -277,29 +276,6 @@ function supersededNote(existing: string, result: RunResult, runUrl: string | un
   return [marker, note, ...kept].filter((l, i) => i > 0 || l !== '').join('\n');
 }
 
-/** The acceptances that count on the target's PR, for its head commit (undefined: none, or unreadable). */
-async function acceptancesFor(
-  target: PublishTarget,
-  inputs: ActionInputs,
-  deps: ActionDeps,
-): Promise<GatePolicy['accepted']> {
-  const { api, logger } = deps;
-  if (!api || target.prNumber === undefined || !target.headSha || !(inputs.comment || inputs.commitStatus)) {
-    return undefined;
-  }
-  try {
-    const acceptances = await readAcceptances(api, target.prNumber, logger);
-    return acceptances.length > 0 ? { headSha: target.headSha, acceptances } : undefined;
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, 'pull-requests: read');
-    logger.warn(
-      `${e.message}.${hint ? ` ${hint}` : ''} Accepted regressions (/pgperf accept) could not be read: none applies.`,
-    );
-    return undefined;
-  }
-}
-
 /** What started the run and which commit it measured, and the accepted trade-offs: said under the headline. */
 function publishNotes(decision: Decision, target: PublishTarget, ctx: ActionContext): string {
   const trigger = triggerOf(ctx);
@@ -311,14 +287,6 @@ function publishNotes(decision: Decision, target: PublishTarget, ctx: ActionCont
   const lines = trigger || moved ? [`_Triggered by ${triggerText(trigger)}${moved}._`] : [];
   const accepted = renderAcceptances(decision);
   return [...lines, ...(accepted ? [accepted] : [])].join('\n');
-}
-
-/** `notes` after the headline: line 1 of a comment (after its marker), line 0 of a summary. */
-function underHeadline(markdown: string, notes: string, headlineLine = 1): string {
-  if (notes === '') return markdown;
-  const lines = markdown.split('\n');
-  lines.splice(headlineLine + 1, 0, '', notes);
-  return lines.join('\n');
 }
 
 /** Whether the decision differs from the one the existing comment shows (or the comment awaits a run). */

@@ -5,7 +5,7 @@
  */
 import type { Decision } from '../../core/compare/decision.js';
 import { decide } from '../../core/compare/decision.js';
-import { DEFAULT_FAIL_ON, gatePolicyOf, type FailOn } from '../../core/compare/policy.js';
+import { DEFAULT_FAIL_ON, gatePolicyOf, type FailOn, type GatePolicy } from '../../core/compare/policy.js';
 import type { RunComparison } from '../../core/compare/types.js';
 import { analyse } from '../compare/analysis.js';
 import { decideRun } from '../compare/decide-run.js';
@@ -31,11 +31,12 @@ export interface JudgedConsolidation {
 export function judgeConsolidation(
   merged: Consolidation,
   failOn: FailOn = DEFAULT_FAIL_ON,
+  accepted?: GatePolicy['accepted'],
 ): JudgedConsolidation {
   const classes = merged.classes.map((c): JudgedClass => {
     const comparison = analyse(c.result);
     const incomplete = c.missing.length > 0 || c.failed.length > 0;
-    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn) };
+    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn, accepted) };
   });
   const gaps = classes.flatMap((c) => [
     ...c.missing.map((i) => `shard ${i} of ${merged.count} missing`),
@@ -44,7 +45,7 @@ export function judgeConsolidation(
   const workloads = Object.assign({}, ...classes.map((c) => c.result.workloads)) as Record<string, unknown>;
   const decision = decide(
     classes.map((c) => ({ name: c.fingerprint, comparison: c.comparison })),
-    gatePolicyOf(workloads, failOn),
+    { ...gatePolicyOf(workloads, failOn), ...(accepted ? { accepted } : {}) },
     gaps.length > 0 ? { complete: false, why: gaps.join(', ') } : { complete: true },
   );
   return { planId: merged.planId, count: merged.count, classes, decision };

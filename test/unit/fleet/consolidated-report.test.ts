@@ -11,7 +11,7 @@ import {
   renderConsolidatedSummary,
 } from '../../../src/core/report/consolidated-markdown.js';
 import { cellId } from '../../../src/core/results/types.js';
-import { shardDocuments, whole } from './shard-documents.js';
+import { shardDocuments, whole, withRegression } from './shard-documents.js';
 
 const shards = shardDocuments;
 
@@ -51,5 +51,43 @@ describe('the consolidated report', () => {
       /^⚠️ \*\*Incomplete, no verdict\*\*: shard 3 of 3 missing on `[0-9a-f]{16}`/,
     );
     expect(text).toContain('shards 1, 2 of 3');
+  });
+});
+
+describe('accepted trade-offs in a consolidation', () => {
+  const regressed = () =>
+    consolidateShards(shardDocuments(3, whole.environment.cpuModel, withRegression('select-only@2', 0.8)));
+
+  it('a regression in one shard fails the consolidation; its acceptance for this head passes it, for another head not', () => {
+    const failed = judgeConsolidation(regressed());
+    expect(failed.decision.outcome).toBe('failed');
+    const failing = failed.decision.cells.filter((c) => c.failsGate);
+    expect(failing.map((c) => c.id)).toEqual(['select-only@2']);
+    const deltaPct = failing[0]!.deltaPct!;
+    expect(deltaPct).toBeCloseTo(-20, 0);
+
+    const acceptance = {
+      workload: 'select-only',
+      clients: 2,
+      metric: 'tps',
+      sha: 'b'.repeat(40),
+      deltaPct,
+      by: 'maintainer',
+      reason: 'the lock fix wins elsewhere',
+    };
+    const passed = judgeConsolidation(regressed(), 'regression', {
+      headSha: 'b'.repeat(40),
+      acceptances: [acceptance],
+    });
+    expect(passed.decision.outcome).toBe('passed');
+    expect(passed.decision.cells.find((c) => c.id === 'select-only@2')?.accepted?.state).toBe('valid');
+    // The class's own section says the same.
+    expect(passed.classes[0]!.decision.outcome).toBe('passed');
+
+    const moved = judgeConsolidation(regressed(), 'regression', {
+      headSha: 'e'.repeat(40),
+      acceptances: [acceptance],
+    });
+    expect(moved.decision.outcome).toBe('failed');
   });
 });
