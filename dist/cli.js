@@ -38801,7 +38801,7 @@ var nodeProcessRunner = {
       let killTimer;
       const terminate = () => {
         if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill("SIGTERM");
+        child.kill(options.stopSignal ?? "SIGTERM");
         killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
       };
       const timeout = options.timeoutMs ? setTimeout(() => {
@@ -64661,10 +64661,10 @@ var CPU_DIR2 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
   const root = options.root ?? "/";
   const windowS = options.windowS ?? 2;
-  const sleep3 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const sleep4 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const topology = await readTopology(root);
   const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep3(windowS * 1e3);
+  if (windowS > 0) await sleep4(windowS * 1e3);
   const after = await takeLoadSnapshot(root);
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [
@@ -67669,7 +67669,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile2, mkdir as mkdir7, readFile as readFile11, writeFile as writeFile7 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile2, mkdir as mkdir7, readFile as readFile12, writeFile as writeFile7 } from "node:fs/promises";
 import path23 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
@@ -67763,6 +67763,76 @@ function perfProblem(stderr) {
   return `perf stat -e instructions:u: ${line?.trim() || "failed"}`;
 }
 
+// src/postgres/instructions/perf-stat.ts
+import { readFile as readFile11, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
+import { setTimeout as sleep3 } from "node:timers/promises";
+var HARDWARE_EVENT = "instructions:u";
+var ATTACH_WAIT_MS = 1e4;
+function perfStatCount(csv, event) {
+  const lines = csv.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
+  const line = lines.find((l) => l.split(",")[2] === event);
+  if (!line) {
+    const wrote = csv.split("\n").filter((l) => l.trim() !== "").slice(-2).join("; ");
+    throw new Error(`perf stat wrote no count of ${event}: ${wrote || "no output"}`);
+  }
+  const value = line.split(",")[0];
+  const count2 = Number(value);
+  if (value === "" || !Number.isFinite(count2)) {
+    throw new Error(`perf stat could not count ${event}: ${value}`);
+  }
+  return count2;
+}
+async function countDuring(pid, event, outFile, runner, work) {
+  const stop = new AbortController();
+  let ended;
+  const perf = runner.run("perf", ["stat", "-e", event, "-x", ",", "-o", outFile, "-p", String(pid)], {
+    signal: stop.signal,
+    stopSignal: "SIGINT"
+  }).then((r) => ended = r);
+  try {
+    await attached(outFile, () => ended);
+    await work();
+  } finally {
+    stop.abort();
+    await perf;
+  }
+  const text2 = await readFile11(outFile, "utf8").catch(() => "");
+  if (!text2 && ended && ended.exitCode !== 0) {
+    throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
+  }
+  return perfStatCount(text2, event);
+}
+async function attached(outFile, ended) {
+  const deadline = Date.now() + ATTACH_WAIT_MS;
+  for (; ; ) {
+    const done = ended();
+    if (done) {
+      throw new Error(`perf stat ended before it attached (${describeExit(done)}): ${tail(done.stderr, 3)}`);
+    }
+    const pid = await perfPid(outFile);
+    if (pid !== void 0 && await holdsPerfEvent(pid)) return;
+    if (Date.now() > deadline) throw new Error(`perf stat did not attach within ${ATTACH_WAIT_MS / 1e3} s`);
+    await sleep3(10);
+  }
+}
+async function perfPid(outFile) {
+  for (const entry of await readdir7("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile11(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const args = cmdline.split("\0");
+    if (args.includes("stat") && args.includes(outFile)) return Number(entry);
+  }
+  return void 0;
+}
+async function holdsPerfEvent(pid) {
+  const fds = await readdir7(`/proc/${pid}/fd`).catch(() => []);
+  for (const fd of fds) {
+    const target = await readlink2(`/proc/${pid}/fd/${fd}`).catch(() => "");
+    if (target === "anon_inode:[perf_event]") return true;
+  }
+  return false;
+}
+
 // src/postgres/instructions/profile-diff.ts
 function perTransactionCosts(runs) {
   const n = runs.transactions.long - runs.transactions.short;
@@ -67825,6 +67895,14 @@ function checkInstructionWorkloads(workloads) {
     }
   }
 }
+async function checkInstructionCounter(req, deps) {
+  if (instructionWorkloads(req.workloads).length === 0) return;
+  chooseCounter(
+    req.instructionCounter ?? { counter: "auto" },
+    await probeCounters(deps.runner),
+    "instructions"
+  );
+}
 async function runInstructionPhase(req, deps) {
   const workloads = instructionWorkloads(req.workloads);
   if (workloads.length === 0) return void 0;
@@ -67839,16 +67917,12 @@ async function countInstructions(items, req, deps, options) {
   const { logger } = deps;
   const started = Date.now();
   const probe2 = await probeCounters(deps.runner);
-  if (!probe2.valgrind) {
-    throw new UserError(
-      `${options.what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)`
-    );
-  }
+  const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe2, options.what);
   logger.info(
-    `${options.what}: counting with cachegrind (${probe2.valgrind}); hardware counter: ${probe2.hardware ? "available, not used" : `unavailable (${probe2.hardwareWhy})`}`
+    counter.kind === "perf" ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)` : `${options.what}: counting with cachegrind (${probe2.valgrind}); hardware counter: ${probe2.hardware ? "available, not chosen" : `unavailable (${probe2.hardwareWhy})`}`
   );
   const runAs = await resolveRunAs(req.runAs, deps);
-  const record2 = emptyInstructionsRecord();
+  const record2 = { ...emptyInstructionsRecord(), counter: counter.kind };
   for (const { workload: w, settings: settings2 } of items) {
     deps.signal?.throwIfAborted();
     record2.settings[w.name] = settings2;
@@ -67857,13 +67931,32 @@ async function countInstructions(items, req, deps, options) {
         `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
       );
     }
-    await measureWorkload(w, settings2, req, { ...deps, runAs }, record2, options);
+    await measureWorkload(w, settings2, req, { ...deps, runAs, counter }, record2, options);
   }
   record2.wallS = (Date.now() - started) / 1e3;
   logger.info(
     `${options.what}: ${items.length} workload(s) x ${req.arms.length} arms measured in ${record2.wallS.toFixed(1)} s`
   );
   return record2;
+}
+function chooseCounter(choice, probe2, what) {
+  const perf = { kind: "perf", event: choice.perfEvent ?? HARDWARE_EVENT };
+  const perfCounts = probe2.hardware || choice.perfEvent !== void 0;
+  if (choice.counter === "perf") {
+    if (!perfCounts) {
+      throw new UserError(
+        `${what}: --instruction-counter perf: the CPU's counter is unavailable here (${probe2.hardwareWhy}); use auto or cachegrind`
+      );
+    }
+    return perf;
+  }
+  if (choice.counter === "auto" && perfCounts) return perf;
+  if (!probe2.valgrind) {
+    throw new UserError(
+      `${what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)${choice.counter === "auto" ? `, and the CPU's counter is unavailable (${probe2.hardwareWhy})` : ""}`
+    );
+  }
+  return { kind: "cachegrind" };
 }
 async function measureWorkload(w, settings2, req, deps, record2, options) {
   const { logger } = deps;
@@ -67890,7 +67983,9 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
           deps.signal?.throwIfAborted();
           const sample = await measureRepetition(w, settings2, rep, server, clientBinDir, {
             ...deps,
-            runner: clientRunner
+            runner: clientRunner,
+            // perf attaches to the postmaster as pgperf itself, which started it.
+            counterRunner: deps.runner
           });
           record2.samples.push(sample);
           logger.info(
@@ -67898,7 +67993,13 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
           );
         }
       }
-      record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
+      if (deps.counter.kind === "cachegrind") {
+        record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
+      } else {
+        record2.notes.push(
+          `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`
+        );
+      }
     });
   } catch (e) {
     if (e instanceof UserError || deps.signal?.aborted) throw e;
@@ -67929,16 +68030,16 @@ async function startServer(w, arm2, driver, req, deps) {
     await cluster.start();
     await driver.prepare(cluster, deps.signal);
     await cluster.stop();
-    const cgDir = path23.join(cluster.dir, "cachegrind");
-    await mkdir7(cgDir, { mode: 493 });
-    if (deps.runAs) await chown3(cgDir, deps.runAs.uid, deps.runAs.gid);
-    await cluster.start({ wrapper: cachegrindWrapper(cgDir) });
+    const countDir = path23.join(cluster.dir, deps.counter.kind);
+    await mkdir7(countDir, { mode: 493 });
+    if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
+    await cluster.start(deps.counter.kind === "cachegrind" ? { wrapper: cachegrindWrapper(countDir) } : {});
     await driver.beforeRun(cluster);
     if (!await prewarm(cluster))
       deps.logger.warn(
         `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
       );
-    return { arm: arm2, cluster, cgDir, runs: [] };
+    return { arm: arm2, cluster, countDir, runs: [] };
   } catch (e) {
     await cluster.destroy();
     throw e;
@@ -67971,37 +68072,59 @@ async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) 
   if (rep === 1 && settings2.warmup > 0) {
     await runTransactions(w, cluster, settings2.warmup, seed, clientBinDir, deps);
   }
-  const short3 = await countedRun(w, server, settings2.short, seed, clientBinDir, deps);
-  const long = await countedRun(w, server, settings2.long, seed, clientBinDir, deps);
-  server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
-  const shortInstructions = sumIr(short3.profiles);
-  const longInstructions = sumIr(long.profiles);
+  let shortInstructions;
+  let longInstructions;
+  if (deps.counter.kind === "perf") {
+    const event = deps.counter.event;
+    const count2 = (transactions, length) => perfCountedRun(w, server, transactions, seed, clientBinDir, { ...deps, event }, `${rep}.${length}`);
+    shortInstructions = await count2(settings2.short, "short");
+    longInstructions = await count2(settings2.long, "long");
+  } else {
+    const short3 = await countedRun(w, server, settings2.short, seed, clientBinDir, deps);
+    const long = await countedRun(w, server, settings2.long, seed, clientBinDir, deps);
+    server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
+    shortInstructions = sumIr(short3.profiles);
+    longInstructions = sumIr(long.profiles);
+  }
   return {
     workload: w.name,
     clients: INSTRUCTION_CLIENTS,
     arm: server.arm.label,
     repetition: rep,
-    counter: "cachegrind",
+    counter: deps.counter.kind,
     shortInstructions,
     longInstructions,
     perTx: perTransaction(shortInstructions, longInstructions, settings2)
   };
+}
+async function perfCountedRun(w, server, transactions, seed, clientBinDir, deps, name) {
+  if (transactions === 0) return 0;
+  const pid = await server.cluster.postmasterPid();
+  if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
+  const out = path23.join(server.countDir, `perf-stat.${name}.csv`);
+  return countDuring(
+    pid,
+    deps.event,
+    out,
+    deps.counterRunner,
+    () => runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps)
+  );
 }
 function sumIr(profiles) {
   return profiles.reduce((s, p) => s + p.totalIr, 0);
 }
 async function countedRun(w, server, transactions, seed, clientBinDir, deps) {
   if (transactions === 0) return { profiles: [], files: [] };
-  const logBefore = (await readFile11(server.cluster.logFile, "utf8").catch(() => "")).length;
+  const logBefore = (await readFile12(server.cluster.logFile, "utf8").catch(() => "")).length;
   await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
-  const log = (await readFile11(server.cluster.logFile, "utf8")).slice(logBefore);
+  const log = (await readFile12(server.cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, APP_NAME);
   if (pids.length === 0) {
     throw new Error(
       `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`
     );
   }
-  const files = pids.map((pid) => path23.join(server.cgDir, `cg.${pid}`));
+  const files = pids.map((pid) => path23.join(server.countDir, `cg.${pid}`));
   const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
   return { profiles, files };
 }
@@ -68029,7 +68152,7 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + FILE_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile11(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile12(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(`${file2}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
@@ -68113,7 +68236,8 @@ async function runExplainPhase(targets, req, deps) {
       `explain: profiling ${name} (${arms.map((a) => a.label).join(" vs ")}) under cachegrind at 1 client`
     );
     try {
-      const counted = await countInstructions([{ workload: w, settings: settings2 }], { ...req, arms }, deps, {
+      const request2 = { ...req, arms, instructionCounter: { counter: "cachegrind" } };
+      const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, deps, {
         what: "explain",
         profileDir: "explain"
       });
@@ -68146,6 +68270,7 @@ async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
+  await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
   const resultsFile = path24.join(req.runDir, RESULTS_FILE);
@@ -68153,7 +68278,7 @@ async function runPipeline(req, deps) {
   const instructions = await runInstructionPhase({ ...req, arms }, deps);
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
-  const { arms: _source, runDir, planCheck: _check2, explain, ...run2 } = req;
+  const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run2 } = req;
   const measured2 = await runBenchmark(
     {
       ...run2,
@@ -68554,7 +68679,7 @@ function oneCell(workload, clients, field = "--clients") {
 }
 
 // src/drivers/load-workload.ts
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13 } from "node:fs/promises";
 import path29 from "node:path";
 
 // src/drivers/confine-path.ts
@@ -68672,7 +68797,7 @@ async function loadWorkload(ref, lookup) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile12(file2, "utf8");
+    text2 = await readFile13(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -69271,12 +69396,12 @@ import path32 from "node:path";
 
 // src/store/dir/dir-store.ts
 import { constants as constants4 } from "node:fs";
-import { access as access4, mkdir as mkdir8, readdir as readdir7, readFile as readFile14, stat as stat3 } from "node:fs/promises";
+import { access as access4, mkdir as mkdir8, readdir as readdir8, readFile as readFile15, stat as stat3 } from "node:fs/promises";
 import path31 from "node:path";
 
 // src/store/read-results.ts
 init_errors();
-import { readFile as readFile13 } from "node:fs/promises";
+import { readFile as readFile14 } from "node:fs/promises";
 
 // src/core/results/results-schema.ts
 var metricName = external_exports.enum(Object.keys(METRICS));
@@ -69511,7 +69636,7 @@ init_types();
 async function readResults(path41) {
   let text2;
   try {
-    text2 = await readFile13(path41, "utf8");
+    text2 = await readFile14(path41, "utf8");
   } catch (e) {
     throw new UserError(`cannot read results file ${path41}: ${errorMessage(e)}`);
   }
@@ -69594,7 +69719,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile14(file2, "utf8");
+      text2 = await readFile15(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -69646,7 +69771,7 @@ var DirStore = class _DirStore {
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile14(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile15(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -69660,7 +69785,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const parsed = JSON.parse(await readFile14(file2, "utf8"));
+      const parsed = JSON.parse(await readFile15(file2, "utf8"));
       checkSchemaVersion(parsed?.schemaVersion, file2);
       if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
         throw new Error("not a results document (no arms, samples or plan.cells)");
@@ -69698,7 +69823,7 @@ var DirStore = class _DirStore {
 };
 async function jsonNames(dir) {
   try {
-    return (await readdir7(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+    return (await readdir8(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
@@ -70982,11 +71107,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile16 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile15(file2, "utf8");
+    text2 = await readFile16(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -72635,7 +72760,7 @@ function consolidateCommand() {
 }
 
 // src/adapters/cli/commands/demo.ts
-import { readdir as readdir8 } from "node:fs/promises";
+import { readdir as readdir9 } from "node:fs/promises";
 init_errors();
 var DEMO_THRESHOLD_PCT = 10;
 var DEMO_WORKLOAD = workloadSchema.parse({
@@ -72697,7 +72822,7 @@ function thresholdText(rounds) {
   return `threshold ${DEMO_THRESHOLD_PCT}% (the default ${DEFAULT_THRESHOLD_PCT}% would need about ${plan.recommendedRounds} rounds at the assumed ${plan.noiseCvPct.toFixed(1)}% noise; the demo runs ${rounds})`;
 }
 async function findInstalledBinDir() {
-  const versions = await readdir8("/usr/lib/postgresql").catch(() => []);
+  const versions = await readdir9("/usr/lib/postgresql").catch(() => []);
   const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
   if (newest) return `/usr/lib/postgresql/${newest}/bin`;
   const res = await nodeProcessRunner.run("pg_config", ["--bindir"]);
@@ -72772,7 +72897,7 @@ function bytes(value) {
 }
 
 // src/flows/history/load-runs.ts
-import { readdir as readdir9, stat as stat6 } from "node:fs/promises";
+import { readdir as readdir10, stat as stat6 } from "node:fs/promises";
 import path38 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
@@ -72797,9 +72922,9 @@ async function resultFiles(input2) {
   if (!info.isDirectory()) return [input2];
   const runsDir = path38.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir9(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path38.join(runsDir, n));
+    return (await readdir10(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path38.join(runsDir, n));
   }
-  const entries = await readdir9(input2, { recursive: true, withFileTypes: true });
+  const entries = await readdir10(input2, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path38.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
@@ -73252,14 +73377,14 @@ function scriptText(source) {
 
 // src/flows/history/uplot-assets.ts
 init_errors();
-import { readFile as readFile16 } from "node:fs/promises";
+import { readFile as readFile17 } from "node:fs/promises";
 import { createRequire } from "node:module";
 async function loadChartAssets() {
   try {
     const require2 = createRequire(import.meta.url);
     const [script, css] = await Promise.all([
-      readFile16(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
-      readFile16(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
+      readFile17(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
+      readFile17(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
     ]);
     return { script, css };
   } catch (e) {
@@ -78925,8 +79050,18 @@ function runCommand2() {
     false
   ).option(
     "--instructions",
-    "also count CPU instructions per transaction (cachegrind) for every workload, with its own verdict (docs/instructions.md)",
+    "also count CPU instructions per transaction for every workload, with its own verdict (docs/instructions.md)",
     false
+  ).addOption(
+    new Option(
+      "--instruction-counter <counter>",
+      "what counts instructions: auto (the CPU's counter where perf can count instructions:u, else cachegrind), cachegrind (simulated, with a per-function profile) or perf"
+    ).argParser(oneOf("--instruction-counter", ["auto", "cachegrind", "perf"])).default("auto")
+  ).addOption(
+    new Option(
+      "--perf-event <event>",
+      "count this perf event instead of instructions:u (tests)"
+    ).hideHelp()
   ).option(
     "--cpu-dma-latency <us>",
     "hold /dev/cpu_dma_latency at this many \xB5s over the measured runs (0: idle CPUs only poll; needs root; restored)",
@@ -79007,6 +79142,10 @@ function runCommand2() {
           durationS: flags.duration,
           confirmRounds: flags.confirmRounds,
           explain: flags.explain,
+          instructionCounter: {
+            counter: flags.instructionCounter,
+            ...flags.perfEvent !== void 0 ? { perfEvent: flags.perfEvent } : {}
+          },
           seed: flags.seed,
           order: flags.order,
           clientBinDir: flags.clientBin,
@@ -79164,7 +79303,7 @@ function schemaCommand() {
 }
 
 // src/adapters/cli/commands/stat.ts
-import { readFile as readFile17 } from "node:fs/promises";
+import { readFile as readFile18 } from "node:fs/promises";
 
 // src/core/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -79203,7 +79342,7 @@ function statCommand() {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile17(file2, "utf8");
+    text2 = await readFile18(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }

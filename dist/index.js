@@ -62695,7 +62695,7 @@ var nodeProcessRunner = {
       let killTimer;
       const terminate = () => {
         if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill("SIGTERM");
+        child.kill(options.stopSignal ?? "SIGTERM");
         killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
       };
       const timeout = options.timeoutMs ? setTimeout(() => {
@@ -66484,10 +66484,10 @@ var CPU_DIR2 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
   const root = options.root ?? "/";
   const windowS = options.windowS ?? 2;
-  const sleep4 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const sleep5 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const topology = await readTopology(root);
   const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep4(windowS * 1e3);
+  if (windowS > 0) await sleep5(windowS * 1e3);
   const after = await takeLoadSnapshot(root);
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [
@@ -68300,7 +68300,7 @@ init_fingerprint();
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile3, mkdir as mkdir5, readFile as readFile6, writeFile as writeFile5 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile3, mkdir as mkdir5, readFile as readFile7, writeFile as writeFile5 } from "node:fs/promises";
 import path15 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
@@ -68394,6 +68394,76 @@ function perfProblem(stderr) {
   return `perf stat -e instructions:u: ${line?.trim() || "failed"}`;
 }
 
+// src/postgres/instructions/perf-stat.ts
+import { readFile as readFile6, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
+import { setTimeout as sleep2 } from "node:timers/promises";
+var HARDWARE_EVENT = "instructions:u";
+var ATTACH_WAIT_MS = 1e4;
+function perfStatCount(csv, event) {
+  const lines = csv.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
+  const line = lines.find((l) => l.split(",")[2] === event);
+  if (!line) {
+    const wrote = csv.split("\n").filter((l) => l.trim() !== "").slice(-2).join("; ");
+    throw new Error(`perf stat wrote no count of ${event}: ${wrote || "no output"}`);
+  }
+  const value = line.split(",")[0];
+  const count2 = Number(value);
+  if (value === "" || !Number.isFinite(count2)) {
+    throw new Error(`perf stat could not count ${event}: ${value}`);
+  }
+  return count2;
+}
+async function countDuring(pid, event, outFile, runner, work) {
+  const stop = new AbortController();
+  let ended;
+  const perf = runner.run("perf", ["stat", "-e", event, "-x", ",", "-o", outFile, "-p", String(pid)], {
+    signal: stop.signal,
+    stopSignal: "SIGINT"
+  }).then((r) => ended = r);
+  try {
+    await attached(outFile, () => ended);
+    await work();
+  } finally {
+    stop.abort();
+    await perf;
+  }
+  const text2 = await readFile6(outFile, "utf8").catch(() => "");
+  if (!text2 && ended && ended.exitCode !== 0) {
+    throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
+  }
+  return perfStatCount(text2, event);
+}
+async function attached(outFile, ended) {
+  const deadline = Date.now() + ATTACH_WAIT_MS;
+  for (; ; ) {
+    const done = ended();
+    if (done) {
+      throw new Error(`perf stat ended before it attached (${describeExit(done)}): ${tail(done.stderr, 3)}`);
+    }
+    const pid = await perfPid(outFile);
+    if (pid !== void 0 && await holdsPerfEvent(pid)) return;
+    if (Date.now() > deadline) throw new Error(`perf stat did not attach within ${ATTACH_WAIT_MS / 1e3} s`);
+    await sleep2(10);
+  }
+}
+async function perfPid(outFile) {
+  for (const entry of await readdir6("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile6(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const args = cmdline.split("\0");
+    if (args.includes("stat") && args.includes(outFile)) return Number(entry);
+  }
+  return void 0;
+}
+async function holdsPerfEvent(pid) {
+  const fds = await readdir6(`/proc/${pid}/fd`).catch(() => []);
+  for (const fd of fds) {
+    const target = await readlink2(`/proc/${pid}/fd/${fd}`).catch(() => "");
+    if (target === "anon_inode:[perf_event]") return true;
+  }
+  return false;
+}
+
 // src/postgres/instructions/profile-diff.ts
 function perTransactionCosts(runs) {
   const n = runs.transactions.long - runs.transactions.short;
@@ -68456,6 +68526,14 @@ function checkInstructionWorkloads(workloads) {
     }
   }
 }
+async function checkInstructionCounter(req, deps) {
+  if (instructionWorkloads(req.workloads).length === 0) return;
+  chooseCounter(
+    req.instructionCounter ?? { counter: "auto" },
+    await probeCounters(deps.runner),
+    "instructions"
+  );
+}
 async function runInstructionPhase(req, deps) {
   const workloads = instructionWorkloads(req.workloads);
   if (workloads.length === 0) return void 0;
@@ -68470,16 +68548,12 @@ async function countInstructions(items, req, deps, options) {
   const { logger } = deps;
   const started = Date.now();
   const probe2 = await probeCounters(deps.runner);
-  if (!probe2.valgrind) {
-    throw new UserError(
-      `${options.what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)`
-    );
-  }
+  const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe2, options.what);
   logger.info(
-    `${options.what}: counting with cachegrind (${probe2.valgrind}); hardware counter: ${probe2.hardware ? "available, not used" : `unavailable (${probe2.hardwareWhy})`}`
+    counter.kind === "perf" ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)` : `${options.what}: counting with cachegrind (${probe2.valgrind}); hardware counter: ${probe2.hardware ? "available, not chosen" : `unavailable (${probe2.hardwareWhy})`}`
   );
   const runAs = await resolveRunAs(req.runAs, deps);
-  const record2 = emptyInstructionsRecord();
+  const record2 = { ...emptyInstructionsRecord(), counter: counter.kind };
   for (const { workload: w, settings: settings2 } of items) {
     deps.signal?.throwIfAborted();
     record2.settings[w.name] = settings2;
@@ -68488,13 +68562,32 @@ async function countInstructions(items, req, deps, options) {
         `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
       );
     }
-    await measureWorkload(w, settings2, req, { ...deps, runAs }, record2, options);
+    await measureWorkload(w, settings2, req, { ...deps, runAs, counter }, record2, options);
   }
   record2.wallS = (Date.now() - started) / 1e3;
   logger.info(
     `${options.what}: ${items.length} workload(s) x ${req.arms.length} arms measured in ${record2.wallS.toFixed(1)} s`
   );
   return record2;
+}
+function chooseCounter(choice2, probe2, what) {
+  const perf = { kind: "perf", event: choice2.perfEvent ?? HARDWARE_EVENT };
+  const perfCounts = probe2.hardware || choice2.perfEvent !== void 0;
+  if (choice2.counter === "perf") {
+    if (!perfCounts) {
+      throw new UserError(
+        `${what}: --instruction-counter perf: the CPU's counter is unavailable here (${probe2.hardwareWhy}); use auto or cachegrind`
+      );
+    }
+    return perf;
+  }
+  if (choice2.counter === "auto" && perfCounts) return perf;
+  if (!probe2.valgrind) {
+    throw new UserError(
+      `${what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)${choice2.counter === "auto" ? `, and the CPU's counter is unavailable (${probe2.hardwareWhy})` : ""}`
+    );
+  }
+  return { kind: "cachegrind" };
 }
 async function measureWorkload(w, settings2, req, deps, record2, options) {
   const { logger } = deps;
@@ -68521,7 +68614,9 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
           deps.signal?.throwIfAborted();
           const sample = await measureRepetition(w, settings2, rep, server, clientBinDir, {
             ...deps,
-            runner: clientRunner
+            runner: clientRunner,
+            // perf attaches to the postmaster as pgperf itself, which started it.
+            counterRunner: deps.runner
           });
           record2.samples.push(sample);
           logger.info(
@@ -68529,7 +68624,13 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
           );
         }
       }
-      record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
+      if (deps.counter.kind === "cachegrind") {
+        record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
+      } else {
+        record2.notes.push(
+          `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`
+        );
+      }
     });
   } catch (e) {
     if (e instanceof UserError || deps.signal?.aborted) throw e;
@@ -68560,16 +68661,16 @@ async function startServer(w, arm2, driver, req, deps) {
     await cluster.start();
     await driver.prepare(cluster, deps.signal);
     await cluster.stop();
-    const cgDir = path15.join(cluster.dir, "cachegrind");
-    await mkdir5(cgDir, { mode: 493 });
-    if (deps.runAs) await chown3(cgDir, deps.runAs.uid, deps.runAs.gid);
-    await cluster.start({ wrapper: cachegrindWrapper(cgDir) });
+    const countDir = path15.join(cluster.dir, deps.counter.kind);
+    await mkdir5(countDir, { mode: 493 });
+    if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
+    await cluster.start(deps.counter.kind === "cachegrind" ? { wrapper: cachegrindWrapper(countDir) } : {});
     await driver.beforeRun(cluster);
     if (!await prewarm(cluster))
       deps.logger.warn(
         `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
       );
-    return { arm: arm2, cluster, cgDir, runs: [] };
+    return { arm: arm2, cluster, countDir, runs: [] };
   } catch (e) {
     await cluster.destroy();
     throw e;
@@ -68602,37 +68703,59 @@ async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) 
   if (rep === 1 && settings2.warmup > 0) {
     await runTransactions(w, cluster, settings2.warmup, seed, clientBinDir, deps);
   }
-  const short3 = await countedRun(w, server, settings2.short, seed, clientBinDir, deps);
-  const long = await countedRun(w, server, settings2.long, seed, clientBinDir, deps);
-  server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
-  const shortInstructions = sumIr(short3.profiles);
-  const longInstructions = sumIr(long.profiles);
+  let shortInstructions;
+  let longInstructions;
+  if (deps.counter.kind === "perf") {
+    const event = deps.counter.event;
+    const count2 = (transactions, length) => perfCountedRun(w, server, transactions, seed, clientBinDir, { ...deps, event }, `${rep}.${length}`);
+    shortInstructions = await count2(settings2.short, "short");
+    longInstructions = await count2(settings2.long, "long");
+  } else {
+    const short3 = await countedRun(w, server, settings2.short, seed, clientBinDir, deps);
+    const long = await countedRun(w, server, settings2.long, seed, clientBinDir, deps);
+    server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
+    shortInstructions = sumIr(short3.profiles);
+    longInstructions = sumIr(long.profiles);
+  }
   return {
     workload: w.name,
     clients: INSTRUCTION_CLIENTS,
     arm: server.arm.label,
     repetition: rep,
-    counter: "cachegrind",
+    counter: deps.counter.kind,
     shortInstructions,
     longInstructions,
     perTx: perTransaction(shortInstructions, longInstructions, settings2)
   };
+}
+async function perfCountedRun(w, server, transactions, seed, clientBinDir, deps, name) {
+  if (transactions === 0) return 0;
+  const pid = await server.cluster.postmasterPid();
+  if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
+  const out = path15.join(server.countDir, `perf-stat.${name}.csv`);
+  return countDuring(
+    pid,
+    deps.event,
+    out,
+    deps.counterRunner,
+    () => runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps)
+  );
 }
 function sumIr(profiles) {
   return profiles.reduce((s, p) => s + p.totalIr, 0);
 }
 async function countedRun(w, server, transactions, seed, clientBinDir, deps) {
   if (transactions === 0) return { profiles: [], files: [] };
-  const logBefore = (await readFile6(server.cluster.logFile, "utf8").catch(() => "")).length;
+  const logBefore = (await readFile7(server.cluster.logFile, "utf8").catch(() => "")).length;
   await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
-  const log = (await readFile6(server.cluster.logFile, "utf8")).slice(logBefore);
+  const log = (await readFile7(server.cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, APP_NAME);
   if (pids.length === 0) {
     throw new Error(
       `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`
     );
   }
-  const files = pids.map((pid) => path15.join(server.cgDir, `cg.${pid}`));
+  const files = pids.map((pid) => path15.join(server.countDir, `cg.${pid}`));
   const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
   return { profiles, files };
 }
@@ -68660,7 +68783,7 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + FILE_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile6(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile7(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(`${file2}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
@@ -68744,7 +68867,8 @@ async function runExplainPhase(targets, req, deps) {
       `explain: profiling ${name} (${arms.map((a) => a.label).join(" vs ")}) under cachegrind at 1 client`
     );
     try {
-      const counted = await countInstructions([{ workload: w, settings: settings2 }], { ...req, arms }, deps, {
+      const request2 = { ...req, arms, instructionCounter: { counter: "cachegrind" } };
+      const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, deps, {
         what: "explain",
         profileDir: "explain"
       });
@@ -68777,6 +68901,7 @@ async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
+  await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
   const resultsFile = path16.join(req.runDir, RESULTS_FILE);
@@ -68784,7 +68909,7 @@ async function runPipeline(req, deps) {
   const instructions = await runInstructionPhase({ ...req, arms }, deps);
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
-  const { arms: _source, runDir, planCheck: _check2, explain, ...run3 } = req;
+  const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run3 } = req;
   const measured = await runBenchmark(
     {
       ...run3,
@@ -69354,12 +69479,12 @@ import path19 from "node:path";
 
 // src/store/dir/dir-store.ts
 import { constants as constants6 } from "node:fs";
-import { access as access5, mkdir as mkdir6, readdir as readdir6, readFile as readFile8, stat as stat3 } from "node:fs/promises";
+import { access as access5, mkdir as mkdir6, readdir as readdir7, readFile as readFile9, stat as stat3 } from "node:fs/promises";
 import path18 from "node:path";
 
 // src/store/read-results.ts
 init_errors();
-import { readFile as readFile7 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 
 // src/core/results/results-schema.ts
 var metricName = external_exports.enum(Object.keys(METRICS));
@@ -69594,7 +69719,7 @@ init_types();
 async function readResults(path50) {
   let text2;
   try {
-    text2 = await readFile7(path50, "utf8");
+    text2 = await readFile8(path50, "utf8");
   } catch (e) {
     throw new UserError(`cannot read results file ${path50}: ${errorMessage(e)}`);
   }
@@ -69677,7 +69802,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile8(file2, "utf8");
+      text2 = await readFile9(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -69729,7 +69854,7 @@ var DirStore = class _DirStore {
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile8(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile9(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -69743,7 +69868,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const parsed = JSON.parse(await readFile8(file2, "utf8"));
+      const parsed = JSON.parse(await readFile9(file2, "utf8"));
       checkSchemaVersion(parsed?.schemaVersion, file2);
       if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
         throw new Error("not a results document (no arms, samples or plan.cells)");
@@ -69781,7 +69906,7 @@ var DirStore = class _DirStore {
 };
 async function jsonNames(dir) {
   try {
-    return (await readdir6(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+    return (await readdir7(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
@@ -69917,6 +70042,7 @@ var MODES = [
   "command"
 ];
 var COMMENT_ON = ["always", "change"];
+var INSTRUCTION_COUNTERS = ["auto", "cachegrind", "perf"];
 function parseInputs(read) {
   const text2 = (name) => read(name).trim() || void 0;
   const list = (name) => read(name).split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
@@ -69944,6 +70070,7 @@ function parseInputs(read) {
     failOn: choice(read, "fail-on", FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, "force", false),
     explain: bool(read, "explain", false),
+    instructionCounter: choice(read, "instruction-counter", INSTRUCTION_COUNTERS, "auto"),
     instructions: bool(read, "instructions", false),
     comment,
     commentOn: choice(read, "comment-on", COMMENT_ON, "always"),
@@ -70186,7 +70313,7 @@ import path23 from "node:path";
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, mkdir as mkdir7, readFile as readFile9, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
+import { link, mkdir as mkdir7, readFile as readFile10, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
 import os10 from "node:os";
 import path21 from "node:path";
 async function acquireLock(file2, options) {
@@ -70201,7 +70328,7 @@ async function acquireLock(file2, options) {
       );
       announced = true;
     }
-    await sleep2(options.pollMs ?? 1e3, options.signal);
+    await sleep3(options.pollMs ?? 1e3, options.signal);
   }
 }
 async function tryLock(file2, logger) {
@@ -70246,7 +70373,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile9(file2, "utf8"));
+    const owner = JSON.parse(await readFile10(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -70262,7 +70389,7 @@ function processAlive(pid) {
     return e.code === "EPERM";
   }
 }
-function sleep2(ms, signal) {
+function sleep3(ms, signal) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
@@ -70278,7 +70405,7 @@ function sleep2(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash8 } from "node:crypto";
-import { chmod as chmod2, cp, mkdir as mkdir8, readdir as readdir7, readFile as readFile10, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
+import { chmod as chmod2, cp, mkdir as mkdir8, readdir as readdir8, readFile as readFile11, readlink as readlink3, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
 import path22 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
@@ -70347,7 +70474,7 @@ async function installContentHash(installDir) {
     const abs = path22.join(installDir, rel);
     let entries;
     try {
-      entries = await readdir7(abs, { withFileTypes: true });
+      entries = await readdir8(abs, { withFileTypes: true });
     } catch (e) {
       if (e.code !== "ENOENT") throw e;
       outer.update(`missing ${rel}
@@ -70358,14 +70485,14 @@ async function installContentHash(installDir) {
     for (const entry of entries) {
       const child = path22.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink2(path22.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink3(path22.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile10(path22.join(installDir, child));
+        const bytes = await readFile11(path22.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -70378,7 +70505,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile10(path22.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile11(path22.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -70647,7 +70774,7 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir9, readFile as readFile14, rm as rm8, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdir as mkdir9, readFile as readFile15, rm as rm8, writeFile as writeFile8 } from "node:fs/promises";
 import os12 from "node:os";
 import path28 from "node:path";
 
@@ -70670,7 +70797,7 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile11, stat as stat5 } from "node:fs/promises";
+import { appendFile as appendFile3, readFile as readFile12, stat as stat5 } from "node:fs/promises";
 import path24 from "node:path";
 
 // src/postgres/builds/deps.ts
@@ -70863,7 +70990,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile11(path24.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile12(path24.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -70928,7 +71055,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile11(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile12(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -70982,7 +71109,7 @@ async function run(runner, command, args) {
 }
 
 // src/postgres/builds/slot.ts
-import { readdir as readdir8, rm as rm7 } from "node:fs/promises";
+import { readdir as readdir9, rm as rm7 } from "node:fs/promises";
 import path25 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
@@ -71008,7 +71135,7 @@ async function findCompleted(paths, key, req, started, logger) {
 async function checkPrefixUsable(dir) {
   let entries;
   try {
-    entries = await readdir8(dir);
+    entries = await readdir9(dir);
   } catch {
     return;
   }
@@ -71019,7 +71146,7 @@ async function checkPrefixUsable(dir) {
   }
 }
 async function sweepAbandoned(layout, logger) {
-  for (const slot of await readdir8(layout.builds).catch(() => [])) {
+  for (const slot of await readdir9(layout.builds).catch(() => [])) {
     const release = await tryLock(path25.join(layout.locks, `${slot}.lock`), logger);
     if (!release) continue;
     try {
@@ -71041,14 +71168,14 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 
 // src/postgres/builds/patches.ts
 init_errors();
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13 } from "node:fs/promises";
 import path26 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile12(file2, "utf8");
+      content = await readFile13(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -71100,7 +71227,7 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile13 } from "node:fs/promises";
+import { readFile as readFile14 } from "node:fs/promises";
 import os11 from "node:os";
 import path27 from "node:path";
 function compilerCommand(env) {
@@ -71134,7 +71261,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile13("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile14("/etc/os-release", "utf8"));
   } catch {
     return `${os11.type()} ${os11.release()}`;
   }
@@ -71281,7 +71408,7 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile14(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile15(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
       const staged = path28.join(paths.stage, paths.install);
@@ -73157,7 +73284,7 @@ function outcomeOf(decision, resultsFile, reportFile) {
 import path35 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile16 } from "node:fs/promises";
 import path34 from "node:path";
 
 // src/drivers/confine-path.ts
@@ -73253,7 +73380,7 @@ async function loadWorkload(ref, lookup) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile15(file2, "utf8");
+    text2 = await readFile16(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -74079,13 +74206,13 @@ function mergedShard(ref, samples) {
 }
 
 // src/flows/consolidate/gather-shards.ts
-import { readdir as readdir9 } from "node:fs/promises";
+import { readdir as readdir10 } from "node:fs/promises";
 import path39 from "node:path";
 init_errors();
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
-    entries = await readdir9(dir, { recursive: true, withFileTypes: true });
+    entries = await readdir10(dir, { recursive: true, withFileTypes: true });
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw e;
@@ -74708,7 +74835,7 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
   const { selection, outstanding } = useStore && inputs.waitTimeoutS > 0 ? await waitForShards(
     gather2,
     { timeoutS: inputs.waitTimeoutS, pollS: POLL_S },
-    { logger, sleep: sleep3, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
+    { logger, sleep: sleep4, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
   ) : await gather2().then((s) => ({ selection: s, outstanding: outstandingShards(s.shards) }));
   for (const note of selection.notes) logger.info(note);
   if (selection.shards.length === 0) {
@@ -74773,7 +74900,7 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   );
   return outcomeOf(decision, resultsFiles[0], reportFile);
 }
-function sleep3(ms, signal) {
+function sleep4(ms, signal) {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -75238,14 +75365,14 @@ function scriptText(source) {
 
 // src/flows/history/uplot-assets.ts
 init_errors();
-import { readFile as readFile16 } from "node:fs/promises";
+import { readFile as readFile17 } from "node:fs/promises";
 import { createRequire } from "node:module";
 async function loadChartAssets() {
   try {
     const require2 = createRequire(import.meta.url);
     const [script, css] = await Promise.all([
-      readFile16(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
-      readFile16(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
+      readFile17(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
+      readFile17(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
     ]);
     return { script, css };
   } catch (e) {
@@ -77095,6 +77222,7 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
     durationS: inputs.duration,
     ...inputs.confirmRounds !== void 0 ? { confirmRounds: inputs.confirmRounds } : {},
     explain: inputs.explain,
+    instructionCounter: { counter: inputs.instructionCounter },
     order: "random",
     // Refused before the builds unless forced; a stored baseline measures in parts and only warns.
     planCheck: inputs.force || inputs.baseline.kind !== "same-job" ? "warn" : "refuse",

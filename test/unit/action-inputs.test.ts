@@ -92,6 +92,10 @@ describe('parseInputs', () => {
     ],
     [{ 'confirm-rounds': '-1' }, "input 'confirm-rounds' must be a whole number >= 0, got '-1'"],
     [
+      { 'instruction-counter': 'pmu' },
+      "input 'instruction-counter' must be one of auto, cachegrind, perf, got 'pmu'",
+    ],
+    [
       { mode: 'nightly', explain: 'true' },
       "input 'explain' (true) profiles the changes mode benchmark measures; mode nightly measures none to explain",
     ],

@@ -35,6 +35,7 @@ export const MODES = [
 
 /** When the sticky comment is written: every run, or only when the decision changed. */
 export const COMMENT_ON = ['always', 'change'] as const;
+export const INSTRUCTION_COUNTERS = ['auto', 'cachegrind', 'perf'] as const;
 
 export interface ActionInputs {
   /**
@@ -76,6 +77,8 @@ export interface ActionInputs {
   force: boolean;
   /** benchmark: profile the workloads whose throughput changed, after the rounds. */
   explain: boolean;
+  /** What counts the instruction mode's instructions (instruction-phase.ts). */
+  instructionCounter: (typeof INSTRUCTION_COUNTERS)[number];
   /** Count CPU instructions per transaction for every workload (docs/instructions.md). */
   instructions: boolean;
   /** Post (or update) the PR comment. */
@@ -150,6 +153,7 @@ export function parseInputs(read: InputReader): ActionInputs {
     failOn: choice(read, 'fail-on', FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, 'force', false),
     explain: bool(read, 'explain', false),
+    instructionCounter: choice(read, 'instruction-counter', INSTRUCTION_COUNTERS, 'auto'),
     instructions: bool(read, 'instructions', false),
     comment,
     commentOn: choice(read, 'comment-on', COMMENT_ON, 'always'),

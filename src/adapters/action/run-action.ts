@@ -114,6 +114,7 @@ async function benchmark(
     durationS: inputs.duration,
     ...(inputs.confirmRounds !== undefined ? { confirmRounds: inputs.confirmRounds } : {}),
     explain: inputs.explain,
+    instructionCounter: { counter: inputs.instructionCounter },
     order: 'random' as const,
     // Refused before the builds unless forced; a stored baseline measures in parts and only warns.
     planCheck: inputs.force || inputs.baseline.kind !== 'same-job' ? ('warn' as const) : ('refuse' as const),

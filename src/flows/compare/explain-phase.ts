@@ -80,7 +80,9 @@ export async function runExplainPhase(
       `explain: profiling ${name} (${arms.map((a) => a.label).join(' vs ')}) under cachegrind at 1 client`,
     );
     try {
-      const counted = await countInstructions([{ workload: w, settings }], { ...req, arms }, deps, {
+      // The profile needs cachegrind's per-function counts, whatever counted the instruction mode.
+      const request = { ...req, arms, instructionCounter: { counter: 'cachegrind' as const } };
+      const counted = await countInstructions([{ workload: w, settings }], request, deps, {
         what: 'explain',
         profileDir: 'explain',
       });

@@ -20,7 +20,8 @@ import {
   sumProfiles,
   type CachegrindProfile,
 } from '../../postgres/instructions/cachegrind-file.js';
-import { probeCounters } from '../../postgres/instructions/counter.js';
+import { probeCounters, type CounterProbe } from '../../postgres/instructions/counter.js';
+import { countDuring, HARDWARE_EVENT } from '../../postgres/instructions/perf-stat.js';
 import { diffProfiles, profileText, type ArmRuns } from '../../postgres/instructions/profile-diff.js';
 import { createDriver } from '../../drivers/registry.js';
 import type { Workload } from '../../drivers/workload.js';
@@ -46,8 +47,22 @@ const KEPT_MOVERS = 10;
 /** Seconds a backend may take to exit and write its cachegrind file after pgbench ends. */
 const FILE_WAIT_S = 60;
 
+/**
+ * Which counter counts: 'auto' (the default) the CPU's own where perf can count instructions:u (a PMU), else
+ * cachegrind; or one of them forced. `perfEvent` replaces instructions:u (tests on a machine without a PMU
+ * drive the perf path with a software event such as task-clock).
+ */
+export interface CounterChoice {
+  counter: 'auto' | 'cachegrind' | 'perf';
+  perfEvent?: string;
+}
+
+/** The counter chosen for a phase. */
+type Counter = { kind: 'cachegrind' } | { kind: 'perf'; event: string };
+
 export interface InstructionPhaseRequest {
   arms: readonly ArmSpec[];
+  instructionCounter?: CounterChoice;
   workloads: readonly Workload[];
   runDir: string;
   clientBinDir?: string;
@@ -83,6 +98,22 @@ export function checkInstructionWorkloads(workloads: readonly Workload[]): void 
   }
 }
 
+/**
+ * A UserError before anything is built or run when the chosen counter cannot count here (valgrind missing,
+ * or perf asked for on a machine without the CPU's counter).
+ */
+export async function checkInstructionCounter(
+  req: Pick<InstructionPhaseRequest, 'workloads' | 'instructionCounter'>,
+  deps: Pick<InstructionPhaseDeps, 'runner'>,
+): Promise<void> {
+  if (instructionWorkloads(req.workloads).length === 0) return;
+  chooseCounter(
+    req.instructionCounter ?? { counter: 'auto' },
+    await probeCounters(deps.runner),
+    'instructions',
+  );
+}
+
 /** Runs the phase; undefined when no workload asks for it. */
 export async function runInstructionPhase(
   req: InstructionPhaseRequest,
@@ -113,16 +144,14 @@ export async function countInstructions(
   const { logger } = deps;
   const started = Date.now();
   const probe = await probeCounters(deps.runner);
-  if (!probe.valgrind) {
-    throw new UserError(
-      `${options.what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)`,
-    );
-  }
+  const counter = chooseCounter(req.instructionCounter ?? { counter: 'auto' }, probe, options.what);
   logger.info(
-    `${options.what}: counting with cachegrind (${probe.valgrind}); hardware counter: ${probe.hardware ? 'available, not used' : `unavailable (${probe.hardwareWhy})`}`,
+    counter.kind === 'perf'
+      ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)`
+      : `${options.what}: counting with cachegrind (${probe.valgrind}); hardware counter: ${probe.hardware ? 'available, not chosen' : `unavailable (${probe.hardwareWhy})`}`,
   );
   const runAs = await resolveRunAs(req.runAs, deps);
-  const record = emptyInstructionsRecord();
+  const record: InstructionsRecord = { ...emptyInstructionsRecord(), counter: counter.kind };
   for (const { workload: w, settings } of items) {
     deps.signal?.throwIfAborted();
     record.settings[w.name] = settings;
@@ -131,7 +160,7 @@ export async function countInstructions(
         `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(', ')})`,
       );
     }
-    await measureWorkload(w, settings, req, { ...deps, runAs }, record, options);
+    await measureWorkload(w, settings, req, { ...deps, runAs, counter }, record, options);
   }
   record.wallS = (Date.now() - started) / 1000;
   logger.info(
@@ -140,10 +169,33 @@ export async function countInstructions(
   return record;
 }
 
+/** The counter a choice gives on this machine; a UserError when it cannot count here. */
+function chooseCounter(choice: CounterChoice, probe: CounterProbe, what: string): Counter {
+  const perf = { kind: 'perf' as const, event: choice.perfEvent ?? HARDWARE_EVENT };
+  // A replaced event is the caller's to vouch for: perf says so at the first count if it cannot count it.
+  const perfCounts = probe.hardware || choice.perfEvent !== undefined;
+  if (choice.counter === 'perf') {
+    if (!perfCounts) {
+      throw new UserError(
+        `${what}: --instruction-counter perf: the CPU's counter is unavailable here (${probe.hardwareWhy}); use auto or cachegrind`,
+      );
+    }
+    return perf;
+  }
+  if (choice.counter === 'auto' && perfCounts) return perf;
+  if (!probe.valgrind) {
+    throw new UserError(
+      `${what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)${choice.counter === 'auto' ? `, and the CPU's counter is unavailable (${probe.hardwareWhy})` : ''}`,
+    );
+  }
+  return { kind: 'cachegrind' };
+}
+
 interface ArmServer {
   arm: ArmSpec;
   cluster: PgCluster;
-  cgDir: string;
+  /** Where the counter writes: cachegrind's files of the backends, or perf stat's output per counted run. */
+  countDir: string;
   /** Per repetition: the client backends' profiles of the short and the long run. */
   runs: Array<{ short: CachegrindProfile[]; long: CachegrindProfile[]; files: string[] }>;
 }
@@ -152,7 +204,7 @@ async function measureWorkload(
   w: PgbenchWorkload,
   settings: InstructionSettings,
   req: InstructionPhaseRequest,
-  deps: InstructionPhaseDeps & { runAs: RunAsUser | undefined },
+  deps: InstructionPhaseDeps & { runAs: RunAsUser | undefined; counter: Counter },
   record: InstructionsRecord,
   options: { what: string; profileDir: string },
 ): Promise<void> {
@@ -182,6 +234,8 @@ async function measureWorkload(
           const sample = await measureRepetition(w, settings, rep, server, clientBinDir, {
             ...deps,
             runner: clientRunner,
+            // perf attaches to the postmaster as pgperf itself, which started it.
+            counterRunner: deps.runner,
           });
           record.samples.push(sample);
           logger.info(
@@ -189,7 +243,13 @@ async function measureWorkload(
           );
         }
       }
-      record.profiles.push(...(await writeProfiles(w, settings, servers, req.runDir, options.profileDir)));
+      if (deps.counter.kind === 'cachegrind') {
+        record.profiles.push(...(await writeProfiles(w, settings, servers, req.runDir, options.profileDir)));
+      } else {
+        record.notes.push(
+          `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`,
+        );
+      }
     });
   } catch (e) {
     if (e instanceof UserError || deps.signal?.aborted) throw e;
@@ -207,7 +267,7 @@ async function startServer(
   arm: ArmSpec,
   driver: Driver,
   req: InstructionPhaseRequest,
-  deps: InstructionPhaseDeps & { runAs: RunAsUser | undefined },
+  deps: InstructionPhaseDeps & { runAs: RunAsUser | undefined; counter: Counter },
 ): Promise<ArmServer> {
   const cluster = await PgCluster.create(
     {
@@ -228,17 +288,17 @@ async function startServer(
     await cluster.start();
     await driver.prepare(cluster, deps.signal);
     await cluster.stop();
-    const cgDir = path.join(cluster.dir, 'cachegrind');
-    await mkdir(cgDir, { mode: 0o755 });
-    if (deps.runAs) await chown(cgDir, deps.runAs.uid, deps.runAs.gid);
-    await cluster.start({ wrapper: cachegrindWrapper(cgDir) });
+    const countDir = path.join(cluster.dir, deps.counter.kind);
+    await mkdir(countDir, { mode: 0o755 });
+    if (deps.runAs) await chown(countDir, deps.runAs.uid, deps.runAs.gid);
+    await cluster.start(deps.counter.kind === 'cachegrind' ? { wrapper: cachegrindWrapper(countDir) } : {});
     // Once per server, not per repetition: VACUUM and CHECKPOINT under cachegrind take seconds each.
     await driver.beforeRun(cluster);
     if (!(await prewarm(cluster)))
       deps.logger.warn(
         `arm ${arm.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`,
       );
-    return { arm, cluster, cgDir, runs: [] };
+    return { arm, cluster, countDir, runs: [] };
   } catch (e) {
     await cluster.destroy();
     throw e;
@@ -286,7 +346,7 @@ async function measureRepetition(
   rep: number,
   server: ArmServer,
   clientBinDir: string,
-  deps: InstructionPhaseDeps,
+  deps: InstructionPhaseDeps & { counter: Counter; counterRunner: ProcessRunner },
 ): Promise<InstructionSample> {
   const { cluster } = server;
   // The same keys for every arm in a repetition; short and long differ only in their length.
@@ -294,21 +354,50 @@ async function measureRepetition(
   if (rep === 1 && settings.warmup > 0) {
     await runTransactions(w, cluster, settings.warmup, seed, clientBinDir, deps);
   }
-  const short = await countedRun(w, server, settings.short, seed, clientBinDir, deps);
-  const long = await countedRun(w, server, settings.long, seed, clientBinDir, deps);
-  server.runs.push({ short: short.profiles, long: long.profiles, files: long.files });
-  const shortInstructions = sumIr(short.profiles);
-  const longInstructions = sumIr(long.profiles);
+  let shortInstructions: number;
+  let longInstructions: number;
+  if (deps.counter.kind === 'perf') {
+    const event = deps.counter.event;
+    const count = (transactions: number, length: string) =>
+      perfCountedRun(w, server, transactions, seed, clientBinDir, { ...deps, event }, `${rep}.${length}`);
+    shortInstructions = await count(settings.short, 'short');
+    longInstructions = await count(settings.long, 'long');
+  } else {
+    const short = await countedRun(w, server, settings.short, seed, clientBinDir, deps);
+    const long = await countedRun(w, server, settings.long, seed, clientBinDir, deps);
+    server.runs.push({ short: short.profiles, long: long.profiles, files: long.files });
+    shortInstructions = sumIr(short.profiles);
+    longInstructions = sumIr(long.profiles);
+  }
   return {
     workload: w.name,
     clients: INSTRUCTION_CLIENTS,
     arm: server.arm.label,
     repetition: rep,
-    counter: 'cachegrind',
+    counter: deps.counter.kind,
     shortInstructions,
     longInstructions,
     perTx: perTransaction(shortInstructions, longInstructions, settings),
   };
+}
+
+/** One pgbench run of `transactions` with perf attached to the postmaster: the count of its event. */
+async function perfCountedRun(
+  w: PgbenchWorkload,
+  server: ArmServer,
+  transactions: number,
+  seed: number,
+  clientBinDir: string,
+  deps: InstructionPhaseDeps & { event: string; counterRunner: ProcessRunner },
+  name: string,
+): Promise<number> {
+  if (transactions === 0) return 0;
+  const pid = await server.cluster.postmasterPid();
+  if (pid === undefined) throw new Error(`arm ${server.arm.label}: the server is not running`);
+  const out = path.join(server.countDir, `perf-stat.${name}.csv`);
+  return countDuring(pid, deps.event, out, deps.counterRunner, () =>
+    runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps),
+  );
 }
 
 function sumIr(profiles: readonly CachegrindProfile[]): number {
@@ -334,7 +423,7 @@ async function countedRun(
       `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`,
     );
   }
-  const files = pids.map((pid) => path.join(server.cgDir, `cg.${pid}`));
+  const files = pids.map((pid) => path.join(server.countDir, `cg.${pid}`));
   const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
   return { profiles, files };
 }

@@ -26,7 +26,12 @@ import { canonicalJson } from '../../machine/fingerprint.js';
 import { withNoiseWarnings } from './noise-warnings.js';
 import type { NoiseStore } from './runner-noise.js';
 import type { Logger } from '../../core/util/logger.js';
-import { checkInstructionWorkloads, runInstructionPhase } from './instruction-phase.js';
+import {
+  checkInstructionCounter,
+  checkInstructionWorkloads,
+  runInstructionPhase,
+  type CounterChoice,
+} from './instruction-phase.js';
 import { explainTargets, runExplainPhase, withExplanation } from './explain-phase.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
@@ -52,6 +57,8 @@ export interface PipelineRequest extends Omit<RunRequest, 'arms' | 'sink' | 'log
   runDir: string;
   /** After the rounds, profile the workloads whose throughput changed (explain-phase.ts); default off. */
   explain?: boolean;
+  /** The instruction mode's counter (instruction-phase.ts); auto by default. */
+  instructionCounter?: CounterChoice;
 }
 
 export interface PipelineDeps extends RunDeps {
@@ -90,6 +97,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
+  await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
   const resultsFile = path.join(req.runDir, RESULTS_FILE);
@@ -99,7 +107,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   const instructions = await runInstructionPhase({ ...req, arms }, deps);
   const file = fileSink(resultsFile);
   const sink = archive ? combineSinks(file, archive.sink) : file;
-  const { arms: _source, runDir, planCheck: _check, explain, ...run } = req;
+  const { arms: _source, runDir, planCheck: _check, explain, instructionCounter: _counter, ...run } = req;
   const measured = await runBenchmark(
     {
       ...run,

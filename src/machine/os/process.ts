@@ -19,6 +19,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Aborting kills the process the same way. */
   signal?: AbortSignal;
+  /** The signal an abort or a timeout sends first (default SIGTERM; `perf stat` prints its counts on SIGINT). */
+  stopSignal?: NodeJS.Signals;
   /** Called for each complete stderr line as it arrives (progress output). */
   onStderrLine?: (line: string) => void;
   /** Text written to stdin, which is then closed. */
@@ -104,7 +106,7 @@ export const nodeProcessRunner: ProcessRunner = {
 
       const terminate = () => {
         if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill('SIGTERM');
+        child.kill(options.stopSignal ?? 'SIGTERM');
         killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
       };
       const timeout = options.timeoutMs

@@ -5,7 +5,7 @@
  */
 import type { ProcessRunner } from '../../machine/os/process.js';
 
-interface CounterProbe {
+export interface CounterProbe {
   /** valgrind --version, when valgrind runs. */
   valgrind?: string;
   /** True when `perf stat -e instructions:u` counts on this machine. */

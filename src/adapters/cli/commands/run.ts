@@ -60,6 +60,8 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFl
   force: boolean;
   diagnostics: boolean;
   instructions: boolean;
+  instructionCounter: 'auto' | 'cachegrind' | 'perf';
+  perfEvent?: string;
   confirmRounds: number;
   explain: boolean;
   cpuDmaLatency?: number;
@@ -152,8 +154,22 @@ export function runCommand(): Command {
     )
     .option(
       '--instructions',
-      'also count CPU instructions per transaction (cachegrind) for every workload, with its own verdict (docs/instructions.md)',
+      'also count CPU instructions per transaction for every workload, with its own verdict (docs/instructions.md)',
       false,
+    )
+    .addOption(
+      new Option(
+        '--instruction-counter <counter>',
+        "what counts instructions: auto (the CPU's counter where perf can count instructions:u, else cachegrind), cachegrind (simulated, with a per-function profile) or perf",
+      )
+        .argParser(oneOf('--instruction-counter', ['auto', 'cachegrind', 'perf'] as const))
+        .default('auto'),
+    )
+    .addOption(
+      new Option(
+        '--perf-event <event>',
+        'count this perf event instead of instructions:u (tests)',
+      ).hideHelp(),
     )
     .option(
       '--cpu-dma-latency <us>',
@@ -246,6 +262,10 @@ export function runCommand(): Command {
           durationS: flags.duration,
           confirmRounds: flags.confirmRounds,
           explain: flags.explain,
+          instructionCounter: {
+            counter: flags.instructionCounter,
+            ...(flags.perfEvent !== undefined ? { perfEvent: flags.perfEvent } : {}),
+          },
           seed: flags.seed,
           order: flags.order,
           clientBinDir: flags.clientBin,
