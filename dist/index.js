@@ -73009,8 +73009,14 @@ function runCommand(result, file2) {
     if (result.analysis.metric !== "tps") lines.push(["--metric", result.analysis.metric]);
   }
   if (result.adaptive) {
-    lines.push(["--max-rounds", String(result.adaptive.plan.maxRounds)]);
-    lines.push(["--schedule", result.adaptive.plan.schedule.join(",")]);
+    const plan = result.adaptive.plan;
+    lines.push(["--max-rounds", String(plan.maxRounds)]);
+    lines.push(["--schedule", plan.schedule.join(",")]);
+    lines.push(["--spending", plan.spending]);
+    lines.push(["--pass-alpha", String(plan.passAlphaTotal ?? plan.alpha)]);
+  }
+  if (result.confirmation && result.confirmation.rounds !== DEFAULT_CONFIRM_ROUNDS) {
+    lines.push(["--confirm-rounds", String(result.confirmation.rounds)]);
   }
   return lines.map((words) => words.map(shellWord));
 }

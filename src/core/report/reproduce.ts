@@ -1,12 +1,14 @@
 /**
  * The "Reproduce" block: the exact commands that re-measure a decided cell on a hacker's own machine with
  * the CLI: the workload as it ran (defaults applied, narrowed to the cell's client counts) written to a
- * file, and one `pgperf run` with the same commits, patches, seed, threshold, α and round budget. Computed
+ * file, and one `pgperf run` with the same commits, patches, seed, threshold, α, round budget and
+ * spending, pass α and confirmation rounds. Computed
  * from the results document alone, so `pgperf compare` on a downloaded results.json shows the same block.
  */
 import { stringify } from 'yaml';
 import type { RunResult } from '../results/types.js';
 import { shellWord } from '../util/shell-word.js';
+import { DEFAULT_CONFIRM_ROUNDS } from '../compare/confirmation.js';
 
 /** The cells of one workload to reproduce. */
 export interface ReproduceTarget {
@@ -95,8 +97,16 @@ function runCommand(result: RunResult, file: string): string[][] {
     if (result.analysis.metric !== 'tps') lines.push(['--metric', result.analysis.metric]);
   }
   if (result.adaptive) {
-    lines.push(['--max-rounds', String(result.adaptive.plan.maxRounds)]);
-    lines.push(['--schedule', result.adaptive.plan.schedule.join(',')]);
+    const plan = result.adaptive.plan;
+    lines.push(['--max-rounds', String(plan.maxRounds)]);
+    lines.push(['--schedule', plan.schedule.join(',')]);
+    lines.push(['--spending', plan.spending]);
+    // Plans written before the pass question had its own α passed at `alpha`.
+    lines.push(['--pass-alpha', String(plan.passAlphaTotal ?? plan.alpha)]);
+  }
+  // A block that ran says how many rounds it had (0 or the default leave no trace to repeat).
+  if (result.confirmation && result.confirmation.rounds !== DEFAULT_CONFIRM_ROUNDS) {
+    lines.push(['--confirm-rounds', String(result.confirmation.rounds)]);
   }
   return lines.map((words) => words.map(shellWord));
 }

@@ -16,6 +16,9 @@ import { reproduceSection, reproduceTargets } from '../../../src/core/report/rep
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
 import type { BuildRecord, RunResult } from '../../../src/core/results/types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
+import { planAdaptive } from '../../../src/core/compare/adaptive.js';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'pgperf-unit-reproduce-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -137,6 +140,34 @@ describe('the Reproduce block', () => {
       commentId: 'x',
     });
     expect(quiet).not.toContain('Reproduce');
+  });
+
+  it('repeats the adaptive design (budget, looks, spending, pass α) and a confirmation block of its own size', () => {
+    const result = regressedRun();
+    result.adaptive = {
+      plan: planAdaptive({ schedule: [6, 12, 18], spending: 'pocock', passAlpha: 0.2, alpha: 0.05 }),
+      looks: [],
+    };
+    result.confirmation = { rounds: 4, seed: 1, cells: [], samples: [] };
+    const [r] = reproductions(result, [{ workload: 'select-only', clients: [64] }]);
+    const { args } = runScript(r!.script, r!.file);
+    expect(args.slice(args.indexOf('--max-rounds'))).toEqual([
+      '--max-rounds',
+      '18',
+      '--schedule',
+      '6,12,18',
+      '--spending',
+      'pocock',
+      '--pass-alpha',
+      '0.2',
+      '--confirm-rounds',
+      '4',
+    ]);
+    // Every flag it writes is one `pgperf run` takes.
+    const help = execFileSync('node', [path.join(ROOT, 'dist/cli.js'), 'run', '--help'], {
+      encoding: 'utf8',
+    });
+    for (const flag of args.filter((a) => a.startsWith('--'))) expect(help).toContain(flag);
   });
 
   it('uses the bin dirs when the arms were not built by pgperf', () => {
