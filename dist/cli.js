@@ -68099,16 +68099,34 @@ async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) 
 }
 async function perfCountedRun(w, server, transactions, seed, clientBinDir, deps, name) {
   if (transactions === 0) return 0;
-  const pid = await server.cluster.postmasterPid();
+  const { cluster } = server;
+  const pid = await cluster.postmasterPid();
   if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
   const out = path23.join(server.countDir, `perf-stat.${name}.csv`);
-  return countDuring(
-    pid,
-    deps.event,
-    out,
-    deps.counterRunner,
-    () => runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps)
-  );
+  return countDuring(pid, deps.event, out, deps.counterRunner, async () => {
+    const logBefore = (await readFile12(cluster.logFile, "utf8").catch(() => "")).length;
+    await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
+    const log = (await readFile12(cluster.logFile, "utf8")).slice(logBefore);
+    const pids = clientBackendPids(log, APP_NAME);
+    if (pids.length === 0) {
+      throw new Error(
+        `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`
+      );
+    }
+    await waitForExit(pids, deps.signal);
+  });
+}
+async function waitForExit(pids, signal) {
+  const deadline = Date.now() + FILE_WAIT_S * 1e3;
+  for (const pid of pids) {
+    for (; ; ) {
+      signal?.throwIfAborted();
+      const state = await processState(pid);
+      if (state === void 0 || state === "Z" || state === "X") break;
+      if (Date.now() > deadline) throw new Error(`backend ${pid} did not exit within ${FILE_WAIT_S} s`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
 }
 function sumIr(profiles) {
   return profiles.reduce((s, p) => s + p.totalIr, 0);

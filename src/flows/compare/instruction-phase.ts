@@ -12,7 +12,7 @@ import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import { describeExit, runnerAs, tail, type ProcessRunner } from '../../machine/os/process.js';
-import { PgCluster } from '../../postgres/cluster/cluster.js';
+import { PgCluster, processState } from '../../postgres/cluster/cluster.js';
 import { resolveRunAs, type RunAsUser } from '../../postgres/cluster/run-as.js';
 import { CONNECTION_LOG_SETTINGS, clientBackendPids } from '../../postgres/instructions/backend-log.js';
 import {
@@ -44,7 +44,7 @@ const INSTRUCTION_CLIENTS = 1;
 const APP_NAME = 'pgbench';
 /** How many movers a profile keeps in results.json (the report shows five). */
 const KEPT_MOVERS = 10;
-/** Seconds a backend may take to exit and write its cachegrind file after pgbench ends. */
+/** Seconds a backend may take to exit (and write its cachegrind file) after pgbench ends. */
 const FILE_WAIT_S = 60;
 
 /**
@@ -381,7 +381,10 @@ async function measureRepetition(
   };
 }
 
-/** One pgbench run of `transactions` with perf attached to the postmaster: the count of its event. */
+/**
+ * One pgbench run of `transactions` with perf attached to the postmaster: the count of its event. perf
+ * stays attached until the run's backends have exited: a child's count joins the total only at its exit.
+ */
 async function perfCountedRun(
   w: PgbenchWorkload,
   server: ArmServer,
@@ -392,12 +395,36 @@ async function perfCountedRun(
   name: string,
 ): Promise<number> {
   if (transactions === 0) return 0;
-  const pid = await server.cluster.postmasterPid();
+  const { cluster } = server;
+  const pid = await cluster.postmasterPid();
   if (pid === undefined) throw new Error(`arm ${server.arm.label}: the server is not running`);
   const out = path.join(server.countDir, `perf-stat.${name}.csv`);
-  return countDuring(pid, deps.event, out, deps.counterRunner, () =>
-    runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps),
-  );
+  return countDuring(pid, deps.event, out, deps.counterRunner, async () => {
+    const logBefore = (await readFile(cluster.logFile, 'utf8').catch(() => '')).length;
+    await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
+    const log = (await readFile(cluster.logFile, 'utf8')).slice(logBefore);
+    const pids = clientBackendPids(log, APP_NAME);
+    if (pids.length === 0) {
+      throw new Error(
+        `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`,
+      );
+    }
+    await waitForExit(pids, deps.signal);
+  });
+}
+
+/** Waits until every pid has exited (a zombie has: its counts are folded at exit, before it is reaped). */
+async function waitForExit(pids: readonly number[], signal?: AbortSignal): Promise<void> {
+  const deadline = Date.now() + FILE_WAIT_S * 1000;
+  for (const pid of pids) {
+    for (;;) {
+      signal?.throwIfAborted();
+      const state = await processState(pid);
+      if (state === undefined || state === 'Z' || state === 'X') break;
+      if (Date.now() > deadline) throw new Error(`backend ${pid} did not exit within ${FILE_WAIT_S} s`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
 }
 
 function sumIr(profiles: readonly CachegrindProfile[]): number {

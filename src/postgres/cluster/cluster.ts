@@ -430,7 +430,8 @@ export class PgCluster {
 const ORPHAN_WAIT_S = 30;
 
 /** State letter of a process from /proc/<pid>/stat ("R", "S", "Z", ...), or undefined when gone. */
-async function processState(pid: number): Promise<string | undefined> {
+/** The state letter /proc gives a process (R, S, Z, ...); undefined when it is gone or /proc is absent. */
+export async function processState(pid: number): Promise<string | undefined> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     // "pid (comm) S ...": comm may hold spaces and parentheses; the state follows the last ')'.

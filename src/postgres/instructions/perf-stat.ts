@@ -1,8 +1,9 @@
 /**
  * The CPU's own instruction counter (`perf stat -e instructions:u`, where the runner has a PMU): perf attaches
  * to the postmaster (`-p`) while one counted run goes. Counters inherit across fork, so the backend that
- * pgbench's connection forks is counted, and its count is folded into the total when it exits; the
- * background processes started before the attach (checkpointer, walwriter, ...) are not. The caller takes the
+ * pgbench's connection forks is counted, and its count is folded into the total when it exits (so `work`
+ * must wait for that exit); the background processes started before the attach (checkpointer, walwriter,
+ * ...) are not. The caller takes the
  * difference of a short and a long run, which cancels the postmaster's fork and the connection's start-up.
  *
  * perf prints its counts only when it ends on SIGINT (SIGTERM ends it silently), and says nothing once it has
