@@ -38534,7 +38534,8 @@ function decidedCell(cell, head, part, policy) {
   const likelyRegression = cell.verdict === "inconclusive" && cell.reasons.some((r) => r.code === "likely-regression");
   const accepted = acceptanceOf(cell, METRICS[cell.metric].better, policy.accepted);
   const unconfirmed = cell.verdict === "regression" && cell.confirmation?.confirmed === false;
-  const failsGate = failOn !== "never" && accepted?.state !== "valid" && (cell.verdict === "regression" && !unconfirmed || likelyRegression || failOn === "inconclusive" && cell.verdict === "inconclusive");
+  const failsGate = failOn !== "never" && accepted?.state !== "valid" && (cell.verdict === "regression" && !unconfirmed || likelyRegression || // fail-on inconclusive fails what the data cannot decide: a regression its block did not confirm too.
+  failOn === "inconclusive" && (cell.verdict === "inconclusive" || unconfirmed));
   return {
     ...part !== void 0 ? { part } : {},
     head,
@@ -38560,7 +38561,7 @@ function decidedCell(cell, head, part, policy) {
   };
 }
 function holdsGate(c) {
-  return c.unconfirmed && c.failOn !== "never" && c.accepted?.state !== "valid";
+  return c.unconfirmed && c.failOn === "regression" && c.accepted?.state !== "valid";
 }
 function byRank(a, b) {
   const rank = (c) => (c.failsGate ? 0 : 10) + (c.verdict === "regression" ? 0 : c.likelyRegression ? 1 : c.verdict === "improvement" ? 2 : c.verdict === "inconclusive" ? 3 : 4);
@@ -38602,8 +38603,12 @@ function headlineOf(outcome, counts, cells, policy) {
   if (outcome === "failed") {
     const failing = cells.filter((c) => c.failsGate);
     const undecided = failing.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length;
+    const unconfirmed = failing.filter((c) => c.unconfirmed).length;
+    const confirmed = counts.regressions - cells.filter((c) => c.unconfirmed).length;
     const lead = [
-      ...found.filter((f) => !f.includes("improvement")),
+      ...confirmed > 0 ? [plural(confirmed, "regression")] : [],
+      ...found.filter((f) => !f.includes("improvement") && !/^\d+ regressions?$/.test(f)),
+      ...unconfirmed > 0 ? [`${plural(unconfirmed, "unconfirmed regression")} (fail-on inconclusive)`] : [],
       ...undecided > 0 ? [`${plural(undecided, "undecided cell")} (fail-on inconclusive)`] : []
     ];
     const improved = found.find((f) => f.includes("improvement"));
@@ -38659,7 +38664,7 @@ function headlineOf(outcome, counts, cells, policy) {
 }
 function statusDetail(outcome, counts, lead) {
   if (outcome === "failed") {
-    const kind = lead.verdict === "regression" ? "regression" : lead.likelyRegression ? "likely regression" : "undecided";
+    const kind = lead.verdict === "regression" ? lead.unconfirmed ? "unconfirmed regression" : "regression" : lead.likelyRegression ? "likely regression" : "undecided";
     return `${kind} ${shortCell(lead)}${counts.failing > 1 ? ` (+${counts.failing - 1} more)` : ""}`;
   }
   if (outcome === "pending" && counts.unconfirmed > 0) {

@@ -244,7 +244,8 @@ function decidedCell(
     accepted?.state !== 'valid' &&
     ((cell.verdict === 'regression' && !unconfirmed) ||
       likelyRegression ||
-      (failOn === 'inconclusive' && cell.verdict === 'inconclusive'));
+      // fail-on inconclusive fails what the data cannot decide: a regression its block did not confirm too.
+      (failOn === 'inconclusive' && (cell.verdict === 'inconclusive' || unconfirmed)));
   return {
     ...(part !== undefined ? { part } : {}),
     head,
@@ -274,9 +275,12 @@ function decidedCell(
   };
 }
 
-/** An unconfirmed regression that would fail the gate had it confirmed: it keeps the decision pending. */
+/**
+ * An unconfirmed regression that would fail the gate had it confirmed: under fail-on regression it keeps the
+ * decision pending (under inconclusive it fails, under never it does not gate).
+ */
 function holdsGate(c: DecidedCell): boolean {
-  return c.unconfirmed && c.failOn !== 'never' && c.accepted?.state !== 'valid';
+  return c.unconfirmed && c.failOn === 'regression' && c.accepted?.state !== 'valid';
 }
 
 /** Failing first; then regressions, likely ones, improvements, undecided, no change; worst delta first. */
@@ -353,8 +357,13 @@ function headlineOf(
   if (outcome === 'failed') {
     const failing = cells.filter((c) => c.failsGate);
     const undecided = failing.filter((c) => c.verdict === 'inconclusive' && !c.likelyRegression).length;
+    const unconfirmed = failing.filter((c) => c.unconfirmed).length;
+    // Regressions the block did not confirm are named as such, not counted with the confirmed ones.
+    const confirmed = counts.regressions - cells.filter((c) => c.unconfirmed).length;
     const lead = [
-      ...found.filter((f) => !f.includes('improvement')),
+      ...(confirmed > 0 ? [plural(confirmed, 'regression')] : []),
+      ...found.filter((f) => !f.includes('improvement') && !/^\d+ regressions?$/.test(f)),
+      ...(unconfirmed > 0 ? [`${plural(unconfirmed, 'unconfirmed regression')} (fail-on inconclusive)`] : []),
       ...(undecided > 0 ? [`${plural(undecided, 'undecided cell')} (fail-on inconclusive)`] : []),
     ];
     const improved = found.find((f) => f.includes('improvement'));
@@ -425,7 +434,9 @@ function statusDetail(
   if (outcome === 'failed') {
     const kind =
       lead!.verdict === 'regression'
-        ? 'regression'
+        ? lead!.unconfirmed
+          ? 'unconfirmed regression'
+          : 'regression'
         : lead!.likelyRegression
           ? 'likely regression'
           : 'undecided';

@@ -112,6 +112,18 @@ describe('the decision with a confirmation block', () => {
     expect(decide(comparison, { failOn: 'never', workloads: {} }).outcome).toBe('passed');
   });
 
+  it('fails an unconfirmed regression under fail-on inconclusive, named as unconfirmed', () => {
+    const comparison = compareRun(regressedRun([1.0, 1.01, 0.99, 1.0, 1.02, 0.98]));
+    const d = decide(comparison, { failOn: 'inconclusive', workloads: {} });
+    expect(d).toMatchObject({ outcome: 'failed', exitCode: 1, status: { state: 'failure' } });
+    expect(d.cells[0]).toMatchObject({ id: 'w@1', failsGate: true, unconfirmed: true });
+    expect(d.counts.unconfirmed).toBe(0); // nothing is held pending: it failed
+    expect(headlineText(d)).toMatch(
+      /^1 unconfirmed regression \(fail-on inconclusive\): w at 1 client, TPS -10\.00%/,
+    );
+    expect(d.status.description).toMatch(/^Failed: unconfirmed regression w@1 TPS -10\.0%/);
+  });
+
   it('round-trips through results.json: compare on the saved document decides the same', () => {
     const doc = regressedRun([1.0, 1.01, 0.99, 1.0, 1.02, 0.98]);
     const saved = parseResults(JSON.stringify(doc), 'results.json');
