@@ -16,8 +16,9 @@ command -v sysbench >/dev/null || missing+=(sysbench)
 command -v valgrind >/dev/null || missing+=(valgrind)
 # Building PostgreSQL from source (pgperf build, the build tests): compiler, build tools, libraries, ccache.
 if $for_tests; then
-  # chromium (headless) renders the history page in its browser test.
-  for pkg in gcc make git bison flex pkg-config meson ninja-build ccache libreadline-dev zlib1g-dev libicu-dev chromium; do
+  # chromium (headless) renders the history page in its browser test; perf (linux-perf) is the instruction
+  # mode's CPU counter, driven with a software event in its test where the CPU has none.
+  for pkg in gcc make git bison flex pkg-config meson ninja-build ccache libreadline-dev zlib1g-dev libicu-dev chromium linux-perf; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
 fi
