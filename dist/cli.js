@@ -38595,27 +38595,23 @@ function headlineOf(outcome, counts, cells, policy) {
   const heads = new Set(cells.map((c) => c.head)).size;
   const describe3 = (c) => describeDecidedCell(c, heads);
   const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
-  const found = [
-    counts.regressions > 0 ? plural(counts.regressions, "regression") : "",
-    counts.likelyRegressions > 0 ? `${plural(counts.likelyRegressions, "likely regression")} (too few rounds to certify)` : "",
-    counts.improvements > 0 ? plural(counts.improvements, "improvement") : ""
-  ].filter(Boolean);
+  const counted = (n, what, why = "") => n > 0 ? [`${plural(n, what)}${why}`] : [];
+  const likely = counted(counts.likelyRegressions, "likely regression", " (too few rounds to certify)");
+  const improvements = counted(counts.improvements, "improvement");
+  const found = [...counted(counts.regressions, "regression"), ...likely, ...improvements];
   if (outcome === "failed") {
     const failing = cells.filter((c) => c.failsGate);
     const undecided = failing.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length;
     const unconfirmed = failing.filter((c) => c.unconfirmed).length;
     const confirmed = counts.regressions - cells.filter((c) => c.unconfirmed).length;
     const lead = [
-      ...confirmed > 0 ? [plural(confirmed, "regression")] : [],
-      ...found.filter((f) => !f.includes("improvement") && !/^\d+ regressions?$/.test(f)),
-      ...unconfirmed > 0 ? [`${plural(unconfirmed, "unconfirmed regression")} (fail-on inconclusive)`] : [],
-      ...undecided > 0 ? [`${plural(undecided, "undecided cell")} (fail-on inconclusive)`] : []
+      ...counted(confirmed, "regression"),
+      ...likely,
+      ...counted(unconfirmed, "unconfirmed regression", " (fail-on inconclusive)"),
+      ...counted(undecided, "undecided cell", " (fail-on inconclusive)"),
+      ...improvements
     ];
-    const improved = found.find((f) => f.includes("improvement"));
-    return {
-      lead: [...lead, ...improved ? [improved] : []].join(", "),
-      detail: `${describe3(failing[0])}${more(failing)}`
-    };
+    return { lead: lead.join(", "), detail: `${describe3(failing[0])}${more(failing)}` };
   }
   if (outcome === "pending" && counts.unconfirmed > 0) {
     const held = cells.filter(holdsGate);
@@ -38937,7 +38933,7 @@ import path34 from "node:path";
 import path26 from "node:path";
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir5, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir5, readFile as readFile8, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
 import os5 from "node:os";
 import path12 from "node:path";
 
@@ -38949,7 +38945,7 @@ import {
   constants,
   mkdir,
   mkdtemp as mkdtemp2,
-  readFile,
+  readFile as readFile2,
   readdir,
   rm as rm2,
   writeFile,
@@ -38963,6 +38959,21 @@ import path2 from "node:path";
 // src/core/util/shell-word.ts
 function shellWord(word) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+// src/machine/os/process-state.ts
+import { readFile } from "node:fs/promises";
+async function processState(pid) {
+  try {
+    const stat7 = await readFile(`/proc/${pid}/stat`, "utf8");
+    return stat7.slice(stat7.lastIndexOf(")") + 2).split(" ")[0];
+  } catch {
+    return void 0;
+  }
+}
+async function hasExited(pid) {
+  const state = await processState(pid);
+  return state === void 0 || state === "Z" || state === "X" || state === "x";
 }
 
 // src/postgres/cluster/conf.ts
@@ -39259,7 +39270,7 @@ exec ${words} "$@"
   }
   async includeConf() {
     const conf = path2.join(this.dataDir, "postgresql.conf");
-    const text2 = await readFile(conf, "utf8");
+    const text2 = await readFile2(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
@@ -39327,7 +39338,7 @@ exec ${words} "$@"
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile(path2.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile2(path2.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -39377,14 +39388,14 @@ exec ${words} "$@"
   }
   async logTail(lines = 20) {
     try {
-      return tail(await readFile(this.logFile, "utf8"), lines);
+      return tail(await readFile2(this.logFile, "utf8"), lines);
     } catch {
       return "";
     }
   }
   async postmasterPid() {
     try {
-      const first = (await readFile(path2.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile2(path2.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -39410,14 +39421,6 @@ exec ${words} "$@"
   }
 };
 var ORPHAN_WAIT_S = 30;
-async function processState(pid) {
-  try {
-    const stat7 = await readFile(`/proc/${pid}/stat`, "utf8");
-    return stat7.slice(stat7.lastIndexOf(")") + 2).split(" ")[0];
-  } catch {
-    return void 0;
-  }
-}
 async function postmasterAlive(pid, dataDir) {
   try {
     process.kill(pid, 0);
@@ -39428,7 +39431,7 @@ async function postmasterAlive(pid, dataDir) {
   if (state === void 0) return process.platform !== "linux";
   if (state === "Z" || state === "X" || state === "x") return false;
   try {
-    const cmdline = (await readFile(`/proc/${pid}/cmdline`, "utf8")).split("\0");
+    const cmdline = (await readFile2(`/proc/${pid}/cmdline`, "utf8")).split("\0");
     return cmdline.includes(dataDir) || cmdline.some((arg) => arg.includes(dataDir));
   } catch {
     return true;
@@ -39441,7 +39444,7 @@ async function waitUntilGone(pid, dataDir) {
 }
 async function shmAttachCount(shmid) {
   try {
-    const rows = (await readFile("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
+    const rows = (await readFile2("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
     for (const row2 of rows) {
       const f = row2.trim().split(/\s+/);
       if (Number(f[1]) === shmid) return Number(f[6]);
@@ -39476,7 +39479,7 @@ async function processesMappingShm(shmid) {
   for (const entry of await readdir("/proc").catch(() => [])) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const maps = await readFile(`/proc/${entry}/maps`, "utf8");
+      const maps = await readFile2(`/proc/${entry}/maps`, "utf8");
       if (maps.split("\n").some((l) => l.includes("/SYSV") && l.trim().split(/\s+/)[4] === String(shmid)))
         pids.push(Number(entry));
     } catch {
@@ -39504,7 +39507,7 @@ function safeName(label) {
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID } from "node:crypto";
-import { link, mkdir as mkdir2, readFile as readFile2, unlink, writeFile as writeFile2 } from "node:fs/promises";
+import { link, mkdir as mkdir2, readFile as readFile3, unlink, writeFile as writeFile2 } from "node:fs/promises";
 import os3 from "node:os";
 import path3 from "node:path";
 async function acquireLock(file2, options) {
@@ -39564,7 +39567,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile2(file2, "utf8"));
+    const owner = JSON.parse(await readFile3(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -39602,7 +39605,7 @@ import path6 from "node:path";
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { chmod, cp, mkdir as mkdir4, readdir as readdir2, readFile as readFile3, readlink, rename as rename2, rm as rm4, statfs } from "node:fs/promises";
+import { chmod, cp, mkdir as mkdir4, readdir as readdir2, readFile as readFile4, readlink, rename as rename2, rm as rm4, statfs } from "node:fs/promises";
 import path5 from "node:path";
 
 // src/machine/os/atomic-write.ts
@@ -39787,7 +39790,7 @@ async function installContentHash(installDir) {
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes2 = await readFile3(path5.join(installDir, child));
+        const bytes2 = await readFile4(path5.join(installDir, child));
         outer.update(`file ${child} ${bytes2.length} ${sha256(bytes2)}
 `);
       } else outer.update(`other ${child}
@@ -39800,7 +39803,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile3(path5.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile4(path5.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -40107,7 +40110,7 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile2, readFile as readFile4, stat as stat2 } from "node:fs/promises";
+import { appendFile as appendFile2, readFile as readFile5, stat as stat2 } from "node:fs/promises";
 import path8 from "node:path";
 
 // src/postgres/builds/deps.ts
@@ -40300,7 +40303,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile4(path8.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile5(path8.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -40365,7 +40368,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile4(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile5(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -40478,14 +40481,14 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 
 // src/postgres/builds/patches.ts
 init_errors();
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 import path10 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile5(file2, "utf8");
+      content = await readFile6(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -40537,7 +40540,7 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 import os4 from "node:os";
 import path11 from "node:path";
 function compilerCommand(env) {
@@ -40571,7 +40574,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile6("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile7("/etc/os-release", "utf8"));
   } catch {
     return `${os4.type()} ${os4.release()}`;
   }
@@ -40718,7 +40721,7 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile7(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile8(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
       const staged = path12.join(paths.stage, paths.install);
@@ -42151,8 +42154,12 @@ function welchT(base, head, level = 0.95) {
 
 // src/core/compare/noisy-cell.ts
 function aaSpreadPct(values) {
-  const spread = "logRatios" in values ? values.logRatios.length >= MIN_NOISE_ROUNDS ? MAD_TO_SD * medianAbsoluteDeviation([...values.logRatios]) : null : values.base.length >= MIN_NOISE_ROUNDS ? Math.SQRT2 * robustLogSpread(values.base) : null;
-  return spread === null ? null : 100 * Math.expm1(spread);
+  const pct5 = (spread) => 100 * Math.expm1(spread);
+  if ("logRatios" in values) {
+    const d = values.logRatios;
+    return d.length < MIN_NOISE_ROUNDS ? null : pct5(MAD_TO_SD * medianAbsoluteDeviation([...d]));
+  }
+  return values.base.length < MIN_NOISE_ROUNDS ? null : pct5(Math.SQRT2 * robustLogSpread(values.base));
 }
 function noisyCellNote(spreadPct, thresholdPct, paired) {
   if (spreadPct === null || spreadPct <= thresholdPct) return void 0;
@@ -64384,7 +64391,7 @@ var DRIVERS = composeDrivers([pgbenchModule, sysbenchModule]);
 var { createDriver, dataSetShape } = DRIVERS;
 
 // src/machine/environment.ts
-import { readFile as readFile8 } from "node:fs/promises";
+import { readFile as readFile9 } from "node:fs/promises";
 import os7 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -64435,7 +64442,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile8(file2, "utf8")).trim();
+    return (await readFile9(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -64464,11 +64471,11 @@ function parsePidStatLine(text2) {
 }
 
 // src/machine/sysfs.ts
-import { readdir as readdir5, readFile as readFile9 } from "node:fs/promises";
+import { readdir as readdir5, readFile as readFile10 } from "node:fs/promises";
 import path18 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile9(path18.join(root, rel), "utf8");
+    return await readFile10(path18.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -64666,10 +64673,10 @@ var CPU_DIR2 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
   const root = options.root ?? "/";
   const windowS = options.windowS ?? 2;
-  const sleep4 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const sleep5 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const topology = await readTopology(root);
   const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep4(windowS * 1e3);
+  if (windowS > 0) await sleep5(windowS * 1e3);
   const after = await takeLoadSnapshot(root);
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [
@@ -65209,7 +65216,7 @@ function shares(counts, total) {
 
 // src/postgres/stat-snapshot.ts
 init_esm();
-import { readdir as readdir6, readFile as readFile10 } from "node:fs/promises";
+import { readdir as readdir6, readFile as readFile11 } from "node:fs/promises";
 import path19 from "node:path";
 var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
 var CLOCK_TICKS_PER_S = 100;
@@ -65282,14 +65289,14 @@ function setCounter(counters, key, value) {
 }
 async function readStat(proc, pid) {
   try {
-    return parsePidStatLine(await readFile10(path19.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile11(path19.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }
 }
 async function readCmdline(proc, pid) {
   try {
-    return (await readFile10(path19.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+    return (await readFile11(path19.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
   } catch {
     return void 0;
   }
@@ -65305,7 +65312,7 @@ async function serverProcesses(proc, backendPid, target) {
 }
 async function childPids(proc, postmaster) {
   try {
-    const text2 = await readFile10(
+    const text2 = await readFile11(
       path19.join(proc, String(postmaster), "task", String(postmaster), "children"),
       "utf8"
     );
@@ -67674,8 +67681,9 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile2, mkdir as mkdir7, readFile as readFile12, writeFile as writeFile7 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile2, mkdir as mkdir7, readFile as readFile13, writeFile as writeFile7 } from "node:fs/promises";
 import path23 from "node:path";
+import { setTimeout as sleep4 } from "node:timers/promises";
 
 // src/postgres/instructions/backend-log.ts
 var CONNECTION_LOG_SETTINGS = {
@@ -67769,7 +67777,7 @@ function perfProblem(stderr) {
 }
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile11, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile12, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep3 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -67801,7 +67809,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile11(outFile, "utf8").catch(() => "");
+  const text2 = await readFile12(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -67823,7 +67831,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir7("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile11(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile12(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -67901,12 +67909,10 @@ function checkInstructionWorkloads(workloads) {
   }
 }
 async function checkInstructionCounter(req, deps) {
-  if (instructionWorkloads(req.workloads).length === 0) return;
-  chooseCounter(
-    req.instructionCounter ?? { counter: "auto" },
-    await probeCounters(deps.runner),
-    "instructions"
-  );
+  if (instructionWorkloads(req.workloads).length === 0) return void 0;
+  const probe2 = await probeCounters(deps.runner);
+  chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe2, "instructions");
+  return probe2;
 }
 async function runInstructionPhase(req, deps) {
   const workloads = instructionWorkloads(req.workloads);
@@ -67921,7 +67927,7 @@ async function runInstructionPhase(req, deps) {
 async function countInstructions(items, req, deps, options) {
   const { logger } = deps;
   const started = Date.now();
-  const probe2 = await probeCounters(deps.runner);
+  const probe2 = deps.probe ?? await probeCounters(deps.runner);
   const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe2, options.what);
   logger.info(
     counter.kind === "perf" ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)` : `${options.what}: counting with cachegrind (${probe2.valgrind}); hardware counter: ${probe2.hardware ? "available, not chosen" : `unavailable (${probe2.hardwareWhy})`}`
@@ -68104,32 +68110,34 @@ async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) 
 }
 async function perfCountedRun(w, server, transactions, seed, clientBinDir, deps, name) {
   if (transactions === 0) return 0;
-  const { cluster } = server;
-  const pid = await cluster.postmasterPid();
+  const pid = await server.cluster.postmasterPid();
   if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
   const out = path23.join(server.countDir, `perf-stat.${name}.csv`);
   return countDuring(pid, deps.event, out, deps.counterRunner, async () => {
-    const logBefore = (await readFile12(cluster.logFile, "utf8").catch(() => "")).length;
-    await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
-    const log = (await readFile12(cluster.logFile, "utf8")).slice(logBefore);
-    const pids = clientBackendPids(log, APP_NAME);
-    if (pids.length === 0) {
-      throw new Error(
-        `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`
-      );
-    }
+    const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
     await waitForExit(pids, deps.signal);
   });
+}
+async function runAndFindBackends(w, server, transactions, seed, clientBinDir, deps) {
+  const { cluster } = server;
+  const logBefore = (await readFile13(cluster.logFile, "utf8").catch(() => "")).length;
+  await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
+  const log = (await readFile13(cluster.logFile, "utf8")).slice(logBefore);
+  const pids = clientBackendPids(log, APP_NAME);
+  if (pids.length === 0) {
+    throw new Error(
+      `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`
+    );
+  }
+  return pids;
 }
 async function waitForExit(pids, signal) {
   const deadline = Date.now() + FILE_WAIT_S * 1e3;
   for (const pid of pids) {
-    for (; ; ) {
+    while (!await hasExited(pid)) {
       signal?.throwIfAborted();
-      const state = await processState(pid);
-      if (state === void 0 || state === "Z" || state === "X") break;
       if (Date.now() > deadline) throw new Error(`backend ${pid} did not exit within ${FILE_WAIT_S} s`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep4(10);
     }
   }
 }
@@ -68138,15 +68146,7 @@ function sumIr(profiles) {
 }
 async function countedRun(w, server, transactions, seed, clientBinDir, deps) {
   if (transactions === 0) return { profiles: [], files: [] };
-  const logBefore = (await readFile12(server.cluster.logFile, "utf8").catch(() => "")).length;
-  await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
-  const log = (await readFile12(server.cluster.logFile, "utf8")).slice(logBefore);
-  const pids = clientBackendPids(log, APP_NAME);
-  if (pids.length === 0) {
-    throw new Error(
-      `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`
-    );
-  }
+  const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
   const files = pids.map((pid) => path23.join(server.countDir, `cg.${pid}`));
   const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
   return { profiles, files };
@@ -68175,12 +68175,12 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + FILE_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile12(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile13(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(`${file2}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep4(100);
   }
 }
 async function writeProfiles(w, settings2, servers, runDir, profileDir) {
@@ -68250,6 +68250,7 @@ async function runExplainPhase(targets, req, deps) {
   const base = req.arms[0];
   const workloads = [...new Set(targets.map((t) => t.workload))];
   const record2 = { ...emptyInstructionsRecord(), targets: [...targets] };
+  const probed = { ...deps, probe: deps.probe ?? await probeCounters(deps.runner) };
   const settings2 = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
   for (const name of workloads) {
     const w = req.workloads.find((x) => x.name === name);
@@ -68260,7 +68261,7 @@ async function runExplainPhase(targets, req, deps) {
     );
     try {
       const request2 = { ...req, arms, instructionCounter: { counter: "cachegrind" } };
-      const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, deps, {
+      const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, probed, {
         what: "explain",
         profileDir: "explain"
       });
@@ -68293,12 +68294,13 @@ async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
-  await checkInstructionCounter(req, deps);
+  const probe2 = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
   const resultsFile = path24.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
-  const instructions = await runInstructionPhase({ ...req, arms }, deps);
+  const countingDeps = probe2 ? { ...deps, probe: probe2 } : deps;
+  const instructions = await runInstructionPhase({ ...req, arms }, countingDeps);
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
   const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run2 } = req;
@@ -68314,7 +68316,7 @@ async function runPipeline(req, deps) {
     deps
   );
   const comparison = analyse(measured2);
-  const result = explain ? await explained(measured2, comparison, { ...req, arms }, deps) : measured2;
+  const result = explain ? await explained(measured2, comparison, { ...req, arms }, countingDeps) : measured2;
   if (result !== measured2) await file2.finish(result);
   return {
     result,
@@ -68702,7 +68704,7 @@ function oneCell(workload, clients, field = "--clients") {
 }
 
 // src/drivers/load-workload.ts
-import { readFile as readFile13 } from "node:fs/promises";
+import { readFile as readFile14 } from "node:fs/promises";
 import path29 from "node:path";
 
 // src/drivers/confine-path.ts
@@ -68820,7 +68822,7 @@ async function loadWorkload(ref, lookup) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile13(file2, "utf8");
+    text2 = await readFile14(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -69419,12 +69421,12 @@ import path32 from "node:path";
 
 // src/store/dir/dir-store.ts
 import { constants as constants4 } from "node:fs";
-import { access as access4, mkdir as mkdir8, readdir as readdir8, readFile as readFile15, stat as stat3 } from "node:fs/promises";
+import { access as access4, mkdir as mkdir8, readdir as readdir8, readFile as readFile16, stat as stat3 } from "node:fs/promises";
 import path31 from "node:path";
 
 // src/store/read-results.ts
 init_errors();
-import { readFile as readFile14 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 
 // src/core/results/results-schema.ts
 var metricName = external_exports.enum(Object.keys(METRICS));
@@ -69659,7 +69661,7 @@ init_types();
 async function readResults(path41) {
   let text2;
   try {
-    text2 = await readFile14(path41, "utf8");
+    text2 = await readFile15(path41, "utf8");
   } catch (e) {
     throw new UserError(`cannot read results file ${path41}: ${errorMessage(e)}`);
   }
@@ -69742,7 +69744,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile15(file2, "utf8");
+      text2 = await readFile16(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -69794,7 +69796,7 @@ var DirStore = class _DirStore {
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile15(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile16(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -69808,7 +69810,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const parsed = JSON.parse(await readFile15(file2, "utf8"));
+      const parsed = JSON.parse(await readFile16(file2, "utf8"));
       checkSchemaVersion(parsed?.schemaVersion, file2);
       if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
         throw new Error("not a results document (no arms, samples or plan.cells)");
@@ -71130,11 +71132,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile16 } from "node:fs/promises";
+import { readFile as readFile17 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile16(file2, "utf8");
+    text2 = await readFile17(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -73406,14 +73408,14 @@ function scriptText(source) {
 
 // src/flows/history/uplot-assets.ts
 init_errors();
-import { readFile as readFile17 } from "node:fs/promises";
+import { readFile as readFile18 } from "node:fs/promises";
 import { createRequire } from "node:module";
 async function loadChartAssets() {
   try {
     const require2 = createRequire(import.meta.url);
     const [script, css] = await Promise.all([
-      readFile17(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
-      readFile17(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
+      readFile18(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
+      readFile18(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
     ]);
     return { script, css };
   } catch (e) {
@@ -79332,7 +79334,7 @@ function schemaCommand() {
 }
 
 // src/adapters/cli/commands/stat.ts
-import { readFile as readFile18 } from "node:fs/promises";
+import { readFile as readFile19 } from "node:fs/promises";
 
 // src/core/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -79371,7 +79373,7 @@ function statCommand() {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile18(file2, "utf8");
+    text2 = await readFile19(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }

@@ -41847,8 +41847,12 @@ function welchT(base, head, level = 0.95) {
 
 // src/core/compare/noisy-cell.ts
 function aaSpreadPct(values) {
-  const spread = "logRatios" in values ? values.logRatios.length >= MIN_NOISE_ROUNDS ? MAD_TO_SD * medianAbsoluteDeviation([...values.logRatios]) : null : values.base.length >= MIN_NOISE_ROUNDS ? Math.SQRT2 * robustLogSpread(values.base) : null;
-  return spread === null ? null : 100 * Math.expm1(spread);
+  const pct5 = (spread) => 100 * Math.expm1(spread);
+  if ("logRatios" in values) {
+    const d = values.logRatios;
+    return d.length < MIN_NOISE_ROUNDS ? null : pct5(MAD_TO_SD * medianAbsoluteDeviation([...d]));
+  }
+  return values.base.length < MIN_NOISE_ROUNDS ? null : pct5(Math.SQRT2 * robustLogSpread(values.base));
 }
 function noisyCellNote(spreadPct, thresholdPct, paired) {
   if (spreadPct === null || spreadPct <= thresholdPct) return void 0;
@@ -65712,7 +65716,7 @@ import {
   constants as constants4,
   mkdir as mkdir3,
   mkdtemp as mkdtemp2,
-  readFile as readFile3,
+  readFile as readFile4,
   readdir as readdir3,
   rm as rm4,
   writeFile as writeFile3,
@@ -65726,6 +65730,21 @@ import path9 from "node:path";
 // src/core/util/shell-word.ts
 function shellWord(word) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+// src/machine/os/process-state.ts
+import { readFile as readFile3 } from "node:fs/promises";
+async function processState(pid) {
+  try {
+    const stat6 = await readFile3(`/proc/${pid}/stat`, "utf8");
+    return stat6.slice(stat6.lastIndexOf(")") + 2).split(" ")[0];
+  } catch {
+    return void 0;
+  }
+}
+async function hasExited(pid) {
+  const state = await processState(pid);
+  return state === void 0 || state === "Z" || state === "X" || state === "x";
 }
 
 // src/postgres/cluster/conf.ts
@@ -65965,7 +65984,7 @@ exec ${words} "$@"
   }
   async includeConf() {
     const conf = path9.join(this.dataDir, "postgresql.conf");
-    const text2 = await readFile3(conf, "utf8");
+    const text2 = await readFile4(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
@@ -66033,7 +66052,7 @@ exec ${words} "$@"
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile3(path9.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile4(path9.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -66083,14 +66102,14 @@ exec ${words} "$@"
   }
   async logTail(lines = 20) {
     try {
-      return tail(await readFile3(this.logFile, "utf8"), lines);
+      return tail(await readFile4(this.logFile, "utf8"), lines);
     } catch {
       return "";
     }
   }
   async postmasterPid() {
     try {
-      const first = (await readFile3(path9.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile4(path9.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -66116,14 +66135,6 @@ exec ${words} "$@"
   }
 };
 var ORPHAN_WAIT_S = 30;
-async function processState(pid) {
-  try {
-    const stat6 = await readFile3(`/proc/${pid}/stat`, "utf8");
-    return stat6.slice(stat6.lastIndexOf(")") + 2).split(" ")[0];
-  } catch {
-    return void 0;
-  }
-}
 async function postmasterAlive(pid, dataDir) {
   try {
     process.kill(pid, 0);
@@ -66134,7 +66145,7 @@ async function postmasterAlive(pid, dataDir) {
   if (state === void 0) return process.platform !== "linux";
   if (state === "Z" || state === "X" || state === "x") return false;
   try {
-    const cmdline = (await readFile3(`/proc/${pid}/cmdline`, "utf8")).split("\0");
+    const cmdline = (await readFile4(`/proc/${pid}/cmdline`, "utf8")).split("\0");
     return cmdline.includes(dataDir) || cmdline.some((arg) => arg.includes(dataDir));
   } catch {
     return true;
@@ -66147,7 +66158,7 @@ async function waitUntilGone(pid, dataDir) {
 }
 async function shmAttachCount(shmid) {
   try {
-    const rows = (await readFile3("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
+    const rows = (await readFile4("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
     for (const row2 of rows) {
       const f = row2.trim().split(/\s+/);
       if (Number(f[1]) === shmid) return Number(f[6]);
@@ -66182,7 +66193,7 @@ async function processesMappingShm(shmid) {
   for (const entry of await readdir3("/proc").catch(() => [])) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const maps = await readFile3(`/proc/${entry}/maps`, "utf8");
+      const maps = await readFile4(`/proc/${entry}/maps`, "utf8");
       if (maps.split("\n").some((l) => l.includes("/SYSV") && l.trim().split(/\s+/)[4] === String(shmid)))
         pids.push(Number(entry));
     } catch {
@@ -66282,11 +66293,11 @@ function parsePidStatLine(text2) {
 }
 
 // src/machine/sysfs.ts
-import { readdir as readdir4, readFile as readFile4 } from "node:fs/promises";
+import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
 import path10 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile4(path10.join(root, rel), "utf8");
+    return await readFile5(path10.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -66484,10 +66495,10 @@ var CPU_DIR2 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
   const root = options.root ?? "/";
   const windowS = options.windowS ?? 2;
-  const sleep5 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const sleep6 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const topology = await readTopology(root);
   const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep5(windowS * 1e3);
+  if (windowS > 0) await sleep6(windowS * 1e3);
   const after = await takeLoadSnapshot(root);
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [
@@ -67027,7 +67038,7 @@ function shares(counts, total) {
 
 // src/postgres/stat-snapshot.ts
 init_esm();
-import { readdir as readdir5, readFile as readFile5 } from "node:fs/promises";
+import { readdir as readdir5, readFile as readFile6 } from "node:fs/promises";
 import path11 from "node:path";
 var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
 var CLOCK_TICKS_PER_S = 100;
@@ -67100,14 +67111,14 @@ function setCounter(counters, key, value) {
 }
 async function readStat(proc, pid) {
   try {
-    return parsePidStatLine(await readFile5(path11.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile6(path11.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }
 }
 async function readCmdline(proc, pid) {
   try {
-    return (await readFile5(path11.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+    return (await readFile6(path11.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
   } catch {
     return void 0;
   }
@@ -67123,7 +67134,7 @@ async function serverProcesses(proc, backendPid, target) {
 }
 async function childPids(proc, postmaster) {
   try {
-    const text2 = await readFile5(
+    const text2 = await readFile6(
       path11.join(proc, String(postmaster), "task", String(postmaster), "children"),
       "utf8"
     );
@@ -68300,8 +68311,9 @@ init_fingerprint();
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile3, mkdir as mkdir5, readFile as readFile7, writeFile as writeFile5 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile3, mkdir as mkdir5, readFile as readFile8, writeFile as writeFile5 } from "node:fs/promises";
 import path15 from "node:path";
+import { setTimeout as sleep3 } from "node:timers/promises";
 
 // src/postgres/instructions/backend-log.ts
 var CONNECTION_LOG_SETTINGS = {
@@ -68395,7 +68407,7 @@ function perfProblem(stderr) {
 }
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile6, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile7, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep2 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -68427,7 +68439,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile6(outFile, "utf8").catch(() => "");
+  const text2 = await readFile7(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -68449,7 +68461,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir6("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile6(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile7(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -68527,12 +68539,10 @@ function checkInstructionWorkloads(workloads) {
   }
 }
 async function checkInstructionCounter(req, deps) {
-  if (instructionWorkloads(req.workloads).length === 0) return;
-  chooseCounter(
-    req.instructionCounter ?? { counter: "auto" },
-    await probeCounters(deps.runner),
-    "instructions"
-  );
+  if (instructionWorkloads(req.workloads).length === 0) return void 0;
+  const probe2 = await probeCounters(deps.runner);
+  chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe2, "instructions");
+  return probe2;
 }
 async function runInstructionPhase(req, deps) {
   const workloads = instructionWorkloads(req.workloads);
@@ -68547,7 +68557,7 @@ async function runInstructionPhase(req, deps) {
 async function countInstructions(items, req, deps, options) {
   const { logger } = deps;
   const started = Date.now();
-  const probe2 = await probeCounters(deps.runner);
+  const probe2 = deps.probe ?? await probeCounters(deps.runner);
   const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe2, options.what);
   logger.info(
     counter.kind === "perf" ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)` : `${options.what}: counting with cachegrind (${probe2.valgrind}); hardware counter: ${probe2.hardware ? "available, not chosen" : `unavailable (${probe2.hardwareWhy})`}`
@@ -68730,32 +68740,34 @@ async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) 
 }
 async function perfCountedRun(w, server, transactions, seed, clientBinDir, deps, name) {
   if (transactions === 0) return 0;
-  const { cluster } = server;
-  const pid = await cluster.postmasterPid();
+  const pid = await server.cluster.postmasterPid();
   if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
   const out = path15.join(server.countDir, `perf-stat.${name}.csv`);
   return countDuring(pid, deps.event, out, deps.counterRunner, async () => {
-    const logBefore = (await readFile7(cluster.logFile, "utf8").catch(() => "")).length;
-    await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
-    const log = (await readFile7(cluster.logFile, "utf8")).slice(logBefore);
-    const pids = clientBackendPids(log, APP_NAME);
-    if (pids.length === 0) {
-      throw new Error(
-        `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`
-      );
-    }
+    const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
     await waitForExit(pids, deps.signal);
   });
+}
+async function runAndFindBackends(w, server, transactions, seed, clientBinDir, deps) {
+  const { cluster } = server;
+  const logBefore = (await readFile8(cluster.logFile, "utf8").catch(() => "")).length;
+  await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
+  const log = (await readFile8(cluster.logFile, "utf8")).slice(logBefore);
+  const pids = clientBackendPids(log, APP_NAME);
+  if (pids.length === 0) {
+    throw new Error(
+      `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`
+    );
+  }
+  return pids;
 }
 async function waitForExit(pids, signal) {
   const deadline = Date.now() + FILE_WAIT_S * 1e3;
   for (const pid of pids) {
-    for (; ; ) {
+    while (!await hasExited(pid)) {
       signal?.throwIfAborted();
-      const state = await processState(pid);
-      if (state === void 0 || state === "Z" || state === "X") break;
       if (Date.now() > deadline) throw new Error(`backend ${pid} did not exit within ${FILE_WAIT_S} s`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep3(10);
     }
   }
 }
@@ -68764,15 +68776,7 @@ function sumIr(profiles) {
 }
 async function countedRun(w, server, transactions, seed, clientBinDir, deps) {
   if (transactions === 0) return { profiles: [], files: [] };
-  const logBefore = (await readFile7(server.cluster.logFile, "utf8").catch(() => "")).length;
-  await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
-  const log = (await readFile7(server.cluster.logFile, "utf8")).slice(logBefore);
-  const pids = clientBackendPids(log, APP_NAME);
-  if (pids.length === 0) {
-    throw new Error(
-      `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`
-    );
-  }
+  const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
   const files = pids.map((pid) => path15.join(server.countDir, `cg.${pid}`));
   const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
   return { profiles, files };
@@ -68801,12 +68805,12 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + FILE_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile7(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile8(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(`${file2}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep3(100);
   }
 }
 async function writeProfiles(w, settings2, servers, runDir, profileDir) {
@@ -68876,6 +68880,7 @@ async function runExplainPhase(targets, req, deps) {
   const base = req.arms[0];
   const workloads = [...new Set(targets.map((t) => t.workload))];
   const record2 = { ...emptyInstructionsRecord(), targets: [...targets] };
+  const probed = { ...deps, probe: deps.probe ?? await probeCounters(deps.runner) };
   const settings2 = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
   for (const name of workloads) {
     const w = req.workloads.find((x) => x.name === name);
@@ -68886,7 +68891,7 @@ async function runExplainPhase(targets, req, deps) {
     );
     try {
       const request2 = { ...req, arms, instructionCounter: { counter: "cachegrind" } };
-      const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, deps, {
+      const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, probed, {
         what: "explain",
         profileDir: "explain"
       });
@@ -68919,12 +68924,13 @@ async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
-  await checkInstructionCounter(req, deps);
+  const probe2 = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
   const resultsFile = path16.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
-  const instructions = await runInstructionPhase({ ...req, arms }, deps);
+  const countingDeps = probe2 ? { ...deps, probe: probe2 } : deps;
+  const instructions = await runInstructionPhase({ ...req, arms }, countingDeps);
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
   const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run3 } = req;
@@ -68940,7 +68946,7 @@ async function runPipeline(req, deps) {
     deps
   );
   const comparison = analyse(measured);
-  const result = explain ? await explained(measured, comparison, { ...req, arms }, deps) : measured;
+  const result = explain ? await explained(measured, comparison, { ...req, arms }, countingDeps) : measured;
   if (result !== measured) await file2.finish(result);
   return {
     result,
@@ -69497,12 +69503,12 @@ import path19 from "node:path";
 
 // src/store/dir/dir-store.ts
 import { constants as constants6 } from "node:fs";
-import { access as access5, mkdir as mkdir6, readdir as readdir7, readFile as readFile9, stat as stat3 } from "node:fs/promises";
+import { access as access5, mkdir as mkdir6, readdir as readdir7, readFile as readFile10, stat as stat3 } from "node:fs/promises";
 import path18 from "node:path";
 
 // src/store/read-results.ts
 init_errors();
-import { readFile as readFile8 } from "node:fs/promises";
+import { readFile as readFile9 } from "node:fs/promises";
 
 // src/core/results/results-schema.ts
 var metricName = external_exports.enum(Object.keys(METRICS));
@@ -69737,7 +69743,7 @@ init_types();
 async function readResults(path50) {
   let text2;
   try {
-    text2 = await readFile8(path50, "utf8");
+    text2 = await readFile9(path50, "utf8");
   } catch (e) {
     throw new UserError(`cannot read results file ${path50}: ${errorMessage(e)}`);
   }
@@ -69820,7 +69826,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile9(file2, "utf8");
+      text2 = await readFile10(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -69872,7 +69878,7 @@ var DirStore = class _DirStore {
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile9(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile10(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -69886,7 +69892,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const parsed = JSON.parse(await readFile9(file2, "utf8"));
+      const parsed = JSON.parse(await readFile10(file2, "utf8"));
       checkSchemaVersion(parsed?.schemaVersion, file2);
       if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
         throw new Error("not a results document (no arms, samples or plan.cells)");
@@ -70331,7 +70337,7 @@ import path23 from "node:path";
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, mkdir as mkdir7, readFile as readFile10, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
+import { link, mkdir as mkdir7, readFile as readFile11, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
 import os10 from "node:os";
 import path21 from "node:path";
 async function acquireLock(file2, options) {
@@ -70346,7 +70352,7 @@ async function acquireLock(file2, options) {
       );
       announced = true;
     }
-    await sleep3(options.pollMs ?? 1e3, options.signal);
+    await sleep4(options.pollMs ?? 1e3, options.signal);
   }
 }
 async function tryLock(file2, logger) {
@@ -70391,7 +70397,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile10(file2, "utf8"));
+    const owner = JSON.parse(await readFile11(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -70407,7 +70413,7 @@ function processAlive(pid) {
     return e.code === "EPERM";
   }
 }
-function sleep3(ms, signal) {
+function sleep4(ms, signal) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
@@ -70423,7 +70429,7 @@ function sleep3(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash8 } from "node:crypto";
-import { chmod as chmod2, cp, mkdir as mkdir8, readdir as readdir8, readFile as readFile11, readlink as readlink3, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
+import { chmod as chmod2, cp, mkdir as mkdir8, readdir as readdir8, readFile as readFile12, readlink as readlink3, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
 import path22 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
@@ -70510,7 +70516,7 @@ async function installContentHash(installDir) {
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile11(path22.join(installDir, child));
+        const bytes = await readFile12(path22.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -70523,7 +70529,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile11(path22.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile12(path22.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -70792,7 +70798,7 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir9, readFile as readFile15, rm as rm8, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdir as mkdir9, readFile as readFile16, rm as rm8, writeFile as writeFile8 } from "node:fs/promises";
 import os12 from "node:os";
 import path28 from "node:path";
 
@@ -70815,7 +70821,7 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile12, stat as stat5 } from "node:fs/promises";
+import { appendFile as appendFile3, readFile as readFile13, stat as stat5 } from "node:fs/promises";
 import path24 from "node:path";
 
 // src/postgres/builds/deps.ts
@@ -71008,7 +71014,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile12(path24.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile13(path24.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -71073,7 +71079,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile12(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile13(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -71186,14 +71192,14 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 
 // src/postgres/builds/patches.ts
 init_errors();
-import { readFile as readFile13 } from "node:fs/promises";
+import { readFile as readFile14 } from "node:fs/promises";
 import path26 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile13(file2, "utf8");
+      content = await readFile14(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -71245,7 +71251,7 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile14 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 import os11 from "node:os";
 import path27 from "node:path";
 function compilerCommand(env) {
@@ -71279,7 +71285,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile14("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile15("/etc/os-release", "utf8"));
   } catch {
     return `${os11.type()} ${os11.release()}`;
   }
@@ -71426,7 +71432,7 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile15(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile16(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
       const staged = path28.join(paths.stage, paths.install);
@@ -71696,27 +71702,23 @@ function headlineOf(outcome, counts, cells, policy) {
   const heads = new Set(cells.map((c) => c.head)).size;
   const describe3 = (c) => describeDecidedCell(c, heads);
   const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
-  const found = [
-    counts.regressions > 0 ? plural2(counts.regressions, "regression") : "",
-    counts.likelyRegressions > 0 ? `${plural2(counts.likelyRegressions, "likely regression")} (too few rounds to certify)` : "",
-    counts.improvements > 0 ? plural2(counts.improvements, "improvement") : ""
-  ].filter(Boolean);
+  const counted = (n, what, why = "") => n > 0 ? [`${plural2(n, what)}${why}`] : [];
+  const likely = counted(counts.likelyRegressions, "likely regression", " (too few rounds to certify)");
+  const improvements = counted(counts.improvements, "improvement");
+  const found = [...counted(counts.regressions, "regression"), ...likely, ...improvements];
   if (outcome === "failed") {
     const failing = cells.filter((c) => c.failsGate);
     const undecided = failing.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length;
     const unconfirmed = failing.filter((c) => c.unconfirmed).length;
     const confirmed = counts.regressions - cells.filter((c) => c.unconfirmed).length;
     const lead = [
-      ...confirmed > 0 ? [plural2(confirmed, "regression")] : [],
-      ...found.filter((f) => !f.includes("improvement") && !/^\d+ regressions?$/.test(f)),
-      ...unconfirmed > 0 ? [`${plural2(unconfirmed, "unconfirmed regression")} (fail-on inconclusive)`] : [],
-      ...undecided > 0 ? [`${plural2(undecided, "undecided cell")} (fail-on inconclusive)`] : []
+      ...counted(confirmed, "regression"),
+      ...likely,
+      ...counted(unconfirmed, "unconfirmed regression", " (fail-on inconclusive)"),
+      ...counted(undecided, "undecided cell", " (fail-on inconclusive)"),
+      ...improvements
     ];
-    const improved = found.find((f) => f.includes("improvement"));
-    return {
-      lead: [...lead, ...improved ? [improved] : []].join(", "),
-      detail: `${describe3(failing[0])}${more(failing)}`
-    };
+    return { lead: lead.join(", "), detail: `${describe3(failing[0])}${more(failing)}` };
   }
   if (outcome === "pending" && counts.unconfirmed > 0) {
     const held = cells.filter(holdsGate);
@@ -73313,7 +73315,7 @@ function outcomeOf(decision, resultsFile, reportFile) {
 import path35 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile16 } from "node:fs/promises";
+import { readFile as readFile17 } from "node:fs/promises";
 import path34 from "node:path";
 
 // src/drivers/confine-path.ts
@@ -73409,7 +73411,7 @@ async function loadWorkload(ref, lookup) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile16(file2, "utf8");
+    text2 = await readFile17(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -74864,7 +74866,7 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
   const { selection, outstanding } = useStore && inputs.waitTimeoutS > 0 ? await waitForShards(
     gather2,
     { timeoutS: inputs.waitTimeoutS, pollS: POLL_S },
-    { logger, sleep: sleep4, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
+    { logger, sleep: sleep5, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
   ) : await gather2().then((s) => ({ selection: s, outstanding: outstandingShards(s.shards) }));
   for (const note of selection.notes) logger.info(note);
   if (selection.shards.length === 0) {
@@ -74929,7 +74931,7 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   );
   return outcomeOf(decision, resultsFiles[0], reportFile);
 }
-function sleep4(ms, signal) {
+function sleep5(ms, signal) {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -75394,14 +75396,14 @@ function scriptText(source) {
 
 // src/flows/history/uplot-assets.ts
 init_errors();
-import { readFile as readFile17 } from "node:fs/promises";
+import { readFile as readFile18 } from "node:fs/promises";
 import { createRequire } from "node:module";
 async function loadChartAssets() {
   try {
     const require2 = createRequire(import.meta.url);
     const [script, css] = await Promise.all([
-      readFile17(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
-      readFile17(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
+      readFile18(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
+      readFile18(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
     ]);
     return { script, css };
   } catch (e) {

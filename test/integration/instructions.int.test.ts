@@ -11,7 +11,7 @@
  * The three installs are built once into the test cache (/var/cache/pgperf-test; a few minutes cold on
  * 2 cores with a warm ccache), then found there.
  */
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,7 @@ import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 import { runMain } from '../helpers/main-in-process.js';
 import { onlyResultsFile } from '../helpers/cli.js';
+import { instructionWorkloadFile } from '../helpers/workload-file.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { runExplainPhase } from '../../src/flows/compare/explain-phase.js';
 
@@ -61,28 +62,36 @@ beforeAll(async () => {
   await chmod(tmp, 0o755);
 }, BUILD_TIMEOUT_MS);
 
-/** select-only at 1 client, one timed round, instructions counted in 3 repetitions. */
-async function selectOnlyWorkload(): Promise<string> {
-  const workload = path.join(tmp, 'select-only.yml');
-  await writeFile(
-    workload,
-    [
-      'name: select-only',
-      'tool: pgbench',
-      'builtin: select-only',
-      'scale: 1',
-      'clients: [1]',
-      'duration: 1',
-      'warmup: 0',
-      'rounds: 1',
-      'instructions: { repetitions: 3 }',
-      '',
-    ].join('\n'),
-  );
-  return workload;
+/**
+ * One `pgperf run` of base, spin and comment on select-only at 1 client (one timed round, instructions in 3
+ * repetitions) counted by `counter`: its exit, results document and decision.
+ */
+async function runThreeArms(counter: 'cachegrind' | 'perf', outName: string) {
+  const out = path.join(tmp, outName);
+  const ran = await runMain([
+    'run',
+    ...(['base', 'spin', 'comment'] as const).flatMap((arm) => ['--arm', `${arm}=${bin[arm]}`]),
+    '--workload',
+    await instructionWorkloadFile(tmp, 1, '{ repetitions: 3 }'),
+    '--instruction-counter',
+    counter,
+    '--out',
+    out,
+    '--tmp-dir',
+    tmp,
+    '--no-store',
+    '--force',
+  ]);
+  const file = await onlyResultsFile(out);
+  const result = JSON.parse(await readFile(file, 'utf8')) as RunResult;
+  const decision = JSON.parse(
+    await readFile(path.join(path.dirname(file), 'decision.json'), 'utf8'),
+  ) as Decision;
+  const cell = (head: string) => decision.cells.find((c) => c.head === head && c.metric === 'instructions')!;
+  return { ran, file, result, cell };
 }
 
-const { hardware } = await probeCounters(nodeProcessRunner);
+const probe = await probeCounters(nodeProcessRunner);
 
 afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
@@ -90,37 +99,15 @@ afterAll(async () => {
 
 describe('instructions per transaction on real builds', () => {
   it('valgrind is installed, so cachegrind counts wherever the CPU has no counter (this VM: none)', async () => {
-    const probe = await probeCounters(nodeProcessRunner);
     expect(probe.valgrind).toMatch(/^valgrind-3\./);
     if (!probe.hardware) expect(probe.hardwareWhy).toMatch(/instructions:u/);
   });
 
-  it.skipIf(!hardware)(
+  it.skipIf(!probe.hardware)(
     'with a hardware PMU, perf counts the spinning head a regression and the comment-only head no-change (skipped here: this VM has none, `perf stat -e instructions:u` says <not supported>)',
     async () => {
-      const out = path.join(tmp, 'out-perf');
-      const ran = await runMain([
-        'run',
-        ...['base', 'spin', 'comment'].flatMap((arm) => ['--arm', `${arm}=${bin[arm as keyof typeof bin]}`]),
-        '--workload',
-        await selectOnlyWorkload(),
-        '--instruction-counter',
-        'perf',
-        '--out',
-        out,
-        '--tmp-dir',
-        tmp,
-        '--no-store',
-        '--force',
-      ]);
-      const file = await onlyResultsFile(out);
-      const result = JSON.parse(await readFile(file, 'utf8')) as RunResult;
-      const decision = JSON.parse(
-        await readFile(path.join(path.dirname(file), 'decision.json'), 'utf8'),
-      ) as Decision;
+      const { ran, result, cell } = await runThreeArms('perf', 'out-perf');
       expect(result.instructions!.counter).toBe('perf');
-      const cell = (head: string) =>
-        decision.cells.find((c) => c.head === head && c.metric === 'instructions')!;
       expect(cell('spin')).toMatchObject({ verdict: 'regression', failsGate: true });
       expect(cell('comment')).toMatchObject({ verdict: 'no-change', failsGate: false });
       expect(ran.code).toBe(1);
@@ -131,39 +118,12 @@ describe('instructions per transaction on real builds', () => {
   it(
     'cachegrind decides the spinning head a regression and the comment-only head no-change, in one round',
     async () => {
-      const workload = await selectOnlyWorkload();
-      const out = path.join(tmp, 'out');
-      const ran = await runMain([
-        'run',
-        '--arm',
-        `base=${bin.base}`,
-        '--arm',
-        `spin=${bin.spin}`,
-        '--arm',
-        `comment=${bin.comment}`,
-        '--workload',
-        workload,
-        '--instruction-counter',
-        'cachegrind',
-        '--out',
-        out,
-        '--tmp-dir',
-        tmp,
-        '--no-store',
-        '--force',
-      ]);
-      const file = await onlyResultsFile(out);
-      const result = JSON.parse(await readFile(file, 'utf8')) as RunResult;
-      const decision = JSON.parse(
-        await readFile(path.join(path.dirname(file), 'decision.json'), 'utf8'),
-      ) as Decision;
+      const { ran, file, result, cell } = await runThreeArms('cachegrind', 'out');
       const record = result.instructions!;
       expect(record.counter).toBe('cachegrind');
       expect(record.failures).toEqual([]);
       expect(record.samples).toHaveLength(9);
 
-      const cell = (head: string) =>
-        decision.cells.find((c) => c.head === head && c.metric === 'instructions')!;
       expect(cell('spin')).toMatchObject({ verdict: 'regression', failsGate: true, id: 'select-only@1' });
       expect(cell('spin').deltaPct!).toBeGreaterThan(5);
       expect(cell('comment')).toMatchObject({ verdict: 'no-change', failsGate: false });

@@ -7,15 +7,15 @@
  * instructions.int.test.ts on a runner with a PMU. A machine without the CPU's counter is refused
  * `--instruction-counter perf` before anything runs.
  */
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/core/results/types.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { probeCounters } from '../../src/postgres/instructions/counter.js';
 import { installedBinDir, leftoverProcesses } from '../../testkit/postgres.js';
-import { onlyResultsFile, sameInstallArms } from '../helpers/cli.js';
+import { onlyResults, sameInstallArms } from '../helpers/cli.js';
+import { instructionWorkloadFile } from '../helpers/workload-file.js';
 import { runMain } from '../helpers/main-in-process.js';
 
 const binDir = installedBinDir();
@@ -26,22 +26,7 @@ let workload: string;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-perf-'));
   await chmod(tmp, 0o755);
-  workload = path.join(tmp, 'select-only.yml');
-  await writeFile(
-    workload,
-    [
-      'name: select-only',
-      'tool: pgbench',
-      'builtin: select-only',
-      'scale: 1',
-      'clients: [1]',
-      'duration: 1',
-      'warmup: 0',
-      'rounds: 2',
-      'instructions: { repetitions: 2, short: 200, long: 3000, warmup: 100 }',
-      '',
-    ].join('\n'),
-  );
+  workload = await instructionWorkloadFile(tmp, 2, '{ repetitions: 2, short: 200, long: 3000, warmup: 100 }');
 });
 afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
@@ -66,8 +51,7 @@ describe('--instruction-counter perf', () => {
   it('counts every repetition with perf attached to the postmaster: the long run counts more, per transaction > 0', async () => {
     const out = path.join(tmp, 'out');
     const ran = await run(out, ['--instruction-counter', 'perf', '--perf-event', 'task-clock']);
-    const result = JSON.parse(await readFile(await onlyResultsFile(out), 'utf8')) as RunResult;
-    const record = result.instructions!;
+    const record = (await onlyResults(out)).instructions!;
     expect(record.failures, ran.stderr).toEqual([]);
     expect(record.counter).toBe('perf');
     expect(record.samples).toHaveLength(4);

@@ -347,13 +347,10 @@ function headlineOf(
           .map((c) => `${c.id} ${METRICS[c.metric].label}`)
           .join(', ')}${list.length > 4 ? ', …' : ''}`
       : '';
-  const found = [
-    counts.regressions > 0 ? plural(counts.regressions, 'regression') : '',
-    counts.likelyRegressions > 0
-      ? `${plural(counts.likelyRegressions, 'likely regression')} (too few rounds to certify)`
-      : '',
-    counts.improvements > 0 ? plural(counts.improvements, 'improvement') : '',
-  ].filter(Boolean);
+  const counted = (n: number, what: string, why = '') => (n > 0 ? [`${plural(n, what)}${why}`] : []);
+  const likely = counted(counts.likelyRegressions, 'likely regression', ' (too few rounds to certify)');
+  const improvements = counted(counts.improvements, 'improvement');
+  const found = [...counted(counts.regressions, 'regression'), ...likely, ...improvements];
   if (outcome === 'failed') {
     const failing = cells.filter((c) => c.failsGate);
     const undecided = failing.filter((c) => c.verdict === 'inconclusive' && !c.likelyRegression).length;
@@ -361,16 +358,13 @@ function headlineOf(
     // Regressions the block did not confirm are named as such, not counted with the confirmed ones.
     const confirmed = counts.regressions - cells.filter((c) => c.unconfirmed).length;
     const lead = [
-      ...(confirmed > 0 ? [plural(confirmed, 'regression')] : []),
-      ...found.filter((f) => !f.includes('improvement') && !/^\d+ regressions?$/.test(f)),
-      ...(unconfirmed > 0 ? [`${plural(unconfirmed, 'unconfirmed regression')} (fail-on inconclusive)`] : []),
-      ...(undecided > 0 ? [`${plural(undecided, 'undecided cell')} (fail-on inconclusive)`] : []),
+      ...counted(confirmed, 'regression'),
+      ...likely,
+      ...counted(unconfirmed, 'unconfirmed regression', ' (fail-on inconclusive)'),
+      ...counted(undecided, 'undecided cell', ' (fail-on inconclusive)'),
+      ...improvements,
     ];
-    const improved = found.find((f) => f.includes('improvement'));
-    return {
-      lead: [...lead, ...(improved ? [improved] : [])].join(', '),
-      detail: `${describe(failing[0]!)}${more(failing)}`,
-    };
+    return { lead: lead.join(', '), detail: `${describe(failing[0]!)}${more(failing)}` };
   }
   if (outcome === 'pending' && counts.unconfirmed > 0) {
     const held = cells.filter(holdsGate);

@@ -23,15 +23,12 @@ import type { Note } from './types.js';
 export function aaSpreadPct(
   values: { logRatios: readonly number[] } | { base: readonly number[] },
 ): number | null {
-  const spread =
-    'logRatios' in values
-      ? values.logRatios.length >= MIN_NOISE_ROUNDS
-        ? MAD_TO_SD * medianAbsoluteDeviation([...values.logRatios])
-        : null
-      : values.base.length >= MIN_NOISE_ROUNDS
-        ? Math.SQRT2 * robustLogSpread(values.base)
-        : null;
-  return spread === null ? null : 100 * Math.expm1(spread);
+  const pct = (spread: number) => 100 * Math.expm1(spread);
+  if ('logRatios' in values) {
+    const d = values.logRatios;
+    return d.length < MIN_NOISE_ROUNDS ? null : pct(MAD_TO_SD * medianAbsoluteDeviation([...d]));
+  }
+  return values.base.length < MIN_NOISE_ROUNDS ? null : pct(Math.SQRT2 * robustLogSpread(values.base));
 }
 
 /** The 'noisy-cell' note when the spread exceeds the threshold; undefined otherwise. */

@@ -20,6 +20,7 @@ import type { RunResult } from '../../core/results/types.js';
 import { errorMessage } from '../../core/util/errors.js';
 import type { Workload } from '../../drivers/workload.js';
 import type { PgbenchWorkload } from '../../drivers/pgbench/workload.js';
+import { probeCounters } from '../../postgres/instructions/counter.js';
 import {
   countInstructions,
   type InstructionPhaseDeps,
@@ -71,6 +72,8 @@ export async function runExplainPhase(
   const base = req.arms[0]!;
   const workloads = [...new Set(targets.map((t) => t.workload))];
   const record: ExplanationRecord = { ...emptyInstructionsRecord(), targets: [...targets] };
+  // Once for every workload profiled.
+  const probed = { ...deps, probe: deps.probe ?? (await probeCounters(deps.runner)) };
   const settings = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
   for (const name of workloads) {
     const w = req.workloads.find((x) => x.name === name) as PgbenchWorkload;
@@ -82,7 +85,7 @@ export async function runExplainPhase(
     try {
       // The profile needs cachegrind's per-function counts, whatever counted the instruction mode.
       const request = { ...req, arms, instructionCounter: { counter: 'cachegrind' as const } };
-      const counted = await countInstructions([{ workload: w, settings }], request, deps, {
+      const counted = await countInstructions([{ workload: w, settings }], request, probed, {
         what: 'explain',
         profileDir: 'explain',
       });

@@ -9,10 +9,12 @@
  */
 import { chown, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import { describeExit, runnerAs, tail, type ProcessRunner } from '../../machine/os/process.js';
-import { PgCluster, processState } from '../../postgres/cluster/cluster.js';
+import { PgCluster } from '../../postgres/cluster/cluster.js';
+import { hasExited } from '../../machine/os/process-state.js';
 import { resolveRunAs, type RunAsUser } from '../../postgres/cluster/run-as.js';
 import { CONNECTION_LOG_SETTINGS, clientBackendPids } from '../../postgres/instructions/backend-log.js';
 import {
@@ -75,6 +77,8 @@ export interface InstructionPhaseDeps {
   runner: ProcessRunner;
   logger: Logger;
   signal?: AbortSignal;
+  /** What probeCounters found, when the caller already asked (probed here otherwise). */
+  probe?: CounterProbe;
 }
 
 /** The workloads that ask for instruction counts. */
@@ -100,18 +104,16 @@ export function checkInstructionWorkloads(workloads: readonly Workload[]): void 
 
 /**
  * A UserError before anything is built or run when the chosen counter cannot count here (valgrind missing,
- * or perf asked for on a machine without the CPU's counter).
+ * or perf asked for on a machine without the CPU's counter); else what the probe found, for the phase.
  */
 export async function checkInstructionCounter(
   req: Pick<InstructionPhaseRequest, 'workloads' | 'instructionCounter'>,
   deps: Pick<InstructionPhaseDeps, 'runner'>,
-): Promise<void> {
-  if (instructionWorkloads(req.workloads).length === 0) return;
-  chooseCounter(
-    req.instructionCounter ?? { counter: 'auto' },
-    await probeCounters(deps.runner),
-    'instructions',
-  );
+): Promise<CounterProbe | undefined> {
+  if (instructionWorkloads(req.workloads).length === 0) return undefined;
+  const probe = await probeCounters(deps.runner);
+  chooseCounter(req.instructionCounter ?? { counter: 'auto' }, probe, 'instructions');
+  return probe;
 }
 
 /** Runs the phase; undefined when no workload asks for it. */
@@ -143,7 +145,7 @@ export async function countInstructions(
 ): Promise<InstructionsRecord> {
   const { logger } = deps;
   const started = Date.now();
-  const probe = await probeCounters(deps.runner);
+  const probe = deps.probe ?? (await probeCounters(deps.runner));
   const counter = chooseCounter(req.instructionCounter ?? { counter: 'auto' }, probe, options.what);
   logger.info(
     counter.kind === 'perf'
@@ -395,34 +397,45 @@ async function perfCountedRun(
   name: string,
 ): Promise<number> {
   if (transactions === 0) return 0;
-  const { cluster } = server;
-  const pid = await cluster.postmasterPid();
+  const pid = await server.cluster.postmasterPid();
   if (pid === undefined) throw new Error(`arm ${server.arm.label}: the server is not running`);
   const out = path.join(server.countDir, `perf-stat.${name}.csv`);
   return countDuring(pid, deps.event, out, deps.counterRunner, async () => {
-    const logBefore = (await readFile(cluster.logFile, 'utf8').catch(() => '')).length;
-    await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
-    const log = (await readFile(cluster.logFile, 'utf8')).slice(logBefore);
-    const pids = clientBackendPids(log, APP_NAME);
-    if (pids.length === 0) {
-      throw new Error(
-        `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`,
-      );
-    }
+    const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
     await waitForExit(pids, deps.signal);
   });
+}
+
+/** Runs `transactions` with pgbench; the pids of the backends it opened, from the connection log. */
+async function runAndFindBackends(
+  w: PgbenchWorkload,
+  server: ArmServer,
+  transactions: number,
+  seed: number,
+  clientBinDir: string,
+  deps: InstructionPhaseDeps,
+): Promise<number[]> {
+  const { cluster } = server;
+  const logBefore = (await readFile(cluster.logFile, 'utf8').catch(() => '')).length;
+  await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
+  const log = (await readFile(cluster.logFile, 'utf8')).slice(logBefore);
+  const pids = clientBackendPids(log, APP_NAME);
+  if (pids.length === 0) {
+    throw new Error(
+      `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`,
+    );
+  }
+  return pids;
 }
 
 /** Waits until every pid has exited (a zombie has: its counts are folded at exit, before it is reaped). */
 async function waitForExit(pids: readonly number[], signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + FILE_WAIT_S * 1000;
   for (const pid of pids) {
-    for (;;) {
+    while (!(await hasExited(pid))) {
       signal?.throwIfAborted();
-      const state = await processState(pid);
-      if (state === undefined || state === 'Z' || state === 'X') break;
       if (Date.now() > deadline) throw new Error(`backend ${pid} did not exit within ${FILE_WAIT_S} s`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
     }
   }
 }
@@ -441,15 +454,7 @@ async function countedRun(
   deps: InstructionPhaseDeps,
 ): Promise<{ profiles: CachegrindProfile[]; files: string[] }> {
   if (transactions === 0) return { profiles: [], files: [] };
-  const logBefore = (await readFile(server.cluster.logFile, 'utf8').catch(() => '')).length;
-  await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
-  const log = (await readFile(server.cluster.logFile, 'utf8')).slice(logBefore);
-  const pids = clientBackendPids(log, APP_NAME);
-  if (pids.length === 0) {
-    throw new Error(
-      `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`,
-    );
-  }
+  const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
   const files = pids.map((pid) => path.join(server.countDir, `cg.${pid}`));
   const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
   return { profiles, files };
@@ -493,7 +498,7 @@ async function waitForProfile(file: string, signal?: AbortSignal): Promise<Cache
     if (Date.now() > deadline) {
       throw new Error(`${file}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 

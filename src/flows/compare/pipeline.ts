@@ -31,6 +31,7 @@ import {
   checkInstructionWorkloads,
   runInstructionPhase,
   type CounterChoice,
+  type InstructionPhaseDeps,
 } from './instruction-phase.js';
 import { explainTargets, runExplainPhase, withExplanation } from './explain-phase.js';
 
@@ -97,14 +98,16 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
-  await checkInstructionCounter(req, deps);
+  const probe = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
   const resultsFile = path.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : undefined;
   // The instruction phase (opt-in per workload) runs before the timed rounds, on servers of its own; its
   // record joins every document the run loop writes.
-  const instructions = await runInstructionPhase({ ...req, arms }, deps);
+  // The counters are probed once, before anything is built, for both phases that count.
+  const countingDeps = probe ? { ...deps, probe } : deps;
+  const instructions = await runInstructionPhase({ ...req, arms }, countingDeps);
   const file = fileSink(resultsFile);
   const sink = archive ? combineSinks(file, archive.sink) : file;
   const { arms: _source, runDir, planCheck: _check, explain, instructionCounter: _counter, ...run } = req;
@@ -121,7 +124,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   );
   const comparison = analyse(measured);
   // The explanation joins results.json (rewritten whole); the store keeps the run as measured.
-  const result = explain ? await explained(measured, comparison, { ...req, arms }, deps) : measured;
+  const result = explain ? await explained(measured, comparison, { ...req, arms }, countingDeps) : measured;
   if (result !== measured) await file.finish(result);
   return {
     result,
@@ -138,7 +141,7 @@ async function explained(
   result: RunResult,
   comparison: RunComparison,
   req: Omit<PipelineRequest, 'arms'> & { arms: ArmSpec[] },
-  deps: PipelineDeps,
+  deps: PipelineDeps & InstructionPhaseDeps,
 ): Promise<RunResult> {
   if (result.calibration || result.baseline) return result;
   const targets = explainTargets(comparison, req.workloads, result.instructions);

@@ -24,6 +24,7 @@ import { shellWord } from '../../core/util/shell-word.js';
 import type { Logger } from '../../core/util/logger.js';
 import { describeExit, tail, type ProcessRunner, type RunOptions } from '../../machine/os/process.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
+import { processState } from '../../machine/os/process-state.js';
 import { clusterSettings, renderConf, type ConfInput } from './conf.js';
 import type { RunAsUser } from './run-as.js';
 
@@ -430,17 +431,6 @@ export class PgCluster {
 const ORPHAN_WAIT_S = 30;
 
 /** State letter of a process from /proc/<pid>/stat ("R", "S", "Z", ...), or undefined when gone. */
-/** The state letter /proc gives a process (R, S, Z, ...); undefined when it is gone or /proc is absent. */
-export async function processState(pid: number): Promise<string | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) S ...": comm may hold spaces and parentheses; the state follows the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Whether `pid` is a live postmaster of `dataDir`: kill(pid, 0) succeeds, /proc says it is not a
  * zombie or dead, and (where /proc shows the command line) it is a postgres started on that data
