@@ -5,17 +5,16 @@
  * is an output the job declares (and needs), and no step sets `rounds` beside `max-rounds`/`time-budget`
  * (the action refuses that). The README's three steering workflows (docs/pr-commands.md) have the trigger,
  * permissions and concurrency their prose promises: the benchmark job of the command workflow never holds a
- * write permission and measures the sha the command job resolved.
+ * write permission and measures the sha the command job resolved. actionlint.test.ts lints the whole
+ * workflows among them; workflow-rules.test.ts checks workflow_run names, label events and PR-code privileges.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DOC_PAGES } from '../../helpers/doc-pages.js';
+import { DOC_PAGES, REPO_ROOT, yamlBlocks } from '../../helpers/doc-pages.js';
 import { parse } from 'yaml';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const action = parse(readFileSync(path.join(root, 'action.yml'), 'utf8')) as {
+const action = parse(readFileSync(path.join(REPO_ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
 };
@@ -49,16 +48,7 @@ interface Example {
 
 /** The ```yaml blocks of a page that use the action. */
 function examples(page: string): Example[] {
-  const lines = readFileSync(path.join(root, page), 'utf8').split('\n');
-  const found: Example[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.trim() !== '```yaml') continue;
-    const end = lines.findIndex((l, j) => j > i && l.trim() === '```');
-    const text = lines.slice(i + 1, end).join('\n');
-    if (/uses: pgperf\/pgperf@/.test(text)) found.push({ page, line: i + 1, text });
-    i = end;
-  }
-  return found;
+  return yamlBlocks(page).filter((b) => /uses: pgperf\/pgperf@/.test(b.text));
 }
 
 const pages = DOC_PAGES;
@@ -211,13 +201,16 @@ describe("the README's steering workflows (docs/pr-commands.md)", () => {
     expect(strings(accepted)).toContain(`\${{ needs.${commandName}.outputs.results-run-id }}`);
   });
 
-  it('perf-label: runs when the label perf is added and on pushes while it is on', () => {
+  it('perf-label: runs when the label perf is added and on pushes while it is on; the job holds the concurrency', () => {
     const wf = readmeWorkflow('perf-label');
     expect(wf.on).toEqual({ pull_request: { types: ['labeled', 'synchronize'] } });
     const [job] = Object.values(wf.jobs!);
-    expect(job!.if).toBe("contains(github.event.pull_request.labels.*.name, 'perf')");
-    expect(wf.concurrency).toMatchObject({ 'cancel-in-progress': true });
-    expect(wf.concurrency!.group).toContain('github.event.pull_request.number');
+    // Which events it runs on is evaluated in workflow-rules.test.ts; here: it asks which label was added.
+    expect(job!.if).toContain("github.event.label.name == 'perf'");
+    // A workflow-level group is joined by every run, an unrelated label's too: the group is the job's.
+    expect(wf.concurrency).toBeUndefined();
+    expect(job!.concurrency).toMatchObject({ 'cancel-in-progress': true });
+    expect(job!.concurrency!.group).toContain('github.event.pull_request.number');
   });
 
   it('perf-push: every push, the superseded run cancelled, the comment only on news', () => {
