@@ -63677,6 +63677,31 @@ function percentileMetrics(log) {
   };
 }
 
+// src/core/bounds.ts
+var ROUNDS = { min: 1, max: 1e3 };
+var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
+var CLIENTS = { min: 1, max: 1e4 };
+var CLIENT_COUNTS = { min: 1, max: 100 };
+var THREADS = { min: 1, max: CLIENTS.max };
+var SCALE = { min: 1, max: 1e5 };
+var PARTITIONS = { min: 0, max: 1e4 };
+var SYSBENCH_TABLES = { min: 1, max: 1e3 };
+var SYSBENCH_TABLE_SIZE = { min: 1, max: 1e9 };
+var SYSBENCH_ROWS = { min: 1, max: 1e10 };
+var DURATION_S = { min: 1, max: 86400 };
+var WARMUP_S = { min: 0, max: DURATION_S.max };
+var TIME_BUDGET_S = { min: 1, max: 7 * 86400 };
+var INSTRUCTION_TRANSACTIONS = { min: 0, max: 1e5 };
+var INSTRUCTION_REPETITIONS = { min: 1, max: 20 };
+var RETRIES = { min: 0, max: 10 };
+var BISECT_TRIES = { min: 1, max: 5 };
+function rangeText(bound) {
+  return `from ${bound.min} to ${bound.max}`;
+}
+function withinBound(n, bound) {
+  return Number.isInteger(n) && n >= bound.min && n <= bound.max;
+}
+
 // src/drivers/common/workload-fields.ts
 import os6 from "node:os";
 
@@ -63717,13 +63742,17 @@ function emptyInstructionsRecord() {
 // src/drivers/common/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
+function boundedInt(bound) {
+  const capped = external_exports.number().max(bound.max, { error: `expected a whole number ${rangeText(bound)}`, abort: true }).int();
+  return bound.min === 1 ? capped.positive() : capped.min(bound.min);
+}
 var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
 var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
 var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
 var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
-var durationField = positiveInt.default(60).describe("Seconds per measured run.");
-var warmupField = nonNegativeInt.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none).");
-var roundsField = positiveInt.default(5).describe("Rounds: every cell runs every arm once per round.");
+var durationField = boundedInt(DURATION_S).default(60).describe(`Seconds per measured run, ${rangeText(DURATION_S)}.`);
+var warmupField = boundedInt(WARMUP_S).default(10).describe(`Seconds of the uncounted warm-up run per arm and cell (0 = none), ${rangeText(WARMUP_S)}.`);
+var roundsField = boundedInt(ROUNDS).default(5).describe(`Rounds: every cell runs every arm once per round; ${rangeText(ROUNDS)}.`);
 var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
@@ -63736,9 +63765,11 @@ var failOnField = external_exports.enum(FAIL_ON).optional().describe(
 );
 function clientsField(what, description) {
   return external_exports.preprocess(
-    (v) => v === "auto" ? autoClientSweep(os6.availableParallelism()) : v,
-    external_exports.array(positiveInt).min(1, `at least one ${what}`)
-  ).describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
+    (v) => v === "auto" ? autoClientSweep(os6.availableParallelism()).filter((c) => c <= CLIENTS.max) : v,
+    external_exports.array(boundedInt(CLIENTS)).min(1, `at least one ${what}`).max(CLIENT_COUNTS.max, `at most ${CLIENT_COUNTS.max} entries`)
+  ).describe(
+    `${description} Each ${rangeText(CLIENTS)}, at most ${CLIENT_COUNTS.max} entries. "auto": 1, 2, 4, ... up to 2x the logical CPUs.`
+  );
 }
 var cpuList = external_exports.preprocess(
   (v) => typeof v === "number" ? String(v) : v,
@@ -63760,10 +63791,10 @@ var instructionsField = external_exports.union(
   [
     external_exports.boolean(),
     external_exports.strictObject({
-      short: nonNegativeInt.optional().describe("Transactions of the short run (default 200)."),
-      long: positiveInt.optional().describe("Transactions of the long run (default 1200)."),
-      warmup: nonNegativeInt.optional().describe("Uncounted transactions first (default 200)."),
-      repetitions: positiveInt.max(20).optional().describe("Repetitions per arm (default 3)."),
+      short: boundedInt(INSTRUCTION_TRANSACTIONS).optional().describe(`Transactions of the short run (default 200), ${rangeText(INSTRUCTION_TRANSACTIONS)}.`),
+      long: boundedInt({ min: 1, max: INSTRUCTION_TRANSACTIONS.max }).optional().describe(`Transactions of the long run (default 1200), up to ${INSTRUCTION_TRANSACTIONS.max}.`),
+      warmup: boundedInt(INSTRUCTION_TRANSACTIONS).optional().describe(`Uncounted transactions first (default 200), ${rangeText(INSTRUCTION_TRANSACTIONS)}.`),
+      repetitions: boundedInt(INSTRUCTION_REPETITIONS).optional().describe(`Repetitions per arm (default 3), ${rangeText(INSTRUCTION_REPETITIONS)}.`),
       threshold: external_exports.number().positive().max(100).optional().describe("Threshold in percent of the instruction verdict (default 1).")
     })
   ],
@@ -63784,7 +63815,7 @@ function resolveInstructions(v) {
     thresholdPct: v.threshold ?? d.thresholdPct
   };
 }
-var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
+var retriesField = boundedInt(RETRIES).default(2).describe(`Retries of a failed run before it is given up, ${rangeText(RETRIES)}.`);
 function refineClients(w, ctx) {
   if (new Set(w.clients).size !== w.clients.length) {
     ctx.addIssue({ code: "custom", path: ["clients"], message: "client counts must not repeat" });
@@ -63835,7 +63866,7 @@ var scriptFile = external_exports.strictObject({
 });
 var initOptions = external_exports.strictObject({
   steps: external_exports.string().regex(/^[dtgGvpf]+$/, "init steps made of the letters d t g G v p f").default("dtgvp").describe("pgbench -I init steps (d, t, g, G, v, p, f)."),
-  partitions: nonNegativeInt.default(0).describe("--partitions=N for pgbench_accounts (0 = not partitioned)."),
+  partitions: boundedInt(PARTITIONS).default(0).describe(`--partitions=N for pgbench_accounts (0 = not partitioned), ${rangeText(PARTITIONS)}.`),
   fillfactor: external_exports.number().int().min(10).max(100).default(100).describe("--fillfactor for the pgbench tables."),
   unloggedTables: external_exports.boolean().default(false).describe("--unlogged-tables.")
 });
@@ -63847,9 +63878,11 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   scripts: external_exports.array(scriptFile).min(1).optional().describe("Custom pgbench scripts with weights; exclusive with builtin."),
   pipeline: external_exports.number().int().min(2).max(100).optional().describe("Run builtin select-only as pipelines of this many queries (PG14+)."),
   queryMode: external_exports.enum(QUERY_MODES).default("prepared").describe("pgbench -M."),
-  scale: positiveInt.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
+  scale: boundedInt(SCALE).default(10).describe(`pgbench scale factor (100,000 pgbench_accounts rows per unit), ${rangeText(SCALE)}.`),
   clients: clientsField("client count", "The client-count sweep: one cell per entry."),
-  threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
+  threads: external_exports.union([external_exports.enum(["auto", "clients"]), boundedInt(THREADS)]).default("auto").describe(
+    `pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number ${rangeText(THREADS)}.`
+  ),
   init: initOptions.default({ steps: "dtgvp", partitions: 0, fillfactor: 100, unloggedTables: false }).describe("Options of the data load (pgbench -i)."),
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
   ...commonWorkloadFields
@@ -64343,8 +64376,10 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   description: descriptionField,
   tool: external_exports.literal("sysbench").describe("The client that drives the workload."),
   script: external_exports.enum(SYSBENCH_SCRIPTS).describe("The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`)."),
-  tables: positiveInt.default(1).describe("sysbench --tables: number of sbtestN tables."),
-  tableSize: positiveInt.default(1e4).describe("sysbench --table-size: rows per table."),
+  tables: boundedInt(SYSBENCH_TABLES).default(1).describe(`sysbench --tables: number of sbtestN tables, ${rangeText(SYSBENCH_TABLES)}.`),
+  tableSize: boundedInt(SYSBENCH_TABLE_SIZE).default(1e4).describe(
+    `sysbench --table-size: rows per table, ${rangeText(SYSBENCH_TABLE_SIZE)}; tables x tableSize at most ${SYSBENCH_ROWS.max}.`
+  ),
   clients: clientsField(
     "thread count",
     "The thread sweep, sysbench --threads (one connection per thread): one cell per entry."
@@ -64359,6 +64394,13 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   ...commonWorkloadFields
 }).superRefine((w, ctx) => {
   refineClients(w, ctx);
+  if (w.tables * w.tableSize > SYSBENCH_ROWS.max) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["tableSize"],
+      message: `tables x tableSize (${w.tables} x ${w.tableSize}) is more than ${SYSBENCH_ROWS.max} rows in all: fewer tables or rows per table`
+    });
+  }
   refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
 });
 function checkSysbenchExtraArg(arg) {
@@ -68829,15 +68871,21 @@ async function loadWorkloadFile(file2) {
   const workload = parseWorkload(text2, file2);
   return resolveScripts(workload, file2);
 }
+var MAX_ALIAS_COUNT = 100;
 function parseWorkload(text2, source) {
   const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: "error" });
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     const at = lineCounter.linePos(err.pos[0]);
     throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
   }
-  const data = doc.toJS();
+  let data;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    throw new UserError(`${source}: invalid YAML: ${aliasProblem(e)}`);
+  }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
   }
@@ -68848,6 +68896,13 @@ function parseWorkload(text2, source) {
     problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
   ${problems.join("\n  ")}`
   );
+}
+function aliasProblem(e) {
+  const message = e instanceof Error ? e.message.split("\n")[0] : String(e);
+  if (/excessive alias count/i.test(message)) {
+    return `its aliases (*name) expand to more than ${MAX_ALIAS_COUNT} copies of anchored nodes (an alias bomb?): write the values out, or use fewer aliases`;
+  }
+  return message;
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
@@ -68872,11 +68927,21 @@ function describeIssue(issue2, data, doc, lineCounter, source) {
     const known = Object.keys(schemaShapeAt(variantSchema(data), issue2.path)).join(", ");
     return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue2.path, issue2.keys)}`;
   }
+  const range = rangeIssueInUnion(issue2);
+  if (range) return describeIssue(range, data, doc, lineCounter, source);
   const where = locate(doc, lineCounter, issue2.path, false);
   const value = valueAt(data, issue2.path);
   if (issue2.path.length === 0) return `${source}${where}: ${expectation(issue2)}`;
   const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
   return `${source}${where}: ${field}: ${expectation(issue2)}, ${got}`;
+}
+function rangeIssueInUnion(issue2) {
+  if (issue2.code !== "invalid_union" || !Array.isArray(issue2.errors)) return void 0;
+  const ranged = issue2.errors.find(
+    (errs) => errs.length > 0 && errs.every((e) => e.code === "too_big" || e.code === "too_small")
+  );
+  const first = ranged?.[0];
+  return first ? { ...first, path: [...issue2.path, ...first.path] } : void 0;
 }
 function expectation(issue2) {
   switch (issue2.code) {
@@ -68887,6 +68952,7 @@ function expectation(issue2) {
       return `expected a number ${issue2.inclusive ? ">=" : ">"} ${issue2.minimum}`;
     case "too_big":
       if (issue2.origin === "array") return `expected at most ${issue2.maximum} entries`;
+      if (issue2.message.startsWith("expected ")) return issue2.message;
       return `expected a number ${issue2.inclusive ? "<=" : "<"} ${issue2.maximum}`;
     case "invalid_value":
       return `expected one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}`;
@@ -69145,23 +69211,31 @@ function workloadOptionHelp(what = "workload files", one = false) {
   if (names.length === 0) return what;
   return `${what}, or ${one ? "the name of a shipped workload" : "names of shipped workloads"}: ${names.join(", ")}`;
 }
-function positiveInt2(flag) {
+function positiveInt2(flag, bound) {
   return (value) => {
     const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
+    if (!/^\d+$/.test(value) || n <= 0) {
       throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
     }
-    return n;
+    return checkBound(flag, value, n, bound);
   };
 }
-function nonNegativeInt2(flag) {
+function nonNegativeInt2(flag, bound) {
   return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
+    if (!/^\d+$/.test(value)) {
       throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${value}'`);
     }
-    return n;
+    return checkBound(flag, value, Number(value), bound);
   };
+}
+function checkBound(flag, value, n, bound) {
+  if (bound && (n < bound.min || n > bound.max)) {
+    throw new InvalidArgumentError(`${flag} must be a whole number ${rangeText(bound)}, got '${value}'`);
+  }
+  if (!Number.isSafeInteger(n)) {
+    throw new InvalidArgumentError(`${flag} must be a whole number below 2^53, got '${value}'`);
+  }
+  return n;
 }
 function collectArm(value, previous = []) {
   const m = /^([^=]+)=(.+)$/.exec(value);
@@ -69195,10 +69269,14 @@ function printable(value) {
   return JSON.stringify(value).slice(1, -1);
 }
 function addMeasureOptions(command, help = {}) {
-  command.option("--rounds <n>", help.rounds ?? "rounds (overrides the workloads')", positiveInt2("--rounds")).option(
+  command.option(
+    "--rounds <n>",
+    `${help.rounds ?? "rounds (overrides the workloads')"}; ${rangeText(ROUNDS)}`,
+    positiveInt2("--rounds", ROUNDS)
+  ).option(
     "--duration <seconds>",
-    "seconds per measured run (overrides the workloads')",
-    positiveInt2("--duration")
+    `seconds per measured run (overrides the workloads'); ${rangeText(DURATION_S)}`,
+    positiveInt2("--duration", DURATION_S)
   );
   if (help.out !== false) command.option("--out <dir>", help.out ?? "results directory", "pgperf-results");
   return command.option(
@@ -69211,15 +69289,15 @@ function addMeasureOptions(command, help = {}) {
 function addAdaptiveOptions(command) {
   return command.option(
     "--max-rounds <n>",
-    "adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds",
-    positiveInt2("--max-rounds")
+    `adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds (${rangeText(ROUNDS)})`,
+    positiveInt2("--max-rounds", ROUNDS)
   ).option(
     "--time-budget <duration>",
-    "adaptive rounds within this time (e.g. 45m, 1h, 900s)",
+    `adaptive rounds within this time (e.g. 45m, 1h, 900s; at most ${TIME_BUDGET_S.max / 86400} days)`,
     parseDuration
   ).option(
     "--schedule <rounds>",
-    `looks, cumulative rounds (default ${DEFAULT_SCHEDULE.join(",")})`,
+    `looks, cumulative rounds up to ${ROUNDS.max} (default ${DEFAULT_SCHEDULE.join(",")})`,
     parseSchedule
   ).option("--spending <name>", `alpha-spending function: ${SPENDING_FUNCTIONS.join(", ")}`, parseSpending).option(
     "--pass-alpha <a>",
@@ -69268,6 +69346,11 @@ function parseDuration(value) {
       `--time-budget must be a positive duration: a number of seconds, or with the unit s, m, min or h (e.g. 45m, 1.5h, 900s), got '${value}'`
     );
   }
+  if (seconds2 > TIME_BUDGET_S.max) {
+    throw new InvalidArgumentError(
+      `--time-budget must be at most ${TIME_BUDGET_S.max} s (${TIME_BUDGET_S.max / 86400} days), got '${value}'`
+    );
+  }
   return seconds2;
 }
 function parseSchedule(value) {
@@ -69275,6 +69358,11 @@ function parseSchedule(value) {
   if (!rounds.every((r, i) => Number.isInteger(r) && r > 0 && (i === 0 || r > rounds[i - 1]))) {
     throw new InvalidArgumentError(
       `--schedule must be comma-separated, strictly increasing whole round counts >= 1 (e.g. ${DEFAULT_SCHEDULE.join(",")}), got '${value}'`
+    );
+  }
+  if (!rounds.every((r) => withinBound(r, ROUNDS))) {
+    throw new InvalidArgumentError(
+      `--schedule looks must be round counts ${rangeText(ROUNDS)}, got '${value}'`
     );
   }
   return rounds;
@@ -70004,12 +70092,12 @@ function bisectCommand() {
     workloadOptionHelp("the workload that regressed: its file", true)
   ).option(
     "--clients <n>",
-    "the client count to measure (default: the workload's, when it has one)",
-    positiveInt2("--clients")
+    `the client count to measure (default: the workload's, when it has one; ${rangeText(CLIENTS)})`,
+    positiveInt2("--clients", CLIENTS)
   ).option(
     "--tries <n>",
-    "measurements per commit while the verdict is inconclusive, each with twice the rounds",
-    positiveInt2("--tries"),
+    `measurements per commit while the verdict is inconclusive, each with twice the rounds (${rangeText(BISECT_TRIES)})`,
+    positiveInt2("--tries", BISECT_TRIES),
     DEFAULT_TRIES
   ).option("--no-verify-bad", "do not measure --bad first (assume it is bad)").option("--cache-dir <dir>", cacheDirHelp()).option(
     "--build-option <option>",
@@ -72811,7 +72899,7 @@ var DEMO_WORKLOAD = workloadSchema.parse({
   threshold: DEMO_THRESHOLD_PCT
 });
 function demoCommand() {
-  return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", "rounds", positiveInt2("--rounds")).option("--store <dir|url>", STORE_OPTION_HELP).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
+  return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", `rounds (${rangeText(ROUNDS)})`, positiveInt2("--rounds", ROUNDS)).option("--store <dir|url>", STORE_OPTION_HELP).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
     const logger = consoleLogger();
     const binDir = flags.bin ?? await findInstalledBinDir();
     logger.info(
@@ -78889,7 +78977,15 @@ init_errors();
 function planCommand() {
   const command = new Command("plan").description(
     "plan a comparison: this runner's noise per cell, the rounds a threshold needs and the smallest change the planned rounds resolve; with --shards, the split over machines"
-  ).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--store <dir|url>", STORE_OPTION_HELP).option("--shards <n>", "split the cells into N shards (see run --shard)", positiveInt2("--shards")).option("--rounds <n>", "rounds (overrides the workloads')", positiveInt2("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt2("--duration")).option("--arms <n>", "arms per cell (default 2)", positiveInt2("--arms"), 2).option("--json", "print the plan as JSON");
+  ).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--store <dir|url>", STORE_OPTION_HELP).option("--shards <n>", "split the cells into N shards (see run --shard)", positiveInt2("--shards")).option(
+    "--rounds <n>",
+    `rounds (overrides the workloads'); ${rangeText(ROUNDS)}`,
+    positiveInt2("--rounds", ROUNDS)
+  ).option(
+    "--duration <seconds>",
+    `seconds per run (overrides the workloads'); ${rangeText(DURATION_S)}`,
+    positiveInt2("--duration", DURATION_S)
+  ).option("--arms <n>", "arms per cell (default 2)", positiveInt2("--arms"), 2).option("--json", "print the plan as JSON");
   return addAnalysisOptions(command, "run").action(async (flags) => {
     const workloads = [];
     for (const file2 of flags.workload) {
@@ -79072,8 +79168,8 @@ function runCommand2() {
     false
   ).option("--no-diagnostics", "do not sample wait events and counters during the runs").option(
     "--confirm-rounds <n>",
-    "rounds of the confirmation block that measures a regressed cell again before the gate fails it (0: none)",
-    nonNegativeInt2("--confirm-rounds"),
+    `rounds of the confirmation block that measures a regressed cell again before the gate fails it (0: none; ${rangeText(EXTRA_ROUNDS)})`,
+    nonNegativeInt2("--confirm-rounds", EXTRA_ROUNDS),
     DEFAULT_CONFIRM_ROUNDS
   ).option(
     "--explain",
@@ -79112,8 +79208,8 @@ function runCommand2() {
     false
   ).option(
     "--sentinel-rounds <n>",
-    "with --baseline stored: rounds re-measuring the stored base install with head, to detect machine drift (0: none)",
-    nonNegativeInt2("--sentinel-rounds"),
+    `with --baseline stored: rounds re-measuring the stored base install with head, to detect machine drift (0: none; ${rangeText(EXTRA_ROUNDS)})`,
+    nonNegativeInt2("--sentinel-rounds", EXTRA_ROUNDS),
     DEFAULT_SENTINEL_ROUNDS
   ).addOption(
     new Option(
@@ -79620,5 +79716,19 @@ async function main(argv) {
   }
 }
 
+// src/adapters/cli/closed-pipe.ts
+var watched = /* @__PURE__ */ new WeakSet();
+function endOutputOnClosedPipe(streams = [process.stdout, process.stderr]) {
+  for (const stream of streams) {
+    if (watched.has(stream)) continue;
+    watched.add(stream);
+    stream.on("error", (e) => {
+      if (e.code !== "EPIPE") throw e;
+      stream.write = (() => true);
+    });
+  }
+}
+
 // src/cli.ts
+endOutputOnClosedPipe();
 process.exitCode = await main(process.argv.slice(2));

@@ -63464,6 +63464,27 @@ function percentileMetrics(log) {
   };
 }
 
+// src/core/bounds.ts
+var ROUNDS = { min: 1, max: 1e3 };
+var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
+var CLIENTS = { min: 1, max: 1e4 };
+var CLIENT_COUNTS = { min: 1, max: 100 };
+var THREADS = { min: 1, max: CLIENTS.max };
+var SCALE = { min: 1, max: 1e5 };
+var PARTITIONS = { min: 0, max: 1e4 };
+var SYSBENCH_TABLES = { min: 1, max: 1e3 };
+var SYSBENCH_TABLE_SIZE = { min: 1, max: 1e9 };
+var SYSBENCH_ROWS = { min: 1, max: 1e10 };
+var DURATION_S = { min: 1, max: 86400 };
+var WARMUP_S = { min: 0, max: DURATION_S.max };
+var TIME_BUDGET_S = { min: 1, max: 7 * 86400 };
+var INSTRUCTION_TRANSACTIONS = { min: 0, max: 1e5 };
+var INSTRUCTION_REPETITIONS = { min: 1, max: 20 };
+var RETRIES = { min: 0, max: 10 };
+function rangeText(bound) {
+  return `from ${bound.min} to ${bound.max}`;
+}
+
 // src/drivers/common/workload-fields.ts
 import os6 from "node:os";
 
@@ -63607,13 +63628,17 @@ function emptyInstructionsRecord() {
 // src/drivers/common/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
+function boundedInt(bound) {
+  const capped = external_exports.number().max(bound.max, { error: `expected a whole number ${rangeText(bound)}`, abort: true }).int();
+  return bound.min === 1 ? capped.positive() : capped.min(bound.min);
+}
 var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
 var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
 var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
 var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
-var durationField = positiveInt.default(60).describe("Seconds per measured run.");
-var warmupField = nonNegativeInt.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none).");
-var roundsField = positiveInt.default(5).describe("Rounds: every cell runs every arm once per round.");
+var durationField = boundedInt(DURATION_S).default(60).describe(`Seconds per measured run, ${rangeText(DURATION_S)}.`);
+var warmupField = boundedInt(WARMUP_S).default(10).describe(`Seconds of the uncounted warm-up run per arm and cell (0 = none), ${rangeText(WARMUP_S)}.`);
+var roundsField = boundedInt(ROUNDS).default(5).describe(`Rounds: every cell runs every arm once per round; ${rangeText(ROUNDS)}.`);
 var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
@@ -63626,9 +63651,11 @@ var failOnField = external_exports.enum(FAIL_ON).optional().describe(
 );
 function clientsField(what, description) {
   return external_exports.preprocess(
-    (v) => v === "auto" ? autoClientSweep(os6.availableParallelism()) : v,
-    external_exports.array(positiveInt).min(1, `at least one ${what}`)
-  ).describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
+    (v) => v === "auto" ? autoClientSweep(os6.availableParallelism()).filter((c) => c <= CLIENTS.max) : v,
+    external_exports.array(boundedInt(CLIENTS)).min(1, `at least one ${what}`).max(CLIENT_COUNTS.max, `at most ${CLIENT_COUNTS.max} entries`)
+  ).describe(
+    `${description} Each ${rangeText(CLIENTS)}, at most ${CLIENT_COUNTS.max} entries. "auto": 1, 2, 4, ... up to 2x the logical CPUs.`
+  );
 }
 var cpuList = external_exports.preprocess(
   (v) => typeof v === "number" ? String(v) : v,
@@ -63650,10 +63677,10 @@ var instructionsField = external_exports.union(
   [
     external_exports.boolean(),
     external_exports.strictObject({
-      short: nonNegativeInt.optional().describe("Transactions of the short run (default 200)."),
-      long: positiveInt.optional().describe("Transactions of the long run (default 1200)."),
-      warmup: nonNegativeInt.optional().describe("Uncounted transactions first (default 200)."),
-      repetitions: positiveInt.max(20).optional().describe("Repetitions per arm (default 3)."),
+      short: boundedInt(INSTRUCTION_TRANSACTIONS).optional().describe(`Transactions of the short run (default 200), ${rangeText(INSTRUCTION_TRANSACTIONS)}.`),
+      long: boundedInt({ min: 1, max: INSTRUCTION_TRANSACTIONS.max }).optional().describe(`Transactions of the long run (default 1200), up to ${INSTRUCTION_TRANSACTIONS.max}.`),
+      warmup: boundedInt(INSTRUCTION_TRANSACTIONS).optional().describe(`Uncounted transactions first (default 200), ${rangeText(INSTRUCTION_TRANSACTIONS)}.`),
+      repetitions: boundedInt(INSTRUCTION_REPETITIONS).optional().describe(`Repetitions per arm (default 3), ${rangeText(INSTRUCTION_REPETITIONS)}.`),
       threshold: external_exports.number().positive().max(100).optional().describe("Threshold in percent of the instruction verdict (default 1).")
     })
   ],
@@ -63674,7 +63701,7 @@ function resolveInstructions(v) {
     thresholdPct: v.threshold ?? d.thresholdPct
   };
 }
-var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
+var retriesField = boundedInt(RETRIES).default(2).describe(`Retries of a failed run before it is given up, ${rangeText(RETRIES)}.`);
 function refineClients(w, ctx) {
   if (new Set(w.clients).size !== w.clients.length) {
     ctx.addIssue({ code: "custom", path: ["clients"], message: "client counts must not repeat" });
@@ -63725,7 +63752,7 @@ var scriptFile = external_exports.strictObject({
 });
 var initOptions = external_exports.strictObject({
   steps: external_exports.string().regex(/^[dtgGvpf]+$/, "init steps made of the letters d t g G v p f").default("dtgvp").describe("pgbench -I init steps (d, t, g, G, v, p, f)."),
-  partitions: nonNegativeInt.default(0).describe("--partitions=N for pgbench_accounts (0 = not partitioned)."),
+  partitions: boundedInt(PARTITIONS).default(0).describe(`--partitions=N for pgbench_accounts (0 = not partitioned), ${rangeText(PARTITIONS)}.`),
   fillfactor: external_exports.number().int().min(10).max(100).default(100).describe("--fillfactor for the pgbench tables."),
   unloggedTables: external_exports.boolean().default(false).describe("--unlogged-tables.")
 });
@@ -63737,9 +63764,11 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   scripts: external_exports.array(scriptFile).min(1).optional().describe("Custom pgbench scripts with weights; exclusive with builtin."),
   pipeline: external_exports.number().int().min(2).max(100).optional().describe("Run builtin select-only as pipelines of this many queries (PG14+)."),
   queryMode: external_exports.enum(QUERY_MODES).default("prepared").describe("pgbench -M."),
-  scale: positiveInt.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
+  scale: boundedInt(SCALE).default(10).describe(`pgbench scale factor (100,000 pgbench_accounts rows per unit), ${rangeText(SCALE)}.`),
   clients: clientsField("client count", "The client-count sweep: one cell per entry."),
-  threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
+  threads: external_exports.union([external_exports.enum(["auto", "clients"]), boundedInt(THREADS)]).default("auto").describe(
+    `pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number ${rangeText(THREADS)}.`
+  ),
   init: initOptions.default({ steps: "dtgvp", partitions: 0, fillfactor: 100, unloggedTables: false }).describe("Options of the data load (pgbench -i)."),
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
   ...commonWorkloadFields
@@ -64252,8 +64281,10 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   description: descriptionField,
   tool: external_exports.literal("sysbench").describe("The client that drives the workload."),
   script: external_exports.enum(SYSBENCH_SCRIPTS).describe("The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`)."),
-  tables: positiveInt.default(1).describe("sysbench --tables: number of sbtestN tables."),
-  tableSize: positiveInt.default(1e4).describe("sysbench --table-size: rows per table."),
+  tables: boundedInt(SYSBENCH_TABLES).default(1).describe(`sysbench --tables: number of sbtestN tables, ${rangeText(SYSBENCH_TABLES)}.`),
+  tableSize: boundedInt(SYSBENCH_TABLE_SIZE).default(1e4).describe(
+    `sysbench --table-size: rows per table, ${rangeText(SYSBENCH_TABLE_SIZE)}; tables x tableSize at most ${SYSBENCH_ROWS.max}.`
+  ),
   clients: clientsField(
     "thread count",
     "The thread sweep, sysbench --threads (one connection per thread): one cell per entry."
@@ -64268,6 +64299,13 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   ...commonWorkloadFields
 }).superRefine((w, ctx) => {
   refineClients(w, ctx);
+  if (w.tables * w.tableSize > SYSBENCH_ROWS.max) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["tableSize"],
+      message: `tables x tableSize (${w.tables} x ${w.tableSize}) is more than ${SYSBENCH_ROWS.max} rows in all: fewer tables or rows per table`
+    });
+  }
   refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
 });
 function checkSysbenchExtraArg(arg) {
@@ -70081,14 +70119,14 @@ function parseInputs(read) {
     headBinDir: text2("head-bin-dir"),
     patches: list("patches"),
     workloads: list("workloads"),
-    rounds: optionalNumber(read, "rounds", { integer: true, min: 1 }),
-    clients: optionalNumber(read, "clients", { integer: true, min: 1 }),
+    rounds: optionalNumber(read, "rounds", { integer: true, min: 1, bound: ROUNDS }),
+    clients: optionalNumber(read, "clients", { integer: true, min: 1, bound: CLIENTS }),
     ...clientCountsInput(read),
-    maxRounds: optionalNumber(read, "max-rounds", { integer: true, min: 1 }),
-    timeBudgetS: optionalDuration(read, "time-budget"),
+    maxRounds: optionalNumber(read, "max-rounds", { integer: true, min: 1, bound: ROUNDS }),
+    timeBudgetS: optionalDuration(read, "time-budget", TIME_BUDGET_S),
     passAlpha: optionalNumber(read, "pass-alpha", { min: 0, max: 0.5, exclusive: true }),
-    duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
-    confirmRounds: optionalNumber(read, "confirm-rounds", { integer: true, min: 0 }),
+    duration: optionalNumber(read, "duration", { integer: true, min: 1, bound: DURATION_S }),
+    confirmRounds: optionalNumber(read, "confirm-rounds", { integer: true, min: 0, bound: EXTRA_ROUNDS }),
     alpha: policyNumber(read, "alpha", alphaProblem) ?? DEFAULT_ALPHA,
     threshold: policyNumber(read, "threshold", thresholdProblem) ?? DEFAULT_THRESHOLD_PCT,
     failOn: choice(read, "fail-on", FAIL_ON, DEFAULT_FAIL_ON),
@@ -70206,12 +70244,26 @@ function clientCountsInput(read) {
   if (raw === "") return {};
   const items = raw.split(/[\n,]/).map((s) => s.trim());
   const counts = items.map(Number);
-  if (items.some((s) => !/^[0-9]{1,9}$/.test(s)) || counts.some((n) => n < 1) || new Set(counts).size !== counts.length) {
+  if (items.some((s) => !/^[0-9]+$/.test(s)) || counts.some((n) => n < 1) || new Set(counts).size !== counts.length) {
     throw new UserError(
-      `input 'client-counts' must be distinct whole numbers >= 1, comma-separated (e.g. 1,64), got '${raw}'`
+      `input 'client-counts' must be distinct whole numbers >= 1, comma-separated (e.g. 1,64), got '${clip(raw)}'`
+    );
+  }
+  const over = items.find((_, i) => counts[i] > CLIENTS.max);
+  if (over !== void 0) {
+    throw new UserError(
+      `input 'client-counts': each client count must be a whole number ${rangeText(CLIENTS)}, got '${clip(over)}'`
+    );
+  }
+  if (counts.length > CLIENT_COUNTS.max) {
+    throw new UserError(
+      `input 'client-counts' must be at most ${CLIENT_COUNTS.max} client counts, got ${counts.length}`
     );
   }
   return { clientCounts: counts };
+}
+function clip(text2) {
+  return text2.length > 60 ? `${text2.slice(0, 60)}\u2026` : text2;
 }
 function checkPublishSite(inputs) {
   const site = inputs.publishSite;
@@ -70267,14 +70319,22 @@ function optionalNumber(read, name, rule) {
     const range = rule.max !== void 0 ? ` between ${rule.min} and ${rule.max}${rule.exclusive ? " (exclusive)" : ""}` : rule.min !== void 0 ? ` >= ${rule.min}` : "";
     throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
   }
+  if (rule.bound && (n < rule.bound.min || n > rule.bound.max)) {
+    throw new UserError(`input '${name}' must be a whole number ${rangeText(rule.bound)}, got '${raw}'`);
+  }
   return n;
 }
-function optionalDuration(read, name) {
+function optionalDuration(read, name, bound) {
   const raw = read(name).trim();
   if (raw === "") return void 0;
   const seconds = parseDurationS(raw);
   if (seconds === void 0) {
     throw new UserError(`input '${name}' must be a duration such as 45m, 1h or 900s, got '${raw}'`);
+  }
+  if (bound && seconds > bound.max) {
+    throw new UserError(
+      `input '${name}' must be at most ${bound.max} s (${bound.max / 86400} days), got '${raw}'`
+    );
   }
   return seconds;
 }
@@ -71605,7 +71665,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
       exitCode: gates ? 3 : 0,
       failOn: policy.failOn,
       headline: { lead: "Incomplete", detail: `${incomplete}; partial results decide nothing` },
-      status: { state: "error", description: clip(`Incomplete: ${incomplete}; no verdict`) },
+      status: { state: "error", description: clip2(`Incomplete: ${incomplete}; no verdict`) },
       ...gates ? { failure: `${incomplete}: partial results decide nothing (${failOnText})` } : {},
       cells,
       counts,
@@ -71627,7 +71687,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
     headline: headline2,
     status: {
       state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
-      description: clip(`${statusWord}: ${statusDetail(outcome, counts, lead)}`)
+      description: clip2(`${statusWord}: ${statusDetail(outcome, counts, lead)}`)
     },
     ...outcome === "failed" ? { failure: `${headlineText({ headline: headline2 })} (${failOnText})` } : {},
     cells,
@@ -71824,7 +71884,7 @@ function collectReasons(parts) {
   }
   return [...byCode.values()];
 }
-function clip(text2) {
+function clip2(text2) {
   return plainText(text2, STATUS_DESCRIPTION_MAX);
 }
 
@@ -73418,15 +73478,21 @@ async function loadWorkloadFile(file2) {
   const workload = parseWorkload(text2, file2);
   return resolveScripts(workload, file2);
 }
+var MAX_ALIAS_COUNT = 100;
 function parseWorkload(text2, source) {
   const lineCounter = new import_yaml2.LineCounter();
-  const doc = (0, import_yaml2.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = (0, import_yaml2.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: "error" });
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     const at = lineCounter.linePos(err.pos[0]);
     throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
   }
-  const data = doc.toJS();
+  let data;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    throw new UserError(`${source}: invalid YAML: ${aliasProblem(e)}`);
+  }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
   }
@@ -73437,6 +73503,13 @@ function parseWorkload(text2, source) {
     problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
   ${problems.join("\n  ")}`
   );
+}
+function aliasProblem(e) {
+  const message = e instanceof Error ? e.message.split("\n")[0] : String(e);
+  if (/excessive alias count/i.test(message)) {
+    return `its aliases (*name) expand to more than ${MAX_ALIAS_COUNT} copies of anchored nodes (an alias bomb?): write the values out, or use fewer aliases`;
+  }
+  return message;
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
@@ -73461,11 +73534,21 @@ function describeIssue(issue3, data, doc, lineCounter, source) {
     const known = Object.keys(schemaShapeAt(variantSchema(data), issue3.path)).join(", ");
     return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue3.path, issue3.keys)}`;
   }
+  const range = rangeIssueInUnion(issue3);
+  if (range) return describeIssue(range, data, doc, lineCounter, source);
   const where = locate(doc, lineCounter, issue3.path, false);
   const value = valueAt2(data, issue3.path);
   if (issue3.path.length === 0) return `${source}${where}: ${expectation(issue3)}`;
   const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
   return `${source}${where}: ${field}: ${expectation(issue3)}, ${got}`;
+}
+function rangeIssueInUnion(issue3) {
+  if (issue3.code !== "invalid_union" || !Array.isArray(issue3.errors)) return void 0;
+  const ranged = issue3.errors.find(
+    (errs) => errs.length > 0 && errs.every((e) => e.code === "too_big" || e.code === "too_small")
+  );
+  const first = ranged?.[0];
+  return first ? { ...first, path: [...issue3.path, ...first.path] } : void 0;
 }
 function expectation(issue3) {
   switch (issue3.code) {
@@ -73476,6 +73559,7 @@ function expectation(issue3) {
       return `expected a number ${issue3.inclusive ? ">=" : ">"} ${issue3.minimum}`;
     case "too_big":
       if (issue3.origin === "array") return `expected at most ${issue3.maximum} entries`;
+      if (issue3.message.startsWith("expected ")) return issue3.message;
       return `expected a number ${issue3.inclusive ? "<=" : "<"} ${issue3.maximum}`;
     case "invalid_value":
       return `expected one of ${issue3.values.map((v) => JSON.stringify(v)).join(", ")}`;
@@ -74621,13 +74705,16 @@ function parseRun(args) {
       if (new Set(items).size !== items.length) throw new CommandProblem("workloads=: a name repeats");
       run3.workloads = items;
     } else if (key === "clients") {
-      run3.clients = items.map((c) => positive(c, "clients="));
+      if (items.length > CLIENT_COUNTS.max) {
+        throw new CommandProblem(`clients=: at most ${CLIENT_COUNTS.max} client counts, got ${items.length}`);
+      }
+      run3.clients = items.map((c) => positive(c, "clients=", CLIENTS));
       if (new Set(run3.clients).size !== run3.clients.length) {
         throw new CommandProblem("clients=: client counts must not repeat");
       }
     } else {
       if (items.length !== 1) throw new CommandProblem(`rounds=: one whole number >= 1, got '${value}'`);
-      run3.rounds = positive(value, "rounds=");
+      run3.rounds = positive(value, "rounds=", ROUNDS);
     }
   }
   return { kind: "run", ...run3 };
@@ -74644,12 +74731,17 @@ function parseCell(word, needClients) {
     if (needClients) throw new CommandProblem(`'${clipWord(word)}' needs @<clients>, e.g. ${workload}@64`);
     return { workload };
   }
-  return { workload, clients: positive(word.slice(at + 1), `'${clipWord(word)}': clients`) };
+  return { workload, clients: positive(word.slice(at + 1), `'${clipWord(word)}': clients`, CLIENTS) };
 }
-function positive(text2, what) {
+function positive(text2, what, bound) {
   const n = Number(text2);
-  if (!/^[0-9]{1,9}$/.test(text2) || n < 1) {
+  if (!/^[0-9]+$/.test(text2) || n < 1) {
     throw new CommandProblem(`${what}: '${clipWord(text2)}' is not a whole number >= 1`);
+  }
+  if (n > bound.max) {
+    throw new CommandProblem(
+      `${what}: '${clipWord(text2)}' is out of range: a whole number ${rangeText(bound)}`
+    );
   }
   return n;
 }
@@ -75571,6 +75663,7 @@ function parseBisectMarker(body, where) {
     throw new UserError(`${where}: the pgperf:bisect marker must be a JSON object`);
   }
   if (!Number.isInteger(o.clients) || o.clients < 1) throw bad("clients", "a whole number >= 1");
+  if (o.clients > CLIENTS.max) throw bad("clients", `a whole number ${rangeText(CLIENTS)}`);
   const metric = nonEmpty("metric");
   if (!isMetricName(metric)) throw bad("metric", "a metric pgperf records (e.g. tps)");
   return {

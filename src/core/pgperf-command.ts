@@ -6,7 +6,11 @@
  *   /pgperf rerun <workload>@<clients>
  *   /pgperf accept <workload>[@<clients>] <reason>
  *   /pgperf help
+ *
+ * Numbers are held to the bounds every other source of them has (src/core/bounds.ts): a comment cannot ask
+ * for more rounds or clients than a flag, an input or a workload file can.
  */
+import { CLIENTS, CLIENT_COUNTS, ROUNDS, rangeText, type Bound } from './bounds.js';
 
 export type PgperfCommand =
   | { kind: 'help' }
@@ -122,13 +126,16 @@ function parseRun(args: string[]): PgperfCommand {
       if (new Set(items).size !== items.length) throw new CommandProblem('workloads=: a name repeats');
       run.workloads = items;
     } else if (key === 'clients') {
-      run.clients = items.map((c) => positive(c, 'clients='));
+      if (items.length > CLIENT_COUNTS.max) {
+        throw new CommandProblem(`clients=: at most ${CLIENT_COUNTS.max} client counts, got ${items.length}`);
+      }
+      run.clients = items.map((c) => positive(c, 'clients=', CLIENTS));
       if (new Set(run.clients).size !== run.clients.length) {
         throw new CommandProblem('clients=: client counts must not repeat');
       }
     } else {
       if (items.length !== 1) throw new CommandProblem(`rounds=: one whole number >= 1, got '${value}'`);
-      run.rounds = positive(value, 'rounds=');
+      run.rounds = positive(value, 'rounds=', ROUNDS);
     }
   }
   return { kind: 'run', ...run };
@@ -146,14 +153,22 @@ function parseCell(word: string, needClients: boolean): { workload: string; clie
     if (needClients) throw new CommandProblem(`'${clipWord(word)}' needs @<clients>, e.g. ${workload}@64`);
     return { workload };
   }
-  return { workload, clients: positive(word.slice(at + 1), `'${clipWord(word)}': clients`) };
+  return { workload, clients: positive(word.slice(at + 1), `'${clipWord(word)}': clients`, CLIENTS) };
 }
 
-/** A whole number >= 1 that is exact in a double (digits only: no 1e3, 0x10, +4 or 4.0). */
-function positive(text: string, what: string): number {
+/**
+ * A whole number >= 1 written in digits only (no 1e3, 0x10, +4 or 4.0), within its bound: a number above
+ * it names the range.
+ */
+function positive(text: string, what: string, bound: Bound): number {
   const n = Number(text);
-  if (!/^[0-9]{1,9}$/.test(text) || n < 1) {
+  if (!/^[0-9]+$/.test(text) || n < 1) {
     throw new CommandProblem(`${what}: '${clipWord(text)}' is not a whole number >= 1`);
+  }
+  if (n > bound.max) {
+    throw new CommandProblem(
+      `${what}: '${clipWord(text)}' is out of range: a whole number ${rangeText(bound)}`,
+    );
   }
   return n;
 }

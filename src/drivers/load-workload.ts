@@ -31,16 +31,34 @@ export async function loadWorkloadFile(file: string): Promise<Workload> {
   return resolveScripts(workload, file);
 }
 
+/**
+ * Alias resolutions (`*name`) a workload file may make. A workload needs few, if any (a shared settings
+ * block); aliases of aliases grow exponentially (the "billion laughs"), so the yaml package's limit stops a
+ * file from expanding into far more memory than its size. The package counts each use of an anchor times
+ * the alias uses inside it: 100 uses of a plain anchor pass, nested aliases hit the limit within a few
+ * levels. This is the package's default, said here rather than left implicit.
+ */
+const MAX_ALIAS_COUNT = 100;
+
 /** Validates workload YAML text; `source` names it in messages. Script paths stay as written. */
 export function parseWorkload(text: string, source: string): Workload {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // logLevel error: a warning (a mapping used as a key, an unknown tag) must not print a Node warning; what
+  // the schema cannot take is refused by it, naming the field.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!;
     const at = lineCounter.linePos(err.pos[0]);
     throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split('\n')[0]}`);
   }
-  const data: unknown = doc.toJS();
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    // Resolving aliases is where a parsed document can still fail: an alias with no anchor before it, or
+    // more aliases than MAX_ALIAS_COUNT (an alias bomb). Both are the file's problem, not pgperf's.
+    throw new UserError(`${source}: invalid YAML: ${aliasProblem(e)}`);
+  }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
   }
@@ -52,6 +70,15 @@ export function parseWorkload(text: string, source: string): Workload {
       ? problems[0]!
       : `${source}: ${problems.length} problems:\n  ${problems.join('\n  ')}`,
   );
+}
+
+/** The yaml package's message for a document that cannot be resolved, in the loader's words. */
+function aliasProblem(e: unknown): string {
+  const message = e instanceof Error ? e.message.split('\n')[0]! : String(e);
+  if (/excessive alias count/i.test(message)) {
+    return `its aliases (*name) expand to more than ${MAX_ALIAS_COUNT} copies of anchored nodes (an alias bomb?): write the values out, or use fewer aliases`;
+  }
+  return message;
 }
 
 async function resolveScripts(workload: Workload, file: string): Promise<Workload> {
@@ -84,11 +111,27 @@ function describeIssue(
     const known = Object.keys(schemaShapeAt(variantSchema(data), issue.path)).join(', ');
     return `${source}${where}: ${field ? `${field}: ` : ''}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue.path, issue.keys)}`;
   }
+  const range = rangeIssueInUnion(issue);
+  if (range) return describeIssue(range, data, doc, lineCounter, source);
   const where = locate(doc, lineCounter, issue.path, false);
   const value = valueAt(data, issue.path);
   if (issue.path.length === 0) return `${source}${where}: ${expectation(issue)}`;
   const got = value === undefined ? 'it is missing' : `got ${JSON.stringify(value)}`;
   return `${source}${where}: ${field}: ${expectation(issue)}, ${got}`;
+}
+
+/**
+ * A union (threads: "auto" | "clients" | a number; instructions: a boolean or an object) whose value had the
+ * form of one of its options but a number out of that option's range: that range issue, at its full path,
+ * so the message names the field and the range rather than "one of the allowed forms".
+ */
+function rangeIssueInUnion(issue: z.core.$ZodIssue): z.core.$ZodIssue | undefined {
+  if (issue.code !== 'invalid_union' || !Array.isArray(issue.errors)) return undefined;
+  const ranged = issue.errors.find(
+    (errs) => errs.length > 0 && errs.every((e) => e.code === 'too_big' || e.code === 'too_small'),
+  );
+  const first = ranged?.[0];
+  return first ? { ...first, path: [...issue.path, ...first.path] } : undefined;
 }
 
 /** What the field should be, in words. */
@@ -101,6 +144,8 @@ function expectation(issue: z.core.$ZodIssue): string {
       return `expected a number ${issue.inclusive ? '>=' : '>'} ${issue.minimum}`;
     case 'too_big':
       if (issue.origin === 'array') return `expected at most ${issue.maximum} entries`;
+      // A bounded size (boundedInt) says its whole range.
+      if (issue.message.startsWith('expected ')) return issue.message;
       return `expected a number ${issue.inclusive ? '<=' : '<'} ${issue.maximum}`;
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;

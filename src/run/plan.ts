@@ -20,7 +20,11 @@ export interface PlanInput {
   seed: number;
 }
 
-/** Runs per round, in execution order. */
+/**
+ * Runs per round, in execution order. Every run of every round is built at once, synchronously: the
+ * sizes it grows with (rounds, client counts per workload) are bounded where they enter pgperf
+ * (src/core/bounds.ts: at most 1000 rounds of 100 cells per workload), so the plan stays small.
+ */
 export function planRounds(input: PlanInput): PlannedRun[][] {
   const totalRounds = Math.max(0, ...input.cells.map((c) => c.rounds));
   const rounds: PlannedRun[][] = [];

@@ -32,6 +32,9 @@ const HOSTILE = [
   'NaN',
   '0x10',
   '9'.repeat(30),
+  // Nine digits, as a /pgperf comment could give: above every bounded size (src/core/bounds.ts), so each
+  // flag and input of a size refuses it while parsing, before a plan proportional to it is built.
+  '999999999',
   'x\u0007y',
   '@org/team',
 ];
@@ -100,6 +103,23 @@ describe('every validated CLI flag refuses hostile values', () => {
   });
 });
 
+it('every flag of a size refuses nine digits while parsing (the bounds of src/core/bounds.ts)', () => {
+  const refused = new Set(
+    cliCases.filter((c) => c.value === '999999999').map((c) => `${c.command} ${c.flag}`),
+  );
+  const sizes = [
+    ...['run', 'calibrate', 'nightly', 'bisect', 'plan'].flatMap((c) => [`${c} --rounds`, `${c} --duration`]),
+    ...['--max-rounds', '--schedule', '--time-budget', '--confirm-rounds', '--sentinel-rounds'].map(
+      (f) => `run ${f}`,
+    ),
+    'bisect --max-rounds',
+    'bisect --clients',
+    'bisect --tries',
+    'demo --rounds',
+  ];
+  expect(sizes.filter((f) => !refused.has(f))).toEqual([]);
+});
+
 const defaults = ACTION_INPUT_DEFAULTS;
 
 /** Every (input, value) that parseInputs refuses when all other inputs keep their defaults. */
@@ -119,6 +139,20 @@ function inputCases(): Array<{ input: string; value: string; error: unknown }> {
 
 const actionCases = inputCases();
 
+it('every input of a size refuses nine digits (the bounds of src/core/bounds.ts)', () => {
+  const refused = new Set(actionCases.filter((c) => c.value === '999999999').map((c) => c.input));
+  const sizes = [
+    'rounds',
+    'max-rounds',
+    'duration',
+    'confirm-rounds',
+    'clients',
+    'client-counts',
+    'time-budget',
+  ];
+  expect(sizes.filter((i) => !refused.has(i))).toEqual([]);
+});
+
 describe('every validated Action input refuses hostile values with a UserError naming it', () => {
   it.each(actionCases)("input '$input' = $value", ({ input, error }) => {
     expect(error).toBeInstanceOf(UserError);
@@ -133,7 +167,8 @@ function wrongValuesFor(type: string | undefined): unknown[] {
   switch (type) {
     case 'integer':
     case 'number':
-      return ['many', -7, { a: 1 }];
+      // 1e12: above the bound of every size (a scale of 1e12 was accepted and failed only while loading).
+      return ['many', -7, { a: 1 }, 1e12];
     case 'string':
       return [12, ['a'], { a: 1 }];
     case 'boolean':
@@ -203,6 +238,28 @@ describe('every workload field refuses a value of the wrong kind, naming the fil
     const message = (error as Error).message;
     expect(message).toContain('bad.yml');
     expect(message).toContain(field);
+  });
+
+  it('refuses 1e12 for every field of a size, naming its range (a scale of 1e12 used to reach the load)', () => {
+    const sizes: Record<string, string[]> = {
+      pgbench: ['scale', 'threads', 'duration', 'warmup', 'rounds', 'retries'],
+      sysbench: ['tables', 'tableSize', 'duration', 'warmup', 'rounds', 'retries'],
+    };
+    for (const [tool, fields] of Object.entries(sizes)) {
+      for (const field of fields) {
+        const doc = {
+          ...(tool === 'pgbench'
+            ? { name: 'w', tool, builtin: 'select-only', clients: [1] }
+            : { name: 'w', tool, script: 'oltp_point_select', clients: [1] }),
+          [field]: 1e12,
+        };
+        expect(() => parseWorkload(JSON.stringify(doc), 'bad.yml'), `${tool} ${field}`).toThrow(
+          new RegExp(
+            `bad\\.yml:1:\\d+: ${field}: expected a whole number from \\d+ to \\d+, got 1000000000000$`,
+          ),
+        );
+      }
+    }
   });
 
   it('refuses most of them (the generator is not vacuous)', () => {

@@ -5,6 +5,7 @@
  * commander program for CLI flags, parseInputs with INPUT_-style names for Action inputs, the workload
  * loader for YAML, readContext for event payloads.
  */
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { main } from '../../src/adapters/cli/commands/main.js';
 import { checkArmCount, checkOutDir, checkSetArms, checkTmpDir } from '../../src/adapters/cli/validate.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { shippedWorkloadFile } from '../../src/drivers/shipped-workloads.js';
+import { parsePgperfCommand } from '../../src/core/pgperf-command.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -112,6 +114,48 @@ const cliCases: Case[] = [
     ] as const
   ).map(notPositiveInteger),
   ['--order zigzag', run('--order', 'zigzag'), /--order must be one of random, abba, got 'zigzag'/],
+  // Sizes past their bounds (src/core/bounds.ts): refused while the flags are parsed, so no plan is built
+  // and no server starts (the old code took --rounds 999999999 and built its plan for minutes).
+  [
+    '--rounds 999999999',
+    run('--rounds', '999999999'),
+    /^error: option '--rounds <n>' argument '999999999' is invalid\. --rounds must be a whole number from 1 to 1000, got '999999999'/,
+  ],
+  [
+    '--max-rounds 999999999',
+    run('--max-rounds', '999999999'),
+    /--max-rounds must be a whole number from 1 to 1000/,
+  ],
+  [
+    '--duration 999999999',
+    run('--duration', '999999999'),
+    /--duration must be a whole number from 1 to 86400/,
+  ],
+  [
+    '--confirm-rounds 5000',
+    run('--confirm-rounds', '5000'),
+    /--confirm-rounds must be a whole number from 0 to 1000, got '5000'/,
+  ],
+  [
+    '--schedule with a huge look',
+    run('--schedule', '6,999999999'),
+    /--schedule looks must be round counts from 1 to 1000/,
+  ],
+  [
+    '--time-budget 9999h',
+    run('--time-budget', '9999h'),
+    /--time-budget must be at most 604800 s \(7 days\), got '9999h'/,
+  ],
+  [
+    'bisect --clients 999999999',
+    () => cli(['bisect', '--good', 'a', '--bad', 'b', '--workload', wl(), '--clients', '999999999']),
+    /--clients must be a whole number from 1 to 10000, got '999999999'/,
+  ],
+  [
+    'bisect --tries 40 (each try doubles the rounds)',
+    () => cli(['bisect', '--good', 'a', '--bad', 'b', '--workload', wl(), '--tries', '40']),
+    /--tries must be a whole number from 1 to 5, got '40'/,
+  ],
   ['--set without arm', run('--set', 'work_mem=4MB'), /--set must be ARM:NAME=VALUE .*got 'work_mem=4MB'/],
   ['--set head:port=5432', run('--set', 'head:port=5432'), /--set head:port: "port" is set by pgperf/],
   ['--set head:hba_file', run('--set', 'head:hba_file=/tmp/x'), /"hba_file" is set by pgperf/],
@@ -177,6 +221,46 @@ const actionCases: Case[] = [
   ['rounds', action({ rounds: 'many' }), /input 'rounds' must be a whole number >= 1, got 'many'/],
   ['duration 0', action({ duration: '0' }), /input 'duration' must be a whole number >= 1, got '0'/],
   [
+    'rounds 999999999',
+    action({ rounds: '999999999' }),
+    /^input 'rounds' must be a whole number from 1 to 1000, got '999999999'$/,
+  ],
+  [
+    'max-rounds 999999999',
+    action({ 'max-rounds': '999999999' }),
+    /input 'max-rounds' must be a whole number from 1 to 1000, got '999999999'/,
+  ],
+  [
+    'duration 999999999',
+    action({ duration: '999999999' }),
+    /input 'duration' must be a whole number from 1 to 86400, got '999999999'/,
+  ],
+  [
+    'confirm-rounds 5000',
+    action({ 'confirm-rounds': '5000' }),
+    /input 'confirm-rounds' must be a whole number from 0 to 1000, got '5000'/,
+  ],
+  [
+    'client-counts 999999999',
+    action({ 'client-counts': '1,999999999' }),
+    /input 'client-counts': each client count must be a whole number from 1 to 10000, got '999999999'/,
+  ],
+  [
+    'client-counts, 101 of them',
+    action({ 'client-counts': Array.from({ length: 101 }, (_, i) => i + 1).join(',') }),
+    /input 'client-counts' must be at most 100 client counts, got 101/,
+  ],
+  [
+    'clients 999999999 (bisect)',
+    action({ mode: 'bisect', clients: '999999999' }),
+    /input 'clients' must be a whole number from 1 to 10000, got '999999999'/,
+  ],
+  [
+    'time-budget 9999h',
+    action({ 'time-budget': '9999h' }),
+    /input 'time-budget' must be at most 604800 s \(7 days\), got '9999h'/,
+  ],
+  [
     'alpha',
     action({ alpha: '1.5' }),
     /input 'alpha' must be a number between 0 and 0.5 \(exclusive, e.g. 0.05\), got '1.5'/,
@@ -228,6 +312,21 @@ const actionCases: Case[] = [
   ],
 ];
 
+/**
+ * A valid workload with a "billion laughs" key: nine levels of anchors, each nine aliases of the one
+ * before, 9^9 (387 million) strings once resolved.
+ */
+function aliasBomb(): string {
+  const levels = ['l0: &l0 [x, x, x, x, x, x, x, x, x]'];
+  for (let i = 1; i < 9; i++)
+    levels.push(
+      `l${i}: &l${i} [${Array(9)
+        .fill(`*l${i - 1}`)
+        .join(', ')}]`,
+    );
+  return yaml(`description: |\n  laughs\nextra:\n${levels.map((l) => `  ${l}`).join('\n')}\n`);
+}
+
 /** A workload that is valid except for what a case changes. */
 const yaml = (extra: string) => `name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1]\n${extra}`;
 /** Loads this text as the workload file w.yml. */
@@ -266,9 +365,92 @@ const workloadCases: Case[] = [
   ['not a mapping', workload('- a\n- b\n'), /w\.yml: expected a mapping of workload fields/],
   ['invalid YAML', workload('name: [w\n'), /w\.yml:\d+:\d+: invalid YAML/],
   [
+    'clients 1e9',
+    workload('name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1e9]\n'),
+    /^w\.yml:4:11: clients\[0\]: expected a whole number from 1 to 10000, got 1000000000$/,
+  ],
+  [
+    'clients, 101 entries',
+    workload(
+      `name: w\ntool: pgbench\nbuiltin: select-only\nclients: [${Array.from({ length: 101 }, (_, i) => i + 1).join(', ')}]\n`,
+    ),
+    /w\.yml:4:10: clients: expected at most 100 entries/,
+  ],
+  [
+    'scale 1e12',
+    workload(yaml('scale: 1e12\n')),
+    /^w\.yml:5:8: scale: expected a whole number from 1 to 100000, got 1000000000000$/,
+  ],
+  [
+    'rounds 999999999',
+    workload(yaml('rounds: 999999999\n')),
+    /w\.yml:5:9: rounds: expected a whole number from 1 to 1000, got 999999999/,
+  ],
+  [
+    'duration 1e9',
+    workload(yaml('duration: 1e9\n')),
+    /duration: expected a whole number from 1 to 86400, got 1000000000/,
+  ],
+  [
+    'threads 100000',
+    workload(yaml('threads: 100000\n')),
+    /w\.yml:5:10: threads: expected a whole number from 1 to 10000, got 100000/,
+  ],
+  [
+    'instruction transactions 1e9',
+    workload(yaml('instructions: {long: 1e9}\n')),
+    /instructions\.long: expected a whole number from 1 to 100000, got 1000000000/,
+  ],
+  [
+    'sysbench rows past 1e10',
+    workload(
+      'name: w\ntool: sysbench\nscript: oltp_read_only\nclients: [1]\ntables: 1000\ntableSize: 1000000000\n',
+    ),
+    /tableSize: tables x tableSize \(1000 x 1000000000\) is more than 10000000000 rows/,
+  ],
+  [
+    'an alias bomb',
+    workload(aliasBomb()),
+    /^w\.yml: invalid YAML: its aliases \(\*name\) expand to more than 100 copies of anchored nodes \(an alias bomb\?\)/,
+  ],
+  [
+    'an alias with no anchor',
+    workload(yaml('settings: *shared\n')),
+    /^w\.yml: invalid YAML: Unresolved alias \(the anchor must be set before the alias\): shared$/,
+  ],
+  [
     'extraArgs outside the allow-list',
     workload(yaml('extraArgs: ["--file=/etc/passwd"]\n')),
     /extraArgs\[0\]/,
+  ],
+];
+
+/** A /pgperf comment: what it asks for, or its one-line problem thrown (as the command job replies it). */
+const command = (body: string) => () => {
+  const parsed = parsePgperfCommand(body);
+  if (parsed && !parsed.ok) throw new Error(parsed.problem);
+  return parsed;
+};
+const commandCases: Case[] = [
+  [
+    'run rounds=999999999',
+    command('/pgperf run rounds=999999999'),
+    /^rounds=: '999999999' is out of range: a whole number from 1 to 1000$/,
+  ],
+  [
+    'run clients=999999999',
+    command('/pgperf run clients=1,999999999'),
+    /^clients=: '999999999' is out of range: a whole number from 1 to 10000$/,
+  ],
+  [
+    'run clients=, 101 of them',
+    command(`/pgperf run clients=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`),
+    /^clients=: at most 100 client counts, got 101$/,
+  ],
+  [
+    'rerun select-only@999999999',
+    command('/pgperf rerun select-only@999999999'),
+    /^'select-only@999999999': clients: '999999999' is out of range: a whole number from 1 to 10000$/,
   ],
 ];
 
@@ -313,6 +495,7 @@ describe.each([
   ['CLI flags', cliCases],
   ['Action inputs', actionCases],
   ['workload YAML', workloadCases],
+  ['PR commands', commandCases],
   ['event payloads', eventCases],
 ])('bad input: %s', (_group, cases) => {
   it.each(cases)('%s', async (_name, attempt, message) => {
@@ -342,6 +525,21 @@ describe.each([
 
 it('has at least 40 cases', () => {
   expect(
-    cliCases.length + actionCases.length + workloadCases.length + eventCases.length,
+    cliCases.length + actionCases.length + workloadCases.length + commandCases.length + eventCases.length,
   ).toBeGreaterThanOrEqual(40);
 });
+
+it('ends quietly when its output pipe closes: `pgperf run --help | head -1` exits 0 with no stack', async () => {
+  // The reader is gone before pgperf writes its help (node and tsx take far longer to start than this
+  // takes to close), so every write to stdout fails with EPIPE.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), 'run', '--help'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+}, 30_000);

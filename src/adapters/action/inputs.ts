@@ -9,6 +9,16 @@ import { isPostgresUrl } from '../../store/open/open-store.js';
 import { parseShardSpec } from '../../run/shards.js';
 import { UserError } from '../../core/util/errors.js';
 import {
+  CLIENTS,
+  CLIENT_COUNTS,
+  DURATION_S,
+  EXTRA_ROUNDS,
+  ROUNDS,
+  TIME_BUDGET_S,
+  rangeText,
+  type Bound,
+} from '../../core/bounds.js';
+import {
   DEFAULT_ALPHA,
   DEFAULT_FAIL_ON,
   DEFAULT_THRESHOLD_PCT,
@@ -140,14 +150,14 @@ export function parseInputs(read: InputReader): ActionInputs {
     headBinDir: text('head-bin-dir'),
     patches: list('patches'),
     workloads: list('workloads'),
-    rounds: optionalNumber(read, 'rounds', { integer: true, min: 1 }),
-    clients: optionalNumber(read, 'clients', { integer: true, min: 1 }),
+    rounds: optionalNumber(read, 'rounds', { integer: true, min: 1, bound: ROUNDS }),
+    clients: optionalNumber(read, 'clients', { integer: true, min: 1, bound: CLIENTS }),
     ...clientCountsInput(read),
-    maxRounds: optionalNumber(read, 'max-rounds', { integer: true, min: 1 }),
-    timeBudgetS: optionalDuration(read, 'time-budget'),
+    maxRounds: optionalNumber(read, 'max-rounds', { integer: true, min: 1, bound: ROUNDS }),
+    timeBudgetS: optionalDuration(read, 'time-budget', TIME_BUDGET_S),
     passAlpha: optionalNumber(read, 'pass-alpha', { min: 0, max: 0.5, exclusive: true }),
-    duration: optionalNumber(read, 'duration', { integer: true, min: 1 }),
-    confirmRounds: optionalNumber(read, 'confirm-rounds', { integer: true, min: 0 }),
+    duration: optionalNumber(read, 'duration', { integer: true, min: 1, bound: DURATION_S }),
+    confirmRounds: optionalNumber(read, 'confirm-rounds', { integer: true, min: 0, bound: EXTRA_ROUNDS }),
     alpha: policyNumber(read, 'alpha', alphaProblem) ?? DEFAULT_ALPHA,
     threshold: policyNumber(read, 'threshold', thresholdProblem) ?? DEFAULT_THRESHOLD_PCT,
     failOn: choice(read, 'fail-on', FAIL_ON, DEFAULT_FAIL_ON),
@@ -276,22 +286,38 @@ export function parseInputs(read: InputReader): ActionInputs {
   return inputs;
 }
 
-/** client-counts: distinct whole numbers >= 1, comma- or newline-separated. */
+/** client-counts: distinct whole numbers within CLIENTS, comma- or newline-separated, at most CLIENT_COUNTS. */
 function clientCountsInput(read: InputReader): Pick<ActionInputs, 'clientCounts'> {
   const raw = read('client-counts').trim();
   if (raw === '') return {};
   const items = raw.split(/[\n,]/).map((s) => s.trim());
   const counts = items.map(Number);
   if (
-    items.some((s) => !/^[0-9]{1,9}$/.test(s)) ||
+    items.some((s) => !/^[0-9]+$/.test(s)) ||
     counts.some((n) => n < 1) ||
     new Set(counts).size !== counts.length
   ) {
     throw new UserError(
-      `input 'client-counts' must be distinct whole numbers >= 1, comma-separated (e.g. 1,64), got '${raw}'`,
+      `input 'client-counts' must be distinct whole numbers >= 1, comma-separated (e.g. 1,64), got '${clip(raw)}'`,
+    );
+  }
+  const over = items.find((_, i) => counts[i]! > CLIENTS.max);
+  if (over !== undefined) {
+    throw new UserError(
+      `input 'client-counts': each client count must be a whole number ${rangeText(CLIENTS)}, got '${clip(over)}'`,
+    );
+  }
+  if (counts.length > CLIENT_COUNTS.max) {
+    throw new UserError(
+      `input 'client-counts' must be at most ${CLIENT_COUNTS.max} client counts, got ${counts.length}`,
     );
   }
   return { clientCounts: counts };
+}
+
+/** A value as an error shows it: at most 60 characters. */
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /** publish-site: a directory of the data branch, for mode nightly with store-branch. */
@@ -347,10 +373,14 @@ function policyNumber(
   return Number(raw.replace(/%$/, ''));
 }
 
+/**
+ * A number input, or undefined when unset. `bound` (src/core/bounds.ts): a size whose range is shared with
+ * the CLI flags, the workload file and the PR commands; a value outside it is refused naming the range.
+ */
 function optionalNumber(
   read: InputReader,
   name: string,
-  rule: { integer?: boolean; min?: number; max?: number; exclusive?: boolean },
+  rule: { integer?: boolean; min?: number; max?: number; exclusive?: boolean; bound?: Bound },
 ): number | undefined {
   const raw = read(name).trim();
   if (raw === '') return undefined;
@@ -367,15 +397,23 @@ function optionalNumber(
           : '';
     throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
   }
+  if (rule.bound && (n < rule.bound.min || n > rule.bound.max)) {
+    throw new UserError(`input '${name}' must be a whole number ${rangeText(rule.bound)}, got '${raw}'`);
+  }
   return n;
 }
 
-function optionalDuration(read: InputReader, name: string): number | undefined {
+function optionalDuration(read: InputReader, name: string, bound?: Bound): number | undefined {
   const raw = read(name).trim();
   if (raw === '') return undefined;
   const seconds = parseDurationS(raw);
   if (seconds === undefined) {
     throw new UserError(`input '${name}' must be a duration such as 45m, 1h or 900s, got '${raw}'`);
+  }
+  if (bound && seconds > bound.max) {
+    throw new UserError(
+      `input '${name}' must be at most ${bound.max} s (${bound.max / 86_400} days), got '${raw}'`,
+    );
   }
   return seconds;
 }

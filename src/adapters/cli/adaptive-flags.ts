@@ -9,6 +9,7 @@ import { DEFAULT_PASS_ALPHA } from '../../core/compare/defaults.js';
 import { SPENDING_FUNCTIONS, type SpendingFunction } from '../../core/stats/alpha-spending.js';
 import { parseDurationS } from '../../core/util/duration.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
+import { ROUNDS, TIME_BUDGET_S, rangeText, withinBound } from '../../core/bounds.js';
 import { positiveInt } from './options.js';
 
 export interface AdaptiveFlags {
@@ -23,17 +24,17 @@ export function addAdaptiveOptions(command: Command): Command {
   return command
     .option(
       '--max-rounds <n>',
-      'adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds',
-      positiveInt('--max-rounds'),
+      `adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds (${rangeText(ROUNDS)})`,
+      positiveInt('--max-rounds', ROUNDS),
     )
     .option(
       '--time-budget <duration>',
-      'adaptive rounds within this time (e.g. 45m, 1h, 900s)',
+      `adaptive rounds within this time (e.g. 45m, 1h, 900s; at most ${TIME_BUDGET_S.max / 86_400} days)`,
       parseDuration,
     )
     .option(
       '--schedule <rounds>',
-      `looks, cumulative rounds (default ${DEFAULT_SCHEDULE.join(',')})`,
+      `looks, cumulative rounds up to ${ROUNDS.max} (default ${DEFAULT_SCHEDULE.join(',')})`,
       parseSchedule,
     )
     .option('--spending <name>', `alpha-spending function: ${SPENDING_FUNCTIONS.join(', ')}`, parseSpending)
@@ -96,6 +97,11 @@ export function parseDuration(value: string): number {
         `(e.g. 45m, 1.5h, 900s), got '${value}'`,
     );
   }
+  if (seconds > TIME_BUDGET_S.max) {
+    throw new InvalidArgumentError(
+      `--time-budget must be at most ${TIME_BUDGET_S.max} s (${TIME_BUDGET_S.max / 86_400} days), got '${value}'`,
+    );
+  }
   return seconds;
 }
 
@@ -105,6 +111,11 @@ function parseSchedule(value: string): number[] {
     throw new InvalidArgumentError(
       `--schedule must be comma-separated, strictly increasing whole round counts >= 1 ` +
         `(e.g. ${DEFAULT_SCHEDULE.join(',')}), got '${value}'`,
+    );
+  }
+  if (!rounds.every((r) => withinBound(r, ROUNDS))) {
+    throw new InvalidArgumentError(
+      `--schedule looks must be round counts ${rangeText(ROUNDS)}, got '${value}'`,
     );
   }
   return rounds;

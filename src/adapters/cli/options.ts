@@ -1,6 +1,7 @@
 /** Flag parsers that teach: each error names the flag, the bad value and the expected form. */
 import { InvalidArgumentError, type Command } from 'commander';
 import { settingProblem } from '../../core/results/settings.js';
+import { DURATION_S, ROUNDS, rangeText, type Bound } from '../../core/bounds.js';
 import { defaultWorkloadsDir, shippedWorkloadNames } from '../../drivers/shipped-workloads.js';
 
 /**
@@ -14,24 +15,38 @@ export function workloadOptionHelp(what = 'workload files', one = false): string
   return `${what}, or ${one ? 'the name of a shipped workload' : 'names of shipped workloads'}: ${names.join(', ')}`;
 }
 
-export function positiveInt(flag: string) {
+/**
+ * A flag that takes a whole number >= 1; with a bound (src/core/bounds.ts), a number above it is refused
+ * naming the range, while commander parses the flags, before the command starts.
+ */
+export function positiveInt(flag: string, bound?: Bound) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
+    if (!/^\d+$/.test(value) || n <= 0) {
       throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
     }
-    return n;
+    return checkBound(flag, value, n, bound);
   };
 }
 
-export function nonNegativeInt(flag: string) {
+/** A flag that takes a whole number >= 0, within its bound when it has one. */
+export function nonNegativeInt(flag: string, bound?: Bound) {
   return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
+    if (!/^\d+$/.test(value)) {
       throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${value}'`);
     }
-    return n;
+    return checkBound(flag, value, Number(value), bound);
   };
+}
+
+function checkBound(flag: string, value: string, n: number, bound: Bound | undefined): number {
+  if (bound && (n < bound.min || n > bound.max)) {
+    throw new InvalidArgumentError(`${flag} must be a whole number ${rangeText(bound)}, got '${value}'`);
+  }
+  if (!Number.isSafeInteger(n)) {
+    throw new InvalidArgumentError(`${flag} must be a whole number below 2^53, got '${value}'`);
+  }
+  return n;
 }
 
 export interface ArmFlag {
@@ -102,11 +117,15 @@ export function addMeasureOptions(
   help: { rounds?: string; out?: string | false } = {},
 ): Command {
   command
-    .option('--rounds <n>', help.rounds ?? "rounds (overrides the workloads')", positiveInt('--rounds'))
+    .option(
+      '--rounds <n>',
+      `${help.rounds ?? "rounds (overrides the workloads')"}; ${rangeText(ROUNDS)}`,
+      positiveInt('--rounds', ROUNDS),
+    )
     .option(
       '--duration <seconds>',
-      "seconds per measured run (overrides the workloads')",
-      positiveInt('--duration'),
+      `seconds per measured run (overrides the workloads'); ${rangeText(DURATION_S)}`,
+      positiveInt('--duration', DURATION_S),
     );
   if (help.out !== false) command.option('--out <dir>', help.out ?? 'results directory', 'pgperf-results');
   return command

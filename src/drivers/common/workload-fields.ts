@@ -15,12 +15,38 @@ import {
   type GatedMetricName,
 } from '../../core/results/metrics.js';
 import { DEFAULT_INSTRUCTION_SETTINGS, type InstructionSettings } from '../../core/results/instructions.js';
+import {
+  CLIENTS,
+  CLIENT_COUNTS,
+  DURATION_S,
+  INSTRUCTION_REPETITIONS,
+  INSTRUCTION_TRANSACTIONS,
+  RETRIES,
+  ROUNDS,
+  WARMUP_S,
+  rangeText,
+  type Bound,
+} from '../../core/bounds.js';
 
 /** Settings pgperf owns (see settings.ts); kept here for the schema's users. */
 export { RESERVED_SETTINGS } from '../../core/results/settings.js';
 
 export const positiveInt = z.number().int().positive();
 export const nonNegativeInt = z.number().int().nonnegative();
+
+/**
+ * A whole number within one of the bounds every source of that size shares (src/core/bounds.ts): the
+ * workload file refuses what a flag, an Action input or a PR command would, with the same range.
+ */
+export function boundedInt(bound: Bound) {
+  // The ceiling first, and alone when it fails: 1e26 is out of range, not also "above 2^53" (int()).
+  const capped = z
+    .number()
+    .max(bound.max, { error: `expected a whole number ${rangeText(bound)}`, abort: true })
+    .int();
+  // Below the floor keeps the words every number field uses ("expected a number > 0").
+  return bound.min === 1 ? capped.positive() : capped.min(bound.min);
+}
 const settingName = z.string().regex(SETTING_NAME, 'a setting name like shared_buffers');
 const settingValue = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -30,13 +56,15 @@ export const nameField = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"')
   .describe('Unique name, used in reports and results.');
 export const descriptionField = z.string().default('').describe('What the workload shows and why.');
-export const durationField = positiveInt.default(60).describe('Seconds per measured run.');
-export const warmupField = nonNegativeInt
+export const durationField = boundedInt(DURATION_S)
+  .default(60)
+  .describe(`Seconds per measured run, ${rangeText(DURATION_S)}.`);
+export const warmupField = boundedInt(WARMUP_S)
   .default(10)
-  .describe('Seconds of the uncounted warm-up run per arm and cell (0 = none).');
-export const roundsField = positiveInt
+  .describe(`Seconds of the uncounted warm-up run per arm and cell (0 = none), ${rangeText(WARMUP_S)}.`);
+export const roundsField = boundedInt(ROUNDS)
   .default(5)
-  .describe('Rounds: every cell runs every arm once per round.');
+  .describe(`Rounds: every cell runs every arm once per round; ${rangeText(ROUNDS)}.`);
 export const settingsField = z
   .record(settingName, settingValue)
   .default({})
@@ -71,15 +99,21 @@ export const failOnField = z
   );
 /**
  * `clients: auto` becomes the machine's sweep (autoClientSweep) when the file is read, so every later
- * stage sees a plain list; the CPU count is the one this process may use (its affinity).
+ * stage sees a plain list; the CPU count is the one this process may use (its affinity), and the sweep
+ * stops at the largest client count pgperf runs (CLIENTS).
  */
 export function clientsField(what: string, description: string) {
   return z
     .preprocess(
-      (v) => (v === 'auto' ? autoClientSweep(os.availableParallelism()) : v),
-      z.array(positiveInt).min(1, `at least one ${what}`),
+      (v) => (v === 'auto' ? autoClientSweep(os.availableParallelism()).filter((c) => c <= CLIENTS.max) : v),
+      z
+        .array(boundedInt(CLIENTS))
+        .min(1, `at least one ${what}`)
+        .max(CLIENT_COUNTS.max, `at most ${CLIENT_COUNTS.max} entries`),
     )
-    .describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
+    .describe(
+      `${description} Each ${rangeText(CLIENTS)}, at most ${CLIENT_COUNTS.max} entries. "auto": 1, 2, 4, ... up to 2x the logical CPUs.`,
+    );
 }
 
 export const cpuList = z.preprocess(
@@ -111,10 +145,18 @@ export const instructionsField = z
     [
       z.boolean(),
       z.strictObject({
-        short: nonNegativeInt.optional().describe('Transactions of the short run (default 200).'),
-        long: positiveInt.optional().describe('Transactions of the long run (default 1200).'),
-        warmup: nonNegativeInt.optional().describe('Uncounted transactions first (default 200).'),
-        repetitions: positiveInt.max(20).optional().describe('Repetitions per arm (default 3).'),
+        short: boundedInt(INSTRUCTION_TRANSACTIONS)
+          .optional()
+          .describe(`Transactions of the short run (default 200), ${rangeText(INSTRUCTION_TRANSACTIONS)}.`),
+        long: boundedInt({ min: 1, max: INSTRUCTION_TRANSACTIONS.max })
+          .optional()
+          .describe(`Transactions of the long run (default 1200), up to ${INSTRUCTION_TRANSACTIONS.max}.`),
+        warmup: boundedInt(INSTRUCTION_TRANSACTIONS)
+          .optional()
+          .describe(`Uncounted transactions first (default 200), ${rangeText(INSTRUCTION_TRANSACTIONS)}.`),
+        repetitions: boundedInt(INSTRUCTION_REPETITIONS)
+          .optional()
+          .describe(`Repetitions per arm (default 3), ${rangeText(INSTRUCTION_REPETITIONS)}.`),
         threshold: z
           .number()
           .positive()
@@ -149,10 +191,9 @@ export function resolveInstructions(
   };
 }
 
-export const retriesField = nonNegativeInt
-  .max(10)
+export const retriesField = boundedInt(RETRIES)
   .default(2)
-  .describe('Retries of a failed run before it is given up.');
+  .describe(`Retries of a failed run before it is given up, ${rangeText(RETRIES)}.`);
 
 type RefineContext = z.core.$RefinementCtx;
 

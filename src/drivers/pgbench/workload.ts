@@ -3,12 +3,13 @@
  * init options and the allow-listed extra options, beside the fields every tool shares.
  */
 import { z } from 'zod';
+import { PARTITIONS, SCALE, THREADS, rangeText } from '../../core/bounds.js';
 import {
+  boundedInt,
   clientsField,
   commonWorkloadFields,
   descriptionField,
   nameField,
-  nonNegativeInt,
   positiveInt,
   refineClients,
   refineSettingsAndArgs,
@@ -45,9 +46,9 @@ const initOptions = z.strictObject({
     .regex(/^[dtgGvpf]+$/, 'init steps made of the letters d t g G v p f')
     .default('dtgvp')
     .describe('pgbench -I init steps (d, t, g, G, v, p, f).'),
-  partitions: nonNegativeInt
+  partitions: boundedInt(PARTITIONS)
     .default(0)
-    .describe('--partitions=N for pgbench_accounts (0 = not partitioned).'),
+    .describe(`--partitions=N for pgbench_accounts (0 = not partitioned), ${rangeText(PARTITIONS)}.`),
   fillfactor: z.number().int().min(10).max(100).default(100).describe('--fillfactor for the pgbench tables.'),
   unloggedTables: z.boolean().default(false).describe('--unlogged-tables.'),
 });
@@ -71,12 +72,16 @@ export const pgbenchWorkloadSchema = z
       .optional()
       .describe('Run builtin select-only as pipelines of this many queries (PG14+).'),
     queryMode: z.enum(QUERY_MODES).default('prepared').describe('pgbench -M.'),
-    scale: positiveInt.default(10).describe('pgbench scale factor (100,000 pgbench_accounts rows per unit).'),
+    scale: boundedInt(SCALE)
+      .default(10)
+      .describe(`pgbench scale factor (100,000 pgbench_accounts rows per unit), ${rangeText(SCALE)}.`),
     clients: clientsField('client count', 'The client-count sweep: one cell per entry.'),
     threads: z
-      .union([z.enum(['auto', 'clients']), positiveInt])
+      .union([z.enum(['auto', 'clients']), boundedInt(THREADS)])
       .default('auto')
-      .describe('pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number.'),
+      .describe(
+        `pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number ${rangeText(THREADS)}.`,
+      ),
     init: initOptions
       .default({ steps: 'dtgvp', partitions: 0, fillfactor: 100, unloggedTables: false })
       .describe('Options of the data load (pgbench -i).'),

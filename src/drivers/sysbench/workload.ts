@@ -4,12 +4,13 @@
  * fields every tool shares.
  */
 import { z } from 'zod';
+import { SYSBENCH_ROWS, SYSBENCH_TABLES, SYSBENCH_TABLE_SIZE, rangeText } from '../../core/bounds.js';
 import {
+  boundedInt,
   clientsField,
   commonWorkloadFields,
   descriptionField,
   nameField,
-  positiveInt,
   refineClients,
   refineSettingsAndArgs,
 } from '../common/workload-fields.js';
@@ -69,8 +70,14 @@ export const sysbenchWorkloadSchema = z
     script: z
       .enum(SYSBENCH_SCRIPTS)
       .describe('The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`).'),
-    tables: positiveInt.default(1).describe('sysbench --tables: number of sbtestN tables.'),
-    tableSize: positiveInt.default(10000).describe('sysbench --table-size: rows per table.'),
+    tables: boundedInt(SYSBENCH_TABLES)
+      .default(1)
+      .describe(`sysbench --tables: number of sbtestN tables, ${rangeText(SYSBENCH_TABLES)}.`),
+    tableSize: boundedInt(SYSBENCH_TABLE_SIZE)
+      .default(10000)
+      .describe(
+        `sysbench --table-size: rows per table, ${rangeText(SYSBENCH_TABLE_SIZE)}; tables x tableSize at most ${SYSBENCH_ROWS.max}.`,
+      ),
     clients: clientsField(
       'thread count',
       'The thread sweep, sysbench --threads (one connection per thread): one cell per entry.',
@@ -106,6 +113,13 @@ export const sysbenchWorkloadSchema = z
   })
   .superRefine((w, ctx) => {
     refineClients(w, ctx);
+    if (w.tables * w.tableSize > SYSBENCH_ROWS.max) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tableSize'],
+        message: `tables x tableSize (${w.tables} x ${w.tableSize}) is more than ${SYSBENCH_ROWS.max} rows in all: fewer tables or rows per table`,
+      });
+    }
     refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
   });
 

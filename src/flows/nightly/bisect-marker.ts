@@ -6,6 +6,7 @@
  */
 import { isMetricName, type MetricName } from '../../core/results/metrics.js';
 import { UserError } from '../../core/util/errors.js';
+import { CLIENTS, rangeText } from '../../core/bounds.js';
 
 export interface BisectTarget {
   /** The series id (the series marker's). */
@@ -81,6 +82,8 @@ export function parseBisectMarker(body: string, where: string): BisectTarget {
     throw new UserError(`${where}: the pgperf:bisect marker must be a JSON object`);
   }
   if (!Number.isInteger(o.clients) || (o.clients as number) < 1) throw bad('clients', 'a whole number >= 1');
+  // An issue body can be edited: its client count is held to the bound of every other one.
+  if ((o.clients as number) > CLIENTS.max) throw bad('clients', `a whole number ${rangeText(CLIENTS)}`);
   const metric = nonEmpty('metric');
   if (!isMetricName(metric)) throw bad('metric', 'a metric pgperf records (e.g. tps)');
   return {

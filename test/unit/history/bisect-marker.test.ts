@@ -103,6 +103,11 @@ describe('the bisect marker', () => {
       "issue #7: the pgperf:bisect marker's 'clients' must be a whole number >= 1, got 0",
     ],
     [
+      'a client count past the bound (an edited issue body)',
+      bisectMarker({ ...target, clients: 999999999 }),
+      "issue #7: the pgperf:bisect marker's 'clients' must be a whole number from 1 to 10000, got 999999999",
+    ],
+    [
       'an unknown metric',
       bisectMarker({ ...target, metric: 'speed' as 'tps' }),
       "issue #7: the pgperf:bisect marker's 'metric' must be a metric pgperf records (e.g. tps), got \"speed\"",

@@ -15,6 +15,7 @@ import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { bisectGate } from '../../../flows/bisect/bisect-gate.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
+import { BISECT_TRIES, CLIENTS, rangeText } from '../../../core/bounds.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
 import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
@@ -54,13 +55,13 @@ export function bisectCommand(): Command {
     )
     .option(
       '--clients <n>',
-      "the client count to measure (default: the workload's, when it has one)",
-      positiveInt('--clients'),
+      `the client count to measure (default: the workload's, when it has one; ${rangeText(CLIENTS)})`,
+      positiveInt('--clients', CLIENTS),
     )
     .option(
       '--tries <n>',
-      'measurements per commit while the verdict is inconclusive, each with twice the rounds',
-      positiveInt('--tries'),
+      `measurements per commit while the verdict is inconclusive, each with twice the rounds (${rangeText(BISECT_TRIES)})`,
+      positiveInt('--tries', BISECT_TRIES),
       DEFAULT_TRIES,
     )
     .option('--no-verify-bad', 'do not measure --bad first (assume it is bad)')

@@ -10,6 +10,7 @@ import { resolveAnalysis } from '../../../flows/compare/analysis.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { positiveInt } from '../options.js';
+import { ROUNDS, rangeText } from '../../../core/bounds.js';
 
 /** The demo's practical threshold (%): what its 5 rounds resolve at the assumed 2% run-to-run noise. */
 const DEMO_THRESHOLD_PCT = 10;
@@ -40,7 +41,7 @@ export function demoCommand(): Command {
     .description('compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)')
     .option('--bin <dir>', 'PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)')
     .option('--out <dir>', 'results directory', 'pgperf-results')
-    .option('--rounds <n>', 'rounds', positiveInt('--rounds'))
+    .option('--rounds <n>', `rounds (${rangeText(ROUNDS)})`, positiveInt('--rounds', ROUNDS))
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
     .action(async (flags: { bin?: string; out: string; rounds?: number; runAs?: string; store?: string }) => {

@@ -13,6 +13,7 @@ import { UserError, errorMessage } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { positiveInt, workloadOptionHelp } from '../options.js';
+import { DURATION_S, ROUNDS, rangeText } from '../../../core/bounds.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 
 interface PlanFlags extends AnalysisFlags {
@@ -39,8 +40,16 @@ export function planCommand(): Command {
     .requiredOption('--workload <file|name...>', workloadOptionHelp())
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--shards <n>', 'split the cells into N shards (see run --shard)', positiveInt('--shards'))
-    .option('--rounds <n>', "rounds (overrides the workloads')", positiveInt('--rounds'))
-    .option('--duration <seconds>', "seconds per run (overrides the workloads')", positiveInt('--duration'))
+    .option(
+      '--rounds <n>',
+      `rounds (overrides the workloads'); ${rangeText(ROUNDS)}`,
+      positiveInt('--rounds', ROUNDS),
+    )
+    .option(
+      '--duration <seconds>',
+      `seconds per run (overrides the workloads'); ${rangeText(DURATION_S)}`,
+      positiveInt('--duration', DURATION_S),
+    )
     .option('--arms <n>', 'arms per cell (default 2)', positiveInt('--arms'), 2)
     .option('--json', 'print the plan as JSON');
   return addAnalysisOptions(command, 'run').action(async (flags: PlanFlags) => {

@@ -21,6 +21,7 @@ import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkArmCount } from '../validate.js';
 import { DEFAULT_CONFIRM_ROUNDS } from '../../../core/compare/confirmation.js';
+import { EXTRA_ROUNDS, rangeText } from '../../../core/bounds.js';
 import {
   collectArm,
   collectSet,
@@ -143,8 +144,8 @@ export function runCommand(): Command {
     .option('--no-diagnostics', 'do not sample wait events and counters during the runs')
     .option(
       '--confirm-rounds <n>',
-      'rounds of the confirmation block that measures a regressed cell again before the gate fails it (0: none)',
-      nonNegativeInt('--confirm-rounds'),
+      `rounds of the confirmation block that measures a regressed cell again before the gate fails it (0: none; ${rangeText(EXTRA_ROUNDS)})`,
+      nonNegativeInt('--confirm-rounds', EXTRA_ROUNDS),
       DEFAULT_CONFIRM_ROUNDS,
     )
     .option(
@@ -197,8 +198,8 @@ export function runCommand(): Command {
     )
     .option(
       '--sentinel-rounds <n>',
-      'with --baseline stored: rounds re-measuring the stored base install with head, to detect machine drift (0: none)',
-      nonNegativeInt('--sentinel-rounds'),
+      `with --baseline stored: rounds re-measuring the stored base install with head, to detect machine drift (0: none; ${rangeText(EXTRA_ROUNDS)})`,
+      nonNegativeInt('--sentinel-rounds', EXTRA_ROUNDS),
       DEFAULT_SENTINEL_ROUNDS,
     )
     .addOption(
