@@ -34098,192 +34098,142 @@ var init_dist_bundle = __esm({
   }
 });
 
-// ../../work/main/node_modules/content-type/dist/index.js
-function parse4(header, options) {
-  const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-  const len = header.length;
-  let valueStart = options?.start ?? 0;
-  while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
-    valueStart++;
-  }
-  let index = valueStart;
-  let typeFlags = 0;
-  let whitespace = -1;
-  let stop = options?.parameters === false ? COMMA_FLAG : 0;
-  while (index < len) {
-    const code = header.charCodeAt(index);
-    const flags = CHAR_MAP[code];
-    if ((flags & stopFlags) !== 0) {
-      stop |= flags & COMMA_FLAG;
-      break;
-    }
-    if ((flags & OWS) !== 0) {
-      if (whitespace === -1)
-        whitespace = index;
-    } else {
-      whitespace = -1;
-    }
-    typeFlags |= code & NON_ASCII | flags;
-    index++;
-  }
-  const valueEnd = whitespace === -1 ? index : whitespace;
-  const value = header.slice(valueStart, valueEnd);
-  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-  if (index === len || stop !== 0) {
-    return { type, index, parameters: new NullObject() };
-  }
-  return parseParameters(header, type, index, len, stopFlags);
-}
-function parseParameters(header, type, index, len, stopFlags) {
-  const parameters = new NullObject();
-  parameter: while (index < len) {
-    index++;
-    while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-      index++;
-    }
-    const keyStart = index;
-    let keyFlags = 0;
-    let keyWhitespace = -1;
-    while (index < len) {
-      const code = header.charCodeAt(index);
-      const flags = CHAR_MAP[code];
-      if ((flags & stopFlags) !== 0) {
-        if ((flags & COMMA_FLAG) !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if (code === EQ) {
-        const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-        const value = header.slice(keyStart, keyEnd);
-        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-        index++;
-        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-          index++;
-        }
-        if (index < len && header.charCodeAt(index) === DQUOTE) {
-          const quotedStart = ++index;
-          let escaped = false;
-          while (index < len) {
-            const code2 = header.charCodeAt(index);
-            if (code2 === DQUOTE) {
-              if (parameters[key] === void 0) {
-                parameters[key] = escaped ? unescapeQuotedPairs(header, quotedStart, index) : header.slice(quotedStart, index);
-              }
-              index++;
-              let stop2 = 0;
-              while (index < len) {
-                const code3 = header.charCodeAt(index);
-                const flags2 = CHAR_MAP[code3];
-                if ((flags2 & stopFlags) !== 0) {
-                  stop2 = flags2 & COMMA_FLAG;
-                  break;
-                }
-                index++;
-              }
-              if (stop2 !== 0)
-                break parameter;
-              continue parameter;
-            }
-            if (code2 === BSLASH && index + 1 < len) {
-              escaped = true;
-              index += 2;
-              continue;
-            }
-            index++;
-          }
-          continue parameter;
-        }
-        const valueStart = index;
-        let stop = 0;
-        let valueWhitespace = -1;
-        while (index < len) {
-          const code2 = header.charCodeAt(index);
-          const flags2 = CHAR_MAP[code2];
-          if ((flags2 & stopFlags) !== 0) {
-            stop = flags2 & COMMA_FLAG;
-            break;
-          }
-          if ((flags2 & OWS) !== 0) {
-            if (valueWhitespace === -1)
-              valueWhitespace = index;
-          } else {
-            valueWhitespace = -1;
-          }
-          index++;
-        }
-        if (parameters[key] === void 0) {
-          const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-          parameters[key] = header.slice(valueStart, valueEnd);
-        }
-        if (stop !== 0)
-          break parameter;
-        continue parameter;
-      }
-      if ((flags & OWS) !== 0) {
-        if (keyWhitespace === -1)
-          keyWhitespace = index;
-      } else {
-        keyWhitespace = -1;
-      }
-      keyFlags |= code & NON_ASCII | flags;
-      index++;
-    }
-  }
-  return { type, index, parameters };
-}
-function unescapeQuotedPairs(str, start, end) {
-  let result = "";
-  for (let index = start; index < end; index++) {
-    if (str.charCodeAt(index) === BSLASH) {
-      result += str.slice(start, index);
-      start = ++index;
-    }
-  }
-  return result + str.slice(start, end);
-}
-var SP, HTAB, SEMI, EQ, DQUOTE, BSLASH, COMMA, LOWER_CASE, OWS, SEMI_FLAG, COMMA_FLAG, TOKEN_FLAG, NON_ASCII, CASE_FLAGS, CHAR_MAP, NullObject;
-var init_dist = __esm({
-  "../../work/main/node_modules/content-type/dist/index.js"() {
-    SP = 32;
-    HTAB = 9;
-    SEMI = 59;
-    EQ = 61;
-    DQUOTE = 34;
-    BSLASH = 92;
-    COMMA = 44;
-    LOWER_CASE = 1;
-    OWS = 2;
-    SEMI_FLAG = 4;
-    COMMA_FLAG = 8;
-    TOKEN_FLAG = 16;
-    NON_ASCII = 65280;
-    CASE_FLAGS = LOWER_CASE | NON_ASCII;
-    CHAR_MAP = new Uint8Array(256);
-    CHAR_MAP[HTAB] |= OWS;
-    CHAR_MAP[SP] |= OWS;
-    CHAR_MAP[SEMI] |= SEMI_FLAG;
-    CHAR_MAP[COMMA] |= COMMA_FLAG;
-    for (let code = 128; code <= 255; code++) {
-      CHAR_MAP[code] |= LOWER_CASE;
-    }
-    for (const char of "!#$%&'*+-.^_`|~") {
-      CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-    }
-    for (let code = 48; code <= 57; code++) {
-      CHAR_MAP[code] |= TOKEN_FLAG;
-    }
-    for (let code = 65; code <= 90; code++) {
-      CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
-    }
-    for (let code = 97; code <= 122; code++) {
-      CHAR_MAP[code] |= TOKEN_FLAG;
-    }
-    NullObject = /* @__PURE__ */ (() => {
+// ../../work/main/node_modules/@octokit/request/node_modules/content-type/dist/index.js
+var require_dist3 = __commonJS({
+  "../../work/main/node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.format = format;
+    exports.parse = parse5;
+    var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
+    var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var QUOTE_REGEXP = /[\\"]/g;
+    var TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var NullObject = /* @__PURE__ */ (() => {
       const C3 = function() {
       };
       C3.prototype = /* @__PURE__ */ Object.create(null);
       return C3;
     })();
+    function format(obj) {
+      const { type, parameters } = obj;
+      if (!type || !TYPE_REGEXP.test(type)) {
+        throw new TypeError(`Invalid type: ${type}`);
+      }
+      let result = type;
+      if (parameters) {
+        for (const param of Object.keys(parameters)) {
+          if (!TOKEN_REGEXP.test(param)) {
+            throw new TypeError(`Invalid parameter name: ${param}`);
+          }
+          result += `; ${param}=${qstring(parameters[param])}`;
+        }
+      }
+      return result;
+    }
+    function parse5(header, options) {
+      const stopChar = options?.comma === true ? COMMA : 65536;
+      const len = header.length;
+      let index = skipOWS(header, options?.start ?? 0, len);
+      const valueStart = index;
+      index = skipValue(header, index, len, stopChar);
+      const valueEnd = trailingOWS(header, valueStart, index);
+      const type = header.slice(valueStart, valueEnd).toLowerCase();
+      if (options?.parameters === false) {
+        return { type, index, parameters: new NullObject() };
+      }
+      return parseParameters(header, type, index, len, stopChar);
+    }
+    var SP = 32;
+    var HTAB = 9;
+    var SEMI = 59;
+    var EQ = 61;
+    var DQUOTE = 34;
+    var BSLASH = 92;
+    var COMMA = 44;
+    function parseParameters(header, type, index, len, stopChar) {
+      const parameters = new NullObject();
+      parameter: while (index < len) {
+        if (header.charCodeAt(index) === stopChar)
+          break;
+        index = skipOWS(header, index + 1, len);
+        const keyStart = index;
+        while (index < len) {
+          const code = header.charCodeAt(index);
+          if (code === stopChar)
+            break parameter;
+          if (code === SEMI)
+            continue parameter;
+          if (code === EQ) {
+            const keyEnd = trailingOWS(header, keyStart, index);
+            const key = header.slice(keyStart, keyEnd).toLowerCase();
+            index = skipOWS(header, index + 1, len);
+            if (index < len && header.charCodeAt(index) === DQUOTE) {
+              index++;
+              let value = "";
+              while (index < len) {
+                const code2 = header.charCodeAt(index++);
+                if (code2 === DQUOTE) {
+                  index = skipValue(header, index, len, stopChar);
+                  if (parameters[key] === void 0)
+                    parameters[key] = value;
+                  break;
+                }
+                if (code2 === BSLASH && index < len) {
+                  value += header[index++];
+                  continue;
+                }
+                value += String.fromCharCode(code2);
+              }
+              continue parameter;
+            }
+            const valueStart = index;
+            index = skipValue(header, index, len, stopChar);
+            if (parameters[key] === void 0) {
+              const valueEnd = trailingOWS(header, valueStart, index);
+              parameters[key] = header.slice(valueStart, valueEnd);
+            }
+            continue parameter;
+          }
+          index++;
+        }
+      }
+      return { type, index, parameters };
+    }
+    function skipValue(str, index, len, stopChar) {
+      while (index < len) {
+        const code = str.charCodeAt(index);
+        if (code === SEMI || code === stopChar)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function skipOWS(header, index, len) {
+      while (index < len) {
+        const char = header.charCodeAt(index);
+        if (char !== SP && char !== HTAB)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function trailingOWS(header, start, end) {
+      while (end > start) {
+        const char = header.charCodeAt(end - 1);
+        if (char !== SP && char !== HTAB)
+          break;
+        end--;
+      }
+      return end;
+    }
+    function qstring(str) {
+      if (TOKEN_REGEXP.test(str))
+        return str;
+      if (TEXT_REGEXP.test(str))
+        return `"${str.replace(QUOTE_REGEXP, "\\$&")}"`;
+      throw new TypeError(`Invalid parameter value: ${str}`);
+    }
   }
 });
 
@@ -34783,7 +34733,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = parse4(contentType);
+  const mimetype = (0, import_content_type.parse)(contentType);
   if (isJSONResponse(mimetype)) {
     let text2 = "";
     try {
@@ -34844,12 +34794,12 @@ function withDefaults2(oldEndpoint, newDefaults) {
     defaults: withDefaults2.bind(null, endpoint2)
   });
 }
-var VERSION2, defaults_default, noop, request;
+var import_content_type, VERSION2, defaults_default, noop, request;
 var init_dist_bundle2 = __esm({
   "../../work/main/node_modules/@octokit/request/dist-bundle/index.js"() {
     init_dist_bundle();
     init_universal_user_agent();
-    init_dist();
+    import_content_type = __toESM(require_dist3(), 1);
     init_json_with_bigint();
     init_dist_src();
     VERSION2 = "10.0.16";
@@ -63489,42 +63439,353 @@ function rangeText(bound) {
 import os6 from "node:os";
 
 // src/core/results/settings.ts
-var RESERVED_SETTINGS = [
-  // Where the server listens: pgperf picks a private socket directory and a free port.
-  "port",
-  "listen_addresses",
-  "unix_socket_directories",
-  // Which files it reads: the cluster's own, written by pgperf.
-  "data_directory",
-  "hba_file",
-  "ident_file",
-  "config_file",
-  "external_pid_file",
-  "include",
-  "include_dir",
-  "include_if_exists",
-  // Shell commands the server runs, and where it loads code from.
-  "archive_command",
-  "archive_library",
-  "restore_command",
-  "archive_cleanup_command",
-  "recovery_end_command",
-  "ssl_passphrase_command",
-  "dynamic_library_path"
+var LIBRARY_NAMES = "library names of the install under test (e.g. pg_stat_statements)";
+var REFUSED_SETTINGS = [
+  // pgperf's own, written by initdb and conf.ts for every cluster: it would not be reachable, comparable or
+  // contained otherwise.
+  {
+    name: "port",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "pgperf picks a free port for each cluster"
+  },
+  {
+    name: "listen_addresses",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "pgperf's clusters listen on their private unix socket only, never on TCP"
+  },
+  {
+    name: "unix_socket_directories",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "the server creates its socket and lock file in pgperf's private socket directory (mode 0700); another directory is one the server writes into"
+  },
+  {
+    name: "data_directory",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "the cluster's own, made by initdb in pgperf's private temp directory; another is a directory the server reads and writes"
+  },
+  {
+    name: "config_file",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "the cluster's own postgresql.conf, which includes pgperf's settings; another file would replace them"
+  },
+  {
+    name: "hba_file",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "who may connect, and how: the cluster's own pg_hba.conf; another file is one the server reads"
+  },
+  {
+    name: "ident_file",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "user name maps: the cluster's own pg_ident.conf; another file is one the server reads"
+  },
+  {
+    name: "lc_messages",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "pgperf reads the server's messages in English (start failures, the connections the instruction mode counts), so it sets 'C'; and glibc takes a locale name with a slash as a directory to read"
+  },
+  // Directives of the configuration file, not settings: pgperf includes its pgperf.conf with one.
+  {
+    name: "include",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "pgperf includes its own pgperf.conf; another include reads a file pgperf never checked into the cluster's configuration"
+  },
+  {
+    name: "include_if_exists",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "pgperf includes its own pgperf.conf; another include reads a file pgperf never checked into the cluster's configuration"
+  },
+  {
+    name: "include_dir",
+    kind: "pgperf",
+    refuses: "any value",
+    why: "pgperf includes its own pgperf.conf; another include reads a directory of files pgperf never checked into the cluster's configuration"
+  },
+  // Shell commands the server runs.
+  {
+    name: "archive_command",
+    kind: "command",
+    refuses: "any value",
+    why: "a shell command the server runs to archive each WAL file"
+  },
+  {
+    name: "restore_command",
+    kind: "command",
+    refuses: "any value",
+    why: "a shell command the server runs to retrieve archived WAL files"
+  },
+  {
+    name: "archive_cleanup_command",
+    kind: "command",
+    refuses: "any value",
+    why: "a shell command the server runs at every restart point"
+  },
+  {
+    name: "recovery_end_command",
+    kind: "command",
+    refuses: "any value",
+    why: "a shell command the server runs at the end of recovery"
+  },
+  {
+    name: "ssl_passphrase_command",
+    kind: "command",
+    refuses: "any value",
+    why: "a shell command the server runs to obtain SSL passphrases"
+  },
+  {
+    name: "basebackup_to_shell.command",
+    kind: "command",
+    refuses: "any value",
+    where: "module basebackup_to_shell, 15+",
+    why: "a shell command the server runs for each file of a base backup"
+  },
+  {
+    name: "plperl.on_init",
+    kind: "command",
+    refuses: "any value",
+    where: "module plperl, in builds with Perl",
+    why: "Perl code the server runs when it starts a Perl interpreter (at server start when plperl is preloaded)"
+  },
+  {
+    name: "plperl.on_plperl_init",
+    kind: "command",
+    refuses: "any value",
+    where: "module plperl, in builds with Perl",
+    why: "Perl code the server runs when it starts a trusted Perl interpreter"
+  },
+  {
+    name: "plperl.on_plperlu_init",
+    kind: "command",
+    refuses: "any value",
+    where: "module plperl, in builds with Perl",
+    why: "Perl code the server runs when it starts an untrusted Perl interpreter"
+  },
+  // Libraries: code the server loads.
+  {
+    name: "shared_preload_libraries",
+    kind: "library",
+    refuses: "paths",
+    takes: LIBRARY_NAMES,
+    why: "the server loads each library at start; a path loads code from outside the install"
+  },
+  {
+    name: "session_preload_libraries",
+    kind: "library",
+    refuses: "paths",
+    takes: LIBRARY_NAMES,
+    why: "each backend loads each library; a path loads code from outside the install"
+  },
+  {
+    name: "local_preload_libraries",
+    kind: "library",
+    refuses: "paths",
+    takes: "library names of the install under test (from its plugins directory)",
+    why: "each backend loads each library; a path loads code from outside the install"
+  },
+  {
+    name: "jit_provider",
+    kind: "library",
+    refuses: "paths",
+    takes: "the name of a JIT library of the install under test (llvmjit, the default)",
+    why: "the server loads $libdir/NAME.so when JIT is on; a relative path climbs out of $libdir to code anywhere"
+  },
+  {
+    name: "oauth_validator_libraries",
+    kind: "library",
+    refuses: "paths",
+    takes: LIBRARY_NAMES,
+    where: "18+",
+    why: "the server loads each library to validate OAuth tokens; a path loads code from outside the install"
+  },
+  {
+    name: "output_plugin_libraries",
+    kind: "library",
+    refuses: "paths",
+    takes: LIBRARY_NAMES,
+    where: "minor releases from August 2026 on: 18.6, and 14 to 17 alike",
+    why: "the libraries a replication client may have loaded as output plugins; a path would let it load code from outside the install"
+  },
+  {
+    name: "archive_library",
+    kind: "library",
+    refuses: "any value",
+    where: "15+",
+    why: "a library the server loads to archive WAL (a path loads code from anywhere); benchmark clusters do not archive"
+  },
+  {
+    name: "dynamic_library_path",
+    kind: "library",
+    refuses: "any value",
+    why: "the directories the server loads every library named without a path from: another directory turns each library name into code from there"
+  },
+  {
+    name: "extension_destdir",
+    kind: "library",
+    refuses: "any value",
+    where: "Debian's packages",
+    why: "a directory prepended to the paths of extension files and of the libraries they load"
+  },
+  {
+    name: "extension_control_path",
+    kind: "library",
+    refuses: "any value",
+    where: "18+",
+    why: "the directories CREATE EXTENSION reads control files from, and through them SQL scripts and libraries"
+  },
+  // Files and directories the server reads or writes as the user that runs it.
+  {
+    name: "external_pid_file",
+    kind: "file",
+    refuses: "any value",
+    why: "the server writes its pid to this file, anywhere the user that runs it may write"
+  },
+  {
+    name: "log_directory",
+    kind: "directory",
+    refuses: "any value",
+    why: "the server writes log files there, anywhere the user that runs it may write; pgperf keeps the server's log itself (server.log beside the cluster)"
+  },
+  {
+    name: "log_filename",
+    kind: "file",
+    refuses: "any value",
+    why: "a file name under log_directory the server writes, with ../ anywhere the user that runs it may write; pgperf keeps the server's log itself"
+  },
+  {
+    name: "stats_temp_directory",
+    kind: "directory",
+    refuses: "any value",
+    where: "14 and older",
+    why: "a directory the server writes statistics files into"
+  },
+  {
+    name: "promote_trigger_file",
+    kind: "file",
+    refuses: "any value",
+    where: "15 and older",
+    why: "a file whose presence ends recovery; a path the server watches outside the cluster"
+  },
+  {
+    name: "ssl_cert_file",
+    kind: "file",
+    refuses: "any value",
+    why: "a file the server reads (its SSL certificate); pgperf's clusters have no TCP, so SSL has nothing to do"
+  },
+  {
+    name: "ssl_key_file",
+    kind: "file",
+    refuses: "any value",
+    why: "a file the server reads (its SSL private key); pgperf's clusters have no TCP, so SSL has nothing to do"
+  },
+  {
+    name: "ssl_ca_file",
+    kind: "file",
+    refuses: "any value",
+    why: "a file the server reads (SSL certificate authorities); pgperf's clusters have no TCP, so SSL has nothing to do"
+  },
+  {
+    name: "ssl_crl_file",
+    kind: "file",
+    refuses: "any value",
+    why: "a file the server reads (SSL revocation list); pgperf's clusters have no TCP, so SSL has nothing to do"
+  },
+  {
+    name: "ssl_crl_dir",
+    kind: "directory",
+    refuses: "any value",
+    why: "a directory the server reads (SSL revocation lists); pgperf's clusters have no TCP, so SSL has nothing to do"
+  },
+  {
+    name: "ssl_dh_params_file",
+    kind: "file",
+    refuses: "any value",
+    why: "a file the server reads (SSL Diffie-Hellman parameters); pgperf's clusters have no TCP, so SSL has nothing to do"
+  },
+  {
+    name: "krb_server_keyfile",
+    kind: "file",
+    refuses: "any value",
+    why: "a file the server reads (the Kerberos key table); pgperf's clusters authenticate no one over the network"
+  },
+  {
+    name: "basic_archive.archive_directory",
+    kind: "directory",
+    refuses: "any value",
+    where: "module basic_archive, 15+",
+    why: "a directory the server copies WAL files into"
+  },
+  // Servers the server connects to.
+  {
+    name: "primary_conninfo",
+    kind: "connection",
+    refuses: "any value",
+    why: "a connection string a standby connects with: a host to reach and client files it reads (sslkey, passfile, service files); pgperf's clusters are no standbys"
+  },
+  // Locales: glibc takes a name with a slash as the directory of the locale's files.
+  ...["lc_monetary", "lc_numeric", "lc_time"].map((name) => ({
+    name,
+    kind: "locale",
+    refuses: "paths",
+    takes: "locale names (e.g. 'C' or en_US.UTF-8)",
+    why: "glibc takes a locale name that starts with a slash as a directory of locale files to read"
+  }))
 ];
-var LIBRARY_SETTINGS = [
-  "shared_preload_libraries",
-  "session_preload_libraries",
-  "local_preload_libraries"
+var BY_NAME = new Map(REFUSED_SETTINGS.map((s) => [s.name, s]));
+function refusedSetting(name) {
+  return BY_NAME.get(asciiLower(name));
+}
+var RESERVED_SETTINGS = REFUSED_SETTINGS.filter(
+  (s) => s.refuses === "any value"
+).map((s) => s.name);
+var NAMES_ONLY_SETTINGS = REFUSED_SETTINGS.filter(
+  (s) => s.refuses === "paths"
+).map((s) => s.name);
+var CUSTOM_SETTING_WORDS = [
+  "command",
+  "cmd",
+  "program",
+  "script",
+  "shell",
+  "exec",
+  "init",
+  "library",
+  "libraries",
+  "lib",
+  "module",
+  "provider",
+  "path",
+  "file",
+  "filename",
+  "dir",
+  "directory",
+  "directories",
+  "conninfo"
 ];
-var SETTING_NAME = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
+var SETTING_NAME = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/i;
 var MAX_SETTING_VALUE_LENGTH = 1024;
 function settingNameProblem(name) {
-  if (!SETTING_NAME.test(name)) {
-    return `"${name}" is not a setting name (expected a lower-case identifier like shared_buffers or auto_explain.log_min_duration)`;
+  if (!SETTING_NAME.test(name) || /[A-Z]/.test(name)) {
+    const lower = asciiLower(name);
+    const refused2 = refusedSetting(lower);
+    const alias = lower !== name && SETTING_NAME.test(lower) ? ` (PostgreSQL would read it as ${lower}${aliasNote(refused2)})` : "";
+    return `"${name}" is not a setting name as pgperf takes them: write it in lower case like shared_buffers or auto_explain.log_min_duration${alias}`;
   }
-  if (RESERVED_SETTINGS.includes(name) || name.startsWith("include")) {
-    return `"${name}" is set by pgperf for every cluster and cannot be overridden`;
+  const refused = refusedSetting(name);
+  if (refused?.refuses === "any value") {
+    return refused.kind === "pgperf" ? `"${name}" is set by pgperf for every cluster and cannot be overridden: ${refused.why}` : `"${name}" is refused: ${refused.why}; remove it`;
+  }
+  const custom2 = customSettingWord(name);
+  if (!refused && custom2) {
+    return `"${name}" is refused: an extension setting named "${custom2}" names a command, code, a file or a directory the server would use as the user that runs it; remove it`;
   }
   return void 0;
 }
@@ -63534,13 +63795,26 @@ function settingValueProblem(name, value) {
   if (value.length > MAX_SETTING_VALUE_LENGTH) {
     return `the value of "${name}" is ${value.length} characters long (at most ${MAX_SETTING_VALUE_LENGTH})`;
   }
-  if (LIBRARY_SETTINGS.includes(name) && /[/\\]/.test(value)) {
-    return `"${name}" takes library names (e.g. pg_stat_statements), not paths, got '${value}'`;
+  const refused = refusedSetting(name);
+  if (refused?.refuses === "paths" && /[/\\]/.test(value)) {
+    return `"${name}" takes ${refused.takes}, not paths, got '${value}': ${refused.why}`;
   }
   return void 0;
 }
 function settingProblem(name, value) {
   return settingNameProblem(name) ?? settingValueProblem(name, value);
+}
+function aliasNote(refused) {
+  if (!refused) return "";
+  return refused.refuses === "paths" ? `, which takes ${refused.takes}, not paths` : `, which pgperf refuses: ${refused.why}`;
+}
+function customSettingWord(name) {
+  const dot = name.indexOf(".");
+  if (dot < 0) return void 0;
+  return name.slice(dot + 1).split("_").find((word) => CUSTOM_SETTING_WORDS.includes(word));
+}
+function asciiLower(name) {
+  return name.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 // src/machine/client-sweep.ts
@@ -65787,6 +66061,7 @@ async function hasExited(pid) {
 
 // src/postgres/cluster/conf.ts
 import { createHash as createHash4 } from "node:crypto";
+init_errors();
 var PGPERF_CONNECTIONS = 5;
 var SUPERUSER_RESERVED = 3;
 var BASELINE_SETTINGS = {
@@ -65811,6 +66086,8 @@ var BASELINE_SETTINGS = {
   lc_messages: "'C'"
 };
 function clusterSettings(input2) {
+  refuseSettings("the workload", input2.workloadSettings);
+  refuseSettings("the arm", input2.armSettings ?? {});
   const settings2 = {
     ...BASELINE_SETTINGS,
     max_connections: String(Math.max(20, input2.maxClients + SUPERUSER_RESERVED + PGPERF_CONNECTIONS))
@@ -65821,6 +66098,12 @@ function clusterSettings(input2) {
   settings2.port = String(input2.port);
   settings2.unix_socket_directories = quote(input2.socketDir);
   return settings2;
+}
+function refuseSettings(owner, settings2) {
+  for (const [name, value] of Object.entries(settings2)) {
+    const problem = settingProblem(name, String(value));
+    if (problem) throw new UserError(`a setting of ${owner}: ${problem}`);
+  }
 }
 function renderConf(settings2) {
   const lines = ["# Written by pgperf; included at the end of postgresql.conf."];

@@ -345,7 +345,7 @@ const workloadCases: Case[] = [
   [
     'archive_command',
     workload(yaml("settings:\n  archive_command: 'curl x'\n")),
-    /"archive_command" is set by pgperf/,
+    /settings\.archive_command: "archive_command" is refused: a shell command the server runs/,
   ],
   [
     'clients empty',

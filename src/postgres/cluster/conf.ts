@@ -6,7 +6,8 @@
  * raise them.
  */
 import { createHash } from 'node:crypto';
-import { SETTING_NAME } from '../../core/results/settings.js';
+import { SETTING_NAME, settingProblem } from '../../core/results/settings.js';
+import { UserError } from '../../core/util/errors.js';
 
 /** Connections pgperf itself may hold (psql for VACUUM/CHECKPOINT, monitoring) plus slack. */
 export const PGPERF_CONNECTIONS = 5;
@@ -46,8 +47,14 @@ export interface ConfInput {
   armSettings?: Record<string, string>;
 }
 
-/** Settings in the order they are written (later wins). */
+/**
+ * Settings in the order they are written (later wins). The workload's and the arm's are checked once
+ * more here, whatever their source (workload file, --set, a stored run's arm): a refused setting
+ * (src/core/results/settings.ts) is never written.
+ */
 export function clusterSettings(input: ConfInput): Record<string, string> {
+  refuseSettings('the workload', input.workloadSettings);
+  refuseSettings('the arm', input.armSettings ?? {});
   const settings: Record<string, string> = {
     ...BASELINE_SETTINGS,
     max_connections: String(Math.max(20, input.maxClients + SUPERUSER_RESERVED + PGPERF_CONNECTIONS)),
@@ -59,6 +66,13 @@ export function clusterSettings(input: ConfInput): Record<string, string> {
   settings.port = String(input.port);
   settings.unix_socket_directories = quote(input.socketDir);
   return settings;
+}
+
+function refuseSettings(owner: string, settings: Record<string, string | number | boolean>): void {
+  for (const [name, value] of Object.entries(settings)) {
+    const problem = settingProblem(name, String(value));
+    if (problem) throw new UserError(`a setting of ${owner}: ${problem}`);
+  }
 }
 
 export function renderConf(settings: Record<string, string>): string {
