@@ -10,7 +10,7 @@ const requireShim =
 const embedChartAssets = {
   name: 'embed-chart-assets',
   setup(b) {
-    b.onLoad({ filter: /src[\\/]history[\\/]uplot-assets\.ts$/ }, async () => {
+    b.onLoad({ filter: /src[\\/]flows[\\/]history[\\/]uplot-assets\.ts$/ }, async () => {
       const script = await readFile('node_modules/uplot/dist/uPlot.iife.min.js', 'utf8');
       const css = await readFile('node_modules/uplot/dist/uPlot.min.css', 'utf8');
       return {

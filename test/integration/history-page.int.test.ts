@@ -5,6 +5,9 @@
  * Checked as rendered: the chart drawn (canvas, legend with one entry per client count, the change-point
  * markers counted by the page as it drew them), no script or console errors, no request from the page,
  * and in the screenshot (kept in test-artifacts/history/) the red dashed marker and both lines' colours.
+ * Then three more histories, one run, runs minutes apart and runs months apart: each chart's time axis as
+ * uPlot drew it (recorded by the page in data-x-axis) has tick labels that do not overlap, lie on the
+ * canvas and label a range around the runs, and each index row shows its series' latest value and trend.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -14,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HistoryRun } from '../../src/flows/history/series.js';
 import { commitSha, noisyHistory, WORKLOAD } from '../unit/history/noisy-history.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -86,15 +90,23 @@ function pageRequests(): string[] {
   return proxied.filter((r) => !/\b(google\.com|googleapis\.com|gstatic\.com|gvt1\.com)\b/.test(r));
 }
 
+/** Each history's runs as results files under `dir`/results. */
+async function writeResults(dir: string, runs: readonly HistoryRun[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const r of runs) {
+    const runDir = path.join(dir, 'results', r.runId!);
+    await mkdir(runDir, { recursive: true });
+    files.push(path.join(runDir, 'results.json'));
+    await writeFile(files[files.length - 1]!, JSON.stringify(r, null, 2));
+  }
+  return files;
+}
+
 beforeAll(async () => {
   if (!chromium) throw new Error("Debian's chromium is not installed: apt-get install -y chromium");
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-history-'));
   site = path.join(tmp, 'site');
-  for (const r of noisyHistory()) {
-    const dir = path.join(tmp, 'results', r.runId!);
-    await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'results.json'), JSON.stringify(r, null, 2));
-  }
+  await writeResults(tmp, noisyHistory());
   proxy = http.createServer((req, res) => {
     proxied.push(`${req.method} ${req.url}`);
     res.writeHead(502).end();
@@ -189,6 +201,21 @@ describe('pgperf history in headless Chromium', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('<b>2 regressions</b> in 2 series over 40 runs');
     expect(r.stdout).toContain(`<a href="workload-${WORKLOAD}.html">${WORKLOAD}</a>`);
+    // Each series with its latest value and unit, the latest run's date and commit, its change against the
+    // runs before and the newest change point (the planted slowdown), and a sparkline.
+    for (const clients of [1, 2]) {
+      const row =
+        new RegExp(`<tr data-series="tps@${clients}"[^>]*>([\\s\\S]*?)</tr>`).exec(r.stdout)?.[1] ?? '';
+      expect(row).toMatch(/<td class="latest"[^>]*><b>\d+<\/b> tx\/s<\/td>/);
+      expect(row).toContain(
+        `2026-11-09 02:00 <a href="https://github.com/postgres/postgres/commit/${commitSha(39)}">`,
+      );
+      expect(row).toMatch(
+        /<td class="recent"[^>]*>[+-]\d+\.\d\d% \((better|worse|same)\) vs \d+<br><small>median of the 5 runs before/,
+      );
+      expect(row).toMatch(/<td class="regression">▼ regression -(19|20)\.\d\d% \[/);
+      expect(row).toMatch(/<svg class="spark"[^>]*>.*<polyline /);
+    }
     expect((await browse(path.join(site, 'index.html'), [`--screenshot=${shot}`])).code).toBe(0);
     expect(pageRequests()).toEqual([]);
   }, 120_000);
@@ -197,6 +224,155 @@ describe('pgperf history in headless Chromium', () => {
     const r = await historyOfResults(site, ['--workload', 'tpcb']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--workload 'tpcb' is not in the history; its workloads are: ${WORKLOAD}`);
+  }, 120_000);
+});
+
+/** What a workload page recorded of a chart's time axis as uPlot drew it (recordTimeAxis in page-script.ts). */
+interface DrawnAxis {
+  /** The x scale, in seconds since the epoch. */
+  min: number;
+  max: number;
+  plotLeft: number;
+  plotWidth: number;
+  canvasWidth: number;
+  /** Every tick: its time and each line of its label with where the line's text lies (CSS px). */
+  ticks: Array<{ t: number; lines: Array<{ text: string; left: number; right: number }> }>;
+}
+
+function drawnAxis(dom: string, id = 'chart-1'): DrawnAxis {
+  const chart = new RegExp(`<div class="chart" id="${id}"([^>]*)>`).exec(dom)?.[1] ?? '';
+  const recorded = /data-x-axis="([^"]*)"/.exec(chart)?.[1];
+  expect(recorded, `${id} recorded its time axis`).toBeDefined();
+  return JSON.parse(recorded!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as DrawnAxis;
+}
+
+/** Fewest CSS pixels between neighbouring labels on one line of the axis for them to read apart. */
+const MIN_LABEL_GAP_PX = 4;
+
+/** Neighbouring tick labels whose texts on the same line overlap or come closer than MIN_LABEL_GAP_PX. */
+function collisions(axis: DrawnAxis): string[] {
+  const found: string[] = [];
+  const depth = Math.max(0, ...axis.ticks.map((t) => t.lines.length));
+  for (let line = 0; line < depth; line++) {
+    const shown = axis.ticks.flatMap((t) => (t.lines[line]?.text ? [t.lines[line]!] : []));
+    for (let i = 1; i < shown.length; i++) {
+      const [a, b] = [shown[i - 1]!, shown[i]!];
+      if (b.left - a.right < MIN_LABEL_GAP_PX)
+        found.push(`"${a.text}" ${Math.round(b.left - a.right)} px from "${b.text}"`);
+    }
+  }
+  return found;
+}
+
+/** Every label line's text, tick by tick. */
+const labelTexts = (axis: DrawnAxis) => axis.ticks.flatMap((t) => t.lines.map((l) => l.text)).filter(Boolean);
+
+const NOV_27 = Date.UTC(2026, 10, 27, 8, 3, 45);
+
+/**
+ * Three histories a user meets early: the store after the first run, runs a minute or so apart (trying
+ * pgperf out, the first tick at 08:03:45 just before a minute rolls over, as in issue #29's
+ * "11/27/26 8:03am8:04am"), and runs two months apart. `dates` in ms since the epoch; `labels` must be
+ * written on the axis (the runs' date, or the years the runs span).
+ */
+const AXIS_CASES = [
+  {
+    name: 'one-run',
+    what: 'one run (read from a store)',
+    dates: [NOV_27],
+    labels: ['Nov 27 2026'],
+    store: true,
+  },
+  {
+    name: 'minutes',
+    what: 'runs minutes apart',
+    dates: [0, 58, 121, 183, 240, 300].map((s) => NOV_27 + s * 1000),
+    labels: ['Nov 27 2026'],
+    store: false,
+  },
+  {
+    name: 'months',
+    what: 'runs months apart',
+    dates: Array.from({ length: 8 }, (_, k) => Date.UTC(2026, 2 * k, 15, 2, 0, 0)),
+    labels: ['2026', '2027'],
+    store: false,
+  },
+];
+
+describe.each(AXIS_CASES)('the history of $what in headless Chromium', ({ name, dates, labels, store }) => {
+  let out: string;
+
+  it('draws a time axis around the runs whose tick labels do not collide', async () => {
+    const dir = path.join(tmp, name);
+    const files = await writeResults(
+      dir,
+      noisyHistory({ nights: dates.length, stepAt: Infinity, startedAt: (k) => new Date(dates[k]!) }),
+    );
+    out = path.join(dir, 'site');
+    let r: Ran;
+    if (store) {
+      const imported = await pgperf(['store', 'import', '--store', path.join(dir, 'store'), ...files]);
+      expect(imported.code, imported.stderr).toBe(0);
+      r = await pgperf(['history', '--store', path.join(dir, 'store'), '--out', out]);
+    } else r = await pgperf(['history', '--results', path.join(dir, 'results'), '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+
+    const page = path.join(out, `workload-${WORKLOAD}.html`);
+    const browsed = await browse(page, ['--dump-dom']);
+    expect(browsed.code).toBe(0);
+    const dom = browsed.stdout;
+    await writeFile(path.join(artifacts, `axis-${name}-dom.html`), dom);
+    expect(dom).not.toMatch(/<body[^>]* data-errors=/);
+    const axis = drawnAxis(dom);
+    const times = dates.map((d) => d / 1000);
+    const at = (t: number) => (t - axis.min) / (axis.max - axis.min);
+    // Soft: on a broken axis every failing check is listed, not only the first.
+    // Every run inside the scale and off its edges, where a point would be cut in half.
+    expect.soft(at(Math.min(...times))).toBeGreaterThan(0.01);
+    expect.soft(at(Math.max(...times))).toBeLessThan(0.99);
+    if (times.length === 1) expect.soft(at(times[0]!)).toBeCloseTo(0.5, 2);
+    // The labelled ticks span the runs: the first labelled tick before the middle run, the last after it,
+    // and the runs' date is written on the axis.
+    const labelled = axis.ticks.filter((t) => t.lines.some((l) => l.text));
+    expect(labelled.length).toBeGreaterThanOrEqual(3);
+    const middle = times[Math.floor(times.length / 2)]!;
+    expect.soft(labelled[0]!.t).toBeLessThanOrEqual(middle);
+    expect.soft(labelled[labelled.length - 1]!.t).toBeGreaterThanOrEqual(middle);
+    for (const label of labels) expect.soft(labelTexts(axis)).toContain(label);
+    // Readable: no two labels on one line overlap, and every label lies on the canvas.
+    expect.soft(collisions(axis), labelTexts(axis).join(' | ')).toEqual([]);
+    for (const line of axis.ticks.flatMap((t) => t.lines)) {
+      expect.soft(line.left).toBeGreaterThanOrEqual(0);
+      expect.soft(line.right).toBeLessThanOrEqual(axis.canvasWidth);
+    }
+
+    const shot = path.join(artifacts, `axis-${name}.png`);
+    expect((await browse(page, [`--screenshot=${shot}`])).code).toBe(0);
+    const image = decodePng(await readFile(shot));
+    expect(countColour(image, [0x1f, 0x77, 0xb4], 24)).toBeGreaterThan(8); // the 1 client points
+    expect(pageRequests()).toEqual([]);
+  }, 240_000);
+
+  it("lists each series in the index with its latest run's value and date", async () => {
+    const index = path.join(out, 'index.html');
+    const browsed = await browse(index, ['--dump-dom']);
+    expect(browsed.code).toBe(0);
+    const latest = new Date(Math.max(...dates)).toISOString().slice(0, 16).replace('T', ' ');
+    for (const clients of [1, 2]) {
+      const row =
+        new RegExp(`<tr data-series="tps@${clients}"[^>]*>([\\s\\S]*?)</tr>`).exec(browsed.stdout)?.[1] ?? '';
+      expect(row).toMatch(/<b>\d+<\/b> tx\/s/);
+      expect(row).toContain(`${latest} <code>${commitSha(dates.length - 1).slice(0, 10)}</code>`);
+      expect(row).toContain(
+        dates.length === 1 ? 'first run' : `median of the ${Math.min(5, dates.length - 1)} runs before`,
+      );
+      expect(row).toContain(
+        dates.length < 6
+          ? `not analysed yet: ${dates.length} of 6 runs needed`
+          : `no change point in ${dates.length} runs`,
+      );
+    }
+    expect((await browse(index, [`--screenshot=${path.join(artifacts, `index-${name}.png`)}`])).code).toBe(0);
   }, 120_000);
 });
 

@@ -1,11 +1,15 @@
 /**
  * The history site as data: per workload, one chart per fingerprint × metric with one line per client
- * count over the runs (by date), each point's commit, median and CI, and the change points to mark.
- * Computed from a HistoryAnalysis; renderHistorySite turns it into HTML.
+ * count over the runs (by date), each point's commit, median and CI, the change points to mark and the
+ * time range the chart opens on; and per series, for the index, its latest value, its trend and a
+ * sparkline. Computed from a HistoryAnalysis; renderHistorySite turns it into HTML.
  */
 import { METRICS, type MetricName } from '../../core/results/metrics.js';
 import { safeUrl } from '../../core/report/markdown-escape.js';
 import type { HistoryAnalysis, SeriesChangePoint } from './analyse.js';
+import { sparkline, type Sparkline } from './sparkline.js';
+import { timeAxisData, timeRange, type TimeAxisData } from './time-axis.js';
+import { seriesTrend, type SeriesTrend } from './trend.js';
 
 export interface HistorySiteData {
   title: string;
@@ -14,6 +18,10 @@ export interface HistorySiteData {
   repoUrl: string | null;
   runs: number;
   options: HistoryAnalysis['options'];
+  /** How many machine fingerprints the workloads' series come from (the index names them when > 1). */
+  fingerprints: number;
+  /** How every chart labels its time axis (time-axis.ts). */
+  timeAxis: TimeAxisData;
   workloads: WorkloadPageData[];
 }
 
@@ -22,6 +30,23 @@ export interface WorkloadPageData {
   /** File name of the workload's page in the site. */
   file: string;
   charts: ChartData[];
+  /** One per line of the charts, in chart order: what the index shows of each series. */
+  series: SeriesSummary[];
+}
+
+export interface SeriesSummary {
+  /** DOM id of the chart that draws the series on the workload page. */
+  chart: string;
+  fingerprint: string;
+  metric: MetricName;
+  label: string;
+  unit: string;
+  better: 'higher' | 'lower';
+  clients: number;
+  /** "1 client", "4 clients". */
+  clientsLabel: string;
+  trend: SeriesTrend;
+  sparkline: Sparkline;
 }
 
 export interface ChartData {
@@ -33,8 +58,10 @@ export interface ChartData {
   label: string;
   unit: string;
   better: 'higher' | 'lower';
-  /** One entry per run that measured any line of the chart, oldest first. */
+  /** One entry per run that measured any line of the chart, oldest first; `t` in seconds since the epoch. */
   runs: Array<{ t: number; runId: string; sha: string | null; date: string }>;
+  /** The time range the chart opens on (seconds, timeRange of the runs); null when no run date parses. */
+  xRange: [number, number] | null;
   lines: LineData[];
 }
 
@@ -76,15 +103,49 @@ export function historySiteData(analysis: HistoryAnalysis, options: SiteOptions 
       groups.set(key, [...(groups.get(key) ?? []), s]);
     }
     const charts = [...groups.values()].map((group, i) => chartData(group, `chart-${i + 1}`));
-    return { workload, file, charts };
+    const series = [...groups.values()].flatMap((group, i) =>
+      [...group]
+        .sort((a, b) => a.series.key.clients - b.series.key.clients)
+        .map((s) => seriesSummary(s, `chart-${i + 1}`)),
+    );
+    return { workload, file, charts, series };
   });
+  const fingerprints = new Set(workloads.flatMap((w) => w.charts.map((c) => c.fingerprint)));
   return {
     title: options.title ?? 'pgperf history',
     repoUrl: options.repoUrl ? safeUrl(options.repoUrl.replace(/\/+$/, '')) : null,
     runs: analysis.runs,
     options: analysis.options,
+    fingerprints: fingerprints.size,
+    timeAxis: timeAxisData(),
     workloads,
   };
+}
+
+function seriesSummary(s: HistoryAnalysis['series'][number], chart: string): SeriesSummary {
+  const { key, points } = s.series;
+  const info = METRICS[key.metric];
+  const trend = seriesTrend(s);
+  const change = trend.lastChangePoint;
+  return {
+    chart,
+    fingerprint: key.fingerprint,
+    metric: key.metric,
+    label: info.label,
+    unit: info.unit,
+    better: info.better,
+    clients: key.clients,
+    clientsLabel: clientsLabel(key.clients),
+    trend,
+    sparkline: sparkline(
+      points.map((p) => p.median),
+      change && { index: change.index, kind: change.kind },
+    ),
+  };
+}
+
+function clientsLabel(clients: number): string {
+  return `${clients} client${clients === 1 ? '' : 's'}`;
 }
 
 function chartData(group: HistoryAnalysis['series'], id: string): ChartData {
@@ -104,7 +165,7 @@ function chartData(group: HistoryAnalysis['series'], id: string): ChartData {
       const blank = () => Array<number | null>(ordered.length).fill(null);
       const line: LineData = {
         clients: s.series.key.clients,
-        label: `${s.series.key.clients} client${s.series.key.clients === 1 ? '' : 's'}`,
+        label: clientsLabel(s.series.key.clients),
         median: blank(),
         lower: blank(),
         upper: blank(),
@@ -132,6 +193,7 @@ function chartData(group: HistoryAnalysis['series'], id: string): ChartData {
     unit: info.unit,
     better: info.better,
     runs: ordered.map(([, r]) => r),
+    xRange: timeRange(ordered.map(([, r]) => r.t)),
     lines,
   };
 }

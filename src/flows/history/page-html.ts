@@ -9,8 +9,9 @@ import { formatP, formatPct, formatPctInterval } from '../../core/compare/format
 import { escapeHtml, scriptJson } from '../../core/report/html-escape.js';
 import { isCommitSha, safeUrl } from '../../core/report/markdown-escape.js';
 import type { SeriesChangePoint } from './analyse.js';
-import type { ChartData, HistorySiteData, WorkloadPageData } from './page-data.js';
+import type { ChartData, HistorySiteData, SeriesSummary, WorkloadPageData } from './page-data.js';
 import { PAGE_SCRIPT } from './page-script.js';
+import { TREND_WINDOW } from './trend.js';
 import type { ChartAssets } from './uplot-assets.js';
 
 export interface SiteFile {
@@ -54,25 +55,88 @@ function verdict(listed: readonly Listed[]): string {
 
 function renderIndex(data: HistorySiteData): string {
   const listed = allChangePoints(data);
-  const series = data.workloads.reduce((n, w) => n + w.charts.reduce((m, c) => m + c.lines.length, 0), 0);
+  const series = data.workloads.reduce((n, w) => n + w.series.length, 0);
   const rows = data.workloads
-    .map((w) => {
-      const own = allChangePoints(data, [w]);
-      const points = w.charts.reduce((n, c) => n + c.runs.length, 0);
-      return `<tr><td><a href="${attr(w.file)}">${esc(w.workload)}</a></td><td>${w.charts.length}</td><td>${points}</td><td>${esc(verdict(own))}</td></tr>`;
-    })
+    .flatMap((w) =>
+      w.series.map((s, i) => {
+        const workload =
+          i === 0
+            ? `<td class="workload" rowspan="${w.series.length}"><a href="${attr(w.file)}">${esc(w.workload)}</a><br><small>${esc(verdict(allChangePoints(data, [w])))}</small></td>`
+            : '';
+        return seriesRow(data, s, workload);
+      }),
+    )
     .join('\n');
   const body = `
 <h1>${esc(data.title)}</h1>
-<p class="verdict" data-change-points="${listed.length}"><b>${esc(verdict(listed))}</b> in ${series} series over ${data.runs} runs
+<p class="verdict" data-change-points="${listed.length}"><b>${esc(verdict(listed))}</b> in ${series} series over ${plural(data.runs, 'run')}
 (E-Divisive means, Student's t-test p &lt; ${esc(formatP(data.options.maxP))}, at least ${data.options.minSegment} runs a side${data.options.minMagnitude > 0 ? `, magnitude &gt; ${esc(formatPct(data.options.minMagnitude * 100))}` : ''}).</p>
 ${listed.length > 0 ? changePointTable(data, listed, true) : ''}
 <h2>Workloads</h2>
-<table><thead><tr><th>workload</th><th>charts</th><th>points</th><th>change points</th></tr></thead>
+<p class="note-plain">One row per series. <i>latest</i>: the median of the newest run; <i>vs recent runs</i>: that
+median against the median of the up to ${TREND_WINDOW} runs before it (a description, not a test); <i>trend</i>:
+the newest change point, the change the history has evidence for; <i>history</i>: the last runs' medians, the
+newest as a dot, the change point as a dashed tick. Dates are UTC.</p>
+<table class="series"><thead><tr><th>workload</th><th>series</th><th>latest</th><th>latest run (UTC)</th>
+<th>vs recent runs</th><th>trend</th><th>runs</th><th>history</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>`;
   return page(data.title, body, null);
+}
+
+/** An index row: what a series is at now and where it has been going. */
+function seriesRow(data: HistorySiteData, s: SeriesSummary, workloadCell: string): string {
+  const { trend } = s;
+  const latest = trend.latest;
+  const machine = data.fingerprints > 1 ? ` <span class="fp">${esc(s.fingerprint)}</span>` : '';
+  const ci = `median of ${latest.n} run${latest.n === 1 ? '' : 's'}, ${Math.round(latest.ciLevel * 100)}% CI [${fmt(latest.ciLower)}, ${fmt(latest.ciUpper)}]`;
+  const recent = trend.recent
+    ? `${esc(formatPct(trend.recent.change * 100))} (${trend.direction}) vs ${esc(fmt(trend.recent.median))}<br><small>median of the ${plural(trend.recent.runs, 'run')} before</small>`
+    : 'first run';
+  return (
+    `<tr data-series="${attr(`${s.metric}@${s.clients}`)}" data-fingerprint="${attr(s.fingerprint)}">${workloadCell}` +
+    `<td>${esc(s.label)}, ${esc(s.clientsLabel)}${machine}</td>` +
+    `<td class="latest" title="${attr(ci)}"><b>${esc(fmt(latest.median))}</b> ${esc(s.unit)}</td>` +
+    `<td class="date">${esc(utcMinute(latest.date))} ${commitLink(data, latest.sha)}</td>` +
+    `<td class="recent" data-direction="${trend.direction ?? 'none'}">${recent}</td>` +
+    `<td class="${trend.lastChangePoint?.kind ?? 'none'}">${trendText(data, s)}</td>` +
+    `<td class="runs">${trend.runs}</td><td>${sparklineSvg(s)}</td></tr>`
+  );
+}
+
+/** The trend column: the newest change point, or why there is none. */
+function trendText(data: HistorySiteData, s: SeriesSummary): string {
+  const { trend } = s;
+  const cp = trend.lastChangePoint;
+  if (cp)
+    return (
+      `${cp.kind === 'regression' ? '▼' : '▲'} ${cp.kind} ${esc(formatPct(cp.relativeChange * 100))} ` +
+      `${esc(formatPctInterval(cp.ciLower * 100, cp.ciUpper * 100))}<br><small>since <span class="nowrap">${esc(cp.firstAfter.date.slice(0, 10))}</span> ` +
+      `(${commitLink(data, cp.firstAfter.sha)}): ${esc(fmt(cp.before))} → ${esc(fmt(cp.after))} ${esc(s.unit)}</small>`
+    );
+  if (trend.status === 'too-few-points')
+    return `not analysed yet: ${trend.runs} of ${trend.needed} runs needed`;
+  return `no change point in ${plural(trend.runs, 'run')}`;
+}
+
+function sparklineSvg(s: SeriesSummary): string {
+  const { sparkline: sp } = s;
+  const change = sp.change
+    ? `<line x1="${sp.change.x}" x2="${sp.change.x}" y1="0" y2="${sp.height}" stroke="${sp.change.kind === 'regression' ? '#d62728' : '#2ca02c'}" stroke-width="1.5" stroke-dasharray="3 2"/>`
+    : '';
+  return (
+    `<svg class="spark" width="${sp.width}" height="${sp.height}" viewBox="0 0 ${sp.width} ${sp.height}" role="img" ` +
+    `aria-label="${attr(`${s.label}, ${s.clientsLabel}: the medians of the last runs`)}">${change}` +
+    `<polyline points="${sp.points}" fill="none" stroke="#555" stroke-width="1.2"/>` +
+    `<circle cx="${sp.last.x}" cy="${sp.last.y}" r="2.5" fill="#222"/></svg>`
+  );
+}
+
+/** An ISO 8601 date as "YYYY-MM-DD HH:MM" in UTC; the text itself when it does not parse. */
+function utcMinute(date: string): string {
+  const t = Date.parse(date);
+  return Number.isNaN(t) ? date : new Date(t).toISOString().slice(0, 16).replace('T', ' ');
 }
 
 function changePointTable(data: HistorySiteData, listed: readonly Listed[], withWorkload: boolean): string {
@@ -108,7 +172,7 @@ function renderWorkloadPage(data: HistorySiteData, workload: WorkloadPageData, a
       return `<section>
 <h2>${esc(chart.label)} (${esc(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc(chart.fingerprint)}</span></h2>
 <div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
-${short.length > 0 ? `<p class="note">Not analysed yet: ${short.map((l) => `${esc(l.label)} has ${l.median.filter((v) => v !== null).length} runs, change points need at least ${l.needed}`).join('; ')}.</p>` : ''}
+${short.length > 0 ? `<p class="note">Not analysed yet: ${short.map((l) => `${esc(l.label)} has ${plural(l.median.filter((v) => v !== null).length, 'run')}, change points need at least ${l.needed}`).join('; ')}.</p>` : ''}
 <details><summary>Machine fingerprint ${esc(chart.fingerprint)}</summary><table>${facts}</table></details>
 </section>`;
     })
@@ -121,7 +185,7 @@ ${short.length > 0 ? `<p class="note">Not analysed yet: ${short.map((l) => `${es
 ${listed.length > 0 ? changePointTable(data, listed, false) : ''}
 ${charts}
 <pre id="errors" hidden></pre>
-<script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, charts: workload.charts })}</script>
+<script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, timeAxis: data.timeAxis, charts: workload.charts })}</script>
 <script>${scriptText(assets.script)}</script>
 <script>${PAGE_SCRIPT}</script>`;
   return page(`${workload.workload} · ${data.title}`, body, assets.css);
@@ -151,6 +215,13 @@ tr.improvement td:first-child { color: #080; font-weight: 600; }
 .note { color: #8a5a00; }
 #errors { color: #c00; }
 table.change-points td { white-space: nowrap; }
+table.series td.workload, table.series td.latest, table.series td.date, table.series td.runs { white-space: nowrap; }
+table.series td.regression { color: #c00; }
+table.series td.improvement { color: #080; }
+table.series td.none { color: #555; }
+svg.spark { vertical-align: middle; margin-left: .4em; }
+.note-plain { color: #555; max-width: 60em; }
+.nowrap { white-space: nowrap; }
 </style>
 </head>
 <body>
@@ -165,6 +236,11 @@ function commitLink(data: HistorySiteData, sha: string | null): string {
   const text = `<code>${esc(sha.slice(0, 10))}</code>`;
   const repo = data.repoUrl === null ? null : safeUrl(data.repoUrl);
   return repo && isCommitSha(sha) ? `<a href="${attr(`${repo}/commit/${sha}`)}">${text}</a>` : text;
+}
+
+/** "1 run", "5 runs". */
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function fmt(v: number): string {

@@ -2,8 +2,12 @@
  * The script of a workload page, run in the browser after uPlot's: it reads the page's data (a JSON
  * script element), draws one uPlot chart per entry with one line per client count, marks change points
  * with dashed vertical lines, shows a tooltip (commit, date, median [CI], n) at the cursor and opens the
- * commit on click. It records what it drew on the chart elements (data-drawn, data-markers), how many
- * resources the page fetched (data-resources on body) and any script error in #errors, so a headless browser's DOM dump shows whether the page really rendered.
+ * commit on click. The time axis is in UTC and follows the page's timeAxis data (time-axis.ts): the
+ * chart opens on the chart's xRange, and the visible span picks the labels and the tick spacing.
+ * It records what it drew on the chart elements (data-drawn, data-markers, and data-x-axis: the time
+ * axis' scale and every tick label with where it lies), how many resources the page fetched
+ * (data-resources on body) and any script error in #errors, so a headless browser's DOM dump shows
+ * whether the page really rendered and whether its labels can be read.
  * Plain ES2017, no imports: the page must work from file:// with no network.
  */
 export const PAGE_SCRIPT = String.raw`
@@ -25,6 +29,65 @@ export const PAGE_SCRIPT = String.raw`
     return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
   }
   function pct(v) { return (v > 0 ? '+' : '') + (v * 100).toFixed(2) + '%'; }
+  /** A uPlot time (seconds) as a Date whose local fields read UTC: the axis, like every date in the site, is UTC. */
+  function utc(t) { return uPlot.tzDate(new Date(t * 1e3), 'Etc/UTC'); }
+  var timeAxis = data.timeAxis;
+  /** The labelling of a visible span: the first level whose maxSpan holds it (timeAxisLevel in time-axis.ts). */
+  function levelFor(span) {
+    for (var i = 0; i < timeAxis.levels.length; i++) {
+      var level = timeAxis.levels[i];
+      if (level.maxSpan === null || span <= level.maxSpan) return level;
+    }
+    return timeAxis.levels[timeAxis.levels.length - 1];
+  }
+
+  /**
+   * uPlot options of a chart's time axis and scale. uPlot places the ticks; the level of the visible span
+   * (set by space, which uPlot calls first) gives the finest increment it may use, the spacing that keeps
+   * the widest label clear of its neighbours, and the labels: the tick, and on a second line the date (or
+   * year) at the first tick and where it changes.
+   */
+  function timeOptions(chart) {
+    var first = chart.runs[0].t, last = chart.runs[chart.runs.length - 1].t;
+    var level = levelFor(chart.xRange ? chart.xRange[1] - chart.xRange[0] : 0);
+    return {
+      scale: {
+        time: true,
+        // uPlot asks for the range of the data (on load, and when a double-click resets a zoom) or of a
+        // selection; a range holding every run is the data's, shown as xRange (padded, or a day either side of
+        // a single run), and a selection inside it is zoomed into as selected.
+        range: function (u, min, max) {
+          return chart.xRange && min <= first && max >= last ? chart.xRange.slice() : [min, max];
+        },
+      },
+      axis: {
+        label: 'run date, UTC (one point per commit measured)',
+        font: timeAxis.font,
+        space: function (u, axisIdx, min, max) { level = levelFor(max - min); return level.space; },
+        incrs: function () { return timeAxis.incrs.filter(function (i) { return i >= level.minIncr; }); },
+        values: function (u, splits) {
+          var main = uPlot.fmtDate(level.main), context = level.context ? uPlot.fmtDate(level.context) : null;
+          var labels = splits.map(function (t) { return main(utc(t)); });
+          // The context line at the first tick and where it changes, none closer than contextSpace to the one
+          // before: a change wins over the first tick's (the ticks before a new date belong to the one before).
+          var previous = null, shown = -1;
+          splits.forEach(function (t, i) {
+            var line = context ? context(utc(t)) : null;
+            if (line === null || line === previous) return;
+            previous = line;
+            if (shown >= 0 && u.valToPos(t, 'x') - u.valToPos(splits[shown], 'x') < level.contextSpace) {
+              if (shown !== 0) return;
+              labels[0] = main(utc(splits[0]));
+            }
+            labels[i] += '\n' + line;
+            shown = i;
+          });
+          return labels;
+        },
+      },
+    };
+  }
+
   function commitUrl(sha) {
     return data.repoUrl && sha && /^[0-9a-f]{4,64}$/i.test(sha) ? data.repoUrl + '/commit/' + sha : null;
   }
@@ -85,7 +148,7 @@ export const PAGE_SCRIPT = String.raw`
           tip.textContent = '';
           var head = el('div');
           head.appendChild(el('b', short(run.sha)));
-          head.appendChild(document.createTextNode(' ' + String(run.date).slice(0, 16).replace('T', ' ')));
+          head.appendChild(document.createTextNode(' ' + String(run.date).slice(0, 16).replace('T', ' ') + ' UTC'));
           tip.appendChild(head);
           var table = el('table');
           chart.lines.forEach(function (line) {
@@ -110,6 +173,29 @@ export const PAGE_SCRIPT = String.raw`
         }],
       },
     };
+  }
+
+  var measure = document.createElement('canvas').getContext('2d');
+  /**
+   * What uPlot drew on the time axis, for a headless browser's DOM dump: the scale, the plot box and each
+   * tick's value with every line of its label and where that line lies (CSS px from the canvas' left).
+   */
+  function recordTimeAxis(u, host) {
+    var axis = u.axes[0], ratio = devicePixelRatio || 1;
+    measure.font = axis.font[0];
+    var plotLeft = u.bbox.left / ratio;
+    var ticks = (axis._splits || []).map(function (t, i) {
+      var x = plotLeft + u.valToPos(t, 'x');
+      var label = axis._values[i] == null ? '' : String(axis._values[i]);
+      return { t: t, lines: label.split('\n').map(function (text) {
+        var w = measure.measureText(text).width / ratio;
+        return { text: text, left: x - w / 2, right: x + w / 2 };
+      }) };
+    });
+    host.setAttribute('data-x-axis', JSON.stringify({
+      min: u.scales.x.min, max: u.scales.x.max, plotLeft: plotLeft, plotWidth: u.bbox.width / ratio,
+      canvasWidth: u.width, ticks: ticks,
+    }));
   }
 
   /** An element with, optionally, its text (a text node: nothing in the data is parsed as HTML). */
@@ -138,14 +224,16 @@ export const PAGE_SCRIPT = String.raw`
         columns.push(line.median);
       });
       var width = Math.max(360, Math.min(1200, (host.clientWidth || 960)));
+      var time = timeOptions(chart);
       var started = performance.now();
       new uPlot({
         width: width,
         height: 380,
         series: series,
-        scales: { x: { time: true } },
+        tzDate: utc,
+        scales: { x: time.scale },
         axes: [
-          { label: 'run date (one point per commit measured)' },
+          time.axis,
           { label: chart.label + ' (' + chart.unit + ', median per run)', size: 80 },
         ],
         plugins: [markers(chart, host), tooltip(chart, host)],
@@ -155,7 +243,7 @@ export const PAGE_SCRIPT = String.raw`
             host.setAttribute('data-draw-ms', String(Math.round(performance.now() - started)));
             // Since navigation start: what a reader waits from opening the page to this chart drawn.
             host.setAttribute('data-drawn-at-ms', String(Math.round(performance.now())));
-          }],
+          }, function (u) { recordTimeAxis(u, host); }],
         },
       }, columns, host);
     } catch (e) {

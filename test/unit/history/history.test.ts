@@ -212,6 +212,84 @@ describe('the history site', () => {
     expect(page!.html).toContain('has 5 runs, change points need at least 6');
   });
 
+  it('lists every series in the index with its latest value, date, change against recent runs and trend', () => {
+    const data = historySiteData(analysis, { repoUrl: 'https://github.com/postgres/postgres' });
+    const [index] = renderHistorySite(data, assets);
+    const rows = [...index!.html.matchAll(/<tr data-series="([^"]+)"[^>]*>([\s\S]*?)<\/tr>/g)];
+    expect(rows.map((r) => r[1])).toEqual(['tps@1', 'tps@2']);
+    for (const [i, [, , row]] of rows.entries()) {
+      const s = data.workloads[0]!.series[i]!;
+      const { latest, recent, lastChangePoint: cp } = s.trend;
+      expect(row).toContain(`<b>${Math.round(latest.median)}</b> tx/s`);
+      expect(row).toContain(
+        `2026-11-09 02:00 <a href="https://github.com/postgres/postgres/commit/${commitSha(39)}">`,
+      );
+      const change = ((latest.median / recent!.median - 1) * 100).toFixed(2);
+      expect(row).toContain(
+        `${change.startsWith('-') ? '' : '+'}${change}% (${s.trend.direction}) vs ${Math.round(recent!.median)}`,
+      );
+      expect(row).toContain('median of the 5 runs before');
+      expect(row).toMatch(
+        new RegExp(
+          `<td class="regression">▼ regression -${(-cp!.relativeChange * 100).toFixed(2)}% \\[.*\\]<br><small>since <span class="nowrap">2026-10-2[67]</span> \\(<a href="[^"]+/commit/${cp!.firstAfter.sha}">.*</a>\\): ${Math.round(cp!.before)} → ${Math.round(cp!.after)} tx/s</small></td>`,
+        ),
+      );
+      expect(row).toContain('<td class="runs">40</td>');
+      expect(row).toMatch(
+        /<svg class="spark" [^>]*><line [^>]*stroke="#d62728"[^>]*\/><polyline points="([\d.]+,[\d.]+ ){39}[\d.]+,[\d.]+"/,
+      );
+    }
+    // The workload cell spans its series' rows, with the workload's verdict.
+    expect(index!.html).toContain(
+      `<td class="workload" rowspan="2"><a href="workload-${WORKLOAD}.html">${WORKLOAD}</a><br><small>2 regressions</small></td>`,
+    );
+    // One machine: the rows do not repeat its fingerprint.
+    expect(index!.html).not.toContain('<span class="fp">kvm2-haltpoll-fx</span>');
+  });
+
+  it('shows the first run in the index: its value and date, and that the series is not analysed yet', () => {
+    const [index] = renderHistorySite(historySiteData(analyseHistory(noisyHistory({ nights: 1 }))), assets);
+    expect(index!.html).toContain('in 2 series over 1 run\n(');
+    const row = /<tr data-series="tps@1"[^>]*>([\s\S]*?)<\/tr>/.exec(index!.html)![1]!;
+    expect(row).toMatch(/<b>\d+<\/b> tx\/s/);
+    expect(row).toContain(`2026-10-01 02:00 <code>${commitSha(0).slice(0, 10)}</code>`);
+    expect(row).toContain('<td class="recent" data-direction="none">first run</td>');
+    expect(row).toContain('<td class="none">not analysed yet: 1 of 6 runs needed</td>');
+    expect(row).toMatch(/<polyline points="60,12"/);
+  });
+
+  it('names the machine of each series in the index when there is more than one', () => {
+    const runs = [
+      ...noisyHistory({ nights: 3 }),
+      ...noisyHistory({ nights: 3 }).map((r) => ({
+        ...r,
+        runId: `${r.runId}-b`,
+        fingerprint: { id: 'other <machine>', facts: {} },
+      })),
+    ];
+    const [index] = renderHistorySite(historySiteData(analyseHistory(runs)), assets);
+    expect(index!.html).toContain('<span class="fp">kvm2-haltpoll-fx</span>');
+    expect(index!.html).toContain('<span class="fp">other &lt;machine&gt;</span>');
+    expect(index!.html).toContain('rowspan="4"');
+  });
+
+  it('gives each chart the time range it opens on and the page the time axis levels', () => {
+    const [, page] = renderHistorySite(historySiteData(analyseHistory(noisyHistory({ nights: 1 }))), assets);
+    const json = JSON.parse(
+      /<script type="application\/json" id="history-data">([\s\S]*?)<\/script>/.exec(page!.html)![1]!,
+    );
+    const t = Date.UTC(2026, 9, 1, 2) / 1000;
+    expect(json.charts[0].xRange).toEqual([t - 86_400, t + 86_400]);
+    expect(json.timeAxis.levels.map((l: { main: string }) => l.main)).toEqual([
+      '{HH}:{mm}:{ss}',
+      '{HH}:{mm}',
+      '{MMM} {D}',
+      '{MMM}',
+      '{YYYY}',
+    ]);
+    expect(json.timeAxis.levels.at(-1).maxSpan).toBeNull();
+  });
+
   it('renders only the workloads asked for', () => {
     expect(workloadNames(analysis)).toEqual([WORKLOAD]);
     expect(historySiteData(analysis, { workloads: ['other'] }).workloads).toEqual([]);

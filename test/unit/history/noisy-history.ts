@@ -45,10 +45,19 @@ export interface NoisyHistoryOptions {
   factor?: number;
   runsPerNight?: number;
   clients?: readonly number[];
+  /** When night k's run starts; default 2026-10-01 + k days, 02:00 UTC. */
+  startedAt?: (night: number) => Date;
 }
 
 export function noisyHistory(options: NoisyHistoryOptions = {}): HistoryRun[] {
-  const { nights = 40, stepAt = 26, factor = 0.8, runsPerNight = 5, clients = [1, 2] } = options;
+  const {
+    nights = 40,
+    stepAt = 26,
+    factor = 0.8,
+    runsPerNight = 5,
+    clients = [1, 2],
+    startedAt: at = (night: number) => new Date(Date.UTC(2026, 9, 1 + night, 2, 0, 0)),
+  } = options;
   const pool = capturedRuns().filter((r) => r.session === 2);
   const facts = {
     cpuModel: 'AMD EPYC (KVM guest)',
@@ -61,7 +70,7 @@ export function noisyHistory(options: NoisyHistoryOptions = {}): HistoryRun[] {
   return Array.from({ length: nights }, (_, night): HistoryRun => {
     const random = seededRandom(20261123 + night);
     const f = night >= stepAt ? factor : 1;
-    const startedAt = new Date(Date.UTC(2026, 9, 1 + night, 2, 0, 0)).toISOString();
+    const startedAt = at(night).toISOString();
     const samples: Sample[] = [];
     for (let round = 1; round <= runsPerNight; round++) {
       for (const c of clients) {
