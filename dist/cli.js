@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "../../work/main/node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path41 = __require("node:path");
+    var path43 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path41.resolve(baseDir, baseName);
+          const localBin = path43.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path41.extname(baseName))) return void 0;
+          if (sourceExt.includes(path43.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path41.resolve(
-            path41.dirname(resolvedScriptPath),
+          executableDir = path43.resolve(
+            path43.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path41.basename(
+            const legacyName = path43.basename(
               this._scriptPath,
-              path41.extname(this._scriptPath)
+              path43.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path41.extname(executableFile));
+        launchWithNode = sourceExt.includes(path43.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path41.basename(filename, path41.extname(filename));
+        this._name = path43.basename(filename, path43.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path42) {
-        if (path42 === void 0) return this._executableDir;
-        this._executableDir = path42;
+      executableDir(path44) {
+        if (path44 === void 0) return this._executableDir;
+        this._executableDir = path44;
         return this;
       }
       /**
@@ -6955,7 +6955,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "../../work/main/node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path41 = __require("path");
+    var path43 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -6994,7 +6994,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path41.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path41.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path43.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path43.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7126,13 +7126,13 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "../../work/main/node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path41 = __require("path");
+    var path43 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs.stat(file2, function(err, stat7) {
-        if (err || !helper.usePgPass(stat7, file2)) {
+      fs.stat(file2, function(err, stat8) {
+        if (err || !helper.usePgPass(stat8, file2)) {
           return cb(void 0);
         }
         var st = fs.createReadStream(file2);
@@ -9013,17 +9013,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path41) {
-      const ctrl = callVisitor(key, node2, visitor, path41);
+    function visit_(key, node2, visitor, path43) {
+      const ctrl = callVisitor(key, node2, visitor, path43);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path41, ctrl);
-        return visit_(key, ctrl, visitor, path41);
+        replaceNode(key, path43, ctrl);
+        return visit_(key, ctrl, visitor, path43);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path41 = Object.freeze(path41.concat(node2));
+          path43 = Object.freeze(path43.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path41);
+            const ci = visit_(i, node2.items[i], visitor, path43);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9034,13 +9034,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path41 = Object.freeze(path41.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path41);
+          path43 = Object.freeze(path43.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path43);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = visit_("value", node2.value, visitor, path41);
+          const cv2 = visit_("value", node2.value, visitor, path43);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -9061,17 +9061,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path41) {
-      const ctrl = await callVisitor(key, node2, visitor, path41);
+    async function visitAsync_(key, node2, visitor, path43) {
+      const ctrl = await callVisitor(key, node2, visitor, path43);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path41, ctrl);
-        return visitAsync_(key, ctrl, visitor, path41);
+        replaceNode(key, path43, ctrl);
+        return visitAsync_(key, ctrl, visitor, path43);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path41 = Object.freeze(path41.concat(node2));
+          path43 = Object.freeze(path43.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path41);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path43);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9082,13 +9082,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path41 = Object.freeze(path41.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path41);
+          path43 = Object.freeze(path43.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path43);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = await visitAsync_("value", node2.value, visitor, path41);
+          const cv2 = await visitAsync_("value", node2.value, visitor, path43);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -9115,23 +9115,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path41) {
+    function callVisitor(key, node2, visitor, path43) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path41);
+        return visitor(key, node2, path43);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path41);
+        return visitor.Map?.(key, node2, path43);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path41);
+        return visitor.Seq?.(key, node2, path43);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path41);
+        return visitor.Pair?.(key, node2, path43);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path41);
+        return visitor.Scalar?.(key, node2, path43);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path41);
+        return visitor.Alias?.(key, node2, path43);
       return void 0;
     }
-    function replaceNode(key, path41, node2) {
-      const parent = path41[path41.length - 1];
+    function replaceNode(key, path43, node2) {
+      const parent = path43[path43.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -9743,10 +9743,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path41, value) {
+    function collectionFromPath(schema, path43, value) {
       let v = value;
-      for (let i = path41.length - 1; i >= 0; --i) {
-        const k = path41[i];
+      for (let i = path43.length - 1; i >= 0; --i) {
+        const k = path43[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -9765,7 +9765,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path41) => path41 == null || typeof path41 === "object" && !!path41[Symbol.iterator]().next().done;
+    var isEmptyPath = (path43) => path43 == null || typeof path43 === "object" && !!path43[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -9795,11 +9795,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path41, value) {
-        if (isEmptyPath(path41))
+      addIn(path43, value) {
+        if (isEmptyPath(path43))
           this.add(value);
         else {
-          const [key, ...rest] = path41;
+          const [key, ...rest] = path43;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -9813,8 +9813,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path41) {
-        const [key, ...rest] = path41;
+      deleteIn(path43) {
+        const [key, ...rest] = path43;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -9828,8 +9828,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path41, keepScalar) {
-        const [key, ...rest] = path41;
+      getIn(path43, keepScalar) {
+        const [key, ...rest] = path43;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -9847,8 +9847,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path41) {
-        const [key, ...rest] = path41;
+      hasIn(path43) {
+        const [key, ...rest] = path43;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -9858,8 +9858,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path41, value) {
-        const [key, ...rest] = path41;
+      setIn(path43, value) {
+        const [key, ...rest] = path43;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -12374,9 +12374,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path41, value) {
+      addIn(path43, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path41, value);
+          this.contents.addIn(path43, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -12451,14 +12451,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path41) {
-        if (Collection2.isEmptyPath(path41)) {
+      deleteIn(path43) {
+        if (Collection2.isEmptyPath(path43)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path41) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path43) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -12473,10 +12473,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path41, keepScalar) {
-        if (Collection2.isEmptyPath(path41))
+      getIn(path43, keepScalar) {
+        if (Collection2.isEmptyPath(path43))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path41, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path43, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -12487,10 +12487,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path41) {
-        if (Collection2.isEmptyPath(path41))
+      hasIn(path43) {
+        if (Collection2.isEmptyPath(path43))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path41) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path43) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -12507,13 +12507,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path41, value) {
-        if (Collection2.isEmptyPath(path41)) {
+      setIn(path43, value) {
+        if (Collection2.isEmptyPath(path43)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path41), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path43), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path41, value);
+          this.contents.setIn(path43, value);
         }
       }
       /**
@@ -14474,9 +14474,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path41) => {
+    visit2.itemAtPath = (cst, path43) => {
       let item = cst;
-      for (const [field, index] of path41) {
+      for (const [field, index] of path43) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -14485,23 +14485,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path41) => {
-      const parent = visit2.itemAtPath(cst, path41.slice(0, -1));
-      const field = path41[path41.length - 1][0];
+    visit2.parentCollection = (cst, path43) => {
+      const parent = visit2.itemAtPath(cst, path43.slice(0, -1));
+      const field = path43[path43.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path41, item, visitor) {
-      let ctrl = visitor(item, path41);
+    function _visit(path43, item, visitor) {
+      let ctrl = visitor(item, path43);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path41.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path43.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -14512,10 +14512,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path41);
+            ctrl = ctrl(item, path43);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path41) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path43) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -18126,14 +18126,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path41 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path43 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path41 && path41[0] !== "/") {
-          path41 = `/${path41}`;
+        if (path43 && path43[0] !== "/") {
+          path43 = `/${path43}`;
         }
-        return new URL(`${origin}${path41}`);
+        return new URL(`${origin}${path43}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18584,39 +18584,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path41, origin }
+          request: { method, path: path43, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path41);
+        debuglog("sending request to %s %s/%s", method, origin, path43);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path41, origin },
+          request: { method, path: path43, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path41,
+          path43,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path41, origin }
+          request: { method, path: path43, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path41);
+        debuglog("trailers received from %s %s/%s", method, origin, path43);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path41, origin },
+          request: { method, path: path43, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path41,
+          path43,
           error62.message
         );
       });
@@ -18665,9 +18665,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path41, origin }
+            request: { method, path: path43, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path41);
+          debuglog("sending request to %s %s/%s", method, origin, path43);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18730,7 +18730,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path41,
+        path: path43,
         method,
         body,
         headers,
@@ -18745,11 +18745,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path41 !== "string") {
+        if (typeof path43 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path41[0] !== "/" && !(path41.startsWith("http://") || path41.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path43[0] !== "/" && !(path43.startsWith("http://") || path43.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path41)) {
+        } else if (invalidPathRegex.test(path43)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18815,7 +18815,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path41, query) : path41;
+        this.path = query ? buildURL(path43, query) : path43;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -22837,7 +22837,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants5 = require_constants2();
+    var constants6 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -22912,7 +22912,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants6.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -23007,11 +23007,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants5.ERROR.OK) {
+          if (ret !== constants6.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants5.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants6.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants5.ERROR.PAUSED) {
+            } else if (ret === constants6.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -23034,10 +23034,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants5.ERROR.OK) {
+        if (ret === constants6.ERROR.OK) {
           return null;
         }
-        if (ret === constants5.ERROR.PAUSED || ret === constants5.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants6.ERROR.PAUSED || ret === constants6.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -23054,7 +23054,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants5.ERROR[ret], data);
+        return new HTTPParserError(message, constants6.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -23234,7 +23234,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants5.ERROR.PAUSED : 0;
+        return pause ? constants6.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -23256,7 +23256,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -23292,13 +23292,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -23508,7 +23508,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path41, host, upgrade, blocking, reset } = request2;
+      const { method, path: path43, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23589,7 +23589,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path41} HTTP/1.1\r
+      let header = `${method} ${path43} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -24118,7 +24118,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path41, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path43, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24215,7 +24215,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path41;
+      headers[HTTP2_HEADER_PATH] = path43;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24568,9 +24568,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path41 = search ? `${pathname}${search}` : pathname;
+        const path43 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path41;
+        this.opts.path = path43;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25809,10 +25809,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path41 = "/",
+          path: path43 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path41;
+        opts.path = origin + path43;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27784,20 +27784,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path41) {
-      if (typeof path41 !== "string") {
-        return path41;
+    function safeUrl2(path43) {
+      if (typeof path43 !== "string") {
+        return path43;
       }
-      const pathSegments = path41.split("?");
+      const pathSegments = path43.split("?");
       if (pathSegments.length !== 2) {
-        return path41;
+        return path43;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path41, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path41);
+    function matchKey(mockDispatch2, { path: path43, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path43);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27819,7 +27819,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path41 }) => matchValue(safeUrl2(path41), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path43 }) => matchValue(safeUrl2(path43), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27857,9 +27857,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path41, method, body, headers, query } = opts;
+      const { path: path43, method, body, headers, query } = opts;
       return {
-        path: path41,
+        path: path43,
         method,
         body,
         headers,
@@ -28322,10 +28322,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path41, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path43, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path41,
+            Path: path43,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33204,9 +33204,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path41) {
-      for (let i = 0; i < path41.length; ++i) {
-        const code = path41.charCodeAt(i);
+    function validateCookiePath(path43) {
+      for (let i = 0; i < path43.length; ++i) {
+        const code = path43.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -36126,11 +36126,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path41 = opts.path;
+          let path43 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path41 = `/${path41}`;
+            path43 = `/${path43}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path41);
+          url2 = new URL(util.parseOrigin(url2).origin + path43);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -39104,8 +39104,8 @@ function shellWord(word) {
 import { readFile } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat7 = await readFile(`/proc/${pid}/stat`, "utf8");
-    return stat7.slice(stat7.lastIndexOf(")") + 2).split(" ")[0];
+    const stat8 = await readFile(`/proc/${pid}/stat`, "utf8");
+    return stat8.slice(stat8.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -44520,10 +44520,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path41) {
-  if (!path41)
+function getElementAtPath(obj, path43) {
+  if (!path43)
     return obj;
-  return path41.reduce((acc, key) => acc?.[key], obj);
+  return path43.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -44863,11 +44863,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path41, issues) {
+function prefixIssues(path43, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path41);
+    iss.path.unshift(path43);
     return iss;
   });
 }
@@ -45329,16 +45329,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path41 = []) => {
+  const processError = (error63, path43 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path41, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path43, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path41, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path43, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path41, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path43, ...issue2.path]);
       } else {
-        const fullpath = [...path41, ...issue2.path];
+        const fullpath = [...path43, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -45377,17 +45377,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path41 = []) => {
+  const processError = (error63, path43 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path41, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path43, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path41, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path43, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path41, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path43, ...issue2.path]);
       } else {
-        const fullpath = [...path41, ...issue2.path];
+        const fullpath = [...path43, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -45426,8 +45426,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path41 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path41) {
+  const path43 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path43) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -62565,13 +62565,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path41 = ref.slice(1).split("/").filter(Boolean);
-  if (path41.length === 0) {
+  const path43 = ref.slice(1).split("/").filter(Boolean);
+  if (path43.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path41[0] === defsKey) {
-    const key = path41[1] === void 0 ? void 0 : decodeJSONPointerSegment(path41[1]);
+  if (path43[0] === defsKey) {
+    const key = path43[1] === void 0 ? void 0 : decodeJSONPointerSegment(path43[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -65046,19 +65046,19 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat7 = parsePidStatLine(text2);
-  return stat7 && { pid: stat7.pid, comm: stat7.comm, cpu: stat7.utime + stat7.stime };
+  const stat8 = parsePidStatLine(text2);
+  return stat8 && { pid: stat8.pid, comm: stat8.comm, cpu: stat8.utime + stat8.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat7 = await readText(root, "proc/stat");
-  if (stat7 === void 0) return void 0;
+  const stat8 = await readText(root, "proc/stat");
+  if (stat8 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat7), procs };
+  return { cpu: parseProcStat(stat8), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -65181,7 +65181,9 @@ var LIMITS = {
   nofileWarn: 4096,
   nofileBad: 1024,
   /** Free memory without a known shared_buffers. */
-  minAvailableBytes: 1024 ** 3
+  minAvailableBytes: 1024 ** 3,
+  /** perf_event_paranoid at or below which an unprivileged user may count its own processes (perf_event_open(2)). */
+  perfParanoidMax: 2
 };
 var CPU_DIR2 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
@@ -65195,10 +65197,13 @@ async function preflight(options = {}) {
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [
     topologyFact(topology),
+    ...await smtFacts(root),
     ...await frequencyFacts(root, topology),
     ...await idleFacts(root, topology),
     ...await memoryFacts(root, topology, options.sharedBuffersBytes),
     ...await kernelFacts(root),
+    ...await perfParanoidFacts(root, options.uid ?? process.getuid?.()),
+    ...await aslrFacts(root),
     await virtualisationFact(root),
     ...loadFacts(
       window2,
@@ -65222,6 +65227,13 @@ function preflightFacts(report) {
 }
 function topologyFact(t) {
   return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
+}
+async function smtFacts(root) {
+  const control = await readValue(root, `${CPU_DIR2}/smt/control`);
+  if (control === void 0) return [];
+  const active = await readInt(root, `${CPU_DIR2}/smt/active`);
+  const value = control === "notsupported" || control === "notimplemented" ? `not supported by this CPU or hypervisor (${control})` : `${active === 1 ? "active" : "inactive"} (control ${control})`;
+  return [{ id: "smt", group: "cpu", name: "SMT (hyper-threading)", value, verdict: "ok" }];
 }
 async function perCpu(root, t, rel) {
   const counts = /* @__PURE__ */ new Map();
@@ -65416,6 +65428,43 @@ async function kernelFacts(root) {
         why: `clock_gettime through ${current} is slow; pgbench -P and track_io_timing call it constantly`,
         fix: better ? `echo ${better} | tee /sys/devices/system/clocksource/clocksource0/current_clocksource` : 'boot with a stable TSC (check dmesg for "TSC unstable") or use another machine'
       }
+    }
+  ];
+}
+async function perfParanoidFacts(root, uid) {
+  const level2 = await readInt(root, "proc/sys/kernel/perf_event_paranoid");
+  if (level2 === void 0) return [];
+  const asRoot = uid === 0;
+  const limited = level2 > LIMITS.perfParanoidMax && !asRoot;
+  return [
+    {
+      id: "perfEventParanoid",
+      group: "kernel",
+      name: "perf_event_paranoid",
+      value: `${level2}${level2 > LIMITS.perfParanoidMax ? " (no perf events for unprivileged users)" : ""}${asRoot ? " (pgperf runs as root: not limited)" : ""}`,
+      verdict: limited ? "warn" : "ok",
+      ...limited ? {
+        why: "perf cannot count instructions for this user: the instruction mode falls back to cachegrind, which runs the server 20-50x slower",
+        fix: `sysctl -w kernel.perf_event_paranoid=${LIMITS.perfParanoidMax}   (keep it: echo 'kernel.perf_event_paranoid = ${LIMITS.perfParanoidMax}' > /etc/sysctl.d/60-pgperf.conf)`
+      } : {}
+    }
+  ];
+}
+async function aslrFacts(root) {
+  const level2 = await readInt(root, "proc/sys/kernel/randomize_va_space");
+  if (level2 === void 0) return [];
+  const meaning = {
+    0: "off",
+    1: "on (stack, mmap, vDSO)",
+    2: "on (stack, mmap, vDSO and heap)"
+  };
+  return [
+    {
+      id: "aslr",
+      group: "kernel",
+      name: "address space layout randomisation",
+      value: `${meaning[level2] ?? "unknown"} (randomize_va_space ${level2})`,
+      verdict: "ok"
     }
   ];
 }
@@ -65819,10 +65868,10 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat7 = await readStat(proc, backendPid);
+  const stat8 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat7 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat7.ppid, own: backendPid };
+  if (!stat8 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat8.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
@@ -65843,8 +65892,8 @@ async function settle2(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat7 = await readStat(proc, pid);
-      if (!stat7 || stat7.state === "Z" || stat7.state === "X") continue;
+      const stat8 = await readStat(proc, pid);
+      if (!stat8 || stat8.state === "Z" || stat8.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -70204,12 +70253,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path41) {
-  return path41.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path43) {
+  return path43.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path41) {
+function valueAt2(doc, path43) {
   let v = doc;
-  for (const key of path41) {
+  for (const key of path43) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -70218,14 +70267,14 @@ function valueAt2(doc, path41) {
 
 // src/store/read-results.ts
 init_types();
-async function readResults(path41) {
+async function readResults(path43) {
   let text2;
   try {
-    text2 = await readFile15(path41, "utf8");
+    text2 = await readFile15(path43, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path41}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path43}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path41);
+  return parseResults(text2, path43);
 }
 function parseResults(text2, source) {
   let doc;
@@ -73423,6 +73472,10 @@ async function findInstalledBinDir() {
   );
 }
 
+// src/adapters/cli/commands/doctor.ts
+import os11 from "node:os";
+import path39 from "node:path";
+
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
   cpu: "CPU",
@@ -73432,7 +73485,10 @@ var GROUP_TITLES = {
   kernel: "Kernel",
   virtualisation: "Virtualisation",
   load: "Load",
-  limits: "Limits"
+  limits: "Limits",
+  tools: "Tools",
+  disk: "Disk",
+  users: "Users"
 };
 var MARK = { ok: "ok  ", warn: "WARN", bad: "BAD " };
 function renderPreflight(report) {
@@ -73454,23 +73510,350 @@ function renderPreflight(report) {
 `;
 }
 
+// src/postgres/runner-facts.ts
+import { constants as constants5 } from "node:fs";
+import { access as access5, readdir as readdir10, stat as stat6, statfs as statfs2 } from "node:fs/promises";
+import path38 from "node:path";
+var RUNNER_LIMITS = {
+  /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
+  cacheFreeBad: MIN_FREE_BYTES,
+  /**
+   * Below this the cache fills up over time: a build's 2 GiB, ccache's default 5 GiB limit, and the installs
+   * nightly runs and bisections keep (about 40 MB each, measured on PostgreSQL 18.6).
+   */
+  cacheFreeWarn: 10 * 1024 ** 3,
+  /**
+   * The clusters of a run live in the temp dir. The least the README's tpcb-like workload takes on two arms:
+   * per arm about 1 GB of data (scale 64, a pgbench scale unit being ~15 MB) and 1 GB of WAL kept for reuse
+   * (min_wal_size, cluster/conf.ts); a write-heavy run adds WAL up to max_wal_size (8 GB) per cluster.
+   */
+  tmpFreeWarn: 4 * 1024 ** 3
+};
+var APT = "apt-get install";
+async function runnerFacts(o) {
+  const free = o.freeBytes ?? freeBytesOf;
+  const counters = await probeCounters(o.runner);
+  const facts = [
+    await buildToolsFact(o.env, o.runner),
+    await ccacheFact(o.env),
+    valgrindFact(counters.valgrind),
+    await perfFact(o.env, counters.hardware, counters.hardwareWhy),
+    await sysbenchFact(o.env),
+    await postgresFact(o.postgresDir ?? "/usr/lib/postgresql"),
+    cacheDiskFact(o.cacheDir, await free(o.cacheDir)),
+    tmpDiskFact(o.tmpDir, await free(o.tmpDir))
+  ];
+  if (o.uid !== 0) {
+    facts.push({
+      id: "runAs",
+      group: "users",
+      name: "user PostgreSQL runs as",
+      value: `${o.userName} (uid ${o.uid ?? "?"}), the user that runs pgperf: no other user is needed`,
+      verdict: "ok"
+    });
+    return facts;
+  }
+  const name = o.runAs ?? DEFAULT_RUN_AS;
+  const { fact, user } = await runAsFact(name, o.env, o.runner);
+  facts.push(fact);
+  if (fact.verdict !== "bad") facts.push(await runAsReachFact(name, user, [o.cacheDir, o.tmpDir], o.runner));
+  return facts;
+}
+var listMissing = (missing) => missing.map((m) => `${m.kind === "library" ? "library " : ""}${m.name} (${m.package})`).join(", ");
+async function buildToolsFact(env, runner) {
+  const compiler = compilerCommand(env).split(" ")[0];
+  const missing = [];
+  const found = compiler.includes("/") ? await access5(compiler, constants5.X_OK).then(
+    () => true,
+    () => false
+  ) : await findOnPath(compiler, env.PATH) !== void 0;
+  if (!found) missing.push({ name: compiler, kind: "program", package: TOOL_PACKAGES[compiler] ?? "gcc" });
+  missing.push(...await findMissingDependencies("meson", env, runner));
+  if (!await findOnPath("make", env.PATH)) missing.push({ name: "make", kind: "program", package: "make" });
+  if (missing.length === 0) {
+    return {
+      id: "buildTools",
+      group: "tools",
+      name: "tools to build PostgreSQL",
+      value: `${compiler}, make, meson, ninja, bison, flex, perl, pkg-config, git; readline, zlib, ICU`,
+      verdict: "ok"
+    };
+  }
+  const packages = [...new Set(missing.map((m) => m.package))].join(" ");
+  return {
+    id: "buildTools",
+    group: "tools",
+    name: "tools to build PostgreSQL",
+    value: `missing: ${listMissing(missing)}${missing.some((m) => m.name === "pkg-config") ? " (libraries not checked without pkg-config)" : ""}`,
+    verdict: "warn",
+    why: "runs that build PostgreSQL from a commit (base-ref/head-ref, nightly, bisect, pgperf build) stop before building; prebuilt bin dirs still work",
+    fix: `${APT} ${packages}`
+  };
+}
+async function ccacheFact(env) {
+  const where = await findOnPath("ccache", env.PATH);
+  return where ? { id: "ccache", group: "tools", name: "ccache", value: where, verdict: "ok" } : {
+    id: "ccache",
+    group: "tools",
+    name: "ccache",
+    value: "not installed",
+    verdict: "warn",
+    why: "builds share no compiled objects: a head that changes one file rebuilds everything (docs/building.md: 217 s instead of 33 s on 2 vCPUs)",
+    fix: `${APT} ccache`
+  };
+}
+function valgrindFact(version2) {
+  return version2 ? { id: "valgrind", group: "tools", name: "valgrind (cachegrind)", value: version2, verdict: "ok" } : {
+    id: "valgrind",
+    group: "tools",
+    name: "valgrind (cachegrind)",
+    value: "not installed",
+    verdict: "warn",
+    why: "the instruction mode counts with cachegrind where the CPU has no counter perf can read, and --explain (input explain) always profiles with it; both are refused without valgrind",
+    fix: `${APT} valgrind`
+  };
+}
+async function perfFact(env, counts, why) {
+  const where = await findOnPath("perf", env.PATH);
+  if (!where) {
+    return {
+      id: "perf",
+      group: "tools",
+      name: "perf (the CPU instruction counter)",
+      value: "not installed",
+      verdict: "warn",
+      why: "the instruction mode cannot use the CPU counter (--instruction-counter perf, and auto on a CPU with one) and counts with cachegrind, 20-50x slower",
+      fix: `${APT} linux-perf   (Ubuntu: linux-tools-$(uname -r))`
+    };
+  }
+  return {
+    id: "perf",
+    group: "tools",
+    name: "perf (the CPU instruction counter)",
+    value: counts ? `${where}: counts instructions:u` : `${where}: cannot count instructions:u here (${perfReason(why)}); the instruction mode counts with cachegrind`,
+    verdict: "ok"
+  };
+}
+function perfReason(why) {
+  if (why === void 0) return "unknown";
+  if (why.includes("<not supported>")) return "the CPU exposes no instruction counter, as in most VMs";
+  if (/permission|paranoid|not allowed/i.test(why)) return "perf_event_paranoid forbids it for this user";
+  return why;
+}
+async function sysbenchFact(env) {
+  const where = await findOnPath("sysbench", env.PATH);
+  return where ? { id: "sysbench", group: "tools", name: "sysbench", value: where, verdict: "ok" } : {
+    id: "sysbench",
+    group: "tools",
+    name: "sysbench",
+    value: "not installed",
+    verdict: "warn",
+    why: "workloads with tool: sysbench (the shipped sysbench-oltp-*) are refused; pgbench workloads run",
+    fix: `${APT} sysbench`
+  };
+}
+async function postgresFact(dir) {
+  const versions = [];
+  for (const v of (await readdir10(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
+    const bin = path38.join(dir, v, "bin");
+    const usable2 = await Promise.all(
+      ["initdb", "pgbench"].map(
+        (p) => access5(path38.join(bin, p), constants5.X_OK).then(
+          () => true,
+          () => false
+        )
+      )
+    );
+    if (usable2.every(Boolean)) versions.push(v);
+  }
+  return versions.length ? {
+    id: "postgresPackages",
+    group: "tools",
+    name: "installed PostgreSQL (server and pgbench)",
+    value: `${versions.join(", ")} (${dir}/N/bin)`,
+    verdict: "ok"
+  } : {
+    id: "postgresPackages",
+    group: "tools",
+    name: "installed PostgreSQL (server and pgbench)",
+    value: `none under ${dir}`,
+    verdict: "warn",
+    why: "the demo and arms given as bin directories (--arm base=/usr/lib/postgresql/15/bin, inputs base-bin-dir/head-bin-dir) need one; arms built from a commit bring their own",
+    fix: `${APT} postgresql postgresql-contrib   (or: bash scripts/setup.sh, which keeps Debian's own cluster from starting)`
+  };
+}
+function diskValue(dir, free) {
+  return free === void 0 ? `unknown (${dir} and its parents cannot be read)` : `${formatBytes(free)} free at ${dir}`;
+}
+function cacheDiskFact(dir, free) {
+  const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
+  const fix = `free space (old installs under ${path38.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  return {
+    id: "cacheDisk",
+    group: "disk",
+    name: "build cache",
+    value: diskValue(dir, free),
+    verdict: verdict2,
+    ...verdict2 === "bad" ? {
+      why: `a build needs ${formatBytes(RUNNER_LIMITS.cacheFreeBad)} free in the cache and is refused with less`,
+      fix
+    } : verdict2 === "warn" ? {
+      why: `less than ${formatBytes(RUNNER_LIMITS.cacheFreeWarn)}: room for a few builds, not for ccache's default 5 GB and the installs nightly runs and bisections keep`,
+      fix
+    } : {}
+  };
+}
+function tmpDiskFact(dir, free) {
+  const low = free !== void 0 && free < RUNNER_LIMITS.tmpFreeWarn;
+  return {
+    id: "tmpDisk",
+    group: "disk",
+    name: "cluster directory (temp dir)",
+    value: diskValue(dir, free),
+    verdict: low ? "warn" : "ok",
+    ...low ? {
+      why: `less than ${formatBytes(RUNNER_LIMITS.tmpFreeWarn)}: the clusters of a run live here, and two arms of tpcb-like at scale 64 take about that (data and WAL), more while they write`,
+      fix: "free space, or pass --tmp-dir DIR on a larger disk (the Action: TMPDIR in the runner service environment)"
+    } : {}
+  };
+}
+async function runAsFact(name, env, runner) {
+  const base = { id: "runAs", group: "users", name: "user PostgreSQL runs as (pgperf is root)" };
+  if (name === "root" || !/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
+    return {
+      fact: {
+        ...base,
+        value: `${name}: not an unprivileged user name`,
+        verdict: "bad",
+        why: "PostgreSQL refuses to run as root; pgperf refuses the name",
+        fix: `pass --run-as (input run-as) an unprivileged user, or leave the default ${DEFAULT_RUN_AS}`
+      }
+    };
+  }
+  const user = await lookupUser(name, runner);
+  if (user?.uid === 0) {
+    return {
+      fact: {
+        ...base,
+        value: `${name} has uid 0 (root)`,
+        verdict: "bad",
+        why: "PostgreSQL refuses to run as root",
+        fix: `pass --run-as (input run-as) an unprivileged user, or leave the default ${DEFAULT_RUN_AS}`
+      }
+    };
+  }
+  if (user) return { fact: { ...base, value: `${name} (uid ${user.uid})`, verdict: "ok" }, user };
+  if (await findOnPath("useradd", env.PATH)) {
+    return {
+      fact: {
+        ...base,
+        value: `${name}: not there yet; the first run creates it (useradd --system, no home, no login shell)`,
+        verdict: "ok"
+      }
+    };
+  }
+  return {
+    fact: {
+      ...base,
+      value: `${name}: missing, and no useradd to create it`,
+      verdict: "bad",
+      why: "pgperf cannot create the user PostgreSQL runs as, so no cluster can start",
+      fix: `useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin ${name}   (as pgperf would; or install the passwd package for useradd)`
+    }
+  };
+}
+async function runAsReachFact(name, user, dirs, runner) {
+  const blocked = [];
+  for (const dir of dirs) {
+    const existing = await deepestExisting(dir);
+    if (!existing) continue;
+    if (user) {
+      const res = await runner.run("test", ["-x", existing], { uid: user.uid, gid: user.gid, cwd: "/" });
+      if (res.exitCode !== 0) blocked.push(`${dir} (${await privateAncestor(existing) ?? existing})`);
+    } else {
+      const closed = await privateAncestor(existing);
+      if (closed) blocked.push(`${dir} (${closed})`);
+    }
+  }
+  const base = { id: "runAsReach", group: "users", name: `directories ${name} must enter` };
+  if (blocked.length === 0)
+    return { ...base, value: `${name} can enter ${dirs.join(" and ")}`, verdict: "ok" };
+  return {
+    ...base,
+    value: `${name} cannot enter ${blocked.join(", ")}`,
+    verdict: "bad",
+    why: `PostgreSQL runs as ${name}: it executes the installs in the build cache and keeps its clusters in the temp dir; a private parent (e.g. /root, mode 700) stops it`,
+    fix: "choose directories outside private homes: --cache-dir /var/cache/pgperf (the default as root) and --tmp-dir /tmp, or open the parent with chmod o+x"
+  };
+}
+async function deepestExisting(dir) {
+  for (let d = path38.resolve(dir); ; d = path38.dirname(d)) {
+    const st = await stat6(d).catch(() => void 0);
+    if (st?.isDirectory()) return d;
+    if (d === path38.dirname(d)) return void 0;
+  }
+}
+async function privateAncestor(dir) {
+  const chain = [];
+  for (let d = path38.resolve(dir); ; d = path38.dirname(d)) {
+    chain.unshift(d);
+    if (d === path38.dirname(d)) break;
+  }
+  for (const d of chain) {
+    const st = await stat6(d).catch(() => void 0);
+    if (st && (st.mode & 1) === 0) return `${d}: mode ${(st.mode & 511).toString(8)}`;
+  }
+  return void 0;
+}
+async function freeBytesOf(dir) {
+  const existing = await deepestExisting(dir);
+  if (!existing) return void 0;
+  const fs = await statfs2(existing).catch(() => void 0);
+  return fs ? fs.bavail * fs.bsize : void 0;
+}
+
 // src/adapters/cli/commands/doctor.ts
 function doctorCommand() {
-  return new Command("doctor").description("check whether this machine is fit for benchmarking, and print the fix for each problem").option("--json", "print the report as JSON").option("--strict", 'exit 1 when the verdict is "not fit for benchmarking"').option(
+  return new Command("doctor").description(
+    "check whether this machine is fit for benchmarking and has what pgperf needs (docs/runner.md), and print the fix for each problem"
+  ).option("--json", "print the report as JSON").option("--strict", 'exit 1 when the verdict is "not fit for benchmarking"').option(
     "--window <seconds>",
     "seconds to sample load, steal time and busy processes (default 2)",
     seconds,
     2
-  ).option("--shared-buffers <size>", "check free memory against this shared_buffers (e.g. 8GB)", bytes).option("--root <dir>", "read sysfs/procfs under this directory (a captured tree) instead of /", "/").action(async (flags) => {
-    const report = await preflight({
+  ).option("--shared-buffers <size>", "check free memory against this shared_buffers (e.g. 8GB)", bytes).option(
+    "--root <dir>",
+    "read sysfs/procfs under this directory (a captured tree) instead of /; the tool, disk and user checks of this machine are left out",
+    "/"
+  ).option("--cache-dir <dir>", `check free space and access here: the ${cacheDirHelp()}`).option(
+    "--tmp-dir <dir>",
+    "check free space and access where the clusters will live (default: the OS temp dir, $TMPDIR or /tmp)"
+  ).option("--run-as <user>", "as root: check the user PostgreSQL will run as (default pgperf)").action(async (flags) => {
+    const machine = await preflight({
       root: flags.root,
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
+    const report = path39.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
   });
+}
+async function withRunnerFacts(machine, flags) {
+  const facts = [
+    ...machine.facts,
+    ...await runnerFacts({
+      env: process.env,
+      runner: nodeProcessRunner,
+      uid: process.getuid?.(),
+      userName: os11.userInfo().username,
+      cacheDir: resolveCacheDir(flags.cacheDir),
+      tmpDir: path39.resolve(flags.tmpDir ?? os11.tmpdir()),
+      ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
+    })
+  ];
+  return { ...machine, verdict: overallVerdict2(facts), facts };
 }
 function seconds(value) {
   const n = Number(value);
@@ -73488,8 +73871,8 @@ function bytes(value) {
 }
 
 // src/flows/history/load-runs.ts
-import { readdir as readdir10, stat as stat6 } from "node:fs/promises";
-import path38 from "node:path";
+import { readdir as readdir11, stat as stat7 } from "node:fs/promises";
+import path40 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -73500,27 +73883,27 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path38.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path40.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
   let info;
   try {
-    info = await stat6(input2);
+    info = await stat7(input2);
   } catch (e) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path38.join(input2, "runs");
+  const runsDir = path40.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir10(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path38.join(runsDir, n));
+    return (await readdir11(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path40.join(runsDir, n));
   }
-  const entries = await readdir10(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path38.join(e.parentPath, e.name));
+  const entries = await readdir11(input2, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path40.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
-    return (await stat6(p)).isDirectory();
+    return (await stat7(p)).isDirectory();
   } catch {
     return false;
   }
@@ -74289,12 +74672,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir9 } from "node:fs/promises";
-import path39 from "node:path";
+import path41 from "node:path";
 async function writeSite(dir, files) {
   await mkdir9(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path39.join(dir, f.file);
+    const target = path41.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -74381,8 +74764,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path41 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path41} does not exist${EOL}`);
+        const path43 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path43} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -78495,7 +78878,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path41) => path41.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path43) => path43.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -78882,7 +79265,7 @@ function toApiError(what, e, rateLimited) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path40 from "node:path";
+import path42 from "node:path";
 import { writeFile as writeFile9 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -78892,7 +79275,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile9(path40.join(dir, ".nojekyll"), "");
+  await writeFile9(path42.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {

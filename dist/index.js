@@ -66810,7 +66810,9 @@ var LIMITS = {
   nofileWarn: 4096,
   nofileBad: 1024,
   /** Free memory without a known shared_buffers. */
-  minAvailableBytes: 1024 ** 3
+  minAvailableBytes: 1024 ** 3,
+  /** perf_event_paranoid at or below which an unprivileged user may count its own processes (perf_event_open(2)). */
+  perfParanoidMax: 2
 };
 var CPU_DIR2 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
@@ -66824,10 +66826,13 @@ async function preflight(options = {}) {
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [
     topologyFact(topology),
+    ...await smtFacts(root),
     ...await frequencyFacts(root, topology),
     ...await idleFacts(root, topology),
     ...await memoryFacts(root, topology, options.sharedBuffersBytes),
     ...await kernelFacts(root),
+    ...await perfParanoidFacts(root, options.uid ?? process.getuid?.()),
+    ...await aslrFacts(root),
     await virtualisationFact(root),
     ...loadFacts(
       window2,
@@ -66851,6 +66856,13 @@ function preflightFacts(report) {
 }
 function topologyFact(t) {
   return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
+}
+async function smtFacts(root) {
+  const control = await readValue(root, `${CPU_DIR2}/smt/control`);
+  if (control === void 0) return [];
+  const active = await readInt(root, `${CPU_DIR2}/smt/active`);
+  const value = control === "notsupported" || control === "notimplemented" ? `not supported by this CPU or hypervisor (${control})` : `${active === 1 ? "active" : "inactive"} (control ${control})`;
+  return [{ id: "smt", group: "cpu", name: "SMT (hyper-threading)", value, verdict: "ok" }];
 }
 async function perCpu(root, t, rel) {
   const counts = /* @__PURE__ */ new Map();
@@ -67045,6 +67057,43 @@ async function kernelFacts(root) {
         why: `clock_gettime through ${current} is slow; pgbench -P and track_io_timing call it constantly`,
         fix: better ? `echo ${better} | tee /sys/devices/system/clocksource/clocksource0/current_clocksource` : 'boot with a stable TSC (check dmesg for "TSC unstable") or use another machine'
       }
+    }
+  ];
+}
+async function perfParanoidFacts(root, uid) {
+  const level2 = await readInt(root, "proc/sys/kernel/perf_event_paranoid");
+  if (level2 === void 0) return [];
+  const asRoot = uid === 0;
+  const limited = level2 > LIMITS.perfParanoidMax && !asRoot;
+  return [
+    {
+      id: "perfEventParanoid",
+      group: "kernel",
+      name: "perf_event_paranoid",
+      value: `${level2}${level2 > LIMITS.perfParanoidMax ? " (no perf events for unprivileged users)" : ""}${asRoot ? " (pgperf runs as root: not limited)" : ""}`,
+      verdict: limited ? "warn" : "ok",
+      ...limited ? {
+        why: "perf cannot count instructions for this user: the instruction mode falls back to cachegrind, which runs the server 20-50x slower",
+        fix: `sysctl -w kernel.perf_event_paranoid=${LIMITS.perfParanoidMax}   (keep it: echo 'kernel.perf_event_paranoid = ${LIMITS.perfParanoidMax}' > /etc/sysctl.d/60-pgperf.conf)`
+      } : {}
+    }
+  ];
+}
+async function aslrFacts(root) {
+  const level2 = await readInt(root, "proc/sys/kernel/randomize_va_space");
+  if (level2 === void 0) return [];
+  const meaning = {
+    0: "off",
+    1: "on (stack, mmap, vDSO)",
+    2: "on (stack, mmap, vDSO and heap)"
+  };
+  return [
+    {
+      id: "aslr",
+      group: "kernel",
+      name: "address space layout randomisation",
+      value: `${meaning[level2] ?? "unknown"} (randomize_va_space ${level2})`,
+      verdict: "ok"
     }
   ];
 }

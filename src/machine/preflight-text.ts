@@ -13,6 +13,9 @@ const GROUP_TITLES: Record<FactGroup, string> = {
   virtualisation: 'Virtualisation',
   load: 'Load',
   limits: 'Limits',
+  tools: 'Tools',
+  disk: 'Disk',
+  users: 'Users',
 };
 
 const MARK = { ok: 'ok  ', warn: 'WARN', bad: 'BAD ' } as const;

@@ -32,6 +32,8 @@ export interface PreflightOptions {
   excludePids?: number[];
   /** How to wait between the samples (tests). */
   sleep?: (ms: number) => Promise<void>;
+  /** The uid pgperf runs as (default this process's): perf_event_paranoid does not limit root. */
+  uid?: number;
 }
 
 /** Thresholds, each named: shares are of all CPUs' time, "cpus" of one CPU. */
@@ -55,6 +57,8 @@ export const LIMITS = {
   nofileBad: 1024,
   /** Free memory without a known shared_buffers. */
   minAvailableBytes: 1024 ** 3,
+  /** perf_event_paranoid at or below which an unprivileged user may count its own processes (perf_event_open(2)). */
+  perfParanoidMax: 2,
 } as const;
 
 const CPU_DIR = 'sys/devices/system/cpu';
@@ -74,10 +78,13 @@ export async function preflight(options: PreflightOptions = {}): Promise<Preflig
 
   const facts: Fact[] = [
     topologyFact(topology),
+    ...(await smtFacts(root)),
     ...(await frequencyFacts(root, topology)),
     ...(await idleFacts(root, topology)),
     ...(await memoryFacts(root, topology, options.sharedBuffersBytes)),
     ...(await kernelFacts(root)),
+    ...(await perfParanoidFacts(root, options.uid ?? process.getuid?.())),
+    ...(await aslrFacts(root)),
     await virtualisationFact(root),
     ...loadFacts(
       window,
@@ -105,6 +112,23 @@ export function preflightFacts(report: PreflightReport): Record<string, string> 
 
 function topologyFact(t: Topology): Fact {
   return { id: 'topology', group: 'cpu', name: 'CPU topology', value: describeTopology(t), verdict: 'ok' };
+}
+
+/**
+ * SMT (hyper-threading), reported, not judged: siblings share a core's execution units, so a backend and its
+ * pgbench thread on two siblings slow each other, but a runner keeps one setting for all its runs (the
+ * environment fingerprint records it) and `cpus: auto` keeps siblings on one side. Turning it off is the
+ * quietest choice (docs/runner.md).
+ */
+async function smtFacts(root: string): Promise<Fact[]> {
+  const control = await readValue(root, `${CPU_DIR}/smt/control`);
+  if (control === undefined) return [];
+  const active = await readInt(root, `${CPU_DIR}/smt/active`);
+  const value =
+    control === 'notsupported' || control === 'notimplemented'
+      ? `not supported by this CPU or hypervisor (${control})`
+      : `${active === 1 ? 'active' : 'inactive'} (control ${control})`;
+  return [{ id: 'smt', group: 'cpu', name: 'SMT (hyper-threading)', value, verdict: 'ok' }];
 }
 
 /** Distinct values of a per-CPU file, with how many CPUs have each: "performance" or "powersave (16), performance (16)". */
@@ -342,6 +366,59 @@ async function kernelFacts(root: string): Promise<Fact[]> {
               ? `echo ${better} | tee /sys/devices/system/clocksource/clocksource0/current_clocksource`
               : 'boot with a stable TSC (check dmesg for "TSC unstable") or use another machine',
           }),
+    },
+  ];
+}
+
+/**
+ * kernel.perf_event_paranoid: above 2 (Debian's default is 3) no unprivileged process may open a perf event,
+ * so the instruction mode's CPU counter (`perf stat -e instructions:u`) is unavailable to a pgperf that is not
+ * root and `--instruction-counter auto` falls back to cachegrind. 2 (the upstream default) lets a user count
+ * its own processes in user space, which is all pgperf asks. Root is not limited.
+ */
+async function perfParanoidFacts(root: string, uid: number | undefined): Promise<Fact[]> {
+  const level = await readInt(root, 'proc/sys/kernel/perf_event_paranoid');
+  if (level === undefined) return [];
+  const asRoot = uid === 0;
+  const limited = level > LIMITS.perfParanoidMax && !asRoot;
+  return [
+    {
+      id: 'perfEventParanoid',
+      group: 'kernel',
+      name: 'perf_event_paranoid',
+      value: `${level}${level > LIMITS.perfParanoidMax ? ' (no perf events for unprivileged users)' : ''}${asRoot ? ' (pgperf runs as root: not limited)' : ''}`,
+      verdict: limited ? 'warn' : 'ok',
+      ...(limited
+        ? {
+            why: 'perf cannot count instructions for this user: the instruction mode falls back to cachegrind, which runs the server 20-50x slower',
+            fix: `sysctl -w kernel.perf_event_paranoid=${LIMITS.perfParanoidMax}   (keep it: echo 'kernel.perf_event_paranoid = ${LIMITS.perfParanoidMax}' > /etc/sysctl.d/60-pgperf.conf)`,
+          }
+        : {}),
+    },
+  ];
+}
+
+/**
+ * kernel.randomize_va_space (ASLR), reported, not judged: with it on every server start gets a new memory
+ * layout, so a layout that happens to favour one build does not favour it in every run; with it off each build
+ * keeps one layout, which makes repeated runs more alike but keeps that build's layout luck in all of them.
+ * Either way the setting must stay the same across the runs a series compares (docs/runner.md).
+ */
+async function aslrFacts(root: string): Promise<Fact[]> {
+  const level = await readInt(root, 'proc/sys/kernel/randomize_va_space');
+  if (level === undefined) return [];
+  const meaning: Record<number, string> = {
+    0: 'off',
+    1: 'on (stack, mmap, vDSO)',
+    2: 'on (stack, mmap, vDSO and heap)',
+  };
+  return [
+    {
+      id: 'aslr',
+      group: 'kernel',
+      name: 'address space layout randomisation',
+      value: `${meaning[level] ?? 'unknown'} (randomize_va_space ${level})`,
+      verdict: 'ok',
     },
   ];
 }

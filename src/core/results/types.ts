@@ -326,8 +326,22 @@ export interface Fingerprint {
 
 export type FactVerdict = 'ok' | 'warn' | 'bad';
 
+/**
+ * The sysfs/procfs groups every preflight reads (recorded in results.json), then the runner's own groups that
+ * only `pgperf doctor` reports: the programs pgperf runs, free disk, the user PostgreSQL runs as.
+ */
 export type FactGroup =
-  'cpu' | 'frequency' | 'idle' | 'memory' | 'kernel' | 'virtualisation' | 'load' | 'limits';
+  | 'cpu'
+  | 'frequency'
+  | 'idle'
+  | 'memory'
+  | 'kernel'
+  | 'virtualisation'
+  | 'load'
+  | 'limits'
+  | 'tools'
+  | 'disk'
+  | 'users';
 
 export type PreflightVerdict = 'ready' | 'usable with warnings' | 'not fit for benchmarking';
 

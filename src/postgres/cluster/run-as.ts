@@ -64,7 +64,8 @@ export async function resolveRunAs(
   return user;
 }
 
-async function lookupUser(name: string, runner: ProcessRunner): Promise<RunAsUser | undefined> {
+/** The user's uid and gid from `getent passwd`, or undefined when there is no such user. */
+export async function lookupUser(name: string, runner: ProcessRunner): Promise<RunAsUser | undefined> {
   const res = await runner.run('getent', ['passwd', name]);
   if (res.exitCode !== 0) return undefined;
   const fields = res.stdout.trim().split(':');

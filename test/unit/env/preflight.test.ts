@@ -62,6 +62,31 @@ describe('preflight on fixture trees', () => {
     expect(r.verdict).toBe('not fit for benchmarking');
   });
 
+  it('SMT and ASLR are reported; perf_event_paranoid above 2 warns only when pgperf is not root', async () => {
+    const intel = byId((await preflight({ root: fixture('intel-2s-smt'), windowS: 0, uid: 1000 })).facts);
+    expect(intel.smt).toMatchObject({ value: 'active (control on)', verdict: 'ok', group: 'cpu' });
+    expect(intel.aslr).toMatchObject({
+      value: 'on (stack, mmap, vDSO and heap) (randomize_va_space 2)',
+      verdict: 'ok',
+    });
+    expect(intel.perfEventParanoid).toMatchObject({
+      value: '3 (no perf events for unprivileged users)',
+      verdict: 'warn',
+      fix: "sysctl -w kernel.perf_event_paranoid=2   (keep it: echo 'kernel.perf_event_paranoid = 2' > /etc/sysctl.d/60-pgperf.conf)",
+    });
+    expect(intel.perfEventParanoid!.why).toContain('falls back to cachegrind');
+    const asRoot = byId((await preflight({ root: fixture('intel-2s-smt'), windowS: 0, uid: 0 })).facts);
+    expect(asRoot.perfEventParanoid).toMatchObject({
+      value: '3 (no perf events for unprivileged users) (pgperf runs as root: not limited)',
+      verdict: 'ok',
+    });
+    const epyc = byId((await preflight({ root: fixture('epyc-many-ccx'), windowS: 0, uid: 1000 })).facts);
+    expect(epyc.perfEventParanoid).toMatchObject({ value: '2', verdict: 'ok' });
+    expect(epyc.aslr).toMatchObject({ value: 'off (randomize_va_space 0)', verdict: 'ok' });
+    const guest = byId((await preflight({ root: fixture('kvm-guest'), windowS: 0 })).facts);
+    expect(guest.smt).toMatchObject({ value: 'not supported by this CPU or hypervisor (notsupported)' });
+  });
+
   it('memory is judged against the shared_buffers the run will use', async () => {
     const GiB = 1024 ** 3;
     const ok = byId(
