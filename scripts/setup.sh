@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what pgperf needs on Debian/Ubuntu, skipping what is already there: Debian's PostgreSQL server
-# and pgbench, sysbench, valgrind, and the npm dependencies. With --tests also what the test suite needs: the tools
-# to build PostgreSQL and PostgreSQL source tarballs for the build tests. Safe to run again.
+# and pgbench, sysbench, valgrind, and the npm dependencies; then puts `pgperf` on the PATH
+# (scripts/link-cli.sh). With --tests also what the test suite needs: the tools to build PostgreSQL and
+# PostgreSQL source tarballs for the build tests. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for_tests=false
@@ -68,3 +69,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   echo "setup: npm ci"
   npm ci --no-audit --no-fund
 fi
+
+# `pgperf` on the PATH, as README.md, docs/ and the PR comment's Reproduce block print it (a link to dist/cli.js).
+bash scripts/link-cli.sh

@@ -80,6 +80,7 @@ export async function run(): Promise<void> {
       stores: {
         open: (spec, write) =>
           openStore(spec, {
+            what: "input 'store'",
             home: os.homedir(),
             xdgDataHome: process.env.XDG_DATA_HOME,
             warn: (m) => coreLogger.warn(m),

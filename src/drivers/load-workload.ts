@@ -3,7 +3,7 @@
  * resolved. Every problem is reported with the file, line, field, bad value and what is expected,
  * before anything starts.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { confinedPath } from './confine-path.js';
 import { LineCounter, parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
@@ -20,11 +20,29 @@ export async function loadWorkload(ref: string, lookup: WorkloadLookup): Promise
   return loadWorkloadFile(resolveWorkloadFile(ref, lookup));
 }
 
+/**
+ * The largest workload file read, in bytes: the shipped ones are under 2 kB; a file this large is not a
+ * workload (and a device such as /dev/zero, or a FIFO, would be read forever: only regular files are read).
+ */
+export const MAX_WORKLOAD_FILE_BYTES = 1024 * 1024;
+
 export async function loadWorkloadFile(file: string): Promise<Workload> {
   let text: string;
   try {
+    const st = await stat(file);
+    if (!st.isFile()) {
+      throw new UserError(
+        `workload file ${file}: not a regular file (${st.isDirectory() ? 'a directory' : 'a device, FIFO or socket'}); expected a YAML workload file`,
+      );
+    }
+    if (st.size > MAX_WORKLOAD_FILE_BYTES) {
+      throw new UserError(
+        `workload file ${file}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`,
+      );
+    }
     text = await readFile(file, 'utf8');
   } catch (e) {
+    if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
   }
   const workload = parseWorkload(text, file);

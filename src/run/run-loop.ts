@@ -3,7 +3,7 @@
  * rounds in the planned interleaved order, writing the results document after every run so that an
  * interrupted or failing run keeps everything it measured. Servers are always stopped.
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -41,10 +41,11 @@ import {
   type Sample,
 } from '../core/results/types.js';
 import { newRunId } from './run-id.js';
-import type { ResultSink } from './sink.js';
+import { finishOnForcedExit, type ResultSink } from './sink.js';
 import type { AnalysisSettings } from '../core/results/types.js';
 import { UserError, errorMessage } from '../core/util/errors.js';
 import { FileWriteError } from '../machine/os/atomic-write.js';
+import { makeDirectory } from '../machine/os/writable-dir.js';
 import type { Logger } from '../core/util/logger.js';
 import { runnerAs, type ProcessRunner } from '../machine/os/process.js';
 import { PGPERF_VERSION } from '../core/version.js';
@@ -243,6 +244,9 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   };
   // A shard's document carries the digest of its samples, rewritten with every write (fleet/shard-digest.ts).
   const sink = req.shard ? sealingSink(req.sink) : req.sink;
+  // A forced exit (a second signal, a crash) never reaches the finally below: the cleanup registry then
+  // finishes the document (interrupted or failed, the reserve removed) before it stops the servers.
+  const unregisterForcedEnd = finishOnForcedExit(sink, result, deps.signal);
   /** The sink's failure to keep the document (a full disk): it stops the run, which then ends 'failed'. */
   let writeFailure: { error: unknown } | undefined;
   const save = async () => {
@@ -569,6 +573,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
           e instanceof FileWriteError ? e.message : `could not write ${sink.description}: ${errorMessage(e)}`,
         ),
       );
+    unregisterForcedEnd();
   }
   return result;
 }
@@ -731,7 +736,7 @@ async function releaseClusters(
   for (const cluster of clusters.values()) {
     try {
       if (logsDir) {
-        await mkdir(logsDir, { recursive: true });
+        await makeDirectory(logsDir);
         await copyFile(
           cluster.logFile,
           path.join(logsDir, `${cluster.spec.label.replace(/\//g, '-')}.server.log`),

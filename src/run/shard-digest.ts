@@ -81,5 +81,13 @@ export function sealingSink(sink: ResultSink): ResultSink {
       sealShard(result, cache);
       return sink.finish(result);
     },
+    ...(sink.finishNow
+      ? {
+          finishNow: (result: Parameters<ResultSink['update']>[0]) => {
+            sealShard(result, cache);
+            return sink.finishNow!(result);
+          },
+        }
+      : {}),
   };
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { FileWriteError, nodeWriteFs, type WriteFs } from '../machine/os/atomic-write.js';
+import { onCleanup } from '../machine/os/cleanup.js';
 import { resultsText, writeResults } from '../store/write-results.js';
 import type { RunResult } from '../core/results/types.js';
 
@@ -18,6 +19,11 @@ export interface ResultSink {
   update(result: RunResult): Promise<void>;
   /** Once, when the run has ended (complete, interrupted or failed). */
   finish(result: RunResult): Promise<void>;
+  /**
+   * A forced exit (a second signal, a crash: see finishOnForcedExit): the final document where it lands
+   * within a moment (a file); a sink that would need the network (a store) leaves it out. Absent: skipped.
+   */
+  finishNow?(result: RunResult): Promise<void>;
 }
 
 /**
@@ -104,39 +110,84 @@ export function fileSink(file: string, options: FileSinkOptions = {}): ResultSin
     await writeResults(file, text, fs);
     written = { at: result.updatedAt, samples: result.samples.length, status: result.status };
   };
+  const finalWrite = async (result: RunResult) => {
+    const text = resultsText(result);
+    try {
+      try {
+        await write(result, text);
+      } catch (e) {
+        if (!reserveMayExist) throw e;
+        // The disk may be full: the reserve's room is what the final document is written into.
+        await releaseReserve();
+        await write(result, text);
+      }
+    } catch (e) {
+      throw new FileWriteError(
+        file,
+        e,
+        `the final document (status '${result.status}', ${result.samples.length} samples) did not land; ${intactCopy()}`,
+      );
+    } finally {
+      await releaseReserve().catch(() => {});
+    }
+  };
 
+  // One write at a time, in order: the final write waits for an update still writing (so it never lands
+  // under it, and no temp file of it is left), and once it started nothing more is written.
+  let queue: Promise<unknown> = Promise.resolve();
+  let finishing: Promise<void> | undefined;
+  const finish = (result: RunResult): Promise<void> => {
+    finishing ??= queue.catch(() => {}).then(() => finalWrite(result));
+    return finishing;
+  };
   return {
     description: file,
-    async update(result) {
+    update(result) {
+      if (finishing) return Promise.resolve();
       const text = resultsText(result);
       const size = Buffer.byteLength(text);
       if (lastSize !== undefined) largestGrowth = Math.max(largestGrowth, size - lastSize);
       lastSize = size;
-      await ensureReserve(size);
-      await write(result, text);
-    },
-    async finish(result) {
-      const text = resultsText(result);
-      try {
-        try {
+      const next = queue
+        .catch(() => {})
+        .then(async () => {
+          await ensureReserve(size);
           await write(result, text);
-        } catch (e) {
-          if (!reserveMayExist) throw e;
-          // The disk may be full: the reserve's room is what the final document is written into.
-          await releaseReserve();
-          await write(result, text);
-        }
-      } catch (e) {
-        throw new FileWriteError(
-          file,
-          e,
-          `the final document (status '${result.status}', ${result.samples.length} samples) did not land; ${intactCopy()}`,
-        );
-      } finally {
-        await releaseReserve().catch(() => {});
-      }
+        });
+      queue = next;
+      return next;
     },
+    finish,
+    finishNow: finish,
   };
+}
+
+/**
+ * Registers the end of a run that a forced exit cuts short (src/machine/os/signals.ts: a second signal, a
+ * crash), where the run loop's own ending never comes: the document, if still 'running', is marked
+ * 'interrupted' (a signal stopped the run, `signal` aborted) or 'failed', and finished with finishNow, first
+ * among the cleanups, before the servers are stopped. A complete or already ended document is finished as
+ * it is. Returns the function that unregisters it (after the run loop's own finish).
+ */
+export function finishOnForcedExit(
+  sink: ResultSink,
+  result: RunResult,
+  signal: AbortSignal | undefined,
+): () => void {
+  return onCleanup(
+    async () => {
+      if (result.status === 'running') {
+        const interrupted = signal?.aborted === true;
+        result.status = interrupted ? 'interrupted' : 'failed';
+        result.stopReason = interrupted
+          ? 'interrupted (signal; forced exit: the run was not waited for)'
+          : 'pgperf ended before the run did (an internal error)';
+      }
+      result.updatedAt = new Date().toISOString();
+      await sink.finishNow?.(result);
+    },
+    { first: true },
+  );
 }
 
 /** The reserve is written in chunks of this many bytes. */
@@ -153,5 +204,6 @@ export function combineSinks(...sinks: ResultSink[]): ResultSink {
     description: sinks.map((s) => s.description).join(' and '),
     update: (result) => each((s) => s.update(result)),
     finish: (result) => each((s) => s.finish(result)),
+    finishNow: (result) => each((s) => s.finishNow?.(result) ?? Promise.resolve()),
   };
 }

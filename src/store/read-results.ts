@@ -1,37 +1,59 @@
+/**
+ * The one way a results document is read, whoever reads it (`pgperf compare`, the Action's mode comment,
+ * consolidation, history, the store's import, save and load, a stored baseline): the schema version, the
+ * shape of every field the analysis uses (results-schema.ts), then what consolidation checks of a shard
+ * (core/results/check-results.ts: duplicate samples, undeclared arms, samples of cells outside the plan,
+ * metric values no run can produce). Every problem is a UserError naming the source, the field and what
+ * is expected; a file that is not JSON is named with the line and column, never quoted. Unknown top-level
+ * fields are warned about through `warn`, not refused (a newer pgperf may add fields).
+ */
 import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../core/util/errors.js';
+import { jsonSyntaxError } from '../core/util/json-syntax.js';
+import { checkResultsDocument } from '../core/results/check-results.js';
 import { describeIssues, resultsSchema } from '../core/results/results-schema.js';
 import { RESULTS_SCHEMA_VERSION, type RunResult } from '../core/results/types.js';
 
-/**
- * Reads a results document written by `pgperf run` (or the Action) and validates it against the results
- * schema. Every problem is a UserError naming the file, the field, the bad value and what is expected.
- */
-export async function readResults(path: string): Promise<RunResult> {
+/** How a reader reports what it takes but warns about. */
+export interface ReadOptions {
+  /** Where warnings go (a logger's warn); default: a "warning: ..." line on stderr. */
+  warn?: (message: string) => void;
+}
+
+const stderrWarning = (message: string) => {
+  process.stderr.write(`warning: ${message}\n`);
+};
+
+/** Reads and validates a results file written by `pgperf run` (or the Action). */
+export async function readResults(path: string, options: ReadOptions = {}): Promise<RunResult> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
     throw new UserError(`cannot read results file ${path}: ${errorMessage(e)}`);
   }
-  return parseResults(text, path);
+  return parseResults(text, path, options);
 }
 
 /** Parses and validates a results document's text; `source` names it in errors. */
-export function parseResults(text: string, source: string): RunResult {
+export function parseResults(text: string, source: string, options: ReadOptions = {}): RunResult {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
-  } catch (e) {
+  } catch {
+    // JSON.parse's message quotes the text: said by position instead (the path may be a symlink to anything).
     throw new UserError(
-      `${source} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`,
+      `${source} is not valid JSON (${jsonSyntaxError(text)}); expected a results document from pgperf run`,
     );
   }
-  return validateResults(doc, source);
+  return validateResults(doc, source, options);
 }
 
-/** Checks a parsed document: the schema version first (a newer one is refused, never misread), then the shape. */
-export function validateResults(doc: unknown, source: string): RunResult {
+/**
+ * Checks a parsed document: the schema version first (a newer one is refused, never misread), then the
+ * shape, then its consistency.
+ */
+export function validateResults(doc: unknown, source: string, options: ReadOptions = {}): RunResult {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new UserError(`${source}: expected a JSON object (a results document from pgperf run)`);
   }
@@ -39,11 +61,14 @@ export function validateResults(doc: unknown, source: string): RunResult {
   if (version !== RESULTS_SCHEMA_VERSION) {
     const newer = typeof version === 'number' && version > RESULTS_SCHEMA_VERSION;
     throw new UserError(
-      `${source}: schemaVersion is ${JSON.stringify(version)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}` +
+      `${source}: schemaVersion is ${JSON.stringify(version)?.slice(0, 20)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}` +
         (newer ? ' (the file was written by a newer pgperf: upgrade pgperf to read it)' : ''),
     );
   }
   const parsed = resultsSchema.safeParse(doc);
   if (!parsed.success) throw new UserError(`${source}: ${describeIssues(parsed.error, doc)}`);
-  return doc as RunResult;
+  const result = doc as RunResult;
+  const warn = options.warn ?? stderrWarning;
+  for (const warning of checkResultsDocument(result, source)) warn(warning);
+  return result;
 }

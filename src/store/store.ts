@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, environmentFingerprint } from '../machine/fingerprint.js';
 import { RESULTS_SCHEMA_VERSION, type RunResult } from '../core/results/types.js';
 import { UserError } from '../core/util/errors.js';
+import { validateResults } from './read-results.js';
 
 /** What a listing shows of one stored run, without loading its samples. */
 export interface StoredRun {
@@ -106,10 +107,16 @@ export function checkRunId(id: string): string {
 
 /**
  * The document as stored: with its run id and fingerprint. Refuses documents this pgperf cannot read
- * back (another schema version), naming `where` (a file, "run ID").
+ * back (another schema version) or would refuse to read (validateResults: its shape and consistency),
+ * naming `where` (a file, "run ID"); what it warns about goes to `warn`.
  */
-export function documentToStore(result: RunResult, where: string): RunResult {
+export function documentToStore(
+  result: RunResult,
+  where: string,
+  warn?: (message: string) => void,
+): RunResult {
   checkSchemaVersion(result.schemaVersion, where);
+  validateResults(result, where, warn ? { warn } : {});
   const runId = runIdOf(result);
   return { ...result, runId, fingerprint: result.fingerprint ?? environmentFingerprint(result) };
 }

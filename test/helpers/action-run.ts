@@ -1,8 +1,10 @@
 /**
  * Runs the built action (dist/index.js) the way the GitHub runner does: INPUT_* variables, an event payload
  * file, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, and GITHUB_API_URL pointing at the fake API on 127.0.0.1.
+ * With `source: true`, or PGPERF_TEST_CLI=src set for the whole test run, the source (src/index.ts through
+ * tsx) runs instead, as the same kind of process.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -28,6 +30,10 @@ export interface ActionRunOptions {
   env?: NodeJS.ProcessEnv;
   /** Called with everything printed so far, at each new chunk: to act when the action reaches a point. */
   onOutput?: (soFar: string) => void;
+  /** Called with the action's process once it is started (to signal it). */
+  onStart?: (child: ChildProcess) => void;
+  /** Run src/index.ts (through tsx) instead of dist/index.js. */
+  source?: boolean;
 }
 
 /** Runs dist/index.js with `inputs` (each INPUT_<NAME>); resolves when the process exits. */
@@ -61,10 +67,12 @@ export async function runBuiltAction(
   };
   for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
   const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'dist/index.js')], {
-      env,
-      cwd: options.workspace,
-    });
+    const entry =
+      options.source || process.env.PGPERF_TEST_CLI === 'src'
+        ? ['--import', import.meta.resolve('tsx'), path.join(root, 'src/index.ts')]
+        : [path.join(root, 'dist/index.js')];
+    const child = spawn(process.execPath, entry, { env, cwd: options.workspace });
+    options.onStart?.(child);
     let out = '';
     const take = (d: Buffer) => {
       out += d.toString();

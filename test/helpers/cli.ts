@@ -1,4 +1,8 @@
-/** Runs the built CLI (dist/cli.js) as a user would, collecting its output, and builds its arguments. */
+/**
+ * Runs the built CLI (dist/cli.js) as a user would, collecting its output, and builds its arguments. With
+ * `source: true`, or PGPERF_TEST_CLI=src set for the whole test run, the source (src/cli.ts through tsx)
+ * runs instead: the same process, signals and output, before a build.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +10,8 @@ import type { RunResult } from '../../src/core/results/types.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const CLI = path.join(ROOT, 'dist/cli.js');
+/** The CLI's source, run through tsx. */
+export const CLI_SOURCE = path.join(ROOT, 'src/cli.ts');
 /** The shipped smoke workload's file. */
 export const SMOKE = path.join(ROOT, 'workloads/smoke.yml');
 
@@ -23,11 +29,16 @@ export interface RunCliOptions {
   onStderr?: (stderr: string, child: ChildProcess) => void;
   /** SIGKILL the child after this long: a run that does not stop must not outlive its test. */
   killAfterMs?: number;
+  /** Run src/cli.ts (through tsx) instead of dist/cli.js. */
+  source?: boolean;
 }
 
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const source = options.source === true || process.env.PGPERF_TEST_CLI === 'src';
+    // tsx by its own file: the child's cwd (a test's temp dir) has no node_modules to find it from.
+    const entry = source ? ['--import', import.meta.resolve('tsx'), CLI_SOURCE] : [CLI];
+    const child = spawn(process.execPath, [...entry, ...args], {
       cwd: options.cwd,
       env: options.env ?? process.env,
     });

@@ -5,6 +5,7 @@
  * waiting (to cancel a run in the middle of a fetch or a push). Stopped by close().
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -149,6 +150,28 @@ export async function filesHolding(dir: string, secrets: readonly string[]): Pro
     }
     for (const [i, secret] of secrets.entries()) {
       if (secret && bytes.includes(secret)) found.push(`${file}: secret #${i}`);
+    }
+  }
+  return found;
+}
+
+/**
+ * Processes (other than this one) whose environment holds one of `secrets`, as "pid: secret #i": a child
+ * that outlived pgperf with the token (as root every process is read, else this user's). For "no token in
+ * a child's environment" checks.
+ */
+export function environmentsHolding(secrets: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    if (Number(pid) === process.pid) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    for (const [i, secret] of secrets.entries()) {
+      if (secret && environ.includes(secret)) found.push(`${pid}: secret #${i}`);
     }
   }
   return found;

@@ -136,6 +136,13 @@ describe('pgperf CLI (dist/cli.js)', () => {
       /^demo: .*; threshold 10% \(the default 2% would need about \d+ rounds at the assumed 2\.0% noise; the demo runs 2\)$/m,
     );
     expect(ran.stdout.split('\n')[0]).toMatch(/^PENDING: /);
+    // Which arm is head, said before the run and again with what its verdict means, last.
+    const arms =
+      "demo: base is arm 'sync-on' (synchronous_commit=on, the default), head is arm 'sync-off' (synchronous_commit=off)";
+    expect(ran.stderr).toContain(arms);
+    expect(ran.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      new RegExp(`^${arms.replace(/[()]/g, '\\$&')}: inconclusive: no improvement was decided`),
+    );
     const result = await onlyResults(out);
     expect(result.arms.map((a) => [a.label, a.settingOverrides])).toEqual([
       ['sync-on', {}],

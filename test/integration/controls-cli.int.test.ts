@@ -8,11 +8,11 @@
  * /dev/cpu_dma_latency is the real device: its tests need root (a writable device) and are reported as
  * skipped, with "(needs root)" in their names, when it is not writable.
  */
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/results/types.js';
-import { flags, onlyResults, runCli, sameInstallRun, SMOKE } from '../helpers/cli.js';
+import { flags, onlyResults, onlyResultsFile, runCli, sameInstallRun, SMOKE } from '../helpers/cli.js';
 import { installedBinDir, leftoverProcesses } from '../../testkit/postgres.js';
 import { cpufreqTree, governors } from '../helpers/cpufreq-tree.js';
 import { currentDmaLatency, DMA_DEVICE as DEVICE, dmaDeviceWritable } from '../helpers/dma-latency.js';
@@ -30,6 +30,7 @@ const runArgs = (parent: string, sysfs: string, controls: string[]) => [
 
 interface Held {
   code: number | null;
+  stdout: string;
   stderr: string;
   /** The governors and the device's bound read while the first measured run was going. */
   during: { governors: string[]; dma?: number };
@@ -64,7 +65,7 @@ async function runReadAndSignal(
     killAfterMs: 120_000,
   });
   if (!reading) throw new Error(`the run ended before a measured run: ${ran.stderr}`);
-  return { code: ran.code, stderr: ran.stderr, during: await reading };
+  return { code: ran.code, stdout: ran.stdout, stderr: ran.stderr, during: await reading };
 }
 
 /** A fresh run directory with its fake cpufreq tree. */
@@ -135,6 +136,11 @@ describe('pgperf run --cpu-dma-latency/--governor (dist/cli.js)', () => {
       expect(leftoverProcesses(parent)).toEqual([]);
 
       const result = await recordedControls(parent);
+      // Whatever the number of signals, a complete record: interrupted, said so, nothing half-written beside it.
+      expect(result.status).toBe('interrupted');
+      const resultsFile = await onlyResultsFile(path.join(parent, 'out'));
+      expect(ran.stdout).toContain(`results (interrupted) in ${resultsFile}`);
+      expect((await readdir(path.dirname(resultsFile))).filter((f) => f.startsWith('.'))).toEqual([]);
       const recorded = result.environment.controls ?? [];
       expect(recorded.filter((c) => c.control === 'governor').map((c) => [c.from, c.to])).toEqual([
         ['powersave', 'performance'],

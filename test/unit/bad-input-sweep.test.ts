@@ -6,17 +6,22 @@
  * Action and the readers, no stack trace, nothing started (the CLI cases refuse while parsing, before any
  * command runs). The hand-written cases with exact messages are in bad-input.test.ts.
  */
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Command, Option } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseInputs } from '../../src/adapters/action/inputs.js';
 import { commands } from '../../src/adapters/cli/commands/index.js';
 import { main } from '../../src/adapters/cli/commands/main.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { parseResults } from '../../src/store/read-results.js';
 import { UserError } from '../../src/core/util/errors.js';
+import { PLAUSIBLE, type MetricName, type PlausibleRange } from '../../src/core/results/metrics.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import { ACTION_INPUT_DEFAULTS } from '../helpers/action-inputs.js';
+import { makeReadOnlyDir } from '../helpers/read-only-dir.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -114,6 +119,8 @@ it('every flag of a size refuses nine digits while parsing (the bounds of src/co
     ),
     'bisect --max-rounds',
     'bisect --clients',
+    'run --clients',
+    'plan --clients',
     'bisect --tries',
     'demo --rounds',
   ];
@@ -283,7 +290,7 @@ describe('every workload field refuses a value of the wrong kind, naming the fil
 
 const fixture = JSON.parse(
   readFileSync(path.join(root, 'test/fixtures/results/pgperf-15-smoke-select-only.json'), 'utf8'),
-) as Record<string, unknown>;
+) as RunResult & Record<string, unknown>;
 
 const resultsCases = [
   ...['schemaVersion', 'status', 'arms', 'samples', 'plan', 'workloads', 'environment'].flatMap((field) =>
@@ -323,9 +330,298 @@ it('refuses all but the shapes a reader can take (an empty samples list, an empt
   ]);
 });
 
+type Doc = RunResult & Record<string, unknown>;
+const edited = (edit: (d: Doc) => void): Doc => {
+  const doc = structuredClone(fixture) as Doc;
+  edit(doc);
+  return doc;
+};
+
+/**
+ * Documents of the right shape that no run writes, each refused by every reader as consolidation refuses a
+ * shard (src/core/results/check-results.ts): before, every reader but consolidate took them without a word.
+ */
+const consistencyCases: Array<{ name: string; doc: Doc; field: RegExp }> = [
+  ...[0, 17, 53].map((i) => ({
+    name: `samples[${i}] twice`,
+    doc: edited((d) => d.samples.push(structuredClone(d.samples[i]!))),
+    field: new RegExp(`samples\\[${i}\\] and samples\\[54\\] are the same run .*duplicate samples`),
+  })),
+  {
+    name: 'a retry numbered like the first attempt',
+    doc: edited((d) => d.samples.push({ ...structuredClone(d.samples[5]!), status: 'failed' })),
+    field: /samples\[5\] and samples\[54\] are the same run/,
+  },
+  ...['ghost', 'Base', 'head ', ''].map((arm) => ({
+    name: `a sample of the undeclared arm ${JSON.stringify(arm)}`,
+    doc: edited((d) => (d.samples[7]!.arm = arm)),
+    field: /samples\[7\] is of the arm '.*', which is not an arm of the run/,
+  })),
+  {
+    name: 'an empty cell list with samples',
+    doc: edited((d) => (d.plan.cells = [])),
+    field: /samples\[0\] is of the cell \S+, which is not a cell of plan\.cells \(none: the plan is empty\)/,
+  },
+  {
+    name: 'a sample of a cell outside the plan',
+    doc: edited((d) => (d.samples[9]!.clients = 3)),
+    field: /samples\[9\] is of the cell \S+@3, which is not a cell of plan\.cells/,
+  },
+  {
+    name: 'a cell listed twice',
+    doc: edited((d) => d.plan.cells.push(structuredClone(d.plan.cells[0]!))),
+    field: /plan\.cells\[9\] lists smoke@1 twice/,
+  },
+  {
+    name: 'an arm label given twice',
+    doc: edited((d) => d.arms.push(structuredClone(d.arms[0]!))),
+    field: /arms\[2\] is labelled 'base' like an earlier arm/,
+  },
+  {
+    name: 'a confirmation sample of an undeclared arm',
+    doc: edited((d) => {
+      d.confirmation = {
+        rounds: 1,
+        seed: 1,
+        cells: [{ head: 'head', workload: 'smoke', clients: 1, metric: 'tps' }],
+        samples: [{ ...structuredClone(d.samples[0]!), arm: 'ghost' }],
+      };
+    }),
+    field: /confirmation\.samples\[0\] is of the arm 'ghost'/,
+  },
+];
+
+/** Per metric, values no run can produce (PLAUSIBLE in metrics.ts), in a sample that succeeded. */
+const metricCases = (Object.keys(PLAUSIBLE) as MetricName[]).flatMap((metric) => {
+  const range = PLAUSIBLE[metric];
+  return [1e308, range.max * 2, -1, -1e-9, ...(range.minExcluded ? [0] : [])].map((value) => ({
+    metric,
+    value,
+  }));
+});
+
+describe('a results document no run writes is refused, naming the file and the field', () => {
+  it.each(consistencyCases)('$name', ({ doc, field }) => {
+    expect(() => parseResults(JSON.stringify(doc), 'bad-results.json')).toThrow(UserError);
+    expect(() => parseResults(JSON.stringify(doc), 'bad-results.json')).toThrow(
+      new RegExp(`^bad-results\\.json: ${field.source}`),
+    );
+  });
+
+  it.each(metricCases)('samples[0].metrics.$metric = $value', ({ metric, value }) => {
+    const doc = edited((d) => (d.samples[0]!.metrics[metric] = value));
+    expect(() => parseResults(JSON.stringify(doc), 'bad-results.json')).toThrow(
+      new RegExp(`^bad-results\\.json: samples\\[0\\]\\.metrics\\.${metric} is \\S+: expected .* at most`),
+    );
+  });
+
+  it('takes the values at the bounds, and 0 from a failed run', () => {
+    for (const [metric, range] of Object.entries(PLAUSIBLE) as Array<[MetricName, PlausibleRange]>) {
+      const low = range.minExcluded ? 1e-9 : range.min;
+      for (const value of [low, range.max]) {
+        expect(() =>
+          parseResults(JSON.stringify(edited((d) => (d.samples[0]!.metrics[metric] = value))), 'f'),
+        ).not.toThrow();
+      }
+      const failed = edited((d) =>
+        Object.assign(d.samples[0]!, { status: 'failed', metrics: { [metric]: 0 } }),
+      );
+      expect(() => parseResults(JSON.stringify(failed), 'f')).not.toThrow();
+    }
+  });
+
+  it('warns about unknown top-level fields, naming them, and takes the document (a newer pgperf may add fields)', () => {
+    const warnings: string[] = [];
+    const doc = edited((d) => Object.assign(d, { futureField: { x: 1 }, sampels: [] }));
+    const read = parseResults(JSON.stringify(doc), 'new.json', { warn: (m) => warnings.push(m) });
+    expect(read.samples).toHaveLength(54);
+    expect(warnings).toEqual([
+      "new.json: unknown top-level fields 'futureField', 'sampels', ignored (a newer pgperf may add fields; check the spelling of a field you edited)",
+    ]);
+    const quiet: string[] = [];
+    parseResults(JSON.stringify(fixture), 'f', { warn: (m) => quiet.push(m) });
+    expect(quiet).toEqual([]);
+  });
+});
+
 it('walks at least 150 bad inputs across the adapters and file kinds', () => {
-  const total = cliCases.length + actionCases.length + yamlCases.length + resultsCases.length;
+  const total =
+    cliCases.length +
+    actionCases.length +
+    yamlCases.length +
+    resultsCases.length +
+    consistencyCases.length +
+    metricCases.length;
   expect(cliCases.length).toBeGreaterThan(50);
   expect(actionCases.length).toBeGreaterThan(30);
   expect(total).toBeGreaterThanOrEqual(150);
+});
+
+/**
+ * Every flag that names a directory pgperf writes, given a path that cannot hold files: refused before
+ * anything is built or started (no initdb, no server, no build, in well under the time a cluster takes),
+ * exit 2, one `pgperf:` line naming the flag, the path and the OS error. `--out /proc/x` used to build and
+ * load both clusters and then spin for ever in node's recursive mkdir; `--out /sys/x` failed after both
+ * clusters were set up. Each case runs the real command line with a real install, so a check that does not
+ * refuse starts servers and fails the case.
+ */
+describe('every directory flag refuses a path that cannot hold files, before anything starts', () => {
+  const bin = installedBinDir();
+  const smoke = path.join(root, 'workloads/smoke.yml');
+  const results = path.join(root, 'test/fixtures/results/pgperf-15-smoke-select-only.json');
+  const work = mkdtempSync(path.join(os.tmpdir(), 'pgperf-bad-paths-'));
+  chmodSync(work, 0o755);
+  const ok = (name: string) => path.join(work, 'ok', name);
+  mkdirSync(ok('tmp'), { recursive: true });
+  const aFile = path.join(work, 'a-file');
+  writeFileSync(aFile, 'x');
+  const readOnly = makeReadOnlyDir(work);
+  afterAll(() => {
+    if (readOnly.ok) readOnly.release();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  /** Paths no directory flag may take, by what they are. */
+  const BAD_PATHS: Array<[string, string | undefined]> = [
+    ['/proc/x', '/proc/pgperf-bad-input/x'],
+    ['/sys/x', '/sys/pgperf-bad-input'],
+    ['a file where a directory is expected', aFile],
+    ['a read-only directory', readOnly.ok ? readOnly.dir : undefined],
+  ];
+
+  /** Everything but the flag under test, each directory a good one; the flag comes last (the last wins). */
+  const measuring = ['--out', ok('out'), '--tmp-dir', ok('tmp'), '--cache-dir', ok('cache')];
+  const COMMANDS: Record<string, (flag: string) => string[]> = {
+    'run --out': () => [...runArms(), ...measuring, '--no-store'],
+    'run --tmp-dir': () => [...runArms(), ...measuring, '--no-store'],
+    'run --store': () => [...runArms(), ...measuring],
+    'run --cache-dir': () => [
+      'run',
+      '--base',
+      'REL_17_STABLE',
+      '--head',
+      'master',
+      '--workload',
+      smoke,
+      ...measuring,
+      '--no-store',
+    ],
+    'calibrate --out': () => calibrate(),
+    'calibrate --tmp-dir': () => calibrate(),
+    'calibrate --store': () => calibrate().filter((a) => a !== '--no-store'),
+    'nightly --out': () => nightly(),
+    'nightly --tmp-dir': () => nightly(),
+    'nightly --store': () => nightly(),
+    'nightly --site': () => nightly(),
+    'nightly --cache-dir': () => [
+      'nightly',
+      '--ref',
+      'master',
+      '--workload',
+      smoke,
+      ...measuring,
+      '--store',
+      ok('store'),
+    ],
+    'bisect --out': () => bisect(),
+    'bisect --tmp-dir': () => bisect(),
+    'bisect --cache-dir': () => bisect(),
+    'bisect --store': () => bisect().filter((a) => a !== '--no-store'),
+    'demo --out': () => ['demo', '--bin', bin, '--out', ok('out'), '--store', ok('store')],
+    'demo --store': () => ['demo', '--bin', bin, '--out', ok('out')],
+    'history --out': () => ['history', '--results', results, '--out', ok('site')],
+    'build --cache-dir': () => ['build', '--ref', 'master', '--cache-dir', ok('cache')],
+    'store import --store': () => ['store', 'import', results],
+  };
+  function runArms() {
+    return [
+      'run',
+      '--arm',
+      `base=${bin}`,
+      '--arm',
+      `head=${bin}`,
+      '--workload',
+      smoke,
+      '--rounds',
+      '5',
+      '--force',
+    ];
+  }
+  function calibrate() {
+    return ['calibrate', '--bin', bin, '--workload', smoke, ...measuring.slice(0, 4), '--no-store'];
+  }
+  function nightly() {
+    return ['nightly', '--bin', bin, '--workload', smoke, ...measuring.slice(0, 4), '--store', ok('store')];
+  }
+  function bisect() {
+    return [
+      'bisect',
+      '--good',
+      'a',
+      '--bad',
+      'b',
+      '--workload',
+      smoke,
+      '--clients',
+      '1',
+      ...measuring,
+      '--no-store',
+    ];
+  }
+  /** Flags that name a directory pgperf only reads or checks (doctor), or a file: not directories it writes. */
+  const NOT_WRITTEN = new Set([
+    'doctor --cache-dir',
+    'doctor --tmp-dir',
+    'history --store',
+    'plan --store',
+    'store list --store',
+    'store show --store',
+    'store export --store',
+    'store export --out',
+  ]);
+
+  it('covers every --out, --tmp-dir, --cache-dir, --site and --store of every command', () => {
+    const found: string[] = [];
+    const walk = (cmd: Command, names: string[]) => {
+      for (const sub of cmd.commands) walk(sub, [...names, sub.name()]);
+      for (const option of cmd.options as Option[]) {
+        if (['--out', '--tmp-dir', '--cache-dir', '--site', '--store'].includes(option.long ?? '')) {
+          found.push(`${names.join(' ')} ${option.long}`);
+        }
+      }
+    };
+    for (const make of commands) {
+      const cmd = make();
+      walk(cmd, [cmd.name()]);
+    }
+    expect(found.filter((f) => !COMMANDS[f] && !NOT_WRITTEN.has(f))).toEqual([]);
+  });
+
+  const cases = Object.keys(COMMANDS).flatMap((key) => BAD_PATHS.map(([kind, bad]) => ({ key, kind, bad })));
+  it.each(cases)('$key: $kind', async ({ key, kind, bad }) => {
+    if (bad === undefined) {
+      // No read-only directory can be made on this file system (see makeReadOnlyDir): said, not hidden.
+      expect(readOnly.ok, kind).toBe(false);
+      return;
+    }
+    const flag = key.slice(key.lastIndexOf(' ') + 1);
+    const args = [...COMMANDS[key]!(flag), flag, bad];
+    const started = Date.now();
+    const ran = await cli(args);
+    const took = Date.now() - started;
+    expect(ran.code, ran.out).toBe(2);
+    const refusals = ran.out.split('\n').filter((l) => l.startsWith('pgperf: '));
+    expect(refusals, ran.out).toHaveLength(1);
+    const line = refusals[0]!;
+    expect(line).toContain(flag);
+    expect(line).toContain(bad);
+    expect(line).toMatch(/\bE[A-Z]{3,}\b|is a file|not a directory|no such directory/);
+    expect(line).toMatch(/expected|choose|pass --store/);
+    // Nothing started: no cluster, no build, no measured run, nothing left behind.
+    expect(ran.out).not.toMatch(/initdb|Setting up clusters|Building|round \d+\/\d+|internal error/);
+    expect(processesMentioning(work)).toEqual([]);
+    expect(readdirSync(ok('tmp'))).toEqual([]);
+    // Far below what one cluster takes (seconds), and bounded (the /proc case never ended).
+    expect(took).toBeLessThan(5000);
+  });
 });

@@ -6,7 +6,8 @@
  * loader for YAML, readContext for event payloads.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ import { checkArmCount, checkOutDir, checkSetArms, checkTmpDir } from '../../src
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { shippedWorkloadFile } from '../../src/drivers/shipped-workloads.js';
 import { parsePgperfCommand } from '../../src/core/pgperf-command.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -195,6 +197,34 @@ const cliCases: Case[] = [
   ],
   ['--tmp-dir a file', () => checkTmpDir(aFile), /--tmp-dir .*a-file: not a directory/],
   ['--out a file', () => checkOutDir(aFile), /--out .*a-file: is a file; expected a directory/],
+  // Paths that cannot hold files, refused at once with the OS error before anything starts (every
+  // directory flag of every command: bad-input-sweep.test.ts). --out /proc/x used to build and load both
+  // clusters, then spin for ever in node's recursive mkdir; --out /sys/x failed after both were set up.
+  [
+    '--out /proc/x',
+    run('--arm', `a=${bin}`, '--arm', `b=${bin}`, '--no-store', '--out', '/proc/x'),
+    /^pgperf: --out \/proc\/x: cannot create \/proc\/x: ENOENT \(no such file or directory\); \/proc is the kernel's proc file system, not a place for files: choose a directory on a disk; expected a directory for the results \(created if missing\)$/m,
+  ],
+  [
+    '--out /sys/x',
+    run('--arm', `a=${bin}`, '--arm', `b=${bin}`, '--no-store', '--out', '/sys/x'),
+    /^pgperf: --out \/sys\/x: cannot create \/sys\/x: E(PERM|ACCES|ROFS) \(.+\); \/sys is the kernel's sysfs file system/m,
+  ],
+  [
+    '--tmp-dir /proc/x',
+    () => checkTmpDir('/proc/x'),
+    /^--tmp-dir \/proc\/x: no such directory \(ENOENT\); create it or choose another/,
+  ],
+  [
+    '--workload /dev/zero (a device read for ever)',
+    () => cli(['run', '--arm', `a=${bin}`, '--arm', `b=${bin}`, '--workload', '/dev/zero']),
+    /workload file \/dev\/zero: not a regular file \(a device, FIFO or socket\); expected a YAML workload file/,
+  ],
+  [
+    '--workload a directory',
+    () => cli(['run', '--arm', `a=${bin}`, '--arm', `b=${bin}`, '--workload', dir]),
+    /--workload: '.*bad-input-.*' is a directory, not a workload file/,
+  ],
   ['a single --arm', () => checkArmCount(1), /--arm given once: a comparison needs two or more arms/],
   [
     '--set for an unknown arm',
@@ -491,12 +521,90 @@ const eventCases: Case[] = [
   ],
 ];
 
+/** The results fixture (a real run of PostgreSQL 15: arms base and head, 9 cells, 54 samples). */
+const fixtureDoc = () =>
+  JSON.parse(
+    readFileSync(path.join(root, 'test/fixtures/results/pgperf-15-smoke-select-only.json'), 'utf8'),
+  ) as RunResult;
+/** The fixture changed by `edit`, written as files/NAME (a directory whose name the leftover check ignores). */
+async function resultsFile(name: string, edit: (doc: RunResult) => void): Promise<string> {
+  const doc = fixtureDoc();
+  edit(doc);
+  await mkdir(path.join(dir, 'files'), { recursive: true });
+  return write(path.join('files', name), JSON.stringify(doc));
+}
+/** `pgperf compare` of the fixture changed by `edit`. */
+const compareEdited = (name: string, edit: (doc: RunResult) => void) => async () =>
+  cli(['compare', await resultsFile(name, edit)]);
+
+// Results files a reader took without a word before every reader checked them as consolidate does
+// (src/core/results/check-results.ts); compare reads a file as the Action's mode comment reads a fork's artifact.
+const resultsCases: Case[] = [
+  [
+    'a sample twice',
+    compareEdited('dup.json', (d) => d.samples.push(structuredClone(d.samples[0]!))),
+    /files\/dup\.json: samples\[0\] and samples\[54\] are the same run \(select-only@2 arm head round 1 attempt 1\): duplicate samples would count one measurement twice/,
+  ],
+  [
+    'a sample of an arm that is not declared',
+    compareEdited('ghost-arm.json', (d) => (d.samples[3]!.arm = 'ghost')),
+    /files\/ghost-arm\.json: samples\[3\] is of the arm 'ghost', which is not an arm of the run \(arms: base, head\)/,
+  ],
+  [
+    'samples with an empty cell list',
+    compareEdited('no-cells.json', (d) => (d.plan.cells = [])),
+    /files\/no-cells\.json: samples\[0\] is of the cell select-only@2, which is not a cell of plan\.cells \(none: the plan is empty\)/,
+  ],
+  [
+    'a TPS of 1e308',
+    compareEdited('huge-tps.json', (d) => (d.samples[0]!.metrics.tps = 1e308)),
+    /files\/huge-tps\.json: samples\[0\]\.metrics\.tps is 1e\+308: expected a rate of a run that processed transactions: above 0, at most 1e9\/s/,
+  ],
+  [
+    'a results path that is a symlink to a file that is not JSON: named by position, never quoted',
+    async () => {
+      await mkdir(path.join(dir, 'files'), { recursive: true });
+      const secret = await write(path.join('files', 'token.txt'), 'ghp_SECRETTOKEN0123456789 owner only\n');
+      const link = path.join(dir, 'files', 'link.json');
+      await symlink(secret, link);
+      return cli(['compare', link]);
+    },
+    /^(?![\s\S]*SECRETTOKEN)[\s\S]*pgperf: \S*files\/link\.json is not valid JSON \(line 1, column 1: an unexpected character \(expected a value\)\); expected a results document from pgperf run\n/,
+  ],
+  [
+    'a stored baseline whose arm recorded a refused setting (refused when read, before initdb)',
+    async () => {
+      const stored = await resultsFile('jit-stored.json', (d) => {
+        d.arms[1]!.settingOverrides = { jit_provider: '../../../../tmp/x/evil' };
+      });
+      const store = path.join(dir, 'files', 'store');
+      await cli(['store', 'import', stored, '--store', store]);
+      return cli([
+        'run',
+        '--arm',
+        `head=${bin}`,
+        '--baseline',
+        'stored',
+        '--allow-fingerprint-mismatch',
+        '--store',
+        store,
+        '--workload',
+        wl(),
+        '--out',
+        path.join(dir, 'files', 'out'),
+      ]);
+    },
+    /--baseline stored: the stored run \S+ \(measured 2026-11-23T13:23:03\.006Z\) in directory store \S+ records a setting pgperf refuses for its arm head: "jit_provider" takes .* not paths, got '\.\.\/\.\.\/\.\.\/\.\.\/tmp\/x\/evil'.* so nothing was measured/,
+  ],
+];
+
 describe.each([
   ['CLI flags', cliCases],
   ['Action inputs', actionCases],
   ['workload YAML', workloadCases],
   ['PR commands', commandCases],
   ['event payloads', eventCases],
+  ['results files', resultsCases],
 ])('bad input: %s', (_group, cases) => {
   it.each(cases)('%s', async (_name, attempt, message) => {
     const before = new Set(await leftovers());
@@ -525,7 +633,12 @@ describe.each([
 
 it('has at least 40 cases', () => {
   expect(
-    cliCases.length + actionCases.length + workloadCases.length + commandCases.length + eventCases.length,
+    cliCases.length +
+      actionCases.length +
+      workloadCases.length +
+      commandCases.length +
+      eventCases.length +
+      resultsCases.length,
   ).toBeGreaterThanOrEqual(40);
 });
 

@@ -65,6 +65,10 @@ describe('the largest value is accepted and the next refused, by every source of
     expect(() => flagValue(bisectCommand(), '--clients', `${max + 1}`)).toThrow(
       `--clients must be a whole number from 1 to ${max}, got '${max + 1}'`,
     );
+    expect(flagValue(runCommand(), '--clients', `1,${max}`)).toEqual([1, max]);
+    expect(() => flagValue(runCommand(), '--clients', `1,${max + 1}`)).toThrow(
+      `--clients must be client counts separated by commas (e.g. 1,4,64), each a whole number from 1 to ${max}; got '1,${max + 1}' (bad: '${max + 1}')`,
+    );
     expect(parseActionInputs({ 'client-counts': `1,${max}` }).clientCounts).toEqual([1, max]);
     expect(() => parseActionInputs({ 'client-counts': `1,${max + 1}` })).toThrow(
       `input 'client-counts': each client count must be a whole number from 1 to ${max}, got '${max + 1}'`,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -144,6 +145,23 @@ describe('cache on disk', () => {
     expect(JSON.parse(await readFile(file, 'utf8')).pid).toBe(process.pid);
     await release();
   });
+
+  // A stale lock that cannot be removed (immutable, which only root can make): an error, not a busy loop.
+  it.skipIf(process.getuid?.() !== 0)(
+    'a stale lock that cannot be removed ends with an error naming it (needs root: chattr +i)',
+    async () => {
+      const file = path.join(tmp(), 'k.lock');
+      await writeFile(file, 'not an owner');
+      execFileSync('chattr', ['+i', file]);
+      try {
+        await expect(acquireLock(file, { logger: memoryLogger(), what: 'x' })).rejects.toThrow(
+          `cannot take the lock ${file}: it was released or stale 20 times in a row and still in the way`,
+        );
+      } finally {
+        execFileSync('chattr', ['-i', file]);
+      }
+    },
+  );
 
   it('an aborted wait gives up', async () => {
     const file = path.join(tmp(), 'k.lock');

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { collectArm, collectSet, oneOf, positiveInt } from '../../src/adapters/cli/options.js';
-import { armsWithSettings } from '../../src/adapters/cli/commands/run.js';
+import { clientCounts, collectArm, collectSet, oneOf, positiveInt } from '../../src/adapters/cli/options.js';
+import { armsWithSettings, withClientCounts } from '../../src/adapters/cli/commands/run.js';
+import { CLIENT_COUNTS } from '../../src/core/bounds.js';
+import type { Workload } from '../../src/drivers/workload.js';
 
 describe('CLI flag parsers', () => {
   it('--arm LABEL=BINDIR accumulates', () => {
@@ -27,6 +29,38 @@ describe('CLI flag parsers', () => {
     expect(() => oneOf('--order', ['random', 'abba'])('ab')).toThrow(
       "--order must be one of random, abba, got 'ab'",
     );
+  });
+
+  it('--clients: distinct client counts, comma-separated, in the order given', () => {
+    const parse = clientCounts('--clients');
+    expect(parse('1')).toEqual([1]);
+    expect(parse('64, 1,4')).toEqual([64, 1, 4]);
+    const shape =
+      '--clients must be client counts separated by commas (e.g. 1,4,64), each a whole number from 1 to 10000; got';
+    expect(() => parse('1,x')).toThrow(`${shape} '1,x' (bad: 'x')`);
+    expect(() => parse('0')).toThrow(`${shape} '0' (bad: '0')`);
+    expect(() => parse('1,,4')).toThrow(`${shape} '1,,4' (bad: '')`);
+    expect(() => parse('2.5')).toThrow(`${shape} '2.5' (bad: '2.5')`);
+    expect(() => parse('-4')).toThrow(`${shape} '-4' (bad: '-4')`);
+    expect(() => parse('1,4,1')).toThrow("--clients must give each client count once, got '1,4,1' (1 twice)");
+    const many = Array.from({ length: CLIENT_COUNTS.max + 1 }, (_, i) => i + 1).join(',');
+    expect(() => parse(many)).toThrow(
+      `--clients must give at most ${CLIENT_COUNTS.max} client counts (each is a cell every arm measures in every round), got ${CLIENT_COUNTS.max + 1}`,
+    );
+  });
+
+  it('--clients replaces every workload’s own client counts', () => {
+    const workloads = [
+      { name: 'a', clients: [1, 2] },
+      { name: 'b', clients: [8] },
+    ] as Workload[];
+    withClientCounts(workloads, [4, 16]);
+    expect(workloads.map((w) => [w.name, w.clients])).toEqual([
+      ['a', [4, 16]],
+      ['b', [4, 16]],
+    ]);
+    // Each workload its own copy: a later change to one (sharding) leaves the others alone.
+    expect(workloads[0]!.clients).not.toBe(workloads[1]!.clients);
   });
 
   it('a --set for an unknown arm is refused', () => {

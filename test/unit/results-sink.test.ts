@@ -4,13 +4,16 @@
  * failure is a FileWriteError naming the file and the errno, the previous document stays intact and
  * parseable, no temp file is left, and after a full disk the final document (status 'failed', every
  * sample) still lands in the room the sink kept. The real disk running full is
- * test/integration/faults.int.test.ts.
+ * test/integration/faults.int.test.ts. On a forced exit (a second signal, a crash) the cleanup registry
+ * finishes the document (interrupted or failed) after the write in progress, and nothing is written after
+ * it; the real signals are test/integration/run-endings.int.test.ts.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseResults, readResults } from '../../src/store/read-results.js';
-import { fileSink } from '../../src/run/sink.js';
+import { combineSinks, fileSink, finishOnForcedExit, type ResultSink } from '../../src/run/sink.js';
+import { runCleanups } from '../../src/machine/os/cleanup.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import {
   FileWriteError,
@@ -306,5 +309,100 @@ describe('fileSink', () => {
     await sink.finish({ ...runningDoc(all, 3), status: 'complete' });
     expect((await readResults(file)).status).toBe('complete');
     expect(await readdir(path.dirname(file))).toEqual(['results.json']);
+  });
+});
+
+describe('a forced exit (a second signal, a crash)', () => {
+  const all = syntheticRun({ seed: 1, rounds: 6, workloads: { w: [1, 2] } });
+
+  /** SimDisk whose fsync of a temp file waits until `release()`: an update caught mid-write. */
+  function diskHoldingTempSync(disk: SimDisk) {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let onHeld!: () => void;
+    const held = new Promise<void>((r) => (onHeld = r));
+    const fs: WriteFs = {
+      open: async (file, flags) => {
+        const handle = await disk.open(file, flags);
+        if (!file.endsWith('.tmp')) return handle;
+        return {
+          ...handle,
+          sync: async () => {
+            onHeld();
+            await released;
+            await handle.sync();
+          },
+        };
+      },
+      rename: (from, to) => disk.rename(from, to),
+      rm: (file) => disk.rm(file),
+      mkdir: (dir) => disk.mkdir(dir),
+    };
+    return { fs, held, release };
+  }
+
+  it('the final document waits for an update still writing, lands after it, and leaves no temp file or reserve', async () => {
+    const disk = new SimDisk(1e6);
+    const slow = diskHoldingTempSync(disk);
+    const sink = fileSink(FILE, { fs: slow.fs, reserveMarginBytes: 1024 });
+    const doc = runningDoc(all, 2);
+    const unregister = finishOnForcedExit(sink, doc, AbortSignal.abort());
+    const updating = sink.update(doc);
+    await slow.held;
+    // The second signal: the cleanup registry finishes the document first, while the update is mid-write.
+    const forced = runCleanups();
+    await new Promise((r) => setTimeout(r, 20));
+    slow.release();
+    await Promise.all([updating, forced]);
+    unregister();
+
+    const onDisk = parseResults(disk.text(FILE), FILE);
+    expect(onDisk.status).toBe('interrupted');
+    expect(onDisk.stopReason).toMatch(/^interrupted \(signal; forced exit/);
+    expect(onDisk.samples).toHaveLength(2);
+    expect(disk.paths).toEqual([FILE]);
+    // Nothing is written after the final document: a late update of the run loop changes nothing.
+    const writes = disk.log.length;
+    await sink.update({ ...doc, status: 'running' });
+    await sink.finish({ ...doc, status: 'complete' });
+    expect(disk.log.length).toBe(writes);
+    expect(parseResults(disk.text(FILE), FILE).status).toBe('interrupted');
+  });
+
+  it('a running document becomes interrupted (signal) or failed (crash); an ended one is kept as it is', async () => {
+    const cases: Array<[RunResult['status'], AbortSignal | undefined, string, RegExp | undefined]> = [
+      ['running', AbortSignal.abort(), 'interrupted', /^interrupted \(signal; forced exit/],
+      ['running', undefined, 'failed', /^pgperf ended before the run did/],
+      ['running', new AbortController().signal, 'failed', /^pgperf ended before the run did/],
+      ['complete', AbortSignal.abort(), 'complete', undefined],
+    ];
+    for (const [status, signal, expected, reason] of cases) {
+      const { disk, sink } = sinkOnDisk();
+      const doc = { ...runningDoc(all, 1), status };
+      await sink.update(doc);
+      finishOnForcedExit(sink, doc, signal);
+      await runCleanups();
+      const onDisk = parseResults(disk.text(FILE), FILE);
+      expect(onDisk.status).toBe(expected);
+      if (reason) expect(onDisk.stopReason).toMatch(reason);
+      expect(disk.paths).toEqual([FILE]);
+    }
+  });
+
+  it('only sinks that land at once are finished: a store (no finishNow) is left out', async () => {
+    const { disk, sink: file } = sinkOnDisk();
+    const stored: string[] = [];
+    const store: ResultSink = {
+      description: 'a store',
+      update: async () => {},
+      finish: async (r) => void stored.push(r.status),
+    };
+    const doc = runningDoc(all, 1);
+    const both = combineSinks(file, store);
+    await both.update(doc);
+    finishOnForcedExit(both, doc, AbortSignal.abort());
+    await runCleanups();
+    expect(parseResults(disk.text(FILE), FILE).status).toBe('interrupted');
+    expect(stored).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { commentMarker } from '../../core/report/comment-marker.js';
 import { codeText, escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { formatPct } from '../../core/compare/format.js';
 import { METRICS, type MetricName } from '../../core/results/metrics.js';
-import { UserError } from '../../core/util/errors.js';
+import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { GitHubApi, PullRequestInfo } from '../github/api.js';
 import { findStickyComment, upsertStickyComment } from '../github/sticky-comment.js';
 import { STEERING_PERMISSIONS, renderAcceptanceRecord, type AcceptanceRecord } from './acceptances.js';
@@ -29,7 +29,21 @@ interface CommentEvent {
   commentId: number;
   login: string;
   body: string;
+  /** When GitHub recorded the comment (ms since the epoch), when the payload says. */
+  createdAtMs?: number;
 }
+
+/**
+ * The hidden marker of the bot's reply to a commenter without permission: the last such reply on the PR,
+ * found by this marker among the comments of the token's own login, and its created_at, limit the replies.
+ */
+export const REFUSAL_MARKER = '<!-- pgperf:refused-permission -->';
+
+/**
+ * At most one reply per PR in this window to commenters without permission; their other commands get only
+ * the reaction, so anyone who can comment cannot make the bot post without limit.
+ */
+export const REFUSAL_REPLY_INTERVAL_MS = 60 * 60 * 1000;
 
 /** A line that starts the sticky comment while a run is under way (replaced by the result). */
 export const PENDING_NOTE = '> ⏳ ';
@@ -70,8 +84,16 @@ export const runCommandMode: ActionMode = async (inputs, ctx, deps) => {
   if (!STEERING_PERMISSIONS.includes(permission)) {
     logger.info(`@${event.login} has ${permission} permission: refused, nothing starts`);
     io.setOutput('command', 'refused');
+    // Unknown whether a reply is due (the comments could not be read): none, as when one is not.
+    const quiet = await refusalReplyLimited(api, prNumber, event).catch(
+      (e: unknown) => `the PR's comments could not be read to limit the replies (${errorMessage(e)})`,
+    );
+    if (quiet) {
+      logger.info(`no reply (only the reaction): ${quiet}`);
+      return NOTHING;
+    }
     await reply(
-      `sorry, pgperf runs and acceptances need write, maintain or admin permission on this repository, and yours is ${permission}. A maintainer can run \`/pgperf run\` for you.`,
+      `sorry, pgperf runs and acceptances need write, maintain or admin permission on this repository, and yours is ${permission}. A maintainer can run \`/pgperf run\` for you.\n\n${REFUSAL_MARKER}`,
     );
     return NOTHING;
   }
@@ -240,12 +262,53 @@ async function accept(
   return NOTHING;
 }
 
+/**
+ * Why the refusal to a commenter without permission gets no reply, or undefined when it gets one. A reply
+ * is due when nothing was replied within REFUSAL_REPLY_INTERVAL_MS before the command: neither the bot's
+ * own comment with REFUSAL_MARKER (one without a time GitHub recorded counts as recent) nor, for a burst of
+ * commands whose jobs run at once (none of them sees another's reply yet), an earlier `/pgperf` comment of
+ * the same commenter that this rule, applied to it in turn, answers. Every job of a burst computes the same
+ * from the same comments, so only the first gets the reply. "Now" is the command's created_at, GitHub's
+ * clock as the replies' created_at are (the runner's clock when the payload has none); a reply created
+ * after the command (a queued job) counts as recent.
+ */
+async function refusalReplyLimited(
+  api: GitHubApi,
+  prNumber: number,
+  event: CommentEvent,
+): Promise<string | undefined> {
+  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
+  const recent = (at: number, before: number) => Number.isNaN(at) || before - at < REFUSAL_REPLY_INTERVAL_MS;
+  const replies = comments
+    .filter((c) => c.userLogin === login && c.body.includes(REFUSAL_MARKER))
+    .map((c) => ({ at: c.createdAt === undefined ? NaN : Date.parse(c.createdAt), what: `comment ${c.id}` }));
+  const earlier = comments
+    .filter(
+      (c) =>
+        c.id < event.commentId &&
+        c.userLogin === event.login &&
+        c.createdAt !== undefined &&
+        parsePgperfCommand(c.body) !== undefined,
+    )
+    .sort((a, b) => a.id - b.id);
+  for (const c of earlier) {
+    const at = Date.parse(c.createdAt!);
+    if (!Number.isNaN(at) && !replies.some((r) => recent(r.at, at))) {
+      replies.push({ at, what: `the reply to @${event.login}'s earlier command ${c.id}` });
+    }
+  }
+  const now = event.createdAtMs ?? Date.now();
+  const last = replies.find((r) => recent(r.at, now));
+  if (last === undefined) return undefined;
+  return `PR #${prNumber} had a reply to a commenter without permission within the hour (${last.what}): at most one per PR per hour`;
+}
+
 /** The comment fields of an issue_comment payload; a payload without them is refused naming the fields. */
 function commentEventOf(ctx: ActionContext): CommentEvent {
   const p = ctx.payload as {
     action?: unknown;
     issue?: { number?: unknown; pull_request?: unknown };
-    comment?: { id?: unknown; body?: unknown; user?: { login?: unknown } };
+    comment?: { id?: unknown; body?: unknown; user?: { login?: unknown }; created_at?: unknown };
   };
   const missing = [
     typeof p.issue?.number === 'number' ? '' : 'issue.number',
@@ -258,12 +321,15 @@ function commentEventOf(ctx: ActionContext): CommentEvent {
       `the issue_comment event payload (GITHUB_EVENT_PATH ${ctx.eventPath ?? 'not set'}) has no ${missing.join(', ')}; expected the payload GitHub writes for a comment`,
     );
   }
+  const created = typeof p.comment?.created_at === 'string' ? Date.parse(p.comment.created_at) : NaN;
+  const createdAtMs = Number.isNaN(created) ? undefined : created;
   return {
     action: typeof p.action === 'string' ? p.action : '',
     ...(p.issue!.pull_request ? { prNumber: p.issue!.number as number } : {}),
     commentId: p.comment!.id as number,
     login: p.comment!.user!.login as string,
     body: p.comment!.body as string,
+    ...(createdAtMs !== undefined ? { createdAtMs } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
  * comment and the commit status. GitHub API failures become warnings; the verdict still decides.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { checkWritableDirectory } from '../../machine/os/writable-dir.js';
 import path from 'node:path';
 import type { RunComparison } from '../../core/compare/types.js';
 import { headlineText } from '../../core/compare/decision.js';
@@ -57,7 +58,8 @@ import type { Workload } from '../../drivers/workload.js';
 
 const commentMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
-  const result = await readResults(resultsFile);
+  // A fork's artifact: checked as every results document is (duplicate samples, undeclared arms, ...).
+  const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
   // The benchmark job chose the analysis settings and recorded them; the comment job reports with them.
@@ -333,5 +335,30 @@ export async function runAction(
 ): Promise<ActionOutcome> {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  return mode.run(inputs, ctx, deps, path.resolve(ctx.workspace, inputs.resultsDir));
+  const resultsDir = path.resolve(ctx.workspace, inputs.resultsDir);
+  await checkActionDirs(inputs, resultsDir, deps.cacheDir);
+  return mode.run(inputs, ctx, deps, resultsDir);
+}
+
+/**
+ * The directories a mode writes, created and proven writable before anything is built or started: results-dir
+ * (every mode but command), and the build cache of a mode that builds PostgreSQL.
+ */
+async function checkActionDirs(inputs: ActionInputs, resultsDir: string, cacheDir: string): Promise<void> {
+  if (inputs.mode === 'command') return;
+  await checkWritableDirectory(resultsDir, {
+    what: "input 'results-dir'",
+    expected: 'a directory for the results (created if missing)',
+  });
+  const builds =
+    inputs.mode === 'bisect' ||
+    ((inputs.mode === 'benchmark' || inputs.mode === 'nightly') && !inputs.baseBinDir && !inputs.headBinDir);
+  if (!builds) return;
+  await checkWritableDirectory(cacheDir, {
+    what: inputs.cacheDir
+      ? "input 'cache-dir'"
+      : "the build cache (default; input 'cache-dir' to choose another)",
+    expected: 'a directory for the build cache (created if missing)',
+    public: true,
+  });
 }

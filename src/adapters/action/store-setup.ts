@@ -50,7 +50,7 @@ export interface ActionStore {
 export async function openInputStore(
   inputs: Pick<ActionInputs, 'store' | 'storeBranch'>,
   workspace: string,
-  deps: { stores?: StoreAccess; runner: ProcessRunner; logger: Logger },
+  deps: { stores?: StoreAccess; runner: ProcessRunner; logger: Logger; signal?: AbortSignal },
 ): Promise<ActionStore | undefined> {
   if (!inputs.store && !inputs.storeBranch) return undefined;
   if (!deps.stores) {
@@ -63,7 +63,7 @@ export async function openActionStore(
   inputs: Pick<ActionInputs, 'store' | 'storeBranch'>,
   workspace: string,
   access: StoreAccess,
-  deps: { runner: ProcessRunner; logger: Logger },
+  deps: { runner: ProcessRunner; logger: Logger; signal?: AbortSignal },
 ): Promise<ActionStore | undefined> {
   if (inputs.storeBranch) {
     if (inputs.store && (path.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes('..'))) {

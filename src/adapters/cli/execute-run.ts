@@ -1,19 +1,30 @@
 /**
  * Runs the pipeline from the CLI: the run directory, Ctrl-C handling (first: stop after cleanup and keep
  * what was measured; second: force cleanup and exit), and the report printed at the end, verdict first.
+ * However the run ends, a line says where its results are and in what state ("results (interrupted) in
+ * ..."), and the exit code says whether something was measured: a run stopped by an error after measuring
+ * exits 3 (its samples are kept), before measuring 2; a signal 130 or 143.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../../flows/compare/pipeline.js';
-import { checkPlanReach } from '../../flows/compare/pipeline.js';
+import { RESULTS_FILE, checkPlanReach } from '../../flows/compare/pipeline.js';
 import { runComparison } from '../../flows/compare/compare-flow.js';
 import type { StoredBaselineOptions } from '../../flows/compare/stored-baseline.js';
 import type { Decision } from '../../core/compare/decision.js';
 import type { FailOn } from '../../core/compare/policy.js';
 import { decideRun, writeDecision } from '../../flows/compare/decide-run.js';
 import { renderComparisonText } from '../../core/report/comparison-text.js';
-import { errorMessage } from '../../core/util/errors.js';
+import { UserError, errorMessage } from '../../core/util/errors.js';
+import { EXIT_CODES } from '../../core/compare/decision.js';
+import { onCleanup } from '../../machine/os/cleanup.js';
 import type { Logger } from '../../core/util/logger.js';
-import { installSignalHandlers, signalExitCode, type StopSignal } from '../../machine/os/signals.js';
+import {
+  InterruptedError,
+  installSignalHandlers,
+  signalExitCode,
+  type StopSignal,
+} from '../../machine/os/signals.js';
 import { cliPipelineDeps } from './pipeline-deps.js';
 import { checkOutDir, checkTmpDir } from './validate.js';
 
@@ -55,15 +66,24 @@ export async function executeRun(
       controller.abort(new Error(`interrupted by ${signal}`));
     },
   });
+  const resultsFile = path.join(runDir, RESULTS_FILE);
+  const print =
+    extra.printComparison === false
+      ? (line: string) => logger.info(line.trimEnd())
+      : (line: string) => process.stdout.write(line);
+  // A forced exit (a second signal) ends in the cleanup registry, not here: the document is finished there
+  // first (src/run/sink.ts); this says, last, where it is and in what state.
+  const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}\n`));
   try {
-    logger.info(`results: ${path.join(runDir, 'results.json')}`);
+    logger.info(`results: ${resultsFile}`);
     const { outDir: _outDir, storedBaseline, ...request } = options;
     const deps = cliPipelineDeps(logger, controller.signal, extra.archive);
-    const outcome = await runComparison({ ...request, runDir }, storedBaseline, deps);
-    const print =
-      extra.printComparison === false
-        ? (line: string) => logger.info(line.trimEnd())
-        : (line: string) => process.stdout.write(line);
+    let outcome;
+    try {
+      outcome = await runComparison({ ...request, runDir }, storedBaseline, deps);
+    } catch (e) {
+      throw endedBy(e, resultsFile, stoppedBy, print);
+    }
     const decision = decideRun(outcome.result, outcome.comparison, extra.failOn);
     if (extra.printComparison !== false) {
       process.stdout.write(renderComparisonText(outcome.comparison, decision, outcome.result.baseline));
@@ -85,6 +105,54 @@ export async function executeRun(
     if (outcome.result.status === 'interrupted') process.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
     return { ...outcome, decision };
   } finally {
+    unregisterLastLine();
     disposeSignals();
   }
+}
+
+/** What the results file on disk says: "results (interrupted) in FILE", or that there is none. */
+function resultsLine(file: string): string {
+  const kept = keptRecord(file);
+  if (!kept) return 'results: none written (stopped before the run began)';
+  return `results ${kept.status === 'complete' ? 'written to' : `(${kept.status}) in`} ${file}`;
+}
+
+/** The status and sample count of the results document at `file`; undefined when there is none. */
+function keptRecord(file: string): { status: string; samples: number } | undefined {
+  try {
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { status?: unknown; samples?: unknown };
+    return {
+      status: typeof doc.status === 'string' ? doc.status : 'unknown',
+      samples: Array.isArray(doc.samples) ? doc.samples.length : 0,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The error a run that did not return ends with, after its results line: a signal's InterruptedError
+ * (130, 143); a user error after samples were kept, the same message with exit code 3 (the run could not
+ * complete; its results are kept); anything else as it was (2 for a user error before any sample, 70 for
+ * a bug).
+ */
+function endedBy(
+  e: unknown,
+  resultsFile: string,
+  stoppedBy: StopSignal | undefined,
+  print: (line: string) => void,
+): unknown {
+  const kept = keptRecord(resultsFile);
+  if (kept) print(`${resultsLine(resultsFile)}\n`);
+  if (stoppedBy) {
+    const measured = kept?.samples ? `${kept.samples} samples kept` : 'nothing was measured';
+    return new InterruptedError(
+      `${stoppedBy}: stopped (${errorMessage(e).split('\n')[0]}); ${measured}`,
+      signalExitCode(stoppedBy),
+    );
+  }
+  if (e instanceof UserError && kept && kept.samples > 0) {
+    return new UserError(e.message, { exitCode: EXIT_CODES.incomplete });
+  }
+  return e;
 }

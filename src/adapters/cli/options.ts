@@ -1,7 +1,7 @@
 /** Flag parsers that teach: each error names the flag, the bad value and the expected form. */
 import { InvalidArgumentError, type Command } from 'commander';
 import { settingProblem } from '../../core/results/settings.js';
-import { DURATION_S, ROUNDS, rangeText, type Bound } from '../../core/bounds.js';
+import { CLIENTS, CLIENT_COUNTS, DURATION_S, ROUNDS, rangeText, type Bound } from '../../core/bounds.js';
 import { defaultWorkloadsDir, shippedWorkloadNames } from '../../drivers/shipped-workloads.js';
 
 /**
@@ -47,6 +47,35 @@ function checkBound(flag: string, value: string, n: number, bound: Bound | undef
     throw new InvalidArgumentError(`${flag} must be a whole number below 2^53, got '${value}'`);
   }
   return n;
+}
+
+/**
+ * A flag that takes a client-count sweep, e.g. `--clients 1,4,64`: distinct whole numbers, each within
+ * CLIENTS, at most CLIENT_COUNTS of them (the rules of the Action's `client-counts`), in the order given.
+ */
+export function clientCounts(flag: string) {
+  return (value: string): number[] => {
+    const items = value.split(',').map((s) => s.trim());
+    const bad = items.find((s) => !/^\d+$/.test(s) || Number(s) < CLIENTS.min || Number(s) > CLIENTS.max);
+    if (bad !== undefined) {
+      throw new InvalidArgumentError(
+        `${flag} must be client counts separated by commas (e.g. 1,4,64), each a whole number ${rangeText(CLIENTS)}; got '${printable(value)}' (bad: '${printable(bad)}')`,
+      );
+    }
+    const counts = items.map(Number);
+    const repeated = counts.find((n, i) => counts.indexOf(n) !== i);
+    if (repeated !== undefined) {
+      throw new InvalidArgumentError(
+        `${flag} must give each client count once, got '${printable(value)}' (${repeated} twice)`,
+      );
+    }
+    if (counts.length > CLIENT_COUNTS.max) {
+      throw new InvalidArgumentError(
+        `${flag} must give at most ${CLIENT_COUNTS.max} client counts (each is a cell every arm measures in every round), got ${counts.length}`,
+      );
+    }
+    return counts;
+  };
 }
 
 export interface ArmFlag {

@@ -11,7 +11,9 @@ export const STORE_OPTION_HELP =
   'results store: a directory or postgresql://USER:PASSWORD@HOST/DB (default: $PGPERF_STORE, else ~/.local/share/pgperf/store)';
 
 export function openCliStore(flag: string | undefined, logger: Logger, write: boolean): Promise<ResultStore> {
+  const what = flag !== undefined ? '--store' : process.env.PGPERF_STORE?.trim() ? 'PGPERF_STORE' : undefined;
   return openStore(flag ?? process.env.PGPERF_STORE, {
+    ...(what ? { what } : {}),
     home: os.homedir(),
     xdgDataHome: process.env.XDG_DATA_HOME,
     warn: (m) => logger.warn(m),

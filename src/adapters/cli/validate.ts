@@ -1,26 +1,41 @@
 /**
- * Checks of `pgperf run` flags that need the file system, made before anything starts (no server, no
- * temp dir, no results directory yet). Each error names the flag, the bad value and what is expected.
+ * Checks of `pgperf run` flags that need the file system, made before anything starts (no build, no server,
+ * no temp dir). Each error names the flag, the bad value, the OS error and what is expected.
  */
-import { stat } from 'node:fs/promises';
+import os from 'node:os';
 import { UserError } from '../../core/util/errors.js';
+import { checkWritableDirectory, probeDirectory } from '../../machine/os/writable-dir.js';
 
-/** --tmp-dir must be an existing directory (pgperf creates its private directories inside it). */
+/**
+ * --tmp-dir (default: the OS temp dir, $TMPDIR) must be an existing directory pgperf can create files in: its
+ * clusters' private directories go inside.
+ */
 export async function checkTmpDir(dir: string | undefined): Promise<void> {
-  if (dir === undefined) return;
-  const st = await stat(dir).catch(() => undefined);
-  if (!st)
-    throw new UserError(`--tmp-dir ${dir}: no such directory; create it or choose another (e.g. /tmp)`);
-  if (!st.isDirectory())
-    throw new UserError(`--tmp-dir ${dir}: not a directory; expected a directory (e.g. /tmp)`);
+  const what = dir === undefined ? `the temp directory (--tmp-dir not given, $TMPDIR or /tmp)` : '--tmp-dir';
+  const target = dir ?? os.tmpdir();
+  const found = await probeDirectory(target, { create: false });
+  if (!found) return;
+  if (found.missing)
+    throw new UserError(
+      `${what} ${target}: no such directory (ENOENT); create it or choose another (e.g. /tmp)`,
+    );
+  if (found.isFile)
+    throw new UserError(`${what} ${target}: not a directory; expected a directory (e.g. /tmp)`);
+  throw new UserError(
+    `${what} ${target}: ${found.text}; expected a directory pgperf can create files in (e.g. /tmp)`,
+  );
 }
 
-/** --out must be a directory or not exist yet (it is created); an existing file is refused. */
-export async function checkOutDir(dir: string): Promise<void> {
-  const st = await stat(dir).catch(() => undefined);
-  if (st && !st.isDirectory()) {
-    throw new UserError(`--out ${dir}: is a file; expected a directory for the results (created if missing)`);
-  }
+/**
+ * --out (or `flag`) must be a directory pgperf can write, or not exist yet: it is created, and a file is
+ * created in it and removed, before anything is built or started. An existing file is refused.
+ */
+export async function checkOutDir(
+  dir: string,
+  flag = '--out',
+  expected = 'a directory for the results (created if missing)',
+): Promise<void> {
+  await checkWritableDirectory(dir, { what: flag, expected });
 }
 
 /** Comparing needs two arms or more; one arm is refused (it would compare nothing). */

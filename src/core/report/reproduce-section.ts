@@ -8,6 +8,9 @@ import type { RunResult } from '../results/types.js';
 import { codeBlock, escapeMarkdown } from './markdown-escape.js';
 import { reproductions, type ReproduceTarget } from './reproduce.js';
 
+/** Where the block runs: the quick start of a pgperf clone puts `pgperf` on the PATH (scripts/link-cli.sh). */
+const WHERE = 'In a clone of pgperf, after `npm run quickstart` (it puts `pgperf` on the PATH):';
+
 /** At most this many workloads get a block: the comment stays readable; the results file has them all. */
 const MAX_WORKLOADS = 3;
 
@@ -36,6 +39,8 @@ export function reproduceSection(result: RunResult, decision: Decision): string[
         : [];
     return [
       `<details><summary>Reproduce ${escapeMarkdown(r.workload)} at ${r.clients.join(', ')} client(s) with the CLI</summary>`,
+      '',
+      WHERE,
       '',
       ...copy,
       codeBlock(r.script, 'sh'),

@@ -32,6 +32,88 @@ export interface MetricInfo {
 
 export type MetricName = keyof typeof METRICS;
 
+/**
+ * The values a metric can take in a sample, for the readers of results documents (check-results.ts): a
+ * value outside is no measurement (a hand-edited, corrupted or forged file) and is refused before it
+ * reaches a ratio or a report (a TPS of 1e308 printed as a change of +7.4e+153%). The bounds are generous:
+ * they refuse what no run can produce, never an unusual run. A failed sample's metrics may also be 0 (a run
+ * that processed nothing reads 0 TPS).
+ */
+export interface PlausibleRange {
+  /** The least value; excluded when `minExcluded` (a rate or latency of a successful run is above 0). */
+  min: number;
+  minExcluded: boolean;
+  /** The largest value (included). */
+  max: number;
+  /** Why the bounds are where they are (said in the refusal; docs/cli.md lists them). */
+  why: string;
+}
+
+/** Rates of successful runs: above 0; 1e9/s is hundreds of times what any server reaches today. */
+const RATE = {
+  min: 0,
+  minExcluded: true,
+  max: 1e9,
+  why: 'a rate of a run that processed transactions: above 0, at most 1e9/s',
+};
+/**
+ * Latencies in ms: above 0; a transaction cannot outlast the longest run (a duration of at most
+ * DURATION_S.max s, src/core/bounds.ts), so 1e8 ms (27.8 h) is beyond any.
+ */
+const LATENCY = {
+  min: 0,
+  minExcluded: true,
+  max: 1e8,
+  why: 'a latency of a run: above 0, at most 1e8 ms (longer than the longest run)',
+};
+/** Per-transaction costs: counter deltas divided by transactions (steady.ts), never negative, some 0. */
+const COST = {
+  min: 0,
+  minExcluded: false,
+  max: 1e15,
+  why: 'a cost per transaction: 0 or more, at most 1e15',
+};
+
+export const PLAUSIBLE: { readonly [M in MetricName]: PlausibleRange } = {
+  tps: RATE,
+  qps: { ...RATE, max: 1e10, why: 'a rate of a run that processed queries: above 0, at most 1e10/s' },
+  latencyAvgMs: LATENCY,
+  // Rounded to the microsecond by pgbench: a spread can read 0.
+  latencyStddevMs: {
+    ...LATENCY,
+    minExcluded: false,
+    why: 'a spread of latencies: 0 or more, at most 1e8 ms',
+  },
+  latencyPctMs: LATENCY,
+  latencyP95Ms: LATENCY,
+  latencyP99Ms: LATENCY,
+  walBytesPerTx: COST,
+  walRecordsPerTx: COST,
+  walFpiPerTx: COST,
+  bufferHitsPerTx: COST,
+  bufferReadsPerTx: COST,
+  backendCpuUsPerTx: COST,
+  instructions: { ...COST, minExcluded: true, why: 'instructions per transaction: above 0, at most 1e15' },
+};
+
+/**
+ * Why `value` cannot be `metric` of a sample with this status, or undefined when it can.
+ * @example metricValueProblem('tps', 1e308, 'ok') === 'expected a rate of a run that processed transactions: above 0, at most 1e9/s'
+ */
+export function metricValueProblem(
+  metric: MetricName,
+  value: number,
+  status: 'ok' | 'failed',
+): string | undefined {
+  const range = PLAUSIBLE[metric];
+  const excluded = range.minExcluded && status === 'ok';
+  const tooLow = excluded ? !(value > range.min) : !(value >= range.min);
+  if (!Number.isFinite(value) || tooLow || value > range.max) {
+    return `expected ${range.why}${status === 'failed' && range.minExcluded ? ' (or 0, in a failed run)' : ''}`;
+  }
+  return undefined;
+}
+
 export const PRIMARY_METRIC: MetricName = 'tps';
 
 export function isMetricName(name: string): name is MetricName {

@@ -155,6 +155,7 @@ export const resultsSchema = z.looseObject({
       alpha: z.number().gt(0).lt(0.5),
       thresholdPct: z.number().gt(0).lt(100),
       metric: metricName,
+      steadyPass: z.union([z.number().int().nonnegative(), z.literal('all')]).optional(),
     })
     .optional(),
   adaptive: z
@@ -214,6 +215,18 @@ export const resultsSchema = z.looseObject({
     .optional(),
   // The instruction mode's counts (src/core/results/instructions.ts); absent when it did not run.
   instructions: instructionsSchema.optional(),
+  // Each head's compiled code against base's (src/postgres/builds/compiled-code.ts).
+  compiledCode: z
+    .array(
+      z.looseObject({
+        head: text,
+        identical: z.boolean(),
+        files: count,
+        differingFiles: z.array(text),
+        differingCount: count,
+      }),
+    )
+    .optional(),
   // The explain phase's profiles (src/flows/compare/explain-phase.ts); absent when nothing was explained.
   explanation: instructionsSchema
     .extend({

@@ -60,8 +60,37 @@ export interface RunResult {
    * arm order (src/core/compare/confirmation.ts judges it); absent when no cell regressed or it was disabled.
    */
   confirmation?: ConfirmationRecord;
+  /**
+   * What each head arm's compiled code has in common with base's (src/postgres/builds/compiled-code.ts),
+   * checked before anything is measured; absent when the arms were not compared (A/A runs, one arm, stored
+   * baselines, documents written before it was recorded). Every head identical: nothing was measured.
+   */
+  compiledCode?: CompiledCodeComparison[];
   samples: Sample[];
   warnings: string[];
+}
+
+/** One head arm's programs, libraries and data files against base's, after masking their install paths. */
+export interface CompiledCodeComparison {
+  head: string;
+  /** Every compared file the same (after masking) and the same files present: the same compiled code. */
+  identical: boolean;
+  /** Files compared (bin/, lib/ shared objects, share/). */
+  files: number;
+  /** Files that differ or exist in one install only ("bin/postgres", "lib/postgresql/plpgsql.so"); at most 50. */
+  differingFiles: string[];
+  /** How many files differ in all (differingFiles is cut at 50). */
+  differingCount: number;
+  /** In the server binary: the functions whose code differs (symbol-level), when it differs. */
+  serverFunctions?: {
+    /** Size changed, added or removed first, then same size with other bytes; at most 50 names. */
+    changed: string[];
+    changedCount: number;
+    /** Defined functions in head's binary. */
+    total: number;
+  };
+  /** Why the installs could not be compared (then the arm was measured as usual). */
+  unknown?: string;
 }
 
 /** The stored run a `--baseline stored` comparison used as its base (src/flows/compare/stored-baseline.ts). */
@@ -100,6 +129,11 @@ export interface AnalysisSettings {
   thresholdPct: number;
   /** The metric that decides the verdict. */
   metric: MetricName;
+  /**
+   * Up to which client count unchanged instructions per transaction may pass a cell the timed metric left
+   * undecided (src/core/compare/steady-evidence.ts): a count, 'all', or 0 (never). Absent: 1.
+   */
+  steadyPass?: number | 'all';
 }
 
 export interface Environment {

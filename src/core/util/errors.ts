@@ -3,9 +3,16 @@
  * how to fix it; it is printed without a stack. Anything else that is thrown is a bug.
  */
 export class UserError extends Error {
-  constructor(message: string) {
+  /**
+   * The exit code the CLI ends with (default 2, "usage or input error: nothing was measured"); 3 when the
+   * run stopped after measuring and its samples are kept.
+   */
+  readonly exitCode?: number;
+
+  constructor(message: string, options: { exitCode?: number } = {}) {
     super(message);
     this.name = 'UserError';
+    if (options.exitCode !== undefined) this.exitCode = options.exitCode;
   }
 }
 

@@ -44,6 +44,8 @@ import type { ArmSpec } from '../../run/run-loop.js';
 import type { ResultStore, StoredRun } from '../../store/store.js';
 import { commitMatches } from '../../store/store.js';
 import { UserError } from '../../core/util/errors.js';
+import { settingProblem } from '../../core/results/settings.js';
+import { shownName } from '../../core/results/check-results.js';
 import { memoryLogger } from '../../core/util/logger.js';
 import { analyse, analysisOf } from './analysis.js';
 import { withNoiseWarnings } from './noise-warnings.js';
@@ -550,6 +552,7 @@ export async function chooseStoredBaseline(
   for (const entry of candidates.slice(0, MAX_CANDIDATES_EXAMINED)) {
     const doc = await options.store.load(entry.id);
     const arm = baselineArm(doc);
+    refuseStoredSettings(entry, doc, arm, options.store.description);
     const differences = conditionDifferences(conditionsOfArm(doc, arm), now);
     const passedOver = examined.map((c) => ({ id: c.entry.id, differences: c.differences }));
     const choice = { entry, doc, arm, differences, passedOver };
@@ -561,6 +564,23 @@ export async function chooseStoredBaseline(
     if (usable) return usable;
   }
   throw new UserError(refusal(options, examined, candidates.length, now, headLabel));
+}
+
+/**
+ * The stored arm's settings are those the sentinel would start the base install with: each is checked as a
+ * workload's or --set's (settingProblem, src/core/results/settings.ts) when the run is read, so a refused
+ * setting in a stored run (written by an older pgperf, or edited in the store) stops the comparison before
+ * anything starts, not after initdb.
+ */
+function refuseStoredSettings(entry: StoredRun, doc: RunResult, arm: ArmInfo, store: string): void {
+  for (const [name, value] of Object.entries(arm.settingOverrides)) {
+    const problem = settingProblem(name, value);
+    if (problem === undefined) continue;
+    throw new UserError(
+      `--baseline stored: the stored run ${entry.id} (measured ${doc.startedAt}) in ${store} records a setting pgperf refuses for its arm ${shownName(arm.label)}: ${problem}. ` +
+        'pgperf would start its install with the settings it recorded, so nothing was measured. Choose another stored run with --baseline stored:REF, or remove this one from the store',
+    );
+  }
 }
 
 function refusal(

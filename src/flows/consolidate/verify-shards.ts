@@ -14,7 +14,8 @@
  * one file does not skip its checks.
  */
 import { canonicalJson } from '../../machine/fingerprint.js';
-import { cellId, type CellKey, type RunResult, type Sample } from '../../core/results/types.js';
+import { sampleIdentity, sampleKey } from '../../core/results/check-results.js';
+import { cellId, type CellKey, type RunResult } from '../../core/results/types.js';
 import { UserError } from '../../core/util/errors.js';
 import { planHashOf, samplesDigestOf } from '../../run/shard-digest.js';
 import type { ShardInfo } from '../../run/shards.js';
@@ -205,11 +206,6 @@ function armsOf(r: RunResult): string {
     .join(', ');
 }
 
-/** Identifies a sample: its cell, arm, round and attempt (one measured run). */
-function sampleKey(s: Sample): string {
-  return `${cellId(s)} arm ${s.arm} round ${s.round} attempt ${s.attempt ?? 1}`;
-}
-
 /**
  * The shards of one machine class (each checked alone and together already): each index once, each sample
  * once (within a file and across files), each cell in one shard, every sample of its shard's cells and arms.
@@ -230,7 +226,7 @@ export function checkClassShards(group: readonly ShardFile[], fingerprint: strin
   const seen = new Map<string, { file: string; at: number }>();
   for (const f of group) {
     for (const [i, s] of f.result.samples.entries()) {
-      const key = sampleKey(s);
+      const key = sampleIdentity(s);
       const before = seen.get(key);
       if (before) {
         const where =
@@ -238,7 +234,7 @@ export function checkClassShards(group: readonly ShardFile[], fingerprint: strin
             ? `${f.file}: samples[${before.at}] and samples[${i}] are`
             : `${before.file} (samples[${before.at}]) and ${f.file} (samples[${i}]) both hold`;
         throw new UserError(
-          `${where} the same run (${key}): duplicate samples would count one measurement twice`,
+          `${where} the same run (${sampleKey(s)}): duplicate samples would count one measurement twice`,
         );
       }
       seen.set(key, { file: f.file, at: i });

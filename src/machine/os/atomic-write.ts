@@ -10,9 +10,10 @@
  * step fail.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { UserError, errorMessage } from '../../core/util/errors.js';
+import { UserError } from '../../core/util/errors.js';
+import { describeOsError, makeDirectory } from './writable-dir.js';
 
 /** An open file as the writers here use it (node's FileHandle is one). */
 export interface WriteHandle {
@@ -31,12 +32,15 @@ export interface WriteFs {
   mkdir(dir: string, options: { recursive: true }): Promise<unknown>;
 }
 
-/** The real file system (node:fs/promises). */
+/**
+ * The real file system (node:fs/promises); mkdir -p is makeDirectory (writable-dir.ts), which fails where
+ * node's recursive mkdir spins forever (a path under /proc).
+ */
 export const nodeWriteFs: WriteFs = {
   open: (file, flags, mode) => open(file, flags, mode),
   rename: (from, to) => rename(from, to),
   rm: (file, options) => rm(file, options),
-  mkdir: (dir, options) => mkdir(dir, options),
+  mkdir: (dir) => makeDirectory(dir),
 };
 
 /**
@@ -55,7 +59,7 @@ export class FileWriteError extends UserError {
     const errno = inner ? inner.cause : cause;
     const details = [...(inner?.details ?? []), ...(detail ? [detail] : [])];
     const code = errnoCode(errno);
-    super(`could not write ${file}: ${[describeErrno(errno), ...details].join('; ')}${hintFor(code)}`);
+    super(`could not write ${file}: ${[describeOsError(errno), ...details].join('; ')}${hintFor(code)}`);
     this.name = 'FileWriteError';
     this.file = file;
     this.code = code;
@@ -132,15 +136,6 @@ const UNSYNCABLE = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EISDIR', 'EPERM'
 export function errnoCode(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
-}
-
-/** "ENOSPC (no space left on device)" from node's "ENOSPC: no space left on device, write". */
-function describeErrno(e: unknown): string {
-  const code = errnoCode(e);
-  const message = errorMessage(e);
-  if (!code) return message;
-  const text = new RegExp(`^${code}: ([^,]+)`).exec(message)?.[1];
-  return text ? `${code} (${text})` : `${code} (${message})`;
 }
 
 function hintFor(code: string | undefined): string {

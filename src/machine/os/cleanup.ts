@@ -9,32 +9,48 @@ import { chown, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-const tasks = new Map<number, () => Promise<void>>();
+const tasks = new Map<number, { task: () => Promise<void>; first: boolean }>();
 let nextId = 1;
 
+export interface CleanupOptions {
+  /**
+   * Run before every cleanup without it: a record that must land before the slower work of stopping
+   * servers (on a workflow cancel, SIGKILL follows the second signal within seconds).
+   */
+  first?: boolean;
+}
+
 /** Registers a cleanup; call the returned function once the resource is released normally. */
-export function onCleanup(task: () => Promise<void>): () => void {
+export function onCleanup(task: () => Promise<void>, options: CleanupOptions = {}): () => void {
   const id = nextId++;
-  tasks.set(id, task);
+  tasks.set(id, { task, first: options.first === true });
   return () => tasks.delete(id);
 }
 
 let draining: Promise<void> = Promise.resolve();
 
 /**
- * Runs every registered cleanup (newest first), ignoring failures so that the others still run. A call
+ * Runs every registered cleanup (those registered `first` before the others, each group newest first),
+ * ignoring failures so that the others still run. A call
  * while another is still running waits for it (a second Ctrl-C during the first cleanup must not exit
  * before the servers are down), then runs whatever was registered meanwhile.
  */
 export function runCleanups(): Promise<void> {
-  draining = draining.then(drain);
+  draining = draining.then(() => drain(() => true));
   return draining;
 }
 
-async function drain(): Promise<void> {
-  const pending = [...tasks.entries()].reverse();
-  tasks.clear();
-  for (const [, task] of pending) {
+/** Runs only the cleanups registered `first` (a forced exit: the record, before the children are killed). */
+export function runFirstCleanups(): Promise<void> {
+  draining = draining.then(() => drain((t) => t.first));
+  return draining;
+}
+
+async function drain(which: (t: { first: boolean }) => boolean): Promise<void> {
+  const newestFirst = [...tasks.entries()].reverse().filter(([, t]) => which(t));
+  const pending = [...newestFirst.filter(([, t]) => t.first), ...newestFirst.filter(([, t]) => !t.first)];
+  for (const [id] of pending) tasks.delete(id);
+  for (const [, { task }] of pending) {
     try {
       await task();
     } catch {
@@ -69,8 +85,9 @@ export async function makeTempDir(
   return {
     dir,
     async remove() {
-      unregister();
+      // Unregistered once it is gone: a forced exit meanwhile removes it too, and waits for that.
       await release();
+      unregister();
     },
   };
 }

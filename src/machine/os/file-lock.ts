@@ -4,11 +4,12 @@
  * they wait. The build cache takes one per slot and per git mirror.
  */
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { errorMessage } from '../../core/util/errors.js';
+import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
+import { makeDirectory } from './writable-dir.js';
 
 interface LockOwner {
   pid: number;
@@ -52,11 +53,23 @@ export async function tryLock(file: string, logger: Logger): Promise<ReleaseLock
   return typeof taken === 'function' ? taken : undefined;
 }
 
+/**
+ * How often one attempt may find the lock released or stale and try again before it gives up: each retry
+ * follows a change on disk (a release, a stale lock removed), so a lock file that cannot be removed (a
+ * directory where we may create but not unlink others' files) ends with an error, not a busy loop.
+ */
+const MAX_TAKEOVERS = 20;
+
 /** One attempt: the release function, or the live owner that holds the lock. */
 async function takeLock(file: string, logger: Logger): Promise<ReleaseLock | LockOwner> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
+  await makeDirectory(path.dirname(file), { public: true });
   const me: LockOwner = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() };
-  while (true) {
+  for (let tries = 1; ; tries++) {
+    if (tries > MAX_TAKEOVERS) {
+      throw new UserError(
+        `cannot take the lock ${file}: it was released or stale ${MAX_TAKEOVERS} times in a row and still in the way (can it be removed?); remove it if no pgperf is running`,
+      );
+    }
     // Written to a private file first and then hard-linked into place (fails with EEXIST when taken), so
     // a lock file always holds its owner and is never seen empty. The name is unique per attempt: two
     // attempts of one process (concurrent builds of the same key) must not unlink each other's file.

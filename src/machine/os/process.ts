@@ -1,6 +1,12 @@
 /**
  * Child processes behind a small interface, so domain code can be driven by a real runner in
  * integration tests and the CLI, and every process pgperf starts can be found (and stopped) by pid.
+ *
+ * Every child is the leader of its own process group (spawned detached: setsid), and is stopped as a group
+ * (kill(-pid)): what it started itself goes with it. `git fetch` over HTTP runs `git remote-http`, which
+ * holds the Authorization header in its environment; killing only git left that helper running after
+ * pgperf was gone. A group of its own also means a terminal's Ctrl-C reaches pgperf alone, which stops its
+ * children itself (src/machine/os/signals.ts), in order.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childEnvironment } from './child-env.js';
@@ -58,6 +64,16 @@ let exiting = false;
  */
 export async function killRunningChildren(): Promise<void> {
   exiting = true;
+  await stopRunningChildren();
+}
+
+/**
+ * Kills (SIGKILL, with their process groups) the children running now and waits until they are gone; later
+ * ones may still start. A forced exit does this before its cleanups, so that no child still writes into a
+ * directory a cleanup removes (an initdb caught by a second Ctrl-C refilled its cluster's directory after
+ * the cleanup had removed it).
+ */
+export async function stopRunningChildren(): Promise<void> {
   await Promise.all(
     [...running].map(
       (child) =>
@@ -67,10 +83,26 @@ export async function killRunningChildren(): Promise<void> {
             clearTimeout(gaveUp);
             resolve();
           });
-          child.kill('SIGKILL');
+          killGroup(child, 'SIGKILL');
         }),
     ),
   );
+}
+
+/**
+ * Sends `signal` to the child's process group (the child and whatever it started that did not leave the
+ * group); to the child alone when the group is gone or cannot be signalled.
+ */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, signal);
+      return;
+    } catch {
+      // ESRCH: the group is gone; EPERM: not ours to signal. Try the child itself.
+    }
+  }
+  child.kill(signal);
 }
 
 export const nodeProcessRunner: ProcessRunner = {
@@ -95,6 +127,8 @@ export const nodeProcessRunner: ProcessRunner = {
         uid: options.uid,
         gid: options.gid,
         stdio: ['pipe', 'pipe', 'pipe'],
+        // Its own process group, stopped as one (killGroup).
+        detached: true,
       });
       running.add(child);
       const stdout: Buffer[] = [];
@@ -104,10 +138,12 @@ export const nodeProcessRunner: ProcessRunner = {
       let spawnError: string | undefined;
       let killTimer: NodeJS.Timeout | undefined;
 
+      let closed = false;
+      // Until 'close' (the child and every holder of its pipes gone), the group may still have members.
       const terminate = () => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill(options.stopSignal ?? 'SIGTERM');
-        killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+        if (closed || killTimer) return;
+        killGroup(child, options.stopSignal ?? 'SIGTERM');
+        killTimer = setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS);
       };
       const timeout = options.timeoutMs
         ? setTimeout(() => {
@@ -135,6 +171,7 @@ export const nodeProcessRunner: ProcessRunner = {
       });
       child.stdin.end(options.input ?? '');
       child.on('close', (code, signal) => {
+        closed = true;
         running.delete(child);
         if (timeout) clearTimeout(timeout);
         if (killTimer) clearTimeout(killTimer);

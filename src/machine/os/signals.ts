@@ -2,16 +2,19 @@
  * Signals and last-resort errors, handled the same way by every adapter (CLI and Action):
  *
  * - the first SIGINT or SIGTERM (a Ctrl-C, a workflow cancel or timeout) calls `onFirst`: the caller
- *   aborts its run, which stops the current measurement, keeps what was measured and cleans up;
+ *   aborts its run, which stops the current measurement, keeps what was measured and cleans up; should that
+ *   graceful stop still be going after GRACEFUL_STOP_MS (something that never answers), the exit is forced
+ *   as by a second signal, so one SIGTERM always ends pgperf;
  * - a second signal, an uncaught exception or an unhandled rejection runs every registered cleanup
- *   (servers stopped, temp directories removed) and exits at once;
+ *   (the results document finished first, then servers stopped, temp directories removed) and exits; a
+ *   cleanup that hangs is given up after FORCED_CLEANUP_MS;
  * - exit codes follow the shell convention 128 + signal number: 130 for SIGINT, 143 for SIGTERM.
  *
  * Handlers are attached with `on` (never `once`), so a second signal reaches us instead of Node's
  * default action, which would kill pgperf and leave its servers running.
  */
-import { runCleanups } from './cleanup.js';
-import { killRunningChildren } from './process.js';
+import { runCleanups, runFirstCleanups } from './cleanup.js';
+import { killRunningChildren, stopRunningChildren } from './process.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 
@@ -23,6 +26,21 @@ export type StopSignal = (typeof STOP_SIGNALS)[number];
 export const EXIT_INTERNAL = 70;
 
 const SIGNAL_NUMBERS: Record<StopSignal, number> = { SIGINT: 2, SIGTERM: 15 };
+
+/**
+ * How long the graceful stop after a first signal may take before the exit is forced: the measurement is
+ * killed at once and the results write takes milliseconds, but each server's fast shutdown may wait up to a
+ * minute for its shutdown checkpoint (then an immediate one up to another), one cluster after the other.
+ * Five minutes covers that for a few clusters; past it something does not answer (a hung file system).
+ */
+export const GRACEFUL_STOP_MS = 300_000;
+
+/**
+ * How long a forced exit waits for its cleanups (the document's final write, the servers stopped, their
+ * directories removed) before it exits without them: as long as a graceful stop, for the same servers; a
+ * file system that never answers must not keep pgperf alive for ever.
+ */
+export const FORCED_CLEANUP_MS = 300_000;
 
 /** 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM. */
 export function signalExitCode(signal: StopSignal): number {
@@ -37,14 +55,19 @@ export interface SignalHandlerOptions {
   /** The first SIGINT/SIGTERM: stop gracefully (e.g. abort the run's AbortController). */
   onFirst: (signal: StopSignal) => void;
   /**
-   * Runs before a forced exit (default: every cleanup registered with onCleanup, then the children still
-   * running are killed, so that none outlives pgperf).
+   * Runs before a forced exit (default: the cleanups registered `first` (the results record), then the
+   * children running are killed with their groups, then every other cleanup (servers stopped, directories
+   * removed), then whatever children those left, so that none outlives pgperf).
    */
   cleanup?: () => Promise<void>;
   /** Ends the process (default process.exit). */
   exit?: (code: number) => void;
   /** Where signals and errors come from (default process). */
   source?: SignalSource;
+  /** Replaces GRACEFUL_STOP_MS (tests). */
+  gracefulStopMs?: number;
+  /** Replaces FORCED_CLEANUP_MS (tests). */
+  forcedCleanupMs?: number;
 }
 
 /**
@@ -56,20 +79,41 @@ export function installSignalHandlers(options: SignalHandlerOptions): () => void
   const cleanup =
     options.cleanup ??
     (async () => {
+      // The results record first (quick, and what a SIGKILL soon after must not lose), then no child may
+      // write on while the cleanups stop servers and remove directories, then what the cleanups left.
+      await runFirstCleanups();
+      await stopRunningChildren();
       await runCleanups();
       await killRunningChildren();
     });
-  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const exitProcess = options.exit ?? ((code: number) => process.exit(code));
+  const gracefulStopMs = options.gracefulStopMs ?? GRACEFUL_STOP_MS;
+  const forcedCleanupMs = options.forcedCleanupMs ?? FORCED_CLEANUP_MS;
   const { logger } = options;
   let first: StopSignal | undefined;
   let exiting = false;
+  let exited = false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const exit = (code: number) => {
+    if (exited) return;
+    exited = true;
+    exitProcess(code);
+  };
 
   const forceExit = (code: number) => {
     if (exiting) return;
     exiting = true;
+    clearTimeout(graceTimer);
+    const deadline = setTimeout(() => {
+      logger.error(`the cleanup still runs after ${forcedCleanupMs / 1000} s: exiting without it`);
+      exit(code);
+    }, forcedCleanupMs);
     void cleanup()
       .catch((e: unknown) => logger.error(`cleanup failed: ${errorMessage(e)}`))
-      .finally(() => exit(code));
+      .finally(() => {
+        clearTimeout(deadline);
+        exit(code);
+      });
   };
   const onSignal = (signal: StopSignal) => {
     if (first === undefined) {
@@ -77,6 +121,12 @@ export function installSignalHandlers(options: SignalHandlerOptions): () => void
       logger.warn(
         `${signal}: stopping; keeping what was measured so far and stopping the servers (${signal} again to force)`,
       );
+      // One signal always ends pgperf: a graceful stop that hangs is forced after a while.
+      graceTimer = setTimeout(() => {
+        logger.warn(`${signal}: still stopping after ${gracefulStopMs / 1000} s; forcing the exit`);
+        forceExit(signalExitCode(signal));
+      }, gracefulStopMs);
+      graceTimer.unref();
       options.onFirst(signal);
       return;
     }
@@ -96,17 +146,17 @@ export function installSignalHandlers(options: SignalHandlerOptions): () => void
   };
   for (const [event, listener] of Object.entries(listeners)) source.on(event, listener);
   return () => {
+    clearTimeout(graceTimer);
     for (const [event, listener] of Object.entries(listeners)) source.off(event, listener);
   };
 }
 
 /** A command stopped by a signal: a user-facing message and the conventional exit code (130, 143). */
 export class InterruptedError extends UserError {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
+  declare readonly exitCode: number;
+
+  constructor(message: string, exitCode: number) {
+    super(message, { exitCode });
     this.name = 'InterruptedError';
   }
 }

@@ -14,10 +14,16 @@
  * (GIT_CONFIG_COUNT/KEY/VALUE, which git reads as `-c http.<origin>/.extraheader=...` without writing it
  * anywhere), and credential helpers are switched off so that none stores them. The work tree is removed by
  * close(), when checkout fails, and by the cleanup registry (util/cleanup.ts) on a forced exit.
+ *
+ * Nothing waits on the remote for ever: a transfer slower than 1 kB/s for 30 s is ended by git itself
+ * (http.lowSpeedLimit/lowSpeedTime), every git command is killed after GIT_TIMEOUT_MS, and the first signal
+ * (deps.signal) kills the running one with its process group, `git remote-http` and its Authorization
+ * header included (src/machine/os/process.ts).
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { onCleanup } from '../../machine/os/cleanup.js';
+import { makeDirectory } from '../../machine/os/writable-dir.js';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessResult, ProcessRunner } from '../../machine/os/process.js';
@@ -66,7 +72,22 @@ export interface DataBranchOptions {
 export interface DataBranchDeps {
   runner: ProcessRunner;
   logger: Logger;
+  /** Aborting (the first SIGINT/SIGTERM) kills the running git command; no other starts. */
+  signal?: AbortSignal;
 }
+
+/**
+ * The longest a git command may run: a fetch or push of the data branch moves a few megabytes; past this
+ * the remote is not answering, whatever lowSpeedTime saw.
+ */
+export const GIT_TIMEOUT_MS = 120_000;
+
+/**
+ * A transfer below this many bytes per second for LOW_SPEED_TIME_S is ended by git (http.lowSpeedLimit,
+ * http.lowSpeedTime): a remote that accepts and never answers stops a fetch within half a minute.
+ */
+const LOW_SPEED_LIMIT = 1000;
+const LOW_SPEED_TIME_S = 30;
 
 export interface Published {
   /** The commit that landed on the branch. */
@@ -113,7 +134,7 @@ export class DataBranch {
         sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
         ...options,
       };
-      await mkdir(opts.workDir, { recursive: true });
+      await makeDirectory(opts.workDir);
       const branch = new DataBranch(opts, deps, removeWorkDir);
       await branch.git(['init', '-q']);
       await branch.git(['remote', 'add', 'origin', opts.remote]);
@@ -210,12 +231,28 @@ export class DataBranch {
   }
 
   private async git(args: string[], allowFailure = false): Promise<ProcessResult> {
+    const { signal } = this.deps;
+    const what = `git ${args[0]}`;
+    if (signal?.aborted) throw this.interrupted(what);
     const result = await this.deps.runner.run('git', ['-C', this.opts.workDir, ...args], {
       env: gitEnvironment(this.opts.remote, this.opts.credentials),
-      timeoutMs: 120_000,
+      timeoutMs: GIT_TIMEOUT_MS,
+      ...(signal ? { signal } : {}),
     });
-    if (!allowFailure && result.exitCode !== 0) throw this.failure(`git ${args[0]}`, result);
+    if (signal?.aborted) throw this.interrupted(what);
+    if (result.timedOut) {
+      throw new UserError(
+        `store-branch ${this.opts.branch}: ${what} on ${maskUrl(this.opts.remote)} did not finish in ${GIT_TIMEOUT_MS / 1000} s (the remote does not answer); stopped`,
+      );
+    }
+    if (!allowFailure && result.exitCode !== 0) throw this.failure(what, result);
     return result;
+  }
+
+  private interrupted(what: string): UserError {
+    return new UserError(
+      `store-branch ${this.opts.branch}: ${what} on ${maskUrl(this.opts.remote)} stopped: interrupted by a signal`,
+    );
   }
 
   private failure(what: string, result: ProcessResult): UserError {
@@ -243,7 +280,11 @@ export class DataBranch {
  * given as command-line configuration through the environment (git >= 2.31) so that no file holds it.
  */
 export function gitEnvironment(remote: string, credentials?: RemoteCredentials): NodeJS.ProcessEnv {
-  const config: Array<[string, string]> = [['credential.helper', '']];
+  const config: Array<[string, string]> = [
+    ['credential.helper', ''],
+    ['http.lowSpeedLimit', String(LOW_SPEED_LIMIT)],
+    ['http.lowSpeedTime', String(LOW_SPEED_TIME_S)],
+  ];
   if (credentials) {
     const origin = originOf(remote);
     if (origin)
@@ -286,13 +327,16 @@ function checkRemote(remote: string): void {
   }
 }
 
-/** Removes `dir` once, however it ends: by close(), a failed checkout, or the cleanup registry. */
+/**
+ * Removes `dir` however it ends: by close(), a failed checkout, or the cleanup registry. Unregistered only
+ * once it is gone: a forced exit while it is being removed runs the removal too and waits for it.
+ */
 function removerOf(dir: string): () => Promise<void> {
   const remove = () => rm(dir, { recursive: true, force: true });
   const unregister = onCleanup(remove);
   return async () => {
-    unregister();
     await remove();
+    unregister();
   };
 }
 

@@ -12,11 +12,13 @@
  * Listing reads only the small entries, so it stays fast with thousands of runs.
  */
 import { constants } from 'node:fs';
-import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { access, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readResults } from '../read-results.js';
+import { validateResults } from '../read-results.js';
+import { jsonSyntaxError } from '../../core/util/json-syntax.js';
 import type { RunResult } from '../../core/results/types.js';
 import { writeAtomically } from '../../machine/os/atomic-write.js';
+import { describeOsError, makeDirectory, probeDirectory } from '../../machine/os/writable-dir.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import {
   checkRunId,
@@ -34,6 +36,8 @@ import {
 export interface DirStoreOptions {
   /** Where problems that are skipped (a corrupt file) are reported. */
   warn: (message: string) => void;
+  /** Where the path came from, said first in an error ("--store", "input 'store'"). */
+  what?: string;
   /** Clock for savedAt (tests). */
   now?: () => Date;
 }
@@ -56,26 +60,32 @@ export class DirStore implements ResultStore {
   }
 
   /**
-   * Opens the store at `dir`. With `write`, creates it and checks that it is writable now (so a run
-   * fails before measuring, not after); otherwise a missing directory is an empty store.
+   * Opens the store at `dir`. With `write`, creates it and proves that it is writable now (a file created and
+   * removed in runs/ and index/), so a run fails before measuring, not after; otherwise a missing directory
+   * is an empty store.
    */
   static async open(dir: string, options: DirStoreOptions & { write?: boolean }): Promise<DirStore> {
     const store = new DirStore(path.resolve(dir), options);
     const st = await stat(store.dir).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return undefined;
-      throw store.notUsable(e);
+      if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return undefined;
+      throw store.notUsable(e.code ?? 'EIO', describeOsError(e));
     });
     if (st && !st.isDirectory()) {
       throw new UserError(
-        `store directory ${store.dir} is not a directory; pass --store with a directory or a postgresql:// URL`,
+        `${store.prefix}store directory ${store.dir} is not a directory (ENOTDIR); ${store.give('a directory or a postgresql:// URL')}`,
       );
     }
-    if (options.write) await store.ensureWritable();
+    if (options.write) {
+      for (const sub of [store.runsDir, store.indexDir]) {
+        const found = await probeDirectory(sub);
+        if (found) throw store.notUsable(found.code, found.text);
+      }
+    }
     return store;
   }
 
   async save(result: RunResult): Promise<StoredRun> {
-    const doc = documentToStore(result, 'results document');
+    const doc = documentToStore(result, 'results document', this.options.warn);
     const entry = summarize(doc, (this.options.now?.() ?? new Date()).toISOString());
     await this.ensureWritable();
     await writeAtomically(this.runFile(entry.id), `${JSON.stringify(doc)}\n`);
@@ -100,13 +110,13 @@ export class DirStore implements ResultStore {
     let doc: unknown;
     try {
       doc = JSON.parse(text);
-    } catch (e) {
+    } catch {
       throw new UserError(
-        `${file} is corrupt (not valid JSON: ${errorMessage(e)}); restore it or delete it and its index entry`,
+        `${file} is corrupt (not valid JSON: ${jsonSyntaxError(text)}); restore it or delete it and its index entry`,
       );
     }
     checkSchemaVersion((doc as { schemaVersion?: unknown } | null)?.schemaVersion, file);
-    return readResults(file);
+    return validateResults(doc, file, { warn: this.options.warn });
   }
 
   async list(filter?: RunFilter): Promise<StoredRun[]> {
@@ -161,24 +171,26 @@ export class DirStore implements ResultStore {
     const file = this.runFile(id);
     let doc: RunResult;
     try {
-      const parsed = JSON.parse(await readFile(file, 'utf8')) as RunResult;
-      checkSchemaVersion(parsed?.schemaVersion, file);
-      if (
-        !Array.isArray(parsed.arms) ||
-        !Array.isArray(parsed.samples) ||
-        !Array.isArray(parsed.plan?.cells)
-      ) {
-        throw new Error('not a results document (no arms, samples or plan.cells)');
+      const text = await readFile(file, 'utf8');
+      let parsed: RunResult;
+      try {
+        parsed = JSON.parse(text) as RunResult;
+      } catch {
+        throw new Error(`not valid JSON (${jsonSyntaxError(text)})`);
       }
-      doc = documentToStore({ ...parsed, runId: parsed.runId ?? id }, file);
+      checkSchemaVersion(parsed?.schemaVersion, file);
+      // Checked as every reader checks a document (validateResults): a run that load() would refuse is not listed.
+      doc = documentToStore({ ...parsed, runId: parsed.runId ?? id }, file, this.options.warn);
     } catch (e) {
-      this.options.warn(`skipping ${file}: ${errorMessage(e)}`);
+      const message = errorMessage(e);
+      const detail = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
+      this.options.warn(`skipping ${file}: not a results document this pgperf reads: ${detail}`);
       return undefined;
     }
     const savedAt = (await stat(file)).mtime.toISOString();
     const entry = summarize(doc, savedAt);
     try {
-      await mkdir(this.indexDir, { recursive: true });
+      await makeDirectory(this.indexDir);
       await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}\n`);
     } catch {
       // A read-only store (a checked-out data branch, another user's directory) still lists.
@@ -188,19 +200,32 @@ export class DirStore implements ResultStore {
 
   private async ensureWritable(): Promise<void> {
     try {
-      await mkdir(this.runsDir, { recursive: true });
-      await mkdir(this.indexDir, { recursive: true });
+      await makeDirectory(this.runsDir);
+      await makeDirectory(this.indexDir);
       await access(this.runsDir, constants.W_OK);
       await access(this.indexDir, constants.W_OK);
     } catch (e) {
-      throw this.notUsable(e as NodeJS.ErrnoException);
+      const code = (e as NodeJS.ErrnoException).code;
+      throw this.notUsable(code ?? errorMessage(e), describeOsError(e));
     }
   }
 
-  private notUsable(e: NodeJS.ErrnoException): UserError {
+  private get prefix(): string {
+    return this.options.what ? `${this.options.what}: ` : '';
+  }
+
+  /** How to name another store: the Action's input, or the CLI's flag and variable. */
+  private give(what: string): string {
+    const input = this.options.what?.startsWith('input ') ? this.options.what : undefined;
+    return input ? `set ${input} to ${what}` : `pass --store with ${what}`;
+  }
+
+  /** "store directory /s is not writable (EACCES): cannot create a file in it: ...; pass --store with ...". */
+  private notUsable(code: string, detail: string): UserError {
+    const cli = !this.options.what?.startsWith('input ');
     return new UserError(
-      `store directory ${this.dir} is not writable (${e.code ?? errorMessage(e)}): pass --store DIR ` +
-        'with a directory you can write, set PGPERF_STORE, or fix its permissions',
+      `${this.prefix}store directory ${this.dir} is not writable (${code}): ${detail}; ` +
+        `${this.give('a directory you can write')}${cli ? ', set PGPERF_STORE,' : ''} or fix its permissions`,
     );
   }
 }

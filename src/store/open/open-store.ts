@@ -20,6 +20,8 @@ export interface OpenStoreOptions {
   info?: (message: string) => void;
   /** The caller will save: create the directory / check access now, before any work is done. */
   write?: boolean;
+  /** Where the spec came from, said first in an error about a directory store ("--store", "input 'store'"). */
+  what?: string;
 }
 
 /** `$XDG_DATA_HOME/pgperf/store`, else `~/.local/share/pgperf/store`. */
@@ -35,7 +37,12 @@ export function isPostgresUrl(spec: string): boolean {
 
 export async function openStore(spec: string | undefined, opts: OpenStoreOptions): Promise<ResultStore> {
   const value = spec?.trim();
-  if (!value) return DirStore.open(defaultStoreDir(opts.home, opts.xdgDataHome), opts);
+  if (!value) {
+    return DirStore.open(defaultStoreDir(opts.home, opts.xdgDataHome), {
+      ...opts,
+      what: 'the default store (--store to choose another)',
+    });
+  }
   if (isPostgresUrl(value)) {
     // Loaded only when used, so the directory store (and the CLI's startup) does not load pg.
     const { PgStore } = await import('../postgres/pg-store.js');

@@ -28,6 +28,7 @@ import type { RunResult } from '../../core/results/types.js';
 import { cellId } from '../../core/results/types.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { maskUrl } from '../mask-url.js';
+import { parseResults } from '../read-results.js';
 import {
   checkRunId,
   checkSchemaVersion,
@@ -246,7 +247,7 @@ export class PgStore implements ResultStore {
   }
 
   async save(result: RunResult): Promise<StoredRun> {
-    const doc = documentToStore(result, 'results document');
+    const doc = documentToStore(result, 'results document', this.options.warn);
     const fingerprint = doc.fingerprint!;
     const rows = childRows(doc);
     return this.withClient(`save run ${doc.runId}`, async (c) => {
@@ -323,9 +324,8 @@ export class PgStore implements ResultStore {
       }
       const where = `run ${id} in ${this.description}`;
       checkSchemaVersion(run.schema_version, where);
-      const doc = JSON.parse(run.document) as RunResult;
-      checkSchemaVersion(doc.schemaVersion, where);
-      return doc;
+      // Read back as every reader reads a document: shape and consistency checked, never quoted.
+      return parseResults(run.document, where, { warn: this.options.warn });
     });
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_WORKLOAD } from '../../../src/adapters/cli/commands/demo.js';
+import { DEMO_WORKLOAD, demoReading } from '../../../src/adapters/cli/commands/demo.js';
 import { checkPlan } from '../../../src/core/compare/power.js';
 
 describe('pgperf demo', () => {
@@ -19,5 +19,17 @@ describe('pgperf demo', () => {
         /detecting a 2% change over 2 cells with 80% power needs about \d+ rounds; 5 planned/,
       ),
     ]);
+  });
+
+  it('says which arm is head and what its verdict means for synchronous_commit', () => {
+    const arms =
+      "demo: base is arm 'sync-on' (synchronous_commit=on, the default), head is arm 'sync-off' (synchronous_commit=off): ";
+    expect(demoReading('improvement')).toBe(
+      `${arms}improvement: head is faster: with synchronous_commit=off a commit returns before its WAL is flushed to disk, so it does not wait for the flush`,
+    );
+    expect(demoReading('regression')).toContain(`${arms}regression: head is slower in some cell`);
+    expect(demoReading('inconclusive')).toMatch(
+      /: inconclusive: no improvement was decided: too few rounds .*pgperf demo --rounds 10\)$/,
+    );
   });
 });

@@ -129,6 +129,8 @@ describe('the Reproduce block', () => {
       commentId: 'x',
     });
     expect(md).toContain('<summary>Reproduce select-only at 64 client(s) with the CLI</summary>');
+    // Where the printed `pgperf` comes from (doc-commands.int.test.ts runs such a block that way).
+    expect(md).toContain('In a clone of pgperf, after `npm run quickstart` (it puts `pgperf` on the PATH):');
     expect(md).toContain(`--head ${HEAD_SHA}`);
 
     const same = syntheticRun({ seed: 5, rounds: 10, workloads: { tpcb: [1, 8] } });

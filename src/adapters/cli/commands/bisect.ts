@@ -18,7 +18,7 @@ import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags }
 import { BISECT_TRIES, CLIENTS, rangeText } from '../../../core/bounds.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
-import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
+import { cacheDirHelp, checkedCacheDir, collectString, withInterrupt } from './build.js';
 
 interface BisectFlags extends AnalysisFlags, AdaptiveFlags, FailOnFlags, MeasureFlags {
   repo: string;
@@ -109,7 +109,7 @@ export function bisectCommand(): Command {
       repo: parseRepo(flags.repo, process.cwd()),
       good: flags.good,
       bad: flags.bad,
-      cacheDir: resolveCacheDir(flags.cacheDir),
+      cacheDir: await checkedCacheDir(flags.cacheDir),
       extraOptions: flags.buildOption,
       workload,
       ...(flags.rounds !== undefined ? { rounds: flags.rounds } : {}),

@@ -8,6 +8,7 @@ import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
 import { errorMessage } from '../../../core/util/errors.js';
 import { consoleLogger, type Logger } from '../../../core/util/logger.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
+import { checkWritableDirectory } from '../../../machine/os/writable-dir.js';
 import {
   InterruptedError,
   installSignalHandlers,
@@ -54,6 +55,7 @@ export function buildCommand(): Command {
     .action(async (flags: BuildFlags) => {
       const logger = consoleLogger({ verbose: flags.verbose });
       const patches = await readPatches(flags.patch, '--patch');
+      const cacheDir = await checkedCacheDir(flags.cacheDir);
       const built = await withInterrupt(logger, (signal) =>
         buildPostgres(
           {
@@ -62,7 +64,7 @@ export function buildCommand(): Command {
             ref: flags.ref,
             patches,
             extraOptions: flags.buildOption,
-            cacheDir: resolveCacheDir(flags.cacheDir),
+            cacheDir,
             ...(flags.prefix ? { prefix: path.resolve(flags.prefix) } : {}),
           },
           { runner: nodeProcessRunner, logger, signal },
@@ -77,6 +79,24 @@ export function buildCommand(): Command {
 /** --cache-dir, else $PGPERF_CACHE_DIR, else /var/cache/pgperf as root, else ~/.cache/pgperf. */
 export function resolveCacheDir(flag: string | undefined): string {
   return flag ? path.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os.homedir());
+}
+
+/**
+ * The build cache (resolveCacheDir), created and proven writable before anything is built: a cache that
+ * cannot hold files is refused naming where it came from (--cache-dir, $PGPERF_CACHE_DIR or the default).
+ */
+export async function checkedCacheDir(flag: string | undefined): Promise<string> {
+  const dir = resolveCacheDir(flag);
+  await checkWritableDirectory(dir, {
+    what: flag
+      ? '--cache-dir'
+      : process.env.PGPERF_CACHE_DIR
+        ? 'the build cache ($PGPERF_CACHE_DIR)'
+        : 'the build cache (default; --cache-dir to choose another)',
+    expected: 'a directory for the build cache (created if missing)',
+    public: true,
+  });
+  return dir;
 }
 
 export function cacheDirHelp(): string {

@@ -7,6 +7,7 @@ import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../an
 import { executeRun } from '../execute-run.js';
 import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
+import { checkOutDir, checkTmpDir } from '../validate.js';
 
 interface CalibrateFlags extends AnalysisFlags, MeasureFlags {
   bin: string;
@@ -37,6 +38,8 @@ export function calibrateCommand(): Command {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
+    await checkOutDir(flags.out);
+    await checkTmpDir(flags.tmpDir);
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
     try {
       const outcome = await executeRun(

@@ -5,6 +5,8 @@ import { renderComparisonText } from '../../../core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../core/report/markdown.js';
 import { steadySummary } from '../../../core/compare/steady-summary.js';
 import { readResults } from '../../../store/read-results.js';
+import { mergeTwoRuns } from '../../../flows/compare/two-runs.js';
+import { consoleLogger } from '../../../core/util/logger.js';
 import {
   addAnalysisOptions,
   analysisFromFlags,
@@ -22,7 +24,9 @@ interface CompareFlags extends AnalysisFlags, FailOnFlags {
 
 /**
  * `pgperf compare RESULTS.json`: the statistical comparison of every arm against the first, per cell and
- * overall, with the analysis settings recorded in the results unless flags override them. `--format
+ * overall, with the analysis settings recorded in the results unless flags override them. `pgperf compare
+ * BASE.json HEAD.json`: the base arm of one run against the head arm of another, measured apart (unpaired,
+ * said first on stderr and in the warnings; flows/compare/two-runs.ts), with the head run's settings. `--format
  * markdown` prints exactly the PR comment the Action posts for these results; `--format json` the decision,
  * the comparison and the steady per-transaction metrics side by side (steadyMetrics). Exits as the gate
  * decides under --fail-on (0 passed, 1 failed, 2 bad input, 3 the results are incomplete), the same
@@ -31,8 +35,14 @@ interface CompareFlags extends AnalysisFlags, FailOnFlags {
 export function compareCommand(): Command {
   const command = new Command('compare')
     .alias('report')
-    .description('compare every arm of a results file against the first: per-cell and overall verdicts')
+    .description(
+      'compare every arm of a results file against the first: per-cell and overall verdicts; or, given two files, the base arm of the first against the head arm of the second (measured apart: unpaired)',
+    )
     .argument('<results.json>', 'a results file written by pgperf run (or the Action)')
+    .argument(
+      '[head.json]',
+      "a second results file: its head arm (or only arm) against the first file's base arm; the two runs were not interleaved, so the test is unpaired and drift between them reads as a change",
+    )
     .addOption(
       new Option('--format <format>', 'text (a table), markdown (the PR comment) or json')
         .argParser(oneOf('--format', ['text', 'markdown', 'json'] as const))
@@ -45,8 +55,8 @@ export function compareCommand(): Command {
       'default',
     );
   const gated = addFailOnOption(addAnalysisOptions(command, 'compare'));
-  return gated.action(async (file: string, flags: CompareFlags) => {
-    const result = await readResults(file);
+  return gated.action(async (file: string, headFile: string | undefined, flags: CompareFlags) => {
+    const result = headFile === undefined ? await readResults(file) : await twoRuns(file, headFile);
     // A metric the results never recorded is refused before anything is analysed.
     if (flags.metric !== undefined) checkMetricHeld(result, flags.metric);
     const comparison = analyse(result, analysisFromFlags(flags));
@@ -64,4 +74,16 @@ export function compareCommand(): Command {
     }
     process.exitCode = input.decision.exitCode;
   });
+}
+
+/** The base arm of `baseFile`'s run and the head arm of `headFile`'s, as one document, said on stderr first. */
+async function twoRuns(baseFile: string, headFile: string) {
+  const merged = mergeTwoRuns(await readResults(baseFile), await readResults(headFile), {
+    base: baseFile,
+    head: headFile,
+  });
+  consoleLogger().warn(
+    `compare: base is ${merged.source!.base!.chosenBy!}, head is ${merged.source!.head!.chosenBy!}: two runs measured apart, not interleaved, so the test is unpaired and drift between them reads as a change (see the warnings)`,
+  );
+  return merged;
 }

@@ -11,6 +11,8 @@ import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { positiveInt } from '../options.js';
 import { ROUNDS, rangeText } from '../../../core/bounds.js';
+import type { OverallVerdict } from '../../../core/compare/types.js';
+import { checkOutDir } from '../validate.js';
 
 /** The demo's practical threshold (%): what its 5 rounds resolve at the assumed 2% run-to-run noise. */
 const DEMO_THRESHOLD_PCT = 10;
@@ -36,6 +38,25 @@ export const DEMO_WORKLOAD = workloadSchema.parse({
   threshold: DEMO_THRESHOLD_PCT,
 });
 
+/**
+ * The demo's two arms: the first is base, the other head, as in every comparison. head turns
+ * synchronous_commit off, so a commit returns before its WAL reaches the disk: faster by how long the
+ * disk's flush takes.
+ */
+export const DEMO_ARMS = {
+  base: {
+    label: 'sync-on',
+    settings: {} as Record<string, string>,
+    says: 'synchronous_commit=on, the default',
+  },
+  head: { label: 'sync-off', settings: { synchronous_commit: 'off' }, says: 'synchronous_commit=off' },
+} as const;
+
+/** "base is arm 'sync-on' (synchronous_commit=on, the default), head is arm 'sync-off' (synchronous_commit=off)". */
+export const DEMO_ARMS_TEXT =
+  `base is arm '${DEMO_ARMS.base.label}' (${DEMO_ARMS.base.says}), ` +
+  `head is arm '${DEMO_ARMS.head.label}' (${DEMO_ARMS.head.says})`;
+
 export function demoCommand(): Command {
   return new Command('demo')
     .description('compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)')
@@ -50,15 +71,17 @@ export function demoCommand(): Command {
       logger.info(
         `demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}; ${thresholdText(flags.rounds ?? DEMO_WORKLOAD.rounds)}`,
       );
+      logger.info(`demo: ${DEMO_ARMS_TEXT}`);
+      await checkOutDir(flags.out);
       const store = await openCliStore(flags.store, logger, true);
       try {
-        await executeRun(
+        const outcome = await executeRun(
           {
             arms: {
               kind: 'installed',
               arms: [
-                { label: 'sync-on', binDir, settings: {} },
-                { label: 'sync-off', binDir, settings: { synchronous_commit: 'off' } },
+                { label: DEMO_ARMS.base.label, binDir, settings: { ...DEMO_ARMS.base.settings } },
+                { label: DEMO_ARMS.head.label, binDir, settings: { ...DEMO_ARMS.head.settings } },
               ],
             },
             analysis: resolveAnalysis(),
@@ -72,10 +95,25 @@ export function demoCommand(): Command {
           logger,
           { archive: store },
         );
+        process.stdout.write(`${demoReading(outcome.decision.verdict)}\n`);
       } finally {
         await store.close();
       }
     });
+}
+
+/**
+ * The last line of the demo: which arm is head, and what its verdict says about synchronous_commit, e.g.
+ * "demo: base is arm 'sync-on' (...), head is arm 'sync-off' (...): improvement: head is faster: ...".
+ */
+export function demoReading(verdict: OverallVerdict): string {
+  const reading =
+    verdict === 'improvement'
+      ? 'head is faster: with synchronous_commit=off a commit returns before its WAL is flushed to disk, so it does not wait for the flush'
+      : verdict === 'regression' || verdict === 'mixed'
+        ? "head is slower in some cell, which synchronous_commit=off alone does not explain: the machine's noise decided it (try more rounds: pgperf demo --rounds 10)"
+        : "no improvement was decided: too few rounds for this machine's noise, or a disk whose flush is nearly free (tmpfs, a write-back cache), which leaves the two settings close (try more rounds: pgperf demo --rounds 10)";
+  return `demo: ${DEMO_ARMS_TEXT}: ${verdict}: ${reading}`;
 }
 
 /**

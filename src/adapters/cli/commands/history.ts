@@ -10,6 +10,7 @@ import { addChangePointOptions, changePointSettings } from '../change-point-flag
 import { UserError } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
+import { checkOutDir } from '../validate.js';
 
 /**
  * `pgperf history --results DIR|FILE... --out DIR [--repo-url URL] [--workload W...]`:
@@ -43,6 +44,7 @@ export function historyCommand(): Command {
     }) => {
       const repoUrl = flags.repoUrl === undefined ? undefined : parseRepoUrl(flags.repoUrl);
       const { maxP, minSegment, magnitudePct: magnitude } = changePointSettings(flags);
+      await checkOutDir(flags.out, '--out', 'a directory for the history site (created if missing)');
       const logger = consoleLogger();
       let runs;
       let from: string;

@@ -33,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (e instanceof UserError) {
       process.stderr.write(`pgperf: ${e.message}\n`);
-      return EXIT_CODES.usage;
+      return e.exitCode ?? EXIT_CODES.usage;
     }
     process.stderr.write(`pgperf: internal error: ${errorMessage(e)}\n`);
     if (e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);

@@ -19,7 +19,8 @@ import { addChangePointOptions, changePointSettings, type ChangePointFlags } fro
 import { executeRun } from '../execute-run.js';
 import { oneOf, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
-import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
+import { cacheDirHelp, checkedCacheDir, collectString, resolveCacheDir, withInterrupt } from './build.js';
+import { checkOutDir, checkTmpDir } from '../validate.js';
 
 interface NightlyFlags extends ChangePointFlags, MeasureFlags {
   bin?: string;
@@ -87,6 +88,12 @@ export function nightlyCommand(): Command {
     const workloads = [];
     for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
     const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
+    // Every directory it writes, created and proven writable before anything is built or measured.
+    if (head.kind === 'build') await checkedCacheDir(flags.cacheDir);
+    await checkOutDir(flags.out);
+    await checkTmpDir(flags.tmpDir);
+    if (flags.site)
+      await checkOutDir(flags.site, '--site', 'a directory for the history site (created if missing)');
     const store = await openCliStore(flags.store, logger, true);
     try {
       const outcome = await runNightly(

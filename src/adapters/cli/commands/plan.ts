@@ -12,12 +12,13 @@ import { loadRunnerNoise, runnerId, type MissingNoise } from '../../../flows/com
 import { UserError, errorMessage } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
-import { positiveInt, workloadOptionHelp } from '../options.js';
-import { DURATION_S, ROUNDS, rangeText } from '../../../core/bounds.js';
+import { clientCounts, positiveInt, workloadOptionHelp } from '../options.js';
+import { CLIENTS, CLIENT_COUNTS, DURATION_S, ROUNDS, rangeText } from '../../../core/bounds.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 
 interface PlanFlags extends AnalysisFlags {
   workload: string[];
+  clients?: number[];
   shards?: number;
   rounds?: number;
   duration?: number;
@@ -27,7 +28,7 @@ interface PlanFlags extends AnalysisFlags {
 }
 
 /**
- * `pgperf plan --workload FILE... [--store S] [--threshold PCT] [--alpha A] [--shards N] [--json]`: per cell
+ * `pgperf plan --workload FILE... [--clients LIST] [--store S] [--threshold PCT] [--alpha A] [--shards N] [--json]`: per cell
  * this runner's noise (from the store: its newest A/A calibration, else its history), the rounds the
  * threshold needs and the smallest change the planned rounds resolve; with --shards the deterministic split
  * of the cells over N machines (`run --shard I/N`), and only that unless --store is given too.
@@ -38,6 +39,11 @@ export function planCommand(): Command {
       "plan a comparison: this runner's noise per cell, the rounds a threshold needs and the smallest change the planned rounds resolve; with --shards, the split over machines",
     )
     .requiredOption('--workload <file|name...>', workloadOptionHelp())
+    .option(
+      '--clients <list>',
+      `client counts for every workload instead of its own, as run --clients (e.g. 1,4,64; each ${rangeText(CLIENTS)}, at most ${CLIENT_COUNTS.max})`,
+      clientCounts('--clients'),
+    )
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--shards <n>', 'split the cells into N shards (see run --shard)', positiveInt('--shards'))
     .option(
@@ -56,7 +62,12 @@ export function planCommand(): Command {
     const workloads: Workload[] = [];
     for (const file of flags.workload) {
       const w = await loadWorkload(file, { what: '--workload' });
-      workloads.push({ ...w, rounds: flags.rounds ?? w.rounds, duration: flags.duration ?? w.duration });
+      workloads.push({
+        ...w,
+        clients: flags.clients ? [...flags.clients] : w.clients,
+        rounds: flags.rounds ?? w.rounds,
+        duration: flags.duration ?? w.duration,
+      });
     }
     let shards: ShardPlan | undefined;
     if (flags.shards !== undefined) {

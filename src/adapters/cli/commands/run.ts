@@ -19,10 +19,11 @@ import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../an
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
-import { checkArmCount } from '../validate.js';
+import { checkArmCount, checkOutDir, checkTmpDir } from '../validate.js';
 import { DEFAULT_CONFIRM_ROUNDS } from '../../../core/compare/confirmation.js';
-import { EXTRA_ROUNDS, rangeText } from '../../../core/bounds.js';
+import { CLIENTS, CLIENT_COUNTS, EXTRA_ROUNDS, rangeText } from '../../../core/bounds.js';
 import {
+  clientCounts,
   collectArm,
   collectSet,
   nonNegativeInt,
@@ -34,7 +35,7 @@ import {
   addMeasureOptions,
   type MeasureFlags,
 } from '../options.js';
-import { cacheDirHelp, collectString, resolveCacheDir } from './build.js';
+import { cacheDirHelp, checkedCacheDir, collectString } from './build.js';
 
 /** Flags that build the arms from source instead of taking bin dirs. */
 export interface BuildArmFlags {
@@ -51,6 +52,8 @@ export interface BuildArmFlags {
 interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFlags, MeasureFlags {
   arm?: ArmFlag[];
   workload: string[];
+  /** --clients: the client counts of every workload, instead of each workload's own. */
+  clients?: number[];
   seed?: number;
   order: 'random' | 'abba';
   clientBin?: string;
@@ -109,6 +112,11 @@ export function runCommand(): Command {
       [],
     )
     .requiredOption('--workload <file|name...>', workloadOptionHelp())
+    .option(
+      '--clients <list>',
+      `client counts for every workload instead of its own, comma-separated (e.g. 1,4,64; each ${rangeText(CLIENTS)}, at most ${CLIENT_COUNTS.max})`,
+      clientCounts('--clients'),
+    )
     .option(
       '--seed <n>',
       'seed for the run order and client random seeds (default: random, recorded)',
@@ -216,6 +224,7 @@ export function runCommand(): Command {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
+    if (flags.clients) withClientCounts(workloads, flags.clients);
     if (flags.instructions) withInstructions(workloads);
     const baseline = parseBaselineSpec(flags.baseline, '--baseline');
     if (baseline.kind === 'stored' && flags.store === false) {
@@ -245,6 +254,10 @@ export function runCommand(): Command {
       adaptive: '--max-rounds/--time-budget',
       rounds: '--rounds',
     });
+    // Every directory it writes, created and proven writable before the store is opened and anything is
+    // built or started (the build cache was checked with the arms).
+    await checkOutDir(flags.out);
+    await checkTmpDir(flags.tmpDir);
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
     try {
       await executeRun(
@@ -296,6 +309,14 @@ export function runCommand(): Command {
       await store?.close();
     }
   });
+}
+
+/**
+ * --clients: every workload measures these client counts instead of its own (as the Action's
+ * `client-counts`), before the shard split and the plan check, so both see the cells that will run.
+ */
+export function withClientCounts(workloads: Workload[], clients: number[]): void {
+  for (const w of workloads) w.clients = [...clients];
 }
 
 /** --instructions: every workload counts instructions (its own `instructions` settings where it has them). */
@@ -415,7 +436,7 @@ async function buildRequest(flags: RunFlags): Promise<ComparisonRequest> {
     basePatches: await readPatches(flags.basePatch, '--base-patch'),
     headPatches: await readPatches(flags.headPatch, '--head-patch'),
     extraOptions: flags.buildOption,
-    cacheDir: resolveCacheDir(flags.cacheDir),
+    cacheDir: await checkedCacheDir(flags.cacheDir),
   };
 }
 

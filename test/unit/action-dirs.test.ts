@@ -1,0 +1,117 @@
+/**
+ * The Action's directories, refused before anything is built or started, as the CLI's flags are
+ * (bad-input-sweep.test.ts): input 'results-dir' of every mode that writes results, the build cache of a mode
+ * that builds, and a directory store (input 'store'), each given a path under /proc or /sys, a file or a
+ * read-only directory. The modes run for real (mode calibrate with the machine's PostgreSQL, mode benchmark
+ * building from source), so a check that does not refuse starts servers or a build and fails the case.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ActionContext } from '../../src/adapters/action/context.js';
+import { runAction } from '../../src/adapters/action/run-action.js';
+import { openStore } from '../../src/store/open/open-store.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
+import { UserError } from '../../src/core/util/errors.js';
+import { parseActionInputs } from '../helpers/action-inputs.js';
+import { makeReadOnlyDir } from '../helpers/read-only-dir.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const work = mkdtempSync(path.join(os.tmpdir(), 'pgperf-action-dirs-'));
+const aFile = path.join(work, 'a-file');
+writeFileSync(aFile, 'x');
+const readOnly = makeReadOnlyDir(work);
+afterAll(() => {
+  if (readOnly.ok) readOnly.release();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const ctx: ActionContext = {
+  eventName: 'schedule',
+  payload: { schedule: '5 3 * * 0' },
+  owner: 'pg',
+  repo: 'postgres',
+  sha: 'c'.repeat(40),
+  serverUrl: 'https://github.com',
+  workspace: work,
+};
+
+const BAD_PATHS: Array<[string, string | undefined]> = [
+  ['/proc/x', '/proc/pgperf-action/x'],
+  ['/sys/x', '/sys/pgperf-action'],
+  ['a file', aFile],
+  ['a read-only directory', readOnly.ok ? readOnly.dir : undefined],
+];
+
+/** The inputs of each case, the bad path set where `bad` is, and the input the refusal must name. */
+const CASES: Array<{ name: string; input: string; inputs: (bad: string) => Record<string, string> }> = [
+  {
+    name: 'mode calibrate, results-dir',
+    input: "input 'results-dir'",
+    inputs: (bad) => ({ mode: 'calibrate', 'head-bin-dir': installedBinDir(), 'results-dir': bad }),
+  },
+  {
+    name: 'mode benchmark building from source, cache-dir',
+    input: "input 'cache-dir'",
+    inputs: () => ({ mode: 'benchmark', 'base-ref': 'a', 'head-ref': 'b', 'results-dir': 'out' }),
+  },
+  {
+    name: 'mode calibrate, a directory store',
+    input: "input 'store'",
+    inputs: (bad) => ({
+      mode: 'calibrate',
+      'head-bin-dir': installedBinDir(),
+      store: bad,
+      'results-dir': 'out',
+    }),
+  },
+];
+
+describe("the Action's directories are refused before anything starts", () => {
+  const cases = CASES.flatMap((c) => BAD_PATHS.map(([kind, bad]) => ({ ...c, kind, bad })));
+  it.each(cases)('$name: $kind', async ({ input, inputs, bad, kind }) => {
+    if (bad === undefined) {
+      expect(readOnly.ok, kind).toBe(false);
+      return;
+    }
+    const logger = memoryLogger();
+    const cacheDir = input === "input 'cache-dir'" ? bad : path.join(work, 'cache');
+    const started = Date.now();
+    const error = await runAction(
+      parseActionInputs({
+        comment: 'false',
+        'commit-status': 'false',
+        ...(input === "input 'cache-dir'" ? { 'cache-dir': bad } : {}),
+        ...inputs(bad),
+      }),
+      ctx,
+      {
+        logger,
+        runner: nodeProcessRunner,
+        io: { setOutput: () => {}, writeSummary: async () => {} },
+        cacheDir,
+        actionDir: root,
+        build: () => Promise.reject(new Error('the build started')),
+        stores: {
+          open: (spec, write) =>
+            openStore(spec, { what: "input 'store'", home: work, warn: () => {}, write }),
+          tempDir: work,
+        },
+      },
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UserError);
+    const message = (error as Error).message;
+    expect(message.startsWith(input), message).toBe(true);
+    expect(message).toContain(bad);
+    expect(message).toMatch(/\bE[A-Z]{3,}\b|is a file/);
+    expect(logger.lines.join('\n')).not.toMatch(/initdb|round \d+\/\d+/);
+    expect(processesMentioning(work)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
