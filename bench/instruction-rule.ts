@@ -7,7 +7,7 @@
  *
  * Run: npx tsx bench/instruction-rule.ts [replicates]
  */
-import { judgeInstructions } from '../src/core/compare/instruction-verdict.js';
+import { judgeInstructions } from '../src/core/compare/instruction-rule.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { gaussian } from '../testkit/synthetic-run.js';
 

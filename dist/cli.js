@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "../../work/main/node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path44 = __require("node:path");
+    var path45 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path44.resolve(baseDir, baseName);
+          const localBin = path45.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path44.extname(baseName))) return void 0;
+          if (sourceExt.includes(path45.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path44.resolve(
-            path44.dirname(resolvedScriptPath),
+          executableDir = path45.resolve(
+            path45.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path44.basename(
+            const legacyName = path45.basename(
               this._scriptPath,
-              path44.extname(this._scriptPath)
+              path45.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path44.extname(executableFile));
+        launchWithNode = sourceExt.includes(path45.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path44.basename(filename, path44.extname(filename));
+        this._name = path45.basename(filename, path45.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path45) {
-        if (path45 === void 0) return this._executableDir;
-        this._executableDir = path45;
+      executableDir(path46) {
+        if (path46 === void 0) return this._executableDir;
+        this._executableDir = path46;
         return this;
       }
       /**
@@ -3599,6 +3599,18 @@ var init_metrics = __esm({
   }
 });
 
+// src/core/results/types.ts
+function cellId(cell) {
+  return `${cell.workload}@${cell.clients}`;
+}
+var RESULTS_SCHEMA_VERSION;
+var init_types = __esm({
+  "src/core/results/types.ts"() {
+    "use strict";
+    RESULTS_SCHEMA_VERSION = 1;
+  }
+});
+
 // src/core/util/errors.ts
 function errorMessage(e) {
   if (e instanceof Error) return e.message;
@@ -3625,18 +3637,6 @@ var init_errors = __esm({
         if (options.exitCode !== void 0) this.exitCode = options.exitCode;
       }
     };
-  }
-});
-
-// src/core/results/types.ts
-function cellId(cell) {
-  return `${cell.workload}@${cell.clients}`;
-}
-var RESULTS_SCHEMA_VERSION;
-var init_types = __esm({
-  "src/core/results/types.ts"() {
-    "use strict";
-    RESULTS_SCHEMA_VERSION = 1;
   }
 });
 
@@ -3862,10 +3862,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path44) {
-  if (!path44)
+function getElementAtPath(obj, path45) {
+  if (!path45)
     return obj;
-  return path44.reduce((acc, key) => acc?.[key], obj);
+  return path45.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -4124,11 +4124,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path44, issues) {
+function prefixIssues(path45, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path44);
+    iss.path.unshift(path45);
     return iss;
   });
 }
@@ -4661,16 +4661,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path44 = []) => {
+  const processError = (error63, path45 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path44, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path45, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path44, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path45, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path44, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path45, ...issue2.path]);
       } else {
-        const fullpath = [...path44, ...issue2.path];
+        const fullpath = [...path45, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -4709,17 +4709,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path44 = []) => {
+  const processError = (error63, path45 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path44, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path45, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path44, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path45, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path44, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path45, ...issue2.path]);
       } else {
-        const fullpath = [...path44, ...issue2.path];
+        const fullpath = [...path45, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -4758,8 +4758,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path44 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path44) {
+  const path45 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path45) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -22791,13 +22791,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path44 = ref.slice(1).split("/").filter(Boolean);
-  if (path44.length === 0) {
+  const path45 = ref.slice(1).split("/").filter(Boolean);
+  if (path45.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path44[0] === defsKey) {
-    const key = path44[1] === void 0 ? void 0 : decodeJSONPointerSegment(path44[1]);
+  if (path45[0] === defsKey) {
+    const key = path45[1] === void 0 ? void 0 : decodeJSONPointerSegment(path45[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27493,7 +27493,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "../../work/main/node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path44 = __require("path");
+    var path45 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -27532,7 +27532,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path44.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path44.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path45.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path45.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -27664,7 +27664,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "../../work/main/node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path44 = __require("path");
+    var path45 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -29551,17 +29551,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path44) {
-      const ctrl = callVisitor(key, node2, visitor, path44);
+    function visit_(key, node2, visitor, path45) {
+      const ctrl = callVisitor(key, node2, visitor, path45);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path44, ctrl);
-        return visit_(key, ctrl, visitor, path44);
+        replaceNode(key, path45, ctrl);
+        return visit_(key, ctrl, visitor, path45);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path44 = Object.freeze(path44.concat(node2));
+          path45 = Object.freeze(path45.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path44);
+            const ci = visit_(i, node2.items[i], visitor, path45);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29572,13 +29572,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path44 = Object.freeze(path44.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path44);
+          path45 = Object.freeze(path45.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path45);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = visit_("value", node2.value, visitor, path44);
+          const cv2 = visit_("value", node2.value, visitor, path45);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29599,17 +29599,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path44) {
-      const ctrl = await callVisitor(key, node2, visitor, path44);
+    async function visitAsync_(key, node2, visitor, path45) {
+      const ctrl = await callVisitor(key, node2, visitor, path45);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path44, ctrl);
-        return visitAsync_(key, ctrl, visitor, path44);
+        replaceNode(key, path45, ctrl);
+        return visitAsync_(key, ctrl, visitor, path45);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path44 = Object.freeze(path44.concat(node2));
+          path45 = Object.freeze(path45.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path44);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path45);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29620,13 +29620,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path44 = Object.freeze(path44.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path44);
+          path45 = Object.freeze(path45.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path45);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = await visitAsync_("value", node2.value, visitor, path44);
+          const cv2 = await visitAsync_("value", node2.value, visitor, path45);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29653,23 +29653,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path44) {
+    function callVisitor(key, node2, visitor, path45) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path44);
+        return visitor(key, node2, path45);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path44);
+        return visitor.Map?.(key, node2, path45);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path44);
+        return visitor.Seq?.(key, node2, path45);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path44);
+        return visitor.Pair?.(key, node2, path45);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path44);
+        return visitor.Scalar?.(key, node2, path45);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path44);
+        return visitor.Alias?.(key, node2, path45);
       return void 0;
     }
-    function replaceNode(key, path44, node2) {
-      const parent = path44[path44.length - 1];
+    function replaceNode(key, path45, node2) {
+      const parent = path45[path45.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -30281,10 +30281,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path44, value) {
+    function collectionFromPath(schema, path45, value) {
       let v = value;
-      for (let i = path44.length - 1; i >= 0; --i) {
-        const k = path44[i];
+      for (let i = path45.length - 1; i >= 0; --i) {
+        const k = path45[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30303,7 +30303,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path44) => path44 == null || typeof path44 === "object" && !!path44[Symbol.iterator]().next().done;
+    var isEmptyPath = (path45) => path45 == null || typeof path45 === "object" && !!path45[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30333,11 +30333,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path44, value) {
-        if (isEmptyPath(path44))
+      addIn(path45, value) {
+        if (isEmptyPath(path45))
           this.add(value);
         else {
-          const [key, ...rest] = path44;
+          const [key, ...rest] = path45;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -30351,8 +30351,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path44) {
-        const [key, ...rest] = path44;
+      deleteIn(path45) {
+        const [key, ...rest] = path45;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -30366,8 +30366,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path44, keepScalar) {
-        const [key, ...rest] = path44;
+      getIn(path45, keepScalar) {
+        const [key, ...rest] = path45;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -30385,8 +30385,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path44) {
-        const [key, ...rest] = path44;
+      hasIn(path45) {
+        const [key, ...rest] = path45;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -30396,8 +30396,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path44, value) {
-        const [key, ...rest] = path44;
+      setIn(path45, value) {
+        const [key, ...rest] = path45;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -32912,9 +32912,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path44, value) {
+      addIn(path45, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path44, value);
+          this.contents.addIn(path45, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -32989,14 +32989,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path44) {
-        if (Collection2.isEmptyPath(path44)) {
+      deleteIn(path45) {
+        if (Collection2.isEmptyPath(path45)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path44) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path45) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33011,10 +33011,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path44, keepScalar) {
-        if (Collection2.isEmptyPath(path44))
+      getIn(path45, keepScalar) {
+        if (Collection2.isEmptyPath(path45))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path44, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path45, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33025,10 +33025,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path44) {
-        if (Collection2.isEmptyPath(path44))
+      hasIn(path45) {
+        if (Collection2.isEmptyPath(path45))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path44) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path45) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33045,13 +33045,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path44, value) {
-        if (Collection2.isEmptyPath(path44)) {
+      setIn(path45, value) {
+        if (Collection2.isEmptyPath(path45)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path44), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path45), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path44, value);
+          this.contents.setIn(path45, value);
         }
       }
       /**
@@ -35012,9 +35012,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path44) => {
+    visit2.itemAtPath = (cst, path45) => {
       let item = cst;
-      for (const [field, index] of path44) {
+      for (const [field, index] of path45) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35023,23 +35023,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path44) => {
-      const parent = visit2.itemAtPath(cst, path44.slice(0, -1));
-      const field = path44[path44.length - 1][0];
+    visit2.parentCollection = (cst, path45) => {
+      const parent = visit2.itemAtPath(cst, path45.slice(0, -1));
+      const field = path45[path45.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path44, item, visitor) {
-      let ctrl = visitor(item, path44);
+    function _visit(path45, item, visitor) {
+      let ctrl = visitor(item, path45);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path44.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path45.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35050,10 +35050,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path44);
+            ctrl = ctrl(item, path45);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path44) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path45) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -36940,12 +36940,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path44) {
-  return path44.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path45) {
+  return path45.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path44) {
+function valueAt2(doc, path45) {
   let v = doc;
-  for (const key of path44) {
+  for (const key of path45) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37280,15 +37280,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-import { readFile as readFile15 } from "node:fs/promises";
-async function readResults(path44, options = {}) {
+import { readFile as readFile16 } from "node:fs/promises";
+async function readResults(path45, options = {}) {
   let text2;
   try {
-    text2 = await readFile15(path44, "utf8");
+    text2 = await readFile16(path45, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path44}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path45}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path44, options);
+  return parseResults(text2, path45, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -37336,7 +37336,7 @@ var init_read_results = __esm({
 });
 
 // src/store/store.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function runIdOf(result) {
   if (result.runId !== void 0) {
     if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
@@ -37356,7 +37356,7 @@ function runIdOf(result) {
     hostname: result.environment?.hostname,
     seed: result.plan?.seed
   });
-  return `${compact}-${createHash7("sha256").update(identity).digest("hex").slice(0, 8)}`;
+  return `${compact}-${createHash8("sha256").update(identity).digest("hex").slice(0, 8)}`;
 }
 function checkRunId(id) {
   if (!RUN_ID.test(id)) {
@@ -39196,14 +39196,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path44 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path45 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path44 && path44[0] !== "/") {
-          path44 = `/${path44}`;
+        if (path45 && path45[0] !== "/") {
+          path45 = `/${path45}`;
         }
-        return new URL(`${origin}${path44}`);
+        return new URL(`${origin}${path45}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39654,39 +39654,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path44, origin }
+          request: { method, path: path45, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path44);
+        debuglog("sending request to %s %s/%s", method, origin, path45);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path44, origin },
+          request: { method, path: path45, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path44,
+          path45,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path44, origin }
+          request: { method, path: path45, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path44);
+        debuglog("trailers received from %s %s/%s", method, origin, path45);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path44, origin },
+          request: { method, path: path45, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path44,
+          path45,
           error62.message
         );
       });
@@ -39735,9 +39735,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path44, origin }
+            request: { method, path: path45, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path44);
+          debuglog("sending request to %s %s/%s", method, origin, path45);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -39800,7 +39800,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path44,
+        path: path45,
         method,
         body,
         headers,
@@ -39815,11 +39815,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path44 !== "string") {
+        if (typeof path45 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path44[0] !== "/" && !(path44.startsWith("http://") || path44.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path45[0] !== "/" && !(path45.startsWith("http://") || path45.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path44)) {
+        } else if (invalidPathRegex.test(path45)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -39885,7 +39885,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path44, query) : path44;
+        this.path = query ? buildURL(path45, query) : path45;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -44578,7 +44578,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path44, host, upgrade, blocking, reset } = request2;
+      const { method, path: path45, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44659,7 +44659,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path44} HTTP/1.1\r
+      let header = `${method} ${path45} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45188,7 +45188,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path44, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path45, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45285,7 +45285,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path44;
+      headers[HTTP2_HEADER_PATH] = path45;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45638,9 +45638,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path44 = search ? `${pathname}${search}` : pathname;
+        const path45 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path44;
+        this.opts.path = path45;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -46879,10 +46879,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path44 = "/",
+          path: path45 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path44;
+        opts.path = origin + path45;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -48854,20 +48854,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path44) {
-      if (typeof path44 !== "string") {
-        return path44;
+    function safeUrl2(path45) {
+      if (typeof path45 !== "string") {
+        return path45;
       }
-      const pathSegments = path44.split("?");
+      const pathSegments = path45.split("?");
       if (pathSegments.length !== 2) {
-        return path44;
+        return path45;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path44, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path44);
+    function matchKey(mockDispatch2, { path: path45, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path45);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -48889,7 +48889,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path44 }) => matchValue(safeUrl2(path44), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path45 }) => matchValue(safeUrl2(path45), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -48927,9 +48927,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path44, method, body, headers, query } = opts;
+      const { path: path45, method, body, headers, query } = opts;
       return {
-        path: path44,
+        path: path45,
         method,
         body,
         headers,
@@ -49392,10 +49392,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path44, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path45, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path44,
+            Path: path45,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54274,9 +54274,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path44) {
-      for (let i = 0; i < path44.length; ++i) {
-        const code = path44.charCodeAt(i);
+    function validateCookiePath(path45) {
+      for (let i = 0; i < path45.length; ++i) {
+        const code = path45.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -55348,8 +55348,8 @@ var require_connection2 = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest = crypto.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest) {
+          const digest2 = crypto.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest2) {
             failWebsocketConnection(ws, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -55630,7 +55630,7 @@ var require_receiver = __commonJS({
             const buffer = this.consume(2);
             const fin = (buffer[0] & 128) !== 0;
             const opcode = buffer[0] & 15;
-            const masked = (buffer[1] & 128) === 128;
+            const masked2 = (buffer[1] & 128) === 128;
             const fragmented = !fin && opcode !== opcodes.CONTINUATION;
             const payloadLength = buffer[1] & 127;
             const rsv1 = buffer[0] & 64;
@@ -55640,7 +55640,7 @@ var require_receiver = __commonJS({
               failWebsocketConnection(this.ws, "Invalid opcode received");
               return callback();
             }
-            if (masked) {
+            if (masked2) {
               failWebsocketConnection(this.ws, "Frame cannot be masked");
               return callback();
             }
@@ -55688,7 +55688,7 @@ var require_receiver = __commonJS({
               this.#info.compressed = rsv1 !== 0;
             }
             this.#info.opcode = opcode;
-            this.#info.masked = masked;
+            this.#info.masked = masked2;
             this.#info.fin = fin;
             this.#info.fragmented = fragmented;
           } else if (this.#state === parserStates.PAYLOADLENGTH_16) {
@@ -57196,11 +57196,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path44 = opts.path;
+          let path45 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path44 = `/${path44}`;
+            path45 = `/${path45}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path44);
+          url2 = new URL(util.parseOrigin(url2).origin + path45);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -59603,6 +59603,2267 @@ function armVerdicts(gating, label, workloads) {
 
 // src/core/compare/decision.ts
 init_metrics();
+
+// ../../work/main/node_modules/simple-statistics/dist/simple-statistics.mjs
+function sum(x) {
+  if (x.length === 0) {
+    return 0;
+  }
+  var sum2 = x[0];
+  var correction = 0;
+  var transition;
+  if (typeof sum2 !== "number") {
+    return Number.NaN;
+  }
+  for (var i = 1; i < x.length; i++) {
+    if (typeof x[i] !== "number") {
+      return Number.NaN;
+    }
+    transition = sum2 + x[i];
+    if (Math.abs(sum2) >= Math.abs(x[i])) {
+      correction += sum2 - transition + x[i];
+    } else {
+      correction += x[i] - transition + sum2;
+    }
+    sum2 = transition;
+  }
+  return sum2 + correction;
+}
+function mean(x) {
+  if (x.length === 0) {
+    throw new Error("mean requires at least one data point");
+  }
+  return sum(x) / x.length;
+}
+function sumNthPowerDeviations(x, n) {
+  var meanValue = mean(x);
+  var sum2 = 0;
+  var tempValue;
+  var i;
+  if (n === 2) {
+    for (i = 0; i < x.length; i++) {
+      tempValue = x[i] - meanValue;
+      sum2 += tempValue * tempValue;
+    }
+  } else {
+    for (i = 0; i < x.length; i++) {
+      sum2 += Math.pow(x[i] - meanValue, n);
+    }
+  }
+  return sum2;
+}
+function sampleVariance(x) {
+  if (x.length < 2) {
+    throw new Error("sampleVariance requires at least two data points");
+  }
+  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
+  var besselsCorrection = x.length - 1;
+  return sumSquaredDeviationsValue / besselsCorrection;
+}
+function sampleStandardDeviation(x) {
+  var sampleVarianceX = sampleVariance(x);
+  return Math.sqrt(sampleVarianceX);
+}
+function quantileSorted(x, p) {
+  var idx = (x.length - 1) * p;
+  if (x.length === 0) {
+    throw new Error("quantile requires at least one data point.");
+  } else if (p < 0 || p > 1) {
+    throw new Error("quantiles must be between 0 and 1");
+  } else if (p === 1) {
+    return x[x.length - 1];
+  } else if (p === 0) {
+    return x[0];
+  } else if (idx % 1 !== 0) {
+    var lower = Math.floor(idx);
+    var upper = Math.ceil(idx);
+    var fraction = idx - lower;
+    return x[lower] + fraction * (x[upper] - x[lower]);
+  } else {
+    return x[idx];
+  }
+}
+function quickselect(arr, k, left, right) {
+  left = left || 0;
+  right = right || arr.length - 1;
+  while (right > left) {
+    if (right - left > 600) {
+      var n = right - left + 1;
+      var m = k - left + 1;
+      var z3 = Math.log(n);
+      var s = 0.5 * Math.exp(2 * z3 / 3);
+      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
+      if (m - n / 2 < 0) {
+        sd *= -1;
+      }
+      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
+      var newRight = Math.min(
+        right,
+        Math.floor(k + (n - m) * s / n + sd)
+      );
+      quickselect(arr, k, newLeft, newRight);
+    }
+    var t = arr[k];
+    var i = left;
+    var j = right;
+    swap(arr, left, k);
+    if (arr[right] > t) {
+      swap(arr, left, right);
+    }
+    while (i < j) {
+      swap(arr, i, j);
+      i++;
+      j--;
+      while (arr[i] < t) {
+        i++;
+      }
+      while (arr[j] > t) {
+        j--;
+      }
+    }
+    if (arr[left] === t) {
+      swap(arr, left, j);
+    } else {
+      j++;
+      swap(arr, j, right);
+    }
+    if (j <= k) {
+      left = j + 1;
+    }
+    if (k <= j) {
+      right = j - 1;
+    }
+  }
+}
+function swap(arr, i, j) {
+  var tmp = arr[i];
+  arr[i] = arr[j];
+  arr[j] = tmp;
+}
+function quantile(x, p) {
+  var copy = x.slice();
+  if (Array.isArray(p)) {
+    multiQuantileSelect(copy, p);
+    var results = [];
+    for (var i = 0; i < p.length; i++) {
+      results[i] = quantileSorted(copy, p[i]);
+    }
+    return results;
+  } else {
+    var idx = quantileIndex(copy.length, p);
+    quantileSelect(copy, idx, 0, copy.length - 1);
+    return quantileSorted(copy, p);
+  }
+}
+function quantileSelect(arr, k, left, right) {
+  if (k % 1 === 0) {
+    quickselect(arr, k, left, right);
+  } else {
+    k = Math.floor(k);
+    quickselect(arr, k, left, right);
+    quickselect(arr, k + 1, k + 1, right);
+  }
+}
+function multiQuantileSelect(arr, p) {
+  var positions = /* @__PURE__ */ new Set();
+  for (var i = 0; i < p.length; i++) {
+    var idx = quantileIndex(arr.length, p[i]);
+    positions.add(Math.floor(idx));
+    positions.add(Math.ceil(idx));
+  }
+  var indices = Array.from(positions).sort(compare);
+  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
+}
+function multiselect(arr, indices, lo, hi, left, right) {
+  if (lo > hi) {
+    return;
+  }
+  var mid = lo + hi >> 1;
+  quickselect(arr, indices[mid], left, right);
+  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
+  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
+}
+function compare(a, b) {
+  return a - b;
+}
+function quantileIndex(len, p) {
+  var idx = (len - 1) * p;
+  if (p === 1) {
+    return len - 1;
+  } else if (p === 0) {
+    return 0;
+  } else if (idx % 1 !== 0) {
+    return idx;
+  } else {
+    return idx;
+  }
+}
+function median(x) {
+  return +quantile(x, 0.5);
+}
+function medianAbsoluteDeviation(x) {
+  var medianValue = median(x);
+  var medianAbsoluteDeviations = [];
+  for (var i = 0; i < x.length; i++) {
+    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
+  }
+  return median(medianAbsoluteDeviations);
+}
+var BayesianClassifier = function BayesianClassifier2() {
+  this.totalCount = 0;
+  this.data = {};
+};
+BayesianClassifier.prototype.train = function train(item, category) {
+  if (!this.data[category]) {
+    this.data[category] = {};
+  }
+  for (var k in item) {
+    var v = item[k];
+    if (this.data[category][k] === void 0) {
+      this.data[category][k] = {};
+    }
+    if (this.data[category][k][v] === void 0) {
+      this.data[category][k][v] = 0;
+    }
+    this.data[category][k][v]++;
+  }
+  this.totalCount++;
+};
+BayesianClassifier.prototype.score = function score(item) {
+  var odds = {};
+  var category;
+  for (var k in item) {
+    var v = item[k];
+    for (category in this.data) {
+      if (odds[category] === void 0) {
+        odds[category] = {};
+      }
+      if (this.data[category][k]) {
+        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
+      } else {
+        odds[category][k + "_" + v] = 0;
+      }
+    }
+  }
+  var oddsSums = {};
+  for (category in odds) {
+    oddsSums[category] = 0;
+    for (var combination in odds[category]) {
+      oddsSums[category] += odds[category][combination];
+    }
+  }
+  return oddsSums;
+};
+var COEFFICIENTS = [
+  0.9999999999999971,
+  57.15623566586292,
+  -59.59796035547549,
+  14.136097974741746,
+  -0.4919138160976202,
+  3399464998481189e-20,
+  4652362892704858e-20,
+  -9837447530487956e-20,
+  1580887032249125e-19,
+  -21026444172410488e-20,
+  21743961811521265e-20,
+  -1643181065367639e-19,
+  8441822398385275e-20,
+  -26190838401581408e-21,
+  36899182659531625e-22
+];
+var g = 607 / 128;
+var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
+function gammaln(n) {
+  if (n <= 0) {
+    return Number.POSITIVE_INFINITY;
+  }
+  n--;
+  var a = COEFFICIENTS[0];
+  for (var i = 1; i < 15; i++) {
+    a += COEFFICIENTS[i] / (n + i);
+  }
+  var tmp = g + 0.5 + n;
+  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
+}
+var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
+function cumulativeDistribution(z3) {
+  var sum2 = z3;
+  var tmp = z3;
+  for (var i = 1; i < 30; i++) {
+    tmp *= z3 * z3 / (2 * i + 1);
+    sum2 += tmp;
+  }
+  return Math.round((0.5 + sum2 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
+}
+var standardNormalTable = [];
+for (z = 0; z <= 3.09; z += 0.01) {
+  standardNormalTable.push(cumulativeDistribution(z));
+}
+var z;
+var SQRT_2PI = Math.sqrt(2 * Math.PI);
+var PerceptronModel = function PerceptronModel2() {
+  this.weights = [];
+  this.bias = 0;
+};
+PerceptronModel.prototype.predict = function predict(features) {
+  if (features.length !== this.weights.length) {
+    return null;
+  }
+  var score2 = 0;
+  for (var i = 0; i < this.weights.length; i++) {
+    score2 += this.weights[i] * features[i];
+  }
+  score2 += this.bias;
+  if (score2 > 0) {
+    return 1;
+  } else {
+    return 0;
+  }
+};
+PerceptronModel.prototype.train = function train2(features, label) {
+  if (label !== 0 && label !== 1) {
+    return null;
+  }
+  if (features.length !== this.weights.length) {
+    this.weights = features.slice();
+    this.bias = 1;
+  }
+  var prediction = this.predict(features);
+  if (typeof prediction === "number" && prediction !== label) {
+    var gradient = label - prediction;
+    for (var i = 0; i < this.weights.length; i++) {
+      this.weights[i] += gradient * features[i];
+    }
+    this.bias += gradient;
+  }
+  return this;
+};
+
+// src/core/results/instructions.ts
+var DEFAULT_INSTRUCTION_SETTINGS = {
+  short: 200,
+  long: 1200,
+  warmup: 200,
+  repetitions: 3,
+  thresholdPct: 1
+};
+function perTransaction(shortInstructions, longInstructions, s) {
+  return (longInstructions - shortInstructions) / (s.long - s.short);
+}
+function emptyInstructionsRecord() {
+  return {
+    counter: "cachegrind",
+    settings: {},
+    wallS: 0,
+    samples: [],
+    profiles: [],
+    failures: [],
+    notes: []
+  };
+}
+
+// src/core/stats/log-beta.ts
+function logBeta(a, b) {
+  const p = Math.min(a, b);
+  const q = Math.max(a, b);
+  if (!(p > 0)) return Number.NaN;
+  if (p >= STIRLING_MIN) {
+    const corr = stirlingCorrection(p) + stirlingCorrection(q) - stirlingCorrection(p + q);
+    return -0.5 * Math.log(q) + LN_SQRT_2PI + corr + (p - 0.5) * Math.log(p / (p + q)) + q * Math.log1p(-p / (p + q));
+  }
+  if (q >= STIRLING_MIN) {
+    const corr = stirlingCorrection(q) - stirlingCorrection(p + q);
+    return gammaln(p) + corr + p - p * Math.log(p + q) + (q - 0.5) * Math.log1p(-p / (p + q));
+  }
+  return gammaln(p) + gammaln(q) - gammaln(p + q);
+}
+function stirlingCorrection(x) {
+  const inv2 = 1 / (x * x);
+  let sum2 = 0;
+  for (let k = STIRLING_SERIES.length - 1; k >= 0; k--) sum2 = sum2 * inv2 + STIRLING_SERIES[k];
+  return sum2 / x;
+}
+var STIRLING_MIN = 10;
+var LN_SQRT_2PI = 0.9189385332046728;
+var STIRLING_SERIES = [1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156];
+
+// src/core/stats/regularized-incomplete-beta.ts
+function regularizedIncompleteBeta(x, a, b, complement = 1 - x) {
+  if (!(x >= 0 && x <= 1 && a > 0 && b > 0)) return Number.NaN;
+  if (x === 0 || complement === 0) return x === 0 ? 0 : 1;
+  if (x > (a + 1) / (a + b + 2)) return 1 - lowerTail(complement, b, a, x);
+  return lowerTail(x, a, b, complement);
+}
+function lowerTail(x, a, b, y) {
+  const logFront = a * Math.log(x) + b * Math.log(y) - logBeta(a, b);
+  return Math.exp(logFront) / a * continuedFraction(x, a, b);
+}
+function continuedFraction(x, a, b) {
+  const qab = a + b;
+  const qap = a + 1;
+  const qam = a - 1;
+  let c = 1;
+  let d = guard(1 - qab * x / qap);
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= MAX_ITERATIONS; m++) {
+    const m2 = 2 * m;
+    let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+    d = 1 / guard(1 + aa * d);
+    c = guard(1 + aa / c);
+    h *= d * c;
+    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+    d = 1 / guard(1 + aa * d);
+    c = guard(1 + aa / c);
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < EPSILON) break;
+  }
+  return h;
+}
+function guard(v) {
+  return Math.abs(v) < TINY ? TINY : v;
+}
+var MAX_ITERATIONS = 1e4;
+var EPSILON = 1e-16;
+var TINY = 1e-300;
+
+// src/core/stats/student-t-cdf.ts
+function studentTCdf(t, df) {
+  if (Number.isNaN(t) || !(df > 0)) return Number.NaN;
+  if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
+  const t2 = t * t;
+  const lower = 0.5 * regularizedIncompleteBeta(df / (df + t2), df / 2, 0.5, t2 / (df + t2));
+  return t > 0 ? 1 - lower : lower;
+}
+
+// src/core/stats/normal-quantile.ts
+function normalQuantile(p) {
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  const q = p - 0.5;
+  if (Math.abs(q) <= CENTRAL_SPLIT) {
+    const r2 = CENTRAL_CONST - q * q;
+    return q * horner(A, r2) / horner(B, r2);
+  }
+  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+  let z3;
+  if (r <= TAIL_SPLIT) {
+    r -= 1.6;
+    z3 = horner(C, r) / horner(D, r);
+  } else {
+    r -= TAIL_SPLIT;
+    z3 = horner(E, r) / horner(F, r);
+  }
+  return q < 0 ? -z3 : z3;
+}
+function horner(c, x) {
+  let value = 0;
+  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
+  return value;
+}
+var CENTRAL_SPLIT = 0.425;
+var CENTRAL_CONST = 0.180625;
+var TAIL_SPLIT = 5;
+var A = [
+  3.3871328727963665,
+  133.14166789178438,
+  1971.5909503065513,
+  13731.69376550946,
+  45921.95393154987,
+  67265.7709270087,
+  33430.57558358813,
+  2509.0809287301227
+];
+var B = [
+  1,
+  42.31333070160091,
+  687.1870074920579,
+  5394.196021424751,
+  21213.794301586597,
+  39307.89580009271,
+  28729.085735721943,
+  5226.495278852854
+];
+var C = [
+  1.4234371107496835,
+  4.630337846156546,
+  5.769497221460691,
+  3.6478483247632045,
+  1.2704582524523684,
+  0.2417807251774506,
+  0.022723844989269184,
+  7745450142783414e-19
+];
+var D = [
+  1,
+  2.053191626637759,
+  1.6763848301838038,
+  0.6897673349851,
+  0.14810397642748008,
+  0.015198666563616457,
+  5475938084995345e-19,
+  10507500716444169e-25
+];
+var E = [
+  6.657904643501103,
+  5.463784911164114,
+  1.7848265399172913,
+  0.29656057182850487,
+  0.026532189526576124,
+  0.0012426609473880784,
+  27115555687434876e-21,
+  20103343992922881e-23
+];
+var F = [
+  1,
+  0.599832206555888,
+  0.1369298809227358,
+  0.014875361290850615,
+  7868691311456133e-19,
+  18463183175100548e-21,
+  1421511758316446e-22,
+  20442631033899397e-31
+];
+
+// src/core/stats/student-t-quantile.ts
+function studentTQuantile(p, df) {
+  if (!(p >= 0 && p <= 1) || !(df > 0)) return Number.NaN;
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  if (p === 0.5) return 0;
+  const tail2 = Math.min(p, 1 - p);
+  const z3 = -normalQuantile(tail2);
+  let lo = z3;
+  let hi = Math.max(2 * z3, 1);
+  while (studentTCdf(-hi, df) > tail2 && hi < Number.MAX_VALUE / 2) {
+    lo = hi;
+    hi *= 2;
+  }
+  const z32 = z3 * z3 * z3;
+  let t = clamp(z3 + (z32 + z3) / (4 * df) + (5 * z32 * z3 * z3 + 16 * z32 + 3 * z3) / (96 * df * df), lo, hi);
+  const logDensityConst = gammaln((df + 1) / 2) - gammaln(df / 2) - 0.5 * Math.log(df * Math.PI);
+  for (let i = 0; i < MAX_ITERATIONS2; i++) {
+    const f = studentTCdf(-t, df);
+    if (f > tail2) lo = t;
+    else hi = t;
+    const density = Math.exp(logDensityConst - (df + 1) / 2 * Math.log1p(t * t / df));
+    let next = t + (Math.log(f) - Math.log(tail2)) * f / density;
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    const converged = Math.abs(next - t) <= TOLERANCE * t;
+    t = next;
+    if (converged || hi - lo <= TOLERANCE * t) break;
+  }
+  return p < 0.5 ? -t : t;
+}
+function clamp(v, lo, hi) {
+  return Math.min(Math.max(v, lo), hi);
+}
+var MAX_ITERATIONS2 = 200;
+var TOLERANCE = 1e-15;
+
+// src/core/stats/t-inference.ts
+function tInference(estimate, se, df, level2) {
+  if (se === 0) {
+    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
+    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
+  }
+  const t = estimate / se;
+  const margin = studentTQuantile(1 - (1 - level2) / 2, df) * se;
+  return {
+    t,
+    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
+    lower: estimate - margin,
+    upper: estimate + margin
+  };
+}
+
+// src/core/stats/one-sample-t.ts
+function oneSampleT(values, level2 = 0.95) {
+  const n = values.length;
+  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
+  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
+  const estimate = mean(values);
+  const se = sampleStandardDeviation(values) / Math.sqrt(n);
+  const df = n - 1;
+  return { ...tInference(estimate, se, df, level2), df, estimate };
+}
+
+// src/core/stats/signed-rank-null-counts.ts
+function signedRankNullCounts(doubledRanks) {
+  const noTies = doubledRanks.every((r, i) => r === 2 * (i + 1));
+  const n = doubledRanks.length;
+  if (noTies) {
+    const cached2 = cache.get(n);
+    if (cached2) return cached2;
+  }
+  let total = 0;
+  for (const r of doubledRanks) {
+    if (!Number.isInteger(r) || r < 1)
+      throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
+    total += r;
+  }
+  const counts = new Float64Array(total + 1);
+  counts[0] = 1;
+  let reach = 0;
+  for (const r of doubledRanks) {
+    for (let s = reach; s >= 0; s--) if (counts[s] !== 0) counts[s + r] = counts[s + r] + counts[s];
+    reach += r;
+  }
+  if (noTies) cache.set(n, counts);
+  return counts;
+}
+var cache = /* @__PURE__ */ new Map();
+
+// src/core/stats/walsh-hodges-lehmann.ts
+function walshHodgesLehmann(d, levels) {
+  const n = d.length;
+  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
+  const total = n * (n + 1) / 2;
+  const walsh = new Float64Array(total);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
+  walsh.sort();
+  const mid = total >> 1;
+  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
+  const intervals = levels.map((level2) => {
+    const { index, achievedLevel } = signedRankCiIndex(n, level2);
+    return { level: level2, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+function signedRankCiIndex(n, level2) {
+  if (!(n >= 1 && level2 > 0 && level2 < 1)) {
+    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level2}`);
+  }
+  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
+  const all = 2 ** n;
+  const tail2 = (1 - level2) / 2;
+  let below = 0;
+  let q = 0;
+  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
+  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
+  return { index: q, achievedLevel: 1 - 2 * below / all };
+}
+
+// src/core/stats/midranks.ts
+function midranks(values) {
+  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
+  const ranks = new Array(values.length);
+  const tieSizes = [];
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && values[order[end]] === values[order[start]]) end++;
+    const rank = (start + 1 + end) / 2;
+    for (let k = start; k < end; k++) ranks[order[k]] = rank;
+    tieSizes.push(end - start);
+    start = end;
+  }
+  return { ranks, tieSizes };
+}
+
+// src/core/stats/wilcoxon-signed-rank.ts
+function wilcoxonSignedRank(d) {
+  const nonzero = d.filter((x) => x !== 0);
+  const n = nonzero.length;
+  const zeros = d.length - n;
+  if (n === 0) return { tPlus: 0, n, zeros, ties: false, p: 1, method: "exact" };
+  const { ranks, tieSizes } = midranks(nonzero.map(Math.abs));
+  const ties = tieSizes.some((t) => t > 1);
+  let doubledPlus = 0;
+  nonzero.forEach((x, i) => {
+    if (x > 0) doubledPlus += 2 * ranks[i];
+  });
+  const doubledRanks = ties ? ranks.map((r) => 2 * r) : Array.from({ length: n }, (_, i) => 2 * (i + 1));
+  const counts = signedRankNullCounts(doubledRanks);
+  const totalDoubled = counts.length - 1;
+  const observed = Math.abs(2 * doubledPlus - totalDoubled);
+  let extreme = 0;
+  for (let s = 0; s <= totalDoubled; s++)
+    if (Math.abs(2 * s - totalDoubled) >= observed - 1e-9) extreme += counts[s];
+  return {
+    tPlus: doubledPlus / 2,
+    n,
+    zeros,
+    ties,
+    p: Math.min(1, extreme / 2 ** n),
+    method: ties ? "exact-conditional" : "exact"
+  };
+}
+function signedRankMinP(n) {
+  return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
+}
+
+// src/core/stats/seeded-random.ts
+function seededRandom(seed) {
+  let s = seed >>> 0;
+  const splitMix32 = () => {
+    s = s + 2654435769 | 0;
+    let z3 = s;
+    z3 = Math.imul(z3 ^ z3 >>> 16, 2246822507);
+    z3 = Math.imul(z3 ^ z3 >>> 13, 3266489909);
+    return (z3 ^ z3 >>> 16) >>> 0;
+  };
+  let a = splitMix32();
+  let b = splitMix32();
+  let c = splitMix32();
+  let d = splitMix32();
+  return () => {
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    return result / 4294967296;
+  };
+}
+function rotl(x, k) {
+  return x << k | x >>> 32 - k;
+}
+
+// src/core/stats/bootstrap-ratio-of-means.ts
+function bootstrapRatioOfMeans(base, head, options) {
+  const { seed, resamples = DEFAULT_RESAMPLES, level: level2 = 0.95 } = options;
+  if (base.length === 0 || head.length === 0) throw new RangeError("bootstrap needs values in both arms");
+  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
+  if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
+  const random = seededRandom(seed);
+  const resampledMean = (x) => {
+    let sum2 = 0;
+    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
+    return sum2 / x.length;
+  };
+  const ratios = new Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    const b = resampledMean(base);
+    ratios[r] = resampledMean(head) / b;
+  }
+  ratios.sort((x, y) => x - y);
+  const tail2 = (1 - level2) / 2;
+  return {
+    ratio: mean(head) / mean(base),
+    lower: quantileSorted(ratios, tail2),
+    upper: quantileSorted(ratios, 1 - tail2),
+    resamples,
+    seed
+  };
+}
+var DEFAULT_RESAMPLES = 1e4;
+
+// src/core/stats/binomial-coefficient.ts
+function binomialCoefficient(n, k) {
+  if (k < 0 || k > n) return 0;
+  const small = Math.min(k, n - k);
+  let c = 1;
+  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
+  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
+}
+
+// src/core/stats/mann-whitney-null-counts.ts
+function mannWhitneyNullCounts(m, n) {
+  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0 || m * n > MAX_EXACT_PRODUCT) {
+    throw new RangeError(
+      `exact Mann-Whitney distribution needs integer sizes with m\xB7n \u2264 ${MAX_EXACT_PRODUCT}, got ${m}, ${n}`
+    );
+  }
+  const [small, large] = m <= n ? [m, n] : [n, m];
+  const key = small * 100003 + large;
+  let counts = cache2.get(key);
+  if (!counts) {
+    counts = compute(small, large);
+    cache2.set(key, counts);
+  }
+  return counts;
+}
+var MAX_EXACT_PRODUCT = 1e4;
+var cache2 = /* @__PURE__ */ new Map();
+function compute(m, n) {
+  let prev = [];
+  for (let i = 0; i <= m; i++) prev.push(Float64Array.of(1));
+  for (let k = 1; k <= n; k++) {
+    const next = [Float64Array.of(1)];
+    for (let i = 1; i <= m; i++) {
+      const f = new Float64Array(i * k + 1);
+      f.set(prev[i]);
+      const withLargestFirst = next[i - 1];
+      for (let u = 0; u < withLargestFirst.length; u++) f[u + k] += withLargestFirst[u];
+      next.push(f);
+    }
+    prev = next;
+  }
+  return prev[m];
+}
+
+// src/core/stats/normal-cdf.ts
+function normalCdf(z3) {
+  if (Number.isNaN(z3)) return Number.NaN;
+  const y = Math.abs(z3);
+  if (y <= SMALL_LIMIT) {
+    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
+    let num4 = A2[4] * zsq;
+    let den = zsq;
+    for (let i = 0; i < 3; i++) {
+      num4 = (num4 + A2[i]) * zsq;
+      den = (den + B2[i]) * zsq;
+    }
+    return 0.5 + z3 * (num4 + A2[3]) / (den + B2[3]);
+  }
+  let tail2;
+  if (y <= MEDIUM_LIMIT) {
+    let num4 = C2[8] * y;
+    let den = y;
+    for (let i = 0; i < 7; i++) {
+      num4 = (num4 + C2[i]) * y;
+      den = (den + D2[i]) * y;
+    }
+    tail2 = gaussianFactor(y) * ((num4 + C2[7]) / (den + D2[7]));
+  } else if (y < UNDERFLOW_LIMIT) {
+    const xsq = 1 / (y * y);
+    let num4 = P[5] * xsq;
+    let den = xsq;
+    for (let i = 0; i < 4; i++) {
+      num4 = (num4 + P[i]) * xsq;
+      den = (den + Q[i]) * xsq;
+    }
+    const r = xsq * (num4 + P[4]) / (den + Q[4]);
+    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
+  } else {
+    tail2 = 0;
+  }
+  return z3 > 0 ? 1 - tail2 : tail2;
+}
+function gaussianFactor(y) {
+  const s = Math.trunc(y * 16) / 16;
+  const del = (y - s) * (y + s);
+  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
+}
+var SMALL_LIMIT = 0.67448975;
+var MEDIUM_LIMIT = Math.sqrt(32);
+var UNDERFLOW_LIMIT = 37.5193;
+var INV_SQRT_2PI = 0.3989422804014327;
+var A2 = [
+  2.2352520354606837,
+  161.02823106855587,
+  1067.6894854603709,
+  18154.98125334356,
+  0.06568233791820745
+];
+var B2 = [
+  47.202581904688245,
+  976.0985517377767,
+  10260.932208618979,
+  45507.78933502673
+];
+var C2 = [
+  0.39894151208813466,
+  8.883149794388377,
+  93.50665613217785,
+  597.2702763948002,
+  2494.5375852903726,
+  6848.190450536283,
+  11602.65143764735,
+  9842.714838383978,
+  10765576773720192e-24
+];
+var D2 = [
+  22.266688044328117,
+  235.387901782625,
+  1519.3775994075547,
+  6485.558298266761,
+  18615.571640885097,
+  34900.95272114598,
+  38912.00328609327,
+  19685.429676859992
+];
+var P = [
+  0.215898534057957,
+  0.12740116116024736,
+  0.022235277870649807,
+  0.0014216191932278934,
+  29112874951168793e-21,
+  0.023073441764940174
+];
+var Q = [
+  1.284260096144911,
+  0.4682382124808651,
+  0.06598813786892856,
+  0.0037823963320275824,
+  7297515550839662e-20
+];
+
+// src/core/stats/shift-ci-index.ts
+function shiftCiIndex(m, n, level2) {
+  if (!(m >= 1 && n >= 1 && level2 > 0 && level2 < 1)) {
+    throw new RangeError(`shift CI needs m, n \u2265 1 and 0 < level < 1, got m=${m}, n=${n}, level=${level2}`);
+  }
+  const tail2 = (1 - level2) / 2;
+  if (m * n <= MAX_EXACT_PRODUCT) {
+    const counts = mannWhitneyNullCounts(m, n);
+    const total = binomialCoefficient(m + n, m);
+    let below = 0;
+    let q2 = 0;
+    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
+    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
+    return { index: q2, achievedLevel: 1 - 2 * below / total };
+  }
+  const mean2 = m * n / 2;
+  const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
+  const q = Math.max(1, Math.ceil(mean2 - 0.5 + sigma * normalQuantile(tail2)));
+  return { index: q, achievedLevel: 1 - 2 * normalCdf((q - 1 + 0.5 - mean2) / sigma) };
+}
+
+// src/core/stats/hodges-lehmann.ts
+function hodgesLehmann(base, head, levels) {
+  const m = base.length;
+  const n = head.length;
+  if (m === 0 || n === 0) throw new RangeError("Hodges-Lehmann needs at least one value in each arm");
+  const diffs = new Float64Array(m * n);
+  let k = 0;
+  for (const h of head) for (const b of base) diffs[k++] = h - b;
+  diffs.sort();
+  const mid = diffs.length >> 1;
+  const shift = diffs.length % 2 === 1 ? diffs[mid] : (diffs[mid - 1] + diffs[mid]) / 2;
+  const intervals = levels.map((level2) => {
+    const { index, achievedLevel } = shiftCiIndex(m, n, level2);
+    return { level: level2, lower: diffs[index - 1], upper: diffs[m * n - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+
+// src/core/stats/mann-whitney-normal-p.ts
+function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
+  const N = m + n;
+  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
+  const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
+  if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
+  const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
+  return { z: z3, p: Math.min(1, 2 * normalCdf(-z3)), sigma };
+}
+var CONTINUITY_CORRECTION = 0.5;
+
+// src/core/stats/tied-rank-sum-null-counts.ts
+function tiedRankSumNullCounts(tieSizes, m) {
+  const total = tieSizes.reduce((a, b) => a + b, 0);
+  const maxSum = m * (2 * total - m + 1);
+  const width = maxSum + 1;
+  const ways = new Float64Array((m + 1) * width);
+  ways[0] = 1;
+  let before = 0;
+  for (const t of tieSizes) {
+    const doubledRank = 2 * before + t + 1;
+    const choose = binomialRow(t);
+    for (let j = Math.min(m, before); j >= 0; j--) {
+      const from = j * width;
+      for (let s = 0; s <= maxSum; s++) {
+        const w = ways[from + s];
+        if (w === 0) continue;
+        for (let c = 1; c <= t && j + c <= m; c++) {
+          const to = (j + c) * width + s + c * doubledRank;
+          ways[to] = ways[to] + w * choose[c];
+        }
+      }
+    }
+    before += t;
+  }
+  const counts = new Float64Array(2 * m * (total - m) + 1);
+  const offset = m * width + m * (m + 1);
+  for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
+  return counts;
+}
+function binomialRow(t) {
+  const row2 = [1];
+  for (let k = 1; k <= t; k++) row2.push(row2[k - 1] * (t - k + 1) / k);
+  return row2;
+}
+
+// src/core/stats/mann-whitney.ts
+function mannWhitneyU(base, head) {
+  const m = base.length;
+  const n = head.length;
+  if (m === 0 || n === 0) throw new RangeError("Mann-Whitney U needs at least one value in each arm");
+  const { ranks, tieSizes } = midranks([...base, ...head]);
+  let rankSumBase = 0;
+  for (let i = 0; i < m; i++) rankSumBase += ranks[i];
+  const uBase = rankSumBase - m * (m + 1) / 2;
+  const uHead = m * n - uBase;
+  const ties = tieSizes.some((t) => t > 1);
+  const common = { uBase, uHead, ties, probabilityHeadHigher: uHead / (m * n) };
+  const splits = binomialCoefficient(m + n, m);
+  if (!ties && m * n <= MAX_EXACT_PRODUCT) {
+    const counts = mannWhitneyNullCounts(m, n);
+    let lower = 0;
+    for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
+    return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
+  }
+  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
+    const counts = tiedRankSumNullCounts(tieSizes, m);
+    const observed = Math.abs(2 * uBase - m * n);
+    let extreme = 0;
+    for (let u2 = 0; u2 < counts.length; u2++) if (Math.abs(u2 - m * n) >= observed) extreme += counts[u2];
+    return { ...common, method: "exact-conditional", p: Math.min(1, extreme / splits), z: null };
+  }
+  const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
+  return { ...common, method: "normal-approximation", p, z: z3 };
+}
+function tiedExactCost(m, n) {
+  const total = m + n;
+  return total * m * (m * (2 * total - m + 1));
+}
+var MAX_TIED_EXACT_COST = 5e7;
+
+// src/core/stats/min-achievable-p.ts
+function minAchievableP(m, n) {
+  if (m < 1 || n < 1) return 1;
+  return Math.min(1, 2 / binomialCoefficient(m + n, m));
+}
+
+// src/core/stats/welch-t.ts
+function welchT(base, head, level2 = 0.95) {
+  if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
+  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
+  const vb = sampleVariance(base) / base.length;
+  const vh = sampleVariance(head) / head.length;
+  const difference = mean(head) - mean(base);
+  const se = Math.sqrt(vb + vh);
+  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
+  return { ...tInference(difference, se, df, level2), df, difference, se };
+}
+
+// src/core/stats/robust-log-spread.ts
+function robustLogSpread(values) {
+  if (values.length < 2) return 0;
+  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
+}
+var MAD_TO_SD = 1.4826;
+
+// src/core/compare/power.ts
+init_types();
+
+// src/core/compare/cell-runs.ts
+init_types();
+function collectCellRuns(samples, metric, value = "final") {
+  const cells = /* @__PURE__ */ new Map();
+  const attempts = /* @__PURE__ */ new Map();
+  for (const s of samples) {
+    const id = cellId(s);
+    let arms = cells.get(id);
+    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
+    let runs = arms.get(s.arm);
+    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
+    if (s.status !== "ok") {
+      runs.failed++;
+      continue;
+    }
+    const key = `${id}\0${s.arm}\0${s.round}`;
+    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
+    attempts.set(key, s.attempt);
+    runs.byRound.set(s.round, runValue(s, metric, value));
+  }
+  return cells;
+}
+function runValue(sample, metric, value = "final") {
+  if (value === "progress-median" && metric === "tps") {
+    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
+    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
+  }
+  return sample.metrics[metric] ?? Number.NaN;
+}
+var PROGRESS_SKIP_SECONDS = 1;
+var PROGRESS_MIN_POINTS = 3;
+function documentCells(result) {
+  const seen = /* @__PURE__ */ new Set();
+  const cells = [];
+  for (const c of [...result.plan.cells, ...result.samples]) {
+    const id = cellId(c);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cells.push({ workload: c.workload, clients: c.clients });
+  }
+  return cells;
+}
+function runValues(runs) {
+  if (!runs) return [];
+  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+}
+
+// src/core/stats/alpha-spending.ts
+function alphaSpent(spending, alpha, t) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
+  if (t === 0) return 0;
+  if (t === 1) return alpha;
+  switch (spending) {
+    case "obrien-fleming":
+      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
+    case "pocock":
+      return alpha * Math.log(1 + (Math.E - 1) * t);
+  }
+}
+var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
+function perLookLevels(spending, alpha, fractions) {
+  let previous = 0;
+  let spent = 0;
+  return fractions.map((t) => {
+    if (!(t > previous && t <= 1)) {
+      throw new RangeError(
+        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
+      );
+    }
+    previous = t;
+    const cumulative = alphaSpent(spending, alpha, t);
+    const level2 = cumulative - spent;
+    spent = cumulative;
+    return level2;
+  });
+}
+
+// src/core/compare/power.ts
+function minRoundsFor(test, cells, alpha) {
+  let n = 1;
+  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
+  return n;
+}
+function pairedMinRounds(cells, alpha) {
+  let n = 1;
+  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
+  return n;
+}
+function minPFor(test, n) {
+  const unpaired = minAchievableP(n, n);
+  return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
+}
+function checkPlan(input2) {
+  const alpha = input2.alpha ?? DEFAULT_ALPHA;
+  const testAlpha = alpha;
+  const test = input2.test ?? "signed-rank";
+  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const noiseAssumed = input2.noiseCvPct === void 0 || input2.noiseCvPct === null;
+  const noiseCvPct = input2.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
+  const cells = Math.max(1, input2.cells);
+  const minAdjustedP = Math.min(1, cells * minPFor(test, input2.rounds));
+  const minRounds = minRoundsFor(test, cells, testAlpha);
+  const recommendedRounds = recommendRounds({
+    test,
+    noiseCvPct,
+    thresholdPct,
+    cells,
+    alpha: testAlpha,
+    power: input2.power ?? DEFAULT_POWER
+  });
+  const warnings = [];
+  const canReachAlpha = minAdjustedP < testAlpha;
+  if (!canReachAlpha) {
+    warnings.push(
+      `${input2.rounds} rounds per arm over ${cells} cells can never reach significance after Holm (smallest possible adjusted p ${formatP(minAdjustedP)} \u2265 \u03B1 ${formatP(testAlpha)}); plan at least ${minRounds} rounds`
+    );
+  }
+  if (recommendedRounds > input2.rounds) {
+    warnings.push(
+      `with ${noiseCvPct.toFixed(1)}% run-to-run noise (${noiseAssumed ? "assumed" : "measured"}), detecting a ${thresholdPct}% change over ${cells} cells with ${Math.round((input2.power ?? DEFAULT_POWER) * 100)}% power needs about ${recommendedRounds} rounds; ${input2.rounds} planned`
+    );
+  }
+  return {
+    testAlpha,
+    minAdjustedP,
+    canReachAlpha,
+    minRounds,
+    recommendedRounds,
+    noiseCvPct,
+    noiseAssumed,
+    warnings
+  };
+}
+function recommendRounds(input2) {
+  const { noiseCvPct, thresholdPct, cells, alpha, power } = input2;
+  const test = input2.test ?? "signed-rank";
+  const sigma = Math.log1p(noiseCvPct / 100);
+  const effect = Math.log1p(thresholdPct / 100);
+  let n = minRoundsFor(test, cells, alpha);
+  if (!(sigma > 0)) return n;
+  for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    const df = test === "mann-whitney" ? 2 * n - 2 : n - 1;
+    const noncentrality = effect / (sigma * Math.sqrt(2 / n)) * Math.sqrt(MWU_EFFICIENCY);
+    const critical = studentTQuantile(1 - alpha / (2 * cells), df);
+    if (studentTCdf(noncentrality - critical, df) >= power) break;
+  }
+  return n;
+}
+function measuredNoiseCvPct(result, metric) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const s of result.samples) {
+    const value = s.metrics[metric];
+    if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
+    const key = `${cellId(s)}\0${s.arm}`;
+    const list = groups2.get(key) ?? [];
+    list.push(value);
+    groups2.set(key, list);
+  }
+  const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
+  if (spreads.length === 0) return null;
+  spreads.sort((a, b) => a - b);
+  const mid = spreads.length >> 1;
+  const spread = spreads.length % 2 === 1 ? spreads[mid] : (spreads[mid - 1] + spreads[mid]) / 2;
+  return 100 * Math.expm1(spread);
+}
+var MWU_EFFICIENCY = 3 / Math.PI;
+var MAX_RECOMMENDED_ROUNDS = 1e3;
+var MIN_NOISE_ROUNDS = 3;
+function estimateNoise(result, cell, metric = "tps") {
+  const id = cellId(cell);
+  const arms = collectCellRuns(
+    result.samples.filter((s) => cellId(s) === id),
+    metric
+  ).get(id);
+  const [baseline, ...heads] = result.arms.map((a) => a.label);
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const base = baseline === void 0 ? void 0 : arms?.get(baseline);
+  const ratios = [];
+  for (const head of heads) {
+    const h = arms?.get(head);
+    if (!base || !h) continue;
+    for (const [round2, b] of base.byRound) {
+      const v = h.byRound.get(round2);
+      if (ok(b) && ok(v)) ratios.push(v / b);
+    }
+  }
+  const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
+  const pct5 = (spread) => 100 * Math.expm1(spread);
+  return {
+    cell,
+    rounds: ratios.length,
+    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct5(robustLogSpread(ratios)) : null,
+    runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
+  };
+}
+function planPower(input2) {
+  const { plan } = input2;
+  const m = Math.max(1, input2.hypotheses);
+  const power = input2.power ?? DEFAULT_POWER;
+  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const assumed = input2.assumedRunCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
+  const reachable = plan.schedule.some((n, k) => minPFor(plan.test, n) < plan.lookAlpha[k] / m);
+  const refusal2 = reachable ? null : `with at most ${plan.maxRounds} rounds the ${plan.test} design's smallest p (${formatP(minPFor(plan.test, plan.maxRounds))}) never falls below a look's \u03B1 after Holm over ${m} comparisons (last look: ${formatP(plan.lookAlpha.at(-1) / m)}); raise the budget to at least ${roundsToReach(plan, m)} rounds or compare fewer cells`;
+  const last = plan.schedule.length - 1;
+  const cells = input2.cells.map(({ cell, noise }) => {
+    const [pairedCvPct, noiseSource] = noise?.pairedCvPct != null ? [noise.pairedCvPct, "measured-paired"] : noise?.runCvPct != null ? [Math.SQRT2 * noise.runCvPct, "measured-runs"] : [Math.SQRT2 * assumed, "assumed"];
+    const resolvable = (n, level2) => resolvableChangePct({ test: plan.test, rounds: n, level: level2, hypotheses: m, pairedCvPct, power });
+    const resolvablePct = reachable ? resolvable(plan.maxRounds, plan.lookAlpha[last]) : Number.POSITIVE_INFINITY;
+    let roundsForThreshold = null;
+    for (let n = plan.schedule[0]; n < MAX_RECOMMENDED_ROUNDS; n++) {
+      if (resolvable(n, lastLookLevel(plan, n)) <= thresholdPct) {
+        roundsForThreshold = n;
+        break;
+      }
+    }
+    return {
+      cell,
+      pairedCvPct,
+      noiseSource,
+      resolvablePct,
+      thresholdResolvable: resolvablePct <= thresholdPct,
+      roundsForThreshold
+    };
+  });
+  const warnings = cells.filter((c) => reachable && !c.thresholdResolvable).map(
+    (c) => `${cellId(c.cell)}: at ${c.pairedCvPct.toFixed(1)}% per-round noise (${c.noiseSource}) ${plan.maxRounds} rounds resolve changes of ${c.resolvablePct.toFixed(1)}% or more, not the ${thresholdPct}% threshold` + (c.roundsForThreshold === null ? "" : ` (about ${c.roundsForThreshold} rounds would)`)
+  );
+  return { canReachAlpha: reachable, refusal: refusal2, cells, warnings };
+}
+function resolvableChangePct(input2) {
+  const { test, rounds: n, level: level2, power } = input2;
+  const m = Math.max(1, input2.hypotheses);
+  if (minPFor(test, n) >= level2 / m) return Number.POSITIVE_INFINITY;
+  const df = Math.max(1, n - 1);
+  const z3 = studentTQuantile(1 - level2 / (2 * m), df) + studentTQuantile(power, df);
+  return 100 * Math.expm1(z3 * Math.log1p(input2.pairedCvPct / 100) / Math.sqrt(n * MWU_EFFICIENCY));
+}
+function roundsToResolve(input2) {
+  for (let n = 1; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    if (resolvableChangePct({ ...input2, rounds: n }) <= input2.thresholdPct) return n;
+  }
+  return null;
+}
+function lastLookLevel(plan, n) {
+  const looks = [...plan.schedule.filter((r) => r < n), n];
+  return perLookLevels(
+    plan.spending,
+    plan.alpha,
+    looks.map((r) => r / n)
+  ).at(-1);
+}
+function roundsToReach(plan, m) {
+  for (let n = plan.schedule[0]; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    const looks = [...plan.schedule.filter((r) => r < n), n];
+    const levels = perLookLevels(
+      plan.spending,
+      plan.alpha,
+      looks.map((r) => r / n)
+    );
+    if (looks.some((r, k) => minPFor(plan.test, r) < levels[k] / m)) return n;
+  }
+  return MAX_RECOMMENDED_ROUNDS;
+}
+
+// src/core/compare/noisy-cell.ts
+function aaSpreadPct(values) {
+  const pct5 = (spread) => 100 * Math.expm1(spread);
+  if ("logRatios" in values) {
+    const d = values.logRatios;
+    return d.length < MIN_NOISE_ROUNDS ? null : pct5(MAD_TO_SD * medianAbsoluteDeviation([...d]));
+  }
+  return values.base.length < MIN_NOISE_ROUNDS ? null : pct5(Math.SQRT2 * robustLogSpread(values.base));
+}
+function noisyCellNote(spreadPct, thresholdPct, paired) {
+  if (spreadPct === null || spreadPct <= thresholdPct) return void 0;
+  const of = paired ? "head against base per round, beyond the change" : "base against itself";
+  return {
+    code: "noisy-cell",
+    message: `unstable on this runner: an A/A-style spread of ${spreadPct.toFixed(1)}% (${of}) exceeds the ${thresholdPct}% threshold; one round cannot tell such a change from noise, so the verdict rests on many rounds (pgperf calibrate measures the runner)`
+  };
+}
+
+// src/core/compare/shift-statistics.ts
+function shiftStatistics(baseValues, headValues, options = {}) {
+  const base = usable(baseValues);
+  const head = usable(headValues);
+  const failed = options.failed ?? { base: 0, head: 0 };
+  const notes = [];
+  if (failed.base + failed.head > 0) {
+    notes.push({
+      code: "failed-runs-excluded",
+      message: `${failed.base} failed base run(s) and ${failed.head} failed head run(s) excluded`
+    });
+  }
+  if (base.invalid + head.invalid > 0) {
+    notes.push({
+      code: "invalid-values-excluded",
+      message: `${base.invalid} base and ${head.invalid} head value(s) excluded as non-finite or not positive`
+    });
+  }
+  const summaries = { base: summarise(base, failed.base), head: summarise(head, failed.head) };
+  const empty = {
+    ...summaries,
+    test: "mann-whitney",
+    pairs: null,
+    deltaPct: null,
+    ci95: null,
+    ci90: null,
+    ciEquivalence: null,
+    pairedT: null,
+    p: null,
+    method: null,
+    minAchievableP: null,
+    welch: null,
+    bootstrap: null,
+    aaSpreadPct: null,
+    notes
+  };
+  const short3 = [
+    ["base", base],
+    ["head", head]
+  ].filter(([, arm2]) => arm2.values.length < MIN_RUNS_PER_ARM);
+  if (short3.length > 0) {
+    const which = short3.map(([name, arm2]) => `${name} has ${arm2.values.length} usable run(s)`).join(" and ");
+    return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
+  }
+  const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
+  const logBase = base.values.map(Math.log);
+  const logHead = head.values.map(Math.log);
+  const welch = welchT(logBase, logHead, REPORT_LEVEL);
+  const welchDiagnostic = {
+    t: welch.t,
+    df: welch.df,
+    p: welch.p,
+    ci95: {
+      level: REPORT_LEVEL,
+      achievedLevel: REPORT_LEVEL,
+      lowerPct: pct(welch.lower),
+      upperPct: pct(welch.upper)
+    }
+  };
+  const ratios = options.rounds ? logRatios(options.rounds.base, options.rounds.head) : null;
+  if (ratios && ratios.pairs.length < MIN_RUNS_PER_ARM) {
+    notes.push({
+      code: "unpaired-fallback",
+      message: `only ${ratios.pairs.length} round(s) with a usable run in both arms: the unpaired Mann-Whitney test decides`
+    });
+  } else if (ratios) {
+    if (ratios.unpaired > 0) {
+      notes.push({
+        code: "unpaired-rounds-dropped",
+        message: `${ratios.unpaired} round(s) with a usable run in only one arm left out of the paired analysis`
+      });
+    }
+    const d = ratios.pairs;
+    const sr = wilcoxonSignedRank(d);
+    const hl2 = walshHodgesLehmann(d, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
+    const [ci952, ci902, ciEq2] = hl2.intervals.map(toPct);
+    const t = oneSampleT(d, REPORT_LEVEL);
+    if (sr.ties || sr.zeros > 0) {
+      notes.push({
+        code: "ties-approximate-ci",
+        message: "tied or zero log-ratios: p is exact given them, but the intervals\u2019 confidence is approximate"
+      });
+    }
+    return {
+      ...empty,
+      test: "signed-rank",
+      pairs: d.length,
+      deltaPct: pct(hl2.shift),
+      ci95: ci952,
+      ci90: ci902,
+      ciEquivalence: ciEq2,
+      p: sr.p,
+      method: sr.method,
+      minAchievableP: signedRankMinP(d.length),
+      welch: welchDiagnostic,
+      pairedT: {
+        t: t.t,
+        df: t.df,
+        p: t.p,
+        ci95: {
+          level: REPORT_LEVEL,
+          achievedLevel: REPORT_LEVEL,
+          lowerPct: pct(t.lower),
+          upperPct: pct(t.upper)
+        }
+      },
+      bootstrap: bootstrap(base.values, head.values, options.bootstrap),
+      unusable: null,
+      aaSpreadPct: aaSpreadPct({ logRatios: d })
+    };
+  }
+  const mwu = mannWhitneyU(base.values, head.values);
+  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
+  const [ci95, ci90, ciEq] = hl.intervals.map(toPct);
+  if (mwu.ties) {
+    notes.push({
+      code: "ties-approximate-ci",
+      message: "tied values: p is exact given the ties, but the intervals\u2019 confidence is approximate"
+    });
+  }
+  return {
+    ...empty,
+    deltaPct: pct(hl.shift),
+    ci95,
+    ci90,
+    ciEquivalence: ciEq,
+    p: mwu.p,
+    method: mwu.method,
+    minAchievableP: minAchievableP(base.values.length, head.values.length),
+    welch: welchDiagnostic,
+    bootstrap: bootstrap(base.values, head.values, options.bootstrap),
+    unusable: null,
+    aaSpreadPct: aaSpreadPct({ base: base.values })
+  };
+}
+function logRatios(base, head) {
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const rounds = [.../* @__PURE__ */ new Set([...base.keys(), ...head.keys()])].sort((a, b) => a - b);
+  const pairs = [];
+  let unpaired = 0;
+  for (const r of rounds) {
+    const b = base.get(r);
+    const h = head.get(r);
+    if (ok(b) && ok(h)) pairs.push(Math.log(h / b));
+    else if (ok(b) || ok(h)) unpaired++;
+  }
+  return { pairs, unpaired };
+}
+function usable(values) {
+  const kept = values.filter((v) => Number.isFinite(v) && v > 0);
+  return { values: kept, invalid: values.length - kept.length };
+}
+function summarise(arm2, failed) {
+  const n = arm2.values.length;
+  return {
+    n,
+    failed,
+    invalid: arm2.invalid,
+    median: n > 0 ? median(arm2.values) : null,
+    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm2.values) / mean(arm2.values) : null
+  };
+}
+function pct(logRatio) {
+  return 100 * Math.expm1(logRatio);
+}
+function toPct(ci) {
+  return {
+    level: ci.level,
+    achievedLevel: ci.achievedLevel,
+    lowerPct: pct(ci.lower),
+    upperPct: pct(ci.upper)
+  };
+}
+function bootstrap(base, head, options) {
+  if (!options || Math.min(base.length, head.length) < BOOTSTRAP_MIN_RUNS) return null;
+  const r = bootstrapRatioOfMeans(base, head, { ...options, level: REPORT_LEVEL });
+  return {
+    ratioOfMeansPct: 100 * (r.ratio - 1),
+    ci95: {
+      level: REPORT_LEVEL,
+      achievedLevel: REPORT_LEVEL,
+      lowerPct: 100 * (r.lower - 1),
+      upperPct: 100 * (r.upper - 1)
+    },
+    seed: r.seed,
+    resamples: r.resamples
+  };
+}
+
+// src/core/compare/instruction-rule.ts
+var INSTRUCTION_METRIC = "instructions";
+function judgeInstructions(base, head, thresholdPct) {
+  if (base.length < 2 || head.length < 2) {
+    return {
+      verdict: "inconclusive",
+      deltaPct: base.length && head.length ? pct2(median(head), median(base)) : null,
+      spreadPct: null,
+      reasons: [
+        {
+          code: "insufficient-data",
+          message: `instructions: ${Math.min(base.length, head.length)} repetition(s) in an arm; the rule needs at least 2 per arm for their spread`
+        }
+      ]
+    };
+  }
+  const deltaPct = pct2(median(head), median(base));
+  const spreadPct = Math.max(rangePct(base), rangePct(head));
+  const separated = deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
+  const d = formatPct(deltaPct);
+  const s = `${spreadPct.toFixed(2)}%`;
+  const judged = (verdict2, code, message) => ({
+    verdict: verdict2,
+    deltaPct,
+    spreadPct,
+    reasons: [{ code, message }]
+  });
+  if (Math.abs(deltaPct) >= thresholdPct) {
+    if (separated) {
+      return judged(
+        deltaPct > 0 ? "regression" : "improvement",
+        "counts-separated",
+        `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
+      );
+    }
+    return judged(
+      "inconclusive",
+      "counts-not-steady",
+      `instructions/tx ${d}, beyond \xB1${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`
+    );
+  }
+  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
+    return judged(
+      "no-change",
+      "counts-inside-threshold",
+      `instructions/tx ${d}, inside \xB1${thresholdPct}% even widened by half the per-arm spread (${s})`
+    );
+  }
+  return judged(
+    "inconclusive",
+    "counts-not-steady",
+    `instructions/tx ${d}, but with half the per-arm spread (${s}) it reaches \xB1${thresholdPct}%`
+  );
+}
+var BISTABLE_MIN_REPETITIONS = 3;
+function bistableGapPct(values, thresholdPct) {
+  if (values.length < BISTABLE_MIN_REPETITIONS) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const gaps = sorted.slice(1).map((v, i) => v - sorted[i]);
+  const widest = Math.max(...gaps);
+  const inside = gaps.reduce((s, g2) => s + g2, 0) - widest;
+  const pctOf = (g2) => 100 * g2 / median(sorted);
+  return pctOf(widest) >= thresholdPct / 2 && widest >= 4 * inside ? pctOf(widest) : null;
+}
+function judgeInstructionCell(record2, cell, base, head) {
+  const of = (arm2) => record2.samples.filter((s) => s.workload === cell.workload && s.clients === cell.clients && s.arm === arm2);
+  const b = of(base);
+  const h = of(head);
+  const thresholdPct = record2.settings[cell.workload]?.thresholdPct ?? DEFAULT_INSTRUCTION_SETTINGS.thresholdPct;
+  const counters = new Set([...b, ...h].map((s) => s.counter));
+  const judged = counters.size > 1 ? {
+    verdict: "inconclusive",
+    deltaPct: null,
+    spreadPct: null,
+    reasons: [
+      {
+        code: "insufficient-data",
+        message: `instructions: counted with different counters (${[...counters].join(" and ")}); simulated and hardware counts are never compared`
+      }
+    ]
+  } : judgeInstructions(perTx(b), perTx(h), thresholdPct);
+  const bistable = [
+    { arm: base, values: perTx(b) },
+    { arm: head, values: perTx(h) }
+  ].flatMap(({ arm: arm2, values }) => {
+    const gapPct = bistableGapPct(values, thresholdPct);
+    return gapPct === null ? [] : [{ arm: arm2, gapPct }];
+  });
+  return { base: perTx(b), head: perTx(h), thresholdPct, judged, bistable };
+}
+function perTx(samples) {
+  return usable(samples.map((s) => s.perTx)).values;
+}
+function rangePct(values) {
+  return 100 * (Math.max(...values) - Math.min(...values)) / median(values);
+}
+function pct2(head, base) {
+  return 100 * (head / base - 1);
+}
+
+// src/core/compare/steady-evidence.ts
+init_metrics();
+var DEFAULT_STEADY_PASS = 1;
+function steadyLookup(result) {
+  const record2 = result.instructions;
+  const base = result.arms[0]?.label;
+  if (!record2 || base === void 0) return () => void 0;
+  const cells = /* @__PURE__ */ new Map();
+  for (const s of record2.samples) cells.set(s.workload, { workload: s.workload, clients: s.clients });
+  const memo2 = /* @__PURE__ */ new Map();
+  return (head, workload) => {
+    const key = `${head}\0${workload}`;
+    if (!memo2.has(key)) {
+      const cell = cells.get(workload);
+      const judged = cell ? judgeInstructionCell(record2, cell, base, head) : void 0;
+      memo2.set(key, judged && judged.bistable.length === 0 ? judged.judged : void 0);
+    }
+    return memo2.get(key);
+  };
+}
+function parseSteadyPass(value) {
+  const v = value.trim().toLowerCase();
+  if (v === "all") return { value: "all" };
+  if (v === "off" || v === "0") return { value: 0 };
+  if (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 1e4) return { value: Number(v) };
+  return {
+    problem: `must be a client count from 1 to 10000 (steady evidence may pass cells up to that many clients), all, or off; got '${value}'`
+  };
+}
+function steadyPassText(policy) {
+  if (policy === "all") return "all client counts";
+  if (policy <= 0) return "never";
+  return `up to ${policy} client${policy === 1 ? "" : "s"}`;
+}
+function withSteadyEvidence(cell, evidence, policy) {
+  if (cell.verdict !== "inconclusive" || evidence?.verdict !== "no-change") return cell;
+  if (policy !== "all" && cell.clients > policy) return cell;
+  if (cell.deltaPct === null || cell.ciEquivalence === null || cell.p === null) return cell;
+  if (cell.reasons.some((r) => r.code === "likely-regression" || r.code === "baseline-drifted")) return cell;
+  const worse = cell.better === "higher" ? -cell.deltaPct : cell.deltaPct;
+  if (worse >= cell.thresholdPct) return cell;
+  const label = METRICS[cell.metric].label;
+  const rounds = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
+  const level2 = Math.round(Math.min(cell.ciEquivalence.level, cell.ciEquivalence.achievedLevel) * 100);
+  const interval = formatPctInterval(cell.ciEquivalence.lowerPct, cell.ciEquivalence.upperPct);
+  const message = `CPU work per transaction unchanged (${evidence.reasons[0].message}), and ${label} ${formatPct(cell.deltaPct)} ${interval} (${level2}% CI) after ${rounds} round${rounds === 1 ? "" : "s"} shows no regression: passed on that evidence (steady-pass ${steadyPassText(policy)}); a ${label} change inside that interval is not ruled out`;
+  return { ...cell, verdict: "no-change", reasons: [{ code: "steady-unchanged", message }, ...cell.reasons] };
+}
+
+// src/core/compare/analysis.ts
+init_metrics();
+init_types();
+
+// src/core/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running2 = 0;
+  order.forEach((index, rank) => {
+    running2 = Math.max(running2, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running2;
+  });
+  return adjusted;
+}
+
+// src/core/compare/curve.ts
+var KNEE_GAIN_PER_DOUBLING = 0.1;
+function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
+  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
+  if (curve.length === 0) return null;
+  let peak = curve[0];
+  for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
+  const floor = (1 - collapseFraction) * peak.medianTps;
+  const top = topClients(curve, floor);
+  const collapse = curve.find((p) => p.clients > top && p.medianTps < floor);
+  return {
+    arm: arm2,
+    points: curve,
+    peakTps: peak.medianTps,
+    peakClients: peak.clients,
+    kneeClients: knee(curve, peak),
+    collapseClients: collapse?.clients ?? null,
+    collapseRegions: collapseRegions(curve, top, floor)
+  };
+}
+function knee(curve, peak) {
+  for (const p of curve) {
+    if (p.clients >= peak.clients) break;
+    const doublings = Math.log2(peak.clients / p.clients);
+    if ((peak.medianTps / p.medianTps) ** (1 / doublings) - 1 < KNEE_GAIN_PER_DOUBLING) return p.clients;
+  }
+  return peak.clients;
+}
+function topClients(curve, floor) {
+  return curve.find((p) => p.medianTps >= floor).clients;
+}
+function collapseRegions(curve, top, floor) {
+  const regions = [];
+  let run2 = [];
+  for (const p of curve.filter((q) => q.clients > top)) {
+    if (p.medianTps < floor) {
+      run2.push(p);
+      continue;
+    }
+    if (run2.length > 0) {
+      regions.push({
+        clients: run2.map((q) => q.clients),
+        lowestTps: Math.min(...run2.map((q) => q.medianTps)),
+        recoveredAt: p.clients
+      });
+    }
+    run2 = [];
+  }
+  return regions;
+}
+function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
+  const tol = tolerancePct / 100;
+  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
+  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
+  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
+  const top = (c) => topClients(c.points, (1 - collapseFraction) * c.peakTps);
+  const state = (c, clients) => {
+    const v = at(c, clients);
+    if (v === void 0) return null;
+    if (clients <= top(c)) return clients < top(c) ? null : "standing";
+    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
+    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
+    return "unclear";
+  };
+  const collapseMoved = base.points.some((p) => {
+    const b = state(base, p.clients);
+    const h = state(head, p.clients);
+    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
+  });
+  return {
+    workload,
+    collapseFraction,
+    base,
+    head,
+    peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
+    tolerancePct,
+    peakMoved,
+    collapseMoved
+  };
+}
+
+// src/core/compare/unstable.ts
+function markUnstableCells(cells, curves2) {
+  return cells.map((cell) => {
+    const curve = curves2.find((k) => k.workload === cell.workload);
+    if (!curve) return cell;
+    const inRegion = [curve.base].filter(
+      (arm2) => arm2.collapseRegions.some((r) => r.clients.includes(cell.clients))
+    );
+    if (inRegion.length === 0) return cell;
+    const arms = inRegion.map((a) => a.arm);
+    const where = inRegion.map((a) => {
+      const region = a.collapseRegions.find((r) => r.clients.includes(cell.clients));
+      return `${a.arm} (${Math.round(100 * (1 - region.lowestTps / a.peakTps))}% below its peak at ${a.peakClients} clients, recovering at ${region.recoveredAt})`;
+    }).join(" and ");
+    return {
+      ...cell,
+      unstable: {
+        arms,
+        message: `unstable: ${cell.clients} clients lies in a throughput collapse of ${where}; runs there are often bimodal, so this verdict is reported but does not gate`
+      }
+    };
+  });
+}
+function gatingCells(cells) {
+  return cells.filter((c) => c.unstable === void 0);
+}
+
+// src/core/compare/verdict.ts
+function decideVerdict(stats, context3 = {}) {
+  const alpha = context3.alpha ?? DEFAULT_ALPHA;
+  const thresholdPct = context3.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const better = context3.better ?? "higher";
+  const familySize = context3.familySize ?? 1;
+  const pAdjusted = context3.pAdjusted === void 0 ? stats.p : context3.pAdjusted;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(thresholdPct > 0 && Number.isFinite(thresholdPct))) {
+    throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
+  }
+  const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
+  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
+  const ci90 = stats.ciEquivalence ?? stats.ci90;
+  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
+    const message = stats.unusable ?? "no test was possible";
+    return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
+  }
+  const notes = [...stats.notes];
+  const tDiagnostic = stats.test === "signed-rank" ? stats.pairedT : stats.welch;
+  if (tDiagnostic && tDiagnostic.p < alpha !== p < alpha && (minAchievableP2 ?? 1) < alpha) {
+    const [tName, rankName] = stats.test === "signed-rank" ? ["the paired t on log-ratios", "the signed-rank test"] : ["Welch's t on logs", "Mann-Whitney"];
+    notes.push({
+      code: "welch-disagrees",
+      message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
+    });
+  }
+  const noisy = noisyCellNote(stats.aaSpreadPct, thresholdPct, stats.test === "signed-rank");
+  if (noisy) notes.push(noisy);
+  const withNotes = { ...common, notes };
+  const significant = pAdjusted < alpha;
+  const gain = better === "higher" ? deltaPct : -deltaPct;
+  const direction = better === "higher" ? "higher is better" : "lower is better";
+  const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
+  if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
+    const verdict2 = gain < 0 ? "regression" : "improvement";
+    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
+    return { ...withNotes, verdict: verdict2, reasons: [{ code: "significant-beyond-threshold", message }] };
+  }
+  const reasons = [];
+  if (significant) {
+    reasons.push({
+      code: "significant-below-threshold",
+      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
+    });
+  }
+  const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
+  const levelText = formatLevel(ci90.level);
+  const neededLevel = Math.max(ci90.level, context3.passLevel ?? 0);
+  const passReached = ci90.achievedLevel >= neededLevel - PCT_TOLERANCE;
+  const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
+  if (inside && passReached) {
+    const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
+    return {
+      ...withNotes,
+      verdict: "no-change",
+      reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
+    };
+  }
+  const notWorse = better === "higher" ? ci90.lowerPct > -thresholdPct : ci90.upperPct < thresholdPct;
+  if (notWorse && passReached) {
+    const bound = better === "higher" ? ci90.lowerPct : ci90.upperPct;
+    const oneSided = formatLevel((1 + ci90.achievedLevel) / 2);
+    const message = `head is not worse than base by ${thresholdPct}% or more: the one-sided ${oneSided} bound ${formatPct(bound)} lies ${better === "higher" ? "above -" : "below +"}${thresholdPct}% (${direction}); the ${levelText} CI ${interval} reaches beyond ${better === "higher" ? "+" : "-"}${thresholdPct}%, so not 'no change'`;
+    return {
+      ...withNotes,
+      verdict: "not-worse",
+      reasons: [{ code: "not-worse-than-threshold", message }, ...reasons]
+    };
+  }
+  const ci90Plain = stats.ci90 ?? ci90;
+  const adverse2 = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
+  if (adverse2 && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
+    reasons.push({
+      code: "likely-regression",
+      message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
+    });
+  }
+  const smallestP = minAchievableP2 ?? 1;
+  if (!significant && familySize * smallestP >= alpha) {
+    const afterHolm = familySize > 1 ? `, ${formatP(familySize * smallestP)} after Holm over ${familySize} cells` : "";
+    reasons.push({
+      code: "too-few-runs",
+      message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
+    });
+  }
+  if (!passReached) {
+    reasons.push({
+      code: "ci-level-not-reached",
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${formatLevel(neededLevel)}`
+    });
+  }
+  if (!inside) {
+    reasons.push({
+      code: "ci-wider-than-threshold",
+      message: `the ${levelText} CI ${interval} reaches beyond \xB1${thresholdPct}%; more runs would narrow it`
+    });
+  }
+  return { ...withNotes, verdict: "inconclusive", reasons };
+}
+function sizes(stats) {
+  return stats.test === "signed-rank" ? `${stats.pairs} round(s) with both arms` : `${stats.base.n} and ${stats.head.n} runs`;
+}
+
+// src/core/compare/analysis.ts
+function prepareRun(result, options = {}) {
+  const metric = options.metric ?? PRIMARY_METRIC;
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const warnings = [...result.warnings];
+  if (result.status !== "complete") {
+    const why = result.stopReason ? ` (${result.stopReason})` : "";
+    warnings.push(`the results are '${result.status}'${why}: verdicts use only the runs recorded so far`);
+  }
+  const [baseline, ...heads] = result.arms.map((a) => a.label);
+  if (baseline === void 0 || heads.length === 0) {
+    warnings.push(
+      `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
+    );
+  }
+  const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
+  const cells = documentCells(result);
+  const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
+  const gatedMetrics = [
+    ...used.has(metric) || used.size === 0 ? [metric] : [],
+    ...[...used].filter((m) => m !== metric)
+  ];
+  return {
+    result,
+    metric,
+    better: METRICS[metric].better,
+    metricsOf,
+    gatedMetrics,
+    alpha,
+    thresholdPct,
+    baseline,
+    heads: baseline === void 0 ? [] : heads,
+    cells,
+    test: options.test ?? "paired",
+    value: options.value ?? "final",
+    thresholds: workloadThresholds(result, thresholdPct, warnings),
+    collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
+    bootstrap: options.bootstrap,
+    steady: steadyLookup(result),
+    steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
+    warnings
+  };
+}
+function hypothesisKey(head, cell, metric) {
+  return `${head}\0${cellId(cell)}\0${metric}`;
+}
+function hypothesisLabel(ctx, id, metric) {
+  return metric === ctx.metric ? id : `${id} ${gatedName(metric)}`;
+}
+function workloadMetrics(result, warnings) {
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
+    const value = typeof spec === "object" && spec !== null ? spec.metrics : void 0;
+    if (value === void 0) continue;
+    const names = Array.isArray(value) ? value : [];
+    const metrics = names.map((n) => typeof n === "string" ? metricFromName(n) : void 0);
+    if (metrics.length === 0 || metrics.some((m) => m === void 0)) {
+      warnings.push(
+        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of ${Object.keys(GATED_METRIC_NAMES).join(", ")}; using tps`
+      );
+      continue;
+    }
+    byWorkload.set(name, [...new Set(metrics)]);
+  }
+  const fallback = DEFAULT_GATED_METRICS.map((n) => metricFromName(n));
+  return (workload) => byWorkload.get(workload) ?? fallback;
+}
+function analyseLook(ctx, spec) {
+  const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
+  const runsByMetric = new Map(
+    ctx.gatedMetrics.map((metric) => [metric, collectCellRuns(samples, metric, ctx.value)])
+  );
+  const statistics = (head, cell, metric, paired) => {
+    const arms = runsByMetric.get(metric).get(cellId(cell));
+    const baseRuns = arms?.get(ctx.baseline);
+    const headRuns = arms?.get(head);
+    const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
+      failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
+      equivalenceLevel: spec.equivalenceLevel,
+      ...paired && baseRuns && headRuns ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } } : {},
+      ...ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}
+    });
+    const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
+    if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(" or ")}`;
+    return stats;
+  };
+  const measured2 = ctx.heads.flatMap(
+    (head) => ctx.cells.flatMap(
+      (cell) => ctx.metricsOf(cell.workload).map((metric) => {
+        const key = hypothesisKey(head, cell, metric);
+        const frozen = spec.frozen.get(key) ?? null;
+        return {
+          head,
+          cell,
+          metric,
+          key,
+          frozen,
+          stats: frozen ? null : statistics(head, cell, metric, ctx.test === "paired")
+        };
+      })
+    )
+  );
+  const m = measured2.filter((x) => x.stats?.p != null).length + measured2.filter(
+    (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
+  ).length;
+  for (const x of measured2) {
+    const st = x.stats;
+    if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
+    if (st.minAchievableP * m < spec.alpha) continue;
+    const unpaired = statistics(x.head, x.cell, x.metric, false);
+    if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
+    unpaired.notes.push({
+      code: "unpaired-fallback",
+      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides regressions and improvements; the pass question keeps the paired interval`
+    });
+    x.stats = { ...unpaired, ciEquivalence: st.ciEquivalence };
+  }
+  const open5 = measured2.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const stillIn = measured2.filter(
+    (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
+  ).length;
+  const adjusted = holmAdjust([...open5.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open5.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open5.length + stillIn;
+  const byHead = new Map(ctx.heads.map((h) => [h, []]));
+  for (const m2 of measured2) {
+    if (m2.frozen) {
+      byHead.get(m2.head).push(m2.frozen);
+      continue;
+    }
+    const decided = decideVerdict(m2.stats, {
+      alpha: spec.alpha,
+      thresholdPct: ctx.thresholds(m2.cell.workload),
+      better: METRICS[m2.metric].better,
+      pAdjusted: adjustedByKey.get(m2.key) ?? null,
+      familySize,
+      ...spec.passLevel !== void 0 ? { passLevel: spec.passLevel } : {}
+    });
+    const cell = {
+      id: cellId(m2.cell),
+      workload: m2.cell.workload,
+      clients: m2.cell.clients,
+      metric: m2.metric,
+      ...decided
+    };
+    byHead.get(m2.head).push(withSteadyEvidence(cell, ctx.steady(m2.head, m2.cell.workload), ctx.steadyPass));
+  }
+  return byHead;
+}
+function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
+  const warnings = [...ctx.warnings];
+  const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
+  const comparisons = ctx.heads.map((head) => {
+    const armCurves = curves(ctx, head);
+    const all = markUnstableCells(byHead.get(head) ?? [], armCurves);
+    const gating = gatingCells(all);
+    const label = (c) => hypothesisLabel(ctx, c.id, c.metric);
+    const overall2 = armVerdicts(
+      gating,
+      label,
+      all.map((c) => c.workload)
+    );
+    return {
+      baseline: ctx.baseline ?? "",
+      head,
+      verdict: overall2.verdict,
+      workloadVerdicts: overall2.workloadVerdicts,
+      decidingCells: overall2.deciding,
+      likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map(label),
+      unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))],
+      familySize,
+      cells: all.filter((c) => c.metric === ctx.metric),
+      otherMetricCells: all.filter((c) => c.metric !== ctx.metric),
+      curves: armCurves
+    };
+  });
+  warnings.push(...notSaidYet(warnings, dataWarnings(ctx, comparisons, sequential)));
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
+  const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
+  return {
+    metric: ctx.metric,
+    gatedMetrics: ctx.gatedMetrics,
+    better: ctx.better,
+    alpha: ctx.alpha,
+    testAlpha,
+    thresholdPct: ctx.thresholdPct,
+    baseline: ctx.baseline ?? null,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding,
+    comparisons,
+    sequential,
+    primaryTest,
+    likelyRegressions: comparisons.flatMap((c) => c.likelyRegressionCells.map((id) => `${c.head}:${id}`)),
+    warnings
+  };
+}
+function unstableCellIds(ctx, head, cells) {
+  return new Set(
+    markUnstableCells(cells, curves(ctx, head)).filter((c) => c.unstable).map((c) => c.id)
+  );
+}
+function curves(ctx, head) {
+  const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
+  const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
+  return workloads.flatMap((workload) => {
+    const points2 = (arm2) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm2)) }));
+    const basePoints = points2(ctx.baseline ?? "");
+    const headPoints = points2(head);
+    const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
+    const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
+    const tolerance = Math.max(
+      ctx.thresholds(workload),
+      medianNoiseTolerancePct([...basePoints, ...headPoints])
+    );
+    return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)] : [];
+  });
+}
+function medianNoiseTolerancePct(points2) {
+  const usable2 = points2.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
+  if (usable2.length === 0) return 0;
+  const sigma = median(usable2.map(robustLogSpread));
+  const n = median(usable2.map((v) => v.length));
+  return 100 * CURVE_TOLERANCE_Z * Math.SQRT2 * MEDIAN_SE_FACTOR * (sigma / Math.sqrt(n));
+}
+var CURVE_TOLERANCE_Z = 2;
+var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
+function workloadThresholds(result, fallback, warnings) {
+  const overrides = /* @__PURE__ */ new Map();
+  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
+    const value = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
+    if (value === void 0) continue;
+    if (typeof value === "number" && Number.isFinite(value) && value > 0) overrides.set(name, value);
+    else
+      warnings.push(
+        `workload '${name}' has threshold ${JSON.stringify(value)}, not a positive percentage; using ${fallback}%`
+      );
+  }
+  return (workload) => overrides.get(workload) ?? fallback;
+}
+function dataWarnings(ctx, comparisons, sequential) {
+  const { result, metric, alpha, thresholdPct } = ctx;
+  const warnings = [];
+  const failed = result.samples.filter((s) => s.status !== "ok").length;
+  if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
+  const cells = comparisons.flatMap(
+    (c) => [...c.cells, ...c.otherMetricCells].map((cell) => ({ head: c.head, cell }))
+  );
+  const label = ({ head, cell }) => {
+    const id = hypothesisLabel(ctx, cell.id, cell.metric);
+    return comparisons.length > 1 ? `${head}:${id}` : id;
+  };
+  const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
+  if (unusable.length > 0) {
+    warnings.push(
+      `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
+    );
+  }
+  const unstable = cells.filter(({ cell }) => cell.unstable);
+  if (unstable.length > 0) {
+    warnings.push(
+      `${unstable.map(label).join(", ")}: inside a throughput collapse region (more than ${Math.round(ctx.collapseFraction * 100)}% below the peak, recovering at more clients), where runs are often bimodal: flagged unstable, their verdicts are shown but do not gate`
+    );
+  }
+  const likely = cells.filter(
+    ({ cell }) => !cell.unstable && cell.reasons.some((r) => r.code === "likely-regression")
+  );
+  if (likely.length > 0) {
+    warnings.push(
+      `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
+    );
+  }
+  if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
+    const paired = ctx.test === "paired";
+    const plan = checkPlan({
+      rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
+      cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
+      alpha: sequential ? sequential.perLookAlpha : alpha,
+      thresholdPct,
+      noiseCvPct: measuredNoiseCvPct(result, metric),
+      test: paired ? "signed-rank" : "mann-whitney"
+    });
+    warnings.push(...plan.warnings);
+  }
+  return warnings;
+}
+function notSaidYet(said, messages) {
+  return messages.filter(
+    (m) => !said.some((s) => s === m || s.startsWith("workload ") && s.endsWith(`: ${m}`))
+  );
+}
+
+// src/core/compare/same-code.ts
+function settingsKey(settings2) {
+  return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function unchangedHeads(compiledCode, arms) {
+  const [base] = arms;
+  if (!base || !compiledCode) return [];
+  return compiledCode.filter((c) => {
+    const arm2 = arms.find((a) => a.label === c.head);
+    return c.identical && arm2 !== void 0 && settingsKey(arm2.settings) === settingsKey(base.settings);
+  });
+}
+function unchangedHeadsOf(result) {
+  return unchangedHeads(
+    result.compiledCode,
+    result.arms.map((a) => ({ label: a.label, settings: a.settingOverrides }))
+  );
+}
+function sameCodeMessage(c) {
+  return `same compiled code as base (${c.files.toLocaleString("en-US")} programs, libraries and data files equal after masking install paths) and the same settings: nothing this head runs changed, so nothing was measured`;
+}
+function describeCodeDifference(c, shown2 = 5) {
+  if (c.unknown) return `not compared: ${c.unknown}`;
+  if (c.identical) return `the same compiled code (${c.files.toLocaleString("en-US")} files)`;
+  const list = (names, count2) => `${names.slice(0, shown2).join(", ")}${count2 > shown2 ? `, \u2026 (${count2 - shown2} more)` : ""}`;
+  const files = `${c.differingCount.toLocaleString("en-US")} of ${c.files.toLocaleString("en-US")} files differ (${list(c.differingFiles, c.differingCount)})`;
+  const f = c.serverFunctions;
+  if (!f) return files;
+  if (f.changedCount === 0)
+    return `${files}; bin/postgres differs outside its functions' code (data, strings)`;
+  return `${files}; in bin/postgres the code of ${f.changedCount.toLocaleString("en-US")} of ${f.total.toLocaleString("en-US")} functions: ${list(f.changed, f.changedCount)}`;
+}
+function decidedBySameCode(cell) {
+  return cell.reasons.some((r) => r.code === "same-compiled-code");
+}
+function withSameCompiledCode(given, result) {
+  if (!result.compiledCode) return given;
+  const comparison = { ...given, compiledCode: result.compiledCode };
+  const unchanged = new Map(unchangedHeadsOf(result).map((c) => [c.head, c]));
+  if (unchanged.size === 0) return comparison;
+  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
+  const comparisons = comparison.comparisons.map((arm2) => {
+    const code = unchanged.get(arm2.head);
+    if (!code) return arm2;
+    const decided = (cell) => ({
+      ...cell,
+      verdict: "no-change",
+      reasons: [{ code: "same-compiled-code", message: sameCodeMessage(code) }],
+      unusable: null
+    });
+    const cells = arm2.cells.map(decided);
+    const otherMetricCells = arm2.otherMetricCells.map(decided);
+    const overall2 = armVerdicts([...cells, ...otherMetricCells], label, Object.keys(arm2.workloadVerdicts));
+    return {
+      ...arm2,
+      cells,
+      otherMetricCells,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      workloadVerdicts: overall2.workloadVerdicts,
+      likelyRegressionCells: []
+    };
+  });
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const heads = new Set(unchanged.keys());
+  return {
+    ...comparison,
+    comparisons,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding,
+    likelyRegressions: comparison.likelyRegressions.filter((id) => !heads.has(id.split(":")[0])),
+    // The "too few rounds" and "partial results" warnings of an empty run say nothing about such a head.
+    warnings: unchanged.size === comparison.comparisons.length ? [] : comparison.warnings
+  };
+}
+
+// src/core/compare/decision.ts
 var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
 var STATUS_DESCRIPTION_MAX = 140;
 function headlineText(d) {
@@ -59623,7 +61884,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
           unstable++;
           continue;
         }
-        if (cell.base.n > 0 && cell.head.n > 0) tested.push(cell);
+        if (cell.base.n > 0 && cell.head.n > 0 || decidedBySameCode(cell)) tested.push(cell);
         cells.push(decidedCell(cell, arm2.head, named ? part.name : void 0, policy));
       }
     }
@@ -59706,6 +61967,7 @@ function decidedCell(cell, head, part, policy) {
       level: Math.min(cell.ci95.level, cell.ci95.achievedLevel)
     } : null,
     thresholdPct: cell.thresholdPct,
+    evidence: evidenceOf(cell),
     failOn,
     policy: own2 ? "workload" : "run",
     failsGate,
@@ -59713,6 +61975,15 @@ function decidedCell(cell, head, part, policy) {
     ...cell.confirmation ? { confirmation: { confirmed: cell.confirmation.confirmed, message: cell.confirmation.message } } : {},
     ...accepted ? { accepted } : {}
   };
+}
+var SAME_CODE_EVIDENCE = "same compiled code";
+var STEADY_EVIDENCE = "instruction counts";
+function evidenceOf(cell) {
+  if (decidedBySameCode(cell)) return SAME_CODE_EVIDENCE;
+  const n = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
+  if (cell.test === "instruction-count") return `instruction counts, ${plural(n, "repetition")}`;
+  const timed = `${METRICS[cell.metric].label}, ${plural(n, cell.pairs === null ? "run" : "round")}`;
+  return cell.verdict === "no-change" && cell.reasons[0]?.code === "steady-unchanged" ? `${STEADY_EVIDENCE} + ${timed}` : timed;
 }
 function holdsGate(c) {
   return c.unconfirmed && c.failOn === "regression" && c.accepted?.state !== "valid";
@@ -59801,7 +62072,8 @@ function headlineOf(outcome, counts, cells, policy) {
       detail: `${describe3(improved[0])}${more(improved)}`
     };
   }
-  const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
+  const timed = cells.filter((c) => c.metric !== "instructions");
+  const thresholds = [...new Set((timed.length > 0 ? timed : cells).map((c) => c.thresholdPct))];
   const within = thresholds.length === 1 ? `\xB1${thresholds[0]}%` : "each workload's threshold";
   if (counts.notWorse > 0) {
     const by = thresholds.length === 1 ? `${thresholds[0]}%` : "each workload's threshold";
@@ -59810,7 +62082,33 @@ function headlineOf(outcome, counts, cells, policy) {
       detail: `${counts.notWorse} not worse by ${by} or more (one-sided bound; the interval reaches past it on the better side)${counts.noChange > 0 ? `, ${counts.noChange} no change (CI inside ${within})` : ""}`
     };
   }
-  return { lead: `No change in ${plural(counts.cells, "cell")}`, detail: `every 90% CI inside ${within}` };
+  const sameCode = cells.filter((c) => c.evidence === SAME_CODE_EVIDENCE).length;
+  const steady = cells.filter((c) => c.evidence.startsWith(`${STEADY_EVIDENCE} + `));
+  const byCounts = cells.filter((c) => c.metric === "instructions").length;
+  const inside = counts.cells - sameCode - steady.length - byCounts;
+  if (sameCode === counts.cells) {
+    return {
+      lead: `No change in ${plural(counts.cells, "cell")}`,
+      detail: "same compiled code as base, same settings: nothing measured"
+    };
+  }
+  const worseBound = steady.flatMap((c) => {
+    if (!c.ci95) return [];
+    const worse = METRICS[c.metric].better === "higher" ? -c.ci95.lowerPct : c.ci95.upperPct;
+    return worse > 0 ? [worse] : [];
+  });
+  const parts = [
+    ...sameCode > 0 ? [`${sameCode} by the same compiled code as base (not measured)`] : [],
+    ...steady.length > 0 ? [
+      `${steady.length} by unchanged CPU work per transaction with no regression seen` + (worseBound.length > 0 ? ` (a loss of up to ${Math.max(...worseBound).toFixed(1)}% not ruled out)` : "")
+    ] : [],
+    ...byCounts > 0 ? [`${byCounts} by instruction counts`] : [],
+    ...inside > 0 ? [`${inside} with every 90% CI inside ${within}`] : []
+  ];
+  return {
+    lead: `No change in ${plural(counts.cells, "cell")}`,
+    detail: parts.length === 1 && inside > 0 ? `every 90% CI inside ${within}` : parts.join(", ")
+  };
 }
 function statusDetail(outcome, counts, lead) {
   if (outcome === "failed") {
@@ -59831,7 +62129,8 @@ function statusDetail(outcome, counts, lead) {
   if (counts.improvements > 0)
     return `${plural(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
   if (counts.notWorse > 0) return `not worse in ${plural(counts.cells, "cell")}`;
-  return `no change in ${plural(counts.cells, "cell")}`;
+  const sameCode = lead?.evidence === SAME_CODE_EVIDENCE ? " (same compiled code, not measured)" : "";
+  return `no change in ${plural(counts.cells, "cell")}${sameCode}`;
 }
 function acceptedText(cells) {
   const said = [...new Set(cells.map((c) => `accepted by @${c.accepted.by}: ${c.accepted.reason}`))];
@@ -60123,10 +62422,10 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
-import path35 from "node:path";
+import path36 from "node:path";
 
 // src/flows/bisect/run-bisection.ts
-import path27 from "node:path";
+import path28 from "node:path";
 
 // src/postgres/builds/build.ts
 import { mkdir as mkdir4, readFile as readFile8, rm as rm8, writeFile as writeFile4 } from "node:fs/promises";
@@ -62442,2016 +64741,6 @@ async function verifyInstall(installDir, what, runner) {
 
 // src/core/compare/adaptive.ts
 init_types();
-
-// src/core/stats/normal-cdf.ts
-function normalCdf(z3) {
-  if (Number.isNaN(z3)) return Number.NaN;
-  const y = Math.abs(z3);
-  if (y <= SMALL_LIMIT) {
-    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num4 = A[4] * zsq;
-    let den = zsq;
-    for (let i = 0; i < 3; i++) {
-      num4 = (num4 + A[i]) * zsq;
-      den = (den + B[i]) * zsq;
-    }
-    return 0.5 + z3 * (num4 + A[3]) / (den + B[3]);
-  }
-  let tail2;
-  if (y <= MEDIUM_LIMIT) {
-    let num4 = C[8] * y;
-    let den = y;
-    for (let i = 0; i < 7; i++) {
-      num4 = (num4 + C[i]) * y;
-      den = (den + D[i]) * y;
-    }
-    tail2 = gaussianFactor(y) * ((num4 + C[7]) / (den + D[7]));
-  } else if (y < UNDERFLOW_LIMIT) {
-    const xsq = 1 / (y * y);
-    let num4 = P[5] * xsq;
-    let den = xsq;
-    for (let i = 0; i < 4; i++) {
-      num4 = (num4 + P[i]) * xsq;
-      den = (den + Q[i]) * xsq;
-    }
-    const r = xsq * (num4 + P[4]) / (den + Q[4]);
-    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
-  } else {
-    tail2 = 0;
-  }
-  return z3 > 0 ? 1 - tail2 : tail2;
-}
-function gaussianFactor(y) {
-  const s = Math.trunc(y * 16) / 16;
-  const del = (y - s) * (y + s);
-  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
-}
-var SMALL_LIMIT = 0.67448975;
-var MEDIUM_LIMIT = Math.sqrt(32);
-var UNDERFLOW_LIMIT = 37.5193;
-var INV_SQRT_2PI = 0.3989422804014327;
-var A = [
-  2.2352520354606837,
-  161.02823106855587,
-  1067.6894854603709,
-  18154.98125334356,
-  0.06568233791820745
-];
-var B = [
-  47.202581904688245,
-  976.0985517377767,
-  10260.932208618979,
-  45507.78933502673
-];
-var C = [
-  0.39894151208813466,
-  8.883149794388377,
-  93.50665613217785,
-  597.2702763948002,
-  2494.5375852903726,
-  6848.190450536283,
-  11602.65143764735,
-  9842.714838383978,
-  10765576773720192e-24
-];
-var D = [
-  22.266688044328117,
-  235.387901782625,
-  1519.3775994075547,
-  6485.558298266761,
-  18615.571640885097,
-  34900.95272114598,
-  38912.00328609327,
-  19685.429676859992
-];
-var P = [
-  0.215898534057957,
-  0.12740116116024736,
-  0.022235277870649807,
-  0.0014216191932278934,
-  29112874951168793e-21,
-  0.023073441764940174
-];
-var Q = [
-  1.284260096144911,
-  0.4682382124808651,
-  0.06598813786892856,
-  0.0037823963320275824,
-  7297515550839662e-20
-];
-
-// src/core/stats/normal-quantile.ts
-function normalQuantile(p) {
-  if (!(p >= 0 && p <= 1)) return Number.NaN;
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  const q = p - 0.5;
-  if (Math.abs(q) <= CENTRAL_SPLIT) {
-    const r2 = CENTRAL_CONST - q * q;
-    return q * horner(A2, r2) / horner(B2, r2);
-  }
-  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
-  let z3;
-  if (r <= TAIL_SPLIT) {
-    r -= 1.6;
-    z3 = horner(C2, r) / horner(D2, r);
-  } else {
-    r -= TAIL_SPLIT;
-    z3 = horner(E, r) / horner(F, r);
-  }
-  return q < 0 ? -z3 : z3;
-}
-function horner(c, x) {
-  let value = 0;
-  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
-  return value;
-}
-var CENTRAL_SPLIT = 0.425;
-var CENTRAL_CONST = 0.180625;
-var TAIL_SPLIT = 5;
-var A2 = [
-  3.3871328727963665,
-  133.14166789178438,
-  1971.5909503065513,
-  13731.69376550946,
-  45921.95393154987,
-  67265.7709270087,
-  33430.57558358813,
-  2509.0809287301227
-];
-var B2 = [
-  1,
-  42.31333070160091,
-  687.1870074920579,
-  5394.196021424751,
-  21213.794301586597,
-  39307.89580009271,
-  28729.085735721943,
-  5226.495278852854
-];
-var C2 = [
-  1.4234371107496835,
-  4.630337846156546,
-  5.769497221460691,
-  3.6478483247632045,
-  1.2704582524523684,
-  0.2417807251774506,
-  0.022723844989269184,
-  7745450142783414e-19
-];
-var D2 = [
-  1,
-  2.053191626637759,
-  1.6763848301838038,
-  0.6897673349851,
-  0.14810397642748008,
-  0.015198666563616457,
-  5475938084995345e-19,
-  10507500716444169e-25
-];
-var E = [
-  6.657904643501103,
-  5.463784911164114,
-  1.7848265399172913,
-  0.29656057182850487,
-  0.026532189526576124,
-  0.0012426609473880784,
-  27115555687434876e-21,
-  20103343992922881e-23
-];
-var F = [
-  1,
-  0.599832206555888,
-  0.1369298809227358,
-  0.014875361290850615,
-  7868691311456133e-19,
-  18463183175100548e-21,
-  1421511758316446e-22,
-  20442631033899397e-31
-];
-
-// src/core/stats/alpha-spending.ts
-function alphaSpent(spending, alpha, t) {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
-  if (t === 0) return 0;
-  if (t === 1) return alpha;
-  switch (spending) {
-    case "obrien-fleming":
-      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
-    case "pocock":
-      return alpha * Math.log(1 + (Math.E - 1) * t);
-  }
-}
-var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
-function perLookLevels(spending, alpha, fractions) {
-  let previous = 0;
-  let spent = 0;
-  return fractions.map((t) => {
-    if (!(t > previous && t <= 1)) {
-      throw new RangeError(
-        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
-      );
-    }
-    previous = t;
-    const cumulative = alphaSpent(spending, alpha, t);
-    const level2 = cumulative - spent;
-    spent = cumulative;
-    return level2;
-  });
-}
-
-// src/core/compare/analysis.ts
-init_metrics();
-init_types();
-
-// ../../work/main/node_modules/simple-statistics/dist/simple-statistics.mjs
-function sum(x) {
-  if (x.length === 0) {
-    return 0;
-  }
-  var sum2 = x[0];
-  var correction = 0;
-  var transition;
-  if (typeof sum2 !== "number") {
-    return Number.NaN;
-  }
-  for (var i = 1; i < x.length; i++) {
-    if (typeof x[i] !== "number") {
-      return Number.NaN;
-    }
-    transition = sum2 + x[i];
-    if (Math.abs(sum2) >= Math.abs(x[i])) {
-      correction += sum2 - transition + x[i];
-    } else {
-      correction += x[i] - transition + sum2;
-    }
-    sum2 = transition;
-  }
-  return sum2 + correction;
-}
-function mean(x) {
-  if (x.length === 0) {
-    throw new Error("mean requires at least one data point");
-  }
-  return sum(x) / x.length;
-}
-function sumNthPowerDeviations(x, n) {
-  var meanValue = mean(x);
-  var sum2 = 0;
-  var tempValue;
-  var i;
-  if (n === 2) {
-    for (i = 0; i < x.length; i++) {
-      tempValue = x[i] - meanValue;
-      sum2 += tempValue * tempValue;
-    }
-  } else {
-    for (i = 0; i < x.length; i++) {
-      sum2 += Math.pow(x[i] - meanValue, n);
-    }
-  }
-  return sum2;
-}
-function sampleVariance(x) {
-  if (x.length < 2) {
-    throw new Error("sampleVariance requires at least two data points");
-  }
-  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
-  var besselsCorrection = x.length - 1;
-  return sumSquaredDeviationsValue / besselsCorrection;
-}
-function sampleStandardDeviation(x) {
-  var sampleVarianceX = sampleVariance(x);
-  return Math.sqrt(sampleVarianceX);
-}
-function quantileSorted(x, p) {
-  var idx = (x.length - 1) * p;
-  if (x.length === 0) {
-    throw new Error("quantile requires at least one data point.");
-  } else if (p < 0 || p > 1) {
-    throw new Error("quantiles must be between 0 and 1");
-  } else if (p === 1) {
-    return x[x.length - 1];
-  } else if (p === 0) {
-    return x[0];
-  } else if (idx % 1 !== 0) {
-    var lower = Math.floor(idx);
-    var upper = Math.ceil(idx);
-    var fraction = idx - lower;
-    return x[lower] + fraction * (x[upper] - x[lower]);
-  } else {
-    return x[idx];
-  }
-}
-function quickselect(arr, k, left, right) {
-  left = left || 0;
-  right = right || arr.length - 1;
-  while (right > left) {
-    if (right - left > 600) {
-      var n = right - left + 1;
-      var m = k - left + 1;
-      var z3 = Math.log(n);
-      var s = 0.5 * Math.exp(2 * z3 / 3);
-      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
-      if (m - n / 2 < 0) {
-        sd *= -1;
-      }
-      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
-      var newRight = Math.min(
-        right,
-        Math.floor(k + (n - m) * s / n + sd)
-      );
-      quickselect(arr, k, newLeft, newRight);
-    }
-    var t = arr[k];
-    var i = left;
-    var j = right;
-    swap(arr, left, k);
-    if (arr[right] > t) {
-      swap(arr, left, right);
-    }
-    while (i < j) {
-      swap(arr, i, j);
-      i++;
-      j--;
-      while (arr[i] < t) {
-        i++;
-      }
-      while (arr[j] > t) {
-        j--;
-      }
-    }
-    if (arr[left] === t) {
-      swap(arr, left, j);
-    } else {
-      j++;
-      swap(arr, j, right);
-    }
-    if (j <= k) {
-      left = j + 1;
-    }
-    if (k <= j) {
-      right = j - 1;
-    }
-  }
-}
-function swap(arr, i, j) {
-  var tmp = arr[i];
-  arr[i] = arr[j];
-  arr[j] = tmp;
-}
-function quantile(x, p) {
-  var copy = x.slice();
-  if (Array.isArray(p)) {
-    multiQuantileSelect(copy, p);
-    var results = [];
-    for (var i = 0; i < p.length; i++) {
-      results[i] = quantileSorted(copy, p[i]);
-    }
-    return results;
-  } else {
-    var idx = quantileIndex(copy.length, p);
-    quantileSelect(copy, idx, 0, copy.length - 1);
-    return quantileSorted(copy, p);
-  }
-}
-function quantileSelect(arr, k, left, right) {
-  if (k % 1 === 0) {
-    quickselect(arr, k, left, right);
-  } else {
-    k = Math.floor(k);
-    quickselect(arr, k, left, right);
-    quickselect(arr, k + 1, k + 1, right);
-  }
-}
-function multiQuantileSelect(arr, p) {
-  var positions = /* @__PURE__ */ new Set();
-  for (var i = 0; i < p.length; i++) {
-    var idx = quantileIndex(arr.length, p[i]);
-    positions.add(Math.floor(idx));
-    positions.add(Math.ceil(idx));
-  }
-  var indices = Array.from(positions).sort(compare);
-  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
-}
-function multiselect(arr, indices, lo, hi, left, right) {
-  if (lo > hi) {
-    return;
-  }
-  var mid = lo + hi >> 1;
-  quickselect(arr, indices[mid], left, right);
-  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
-  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
-}
-function compare(a, b) {
-  return a - b;
-}
-function quantileIndex(len, p) {
-  var idx = (len - 1) * p;
-  if (p === 1) {
-    return len - 1;
-  } else if (p === 0) {
-    return 0;
-  } else if (idx % 1 !== 0) {
-    return idx;
-  } else {
-    return idx;
-  }
-}
-function median(x) {
-  return +quantile(x, 0.5);
-}
-function medianAbsoluteDeviation(x) {
-  var medianValue = median(x);
-  var medianAbsoluteDeviations = [];
-  for (var i = 0; i < x.length; i++) {
-    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
-  }
-  return median(medianAbsoluteDeviations);
-}
-var BayesianClassifier = function BayesianClassifier2() {
-  this.totalCount = 0;
-  this.data = {};
-};
-BayesianClassifier.prototype.train = function train(item, category) {
-  if (!this.data[category]) {
-    this.data[category] = {};
-  }
-  for (var k in item) {
-    var v = item[k];
-    if (this.data[category][k] === void 0) {
-      this.data[category][k] = {};
-    }
-    if (this.data[category][k][v] === void 0) {
-      this.data[category][k][v] = 0;
-    }
-    this.data[category][k][v]++;
-  }
-  this.totalCount++;
-};
-BayesianClassifier.prototype.score = function score(item) {
-  var odds = {};
-  var category;
-  for (var k in item) {
-    var v = item[k];
-    for (category in this.data) {
-      if (odds[category] === void 0) {
-        odds[category] = {};
-      }
-      if (this.data[category][k]) {
-        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
-      } else {
-        odds[category][k + "_" + v] = 0;
-      }
-    }
-  }
-  var oddsSums = {};
-  for (category in odds) {
-    oddsSums[category] = 0;
-    for (var combination in odds[category]) {
-      oddsSums[category] += odds[category][combination];
-    }
-  }
-  return oddsSums;
-};
-var COEFFICIENTS = [
-  0.9999999999999971,
-  57.15623566586292,
-  -59.59796035547549,
-  14.136097974741746,
-  -0.4919138160976202,
-  3399464998481189e-20,
-  4652362892704858e-20,
-  -9837447530487956e-20,
-  1580887032249125e-19,
-  -21026444172410488e-20,
-  21743961811521265e-20,
-  -1643181065367639e-19,
-  8441822398385275e-20,
-  -26190838401581408e-21,
-  36899182659531625e-22
-];
-var g = 607 / 128;
-var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
-function gammaln(n) {
-  if (n <= 0) {
-    return Number.POSITIVE_INFINITY;
-  }
-  n--;
-  var a = COEFFICIENTS[0];
-  for (var i = 1; i < 15; i++) {
-    a += COEFFICIENTS[i] / (n + i);
-  }
-  var tmp = g + 0.5 + n;
-  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
-}
-var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
-function cumulativeDistribution(z3) {
-  var sum2 = z3;
-  var tmp = z3;
-  for (var i = 1; i < 30; i++) {
-    tmp *= z3 * z3 / (2 * i + 1);
-    sum2 += tmp;
-  }
-  return Math.round((0.5 + sum2 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
-}
-var standardNormalTable = [];
-for (z = 0; z <= 3.09; z += 0.01) {
-  standardNormalTable.push(cumulativeDistribution(z));
-}
-var z;
-var SQRT_2PI = Math.sqrt(2 * Math.PI);
-var PerceptronModel = function PerceptronModel2() {
-  this.weights = [];
-  this.bias = 0;
-};
-PerceptronModel.prototype.predict = function predict(features) {
-  if (features.length !== this.weights.length) {
-    return null;
-  }
-  var score2 = 0;
-  for (var i = 0; i < this.weights.length; i++) {
-    score2 += this.weights[i] * features[i];
-  }
-  score2 += this.bias;
-  if (score2 > 0) {
-    return 1;
-  } else {
-    return 0;
-  }
-};
-PerceptronModel.prototype.train = function train2(features, label) {
-  if (label !== 0 && label !== 1) {
-    return null;
-  }
-  if (features.length !== this.weights.length) {
-    this.weights = features.slice();
-    this.bias = 1;
-  }
-  var prediction = this.predict(features);
-  if (typeof prediction === "number" && prediction !== label) {
-    var gradient = label - prediction;
-    for (var i = 0; i < this.weights.length; i++) {
-      this.weights[i] += gradient * features[i];
-    }
-    this.bias += gradient;
-  }
-  return this;
-};
-
-// src/core/stats/holm.ts
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running2 = 0;
-  order.forEach((index, rank) => {
-    running2 = Math.max(running2, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running2;
-  });
-  return adjusted;
-}
-
-// src/core/stats/robust-log-spread.ts
-function robustLogSpread(values) {
-  if (values.length < 2) return 0;
-  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
-}
-var MAD_TO_SD = 1.4826;
-
-// src/core/compare/cell-runs.ts
-init_types();
-function collectCellRuns(samples, metric, value = "final") {
-  const cells = /* @__PURE__ */ new Map();
-  const attempts = /* @__PURE__ */ new Map();
-  for (const s of samples) {
-    const id = cellId(s);
-    let arms = cells.get(id);
-    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
-    let runs = arms.get(s.arm);
-    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
-    if (s.status !== "ok") {
-      runs.failed++;
-      continue;
-    }
-    const key = `${id}\0${s.arm}\0${s.round}`;
-    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
-    attempts.set(key, s.attempt);
-    runs.byRound.set(s.round, runValue(s, metric, value));
-  }
-  return cells;
-}
-function runValue(sample, metric, value = "final") {
-  if (value === "progress-median" && metric === "tps") {
-    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
-    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
-  }
-  return sample.metrics[metric] ?? Number.NaN;
-}
-var PROGRESS_SKIP_SECONDS = 1;
-var PROGRESS_MIN_POINTS = 3;
-function documentCells(result) {
-  const seen = /* @__PURE__ */ new Set();
-  const cells = [];
-  for (const c of [...result.plan.cells, ...result.samples]) {
-    const id = cellId(c);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    cells.push({ workload: c.workload, clients: c.clients });
-  }
-  return cells;
-}
-function runValues(runs) {
-  if (!runs) return [];
-  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-}
-
-// src/core/compare/curve.ts
-var KNEE_GAIN_PER_DOUBLING = 0.1;
-function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
-  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
-  if (curve.length === 0) return null;
-  let peak = curve[0];
-  for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
-  const floor = (1 - collapseFraction) * peak.medianTps;
-  const top = topClients(curve, floor);
-  const collapse = curve.find((p) => p.clients > top && p.medianTps < floor);
-  return {
-    arm: arm2,
-    points: curve,
-    peakTps: peak.medianTps,
-    peakClients: peak.clients,
-    kneeClients: knee(curve, peak),
-    collapseClients: collapse?.clients ?? null,
-    collapseRegions: collapseRegions(curve, top, floor)
-  };
-}
-function knee(curve, peak) {
-  for (const p of curve) {
-    if (p.clients >= peak.clients) break;
-    const doublings = Math.log2(peak.clients / p.clients);
-    if ((peak.medianTps / p.medianTps) ** (1 / doublings) - 1 < KNEE_GAIN_PER_DOUBLING) return p.clients;
-  }
-  return peak.clients;
-}
-function topClients(curve, floor) {
-  return curve.find((p) => p.medianTps >= floor).clients;
-}
-function collapseRegions(curve, top, floor) {
-  const regions = [];
-  let run2 = [];
-  for (const p of curve.filter((q) => q.clients > top)) {
-    if (p.medianTps < floor) {
-      run2.push(p);
-      continue;
-    }
-    if (run2.length > 0) {
-      regions.push({
-        clients: run2.map((q) => q.clients),
-        lowestTps: Math.min(...run2.map((q) => q.medianTps)),
-        recoveredAt: p.clients
-      });
-    }
-    run2 = [];
-  }
-  return regions;
-}
-function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
-  const tol = tolerancePct / 100;
-  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
-  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
-  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
-  const top = (c) => topClients(c.points, (1 - collapseFraction) * c.peakTps);
-  const state = (c, clients) => {
-    const v = at(c, clients);
-    if (v === void 0) return null;
-    if (clients <= top(c)) return clients < top(c) ? null : "standing";
-    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
-    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
-    return "unclear";
-  };
-  const collapseMoved = base.points.some((p) => {
-    const b = state(base, p.clients);
-    const h = state(head, p.clients);
-    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
-  });
-  return {
-    workload,
-    collapseFraction,
-    base,
-    head,
-    peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
-    tolerancePct,
-    peakMoved,
-    collapseMoved
-  };
-}
-
-// src/core/compare/power.ts
-init_types();
-
-// src/core/stats/binomial-coefficient.ts
-function binomialCoefficient(n, k) {
-  if (k < 0 || k > n) return 0;
-  const small = Math.min(k, n - k);
-  let c = 1;
-  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
-  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
-}
-
-// src/core/stats/min-achievable-p.ts
-function minAchievableP(m, n) {
-  if (m < 1 || n < 1) return 1;
-  return Math.min(1, 2 / binomialCoefficient(m + n, m));
-}
-
-// src/core/stats/log-beta.ts
-function logBeta(a, b) {
-  const p = Math.min(a, b);
-  const q = Math.max(a, b);
-  if (!(p > 0)) return Number.NaN;
-  if (p >= STIRLING_MIN) {
-    const corr = stirlingCorrection(p) + stirlingCorrection(q) - stirlingCorrection(p + q);
-    return -0.5 * Math.log(q) + LN_SQRT_2PI + corr + (p - 0.5) * Math.log(p / (p + q)) + q * Math.log1p(-p / (p + q));
-  }
-  if (q >= STIRLING_MIN) {
-    const corr = stirlingCorrection(q) - stirlingCorrection(p + q);
-    return gammaln(p) + corr + p - p * Math.log(p + q) + (q - 0.5) * Math.log1p(-p / (p + q));
-  }
-  return gammaln(p) + gammaln(q) - gammaln(p + q);
-}
-function stirlingCorrection(x) {
-  const inv2 = 1 / (x * x);
-  let sum2 = 0;
-  for (let k = STIRLING_SERIES.length - 1; k >= 0; k--) sum2 = sum2 * inv2 + STIRLING_SERIES[k];
-  return sum2 / x;
-}
-var STIRLING_MIN = 10;
-var LN_SQRT_2PI = 0.9189385332046728;
-var STIRLING_SERIES = [1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156];
-
-// src/core/stats/regularized-incomplete-beta.ts
-function regularizedIncompleteBeta(x, a, b, complement = 1 - x) {
-  if (!(x >= 0 && x <= 1 && a > 0 && b > 0)) return Number.NaN;
-  if (x === 0 || complement === 0) return x === 0 ? 0 : 1;
-  if (x > (a + 1) / (a + b + 2)) return 1 - lowerTail(complement, b, a, x);
-  return lowerTail(x, a, b, complement);
-}
-function lowerTail(x, a, b, y) {
-  const logFront = a * Math.log(x) + b * Math.log(y) - logBeta(a, b);
-  return Math.exp(logFront) / a * continuedFraction(x, a, b);
-}
-function continuedFraction(x, a, b) {
-  const qab = a + b;
-  const qap = a + 1;
-  const qam = a - 1;
-  let c = 1;
-  let d = guard(1 - qab * x / qap);
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= MAX_ITERATIONS; m++) {
-    const m2 = 2 * m;
-    let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-    d = 1 / guard(1 + aa * d);
-    c = guard(1 + aa / c);
-    h *= d * c;
-    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-    d = 1 / guard(1 + aa * d);
-    c = guard(1 + aa / c);
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < EPSILON) break;
-  }
-  return h;
-}
-function guard(v) {
-  return Math.abs(v) < TINY ? TINY : v;
-}
-var MAX_ITERATIONS = 1e4;
-var EPSILON = 1e-16;
-var TINY = 1e-300;
-
-// src/core/stats/student-t-cdf.ts
-function studentTCdf(t, df) {
-  if (Number.isNaN(t) || !(df > 0)) return Number.NaN;
-  if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
-  const t2 = t * t;
-  const lower = 0.5 * regularizedIncompleteBeta(df / (df + t2), df / 2, 0.5, t2 / (df + t2));
-  return t > 0 ? 1 - lower : lower;
-}
-
-// src/core/stats/student-t-quantile.ts
-function studentTQuantile(p, df) {
-  if (!(p >= 0 && p <= 1) || !(df > 0)) return Number.NaN;
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  if (p === 0.5) return 0;
-  const tail2 = Math.min(p, 1 - p);
-  const z3 = -normalQuantile(tail2);
-  let lo = z3;
-  let hi = Math.max(2 * z3, 1);
-  while (studentTCdf(-hi, df) > tail2 && hi < Number.MAX_VALUE / 2) {
-    lo = hi;
-    hi *= 2;
-  }
-  const z32 = z3 * z3 * z3;
-  let t = clamp(z3 + (z32 + z3) / (4 * df) + (5 * z32 * z3 * z3 + 16 * z32 + 3 * z3) / (96 * df * df), lo, hi);
-  const logDensityConst = gammaln((df + 1) / 2) - gammaln(df / 2) - 0.5 * Math.log(df * Math.PI);
-  for (let i = 0; i < MAX_ITERATIONS2; i++) {
-    const f = studentTCdf(-t, df);
-    if (f > tail2) lo = t;
-    else hi = t;
-    const density = Math.exp(logDensityConst - (df + 1) / 2 * Math.log1p(t * t / df));
-    let next = t + (Math.log(f) - Math.log(tail2)) * f / density;
-    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
-    const converged = Math.abs(next - t) <= TOLERANCE * t;
-    t = next;
-    if (converged || hi - lo <= TOLERANCE * t) break;
-  }
-  return p < 0.5 ? -t : t;
-}
-function clamp(v, lo, hi) {
-  return Math.min(Math.max(v, lo), hi);
-}
-var MAX_ITERATIONS2 = 200;
-var TOLERANCE = 1e-15;
-
-// src/core/stats/midranks.ts
-function midranks(values) {
-  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
-  const ranks = new Array(values.length);
-  const tieSizes = [];
-  for (let start = 0; start < order.length; ) {
-    let end = start + 1;
-    while (end < order.length && values[order[end]] === values[order[start]]) end++;
-    const rank = (start + 1 + end) / 2;
-    for (let k = start; k < end; k++) ranks[order[k]] = rank;
-    tieSizes.push(end - start);
-    start = end;
-  }
-  return { ranks, tieSizes };
-}
-
-// src/core/stats/signed-rank-null-counts.ts
-function signedRankNullCounts(doubledRanks) {
-  const noTies = doubledRanks.every((r, i) => r === 2 * (i + 1));
-  const n = doubledRanks.length;
-  if (noTies) {
-    const cached2 = cache.get(n);
-    if (cached2) return cached2;
-  }
-  let total = 0;
-  for (const r of doubledRanks) {
-    if (!Number.isInteger(r) || r < 1)
-      throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
-    total += r;
-  }
-  const counts = new Float64Array(total + 1);
-  counts[0] = 1;
-  let reach = 0;
-  for (const r of doubledRanks) {
-    for (let s = reach; s >= 0; s--) if (counts[s] !== 0) counts[s + r] = counts[s + r] + counts[s];
-    reach += r;
-  }
-  if (noTies) cache.set(n, counts);
-  return counts;
-}
-var cache = /* @__PURE__ */ new Map();
-
-// src/core/stats/wilcoxon-signed-rank.ts
-function wilcoxonSignedRank(d) {
-  const nonzero = d.filter((x) => x !== 0);
-  const n = nonzero.length;
-  const zeros = d.length - n;
-  if (n === 0) return { tPlus: 0, n, zeros, ties: false, p: 1, method: "exact" };
-  const { ranks, tieSizes } = midranks(nonzero.map(Math.abs));
-  const ties = tieSizes.some((t) => t > 1);
-  let doubledPlus = 0;
-  nonzero.forEach((x, i) => {
-    if (x > 0) doubledPlus += 2 * ranks[i];
-  });
-  const doubledRanks = ties ? ranks.map((r) => 2 * r) : Array.from({ length: n }, (_, i) => 2 * (i + 1));
-  const counts = signedRankNullCounts(doubledRanks);
-  const totalDoubled = counts.length - 1;
-  const observed = Math.abs(2 * doubledPlus - totalDoubled);
-  let extreme = 0;
-  for (let s = 0; s <= totalDoubled; s++)
-    if (Math.abs(2 * s - totalDoubled) >= observed - 1e-9) extreme += counts[s];
-  return {
-    tPlus: doubledPlus / 2,
-    n,
-    zeros,
-    ties,
-    p: Math.min(1, extreme / 2 ** n),
-    method: ties ? "exact-conditional" : "exact"
-  };
-}
-function signedRankMinP(n) {
-  return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
-}
-
-// src/core/compare/power.ts
-function minRoundsFor(test, cells, alpha) {
-  let n = 1;
-  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
-  return n;
-}
-function pairedMinRounds(cells, alpha) {
-  let n = 1;
-  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
-  return n;
-}
-function minPFor(test, n) {
-  const unpaired = minAchievableP(n, n);
-  return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
-}
-function checkPlan(input2) {
-  const alpha = input2.alpha ?? DEFAULT_ALPHA;
-  const testAlpha = alpha;
-  const test = input2.test ?? "signed-rank";
-  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const noiseAssumed = input2.noiseCvPct === void 0 || input2.noiseCvPct === null;
-  const noiseCvPct = input2.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
-  const cells = Math.max(1, input2.cells);
-  const minAdjustedP = Math.min(1, cells * minPFor(test, input2.rounds));
-  const minRounds = minRoundsFor(test, cells, testAlpha);
-  const recommendedRounds = recommendRounds({
-    test,
-    noiseCvPct,
-    thresholdPct,
-    cells,
-    alpha: testAlpha,
-    power: input2.power ?? DEFAULT_POWER
-  });
-  const warnings = [];
-  const canReachAlpha = minAdjustedP < testAlpha;
-  if (!canReachAlpha) {
-    warnings.push(
-      `${input2.rounds} rounds per arm over ${cells} cells can never reach significance after Holm (smallest possible adjusted p ${formatP(minAdjustedP)} \u2265 \u03B1 ${formatP(testAlpha)}); plan at least ${minRounds} rounds`
-    );
-  }
-  if (recommendedRounds > input2.rounds) {
-    warnings.push(
-      `with ${noiseCvPct.toFixed(1)}% run-to-run noise (${noiseAssumed ? "assumed" : "measured"}), detecting a ${thresholdPct}% change over ${cells} cells with ${Math.round((input2.power ?? DEFAULT_POWER) * 100)}% power needs about ${recommendedRounds} rounds; ${input2.rounds} planned`
-    );
-  }
-  return {
-    testAlpha,
-    minAdjustedP,
-    canReachAlpha,
-    minRounds,
-    recommendedRounds,
-    noiseCvPct,
-    noiseAssumed,
-    warnings
-  };
-}
-function recommendRounds(input2) {
-  const { noiseCvPct, thresholdPct, cells, alpha, power } = input2;
-  const test = input2.test ?? "signed-rank";
-  const sigma = Math.log1p(noiseCvPct / 100);
-  const effect = Math.log1p(thresholdPct / 100);
-  let n = minRoundsFor(test, cells, alpha);
-  if (!(sigma > 0)) return n;
-  for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
-    const df = test === "mann-whitney" ? 2 * n - 2 : n - 1;
-    const noncentrality = effect / (sigma * Math.sqrt(2 / n)) * Math.sqrt(MWU_EFFICIENCY);
-    const critical = studentTQuantile(1 - alpha / (2 * cells), df);
-    if (studentTCdf(noncentrality - critical, df) >= power) break;
-  }
-  return n;
-}
-function measuredNoiseCvPct(result, metric) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const s of result.samples) {
-    const value = s.metrics[metric];
-    if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
-    const key = `${cellId(s)}\0${s.arm}`;
-    const list = groups2.get(key) ?? [];
-    list.push(value);
-    groups2.set(key, list);
-  }
-  const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
-  if (spreads.length === 0) return null;
-  spreads.sort((a, b) => a - b);
-  const mid = spreads.length >> 1;
-  const spread = spreads.length % 2 === 1 ? spreads[mid] : (spreads[mid - 1] + spreads[mid]) / 2;
-  return 100 * Math.expm1(spread);
-}
-var MWU_EFFICIENCY = 3 / Math.PI;
-var MAX_RECOMMENDED_ROUNDS = 1e3;
-var MIN_NOISE_ROUNDS = 3;
-function estimateNoise(result, cell, metric = "tps") {
-  const id = cellId(cell);
-  const arms = collectCellRuns(
-    result.samples.filter((s) => cellId(s) === id),
-    metric
-  ).get(id);
-  const [baseline, ...heads] = result.arms.map((a) => a.label);
-  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
-  const base = baseline === void 0 ? void 0 : arms?.get(baseline);
-  const ratios = [];
-  for (const head of heads) {
-    const h = arms?.get(head);
-    if (!base || !h) continue;
-    for (const [round2, b] of base.byRound) {
-      const v = h.byRound.get(round2);
-      if (ok(b) && ok(v)) ratios.push(v / b);
-    }
-  }
-  const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
-  const pct5 = (spread) => 100 * Math.expm1(spread);
-  return {
-    cell,
-    rounds: ratios.length,
-    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct5(robustLogSpread(ratios)) : null,
-    runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
-  };
-}
-function planPower(input2) {
-  const { plan } = input2;
-  const m = Math.max(1, input2.hypotheses);
-  const power = input2.power ?? DEFAULT_POWER;
-  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const assumed = input2.assumedRunCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
-  const reachable = plan.schedule.some((n, k) => minPFor(plan.test, n) < plan.lookAlpha[k] / m);
-  const refusal2 = reachable ? null : `with at most ${plan.maxRounds} rounds the ${plan.test} design's smallest p (${formatP(minPFor(plan.test, plan.maxRounds))}) never falls below a look's \u03B1 after Holm over ${m} comparisons (last look: ${formatP(plan.lookAlpha.at(-1) / m)}); raise the budget to at least ${roundsToReach(plan, m)} rounds or compare fewer cells`;
-  const last = plan.schedule.length - 1;
-  const cells = input2.cells.map(({ cell, noise }) => {
-    const [pairedCvPct, noiseSource] = noise?.pairedCvPct != null ? [noise.pairedCvPct, "measured-paired"] : noise?.runCvPct != null ? [Math.SQRT2 * noise.runCvPct, "measured-runs"] : [Math.SQRT2 * assumed, "assumed"];
-    const resolvable = (n, level2) => resolvableChangePct({ test: plan.test, rounds: n, level: level2, hypotheses: m, pairedCvPct, power });
-    const resolvablePct = reachable ? resolvable(plan.maxRounds, plan.lookAlpha[last]) : Number.POSITIVE_INFINITY;
-    let roundsForThreshold = null;
-    for (let n = plan.schedule[0]; n < MAX_RECOMMENDED_ROUNDS; n++) {
-      if (resolvable(n, lastLookLevel(plan, n)) <= thresholdPct) {
-        roundsForThreshold = n;
-        break;
-      }
-    }
-    return {
-      cell,
-      pairedCvPct,
-      noiseSource,
-      resolvablePct,
-      thresholdResolvable: resolvablePct <= thresholdPct,
-      roundsForThreshold
-    };
-  });
-  const warnings = cells.filter((c) => reachable && !c.thresholdResolvable).map(
-    (c) => `${cellId(c.cell)}: at ${c.pairedCvPct.toFixed(1)}% per-round noise (${c.noiseSource}) ${plan.maxRounds} rounds resolve changes of ${c.resolvablePct.toFixed(1)}% or more, not the ${thresholdPct}% threshold` + (c.roundsForThreshold === null ? "" : ` (about ${c.roundsForThreshold} rounds would)`)
-  );
-  return { canReachAlpha: reachable, refusal: refusal2, cells, warnings };
-}
-function resolvableChangePct(input2) {
-  const { test, rounds: n, level: level2, power } = input2;
-  const m = Math.max(1, input2.hypotheses);
-  if (minPFor(test, n) >= level2 / m) return Number.POSITIVE_INFINITY;
-  const df = Math.max(1, n - 1);
-  const z3 = studentTQuantile(1 - level2 / (2 * m), df) + studentTQuantile(power, df);
-  return 100 * Math.expm1(z3 * Math.log1p(input2.pairedCvPct / 100) / Math.sqrt(n * MWU_EFFICIENCY));
-}
-function roundsToResolve(input2) {
-  for (let n = 1; n < MAX_RECOMMENDED_ROUNDS; n++) {
-    if (resolvableChangePct({ ...input2, rounds: n }) <= input2.thresholdPct) return n;
-  }
-  return null;
-}
-function lastLookLevel(plan, n) {
-  const looks = [...plan.schedule.filter((r) => r < n), n];
-  return perLookLevels(
-    plan.spending,
-    plan.alpha,
-    looks.map((r) => r / n)
-  ).at(-1);
-}
-function roundsToReach(plan, m) {
-  for (let n = plan.schedule[0]; n < MAX_RECOMMENDED_ROUNDS; n++) {
-    const looks = [...plan.schedule.filter((r) => r < n), n];
-    const levels = perLookLevels(
-      plan.spending,
-      plan.alpha,
-      looks.map((r) => r / n)
-    );
-    if (looks.some((r, k) => minPFor(plan.test, r) < levels[k] / m)) return n;
-  }
-  return MAX_RECOMMENDED_ROUNDS;
-}
-
-// src/core/stats/t-inference.ts
-function tInference(estimate, se, df, level2) {
-  if (se === 0) {
-    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
-    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
-  }
-  const t = estimate / se;
-  const margin = studentTQuantile(1 - (1 - level2) / 2, df) * se;
-  return {
-    t,
-    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
-    lower: estimate - margin,
-    upper: estimate + margin
-  };
-}
-
-// src/core/stats/one-sample-t.ts
-function oneSampleT(values, level2 = 0.95) {
-  const n = values.length;
-  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
-  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
-  const estimate = mean(values);
-  const se = sampleStandardDeviation(values) / Math.sqrt(n);
-  const df = n - 1;
-  return { ...tInference(estimate, se, df, level2), df, estimate };
-}
-
-// src/core/stats/walsh-hodges-lehmann.ts
-function walshHodgesLehmann(d, levels) {
-  const n = d.length;
-  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
-  const total = n * (n + 1) / 2;
-  const walsh = new Float64Array(total);
-  let k = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
-  walsh.sort();
-  const mid = total >> 1;
-  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
-  const intervals = levels.map((level2) => {
-    const { index, achievedLevel } = signedRankCiIndex(n, level2);
-    return { level: level2, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
-  });
-  return { shift, intervals };
-}
-function signedRankCiIndex(n, level2) {
-  if (!(n >= 1 && level2 > 0 && level2 < 1)) {
-    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level2}`);
-  }
-  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
-  const all = 2 ** n;
-  const tail2 = (1 - level2) / 2;
-  let below = 0;
-  let q = 0;
-  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
-  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
-  return { index: q, achievedLevel: 1 - 2 * below / all };
-}
-
-// src/core/stats/seeded-random.ts
-function seededRandom(seed) {
-  let s = seed >>> 0;
-  const splitMix32 = () => {
-    s = s + 2654435769 | 0;
-    let z3 = s;
-    z3 = Math.imul(z3 ^ z3 >>> 16, 2246822507);
-    z3 = Math.imul(z3 ^ z3 >>> 13, 3266489909);
-    return (z3 ^ z3 >>> 16) >>> 0;
-  };
-  let a = splitMix32();
-  let b = splitMix32();
-  let c = splitMix32();
-  let d = splitMix32();
-  return () => {
-    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl(d, 11);
-    return result / 4294967296;
-  };
-}
-function rotl(x, k) {
-  return x << k | x >>> 32 - k;
-}
-
-// src/core/stats/bootstrap-ratio-of-means.ts
-function bootstrapRatioOfMeans(base, head, options) {
-  const { seed, resamples = DEFAULT_RESAMPLES, level: level2 = 0.95 } = options;
-  if (base.length === 0 || head.length === 0) throw new RangeError("bootstrap needs values in both arms");
-  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
-  if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
-  const random = seededRandom(seed);
-  const resampledMean = (x) => {
-    let sum2 = 0;
-    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
-    return sum2 / x.length;
-  };
-  const ratios = new Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    const b = resampledMean(base);
-    ratios[r] = resampledMean(head) / b;
-  }
-  ratios.sort((x, y) => x - y);
-  const tail2 = (1 - level2) / 2;
-  return {
-    ratio: mean(head) / mean(base),
-    lower: quantileSorted(ratios, tail2),
-    upper: quantileSorted(ratios, 1 - tail2),
-    resamples,
-    seed
-  };
-}
-var DEFAULT_RESAMPLES = 1e4;
-
-// src/core/stats/mann-whitney-null-counts.ts
-function mannWhitneyNullCounts(m, n) {
-  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0 || m * n > MAX_EXACT_PRODUCT) {
-    throw new RangeError(
-      `exact Mann-Whitney distribution needs integer sizes with m\xB7n \u2264 ${MAX_EXACT_PRODUCT}, got ${m}, ${n}`
-    );
-  }
-  const [small, large] = m <= n ? [m, n] : [n, m];
-  const key = small * 100003 + large;
-  let counts = cache2.get(key);
-  if (!counts) {
-    counts = compute(small, large);
-    cache2.set(key, counts);
-  }
-  return counts;
-}
-var MAX_EXACT_PRODUCT = 1e4;
-var cache2 = /* @__PURE__ */ new Map();
-function compute(m, n) {
-  let prev = [];
-  for (let i = 0; i <= m; i++) prev.push(Float64Array.of(1));
-  for (let k = 1; k <= n; k++) {
-    const next = [Float64Array.of(1)];
-    for (let i = 1; i <= m; i++) {
-      const f = new Float64Array(i * k + 1);
-      f.set(prev[i]);
-      const withLargestFirst = next[i - 1];
-      for (let u = 0; u < withLargestFirst.length; u++) f[u + k] += withLargestFirst[u];
-      next.push(f);
-    }
-    prev = next;
-  }
-  return prev[m];
-}
-
-// src/core/stats/shift-ci-index.ts
-function shiftCiIndex(m, n, level2) {
-  if (!(m >= 1 && n >= 1 && level2 > 0 && level2 < 1)) {
-    throw new RangeError(`shift CI needs m, n \u2265 1 and 0 < level < 1, got m=${m}, n=${n}, level=${level2}`);
-  }
-  const tail2 = (1 - level2) / 2;
-  if (m * n <= MAX_EXACT_PRODUCT) {
-    const counts = mannWhitneyNullCounts(m, n);
-    const total = binomialCoefficient(m + n, m);
-    let below = 0;
-    let q2 = 0;
-    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
-    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
-    return { index: q2, achievedLevel: 1 - 2 * below / total };
-  }
-  const mean2 = m * n / 2;
-  const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
-  const q = Math.max(1, Math.ceil(mean2 - 0.5 + sigma * normalQuantile(tail2)));
-  return { index: q, achievedLevel: 1 - 2 * normalCdf((q - 1 + 0.5 - mean2) / sigma) };
-}
-
-// src/core/stats/hodges-lehmann.ts
-function hodgesLehmann(base, head, levels) {
-  const m = base.length;
-  const n = head.length;
-  if (m === 0 || n === 0) throw new RangeError("Hodges-Lehmann needs at least one value in each arm");
-  const diffs = new Float64Array(m * n);
-  let k = 0;
-  for (const h of head) for (const b of base) diffs[k++] = h - b;
-  diffs.sort();
-  const mid = diffs.length >> 1;
-  const shift = diffs.length % 2 === 1 ? diffs[mid] : (diffs[mid - 1] + diffs[mid]) / 2;
-  const intervals = levels.map((level2) => {
-    const { index, achievedLevel } = shiftCiIndex(m, n, level2);
-    return { level: level2, lower: diffs[index - 1], upper: diffs[m * n - index], index, achievedLevel };
-  });
-  return { shift, intervals };
-}
-
-// src/core/stats/mann-whitney-normal-p.ts
-function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
-  const N = m + n;
-  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
-  const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
-  if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
-  const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
-  return { z: z3, p: Math.min(1, 2 * normalCdf(-z3)), sigma };
-}
-var CONTINUITY_CORRECTION = 0.5;
-
-// src/core/stats/tied-rank-sum-null-counts.ts
-function tiedRankSumNullCounts(tieSizes, m) {
-  const total = tieSizes.reduce((a, b) => a + b, 0);
-  const maxSum = m * (2 * total - m + 1);
-  const width = maxSum + 1;
-  const ways = new Float64Array((m + 1) * width);
-  ways[0] = 1;
-  let before = 0;
-  for (const t of tieSizes) {
-    const doubledRank = 2 * before + t + 1;
-    const choose = binomialRow(t);
-    for (let j = Math.min(m, before); j >= 0; j--) {
-      const from = j * width;
-      for (let s = 0; s <= maxSum; s++) {
-        const w = ways[from + s];
-        if (w === 0) continue;
-        for (let c = 1; c <= t && j + c <= m; c++) {
-          const to = (j + c) * width + s + c * doubledRank;
-          ways[to] = ways[to] + w * choose[c];
-        }
-      }
-    }
-    before += t;
-  }
-  const counts = new Float64Array(2 * m * (total - m) + 1);
-  const offset = m * width + m * (m + 1);
-  for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
-  return counts;
-}
-function binomialRow(t) {
-  const row2 = [1];
-  for (let k = 1; k <= t; k++) row2.push(row2[k - 1] * (t - k + 1) / k);
-  return row2;
-}
-
-// src/core/stats/mann-whitney.ts
-function mannWhitneyU(base, head) {
-  const m = base.length;
-  const n = head.length;
-  if (m === 0 || n === 0) throw new RangeError("Mann-Whitney U needs at least one value in each arm");
-  const { ranks, tieSizes } = midranks([...base, ...head]);
-  let rankSumBase = 0;
-  for (let i = 0; i < m; i++) rankSumBase += ranks[i];
-  const uBase = rankSumBase - m * (m + 1) / 2;
-  const uHead = m * n - uBase;
-  const ties = tieSizes.some((t) => t > 1);
-  const common = { uBase, uHead, ties, probabilityHeadHigher: uHead / (m * n) };
-  const splits = binomialCoefficient(m + n, m);
-  if (!ties && m * n <= MAX_EXACT_PRODUCT) {
-    const counts = mannWhitneyNullCounts(m, n);
-    let lower = 0;
-    for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
-    return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
-  }
-  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
-    const counts = tiedRankSumNullCounts(tieSizes, m);
-    const observed = Math.abs(2 * uBase - m * n);
-    let extreme = 0;
-    for (let u2 = 0; u2 < counts.length; u2++) if (Math.abs(u2 - m * n) >= observed) extreme += counts[u2];
-    return { ...common, method: "exact-conditional", p: Math.min(1, extreme / splits), z: null };
-  }
-  const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
-  return { ...common, method: "normal-approximation", p, z: z3 };
-}
-function tiedExactCost(m, n) {
-  const total = m + n;
-  return total * m * (m * (2 * total - m + 1));
-}
-var MAX_TIED_EXACT_COST = 5e7;
-
-// src/core/stats/welch-t.ts
-function welchT(base, head, level2 = 0.95) {
-  if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
-  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
-  const vb = sampleVariance(base) / base.length;
-  const vh = sampleVariance(head) / head.length;
-  const difference = mean(head) - mean(base);
-  const se = Math.sqrt(vb + vh);
-  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
-  return { ...tInference(difference, se, df, level2), df, difference, se };
-}
-
-// src/core/compare/noisy-cell.ts
-function aaSpreadPct(values) {
-  const pct5 = (spread) => 100 * Math.expm1(spread);
-  if ("logRatios" in values) {
-    const d = values.logRatios;
-    return d.length < MIN_NOISE_ROUNDS ? null : pct5(MAD_TO_SD * medianAbsoluteDeviation([...d]));
-  }
-  return values.base.length < MIN_NOISE_ROUNDS ? null : pct5(Math.SQRT2 * robustLogSpread(values.base));
-}
-function noisyCellNote(spreadPct, thresholdPct, paired) {
-  if (spreadPct === null || spreadPct <= thresholdPct) return void 0;
-  const of = paired ? "head against base per round, beyond the change" : "base against itself";
-  return {
-    code: "noisy-cell",
-    message: `unstable on this runner: an A/A-style spread of ${spreadPct.toFixed(1)}% (${of}) exceeds the ${thresholdPct}% threshold; one round cannot tell such a change from noise, so the verdict rests on many rounds (pgperf calibrate measures the runner)`
-  };
-}
-
-// src/core/compare/shift-statistics.ts
-function shiftStatistics(baseValues, headValues, options = {}) {
-  const base = usable(baseValues);
-  const head = usable(headValues);
-  const failed = options.failed ?? { base: 0, head: 0 };
-  const notes = [];
-  if (failed.base + failed.head > 0) {
-    notes.push({
-      code: "failed-runs-excluded",
-      message: `${failed.base} failed base run(s) and ${failed.head} failed head run(s) excluded`
-    });
-  }
-  if (base.invalid + head.invalid > 0) {
-    notes.push({
-      code: "invalid-values-excluded",
-      message: `${base.invalid} base and ${head.invalid} head value(s) excluded as non-finite or not positive`
-    });
-  }
-  const summaries = { base: summarise(base, failed.base), head: summarise(head, failed.head) };
-  const empty = {
-    ...summaries,
-    test: "mann-whitney",
-    pairs: null,
-    deltaPct: null,
-    ci95: null,
-    ci90: null,
-    ciEquivalence: null,
-    pairedT: null,
-    p: null,
-    method: null,
-    minAchievableP: null,
-    welch: null,
-    bootstrap: null,
-    aaSpreadPct: null,
-    notes
-  };
-  const short3 = [
-    ["base", base],
-    ["head", head]
-  ].filter(([, arm2]) => arm2.values.length < MIN_RUNS_PER_ARM);
-  if (short3.length > 0) {
-    const which = short3.map(([name, arm2]) => `${name} has ${arm2.values.length} usable run(s)`).join(" and ");
-    return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
-  }
-  const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
-  const logBase = base.values.map(Math.log);
-  const logHead = head.values.map(Math.log);
-  const welch = welchT(logBase, logHead, REPORT_LEVEL);
-  const welchDiagnostic = {
-    t: welch.t,
-    df: welch.df,
-    p: welch.p,
-    ci95: {
-      level: REPORT_LEVEL,
-      achievedLevel: REPORT_LEVEL,
-      lowerPct: pct(welch.lower),
-      upperPct: pct(welch.upper)
-    }
-  };
-  const ratios = options.rounds ? logRatios(options.rounds.base, options.rounds.head) : null;
-  if (ratios && ratios.pairs.length < MIN_RUNS_PER_ARM) {
-    notes.push({
-      code: "unpaired-fallback",
-      message: `only ${ratios.pairs.length} round(s) with a usable run in both arms: the unpaired Mann-Whitney test decides`
-    });
-  } else if (ratios) {
-    if (ratios.unpaired > 0) {
-      notes.push({
-        code: "unpaired-rounds-dropped",
-        message: `${ratios.unpaired} round(s) with a usable run in only one arm left out of the paired analysis`
-      });
-    }
-    const d = ratios.pairs;
-    const sr = wilcoxonSignedRank(d);
-    const hl2 = walshHodgesLehmann(d, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
-    const [ci952, ci902, ciEq2] = hl2.intervals.map(toPct);
-    const t = oneSampleT(d, REPORT_LEVEL);
-    if (sr.ties || sr.zeros > 0) {
-      notes.push({
-        code: "ties-approximate-ci",
-        message: "tied or zero log-ratios: p is exact given them, but the intervals\u2019 confidence is approximate"
-      });
-    }
-    return {
-      ...empty,
-      test: "signed-rank",
-      pairs: d.length,
-      deltaPct: pct(hl2.shift),
-      ci95: ci952,
-      ci90: ci902,
-      ciEquivalence: ciEq2,
-      p: sr.p,
-      method: sr.method,
-      minAchievableP: signedRankMinP(d.length),
-      welch: welchDiagnostic,
-      pairedT: {
-        t: t.t,
-        df: t.df,
-        p: t.p,
-        ci95: {
-          level: REPORT_LEVEL,
-          achievedLevel: REPORT_LEVEL,
-          lowerPct: pct(t.lower),
-          upperPct: pct(t.upper)
-        }
-      },
-      bootstrap: bootstrap(base.values, head.values, options.bootstrap),
-      unusable: null,
-      aaSpreadPct: aaSpreadPct({ logRatios: d })
-    };
-  }
-  const mwu = mannWhitneyU(base.values, head.values);
-  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
-  const [ci95, ci90, ciEq] = hl.intervals.map(toPct);
-  if (mwu.ties) {
-    notes.push({
-      code: "ties-approximate-ci",
-      message: "tied values: p is exact given the ties, but the intervals\u2019 confidence is approximate"
-    });
-  }
-  return {
-    ...empty,
-    deltaPct: pct(hl.shift),
-    ci95,
-    ci90,
-    ciEquivalence: ciEq,
-    p: mwu.p,
-    method: mwu.method,
-    minAchievableP: minAchievableP(base.values.length, head.values.length),
-    welch: welchDiagnostic,
-    bootstrap: bootstrap(base.values, head.values, options.bootstrap),
-    unusable: null,
-    aaSpreadPct: aaSpreadPct({ base: base.values })
-  };
-}
-function logRatios(base, head) {
-  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
-  const rounds = [.../* @__PURE__ */ new Set([...base.keys(), ...head.keys()])].sort((a, b) => a - b);
-  const pairs = [];
-  let unpaired = 0;
-  for (const r of rounds) {
-    const b = base.get(r);
-    const h = head.get(r);
-    if (ok(b) && ok(h)) pairs.push(Math.log(h / b));
-    else if (ok(b) || ok(h)) unpaired++;
-  }
-  return { pairs, unpaired };
-}
-function usable(values) {
-  const kept = values.filter((v) => Number.isFinite(v) && v > 0);
-  return { values: kept, invalid: values.length - kept.length };
-}
-function summarise(arm2, failed) {
-  const n = arm2.values.length;
-  return {
-    n,
-    failed,
-    invalid: arm2.invalid,
-    median: n > 0 ? median(arm2.values) : null,
-    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm2.values) / mean(arm2.values) : null
-  };
-}
-function pct(logRatio) {
-  return 100 * Math.expm1(logRatio);
-}
-function toPct(ci) {
-  return {
-    level: ci.level,
-    achievedLevel: ci.achievedLevel,
-    lowerPct: pct(ci.lower),
-    upperPct: pct(ci.upper)
-  };
-}
-function bootstrap(base, head, options) {
-  if (!options || Math.min(base.length, head.length) < BOOTSTRAP_MIN_RUNS) return null;
-  const r = bootstrapRatioOfMeans(base, head, { ...options, level: REPORT_LEVEL });
-  return {
-    ratioOfMeansPct: 100 * (r.ratio - 1),
-    ci95: {
-      level: REPORT_LEVEL,
-      achievedLevel: REPORT_LEVEL,
-      lowerPct: 100 * (r.lower - 1),
-      upperPct: 100 * (r.upper - 1)
-    },
-    seed: r.seed,
-    resamples: r.resamples
-  };
-}
-
-// src/core/compare/unstable.ts
-function markUnstableCells(cells, curves2) {
-  return cells.map((cell) => {
-    const curve = curves2.find((k) => k.workload === cell.workload);
-    if (!curve) return cell;
-    const inRegion = [curve.base].filter(
-      (arm2) => arm2.collapseRegions.some((r) => r.clients.includes(cell.clients))
-    );
-    if (inRegion.length === 0) return cell;
-    const arms = inRegion.map((a) => a.arm);
-    const where = inRegion.map((a) => {
-      const region = a.collapseRegions.find((r) => r.clients.includes(cell.clients));
-      return `${a.arm} (${Math.round(100 * (1 - region.lowestTps / a.peakTps))}% below its peak at ${a.peakClients} clients, recovering at ${region.recoveredAt})`;
-    }).join(" and ");
-    return {
-      ...cell,
-      unstable: {
-        arms,
-        message: `unstable: ${cell.clients} clients lies in a throughput collapse of ${where}; runs there are often bimodal, so this verdict is reported but does not gate`
-      }
-    };
-  });
-}
-function gatingCells(cells) {
-  return cells.filter((c) => c.unstable === void 0);
-}
-
-// src/core/compare/verdict.ts
-function decideVerdict(stats, context3 = {}) {
-  const alpha = context3.alpha ?? DEFAULT_ALPHA;
-  const thresholdPct = context3.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const better = context3.better ?? "higher";
-  const familySize = context3.familySize ?? 1;
-  const pAdjusted = context3.pAdjusted === void 0 ? stats.p : context3.pAdjusted;
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(thresholdPct > 0 && Number.isFinite(thresholdPct))) {
-    throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
-  }
-  const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
-  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
-  const ci90 = stats.ciEquivalence ?? stats.ci90;
-  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
-    const message = stats.unusable ?? "no test was possible";
-    return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
-  }
-  const notes = [...stats.notes];
-  const tDiagnostic = stats.test === "signed-rank" ? stats.pairedT : stats.welch;
-  if (tDiagnostic && tDiagnostic.p < alpha !== p < alpha && (minAchievableP2 ?? 1) < alpha) {
-    const [tName, rankName] = stats.test === "signed-rank" ? ["the paired t on log-ratios", "the signed-rank test"] : ["Welch's t on logs", "Mann-Whitney"];
-    notes.push({
-      code: "welch-disagrees",
-      message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
-    });
-  }
-  const noisy = noisyCellNote(stats.aaSpreadPct, thresholdPct, stats.test === "signed-rank");
-  if (noisy) notes.push(noisy);
-  const withNotes = { ...common, notes };
-  const significant = pAdjusted < alpha;
-  const gain = better === "higher" ? deltaPct : -deltaPct;
-  const direction = better === "higher" ? "higher is better" : "lower is better";
-  const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
-  if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
-    const verdict2 = gain < 0 ? "regression" : "improvement";
-    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
-    return { ...withNotes, verdict: verdict2, reasons: [{ code: "significant-beyond-threshold", message }] };
-  }
-  const reasons = [];
-  if (significant) {
-    reasons.push({
-      code: "significant-below-threshold",
-      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
-    });
-  }
-  const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
-  const levelText = formatLevel(ci90.level);
-  const neededLevel = Math.max(ci90.level, context3.passLevel ?? 0);
-  const passReached = ci90.achievedLevel >= neededLevel - PCT_TOLERANCE;
-  const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
-  if (inside && passReached) {
-    const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
-    return {
-      ...withNotes,
-      verdict: "no-change",
-      reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
-    };
-  }
-  const notWorse = better === "higher" ? ci90.lowerPct > -thresholdPct : ci90.upperPct < thresholdPct;
-  if (notWorse && passReached) {
-    const bound = better === "higher" ? ci90.lowerPct : ci90.upperPct;
-    const oneSided = formatLevel((1 + ci90.achievedLevel) / 2);
-    const message = `head is not worse than base by ${thresholdPct}% or more: the one-sided ${oneSided} bound ${formatPct(bound)} lies ${better === "higher" ? "above -" : "below +"}${thresholdPct}% (${direction}); the ${levelText} CI ${interval} reaches beyond ${better === "higher" ? "+" : "-"}${thresholdPct}%, so not 'no change'`;
-    return {
-      ...withNotes,
-      verdict: "not-worse",
-      reasons: [{ code: "not-worse-than-threshold", message }, ...reasons]
-    };
-  }
-  const ci90Plain = stats.ci90 ?? ci90;
-  const adverse2 = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
-  if (adverse2 && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
-    reasons.push({
-      code: "likely-regression",
-      message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
-    });
-  }
-  const smallestP = minAchievableP2 ?? 1;
-  if (!significant && familySize * smallestP >= alpha) {
-    const afterHolm = familySize > 1 ? `, ${formatP(familySize * smallestP)} after Holm over ${familySize} cells` : "";
-    reasons.push({
-      code: "too-few-runs",
-      message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
-    });
-  }
-  if (!passReached) {
-    reasons.push({
-      code: "ci-level-not-reached",
-      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${formatLevel(neededLevel)}`
-    });
-  }
-  if (!inside) {
-    reasons.push({
-      code: "ci-wider-than-threshold",
-      message: `the ${levelText} CI ${interval} reaches beyond \xB1${thresholdPct}%; more runs would narrow it`
-    });
-  }
-  return { ...withNotes, verdict: "inconclusive", reasons };
-}
-function sizes(stats) {
-  return stats.test === "signed-rank" ? `${stats.pairs} round(s) with both arms` : `${stats.base.n} and ${stats.head.n} runs`;
-}
-
-// src/core/compare/analysis.ts
-function prepareRun(result, options = {}) {
-  const metric = options.metric ?? PRIMARY_METRIC;
-  const alpha = options.alpha ?? DEFAULT_ALPHA;
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const warnings = [...result.warnings];
-  if (result.status !== "complete") {
-    const why = result.stopReason ? ` (${result.stopReason})` : "";
-    warnings.push(`the results are '${result.status}'${why}: verdicts use only the runs recorded so far`);
-  }
-  const [baseline, ...heads] = result.arms.map((a) => a.label);
-  if (baseline === void 0 || heads.length === 0) {
-    warnings.push(
-      `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
-    );
-  }
-  const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
-  const cells = documentCells(result);
-  const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
-  const gatedMetrics = [
-    ...used.has(metric) || used.size === 0 ? [metric] : [],
-    ...[...used].filter((m) => m !== metric)
-  ];
-  return {
-    result,
-    metric,
-    better: METRICS[metric].better,
-    metricsOf,
-    gatedMetrics,
-    alpha,
-    thresholdPct,
-    baseline,
-    heads: baseline === void 0 ? [] : heads,
-    cells,
-    test: options.test ?? "paired",
-    value: options.value ?? "final",
-    thresholds: workloadThresholds(result, thresholdPct, warnings),
-    collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
-    bootstrap: options.bootstrap,
-    warnings
-  };
-}
-function hypothesisKey(head, cell, metric) {
-  return `${head}\0${cellId(cell)}\0${metric}`;
-}
-function hypothesisLabel(ctx, id, metric) {
-  return metric === ctx.metric ? id : `${id} ${gatedName(metric)}`;
-}
-function workloadMetrics(result, warnings) {
-  const byWorkload = /* @__PURE__ */ new Map();
-  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
-    const value = typeof spec === "object" && spec !== null ? spec.metrics : void 0;
-    if (value === void 0) continue;
-    const names = Array.isArray(value) ? value : [];
-    const metrics = names.map((n) => typeof n === "string" ? metricFromName(n) : void 0);
-    if (metrics.length === 0 || metrics.some((m) => m === void 0)) {
-      warnings.push(
-        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of ${Object.keys(GATED_METRIC_NAMES).join(", ")}; using tps`
-      );
-      continue;
-    }
-    byWorkload.set(name, [...new Set(metrics)]);
-  }
-  const fallback = DEFAULT_GATED_METRICS.map((n) => metricFromName(n));
-  return (workload) => byWorkload.get(workload) ?? fallback;
-}
-function analyseLook(ctx, spec) {
-  const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
-  const runsByMetric = new Map(
-    ctx.gatedMetrics.map((metric) => [metric, collectCellRuns(samples, metric, ctx.value)])
-  );
-  const statistics = (head, cell, metric, paired) => {
-    const arms = runsByMetric.get(metric).get(cellId(cell));
-    const baseRuns = arms?.get(ctx.baseline);
-    const headRuns = arms?.get(head);
-    const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
-      failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
-      equivalenceLevel: spec.equivalenceLevel,
-      ...paired && baseRuns && headRuns ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } } : {},
-      ...ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}
-    });
-    const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
-    if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(" or ")}`;
-    return stats;
-  };
-  const measured2 = ctx.heads.flatMap(
-    (head) => ctx.cells.flatMap(
-      (cell) => ctx.metricsOf(cell.workload).map((metric) => {
-        const key = hypothesisKey(head, cell, metric);
-        const frozen = spec.frozen.get(key) ?? null;
-        return {
-          head,
-          cell,
-          metric,
-          key,
-          frozen,
-          stats: frozen ? null : statistics(head, cell, metric, ctx.test === "paired")
-        };
-      })
-    )
-  );
-  const m = measured2.filter((x) => x.stats?.p != null).length + measured2.filter(
-    (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
-  ).length;
-  for (const x of measured2) {
-    const st = x.stats;
-    if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
-    if (st.minAchievableP * m < spec.alpha) continue;
-    const unpaired = statistics(x.head, x.cell, x.metric, false);
-    if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
-    unpaired.notes.push({
-      code: "unpaired-fallback",
-      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides regressions and improvements; the pass question keeps the paired interval`
-    });
-    x.stats = { ...unpaired, ciEquivalence: st.ciEquivalence };
-  }
-  const open5 = measured2.filter((m2) => m2.stats !== null && m2.stats.p !== null);
-  const stillIn = measured2.filter(
-    (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
-  ).length;
-  const adjusted = holmAdjust([...open5.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open5.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open5.length + stillIn;
-  const byHead = new Map(ctx.heads.map((h) => [h, []]));
-  for (const m2 of measured2) {
-    if (m2.frozen) {
-      byHead.get(m2.head).push(m2.frozen);
-      continue;
-    }
-    const decided = decideVerdict(m2.stats, {
-      alpha: spec.alpha,
-      thresholdPct: ctx.thresholds(m2.cell.workload),
-      better: METRICS[m2.metric].better,
-      pAdjusted: adjustedByKey.get(m2.key) ?? null,
-      familySize,
-      ...spec.passLevel !== void 0 ? { passLevel: spec.passLevel } : {}
-    });
-    byHead.get(m2.head).push({
-      id: cellId(m2.cell),
-      workload: m2.cell.workload,
-      clients: m2.cell.clients,
-      metric: m2.metric,
-      ...decided
-    });
-  }
-  return byHead;
-}
-function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
-  const warnings = [...ctx.warnings];
-  const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
-  const comparisons = ctx.heads.map((head) => {
-    const armCurves = curves(ctx, head);
-    const all = markUnstableCells(byHead.get(head) ?? [], armCurves);
-    const gating = gatingCells(all);
-    const label = (c) => hypothesisLabel(ctx, c.id, c.metric);
-    const overall2 = armVerdicts(
-      gating,
-      label,
-      all.map((c) => c.workload)
-    );
-    return {
-      baseline: ctx.baseline ?? "",
-      head,
-      verdict: overall2.verdict,
-      workloadVerdicts: overall2.workloadVerdicts,
-      decidingCells: overall2.deciding,
-      likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map(label),
-      unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))],
-      familySize,
-      cells: all.filter((c) => c.metric === ctx.metric),
-      otherMetricCells: all.filter((c) => c.metric !== ctx.metric),
-      curves: armCurves
-    };
-  });
-  warnings.push(...notSaidYet(warnings, dataWarnings(ctx, comparisons, sequential)));
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
-  const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
-  return {
-    metric: ctx.metric,
-    gatedMetrics: ctx.gatedMetrics,
-    better: ctx.better,
-    alpha: ctx.alpha,
-    testAlpha,
-    thresholdPct: ctx.thresholdPct,
-    baseline: ctx.baseline ?? null,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding,
-    comparisons,
-    sequential,
-    primaryTest,
-    likelyRegressions: comparisons.flatMap((c) => c.likelyRegressionCells.map((id) => `${c.head}:${id}`)),
-    warnings
-  };
-}
-function unstableCellIds(ctx, head, cells) {
-  return new Set(
-    markUnstableCells(cells, curves(ctx, head)).filter((c) => c.unstable).map((c) => c.id)
-  );
-}
-function curves(ctx, head) {
-  const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
-  const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
-  return workloads.flatMap((workload) => {
-    const points2 = (arm2) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm2)) }));
-    const basePoints = points2(ctx.baseline ?? "");
-    const headPoints = points2(head);
-    const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
-    const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
-    const tolerance = Math.max(
-      ctx.thresholds(workload),
-      medianNoiseTolerancePct([...basePoints, ...headPoints])
-    );
-    return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)] : [];
-  });
-}
-function medianNoiseTolerancePct(points2) {
-  const usable2 = points2.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
-  if (usable2.length === 0) return 0;
-  const sigma = median(usable2.map(robustLogSpread));
-  const n = median(usable2.map((v) => v.length));
-  return 100 * CURVE_TOLERANCE_Z * Math.SQRT2 * MEDIAN_SE_FACTOR * (sigma / Math.sqrt(n));
-}
-var CURVE_TOLERANCE_Z = 2;
-var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
-function workloadThresholds(result, fallback, warnings) {
-  const overrides = /* @__PURE__ */ new Map();
-  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
-    const value = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
-    if (value === void 0) continue;
-    if (typeof value === "number" && Number.isFinite(value) && value > 0) overrides.set(name, value);
-    else
-      warnings.push(
-        `workload '${name}' has threshold ${JSON.stringify(value)}, not a positive percentage; using ${fallback}%`
-      );
-  }
-  return (workload) => overrides.get(workload) ?? fallback;
-}
-function dataWarnings(ctx, comparisons, sequential) {
-  const { result, metric, alpha, thresholdPct } = ctx;
-  const warnings = [];
-  const failed = result.samples.filter((s) => s.status !== "ok").length;
-  if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
-  const cells = comparisons.flatMap(
-    (c) => [...c.cells, ...c.otherMetricCells].map((cell) => ({ head: c.head, cell }))
-  );
-  const label = ({ head, cell }) => {
-    const id = hypothesisLabel(ctx, cell.id, cell.metric);
-    return comparisons.length > 1 ? `${head}:${id}` : id;
-  };
-  const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
-  if (unusable.length > 0) {
-    warnings.push(
-      `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
-    );
-  }
-  const unstable = cells.filter(({ cell }) => cell.unstable);
-  if (unstable.length > 0) {
-    warnings.push(
-      `${unstable.map(label).join(", ")}: inside a throughput collapse region (more than ${Math.round(ctx.collapseFraction * 100)}% below the peak, recovering at more clients), where runs are often bimodal: flagged unstable, their verdicts are shown but do not gate`
-    );
-  }
-  const likely = cells.filter(
-    ({ cell }) => !cell.unstable && cell.reasons.some((r) => r.code === "likely-regression")
-  );
-  if (likely.length > 0) {
-    warnings.push(
-      `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
-    );
-  }
-  if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
-    const paired = ctx.test === "paired";
-    const plan = checkPlan({
-      rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
-      cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
-      alpha: sequential ? sequential.perLookAlpha : alpha,
-      thresholdPct,
-      noiseCvPct: measuredNoiseCvPct(result, metric),
-      test: paired ? "signed-rank" : "mann-whitney"
-    });
-    warnings.push(...plan.warnings);
-  }
-  return warnings;
-}
-function notSaidYet(said, messages) {
-  return messages.filter(
-    (m) => !said.some((s) => s === m || s.startsWith("workload ") && s.endsWith(`: ${m}`))
-  );
-}
-
-// src/core/compare/adaptive.ts
 var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
 var DEFAULT_SPENDING = "obrien-fleming";
 function planAdaptive(input2) {
@@ -64690,7 +64979,7 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/flows/compare/pipeline.ts
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -65337,7 +65626,7 @@ function firstError(stderr) {
   }
   return void 0;
 }
-function pct2(p) {
+function pct3(p) {
   return p === void 0 || Number.isNaN(p) ? "" : ` (${p.toFixed(3)}%)`;
 }
 function failureDetail(r) {
@@ -65374,7 +65663,7 @@ function judgePgbenchRun(input2) {
   }
   if (report.empty) return fail("pgbench exited 0 but printed no report");
   if (report.failed !== void 0 && report.failed > 0) {
-    return fail(`${report.failed} failed transactions${pct2(report.failedPercent)}${failureDetail(report)}`);
+    return fail(`${report.failed} failed transactions${pct3(report.failedPercent)}${failureDetail(report)}`);
   }
   if (lost > 0) {
     return fail(`lost clients: ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`);
@@ -65707,31 +65996,6 @@ function autoClientSweep(logicalCpus) {
 
 // src/drivers/common/workload-fields.ts
 init_metrics();
-
-// src/core/results/instructions.ts
-var DEFAULT_INSTRUCTION_SETTINGS = {
-  short: 200,
-  long: 1200,
-  warmup: 200,
-  repetitions: 3,
-  thresholdPct: 1
-};
-function perTransaction(shortInstructions, longInstructions, s) {
-  return (longInstructions - shortInstructions) / (s.long - s.short);
-}
-function emptyInstructionsRecord() {
-  return {
-    counter: "cachegrind",
-    settings: {},
-    wallS: 0,
-    samples: [],
-    profiles: [],
-    failures: [],
-    notes: []
-  };
-}
-
-// src/drivers/common/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
 function boundedInt(bound) {
@@ -67026,7 +67290,7 @@ function loadFacts(window2, windowS, loadavgText, psiText) {
         id: "busy",
         group: "load",
         name: "CPU busy",
-        value: `${pct3(window2.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
+        value: `${pct4(window2.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
         x: window2.busyShare,
         warnAt: LIMITS.busyShareWarn,
         badAt: LIMITS.busyShareBad,
@@ -67037,7 +67301,7 @@ function loadFacts(window2, windowS, loadavgText, psiText) {
         id: "steal",
         group: "load",
         name: "steal time",
-        value: `${pct3(window2.stealShare)} over ${windowS} s`,
+        value: `${pct4(window2.stealShare)} over ${windowS} s`,
         x: window2.stealShare,
         warnAt: LIMITS.stealShareWarn,
         badAt: LIMITS.stealShareBad,
@@ -67115,7 +67379,7 @@ function graded(f) {
     ...verdict2 === "ok" ? {} : { why: f.why, fix: f.fix }
   };
 }
-function pct3(share) {
+function pct4(share) {
   return `${(share * 100).toFixed(1)}%`;
 }
 function formatBytes(bytes2) {
@@ -67825,7 +68089,7 @@ var ProgressTracker = class {
   }
   line(e) {
     const elapsed = (this.now() - this.started) / 1e3;
-    const what = e.kind === "warmup" ? "warm-up" : `round ${e.round}/${e.rounds}`;
+    const what = e.kind === "warmup" ? "warm-up" : `${e.confirmation ? "confirmation round" : "round"} ${e.round}/${e.rounds}`;
     const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
     return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
   }
@@ -68236,6 +68500,7 @@ async function runBenchmark(req, deps) {
     ...req.source ? { source: req.source } : {},
     ...req.calibration ? { calibration: true } : {},
     ...req.instructions ? { instructions: req.instructions } : {},
+    ...req.compiledCode ? { compiledCode: req.compiledCode } : {},
     samples: [],
     warnings: []
   };
@@ -68258,6 +68523,12 @@ async function runBenchmark(req, deps) {
   const clusterKey = (arm2, dataSet) => `${arm2}\0${dataSet}`;
   const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
   try {
+    if (req.skipTimedRounds) {
+      logger.info(`no timed rounds: ${req.skipTimedRounds}`);
+      result.fingerprint = environmentFingerprint(result);
+      result.status = "complete";
+      return result;
+    }
     await logger.group("Setting up clusters", async () => {
       for (const dataSet of dataSets) {
         for (const arm2 of req.arms) {
@@ -68390,7 +68661,8 @@ async function runBenchmark(req, deps) {
         progress.line({
           kind,
           round: run2.round,
-          rounds: rounds.length,
+          rounds: block?.rounds ?? rounds.length,
+          ...block ? { confirmation: true } : {},
           cell: cellId(run2),
           arm: run2.arm,
           tps: out.metrics.tps,
@@ -68417,7 +68689,8 @@ async function runBenchmark(req, deps) {
     };
     const judging = {
       thresholdPct: req.analysis.thresholdPct,
-      ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {}
+      ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {},
+      ...req.analysis.steadyPass !== void 0 ? { steadyPass: req.analysis.steadyPass } : {}
     };
     const adaptive = req.adaptive ? new AdaptiveControl(req.adaptive.plan, judging, {
       ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
@@ -68446,7 +68719,7 @@ async function runBenchmark(req, deps) {
         ...new Map(targets.map((t) => [cellId(t), { workload: t.workload, clients: t.clients }])).values()
       ];
       const blockArms = [req.arms[0].label, ...new Set(targets.map((t) => t.head))].reverse();
-      const block = { samples: [], seed: blockSeed };
+      const block = { samples: [], seed: blockSeed, rounds: blockRounds };
       result.confirmation = { rounds: blockRounds, seed: blockSeed, cells: targets, samples: block.samples };
       const names = targets.map((t) => `${t.head}:${cellId(t)}`).join(", ");
       logger.info(
@@ -68661,59 +68934,6 @@ init_errors();
 
 // src/core/compare/instruction-verdict.ts
 init_types();
-var INSTRUCTION_METRIC = "instructions";
-function judgeInstructions(base, head, thresholdPct) {
-  if (base.length < 2 || head.length < 2) {
-    return {
-      verdict: "inconclusive",
-      deltaPct: base.length && head.length ? pct4(median(head), median(base)) : null,
-      spreadPct: null,
-      reasons: [
-        {
-          code: "insufficient-data",
-          message: `instructions: ${Math.min(base.length, head.length)} repetition(s) in an arm; the rule needs at least 2 per arm for their spread`
-        }
-      ]
-    };
-  }
-  const deltaPct = pct4(median(head), median(base));
-  const spreadPct = Math.max(rangePct(base), rangePct(head));
-  const separated = deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
-  const d = formatPct(deltaPct);
-  const s = `${spreadPct.toFixed(2)}%`;
-  const judged = (verdict2, code, message) => ({
-    verdict: verdict2,
-    deltaPct,
-    spreadPct,
-    reasons: [{ code, message }]
-  });
-  if (Math.abs(deltaPct) >= thresholdPct) {
-    if (separated) {
-      return judged(
-        deltaPct > 0 ? "regression" : "improvement",
-        "significant-beyond-threshold",
-        `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
-      );
-    }
-    return judged(
-      "inconclusive",
-      "ci-wider-than-threshold",
-      `instructions/tx ${d}, beyond \xB1${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`
-    );
-  }
-  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
-    return judged(
-      "no-change",
-      "ci-inside-threshold",
-      `instructions/tx ${d}, inside \xB1${thresholdPct}% even widened by half the per-arm spread (${s})`
-    );
-  }
-  return judged(
-    "inconclusive",
-    "ci-wider-than-threshold",
-    `instructions/tx ${d}, but with half the per-arm spread (${s}) it reaches \xB1${thresholdPct}%`
-  );
-}
 function instructionCells(result) {
   const record2 = result.instructions;
   const out = /* @__PURE__ */ new Map();
@@ -68731,31 +68951,22 @@ function instructionCells(result) {
   return out;
 }
 function instructionCell(record2, cell, base, head) {
-  const of = (arm2) => record2.samples.filter((s) => s.workload === cell.workload && s.clients === cell.clients && s.arm === arm2);
-  const b = of(base);
-  const h = of(head);
-  const thresholdPct = record2.settings[cell.workload]?.thresholdPct ?? DEFAULT_INSTRUCTION_SETTINGS.thresholdPct;
-  const counters = new Set([...b, ...h].map((s) => s.counter));
-  const judged = counters.size > 1 ? {
-    verdict: "inconclusive",
-    deltaPct: null,
-    spreadPct: null,
-    reasons: [
-      {
-        code: "insufficient-data",
-        message: `instructions: counted with different counters (${[...counters].join(" and ")}); simulated and hardware counts are never compared`
-      }
-    ]
-  } : judgeInstructions(perTx(b), perTx(h), thresholdPct);
+  const { base: b, head: h, thresholdPct, judged, bistable } = judgeInstructionCell(record2, cell, base, head);
   return {
+    ...bistable.length > 0 ? {
+      unstable: {
+        arms: bistable.map((x) => x.arm),
+        message: `bistable counts: the repetitions of ${bistable.map((x) => `${x.arm} split ${x.gapPct.toFixed(2)}% apart`).join(" and ")} into two groups (a layout or plan that differs from start to start); reported, not gated: count again, or with more repetitions`
+      }
+    } : {},
     id: cellId(cell),
     workload: cell.workload,
     clients: cell.clients,
     metric: INSTRUCTION_METRIC,
     test: "instruction-count",
     pairs: null,
-    base: summary(perTx(b)),
-    head: summary(perTx(h)),
+    base: summary(b),
+    head: summary(h),
     deltaPct: judged.deltaPct,
     ci95: null,
     ci90: null,
@@ -68783,16 +68994,20 @@ function withInstructionCells(comparison, result) {
   const byHead = instructionCells(result);
   if (byHead.size === 0) return comparison;
   const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
+  const only = comparison.metric === INSTRUCTION_METRIC;
   const comparisons = comparison.comparisons.map((arm2) => {
     const extra = byHead.get(arm2.head) ?? [];
     if (extra.length === 0) return arm2;
-    const otherMetricCells = [...arm2.otherMetricCells, ...extra];
-    const gating = gatingCells([...arm2.cells, ...otherMetricCells]);
-    const workloads = [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
+    const cells = only ? extra : arm2.cells;
+    const otherMetricCells = only ? [] : [...arm2.otherMetricCells, ...extra];
+    const gating = gatingCells([...cells, ...otherMetricCells]);
+    const workloads = only ? gating.map((c) => c.workload) : [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
     const overall2 = armVerdicts(gating, label, workloads);
     return {
       ...arm2,
+      cells,
       otherMetricCells,
+      likelyRegressionCells: only ? [] : arm2.likelyRegressionCells,
       verdict: overall2.verdict,
       decidingCells: overall2.deciding,
       workloadVerdicts: overall2.workloadVerdicts
@@ -68805,20 +69020,13 @@ function withInstructionCells(comparison, result) {
     comparisons,
     gatedMetrics,
     verdict: overall.verdict,
-    decidingArms: overall.deciding
+    decidingArms: overall.deciding,
+    // The timed analysis found no samples to judge: its warnings about them do not apply.
+    ...only ? { likelyRegressions: [], warnings: [] } : {}
   };
-}
-function perTx(samples) {
-  return usable(samples.map((s) => s.perTx)).values;
 }
 function summary(values) {
   return summarise(usable(values), 0);
-}
-function rangePct(values) {
-  return 100 * (Math.max(...values) - Math.min(...values)) / median(values);
-}
-function pct4(head, base) {
-  return 100 * (head / base - 1);
 }
 
 // src/flows/compare/analysis.ts
@@ -68827,7 +69035,8 @@ function resolveAnalysis(given = {}) {
   return {
     alpha: given.alpha ?? DEFAULT_ALPHA,
     thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
-    metric: given.metric ?? PRIMARY_METRIC
+    metric: given.metric ?? PRIMARY_METRIC,
+    steadyPass: given.steadyPass ?? DEFAULT_STEADY_PASS
   };
 }
 function analysisOf(result, overrides = {}) {
@@ -68840,6 +69049,7 @@ function analyse(result, overrides = {}) {
   const timed = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
+    steadyPass: settings2.steadyPass ?? DEFAULT_STEADY_PASS,
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
     ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
@@ -68849,7 +69059,8 @@ function analyse(result, overrides = {}) {
     ...result.baseline ? { test: "unpaired" } : {}
   });
   const withInstructions2 = withInstructionCells(timed, result);
-  return result.baseline ? withStoredBaseline(withInstructions2, result.baseline) : withInstructions2;
+  const decided = withSameCompiledCode(withInstructions2, result);
+  return result.baseline ? withStoredBaseline(decided, result.baseline) : decided;
 }
 function withStoredBaseline(c, baseline) {
   if (baseline.sentinel.status !== "drifted") return c;
@@ -68924,14 +69135,15 @@ var ALWAYS = {
 };
 function recordedMetrics(w) {
   const gated = w.metrics.map((n) => metricFromName(n));
-  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated])];
+  const counted = w.instructions !== void 0 ? ["instructions"] : [];
+  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated, ...counted])];
 }
 function checkRecordable(workloads, metric) {
   if (metric === void 0) return;
   for (const w of workloads) {
     const recorded = recordedMetrics(w);
     if (recorded.includes(metric)) continue;
-    const hint = metric === "latencyP95Ms" || metric === "latencyP99Ms" ? `; add ${metric === "latencyP95Ms" ? "p95" : "p99"} to the workload's metrics field to record it` : "";
+    const hint = metric === "latencyP95Ms" || metric === "latencyP99Ms" ? `; add ${metric === "latencyP95Ms" ? "p95" : "p99"} to the workload's metrics field to record it` : metric === "instructions" ? "; pass --instructions or set the workload's instructions field to count them" : "";
     throw new UserError(
       `--metric ${metric}: workload ${w.name} (${w.tool}) does not record ${METRICS[metric].label}; it records ${recorded.join(", ")}${hint}`
     );
@@ -70030,6 +70242,12 @@ async function countInstructions(items, req, deps, options) {
   );
   const runAs = await resolveRunAs(req.runAs, deps);
   const record2 = { ...emptyInstructionsRecord(), counter: counter.kind };
+  const fixedLayout = await fixedLayoutPrefix(deps.runner);
+  if (fixedLayout.length === 0) {
+    record2.notes.push(
+      "address-space randomisation left on: setarch -R does not run here (util-linux); counts may vary a little more"
+    );
+  }
   for (const { workload: w, settings: settings2 } of items) {
     deps.signal?.throwIfAborted();
     record2.settings[w.name] = settings2;
@@ -70038,7 +70256,7 @@ async function countInstructions(items, req, deps, options) {
         `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
       );
     }
-    await measureWorkload(w, settings2, req, { ...deps, runAs, counter }, record2, options);
+    await measureWorkload(w, settings2, req, { ...deps, runAs, counter, fixedLayout }, record2, options);
   }
   record2.wallS = (Date.now() - started) / 1e3;
   logger.info(
@@ -70140,7 +70358,9 @@ async function startServer(w, arm2, driver, req, deps) {
     const countDir = path24.join(cluster.dir, deps.counter.kind);
     await mkdir5(countDir, { mode: 493 });
     if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
-    await cluster.start(deps.counter.kind === "cachegrind" ? { wrapper: cachegrindWrapper(countDir) } : {});
+    const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
+    const wrapper = [...deps.fixedLayout, ...counted];
+    await cluster.start(wrapper.length > 0 ? { wrapper } : {});
     await driver.beforeRun(cluster);
     if (!await prewarm(cluster))
       deps.logger.warn(
@@ -70164,6 +70384,10 @@ async function prewarm(cluster) {
   return true;
 }
 var QUIET_SETTINGS = { autovacuum: "off" };
+async function fixedLayoutPrefix(runner) {
+  const probe3 = await runner.run("setarch", ["-R", "true"]).catch(() => void 0);
+  return probe3?.exitCode === 0 ? ["setarch", "-R"] : [];
+}
 function cachegrindWrapper(outDir) {
   return [
     "valgrind",
@@ -70378,6 +70602,202 @@ function withExplanation(result, record2) {
   return record2 ? { ...result, explanation: record2 } : result;
 }
 
+// src/postgres/builds/compiled-code.ts
+import { createHash as createHash7 } from "node:crypto";
+import { readdir as readdir8, readFile as readFile14, readlink as readlink3 } from "node:fs/promises";
+import path25 from "node:path";
+
+// src/postgres/builds/elf.ts
+var SHT_SYMTAB = 2;
+var SHT_NOTE = 7;
+var STT_FUNC = 2;
+var SHN_UNDEF = 0;
+var SHN_LORESERVE = 65280;
+function isElf64(bytes2) {
+  return bytes2.length >= 64 && bytes2[0] === 127 && bytes2.toString("latin1", 1, 4) === "ELF" && bytes2[4] === 2 && // ELFCLASS64
+  bytes2[5] === 1 && // ELFDATA2LSB
+  sections2(bytes2) !== void 0;
+}
+function sections2(bytes2) {
+  const shoff = Number(bytes2.readBigUInt64LE(40));
+  const shentsize = bytes2.readUInt16LE(58);
+  const shnum = bytes2.readUInt16LE(60);
+  const shstrndx = bytes2.readUInt16LE(62);
+  if (shnum === 0 || shentsize < 64 || shoff + shnum * shentsize > bytes2.length || shstrndx >= shnum) {
+    return void 0;
+  }
+  const raw = Array.from({ length: shnum }, (_, i) => {
+    const at = shoff + i * shentsize;
+    return {
+      nameOff: bytes2.readUInt32LE(at),
+      type: bytes2.readUInt32LE(at + 4),
+      addr: Number(bytes2.readBigUInt64LE(at + 16)),
+      offset: Number(bytes2.readBigUInt64LE(at + 24)),
+      size: Number(bytes2.readBigUInt64LE(at + 32)),
+      link: bytes2.readUInt32LE(at + 40),
+      entsize: Number(bytes2.readBigUInt64LE(at + 56))
+    };
+  });
+  const names = raw[shstrndx];
+  if (names.offset + names.size > bytes2.length) return void 0;
+  return raw.map((s) => ({
+    ...s,
+    name: cString(bytes2, names.offset + s.nameOff, names.offset + names.size)
+  }));
+}
+function cString(bytes2, start, limit) {
+  if (start >= limit) return "";
+  const end = bytes2.indexOf(0, start);
+  return bytes2.toString("latin1", start, end < 0 || end > limit ? limit : end);
+}
+function withoutBuildId(bytes2) {
+  const notes = (sections2(bytes2) ?? []).filter(
+    (s) => s.type === SHT_NOTE && s.name === ".note.gnu.build-id" && s.offset + s.size <= bytes2.length
+  );
+  if (notes.length === 0) return bytes2;
+  const copy = Buffer.from(bytes2);
+  for (const s of notes) copy.fill(0, s.offset, s.offset + s.size);
+  return copy;
+}
+function elfFunctions(bytes2) {
+  const all = sections2(bytes2) ?? [];
+  const out = [];
+  const seen = /* @__PURE__ */ new Map();
+  for (const symtab of all.filter((s) => s.type === SHT_SYMTAB)) {
+    const strtab = all[symtab.link];
+    if (!strtab || symtab.entsize < 24 || symtab.offset + symtab.size > bytes2.length) continue;
+    for (let at = symtab.offset; at + 24 <= symtab.offset + symtab.size; at += symtab.entsize) {
+      const info = bytes2[at + 4];
+      const shndx = bytes2.readUInt16LE(at + 6);
+      const value = Number(bytes2.readBigUInt64LE(at + 8));
+      const size = Number(bytes2.readBigUInt64LE(at + 16));
+      if ((info & 15) !== STT_FUNC || shndx === SHN_UNDEF || shndx >= SHN_LORESERVE || size === 0) continue;
+      const section = all[shndx];
+      if (!section) continue;
+      const start = section.offset + (value - section.addr);
+      if (start < 0 || start + size > bytes2.length) continue;
+      const base = cString(bytes2, strtab.offset + bytes2.readUInt32LE(at), strtab.offset + strtab.size);
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      out.push({ name: n === 1 ? base : `${base}#${n}`, size, code: bytes2.subarray(start, start + size) });
+    }
+  }
+  return out;
+}
+
+// src/postgres/builds/compiled-code.ts
+var KEPT_NAMES = 50;
+var SERVER_BINARY = "bin/postgres";
+var CACHE_SLOT = /^[0-9a-f]{12}-[0-9a-f]{16}(-p[0-9a-f]{8})?$/;
+async function codeFiles(installDir) {
+  const files = /* @__PURE__ */ new Map();
+  const walk = async (rel, keep) => {
+    let entries;
+    try {
+      entries = await readdir8(path25.join(installDir, rel), { withFileTypes: true });
+    } catch (e) {
+      if (e.code === "ENOENT") return;
+      throw e;
+    }
+    for (const entry of entries) {
+      const child = path25.posix.join(rel, entry.name);
+      if (entry.isDirectory()) await walk(child, keep);
+      else if (keep(child)) files.set(child, entry);
+    }
+  };
+  await walk("bin", () => true);
+  await walk("lib", (rel) => /\.so(\.\d+)*$/.test(rel) && !rel.includes("/pgxs/"));
+  await walk("share", (rel) => !/^share\/(doc|man)\//.test(rel));
+  return files;
+}
+function ownPaths(installDir) {
+  const slot = path25.basename(installDir);
+  return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
+}
+function masked(bytes2, strings) {
+  let out = bytes2;
+  for (const s of strings) {
+    const needle = Buffer.from(s);
+    let at = out.indexOf(needle);
+    if (at < 0) continue;
+    if (out === bytes2) out = Buffer.from(bytes2);
+    while (at >= 0) {
+      out.fill(35, at, at + needle.length);
+      at = out.indexOf(needle, at + needle.length);
+    }
+  }
+  return out;
+}
+async function normalised(installDir, rel, entry, own2) {
+  const file2 = path25.join(installDir, rel);
+  if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
+  const bytes2 = masked(await readFile14(file2), own2);
+  return isElf64(bytes2) ? withoutBuildId(bytes2) : bytes2;
+}
+function digest(bytes2) {
+  return createHash7("sha256").update(bytes2).digest("hex");
+}
+async function compareCompiledCode(base, head) {
+  const baseDir = path25.resolve(path25.dirname(base.binDir));
+  const headDir = path25.resolve(path25.dirname(head.binDir));
+  const baseOwn = ownPaths(baseDir);
+  const headOwn = ownPaths(headDir);
+  const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
+  if (baseOwn.map((s) => s.length).join() !== headOwn.map((s) => s.length).join()) {
+    return {
+      ...empty,
+      unknown: `the install prefixes ${baseDir} and ${headDir} differ in length, so the paths compiled into them cannot be masked alike`
+    };
+  }
+  const [baseFiles, headFiles] = await Promise.all([codeFiles(baseDir), codeFiles(headDir)]);
+  if (!baseFiles.has(SERVER_BINARY) || !headFiles.has(SERVER_BINARY)) {
+    return {
+      ...empty,
+      unknown: `no ${SERVER_BINARY} in ${baseFiles.has(SERVER_BINARY) ? headDir : baseDir}`
+    };
+  }
+  const names = [.../* @__PURE__ */ new Set([...baseFiles.keys(), ...headFiles.keys()])].sort();
+  const differing = [];
+  let serverFunctions;
+  for (const rel of names) {
+    const b = baseFiles.get(rel);
+    const h = headFiles.get(rel);
+    if (!b || !h) {
+      differing.push(rel);
+      continue;
+    }
+    const [bb, hb] = await Promise.all([
+      normalised(baseDir, rel, b, baseOwn),
+      normalised(headDir, rel, h, headOwn)
+    ]);
+    if (bb.length === hb.length && digest(bb) === digest(hb)) continue;
+    differing.push(rel);
+    if (rel === SERVER_BINARY) serverFunctions = changedFunctions(bb, hb);
+  }
+  return {
+    head: head.label,
+    identical: differing.length === 0,
+    files: names.length,
+    differingFiles: differing.slice(0, KEPT_NAMES),
+    differingCount: differing.length,
+    ...serverFunctions ? { serverFunctions } : {}
+  };
+}
+function changedFunctions(base, head) {
+  const before = new Map(elfFunctions(base).map((f) => [f.name, f]));
+  const after = elfFunctions(head);
+  const resized = [];
+  const rewritten = [];
+  for (const f of after) {
+    const old = before.get(f.name);
+    if (!old || old.size !== f.size) resized.push(f.name);
+    else if (!old.code.equals(f.code)) rewritten.push(f.name);
+    before.delete(f.name);
+  }
+  const changed = [...resized, ...before.keys(), ...rewritten];
+  return { changed: changed.slice(0, KEPT_NAMES), changedCount: changed.length, total: after.length };
+}
+
 // src/flows/compare/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
@@ -70393,10 +70813,13 @@ async function runPipeline(req, deps) {
   const probe3 = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
-  const resultsFile = path25.join(req.runDir, RESULTS_FILE);
+  const compiledCode = await compareArmsCode(arms, deps.logger);
+  const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
+  const resultsFile = path26.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
-  const instructions = await runInstructionPhase({ ...req, arms }, countingDeps);
+  const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
+  const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
   const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run2 } = req;
@@ -70405,9 +70828,11 @@ async function runPipeline(req, deps) {
       ...run2,
       arms,
       sink,
-      logsDir: path25.join(runDir, "logs"),
+      logsDir: path26.join(runDir, "logs"),
       calibration: sameInstall(arms),
-      ...instructions ? { instructions } : {}
+      ...instructions ? { instructions } : {},
+      ...compiledCode.length > 0 ? { compiledCode } : {},
+      ...nothingToMeasure ? { skipTimedRounds: "every head runs the same compiled code as base with the same settings" } : instructionsDecide ? { skipTimedRounds: "the instruction counts decide (--metric instructions)" } : {}
     },
     deps
   );
@@ -70429,7 +70854,7 @@ async function explained(result, comparison, req, deps) {
 }
 function checkPlanReach(req) {
   checkRecordable(req.workloads, metricOption(req.analysis));
-  if (req.planCheck !== "refuse") return;
+  if (req.planCheck !== "refuse" || metricOption(req.analysis) === INSTRUCTION_METRIC) return;
   refuseUnreachablePlan({
     workloads: req.workloads,
     arms: req.arms.kind === "installed" ? req.arms.arms.length : 2,
@@ -70438,6 +70863,22 @@ function checkPlanReach(req) {
     ...req.adaptive ? { adaptive: req.adaptive.plan } : {},
     singleMetric: metricOption(req.analysis) !== void 0
   });
+}
+async function compareArmsCode(arms, logger) {
+  const [base, ...heads] = arms;
+  if (!base || heads.length === 0 || sameInstall(arms)) return [];
+  const out = [];
+  for (const head of heads) {
+    if (path26.resolve(head.binDir) === path26.resolve(base.binDir)) continue;
+    const code = await compareCompiledCode(base, head);
+    out.push(code);
+    const what = `compiled code of ${head.label} vs ${base.label}`;
+    if (code.unknown) logger.info(`${what}: not compared (${code.unknown}); measuring`);
+    else if (code.identical)
+      logger.info(`${what}: the same (${code.files} files equal after masking install paths)`);
+    else logger.info(`${what}: ${describeCodeDifference(code)}`);
+  }
+  return out;
 }
 function sameInstall(arms) {
   const [first] = arms;
@@ -70469,11 +70910,11 @@ function archiveSink(store) {
 }
 
 // src/flows/bisect/commit-range.ts
-import path26 from "node:path";
+import path27 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path26.resolve(req.cacheDir));
+  const layout = cacheLayout(path27.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -70693,7 +71134,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path27.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path28.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
@@ -70800,28 +71241,28 @@ function oneCell(workload, clients, field = "--clients") {
 }
 
 // src/drivers/load-workload.ts
-import { readFile as readFile14, stat as stat4 } from "node:fs/promises";
-import path30 from "node:path";
+import { readFile as readFile15, stat as stat4 } from "node:fs/promises";
+import path31 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 async function confinedPath(root, name) {
-  if (path28.isAbsolute(name)) {
+  if (path29.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path28.resolve(root, name));
+    real = await realpath(path29.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path28.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path29.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path28.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path28.isAbsolute(inside)) {
+  const inside = path29.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path29.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -70836,7 +71277,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path29 from "node:path";
+import path30 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -70845,15 +71286,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path29.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path29.dirname(dir)) {
-    const candidate = path29.join(dir, "workloads");
-    if (existsSync(path29.join(candidate, "workload.schema.json"))) return candidate;
-    if (path29.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path30.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path30.dirname(dir)) {
+    const candidate = path30.join(dir, "workloads");
+    if (existsSync(path30.join(candidate, "workload.schema.json"))) return candidate;
+    if (path30.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path29.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path30.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -70875,7 +71316,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path29.join(workloadsDir, `${name}.yml`);
+  const file2 = path30.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -70931,7 +71372,7 @@ async function loadWorkloadFile(file2) {
         `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
       );
     }
-    text2 = await readFile14(file2, "utf8");
+    text2 = await readFile15(file2, "utf8");
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
@@ -70974,7 +71415,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path30.dirname(path30.resolve(file2));
+  const dir = path31.dirname(path31.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -71187,7 +71628,7 @@ function memoryLogger() {
 }
 
 // src/postgres/builds/build-pair.ts
-import path31 from "node:path";
+import path32 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -71217,7 +71658,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path31.resolve(req.cacheDir));
+  const layout = cacheLayout(path32.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -71539,6 +71980,11 @@ function addAnalysisOptions(command, when) {
       "--metric <name>",
       `one metric that decides the verdict in every cell: ${METRIC_CHOICES_TEXT} (${recorded}each workload's \`metrics\`, default tps)`
     ).argParser(parseMetric)
+  ).addOption(
+    new Option(
+      "--steady-pass <clients>",
+      `unchanged instructions per transaction pass a cell the timed metric left undecided (with no sign of a regression) up to this many clients: a count, all, or off (${recorded}${DEFAULT_STEADY_PASS}; needs instruction counts, docs/decision.md)`
+    ).argParser(parseSteadyPassFlag)
   );
   return withOptions;
 }
@@ -71571,7 +72017,8 @@ function analysisFromFlags(flags) {
   return {
     ...flags.alpha !== void 0 ? { alpha: flags.alpha } : {},
     ...flags.threshold !== void 0 ? { thresholdPct: flags.threshold } : {},
-    ...flags.metric !== void 0 ? { metric: flags.metric } : {}
+    ...flags.metric !== void 0 ? { metric: flags.metric } : {},
+    ...flags.steadyPass !== void 0 ? { steadyPass: flags.steadyPass } : {}
   };
 }
 function parseAlpha(value) {
@@ -71583,6 +72030,11 @@ function parseThreshold(value) {
   const problem2 = thresholdProblem(value);
   if (problem2) throw new InvalidArgumentError(`--threshold ${problem2}`);
   return Number(value.replace(/%$/, ""));
+}
+function parseSteadyPassFlag(value) {
+  const parsed = parseSteadyPass(value);
+  if ("problem" in parsed) throw new InvalidArgumentError(`--steady-pass ${parsed.problem}`);
+  return parsed.value;
 }
 function parseMetric(value) {
   const metric = metricFromName(value);
@@ -71600,14 +72052,14 @@ import os9 from "node:os";
 
 // src/store/open/open-store.ts
 init_errors();
-import path33 from "node:path";
+import path34 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants4 } from "node:fs";
-import { access as access4, readdir as readdir8, readFile as readFile16, stat as stat5 } from "node:fs/promises";
-import path32 from "node:path";
+import { access as access4, readdir as readdir9, readFile as readFile17, stat as stat5 } from "node:fs/promises";
+import path33 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -71616,8 +72068,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path32.join(dir, "runs");
-    this.indexDir = path32.join(dir, "index");
+    this.runsDir = path33.join(dir, "runs");
+    this.indexDir = path33.join(dir, "index");
   }
   dir;
   options;
@@ -71630,7 +72082,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path32.resolve(dir), options);
+    const store = new _DirStore(path33.resolve(dir), options);
     const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
@@ -71663,7 +72115,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile16(file2, "utf8");
+      text2 = await readFile17(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -71707,15 +72159,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path32.join(this.runsDir, `${id}.json`);
+    return path33.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path32.join(this.indexDir, `${id}.json`);
+    return path33.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile16(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile17(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -71729,7 +72181,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const text2 = await readFile16(file2, "utf8");
+      const text2 = await readFile17(file2, "utf8");
       let parsed;
       try {
         parsed = JSON.parse(text2);
@@ -71783,7 +72235,7 @@ var DirStore = class _DirStore {
 };
 async function jsonNames(dir) {
   try {
-    return (await readdir8(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+    return (await readdir9(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
@@ -71800,8 +72252,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path33.isAbsolute(xdgDataHome) ? xdgDataHome : path33.join(home, ".local", "share");
-  return path33.join(base, "pgperf", "store");
+  const base = xdgDataHome && path34.isAbsolute(xdgDataHome) ? xdgDataHome : path34.join(home, ".local", "share");
+  return path34.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -71871,7 +72323,7 @@ function checkArmCount(count2) {
 
 // src/adapters/cli/commands/build.ts
 import os11 from "node:os";
-import path34 from "node:path";
+import path35 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -71897,7 +72349,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path34.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path35.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -71910,7 +72362,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path34.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
+  return flag ? path35.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -72022,7 +72474,7 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path35.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path36.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     let report;
@@ -72097,14 +72549,14 @@ function renderCalibrationText(c) {
 
 // src/adapters/cli/execute-run.ts
 import { readFileSync } from "node:fs";
-import path38 from "node:path";
+import path39 from "node:path";
 
 // src/flows/compare/compare-flow.ts
 init_errors();
 
 // src/flows/compare/stored-baseline.ts
 import { stat as stat6 } from "node:fs/promises";
-import path36 from "node:path";
+import path37 from "node:path";
 init_fingerprint();
 init_types();
 init_store();
@@ -72163,7 +72615,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path36.join(req.runDir, "sentinel")
+        runDir: path37.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -72180,7 +72632,7 @@ async function runStoredBaseline(req, options, deps) {
         rounds: remaining,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path36.join(req.runDir, "head")
+        runDir: path37.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -72231,7 +72683,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path36.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path37.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -72529,7 +72981,7 @@ function commitOf2(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat6(path36.join(binDir, "postgres"))).isFile();
+    return (await stat6(path37.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -72640,7 +73092,7 @@ async function headOnly(arms, deps) {
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile8 } from "node:fs/promises";
-import path37 from "node:path";
+import path38 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   return decide(comparison, policy, completenessOf(result));
@@ -72653,7 +73105,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path37.join(dir, DECISION_FILE);
+  const file2 = path38.join(dir, DECISION_FILE);
   await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -72689,7 +73141,12 @@ var REASON_PHRASES = {
   "ci-level-not-reached": () => "CI level not reached",
   "insufficient-data": () => "no data",
   "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`,
-  "baseline-drifted": () => "stored baseline drifted"
+  "baseline-drifted": () => "stored baseline drifted",
+  "same-compiled-code": () => "same compiled code, not measured",
+  "counts-separated": (t) => `counts beyond \xB1${t}%, arms apart`,
+  "counts-inside-threshold": (t) => `counts inside \xB1${t}% with their spread`,
+  "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
+  "steady-unchanged": () => "CPU work unchanged, no regression seen"
 };
 var UNSTABLE_PHRASE = "unstable, not gated";
 function reasonPhrase(cell) {
@@ -72807,7 +73264,9 @@ function metricTable(metric, primary, cells) {
     notes: groupNotes(
       cells.flatMap((cell) => [
         ...cell.notes.map((n) => ({ clients: cell.clients, code: n.code, message: n.message })),
-        ...cell.unstable && primary ? [{ clients: cell.clients, code: "unstable", message: cell.unstable.message }] : []
+        ...cell.unstable && (primary || cell.metric === "instructions") ? [{ clients: cell.clients, code: "unstable", message: cell.unstable.message }] : [],
+        // The re-measurement behind a regression is said where the regression is.
+        ...cell.confirmation ? [{ clients: cell.clients, code: "confirmation", message: cell.confirmation.message }] : []
       ])
     )
   };
@@ -72887,8 +73346,185 @@ function numberSlots(message) {
   return { text: message.split(NUMBER2), numbers: message.match(NUMBER2) ?? [] };
 }
 
+// src/core/report/compiled-code-lines.ts
+function compiledCodeLines(c) {
+  return (c.compiledCode ?? []).map(
+    (code) => `compiled code, ${code.head} vs ${c.baseline ?? "base"}: ${describeCodeDifference(code)}`
+  );
+}
+
+// src/core/compare/steady-summary.ts
+init_metrics();
+init_types();
+function steadySummary(result) {
+  const baseline = result.arms[0]?.label;
+  if (baseline === void 0) return [];
+  const runs = new Map(STEADY_METRICS.map((m) => [m, collectCellRuns(result.samples, m)]));
+  const out = [];
+  for (const head of result.arms.slice(1).map((a) => a.label)) {
+    for (const cell of documentCells(result)) {
+      const id = cellId(cell);
+      const metrics = [];
+      for (const metric of STEADY_METRICS) {
+        const arms = runs.get(metric).get(id);
+        const values = (arm2) => runValues(arms?.get(arm2)).filter((v) => Number.isFinite(v) && v >= 0);
+        const b = values(baseline);
+        const h = values(head);
+        if (b.length === 0 && h.length === 0) continue;
+        const base = b.length ? median(b) : null;
+        const headMedian = h.length ? median(h) : null;
+        metrics.push({
+          metric,
+          name: gatedName(metric),
+          label: METRICS[metric].label,
+          unit: METRICS[metric].unit,
+          base,
+          head: headMedian,
+          baseRuns: b.length,
+          headRuns: h.length,
+          deltaPct: base !== null && headMedian !== null && base > 0 ? 100 * (headMedian / base - 1) : null
+        });
+      }
+      if (metrics.length > 0) {
+        out.push({ baseline, head, cell: id, workload: cell.workload, clients: cell.clients, metrics });
+      }
+    }
+  }
+  return out;
+}
+
+// src/core/report/steady-metrics-section.ts
+init_metrics();
+
+// src/core/report/markdown-escape.ts
+init_plain_text();
+var REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "*": "&#42;",
+  _: "&#95;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "\\": "&#92;",
+  "~": "&#126;",
+  $: "&#36;",
+  "#": "&#35;",
+  "@": "&#64;"
+};
+var ZWJ = "&#8205;";
+var ZWSP = "&#8203;";
+var NEUTRAL_AT = `&#64;${ZWJ}`;
+var MARKUP = /[&<>|`*_[\]\\~$#@]|:(?=\/\/)|(?<=www)\./gi;
+function mentionable(text2, at) {
+  const before = at === 0 ? "" : text2.charAt(at - 1);
+  return !/[A-Za-z0-9_]/.test(before) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9]/.test(text2.slice(at + 1));
+}
+var BLOCK_START = /^([-+= \t])|^(\d{1,9})([.)])(?=\s|$)/;
+function escapeMarkdown(text2, maxChars) {
+  const plain = plainText(text2, maxChars);
+  const escaped = plain.replace(MARKUP, (c, at) => {
+    if (c === "@") return mentionable(plain, at) ? NEUTRAL_AT : REFERENCES[c];
+    if (c === ":") return `:${ZWSP}`;
+    if (c === ".") return `${ZWSP}.`;
+    return REFERENCES[c] ?? c;
+  });
+  return escaped.replace(
+    BLOCK_START,
+    (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
+  );
+}
+function codeBlock(text2, language = "") {
+  const lines = text2.split("\n").map((line) => plainText(line));
+  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run2) => run2.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, ...lines, fence].join("\n");
+}
+var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9_.:/+=,@% -]*[A-Za-z0-9_.:/+=,@%-])?$/;
+function codeText(text2, maxChars) {
+  return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
+}
+var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
+var SHORT_SHA_LENGTH = 7;
+function isCommitSha(sha) {
+  return COMMIT_SHA.test(sha);
+}
+function shortSha(sha) {
+  const trimmed = sha.trim();
+  return COMMIT_SHA.test(trimmed) ? codeText(trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()) : escapeMarkdown(trimmed, 40);
+}
+function safeUrl(url2) {
+  const trimmed = url2.trim();
+  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
+  try {
+    new URL(trimmed);
+  } catch {
+    return null;
+  }
+  return trimmed;
+}
+function markdownLink(label, url2) {
+  const safe = url2 === void 0 ? null : safeUrl(url2);
+  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+function commitLink(sha, repoUrl, options = {}) {
+  const { digits = SHORT_SHA_LENGTH, code = true } = options;
+  if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
+  const short3 = sha.slice(0, digits);
+  const label = code ? codeText(short3) : short3;
+  const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
+  return repo ? `[${label}](${repo}/commit/${sha})` : label;
+}
+function issueTitleText(text2, maxChars) {
+  const plain = plainText(text2, maxChars);
+  return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
+}
+
+// src/core/report/steady-metrics-section.ts
+var MAX_ROWS = 30;
+function steadyMetricsSection(result) {
+  const cells = steadySummary(result);
+  if (cells.length === 0) return void 0;
+  const shown2 = STEADY_METRICS.filter((m) => cells.some((c) => c.metrics.some((r) => r.metric === m)));
+  const heads = new Set(cells.map((c) => c.head));
+  const headColumn = heads.size > 1;
+  const header = [
+    "cell",
+    ...headColumn ? ["head"] : [],
+    ...shown2.map((m) => `${METRICS[m].label} (${METRICS[m].unit})`)
+  ];
+  const rows = cells.slice(0, MAX_ROWS).map((c) => [
+    escapeMarkdown(c.cell, 80),
+    ...headColumn ? [escapeMarkdown(c.head, 40)] : [],
+    ...shown2.map((m) => cellText(c, m))
+  ]);
+  const body = [
+    `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu) or \`--metric\` names one.`,
+    "",
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`)
+  ];
+  if (cells.length > MAX_ROWS)
+    body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
+  return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU)", body };
+}
+function cellText(c, metric) {
+  const row2 = c.metrics.find((r) => r.metric === metric);
+  if (!row2) return "\u2013";
+  const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
+  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${delta}`;
+}
+function num3(v) {
+  if (v === null) return "\u2013";
+  if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
+  return Number(v.toPrecision(3)).toString();
+}
+
 // src/core/report/comparison-text.ts
-function renderComparisonText(c, decision, baseline) {
+function renderComparisonText(c, decision, baseline, steady = []) {
   const lines = [
     decisionLine(decision),
     compared(c),
@@ -72896,10 +73532,25 @@ function renderComparisonText(c, decision, baseline) {
     ...design2(c, decision)
   ];
   for (const arm2 of buildTables(c)) lines.push("", ...renderArm(arm2));
+  lines.push(...steadyLines(steady));
   if (decision.reasons.length > 0) lines.push("", "why (each said once):", ...reasonLines(decision));
   if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.map((line) => plainText(line)).join("\n")}
 `;
+}
+function steadyLines(cells) {
+  if (cells.length === 0) return [];
+  const heads = new Set(cells.map((c) => c.head)).size;
+  return [
+    "",
+    "steady per-transaction costs, base -> head (medians over the runs; gated only where a workload lists them in metrics):",
+    ...cells.map((c) => {
+      const metrics = STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m)).map(
+        (m) => `${METRICS[m].label} ${cellText(c, m).replace(/→/g, "->")}`
+      );
+      return `  ${heads > 1 ? `${c.head} ` : ""}${c.cell}: ${metrics.join("; ")}`;
+    })
+  ];
 }
 var OUTCOME_WORDS = {
   passed: "PASSED",
@@ -72935,10 +73586,11 @@ function design2(c, d) {
       `decided at sequential look ${s.look} of ${s.looks} (schedule ${s.schedule.join(", ")} rounds), per-look alpha ${formatP(s.perLookAlpha)}` + (s.spending ? `, ${s.spending === "pocock" ? "Pocock" : "O'Brien-Fleming"} alpha-spending` : "")
     );
   }
+  lines.push(...compiledCodeLines(c));
   return lines;
 }
 function renderArm(arm2) {
-  const decided = arm2.decidingCells.length > 0 ? ` (decided by ${arm2.decidingCells.join(", ")})` : "";
+  const decided = arm2.decidingCells.length === 0 ? "" : arm2.verdict === "inconclusive" ? ` (undecided: ${arm2.decidingCells.join(", ")})` : ` (decided by ${arm2.decidingCells.join(", ")})`;
   const unstable = arm2.unstableCells.length > 0 ? `; ${UNSTABLE_PHRASE}: ${arm2.unstableCells.join(", ")}` : "";
   const lines = [`head '${arm2.head}' vs base '${arm2.baseline}': ${arm2.verdict}${decided}${unstable}`];
   for (const w of arm2.workloads) {
@@ -72975,7 +73627,7 @@ function describeStoredBaseline(b) {
 init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path38.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path39.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -72987,7 +73639,7 @@ async function executeRun(options, logger, extra = {}) {
       controller.abort(new Error(`interrupted by ${signal}`));
     }
   });
-  const resultsFile = path38.join(runDir, RESULTS_FILE);
+  const resultsFile = path39.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}
 `));
@@ -73003,14 +73655,21 @@ async function executeRun(options, logger, extra = {}) {
     }
     const decision = decideRun(outcome.result, outcome.comparison, extra.failOn);
     if (extra.printComparison !== false) {
-      process.stdout.write(renderComparisonText(outcome.comparison, decision, outcome.result.baseline));
+      process.stdout.write(
+        renderComparisonText(
+          outcome.comparison,
+          decision,
+          outcome.result.baseline,
+          steadySummary(outcome.result)
+        )
+      );
     }
     print(
       `results ${outcome.result.status === "complete" ? "written to" : `(${outcome.result.status}) in`} ${outcome.resultsFile}
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path38.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path39.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -73148,11 +73807,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile17 } from "node:fs/promises";
+import { readFile as readFile18 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile17(file2, "utf8");
+    text2 = await readFile18(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -73274,92 +73933,6 @@ var MARKER_PREFIX = "<!-- pgperf:comment-id=";
 function commentMarker(id) {
   if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
   return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
-}
-
-// src/core/report/markdown-escape.ts
-init_plain_text();
-var REFERENCES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "&#124;",
-  "`": "&#96;",
-  "*": "&#42;",
-  _: "&#95;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "\\": "&#92;",
-  "~": "&#126;",
-  $: "&#36;",
-  "#": "&#35;",
-  "@": "&#64;"
-};
-var ZWJ = "&#8205;";
-var ZWSP = "&#8203;";
-var NEUTRAL_AT = `&#64;${ZWJ}`;
-var MARKUP = /[&<>|`*_[\]\\~$#@]|:(?=\/\/)|(?<=www)\./gi;
-function mentionable(text2, at) {
-  const before = at === 0 ? "" : text2.charAt(at - 1);
-  return !/[A-Za-z0-9_]/.test(before) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9]/.test(text2.slice(at + 1));
-}
-var BLOCK_START = /^([-+= \t])|^(\d{1,9})([.)])(?=\s|$)/;
-function escapeMarkdown(text2, maxChars) {
-  const plain = plainText(text2, maxChars);
-  const escaped = plain.replace(MARKUP, (c, at) => {
-    if (c === "@") return mentionable(plain, at) ? NEUTRAL_AT : REFERENCES[c];
-    if (c === ":") return `:${ZWSP}`;
-    if (c === ".") return `${ZWSP}.`;
-    return REFERENCES[c] ?? c;
-  });
-  return escaped.replace(
-    BLOCK_START,
-    (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
-  );
-}
-function codeBlock(text2, language = "") {
-  const lines = text2.split("\n").map((line) => plainText(line));
-  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run2) => run2.length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
-  return [`${fence}${language}`, ...lines, fence].join("\n");
-}
-var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9_.:/+=,@% -]*[A-Za-z0-9_.:/+=,@%-])?$/;
-function codeText(text2, maxChars) {
-  return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
-}
-var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
-var SHORT_SHA_LENGTH = 7;
-function isCommitSha(sha) {
-  return COMMIT_SHA.test(sha);
-}
-function shortSha(sha) {
-  const trimmed = sha.trim();
-  return COMMIT_SHA.test(trimmed) ? codeText(trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()) : escapeMarkdown(trimmed, 40);
-}
-function safeUrl(url2) {
-  const trimmed = url2.trim();
-  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
-  try {
-    new URL(trimmed);
-  } catch {
-    return null;
-  }
-  return trimmed;
-}
-function markdownLink(label, url2) {
-  const safe = url2 === void 0 ? null : safeUrl(url2);
-  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
-}
-function commitLink(sha, repoUrl, options = {}) {
-  const { digits = SHORT_SHA_LENGTH, code = true } = options;
-  if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
-  const short3 = sha.slice(0, digits);
-  const label = code ? codeText(short3) : short3;
-  const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
-  return repo ? `[${label}](${repo}/commit/${sha})` : label;
-}
-function issueTitleText(text2, maxChars) {
-  const plain = plainText(text2, maxChars);
-  return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
 }
 
 // src/core/report/markdown-context.ts
@@ -73678,88 +74251,6 @@ function waitEventSections(result, comparison) {
   );
 }
 
-// src/core/compare/steady-summary.ts
-init_metrics();
-init_types();
-function steadySummary(result) {
-  const baseline = result.arms[0]?.label;
-  if (baseline === void 0) return [];
-  const runs = new Map(STEADY_METRICS.map((m) => [m, collectCellRuns(result.samples, m)]));
-  const out = [];
-  for (const head of result.arms.slice(1).map((a) => a.label)) {
-    for (const cell of documentCells(result)) {
-      const id = cellId(cell);
-      const metrics = [];
-      for (const metric of STEADY_METRICS) {
-        const arms = runs.get(metric).get(id);
-        const values = (arm2) => runValues(arms?.get(arm2)).filter((v) => Number.isFinite(v) && v >= 0);
-        const b = values(baseline);
-        const h = values(head);
-        if (b.length === 0 && h.length === 0) continue;
-        const base = b.length ? median(b) : null;
-        const headMedian = h.length ? median(h) : null;
-        metrics.push({
-          metric,
-          name: gatedName(metric),
-          label: METRICS[metric].label,
-          unit: METRICS[metric].unit,
-          base,
-          head: headMedian,
-          baseRuns: b.length,
-          headRuns: h.length,
-          deltaPct: base !== null && headMedian !== null && base > 0 ? 100 * (headMedian / base - 1) : null
-        });
-      }
-      if (metrics.length > 0) {
-        out.push({ baseline, head, cell: id, workload: cell.workload, clients: cell.clients, metrics });
-      }
-    }
-  }
-  return out;
-}
-
-// src/core/report/steady-metrics-section.ts
-init_metrics();
-var MAX_ROWS = 30;
-function steadyMetricsSection(result) {
-  const cells = steadySummary(result);
-  if (cells.length === 0) return void 0;
-  const shown2 = STEADY_METRICS.filter((m) => cells.some((c) => c.metrics.some((r) => r.metric === m)));
-  const heads = new Set(cells.map((c) => c.head));
-  const headColumn = heads.size > 1;
-  const header = [
-    "cell",
-    ...headColumn ? ["head"] : [],
-    ...shown2.map((m) => `${METRICS[m].label} (${METRICS[m].unit})`)
-  ];
-  const rows = cells.slice(0, MAX_ROWS).map((c) => [
-    escapeMarkdown(c.cell, 80),
-    ...headColumn ? [escapeMarkdown(c.head, 40)] : [],
-    ...shown2.map((m) => cellText(c, m))
-  ]);
-  const body = [
-    `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu) or \`--metric\` names one.`,
-    "",
-    `| ${header.join(" | ")} |`,
-    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`)
-  ];
-  if (cells.length > MAX_ROWS)
-    body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
-  return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU)", body };
-}
-function cellText(c, metric) {
-  const row2 = c.metrics.find((r) => r.metric === metric);
-  if (!row2) return "\u2013";
-  const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
-  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${delta}`;
-}
-function num3(v) {
-  if (v === null) return "\u2013";
-  if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
-  return Number(v.toPrecision(3)).toString();
-}
-
 // src/core/report/instruction-section.ts
 var SHOWN_MOVERS = 5;
 function instructionReport(result, c) {
@@ -74020,7 +74511,8 @@ function designLines(ctx) {
   if (warnings > 0) parts.push(`${warnings} warning(s) below`);
   if (input2.runUrl !== void 0) parts.push(markdownLink("workflow run", input2.runUrl));
   parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
-  return [parts.join(" \xB7 ")];
+  return [parts.join(" \xB7 "), ...compiledCodeLines(c).map((line) => `
+${escapeMarkdown(line, 2e3)}`)];
 }
 
 // src/core/report/markdown-size.ts
@@ -74553,7 +75045,9 @@ function compareCommand() {
     } else if (format === "markdown") {
       process.stdout.write(renderMarkdownReport({ ...input2, commentId: flags.commentId }));
     } else {
-      process.stdout.write(renderComparisonText(comparison, input2.decision, result.baseline));
+      process.stdout.write(
+        renderComparisonText(comparison, input2.decision, result.baseline, steadySummary(result))
+      );
     }
     process.exitCode = input2.decision.exitCode;
   });
@@ -74944,12 +75438,12 @@ function render(input2, marker, max) {
     ).join("\n")
   ].join("\n\n");
   const share = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
-  const sections2 = input2.classes.map(
+  const sections3 = input2.classes.map(
     (c) => `## Machine class ${codeText(c.fingerprint, 80)}: ${escapeMarkdown(c.description, 120)}
 
 ${renderJobSummary({ ...c.report, maxLength: share })}`
   );
-  return `${[top, ...sections2].join("\n\n").trimEnd()}
+  return `${[top, ...sections3].join("\n\n").trimEnd()}
 `;
 }
 
@@ -74994,7 +75488,7 @@ function consolidateCommand() {
 }
 
 // src/adapters/cli/commands/demo.ts
-import { readdir as readdir9 } from "node:fs/promises";
+import { readdir as readdir10 } from "node:fs/promises";
 init_errors();
 var DEMO_THRESHOLD_PCT = 10;
 var DEMO_WORKLOAD = workloadSchema.parse({
@@ -75073,7 +75567,7 @@ function thresholdText(rounds) {
   return `threshold ${DEMO_THRESHOLD_PCT}% (the default ${DEFAULT_THRESHOLD_PCT}% would need about ${plan.recommendedRounds} rounds at the assumed ${plan.noiseCvPct.toFixed(1)}% noise; the demo runs ${rounds})`;
 }
 async function findInstalledBinDir() {
-  const versions = await readdir9("/usr/lib/postgresql").catch(() => []);
+  const versions = await readdir10("/usr/lib/postgresql").catch(() => []);
   const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
   if (newest) return `/usr/lib/postgresql/${newest}/bin`;
   const res = await nodeProcessRunner.run("pg_config", ["--bindir"]);
@@ -75085,7 +75579,7 @@ async function findInstalledBinDir() {
 
 // src/adapters/cli/commands/doctor.ts
 import os12 from "node:os";
-import path40 from "node:path";
+import path41 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -75123,8 +75617,8 @@ function renderPreflight(report) {
 
 // src/postgres/runner-facts.ts
 import { constants as constants5 } from "node:fs";
-import { access as access5, readdir as readdir10, stat as stat7, statfs as statfs3 } from "node:fs/promises";
-import path39 from "node:path";
+import { access as access5, readdir as readdir11, stat as stat7, statfs as statfs3 } from "node:fs/promises";
+import path40 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -75265,11 +75759,11 @@ async function sysbenchFact(env) {
 }
 async function postgresFact(dir) {
   const versions = [];
-  for (const v of (await readdir10(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path39.join(dir, v, "bin");
+  for (const v of (await readdir11(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
+    const bin = path40.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access5(path39.join(bin, p), constants5.X_OK).then(
+        (p) => access5(path40.join(bin, p), constants5.X_OK).then(
           () => true,
           () => false
         )
@@ -75298,7 +75792,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path39.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path40.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -75398,17 +75892,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path39.resolve(dir); ; d = path39.dirname(d)) {
+  for (let d = path40.resolve(dir); ; d = path40.dirname(d)) {
     const st = await stat7(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path39.dirname(d)) return void 0;
+    if (d === path40.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path39.resolve(dir); ; d = path39.dirname(d)) {
+  for (let d = path40.resolve(dir); ; d = path40.dirname(d)) {
     chain.unshift(d);
-    if (d === path39.dirname(d)) break;
+    if (d === path40.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat7(d).catch(() => void 0);
@@ -75445,7 +75939,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path40.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path41.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -75460,7 +75954,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os12.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path40.resolve(flags.tmpDir ?? os12.tmpdir()),
+      tmpDir: path41.resolve(flags.tmpDir ?? os12.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -75484,8 +75978,8 @@ function bytes(value) {
 // src/flows/history/load-runs.ts
 init_read_results();
 init_errors();
-import { readdir as readdir11, stat as stat8 } from "node:fs/promises";
-import path41 from "node:path";
+import { readdir as readdir12, stat as stat8 } from "node:fs/promises";
+import path42 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -75495,7 +75989,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path41.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path42.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -75506,12 +76000,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path41.join(input2, "runs");
+  const runsDir = path42.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir11(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path41.join(runsDir, n));
+    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path42.join(runsDir, n));
   }
-  const entries = await readdir11(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path41.join(e.parentPath, e.name));
+  const entries = await readdir12(input2, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path42.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -76289,12 +76783,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir6 } from "node:fs/promises";
-import path42 from "node:path";
+import path43 from "node:path";
 async function writeSite(dir, files) {
   await mkdir6(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path42.join(dir, f.file);
+    const target = path43.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -76382,8 +76876,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path44 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path44} does not exist${EOL}`);
+        const path45 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path45} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -80496,7 +80990,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path44) => path44.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path45) => path45.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -80883,7 +81377,7 @@ function toApiError(what, e, rateLimited) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path43 from "node:path";
+import path44 from "node:path";
 import { writeFile as writeFile9 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -80893,7 +81387,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile9(path43.join(dir, ".nojekyll"), "");
+  await writeFile9(path44.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -81496,7 +81990,7 @@ function githubTarget(spec, env) {
 // src/run/shards.ts
 init_fingerprint();
 init_types();
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
@@ -81523,7 +82017,7 @@ function planShards(workloads, count2, arms = 2) {
   }
   const position = new Map(cells.map((c, i) => [cellId(c), i]));
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
-  const planId = createHash8("sha256").update(
+  const planId = createHash9("sha256").update(
     canonicalJson({
       count: count2,
       workloads: workloads.map((w) => ({
@@ -81839,7 +82333,7 @@ function runCommand2() {
     const workloads = [];
     for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: "--workload" }));
     if (flags.clients) withClientCounts(workloads, flags.clients);
-    if (flags.instructions) withInstructions(workloads);
+    if (flags.instructions || flags.metric === "instructions") withInstructions(workloads);
     const baseline = parseBaselineSpec(flags.baseline, "--baseline");
     if (baseline.kind === "stored" && flags.store === false) {
       throw new UserError("--baseline stored reads the baseline from the results store: drop --no-store");
@@ -82052,7 +82546,7 @@ function schemaCommand() {
 }
 
 // src/adapters/cli/commands/stat.ts
-import { readFile as readFile18 } from "node:fs/promises";
+import { readFile as readFile19 } from "node:fs/promises";
 
 // src/core/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -82091,7 +82585,7 @@ function statCommand() {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile18(file2, "utf8");
+    text2 = await readFile19(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }

@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path51 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path52 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path51 && path51[0] !== "/") {
-          path51 = `/${path51}`;
+        if (path52 && path52[0] !== "/") {
+          path52 = `/${path52}`;
         }
-        return new URL(`${origin}${path51}`);
+        return new URL(`${origin}${path52}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path51, origin }
+          request: { method, path: path52, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path51);
+        debuglog("sending request to %s %s/%s", method, origin, path52);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path51, origin },
+          request: { method, path: path52, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path51,
+          path52,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path51, origin }
+          request: { method, path: path52, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path51);
+        debuglog("trailers received from %s %s/%s", method, origin, path52);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path51, origin },
+          request: { method, path: path52, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path51,
+          path52,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path51, origin }
+            request: { method, path: path52, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path51);
+          debuglog("sending request to %s %s/%s", method, origin, path52);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path51,
+        path: path52,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path51 !== "string") {
+        if (typeof path52 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path51[0] !== "/" && !(path51.startsWith("http://") || path51.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path52[0] !== "/" && !(path52.startsWith("http://") || path52.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path51)) {
+        } else if (invalidPathRegex.test(path52)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path51, query) : path51;
+        this.path = query ? buildURL(path52, query) : path52;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path51, host, upgrade, blocking, reset } = request2;
+      const { method, path: path52, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path51} HTTP/1.1\r
+      let header = `${method} ${path52} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path51, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path52, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path51;
+      headers[HTTP2_HEADER_PATH] = path52;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path51 = search ? `${pathname}${search}` : pathname;
+        const path52 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path51;
+        this.opts.path = path52;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path51 = "/",
+          path: path52 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path51;
+        opts.path = origin + path52;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path51) {
-      if (typeof path51 !== "string") {
-        return path51;
+    function safeUrl2(path52) {
+      if (typeof path52 !== "string") {
+        return path52;
       }
-      const pathSegments = path51.split("?");
+      const pathSegments = path52.split("?");
       if (pathSegments.length !== 2) {
-        return path51;
+        return path52;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path51, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path51);
+    function matchKey(mockDispatch2, { path: path52, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path52);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path51 }) => matchValue(safeUrl2(path51), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path52 }) => matchValue(safeUrl2(path52), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path51, method, body, headers, query } = opts;
+      const { path: path52, method, body, headers, query } = opts;
       return {
-        path: path51,
+        path: path52,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path51, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path52, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path51,
+            Path: path52,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path51) {
-      for (let i = 0; i < path51.length; ++i) {
-        const code = path51.charCodeAt(i);
+    function validateCookiePath(path52) {
+      for (let i = 0; i < path52.length; ++i) {
+        const code = path52.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -17239,8 +17239,8 @@ var require_connection = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest) {
+          const digest2 = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest2) {
             failWebsocketConnection(ws, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -17521,7 +17521,7 @@ var require_receiver = __commonJS({
             const buffer = this.consume(2);
             const fin = (buffer[0] & 128) !== 0;
             const opcode = buffer[0] & 15;
-            const masked = (buffer[1] & 128) === 128;
+            const masked2 = (buffer[1] & 128) === 128;
             const fragmented = !fin && opcode !== opcodes.CONTINUATION;
             const payloadLength = buffer[1] & 127;
             const rsv1 = buffer[0] & 64;
@@ -17531,7 +17531,7 @@ var require_receiver = __commonJS({
               failWebsocketConnection(this.ws, "Invalid opcode received");
               return callback();
             }
-            if (masked) {
+            if (masked2) {
               failWebsocketConnection(this.ws, "Frame cannot be masked");
               return callback();
             }
@@ -17579,7 +17579,7 @@ var require_receiver = __commonJS({
               this.#info.compressed = rsv1 !== 0;
             }
             this.#info.opcode = opcode;
-            this.#info.masked = masked;
+            this.#info.masked = masked2;
             this.#info.fin = fin;
             this.#info.fragmented = fragmented;
           } else if (this.#state === parserStates.PAYLOADLENGTH_16) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path51 = opts.path;
+          let path52 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path51 = `/${path51}`;
+            path52 = `/${path52}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path51);
+          url2 = new URL(util.parseOrigin(url2).origin + path52);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19533,10 +19533,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path51) {
-  if (!path51)
+function getElementAtPath(obj, path52) {
+  if (!path52)
     return obj;
-  return path51.reduce((acc, key) => acc?.[key], obj);
+  return path52.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -19795,11 +19795,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path51, issues) {
+function prefixIssues(path52, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path51);
+    iss.path.unshift(path52);
     return iss;
   });
 }
@@ -20332,16 +20332,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path51 = []) => {
+  const processError = (error64, path52 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path51, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path52, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path51, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path52, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path51, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path52, ...issue3.path]);
       } else {
-        const fullpath = [...path51, ...issue3.path];
+        const fullpath = [...path52, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20380,17 +20380,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path51 = []) => {
+  const processError = (error64, path52 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path51, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path52, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path51, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path52, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path51, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path52, ...issue3.path]);
       } else {
-        const fullpath = [...path51, ...issue3.path];
+        const fullpath = [...path52, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20429,8 +20429,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path51 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path51) {
+  const path52 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path52) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -38462,13 +38462,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path51 = ref.slice(1).split("/").filter(Boolean);
-  if (path51.length === 0) {
+  const path52 = ref.slice(1).split("/").filter(Boolean);
+  if (path52.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path51[0] === defsKey) {
-    const key = path51[1] === void 0 ? void 0 : decodeJSONPointerSegment(path51[1]);
+  if (path52[0] === defsKey) {
+    const key = path52[1] === void 0 ? void 0 : decodeJSONPointerSegment(path52[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -39966,12 +39966,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path51) {
-  return path51.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path52) {
+  return path52.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path51) {
+function valueAt(doc, path52) {
   let v = doc;
-  for (const key of path51) {
+  for (const key of path52) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -40307,14 +40307,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile3 } from "node:fs/promises";
-async function readResults(path51, options = {}) {
+async function readResults(path52, options = {}) {
   let text2;
   try {
-    text2 = await readFile3(path51, "utf8");
+    text2 = await readFile3(path52, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path51}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path52}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path51, options);
+  return parseResults(text2, path52, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -43950,7 +43950,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "../../work/main/node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path51 = __require("path");
+    var path52 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -43989,7 +43989,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path51.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path51.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path52.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path52.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -44121,7 +44121,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "../../work/main/node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path51 = __require("path");
+    var path52 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -46510,17 +46510,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path51) {
-      const ctrl = callVisitor(key, node2, visitor, path51);
+    function visit_(key, node2, visitor, path52) {
+      const ctrl = callVisitor(key, node2, visitor, path52);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path51, ctrl);
-        return visit_(key, ctrl, visitor, path51);
+        replaceNode(key, path52, ctrl);
+        return visit_(key, ctrl, visitor, path52);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path51 = Object.freeze(path51.concat(node2));
+          path52 = Object.freeze(path52.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path51);
+            const ci = visit_(i, node2.items[i], visitor, path52);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46531,13 +46531,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path51 = Object.freeze(path51.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path51);
+          path52 = Object.freeze(path52.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path52);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = visit_("value", node2.value, visitor, path51);
+          const cv2 = visit_("value", node2.value, visitor, path52);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46558,17 +46558,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path51) {
-      const ctrl = await callVisitor(key, node2, visitor, path51);
+    async function visitAsync_(key, node2, visitor, path52) {
+      const ctrl = await callVisitor(key, node2, visitor, path52);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path51, ctrl);
-        return visitAsync_(key, ctrl, visitor, path51);
+        replaceNode(key, path52, ctrl);
+        return visitAsync_(key, ctrl, visitor, path52);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path51 = Object.freeze(path51.concat(node2));
+          path52 = Object.freeze(path52.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path51);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path52);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46579,13 +46579,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path51 = Object.freeze(path51.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path51);
+          path52 = Object.freeze(path52.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path52);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = await visitAsync_("value", node2.value, visitor, path51);
+          const cv2 = await visitAsync_("value", node2.value, visitor, path52);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46612,23 +46612,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path51) {
+    function callVisitor(key, node2, visitor, path52) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path51);
+        return visitor(key, node2, path52);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path51);
+        return visitor.Map?.(key, node2, path52);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path51);
+        return visitor.Seq?.(key, node2, path52);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path51);
+        return visitor.Pair?.(key, node2, path52);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path51);
+        return visitor.Scalar?.(key, node2, path52);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path51);
+        return visitor.Alias?.(key, node2, path52);
       return void 0;
     }
-    function replaceNode(key, path51, node2) {
-      const parent = path51[path51.length - 1];
+    function replaceNode(key, path52, node2) {
+      const parent = path52[path52.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -47240,10 +47240,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path51, value) {
+    function collectionFromPath(schema, path52, value) {
       let v = value;
-      for (let i = path51.length - 1; i >= 0; --i) {
-        const k = path51[i];
+      for (let i = path52.length - 1; i >= 0; --i) {
+        const k = path52[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47262,7 +47262,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path51) => path51 == null || typeof path51 === "object" && !!path51[Symbol.iterator]().next().done;
+    var isEmptyPath = (path52) => path52 == null || typeof path52 === "object" && !!path52[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47292,11 +47292,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path51, value) {
-        if (isEmptyPath(path51))
+      addIn(path52, value) {
+        if (isEmptyPath(path52))
           this.add(value);
         else {
-          const [key, ...rest] = path51;
+          const [key, ...rest] = path52;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -47310,8 +47310,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path51) {
-        const [key, ...rest] = path51;
+      deleteIn(path52) {
+        const [key, ...rest] = path52;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -47325,8 +47325,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path51, keepScalar) {
-        const [key, ...rest] = path51;
+      getIn(path52, keepScalar) {
+        const [key, ...rest] = path52;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -47344,8 +47344,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path51) {
-        const [key, ...rest] = path51;
+      hasIn(path52) {
+        const [key, ...rest] = path52;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -47355,8 +47355,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path51, value) {
-        const [key, ...rest] = path51;
+      setIn(path52, value) {
+        const [key, ...rest] = path52;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -49871,9 +49871,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path51, value) {
+      addIn(path52, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path51, value);
+          this.contents.addIn(path52, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -49948,14 +49948,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path51) {
-        if (Collection2.isEmptyPath(path51)) {
+      deleteIn(path52) {
+        if (Collection2.isEmptyPath(path52)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path51) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path52) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -49970,10 +49970,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path51, keepScalar) {
-        if (Collection2.isEmptyPath(path51))
+      getIn(path52, keepScalar) {
+        if (Collection2.isEmptyPath(path52))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path51, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path52, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -49984,10 +49984,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path51) {
-        if (Collection2.isEmptyPath(path51))
+      hasIn(path52) {
+        if (Collection2.isEmptyPath(path52))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path51) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path52) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50004,13 +50004,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path51, value) {
-        if (Collection2.isEmptyPath(path51)) {
+      setIn(path52, value) {
+        if (Collection2.isEmptyPath(path52)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path51), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path52), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path51, value);
+          this.contents.setIn(path52, value);
         }
       }
       /**
@@ -51971,9 +51971,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path51) => {
+    visit2.itemAtPath = (cst, path52) => {
       let item = cst;
-      for (const [field, index] of path51) {
+      for (const [field, index] of path52) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -51982,23 +51982,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path51) => {
-      const parent = visit2.itemAtPath(cst, path51.slice(0, -1));
-      const field = path51[path51.length - 1][0];
+    visit2.parentCollection = (cst, path52) => {
+      const parent = visit2.itemAtPath(cst, path52.slice(0, -1));
+      const field = path52[path52.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path51, item, visitor) {
-      let ctrl = visitor(item, path51);
+    function _visit(path52, item, visitor) {
+      let ctrl = visitor(item, path52);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path51.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path52.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52009,10 +52009,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path51);
+            ctrl = ctrl(item, path52);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path51) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path52) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -53822,8 +53822,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path51 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path51} does not exist${EOL5}`);
+            const path52 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path52} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60275,7 +60275,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path51) => path51.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path52) => path52.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60672,7 +60672,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os13 from "node:os";
-import path50 from "node:path";
+import path51 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // ../../work/main/node_modules/@actions/core/lib/command.js
@@ -61346,247 +61346,6 @@ async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
   };
 }
 
-// src/adapters/action/inputs.ts
-import path21 from "node:path";
-
-// src/core/util/duration.ts
-function parseDurationS(text2) {
-  const m = /^(\d+(?:\.\d+)?)\s*(s|m|min|h)?$/.exec(text2.trim());
-  if (!m) return void 0;
-  const unit = { s: 1, m: 60, min: 60, h: 3600 }[m[2] ?? "s"];
-  const seconds = Number(m[1]) * unit;
-  return seconds > 0 ? seconds : void 0;
-}
-
-// src/flows/compare/stored-baseline.ts
-import { stat as stat3 } from "node:fs/promises";
-import path18 from "node:path";
-
-// src/core/compare/adaptive.ts
-init_types();
-
-// src/core/stats/normal-cdf.ts
-function normalCdf(z3) {
-  if (Number.isNaN(z3)) return Number.NaN;
-  const y = Math.abs(z3);
-  if (y <= SMALL_LIMIT) {
-    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num4 = A[4] * zsq;
-    let den = zsq;
-    for (let i = 0; i < 3; i++) {
-      num4 = (num4 + A[i]) * zsq;
-      den = (den + B[i]) * zsq;
-    }
-    return 0.5 + z3 * (num4 + A[3]) / (den + B[3]);
-  }
-  let tail2;
-  if (y <= MEDIUM_LIMIT) {
-    let num4 = C[8] * y;
-    let den = y;
-    for (let i = 0; i < 7; i++) {
-      num4 = (num4 + C[i]) * y;
-      den = (den + D[i]) * y;
-    }
-    tail2 = gaussianFactor(y) * ((num4 + C[7]) / (den + D[7]));
-  } else if (y < UNDERFLOW_LIMIT) {
-    const xsq = 1 / (y * y);
-    let num4 = P[5] * xsq;
-    let den = xsq;
-    for (let i = 0; i < 4; i++) {
-      num4 = (num4 + P[i]) * xsq;
-      den = (den + Q[i]) * xsq;
-    }
-    const r = xsq * (num4 + P[4]) / (den + Q[4]);
-    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
-  } else {
-    tail2 = 0;
-  }
-  return z3 > 0 ? 1 - tail2 : tail2;
-}
-function gaussianFactor(y) {
-  const s = Math.trunc(y * 16) / 16;
-  const del = (y - s) * (y + s);
-  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
-}
-var SMALL_LIMIT = 0.67448975;
-var MEDIUM_LIMIT = Math.sqrt(32);
-var UNDERFLOW_LIMIT = 37.5193;
-var INV_SQRT_2PI = 0.3989422804014327;
-var A = [
-  2.2352520354606837,
-  161.02823106855587,
-  1067.6894854603709,
-  18154.98125334356,
-  0.06568233791820745
-];
-var B = [
-  47.202581904688245,
-  976.0985517377767,
-  10260.932208618979,
-  45507.78933502673
-];
-var C = [
-  0.39894151208813466,
-  8.883149794388377,
-  93.50665613217785,
-  597.2702763948002,
-  2494.5375852903726,
-  6848.190450536283,
-  11602.65143764735,
-  9842.714838383978,
-  10765576773720192e-24
-];
-var D = [
-  22.266688044328117,
-  235.387901782625,
-  1519.3775994075547,
-  6485.558298266761,
-  18615.571640885097,
-  34900.95272114598,
-  38912.00328609327,
-  19685.429676859992
-];
-var P = [
-  0.215898534057957,
-  0.12740116116024736,
-  0.022235277870649807,
-  0.0014216191932278934,
-  29112874951168793e-21,
-  0.023073441764940174
-];
-var Q = [
-  1.284260096144911,
-  0.4682382124808651,
-  0.06598813786892856,
-  0.0037823963320275824,
-  7297515550839662e-20
-];
-
-// src/core/stats/normal-quantile.ts
-function normalQuantile(p) {
-  if (!(p >= 0 && p <= 1)) return Number.NaN;
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  const q = p - 0.5;
-  if (Math.abs(q) <= CENTRAL_SPLIT) {
-    const r2 = CENTRAL_CONST - q * q;
-    return q * horner(A2, r2) / horner(B2, r2);
-  }
-  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
-  let z3;
-  if (r <= TAIL_SPLIT) {
-    r -= 1.6;
-    z3 = horner(C2, r) / horner(D2, r);
-  } else {
-    r -= TAIL_SPLIT;
-    z3 = horner(E, r) / horner(F, r);
-  }
-  return q < 0 ? -z3 : z3;
-}
-function horner(c, x) {
-  let value = 0;
-  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
-  return value;
-}
-var CENTRAL_SPLIT = 0.425;
-var CENTRAL_CONST = 0.180625;
-var TAIL_SPLIT = 5;
-var A2 = [
-  3.3871328727963665,
-  133.14166789178438,
-  1971.5909503065513,
-  13731.69376550946,
-  45921.95393154987,
-  67265.7709270087,
-  33430.57558358813,
-  2509.0809287301227
-];
-var B2 = [
-  1,
-  42.31333070160091,
-  687.1870074920579,
-  5394.196021424751,
-  21213.794301586597,
-  39307.89580009271,
-  28729.085735721943,
-  5226.495278852854
-];
-var C2 = [
-  1.4234371107496835,
-  4.630337846156546,
-  5.769497221460691,
-  3.6478483247632045,
-  1.2704582524523684,
-  0.2417807251774506,
-  0.022723844989269184,
-  7745450142783414e-19
-];
-var D2 = [
-  1,
-  2.053191626637759,
-  1.6763848301838038,
-  0.6897673349851,
-  0.14810397642748008,
-  0.015198666563616457,
-  5475938084995345e-19,
-  10507500716444169e-25
-];
-var E = [
-  6.657904643501103,
-  5.463784911164114,
-  1.7848265399172913,
-  0.29656057182850487,
-  0.026532189526576124,
-  0.0012426609473880784,
-  27115555687434876e-21,
-  20103343992922881e-23
-];
-var F = [
-  1,
-  0.599832206555888,
-  0.1369298809227358,
-  0.014875361290850615,
-  7868691311456133e-19,
-  18463183175100548e-21,
-  1421511758316446e-22,
-  20442631033899397e-31
-];
-
-// src/core/stats/alpha-spending.ts
-function alphaSpent(spending, alpha, t) {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
-  if (t === 0) return 0;
-  if (t === 1) return alpha;
-  switch (spending) {
-    case "obrien-fleming":
-      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
-    case "pocock":
-      return alpha * Math.log(1 + (Math.E - 1) * t);
-  }
-}
-var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
-function perLookLevels(spending, alpha, fractions) {
-  let previous = 0;
-  let spent = 0;
-  return fractions.map((t) => {
-    if (!(t > previous && t <= 1)) {
-      throw new RangeError(
-        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
-      );
-    }
-    previous = t;
-    const cumulative = alphaSpent(spending, alpha, t);
-    const level2 = cumulative - spent;
-    spent = cumulative;
-    return level2;
-  });
-}
-
-// src/core/compare/analysis.ts
-init_metrics();
-init_types();
-
 // ../../work/main/node_modules/simple-statistics/dist/simple-statistics.mjs
 function sum(x) {
   if (x.length === 0) {
@@ -61922,164 +61681,26 @@ PerceptronModel.prototype.train = function train2(features, label) {
   return this;
 };
 
-// src/core/stats/holm.ts
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running2 = 0;
-  order.forEach((index, rank) => {
-    running2 = Math.max(running2, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running2;
-  });
-  return adjusted;
+// src/core/results/instructions.ts
+var DEFAULT_INSTRUCTION_SETTINGS = {
+  short: 200,
+  long: 1200,
+  warmup: 200,
+  repetitions: 3,
+  thresholdPct: 1
+};
+function perTransaction(shortInstructions, longInstructions, s) {
+  return (longInstructions - shortInstructions) / (s.long - s.short);
 }
-
-// src/core/stats/robust-log-spread.ts
-function robustLogSpread(values) {
-  if (values.length < 2) return 0;
-  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
-}
-var MAD_TO_SD = 1.4826;
-
-// src/core/compare/cell-runs.ts
-init_types();
-function collectCellRuns(samples, metric, value = "final") {
-  const cells = /* @__PURE__ */ new Map();
-  const attempts = /* @__PURE__ */ new Map();
-  for (const s of samples) {
-    const id = cellId(s);
-    let arms = cells.get(id);
-    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
-    let runs = arms.get(s.arm);
-    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
-    if (s.status !== "ok") {
-      runs.failed++;
-      continue;
-    }
-    const key = `${id}\0${s.arm}\0${s.round}`;
-    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
-    attempts.set(key, s.attempt);
-    runs.byRound.set(s.round, runValue(s, metric, value));
-  }
-  return cells;
-}
-function runValue(sample, metric, value = "final") {
-  if (value === "progress-median" && metric === "tps") {
-    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
-    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
-  }
-  return sample.metrics[metric] ?? Number.NaN;
-}
-var PROGRESS_SKIP_SECONDS = 1;
-var PROGRESS_MIN_POINTS = 3;
-function documentCells(result) {
-  const seen = /* @__PURE__ */ new Set();
-  const cells = [];
-  for (const c of [...result.plan.cells, ...result.samples]) {
-    const id = cellId(c);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    cells.push({ workload: c.workload, clients: c.clients });
-  }
-  return cells;
-}
-function runValues(runs) {
-  if (!runs) return [];
-  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-}
-
-// src/core/compare/defaults.ts
-var DEFAULT_ALPHA = 0.05;
-var DEFAULT_PASS_ALPHA = 0.1;
-var DEFAULT_THRESHOLD_PCT = 2;
-var REPORT_LEVEL = 0.95;
-var EQUIVALENCE_LEVEL = 0.9;
-var MIN_RUNS_PER_ARM = 2;
-var BOOTSTRAP_MIN_RUNS = 10;
-var DEFAULT_COLLAPSE_FRACTION = 0.2;
-var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
-var DEFAULT_POWER = 0.8;
-var PCT_TOLERANCE = 1e-9;
-
-// src/core/compare/curve.ts
-var KNEE_GAIN_PER_DOUBLING = 0.1;
-function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
-  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
-  if (curve.length === 0) return null;
-  let peak = curve[0];
-  for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
-  const floor = (1 - collapseFraction) * peak.medianTps;
-  const top = topClients(curve, floor);
-  const collapse = curve.find((p) => p.clients > top && p.medianTps < floor);
+function emptyInstructionsRecord() {
   return {
-    arm: arm2,
-    points: curve,
-    peakTps: peak.medianTps,
-    peakClients: peak.clients,
-    kneeClients: knee(curve, peak),
-    collapseClients: collapse?.clients ?? null,
-    collapseRegions: collapseRegions(curve, top, floor)
-  };
-}
-function knee(curve, peak) {
-  for (const p of curve) {
-    if (p.clients >= peak.clients) break;
-    const doublings = Math.log2(peak.clients / p.clients);
-    if ((peak.medianTps / p.medianTps) ** (1 / doublings) - 1 < KNEE_GAIN_PER_DOUBLING) return p.clients;
-  }
-  return peak.clients;
-}
-function topClients(curve, floor) {
-  return curve.find((p) => p.medianTps >= floor).clients;
-}
-function collapseRegions(curve, top, floor) {
-  const regions = [];
-  let run3 = [];
-  for (const p of curve.filter((q) => q.clients > top)) {
-    if (p.medianTps < floor) {
-      run3.push(p);
-      continue;
-    }
-    if (run3.length > 0) {
-      regions.push({
-        clients: run3.map((q) => q.clients),
-        lowestTps: Math.min(...run3.map((q) => q.medianTps)),
-        recoveredAt: p.clients
-      });
-    }
-    run3 = [];
-  }
-  return regions;
-}
-function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
-  const tol = tolerancePct / 100;
-  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
-  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
-  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
-  const top = (c) => topClients(c.points, (1 - collapseFraction) * c.peakTps);
-  const state = (c, clients) => {
-    const v = at(c, clients);
-    if (v === void 0) return null;
-    if (clients <= top(c)) return clients < top(c) ? null : "standing";
-    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
-    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
-    return "unclear";
-  };
-  const collapseMoved = base.points.some((p) => {
-    const b = state(base, p.clients);
-    const h = state(head, p.clients);
-    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
-  });
-  return {
-    workload,
-    collapseFraction,
-    base,
-    head,
-    peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
-    tolerancePct,
-    peakMoved,
-    collapseMoved
+    counter: "cachegrind",
+    settings: {},
+    wallS: 0,
+    samples: [],
+    profiles: [],
+    failures: [],
+    notes: []
   };
 }
 
@@ -62107,53 +61728,6 @@ function formatDeltaCi(cell) {
 }
 function formatPAdjusted(cell) {
   return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
-}
-
-// src/core/compare/overall.ts
-function overallVerdict(items) {
-  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
-  const regressed = ids((v) => v === "regression" || v === "mixed");
-  const improved = ids((v) => v === "improvement" || v === "mixed");
-  if (regressed.length > 0 && improved.length > 0) {
-    return {
-      verdict: "mixed",
-      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
-    };
-  }
-  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
-  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
-  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
-    return { verdict: "no-change", deciding: items.map((i) => i.id) };
-  }
-  if (items.length > 0 && items.every((i) => i.verdict === "no-change" || i.verdict === "not-worse")) {
-    return { verdict: "not-worse", deciding: ids((v) => v === "not-worse") };
-  }
-  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
-}
-function armVerdicts(gating, label, workloads) {
-  const decided = (cells) => overallVerdict(cells.map((c) => ({ id: label(c), verdict: c.verdict })));
-  const workloadVerdicts = Object.fromEntries(
-    [...new Set(workloads)].map((w) => [w, decided(gating.filter((c) => c.workload === w)).verdict])
-  );
-  return { ...decided(gating), workloadVerdicts };
-}
-
-// src/core/compare/power.ts
-init_types();
-
-// src/core/stats/binomial-coefficient.ts
-function binomialCoefficient(n, k) {
-  if (k < 0 || k > n) return 0;
-  const small = Math.min(k, n - k);
-  let c = 1;
-  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
-  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
-}
-
-// src/core/stats/min-achievable-p.ts
-function minAchievableP(m, n) {
-  if (m < 1 || n < 1) return 1;
-  return Math.min(1, 2 / binomialCoefficient(m + n, m));
 }
 
 // src/core/stats/log-beta.ts
@@ -62231,6 +61805,96 @@ function studentTCdf(t, df) {
   return t > 0 ? 1 - lower : lower;
 }
 
+// src/core/stats/normal-quantile.ts
+function normalQuantile(p) {
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  const q = p - 0.5;
+  if (Math.abs(q) <= CENTRAL_SPLIT) {
+    const r2 = CENTRAL_CONST - q * q;
+    return q * horner(A, r2) / horner(B, r2);
+  }
+  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+  let z3;
+  if (r <= TAIL_SPLIT) {
+    r -= 1.6;
+    z3 = horner(C, r) / horner(D, r);
+  } else {
+    r -= TAIL_SPLIT;
+    z3 = horner(E, r) / horner(F, r);
+  }
+  return q < 0 ? -z3 : z3;
+}
+function horner(c, x) {
+  let value = 0;
+  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
+  return value;
+}
+var CENTRAL_SPLIT = 0.425;
+var CENTRAL_CONST = 0.180625;
+var TAIL_SPLIT = 5;
+var A = [
+  3.3871328727963665,
+  133.14166789178438,
+  1971.5909503065513,
+  13731.69376550946,
+  45921.95393154987,
+  67265.7709270087,
+  33430.57558358813,
+  2509.0809287301227
+];
+var B = [
+  1,
+  42.31333070160091,
+  687.1870074920579,
+  5394.196021424751,
+  21213.794301586597,
+  39307.89580009271,
+  28729.085735721943,
+  5226.495278852854
+];
+var C = [
+  1.4234371107496835,
+  4.630337846156546,
+  5.769497221460691,
+  3.6478483247632045,
+  1.2704582524523684,
+  0.2417807251774506,
+  0.022723844989269184,
+  7745450142783414e-19
+];
+var D = [
+  1,
+  2.053191626637759,
+  1.6763848301838038,
+  0.6897673349851,
+  0.14810397642748008,
+  0.015198666563616457,
+  5475938084995345e-19,
+  10507500716444169e-25
+];
+var E = [
+  6.657904643501103,
+  5.463784911164114,
+  1.7848265399172913,
+  0.29656057182850487,
+  0.026532189526576124,
+  0.0012426609473880784,
+  27115555687434876e-21,
+  20103343992922881e-23
+];
+var F = [
+  1,
+  0.599832206555888,
+  0.1369298809227358,
+  0.014875361290850615,
+  7868691311456133e-19,
+  18463183175100548e-21,
+  1421511758316446e-22,
+  20442631033899397e-31
+];
+
 // src/core/stats/student-t-quantile.ts
 function studentTQuantile(p, df) {
   if (!(p >= 0 && p <= 1) || !(df > 0)) return Number.NaN;
@@ -62267,20 +61931,31 @@ function clamp(v, lo, hi) {
 var MAX_ITERATIONS2 = 200;
 var TOLERANCE = 1e-15;
 
-// src/core/stats/midranks.ts
-function midranks(values) {
-  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
-  const ranks = new Array(values.length);
-  const tieSizes = [];
-  for (let start = 0; start < order.length; ) {
-    let end = start + 1;
-    while (end < order.length && values[order[end]] === values[order[start]]) end++;
-    const rank = (start + 1 + end) / 2;
-    for (let k = start; k < end; k++) ranks[order[k]] = rank;
-    tieSizes.push(end - start);
-    start = end;
+// src/core/stats/t-inference.ts
+function tInference(estimate, se, df, level2) {
+  if (se === 0) {
+    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
+    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
   }
-  return { ranks, tieSizes };
+  const t = estimate / se;
+  const margin = studentTQuantile(1 - (1 - level2) / 2, df) * se;
+  return {
+    t,
+    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
+    lower: estimate - margin,
+    upper: estimate + margin
+  };
+}
+
+// src/core/stats/one-sample-t.ts
+function oneSampleT(values, level2 = 0.95) {
+  const n = values.length;
+  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
+  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
+  const estimate = mean(values);
+  const se = sampleStandardDeviation(values) / Math.sqrt(n);
+  const df = n - 1;
+  return { ...tInference(estimate, se, df, level2), df, estimate };
 }
 
 // src/core/stats/signed-rank-null-counts.ts
@@ -62308,6 +61983,53 @@ function signedRankNullCounts(doubledRanks) {
   return counts;
 }
 var cache = /* @__PURE__ */ new Map();
+
+// src/core/stats/walsh-hodges-lehmann.ts
+function walshHodgesLehmann(d, levels) {
+  const n = d.length;
+  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
+  const total = n * (n + 1) / 2;
+  const walsh = new Float64Array(total);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
+  walsh.sort();
+  const mid = total >> 1;
+  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
+  const intervals = levels.map((level2) => {
+    const { index, achievedLevel } = signedRankCiIndex(n, level2);
+    return { level: level2, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+function signedRankCiIndex(n, level2) {
+  if (!(n >= 1 && level2 > 0 && level2 < 1)) {
+    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level2}`);
+  }
+  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
+  const all = 2 ** n;
+  const tail2 = (1 - level2) / 2;
+  let below = 0;
+  let q = 0;
+  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
+  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
+  return { index: q, achievedLevel: 1 - 2 * below / all };
+}
+
+// src/core/stats/midranks.ts
+function midranks(values) {
+  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
+  const ranks = new Array(values.length);
+  const tieSizes = [];
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && values[order[end]] === values[order[start]]) end++;
+    const rank = (start + 1 + end) / 2;
+    for (let k = start; k < end; k++) ranks[order[k]] = rank;
+    tieSizes.push(end - start);
+    start = end;
+  }
+  return { ranks, tieSizes };
+}
 
 // src/core/stats/wilcoxon-signed-rank.ts
 function wilcoxonSignedRank(d) {
@@ -62339,6 +62061,445 @@ function wilcoxonSignedRank(d) {
 }
 function signedRankMinP(n) {
   return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
+}
+
+// src/core/stats/seeded-random.ts
+function seededRandom(seed) {
+  let s = seed >>> 0;
+  const splitMix32 = () => {
+    s = s + 2654435769 | 0;
+    let z3 = s;
+    z3 = Math.imul(z3 ^ z3 >>> 16, 2246822507);
+    z3 = Math.imul(z3 ^ z3 >>> 13, 3266489909);
+    return (z3 ^ z3 >>> 16) >>> 0;
+  };
+  let a = splitMix32();
+  let b = splitMix32();
+  let c = splitMix32();
+  let d = splitMix32();
+  return () => {
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    return result / 4294967296;
+  };
+}
+function rotl(x, k) {
+  return x << k | x >>> 32 - k;
+}
+
+// src/core/stats/bootstrap-ratio-of-means.ts
+function bootstrapRatioOfMeans(base, head, options) {
+  const { seed, resamples = DEFAULT_RESAMPLES, level: level2 = 0.95 } = options;
+  if (base.length === 0 || head.length === 0) throw new RangeError("bootstrap needs values in both arms");
+  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
+  if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
+  const random = seededRandom(seed);
+  const resampledMean = (x) => {
+    let sum2 = 0;
+    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
+    return sum2 / x.length;
+  };
+  const ratios = new Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    const b = resampledMean(base);
+    ratios[r] = resampledMean(head) / b;
+  }
+  ratios.sort((x, y) => x - y);
+  const tail2 = (1 - level2) / 2;
+  return {
+    ratio: mean(head) / mean(base),
+    lower: quantileSorted(ratios, tail2),
+    upper: quantileSorted(ratios, 1 - tail2),
+    resamples,
+    seed
+  };
+}
+var DEFAULT_RESAMPLES = 1e4;
+
+// src/core/stats/binomial-coefficient.ts
+function binomialCoefficient(n, k) {
+  if (k < 0 || k > n) return 0;
+  const small = Math.min(k, n - k);
+  let c = 1;
+  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
+  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
+}
+
+// src/core/stats/mann-whitney-null-counts.ts
+function mannWhitneyNullCounts(m, n) {
+  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0 || m * n > MAX_EXACT_PRODUCT) {
+    throw new RangeError(
+      `exact Mann-Whitney distribution needs integer sizes with m\xB7n \u2264 ${MAX_EXACT_PRODUCT}, got ${m}, ${n}`
+    );
+  }
+  const [small, large] = m <= n ? [m, n] : [n, m];
+  const key = small * 100003 + large;
+  let counts = cache2.get(key);
+  if (!counts) {
+    counts = compute(small, large);
+    cache2.set(key, counts);
+  }
+  return counts;
+}
+var MAX_EXACT_PRODUCT = 1e4;
+var cache2 = /* @__PURE__ */ new Map();
+function compute(m, n) {
+  let prev = [];
+  for (let i = 0; i <= m; i++) prev.push(Float64Array.of(1));
+  for (let k = 1; k <= n; k++) {
+    const next = [Float64Array.of(1)];
+    for (let i = 1; i <= m; i++) {
+      const f = new Float64Array(i * k + 1);
+      f.set(prev[i]);
+      const withLargestFirst = next[i - 1];
+      for (let u = 0; u < withLargestFirst.length; u++) f[u + k] += withLargestFirst[u];
+      next.push(f);
+    }
+    prev = next;
+  }
+  return prev[m];
+}
+
+// src/core/stats/normal-cdf.ts
+function normalCdf(z3) {
+  if (Number.isNaN(z3)) return Number.NaN;
+  const y = Math.abs(z3);
+  if (y <= SMALL_LIMIT) {
+    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
+    let num4 = A2[4] * zsq;
+    let den = zsq;
+    for (let i = 0; i < 3; i++) {
+      num4 = (num4 + A2[i]) * zsq;
+      den = (den + B2[i]) * zsq;
+    }
+    return 0.5 + z3 * (num4 + A2[3]) / (den + B2[3]);
+  }
+  let tail2;
+  if (y <= MEDIUM_LIMIT) {
+    let num4 = C2[8] * y;
+    let den = y;
+    for (let i = 0; i < 7; i++) {
+      num4 = (num4 + C2[i]) * y;
+      den = (den + D2[i]) * y;
+    }
+    tail2 = gaussianFactor(y) * ((num4 + C2[7]) / (den + D2[7]));
+  } else if (y < UNDERFLOW_LIMIT) {
+    const xsq = 1 / (y * y);
+    let num4 = P[5] * xsq;
+    let den = xsq;
+    for (let i = 0; i < 4; i++) {
+      num4 = (num4 + P[i]) * xsq;
+      den = (den + Q[i]) * xsq;
+    }
+    const r = xsq * (num4 + P[4]) / (den + Q[4]);
+    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
+  } else {
+    tail2 = 0;
+  }
+  return z3 > 0 ? 1 - tail2 : tail2;
+}
+function gaussianFactor(y) {
+  const s = Math.trunc(y * 16) / 16;
+  const del = (y - s) * (y + s);
+  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
+}
+var SMALL_LIMIT = 0.67448975;
+var MEDIUM_LIMIT = Math.sqrt(32);
+var UNDERFLOW_LIMIT = 37.5193;
+var INV_SQRT_2PI = 0.3989422804014327;
+var A2 = [
+  2.2352520354606837,
+  161.02823106855587,
+  1067.6894854603709,
+  18154.98125334356,
+  0.06568233791820745
+];
+var B2 = [
+  47.202581904688245,
+  976.0985517377767,
+  10260.932208618979,
+  45507.78933502673
+];
+var C2 = [
+  0.39894151208813466,
+  8.883149794388377,
+  93.50665613217785,
+  597.2702763948002,
+  2494.5375852903726,
+  6848.190450536283,
+  11602.65143764735,
+  9842.714838383978,
+  10765576773720192e-24
+];
+var D2 = [
+  22.266688044328117,
+  235.387901782625,
+  1519.3775994075547,
+  6485.558298266761,
+  18615.571640885097,
+  34900.95272114598,
+  38912.00328609327,
+  19685.429676859992
+];
+var P = [
+  0.215898534057957,
+  0.12740116116024736,
+  0.022235277870649807,
+  0.0014216191932278934,
+  29112874951168793e-21,
+  0.023073441764940174
+];
+var Q = [
+  1.284260096144911,
+  0.4682382124808651,
+  0.06598813786892856,
+  0.0037823963320275824,
+  7297515550839662e-20
+];
+
+// src/core/stats/shift-ci-index.ts
+function shiftCiIndex(m, n, level2) {
+  if (!(m >= 1 && n >= 1 && level2 > 0 && level2 < 1)) {
+    throw new RangeError(`shift CI needs m, n \u2265 1 and 0 < level < 1, got m=${m}, n=${n}, level=${level2}`);
+  }
+  const tail2 = (1 - level2) / 2;
+  if (m * n <= MAX_EXACT_PRODUCT) {
+    const counts = mannWhitneyNullCounts(m, n);
+    const total = binomialCoefficient(m + n, m);
+    let below = 0;
+    let q2 = 0;
+    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
+    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
+    return { index: q2, achievedLevel: 1 - 2 * below / total };
+  }
+  const mean2 = m * n / 2;
+  const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
+  const q = Math.max(1, Math.ceil(mean2 - 0.5 + sigma * normalQuantile(tail2)));
+  return { index: q, achievedLevel: 1 - 2 * normalCdf((q - 1 + 0.5 - mean2) / sigma) };
+}
+
+// src/core/stats/hodges-lehmann.ts
+function hodgesLehmann(base, head, levels) {
+  const m = base.length;
+  const n = head.length;
+  if (m === 0 || n === 0) throw new RangeError("Hodges-Lehmann needs at least one value in each arm");
+  const diffs = new Float64Array(m * n);
+  let k = 0;
+  for (const h of head) for (const b of base) diffs[k++] = h - b;
+  diffs.sort();
+  const mid = diffs.length >> 1;
+  const shift = diffs.length % 2 === 1 ? diffs[mid] : (diffs[mid - 1] + diffs[mid]) / 2;
+  const intervals = levels.map((level2) => {
+    const { index, achievedLevel } = shiftCiIndex(m, n, level2);
+    return { level: level2, lower: diffs[index - 1], upper: diffs[m * n - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+
+// src/core/stats/mann-whitney-normal-p.ts
+function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
+  const N = m + n;
+  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
+  const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
+  if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
+  const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
+  return { z: z3, p: Math.min(1, 2 * normalCdf(-z3)), sigma };
+}
+var CONTINUITY_CORRECTION = 0.5;
+
+// src/core/stats/tied-rank-sum-null-counts.ts
+function tiedRankSumNullCounts(tieSizes, m) {
+  const total = tieSizes.reduce((a, b) => a + b, 0);
+  const maxSum = m * (2 * total - m + 1);
+  const width = maxSum + 1;
+  const ways = new Float64Array((m + 1) * width);
+  ways[0] = 1;
+  let before = 0;
+  for (const t of tieSizes) {
+    const doubledRank = 2 * before + t + 1;
+    const choose = binomialRow(t);
+    for (let j = Math.min(m, before); j >= 0; j--) {
+      const from = j * width;
+      for (let s = 0; s <= maxSum; s++) {
+        const w = ways[from + s];
+        if (w === 0) continue;
+        for (let c = 1; c <= t && j + c <= m; c++) {
+          const to = (j + c) * width + s + c * doubledRank;
+          ways[to] = ways[to] + w * choose[c];
+        }
+      }
+    }
+    before += t;
+  }
+  const counts = new Float64Array(2 * m * (total - m) + 1);
+  const offset = m * width + m * (m + 1);
+  for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
+  return counts;
+}
+function binomialRow(t) {
+  const row2 = [1];
+  for (let k = 1; k <= t; k++) row2.push(row2[k - 1] * (t - k + 1) / k);
+  return row2;
+}
+
+// src/core/stats/mann-whitney.ts
+function mannWhitneyU(base, head) {
+  const m = base.length;
+  const n = head.length;
+  if (m === 0 || n === 0) throw new RangeError("Mann-Whitney U needs at least one value in each arm");
+  const { ranks, tieSizes } = midranks([...base, ...head]);
+  let rankSumBase = 0;
+  for (let i = 0; i < m; i++) rankSumBase += ranks[i];
+  const uBase = rankSumBase - m * (m + 1) / 2;
+  const uHead = m * n - uBase;
+  const ties = tieSizes.some((t) => t > 1);
+  const common = { uBase, uHead, ties, probabilityHeadHigher: uHead / (m * n) };
+  const splits = binomialCoefficient(m + n, m);
+  if (!ties && m * n <= MAX_EXACT_PRODUCT) {
+    const counts = mannWhitneyNullCounts(m, n);
+    let lower = 0;
+    for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
+    return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
+  }
+  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
+    const counts = tiedRankSumNullCounts(tieSizes, m);
+    const observed = Math.abs(2 * uBase - m * n);
+    let extreme = 0;
+    for (let u2 = 0; u2 < counts.length; u2++) if (Math.abs(u2 - m * n) >= observed) extreme += counts[u2];
+    return { ...common, method: "exact-conditional", p: Math.min(1, extreme / splits), z: null };
+  }
+  const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
+  return { ...common, method: "normal-approximation", p, z: z3 };
+}
+function tiedExactCost(m, n) {
+  const total = m + n;
+  return total * m * (m * (2 * total - m + 1));
+}
+var MAX_TIED_EXACT_COST = 5e7;
+
+// src/core/stats/min-achievable-p.ts
+function minAchievableP(m, n) {
+  if (m < 1 || n < 1) return 1;
+  return Math.min(1, 2 / binomialCoefficient(m + n, m));
+}
+
+// src/core/stats/welch-t.ts
+function welchT(base, head, level2 = 0.95) {
+  if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
+  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
+  const vb = sampleVariance(base) / base.length;
+  const vh = sampleVariance(head) / head.length;
+  const difference = mean(head) - mean(base);
+  const se = Math.sqrt(vb + vh);
+  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
+  return { ...tInference(difference, se, df, level2), df, difference, se };
+}
+
+// src/core/compare/defaults.ts
+var DEFAULT_ALPHA = 0.05;
+var DEFAULT_PASS_ALPHA = 0.1;
+var DEFAULT_THRESHOLD_PCT = 2;
+var REPORT_LEVEL = 0.95;
+var EQUIVALENCE_LEVEL = 0.9;
+var MIN_RUNS_PER_ARM = 2;
+var BOOTSTRAP_MIN_RUNS = 10;
+var DEFAULT_COLLAPSE_FRACTION = 0.2;
+var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
+var DEFAULT_POWER = 0.8;
+var PCT_TOLERANCE = 1e-9;
+
+// src/core/stats/robust-log-spread.ts
+function robustLogSpread(values) {
+  if (values.length < 2) return 0;
+  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
+}
+var MAD_TO_SD = 1.4826;
+
+// src/core/compare/power.ts
+init_types();
+
+// src/core/compare/cell-runs.ts
+init_types();
+function collectCellRuns(samples, metric, value = "final") {
+  const cells = /* @__PURE__ */ new Map();
+  const attempts = /* @__PURE__ */ new Map();
+  for (const s of samples) {
+    const id = cellId(s);
+    let arms = cells.get(id);
+    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
+    let runs = arms.get(s.arm);
+    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
+    if (s.status !== "ok") {
+      runs.failed++;
+      continue;
+    }
+    const key = `${id}\0${s.arm}\0${s.round}`;
+    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
+    attempts.set(key, s.attempt);
+    runs.byRound.set(s.round, runValue(s, metric, value));
+  }
+  return cells;
+}
+function runValue(sample, metric, value = "final") {
+  if (value === "progress-median" && metric === "tps") {
+    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
+    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
+  }
+  return sample.metrics[metric] ?? Number.NaN;
+}
+var PROGRESS_SKIP_SECONDS = 1;
+var PROGRESS_MIN_POINTS = 3;
+function documentCells(result) {
+  const seen = /* @__PURE__ */ new Set();
+  const cells = [];
+  for (const c of [...result.plan.cells, ...result.samples]) {
+    const id = cellId(c);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cells.push({ workload: c.workload, clients: c.clients });
+  }
+  return cells;
+}
+function runValues(runs) {
+  if (!runs) return [];
+  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+}
+
+// src/core/stats/alpha-spending.ts
+function alphaSpent(spending, alpha, t) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
+  if (t === 0) return 0;
+  if (t === 1) return alpha;
+  switch (spending) {
+    case "obrien-fleming":
+      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
+    case "pocock":
+      return alpha * Math.log(1 + (Math.E - 1) * t);
+  }
+}
+var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
+function perLookLevels(spending, alpha, fractions) {
+  let previous = 0;
+  let spent = 0;
+  return fractions.map((t) => {
+    if (!(t > previous && t <= 1)) {
+      throw new RangeError(
+        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
+      );
+    }
+    previous = t;
+    const cumulative = alphaSpent(spending, alpha, t);
+    const level2 = cumulative - spent;
+    spent = cumulative;
+    return level2;
+  });
 }
 
 // src/core/compare/power.ts
@@ -62526,290 +62687,6 @@ function roundsToReach(plan, m) {
     if (looks.some((r, k) => minPFor(plan.test, r) < levels[k] / m)) return n;
   }
   return MAX_RECOMMENDED_ROUNDS;
-}
-
-// src/core/stats/t-inference.ts
-function tInference(estimate, se, df, level2) {
-  if (se === 0) {
-    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
-    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
-  }
-  const t = estimate / se;
-  const margin = studentTQuantile(1 - (1 - level2) / 2, df) * se;
-  return {
-    t,
-    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
-    lower: estimate - margin,
-    upper: estimate + margin
-  };
-}
-
-// src/core/stats/one-sample-t.ts
-function oneSampleT(values, level2 = 0.95) {
-  const n = values.length;
-  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
-  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
-  const estimate = mean(values);
-  const se = sampleStandardDeviation(values) / Math.sqrt(n);
-  const df = n - 1;
-  return { ...tInference(estimate, se, df, level2), df, estimate };
-}
-
-// src/core/stats/walsh-hodges-lehmann.ts
-function walshHodgesLehmann(d, levels) {
-  const n = d.length;
-  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
-  const total = n * (n + 1) / 2;
-  const walsh = new Float64Array(total);
-  let k = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
-  walsh.sort();
-  const mid = total >> 1;
-  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
-  const intervals = levels.map((level2) => {
-    const { index, achievedLevel } = signedRankCiIndex(n, level2);
-    return { level: level2, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
-  });
-  return { shift, intervals };
-}
-function signedRankCiIndex(n, level2) {
-  if (!(n >= 1 && level2 > 0 && level2 < 1)) {
-    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level2}`);
-  }
-  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
-  const all = 2 ** n;
-  const tail2 = (1 - level2) / 2;
-  let below = 0;
-  let q = 0;
-  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
-  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
-  return { index: q, achievedLevel: 1 - 2 * below / all };
-}
-
-// src/core/stats/seeded-random.ts
-function seededRandom(seed) {
-  let s = seed >>> 0;
-  const splitMix32 = () => {
-    s = s + 2654435769 | 0;
-    let z3 = s;
-    z3 = Math.imul(z3 ^ z3 >>> 16, 2246822507);
-    z3 = Math.imul(z3 ^ z3 >>> 13, 3266489909);
-    return (z3 ^ z3 >>> 16) >>> 0;
-  };
-  let a = splitMix32();
-  let b = splitMix32();
-  let c = splitMix32();
-  let d = splitMix32();
-  return () => {
-    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl(d, 11);
-    return result / 4294967296;
-  };
-}
-function rotl(x, k) {
-  return x << k | x >>> 32 - k;
-}
-
-// src/core/stats/bootstrap-ratio-of-means.ts
-function bootstrapRatioOfMeans(base, head, options) {
-  const { seed, resamples = DEFAULT_RESAMPLES, level: level2 = 0.95 } = options;
-  if (base.length === 0 || head.length === 0) throw new RangeError("bootstrap needs values in both arms");
-  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
-  if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
-  const random = seededRandom(seed);
-  const resampledMean = (x) => {
-    let sum2 = 0;
-    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
-    return sum2 / x.length;
-  };
-  const ratios = new Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    const b = resampledMean(base);
-    ratios[r] = resampledMean(head) / b;
-  }
-  ratios.sort((x, y) => x - y);
-  const tail2 = (1 - level2) / 2;
-  return {
-    ratio: mean(head) / mean(base),
-    lower: quantileSorted(ratios, tail2),
-    upper: quantileSorted(ratios, 1 - tail2),
-    resamples,
-    seed
-  };
-}
-var DEFAULT_RESAMPLES = 1e4;
-
-// src/core/stats/mann-whitney-null-counts.ts
-function mannWhitneyNullCounts(m, n) {
-  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0 || m * n > MAX_EXACT_PRODUCT) {
-    throw new RangeError(
-      `exact Mann-Whitney distribution needs integer sizes with m\xB7n \u2264 ${MAX_EXACT_PRODUCT}, got ${m}, ${n}`
-    );
-  }
-  const [small, large] = m <= n ? [m, n] : [n, m];
-  const key = small * 100003 + large;
-  let counts = cache2.get(key);
-  if (!counts) {
-    counts = compute(small, large);
-    cache2.set(key, counts);
-  }
-  return counts;
-}
-var MAX_EXACT_PRODUCT = 1e4;
-var cache2 = /* @__PURE__ */ new Map();
-function compute(m, n) {
-  let prev = [];
-  for (let i = 0; i <= m; i++) prev.push(Float64Array.of(1));
-  for (let k = 1; k <= n; k++) {
-    const next = [Float64Array.of(1)];
-    for (let i = 1; i <= m; i++) {
-      const f = new Float64Array(i * k + 1);
-      f.set(prev[i]);
-      const withLargestFirst = next[i - 1];
-      for (let u = 0; u < withLargestFirst.length; u++) f[u + k] += withLargestFirst[u];
-      next.push(f);
-    }
-    prev = next;
-  }
-  return prev[m];
-}
-
-// src/core/stats/shift-ci-index.ts
-function shiftCiIndex(m, n, level2) {
-  if (!(m >= 1 && n >= 1 && level2 > 0 && level2 < 1)) {
-    throw new RangeError(`shift CI needs m, n \u2265 1 and 0 < level < 1, got m=${m}, n=${n}, level=${level2}`);
-  }
-  const tail2 = (1 - level2) / 2;
-  if (m * n <= MAX_EXACT_PRODUCT) {
-    const counts = mannWhitneyNullCounts(m, n);
-    const total = binomialCoefficient(m + n, m);
-    let below = 0;
-    let q2 = 0;
-    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
-    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
-    return { index: q2, achievedLevel: 1 - 2 * below / total };
-  }
-  const mean2 = m * n / 2;
-  const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
-  const q = Math.max(1, Math.ceil(mean2 - 0.5 + sigma * normalQuantile(tail2)));
-  return { index: q, achievedLevel: 1 - 2 * normalCdf((q - 1 + 0.5 - mean2) / sigma) };
-}
-
-// src/core/stats/hodges-lehmann.ts
-function hodgesLehmann(base, head, levels) {
-  const m = base.length;
-  const n = head.length;
-  if (m === 0 || n === 0) throw new RangeError("Hodges-Lehmann needs at least one value in each arm");
-  const diffs = new Float64Array(m * n);
-  let k = 0;
-  for (const h of head) for (const b of base) diffs[k++] = h - b;
-  diffs.sort();
-  const mid = diffs.length >> 1;
-  const shift = diffs.length % 2 === 1 ? diffs[mid] : (diffs[mid - 1] + diffs[mid]) / 2;
-  const intervals = levels.map((level2) => {
-    const { index, achievedLevel } = shiftCiIndex(m, n, level2);
-    return { level: level2, lower: diffs[index - 1], upper: diffs[m * n - index], index, achievedLevel };
-  });
-  return { shift, intervals };
-}
-
-// src/core/stats/mann-whitney-normal-p.ts
-function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
-  const N = m + n;
-  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
-  const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
-  if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
-  const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
-  return { z: z3, p: Math.min(1, 2 * normalCdf(-z3)), sigma };
-}
-var CONTINUITY_CORRECTION = 0.5;
-
-// src/core/stats/tied-rank-sum-null-counts.ts
-function tiedRankSumNullCounts(tieSizes, m) {
-  const total = tieSizes.reduce((a, b) => a + b, 0);
-  const maxSum = m * (2 * total - m + 1);
-  const width = maxSum + 1;
-  const ways = new Float64Array((m + 1) * width);
-  ways[0] = 1;
-  let before = 0;
-  for (const t of tieSizes) {
-    const doubledRank = 2 * before + t + 1;
-    const choose = binomialRow(t);
-    for (let j = Math.min(m, before); j >= 0; j--) {
-      const from = j * width;
-      for (let s = 0; s <= maxSum; s++) {
-        const w = ways[from + s];
-        if (w === 0) continue;
-        for (let c = 1; c <= t && j + c <= m; c++) {
-          const to = (j + c) * width + s + c * doubledRank;
-          ways[to] = ways[to] + w * choose[c];
-        }
-      }
-    }
-    before += t;
-  }
-  const counts = new Float64Array(2 * m * (total - m) + 1);
-  const offset = m * width + m * (m + 1);
-  for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
-  return counts;
-}
-function binomialRow(t) {
-  const row2 = [1];
-  for (let k = 1; k <= t; k++) row2.push(row2[k - 1] * (t - k + 1) / k);
-  return row2;
-}
-
-// src/core/stats/mann-whitney.ts
-function mannWhitneyU(base, head) {
-  const m = base.length;
-  const n = head.length;
-  if (m === 0 || n === 0) throw new RangeError("Mann-Whitney U needs at least one value in each arm");
-  const { ranks, tieSizes } = midranks([...base, ...head]);
-  let rankSumBase = 0;
-  for (let i = 0; i < m; i++) rankSumBase += ranks[i];
-  const uBase = rankSumBase - m * (m + 1) / 2;
-  const uHead = m * n - uBase;
-  const ties = tieSizes.some((t) => t > 1);
-  const common = { uBase, uHead, ties, probabilityHeadHigher: uHead / (m * n) };
-  const splits = binomialCoefficient(m + n, m);
-  if (!ties && m * n <= MAX_EXACT_PRODUCT) {
-    const counts = mannWhitneyNullCounts(m, n);
-    let lower = 0;
-    for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
-    return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
-  }
-  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
-    const counts = tiedRankSumNullCounts(tieSizes, m);
-    const observed = Math.abs(2 * uBase - m * n);
-    let extreme = 0;
-    for (let u2 = 0; u2 < counts.length; u2++) if (Math.abs(u2 - m * n) >= observed) extreme += counts[u2];
-    return { ...common, method: "exact-conditional", p: Math.min(1, extreme / splits), z: null };
-  }
-  const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
-  return { ...common, method: "normal-approximation", p, z: z3 };
-}
-function tiedExactCost(m, n) {
-  const total = m + n;
-  return total * m * (m * (2 * total - m + 1));
-}
-var MAX_TIED_EXACT_COST = 5e7;
-
-// src/core/stats/welch-t.ts
-function welchT(base, head, level2 = 0.95) {
-  if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
-  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
-  const vb = sampleVariance(base) / base.length;
-  const vh = sampleVariance(head) / head.length;
-  const difference = mean(head) - mean(base);
-  const se = Math.sqrt(vb + vh);
-  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
-  return { ...tInference(difference, se, df, level2), df, difference, se };
 }
 
 // src/core/compare/noisy-cell.ts
@@ -63019,6 +62896,301 @@ function bootstrap(base, head, options) {
   };
 }
 
+// src/core/compare/instruction-rule.ts
+var INSTRUCTION_METRIC = "instructions";
+function judgeInstructions(base, head, thresholdPct) {
+  if (base.length < 2 || head.length < 2) {
+    return {
+      verdict: "inconclusive",
+      deltaPct: base.length && head.length ? pct2(median(head), median(base)) : null,
+      spreadPct: null,
+      reasons: [
+        {
+          code: "insufficient-data",
+          message: `instructions: ${Math.min(base.length, head.length)} repetition(s) in an arm; the rule needs at least 2 per arm for their spread`
+        }
+      ]
+    };
+  }
+  const deltaPct = pct2(median(head), median(base));
+  const spreadPct = Math.max(rangePct(base), rangePct(head));
+  const separated = deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
+  const d = formatPct(deltaPct);
+  const s = `${spreadPct.toFixed(2)}%`;
+  const judged = (verdict2, code, message) => ({
+    verdict: verdict2,
+    deltaPct,
+    spreadPct,
+    reasons: [{ code, message }]
+  });
+  if (Math.abs(deltaPct) >= thresholdPct) {
+    if (separated) {
+      return judged(
+        deltaPct > 0 ? "regression" : "improvement",
+        "counts-separated",
+        `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
+      );
+    }
+    return judged(
+      "inconclusive",
+      "counts-not-steady",
+      `instructions/tx ${d}, beyond \xB1${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`
+    );
+  }
+  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
+    return judged(
+      "no-change",
+      "counts-inside-threshold",
+      `instructions/tx ${d}, inside \xB1${thresholdPct}% even widened by half the per-arm spread (${s})`
+    );
+  }
+  return judged(
+    "inconclusive",
+    "counts-not-steady",
+    `instructions/tx ${d}, but with half the per-arm spread (${s}) it reaches \xB1${thresholdPct}%`
+  );
+}
+var BISTABLE_MIN_REPETITIONS = 3;
+function bistableGapPct(values, thresholdPct) {
+  if (values.length < BISTABLE_MIN_REPETITIONS) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const gaps = sorted.slice(1).map((v, i) => v - sorted[i]);
+  const widest = Math.max(...gaps);
+  const inside = gaps.reduce((s, g2) => s + g2, 0) - widest;
+  const pctOf = (g2) => 100 * g2 / median(sorted);
+  return pctOf(widest) >= thresholdPct / 2 && widest >= 4 * inside ? pctOf(widest) : null;
+}
+function judgeInstructionCell(record2, cell, base, head) {
+  const of = (arm2) => record2.samples.filter((s) => s.workload === cell.workload && s.clients === cell.clients && s.arm === arm2);
+  const b = of(base);
+  const h = of(head);
+  const thresholdPct = record2.settings[cell.workload]?.thresholdPct ?? DEFAULT_INSTRUCTION_SETTINGS.thresholdPct;
+  const counters = new Set([...b, ...h].map((s) => s.counter));
+  const judged = counters.size > 1 ? {
+    verdict: "inconclusive",
+    deltaPct: null,
+    spreadPct: null,
+    reasons: [
+      {
+        code: "insufficient-data",
+        message: `instructions: counted with different counters (${[...counters].join(" and ")}); simulated and hardware counts are never compared`
+      }
+    ]
+  } : judgeInstructions(perTx(b), perTx(h), thresholdPct);
+  const bistable = [
+    { arm: base, values: perTx(b) },
+    { arm: head, values: perTx(h) }
+  ].flatMap(({ arm: arm2, values }) => {
+    const gapPct = bistableGapPct(values, thresholdPct);
+    return gapPct === null ? [] : [{ arm: arm2, gapPct }];
+  });
+  return { base: perTx(b), head: perTx(h), thresholdPct, judged, bistable };
+}
+function perTx(samples) {
+  return usable(samples.map((s) => s.perTx)).values;
+}
+function rangePct(values) {
+  return 100 * (Math.max(...values) - Math.min(...values)) / median(values);
+}
+function pct2(head, base) {
+  return 100 * (head / base - 1);
+}
+
+// src/core/compare/steady-evidence.ts
+init_metrics();
+var DEFAULT_STEADY_PASS = 1;
+function steadyLookup(result) {
+  const record2 = result.instructions;
+  const base = result.arms[0]?.label;
+  if (!record2 || base === void 0) return () => void 0;
+  const cells = /* @__PURE__ */ new Map();
+  for (const s of record2.samples) cells.set(s.workload, { workload: s.workload, clients: s.clients });
+  const memo2 = /* @__PURE__ */ new Map();
+  return (head, workload) => {
+    const key = `${head}\0${workload}`;
+    if (!memo2.has(key)) {
+      const cell = cells.get(workload);
+      const judged = cell ? judgeInstructionCell(record2, cell, base, head) : void 0;
+      memo2.set(key, judged && judged.bistable.length === 0 ? judged.judged : void 0);
+    }
+    return memo2.get(key);
+  };
+}
+function parseSteadyPass(value) {
+  const v = value.trim().toLowerCase();
+  if (v === "all") return { value: "all" };
+  if (v === "off" || v === "0") return { value: 0 };
+  if (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 1e4) return { value: Number(v) };
+  return {
+    problem: `must be a client count from 1 to 10000 (steady evidence may pass cells up to that many clients), all, or off; got '${value}'`
+  };
+}
+function steadyPassText(policy) {
+  if (policy === "all") return "all client counts";
+  if (policy <= 0) return "never";
+  return `up to ${policy} client${policy === 1 ? "" : "s"}`;
+}
+function withSteadyEvidence(cell, evidence, policy) {
+  if (cell.verdict !== "inconclusive" || evidence?.verdict !== "no-change") return cell;
+  if (policy !== "all" && cell.clients > policy) return cell;
+  if (cell.deltaPct === null || cell.ciEquivalence === null || cell.p === null) return cell;
+  if (cell.reasons.some((r) => r.code === "likely-regression" || r.code === "baseline-drifted")) return cell;
+  const worse = cell.better === "higher" ? -cell.deltaPct : cell.deltaPct;
+  if (worse >= cell.thresholdPct) return cell;
+  const label = METRICS[cell.metric].label;
+  const rounds = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
+  const level2 = Math.round(Math.min(cell.ciEquivalence.level, cell.ciEquivalence.achievedLevel) * 100);
+  const interval = formatPctInterval(cell.ciEquivalence.lowerPct, cell.ciEquivalence.upperPct);
+  const message = `CPU work per transaction unchanged (${evidence.reasons[0].message}), and ${label} ${formatPct(cell.deltaPct)} ${interval} (${level2}% CI) after ${rounds} round${rounds === 1 ? "" : "s"} shows no regression: passed on that evidence (steady-pass ${steadyPassText(policy)}); a ${label} change inside that interval is not ruled out`;
+  return { ...cell, verdict: "no-change", reasons: [{ code: "steady-unchanged", message }, ...cell.reasons] };
+}
+
+// src/adapters/action/inputs.ts
+import path22 from "node:path";
+
+// src/core/util/duration.ts
+function parseDurationS(text2) {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|min|h)?$/.exec(text2.trim());
+  if (!m) return void 0;
+  const unit = { s: 1, m: 60, min: 60, h: 3600 }[m[2] ?? "s"];
+  const seconds = Number(m[1]) * unit;
+  return seconds > 0 ? seconds : void 0;
+}
+
+// src/flows/compare/stored-baseline.ts
+import { stat as stat3 } from "node:fs/promises";
+import path19 from "node:path";
+
+// src/core/compare/adaptive.ts
+init_types();
+
+// src/core/compare/analysis.ts
+init_metrics();
+init_types();
+
+// src/core/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running2 = 0;
+  order.forEach((index, rank) => {
+    running2 = Math.max(running2, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running2;
+  });
+  return adjusted;
+}
+
+// src/core/compare/curve.ts
+var KNEE_GAIN_PER_DOUBLING = 0.1;
+function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
+  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
+  if (curve.length === 0) return null;
+  let peak = curve[0];
+  for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
+  const floor = (1 - collapseFraction) * peak.medianTps;
+  const top = topClients(curve, floor);
+  const collapse = curve.find((p) => p.clients > top && p.medianTps < floor);
+  return {
+    arm: arm2,
+    points: curve,
+    peakTps: peak.medianTps,
+    peakClients: peak.clients,
+    kneeClients: knee(curve, peak),
+    collapseClients: collapse?.clients ?? null,
+    collapseRegions: collapseRegions(curve, top, floor)
+  };
+}
+function knee(curve, peak) {
+  for (const p of curve) {
+    if (p.clients >= peak.clients) break;
+    const doublings = Math.log2(peak.clients / p.clients);
+    if ((peak.medianTps / p.medianTps) ** (1 / doublings) - 1 < KNEE_GAIN_PER_DOUBLING) return p.clients;
+  }
+  return peak.clients;
+}
+function topClients(curve, floor) {
+  return curve.find((p) => p.medianTps >= floor).clients;
+}
+function collapseRegions(curve, top, floor) {
+  const regions = [];
+  let run3 = [];
+  for (const p of curve.filter((q) => q.clients > top)) {
+    if (p.medianTps < floor) {
+      run3.push(p);
+      continue;
+    }
+    if (run3.length > 0) {
+      regions.push({
+        clients: run3.map((q) => q.clients),
+        lowestTps: Math.min(...run3.map((q) => q.medianTps)),
+        recoveredAt: p.clients
+      });
+    }
+    run3 = [];
+  }
+  return regions;
+}
+function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
+  const tol = tolerancePct / 100;
+  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
+  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
+  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
+  const top = (c) => topClients(c.points, (1 - collapseFraction) * c.peakTps);
+  const state = (c, clients) => {
+    const v = at(c, clients);
+    if (v === void 0) return null;
+    if (clients <= top(c)) return clients < top(c) ? null : "standing";
+    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
+    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
+    return "unclear";
+  };
+  const collapseMoved = base.points.some((p) => {
+    const b = state(base, p.clients);
+    const h = state(head, p.clients);
+    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
+  });
+  return {
+    workload,
+    collapseFraction,
+    base,
+    head,
+    peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
+    tolerancePct,
+    peakMoved,
+    collapseMoved
+  };
+}
+
+// src/core/compare/overall.ts
+function overallVerdict(items) {
+  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
+  const regressed = ids((v) => v === "regression" || v === "mixed");
+  const improved = ids((v) => v === "improvement" || v === "mixed");
+  if (regressed.length > 0 && improved.length > 0) {
+    return {
+      verdict: "mixed",
+      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
+    };
+  }
+  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
+  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
+  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
+    return { verdict: "no-change", deciding: items.map((i) => i.id) };
+  }
+  if (items.length > 0 && items.every((i) => i.verdict === "no-change" || i.verdict === "not-worse")) {
+    return { verdict: "not-worse", deciding: ids((v) => v === "not-worse") };
+  }
+  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
+}
+function armVerdicts(gating, label, workloads) {
+  const decided = (cells) => overallVerdict(cells.map((c) => ({ id: label(c), verdict: c.verdict })));
+  const workloadVerdicts = Object.fromEntries(
+    [...new Set(workloads)].map((w) => [w, decided(gating.filter((c) => c.workload === w)).verdict])
+  );
+  return { ...decided(gating), workloadVerdicts };
+}
+
 // src/core/compare/unstable.ts
 function markUnstableCells(cells, curves2) {
   return cells.map((cell) => {
@@ -63190,6 +63362,8 @@ function prepareRun(result, options = {}) {
     thresholds: workloadThresholds(result, thresholdPct, warnings),
     collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
     bootstrap: options.bootstrap,
+    steady: steadyLookup(result),
+    steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
     warnings
   };
 }
@@ -63288,13 +63462,14 @@ function analyseLook(ctx, spec) {
       familySize,
       ...spec.passLevel !== void 0 ? { passLevel: spec.passLevel } : {}
     });
-    byHead.get(m2.head).push({
+    const cell = {
       id: cellId(m2.cell),
       workload: m2.cell.workload,
       clients: m2.cell.clients,
       metric: m2.metric,
       ...decided
-    });
+    };
+    byHead.get(m2.head).push(withSteadyEvidence(cell, ctx.steady(m2.head, m2.cell.workload), ctx.steadyPass));
   }
   return byHead;
 }
@@ -64413,7 +64588,7 @@ function firstError(stderr) {
   }
   return void 0;
 }
-function pct2(p) {
+function pct3(p) {
   return p === void 0 || Number.isNaN(p) ? "" : ` (${p.toFixed(3)}%)`;
 }
 function failureDetail(r) {
@@ -64450,7 +64625,7 @@ function judgePgbenchRun(input2) {
   }
   if (report.empty) return fail("pgbench exited 0 but printed no report");
   if (report.failed !== void 0 && report.failed > 0) {
-    return fail(`${report.failed} failed transactions${pct2(report.failedPercent)}${failureDetail(report)}`);
+    return fail(`${report.failed} failed transactions${pct3(report.failedPercent)}${failureDetail(report)}`);
   }
   if (lost > 0) {
     return fail(`lost clients: ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`);
@@ -65206,31 +65381,6 @@ function acceptanceOf(cell, better, accepted) {
 
 // src/drivers/common/workload-fields.ts
 init_metrics();
-
-// src/core/results/instructions.ts
-var DEFAULT_INSTRUCTION_SETTINGS = {
-  short: 200,
-  long: 1200,
-  warmup: 200,
-  repetitions: 3,
-  thresholdPct: 1
-};
-function perTransaction(shortInstructions, longInstructions, s) {
-  return (longInstructions - shortInstructions) / (s.long - s.short);
-}
-function emptyInstructionsRecord() {
-  return {
-    counter: "cachegrind",
-    settings: {},
-    wallS: 0,
-    samples: [],
-    profiles: [],
-    failures: [],
-    notes: []
-  };
-}
-
-// src/drivers/common/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
 function boundedInt(bound) {
@@ -66283,59 +66433,6 @@ function memoryLogger() {
 
 // src/core/compare/instruction-verdict.ts
 init_types();
-var INSTRUCTION_METRIC = "instructions";
-function judgeInstructions(base, head, thresholdPct) {
-  if (base.length < 2 || head.length < 2) {
-    return {
-      verdict: "inconclusive",
-      deltaPct: base.length && head.length ? pct3(median(head), median(base)) : null,
-      spreadPct: null,
-      reasons: [
-        {
-          code: "insufficient-data",
-          message: `instructions: ${Math.min(base.length, head.length)} repetition(s) in an arm; the rule needs at least 2 per arm for their spread`
-        }
-      ]
-    };
-  }
-  const deltaPct = pct3(median(head), median(base));
-  const spreadPct = Math.max(rangePct(base), rangePct(head));
-  const separated = deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
-  const d = formatPct(deltaPct);
-  const s = `${spreadPct.toFixed(2)}%`;
-  const judged = (verdict2, code, message) => ({
-    verdict: verdict2,
-    deltaPct,
-    spreadPct,
-    reasons: [{ code, message }]
-  });
-  if (Math.abs(deltaPct) >= thresholdPct) {
-    if (separated) {
-      return judged(
-        deltaPct > 0 ? "regression" : "improvement",
-        "significant-beyond-threshold",
-        `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
-      );
-    }
-    return judged(
-      "inconclusive",
-      "ci-wider-than-threshold",
-      `instructions/tx ${d}, beyond \xB1${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`
-    );
-  }
-  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
-    return judged(
-      "no-change",
-      "ci-inside-threshold",
-      `instructions/tx ${d}, inside \xB1${thresholdPct}% even widened by half the per-arm spread (${s})`
-    );
-  }
-  return judged(
-    "inconclusive",
-    "ci-wider-than-threshold",
-    `instructions/tx ${d}, but with half the per-arm spread (${s}) it reaches \xB1${thresholdPct}%`
-  );
-}
 function instructionCells(result) {
   const record2 = result.instructions;
   const out = /* @__PURE__ */ new Map();
@@ -66353,31 +66450,22 @@ function instructionCells(result) {
   return out;
 }
 function instructionCell(record2, cell, base, head) {
-  const of = (arm2) => record2.samples.filter((s) => s.workload === cell.workload && s.clients === cell.clients && s.arm === arm2);
-  const b = of(base);
-  const h = of(head);
-  const thresholdPct = record2.settings[cell.workload]?.thresholdPct ?? DEFAULT_INSTRUCTION_SETTINGS.thresholdPct;
-  const counters = new Set([...b, ...h].map((s) => s.counter));
-  const judged = counters.size > 1 ? {
-    verdict: "inconclusive",
-    deltaPct: null,
-    spreadPct: null,
-    reasons: [
-      {
-        code: "insufficient-data",
-        message: `instructions: counted with different counters (${[...counters].join(" and ")}); simulated and hardware counts are never compared`
-      }
-    ]
-  } : judgeInstructions(perTx(b), perTx(h), thresholdPct);
+  const { base: b, head: h, thresholdPct, judged, bistable } = judgeInstructionCell(record2, cell, base, head);
   return {
+    ...bistable.length > 0 ? {
+      unstable: {
+        arms: bistable.map((x) => x.arm),
+        message: `bistable counts: the repetitions of ${bistable.map((x) => `${x.arm} split ${x.gapPct.toFixed(2)}% apart`).join(" and ")} into two groups (a layout or plan that differs from start to start); reported, not gated: count again, or with more repetitions`
+      }
+    } : {},
     id: cellId(cell),
     workload: cell.workload,
     clients: cell.clients,
     metric: INSTRUCTION_METRIC,
     test: "instruction-count",
     pairs: null,
-    base: summary2(perTx(b)),
-    head: summary2(perTx(h)),
+    base: summary2(b),
+    head: summary2(h),
     deltaPct: judged.deltaPct,
     ci95: null,
     ci90: null,
@@ -66405,16 +66493,20 @@ function withInstructionCells(comparison, result) {
   const byHead = instructionCells(result);
   if (byHead.size === 0) return comparison;
   const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
+  const only = comparison.metric === INSTRUCTION_METRIC;
   const comparisons = comparison.comparisons.map((arm2) => {
     const extra = byHead.get(arm2.head) ?? [];
     if (extra.length === 0) return arm2;
-    const otherMetricCells = [...arm2.otherMetricCells, ...extra];
-    const gating = gatingCells([...arm2.cells, ...otherMetricCells]);
-    const workloads = [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
+    const cells = only ? extra : arm2.cells;
+    const otherMetricCells = only ? [] : [...arm2.otherMetricCells, ...extra];
+    const gating = gatingCells([...cells, ...otherMetricCells]);
+    const workloads = only ? gating.map((c) => c.workload) : [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
     const overall2 = armVerdicts(gating, label, workloads);
     return {
       ...arm2,
+      cells,
       otherMetricCells,
+      likelyRegressionCells: only ? [] : arm2.likelyRegressionCells,
       verdict: overall2.verdict,
       decidingCells: overall2.deciding,
       workloadVerdicts: overall2.workloadVerdicts
@@ -66427,20 +66519,89 @@ function withInstructionCells(comparison, result) {
     comparisons,
     gatedMetrics,
     verdict: overall.verdict,
-    decidingArms: overall.deciding
+    decidingArms: overall.deciding,
+    // The timed analysis found no samples to judge: its warnings about them do not apply.
+    ...only ? { likelyRegressions: [], warnings: [] } : {}
   };
-}
-function perTx(samples) {
-  return usable(samples.map((s) => s.perTx)).values;
 }
 function summary2(values) {
   return summarise(usable(values), 0);
 }
-function rangePct(values) {
-  return 100 * (Math.max(...values) - Math.min(...values)) / median(values);
+
+// src/core/compare/same-code.ts
+function settingsKey(settings2) {
+  return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
-function pct3(head, base) {
-  return 100 * (head / base - 1);
+function unchangedHeads(compiledCode, arms) {
+  const [base] = arms;
+  if (!base || !compiledCode) return [];
+  return compiledCode.filter((c) => {
+    const arm2 = arms.find((a) => a.label === c.head);
+    return c.identical && arm2 !== void 0 && settingsKey(arm2.settings) === settingsKey(base.settings);
+  });
+}
+function unchangedHeadsOf(result) {
+  return unchangedHeads(
+    result.compiledCode,
+    result.arms.map((a) => ({ label: a.label, settings: a.settingOverrides }))
+  );
+}
+function sameCodeMessage(c) {
+  return `same compiled code as base (${c.files.toLocaleString("en-US")} programs, libraries and data files equal after masking install paths) and the same settings: nothing this head runs changed, so nothing was measured`;
+}
+function describeCodeDifference(c, shown2 = 5) {
+  if (c.unknown) return `not compared: ${c.unknown}`;
+  if (c.identical) return `the same compiled code (${c.files.toLocaleString("en-US")} files)`;
+  const list = (names, count2) => `${names.slice(0, shown2).join(", ")}${count2 > shown2 ? `, \u2026 (${count2 - shown2} more)` : ""}`;
+  const files = `${c.differingCount.toLocaleString("en-US")} of ${c.files.toLocaleString("en-US")} files differ (${list(c.differingFiles, c.differingCount)})`;
+  const f = c.serverFunctions;
+  if (!f) return files;
+  if (f.changedCount === 0)
+    return `${files}; bin/postgres differs outside its functions' code (data, strings)`;
+  return `${files}; in bin/postgres the code of ${f.changedCount.toLocaleString("en-US")} of ${f.total.toLocaleString("en-US")} functions: ${list(f.changed, f.changedCount)}`;
+}
+function decidedBySameCode(cell) {
+  return cell.reasons.some((r) => r.code === "same-compiled-code");
+}
+function withSameCompiledCode(given, result) {
+  if (!result.compiledCode) return given;
+  const comparison = { ...given, compiledCode: result.compiledCode };
+  const unchanged = new Map(unchangedHeadsOf(result).map((c) => [c.head, c]));
+  if (unchanged.size === 0) return comparison;
+  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
+  const comparisons = comparison.comparisons.map((arm2) => {
+    const code = unchanged.get(arm2.head);
+    if (!code) return arm2;
+    const decided = (cell) => ({
+      ...cell,
+      verdict: "no-change",
+      reasons: [{ code: "same-compiled-code", message: sameCodeMessage(code) }],
+      unusable: null
+    });
+    const cells = arm2.cells.map(decided);
+    const otherMetricCells = arm2.otherMetricCells.map(decided);
+    const overall2 = armVerdicts([...cells, ...otherMetricCells], label, Object.keys(arm2.workloadVerdicts));
+    return {
+      ...arm2,
+      cells,
+      otherMetricCells,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      workloadVerdicts: overall2.workloadVerdicts,
+      likelyRegressionCells: []
+    };
+  });
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const heads = new Set(unchanged.keys());
+  return {
+    ...comparison,
+    comparisons,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding,
+    likelyRegressions: comparison.likelyRegressions.filter((id) => !heads.has(id.split(":")[0])),
+    // The "too few rounds" and "partial results" warnings of an empty run say nothing about such a head.
+    warnings: unchanged.size === comparison.comparisons.length ? [] : comparison.warnings
+  };
 }
 
 // src/core/compare/metric-option.ts
@@ -66459,7 +66620,8 @@ function resolveAnalysis(given = {}) {
   return {
     alpha: given.alpha ?? DEFAULT_ALPHA,
     thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
-    metric: given.metric ?? PRIMARY_METRIC
+    metric: given.metric ?? PRIMARY_METRIC,
+    steadyPass: given.steadyPass ?? DEFAULT_STEADY_PASS
   };
 }
 function analysisOf(result, overrides = {}) {
@@ -66472,6 +66634,7 @@ function analyse(result, overrides = {}) {
   const timed = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
+    steadyPass: settings2.steadyPass ?? DEFAULT_STEADY_PASS,
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
     ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
@@ -66481,7 +66644,8 @@ function analyse(result, overrides = {}) {
     ...result.baseline ? { test: "unpaired" } : {}
   });
   const withInstructions = withInstructionCells(timed, result);
-  return result.baseline ? withStoredBaseline(withInstructions, result.baseline) : withInstructions;
+  const decided = withSameCompiledCode(withInstructions, result);
+  return result.baseline ? withStoredBaseline(decided, result.baseline) : decided;
 }
 function withStoredBaseline(c, baseline) {
   if (baseline.sentinel.status !== "drifted") return c;
@@ -67382,7 +67546,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 }
 
 // src/flows/compare/pipeline.ts
-import path17 from "node:path";
+import path18 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -69328,7 +69492,7 @@ var ProgressTracker = class {
   }
   line(e) {
     const elapsed = (this.now() - this.started) / 1e3;
-    const what = e.kind === "warmup" ? "warm-up" : `round ${e.round}/${e.rounds}`;
+    const what = e.kind === "warmup" ? "warm-up" : `${e.confirmation ? "confirmation round" : "round"} ${e.round}/${e.rounds}`;
     const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
     return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
   }
@@ -69739,6 +69903,7 @@ async function runBenchmark(req, deps) {
     ...req.source ? { source: req.source } : {},
     ...req.calibration ? { calibration: true } : {},
     ...req.instructions ? { instructions: req.instructions } : {},
+    ...req.compiledCode ? { compiledCode: req.compiledCode } : {},
     samples: [],
     warnings: []
   };
@@ -69761,6 +69926,12 @@ async function runBenchmark(req, deps) {
   const clusterKey = (arm2, dataSet) => `${arm2}\0${dataSet}`;
   const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
   try {
+    if (req.skipTimedRounds) {
+      logger.info(`no timed rounds: ${req.skipTimedRounds}`);
+      result.fingerprint = environmentFingerprint(result);
+      result.status = "complete";
+      return result;
+    }
     await logger.group("Setting up clusters", async () => {
       for (const dataSet of dataSets) {
         for (const arm2 of req.arms) {
@@ -69893,7 +70064,8 @@ async function runBenchmark(req, deps) {
         progress.line({
           kind,
           round: run3.round,
-          rounds: rounds.length,
+          rounds: block?.rounds ?? rounds.length,
+          ...block ? { confirmation: true } : {},
           cell: cellId(run3),
           arm: run3.arm,
           tps: out.metrics.tps,
@@ -69920,7 +70092,8 @@ async function runBenchmark(req, deps) {
     };
     const judging = {
       thresholdPct: req.analysis.thresholdPct,
-      ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {}
+      ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {},
+      ...req.analysis.steadyPass !== void 0 ? { steadyPass: req.analysis.steadyPass } : {}
     };
     const adaptive = req.adaptive ? new AdaptiveControl(req.adaptive.plan, judging, {
       ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
@@ -69949,7 +70122,7 @@ async function runBenchmark(req, deps) {
         ...new Map(targets.map((t) => [cellId(t), { workload: t.workload, clients: t.clients }])).values()
       ];
       const blockArms = [req.arms[0].label, ...new Set(targets.map((t) => t.head))].reverse();
-      const block = { samples: [], seed: blockSeed };
+      const block = { samples: [], seed: blockSeed, rounds: blockRounds };
       result.confirmation = { rounds: blockRounds, seed: blockSeed, cells: targets, samples: block.samples };
       const names = targets.map((t) => `${t.head}:${cellId(t)}`).join(", ");
       logger.info(
@@ -70171,14 +70344,15 @@ var ALWAYS = {
 };
 function recordedMetrics(w) {
   const gated = w.metrics.map((n) => metricFromName(n));
-  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated])];
+  const counted = w.instructions !== void 0 ? ["instructions"] : [];
+  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated, ...counted])];
 }
 function checkRecordable(workloads, metric) {
   if (metric === void 0) return;
   for (const w of workloads) {
     const recorded = recordedMetrics(w);
     if (recorded.includes(metric)) continue;
-    const hint = metric === "latencyP95Ms" || metric === "latencyP99Ms" ? `; add ${metric === "latencyP95Ms" ? "p95" : "p99"} to the workload's metrics field to record it` : "";
+    const hint = metric === "latencyP95Ms" || metric === "latencyP99Ms" ? `; add ${metric === "latencyP95Ms" ? "p95" : "p99"} to the workload's metrics field to record it` : metric === "instructions" ? "; pass --instructions or set the workload's instructions field to count them" : "";
     throw new UserError(
       `--metric ${metric}: workload ${w.name} (${w.tool}) does not record ${METRICS[metric].label}; it records ${recorded.join(", ")}${hint}`
     );
@@ -70443,6 +70617,12 @@ async function countInstructions(items, req, deps, options) {
   );
   const runAs = await resolveRunAs(req.runAs, deps);
   const record2 = { ...emptyInstructionsRecord(), counter: counter.kind };
+  const fixedLayout = await fixedLayoutPrefix(deps.runner);
+  if (fixedLayout.length === 0) {
+    record2.notes.push(
+      "address-space randomisation left on: setarch -R does not run here (util-linux); counts may vary a little more"
+    );
+  }
   for (const { workload: w, settings: settings2 } of items) {
     deps.signal?.throwIfAborted();
     record2.settings[w.name] = settings2;
@@ -70451,7 +70631,7 @@ async function countInstructions(items, req, deps, options) {
         `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
       );
     }
-    await measureWorkload(w, settings2, req, { ...deps, runAs, counter }, record2, options);
+    await measureWorkload(w, settings2, req, { ...deps, runAs, counter, fixedLayout }, record2, options);
   }
   record2.wallS = (Date.now() - started) / 1e3;
   logger.info(
@@ -70553,7 +70733,9 @@ async function startServer(w, arm2, driver, req, deps) {
     const countDir = path16.join(cluster.dir, deps.counter.kind);
     await mkdir4(countDir, { mode: 493 });
     if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
-    await cluster.start(deps.counter.kind === "cachegrind" ? { wrapper: cachegrindWrapper(countDir) } : {});
+    const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
+    const wrapper = [...deps.fixedLayout, ...counted];
+    await cluster.start(wrapper.length > 0 ? { wrapper } : {});
     await driver.beforeRun(cluster);
     if (!await prewarm(cluster))
       deps.logger.warn(
@@ -70577,6 +70759,10 @@ async function prewarm(cluster) {
   return true;
 }
 var QUIET_SETTINGS = { autovacuum: "off" };
+async function fixedLayoutPrefix(runner) {
+  const probe3 = await runner.run("setarch", ["-R", "true"]).catch(() => void 0);
+  return probe3?.exitCode === 0 ? ["setarch", "-R"] : [];
+}
 function cachegrindWrapper(outDir) {
   return [
     "valgrind",
@@ -70791,6 +70977,202 @@ function withExplanation(result, record2) {
   return record2 ? { ...result, explanation: record2 } : result;
 }
 
+// src/postgres/builds/compiled-code.ts
+import { createHash as createHash7 } from "node:crypto";
+import { readdir as readdir7, readFile as readFile10, readlink as readlink3 } from "node:fs/promises";
+import path17 from "node:path";
+
+// src/postgres/builds/elf.ts
+var SHT_SYMTAB = 2;
+var SHT_NOTE = 7;
+var STT_FUNC = 2;
+var SHN_UNDEF = 0;
+var SHN_LORESERVE = 65280;
+function isElf64(bytes) {
+  return bytes.length >= 64 && bytes[0] === 127 && bytes.toString("latin1", 1, 4) === "ELF" && bytes[4] === 2 && // ELFCLASS64
+  bytes[5] === 1 && // ELFDATA2LSB
+  sections2(bytes) !== void 0;
+}
+function sections2(bytes) {
+  const shoff = Number(bytes.readBigUInt64LE(40));
+  const shentsize = bytes.readUInt16LE(58);
+  const shnum = bytes.readUInt16LE(60);
+  const shstrndx = bytes.readUInt16LE(62);
+  if (shnum === 0 || shentsize < 64 || shoff + shnum * shentsize > bytes.length || shstrndx >= shnum) {
+    return void 0;
+  }
+  const raw = Array.from({ length: shnum }, (_, i) => {
+    const at = shoff + i * shentsize;
+    return {
+      nameOff: bytes.readUInt32LE(at),
+      type: bytes.readUInt32LE(at + 4),
+      addr: Number(bytes.readBigUInt64LE(at + 16)),
+      offset: Number(bytes.readBigUInt64LE(at + 24)),
+      size: Number(bytes.readBigUInt64LE(at + 32)),
+      link: bytes.readUInt32LE(at + 40),
+      entsize: Number(bytes.readBigUInt64LE(at + 56))
+    };
+  });
+  const names = raw[shstrndx];
+  if (names.offset + names.size > bytes.length) return void 0;
+  return raw.map((s) => ({
+    ...s,
+    name: cString(bytes, names.offset + s.nameOff, names.offset + names.size)
+  }));
+}
+function cString(bytes, start, limit) {
+  if (start >= limit) return "";
+  const end = bytes.indexOf(0, start);
+  return bytes.toString("latin1", start, end < 0 || end > limit ? limit : end);
+}
+function withoutBuildId(bytes) {
+  const notes = (sections2(bytes) ?? []).filter(
+    (s) => s.type === SHT_NOTE && s.name === ".note.gnu.build-id" && s.offset + s.size <= bytes.length
+  );
+  if (notes.length === 0) return bytes;
+  const copy = Buffer.from(bytes);
+  for (const s of notes) copy.fill(0, s.offset, s.offset + s.size);
+  return copy;
+}
+function elfFunctions(bytes) {
+  const all = sections2(bytes) ?? [];
+  const out = [];
+  const seen = /* @__PURE__ */ new Map();
+  for (const symtab of all.filter((s) => s.type === SHT_SYMTAB)) {
+    const strtab = all[symtab.link];
+    if (!strtab || symtab.entsize < 24 || symtab.offset + symtab.size > bytes.length) continue;
+    for (let at = symtab.offset; at + 24 <= symtab.offset + symtab.size; at += symtab.entsize) {
+      const info2 = bytes[at + 4];
+      const shndx = bytes.readUInt16LE(at + 6);
+      const value = Number(bytes.readBigUInt64LE(at + 8));
+      const size = Number(bytes.readBigUInt64LE(at + 16));
+      if ((info2 & 15) !== STT_FUNC || shndx === SHN_UNDEF || shndx >= SHN_LORESERVE || size === 0) continue;
+      const section = all[shndx];
+      if (!section) continue;
+      const start = section.offset + (value - section.addr);
+      if (start < 0 || start + size > bytes.length) continue;
+      const base = cString(bytes, strtab.offset + bytes.readUInt32LE(at), strtab.offset + strtab.size);
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      out.push({ name: n === 1 ? base : `${base}#${n}`, size, code: bytes.subarray(start, start + size) });
+    }
+  }
+  return out;
+}
+
+// src/postgres/builds/compiled-code.ts
+var KEPT_NAMES = 50;
+var SERVER_BINARY = "bin/postgres";
+var CACHE_SLOT = /^[0-9a-f]{12}-[0-9a-f]{16}(-p[0-9a-f]{8})?$/;
+async function codeFiles(installDir) {
+  const files = /* @__PURE__ */ new Map();
+  const walk = async (rel, keep) => {
+    let entries;
+    try {
+      entries = await readdir7(path17.join(installDir, rel), { withFileTypes: true });
+    } catch (e) {
+      if (e.code === "ENOENT") return;
+      throw e;
+    }
+    for (const entry of entries) {
+      const child = path17.posix.join(rel, entry.name);
+      if (entry.isDirectory()) await walk(child, keep);
+      else if (keep(child)) files.set(child, entry);
+    }
+  };
+  await walk("bin", () => true);
+  await walk("lib", (rel) => /\.so(\.\d+)*$/.test(rel) && !rel.includes("/pgxs/"));
+  await walk("share", (rel) => !/^share\/(doc|man)\//.test(rel));
+  return files;
+}
+function ownPaths(installDir) {
+  const slot = path17.basename(installDir);
+  return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
+}
+function masked(bytes, strings) {
+  let out = bytes;
+  for (const s of strings) {
+    const needle = Buffer.from(s);
+    let at = out.indexOf(needle);
+    if (at < 0) continue;
+    if (out === bytes) out = Buffer.from(bytes);
+    while (at >= 0) {
+      out.fill(35, at, at + needle.length);
+      at = out.indexOf(needle, at + needle.length);
+    }
+  }
+  return out;
+}
+async function normalised(installDir, rel, entry, own2) {
+  const file2 = path17.join(installDir, rel);
+  if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
+  const bytes = masked(await readFile10(file2), own2);
+  return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
+}
+function digest(bytes) {
+  return createHash7("sha256").update(bytes).digest("hex");
+}
+async function compareCompiledCode(base, head) {
+  const baseDir = path17.resolve(path17.dirname(base.binDir));
+  const headDir = path17.resolve(path17.dirname(head.binDir));
+  const baseOwn = ownPaths(baseDir);
+  const headOwn = ownPaths(headDir);
+  const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
+  if (baseOwn.map((s) => s.length).join() !== headOwn.map((s) => s.length).join()) {
+    return {
+      ...empty,
+      unknown: `the install prefixes ${baseDir} and ${headDir} differ in length, so the paths compiled into them cannot be masked alike`
+    };
+  }
+  const [baseFiles, headFiles] = await Promise.all([codeFiles(baseDir), codeFiles(headDir)]);
+  if (!baseFiles.has(SERVER_BINARY) || !headFiles.has(SERVER_BINARY)) {
+    return {
+      ...empty,
+      unknown: `no ${SERVER_BINARY} in ${baseFiles.has(SERVER_BINARY) ? headDir : baseDir}`
+    };
+  }
+  const names = [.../* @__PURE__ */ new Set([...baseFiles.keys(), ...headFiles.keys()])].sort();
+  const differing = [];
+  let serverFunctions;
+  for (const rel of names) {
+    const b = baseFiles.get(rel);
+    const h = headFiles.get(rel);
+    if (!b || !h) {
+      differing.push(rel);
+      continue;
+    }
+    const [bb, hb] = await Promise.all([
+      normalised(baseDir, rel, b, baseOwn),
+      normalised(headDir, rel, h, headOwn)
+    ]);
+    if (bb.length === hb.length && digest(bb) === digest(hb)) continue;
+    differing.push(rel);
+    if (rel === SERVER_BINARY) serverFunctions = changedFunctions(bb, hb);
+  }
+  return {
+    head: head.label,
+    identical: differing.length === 0,
+    files: names.length,
+    differingFiles: differing.slice(0, KEPT_NAMES),
+    differingCount: differing.length,
+    ...serverFunctions ? { serverFunctions } : {}
+  };
+}
+function changedFunctions(base, head) {
+  const before = new Map(elfFunctions(base).map((f) => [f.name, f]));
+  const after = elfFunctions(head);
+  const resized = [];
+  const rewritten = [];
+  for (const f of after) {
+    const old = before.get(f.name);
+    if (!old || old.size !== f.size) resized.push(f.name);
+    else if (!old.code.equals(f.code)) rewritten.push(f.name);
+    before.delete(f.name);
+  }
+  const changed = [...resized, ...before.keys(), ...rewritten];
+  return { changed: changed.slice(0, KEPT_NAMES), changedCount: changed.length, total: after.length };
+}
+
 // src/flows/compare/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
@@ -70806,10 +71188,13 @@ async function runPipeline(req, deps) {
   const probe3 = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
-  const resultsFile = path17.join(req.runDir, RESULTS_FILE);
+  const compiledCode = await compareArmsCode(arms, deps.logger);
+  const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
+  const resultsFile = path18.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
-  const instructions = await runInstructionPhase({ ...req, arms }, countingDeps);
+  const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
+  const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
   const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run3 } = req;
@@ -70818,9 +71203,11 @@ async function runPipeline(req, deps) {
       ...run3,
       arms,
       sink,
-      logsDir: path17.join(runDir, "logs"),
+      logsDir: path18.join(runDir, "logs"),
       calibration: sameInstall(arms),
-      ...instructions ? { instructions } : {}
+      ...instructions ? { instructions } : {},
+      ...compiledCode.length > 0 ? { compiledCode } : {},
+      ...nothingToMeasure ? { skipTimedRounds: "every head runs the same compiled code as base with the same settings" } : instructionsDecide ? { skipTimedRounds: "the instruction counts decide (--metric instructions)" } : {}
     },
     deps
   );
@@ -70842,7 +71229,7 @@ async function explained(result, comparison, req, deps) {
 }
 function checkPlanReach(req) {
   checkRecordable(req.workloads, metricOption(req.analysis));
-  if (req.planCheck !== "refuse") return;
+  if (req.planCheck !== "refuse" || metricOption(req.analysis) === INSTRUCTION_METRIC) return;
   refuseUnreachablePlan({
     workloads: req.workloads,
     arms: req.arms.kind === "installed" ? req.arms.arms.length : 2,
@@ -70851,6 +71238,22 @@ function checkPlanReach(req) {
     ...req.adaptive ? { adaptive: req.adaptive.plan } : {},
     singleMetric: metricOption(req.analysis) !== void 0
   });
+}
+async function compareArmsCode(arms, logger) {
+  const [base, ...heads] = arms;
+  if (!base || heads.length === 0 || sameInstall(arms)) return [];
+  const out = [];
+  for (const head of heads) {
+    if (path18.resolve(head.binDir) === path18.resolve(base.binDir)) continue;
+    const code = await compareCompiledCode(base, head);
+    out.push(code);
+    const what = `compiled code of ${head.label} vs ${base.label}`;
+    if (code.unknown) logger.info(`${what}: not compared (${code.unknown}); measuring`);
+    else if (code.identical)
+      logger.info(`${what}: the same (${code.files} files equal after masking install paths)`);
+    else logger.info(`${what}: ${describeCodeDifference(code)}`);
+  }
+  return out;
 }
 function sameInstall(arms) {
   const [first] = arms;
@@ -70935,7 +71338,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path18.join(req.runDir, "sentinel")
+        runDir: path19.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -70952,7 +71355,7 @@ async function runStoredBaseline(req, options, deps) {
         rounds: remaining,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path18.join(req.runDir, "head")
+        runDir: path19.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -71003,7 +71406,7 @@ async function runStoredBaseline(req, options, deps) {
     info2,
     warnings
   );
-  const resultsFile = path18.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path19.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -71301,7 +71704,7 @@ function commitOf(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat3(path18.join(binDir, "postgres"))).isFile();
+    return (await stat3(path19.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -71388,14 +71791,14 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 
 // src/store/open/open-store.ts
 init_errors();
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
-import { access as access5, readdir as readdir7, readFile as readFile10, stat as stat4 } from "node:fs/promises";
-import path19 from "node:path";
+import { access as access5, readdir as readdir8, readFile as readFile11, stat as stat4 } from "node:fs/promises";
+import path20 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -71404,8 +71807,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path19.join(dir, "runs");
-    this.indexDir = path19.join(dir, "index");
+    this.runsDir = path20.join(dir, "runs");
+    this.indexDir = path20.join(dir, "index");
   }
   dir;
   options;
@@ -71418,7 +71821,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path19.resolve(dir), options);
+    const store = new _DirStore(path20.resolve(dir), options);
     const st = await stat4(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
@@ -71451,7 +71854,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile10(file2, "utf8");
+      text2 = await readFile11(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -71495,15 +71898,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path19.join(this.runsDir, `${id}.json`);
+    return path20.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path19.join(this.indexDir, `${id}.json`);
+    return path20.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile10(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile11(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -71517,7 +71920,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const text2 = await readFile10(file2, "utf8");
+      const text2 = await readFile11(file2, "utf8");
       let parsed;
       try {
         parsed = JSON.parse(text2);
@@ -71571,7 +71974,7 @@ var DirStore = class _DirStore {
 };
 async function jsonNames(dir) {
   try {
-    return (await readdir7(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+    return (await readdir8(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
@@ -71588,8 +71991,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path20.isAbsolute(xdgDataHome) ? xdgDataHome : path20.join(home, ".local", "share");
-  return path20.join(base, "pgperf", "store");
+  const base = xdgDataHome && path21.isAbsolute(xdgDataHome) ? xdgDataHome : path21.join(home, ".local", "share");
+  return path21.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -71617,7 +72020,7 @@ async function openStore(spec, opts) {
 // src/run/shards.ts
 init_fingerprint();
 init_types();
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
@@ -71644,7 +72047,7 @@ function planShards(workloads, count2, arms = 2) {
   }
   const position = new Map(cells.map((c, i) => [cellId(c), i]));
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
-  const planId = createHash7("sha256").update(
+  const planId = createHash8("sha256").update(
     canonicalJson({
       count: count2,
       workloads: workloads.map((w) => ({
@@ -71742,6 +72145,7 @@ function parseInputs(read) {
     explain: bool(read, "explain", false),
     instructionCounter: choice(read, "instruction-counter", INSTRUCTION_COUNTERS, "auto"),
     instructions: bool(read, "instructions", false),
+    ...steadyPassInput(read),
     comment,
     commentOn: choice(read, "comment-on", COMMENT_ON, "always"),
     commentId: text2("comment-id") ?? "default",
@@ -71883,7 +72287,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path21.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path22.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -71908,6 +72312,13 @@ function bool(read, name, fallback) {
   if (value === "true") return true;
   if (value === "false") return false;
   throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+}
+function steadyPassInput(read) {
+  const raw = read("steady-pass").trim();
+  if (raw === "") return {};
+  const parsed = parseSteadyPass(raw);
+  if ("problem" in parsed) throw new UserError(`input 'steady-pass' ${parsed.problem}`);
+  return { steadyPass: parsed.value };
 }
 function policyNumber(read, name, problem2) {
   const raw = read(name).trim();
@@ -71994,20 +72405,20 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path30 from "node:path";
+import path31 from "node:path";
 
 // src/postgres/builds/source.ts
 init_errors();
 import { rm as rm7, stat as stat5 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path24 from "node:path";
+import path25 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, readFile as readFile11, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
+import { link, readFile as readFile12, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
 import os10 from "node:os";
-import path22 from "node:path";
+import path23 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -72029,7 +72440,7 @@ async function tryLock(file2, logger) {
 }
 var MAX_TAKEOVERS = 20;
 async function takeLock(file2, logger) {
-  await makeDirectory(path22.dirname(file2), { public: true });
+  await makeDirectory(path23.dirname(file2), { public: true });
   const me = { pid: process.pid, host: os10.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   for (let tries = 1; ; tries++) {
     if (tries > MAX_TAKEOVERS) {
@@ -72071,7 +72482,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile11(file2, "utf8"));
+    const owner = JSON.parse(await readFile12(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -72102,49 +72513,49 @@ function sleep4(ms, signal) {
 }
 
 // src/postgres/builds/cache.ts
-import { createHash as createHash8 } from "node:crypto";
-import { chmod as chmod3, cp, mkdir as mkdir5, readdir as readdir8, readFile as readFile12, readlink as readlink3, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
-import path23 from "node:path";
+import { createHash as createHash9 } from "node:crypto";
+import { chmod as chmod3, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile13, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
+import path24 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir5(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path23.dirname(d)) {
+  for (let d = dir; ; d = path24.dirname(d)) {
     await chmod3(d, 493);
-    if (d === first || d === path23.dirname(d)) break;
+    if (d === first || d === path24.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path23.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path24.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path23.join(env.XDG_CACHE_HOME || path23.join(home, ".cache"), "pgperf");
+  return path24.join(env.XDG_CACHE_HOME || path24.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path23.join(root, "git"),
-    builds: path23.join(root, "builds"),
-    installs: path23.join(root, "installs"),
-    ccache: path23.join(root, "ccache"),
-    logs: path23.join(root, "logs"),
-    locks: path23.join(root, "locks")
+    git: path24.join(root, "git"),
+    builds: path24.join(root, "builds"),
+    installs: path24.join(root, "installs"),
+    ccache: path24.join(root, "ccache"),
+    logs: path24.join(root, "logs"),
+    locks: path24.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path23.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path23.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path24.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path24.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path23.join(work, "src"),
-    build: path23.join(work, "build"),
-    stage: path23.join(work, "stage"),
-    statsLog: path23.join(work, "ccache-stats.log"),
-    install: prefix ? path23.resolve(prefix) : path23.join(layout.installs, slot),
-    lock: path23.join(layout.locks, `${slot}.lock`),
-    log: path23.join(layout.logs, `${slot}.log`)
+    src: path24.join(work, "src"),
+    build: path24.join(work, "build"),
+    stage: path24.join(work, "stage"),
+    statsLog: path24.join(work, "ccache-stats.log"),
+    install: prefix ? path24.resolve(prefix) : path24.join(layout.installs, slot),
+    lock: path24.join(layout.locks, `${slot}.lock`),
+    log: path24.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -72163,16 +72574,16 @@ function buildKey(input2) {
   return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
 }
 function sha256(data) {
-  return createHash8("sha256").update(data).digest("hex");
+  return createHash9("sha256").update(data).digest("hex");
 }
 var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
-  const outer = createHash8("sha256");
+  const outer = createHash9("sha256");
   const walk = async (rel) => {
-    const abs = path23.join(installDir, rel);
+    const abs = path24.join(installDir, rel);
     let entries;
     try {
-      entries = await readdir8(abs, { withFileTypes: true });
+      entries = await readdir9(abs, { withFileTypes: true });
     } catch (e) {
       if (e.code !== "ENOENT") throw e;
       outer.update(`missing ${rel}
@@ -72181,16 +72592,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path23.join(rel, entry.name);
+      const child = path24.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink3(path23.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink4(path24.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile12(path23.join(installDir, child));
+        const bytes = await readFile13(path24.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -72203,7 +72614,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile12(path23.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile13(path24.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -72218,14 +72629,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path23.join(installDir, COMPLETE_MARKER);
+  const marker = path24.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm6(installDir, { recursive: true, force: true });
-  await mkdirPublic(path23.dirname(installDir));
+  await mkdirPublic(path24.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -72258,7 +72669,7 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path24.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path25.resolve(cwd, repo)}`, local: true };
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -72266,8 +72677,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path24.join(gitRoot, `${name}.git`);
-    this.lockFile = path24.join(locksDir, `git-${name}.lock`);
+    this.dir = path25.join(gitRoot, `${name}.git`);
+    this.lockFile = path25.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -72347,7 +72758,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm7(dir, { recursive: true, force: true });
-    if (!await exists2(path24.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path25.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -72368,16 +72779,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path24.join(this.dir, "HEAD"))) return;
+    if (await exists2(path25.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path24.join(this.dir, "shallow"));
+    return exists2(path25.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path24.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path25.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -72472,9 +72883,9 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir6, readFile as readFile16, rm as rm9, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdir as mkdir6, readFile as readFile17, rm as rm9, writeFile as writeFile8 } from "node:fs/promises";
 import os12 from "node:os";
-import path29 from "node:path";
+import path30 from "node:path";
 
 // src/postgres/builds/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
@@ -72495,8 +72906,8 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile13, stat as stat6 } from "node:fs/promises";
-import path25 from "node:path";
+import { appendFile as appendFile3, readFile as readFile14, stat as stat6 } from "node:fs/promises";
+import path26 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -72688,7 +73099,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile13(path25.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile14(path26.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -72753,7 +73164,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile13(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile14(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -72807,8 +73218,8 @@ async function run(runner, command, args) {
 }
 
 // src/postgres/builds/slot.ts
-import { readdir as readdir9, rm as rm8 } from "node:fs/promises";
-import path26 from "node:path";
+import { readdir as readdir10, rm as rm8 } from "node:fs/promises";
+import path27 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -72828,12 +73239,12 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path26.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path27.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
   try {
-    entries = await readdir9(dir);
+    entries = await readdir10(dir);
   } catch {
     return;
   }
@@ -72844,13 +73255,13 @@ async function checkPrefixUsable(dir) {
   }
 }
 async function sweepAbandoned(layout, logger) {
-  for (const slot of await readdir9(layout.builds).catch(() => [])) {
-    const release = await tryLock(path26.join(layout.locks, `${slot}.lock`), logger);
+  for (const slot of await readdir10(layout.builds).catch(() => [])) {
+    const release = await tryLock(path27.join(layout.locks, `${slot}.lock`), logger);
     if (!release) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path26.join(layout.builds, slot)}`);
-      await rm8(path26.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path26.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path27.join(layout.builds, slot)}`);
+      await rm8(path27.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path27.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
     } finally {
       await release();
@@ -72866,14 +73277,14 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 
 // src/postgres/builds/patches.ts
 init_errors();
-import { readFile as readFile14 } from "node:fs/promises";
-import path27 from "node:path";
+import { readFile as readFile15 } from "node:fs/promises";
+import path28 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile14(file2, "utf8");
+      content = await readFile15(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -72905,7 +73316,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path27.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path27.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path28.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path28.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -72925,12 +73336,12 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile16 } from "node:fs/promises";
 import os11 from "node:os";
-import path28 from "node:path";
+import path29 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path28.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path29.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -72959,7 +73370,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile15("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile16("/etc/os-release", "utf8"));
   } catch {
     return `${os11.type()} ${os11.release()}`;
   }
@@ -72992,7 +73403,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path29.resolve(req.cacheDir));
+  const layout = cacheLayout(path30.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -73054,7 +73465,7 @@ async function buildSlot(s) {
   };
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir6(paths.work, { recursive: true, mode: 493 });
-  await mkdir6(path29.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir6(path30.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile8(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -73106,10 +73517,10 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile16(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile17(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path29.join(paths.stage, paths.install);
+      const staged = path30.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -73139,7 +73550,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path29.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path30.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm9(paths.install, { recursive: true, force: true });
     throw e;
@@ -73150,9 +73561,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path29.join(installDir, "bin");
+  const binDir = path30.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path29.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path30.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -73186,7 +73597,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path30.resolve(req.cacheDir));
+  const layout = cacheLayout(path31.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -73217,7 +73628,7 @@ async function buildArms(request2, deps) {
 
 // src/adapters/action/run-action.ts
 import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
-import path49 from "node:path";
+import path50 from "node:path";
 
 // src/core/compare/decision.ts
 init_plain_text();
@@ -73242,7 +73653,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
           unstable++;
           continue;
         }
-        if (cell.base.n > 0 && cell.head.n > 0) tested.push(cell);
+        if (cell.base.n > 0 && cell.head.n > 0 || decidedBySameCode(cell)) tested.push(cell);
         cells.push(decidedCell(cell, arm2.head, named ? part.name : void 0, policy));
       }
     }
@@ -73325,6 +73736,7 @@ function decidedCell(cell, head, part, policy) {
       level: Math.min(cell.ci95.level, cell.ci95.achievedLevel)
     } : null,
     thresholdPct: cell.thresholdPct,
+    evidence: evidenceOf(cell),
     failOn,
     policy: own2 ? "workload" : "run",
     failsGate,
@@ -73332,6 +73744,15 @@ function decidedCell(cell, head, part, policy) {
     ...cell.confirmation ? { confirmation: { confirmed: cell.confirmation.confirmed, message: cell.confirmation.message } } : {},
     ...accepted ? { accepted } : {}
   };
+}
+var SAME_CODE_EVIDENCE = "same compiled code";
+var STEADY_EVIDENCE = "instruction counts";
+function evidenceOf(cell) {
+  if (decidedBySameCode(cell)) return SAME_CODE_EVIDENCE;
+  const n = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
+  if (cell.test === "instruction-count") return `instruction counts, ${plural2(n, "repetition")}`;
+  const timed = `${METRICS[cell.metric].label}, ${plural2(n, cell.pairs === null ? "run" : "round")}`;
+  return cell.verdict === "no-change" && cell.reasons[0]?.code === "steady-unchanged" ? `${STEADY_EVIDENCE} + ${timed}` : timed;
 }
 function holdsGate(c) {
   return c.unconfirmed && c.failOn === "regression" && c.accepted?.state !== "valid";
@@ -73420,7 +73841,8 @@ function headlineOf(outcome, counts, cells, policy) {
       detail: `${describe3(improved[0])}${more(improved)}`
     };
   }
-  const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
+  const timed = cells.filter((c) => c.metric !== "instructions");
+  const thresholds = [...new Set((timed.length > 0 ? timed : cells).map((c) => c.thresholdPct))];
   const within = thresholds.length === 1 ? `\xB1${thresholds[0]}%` : "each workload's threshold";
   if (counts.notWorse > 0) {
     const by = thresholds.length === 1 ? `${thresholds[0]}%` : "each workload's threshold";
@@ -73429,7 +73851,33 @@ function headlineOf(outcome, counts, cells, policy) {
       detail: `${counts.notWorse} not worse by ${by} or more (one-sided bound; the interval reaches past it on the better side)${counts.noChange > 0 ? `, ${counts.noChange} no change (CI inside ${within})` : ""}`
     };
   }
-  return { lead: `No change in ${plural2(counts.cells, "cell")}`, detail: `every 90% CI inside ${within}` };
+  const sameCode = cells.filter((c) => c.evidence === SAME_CODE_EVIDENCE).length;
+  const steady = cells.filter((c) => c.evidence.startsWith(`${STEADY_EVIDENCE} + `));
+  const byCounts = cells.filter((c) => c.metric === "instructions").length;
+  const inside = counts.cells - sameCode - steady.length - byCounts;
+  if (sameCode === counts.cells) {
+    return {
+      lead: `No change in ${plural2(counts.cells, "cell")}`,
+      detail: "same compiled code as base, same settings: nothing measured"
+    };
+  }
+  const worseBound = steady.flatMap((c) => {
+    if (!c.ci95) return [];
+    const worse = METRICS[c.metric].better === "higher" ? -c.ci95.lowerPct : c.ci95.upperPct;
+    return worse > 0 ? [worse] : [];
+  });
+  const parts = [
+    ...sameCode > 0 ? [`${sameCode} by the same compiled code as base (not measured)`] : [],
+    ...steady.length > 0 ? [
+      `${steady.length} by unchanged CPU work per transaction with no regression seen` + (worseBound.length > 0 ? ` (a loss of up to ${Math.max(...worseBound).toFixed(1)}% not ruled out)` : "")
+    ] : [],
+    ...byCounts > 0 ? [`${byCounts} by instruction counts`] : [],
+    ...inside > 0 ? [`${inside} with every 90% CI inside ${within}`] : []
+  ];
+  return {
+    lead: `No change in ${plural2(counts.cells, "cell")}`,
+    detail: parts.length === 1 && inside > 0 ? `every 90% CI inside ${within}` : parts.join(", ")
+  };
 }
 function statusDetail(outcome, counts, lead) {
   if (outcome === "failed") {
@@ -73450,7 +73898,8 @@ function statusDetail(outcome, counts, lead) {
   if (counts.improvements > 0)
     return `${plural2(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
   if (counts.notWorse > 0) return `not worse in ${plural2(counts.cells, "cell")}`;
-  return `no change in ${plural2(counts.cells, "cell")}`;
+  const sameCode = lead?.evidence === SAME_CODE_EVIDENCE ? " (same compiled code, not measured)" : "";
+  return `no change in ${plural2(counts.cells, "cell")}${sameCode}`;
 }
 function acceptedText(cells) {
   const said = [...new Set(cells.map((c) => `accepted by @${c.accepted.by}: ${c.accepted.reason}`))];
@@ -74164,6 +74613,13 @@ function warningList(warnings, shorten) {
   return shown2;
 }
 
+// src/core/report/compiled-code-lines.ts
+function compiledCodeLines(c) {
+  return (c.compiledCode ?? []).map(
+    (code) => `compiled code, ${code.head} vs ${c.baseline ?? "base"}: ${describeCodeDifference(code)}`
+  );
+}
+
 // src/core/report/markdown-headline.ts
 init_metrics();
 
@@ -74197,7 +74653,12 @@ var REASON_PHRASES = {
   "ci-level-not-reached": () => "CI level not reached",
   "insufficient-data": () => "no data",
   "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`,
-  "baseline-drifted": () => "stored baseline drifted"
+  "baseline-drifted": () => "stored baseline drifted",
+  "same-compiled-code": () => "same compiled code, not measured",
+  "counts-separated": (t) => `counts beyond \xB1${t}%, arms apart`,
+  "counts-inside-threshold": (t) => `counts inside \xB1${t}% with their spread`,
+  "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
+  "steady-unchanged": () => "CPU work unchanged, no regression seen"
 };
 var UNSTABLE_PHRASE = "unstable, not gated";
 function reasonPhrase(cell) {
@@ -74310,7 +74771,9 @@ function metricTable(metric, primary, cells) {
     notes: groupNotes(
       cells.flatMap((cell) => [
         ...cell.notes.map((n) => ({ clients: cell.clients, code: n.code, message: n.message })),
-        ...cell.unstable && primary ? [{ clients: cell.clients, code: "unstable", message: cell.unstable.message }] : []
+        ...cell.unstable && (primary || cell.metric === "instructions") ? [{ clients: cell.clients, code: "unstable", message: cell.unstable.message }] : [],
+        // The re-measurement behind a regression is said where the regression is.
+        ...cell.confirmation ? [{ clients: cell.clients, code: "confirmation", message: cell.confirmation.message }] : []
       ])
     )
   };
@@ -74480,7 +74943,8 @@ function designLines(ctx) {
   if (warnings > 0) parts.push(`${warnings} warning(s) below`);
   if (input2.runUrl !== void 0) parts.push(markdownLink("workflow run", input2.runUrl));
   parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
-  return [parts.join(" \xB7 ")];
+  return [parts.join(" \xB7 "), ...compiledCodeLines(c).map((line) => `
+${escapeMarkdown(line, 2e3)}`)];
 }
 
 // src/core/report/markdown-size.ts
@@ -74878,7 +75342,7 @@ async function tolerateApiError(logger, permission, fn) {
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile9 } from "node:fs/promises";
-import path31 from "node:path";
+import path32 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   return decide(comparison, policy, completenessOf(result));
@@ -74891,7 +75355,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path31.join(dir, DECISION_FILE);
+  const file2 = path32.join(dir, DECISION_FILE);
   await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -74934,7 +75398,7 @@ function pipelineDepsOf(deps, store) {
 }
 
 // src/adapters/action/build-arms.ts
-import path32 from "node:path";
+import path33 from "node:path";
 function sourceRepoOf(inputs, ctx) {
   return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
 }
@@ -74947,7 +75411,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path32.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path33.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -74996,31 +75460,31 @@ function outcomeOf(decision, resultsFile, reportFile) {
 }
 
 // src/adapters/action/workloads.ts
-import path36 from "node:path";
+import path37 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile17, stat as stat7 } from "node:fs/promises";
-import path35 from "node:path";
+import { readFile as readFile18, stat as stat7 } from "node:fs/promises";
+import path36 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path33 from "node:path";
+import path34 from "node:path";
 async function confinedPath(root, name) {
-  if (path33.isAbsolute(name)) {
+  if (path34.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path33.resolve(root, name));
+    real = await realpath(path34.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path33.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path34.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path33.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path33.isAbsolute(inside)) {
+  const inside = path34.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path34.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -75035,7 +75499,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path34 from "node:path";
+import path35 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -75044,15 +75508,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path34.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path34.dirname(dir)) {
-    const candidate = path34.join(dir, "workloads");
-    if (existsSync2(path34.join(candidate, "workload.schema.json"))) return candidate;
-    if (path34.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path35.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path35.dirname(dir)) {
+    const candidate = path35.join(dir, "workloads");
+    if (existsSync2(path35.join(candidate, "workload.schema.json"))) return candidate;
+    if (path35.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path34.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path35.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -75074,7 +75538,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path34.join(workloadsDir, `${name}.yml`);
+  const file2 = path35.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -75107,7 +75571,7 @@ async function loadWorkloadFile(file2) {
         `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
       );
     }
-    text2 = await readFile17(file2, "utf8");
+    text2 = await readFile18(file2, "utf8");
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
@@ -75150,7 +75614,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path35.dirname(path35.resolve(file2));
+  const dir = path36.dirname(path36.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -75289,16 +75753,16 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path36.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path37.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/store-setup.ts
-import path38 from "node:path";
+import path39 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/branch/data-branch.ts
 import { rm as rm10 } from "node:fs/promises";
-import path37 from "node:path";
+import path38 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -75359,11 +75823,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path37.join(this.opts.workDir, this.opts.storePath);
+    return path38.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path37.join(this.opts.workDir, relative);
+    return path38.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -75535,7 +75999,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access6, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path38.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path39.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -75550,7 +76014,7 @@ async function openActionStore(inputs, workspace, access6, deps) {
         remote: access6.dataBranchRemote,
         ...access6.dataBranchCredentials ? { credentials: access6.dataBranchCredentials } : {},
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path38.join(access6.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path39.join(access6.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -75595,7 +76059,7 @@ async function openActionStore(inputs, workspace, access6, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path38.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path39.resolve(workspace, inputs.store);
   const store = await access6.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -75627,7 +76091,7 @@ async function headOnly(arms, deps) {
 
 // src/adapters/action/shard-job.ts
 import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
-import path39 from "node:path";
+import path40 from "node:path";
 init_errors();
 function shardOfInputs(inputs, ctx, workloads) {
   const spec = inputs.shard;
@@ -75657,7 +76121,7 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName) {
     reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
   );
   await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path39.join(resultsDir, reportFileName);
+  const reportFile = path40.join(resultsDir, reportFileName);
   await writeFile10(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
@@ -75671,7 +76135,7 @@ ${report}`);
 
 // src/adapters/action/consolidate-mode.ts
 import { writeFile as writeFile11, mkdir as mkdir8 } from "node:fs/promises";
-import path41 from "node:path";
+import path42 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -75980,17 +76444,17 @@ function mergedShard(ref, samples) {
 // src/flows/consolidate/gather-shards.ts
 init_read_results();
 init_errors();
-import { readdir as readdir10 } from "node:fs/promises";
-import path40 from "node:path";
+import { readdir as readdir11 } from "node:fs/promises";
+import path41 from "node:path";
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
-    entries = await readdir10(dir, { recursive: true, withFileTypes: true });
+    entries = await readdir11(dir, { recursive: true, withFileTypes: true });
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path40.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path41.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -76164,12 +76628,12 @@ function render(input2, marker, max) {
     ).join("\n")
   ].join("\n\n");
   const share = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
-  const sections2 = input2.classes.map(
+  const sections3 = input2.classes.map(
     (c) => `## Machine class ${codeText(c.fingerprint, 80)}: ${escapeMarkdown(c.description, 120)}
 
 ${renderJobSummary({ ...c.report, maxLength: share })}`
   );
-  return `${[top, ...sections2].join("\n\n").trimEnd()}
+  return `${[top, ...sections3].join("\n\n").trimEnd()}
 `;
 }
 
@@ -76647,11 +77111,11 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     commentStateOf(judged.decision, target.headSha, ctx.runId)
   );
   await mkdir8(resultsDir, { recursive: true });
-  const reportFile = path41.join(resultsDir, REPORT_FILE);
+  const reportFile = path42.join(resultsDir, REPORT_FILE);
   await writeFile11(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path41.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path42.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile11(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
@@ -76696,10 +77160,10 @@ function sleep5(ms, signal) {
 
 // src/adapters/action/nightly-mode.ts
 import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
-import path44 from "node:path";
+import path45 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path43 from "node:path";
+import path44 from "node:path";
 import { writeFile as writeFile12 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
@@ -77474,12 +77938,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir9 } from "node:fs/promises";
-import path42 from "node:path";
+import path43 from "node:path";
 async function writeSite(dir, files) {
   await mkdir9(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path42.join(dir, f.file);
+    const target = path43.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -77495,7 +77959,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile12(path43.join(dir, ".nojekyll"), "");
+  await writeFile12(path44.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -78037,8 +78501,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps, store);
-  const resultsFile = path44.join(resultsDir, RESULTS_FILE);
-  const reportFile = path44.join(resultsDir, REPORT_FILE);
+  const resultsFile = path45.join(resultsDir, RESULTS_FILE);
+  const reportFile = path45.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
   const api = deps.api;
@@ -78175,7 +78639,7 @@ function nightlyCommit(inputs, ctx) {
   };
 }
 async function nightlyHead(inputs, ctx, deps, head) {
-  if (inputs.headBinDir) return { kind: "installed", binDir: path44.resolve(inputs.headBinDir) };
+  if (inputs.headBinDir) return { kind: "installed", binDir: path45.resolve(inputs.headBinDir) };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
@@ -78190,7 +78654,7 @@ async function nightlyHead(inputs, ctx, deps, head) {
 
 // src/adapters/action/calibrate-mode.ts
 import { writeFile as writeFile14 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -78256,7 +78720,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path45.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path46.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
@@ -78292,7 +78756,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path45.join(resultsDir, CALIBRATION_FILE);
+    const calibrationFile = path46.join(resultsDir, CALIBRATION_FILE);
     await writeFile14(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
@@ -78308,13 +78772,13 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path45.join(resultsDir, RESULTS_FILE));
+    io.setOutput("results-json", path46.join(resultsDir, RESULTS_FILE));
     const decision = decideRun(outcome.result, outcome.comparison, inputs.failOn);
     return {
       verdict: decision.verdict,
       ...decision.outcome === "incomplete" && decision.failure ? { failure: decision.failure } : {},
-      resultsFile: path45.join(resultsDir, RESULTS_FILE),
-      reportFile: path45.join(resultsDir, REPORT_FILE)
+      resultsFile: path46.join(resultsDir, RESULTS_FILE),
+      reportFile: path46.join(resultsDir, REPORT_FILE)
     };
   } finally {
     await store?.close();
@@ -78323,7 +78787,7 @@ ${text2}\`\`\`
 
 // src/adapters/action/bisect-mode.ts
 import { mkdir as mkdir11, writeFile as writeFile15 } from "node:fs/promises";
-import path48 from "node:path";
+import path49 from "node:path";
 
 // src/flows/bisect/one-cell.ts
 init_errors();
@@ -78377,14 +78841,14 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
 }
 
 // src/flows/bisect/run-bisection.ts
-import path47 from "node:path";
+import path48 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path46 from "node:path";
+import path47 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path46.resolve(req.cacheDir));
+  const layout = cacheLayout(path47.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -78604,7 +79068,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path47.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path48.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
@@ -78759,8 +79223,8 @@ var BISECT_FILE = "bisect.json";
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
-  const reportFile = path48.join(resultsDir, REPORT_FILE);
-  const bisectFile = path48.join(resultsDir, BISECT_FILE);
+  const reportFile = path49.join(resultsDir, REPORT_FILE);
+  const bisectFile = path49.join(resultsDir, BISECT_FILE);
   const skip = skipReason(ctx);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -78993,7 +79457,7 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path48.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path49.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -79301,7 +79765,7 @@ function triggerText(trigger) {
 
 // src/adapters/action/run-action.ts
 var commentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path49.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path50.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
@@ -79329,7 +79793,11 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
   }
   const arms = await armSource(commits2, inputs, ctx, deps);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
+  const analysis = resolveAnalysis({
+    alpha: inputs.alpha,
+    thresholdPct: inputs.threshold,
+    ...inputs.steadyPass !== void 0 ? { steadyPass: inputs.steadyPass } : {}
+  });
   const adaptive = adaptiveFromInputs(
     inputs,
     analysis.alpha,
@@ -79395,8 +79863,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path49.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path49.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path50.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path50.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -79447,12 +79915,12 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   );
   const report = state ? withCommentState(rendered, state) : rendered;
   await mkdir12(resultsDir, { recursive: true });
-  const reportFile = path49.join(resultsDir, REPORT_FILE);
+  const reportFile = path50.join(resultsDir, REPORT_FILE);
   await writeFile16(reportFile, report);
   await io.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
   setDecisionOutputs(io, decision, comparison, decisionFile);
-  io.setOutput("results-json", path49.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path50.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   await postToGitHub(
@@ -79476,7 +79944,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
     inputs,
     deps
   );
-  return outcomeOf(decision, path49.join(resultsDir, RESULTS_FILE), reportFile);
+  return outcomeOf(decision, path50.join(resultsDir, RESULTS_FILE), reportFile);
 }
 function supersededNote2(existing, result, runUrl) {
   const lines = existing.split("\n");
@@ -79519,7 +79987,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path49.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path50.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -79651,7 +80119,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path50.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path51.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -79676,7 +80144,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path50.resolve(path50.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path51.resolve(path51.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -16,7 +16,9 @@ const ALWAYS: Record<Workload['tool'], readonly MetricName[]> = {
 /** The metrics every sample of this workload carries. */
 export function recordedMetrics(w: Workload): MetricName[] {
   const gated = w.metrics.map((n) => metricFromName(n)!);
-  return [...new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated])];
+  // The instruction mode's counts, from its own runs, for the workloads that ask for them.
+  const counted: MetricName[] = w.instructions !== undefined ? ['instructions'] : [];
+  return [...new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated, ...counted])];
 }
 
 /**
@@ -31,7 +33,9 @@ export function checkRecordable(workloads: readonly Workload[], metric: MetricNa
     const hint =
       metric === 'latencyP95Ms' || metric === 'latencyP99Ms'
         ? `; add ${metric === 'latencyP95Ms' ? 'p95' : 'p99'} to the workload's metrics field to record it`
-        : '';
+        : metric === 'instructions'
+          ? "; pass --instructions or set the workload's instructions field to count them"
+          : '';
     throw new UserError(
       `--metric ${metric}: workload ${w.name} (${w.tool}) does not record ${METRICS[metric].label}; it records ${recorded.join(', ')}${hint}`,
     );

@@ -7,6 +7,7 @@
  */
 import { adaptiveLook, adaptiveRecord, type AdaptivePlan } from '../core/compare/adaptive.js';
 import type { MetricName } from '../core/results/metrics.js';
+import type { SteadyPass } from '../core/compare/steady-evidence.js';
 import { cellId, type CellKey, type RunResult } from '../core/results/types.js';
 
 export interface AdaptiveBudget {
@@ -23,7 +24,7 @@ export class AdaptiveControl {
 
   constructor(
     readonly plan: AdaptivePlan,
-    private readonly analysis: { thresholdPct: number; metric?: MetricName },
+    private readonly analysis: { thresholdPct: number; metric?: MetricName; steadyPass?: SteadyPass },
     private readonly budget: AdaptiveBudget,
     private readonly now: () => number = Date.now,
   ) {}

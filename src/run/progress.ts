@@ -6,6 +6,8 @@ export interface ProgressEvent {
   kind: 'warmup' | 'measured';
   round: number;
   rounds: number;
+  /** A run of the confirmation block (its rounds are the block's own). */
+  confirmation?: boolean;
   cell: string;
   arm: string;
   tps?: number;
@@ -49,7 +51,10 @@ export class ProgressTracker {
 
   line(e: ProgressEvent): string {
     const elapsed = (this.now() - this.started) / 1000;
-    const what = e.kind === 'warmup' ? 'warm-up' : `round ${e.round}/${e.rounds}`;
+    const what =
+      e.kind === 'warmup'
+        ? 'warm-up'
+        : `${e.confirmation ? 'confirmation round' : 'round'} ${e.round}/${e.rounds}`;
     const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== undefined ? `${formatTps(e.tps)} tps` : '';
     return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
   }

@@ -39,6 +39,7 @@ import {
   type RunResult,
   type RunSource,
   type Sample,
+  type CompiledCodeComparison,
 } from '../core/results/types.js';
 import { newRunId } from './run-id.js';
 import { finishOnForcedExit, type ResultSink } from './sink.js';
@@ -99,6 +100,14 @@ export interface RunRequest {
   source?: RunSource;
   /** The instruction phase's counts (flows/compare/instruction-phase.ts), kept in every document written. */
   instructions?: InstructionsRecord;
+  /** Each head's compiled code against base's (src/postgres/builds/compiled-code.ts), recorded as is. */
+  compiledCode?: CompiledCodeComparison[];
+  /**
+   * Why no timed round is needed, when none is: every head runs base's compiled code with base's settings
+   * (src/core/compare/same-code.ts), or the instruction counts alone decide (--metric instructions). The
+   * document is written complete with no sample, and no server is started.
+   */
+  skipTimedRounds?: string;
   /** The arms are one install measured alike (A/A): recorded as `calibration: true`. */
   calibration?: boolean;
   /**
@@ -239,6 +248,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     ...(req.source ? { source: req.source } : {}),
     ...(req.calibration ? { calibration: true as const } : {}),
     ...(req.instructions ? { instructions: req.instructions } : {}),
+    ...(req.compiledCode ? { compiledCode: req.compiledCode } : {}),
     samples: [],
     warnings: [],
   };
@@ -266,6 +276,12 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   const clusterKey = (arm: string, dataSet: string) => `${arm}\u0000${dataSet}`;
   const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d] as const)));
   try {
+    if (req.skipTimedRounds) {
+      logger.info(`no timed rounds: ${req.skipTimedRounds}`);
+      result.fingerprint = environmentFingerprint(result);
+      result.status = 'complete';
+      return result;
+    }
     await logger.group('Setting up clusters', async () => {
       for (const dataSet of dataSets) {
         for (const arm of req.arms) {
@@ -429,7 +445,8 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
         progress.line({
           kind,
           round: run.round,
-          rounds: rounds.length,
+          rounds: block?.rounds ?? rounds.length,
+          ...(block ? { confirmation: true } : {}),
           cell: cellId(run),
           arm: run.arm,
           tps: out.metrics.tps,
@@ -460,6 +477,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     const judging = {
       thresholdPct: req.analysis.thresholdPct,
       ...(metricOption(req.analysis) ? { metric: metricOption(req.analysis)! } : {}),
+      ...(req.analysis.steadyPass !== undefined ? { steadyPass: req.analysis.steadyPass } : {}),
     };
 
     const adaptive = req.adaptive
@@ -497,7 +515,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
         ...new Map(targets.map((t) => [cellId(t), { workload: t.workload, clients: t.clients }])).values(),
       ];
       const blockArms = [req.arms[0]!.label, ...new Set(targets.map((t) => t.head))].reverse();
-      const block = { samples: [] as Sample[], seed: blockSeed };
+      const block = { samples: [] as Sample[], seed: blockSeed, rounds: blockRounds };
       result.confirmation = { rounds: blockRounds, seed: blockSeed, cells: targets, samples: block.samples };
       const names = targets.map((t) => `${t.head}:${cellId(t)}`).join(', ');
       logger.info(
@@ -677,6 +695,8 @@ function groupDataSets(workloads: Workload[]): DataSet[] {
 interface BlockTarget {
   samples: Sample[];
   seed: number;
+  /** The block's own rounds, for the progress lines ("confirmation round 2/6"). */
+  rounds: number;
 }
 
 /** deriveSeed(seed, this) seeds the confirmation block: a round number no main plan reaches. */

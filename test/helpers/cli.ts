@@ -3,6 +3,7 @@
  * `source: true`, or PGPERF_TEST_CLI=src set for the whole test run, the source (src/cli.ts through tsx)
  * runs instead: the same process, signals and output, before a build.
  */
+import type { Decision } from '../../src/core/compare/decision.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -113,6 +114,18 @@ export function sameInstallRunArgs(
 export async function onlyResultsFile(out: string): Promise<string> {
   const [run] = await readdir(out);
   return path.join(out, run!, 'results.json');
+}
+
+/** The results document and the decision beside it of the one run a `--out` directory holds. */
+export async function onlyRunDocuments(
+  out: string,
+): Promise<{ file: string; result: RunResult; decision: Decision }> {
+  const file = await onlyResultsFile(out);
+  const result = JSON.parse(await readFile(file, 'utf8')) as RunResult;
+  const decision = JSON.parse(
+    await readFile(path.join(path.dirname(file), 'decision.json'), 'utf8'),
+  ) as Decision;
+  return { file, result, decision };
 }
 
 /** The results document of the one run a `--out` directory holds. */

@@ -21,12 +21,10 @@ import { parseRepo } from '../../src/postgres/builds/source.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { probeCounters } from '../../src/postgres/instructions/counter.js';
-import type { RunResult } from '../../src/core/results/types.js';
-import type { Decision } from '../../src/core/compare/decision.js';
 import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 import { runMain } from '../helpers/main-in-process.js';
-import { onlyResultsFile } from '../helpers/cli.js';
+import { onlyRunDocuments } from '../helpers/cli.js';
 import { instructionWorkloadFile } from '../helpers/workload-file.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { runExplainPhase } from '../../src/flows/compare/explain-phase.js';
@@ -75,18 +73,16 @@ async function runThreeArms(counter: 'cachegrind' | 'perf', outName: string) {
     await instructionWorkloadFile(tmp, 1, '{ repetitions: 3 }'),
     '--instruction-counter',
     counter,
+    // The counts alone decide: no timed round, and no plan check refuses the one-round answer (no --force).
+    '--metric',
+    'instructions',
     '--out',
     out,
     '--tmp-dir',
     tmp,
     '--no-store',
-    '--force',
   ]);
-  const file = await onlyResultsFile(out);
-  const result = JSON.parse(await readFile(file, 'utf8')) as RunResult;
-  const decision = JSON.parse(
-    await readFile(path.join(path.dirname(file), 'decision.json'), 'utf8'),
-  ) as Decision;
+  const { file, result, decision } = await onlyRunDocuments(out);
   const cell = (head: string) => decision.cells.find((c) => c.head === head && c.metric === 'instructions')!;
   return { ran, file, result, cell };
 }
@@ -124,10 +120,20 @@ describe('instructions per transaction on real builds', () => {
       expect(record.failures).toEqual([]);
       expect(record.samples).toHaveLength(9);
 
-      expect(cell('spin')).toMatchObject({ verdict: 'regression', failsGate: true, id: 'select-only@1' });
+      expect(cell('spin')).toMatchObject({
+        verdict: 'regression',
+        failsGate: true,
+        id: 'select-only@1',
+        evidence: 'instruction counts, 3 repetitions',
+      });
       expect(cell('spin').deltaPct!).toBeGreaterThan(5);
       expect(cell('comment')).toMatchObject({ verdict: 'no-change', failsGate: false });
       expect(ran.code).toBe(1); // the gate fails on the instruction regression
+      // --metric instructions: one instruction round decided it, no timed round ran.
+      expect(result.samples).toEqual([]);
+      expect(ran.stdout.split('\n')[0]).toMatch(
+        /^FAILED: 1 regression: spin: select-only at 1 client, instr\/tx \+/,
+      );
 
       // Per-arm CV over the 3 repetitions: <= 0.5 %.
       for (const arm of ['base', 'spin', 'comment']) {

@@ -22,6 +22,19 @@ describe('ProgressTracker', () => {
     expect(p.line({ kind: 'measured', round: 1, rounds: 1, cell: 'c', arm: 'a' })).toMatch(/^\[2\/3\]/);
   });
 
+  it("names a confirmation block's rounds as its own", () => {
+    const p = new ProgressTracker(2, 20, () => 0);
+    const line = p.line({
+      kind: 'measured',
+      round: 2,
+      rounds: 6,
+      confirmation: true,
+      cell: 'c@1',
+      arm: 'head',
+    });
+    expect(line).toMatch(/^\[0\/2\] confirmation round 2\/6  c@1  head/);
+  });
+
   it('says when a run failed', () => {
     const p = new ProgressTracker(1, 10, () => 0);
     expect(

@@ -2,6 +2,7 @@
  * The action's inputs, parsed once into a typed object. Only the adapter (src/action.ts) knows where
  * they come from; validation messages name the input, the bad value and the expected form.
  */
+import { parseSteadyPass, type SteadyPass } from '../../core/compare/steady-evidence.js';
 import path from 'node:path';
 import { parseDurationS } from '../../core/util/duration.js';
 import { parseBaselineSpec, type BaselineSpec } from '../../flows/compare/stored-baseline.js';
@@ -91,6 +92,8 @@ export interface ActionInputs {
   instructionCounter: (typeof INSTRUCTION_COUNTERS)[number];
   /** Count CPU instructions per transaction for every workload (docs/instructions.md). */
   instructions: boolean;
+  /** Up to which client count unchanged instructions pass an undecided cell (steady-evidence.ts); unset: the default. */
+  steadyPass?: SteadyPass;
   /** Post (or update) the PR comment. */
   comment: boolean;
   /** always: write the comment on every run; change: only when the decision's outcome or verdict changed. */
@@ -165,6 +168,7 @@ export function parseInputs(read: InputReader): ActionInputs {
     explain: bool(read, 'explain', false),
     instructionCounter: choice(read, 'instruction-counter', INSTRUCTION_COUNTERS, 'auto'),
     instructions: bool(read, 'instructions', false),
+    ...steadyPassInput(read),
     comment,
     commentOn: choice(read, 'comment-on', COMMENT_ON, 'always'),
     commentId: text('comment-id') ?? 'default',
@@ -358,6 +362,15 @@ function bool(read: InputReader, name: string, fallback: boolean): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
   throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+}
+
+/** The steady-pass policy, by the rule --steady-pass follows (src/core/compare/steady-evidence.ts). */
+function steadyPassInput(read: InputReader): { steadyPass?: SteadyPass } {
+  const raw = read('steady-pass').trim();
+  if (raw === '') return {};
+  const parsed = parseSteadyPass(raw);
+  if ('problem' in parsed) throw new UserError(`input 'steady-pass' ${parsed.problem}`);
+  return { steadyPass: parsed.value };
 }
 
 /** α and threshold, checked by the one rule the CLI flags use too (src/core/compare/policy.ts). */

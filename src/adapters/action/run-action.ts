@@ -94,7 +94,11 @@ async function benchmark(
   }
   const arms = await armSource(commits, inputs, ctx, deps);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
+  const analysis = resolveAnalysis({
+    alpha: inputs.alpha,
+    thresholdPct: inputs.threshold,
+    ...(inputs.steadyPass !== undefined ? { steadyPass: inputs.steadyPass } : {}),
+  });
   const adaptive = adaptiveFromInputs(
     inputs,
     analysis.alpha,

@@ -24,6 +24,7 @@ import {
   type MetricName,
 } from '../../core/results/metrics.js';
 import type { AnalysisSettings, RunResult } from '../../core/results/types.js';
+import { DEFAULT_STEADY_PASS, parseSteadyPass, type SteadyPass } from '../../core/compare/steady-evidence.js';
 import { UserError } from '../../core/util/errors.js';
 
 /** "tps, qps, …, p99 (also the keys latencyAvgMs, …)": what --metric accepts, for help and refusals. */
@@ -33,6 +34,7 @@ export interface AnalysisFlags {
   alpha?: number;
   threshold?: number;
   metric?: MetricName;
+  steadyPass?: SteadyPass;
 }
 
 export function addAnalysisOptions(command: Command, when: 'run' | 'compare'): Command {
@@ -54,6 +56,12 @@ export function addAnalysisOptions(command: Command, when: 'run' | 'compare'): C
         '--metric <name>',
         `one metric that decides the verdict in every cell: ${METRIC_CHOICES_TEXT} (${recorded}each workload's \`metrics\`, default tps)`,
       ).argParser(parseMetric),
+    )
+    .addOption(
+      new Option(
+        '--steady-pass <clients>',
+        `unchanged instructions per transaction pass a cell the timed metric left undecided (with no sign of a regression) up to this many clients: a count, all, or off (${recorded}${DEFAULT_STEADY_PASS}; needs instruction counts, docs/decision.md)`,
+      ).argParser(parseSteadyPassFlag),
     );
   return withOptions;
 }
@@ -102,6 +110,7 @@ export function analysisFromFlags(flags: AnalysisFlags): Partial<AnalysisSetting
     ...(flags.alpha !== undefined ? { alpha: flags.alpha } : {}),
     ...(flags.threshold !== undefined ? { thresholdPct: flags.threshold } : {}),
     ...(flags.metric !== undefined ? { metric: flags.metric } : {}),
+    ...(flags.steadyPass !== undefined ? { steadyPass: flags.steadyPass } : {}),
   };
 }
 
@@ -116,6 +125,12 @@ function parseThreshold(value: string): number {
   const problem = thresholdProblem(value);
   if (problem) throw new InvalidArgumentError(`--threshold ${problem}`);
   return Number(value.replace(/%$/, ''));
+}
+
+function parseSteadyPassFlag(value: string): SteadyPass {
+  const parsed = parseSteadyPass(value);
+  if ('problem' in parsed) throw new InvalidArgumentError(`--steady-pass ${parsed.problem}`);
+  return parsed.value;
 }
 
 function parseMetric(value: string): MetricName {

@@ -15,6 +15,7 @@ import type { Decision } from '../../core/compare/decision.js';
 import type { FailOn } from '../../core/compare/policy.js';
 import { decideRun, writeDecision } from '../../flows/compare/decide-run.js';
 import { renderComparisonText } from '../../core/report/comparison-text.js';
+import { steadySummary } from '../../core/compare/steady-summary.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { EXIT_CODES } from '../../core/compare/decision.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
@@ -86,7 +87,14 @@ export async function executeRun(
     }
     const decision = decideRun(outcome.result, outcome.comparison, extra.failOn);
     if (extra.printComparison !== false) {
-      process.stdout.write(renderComparisonText(outcome.comparison, decision, outcome.result.baseline));
+      process.stdout.write(
+        renderComparisonText(
+          outcome.comparison,
+          decision,
+          outcome.result.baseline,
+          steadySummary(outcome.result),
+        ),
+      );
     }
     print(
       `results ${outcome.result.status === 'complete' ? 'written to' : `(${outcome.result.status}) in`} ${outcome.resultsFile}\n`,

@@ -189,7 +189,7 @@ export function passLevels(
 
 export interface AdaptiveLookOptions extends Pick<
   CompareRunOptions,
-  'thresholdPct' | 'metric' | 'value' | 'collapseFraction' | 'bootstrap'
+  'thresholdPct' | 'metric' | 'value' | 'collapseFraction' | 'bootstrap' | 'steadyPass'
 > {
   /** 1-based look; default: the last look whose rounds the document's samples reach. */
   look?: number;

@@ -3,6 +3,13 @@
  * effect and verdict on the rounds of one look, with one Holm family across every head arm and cell.
  */
 import {
+  DEFAULT_STEADY_PASS,
+  steadyLookup,
+  withSteadyEvidence,
+  type SteadyLookup,
+  type SteadyPass,
+} from './steady-evidence.js';
+import {
   DEFAULT_GATED_METRICS,
   GATED_METRIC_NAMES,
   METRICS,
@@ -67,6 +74,8 @@ export interface CompareRunOptions {
   collapseFraction?: number;
   /** Seeded bootstrap CI of the ratio of means per cell (off by default: it costs ~1 ms per cell). */
   bootstrap?: { seed: number; resamples?: number };
+  /** Up to which client count unchanged instructions may pass an undecided cell (steady-evidence.ts). */
+  steadyPass?: SteadyPass;
 }
 
 /** Everything about a document that does not depend on the look. */
@@ -89,6 +98,9 @@ export interface RunContext {
   collapseFraction: number;
   bootstrap: CompareRunOptions['bootstrap'];
   warnings: string[];
+  /** Each head's and workload's instruction judgement, and how far it may pass cells (steady-evidence.ts). */
+  steady: SteadyLookup;
+  steadyPass: SteadyPass;
 }
 
 export function prepareRun(result: RunResult, options: CompareRunOptions = {}): RunContext {
@@ -132,6 +144,8 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
     thresholds: workloadThresholds(result, thresholdPct, warnings),
     collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
     bootstrap: options.bootstrap,
+    steady: steadyLookup(result),
+    steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
     warnings,
   };
 }
@@ -276,13 +290,14 @@ export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellCo
       familySize,
       ...(spec.passLevel !== undefined ? { passLevel: spec.passLevel } : {}),
     });
-    byHead.get(m.head)!.push({
+    const cell: CellComparison = {
       id: cellId(m.cell),
       workload: m.cell.workload,
       clients: m.cell.clients,
       metric: m.metric,
       ...decided,
-    });
+    };
+    byHead.get(m.head)!.push(withSteadyEvidence(cell, ctx.steady(m.head, m.cell.workload), ctx.steadyPass));
   }
   return byHead;
 }

@@ -17,6 +17,7 @@ import { formatPct, formatPctInterval } from './format.js';
 import { overallVerdict } from './overall.js';
 import { METRICS, type MetricName } from '../results/metrics.js';
 import type { Better, CellComparison, OverallVerdict, ReasonCode, RunComparison, Verdict } from './types.js';
+import { decidedBySameCode } from './same-code.js';
 
 /** passed (exit 0), failed: the gate failed (1), pending: undecided, not failing (0), incomplete (3). */
 export type DecisionOutcome = 'passed' | 'failed' | 'pending' | 'incomplete';
@@ -45,6 +46,8 @@ export interface DecidedCell {
   deltaPct: number | null;
   ci95: { lowerPct: number; upperPct: number; level: number } | null;
   thresholdPct: number;
+  /** What decided it, in a few words: "same compiled code", "instruction counts, 3 repetitions", "TPS, 14 rounds". */
+  evidence: string;
   /** The fail-on that judged this cell, and whether it is the workload's own or the run's. */
   failOn: FailOn;
   policy: 'run' | 'workload';
@@ -146,7 +149,7 @@ export function decide(
           continue;
         }
         // A usable sample in both arms: too few rounds leave it undecided (pending), not incomplete.
-        if (cell.base.n > 0 && cell.head.n > 0) tested.push(cell);
+        if ((cell.base.n > 0 && cell.head.n > 0) || decidedBySameCode(cell)) tested.push(cell);
         cells.push(decidedCell(cell, arm.head, named ? part.name : undefined, policy));
       }
     }
@@ -264,6 +267,7 @@ function decidedCell(
         }
       : null,
     thresholdPct: cell.thresholdPct,
+    evidence: evidenceOf(cell),
     failOn,
     policy: own ? 'workload' : 'run',
     failsGate,
@@ -273,6 +277,20 @@ function decidedCell(
       : {}),
     ...(accepted ? { accepted } : {}),
   };
+}
+
+const SAME_CODE_EVIDENCE = 'same compiled code';
+const STEADY_EVIDENCE = 'instruction counts';
+
+/** What decided a cell (DecidedCell.evidence). */
+function evidenceOf(cell: CellComparison): string {
+  if (decidedBySameCode(cell)) return SAME_CODE_EVIDENCE;
+  const n = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
+  if (cell.test === 'instruction-count') return `instruction counts, ${plural(n, 'repetition')}`;
+  const timed = `${METRICS[cell.metric].label}, ${plural(n, cell.pairs === null ? 'run' : 'round')}`;
+  return cell.verdict === 'no-change' && cell.reasons[0]?.code === 'steady-unchanged'
+    ? `${STEADY_EVIDENCE} + ${timed}`
+    : timed;
 }
 
 /**
@@ -406,7 +424,9 @@ function headlineOf(
       detail: `${describe(improved[0]!)}${more(improved)}`,
     };
   }
-  const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
+  // The timed cells' thresholds (instruction cells have their own, said with their own rule).
+  const timed = cells.filter((c) => c.metric !== 'instructions');
+  const thresholds = [...new Set((timed.length > 0 ? timed : cells).map((c) => c.thresholdPct))];
   const within = thresholds.length === 1 ? `±${thresholds[0]}%` : "each workload's threshold";
   if (counts.notWorse > 0) {
     const by = thresholds.length === 1 ? `${thresholds[0]}%` : "each workload's threshold";
@@ -417,7 +437,39 @@ function headlineOf(
         `${counts.noChange > 0 ? `, ${counts.noChange} no change (CI inside ${within})` : ''}`,
     };
   }
-  return { lead: `No change in ${plural(counts.cells, 'cell')}`, detail: `every 90% CI inside ${within}` };
+  const sameCode = cells.filter((c) => c.evidence === SAME_CODE_EVIDENCE).length;
+  const steady = cells.filter((c) => c.evidence.startsWith(`${STEADY_EVIDENCE} + `));
+  const byCounts = cells.filter((c) => c.metric === 'instructions').length;
+  const inside = counts.cells - sameCode - steady.length - byCounts;
+  if (sameCode === counts.cells) {
+    return {
+      lead: `No change in ${plural(counts.cells, 'cell')}`,
+      detail: 'same compiled code as base, same settings: nothing measured',
+    };
+  }
+  // What a steady pass could not rule out on the worse side (the 95% CI's bound there), said in the headline.
+  const worseBound = steady.flatMap((c) => {
+    if (!c.ci95) return [];
+    const worse = METRICS[c.metric].better === 'higher' ? -c.ci95.lowerPct : c.ci95.upperPct;
+    return worse > 0 ? [worse] : [];
+  });
+  const parts = [
+    ...(sameCode > 0 ? [`${sameCode} by the same compiled code as base (not measured)`] : []),
+    ...(steady.length > 0
+      ? [
+          `${steady.length} by unchanged CPU work per transaction with no regression seen` +
+            (worseBound.length > 0
+              ? ` (a loss of up to ${Math.max(...worseBound).toFixed(1)}% not ruled out)`
+              : ''),
+        ]
+      : []),
+    ...(byCounts > 0 ? [`${byCounts} by instruction counts`] : []),
+    ...(inside > 0 ? [`${inside} with every 90% CI inside ${within}`] : []),
+  ];
+  return {
+    lead: `No change in ${plural(counts.cells, 'cell')}`,
+    detail: parts.length === 1 && inside > 0 ? `every 90% CI inside ${within}` : parts.join(', '),
+  };
 }
 
 function statusDetail(
@@ -452,7 +504,8 @@ function statusDetail(
   if (counts.improvements > 0)
     return `${plural(counts.improvements, 'improvement')}, best ${shortCell(lead!)}`;
   if (counts.notWorse > 0) return `not worse in ${plural(counts.cells, 'cell')}`;
-  return `no change in ${plural(counts.cells, 'cell')}`;
+  const sameCode = lead?.evidence === SAME_CODE_EVIDENCE ? ' (same compiled code, not measured)' : '';
+  return `no change in ${plural(counts.cells, 'cell')}${sameCode}`;
 }
 
 /** "accepted by @alice: reason" for each distinct acceptance of the cells ('' for none). */

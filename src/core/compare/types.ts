@@ -8,7 +8,7 @@
  */
 import type { MetricName } from '../results/metrics.js';
 import type { MannWhitneyMethod } from '../stats/mann-whitney.js';
-import type { Verdict, PrimaryTest } from '../results/types.js';
+import type { CompiledCodeComparison, Verdict, PrimaryTest } from '../results/types.js';
 export type { Verdict, PrimaryTest };
 
 /** A verdict over several cells or arms; 'mixed' when some regressed and others improved. */
@@ -41,7 +41,20 @@ export type ReasonCode =
    */
   | 'likely-regression'
   /** inconclusive: the stored baseline's sentinel found the machine drifted, so no stored sample decides. */
-  | 'baseline-drifted';
+  | 'baseline-drifted'
+  /** no-change without a measurement: head runs base's compiled code with base's settings (same-code.ts). */
+  | 'same-compiled-code'
+  /** instructions, regression/improvement: Δ beyond ±δ and every repetition of one arm beyond every one of the other. */
+  | 'counts-separated'
+  /** instructions, no-change: Δ widened by half the repetitions' spread lies inside ±δ. */
+  | 'counts-inside-threshold'
+  /** instructions, inconclusive: the repetitions overlap, or their spread reaches ±δ. */
+  | 'counts-not-steady'
+  /**
+   * no-change by steady evidence (steady-evidence.ts): CPU work per transaction unchanged, the metric shows no
+   * regression, and the client count is one the steady-pass policy lets steady evidence decide.
+   */
+  | 'steady-unchanged';
 
 /** Diagnostics that do not decide the verdict but qualify it. */
 export type NoteCode =
@@ -312,4 +325,6 @@ export interface RunComparison {
   likelyRegressions: string[];
   /** What to look at or try next (partial results, failed runs, too few rounds, drift, …). */
   warnings: string[];
+  /** Each head's compiled code against base's, when the run compared them (same-code.ts). */
+  compiledCode?: CompiledCodeComparison[];
 }

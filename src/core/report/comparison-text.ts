@@ -7,11 +7,14 @@ import { headlineText, type Decision } from '../compare/decision.js';
 import { plainText } from '../util/plain-text.js';
 import { formatP } from '../compare/format.js';
 import type { RunComparison } from '../compare/types.js';
-import { METRICS } from '../results/metrics.js';
+import { METRICS, STEADY_METRICS } from '../results/metrics.js';
 import { curveLine } from './curve-line.js';
 import { UNSTABLE_PHRASE, reasonSentence } from './reasons.js';
 import { columns, PLAIN_CELLS, rowTexts } from './table-cells.js';
 import { buildTables, type ArmTables } from './table-model.js';
+import { compiledCodeLines } from './compiled-code-lines.js';
+import { cellText } from './steady-metrics-section.js';
+import type { SteadyCellSummary } from '../compare/steady-summary.js';
 import type { StoredBaselineInfo } from '../results/types.js';
 
 /**
@@ -23,6 +26,7 @@ export function renderComparisonText(
   c: RunComparison,
   decision: Decision,
   baseline?: StoredBaselineInfo,
+  steady: readonly SteadyCellSummary[] = [],
 ): string {
   const lines: string[] = [
     decisionLine(decision),
@@ -31,11 +35,28 @@ export function renderComparisonText(
     ...design(c, decision),
   ];
   for (const arm of buildTables(c)) lines.push('', ...renderArm(arm));
+  lines.push(...steadyLines(steady));
   if (decision.reasons.length > 0) lines.push('', 'why (each said once):', ...reasonLines(decision));
   if (c.warnings.length > 0) lines.push('', 'warnings:', ...c.warnings.map((w) => `  - ${w}`));
   // Names from users and the machine are plain text: no control character (a terminal escape, a line
   // break) or bidirectional override reaches the terminal.
   return `${lines.map((line) => plainText(line)).join('\n')}\n`;
+}
+
+/** What one transaction cost the server, per cell (the comment's "Steady per-transaction costs"). */
+function steadyLines(cells: readonly SteadyCellSummary[]): string[] {
+  if (cells.length === 0) return [];
+  const heads = new Set(cells.map((c) => c.head)).size;
+  return [
+    '',
+    'steady per-transaction costs, base -> head (medians over the runs; gated only where a workload lists them in metrics):',
+    ...cells.map((c) => {
+      const metrics = STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m)).map(
+        (m) => `${METRICS[m].label} ${cellText(c, m).replace(/→/g, '->')}`,
+      );
+      return `  ${heads > 1 ? `${c.head} ` : ''}${c.cell}: ${metrics.join('; ')}`;
+    }),
+  ];
 }
 
 const OUTCOME_WORDS = {
@@ -83,11 +104,18 @@ function design(c: RunComparison, d: Decision): string[] {
         (s.spending ? `, ${s.spending === 'pocock' ? 'Pocock' : "O'Brien-Fleming"} alpha-spending` : ''),
     );
   }
+  lines.push(...compiledCodeLines(c));
   return lines;
 }
 
 function renderArm(arm: ArmTables): string[] {
-  const decided = arm.decidingCells.length > 0 ? ` (decided by ${arm.decidingCells.join(', ')})` : '';
+  // Undecided cells are the ones that keep an arm inconclusive; decided ones decide its verdict.
+  const decided =
+    arm.decidingCells.length === 0
+      ? ''
+      : arm.verdict === 'inconclusive'
+        ? ` (undecided: ${arm.decidingCells.join(', ')})`
+        : ` (decided by ${arm.decidingCells.join(', ')})`;
   const unstable =
     arm.unstableCells.length > 0 ? `; ${UNSTABLE_PHRASE}: ${arm.unstableCells.join(', ')}` : '';
   const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}${unstable}`];

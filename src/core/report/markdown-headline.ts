@@ -4,6 +4,7 @@
  * stored baseline; then the design line (metrics, α and Holm family, threshold, fail-on, rounds,
  * sequential look, links).
  */
+import { compiledCodeLines } from './compiled-code-lines.js';
 import type { Decision } from '../compare/decision.js';
 import { formatP } from '../compare/format.js';
 import { METRICS } from '../results/metrics.js';
@@ -130,5 +131,5 @@ export function designLines(ctx: ReportContext): string[] {
   if (input.runUrl !== undefined) parts.push(markdownLink('workflow run', input.runUrl));
   parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? '?', 40)}`);
   // What the columns mean is said under each arm's tables (table-model.ts deltaLegend), test by test.
-  return [parts.join(' · ')];
+  return [parts.join(' · '), ...compiledCodeLines(c).map((line) => `\n${escapeMarkdown(line, 2000)}`)];
 }

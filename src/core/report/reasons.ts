@@ -20,6 +20,11 @@ export const REASON_PHRASES: Record<ReasonCode, (thresholdPct: number, better: B
   'likely-regression': (t, better) =>
     `regression likely (CI beyond ${better === 'lower' ? '+' : '-'}${t}%), too few runs to certify`,
   'baseline-drifted': () => 'stored baseline drifted',
+  'same-compiled-code': () => 'same compiled code, not measured',
+  'counts-separated': (t) => `counts beyond ±${t}%, arms apart`,
+  'counts-inside-threshold': (t) => `counts inside ±${t}% with their spread`,
+  'counts-not-steady': (t) => `counts not steady enough for ±${t}%`,
+  'steady-unchanged': () => 'CPU work unchanged, no regression seen',
 };
 
 /** How a table marks a cell in a collapse region (CellComparison.unstable): reported, not gated. */

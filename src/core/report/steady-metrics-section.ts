@@ -46,7 +46,8 @@ export function steadyMetricsSection(result: RunResult): SteadyMetricsSection | 
   return { summary: 'Steady per-transaction costs (WAL, buffers, backend CPU)', body };
 }
 
-function cellText(c: SteadyCellSummary, metric: SteadyMetricName): string {
+/** "12.1 → 12.3 (+1.7%)": one cell's base and head medians of a metric and the change; '–' without. */
+export function cellText(c: SteadyCellSummary, metric: SteadyMetricName): string {
   const row: SteadyMetricRow | undefined = c.metrics.find((r) => r.metric === metric);
   if (!row) return '–';
   const delta = row.deltaPct === null ? '' : ` (${row.deltaPct >= 0 ? '+' : ''}${row.deltaPct.toFixed(1)}%)`;

@@ -100,10 +100,13 @@ export interface TableNote {
   message: string;
 }
 
-/** One cell's note before grouping; `code` is the note's NoteCode, or 'unstable' for a collapse region. */
+/**
+ * One cell's note before grouping; `code` is the note's NoteCode, 'unstable' for a collapse region (or
+ * bistable counts), 'confirmation' for what the confirmation block said of a regressed cell.
+ */
 export interface CellNote {
   clients: number;
-  code: NoteCode | 'unstable';
+  code: NoteCode | 'unstable' | 'confirmation';
   message: string;
 }
 
@@ -153,8 +156,12 @@ function metricTable(metric: MetricName, primary: boolean, cells: CellComparison
     notes: groupNotes(
       cells.flatMap((cell) => [
         ...cell.notes.map((n) => ({ clients: cell.clients, code: n.code, message: n.message })),
-        ...(cell.unstable && primary
+        ...(cell.unstable && (primary || cell.metric === 'instructions')
           ? [{ clients: cell.clients, code: 'unstable' as const, message: cell.unstable.message }]
+          : []),
+        // The re-measurement behind a regression is said where the regression is.
+        ...(cell.confirmation
+          ? [{ clients: cell.clients, code: 'confirmation' as const, message: cell.confirmation.message }]
           : []),
       ]),
     ),

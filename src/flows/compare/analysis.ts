@@ -6,6 +6,8 @@
 import { planFromJson } from '../../core/compare/adaptive.js';
 import { compareRun } from '../../core/compare/compare-run.js';
 import { withInstructionCells } from '../../core/compare/instruction-verdict.js';
+import { withSameCompiledCode } from '../../core/compare/same-code.js';
+import { DEFAULT_STEADY_PASS } from '../../core/compare/steady-evidence.js';
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../../core/compare/defaults.js';
 import type { CellComparison, RunComparison } from '../../core/compare/types.js';
 import { metricOption } from '../../core/compare/metric-option.js';
@@ -18,6 +20,7 @@ export function resolveAnalysis(given: Partial<AnalysisSettings> = {}): Analysis
     alpha: given.alpha ?? DEFAULT_ALPHA,
     thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
     metric: given.metric ?? PRIMARY_METRIC,
+    steadyPass: given.steadyPass ?? DEFAULT_STEADY_PASS,
   };
 }
 
@@ -34,6 +37,7 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   const timed = compareRun(result, {
     alpha: settings.alpha,
     thresholdPct: settings.thresholdPct,
+    steadyPass: settings.steadyPass ?? DEFAULT_STEADY_PASS,
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
     ...(metricOption(settings, overrides) ? { metric: metricOption(settings, overrides)! } : {}),
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
@@ -44,7 +48,9 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   });
   // The instruction mode's cells (own rule, one round) join the other gated metrics of each arm.
   const withInstructions = withInstructionCells(timed, result);
-  return result.baseline ? withStoredBaseline(withInstructions, result.baseline) : withInstructions;
+  // A head with base's compiled code and settings was not measured: its cells are decided by that.
+  const decided = withSameCompiledCode(withInstructions, result);
+  return result.baseline ? withStoredBaseline(decided, result.baseline) : decided;
 }
 
 /**

@@ -154,6 +154,12 @@ export async function countInstructions(
   );
   const runAs = await resolveRunAs(req.runAs, deps);
   const record: InstructionsRecord = { ...emptyInstructionsRecord(), counter: counter.kind };
+  const fixedLayout = await fixedLayoutPrefix(deps.runner);
+  if (fixedLayout.length === 0) {
+    record.notes.push(
+      'address-space randomisation left on: setarch -R does not run here (util-linux); counts may vary a little more',
+    );
+  }
   for (const { workload: w, settings } of items) {
     deps.signal?.throwIfAborted();
     record.settings[w.name] = settings;
@@ -162,7 +168,7 @@ export async function countInstructions(
         `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(', ')})`,
       );
     }
-    await measureWorkload(w, settings, req, { ...deps, runAs, counter }, record, options);
+    await measureWorkload(w, settings, req, { ...deps, runAs, counter, fixedLayout }, record, options);
   }
   record.wallS = (Date.now() - started) / 1000;
   logger.info(
@@ -206,7 +212,11 @@ async function measureWorkload(
   w: PgbenchWorkload,
   settings: InstructionSettings,
   req: InstructionPhaseRequest,
-  deps: InstructionPhaseDeps & { runAs: RunAsUser | undefined; counter: Counter },
+  deps: InstructionPhaseDeps & {
+    runAs: RunAsUser | undefined;
+    counter: Counter;
+    fixedLayout: readonly string[];
+  },
   record: InstructionsRecord,
   options: { what: string; profileDir: string },
 ): Promise<void> {
@@ -269,7 +279,11 @@ async function startServer(
   arm: ArmSpec,
   driver: Driver,
   req: InstructionPhaseRequest,
-  deps: InstructionPhaseDeps & { runAs: RunAsUser | undefined; counter: Counter },
+  deps: InstructionPhaseDeps & {
+    runAs: RunAsUser | undefined;
+    counter: Counter;
+    fixedLayout: readonly string[];
+  },
 ): Promise<ArmServer> {
   const cluster = await PgCluster.create(
     {
@@ -293,7 +307,11 @@ async function startServer(
     const countDir = path.join(cluster.dir, deps.counter.kind);
     await mkdir(countDir, { mode: 0o755 });
     if (deps.runAs) await chown(countDir, deps.runAs.uid, deps.runAs.gid);
-    await cluster.start(deps.counter.kind === 'cachegrind' ? { wrapper: cachegrindWrapper(countDir) } : {});
+    // The counting server and its backends start with address-space randomisation off (inherited across
+    // fork), so where code and data land, and the instructions that depend on it, are the same every start.
+    const counted = deps.counter.kind === 'cachegrind' ? cachegrindWrapper(countDir) : [];
+    const wrapper = [...deps.fixedLayout, ...counted];
+    await cluster.start(wrapper.length > 0 ? { wrapper } : {});
     // Once per server, not per repetition: VACUUM and CHECKPOINT under cachegrind take seconds each.
     await driver.beforeRun(cluster);
     if (!(await prewarm(cluster)))
@@ -330,6 +348,12 @@ async function prewarm(cluster: PgCluster): Promise<boolean> {
  * which does not cancel in the difference of the two runs. An arm's own setting still wins.
  */
 const QUIET_SETTINGS: Readonly<Record<string, string>> = { autovacuum: 'off' };
+
+/** `setarch -R` (ADDR_NO_RANDOMIZE for the command and its children) where it runs, else nothing. */
+async function fixedLayoutPrefix(runner: ProcessRunner): Promise<string[]> {
+  const probe = await runner.run('setarch', ['-R', 'true']).catch(() => undefined);
+  return probe?.exitCode === 0 ? ['setarch', '-R'] : [];
+}
 
 /** valgrind's cachegrind without cache simulation, one output file per process (backends are forked). */
 export function cachegrindWrapper(outDir: string): string[] {

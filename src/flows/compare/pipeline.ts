@@ -34,6 +34,10 @@ import {
   type InstructionPhaseDeps,
 } from './instruction-phase.js';
 import { explainTargets, runExplainPhase, withExplanation } from './explain-phase.js';
+import { compareCompiledCode } from '../../postgres/builds/compiled-code.js';
+import { INSTRUCTION_METRIC } from '../../core/compare/instruction-rule.js';
+import { describeCodeDifference, unchangedHeads } from '../../core/compare/same-code.js';
+import type { CompiledCodeComparison } from '../../core/results/types.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
@@ -101,13 +105,22 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   const probe = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
+  const compiledCode = await compareArmsCode(arms, deps.logger);
+  // Nothing to measure only when every head was compared and runs base's code with base's settings.
+  const nothingToMeasure =
+    compiledCode.length > 0 &&
+    compiledCode.length === arms.length - 1 &&
+    unchangedHeads(compiledCode, arms).length === compiledCode.length;
   const resultsFile = path.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : undefined;
   // The instruction phase (opt-in per workload) runs before the timed rounds, on servers of its own; its
   // record joins every document the run loop writes.
   // The counters are probed once, before anything is built, for both phases that count.
   const countingDeps = probe ? { ...deps, probe } : deps;
-  const instructions = await runInstructionPhase({ ...req, arms }, countingDeps);
+  const instructions = nothingToMeasure
+    ? undefined
+    : await runInstructionPhase({ ...req, arms }, countingDeps);
+  const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   const file = fileSink(resultsFile);
   const sink = archive ? combineSinks(file, archive.sink) : file;
   const { arms: _source, runDir, planCheck: _check, explain, instructionCounter: _counter, ...run } = req;
@@ -119,6 +132,12 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
       logsDir: path.join(runDir, 'logs'),
       calibration: sameInstall(arms),
       ...(instructions ? { instructions } : {}),
+      ...(compiledCode.length > 0 ? { compiledCode } : {}),
+      ...(nothingToMeasure
+        ? { skipTimedRounds: 'every head runs the same compiled code as base with the same settings' }
+        : instructionsDecide
+          ? { skipTimedRounds: 'the instruction counts decide (--metric instructions)' }
+          : {}),
     },
     deps,
   );
@@ -152,7 +171,8 @@ async function explained(
 export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
   // A metric no run of a workload records would compare nothing: refused whatever planCheck says.
   checkRecordable(req.workloads, metricOption(req.analysis));
-  if (req.planCheck !== 'refuse') return;
+  // An instructions-only run has no timed rounds for a plan to reach significance in.
+  if (req.planCheck !== 'refuse' || metricOption(req.analysis) === INSTRUCTION_METRIC) return;
   refuseUnreachablePlan({
     workloads: req.workloads,
     arms: req.arms.kind === 'installed' ? req.arms.arms.length : 2,
@@ -161,6 +181,28 @@ export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
     ...(req.adaptive ? { adaptive: req.adaptive.plan } : {}),
     singleMetric: metricOption(req.analysis) !== undefined,
   });
+}
+
+/**
+ * Each head's compiled code against base's, said in the log; none for one arm, an A/A run of one install, or
+ * arms that share a bin directory (the same install with other settings). A comparison that cannot be made
+ * is said and measured as usual.
+ */
+async function compareArmsCode(arms: readonly ArmSpec[], logger: Logger): Promise<CompiledCodeComparison[]> {
+  const [base, ...heads] = arms;
+  if (!base || heads.length === 0 || sameInstall(arms)) return [];
+  const out: CompiledCodeComparison[] = [];
+  for (const head of heads) {
+    if (path.resolve(head.binDir) === path.resolve(base.binDir)) continue;
+    const code = await compareCompiledCode(base, head);
+    out.push(code);
+    const what = `compiled code of ${head.label} vs ${base.label}`;
+    if (code.unknown) logger.info(`${what}: not compared (${code.unknown}); measuring`);
+    else if (code.identical)
+      logger.info(`${what}: the same (${code.files} files equal after masking install paths)`);
+    else logger.info(`${what}: ${describeCodeDifference(code)}`);
+  }
+  return out;
 }
 
 /** Two or more arms of one install measured alike: an A/A run (recorded as a calibration). */

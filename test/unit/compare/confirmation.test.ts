@@ -3,6 +3,8 @@
  * rounds by a one-sided test at α; a regression it does not confirm keeps the decision pending (exit 0).
  * Deterministic: hand-made rounds.
  */
+import { buildTables } from '../../../src/core/report/table-model.js';
+import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
 import {
@@ -94,6 +96,12 @@ describe('the decision with a confirmation block', () => {
     const d = decide(comparison);
     expect(d).toMatchObject({ outcome: 'failed', exitCode: 1 });
     expect(d.cells[0]).toMatchObject({ id: 'w@1', failsGate: true, unconfirmed: false });
+    // Every table says the regression was confirmed, beside it (terminal, comment and summary share the model).
+    const notes = buildTables(comparison)[0]!.workloads[0]!.tables[0]!.notes;
+    expect(
+      notes.some((n) => n.clients.includes(1) && /^confirmed: 6 confirmation round/.test(n.message)),
+    ).toBe(true);
+    expect(renderComparisonText(comparison, d)).toMatch(/clients 1: confirmed: 6 confirmation round/);
   });
 
   it('holds an unconfirmed regression as pending (exit 0): not a pass, not a fail', () => {

@@ -2,69 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   INSTRUCTION_METRIC,
   instructionCells,
-  judgeInstructions,
   withInstructionCells,
 } from '../../../src/core/compare/instruction-verdict.js';
+import { bistableGapPct, judgeInstructions } from '../../../src/core/compare/instruction-rule.js';
 import { decide } from '../../../src/core/compare/decision.js';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
-import { seededRandom } from '../../../src/core/stats/seeded-random.js';
-import type { InstructionSample, InstructionsRecord } from '../../../src/core/results/instructions.js';
+import type { InstructionsRecord } from '../../../src/core/results/instructions.js';
 import type { RunResult } from '../../../src/core/results/types.js';
-import { gaussian, syntheticRun } from '../../../testkit/synthetic-run.js';
+import { syntheticRun } from '../../../testkit/synthetic-run.js';
+import { instructionRecord as record } from '../../../testkit/instruction-record.js';
 import { instructionReport, instructionSection } from '../../../src/core/report/instruction-section.js';
-
-/** k repetitions per arm of one cell: level × (1 + effect for head) × (1 + cv·N(0,1)), seeded. */
-function record(opts: {
-  seed: number;
-  effect: number;
-  cv: number;
-  k?: number;
-  head?: 'cachegrind' | 'perf';
-}): InstructionsRecord {
-  const normal = gaussian(seededRandom(opts.seed));
-  const samples: InstructionSample[] = [];
-  for (let rep = 1; rep <= (opts.k ?? 3); rep++) {
-    for (const arm of ['base', 'head']) {
-      const perTx = 43_900 * (arm === 'head' ? 1 + opts.effect : 1) * (1 + opts.cv * normal());
-      samples.push({
-        workload: 'select-only',
-        clients: 1,
-        arm,
-        repetition: rep,
-        counter: arm === 'head' ? (opts.head ?? 'cachegrind') : 'cachegrind',
-        shortInstructions: 10e6 + 200 * perTx,
-        longInstructions: 10e6 + 1200 * perTx,
-        perTx,
-      });
-    }
-  }
-  return {
-    counter: 'cachegrind',
-    settings: {
-      'select-only': { short: 200, long: 1200, warmup: 200, repetitions: opts.k ?? 3, thresholdPct: 1 },
-    },
-    wallS: 42,
-    samples,
-    profiles: [
-      {
-        workload: 'select-only',
-        clients: 1,
-        base: 'base',
-        head: 'head',
-        file: 'instructions/select-only.head-vs-base.tsv',
-        movers: [1, 2, 3, 4, 5, 6].map((i) => ({
-          fn: `fn${i}`,
-          file: '???',
-          baseIrPerTx: 100,
-          headIrPerTx: 100 + 100 / i,
-          deltaIrPerTx: 100 / i,
-        })),
-      },
-    ],
-    failures: [],
-    notes: [],
-  };
-}
 
 /** A steady TPS run (no change) with the instruction record attached. */
 function run(instructions: InstructionsRecord): RunResult {
@@ -153,5 +100,31 @@ describe('instruction report section', () => {
     const result = run(record({ seed: 2, effect: 0, cv: 0.004 }));
     const report = instructionReport(result, withInstructionCells(compareRun(result), result))!;
     expect(report.rows[0]!.movers).toEqual([]);
+  });
+});
+
+describe('bistable counts', () => {
+  it('an arm whose repetitions split into two groups apart by at least half the threshold is bistable', () => {
+    expect(bistableGapPct([100, 100.01, 101.5], 1)).toBeCloseTo(1.49, 2);
+    expect(bistableGapPct([100, 100.02, 100.05], 1)).toBeNull(); // ordinary spread
+    expect(bistableGapPct([100, 100.3, 100.6], 1)).toBeNull(); // evenly spread, no two groups
+    expect(bistableGapPct([100, 101.5], 1)).toBeNull(); // two repetitions cannot show two groups
+  });
+
+  it('a bistable head is reported, not gated, and is no steady evidence', () => {
+    const instructions = record({ seed: 3, effect: 0, cv: 0 });
+    const head = instructions.samples.filter((s) => s.arm === 'head');
+    head[0]!.perTx *= 1.03;
+    head[1]!.perTx *= 1.03;
+    head[2]!.perTx *= 1.0001;
+    const result = run(instructions);
+    const cell = instructionCells(result).get('head')![0]!;
+    expect(cell.verdict).toBe('regression'); // what the median says
+    expect(cell.unstable?.arms).toEqual(['head']);
+    expect(cell.unstable?.message).toMatch(/bistable counts: the repetitions of head split 2\.9\d% apart/);
+    const decision = decide(withInstructionCells(compareRun(result), result));
+    expect(decision.cells.some((c) => c.metric === 'instructions')).toBe(false);
+    expect(decision.counts.unstable).toBe(1);
+    expect(decision.outcome).not.toBe('failed');
   });
 });

@@ -70,7 +70,9 @@ export function compareCommand(): Command {
     } else if (format === 'markdown') {
       process.stdout.write(renderMarkdownReport({ ...input, commentId: flags.commentId }));
     } else {
-      process.stdout.write(renderComparisonText(comparison, input.decision, result.baseline));
+      process.stdout.write(
+        renderComparisonText(comparison, input.decision, result.baseline, steadySummary(result)),
+      );
     }
     process.exitCode = input.decision.exitCode;
   });

@@ -225,7 +225,8 @@ export function runCommand(): Command {
     const workloads = [];
     for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
     if (flags.clients) withClientCounts(workloads, flags.clients);
-    if (flags.instructions) withInstructions(workloads);
+    // --metric instructions: the counts decide, so every workload counts them (no timed rounds).
+    if (flags.instructions || flags.metric === 'instructions') withInstructions(workloads);
     const baseline = parseBaselineSpec(flags.baseline, '--baseline');
     if (baseline.kind === 'stored' && flags.store === false) {
       throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');

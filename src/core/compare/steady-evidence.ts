@@ -1,0 +1,92 @@
+/**
+ * Steady evidence in the decision. Throughput on a shared runner is noisy, so an unchanged patch can stay
+ * "inconclusive" for many rounds; the CPU work per transaction (instructions, counted near
+ * deterministically by the instruction mode) is not. When a workload's counts say "no change" and a cell's
+ * timed metric shows no sign of a regression (not significant, its estimate inside the threshold on the
+ * worse side, its interval not wholly beyond it), the cell is decided "no change" on that evidence, with
+ * what its interval could not rule out said in its reason, instead of waiting for the interval to shrink.
+ *
+ * This is policy (`steady-pass`, docs/decision.md): by default only at 1 client, the count the instructions
+ * are measured at, where throughput is the reciprocal of the work and the waits of one backend. At more
+ * clients a patch can change throughput without changing work (a lock held longer, a sleep such as
+ * commit_delay), so there the timed metric must decide on its own unless the policy says otherwise.
+ */
+import { judgeInstructionCell, type InstructionJudgement } from './instruction-rule.js';
+import { formatPct, formatPctInterval } from './format.js';
+import { METRICS } from '../results/metrics.js';
+import type { RunResult } from '../results/types.js';
+import type { CellComparison } from './types.js';
+
+/** Up to how many clients steady evidence may pass a cell: a count, 'all', or 0 (never). */
+export type SteadyPass = number | 'all';
+export const DEFAULT_STEADY_PASS: SteadyPass = 1;
+
+/** The instruction judgement of each head and workload (its 1-client cell), from the document's record. */
+export type SteadyLookup = (head: string, workload: string) => InstructionJudgement | undefined;
+
+export function steadyLookup(result: Pick<RunResult, 'instructions' | 'arms'>): SteadyLookup {
+  const record = result.instructions;
+  const base = result.arms[0]?.label;
+  if (!record || base === undefined) return () => undefined;
+  const cells = new Map<string, { workload: string; clients: number }>();
+  for (const s of record.samples) cells.set(s.workload, { workload: s.workload, clients: s.clients });
+  const memo = new Map<string, InstructionJudgement | undefined>();
+  return (head, workload) => {
+    const key = `${head}\u0000${workload}`;
+    if (!memo.has(key)) {
+      const cell = cells.get(workload);
+      const judged = cell ? judgeInstructionCell(record, cell, base, head) : undefined;
+      // Bistable counts are no evidence either way.
+      memo.set(key, judged && judged.bistable.length === 0 ? judged.judged : undefined);
+    }
+    return memo.get(key);
+  };
+}
+
+/**
+ * `--steady-pass` / input `steady-pass`: a client count (1-10000), `all`, or `off` (also 0); a string
+ * saying what is wrong otherwise.
+ */
+export function parseSteadyPass(value: string): { value: SteadyPass } | { problem: string } {
+  const v = value.trim().toLowerCase();
+  if (v === 'all') return { value: 'all' };
+  if (v === 'off' || v === '0') return { value: 0 };
+  if (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 10_000) return { value: Number(v) };
+  return {
+    problem: `must be a client count from 1 to 10000 (steady evidence may pass cells up to that many clients), all, or off; got '${value}'`,
+  };
+}
+
+/** "1 client", "all client counts", "never": the policy in words. */
+export function steadyPassText(policy: SteadyPass): string {
+  if (policy === 'all') return 'all client counts';
+  if (policy <= 0) return 'never';
+  return `up to ${policy} client${policy === 1 ? '' : 's'}`;
+}
+
+/**
+ * The cell decided on steady evidence, or the cell as it was: only an undecided cell with data, no
+ * likely regression, an estimate inside the threshold on the worse side, at a client count the policy
+ * covers, whose workload's instructions per transaction did not change.
+ */
+export function withSteadyEvidence(
+  cell: CellComparison,
+  evidence: InstructionJudgement | undefined,
+  policy: SteadyPass,
+): CellComparison {
+  if (cell.verdict !== 'inconclusive' || evidence?.verdict !== 'no-change') return cell;
+  if (policy !== 'all' && cell.clients > policy) return cell;
+  if (cell.deltaPct === null || cell.ciEquivalence === null || cell.p === null) return cell;
+  if (cell.reasons.some((r) => r.code === 'likely-regression' || r.code === 'baseline-drifted')) return cell;
+  const worse = cell.better === 'higher' ? -cell.deltaPct : cell.deltaPct;
+  if (worse >= cell.thresholdPct) return cell;
+  const label = METRICS[cell.metric].label;
+  const rounds = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
+  const level = Math.round(Math.min(cell.ciEquivalence.level, cell.ciEquivalence.achievedLevel) * 100);
+  const interval = formatPctInterval(cell.ciEquivalence.lowerPct, cell.ciEquivalence.upperPct);
+  const message =
+    `CPU work per transaction unchanged (${evidence.reasons[0]!.message}), and ${label} ${formatPct(cell.deltaPct)} ` +
+    `${interval} (${level}% CI) after ${rounds} round${rounds === 1 ? '' : 's'} shows no regression: passed on that ` +
+    `evidence (steady-pass ${steadyPassText(policy)}); a ${label} change inside that interval is not ruled out`;
+  return { ...cell, verdict: 'no-change', reasons: [{ code: 'steady-unchanged', message }, ...cell.reasons] };
+}
