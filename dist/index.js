@@ -68005,8 +68005,8 @@ exec ${words} "$@"
       { env: { LC_ALL: "C", PGAPPNAME: "pgperf" } }
     );
     if (res.exitCode !== 0) {
-      throw new Error(
-        `arm ${this.spec.label}: psql "${sql}" failed (${describeExit(res)}): ${res.stderr.trim()}`
+      throw new UserError(
+        `arm ${this.spec.label}: psql "${sql}" failed (${describeExit(res)}): ${res.stderr.trim()}; pgperf's own queries fail like this when a setting of this arm or workload forbids them (default_transaction_read_only, statement_timeout, ...): check --set and the workload's settings`
       );
     }
     return res.stdout;

@@ -32,7 +32,15 @@ import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger, type Logger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir, killProcessesMentioning, processesMentioning } from '../../testkit/postgres.js';
-import { onlyResults, onlyResultsFile, runCli, sameInstallRun, SMOKE, type Ran } from '../helpers/cli.js';
+import {
+  onlyResults,
+  onlyResultsFile,
+  runCli,
+  sameInstallRun,
+  sameInstallRunArgs,
+  SMOKE,
+  type Ran,
+} from '../helpers/cli.js';
 import { sameInstallRequest } from '../helpers/run-request.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
 
@@ -151,6 +159,28 @@ describe('faults with real servers', () => {
     expect(processesMentioning(parent)).toEqual([]);
     expect(await readdir(parent)).toEqual(['results.json']);
   });
+
+  it.each([
+    ['default_transaction_read_only', 'on'],
+    ['statement_timeout', '1'],
+  ])(
+    "a setting that makes pgperf's own set-up queries fail (%s=%s) is a user error naming it, not an internal one",
+    async (name, value) => {
+      const parent = await mkdtemp(path.join(tmp(), 'setup-query-'));
+      await chmod(parent, 0o755);
+      const ran = await runCli(
+        sameInstallRunArgs(binDir, parent, SMOKE, path.join(parent, 'out'), [
+          '--set',
+          `head:${name}=${value}`,
+        ]),
+        { cwd: tmp(), source: true },
+      );
+      expect(ran.stderr).not.toMatch(/internal error/);
+      expect(ran.stderr).toMatch(/arm head.*failed.*check --set and the workload's settings/s);
+      expect(ran.code).toBe(2); // nothing was measured
+      expect(processesMentioning(parent)).toEqual([]);
+    },
+  );
 });
 
 /** Runs the built CLI; sends `signals` (in order, `gapMs` apart) once the first measured run is logged. */

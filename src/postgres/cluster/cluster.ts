@@ -294,8 +294,12 @@ export class PgCluster {
       { env: { LC_ALL: 'C', PGAPPNAME: 'pgperf' } },
     );
     if (res.exitCode !== 0) {
-      throw new Error(
-        `arm ${this.spec.label}: psql "${sql}" failed (${describeExit(res)}): ${res.stderr.trim()}`,
+      // pgperf's own queries are plain; what makes one fail is the server's configuration (a setting such
+      // as default_transaction_read_only or statement_timeout), so it is the user's to change.
+      throw new UserError(
+        `arm ${this.spec.label}: psql "${sql}" failed (${describeExit(res)}): ${res.stderr.trim()}; ` +
+          "pgperf's own queries fail like this when a setting of this arm or workload forbids them " +
+          '(default_transaction_read_only, statement_timeout, ...): check --set and the workload\'s settings',
       );
     }
     return res.stdout;
