@@ -32,7 +32,7 @@ describe('ProgressTracker', () => {
       cell: 'c@1',
       arm: 'head',
     });
-    expect(line).toMatch(/^\[0\/2\] confirmation round 2\/6  c@1  head/);
+    expect(line).toMatch(/^\[0\/2\] confirmation round 2\/6 {2}c@1 {2}head/);
   });
 
   it('says when a run failed', () => {
