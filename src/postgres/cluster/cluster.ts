@@ -299,7 +299,7 @@ export class PgCluster {
       throw new UserError(
         `arm ${this.spec.label}: psql "${sql}" failed (${describeExit(res)}): ${res.stderr.trim()}; ` +
           "pgperf's own queries fail like this when a setting of this arm or workload forbids them " +
-          '(default_transaction_read_only, statement_timeout, ...): check --set and the workload\'s settings',
+          "(default_transaction_read_only, statement_timeout, ...): check --set and the workload's settings",
       );
     }
     return res.stdout;
