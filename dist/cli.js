@@ -37637,7 +37637,7 @@ function passwordOf(url2) {
     return "";
   }
 }
-var MIGRATIONS, TABLE_COLUMNS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, SHAPE_CODES, RETRYABLE_MESSAGES, PgStore;
+var MIGRATIONS, TABLE_COLUMNS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, SHAPE_CODES, RETRYABLE_MESSAGES, QUERY_TIMEOUT_MS, PgStore;
 var init_pg_store = __esm({
   "src/store/postgres/pg-store.ts"() {
     "use strict";
@@ -37776,6 +37776,7 @@ var init_pg_store = __esm({
     ]);
     SHAPE_CODES = /* @__PURE__ */ new Set(["42P01", "42703", "42804", "42P07"]);
     RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
+    QUERY_TIMEOUT_MS = 12e4;
     PgStore = class _PgStore {
       constructor(pool2, url2, options) {
         this.pool = pool2;
@@ -37798,6 +37799,10 @@ var init_pg_store = __esm({
           connectionString: url2,
           max: 2,
           connectionTimeoutMillis: (options.connectTimeoutS ?? 10) * 1e3,
+          // A store that accepts and stops answering must not hold a run's end: every query has a deadline
+          // (client side), and the server ends statements that run longer (server side).
+          query_timeout: QUERY_TIMEOUT_MS,
+          statement_timeout: QUERY_TIMEOUT_MS,
           application_name: "pgperf"
         });
         pool2.on("error", () => {
@@ -51729,7 +51734,7 @@ var require_fetch = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch2(input2, init = void 0) {
+    function fetch3(input2, init = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
@@ -52684,7 +52689,7 @@ var require_fetch = __commonJS({
       }
     }
     module.exports = {
-      fetch: fetch2,
+      fetch: fetch3,
       Fetch,
       fetching,
       finalizeAndReportTiming
@@ -57222,7 +57227,7 @@ var require_undici = __commonJS({
     module.exports.setGlobalDispatcher = setGlobalDispatcher;
     module.exports.getGlobalDispatcher = getGlobalDispatcher;
     var fetchImpl = require_fetch().fetch;
-    module.exports.fetch = async function fetch2(init, options = void 0) {
+    module.exports.fetch = async function fetch3(init, options = void 0) {
       try {
         return await fetchImpl(init, options);
       } catch (err) {
@@ -77807,8 +77812,8 @@ function isPlainObject3(value) {
 }
 var noop = () => "";
 async function fetchWrapper(requestOptions) {
-  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch2) {
+  const fetch3 = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch3) {
     throw new Error(
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
@@ -77824,7 +77829,7 @@ async function fetchWrapper(requestOptions) {
   );
   let fetchResponse;
   try {
-    fetchResponse = await fetch2(requestOptions.url, {
+    fetchResponse = await fetch3(requestOptions.url, {
       method: requestOptions.method,
       body,
       redirect: requestOptions.request?.redirect,
@@ -81188,6 +81193,7 @@ function apiFailureHint(e, permission) {
 
 // src/adapters/github/octokit-api.ts
 var ACTIONS_BOT_LOGIN = "github-actions[bot]";
+var REQUEST_TIMEOUT_MS = 6e4;
 function octokitApi(options) {
   const tuning = options.retry ?? {};
   const maxWaitS = tuning.maxRateLimitWaitS ?? 60;
@@ -81197,10 +81203,17 @@ function octokitApi(options) {
     rateLimited = { retryAfterS, secondary };
     return retryCount < rateLimitRetries && retryAfterS <= maxWaitS;
   };
+  const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const timedFetch = (input2, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    return fetch(input2, { ...init, signal });
+  };
   const octokit = getOctokit(
     options.token,
     {
       baseUrl: options.baseUrl,
+      request: { fetch: timedFetch },
       retry: {
         retries: tuning.retries ?? 3,
         ...tuning.backoffUnitMs !== void 0 ? { retryAfterBaseValue: tuning.backoffUnitMs } : {}

@@ -13620,7 +13620,7 @@ var require_fetch = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch2(input2, init = void 0) {
+    function fetch3(input2, init = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
@@ -14575,7 +14575,7 @@ var require_fetch = __commonJS({
       }
     }
     module.exports = {
-      fetch: fetch2,
+      fetch: fetch3,
       Fetch,
       fetching,
       finalizeAndReportTiming
@@ -19113,7 +19113,7 @@ var require_undici = __commonJS({
     module.exports.setGlobalDispatcher = setGlobalDispatcher;
     module.exports.getGlobalDispatcher = getGlobalDispatcher;
     var fetchImpl = require_fetch().fetch;
-    module.exports.fetch = async function fetch2(init, options = void 0) {
+    module.exports.fetch = async function fetch3(init, options = void 0) {
       try {
         return await fetchImpl(init, options);
       } catch (err) {
@@ -45994,7 +45994,7 @@ function passwordOf(url2) {
     return "";
   }
 }
-var MIGRATIONS, TABLE_COLUMNS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, SHAPE_CODES, RETRYABLE_MESSAGES, PgStore;
+var MIGRATIONS, TABLE_COLUMNS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, SHAPE_CODES, RETRYABLE_MESSAGES, QUERY_TIMEOUT_MS, PgStore;
 var init_pg_store = __esm({
   "src/store/postgres/pg-store.ts"() {
     "use strict";
@@ -46133,6 +46133,7 @@ var init_pg_store = __esm({
     ]);
     SHAPE_CODES = /* @__PURE__ */ new Set(["42P01", "42703", "42804", "42P07"]);
     RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
+    QUERY_TIMEOUT_MS = 12e4;
     PgStore = class _PgStore {
       constructor(pool2, url2, options) {
         this.pool = pool2;
@@ -46155,6 +46156,10 @@ var init_pg_store = __esm({
           connectionString: url2,
           max: 2,
           connectionTimeoutMillis: (options.connectTimeoutS ?? 10) * 1e3,
+          // A store that accepts and stops answering must not hold a run's end: every query has a deadline
+          // (client side), and the server ends statements that run longer (server side).
+          query_timeout: QUERY_TIMEOUT_MS,
+          statement_timeout: QUERY_TIMEOUT_MS,
           application_name: "pgperf"
         });
         pool2.on("error", () => {
@@ -55701,8 +55706,8 @@ function isPlainObject3(value) {
   return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
 }
 async function fetchWrapper(requestOptions) {
-  const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch2) {
+  const fetch3 = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch3) {
     throw new Error(
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
@@ -55718,7 +55723,7 @@ async function fetchWrapper(requestOptions) {
   );
   let fetchResponse;
   try {
-    fetchResponse = await fetch2(requestOptions.url, {
+    fetchResponse = await fetch3(requestOptions.url, {
       method: requestOptions.method,
       body,
       redirect: requestOptions.request?.redirect,
@@ -60468,6 +60473,7 @@ var init_dist_bundle7 = __esm({
 var octokit_api_exports = {};
 __export(octokit_api_exports, {
   ACTIONS_BOT_LOGIN: () => ACTIONS_BOT_LOGIN,
+  REQUEST_TIMEOUT_MS: () => REQUEST_TIMEOUT_MS,
   octokitApi: () => octokitApi,
   toApiError: () => toApiError
 });
@@ -60480,10 +60486,17 @@ function octokitApi(options) {
     rateLimited = { retryAfterS, secondary };
     return retryCount < rateLimitRetries && retryAfterS <= maxWaitS;
   };
+  const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const timedFetch = (input2, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    return fetch(input2, { ...init, signal });
+  };
   const octokit = getOctokit(
     options.token,
     {
       baseUrl: options.baseUrl,
+      request: { fetch: timedFetch },
       retry: {
         retries: tuning.retries ?? 3,
         ...tuning.backoffUnitMs !== void 0 ? { retryAfterBaseValue: tuning.backoffUnitMs } : {}
@@ -60657,7 +60670,7 @@ function toApiError(what, e, rateLimited) {
   }
   return new GitHubApiError(`${what}: ${message}`, status, kindOfStatus(status));
 }
-var ACTIONS_BOT_LOGIN, PERMISSIONS;
+var ACTIONS_BOT_LOGIN, REQUEST_TIMEOUT_MS, PERMISSIONS;
 var init_octokit_api = __esm({
   "src/adapters/github/octokit-api.ts"() {
     "use strict";
@@ -60666,6 +60679,7 @@ var init_octokit_api = __esm({
     init_dist_bundle7();
     init_api2();
     ACTIONS_BOT_LOGIN = "github-actions[bot]";
+    REQUEST_TIMEOUT_MS = 6e4;
     PERMISSIONS = ["admin", "maintain", "write", "triage", "read", "none"];
   }
 });

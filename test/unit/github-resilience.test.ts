@@ -153,3 +153,29 @@ describe('GitHub API resilience', () => {
     );
   });
 });
+
+describe('an API that accepts and never answers', () => {
+  it('times a request out, retries it, then reports it: the job is not held until GitHub cancels it', async () => {
+    const hits: string[] = [];
+    const held: http.ServerResponse[] = [];
+    server = http.createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      held.push(res); // never answered
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+    const gh = octokitApi({
+      token: 't',
+      baseUrl: url,
+      owner: 'o',
+      repo: 'r',
+      retry: { ...fast, retries: 1 },
+      requestTimeoutMs: 200,
+    });
+    const started = Date.now();
+    await expect(gh.createComment(1, 'hi')).rejects.toBeInstanceOf(GitHubApiError);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(hits.length).toBeGreaterThanOrEqual(1);
+    for (const res of held) res.destroy();
+  });
+});

@@ -28,7 +28,16 @@ export interface OctokitApiOptions {
   repo: string;
   /** Retry tuning (tests make the waits tiny). */
   retry?: RetryTuning;
+  /**
+   * Milliseconds one HTTP request may take, answer included (default REQUEST_TIMEOUT_MS): an API that
+   * accepts and never answers must not hold a job until GitHub's own timeout. A timed-out request is retried
+   * like a 5xx answer, then reported.
+   */
+  requestTimeoutMs?: number;
 }
+
+/** One minute per request: GitHub answers in well under a second; a large comment upload in a few. */
+export const REQUEST_TIMEOUT_MS = 60_000;
 
 export interface RetryTuning {
   /** Retries of a 5xx/429 answer (default 3). */
@@ -55,10 +64,18 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
       rateLimited = { retryAfterS, secondary };
       return retryCount < rateLimitRetries && retryAfterS <= maxWaitS;
     };
+  const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // Every request gets its own deadline beside whatever signal octokit passes.
+  const timedFetch: typeof fetch = (input, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    return fetch(input, { ...init, signal });
+  };
   const octokit = getOctokit(
     options.token,
     {
       baseUrl: options.baseUrl,
+      request: { fetch: timedFetch },
       retry: {
         retries: tuning.retries ?? 3,
         ...(tuning.backoffUnitMs !== undefined ? { retryAfterBaseValue: tuning.backoffUnitMs } : {}),

@@ -208,6 +208,9 @@ const RETRYABLE_CODES = new Set([
 const SHAPE_CODES = new Set(['42P01', '42703', '42804', '42P07']);
 const RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
 
+/** Two minutes per query: saving a run with its raw samples takes well under a second on a healthy store. */
+const QUERY_TIMEOUT_MS = 120_000;
+
 export class PgStore implements ResultStore {
   readonly description: string;
 
@@ -231,6 +234,10 @@ export class PgStore implements ResultStore {
       connectionString: url,
       max: 2,
       connectionTimeoutMillis: (options.connectTimeoutS ?? 10) * 1000,
+      // A store that accepts and stops answering must not hold a run's end: every query has a deadline
+      // (client side), and the server ends statements that run longer (server side).
+      query_timeout: QUERY_TIMEOUT_MS,
+      statement_timeout: QUERY_TIMEOUT_MS,
       application_name: 'pgperf',
     });
     // An idle connection that dies (server restart, pg_terminate_backend) is dropped by the pool; the
