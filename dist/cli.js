@@ -74909,7 +74909,7 @@ function mergeTwoRuns(baseDoc, headDoc, files) {
     ...notCarried(baseDoc, files.base),
     ...notCarried(headDoc, files.head)
   ];
-  const baseCommit = commitOf3(baseDoc, baseArm);
+  const baseCommit = commitOf2(baseDoc, baseArm);
   const baseline = {
     runId: baseDoc.runId ?? files.base,
     ...baseCommit.sha !== void 0 ? { commit: baseCommit.sha } : {},
@@ -74961,7 +74961,7 @@ function mergeTwoRuns(baseDoc, headDoc, files) {
     source: {
       ...headDoc.source,
       base: { ...baseCommit, chosenBy: `arm '${baseArm.label}' of ${files.base}` },
-      head: { ...commitOf3(headDoc, headArm3), chosenBy: `arm '${headArm3.label}' of ${files.head}` }
+      head: { ...commitOf2(headDoc, headArm3), chosenBy: `arm '${headArm3.label}' of ${files.head}` }
     },
     baseline,
     samples: [
@@ -75011,13 +75011,6 @@ function shownDifference(d) {
   const where = d.workload !== void 0 ? ` (workload ${d.workload})` : "";
   const value = (v) => v === void 0 ? "(not set)" : `'${v}'`;
   return `${d.name}${where}: base ${value(d.stored)}, head ${value(d.now)}`;
-}
-function commitOf3(doc, arm2) {
-  const build = arm2.build ?? {};
-  const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
-  const ref = typeof build.ref === "string" ? build.ref : source?.ref;
-  const sha = typeof build.sha === "string" ? build.sha : source?.sha;
-  return { ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
 }
 
 // src/adapters/cli/commands/compare.ts

@@ -687,7 +687,8 @@ export function baselineArm(doc: RunResult): ArmInfo {
   return arms.length === 1 ? arms[0]! : (arms.find((a) => a.label === 'head') ?? arms.at(-1)!);
 }
 
-function commitOf(doc: RunResult, arm: ArmInfo): { ref?: string; sha?: string } {
+/** The commit an arm measured: its build record's, else the run's recorded source for its label. */
+export function commitOf(doc: RunResult, arm: ArmInfo): { ref?: string; sha?: string } {
   const build = (arm.build ?? {}) as { ref?: unknown; sha?: unknown };
   const source =
     arm.label === 'base' ? doc.source?.base : arm.label === 'head' ? doc.source?.head : undefined;

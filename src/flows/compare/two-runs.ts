@@ -14,7 +14,6 @@
 import {
   cellId,
   type ArmInfo,
-  type CommitRef,
   type ExecutedRun,
   type RunResult,
   type Sample,
@@ -23,6 +22,7 @@ import {
 import { UserError } from '../../core/util/errors.js';
 import {
   baselineArm,
+  commitOf,
   conditionDifferences,
   conditionsOfArm,
   type ConditionDifference,
@@ -228,14 +228,4 @@ function shownDifference(d: ConditionDifference): string {
   const where = d.workload !== undefined ? ` (workload ${d.workload})` : '';
   const value = (v: string | undefined) => (v === undefined ? '(not set)' : `'${v}'`);
   return `${d.name}${where}: base ${value(d.stored)}, head ${value(d.now)}`;
-}
-
-/** The commit an arm measured: its build record's, else the run's recorded source for its label. */
-function commitOf(doc: RunResult, arm: ArmInfo): Pick<CommitRef, 'ref' | 'sha'> {
-  const build = (arm.build ?? {}) as { ref?: unknown; sha?: unknown };
-  const source =
-    arm.label === 'base' ? doc.source?.base : arm.label === 'head' ? doc.source?.head : undefined;
-  const ref = typeof build.ref === 'string' ? build.ref : source?.ref;
-  const sha = typeof build.sha === 'string' ? build.sha : source?.sha;
-  return { ...(ref !== undefined ? { ref } : {}), ...(sha !== undefined ? { sha } : {}) };
 }
