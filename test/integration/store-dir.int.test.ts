@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRunAs } from '../../src/postgres/cluster/run-as.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
@@ -131,23 +132,28 @@ describe('directory store', () => {
     // Root may write anywhere; as root the writer runs as the unprivileged user PostgreSQL runs as.
     const runAs = await resolveRunAs(undefined, { runner: nodeProcessRunner, logger: memoryLogger() });
     if (!runAs) await chmod(dir, 0o555);
+    // The writer runs bundled from the public temp dir: the run-as user may not read the clone (a clone in
+    // root's home, mode 0700, has node_modules it cannot reach).
+    const writer = path.join(tmp, 'store-writer.mjs');
+    await build({
+      entryPoints: [path.join(new URL('.', import.meta.url).pathname, 'store-writer.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: writer,
+      logLevel: 'warning',
+      // Bundled CommonJS dependencies (pg) call require(); give the ESM bundle one, as scripts/build.mjs does.
+      banner: {
+        js: "import { createRequire as __pgperfCreateRequire } from 'node:module';\nconst require = __pgperfCreateRequire(import.meta.url);",
+      },
+    });
+    await chmod(writer, 0o644);
     const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          path.join(new URL('.', import.meta.url).pathname, 'store-writer.ts'),
-          dir,
-          '1',
-          '1',
-        ],
-        {
-          cwd: new URL('../../', import.meta.url).pathname,
-          ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
-          env: { ...process.env, HOME: tmp },
-        },
-      );
+      const child = spawn(process.execPath, [writer, dir, '1', '1'], {
+        cwd: tmp,
+        ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
+        env: { ...process.env, HOME: tmp },
+      });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('close', (code) => resolve({ code, stderr }));

@@ -11,7 +11,6 @@ import { errorMessage } from '../../src/core/util/errors.js';
 import { fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';
 
 const [spec, prefix, countText] = process.argv.slice(2);
-const base = readFixture();
 
 try {
   const store = await openStore(spec, {
@@ -20,6 +19,8 @@ try {
     write: true,
   });
   const ids: string[] = [];
+  // Read after the store opened: a store that cannot be opened is the error, whatever else is readable.
+  const base = readFixture();
   try {
     for (let i = 0; i < Number(countText); i++) {
       const saved = await store.save(
