@@ -71132,7 +71132,7 @@ async function runBisection(req, deps) {
     };
     const call = interrupted ? "undecided" : callOf(last.verdict);
     logger.info(
-      `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? "no estimate"})`
+      `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? (last.sameCompiledCode ? "good's compiled code, not measured" : "no estimate")})`
     );
     return { call, detail: judgement };
   };
@@ -71180,6 +71180,7 @@ async function runBisection(req, deps) {
         deltaPct: cell?.deltaPct ?? null,
         ci95: cell?.ci95 ?? null,
         pairs: cell?.pairs ?? null,
+        ...cell && decidedBySameCode(cell) ? { sameCompiledCode: true } : {},
         resultsFile: outcome2.resultsFile,
         ...outcome2.archived ? { storedAs: outcome2.archived.id } : {},
         measureS: Math.round(measureS * 10) / 10
@@ -71601,7 +71602,8 @@ function costLine(r) {
   return `cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s)) ${c.buildS} s, ${c.tests} A/B test(s) ${c.measureS} s measuring, ${c.totalS} s in total`;
 }
 function measured(j) {
-  return formatDeltaCi(j) ?? "no estimate";
+  const sameCode = j.tries.at(-1)?.sameCompiledCode === true;
+  return formatDeltaCi(j) ?? (sameCode ? "good's compiled code, not measured" : "no estimate");
 }
 function tries(r, sha) {
   return r.tested.find((t) => t.sha === sha)?.judgement.tries.length ?? 0;

@@ -79075,7 +79075,7 @@ async function runBisection(req, deps) {
     };
     const call = interrupted ? "undecided" : callOf(last.verdict);
     logger.info(
-      `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? "no estimate"})`
+      `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? (last.sameCompiledCode ? "good's compiled code, not measured" : "no estimate")})`
     );
     return { call, detail: judgement };
   };
@@ -79123,6 +79123,7 @@ async function runBisection(req, deps) {
         deltaPct: cell?.deltaPct ?? null,
         ci95: cell?.ci95 ?? null,
         pairs: cell?.pairs ?? null,
+        ...cell && decidedBySameCode(cell) ? { sameCompiledCode: true } : {},
         resultsFile: outcome2.resultsFile,
         ...outcome2.archived ? { storedAs: outcome2.archived.id } : {},
         measureS: Math.round(measureS * 10) / 10

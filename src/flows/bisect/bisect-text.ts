@@ -88,7 +88,8 @@ function costLine(r: BisectReport): string {
 }
 
 function measured(j: CommitJudgement): string {
-  return formatDeltaCi(j) ?? 'no estimate';
+  const sameCode = j.tries.at(-1)?.sameCompiledCode === true;
+  return formatDeltaCi(j) ?? (sameCode ? "good's compiled code, not measured" : 'no estimate');
 }
 
 function tries(r: BisectReport, sha: string): number {

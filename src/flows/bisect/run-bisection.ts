@@ -6,6 +6,7 @@
  * still inconclusive stops the search with the range narrowed so far. The entry point for the CLI and
  * (later) the Action's `mode: bisect`: it returns a plain report; rendering is the adapters'.
  */
+import { decidedBySameCode } from '../../core/compare/same-code.js';
 import path from 'node:path';
 import type { BuildDeps, BuiltInstall } from '../../postgres/builds/build-record.js';
 import { buildPostgres } from '../../postgres/builds/build.js';
@@ -79,9 +80,11 @@ export interface BisectTry {
   /** Rounds with both arms measured. */
   pairs: number | null;
   resultsFile: string;
-  /** The run's id in the results store, when it was saved to one. */
+  /** The run's id in the results store, when it was saved to one (a run that measured nothing is not). */
   storedAs?: string;
   measureS: number;
+  /** The commit's compiled code is good's: decided no-change without a measurement (core/compare/same-code.ts). */
+  sameCompiledCode?: true;
 }
 
 export interface CommitJudgement {
@@ -246,7 +249,7 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
     };
     const call = interrupted ? 'undecided' : callOf(last.verdict);
     logger.info(
-      `bisect ${where}: ${short(commit.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? 'no estimate'})`,
+      `bisect ${where}: ${short(commit.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? (last.sameCompiledCode ? "good's compiled code, not measured" : 'no estimate')})`,
     );
     return { call, detail: judgement };
   };
@@ -303,6 +306,7 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
         deltaPct: cell?.deltaPct ?? null,
         ci95: cell?.ci95 ?? null,
         pairs: cell?.pairs ?? null,
+        ...(cell && decidedBySameCode(cell) ? { sameCompiledCode: true as const } : {}),
         resultsFile: outcome.resultsFile,
         ...(outcome.archived ? { storedAs: outcome.archived.id } : {}),
         measureS: Math.round(measureS * 10) / 10,
