@@ -69942,6 +69942,7 @@ async function runBenchmark(req, deps) {
   try {
     if (req.skipTimedRounds) {
       logger.info(`no timed rounds: ${req.skipTimedRounds}`);
+      result.plan.rounds = 0;
       result.fingerprint = environmentFingerprint(result);
       result.status = "complete";
       return result;

@@ -278,6 +278,8 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   try {
     if (req.skipTimedRounds) {
       logger.info(`no timed rounds: ${req.skipTimedRounds}`);
+      // What was run, not what the workloads would have asked for: every report says "0 rounds".
+      result.plan.rounds = 0;
       result.fingerprint = environmentFingerprint(result);
       result.status = 'complete';
       return result;

@@ -131,6 +131,7 @@ describe('instructions per transaction on real builds', () => {
       expect(ran.code).toBe(1); // the gate fails on the instruction regression
       // --metric instructions: one instruction round decided it, no timed round ran.
       expect(result.samples).toEqual([]);
+      expect(result.plan.rounds).toBe(0);
       expect(ran.stdout.split('\n')[0]).toMatch(
         /^FAILED: 1 regression: spin: select-only at 1 client, instr\/tx \+/,
       );

@@ -68,6 +68,7 @@ describe('same compiled code on real builds', () => {
       expect(ran.code, ran.stderr).toBe(0);
       expect(result.status).toBe('complete');
       expect(result.samples).toEqual([]);
+      expect(result.plan.rounds).toBe(0);
       expect(result.compiledCode).toEqual([
         expect.objectContaining({ head: 'head', identical: true, differingCount: 0 }),
       ]);
