@@ -68592,7 +68592,7 @@ async function runBenchmark(req, deps) {
       (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
       0
     );
-    for (const w of workloads) {
+    for (const w of req.partOfRun ? [] : workloads) {
       const check2 = checkPlan({
         rounds: w.rounds,
         cells: hypotheses,
@@ -72618,6 +72618,7 @@ async function runStoredBaseline(req, options, deps) {
       {
         ...req,
         rounds: sentinelRounds,
+        partOfRun: true,
         clientBinDir,
         arms: {
           kind: "installed",
@@ -72638,6 +72639,7 @@ async function runStoredBaseline(req, options, deps) {
       {
         ...req,
         rounds: remaining,
+        partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
         runDir: path37.join(req.runDir, "head")

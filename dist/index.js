@@ -70004,7 +70004,7 @@ async function runBenchmark(req, deps) {
       (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
       0
     );
-    for (const w of workloads) {
+    for (const w of req.partOfRun ? [] : workloads) {
       const check2 = checkPlan({
         rounds: w.rounds,
         cells: hypotheses,
@@ -71348,6 +71348,7 @@ async function runStoredBaseline(req, options, deps) {
       {
         ...req,
         rounds: sentinelRounds,
+        partOfRun: true,
         clientBinDir,
         arms: {
           kind: "installed",
@@ -71368,6 +71369,7 @@ async function runStoredBaseline(req, options, deps) {
       {
         ...req,
         rounds: remaining,
+        partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
         runDir: path19.join(req.runDir, "head")

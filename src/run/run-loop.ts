@@ -108,6 +108,11 @@ export interface RunRequest {
    * document is written complete with no sample, and no server is started.
    */
   skipTimedRounds?: string;
+  /**
+   * This run is a part of a larger one (a stored baseline's sentinel rounds and head's remaining rounds): its
+   * rounds are not the plan the user chose, so the plan is not checked here (the whole one was, before).
+   */
+  partOfRun?: boolean;
   /** The arms are one install measured alike (A/A): recorded as `calibration: true`. */
   calibration?: boolean;
   /**
@@ -354,7 +359,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
         (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
         0,
       );
-    for (const w of workloads) {
+    for (const w of req.partOfRun ? [] : workloads) {
       const check = checkPlan({
         rounds: w.rounds,
         cells: hypotheses,

@@ -110,6 +110,10 @@ describe('pgperf run --baseline stored', () => {
       sentinelRounds: 2,
     });
     expect(ran.stderr).not.toContain('internal error');
+    // The sentinel's 2 rounds and head's other 2 are parts of the run: a plan warning names the 4 rounds the
+    // user chose, never 2.
+    const planned = [...(ran.stdout + ran.stderr).matchAll(/; (\d+) planned/g)].map((m) => m[1]);
+    expect(planned.filter((n) => n !== '4')).toEqual([]);
     expect(ran.stdout).toMatch(DECISION_LINE);
     expect(ran.stdout).toContain(
       `baseline: stored run ${baseDoc.runId}, commit 1a2b3c4d5e (master), measured 0 day(s) ago`,

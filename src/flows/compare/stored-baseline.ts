@@ -157,6 +157,7 @@ export async function runStoredBaseline(
       {
         ...req,
         rounds: sentinelRounds,
+        partOfRun: true,
         clientBinDir,
         arms: {
           kind: 'installed',
@@ -177,6 +178,7 @@ export async function runStoredBaseline(
       {
         ...req,
         rounds: remaining,
+        partOfRun: true,
         clientBinDir,
         arms: { kind: 'installed', arms: [head] },
         runDir: path.join(req.runDir, 'head'),
