@@ -75698,28 +75698,20 @@ async function buildToolsFact(env, runner) {
     fix: `${APT} ${packages}`
   };
 }
+function toolFact(id, name, found, missing) {
+  return found ? { id, group: "tools", name, value: found, verdict: "ok" } : { id, group: "tools", name, value: "not installed", verdict: "warn", ...missing };
+}
 async function ccacheFact(env) {
-  const where = await findOnPath("ccache", env.PATH);
-  return where ? { id: "ccache", group: "tools", name: "ccache", value: where, verdict: "ok" } : {
-    id: "ccache",
-    group: "tools",
-    name: "ccache",
-    value: "not installed",
-    verdict: "warn",
+  return toolFact("ccache", "ccache", await findOnPath("ccache", env.PATH), {
     why: "builds share no compiled objects: a head that changes one file rebuilds everything (docs/building.md: 217 s instead of 33 s on 2 vCPUs)",
     fix: `${APT} ccache`
-  };
+  });
 }
 function valgrindFact(version2) {
-  return version2 ? { id: "valgrind", group: "tools", name: "valgrind (cachegrind)", value: version2, verdict: "ok" } : {
-    id: "valgrind",
-    group: "tools",
-    name: "valgrind (cachegrind)",
-    value: "not installed",
-    verdict: "warn",
+  return toolFact("valgrind", "valgrind (cachegrind)", version2, {
     why: "the instruction mode counts with cachegrind where the CPU has no counter perf can read, and --explain (input explain) always profiles with it; both are refused without valgrind",
     fix: `${APT} valgrind`
-  };
+  });
 }
 async function perfFact(env, counts, why) {
   const where = await findOnPath("perf", env.PATH);
@@ -75749,16 +75741,10 @@ function perfReason(why) {
   return why;
 }
 async function sysbenchFact(env) {
-  const where = await findOnPath("sysbench", env.PATH);
-  return where ? { id: "sysbench", group: "tools", name: "sysbench", value: where, verdict: "ok" } : {
-    id: "sysbench",
-    group: "tools",
-    name: "sysbench",
-    value: "not installed",
-    verdict: "warn",
+  return toolFact("sysbench", "sysbench", await findOnPath("sysbench", env.PATH), {
     why: "workloads with tool: sysbench (the shipped sysbench-oltp-*) are refused; pgbench workloads run",
     fix: `${APT} sysbench`
-  };
+  });
 }
 async function postgresFact(dir) {
   const versions = [];

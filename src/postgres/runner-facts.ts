@@ -134,33 +134,30 @@ async function buildToolsFact(env: NodeJS.ProcessEnv, runner: ProcessRunner): Pr
   };
 }
 
+/** A tool's fact: ok with where it is (or its version), else 'not installed' with why it matters and the fix. */
+function toolFact(
+  id: string,
+  name: string,
+  found: string | undefined,
+  missing: { why: string; fix: string },
+): Fact {
+  return found
+    ? { id, group: 'tools', name, value: found, verdict: 'ok' }
+    : { id, group: 'tools', name, value: 'not installed', verdict: 'warn', ...missing };
+}
+
 async function ccacheFact(env: NodeJS.ProcessEnv): Promise<Fact> {
-  const where = await findOnPath('ccache', env.PATH);
-  return where
-    ? { id: 'ccache', group: 'tools', name: 'ccache', value: where, verdict: 'ok' }
-    : {
-        id: 'ccache',
-        group: 'tools',
-        name: 'ccache',
-        value: 'not installed',
-        verdict: 'warn',
-        why: 'builds share no compiled objects: a head that changes one file rebuilds everything (docs/building.md: 217 s instead of 33 s on 2 vCPUs)',
-        fix: `${APT} ccache`,
-      };
+  return toolFact('ccache', 'ccache', await findOnPath('ccache', env.PATH), {
+    why: 'builds share no compiled objects: a head that changes one file rebuilds everything (docs/building.md: 217 s instead of 33 s on 2 vCPUs)',
+    fix: `${APT} ccache`,
+  });
 }
 
 function valgrindFact(version: string | undefined): Fact {
-  return version
-    ? { id: 'valgrind', group: 'tools', name: 'valgrind (cachegrind)', value: version, verdict: 'ok' }
-    : {
-        id: 'valgrind',
-        group: 'tools',
-        name: 'valgrind (cachegrind)',
-        value: 'not installed',
-        verdict: 'warn',
-        why: 'the instruction mode counts with cachegrind where the CPU has no counter perf can read, and --explain (input explain) always profiles with it; both are refused without valgrind',
-        fix: `${APT} valgrind`,
-      };
+  return toolFact('valgrind', 'valgrind (cachegrind)', version, {
+    why: 'the instruction mode counts with cachegrind where the CPU has no counter perf can read, and --explain (input explain) always profiles with it; both are refused without valgrind',
+    fix: `${APT} valgrind`,
+  });
 }
 
 async function perfFact(env: NodeJS.ProcessEnv, counts: boolean, why: string | undefined): Promise<Fact> {
@@ -196,18 +193,10 @@ function perfReason(why: string | undefined): string {
 }
 
 async function sysbenchFact(env: NodeJS.ProcessEnv): Promise<Fact> {
-  const where = await findOnPath('sysbench', env.PATH);
-  return where
-    ? { id: 'sysbench', group: 'tools', name: 'sysbench', value: where, verdict: 'ok' }
-    : {
-        id: 'sysbench',
-        group: 'tools',
-        name: 'sysbench',
-        value: 'not installed',
-        verdict: 'warn',
-        why: 'workloads with tool: sysbench (the shipped sysbench-oltp-*) are refused; pgbench workloads run',
-        fix: `${APT} sysbench`,
-      };
+  return toolFact('sysbench', 'sysbench', await findOnPath('sysbench', env.PATH), {
+    why: 'workloads with tool: sysbench (the shipped sysbench-oltp-*) are refused; pgbench workloads run',
+    fix: `${APT} sysbench`,
+  });
 }
 
 /** Debian's installs: /usr/lib/postgresql/N/bin with initdb and pgbench, newest last. */
