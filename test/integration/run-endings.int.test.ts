@@ -84,18 +84,20 @@ describe('two signals leave a complete record (src/cli.ts)', () => {
       name: 'SIGINT twice, 200 ms apart, while measuring',
       signals: ['SIGINT', 'SIGINT'],
       gap: 200,
-      code: 130,
+      codes: [130],
     },
     {
       name: 'SIGINT, then SIGTERM at once, while measuring',
       signals: ['SIGINT', 'SIGTERM'],
       gap: 0,
-      code: 143,
+      // Sent at once, the two may be handled in either order: the exit code is the signal that forced it
+      // (143 for SIGTERM second, 130 when SIGTERM was handled first; seen once in CI).
+      codes: [143, 130],
     },
-  ] as const)('$name: exit $code, results.json interrupted with the samples so far', async (c) => {
+  ] as const)('$name: exit $codes, results.json interrupted with the samples so far', async (c) => {
     const { parent, out } = await fresh('measuring-');
     const ran = await runAndSignal(args(parent, out), /round \d+\/\d+/, [...c.signals], c.gap);
-    expect(ran.code, ran.stderr).toBe(c.code);
+    expect(c.codes as readonly (number | null)[], ran.stderr).toContain(ran.code);
     expect(ran.stderr).toMatch(/again: stopping the servers and exiting now/);
     const { result } = await expectCompleteRecord(ran, parent, out);
     expect(result.status).toBe('interrupted');
