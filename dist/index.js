@@ -1273,7 +1273,7 @@ var require_util = __commonJS({
     function isErrored(body) {
       return !!(body && stream.isErrored(body));
     }
-    function isReadable(body) {
+    function isReadable2(body) {
       return !!(body && stream.isReadable(body));
     }
     function getSocketInfo(socket) {
@@ -1432,7 +1432,7 @@ var require_util = __commonJS({
       nop,
       isDisturbed,
       isErrored,
-      isReadable,
+      isReadable: isReadable2,
       toUSVString,
       isUSVString,
       isBlobLike,
@@ -13579,7 +13579,7 @@ var require_fetch = __commonJS({
     } = require_constants3();
     var EE = __require("node:events");
     var { Readable, pipeline, finished } = __require("node:stream");
-    var { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = require_util();
+    var { addAbortListener, isErrored, isReadable: isReadable2, bufferToLowerCasedHeaderName } = require_util();
     var { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = require_data_url();
     var { getGlobalDispatcher } = require_global2();
     var { webidl } = require_webidl();
@@ -13714,7 +13714,7 @@ var require_fetch = __commonJS({
       if (p) {
         p.reject(error63);
       }
-      if (request2.body != null && isReadable(request2.body?.stream)) {
+      if (request2.body != null && isReadable2(request2.body?.stream)) {
         request2.body.stream.cancel(error63).catch((err) => {
           if (err.code === "ERR_INVALID_STATE") {
             return;
@@ -13726,7 +13726,7 @@ var require_fetch = __commonJS({
         return;
       }
       const response = responseObject[kState];
-      if (response.body != null && isReadable(response.body?.stream)) {
+      if (response.body != null && isReadable2(response.body?.stream)) {
         response.body.stream.cancel(error63).catch((err) => {
           if (err.code === "ERR_INVALID_STATE") {
             return;
@@ -14425,13 +14425,13 @@ var require_fetch = __commonJS({
       function onAborted(reason) {
         if (isAborted(fetchParams)) {
           response.aborted = true;
-          if (isReadable(stream)) {
+          if (isReadable2(stream)) {
             fetchParams.controller.controller.error(
               fetchParams.controller.serializedAbortReason
             );
           }
         } else {
-          if (isReadable(stream)) {
+          if (isReadable2(stream)) {
             fetchParams.controller.controller.error(new TypeError("terminated", {
               cause: isErrorLike(reason) ? reason : void 0
             }));
@@ -40117,7 +40117,16 @@ var init_results_schema = __esm({
         alpha: external_exports.number().gt(0).lt(0.5),
         thresholdPct: external_exports.number().gt(0).lt(100),
         metric: metricName,
-        steadyPass: external_exports.union([external_exports.number().int().nonnegative(), external_exports.literal("all")]).optional()
+        steadyPass: external_exports.union([external_exports.number().int().nonnegative(), external_exports.literal("all")]).optional(),
+        noiseFloors: external_exports.array(
+          cellKey.extend({
+            metric: metricName,
+            floorPct: external_exports.number().nonnegative().refine(Number.isFinite, "expected a finite number"),
+            runs: count,
+            from: text,
+            to: text
+          })
+        ).optional()
       }).optional(),
       adaptive: external_exports.looseObject({
         plan: external_exports.looseObject({
@@ -63336,6 +63345,68 @@ function sizes(stats) {
   return stats.test === "signed-rank" ? `${stats.pairs} round(s) with both arms` : `${stats.base.n} and ${stats.head.n} runs`;
 }
 
+// src/core/stats/noise-floor.ts
+function noiseFloorPct(values, fenceIqr = FLOOR_FENCE_IQR) {
+  if (values.length < 2 || values.some((v) => !(Number.isFinite(v) && v > 0))) return null;
+  const changes = adjacentChangesPct(values).sort((a, b) => a - b);
+  const q1Pct = quantileSorted(changes, 0.25);
+  const q3Pct = quantileSorted(changes, 0.75);
+  return { floorPct: q3Pct + fenceIqr * (q3Pct - q1Pct), changes: changes.length, q1Pct, q3Pct };
+}
+function adjacentChangesPct(values) {
+  return values.slice(1).map((v, i) => Math.abs(100 * (v / values[i] - 1)));
+}
+var FLOOR_FENCE_IQR = 1.5;
+
+// src/core/compare/history-threshold.ts
+var NOISY_FLOOR_FACTOR = 2;
+function withHistoryFloor(cell, floor) {
+  if (!floor) return cell;
+  const t = cell.thresholdPct;
+  const floorPct = roundUp(floor.floorPct);
+  const history = `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}) differ from night to night by up to ${floorPct}% without cause (Q3 + ${FLOOR_FENCE_IQR}\xB7IQR of their changes)`;
+  const note = floorPct > NOISY_FLOOR_FACTOR * t ? {
+    code: "noisy-history",
+    message: `noisy on this runner's history: ${history}, over ${NOISY_FLOOR_FACTOR}x the ${t}% threshold; a change must reach ${floorPct}% to be called a regression here, a pass still needs \xB1${t}%`
+  } : floorPct > t ? {
+    code: "threshold-from-history",
+    message: `${history}: a change must reach ${floorPct}% to be called a regression here, a pass still needs \xB1${t}%`
+  } : {
+    code: "threshold-from-history",
+    // One wording for every such cell, so a table groups them into one line.
+    message: `this runner's nightly history puts the noise floor below the ${t}% threshold`
+  };
+  const notes = [...cell.notes, note];
+  if (floorPct <= t || cell.deltaPct === null || Math.abs(cell.deltaPct) >= floorPct - PCT_TOLERANCE) {
+    return { ...cell, notes };
+  }
+  const decided = cell.verdict === "regression" || cell.verdict === "improvement";
+  const likely = cell.reasons.some((r) => r.code === "likely-regression");
+  if (!decided && !likely) return { ...cell, notes };
+  return {
+    ...cell,
+    notes,
+    verdict: "inconclusive",
+    reasons: [
+      {
+        code: "inside-noise-floor",
+        message: `the change ${formatPct(cell.deltaPct)} is beyond the ${t}% threshold but inside this runner's noise floor of ${floorPct}%: ${history}`
+      },
+      ...cell.reasons.filter(
+        (r) => r.code !== "likely-regression" && r.code !== "significant-beyond-threshold"
+      )
+    ]
+  };
+}
+function roundUp(pct5) {
+  return Math.ceil(pct5 * 10) / 10;
+}
+function floorOf(floors, cell, metric) {
+  return floors.find(
+    (f) => f.workload === cell.workload && f.clients === cell.clients && f.metric === metric
+  );
+}
+
 // src/core/compare/analysis.ts
 function prepareRun(result, options = {}) {
   const metric = options.metric ?? PRIMARY_METRIC;
@@ -63354,6 +63425,8 @@ function prepareRun(result, options = {}) {
     );
   }
   const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
+  const thresholds = workloadThresholds(result, thresholdPct, warnings);
+  const floors = options.noiseFloors ?? result.analysis?.noiseFloors ?? [];
   const cells = documentCells(result);
   const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
   const gatedMetrics = [
@@ -63373,7 +63446,8 @@ function prepareRun(result, options = {}) {
     cells,
     test: options.test ?? "paired",
     value: options.value ?? "final",
-    thresholds: workloadThresholds(result, thresholdPct, warnings),
+    thresholds,
+    floor: (cell, m) => floorOf(floors, cell, m),
     collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
     bootstrap: options.bootstrap,
     steady: steadyLookup(result),
@@ -63483,7 +63557,8 @@ function analyseLook(ctx, spec) {
       metric: m2.metric,
       ...decided
     };
-    byHead.get(m2.head).push(withSteadyEvidence(cell, ctx.steady(m2.head, m2.cell.workload), ctx.steadyPass));
+    const judged = withHistoryFloor(cell, ctx.floor(m2.cell, m2.metric));
+    byHead.get(m2.head).push(withSteadyEvidence(judged, ctx.steady(m2.head, m2.cell.workload), ctx.steadyPass));
   }
   return byHead;
 }
@@ -66635,7 +66710,8 @@ function resolveAnalysis(given = {}) {
     alpha: given.alpha ?? DEFAULT_ALPHA,
     thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
     metric: given.metric ?? PRIMARY_METRIC,
-    steadyPass: given.steadyPass ?? DEFAULT_STEADY_PASS
+    steadyPass: given.steadyPass ?? DEFAULT_STEADY_PASS,
+    ...given.noiseFloors ? { noiseFloors: given.noiseFloors } : {}
   };
 }
 function analysisOf(result, overrides = {}) {
@@ -67313,14 +67389,14 @@ var SERIES_METRICS = ["tps", "latencyPctMs"];
 function seriesId(key) {
   return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
 }
-function buildSeries(runs) {
+function buildSeries(runs, metrics = SERIES_METRICS) {
   const byId = /* @__PURE__ */ new Map();
   for (const run3 of runs) {
     if (run3.status === "running") continue;
     const arm2 = measuredArm(run3);
     if (arm2 === void 0) continue;
     const fingerprint = run3.fingerprint ?? fallbackFingerprint(run3);
-    for (const metric of SERIES_METRICS) {
+    for (const metric of metrics) {
       const cells = collectCellRuns(run3.samples, metric);
       for (const cell of documentCells(run3)) {
         const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm2)).filter(
@@ -67354,7 +67430,7 @@ function buildSeries(runs) {
     s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
   }
   return all.sort(
-    (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || SERIES_METRICS.indexOf(a.key.metric) - SERIES_METRICS.indexOf(b.key.metric) || a.key.clients - b.key.clients
+    (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || metrics.indexOf(a.key.metric) - metrics.indexOf(b.key.metric) || a.key.clients - b.key.clients
   );
 }
 function measuredArm(run3) {
@@ -67437,13 +67513,9 @@ function isCalibrationRun(run3) {
   );
 }
 function estimateRunnerNoise(runs, runner, cells, options = {}) {
-  const mine = runs.filter(
-    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
-  ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+  const mine = runsOf(runs, runner, options);
   const calibrations = mine.filter(isCalibrationRun);
-  const series = buildSeries(
-    mine.map((r) => ({ ...r, fingerprint: { id: runner, facts: {} } }))
-  ).filter((s) => s.key.metric === NOISE_METRIC);
+  const series = runnerSeries(mine, runner).filter((s) => s.key.metric === NOISE_METRIC);
   const out = { runner, cells: [], missing: [] };
   for (const cell of cells) {
     const id = cellId(cell);
@@ -67483,6 +67555,17 @@ function estimateRunnerNoise(runs, runner, cells, options = {}) {
   }
   return out;
 }
+function runsOf(runs, runner, options = {}) {
+  return runs.filter(
+    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
+  ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+}
+function runnerSeries(runs, runner, metrics) {
+  return buildSeries(
+    runs.map((r) => ({ ...r, fingerprint: { id: runner, facts: {} } })),
+    metrics
+  );
+}
 function calibrationNoise(calibrations, cell) {
   for (const run3 of calibrations) {
     const noise = estimateNoise(run3, cell, NOISE_METRIC);
@@ -67501,13 +67584,16 @@ function calibrationNoise(calibrations, cell) {
   return void 0;
 }
 async function loadRunnerNoise(store, runner, cells, options = {}) {
+  return estimateRunnerNoise(await loadRunsOf(store, cells, options), runner, cells, options);
+}
+async function loadRunsOf(store, cells, options = {}) {
   const workloads = new Set(cells.map((c) => c.workload));
   const listed = (await store.list()).filter(
     (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
   ).slice(0, NOISE_RUNS_READ);
   const runs = [];
   for (const entry of listed) runs.push(await store.load(entry.id));
-  return estimateRunnerNoise(runs, runner, cells, options);
+  return runs;
 }
 
 // src/flows/compare/noise-warnings.ts
@@ -70349,6 +70435,7 @@ async function releaseClusters(clusters, logsDir, logger) {
 
 // src/flows/compare/pipeline.ts
 init_errors();
+init_metrics();
 
 // src/drivers/recorded-metrics.ts
 init_metrics();
@@ -70376,6 +70463,41 @@ function checkRecordable(workloads, metric) {
 
 // src/flows/compare/pipeline.ts
 init_fingerprint();
+
+// src/flows/compare/noise-floors.ts
+var FLOOR_WINDOW = 100;
+var MIN_FLOOR_RUNS = 12;
+function learnNoiseFloors(runs, runner, cells, options = {}) {
+  const nightly = runsOf(runs, runner, options).filter((r) => r.arms.length === 1 && !isCalibrationRun(r));
+  const metrics = [...new Set(cells.flatMap((c) => c.metrics))].filter(
+    (m) => m !== INSTRUCTION_METRIC
+  );
+  const series = runnerSeries(nightly, runner, metrics);
+  return cells.flatMap(
+    (cell) => cell.metrics.filter((metric) => metrics.includes(metric)).flatMap((metric) => {
+      const s = series.find(
+        (x) => x.key.workload === cell.workload && x.key.clients === cell.clients && x.key.metric === metric
+      );
+      const points2 = (s?.points ?? []).slice(-FLOOR_WINDOW);
+      const floor = points2.length >= MIN_FLOOR_RUNS ? noiseFloorPct(points2.map((p) => p.median)) : null;
+      if (!floor) return [];
+      return [
+        {
+          workload: cell.workload,
+          clients: cell.clients,
+          metric,
+          floorPct: floor.floorPct,
+          runs: points2.length,
+          from: points2[0].date,
+          to: points2.at(-1).date
+        }
+      ];
+    })
+  );
+}
+async function loadNoiseFloors(store, runner, cells, options = {}) {
+  return learnNoiseFloors(await loadRunsOf(store, cells, options), runner, cells, options);
+}
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
@@ -71213,9 +71335,11 @@ async function runPipeline(req, deps) {
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
   const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run3 } = req;
+  const analysis = await withNoiseFloors(req, arms, deps);
   const measured = await runBenchmark(
     {
       ...run3,
+      analysis,
       arms,
       sink,
       logsDir: path18.join(runDir, "logs"),
@@ -71236,6 +71360,33 @@ async function runPipeline(req, deps) {
     ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
   };
+}
+async function withNoiseFloors(req, arms, deps) {
+  const store = deps.archive;
+  if (!store || !isReadable(store) || arms.length < 2 || sameInstall(arms)) return req.analysis;
+  const single = metricOption(req.analysis);
+  const cells = req.workloads.flatMap(
+    (w) => w.clients.map((clients) => ({
+      workload: w.name,
+      clients,
+      metrics: single ? [single] : w.metrics.flatMap((name) => metricFromName(name) ?? [])
+    }))
+  );
+  try {
+    const runner = runnerId(await captureEnvironment(""));
+    const floors = await loadNoiseFloors(store, runner, cells);
+    if (floors.length === 0) return req.analysis;
+    deps.logger.info(
+      `noise floors from this runner's nightly history: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs)`).join(", ")}`
+    );
+    return { ...req.analysis, noiseFloors: floors };
+  } catch (e) {
+    deps.logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
+    return req.analysis;
+  }
+}
+function isReadable(store) {
+  return typeof store.list === "function" && typeof store.load === "function";
 }
 async function explained(result, comparison, req, deps) {
   if (result.calibration || result.baseline) return result;
@@ -74675,7 +74826,8 @@ var REASON_PHRASES = {
   "counts-separated": (t) => `counts beyond \xB1${t}%, arms apart`,
   "counts-inside-threshold": (t) => `counts inside \xB1${t}% with their spread`,
   "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
-  "steady-unchanged": () => "CPU work unchanged, no regression seen"
+  "steady-unchanged": () => "CPU work unchanged, no regression seen",
+  "inside-noise-floor": () => "inside this runner's noise floor"
 };
 var UNSTABLE_PHRASE = "unstable, not gated";
 function reasonPhrase(cell) {

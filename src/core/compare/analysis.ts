@@ -18,7 +18,7 @@ import {
   metricFromName,
   type MetricName,
 } from '../results/metrics.js';
-import { cellId, type CellKey, type RunResult } from '../results/types.js';
+import { cellId, type CellKey, type NoiseFloor, type RunResult } from '../results/types.js';
 import { median } from 'simple-statistics';
 import { holmAdjust } from '../stats/holm.js';
 import { robustLogSpread } from '../stats/robust-log-spread.js';
@@ -41,6 +41,7 @@ import type {
 } from './types.js';
 import { gatingCells, markUnstableCells } from './unstable.js';
 import { decideVerdict } from './verdict.js';
+import { floorOf, withHistoryFloor } from './history-threshold.js';
 
 export interface CompareRunOptions {
   /** Overall false-alarm rate; DEFAULT_ALPHA (0.05). */
@@ -76,6 +77,11 @@ export interface CompareRunOptions {
   bootstrap?: { seed: number; resamples?: number };
   /** Up to which client count unchanged instructions may pass an undecided cell (steady-evidence.ts). */
   steadyPass?: SteadyPass;
+  /**
+   * Noise floors from the runner's nightly history (history-threshold.ts); default the document's own
+   * (`analysis.noiseFloors`), so the run loop's looks and every later analysis judge alike.
+   */
+  noiseFloors?: readonly NoiseFloor[];
 }
 
 /** Everything about a document that does not depend on the look. */
@@ -94,7 +100,10 @@ export interface RunContext {
   cells: CellKey[];
   test: 'paired' | 'unpaired';
   value: RunValue;
+  /** The configured threshold per workload (its `threshold`, else the run's). */
   thresholds: (workload: string) => number;
+  /** The noise floor of a cell and metric from the runner's nightly history, if recorded. */
+  floor: (cell: CellKey, metric: MetricName) => NoiseFloor | undefined;
   collapseFraction: number;
   bootstrap: CompareRunOptions['bootstrap'];
   warnings: string[];
@@ -121,6 +130,8 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
     );
   }
   const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
+  const thresholds = workloadThresholds(result, thresholdPct, warnings);
+  const floors = options.noiseFloors ?? result.analysis?.noiseFloors ?? [];
   const cells = documentCells(result);
   // The metrics some cell gates on, `metric` first (listed also when no cell exists yet, so reports name it).
   const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
@@ -141,7 +152,8 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
     cells,
     test: options.test ?? 'paired',
     value: options.value ?? 'final',
-    thresholds: workloadThresholds(result, thresholdPct, warnings),
+    thresholds,
+    floor: (cell, m) => floorOf(floors, cell, m),
     collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
     bootstrap: options.bootstrap,
     steady: steadyLookup(result),
@@ -297,7 +309,8 @@ export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellCo
       metric: m.metric,
       ...decided,
     };
-    byHead.get(m.head)!.push(withSteadyEvidence(cell, ctx.steady(m.head, m.cell.workload), ctx.steadyPass));
+    const judged = withHistoryFloor(cell, ctx.floor(m.cell, m.metric));
+    byHead.get(m.head)!.push(withSteadyEvidence(judged, ctx.steady(m.head, m.cell.workload), ctx.steadyPass));
   }
   return byHead;
 }

@@ -54,7 +54,12 @@ export type ReasonCode =
    * no-change by steady evidence (steady-evidence.ts): CPU work per transaction unchanged, the metric shows no
    * regression, and the client count is one the steady-pass policy lets steady evidence decide.
    */
-  | 'steady-unchanged';
+  | 'steady-unchanged'
+  /**
+   * inconclusive: significant and beyond δ, but inside the noise floor of the runner's nightly history
+   * (history-threshold.ts): adjacent nightly builds differ this much without cause.
+   */
+  | 'inside-noise-floor';
 
 /** Diagnostics that do not decide the verdict but qualify it. */
 export type NoteCode =
@@ -69,7 +74,11 @@ export type NoteCode =
   /** Too few complete rounds for the paired test: the unpaired Mann–Whitney test decided instead. */
   | 'unpaired-fallback'
   /** The cell's A/A-style spread exceeds its threshold: unstable on this runner (noisy-cell.ts). */
-  | 'noisy-cell';
+  | 'noisy-cell'
+  /** The noise floor of the cell's nightly history and what it did to the verdict (history-threshold.ts). */
+  | 'threshold-from-history'
+  /** Its nightly history's noise floor is over twice the configured threshold (history-threshold.ts). */
+  | 'noisy-history';
 
 export interface Reason<C extends string = ReasonCode> {
   code: C;

@@ -25,6 +25,7 @@ export const REASON_PHRASES: Record<ReasonCode, (thresholdPct: number, better: B
   'counts-inside-threshold': (t) => `counts inside ±${t}% with their spread`,
   'counts-not-steady': (t) => `counts not steady enough for ±${t}%`,
   'steady-unchanged': () => 'CPU work unchanged, no regression seen',
+  'inside-noise-floor': () => "inside this runner's noise floor",
 };
 
 /** How a table marks a cell in a collapse region (CellComparison.unstable): reported, not gated. */

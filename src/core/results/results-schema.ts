@@ -156,6 +156,17 @@ export const resultsSchema = z.looseObject({
       thresholdPct: z.number().gt(0).lt(100),
       metric: metricName,
       steadyPass: z.union([z.number().int().nonnegative(), z.literal('all')]).optional(),
+      noiseFloors: z
+        .array(
+          cellKey.extend({
+            metric: metricName,
+            floorPct: z.number().nonnegative().refine(Number.isFinite, 'expected a finite number'),
+            runs: count,
+            from: text,
+            to: text,
+          }),
+        )
+        .optional(),
     })
     .optional(),
   adaptive: z

@@ -134,6 +134,23 @@ export interface AnalysisSettings {
    * undecided (src/core/compare/steady-evidence.ts): a count, 'all', or 0 (never). Absent: 1.
    */
   steadyPass?: number | 'all';
+  /**
+   * Noise floors learned from this runner's nightly history before the run (src/flows/compare/noise-floors.ts):
+   * a cell and metric with one is judged at the larger of its configured threshold and its floor
+   * (src/core/compare/history-threshold.ts). Absent: no store, or no history long enough.
+   */
+  noiseFloors?: NoiseFloor[];
+}
+
+/** A cell's noise floor for one metric, from the adjacent changes of its nightly history on this runner. */
+export interface NoiseFloor extends CellKey {
+  metric: MetricName;
+  /** Q3 + 1.5·IQR of the absolute changes between adjacent nightly runs' medians, in percent (noise-floor.ts). */
+  floorPct: number;
+  /** Nightly runs behind it, and the dates of the oldest and newest. */
+  runs: number;
+  from: string;
+  to: string;
 }
 
 export interface Environment {

@@ -21,6 +21,7 @@ export function resolveAnalysis(given: Partial<AnalysisSettings> = {}): Analysis
     thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
     metric: given.metric ?? PRIMARY_METRIC,
     steadyPass: given.steadyPass ?? DEFAULT_STEADY_PASS,
+    ...(given.noiseFloors ? { noiseFloors: given.noiseFloors } : {}),
   };
 }
 

@@ -19,12 +19,15 @@ import {
 } from '../../run/run-loop.js';
 import { errorMessage } from '../../core/util/errors.js';
 import { metricOption } from '../../core/compare/metric-option.js';
+import { metricFromName } from '../../core/results/metrics.js';
 import { analyse } from './analysis.js';
 import { refuseUnreachablePlan } from './plan-check.js';
 import { checkRecordable } from '../../drivers/recorded-metrics.js';
 import { canonicalJson } from '../../machine/fingerprint.js';
 import { withNoiseWarnings } from './noise-warnings.js';
-import type { NoiseStore } from './runner-noise.js';
+import { runnerId, type NoiseStore } from './runner-noise.js';
+import { loadNoiseFloors } from './noise-floors.js';
+import { captureEnvironment } from '../../machine/environment.js';
 import type { Logger } from '../../core/util/logger.js';
 import {
   checkInstructionCounter,
@@ -124,9 +127,11 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   const file = fileSink(resultsFile);
   const sink = archive ? combineSinks(file, archive.sink) : file;
   const { arms: _source, runDir, planCheck: _check, explain, instructionCounter: _counter, ...run } = req;
+  const analysis = await withNoiseFloors(req, arms, deps);
   const measured = await runBenchmark(
     {
       ...run,
+      analysis,
       arms,
       sink,
       logsDir: path.join(runDir, 'logs'),
@@ -152,6 +157,43 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
     ...(archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
   };
+}
+
+/**
+ * The analysis settings with the noise floors of this runner's nightly history, when the store can be read
+ * and the run compares builds (not an A/A calibration, not a one-arm run); a failing read is said, never fatal.
+ */
+async function withNoiseFloors(
+  req: Omit<PipelineRequest, 'arms'>,
+  arms: readonly ArmSpec[],
+  deps: PipelineDeps,
+): Promise<PipelineRequest['analysis']> {
+  const store = deps.archive;
+  if (!store || !isReadable(store) || arms.length < 2 || sameInstall(arms)) return req.analysis;
+  const single = metricOption(req.analysis);
+  const cells = req.workloads.flatMap((w) =>
+    w.clients.map((clients) => ({
+      workload: w.name,
+      clients,
+      metrics: single ? [single] : w.metrics.flatMap((name) => metricFromName(name) ?? []),
+    })),
+  );
+  try {
+    const runner = runnerId(await captureEnvironment(''));
+    const floors = await loadNoiseFloors(store, runner, cells);
+    if (floors.length === 0) return req.analysis;
+    deps.logger.info(
+      `noise floors from this runner's nightly history: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs)`).join(', ')}`,
+    );
+    return { ...req.analysis, noiseFloors: floors };
+  } catch (e) {
+    deps.logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
+    return req.analysis;
+  }
+}
+
+function isReadable(store: RunArchive): store is RunArchive & NoiseStore {
+  return typeof store.list === 'function' && typeof store.load === 'function';
 }
 
 /** The document with the differential profiles of what changed, when anything did (not for A/A runs or

@@ -16,7 +16,7 @@
 import { estimateNoise, MIN_NOISE_ROUNDS } from '../../core/compare/power.js';
 import { fingerprintId, machineFacts } from '../../machine/fingerprint.js';
 import { analyseSeries } from '../history/analyse.js';
-import { buildSeries, type HistoryRun } from '../history/series.js';
+import { buildSeries, type HistoryRun, type Series } from '../history/series.js';
 import type { MetricName } from '../../core/results/metrics.js';
 import { cellId, type CellKey, type Environment, type RunResult } from '../../core/results/types.js';
 import { DEFAULT_MAX_P, DEFAULT_MIN_SEGMENT, minPointsForDetection } from '../../core/stats/e-divisive.js';
@@ -116,17 +116,10 @@ export function estimateRunnerNoise(
   cells: readonly CellKey[],
   options: RunnerNoiseOptions = {},
 ): RunnerNoise {
-  const mine = runs
-    .filter(
-      (r) => r.status !== 'running' && r.runId !== options.exclude && runnerId(r.environment) === runner,
-    )
-    .sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+  const mine = runsOf(runs, runner, options);
   const calibrations = mine.filter(isCalibrationRun);
-  // History series of this runner: every run relabelled with the runner id, so that runs whose settings or
-  // builds differ still form one series per cell (a change in level is a change point, cut off below).
-  const series = buildSeries(
-    mine.map((r): HistoryRun => ({ ...r, fingerprint: { id: runner, facts: {} } })),
-  ).filter((s) => s.key.metric === NOISE_METRIC);
+  // A change in level is a change point, cut off below.
+  const series = runnerSeries(mine, runner).filter((s) => s.key.metric === NOISE_METRIC);
   const out: RunnerNoise = { runner, cells: [], missing: [] };
   for (const cell of cells) {
     const id = cellId(cell);
@@ -177,6 +170,34 @@ export function estimateRunnerNoise(
   return out;
 }
 
+/** The finished runs of a runner, newest first, without the excluded one. */
+export function runsOf(
+  runs: readonly RunResult[],
+  runner: string,
+  options: RunnerNoiseOptions = {},
+): RunResult[] {
+  return runs
+    .filter(
+      (r) => r.status !== 'running' && r.runId !== options.exclude && runnerId(r.environment) === runner,
+    )
+    .sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+}
+
+/**
+ * The history series of a runner's runs: every run relabelled with the runner id, so that runs whose
+ * settings or builds differ still form one series per cell and metric.
+ */
+export function runnerSeries(
+  runs: readonly RunResult[],
+  runner: string,
+  metrics?: readonly MetricName[],
+): Series[] {
+  return buildSeries(
+    runs.map((r): HistoryRun => ({ ...r, fingerprint: { id: runner, facts: {} } })),
+    metrics,
+  );
+}
+
 /** The newest calibration (newest first) that measured the cell with enough rounds. */
 function calibrationNoise(
   calibrations: readonly RunResult[],
@@ -212,6 +233,15 @@ export async function loadRunnerNoise(
   cells: readonly CellKey[],
   options: RunnerNoiseOptions = {},
 ): Promise<RunnerNoise> {
+  return estimateRunnerNoise(await loadRunsOf(store, cells, options), runner, cells, options);
+}
+
+/** The newest NOISE_RUNS_READ finished runs of the cells' workloads in a store (any runner). */
+export async function loadRunsOf(
+  store: NoiseStore,
+  cells: readonly CellKey[],
+  options: RunnerNoiseOptions = {},
+): Promise<RunResult[]> {
   const workloads = new Set(cells.map((c) => c.workload));
   const listed = (await store.list())
     .filter(
@@ -220,5 +250,5 @@ export async function loadRunnerNoise(
     .slice(0, NOISE_RUNS_READ);
   const runs: RunResult[] = [];
   for (const entry of listed) runs.push(await store.load(entry.id));
-  return estimateRunnerNoise(runs, runner, cells, options);
+  return runs;
 }

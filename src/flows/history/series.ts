@@ -70,14 +70,17 @@ export function seriesId(key: SeriesKey): string {
  * Every series in a set of stored runs, ordered by fingerprint, workload, metric and client count; each
  * series' points ordered by run date (then run id). Runs still running are skipped.
  */
-export function buildSeries(runs: readonly HistoryRun[]): Series[] {
+export function buildSeries(
+  runs: readonly HistoryRun[],
+  metrics: readonly MetricName[] = SERIES_METRICS,
+): Series[] {
   const byId = new Map<string, Series>();
   for (const run of runs) {
     if (run.status === 'running') continue;
     const arm = measuredArm(run);
     if (arm === undefined) continue;
     const fingerprint = run.fingerprint ?? fallbackFingerprint(run);
-    for (const metric of SERIES_METRICS) {
+    for (const metric of metrics) {
       const cells = collectCellRuns(run.samples, metric);
       for (const cell of documentCells(run)) {
         const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm)).filter(
@@ -114,7 +117,7 @@ export function buildSeries(runs: readonly HistoryRun[]): Series[] {
     (a, b) =>
       a.key.fingerprint.localeCompare(b.key.fingerprint) ||
       a.key.workload.localeCompare(b.key.workload) ||
-      SERIES_METRICS.indexOf(a.key.metric) - SERIES_METRICS.indexOf(b.key.metric) ||
+      metrics.indexOf(a.key.metric) - metrics.indexOf(b.key.metric) ||
       a.key.clients - b.key.clients,
   );
 }
