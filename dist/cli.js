@@ -3825,7 +3825,7 @@ function putProp(target, key, value) {
   else
     target[key] = value;
 }
-function mirrorShape(target, source, keys, wrap) {
+function mirrorShape(target, source, keys, wrap2) {
   const raw = sourceShape(source);
   for (const key of keys) {
     const desc = Object.getOwnPropertyDescriptor(raw, key);
@@ -3834,10 +3834,10 @@ function mirrorShape(target, source, keys, wrap) {
     if (desc.get) {
       deferProp(target, key, () => {
         const value = source._zod.def.shape[key];
-        return wrap ? wrap(value, key) : value;
+        return wrap2 ? wrap2(value, key) : value;
       });
     } else
-      putProp(target, key, wrap ? wrap(desc.value, key) : desc.value);
+      putProp(target, key, wrap2 ? wrap2(desc.value, key) : desc.value);
   }
 }
 function mirrorProps(target, source) {
@@ -61436,17 +61436,17 @@ function decideVerdict(stats, context3 = {}) {
   const significant = pAdjusted < alpha;
   const gain = better === "higher" ? deltaPct : -deltaPct;
   const direction = better === "higher" ? "higher is better" : "lower is better";
-  const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
+  const testText2 = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
   if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
     const verdict2 = gain < 0 ? "regression" : "improvement";
-    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
+    const message = `${testText2} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
     return { ...withNotes, verdict: verdict2, reasons: [{ code: "significant-beyond-threshold", message }] };
   }
   const reasons = [];
   if (significant) {
     reasons.push({
       code: "significant-below-threshold",
-      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
+      message: `${testText2}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
     });
   }
   const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
@@ -73685,13 +73685,25 @@ function num3(v) {
   return Number(v.toPrecision(3)).toString();
 }
 
+// src/core/report/client-line.ts
+function clientText(client) {
+  const version2 = client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`;
+  return `${version2} from ${client.binDir}`;
+}
+function clientLines(clients) {
+  if (clients.length === 0) return [];
+  return [`client${clients.length > 1 ? "s" : ""}: ${clients.map(clientText).join("; ")} drove every arm`];
+}
+
 // src/core/report/comparison-text.ts
-function renderComparisonText(c, decision, baseline, steady = []) {
+function renderComparisonText(c, decision, baseline, steady = [], clients = []) {
   const lines = [
     decisionLine(decision),
     compared(c),
+    ...clientLines(clients),
     ...baseline ? [describeStoredBaseline(baseline)] : [],
-    ...design2(c, decision)
+    ...analysisLines(c, decision),
+    ...compiledCodeLines(c)
   ];
   for (const arm2 of buildTables(c)) lines.push("", ...renderArm(arm2));
   lines.push(...steadyLines(steady));
@@ -73706,13 +73718,11 @@ function steadyLines(cells) {
   return [
     "",
     "steady per-transaction costs, base -> head (medians over the runs; gated only where a workload lists them in metrics):",
-    ...cells.map((c) => {
-      const metrics = STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m)).map(
-        (m) => `${METRICS[m].label} ${cellText(c, m).replace(/→/g, "->")}`
-      );
-      return `  ${heads > 1 ? `${c.head} ` : ""}${c.cell}: ${metrics.join("; ")}`;
-    })
+    ...cells.map((c) => `  ${heads > 1 ? `${c.head} ` : ""}${c.cell}: ${steadyCellLine(c)}`)
   ];
+}
+function steadyCellLine(c) {
+  return STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m)).map((m) => `${METRICS[m].label} ${cellText(c, m).replace(/→/g, "->")}`).join("; ");
 }
 var OUTCOME_WORDS = {
   passed: "PASSED",
@@ -73735,7 +73745,7 @@ function compared(c) {
   const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
   return `compared: ${arms} vs base '${c.baseline}' (${what})`;
 }
-function design2(c, d) {
+function analysisLines(c, d) {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
   const unit = c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)";
   const holm = families === "" ? "" : `, Holm over ${families} ${unit} per arm`;
@@ -73748,7 +73758,6 @@ function design2(c, d) {
       `decided at sequential look ${s.look} of ${s.looks} (schedule ${s.schedule.join(", ")} rounds), per-look alpha ${formatP(s.perLookAlpha)}` + (s.spending ? `, ${s.spending === "pocock" ? "Pocock" : "O'Brien-Fleming"} alpha-spending` : "")
     );
   }
-  lines.push(...compiledCodeLines(c));
   return lines;
 }
 function renderArm(arm2) {
@@ -73822,7 +73831,8 @@ async function executeRun(options, logger, extra = {}) {
           outcome.comparison,
           decision,
           outcome.result.baseline,
-          steadySummary(outcome.result)
+          steadySummary(outcome.result),
+          outcome.result.clients
         )
       );
     }
@@ -74264,10 +74274,7 @@ function builds(ctx) {
   const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
   const clients = ctx.result.clients ?? [];
   for (const client of clients) {
-    lines.push(
-      "",
-      `Client: ${escapeMarkdown(client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`)} from ${escapeMarkdown(client.binDir)} drove every arm.`
-    );
+    lines.push("", `Client: ${escapeMarkdown(clientText(client))} drove every arm.`);
   }
   return lines;
 }
@@ -74333,10 +74340,10 @@ function pool(runs) {
     for (const [k, v] of Object.entries(r.counters)) sums.set(k, (sums.get(k) ?? 0) + v);
   }
   const shares2 = new Map([...counts].map(([k, c]) => [k, observations > 0 ? c / observations : 0]));
-  const perTransaction2 = new Map(
+  const perTransaction3 = new Map(
     [...sums].filter(([k]) => !SKIPPED_COUNTERS.has(k)).map(([k, s]) => [k, transactions > 0 ? s / transactions : 0])
   );
-  return { shares: shares2, observations, perTransaction: perTransaction2, transactions };
+  return { shares: shares2, observations, perTransaction: perTransaction3, transactions };
 }
 function renderWaitEventComparison(base, head, options = {}) {
   const top = options.top ?? 8;
@@ -74850,13 +74857,13 @@ function chartBlocks(arm2, curve) {
 
 // src/core/report/reproduce.ts
 var import_yaml2 = __toESM(require_dist2(), 1);
-function reproductions(result, targets) {
+function reproductions(result, targets, options = {}) {
   return targets.flatMap((t) => {
     const recorded = result.workloads[t.workload];
     if (recorded === null || typeof recorded !== "object") return [];
     const { workload, scriptFiles } = narrowed(recorded, t.clients);
     const file2 = `reproduce-${t.workload.replace(/[^A-Za-z0-9_.-]/g, "_")}.yml`;
-    const yaml = (0, import_yaml2.stringify)(workload).trimEnd();
+    const yaml = workloadYaml(workload, options.width);
     const marker = uniqueMarker(yaml);
     const script = [
       `cat > ${shellWord(file2)} <<'${marker}'`,
@@ -74866,6 +74873,23 @@ function reproductions(result, targets) {
     ].join("\n");
     return [{ workload: t.workload, clients: t.clients, file: file2, script, scriptFiles }];
   });
+}
+var WIDTH_STEPS = [0, 4, 8, 12, 16, 20, 24];
+function workloadYaml(workload, width) {
+  if (width === void 0) return (0, import_yaml2.stringify)(workload).trimEnd();
+  const styles = [
+    {},
+    { defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN" },
+    { defaultStringType: "QUOTE_DOUBLE" }
+  ];
+  let yaml = "";
+  for (const style of styles) {
+    for (const step of WIDTH_STEPS) {
+      yaml = (0, import_yaml2.stringify)(workload, { ...style, lineWidth: width - step, minContentWidth: 0 }).trimEnd();
+      if (yaml.split("\n").every((line) => line.length <= width)) return yaml;
+    }
+  }
+  return yaml;
 }
 function narrowed(recorded, clients) {
   const workload = { ...recorded, clients };
@@ -74938,10 +74962,16 @@ function uniqueMarker(text2) {
 var WHERE = "In a clone of pgperf, after `npm run quickstart` (it puts `pgperf` on the PATH):";
 var MAX_WORKLOADS = 3;
 function reproduceTargets(decision) {
+  return cellTargets(
+    decision.cells.filter(
+      (c) => c.verdict === "regression" || c.verdict === "improvement" || c.likelyRegression
+    )
+  );
+}
+function cellTargets(cells) {
   const byWorkload = /* @__PURE__ */ new Map();
-  for (const c of decision.cells) {
+  for (const c of cells) {
     if (c.part !== void 0) continue;
-    if (c.verdict !== "regression" && c.verdict !== "improvement" && !c.likelyRegression) continue;
     const clients = byWorkload.get(c.workload) ?? [];
     if (!clients.includes(c.clients)) clients.push(c.clients);
     byWorkload.set(c.workload, clients);
@@ -75012,6 +75042,239 @@ function reasonsBlock(d) {
   });
   return [`**Why undecided** (each reason once):
 ${items.join("\n")}`];
+}
+
+// src/core/report/plain-text-mail.ts
+init_plain_text();
+var MAIL_WIDTH = 72;
+var MAX_CELLS = 6;
+function renderMailReport(input2) {
+  const { result, comparison: c, decision } = input2;
+  const cells = decidingCells(decision);
+  const shown2 = cells.slice(0, MAX_CELLS);
+  const blocks = [
+    wrap(decisionLine(decision)),
+    [upperFirst(compared(c)), ...analysisLines(c, decision)].flatMap((line) => wrap(line, "", "  ")),
+    cellBlock(c, decision, cells, shown2),
+    perTransaction2(input2, shown2),
+    compiledCodeLines(c).flatMap((line) => wrap(upperFirst(line), "", "  ")),
+    ...reproduceBlocks(result, shown2),
+    input2.runUrl === void 0 ? [] : link2("Full report:", input2.runUrl)
+  ];
+  return `${blocks.filter((b) => b.length > 0).map((b) => b.join("\n")).join("\n\n")}
+`;
+}
+function decidingCells(d) {
+  const open5 = d.cells.filter((c) => c.verdict !== "no-change" && c.verdict !== "not-worse");
+  return open5.length > 0 ? open5 : d.cells;
+}
+function cellBlock(c, d, cells, shown2) {
+  if (shown2.length === 0) return [];
+  const rows = new Map(
+    buildTables(c).flatMap(
+      (arm2) => arm2.workloads.flatMap(
+        (w) => w.tables.flatMap((t) => t.rows.map((r) => [rowKey(arm2.head, r.id, t.metric), r]))
+      )
+    )
+  );
+  const heads = new Set(d.cells.map((x) => x.head)).size;
+  const more = cells.length > shown2.length ? `, the ${shown2.length} most adverse shown` : "";
+  return [
+    ...wrap(`Deciding cells (${cells.length} of ${d.counts.cells}${more}):`),
+    ...shown2.flatMap((cell) => {
+      const row2 = rows.get(rowKey(cell.head, cell.id, cell.metric));
+      return [
+        ...wrap(describeDecidedCell(cell, heads), "- ", "  "),
+        ...wrap(verdictText(cell, row2), "  ", "  "),
+        ...wrap(testText(cell, row2), "  ", "  ")
+      ];
+    })
+  ];
+}
+function rowKey(head, id, metric) {
+  return `${head}\0${id}\0${metric}`;
+}
+function verdictText(cell, row2) {
+  const reason = row2?.reason ? ` (${row2.reason})` : "";
+  const gate = [
+    ...cell.failsGate ? [`fails the gate (fail-on ${cell.failOn})`] : [],
+    ...cell.confirmation ? [cell.confirmation.message] : [],
+    ...cell.accepted ? [`accepted by @${cell.accepted.by}: ${cell.accepted.reason}`] : []
+  ];
+  return [`${VERDICT_DISPLAY[cell.verdict].word}${reason}`, ...gate].join("; ");
+}
+function testText(cell, row2) {
+  const level2 = cell.ci95 ? `${formatLevel(cell.ci95.level)} CI` : "no CI";
+  const p = row2?.p === null || row2?.p === void 0 ? "" : `: p ${formatP(row2.p)}, Holm-adjusted ${formatP(row2.pAdjusted ?? row2.p)}`;
+  switch (row2?.test) {
+    case "signed-rank":
+      return `${level2} of the paired Hodges-Lehmann shift; Wilcoxon signed-rank test over ${row2.pairs ?? row2.headN} rounds${p}`;
+    case "mann-whitney":
+      return `${level2} of the unpaired Hodges-Lehmann shift; Mann-Whitney rank-sum test over ${row2.baseN} base and ${row2.headN} head runs${p}`;
+    default:
+      return `decided by ${cell.evidence}`;
+  }
+}
+function perTransaction2(input2, shown2) {
+  const instructions = instructionReport(input2.result, input2.comparison)?.rows ?? [];
+  const steady = steadySummary(input2.result);
+  const heads = new Set(shown2.map((c) => c.head)).size;
+  const seen = /* @__PURE__ */ new Set();
+  const lines = shown2.flatMap((cell) => {
+    const key = rowKey(cell.head, cell.id, "");
+    if (seen.has(key)) return [];
+    seen.add(key);
+    const costs = steady.find((s) => s.head === cell.head && s.cell === cell.id);
+    const counted = instructions.find((r) => r.head === cell.head && r.cell === cell.id);
+    const parts = [
+      ...costs ? steadyCellLine(costs).split("; ") : [],
+      ...counted ? [instructionText(counted)] : []
+    ];
+    if (parts.length === 0) return [];
+    const kept = parts.map((p) => p.replace(/ /g, NO_BREAK));
+    return wrap(`${heads > 1 ? `${cell.head} ` : ""}${cell.id}: ${kept.join("; ")}`, "- ", "  ");
+  });
+  return lines.length === 0 ? [] : ["Per transaction, base -> head (medians over the runs):", ...lines];
+}
+function instructionText(r) {
+  const value = (v) => v === null ? "-" : groupedNumber(v, 0);
+  const delta = r.deltaPct === null ? "" : ` (${r.deltaPct >= 0 ? "+" : ""}${r.deltaPct.toFixed(2)}%)`;
+  return `instr/tx ${value(r.baseMedian)} -> ${value(r.headMedian)}${delta}`;
+}
+function reproduceBlocks(result, shown2) {
+  const found = reproductions(result, cellTargets(shown2).slice(0, MAX_WORKLOADS), { width: MAIL_WIDTH });
+  return found.map((r) => {
+    const where = `Reproduce ${r.workload} at ${clientsLabel(r.clients)}, in a clone of pgperf after npm run quickstart (it puts pgperf on the PATH)`;
+    const copy = r.scriptFiles.length > 0 ? `; copy ${r.scriptFiles.join(", ")} from the workload's directory beside ${r.file} first` : "";
+    const script = fittedScript(r);
+    if (script === void 0) {
+      return wrap(
+        `${where}: the commands hold characters a plain-text mail cannot carry; pgperf compare --format markdown on the results file prints them.`
+      );
+    }
+    return [...wrap(`${where}${copy}:`), "", ...script];
+  });
+}
+function fittedScript(r) {
+  const lines = r.script.split("\n");
+  const marker = /<<'([^']+)'$/.exec(lines[0])?.[1];
+  const end = marker === void 0 ? -1 : lines.indexOf(marker, 1);
+  if (end < 0) return void 0;
+  const fitted = [
+    ...foldShell(lines.slice(0, 1)),
+    ...lines.slice(1, end + 1),
+    ...foldShell(lines.slice(end + 1))
+  ];
+  const printable2 = fitted.every((line) => line.length <= MAIL_WIDTH && /^[\x20-\x7e]*$/.test(line));
+  return printable2 ? fitted : void 0;
+}
+function foldShell(lines) {
+  const out = [];
+  let quotedAtStart = false;
+  for (const line of lines) {
+    let rest = line;
+    let quoted = quotedAtStart;
+    for (; ; ) {
+      const states = quoting(rest, quoted);
+      if (rest.length <= MAIL_WIDTH) {
+        quotedAtStart = states.at(-1).quoted;
+        break;
+      }
+      const space = spaceCut(rest, states);
+      if (space > 0) {
+        out.push(`${rest.slice(0, space)} \\`);
+        rest = `    ${rest.slice(space + 1).trimStart()}`;
+        quoted = false;
+        continue;
+      }
+      let at = MAIL_WIDTH - 1;
+      while (at > 1 && (states[at].escaped || at + (states[at].quoted ? 2 : 1) > MAIL_WIDTH)) at--;
+      const inQuote = states[at].quoted;
+      out.push(`${rest.slice(0, at)}${inQuote ? "'" : ""}\\`);
+      rest = `${inQuote ? "'" : ""}${rest.slice(at)}`;
+      quoted = false;
+    }
+    out.push(rest);
+  }
+  return out;
+}
+function quoting(text2, quotedAtStart) {
+  const states = [];
+  let quoted = quotedAtStart;
+  let escaped = false;
+  for (const ch of text2) {
+    states.push({ quoted, escaped });
+    if (quoted) quoted = ch !== "'";
+    else if (escaped) escaped = false;
+    else if (ch === "\\") escaped = true;
+    else if (ch === "'") quoted = true;
+  }
+  states.push({ quoted, escaped });
+  return states;
+}
+function spaceCut(text2, states) {
+  const indent = text2.length - text2.trimStart().length;
+  for (let i = Math.min(MAIL_WIDTH - 2, text2.length - 1); i > indent; i--) {
+    if (text2[i] === " " && !states[i].quoted && !states[i].escaped) return i;
+  }
+  return 0;
+}
+function link2(label, url2) {
+  const uri = `<${plainText(url2).trim().replace(/[^\x21-\x7e]|[<>"]/gu, (ch) => encodeURIComponent(ch))}>`;
+  if (label.length + 1 + uri.length <= MAIL_WIDTH) return [`${label} ${uri}`];
+  const lines = [label];
+  let rest = uri;
+  while (rest.length > MAIL_WIDTH) {
+    const slash = rest.lastIndexOf("/", MAIL_WIDTH - 1);
+    const at = slash > MAIL_WIDTH / 2 ? slash + 1 : MAIL_WIDTH;
+    lines.push(rest.slice(0, at));
+    rest = rest.slice(at);
+  }
+  return [...lines, rest];
+}
+var ASCII_FOR = {
+  "\xB1": "+/-",
+  "\u2192": "->",
+  "\u2190": "<-",
+  "\u2013": "-",
+  "\u2014": "-",
+  "\u2212": "-",
+  "\u2265": ">=",
+  "\u2264": "<=",
+  "\xD7": "x",
+  "\xB7": "-",
+  \u00B5: "u",
+  \u03BC: "u",
+  \u03B1: "alpha",
+  \u03B4: "delta",
+  \u0394: "delta",
+  "\u2018": "'",
+  "\u2019": "'",
+  "\u201C": '"',
+  "\u201D": '"'
+};
+function asciiText(text2) {
+  return plainText(text2).replace(/[^\x20-\x7e]/gu, (ch) => ASCII_FOR[ch] ?? ch.normalize("NFKD")).replace(/[\u0300-\u036f]/g, "").replace(/[^\x20-\x7e]/gu, (ch) => ASCII_FOR[ch] ?? "?");
+}
+var NO_BREAK = "\xA0";
+var SHORT_GROUP = /\[[^\]]{1,40}\]/g;
+function wrap(text2, first = "", rest = first) {
+  const room = MAIL_WIDTH - Math.max(first.length, rest.length);
+  const words = plainText(text2).replace(SHORT_GROUP, (group) => group.replace(/ /g, NO_BREAK)).split(" ").filter((w) => w !== "").map((w) => asciiText(w.replace(/\u00a0/g, " "))).flatMap((w) => w.match(new RegExp(`.{1,${room}}`, "g")));
+  const lines = [];
+  let line = "";
+  for (const word of words) {
+    if (line === "") line = `${lines.length === 0 ? first : rest}${word}`;
+    else if (line.length + 1 + word.length <= MAIL_WIDTH) line += ` ${word}`;
+    else {
+      lines.push(line);
+      line = `${rest}${word}`;
+    }
+  }
+  return line === "" ? lines : [...lines, line];
+}
+function upperFirst(text2) {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
 }
 
 // src/adapters/cli/commands/compare.ts
@@ -75178,7 +75441,10 @@ function compareCommand() {
     "[head.json]",
     "a second results file: its head arm (or only arm) against the first file's base arm; the two runs were not interleaved, so the test is unpaired and drift between them reads as a change"
   ).addOption(
-    new Option("--format <format>", "text (a table), markdown (the PR comment) or json").argParser(oneOf("--format", ["text", "markdown", "json"])).default("text")
+    new Option(
+      "--format <format>",
+      "text (a table), markdown (the PR comment), json, or mail (plain text for a mailing-list reply, 72 columns)"
+    ).argParser(oneOf("--format", ["text", "markdown", "json", "mail"])).default("text")
   ).option("--json", "the same as --format json").option(
     "--comment-id <id>",
     "the comment id of the markdown's hidden marker (the Action's 'comment-id')",
@@ -75199,9 +75465,17 @@ function compareCommand() {
       );
     } else if (format === "markdown") {
       process.stdout.write(renderMarkdownReport({ ...input2, commentId: flags.commentId }));
+    } else if (format === "mail") {
+      process.stdout.write(renderMailReport(input2));
     } else {
       process.stdout.write(
-        renderComparisonText(comparison, input2.decision, result.baseline, steadySummary(result))
+        renderComparisonText(
+          comparison,
+          input2.decision,
+          result.baseline,
+          steadySummary(result),
+          result.clients
+        )
       );
     }
     process.exitCode = input2.decision.exitCode;

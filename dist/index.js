@@ -74319,6 +74319,12 @@ function rawSamples(ctx) {
   ];
 }
 
+// src/core/report/client-line.ts
+function clientText(client) {
+  const version2 = client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`;
+  return `${version2} from ${client.binDir}`;
+}
+
 // src/core/report/markdown-setup.ts
 function keyValueTable(header, rows) {
   return [`| ${header[0]} | ${header[1]} |`, "|:---|:---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
@@ -74374,10 +74380,7 @@ function builds(ctx) {
   const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
   const clients = ctx.result.clients ?? [];
   for (const client of clients) {
-    lines.push(
-      "",
-      `Client: ${escapeMarkdown(client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`)} from ${escapeMarkdown(client.binDir)} drove every arm.`
-    );
+    lines.push("", `Client: ${escapeMarkdown(clientText(client))} drove every arm.`);
   }
   return lines;
 }
@@ -75289,13 +75292,13 @@ function chartBlocks(arm2, curve) {
 
 // src/core/report/reproduce.ts
 var import_yaml = __toESM(require_dist2(), 1);
-function reproductions(result, targets) {
+function reproductions(result, targets, options = {}) {
   return targets.flatMap((t) => {
     const recorded = result.workloads[t.workload];
     if (recorded === null || typeof recorded !== "object") return [];
     const { workload, scriptFiles } = narrowed(recorded, t.clients);
     const file2 = `reproduce-${t.workload.replace(/[^A-Za-z0-9_.-]/g, "_")}.yml`;
-    const yaml = (0, import_yaml.stringify)(workload).trimEnd();
+    const yaml = workloadYaml(workload, options.width);
     const marker = uniqueMarker(yaml);
     const script = [
       `cat > ${shellWord(file2)} <<'${marker}'`,
@@ -75305,6 +75308,23 @@ function reproductions(result, targets) {
     ].join("\n");
     return [{ workload: t.workload, clients: t.clients, file: file2, script, scriptFiles }];
   });
+}
+var WIDTH_STEPS = [0, 4, 8, 12, 16, 20, 24];
+function workloadYaml(workload, width) {
+  if (width === void 0) return (0, import_yaml.stringify)(workload).trimEnd();
+  const styles = [
+    {},
+    { defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN" },
+    { defaultStringType: "QUOTE_DOUBLE" }
+  ];
+  let yaml = "";
+  for (const style of styles) {
+    for (const step of WIDTH_STEPS) {
+      yaml = (0, import_yaml.stringify)(workload, { ...style, lineWidth: width - step, minContentWidth: 0 }).trimEnd();
+      if (yaml.split("\n").every((line) => line.length <= width)) return yaml;
+    }
+  }
+  return yaml;
 }
 function narrowed(recorded, clients) {
   const workload = { ...recorded, clients };
@@ -75377,10 +75397,16 @@ function uniqueMarker(text2) {
 var WHERE = "In a clone of pgperf, after `npm run quickstart` (it puts `pgperf` on the PATH):";
 var MAX_WORKLOADS = 3;
 function reproduceTargets(decision) {
+  return cellTargets(
+    decision.cells.filter(
+      (c) => c.verdict === "regression" || c.verdict === "improvement" || c.likelyRegression
+    )
+  );
+}
+function cellTargets(cells) {
   const byWorkload = /* @__PURE__ */ new Map();
-  for (const c of decision.cells) {
+  for (const c of cells) {
     if (c.part !== void 0) continue;
-    if (c.verdict !== "regression" && c.verdict !== "improvement" && !c.likelyRegression) continue;
     const clients = byWorkload.get(c.workload) ?? [];
     if (!clients.includes(c.clients)) clients.push(c.clients);
     byWorkload.set(c.workload, clients);

@@ -93,6 +93,7 @@ export async function executeRun(
           decision,
           outcome.result.baseline,
           steadySummary(outcome.result),
+          outcome.result.clients,
         ),
       );
     }

@@ -15,24 +15,28 @@ import { buildTables, type ArmTables } from './table-model.js';
 import { compiledCodeLines } from './compiled-code-lines.js';
 import { cellText } from './steady-metrics-section.js';
 import type { SteadyCellSummary } from '../compare/steady-summary.js';
-import type { StoredBaselineInfo } from '../results/types.js';
+import type { ClientInfo, StoredBaselineInfo } from '../results/types.js';
+import { clientLines } from './client-line.js';
 
 /**
  * The decision first (what the gate says and the cell behind it), then what was compared and how, the
  * tables, the reasons said once, and the warnings. `baseline`: the stored run the base samples came from
- * (`--baseline stored`), named under the decision.
+ * (`--baseline stored`), named under the decision; `clients`: the client binaries that drove every arm.
  */
 export function renderComparisonText(
   c: RunComparison,
   decision: Decision,
   baseline?: StoredBaselineInfo,
   steady: readonly SteadyCellSummary[] = [],
+  clients: readonly ClientInfo[] = [],
 ): string {
   const lines: string[] = [
     decisionLine(decision),
     compared(c),
+    ...clientLines(clients),
     ...(baseline ? [describeStoredBaseline(baseline)] : []),
-    ...design(c, decision),
+    ...analysisLines(c, decision),
+    ...compiledCodeLines(c),
   ];
   for (const arm of buildTables(c)) lines.push('', ...renderArm(arm));
   lines.push(...steadyLines(steady));
@@ -50,13 +54,15 @@ function steadyLines(cells: readonly SteadyCellSummary[]): string[] {
   return [
     '',
     'steady per-transaction costs, base -> head (medians over the runs; gated only where a workload lists them in metrics):',
-    ...cells.map((c) => {
-      const metrics = STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m)).map(
-        (m) => `${METRICS[m].label} ${cellText(c, m).replace(/→/g, '->')}`,
-      );
-      return `  ${heads > 1 ? `${c.head} ` : ''}${c.cell}: ${metrics.join('; ')}`;
-    }),
+    ...cells.map((c) => `  ${heads > 1 ? `${c.head} ` : ''}${c.cell}: ${steadyCellLine(c)}`),
   ];
+}
+
+/** "WAL bytes/tx 120 -> 122 (+1.7%); buffer hits/tx ...": one cell's steady costs, base -> head. */
+export function steadyCellLine(c: SteadyCellSummary): string {
+  return STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m))
+    .map((m) => `${METRICS[m].label} ${cellText(c, m).replace(/→/g, '->')}`)
+    .join('; ');
 }
 
 const OUTCOME_WORDS = {
@@ -82,14 +88,19 @@ function reasonLines(d: Decision): string[] {
   });
 }
 
-function compared(c: RunComparison): string {
+/** "compared: 'head' vs base 'base' (TPS, higher is better)". */
+export function compared(c: RunComparison): string {
   const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join('; ');
   if (c.comparisons.length === 0) return `nothing to compare (${what})`;
   const arms = c.comparisons.map((a) => `'${a.head}'`).join(', ');
   return `compared: ${arms} vs base '${c.baseline}' (${what})`;
 }
 
-function design(c: RunComparison, d: Decision): string[] {
+/**
+ * How the comparison decided: "alpha 0.05, Holm over 9 cell(s) per arm, default threshold 2%, fail-on
+ * regression", and the sequential look that decided, if any.
+ */
+export function analysisLines(c: RunComparison, d: Decision): string[] {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join('/');
   const unit = c.gatedMetrics.length > 1 ? 'cell-metric hypotheses' : 'cell(s)';
   const holm = families === '' ? '' : `, Holm over ${families} ${unit} per arm`;
@@ -104,7 +115,6 @@ function design(c: RunComparison, d: Decision): string[] {
         (s.spending ? `, ${s.spending === 'pocock' ? 'Pocock' : "O'Brien-Fleming"} alpha-spending` : ''),
     );
   }
-  lines.push(...compiledCodeLines(c));
   return lines;
 }
 

@@ -6,6 +6,7 @@ import type { ClientInfo, Environment } from '../results/types.js';
 import { omitted, type ReportContext } from './markdown-context.js';
 import { escapeMarkdown } from './markdown-escape.js';
 import type { TrimId } from './markdown-size.js';
+import { clientText } from './client-line.js';
 
 function keyValueTable(header: [string, string], rows: Array<[string, string]>): string[] {
   return [`| ${header[0]} | ${header[1]} |`, '|:---|:---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
@@ -71,11 +72,7 @@ export function builds(ctx: ReportContext): string[] {
   const lines = ['| arm | bin dir | server version | build |', '|:---|:---|:---|:---|', ...rows];
   const clients: ClientInfo[] = ctx.result.clients ?? [];
   for (const client of clients) {
-    lines.push(
-      '',
-      `Client: ${escapeMarkdown(client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`)} ` +
-        `from ${escapeMarkdown(client.binDir)} drove every arm.`,
-    );
+    lines.push('', `Client: ${escapeMarkdown(clientText(client))} drove every arm.`);
   }
   return lines;
 }

@@ -3,7 +3,7 @@
  * or an improvement), the commands that re-measure those cells locally (reproduce.ts), collapsed, in a
  * code block (codeBlock: shown as it is, nothing inside can close it).
  */
-import type { Decision } from '../compare/decision.js';
+import type { DecidedCell, Decision } from '../compare/decision.js';
 import type { RunResult } from '../results/types.js';
 import { codeBlock, escapeMarkdown } from './markdown-escape.js';
 import { reproductions, type ReproduceTarget } from './reproduce.js';
@@ -12,13 +12,21 @@ import { reproductions, type ReproduceTarget } from './reproduce.js';
 const WHERE = 'In a clone of pgperf, after `npm run quickstart` (it puts `pgperf` on the PATH):';
 
 /** At most this many workloads get a block: the comment stays readable; the results file has them all. */
-const MAX_WORKLOADS = 3;
+export const MAX_WORKLOADS = 3;
 
 export function reproduceTargets(decision: Decision): ReproduceTarget[] {
+  return cellTargets(
+    decision.cells.filter(
+      (c) => c.verdict === 'regression' || c.verdict === 'improvement' || c.likelyRegression,
+    ),
+  );
+}
+
+/** The cells' workloads, each with the cells' client counts in order (the plain-text mail's own choice of cells). */
+export function cellTargets(cells: readonly DecidedCell[]): ReproduceTarget[] {
   const byWorkload = new Map<string, number[]>();
-  for (const c of decision.cells) {
+  for (const c of cells) {
     if (c.part !== undefined) continue; // a consolidated comparison spans machines: no one command
-    if (c.verdict !== 'regression' && c.verdict !== 'improvement' && !c.likelyRegression) continue;
     const clients = byWorkload.get(c.workload) ?? [];
     if (!clients.includes(c.clients)) clients.push(c.clients);
     byWorkload.set(c.workload, clients);

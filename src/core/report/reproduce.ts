@@ -27,14 +27,26 @@ export interface Reproduction {
   scriptFiles: string[];
 }
 
+export interface ReproduceOptions {
+  /**
+   * The longest line the workload's YAML may have, e.g. a mail's 72 columns (workloadYaml); default the
+   * yaml library's own folding at 80, as the PR comment has it.
+   */
+  width?: number;
+}
+
 /** One reproduction per target whose workload the results document records. */
-export function reproductions(result: RunResult, targets: readonly ReproduceTarget[]): Reproduction[] {
+export function reproductions(
+  result: RunResult,
+  targets: readonly ReproduceTarget[],
+  options: ReproduceOptions = {},
+): Reproduction[] {
   return targets.flatMap((t) => {
     const recorded = result.workloads[t.workload];
     if (recorded === null || typeof recorded !== 'object') return [];
     const { workload, scriptFiles } = narrowed(recorded as Record<string, unknown>, t.clients);
     const file = `reproduce-${t.workload.replace(/[^A-Za-z0-9_.-]/g, '_')}.yml`;
-    const yaml = stringify(workload).trimEnd();
+    const yaml = workloadYaml(workload, options.width);
     const marker = uniqueMarker(yaml);
     const script = [
       `cat > ${shellWord(file)} <<'${marker}'`,
@@ -46,6 +58,31 @@ export function reproductions(result: RunResult, targets: readonly ReproduceTarg
     ].join('\n');
     return [{ workload: t.workload, clients: t.clients, file, script, scriptFiles }];
   });
+}
+
+/** Narrower folding widths tried below `width`: the yaml library counts a line's width after its indentation. */
+const WIDTH_STEPS = [0, 4, 8, 12, 16, 20, 24];
+
+/**
+ * The workload as YAML. With `width`, every line fits it: folded at spaces first; where a word is too long
+ * for that (a long name or path), its strings are written double-quoted, which YAML folds inside a word
+ * (an escaped line break), then its keys too. The same document either way.
+ */
+function workloadYaml(workload: Record<string, unknown>, width?: number): string {
+  if (width === undefined) return stringify(workload).trimEnd();
+  const styles = [
+    {},
+    { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' },
+    { defaultStringType: 'QUOTE_DOUBLE' },
+  ] as const;
+  let yaml = '';
+  for (const style of styles) {
+    for (const step of WIDTH_STEPS) {
+      yaml = stringify(workload, { ...style, lineWidth: width - step, minContentWidth: 0 }).trimEnd();
+      if (yaml.split('\n').every((line) => line.length <= width)) return yaml;
+    }
+  }
+  return yaml;
 }
 
 /** The workload as it ran, with only the given client counts and script paths made local (basenames). */

@@ -3,6 +3,7 @@ import { analyse } from '../../../flows/compare/analysis.js';
 import { reportInputOf } from '../../../flows/compare/report-input.js';
 import { renderComparisonText } from '../../../core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../core/report/markdown.js';
+import { renderMailReport } from '../../../core/report/plain-text-mail.js';
 import { steadySummary } from '../../../core/compare/steady-summary.js';
 import { readResults } from '../../../store/read-results.js';
 import { mergeTwoRuns } from '../../../flows/compare/two-runs.js';
@@ -17,7 +18,7 @@ import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { oneOf } from '../options.js';
 
 interface CompareFlags extends AnalysisFlags, FailOnFlags {
-  format: 'text' | 'markdown' | 'json';
+  format: 'text' | 'markdown' | 'json' | 'mail';
   json?: boolean;
   commentId: string;
 }
@@ -27,7 +28,8 @@ interface CompareFlags extends AnalysisFlags, FailOnFlags {
  * overall, with the analysis settings recorded in the results unless flags override them. `pgperf compare
  * BASE.json HEAD.json`: the base arm of one run against the head arm of another, measured apart (unpaired,
  * said first on stderr and in the warnings; flows/compare/two-runs.ts), with the head run's settings. `--format
- * markdown` prints exactly the PR comment the Action posts for these results; `--format json` the decision,
+ * markdown` prints exactly the PR comment the Action posts for these results; `--format mail` plain text for a
+ * reply on a mailing list (72 columns, ASCII; core/report/plain-text-mail.ts); `--format json` the decision,
  * the comparison and the steady per-transaction metrics side by side (steadyMetrics). Exits as the gate
  * decides under --fail-on (0 passed, 1 failed, 2 bad input, 3 the results are incomplete), the same
  * decision the Action's step, status and comment carry.
@@ -44,8 +46,11 @@ export function compareCommand(): Command {
       "a second results file: its head arm (or only arm) against the first file's base arm; the two runs were not interleaved, so the test is unpaired and drift between them reads as a change",
     )
     .addOption(
-      new Option('--format <format>', 'text (a table), markdown (the PR comment) or json')
-        .argParser(oneOf('--format', ['text', 'markdown', 'json'] as const))
+      new Option(
+        '--format <format>',
+        'text (a table), markdown (the PR comment), json, or mail (plain text for a mailing-list reply, 72 columns)',
+      )
+        .argParser(oneOf('--format', ['text', 'markdown', 'json', 'mail'] as const))
         .default('text'),
     )
     .option('--json', 'the same as --format json')
@@ -69,9 +74,17 @@ export function compareCommand(): Command {
       );
     } else if (format === 'markdown') {
       process.stdout.write(renderMarkdownReport({ ...input, commentId: flags.commentId }));
+    } else if (format === 'mail') {
+      process.stdout.write(renderMailReport(input));
     } else {
       process.stdout.write(
-        renderComparisonText(comparison, input.decision, result.baseline, steadySummary(result)),
+        renderComparisonText(
+          comparison,
+          input.decision,
+          result.baseline,
+          steadySummary(result),
+          result.clients,
+        ),
       );
     }
     process.exitCode = input.decision.exitCode;
