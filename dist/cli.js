@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path45 = __require("node:path");
+    var path46 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path45.resolve(baseDir, baseName);
+          const localBin = path46.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path45.extname(baseName))) return void 0;
+          if (sourceExt.includes(path46.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path45.resolve(
-            path45.dirname(resolvedScriptPath),
+          executableDir = path46.resolve(
+            path46.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path45.basename(
+            const legacyName = path46.basename(
               this._scriptPath,
-              path45.extname(this._scriptPath)
+              path46.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path45.extname(executableFile));
+        launchWithNode = sourceExt.includes(path46.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path45.basename(filename, path45.extname(filename));
+        this._name = path46.basename(filename, path46.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path46) {
-        if (path46 === void 0) return this._executableDir;
-        this._executableDir = path46;
+      executableDir(path47) {
+        if (path47 === void 0) return this._executableDir;
+        this._executableDir = path47;
         return this;
       }
       /**
@@ -3862,10 +3862,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path45) {
-  if (!path45)
+function getElementAtPath(obj, path46) {
+  if (!path46)
     return obj;
-  return path45.reduce((acc, key) => acc?.[key], obj);
+  return path46.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -4124,11 +4124,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path45, issues) {
+function prefixIssues(path46, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path45);
+    iss.path.unshift(path46);
     return iss;
   });
 }
@@ -4661,16 +4661,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path45 = []) => {
+  const processError = (error63, path46 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path45, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path46, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path45, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path46, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path45, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path46, ...issue2.path]);
       } else {
-        const fullpath = [...path45, ...issue2.path];
+        const fullpath = [...path46, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -4709,17 +4709,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path45 = []) => {
+  const processError = (error63, path46 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path45, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path46, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path45, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path46, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path45, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path46, ...issue2.path]);
       } else {
-        const fullpath = [...path45, ...issue2.path];
+        const fullpath = [...path46, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -4758,8 +4758,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path45 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path45) {
+  const path46 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path46) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -22791,13 +22791,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path45 = ref.slice(1).split("/").filter(Boolean);
-  if (path45.length === 0) {
+  const path46 = ref.slice(1).split("/").filter(Boolean);
+  if (path46.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path45[0] === defsKey) {
-    const key = path45[1] === void 0 ? void 0 : decodeJSONPointerSegment(path45[1]);
+  if (path46[0] === defsKey) {
+    const key = path46[1] === void 0 ? void 0 : decodeJSONPointerSegment(path46[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27493,7 +27493,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path45 = __require("path");
+    var path46 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -27532,7 +27532,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path45.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path45.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path46.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path46.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -27664,13 +27664,13 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path45 = __require("path");
+    var path46 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs.stat(file2, function(err, stat9) {
-        if (err || !helper.usePgPass(stat9, file2)) {
+      fs.stat(file2, function(err, stat10) {
+        if (err || !helper.usePgPass(stat10, file2)) {
           return cb(void 0);
         }
         var st = fs.createReadStream(file2);
@@ -29551,17 +29551,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path45) {
-      const ctrl = callVisitor(key, node2, visitor, path45);
+    function visit_(key, node2, visitor, path46) {
+      const ctrl = callVisitor(key, node2, visitor, path46);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path45, ctrl);
-        return visit_(key, ctrl, visitor, path45);
+        replaceNode(key, path46, ctrl);
+        return visit_(key, ctrl, visitor, path46);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path45 = Object.freeze(path45.concat(node2));
+          path46 = Object.freeze(path46.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path45);
+            const ci = visit_(i, node2.items[i], visitor, path46);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29572,13 +29572,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path45 = Object.freeze(path45.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path45);
+          path46 = Object.freeze(path46.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path46);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = visit_("value", node2.value, visitor, path45);
+          const cv2 = visit_("value", node2.value, visitor, path46);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29599,17 +29599,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path45) {
-      const ctrl = await callVisitor(key, node2, visitor, path45);
+    async function visitAsync_(key, node2, visitor, path46) {
+      const ctrl = await callVisitor(key, node2, visitor, path46);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path45, ctrl);
-        return visitAsync_(key, ctrl, visitor, path45);
+        replaceNode(key, path46, ctrl);
+        return visitAsync_(key, ctrl, visitor, path46);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path45 = Object.freeze(path45.concat(node2));
+          path46 = Object.freeze(path46.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path45);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path46);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29620,13 +29620,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path45 = Object.freeze(path45.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path45);
+          path46 = Object.freeze(path46.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path46);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = await visitAsync_("value", node2.value, visitor, path45);
+          const cv2 = await visitAsync_("value", node2.value, visitor, path46);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29653,23 +29653,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path45) {
+    function callVisitor(key, node2, visitor, path46) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path45);
+        return visitor(key, node2, path46);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path45);
+        return visitor.Map?.(key, node2, path46);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path45);
+        return visitor.Seq?.(key, node2, path46);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path45);
+        return visitor.Pair?.(key, node2, path46);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path45);
+        return visitor.Scalar?.(key, node2, path46);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path45);
+        return visitor.Alias?.(key, node2, path46);
       return void 0;
     }
-    function replaceNode(key, path45, node2) {
-      const parent = path45[path45.length - 1];
+    function replaceNode(key, path46, node2) {
+      const parent = path46[path46.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -30281,10 +30281,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path45, value) {
+    function collectionFromPath(schema, path46, value) {
       let v = value;
-      for (let i = path45.length - 1; i >= 0; --i) {
-        const k = path45[i];
+      for (let i = path46.length - 1; i >= 0; --i) {
+        const k = path46[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30303,7 +30303,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path45) => path45 == null || typeof path45 === "object" && !!path45[Symbol.iterator]().next().done;
+    var isEmptyPath = (path46) => path46 == null || typeof path46 === "object" && !!path46[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30333,11 +30333,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path45, value) {
-        if (isEmptyPath(path45))
+      addIn(path46, value) {
+        if (isEmptyPath(path46))
           this.add(value);
         else {
-          const [key, ...rest] = path45;
+          const [key, ...rest] = path46;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -30351,8 +30351,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path45) {
-        const [key, ...rest] = path45;
+      deleteIn(path46) {
+        const [key, ...rest] = path46;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -30366,8 +30366,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path45, keepScalar) {
-        const [key, ...rest] = path45;
+      getIn(path46, keepScalar) {
+        const [key, ...rest] = path46;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -30385,8 +30385,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path45) {
-        const [key, ...rest] = path45;
+      hasIn(path46) {
+        const [key, ...rest] = path46;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -30396,8 +30396,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path45, value) {
-        const [key, ...rest] = path45;
+      setIn(path46, value) {
+        const [key, ...rest] = path46;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -32912,9 +32912,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path45, value) {
+      addIn(path46, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path45, value);
+          this.contents.addIn(path46, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -32989,14 +32989,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path45) {
-        if (Collection2.isEmptyPath(path45)) {
+      deleteIn(path46) {
+        if (Collection2.isEmptyPath(path46)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path45) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path46) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33011,10 +33011,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path45, keepScalar) {
-        if (Collection2.isEmptyPath(path45))
+      getIn(path46, keepScalar) {
+        if (Collection2.isEmptyPath(path46))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path45, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path46, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33025,10 +33025,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path45) {
-        if (Collection2.isEmptyPath(path45))
+      hasIn(path46) {
+        if (Collection2.isEmptyPath(path46))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path45) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path46) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33045,13 +33045,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path45, value) {
-        if (Collection2.isEmptyPath(path45)) {
+      setIn(path46, value) {
+        if (Collection2.isEmptyPath(path46)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path45), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path46), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path45, value);
+          this.contents.setIn(path46, value);
         }
       }
       /**
@@ -35012,9 +35012,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path45) => {
+    visit2.itemAtPath = (cst, path46) => {
       let item = cst;
-      for (const [field, index] of path45) {
+      for (const [field, index] of path46) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35023,23 +35023,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path45) => {
-      const parent = visit2.itemAtPath(cst, path45.slice(0, -1));
-      const field = path45[path45.length - 1][0];
+    visit2.parentCollection = (cst, path46) => {
+      const parent = visit2.itemAtPath(cst, path46.slice(0, -1));
+      const field = path46[path46.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path45, item, visitor) {
-      let ctrl = visitor(item, path45);
+    function _visit(path46, item, visitor) {
+      let ctrl = visitor(item, path46);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path45.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path46.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35050,10 +35050,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path45);
+            ctrl = ctrl(item, path46);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path45) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path46) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -36940,12 +36940,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path45) {
-  return path45.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path46) {
+  return path46.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path45) {
+function valueAt2(doc, path46) {
   let v = doc;
-  for (const key of path45) {
+  for (const key of path46) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37289,15 +37289,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-import { readFile as readFile16 } from "node:fs/promises";
-async function readResults(path45, options = {}) {
+import { readFile as readFile17 } from "node:fs/promises";
+async function readResults(path46, options = {}) {
   let text2;
   try {
-    text2 = await readFile16(path45, "utf8");
+    text2 = await readFile17(path46, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path45}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path46}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path45, options);
+  return parseResults(text2, path46, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39210,14 +39210,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path45 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path46 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path45 && path45[0] !== "/") {
-          path45 = `/${path45}`;
+        if (path46 && path46[0] !== "/") {
+          path46 = `/${path46}`;
         }
-        return new URL(`${origin}${path45}`);
+        return new URL(`${origin}${path46}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39668,39 +39668,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path45, origin }
+          request: { method, path: path46, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path45);
+        debuglog("sending request to %s %s/%s", method, origin, path46);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path45, origin },
+          request: { method, path: path46, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path45,
+          path46,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path45, origin }
+          request: { method, path: path46, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path45);
+        debuglog("trailers received from %s %s/%s", method, origin, path46);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path45, origin },
+          request: { method, path: path46, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path45,
+          path46,
           error62.message
         );
       });
@@ -39749,9 +39749,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path45, origin }
+            request: { method, path: path46, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path45);
+          debuglog("sending request to %s %s/%s", method, origin, path46);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -39814,7 +39814,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path45,
+        path: path46,
         method,
         body,
         headers,
@@ -39829,11 +39829,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path45 !== "string") {
+        if (typeof path46 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path45[0] !== "/" && !(path45.startsWith("http://") || path45.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path46[0] !== "/" && !(path46.startsWith("http://") || path46.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path45)) {
+        } else if (invalidPathRegex.test(path46)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -39899,7 +39899,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path45, query) : path45;
+        this.path = query ? buildURL(path46, query) : path46;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -44592,7 +44592,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path45, host, upgrade, blocking, reset } = request2;
+      const { method, path: path46, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44673,7 +44673,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path45} HTTP/1.1\r
+      let header = `${method} ${path46} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45202,7 +45202,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path45, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path46, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45299,7 +45299,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path45;
+      headers[HTTP2_HEADER_PATH] = path46;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45652,9 +45652,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path45 = search ? `${pathname}${search}` : pathname;
+        const path46 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path45;
+        this.opts.path = path46;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -46893,10 +46893,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path45 = "/",
+          path: path46 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path45;
+        opts.path = origin + path46;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -48868,20 +48868,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path45) {
-      if (typeof path45 !== "string") {
-        return path45;
+    function safeUrl2(path46) {
+      if (typeof path46 !== "string") {
+        return path46;
       }
-      const pathSegments = path45.split("?");
+      const pathSegments = path46.split("?");
       if (pathSegments.length !== 2) {
-        return path45;
+        return path46;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path45, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path45);
+    function matchKey(mockDispatch2, { path: path46, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path46);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -48903,7 +48903,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path45 }) => matchValue(safeUrl2(path45), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path46 }) => matchValue(safeUrl2(path46), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -48941,9 +48941,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path45, method, body, headers, query } = opts;
+      const { path: path46, method, body, headers, query } = opts;
       return {
-        path: path45,
+        path: path46,
         method,
         body,
         headers,
@@ -49406,10 +49406,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path45, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path46, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path45,
+            Path: path46,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54288,9 +54288,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path45) {
-      for (let i = 0; i < path45.length; ++i) {
-        const code = path45.charCodeAt(i);
+    function validateCookiePath(path46) {
+      for (let i = 0; i < path46.length; ++i) {
+        const code = path46.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57210,11 +57210,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path45 = opts.path;
+          let path46 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path45 = `/${path45}`;
+            path46 = `/${path46}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path45);
+          url2 = new URL(util.parseOrigin(url2).origin + path46);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -62502,10 +62502,10 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
-import path36 from "node:path";
+import path37 from "node:path";
 
 // src/flows/bisect/run-bisection.ts
-import path28 from "node:path";
+import path29 from "node:path";
 
 // src/postgres/builds/build.ts
 import { mkdir as mkdir4, readFile as readFile8, rm as rm8, writeFile as writeFile4 } from "node:fs/promises";
@@ -62540,8 +62540,8 @@ function shellWord(word) {
 import { readFile } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat9 = await readFile(`/proc/${pid}/stat`, "utf8");
-    return stat9.slice(stat9.lastIndexOf(")") + 2).split(" ")[0];
+    const stat10 = await readFile(`/proc/${pid}/stat`, "utf8");
+    return stat10.slice(stat10.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -65059,7 +65059,7 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/flows/compare/pipeline.ts
-import path26 from "node:path";
+import path27 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -66911,19 +66911,19 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat9 = parsePidStatLine(text2);
-  return stat9 && { pid: stat9.pid, comm: stat9.comm, cpu: stat9.utime + stat9.stime };
+  const stat10 = parsePidStatLine(text2);
+  return stat10 && { pid: stat10.pid, comm: stat10.comm, cpu: stat10.utime + stat10.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat9 = await readText(root, "proc/stat");
-  if (stat9 === void 0) return void 0;
+  const stat10 = await readText(root, "proc/stat");
+  if (stat10 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat9), procs };
+  return { cpu: parseProcStat(stat10), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -67733,10 +67733,10 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat9 = await readStat(proc, backendPid);
+  const stat10 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat9 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat9.ppid, own: backendPid };
+  if (!stat10 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat10.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
@@ -67757,8 +67757,8 @@ async function settle2(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat9 = await readStat(proc, pid);
-      if (!stat9 || stat9.state === "Z" || stat9.state === "X") continue;
+      const stat10 = await readStat(proc, pid);
+      if (!stat10 || stat10.state === "Z" || stat10.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -70926,6 +70926,125 @@ function changedFunctions(base, head) {
   return { changed: changed.slice(0, KEPT_NAMES), changedCount: changed.length, total: after.length };
 }
 
+// src/postgres/cluster/known-settings.ts
+import { readFile as readFile15, stat as stat4 } from "node:fs/promises";
+import path26 from "node:path";
+init_errors();
+function parseDescribeConfig(text2) {
+  const settings2 = /* @__PURE__ */ new Map();
+  for (const [i, line] of text2.split("\n").entries()) {
+    if (line.trim() === "") continue;
+    const [name, context3, group, type] = line.split("	");
+    if (name === void 0 || !SETTING_NAME.test(name) || type === void 0) {
+      throw new Error(
+        `postgres --describe-config, line ${i + 1}: expected NAME<TAB>CONTEXT<TAB>GROUP<TAB>TYPE..., got ${JSON.stringify(line.slice(0, 80))}`
+      );
+    }
+    settings2.set(name.toLowerCase(), { name, context: context3, group, type });
+  }
+  if (settings2.size === 0) throw new Error("postgres --describe-config printed no settings");
+  return settings2;
+}
+var installs = /* @__PURE__ */ new Map();
+async function installSettings(binDir, what, deps) {
+  const postgres = path26.resolve(binDir, "postgres");
+  const st = await stat4(postgres).catch(() => void 0);
+  if (!st) return readInstallSettings(binDir, postgres, what, deps);
+  const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
+  let entry = installs.get(key);
+  if (!entry) {
+    entry = readInstallSettings(binDir, postgres, what, deps);
+    installs.set(key, entry);
+    entry.catch(() => installs.delete(key));
+  }
+  return entry;
+}
+async function readInstallSettings(binDir, postgres, what, deps) {
+  const { text: text2 } = await inspectBinDir(binDir, what, deps.runner);
+  const version2 = /\(PostgreSQL\)\s+(\S+)/.exec(text2);
+  const install = {
+    version: version2 ? `PostgreSQL ${version2[1]}` : text2,
+    inBinary: /* @__PURE__ */ new Map(),
+    postgres
+  };
+  const res = await deps.runner.run(postgres, ["--describe-config"]);
+  try {
+    if (res.exitCode !== 0) throw new Error(describeExit(res));
+    install.described = parseDescribeConfig(res.stdout);
+  } catch (e) {
+    deps.logger.warn(
+      `${what}: cannot tell which settings ${install.version} knows (${postgres} --describe-config: ${errorMessage(e)}); its server says so at start instead`
+    );
+  }
+  return install;
+}
+var ELF_MAGIC = Buffer.from([127, 69, 76, 70]);
+async function knows(install, names) {
+  const described = install.described;
+  const answers = /* @__PURE__ */ new Map();
+  const hidden = [];
+  for (const name of names) {
+    if (!described || described.has(name)) answers.set(name, true);
+    else if (install.inBinary.has(name)) answers.set(name, install.inBinary.get(name));
+    else hidden.push(name);
+  }
+  if (hidden.length === 0) return answers;
+  const binary = await readFile15(install.postgres).catch(() => void 0);
+  const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
+  for (const name of hidden) {
+    const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
+    install.inBinary.set(name, found);
+    answers.set(name, found);
+  }
+  return answers;
+}
+async function refuseUnknownSettings(arms, workloads, deps) {
+  const core = (names2) => names2.filter((name) => !name.includes("."));
+  const given = [
+    ...workloads.flatMap(
+      (w) => core(Object.keys(w.settings)).map((name) => ({ name, where: `workload ${w.name}, settings`, arms }))
+    ),
+    ...arms.flatMap(
+      (arm3) => core(Object.keys(arm3.settings)).map((name) => ({
+        name,
+        where: `settings of arm '${arm3.label}'`,
+        arms: [arm3]
+      }))
+    )
+  ];
+  if (given.length === 0) return;
+  const names = [...new Set(given.map((s) => s.name.toLowerCase()))];
+  const known = await Promise.all(
+    arms.map(async (arm3) => {
+      const install = await installSettings(arm3.binDir, `arm ${arm3.label}`, deps);
+      return { arm: arm3, install, answers: await knows(install, names) };
+    })
+  );
+  const arm2 = (k) => ({ label: k.arm.label, version: k.install.version });
+  const problems = [];
+  for (const { name, where, arms: to } of given) {
+    const answer = (k) => k.answers.get(name.toLowerCase());
+    const unknownTo = known.filter((k) => to.includes(k.arm) && answer(k) === false);
+    if (unknownTo.length === 0) continue;
+    const knownTo = known.filter((k) => answer(k) === true);
+    problems.push(
+      unknownSettingProblem({ name, where, unknownTo: unknownTo.map(arm2), knownTo: knownTo.map(arm2) })
+    );
+  }
+  if (problems.length === 1) throw new UserError(problems[0]);
+  if (problems.length > 1) {
+    throw new UserError(
+      `${problems.length} settings are not known to an arm's PostgreSQL:
+  ${problems.join("\n  ")}`
+    );
+  }
+}
+function unknownSettingProblem(p) {
+  const described = (a) => `arm '${a.label}' (${a.version})`;
+  const tail2 = p.knownTo.length > 0 ? `${p.knownTo.map(described).join(" and ")} ${p.knownTo.length === 1 ? "knows" : "know"} it; remove it or give it only to the arms that know it` : "no arm of this run knows it; check its spelling (`postgres --describe-config` lists the settings a server knows)";
+  return `setting '${p.name}' (${p.where}) is not known to ${p.unknownTo.map(described).join(" or ")}: ${tail2}`;
+}
+
 // src/flows/compare/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
@@ -70941,9 +71060,10 @@ async function runPipeline(req, deps) {
   const probe3 = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
+  await refuseUnknownSettings(arms, req.workloads, deps);
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
-  const resultsFile = path26.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path27.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
@@ -70958,7 +71078,7 @@ async function runPipeline(req, deps) {
       analysis,
       arms,
       sink,
-      logsDir: path26.join(runDir, "logs"),
+      logsDir: path27.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
@@ -71026,7 +71146,7 @@ async function compareArmsCode(arms, logger) {
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out = [];
   for (const head of heads) {
-    if (path26.resolve(head.binDir) === path26.resolve(base.binDir)) continue;
+    if (path27.resolve(head.binDir) === path27.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -71067,11 +71187,11 @@ function archiveSink(store) {
 }
 
 // src/flows/bisect/commit-range.ts
-import path27 from "node:path";
+import path28 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path27.resolve(req.cacheDir));
+  const layout = cacheLayout(path28.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -71291,7 +71411,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path28.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path29.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
@@ -71399,28 +71519,28 @@ function oneCell(workload, clients, field = "--clients") {
 }
 
 // src/drivers/load-workload.ts
-import { readFile as readFile15, stat as stat4 } from "node:fs/promises";
-import path31 from "node:path";
+import { readFile as readFile16, stat as stat5 } from "node:fs/promises";
+import path32 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path29 from "node:path";
+import path30 from "node:path";
 async function confinedPath(root, name) {
-  if (path29.isAbsolute(name)) {
+  if (path30.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path29.resolve(root, name));
+    real = await realpath(path30.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path29.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path30.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path29.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path29.isAbsolute(inside)) {
+  const inside = path30.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path30.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -71435,7 +71555,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path30 from "node:path";
+import path31 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -71444,15 +71564,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path30.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path30.dirname(dir)) {
-    const candidate = path30.join(dir, "workloads");
-    if (existsSync(path30.join(candidate, "workload.schema.json"))) return candidate;
-    if (path30.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path31.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path31.dirname(dir)) {
+    const candidate = path31.join(dir, "workloads");
+    if (existsSync(path31.join(candidate, "workload.schema.json"))) return candidate;
+    if (path31.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path30.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path31.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -71474,7 +71594,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path30.join(workloadsDir, `${name}.yml`);
+  const file2 = path31.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -71519,7 +71639,7 @@ var MAX_WORKLOAD_FILE_BYTES = 1024 * 1024;
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    const st = await stat4(file2);
+    const st = await stat5(file2);
     if (!st.isFile()) {
       throw new UserError(
         `workload file ${file2}: not a regular file (${st.isDirectory() ? "a directory" : "a device, FIFO or socket"}); expected a YAML workload file`
@@ -71530,7 +71650,7 @@ async function loadWorkloadFile(file2) {
         `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
       );
     }
-    text2 = await readFile15(file2, "utf8");
+    text2 = await readFile16(file2, "utf8");
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
@@ -71573,7 +71693,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path31.dirname(path31.resolve(file2));
+  const dir = path32.dirname(path32.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -71787,7 +71907,7 @@ function memoryLogger() {
 }
 
 // src/postgres/builds/build-pair.ts
-import path32 from "node:path";
+import path33 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -71817,7 +71937,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path32.resolve(req.cacheDir));
+  const layout = cacheLayout(path33.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -72211,14 +72331,14 @@ import os9 from "node:os";
 
 // src/store/open/open-store.ts
 init_errors();
-import path34 from "node:path";
+import path35 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants4 } from "node:fs";
-import { access as access4, readdir as readdir9, readFile as readFile17, stat as stat5 } from "node:fs/promises";
-import path33 from "node:path";
+import { access as access4, readdir as readdir9, readFile as readFile18, stat as stat6 } from "node:fs/promises";
+import path34 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -72227,8 +72347,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path33.join(dir, "runs");
-    this.indexDir = path33.join(dir, "index");
+    this.runsDir = path34.join(dir, "runs");
+    this.indexDir = path34.join(dir, "index");
   }
   dir;
   options;
@@ -72241,8 +72361,8 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path33.resolve(dir), options);
-    const st = await stat5(store.dir).catch((e) => {
+    const store = new _DirStore(path34.resolve(dir), options);
+    const st = await stat6(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
     });
@@ -72274,7 +72394,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile17(file2, "utf8");
+      text2 = await readFile18(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -72318,15 +72438,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path33.join(this.runsDir, `${id}.json`);
+    return path34.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path33.join(this.indexDir, `${id}.json`);
+    return path34.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile17(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile18(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -72340,7 +72460,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const text2 = await readFile17(file2, "utf8");
+      const text2 = await readFile18(file2, "utf8");
       let parsed;
       try {
         parsed = JSON.parse(text2);
@@ -72355,7 +72475,7 @@ var DirStore = class _DirStore {
       this.options.warn(`skipping ${file2}: not a results document this pgperf reads: ${detail}`);
       return void 0;
     }
-    const savedAt = (await stat5(file2)).mtime.toISOString();
+    const savedAt = (await stat6(file2)).mtime.toISOString();
     const entry = summarize2(doc, savedAt);
     try {
       await makeDirectory(this.indexDir);
@@ -72411,8 +72531,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path34.isAbsolute(xdgDataHome) ? xdgDataHome : path34.join(home, ".local", "share");
-  return path34.join(base, "pgperf", "store");
+  const base = xdgDataHome && path35.isAbsolute(xdgDataHome) ? xdgDataHome : path35.join(home, ".local", "share");
+  return path35.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -72482,7 +72602,7 @@ function checkArmCount(count2) {
 
 // src/adapters/cli/commands/build.ts
 import os11 from "node:os";
-import path35 from "node:path";
+import path36 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -72508,7 +72628,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path35.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path36.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -72521,7 +72641,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path35.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
+  return flag ? path36.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -72633,7 +72753,7 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path36.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path37.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     let report;
@@ -72708,14 +72828,14 @@ function renderCalibrationText(c) {
 
 // src/adapters/cli/execute-run.ts
 import { readFileSync } from "node:fs";
-import path39 from "node:path";
+import path40 from "node:path";
 
 // src/flows/compare/compare-flow.ts
 init_errors();
 
 // src/flows/compare/stored-baseline.ts
-import { stat as stat6 } from "node:fs/promises";
-import path37 from "node:path";
+import { stat as stat7 } from "node:fs/promises";
+import path38 from "node:path";
 init_fingerprint();
 init_types();
 init_store();
@@ -72775,7 +72895,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path37.join(req.runDir, "sentinel")
+        runDir: path38.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -72793,7 +72913,7 @@ async function runStoredBaseline(req, options, deps) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path37.join(req.runDir, "head")
+        runDir: path38.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -72844,7 +72964,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path37.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path38.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -73142,7 +73262,7 @@ function commitOf2(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat6(path37.join(binDir, "postgres"))).isFile();
+    return (await stat7(path38.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -73253,7 +73373,7 @@ async function headOnly(arms, deps) {
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile8 } from "node:fs/promises";
-import path38 from "node:path";
+import path39 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   return decide(comparison, policy, completenessOf(result));
@@ -73266,7 +73386,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path38.join(dir, DECISION_FILE);
+  const file2 = path39.join(dir, DECISION_FILE);
   await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -73798,7 +73918,7 @@ function describeStoredBaseline(b) {
 init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path39.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path40.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -73810,7 +73930,7 @@ async function executeRun(options, logger, extra = {}) {
       controller.abort(new Error(`interrupted by ${signal}`));
     }
   });
-  const resultsFile = path39.join(runDir, RESULTS_FILE);
+  const resultsFile = path40.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}
 `));
@@ -73841,7 +73961,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path39.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path40.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -73979,11 +74099,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile18 } from "node:fs/promises";
+import { readFile as readFile19 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile18(file2, "utf8");
+    text2 = await readFile19(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -76008,7 +76128,7 @@ async function findInstalledBinDir() {
 
 // src/adapters/cli/commands/doctor.ts
 import os12 from "node:os";
-import path41 from "node:path";
+import path42 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -76046,8 +76166,8 @@ function renderPreflight(report) {
 
 // src/postgres/runner-facts.ts
 import { constants as constants5 } from "node:fs";
-import { access as access5, readdir as readdir11, stat as stat7, statfs as statfs3 } from "node:fs/promises";
-import path40 from "node:path";
+import { access as access5, readdir as readdir11, stat as stat8, statfs as statfs3 } from "node:fs/promises";
+import path41 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -76175,10 +76295,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir11(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path40.join(dir, v, "bin");
+    const bin = path41.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access5(path40.join(bin, p), constants5.X_OK).then(
+        (p) => access5(path41.join(bin, p), constants5.X_OK).then(
           () => true,
           () => false
         )
@@ -76207,7 +76327,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path40.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path41.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -76307,20 +76427,20 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path40.resolve(dir); ; d = path40.dirname(d)) {
-    const st = await stat7(d).catch(() => void 0);
+  for (let d = path41.resolve(dir); ; d = path41.dirname(d)) {
+    const st = await stat8(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path40.dirname(d)) return void 0;
+    if (d === path41.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path40.resolve(dir); ; d = path40.dirname(d)) {
+  for (let d = path41.resolve(dir); ; d = path41.dirname(d)) {
     chain.unshift(d);
-    if (d === path40.dirname(d)) break;
+    if (d === path41.dirname(d)) break;
   }
   for (const d of chain) {
-    const st = await stat7(d).catch(() => void 0);
+    const st = await stat8(d).catch(() => void 0);
     if (st && (st.mode & 1) === 0) return `${d}: mode ${(st.mode & 511).toString(8)}`;
   }
   return void 0;
@@ -76354,7 +76474,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path41.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path42.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -76369,7 +76489,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os12.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path41.resolve(flags.tmpDir ?? os12.tmpdir()),
+      tmpDir: path42.resolve(flags.tmpDir ?? os12.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -76393,8 +76513,8 @@ function bytes(value) {
 // src/flows/history/load-runs.ts
 init_read_results();
 init_errors();
-import { readdir as readdir12, stat as stat8 } from "node:fs/promises";
-import path42 from "node:path";
+import { readdir as readdir12, stat as stat9 } from "node:fs/promises";
+import path43 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -76404,27 +76524,27 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path42.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path43.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
   let info;
   try {
-    info = await stat8(input2);
+    info = await stat9(input2);
   } catch (e) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path42.join(input2, "runs");
+  const runsDir = path43.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path42.join(runsDir, n));
+    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path43.join(runsDir, n));
   }
   const entries = await readdir12(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path42.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path43.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
-    return (await stat8(p)).isDirectory();
+    return (await stat9(p)).isDirectory();
   } catch {
     return false;
   }
@@ -77198,12 +77318,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir6 } from "node:fs/promises";
-import path43 from "node:path";
+import path44 from "node:path";
 async function writeSite(dir, files) {
   await mkdir6(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path43.join(dir, f.file);
+    const target = path44.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -77291,8 +77411,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path45 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path45} does not exist${EOL}`);
+        const path46 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path46} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -81405,7 +81525,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path45) => path45.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path46) => path46.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -81800,7 +81920,7 @@ function toApiError(what, e, rateLimited) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path44 from "node:path";
+import path45 from "node:path";
 import { writeFile as writeFile9 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -81810,7 +81930,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile9(path44.join(dir, ".nojekyll"), "");
+  await writeFile9(path45.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -82969,7 +83089,7 @@ function schemaCommand() {
 }
 
 // src/adapters/cli/commands/stat.ts
-import { readFile as readFile19 } from "node:fs/promises";
+import { readFile as readFile20 } from "node:fs/promises";
 
 // src/core/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -83008,7 +83128,7 @@ function statCommand() {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile19(file2, "utf8");
+    text2 = await readFile20(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }

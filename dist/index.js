@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path52 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path53 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path52 && path52[0] !== "/") {
-          path52 = `/${path52}`;
+        if (path53 && path53[0] !== "/") {
+          path53 = `/${path53}`;
         }
-        return new URL(`${origin}${path52}`);
+        return new URL(`${origin}${path53}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path52, origin }
+          request: { method, path: path53, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path52);
+        debuglog("sending request to %s %s/%s", method, origin, path53);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path52, origin },
+          request: { method, path: path53, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path52,
+          path53,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path52, origin }
+          request: { method, path: path53, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path52);
+        debuglog("trailers received from %s %s/%s", method, origin, path53);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path52, origin },
+          request: { method, path: path53, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path52,
+          path53,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path52, origin }
+            request: { method, path: path53, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path52);
+          debuglog("sending request to %s %s/%s", method, origin, path53);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path52,
+        path: path53,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path52 !== "string") {
+        if (typeof path53 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path52[0] !== "/" && !(path52.startsWith("http://") || path52.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path53[0] !== "/" && !(path53.startsWith("http://") || path53.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path52)) {
+        } else if (invalidPathRegex.test(path53)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path52, query) : path52;
+        this.path = query ? buildURL(path53, query) : path53;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path52, host, upgrade, blocking, reset } = request2;
+      const { method, path: path53, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path52} HTTP/1.1\r
+      let header = `${method} ${path53} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path52, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path53, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path52;
+      headers[HTTP2_HEADER_PATH] = path53;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path52 = search ? `${pathname}${search}` : pathname;
+        const path53 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path52;
+        this.opts.path = path53;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path52 = "/",
+          path: path53 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path52;
+        opts.path = origin + path53;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path52) {
-      if (typeof path52 !== "string") {
-        return path52;
+    function safeUrl2(path53) {
+      if (typeof path53 !== "string") {
+        return path53;
       }
-      const pathSegments = path52.split("?");
+      const pathSegments = path53.split("?");
       if (pathSegments.length !== 2) {
-        return path52;
+        return path53;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path52, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path52);
+    function matchKey(mockDispatch2, { path: path53, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path53);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path52 }) => matchValue(safeUrl2(path52), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path53 }) => matchValue(safeUrl2(path53), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path52, method, body, headers, query } = opts;
+      const { path: path53, method, body, headers, query } = opts;
       return {
-        path: path52,
+        path: path53,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path52, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path53, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path52,
+            Path: path53,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path52) {
-      for (let i = 0; i < path52.length; ++i) {
-        const code = path52.charCodeAt(i);
+    function validateCookiePath(path53) {
+      for (let i = 0; i < path53.length; ++i) {
+        const code = path53.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path52 = opts.path;
+          let path53 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path52 = `/${path52}`;
+            path53 = `/${path53}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path52);
+          url2 = new URL(util.parseOrigin(url2).origin + path53);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19533,10 +19533,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path52) {
-  if (!path52)
+function getElementAtPath(obj, path53) {
+  if (!path53)
     return obj;
-  return path52.reduce((acc, key) => acc?.[key], obj);
+  return path53.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -19795,11 +19795,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path52, issues) {
+function prefixIssues(path53, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path52);
+    iss.path.unshift(path53);
     return iss;
   });
 }
@@ -20332,16 +20332,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path52 = []) => {
+  const processError = (error64, path53 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path52, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path53, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path52, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path53, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path52, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path53, ...issue3.path]);
       } else {
-        const fullpath = [...path52, ...issue3.path];
+        const fullpath = [...path53, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20380,17 +20380,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path52 = []) => {
+  const processError = (error64, path53 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path52, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path53, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path52, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path53, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path52, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path53, ...issue3.path]);
       } else {
-        const fullpath = [...path52, ...issue3.path];
+        const fullpath = [...path53, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20429,8 +20429,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path52 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path52) {
+  const path53 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path53) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -38462,13 +38462,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path52 = ref.slice(1).split("/").filter(Boolean);
-  if (path52.length === 0) {
+  const path53 = ref.slice(1).split("/").filter(Boolean);
+  if (path53.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path52[0] === defsKey) {
-    const key = path52[1] === void 0 ? void 0 : decodeJSONPointerSegment(path52[1]);
+  if (path53[0] === defsKey) {
+    const key = path53[1] === void 0 ? void 0 : decodeJSONPointerSegment(path53[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -39966,12 +39966,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path52) {
-  return path52.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path53) {
+  return path53.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path52) {
+function valueAt(doc, path53) {
   let v = doc;
-  for (const key of path52) {
+  for (const key of path53) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -40316,14 +40316,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile3 } from "node:fs/promises";
-async function readResults(path52, options = {}) {
+async function readResults(path53, options = {}) {
   let text2;
   try {
-    text2 = await readFile3(path52, "utf8");
+    text2 = await readFile3(path53, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path52}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path53}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path52, options);
+  return parseResults(text2, path53, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -43959,7 +43959,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path52 = __require("path");
+    var path53 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -43998,7 +43998,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path52.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path52.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path53.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path53.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -44130,13 +44130,13 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path52 = __require("path");
+    var path53 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs3.stat(file2, function(err, stat8) {
-        if (err || !helper.usePgPass(stat8, file2)) {
+      fs3.stat(file2, function(err, stat9) {
+        if (err || !helper.usePgPass(stat9, file2)) {
           return cb(void 0);
         }
         var st = fs3.createReadStream(file2);
@@ -46524,17 +46524,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path52) {
-      const ctrl = callVisitor(key, node2, visitor, path52);
+    function visit_(key, node2, visitor, path53) {
+      const ctrl = callVisitor(key, node2, visitor, path53);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path52, ctrl);
-        return visit_(key, ctrl, visitor, path52);
+        replaceNode(key, path53, ctrl);
+        return visit_(key, ctrl, visitor, path53);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path52 = Object.freeze(path52.concat(node2));
+          path53 = Object.freeze(path53.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path52);
+            const ci = visit_(i, node2.items[i], visitor, path53);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46545,13 +46545,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path52 = Object.freeze(path52.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path52);
+          path53 = Object.freeze(path53.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path53);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = visit_("value", node2.value, visitor, path52);
+          const cv2 = visit_("value", node2.value, visitor, path53);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46572,17 +46572,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path52) {
-      const ctrl = await callVisitor(key, node2, visitor, path52);
+    async function visitAsync_(key, node2, visitor, path53) {
+      const ctrl = await callVisitor(key, node2, visitor, path53);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path52, ctrl);
-        return visitAsync_(key, ctrl, visitor, path52);
+        replaceNode(key, path53, ctrl);
+        return visitAsync_(key, ctrl, visitor, path53);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path52 = Object.freeze(path52.concat(node2));
+          path53 = Object.freeze(path53.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path52);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path53);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46593,13 +46593,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path52 = Object.freeze(path52.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path52);
+          path53 = Object.freeze(path53.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path53);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = await visitAsync_("value", node2.value, visitor, path52);
+          const cv2 = await visitAsync_("value", node2.value, visitor, path53);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46626,23 +46626,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path52) {
+    function callVisitor(key, node2, visitor, path53) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path52);
+        return visitor(key, node2, path53);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path52);
+        return visitor.Map?.(key, node2, path53);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path52);
+        return visitor.Seq?.(key, node2, path53);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path52);
+        return visitor.Pair?.(key, node2, path53);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path52);
+        return visitor.Scalar?.(key, node2, path53);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path52);
+        return visitor.Alias?.(key, node2, path53);
       return void 0;
     }
-    function replaceNode(key, path52, node2) {
-      const parent = path52[path52.length - 1];
+    function replaceNode(key, path53, node2) {
+      const parent = path53[path53.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -47254,10 +47254,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path52, value) {
+    function collectionFromPath(schema, path53, value) {
       let v = value;
-      for (let i = path52.length - 1; i >= 0; --i) {
-        const k = path52[i];
+      for (let i = path53.length - 1; i >= 0; --i) {
+        const k = path53[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47276,7 +47276,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path52) => path52 == null || typeof path52 === "object" && !!path52[Symbol.iterator]().next().done;
+    var isEmptyPath = (path53) => path53 == null || typeof path53 === "object" && !!path53[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47306,11 +47306,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path52, value) {
-        if (isEmptyPath(path52))
+      addIn(path53, value) {
+        if (isEmptyPath(path53))
           this.add(value);
         else {
-          const [key, ...rest] = path52;
+          const [key, ...rest] = path53;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -47324,8 +47324,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path52) {
-        const [key, ...rest] = path52;
+      deleteIn(path53) {
+        const [key, ...rest] = path53;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -47339,8 +47339,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path52, keepScalar) {
-        const [key, ...rest] = path52;
+      getIn(path53, keepScalar) {
+        const [key, ...rest] = path53;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -47358,8 +47358,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path52) {
-        const [key, ...rest] = path52;
+      hasIn(path53) {
+        const [key, ...rest] = path53;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -47369,8 +47369,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path52, value) {
-        const [key, ...rest] = path52;
+      setIn(path53, value) {
+        const [key, ...rest] = path53;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -49885,9 +49885,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path52, value) {
+      addIn(path53, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path52, value);
+          this.contents.addIn(path53, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -49962,14 +49962,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path52) {
-        if (Collection2.isEmptyPath(path52)) {
+      deleteIn(path53) {
+        if (Collection2.isEmptyPath(path53)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path52) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path53) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -49984,10 +49984,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path52, keepScalar) {
-        if (Collection2.isEmptyPath(path52))
+      getIn(path53, keepScalar) {
+        if (Collection2.isEmptyPath(path53))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path52, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path53, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -49998,10 +49998,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path52) {
-        if (Collection2.isEmptyPath(path52))
+      hasIn(path53) {
+        if (Collection2.isEmptyPath(path53))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path52) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path53) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50018,13 +50018,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path52, value) {
-        if (Collection2.isEmptyPath(path52)) {
+      setIn(path53, value) {
+        if (Collection2.isEmptyPath(path53)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path52), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path53), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path52, value);
+          this.contents.setIn(path53, value);
         }
       }
       /**
@@ -51985,9 +51985,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path52) => {
+    visit2.itemAtPath = (cst, path53) => {
       let item = cst;
-      for (const [field, index] of path52) {
+      for (const [field, index] of path53) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -51996,23 +51996,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path52) => {
-      const parent = visit2.itemAtPath(cst, path52.slice(0, -1));
-      const field = path52[path52.length - 1][0];
+    visit2.parentCollection = (cst, path53) => {
+      const parent = visit2.itemAtPath(cst, path53.slice(0, -1));
+      const field = path53[path53.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path52, item, visitor) {
-      let ctrl = visitor(item, path52);
+    function _visit(path53, item, visitor) {
+      let ctrl = visitor(item, path53);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path52.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path53.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52023,10 +52023,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path52);
+            ctrl = ctrl(item, path53);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path52) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path53) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -53836,8 +53836,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path52 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path52} does not exist${EOL5}`);
+            const path53 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path53} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60289,7 +60289,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path52) => path52.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path53) => path53.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60695,7 +60695,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os13 from "node:os";
-import path51 from "node:path";
+import path52 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -63069,7 +63069,7 @@ function withSteadyEvidence(cell, evidence, policy) {
 }
 
 // src/adapters/action/inputs.ts
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/core/util/duration.ts
 function parseDurationS(text2) {
@@ -63081,8 +63081,8 @@ function parseDurationS(text2) {
 }
 
 // src/flows/compare/stored-baseline.ts
-import { stat as stat3 } from "node:fs/promises";
-import path19 from "node:path";
+import { stat as stat4 } from "node:fs/promises";
+import path20 from "node:path";
 
 // src/core/compare/adaptive.ts
 init_types();
@@ -67646,7 +67646,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 }
 
 // src/flows/compare/pipeline.ts
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -67812,8 +67812,8 @@ function shellWord(word) {
 import { readFile as readFile4 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat8 = await readFile4(`/proc/${pid}/stat`, "utf8");
-    return stat8.slice(stat8.lastIndexOf(")") + 2).split(" ")[0];
+    const stat9 = await readFile4(`/proc/${pid}/stat`, "utf8");
+    return stat9.slice(stat9.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -68439,19 +68439,19 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat8 = parsePidStatLine(text2);
-  return stat8 && { pid: stat8.pid, comm: stat8.comm, cpu: stat8.utime + stat8.stime };
+  const stat9 = parsePidStatLine(text2);
+  return stat9 && { pid: stat9.pid, comm: stat9.comm, cpu: stat9.utime + stat9.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat8 = await readText(root, "proc/stat");
-  if (stat8 === void 0) return void 0;
+  const stat9 = await readText(root, "proc/stat");
+  if (stat9 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat8), procs };
+  return { cpu: parseProcStat(stat9), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -69261,10 +69261,10 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat8 = await readStat(proc, backendPid);
+  const stat9 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat8 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat8.ppid, own: backendPid };
+  if (!stat9 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat9.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
@@ -69285,8 +69285,8 @@ async function settle2(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat8 = await readStat(proc, pid);
-      if (!stat8 || stat8.state === "Z" || stat8.state === "X") continue;
+      const stat9 = await readStat(proc, pid);
+      if (!stat9 || stat9.state === "Z" || stat9.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -71310,6 +71310,125 @@ function changedFunctions(base, head) {
   return { changed: changed.slice(0, KEPT_NAMES), changedCount: changed.length, total: after.length };
 }
 
+// src/postgres/cluster/known-settings.ts
+import { readFile as readFile11, stat as stat3 } from "node:fs/promises";
+import path18 from "node:path";
+init_errors();
+function parseDescribeConfig(text2) {
+  const settings2 = /* @__PURE__ */ new Map();
+  for (const [i, line] of text2.split("\n").entries()) {
+    if (line.trim() === "") continue;
+    const [name, context3, group2, type] = line.split("	");
+    if (name === void 0 || !SETTING_NAME.test(name) || type === void 0) {
+      throw new Error(
+        `postgres --describe-config, line ${i + 1}: expected NAME<TAB>CONTEXT<TAB>GROUP<TAB>TYPE..., got ${JSON.stringify(line.slice(0, 80))}`
+      );
+    }
+    settings2.set(name.toLowerCase(), { name, context: context3, group: group2, type });
+  }
+  if (settings2.size === 0) throw new Error("postgres --describe-config printed no settings");
+  return settings2;
+}
+var installs = /* @__PURE__ */ new Map();
+async function installSettings(binDir, what, deps) {
+  const postgres = path18.resolve(binDir, "postgres");
+  const st = await stat3(postgres).catch(() => void 0);
+  if (!st) return readInstallSettings(binDir, postgres, what, deps);
+  const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
+  let entry = installs.get(key);
+  if (!entry) {
+    entry = readInstallSettings(binDir, postgres, what, deps);
+    installs.set(key, entry);
+    entry.catch(() => installs.delete(key));
+  }
+  return entry;
+}
+async function readInstallSettings(binDir, postgres, what, deps) {
+  const { text: text2 } = await inspectBinDir(binDir, what, deps.runner);
+  const version2 = /\(PostgreSQL\)\s+(\S+)/.exec(text2);
+  const install = {
+    version: version2 ? `PostgreSQL ${version2[1]}` : text2,
+    inBinary: /* @__PURE__ */ new Map(),
+    postgres
+  };
+  const res = await deps.runner.run(postgres, ["--describe-config"]);
+  try {
+    if (res.exitCode !== 0) throw new Error(describeExit(res));
+    install.described = parseDescribeConfig(res.stdout);
+  } catch (e) {
+    deps.logger.warn(
+      `${what}: cannot tell which settings ${install.version} knows (${postgres} --describe-config: ${errorMessage(e)}); its server says so at start instead`
+    );
+  }
+  return install;
+}
+var ELF_MAGIC = Buffer.from([127, 69, 76, 70]);
+async function knows(install, names) {
+  const described = install.described;
+  const answers = /* @__PURE__ */ new Map();
+  const hidden = [];
+  for (const name of names) {
+    if (!described || described.has(name)) answers.set(name, true);
+    else if (install.inBinary.has(name)) answers.set(name, install.inBinary.get(name));
+    else hidden.push(name);
+  }
+  if (hidden.length === 0) return answers;
+  const binary = await readFile11(install.postgres).catch(() => void 0);
+  const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
+  for (const name of hidden) {
+    const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
+    install.inBinary.set(name, found);
+    answers.set(name, found);
+  }
+  return answers;
+}
+async function refuseUnknownSettings(arms, workloads, deps) {
+  const core = (names2) => names2.filter((name) => !name.includes("."));
+  const given = [
+    ...workloads.flatMap(
+      (w) => core(Object.keys(w.settings)).map((name) => ({ name, where: `workload ${w.name}, settings`, arms }))
+    ),
+    ...arms.flatMap(
+      (arm3) => core(Object.keys(arm3.settings)).map((name) => ({
+        name,
+        where: `settings of arm '${arm3.label}'`,
+        arms: [arm3]
+      }))
+    )
+  ];
+  if (given.length === 0) return;
+  const names = [...new Set(given.map((s) => s.name.toLowerCase()))];
+  const known = await Promise.all(
+    arms.map(async (arm3) => {
+      const install = await installSettings(arm3.binDir, `arm ${arm3.label}`, deps);
+      return { arm: arm3, install, answers: await knows(install, names) };
+    })
+  );
+  const arm2 = (k) => ({ label: k.arm.label, version: k.install.version });
+  const problems = [];
+  for (const { name, where, arms: to } of given) {
+    const answer = (k) => k.answers.get(name.toLowerCase());
+    const unknownTo = known.filter((k) => to.includes(k.arm) && answer(k) === false);
+    if (unknownTo.length === 0) continue;
+    const knownTo = known.filter((k) => answer(k) === true);
+    problems.push(
+      unknownSettingProblem({ name, where, unknownTo: unknownTo.map(arm2), knownTo: knownTo.map(arm2) })
+    );
+  }
+  if (problems.length === 1) throw new UserError(problems[0]);
+  if (problems.length > 1) {
+    throw new UserError(
+      `${problems.length} settings are not known to an arm's PostgreSQL:
+  ${problems.join("\n  ")}`
+    );
+  }
+}
+function unknownSettingProblem(p) {
+  const described = (a) => `arm '${a.label}' (${a.version})`;
+  const tail2 = p.knownTo.length > 0 ? `${p.knownTo.map(described).join(" and ")} ${p.knownTo.length === 1 ? "knows" : "know"} it; remove it or give it only to the arms that know it` : "no arm of this run knows it; check its spelling (`postgres --describe-config` lists the settings a server knows)";
+  return `setting '${p.name}' (${p.where}) is not known to ${p.unknownTo.map(described).join(" or ")}: ${tail2}`;
+}
+
 // src/flows/compare/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
@@ -71325,9 +71444,10 @@ async function runPipeline(req, deps) {
   const probe3 = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
+  await refuseUnknownSettings(arms, req.workloads, deps);
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
-  const resultsFile = path18.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path19.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
@@ -71342,7 +71462,7 @@ async function runPipeline(req, deps) {
       analysis,
       arms,
       sink,
-      logsDir: path18.join(runDir, "logs"),
+      logsDir: path19.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
@@ -71410,7 +71530,7 @@ async function compareArmsCode(arms, logger) {
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out = [];
   for (const head of heads) {
-    if (path18.resolve(head.binDir) === path18.resolve(base.binDir)) continue;
+    if (path19.resolve(head.binDir) === path19.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -71505,7 +71625,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path19.join(req.runDir, "sentinel")
+        runDir: path20.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -71523,7 +71643,7 @@ async function runStoredBaseline(req, options, deps) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path19.join(req.runDir, "head")
+        runDir: path20.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -71574,7 +71694,7 @@ async function runStoredBaseline(req, options, deps) {
     info2,
     warnings
   );
-  const resultsFile = path19.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path20.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -71872,7 +71992,7 @@ function commitOf(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat3(path19.join(binDir, "postgres"))).isFile();
+    return (await stat4(path20.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -71959,14 +72079,14 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 
 // src/store/open/open-store.ts
 init_errors();
-import path21 from "node:path";
+import path22 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
-import { access as access5, readdir as readdir8, readFile as readFile11, stat as stat4 } from "node:fs/promises";
-import path20 from "node:path";
+import { access as access5, readdir as readdir8, readFile as readFile12, stat as stat5 } from "node:fs/promises";
+import path21 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -71975,8 +72095,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path20.join(dir, "runs");
-    this.indexDir = path20.join(dir, "index");
+    this.runsDir = path21.join(dir, "runs");
+    this.indexDir = path21.join(dir, "index");
   }
   dir;
   options;
@@ -71989,8 +72109,8 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path20.resolve(dir), options);
-    const st = await stat4(store.dir).catch((e) => {
+    const store = new _DirStore(path21.resolve(dir), options);
+    const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
     });
@@ -72022,7 +72142,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile11(file2, "utf8");
+      text2 = await readFile12(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -72066,15 +72186,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path20.join(this.runsDir, `${id}.json`);
+    return path21.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path20.join(this.indexDir, `${id}.json`);
+    return path21.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile11(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile12(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -72088,7 +72208,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const text2 = await readFile11(file2, "utf8");
+      const text2 = await readFile12(file2, "utf8");
       let parsed;
       try {
         parsed = JSON.parse(text2);
@@ -72103,7 +72223,7 @@ var DirStore = class _DirStore {
       this.options.warn(`skipping ${file2}: not a results document this pgperf reads: ${detail}`);
       return void 0;
     }
-    const savedAt = (await stat4(file2)).mtime.toISOString();
+    const savedAt = (await stat5(file2)).mtime.toISOString();
     const entry = summarize(doc, savedAt);
     try {
       await makeDirectory(this.indexDir);
@@ -72159,8 +72279,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path21.isAbsolute(xdgDataHome) ? xdgDataHome : path21.join(home, ".local", "share");
-  return path21.join(base, "pgperf", "store");
+  const base = xdgDataHome && path22.isAbsolute(xdgDataHome) ? xdgDataHome : path22.join(home, ".local", "share");
+  return path22.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -72455,7 +72575,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path22.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path23.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -72573,20 +72693,20 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path31 from "node:path";
+import path32 from "node:path";
 
 // src/postgres/builds/source.ts
 init_errors();
-import { rm as rm7, stat as stat5 } from "node:fs/promises";
+import { rm as rm7, stat as stat6 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, readFile as readFile12, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
+import { link, readFile as readFile13, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
 import os10 from "node:os";
-import path23 from "node:path";
+import path24 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -72608,7 +72728,7 @@ async function tryLock(file2, logger) {
 }
 var MAX_TAKEOVERS = 20;
 async function takeLock(file2, logger) {
-  await makeDirectory(path23.dirname(file2), { public: true });
+  await makeDirectory(path24.dirname(file2), { public: true });
   const me = { pid: process.pid, host: os10.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   for (let tries = 1; ; tries++) {
     if (tries > MAX_TAKEOVERS) {
@@ -72650,7 +72770,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile12(file2, "utf8"));
+    const owner = JSON.parse(await readFile13(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -72682,48 +72802,48 @@ function sleep4(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash9 } from "node:crypto";
-import { chmod as chmod3, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile13, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
-import path24 from "node:path";
+import { chmod as chmod3, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile14, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
+import path25 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir5(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path24.dirname(d)) {
+  for (let d = dir; ; d = path25.dirname(d)) {
     await chmod3(d, 493);
-    if (d === first || d === path24.dirname(d)) break;
+    if (d === first || d === path25.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path24.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path25.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path24.join(env.XDG_CACHE_HOME || path24.join(home, ".cache"), "pgperf");
+  return path25.join(env.XDG_CACHE_HOME || path25.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path24.join(root, "git"),
-    builds: path24.join(root, "builds"),
-    installs: path24.join(root, "installs"),
-    ccache: path24.join(root, "ccache"),
-    logs: path24.join(root, "logs"),
-    locks: path24.join(root, "locks")
+    git: path25.join(root, "git"),
+    builds: path25.join(root, "builds"),
+    installs: path25.join(root, "installs"),
+    ccache: path25.join(root, "ccache"),
+    logs: path25.join(root, "logs"),
+    locks: path25.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path24.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path24.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path25.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path25.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path24.join(work, "src"),
-    build: path24.join(work, "build"),
-    stage: path24.join(work, "stage"),
-    statsLog: path24.join(work, "ccache-stats.log"),
-    install: prefix ? path24.resolve(prefix) : path24.join(layout.installs, slot),
-    lock: path24.join(layout.locks, `${slot}.lock`),
-    log: path24.join(layout.logs, `${slot}.log`)
+    src: path25.join(work, "src"),
+    build: path25.join(work, "build"),
+    stage: path25.join(work, "stage"),
+    statsLog: path25.join(work, "ccache-stats.log"),
+    install: prefix ? path25.resolve(prefix) : path25.join(layout.installs, slot),
+    lock: path25.join(layout.locks, `${slot}.lock`),
+    log: path25.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -72748,7 +72868,7 @@ var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
   const outer = createHash9("sha256");
   const walk = async (rel) => {
-    const abs = path24.join(installDir, rel);
+    const abs = path25.join(installDir, rel);
     let entries;
     try {
       entries = await readdir9(abs, { withFileTypes: true });
@@ -72760,16 +72880,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path24.join(rel, entry.name);
+      const child = path25.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink4(path24.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink4(path25.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile13(path24.join(installDir, child));
+        const bytes = await readFile14(path25.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -72782,7 +72902,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile13(path24.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile14(path25.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -72797,14 +72917,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path24.join(installDir, COMPLETE_MARKER);
+  const marker = path25.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm6(installDir, { recursive: true, force: true });
-  await mkdirPublic(path24.dirname(installDir));
+  await mkdirPublic(path25.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -72837,7 +72957,7 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path25.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path26.resolve(cwd, repo)}`, local: true };
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -72845,8 +72965,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path25.join(gitRoot, `${name}.git`);
-    this.lockFile = path25.join(locksDir, `git-${name}.lock`);
+    this.dir = path26.join(gitRoot, `${name}.git`);
+    this.lockFile = path26.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -72926,7 +73046,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm7(dir, { recursive: true, force: true });
-    if (!await exists2(path25.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path26.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -72947,16 +73067,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path25.join(this.dir, "HEAD"))) return;
+    if (await exists2(path26.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path25.join(this.dir, "shallow"));
+    return exists2(path26.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path25.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path26.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -73043,7 +73163,7 @@ function short(sha) {
 }
 async function exists2(file2) {
   try {
-    await stat5(file2);
+    await stat6(file2);
     return true;
   } catch {
     return false;
@@ -73051,9 +73171,9 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir6, readFile as readFile17, rm as rm9, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdir as mkdir6, readFile as readFile18, rm as rm9, writeFile as writeFile8 } from "node:fs/promises";
 import os12 from "node:os";
-import path30 from "node:path";
+import path31 from "node:path";
 
 // src/postgres/builds/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
@@ -73074,8 +73194,8 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile14, stat as stat6 } from "node:fs/promises";
-import path26 from "node:path";
+import { appendFile as appendFile3, readFile as readFile15, stat as stat7 } from "node:fs/promises";
+import path27 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -73267,7 +73387,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile14(path26.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile15(path27.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -73315,7 +73435,7 @@ async function runStep(ctx, step, command, args, cwd) {
 ==> ${step}: ${line}
     (in ${cwd})
 `);
-  const start = (await stat6(ctx.logFile)).size;
+  const start = (await stat7(ctx.logFile)).size;
   const res = await ctx.runner.run(
     "sh",
     ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
@@ -73332,7 +73452,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile14(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile15(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -73387,7 +73507,7 @@ async function run(runner, command, args) {
 
 // src/postgres/builds/slot.ts
 import { readdir as readdir10, rm as rm8 } from "node:fs/promises";
-import path27 from "node:path";
+import path28 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -73407,7 +73527,7 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path27.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path28.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
@@ -73424,12 +73544,12 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir10(layout.builds).catch(() => [])) {
-    const release = await tryLock(path27.join(layout.locks, `${slot}.lock`), logger);
+    const release = await tryLock(path28.join(layout.locks, `${slot}.lock`), logger);
     if (!release) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path27.join(layout.builds, slot)}`);
-      await rm8(path27.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path27.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path28.join(layout.builds, slot)}`);
+      await rm8(path28.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path28.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
     } finally {
       await release();
@@ -73445,14 +73565,14 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 
 // src/postgres/builds/patches.ts
 init_errors();
-import { readFile as readFile15 } from "node:fs/promises";
-import path28 from "node:path";
+import { readFile as readFile16 } from "node:fs/promises";
+import path29 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile15(file2, "utf8");
+      content = await readFile16(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -73484,7 +73604,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path28.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path28.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path29.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path29.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -73504,12 +73624,12 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile16 } from "node:fs/promises";
+import { readFile as readFile17 } from "node:fs/promises";
 import os11 from "node:os";
-import path29 from "node:path";
+import path30 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path29.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path30.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -73538,7 +73658,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile16("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile17("/etc/os-release", "utf8"));
   } catch {
     return `${os11.type()} ${os11.release()}`;
   }
@@ -73571,7 +73691,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path30.resolve(req.cacheDir));
+  const layout = cacheLayout(path31.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -73633,7 +73753,7 @@ async function buildSlot(s) {
   };
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir6(paths.work, { recursive: true, mode: 493 });
-  await mkdir6(path30.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir6(path31.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile8(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -73685,10 +73805,10 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile17(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile18(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path30.join(paths.stage, paths.install);
+      const staged = path31.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -73718,7 +73838,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path30.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path31.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm9(paths.install, { recursive: true, force: true });
     throw e;
@@ -73729,9 +73849,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path30.join(installDir, "bin");
+  const binDir = path31.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path30.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path31.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -73765,7 +73885,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path31.resolve(req.cacheDir));
+  const layout = cacheLayout(path32.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -73796,7 +73916,7 @@ async function buildArms(request2, deps) {
 
 // src/adapters/action/run-action.ts
 import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
-import path50 from "node:path";
+import path51 from "node:path";
 
 // src/core/compare/decision.ts
 init_plain_text();
@@ -75537,7 +75657,7 @@ async function tolerateApiError(logger, permission, fn) {
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile9 } from "node:fs/promises";
-import path32 from "node:path";
+import path33 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   return decide(comparison, policy, completenessOf(result));
@@ -75550,7 +75670,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path32.join(dir, DECISION_FILE);
+  const file2 = path33.join(dir, DECISION_FILE);
   await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -75593,7 +75713,7 @@ function pipelineDepsOf(deps, store) {
 }
 
 // src/adapters/action/build-arms.ts
-import path33 from "node:path";
+import path34 from "node:path";
 function sourceRepoOf(inputs, ctx) {
   return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
 }
@@ -75606,7 +75726,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path33.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path34.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -75655,31 +75775,31 @@ function outcomeOf(decision, resultsFile, reportFile) {
 }
 
 // src/adapters/action/workloads.ts
-import path37 from "node:path";
+import path38 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile18, stat as stat7 } from "node:fs/promises";
-import path36 from "node:path";
+import { readFile as readFile19, stat as stat8 } from "node:fs/promises";
+import path37 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 async function confinedPath(root, name) {
-  if (path34.isAbsolute(name)) {
+  if (path35.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path34.resolve(root, name));
+    real = await realpath(path35.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path34.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path35.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path34.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path34.isAbsolute(inside)) {
+  const inside = path35.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path35.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -75694,7 +75814,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path35 from "node:path";
+import path36 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -75703,15 +75823,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path35.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path35.dirname(dir)) {
-    const candidate = path35.join(dir, "workloads");
-    if (existsSync2(path35.join(candidate, "workload.schema.json"))) return candidate;
-    if (path35.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path36.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path36.dirname(dir)) {
+    const candidate = path36.join(dir, "workloads");
+    if (existsSync2(path36.join(candidate, "workload.schema.json"))) return candidate;
+    if (path36.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path35.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path36.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -75733,7 +75853,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path35.join(workloadsDir, `${name}.yml`);
+  const file2 = path36.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -75755,7 +75875,7 @@ var MAX_WORKLOAD_FILE_BYTES = 1024 * 1024;
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    const st = await stat7(file2);
+    const st = await stat8(file2);
     if (!st.isFile()) {
       throw new UserError(
         `workload file ${file2}: not a regular file (${st.isDirectory() ? "a directory" : "a device, FIFO or socket"}); expected a YAML workload file`
@@ -75766,7 +75886,7 @@ async function loadWorkloadFile(file2) {
         `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
       );
     }
-    text2 = await readFile18(file2, "utf8");
+    text2 = await readFile19(file2, "utf8");
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
@@ -75809,7 +75929,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path36.dirname(path36.resolve(file2));
+  const dir = path37.dirname(path37.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -75948,16 +76068,16 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path37.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path38.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/store-setup.ts
-import path39 from "node:path";
+import path40 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/branch/data-branch.ts
 import { rm as rm10 } from "node:fs/promises";
-import path38 from "node:path";
+import path39 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -76018,11 +76138,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path38.join(this.opts.workDir, this.opts.storePath);
+    return path39.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path38.join(this.opts.workDir, relative);
+    return path39.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -76194,7 +76314,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access6, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path39.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path40.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -76209,7 +76329,7 @@ async function openActionStore(inputs, workspace, access6, deps) {
         remote: access6.dataBranchRemote,
         ...access6.dataBranchCredentials ? { credentials: access6.dataBranchCredentials } : {},
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path39.join(access6.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path40.join(access6.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -76254,7 +76374,7 @@ async function openActionStore(inputs, workspace, access6, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path39.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path40.resolve(workspace, inputs.store);
   const store = await access6.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -76286,7 +76406,7 @@ async function headOnly(arms, deps) {
 
 // src/adapters/action/shard-job.ts
 import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
-import path40 from "node:path";
+import path41 from "node:path";
 init_errors();
 function shardOfInputs(inputs, ctx, workloads) {
   const spec = inputs.shard;
@@ -76316,7 +76436,7 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName) {
     reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
   );
   await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path40.join(resultsDir, reportFileName);
+  const reportFile = path41.join(resultsDir, reportFileName);
   await writeFile10(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
@@ -76330,7 +76450,7 @@ ${report}`);
 
 // src/adapters/action/consolidate-mode.ts
 import { writeFile as writeFile11, mkdir as mkdir8 } from "node:fs/promises";
-import path42 from "node:path";
+import path43 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -76640,7 +76760,7 @@ function mergedShard(ref, samples) {
 init_read_results();
 init_errors();
 import { readdir as readdir11 } from "node:fs/promises";
-import path41 from "node:path";
+import path42 from "node:path";
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
@@ -76649,7 +76769,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path41.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path42.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -77306,11 +77426,11 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     commentStateOf(judged.decision, target.headSha, ctx.runId)
   );
   await mkdir8(resultsDir, { recursive: true });
-  const reportFile = path42.join(resultsDir, REPORT_FILE);
+  const reportFile = path43.join(resultsDir, REPORT_FILE);
   await writeFile11(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path42.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path43.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile11(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
@@ -77355,10 +77475,10 @@ function sleep5(ms, signal) {
 
 // src/adapters/action/nightly-mode.ts
 import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path44 from "node:path";
+import path45 from "node:path";
 import { writeFile as writeFile12 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
@@ -78133,12 +78253,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir9 } from "node:fs/promises";
-import path43 from "node:path";
+import path44 from "node:path";
 async function writeSite(dir, files) {
   await mkdir9(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path43.join(dir, f.file);
+    const target = path44.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -78154,7 +78274,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile12(path44.join(dir, ".nojekyll"), "");
+  await writeFile12(path45.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -78696,8 +78816,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps, store);
-  const resultsFile = path45.join(resultsDir, RESULTS_FILE);
-  const reportFile = path45.join(resultsDir, REPORT_FILE);
+  const resultsFile = path46.join(resultsDir, RESULTS_FILE);
+  const reportFile = path46.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
   const api = deps.api;
@@ -78834,7 +78954,7 @@ function nightlyCommit(inputs, ctx) {
   };
 }
 async function nightlyHead(inputs, ctx, deps, head) {
-  if (inputs.headBinDir) return { kind: "installed", binDir: path45.resolve(inputs.headBinDir) };
+  if (inputs.headBinDir) return { kind: "installed", binDir: path46.resolve(inputs.headBinDir) };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
@@ -78849,7 +78969,7 @@ async function nightlyHead(inputs, ctx, deps, head) {
 
 // src/adapters/action/calibrate-mode.ts
 import { writeFile as writeFile14 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -78915,7 +79035,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path46.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path47.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
@@ -78951,7 +79071,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path46.join(resultsDir, CALIBRATION_FILE);
+    const calibrationFile = path47.join(resultsDir, CALIBRATION_FILE);
     await writeFile14(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
@@ -78967,13 +79087,13 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path46.join(resultsDir, RESULTS_FILE));
+    io.setOutput("results-json", path47.join(resultsDir, RESULTS_FILE));
     const decision = decideRun(outcome.result, outcome.comparison, inputs.failOn);
     return {
       verdict: decision.verdict,
       ...decision.outcome === "incomplete" && decision.failure ? { failure: decision.failure } : {},
-      resultsFile: path46.join(resultsDir, RESULTS_FILE),
-      reportFile: path46.join(resultsDir, REPORT_FILE)
+      resultsFile: path47.join(resultsDir, RESULTS_FILE),
+      reportFile: path47.join(resultsDir, REPORT_FILE)
     };
   } finally {
     await store?.close();
@@ -78982,7 +79102,7 @@ ${text2}\`\`\`
 
 // src/adapters/action/bisect-mode.ts
 import { mkdir as mkdir11, writeFile as writeFile15 } from "node:fs/promises";
-import path49 from "node:path";
+import path50 from "node:path";
 
 // src/flows/bisect/one-cell.ts
 init_errors();
@@ -79036,14 +79156,14 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
 }
 
 // src/flows/bisect/run-bisection.ts
-import path48 from "node:path";
+import path49 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path47 from "node:path";
+import path48 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path47.resolve(req.cacheDir));
+  const layout = cacheLayout(path48.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -79263,7 +79383,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path48.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path49.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
@@ -79419,8 +79539,8 @@ var BISECT_FILE = "bisect.json";
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
-  const reportFile = path49.join(resultsDir, REPORT_FILE);
-  const bisectFile = path49.join(resultsDir, BISECT_FILE);
+  const reportFile = path50.join(resultsDir, REPORT_FILE);
+  const bisectFile = path50.join(resultsDir, BISECT_FILE);
   const skip = skipReason(ctx);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -79653,7 +79773,7 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path49.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path50.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -79961,7 +80081,7 @@ function triggerText(trigger) {
 
 // src/adapters/action/run-action.ts
 var commentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path50.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path51.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
@@ -80059,8 +80179,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path50.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path50.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path51.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path51.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -80111,12 +80231,12 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   );
   const report = state ? withCommentState(rendered, state) : rendered;
   await mkdir12(resultsDir, { recursive: true });
-  const reportFile = path50.join(resultsDir, REPORT_FILE);
+  const reportFile = path51.join(resultsDir, REPORT_FILE);
   await writeFile16(reportFile, report);
   await io.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
   setDecisionOutputs(io, decision, comparison, decisionFile);
-  io.setOutput("results-json", path50.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path51.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   await postToGitHub(
@@ -80140,7 +80260,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
     inputs,
     deps
   );
-  return outcomeOf(decision, path50.join(resultsDir, RESULTS_FILE), reportFile);
+  return outcomeOf(decision, path51.join(resultsDir, RESULTS_FILE), reportFile);
 }
 function supersededNote2(existing, result, runUrl) {
   const lines = existing.split("\n");
@@ -80183,7 +80303,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path50.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path51.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -80315,7 +80435,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path51.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path52.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -80340,7 +80460,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path51.resolve(path51.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path52.resolve(path52.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

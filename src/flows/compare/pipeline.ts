@@ -41,6 +41,7 @@ import { compareCompiledCode } from '../../postgres/builds/compiled-code.js';
 import { INSTRUCTION_METRIC } from '../../core/compare/instruction-rule.js';
 import { describeCodeDifference, unchangedHeads } from '../../core/compare/same-code.js';
 import type { CompiledCodeComparison } from '../../core/results/types.js';
+import { refuseUnknownSettings } from '../../postgres/cluster/known-settings.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
@@ -108,6 +109,8 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   const probe = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
+  // A setting an arm's PostgreSQL does not know is refused before anything starts (known-settings.ts).
+  await refuseUnknownSettings(arms, req.workloads, deps);
   const compiledCode = await compareArmsCode(arms, deps.logger);
   // Nothing to measure only when every head was compared and runs base's code with base's settings.
   const nothingToMeasure =
