@@ -274,6 +274,17 @@ const PLANS: Record<string, Plan> = {
     { not: 'as --baseline stored, with a stored run of commit 1a2b3c4 (none here)' },
   'docs/store.md: pgperf run --arm head=/opt/pg-head/bin --workload workloads/select-only.yml --baseline stored:master':
     { not: 'as --baseline stored, with a stored run of master (none here)' },
+
+  'docs/workloads.md: pgperf run --arm base=/usr/lib/postgresql/17/bin --arm head=/usr/lib/postgresql/18/bin --workload release-to-release':
+    {
+      not: 'needs PostgreSQL 17 and 18 installed from apt.postgresql.org (Debian 12 has 15); known-settings.int.test.ts runs two releases (15 and a built 18) in one comparison',
+    },
+  'docs/workloads.md: pgperf run --base REL_17_STABLE --head REL_18_STABLE --workload release-to-release-1000.yml':
+    { not: BUILDS },
+  'docs/workloads.md: pgperf run --arm base=/usr/lib/postgresql/17/bin --arm head=/usr/lib/postgresql/18/bin --client-bin /usr/lib/postgresql/18/bin --workload release-to-release-1000.yml':
+    {
+      not: 'needs PostgreSQL 17 and 18 installed, a many-core runner and about 90 minutes (scale 1000, 100 clients, 300-second runs)',
+    },
 };
 
 const keyOf = (c: DocCommand) => `${c.page}: ${c.text}`;
