@@ -60487,6 +60487,16 @@ __export(octokit_api_exports, {
   toApiError: () => toApiError
 });
 function octokitApi(options) {
+  const client = repoClient(options);
+  return {
+    ...viewerApi(client),
+    ...commentApi(client),
+    ...commitApi(client),
+    ...pullRequestApi(client),
+    ...issueApi(client)
+  };
+}
+function repoClient(options) {
   const tuning = options.retry ?? {};
   const maxWaitS = tuning.maxRateLimitWaitS ?? 60;
   const rateLimitRetries = tuning.rateLimitRetries ?? 2;
@@ -60519,29 +60529,21 @@ function octokitApi(options) {
     retry,
     throttling
   );
-  const { owner, repo } = options;
-  const call = async (what, fn) => {
-    rateLimited = void 0;
-    try {
-      return await fn();
-    } catch (e) {
-      throw toApiError(what, e, rateLimited);
+  return {
+    octokit,
+    owner: options.owner,
+    repo: options.repo,
+    async call(what, fn) {
+      rateLimited = void 0;
+      try {
+        return await fn();
+      } catch (e) {
+        throw toApiError(what, e, rateLimited);
+      }
     }
   };
-  const toComment = (c) => ({
-    id: c.id,
-    body: c.body ?? "",
-    userLogin: c.user?.login ?? "",
-    ...c.created_at ? { createdAt: c.created_at } : {},
-    ...c.updated_at ? { updatedAt: c.updated_at } : {}
-  });
-  const toIssue = (i) => ({
-    number: i.number,
-    title: i.title,
-    body: i.body ?? "",
-    state: i.state === "closed" ? "closed" : "open",
-    userLogin: i.user?.login ?? ""
-  });
+}
+function viewerApi({ octokit }) {
   let login;
   const askLogin = async () => {
     try {
@@ -60560,7 +60562,16 @@ function octokitApi(options) {
         throw e;
       });
       return login;
-    },
+    }
+  };
+}
+function commentApi({
+  octokit,
+  owner,
+  repo,
+  call
+}) {
+  return {
     listComments: (issueNumber) => call(`list comments of #${issueNumber}`, async () => {
       const all = await octokit.paginate(octokit.rest.issues.listComments, {
         owner,
@@ -60582,6 +60593,18 @@ function octokitApi(options) {
         (await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body })).data
       )
     ),
+    addReaction: (commentId, content) => call(`react to comment ${commentId}`, async () => {
+      await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
+    })
+  };
+}
+function commitApi({
+  octokit,
+  owner,
+  repo,
+  call
+}) {
+  return {
     setCommitStatus: (sha, status) => call(`set the commit status of ${sha.slice(0, 12)}`, async () => {
       await octokit.rest.repos.createCommitStatus({
         owner,
@@ -60601,7 +60624,53 @@ function octokitApi(options) {
         per_page: 1
       });
       return data.merge_base_commit.sha;
+    })
+  };
+}
+function pullRequestApi({
+  octokit,
+  owner,
+  repo,
+  call
+}) {
+  return {
+    pullRequestHead: (prNumber) => call(`read PR #${prNumber}`, async () => {
+      const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
+      return data.head.sha;
     }),
+    pullRequest: (prNumber) => call(`read PR #${prNumber}`, async () => {
+      const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
+      return {
+        number: data.number,
+        state: data.state === "open" ? "open" : "closed",
+        headSha: data.head.sha,
+        headRef: data.head.ref,
+        baseSha: data.base.sha,
+        baseRef: data.base.ref
+      };
+    }),
+    permission: (login) => call(`read the permission of @${login}`, async () => {
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+          owner,
+          repo,
+          username: login
+        });
+        return permissionOf(data);
+      } catch (e) {
+        if (e.status === 404) return "none";
+        throw e;
+      }
+    })
+  };
+}
+function issueApi({
+  octokit,
+  owner,
+  repo,
+  call
+}) {
+  return {
     listIssues: (label) => call(`list issues labelled ${label}`, async () => {
       const all = await octokit.paginate(octokit.rest.issues.listForRepo, {
         owner,
@@ -60621,38 +60690,25 @@ function octokitApi(options) {
       async () => toIssue(
         (await octokit.rest.issues.update({ owner, repo, issue_number: issueNumber, ...change2 })).data
       )
-    ),
-    pullRequestHead: (prNumber) => call(`read PR #${prNumber}`, async () => {
-      const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
-      return data.head.sha;
-    }),
-    pullRequest: (prNumber) => call(`read PR #${prNumber}`, async () => {
-      const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
-      return {
-        number: data.number,
-        state: data.state === "open" ? "open" : "closed",
-        headSha: data.head.sha,
-        headRef: data.head.ref,
-        baseSha: data.base.sha,
-        baseRef: data.base.ref
-      };
-    }),
-    permission: (login2) => call(`read the permission of @${login2}`, async () => {
-      try {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-          owner,
-          repo,
-          username: login2
-        });
-        return permissionOf(data);
-      } catch (e) {
-        if (e.status === 404) return "none";
-        throw e;
-      }
-    }),
-    addReaction: (commentId, content) => call(`react to comment ${commentId}`, async () => {
-      await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
-    })
+    )
+  };
+}
+function toComment(c) {
+  return {
+    id: c.id,
+    body: c.body ?? "",
+    userLogin: c.user?.login ?? "",
+    ...c.created_at ? { createdAt: c.created_at } : {},
+    ...c.updated_at ? { updatedAt: c.updated_at } : {}
+  };
+}
+function toIssue(i) {
+  return {
+    number: i.number,
+    title: i.title,
+    body: i.body ?? "",
+    state: i.state === "closed" ? "closed" : "open",
+    userLogin: i.user?.login ?? ""
   };
 }
 function permissionOf(data) {
@@ -64110,13 +64166,13 @@ async function drain(which2) {
 }
 async function makeTempDir(prefix, options = {}) {
   const dir = await mkdtemp(path.join(options.parent ?? os5.tmpdir(), prefix));
-  const release = () => rm2(dir, { recursive: true, force: true });
-  const unregister = onCleanup(release);
+  const release2 = () => rm2(dir, { recursive: true, force: true });
+  const unregister = onCleanup(release2);
   if (options.owner) await chown(dir, options.owner.uid, options.owner.gid);
   return {
     dir,
     async remove() {
-      await release();
+      await release2();
       unregister();
     }
   };
@@ -67779,10 +67835,758 @@ function combineSinks(...sinks) {
 }
 
 // src/run/run-loop.ts
+init_errors();
+init_fingerprint();
+
+// src/machine/controls.ts
+import { open as open5, writeFile as writeFile3 } from "node:fs/promises";
+import path11 from "node:path";
+
+// src/machine/sysfs.ts
+import { readdir as readdir3, readFile as readFile4 } from "node:fs/promises";
+import path10 from "node:path";
+async function readText(root, rel) {
+  try {
+    return await readFile4(path10.join(root, rel), "utf8");
+  } catch {
+    return void 0;
+  }
+}
+async function readValue(root, rel) {
+  const text2 = await readText(root, rel);
+  return text2 === void 0 ? void 0 : text2.trim();
+}
+async function readInt(root, rel) {
+  const text2 = await readValue(root, rel);
+  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
+  return Number(text2);
+}
+async function listDir(root, rel, pattern) {
+  try {
+    return (await readdir3(path10.join(root, rel))).filter((e) => pattern.test(e));
+  } catch {
+    return [];
+  }
+}
+function parseCpuList(text2, what = "CPU list") {
+  const trimmed = text2.trim();
+  if (trimmed === "") return [];
+  const cpus = /* @__PURE__ */ new Set();
+  for (const part of trimmed.split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
+    const from = Number(m[1]);
+    const to = m[2] === void 0 ? from : Number(m[2]);
+    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
+    for (let c = from; c <= to; c++) cpus.add(c);
+  }
+  return [...cpus].sort((a, b) => a - b);
+}
+function formatCpuList(cpus) {
+  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
+  const parts = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+// src/machine/topology.ts
+var CPU_DIR = "sys/devices/system/cpu";
+var NODE_DIR = "sys/devices/system/node";
+async function readTopology(root = "/") {
+  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
+  let online;
+  if (onlineText !== void 0) {
+    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
+  } else {
+    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
+  }
+  const nodeOf = await readNodes(root);
+  const cpus = [];
+  for (const cpu of online) {
+    const base = `${CPU_DIR}/cpu${cpu}`;
+    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
+    const l3 = await readL3(root, base);
+    cpus.push({
+      cpu,
+      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
+      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
+      node: nodeOf.get(cpu) ?? 0,
+      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
+      ...l3 ? { l3 } : {}
+    });
+  }
+  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
+}
+async function readNodes(root) {
+  const nodeOf = /* @__PURE__ */ new Map();
+  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
+    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
+    if (!list) continue;
+    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
+      nodeOf.set(cpu, Number(entry.slice(4)));
+  }
+  return nodeOf;
+}
+async function readL3(root, base) {
+  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
+    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
+    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
+    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
+  }
+  return void 0;
+}
+function summarise2(cpus, smtControl, hasNodes) {
+  const groups2 = (key) => {
+    const byKey = /* @__PURE__ */ new Map();
+    for (const c of cpus) {
+      const k = key(c);
+      if (k === void 0) continue;
+      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
+    }
+    return [...byKey.values()];
+  };
+  const cores = groups2((c) => formatCpuList(c.siblings)).length;
+  const nodes = /* @__PURE__ */ new Map();
+  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
+  return {
+    cpus,
+    logicalCpus: cpus.length,
+    sockets: new Set(cpus.map((c) => c.socket)).size,
+    cores,
+    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
+    ...smtControl !== void 0 ? { smtControl } : {},
+    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
+    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
+  };
+}
+function describeTopology(t) {
+  const plural4 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
+  return `${plural4(t.sockets, "socket")}, ${plural4(t.numaNodes.length, "NUMA node")}, ${plural4(t.cores, "core")}, ${plural4(t.logicalCpus, "CPU")}${smt}, ${plural4(t.l3Groups.length, "L3 group")}`;
+}
+
+// src/machine/controls.ts
+init_errors();
+var DEFAULT_FIELDS = {
+  cpuDmaLatency: "controls.cpuDmaLatency",
+  governor: "controls.governor"
+};
+var MAX_LATENCY_US = 2e9;
+var CPU_DIR2 = "sys/devices/system/cpu";
+function wantsControls(spec) {
+  return spec.cpuDmaLatencyUs !== void 0 || spec.governor !== void 0;
+}
+async function checkControls(spec, deps) {
+  if (!wantsControls(spec)) return;
+  const probed = await probe2(spec, deps);
+  await probed.dma?.close();
+}
+async function probe2(spec, deps) {
+  const root = deps.root ?? "/";
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const fields = deps.fields ?? DEFAULT_FIELDS;
+  validate2(spec, fields);
+  const governors = [];
+  if (spec.governor !== void 0) {
+    const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
+    if (cpus.length === 0) {
+      throw new UserError(
+        `${fields.governor}: no online CPU under ${path11.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
+      );
+    }
+    for (const cpu of cpus) {
+      const rel = `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_governor`;
+      const file2 = path11.join(root, rel);
+      const from = await readValue(root, rel);
+      if (from === void 0) {
+        throw new UserError(
+          `${fields.governor}: ${file2} does not exist: this machine exposes no cpufreq governor for CPU ${cpu} (a VM, or the firmware controls the clock); drop ${fields.governor}`
+        );
+      }
+      const available = await readValue(root, `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_available_governors`);
+      if (available !== void 0 && !available.split(/\s+/).includes(spec.governor)) {
+        throw new UserError(
+          `${fields.governor}: "${spec.governor}" is not available for CPU ${cpu} (available: ${available})`
+        );
+      }
+      await (await openForWrite(file2, fields.governor, governorHint(spec.governor, fields.governor))).close();
+      governors.push({ file: file2, from });
+    }
+  }
+  const dma = spec.cpuDmaLatencyUs !== void 0 ? await openForWrite(device, fields.cpuDmaLatency, dmaHint(fields.cpuDmaLatency)) : void 0;
+  return { governors, ...dma ? { dma } : {} };
+}
+async function applyControls(spec, deps) {
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const changes = [];
+  const undo = [];
+  let restored = false;
+  let unregister = () => {
+  };
+  const restore = async () => {
+    if (restored) return;
+    restored = true;
+    unregister();
+    let failed = 0;
+    for (const step of undo.reverse()) {
+      try {
+        await step();
+      } catch (e) {
+        failed++;
+        deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
+      }
+    }
+    if (changes.length > 0 && failed === 0) {
+      deps.logger.info(`machine controls restored: ${describeRestore(changes)}`);
+    }
+  };
+  const { governors, dma } = await probe2(spec, deps);
+  let unheld = dma;
+  try {
+    for (const g2 of governors) {
+      await writeText(g2.file, spec.governor);
+      undo.push(() => writeText(g2.file, g2.from));
+      changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
+    }
+    if (dma) {
+      const value = Buffer.alloc(4);
+      value.writeInt32LE(spec.cpuDmaLatencyUs);
+      unheld = void 0;
+      undo.push(() => dma.close());
+      await dma.write(value, 0, 4, null).catch((e) => {
+        throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
+      });
+      changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
+    }
+  } catch (e) {
+    await unheld?.close().catch(() => {
+    });
+    await restore();
+    throw e;
+  }
+  unregister = onCleanup(restore);
+  deps.logger.info(`machine controls applied (restored at the end): ${describeControls(changes)}`);
+  return { changes, restore };
+}
+function describeControls(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    const cpus = governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`;
+    parts.push(`governor ${governors[0].to} on ${cpus} (was ${was})`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} held at ${c.to}`);
+  }
+  return parts.join("; ");
+}
+function describeRestore(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    parts.push(`governor back to ${was} on ${governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`}`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} released (the kernel's default bound again)`);
+  }
+  return parts.join("; ");
+}
+function validate2(spec, fields) {
+  const us = spec.cpuDmaLatencyUs;
+  if (us !== void 0 && (!Number.isInteger(us) || us < 0 || us > MAX_LATENCY_US)) {
+    throw new UserError(
+      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us)}`
+    );
+  }
+  if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
+    throw new UserError(
+      `${fields.governor}: expected a governor name such as performance, got ${JSON.stringify(spec.governor)}`
+    );
+  }
+}
+async function openForWrite(file2, field, hint) {
+  try {
+    return await open5(file2, "r+");
+  } catch (e) {
+    const code = e.code ?? errorMessage(e);
+    const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
+    throw new UserError(`${field}: ${file2} ${what}: ${hint}`);
+  }
+}
+async function writeText(file2, text2) {
+  try {
+    await writeFile3(file2, `${text2}
+`);
+  } catch (e) {
+    throw new UserError(`cannot write "${text2}" to ${file2}: ${errorMessage(e)}`);
+  }
+}
+function governorHint(governor, field) {
+  return `run pgperf as root, or set it before the run with \`cpupower frequency-set -g ${governor}\` and drop ${field}`;
+}
+function dmaHint(field) {
+  return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
+}
+
+// src/run/confirmation-block.ts
+init_types();
+
+// src/run/plan.ts
+function planRounds(input2) {
+  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
+  const rounds = [];
+  for (let round2 = 1; round2 <= totalRounds; round2++) {
+    const random = seededRandom2(deriveSeed(input2.seed, round2));
+    const cells = shuffle(
+      input2.cells.filter((c) => c.rounds >= round2),
+      random
+    );
+    const runs = [];
+    cells.forEach((cell, k) => {
+      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
+      for (const arm2 of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
+    });
+    rounds.push(runs);
+  }
+  return rounds;
+}
+function deriveSeed(seed, round2) {
+  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
+  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
+  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
+  return (h ^ h >>> 16) & 2147483647;
+}
+function newSeed() {
+  return Math.floor(Math.random() * 2147483647);
+}
+function seededRandom2(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+}
+function shuffle(items, random) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+function rotate(items, by) {
+  return [...items.slice(by), ...items.slice(0, by)];
+}
+
+// src/postgres/wait-events.ts
+init_esm();
+var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
+var LOCK_SAMPLE_INTERVAL_MS = 1e3;
+var ACTIVITY_SQL = `
+SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
+       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
+  FROM pg_stat_activity
+ WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
+var LOCKS_SQL = `
+SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
+  FROM pg_locks WHERE NOT granted GROUP BY 1`;
+var COUNTER_VIEWS = [
+  {
+    prefix: "database",
+    view: "pg_stat_database",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
+  },
+  {
+    prefix: "wal",
+    view: "pg_stat_wal",
+    minVersion: 14e4,
+    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+  },
+  {
+    prefix: "bgwriter",
+    view: "pg_stat_bgwriter",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
+  },
+  {
+    prefix: "checkpointer",
+    view: "pg_stat_checkpointer",
+    minVersion: 17e4,
+    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
+  },
+  {
+    prefix: "io",
+    view: "pg_stat_io",
+    minVersion: 16e4,
+    // Summed over backend types, objects and contexts: one number per operation.
+    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
+            SELECT key, sum(value::numeric) AS total
+              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
+             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
+             GROUP BY key) s`
+  }
+];
+var VIEW_VERSION_NAMES = {
+  pg_stat_wal: "PostgreSQL 14+",
+  pg_stat_checkpointer: "PostgreSQL 17+",
+  pg_stat_io: "PostgreSQL 16+"
+};
+async function startDiagnostics(target, options = {}) {
+  const hz = options.hz ?? 10;
+  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: DIAGNOSTICS_APPLICATION_NAME
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const versionNum = Number(
+      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
+    );
+    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
+    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
+      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
+    );
+    const readCounters = async () => {
+      const out = {};
+      for (const v of views) {
+        const row2 = (await client.query(v.sql)).rows[0];
+        for (const [key, value] of Object.entries(row2?.j ?? {})) {
+          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
+        }
+      }
+      return out;
+    };
+    const before = await readCounters();
+    const started = Date.now();
+    const events = /* @__PURE__ */ new Map();
+    const locks = /* @__PURE__ */ new Map();
+    let samples = 0;
+    let missedTicks = 0;
+    let observations = 0;
+    let busy;
+    let lastLockSample = 0;
+    const sample = async () => {
+      const rows = (await client.query(ACTIVITY_SQL)).rows;
+      samples++;
+      for (const r of rows) {
+        const key = `${r.type}:${r.event}`;
+        events.set(key, (events.get(key) ?? 0) + 1);
+        observations++;
+      }
+      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
+        lastLockSample = Date.now();
+        for (const r of (await client.query(LOCKS_SQL)).rows) {
+          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
+        }
+      }
+    };
+    const timer = setInterval(() => {
+      if (busy) {
+        missedTicks++;
+        return;
+      }
+      busy = sample().catch((e) => {
+        failure2 ??= e;
+      }).finally(() => {
+        busy = void 0;
+      });
+    }, 1e3 / hz);
+    let stopped;
+    return {
+      stop() {
+        stopped ??= (async () => {
+          clearInterval(timer);
+          try {
+            await busy;
+            if (failure2) throw failure2;
+            const after = await readCounters();
+            const counters = {};
+            for (const [key, value] of Object.entries(after)) {
+              const was = before[key];
+              if (was !== void 0) counters[key] = value - was;
+            }
+            return {
+              version: 1,
+              serverVersionNum: versionNum,
+              hz,
+              durationS: (Date.now() - started) / 1e3,
+              samples,
+              missedTicks,
+              observations,
+              waitEvents: shares(events, observations),
+              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
+              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
+              counters,
+              unavailable
+            };
+          } finally {
+            await client.end().catch(() => {
+            });
+          }
+        })();
+        return stopped;
+      }
+    };
+  } catch (e) {
+    await client.end().catch(() => {
+    });
+    throw e;
+  }
+}
+function shares(counts, total) {
+  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
+}
+
+// src/postgres/stat-snapshot.ts
+init_esm();
+import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
+import path12 from "node:path";
+
+// src/machine/pid-stat.ts
+function parsePidStatLine(text2) {
+  const open6 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open6 < 0 || close < open6) return void 0;
+  const pid = Number(text2.slice(0, open6).trim());
+  const f = text2.slice(close + 1).trim().split(/\s+/);
+  const field = (n) => Number(f[n - 3]);
+  const out = {
+    pid,
+    comm: text2.slice(open6 + 1, close),
+    state: f[0] ?? "",
+    ppid: field(4),
+    utime: field(14),
+    stime: field(15),
+    cutime: field(16),
+    cstime: field(17)
+  };
+  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
+  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
+}
+
+// src/postgres/stat-snapshot.ts
+var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
+var CLOCK_TICKS_PER_S = 100;
+async function takeStatSnapshot(target, options = {}) {
+  const proc = options.procRoot ?? "/proc";
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: STAT_SNAPSHOT_APPLICATION_NAME,
+    connectionTimeoutMillis: 1e4,
+    statement_timeout: 1e4
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const head = (await client.query(
+      "SELECT current_setting('server_version_num') AS v, pg_backend_pid() AS pid"
+    )).rows[0];
+    const versionNum = Number(head.v);
+    const unavailable = [];
+    const server = await serverProcesses(proc, head.pid, target);
+    if (server) {
+      await settle2(proc, server, target, options.settleTimeoutMs ?? 5e3);
+    } else {
+      unavailable.push("backend CPU (the server processes are not visible in /proc)");
+    }
+    const counters = {};
+    const db = (await client.query(
+      `SELECT blks_hit, blks_read, xact_commit, xact_rollback
+           FROM pg_stat_database WHERE datname = current_database()`
+    )).rows[0];
+    setCounter(counters, "blksHit", db?.blks_hit);
+    setCounter(counters, "blksRead", db?.blks_read);
+    setCounter(counters, "xactCommit", db?.xact_commit);
+    setCounter(counters, "xactRollback", db?.xact_rollback);
+    if (versionNum >= 14e4) {
+      const wal = (await client.query(
+        "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+      )).rows[0]?.j ?? {};
+      const columns2 = { walBytes: "wal_bytes", walRecords: "wal_records", walFpi: "wal_fpi" };
+      for (const [key, column] of Object.entries(columns2)) {
+        setCounter(counters, key, wal[column]);
+        if (counters[key] === void 0) unavailable.push(`pg_stat_wal.${column}`);
+      }
+    } else {
+      unavailable.push("WAL records and full-page images (pg_stat_wal: PostgreSQL 14+)");
+      const lsn = (await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS b")).rows[0];
+      setCounter(counters, "walBytes", lsn?.b);
+    }
+    if (server) {
+      const cpu = await serverCpuUs(proc, server.postmaster);
+      if (cpu === void 0) unavailable.push("backend CPU (/proc could not be read)");
+      else counters.cpuUs = cpu;
+    }
+    if (failure2) throw failure2;
+    return { serverVersionNum: versionNum, takenAtMs: Date.now(), counters, unavailable };
+  } finally {
+    await client.end().catch(() => {
+    });
+  }
+}
+function setCounter(counters, key, value) {
+  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+  if (Number.isFinite(n) && n >= 0) counters[key] = n;
+}
+async function readStat(proc, pid) {
+  try {
+    return parsePidStatLine(await readFile5(path12.join(proc, String(pid), "stat"), "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+async function readCmdline(proc, pid) {
+  try {
+    return (await readFile5(path12.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+  } catch {
+    return void 0;
+  }
+}
+function isClientBackendTitle(cmdline, target) {
+  return cmdline.includes(` ${target.user} ${target.database} `);
+}
+async function serverProcesses(proc, backendPid, target) {
+  const stat9 = await readStat(proc, backendPid);
+  const title = await readCmdline(proc, backendPid);
+  if (!stat9 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat9.ppid, own: backendPid };
+}
+async function childPids(proc, postmaster) {
+  try {
+    const text2 = await readFile5(
+      path12.join(proc, String(postmaster), "task", String(postmaster), "children"),
+      "utf8"
+    );
+    return text2.trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    const pids = (await readdir4(proc)).filter((d) => /^\d+$/.test(d)).map(Number);
+    const stats = await Promise.all(pids.map((p) => readStat(proc, p)));
+    return stats.filter((s) => s?.ppid === postmaster).map((s) => s.pid);
+  }
+}
+async function settle2(proc, server, target, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (; ; ) {
+    const others = [];
+    for (const pid of await childPids(proc, server.postmaster)) {
+      if (pid === server.own) continue;
+      const stat9 = await readStat(proc, pid);
+      if (!stat9 || stat9.state === "Z" || stat9.state === "X") continue;
+      const title = await readCmdline(proc, pid);
+      if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
+    }
+    if (others.length === 0 || Date.now() >= deadline) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+async function serverCpuUs(proc, postmaster) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await readStat(proc, postmaster);
+    if (!before) return void 0;
+    let ticks = before.cutime + before.cstime;
+    for (const pid of await childPids(proc, postmaster)) {
+      const s = await readStat(proc, pid);
+      if (s && s.ppid === postmaster) ticks += s.utime + s.stime;
+    }
+    const after = await readStat(proc, postmaster);
+    if (!after) return void 0;
+    if (after.cutime === before.cutime && after.cstime === before.cstime) {
+      return ticks * 1e6 / CLOCK_TICKS_PER_S;
+    }
+  }
+  return void 0;
+}
+
+// src/core/results/steady.ts
+var STEADY_METRIC_SOURCES = {
+  walBytesPerTx: "walBytes",
+  walRecordsPerTx: "walRecords",
+  walFpiPerTx: "walFpi",
+  bufferHitsPerTx: "blksHit",
+  bufferReadsPerTx: "blksRead",
+  backendCpuUsPerTx: "cpuUs"
+};
+function statDeltas(before, after) {
+  const deltas = {};
+  const unusable = [];
+  for (const key of Object.keys(after.counters)) {
+    const a = after.counters[key];
+    const b = before.counters[key];
+    if (a === void 0 || b === void 0 || !Number.isFinite(a) || !Number.isFinite(b)) continue;
+    if (a < b) unusable.push(key);
+    else deltas[key] = a - b;
+  }
+  return { deltas, unusable };
+}
+function perTransactionMetrics(deltas, transactions) {
+  const metrics = {};
+  if (!(Number.isFinite(transactions) && transactions > 0)) return metrics;
+  for (const [metric, source] of Object.entries(STEADY_METRIC_SOURCES)) {
+    const delta = deltas[source];
+    if (delta !== void 0) metrics[metric] = delta / transactions;
+  }
+  return metrics;
+}
+function clientTransactions(counts) {
+  const n = counts.processed ?? counts.transactions;
+  return n !== void 0 && Number.isFinite(n) && n >= 0 ? n : void 0;
+}
+function steadyOutcome(before, after, transactions) {
+  if (transactions === void 0 || !(transactions > 0)) return void 0;
+  const { deltas, unusable } = statDeltas(before, after);
+  const unavailable = [
+    .../* @__PURE__ */ new Set([
+      ...before.unavailable,
+      ...after.unavailable,
+      ...unusable.map((k) => `${k} (the counter went backwards: reset or restart)`)
+    ])
+  ];
+  return {
+    record: {
+      version: 1,
+      transactions,
+      elapsedS: Math.max(0, (after.takenAtMs - before.takenAtMs) / 1e3),
+      deltas,
+      unavailable
+    },
+    metrics: perTransactionMetrics(deltas, transactions)
+  };
+}
+
+// src/run/measure-run.ts
+init_types();
+init_errors();
+
+// src/run/run-clusters.ts
 import { copyFile as copyFile2 } from "node:fs/promises";
-import os9 from "node:os";
-import path15 from "node:path";
-import { createHash as createHash6 } from "node:crypto";
+import path14 from "node:path";
+import { createHash as createHash5 } from "node:crypto";
 
 // src/postgres/cluster/cluster.ts
 init_errors();
@@ -67792,16 +68596,16 @@ import {
   constants as constants4,
   mkdir as mkdir3,
   mkdtemp as mkdtemp2,
-  readFile as readFile5,
-  readdir as readdir3,
+  readFile as readFile7,
+  readdir as readdir5,
   rm as rm5,
-  writeFile as writeFile3,
+  writeFile as writeFile4,
   appendFile as appendFile2
 } from "node:fs/promises";
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import os8 from "node:os";
-import path10 from "node:path";
+import path13 from "node:path";
 
 // src/core/util/shell-word.ts
 function shellWord(word) {
@@ -67809,10 +68613,10 @@ function shellWord(word) {
 }
 
 // src/machine/os/process-state.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat9 = await readFile4(`/proc/${pid}/stat`, "utf8");
+    const stat9 = await readFile6(`/proc/${pid}/stat`, "utf8");
     return stat9.slice(stat9.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
@@ -67903,14 +68707,14 @@ var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
 async function inspectBinDir(binDir, what, runner) {
   for (const bin of REQUIRED_BINARIES) {
     try {
-      await access3(path10.join(binDir, bin), constants4.X_OK);
+      await access3(path13.join(binDir, bin), constants4.X_OK);
     } catch {
       throw new UserError(
         `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`
       );
     }
   }
-  const res = await runner.run(path10.join(binDir, "postgres"), ["--version"]);
+  const res = await runner.run(path13.join(binDir, "postgres"), ["--version"]);
   const text2 = res.stdout.trim();
   const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
@@ -67942,13 +68746,13 @@ var PgCluster = class _PgCluster {
     return this.spec.label;
   }
   get dataDir() {
-    return path10.join(this.dir, "data");
+    return path13.join(this.dir, "data");
   }
   get socketDir() {
-    return path10.join(this.dir, "socket");
+    return path13.join(this.dir, "socket");
   }
   get logFile() {
-    return path10.join(this.dir, "server.log");
+    return path13.join(this.dir, "server.log");
   }
   get connection() {
     return { host: this.socketDir, port: this.port, user: SUPERUSER, database: BENCH_DATABASE };
@@ -67959,7 +68763,7 @@ var PgCluster = class _PgCluster {
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec, deps) {
     const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
-    const dir = await mkdtemp2(path10.join(spec.parentDir ?? os8.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const dir = await mkdtemp2(path13.join(spec.parentDir ?? os8.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new _PgCluster(spec, dir, version2, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
     try {
@@ -68022,7 +68826,7 @@ ${tail(res.stderr + res.stdout)}`
     const wrapperArgs = options.wrapper ? ["-p", await this.writeWrapper(options.wrapper)] : [];
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
-      await writeFile3(path10.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
+      await writeFile4(path13.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg(
         "pg_ctl",
@@ -68059,17 +68863,17 @@ ${log || res.stderr}`
   }
   /** A script in the cluster's directory that execs `wrapper` with this install's postgres and its arguments. */
   async writeWrapper(wrapper) {
-    const script = path10.join(this.dir, "postgres-wrapper.sh");
-    const words = [...wrapper, path10.join(this.spec.binDir, "postgres")].map(shellWord).join(" ");
-    await writeFile3(script, `#!/bin/sh
+    const script = path13.join(this.dir, "postgres-wrapper.sh");
+    const words = [...wrapper, path13.join(this.spec.binDir, "postgres")].map(shellWord).join(" ");
+    await writeFile4(script, `#!/bin/sh
 exec ${words} "$@"
 `, { mode: 493 });
     if (this.spec.runAs) await chown2(script, this.spec.runAs.uid, this.spec.runAs.gid);
     return script;
   }
   async includeConf() {
-    const conf = path10.join(this.dataDir, "postgresql.conf");
-    const text2 = await readFile5(conf, "utf8");
+    const conf = path13.join(this.dataDir, "postgresql.conf");
+    const text2 = await readFile7(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
@@ -68083,7 +68887,7 @@ exec ${words} "$@"
   async psql(sql, database = BENCH_DATABASE) {
     const { host, port, user } = this.connection;
     const res = await this.deps.runner.run(
-      path10.join(this.spec.binDir, "psql"),
+      path13.join(this.spec.binDir, "psql"),
       [
         "-X",
         "-q",
@@ -68131,13 +68935,13 @@ exec ${words} "$@"
     this.restarts++;
     const shm = await this.sharedMemoryId();
     if (shm !== void 0) await releaseSharedMemory(shm, waitS, this.deps.logger, this.spec.label);
-    if (!await this.isRunning()) await rm5(path10.join(this.dataDir, "postmaster.pid"), { force: true });
+    if (!await this.isRunning()) await rm5(path13.join(this.dataDir, "postmaster.pid"), { force: true });
     await this.start();
   }
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile5(path10.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile7(path13.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -68187,14 +68991,14 @@ exec ${words} "$@"
   }
   async logTail(lines = 20) {
     try {
-      return tail(await readFile5(this.logFile, "utf8"), lines);
+      return tail(await readFile7(this.logFile, "utf8"), lines);
     } catch {
       return "";
     }
   }
   async postmasterPid() {
     try {
-      const first = (await readFile5(path10.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile7(path13.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -68212,7 +69016,7 @@ exec ${words} "$@"
       options.gid = this.spec.runAs.gid;
       options.cwd = this.dir;
     }
-    const command = path10.join(this.spec.binDir, bin);
+    const command = path13.join(this.spec.binDir, bin);
     if (prefix && prefix.length > 0) {
       return this.deps.runner.run(prefix[0], [...prefix.slice(1), command, ...args], options);
     }
@@ -68230,7 +69034,7 @@ async function postmasterAlive(pid, dataDir) {
   if (state === void 0) return process.platform !== "linux";
   if (state === "Z" || state === "X" || state === "x") return false;
   try {
-    const cmdline = (await readFile5(`/proc/${pid}/cmdline`, "utf8")).split("\0");
+    const cmdline = (await readFile7(`/proc/${pid}/cmdline`, "utf8")).split("\0");
     return cmdline.includes(dataDir) || cmdline.some((arg) => arg.includes(dataDir));
   } catch {
     return true;
@@ -68243,7 +69047,7 @@ async function waitUntilGone(pid, dataDir) {
 }
 async function shmAttachCount(shmid) {
   try {
-    const rows = (await readFile5("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
+    const rows = (await readFile7("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
     for (const row2 of rows) {
       const f = row2.trim().split(/\s+/);
       if (Number(f[1]) === shmid) return Number(f[6]);
@@ -68275,10 +69079,10 @@ async function releaseSharedMemory(shmid, waitS, logger, label) {
 }
 async function processesMappingShm(shmid) {
   const pids = [];
-  for (const entry of await readdir3("/proc").catch(() => [])) {
+  for (const entry of await readdir5("/proc").catch(() => [])) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const maps = await readFile5(`/proc/${entry}/maps`, "utf8");
+      const maps = await readFile7(`/proc/${entry}/maps`, "utf8");
       if (maps.split("\n").some((l) => l.includes("/SYSV") && l.trim().split(/\s+/)[4] === String(shmid)))
         pids.push(Number(entry));
     } catch {
@@ -68302,6 +69106,419 @@ function freePort() {
 function safeName(label) {
   return label.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 40);
 }
+
+// src/run/run-clusters.ts
+init_errors();
+function groupDataSets(workloads) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const w of workloads) {
+    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
+    const existing = byKey.get(key);
+    if (existing) {
+      existing.workloads.push(w);
+      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
+    } else {
+      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
+    }
+  }
+  return [...byKey.values()];
+}
+var MAX_RESTARTS_PER_CLUSTER = 3;
+var RunClusters = class {
+  constructor(dataSets) {
+    this.dataSets = dataSets;
+    this.dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
+  }
+  dataSets;
+  byKey = /* @__PURE__ */ new Map();
+  dataSetOf;
+  /** The cluster on which `workload` runs for `arm`. */
+  of(arm2, workload) {
+    return this.byKey.get(clusterKey(arm2, this.dataSetOf.get(workload).name));
+  }
+  /** initdb, start and load the data set, per data set and arm. */
+  async setUp(setup, deps) {
+    const { logger } = deps;
+    await logger.group("Setting up clusters", async () => {
+      for (const dataSet of this.dataSets) {
+        for (const [i, arm2] of setup.arms.entries()) {
+          deps.signal?.throwIfAborted();
+          const w = dataSet.workloads[0];
+          const label = this.dataSets.length > 1 ? `${arm2.label}/${dataSet.name}` : arm2.label;
+          logger.info(`arm ${label}: initdb, start, load (${setup.serverVersions[i]})`);
+          const serverPrefix = setup.cpuPlans.get(w.name)?.serverPrefix;
+          const cluster = await PgCluster.create(
+            {
+              label,
+              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
+              binDir: arm2.binDir,
+              parentDir: setup.tmpDir,
+              conf: {
+                maxClients: dataSet.maxClients,
+                workloadSettings: w.settings,
+                armSettings: arm2.settings
+              },
+              runAs: setup.runAs,
+              dataChecksums: setup.dataChecksums
+            },
+            deps
+          );
+          this.byKey.set(clusterKey(arm2.label, dataSet.name), cluster);
+          await cluster.start();
+          await setup.drivers.get(w.name).prepare(cluster, deps.signal);
+        }
+      }
+    });
+  }
+  /** One hash over every cluster's postgresql.conf settings, recorded in the environment. */
+  settingsHash() {
+    const allSettings = [...this.byKey.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
+    return createHash5("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+  }
+  /** Stops and starts the servers of these arms that run these workloads (new postmaster, cold buffers). */
+  async restart(arms, workloads, signal) {
+    const sets = new Set(workloads.map((w) => this.dataSetOf.get(w).name));
+    for (const arm2 of arms) {
+      for (const set2 of sets) {
+        signal?.throwIfAborted();
+        const cluster = this.byKey.get(clusterKey(arm2, set2));
+        await cluster.stop();
+        await cluster.start();
+      }
+    }
+  }
+  /** Copies each server log into `logsDir` (when given) and removes every cluster; failures are warnings. */
+  async release(logsDir, logger) {
+    for (const cluster of this.byKey.values()) {
+      try {
+        if (logsDir) {
+          await makeDirectory(logsDir);
+          await copyFile2(
+            cluster.logFile,
+            path14.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          ).catch(() => {
+          });
+        }
+        await cluster.destroy();
+      } catch (e) {
+        logger.warn(
+          `arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`
+        );
+      }
+    }
+  }
+};
+function clusterKey(arm2, dataSet) {
+  return `${arm2}\0${dataSet}`;
+}
+async function withServerDeath(cluster, out) {
+  if (await cluster.isRunning()) return out;
+  const pid = await cluster.postmasterPid();
+  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
+  return { ...out, failureReason: `${reason}; server log tail:
+${await cluster.logTail(15)}` };
+}
+async function reviveIfDown(cluster, warn) {
+  if (await cluster.isRunning()) return;
+  const logTail = await cluster.logTail(15);
+  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
+    throw new UserError(
+      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
+${logTail}`
+    );
+  }
+  warn(
+    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
+${logTail}`
+  );
+  await cluster.restartAfterCrash();
+}
+
+// src/run/measure-run.ts
+function firstVisits(runs, workloadByName) {
+  const visited = /* @__PURE__ */ new Set();
+  return new Set(
+    runs.filter((run3) => {
+      const visit2 = `${cellId(run3)}|${run3.arm}`;
+      const first = !visited.has(visit2);
+      visited.add(visit2);
+      return first && workloadByName.get(run3.workload).warmup > 0;
+    })
+  );
+}
+async function measureRun(ctx, run3, warmup, block) {
+  const { logger } = ctx.deps;
+  const workload = ctx.workloadByName.get(run3.workload);
+  if (warmup) await runOnce(ctx, run3, "warmup", 1, block);
+  for (let attempt = 1; ; attempt++) {
+    const out = await runOnce(ctx, run3, "measured", attempt, block);
+    if (out.ok) return;
+    const what = `${cellId(run3)} ${run3.arm} ${block ? "confirmation " : ""}round ${run3.round}`;
+    if (attempt > workload.retries) {
+      ctx.journal.warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
+      return;
+    }
+    ctx.progress.addRun(workload.duration);
+    logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
+  }
+}
+async function runOnce(ctx, run3, kind, attempt, block) {
+  const { deps, journal, progress } = ctx;
+  const { logger } = deps;
+  const workload = ctx.workloadByName.get(run3.workload);
+  const driver = ctx.drivers.get(run3.workload);
+  const cluster = ctx.clusters.of(run3.arm, run3.workload);
+  const durationS = kind === "warmup" ? workload.warmup : workload.duration;
+  const randomSeed = deriveSeed(block?.seed ?? ctx.seed, run3.round);
+  const started = Date.now();
+  const maintenance = await driver.beforeRun(cluster).then(
+    () => void 0,
+    (e) => {
+      deps.signal?.throwIfAborted();
+      return maintenanceFailure(e, started);
+    }
+  );
+  const where = `${cellId(run3)} ${run3.arm} ${block ? "confirmation " : ""}round ${run3.round}`;
+  const snapshot = (when) => (deps.statSnapshot ?? takeStatSnapshot)(cluster.connection).catch((e) => {
+    journal.warn(
+      `${where}: steady metrics not measured (counter snapshot ${when} the run failed: ${errorMessage(e)})`
+    );
+    return void 0;
+  });
+  const steadyBefore = maintenance || kind !== "measured" ? void 0 : await snapshot("before");
+  const sampler = maintenance || kind !== "measured" || !ctx.diagnostics ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
+    logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
+    return void 0;
+  });
+  let out;
+  let diagnostics;
+  try {
+    out = maintenance ?? await driver.run(cluster, {
+      clients: run3.clients,
+      durationS,
+      seed: randomSeed,
+      signal: deps.signal
+    });
+  } finally {
+    diagnostics = await sampler?.stop().catch(() => void 0);
+  }
+  deps.signal?.throwIfAborted();
+  let steady;
+  if (steadyBefore && out.ok) {
+    const steadyAfter = await snapshot("after");
+    const outcome = steadyAfter && steadyOutcome(steadyBefore, steadyAfter, clientTransactions(out.counts));
+    if (outcome) {
+      steady = outcome.record;
+      out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
+    }
+  }
+  if (!out.ok) out = await withServerDeath(cluster, out);
+  progress.finished(durationS, (Date.now() - started) / 1e3);
+  const { result } = journal;
+  if (!block) result.plan.executed.push({ ...run3, kind, attempt, status: out.ok ? "ok" : "failed" });
+  if (kind === "measured") {
+    (block?.samples ?? result.samples).push({
+      ...toSample(run3, attempt, randomSeed, out),
+      ...diagnostics ? { diagnostics } : {},
+      ...steady ? { steady } : {}
+    });
+    await journal.save();
+  }
+  logger.info(
+    progress.line({
+      kind,
+      round: run3.round,
+      rounds: block?.rounds ?? ctx.rounds,
+      ...block ? { confirmation: true } : {},
+      cell: cellId(run3),
+      arm: run3.arm,
+      tps: out.metrics.tps,
+      failure: out.failureReason
+    })
+  );
+  if (!out.ok) await reviveIfDown(cluster, journal.warn);
+  return out;
+}
+function toSample(run3, attempt, randomSeed, out) {
+  return {
+    round: run3.round,
+    workload: run3.workload,
+    clients: run3.clients,
+    arm: run3.arm,
+    attempt,
+    status: out.ok ? "ok" : "failed",
+    ...out.failureReason ? { failureReason: out.failureReason } : {},
+    startedAt: out.startedAt,
+    endedAt: out.endedAt,
+    randomSeed,
+    metrics: out.metrics,
+    counts: out.counts,
+    progress: out.progress,
+    command: out.command,
+    exitCode: out.exitCode
+  };
+}
+function maintenanceFailure(e, started) {
+  const at = new Date(started).toISOString();
+  return {
+    ok: false,
+    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
+    metrics: {},
+    counts: {},
+    progress: [],
+    command: [],
+    exitCode: null,
+    startedAt: at,
+    endedAt: (/* @__PURE__ */ new Date()).toISOString()
+  };
+}
+
+// src/run/confirmation-block.ts
+var CONFIRMATION_SEED_ROUND = 2147418113;
+async function confirmRegressions(req, ctx, judging) {
+  const { logger, signal } = ctx.deps;
+  const { result } = ctx.journal;
+  const blockRounds = req.confirmRounds ?? DEFAULT_CONFIRM_ROUNDS;
+  if (blockRounds <= 0 || req.calibration || req.arms.length < 2) return;
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
+  const targets = confirmationTargets(
+    compareRun(result, {
+      alpha: req.analysis.alpha,
+      ...judging,
+      ...req.adaptive && lastLook ? { adaptive: { plan: req.adaptive.plan, look: lastLook } } : {}
+    })
+  );
+  if (targets.length === 0) return;
+  const blockSeed = deriveSeed(ctx.seed, CONFIRMATION_SEED_ROUND);
+  const blockCells = [
+    ...new Map(targets.map((t) => [cellId(t), { workload: t.workload, clients: t.clients }])).values()
+  ];
+  const blockArms = [req.arms[0].label, ...new Set(targets.map((t) => t.head))].reverse();
+  const block = { samples: [], seed: blockSeed, rounds: blockRounds };
+  result.confirmation = { rounds: blockRounds, seed: blockSeed, cells: targets, samples: block.samples };
+  const names = targets.map((t) => `${t.head}:${cellId(t)}`).join(", ");
+  logger.info(
+    `confirmation: ${names} regressed; measuring ${blockRounds} more round(s) of base and head on restarted servers, arms in a new order`
+  );
+  await logger.group(
+    "Confirmation block: restarting servers",
+    () => ctx.clusters.restart(
+      blockArms,
+      blockCells.map((c) => c.workload),
+      signal
+    )
+  );
+  const planned = planRounds({
+    cells: blockCells.map((c) => ({ ...c, rounds: blockRounds })),
+    arms: blockArms,
+    order: req.order,
+    seed: blockSeed
+  });
+  const warmups = firstVisits(planned.flat(), ctx.workloadByName);
+  for (const run3 of planned.flat()) ctx.progress.addRun(ctx.workloadByName.get(run3.workload).duration);
+  for (const run3 of warmups) ctx.progress.addRun(ctx.workloadByName.get(run3.workload).warmup);
+  for (const [r, roundRuns] of planned.entries()) {
+    await logger.group(`Confirmation round ${r + 1} of ${planned.length}`, async () => {
+      for (const run3 of roundRuns) {
+        signal?.throwIfAborted();
+        await measureRun(ctx, run3, warmups.has(run3), block);
+      }
+    });
+  }
+}
+
+// src/run/journal.ts
+init_errors();
+
+// src/run/shard-digest.ts
+init_fingerprint();
+import { createHash as createHash6 } from "node:crypto";
+function bareCell(c) {
+  return { workload: c.workload, clients: c.clients };
+}
+function sha256Hex3(text2) {
+  return createHash6("sha256").update(text2).digest("hex");
+}
+function planHashOf(plan) {
+  return sha256Hex3(
+    canonicalJson({
+      planId: plan.planId,
+      count: plan.count,
+      allCells: plan.allCells.map(bareCell),
+      assignment: plan.assignment.map((cells) => cells.map(bareCell))
+    })
+  );
+}
+function samplesDigestOf(samples, cache3) {
+  const lines = samples.map((s) => {
+    const cached2 = cache3?.get(s);
+    if (cached2 !== void 0) return cached2;
+    const hash2 = sha256Hex3(canonicalJson(s));
+    cache3?.set(s, hash2);
+    return hash2;
+  });
+  return sha256Hex3(lines.join("\n"));
+}
+function sealShard(result, cache3) {
+  const shard = result.plan.shard;
+  if (!shard || shard.index === 0) return;
+  shard.samplesDigest = samplesDigestOf(result.samples, cache3);
+}
+function sealingSink(sink) {
+  const cache3 = /* @__PURE__ */ new WeakMap();
+  return {
+    description: sink.description,
+    update: (result) => {
+      sealShard(result, cache3);
+      return sink.update(result);
+    },
+    finish: (result) => {
+      sealShard(result, cache3);
+      return sink.finish(result);
+    },
+    ...sink.finishNow ? {
+      finishNow: (result) => {
+        sealShard(result, cache3);
+        return sink.finishNow(result);
+      }
+    } : {}
+  };
+}
+
+// src/run/journal.ts
+function openJournal(result, req, deps) {
+  const { logger } = deps;
+  const sink = req.shard ? sealingSink(req.sink) : req.sink;
+  const unregisterForcedEnd = finishOnForcedExit(sink, result, deps.signal);
+  let writeFailure;
+  return {
+    result,
+    async save() {
+      result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+      await sink.update(result).catch((e) => {
+        writeFailure = { error: e };
+        throw e;
+      });
+    },
+    warn(message) {
+      result.warnings.push(message);
+      logger.warn(message);
+    },
+    isWriteFailure: (e) => writeFailure !== void 0 && writeFailure.error === e,
+    async finish() {
+      result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+      await sink.finish(result).catch(
+        (e) => logger.error(
+          e instanceof FileWriteError ? e.message : `could not write ${sink.description}: ${errorMessage(e)}`
+        )
+      );
+      unregisterForcedEnd();
+    }
+  };
+}
+
+// src/run/prepare-run.ts
+import os9 from "node:os";
 
 // src/postgres/cluster/run-as.ts
 init_errors();
@@ -68355,80 +69572,6 @@ async function lookupUser(name, runner) {
   return { name, uid, gid };
 }
 
-// src/machine/pid-stat.ts
-function parsePidStatLine(text2) {
-  const open6 = text2.indexOf("(");
-  const close = text2.lastIndexOf(")");
-  if (open6 < 0 || close < open6) return void 0;
-  const pid = Number(text2.slice(0, open6).trim());
-  const f = text2.slice(close + 1).trim().split(/\s+/);
-  const field = (n) => Number(f[n - 3]);
-  const out = {
-    pid,
-    comm: text2.slice(open6 + 1, close),
-    state: f[0] ?? "",
-    ppid: field(4),
-    utime: field(14),
-    stime: field(15),
-    cutime: field(16),
-    cstime: field(17)
-  };
-  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
-  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
-}
-
-// src/machine/sysfs.ts
-import { readdir as readdir4, readFile as readFile6 } from "node:fs/promises";
-import path11 from "node:path";
-async function readText(root, rel) {
-  try {
-    return await readFile6(path11.join(root, rel), "utf8");
-  } catch {
-    return void 0;
-  }
-}
-async function readValue(root, rel) {
-  const text2 = await readText(root, rel);
-  return text2 === void 0 ? void 0 : text2.trim();
-}
-async function readInt(root, rel) {
-  const text2 = await readValue(root, rel);
-  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
-  return Number(text2);
-}
-async function listDir(root, rel, pattern) {
-  try {
-    return (await readdir4(path11.join(root, rel))).filter((e) => pattern.test(e));
-  } catch {
-    return [];
-  }
-}
-function parseCpuList(text2, what = "CPU list") {
-  const trimmed = text2.trim();
-  if (trimmed === "") return [];
-  const cpus = /* @__PURE__ */ new Set();
-  for (const part of trimmed.split(",")) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
-    const from = Number(m[1]);
-    const to = m[2] === void 0 ? from : Number(m[2]);
-    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
-    for (let c = from; c <= to; c++) cpus.add(c);
-  }
-  return [...cpus].sort((a, b) => a - b);
-}
-function formatCpuList(cpus) {
-  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
-  const parts = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return parts.join(",");
-}
-
 // src/machine/load-sample.ts
 function parseProcStat(text2) {
   const line = text2.split("\n").find((l) => /^cpu\s/.test(l));
@@ -68478,82 +69621,6 @@ function clamp01(x) {
   return Math.min(1, Math.max(0, x));
 }
 
-// src/machine/topology.ts
-var CPU_DIR = "sys/devices/system/cpu";
-var NODE_DIR = "sys/devices/system/node";
-async function readTopology(root = "/") {
-  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
-  let online;
-  if (onlineText !== void 0) {
-    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
-  } else {
-    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
-  }
-  const nodeOf = await readNodes(root);
-  const cpus = [];
-  for (const cpu of online) {
-    const base = `${CPU_DIR}/cpu${cpu}`;
-    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
-    const l3 = await readL3(root, base);
-    cpus.push({
-      cpu,
-      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
-      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
-      node: nodeOf.get(cpu) ?? 0,
-      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
-      ...l3 ? { l3 } : {}
-    });
-  }
-  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
-}
-async function readNodes(root) {
-  const nodeOf = /* @__PURE__ */ new Map();
-  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
-    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
-    if (!list) continue;
-    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
-      nodeOf.set(cpu, Number(entry.slice(4)));
-  }
-  return nodeOf;
-}
-async function readL3(root, base) {
-  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
-    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
-    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
-    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
-  }
-  return void 0;
-}
-function summarise2(cpus, smtControl, hasNodes) {
-  const groups2 = (key) => {
-    const byKey = /* @__PURE__ */ new Map();
-    for (const c of cpus) {
-      const k = key(c);
-      if (k === void 0) continue;
-      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
-    }
-    return [...byKey.values()];
-  };
-  const cores = groups2((c) => formatCpuList(c.siblings)).length;
-  const nodes = /* @__PURE__ */ new Map();
-  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
-  return {
-    cpus,
-    logicalCpus: cpus.length,
-    sockets: new Set(cpus.map((c) => c.socket)).size,
-    cores,
-    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
-    ...smtControl !== void 0 ? { smtControl } : {},
-    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
-    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
-  };
-}
-function describeTopology(t) {
-  const plural4 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
-  return `${plural4(t.sockets, "socket")}, ${plural4(t.numaNodes.length, "NUMA node")}, ${plural4(t.cores, "core")}, ${plural4(t.logicalCpus, "CPU")}${smt}, ${plural4(t.l3Groups.length, "L3 group")}`;
-}
-
 // src/machine/preflight.ts
 var LIMITS = {
   /** Enabled idle states with a wake-up latency above this (µs) cost latency on every wake-up. */
@@ -68578,7 +69645,7 @@ var LIMITS = {
   /** perf_event_paranoid at or below which an unprivileged user may count its own processes (perf_event_open(2)). */
   perfParanoidMax: 2
 };
-var CPU_DIR2 = "sys/devices/system/cpu";
+var CPU_DIR3 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
   const root = options.root ?? "/";
   const windowS = options.windowS ?? 2;
@@ -68622,16 +69689,16 @@ function topologyFact(t) {
   return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
 }
 async function smtFacts(root) {
-  const control = await readValue(root, `${CPU_DIR2}/smt/control`);
+  const control = await readValue(root, `${CPU_DIR3}/smt/control`);
   if (control === void 0) return [];
-  const active = await readInt(root, `${CPU_DIR2}/smt/active`);
+  const active = await readInt(root, `${CPU_DIR3}/smt/active`);
   const value = control === "notsupported" || control === "notimplemented" ? `not supported by this CPU or hypervisor (${control})` : `${active === 1 ? "active" : "inactive"} (control ${control})`;
   return [{ id: "smt", group: "cpu", name: "SMT (hyper-threading)", value, verdict: "ok" }];
 }
 async function perCpu(root, t, rel) {
   const counts = /* @__PURE__ */ new Map();
   for (const c of t.cpus) {
-    const v = await readValue(root, `${CPU_DIR2}/cpu${c.cpu}/${rel}`);
+    const v = await readValue(root, `${CPU_DIR3}/cpu${c.cpu}/${rel}`);
     if (v !== void 0) counts.set(v, (counts.get(v) ?? 0) + 1);
   }
   if (counts.size === 0) return void 0;
@@ -68653,7 +69720,7 @@ async function frequencyFacts(root, t) {
     ];
   }
   const facts = [];
-  const pstate = await readValue(root, `${CPU_DIR2}/intel_pstate/status`) ?? await readValue(root, `${CPU_DIR2}/amd_pstate/status`);
+  const pstate = await readValue(root, `${CPU_DIR3}/intel_pstate/status`) ?? await readValue(root, `${CPU_DIR3}/amd_pstate/status`);
   facts.push({
     id: "scalingDriver",
     group: "frequency",
@@ -68687,8 +69754,8 @@ async function frequencyFacts(root, t) {
       }
     );
   }
-  const boost = await readInt(root, `${CPU_DIR2}/cpufreq/boost`);
-  const noTurbo = await readInt(root, `${CPU_DIR2}/intel_pstate/no_turbo`);
+  const boost = await readInt(root, `${CPU_DIR3}/cpufreq/boost`);
+  const noTurbo = await readInt(root, `${CPU_DIR3}/intel_pstate/no_turbo`);
   if (boost !== void 0 || noTurbo !== void 0) {
     const on = boost === 1 || noTurbo === 0;
     facts.push({
@@ -68706,11 +69773,11 @@ async function frequencyFacts(root, t) {
   return facts;
 }
 async function idleFacts(root, t) {
-  const driver = await readValue(root, `${CPU_DIR2}/cpuidle/current_driver`);
-  const governor = await readValue(root, `${CPU_DIR2}/cpuidle/current_governor_ro`) ?? await readValue(root, `${CPU_DIR2}/cpuidle/current_governor`);
+  const driver = await readValue(root, `${CPU_DIR3}/cpuidle/current_driver`);
+  const governor = await readValue(root, `${CPU_DIR3}/cpuidle/current_governor_ro`) ?? await readValue(root, `${CPU_DIR3}/cpuidle/current_governor`);
   const first = t.cpus[0]?.cpu ?? 0;
   const states = [];
-  const dir = `${CPU_DIR2}/cpu${first}/cpuidle`;
+  const dir = `${CPU_DIR3}/cpu${first}/cpuidle`;
   const entries = (await listDir(root, dir, /^state\d+$/)).sort(
     (a, b) => Number(a.slice(5)) - Number(b.slice(5))
   );
@@ -69001,616 +70068,9 @@ function formatBytes(bytes) {
   return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
 }
 
-// src/postgres/wait-events.ts
-init_esm();
-var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
-var LOCK_SAMPLE_INTERVAL_MS = 1e3;
-var ACTIVITY_SQL = `
-SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
-       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
-  FROM pg_stat_activity
- WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
-var LOCKS_SQL = `
-SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
-  FROM pg_locks WHERE NOT granted GROUP BY 1`;
-var COUNTER_VIEWS = [
-  {
-    prefix: "database",
-    view: "pg_stat_database",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
-  },
-  {
-    prefix: "wal",
-    view: "pg_stat_wal",
-    minVersion: 14e4,
-    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
-  },
-  {
-    prefix: "bgwriter",
-    view: "pg_stat_bgwriter",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
-  },
-  {
-    prefix: "checkpointer",
-    view: "pg_stat_checkpointer",
-    minVersion: 17e4,
-    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
-  },
-  {
-    prefix: "io",
-    view: "pg_stat_io",
-    minVersion: 16e4,
-    // Summed over backend types, objects and contexts: one number per operation.
-    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
-            SELECT key, sum(value::numeric) AS total
-              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
-             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
-             GROUP BY key) s`
-  }
-];
-var VIEW_VERSION_NAMES = {
-  pg_stat_wal: "PostgreSQL 14+",
-  pg_stat_checkpointer: "PostgreSQL 17+",
-  pg_stat_io: "PostgreSQL 16+"
-};
-async function startDiagnostics(target, options = {}) {
-  const hz = options.hz ?? 10;
-  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: DIAGNOSTICS_APPLICATION_NAME
-  });
-  let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
-  });
-  await client.connect();
-  try {
-    const versionNum = Number(
-      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
-    );
-    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
-    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
-      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
-    );
-    const readCounters = async () => {
-      const out = {};
-      for (const v of views) {
-        const row2 = (await client.query(v.sql)).rows[0];
-        for (const [key, value] of Object.entries(row2?.j ?? {})) {
-          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
-          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
-        }
-      }
-      return out;
-    };
-    const before = await readCounters();
-    const started = Date.now();
-    const events = /* @__PURE__ */ new Map();
-    const locks = /* @__PURE__ */ new Map();
-    let samples = 0;
-    let missedTicks = 0;
-    let observations = 0;
-    let busy;
-    let lastLockSample = 0;
-    const sample = async () => {
-      const rows = (await client.query(ACTIVITY_SQL)).rows;
-      samples++;
-      for (const r of rows) {
-        const key = `${r.type}:${r.event}`;
-        events.set(key, (events.get(key) ?? 0) + 1);
-        observations++;
-      }
-      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
-        lastLockSample = Date.now();
-        for (const r of (await client.query(LOCKS_SQL)).rows) {
-          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
-        }
-      }
-    };
-    const timer = setInterval(() => {
-      if (busy) {
-        missedTicks++;
-        return;
-      }
-      busy = sample().catch((e) => {
-        failure2 ??= e;
-      }).finally(() => {
-        busy = void 0;
-      });
-    }, 1e3 / hz);
-    let stopped;
-    return {
-      stop() {
-        stopped ??= (async () => {
-          clearInterval(timer);
-          try {
-            await busy;
-            if (failure2) throw failure2;
-            const after = await readCounters();
-            const counters = {};
-            for (const [key, value] of Object.entries(after)) {
-              const was = before[key];
-              if (was !== void 0) counters[key] = value - was;
-            }
-            return {
-              version: 1,
-              serverVersionNum: versionNum,
-              hz,
-              durationS: (Date.now() - started) / 1e3,
-              samples,
-              missedTicks,
-              observations,
-              waitEvents: shares(events, observations),
-              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
-              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
-              counters,
-              unavailable
-            };
-          } finally {
-            await client.end().catch(() => {
-            });
-          }
-        })();
-        return stopped;
-      }
-    };
-  } catch (e) {
-    await client.end().catch(() => {
-    });
-    throw e;
-  }
-}
-function shares(counts, total) {
-  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
-}
-
-// src/postgres/stat-snapshot.ts
-init_esm();
-import { readdir as readdir5, readFile as readFile7 } from "node:fs/promises";
-import path12 from "node:path";
-var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
-var CLOCK_TICKS_PER_S = 100;
-async function takeStatSnapshot(target, options = {}) {
-  const proc = options.procRoot ?? "/proc";
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: STAT_SNAPSHOT_APPLICATION_NAME,
-    connectionTimeoutMillis: 1e4,
-    statement_timeout: 1e4
-  });
-  let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
-  });
-  await client.connect();
-  try {
-    const head = (await client.query(
-      "SELECT current_setting('server_version_num') AS v, pg_backend_pid() AS pid"
-    )).rows[0];
-    const versionNum = Number(head.v);
-    const unavailable = [];
-    const server = await serverProcesses(proc, head.pid, target);
-    if (server) {
-      await settle2(proc, server, target, options.settleTimeoutMs ?? 5e3);
-    } else {
-      unavailable.push("backend CPU (the server processes are not visible in /proc)");
-    }
-    const counters = {};
-    const db = (await client.query(
-      `SELECT blks_hit, blks_read, xact_commit, xact_rollback
-           FROM pg_stat_database WHERE datname = current_database()`
-    )).rows[0];
-    setCounter(counters, "blksHit", db?.blks_hit);
-    setCounter(counters, "blksRead", db?.blks_read);
-    setCounter(counters, "xactCommit", db?.xact_commit);
-    setCounter(counters, "xactRollback", db?.xact_rollback);
-    if (versionNum >= 14e4) {
-      const wal = (await client.query(
-        "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
-      )).rows[0]?.j ?? {};
-      const columns2 = { walBytes: "wal_bytes", walRecords: "wal_records", walFpi: "wal_fpi" };
-      for (const [key, column] of Object.entries(columns2)) {
-        setCounter(counters, key, wal[column]);
-        if (counters[key] === void 0) unavailable.push(`pg_stat_wal.${column}`);
-      }
-    } else {
-      unavailable.push("WAL records and full-page images (pg_stat_wal: PostgreSQL 14+)");
-      const lsn = (await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS b")).rows[0];
-      setCounter(counters, "walBytes", lsn?.b);
-    }
-    if (server) {
-      const cpu = await serverCpuUs(proc, server.postmaster);
-      if (cpu === void 0) unavailable.push("backend CPU (/proc could not be read)");
-      else counters.cpuUs = cpu;
-    }
-    if (failure2) throw failure2;
-    return { serverVersionNum: versionNum, takenAtMs: Date.now(), counters, unavailable };
-  } finally {
-    await client.end().catch(() => {
-    });
-  }
-}
-function setCounter(counters, key, value) {
-  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
-  if (Number.isFinite(n) && n >= 0) counters[key] = n;
-}
-async function readStat(proc, pid) {
-  try {
-    return parsePidStatLine(await readFile7(path12.join(proc, String(pid), "stat"), "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-async function readCmdline(proc, pid) {
-  try {
-    return (await readFile7(path12.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
-  } catch {
-    return void 0;
-  }
-}
-function isClientBackendTitle(cmdline, target) {
-  return cmdline.includes(` ${target.user} ${target.database} `);
-}
-async function serverProcesses(proc, backendPid, target) {
-  const stat9 = await readStat(proc, backendPid);
-  const title = await readCmdline(proc, backendPid);
-  if (!stat9 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat9.ppid, own: backendPid };
-}
-async function childPids(proc, postmaster) {
-  try {
-    const text2 = await readFile7(
-      path12.join(proc, String(postmaster), "task", String(postmaster), "children"),
-      "utf8"
-    );
-    return text2.trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    const pids = (await readdir5(proc)).filter((d) => /^\d+$/.test(d)).map(Number);
-    const stats = await Promise.all(pids.map((p) => readStat(proc, p)));
-    return stats.filter((s) => s?.ppid === postmaster).map((s) => s.pid);
-  }
-}
-async function settle2(proc, server, target, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (; ; ) {
-    const others = [];
-    for (const pid of await childPids(proc, server.postmaster)) {
-      if (pid === server.own) continue;
-      const stat9 = await readStat(proc, pid);
-      if (!stat9 || stat9.state === "Z" || stat9.state === "X") continue;
-      const title = await readCmdline(proc, pid);
-      if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
-    }
-    if (others.length === 0 || Date.now() >= deadline) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-async function serverCpuUs(proc, postmaster) {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const before = await readStat(proc, postmaster);
-    if (!before) return void 0;
-    let ticks = before.cutime + before.cstime;
-    for (const pid of await childPids(proc, postmaster)) {
-      const s = await readStat(proc, pid);
-      if (s && s.ppid === postmaster) ticks += s.utime + s.stime;
-    }
-    const after = await readStat(proc, postmaster);
-    if (!after) return void 0;
-    if (after.cutime === before.cutime && after.cstime === before.cstime) {
-      return ticks * 1e6 / CLOCK_TICKS_PER_S;
-    }
-  }
-  return void 0;
-}
-
-// src/core/results/steady.ts
-var STEADY_METRIC_SOURCES = {
-  walBytesPerTx: "walBytes",
-  walRecordsPerTx: "walRecords",
-  walFpiPerTx: "walFpi",
-  bufferHitsPerTx: "blksHit",
-  bufferReadsPerTx: "blksRead",
-  backendCpuUsPerTx: "cpuUs"
-};
-function statDeltas(before, after) {
-  const deltas = {};
-  const unusable = [];
-  for (const key of Object.keys(after.counters)) {
-    const a = after.counters[key];
-    const b = before.counters[key];
-    if (a === void 0 || b === void 0 || !Number.isFinite(a) || !Number.isFinite(b)) continue;
-    if (a < b) unusable.push(key);
-    else deltas[key] = a - b;
-  }
-  return { deltas, unusable };
-}
-function perTransactionMetrics(deltas, transactions) {
-  const metrics = {};
-  if (!(Number.isFinite(transactions) && transactions > 0)) return metrics;
-  for (const [metric, source] of Object.entries(STEADY_METRIC_SOURCES)) {
-    const delta = deltas[source];
-    if (delta !== void 0) metrics[metric] = delta / transactions;
-  }
-  return metrics;
-}
-function clientTransactions(counts) {
-  const n = counts.processed ?? counts.transactions;
-  return n !== void 0 && Number.isFinite(n) && n >= 0 ? n : void 0;
-}
-function steadyOutcome(before, after, transactions) {
-  if (transactions === void 0 || !(transactions > 0)) return void 0;
-  const { deltas, unusable } = statDeltas(before, after);
-  const unavailable = [
-    .../* @__PURE__ */ new Set([
-      ...before.unavailable,
-      ...after.unavailable,
-      ...unusable.map((k) => `${k} (the counter went backwards: reset or restart)`)
-    ])
-  ];
-  return {
-    record: {
-      version: 1,
-      transactions,
-      elapsedS: Math.max(0, (after.takenAtMs - before.takenAtMs) / 1e3),
-      deltas,
-      unavailable
-    },
-    metrics: perTransactionMetrics(deltas, transactions)
-  };
-}
-
-// src/run/run-loop.ts
-init_fingerprint();
-
-// src/run/shard-digest.ts
-init_fingerprint();
-import { createHash as createHash5 } from "node:crypto";
-function bareCell(c) {
-  return { workload: c.workload, clients: c.clients };
-}
-function sha256Hex3(text2) {
-  return createHash5("sha256").update(text2).digest("hex");
-}
-function planHashOf(plan) {
-  return sha256Hex3(
-    canonicalJson({
-      planId: plan.planId,
-      count: plan.count,
-      allCells: plan.allCells.map(bareCell),
-      assignment: plan.assignment.map((cells) => cells.map(bareCell))
-    })
-  );
-}
-function samplesDigestOf(samples, cache3) {
-  const lines = samples.map((s) => {
-    const cached2 = cache3?.get(s);
-    if (cached2 !== void 0) return cached2;
-    const hash2 = sha256Hex3(canonicalJson(s));
-    cache3?.set(s, hash2);
-    return hash2;
-  });
-  return sha256Hex3(lines.join("\n"));
-}
-function sealShard(result, cache3) {
-  const shard = result.plan.shard;
-  if (!shard || shard.index === 0) return;
-  shard.samplesDigest = samplesDigestOf(result.samples, cache3);
-}
-function sealingSink(sink) {
-  const cache3 = /* @__PURE__ */ new WeakMap();
-  return {
-    description: sink.description,
-    update: (result) => {
-      sealShard(result, cache3);
-      return sink.update(result);
-    },
-    finish: (result) => {
-      sealShard(result, cache3);
-      return sink.finish(result);
-    },
-    ...sink.finishNow ? {
-      finishNow: (result) => {
-        sealShard(result, cache3);
-        return sink.finishNow(result);
-      }
-    } : {}
-  };
-}
-
-// src/run/run-loop.ts
-init_types();
-
-// src/run/run-id.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
-function newRunId(startedAt) {
-  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes4(4).toString("hex")}`;
-}
-
-// src/run/run-loop.ts
-init_errors();
-
-// src/core/version.ts
-var PGPERF_VERSION = "0.1.0";
-
-// src/run/plan.ts
-function planRounds(input2) {
-  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
-  const rounds = [];
-  for (let round2 = 1; round2 <= totalRounds; round2++) {
-    const random = seededRandom2(deriveSeed(input2.seed, round2));
-    const cells = shuffle(
-      input2.cells.filter((c) => c.rounds >= round2),
-      random
-    );
-    const runs = [];
-    cells.forEach((cell, k) => {
-      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm2 of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
-    });
-    rounds.push(runs);
-  }
-  return rounds;
-}
-function deriveSeed(seed, round2) {
-  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
-  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
-  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
-  return (h ^ h >>> 16) & 2147483647;
-}
-function newSeed() {
-  return Math.floor(Math.random() * 2147483647);
-}
-function seededRandom2(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = a + 1831565813 >>> 0;
-    let t = a;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
-function shuffle(items, random) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-function rotate(items, by) {
-  return [...items.slice(by), ...items.slice(0, by)];
-}
-
-// src/run/adaptive-control.ts
-init_types();
-var AdaptiveControl = class {
-  constructor(plan, analysis, budget, now = Date.now) {
-    this.plan = plan;
-    this.analysis = analysis;
-    this.budget = budget;
-    this.now = now;
-  }
-  plan;
-  analysis;
-  budget;
-  now;
-  open = null;
-  // null: every cell open
-  looked = 0;
-  startedMs = null;
-  /**
-   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
-   * and returns why to stop, or null to go on.
-   */
-  beforeRound(result, round2, log) {
-    this.startedMs ??= this.now();
-    const done = round2 - 1;
-    const k = this.plan.schedule.indexOf(done);
-    if (k >= 0 && k + 1 > this.looked) {
-      const stop = this.look(result, k + 1, log);
-      if (stop) return stop;
-    }
-    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
-    const { timeBudgetS } = this.budget;
-    if (timeBudgetS !== void 0) {
-      const elapsedS = (this.now() - this.startedMs) / 1e3;
-      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
-      if (elapsedS + perRoundS > timeBudgetS) {
-        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
-      }
-    }
-    return null;
-  }
-  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
-  finish(result, roundsDone, log) {
-    const k = this.plan.schedule.indexOf(roundsDone);
-    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
-  }
-  /** Whether the run of this cell is still needed. */
-  isOpen(cell) {
-    return this.open === null || this.open.has(cellId(cell));
-  }
-  look(result, look, log) {
-    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
-    this.looked = look;
-    result.adaptive = adaptiveRecord(this.plan, outcome);
-    this.open = new Set(outcome.openCells.map(cellId));
-    const decided = outcome.decidedCells.filter((d) => d.look === look);
-    log(
-      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.label} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
-    );
-    return outcome.stop ? outcome.reason : null;
-  }
-};
-function formatS(s) {
-  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
-}
-
-// src/run/progress.ts
-var ProgressTracker = class {
-  /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
-  constructor(plannedRuns, plannedSeconds, now = Date.now) {
-    this.plannedRuns = plannedRuns;
-    this.plannedSeconds = plannedSeconds;
-    this.now = now;
-    this.started = now();
-  }
-  plannedRuns;
-  plannedSeconds;
-  now;
-  done = 0;
-  doneSeconds = 0;
-  overheadSeconds = 0;
-  started;
-  /** Records a finished run that was planned to take `plannedS` and took `actualS` wall-clock seconds. */
-  finished(plannedS, actualS) {
-    this.done++;
-    this.doneSeconds += plannedS;
-    this.overheadSeconds += Math.max(0, actualS - plannedS);
-  }
-  /** A retry adds a run that was not planned. */
-  addRun(seconds) {
-    this.plannedRuns++;
-    this.plannedSeconds += seconds;
-  }
-  /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
-  remainingSeconds() {
-    const runsLeft = Math.max(0, this.plannedRuns - this.done);
-    const overheadPerRun = this.done > 0 ? this.overheadSeconds / this.done : 2;
-    return Math.max(0, this.plannedSeconds - this.doneSeconds) + runsLeft * overheadPerRun;
-  }
-  line(e) {
-    const elapsed = (this.now() - this.started) / 1e3;
-    const what = e.kind === "warmup" ? "warm-up" : `${e.confirmation ? "confirmation round" : "round"} ${e.round}/${e.rounds}`;
-    const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
-    return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
-  }
-};
-function formatTps(tps) {
-  return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
-}
-function formatDuration(seconds) {
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
-}
-
 // src/machine/pinning.ts
 import { access as access4, constants as constants5 } from "node:fs/promises";
-import path13 from "node:path";
+import path15 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -69726,11 +70186,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path13.delimiter)) {
+    for (const dir of searchPath.split(path15.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path13.join(dir, name), constants5.X_OK);
-        return path13.join(dir, name);
+        await access4(path15.join(dir, name), constants5.X_OK);
+        return path15.join(dir, name);
       } catch {
       }
     }
@@ -69756,587 +70216,22 @@ async function workloadCpuPlans(workloads, searchPath) {
   return plans;
 }
 
-// src/machine/controls.ts
-import { open as open5, writeFile as writeFile4 } from "node:fs/promises";
-import path14 from "node:path";
+// src/run/prepare-run.ts
+init_types();
 init_errors();
-var DEFAULT_FIELDS = {
-  cpuDmaLatency: "controls.cpuDmaLatency",
-  governor: "controls.governor"
-};
-var MAX_LATENCY_US = 2e9;
-var CPU_DIR3 = "sys/devices/system/cpu";
-function wantsControls(spec) {
-  return spec.cpuDmaLatencyUs !== void 0 || spec.governor !== void 0;
-}
-async function checkControls(spec, deps) {
-  if (!wantsControls(spec)) return;
-  const probed = await probe2(spec, deps);
-  await probed.dma?.close();
-}
-async function probe2(spec, deps) {
-  const root = deps.root ?? "/";
-  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
-  const fields = deps.fields ?? DEFAULT_FIELDS;
-  validate2(spec, fields);
-  const governors = [];
-  if (spec.governor !== void 0) {
-    const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
-    if (cpus.length === 0) {
-      throw new UserError(
-        `${fields.governor}: no online CPU under ${path14.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
-      );
-    }
-    for (const cpu of cpus) {
-      const rel = `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path14.join(root, rel);
-      const from = await readValue(root, rel);
-      if (from === void 0) {
-        throw new UserError(
-          `${fields.governor}: ${file2} does not exist: this machine exposes no cpufreq governor for CPU ${cpu} (a VM, or the firmware controls the clock); drop ${fields.governor}`
-        );
-      }
-      const available = await readValue(root, `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_available_governors`);
-      if (available !== void 0 && !available.split(/\s+/).includes(spec.governor)) {
-        throw new UserError(
-          `${fields.governor}: "${spec.governor}" is not available for CPU ${cpu} (available: ${available})`
-        );
-      }
-      await (await openForWrite(file2, fields.governor, governorHint(spec.governor, fields.governor))).close();
-      governors.push({ file: file2, from });
-    }
-  }
-  const dma = spec.cpuDmaLatencyUs !== void 0 ? await openForWrite(device, fields.cpuDmaLatency, dmaHint(fields.cpuDmaLatency)) : void 0;
-  return { governors, ...dma ? { dma } : {} };
-}
-async function applyControls(spec, deps) {
-  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
-  const changes = [];
-  const undo = [];
-  let restored = false;
-  let unregister = () => {
-  };
-  const restore = async () => {
-    if (restored) return;
-    restored = true;
-    unregister();
-    let failed = 0;
-    for (const step of undo.reverse()) {
-      try {
-        await step();
-      } catch (e) {
-        failed++;
-        deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
-      }
-    }
-    if (changes.length > 0 && failed === 0) {
-      deps.logger.info(`machine controls restored: ${describeRestore(changes)}`);
-    }
-  };
-  const { governors, dma } = await probe2(spec, deps);
-  let unheld = dma;
-  try {
-    for (const g2 of governors) {
-      await writeText(g2.file, spec.governor);
-      undo.push(() => writeText(g2.file, g2.from));
-      changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
-    }
-    if (dma) {
-      const value = Buffer.alloc(4);
-      value.writeInt32LE(spec.cpuDmaLatencyUs);
-      unheld = void 0;
-      undo.push(() => dma.close());
-      await dma.write(value, 0, 4, null).catch((e) => {
-        throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
-      });
-      changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
-    }
-  } catch (e) {
-    await unheld?.close().catch(() => {
-    });
-    await restore();
-    throw e;
-  }
-  unregister = onCleanup(restore);
-  deps.logger.info(`machine controls applied (restored at the end): ${describeControls(changes)}`);
-  return { changes, restore };
-}
-function describeControls(changes) {
-  const parts = [];
-  const governors = changes.filter((c) => c.control === "governor");
-  if (governors.length > 0) {
-    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
-    const cpus = governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`;
-    parts.push(`governor ${governors[0].to} on ${cpus} (was ${was})`);
-  }
-  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
-    parts.push(`${c.file} held at ${c.to}`);
-  }
-  return parts.join("; ");
-}
-function describeRestore(changes) {
-  const parts = [];
-  const governors = changes.filter((c) => c.control === "governor");
-  if (governors.length > 0) {
-    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
-    parts.push(`governor back to ${was} on ${governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`}`);
-  }
-  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
-    parts.push(`${c.file} released (the kernel's default bound again)`);
-  }
-  return parts.join("; ");
-}
-function validate2(spec, fields) {
-  const us = spec.cpuDmaLatencyUs;
-  if (us !== void 0 && (!Number.isInteger(us) || us < 0 || us > MAX_LATENCY_US)) {
-    throw new UserError(
-      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us)}`
-    );
-  }
-  if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
-    throw new UserError(
-      `${fields.governor}: expected a governor name such as performance, got ${JSON.stringify(spec.governor)}`
-    );
-  }
-}
-async function openForWrite(file2, field, hint) {
-  try {
-    return await open5(file2, "r+");
-  } catch (e) {
-    const code = e.code ?? errorMessage(e);
-    const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
-    throw new UserError(`${field}: ${file2} ${what}: ${hint}`);
-  }
-}
-async function writeText(file2, text2) {
-  try {
-    await writeFile4(file2, `${text2}
-`);
-  } catch (e) {
-    throw new UserError(`cannot write "${text2}" to ${file2}: ${errorMessage(e)}`);
-  }
-}
-function governorHint(governor, field) {
-  return `run pgperf as root, or set it before the run with \`cpupower frequency-set -g ${governor}\` and drop ${field}`;
-}
-function dmaHint(field) {
-  return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
+
+// src/core/version.ts
+var PGPERF_VERSION = "0.1.0";
+
+// src/run/run-id.ts
+import { randomBytes as randomBytes4 } from "node:crypto";
+function newRunId(startedAt) {
+  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${randomBytes4(4).toString("hex")}`;
 }
 
-// src/run/run-loop.ts
-async function runBenchmark(req, deps) {
-  const { logger, runner } = deps;
-  validateRequest(req);
-  const cpuCount = deps.cpuCount ?? os9.availableParallelism();
-  const workloads = req.workloads.map((w) => applyOverrides(w, req));
-  const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : void 0;
-  await checkRunControls(req.controls, logger);
-  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
-  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
-  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
-  const runAs = await resolveRunAs(req.runAs, deps);
-  if (runAs) logger.info(`running PostgreSQL and the clients as user "${runAs.name}" (pgperf runs as root)`);
-  const clientRunner = runAs ? runnerAs(runner, runAs) : runner;
-  const drivers = new Map(
-    workloads.map((w) => {
-      const plan = cpuPlans.get(w.name);
-      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(clientRunner, plan.clientPrefix) } : { cpuCount, runner: clientRunner };
-      return [
-        w.name,
-        createDriver(w, {
-          clientBinDir,
-          ...clientDeps,
-          logger,
-          searchPath: deps.searchPath ?? "",
-          ...runAs ? { clientUser: runAs } : {}
-        })
-      ];
-    })
-  );
-  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
-  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
-  for (const driver of drivers.values()) await driver.checkFiles?.();
-  const seed = req.seed ?? newSeed();
-  const dataSets = groupDataSets(workloads);
-  const cells = workloads.flatMap(
-    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
-  );
-  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
-  const workloadByName = new Map(workloads.map((w) => [w.name, w]));
-  const arms = req.arms.map((a, i) => ({
-    label: a.label,
-    binDir: a.binDir,
-    serverVersion: versions[i].text,
-    settingOverrides: a.settings,
-    ...a.build ? { build: a.build } : {}
-  }));
-  const startedAt = /* @__PURE__ */ new Date();
-  const result = {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    pgperfVersion: PGPERF_VERSION,
-    runId: newRunId(startedAt),
-    status: "running",
-    startedAt: startedAt.toISOString(),
-    updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    environment: await machineCheck(req, logger),
-    ...cpuPlans.size ? {
-      pinning: Object.fromEntries(
-        [...cpuPlans].map(([name, p]) => [
-          name,
-          { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings }
-        ])
-      )
-    } : {},
-    arms,
-    clients: clientInfos,
-    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
-    analysis: req.analysis,
-    plan: {
-      seed,
-      order: req.order,
-      rounds: rounds.length,
-      cells: cells.map(({ workload, clients }) => ({ workload, clients })),
-      executed: [],
-      // A copy: the samples digest is written into it with every write (sealingSink).
-      ...req.shard ? { shard: { ...req.shard } } : {}
-    },
-    ...req.source ? { source: req.source } : {},
-    ...req.calibration ? { calibration: true } : {},
-    ...req.instructions ? { instructions: req.instructions } : {},
-    ...req.compiledCode ? { compiledCode: req.compiledCode } : {},
-    samples: [],
-    warnings: []
-  };
-  const sink = req.shard ? sealingSink(req.sink) : req.sink;
-  const unregisterForcedEnd = finishOnForcedExit(sink, result, deps.signal);
-  let writeFailure;
-  const save = async () => {
-    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await sink.update(result).catch((e) => {
-      writeFailure = { error: e };
-      throw e;
-    });
-  };
-  const warn = (message) => {
-    result.warnings.push(message);
-    logger.warn(message);
-  };
-  const clusters = /* @__PURE__ */ new Map();
-  let controls;
-  const clusterKey = (arm2, dataSet) => `${arm2}\0${dataSet}`;
-  const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
-  try {
-    if (req.skipTimedRounds) {
-      logger.info(`no timed rounds: ${req.skipTimedRounds}`);
-      result.plan.rounds = 0;
-      result.fingerprint = environmentFingerprint(result);
-      result.status = "complete";
-      return result;
-    }
-    await logger.group("Setting up clusters", async () => {
-      for (const dataSet of dataSets) {
-        for (const arm2 of req.arms) {
-          deps.signal?.throwIfAborted();
-          const w = dataSet.workloads[0];
-          const label = dataSets.length > 1 ? `${arm2.label}/${dataSet.name}` : arm2.label;
-          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm2)].text})`);
-          const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
-          const cluster = await PgCluster.create(
-            {
-              label,
-              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
-              binDir: arm2.binDir,
-              parentDir: req.tmpDir,
-              conf: {
-                maxClients: dataSet.maxClients,
-                workloadSettings: w.settings,
-                armSettings: arm2.settings
-              },
-              runAs,
-              dataChecksums: req.dataChecksums
-            },
-            deps
-          );
-          clusters.set(clusterKey(arm2.label, dataSet.name), cluster);
-          await cluster.start();
-          await drivers.get(w.name).prepare(cluster, deps.signal);
-        }
-      }
-    });
-    const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    result.environment.settingsHash = createHash6("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
-    if (controlRequest) {
-      controls = await applyControls(controlRequest, { ...controlRequest, logger });
-      result.environment.controls = controls.changes;
-    }
-    result.fingerprint = environmentFingerprint(result);
-    await save();
-    const plannedRuns = rounds.flat();
-    const firstVisits = (runs) => {
-      const visited = /* @__PURE__ */ new Set();
-      return new Set(
-        runs.filter((run3) => {
-          const visit2 = `${cellId(run3)}|${run3.arm}`;
-          const first = !visited.has(visit2);
-          visited.add(visit2);
-          return first && workloadByName.get(run3.workload).warmup > 0;
-        })
-      );
-    };
-    const warmupBefore = firstVisits(plannedRuns);
-    const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
-    const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
-    const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce(
-      (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
-      0
-    );
-    for (const w of req.partOfRun ? [] : workloads) {
-      const check2 = checkPlan({
-        rounds: w.rounds,
-        cells: hypotheses,
-        alpha: req.analysis.alpha,
-        thresholdPct: w.threshold ?? req.analysis.thresholdPct
-      });
-      for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
-    }
-    logger.info(
-      `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
-    );
-    const execute = async (run3, kind, attempt, block) => {
-      const workload = workloadByName.get(run3.workload);
-      const driver = drivers.get(run3.workload);
-      const cluster = clusters.get(clusterKey(run3.arm, dataSetOf.get(run3.workload).name));
-      const durationS = kind === "warmup" ? workload.warmup : workload.duration;
-      const randomSeed = deriveSeed(block?.seed ?? seed, run3.round);
-      const started = Date.now();
-      const maintenance = await driver.beforeRun(cluster).then(
-        () => void 0,
-        (e) => {
-          deps.signal?.throwIfAborted();
-          return maintenanceFailure(e, started);
-        }
-      );
-      const where = `${cellId(run3)} ${run3.arm} ${block ? "confirmation " : ""}round ${run3.round}`;
-      const snapshot = (when) => (deps.statSnapshot ?? takeStatSnapshot)(cluster.connection).catch((e) => {
-        warn(
-          `${where}: steady metrics not measured (counter snapshot ${when} the run failed: ${errorMessage(e)})`
-        );
-        return void 0;
-      });
-      const steadyBefore = maintenance || kind !== "measured" ? void 0 : await snapshot("before");
-      const sampler = maintenance || kind !== "measured" || req.diagnostics === false ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
-        logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
-        return void 0;
-      });
-      let out;
-      let diagnostics;
-      try {
-        out = maintenance ?? await driver.run(cluster, {
-          clients: run3.clients,
-          durationS,
-          seed: randomSeed,
-          signal: deps.signal
-        });
-      } finally {
-        diagnostics = await sampler?.stop().catch(() => void 0);
-      }
-      deps.signal?.throwIfAborted();
-      let steady;
-      if (steadyBefore && out.ok) {
-        const steadyAfter = await snapshot("after");
-        const outcome = steadyAfter && steadyOutcome(steadyBefore, steadyAfter, clientTransactions(out.counts));
-        if (outcome) {
-          steady = outcome.record;
-          out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
-        }
-      }
-      if (!out.ok) out = await withServerDeath(cluster, out);
-      progress.finished(durationS, (Date.now() - started) / 1e3);
-      if (!block) result.plan.executed.push({ ...run3, kind, attempt, status: out.ok ? "ok" : "failed" });
-      if (kind === "measured") {
-        (block?.samples ?? result.samples).push({
-          ...toSample(run3, attempt, randomSeed, out),
-          ...diagnostics ? { diagnostics } : {},
-          ...steady ? { steady } : {}
-        });
-        await save();
-      }
-      logger.info(
-        progress.line({
-          kind,
-          round: run3.round,
-          rounds: block?.rounds ?? rounds.length,
-          ...block ? { confirmation: true } : {},
-          cell: cellId(run3),
-          arm: run3.arm,
-          tps: out.metrics.tps,
-          failure: out.failureReason
-        })
-      );
-      if (!out.ok) await reviveIfDown(cluster, warn);
-      return out;
-    };
-    const measure = async (run3, warmup, block) => {
-      const workload = workloadByName.get(run3.workload);
-      if (warmup) await execute(run3, "warmup", 1, block);
-      for (let attempt = 1; ; attempt++) {
-        const out = await execute(run3, "measured", attempt, block);
-        if (out.ok) return;
-        const what = `${cellId(run3)} ${run3.arm} ${block ? "confirmation " : ""}round ${run3.round}`;
-        if (attempt > workload.retries) {
-          warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
-          return;
-        }
-        progress.addRun(workload.duration);
-        logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
-      }
-    };
-    const judging = {
-      thresholdPct: req.analysis.thresholdPct,
-      ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {},
-      ...req.analysis.steadyPass !== void 0 ? { steadyPass: req.analysis.steadyPass } : {}
-    };
-    const adaptive = req.adaptive ? new AdaptiveControl(req.adaptive.plan, judging, {
-      ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
-      estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
-    }) : null;
-    if (adaptive) {
-      const p = adaptive.plan;
-      logger.info(
-        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
-      );
-    }
-    const confirmationBlock = async () => {
-      const blockRounds = req.confirmRounds ?? DEFAULT_CONFIRM_ROUNDS;
-      if (blockRounds <= 0 || req.calibration || req.arms.length < 2) return;
-      const lastLook = result.adaptive?.looks.at(-1)?.look;
-      const targets = confirmationTargets(
-        compareRun(result, {
-          alpha: req.analysis.alpha,
-          ...judging,
-          ...req.adaptive && lastLook ? { adaptive: { plan: req.adaptive.plan, look: lastLook } } : {}
-        })
-      );
-      if (targets.length === 0) return;
-      const blockSeed = deriveSeed(seed, CONFIRMATION_SEED_ROUND);
-      const blockCells = [
-        ...new Map(targets.map((t) => [cellId(t), { workload: t.workload, clients: t.clients }])).values()
-      ];
-      const blockArms = [req.arms[0].label, ...new Set(targets.map((t) => t.head))].reverse();
-      const block = { samples: [], seed: blockSeed, rounds: blockRounds };
-      result.confirmation = { rounds: blockRounds, seed: blockSeed, cells: targets, samples: block.samples };
-      const names = targets.map((t) => `${t.head}:${cellId(t)}`).join(", ");
-      logger.info(
-        `confirmation: ${names} regressed; measuring ${blockRounds} more round(s) of base and head on restarted servers, arms in a new order`
-      );
-      await logger.group("Confirmation block: restarting servers", async () => {
-        const sets = new Set(blockCells.map((c) => dataSetOf.get(c.workload).name));
-        for (const arm2 of blockArms) {
-          for (const set2 of sets) {
-            deps.signal?.throwIfAborted();
-            const cluster = clusters.get(clusterKey(arm2, set2));
-            await cluster.stop();
-            await cluster.start();
-          }
-        }
-      });
-      const planned = planRounds({
-        cells: blockCells.map((c) => ({ ...c, rounds: blockRounds })),
-        arms: blockArms,
-        order: req.order,
-        seed: blockSeed
-      });
-      const warmups = firstVisits(planned.flat());
-      for (const run3 of planned.flat()) progress.addRun(workloadByName.get(run3.workload).duration);
-      for (const run3 of warmups) progress.addRun(workloadByName.get(run3.workload).warmup);
-      for (const [r, roundRuns] of planned.entries()) {
-        await logger.group(`Confirmation round ${r + 1} of ${planned.length}`, async () => {
-          for (const run3 of roundRuns) {
-            deps.signal?.throwIfAborted();
-            await measure(run3, warmups.has(run3), block);
-          }
-        });
-      }
-    };
-    let roundsDone = 0;
-    for (const [r, roundRuns] of rounds.entries()) {
-      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
-      if (stop) {
-        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
-        break;
-      }
-      await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
-        for (const run3 of roundRuns) {
-          deps.signal?.throwIfAborted();
-          if (adaptive && !adaptive.isOpen(run3)) continue;
-          await measure(run3, warmupBefore.has(run3));
-        }
-      });
-      roundsDone = r + 1;
-    }
-    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
-    await confirmationBlock();
-    result.status = "complete";
-  } catch (e) {
-    const interrupted = deps.signal?.aborted === true;
-    const writeFailed = !interrupted && writeFailure !== void 0 && writeFailure.error === e;
-    result.status = interrupted ? "interrupted" : "failed";
-    result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
-    if (writeFailed) {
-      logger.error(`stopping the run, keeping the samples so far: ${errorMessage(e)}`);
-    } else if (!interrupted) throw e;
-  } finally {
-    await controls?.restore();
-    await releaseClusters(clusters, req.logsDir, logger);
-    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await sink.finish(result).catch(
-      (e) => logger.error(
-        e instanceof FileWriteError ? e.message : `could not write ${sink.description}: ${errorMessage(e)}`
-      )
-    );
-    unregisterForcedEnd();
-  }
-  return result;
-}
-async function checkRunControls(controls, logger) {
-  if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
-}
-async function machineCheck(req, logger) {
-  const environment2 = await captureEnvironment("");
-  const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
-  environment2.preflight = report;
-  Object.assign(environment2.facts, preflightFacts(report));
-  const problems = report.facts.filter((f) => f.verdict !== "ok");
-  logger.info(
-    `machine: ${report.verdict}${problems.length ? ` (${problems.map((f) => `${f.name}: ${f.value} [${f.verdict}]`).join("; ")})` : ""}; pgperf doctor says how to fix each`
-  );
-  if (req.strictPreflight && report.verdict === "not fit for benchmarking") {
-    const bad = report.facts.filter((f) => f.verdict === "bad");
-    throw new UserError(
-      `--strict: this machine is not fit for benchmarking: ${bad.map((f) => `${f.name} ${f.value}${f.fix ? ` (fix: ${f.fix})` : ""}`).join("; ")}`
-    );
-  }
-  return environment2;
-}
-function toSample(run3, attempt, randomSeed, out) {
-  return {
-    round: run3.round,
-    workload: run3.workload,
-    clients: run3.clients,
-    arm: run3.arm,
-    attempt,
-    status: out.ok ? "ok" : "failed",
-    ...out.failureReason ? { failureReason: out.failureReason } : {},
-    startedAt: out.startedAt,
-    endedAt: out.endedAt,
-    randomSeed,
-    metrics: out.metrics,
-    counts: out.counts,
-    progress: out.progress,
-    command: out.command,
-    exitCode: out.exitCode
-  };
-}
+// src/run/run-request.ts
+init_errors();
 function validateRequest(req) {
   if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
   const labels = /* @__PURE__ */ new Set();
@@ -70358,79 +70253,396 @@ function validateRequest(req) {
     names.add(w.name);
   }
 }
+
+// src/run/prepare-run.ts
+async function prepareRun2(req, deps) {
+  const { logger, runner } = deps;
+  validateRequest(req);
+  const workloads = req.workloads.map((w) => applyOverrides(w, req));
+  const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : void 0;
+  await checkRunControls(req.controls, logger);
+  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
+  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
+  const runAs = await resolveRunAs(req.runAs, deps);
+  if (runAs) logger.info(`running PostgreSQL and the clients as user "${runAs.name}" (pgperf runs as root)`);
+  const drivers = createDrivers(workloads, cpuPlans, runAs, req, deps);
+  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
+  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
+  for (const driver of drivers.values()) await driver.checkFiles?.();
+  const seed = req.seed ?? newSeed();
+  const cells = workloads.flatMap(
+    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
+  );
+  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
+  const arms = req.arms.map((a, i) => ({
+    label: a.label,
+    binDir: a.binDir,
+    serverVersion: versions[i].text,
+    settingOverrides: a.settings,
+    ...a.build ? { build: a.build } : {}
+  }));
+  const result = await newDocument(req, logger, {
+    arms,
+    clientInfos,
+    workloads,
+    cpuPlans,
+    seed,
+    cells,
+    rounds: rounds.length
+  });
+  return {
+    workloads,
+    workloadByName: new Map(workloads.map((w) => [w.name, w])),
+    drivers,
+    cpuPlans,
+    runAs,
+    controlRequest,
+    seed,
+    dataSets: groupDataSets(workloads),
+    cells,
+    rounds,
+    result
+  };
+}
+async function checkRunControls(controls, logger) {
+  if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
+}
 function applyOverrides(w, req) {
   const duration3 = req.durationS ?? w.duration;
   const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
   return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
 }
-function groupDataSets(workloads) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const w of workloads) {
-    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
-    const existing = byKey.get(key);
-    if (existing) {
-      existing.workloads.push(w);
-      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
-    } else {
-      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
-    }
-  }
-  return [...byKey.values()];
+function createDrivers(workloads, cpuPlans, runAs, req, deps) {
+  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const cpuCount = deps.cpuCount ?? os9.availableParallelism();
+  const clientRunner = runAs ? runnerAs(deps.runner, runAs) : deps.runner;
+  return new Map(
+    workloads.map((w) => {
+      const plan = cpuPlans.get(w.name);
+      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(clientRunner, plan.clientPrefix) } : { cpuCount, runner: clientRunner };
+      return [
+        w.name,
+        createDriver(w, {
+          clientBinDir,
+          ...clientDeps,
+          logger: deps.logger,
+          searchPath: deps.searchPath ?? "",
+          ...runAs ? { clientUser: runAs } : {}
+        })
+      ];
+    })
+  );
 }
-var CONFIRMATION_SEED_ROUND = 2147418113;
-var MAX_RESTARTS_PER_CLUSTER = 3;
-function maintenanceFailure(e, started) {
-  const at = new Date(started).toISOString();
+async function newDocument(req, logger, known) {
+  const { cpuPlans, workloads } = known;
+  const startedAt = /* @__PURE__ */ new Date();
   return {
-    ok: false,
-    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
-    metrics: {},
-    counts: {},
-    progress: [],
-    command: [],
-    exitCode: null,
-    startedAt: at,
-    endedAt: (/* @__PURE__ */ new Date()).toISOString()
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    pgperfVersion: PGPERF_VERSION,
+    runId: newRunId(startedAt),
+    status: "running",
+    startedAt: startedAt.toISOString(),
+    updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    environment: await machineCheck(req, logger),
+    ...cpuPlans.size ? {
+      pinning: Object.fromEntries(
+        [...cpuPlans].map(([name, p]) => [
+          name,
+          { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings }
+        ])
+      )
+    } : {},
+    arms: known.arms,
+    clients: known.clientInfos,
+    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    analysis: req.analysis,
+    plan: {
+      seed: known.seed,
+      order: req.order,
+      rounds: known.rounds,
+      cells: known.cells.map(({ workload, clients }) => ({ workload, clients })),
+      executed: [],
+      // A copy: the samples digest is written into it with every write (sealingSink).
+      ...req.shard ? { shard: { ...req.shard } } : {}
+    },
+    ...req.source ? { source: req.source } : {},
+    ...req.calibration ? { calibration: true } : {},
+    ...req.instructions ? { instructions: req.instructions } : {},
+    ...req.compiledCode ? { compiledCode: req.compiledCode } : {},
+    samples: [],
+    warnings: []
   };
 }
-async function withServerDeath(cluster, out) {
-  if (await cluster.isRunning()) return out;
-  const pid = await cluster.postmasterPid();
-  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
-  return { ...out, failureReason: `${reason}; server log tail:
-${await cluster.logTail(15)}` };
-}
-async function reviveIfDown(cluster, warn) {
-  if (await cluster.isRunning()) return;
-  const logTail = await cluster.logTail(15);
-  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
+async function machineCheck(req, logger) {
+  const environment2 = await captureEnvironment("");
+  const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
+  environment2.preflight = report;
+  Object.assign(environment2.facts, preflightFacts(report));
+  const problems = report.facts.filter((f) => f.verdict !== "ok");
+  logger.info(
+    `machine: ${report.verdict}${problems.length ? ` (${problems.map((f) => `${f.name}: ${f.value} [${f.verdict}]`).join("; ")})` : ""}; pgperf doctor says how to fix each`
+  );
+  if (req.strictPreflight && report.verdict === "not fit for benchmarking") {
+    const bad = report.facts.filter((f) => f.verdict === "bad");
     throw new UserError(
-      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
-${logTail}`
+      `--strict: this machine is not fit for benchmarking: ${bad.map((f) => `${f.name} ${f.value}${f.fix ? ` (fix: ${f.fix})` : ""}`).join("; ")}`
     );
   }
-  warn(
-    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
-${logTail}`
-  );
-  await cluster.restartAfterCrash();
+  return environment2;
 }
-async function releaseClusters(clusters, logsDir, logger) {
-  for (const cluster of clusters.values()) {
-    try {
-      if (logsDir) {
-        await makeDirectory(logsDir);
-        await copyFile2(
-          cluster.logFile,
-          path15.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
-        ).catch(() => {
-        });
-      }
-      await cluster.destroy();
-    } catch (e) {
-      logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
-    }
+
+// src/run/progress.ts
+var ProgressTracker = class {
+  /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
+  constructor(plannedRuns, plannedSeconds, now = Date.now) {
+    this.plannedRuns = plannedRuns;
+    this.plannedSeconds = plannedSeconds;
+    this.now = now;
+    this.started = now();
   }
+  plannedRuns;
+  plannedSeconds;
+  now;
+  done = 0;
+  doneSeconds = 0;
+  overheadSeconds = 0;
+  started;
+  /** Records a finished run that was planned to take `plannedS` and took `actualS` wall-clock seconds. */
+  finished(plannedS, actualS) {
+    this.done++;
+    this.doneSeconds += plannedS;
+    this.overheadSeconds += Math.max(0, actualS - plannedS);
+  }
+  /** A retry adds a run that was not planned. */
+  addRun(seconds) {
+    this.plannedRuns++;
+    this.plannedSeconds += seconds;
+  }
+  /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
+  remainingSeconds() {
+    const runsLeft = Math.max(0, this.plannedRuns - this.done);
+    const overheadPerRun = this.done > 0 ? this.overheadSeconds / this.done : 2;
+    return Math.max(0, this.plannedSeconds - this.doneSeconds) + runsLeft * overheadPerRun;
+  }
+  line(e) {
+    const elapsed = (this.now() - this.started) / 1e3;
+    const what = e.kind === "warmup" ? "warm-up" : `${e.confirmation ? "confirmation round" : "round"} ${e.round}/${e.rounds}`;
+    const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
+    return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
+  }
+};
+function formatTps(tps) {
+  return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
+}
+function formatDuration(seconds) {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
+// src/run/adaptive-control.ts
+init_types();
+var AdaptiveControl = class {
+  constructor(plan, analysis, budget, now = Date.now) {
+    this.plan = plan;
+    this.analysis = analysis;
+    this.budget = budget;
+    this.now = now;
+  }
+  plan;
+  analysis;
+  budget;
+  now;
+  open = null;
+  // null: every cell open
+  looked = 0;
+  startedMs = null;
+  /**
+   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
+   * and returns why to stop, or null to go on.
+   */
+  beforeRound(result, round2, log) {
+    this.startedMs ??= this.now();
+    const done = round2 - 1;
+    const k = this.plan.schedule.indexOf(done);
+    if (k >= 0 && k + 1 > this.looked) {
+      const stop = this.look(result, k + 1, log);
+      if (stop) return stop;
+    }
+    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
+    const { timeBudgetS } = this.budget;
+    if (timeBudgetS !== void 0) {
+      const elapsedS = (this.now() - this.startedMs) / 1e3;
+      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
+      if (elapsedS + perRoundS > timeBudgetS) {
+        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
+      }
+    }
+    return null;
+  }
+  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
+  finish(result, roundsDone, log) {
+    const k = this.plan.schedule.indexOf(roundsDone);
+    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
+  }
+  /** Whether the run of this cell is still needed. */
+  isOpen(cell) {
+    return this.open === null || this.open.has(cellId(cell));
+  }
+  look(result, look, log) {
+    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
+    this.looked = look;
+    result.adaptive = adaptiveRecord(this.plan, outcome);
+    this.open = new Set(outcome.openCells.map(cellId));
+    const decided = outcome.decidedCells.filter((d) => d.look === look);
+    log(
+      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.label} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
+    );
+    return outcome.stop ? outcome.reason : null;
+  }
+};
+function formatS(s) {
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
+}
+
+// src/run/rounds.ts
+function judgingOf(analysis) {
+  return {
+    thresholdPct: analysis.thresholdPct,
+    ...metricOption(analysis) ? { metric: metricOption(analysis) } : {},
+    ...analysis.steadyPass !== void 0 ? { steadyPass: analysis.steadyPass } : {}
+  };
+}
+function scheduleRounds(rounds, workloadByName) {
+  const plannedRuns = rounds.flat();
+  const warmupBefore = firstVisits(plannedRuns, workloadByName);
+  const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
+  return { rounds, warmupBefore, runs: plannedRuns.length + warmupBefore.size, plannedSeconds };
+}
+function warnUnderpoweredPlan(req, workloads, warn) {
+  const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce((n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length), 0);
+  for (const w of req.partOfRun ? [] : workloads) {
+    const check2 = checkPlan({
+      rounds: w.rounds,
+      cells: hypotheses,
+      alpha: req.analysis.alpha,
+      thresholdPct: w.threshold ?? req.analysis.thresholdPct
+    });
+    for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
+  }
+}
+async function runRounds(req, schedule, ctx, judging) {
+  const { logger, signal } = ctx.deps;
+  const { result } = ctx.journal;
+  const { rounds } = schedule;
+  const adaptive = req.adaptive ? new AdaptiveControl(req.adaptive.plan, judging, {
+    ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
+    estimatedRoundS: schedule.plannedSeconds / Math.max(1, rounds.length)
+  }) : null;
+  if (adaptive) {
+    const p = adaptive.plan;
+    logger.info(
+      `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
+    );
+  }
+  let roundsDone = 0;
+  for (const [r, roundRuns] of rounds.entries()) {
+    const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
+    if (stop) {
+      ctx.journal.warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
+      break;
+    }
+    await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
+      for (const run3 of roundRuns) {
+        signal?.throwIfAborted();
+        if (adaptive && !adaptive.isOpen(run3)) continue;
+        await measureRun(ctx, run3, schedule.warmupBefore.has(run3));
+      }
+    });
+    roundsDone = r + 1;
+  }
+  adaptive?.finish(result, roundsDone, (line) => logger.info(line));
+}
+
+// src/run/run-loop.ts
+async function runBenchmark(req, deps) {
+  const { logger } = deps;
+  const run3 = await prepareRun2(req, deps);
+  const { result } = run3;
+  const journal = openJournal(result, req, deps);
+  const clusters = new RunClusters(run3.dataSets);
+  let controls;
+  try {
+    if (req.skipTimedRounds) {
+      logger.info(`no timed rounds: ${req.skipTimedRounds}`);
+      result.plan.rounds = 0;
+      result.fingerprint = environmentFingerprint(result);
+      result.status = "complete";
+      return result;
+    }
+    await clusters.setUp(
+      {
+        arms: req.arms,
+        serverVersions: result.arms.map((a) => a.serverVersion),
+        cpuPlans: run3.cpuPlans,
+        drivers: run3.drivers,
+        runAs: run3.runAs,
+        tmpDir: req.tmpDir,
+        dataChecksums: req.dataChecksums
+      },
+      deps
+    );
+    result.environment.settingsHash = clusters.settingsHash();
+    if (run3.controlRequest) {
+      controls = await applyControls(run3.controlRequest, { ...run3.controlRequest, logger });
+      result.environment.controls = controls.changes;
+    }
+    result.fingerprint = environmentFingerprint(result);
+    await journal.save();
+    const schedule = scheduleRounds(run3.rounds, run3.workloadByName);
+    const progress = new ProgressTracker(schedule.runs, schedule.plannedSeconds);
+    warnUnderpoweredPlan(req, run3.workloads, journal.warn);
+    logger.info(
+      `plan: ${run3.cells.length} cells x ${req.arms.length} arms x ${run3.rounds.length} rounds = ${run3.rounds.flat().length} runs, order ${req.order}, seed ${run3.seed}`
+    );
+    const measuring = {
+      workloadByName: run3.workloadByName,
+      drivers: run3.drivers,
+      clusters,
+      seed: run3.seed,
+      rounds: run3.rounds.length,
+      diagnostics: req.diagnostics !== false,
+      progress,
+      journal,
+      deps
+    };
+    const judging = judgingOf(req.analysis);
+    await runRounds(req, schedule, measuring, judging);
+    await confirmRegressions(req, measuring, judging);
+    result.status = "complete";
+  } catch (e) {
+    endOnError(e, journal, deps);
+  } finally {
+    await release(controls, clusters, req.logsDir, journal, logger);
+  }
+  return result;
+}
+function endOnError(e, journal, deps) {
+  const { result } = journal;
+  const interrupted = deps.signal?.aborted === true;
+  const writeFailed = !interrupted && journal.isWriteFailure(e);
+  result.status = interrupted ? "interrupted" : "failed";
+  result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
+  if (writeFailed) {
+    deps.logger.error(`stopping the run, keeping the samples so far: ${errorMessage(e)}`);
+  } else if (!interrupted) throw e;
+}
+async function release(controls, clusters, logsDir, journal, logger) {
+  await controls?.restore();
+  await clusters.release(logsDir, logger);
+  await journal.finish();
 }
 
 // src/flows/compare/pipeline.ts
@@ -72405,11 +72617,16 @@ var MODES = [
 var COMMENT_ON = ["always", "change"];
 var INSTRUCTION_COUNTERS = ["auto", "cachegrind", "perf"];
 function parseInputs(read) {
+  const inputs = readInputs(read);
+  checkInputs(inputs);
+  return inputs;
+}
+function readInputs(read) {
   const text2 = (name) => read(name).trim() || void 0;
   const list = (name) => read(name).split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
   const comment = bool(read, "comment", true);
   const token = text2("github-token");
-  const inputs = {
+  return {
     mode: choice(read, "mode", MODES, "benchmark"),
     repo: text2("repo"),
     baseRef: text2("base-ref"),
@@ -72452,6 +72669,9 @@ function parseInputs(read) {
     governor: text2("governor"),
     ...shardInputs(read)
   };
+}
+function checkInputs(inputs) {
+  const token = inputs.githubToken;
   checkPublishSite(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(
@@ -72537,7 +72757,6 @@ function parseInputs(read) {
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }
-  return inputs;
 }
 function clientCountsInput(read) {
   const raw = read("client-counts").trim();
@@ -73103,7 +73322,7 @@ var SourceMirror = class {
     );
   }
   async withLock(fn, options = { abortable: true }) {
-    const release = await acquireLock(this.lockFile, {
+    const release2 = await acquireLock(this.lockFile, {
       logger: this.deps.logger,
       what: `the git mirror of ${this.repo.input}`,
       signal: options.abortable ? this.deps.signal : void 0
@@ -73111,7 +73330,7 @@ var SourceMirror = class {
     try {
       return await fn();
     } finally {
-      await release();
+      await release2();
     }
   }
   /**
@@ -73544,15 +73763,15 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir10(layout.builds).catch(() => [])) {
-    const release = await tryLock(path28.join(layout.locks, `${slot}.lock`), logger);
-    if (!release) continue;
+    const release2 = await tryLock(path28.join(layout.locks, `${slot}.lock`), logger);
+    if (!release2) continue;
     try {
       logger.debug(`removing the work directory of an abandoned build: ${path28.join(layout.builds, slot)}`);
       await rm8(path28.join(layout.builds, slot), { recursive: true, force: true });
       const install = path28.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
     } finally {
-      await release();
+      await release2();
     }
   }
 }
@@ -73714,7 +73933,7 @@ async function buildPostgres(req, deps) {
   await mkdirPublic(layout.root);
   await checkFreeSpace(layout.root, deps.minFreeBytes ?? MIN_FREE_BYTES);
   await sweepAbandoned(layout, deps.logger);
-  const release = await acquireLock(paths.lock, {
+  const release2 = await acquireLock(paths.lock, {
     logger: deps.logger,
     what: `another build of ${short(sha)} (${req.label})`,
     signal: deps.signal
@@ -73737,7 +73956,7 @@ async function buildPostgres(req, deps) {
       resolveS
     });
   } finally {
-    await release();
+    await release2();
   }
 }
 async function buildSlot(s) {
@@ -79314,125 +79533,24 @@ async function runBisection(req, deps) {
     ...deps.signal ? { signal: deps.signal } : {},
     toolchain: await detectToolchain(env, deps.runner)
   };
-  const build = async (commit3, label) => {
-    const t0 = Date.now();
-    const built = await (deps.build ?? buildPostgres)(
-      {
-        label,
-        repo: req.repo,
-        ref: commit3.sha,
-        sha: commit3.sha,
-        patches: [],
-        extraOptions: req.extraOptions,
-        cacheDir: req.cacheDir
-      },
-      buildDeps
-    );
-    const seconds = (Date.now() - t0) / 1e3;
-    cost.builds += 1;
-    cost.buildS += seconds;
-    if (built.record.cacheHit) cost.cacheHits += 1;
-    return { built, seconds };
-  };
   logger.info(`bisect: building good ${short(good.sha)} "${good.subject}"`);
-  const goodBuild = (await build(good, "good")).built;
-  const pipelineDeps = {
-    runner: deps.runner,
-    logger,
-    ...deps.signal ? { signal: deps.signal } : {},
-    searchPath: deps.searchPath ?? env.PATH ?? "",
-    ...deps.archive ? { archive: deps.archive } : {}
-  };
-  const judge = async (commit3, at) => {
-    const where = `step ${at.step} of ~${at.stepsEstimate}`;
-    logger.info(
-      `bisect ${where}: building ${short(commit3.sha)} "${commit3.subject}" (commit ${at.index} of ${commits2.length - 1})`
-    );
-    const { built, seconds } = await build(commit3, short(commit3.sha));
-    const tries = [];
-    let interrupted = false;
-    for (let t = 1; t <= req.tries; t++) {
-      const scale = 2 ** (t - 1);
-      const rounds = req.adaptive ? req.adaptive.maxRounds * scale : (req.rounds ?? req.workload.rounds) * scale;
-      logger.info(
-        `bisect ${where}: measuring ${short(commit3.sha)} against good (try ${t} of ${req.tries}, ${req.adaptive ? "at most " : ""}${rounds} rounds)`
-      );
-      const measured = await measure(commit3, built, t, rounds, at.step);
-      tries.push(measured.try);
-      if (measured.interrupted) {
-        interrupted = true;
-        break;
-      }
-      if (measured.try.verdict !== "inconclusive") break;
+  const goodBuild = (await buildCommit({ req, deps, buildDeps, cost }, good, "good")).built;
+  const bench = {
+    req,
+    deps,
+    buildDeps,
+    cost,
+    commits: commits2,
+    good: { commit: good, build: goodBuild },
+    pipelineDeps: {
+      runner: deps.runner,
+      logger,
+      ...deps.signal ? { signal: deps.signal } : {},
+      searchPath: deps.searchPath ?? env.PATH ?? "",
+      ...deps.archive ? { archive: deps.archive } : {}
     }
-    const last = tries.at(-1);
-    const judgement = {
-      verdict: last.verdict,
-      deltaPct: last.deltaPct,
-      ci95: last.ci95,
-      tries,
-      build: { cacheHit: built.record.cacheHit, seconds, installDir: built.installDir },
-      ...interrupted ? { interrupted } : {}
-    };
-    const call = interrupted ? "undecided" : callOf(last.verdict);
-    logger.info(
-      `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? (last.sameCompiledCode ? "good's compiled code, not measured" : "no estimate")})`
-    );
-    return { call, detail: judgement };
   };
-  const measure = async (commit3, built, t, rounds, step) => {
-    const t0 = Date.now();
-    const label = short(commit3.sha);
-    const runDir = path49.join(req.outDir, `step-${step}-${label}-try-${t}`);
-    const outcome2 = await (deps.pipeline ?? runPipeline)(
-      {
-        arms: {
-          kind: "installed",
-          arms: [
-            { label: "good", binDir: goodBuild.binDir, settings: {}, build: { ...goodBuild.record } },
-            { label, binDir: built.binDir, settings: {}, build: { ...built.record } }
-          ]
-        },
-        workloads: [req.workload],
-        ...req.adaptive ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } } : { rounds },
-        ...req.durationS !== void 0 ? { durationS: req.durationS } : {},
-        ...req.seed !== void 0 ? { seed: req.seed + t - 1 } : {},
-        order: "random",
-        ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
-        analysis: req.analysis,
-        dataChecksums: false,
-        ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
-        source: {
-          repository: req.repo.input,
-          base: { ref: req.good, sha: good.sha, chosenBy: "bisect: good" },
-          head: { sha: commit3.sha, chosenBy: `bisect step ${step}` }
-        },
-        runDir
-      },
-      pipelineDeps
-    );
-    const measureS = (Date.now() - t0) / 1e3;
-    logArchive(outcome2, logger, "bisect: ");
-    cost.measureS += measureS;
-    cost.tests += 1;
-    const cell = outcome2.comparison.comparisons[0]?.cells[0];
-    return {
-      try: {
-        try: t,
-        rounds,
-        verdict: cell?.verdict ?? "inconclusive",
-        deltaPct: cell?.deltaPct ?? null,
-        ci95: cell?.ci95 ?? null,
-        pairs: cell?.pairs ?? null,
-        ...cell && decidedBySameCode(cell) ? { sameCompiledCode: true } : {},
-        resultsFile: outcome2.resultsFile,
-        ...outcome2.archived ? { storedAs: outcome2.archived.id } : {},
-        measureS: Math.round(measureS * 10) / 10
-      },
-      interrupted: outcome2.result.status === "interrupted" || deps.signal?.aborted === true
-    };
-  };
-  const search = await bisect(commits2, judge, { verifyBad });
+  const search = await bisect(commits2, (commit3, at) => judgeCommit(bench, commit3, at), { verifyBad });
   const tested = search.tested.map((t) => ({
     sha: t.commit.sha,
     subject: t.commit.subject,
@@ -79441,20 +79559,6 @@ async function runBisection(req, deps) {
     call: t.call,
     judgement: t.detail
   }));
-  const judgementOf = (index) => search.tested.find((t) => t.index === index)?.detail;
-  const o = search.outcome;
-  const outcome = o.kind === "found" ? {
-    kind: "found",
-    firstBad: commits2[o.firstBad],
-    lastGood: commits2[o.lastGood],
-    ...judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad) } : {}
-  } : o.kind === "not-reproduced" ? { kind: "not-reproduced", judgement: judgementOf(commits2.length - 1) } : {
-    kind: "undecided",
-    lastGood: commits2[o.lastGood],
-    candidates: commits2.slice(o.lastGood + 1, o.firstBad + 1),
-    undecided: commits2[o.undecided],
-    interrupted: judgementOf(o.undecided)?.interrupted === true
-  };
   cost.totalS = (Date.now() - started) / 1e3;
   for (const k of ["buildS", "measureS", "totalS"]) cost[k] = Math.round(cost[k] * 10) / 10;
   return {
@@ -79465,10 +79569,141 @@ async function runBisection(req, deps) {
     candidates: commits2.length - 1,
     cell: { workload: req.workload.name, clients: clients[0] },
     analysis: req.analysis,
-    outcome,
+    outcome: bisectOutcome(search, commits2),
     tested,
     cost,
     outDir: req.outDir
+  };
+}
+async function buildCommit(bench, commit3, label) {
+  const { req, cost } = bench;
+  const t0 = Date.now();
+  const built = await (bench.deps.build ?? buildPostgres)(
+    {
+      label,
+      repo: req.repo,
+      ref: commit3.sha,
+      sha: commit3.sha,
+      patches: [],
+      extraOptions: req.extraOptions,
+      cacheDir: req.cacheDir
+    },
+    bench.buildDeps
+  );
+  const seconds = (Date.now() - t0) / 1e3;
+  cost.builds += 1;
+  cost.buildS += seconds;
+  if (built.record.cacheHit) cost.cacheHits += 1;
+  return { built, seconds };
+}
+async function judgeCommit(bench, commit3, at) {
+  const { req } = bench;
+  const { logger } = bench.deps;
+  const where = `step ${at.step} of ~${at.stepsEstimate}`;
+  logger.info(
+    `bisect ${where}: building ${short(commit3.sha)} "${commit3.subject}" (commit ${at.index} of ${bench.commits.length - 1})`
+  );
+  const { built, seconds } = await buildCommit(bench, commit3, short(commit3.sha));
+  const tries = [];
+  let interrupted = false;
+  for (let t = 1; t <= req.tries; t++) {
+    const scale = 2 ** (t - 1);
+    const rounds = req.adaptive ? req.adaptive.maxRounds * scale : (req.rounds ?? req.workload.rounds) * scale;
+    logger.info(
+      `bisect ${where}: measuring ${short(commit3.sha)} against good (try ${t} of ${req.tries}, ${req.adaptive ? "at most " : ""}${rounds} rounds)`
+    );
+    const measured = await measureAgainstGood(bench, commit3, built, t, rounds, at.step);
+    tries.push(measured.try);
+    if (measured.interrupted) {
+      interrupted = true;
+      break;
+    }
+    if (measured.try.verdict !== "inconclusive") break;
+  }
+  const last = tries.at(-1);
+  const judgement = {
+    verdict: last.verdict,
+    deltaPct: last.deltaPct,
+    ci95: last.ci95,
+    tries,
+    build: { cacheHit: built.record.cacheHit, seconds, installDir: built.installDir },
+    ...interrupted ? { interrupted } : {}
+  };
+  const call = interrupted ? "undecided" : callOf(last.verdict);
+  logger.info(
+    `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? (last.sameCompiledCode ? "good's compiled code, not measured" : "no estimate")})`
+  );
+  return { call, detail: judgement };
+}
+async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
+  const { req, deps, cost } = bench;
+  const good = bench.good.commit;
+  const goodBuild = bench.good.build;
+  const t0 = Date.now();
+  const label = short(commit3.sha);
+  const runDir = path49.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const outcome = await (deps.pipeline ?? runPipeline)(
+    {
+      arms: {
+        kind: "installed",
+        arms: [
+          { label: "good", binDir: goodBuild.binDir, settings: {}, build: { ...goodBuild.record } },
+          { label, binDir: built.binDir, settings: {}, build: { ...built.record } }
+        ]
+      },
+      workloads: [req.workload],
+      ...req.adaptive ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } } : { rounds },
+      ...req.durationS !== void 0 ? { durationS: req.durationS } : {},
+      ...req.seed !== void 0 ? { seed: req.seed + t - 1 } : {},
+      order: "random",
+      ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
+      analysis: req.analysis,
+      dataChecksums: false,
+      ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
+      source: {
+        repository: req.repo.input,
+        base: { ref: req.good, sha: good.sha, chosenBy: "bisect: good" },
+        head: { sha: commit3.sha, chosenBy: `bisect step ${step}` }
+      },
+      runDir
+    },
+    bench.pipelineDeps
+  );
+  const measureS = (Date.now() - t0) / 1e3;
+  logArchive(outcome, deps.logger, "bisect: ");
+  cost.measureS += measureS;
+  cost.tests += 1;
+  const cell = outcome.comparison.comparisons[0]?.cells[0];
+  return {
+    try: {
+      try: t,
+      rounds,
+      verdict: cell?.verdict ?? "inconclusive",
+      deltaPct: cell?.deltaPct ?? null,
+      ci95: cell?.ci95 ?? null,
+      pairs: cell?.pairs ?? null,
+      ...cell && decidedBySameCode(cell) ? { sameCompiledCode: true } : {},
+      resultsFile: outcome.resultsFile,
+      ...outcome.archived ? { storedAs: outcome.archived.id } : {},
+      measureS: Math.round(measureS * 10) / 10
+    },
+    interrupted: outcome.result.status === "interrupted" || deps.signal?.aborted === true
+  };
+}
+function bisectOutcome(search, commits2) {
+  const judgementOf = (index) => search.tested.find((t) => t.index === index)?.detail;
+  const o = search.outcome;
+  return o.kind === "found" ? {
+    kind: "found",
+    firstBad: commits2[o.firstBad],
+    lastGood: commits2[o.lastGood],
+    ...judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad) } : {}
+  } : o.kind === "not-reproduced" ? { kind: "not-reproduced", judgement: judgementOf(commits2.length - 1) } : {
+    kind: "undecided",
+    lastGood: commits2[o.lastGood],
+    candidates: commits2.slice(o.lastGood + 1, o.firstBad + 1),
+    undecided: commits2[o.undecided],
+    interrupted: judgementOf(o.undecided)?.interrupted === true
   };
 }
 function callOf(verdict2) {

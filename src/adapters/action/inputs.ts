@@ -136,6 +136,13 @@ export interface ActionInputs {
 export type InputReader = (name: string) => string;
 
 export function parseInputs(read: InputReader): ActionInputs {
+  const inputs = readInputs(read);
+  checkInputs(inputs);
+  return inputs;
+}
+
+/** Every input read and validated on its own, under action.yml's names. */
+function readInputs(read: InputReader): ActionInputs {
   const text = (name: string) => read(name).trim() || undefined;
   const list = (name: string) =>
     read(name)
@@ -144,7 +151,7 @@ export function parseInputs(read: InputReader): ActionInputs {
       .filter(Boolean);
   const comment = bool(read, 'comment', true);
   const token = text('github-token');
-  const inputs: ActionInputs = {
+  return {
     mode: choice(read, 'mode', MODES, 'benchmark'),
     repo: text('repo'),
     baseRef: text('base-ref'),
@@ -190,6 +197,11 @@ export function parseInputs(read: InputReader): ActionInputs {
     governor: text('governor'),
     ...shardInputs(read),
   };
+}
+
+/** The inputs against each other: a conflict, or an input its mode ignores, fails with what to change. */
+function checkInputs(inputs: ActionInputs): void {
+  const token = inputs.githubToken;
   checkPublishSite(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(
@@ -287,7 +299,6 @@ export function parseInputs(read: InputReader): ActionInputs {
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }
-  return inputs;
 }
 
 /** client-counts: distinct whole numbers within CLIENTS, comma- or newline-separated, at most CLIENT_COUNTS. */

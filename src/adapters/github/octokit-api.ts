@@ -53,6 +53,26 @@ export interface RetryTuning {
 }
 
 export function octokitApi(options: OctokitApiOptions): GitHubApi {
+  const client = repoClient(options);
+  return {
+    ...viewerApi(client),
+    ...commentApi(client),
+    ...commitApi(client),
+    ...pullRequestApi(client),
+    ...issueApi(client),
+  };
+}
+
+/** One repository's octokit, and `call`: runs one API call and turns its failure into a GitHubApiError. */
+interface RepoClient {
+  octokit: ReturnType<typeof getOctokit>;
+  owner: string;
+  repo: string;
+  call<T>(what: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** The octokit with retries, throttling and a deadline per request (the file's opening comment says why). */
+function repoClient(options: OctokitApiOptions): RepoClient {
   const tuning = options.retry ?? {};
   const maxWaitS = tuning.maxRateLimitWaitS ?? 60;
   const rateLimitRetries = tuning.rateLimitRetries ?? 2;
@@ -89,43 +109,23 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
     retry,
     throttling,
   );
-  const { owner, repo } = options;
-  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-    rateLimited = undefined;
-    try {
-      return await fn();
-    } catch (e) {
-      throw toApiError(what, e, rateLimited);
-    }
+  return {
+    octokit,
+    owner: options.owner,
+    repo: options.repo,
+    async call(what, fn) {
+      rateLimited = undefined;
+      try {
+        return await fn();
+      } catch (e) {
+        throw toApiError(what, e, rateLimited);
+      }
+    },
   };
-  const toComment = (c: {
-    id: number;
-    body?: string | null;
-    user?: { login: string } | null;
-    created_at?: string;
-    updated_at?: string;
-  }): IssueComment => ({
-    id: c.id,
-    body: c.body ?? '',
-    userLogin: c.user?.login ?? '',
-    ...(c.created_at ? { createdAt: c.created_at } : {}),
-    ...(c.updated_at ? { updatedAt: c.updated_at } : {}),
-  });
+}
 
-  const toIssue = (i: {
-    number: number;
-    title: string;
-    body?: string | null;
-    state: string;
-    user?: { login: string } | null;
-  }): IssueSummary => ({
-    number: i.number,
-    title: i.title,
-    body: i.body ?? '',
-    state: i.state === 'closed' ? 'closed' : 'open',
-    userLogin: i.user?.login ?? '',
-  });
-
+/** Who the token acts as. */
+function viewerApi({ octokit }: RepoClient): Pick<GitHubApi, 'viewerLogin'> {
   // The token's login does not change: asked once (GITHUB_TOKEN cannot read /user and falls back every time).
   let login: Promise<string> | undefined;
   const askLogin = async (): Promise<string> => {
@@ -139,7 +139,6 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
       throw error;
     }
   };
-
   return {
     viewerLogin() {
       login ??= askLogin().catch((e: unknown) => {
@@ -148,6 +147,17 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
       });
       return login;
     },
+  };
+}
+
+/** Comments of issues and pull requests, and reactions to them. */
+function commentApi({
+  octokit,
+  owner,
+  repo,
+  call,
+}: RepoClient): Pick<GitHubApi, 'listComments' | 'createComment' | 'updateComment' | 'addReaction'> {
+  return {
     listComments: (issueNumber) =>
       call(`list comments of #${issueNumber}`, async () => {
         const all = await octokit.paginate(octokit.rest.issues.listComments, {
@@ -170,6 +180,21 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
           (await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body })).data,
         ),
       ),
+    addReaction: (commentId, content) =>
+      call(`react to comment ${commentId}`, async () => {
+        await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
+      }),
+  };
+}
+
+/** Commits: their statuses and the merge-base of two. */
+function commitApi({
+  octokit,
+  owner,
+  repo,
+  call,
+}: RepoClient): Pick<GitHubApi, 'setCommitStatus' | 'mergeBase'> {
+  return {
     setCommitStatus: (sha, status) =>
       call(`set the commit status of ${sha.slice(0, 12)}`, async () => {
         await octokit.rest.repos.createCommitStatus({
@@ -192,27 +217,17 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
         });
         return data.merge_base_commit.sha;
       }),
-    listIssues: (label) =>
-      call(`list issues labelled ${label}`, async () => {
-        const all = await octokit.paginate(octokit.rest.issues.listForRepo, {
-          owner,
-          repo,
-          labels: label,
-          state: 'all',
-          per_page: 100,
-        });
-        return all.filter((i) => !i.pull_request).map(toIssue);
-      }),
-    createIssue: (issue) =>
-      call(`open an issue`, async () =>
-        toIssue((await octokit.rest.issues.create({ owner, repo, ...issue })).data),
-      ),
-    updateIssue: (issueNumber, change) =>
-      call(`update issue #${issueNumber}`, async () =>
-        toIssue(
-          (await octokit.rest.issues.update({ owner, repo, issue_number: issueNumber, ...change })).data,
-        ),
-      ),
+  };
+}
+
+/** Pull requests, and the permission of who comments on them. */
+function pullRequestApi({
+  octokit,
+  owner,
+  repo,
+  call,
+}: RepoClient): Pick<GitHubApi, 'pullRequestHead' | 'pullRequest' | 'permission'> {
+  return {
     pullRequestHead: (prNumber) =>
       call(`read PR #${prNumber}`, async () => {
         const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
@@ -245,10 +260,70 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
           throw e;
         }
       }),
-    addReaction: (commentId, content) =>
-      call(`react to comment ${commentId}`, async () => {
-        await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
+  };
+}
+
+/** Issues (the regression issues), never pull requests. */
+function issueApi({
+  octokit,
+  owner,
+  repo,
+  call,
+}: RepoClient): Pick<GitHubApi, 'listIssues' | 'createIssue' | 'updateIssue'> {
+  return {
+    listIssues: (label) =>
+      call(`list issues labelled ${label}`, async () => {
+        const all = await octokit.paginate(octokit.rest.issues.listForRepo, {
+          owner,
+          repo,
+          labels: label,
+          state: 'all',
+          per_page: 100,
+        });
+        return all.filter((i) => !i.pull_request).map(toIssue);
       }),
+    createIssue: (issue) =>
+      call(`open an issue`, async () =>
+        toIssue((await octokit.rest.issues.create({ owner, repo, ...issue })).data),
+      ),
+    updateIssue: (issueNumber, change) =>
+      call(`update issue #${issueNumber}`, async () =>
+        toIssue(
+          (await octokit.rest.issues.update({ owner, repo, issue_number: issueNumber, ...change })).data,
+        ),
+      ),
+  };
+}
+
+function toComment(c: {
+  id: number;
+  body?: string | null;
+  user?: { login: string } | null;
+  created_at?: string;
+  updated_at?: string;
+}): IssueComment {
+  return {
+    id: c.id,
+    body: c.body ?? '',
+    userLogin: c.user?.login ?? '',
+    ...(c.created_at ? { createdAt: c.created_at } : {}),
+    ...(c.updated_at ? { updatedAt: c.updated_at } : {}),
+  };
+}
+
+function toIssue(i: {
+  number: number;
+  title: string;
+  body?: string | null;
+  state: string;
+  user?: { login: string } | null;
+}): IssueSummary {
+  return {
+    number: i.number,
+    title: i.title,
+    body: i.body ?? '',
+    state: i.state === 'closed' ? 'closed' : 'open',
+    userLogin: i.user?.login ?? '',
   };
 }
 

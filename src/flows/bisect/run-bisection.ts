@@ -21,7 +21,7 @@ import type { AnalysisSettings } from '../../core/results/types.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import { commitRange, type RangeCommit, type RangeNames } from './commit-range.js';
-import { bisect, startSearch, stepsLeft, type Call, type Judged } from './search.js';
+import { bisect, startSearch, stepsLeft, type Call, type Judged, type SearchResult } from './search.js';
 
 export interface BisectRequest {
   repo: RepoSpec;
@@ -179,143 +179,25 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
     ...(deps.signal ? { signal: deps.signal } : {}),
     toolchain: await detectToolchain(env, deps.runner),
   };
-  const build = async (commit: RangeCommit, label: string) => {
-    const t0 = Date.now();
-    const built = await (deps.build ?? buildPostgres)(
-      {
-        label,
-        repo: req.repo,
-        ref: commit.sha,
-        sha: commit.sha,
-        patches: [],
-        extraOptions: req.extraOptions,
-        cacheDir: req.cacheDir,
-      },
-      buildDeps,
-    );
-    const seconds = (Date.now() - t0) / 1000;
-    cost.builds += 1;
-    cost.buildS += seconds;
-    if (built.record.cacheHit) cost.cacheHits += 1;
-    return { built, seconds };
-  };
-
   logger.info(`bisect: building good ${short(good.sha)} "${good.subject}"`);
-  const goodBuild = (await build(good, 'good')).built;
-  const pipelineDeps: PipelineDeps = {
-    runner: deps.runner,
-    logger,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    searchPath: deps.searchPath ?? env.PATH ?? '',
-    ...(deps.archive ? { archive: deps.archive } : {}),
+  const goodBuild = (await buildCommit({ req, deps, buildDeps, cost }, good, 'good')).built;
+  const bench: BisectBench = {
+    req,
+    deps,
+    buildDeps,
+    cost,
+    commits,
+    good: { commit: good, build: goodBuild },
+    pipelineDeps: {
+      runner: deps.runner,
+      logger,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      searchPath: deps.searchPath ?? env.PATH ?? '',
+      ...(deps.archive ? { archive: deps.archive } : {}),
+    },
   };
 
-  const judge = async (
-    commit: RangeCommit,
-    at: { index: number; step: number; stepsEstimate: number },
-  ): Promise<Judged<CommitJudgement>> => {
-    const where = `step ${at.step} of ~${at.stepsEstimate}`;
-    logger.info(
-      `bisect ${where}: building ${short(commit.sha)} "${commit.subject}" (commit ${at.index} of ${commits.length - 1})`,
-    );
-    const { built, seconds } = await build(commit, short(commit.sha));
-    const tries: BisectTry[] = [];
-    let interrupted = false;
-    for (let t = 1; t <= req.tries; t++) {
-      const scale = 2 ** (t - 1);
-      const rounds = req.adaptive
-        ? req.adaptive.maxRounds * scale
-        : (req.rounds ?? req.workload.rounds) * scale;
-      logger.info(
-        `bisect ${where}: measuring ${short(commit.sha)} against good (try ${t} of ${req.tries}, ` +
-          `${req.adaptive ? 'at most ' : ''}${rounds} rounds)`,
-      );
-      const measured = await measure(commit, built, t, rounds, at.step);
-      tries.push(measured.try);
-      if (measured.interrupted) {
-        interrupted = true;
-        break;
-      }
-      if (measured.try.verdict !== 'inconclusive') break;
-    }
-    const last = tries.at(-1)!;
-    const judgement: CommitJudgement = {
-      verdict: last.verdict,
-      deltaPct: last.deltaPct,
-      ci95: last.ci95,
-      tries,
-      build: { cacheHit: built.record.cacheHit, seconds, installDir: built.installDir },
-      ...(interrupted ? { interrupted } : {}),
-    };
-    const call = interrupted ? 'undecided' : callOf(last.verdict);
-    logger.info(
-      `bisect ${where}: ${short(commit.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? (last.sameCompiledCode ? "good's compiled code, not measured" : 'no estimate')})`,
-    );
-    return { call, detail: judgement };
-  };
-
-  const measure = async (
-    commit: RangeCommit,
-    built: BuiltInstall,
-    t: number,
-    rounds: number,
-    step: number,
-  ): Promise<{ try: BisectTry; interrupted: boolean }> => {
-    const t0 = Date.now();
-    const label = short(commit.sha);
-    const runDir = path.join(req.outDir, `step-${step}-${label}-try-${t}`);
-    const outcome = await (deps.pipeline ?? runPipeline)(
-      {
-        arms: {
-          kind: 'installed',
-          arms: [
-            { label: 'good', binDir: goodBuild.binDir, settings: {}, build: { ...goodBuild.record } },
-            { label, binDir: built.binDir, settings: {}, build: { ...built.record } },
-          ],
-        },
-        workloads: [req.workload],
-        ...(req.adaptive
-          ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } }
-          : { rounds }),
-        ...(req.durationS !== undefined ? { durationS: req.durationS } : {}),
-        ...(req.seed !== undefined ? { seed: req.seed + t - 1 } : {}),
-        order: 'random',
-        ...(req.runAs !== undefined ? { runAs: req.runAs } : {}),
-        analysis: req.analysis,
-        dataChecksums: false,
-        ...(req.tmpDir !== undefined ? { tmpDir: req.tmpDir } : {}),
-        source: {
-          repository: req.repo.input,
-          base: { ref: req.good, sha: good.sha, chosenBy: 'bisect: good' },
-          head: { sha: commit.sha, chosenBy: `bisect step ${step}` },
-        },
-        runDir,
-      },
-      pipelineDeps,
-    );
-    const measureS = (Date.now() - t0) / 1000;
-    logArchive(outcome, logger, 'bisect: ');
-    cost.measureS += measureS;
-    cost.tests += 1;
-    const cell = outcome.comparison.comparisons[0]?.cells[0];
-    return {
-      try: {
-        try: t,
-        rounds,
-        verdict: cell?.verdict ?? 'inconclusive',
-        deltaPct: cell?.deltaPct ?? null,
-        ci95: cell?.ci95 ?? null,
-        pairs: cell?.pairs ?? null,
-        ...(cell && decidedBySameCode(cell) ? { sameCompiledCode: true as const } : {}),
-        resultsFile: outcome.resultsFile,
-        ...(outcome.archived ? { storedAs: outcome.archived.id } : {}),
-        measureS: Math.round(measureS * 10) / 10,
-      },
-      interrupted: outcome.result.status === 'interrupted' || deps.signal?.aborted === true,
-    };
-  };
-
-  const search = await bisect(commits, judge, { verifyBad });
+  const search = await bisect(commits, (commit, at) => judgeCommit(bench, commit, at), { verifyBad });
   const tested = search.tested.map((t): TestedCommitReport => ({
     sha: t.commit.sha,
     subject: t.commit.subject,
@@ -324,25 +206,6 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
     call: t.call,
     judgement: t.detail,
   }));
-  const judgementOf = (index: number) => search.tested.find((t) => t.index === index)?.detail;
-  const o = search.outcome;
-  const outcome: BisectOutcome =
-    o.kind === 'found'
-      ? {
-          kind: 'found',
-          firstBad: commits[o.firstBad]!,
-          lastGood: commits[o.lastGood]!,
-          ...(judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad)! } : {}),
-        }
-      : o.kind === 'not-reproduced'
-        ? { kind: 'not-reproduced', judgement: judgementOf(commits.length - 1)! }
-        : {
-            kind: 'undecided',
-            lastGood: commits[o.lastGood]!,
-            candidates: commits.slice(o.lastGood + 1, o.firstBad + 1),
-            undecided: commits[o.undecided]!,
-            interrupted: judgementOf(o.undecided)?.interrupted === true,
-          };
   cost.totalS = (Date.now() - started) / 1000;
   for (const k of ['buildS', 'measureS', 'totalS'] as const) cost[k] = Math.round(cost[k] * 10) / 10;
   return {
@@ -353,11 +216,194 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
     candidates: commits.length - 1,
     cell: { workload: req.workload.name, clients: clients[0]! },
     analysis: req.analysis,
-    outcome,
+    outcome: bisectOutcome(search, commits),
     tested,
     cost,
     outDir: req.outDir,
   };
+}
+
+/** What building and testing a commit need: the same for every commit of one bisection. */
+interface BisectBench {
+  req: BisectRequest;
+  deps: BisectDeps;
+  buildDeps: BuildDeps;
+  /** Adds up the builds and tests as they happen. */
+  cost: BisectCost;
+  /** From good to bad. */
+  commits: RangeCommit[];
+  /** Every commit is measured against this install. */
+  good: { commit: RangeCommit; build: BuiltInstall };
+  pipelineDeps: PipelineDeps;
+}
+
+/** Builds one commit (cached by commit, ccache) and counts the build in the cost. */
+async function buildCommit(
+  bench: Pick<BisectBench, 'req' | 'deps' | 'buildDeps' | 'cost'>,
+  commit: RangeCommit,
+  label: string,
+): Promise<{ built: BuiltInstall; seconds: number }> {
+  const { req, cost } = bench;
+  const t0 = Date.now();
+  const built = await (bench.deps.build ?? buildPostgres)(
+    {
+      label,
+      repo: req.repo,
+      ref: commit.sha,
+      sha: commit.sha,
+      patches: [],
+      extraOptions: req.extraOptions,
+      cacheDir: req.cacheDir,
+    },
+    bench.buildDeps,
+  );
+  const seconds = (Date.now() - t0) / 1000;
+  cost.builds += 1;
+  cost.buildS += seconds;
+  if (built.record.cacheHit) cost.cacheHits += 1;
+  return { built, seconds };
+}
+
+/**
+ * The search's judge: builds the commit and measures it against good, again with twice the rounds while
+ * the verdict is inconclusive, up to `tries` times; an interrupted measurement leaves it undecided.
+ */
+async function judgeCommit(
+  bench: BisectBench,
+  commit: RangeCommit,
+  at: { index: number; step: number; stepsEstimate: number },
+): Promise<Judged<CommitJudgement>> {
+  const { req } = bench;
+  const { logger } = bench.deps;
+  const where = `step ${at.step} of ~${at.stepsEstimate}`;
+  logger.info(
+    `bisect ${where}: building ${short(commit.sha)} "${commit.subject}" (commit ${at.index} of ${bench.commits.length - 1})`,
+  );
+  const { built, seconds } = await buildCommit(bench, commit, short(commit.sha));
+  const tries: BisectTry[] = [];
+  let interrupted = false;
+  for (let t = 1; t <= req.tries; t++) {
+    const scale = 2 ** (t - 1);
+    const rounds = req.adaptive
+      ? req.adaptive.maxRounds * scale
+      : (req.rounds ?? req.workload.rounds) * scale;
+    logger.info(
+      `bisect ${where}: measuring ${short(commit.sha)} against good (try ${t} of ${req.tries}, ` +
+        `${req.adaptive ? 'at most ' : ''}${rounds} rounds)`,
+    );
+    const measured = await measureAgainstGood(bench, commit, built, t, rounds, at.step);
+    tries.push(measured.try);
+    if (measured.interrupted) {
+      interrupted = true;
+      break;
+    }
+    if (measured.try.verdict !== 'inconclusive') break;
+  }
+  const last = tries.at(-1)!;
+  const judgement: CommitJudgement = {
+    verdict: last.verdict,
+    deltaPct: last.deltaPct,
+    ci95: last.ci95,
+    tries,
+    build: { cacheHit: built.record.cacheHit, seconds, installDir: built.installDir },
+    ...(interrupted ? { interrupted } : {}),
+  };
+  const call = interrupted ? 'undecided' : callOf(last.verdict);
+  logger.info(
+    `bisect ${where}: ${short(commit.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? (last.sameCompiledCode ? "good's compiled code, not measured" : 'no estimate')})`,
+  );
+  return { call, detail: judgement };
+}
+
+/** One A/B test of a built commit against good (try `t`, of `rounds` rounds), in its own run dir. */
+async function measureAgainstGood(
+  bench: BisectBench,
+  commit: RangeCommit,
+  built: BuiltInstall,
+  t: number,
+  rounds: number,
+  step: number,
+): Promise<{ try: BisectTry; interrupted: boolean }> {
+  const { req, deps, cost } = bench;
+  const good = bench.good.commit;
+  const goodBuild = bench.good.build;
+  const t0 = Date.now();
+  const label = short(commit.sha);
+  const runDir = path.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const outcome = await (deps.pipeline ?? runPipeline)(
+    {
+      arms: {
+        kind: 'installed',
+        arms: [
+          { label: 'good', binDir: goodBuild.binDir, settings: {}, build: { ...goodBuild.record } },
+          { label, binDir: built.binDir, settings: {}, build: { ...built.record } },
+        ],
+      },
+      workloads: [req.workload],
+      ...(req.adaptive
+        ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } }
+        : { rounds }),
+      ...(req.durationS !== undefined ? { durationS: req.durationS } : {}),
+      ...(req.seed !== undefined ? { seed: req.seed + t - 1 } : {}),
+      order: 'random',
+      ...(req.runAs !== undefined ? { runAs: req.runAs } : {}),
+      analysis: req.analysis,
+      dataChecksums: false,
+      ...(req.tmpDir !== undefined ? { tmpDir: req.tmpDir } : {}),
+      source: {
+        repository: req.repo.input,
+        base: { ref: req.good, sha: good.sha, chosenBy: 'bisect: good' },
+        head: { sha: commit.sha, chosenBy: `bisect step ${step}` },
+      },
+      runDir,
+    },
+    bench.pipelineDeps,
+  );
+  const measureS = (Date.now() - t0) / 1000;
+  logArchive(outcome, deps.logger, 'bisect: ');
+  cost.measureS += measureS;
+  cost.tests += 1;
+  const cell = outcome.comparison.comparisons[0]?.cells[0];
+  return {
+    try: {
+      try: t,
+      rounds,
+      verdict: cell?.verdict ?? 'inconclusive',
+      deltaPct: cell?.deltaPct ?? null,
+      ci95: cell?.ci95 ?? null,
+      pairs: cell?.pairs ?? null,
+      ...(cell && decidedBySameCode(cell) ? { sameCompiledCode: true as const } : {}),
+      resultsFile: outcome.resultsFile,
+      ...(outcome.archived ? { storedAs: outcome.archived.id } : {}),
+      measureS: Math.round(measureS * 10) / 10,
+    },
+    interrupted: outcome.result.status === 'interrupted' || deps.signal?.aborted === true,
+  };
+}
+
+/** The search's outcome in commits, with the judgements that decided it. */
+function bisectOutcome(
+  search: SearchResult<RangeCommit, CommitJudgement>,
+  commits: RangeCommit[],
+): BisectOutcome {
+  const judgementOf = (index: number) => search.tested.find((t) => t.index === index)?.detail;
+  const o = search.outcome;
+  return o.kind === 'found'
+    ? {
+        kind: 'found',
+        firstBad: commits[o.firstBad]!,
+        lastGood: commits[o.lastGood]!,
+        ...(judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad)! } : {}),
+      }
+    : o.kind === 'not-reproduced'
+      ? { kind: 'not-reproduced', judgement: judgementOf(commits.length - 1)! }
+      : {
+          kind: 'undecided',
+          lastGood: commits[o.lastGood]!,
+          candidates: commits.slice(o.lastGood + 1, o.firstBad + 1),
+          undecided: commits[o.undecided]!,
+          interrupted: judgementOf(o.undecided)?.interrupted === true,
+        };
 }
 
 /** The verdict engine's verdict as a bisection call: only a regression is bad; inconclusive is not a guess. */

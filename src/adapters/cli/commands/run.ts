@@ -82,10 +82,22 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFl
 }
 
 export function runCommand(): Command {
-  const command = new Command('run')
-    .description(
-      'run workloads against two or more PostgreSQL installs (arms), interleaved, and save every sample',
-    )
+  const command = new Command('run').description(
+    'run workloads against two or more PostgreSQL installs (arms), interleaved, and save every sample',
+  );
+  addArmOptions(command);
+  addPlanOptions(command);
+  addEvidenceOptions(command);
+  addControlOptions(command);
+  addStoreOptions(command);
+  command.option('-v, --verbose', 'debug output', false);
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(addMeasureOptions(command), 'run')));
+  return gated.action(runFromFlags);
+}
+
+/** The arms: installed bin dirs (--arm), or base and head built from source (--base, --head, patches). */
+function addArmOptions(command: Command): Command {
+  return command
     .option(
       '--arm <label=bindir>',
       'an arm: label and PostgreSQL bin directory (repeat; the first is the baseline)',
@@ -110,7 +122,15 @@ export function runCommand(): Command {
       'extra build option for both arms: -DNAME=VALUE (meson) or --with-X (configure) (repeatable)',
       collectString,
       [],
-    )
+    );
+}
+
+/**
+ * What runs, and in which order: the workloads and their client counts, seed and arm order, the client,
+ * per-arm settings, the shard.
+ */
+function addPlanOptions(command: Command): Command {
+  return command
     .requiredOption('--workload <file|name...>', workloadOptionHelp())
     .option(
       '--clients <list>',
@@ -142,7 +162,15 @@ export function runCommand(): Command {
       'initdb with data checksums (default: off, pinned, since PG18 turned them on)',
       false,
     )
-    .option('--shard <i/n>', 'run only shard I of N of the cells (see pgperf plan; consolidate the shards)')
+    .option('--shard <i/n>', 'run only shard I of N of the cells (see pgperf plan; consolidate the shards)');
+}
+
+/**
+ * What the run checks and gathers beside the timed rounds: machine and plan checks, diagnostics, the
+ * confirmation block, instruction counts and profiles.
+ */
+function addEvidenceOptions(command: Command): Command {
+  return command
     .option('--strict', 'refuse to measure when the machine check says "not fit for benchmarking"', false)
     .option(
       '--force',
@@ -179,7 +207,12 @@ export function runCommand(): Command {
         '--perf-event <event>',
         'count this perf event instead of instructions:u (tests)',
       ).hideHelp(),
-    )
+    );
+}
+
+/** Machine controls held over the measured runs (opt-in, restored). */
+function addControlOptions(command: Command): Command {
+  return command
     .option(
       '--cpu-dma-latency <us>',
       'hold /dev/cpu_dma_latency at this many µs over the measured runs (0: idle CPUs only poll; needs root; restored)',
@@ -191,7 +224,12 @@ export function runCommand(): Command {
     )
     .addOption(
       new Option('--sysfs-root <dir>', 'read and write cpufreq files under this tree (tests)').hideHelp(),
-    )
+    );
+}
+
+/** The results store, and a baseline read from it instead of measured here. */
+function addStoreOptions(command: Command): Command {
+  return command
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the run to the results store')
     .option(
@@ -217,99 +255,99 @@ export function runCommand(): Command {
       )
         .argParser(oneOf('--on-drift', ['refuse', 'inconclusive'] as const))
         .default('inconclusive'),
-    )
-    .option('-v, --verbose', 'debug output', false);
-  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(addMeasureOptions(command), 'run')));
-  return gated.action(async (flags: RunFlags) => {
-    const logger = consoleLogger({ verbose: flags.verbose });
-    const workloads = [];
-    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
-    if (flags.clients) withClientCounts(workloads, flags.clients);
-    // --metric instructions: the counts decide, so every workload counts them (no timed rounds).
-    if (flags.instructions || flags.metric === 'instructions') withInstructions(workloads);
-    const baseline = parseBaselineSpec(flags.baseline, '--baseline');
-    if (baseline.kind === 'stored' && flags.store === false) {
-      throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
-    }
-    if (flags.shard && baseline.kind === 'stored') {
-      throw new UserError(
-        '--shard and --baseline stored both given: a sharded comparison measures base and head in each shard (--baseline same-job)',
-      );
-    }
-    const sharded = flags.shard ? shardOf(workloads, flags) : undefined;
-    const arms = baseline.kind === 'stored' ? storedBaselineArms(flags) : await armSource(flags);
-    const analysis = resolveAnalysis(analysisFromFlags(flags));
-    const armCount = arms.kind === 'installed' ? arms.arms.length : 2;
-    const adaptive = adaptiveFromFlags(
-      flags,
-      analysis.alpha,
-      roundSeconds(sharded?.workloads ?? workloads, armCount, flags.duration),
     );
-    if (adaptive && flags.rounds !== undefined) {
-      throw new UserError(
-        '--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks',
-      );
-    }
-    checkBaselineDesign(baseline, adaptive !== undefined, {
-      baseline: '--baseline',
-      adaptive: '--max-rounds/--time-budget',
-      rounds: '--rounds',
-    });
-    // Every directory it writes, created and proven writable before the store is opened and anything is
-    // built or started (the build cache was checked with the arms).
-    await checkOutDir(flags.out);
-    await checkTmpDir(flags.tmpDir);
-    const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
-    try {
-      await executeRun(
-        {
-          arms,
-          analysis,
-          ...(adaptive ? { adaptive } : {}),
-          strictPreflight: flags.strict,
-          // A stored baseline pairs no rounds and measures in parts: its plan is checked by the run loop only.
-          planCheck: flags.force || baseline.kind === 'stored' ? 'warn' : 'refuse',
-          diagnostics: flags.diagnostics,
-          ...controlsFromFlags(flags),
-          workloads: sharded?.workloads ?? workloads,
-          ...(sharded ? { shard: sharded.info } : {}),
-          rounds: flags.rounds,
-          durationS: flags.duration,
-          confirmRounds: flags.confirmRounds,
-          explain: flags.explain,
-          instructionCounter: {
-            counter: flags.instructionCounter,
-            ...(flags.perfEvent !== undefined ? { perfEvent: flags.perfEvent } : {}),
-          },
-          seed: flags.seed,
-          order: flags.order,
-          clientBinDir: flags.clientBin,
-          runAs: flags.runAs,
-          dataChecksums: flags.dataChecksums,
-          tmpDir: flags.tmpDir,
-          outDir: flags.out,
-          ...(baseline.kind === 'stored' && store
-            ? {
-                storedBaseline: {
-                  ...(baseline.ref !== undefined ? { ref: baseline.ref } : {}),
-                  store,
-                  allowFingerprintMismatch: flags.allowFingerprintMismatch,
-                  sentinelRounds: flags.sentinelRounds,
-                  onDrift: flags.onDrift,
-                },
-              }
-            : {}),
-        },
-        logger,
-        {
-          ...(store ? { archive: store } : {}),
-          failOn: flags.failOn,
-        },
-      );
-    } finally {
-      await store?.close();
-    }
+}
+
+/** The command's action: the flags checked against each other, then the run (executeRun). */
+async function runFromFlags(flags: RunFlags): Promise<void> {
+  const logger = consoleLogger({ verbose: flags.verbose });
+  const workloads = [];
+  for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
+  if (flags.clients) withClientCounts(workloads, flags.clients);
+  // --metric instructions: the counts decide, so every workload counts them (no timed rounds).
+  if (flags.instructions || flags.metric === 'instructions') withInstructions(workloads);
+  const baseline = parseBaselineSpec(flags.baseline, '--baseline');
+  if (baseline.kind === 'stored' && flags.store === false) {
+    throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
+  }
+  if (flags.shard && baseline.kind === 'stored') {
+    throw new UserError(
+      '--shard and --baseline stored both given: a sharded comparison measures base and head in each shard (--baseline same-job)',
+    );
+  }
+  const sharded = flags.shard ? shardOf(workloads, flags) : undefined;
+  const arms = baseline.kind === 'stored' ? storedBaselineArms(flags) : await armSource(flags);
+  const analysis = resolveAnalysis(analysisFromFlags(flags));
+  const armCount = arms.kind === 'installed' ? arms.arms.length : 2;
+  const adaptive = adaptiveFromFlags(
+    flags,
+    analysis.alpha,
+    roundSeconds(sharded?.workloads ?? workloads, armCount, flags.duration),
+  );
+  if (adaptive && flags.rounds !== undefined) {
+    throw new UserError(
+      '--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks',
+    );
+  }
+  checkBaselineDesign(baseline, adaptive !== undefined, {
+    baseline: '--baseline',
+    adaptive: '--max-rounds/--time-budget',
+    rounds: '--rounds',
   });
+  // Every directory it writes, created and proven writable before the store is opened and anything is
+  // built or started (the build cache was checked with the arms).
+  await checkOutDir(flags.out);
+  await checkTmpDir(flags.tmpDir);
+  const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
+  try {
+    await executeRun(
+      {
+        arms,
+        analysis,
+        ...(adaptive ? { adaptive } : {}),
+        strictPreflight: flags.strict,
+        // A stored baseline pairs no rounds and measures in parts: its plan is checked by the run loop only.
+        planCheck: flags.force || baseline.kind === 'stored' ? 'warn' : 'refuse',
+        diagnostics: flags.diagnostics,
+        ...controlsFromFlags(flags),
+        workloads: sharded?.workloads ?? workloads,
+        ...(sharded ? { shard: sharded.info } : {}),
+        rounds: flags.rounds,
+        durationS: flags.duration,
+        confirmRounds: flags.confirmRounds,
+        explain: flags.explain,
+        instructionCounter: {
+          counter: flags.instructionCounter,
+          ...(flags.perfEvent !== undefined ? { perfEvent: flags.perfEvent } : {}),
+        },
+        seed: flags.seed,
+        order: flags.order,
+        clientBinDir: flags.clientBin,
+        runAs: flags.runAs,
+        dataChecksums: flags.dataChecksums,
+        tmpDir: flags.tmpDir,
+        outDir: flags.out,
+        ...(baseline.kind === 'stored' && store
+          ? {
+              storedBaseline: {
+                ...(baseline.ref !== undefined ? { ref: baseline.ref } : {}),
+                store,
+                allowFingerprintMismatch: flags.allowFingerprintMismatch,
+                sentinelRounds: flags.sentinelRounds,
+                onDrift: flags.onDrift,
+              },
+            }
+          : {}),
+      },
+      logger,
+      {
+        ...(store ? { archive: store } : {}),
+        failOn: flags.failOn,
+      },
+    );
+  } finally {
+    await store?.close();
+  }
 }
 
 /**
