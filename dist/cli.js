@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path46 = __require("node:path");
+    var path47 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path46.resolve(baseDir, baseName);
+          const localBin = path47.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path46.extname(baseName))) return void 0;
+          if (sourceExt.includes(path47.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path46.resolve(
-            path46.dirname(resolvedScriptPath),
+          executableDir = path47.resolve(
+            path47.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path46.basename(
+            const legacyName = path47.basename(
               this._scriptPath,
-              path46.extname(this._scriptPath)
+              path47.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path46.extname(executableFile));
+        launchWithNode = sourceExt.includes(path47.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path46.basename(filename, path46.extname(filename));
+        this._name = path47.basename(filename, path47.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path47) {
-        if (path47 === void 0) return this._executableDir;
-        this._executableDir = path47;
+      executableDir(path48) {
+        if (path48 === void 0) return this._executableDir;
+        this._executableDir = path48;
         return this;
       }
       /**
@@ -7180,7 +7180,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path46 = __require("path");
+    var path47 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -7219,7 +7219,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path46.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path46.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path47.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path47.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7351,7 +7351,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path46 = __require("path");
+    var path47 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9288,10 +9288,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path46) {
-  if (!path46)
+function getElementAtPath(obj, path47) {
+  if (!path47)
     return obj;
-  return path46.reduce((acc, key) => acc?.[key], obj);
+  return path47.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -9550,11 +9550,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path46, issues) {
+function prefixIssues(path47, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path46);
+    iss.path.unshift(path47);
     return iss;
   });
 }
@@ -10087,16 +10087,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path46 = []) => {
+  const processError = (error63, path47 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path46, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path47, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path46, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path47, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path46, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path47, ...issue2.path]);
       } else {
-        const fullpath = [...path46, ...issue2.path];
+        const fullpath = [...path47, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -10135,17 +10135,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path46 = []) => {
+  const processError = (error63, path47 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path46, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path47, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path46, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path47, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path46, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path47, ...issue2.path]);
       } else {
-        const fullpath = [...path46, ...issue2.path];
+        const fullpath = [...path47, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -10184,8 +10184,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path46 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path46) {
+  const path47 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path47) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -28217,13 +28217,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path46 = ref.slice(1).split("/").filter(Boolean);
-  if (path46.length === 0) {
+  const path47 = ref.slice(1).split("/").filter(Boolean);
+  if (path47.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path46[0] === defsKey) {
-    const key = path46[1] === void 0 ? void 0 : decodeJSONPointerSegment(path46[1]);
+  if (path47[0] === defsKey) {
+    const key = path47[1] === void 0 ? void 0 : decodeJSONPointerSegment(path47[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -29551,17 +29551,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path46) {
-      const ctrl = callVisitor(key, node2, visitor, path46);
+    function visit_(key, node2, visitor, path47) {
+      const ctrl = callVisitor(key, node2, visitor, path47);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path46, ctrl);
-        return visit_(key, ctrl, visitor, path46);
+        replaceNode(key, path47, ctrl);
+        return visit_(key, ctrl, visitor, path47);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path46 = Object.freeze(path46.concat(node2));
+          path47 = Object.freeze(path47.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path46);
+            const ci = visit_(i, node2.items[i], visitor, path47);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29572,13 +29572,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path46 = Object.freeze(path46.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path46);
+          path47 = Object.freeze(path47.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path47);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = visit_("value", node2.value, visitor, path46);
+          const cv2 = visit_("value", node2.value, visitor, path47);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29599,17 +29599,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path46) {
-      const ctrl = await callVisitor(key, node2, visitor, path46);
+    async function visitAsync_(key, node2, visitor, path47) {
+      const ctrl = await callVisitor(key, node2, visitor, path47);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path46, ctrl);
-        return visitAsync_(key, ctrl, visitor, path46);
+        replaceNode(key, path47, ctrl);
+        return visitAsync_(key, ctrl, visitor, path47);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path46 = Object.freeze(path46.concat(node2));
+          path47 = Object.freeze(path47.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path46);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path47);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29620,13 +29620,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path46 = Object.freeze(path46.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path46);
+          path47 = Object.freeze(path47.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path47);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv2 = await visitAsync_("value", node2.value, visitor, path46);
+          const cv2 = await visitAsync_("value", node2.value, visitor, path47);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29653,23 +29653,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path46) {
+    function callVisitor(key, node2, visitor, path47) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path46);
+        return visitor(key, node2, path47);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path46);
+        return visitor.Map?.(key, node2, path47);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path46);
+        return visitor.Seq?.(key, node2, path47);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path46);
+        return visitor.Pair?.(key, node2, path47);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path46);
+        return visitor.Scalar?.(key, node2, path47);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path46);
+        return visitor.Alias?.(key, node2, path47);
       return void 0;
     }
-    function replaceNode(key, path46, node2) {
-      const parent = path46[path46.length - 1];
+    function replaceNode(key, path47, node2) {
+      const parent = path47[path47.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -30281,10 +30281,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path46, value) {
+    function collectionFromPath(schema, path47, value) {
       let v = value;
-      for (let i = path46.length - 1; i >= 0; --i) {
-        const k = path46[i];
+      for (let i = path47.length - 1; i >= 0; --i) {
+        const k = path47[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30303,7 +30303,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path46) => path46 == null || typeof path46 === "object" && !!path46[Symbol.iterator]().next().done;
+    var isEmptyPath = (path47) => path47 == null || typeof path47 === "object" && !!path47[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30333,11 +30333,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path46, value) {
-        if (isEmptyPath(path46))
+      addIn(path47, value) {
+        if (isEmptyPath(path47))
           this.add(value);
         else {
-          const [key, ...rest] = path46;
+          const [key, ...rest] = path47;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -30351,8 +30351,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path46) {
-        const [key, ...rest] = path46;
+      deleteIn(path47) {
+        const [key, ...rest] = path47;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -30366,8 +30366,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path46, keepScalar) {
-        const [key, ...rest] = path46;
+      getIn(path47, keepScalar) {
+        const [key, ...rest] = path47;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -30385,8 +30385,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path46) {
-        const [key, ...rest] = path46;
+      hasIn(path47) {
+        const [key, ...rest] = path47;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -30396,8 +30396,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path46, value) {
-        const [key, ...rest] = path46;
+      setIn(path47, value) {
+        const [key, ...rest] = path47;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -32912,9 +32912,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path46, value) {
+      addIn(path47, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path46, value);
+          this.contents.addIn(path47, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -32989,14 +32989,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path46) {
-        if (Collection2.isEmptyPath(path46)) {
+      deleteIn(path47) {
+        if (Collection2.isEmptyPath(path47)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path46) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path47) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33011,10 +33011,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path46, keepScalar) {
-        if (Collection2.isEmptyPath(path46))
+      getIn(path47, keepScalar) {
+        if (Collection2.isEmptyPath(path47))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path46, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path47, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33025,10 +33025,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path46) {
-        if (Collection2.isEmptyPath(path46))
+      hasIn(path47) {
+        if (Collection2.isEmptyPath(path47))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path46) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path47) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33045,13 +33045,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path46, value) {
-        if (Collection2.isEmptyPath(path46)) {
+      setIn(path47, value) {
+        if (Collection2.isEmptyPath(path47)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path46), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path47), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path46, value);
+          this.contents.setIn(path47, value);
         }
       }
       /**
@@ -35012,9 +35012,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path46) => {
+    visit2.itemAtPath = (cst, path47) => {
       let item = cst;
-      for (const [field, index] of path46) {
+      for (const [field, index] of path47) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35023,23 +35023,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path46) => {
-      const parent = visit2.itemAtPath(cst, path46.slice(0, -1));
-      const field = path46[path46.length - 1][0];
+    visit2.parentCollection = (cst, path47) => {
+      const parent = visit2.itemAtPath(cst, path47.slice(0, -1));
+      const field = path47[path47.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path46, item, visitor) {
-      let ctrl = visitor(item, path46);
+    function _visit(path47, item, visitor) {
+      let ctrl = visitor(item, path47);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path46.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path47.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35050,10 +35050,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path46);
+            ctrl = ctrl(item, path47);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path46) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path47) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -36872,9 +36872,9 @@ function scan(text2) {
         string4();
         state = "after";
       } else if (c === "-" || c >= "0" && c <= "9") {
-        NUMBER.lastIndex = i;
-        if (!NUMBER.test(text2)) throw new Fault(i, "an invalid number");
-        i = NUMBER.lastIndex;
+        NUMBER2.lastIndex = i;
+        if (!NUMBER2.test(text2)) throw new Fault(i, "an invalid number");
+        i = NUMBER2.lastIndex;
         state = "after";
       } else {
         const word = ["true", "false", "null"].find((w) => text2.startsWith(w, i));
@@ -36912,7 +36912,7 @@ function scan(text2) {
     }
   }
 }
-var Fault, NUMBER, HEX4;
+var Fault, NUMBER2, HEX4;
 var init_json_syntax = __esm({
   "src/core/util/json-syntax.ts"() {
     "use strict";
@@ -36924,7 +36924,7 @@ var init_json_syntax = __esm({
       offset;
       problem;
     };
-    NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    NUMBER2 = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
     HEX4 = /^[0-9a-fA-F]{4}$/;
   }
 });
@@ -36940,12 +36940,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path46) {
-  return path46.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path47) {
+  return path47.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path46) {
+function valueAt2(doc, path47) {
   let v = doc;
-  for (const key of path46) {
+  for (const key of path47) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37290,14 +37290,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile17 } from "node:fs/promises";
-async function readResults(path46, options = {}) {
+async function readResults(path47, options = {}) {
   let text2;
   try {
-    text2 = await readFile17(path46, "utf8");
+    text2 = await readFile17(path47, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path46}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path47}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path46, options);
+  return parseResults(text2, path47, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39210,14 +39210,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path46 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path47 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path46 && path46[0] !== "/") {
-          path46 = `/${path46}`;
+        if (path47 && path47[0] !== "/") {
+          path47 = `/${path47}`;
         }
-        return new URL(`${origin}${path46}`);
+        return new URL(`${origin}${path47}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39668,39 +39668,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path46, origin }
+          request: { method, path: path47, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path46);
+        debuglog("sending request to %s %s/%s", method, origin, path47);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path46, origin },
+          request: { method, path: path47, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path46,
+          path47,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path46, origin }
+          request: { method, path: path47, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path46);
+        debuglog("trailers received from %s %s/%s", method, origin, path47);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path46, origin },
+          request: { method, path: path47, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path46,
+          path47,
           error62.message
         );
       });
@@ -39749,9 +39749,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path46, origin }
+            request: { method, path: path47, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path46);
+          debuglog("sending request to %s %s/%s", method, origin, path47);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -39814,7 +39814,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path46,
+        path: path47,
         method,
         body,
         headers,
@@ -39829,11 +39829,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path46 !== "string") {
+        if (typeof path47 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path46[0] !== "/" && !(path46.startsWith("http://") || path46.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path47[0] !== "/" && !(path47.startsWith("http://") || path47.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path46)) {
+        } else if (invalidPathRegex.test(path47)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -39899,7 +39899,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path46, query) : path46;
+        this.path = query ? buildURL(path47, query) : path47;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -44592,7 +44592,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path46, host, upgrade, blocking, reset } = request2;
+      const { method, path: path47, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44673,7 +44673,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path46} HTTP/1.1\r
+      let header = `${method} ${path47} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45202,7 +45202,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path46, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path47, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45299,7 +45299,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path46;
+      headers[HTTP2_HEADER_PATH] = path47;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45652,9 +45652,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path46 = search ? `${pathname}${search}` : pathname;
+        const path47 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path46;
+        this.opts.path = path47;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -46893,10 +46893,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path46 = "/",
+          path: path47 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path46;
+        opts.path = origin + path47;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -48868,20 +48868,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path46) {
-      if (typeof path46 !== "string") {
-        return path46;
+    function safeUrl2(path47) {
+      if (typeof path47 !== "string") {
+        return path47;
       }
-      const pathSegments = path46.split("?");
+      const pathSegments = path47.split("?");
       if (pathSegments.length !== 2) {
-        return path46;
+        return path47;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path46, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path46);
+    function matchKey(mockDispatch2, { path: path47, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path47);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -48903,7 +48903,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path46 }) => matchValue(safeUrl2(path46), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path47 }) => matchValue(safeUrl2(path47), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -48941,9 +48941,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path46, method, body, headers, query } = opts;
+      const { path: path47, method, body, headers, query } = opts;
       return {
-        path: path46,
+        path: path47,
         method,
         body,
         headers,
@@ -49406,10 +49406,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path46, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path47, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path46,
+            Path: path47,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54288,9 +54288,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path46) {
-      for (let i = 0; i < path46.length; ++i) {
-        const code = path46.charCodeAt(i);
+    function validateCookiePath(path47) {
+      for (let i = 0; i < path47.length; ++i) {
+        const code = path47.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57210,11 +57210,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path46 = opts.path;
+          let path47 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path46 = `/${path46}`;
+            path47 = `/${path47}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path46);
+          url2 = new URL(util.parseOrigin(url2).origin + path47);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -59496,8 +59496,47 @@ async function makeTempDir(prefix, options = {}) {
   };
 }
 
-// src/core/compare/decision.ts
+// src/core/compare/flow-decision.ts
 init_plain_text();
+var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
+var STATUS_DESCRIPTION_MAX = 140;
+function flowDecision(facts) {
+  const gates = facts.failOn !== "never";
+  const base = { flow: facts.flow, failOn: facts.failOn, deciding: facts.deciding };
+  if (facts.incomplete !== void 0) {
+    return {
+      ...base,
+      verdict: "inconclusive",
+      outcome: "incomplete",
+      exitCode: gates ? EXIT_CODES.incomplete : EXIT_CODES.passed,
+      headline: { lead: "Incomplete", detail: facts.incomplete },
+      status: { state: "error", description: clip(`Incomplete: ${facts.incomplete}`) },
+      ...gates ? { failure: facts.incomplete } : {},
+      incomplete: facts.incomplete
+    };
+  }
+  const outcome = gates && facts.fails !== void 0 ? "failed" : facts.pending ? "pending" : "passed";
+  const headline3 = { lead: facts.lead, detail: facts.detail };
+  const word = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
+  return {
+    ...base,
+    verdict: facts.verdict,
+    outcome,
+    exitCode: outcome === "failed" ? EXIT_CODES.failed : EXIT_CODES.passed,
+    headline: headline3,
+    status: {
+      state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
+      description: clip(`${word}: ${headlineText({ headline: headline3 })}`)
+    },
+    ...outcome === "failed" ? { failure: `${facts.fails} (fail-on: ${facts.failOn})` } : {}
+  };
+}
+function headlineText(d) {
+  return d.headline.detail === "" ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
+}
+function clip(text2) {
+  return plainText(text2, STATUS_DESCRIPTION_MAX);
+}
 
 // src/core/compare/defaults.ts
 var DEFAULT_ALPHA = 0.05;
@@ -61944,14 +61983,10 @@ function withSameCompiledCode(given, result) {
 }
 
 // src/core/compare/decision.ts
-var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
-var STATUS_DESCRIPTION_MAX = 140;
-function headlineText(d) {
-  return d.headline.detail === "" ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
-}
 function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, completeness = { complete: true }) {
   const parts = Array.isArray(input2) ? input2 : [{ comparison: input2 }];
   const named = parts.length > 1;
+  const flow = Array.isArray(input2) ? "consolidate" : "compare";
   let unstable = 0;
   let failedRuns = 0;
   const cells = [];
@@ -61988,6 +62023,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   if (incomplete !== void 0) {
     const gates = policy.failOn !== "never";
     return {
+      flow,
       verdict: "inconclusive",
       outcome: "incomplete",
       exitCode: gates ? 3 : 0,
@@ -61995,6 +62031,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
       headline: { lead: "Incomplete", detail: `${incomplete}; partial results decide nothing` },
       status: { state: "error", description: clip(`Incomplete: ${incomplete}; no verdict`) },
       ...gates ? { failure: `${incomplete}: partial results decide nothing (${failOnText})` } : {},
+      deciding: [],
       cells,
       counts,
       reasons,
@@ -62007,10 +62044,13 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   const headline3 = headlineOf(outcome, counts, cells, policy);
   const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find(holdsGate) ?? cells.find((c) => c.verdict === "inconclusive") : cells[0];
   const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
+  const deciding = outcome === "failed" ? failing : outcome === "pending" ? cells.filter((c) => holdsGate(c) || c.verdict === "inconclusive") : cells;
   return {
+    flow,
     verdict: verdict2,
     outcome,
     exitCode: outcome === "failed" ? 1 : 0,
+    deciding: deciding.map(cellLabel),
     failOn: policy.failOn,
     headline: headline3,
     status: {
@@ -62022,6 +62062,10 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
     counts,
     reasons
   };
+}
+function cellLabel(c) {
+  const who = [c.part, c.head === "head" ? void 0 : c.head].filter(Boolean).join(" ");
+  return `${who ? `${who}: ` : ""}${c.id} ${METRICS[c.metric].label}`;
 }
 function decidedCell(cell, head, part, policy) {
   const own2 = policy.workloads[cell.workload]?.failOn;
@@ -62249,9 +62293,6 @@ function collectReasons(parts) {
     }
   }
   return [...byCode.values()];
-}
-function clip(text2) {
-  return plainText(text2, STATUS_DESCRIPTION_MAX);
 }
 
 // src/adapters/cli/commands/main.ts
@@ -62502,7 +62543,8 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
-import path37 from "node:path";
+import { mkdir as mkdir6 } from "node:fs/promises";
+import path38 from "node:path";
 
 // src/flows/bisect/run-bisection.ts
 import path29 from "node:path";
@@ -72388,27 +72430,592 @@ function addFailOnOption(command) {
 }
 
 // src/flows/bisect/bisect-gate.ts
-function bisectGate(outcome, failOn) {
-  if (failOn === "never") return { exitCode: EXIT_CODES.passed };
-  if (outcome.kind === "undecided" && outcome.interrupted) {
-    return {
-      exitCode: EXIT_CODES.incomplete,
-      failure: "the bisection was interrupted before it named a first bad commit"
-    };
+function bisectDecision(outcome, failOn) {
+  const short3 = (sha) => sha.slice(0, 12);
+  if (outcome.kind === "found") {
+    return flowDecision({
+      flow: "bisect",
+      verdict: "regression",
+      failOn,
+      lead: "First bad commit found",
+      detail: `${short3(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short3(outcome.lastGood.sha)})`,
+      deciding: [outcome.firstBad.sha]
+    });
   }
-  if (outcome.kind === "undecided" && failOn === "inconclusive") {
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: `no first bad commit named: ${outcome.undecided.sha.slice(0, 12)} stayed inconclusive (fail-on: inconclusive)`
-    };
+  if (outcome.kind === "not-reproduced") {
+    const verdict2 = outcome.judgement.verdict;
+    return flowDecision({
+      flow: "bisect",
+      verdict: verdict2 === "inconclusive" ? "inconclusive" : verdict2,
+      failOn,
+      ...failOn === "inconclusive" ? { fails: "no first bad commit named: the regression did not reproduce" } : {},
+      lead: "Regression not reproduced",
+      detail: `the bad end measured ${verdict2} against the good end: no first bad commit to name`,
+      deciding: []
+    });
   }
-  if (outcome.kind === "not-reproduced" && failOn === "inconclusive") {
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: "no first bad commit named: the regression did not reproduce (fail-on: inconclusive)"
-    };
+  const undecided = `no first bad commit named: ${short3(outcome.undecided.sha)} stayed inconclusive`;
+  return flowDecision({
+    flow: "bisect",
+    verdict: "inconclusive",
+    failOn,
+    ...outcome.interrupted ? { incomplete: "the bisection was interrupted before it named a first bad commit" } : {},
+    ...failOn === "inconclusive" ? { fails: undecided } : {},
+    pending: true,
+    lead: "No first bad commit named",
+    detail: `one of ${outcome.candidates.length} commits after ${short3(outcome.lastGood.sha)}; ${short3(outcome.undecided.sha)} stayed inconclusive`,
+    deciding: outcome.candidates.map((c) => c.sha)
+  });
+}
+
+// src/flows/compare/decide-run.ts
+import { writeFile as writeFile8 } from "node:fs/promises";
+import path34 from "node:path";
+function decideRun(result, comparison, failOn, accepted) {
+  const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
+  return decide(comparison, policy, completenessOf(result));
+}
+function completenessOf(result) {
+  if (result.status === "complete") return { complete: true };
+  const why = result.stopReason ? ` (${result.stopReason})` : "";
+  const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
+  return { complete: false, why: `${what}${why}` };
+}
+var DECISION_FILE = "decision.json";
+async function writeDecision(dir, decision) {
+  const file2 = path34.join(dir, DECISION_FILE);
+  await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
+`);
+  return file2;
+}
+
+// src/core/report/comparison-text.ts
+init_plain_text();
+init_metrics();
+
+// src/core/report/curve-line.ts
+function curveLine(k, tps, dash = "-") {
+  const flags = [k.peakMoved ? "peak moved" : "", k.collapseMoved ? "collapse moved" : ""].filter(Boolean);
+  return `${arm(k.base, "base", tps, dash, k.collapseFraction)}; ${arm(k.head, "head", tps, dash, k.collapseFraction)}; peak ${formatPct(k.peakDeltaPct)}${flags.length ? `, ${flags.join(", ")}` : ""}`;
+}
+function arm(s, role, tps, dash, fraction) {
+  const last = s.points[s.points.length - 1]?.clients;
+  const knee2 = s.kneeClients === s.peakClients && s.peakClients === last ? "still scaling" : `knee ${s.kneeClients}`;
+  const regions = s.collapseRegions.map(
+    (r) => `${r.clients.length > 1 ? `${r.clients[0]}${dash}${r.clients[r.clients.length - 1]}` : r.clients[0]} (${Math.round(100 * (1 - r.lowestTps / s.peakTps))}% down, recovers at ${r.recoveredAt})`
+  );
+  const collapse = regions.length > 0 ? `collapse ${regions.join(", ")}` : s.collapseClients !== null ? `declines >${Math.round(fraction * 100)}% from ${s.collapseClients}` : "no collapse";
+  return `${role} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
+}
+
+// src/core/report/reasons.ts
+var REASON_PHRASES = {
+  "significant-beyond-threshold": (t) => `significant, beyond \xB1${t}%`,
+  "ci-inside-threshold": (t) => `90% CI inside \xB1${t}%`,
+  "not-worse-than-threshold": (t, better) => `not worse: one-sided bound ${better === "lower" ? "below +" : "above -"}${t}%`,
+  "significant-below-threshold": (t) => `significant, below ${t}%`,
+  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
+  "too-few-runs": () => "too few runs",
+  "ci-level-not-reached": () => "CI level not reached",
+  "insufficient-data": () => "no data",
+  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`,
+  "baseline-drifted": () => "stored baseline drifted",
+  "same-compiled-code": () => "same compiled code, not measured",
+  "counts-separated": (t) => `counts beyond \xB1${t}%, arms apart`,
+  "counts-inside-threshold": (t) => `counts inside \xB1${t}% with their spread`,
+  "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
+  "steady-unchanged": () => "CPU work unchanged, no regression seen",
+  "inside-noise-floor": () => "inside this runner's noise floor"
+};
+var UNSTABLE_PHRASE = "unstable, not gated";
+function reasonPhrase(cell) {
+  const reasons = cell.verdict === "inconclusive" ? cell.reasons : cell.reasons.slice(0, 1);
+  return reasons.map((r) => REASON_PHRASES[r.code](cell.thresholdPct, cell.better)).join(", ");
+}
+function reasonSentence(r) {
+  if (r.uniform) return r.message;
+  return `${REASON_PHRASES[r.code](r.thresholdPct, r.better)} (e.g. ${r.cells[0]}: ${r.message})`;
+}
+
+// src/core/report/verdict-display.ts
+var VERDICT_DISPLAY = {
+  regression: { icon: "\u274C", title: "Regression", word: "regression" },
+  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
+  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
+  "not-worse": { icon: "\u2705", title: "Not worse", word: "not worse" },
+  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
+  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
+};
+
+// src/core/report/table-cells.ts
+var PER_ROUND_HEADER = "per-round % (geo. mean)";
+function columns(table3) {
+  return [
+    { header: "clients", numeric: true },
+    { header: "n", numeric: true },
+    { header: `base ${table3.label} (median)`, numeric: true },
+    { header: `head ${table3.label} (median)`, numeric: true },
+    ...table3.paired ? [{ header: PER_ROUND_HEADER, numeric: true }] : [],
+    { header: "delta % [95% CI]", numeric: true },
+    { header: "p (adj.)", numeric: true },
+    { header: "verdict", numeric: false }
+  ];
+}
+function rowTexts(table3, row2, style) {
+  const median2 = (v) => v === null ? style.missing : style.number(v, table3.decimals);
+  return [
+    String(row2.clients),
+    `${row2.baseN}/${row2.headN}`,
+    median2(row2.baseMedian),
+    median2(row2.headMedian),
+    ...table3.paired ? [row2.perRoundPct === null ? style.missing : formatPct(row2.perRoundPct)] : [],
+    formatDeltaCi(row2) ?? style.missing,
+    formatPAdjusted(row2) ?? style.missing,
+    style.verdict(row2)
+  ];
+}
+function clientsLabel(clients) {
+  const list = clients.length > 1 ? `${clients.slice(0, -1).join(", ")} and ${clients.at(-1)}` : String(clients[0]);
+  return `${list} client${clients.length === 1 && clients[0] === 1 ? "" : "s"}`;
+}
+function withReason(word, row2) {
+  return row2.reason ? `${word} (${row2.reason})` : word;
+}
+function groupedNumber(value, decimals) {
+  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+var PLAIN_CELLS = {
+  number: (v, decimals) => v.toFixed(decimals),
+  missing: "-",
+  verdict: (row2) => withReason(row2.verdict, row2) + (row2.unstable ? ` [${UNSTABLE_PHRASE}]` : "")
+};
+var RICH_CELLS = {
+  number: groupedNumber,
+  missing: "\u2013",
+  verdict: (row2) => {
+    const v = VERDICT_DISPLAY[row2.verdict];
+    return `${v.icon} ${withReason(v.word, row2)}${row2.unstable ? ` \xB7 \u26A0\uFE0F ${UNSTABLE_PHRASE}` : ""}`;
   }
-  return { exitCode: EXIT_CODES.passed };
+};
+
+// src/core/report/table-model.ts
+init_metrics();
+function buildTables(c) {
+  return c.comparisons.map((arm2) => armTables(c, arm2));
+}
+function armTables(c, arm2) {
+  const all = [...arm2.cells, ...arm2.otherMetricCells];
+  const workloads = [...new Set(all.map((cell) => cell.workload))].map((workload) => {
+    const inWorkload = all.filter((cell) => cell.workload === workload);
+    return {
+      workload,
+      verdict: arm2.workloadVerdicts[workload] ?? "inconclusive",
+      thresholdPct: inWorkload[0]?.thresholdPct ?? c.thresholdPct,
+      tables: c.gatedMetrics.flatMap((metric) => {
+        const cells = inWorkload.filter((cell) => cell.metric === metric);
+        return cells.length === 0 ? [] : [metricTable(metric, metric === c.metric, cells)];
+      }),
+      curve: arm2.curves.find((k) => k.workload === workload) ?? null
+    };
+  });
+  return {
+    head: arm2.head,
+    baseline: arm2.baseline,
+    verdict: arm2.verdict,
+    decidingCells: arm2.decidingCells,
+    unstableCells: arm2.unstableCells,
+    workloads,
+    legend: deltaLegend(workloads.flatMap((w) => w.tables.flatMap((t) => t.rows)))
+  };
+}
+function metricTable(metric, primary, cells) {
+  const info = METRICS[metric];
+  const rows = cells.map(row);
+  return {
+    metric,
+    primary,
+    label: info.label,
+    unit: info.unit,
+    better: info.better,
+    decimals: metricDecimals(metric),
+    paired: rows.some((r) => r.perRoundPct !== null),
+    rows,
+    notes: groupNotes(
+      cells.flatMap((cell) => [
+        ...cell.notes.map((n) => ({ clients: cell.clients, code: n.code, message: n.message })),
+        ...cell.unstable && (primary || cell.metric === "instructions") ? [{ clients: cell.clients, code: "unstable", message: cell.unstable.message }] : [],
+        // The re-measurement behind a regression is said where the regression is.
+        ...cell.confirmation ? [{ clients: cell.clients, code: "confirmation", message: cell.confirmation.message }] : []
+      ])
+    )
+  };
+}
+function row(cell) {
+  return {
+    id: cell.id,
+    clients: cell.clients,
+    baseN: cell.base.n,
+    headN: cell.head.n,
+    baseMedian: cell.base.median,
+    headMedian: cell.head.median,
+    test: cell.deltaPct === null ? null : cell.test,
+    pairs: cell.deltaPct === null || cell.test !== "signed-rank" ? null : cell.pairs,
+    perRoundPct: perRoundPct(cell),
+    deltaPct: cell.deltaPct,
+    ci95: cell.ci95,
+    p: cell.p,
+    pAdjusted: cell.pAdjusted,
+    verdict: cell.verdict,
+    reason: reasonPhrase(cell),
+    unstable: cell.unstable !== void 0
+  };
+}
+function metricDecimals(metric) {
+  return METRICS[metric].unit === "ms" ? 3 : 1;
+}
+function perRoundPct(cell) {
+  if (cell.test !== "signed-rank" || cell.deltaPct === null || !cell.pairedT) return null;
+  const { lowerPct, upperPct } = cell.pairedT.ci95;
+  const meanLogRatio = (Math.log1p(lowerPct / 100) + Math.log1p(upperPct / 100)) / 2;
+  return Number.isFinite(meanLogRatio) ? 100 * Math.expm1(meanLogRatio) : null;
+}
+function deltaLegend(rows) {
+  const tested = rows.filter((r) => r.test !== null);
+  const paired = tested.filter((r) => r.test === "signed-rank");
+  const unpaired = tested.filter((r) => r.test === "mann-whitney");
+  const which = (some) => paired.length > 0 && unpaired.length > 0 ? ` (${[...new Set(some.map((r) => r.id))].join(", ")})` : "";
+  const legend = [];
+  if (paired.length > 0) {
+    legend.push(
+      `delta${which(paired)}: paired Hodges-Lehmann shift of the per-round head/base ratios, with its 95% CI; p: Wilcoxon signed-rank test on those ratios (Holm-adjusted in parentheses); per-round %: their geometric mean, a plain estimate of the same centre. The medians are each arm's own, unpaired, so their ratio can differ from delta.`
+    );
+  }
+  if (unpaired.length > 0) {
+    legend.push(
+      `delta${which(unpaired)}: unpaired Hodges-Lehmann shift, the median head/base over every pair of a base and a head run, with its 95% CI: an estimate of the ratio of the medians; p: Mann-Whitney rank-sum test (Holm-adjusted in parentheses).`
+    );
+  }
+  if (tested.some((r) => r.ci95 !== null && r.ci95.achievedLevel < r.ci95.level)) {
+    legend.push("@x%: the confidence an interval reaches when the runs are too few for 95%.");
+  }
+  return legend;
+}
+function groupNotes(notes) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const n of notes) {
+    const key = `${n.code}\0${numberSlots(n.message).text.join("#")}`;
+    groups2.set(key, [...groups2.get(key) ?? [], n]);
+  }
+  return [...groups2.values()].map((group) => {
+    const clients = [...new Set(group.map((n) => n.clients))];
+    const messages = [...new Set(group.map((n) => n.message))];
+    if (messages.length === 1) return { clients, message: messages[0] };
+    const split = group.map((n) => numberSlots(n.message));
+    const { text: text2 } = split[0];
+    const message = text2.map((part, i) => {
+      if (i === text2.length - 1) return part;
+      const values = split.map((s) => s.numbers[i]);
+      return part + (new Set(values).size === 1 ? values[0] : `{${values.join(", ")}}`);
+    }).join("");
+    return { clients, message };
+  });
+}
+var NUMBER = /[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g;
+function numberSlots(message) {
+  return { text: message.split(NUMBER), numbers: message.match(NUMBER) ?? [] };
+}
+
+// src/core/report/compiled-code-lines.ts
+function compiledCodeLines(c) {
+  return (c.compiledCode ?? []).map(
+    (code) => `compiled code, ${code.head} vs ${c.baseline ?? "base"}: ${describeCodeDifference(code)}`
+  );
+}
+
+// src/core/compare/steady-summary.ts
+init_metrics();
+init_types();
+function steadySummary(result) {
+  const baseline = result.arms[0]?.label;
+  if (baseline === void 0) return [];
+  const runs = new Map(STEADY_METRICS.map((m) => [m, collectCellRuns(result.samples, m)]));
+  const out = [];
+  for (const head of result.arms.slice(1).map((a) => a.label)) {
+    for (const cell of documentCells(result)) {
+      const id = cellId(cell);
+      const metrics = [];
+      for (const metric of STEADY_METRICS) {
+        const arms = runs.get(metric).get(id);
+        const values = (arm2) => runValues(arms?.get(arm2)).filter((v) => Number.isFinite(v) && v >= 0);
+        const b = values(baseline);
+        const h = values(head);
+        if (b.length === 0 && h.length === 0) continue;
+        const base = b.length ? median(b) : null;
+        const headMedian = h.length ? median(h) : null;
+        metrics.push({
+          metric,
+          name: gatedName(metric),
+          label: METRICS[metric].label,
+          unit: METRICS[metric].unit,
+          base,
+          head: headMedian,
+          baseRuns: b.length,
+          headRuns: h.length,
+          deltaPct: base !== null && headMedian !== null && base > 0 ? 100 * (headMedian / base - 1) : null
+        });
+      }
+      if (metrics.length > 0) {
+        out.push({ baseline, head, cell: id, workload: cell.workload, clients: cell.clients, metrics });
+      }
+    }
+  }
+  return out;
+}
+
+// src/core/report/steady-metrics-section.ts
+init_metrics();
+
+// src/core/report/markdown-escape.ts
+init_plain_text();
+var REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "*": "&#42;",
+  _: "&#95;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "\\": "&#92;",
+  "~": "&#126;",
+  $: "&#36;",
+  "#": "&#35;",
+  "@": "&#64;"
+};
+var ZWJ = "&#8205;";
+var ZWSP = "&#8203;";
+var NEUTRAL_AT = `&#64;${ZWJ}`;
+var MARKUP = /[&<>|`*_[\]\\~$#@]|:(?=\/\/)|(?<=www)\./gi;
+function mentionable(text2, at) {
+  const before = at === 0 ? "" : text2.charAt(at - 1);
+  return !/[A-Za-z0-9_]/.test(before) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9]/.test(text2.slice(at + 1));
+}
+var BLOCK_START = /^([-+= \t])|^(\d{1,9})([.)])(?=\s|$)/;
+function escapeMarkdown(text2, maxChars) {
+  const plain = plainText(text2, maxChars);
+  const escaped = plain.replace(MARKUP, (c, at) => {
+    if (c === "@") return mentionable(plain, at) ? NEUTRAL_AT : REFERENCES[c];
+    if (c === ":") return `:${ZWSP}`;
+    if (c === ".") return `${ZWSP}.`;
+    return REFERENCES[c] ?? c;
+  });
+  return escaped.replace(
+    BLOCK_START,
+    (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
+  );
+}
+function codeBlock(text2, language = "") {
+  const lines = text2.split("\n").map((line) => plainText(line));
+  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run2) => run2.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, ...lines, fence].join("\n");
+}
+var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9_.:/+=,@% -]*[A-Za-z0-9_.:/+=,@%-])?$/;
+function codeText(text2, maxChars) {
+  return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
+}
+var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
+var SHORT_SHA_LENGTH = 7;
+function isCommitSha(sha) {
+  return COMMIT_SHA.test(sha);
+}
+function shortSha(sha) {
+  const trimmed = sha.trim();
+  return COMMIT_SHA.test(trimmed) ? codeText(trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()) : escapeMarkdown(trimmed, 40);
+}
+function safeUrl(url2) {
+  const trimmed = url2.trim();
+  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
+  try {
+    new URL(trimmed);
+  } catch {
+    return null;
+  }
+  return trimmed;
+}
+function markdownLink(label, url2) {
+  const safe = url2 === void 0 ? null : safeUrl(url2);
+  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+function commitLink(sha, repoUrl, options = {}) {
+  const { digits = SHORT_SHA_LENGTH, code = true } = options;
+  if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
+  const short3 = sha.slice(0, digits);
+  const label = code ? codeText(short3) : short3;
+  const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
+  return repo ? `[${label}](${repo}/commit/${sha})` : label;
+}
+function issueTitleText(text2, maxChars) {
+  const plain = plainText(text2, maxChars);
+  return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
+}
+
+// src/core/report/steady-metrics-section.ts
+var MAX_ROWS = 30;
+function steadyMetricsSection(result) {
+  const cells = steadySummary(result);
+  if (cells.length === 0) return void 0;
+  const shown2 = STEADY_METRICS.filter((m) => cells.some((c) => c.metrics.some((r) => r.metric === m)));
+  const heads = new Set(cells.map((c) => c.head));
+  const headColumn = heads.size > 1;
+  const header = [
+    "cell",
+    ...headColumn ? ["head"] : [],
+    ...shown2.map((m) => `${METRICS[m].label} (${METRICS[m].unit})`)
+  ];
+  const rows = cells.slice(0, MAX_ROWS).map((c) => [
+    escapeMarkdown(c.cell, 80),
+    ...headColumn ? [escapeMarkdown(c.head, 40)] : [],
+    ...shown2.map((m) => cellText(c, m))
+  ]);
+  const body = [
+    `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu) or \`--metric\` names one.`,
+    "",
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`)
+  ];
+  if (cells.length > MAX_ROWS)
+    body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
+  return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU)", body };
+}
+function cellText(c, metric) {
+  const row2 = c.metrics.find((r) => r.metric === metric);
+  if (!row2) return "\u2013";
+  const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
+  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${delta}`;
+}
+function num3(v) {
+  if (v === null) return "\u2013";
+  if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
+  return Number(v.toPrecision(3)).toString();
+}
+
+// src/core/report/client-line.ts
+function clientText(client) {
+  const version2 = client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`;
+  return `${version2} from ${client.binDir}`;
+}
+function clientLines(clients) {
+  if (clients.length === 0) return [];
+  return [`client${clients.length > 1 ? "s" : ""}: ${clients.map(clientText).join("; ")} drove every arm`];
+}
+
+// src/core/report/comparison-text.ts
+function renderComparisonText(c, decision, baseline, steady = [], clients = []) {
+  const lines = [
+    decisionLine(decision),
+    compared(c),
+    ...clientLines(clients),
+    ...baseline ? [describeStoredBaseline(baseline)] : [],
+    ...analysisLines(c, decision),
+    ...compiledCodeLines(c)
+  ];
+  for (const arm2 of buildTables(c)) lines.push("", ...renderArm(arm2));
+  lines.push(...steadyLines(steady));
+  if (decision.reasons.length > 0) lines.push("", "why (each said once):", ...reasonLines(decision));
+  if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
+  return `${lines.map((line) => plainText(line)).join("\n")}
+`;
+}
+function steadyLines(cells) {
+  if (cells.length === 0) return [];
+  const heads = new Set(cells.map((c) => c.head)).size;
+  return [
+    "",
+    "steady per-transaction costs, base -> head (medians over the runs; gated only where a workload lists them in metrics):",
+    ...cells.map((c) => `  ${heads > 1 ? `${c.head} ` : ""}${c.cell}: ${steadyCellLine(c)}`)
+  ];
+}
+function steadyCellLine(c) {
+  return STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m)).map((m) => `${METRICS[m].label} ${cellText(c, m).replace(/→/g, "->")}`).join("; ");
+}
+var OUTCOME_WORDS = {
+  passed: "PASSED",
+  failed: "FAILED",
+  pending: "PENDING",
+  incomplete: "INCOMPLETE"
+};
+function decisionLine(d) {
+  return `${OUTCOME_WORDS[d.outcome]}: ${headlineText(d)}`;
+}
+function reasonLines(d) {
+  return d.reasons.map((r) => {
+    const cells = r.cells.length > 4 ? `${r.cells.slice(0, 4).join(", ")} and ${r.cells.length - 4} more` : r.cells.join(", ");
+    return `  - ${cells}: ${reasonSentence(r)}`;
+  });
+}
+function compared(c) {
+  const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join("; ");
+  if (c.comparisons.length === 0) return `nothing to compare (${what})`;
+  const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
+  return `compared: ${arms} vs base '${c.baseline}' (${what})`;
+}
+function analysisLines(c, d) {
+  const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
+  const unit = c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)";
+  const holm = families === "" ? "" : `, Holm over ${families} ${unit} per arm`;
+  const lines = [
+    `alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%, fail-on ${d.failOn}`
+  ];
+  if (c.sequential) {
+    const s = c.sequential;
+    lines.push(
+      `decided at sequential look ${s.look} of ${s.looks} (schedule ${s.schedule.join(", ")} rounds), per-look alpha ${formatP(s.perLookAlpha)}` + (s.spending ? `, ${s.spending === "pocock" ? "Pocock" : "O'Brien-Fleming"} alpha-spending` : "")
+    );
+  }
+  return lines;
+}
+function renderArm(arm2) {
+  const decided = arm2.decidingCells.length === 0 ? "" : arm2.verdict === "inconclusive" ? ` (undecided: ${arm2.decidingCells.join(", ")})` : ` (decided by ${arm2.decidingCells.join(", ")})`;
+  const unstable = arm2.unstableCells.length > 0 ? `; ${UNSTABLE_PHRASE}: ${arm2.unstableCells.join(", ")}` : "";
+  const lines = [`head '${arm2.head}' vs base '${arm2.baseline}': ${arm2.verdict}${decided}${unstable}`];
+  for (const w of arm2.workloads) {
+    lines.push("", `workload ${w.workload} (threshold ${w.thresholdPct}%)`);
+    for (const t of w.tables) {
+      if (!t.primary) lines.push(`  ${t.label} (${t.unit}, ${t.better} is better):`);
+      const header = columns(t);
+      lines.push(
+        ...table(
+          [header.map((col) => col.header), ...t.rows.map((r) => rowTexts(t, r, PLAIN_CELLS))],
+          header.map((col) => col.numeric)
+        )
+      );
+      for (const note of t.notes) lines.push(`  clients ${note.clients.join(", ")}: ${note.message}`);
+    }
+    if (w.curve) lines.push(`  curve: ${curveLine(w.curve, (v) => v.toFixed(1))}`);
+  }
+  if (arm2.legend.length > 0) lines.push("", ...arm2.legend.map((l) => `  ${l}`));
+  return lines;
+}
+function table(rows, right) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map(
+    (r) => r.map((cell, i) => right[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i])).join("  ").trimEnd()
+  );
+}
+function describeStoredBaseline(b) {
+  const commit3 = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
+  const mismatch = b.fingerprintMismatch?.length ? `; fingerprint mismatch allowed (${b.fingerprintMismatch.join(", ")} differ)` : "";
+  return `baseline: stored run ${b.runId}, ${commit3}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
+}
+
+// src/adapters/cli/report-gate.ts
+function reportGate(decision, logger) {
+  const line = `${decision.flow}: ${decisionLine(decision)}`;
+  if (decision.failure !== void 0) logger.error(`${line} (${decision.failure})`);
+  else logger.info(line);
 }
 
 // src/adapters/cli/analysis-flags.ts
@@ -72503,14 +73110,14 @@ import os9 from "node:os";
 
 // src/store/open/open-store.ts
 init_errors();
-import path35 from "node:path";
+import path36 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants4 } from "node:fs";
 import { access as access4, readdir as readdir9, readFile as readFile18, stat as stat6 } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -72519,8 +73126,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path34.join(dir, "runs");
-    this.indexDir = path34.join(dir, "index");
+    this.runsDir = path35.join(dir, "runs");
+    this.indexDir = path35.join(dir, "index");
   }
   dir;
   options;
@@ -72533,7 +73140,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path34.resolve(dir), options);
+    const store = new _DirStore(path35.resolve(dir), options);
     const st = await stat6(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
@@ -72610,10 +73217,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path34.join(this.runsDir, `${id}.json`);
+    return path35.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path34.join(this.indexDir, `${id}.json`);
+    return path35.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -72703,8 +73310,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path35.isAbsolute(xdgDataHome) ? xdgDataHome : path35.join(home, ".local", "share");
-  return path35.join(base, "pgperf", "store");
+  const base = xdgDataHome && path36.isAbsolute(xdgDataHome) ? xdgDataHome : path36.join(home, ".local", "share");
+  return path36.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -72774,7 +73381,7 @@ function checkArmCount(count2) {
 
 // src/adapters/cli/commands/build.ts
 import os11 from "node:os";
-import path36 from "node:path";
+import path37 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -72800,7 +73407,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path36.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path37.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -72813,7 +73420,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path36.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
+  return flag ? path37.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -72925,7 +73532,7 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path37.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path38.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     let report;
@@ -72939,10 +73546,14 @@ function bisectCommand() {
     }
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderBisectText(report));
+    const decision = bisectDecision(report.outcome, flags.failOn);
+    await mkdir6(request2.outDir, { recursive: true });
+    await writeDecision(request2.outDir, decision);
+    reportGate(decision, logger);
     if (report.outcome.kind === "undecided" && report.outcome.interrupted) {
       process.exitCode = signalExitCode("SIGINT");
     } else if (process.exitCode === void 0) {
-      process.exitCode = bisectGate(report.outcome, flags.failOn).exitCode;
+      process.exitCode = decision.exitCode;
     }
   });
 }
@@ -72997,6 +73608,24 @@ function renderCalibrationText(c) {
   return `${[head, "", ...lines].join("\n")}
 `;
 }
+function calibrationDecision(result, calibration, failOn) {
+  const complete = completenessOf(result);
+  const alarms = calibration.cells.filter((c) => c.falseAlarm);
+  const cells = `${calibration.cells.length} cell(s)`;
+  return flowDecision({
+    flow: "calibrate",
+    verdict: alarms.length > 0 ? alarms[0].verdict === "improvement" ? "improvement" : "regression" : "no-change",
+    failOn,
+    ...complete.complete ? {} : { incomplete: `${complete.why ?? "the run did not complete"}: the calibration is partial` },
+    lead: alarms.length > 0 ? `False alarm in ${alarms.length} of ${cells}` : "Calibrated",
+    detail: alarms.length > 0 ? `the same install was called changed in ${alarms.map((c) => c.id).join(", ")} (at most alpha ${calibration.alpha} of calibrations should)` : `no false alarm in ${cells} (A/A, alpha ${calibration.alpha})`,
+    deciding: (alarms.length > 0 ? alarms : calibration.cells).map((c) => c.id)
+  });
+}
+
+// src/adapters/cli/commands/calibrate.ts
+init_errors();
+import path41 from "node:path";
 
 // src/adapters/cli/execute-run.ts
 import { readFileSync } from "node:fs";
@@ -73007,7 +73636,7 @@ init_errors();
 
 // src/flows/compare/stored-baseline.ts
 import { stat as stat7 } from "node:fs/promises";
-import path38 from "node:path";
+import path39 from "node:path";
 init_fingerprint();
 init_types();
 init_store();
@@ -73067,7 +73696,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path38.join(req.runDir, "sentinel")
+        runDir: path39.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -73085,7 +73714,7 @@ async function runStoredBaseline(req, options, deps) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path38.join(req.runDir, "head")
+        runDir: path39.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -73136,7 +73765,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path38.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path39.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -73434,7 +74063,7 @@ function commitOf2(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat7(path38.join(binDir, "postgres"))).isFile();
+    return (await stat7(path39.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -73541,549 +74170,6 @@ async function headOnly(arms, deps) {
   const head = all.find((a) => a.label === "head");
   if (!head) throw new Error("no head arm to measure against the stored baseline");
   return head;
-}
-
-// src/flows/compare/decide-run.ts
-import { writeFile as writeFile8 } from "node:fs/promises";
-import path39 from "node:path";
-function decideRun(result, comparison, failOn, accepted) {
-  const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
-  return decide(comparison, policy, completenessOf(result));
-}
-function completenessOf(result) {
-  if (result.status === "complete") return { complete: true };
-  const why = result.stopReason ? ` (${result.stopReason})` : "";
-  const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
-  return { complete: false, why: `${what}${why}` };
-}
-var DECISION_FILE = "decision.json";
-async function writeDecision(dir, decision) {
-  const file2 = path39.join(dir, DECISION_FILE);
-  await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
-`);
-  return file2;
-}
-
-// src/core/report/comparison-text.ts
-init_plain_text();
-init_metrics();
-
-// src/core/report/curve-line.ts
-function curveLine(k, tps, dash = "-") {
-  const flags = [k.peakMoved ? "peak moved" : "", k.collapseMoved ? "collapse moved" : ""].filter(Boolean);
-  return `${arm(k.base, "base", tps, dash, k.collapseFraction)}; ${arm(k.head, "head", tps, dash, k.collapseFraction)}; peak ${formatPct(k.peakDeltaPct)}${flags.length ? `, ${flags.join(", ")}` : ""}`;
-}
-function arm(s, role, tps, dash, fraction) {
-  const last = s.points[s.points.length - 1]?.clients;
-  const knee2 = s.kneeClients === s.peakClients && s.peakClients === last ? "still scaling" : `knee ${s.kneeClients}`;
-  const regions = s.collapseRegions.map(
-    (r) => `${r.clients.length > 1 ? `${r.clients[0]}${dash}${r.clients[r.clients.length - 1]}` : r.clients[0]} (${Math.round(100 * (1 - r.lowestTps / s.peakTps))}% down, recovers at ${r.recoveredAt})`
-  );
-  const collapse = regions.length > 0 ? `collapse ${regions.join(", ")}` : s.collapseClients !== null ? `declines >${Math.round(fraction * 100)}% from ${s.collapseClients}` : "no collapse";
-  return `${role} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
-}
-
-// src/core/report/reasons.ts
-var REASON_PHRASES = {
-  "significant-beyond-threshold": (t) => `significant, beyond \xB1${t}%`,
-  "ci-inside-threshold": (t) => `90% CI inside \xB1${t}%`,
-  "not-worse-than-threshold": (t, better) => `not worse: one-sided bound ${better === "lower" ? "below +" : "above -"}${t}%`,
-  "significant-below-threshold": (t) => `significant, below ${t}%`,
-  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
-  "too-few-runs": () => "too few runs",
-  "ci-level-not-reached": () => "CI level not reached",
-  "insufficient-data": () => "no data",
-  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`,
-  "baseline-drifted": () => "stored baseline drifted",
-  "same-compiled-code": () => "same compiled code, not measured",
-  "counts-separated": (t) => `counts beyond \xB1${t}%, arms apart`,
-  "counts-inside-threshold": (t) => `counts inside \xB1${t}% with their spread`,
-  "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
-  "steady-unchanged": () => "CPU work unchanged, no regression seen",
-  "inside-noise-floor": () => "inside this runner's noise floor"
-};
-var UNSTABLE_PHRASE = "unstable, not gated";
-function reasonPhrase(cell) {
-  const reasons = cell.verdict === "inconclusive" ? cell.reasons : cell.reasons.slice(0, 1);
-  return reasons.map((r) => REASON_PHRASES[r.code](cell.thresholdPct, cell.better)).join(", ");
-}
-function reasonSentence(r) {
-  if (r.uniform) return r.message;
-  return `${REASON_PHRASES[r.code](r.thresholdPct, r.better)} (e.g. ${r.cells[0]}: ${r.message})`;
-}
-
-// src/core/report/verdict-display.ts
-var VERDICT_DISPLAY = {
-  regression: { icon: "\u274C", title: "Regression", word: "regression" },
-  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
-  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
-  "not-worse": { icon: "\u2705", title: "Not worse", word: "not worse" },
-  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
-  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
-};
-
-// src/core/report/table-cells.ts
-var PER_ROUND_HEADER = "per-round % (geo. mean)";
-function columns(table3) {
-  return [
-    { header: "clients", numeric: true },
-    { header: "n", numeric: true },
-    { header: `base ${table3.label} (median)`, numeric: true },
-    { header: `head ${table3.label} (median)`, numeric: true },
-    ...table3.paired ? [{ header: PER_ROUND_HEADER, numeric: true }] : [],
-    { header: "delta % [95% CI]", numeric: true },
-    { header: "p (adj.)", numeric: true },
-    { header: "verdict", numeric: false }
-  ];
-}
-function rowTexts(table3, row2, style) {
-  const median2 = (v) => v === null ? style.missing : style.number(v, table3.decimals);
-  return [
-    String(row2.clients),
-    `${row2.baseN}/${row2.headN}`,
-    median2(row2.baseMedian),
-    median2(row2.headMedian),
-    ...table3.paired ? [row2.perRoundPct === null ? style.missing : formatPct(row2.perRoundPct)] : [],
-    formatDeltaCi(row2) ?? style.missing,
-    formatPAdjusted(row2) ?? style.missing,
-    style.verdict(row2)
-  ];
-}
-function clientsLabel(clients) {
-  const list = clients.length > 1 ? `${clients.slice(0, -1).join(", ")} and ${clients.at(-1)}` : String(clients[0]);
-  return `${list} client${clients.length === 1 && clients[0] === 1 ? "" : "s"}`;
-}
-function withReason(word, row2) {
-  return row2.reason ? `${word} (${row2.reason})` : word;
-}
-function groupedNumber(value, decimals) {
-  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}
-var PLAIN_CELLS = {
-  number: (v, decimals) => v.toFixed(decimals),
-  missing: "-",
-  verdict: (row2) => withReason(row2.verdict, row2) + (row2.unstable ? ` [${UNSTABLE_PHRASE}]` : "")
-};
-var RICH_CELLS = {
-  number: groupedNumber,
-  missing: "\u2013",
-  verdict: (row2) => {
-    const v = VERDICT_DISPLAY[row2.verdict];
-    return `${v.icon} ${withReason(v.word, row2)}${row2.unstable ? ` \xB7 \u26A0\uFE0F ${UNSTABLE_PHRASE}` : ""}`;
-  }
-};
-
-// src/core/report/table-model.ts
-init_metrics();
-function buildTables(c) {
-  return c.comparisons.map((arm2) => armTables(c, arm2));
-}
-function armTables(c, arm2) {
-  const all = [...arm2.cells, ...arm2.otherMetricCells];
-  const workloads = [...new Set(all.map((cell) => cell.workload))].map((workload) => {
-    const inWorkload = all.filter((cell) => cell.workload === workload);
-    return {
-      workload,
-      verdict: arm2.workloadVerdicts[workload] ?? "inconclusive",
-      thresholdPct: inWorkload[0]?.thresholdPct ?? c.thresholdPct,
-      tables: c.gatedMetrics.flatMap((metric) => {
-        const cells = inWorkload.filter((cell) => cell.metric === metric);
-        return cells.length === 0 ? [] : [metricTable(metric, metric === c.metric, cells)];
-      }),
-      curve: arm2.curves.find((k) => k.workload === workload) ?? null
-    };
-  });
-  return {
-    head: arm2.head,
-    baseline: arm2.baseline,
-    verdict: arm2.verdict,
-    decidingCells: arm2.decidingCells,
-    unstableCells: arm2.unstableCells,
-    workloads,
-    legend: deltaLegend(workloads.flatMap((w) => w.tables.flatMap((t) => t.rows)))
-  };
-}
-function metricTable(metric, primary, cells) {
-  const info = METRICS[metric];
-  const rows = cells.map(row);
-  return {
-    metric,
-    primary,
-    label: info.label,
-    unit: info.unit,
-    better: info.better,
-    decimals: metricDecimals(metric),
-    paired: rows.some((r) => r.perRoundPct !== null),
-    rows,
-    notes: groupNotes(
-      cells.flatMap((cell) => [
-        ...cell.notes.map((n) => ({ clients: cell.clients, code: n.code, message: n.message })),
-        ...cell.unstable && (primary || cell.metric === "instructions") ? [{ clients: cell.clients, code: "unstable", message: cell.unstable.message }] : [],
-        // The re-measurement behind a regression is said where the regression is.
-        ...cell.confirmation ? [{ clients: cell.clients, code: "confirmation", message: cell.confirmation.message }] : []
-      ])
-    )
-  };
-}
-function row(cell) {
-  return {
-    id: cell.id,
-    clients: cell.clients,
-    baseN: cell.base.n,
-    headN: cell.head.n,
-    baseMedian: cell.base.median,
-    headMedian: cell.head.median,
-    test: cell.deltaPct === null ? null : cell.test,
-    pairs: cell.deltaPct === null || cell.test !== "signed-rank" ? null : cell.pairs,
-    perRoundPct: perRoundPct(cell),
-    deltaPct: cell.deltaPct,
-    ci95: cell.ci95,
-    p: cell.p,
-    pAdjusted: cell.pAdjusted,
-    verdict: cell.verdict,
-    reason: reasonPhrase(cell),
-    unstable: cell.unstable !== void 0
-  };
-}
-function metricDecimals(metric) {
-  return METRICS[metric].unit === "ms" ? 3 : 1;
-}
-function perRoundPct(cell) {
-  if (cell.test !== "signed-rank" || cell.deltaPct === null || !cell.pairedT) return null;
-  const { lowerPct, upperPct } = cell.pairedT.ci95;
-  const meanLogRatio = (Math.log1p(lowerPct / 100) + Math.log1p(upperPct / 100)) / 2;
-  return Number.isFinite(meanLogRatio) ? 100 * Math.expm1(meanLogRatio) : null;
-}
-function deltaLegend(rows) {
-  const tested = rows.filter((r) => r.test !== null);
-  const paired = tested.filter((r) => r.test === "signed-rank");
-  const unpaired = tested.filter((r) => r.test === "mann-whitney");
-  const which = (some) => paired.length > 0 && unpaired.length > 0 ? ` (${[...new Set(some.map((r) => r.id))].join(", ")})` : "";
-  const legend = [];
-  if (paired.length > 0) {
-    legend.push(
-      `delta${which(paired)}: paired Hodges-Lehmann shift of the per-round head/base ratios, with its 95% CI; p: Wilcoxon signed-rank test on those ratios (Holm-adjusted in parentheses); per-round %: their geometric mean, a plain estimate of the same centre. The medians are each arm's own, unpaired, so their ratio can differ from delta.`
-    );
-  }
-  if (unpaired.length > 0) {
-    legend.push(
-      `delta${which(unpaired)}: unpaired Hodges-Lehmann shift, the median head/base over every pair of a base and a head run, with its 95% CI: an estimate of the ratio of the medians; p: Mann-Whitney rank-sum test (Holm-adjusted in parentheses).`
-    );
-  }
-  if (tested.some((r) => r.ci95 !== null && r.ci95.achievedLevel < r.ci95.level)) {
-    legend.push("@x%: the confidence an interval reaches when the runs are too few for 95%.");
-  }
-  return legend;
-}
-function groupNotes(notes) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const n of notes) {
-    const key = `${n.code}\0${numberSlots(n.message).text.join("#")}`;
-    groups2.set(key, [...groups2.get(key) ?? [], n]);
-  }
-  return [...groups2.values()].map((group) => {
-    const clients = [...new Set(group.map((n) => n.clients))];
-    const messages = [...new Set(group.map((n) => n.message))];
-    if (messages.length === 1) return { clients, message: messages[0] };
-    const split = group.map((n) => numberSlots(n.message));
-    const { text: text2 } = split[0];
-    const message = text2.map((part, i) => {
-      if (i === text2.length - 1) return part;
-      const values = split.map((s) => s.numbers[i]);
-      return part + (new Set(values).size === 1 ? values[0] : `{${values.join(", ")}}`);
-    }).join("");
-    return { clients, message };
-  });
-}
-var NUMBER2 = /[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g;
-function numberSlots(message) {
-  return { text: message.split(NUMBER2), numbers: message.match(NUMBER2) ?? [] };
-}
-
-// src/core/report/compiled-code-lines.ts
-function compiledCodeLines(c) {
-  return (c.compiledCode ?? []).map(
-    (code) => `compiled code, ${code.head} vs ${c.baseline ?? "base"}: ${describeCodeDifference(code)}`
-  );
-}
-
-// src/core/compare/steady-summary.ts
-init_metrics();
-init_types();
-function steadySummary(result) {
-  const baseline = result.arms[0]?.label;
-  if (baseline === void 0) return [];
-  const runs = new Map(STEADY_METRICS.map((m) => [m, collectCellRuns(result.samples, m)]));
-  const out = [];
-  for (const head of result.arms.slice(1).map((a) => a.label)) {
-    for (const cell of documentCells(result)) {
-      const id = cellId(cell);
-      const metrics = [];
-      for (const metric of STEADY_METRICS) {
-        const arms = runs.get(metric).get(id);
-        const values = (arm2) => runValues(arms?.get(arm2)).filter((v) => Number.isFinite(v) && v >= 0);
-        const b = values(baseline);
-        const h = values(head);
-        if (b.length === 0 && h.length === 0) continue;
-        const base = b.length ? median(b) : null;
-        const headMedian = h.length ? median(h) : null;
-        metrics.push({
-          metric,
-          name: gatedName(metric),
-          label: METRICS[metric].label,
-          unit: METRICS[metric].unit,
-          base,
-          head: headMedian,
-          baseRuns: b.length,
-          headRuns: h.length,
-          deltaPct: base !== null && headMedian !== null && base > 0 ? 100 * (headMedian / base - 1) : null
-        });
-      }
-      if (metrics.length > 0) {
-        out.push({ baseline, head, cell: id, workload: cell.workload, clients: cell.clients, metrics });
-      }
-    }
-  }
-  return out;
-}
-
-// src/core/report/steady-metrics-section.ts
-init_metrics();
-
-// src/core/report/markdown-escape.ts
-init_plain_text();
-var REFERENCES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "&#124;",
-  "`": "&#96;",
-  "*": "&#42;",
-  _: "&#95;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "\\": "&#92;",
-  "~": "&#126;",
-  $: "&#36;",
-  "#": "&#35;",
-  "@": "&#64;"
-};
-var ZWJ = "&#8205;";
-var ZWSP = "&#8203;";
-var NEUTRAL_AT = `&#64;${ZWJ}`;
-var MARKUP = /[&<>|`*_[\]\\~$#@]|:(?=\/\/)|(?<=www)\./gi;
-function mentionable(text2, at) {
-  const before = at === 0 ? "" : text2.charAt(at - 1);
-  return !/[A-Za-z0-9_]/.test(before) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9]/.test(text2.slice(at + 1));
-}
-var BLOCK_START = /^([-+= \t])|^(\d{1,9})([.)])(?=\s|$)/;
-function escapeMarkdown(text2, maxChars) {
-  const plain = plainText(text2, maxChars);
-  const escaped = plain.replace(MARKUP, (c, at) => {
-    if (c === "@") return mentionable(plain, at) ? NEUTRAL_AT : REFERENCES[c];
-    if (c === ":") return `:${ZWSP}`;
-    if (c === ".") return `${ZWSP}.`;
-    return REFERENCES[c] ?? c;
-  });
-  return escaped.replace(
-    BLOCK_START,
-    (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
-  );
-}
-function codeBlock(text2, language = "") {
-  const lines = text2.split("\n").map((line) => plainText(line));
-  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run2) => run2.length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
-  return [`${fence}${language}`, ...lines, fence].join("\n");
-}
-var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9_.:/+=,@% -]*[A-Za-z0-9_.:/+=,@%-])?$/;
-function codeText(text2, maxChars) {
-  return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
-}
-var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
-var SHORT_SHA_LENGTH = 7;
-function isCommitSha(sha) {
-  return COMMIT_SHA.test(sha);
-}
-function shortSha(sha) {
-  const trimmed = sha.trim();
-  return COMMIT_SHA.test(trimmed) ? codeText(trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()) : escapeMarkdown(trimmed, 40);
-}
-function safeUrl(url2) {
-  const trimmed = url2.trim();
-  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
-  try {
-    new URL(trimmed);
-  } catch {
-    return null;
-  }
-  return trimmed;
-}
-function markdownLink(label, url2) {
-  const safe = url2 === void 0 ? null : safeUrl(url2);
-  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
-}
-function commitLink(sha, repoUrl, options = {}) {
-  const { digits = SHORT_SHA_LENGTH, code = true } = options;
-  if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
-  const short3 = sha.slice(0, digits);
-  const label = code ? codeText(short3) : short3;
-  const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
-  return repo ? `[${label}](${repo}/commit/${sha})` : label;
-}
-function issueTitleText(text2, maxChars) {
-  const plain = plainText(text2, maxChars);
-  return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
-}
-
-// src/core/report/steady-metrics-section.ts
-var MAX_ROWS = 30;
-function steadyMetricsSection(result) {
-  const cells = steadySummary(result);
-  if (cells.length === 0) return void 0;
-  const shown2 = STEADY_METRICS.filter((m) => cells.some((c) => c.metrics.some((r) => r.metric === m)));
-  const heads = new Set(cells.map((c) => c.head));
-  const headColumn = heads.size > 1;
-  const header = [
-    "cell",
-    ...headColumn ? ["head"] : [],
-    ...shown2.map((m) => `${METRICS[m].label} (${METRICS[m].unit})`)
-  ];
-  const rows = cells.slice(0, MAX_ROWS).map((c) => [
-    escapeMarkdown(c.cell, 80),
-    ...headColumn ? [escapeMarkdown(c.head, 40)] : [],
-    ...shown2.map((m) => cellText(c, m))
-  ]);
-  const body = [
-    `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu) or \`--metric\` names one.`,
-    "",
-    `| ${header.join(" | ")} |`,
-    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`)
-  ];
-  if (cells.length > MAX_ROWS)
-    body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
-  return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU)", body };
-}
-function cellText(c, metric) {
-  const row2 = c.metrics.find((r) => r.metric === metric);
-  if (!row2) return "\u2013";
-  const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
-  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${delta}`;
-}
-function num3(v) {
-  if (v === null) return "\u2013";
-  if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
-  return Number(v.toPrecision(3)).toString();
-}
-
-// src/core/report/client-line.ts
-function clientText(client) {
-  const version2 = client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`;
-  return `${version2} from ${client.binDir}`;
-}
-function clientLines(clients) {
-  if (clients.length === 0) return [];
-  return [`client${clients.length > 1 ? "s" : ""}: ${clients.map(clientText).join("; ")} drove every arm`];
-}
-
-// src/core/report/comparison-text.ts
-function renderComparisonText(c, decision, baseline, steady = [], clients = []) {
-  const lines = [
-    decisionLine(decision),
-    compared(c),
-    ...clientLines(clients),
-    ...baseline ? [describeStoredBaseline(baseline)] : [],
-    ...analysisLines(c, decision),
-    ...compiledCodeLines(c)
-  ];
-  for (const arm2 of buildTables(c)) lines.push("", ...renderArm(arm2));
-  lines.push(...steadyLines(steady));
-  if (decision.reasons.length > 0) lines.push("", "why (each said once):", ...reasonLines(decision));
-  if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
-  return `${lines.map((line) => plainText(line)).join("\n")}
-`;
-}
-function steadyLines(cells) {
-  if (cells.length === 0) return [];
-  const heads = new Set(cells.map((c) => c.head)).size;
-  return [
-    "",
-    "steady per-transaction costs, base -> head (medians over the runs; gated only where a workload lists them in metrics):",
-    ...cells.map((c) => `  ${heads > 1 ? `${c.head} ` : ""}${c.cell}: ${steadyCellLine(c)}`)
-  ];
-}
-function steadyCellLine(c) {
-  return STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m)).map((m) => `${METRICS[m].label} ${cellText(c, m).replace(/→/g, "->")}`).join("; ");
-}
-var OUTCOME_WORDS = {
-  passed: "PASSED",
-  failed: "FAILED",
-  pending: "PENDING",
-  incomplete: "INCOMPLETE"
-};
-function decisionLine(d) {
-  return `${OUTCOME_WORDS[d.outcome]}: ${headlineText(d)}`;
-}
-function reasonLines(d) {
-  return d.reasons.map((r) => {
-    const cells = r.cells.length > 4 ? `${r.cells.slice(0, 4).join(", ")} and ${r.cells.length - 4} more` : r.cells.join(", ");
-    return `  - ${cells}: ${reasonSentence(r)}`;
-  });
-}
-function compared(c) {
-  const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join("; ");
-  if (c.comparisons.length === 0) return `nothing to compare (${what})`;
-  const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
-  return `compared: ${arms} vs base '${c.baseline}' (${what})`;
-}
-function analysisLines(c, d) {
-  const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
-  const unit = c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)";
-  const holm = families === "" ? "" : `, Holm over ${families} ${unit} per arm`;
-  const lines = [
-    `alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%, fail-on ${d.failOn}`
-  ];
-  if (c.sequential) {
-    const s = c.sequential;
-    lines.push(
-      `decided at sequential look ${s.look} of ${s.looks} (schedule ${s.schedule.join(", ")} rounds), per-look alpha ${formatP(s.perLookAlpha)}` + (s.spending ? `, ${s.spending === "pocock" ? "Pocock" : "O'Brien-Fleming"} alpha-spending` : "")
-    );
-  }
-  return lines;
-}
-function renderArm(arm2) {
-  const decided = arm2.decidingCells.length === 0 ? "" : arm2.verdict === "inconclusive" ? ` (undecided: ${arm2.decidingCells.join(", ")})` : ` (decided by ${arm2.decidingCells.join(", ")})`;
-  const unstable = arm2.unstableCells.length > 0 ? `; ${UNSTABLE_PHRASE}: ${arm2.unstableCells.join(", ")}` : "";
-  const lines = [`head '${arm2.head}' vs base '${arm2.baseline}': ${arm2.verdict}${decided}${unstable}`];
-  for (const w of arm2.workloads) {
-    lines.push("", `workload ${w.workload} (threshold ${w.thresholdPct}%)`);
-    for (const t of w.tables) {
-      if (!t.primary) lines.push(`  ${t.label} (${t.unit}, ${t.better} is better):`);
-      const header = columns(t);
-      lines.push(
-        ...table(
-          [header.map((col) => col.header), ...t.rows.map((r) => rowTexts(t, r, PLAIN_CELLS))],
-          header.map((col) => col.numeric)
-        )
-      );
-      for (const note of t.notes) lines.push(`  clients ${note.clients.join(", ")}: ${note.message}`);
-    }
-    if (w.curve) lines.push(`  curve: ${curveLine(w.curve, (v) => v.toFixed(1))}`);
-  }
-  if (arm2.legend.length > 0) lines.push("", ...arm2.legend.map((l) => `  ${l}`));
-  return lines;
-}
-function table(rows, right) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map(
-    (r) => r.map((cell, i) => right[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i])).join("  ").trimEnd()
-  );
-}
-function describeStoredBaseline(b) {
-  const commit3 = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
-  const mismatch = b.fingerprintMismatch?.length ? `; fingerprint mismatch allowed (${b.fingerprintMismatch.join(", ")} differ)` : "";
-  return `baseline: stored run ${b.runId}, ${commit3}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
 }
 
 // src/adapters/cli/execute-run.ts
@@ -74225,6 +74311,12 @@ function calibrateCommand() {
         flags.json ? `${JSON.stringify(calibration, null, 2)}
 ` : renderCalibrationText(calibration)
       );
+      const decision = calibrationDecision(outcome.result, calibration, DEFAULT_FAIL_ON);
+      await writeDecision(path41.dirname(outcome.resultsFile), decision).catch(
+        (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
+      );
+      reportGate(decision, logger);
+      if (process.exitCode === void 0 || process.exitCode === 0) process.exitCode = decision.exitCode;
     } finally {
       await store?.close();
     }
@@ -76300,7 +76392,7 @@ async function findInstalledBinDir() {
 
 // src/adapters/cli/commands/doctor.ts
 import os12 from "node:os";
-import path42 from "node:path";
+import path43 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -76339,7 +76431,7 @@ function renderPreflight(report) {
 // src/postgres/runner-facts.ts
 import { constants as constants5 } from "node:fs";
 import { access as access5, readdir as readdir11, stat as stat8, statfs as statfs3 } from "node:fs/promises";
-import path41 from "node:path";
+import path42 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -76467,10 +76559,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir11(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path41.join(dir, v, "bin");
+    const bin = path42.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access5(path41.join(bin, p), constants5.X_OK).then(
+        (p) => access5(path42.join(bin, p), constants5.X_OK).then(
           () => true,
           () => false
         )
@@ -76499,7 +76591,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path41.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path42.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -76599,17 +76691,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path41.resolve(dir); ; d = path41.dirname(d)) {
+  for (let d = path42.resolve(dir); ; d = path42.dirname(d)) {
     const st = await stat8(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path41.dirname(d)) return void 0;
+    if (d === path42.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path41.resolve(dir); ; d = path41.dirname(d)) {
+  for (let d = path42.resolve(dir); ; d = path42.dirname(d)) {
     chain.unshift(d);
-    if (d === path41.dirname(d)) break;
+    if (d === path42.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat8(d).catch(() => void 0);
@@ -76646,7 +76738,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path42.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path43.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -76661,7 +76753,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os12.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path42.resolve(flags.tmpDir ?? os12.tmpdir()),
+      tmpDir: path43.resolve(flags.tmpDir ?? os12.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -76686,7 +76778,7 @@ function bytes(value) {
 init_read_results();
 init_errors();
 import { readdir as readdir12, stat as stat9 } from "node:fs/promises";
-import path43 from "node:path";
+import path44 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -76696,7 +76788,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path43.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path44.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -76707,12 +76799,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path43.join(input2, "runs");
+  const runsDir = path44.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path43.join(runsDir, n));
+    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path44.join(runsDir, n));
   }
   const entries = await readdir12(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path43.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path44.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -77489,13 +77581,13 @@ async function loadChartAssets() {
 }
 
 // src/flows/history/write-site.ts
-import { mkdir as mkdir6 } from "node:fs/promises";
-import path44 from "node:path";
+import { mkdir as mkdir7 } from "node:fs/promises";
+import path45 from "node:path";
 async function writeSite(dir, files) {
-  await mkdir6(dir, { recursive: true });
+  await mkdir7(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path44.join(dir, f.file);
+    const target = path45.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -77583,8 +77675,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path46 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path46} does not exist${EOL}`);
+        const path47 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path47} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -81697,7 +81789,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path46) => path46.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path47) => path47.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -82148,7 +82240,7 @@ function toApiError(what, e, rateLimited) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path45 from "node:path";
+import path46 from "node:path";
 import { writeFile as writeFile9 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -82158,7 +82250,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile9(path45.join(dir, ".nojekyll"), "");
+  await writeFile9(path46.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -82590,30 +82682,30 @@ async function headArm2(head, deps) {
   if (!arm2) throw new Error("nightly: the build gave no head arm");
   return arm2;
 }
-function nightlyGate(outcome, failOn) {
-  if (failOn === "never") return { exitCode: EXIT_CODES.passed };
-  const unfinished = outcome.incomplete ?? (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : void 0);
-  if (unfinished) return { exitCode: EXIT_CODES.incomplete, failure: unfinished };
+function nightlyDecision(outcome, failOn) {
   const events = outcome.judgement?.events ?? [];
-  if (events.length > 0) {
-    const named = events.map((e) => {
-      const worst = e.regressed[0];
-      const n = e.regressed.length;
-      return `${e.workload} (${n} cell${n === 1 ? "" : "s"}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
-    }).join(", ");
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: `open regression event${events.length === 1 ? "" : "s"} in the history: ${named} (fail-on: ${failOn})`
-    };
-  }
-  if (failOn === "inconclusive" && outcome.undecided.length > 0) {
-    const n = outcome.undecided.length;
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: `${n} series measured tonight ${n === 1 ? "has" : "have"} too few runs to be analysed yet (fail-on: inconclusive)`
-    };
-  }
-  return { exitCode: EXIT_CODES.passed };
+  const named = events.map((e) => {
+    const worst = e.regressed[0];
+    const n = e.regressed.length;
+    return `${e.workload} (${n} cell${n === 1 ? "" : "s"}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
+  });
+  const undecided = outcome.undecided.length;
+  const series = outcome.analysis?.series.length ?? 0;
+  const tooShort = `${undecided} series measured tonight ${undecided === 1 ? "has" : "have"} too few runs to be analysed yet`;
+  const incomplete = outcome.incomplete ?? (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : void 0);
+  return flowDecision({
+    flow: "nightly",
+    verdict: outcome.judgement?.verdict ?? "inconclusive",
+    failOn,
+    ...incomplete !== void 0 ? { incomplete } : {},
+    ...events.length > 0 ? {
+      fails: `open regression event${events.length === 1 ? "" : "s"} in the history: ${named.join(", ")}`
+    } : failOn === "inconclusive" && undecided > 0 ? { fails: tooShort } : {},
+    pending: events.length === 0 && undecided > 0,
+    lead: events.length > 0 ? `${events.length} open regression event${events.length === 1 ? "" : "s"}` : undecided > 0 ? "Too few runs to analyse" : "No open regression",
+    detail: events.length > 0 ? named.join(", ") : undecided > 0 ? tooShort : `${series} series over ${outcome.analysis?.runs ?? 0} runs`,
+    deciding: events.length > 0 ? events.flatMap((e) => e.regressed.map((r) => r.series.id)) : outcome.undecided.map((u) => u.series.id)
+  });
 }
 function nightlyReport(outcome, options = {}) {
   const notes = [...issueNotes(outcome), ...options.notes ?? []];
@@ -82711,9 +82803,9 @@ function nightlyCommand() {
         logger.info(`history site: ${files.length} pages in ${flags.site}`);
       }
       process.stdout.write(nightlyReport(outcome, repoUrl ? { repoUrl } : {}));
-      const gate = nightlyGate(outcome, flags.failOn);
-      if (gate.failure) logger.error(gate.failure);
-      if (process.exitCode === void 0 || process.exitCode === 0) process.exitCode = gate.exitCode;
+      const decision = nightlyDecision(outcome, flags.failOn);
+      reportGate(decision, logger);
+      if (process.exitCode === void 0 || process.exitCode === 0) process.exitCode = decision.exitCode;
     } finally {
       await store.close();
     }

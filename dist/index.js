@@ -74137,17 +74137,54 @@ async function buildArms(request2, deps) {
 import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
 import path51 from "node:path";
 
-// src/core/compare/decision.ts
+// src/core/compare/flow-decision.ts
 init_plain_text();
-init_metrics();
 var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
 var STATUS_DESCRIPTION_MAX = 140;
+function flowDecision(facts) {
+  const gates = facts.failOn !== "never";
+  const base = { flow: facts.flow, failOn: facts.failOn, deciding: facts.deciding };
+  if (facts.incomplete !== void 0) {
+    return {
+      ...base,
+      verdict: "inconclusive",
+      outcome: "incomplete",
+      exitCode: gates ? EXIT_CODES.incomplete : EXIT_CODES.passed,
+      headline: { lead: "Incomplete", detail: facts.incomplete },
+      status: { state: "error", description: clip2(`Incomplete: ${facts.incomplete}`) },
+      ...gates ? { failure: facts.incomplete } : {},
+      incomplete: facts.incomplete
+    };
+  }
+  const outcome = gates && facts.fails !== void 0 ? "failed" : facts.pending ? "pending" : "passed";
+  const headline2 = { lead: facts.lead, detail: facts.detail };
+  const word = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
+  return {
+    ...base,
+    verdict: facts.verdict,
+    outcome,
+    exitCode: outcome === "failed" ? EXIT_CODES.failed : EXIT_CODES.passed,
+    headline: headline2,
+    status: {
+      state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
+      description: clip2(`${word}: ${headlineText({ headline: headline2 })}`)
+    },
+    ...outcome === "failed" ? { failure: `${facts.fails} (fail-on: ${facts.failOn})` } : {}
+  };
+}
 function headlineText(d) {
   return d.headline.detail === "" ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
 }
+function clip2(text2) {
+  return plainText(text2, STATUS_DESCRIPTION_MAX);
+}
+
+// src/core/compare/decision.ts
+init_metrics();
 function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, completeness = { complete: true }) {
   const parts = Array.isArray(input2) ? input2 : [{ comparison: input2 }];
   const named = parts.length > 1;
+  const flow = Array.isArray(input2) ? "consolidate" : "compare";
   let unstable = 0;
   let failedRuns = 0;
   const cells = [];
@@ -74184,6 +74221,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   if (incomplete !== void 0) {
     const gates = policy.failOn !== "never";
     return {
+      flow,
       verdict: "inconclusive",
       outcome: "incomplete",
       exitCode: gates ? 3 : 0,
@@ -74191,6 +74229,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
       headline: { lead: "Incomplete", detail: `${incomplete}; partial results decide nothing` },
       status: { state: "error", description: clip2(`Incomplete: ${incomplete}; no verdict`) },
       ...gates ? { failure: `${incomplete}: partial results decide nothing (${failOnText})` } : {},
+      deciding: [],
       cells,
       counts,
       reasons,
@@ -74203,10 +74242,13 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   const headline2 = headlineOf(outcome, counts, cells, policy);
   const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find(holdsGate) ?? cells.find((c) => c.verdict === "inconclusive") : cells[0];
   const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
+  const deciding = outcome === "failed" ? failing : outcome === "pending" ? cells.filter((c) => holdsGate(c) || c.verdict === "inconclusive") : cells;
   return {
+    flow,
     verdict: verdict2,
     outcome,
     exitCode: outcome === "failed" ? 1 : 0,
+    deciding: deciding.map(cellLabel),
     failOn: policy.failOn,
     headline: headline2,
     status: {
@@ -74218,6 +74260,10 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
     counts,
     reasons
   };
+}
+function cellLabel(c) {
+  const who = [c.part, c.head === "head" ? void 0 : c.head].filter(Boolean).join(" ");
+  return `${who ? `${who}: ` : ""}${c.id} ${METRICS[c.metric].label}`;
 }
 function decidedCell(cell, head, part, policy) {
   const own2 = policy.workloads[cell.workload]?.failOn;
@@ -74445,9 +74491,6 @@ function collectReasons(parts) {
     }
   }
   return [...byCode.values()];
-}
-function clip2(text2) {
-  return plainText(text2, STATUS_DESCRIPTION_MAX);
 }
 
 // src/core/report/markdown.ts
@@ -75887,6 +75930,21 @@ function completenessOf(result) {
   const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
   return { complete: false, why: `${what}${why}` };
 }
+function decideShard(result, comparison, failOn) {
+  const shard = result.plan.shard;
+  const name = shard ? `shard ${shard.index}/${shard.count}` : "the shard";
+  const complete = completenessOf(result);
+  return flowDecision({
+    flow: "shard",
+    verdict: comparison.verdict,
+    failOn,
+    ...complete.complete ? {} : { incomplete: `${name}: ${complete.why ?? "not complete"}; the consolidation will name it` },
+    pending: true,
+    lead: `${name} measured`,
+    detail: `its verdict (${comparison.verdict}) is partial: mode consolidate decides over all shards`,
+    deciding: result.plan.cells.map((c) => `${c.workload}@${c.clients}`)
+  });
+}
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
   const file2 = path33.join(dir, DECISION_FILE);
@@ -75976,10 +76034,18 @@ function extremeCell(c, which2, metric) {
 function setDecisionOutputs(io, decision, comparisons, decisionFile) {
   const first = Array.isArray(comparisons) ? comparisons[0] : comparisons;
   const worst = extremeCell(comparisons, "worst", first?.metric)?.cell.deltaPct ?? void 0;
+  setGateOutputs(io, decision, decisionFile);
+  io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
+}
+function setGateOutputs(io, decision, decisionFile) {
   io.setOutput("verdict", decision.verdict);
   io.setOutput("outcome", decision.outcome);
-  io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
   io.setOutput("decision-json", decisionFile);
+}
+async function publishGate(io, decision, files, log) {
+  setGateOutputs(io, decision, await writeDecision(files.dir, decision));
+  log(`${decision.flow}: ${decision.outcome}: ${headlineText(decision)}`);
+  return outcomeOf(decision, files.resultsFile, files.reportFile);
 }
 function statusOf(decision, runUrl) {
   return { ...decision.status, ...runUrl ? { targetUrl: runUrl } : {} };
@@ -76646,7 +76712,7 @@ function shardOfInputs(inputs, ctx, workloads) {
     throw new UserError(`input 'shard' (${spec.index}/${spec.count}): ${errorMessage(e)}`);
   }
 }
-async function publishShard(outcome, ctx, deps, resultsDir, reportFileName) {
+async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, failOn) {
   const { result } = outcome;
   const shard = result.plan.shard;
   const cells = result.plan.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
@@ -76663,8 +76729,13 @@ ${report}`);
   deps.io.setOutput("results-json", outcome.resultsFile);
   deps.io.setOutput("report-markdown", reportFile);
   deps.logger.info(note);
-  const failure2 = result.status === "complete" ? void 0 : `shard ${shard.index}/${shard.count} is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}: the consolidation will name it`;
-  return { verdict: outcome.comparison.verdict, failure: failure2, resultsFile: outcome.resultsFile, reportFile };
+  const decision = decideShard(result, outcome.comparison, failOn);
+  return publishGate(
+    deps.io,
+    decision,
+    { dir: resultsDir, resultsFile: outcome.resultsFile, reportFile },
+    (l) => deps.logger.info(l)
+  );
 }
 
 // src/adapters/action/consolidate-mode.ts
@@ -78969,30 +79040,30 @@ async function headArm2(head, deps) {
   if (!arm2) throw new Error("nightly: the build gave no head arm");
   return arm2;
 }
-function nightlyGate(outcome, failOn) {
-  if (failOn === "never") return { exitCode: EXIT_CODES.passed };
-  const unfinished = outcome.incomplete ?? (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : void 0);
-  if (unfinished) return { exitCode: EXIT_CODES.incomplete, failure: unfinished };
+function nightlyDecision(outcome, failOn) {
   const events = outcome.judgement?.events ?? [];
-  if (events.length > 0) {
-    const named = events.map((e) => {
-      const worst = e.regressed[0];
-      const n = e.regressed.length;
-      return `${e.workload} (${n} cell${n === 1 ? "" : "s"}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
-    }).join(", ");
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: `open regression event${events.length === 1 ? "" : "s"} in the history: ${named} (fail-on: ${failOn})`
-    };
-  }
-  if (failOn === "inconclusive" && outcome.undecided.length > 0) {
-    const n = outcome.undecided.length;
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: `${n} series measured tonight ${n === 1 ? "has" : "have"} too few runs to be analysed yet (fail-on: inconclusive)`
-    };
-  }
-  return { exitCode: EXIT_CODES.passed };
+  const named = events.map((e) => {
+    const worst = e.regressed[0];
+    const n = e.regressed.length;
+    return `${e.workload} (${n} cell${n === 1 ? "" : "s"}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
+  });
+  const undecided = outcome.undecided.length;
+  const series = outcome.analysis?.series.length ?? 0;
+  const tooShort = `${undecided} series measured tonight ${undecided === 1 ? "has" : "have"} too few runs to be analysed yet`;
+  const incomplete = outcome.incomplete ?? (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : void 0);
+  return flowDecision({
+    flow: "nightly",
+    verdict: outcome.judgement?.verdict ?? "inconclusive",
+    failOn,
+    ...incomplete !== void 0 ? { incomplete } : {},
+    ...events.length > 0 ? {
+      fails: `open regression event${events.length === 1 ? "" : "s"} in the history: ${named.join(", ")}`
+    } : failOn === "inconclusive" && undecided > 0 ? { fails: tooShort } : {},
+    pending: events.length === 0 && undecided > 0,
+    lead: events.length > 0 ? `${events.length} open regression event${events.length === 1 ? "" : "s"}` : undecided > 0 ? "Too few runs to analyse" : "No open regression",
+    detail: events.length > 0 ? named.join(", ") : undecided > 0 ? tooShort : `${series} series over ${outcome.analysis?.runs ?? 0} runs`,
+    deciding: events.length > 0 ? events.flatMap((e) => e.regressed.map((r) => r.series.id)) : outcome.undecided.map((u) => u.series.id)
+  });
 }
 function nightlyReport(outcome, options = {}) {
   const notes = [...issueNotes(outcome), ...options.notes ?? []];
@@ -79081,18 +79152,16 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
     io.setOutput("results-json", resultsFile);
     const notes = outcome.analysis && inputs.publishSite ? await publishSite(inputs, ctx, deps, store, inputs.publishSite, repoUrl) : [];
     const summary3 = nightlyReport(outcome, { ...repoUrl ? { repoUrl } : {}, notes });
-    const gate = nightlyGate(outcome, inputs.failOn);
     await mkdir10(resultsDir, { recursive: true });
     await writeFile13(reportFile, summary3);
     await io.writeSummary(summary3);
-    const verdict2 = outcome.judgement?.verdict ?? "inconclusive";
-    io.setOutput("verdict", verdict2);
     if (outcome.judgement) {
       io.setOutput("regressions", String(outcome.judgement.regressed.length));
       io.setOutput("improvements", String(outcome.judgement.improved.length));
     }
     io.setOutput("report-markdown", reportFile);
-    return { verdict: verdict2, ...gate.failure ? { failure: gate.failure } : {}, resultsFile, reportFile };
+    const decision = nightlyDecision(outcome, inputs.failOn);
+    return publishGate(io, decision, { dir: resultsDir, resultsFile, reportFile }, (l) => logger.info(l));
   } finally {
     await store.close();
   }
@@ -79240,6 +79309,20 @@ function renderCalibrationText(c) {
   return `${[head, "", ...lines].join("\n")}
 `;
 }
+function calibrationDecision(result, calibration, failOn) {
+  const complete = completenessOf(result);
+  const alarms = calibration.cells.filter((c) => c.falseAlarm);
+  const cells = `${calibration.cells.length} cell(s)`;
+  return flowDecision({
+    flow: "calibrate",
+    verdict: alarms.length > 0 ? alarms[0].verdict === "improvement" ? "improvement" : "regression" : "no-change",
+    failOn,
+    ...complete.complete ? {} : { incomplete: `${complete.why ?? "the run did not complete"}: the calibration is partial` },
+    lead: alarms.length > 0 ? `False alarm in ${alarms.length} of ${cells}` : "Calibrated",
+    detail: alarms.length > 0 ? `the same install was called changed in ${alarms.map((c) => c.id).join(", ")} (at most alpha ${calibration.alpha} of calibrations should)` : `no false alarm in ${cells} (A/A, alpha ${calibration.alpha})`,
+    deciding: (alarms.length > 0 ? alarms : calibration.cells).map((c) => c.id)
+  });
+}
 
 // src/adapters/action/calibrate-mode.ts
 init_errors();
@@ -79307,13 +79390,17 @@ ${text2}\`\`\`
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
     io.setOutput("results-json", path47.join(resultsDir, RESULTS_FILE));
-    const decision = decideRun(outcome.result, outcome.comparison, inputs.failOn);
-    return {
-      verdict: decision.verdict,
-      ...decision.outcome === "incomplete" && decision.failure ? { failure: decision.failure } : {},
-      resultsFile: path47.join(resultsDir, RESULTS_FILE),
-      reportFile: path47.join(resultsDir, REPORT_FILE)
-    };
+    const decision = calibrationDecision(outcome.result, calibration, inputs.failOn);
+    return publishGate(
+      io,
+      decision,
+      {
+        dir: resultsDir,
+        resultsFile: path47.join(resultsDir, RESULTS_FILE),
+        reportFile: path47.join(resultsDir, REPORT_FILE)
+      },
+      (l) => logger.info(l)
+    );
   } finally {
     await store?.close();
   }
@@ -79713,27 +79800,42 @@ function callOf(verdict2) {
 }
 
 // src/flows/bisect/bisect-gate.ts
-function bisectGate(outcome, failOn) {
-  if (failOn === "never") return { exitCode: EXIT_CODES.passed };
-  if (outcome.kind === "undecided" && outcome.interrupted) {
-    return {
-      exitCode: EXIT_CODES.incomplete,
-      failure: "the bisection was interrupted before it named a first bad commit"
-    };
+function bisectDecision(outcome, failOn) {
+  const short3 = (sha) => sha.slice(0, 12);
+  if (outcome.kind === "found") {
+    return flowDecision({
+      flow: "bisect",
+      verdict: "regression",
+      failOn,
+      lead: "First bad commit found",
+      detail: `${short3(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short3(outcome.lastGood.sha)})`,
+      deciding: [outcome.firstBad.sha]
+    });
   }
-  if (outcome.kind === "undecided" && failOn === "inconclusive") {
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: `no first bad commit named: ${outcome.undecided.sha.slice(0, 12)} stayed inconclusive (fail-on: inconclusive)`
-    };
+  if (outcome.kind === "not-reproduced") {
+    const verdict2 = outcome.judgement.verdict;
+    return flowDecision({
+      flow: "bisect",
+      verdict: verdict2 === "inconclusive" ? "inconclusive" : verdict2,
+      failOn,
+      ...failOn === "inconclusive" ? { fails: "no first bad commit named: the regression did not reproduce" } : {},
+      lead: "Regression not reproduced",
+      detail: `the bad end measured ${verdict2} against the good end: no first bad commit to name`,
+      deciding: []
+    });
   }
-  if (outcome.kind === "not-reproduced" && failOn === "inconclusive") {
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: "no first bad commit named: the regression did not reproduce (fail-on: inconclusive)"
-    };
-  }
-  return { exitCode: EXIT_CODES.passed };
+  const undecided = `no first bad commit named: ${short3(outcome.undecided.sha)} stayed inconclusive`;
+  return flowDecision({
+    flow: "bisect",
+    verdict: "inconclusive",
+    failOn,
+    ...outcome.interrupted ? { incomplete: "the bisection was interrupted before it named a first bad commit" } : {},
+    ...failOn === "inconclusive" ? { fails: undecided } : {},
+    pending: true,
+    lead: "No first bad commit named",
+    detail: `one of ${outcome.candidates.length} commits after ${short3(outcome.lastGood.sha)}; ${short3(outcome.undecided.sha)} stayed inconclusive`,
+    deciding: outcome.candidates.map((c) => c.sha)
+  });
 }
 
 // src/adapters/action/bisect-mode.ts
@@ -79864,8 +79966,6 @@ ${escapeMarkdown(e.message)}${run3}
   io.setOutput("bisect-outcome", o.kind);
   io.setOutput("bisect-json", bisectFile);
   io.setOutput("report-markdown", reportFile);
-  const verdict2 = o.kind === "found" ? "regression" : o.kind === "not-reproduced" && o.judgement.verdict !== "inconclusive" ? o.judgement.verdict : "inconclusive";
-  io.setOutput("verdict", verdict2);
   logger.info(
     o.kind === "found" ? `bisect: first bad commit ${o.firstBad.sha} "${o.firstBad.subject}"` : `bisect: no first bad commit named (${o.kind})`
   );
@@ -79877,13 +79977,13 @@ ${escapeMarkdown(e.message)}${run3}
       logger.info(`posted the bisection on issue #${issue3} (comment ${posted.id})`);
     });
   }
-  const gate = bisectGate(o, inputs.failOn);
-  return {
-    verdict: verdict2,
-    ...gate.failure !== void 0 ? { failure: gate.failure } : {},
-    resultsFile: bisectFile,
-    reportFile
-  };
+  const decision = bisectDecision(o, inputs.failOn);
+  return publishGate(
+    io,
+    decision,
+    { dir: resultsDir, resultsFile: bisectFile, reportFile },
+    (l) => logger.info(l)
+  );
 };
 function checkBisectInputs(inputs) {
   refuseInputs(
@@ -80324,7 +80424,7 @@ var commentMode = async (inputs, ctx, deps, resultsDir) => {
 };
 var benchmarkMode = async (inputs, ctx, deps, resultsDir) => {
   const outcome = await benchmark(inputs, ctx, deps, resultsDir);
-  if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE);
+  if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE, inputs.failOn);
   const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
   return publish(outcome.result, outcome.comparison, target, inputs, ctx, deps, resultsDir);
 };

@@ -19,7 +19,6 @@ import { runBisection, type BisectReport } from '../../flows/bisect/run-bisectio
 import type { RangeNames } from '../../flows/bisect/commit-range.js';
 import { loadWorkloadFile } from '../../drivers/load-workload.js';
 import type { Workload } from '../../drivers/workload.js';
-import type { OverallVerdict } from '../../core/compare/types.js';
 import { parseBisectMarker, type BisectTarget } from '../../flows/nightly/bisect-marker.js';
 import { BISECT_LABEL, seriesMarker } from '../github/regression-issues.js';
 import type { GitHubApi } from '../github/api.js';
@@ -27,7 +26,8 @@ import { resolveAnalysis } from '../../flows/compare/analysis.js';
 import { sourceRepoOf } from './build-arms.js';
 import type { MetricName } from '../../core/results/metrics.js';
 import { escapeMarkdown, markdownLink } from '../../core/report/markdown-escape.js';
-import { bisectGate } from '../../flows/bisect/bisect-gate.js';
+import { bisectDecision } from '../../flows/bisect/bisect-gate.js';
+import { publishGate } from './gate.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { REPORT_FILE, type ActionDeps, type ActionMode } from './action-deps.js';
 import type { ActionContext } from './context.js';
@@ -154,13 +154,6 @@ export const runBisectMode: ActionMode = async (inputs, ctx, deps, resultsDir) =
   io.setOutput('bisect-outcome', o.kind);
   io.setOutput('bisect-json', bisectFile);
   io.setOutput('report-markdown', reportFile);
-  const verdict: OverallVerdict =
-    o.kind === 'found'
-      ? 'regression'
-      : o.kind === 'not-reproduced' && o.judgement.verdict !== 'inconclusive'
-        ? o.judgement.verdict
-        : 'inconclusive';
-  io.setOutput('verdict', verdict);
   logger.info(
     o.kind === 'found'
       ? `bisect: first bad commit ${o.firstBad.sha} "${o.firstBad.subject}"`
@@ -175,13 +168,10 @@ export const runBisectMode: ActionMode = async (inputs, ctx, deps, resultsDir) =
       logger.info(`posted the bisection on issue #${issue} (comment ${posted.id})`);
     });
   }
-  const gate = bisectGate(o, inputs.failOn);
-  return {
-    verdict,
-    ...(gate.failure !== undefined ? { failure: gate.failure } : {}),
-    resultsFile: bisectFile,
-    reportFile,
-  };
+  const decision = bisectDecision(o, inputs.failOn);
+  return publishGate(io, decision, { dir: resultsDir, resultsFile: bisectFile, reportFile }, (l) =>
+    logger.info(l),
+  );
 };
 
 /** Inputs that mean nothing to a bisection are refused, naming them, before anything is built. */

@@ -7,11 +7,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveAnalysis } from '../../flows/compare/analysis.js';
-import { calibrationOf, renderCalibrationText } from '../../flows/calibrate/calibrate.js';
+import {
+  calibrationDecision,
+  calibrationOf,
+  renderCalibrationText,
+} from '../../flows/calibrate/calibrate.js';
 import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline.js';
 import { UserError } from '../../core/util/errors.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionMode } from './action-deps.js';
-import { decideRun } from '../../flows/compare/decide-run.js';
+import { publishGate } from './gate.js';
 import { openInputStore } from './store-setup.js';
 import { loadInputWorkloads } from './workloads.js';
 
@@ -74,14 +78,18 @@ export const runCalibrateMode: ActionMode = async (inputs, ctx, deps, resultsDir
     io.setOutput('false-alarms', String(calibration.falseAlarms));
     io.setOutput('calibration-json', calibrationFile);
     io.setOutput('results-json', path.join(resultsDir, RESULTS_FILE));
-    // An A/A run gates nothing but its own completion: the same decision says whether it completed.
-    const decision = decideRun(outcome.result, outcome.comparison, inputs.failOn);
-    return {
-      verdict: decision.verdict,
-      ...(decision.outcome === 'incomplete' && decision.failure ? { failure: decision.failure } : {}),
-      resultsFile: path.join(resultsDir, RESULTS_FILE),
-      reportFile: path.join(resultsDir, REPORT_FILE),
-    };
+    // An A/A run gates nothing but its own completion (calibrationDecision).
+    const decision = calibrationDecision(outcome.result, calibration, inputs.failOn);
+    return publishGate(
+      io,
+      decision,
+      {
+        dir: resultsDir,
+        resultsFile: path.join(resultsDir, RESULTS_FILE),
+        reportFile: path.join(resultsDir, REPORT_FILE),
+      },
+      (l) => logger.info(l),
+    );
   } finally {
     await store?.close();
   }

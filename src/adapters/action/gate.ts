@@ -1,34 +1,57 @@
 /**
- * The gate's Action outputs, rendered from the decision (src/core/compare/decision.ts): nothing here decides.
- * verdict, outcome and worst-delta as strings, and the path of the decision's JSON file.
+ * The gate of every Action mode, rendered from the flow's decision (src/core/compare/flow-decision.ts):
+ * nothing here decides. decision.json written, the outputs verdict, outcome and decision-json (and a
+ * comparison's worst-delta), the step's failure.
  */
-import type { Decision } from '../../core/compare/decision.js';
+import type { GateDecision } from '../../core/compare/flow-decision.js';
+import { writeDecision } from '../../flows/compare/decide-run.js';
 import { extremeCell } from '../../core/compare/extreme-cell.js';
 import type { RunComparison } from '../../core/compare/types.js';
 import type { ActionIO, ActionOutcome } from './action-deps.js';
+import { headlineText } from '../../core/compare/flow-decision.js';
 
 /** verdict, outcome, worst-delta (the first metric's most adverse delta, its documented meaning), decision-json. */
 export function setDecisionOutputs(
   io: ActionIO,
-  decision: Decision,
+  decision: GateDecision,
   comparisons: RunComparison | readonly RunComparison[],
   decisionFile: string,
 ): void {
   const first = Array.isArray(comparisons) ? comparisons[0] : (comparisons as RunComparison);
   const worst = extremeCell(comparisons, 'worst', first?.metric)?.cell.deltaPct ?? undefined;
+  setGateOutputs(io, decision, decisionFile);
+  io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
+}
+
+/** The outputs every mode's decision sets: verdict, outcome, decision-json. */
+export function setGateOutputs(io: ActionIO, decision: GateDecision, decisionFile: string): void {
   io.setOutput('verdict', decision.verdict);
   io.setOutput('outcome', decision.outcome);
-  io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
   io.setOutput('decision-json', decisionFile);
 }
 
+/**
+ * The gate of a mode without a comparison of its own (nightly, bisect, calibrate, a shard): decision.json
+ * written to `dir`, the outputs set, the headline logged, and what the mode returns.
+ */
+export async function publishGate(
+  io: ActionIO,
+  decision: GateDecision,
+  files: { dir: string; resultsFile: string; reportFile: string },
+  log: (line: string) => void,
+): Promise<ActionOutcome> {
+  setGateOutputs(io, decision, await writeDecision(files.dir, decision));
+  log(`${decision.flow}: ${decision.outcome}: ${headlineText(decision)}`);
+  return outcomeOf(decision, files.resultsFile, files.reportFile);
+}
+
 /** The commit status of the decision, linked to the run. */
-export function statusOf(decision: Decision, runUrl: string | undefined) {
+export function statusOf(decision: GateDecision, runUrl: string | undefined) {
   return { ...decision.status, ...(runUrl ? { targetUrl: runUrl } : {}) };
 }
 
 /** What the mode returns: the verdict, and the step's failure when the gate fails. */
-export function outcomeOf(decision: Decision, resultsFile: string, reportFile: string): ActionOutcome {
+export function outcomeOf(decision: GateDecision, resultsFile: string, reportFile: string): ActionOutcome {
   return {
     verdict: decision.verdict,
     ...(decision.failure !== undefined ? { failure: decision.failure } : {}),

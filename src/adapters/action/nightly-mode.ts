@@ -4,7 +4,7 @@
  * `head-ref`, or the install in `head-bin-dir`) measured and saved to the results store, every stored series
  * analysed for change points, one regression issue per regression event of a workload opened, updated or
  * closed; then, optionally, the history site published to the data branch (`publish-site`), the job summary
- * (verdict first) and the outputs. The step fails under `fail-on` as `pgperf nightly` exits (nightlyGate):
+ * (verdict first) and the outputs. The step fails under `fail-on` as `pgperf nightly` exits (nightlyDecision):
  * `regression` (default) on an open regression event, `inconclusive` also on a series measured tonight that
  * is too short to analyse, `never` not at all; a run that did not finish or was not saved fails it unless
  * `never`.
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { trySyncRegressionIssues } from '../github/regression-issues.js';
 import { analyseStore, writeHistorySite } from '../../flows/nightly/nightly-site.js';
 import {
-  nightlyGate,
+  nightlyDecision,
   nightlyReport,
   runNightly,
   type NightlyHead,
@@ -28,6 +28,7 @@ import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from '.
 import { loadInputWorkloads } from './workloads.js';
 import { openActionStore, type ActionStore } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
+import { publishGate } from './gate.js';
 
 export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
@@ -85,18 +86,16 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         ? await publishSite(inputs, ctx, deps, store, inputs.publishSite, repoUrl)
         : [];
     const summary = nightlyReport(outcome, { ...(repoUrl ? { repoUrl } : {}), notes });
-    const gate = nightlyGate(outcome, inputs.failOn);
     await mkdir(resultsDir, { recursive: true });
     await writeFile(reportFile, summary);
     await io.writeSummary(summary);
-    const verdict = outcome.judgement?.verdict ?? 'inconclusive';
-    io.setOutput('verdict', verdict);
     if (outcome.judgement) {
       io.setOutput('regressions', String(outcome.judgement.regressed.length));
       io.setOutput('improvements', String(outcome.judgement.improved.length));
     }
     io.setOutput('report-markdown', reportFile);
-    return { verdict, ...(gate.failure ? { failure: gate.failure } : {}), resultsFile, reportFile };
+    const decision = nightlyDecision(outcome, inputs.failOn);
+    return publishGate(io, decision, { dir: resultsDir, resultsFile, reportFile }, (l) => logger.info(l));
   } finally {
     await store.close();
   }

@@ -68,7 +68,7 @@ const commentMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
 
 const benchmarkMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const outcome = await benchmark(inputs, ctx, deps, resultsDir);
-  if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE);
+  if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE, inputs.failOn);
   const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
   return publish(outcome.result, outcome.comparison, target, inputs, ctx, deps, resultsDir);
 };

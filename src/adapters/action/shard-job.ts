@@ -14,6 +14,9 @@ import { errorMessage, UserError } from '../../core/util/errors.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
+import { decideShard } from '../../flows/compare/decide-run.js';
+import type { FailOn } from '../../core/compare/policy.js';
+import { publishGate } from './gate.js';
 
 export interface ShardSelection {
   workloads: Workload[];
@@ -47,8 +50,9 @@ export function shardOfInputs(
 }
 
 /**
- * Writes the shard's report and job summary and sets results-json and report-markdown; no comment, no
- * status, no verdict output (the consolidate job decides). Fails only when the shard did not complete.
+ * Writes the shard's report and job summary and sets results-json and report-markdown; no comment and no
+ * status (the consolidate job decides). Its gate (decideShard): pending when complete, its partial verdict
+ * in the outputs; the step fails only when the shard did not complete.
  */
 export async function publishShard(
   outcome: PipelineOutcome,
@@ -56,6 +60,7 @@ export async function publishShard(
   deps: Pick<ActionDeps, 'logger' | 'io'>,
   resultsDir: string,
   reportFileName: string,
+  failOn: FailOn,
 ): Promise<ActionOutcome> {
   const { result } = outcome;
   const shard = result.plan.shard!;
@@ -73,9 +78,11 @@ export async function publishShard(
   deps.io.setOutput('results-json', outcome.resultsFile);
   deps.io.setOutput('report-markdown', reportFile);
   deps.logger.info(note);
-  const failure =
-    result.status === 'complete'
-      ? undefined
-      : `shard ${shard.index}/${shard.count} is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ''}: the consolidation will name it`;
-  return { verdict: outcome.comparison.verdict, failure, resultsFile: outcome.resultsFile, reportFile };
+  const decision = decideShard(result, outcome.comparison, failOn);
+  return publishGate(
+    deps.io,
+    decision,
+    { dir: resultsDir, resultsFile: outcome.resultsFile, reportFile },
+    (l) => deps.logger.info(l),
+  );
 }

@@ -5,7 +5,7 @@
  * failure, the exit code and the reasons, each said once. Every surface (terminal, comment, summary, status,
  * outputs, JSON, exit code) renders this value and decides nothing of its own, so they cannot disagree.
  */
-import { plainText } from '../util/plain-text.js';
+import { clip, headlineText, type DecisionOutcome, type GateDecision } from './flow-decision.js';
 import {
   DEFAULT_FAIL_ON,
   acceptanceOf,
@@ -16,19 +16,16 @@ import {
 import { formatPct, formatPctInterval } from './format.js';
 import { overallVerdict } from './overall.js';
 import { METRICS, type MetricName } from '../results/metrics.js';
-import type { Better, CellComparison, OverallVerdict, ReasonCode, RunComparison, Verdict } from './types.js';
+import type { Better, CellComparison, ReasonCode, RunComparison, Verdict } from './types.js';
 import { decidedBySameCode } from './same-code.js';
 
-/** passed (exit 0), failed: the gate failed (1), pending: undecided, not failing (0), incomplete (3). */
-export type DecisionOutcome = 'passed' | 'failed' | 'pending' | 'incomplete';
-
-/** The documented exit codes of every gating command (2 is a usage or input error, raised before). */
-export const EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 } as const;
-
-export type CommitStatusState = 'success' | 'failure' | 'error' | 'pending';
-
-/** GitHub's limit for a commit status description. */
-export const STATUS_DESCRIPTION_MAX = 140;
+export {
+  EXIT_CODES,
+  STATUS_DESCRIPTION_MAX,
+  headlineText,
+  type CommitStatusState,
+  type DecisionOutcome,
+} from './flow-decision.js';
 
 /** One gated hypothesis (cell and metric) as the decision judged it. */
 export interface DecidedCell {
@@ -75,17 +72,9 @@ export interface DecisionReason {
   better: Better;
 }
 
-export interface Decision {
-  /** The overall verdict; 'inconclusive' when the run did not complete. */
-  verdict: OverallVerdict;
-  outcome: DecisionOutcome;
-  exitCode: 0 | 1 | 3;
-  failOn: FailOn;
-  /** The one line said first everywhere: `lead` in words, `detail` the cell(s) behind it. */
-  headline: { lead: string; detail: string };
-  status: { state: CommitStatusState; description: string };
-  /** Why the gate fails (the step's error); absent when it passes. */
-  failure?: string;
+/** A comparison's decision (flow 'compare', or 'consolidate' over machine classes): the gate's value with its cells. */
+export interface Decision extends GateDecision {
+  flow: 'compare' | 'consolidate';
   /** Every gated cell, the failing ones first, then regressions, improvements, undecided, no change. */
   cells: DecidedCell[];
   counts: {
@@ -106,8 +95,6 @@ export interface Decision {
   };
   /** Why undecided cells are undecided, each reason said once with its cells. */
   reasons: DecisionReason[];
-  /** Why the run could not complete (outcome 'incomplete'). */
-  incomplete?: string;
 }
 
 /** A part of a consolidated comparison: one machine class. */
@@ -122,10 +109,6 @@ export interface Completeness {
   why?: string;
 }
 
-export function headlineText(d: Pick<Decision, 'headline'>): string {
-  return d.headline.detail === '' ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
-}
-
 /** The decision over one comparison, or over the machine classes of a consolidated one. */
 export function decide(
   input: RunComparison | readonly DecisionPart[],
@@ -136,6 +119,7 @@ export function decide(
     ? input
     : [{ comparison: input as RunComparison }];
   const named = parts.length > 1;
+  const flow = Array.isArray(input) ? 'consolidate' : 'compare';
   let unstable = 0;
   let failedRuns = 0;
   const cells: DecidedCell[] = [];
@@ -180,6 +164,7 @@ export function decide(
   if (incomplete !== undefined) {
     const gates = policy.failOn !== 'never';
     return {
+      flow,
       verdict: 'inconclusive',
       outcome: 'incomplete',
       exitCode: gates ? 3 : 0,
@@ -187,6 +172,7 @@ export function decide(
       headline: { lead: 'Incomplete', detail: `${incomplete}; partial results decide nothing` },
       status: { state: 'error', description: clip(`Incomplete: ${incomplete}; no verdict`) },
       ...(gates ? { failure: `${incomplete}: partial results decide nothing (${failOnText})` } : {}),
+      deciding: [],
       cells,
       counts,
       reasons,
@@ -213,10 +199,19 @@ export function decide(
         ? (cells.find(holdsGate) ?? cells.find((c) => c.verdict === 'inconclusive'))
         : cells[0];
   const statusWord = { passed: 'Passed', failed: 'Failed', pending: 'Pending' }[outcome];
+  // What decided it: the failing cells, else those that keep it pending, else every gated cell.
+  const deciding =
+    outcome === 'failed'
+      ? failing
+      : outcome === 'pending'
+        ? cells.filter((c) => holdsGate(c) || c.verdict === 'inconclusive')
+        : cells;
   return {
+    flow,
     verdict,
     outcome,
     exitCode: outcome === 'failed' ? 1 : 0,
+    deciding: deciding.map(cellLabel),
     failOn: policy.failOn,
     headline,
     status: {
@@ -228,6 +223,12 @@ export function decide(
     counts,
     reasons,
   };
+}
+
+/** "ro@64 TPS", with the head when it is not 'head' and the machine class of a consolidation. */
+function cellLabel(c: DecidedCell): string {
+  const who = [c.part, c.head === 'head' ? undefined : c.head].filter(Boolean).join(' ');
+  return `${who ? `${who}: ` : ''}${c.id} ${METRICS[c.metric].label}`;
 }
 
 function decidedCell(
@@ -556,6 +557,3 @@ function collectReasons(parts: readonly DecisionPart[]): DecisionReason[] {
 }
 
 /** The commit status description: plain text (GitHub shows it as it is), at most STATUS_DESCRIPTION_MAX. */
-function clip(text: string): string {
-  return plainText(text, STATUS_DESCRIPTION_MAX);
-}

@@ -73,7 +73,7 @@ const OUTCOME_WORDS = {
 } as const;
 
 /** "FAILED: 1 regression: select-only at 2 clients, TPS -12.60% [95% CI -15.10%, -9.80%]". */
-export function decisionLine(d: Decision): string {
+export function decisionLine(d: Pick<Decision, 'outcome' | 'headline'>): string {
   return `${OUTCOME_WORDS[d.outcome]}: ${headlineText(d)}`;
 }
 

@@ -1,38 +1,52 @@
 /**
- * What a bisection means to a gate, for the CLI's exit code and the Action's step alike: naming the first
- * bad commit, or finding the regression does not reproduce, is a finished answer; a narrowed range that no
- * commit decided is undecided (it fails only under fail-on inconclusive); an interrupted bisection could
- * not complete. fail-on never passes everything, as for a comparison.
+ * What a bisection means to a gate, for the CLI's exit code and the Action's step alike (flowDecision):
+ * naming the first bad commit, or finding the regression does not reproduce, is a finished answer; a
+ * narrowed range that no commit decided is undecided (pending; it fails only under fail-on inconclusive, as
+ * does a regression that did not reproduce); an interrupted bisection could not complete. fail-on never
+ * passes everything, as for a comparison.
  */
-import { EXIT_CODES } from '../../core/compare/decision.js';
+import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
 import type { FailOn } from '../../core/compare/policy.js';
 import type { BisectOutcome } from './run-bisection.js';
 
-export interface BisectGate {
-  exitCode: 0 | 1 | 3;
-  /** Why the step fails; absent when it passes. */
-  failure?: string;
-}
-
-export function bisectGate(outcome: BisectOutcome, failOn: FailOn): BisectGate {
-  if (failOn === 'never') return { exitCode: EXIT_CODES.passed };
-  if (outcome.kind === 'undecided' && outcome.interrupted) {
-    return {
-      exitCode: EXIT_CODES.incomplete,
-      failure: 'the bisection was interrupted before it named a first bad commit',
-    };
+export function bisectDecision(outcome: BisectOutcome, failOn: FailOn): GateDecision {
+  const short = (sha: string) => sha.slice(0, 12);
+  if (outcome.kind === 'found') {
+    return flowDecision({
+      flow: 'bisect',
+      verdict: 'regression',
+      failOn,
+      lead: 'First bad commit found',
+      detail: `${short(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short(outcome.lastGood.sha)})`,
+      deciding: [outcome.firstBad.sha],
+    });
   }
-  if (outcome.kind === 'undecided' && failOn === 'inconclusive') {
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: `no first bad commit named: ${outcome.undecided.sha.slice(0, 12)} stayed inconclusive (fail-on: inconclusive)`,
-    };
+  if (outcome.kind === 'not-reproduced') {
+    const verdict = outcome.judgement.verdict;
+    return flowDecision({
+      flow: 'bisect',
+      verdict: verdict === 'inconclusive' ? 'inconclusive' : verdict,
+      failOn,
+      ...(failOn === 'inconclusive'
+        ? { fails: 'no first bad commit named: the regression did not reproduce' }
+        : {}),
+      lead: 'Regression not reproduced',
+      detail: `the bad end measured ${verdict} against the good end: no first bad commit to name`,
+      deciding: [],
+    });
   }
-  if (outcome.kind === 'not-reproduced' && failOn === 'inconclusive') {
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: 'no first bad commit named: the regression did not reproduce (fail-on: inconclusive)',
-    };
-  }
-  return { exitCode: EXIT_CODES.passed };
+  const undecided = `no first bad commit named: ${short(outcome.undecided.sha)} stayed inconclusive`;
+  return flowDecision({
+    flow: 'bisect',
+    verdict: 'inconclusive',
+    failOn,
+    ...(outcome.interrupted
+      ? { incomplete: 'the bisection was interrupted before it named a first bad commit' }
+      : {}),
+    ...(failOn === 'inconclusive' ? { fails: undecided } : {}),
+    pending: true,
+    lead: 'No first bad commit named',
+    detail: `one of ${outcome.candidates.length} commits after ${short(outcome.lastGood.sha)}; ${short(outcome.undecided.sha)} stayed inconclusive`,
+    deciding: outcome.candidates.map((c) => c.sha),
+  });
 }

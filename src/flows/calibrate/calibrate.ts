@@ -4,6 +4,9 @@
  * an arm) and whether the engine called any cell changed although nothing changed (a false alarm). The
  * noise feeds the planning of adaptive runs (planPower); the false alarms check α on this machine.
  */
+import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
+import type { FailOn } from '../../core/compare/policy.js';
+import { completenessOf } from '../compare/decide-run.js';
 import { estimateNoise } from '../../core/compare/power.js';
 import type { RunComparison, Verdict } from '../../core/compare/types.js';
 import type { CellKey, RunResult } from '../../core/results/types.js';
@@ -89,4 +92,34 @@ export function renderCalibrationText(c: Calibration): string {
       .trimEnd(),
   );
   return `${[head, '', ...lines].join('\n')}\n`;
+}
+
+/**
+ * What a calibration means to a gate (flowDecision), for `pgperf calibrate` and the Action's mode calibrate
+ * alike: an A/A run gates nothing but its own completion. A false alarm is said in the headline and the
+ * verdict (the same install called changed), never a failed step: at most α of calibrations show one.
+ */
+export function calibrationDecision(
+  result: Pick<RunResult, 'status' | 'stopReason'>,
+  calibration: Calibration,
+  failOn: FailOn,
+): GateDecision {
+  const complete = completenessOf(result);
+  const alarms = calibration.cells.filter((c) => c.falseAlarm);
+  const cells = `${calibration.cells.length} cell(s)`;
+  return flowDecision({
+    flow: 'calibrate',
+    verdict:
+      alarms.length > 0 ? (alarms[0]!.verdict === 'improvement' ? 'improvement' : 'regression') : 'no-change',
+    failOn,
+    ...(complete.complete
+      ? {}
+      : { incomplete: `${complete.why ?? 'the run did not complete'}: the calibration is partial` }),
+    lead: alarms.length > 0 ? `False alarm in ${alarms.length} of ${cells}` : 'Calibrated',
+    detail:
+      alarms.length > 0
+        ? `the same install was called changed in ${alarms.map((c) => c.id).join(', ')} (at most alpha ${calibration.alpha} of calibrations should)`
+        : `no false alarm in ${cells} (A/A, alpha ${calibration.alpha})`,
+    deciding: (alarms.length > 0 ? alarms : calibration.cells).map((c) => c.id),
+  });
 }

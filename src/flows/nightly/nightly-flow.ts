@@ -5,11 +5,11 @@
  * analysed for change points, judged workload by workload (the open regression events), and the regression
  * issues opened/updated/closed when an API is given. The adapters parse their flags or inputs, hand in their
  * side effects (how a run is measured, the store, the API, the logger), then render the outcome
- * (nightlyReport) and gate on it (nightlyGate).
+ * (nightlyReport) and gate on it (nightlyDecision).
  */
 import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
 import type { FailOn } from '../../core/compare/policy.js';
-import { EXIT_CODES } from '../../core/compare/decision.js';
+import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
 import type { HistoryAnalysis, HistoryOptions, SeriesAnalysis } from '../history/analyse.js';
 import {
   analyseStore,
@@ -56,7 +56,7 @@ export interface NightlyDeps {
   /** The store the run is saved to: its whole history is analysed. */
   history: ResultStore;
   /**
-   * Opens/updates/closes the regression issues after the analysis (github/regression-issues.ts:
+   * Opens/updates/closes the regression issues after the analysis (adapters/github/regression-issues.ts:
    * trySyncRegressionIssues with the adapter's API and links); absent: no issues.
    */
   issues?: (analysis: HistoryAnalysis) => Promise<IssueSync>;
@@ -149,47 +149,55 @@ async function headArm(head: NightlyHead, deps: NightlyDeps): Promise<ArmSpec> {
   return arm;
 }
 
-export interface NightlyGate {
-  /** 0 passed, 1 the gate failed, 3 the night could not complete. */
-  exitCode: 0 | 1 | 3;
-  /** Why the step fails; absent when it passes. */
-  failure?: string;
-}
-
 /**
- * What the night means to a gate, for the CLI's exit code and the Action's step alike: under fail-on
- * `regression` an open regression event in the history fails; `inconclusive` also fails on a series tonight's
- * run measured that is still too short to analyse; `never` passes everything. A night whose run did not
- * complete, or was not saved to the store, could not complete (3) unless fail-on is `never`.
+ * What the night means to a gate, for the CLI's exit code and the Action's step alike (flowDecision): under
+ * fail-on `regression` an open regression event in the history fails; `inconclusive` also fails on a series
+ * tonight's run measured that is still too short to analyse (otherwise pending); `never` passes everything.
+ * A night whose run did not complete, or was not saved to the store, could not complete (3).
  */
-export function nightlyGate(outcome: NightlyOutcome, failOn: FailOn): NightlyGate {
-  if (failOn === 'never') return { exitCode: EXIT_CODES.passed };
-  const unfinished =
+export function nightlyDecision(outcome: NightlyOutcome, failOn: FailOn): GateDecision {
+  const events = outcome.judgement?.events ?? [];
+  const named = events.map((e) => {
+    const worst = e.regressed[0]!;
+    const n = e.regressed.length;
+    return `${e.workload} (${n} cell${n === 1 ? '' : 's'}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
+  });
+  const undecided = outcome.undecided.length;
+  const series = outcome.analysis?.series.length ?? 0;
+  const tooShort = `${undecided} series measured tonight ${undecided === 1 ? 'has' : 'have'} too few runs to be analysed yet`;
+  const incomplete =
     outcome.incomplete ??
     (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : undefined);
-  if (unfinished) return { exitCode: EXIT_CODES.incomplete, failure: unfinished };
-  const events = outcome.judgement?.events ?? [];
-  if (events.length > 0) {
-    const named = events
-      .map((e) => {
-        const worst = e.regressed[0]!;
-        const n = e.regressed.length;
-        return `${e.workload} (${n} cell${n === 1 ? '' : 's'}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
-      })
-      .join(', ');
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: `open regression event${events.length === 1 ? '' : 's'} in the history: ${named} (fail-on: ${failOn})`,
-    };
-  }
-  if (failOn === 'inconclusive' && outcome.undecided.length > 0) {
-    const n = outcome.undecided.length;
-    return {
-      exitCode: EXIT_CODES.failed,
-      failure: `${n} series measured tonight ${n === 1 ? 'has' : 'have'} too few runs to be analysed yet (fail-on: inconclusive)`,
-    };
-  }
-  return { exitCode: EXIT_CODES.passed };
+  return flowDecision({
+    flow: 'nightly',
+    verdict: outcome.judgement?.verdict ?? 'inconclusive',
+    failOn,
+    ...(incomplete !== undefined ? { incomplete } : {}),
+    ...(events.length > 0
+      ? {
+          fails: `open regression event${events.length === 1 ? '' : 's'} in the history: ${named.join(', ')}`,
+        }
+      : failOn === 'inconclusive' && undecided > 0
+        ? { fails: tooShort }
+        : {}),
+    pending: events.length === 0 && undecided > 0,
+    lead:
+      events.length > 0
+        ? `${events.length} open regression event${events.length === 1 ? '' : 's'}`
+        : undecided > 0
+          ? 'Too few runs to analyse'
+          : 'No open regression',
+    detail:
+      events.length > 0
+        ? named.join(', ')
+        : undecided > 0
+          ? tooShort
+          : `${series} series over ${outcome.analysis?.runs ?? 0} runs`,
+    deciding:
+      events.length > 0
+        ? events.flatMap((e) => e.regressed.map((r) => r.series.id))
+        : outcome.undecided.map((u) => u.series.id),
+  });
 }
 
 export interface NightlyReportOptions {

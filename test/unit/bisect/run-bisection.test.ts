@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitIn } from '../../helpers/git.js';
-import { bisectGate } from '../../../src/flows/bisect/bisect-gate.js';
+import { bisectDecision } from '../../../src/flows/bisect/bisect-gate.js';
 import {
   runBisection,
   type BisectDeps,
@@ -109,7 +109,7 @@ describe('runBisection with seeded A/B tests', () => {
     expect(report.outcome.firstBad.sha).toBe(shas[3]);
     expect(report.outcome.lastGood.sha).toBe(shas[2]);
     expect(deps.measured[0]).toBe(shas[5]); // bad is verified before the search
-    expect(bisectGate(report.outcome, 'inconclusive').exitCode).toBe(0);
+    expect(bisectDecision(report.outcome, 'inconclusive').exitCode).toBe(0);
   });
 
   it('stops at a commit that stays inconclusive after its tries, each try with twice the rounds', async () => {
@@ -130,10 +130,10 @@ describe('runBisection with seeded A/B tests', () => {
       [6, 'inconclusive'],
       [12, 'inconclusive'],
     ]);
-    expect(bisectGate(report.outcome, 'inconclusive')).toMatchObject({
+    expect(bisectDecision(report.outcome, 'inconclusive')).toMatchObject({
       exitCode: 1,
       failure: expect.stringContaining(`${shas[2]!.slice(0, 12)} stayed inconclusive`),
     });
-    expect(bisectGate(report.outcome, 'regression').exitCode).toBe(0);
+    expect(bisectDecision(report.outcome, 'regression').exitCode).toBe(0);
   });
 });

@@ -14,7 +14,7 @@ import { octokitApi } from '../../../src/adapters/github/octokit-api.js';
 import { trySyncRegressionIssues } from '../../../src/adapters/github/regression-issues.js';
 import type { HistoryRun } from '../../../src/flows/history/series.js';
 import {
-  nightlyGate,
+  nightlyDecision,
   nightlyReport,
   runNightly,
   type NightlyDeps,
@@ -110,13 +110,15 @@ describe('runNightly', () => {
     expect(gh.issues.size).toBe(1);
     expect(d.logger.lines).toContain('regression issues: 1 opened, 0 updated, 0 closed');
 
-    const failed = nightlyGate(outcome, 'regression');
-    expect(failed.exitCode).toBe(1);
+    const failed = nightlyDecision(outcome, 'regression');
+    expect(failed).toMatchObject({ flow: 'nightly', verdict: 'regression', outcome: 'failed', exitCode: 1 });
+    expect(failed.headline.lead).toBe('1 open regression event');
+    expect(failed.deciding).toHaveLength(2);
     expect(failed.failure).toMatch(
       /^open regression event in the history: select-only \(2 cells, worst tps at [12] clients? -\d+\.\d%\) \(fail-on: regression\)$/,
     );
-    expect(nightlyGate(outcome, 'inconclusive').exitCode).toBe(1);
-    expect(nightlyGate(outcome, 'never')).toEqual({ exitCode: 0 });
+    expect(nightlyDecision(outcome, 'inconclusive').exitCode).toBe(1);
+    expect(nightlyDecision(outcome, 'never')).toMatchObject({ exitCode: 0, failOn: 'never' });
 
     const report = nightlyReport(outcome, { notes: ['History site: somewhere.'] });
     expect(report.split('\n')[0]).toBe('## pgperf nightly: 🔴 1 workload regressed (2 cells)');
@@ -173,9 +175,14 @@ describe('runNightly', () => {
     expect(outcome.issues).toBeUndefined();
     expect(gh.requests).toEqual([]);
     for (const failOn of ['regression', 'inconclusive'] as const) {
-      expect(nightlyGate(outcome, failOn)).toEqual({ exitCode: 3, failure: outcome.incomplete });
+      expect(nightlyDecision(outcome, failOn)).toMatchObject({
+        flow: 'nightly',
+        outcome: 'incomplete',
+        exitCode: 3,
+        failure: outcome.incomplete,
+      });
     }
-    expect(nightlyGate(outcome, 'never')).toEqual({ exitCode: 0 });
+    expect(nightlyDecision(outcome, 'never')).toMatchObject({ exitCode: 0, failOn: 'never' });
     expect(nightlyReport(outcome).split('\n')[0]).toBe('## pgperf nightly: ⚠️ no verdict');
   });
 
@@ -183,7 +190,8 @@ describe('runNightly', () => {
     const outcome = await runNightly(request(), deps(await regressedHistory(), { save: false }));
     expect(outcome.notSaved).toBe('could not save the run: disk full');
     expect(outcome.analysis?.runs).toBe(40);
-    expect(nightlyGate(outcome, 'regression')).toEqual({
+    expect(nightlyDecision(outcome, 'regression')).toMatchObject({
+      outcome: 'incomplete',
       exitCode: 3,
       failure: 'the nightly run was not saved to the store: could not save the run: disk full',
     });
@@ -202,8 +210,11 @@ describe('runNightly', () => {
     const outcome = await runNightly(request(), deps(tonight, { issues: false }));
     expect(outcome.judgement?.events).toEqual([]);
     expect(outcome.undecided.map((s) => s.series.key.workload)).toEqual(['fresh', 'fresh']);
-    expect(nightlyGate(outcome, 'regression')).toEqual({ exitCode: 0 });
-    expect(nightlyGate(outcome, 'inconclusive')).toEqual({
+    // Undecided series keep the night pending under regression, never green.
+    expect(nightlyDecision(outcome, 'regression')).toMatchObject({ outcome: 'pending', exitCode: 0 });
+    expect(nightlyDecision(outcome, 'regression').status.state).toBe('pending');
+    expect(nightlyDecision(outcome, 'inconclusive')).toMatchObject({
+      outcome: 'failed',
       exitCode: 1,
       failure: '2 series measured tonight have too few runs to be analysed yet (fail-on: inconclusive)',
     });
@@ -219,7 +230,7 @@ describe('runNightly', () => {
         /^warning: the regression issues were not updated: .*saved and reported/.test(l),
       ),
     ).toBe(true);
-    expect(nightlyGate(outcome, 'regression').exitCode).toBe(1);
+    expect(nightlyDecision(outcome, 'regression').exitCode).toBe(1);
     expect(nightlyReport(outcome)).toContain('⚠️ the regression issues were not updated: ');
   });
 });

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { runBisection, type BisectRequest } from '../../../flows/bisect/run-bisection.js';
@@ -12,7 +13,9 @@ import { cliPipelineDeps } from '../pipeline-deps.js';
 import { signalExitCode } from '../../../machine/os/signals.js';
 import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
-import { bisectGate } from '../../../flows/bisect/bisect-gate.js';
+import { bisectDecision } from '../../../flows/bisect/bisect-gate.js';
+import { writeDecision } from '../../../flows/compare/decide-run.js';
+import { reportGate } from '../report-gate.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
 import { BISECT_TRIES, CLIENTS, rangeText } from '../../../core/bounds.js';
@@ -145,10 +148,14 @@ export function bisectCommand(): Command {
       await store?.close();
     }
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderBisectText(report));
+    const decision = bisectDecision(report.outcome, flags.failOn);
+    await mkdir(request.outDir, { recursive: true });
+    await writeDecision(request.outDir, decision);
+    reportGate(decision, logger);
     if (report.outcome.kind === 'undecided' && report.outcome.interrupted) {
       process.exitCode = signalExitCode('SIGINT'); // stopped by Ctrl-C after a run kept what it measured
     } else if (process.exitCode === undefined) {
-      process.exitCode = bisectGate(report.outcome, flags.failOn).exitCode;
+      process.exitCode = decision.exitCode;
     }
   });
 }

@@ -1,7 +1,16 @@
 import { Command } from 'commander';
 import { loadWorkload } from '../../../drivers/load-workload.js';
 import { analyse, resolveAnalysis } from '../../../flows/compare/analysis.js';
-import { calibrationOf, renderCalibrationText } from '../../../flows/calibrate/calibrate.js';
+import {
+  calibrationDecision,
+  calibrationOf,
+  renderCalibrationText,
+} from '../../../flows/calibrate/calibrate.js';
+import { DEFAULT_FAIL_ON } from '../../../core/compare/policy.js';
+import { writeDecision } from '../../../flows/compare/decide-run.js';
+import { errorMessage } from '../../../core/util/errors.js';
+import { reportGate } from '../report-gate.js';
+import path from 'node:path';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { executeRun } from '../execute-run.js';
@@ -69,6 +78,13 @@ export function calibrateCommand(): Command {
       process.stdout.write(
         flags.json ? `${JSON.stringify(calibration, null, 2)}\n` : renderCalibrationText(calibration),
       );
+      // An A/A run gates its own completion: an interrupted or failed calibration exits 3, as in the Action.
+      const decision = calibrationDecision(outcome.result, calibration, DEFAULT_FAIL_ON);
+      await writeDecision(path.dirname(outcome.resultsFile), decision).catch((e: unknown) =>
+        logger.warn(`could not write decision.json: ${errorMessage(e)}`),
+      );
+      reportGate(decision, logger);
+      if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = decision.exitCode;
     } finally {
       await store?.close();
     }

@@ -7,7 +7,7 @@ import { octokitApi } from '../../github/octokit-api.js';
 import { trySyncRegressionIssues } from '../../github/regression-issues.js';
 import { writeHistorySite } from '../../../flows/nightly/nightly-site.js';
 import {
-  nightlyGate,
+  nightlyDecision,
   nightlyReport,
   runNightly,
   type NightlyHead,
@@ -21,6 +21,7 @@ import { oneOf, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from 
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { cacheDirHelp, checkedCacheDir, collectString, resolveCacheDir, withInterrupt } from './build.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
+import { reportGate } from '../report-gate.js';
 
 interface NightlyFlags extends ChangePointFlags, MeasureFlags {
   bin?: string;
@@ -140,10 +141,10 @@ export function nightlyCommand(): Command {
         logger.info(`history site: ${files.length} pages in ${flags.site}`);
       }
       process.stdout.write(nightlyReport(outcome, repoUrl ? { repoUrl } : {}));
-      const gate = nightlyGate(outcome, flags.failOn);
-      if (gate.failure) logger.error(gate.failure);
+      const decision = nightlyDecision(outcome, flags.failOn);
+      reportGate(decision, logger);
       // An interrupted run already set its signal's exit code (executeRun).
-      if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = gate.exitCode;
+      if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = decision.exitCode;
     } finally {
       await store.close();
     }
