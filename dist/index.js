@@ -64119,9 +64119,13 @@ function composeDrivers(modules) {
     return found;
   };
   return {
+    /** The modules, in the order given. */
+    modules,
     workloadSchema: workloadSchema2,
     /** The variant schema of each tool, e.g. to list the keys a pgbench workload accepts. */
     variants: Object.fromEntries(modules.map((m) => [m.tool, m.schema])),
+    /** The metrics every sample of a workload's tool carries (its module's `records`). */
+    records: (workload) => moduleOf(workload).records,
     /** The driver for a workload's tool. */
     createDriver: (workload, deps) => moduleOf(workload).create(workload, deps),
     /** The key under which workloads of one tool share a prepared data set. */
@@ -65713,6 +65717,8 @@ function checkExtraArg(arg) {
 var pgbenchModule = {
   tool: "pgbench",
   schema: pgbenchWorkloadSchema,
+  // Its final report's tps and latency lines (report-metrics.ts); percentiles only from the transaction log.
+  records: ["tps", "latencyAvgMs", "latencyStddevMs"],
   create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
   // pgbench -i builds the same tables for every builtin and script at one scale and init options.
   dataSetShape: (w) => [w.scale, w.init]
@@ -66230,6 +66236,8 @@ function checkSysbenchExtraArg(arg) {
 var sysbenchModule = {
   tool: "sysbench",
   schema: sysbenchWorkloadSchema,
+  // Its report's transactions, queries, average and --percentile latency (report-metrics.ts).
+  records: ["tps", "qps", "latencyAvgMs", "latencyPctMs"],
   create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
   dataSetShape: dataShape
 };
@@ -70652,14 +70660,10 @@ init_metrics();
 // src/drivers/recorded-metrics.ts
 init_metrics();
 init_errors();
-var ALWAYS = {
-  pgbench: ["tps", "latencyAvgMs", "latencyStddevMs"],
-  sysbench: ["tps", "qps", "latencyAvgMs", "latencyPctMs"]
-};
 function recordedMetrics(w) {
   const gated = w.metrics.map((n) => metricFromName(n));
   const counted = w.instructions !== void 0 ? ["instructions"] : [];
-  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated, ...counted])];
+  return [.../* @__PURE__ */ new Set([...DRIVERS.records(w), ...STEADY_METRICS, ...gated, ...counted])];
 }
 function checkRecordable(workloads, metric) {
   if (metric === void 0) return;

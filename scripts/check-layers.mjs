@@ -1,6 +1,7 @@
 // Checks src/ against scripts/layers.mjs: every relative import points down (to its own room, a room below
-// it in its storey, or a lower storey), and no files import each other in a circle. Exits 1 naming each
-// offending import. Run: node scripts/check-layers.mjs (part of npm run lint).
+// it in its storey, or a lower storey; never to another room at the same height, such as one tool's folder
+// from another's), and no files import each other in a circle. Exits 1 naming each offending import.
+// Run: node scripts/check-layers.mjs (part of npm run lint).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,14 +10,19 @@ import { STOREYS } from './layers.mjs';
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const src = path.join(root, 'src');
 
-/** Where a file stands: its storey's index, its room's index in that storey, and the room's name. */
+/**
+ * Where a file stands: its storey's index, its room's index in that storey, and the room's name. A
+ * sub-folder the storey does not list is a room at the height of its '*' (a tool's folder under drivers/).
+ */
 function placeOf(file) {
   const rel = path.relative(src, file).split(path.sep);
   if (rel.length === 1) return { storey: STOREYS.length, room: 0, name: 'src' }; // an entry file
   const storey = STOREYS.findIndex((s) => s.name === rel[0]);
   if (storey < 0) throw new Error(`src/${rel[0]} is not a storey of scripts/layers.mjs`);
   const folder = rel.slice(1, -1).join('/');
-  const room = STOREYS[storey].folders.indexOf(folder);
+  const { folders } = STOREYS[storey];
+  const wild = folder !== '' && !folder.includes('/') && !folders.includes(folder);
+  const room = folders.indexOf(wild ? '*' : folder);
   if (room < 0)
     throw new Error(
       `src/${rel.slice(0, -1).join('/')} is not a room of storey ${rel[0]} in scripts/layers.mjs`,
@@ -31,9 +37,11 @@ function walk(dir) {
   });
 }
 
-/** The files of src/ a file imports (static, dynamic and type-only imports and re-exports alike). */
-function importsOf(file) {
-  const text = readFileSync(file, 'utf8');
+/**
+ * The files of src/ that `text`, the source of the file at `file`, imports (static, dynamic and type-only
+ * imports and re-exports alike).
+ */
+export function importsIn(text, file) {
   const found = [];
   for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*)['"](\.\.?\/[^'"]+)['"]/g)) {
     found.push(path.resolve(path.dirname(file), m[1].replace(/\.js$/, '.ts')));
@@ -43,7 +51,7 @@ function importsOf(file) {
 
 /** The imports of every file of src/ (absolute paths). */
 export function importGraph() {
-  return new Map(walk(src).map((f) => [f, importsOf(f)]));
+  return new Map(walk(src).map((f) => [f, importsIn(readFileSync(f, 'utf8'), f)]));
 }
 
 /** What breaks the storeys in an import graph (file -> files it imports, absolute paths under src/). */
@@ -55,7 +63,10 @@ export function checkLayers(graph = importGraph()) {
     const from = placeOf(file);
     for (const target of targets) {
       const to = placeOf(target);
-      const down = to.storey < from.storey || (to.storey === from.storey && to.room <= from.room);
+      // Rooms at one height ('*') are apart: only a room's own files share its height.
+      const down =
+        to.storey < from.storey ||
+        (to.storey === from.storey && (to.room < from.room || to.name === from.name));
       if (!down)
         problems.push(`${name(file)} imports ${name(target)}: src/${to.name} is not below src/${from.name}`);
     }

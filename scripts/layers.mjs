@@ -1,7 +1,9 @@
 /**
  * The storeys of src/, from the ground up (docs/design.md). Each storey is one folder; `folders` are its
- * rooms from the ground up ('' = the files directly in the storey folder). A file imports files of its own
- * room, of rooms listed before it in its storey, and of lower storeys; nothing imports in a circle.
+ * rooms from the ground up ('' = the files directly in the storey folder; '*' = every other sub-folder of
+ * the storey, each a room of its own at that height, which imports none of the others). A file imports
+ * files of its own room, of rooms listed before it in its storey, and of lower storeys; nothing imports in
+ * a circle.
  * The entry files (src/cli.ts, src/action.ts, src/index.ts) stand above every storey.
  * Checked by scripts/check-layers.mjs in the lint step.
  */
@@ -12,8 +14,9 @@ export const STOREYS = [
   { name: 'machine', folders: ['os', ''] },
   // PostgreSQL: building a commit, running a cluster, counting its instructions, reading its wait events.
   { name: 'postgres', folders: ['cluster', 'builds', 'instructions', ''] },
-  // Workload files and the benchmark drivers, one folder per driver.
-  { name: 'drivers', folders: ['common', 'pgbench', 'sysbench', ''] },
+  // Workload files and the benchmark drivers: what every tool shares, then one folder per tool (pgbench,
+  // sysbench, any other registered in src/drivers/registry.ts), then the registry and the loader.
+  { name: 'drivers', folders: ['common', '*', ''] },
   // Where results are kept: the contract and results files (''), one folder per backend (a directory,
   // PostgreSQL, a data branch of the repository), and opening the backend a spec names.
   { name: 'store', folders: ['', 'dir', 'postgres', 'branch', 'open'] },

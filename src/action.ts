@@ -1,6 +1,6 @@
 /**
  * GitHub Action adapter: the only place that reads inputs and the runner's environment, and the only
- * user of @actions/core. Everything else is the pipeline in action/run-action.ts.
+ * user of @actions/core. Everything else is the pipeline in adapters/action/run-action.ts.
  */
 import os from 'node:os';
 import path from 'node:path';

@@ -1,10 +1,12 @@
 /**
  * What the list of tool modules yields: the workload file schema (each tool's section, told apart by
- * `tool`), the variant of each tool, and the driver for a workload. registry.ts composes the shipped
- * tools; a test composes them with a fake one to show a third tool needs nothing else.
+ * `tool`), the variant of each tool, the metrics a workload's samples always carry, and the driver for a
+ * workload. registry.ts composes the shipped tools; test/unit/drivers/third-tool.test.ts adds a fake one to
+ * that list to show a third tool needs nothing else.
  */
 import { z } from 'zod';
 import type { Driver, DriverDeps, DriverModule } from './common/driver.js';
+import type { MetricName } from '../core/results/metrics.js';
 
 /** A tool module whose workload section can take part in the union (a zod object with a `tool` literal). */
 export type ToolModule = DriverModule<z.core.$ZodTypeDiscriminable & z.ZodType<{ tool: string }>>;
@@ -22,12 +24,16 @@ export function composeDrivers<const M extends readonly [ToolModule, ...ToolModu
     return found;
   };
   return {
+    /** The modules, in the order given. */
+    modules,
     workloadSchema,
     /** The variant schema of each tool, e.g. to list the keys a pgbench workload accepts. */
     variants: Object.fromEntries(modules.map((m) => [m.tool, m.schema])) as Record<
       string,
       M[number]['schema']
     >,
+    /** The metrics every sample of a workload's tool carries (its module's `records`). */
+    records: (workload: Workload): readonly MetricName[] => moduleOf(workload).records,
     /** The driver for a workload's tool. */
     createDriver: (workload: Workload, deps: DriverDeps): Driver => moduleOf(workload).create(workload, deps),
     /** The key under which workloads of one tool share a prepared data set. */

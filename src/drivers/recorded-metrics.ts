@@ -1,24 +1,21 @@
 /**
  * Which metrics each client records in every sample, so that a gated metric no run could record is an error
- * before anything starts rather than a comparison with no data. Percentiles are recorded when the workload
+ * before anything starts rather than a comparison with no data. What a tool always records is its module's
+ * `records` (src/drivers/<tool>/module.ts, through the registry); percentiles are recorded when the workload
  * gates on them (pgbench's per-transaction log, sysbench's histogram). The steady per-transaction metrics
  * (WAL, buffers, backend CPU) come from server counters around every run, whatever the tool.
  */
 import type { Workload } from './workload.js';
+import { DRIVERS } from './registry.js';
 import { METRICS, STEADY_METRICS, metricFromName, type MetricName } from '../core/results/metrics.js';
 import { UserError } from '../core/util/errors.js';
-
-const ALWAYS: Record<Workload['tool'], readonly MetricName[]> = {
-  pgbench: ['tps', 'latencyAvgMs', 'latencyStddevMs'],
-  sysbench: ['tps', 'qps', 'latencyAvgMs', 'latencyPctMs'],
-};
 
 /** The metrics every sample of this workload carries. */
 export function recordedMetrics(w: Workload): MetricName[] {
   const gated = w.metrics.map((n) => metricFromName(n)!);
   // The instruction mode's counts, from its own runs, for the workloads that ask for them.
   const counted: MetricName[] = w.instructions !== undefined ? ['instructions'] : [];
-  return [...new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated, ...counted])];
+  return [...new Set([...DRIVERS.records(w), ...STEADY_METRICS, ...gated, ...counted])];
 }
 
 /**

@@ -22,7 +22,7 @@ export function shippedWorkloadNames(workloadsDir: string): string[] {
 
 /**
  * The workloads/ directory of this installation: the nearest one above this module that holds the workload
- * schema (dist/cli.js and src/config/ sit at different depths below it). Undefined when none is found.
+ * schema (dist/cli.js and src/drivers/ sit at different depths below it). Undefined when none is found.
  */
 export function defaultWorkloadsDir(from = path.dirname(fileURLToPath(import.meta.url))): string | undefined {
   for (let dir = from; ; dir = path.dirname(dir)) {

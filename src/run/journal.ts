@@ -30,7 +30,7 @@ export function openJournal(
   deps: { logger: Logger; signal?: AbortSignal },
 ): RunJournal {
   const { logger } = deps;
-  // A shard's document carries the digest of its samples, rewritten with every write (fleet/shard-digest.ts).
+  // A shard's document carries the digest of its samples, rewritten with every write (run/shard-digest.ts).
   const sink = req.shard ? sealingSink(req.sink) : req.sink;
   // A forced exit (a second signal, a crash) never reaches the run loop's own ending: the cleanup registry
   // then finishes the document (interrupted or failed, the reserve removed) before it stops the servers.

@@ -2,11 +2,12 @@
  * `mode: consolidate`: the shards of a matrix (input `shard` in each benchmark job) as one verdict. Gathers
  * their results.json files under results-dir (downloaded artifacts, searched recursively) and/or their runs
  * in the store (this head commit, plan and seed), waits up to wait-timeout for missing shards, consolidates
- * them (src/fleet: same comparison, grouped by machine class, Holm across each class's cells) and posts one
- * sticky comment and one commit status. The PR and the commit come from the event (trusted-target.ts),
- * never from the results: a shard that names another commit or PR is refused. The maintainers' accepted
- * trade-offs (`/pgperf accept`) count here as in mode benchmark, and the comment carries the decision's
- * state, so that a maintainer can accept a regression it shows (re-run this job to apply it).
+ * them (src/flows/consolidate: same comparison, grouped by machine class, Holm across each class's cells)
+ * and posts one sticky comment and one commit status. The PR and the commit come from the event
+ * (trusted-target.ts), never from the results: a shard that names another commit or PR is refused. The
+ * maintainers' accepted trade-offs (`/pgperf accept`) count here as in mode benchmark, and the comment
+ * carries the decision's state, so that a maintainer can accept a regression it shows (re-run this job to
+ * apply it).
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';

@@ -23,7 +23,7 @@ export async function loadInputWorkloads(
 
 /**
  * The file of one entry of 'workloads': a file in the workspace, else a workload shipped with the action
- * (select-only), the same rule as the CLI's --workload (config/shipped-workloads.ts).
+ * (select-only), the same rule as the CLI's --workload (src/drivers/shipped-workloads.ts).
  */
 export function workloadPath(name: string, workspace: string, actionDir: string): string {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));

@@ -114,7 +114,7 @@ export function analysisFromFlags(flags: AnalysisFlags): Partial<AnalysisSetting
   };
 }
 
-/** The one α and threshold rule (compare/policy.ts), which the Action's inputs follow too. */
+/** The one α and threshold rule (core/compare/policy.ts), which the Action's inputs follow too. */
 function parseAlpha(value: string): number {
   const problem = alphaProblem(value);
   if (problem) throw new InvalidArgumentError(`--alpha ${problem}`);

@@ -16,7 +16,8 @@
  * closed it by hand. Issues of the earlier one-issue-per-series format are closed in favour of the event's.
  *
  * The decision is a pure function of the analysis and the existing issues (planIssueActions); the
- * executor (syncRegressionIssues) only carries it out. The markers and the text are history/regression-event.ts.
+ * executor (syncRegressionIssues) only carries it out. The markers and the text are
+ * flows/nightly/regression-event.ts.
  */
 import type { HistoryAnalysis } from '../../flows/history/analyse.js';
 import { judgeHistory, type WorkloadStanding } from '../../flows/nightly/nightly-site.js';

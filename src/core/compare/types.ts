@@ -1,6 +1,6 @@
 /**
- * The comparison as data: statistics, verdicts and the reasons for them. Renderers (src/report) turn it into
- * text or markdown; nothing here formats for a terminal.
+ * The comparison as data: statistics, verdicts and the reasons for them. Renderers (src/core/report) turn it
+ * into text or markdown; nothing here formats for a terminal.
  *
  * Sign convention, everywhere: Δ% = 100·(e^HL − 1) where HL is the Hodges–Lehmann shift of ln(head) −
  * ln(base), so Δ% > 0 means head's value is higher. Whether higher is better comes from the metric

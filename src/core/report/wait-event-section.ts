@@ -1,7 +1,8 @@
 /**
  * "Why it changed": for every cell whose verdict is a regression or an improvement, the wait-event profile
  * and the largest counter changes per transaction of base vs head, from the diagnostics sampled during the
- * measured runs (src/diagnostics). Cells without diagnostics (older results, --no-diagnostics) get none.
+ * measured runs (src/postgres/wait-events.ts). Cells without diagnostics (older results, --no-diagnostics)
+ * get none.
  */
 import type { RunComparison } from '../compare/types.js';
 import { renderWaitEventComparison } from './wait-event-table.js';

@@ -260,7 +260,7 @@ export interface Sample {
   /** The exact command line that produced the sample. */
   command: string[];
   exitCode: number | null;
-  /** Wait events and counter deltas sampled during the run (src/diagnostics). */
+  /** Wait events and counter deltas sampled during the run (src/postgres/wait-events.ts). */
   diagnostics?: RunDiagnostics;
   /**
    * The server counter deltas behind the steady per-transaction metrics (walBytesPerTx, ...) and the

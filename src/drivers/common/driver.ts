@@ -1,6 +1,6 @@
 /**
- * One interface for every benchmark client (pgbench, sysbench): load data once per arm,
- * bring the cluster to the same state before each measured run, run one measurement, and hand back
+ * One interface for every benchmark client (pgbench, sysbench, any registered tool): load data once per
+ * arm, bring the cluster to the same state before each measured run, run one measurement, and hand back
  * the numbers as a sample. The run loop knows nothing about the tool behind it.
  */
 import type { z } from 'zod';
@@ -92,12 +92,19 @@ export interface DriverDeps {
 
 /**
  * A tool's whole contribution, exported by its folder's module.ts: the workload file's section for the tool
- * (a zod object told apart by its `tool` literal), the driver, and what its prepared data set depends on.
- * The registry lists modules; the workload schema, its types and the driver lookup derive from that list.
+ * (a zod object told apart by its `tool` literal), the metrics its samples always carry, the driver, and
+ * what its prepared data set depends on. The registry lists modules; the workload schema, its types, the
+ * JSON Schema, the recorded metrics and the driver lookup derive from that list.
  */
 export interface DriverModule<S extends z.ZodType<{ tool: string }>> {
   tool: z.output<S>['tool'];
   schema: S;
+  /**
+   * The metrics every successful run of the tool records, whatever the workload gates on (what its report
+   * always gives). Metrics a workload asks for on top (p95, p99) and the server's steady counters are
+   * added by recorded-metrics.ts.
+   */
+  records: readonly MetricName[];
   create(workload: z.output<S>, deps: DriverDeps): Driver;
   /**
    * What the prepared data set depends on: workloads of one tool with equal shapes (and settings) share

@@ -6,6 +6,8 @@ import { sysbenchWorkloadSchema } from './workload.js';
 export const sysbenchModule = {
   tool: 'sysbench',
   schema: sysbenchWorkloadSchema,
+  // Its report's transactions, queries, average and --percentile latency (report-metrics.ts).
+  records: ['tps', 'qps', 'latencyAvgMs', 'latencyPctMs'],
   create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
   dataSetShape: dataShape,
 } satisfies DriverModule<typeof sysbenchWorkloadSchema>;

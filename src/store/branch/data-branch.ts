@@ -13,7 +13,7 @@
  * credentials reach git only through the environment of each git process, as an HTTP Authorization header
  * (GIT_CONFIG_COUNT/KEY/VALUE, which git reads as `-c http.<origin>/.extraheader=...` without writing it
  * anywhere), and credential helpers are switched off so that none stores them. The work tree is removed by
- * close(), when checkout fails, and by the cleanup registry (util/cleanup.ts) on a forced exit.
+ * close(), when checkout fails, and by the cleanup registry (machine/os/cleanup.ts) on a forced exit.
  *
  * Nothing waits on the remote for ever: a transfer slower than 1 kB/s for 30 s is ended by git itself
  * (http.lowSpeedLimit/lowSpeedTime), every git command is killed after GIT_TIMEOUT_MS, and the first signal
