@@ -73017,9 +73017,8 @@ function describeStoredBaseline(b) {
 
 // src/adapters/cli/report-gate.ts
 function reportGate(decision, logger) {
-  const line = `${decision.flow}: ${decisionLine(decision)}`;
-  if (decision.failure !== void 0) logger.error(`${line} (${decision.failure})`);
-  else logger.info(line);
+  logger.info(`${decision.flow}: ${decisionLine(decision)}`);
+  if (decision.failure !== void 0) logger.error(decision.failure);
 }
 
 // src/adapters/cli/analysis-flags.ts

@@ -90,7 +90,11 @@ beforeAll(async () => {
       expect(ran.stdout).toContain(`Shard ${i}/3 of plan`);
       expect(ran.stdout).toContain('the consolidate job (mode: consolidate) posts the verdict');
       expect(ran.summary).toContain(`Shard ${i}/3`);
-      expect(ran.outputs.verdict).toBeUndefined();
+      // Its gate is pending (the consolidation decides), its verdict partial; decision.json says so.
+      expect(ran.outputs.outcome).toBe('pending');
+      expect(ran.outputs.verdict).toMatch(/^(regression|improvement|no-change|inconclusive|mixed)$/);
+      const shardDecision = JSON.parse(await readFile(ran.outputs['decision-json']!, 'utf8'));
+      expect(shardDecision).toMatchObject({ flow: 'shard', outcome: 'pending', exitCode: 0 });
       const artifact = path.join(tmp, 'artifacts', `shard-${i}`);
       await mkdir(artifact, { recursive: true });
       await cp(path.join(tmp, `job${i}`, 'results.json'), path.join(artifact, 'results.json'));

@@ -1,13 +1,12 @@
 /**
  * The CLI's side of a flow's decision (nightly, bisect, calibrate): its line, verdict first, on stderr
- * beside the flow's own report, and the failure when the gate fails. The exit code is the decision's.
+ * beside the flow's own report, then the failure when the gate fails. The exit code is the decision's.
  */
 import type { GateDecision } from '../../core/compare/flow-decision.js';
 import { decisionLine } from '../../core/report/comparison-text.js';
 import type { Logger } from '../../core/util/logger.js';
 
 export function reportGate(decision: GateDecision, logger: Logger): void {
-  const line = `${decision.flow}: ${decisionLine(decision)}`;
-  if (decision.failure !== undefined) logger.error(`${line} (${decision.failure})`);
-  else logger.info(line);
+  logger.info(`${decision.flow}: ${decisionLine(decision)}`);
+  if (decision.failure !== undefined) logger.error(decision.failure);
 }

@@ -187,9 +187,10 @@ describe('every flow decides in one shape, and the CLI and the Action say the sa
           group: <T>(_: string, fn: () => Promise<T>) => fn(),
         };
         reportGate(decision, logger);
-        expect(lines).toHaveLength(1);
-        expect(lines[0]!.startsWith(decision.exitCode === 0 ? 'info ' : 'error ')).toBe(true);
-        expect(lines[0]).toContain(`${flow}: ${decision.outcome.toUpperCase()}: ${decision.headline.lead}`);
+        expect(lines[0]).toContain(
+          `info ${flow}: ${decision.outcome.toUpperCase()}: ${decision.headline.lead}`,
+        );
+        expect(lines.slice(1)).toEqual(decision.exitCode === 0 ? [] : [`error ${decision.failure}`]);
 
         // The Action: the same outcome and verdict in the outputs and decision.json, the step failed exactly
         // when the CLI exits 1 or 3.
