@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path47 = __require("node:path");
+    var path48 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path47.resolve(baseDir, baseName);
+          const localBin = path48.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path47.extname(baseName))) return void 0;
+          if (sourceExt.includes(path48.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path47.resolve(
-            path47.dirname(resolvedScriptPath),
+          executableDir = path48.resolve(
+            path48.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path47.basename(
+            const legacyName = path48.basename(
               this._scriptPath,
-              path47.extname(this._scriptPath)
+              path48.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path47.extname(executableFile));
+        launchWithNode = sourceExt.includes(path48.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -2677,7 +2677,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const negativeNumberArg = (arg) => {
           if (!/^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/.test(arg)) return false;
           return !this._getCommandAndAncestors().some(
-            (cmd) => cmd.options.map((opt) => opt.short).some((short3) => /^-\d$/.test(short3))
+            (cmd) => cmd.options.map((opt) => opt.short).some((short4) => /^-\d$/.test(short4))
           );
         };
         let activeVariadicOption = null;
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path47.basename(filename, path47.extname(filename));
+        this._name = path48.basename(filename, path48.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path48) {
-        if (path48 === void 0) return this._executableDir;
-        this._executableDir = path48;
+      executableDir(path49) {
+        if (path49 === void 0) return this._executableDir;
+        this._executableDir = path49;
         return this;
       }
       /**
@@ -3926,8 +3926,8 @@ var require_postgres_date = __commonJS({
     function bcYearToNegativeYear(year) {
       return -(year - 1);
     }
-    function is0To99(num4) {
-      return num4 >= 0 && num4 < 100;
+    function is0To99(num5) {
+      return num5 >= 0 && num5 < 100;
     }
   }
 });
@@ -6103,18 +6103,18 @@ var require_buffer_writer = __commonJS({
           oldBuffer.copy(this.buffer, 0, 0, this.offset);
         }
       }
-      addInt32(num4) {
+      addInt32(num5) {
         this.ensure(4);
-        this.buffer[this.offset++] = num4 >>> 24 & 255;
-        this.buffer[this.offset++] = num4 >>> 16 & 255;
-        this.buffer[this.offset++] = num4 >>> 8 & 255;
-        this.buffer[this.offset++] = num4 >>> 0 & 255;
+        this.buffer[this.offset++] = num5 >>> 24 & 255;
+        this.buffer[this.offset++] = num5 >>> 16 & 255;
+        this.buffer[this.offset++] = num5 >>> 8 & 255;
+        this.buffer[this.offset++] = num5 >>> 0 & 255;
         return this;
       }
-      addInt16(num4) {
+      addInt16(num5) {
         this.ensure(2);
-        this.buffer[this.offset++] = num4 >>> 8 & 255;
-        this.buffer[this.offset++] = num4 >>> 0 & 255;
+        this.buffer[this.offset++] = num5 >>> 8 & 255;
+        this.buffer[this.offset++] = num5 >>> 0 & 255;
         return this;
       }
       addCString(string4) {
@@ -7180,7 +7180,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path47 = __require("path");
+    var path48 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -7219,7 +7219,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path47.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path47.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path48.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path48.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7351,7 +7351,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path47 = __require("path");
+    var path48 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9288,10 +9288,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path47) {
-  if (!path47)
+function getElementAtPath(obj, path48) {
+  if (!path48)
     return obj;
-  return path47.reduce((acc, key) => acc?.[key], obj);
+  return path48.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -9550,11 +9550,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path47, issues) {
+function prefixIssues(path48, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path47);
+    iss.path.unshift(path48);
     return iss;
   });
 }
@@ -10087,16 +10087,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path47 = []) => {
+  const processError = (error63, path48 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path47, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path48, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path47, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path48, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path47, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path48, ...issue2.path]);
       } else {
-        const fullpath = [...path47, ...issue2.path];
+        const fullpath = [...path48, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -10119,11 +10119,11 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
                 configurable: true
               });
             }
-            const node2 = curr[el];
+            const node3 = curr[el];
             if (terminal) {
-              node2._errors.push(mapper(issue2));
+              node3._errors.push(mapper(issue2));
             }
-            curr = node2;
+            curr = node3;
             i++;
           }
         }
@@ -10135,17 +10135,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path47 = []) => {
+  const processError = (error63, path48 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path47, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path48, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path47, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path48, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path47, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path48, ...issue2.path]);
       } else {
-        const fullpath = [...path47, ...issue2.path];
+        const fullpath = [...path48, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -10184,8 +10184,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path47 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path47) {
+  const path48 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path48) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -28217,13 +28217,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path47 = ref.slice(1).split("/").filter(Boolean);
-  if (path47.length === 0) {
+  const path48 = ref.slice(1).split("/").filter(Boolean);
+  if (path48.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path47[0] === defsKey) {
-    const key = path47[1] === void 0 ? void 0 : decodeJSONPointerSegment(path47[1]);
+  if (path48[0] === defsKey) {
+    const key = path48[1] === void 0 ? void 0 : decodeJSONPointerSegment(path48[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -28938,9 +28938,9 @@ var init_from_json_schema = __esm({
 
 // node_modules/zod/v4/core/visit.js
 function visit(schema, fnOrHandlers) {
-  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
-    const h = fnOrHandlers[node2._zod.def.type];
-    return h ? h(node2, rewritten) : node2;
+  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node3, rewritten) => {
+    const h = fnOrHandlers[node3._zod.def.type];
+    return h ? h(node3, rewritten) : node3;
   };
   const cache3 = /* @__PURE__ */ new Map();
   function run2(s) {
@@ -29485,24 +29485,24 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
-    var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
-    var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
-    function isCollection(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
+    var isAlias = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
+    var isDocument = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === DOC;
+    var isMap2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === MAP;
+    var isPair2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
+    var isScalar2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SCALAR;
+    var isSeq = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SEQ;
+    function isCollection(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
           case MAP:
           case SEQ:
             return true;
         }
       return false;
     }
-    function isNode(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
+    function isNode(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
           case ALIAS:
           case MAP:
           case SCALAR:
@@ -29511,7 +29511,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar2(node2) || isCollection(node2)) && !!node2.anchor;
+    var hasAnchor = (node3) => (isScalar2(node3) || isCollection(node3)) && !!node3.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -29539,98 +29539,98 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node2, visitor) {
+    function visit2(node3, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity.isDocument(node2)) {
-        const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
+      if (identity.isDocument(node3)) {
+        const cd = visit_(null, node3.contents, visitor_, Object.freeze([node3]));
         if (cd === REMOVE)
-          node2.contents = null;
+          node3.contents = null;
       } else
-        visit_(null, node2, visitor_, Object.freeze([]));
+        visit_(null, node3, visitor_, Object.freeze([]));
     }
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path47) {
-      const ctrl = callVisitor(key, node2, visitor, path47);
+    function visit_(key, node3, visitor, path48) {
+      const ctrl = callVisitor(key, node3, visitor, path48);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path47, ctrl);
-        return visit_(key, ctrl, visitor, path47);
+        replaceNode(key, path48, ctrl);
+        return visit_(key, ctrl, visitor, path48);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity.isCollection(node2)) {
-          path47 = Object.freeze(path47.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path47);
+        if (identity.isCollection(node3)) {
+          path48 = Object.freeze(path48.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = visit_(i, node3.items[i], visitor, path48);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
+              node3.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity.isPair(node2)) {
-          path47 = Object.freeze(path47.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path47);
+        } else if (identity.isPair(node3)) {
+          path48 = Object.freeze(path48.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path48);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
-            node2.key = null;
-          const cv2 = visit_("value", node2.value, visitor, path47);
+            node3.key = null;
+          const cv2 = visit_("value", node3.value, visitor, path48);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
-            node2.value = null;
+            node3.value = null;
         }
       }
       return ctrl;
     }
-    async function visitAsync(node2, visitor) {
+    async function visitAsync(node3, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity.isDocument(node2)) {
-        const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
+      if (identity.isDocument(node3)) {
+        const cd = await visitAsync_(null, node3.contents, visitor_, Object.freeze([node3]));
         if (cd === REMOVE)
-          node2.contents = null;
+          node3.contents = null;
       } else
-        await visitAsync_(null, node2, visitor_, Object.freeze([]));
+        await visitAsync_(null, node3, visitor_, Object.freeze([]));
     }
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path47) {
-      const ctrl = await callVisitor(key, node2, visitor, path47);
+    async function visitAsync_(key, node3, visitor, path48) {
+      const ctrl = await callVisitor(key, node3, visitor, path48);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path47, ctrl);
-        return visitAsync_(key, ctrl, visitor, path47);
+        replaceNode(key, path48, ctrl);
+        return visitAsync_(key, ctrl, visitor, path48);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity.isCollection(node2)) {
-          path47 = Object.freeze(path47.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path47);
+        if (identity.isCollection(node3)) {
+          path48 = Object.freeze(path48.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = await visitAsync_(i, node3.items[i], visitor, path48);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
+              node3.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity.isPair(node2)) {
-          path47 = Object.freeze(path47.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path47);
+        } else if (identity.isPair(node3)) {
+          path48 = Object.freeze(path48.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path48);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
-            node2.key = null;
-          const cv2 = await visitAsync_("value", node2.value, visitor, path47);
+            node3.key = null;
+          const cv2 = await visitAsync_("value", node3.value, visitor, path48);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
-            node2.value = null;
+            node3.value = null;
         }
       }
       return ctrl;
@@ -29653,32 +29653,32 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path47) {
+    function callVisitor(key, node3, visitor, path48) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path47);
-      if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path47);
-      if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path47);
-      if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path47);
-      if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path47);
-      if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path47);
+        return visitor(key, node3, path48);
+      if (identity.isMap(node3))
+        return visitor.Map?.(key, node3, path48);
+      if (identity.isSeq(node3))
+        return visitor.Seq?.(key, node3, path48);
+      if (identity.isPair(node3))
+        return visitor.Pair?.(key, node3, path48);
+      if (identity.isScalar(node3))
+        return visitor.Scalar?.(key, node3, path48);
+      if (identity.isAlias(node3))
+        return visitor.Alias?.(key, node3, path48);
       return void 0;
     }
-    function replaceNode(key, path47, node2) {
-      const parent = path47[path47.length - 1];
+    function replaceNode(key, path48, node3) {
+      const parent = path48[path48.length - 1];
       if (identity.isCollection(parent)) {
-        parent.items[key] = node2;
+        parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
         if (key === "key")
-          parent.key = node2;
+          parent.key = node3;
         else
-          parent.value = node2;
+          parent.value = node3;
       } else if (identity.isDocument(parent)) {
-        parent.contents = node2;
+        parent.contents = node3;
       } else {
         const pt = identity.isAlias(parent) ? "alias" : "scalar";
         throw new Error(`Cannot replace node with ${pt} parent`);
@@ -29838,9 +29838,9 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit2.visit(doc.contents, (_key, node2) => {
-            if (identity.isNode(node2) && node2.tag)
-              tags[node2.tag] = true;
+          visit2.visit(doc.contents, (_key, node3) => {
+            if (identity.isNode(node3) && node3.tag)
+              tags[node3.tag] = true;
           });
           tagNames = Object.keys(tags);
         } else
@@ -29877,9 +29877,9 @@ var require_anchors = __commonJS({
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
       visit2.visit(root, {
-        Value(_key, node2) {
-          if (node2.anchor)
-            anchors.add(node2.anchor);
+        Value(_key, node3) {
+          if (node3.anchor)
+            anchors.add(node3.anchor);
         }
       });
       return anchors;
@@ -30083,20 +30083,20 @@ var require_Alias = __commonJS({
         } else {
           nodes = [];
           visit2.visit(doc, {
-            Node: (_key, node2) => {
-              if (identity.isAlias(node2) || identity.hasAnchor(node2))
-                nodes.push(node2);
+            Node: (_key, node3) => {
+              if (identity.isAlias(node3) || identity.hasAnchor(node3))
+                nodes.push(node3);
             }
           });
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
         let found = void 0;
-        for (const node2 of nodes) {
-          if (node2 === this)
+        for (const node3 of nodes) {
+          if (node3 === this)
             break;
-          if (node2.anchor === this.source)
-            found = node2;
+          if (node3.anchor === this.source)
+            found = node3;
         }
         if (found && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
@@ -30145,22 +30145,22 @@ var require_Alias = __commonJS({
         return src;
       }
     };
-    function getAliasCount(doc, node2, anchors2) {
-      if (identity.isAlias(node2)) {
-        const source = node2.resolve(doc);
+    function getAliasCount(doc, node3, anchors2) {
+      if (identity.isAlias(node3)) {
+        const source = node3.resolve(doc);
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
-      } else if (identity.isCollection(node2)) {
+      } else if (identity.isCollection(node3)) {
         let count2 = 0;
-        for (const item of node2.items) {
+        for (const item of node3.items) {
           const c = getAliasCount(doc, item, anchors2);
           if (c > count2)
             count2 = c;
         }
         return count2;
-      } else if (identity.isPair(node2)) {
-        const kc = getAliasCount(doc, node2.key, anchors2);
-        const vc = getAliasCount(doc, node2.value, anchors2);
+      } else if (identity.isPair(node3)) {
+        const kc = getAliasCount(doc, node3.key, anchors2);
+        const vc = getAliasCount(doc, node3.value, anchors2);
         return Math.max(kc, vc);
       }
       return 1;
@@ -30250,10 +30250,10 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node3 = new Scalar.Scalar(value);
+          const node4 = new Scalar.Scalar(value);
           if (ref)
-            ref.node = node3;
-          return node3;
+            ref.node = node4;
+          return node4;
         }
         tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
       }
@@ -30261,14 +30261,14 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      const node3 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
       if (tagName)
-        node2.tag = tagName;
+        node3.tag = tagName;
       else if (!tagObj.default)
-        node2.tag = tagObj.tag;
+        node3.tag = tagObj.tag;
       if (ref)
-        ref.node = node2;
-      return node2;
+        ref.node = node3;
+      return node3;
     }
     exports.createNode = createNode;
   }
@@ -30281,10 +30281,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path47, value) {
+    function collectionFromPath(schema, path48, value) {
       let v = value;
-      for (let i = path47.length - 1; i >= 0; --i) {
-        const k = path47[i];
+      for (let i = path48.length - 1; i >= 0; --i) {
+        const k = path48[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30303,7 +30303,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path47) => path47 == null || typeof path47 === "object" && !!path47[Symbol.iterator]().next().done;
+    var isEmptyPath = (path48) => path48 == null || typeof path48 === "object" && !!path48[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30333,15 +30333,15 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path47, value) {
-        if (isEmptyPath(path47))
+      addIn(path48, value) {
+        if (isEmptyPath(path48))
           this.add(value);
         else {
-          const [key, ...rest] = path47;
-          const node2 = this.get(key, true);
-          if (identity.isCollection(node2))
-            node2.addIn(rest, value);
-          else if (node2 === void 0 && this.schema)
+          const [key, ...rest] = path48;
+          const node3 = this.get(key, true);
+          if (identity.isCollection(node3))
+            node3.addIn(rest, value);
+          else if (node3 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -30351,13 +30351,13 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path47) {
-        const [key, ...rest] = path47;
+      deleteIn(path48) {
+        const [key, ...rest] = path48;
         if (rest.length === 0)
           return this.delete(key);
-        const node2 = this.get(key, true);
-        if (identity.isCollection(node2))
-          return node2.deleteIn(rest);
+        const node3 = this.get(key, true);
+        if (identity.isCollection(node3))
+          return node3.deleteIn(rest);
         else
           throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
       }
@@ -30366,45 +30366,45 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path47, keepScalar) {
-        const [key, ...rest] = path47;
-        const node2 = this.get(key, true);
+      getIn(path48, keepScalar) {
+        const [key, ...rest] = path48;
+        const node3 = this.get(key, true);
         if (rest.length === 0)
-          return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
+          return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
         else
-          return identity.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
+          return identity.isCollection(node3) ? node3.getIn(rest, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
-        return this.items.every((node2) => {
-          if (!identity.isPair(node2))
+        return this.items.every((node3) => {
+          if (!identity.isPair(node3))
             return false;
-          const n = node2.value;
+          const n = node3.value;
           return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path47) {
-        const [key, ...rest] = path47;
+      hasIn(path48) {
+        const [key, ...rest] = path48;
         if (rest.length === 0)
           return this.has(key);
-        const node2 = this.get(key, true);
-        return identity.isCollection(node2) ? node2.hasIn(rest) : false;
+        const node3 = this.get(key, true);
+        return identity.isCollection(node3) ? node3.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path47, value) {
-        const [key, ...rest] = path47;
+      setIn(path48, value) {
+        const [key, ...rest] = path48;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
-          const node2 = this.get(key, true);
-          if (identity.isCollection(node2))
-            node2.setIn(rest, value);
-          else if (node2 === void 0 && this.schema)
+          const node3 = this.get(key, true);
+          if (identity.isCollection(node3))
+            node3.setIn(rest, value);
+          else if (node3 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -30930,16 +30930,16 @@ var require_stringify = __commonJS({
       }
       return tagObj;
     }
-    function stringifyProps(node2, tagObj, { anchors: anchors$1, doc }) {
+    function stringifyProps(node3, tagObj, { anchors: anchors$1, doc }) {
       if (!doc.directives)
         return "";
       const props = [];
-      const anchor2 = (identity.isScalar(node2) || identity.isCollection(node2)) && node2.anchor;
+      const anchor2 = (identity.isScalar(node3) || identity.isCollection(node3)) && node3.anchor;
       if (anchor2 && anchors.anchorIsValid(anchor2)) {
         anchors$1.add(anchor2);
         props.push(`&${anchor2}`);
       }
-      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
+      const tag = node3.tag ?? (tagObj.default ? null : tagObj.tag);
       if (tag)
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
@@ -30961,15 +30961,15 @@ var require_stringify = __commonJS({
         }
       }
       let tagObj = void 0;
-      const node2 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
-      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
-      const props = stringifyProps(node2, tagObj, ctx);
+      const node3 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node3));
+      const props = stringifyProps(node3, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node3, ctx, onComment, onChompKeep) : identity.isScalar(node3) ? stringifyString.stringifyString(node3, ctx, onComment, onChompKeep) : node3.toString(ctx, onComment, onChompKeep);
       if (!props)
         return str;
-      return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+      return identity.isScalar(node3) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
@@ -31236,8 +31236,8 @@ var require_addPairToJSMap = __commonJS({
       if (identity.isNode(key) && ctx?.doc) {
         const strCtx = stringify2.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
-        for (const node2 of ctx.anchors.keys())
-          strCtx.anchors.add(node2.anchor);
+        for (const node3 of ctx.anchors.keys())
+          strCtx.anchors.add(node3.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
         const strKey = key.toString(strCtx);
@@ -31546,8 +31546,8 @@ var require_YAMLMap = __commonJS({
       }
       get(key, keepScalar) {
         const it = findPair(this.items, key);
-        const node2 = it?.value;
-        return (!keepScalar && identity.isScalar(node2) ? node2.value : node2) ?? void 0;
+        const node3 = it?.value;
+        return (!keepScalar && identity.isScalar(node3) ? node3.value : node3) ?? void 0;
       }
       has(key) {
         return !!findPair(this.items, key);
@@ -31819,9 +31819,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num4 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num4))
-        return isNaN(num4) ? ".nan" : num4 < 0 ? "-.inf" : ".inf";
+      const num5 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num5))
+        return isNaN(num5) ? ".nan" : num5 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -31860,9 +31860,9 @@ var require_float = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
-      stringify(node2) {
-        const num4 = Number(node2.value);
-        return isFinite(num4) ? num4.toExponential() : stringifyNumber.stringifyNumber(node2);
+      stringify(node3) {
+        const num5 = Number(node3.value);
+        return isFinite(num5) ? num5.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -31871,11 +31871,11 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str));
+        const node3 = new Scalar.Scalar(parseFloat(str));
         const dot = str.indexOf(".");
         if (dot !== -1 && str[str.length - 1] === "0")
-          node2.minFractionDigits = str.length - dot - 1;
-        return node2;
+          node3.minFractionDigits = str.length - dot - 1;
+        return node3;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -31892,11 +31892,11 @@ var require_int = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
+    function intStringify(node3, radix, prefix) {
+      const { value } = node3;
       if (intIdentify(value) && value >= 0)
         return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node2);
+      return stringifyNumber.stringifyNumber(node3);
     }
     var intOct = {
       identify: (value) => intIdentify(value) && value >= 0,
@@ -31905,7 +31905,7 @@ var require_int = __commonJS({
       format: "OCT",
       test: /^0o[0-7]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0o")
+      stringify: (node3) => intStringify(node3, 8, "0o")
     };
     var int2 = {
       identify: intIdentify,
@@ -31922,7 +31922,7 @@ var require_int = __commonJS({
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
+      stringify: (node3) => intStringify(node3, 16, "0x")
     };
     exports.int = int2;
     exports.intHex = intHex;
@@ -32300,9 +32300,9 @@ var require_float2 = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
-      stringify(node2) {
-        const num4 = Number(node2.value);
-        return isFinite(num4) ? num4.toExponential() : stringifyNumber.stringifyNumber(node2);
+      stringify(node3) {
+        const num5 = Number(node3.value);
+        return isFinite(num5) ? num5.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -32311,14 +32311,14 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
+        const node3 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
         const dot = str.indexOf(".");
         if (dot !== -1) {
           const f = str.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
-            node2.minFractionDigits = f.length;
+            node3.minFractionDigits = f.length;
         }
-        return node2;
+        return node3;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -32357,13 +32357,13 @@ var require_int2 = __commonJS({
       const n = parseInt(str, radix);
       return sign === "-" ? -1 * n : n;
     }
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
+    function intStringify(node3, radix, prefix) {
+      const { value } = node3;
       if (intIdentify(value)) {
         const str = value.toString(radix);
         return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
       }
-      return stringifyNumber.stringifyNumber(node2);
+      return stringifyNumber.stringifyNumber(node3);
     }
     var intBin = {
       identify: intIdentify,
@@ -32372,7 +32372,7 @@ var require_int2 = __commonJS({
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
-      stringify: (node2) => intStringify(node2, 2, "0b")
+      stringify: (node3) => intStringify(node3, 2, "0b")
     };
     var intOct = {
       identify: intIdentify,
@@ -32381,7 +32381,7 @@ var require_int2 = __commonJS({
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0")
+      stringify: (node3) => intStringify(node3, 8, "0")
     };
     var int2 = {
       identify: intIdentify,
@@ -32398,7 +32398,7 @@ var require_int2 = __commonJS({
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
+      stringify: (node3) => intStringify(node3, 16, "0x")
     };
     exports.int = int2;
     exports.intBin = intBin;
@@ -32504,23 +32504,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num4 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num4(60) + num4(p), num4(0));
-      return sign === "-" ? num4(-1) * res : res;
+      const num5 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num5(60) + num5(p), num5(0));
+      return sign === "-" ? num5(-1) * res : res;
     }
-    function stringifySexagesimal(node2) {
-      let { value } = node2;
-      let num4 = (n) => n;
+    function stringifySexagesimal(node3) {
+      let { value } = node3;
+      let num5 = (n) => n;
       if (typeof value === "bigint")
-        num4 = (n) => BigInt(n);
+        num5 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node2);
+        return stringifyNumber.stringifyNumber(node3);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num4(-1);
+        value *= num5(-1);
       }
-      const _60 = num4(60);
+      const _60 = num5(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -32912,9 +32912,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path47, value) {
+      addIn(path48, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path47, value);
+          this.contents.addIn(path48, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -32925,13 +32925,13 @@ var require_Document = __commonJS({
        * `name` will be used as a prefix for a new unique anchor.
        * If `name` is undefined, the generated anchor will use 'a' as a prefix.
        */
-      createAlias(node2, name) {
-        if (!node2.anchor) {
+      createAlias(node3, name) {
+        if (!node3.anchor) {
           const prev = anchors.anchorNames(this);
-          node2.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          node3.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
           !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
         }
-        return new Alias.Alias(node2.anchor);
+        return new Alias.Alias(node3.anchor);
       }
       createNode(value, replacer, options) {
         let _replacer = void 0;
@@ -32963,11 +32963,11 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node2 = createNode.createNode(value, tag, ctx);
-        if (flow && identity.isCollection(node2))
-          node2.flow = true;
+        const node3 = createNode.createNode(value, tag, ctx);
+        if (flow && identity.isCollection(node3))
+          node3.flow = true;
         setAnchors();
-        return node2;
+        return node3;
       }
       /**
        * Convert a key and a value into a `Pair` using the current schema,
@@ -32989,14 +32989,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path47) {
-        if (Collection2.isEmptyPath(path47)) {
+      deleteIn(path48) {
+        if (Collection2.isEmptyPath(path48)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path47) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path48) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33011,10 +33011,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path47, keepScalar) {
-        if (Collection2.isEmptyPath(path47))
+      getIn(path48, keepScalar) {
+        if (Collection2.isEmptyPath(path48))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path47, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path48, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33025,10 +33025,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path47) {
-        if (Collection2.isEmptyPath(path47))
+      hasIn(path48) {
+        if (Collection2.isEmptyPath(path48))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path47) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path48) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33045,13 +33045,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path47, value) {
-        if (Collection2.isEmptyPath(path47)) {
+      setIn(path48, value) {
+        if (Collection2.isEmptyPath(path48)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path47), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path48), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path47, value);
+          this.contents.setIn(path48, value);
         }
       }
       /**
@@ -33564,11 +33564,11 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node2 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        const node3 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
-        offset = node2.range[2];
-        seq.items.push(node2);
+        offset = node3.range[2];
+        seq.items.push(node3);
       }
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
@@ -33868,12 +33868,12 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node2 = identity.isNode(res) ? res : new Scalar.Scalar(res);
-      node2.range = coll.range;
-      node2.tag = tagName;
+      const node3 = identity.isNode(res) ? res : new Scalar.Scalar(res);
+      node3.range = coll.range;
+      node3.tag = tagName;
       if (tag?.format)
-        node2.format = tag.format;
-      return node2;
+        node3.format = tag.format;
+      return node3;
     }
     exports.composeCollection = composeCollection;
   }
@@ -34408,11 +34408,11 @@ var require_compose_node = __commonJS({
     function composeNode(ctx, token, props, onError) {
       const atKey = ctx.atKey;
       const { spaceBefore, comment, anchor: anchor2, tag } = props;
-      let node2;
+      let node3;
       let isSrcToken = true;
       switch (token.type) {
         case "alias":
-          node2 = composeAlias(ctx, token, onError);
+          node3 = composeAlias(ctx, token, onError);
           if (anchor2 || tag)
             onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
@@ -34420,17 +34420,17 @@ var require_compose_node = __commonJS({
         case "single-quoted-scalar":
         case "double-quoted-scalar":
         case "block-scalar":
-          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+          node3 = composeScalar.composeScalar(ctx, token, tag, onError);
           if (anchor2)
-            node2.anchor = anchor2.source.substring(1);
+            node3.anchor = anchor2.source.substring(1);
           break;
         case "block-map":
         case "block-seq":
         case "flow-collection":
           try {
-            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            node3 = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor2)
-              node2.anchor = anchor2.source.substring(1);
+              node3.anchor = anchor2.source.substring(1);
           } catch (error62) {
             const message = error62 instanceof Error ? error62.message : String(error62);
             onError(token, "RESOURCE_EXHAUSTION", message);
@@ -34442,24 +34442,24 @@ var require_compose_node = __commonJS({
           isSrcToken = false;
         }
       }
-      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
-      if (anchor2 && node2.anchor === "")
+      node3 ?? (node3 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor2 && node3.anchor === "")
         onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
+      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node3) || typeof node3.value !== "string" || node3.tag && node3.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
         onError(tag ?? token, "NON_STRING_KEY", msg);
       }
       if (spaceBefore)
-        node2.spaceBefore = true;
+        node3.spaceBefore = true;
       if (comment) {
         if (token.type === "scalar" && token.source === "")
-          node2.comment = comment;
+          node3.comment = comment;
         else
-          node2.commentBefore = comment;
+          node3.commentBefore = comment;
       }
       if (ctx.options.keepSourceTokens && isSrcToken)
-        node2.srcToken = token;
-      return node2;
+        node3.srcToken = token;
+      return node3;
     }
     function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
       const token = {
@@ -34468,19 +34468,19 @@ var require_compose_node = __commonJS({
         indent: -1,
         source: ""
       };
-      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+      const node3 = composeScalar.composeScalar(ctx, token, tag, onError);
       if (anchor2) {
-        node2.anchor = anchor2.source.substring(1);
-        if (node2.anchor === "")
+        node3.anchor = anchor2.source.substring(1);
+        if (node3.anchor === "")
           onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
       }
       if (spaceBefore)
-        node2.spaceBefore = true;
+        node3.spaceBefore = true;
       if (comment) {
-        node2.comment = comment;
-        node2.range[2] = end;
+        node3.comment = comment;
+        node3.range[2] = end;
       }
-      return node2;
+      return node3;
     }
     function composeAlias({ options }, { offset, source, end }, onError) {
       const alias = new Alias.Alias(source.substring(1));
@@ -35012,9 +35012,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path47) => {
+    visit2.itemAtPath = (cst, path48) => {
       let item = cst;
-      for (const [field, index] of path47) {
+      for (const [field, index] of path48) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35023,23 +35023,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path47) => {
-      const parent = visit2.itemAtPath(cst, path47.slice(0, -1));
-      const field = path47[path47.length - 1][0];
+    visit2.parentCollection = (cst, path48) => {
+      const parent = visit2.itemAtPath(cst, path48.slice(0, -1));
+      const field = path48[path48.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path47, item, visitor) {
-      let ctrl = visitor(item, path47);
+    function _visit(path48, item, visitor) {
+      let ctrl = visitor(item, path48);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path47.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path48.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35050,10 +35050,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path47);
+            ctrl = ctrl(item, path48);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path47) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path48) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -36940,12 +36940,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path47) {
-  return path47.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path48) {
+  return path48.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path47) {
+function valueAt2(doc, path48) {
   let v = doc;
-  for (const key of path47) {
+  for (const key of path48) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37165,6 +37165,35 @@ var init_results_schema = __esm({
       explanation: instructionsSchema.extend({
         targets: external_exports.array(external_exports.looseObject({ head: text, workload: text, cells: external_exports.array(text) }))
       }).optional(),
+      // The plan phase's plans and counters (src/core/results/plans.ts); absent when no workload asked for plans.
+      plans: external_exports.looseObject({
+        arms: external_exports.array(text),
+        wallS: finite2,
+        statements: external_exports.array(external_exports.looseObject({ workload: text, statement: text, explained: text.optional() })),
+        plans: external_exports.array(
+          external_exports.looseObject({
+            workload: text,
+            arm: text,
+            statement: text,
+            plan: external_exports.string().optional(),
+            error: external_exports.string().optional()
+          })
+        ),
+        stats: external_exports.array(
+          external_exports.looseObject({
+            workload: text,
+            arm: text,
+            statement: text,
+            calls: count,
+            totalTimeMs: finite2,
+            sharedBlksHit: count,
+            sharedBlksRead: count,
+            transactions: count
+          })
+        ),
+        failures: external_exports.array(external_exports.looseObject({ workload: text, arm: text.optional(), reason: text })),
+        notes: external_exports.array(text)
+      }).optional(),
       // The confirmation block (written since confirmation exists; absent in older documents).
       confirmation: external_exports.looseObject({
         rounds: external_exports.number().int().nonnegative(),
@@ -37289,15 +37318,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-import { readFile as readFile17 } from "node:fs/promises";
-async function readResults(path47, options = {}) {
+import { readFile as readFile18 } from "node:fs/promises";
+async function readResults(path48, options = {}) {
   let text2;
   try {
-    text2 = await readFile17(path47, "utf8");
+    text2 = await readFile18(path48, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path47}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path48}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path47, options);
+  return parseResults(text2, path48, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39002,33 +39031,33 @@ var require_tree = __commonJS({
           throw new TypeError("Unreachable");
         }
         let index = 0;
-        let node2 = this;
+        let node3 = this;
         while (true) {
           const code = key.charCodeAt(index);
           if (code > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node2.code === code) {
+          if (node3.code === code) {
             if (length === ++index) {
-              node2.value = value;
+              node3.value = value;
               break;
-            } else if (node2.middle !== null) {
-              node2 = node2.middle;
+            } else if (node3.middle !== null) {
+              node3 = node3.middle;
             } else {
-              node2.middle = new _TstNode(key, value, index);
+              node3.middle = new _TstNode(key, value, index);
               break;
             }
-          } else if (node2.code < code) {
-            if (node2.left !== null) {
-              node2 = node2.left;
+          } else if (node3.code < code) {
+            if (node3.left !== null) {
+              node3 = node3.left;
             } else {
-              node2.left = new _TstNode(key, value, index);
+              node3.left = new _TstNode(key, value, index);
               break;
             }
-          } else if (node2.right !== null) {
-            node2 = node2.right;
+          } else if (node3.right !== null) {
+            node3 = node3.right;
           } else {
-            node2.right = new _TstNode(key, value, index);
+            node3.right = new _TstNode(key, value, index);
             break;
           }
         }
@@ -39040,21 +39069,21 @@ var require_tree = __commonJS({
       search(key) {
         const keylength = key.length;
         let index = 0;
-        let node2 = this;
-        while (node2 !== null && index < keylength) {
+        let node3 = this;
+        while (node3 !== null && index < keylength) {
           let code = key[index];
           if (code <= 90 && code >= 65) {
             code |= 32;
           }
-          while (node2 !== null) {
-            if (code === node2.code) {
+          while (node3 !== null) {
+            if (code === node3.code) {
               if (keylength === ++index) {
-                return node2;
+                return node3;
               }
-              node2 = node2.middle;
+              node3 = node3.middle;
               break;
             }
-            node2 = node2.code < code ? node2.left : node2.right;
+            node3 = node3.code < code ? node3.left : node3.right;
           }
         }
         return null;
@@ -39210,14 +39239,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path47 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path48 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path47 && path47[0] !== "/") {
-          path47 = `/${path47}`;
+        if (path48 && path48[0] !== "/") {
+          path48 = `/${path48}`;
         }
-        return new URL(`${origin}${path47}`);
+        return new URL(`${origin}${path48}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39668,39 +39697,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path47, origin }
+          request: { method, path: path48, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path47);
+        debuglog("sending request to %s %s/%s", method, origin, path48);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path47, origin },
+          request: { method, path: path48, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path47,
+          path48,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path47, origin }
+          request: { method, path: path48, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path47);
+        debuglog("trailers received from %s %s/%s", method, origin, path48);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path47, origin },
+          request: { method, path: path48, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path47,
+          path48,
           error62.message
         );
       });
@@ -39749,9 +39778,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path47, origin }
+            request: { method, path: path48, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path47);
+          debuglog("sending request to %s %s/%s", method, origin, path48);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -39814,7 +39843,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path47,
+        path: path48,
         method,
         body,
         headers,
@@ -39829,11 +39858,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path47 !== "string") {
+        if (typeof path48 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path47[0] !== "/" && !(path47.startsWith("http://") || path47.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path48[0] !== "/" && !(path48.startsWith("http://") || path48.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path47)) {
+        } else if (invalidPathRegex.test(path48)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -39899,7 +39928,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path47, query) : path47;
+        this.path = query ? buildURL(path48, query) : path48;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -44592,7 +44621,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path47, host, upgrade, blocking, reset } = request2;
+      const { method, path: path48, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44673,7 +44702,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path47} HTTP/1.1\r
+      let header = `${method} ${path48} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45202,7 +45231,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path47, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path48, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45299,7 +45328,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path47;
+      headers[HTTP2_HEADER_PATH] = path48;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45652,9 +45681,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path47 = search ? `${pathname}${search}` : pathname;
+        const path48 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path47;
+        this.opts.path = path48;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -46893,10 +46922,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path47 = "/",
+          path: path48 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path47;
+        opts.path = origin + path48;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -48868,20 +48897,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path47) {
-      if (typeof path47 !== "string") {
-        return path47;
+    function safeUrl2(path48) {
+      if (typeof path48 !== "string") {
+        return path48;
       }
-      const pathSegments = path47.split("?");
+      const pathSegments = path48.split("?");
       if (pathSegments.length !== 2) {
-        return path47;
+        return path48;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path47, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path47);
+    function matchKey(mockDispatch2, { path: path48, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path48);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -48903,7 +48932,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path47 }) => matchValue(safeUrl2(path47), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path48 }) => matchValue(safeUrl2(path48), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -48941,9 +48970,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path47, method, body, headers, query } = opts;
+      const { path: path48, method, body, headers, query } = opts;
       return {
-        path: path47,
+        path: path48,
         method,
         body,
         headers,
@@ -49406,10 +49435,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path47, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path48, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path47,
+            Path: path48,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54288,9 +54317,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path47) {
-      for (let i = 0; i < path47.length; ++i) {
-        const code = path47.charCodeAt(i);
+    function validateCookiePath(path48) {
+      for (let i = 0; i < path48.length; ++i) {
+        const code = path48.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -55181,8 +55210,8 @@ var require_util7 = __commonJS({
           return false;
         }
       }
-      const num4 = Number.parseInt(value, 10);
-      return num4 >= 8 && num4 <= 15;
+      const num5 = Number.parseInt(value, 10);
+      return num5 >= 8 && num5 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
@@ -55967,24 +55996,24 @@ var require_sender = __commonJS({
           if (!this.#running) {
             this.#socket.write(frame, cb);
           } else {
-            const node3 = {
+            const node4 = {
               promise: null,
               callback: cb,
               frame
             };
-            this.#queue.push(node3);
+            this.#queue.push(node4);
           }
           return;
         }
-        const node2 = {
+        const node3 = {
           promise: item.arrayBuffer().then((ab) => {
-            node2.promise = null;
-            node2.frame = createFrame(ab, hint);
+            node3.promise = null;
+            node3.frame = createFrame(ab, hint);
           }),
           callback: cb,
           frame: null
         };
-        this.#queue.push(node2);
+        this.#queue.push(node3);
         if (!this.#running) {
           this.#run();
         }
@@ -55993,12 +56022,12 @@ var require_sender = __commonJS({
         this.#running = true;
         const queue = this.#queue;
         while (!queue.isEmpty()) {
-          const node2 = queue.shift();
-          if (node2.promise !== null) {
-            await node2.promise;
+          const node3 = queue.shift();
+          if (node3.promise !== null) {
+            await node3.promise;
           }
-          this.#socket.write(node2.frame, node2.callback);
-          node2.callback = node2.frame = null;
+          this.#socket.write(node3.frame, node3.callback);
+          node3.callback = node3.frame = null;
         }
         this.#running = false;
       }
@@ -57210,11 +57239,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path47 = opts.path;
+          let path48 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path47 = `/${path47}`;
+            path48 = `/${path48}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path47);
+          url2 = new URL(util.parseOrigin(url2).origin + path48);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -58158,21 +58187,21 @@ var require_light = __commonJS({
           this.length = 0;
         }
         push(value) {
-          var node2;
+          var node3;
           this.length++;
           if (typeof this.incr === "function") {
             this.incr();
           }
-          node2 = {
+          node3 = {
             value,
             prev: this._last,
             next: null
           };
           if (this._last != null) {
-            this._last.next = node2;
-            this._last = node2;
+            this._last.next = node3;
+            this._last = node3;
           } else {
-            this._first = this._last = node2;
+            this._first = this._last = node3;
           }
           return void 0;
         }
@@ -58200,28 +58229,28 @@ var require_light = __commonJS({
           }
         }
         getArray() {
-          var node2, ref, results;
-          node2 = this._first;
+          var node3, ref, results;
+          node3 = this._first;
           results = [];
-          while (node2 != null) {
-            results.push((ref = node2, node2 = node2.next, ref.value));
+          while (node3 != null) {
+            results.push((ref = node3, node3 = node3.next, ref.value));
           }
           return results;
         }
         forEachShift(cb) {
-          var node2;
-          node2 = this.shift();
-          while (node2 != null) {
-            cb(node2), node2 = this.shift();
+          var node3;
+          node3 = this.shift();
+          while (node3 != null) {
+            cb(node3), node3 = this.shift();
           }
           return void 0;
         }
         debug() {
-          var node2, ref, ref1, ref2, results;
-          node2 = this._first;
+          var node3, ref, ref1, ref2, results;
+          node3 = this._first;
           results = [];
-          while (node2 != null) {
-            results.push((ref = node2, node2 = node2.next, {
+          while (node3 != null) {
+            results.push((ref = node3, node3 = node3.next, {
               value: ref.value,
               prev: (ref1 = ref.prev) != null ? ref1.value : void 0,
               next: (ref2 = ref.next) != null ? ref2.value : void 0
@@ -59600,10 +59629,10 @@ function acceptanceOf(cell, better, accepted) {
 }
 
 // src/core/compare/format.ts
-function formatPct(pct5, decimals = 2) {
-  const text2 = Math.abs(pct5).toFixed(decimals);
+function formatPct(pct6, decimals = 2) {
+  const text2 = Math.abs(pct6).toFixed(decimals);
   if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct5 < 0 ? "-" : "+"}${text2}%`;
+  return `${pct6 < 0 ? "-" : "+"}${text2}%`;
 }
 function formatPctInterval(lower, upper) {
   return `[${formatPct(lower)}, ${formatPct(upper)}]`;
@@ -60457,32 +60486,32 @@ function normalCdf(z3) {
   const y = Math.abs(z3);
   if (y <= SMALL_LIMIT) {
     const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num4 = A2[4] * zsq;
+    let num5 = A2[4] * zsq;
     let den = zsq;
     for (let i = 0; i < 3; i++) {
-      num4 = (num4 + A2[i]) * zsq;
+      num5 = (num5 + A2[i]) * zsq;
       den = (den + B2[i]) * zsq;
     }
-    return 0.5 + z3 * (num4 + A2[3]) / (den + B2[3]);
+    return 0.5 + z3 * (num5 + A2[3]) / (den + B2[3]);
   }
   let tail2;
   if (y <= MEDIUM_LIMIT) {
-    let num4 = C2[8] * y;
+    let num5 = C2[8] * y;
     let den = y;
     for (let i = 0; i < 7; i++) {
-      num4 = (num4 + C2[i]) * y;
+      num5 = (num5 + C2[i]) * y;
       den = (den + D2[i]) * y;
     }
-    tail2 = gaussianFactor(y) * ((num4 + C2[7]) / (den + D2[7]));
+    tail2 = gaussianFactor(y) * ((num5 + C2[7]) / (den + D2[7]));
   } else if (y < UNDERFLOW_LIMIT) {
     const xsq = 1 / (y * y);
-    let num4 = P[5] * xsq;
+    let num5 = P[5] * xsq;
     let den = xsq;
     for (let i = 0; i < 4; i++) {
-      num4 = (num4 + P[i]) * xsq;
+      num5 = (num5 + P[i]) * xsq;
       den = (den + Q[i]) * xsq;
     }
-    const r = xsq * (num4 + P[4]) / (den + Q[4]);
+    const r = xsq * (num5 + P[4]) / (den + Q[4]);
     tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
   } else {
     tail2 = 0;
@@ -60884,12 +60913,12 @@ function estimateNoise(result, cell, metric = "tps") {
     }
   }
   const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
-  const pct5 = (spread) => 100 * Math.expm1(spread);
+  const pct6 = (spread) => 100 * Math.expm1(spread);
   return {
     cell,
     rounds: ratios.length,
-    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct5(robustLogSpread(ratios)) : null,
-    runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
+    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct6(robustLogSpread(ratios)) : null,
+    runCvPct: spreads.length > 0 ? pct6(median(spreads)) : null
   };
 }
 function planPower(input2) {
@@ -60963,12 +60992,12 @@ function roundsToReach(plan, m) {
 
 // src/core/compare/noisy-cell.ts
 function aaSpreadPct(values) {
-  const pct5 = (spread) => 100 * Math.expm1(spread);
+  const pct6 = (spread) => 100 * Math.expm1(spread);
   if ("logRatios" in values) {
     const d = values.logRatios;
-    return d.length < MIN_NOISE_ROUNDS ? null : pct5(MAD_TO_SD * medianAbsoluteDeviation([...d]));
+    return d.length < MIN_NOISE_ROUNDS ? null : pct6(MAD_TO_SD * medianAbsoluteDeviation([...d]));
   }
-  return values.base.length < MIN_NOISE_ROUNDS ? null : pct5(Math.SQRT2 * robustLogSpread(values.base));
+  return values.base.length < MIN_NOISE_ROUNDS ? null : pct6(Math.SQRT2 * robustLogSpread(values.base));
 }
 function noisyCellNote(spreadPct, thresholdPct, paired) {
   if (spreadPct === null || spreadPct <= thresholdPct) return void 0;
@@ -61015,12 +61044,12 @@ function shiftStatistics(baseValues, headValues, options = {}) {
     aaSpreadPct: null,
     notes
   };
-  const short3 = [
+  const short4 = [
     ["base", base],
     ["head", head]
   ].filter(([, arm2]) => arm2.values.length < MIN_RUNS_PER_ARM);
-  if (short3.length > 0) {
-    const which = short3.map(([name, arm2]) => `${name} has ${arm2.values.length} usable run(s)`).join(" and ");
+  if (short4.length > 0) {
+    const which = short4.map(([name, arm2]) => `${name} has ${arm2.values.length} usable run(s)`).join(" and ");
     return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
   }
   const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
@@ -61184,23 +61213,23 @@ function judgeInstructions(base, head, thresholdPct) {
       ]
     };
   }
-  const deltaPct = pct2(median(head), median(base));
+  const deltaPct2 = pct2(median(head), median(base));
   const spreadPct = Math.max(rangePct(base), rangePct(head));
-  const separated = deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
-  const d = formatPct(deltaPct);
+  const separated = deltaPct2 > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
+  const d = formatPct(deltaPct2);
   const s = `${spreadPct.toFixed(2)}%`;
   const judged = (verdict2, code, message) => ({
     verdict: verdict2,
-    deltaPct,
+    deltaPct: deltaPct2,
     spreadPct,
     reasons: [{ code, message }]
   });
-  if (Math.abs(deltaPct) >= thresholdPct) {
+  if (Math.abs(deltaPct2) >= thresholdPct) {
     if (separated) {
       return judged(
-        deltaPct > 0 ? "regression" : "improvement",
+        deltaPct2 > 0 ? "regression" : "improvement",
         "counts-separated",
-        `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
+        `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct2 > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
       );
     }
     return judged(
@@ -61209,7 +61238,7 @@ function judgeInstructions(base, head, thresholdPct) {
       `instructions/tx ${d}, beyond \xB1${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`
     );
   }
-  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
+  if (Math.abs(deltaPct2) + spreadPct / 2 < thresholdPct) {
     return judged(
       "no-change",
       "counts-inside-threshold",
@@ -61454,9 +61483,9 @@ function decideVerdict(stats, context3 = {}) {
     throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
   }
   const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
-  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
+  const { deltaPct: deltaPct2, p, minAchievableP: minAchievableP2 } = stats;
   const ci90 = stats.ciEquivalence ?? stats.ci90;
-  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
+  if (stats.unusable !== null || deltaPct2 === null || ci90 === null || p === null || pAdjusted === null) {
     const message = stats.unusable ?? "no test was possible";
     return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
   }
@@ -61473,19 +61502,19 @@ function decideVerdict(stats, context3 = {}) {
   if (noisy) notes.push(noisy);
   const withNotes = { ...common, notes };
   const significant = pAdjusted < alpha;
-  const gain = better === "higher" ? deltaPct : -deltaPct;
+  const gain = better === "higher" ? deltaPct2 : -deltaPct2;
   const direction = better === "higher" ? "higher is better" : "lower is better";
   const testText2 = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
   if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
     const verdict2 = gain < 0 ? "regression" : "improvement";
-    const message = `${testText2} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
+    const message = `${testText2} and the change ${formatPct(deltaPct2)} reaches the ${thresholdPct}% threshold (${direction})`;
     return { ...withNotes, verdict: verdict2, reasons: [{ code: "significant-beyond-threshold", message }] };
   }
   const reasons = [];
   if (significant) {
     reasons.push({
       code: "significant-below-threshold",
-      message: `${testText2}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
+      message: `${testText2}, but the change ${formatPct(deltaPct2)} is smaller than the ${thresholdPct}% threshold`
     });
   }
   const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
@@ -61599,8 +61628,8 @@ function withHistoryFloor(cell, floor) {
     ]
   };
 }
-function roundUp(pct5) {
-  return Math.ceil(pct5 * 10) / 10;
+function roundUp(pct6) {
+  return Math.ceil(pct6 * 10) / 10;
 }
 function floorOf(floors, cell, metric) {
   return floors.find(
@@ -62544,10 +62573,10 @@ var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
 import { mkdir as mkdir6 } from "node:fs/promises";
-import path38 from "node:path";
+import path39 from "node:path";
 
 // src/flows/bisect/run-bisection.ts
-import path29 from "node:path";
+import path30 from "node:path";
 
 // src/postgres/builds/build.ts
 import { mkdir as mkdir4, readFile as readFile8, rm as rm8, writeFile as writeFile4 } from "node:fs/promises";
@@ -65101,7 +65130,7 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/flows/compare/pipeline.ts
-import path27 from "node:path";
+import path28 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -65374,7 +65403,7 @@ function summarise2(cpus, smtControl, hasNodes) {
     cores,
     threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
     ...smtControl !== void 0 ? { smtControl } : {},
-    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
+    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node3, list]) => ({ node: node3, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
     l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
   };
 }
@@ -65513,10 +65542,10 @@ function describeRestore(changes) {
   return parts.join("; ");
 }
 function validate(spec, fields) {
-  const us = spec.cpuDmaLatencyUs;
-  if (us !== void 0 && (!Number.isInteger(us) || us < 0 || us > MAX_LATENCY_US)) {
+  const us2 = spec.cpuDmaLatencyUs;
+  if (us2 !== void 0 && (!Number.isInteger(us2) || us2 < 0 || us2 > MAX_LATENCY_US)) {
     throw new UserError(
-      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us)}`
+      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us2)}`
     );
   }
   if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
@@ -65576,16 +65605,16 @@ function judgeConfirmation(base, head, options) {
   const hl = walshHodgesLehmann(d, [level2]);
   const iv = hl.intervals[0];
   const interval = { lowerPct: pct(iv.lower), upperPct: pct(iv.upper), achievedLevel: iv.achievedLevel };
-  const deltaPct = pct(hl.shift);
+  const deltaPct2 = pct(hl.shift);
   const reached = iv.achievedLevel >= level2 - PCT_TOLERANCE;
   const bound = better === "higher" ? interval.upperPct : interval.lowerPct;
   const worse = better === "higher" ? bound < 0 : bound > 0;
-  const block = `${d.length} confirmation round(s): ${formatPct(deltaPct)}`;
+  const block = `${d.length} confirmation round(s): ${formatPct(deltaPct2)}`;
   if (!reached) {
     return {
       confirmed: false,
       pairs: d.length,
-      deltaPct,
+      deltaPct: deltaPct2,
       interval,
       alpha,
       message: `unconfirmed: ${block}, too few rounds for a one-sided ${oneSided} bound (at most ${formatLevel((1 + iv.achievedLevel) / 2)})`
@@ -65595,7 +65624,7 @@ function judgeConfirmation(base, head, options) {
   return {
     confirmed: worse,
     pairs: d.length,
-    deltaPct,
+    deltaPct: deltaPct2,
     interval,
     alpha,
     message: worse ? `confirmed: ${block}, its one-sided ${oneSided} bound ${formatPct(bound)} lies ${side} 0 (head worse than base)` : `unconfirmed: ${block} ${formatPctInterval(interval.lowerPct, interval.upperPct)}, its one-sided ${oneSided} bound ${formatPct(bound)} does not show head worse than base`
@@ -66642,11 +66671,11 @@ var LatencyHistogram = class {
   n = 0;
   sumUs = 0;
   /** One transaction's latency in µs (values below 1 µs count as 1 µs). */
-  addUs(us) {
-    const i = Math.floor(Math.log(Math.max(1, us)) / LN_RATIO);
+  addUs(us2) {
+    const i = Math.floor(Math.log(Math.max(1, us2)) / LN_RATIO);
     this.buckets.set(i, (this.buckets.get(i) ?? 0) + 1);
     this.n++;
-    this.sumUs += us;
+    this.sumUs += us2;
   }
   get count() {
     return this.n;
@@ -66964,6 +66993,9 @@ function resolveInstructions(v) {
     thresholdPct: v.threshold ?? d.thresholdPct
   };
 }
+var plansField = external_exports.boolean().optional().transform((v) => v === true ? true : void 0).describe(
+  "Take the plan of every statement the workload runs (EXPLAIN (COSTS OFF)) and, where the install has pg_stat_statements, each statement's calls, time and shared blocks, per arm on servers of their own before the timed rounds; the report names the statements whose plan differs from base's. pgbench only."
+);
 var retriesField = boundedInt(RETRIES).default(2).describe(`Retries of a failed run before it is given up, ${rangeText(RETRIES)}.`);
 function refineClients(w, ctx) {
   if (new Set(w.clients).size !== w.clients.length) {
@@ -66992,7 +67024,8 @@ var commonWorkloadFields = {
   failOn: failOnField,
   retries: retriesField,
   cpus: cpusField,
-  instructions: instructionsField
+  instructions: instructionsField,
+  plans: plansField
 };
 
 // src/drivers/pgbench/workload.ts
@@ -67322,10 +67355,10 @@ function judgeSysbenchRun(input2) {
     return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
   }
   if (!report.transactions) return fail("no transactions were processed");
-  const pct5 = ignoredErrorsPct(report);
-  if (pct5 !== void 0 && pct5 > input2.maxIgnoredErrorsPct) {
+  const pct6 = ignoredErrorsPct(report);
+  if (pct6 !== void 0 && pct6 > input2.maxIgnoredErrorsPct) {
     return fail(
-      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct5.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct6.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
     );
   }
   return { ok: true, report };
@@ -67480,8 +67513,8 @@ async function checkRows(target, w) {
   } catch (e) {
     return `the tables are not there: ${errorMessage(e)}`;
   }
-  const short3 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
-  return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
+  const short4 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
+  return short4.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short4.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
 }
 
 // src/drivers/sysbench/workload.ts
@@ -69349,7 +69382,8 @@ function analyse(result, overrides = {}) {
   });
   const withInstructions2 = withInstructionCells(timed, result);
   const decided = withSameCompiledCode(withInstructions2, result);
-  return result.baseline ? withStoredBaseline(decided, result.baseline) : decided;
+  const planned = result.plans ? { ...decided, plans: result.plans } : decided;
+  return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
 }
 function withStoredBaseline(c, baseline) {
   if (baseline.sentinel.status !== "drifted") return c;
@@ -70613,18 +70647,35 @@ function chooseCounter(choice, probe3, what) {
   }
   return { kind: "cachegrind" };
 }
-async function measureWorkload(w, settings2, req, deps, record2, options) {
-  const { logger } = deps;
+function phaseClient(w, req, deps) {
   const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
   const driver = createDriver(w, {
     clientBinDir,
     cpuCount: 1,
     runner: clientRunner,
-    logger,
+    logger: deps.logger,
     searchPath: "",
     ...deps.runAs ? { clientUser: deps.runAs } : {}
   });
+  return { clientRunner, clientBinDir, driver };
+}
+function phaseCluster(arm2, what, conf, req, deps) {
+  return PgCluster.create(
+    {
+      label: `${arm2.label}/${what}`,
+      binDir: arm2.binDir,
+      ...req.tmpDir ? { parentDir: req.tmpDir } : {},
+      conf,
+      ...deps.runAs ? { runAs: deps.runAs } : {},
+      dataChecksums: req.dataChecksums
+    },
+    deps
+  );
+}
+async function measureWorkload(w, settings2, req, deps, record2, options) {
+  const { logger } = deps;
+  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
   const servers = [];
   try {
     await logger.group(`${options.what}: ${w.name}`, async () => {
@@ -70666,19 +70717,15 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
   }
 }
 async function startServer(w, arm2, driver, req, deps) {
-  const cluster = await PgCluster.create(
+  const cluster = await phaseCluster(
+    arm2,
+    "instructions",
     {
-      label: `${arm2.label}/instructions`,
-      binDir: arm2.binDir,
-      ...req.tmpDir ? { parentDir: req.tmpDir } : {},
-      conf: {
-        maxClients: Math.max(...w.clients),
-        workloadSettings: w.settings,
-        armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
-      },
-      ...deps.runAs ? { runAs: deps.runAs } : {},
-      dataChecksums: req.dataChecksums
+      maxClients: Math.max(...w.clients),
+      workloadSettings: w.settings,
+      armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
     },
+    req,
     deps
   );
   try {
@@ -70741,10 +70788,10 @@ async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) 
     shortInstructions = await count2(settings2.short, "short");
     longInstructions = await count2(settings2.long, "long");
   } else {
-    const short3 = await countedRun(w, server, settings2.short, seed, clientBinDir, deps);
+    const short4 = await countedRun(w, server, settings2.short, seed, clientBinDir, deps);
     const long = await countedRun(w, server, settings2.long, seed, clientBinDir, deps);
-    server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
-    shortInstructions = sumIr(short3.profiles);
+    server.runs.push({ short: short4.profiles, long: long.profiles, files: long.files });
+    shortInstructions = sumIr(short4.profiles);
     longInstructions = sumIr(long.profiles);
   }
   return {
@@ -70932,10 +70979,412 @@ function withExplanation(result, record2) {
   return record2 ? { ...result, explanation: record2 } : result;
 }
 
+// src/flows/compare/plan-phase.ts
+init_errors();
+
+// src/postgres/plan-capture.ts
+init_errors();
+import { access as access4 } from "node:fs/promises";
+import path25 from "node:path";
+var STAT_STATEMENTS = "pg_stat_statements";
+var RUN_SPECIFIC_LINE = new RegExp(
+  `^\\s*(?:${[
+    "Planning Time",
+    "Execution Time",
+    "Planning",
+    "Query Identifier",
+    "JIT",
+    "Settings",
+    "Serialization",
+    "Memory",
+    "Buffers",
+    "I/O Timings",
+    "WAL",
+    "Worker \\d+",
+    "Workers Launched",
+    "Sort Method",
+    "Heap Fetches",
+    "Heap Blocks",
+    "Rows Removed by [A-Za-z ]+",
+    "Buckets",
+    "Hits",
+    "Full-sort Groups",
+    "Pre-sorted Groups",
+    "Storage",
+    "Trigger [^:]+"
+  ].join("|")}):(?:\\s|$)`
+);
+var RUN_FIGURES = /\s*\((?:cost|actual|never executed)[^)]*\)/g;
+function normalisePlan(text2) {
+  const lines = [];
+  let skipping;
+  for (const raw of text2.split(/\r?\n/)) {
+    const line = raw.replace(RUN_FIGURES, "").replace(/\bpg_temp_\d+\b/g, "pg_temp").trimEnd();
+    if (line.trim() === "") continue;
+    const indent = line.length - line.trimStart().length;
+    if (skipping !== void 0 && indent > skipping) continue;
+    skipping = void 0;
+    if (RUN_SPECIFIC_LINE.test(line)) {
+      skipping = indent;
+      continue;
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
+}
+function statementKey(text2) {
+  return text2.replace(/'(?:[^']|'')*'/g, "?").replace(/\$\d+/g, "?").replace(/(?<![:\w]):[A-Za-z_]\w*/g, "?").replace(/(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])/gi, "?").replace(/([=<>(,+*/-]\s*)-\s*\?/g, "$1?").replace(/\s+/g, " ").replace(/\s*;\s*$/, "").trim().toLowerCase();
+}
+async function hasStatStatements(binDir, runner) {
+  const dirs = await installDirs(binDir, runner);
+  const control = await anyExists(
+    dirs.share.map((d) => path25.join(d, "extension", `${STAT_STATEMENTS}.control`))
+  );
+  const library = await anyExists(dirs.lib.map((d) => path25.join(d, `${STAT_STATEMENTS}.so`)));
+  return control && library;
+}
+async function anyExists(files) {
+  for (const file2 of files) {
+    if (await access4(file2).then(
+      () => true,
+      () => false
+    ))
+      return true;
+  }
+  return false;
+}
+async function installDirs(binDir, runner) {
+  const res = await runner.run(path25.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
+  const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
+  const prefix = path25.dirname(binDir);
+  const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
+  return {
+    share: [
+      ...share ? [share] : [],
+      path25.join(prefix, "share", "postgresql"),
+      path25.join(prefix, "share"),
+      ...major ? [`/usr/share/postgresql/${major}`] : []
+    ],
+    lib: [...lib ? [lib] : [], path25.join(prefix, "lib", "postgresql"), path25.join(prefix, "lib")]
+  };
+}
+function withStatStatements(current) {
+  const names = String(current ?? "").replace(/^'|'$/g, "").split(",").map((n) => n.trim().replace(/^"|"$/g, "")).filter((n) => n !== "");
+  return [.../* @__PURE__ */ new Set([...names, STAT_STATEMENTS])].join(",");
+}
+async function explainPlan(target, sql) {
+  try {
+    return { plan: normalisePlan(await target.psql(`EXPLAIN (COSTS OFF) ${sql}`)) };
+  } catch (e) {
+    return { error: serverError(errorMessage(e)) };
+  }
+}
+function serverError(message) {
+  const line = /\b(?:ERROR|FATAL):\s.*$/m.exec(message)?.[0];
+  return line ? line.replace(/; pgperf's own queries .*$/, "").trim() : message;
+}
+async function createStatStatements(target) {
+  await target.psql(`CREATE EXTENSION IF NOT EXISTS ${STAT_STATEMENTS}`);
+}
+async function resetStatStatements(target) {
+  await target.psql(`SELECT ${STAT_STATEMENTS}_reset()`);
+}
+async function readStatStatements(target) {
+  return parseStatStatements(
+    await target.psql(
+      `SELECT coalesce(json_agg(row_to_json(s)), '[]') FROM ${STAT_STATEMENTS} s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()`
+    )
+  );
+}
+function parseStatStatements(json2) {
+  const rows = JSON.parse(json2.trim() || "[]");
+  const num5 = (v) => typeof v === "number" && Number.isFinite(v) ? v : 0;
+  return rows.filter((r) => r.toplevel !== false && typeof r.query === "string").map((r) => ({
+    query: r.query,
+    calls: num5(r.calls),
+    totalTimeMs: num5(r.total_exec_time ?? r.total_time),
+    sharedBlksHit: num5(r.shared_blks_hit),
+    sharedBlksRead: num5(r.shared_blks_read)
+  }));
+}
+
+// src/drivers/pgbench/statements.ts
+import { readFile as readFile14 } from "node:fs/promises";
+var KEYS = `\\set aid random(1, 100000 * :scale)
+\\set bid random(1, 1 * :scale)
+\\set tid random(1, 10 * :scale)
+\\set delta random(-5000, 5000)
+`;
+var ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`;
+var HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+`;
+var BUILTIN_SCRIPT_TEXT = {
+  "tpcb-like": `${KEYS}BEGIN;
+${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+${HISTORY}END;
+`,
+  "simple-update": `${KEYS}BEGIN;
+${ACCOUNT}${HISTORY}END;
+`,
+  "select-only": `\\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`
+};
+var DEFAULT_VALUE = "1";
+var REPRESENTATIVE_VALUES = {
+  aid: "1",
+  bid: "1",
+  tid: "1",
+  delta: "0"
+};
+var PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
+function scriptStatements(text2) {
+  const found = [];
+  let current = "";
+  const end = () => {
+    const statement = current.replace(/\s+/g, " ").trim();
+    if (statement !== "" && !found.includes(statement)) found.push(statement);
+    current = "";
+  };
+  let continued = false;
+  for (const raw of text2.split(/\r?\n/)) {
+    if (continued) {
+      continued = /\\$/.test(raw);
+      continue;
+    }
+    const line = stripComment(raw);
+    if (current.trim() === "" && /^\s*\\/.test(line)) {
+      continued = /\\$/.test(raw);
+      continue;
+    }
+    const gset = /\\[ga]set\b.*$/.exec(line);
+    if (gset) {
+      current += ` ${line.slice(0, gset.index)}`;
+      end();
+      continue;
+    }
+    for (const [i, part] of splitOnSemicolons(line).entries()) {
+      if (i > 0) end();
+      current += ` ${part}`;
+    }
+  }
+  end();
+  return found;
+}
+function stripComment(line) {
+  let quote2;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote2) {
+      if (c === quote2) quote2 = void 0;
+    } else if (c === "'" || c === '"') quote2 = c;
+    else if (c === "-" && line[i + 1] === "-") return line.slice(0, i);
+  }
+  return line;
+}
+function splitOnSemicolons(line) {
+  const parts = [];
+  let quote2;
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote2) {
+      if (c === quote2) quote2 = void 0;
+    } else if (c === "'" || c === '"') quote2 = c;
+    else if (c === ";") {
+      parts.push(line.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(line.slice(start));
+  return parts;
+}
+function isPlannable(statement) {
+  return PLANNABLE.test(statement.trim());
+}
+function withValues(statement, values = {}) {
+  let out = "";
+  let quote2;
+  for (let i = 0; i < statement.length; i++) {
+    const c = statement[i];
+    if (quote2) {
+      if (c === quote2) quote2 = void 0;
+      out += c;
+      continue;
+    }
+    if (c === "'" || c === '"') quote2 = c;
+    const variable = c === ":" && statement[i - 1] !== ":" ? /^[A-Za-z_]\w*/.exec(statement.slice(i + 1)) : null;
+    if (variable) {
+      out += values[variable[0]] ?? DEFAULT_VALUE;
+      i += variable[0].length;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+async function pgbenchStatements(w) {
+  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile14(s.file, "utf8")));
+  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
+  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
+  return statements.map(
+    (statement) => isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement }
+  );
+}
+
+// src/core/results/plans.ts
+function emptyPlansRecord(arms) {
+  return { arms: [...arms], wallS: 0, statements: [], plans: [], stats: [], failures: [], notes: [] };
+}
+function timePerCall(s) {
+  return s.calls > 0 ? s.totalTimeMs / s.calls : null;
+}
+function blocksPerCall(s) {
+  return s.calls > 0 ? (s.sharedBlksHit + s.sharedBlksRead) / s.calls : null;
+}
+function callsPerTransaction(s) {
+  return s.transactions > 0 ? s.calls / s.transactions : null;
+}
+
+// src/flows/compare/plan-phase.ts
+var PLAN_TRANSACTIONS = 200;
+var WARMUP_TRANSACTIONS = 50;
+var SEED = 4242;
+function planWorkloads(workloads) {
+  return workloads.filter((w) => w.plans === true);
+}
+function checkPlanWorkloads(workloads) {
+  for (const w of planWorkloads(workloads)) {
+    if (w.tool !== "pgbench") {
+      throw new UserError(
+        `workload ${w.name}: plans: only pgbench workloads list their statements for now (tool ${w.tool}); drop plans from this workload`
+      );
+    }
+  }
+}
+async function runPlanPhase(req, deps) {
+  const workloads = planWorkloads(req.workloads);
+  if (workloads.length === 0) return void 0;
+  if (req.arms.length < 2) {
+    deps.logger.warn("plans: one arm, no plan of base to compare with: not taken");
+    return void 0;
+  }
+  const started = Date.now();
+  const record2 = emptyPlansRecord(req.arms.map((a) => a.label));
+  const runAs = await resolveRunAs(req.runAs, deps);
+  const stats = /* @__PURE__ */ new Map();
+  for (const arm2 of req.arms) {
+    const has = await hasStatStatements(arm2.binDir, deps.runner);
+    stats.set(arm2.label, has);
+    if (!has) {
+      record2.notes.push(
+        `arm ${arm2.label}: ${STAT_STATEMENTS} is not installed (contrib; Debian's postgresql-NN package has it, a build needs contrib built): plans only, no per-statement counters`
+      );
+    }
+  }
+  for (const w of workloads) {
+    deps.signal?.throwIfAborted();
+    let statements;
+    try {
+      statements = await pgbenchStatements(w);
+    } catch (e) {
+      record2.failures.push({
+        workload: w.name,
+        reason: `its statements could not be read: ${errorMessage(e)}`
+      });
+      deps.logger.warn(`plans ${w.name}: ${errorMessage(e)}`);
+      continue;
+    }
+    record2.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
+    if (w.pipeline !== void 0) {
+      record2.notes.push(
+        `${w.name}: the per-statement counters come from runs without pipeline (the same statements)`
+      );
+    }
+    await deps.logger.group(`plans: ${w.name}`, async () => {
+      for (const arm2 of req.arms) {
+        deps.signal?.throwIfAborted();
+        try {
+          await captureArm(
+            w,
+            statements,
+            arm2,
+            stats.get(arm2.label) === true,
+            req,
+            { ...deps, runAs },
+            record2
+          );
+        } catch (e) {
+          if (deps.signal?.aborted) throw e;
+          record2.failures.push({ workload: w.name, arm: arm2.label, reason: errorMessage(e) });
+          deps.logger.warn(`plans ${w.name} ${arm2.label}: not taken: ${errorMessage(e)}`);
+        }
+      }
+    });
+  }
+  record2.wallS = (Date.now() - started) / 1e3;
+  const planned = record2.statements.filter((s) => s.explained !== void 0).length;
+  deps.logger.info(
+    `plans: ${planned} statement(s) of ${workloads.length} workload(s) x ${req.arms.length} arms in ${record2.wallS.toFixed(1)} s`
+  );
+  return record2;
+}
+async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
+  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
+  const preload = withStats ? {
+    shared_preload_libraries: withStatStatements(
+      arm2.settings.shared_preload_libraries ?? w.settings.shared_preload_libraries
+    )
+  } : {};
+  const conf = { maxClients: 1, workloadSettings: w.settings, armSettings: { ...arm2.settings, ...preload } };
+  const cluster = await phaseCluster(arm2, "plans", conf, req, deps);
+  try {
+    await cluster.start();
+    await driver.prepare(cluster, deps.signal);
+    await driver.beforeRun(cluster);
+    for (const s of statements) {
+      if (s.explained === void 0) continue;
+      const plan = await explainPlan(cluster, s.explained);
+      record2.plans.push({ workload: w.name, arm: arm2.label, statement: s.statement, ...plan });
+    }
+    if (!withStats) return;
+    await createStatStatements(cluster);
+    const client = { ...deps, runner: clientRunner };
+    await runTransactions(w, cluster, WARMUP_TRANSACTIONS, SEED, clientBinDir, client);
+    await resetStatStatements(cluster);
+    await runTransactions(w, cluster, PLAN_TRANSACTIONS, SEED, clientBinDir, client);
+    const rows = await readStatStatements(cluster);
+    for (const s of statements) {
+      const key = statementKey(s.statement);
+      const matching = rows.filter((r) => statementKey(r.query) === key);
+      if (matching.length === 0) continue;
+      const sum2 = (f) => matching.reduce((t, r) => t + f(r), 0);
+      record2.stats.push({
+        workload: w.name,
+        arm: arm2.label,
+        statement: s.statement,
+        calls: sum2((r) => r.calls),
+        totalTimeMs: sum2((r) => r.totalTimeMs),
+        sharedBlksHit: sum2((r) => r.sharedBlksHit),
+        sharedBlksRead: sum2((r) => r.sharedBlksRead),
+        transactions: PLAN_TRANSACTIONS
+      });
+    }
+  } finally {
+    await cluster.destroy();
+  }
+}
+function withPlans(result, record2) {
+  return record2 ? { ...result, plans: record2 } : result;
+}
+
 // src/postgres/builds/compiled-code.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir8, readFile as readFile14, readlink as readlink3 } from "node:fs/promises";
-import path25 from "node:path";
+import { readdir as readdir8, readFile as readFile15, readlink as readlink3 } from "node:fs/promises";
+import path26 from "node:path";
 
 // src/postgres/builds/elf.ts
 var SHT_SYMTAB = 2;
@@ -71024,13 +71473,13 @@ async function codeFiles(installDir) {
   const walk = async (rel, keep) => {
     let entries;
     try {
-      entries = await readdir8(path25.join(installDir, rel), { withFileTypes: true });
+      entries = await readdir8(path26.join(installDir, rel), { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT") return;
       throw e;
     }
     for (const entry of entries) {
-      const child = path25.posix.join(rel, entry.name);
+      const child = path26.posix.join(rel, entry.name);
       if (entry.isDirectory()) await walk(child, keep);
       else if (keep(child)) files.set(child, entry);
     }
@@ -71041,7 +71490,7 @@ async function codeFiles(installDir) {
   return files;
 }
 function ownPaths(installDir) {
-  const slot = path25.basename(installDir);
+  const slot = path26.basename(installDir);
   return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
 }
 function masked(bytes2, strings) {
@@ -71059,17 +71508,17 @@ function masked(bytes2, strings) {
   return out;
 }
 async function normalised(installDir, rel, entry, own2) {
-  const file2 = path25.join(installDir, rel);
+  const file2 = path26.join(installDir, rel);
   if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
-  const bytes2 = masked(await readFile14(file2), own2);
+  const bytes2 = masked(await readFile15(file2), own2);
   return isElf64(bytes2) ? withoutBuildId(bytes2) : bytes2;
 }
 function digest(bytes2) {
   return createHash7("sha256").update(bytes2).digest("hex");
 }
 async function compareCompiledCode(base, head) {
-  const baseDir = path25.resolve(path25.dirname(base.binDir));
-  const headDir = path25.resolve(path25.dirname(head.binDir));
+  const baseDir = path26.resolve(path26.dirname(base.binDir));
+  const headDir = path26.resolve(path26.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
   const headOwn = ownPaths(headDir);
   const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
@@ -71129,8 +71578,8 @@ function changedFunctions(base, head) {
 }
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile15, stat as stat4 } from "node:fs/promises";
-import path26 from "node:path";
+import { readFile as readFile16, stat as stat4 } from "node:fs/promises";
+import path27 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -71149,7 +71598,7 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path26.resolve(binDir, "postgres");
+  const postgres = path27.resolve(binDir, "postgres");
   const st = await stat4(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
@@ -71191,7 +71640,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile15(install.postgres).catch(() => void 0);
+  const binary = await readFile16(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -71259,16 +71708,18 @@ async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
+  checkPlanWorkloads(req.workloads);
   const probe3 = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
   await refuseUnknownSettings(arms, req.workloads, deps);
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
-  const resultsFile = path27.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path28.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
+  const plans = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms }, deps);
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
@@ -71280,7 +71731,7 @@ async function runPipeline(req, deps) {
       analysis,
       arms,
       sink,
-      logsDir: path27.join(runDir, "logs"),
+      logsDir: path28.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
@@ -71288,9 +71739,10 @@ async function runPipeline(req, deps) {
     },
     deps
   );
-  const comparison = analyse(measured2);
-  const result = explain ? await explained(measured2, comparison, { ...req, arms }, countingDeps) : measured2;
-  if (result !== measured2) await file2.finish(result);
+  const planned = withPlans(measured2, plans);
+  const comparison = analyse(planned);
+  const result = explain ? await explained(planned, comparison, { ...req, arms }, countingDeps) : planned;
+  if (result !== measured2) await writeResults(resultsFile, result);
   return {
     result,
     comparison: await withNoiseWarnings(comparison, result, deps.archive, deps.logger),
@@ -71348,7 +71800,7 @@ async function compareArmsCode(arms, logger) {
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out = [];
   for (const head of heads) {
-    if (path27.resolve(head.binDir) === path27.resolve(base.binDir)) continue;
+    if (path28.resolve(head.binDir) === path28.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -71389,11 +71841,11 @@ function archiveSink(store) {
 }
 
 // src/flows/bisect/commit-range.ts
-import path28 from "node:path";
+import path29 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path28.resolve(req.cacheDir));
+  const layout = cacheLayout(path29.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -71652,7 +72104,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path29.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path30.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -71737,28 +72189,28 @@ function oneCell(workload, clients, field = "--clients") {
 }
 
 // src/drivers/load-workload.ts
-import { readFile as readFile16, stat as stat5 } from "node:fs/promises";
-import path32 from "node:path";
+import { readFile as readFile17, stat as stat5 } from "node:fs/promises";
+import path33 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 async function confinedPath(root, name) {
-  if (path30.isAbsolute(name)) {
+  if (path31.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path30.resolve(root, name));
+    real = await realpath(path31.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path30.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path31.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path30.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path30.isAbsolute(inside)) {
+  const inside = path31.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path31.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -71773,7 +72225,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path31 from "node:path";
+import path32 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -71782,15 +72234,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path31.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path31.dirname(dir)) {
-    const candidate = path31.join(dir, "workloads");
-    if (existsSync(path31.join(candidate, "workload.schema.json"))) return candidate;
-    if (path31.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path32.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path32.dirname(dir)) {
+    const candidate = path32.join(dir, "workloads");
+    if (existsSync(path32.join(candidate, "workload.schema.json"))) return candidate;
+    if (path32.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path31.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path32.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -71812,7 +72264,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path31.join(workloadsDir, `${name}.yml`);
+  const file2 = path32.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -71868,7 +72320,7 @@ async function loadWorkloadFile(file2) {
         `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
       );
     }
-    text2 = await readFile16(file2, "utf8");
+    text2 = await readFile17(file2, "utf8");
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
@@ -71911,7 +72363,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path32.dirname(path32.resolve(file2));
+  const dir = path33.dirname(path33.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -71998,8 +72450,8 @@ function locate(doc, lineCounter, p, atKey) {
         offset = pair2 && (0, import_yaml.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
       }
     } else {
-      const node2 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
-      offset = node2?.range?.[0];
+      const node3 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
+      offset = node3?.range?.[0];
     }
     if (offset !== void 0) {
       const { line, col } = lineCounter.linePos(offset);
@@ -72125,7 +72577,7 @@ function memoryLogger() {
 }
 
 // src/postgres/builds/build-pair.ts
-import path33 from "node:path";
+import path34 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -72155,7 +72607,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path33.resolve(req.cacheDir));
+  const layout = cacheLayout(path34.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -72435,14 +72887,14 @@ function addFailOnOption(command) {
 
 // src/flows/bisect/bisect-gate.ts
 function bisectDecision(outcome, failOn) {
-  const short3 = (sha) => sha.slice(0, 12);
+  const short4 = (sha) => sha.slice(0, 12);
   if (outcome.kind === "found") {
     return flowDecision({
       flow: "bisect",
       verdict: "regression",
       failOn,
       lead: "First bad commit found",
-      detail: `${short3(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short3(outcome.lastGood.sha)})`,
+      detail: `${short4(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short4(outcome.lastGood.sha)})`,
       deciding: [outcome.firstBad.sha]
     });
   }
@@ -72458,7 +72910,7 @@ function bisectDecision(outcome, failOn) {
       deciding: []
     });
   }
-  const undecided = `no first bad commit named: ${short3(outcome.undecided.sha)} stayed inconclusive`;
+  const undecided = `no first bad commit named: ${short4(outcome.undecided.sha)} stayed inconclusive`;
   return flowDecision({
     flow: "bisect",
     verdict: "inconclusive",
@@ -72467,14 +72919,14 @@ function bisectDecision(outcome, failOn) {
     ...failOn === "inconclusive" ? { fails: undecided } : {},
     pending: true,
     lead: "No first bad commit named",
-    detail: `one of ${outcome.candidates.length} commits after ${short3(outcome.lastGood.sha)}; ${short3(outcome.undecided.sha)} stayed inconclusive`,
+    detail: `one of ${outcome.candidates.length} commits after ${short4(outcome.lastGood.sha)}; ${short4(outcome.undecided.sha)} stayed inconclusive`,
     deciding: outcome.candidates.map((c) => c.sha)
   });
 }
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile8 } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   return decide(comparison, policy, completenessOf(result));
@@ -72487,7 +72939,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path34.join(dir, DECISION_FILE);
+  const file2 = path35.join(dir, DECISION_FILE);
   await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -72502,14 +72954,14 @@ function curveLine(k, tps, dash = "-") {
   const flags = [k.peakMoved ? "peak moved" : "", k.collapseMoved ? "collapse moved" : ""].filter(Boolean);
   return `${arm(k.base, "base", tps, dash, k.collapseFraction)}; ${arm(k.head, "head", tps, dash, k.collapseFraction)}; peak ${formatPct(k.peakDeltaPct)}${flags.length ? `, ${flags.join(", ")}` : ""}`;
 }
-function arm(s, role, tps, dash, fraction) {
+function arm(s, role2, tps, dash, fraction) {
   const last = s.points[s.points.length - 1]?.clients;
   const knee2 = s.kneeClients === s.peakClients && s.peakClients === last ? "still scaling" : `knee ${s.kneeClients}`;
   const regions = s.collapseRegions.map(
     (r) => `${r.clients.length > 1 ? `${r.clients[0]}${dash}${r.clients[r.clients.length - 1]}` : r.clients[0]} (${Math.round(100 * (1 - r.lowestTps / s.peakTps))}% down, recovers at ${r.recoveredAt})`
   );
   const collapse = regions.length > 0 ? `collapse ${regions.join(", ")}` : s.collapseClients !== null ? `declines >${Math.round(fraction * 100)}% from ${s.collapseClients}` : "no collapse";
-  return `${role} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
+  return `${role2} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
 }
 
 // src/core/report/reasons.ts
@@ -72855,8 +73307,8 @@ function markdownLink(label, url2) {
 function commitLink(sha, repoUrl, options = {}) {
   const { digits = SHORT_SHA_LENGTH, code = true } = options;
   if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
-  const short3 = sha.slice(0, digits);
-  const label = code ? codeText(short3) : short3;
+  const short4 = sha.slice(0, digits);
+  const label = code ? codeText(short4) : short4;
   const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
   return repo ? `[${label}](${repo}/commit/${sha})` : label;
 }
@@ -72916,6 +73368,215 @@ function clientLines(clients) {
   return [`client${clients.length > 1 ? "s" : ""}: ${clients.map(clientText).join("; ")} drove every arm`];
 }
 
+// src/core/report/html-escape.ts
+init_plain_text();
+var HTML_REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;"
+};
+function escapeHtml(text2) {
+  return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
+}
+function scriptJson(value) {
+  return JSON.stringify(value).replace(
+    /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+
+// src/core/report/plan-section.ts
+var SHOWN_STATEMENT_MOVERS = 3;
+var SHOWN_CHANGES = 10;
+var PLAN_CHARS = 4e3;
+var STATEMENT_CHARS = 200;
+function planReport(record2) {
+  const [base, ...heads] = record2.arms;
+  const planned = record2.statements.filter((s) => s.explained !== void 0);
+  const changed = [];
+  const movers = [];
+  const notes = [...record2.notes];
+  const find = (list, workload, arm2, statement) => list.find((x) => x.workload === workload && x.arm === arm2 && x.statement === statement);
+  for (const head of heads) {
+    for (const { workload, statement } of planned) {
+      const b = find(record2.plans, workload, base, statement);
+      const h = find(record2.plans, workload, head, statement);
+      if (b?.plan !== void 0 && h?.plan !== void 0 && b.plan !== h.plan) {
+        changed.push({
+          workload,
+          base,
+          head,
+          statement,
+          basePlan: b.plan,
+          headPlan: h.plan,
+          firstDifference: firstDifference(b.plan, h.plan)
+        });
+      }
+      for (const [arm2, p] of [
+        [base, b],
+        [head, h]
+      ]) {
+        if (p?.error !== void 0) notes.push(`${workload}: no plan on ${arm2} for ${statement}: ${p.error}`);
+      }
+    }
+    for (const { workload, statement } of record2.statements) {
+      const b = find(record2.stats, workload, base, statement);
+      const h = find(record2.stats, workload, head, statement);
+      if (!b || !h) continue;
+      const baseCost = costOf(b);
+      const headCost = costOf(h);
+      movers.push({
+        workload,
+        head,
+        statement,
+        base: baseCost,
+        headCost,
+        timeDeltaPct: deltaPct(baseCost.msPerCall, headCost.msPerCall),
+        blocksDeltaPct: deltaPct(baseCost.blocksPerCall, headCost.blocksPerCall)
+      });
+    }
+  }
+  const uniqueNotes = [...new Set(notes)];
+  for (const f of record2.failures) {
+    uniqueNotes.push(`${f.workload}${f.arm ? ` on ${f.arm}` : ""}: not taken: ${f.reason}`);
+  }
+  const blocksMoved = (m) => Math.round(Math.abs(m.blocksDeltaPct ?? 0) * 10);
+  const timeMoved = (m) => Math.abs(m.timeDeltaPct ?? 0);
+  movers.sort((a, b) => blocksMoved(b) - blocksMoved(a) || timeMoved(b) - timeMoved(a));
+  const transactions = record2.stats[0]?.transactions;
+  return {
+    statements: planned.length,
+    changed,
+    movers: movers.slice(0, SHOWN_STATEMENT_MOVERS),
+    ...transactions !== void 0 ? { transactions } : {},
+    wallS: record2.wallS,
+    notes: uniqueNotes
+  };
+}
+function costOf(s) {
+  return { callsPerTx: callsPerTransaction(s), msPerCall: timePerCall(s), blocksPerCall: blocksPerCall(s) };
+}
+function deltaPct(base, head) {
+  if (base === null || head === null || base === 0) return null;
+  return 100 * (head / base - 1);
+}
+function firstDifference(base, head) {
+  const b = base.split("\n");
+  const h = head.split("\n");
+  for (let i = 0; i < Math.max(b.length, h.length); i++) {
+    if (b[i] !== h[i]) return { base: node2(b[i]), head: node2(h[i]) };
+  }
+  return { base: "(none)", head: "(none)" };
+}
+function node2(line) {
+  return line === void 0 ? "(none)" : line.trim().replace(/^->\s+/, "");
+}
+function planTextLines(record2) {
+  if (!record2) return [];
+  const report = planReport(record2);
+  const multiHead = record2.arms.length > 2;
+  const lines = [""];
+  if (report.changed.length === 0) {
+    lines.push(`plans: ${report.statements} statement${report.statements === 1 ? "" : "s"}, none changed`);
+  }
+  for (const c of report.changed) {
+    lines.push(
+      `plan changed: ${short2(c.statement)} (${c.workload}${multiHead ? `, ${c.head} vs ${c.base}` : ""}: ${c.firstDifference.base} -> ${c.firstDifference.head})`
+    );
+  }
+  if (report.movers.length > 0) {
+    lines.push(
+      `  cost per call, base -> head (pg_stat_statements, ${report.transactions ?? "?"} transactions at 1 client):`
+    );
+    for (const m of report.movers) {
+      lines.push(`    ${short2(m.statement)}${multiHead ? ` (${m.head})` : ""}: ${costText(m, "->")}`);
+    }
+  }
+  for (const note of report.notes) lines.push(`  ${note}`);
+  return lines;
+}
+function costText(m, arrow) {
+  return [
+    `${us(m.base.msPerCall)} ${arrow} ${us(m.headCost.msPerCall)} \xB5s${pct5(m.timeDeltaPct)}`,
+    `${blocks(m.base.blocksPerCall)} ${arrow} ${blocks(m.headCost.blocksPerCall)} blocks${pct5(m.blocksDeltaPct)}`
+  ].join(", ");
+}
+function planSection(record2) {
+  if (!record2) return void 0;
+  const report = planReport(record2);
+  const multiHead = record2.arms.length > 2;
+  const summary2 = report.changed.length === 0 ? `Query plans: ${report.statements} statement${report.statements === 1 ? "" : "s"}, none changed` : `Query plans: plan changed in ${report.changed.length} of ${report.statements} statement${report.statements === 1 ? "" : "s"}`;
+  const body = [
+    `\`EXPLAIN (COSTS OFF)\` of every statement the workloads run (pgbench variables set to representative values), per arm on a server of its own with the workload's data set; the phase took ${report.wallS.toFixed(0)} s. A changed plan explains a throughput change without noise.`
+  ];
+  for (const c of report.changed.slice(0, SHOWN_CHANGES)) {
+    body.push(
+      "",
+      `**plan changed: ${codeText(c.statement, STATEMENT_CHARS)}** (${escapeMarkdown(c.workload, 80)}${multiHead ? `, ${escapeMarkdown(c.head, 40)} vs ${escapeMarkdown(c.base, 40)}` : ""})`,
+      "",
+      "<details><summary>both plans</summary>",
+      "",
+      `${role("base", c.base)}:`,
+      "",
+      pre(c.basePlan),
+      "",
+      `${role("head", c.head)}:`,
+      "",
+      pre(c.headPlan),
+      "",
+      "</details>"
+    );
+  }
+  if (report.changed.length > SHOWN_CHANGES) {
+    body.push(
+      "",
+      `\u2026 and ${report.changed.length - SHOWN_CHANGES} more changed plans in results.json (\`plans\`).`
+    );
+  }
+  if (report.movers.length > 0) {
+    body.push(
+      "",
+      `**Statements whose cost per call moved most** (pg_stat_statements over ${report.transactions ?? "?"} transactions at 1 client; time is one short run's, a diagnostic):`,
+      "",
+      `| statement |${multiHead ? " head |" : ""} calls/tx | \xB5s/call base \u2192 head | \u0394 | shared blocks/call base \u2192 head | \u0394 |`,
+      `| --- |${multiHead ? " --- |" : ""} ---: | ---: | ---: | ---: | ---: |`,
+      ...report.movers.map(
+        (m) => `| ${codeText(m.statement, STATEMENT_CHARS)} |${multiHead ? ` ${escapeMarkdown(m.head, 40)} |` : ""} ${num4(m.headCost.callsPerTx, 2)} | ${us(m.base.msPerCall)} \u2192 ${us(m.headCost.msPerCall)} | ${pctCell(m.timeDeltaPct)} | ${blocks(m.base.blocksPerCall)} \u2192 ${blocks(m.headCost.blocksPerCall)} | ${pctCell(m.blocksDeltaPct)} |`
+      )
+    );
+  }
+  if (report.notes.length > 0) body.push("", ...report.notes.map((n) => `- ${escapeMarkdown(n, 300)}`));
+  return { summary: summary2, body };
+}
+function pre(plan) {
+  const cut = plan.length > PLAN_CHARS ? `${plan.slice(0, PLAN_CHARS)}
+\u2026` : plan;
+  return `<pre>${cut.split("\n").map((l) => escapeHtml(l)).join("\n")}</pre>`;
+}
+function role(what, label) {
+  return label === what ? what : `${what} (${escapeMarkdown(label, 40)})`;
+}
+function short2(statement) {
+  return statement.length > STATEMENT_CHARS ? `${statement.slice(0, STATEMENT_CHARS - 1)}\u2026` : statement;
+}
+function num4(v, decimals) {
+  return v === null ? "\u2013" : v.toFixed(decimals);
+}
+function us(v) {
+  return v === null ? "\u2013" : (v * 1e3).toLocaleString("en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+}
+function blocks(v) {
+  return num4(v, 1);
+}
+function pctCell(v) {
+  return v === null ? "\u2013" : `${v >= 0 ? "+" : ""}${v.toFixed(1)}%`;
+}
+function pct5(v) {
+  return v === null ? "" : ` (${pctCell(v)})`;
+}
+
 // src/core/report/comparison-text.ts
 function renderComparisonText(c, decision, baseline, steady = [], clients = []) {
   const lines = [
@@ -72928,6 +73589,7 @@ function renderComparisonText(c, decision, baseline, steady = [], clients = []) 
   ];
   for (const arm2 of buildTables(c)) lines.push("", ...renderArm(arm2));
   lines.push(...steadyLines(steady));
+  lines.push(...planTextLines(c.plans));
   if (decision.reasons.length > 0) lines.push("", "why (each said once):", ...reasonLines(decision));
   if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.map((line) => plainText(line)).join("\n")}
@@ -73113,14 +73775,14 @@ import os9 from "node:os";
 
 // src/store/open/open-store.ts
 init_errors();
-import path36 from "node:path";
+import path37 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants4 } from "node:fs";
-import { access as access4, readdir as readdir9, readFile as readFile18, stat as stat6 } from "node:fs/promises";
-import path35 from "node:path";
+import { access as access5, readdir as readdir9, readFile as readFile19, stat as stat6 } from "node:fs/promises";
+import path36 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -73129,8 +73791,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path35.join(dir, "runs");
-    this.indexDir = path35.join(dir, "index");
+    this.runsDir = path36.join(dir, "runs");
+    this.indexDir = path36.join(dir, "index");
   }
   dir;
   options;
@@ -73143,7 +73805,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path35.resolve(dir), options);
+    const store = new _DirStore(path36.resolve(dir), options);
     const st = await stat6(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
@@ -73176,7 +73838,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile18(file2, "utf8");
+      text2 = await readFile19(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -73220,15 +73882,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path35.join(this.runsDir, `${id}.json`);
+    return path36.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path35.join(this.indexDir, `${id}.json`);
+    return path36.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile18(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile19(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -73242,7 +73904,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const text2 = await readFile18(file2, "utf8");
+      const text2 = await readFile19(file2, "utf8");
       let parsed;
       try {
         parsed = JSON.parse(text2);
@@ -73271,8 +73933,8 @@ var DirStore = class _DirStore {
     try {
       await makeDirectory(this.runsDir);
       await makeDirectory(this.indexDir);
-      await access4(this.runsDir, constants4.W_OK);
-      await access4(this.indexDir, constants4.W_OK);
+      await access5(this.runsDir, constants4.W_OK);
+      await access5(this.indexDir, constants4.W_OK);
     } catch (e) {
       const code = e.code;
       throw this.notUsable(code ?? errorMessage(e), describeOsError(e));
@@ -73313,8 +73975,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path36.isAbsolute(xdgDataHome) ? xdgDataHome : path36.join(home, ".local", "share");
-  return path36.join(base, "pgperf", "store");
+  const base = xdgDataHome && path37.isAbsolute(xdgDataHome) ? xdgDataHome : path37.join(home, ".local", "share");
+  return path37.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -73384,7 +74046,7 @@ function checkArmCount(count2) {
 
 // src/adapters/cli/commands/build.ts
 import os11 from "node:os";
-import path37 from "node:path";
+import path38 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -73410,7 +74072,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path37.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path38.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -73423,7 +74085,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path37.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
+  return flag ? path38.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -73535,7 +74197,7 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path38.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path39.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     let report;
@@ -73592,15 +74254,15 @@ function calibrationOf(result, comparison) {
   };
 }
 function renderCalibrationText(c) {
-  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
+  const pct6 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
   const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
   const rows = [
     ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
     ...c.cells.map((x) => [
       x.id,
       String(x.rounds),
-      pct5(x.pairedCvPct),
-      pct5(x.runCvPct),
+      pct6(x.pairedCvPct),
+      pct6(x.runCvPct),
       x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
     ])
   ];
@@ -73628,18 +74290,18 @@ function calibrationDecision(result, calibration, failOn) {
 
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path41 from "node:path";
+import path42 from "node:path";
 
 // src/adapters/cli/execute-run.ts
 import { readFileSync } from "node:fs";
-import path40 from "node:path";
+import path41 from "node:path";
 
 // src/flows/compare/compare-flow.ts
 init_errors();
 
 // src/flows/compare/stored-baseline.ts
 import { stat as stat7 } from "node:fs/promises";
-import path39 from "node:path";
+import path40 from "node:path";
 init_fingerprint();
 init_types();
 init_store();
@@ -73699,7 +74361,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path39.join(req.runDir, "sentinel")
+        runDir: path40.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -73717,7 +74379,7 @@ async function runStoredBaseline(req, options, deps) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path39.join(req.runDir, "head")
+        runDir: path40.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -73768,7 +74430,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path39.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path40.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -74066,7 +74728,7 @@ function commitOf2(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat7(path39.join(binDir, "postgres"))).isFile();
+    return (await stat7(path40.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -74179,7 +74841,7 @@ async function headOnly(arms, deps) {
 init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path40.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path41.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -74191,7 +74853,7 @@ async function executeRun(options, logger, extra = {}) {
       controller.abort(new Error(`interrupted by ${signal}`));
     }
   });
-  const resultsFile = path40.join(runDir, RESULTS_FILE);
+  const resultsFile = path41.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}
 `));
@@ -74222,7 +74884,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path40.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path41.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -74315,7 +74977,7 @@ function calibrateCommand() {
 ` : renderCalibrationText(calibration)
       );
       const decision = calibrationDecision(outcome.result, calibration, DEFAULT_FAIL_ON);
-      await writeDecision(path41.dirname(outcome.resultsFile), decision).catch(
+      await writeDecision(path42.dirname(outcome.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -74366,11 +75028,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile19 } from "node:fs/promises";
+import { readFile as readFile20 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile19(file2, "utf8");
+    text2 = await readFile20(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -74495,8 +75157,8 @@ function commentMarker(id) {
 }
 
 // src/core/report/markdown-context.ts
-function armName(role, label) {
-  return label === role ? role : `${role} **${escapeMarkdown(label)}**`;
+function armName(role2, label) {
+  return label === role2 ? role2 : `${role2} **${escapeMarkdown(label)}**`;
 }
 function artifactWhere(ctx) {
   return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
@@ -74778,8 +75440,8 @@ function points(delta) {
   return `${pp > 0 ? "+" : pp < 0 ? "\u2212" : "\xB1"}${Math.abs(pp).toFixed(1)} pp`;
 }
 function relativeChange2(ratio) {
-  const pct5 = ratio * 100;
-  return `${pct5 > 0 ? "+" : pct5 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct5).toFixed(1)}%`;
+  const pct6 = ratio * 100;
+  return `${pct6 > 0 ? "+" : pct6 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct6).toFixed(1)}%`;
 }
 function number4(x) {
   if (x === 0) return "0";
@@ -74940,7 +75602,7 @@ function explanationSection(result) {
 // src/core/report/markdown-details.ts
 function detailBlocks(ctx, trims) {
   const warnings = allWarnings(ctx);
-  const blocks = [
+  const blocks2 = [
     details("Environment", environment(ctx, trims)),
     details("Builds", builds(ctx)),
     details("Settings", settings(ctx)),
@@ -74951,20 +75613,22 @@ function detailBlocks(ctx, trims) {
     )
   ];
   const steady = steadyMetricsSection(ctx.result);
-  if (steady) blocks.push(details(steady.summary, steady.body));
+  if (steady) blocks2.push(details(steady.summary, steady.body));
   const instructions = instructionSection(ctx.result, ctx.c);
-  if (instructions) blocks.push(details(instructions.summary, instructions.body));
+  if (instructions) blocks2.push(details(instructions.summary, instructions.body));
   const explanation = explanationSection(ctx.result);
-  if (explanation) blocks.push(details(explanation.summary, explanation.body));
+  if (explanation) blocks2.push(details(explanation.summary, explanation.body));
+  const plans = planSection(ctx.result.plans);
+  if (plans) blocks2.push(details(plans.summary, plans.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
-    blocks.push(
+    blocks2.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
     );
   }
   if (warnings.length > 0) {
-    blocks.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
+    blocks2.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
   }
-  return blocks;
+  return blocks2;
 }
 function details(summary2, body) {
   return [`<details><summary>${summary2}</summary>`, "", ...body, "", "</details>"].join("\n");
@@ -75029,15 +75693,15 @@ function fromSource(recorded, arm2) {
   if (chosenBy) info.chosenBy = chosenBy;
   return info;
 }
-function describeCommit(role, info, arm2) {
-  const label = info?.label ?? arm2?.label ?? role;
+function describeCommit(role2, info, arm2) {
+  const label = info?.label ?? arm2?.label ?? role2;
   if (arm2 && !arm2.build && typeof arm2.binDir === "string") {
     const version2 = /PostgreSQL\)?\s+(\S+)/.exec(arm2.serverVersion ?? "")?.[1];
-    return `${armName(role, label)} ${escapeMarkdown(arm2.binDir, 120)}${version2 ? ` (PostgreSQL ${escapeMarkdown(version2, 40)})` : ""}`;
+    return `${armName(role2, label)} ${escapeMarkdown(arm2.binDir, 120)}${version2 ? ` (PostgreSQL ${escapeMarkdown(version2, 40)})` : ""}`;
   }
   const buildSha = arm2?.build?.sha;
   const sha = info?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
-  const words = [armName(role, label)];
+  const words = [armName(role2, label)];
   if (sha) words.push(shortSha(sha));
   const extra = [info?.ref, info?.chosenBy].filter((s) => !!s && s.trim() !== "");
   if (extra.length > 0) words.push(`(${extra.map((s) => escapeMarkdown(s, 120)).join(", ")})`);
@@ -75186,31 +75850,31 @@ function tableBlocks(ctx, tables, trims) {
   return tables.flatMap((arm2) => armBlocks(ctx, arm2, trims));
 }
 function armBlocks(ctx, arm2, trims) {
-  const blocks = [];
+  const blocks2 = [];
   if (ctx.c.comparisons.length > 1) {
     const v = VERDICT_DISPLAY[arm2.verdict];
-    blocks.push(`## ${v.icon} ${escapeMarkdown(arm2.head)} vs ${escapeMarkdown(arm2.baseline)}: ${v.word}`);
+    blocks2.push(`## ${v.icon} ${escapeMarkdown(arm2.head)} vs ${escapeMarkdown(arm2.baseline)}: ${v.word}`);
   }
   for (const w of arm2.workloads) {
     const v = VERDICT_DISPLAY[w.verdict];
-    blocks.push(`### ${v.icon} ${escapeMarkdown(w.workload)}: ${v.word} (threshold \xB1${w.thresholdPct}%)`);
+    blocks2.push(`### ${v.icon} ${escapeMarkdown(w.workload)}: ${v.word} (threshold \xB1${w.thresholdPct}%)`);
     for (const t of w.tables) {
       if (!t.primary) {
         const rise = t.better === "lower" ? ": a rise is a regression" : "";
-        blocks.push(`**${t.label}** (${t.unit}, ${t.better} is better${rise})`);
+        blocks2.push(`**${t.label}** (${t.unit}, ${t.better} is better${rise})`);
       }
-      blocks.push(table2(t));
+      blocks2.push(table2(t));
     }
     if (!trims.has("notes")) {
       const notes = w.tables.flatMap(
         (t) => t.notes.map((n) => `- ${clientsLabel(n.clients)}: ${escapeMarkdown(n.message, 500)}`)
       );
-      if (notes.length > 0) blocks.push(notes.join("\n"));
+      if (notes.length > 0) blocks2.push(notes.join("\n"));
     }
-    if (w.curve && !trims.has("charts")) blocks.push(...chartBlocks(arm2, w.curve));
+    if (w.curve && !trims.has("charts")) blocks2.push(...chartBlocks(arm2, w.curve));
   }
-  if (arm2.legend.length > 0) blocks.push(arm2.legend.map((l) => `_${escapeMarkdown(l, 500)}_`).join("\n"));
-  return blocks;
+  if (arm2.legend.length > 0) blocks2.push(arm2.legend.map((l) => `_${escapeMarkdown(l, 500)}_`).join("\n"));
+  return blocks2;
 }
 function table2(t) {
   const header = columns(t);
@@ -75409,15 +76073,15 @@ function renderReport(input2, marker, budget) {
   ];
   const tables = buildTables(comparison);
   return fitToBudget((trims) => {
-    const blocks = [
+    const blocks2 = [
       ...top,
       ...tableBlocks(ctx, tables, trims),
       ...reasonsBlock(input2.decision),
       ...reproduceSection(result, input2.decision)
     ];
-    if (trims.size > 0) blocks.push(trimNote(ctx, trims));
-    if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
-    return `${blocks.join("\n\n")}
+    if (trims.size > 0) blocks2.push(trimNote(ctx, trims));
+    if (!trims.has("details")) blocks2.push(...detailBlocks(ctx, trims));
+    return `${blocks2.join("\n\n")}
 `;
   }, budget);
 }
@@ -75439,7 +76103,7 @@ function renderMailReport(input2) {
   const { result, comparison: c, decision } = input2;
   const cells = decidingCells(decision);
   const shown2 = cells.slice(0, MAX_CELLS);
-  const blocks = [
+  const blocks2 = [
     wrap(decisionLine(decision)),
     [upperFirst(compared(c)), ...analysisLines(c, decision)].flatMap((line) => wrap(line, "", "  ")),
     cellBlock(c, decision, cells, shown2),
@@ -75448,7 +76112,7 @@ function renderMailReport(input2) {
     ...reproduceBlocks(result, shown2),
     input2.runUrl === void 0 ? [] : link2("Full report:", input2.runUrl)
   ];
-  return `${blocks.filter((b) => b.length > 0).map((b) => b.join("\n")).join("\n\n")}
+  return `${blocks2.filter((b) => b.length > 0).map((b) => b.join("\n")).join("\n\n")}
 `;
 }
 function decidingCells(d) {
@@ -75740,6 +76404,7 @@ function mergeTwoRuns(baseDoc, headDoc, files) {
     adaptive: _adaptive,
     instructions: _instructions,
     explanation: _explanation,
+    plans: _plans,
     confirmation: _confirmation,
     compiledCode: _compiledCode,
     calibration: _calibration,
@@ -75895,7 +76560,7 @@ function listCells2(cells) {
   const shown2 = ids.slice(0, LISTED_CELLS2).join(", ");
   return ids.length > LISTED_CELLS2 ? `${shown2} and ${ids.length - LISTED_CELLS2} more` : shown2 || "none";
 }
-function short2(hash2) {
+function short3(hash2) {
   return hash2.slice(0, 12);
 }
 function isVerifiable(shard) {
@@ -75943,7 +76608,7 @@ function checkShardDocument(f) {
     const computed = samplesDigestOf(result.samples);
     if (computed !== shard.samplesDigest) {
       throw new UserError(
-        `${file2}: the samples do not match plan.shard.samplesDigest (recorded ${short2(shard.samplesDigest)}, computed ${short2(computed)}): they were changed after pgperf wrote them; consolidate the file the shard job wrote`
+        `${file2}: the samples do not match plan.shard.samplesDigest (recorded ${short3(shard.samplesDigest)}, computed ${short3(computed)}): they were changed after pgperf wrote them; consolidate the file the shard job wrote`
       );
     }
   }
@@ -75995,7 +76660,7 @@ function checkIdentity(f, shard, ownCells) {
   const computed = planHashOf({ planId, count: count2, allCells, assignment });
   if (computed !== planHash) {
     throw new UserError(
-      `${file2}: plan.shard.planHash is ${short2(planHash)}, but the plan it describes (planId, count, allCells, assignment) hashes to ${short2(computed)}: the plan's identity was edited`
+      `${file2}: plan.shard.planHash is ${short3(planHash)}, but the plan it describes (planId, count, allCells, assignment) hashes to ${short3(computed)}: the plan's identity was edited`
     );
   }
   const assigned = assignment[index - 1];
@@ -76026,7 +76691,7 @@ function checkOneComparison(files, shards) {
     }
     if (s.planHash !== ref.planHash) {
       throw new UserError(
-        `${f.file}: plan hash ${short2(s.planHash)}, but ${first.file} has ${short2(ref.planHash)} for the same plan ${ref.planId}: the shards do not agree on the plan's cells or their split (mixed plans)`
+        `${f.file}: plan hash ${short3(s.planHash)}, but ${first.file} has ${short3(ref.planHash)} for the same plan ${ref.planId}: the shards do not agree on the plan's cells or their split (mixed plans)`
       );
     }
     if (cellsKey(s) !== cellsKey(ref)) {
@@ -76395,7 +77060,7 @@ async function findInstalledBinDir() {
 
 // src/adapters/cli/commands/doctor.ts
 import os12 from "node:os";
-import path43 from "node:path";
+import path44 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -76433,8 +77098,8 @@ function renderPreflight(report) {
 
 // src/postgres/runner-facts.ts
 import { constants as constants5 } from "node:fs";
-import { access as access5, readdir as readdir11, stat as stat8, statfs as statfs3 } from "node:fs/promises";
-import path42 from "node:path";
+import { access as access6, readdir as readdir11, stat as stat8, statfs as statfs3 } from "node:fs/promises";
+import path43 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -76484,7 +77149,7 @@ var listMissing = (missing) => missing.map((m) => `${m.kind === "library" ? "lib
 async function buildToolsFact(env, runner) {
   const compiler = compilerCommand(env).split(" ")[0];
   const missing = [];
-  const found = compiler.includes("/") ? await access5(compiler, constants5.X_OK).then(
+  const found = compiler.includes("/") ? await access6(compiler, constants5.X_OK).then(
     () => true,
     () => false
   ) : await findOnPath(compiler, env.PATH) !== void 0;
@@ -76562,10 +77227,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir11(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path42.join(dir, v, "bin");
+    const bin = path43.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access5(path42.join(bin, p), constants5.X_OK).then(
+        (p) => access6(path43.join(bin, p), constants5.X_OK).then(
           () => true,
           () => false
         )
@@ -76594,7 +77259,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path42.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path43.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -76694,17 +77359,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path42.resolve(dir); ; d = path42.dirname(d)) {
+  for (let d = path43.resolve(dir); ; d = path43.dirname(d)) {
     const st = await stat8(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path42.dirname(d)) return void 0;
+    if (d === path43.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path42.resolve(dir); ; d = path42.dirname(d)) {
+  for (let d = path43.resolve(dir); ; d = path43.dirname(d)) {
     chain.unshift(d);
-    if (d === path42.dirname(d)) break;
+    if (d === path43.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat8(d).catch(() => void 0);
@@ -76741,7 +77406,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path43.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path44.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -76756,7 +77421,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os12.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path43.resolve(flags.tmpDir ?? os12.tmpdir()),
+      tmpDir: path44.resolve(flags.tmpDir ?? os12.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -76781,7 +77446,7 @@ function bytes(value) {
 init_read_results();
 init_errors();
 import { readdir as readdir12, stat as stat9 } from "node:fs/promises";
-import path44 from "node:path";
+import path45 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -76791,7 +77456,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path44.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path45.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -76802,12 +77467,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path44.join(input2, "runs");
+  const runsDir = path45.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path44.join(runsDir, n));
+    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path45.join(runsDir, n));
   }
   const entries = await readdir12(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path44.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path45.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -76843,7 +77508,7 @@ function renderHistoryMarkdown(analysis, options = {}) {
   const regressions = rows.filter((r) => r.cp.kind === "regression").length;
   const improvements = rows.length - regressions;
   const analysed = analysis.series.filter((s) => s.status === "analysed").length;
-  const short3 = analysis.series.length - analysed;
+  const short4 = analysis.series.length - analysed;
   const headline3 = rows.length === 0 ? "**No change points**" : `**${[
     regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : "",
     improvements > 0 ? `${improvements} improvement${improvements === 1 ? "" : "s"}` : ""
@@ -76851,7 +77516,7 @@ function renderHistoryMarkdown(analysis, options = {}) {
   const lines = [
     `### Performance history`,
     "",
-    `${headline3} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
+    `${headline3} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short4 > 0 ? ` ${short4} series ${short4 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short4 === 1 ? "was" : "were"} not analysed yet.` : "")
   ];
   if (rows.length > 0) {
     lines.push(
@@ -77142,25 +77807,6 @@ function uniqueFile(file2, taken) {
   for (let i = 2; taken.has(candidate); i++) candidate = file2.replace(/\.html$/, `-${i}.html`);
   taken.add(candidate);
   return candidate;
-}
-
-// src/core/report/html-escape.ts
-init_plain_text();
-var HTML_REFERENCES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;"
-};
-function escapeHtml(text2) {
-  return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
-}
-function scriptJson(value) {
-  return JSON.stringify(value).replace(
-    /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
 }
 
 // src/flows/history/page-script.ts
@@ -77499,12 +78145,12 @@ ${rows}
 function renderWorkloadPage(data, workload, assets) {
   const listed2 = allChangePoints(data, [workload]);
   const charts = workload.charts.map((chart) => {
-    const short3 = chart.lines.filter((l) => l.status === "too-few-points");
+    const short4 = chart.lines.filter((l) => l.status === "too-few-points");
     const facts = Object.entries(chart.facts).map(([k, v]) => `<tr><th>${esc2(k)}</th><td>${esc2(v)}</td></tr>`).join("");
     return `<section>
 <h2>${esc2(chart.label)} (${esc2(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc2(chart.fingerprint)}</span></h2>
 <div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
-${short3.length > 0 ? `<p class="note">Not analysed yet: ${short3.map((l) => `${esc2(l.label)} has ${plural3(l.median.filter((v) => v !== null).length, "run")}, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
+${short4.length > 0 ? `<p class="note">Not analysed yet: ${short4.map((l) => `${esc2(l.label)} has ${plural3(l.median.filter((v) => v !== null).length, "run")}, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
 <details><summary>Machine fingerprint ${esc2(chart.fingerprint)}</summary><table>${facts}</table></details>
 </section>`;
   }).join("\n");
@@ -77585,12 +78231,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir7 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 async function writeSite(dir, files) {
   await mkdir7(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path45.join(dir, f.file);
+    const target = path46.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -77678,8 +78324,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path47 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path47} does not exist${EOL}`);
+        const path48 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path48} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -78287,22 +78933,22 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   ];
   const visited = new WeakSet([rootProcessed]);
   while (stack.length > 0) {
-    const node2 = stack[stack.length - 1];
-    if (node2.index === 0) {
-      chunks.push(node2.isArray ? "[" : "{");
+    const node3 = stack[stack.length - 1];
+    if (node3.index === 0) {
+      chunks.push(node3.isArray ? "[" : "{");
       level2++;
     }
     let isDone = false;
-    if (node2.isArray) {
-      if (node2.index < node2.val.length) {
-        if (!node2.first) chunks.push(",");
+    if (node3.isArray) {
+      if (node3.index < node3.val.length) {
+        if (!node3.first) chunks.push(",");
         if (space) chunks.push("\n" + space.repeat(level2));
-        const childRaw = node2.val[node2.index];
-        const childVal = prepareVal(node2.val, String(node2.index), childRaw);
+        const childRaw = node3.val[node3.index];
+        const childVal = prepareVal(node3.val, String(node3.index), childRaw);
         if (isUnstringifiable(childVal)) {
           chunks.push("null");
-          node2.first = false;
-          node2.index++;
+          node3.first = false;
+          node3.index++;
         } else {
           const isComplexObject = childVal !== null && typeof childVal === "object";
           const isNativeRaw = isRawJSON(childVal);
@@ -78312,34 +78958,34 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
             }
             visited.add(childVal);
             stack.push({
-              parent: node2.val,
-              key: String(node2.index),
+              parent: node3.val,
+              key: String(node3.index),
               val: childVal,
               isArray: Array.isArray(childVal),
               keys: Array.isArray(childVal) ? null : Object.keys(childVal),
               index: 0,
               first: true
             });
-            node2.first = false;
-            node2.index++;
+            node3.first = false;
+            node3.index++;
           } else {
             chunks.push(originalStringify(childVal));
-            node2.first = false;
-            node2.index++;
+            node3.first = false;
+            node3.index++;
           }
         }
       } else {
         isDone = true;
       }
     } else {
-      while (node2.index < node2.keys.length) {
-        const k = node2.keys[node2.index++];
+      while (node3.index < node3.keys.length) {
+        const k = node3.keys[node3.index++];
         const isFilteredOutByArray = propertyList && !propertyList.has(k);
         if (isFilteredOutByArray) continue;
-        const childRaw = node2.val[k];
-        const childVal = prepareVal(node2.val, k, childRaw);
+        const childRaw = node3.val[k];
+        const childVal = prepareVal(node3.val, k, childRaw);
         if (isUnstringifiable(childVal)) continue;
-        if (!node2.first) chunks.push(",");
+        if (!node3.first) chunks.push(",");
         if (space) {
           chunks.push("\n" + space.repeat(level2) + originalStringify(k) + ": ");
         } else {
@@ -78353,7 +78999,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
           }
           visited.add(childVal);
           stack.push({
-            parent: node2.val,
+            parent: node3.val,
             key: k,
             val: childVal,
             isArray: Array.isArray(childVal),
@@ -78361,23 +79007,23 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
             index: 0,
             first: true
           });
-          node2.first = false;
+          node3.first = false;
           break;
         } else {
           chunks.push(originalStringify(childVal));
-          node2.first = false;
+          node3.first = false;
         }
       }
-      const isNodeFullyProcessed = node2.index >= node2.keys.length && stack[stack.length - 1] === node2;
+      const isNodeFullyProcessed = node3.index >= node3.keys.length && stack[stack.length - 1] === node3;
       if (isNodeFullyProcessed) {
         isDone = true;
       }
     }
     if (isDone) {
       level2--;
-      if (!node2.first && space) chunks.push("\n" + space.repeat(level2));
-      chunks.push(node2.isArray ? "]" : "}");
-      visited.delete(node2.val);
+      if (!node3.first && space) chunks.push("\n" + space.repeat(level2));
+      chunks.push(node3.isArray ? "]" : "}");
+      visited.delete(node3.val);
       stack.pop();
     }
   }
@@ -78481,10 +79127,10 @@ var applyReviverIteratively = (parsed, userReviver) => {
   const rootHolder = { "": parsed };
   const stack = [{ parent: rootHolder, key: "", visited: false }];
   while (stack.length > 0) {
-    const node2 = stack[stack.length - 1];
-    if (!node2.visited) {
-      node2.visited = true;
-      const value = node2.parent[node2.key];
+    const node3 = stack[stack.length - 1];
+    if (!node3.visited) {
+      node3.visited = true;
+      const value = node3.parent[node3.key];
       const isComplexObject = value !== null && typeof value === "object";
       if (isComplexObject) {
         const keys = Object.keys(value);
@@ -78493,7 +79139,7 @@ var applyReviverIteratively = (parsed, userReviver) => {
         }
       }
     } else {
-      const { parent, key } = node2;
+      const { parent, key } = node3;
       let value = parent[key];
       if (typeof value === "string") {
         const isCustomFormatBigInt = customFormat.test(value);
@@ -81792,7 +82438,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path47) => path47.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path48) => path48.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -82218,8 +82864,8 @@ function toIssue(i) {
 }
 var PERMISSIONS = ["admin", "maintain", "write", "triage", "read", "none"];
 function permissionOf(data) {
-  const role = data.role_name;
-  if (role && PERMISSIONS.includes(role)) return role;
+  const role2 = data.role_name;
+  if (role2 && PERMISSIONS.includes(role2)) return role2;
   const legacy = data.permission;
   return legacy && PERMISSIONS.includes(legacy) ? legacy : "none";
 }
@@ -82243,7 +82889,7 @@ function toApiError(what, e, rateLimited) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path46 from "node:path";
+import path47 from "node:path";
 import { writeFile as writeFile9 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -82253,7 +82899,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile9(path46.join(dir, ".nojekyll"), "");
+  await writeFile9(path47.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -83033,7 +83679,7 @@ function renderNoisePlan(p) {
       "or keep running nightly/PR comparisons into the store until each cell has a history"
     );
   } else {
-    const pct5 = (v) => Number.isFinite(v) ? `${v.toFixed(1)}%` : "none";
+    const pct6 = (v) => Number.isFinite(v) ? `${v.toFixed(1)}%` : "none";
     const rows = [
       [
         "cell",
@@ -83047,12 +83693,12 @@ function renderNoisePlan(p) {
       ],
       ...p.cells.map((c) => [
         c.id,
-        pct5(c.noise.perRoundCvPct),
-        pct5(c.noise.planningCvPct),
+        pct6(c.noise.perRoundCvPct),
+        pct6(c.noise.planningCvPct),
         noiseSourceText(c.noise),
         `${c.thresholdPct}%`,
         String(c.rounds),
-        pct5(c.resolvablePct),
+        pct6(c.resolvablePct),
         (c.recommendedRounds === null ? ">1000" : String(c.recommendedRounds)) + (c.belowResolvable ? "  (more than planned)" : "")
       ])
     ];
@@ -83434,7 +84080,7 @@ function schemaCommand() {
 }
 
 // src/adapters/cli/commands/stat.ts
-import { readFile as readFile20 } from "node:fs/promises";
+import { readFile as readFile21 } from "node:fs/promises";
 
 // src/core/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -83473,7 +84119,7 @@ function statCommand() {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile20(file2, "utf8");
+    text2 = await readFile21(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }

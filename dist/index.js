@@ -879,33 +879,33 @@ var require_tree = __commonJS({
           throw new TypeError("Unreachable");
         }
         let index = 0;
-        let node2 = this;
+        let node3 = this;
         while (true) {
           const code = key.charCodeAt(index);
           if (code > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node2.code === code) {
+          if (node3.code === code) {
             if (length === ++index) {
-              node2.value = value;
+              node3.value = value;
               break;
-            } else if (node2.middle !== null) {
-              node2 = node2.middle;
+            } else if (node3.middle !== null) {
+              node3 = node3.middle;
             } else {
-              node2.middle = new _TstNode(key, value, index);
+              node3.middle = new _TstNode(key, value, index);
               break;
             }
-          } else if (node2.code < code) {
-            if (node2.left !== null) {
-              node2 = node2.left;
+          } else if (node3.code < code) {
+            if (node3.left !== null) {
+              node3 = node3.left;
             } else {
-              node2.left = new _TstNode(key, value, index);
+              node3.left = new _TstNode(key, value, index);
               break;
             }
-          } else if (node2.right !== null) {
-            node2 = node2.right;
+          } else if (node3.right !== null) {
+            node3 = node3.right;
           } else {
-            node2.right = new _TstNode(key, value, index);
+            node3.right = new _TstNode(key, value, index);
             break;
           }
         }
@@ -917,21 +917,21 @@ var require_tree = __commonJS({
       search(key) {
         const keylength = key.length;
         let index = 0;
-        let node2 = this;
-        while (node2 !== null && index < keylength) {
+        let node3 = this;
+        while (node3 !== null && index < keylength) {
           let code = key[index];
           if (code <= 90 && code >= 65) {
             code |= 32;
           }
-          while (node2 !== null) {
-            if (code === node2.code) {
+          while (node3 !== null) {
+            if (code === node3.code) {
               if (keylength === ++index) {
-                return node2;
+                return node3;
               }
-              node2 = node2.middle;
+              node3 = node3.middle;
               break;
             }
-            node2 = node2.code < code ? node2.left : node2.right;
+            node3 = node3.code < code ? node3.left : node3.right;
           }
         }
         return null;
@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path53 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path54 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path53 && path53[0] !== "/") {
-          path53 = `/${path53}`;
+        if (path54 && path54[0] !== "/") {
+          path54 = `/${path54}`;
         }
-        return new URL(`${origin}${path53}`);
+        return new URL(`${origin}${path54}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path53, origin }
+          request: { method, path: path54, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path53);
+        debuglog("sending request to %s %s/%s", method, origin, path54);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path53, origin },
+          request: { method, path: path54, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path53,
+          path54,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path53, origin }
+          request: { method, path: path54, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path53);
+        debuglog("trailers received from %s %s/%s", method, origin, path54);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path53, origin },
+          request: { method, path: path54, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path53,
+          path54,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path53, origin }
+            request: { method, path: path54, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path53);
+          debuglog("sending request to %s %s/%s", method, origin, path54);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path53,
+        path: path54,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path53 !== "string") {
+        if (typeof path54 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path53[0] !== "/" && !(path53.startsWith("http://") || path53.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path54[0] !== "/" && !(path54.startsWith("http://") || path54.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path53)) {
+        } else if (invalidPathRegex.test(path54)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path53, query) : path53;
+        this.path = query ? buildURL(path54, query) : path54;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path53, host, upgrade, blocking, reset } = request2;
+      const { method, path: path54, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path53} HTTP/1.1\r
+      let header = `${method} ${path54} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path53, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path54, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path53;
+      headers[HTTP2_HEADER_PATH] = path54;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path53 = search ? `${pathname}${search}` : pathname;
+        const path54 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path53;
+        this.opts.path = path54;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path53 = "/",
+          path: path54 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path53;
+        opts.path = origin + path54;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path53) {
-      if (typeof path53 !== "string") {
-        return path53;
+    function safeUrl2(path54) {
+      if (typeof path54 !== "string") {
+        return path54;
       }
-      const pathSegments = path53.split("?");
+      const pathSegments = path54.split("?");
       if (pathSegments.length !== 2) {
-        return path53;
+        return path54;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path53, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path53);
+    function matchKey(mockDispatch2, { path: path54, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path54);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path53 }) => matchValue(safeUrl2(path53), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path54 }) => matchValue(safeUrl2(path54), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path53, method, body, headers, query } = opts;
+      const { path: path54, method, body, headers, query } = opts;
       return {
-        path: path53,
+        path: path54,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path53, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path54, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path53,
+            Path: path54,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path53) {
-      for (let i = 0; i < path53.length; ++i) {
-        const code = path53.charCodeAt(i);
+    function validateCookiePath(path54) {
+      for (let i = 0; i < path54.length; ++i) {
+        const code = path54.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -17058,8 +17058,8 @@ var require_util7 = __commonJS({
           return false;
         }
       }
-      const num4 = Number.parseInt(value, 10);
-      return num4 >= 8 && num4 <= 15;
+      const num5 = Number.parseInt(value, 10);
+      return num5 >= 8 && num5 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
@@ -17844,24 +17844,24 @@ var require_sender = __commonJS({
           if (!this.#running) {
             this.#socket.write(frame, cb);
           } else {
-            const node3 = {
+            const node4 = {
               promise: null,
               callback: cb,
               frame
             };
-            this.#queue.push(node3);
+            this.#queue.push(node4);
           }
           return;
         }
-        const node2 = {
+        const node3 = {
           promise: item.arrayBuffer().then((ab) => {
-            node2.promise = null;
-            node2.frame = createFrame(ab, hint);
+            node3.promise = null;
+            node3.frame = createFrame(ab, hint);
           }),
           callback: cb,
           frame: null
         };
-        this.#queue.push(node2);
+        this.#queue.push(node3);
         if (!this.#running) {
           this.#run();
         }
@@ -17870,12 +17870,12 @@ var require_sender = __commonJS({
         this.#running = true;
         const queue = this.#queue;
         while (!queue.isEmpty()) {
-          const node2 = queue.shift();
-          if (node2.promise !== null) {
-            await node2.promise;
+          const node3 = queue.shift();
+          if (node3.promise !== null) {
+            await node3.promise;
           }
-          this.#socket.write(node2.frame, node2.callback);
-          node2.callback = node2.frame = null;
+          this.#socket.write(node3.frame, node3.callback);
+          node3.callback = node3.frame = null;
         }
         this.#running = false;
       }
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path53 = opts.path;
+          let path54 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path53 = `/${path53}`;
+            path54 = `/${path54}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path53);
+          url2 = new URL(util.parseOrigin(url2).origin + path54);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19533,10 +19533,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path53) {
-  if (!path53)
+function getElementAtPath(obj, path54) {
+  if (!path54)
     return obj;
-  return path53.reduce((acc, key) => acc?.[key], obj);
+  return path54.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -19795,11 +19795,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path53, issues) {
+function prefixIssues(path54, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path53);
+    iss.path.unshift(path54);
     return iss;
   });
 }
@@ -20332,16 +20332,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path53 = []) => {
+  const processError = (error64, path54 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path53, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path54, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path53, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path54, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path53, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path54, ...issue3.path]);
       } else {
-        const fullpath = [...path53, ...issue3.path];
+        const fullpath = [...path54, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20364,11 +20364,11 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
                 configurable: true
               });
             }
-            const node2 = curr[el];
+            const node3 = curr[el];
             if (terminal) {
-              node2._errors.push(mapper(issue3));
+              node3._errors.push(mapper(issue3));
             }
-            curr = node2;
+            curr = node3;
             i++;
           }
         }
@@ -20380,17 +20380,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path53 = []) => {
+  const processError = (error64, path54 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path53, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path54, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path53, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path54, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path53, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path54, ...issue3.path]);
       } else {
-        const fullpath = [...path53, ...issue3.path];
+        const fullpath = [...path54, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20429,8 +20429,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path53 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path53) {
+  const path54 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path54) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -38462,13 +38462,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path53 = ref.slice(1).split("/").filter(Boolean);
-  if (path53.length === 0) {
+  const path54 = ref.slice(1).split("/").filter(Boolean);
+  if (path54.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path53[0] === defsKey) {
-    const key = path53[1] === void 0 ? void 0 : decodeJSONPointerSegment(path53[1]);
+  if (path54[0] === defsKey) {
+    const key = path54[1] === void 0 ? void 0 : decodeJSONPointerSegment(path54[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -39183,9 +39183,9 @@ var init_from_json_schema = __esm({
 
 // node_modules/zod/v4/core/visit.js
 function visit(schema, fnOrHandlers) {
-  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
-    const h = fnOrHandlers[node2._zod.def.type];
-    return h ? h(node2, rewritten) : node2;
+  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node3, rewritten) => {
+    const h = fnOrHandlers[node3._zod.def.type];
+    return h ? h(node3, rewritten) : node3;
   };
   const cache3 = /* @__PURE__ */ new Map();
   function run3(s) {
@@ -39966,12 +39966,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path53) {
-  return path53.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path54) {
+  return path54.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path53) {
+function valueAt(doc, path54) {
   let v = doc;
-  for (const key of path53) {
+  for (const key of path54) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -40191,6 +40191,35 @@ var init_results_schema = __esm({
       explanation: instructionsSchema.extend({
         targets: external_exports.array(external_exports.looseObject({ head: text, workload: text, cells: external_exports.array(text) }))
       }).optional(),
+      // The plan phase's plans and counters (src/core/results/plans.ts); absent when no workload asked for plans.
+      plans: external_exports.looseObject({
+        arms: external_exports.array(text),
+        wallS: finite2,
+        statements: external_exports.array(external_exports.looseObject({ workload: text, statement: text, explained: text.optional() })),
+        plans: external_exports.array(
+          external_exports.looseObject({
+            workload: text,
+            arm: text,
+            statement: text,
+            plan: external_exports.string().optional(),
+            error: external_exports.string().optional()
+          })
+        ),
+        stats: external_exports.array(
+          external_exports.looseObject({
+            workload: text,
+            arm: text,
+            statement: text,
+            calls: count,
+            totalTimeMs: finite2,
+            sharedBlksHit: count,
+            sharedBlksRead: count,
+            transactions: count
+          })
+        ),
+        failures: external_exports.array(external_exports.looseObject({ workload: text, arm: text.optional(), reason: text })),
+        notes: external_exports.array(text)
+      }).optional(),
       // The confirmation block (written since confirmation exists; absent in older documents).
       confirmation: external_exports.looseObject({
         rounds: external_exports.number().int().nonnegative(),
@@ -40316,14 +40345,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile3 } from "node:fs/promises";
-async function readResults(path53, options = {}) {
+async function readResults(path54, options = {}) {
   let text2;
   try {
-    text2 = await readFile3(path53, "utf8");
+    text2 = await readFile3(path54, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path53}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path54}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path53, options);
+  return parseResults(text2, path54, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -40705,8 +40734,8 @@ var require_postgres_date = __commonJS({
     function bcYearToNegativeYear(year) {
       return -(year - 1);
     }
-    function is0To99(num4) {
-      return num4 >= 0 && num4 < 100;
+    function is0To99(num5) {
+      return num5 >= 0 && num5 < 100;
     }
   }
 });
@@ -42882,18 +42911,18 @@ var require_buffer_writer = __commonJS({
           oldBuffer.copy(this.buffer, 0, 0, this.offset);
         }
       }
-      addInt32(num4) {
+      addInt32(num5) {
         this.ensure(4);
-        this.buffer[this.offset++] = num4 >>> 24 & 255;
-        this.buffer[this.offset++] = num4 >>> 16 & 255;
-        this.buffer[this.offset++] = num4 >>> 8 & 255;
-        this.buffer[this.offset++] = num4 >>> 0 & 255;
+        this.buffer[this.offset++] = num5 >>> 24 & 255;
+        this.buffer[this.offset++] = num5 >>> 16 & 255;
+        this.buffer[this.offset++] = num5 >>> 8 & 255;
+        this.buffer[this.offset++] = num5 >>> 0 & 255;
         return this;
       }
-      addInt16(num4) {
+      addInt16(num5) {
         this.ensure(2);
-        this.buffer[this.offset++] = num4 >>> 8 & 255;
-        this.buffer[this.offset++] = num4 >>> 0 & 255;
+        this.buffer[this.offset++] = num5 >>> 8 & 255;
+        this.buffer[this.offset++] = num5 >>> 0 & 255;
         return this;
       }
       addCString(string4) {
@@ -43959,7 +43988,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path53 = __require("path");
+    var path54 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -43998,7 +44027,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path53.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path53.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path54.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path54.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -44130,7 +44159,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path53 = __require("path");
+    var path54 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -46458,24 +46487,24 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
-    var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
-    var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
-    function isCollection(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
+    var isAlias = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
+    var isDocument = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === DOC;
+    var isMap2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === MAP;
+    var isPair2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
+    var isScalar2 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SCALAR;
+    var isSeq = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SEQ;
+    function isCollection(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
           case MAP:
           case SEQ:
             return true;
         }
       return false;
     }
-    function isNode(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
+    function isNode(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
           case ALIAS:
           case MAP:
           case SCALAR:
@@ -46484,7 +46513,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar2(node2) || isCollection(node2)) && !!node2.anchor;
+    var hasAnchor = (node3) => (isScalar2(node3) || isCollection(node3)) && !!node3.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -46512,98 +46541,98 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node2, visitor) {
+    function visit2(node3, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity.isDocument(node2)) {
-        const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
+      if (identity.isDocument(node3)) {
+        const cd = visit_(null, node3.contents, visitor_, Object.freeze([node3]));
         if (cd === REMOVE)
-          node2.contents = null;
+          node3.contents = null;
       } else
-        visit_(null, node2, visitor_, Object.freeze([]));
+        visit_(null, node3, visitor_, Object.freeze([]));
     }
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path53) {
-      const ctrl = callVisitor(key, node2, visitor, path53);
+    function visit_(key, node3, visitor, path54) {
+      const ctrl = callVisitor(key, node3, visitor, path54);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path53, ctrl);
-        return visit_(key, ctrl, visitor, path53);
+        replaceNode(key, path54, ctrl);
+        return visit_(key, ctrl, visitor, path54);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity.isCollection(node2)) {
-          path53 = Object.freeze(path53.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path53);
+        if (identity.isCollection(node3)) {
+          path54 = Object.freeze(path54.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = visit_(i, node3.items[i], visitor, path54);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
+              node3.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity.isPair(node2)) {
-          path53 = Object.freeze(path53.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path53);
+        } else if (identity.isPair(node3)) {
+          path54 = Object.freeze(path54.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path54);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
-            node2.key = null;
-          const cv2 = visit_("value", node2.value, visitor, path53);
+            node3.key = null;
+          const cv2 = visit_("value", node3.value, visitor, path54);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
-            node2.value = null;
+            node3.value = null;
         }
       }
       return ctrl;
     }
-    async function visitAsync(node2, visitor) {
+    async function visitAsync(node3, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity.isDocument(node2)) {
-        const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
+      if (identity.isDocument(node3)) {
+        const cd = await visitAsync_(null, node3.contents, visitor_, Object.freeze([node3]));
         if (cd === REMOVE)
-          node2.contents = null;
+          node3.contents = null;
       } else
-        await visitAsync_(null, node2, visitor_, Object.freeze([]));
+        await visitAsync_(null, node3, visitor_, Object.freeze([]));
     }
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path53) {
-      const ctrl = await callVisitor(key, node2, visitor, path53);
+    async function visitAsync_(key, node3, visitor, path54) {
+      const ctrl = await callVisitor(key, node3, visitor, path54);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path53, ctrl);
-        return visitAsync_(key, ctrl, visitor, path53);
+        replaceNode(key, path54, ctrl);
+        return visitAsync_(key, ctrl, visitor, path54);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity.isCollection(node2)) {
-          path53 = Object.freeze(path53.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path53);
+        if (identity.isCollection(node3)) {
+          path54 = Object.freeze(path54.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = await visitAsync_(i, node3.items[i], visitor, path54);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
+              node3.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity.isPair(node2)) {
-          path53 = Object.freeze(path53.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path53);
+        } else if (identity.isPair(node3)) {
+          path54 = Object.freeze(path54.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path54);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
-            node2.key = null;
-          const cv2 = await visitAsync_("value", node2.value, visitor, path53);
+            node3.key = null;
+          const cv2 = await visitAsync_("value", node3.value, visitor, path54);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
-            node2.value = null;
+            node3.value = null;
         }
       }
       return ctrl;
@@ -46626,32 +46655,32 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path53) {
+    function callVisitor(key, node3, visitor, path54) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path53);
-      if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path53);
-      if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path53);
-      if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path53);
-      if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path53);
-      if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path53);
+        return visitor(key, node3, path54);
+      if (identity.isMap(node3))
+        return visitor.Map?.(key, node3, path54);
+      if (identity.isSeq(node3))
+        return visitor.Seq?.(key, node3, path54);
+      if (identity.isPair(node3))
+        return visitor.Pair?.(key, node3, path54);
+      if (identity.isScalar(node3))
+        return visitor.Scalar?.(key, node3, path54);
+      if (identity.isAlias(node3))
+        return visitor.Alias?.(key, node3, path54);
       return void 0;
     }
-    function replaceNode(key, path53, node2) {
-      const parent = path53[path53.length - 1];
+    function replaceNode(key, path54, node3) {
+      const parent = path54[path54.length - 1];
       if (identity.isCollection(parent)) {
-        parent.items[key] = node2;
+        parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
         if (key === "key")
-          parent.key = node2;
+          parent.key = node3;
         else
-          parent.value = node2;
+          parent.value = node3;
       } else if (identity.isDocument(parent)) {
-        parent.contents = node2;
+        parent.contents = node3;
       } else {
         const pt = identity.isAlias(parent) ? "alias" : "scalar";
         throw new Error(`Cannot replace node with ${pt} parent`);
@@ -46811,9 +46840,9 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit2.visit(doc.contents, (_key, node2) => {
-            if (identity.isNode(node2) && node2.tag)
-              tags[node2.tag] = true;
+          visit2.visit(doc.contents, (_key, node3) => {
+            if (identity.isNode(node3) && node3.tag)
+              tags[node3.tag] = true;
           });
           tagNames = Object.keys(tags);
         } else
@@ -46850,9 +46879,9 @@ var require_anchors = __commonJS({
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
       visit2.visit(root, {
-        Value(_key, node2) {
-          if (node2.anchor)
-            anchors.add(node2.anchor);
+        Value(_key, node3) {
+          if (node3.anchor)
+            anchors.add(node3.anchor);
         }
       });
       return anchors;
@@ -47056,20 +47085,20 @@ var require_Alias = __commonJS({
         } else {
           nodes = [];
           visit2.visit(doc, {
-            Node: (_key, node2) => {
-              if (identity.isAlias(node2) || identity.hasAnchor(node2))
-                nodes.push(node2);
+            Node: (_key, node3) => {
+              if (identity.isAlias(node3) || identity.hasAnchor(node3))
+                nodes.push(node3);
             }
           });
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
         let found = void 0;
-        for (const node2 of nodes) {
-          if (node2 === this)
+        for (const node3 of nodes) {
+          if (node3 === this)
             break;
-          if (node2.anchor === this.source)
-            found = node2;
+          if (node3.anchor === this.source)
+            found = node3;
         }
         if (found && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
@@ -47118,22 +47147,22 @@ var require_Alias = __commonJS({
         return src;
       }
     };
-    function getAliasCount(doc, node2, anchors2) {
-      if (identity.isAlias(node2)) {
-        const source = node2.resolve(doc);
+    function getAliasCount(doc, node3, anchors2) {
+      if (identity.isAlias(node3)) {
+        const source = node3.resolve(doc);
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
-      } else if (identity.isCollection(node2)) {
+      } else if (identity.isCollection(node3)) {
         let count2 = 0;
-        for (const item of node2.items) {
+        for (const item of node3.items) {
           const c = getAliasCount(doc, item, anchors2);
           if (c > count2)
             count2 = c;
         }
         return count2;
-      } else if (identity.isPair(node2)) {
-        const kc = getAliasCount(doc, node2.key, anchors2);
-        const vc = getAliasCount(doc, node2.value, anchors2);
+      } else if (identity.isPair(node3)) {
+        const kc = getAliasCount(doc, node3.key, anchors2);
+        const vc = getAliasCount(doc, node3.value, anchors2);
         return Math.max(kc, vc);
       }
       return 1;
@@ -47223,10 +47252,10 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node3 = new Scalar.Scalar(value);
+          const node4 = new Scalar.Scalar(value);
           if (ref)
-            ref.node = node3;
-          return node3;
+            ref.node = node4;
+          return node4;
         }
         tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
       }
@@ -47234,14 +47263,14 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      const node3 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
       if (tagName)
-        node2.tag = tagName;
+        node3.tag = tagName;
       else if (!tagObj.default)
-        node2.tag = tagObj.tag;
+        node3.tag = tagObj.tag;
       if (ref)
-        ref.node = node2;
-      return node2;
+        ref.node = node3;
+      return node3;
     }
     exports.createNode = createNode;
   }
@@ -47254,10 +47283,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path53, value) {
+    function collectionFromPath(schema, path54, value) {
       let v = value;
-      for (let i = path53.length - 1; i >= 0; --i) {
-        const k = path53[i];
+      for (let i = path54.length - 1; i >= 0; --i) {
+        const k = path54[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47276,7 +47305,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path53) => path53 == null || typeof path53 === "object" && !!path53[Symbol.iterator]().next().done;
+    var isEmptyPath = (path54) => path54 == null || typeof path54 === "object" && !!path54[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47306,15 +47335,15 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path53, value) {
-        if (isEmptyPath(path53))
+      addIn(path54, value) {
+        if (isEmptyPath(path54))
           this.add(value);
         else {
-          const [key, ...rest] = path53;
-          const node2 = this.get(key, true);
-          if (identity.isCollection(node2))
-            node2.addIn(rest, value);
-          else if (node2 === void 0 && this.schema)
+          const [key, ...rest] = path54;
+          const node3 = this.get(key, true);
+          if (identity.isCollection(node3))
+            node3.addIn(rest, value);
+          else if (node3 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -47324,13 +47353,13 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path53) {
-        const [key, ...rest] = path53;
+      deleteIn(path54) {
+        const [key, ...rest] = path54;
         if (rest.length === 0)
           return this.delete(key);
-        const node2 = this.get(key, true);
-        if (identity.isCollection(node2))
-          return node2.deleteIn(rest);
+        const node3 = this.get(key, true);
+        if (identity.isCollection(node3))
+          return node3.deleteIn(rest);
         else
           throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
       }
@@ -47339,45 +47368,45 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path53, keepScalar) {
-        const [key, ...rest] = path53;
-        const node2 = this.get(key, true);
+      getIn(path54, keepScalar) {
+        const [key, ...rest] = path54;
+        const node3 = this.get(key, true);
         if (rest.length === 0)
-          return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
+          return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
         else
-          return identity.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
+          return identity.isCollection(node3) ? node3.getIn(rest, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
-        return this.items.every((node2) => {
-          if (!identity.isPair(node2))
+        return this.items.every((node3) => {
+          if (!identity.isPair(node3))
             return false;
-          const n = node2.value;
+          const n = node3.value;
           return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path53) {
-        const [key, ...rest] = path53;
+      hasIn(path54) {
+        const [key, ...rest] = path54;
         if (rest.length === 0)
           return this.has(key);
-        const node2 = this.get(key, true);
-        return identity.isCollection(node2) ? node2.hasIn(rest) : false;
+        const node3 = this.get(key, true);
+        return identity.isCollection(node3) ? node3.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path53, value) {
-        const [key, ...rest] = path53;
+      setIn(path54, value) {
+        const [key, ...rest] = path54;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
-          const node2 = this.get(key, true);
-          if (identity.isCollection(node2))
-            node2.setIn(rest, value);
-          else if (node2 === void 0 && this.schema)
+          const node3 = this.get(key, true);
+          if (identity.isCollection(node3))
+            node3.setIn(rest, value);
+          else if (node3 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -47903,16 +47932,16 @@ var require_stringify = __commonJS({
       }
       return tagObj;
     }
-    function stringifyProps(node2, tagObj, { anchors: anchors$1, doc }) {
+    function stringifyProps(node3, tagObj, { anchors: anchors$1, doc }) {
       if (!doc.directives)
         return "";
       const props = [];
-      const anchor2 = (identity.isScalar(node2) || identity.isCollection(node2)) && node2.anchor;
+      const anchor2 = (identity.isScalar(node3) || identity.isCollection(node3)) && node3.anchor;
       if (anchor2 && anchors.anchorIsValid(anchor2)) {
         anchors$1.add(anchor2);
         props.push(`&${anchor2}`);
       }
-      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
+      const tag = node3.tag ?? (tagObj.default ? null : tagObj.tag);
       if (tag)
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
@@ -47934,15 +47963,15 @@ var require_stringify = __commonJS({
         }
       }
       let tagObj = void 0;
-      const node2 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
-      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
-      const props = stringifyProps(node2, tagObj, ctx);
+      const node3 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node3));
+      const props = stringifyProps(node3, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node3, ctx, onComment, onChompKeep) : identity.isScalar(node3) ? stringifyString.stringifyString(node3, ctx, onComment, onChompKeep) : node3.toString(ctx, onComment, onChompKeep);
       if (!props)
         return str;
-      return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+      return identity.isScalar(node3) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
@@ -48209,8 +48238,8 @@ var require_addPairToJSMap = __commonJS({
       if (identity.isNode(key) && ctx?.doc) {
         const strCtx = stringify2.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
-        for (const node2 of ctx.anchors.keys())
-          strCtx.anchors.add(node2.anchor);
+        for (const node3 of ctx.anchors.keys())
+          strCtx.anchors.add(node3.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
         const strKey = key.toString(strCtx);
@@ -48519,8 +48548,8 @@ var require_YAMLMap = __commonJS({
       }
       get(key, keepScalar) {
         const it = findPair(this.items, key);
-        const node2 = it?.value;
-        return (!keepScalar && identity.isScalar(node2) ? node2.value : node2) ?? void 0;
+        const node3 = it?.value;
+        return (!keepScalar && identity.isScalar(node3) ? node3.value : node3) ?? void 0;
       }
       has(key) {
         return !!findPair(this.items, key);
@@ -48792,9 +48821,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num4 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num4))
-        return isNaN(num4) ? ".nan" : num4 < 0 ? "-.inf" : ".inf";
+      const num5 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num5))
+        return isNaN(num5) ? ".nan" : num5 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -48833,9 +48862,9 @@ var require_float = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
-      stringify(node2) {
-        const num4 = Number(node2.value);
-        return isFinite(num4) ? num4.toExponential() : stringifyNumber.stringifyNumber(node2);
+      stringify(node3) {
+        const num5 = Number(node3.value);
+        return isFinite(num5) ? num5.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -48844,11 +48873,11 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str));
+        const node3 = new Scalar.Scalar(parseFloat(str));
         const dot = str.indexOf(".");
         if (dot !== -1 && str[str.length - 1] === "0")
-          node2.minFractionDigits = str.length - dot - 1;
-        return node2;
+          node3.minFractionDigits = str.length - dot - 1;
+        return node3;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -48865,11 +48894,11 @@ var require_int = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
+    function intStringify(node3, radix, prefix) {
+      const { value } = node3;
       if (intIdentify(value) && value >= 0)
         return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node2);
+      return stringifyNumber.stringifyNumber(node3);
     }
     var intOct = {
       identify: (value) => intIdentify(value) && value >= 0,
@@ -48878,7 +48907,7 @@ var require_int = __commonJS({
       format: "OCT",
       test: /^0o[0-7]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0o")
+      stringify: (node3) => intStringify(node3, 8, "0o")
     };
     var int2 = {
       identify: intIdentify,
@@ -48895,7 +48924,7 @@ var require_int = __commonJS({
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
+      stringify: (node3) => intStringify(node3, 16, "0x")
     };
     exports.int = int2;
     exports.intHex = intHex;
@@ -49273,9 +49302,9 @@ var require_float2 = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
-      stringify(node2) {
-        const num4 = Number(node2.value);
-        return isFinite(num4) ? num4.toExponential() : stringifyNumber.stringifyNumber(node2);
+      stringify(node3) {
+        const num5 = Number(node3.value);
+        return isFinite(num5) ? num5.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -49284,14 +49313,14 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
+        const node3 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
         const dot = str.indexOf(".");
         if (dot !== -1) {
           const f = str.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
-            node2.minFractionDigits = f.length;
+            node3.minFractionDigits = f.length;
         }
-        return node2;
+        return node3;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -49330,13 +49359,13 @@ var require_int2 = __commonJS({
       const n = parseInt(str, radix);
       return sign === "-" ? -1 * n : n;
     }
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
+    function intStringify(node3, radix, prefix) {
+      const { value } = node3;
       if (intIdentify(value)) {
         const str = value.toString(radix);
         return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
       }
-      return stringifyNumber.stringifyNumber(node2);
+      return stringifyNumber.stringifyNumber(node3);
     }
     var intBin = {
       identify: intIdentify,
@@ -49345,7 +49374,7 @@ var require_int2 = __commonJS({
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
-      stringify: (node2) => intStringify(node2, 2, "0b")
+      stringify: (node3) => intStringify(node3, 2, "0b")
     };
     var intOct = {
       identify: intIdentify,
@@ -49354,7 +49383,7 @@ var require_int2 = __commonJS({
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0")
+      stringify: (node3) => intStringify(node3, 8, "0")
     };
     var int2 = {
       identify: intIdentify,
@@ -49371,7 +49400,7 @@ var require_int2 = __commonJS({
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
+      stringify: (node3) => intStringify(node3, 16, "0x")
     };
     exports.int = int2;
     exports.intBin = intBin;
@@ -49477,23 +49506,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num4 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num4(60) + num4(p), num4(0));
-      return sign === "-" ? num4(-1) * res : res;
+      const num5 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num5(60) + num5(p), num5(0));
+      return sign === "-" ? num5(-1) * res : res;
     }
-    function stringifySexagesimal(node2) {
-      let { value } = node2;
-      let num4 = (n) => n;
+    function stringifySexagesimal(node3) {
+      let { value } = node3;
+      let num5 = (n) => n;
       if (typeof value === "bigint")
-        num4 = (n) => BigInt(n);
+        num5 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node2);
+        return stringifyNumber.stringifyNumber(node3);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num4(-1);
+        value *= num5(-1);
       }
-      const _60 = num4(60);
+      const _60 = num5(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -49885,9 +49914,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path53, value) {
+      addIn(path54, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path53, value);
+          this.contents.addIn(path54, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -49898,13 +49927,13 @@ var require_Document = __commonJS({
        * `name` will be used as a prefix for a new unique anchor.
        * If `name` is undefined, the generated anchor will use 'a' as a prefix.
        */
-      createAlias(node2, name) {
-        if (!node2.anchor) {
+      createAlias(node3, name) {
+        if (!node3.anchor) {
           const prev = anchors.anchorNames(this);
-          node2.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          node3.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
           !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
         }
-        return new Alias.Alias(node2.anchor);
+        return new Alias.Alias(node3.anchor);
       }
       createNode(value, replacer, options) {
         let _replacer = void 0;
@@ -49936,11 +49965,11 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node2 = createNode.createNode(value, tag, ctx);
-        if (flow && identity.isCollection(node2))
-          node2.flow = true;
+        const node3 = createNode.createNode(value, tag, ctx);
+        if (flow && identity.isCollection(node3))
+          node3.flow = true;
         setAnchors();
-        return node2;
+        return node3;
       }
       /**
        * Convert a key and a value into a `Pair` using the current schema,
@@ -49962,14 +49991,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path53) {
-        if (Collection2.isEmptyPath(path53)) {
+      deleteIn(path54) {
+        if (Collection2.isEmptyPath(path54)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path53) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path54) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -49984,10 +50013,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path53, keepScalar) {
-        if (Collection2.isEmptyPath(path53))
+      getIn(path54, keepScalar) {
+        if (Collection2.isEmptyPath(path54))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path53, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path54, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -49998,10 +50027,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path53) {
-        if (Collection2.isEmptyPath(path53))
+      hasIn(path54) {
+        if (Collection2.isEmptyPath(path54))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path53) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path54) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50018,13 +50047,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path53, value) {
-        if (Collection2.isEmptyPath(path53)) {
+      setIn(path54, value) {
+        if (Collection2.isEmptyPath(path54)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path53), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path54), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path53, value);
+          this.contents.setIn(path54, value);
         }
       }
       /**
@@ -50537,11 +50566,11 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node2 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        const node3 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
-        offset = node2.range[2];
-        seq.items.push(node2);
+        offset = node3.range[2];
+        seq.items.push(node3);
       }
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
@@ -50841,12 +50870,12 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node2 = identity.isNode(res) ? res : new Scalar.Scalar(res);
-      node2.range = coll.range;
-      node2.tag = tagName;
+      const node3 = identity.isNode(res) ? res : new Scalar.Scalar(res);
+      node3.range = coll.range;
+      node3.tag = tagName;
       if (tag?.format)
-        node2.format = tag.format;
-      return node2;
+        node3.format = tag.format;
+      return node3;
     }
     exports.composeCollection = composeCollection;
   }
@@ -51381,11 +51410,11 @@ var require_compose_node = __commonJS({
     function composeNode(ctx, token, props, onError) {
       const atKey = ctx.atKey;
       const { spaceBefore, comment, anchor: anchor2, tag } = props;
-      let node2;
+      let node3;
       let isSrcToken = true;
       switch (token.type) {
         case "alias":
-          node2 = composeAlias(ctx, token, onError);
+          node3 = composeAlias(ctx, token, onError);
           if (anchor2 || tag)
             onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
@@ -51393,17 +51422,17 @@ var require_compose_node = __commonJS({
         case "single-quoted-scalar":
         case "double-quoted-scalar":
         case "block-scalar":
-          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+          node3 = composeScalar.composeScalar(ctx, token, tag, onError);
           if (anchor2)
-            node2.anchor = anchor2.source.substring(1);
+            node3.anchor = anchor2.source.substring(1);
           break;
         case "block-map":
         case "block-seq":
         case "flow-collection":
           try {
-            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            node3 = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor2)
-              node2.anchor = anchor2.source.substring(1);
+              node3.anchor = anchor2.source.substring(1);
           } catch (error63) {
             const message = error63 instanceof Error ? error63.message : String(error63);
             onError(token, "RESOURCE_EXHAUSTION", message);
@@ -51415,24 +51444,24 @@ var require_compose_node = __commonJS({
           isSrcToken = false;
         }
       }
-      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
-      if (anchor2 && node2.anchor === "")
+      node3 ?? (node3 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor2 && node3.anchor === "")
         onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
+      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node3) || typeof node3.value !== "string" || node3.tag && node3.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
         onError(tag ?? token, "NON_STRING_KEY", msg);
       }
       if (spaceBefore)
-        node2.spaceBefore = true;
+        node3.spaceBefore = true;
       if (comment) {
         if (token.type === "scalar" && token.source === "")
-          node2.comment = comment;
+          node3.comment = comment;
         else
-          node2.commentBefore = comment;
+          node3.commentBefore = comment;
       }
       if (ctx.options.keepSourceTokens && isSrcToken)
-        node2.srcToken = token;
-      return node2;
+        node3.srcToken = token;
+      return node3;
     }
     function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
       const token = {
@@ -51441,19 +51470,19 @@ var require_compose_node = __commonJS({
         indent: -1,
         source: ""
       };
-      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+      const node3 = composeScalar.composeScalar(ctx, token, tag, onError);
       if (anchor2) {
-        node2.anchor = anchor2.source.substring(1);
-        if (node2.anchor === "")
+        node3.anchor = anchor2.source.substring(1);
+        if (node3.anchor === "")
           onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
       }
       if (spaceBefore)
-        node2.spaceBefore = true;
+        node3.spaceBefore = true;
       if (comment) {
-        node2.comment = comment;
-        node2.range[2] = end;
+        node3.comment = comment;
+        node3.range[2] = end;
       }
-      return node2;
+      return node3;
     }
     function composeAlias({ options }, { offset, source, end }, onError) {
       const alias = new Alias.Alias(source.substring(1));
@@ -51985,9 +52014,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path53) => {
+    visit2.itemAtPath = (cst, path54) => {
       let item = cst;
-      for (const [field, index] of path53) {
+      for (const [field, index] of path54) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -51996,23 +52025,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path53) => {
-      const parent = visit2.itemAtPath(cst, path53.slice(0, -1));
-      const field = path53[path53.length - 1][0];
+    visit2.parentCollection = (cst, path54) => {
+      const parent = visit2.itemAtPath(cst, path54.slice(0, -1));
+      const field = path54[path54.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path53, item, visitor) {
-      let ctrl = visitor(item, path53);
+    function _visit(path54, item, visitor) {
+      let ctrl = visitor(item, path54);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path53.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path54.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52023,10 +52052,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path53);
+            ctrl = ctrl(item, path54);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path53) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path54) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -53836,8 +53865,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path53 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path53} does not exist${EOL5}`);
+            const path54 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path54} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -55393,22 +55422,22 @@ var init_json_with_bigint = __esm({
       ];
       const visited = new WeakSet([rootProcessed]);
       while (stack.length > 0) {
-        const node2 = stack[stack.length - 1];
-        if (node2.index === 0) {
-          chunks.push(node2.isArray ? "[" : "{");
+        const node3 = stack[stack.length - 1];
+        if (node3.index === 0) {
+          chunks.push(node3.isArray ? "[" : "{");
           level2++;
         }
         let isDone = false;
-        if (node2.isArray) {
-          if (node2.index < node2.val.length) {
-            if (!node2.first) chunks.push(",");
+        if (node3.isArray) {
+          if (node3.index < node3.val.length) {
+            if (!node3.first) chunks.push(",");
             if (space) chunks.push("\n" + space.repeat(level2));
-            const childRaw = node2.val[node2.index];
-            const childVal = prepareVal(node2.val, String(node2.index), childRaw);
+            const childRaw = node3.val[node3.index];
+            const childVal = prepareVal(node3.val, String(node3.index), childRaw);
             if (isUnstringifiable(childVal)) {
               chunks.push("null");
-              node2.first = false;
-              node2.index++;
+              node3.first = false;
+              node3.index++;
             } else {
               const isComplexObject = childVal !== null && typeof childVal === "object";
               const isNativeRaw = isRawJSON(childVal);
@@ -55418,34 +55447,34 @@ var init_json_with_bigint = __esm({
                 }
                 visited.add(childVal);
                 stack.push({
-                  parent: node2.val,
-                  key: String(node2.index),
+                  parent: node3.val,
+                  key: String(node3.index),
                   val: childVal,
                   isArray: Array.isArray(childVal),
                   keys: Array.isArray(childVal) ? null : Object.keys(childVal),
                   index: 0,
                   first: true
                 });
-                node2.first = false;
-                node2.index++;
+                node3.first = false;
+                node3.index++;
               } else {
                 chunks.push(originalStringify(childVal));
-                node2.first = false;
-                node2.index++;
+                node3.first = false;
+                node3.index++;
               }
             }
           } else {
             isDone = true;
           }
         } else {
-          while (node2.index < node2.keys.length) {
-            const k = node2.keys[node2.index++];
+          while (node3.index < node3.keys.length) {
+            const k = node3.keys[node3.index++];
             const isFilteredOutByArray = propertyList && !propertyList.has(k);
             if (isFilteredOutByArray) continue;
-            const childRaw = node2.val[k];
-            const childVal = prepareVal(node2.val, k, childRaw);
+            const childRaw = node3.val[k];
+            const childVal = prepareVal(node3.val, k, childRaw);
             if (isUnstringifiable(childVal)) continue;
-            if (!node2.first) chunks.push(",");
+            if (!node3.first) chunks.push(",");
             if (space) {
               chunks.push("\n" + space.repeat(level2) + originalStringify(k) + ": ");
             } else {
@@ -55459,7 +55488,7 @@ var init_json_with_bigint = __esm({
               }
               visited.add(childVal);
               stack.push({
-                parent: node2.val,
+                parent: node3.val,
                 key: k,
                 val: childVal,
                 isArray: Array.isArray(childVal),
@@ -55467,23 +55496,23 @@ var init_json_with_bigint = __esm({
                 index: 0,
                 first: true
               });
-              node2.first = false;
+              node3.first = false;
               break;
             } else {
               chunks.push(originalStringify(childVal));
-              node2.first = false;
+              node3.first = false;
             }
           }
-          const isNodeFullyProcessed = node2.index >= node2.keys.length && stack[stack.length - 1] === node2;
+          const isNodeFullyProcessed = node3.index >= node3.keys.length && stack[stack.length - 1] === node3;
           if (isNodeFullyProcessed) {
             isDone = true;
           }
         }
         if (isDone) {
           level2--;
-          if (!node2.first && space) chunks.push("\n" + space.repeat(level2));
-          chunks.push(node2.isArray ? "]" : "}");
-          visited.delete(node2.val);
+          if (!node3.first && space) chunks.push("\n" + space.repeat(level2));
+          chunks.push(node3.isArray ? "]" : "}");
+          visited.delete(node3.val);
           stack.pop();
         }
       }
@@ -55587,10 +55616,10 @@ var init_json_with_bigint = __esm({
       const rootHolder = { "": parsed };
       const stack = [{ parent: rootHolder, key: "", visited: false }];
       while (stack.length > 0) {
-        const node2 = stack[stack.length - 1];
-        if (!node2.visited) {
-          node2.visited = true;
-          const value = node2.parent[node2.key];
+        const node3 = stack[stack.length - 1];
+        if (!node3.visited) {
+          node3.visited = true;
+          const value = node3.parent[node3.key];
           const isComplexObject = value !== null && typeof value === "object";
           if (isComplexObject) {
             const keys = Object.keys(value);
@@ -55599,7 +55628,7 @@ var init_json_with_bigint = __esm({
             }
           }
         } else {
-          const { parent, key } = node2;
+          const { parent, key } = node3;
           let value = parent[key];
           if (typeof value === "string") {
             const isCustomFormatBigInt = customFormat.test(value);
@@ -58887,21 +58916,21 @@ var require_light = __commonJS({
           this.length = 0;
         }
         push(value) {
-          var node2;
+          var node3;
           this.length++;
           if (typeof this.incr === "function") {
             this.incr();
           }
-          node2 = {
+          node3 = {
             value,
             prev: this._last,
             next: null
           };
           if (this._last != null) {
-            this._last.next = node2;
-            this._last = node2;
+            this._last.next = node3;
+            this._last = node3;
           } else {
-            this._first = this._last = node2;
+            this._first = this._last = node3;
           }
           return void 0;
         }
@@ -58929,28 +58958,28 @@ var require_light = __commonJS({
           }
         }
         getArray() {
-          var node2, ref, results;
-          node2 = this._first;
+          var node3, ref, results;
+          node3 = this._first;
           results = [];
-          while (node2 != null) {
-            results.push((ref = node2, node2 = node2.next, ref.value));
+          while (node3 != null) {
+            results.push((ref = node3, node3 = node3.next, ref.value));
           }
           return results;
         }
         forEachShift(cb) {
-          var node2;
-          node2 = this.shift();
-          while (node2 != null) {
-            cb(node2), node2 = this.shift();
+          var node3;
+          node3 = this.shift();
+          while (node3 != null) {
+            cb(node3), node3 = this.shift();
           }
           return void 0;
         }
         debug() {
-          var node2, ref, ref1, ref2, results;
-          node2 = this._first;
+          var node3, ref, ref1, ref2, results;
+          node3 = this._first;
           results = [];
-          while (node2 != null) {
-            results.push((ref = node2, node2 = node2.next, {
+          while (node3 != null) {
+            results.push((ref = node3, node3 = node3.next, {
               value: ref.value,
               prev: (ref1 = ref.prev) != null ? ref1.value : void 0,
               next: (ref2 = ref.next) != null ? ref2.value : void 0
@@ -60289,7 +60318,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path53) => path53.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path54) => path54.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60712,8 +60741,8 @@ function toIssue(i) {
   };
 }
 function permissionOf(data) {
-  const role = data.role_name;
-  if (role && PERMISSIONS.includes(role)) return role;
+  const role2 = data.role_name;
+  if (role2 && PERMISSIONS.includes(role2)) return role2;
   const legacy = data.permission;
   return legacy && PERMISSIONS.includes(legacy) ? legacy : "none";
 }
@@ -60751,7 +60780,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os13 from "node:os";
-import path52 from "node:path";
+import path53 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -62251,32 +62280,32 @@ function normalCdf(z3) {
   const y = Math.abs(z3);
   if (y <= SMALL_LIMIT) {
     const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num4 = A2[4] * zsq;
+    let num5 = A2[4] * zsq;
     let den = zsq;
     for (let i = 0; i < 3; i++) {
-      num4 = (num4 + A2[i]) * zsq;
+      num5 = (num5 + A2[i]) * zsq;
       den = (den + B2[i]) * zsq;
     }
-    return 0.5 + z3 * (num4 + A2[3]) / (den + B2[3]);
+    return 0.5 + z3 * (num5 + A2[3]) / (den + B2[3]);
   }
   let tail2;
   if (y <= MEDIUM_LIMIT) {
-    let num4 = C2[8] * y;
+    let num5 = C2[8] * y;
     let den = y;
     for (let i = 0; i < 7; i++) {
-      num4 = (num4 + C2[i]) * y;
+      num5 = (num5 + C2[i]) * y;
       den = (den + D2[i]) * y;
     }
-    tail2 = gaussianFactor(y) * ((num4 + C2[7]) / (den + D2[7]));
+    tail2 = gaussianFactor(y) * ((num5 + C2[7]) / (den + D2[7]));
   } else if (y < UNDERFLOW_LIMIT) {
     const xsq = 1 / (y * y);
-    let num4 = P[5] * xsq;
+    let num5 = P[5] * xsq;
     let den = xsq;
     for (let i = 0; i < 4; i++) {
-      num4 = (num4 + P[i]) * xsq;
+      num5 = (num5 + P[i]) * xsq;
       den = (den + Q[i]) * xsq;
     }
-    const r = xsq * (num4 + P[4]) / (den + Q[4]);
+    const r = xsq * (num5 + P[4]) / (den + Q[4]);
     tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
   } else {
     tail2 = 0;
@@ -62991,23 +63020,23 @@ function judgeInstructions(base, head, thresholdPct) {
       ]
     };
   }
-  const deltaPct = pct2(median(head), median(base));
+  const deltaPct2 = pct2(median(head), median(base));
   const spreadPct = Math.max(rangePct(base), rangePct(head));
-  const separated = deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
-  const d = formatPct(deltaPct);
+  const separated = deltaPct2 > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
+  const d = formatPct(deltaPct2);
   const s = `${spreadPct.toFixed(2)}%`;
   const judged = (verdict2, code, message) => ({
     verdict: verdict2,
-    deltaPct,
+    deltaPct: deltaPct2,
     spreadPct,
     reasons: [{ code, message }]
   });
-  if (Math.abs(deltaPct) >= thresholdPct) {
+  if (Math.abs(deltaPct2) >= thresholdPct) {
     if (separated) {
       return judged(
-        deltaPct > 0 ? "regression" : "improvement",
+        deltaPct2 > 0 ? "regression" : "improvement",
         "counts-separated",
-        `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
+        `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct2 > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
       );
     }
     return judged(
@@ -63016,7 +63045,7 @@ function judgeInstructions(base, head, thresholdPct) {
       `instructions/tx ${d}, beyond \xB1${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`
     );
   }
-  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
+  if (Math.abs(deltaPct2) + spreadPct / 2 < thresholdPct) {
     return judged(
       "no-change",
       "counts-inside-threshold",
@@ -63125,7 +63154,7 @@ function withSteadyEvidence(cell, evidence, policy) {
 }
 
 // src/adapters/action/inputs.ts
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/core/util/duration.ts
 function parseDurationS(text2) {
@@ -63138,7 +63167,7 @@ function parseDurationS(text2) {
 
 // src/flows/compare/stored-baseline.ts
 import { stat as stat4 } from "node:fs/promises";
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/core/compare/adaptive.ts
 init_types();
@@ -63309,9 +63338,9 @@ function decideVerdict(stats, context3 = {}) {
     throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
   }
   const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
-  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
+  const { deltaPct: deltaPct2, p, minAchievableP: minAchievableP2 } = stats;
   const ci90 = stats.ciEquivalence ?? stats.ci90;
-  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
+  if (stats.unusable !== null || deltaPct2 === null || ci90 === null || p === null || pAdjusted === null) {
     const message = stats.unusable ?? "no test was possible";
     return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
   }
@@ -63328,19 +63357,19 @@ function decideVerdict(stats, context3 = {}) {
   if (noisy) notes.push(noisy);
   const withNotes = { ...common, notes };
   const significant = pAdjusted < alpha;
-  const gain = better === "higher" ? deltaPct : -deltaPct;
+  const gain = better === "higher" ? deltaPct2 : -deltaPct2;
   const direction = better === "higher" ? "higher is better" : "lower is better";
   const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
   if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
     const verdict2 = gain < 0 ? "regression" : "improvement";
-    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
+    const message = `${testText} and the change ${formatPct(deltaPct2)} reaches the ${thresholdPct}% threshold (${direction})`;
     return { ...withNotes, verdict: verdict2, reasons: [{ code: "significant-beyond-threshold", message }] };
   }
   const reasons = [];
   if (significant) {
     reasons.push({
       code: "significant-below-threshold",
-      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
+      message: `${testText}, but the change ${formatPct(deltaPct2)} is smaller than the ${thresholdPct}% threshold`
     });
   }
   const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
@@ -64026,16 +64055,16 @@ function judgeConfirmation(base, head, options) {
   const hl = walshHodgesLehmann(d, [level2]);
   const iv = hl.intervals[0];
   const interval = { lowerPct: pct(iv.lower), upperPct: pct(iv.upper), achievedLevel: iv.achievedLevel };
-  const deltaPct = pct(hl.shift);
+  const deltaPct2 = pct(hl.shift);
   const reached = iv.achievedLevel >= level2 - PCT_TOLERANCE;
   const bound = better === "higher" ? interval.upperPct : interval.lowerPct;
   const worse = better === "higher" ? bound < 0 : bound > 0;
-  const block = `${d.length} confirmation round(s): ${formatPct(deltaPct)}`;
+  const block = `${d.length} confirmation round(s): ${formatPct(deltaPct2)}`;
   if (!reached) {
     return {
       confirmed: false,
       pairs: d.length,
-      deltaPct,
+      deltaPct: deltaPct2,
       interval,
       alpha,
       message: `unconfirmed: ${block}, too few rounds for a one-sided ${oneSided} bound (at most ${formatLevel((1 + iv.achievedLevel) / 2)})`
@@ -64045,7 +64074,7 @@ function judgeConfirmation(base, head, options) {
   return {
     confirmed: worse,
     pairs: d.length,
-    deltaPct,
+    deltaPct: deltaPct2,
     interval,
     alpha,
     message: worse ? `confirmed: ${block}, its one-sided ${oneSided} bound ${formatPct(bound)} lies ${side} 0 (head worse than base)` : `unconfirmed: ${block} ${formatPctInterval(interval.lowerPct, interval.upperPct)}, its one-sided ${oneSided} bound ${formatPct(bound)} does not show head worse than base`
@@ -64860,11 +64889,11 @@ var LatencyHistogram = class {
   n = 0;
   sumUs = 0;
   /** One transaction's latency in µs (values below 1 µs count as 1 µs). */
-  addUs(us) {
-    const i = Math.floor(Math.log(Math.max(1, us)) / LN_RATIO);
+  addUs(us2) {
+    const i = Math.floor(Math.log(Math.max(1, us2)) / LN_RATIO);
     this.buckets.set(i, (this.buckets.get(i) ?? 0) + 1);
     this.n++;
-    this.sumUs += us;
+    this.sumUs += us2;
   }
   get count() {
     return this.n;
@@ -65605,6 +65634,9 @@ function resolveInstructions(v) {
     thresholdPct: v.threshold ?? d.thresholdPct
   };
 }
+var plansField = external_exports.boolean().optional().transform((v) => v === true ? true : void 0).describe(
+  "Take the plan of every statement the workload runs (EXPLAIN (COSTS OFF)) and, where the install has pg_stat_statements, each statement's calls, time and shared blocks, per arm on servers of their own before the timed rounds; the report names the statements whose plan differs from base's. pgbench only."
+);
 var retriesField = boundedInt(RETRIES).default(2).describe(`Retries of a failed run before it is given up, ${rangeText(RETRIES)}.`);
 function refineClients(w, ctx) {
   if (new Set(w.clients).size !== w.clients.length) {
@@ -65633,7 +65665,8 @@ var commonWorkloadFields = {
   failOn: failOnField,
   retries: retriesField,
   cpus: cpusField,
-  instructions: instructionsField
+  instructions: instructionsField,
+  plans: plansField
 };
 
 // src/drivers/pgbench/workload.ts
@@ -66799,7 +66832,8 @@ function analyse(result, overrides = {}) {
   });
   const withInstructions = withInstructionCells(timed, result);
   const decided = withSameCompiledCode(withInstructions, result);
-  return result.baseline ? withStoredBaseline(decided, result.baseline) : decided;
+  const planned = result.plans ? { ...decided, plans: result.plans } : decided;
+  return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
 }
 function withStoredBaseline(c, baseline) {
   if (baseline.sentinel.status !== "drifted") return c;
@@ -67710,7 +67744,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 }
 
 // src/flows/compare/pipeline.ts
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -67968,7 +68002,7 @@ function summarise2(cpus, smtControl, hasNodes) {
     cores,
     threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
     ...smtControl !== void 0 ? { smtControl } : {},
-    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
+    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node3, list]) => ({ node: node3, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
     l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
   };
 }
@@ -68107,10 +68141,10 @@ function describeRestore(changes) {
   return parts.join("; ");
 }
 function validate2(spec, fields) {
-  const us = spec.cpuDmaLatencyUs;
-  if (us !== void 0 && (!Number.isInteger(us) || us < 0 || us > MAX_LATENCY_US)) {
+  const us2 = spec.cpuDmaLatencyUs;
+  if (us2 !== void 0 && (!Number.isInteger(us2) || us2 < 0 || us2 > MAX_LATENCY_US)) {
     throw new UserError(
-      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us)}`
+      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us2)}`
     );
   }
   if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
@@ -71011,18 +71045,35 @@ function chooseCounter(choice2, probe3, what) {
   }
   return { kind: "cachegrind" };
 }
-async function measureWorkload(w, settings2, req, deps, record2, options) {
-  const { logger } = deps;
+function phaseClient(w, req, deps) {
   const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
   const driver = createDriver(w, {
     clientBinDir,
     cpuCount: 1,
     runner: clientRunner,
-    logger,
+    logger: deps.logger,
     searchPath: "",
     ...deps.runAs ? { clientUser: deps.runAs } : {}
   });
+  return { clientRunner, clientBinDir, driver };
+}
+function phaseCluster(arm2, what, conf, req, deps) {
+  return PgCluster.create(
+    {
+      label: `${arm2.label}/${what}`,
+      binDir: arm2.binDir,
+      ...req.tmpDir ? { parentDir: req.tmpDir } : {},
+      conf,
+      ...deps.runAs ? { runAs: deps.runAs } : {},
+      dataChecksums: req.dataChecksums
+    },
+    deps
+  );
+}
+async function measureWorkload(w, settings2, req, deps, record2, options) {
+  const { logger } = deps;
+  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
   const servers = [];
   try {
     await logger.group(`${options.what}: ${w.name}`, async () => {
@@ -71064,19 +71115,15 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
   }
 }
 async function startServer(w, arm2, driver, req, deps) {
-  const cluster = await PgCluster.create(
+  const cluster = await phaseCluster(
+    arm2,
+    "instructions",
     {
-      label: `${arm2.label}/instructions`,
-      binDir: arm2.binDir,
-      ...req.tmpDir ? { parentDir: req.tmpDir } : {},
-      conf: {
-        maxClients: Math.max(...w.clients),
-        workloadSettings: w.settings,
-        armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
-      },
-      ...deps.runAs ? { runAs: deps.runAs } : {},
-      dataChecksums: req.dataChecksums
+      maxClients: Math.max(...w.clients),
+      workloadSettings: w.settings,
+      armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
     },
+    req,
     deps
   );
   try {
@@ -71330,10 +71377,412 @@ function withExplanation(result, record2) {
   return record2 ? { ...result, explanation: record2 } : result;
 }
 
+// src/flows/compare/plan-phase.ts
+init_errors();
+
+// src/postgres/plan-capture.ts
+init_errors();
+import { access as access5 } from "node:fs/promises";
+import path17 from "node:path";
+var STAT_STATEMENTS = "pg_stat_statements";
+var RUN_SPECIFIC_LINE = new RegExp(
+  `^\\s*(?:${[
+    "Planning Time",
+    "Execution Time",
+    "Planning",
+    "Query Identifier",
+    "JIT",
+    "Settings",
+    "Serialization",
+    "Memory",
+    "Buffers",
+    "I/O Timings",
+    "WAL",
+    "Worker \\d+",
+    "Workers Launched",
+    "Sort Method",
+    "Heap Fetches",
+    "Heap Blocks",
+    "Rows Removed by [A-Za-z ]+",
+    "Buckets",
+    "Hits",
+    "Full-sort Groups",
+    "Pre-sorted Groups",
+    "Storage",
+    "Trigger [^:]+"
+  ].join("|")}):(?:\\s|$)`
+);
+var RUN_FIGURES = /\s*\((?:cost|actual|never executed)[^)]*\)/g;
+function normalisePlan(text2) {
+  const lines = [];
+  let skipping;
+  for (const raw of text2.split(/\r?\n/)) {
+    const line = raw.replace(RUN_FIGURES, "").replace(/\bpg_temp_\d+\b/g, "pg_temp").trimEnd();
+    if (line.trim() === "") continue;
+    const indent = line.length - line.trimStart().length;
+    if (skipping !== void 0 && indent > skipping) continue;
+    skipping = void 0;
+    if (RUN_SPECIFIC_LINE.test(line)) {
+      skipping = indent;
+      continue;
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
+}
+function statementKey(text2) {
+  return text2.replace(/'(?:[^']|'')*'/g, "?").replace(/\$\d+/g, "?").replace(/(?<![:\w]):[A-Za-z_]\w*/g, "?").replace(/(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])/gi, "?").replace(/([=<>(,+*/-]\s*)-\s*\?/g, "$1?").replace(/\s+/g, " ").replace(/\s*;\s*$/, "").trim().toLowerCase();
+}
+async function hasStatStatements(binDir, runner) {
+  const dirs = await installDirs(binDir, runner);
+  const control = await anyExists(
+    dirs.share.map((d) => path17.join(d, "extension", `${STAT_STATEMENTS}.control`))
+  );
+  const library = await anyExists(dirs.lib.map((d) => path17.join(d, `${STAT_STATEMENTS}.so`)));
+  return control && library;
+}
+async function anyExists(files) {
+  for (const file2 of files) {
+    if (await access5(file2).then(
+      () => true,
+      () => false
+    ))
+      return true;
+  }
+  return false;
+}
+async function installDirs(binDir, runner) {
+  const res = await runner.run(path17.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
+  const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
+  const prefix = path17.dirname(binDir);
+  const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
+  return {
+    share: [
+      ...share ? [share] : [],
+      path17.join(prefix, "share", "postgresql"),
+      path17.join(prefix, "share"),
+      ...major ? [`/usr/share/postgresql/${major}`] : []
+    ],
+    lib: [...lib ? [lib] : [], path17.join(prefix, "lib", "postgresql"), path17.join(prefix, "lib")]
+  };
+}
+function withStatStatements(current) {
+  const names = String(current ?? "").replace(/^'|'$/g, "").split(",").map((n) => n.trim().replace(/^"|"$/g, "")).filter((n) => n !== "");
+  return [.../* @__PURE__ */ new Set([...names, STAT_STATEMENTS])].join(",");
+}
+async function explainPlan(target, sql) {
+  try {
+    return { plan: normalisePlan(await target.psql(`EXPLAIN (COSTS OFF) ${sql}`)) };
+  } catch (e) {
+    return { error: serverError(errorMessage(e)) };
+  }
+}
+function serverError(message) {
+  const line = /\b(?:ERROR|FATAL):\s.*$/m.exec(message)?.[0];
+  return line ? line.replace(/; pgperf's own queries .*$/, "").trim() : message;
+}
+async function createStatStatements(target) {
+  await target.psql(`CREATE EXTENSION IF NOT EXISTS ${STAT_STATEMENTS}`);
+}
+async function resetStatStatements(target) {
+  await target.psql(`SELECT ${STAT_STATEMENTS}_reset()`);
+}
+async function readStatStatements(target) {
+  return parseStatStatements(
+    await target.psql(
+      `SELECT coalesce(json_agg(row_to_json(s)), '[]') FROM ${STAT_STATEMENTS} s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()`
+    )
+  );
+}
+function parseStatStatements(json2) {
+  const rows = JSON.parse(json2.trim() || "[]");
+  const num5 = (v) => typeof v === "number" && Number.isFinite(v) ? v : 0;
+  return rows.filter((r) => r.toplevel !== false && typeof r.query === "string").map((r) => ({
+    query: r.query,
+    calls: num5(r.calls),
+    totalTimeMs: num5(r.total_exec_time ?? r.total_time),
+    sharedBlksHit: num5(r.shared_blks_hit),
+    sharedBlksRead: num5(r.shared_blks_read)
+  }));
+}
+
+// src/drivers/pgbench/statements.ts
+import { readFile as readFile10 } from "node:fs/promises";
+var KEYS = `\\set aid random(1, 100000 * :scale)
+\\set bid random(1, 1 * :scale)
+\\set tid random(1, 10 * :scale)
+\\set delta random(-5000, 5000)
+`;
+var ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`;
+var HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+`;
+var BUILTIN_SCRIPT_TEXT = {
+  "tpcb-like": `${KEYS}BEGIN;
+${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+${HISTORY}END;
+`,
+  "simple-update": `${KEYS}BEGIN;
+${ACCOUNT}${HISTORY}END;
+`,
+  "select-only": `\\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`
+};
+var DEFAULT_VALUE = "1";
+var REPRESENTATIVE_VALUES = {
+  aid: "1",
+  bid: "1",
+  tid: "1",
+  delta: "0"
+};
+var PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
+function scriptStatements(text2) {
+  const found = [];
+  let current = "";
+  const end = () => {
+    const statement = current.replace(/\s+/g, " ").trim();
+    if (statement !== "" && !found.includes(statement)) found.push(statement);
+    current = "";
+  };
+  let continued = false;
+  for (const raw of text2.split(/\r?\n/)) {
+    if (continued) {
+      continued = /\\$/.test(raw);
+      continue;
+    }
+    const line = stripComment(raw);
+    if (current.trim() === "" && /^\s*\\/.test(line)) {
+      continued = /\\$/.test(raw);
+      continue;
+    }
+    const gset = /\\[ga]set\b.*$/.exec(line);
+    if (gset) {
+      current += ` ${line.slice(0, gset.index)}`;
+      end();
+      continue;
+    }
+    for (const [i, part] of splitOnSemicolons(line).entries()) {
+      if (i > 0) end();
+      current += ` ${part}`;
+    }
+  }
+  end();
+  return found;
+}
+function stripComment(line) {
+  let quote3;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote3) {
+      if (c === quote3) quote3 = void 0;
+    } else if (c === "'" || c === '"') quote3 = c;
+    else if (c === "-" && line[i + 1] === "-") return line.slice(0, i);
+  }
+  return line;
+}
+function splitOnSemicolons(line) {
+  const parts = [];
+  let quote3;
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote3) {
+      if (c === quote3) quote3 = void 0;
+    } else if (c === "'" || c === '"') quote3 = c;
+    else if (c === ";") {
+      parts.push(line.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(line.slice(start));
+  return parts;
+}
+function isPlannable(statement) {
+  return PLANNABLE.test(statement.trim());
+}
+function withValues(statement, values = {}) {
+  let out = "";
+  let quote3;
+  for (let i = 0; i < statement.length; i++) {
+    const c = statement[i];
+    if (quote3) {
+      if (c === quote3) quote3 = void 0;
+      out += c;
+      continue;
+    }
+    if (c === "'" || c === '"') quote3 = c;
+    const variable = c === ":" && statement[i - 1] !== ":" ? /^[A-Za-z_]\w*/.exec(statement.slice(i + 1)) : null;
+    if (variable) {
+      out += values[variable[0]] ?? DEFAULT_VALUE;
+      i += variable[0].length;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+async function pgbenchStatements(w) {
+  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile10(s.file, "utf8")));
+  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
+  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
+  return statements.map(
+    (statement) => isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement }
+  );
+}
+
+// src/core/results/plans.ts
+function emptyPlansRecord(arms) {
+  return { arms: [...arms], wallS: 0, statements: [], plans: [], stats: [], failures: [], notes: [] };
+}
+function timePerCall(s) {
+  return s.calls > 0 ? s.totalTimeMs / s.calls : null;
+}
+function blocksPerCall(s) {
+  return s.calls > 0 ? (s.sharedBlksHit + s.sharedBlksRead) / s.calls : null;
+}
+function callsPerTransaction(s) {
+  return s.transactions > 0 ? s.calls / s.transactions : null;
+}
+
+// src/flows/compare/plan-phase.ts
+var PLAN_TRANSACTIONS = 200;
+var WARMUP_TRANSACTIONS = 50;
+var SEED = 4242;
+function planWorkloads(workloads) {
+  return workloads.filter((w) => w.plans === true);
+}
+function checkPlanWorkloads(workloads) {
+  for (const w of planWorkloads(workloads)) {
+    if (w.tool !== "pgbench") {
+      throw new UserError(
+        `workload ${w.name}: plans: only pgbench workloads list their statements for now (tool ${w.tool}); drop plans from this workload`
+      );
+    }
+  }
+}
+async function runPlanPhase(req, deps) {
+  const workloads = planWorkloads(req.workloads);
+  if (workloads.length === 0) return void 0;
+  if (req.arms.length < 2) {
+    deps.logger.warn("plans: one arm, no plan of base to compare with: not taken");
+    return void 0;
+  }
+  const started = Date.now();
+  const record2 = emptyPlansRecord(req.arms.map((a) => a.label));
+  const runAs = await resolveRunAs(req.runAs, deps);
+  const stats = /* @__PURE__ */ new Map();
+  for (const arm2 of req.arms) {
+    const has = await hasStatStatements(arm2.binDir, deps.runner);
+    stats.set(arm2.label, has);
+    if (!has) {
+      record2.notes.push(
+        `arm ${arm2.label}: ${STAT_STATEMENTS} is not installed (contrib; Debian's postgresql-NN package has it, a build needs contrib built): plans only, no per-statement counters`
+      );
+    }
+  }
+  for (const w of workloads) {
+    deps.signal?.throwIfAborted();
+    let statements;
+    try {
+      statements = await pgbenchStatements(w);
+    } catch (e) {
+      record2.failures.push({
+        workload: w.name,
+        reason: `its statements could not be read: ${errorMessage(e)}`
+      });
+      deps.logger.warn(`plans ${w.name}: ${errorMessage(e)}`);
+      continue;
+    }
+    record2.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
+    if (w.pipeline !== void 0) {
+      record2.notes.push(
+        `${w.name}: the per-statement counters come from runs without pipeline (the same statements)`
+      );
+    }
+    await deps.logger.group(`plans: ${w.name}`, async () => {
+      for (const arm2 of req.arms) {
+        deps.signal?.throwIfAborted();
+        try {
+          await captureArm(
+            w,
+            statements,
+            arm2,
+            stats.get(arm2.label) === true,
+            req,
+            { ...deps, runAs },
+            record2
+          );
+        } catch (e) {
+          if (deps.signal?.aborted) throw e;
+          record2.failures.push({ workload: w.name, arm: arm2.label, reason: errorMessage(e) });
+          deps.logger.warn(`plans ${w.name} ${arm2.label}: not taken: ${errorMessage(e)}`);
+        }
+      }
+    });
+  }
+  record2.wallS = (Date.now() - started) / 1e3;
+  const planned = record2.statements.filter((s) => s.explained !== void 0).length;
+  deps.logger.info(
+    `plans: ${planned} statement(s) of ${workloads.length} workload(s) x ${req.arms.length} arms in ${record2.wallS.toFixed(1)} s`
+  );
+  return record2;
+}
+async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
+  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
+  const preload = withStats ? {
+    shared_preload_libraries: withStatStatements(
+      arm2.settings.shared_preload_libraries ?? w.settings.shared_preload_libraries
+    )
+  } : {};
+  const conf = { maxClients: 1, workloadSettings: w.settings, armSettings: { ...arm2.settings, ...preload } };
+  const cluster = await phaseCluster(arm2, "plans", conf, req, deps);
+  try {
+    await cluster.start();
+    await driver.prepare(cluster, deps.signal);
+    await driver.beforeRun(cluster);
+    for (const s of statements) {
+      if (s.explained === void 0) continue;
+      const plan = await explainPlan(cluster, s.explained);
+      record2.plans.push({ workload: w.name, arm: arm2.label, statement: s.statement, ...plan });
+    }
+    if (!withStats) return;
+    await createStatStatements(cluster);
+    const client = { ...deps, runner: clientRunner };
+    await runTransactions(w, cluster, WARMUP_TRANSACTIONS, SEED, clientBinDir, client);
+    await resetStatStatements(cluster);
+    await runTransactions(w, cluster, PLAN_TRANSACTIONS, SEED, clientBinDir, client);
+    const rows = await readStatStatements(cluster);
+    for (const s of statements) {
+      const key = statementKey(s.statement);
+      const matching = rows.filter((r) => statementKey(r.query) === key);
+      if (matching.length === 0) continue;
+      const sum2 = (f) => matching.reduce((t, r) => t + f(r), 0);
+      record2.stats.push({
+        workload: w.name,
+        arm: arm2.label,
+        statement: s.statement,
+        calls: sum2((r) => r.calls),
+        totalTimeMs: sum2((r) => r.totalTimeMs),
+        sharedBlksHit: sum2((r) => r.sharedBlksHit),
+        sharedBlksRead: sum2((r) => r.sharedBlksRead),
+        transactions: PLAN_TRANSACTIONS
+      });
+    }
+  } finally {
+    await cluster.destroy();
+  }
+}
+function withPlans(result, record2) {
+  return record2 ? { ...result, plans: record2 } : result;
+}
+
 // src/postgres/builds/compiled-code.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir7, readFile as readFile10, readlink as readlink3 } from "node:fs/promises";
-import path17 from "node:path";
+import { readdir as readdir7, readFile as readFile11, readlink as readlink3 } from "node:fs/promises";
+import path18 from "node:path";
 
 // src/postgres/builds/elf.ts
 var SHT_SYMTAB = 2;
@@ -71422,13 +71871,13 @@ async function codeFiles(installDir) {
   const walk = async (rel, keep) => {
     let entries;
     try {
-      entries = await readdir7(path17.join(installDir, rel), { withFileTypes: true });
+      entries = await readdir7(path18.join(installDir, rel), { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT") return;
       throw e;
     }
     for (const entry of entries) {
-      const child = path17.posix.join(rel, entry.name);
+      const child = path18.posix.join(rel, entry.name);
       if (entry.isDirectory()) await walk(child, keep);
       else if (keep(child)) files.set(child, entry);
     }
@@ -71439,7 +71888,7 @@ async function codeFiles(installDir) {
   return files;
 }
 function ownPaths(installDir) {
-  const slot = path17.basename(installDir);
+  const slot = path18.basename(installDir);
   return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
 }
 function masked(bytes, strings) {
@@ -71457,17 +71906,17 @@ function masked(bytes, strings) {
   return out;
 }
 async function normalised(installDir, rel, entry, own2) {
-  const file2 = path17.join(installDir, rel);
+  const file2 = path18.join(installDir, rel);
   if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
-  const bytes = masked(await readFile10(file2), own2);
+  const bytes = masked(await readFile11(file2), own2);
   return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
 }
 function digest(bytes) {
   return createHash7("sha256").update(bytes).digest("hex");
 }
 async function compareCompiledCode(base, head) {
-  const baseDir = path17.resolve(path17.dirname(base.binDir));
-  const headDir = path17.resolve(path17.dirname(head.binDir));
+  const baseDir = path18.resolve(path18.dirname(base.binDir));
+  const headDir = path18.resolve(path18.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
   const headOwn = ownPaths(headDir);
   const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
@@ -71527,8 +71976,8 @@ function changedFunctions(base, head) {
 }
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile11, stat as stat3 } from "node:fs/promises";
-import path18 from "node:path";
+import { readFile as readFile12, stat as stat3 } from "node:fs/promises";
+import path19 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -71547,7 +71996,7 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path18.resolve(binDir, "postgres");
+  const postgres = path19.resolve(binDir, "postgres");
   const st = await stat3(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
@@ -71589,7 +72038,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile11(install.postgres).catch(() => void 0);
+  const binary = await readFile12(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -71657,16 +72106,18 @@ async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
+  checkPlanWorkloads(req.workloads);
   const probe3 = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
   await refuseUnknownSettings(arms, req.workloads, deps);
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
-  const resultsFile = path19.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path20.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
+  const plans = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms }, deps);
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
@@ -71678,7 +72129,7 @@ async function runPipeline(req, deps) {
       analysis,
       arms,
       sink,
-      logsDir: path19.join(runDir, "logs"),
+      logsDir: path20.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
@@ -71686,9 +72137,10 @@ async function runPipeline(req, deps) {
     },
     deps
   );
-  const comparison = analyse(measured);
-  const result = explain ? await explained(measured, comparison, { ...req, arms }, countingDeps) : measured;
-  if (result !== measured) await file2.finish(result);
+  const planned = withPlans(measured, plans);
+  const comparison = analyse(planned);
+  const result = explain ? await explained(planned, comparison, { ...req, arms }, countingDeps) : planned;
+  if (result !== measured) await writeResults(resultsFile, result);
   return {
     result,
     comparison: await withNoiseWarnings(comparison, result, deps.archive, deps.logger),
@@ -71746,7 +72198,7 @@ async function compareArmsCode(arms, logger) {
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out = [];
   for (const head of heads) {
-    if (path19.resolve(head.binDir) === path19.resolve(base.binDir)) continue;
+    if (path20.resolve(head.binDir) === path20.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -71841,7 +72293,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path20.join(req.runDir, "sentinel")
+        runDir: path21.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -71859,7 +72311,7 @@ async function runStoredBaseline(req, options, deps) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path20.join(req.runDir, "head")
+        runDir: path21.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -71910,7 +72362,7 @@ async function runStoredBaseline(req, options, deps) {
     info2,
     warnings
   );
-  const resultsFile = path20.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path21.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -72208,7 +72660,7 @@ function commitOf(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat4(path20.join(binDir, "postgres"))).isFile();
+    return (await stat4(path21.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -72295,14 +72747,14 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 
 // src/store/open/open-store.ts
 init_errors();
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
-import { access as access5, readdir as readdir8, readFile as readFile12, stat as stat5 } from "node:fs/promises";
-import path21 from "node:path";
+import { access as access6, readdir as readdir8, readFile as readFile13, stat as stat5 } from "node:fs/promises";
+import path22 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -72311,8 +72763,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path21.join(dir, "runs");
-    this.indexDir = path21.join(dir, "index");
+    this.runsDir = path22.join(dir, "runs");
+    this.indexDir = path22.join(dir, "index");
   }
   dir;
   options;
@@ -72325,7 +72777,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path21.resolve(dir), options);
+    const store = new _DirStore(path22.resolve(dir), options);
     const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
@@ -72358,7 +72810,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile12(file2, "utf8");
+      text2 = await readFile13(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -72402,15 +72854,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path21.join(this.runsDir, `${id}.json`);
+    return path22.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path21.join(this.indexDir, `${id}.json`);
+    return path22.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile12(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile13(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -72424,7 +72876,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const text2 = await readFile12(file2, "utf8");
+      const text2 = await readFile13(file2, "utf8");
       let parsed;
       try {
         parsed = JSON.parse(text2);
@@ -72453,8 +72905,8 @@ var DirStore = class _DirStore {
     try {
       await makeDirectory(this.runsDir);
       await makeDirectory(this.indexDir);
-      await access5(this.runsDir, constants6.W_OK);
-      await access5(this.indexDir, constants6.W_OK);
+      await access6(this.runsDir, constants6.W_OK);
+      await access6(this.indexDir, constants6.W_OK);
     } catch (e) {
       const code = e.code;
       throw this.notUsable(code ?? errorMessage(e), describeOsError(e));
@@ -72495,8 +72947,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path22.isAbsolute(xdgDataHome) ? xdgDataHome : path22.join(home, ".local", "share");
-  return path22.join(base, "pgperf", "store");
+  const base = xdgDataHome && path23.isAbsolute(xdgDataHome) ? xdgDataHome : path23.join(home, ".local", "share");
+  return path23.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -72798,7 +73250,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path23.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path24.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -72916,20 +73368,20 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path32 from "node:path";
+import path33 from "node:path";
 
 // src/postgres/builds/source.ts
 init_errors();
 import { rm as rm7, stat as stat6 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path26 from "node:path";
+import path27 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, readFile as readFile13, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
+import { link, readFile as readFile14, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
 import os10 from "node:os";
-import path24 from "node:path";
+import path25 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -72951,7 +73403,7 @@ async function tryLock(file2, logger) {
 }
 var MAX_TAKEOVERS = 20;
 async function takeLock(file2, logger) {
-  await makeDirectory(path24.dirname(file2), { public: true });
+  await makeDirectory(path25.dirname(file2), { public: true });
   const me = { pid: process.pid, host: os10.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   for (let tries = 1; ; tries++) {
     if (tries > MAX_TAKEOVERS) {
@@ -72993,7 +73445,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile13(file2, "utf8"));
+    const owner = JSON.parse(await readFile14(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -73025,48 +73477,48 @@ function sleep4(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash9 } from "node:crypto";
-import { chmod as chmod3, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile14, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
-import path25 from "node:path";
+import { chmod as chmod3, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile15, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
+import path26 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir5(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path25.dirname(d)) {
+  for (let d = dir; ; d = path26.dirname(d)) {
     await chmod3(d, 493);
-    if (d === first || d === path25.dirname(d)) break;
+    if (d === first || d === path26.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path25.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path26.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path25.join(env.XDG_CACHE_HOME || path25.join(home, ".cache"), "pgperf");
+  return path26.join(env.XDG_CACHE_HOME || path26.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path25.join(root, "git"),
-    builds: path25.join(root, "builds"),
-    installs: path25.join(root, "installs"),
-    ccache: path25.join(root, "ccache"),
-    logs: path25.join(root, "logs"),
-    locks: path25.join(root, "locks")
+    git: path26.join(root, "git"),
+    builds: path26.join(root, "builds"),
+    installs: path26.join(root, "installs"),
+    ccache: path26.join(root, "ccache"),
+    logs: path26.join(root, "logs"),
+    locks: path26.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path25.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path25.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path26.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path26.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path25.join(work, "src"),
-    build: path25.join(work, "build"),
-    stage: path25.join(work, "stage"),
-    statsLog: path25.join(work, "ccache-stats.log"),
-    install: prefix ? path25.resolve(prefix) : path25.join(layout.installs, slot),
-    lock: path25.join(layout.locks, `${slot}.lock`),
-    log: path25.join(layout.logs, `${slot}.log`)
+    src: path26.join(work, "src"),
+    build: path26.join(work, "build"),
+    stage: path26.join(work, "stage"),
+    statsLog: path26.join(work, "ccache-stats.log"),
+    install: prefix ? path26.resolve(prefix) : path26.join(layout.installs, slot),
+    lock: path26.join(layout.locks, `${slot}.lock`),
+    log: path26.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -73091,7 +73543,7 @@ var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
   const outer = createHash9("sha256");
   const walk = async (rel) => {
-    const abs = path25.join(installDir, rel);
+    const abs = path26.join(installDir, rel);
     let entries;
     try {
       entries = await readdir9(abs, { withFileTypes: true });
@@ -73103,16 +73555,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path25.join(rel, entry.name);
+      const child = path26.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink4(path25.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink4(path26.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile14(path25.join(installDir, child));
+        const bytes = await readFile15(path26.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -73125,7 +73577,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile14(path25.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile15(path26.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -73140,14 +73592,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path25.join(installDir, COMPLETE_MARKER);
+  const marker = path26.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm6(installDir, { recursive: true, force: true });
-  await mkdirPublic(path25.dirname(installDir));
+  await mkdirPublic(path26.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -73180,7 +73632,7 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path26.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path27.resolve(cwd, repo)}`, local: true };
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -73188,8 +73640,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path26.join(gitRoot, `${name}.git`);
-    this.lockFile = path26.join(locksDir, `git-${name}.lock`);
+    this.dir = path27.join(gitRoot, `${name}.git`);
+    this.lockFile = path27.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -73269,7 +73721,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm7(dir, { recursive: true, force: true });
-    if (!await exists2(path26.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path27.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -73290,16 +73742,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path26.join(this.dir, "HEAD"))) return;
+    if (await exists2(path27.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path26.join(this.dir, "shallow"));
+    return exists2(path27.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path26.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path27.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -73394,9 +73846,9 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir6, readFile as readFile18, rm as rm9, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdir as mkdir6, readFile as readFile19, rm as rm9, writeFile as writeFile8 } from "node:fs/promises";
 import os12 from "node:os";
-import path31 from "node:path";
+import path32 from "node:path";
 
 // src/postgres/builds/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
@@ -73417,8 +73869,8 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile15, stat as stat7 } from "node:fs/promises";
-import path27 from "node:path";
+import { appendFile as appendFile3, readFile as readFile16, stat as stat7 } from "node:fs/promises";
+import path28 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -73610,7 +74062,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile15(path27.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile16(path28.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -73675,7 +74127,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile15(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile16(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -73730,7 +74182,7 @@ async function run(runner, command, args) {
 
 // src/postgres/builds/slot.ts
 import { readdir as readdir10, rm as rm8 } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -73750,7 +74202,7 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path28.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path29.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
@@ -73767,12 +74219,12 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir10(layout.builds).catch(() => [])) {
-    const release2 = await tryLock(path28.join(layout.locks, `${slot}.lock`), logger);
+    const release2 = await tryLock(path29.join(layout.locks, `${slot}.lock`), logger);
     if (!release2) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path28.join(layout.builds, slot)}`);
-      await rm8(path28.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path28.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path29.join(layout.builds, slot)}`);
+      await rm8(path29.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path29.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
     } finally {
       await release2();
@@ -73788,14 +74240,14 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 
 // src/postgres/builds/patches.ts
 init_errors();
-import { readFile as readFile16 } from "node:fs/promises";
-import path29 from "node:path";
+import { readFile as readFile17 } from "node:fs/promises";
+import path30 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile16(file2, "utf8");
+      content = await readFile17(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -73827,7 +74279,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path29.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path29.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path30.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path30.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -73847,12 +74299,12 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile17 } from "node:fs/promises";
+import { readFile as readFile18 } from "node:fs/promises";
 import os11 from "node:os";
-import path30 from "node:path";
+import path31 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path30.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path31.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -73881,7 +74333,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile17("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile18("/etc/os-release", "utf8"));
   } catch {
     return `${os11.type()} ${os11.release()}`;
   }
@@ -73914,7 +74366,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path31.resolve(req.cacheDir));
+  const layout = cacheLayout(path32.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -73976,7 +74428,7 @@ async function buildSlot(s) {
   };
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir6(paths.work, { recursive: true, mode: 493 });
-  await mkdir6(path31.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir6(path32.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile8(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -74028,10 +74480,10 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile18(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile19(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path31.join(paths.stage, paths.install);
+      const staged = path32.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -74061,7 +74513,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path31.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path32.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm9(paths.install, { recursive: true, force: true });
     throw e;
@@ -74072,9 +74524,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path31.join(installDir, "bin");
+  const binDir = path32.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path31.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path32.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -74108,7 +74560,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path32.resolve(req.cacheDir));
+  const layout = cacheLayout(path33.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -74139,7 +74591,7 @@ async function buildArms(request2, deps) {
 
 // src/adapters/action/run-action.ts
 import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
-import path51 from "node:path";
+import path52 from "node:path";
 
 // src/core/compare/flow-decision.ts
 init_plain_text();
@@ -74594,8 +75046,8 @@ function issueTitleText(text2, maxChars) {
 }
 
 // src/core/report/markdown-context.ts
-function armName(role, label) {
-  return label === role ? role : `${role} **${escapeMarkdown(label)}**`;
+function armName(role2, label) {
+  return label === role2 ? role2 : `${role2} **${escapeMarkdown(label)}**`;
 }
 function artifactWhere(ctx) {
   return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
@@ -75124,10 +75576,183 @@ function explanationSection(result) {
   return { summary: "Why it changed: CPU profile", body };
 }
 
+// src/core/report/html-escape.ts
+init_plain_text();
+var HTML_REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;"
+};
+function escapeHtml(text2) {
+  return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
+}
+function scriptJson(value) {
+  return JSON.stringify(value).replace(
+    /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+
+// src/core/report/plan-section.ts
+var SHOWN_STATEMENT_MOVERS = 3;
+var SHOWN_CHANGES = 10;
+var PLAN_CHARS = 4e3;
+var STATEMENT_CHARS = 200;
+function planReport(record2) {
+  const [base, ...heads] = record2.arms;
+  const planned = record2.statements.filter((s) => s.explained !== void 0);
+  const changed = [];
+  const movers = [];
+  const notes = [...record2.notes];
+  const find = (list, workload, arm2, statement) => list.find((x) => x.workload === workload && x.arm === arm2 && x.statement === statement);
+  for (const head of heads) {
+    for (const { workload, statement } of planned) {
+      const b = find(record2.plans, workload, base, statement);
+      const h = find(record2.plans, workload, head, statement);
+      if (b?.plan !== void 0 && h?.plan !== void 0 && b.plan !== h.plan) {
+        changed.push({
+          workload,
+          base,
+          head,
+          statement,
+          basePlan: b.plan,
+          headPlan: h.plan,
+          firstDifference: firstDifference(b.plan, h.plan)
+        });
+      }
+      for (const [arm2, p] of [
+        [base, b],
+        [head, h]
+      ]) {
+        if (p?.error !== void 0) notes.push(`${workload}: no plan on ${arm2} for ${statement}: ${p.error}`);
+      }
+    }
+    for (const { workload, statement } of record2.statements) {
+      const b = find(record2.stats, workload, base, statement);
+      const h = find(record2.stats, workload, head, statement);
+      if (!b || !h) continue;
+      const baseCost = costOf(b);
+      const headCost = costOf(h);
+      movers.push({
+        workload,
+        head,
+        statement,
+        base: baseCost,
+        headCost,
+        timeDeltaPct: deltaPct(baseCost.msPerCall, headCost.msPerCall),
+        blocksDeltaPct: deltaPct(baseCost.blocksPerCall, headCost.blocksPerCall)
+      });
+    }
+  }
+  const uniqueNotes = [...new Set(notes)];
+  for (const f of record2.failures) {
+    uniqueNotes.push(`${f.workload}${f.arm ? ` on ${f.arm}` : ""}: not taken: ${f.reason}`);
+  }
+  const blocksMoved = (m) => Math.round(Math.abs(m.blocksDeltaPct ?? 0) * 10);
+  const timeMoved = (m) => Math.abs(m.timeDeltaPct ?? 0);
+  movers.sort((a, b) => blocksMoved(b) - blocksMoved(a) || timeMoved(b) - timeMoved(a));
+  const transactions = record2.stats[0]?.transactions;
+  return {
+    statements: planned.length,
+    changed,
+    movers: movers.slice(0, SHOWN_STATEMENT_MOVERS),
+    ...transactions !== void 0 ? { transactions } : {},
+    wallS: record2.wallS,
+    notes: uniqueNotes
+  };
+}
+function costOf(s) {
+  return { callsPerTx: callsPerTransaction(s), msPerCall: timePerCall(s), blocksPerCall: blocksPerCall(s) };
+}
+function deltaPct(base, head) {
+  if (base === null || head === null || base === 0) return null;
+  return 100 * (head / base - 1);
+}
+function firstDifference(base, head) {
+  const b = base.split("\n");
+  const h = head.split("\n");
+  for (let i = 0; i < Math.max(b.length, h.length); i++) {
+    if (b[i] !== h[i]) return { base: node2(b[i]), head: node2(h[i]) };
+  }
+  return { base: "(none)", head: "(none)" };
+}
+function node2(line) {
+  return line === void 0 ? "(none)" : line.trim().replace(/^->\s+/, "");
+}
+function planSection(record2) {
+  if (!record2) return void 0;
+  const report = planReport(record2);
+  const multiHead = record2.arms.length > 2;
+  const summary3 = report.changed.length === 0 ? `Query plans: ${report.statements} statement${report.statements === 1 ? "" : "s"}, none changed` : `Query plans: plan changed in ${report.changed.length} of ${report.statements} statement${report.statements === 1 ? "" : "s"}`;
+  const body = [
+    `\`EXPLAIN (COSTS OFF)\` of every statement the workloads run (pgbench variables set to representative values), per arm on a server of its own with the workload's data set; the phase took ${report.wallS.toFixed(0)} s. A changed plan explains a throughput change without noise.`
+  ];
+  for (const c of report.changed.slice(0, SHOWN_CHANGES)) {
+    body.push(
+      "",
+      `**plan changed: ${codeText(c.statement, STATEMENT_CHARS)}** (${escapeMarkdown(c.workload, 80)}${multiHead ? `, ${escapeMarkdown(c.head, 40)} vs ${escapeMarkdown(c.base, 40)}` : ""})`,
+      "",
+      "<details><summary>both plans</summary>",
+      "",
+      `${role("base", c.base)}:`,
+      "",
+      pre(c.basePlan),
+      "",
+      `${role("head", c.head)}:`,
+      "",
+      pre(c.headPlan),
+      "",
+      "</details>"
+    );
+  }
+  if (report.changed.length > SHOWN_CHANGES) {
+    body.push(
+      "",
+      `\u2026 and ${report.changed.length - SHOWN_CHANGES} more changed plans in results.json (\`plans\`).`
+    );
+  }
+  if (report.movers.length > 0) {
+    body.push(
+      "",
+      `**Statements whose cost per call moved most** (pg_stat_statements over ${report.transactions ?? "?"} transactions at 1 client; time is one short run's, a diagnostic):`,
+      "",
+      `| statement |${multiHead ? " head |" : ""} calls/tx | \xB5s/call base \u2192 head | \u0394 | shared blocks/call base \u2192 head | \u0394 |`,
+      `| --- |${multiHead ? " --- |" : ""} ---: | ---: | ---: | ---: | ---: |`,
+      ...report.movers.map(
+        (m) => `| ${codeText(m.statement, STATEMENT_CHARS)} |${multiHead ? ` ${escapeMarkdown(m.head, 40)} |` : ""} ${num4(m.headCost.callsPerTx, 2)} | ${us(m.base.msPerCall)} \u2192 ${us(m.headCost.msPerCall)} | ${pctCell(m.timeDeltaPct)} | ${blocks(m.base.blocksPerCall)} \u2192 ${blocks(m.headCost.blocksPerCall)} | ${pctCell(m.blocksDeltaPct)} |`
+      )
+    );
+  }
+  if (report.notes.length > 0) body.push("", ...report.notes.map((n) => `- ${escapeMarkdown(n, 300)}`));
+  return { summary: summary3, body };
+}
+function pre(plan) {
+  const cut = plan.length > PLAN_CHARS ? `${plan.slice(0, PLAN_CHARS)}
+\u2026` : plan;
+  return `<pre>${cut.split("\n").map((l) => escapeHtml(l)).join("\n")}</pre>`;
+}
+function role(what, label) {
+  return label === what ? what : `${what} (${escapeMarkdown(label, 40)})`;
+}
+function num4(v, decimals) {
+  return v === null ? "\u2013" : v.toFixed(decimals);
+}
+function us(v) {
+  return v === null ? "\u2013" : (v * 1e3).toLocaleString("en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+}
+function blocks(v) {
+  return num4(v, 1);
+}
+function pctCell(v) {
+  return v === null ? "\u2013" : `${v >= 0 ? "+" : ""}${v.toFixed(1)}%`;
+}
+
 // src/core/report/markdown-details.ts
 function detailBlocks(ctx, trims) {
   const warnings = allWarnings(ctx);
-  const blocks = [
+  const blocks2 = [
     details("Environment", environment(ctx, trims)),
     details("Builds", builds(ctx)),
     details("Settings", settings(ctx)),
@@ -75138,20 +75763,22 @@ function detailBlocks(ctx, trims) {
     )
   ];
   const steady = steadyMetricsSection(ctx.result);
-  if (steady) blocks.push(details(steady.summary, steady.body));
+  if (steady) blocks2.push(details(steady.summary, steady.body));
   const instructions = instructionSection(ctx.result, ctx.c);
-  if (instructions) blocks.push(details(instructions.summary, instructions.body));
+  if (instructions) blocks2.push(details(instructions.summary, instructions.body));
   const explanation = explanationSection(ctx.result);
-  if (explanation) blocks.push(details(explanation.summary, explanation.body));
+  if (explanation) blocks2.push(details(explanation.summary, explanation.body));
+  const plans = planSection(ctx.result.plans);
+  if (plans) blocks2.push(details(plans.summary, plans.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
-    blocks.push(
+    blocks2.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
     );
   }
   if (warnings.length > 0) {
-    blocks.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
+    blocks2.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
   }
-  return blocks;
+  return blocks2;
 }
 function details(summary3, body) {
   return [`<details><summary>${summary3}</summary>`, "", ...body, "", "</details>"].join("\n");
@@ -75189,14 +75816,14 @@ function curveLine(k, tps, dash = "-") {
   const flags = [k.peakMoved ? "peak moved" : "", k.collapseMoved ? "collapse moved" : ""].filter(Boolean);
   return `${arm(k.base, "base", tps, dash, k.collapseFraction)}; ${arm(k.head, "head", tps, dash, k.collapseFraction)}; peak ${formatPct(k.peakDeltaPct)}${flags.length ? `, ${flags.join(", ")}` : ""}`;
 }
-function arm(s, role, tps, dash, fraction) {
+function arm(s, role2, tps, dash, fraction) {
   const last = s.points[s.points.length - 1]?.clients;
   const knee2 = s.kneeClients === s.peakClients && s.peakClients === last ? "still scaling" : `knee ${s.kneeClients}`;
   const regions = s.collapseRegions.map(
     (r) => `${r.clients.length > 1 ? `${r.clients[0]}${dash}${r.clients[r.clients.length - 1]}` : r.clients[0]} (${Math.round(100 * (1 - r.lowestTps / s.peakTps))}% down, recovers at ${r.recoveredAt})`
   );
   const collapse = regions.length > 0 ? `collapse ${regions.join(", ")}` : s.collapseClients !== null ? `declines >${Math.round(fraction * 100)}% from ${s.collapseClients}` : "no collapse";
-  return `${role} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
+  return `${role2} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
 }
 
 // src/core/report/reasons.ts
@@ -75463,15 +76090,15 @@ function fromSource(recorded, arm2) {
   if (chosenBy) info2.chosenBy = chosenBy;
   return info2;
 }
-function describeCommit(role, info2, arm2) {
-  const label = info2?.label ?? arm2?.label ?? role;
+function describeCommit(role2, info2, arm2) {
+  const label = info2?.label ?? arm2?.label ?? role2;
   if (arm2 && !arm2.build && typeof arm2.binDir === "string") {
     const version2 = /PostgreSQL\)?\s+(\S+)/.exec(arm2.serverVersion ?? "")?.[1];
-    return `${armName(role, label)} ${escapeMarkdown(arm2.binDir, 120)}${version2 ? ` (PostgreSQL ${escapeMarkdown(version2, 40)})` : ""}`;
+    return `${armName(role2, label)} ${escapeMarkdown(arm2.binDir, 120)}${version2 ? ` (PostgreSQL ${escapeMarkdown(version2, 40)})` : ""}`;
   }
   const buildSha = arm2?.build?.sha;
   const sha = info2?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
-  const words = [armName(role, label)];
+  const words = [armName(role2, label)];
   if (sha) words.push(shortSha(sha));
   const extra = [info2?.ref, info2?.chosenBy].filter((s) => !!s && s.trim() !== "");
   if (extra.length > 0) words.push(`(${extra.map((s) => escapeMarkdown(s, 120)).join(", ")})`);
@@ -75620,31 +76247,31 @@ function tableBlocks(ctx, tables, trims) {
   return tables.flatMap((arm2) => armBlocks(ctx, arm2, trims));
 }
 function armBlocks(ctx, arm2, trims) {
-  const blocks = [];
+  const blocks2 = [];
   if (ctx.c.comparisons.length > 1) {
     const v = VERDICT_DISPLAY[arm2.verdict];
-    blocks.push(`## ${v.icon} ${escapeMarkdown(arm2.head)} vs ${escapeMarkdown(arm2.baseline)}: ${v.word}`);
+    blocks2.push(`## ${v.icon} ${escapeMarkdown(arm2.head)} vs ${escapeMarkdown(arm2.baseline)}: ${v.word}`);
   }
   for (const w of arm2.workloads) {
     const v = VERDICT_DISPLAY[w.verdict];
-    blocks.push(`### ${v.icon} ${escapeMarkdown(w.workload)}: ${v.word} (threshold \xB1${w.thresholdPct}%)`);
+    blocks2.push(`### ${v.icon} ${escapeMarkdown(w.workload)}: ${v.word} (threshold \xB1${w.thresholdPct}%)`);
     for (const t of w.tables) {
       if (!t.primary) {
         const rise = t.better === "lower" ? ": a rise is a regression" : "";
-        blocks.push(`**${t.label}** (${t.unit}, ${t.better} is better${rise})`);
+        blocks2.push(`**${t.label}** (${t.unit}, ${t.better} is better${rise})`);
       }
-      blocks.push(table(t));
+      blocks2.push(table(t));
     }
     if (!trims.has("notes")) {
       const notes = w.tables.flatMap(
         (t) => t.notes.map((n) => `- ${clientsLabel(n.clients)}: ${escapeMarkdown(n.message, 500)}`)
       );
-      if (notes.length > 0) blocks.push(notes.join("\n"));
+      if (notes.length > 0) blocks2.push(notes.join("\n"));
     }
-    if (w.curve && !trims.has("charts")) blocks.push(...chartBlocks(arm2, w.curve));
+    if (w.curve && !trims.has("charts")) blocks2.push(...chartBlocks(arm2, w.curve));
   }
-  if (arm2.legend.length > 0) blocks.push(arm2.legend.map((l) => `_${escapeMarkdown(l, 500)}_`).join("\n"));
-  return blocks;
+  if (arm2.legend.length > 0) blocks2.push(arm2.legend.map((l) => `_${escapeMarkdown(l, 500)}_`).join("\n"));
+  return blocks2;
 }
 function table(t) {
   const header = columns(t);
@@ -75843,15 +76470,15 @@ function renderReport(input2, marker, budget) {
   ];
   const tables = buildTables(comparison);
   return fitToBudget((trims) => {
-    const blocks = [
+    const blocks2 = [
       ...top,
       ...tableBlocks(ctx, tables, trims),
       ...reasonsBlock(input2.decision),
       ...reproduceSection(result, input2.decision)
     ];
-    if (trims.size > 0) blocks.push(trimNote(ctx, trims));
-    if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
-    return `${blocks.join("\n\n")}
+    if (trims.size > 0) blocks2.push(trimNote(ctx, trims));
+    if (!trims.has("details")) blocks2.push(...detailBlocks(ctx, trims));
+    return `${blocks2.join("\n\n")}
 `;
   }, budget);
 }
@@ -75923,7 +76550,7 @@ async function tolerateApiError(logger, permission, fn) {
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile9 } from "node:fs/promises";
-import path33 from "node:path";
+import path34 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   return decide(comparison, policy, completenessOf(result));
@@ -75951,7 +76578,7 @@ function decideShard(result, comparison, failOn) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path33.join(dir, DECISION_FILE);
+  const file2 = path34.join(dir, DECISION_FILE);
   await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -75994,7 +76621,7 @@ function pipelineDepsOf(deps, store) {
 }
 
 // src/adapters/action/build-arms.ts
-import path34 from "node:path";
+import path35 from "node:path";
 function sourceRepoOf(inputs, ctx) {
   return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
 }
@@ -76007,7 +76634,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path34.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path35.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -76064,31 +76691,31 @@ function outcomeOf(decision, resultsFile, reportFile) {
 }
 
 // src/adapters/action/workloads.ts
-import path38 from "node:path";
+import path39 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile19, stat as stat8 } from "node:fs/promises";
-import path37 from "node:path";
+import { readFile as readFile20, stat as stat8 } from "node:fs/promises";
+import path38 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path35 from "node:path";
+import path36 from "node:path";
 async function confinedPath(root, name) {
-  if (path35.isAbsolute(name)) {
+  if (path36.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path35.resolve(root, name));
+    real = await realpath(path36.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path35.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path36.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path35.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path35.isAbsolute(inside)) {
+  const inside = path36.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path36.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -76103,7 +76730,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path36 from "node:path";
+import path37 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -76112,15 +76739,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path36.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path36.dirname(dir)) {
-    const candidate = path36.join(dir, "workloads");
-    if (existsSync2(path36.join(candidate, "workload.schema.json"))) return candidate;
-    if (path36.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path37.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path37.dirname(dir)) {
+    const candidate = path37.join(dir, "workloads");
+    if (existsSync2(path37.join(candidate, "workload.schema.json"))) return candidate;
+    if (path37.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path36.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path37.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -76142,7 +76769,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path36.join(workloadsDir, `${name}.yml`);
+  const file2 = path37.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -76175,7 +76802,7 @@ async function loadWorkloadFile(file2) {
         `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
       );
     }
-    text2 = await readFile19(file2, "utf8");
+    text2 = await readFile20(file2, "utf8");
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
@@ -76218,7 +76845,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path37.dirname(path37.resolve(file2));
+  const dir = path38.dirname(path38.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -76305,8 +76932,8 @@ function locate(doc, lineCounter, p, atKey) {
         offset = pair2 && (0, import_yaml2.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
       }
     } else {
-      const node2 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
-      offset = node2?.range?.[0];
+      const node3 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
+      offset = node3?.range?.[0];
     }
     if (offset !== void 0) {
       const { line, col } = lineCounter.linePos(offset);
@@ -76357,16 +76984,16 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path38.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path39.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/store-setup.ts
-import path40 from "node:path";
+import path41 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/branch/data-branch.ts
 import { rm as rm10 } from "node:fs/promises";
-import path39 from "node:path";
+import path40 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -76427,11 +77054,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path39.join(this.opts.workDir, this.opts.storePath);
+    return path40.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path39.join(this.opts.workDir, relative);
+    return path40.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -76601,31 +77228,31 @@ async function openInputStore(inputs, workspace, deps) {
   }
   return openActionStore(inputs, workspace, deps.stores, deps);
 }
-async function openActionStore(inputs, workspace, access6, deps) {
+async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path40.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path41.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
     }
-    if (!access6.dataBranchRemote) {
+    if (!access7.dataBranchRemote) {
       throw new UserError(
         `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`
       );
     }
     const branch = await DataBranch.checkout(
       {
-        remote: access6.dataBranchRemote,
-        ...access6.dataBranchCredentials ? { credentials: access6.dataBranchCredentials } : {},
+        remote: access7.dataBranchRemote,
+        ...access7.dataBranchCredentials ? { credentials: access7.dataBranchCredentials } : {},
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path40.join(access6.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path41.join(access7.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
     );
     let reader;
     try {
-      reader = await access6.open(branch.storeDir, true);
+      reader = await access7.open(branch.storeDir, true);
     } catch (e) {
       await branch.close();
       throw e;
@@ -76638,7 +77265,7 @@ async function openActionStore(inputs, workspace, access6, deps) {
       save: async (result) => {
         let id = "";
         await branch.publish(async (dir) => {
-          const store2 = await access6.open(dir, true);
+          const store2 = await access7.open(dir, true);
           try {
             id = (await store2.save(result)).id;
           } finally {
@@ -76663,8 +77290,8 @@ async function openActionStore(inputs, workspace, access6, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path40.resolve(workspace, inputs.store);
-  const store = await access6.open(spec, true);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path41.resolve(workspace, inputs.store);
+  const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
 
@@ -76695,7 +77322,7 @@ async function headOnly(arms, deps) {
 
 // src/adapters/action/shard-job.ts
 import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
-import path41 from "node:path";
+import path42 from "node:path";
 init_errors();
 function shardOfInputs(inputs, ctx, workloads) {
   const spec = inputs.shard;
@@ -76725,7 +77352,7 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
     reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
   );
   await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path41.join(resultsDir, reportFileName);
+  const reportFile = path42.join(resultsDir, reportFileName);
   await writeFile10(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
@@ -76744,7 +77371,7 @@ ${report}`);
 
 // src/adapters/action/consolidate-mode.ts
 import { writeFile as writeFile11, mkdir as mkdir8 } from "node:fs/promises";
-import path43 from "node:path";
+import path44 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -77054,7 +77681,7 @@ function mergedShard(ref, samples) {
 init_read_results();
 init_errors();
 import { readdir as readdir11 } from "node:fs/promises";
-import path42 from "node:path";
+import path43 from "node:path";
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
@@ -77063,7 +77690,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path42.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path43.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -77720,11 +78347,11 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     commentStateOf(judged.decision, target.headSha, ctx.runId)
   );
   await mkdir8(resultsDir, { recursive: true });
-  const reportFile = path43.join(resultsDir, REPORT_FILE);
+  const reportFile = path44.join(resultsDir, REPORT_FILE);
   await writeFile11(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path43.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path44.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile11(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
@@ -77769,10 +78396,10 @@ function sleep5(ms, signal) {
 
 // src/adapters/action/nightly-mode.ts
 import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path45 from "node:path";
+import path46 from "node:path";
 import { writeFile as writeFile12 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
@@ -78104,25 +78731,6 @@ function uniqueFile(file2, taken) {
   for (let i = 2; taken.has(candidate); i++) candidate = file2.replace(/\.html$/, `-${i}.html`);
   taken.add(candidate);
   return candidate;
-}
-
-// src/core/report/html-escape.ts
-init_plain_text();
-var HTML_REFERENCES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;"
-};
-function escapeHtml(text2) {
-  return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
-}
-function scriptJson(value) {
-  return JSON.stringify(value).replace(
-    /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
 }
 
 // src/flows/history/page-script.ts
@@ -78547,12 +79155,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir9 } from "node:fs/promises";
-import path44 from "node:path";
+import path45 from "node:path";
 async function writeSite(dir, files) {
   await mkdir9(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path44.join(dir, f.file);
+    const target = path45.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -78568,7 +79176,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile12(path45.join(dir, ".nojekyll"), "");
+  await writeFile12(path46.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -79110,8 +79718,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps, store);
-  const resultsFile = path46.join(resultsDir, RESULTS_FILE);
-  const reportFile = path46.join(resultsDir, REPORT_FILE);
+  const resultsFile = path47.join(resultsDir, RESULTS_FILE);
+  const reportFile = path47.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
   const api = deps.api;
@@ -79246,7 +79854,7 @@ function nightlyCommit(inputs, ctx) {
   };
 }
 async function nightlyHead(inputs, ctx, deps, head) {
-  if (inputs.headBinDir) return { kind: "installed", binDir: path46.resolve(inputs.headBinDir) };
+  if (inputs.headBinDir) return { kind: "installed", binDir: path47.resolve(inputs.headBinDir) };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
@@ -79261,7 +79869,7 @@ async function nightlyHead(inputs, ctx, deps, head) {
 
 // src/adapters/action/calibrate-mode.ts
 import { writeFile as writeFile14 } from "node:fs/promises";
-import path47 from "node:path";
+import path48 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -79341,7 +79949,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path47.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path48.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
@@ -79377,7 +79985,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path47.join(resultsDir, CALIBRATION_FILE);
+    const calibrationFile = path48.join(resultsDir, CALIBRATION_FILE);
     await writeFile14(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
@@ -79393,15 +80001,15 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path47.join(resultsDir, RESULTS_FILE));
+    io.setOutput("results-json", path48.join(resultsDir, RESULTS_FILE));
     const decision = calibrationDecision(outcome.result, calibration, inputs.failOn);
     return publishGate(
       io,
       decision,
       {
         dir: resultsDir,
-        resultsFile: path47.join(resultsDir, RESULTS_FILE),
-        reportFile: path47.join(resultsDir, REPORT_FILE)
+        resultsFile: path48.join(resultsDir, RESULTS_FILE),
+        reportFile: path48.join(resultsDir, REPORT_FILE)
       },
       (l) => logger.info(l)
     );
@@ -79412,7 +80020,7 @@ ${text2}\`\`\`
 
 // src/adapters/action/bisect-mode.ts
 import { mkdir as mkdir11, writeFile as writeFile15 } from "node:fs/promises";
-import path50 from "node:path";
+import path51 from "node:path";
 
 // src/flows/bisect/one-cell.ts
 init_errors();
@@ -79466,14 +80074,14 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
 }
 
 // src/flows/bisect/run-bisection.ts
-import path49 from "node:path";
+import path50 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path48 from "node:path";
+import path49 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path48.resolve(req.cacheDir));
+  const layout = cacheLayout(path49.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -79732,7 +80340,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path49.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path50.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -79880,8 +80488,8 @@ var BISECT_FILE = "bisect.json";
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
-  const reportFile = path50.join(resultsDir, REPORT_FILE);
-  const bisectFile = path50.join(resultsDir, BISECT_FILE);
+  const reportFile = path51.join(resultsDir, REPORT_FILE);
+  const bisectFile = path51.join(resultsDir, BISECT_FILE);
   const skip = skipReason(ctx);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -80112,7 +80720,7 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path50.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path51.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -80420,7 +81028,7 @@ function triggerText(trigger) {
 
 // src/adapters/action/run-action.ts
 var commentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path51.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path52.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
@@ -80518,8 +81126,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path51.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path51.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path52.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path52.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -80570,12 +81178,12 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   );
   const report = state ? withCommentState(rendered, state) : rendered;
   await mkdir12(resultsDir, { recursive: true });
-  const reportFile = path51.join(resultsDir, REPORT_FILE);
+  const reportFile = path52.join(resultsDir, REPORT_FILE);
   await writeFile16(reportFile, report);
   await io.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
   setDecisionOutputs(io, decision, comparison, decisionFile);
-  io.setOutput("results-json", path51.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path52.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   await postToGitHub(
@@ -80599,7 +81207,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
     inputs,
     deps
   );
-  return outcomeOf(decision, path51.join(resultsDir, RESULTS_FILE), reportFile);
+  return outcomeOf(decision, path52.join(resultsDir, RESULTS_FILE), reportFile);
 }
 function supersededNote2(existing, result, runUrl) {
   const lines = existing.split("\n");
@@ -80642,7 +81250,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path51.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path52.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -80774,7 +81382,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path52.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path53.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -80799,7 +81407,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path52.resolve(path52.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path53.resolve(path53.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

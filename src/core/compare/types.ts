@@ -9,6 +9,7 @@
 import type { MetricName } from '../results/metrics.js';
 import type { MannWhitneyMethod } from '../stats/mann-whitney.js';
 import type { CompiledCodeComparison, Verdict, PrimaryTest } from '../results/types.js';
+import type { PlansRecord } from '../results/plans.js';
 export type { Verdict, PrimaryTest };
 
 /** A verdict over several cells or arms; 'mixed' when some regressed and others improved. */
@@ -336,4 +337,6 @@ export interface RunComparison {
   warnings: string[];
   /** Each head's compiled code against base's, when the run compared them (same-code.ts). */
   compiledCode?: CompiledCodeComparison[];
+  /** The statements' plans per arm, when the run took them (the plan phase; core/report/plan-section.ts). */
+  plans?: PlansRecord;
 }

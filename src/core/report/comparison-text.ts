@@ -17,6 +17,7 @@ import { cellText } from './steady-metrics-section.js';
 import type { SteadyCellSummary } from '../compare/steady-summary.js';
 import type { ClientInfo, StoredBaselineInfo } from '../results/types.js';
 import { clientLines } from './client-line.js';
+import { planTextLines } from './plan-section.js';
 
 /**
  * The decision first (what the gate says and the cell behind it), then what was compared and how, the
@@ -40,6 +41,7 @@ export function renderComparisonText(
   ];
   for (const arm of buildTables(c)) lines.push('', ...renderArm(arm));
   lines.push(...steadyLines(steady));
+  lines.push(...planTextLines(c.plans));
   if (decision.reasons.length > 0) lines.push('', 'why (each said once):', ...reasonLines(decision));
   if (c.warnings.length > 0) lines.push('', 'warnings:', ...c.warnings.map((w) => `  - ${w}`));
   // Names from users and the machine are plain text: no control character (a terminal escape, a line

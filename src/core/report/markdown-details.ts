@@ -12,6 +12,7 @@ import { waitEventSections } from './wait-event-section.js';
 import { steadyMetricsSection } from './steady-metrics-section.js';
 import { instructionSection } from './instruction-section.js';
 import { explanationSection } from './explain-section.js';
+import { planSection } from './plan-section.js';
 
 export function detailBlocks(ctx: ReportContext, trims: ReadonlySet<TrimId>): string[] {
   const warnings = allWarnings(ctx);
@@ -31,6 +32,8 @@ export function detailBlocks(ctx: ReportContext, trims: ReadonlySet<TrimId>): st
   if (instructions) blocks.push(details(instructions.summary, instructions.body));
   const explanation = explanationSection(ctx.result);
   if (explanation) blocks.push(details(explanation.summary, explanation.body));
+  const plans = planSection(ctx.result.plans);
+  if (plans) blocks.push(details(plans.summary, plans.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
     blocks.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown]),

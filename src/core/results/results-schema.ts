@@ -244,6 +244,37 @@ export const resultsSchema = z.looseObject({
       targets: z.array(z.looseObject({ head: text, workload: text, cells: z.array(text) })),
     })
     .optional(),
+  // The plan phase's plans and counters (src/core/results/plans.ts); absent when no workload asked for plans.
+  plans: z
+    .looseObject({
+      arms: z.array(text),
+      wallS: finite,
+      statements: z.array(z.looseObject({ workload: text, statement: text, explained: text.optional() })),
+      plans: z.array(
+        z.looseObject({
+          workload: text,
+          arm: text,
+          statement: text,
+          plan: z.string().optional(),
+          error: z.string().optional(),
+        }),
+      ),
+      stats: z.array(
+        z.looseObject({
+          workload: text,
+          arm: text,
+          statement: text,
+          calls: count,
+          totalTimeMs: finite,
+          sharedBlksHit: count,
+          sharedBlksRead: count,
+          transactions: count,
+        }),
+      ),
+      failures: z.array(z.looseObject({ workload: text, arm: text.optional(), reason: text })),
+      notes: z.array(text),
+    })
+    .optional(),
   // The confirmation block (written since confirmation exists; absent in older documents).
   confirmation: z
     .looseObject({

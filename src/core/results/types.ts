@@ -6,6 +6,7 @@
 import type { RunDiagnostics } from './diagnostics.js';
 import type { SteadyRecord } from './steady.js';
 import type { ExplanationRecord, InstructionsRecord } from './instructions.js';
+import type { PlansRecord } from './plans.js';
 import type { ControlChange } from './control-change.js';
 import type { MetricName } from './metrics.js';
 import type { SpendingFunction } from '../stats/alpha-spending.js';
@@ -55,6 +56,9 @@ export interface RunResult {
   /** Differential profiles of the workloads whose throughput changed, taken after the rounds (absent when
    * nothing changed, or the run was told not to explain). */
   explanation?: ExplanationRecord;
+  /** Each statement's plan and pg_stat_statements counters per arm, from the plan phase (absent when no
+   * workload asked for plans). */
+  plans?: PlansRecord;
   /**
    * The confirmation block: regressed cells re-measured after the main rounds, on restarted servers in a new
    * arm order (src/core/compare/confirmation.ts judges it); absent when no cell regressed or it was disabled.

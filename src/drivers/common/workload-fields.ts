@@ -191,6 +191,15 @@ export function resolveInstructions(
   };
 }
 
+/** The plan phase (docs/plans.md): off unless true (absent when off, as in documents from before it). */
+export const plansField = z
+  .boolean()
+  .optional()
+  .transform((v) => (v === true ? true : undefined))
+  .describe(
+    "Take the plan of every statement the workload runs (EXPLAIN (COSTS OFF)) and, where the install has pg_stat_statements, each statement's calls, time and shared blocks, per arm on servers of their own before the timed rounds; the report names the statements whose plan differs from base's. pgbench only.",
+  );
+
 export const retriesField = boundedInt(RETRIES)
   .default(2)
   .describe(`Retries of a failed run before it is given up, ${rangeText(RETRIES)}.`);
@@ -235,4 +244,5 @@ export const commonWorkloadFields = {
   retries: retriesField,
   cpus: cpusField,
   instructions: instructionsField,
+  plans: plansField,
 };

@@ -51,7 +51,9 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   const withInstructions = withInstructionCells(timed, result);
   // A head with base's compiled code and settings was not measured: its cells are decided by that.
   const decided = withSameCompiledCode(withInstructions, result);
-  return result.baseline ? withStoredBaseline(decided, result.baseline) : decided;
+  // Every report says which statements' plans changed, when the run took them.
+  const planned = result.plans ? { ...decided, plans: result.plans } : decided;
+  return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
 }
 
 /**

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import { describeExit, runnerAs, tail, type ProcessRunner } from '../../machine/os/process.js';
-import { PgCluster } from '../../postgres/cluster/cluster.js';
+import { PgCluster, type ClusterSpec } from '../../postgres/cluster/cluster.js';
 import { hasExited } from '../../machine/os/process-state.js';
 import { resolveRunAs, type RunAsUser } from '../../postgres/cluster/run-as.js';
 import { CONNECTION_LOG_SETTINGS, clientBackendPids } from '../../postgres/instructions/backend-log.js';
@@ -199,6 +199,49 @@ function chooseCounter(choice: CounterChoice, probe: CounterProbe, what: string)
   return { kind: 'cachegrind' };
 }
 
+/**
+ * The client of a phase's servers (this one's and the plan phase's): the pgbench of `clientBinDir` (else
+ * base's), run as the run-as user when there is one, and the workload's driver on it.
+ */
+export function phaseClient(
+  w: PgbenchWorkload,
+  req: Pick<InstructionPhaseRequest, 'arms' | 'clientBinDir'>,
+  deps: Pick<InstructionPhaseDeps, 'runner' | 'logger'> & { runAs: RunAsUser | undefined },
+): { clientRunner: ProcessRunner; clientBinDir: string; driver: Driver } {
+  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
+  const clientBinDir = req.clientBinDir ?? req.arms[0]!.binDir;
+  const driver = createDriver(w, {
+    clientBinDir,
+    cpuCount: 1,
+    runner: clientRunner,
+    logger: deps.logger,
+    searchPath: '',
+    ...(deps.runAs ? { clientUser: deps.runAs } : {}),
+  });
+  return { clientRunner, clientBinDir, driver };
+}
+
+/** An initialised server of a phase's own for `arm` ("<arm>/<what>" in messages), under --tmp-dir. */
+export function phaseCluster(
+  arm: ArmSpec,
+  what: string,
+  conf: ClusterSpec['conf'],
+  req: Pick<InstructionPhaseRequest, 'tmpDir' | 'dataChecksums'>,
+  deps: Pick<InstructionPhaseDeps, 'runner' | 'logger'> & { runAs: RunAsUser | undefined },
+): Promise<PgCluster> {
+  return PgCluster.create(
+    {
+      label: `${arm.label}/${what}`,
+      binDir: arm.binDir,
+      ...(req.tmpDir ? { parentDir: req.tmpDir } : {}),
+      conf,
+      ...(deps.runAs ? { runAs: deps.runAs } : {}),
+      dataChecksums: req.dataChecksums,
+    },
+    deps,
+  );
+}
+
 interface ArmServer {
   arm: ArmSpec;
   cluster: PgCluster;
@@ -221,16 +264,7 @@ async function measureWorkload(
   options: { what: string; profileDir: string },
 ): Promise<void> {
   const { logger } = deps;
-  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
-  const clientBinDir = req.clientBinDir ?? req.arms[0]!.binDir;
-  const driver = createDriver(w, {
-    clientBinDir,
-    cpuCount: 1,
-    runner: clientRunner,
-    logger,
-    searchPath: '',
-    ...(deps.runAs ? { clientUser: deps.runAs } : {}),
-  });
+  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
   const servers: ArmServer[] = [];
   try {
     await logger.group(`${options.what}: ${w.name}`, async () => {
@@ -285,19 +319,15 @@ async function startServer(
     fixedLayout: readonly string[];
   },
 ): Promise<ArmServer> {
-  const cluster = await PgCluster.create(
+  const cluster = await phaseCluster(
+    arm,
+    'instructions',
     {
-      label: `${arm.label}/instructions`,
-      binDir: arm.binDir,
-      ...(req.tmpDir ? { parentDir: req.tmpDir } : {}),
-      conf: {
-        maxClients: Math.max(...w.clients),
-        workloadSettings: w.settings,
-        armSettings: { ...QUIET_SETTINGS, ...arm.settings, ...CONNECTION_LOG_SETTINGS },
-      },
-      ...(deps.runAs ? { runAs: deps.runAs } : {}),
-      dataChecksums: req.dataChecksums,
+      maxClients: Math.max(...w.clients),
+      workloadSettings: w.settings,
+      armSettings: { ...QUIET_SETTINGS, ...arm.settings, ...CONNECTION_LOG_SETTINGS },
     },
+    req,
     deps,
   );
   try {
@@ -484,7 +514,8 @@ async function countedRun(
   return { profiles, files };
 }
 
-async function runTransactions(
+/** `transactions` of the workload with pgbench at 1 client (without pipeline), seeded; throws when it fails. */
+export async function runTransactions(
   w: PgbenchWorkload,
   cluster: PgCluster,
   transactions: number,

@@ -37,11 +37,13 @@ import {
   type InstructionPhaseDeps,
 } from './instruction-phase.js';
 import { explainTargets, runExplainPhase, withExplanation } from './explain-phase.js';
+import { checkPlanWorkloads, runPlanPhase, withPlans } from './plan-phase.js';
 import { compareCompiledCode } from '../../postgres/builds/compiled-code.js';
 import { INSTRUCTION_METRIC } from '../../core/compare/instruction-rule.js';
 import { describeCodeDifference, unchangedHeads } from '../../core/compare/same-code.js';
 import type { CompiledCodeComparison } from '../../core/results/types.js';
 import { refuseUnknownSettings } from '../../postgres/cluster/known-settings.js';
+import { writeResults } from '../../store/write-results.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
@@ -106,6 +108,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
+  checkPlanWorkloads(req.workloads);
   const probe = await checkInstructionCounter(req, deps);
   const arms = await resolveArms(req.arms, deps);
   validateRequest({ arms, workloads: req.workloads });
@@ -126,6 +129,10 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   const instructions = nothingToMeasure
     ? undefined
     : await runInstructionPhase({ ...req, arms }, countingDeps);
+  // The plan phase (opt-in per workload, plan-phase.ts), also before the rounds on servers of its own; its
+  // record joins results.json when the rounds end (the store keeps the run as measured). Not in the parts of
+  // a stored-baseline run: base was not measured here.
+  const plans = nothingToMeasure || req.partOfRun ? undefined : await runPlanPhase({ ...req, arms }, deps);
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   const file = fileSink(resultsFile);
   const sink = archive ? combineSinks(file, archive.sink) : file;
@@ -149,10 +156,12 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
     },
     deps,
   );
-  const comparison = analyse(measured);
+  const planned = withPlans(measured, plans);
+  const comparison = analyse(planned);
   // The explanation joins results.json (rewritten whole); the store keeps the run as measured.
-  const result = explain ? await explained(measured, comparison, { ...req, arms }, countingDeps) : measured;
-  if (result !== measured) await file.finish(result);
+  const result = explain ? await explained(planned, comparison, { ...req, arms }, countingDeps) : planned;
+  // Rewritten whole: the sink's finish has run (and runs once).
+  if (result !== measured) await writeResults(resultsFile, result);
   return {
     result,
     comparison: await withNoiseWarnings(comparison, result, deps.archive, deps.logger),

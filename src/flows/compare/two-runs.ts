@@ -124,6 +124,7 @@ export function mergeTwoRuns(baseDoc: RunResult, headDoc: RunResult, files: TwoR
     adaptive: _adaptive,
     instructions: _instructions,
     explanation: _explanation,
+    plans: _plans,
     confirmation: _confirmation,
     compiledCode: _compiledCode,
     calibration: _calibration,

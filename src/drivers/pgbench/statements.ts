@@ -1,0 +1,177 @@
+/**
+ * The SQL statements a pgbench workload runs, for the plan phase (docs/plans.md): the builtin scripts' (as
+ * `pgbench --show-script` prints them: the same text in PostgreSQL 15 and 18) or the custom scripts', read
+ * with pgbench's rules where they matter here: meta-commands (`\set`, `\sleep`, `\startpipeline`, ...)
+ * start with a backslash and are skipped; a statement runs to its semicolon (over several lines) or to a
+ * `\gset` / `\aset` that ends it; `--` starts a comment. Each statement has a plannable form: its `:variables`
+ * replaced by representative values (1; the builtins' `:delta` 0), so EXPLAIN can plan it.
+ */
+import { readFile } from 'node:fs/promises';
+import type { PgbenchWorkload } from './workload.js';
+
+/** The builtins' random keys and change of balance. */
+const KEYS = `\\set aid random(1, 100000 * :scale)
+\\set bid random(1, 1 * :scale)
+\\set tid random(1, 10 * :scale)
+\\set delta random(-5000, 5000)
+`;
+const ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`;
+const HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+`;
+
+/** The builtin scripts, as pgbench prints them with --show-script (15 and 18 alike). */
+export const BUILTIN_SCRIPT_TEXT: Readonly<Record<NonNullable<PgbenchWorkload['builtin']>, string>> = {
+  'tpcb-like': `${KEYS}BEGIN;
+${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+${HISTORY}END;
+`,
+  'simple-update': `${KEYS}BEGIN;
+${ACCOUNT}${HISTORY}END;
+`,
+  'select-only': `\\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`,
+};
+
+/** The value a variable gets in the plannable form when it has none of its own. */
+const DEFAULT_VALUE = '1';
+/** The builtins' variables: one account, branch and teller, and a change of balance of 0. */
+export const REPRESENTATIVE_VALUES: Readonly<Record<string, string>> = {
+  aid: '1',
+  bid: '1',
+  tid: '1',
+  delta: '0',
+};
+
+/** Statements that have a plan (EXPLAIN takes them); the rest (BEGIN, END, SET, VACUUM, ...) have none. */
+const PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
+
+/**
+ * The statements of a pgbench script, in order, each once, whitespace collapsed and without the final
+ * semicolon.
+ *
+ * @example scriptStatements('\\set aid random(1, 10)\nSELECT 1\n  FROM t WHERE a = :aid;\n') ===
+ *   ['SELECT 1 FROM t WHERE a = :aid']
+ */
+export function scriptStatements(text: string): string[] {
+  const found: string[] = [];
+  let current = '';
+  const end = () => {
+    const statement = current.replace(/\s+/g, ' ').trim();
+    if (statement !== '' && !found.includes(statement)) found.push(statement);
+    current = '';
+  };
+  let continued = false;
+  for (const raw of text.split(/\r?\n/)) {
+    // A meta-command runs to the end of its line, and on over lines that end in a backslash.
+    if (continued) {
+      continued = /\\$/.test(raw);
+      continue;
+    }
+    const line = stripComment(raw);
+    if (current.trim() === '' && /^\s*\\/.test(line)) {
+      continued = /\\$/.test(raw);
+      continue;
+    }
+    // \gset and \aset end the query before them (pgbench: "SELECT ... \gset").
+    const gset = /\\[ga]set\b.*$/.exec(line);
+    if (gset) {
+      current += ` ${line.slice(0, gset.index)}`;
+      end();
+      continue;
+    }
+    for (const [i, part] of splitOnSemicolons(line).entries()) {
+      if (i > 0) end();
+      current += ` ${part}`;
+    }
+  }
+  end();
+  return found;
+}
+
+/** The line up to a `--` comment outside quotes. */
+function stripComment(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '-' && line[i + 1] === '-') return line.slice(0, i);
+  }
+  return line;
+}
+
+/** The line cut at each semicolon outside quotes (the pieces between, the last one unterminated). */
+function splitOnSemicolons(line: string): string[] {
+  const parts: string[] = [];
+  let quote: string | undefined;
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === ';') {
+      parts.push(line.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(line.slice(start));
+  return parts;
+}
+
+/** True for a statement EXPLAIN can plan. */
+export function isPlannable(statement: string): boolean {
+  return PLANNABLE.test(statement.trim());
+}
+
+/**
+ * The statement with each `:variable` outside quotes replaced by its value in `values`, else 1 (a `::type`
+ * cast is not a variable).
+ *
+ * @example withValues('SELECT :a::int + :b', { b: '0' }) === 'SELECT 1::int + 0'
+ */
+export function withValues(statement: string, values: Readonly<Record<string, string>> = {}): string {
+  let out = '';
+  let quote: string | undefined;
+  for (let i = 0; i < statement.length; i++) {
+    const c = statement[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      out += c;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    const variable =
+      c === ':' && statement[i - 1] !== ':' ? /^[A-Za-z_]\w*/.exec(statement.slice(i + 1)) : null;
+    if (variable) {
+      out += values[variable[0]] ?? DEFAULT_VALUE;
+      i += variable[0].length;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/** One statement of a workload and, when it has a plan, its plannable form. */
+export interface WorkloadStatement {
+  statement: string;
+  explained?: string;
+}
+
+/** Every statement of the workload's scripts (builtin or custom, each once), with its plannable form. */
+export async function pgbenchStatements(w: PgbenchWorkload): Promise<WorkloadStatement[]> {
+  const texts = w.builtin
+    ? [BUILTIN_SCRIPT_TEXT[w.builtin]]
+    : await Promise.all((w.scripts ?? []).map((s) => readFile(s.file, 'utf8')));
+  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
+  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
+  return statements.map((statement) =>
+    isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement },
+  );
+}
