@@ -71,7 +71,7 @@ describe('pgperf CLI (dist/cli.js)', () => {
     );
     const help = await pgperf(['run', '--help']);
     expect(help.stdout.replace(/\s+/g, ' ')).toMatch(
-      /--workload <file\|name\.\.\.> workload files, or names of shipped workloads: ecommerce-order, select-only/,
+      /--workload <file\|name\.\.\.> workload files, or names of shipped workloads: ecommerce-order, (\S+, )*select-only, (\S+, )*tpcb-like/,
     );
   });
 
