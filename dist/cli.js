@@ -37133,7 +37133,8 @@ var init_results_schema = __esm({
         prNumber: external_exports.number().int().positive().optional(),
         runUrl: text.optional(),
         base: commitRef.optional(),
-        head: commitRef.optional()
+        head: commitRef.optional(),
+        canary: external_exports.boolean().optional()
       }).optional(),
       baseline: external_exports.looseObject({
         runId: text,
@@ -70074,7 +70075,8 @@ function buildSeries(runs, metrics = SERIES_METRICS) {
           (v) => Number.isFinite(v) && v > 0
         );
         if (values.length === 0) continue;
-        const key = { fingerprint: fingerprint.id, ...cell, metric };
+        const workload = run2.source?.canary ? canaryWorkload(cell.workload) : cell.workload;
+        const key = { fingerprint: fingerprint.id, workload, clients: cell.clients, metric };
         const id = seriesId(key);
         let series = byId.get(id);
         if (!series) {
@@ -70104,6 +70106,13 @@ function buildSeries(runs, metrics = SERIES_METRICS) {
     (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || metrics.indexOf(a.key.metric) - metrics.indexOf(b.key.metric) || a.key.clients - b.key.clients
   );
 }
+function canaryWorkload(workload) {
+  return `${CANARY_PREFIX}${workload}`;
+}
+function isCanaryWorkload(workload) {
+  return workload.startsWith(CANARY_PREFIX);
+}
+var CANARY_PREFIX = "canary:";
 function measuredArm(run2) {
   return run2.arms.find((a) => a.label === "head")?.label ?? run2.arms[run2.arms.length - 1]?.label;
 }
@@ -82909,7 +82918,8 @@ function severity(cp2) {
   return Math.abs(Math.log1p(cp2.relativeChange));
 }
 function judgeHistory(analysis) {
-  const analysed = analysis.series.filter((s) => s.status === "analysed");
+  const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
+  const analysed = project.filter((s) => s.status === "analysed");
   const latest = (kind) => analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
   const regressed = latest("regression");
   const improved = latest("improvement");
@@ -82937,7 +82947,7 @@ function judgeHistory(analysis) {
     improved,
     workloads,
     events,
-    unanalysed: analysis.series.filter((s) => s.status !== "analysed")
+    unanalysed: project.filter((s) => s.status !== "analysed")
   };
 }
 function clientsText(clients) {
@@ -82946,9 +82956,10 @@ function clientsText(clients) {
 function renderNightlySummary(analysis, judgement, options = {}) {
   const events = judgement.events.length;
   const cells = judgement.regressed.length;
-  const headline3 = events > 0 ? `## pgperf nightly: \u{1F534} ${events} workload${events === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : `## pgperf nightly: \u2705 no workload regressed`;
+  const suspect = judgement.events.filter((e) => e.regressed.every((r) => r.changePoint.suspect)).length;
+  const headline3 = events > suspect ? `## pgperf nightly: \u{1F534} ${events} workload${events === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : events > 0 ? `## pgperf nightly: \u26A0\uFE0F ${events} suspect regression${events === 1 ? "" : "s"}: the runner canary moved the same night` : `## pgperf nightly: \u2705 no workload regressed`;
   const change2 = (cp2) => `${formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
-  const seriesLine = (s, cp2) => `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change2(cp2)}`;
+  const seriesLine = (s, cp2) => `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change2(cp2)}` + (cp2.suspect ? ` \u26A0\uFE0F ${escapeMarkdown(cp2.suspect)}` : "");
   const lines = [headline3, ""];
   if (options.measured) lines.push(`Measured ${measuredText(options.measured)}.`, "");
   if (events > 0) {
@@ -83121,9 +83132,15 @@ function issueBody(w, cells, state, links) {
     ...rows,
     ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
     "",
+    // Runner drift said where the regression is (night-watch.ts): the canary moved the same night.
+    ...suspectLines(regressed),
     ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by ${markdownLink("this run", foundBy)}.`, ""] : [],
     "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
   ].join("\n");
+}
+function suspectLines(cells) {
+  const lines = cells.filter((c) => c.regression?.suspect).map((c) => `\u26A0\uFE0F ${cellName(c)}: ${escapeMarkdown(c.regression.suspect)}.`);
+  return lines.length > 0 ? [...lines, ""] : [];
 }
 function cellRow(c, links) {
   const cp2 = c.regression;
@@ -83267,7 +83284,99 @@ async function trySyncRegressionIssues(api, analysis, links = {}) {
   }
 }
 
+// src/flows/nightly/night-watch.ts
+var MISSING_FACTOR = 1.5;
+var VANISHED_WITHIN_RUNS = 3;
+var RECENT_CADENCES = 7;
+function nightOf(date5) {
+  return new Date(date5).toISOString().slice(0, 10);
+}
+function watchNights(analysis, options) {
+  const canaryShifts = analysis.series.filter((s) => isCanaryWorkload(s.series.key.workload)).flatMap((s) => {
+    const cp2 = s.changePoints.at(-1);
+    return cp2 ? [{ series: s.series.id, night: nightOf(cp2.firstAfter.date), relativeChange: cp2.relativeChange }] : [];
+  });
+  const suspect = /* @__PURE__ */ new Map();
+  for (const s of analysis.series) {
+    const cp2 = s.changePoints.at(-1);
+    if (!cp2 || cp2.kind !== "regression" || isCanaryWorkload(s.series.key.workload)) continue;
+    const shift = canaryShifts.find(
+      (c) => nightsApart(c.night, nightOf(cp2.firstAfter.date)) <= SAME_NIGHT_TOLERANCE && sameMachine(c.series, s.series.key.fingerprint)
+    );
+    if (shift) suspect.set(s.series.id, suspectReason(cp2, shift));
+  }
+  return {
+    canaryShifts,
+    suspect,
+    alerts: [...missingNights(analysis.series, options), ...vanishedCells(analysis.series)]
+  };
+}
+var SAME_NIGHT_TOLERANCE = 1;
+function nightsApart(a, b) {
+  return Math.abs(Date.parse(a) - Date.parse(b)) / 864e5;
+}
+function sameMachine(canarySeries, fingerprint) {
+  return canarySeries.startsWith(`${fingerprint}/`);
+}
+function suspectReason(cp2, shift) {
+  const pct6 = (x) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
+  return `suspect: the runner canary (a frozen build) moved ${pct6(shift.relativeChange)} on ${shift.night}, the night of this ${pct6(cp2.relativeChange)}: runner drift, not PostgreSQL, until a rerun says otherwise`;
+}
+function runDates(series) {
+  const byMachine = /* @__PURE__ */ new Map();
+  for (const s of series) {
+    const dates = byMachine.get(s.series.key.fingerprint) ?? /* @__PURE__ */ new Set();
+    for (const p of s.series.points) dates.add(p.date);
+    byMachine.set(s.series.key.fingerprint, dates);
+  }
+  return new Map([...byMachine].map(([m, d]) => [m, [...d].sort()]));
+}
+function missingNights(series, options) {
+  if (options.expectEveryHours === void 0) return [];
+  const cadenceMs = options.expectEveryHours * 36e5;
+  const alerts = [];
+  for (const [fingerprint, dates] of runDates(series)) {
+    const times = [...dates.map((d) => Date.parse(d)), options.now.getTime()];
+    const newest = times.at(-1);
+    for (let i = 1; i < times.length; i++) {
+      const gap = times[i] - times[i - 1];
+      if (gap <= MISSING_FACTOR * cadenceMs || newest - times[i] > RECENT_CADENCES * cadenceMs) continue;
+      const nights = Math.round(gap / cadenceMs) - 1;
+      const from = dates[i - 1];
+      const to = i < dates.length ? dates[i] : void 0;
+      alerts.push({
+        kind: "missing-nights",
+        fingerprint,
+        from,
+        ...to !== void 0 ? { to } : {},
+        nights: Math.max(1, nights),
+        message: to !== void 0 ? `${Math.max(1, nights)} expected nightly run(s) on ${fingerprint} did not happen between ${nightOf(from)} and ${nightOf(to)}` : `no nightly run on ${fingerprint} since ${nightOf(from)}: ${Math.max(1, nights)} expected run(s) missing`
+      });
+    }
+  }
+  return alerts;
+}
+function vanishedCells(series) {
+  const dates = runDates(series);
+  return series.flatMap((s) => {
+    const machine = dates.get(s.series.key.fingerprint) ?? [];
+    const last = s.series.points.at(-1)?.date;
+    if (last === void 0 || last === machine.at(-1)) return [];
+    const since = machine.filter((d) => d > last).length;
+    if (since > VANISHED_WITHIN_RUNS) return [];
+    return [
+      {
+        kind: "vanished-cell",
+        series: s.series.id,
+        lastSeen: last,
+        message: `${s.series.id} was not measured by the last ${since} run(s) of its machine (last seen ${nightOf(last)})`
+      }
+    ];
+  });
+}
+
 // src/flows/nightly/nightly-flow.ts
+init_errors();
 function nightlyRunRequest(head, options) {
   return {
     ...options,
@@ -83295,7 +83404,13 @@ async function runNightly(request2, deps) {
       undecided: []
     };
   }
+  const canary = request2.canary ? await measureCanary(request2.canary, run2, source, deps) : void 0;
   const analysis = await analyseStore(deps.history, request2.history);
+  const watch = watchNights(analysis, {
+    now: new Date(measured2.result.startedAt),
+    ...request2.expectEveryHours !== void 0 ? { expectEveryHours: request2.expectEveryHours } : {}
+  });
+  markSuspects(analysis, watch);
   const judgement = judgeHistory(analysis);
   const savedAs = measured2.archived?.id;
   const outcome = {
@@ -83304,8 +83419,12 @@ async function runNightly(request2, deps) {
     ...savedAs ? {} : { notSaved: measured2.archiveError ?? "the store did not save it" },
     analysis,
     judgement,
-    undecided: judgement.unanalysed.filter((s) => s.series.points.some((p) => p.runId === savedAs))
+    undecided: judgement.unanalysed.filter((s) => s.series.points.some((p) => p.runId === savedAs)),
+    ...canary ? { canary } : {},
+    watch
   };
+  for (const alert of watch.alerts) logger.warn(`alert: ${alert.message}`);
+  for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
     outcome.issues = await deps.issues(analysis);
     if ("error" in outcome.issues) {
@@ -83318,6 +83437,27 @@ async function runNightly(request2, deps) {
     `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`
   );
   return outcome;
+}
+async function measureCanary(canary, run2, source, deps) {
+  const arm2 = { label: "canary", binDir: canary.binDir, settings: {} };
+  const canarySource = { ...source, head: { ref: "canary" }, canary: true };
+  try {
+    const measured2 = await deps.measure(nightlyRunRequest(arm2, { ...run2, source: canarySource }));
+    if (measured2.result.status !== "complete") {
+      deps.logger.warn(`the runner canary's run is '${measured2.result.status}': no canary point tonight`);
+    }
+    return measured2;
+  } catch (e) {
+    deps.logger.warn(`the runner canary could not be measured: ${errorMessage(e)}`);
+    return void 0;
+  }
+}
+function markSuspects(analysis, watch) {
+  for (const s of analysis.series) {
+    const why = watch.suspect.get(s.series.id);
+    const cp2 = s.changePoints.at(-1);
+    if (why && cp2) cp2.suspect = why;
+  }
 }
 async function headArm2(head, deps) {
   if (head.kind === "installed") return { label: "head", binDir: head.binDir, settings: {} };
@@ -83332,15 +83472,26 @@ async function headArm2(head, deps) {
   return arm2;
 }
 function nightlyDecision(outcome, failOn) {
-  const events = outcome.judgement?.events ?? [];
-  const named = events.map((e) => {
+  const all = outcome.judgement?.events ?? [];
+  const events = all.filter((e) => e.regressed.some((r) => !r.changePoint.suspect));
+  const suspect = all.filter((e) => !events.includes(e));
+  const name = (e) => {
     const worst = e.regressed[0];
     const n = e.regressed.length;
     return `${e.workload} (${n} cell${n === 1 ? "" : "s"}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
-  });
+  };
+  const named = events.map(name);
   const undecided = outcome.undecided.length;
+  const alerts = outcome.watch?.alerts ?? [];
   const series = outcome.analysis?.series.length ?? 0;
   const tooShort = `${undecided} series measured tonight ${undecided === 1 ? "has" : "have"} too few runs to be analysed yet`;
+  const holds = [
+    ...suspect.length > 0 ? [
+      `${suspect.length} suspect regression event${suspect.length === 1 ? "" : "s"} (the runner canary moved the same night): ${suspect.map(name).join(", ")}`
+    ] : [],
+    ...undecided > 0 ? [tooShort] : [],
+    ...alerts.map((a) => a.message)
+  ];
   const incomplete = outcome.incomplete ?? (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : void 0);
   return flowDecision({
     flow: "nightly",
@@ -83349,15 +83500,18 @@ function nightlyDecision(outcome, failOn) {
     ...incomplete !== void 0 ? { incomplete } : {},
     ...events.length > 0 ? {
       fails: `open regression event${events.length === 1 ? "" : "s"} in the history: ${named.join(", ")}`
-    } : failOn === "inconclusive" && undecided > 0 ? { fails: tooShort } : {},
-    pending: events.length === 0 && undecided > 0,
-    lead: events.length > 0 ? `${events.length} open regression event${events.length === 1 ? "" : "s"}` : undecided > 0 ? "Too few runs to analyse" : "No open regression",
-    detail: events.length > 0 ? named.join(", ") : undecided > 0 ? tooShort : `${series} series over ${outcome.analysis?.runs ?? 0} runs`,
-    deciding: events.length > 0 ? events.flatMap((e) => e.regressed.map((r) => r.series.id)) : outcome.undecided.map((u) => u.series.id)
+    } : failOn === "inconclusive" && holds.length > 0 ? { fails: holds.join("; ") } : {},
+    pending: events.length === 0 && holds.length > 0,
+    lead: events.length > 0 ? `${events.length} open regression event${events.length === 1 ? "" : "s"}` : suspect.length > 0 ? "Suspect regression: runner drift" : undecided > 0 ? "Too few runs to analyse" : alerts.length > 0 ? `${alerts.length} alert${alerts.length === 1 ? "" : "s"}` : "No open regression",
+    detail: events.length > 0 ? named.join(", ") : holds.length > 0 ? holds.join("; ") : `${series} series over ${outcome.analysis?.runs ?? 0} runs`,
+    deciding: events.length > 0 ? events.flatMap((e) => e.regressed.map((r) => r.series.id)) : [
+      ...suspect.flatMap((e) => e.regressed.map((r) => r.series.id)),
+      ...outcome.undecided.map((u) => u.series.id)
+    ]
   });
 }
 function nightlyReport(outcome, options = {}) {
-  const notes = [...issueNotes(outcome), ...options.notes ?? []];
+  const notes = [...watchNotes(outcome), ...issueNotes(outcome), ...options.notes ?? []];
   if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
     return renderIncompleteNightly(outcome.incomplete ?? "the night was not analysed", notes);
   }
@@ -83369,6 +83523,16 @@ function nightlyReport(outcome, options = {}) {
     measured: { ref: outcome.source.head?.ref, sha: outcome.source.head?.sha },
     notes
   });
+}
+function watchNotes(outcome) {
+  const watch = outcome.watch;
+  if (!watch) return [];
+  return [
+    ...watch.alerts.map((a) => `\u26A0\uFE0F Alert: ${escapeMarkdown(a.message)}.`),
+    ...watch.canaryShifts.map(
+      (c) => `Runner canary ${escapeMarkdown(c.series)}: latest change point ${(c.relativeChange * 100).toFixed(1)}% on ${c.night} (runner drift; regressions of that night are suspect).`
+    )
+  ];
 }
 function issueNotes(outcome) {
   if (!outcome.issues) return [];

@@ -206,6 +206,7 @@ export const resultsSchema = z.looseObject({
       runUrl: text.optional(),
       base: commitRef.optional(),
       head: commitRef.optional(),
+      canary: z.boolean().optional(),
     })
     .optional(),
   baseline: z

@@ -197,6 +197,11 @@ export interface RunSource {
   runUrl?: string;
   base?: CommitRef;
   head?: CommitRef;
+  /**
+   * A nightly's runner canary: a frozen build measured beside tonight's head, its own series; a change point
+   * there is runner drift, not PostgreSQL (src/flows/nightly/night-watch.ts).
+   */
+  canary?: boolean;
 }
 
 export interface CommitRef {

@@ -37,6 +37,8 @@ export interface SeriesChangePoint {
   p: number;
   nBefore: number;
   nAfter: number;
+  /** Why this change point is suspect (runner drift: src/flows/nightly/night-watch.ts); absent when it is not. */
+  suspect?: string;
 }
 
 export interface SeriesAnalysis {

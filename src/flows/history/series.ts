@@ -87,7 +87,9 @@ export function buildSeries(
           (v) => Number.isFinite(v) && v > 0,
         );
         if (values.length === 0) continue;
-        const key: SeriesKey = { fingerprint: fingerprint.id, ...cell, metric };
+        // A runner canary's cells are series of their own, never mixed with the project's.
+        const workload = run.source?.canary ? canaryWorkload(cell.workload) : cell.workload;
+        const key: SeriesKey = { fingerprint: fingerprint.id, workload, clients: cell.clients, metric };
         const id = seriesId(key);
         let series = byId.get(id);
         if (!series) {
@@ -121,6 +123,18 @@ export function buildSeries(
       a.key.clients - b.key.clients,
   );
 }
+
+/** The series name of a workload measured as the runner canary: "canary:select-only". */
+export function canaryWorkload(workload: string): string {
+  return `${CANARY_PREFIX}${workload}`;
+}
+
+/** Whether a series' workload is a runner canary's (canaryWorkload). */
+export function isCanaryWorkload(workload: string): boolean {
+  return workload.startsWith(CANARY_PREFIX);
+}
+
+const CANARY_PREFIX = 'canary:';
 
 /** The arm whose samples form the run's point: "head" if there is one, else the last arm. */
 export function measuredArm(run: RunResult): string | undefined {

@@ -20,6 +20,8 @@ import {
   type NightlyJudgement,
 } from './nightly-site.js';
 import { describeSync, type IssueSync } from './regression-event.js';
+import { watchNights, type NightWatch } from './night-watch.js';
+import { errorMessage } from '../../core/util/errors.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import type { RunSource } from '../../core/results/types.js';
 import type { ArmSpec } from '../../run/run-loop.js';
@@ -41,6 +43,14 @@ export interface NightlyRequest extends Pick<
   source: RunSource;
   /** Change-point settings of the history analysis. */
   history: HistoryOptions;
+  /**
+   * The runner canary: a frozen install (a pinned PostgreSQL release) measured after tonight's head with the
+   * same workloads, saved as its own series (`source.canary`); its change points mark the same night's
+   * regressions suspect (night-watch.ts).
+   */
+  canary?: { binDir: string };
+  /** Hours expected between nightly runs (24 for nightly): a longer gap is a missing-night alert. */
+  expectEveryHours?: number;
 }
 
 export interface NightlyDeps {
@@ -77,6 +87,10 @@ export interface NightlyOutcome {
   undecided: SeriesAnalysis[];
   /** The regression issues: what was done, or why it could not be (a warning); absent without an API. */
   issues?: IssueSync;
+  /** The runner canary's run, when one was measured (its own series; absent without a canary). */
+  canary?: PipelineOutcome;
+  /** What the history says about the runner: canary shifts, suspect regressions, missing nights. */
+  watch?: NightWatch;
 }
 
 /** The request of tonight's run: one arm "head", random order, the default analysis settings. */
@@ -112,7 +126,13 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
       undecided: [],
     };
   }
+  const canary = request.canary ? await measureCanary(request.canary, run, source, deps) : undefined;
   const analysis = await analyseStore(deps.history, request.history);
+  const watch = watchNights(analysis, {
+    now: new Date(measured.result.startedAt),
+    ...(request.expectEveryHours !== undefined ? { expectEveryHours: request.expectEveryHours } : {}),
+  });
+  markSuspects(analysis, watch);
   const judgement = judgeHistory(analysis);
   const savedAs = measured.archived?.id;
   const outcome: NightlyOutcome = {
@@ -122,7 +142,11 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
     analysis,
     judgement,
     undecided: judgement.unanalysed.filter((s) => s.series.points.some((p) => p.runId === savedAs)),
+    ...(canary ? { canary } : {}),
+    watch,
   };
+  for (const alert of watch.alerts) logger.warn(`alert: ${alert.message}`);
+  for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
     outcome.issues = await deps.issues(analysis);
     if ('error' in outcome.issues) {
@@ -135,6 +159,39 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
     `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`,
   );
   return outcome;
+}
+
+/**
+ * The runner canary, measured after tonight's head with the same workloads and saved to the store with
+ * `source.canary` (its own series); a canary run that does not complete is said, never fatal to the night.
+ */
+async function measureCanary(
+  canary: { binDir: string },
+  run: Pick<NightlyRequest, 'workloads' | 'rounds' | 'durationS' | 'runAs' | 'tmpDir'>,
+  source: RunSource,
+  deps: NightlyDeps,
+): Promise<PipelineOutcome | undefined> {
+  const arm: ArmSpec = { label: 'canary', binDir: canary.binDir, settings: {} };
+  const canarySource: RunSource = { ...source, head: { ref: 'canary' }, canary: true };
+  try {
+    const measured = await deps.measure(nightlyRunRequest(arm, { ...run, source: canarySource }));
+    if (measured.result.status !== 'complete') {
+      deps.logger.warn(`the runner canary's run is '${measured.result.status}': no canary point tonight`);
+    }
+    return measured;
+  } catch (e) {
+    deps.logger.warn(`the runner canary could not be measured: ${errorMessage(e)}`);
+    return undefined;
+  }
+}
+
+/** The latest change point of each suspect series carries why (the report and the issue say it). */
+export function markSuspects(analysis: HistoryAnalysis, watch: NightWatch): void {
+  for (const s of analysis.series) {
+    const why = watch.suspect.get(s.series.id);
+    const cp = s.changePoints.at(-1);
+    if (why && cp) cp.suspect = why;
+  }
 }
 
 async function headArm(head: NightlyHead, deps: NightlyDeps): Promise<ArmSpec> {
@@ -156,15 +213,30 @@ async function headArm(head: NightlyHead, deps: NightlyDeps): Promise<ArmSpec> {
  * A night whose run did not complete, or was not saved to the store, could not complete (3).
  */
 export function nightlyDecision(outcome: NightlyOutcome, failOn: FailOn): GateDecision {
-  const events = outcome.judgement?.events ?? [];
-  const named = events.map((e) => {
+  const all = outcome.judgement?.events ?? [];
+  // An event whose every cell changed the night the runner canary did is suspect: pending, not failed.
+  const events = all.filter((e) => e.regressed.some((r) => !r.changePoint.suspect));
+  const suspect = all.filter((e) => !events.includes(e));
+  const name = (e: (typeof all)[number]) => {
     const worst = e.regressed[0]!;
     const n = e.regressed.length;
     return `${e.workload} (${n} cell${n === 1 ? '' : 's'}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
-  });
+  };
+  const named = events.map(name);
   const undecided = outcome.undecided.length;
+  const alerts = outcome.watch?.alerts ?? [];
   const series = outcome.analysis?.series.length ?? 0;
   const tooShort = `${undecided} series measured tonight ${undecided === 1 ? 'has' : 'have'} too few runs to be analysed yet`;
+  // What keeps a night without a regression from being green, each said in words.
+  const holds = [
+    ...(suspect.length > 0
+      ? [
+          `${suspect.length} suspect regression event${suspect.length === 1 ? '' : 's'} (the runner canary moved the same night): ${suspect.map(name).join(', ')}`,
+        ]
+      : []),
+    ...(undecided > 0 ? [tooShort] : []),
+    ...alerts.map((a) => a.message),
+  ];
   const incomplete =
     outcome.incomplete ??
     (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : undefined);
@@ -177,26 +249,33 @@ export function nightlyDecision(outcome: NightlyOutcome, failOn: FailOn): GateDe
       ? {
           fails: `open regression event${events.length === 1 ? '' : 's'} in the history: ${named.join(', ')}`,
         }
-      : failOn === 'inconclusive' && undecided > 0
-        ? { fails: tooShort }
+      : failOn === 'inconclusive' && holds.length > 0
+        ? { fails: holds.join('; ') }
         : {}),
-    pending: events.length === 0 && undecided > 0,
+    pending: events.length === 0 && holds.length > 0,
     lead:
       events.length > 0
         ? `${events.length} open regression event${events.length === 1 ? '' : 's'}`
-        : undecided > 0
-          ? 'Too few runs to analyse'
-          : 'No open regression',
+        : suspect.length > 0
+          ? 'Suspect regression: runner drift'
+          : undecided > 0
+            ? 'Too few runs to analyse'
+            : alerts.length > 0
+              ? `${alerts.length} alert${alerts.length === 1 ? '' : 's'}`
+              : 'No open regression',
     detail:
       events.length > 0
         ? named.join(', ')
-        : undecided > 0
-          ? tooShort
+        : holds.length > 0
+          ? holds.join('; ')
           : `${series} series over ${outcome.analysis?.runs ?? 0} runs`,
     deciding:
       events.length > 0
         ? events.flatMap((e) => e.regressed.map((r) => r.series.id))
-        : outcome.undecided.map((u) => u.series.id),
+        : [
+            ...suspect.flatMap((e) => e.regressed.map((r) => r.series.id)),
+            ...outcome.undecided.map((u) => u.series.id),
+          ],
   });
 }
 
@@ -208,7 +287,7 @@ export interface NightlyReportOptions {
 
 /** The night's markdown, verdict first: the job summary of the Action and what `pgperf nightly` prints. */
 export function nightlyReport(outcome: NightlyOutcome, options: NightlyReportOptions = {}): string {
-  const notes = [...issueNotes(outcome), ...(options.notes ?? [])];
+  const notes = [...watchNotes(outcome), ...issueNotes(outcome), ...(options.notes ?? [])];
   if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
     return renderIncompleteNightly(outcome.incomplete ?? 'the night was not analysed', notes);
   }
@@ -220,6 +299,19 @@ export function nightlyReport(outcome: NightlyOutcome, options: NightlyReportOpt
     measured: { ref: outcome.source.head?.ref, sha: outcome.source.head?.sha },
     notes,
   });
+}
+
+/** The runner's side of the night (night-watch.ts): alerts first, then the canary's shifts. */
+function watchNotes(outcome: NightlyOutcome): string[] {
+  const watch = outcome.watch;
+  if (!watch) return [];
+  return [
+    ...watch.alerts.map((a) => `⚠️ Alert: ${escapeMarkdown(a.message)}.`),
+    ...watch.canaryShifts.map(
+      (c) =>
+        `Runner canary ${escapeMarkdown(c.series)}: latest change point ${(c.relativeChange * 100).toFixed(1)}% on ${c.night} (runner drift; regressions of that night are suspect).`,
+    ),
+  ];
 }
 
 function issueNotes(outcome: NightlyOutcome): string[] {

@@ -21,7 +21,7 @@ import { loadStoredRuns } from '../history/load-runs.js';
 import { renderHistoryMarkdown } from '../history/markdown.js';
 import { historySiteData, type SiteOptions } from '../history/page-data.js';
 import { renderHistorySite } from '../history/page-html.js';
-import type { Series } from '../history/series.js';
+import { isCanaryWorkload, type Series } from '../history/series.js';
 import { loadChartAssets } from '../history/uplot-assets.js';
 import { writeSite } from '../history/write-site.js';
 
@@ -104,7 +104,9 @@ export function severity(cp: Pick<SeriesChangePoint, 'relativeChange'>): number 
  * worst first (ties: fewer clients, then the series order).
  */
 export function judgeHistory(analysis: HistoryAnalysis): NightlyJudgement {
-  const analysed = analysis.series.filter((s) => s.status === 'analysed');
+  // A runner canary's series say nothing about PostgreSQL (night-watch.ts reads them).
+  const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
+  const analysed = project.filter((s) => s.status === 'analysed');
   const latest = (kind: 'regression' | 'improvement') =>
     analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
   const regressed = latest('regression');
@@ -134,7 +136,7 @@ export function judgeHistory(analysis: HistoryAnalysis): NightlyJudgement {
     improved,
     workloads,
     events,
-    unanalysed: analysis.series.filter((s) => s.status !== 'analysed'),
+    unanalysed: project.filter((s) => s.status !== 'analysed'),
   };
 }
 
@@ -162,14 +164,19 @@ export function renderNightlySummary(
 ): string {
   const events = judgement.events.length;
   const cells = judgement.regressed.length;
+  // Events whose every cell changed the night the runner canary did (night-watch.ts) are suspect.
+  const suspect = judgement.events.filter((e) => e.regressed.every((r) => r.changePoint.suspect)).length;
   const headline =
-    events > 0
+    events > suspect
       ? `## pgperf nightly: 🔴 ${events} workload${events === 1 ? '' : 's'} regressed (${cells} cell${cells === 1 ? '' : 's'})`
-      : `## pgperf nightly: ✅ no workload regressed`;
+      : events > 0
+        ? `## pgperf nightly: ⚠️ ${events} suspect regression${events === 1 ? '' : 's'}: the runner canary moved the same night`
+        : `## pgperf nightly: ✅ no workload regressed`;
   const change = (cp: SeriesChangePoint) =>
     `${formatPct(cp.relativeChange * 100)} since ${escapeMarkdown((cp.firstAfter.sha ?? 'an unrecorded commit').slice(0, 10))}`;
   const seriesLine = (s: Series, cp: SeriesChangePoint) =>
-    `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change(cp)}`;
+    `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change(cp)}` +
+    (cp.suspect ? ` ⚠️ ${escapeMarkdown(cp.suspect)}` : '');
   const lines = [headline, ''];
   if (options.measured) lines.push(`Measured ${measuredText(options.measured)}.`, '');
   if (events > 0) {

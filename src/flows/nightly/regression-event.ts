@@ -261,6 +261,8 @@ export function issueBody(
     ...rows,
     ...(cells.length > rows.length ? ['', `… and ${cells.length - rows.length} more cells.`] : []),
     '',
+    // Runner drift said where the regression is (night-watch.ts): the canary moved the same night.
+    ...suspectLines(regressed),
     ...(foundBy
       ? [`${state === 'recovered' ? 'Closed' : 'Updated'} by ${markdownLink('this run', foundBy)}.`, '']
       : []),
@@ -271,6 +273,14 @@ export function issueBody(
           `${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).`
         : ''),
   ].join('\n');
+}
+
+/** "⚠️ select-only at 8 clients (tps): suspect: the runner canary ...", one line per suspect cell. */
+function suspectLines(cells: readonly EventCell[]): string[] {
+  const lines = cells
+    .filter((c) => c.regression?.suspect)
+    .map((c) => `⚠️ ${cellName(c)}: ${escapeMarkdown(c.regression!.suspect!)}.`);
+  return lines.length > 0 ? [...lines, ''] : [];
 }
 
 function cellRow(c: EventCell, links: IssueLinks): string {
