@@ -83367,6 +83367,7 @@ function vanishedCells(series) {
     return [
       {
         kind: "vanished-cell",
+        fingerprint: s.series.key.fingerprint,
         series: s.series.id,
         lastSeen: last,
         message: `${s.series.id} was not measured by the last ${since} run(s) of its machine (last seen ${nightOf(last)})`
@@ -83424,6 +83425,12 @@ async function runNightly(request2, deps) {
     watch
   };
   for (const alert of watch.alerts) logger.warn(`alert: ${alert.message}`);
+  if (deps.alerts) {
+    const machines = [...new Set(analysis.series.map((s) => s.series.key.fingerprint))];
+    outcome.alertIssues = await deps.alerts(watch.alerts, machines);
+    if ("error" in outcome.alertIssues) logger.warn(outcome.alertIssues.error);
+    else logger.info(`alert issues: ${describeSync(outcome.alertIssues.done)}`);
+  }
   for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
     outcome.issues = await deps.issues(analysis);

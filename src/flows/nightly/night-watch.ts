@@ -41,7 +41,7 @@ export type NightAlert =
       nights: number;
       message: string;
     }
-  | { kind: 'vanished-cell'; series: string; lastSeen: string; message: string };
+  | { kind: 'vanished-cell'; fingerprint: string; series: string; lastSeen: string; message: string };
 
 export interface NightWatch {
   canaryShifts: CanaryShift[];
@@ -160,6 +160,7 @@ function vanishedCells(series: readonly SeriesAnalysis[]): NightAlert[] {
     return [
       {
         kind: 'vanished-cell',
+        fingerprint: s.series.key.fingerprint,
         series: s.series.id,
         lastSeen: last,
         message: `${s.series.id} was not measured by the last ${since} run(s) of its machine (last seen ${nightOf(last)})`,

@@ -20,7 +20,7 @@ import {
   type NightlyJudgement,
 } from './nightly-site.js';
 import { describeSync, type IssueSync } from './regression-event.js';
-import { watchNights, type NightWatch } from './night-watch.js';
+import { watchNights, type NightAlert, type NightWatch } from './night-watch.js';
 import { errorMessage } from '../../core/util/errors.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import type { RunSource } from '../../core/results/types.js';
@@ -70,6 +70,11 @@ export interface NightlyDeps {
    * trySyncRegressionIssues with the adapter's API and links); absent: no issues.
    */
   issues?: (analysis: HistoryAnalysis) => Promise<IssueSync>;
+  /**
+   * Opens/updates/closes the alert issue of each machine after the analysis (github/alert-issues.ts:
+   * trySyncAlertIssues); absent: no alert issues.
+   */
+  alerts?: (alerts: readonly NightAlert[], machines: readonly string[]) => Promise<IssueSync>;
 }
 
 export interface NightlyOutcome {
@@ -91,6 +96,8 @@ export interface NightlyOutcome {
   canary?: PipelineOutcome;
   /** What the history says about the runner: canary shifts, suspect regressions, missing nights. */
   watch?: NightWatch;
+  /** The alert issues: what was done, or why it could not be; absent without an API. */
+  alertIssues?: IssueSync;
 }
 
 /** The request of tonight's run: one arm "head", random order, the default analysis settings. */
@@ -146,6 +153,12 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
     watch,
   };
   for (const alert of watch.alerts) logger.warn(`alert: ${alert.message}`);
+  if (deps.alerts) {
+    const machines = [...new Set(analysis.series.map((s) => s.series.key.fingerprint))];
+    outcome.alertIssues = await deps.alerts(watch.alerts, machines);
+    if ('error' in outcome.alertIssues) logger.warn(outcome.alertIssues.error);
+    else logger.info(`alert issues: ${describeSync(outcome.alertIssues.done)}`);
+  }
   for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
     outcome.issues = await deps.issues(analysis);
