@@ -2632,7 +2632,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         );
         optionsWithConflicting.forEach((option) => {
           const conflictingAndDefined = definedNonDefaultOptions.find(
-            (defined) => option.conflictsWith.includes(defined.attributeName())
+            (defined2) => option.conflictsWith.includes(defined2.attributeName())
           );
           if (conflictingAndDefined) {
             this._conflictingOption(option, conflictingAndDefined);
@@ -69363,8 +69363,8 @@ function resolveAnalysis(given = {}) {
   };
 }
 function analysisOf(result, overrides = {}) {
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
-  return resolveAnalysis({ ...result.analysis, ...defined });
+  const defined2 = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined2 });
 }
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
@@ -69381,8 +69381,8 @@ function analyse(result, overrides = {}) {
     // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
     ...result.baseline ? { test: "unpaired" } : {}
   });
-  const withInstructions2 = withInstructionCells(timed, result);
-  const decided = withSameCompiledCode(withInstructions2, result);
+  const withInstructions = withInstructionCells(timed, result);
+  const decided = withSameCompiledCode(withInstructions, result);
   const planned = result.plans ? { ...decided, plans: result.plans } : decided;
   return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
 }
@@ -72670,8 +72670,59 @@ function parseDurationS(text2) {
   return seconds2 > 0 ? seconds2 : void 0;
 }
 
-// src/adapters/cli/adaptive-flags.ts
+// src/flows/compare/adaptive-plan.ts
 init_errors();
+
+// src/flows/compare/option-error.ts
+init_errors();
+var OptionError = class extends UserError {
+  /** The option the refusal is about (the key of its OptionNames). */
+  option;
+  constructor(option, message) {
+    super(message);
+    this.option = option;
+  }
+};
+
+// src/flows/compare/adaptive-plan.ts
+function adaptivePlanOf(options, alpha, roundS, names) {
+  if (options.maxRounds === void 0 && options.timeBudgetS === void 0) {
+    if (options.schedule || options.spending || options.passAlpha !== void 0) {
+      throw new OptionError(
+        options.schedule ? "schedule" : options.spending ? "spending" : "passAlpha",
+        `${names.schedule}, ${names.spending} and ${names.passAlpha} shape adaptive rounds: give ${names.maxRounds} N or ${names.timeBudget} too`
+      );
+    }
+    return void 0;
+  }
+  let plan;
+  try {
+    plan = planAdaptive({
+      alpha,
+      ...options.schedule ? { schedule: options.schedule } : {},
+      ...options.spending ? { spending: options.spending } : {},
+      ...options.passAlpha !== void 0 ? { passAlpha: options.passAlpha } : {},
+      ...options.maxRounds !== void 0 ? { maxRounds: options.maxRounds } : {}
+    });
+  } catch (e) {
+    if (options.maxRounds !== void 0 && /maxRounds/.test(errorMessage(e))) {
+      const schedule = options.schedule ?? DEFAULT_SCHEDULE;
+      throw new OptionError(
+        "maxRounds",
+        `${names.maxRounds} must be at least the first look, ${schedule[0]} rounds (${options.schedule ? "" : "the default "}${names.schedule} ${schedule.join(",")}), got ${options.maxRounds}`
+      );
+    }
+    throw new OptionError("schedule", `${names.schedule}: ${errorMessage(e)}`);
+  }
+  const budget = options.timeBudgetS;
+  if (budget !== void 0 && budget < roundS) {
+    throw new OptionError(
+      "timeBudget",
+      `${names.timeBudget} ${budget} s is less than one round (about ${Math.ceil(roundS)} s for every cell and arm); give at least ${Math.ceil(plan.schedule[0] * roundS)} s for the first look`
+    );
+  }
+  return { plan, ...budget !== void 0 ? { timeBudgetS: budget } : {} };
+}
 
 // src/adapters/cli/options.ts
 function workloadOptionHelp(what = "workload files", one = false) {
@@ -72798,39 +72849,24 @@ function addAdaptiveOptions(command) {
     parsePassAlpha
   );
 }
+var ADAPTIVE_FLAG_NAMES = {
+  maxRounds: "--max-rounds",
+  timeBudget: "--time-budget",
+  schedule: "--schedule",
+  spending: "--spending",
+  passAlpha: "--pass-alpha"
+};
+function adaptiveOptionsOf(flags) {
+  return {
+    ...flags.maxRounds !== void 0 ? { maxRounds: flags.maxRounds } : {},
+    ...flags.timeBudget !== void 0 ? { timeBudgetS: flags.timeBudget } : {},
+    ...flags.schedule ? { schedule: flags.schedule } : {},
+    ...flags.spending ? { spending: flags.spending } : {},
+    ...flags.passAlpha !== void 0 ? { passAlpha: flags.passAlpha } : {}
+  };
+}
 function adaptiveFromFlags(flags, alpha, roundS) {
-  if (flags.maxRounds === void 0 && flags.timeBudget === void 0) {
-    if (flags.schedule || flags.spending || flags.passAlpha !== void 0) {
-      throw new UserError(
-        "--schedule, --spending and --pass-alpha shape adaptive rounds: give --max-rounds N or --time-budget too"
-      );
-    }
-    return void 0;
-  }
-  let plan;
-  try {
-    plan = planAdaptive({
-      alpha,
-      ...flags.schedule ? { schedule: flags.schedule } : {},
-      ...flags.spending ? { spending: flags.spending } : {},
-      ...flags.passAlpha !== void 0 ? { passAlpha: flags.passAlpha } : {},
-      ...flags.maxRounds !== void 0 ? { maxRounds: flags.maxRounds } : {}
-    });
-  } catch (e) {
-    if (flags.maxRounds !== void 0 && /maxRounds/.test(errorMessage(e))) {
-      const schedule = flags.schedule ?? DEFAULT_SCHEDULE;
-      throw new UserError(
-        `--max-rounds must be at least the first look, ${schedule[0]} rounds (${flags.schedule ? "" : "the default "}--schedule ${schedule.join(",")}), got ${flags.maxRounds}`
-      );
-    }
-    throw new UserError(`--schedule: ${errorMessage(e)}`);
-  }
-  if (flags.timeBudget !== void 0 && flags.timeBudget < roundS) {
-    throw new UserError(
-      `--time-budget ${flags.timeBudget} s is less than one round (about ${Math.ceil(roundS)} s for every cell and arm); give at least ${Math.ceil(plan.schedule[0] * roundS)} s for the first look`
-    );
-  }
-  return { plan, ...flags.timeBudget !== void 0 ? { timeBudgetS: flags.timeBudget } : {} };
+  return adaptivePlanOf(adaptiveOptionsOf(flags), alpha, roundS, ADAPTIVE_FLAG_NAMES);
 }
 function parseDuration(value) {
   const seconds2 = parseDurationS(value);
@@ -83549,6 +83585,30 @@ function issueNotes(outcome) {
   return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`];
 }
 
+// src/flows/nightly/nightly-head.ts
+function nightlyHeadOf(options, names) {
+  if (options.binDir) return { kind: "installed", binDir: options.binDir };
+  const at = options.commit.sha ?? options.commit.ref;
+  if (!at) {
+    throw new OptionError(
+      "ref",
+      `nothing to measure: give ${names.ref} BRANCH (built from ${names.repo}) or ${names.bin} DIR`
+    );
+  }
+  return {
+    kind: "build",
+    request: {
+      ...options.source(),
+      baseRef: at,
+      headRef: at,
+      mergeBase: false,
+      basePatches: [],
+      headPatches: [],
+      headOnly: true
+    }
+  };
+}
+
 // src/adapters/cli/commands/nightly.ts
 init_errors();
 var NIGHTLY_EXIT_CODES_HELP = `
@@ -83644,23 +83704,18 @@ function nightlyHead(flags) {
       `--commit ${flags.commit} names the commit of --bin: give --bin DIR, or drop --commit`
     );
   }
-  if (flags.bin) return { kind: "installed", binDir: flags.bin };
-  if (!flags.ref)
-    throw new UserError("nothing to measure: give --ref BRANCH (built from --repo) or --bin DIR");
-  return {
-    kind: "build",
-    request: {
-      repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
-      baseRef: flags.ref,
-      headRef: flags.ref,
-      mergeBase: false,
-      basePatches: [],
-      headPatches: [],
-      extraOptions: flags.buildOption,
-      cacheDir: resolveCacheDir(flags.cacheDir),
-      headOnly: true
-    }
-  };
+  return nightlyHeadOf(
+    {
+      ...flags.bin ? { binDir: flags.bin } : {},
+      commit: flags.ref ? { ref: flags.ref } : {},
+      source: () => ({
+        repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
+        extraOptions: flags.buildOption,
+        cacheDir: resolveCacheDir(flags.cacheDir)
+      })
+    },
+    { bin: "--bin", ref: "--ref", repo: "--repo" }
+  );
 }
 function githubTarget(spec, env) {
   const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(spec);
@@ -83905,7 +83960,7 @@ function renderShards(plan) {
 var finite3 = (_, v) => typeof v === "number" && !Number.isFinite(v) ? null : v;
 var minutes = (s) => `${(s / 60).toFixed(1)} min`;
 
-// src/adapters/cli/commands/run.ts
+// src/flows/compare/comparison-options.ts
 init_errors();
 
 // src/run/round-seconds.ts
@@ -83913,7 +83968,107 @@ function roundSeconds(workloads, arms, durationS) {
   return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
 }
 
+// src/flows/compare/comparison-options.ts
+function comparisonOf(options, names) {
+  const { baseline } = options;
+  const given = workloadsOf(options);
+  if (options.shard && baseline.kind === "stored") {
+    throw new OptionError(
+      "shard",
+      `${names.shard} and ${names.baseline} stored both given: a sharded comparison measures base and head in each shard (${names.baseline} same-job)`
+    );
+  }
+  const sharded = options.shard ? shardOf(given, options, names) : void 0;
+  const workloads = sharded?.workloads ?? given;
+  const analysis = resolveAnalysis(options.analysis);
+  const armCount = options.arms.kind === "installed" ? options.arms.arms.length : 2;
+  const adaptive = adaptivePlanOf(
+    options.adaptive,
+    analysis.alpha,
+    roundSeconds(workloads, armCount, options.durationS),
+    names
+  );
+  if (adaptive && options.rounds !== void 0) {
+    throw new OptionError(
+      "rounds",
+      `${names.rounds} and ${names.adaptive} both given: adaptive runs take their rounds from the looks`
+    );
+  }
+  checkBaselineDesign(baseline, adaptive !== void 0, names);
+  const request2 = {
+    arms: options.arms,
+    workloads,
+    ...sharded ? { shard: sharded.info } : {},
+    ...defined({
+      seed: options.seed,
+      rounds: options.rounds,
+      durationS: options.durationS,
+      confirmRounds: options.confirmRounds,
+      strictPreflight: options.strictPreflight,
+      diagnostics: options.diagnostics,
+      clientBinDir: options.clientBinDir,
+      runAs: options.runAs,
+      tmpDir: options.tmpDir,
+      source: options.source
+    }),
+    analysis,
+    ...adaptive ? { adaptive } : {},
+    explain: options.explain,
+    instructionCounter: options.instructionCounter,
+    order: options.order,
+    // Refused before the builds unless forced; a stored baseline pairs no rounds and measures in parts: its
+    // plan is checked by the run loop only.
+    planCheck: options.force || baseline.kind === "stored" ? "warn" : "refuse",
+    dataChecksums: options.dataChecksums,
+    ...controlsOf(options.controls, names)
+  };
+  if (baseline.kind !== "stored") return { request: request2 };
+  if (!options.storedBaseline) throw new Error("a stored baseline without its options");
+  return {
+    request: request2,
+    stored: { ...baseline.ref !== void 0 ? { ref: baseline.ref } : {}, ...options.storedBaseline }
+  };
+}
+function workloadsOf(options) {
+  const counting = options.instructions || options.analysis.metric === INSTRUCTION_METRIC;
+  return options.workloads.map((w) => ({
+    ...w,
+    ...options.clients ? { clients: [...options.clients] } : {},
+    ...counting ? { instructions: w.instructions ?? resolveInstructions(true) } : {}
+  }));
+}
+function shardOf(workloads, options, names) {
+  const spec = options.shard;
+  if (options.seed === void 0) {
+    throw new OptionError(
+      "seed",
+      `${names.shard} needs ${names.seed} N: every shard must use the same seed (e.g. the workflow run number)`
+    );
+  }
+  try {
+    return selectShard(workloads, spec, {
+      ...options.rounds !== void 0 ? { rounds: options.rounds } : {},
+      ...options.durationS !== void 0 ? { duration: options.durationS } : {}
+    });
+  } catch (e) {
+    throw new OptionError("shard", `${names.shard} ${spec.index}/${spec.count}: ${errorMessage(e)}`);
+  }
+}
+function controlsOf(controls, names) {
+  if (controls?.cpuDmaLatencyUs === void 0 && controls?.governor === void 0) return {};
+  return {
+    controls: {
+      ...defined(controls),
+      fields: { cpuDmaLatency: names.cpuDmaLatency, governor: names.governor }
+    }
+  };
+}
+function defined(values) {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== void 0));
+}
+
 // src/adapters/cli/commands/run.ts
+init_errors();
 function runCommand2() {
   const command = new Command("run").description(
     "run workloads against two or more PostgreSQL installs (arms), interleaved, and save every sample"
@@ -84034,124 +84189,82 @@ function addStoreOptions(command) {
     ).argParser(oneOf("--on-drift", ["refuse", "inconclusive"])).default("inconclusive")
   );
 }
+var RUN_FLAG_NAMES = {
+  ...ADAPTIVE_FLAG_NAMES,
+  adaptive: "--max-rounds/--time-budget",
+  rounds: "--rounds",
+  baseline: "--baseline",
+  shard: "--shard",
+  seed: "--seed",
+  cpuDmaLatency: "--cpu-dma-latency",
+  governor: "--governor"
+};
 async function runFromFlags(flags) {
   const logger = consoleLogger({ verbose: flags.verbose });
   const workloads = [];
   for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: "--workload" }));
-  if (flags.clients) withClientCounts(workloads, flags.clients);
-  if (flags.instructions || flags.metric === "instructions") withInstructions(workloads);
   const baseline = parseBaselineSpec(flags.baseline, "--baseline");
   if (baseline.kind === "stored" && flags.store === false) {
     throw new UserError("--baseline stored reads the baseline from the results store: drop --no-store");
   }
-  if (flags.shard && baseline.kind === "stored") {
-    throw new UserError(
-      "--shard and --baseline stored both given: a sharded comparison measures base and head in each shard (--baseline same-job)"
-    );
-  }
-  const sharded = flags.shard ? shardOf(workloads, flags) : void 0;
-  const arms = baseline.kind === "stored" ? storedBaselineArms(flags) : await armSource(flags);
-  const analysis = resolveAnalysis(analysisFromFlags(flags));
-  const armCount = arms.kind === "installed" ? arms.arms.length : 2;
-  const adaptive = adaptiveFromFlags(
-    flags,
-    analysis.alpha,
-    roundSeconds(sharded?.workloads ?? workloads, armCount, flags.duration)
+  const { request: request2, stored } = comparisonOf(
+    {
+      arms: baseline.kind === "stored" ? storedBaselineArms(flags) : await armSource(flags),
+      workloads,
+      ...flags.clients ? { clients: flags.clients } : {},
+      instructions: flags.instructions,
+      ...flags.shard ? { shard: shardSpec(flags.shard) } : {},
+      seed: flags.seed,
+      baseline,
+      storedBaseline: {
+        allowFingerprintMismatch: flags.allowFingerprintMismatch,
+        sentinelRounds: flags.sentinelRounds,
+        onDrift: flags.onDrift
+      },
+      analysis: analysisFromFlags(flags),
+      adaptive: adaptiveOptionsOf(flags),
+      rounds: flags.rounds,
+      durationS: flags.duration,
+      confirmRounds: flags.confirmRounds,
+      explain: flags.explain,
+      instructionCounter: {
+        counter: flags.instructionCounter,
+        ...flags.perfEvent !== void 0 ? { perfEvent: flags.perfEvent } : {}
+      },
+      order: flags.order,
+      force: flags.force,
+      strictPreflight: flags.strict,
+      diagnostics: flags.diagnostics,
+      clientBinDir: flags.clientBin,
+      runAs: flags.runAs,
+      dataChecksums: flags.dataChecksums,
+      tmpDir: flags.tmpDir,
+      controls: { cpuDmaLatencyUs: flags.cpuDmaLatency, governor: flags.governor, root: flags.sysfsRoot }
+    },
+    RUN_FLAG_NAMES
   );
-  if (adaptive && flags.rounds !== void 0) {
-    throw new UserError(
-      "--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks"
-    );
-  }
-  checkBaselineDesign(baseline, adaptive !== void 0, {
-    baseline: "--baseline",
-    adaptive: "--max-rounds/--time-budget",
-    rounds: "--rounds"
-  });
   await checkOutDir(flags.out);
   await checkTmpDir(flags.tmpDir);
   const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
   try {
     await executeRun(
       {
-        arms,
-        analysis,
-        ...adaptive ? { adaptive } : {},
-        strictPreflight: flags.strict,
-        // A stored baseline pairs no rounds and measures in parts: its plan is checked by the run loop only.
-        planCheck: flags.force || baseline.kind === "stored" ? "warn" : "refuse",
-        diagnostics: flags.diagnostics,
-        ...controlsFromFlags(flags),
-        workloads: sharded?.workloads ?? workloads,
-        ...sharded ? { shard: sharded.info } : {},
-        rounds: flags.rounds,
-        durationS: flags.duration,
-        confirmRounds: flags.confirmRounds,
-        explain: flags.explain,
-        instructionCounter: {
-          counter: flags.instructionCounter,
-          ...flags.perfEvent !== void 0 ? { perfEvent: flags.perfEvent } : {}
-        },
-        seed: flags.seed,
-        order: flags.order,
-        clientBinDir: flags.clientBin,
-        runAs: flags.runAs,
-        dataChecksums: flags.dataChecksums,
-        tmpDir: flags.tmpDir,
+        ...request2,
         outDir: flags.out,
-        ...baseline.kind === "stored" && store ? {
-          storedBaseline: {
-            ...baseline.ref !== void 0 ? { ref: baseline.ref } : {},
-            store,
-            allowFingerprintMismatch: flags.allowFingerprintMismatch,
-            sentinelRounds: flags.sentinelRounds,
-            onDrift: flags.onDrift
-          }
-        } : {}
+        ...stored && store ? { storedBaseline: { ...stored, store } } : {}
       },
       logger,
-      {
-        ...store ? { archive: store } : {},
-        failOn: flags.failOn
-      }
+      { ...store ? { archive: store } : {}, failOn: flags.failOn }
     );
   } finally {
     await store?.close();
   }
 }
-function withClientCounts(workloads, clients) {
-  for (const w of workloads) w.clients = [...clients];
-}
-function withInstructions(workloads) {
-  for (const w of workloads) w.instructions ??= resolveInstructions(true);
-}
-function controlsFromFlags(flags) {
-  if (flags.cpuDmaLatency === void 0 && flags.governor === void 0) return {};
-  return {
-    controls: {
-      ...flags.cpuDmaLatency !== void 0 ? { cpuDmaLatencyUs: flags.cpuDmaLatency } : {},
-      ...flags.governor !== void 0 ? { governor: flags.governor } : {},
-      ...flags.sysfsRoot !== void 0 ? { root: flags.sysfsRoot } : {},
-      fields: { cpuDmaLatency: "--cpu-dma-latency", governor: "--governor" }
-    }
-  };
-}
-function shardOf(workloads, flags) {
-  let spec;
+function shardSpec(text2) {
   try {
-    spec = parseShardSpec(flags.shard, "--shard");
+    return parseShardSpec(text2, "--shard");
   } catch (e) {
     throw new UserError(errorMessage(e));
-  }
-  if (flags.seed === void 0) {
-    throw new UserError(
-      "--shard needs --seed N: every shard must use the same seed (e.g. the workflow run number)"
-    );
-  }
-  try {
-    return selectShard(workloads, spec, flags);
-  } catch (e) {
-    throw new UserError(`--shard ${flags.shard}: ${errorMessage(e)}`);
   }
 }
 function storedBaselineArms(flags) {

@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path54 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path57 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path54 && path54[0] !== "/") {
-          path54 = `/${path54}`;
+        if (path57 && path57[0] !== "/") {
+          path57 = `/${path57}`;
         }
-        return new URL(`${origin}${path54}`);
+        return new URL(`${origin}${path57}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path54, origin }
+          request: { method, path: path57, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path54);
+        debuglog("sending request to %s %s/%s", method, origin, path57);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path54, origin },
+          request: { method, path: path57, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path54,
+          path57,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path54, origin }
+          request: { method, path: path57, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path54);
+        debuglog("trailers received from %s %s/%s", method, origin, path57);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path54, origin },
+          request: { method, path: path57, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path54,
+          path57,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path54, origin }
+            request: { method, path: path57, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path54);
+          debuglog("sending request to %s %s/%s", method, origin, path57);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path54,
+        path: path57,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path54 !== "string") {
+        if (typeof path57 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path54[0] !== "/" && !(path54.startsWith("http://") || path54.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path57[0] !== "/" && !(path57.startsWith("http://") || path57.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path54)) {
+        } else if (invalidPathRegex.test(path57)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path54, query) : path54;
+        this.path = query ? buildURL(path57, query) : path57;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path54, host, upgrade, blocking, reset } = request2;
+      const { method, path: path57, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path54} HTTP/1.1\r
+      let header = `${method} ${path57} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path54, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path57, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path54;
+      headers[HTTP2_HEADER_PATH] = path57;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path54 = search ? `${pathname}${search}` : pathname;
+        const path57 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path54;
+        this.opts.path = path57;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path54 = "/",
+          path: path57 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path54;
+        opts.path = origin + path57;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path54) {
-      if (typeof path54 !== "string") {
-        return path54;
+    function safeUrl2(path57) {
+      if (typeof path57 !== "string") {
+        return path57;
       }
-      const pathSegments = path54.split("?");
+      const pathSegments = path57.split("?");
       if (pathSegments.length !== 2) {
-        return path54;
+        return path57;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path54, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path54);
+    function matchKey(mockDispatch2, { path: path57, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path57);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path54 }) => matchValue(safeUrl2(path54), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path57 }) => matchValue(safeUrl2(path57), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path54, method, body, headers, query } = opts;
+      const { path: path57, method, body, headers, query } = opts;
       return {
-        path: path54,
+        path: path57,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path54, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path57, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path54,
+            Path: path57,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path54) {
-      for (let i = 0; i < path54.length; ++i) {
-        const code = path54.charCodeAt(i);
+    function validateCookiePath(path57) {
+      for (let i = 0; i < path57.length; ++i) {
+        const code = path57.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path54 = opts.path;
+          let path57 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path54 = `/${path54}`;
+            path57 = `/${path57}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path54);
+          url2 = new URL(util.parseOrigin(url2).origin + path57);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19533,10 +19533,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path54) {
-  if (!path54)
+function getElementAtPath(obj, path57) {
+  if (!path57)
     return obj;
-  return path54.reduce((acc, key) => acc?.[key], obj);
+  return path57.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -19795,11 +19795,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path54, issues) {
+function prefixIssues(path57, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path54);
+    iss.path.unshift(path57);
     return iss;
   });
 }
@@ -20332,16 +20332,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path54 = []) => {
+  const processError = (error64, path57 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path54, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path57, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path54, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path57, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path54, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path57, ...issue3.path]);
       } else {
-        const fullpath = [...path54, ...issue3.path];
+        const fullpath = [...path57, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20380,17 +20380,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path54 = []) => {
+  const processError = (error64, path57 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path54, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path57, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path54, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path57, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path54, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path57, ...issue3.path]);
       } else {
-        const fullpath = [...path54, ...issue3.path];
+        const fullpath = [...path57, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20429,8 +20429,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path54 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path54) {
+  const path57 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path57) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -38462,13 +38462,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path54 = ref.slice(1).split("/").filter(Boolean);
-  if (path54.length === 0) {
+  const path57 = ref.slice(1).split("/").filter(Boolean);
+  if (path57.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path54[0] === defsKey) {
-    const key = path54[1] === void 0 ? void 0 : decodeJSONPointerSegment(path54[1]);
+  if (path57[0] === defsKey) {
+    const key = path57[1] === void 0 ? void 0 : decodeJSONPointerSegment(path57[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -39966,12 +39966,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path54) {
-  return path54.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path57) {
+  return path57.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path54) {
+function valueAt(doc, path57) {
   let v = doc;
-  for (const key of path54) {
+  for (const key of path57) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -40346,14 +40346,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile3 } from "node:fs/promises";
-async function readResults(path54, options = {}) {
+async function readResults(path57, options = {}) {
   let text2;
   try {
-    text2 = await readFile3(path54, "utf8");
+    text2 = await readFile3(path57, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path54}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path57}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path54, options);
+  return parseResults(text2, path57, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -43989,7 +43989,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path54 = __require("path");
+    var path57 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -44028,7 +44028,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path54.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path54.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path57.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path57.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -44160,7 +44160,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path54 = __require("path");
+    var path57 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -46554,17 +46554,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path54) {
-      const ctrl = callVisitor(key, node3, visitor, path54);
+    function visit_(key, node3, visitor, path57) {
+      const ctrl = callVisitor(key, node3, visitor, path57);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path54, ctrl);
-        return visit_(key, ctrl, visitor, path54);
+        replaceNode(key, path57, ctrl);
+        return visit_(key, ctrl, visitor, path57);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path54 = Object.freeze(path54.concat(node3));
+          path57 = Object.freeze(path57.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path54);
+            const ci = visit_(i, node3.items[i], visitor, path57);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46575,13 +46575,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path54 = Object.freeze(path54.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path54);
+          path57 = Object.freeze(path57.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path57);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path54);
+          const cv2 = visit_("value", node3.value, visitor, path57);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46602,17 +46602,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path54) {
-      const ctrl = await callVisitor(key, node3, visitor, path54);
+    async function visitAsync_(key, node3, visitor, path57) {
+      const ctrl = await callVisitor(key, node3, visitor, path57);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path54, ctrl);
-        return visitAsync_(key, ctrl, visitor, path54);
+        replaceNode(key, path57, ctrl);
+        return visitAsync_(key, ctrl, visitor, path57);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path54 = Object.freeze(path54.concat(node3));
+          path57 = Object.freeze(path57.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path54);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path57);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46623,13 +46623,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path54 = Object.freeze(path54.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path54);
+          path57 = Object.freeze(path57.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path57);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path54);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path57);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46656,23 +46656,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path54) {
+    function callVisitor(key, node3, visitor, path57) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path54);
+        return visitor(key, node3, path57);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path54);
+        return visitor.Map?.(key, node3, path57);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path54);
+        return visitor.Seq?.(key, node3, path57);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path54);
+        return visitor.Pair?.(key, node3, path57);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path54);
+        return visitor.Scalar?.(key, node3, path57);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path54);
+        return visitor.Alias?.(key, node3, path57);
       return void 0;
     }
-    function replaceNode(key, path54, node3) {
-      const parent = path54[path54.length - 1];
+    function replaceNode(key, path57, node3) {
+      const parent = path57[path57.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -47284,10 +47284,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path54, value) {
+    function collectionFromPath(schema, path57, value) {
       let v = value;
-      for (let i = path54.length - 1; i >= 0; --i) {
-        const k = path54[i];
+      for (let i = path57.length - 1; i >= 0; --i) {
+        const k = path57[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47306,7 +47306,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path54) => path54 == null || typeof path54 === "object" && !!path54[Symbol.iterator]().next().done;
+    var isEmptyPath = (path57) => path57 == null || typeof path57 === "object" && !!path57[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47336,11 +47336,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path54, value) {
-        if (isEmptyPath(path54))
+      addIn(path57, value) {
+        if (isEmptyPath(path57))
           this.add(value);
         else {
-          const [key, ...rest] = path54;
+          const [key, ...rest] = path57;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -47354,8 +47354,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path54) {
-        const [key, ...rest] = path54;
+      deleteIn(path57) {
+        const [key, ...rest] = path57;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -47369,8 +47369,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path54, keepScalar) {
-        const [key, ...rest] = path54;
+      getIn(path57, keepScalar) {
+        const [key, ...rest] = path57;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -47388,8 +47388,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path54) {
-        const [key, ...rest] = path54;
+      hasIn(path57) {
+        const [key, ...rest] = path57;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -47399,8 +47399,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path54, value) {
-        const [key, ...rest] = path54;
+      setIn(path57, value) {
+        const [key, ...rest] = path57;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -49915,9 +49915,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path54, value) {
+      addIn(path57, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path54, value);
+          this.contents.addIn(path57, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -49992,14 +49992,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path54) {
-        if (Collection2.isEmptyPath(path54)) {
+      deleteIn(path57) {
+        if (Collection2.isEmptyPath(path57)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path54) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path57) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50014,10 +50014,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path54, keepScalar) {
-        if (Collection2.isEmptyPath(path54))
+      getIn(path57, keepScalar) {
+        if (Collection2.isEmptyPath(path57))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path54, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path57, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50028,10 +50028,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path54) {
-        if (Collection2.isEmptyPath(path54))
+      hasIn(path57) {
+        if (Collection2.isEmptyPath(path57))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path54) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path57) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50048,13 +50048,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path54, value) {
-        if (Collection2.isEmptyPath(path54)) {
+      setIn(path57, value) {
+        if (Collection2.isEmptyPath(path57)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path54), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path57), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path54, value);
+          this.contents.setIn(path57, value);
         }
       }
       /**
@@ -52015,9 +52015,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path54) => {
+    visit2.itemAtPath = (cst, path57) => {
       let item = cst;
-      for (const [field, index] of path54) {
+      for (const [field, index] of path57) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52026,23 +52026,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path54) => {
-      const parent = visit2.itemAtPath(cst, path54.slice(0, -1));
-      const field = path54[path54.length - 1][0];
+    visit2.parentCollection = (cst, path57) => {
+      const parent = visit2.itemAtPath(cst, path57.slice(0, -1));
+      const field = path57[path57.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path54, item, visitor) {
-      let ctrl = visitor(item, path54);
+    function _visit(path57, item, visitor) {
+      let ctrl = visitor(item, path57);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path54.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path57.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52053,10 +52053,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path54);
+            ctrl = ctrl(item, path57);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path54) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path57) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -53866,8 +53866,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path54 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path54} does not exist${EOL5}`);
+            const path57 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path57} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60319,7 +60319,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path54) => path54.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path57) => path57.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60781,7 +60781,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os13 from "node:os";
-import path53 from "node:path";
+import path56 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -66813,8 +66813,8 @@ function resolveAnalysis(given = {}) {
   };
 }
 function analysisOf(result, overrides = {}) {
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
-  return resolveAnalysis({ ...result.analysis, ...defined });
+  const defined2 = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined2 });
 }
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
@@ -74599,8 +74599,201 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
-import path52 from "node:path";
+import path55 from "node:path";
+
+// src/adapters/action/benchmark-mode.ts
+init_errors();
+import path44 from "node:path";
+
+// src/flows/compare/comparison-options.ts
+init_errors();
+
+// src/run/round-seconds.ts
+function roundSeconds(workloads, arms, durationS) {
+  return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
+}
+
+// src/flows/compare/adaptive-plan.ts
+init_errors();
+
+// src/flows/compare/option-error.ts
+init_errors();
+var OptionError = class extends UserError {
+  /** The option the refusal is about (the key of its OptionNames). */
+  option;
+  constructor(option, message) {
+    super(message);
+    this.option = option;
+  }
+};
+
+// src/flows/compare/adaptive-plan.ts
+function adaptivePlanOf(options, alpha, roundS, names) {
+  if (options.maxRounds === void 0 && options.timeBudgetS === void 0) {
+    if (options.schedule || options.spending || options.passAlpha !== void 0) {
+      throw new OptionError(
+        options.schedule ? "schedule" : options.spending ? "spending" : "passAlpha",
+        `${names.schedule}, ${names.spending} and ${names.passAlpha} shape adaptive rounds: give ${names.maxRounds} N or ${names.timeBudget} too`
+      );
+    }
+    return void 0;
+  }
+  let plan;
+  try {
+    plan = planAdaptive({
+      alpha,
+      ...options.schedule ? { schedule: options.schedule } : {},
+      ...options.spending ? { spending: options.spending } : {},
+      ...options.passAlpha !== void 0 ? { passAlpha: options.passAlpha } : {},
+      ...options.maxRounds !== void 0 ? { maxRounds: options.maxRounds } : {}
+    });
+  } catch (e) {
+    if (options.maxRounds !== void 0 && /maxRounds/.test(errorMessage(e))) {
+      const schedule = options.schedule ?? DEFAULT_SCHEDULE;
+      throw new OptionError(
+        "maxRounds",
+        `${names.maxRounds} must be at least the first look, ${schedule[0]} rounds (${options.schedule ? "" : "the default "}${names.schedule} ${schedule.join(",")}), got ${options.maxRounds}`
+      );
+    }
+    throw new OptionError("schedule", `${names.schedule}: ${errorMessage(e)}`);
+  }
+  const budget = options.timeBudgetS;
+  if (budget !== void 0 && budget < roundS) {
+    throw new OptionError(
+      "timeBudget",
+      `${names.timeBudget} ${budget} s is less than one round (about ${Math.ceil(roundS)} s for every cell and arm); give at least ${Math.ceil(plan.schedule[0] * roundS)} s for the first look`
+    );
+  }
+  return { plan, ...budget !== void 0 ? { timeBudgetS: budget } : {} };
+}
+
+// src/flows/compare/compare-flow.ts
+init_errors();
+function checkBaselineDesign(baseline, adaptive, names) {
+  if (adaptive && baseline.kind === "stored") {
+    throw new UserError(
+      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`
+    );
+  }
+}
+async function runComparison(request2, stored, deps) {
+  if (!stored) return runPipeline(request2, deps);
+  const head = await headOnly(request2.arms, deps);
+  return runStoredBaseline({ ...request2, arms: { kind: "installed", arms: [head] } }, stored, deps);
+}
+async function headOnly(arms, deps) {
+  if (arms.kind === "installed" && arms.arms.length === 1) return arms.arms[0];
+  const all = arms.kind === "installed" ? arms.arms : await deps.logger.group(
+    "Building PostgreSQL",
+    () => deps.build({ ...arms.request, headOnly: true }, deps.signal)
+  );
+  const head = all.find((a) => a.label === "head");
+  if (!head) throw new Error("no head arm to measure against the stored baseline");
+  return head;
+}
+
+// src/flows/compare/comparison-options.ts
+function comparisonOf(options, names) {
+  const { baseline } = options;
+  const given = workloadsOf(options);
+  if (options.shard && baseline.kind === "stored") {
+    throw new OptionError(
+      "shard",
+      `${names.shard} and ${names.baseline} stored both given: a sharded comparison measures base and head in each shard (${names.baseline} same-job)`
+    );
+  }
+  const sharded = options.shard ? shardOf(given, options, names) : void 0;
+  const workloads = sharded?.workloads ?? given;
+  const analysis = resolveAnalysis(options.analysis);
+  const armCount = options.arms.kind === "installed" ? options.arms.arms.length : 2;
+  const adaptive = adaptivePlanOf(
+    options.adaptive,
+    analysis.alpha,
+    roundSeconds(workloads, armCount, options.durationS),
+    names
+  );
+  if (adaptive && options.rounds !== void 0) {
+    throw new OptionError(
+      "rounds",
+      `${names.rounds} and ${names.adaptive} both given: adaptive runs take their rounds from the looks`
+    );
+  }
+  checkBaselineDesign(baseline, adaptive !== void 0, names);
+  const request2 = {
+    arms: options.arms,
+    workloads,
+    ...sharded ? { shard: sharded.info } : {},
+    ...defined({
+      seed: options.seed,
+      rounds: options.rounds,
+      durationS: options.durationS,
+      confirmRounds: options.confirmRounds,
+      strictPreflight: options.strictPreflight,
+      diagnostics: options.diagnostics,
+      clientBinDir: options.clientBinDir,
+      runAs: options.runAs,
+      tmpDir: options.tmpDir,
+      source: options.source
+    }),
+    analysis,
+    ...adaptive ? { adaptive } : {},
+    explain: options.explain,
+    instructionCounter: options.instructionCounter,
+    order: options.order,
+    // Refused before the builds unless forced; a stored baseline pairs no rounds and measures in parts: its
+    // plan is checked by the run loop only.
+    planCheck: options.force || baseline.kind === "stored" ? "warn" : "refuse",
+    dataChecksums: options.dataChecksums,
+    ...controlsOf(options.controls, names)
+  };
+  if (baseline.kind !== "stored") return { request: request2 };
+  if (!options.storedBaseline) throw new Error("a stored baseline without its options");
+  return {
+    request: request2,
+    stored: { ...baseline.ref !== void 0 ? { ref: baseline.ref } : {}, ...options.storedBaseline }
+  };
+}
+function workloadsOf(options) {
+  const counting = options.instructions || options.analysis.metric === INSTRUCTION_METRIC;
+  return options.workloads.map((w) => ({
+    ...w,
+    ...options.clients ? { clients: [...options.clients] } : {},
+    ...counting ? { instructions: w.instructions ?? resolveInstructions(true) } : {}
+  }));
+}
+function shardOf(workloads, options, names) {
+  const spec = options.shard;
+  if (options.seed === void 0) {
+    throw new OptionError(
+      "seed",
+      `${names.shard} needs ${names.seed} N: every shard must use the same seed (e.g. the workflow run number)`
+    );
+  }
+  try {
+    return selectShard(workloads, spec, {
+      ...options.rounds !== void 0 ? { rounds: options.rounds } : {},
+      ...options.durationS !== void 0 ? { duration: options.durationS } : {}
+    });
+  } catch (e) {
+    throw new OptionError("shard", `${names.shard} ${spec.index}/${spec.count}: ${errorMessage(e)}`);
+  }
+}
+function controlsOf(controls, names) {
+  if (controls?.cpuDmaLatencyUs === void 0 && controls?.governor === void 0) return {};
+  return {
+    controls: {
+      ...defined(controls),
+      fields: { cpuDmaLatency: names.cpuDmaLatency, governor: names.governor }
+    }
+  };
+}
+function defined(values) {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== void 0));
+}
+
+// src/flows/compare/publish.ts
+import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
+import path35 from "node:path";
 
 // src/core/compare/flow-decision.ts
 init_plain_text();
@@ -74958,15 +75151,8 @@ function collectReasons(parts) {
   return [...byCode.values()];
 }
 
-// src/core/report/markdown.ts
+// src/core/report/acceptance-markdown.ts
 init_metrics();
-
-// src/core/report/comment-marker.ts
-var MARKER_PREFIX = "<!-- pgperf:comment-id=";
-function commentMarker(id) {
-  if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
-  return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
-}
 
 // src/core/report/markdown-escape.ts
 init_plain_text();
@@ -75052,6 +75238,120 @@ function commitLink(sha, repoUrl, options = {}) {
 function issueTitleText(text2, maxChars) {
   const plain = plainText(text2, maxChars);
   return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
+}
+
+// src/core/report/acceptance-markdown.ts
+function renderAcceptances(decision) {
+  const named = decision.cells.filter((c) => c.accepted !== void 0);
+  if (named.length === 0) return "";
+  return [
+    "",
+    "**Accepted trade-offs** (`/pgperf accept`):",
+    "",
+    ...named.map((c) => `- ${acceptanceLine(c)}`),
+    ""
+  ].join("\n");
+}
+function acceptanceLine(c) {
+  const a = c.accepted;
+  const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct);
+  const cell = `${codeText(c.id)} ${METRICS[c.metric].label} ${delta}`;
+  const who = `accepted by @${escapeMarkdown(a.by)}: ${escapeMarkdown(a.reason)}`;
+  const when = `for ${a.sha.slice(0, 12)} at ${formatPct(a.acceptedDeltaPct)}`;
+  switch (a.state) {
+    case "valid":
+      return `\u2705 ${cell}: ${who} (${when})`;
+    case "new-head":
+      return `\u26A0\uFE0F ${cell}: **no longer accepted**, a new head commit was measured (${who}, ${when})`;
+    case "worse":
+      return `\u26A0\uFE0F ${cell}: **no longer accepted**, the regression grew by more than the ${c.thresholdPct}% threshold beyond the accepted one (${who}, ${when})`;
+  }
+}
+
+// src/core/report/hidden-record.ts
+var SUFFIX = " -->";
+var prefixOf = (tag) => `<!-- pgperf:${tag} `;
+function renderHiddenRecord(tag, value) {
+  return `${prefixOf(tag)}${Buffer.from(JSON.stringify(value)).toString("base64url")}${SUFFIX}`;
+}
+function isHiddenRecordLine(tag, line) {
+  return line.startsWith(prefixOf(tag)) && line.endsWith(SUFFIX);
+}
+function readHiddenRecord(tag, body) {
+  const line = linesOutsideFences(body).findLast((l) => isHiddenRecordLine(tag, l));
+  if (!line) return void 0;
+  try {
+    const data = line.slice(prefixOf(tag).length, -SUFFIX.length);
+    return JSON.parse(Buffer.from(data, "base64url").toString("utf8"));
+  } catch {
+    return void 0;
+  }
+}
+function linesOutsideFences(body) {
+  const out = [];
+  let fence;
+  for (const line of body.split("\n")) {
+    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === void 0) {
+      if (opener) fence = opener;
+      else out.push(line);
+    } else if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) {
+      fence = void 0;
+    }
+  }
+  return out;
+}
+
+// src/core/report/comment-state.ts
+var TAG = "state";
+function commentStateOf(decision, sha, runId) {
+  return {
+    sha,
+    outcome: decision.outcome,
+    verdict: decision.verdict,
+    ...runId ? { runId } : {},
+    cells: decision.cells.map((c) => ({
+      workload: c.workload,
+      clients: c.clients,
+      metric: c.metric,
+      deltaPct: c.deltaPct,
+      failsGate: c.failsGate,
+      verdict: c.verdict
+    }))
+  };
+}
+function renderCommentState(state) {
+  return renderHiddenRecord(TAG, state);
+}
+function readCommentState(body) {
+  const state = readHiddenRecord(TAG, body);
+  return typeof state?.sha === "string" && Array.isArray(state.cells) ? state : void 0;
+}
+function withCommentState(body, state) {
+  const kept = body.split("\n").filter((l) => !isHiddenRecordLine(TAG, l));
+  while (kept.length > 0 && kept.at(-1) === "") kept.pop();
+  return `${kept.join("\n")}
+
+${renderCommentState(state)}
+`;
+}
+
+// src/core/report/headline-notes.ts
+function underHeadline(markdown, notes, headlineLine = 1) {
+  if (notes === "") return markdown;
+  const lines = markdown.split("\n");
+  lines.splice(headlineLine + 1, 0, "", notes);
+  return lines.join("\n");
+}
+
+// src/core/report/markdown.ts
+init_metrics();
+
+// src/core/report/comment-marker.ts
+var MARKER_PREFIX = "<!-- pgperf:comment-id=";
+function commentMarker(id) {
+  if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
+  return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
 }
 
 // src/core/report/markdown-context.ts
@@ -76501,6 +76801,407 @@ function reasonsBlock(d) {
 ${items.join("\n")}`];
 }
 
+// src/flows/compare/decide-run.ts
+import { writeFile as writeFile9 } from "node:fs/promises";
+import path34 from "node:path";
+function decideRun(result, comparison, failOn, accepted) {
+  const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
+  return decide(comparison, policy, completenessOf(result));
+}
+function completenessOf(result) {
+  if (result.status === "complete") return { complete: true };
+  const why = result.stopReason ? ` (${result.stopReason})` : "";
+  const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
+  return { complete: false, why: `${what}${why}` };
+}
+function decideShard(result, comparison, failOn) {
+  const shard = result.plan.shard;
+  const name = shard ? `shard ${shard.index}/${shard.count}` : "the shard";
+  const complete = completenessOf(result);
+  return flowDecision({
+    flow: "shard",
+    verdict: comparison.verdict,
+    failOn,
+    ...complete.complete ? {} : { incomplete: `${name}: ${complete.why ?? "not complete"}; the consolidation will name it` },
+    pending: true,
+    lead: `${name} measured`,
+    detail: `its verdict (${comparison.verdict}) is partial: mode consolidate decides over all shards`,
+    deciding: result.plan.cells.map((c) => `${c.workload}@${c.clients}`)
+  });
+}
+var DECISION_FILE = "decision.json";
+async function writeDecision(dir, decision) {
+  const file2 = path34.join(dir, DECISION_FILE);
+  await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
+`);
+  return file2;
+}
+
+// src/flows/compare/report-input.ts
+function reportInputOf(result, comparison, options = {}) {
+  const source = result.source ?? {};
+  const runUrl = source.runUrl ?? options.fallbackRunUrl;
+  return {
+    result,
+    comparison,
+    decision: options.decision ?? decideRun(result, comparison, options.failOn),
+    base: { label: "base", ...source.base },
+    head: { label: "head", ...source.head },
+    ...runUrl ? { runUrl } : {}
+  };
+}
+
+// src/flows/compare/publish.ts
+var PENDING_NOTE = "> \u23F3 ";
+var REPORT_FILE = "report.md";
+async function publishVerdict(verdict2, side, logger) {
+  const { result, comparison, resultsDir } = verdict2;
+  const accepted = await side.accepted();
+  const reportInput = reportInputOf(result, comparison, {
+    decision: decideRun(result, comparison, verdict2.failOn, accepted),
+    ...verdict2.fallbackRunUrl ? { fallbackRunUrl: verdict2.fallbackRunUrl } : {}
+  });
+  const { decision } = reportInput;
+  const state = verdict2.headSha ? commentStateOf(decision, verdict2.headSha, verdict2.runId) : void 0;
+  const acceptances = renderAcceptances(decision);
+  const notes = [...verdict2.note ? [verdict2.note] : [], ...acceptances ? [acceptances] : []].join("\n");
+  const rendered = underHeadline(
+    renderMarkdownReport({ ...reportInput, commentId: verdict2.commentId }),
+    notes
+  );
+  const report = state ? withCommentState(rendered, state) : rendered;
+  await mkdir7(resultsDir, { recursive: true });
+  const reportFile = path35.join(resultsDir, REPORT_FILE);
+  await writeFile10(reportFile, report);
+  await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
+  const decisionFile = await writeDecision(resultsDir, decision);
+  const resultsFile = path35.join(resultsDir, RESULTS_FILE);
+  side.setOutputs(decision, comparison, { decisionFile, resultsFile, reportFile });
+  logger.info(`${decision.outcome}: ${headlineText(decision)}`);
+  await side.post(
+    (existing) => {
+      if (result.status !== "complete") {
+        return existing ? supersededNote(existing, result, reportInput.runUrl) : report;
+      }
+      if (verdict2.commentOn === "change" && existing && state && !isNews(existing, state)) {
+        logger.info(
+          `comment-on change: the decision is still ${decision.outcome} (${decision.verdict}); the comment is left as it is`
+        );
+        return void 0;
+      }
+      return report;
+    },
+    decision,
+    reportInput.runUrl
+  );
+  return { decision, resultsFile, reportFile };
+}
+function supersededNote(existing, result, runUrl) {
+  const lines = existing.split("\n");
+  const marker = lines[0].startsWith("<!--") ? lines.shift() : "";
+  const kept = lines.filter((l) => !l.startsWith("> \u26A0\uFE0F **A later run"));
+  const link2 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
+  const note = `> \u26A0\uFE0F **A later run was ${result.status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
+  return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
+}
+function isNews(existing, state) {
+  const before = readCommentState(existing);
+  if (!before || existing.split("\n").some((l) => l.startsWith(PENDING_NOTE))) return true;
+  return before.outcome !== state.outcome || before.verdict !== state.verdict || before.sha !== state.sha;
+}
+
+// src/adapters/action/action-deps.ts
+function pipelineDepsOf(deps, store) {
+  return {
+    runner: deps.runner,
+    logger: deps.logger,
+    signal: deps.signal,
+    build: deps.build,
+    searchPath: deps.searchPath,
+    ...store ? { archive: store.archive } : {}
+  };
+}
+
+// src/adapters/action/build-arms.ts
+import path36 from "node:path";
+function sourceRepoOf(inputs, ctx) {
+  return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
+}
+async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
+  return {
+    repo: sourceRepoOf(inputs, ctx),
+    baseRef: commits2.base.sha ?? commits2.base.ref,
+    headRef: commits2.head.sha ?? commits2.head.ref,
+    mergeBase: false,
+    // already chosen (PR: the merge-base from the API), and recorded in the results
+    basePatches: [],
+    headPatches: await readPatches(
+      inputs.patches.map((p) => path36.resolve(ctx.workspace, p)),
+      "input 'patches'"
+    ),
+    extraOptions: inputs.buildOptions,
+    cacheDir
+  };
+}
+
+// src/core/pgperf-command.ts
+var COMMAND_GRAMMAR = [
+  "`/pgperf run [workloads=a,b] [clients=1,64] [rounds=N]`: compare the PR head with its base",
+  "`/pgperf rerun <workload>@<clients>`: measure one cell again",
+  "`/pgperf accept <workload>[@<clients>] <reason>`: accept the regression of those cells for this head commit",
+  "`/pgperf help`: this list"
+];
+var MAX_REASON_LENGTH = 300;
+var MAX_LINE_LENGTH = 1e3;
+var NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+var PREFIX = "/pgperf";
+var RUN_OPTIONS = ["workloads", "clients", "rounds"];
+function parsePgperfCommand(body) {
+  const line = (body.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "").trim();
+  if (!line.startsWith(PREFIX) || line.length > PREFIX.length && !/\s/.test(line[PREFIX.length])) {
+    return void 0;
+  }
+  const text2 = line.length > MAX_LINE_LENGTH ? `${line.slice(0, 60)}\u2026` : line;
+  const fail = (problem2) => ({ ok: false, problem: problem2, text: text2 });
+  if (line.length > MAX_LINE_LENGTH) return fail(`the command is longer than ${MAX_LINE_LENGTH} characters`);
+  if (/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(line)) {
+    return fail("the command contains control or bidirectional characters");
+  }
+  const [verb, ...args] = line.slice(PREFIX.length).trim().split(/\s+/).filter(Boolean);
+  try {
+    const command = parseVerb(verb, args);
+    return { ok: true, command, text: text2 };
+  } catch (e) {
+    if (e instanceof CommandProblem) return fail(e.message);
+    throw e;
+  }
+}
+var CommandProblem = class extends Error {
+};
+function parseVerb(verb, args) {
+  switch (verb) {
+    case void 0:
+      throw new CommandProblem("no command after /pgperf");
+    case "help":
+      if (args.length > 0) throw new CommandProblem(`'help' takes nothing, got '${args[0]}'`);
+      return { kind: "help" };
+    case "run":
+      return parseRun(args);
+    case "rerun": {
+      if (args.length !== 1) {
+        throw new CommandProblem(`'rerun' takes one <workload>@<clients>, got ${args.length} words`);
+      }
+      const cell = parseCell(args[0], true);
+      return { kind: "rerun", workload: cell.workload, clients: cell.clients };
+    }
+    case "accept": {
+      if (args.length === 0) throw new CommandProblem("'accept' needs <workload>[@<clients>] and a reason");
+      const cell = parseCell(args[0], false);
+      const reason = args.slice(1).join(" ");
+      if (reason === "") {
+        throw new CommandProblem(`'accept ${args[0]}' needs a reason: say why the regression is acceptable`);
+      }
+      if (reason.length > MAX_REASON_LENGTH) {
+        throw new CommandProblem(`the reason is longer than ${MAX_REASON_LENGTH} characters`);
+      }
+      return { kind: "accept", ...cell, reason };
+    }
+    default:
+      throw new CommandProblem(`unknown command '${clipWord(verb)}': expected run, rerun, accept or help`);
+  }
+}
+function parseRun(args) {
+  const seen = /* @__PURE__ */ new Set();
+  const run3 = {};
+  for (const arg of args) {
+    const eq = arg.indexOf("=");
+    const key = eq < 0 ? arg : arg.slice(0, eq);
+    const value = eq < 0 ? "" : arg.slice(eq + 1);
+    if (!RUN_OPTIONS.includes(key) || eq < 0) {
+      throw new CommandProblem(
+        `unknown option '${clipWord(arg)}' of 'run': expected ${RUN_OPTIONS.map((o) => `${o}=`).join(", ")}`
+      );
+    }
+    if (seen.has(key)) throw new CommandProblem(`option '${key}' given twice`);
+    seen.add(key);
+    const items = value.split(",");
+    if (key === "workloads") {
+      for (const w of items) {
+        if (!NAME.test(w)) {
+          throw new CommandProblem(
+            `workloads=: '${clipWord(w)}' is no workload name (letters, digits, ".", "_", "-")`
+          );
+        }
+      }
+      if (new Set(items).size !== items.length) throw new CommandProblem("workloads=: a name repeats");
+      run3.workloads = items;
+    } else if (key === "clients") {
+      if (items.length > CLIENT_COUNTS.max) {
+        throw new CommandProblem(`clients=: at most ${CLIENT_COUNTS.max} client counts, got ${items.length}`);
+      }
+      run3.clients = items.map((c) => positive(c, "clients=", CLIENTS));
+      if (new Set(run3.clients).size !== run3.clients.length) {
+        throw new CommandProblem("clients=: client counts must not repeat");
+      }
+    } else {
+      if (items.length !== 1) throw new CommandProblem(`rounds=: one whole number >= 1, got '${value}'`);
+      run3.rounds = positive(value, "rounds=", ROUNDS);
+    }
+  }
+  return { kind: "run", ...run3 };
+}
+function parseCell(word, needClients) {
+  const at = word.indexOf("@");
+  const workload = at < 0 ? word : word.slice(0, at);
+  if (!NAME.test(workload)) {
+    throw new CommandProblem(
+      `'${clipWord(word)}' is no <workload>${needClients ? "@<clients>" : "[@<clients>]"} (e.g. select-only@64)`
+    );
+  }
+  if (at < 0) {
+    if (needClients) throw new CommandProblem(`'${clipWord(word)}' needs @<clients>, e.g. ${workload}@64`);
+    return { workload };
+  }
+  return { workload, clients: positive(word.slice(at + 1), `'${clipWord(word)}': clients`, CLIENTS) };
+}
+function positive(text2, what, bound) {
+  const n = Number(text2);
+  if (!/^[0-9]+$/.test(text2) || n < 1) {
+    throw new CommandProblem(`${what}: '${clipWord(text2)}' is not a whole number >= 1`);
+  }
+  if (n > bound.max) {
+    throw new CommandProblem(
+      `${what}: '${clipWord(text2)}' is out of range: a whole number ${rangeText(bound)}`
+    );
+  }
+  return n;
+}
+function clipWord(word) {
+  return word.length > 40 ? `${word.slice(0, 40)}\u2026` : word;
+}
+
+// src/adapters/action/acceptances.ts
+init_api2();
+var TAG2 = "acceptance";
+var STEERING_PERMISSIONS = ["admin", "maintain", "write"];
+function renderAcceptanceRecord(record2) {
+  return renderHiddenRecord(TAG2, record2);
+}
+function readRecord(body) {
+  const r = readHiddenRecord(TAG2, body);
+  const ok = typeof r?.commandId === "number" && typeof r.by === "string" && typeof r.sha === "string" && typeof r.reason === "string" && Array.isArray(r.cells);
+  return ok ? r : void 0;
+}
+async function readAcceptances(api, prNumber, logger) {
+  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
+  const accepted = [];
+  const permissions = /* @__PURE__ */ new Map();
+  for (const c of comments) {
+    if (c.userLogin !== login) continue;
+    const record2 = readRecord(c.body);
+    if (!record2) continue;
+    const why = await whyNot(record2, comments, api, permissions);
+    if (why) {
+      logger.info(`an acceptance by @${record2.by} (comment ${record2.commandId}) does not count: ${why}`);
+      continue;
+    }
+    for (const cell of record2.cells) {
+      accepted.push({ ...cell, sha: record2.sha, by: record2.by, reason: record2.reason });
+    }
+  }
+  return accepted;
+}
+async function whyNot(record2, comments, api, permissions) {
+  const command = comments.find((c) => c.id === record2.commandId);
+  if (!command) return "its /pgperf accept comment was deleted";
+  if (command.userLogin !== record2.by) return `its comment is by @${command.userLogin}, not @${record2.by}`;
+  if (command.createdAt === void 0 || command.createdAt !== command.updatedAt) {
+    return "its /pgperf accept comment was edited after it was given";
+  }
+  const parsed = parsePgperfCommand(command.body);
+  if (!parsed?.ok || parsed.command.kind !== "accept" || parsed.command.reason !== record2.reason) {
+    return "its comment no longer says that /pgperf accept";
+  }
+  const { workload, clients } = parsed.command;
+  if (record2.cells.some((c) => c.workload !== workload || clients !== void 0 && c.clients !== clients)) {
+    return `it names cells its /pgperf accept ${workload}${clients !== void 0 ? `@${clients}` : ""} did not`;
+  }
+  let permission = permissions.get(record2.by);
+  if (permission === void 0) {
+    permission = await api.permission(record2.by);
+    permissions.set(record2.by, permission);
+  }
+  if (!STEERING_PERMISSIONS.includes(permission)) {
+    return `@${record2.by}'s permission is now ${permission} (needs write, maintain or admin)`;
+  }
+  return void 0;
+}
+async function acceptancesFor(target, publishes, deps) {
+  const { api, logger } = deps;
+  if (!api || target.prNumber === void 0 || !target.headSha || !(publishes.comment || publishes.commitStatus)) {
+    return void 0;
+  }
+  try {
+    const acceptances = await readAcceptances(api, target.prNumber, logger);
+    return acceptances.length > 0 ? { headSha: target.headSha, acceptances } : void 0;
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, "pull-requests: read");
+    logger.warn(
+      `${e.message}.${hint ? ` ${hint}` : ""} Accepted regressions (/pgperf accept) could not be read: none applies.`
+    );
+    return void 0;
+  }
+}
+
+// src/core/compare/extreme-cell.ts
+function extremeCell(c, which2, metric) {
+  let found = null;
+  let foundGain = 0;
+  const arms = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
+  for (const arm2 of arms) {
+    for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+      if (metric !== void 0 && cell.metric !== metric) continue;
+      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
+      const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
+        found = { arm: arm2, cell };
+        foundGain = gain;
+      }
+    }
+  }
+  return found;
+}
+
+// src/adapters/action/gate.ts
+function setDecisionOutputs(io, decision, comparisons, decisionFile) {
+  const first = Array.isArray(comparisons) ? comparisons[0] : comparisons;
+  const worst = extremeCell(comparisons, "worst", first?.metric)?.cell.deltaPct ?? void 0;
+  setGateOutputs(io, decision, decisionFile);
+  io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
+}
+function setGateOutputs(io, decision, decisionFile) {
+  io.setOutput("verdict", decision.verdict);
+  io.setOutput("outcome", decision.outcome);
+  io.setOutput("decision-json", decisionFile);
+}
+async function publishGate(io, decision, files, log) {
+  setGateOutputs(io, decision, await writeDecision(files.dir, decision));
+  log(`${decision.flow}: ${decision.outcome}: ${headlineText(decision)}`);
+  return outcomeOf(decision, files.resultsFile, files.reportFile);
+}
+function statusOf(decision, runUrl) {
+  return { ...decision.status, ...runUrl ? { targetUrl: runUrl } : {} };
+}
+function outcomeOf(decision, resultsFile, reportFile) {
+  return {
+    verdict: decision.verdict,
+    ...decision.failure !== void 0 ? { failure: decision.failure } : {},
+    resultsFile,
+    reportFile
+  };
+}
+
 // src/adapters/action/github-publish.ts
 init_api2();
 
@@ -76557,452 +77258,125 @@ async function tolerateApiError(logger, permission, fn) {
   }
 }
 
-// src/flows/compare/decide-run.ts
-import { writeFile as writeFile9 } from "node:fs/promises";
-import path34 from "node:path";
-function decideRun(result, comparison, failOn, accepted) {
-  const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
-  return decide(comparison, policy, completenessOf(result));
-}
-function completenessOf(result) {
-  if (result.status === "complete") return { complete: true };
-  const why = result.stopReason ? ` (${result.stopReason})` : "";
-  const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
-  return { complete: false, why: `${what}${why}` };
-}
-function decideShard(result, comparison, failOn) {
-  const shard = result.plan.shard;
-  const name = shard ? `shard ${shard.index}/${shard.count}` : "the shard";
-  const complete = completenessOf(result);
-  return flowDecision({
-    flow: "shard",
-    verdict: comparison.verdict,
-    failOn,
-    ...complete.complete ? {} : { incomplete: `${name}: ${complete.why ?? "not complete"}; the consolidation will name it` },
-    pending: true,
-    lead: `${name} measured`,
-    detail: `its verdict (${comparison.verdict}) is partial: mode consolidate decides over all shards`,
-    deciding: result.plan.cells.map((c) => `${c.workload}@${c.clients}`)
-  });
-}
-var DECISION_FILE = "decision.json";
-async function writeDecision(dir, decision) {
-  const file2 = path34.join(dir, DECISION_FILE);
-  await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
-`);
-  return file2;
-}
-
-// src/flows/compare/report-input.ts
-function reportInputOf(result, comparison, options = {}) {
-  const source = result.source ?? {};
-  const runUrl = source.runUrl ?? options.fallbackRunUrl;
-  return {
-    result,
-    comparison,
-    decision: options.decision ?? decideRun(result, comparison, options.failOn),
-    base: { label: "base", ...source.base },
-    head: { label: "head", ...source.head },
-    ...runUrl ? { runUrl } : {}
-  };
-}
-
-// src/adapters/action/run-action.ts
-init_read_results();
-init_errors();
-
-// src/run/round-seconds.ts
-function roundSeconds(workloads, arms, durationS) {
-  return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
-}
-
-// src/adapters/action/action-deps.ts
-var REPORT_FILE = "report.md";
-function pipelineDepsOf(deps, store) {
-  return {
-    runner: deps.runner,
-    logger: deps.logger,
-    signal: deps.signal,
-    build: deps.build,
-    searchPath: deps.searchPath,
-    ...store ? { archive: store.archive } : {}
-  };
-}
-
-// src/adapters/action/build-arms.ts
-import path35 from "node:path";
-function sourceRepoOf(inputs, ctx) {
-  return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
-}
-async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
-  return {
-    repo: sourceRepoOf(inputs, ctx),
-    baseRef: commits2.base.sha ?? commits2.base.ref,
-    headRef: commits2.head.sha ?? commits2.head.ref,
-    mergeBase: false,
-    // already chosen (PR: the merge-base from the API), and recorded in the results
-    basePatches: [],
-    headPatches: await readPatches(
-      inputs.patches.map((p) => path35.resolve(ctx.workspace, p)),
-      "input 'patches'"
-    ),
-    extraOptions: inputs.buildOptions,
-    cacheDir
-  };
-}
-
-// src/core/compare/extreme-cell.ts
-function extremeCell(c, which2, metric) {
-  let found = null;
-  let foundGain = 0;
-  const arms = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
-  for (const arm2 of arms) {
-    for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
-      if (metric !== void 0 && cell.metric !== metric) continue;
-      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
-      const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
-      if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm: arm2, cell };
-        foundGain = gain;
-      }
+// src/adapters/action/trigger.ts
+function triggerOf(ctx) {
+  const p = ctx.payload;
+  const trigger = (what, login) => typeof login === "string" && /^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/.test(login) ? { what, by: login } : { what };
+  switch (ctx.eventName) {
+    case "issue_comment": {
+      const body = typeof p.comment?.body === "string" ? p.comment.body : "";
+      const parsed = parsePgperfCommand(body);
+      return parsed ? trigger(parsed.text.slice(0, 120), p.comment?.user?.login) : { what: "a PR comment" };
     }
+    case "pull_request":
+    case "pull_request_target":
+      if (p.action === "labeled" && typeof p.label?.name === "string") {
+        return trigger(`label ${p.label.name} added`, p.sender?.login);
+      }
+      if (p.action === "synchronize") return trigger("a push to the PR", p.sender?.login);
+      return typeof p.action === "string" ? trigger(`the PR being ${p.action}`, p.sender?.login) : void 0;
+    case "workflow_run": {
+      const event = typeof p.workflow_run?.event === "string" ? p.workflow_run.event : "unknown";
+      const article = /^[aeiou]/.test(event) ? "an" : "a";
+      return trigger(
+        `the benchmark workflow of ${article} ${event} event`,
+        p.workflow_run?.triggering_actor?.login
+      );
+    }
+    case "":
+      return void 0;
+    default:
+      return trigger(`a ${ctx.eventName} event`, p.sender?.login);
   }
-  return found;
+}
+function triggerText(trigger) {
+  if (!trigger) return "this workflow";
+  return `${escapeMarkdown(trigger.what)}${trigger.by ? ` by @${trigger.by}` : ""}`;
+}
+function triggerNote(target, ctx) {
+  const trigger = triggerOf(ctx);
+  const moved = target.movedTo ? `; measured head ${target.headSha.slice(0, 12)} as it was at the command: the PR head has since moved to ${target.movedTo.slice(0, 12)}, so this result is not about the current head` : ctx.eventName === "issue_comment" && target.headSha ? `; measured head ${target.headSha.slice(0, 12)}, the PR head at the command` : "";
+  return trigger || moved ? `_Triggered by ${triggerText(trigger)}${moved}._` : "";
 }
 
-// src/adapters/action/gate.ts
-function setDecisionOutputs(io, decision, comparisons, decisionFile) {
-  const first = Array.isArray(comparisons) ? comparisons[0] : comparisons;
-  const worst = extremeCell(comparisons, "worst", first?.metric)?.cell.deltaPct ?? void 0;
-  setGateOutputs(io, decision, decisionFile);
-  io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-}
-function setGateOutputs(io, decision, decisionFile) {
-  io.setOutput("verdict", decision.verdict);
-  io.setOutput("outcome", decision.outcome);
-  io.setOutput("decision-json", decisionFile);
-}
-async function publishGate(io, decision, files, log) {
-  setGateOutputs(io, decision, await writeDecision(files.dir, decision));
-  log(`${decision.flow}: ${decision.outcome}: ${headlineText(decision)}`);
-  return outcomeOf(decision, files.resultsFile, files.reportFile);
-}
-function statusOf(decision, runUrl) {
-  return { ...decision.status, ...runUrl ? { targetUrl: runUrl } : {} };
-}
-function outcomeOf(decision, resultsFile, reportFile) {
-  return {
-    verdict: decision.verdict,
-    ...decision.failure !== void 0 ? { failure: decision.failure } : {},
-    resultsFile,
-    reportFile
-  };
-}
-
-// src/adapters/action/workloads.ts
-import path39 from "node:path";
-
-// src/drivers/load-workload.ts
-import { readFile as readFile20, stat as stat8 } from "node:fs/promises";
-import path38 from "node:path";
-
-// src/drivers/confine-path.ts
-import { realpath } from "node:fs/promises";
-import path36 from "node:path";
-async function confinedPath(root, name) {
-  if (path36.isAbsolute(name)) {
-    return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
-  }
-  let realRoot;
-  let real;
-  try {
-    realRoot = await realpath(root);
-    real = await realpath(path36.resolve(root, name));
-  } catch {
-    return {
-      refused: `not found (looked for ${path36.resolve(root, name)}; paths are relative to the workload file)`
-    };
-  }
-  const inside = path36.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path36.isAbsolute(inside)) {
-    return {
-      refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
-    };
-  }
-  return { path: real };
+// src/adapters/action/publish-comparison.ts
+async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
+  const { io } = deps;
+  const { decision, resultsFile, reportFile } = await publishVerdict(
+    {
+      ...run3,
+      resultsDir,
+      failOn: inputs.failOn,
+      commentId: inputs.commentId,
+      commentOn: inputs.commentOn,
+      headSha: target.headSha,
+      runId: ctx.runId,
+      fallbackRunUrl: ctx.runUrl,
+      note: triggerNote(target, ctx)
+    },
+    {
+      accepted: () => acceptancesFor(target, inputs, deps),
+      writeSummary: (markdown) => io.writeSummary(markdown),
+      setOutputs: (decision2, comparison, files) => {
+        setDecisionOutputs(io, decision2, comparison, files.decisionFile);
+        io.setOutput("results-json", files.resultsFile);
+        io.setOutput("report-markdown", files.reportFile);
+      },
+      post: (body, decision2, runUrl) => postToGitHub({ body, status: statusOf(decision2, runUrl) }, target, inputs, deps)
+    },
+    deps.logger
+  );
+  return outcomeOf(decision, resultsFile, reportFile);
 }
 
-// src/drivers/load-workload.ts
-var import_yaml2 = __toESM(require_dist2(), 1);
-init_errors();
-
-// src/drivers/shipped-workloads.ts
-init_errors();
-import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
+// src/adapters/action/shard-job.ts
+import { mkdir as mkdir8, writeFile as writeFile11 } from "node:fs/promises";
 import path37 from "node:path";
-import { fileURLToPath } from "node:url";
-function shippedWorkloadNames(workloadsDir) {
-  try {
-    return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
-  } catch {
-    return [];
-  }
-}
-function defaultWorkloadsDir(from = path37.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path37.dirname(dir)) {
-    const candidate = path37.join(dir, "workloads");
-    if (existsSync2(path37.join(candidate, "workload.schema.json"))) return candidate;
-    if (path37.dirname(dir) === dir) return void 0;
-  }
-}
-function resolveWorkloadFile(ref, lookup) {
-  const file2 = path37.resolve(lookup.baseDir ?? ".", ref);
-  const { kind, code } = fileKind(file2);
-  if (kind === "file") return file2;
-  const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
-  const shipped = workloadsDir ? shippedFile(ref, workloadsDir) : void 0;
-  if (shipped) return shipped;
-  const names = workloadsDir ? shippedList(workloadsDir) : "none found";
-  if (kind === "missing" && !isBareName(ref)) {
+init_errors();
+function shardSeedOf(inputs, ctx) {
+  const spec = inputs.shard;
+  const runId = ctx.runId !== void 0 && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : void 0;
+  const seed = inputs.seed ?? (runId !== void 0 && Number.isSafeInteger(runId) ? runId : void 0);
+  if (seed === void 0) {
     throw new UserError(
-      `${lookup.what}: workload file ${file2}: cannot read it (${code}); give the path of a workload file, or the name of a shipped workload (shipped: ${names})`
+      `input 'shard' (${spec.index}/${spec.count}) needs a seed every shard agrees on: set 'seed' (e.g. \${{ github.run_id }}); GITHUB_RUN_ID is ${ctx.runId === void 0 ? "not set" : `'${ctx.runId}', not a whole number`}`
     );
   }
-  const problem2 = kind === "directory" ? "is a directory, not a workload file, and no shipped workload has that name" : "is neither a file nor the name of a shipped workload";
-  throw new UserError(
-    `${lookup.what}: '${ref}' ${problem2} (shipped: ${names}); give one of those names or the path of a workload file (.yml)`
+  return seed;
+}
+async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, failOn) {
+  const { result } = outcome;
+  const shard = result.plan.shard;
+  const cells = result.plan.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
+  const note = `Shard ${shard.index}/${shard.count} of plan ${shard.planId} (seed ${result.plan.seed}; cells ${cells}): no comment and no status from this job, its verdict is partial; the consolidate job (mode: consolidate) posts the verdict over all shards.`;
+  const report = renderJobSummary(
+    reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
   );
-}
-function isBareName(ref) {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(ref) && !/\.ya?ml$/.test(ref);
-}
-function shippedFile(name, workloadsDir) {
-  if (!isBareName(name)) return void 0;
-  const file2 = path37.join(workloadsDir, `${name}.yml`);
-  return fileKind(file2).kind === "file" ? file2 : void 0;
-}
-function shippedList(workloadsDir) {
-  return shippedWorkloadNames(workloadsDir).join(", ") || "none found";
-}
-function fileKind(file2) {
-  try {
-    return { kind: statSync(file2).isDirectory() ? "directory" : "file" };
-  } catch (e) {
-    return { kind: "missing", code: e.code ?? "unreadable" };
-  }
-}
+  await mkdir8(resultsDir, { recursive: true });
+  const reportFile = path37.join(resultsDir, reportFileName);
+  await writeFile11(reportFile, report);
+  await deps.io.writeSummary(`> ${note}
 
-// src/drivers/load-workload.ts
-async function loadWorkload(ref, lookup) {
-  return loadWorkloadFile(resolveWorkloadFile(ref, lookup));
-}
-var MAX_WORKLOAD_FILE_BYTES = 1024 * 1024;
-async function loadWorkloadFile(file2) {
-  let text2;
-  try {
-    const st = await stat8(file2);
-    if (!st.isFile()) {
-      throw new UserError(
-        `workload file ${file2}: not a regular file (${st.isDirectory() ? "a directory" : "a device, FIFO or socket"}); expected a YAML workload file`
-      );
-    }
-    if (st.size > MAX_WORKLOAD_FILE_BYTES) {
-      throw new UserError(
-        `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
-      );
-    }
-    text2 = await readFile20(file2, "utf8");
-  } catch (e) {
-    if (e instanceof UserError) throw e;
-    throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
-  }
-  const workload = parseWorkload(text2, file2);
-  return resolveScripts(workload, file2);
-}
-var MAX_ALIAS_COUNT = 100;
-function parseWorkload(text2, source) {
-  const lineCounter = new import_yaml2.LineCounter();
-  const doc = (0, import_yaml2.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: "error" });
-  if (doc.errors.length > 0) {
-    const err = doc.errors[0];
-    const at = lineCounter.linePos(err.pos[0]);
-    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
-  }
-  let data;
-  try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (e) {
-    throw new UserError(`${source}: invalid YAML: ${aliasProblem(e)}`);
-  }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
-  }
-  const parsed = workloadSchema.safeParse(data);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue3) => describeIssue(issue3, data, doc, lineCounter, source));
-  throw new UserError(
-    problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
-  ${problems.join("\n  ")}`
+${report}`);
+  deps.io.setOutput("results-json", outcome.resultsFile);
+  deps.io.setOutput("report-markdown", reportFile);
+  deps.logger.info(note);
+  const decision = decideShard(result, outcome.comparison, failOn);
+  return publishGate(
+    deps.io,
+    decision,
+    { dir: resultsDir, resultsFile: outcome.resultsFile, reportFile },
+    (l) => deps.logger.info(l)
   );
-}
-function aliasProblem(e) {
-  const message = e instanceof Error ? e.message.split("\n")[0] : String(e);
-  if (/excessive alias count/i.test(message)) {
-    return `its aliases (*name) expand to more than ${MAX_ALIAS_COUNT} copies of anchored nodes (an alias bomb?): write the values out, or use fewer aliases`;
-  }
-  return message;
-}
-async function resolveScripts(workload, file2) {
-  if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path38.dirname(path38.resolve(file2));
-  const scripts = [];
-  for (const [i, script] of workload.scripts.entries()) {
-    const confined = await confinedPath(dir, script.file);
-    if ("refused" in confined) {
-      throw new UserError(
-        `${file2}: scripts[${i}].file: script "${script.file}" refused: ${confined.refused}`
-      );
-    }
-    scripts.push({ ...script, file: confined.path });
-  }
-  return { ...workload, scripts };
-}
-function describeIssue(issue3, data, doc, lineCounter, source) {
-  const field = formatPath2(issue3.path);
-  if (issue3.code === "unrecognized_keys") {
-    const keys = issue3.keys.map((k) => `"${k}"`).join(", ");
-    const where2 = locate(doc, lineCounter, [...issue3.path, issue3.keys[0]], true);
-    const known = Object.keys(schemaShapeAt(variantSchema(data), issue3.path)).join(", ");
-    return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue3.path, issue3.keys)}`;
-  }
-  const range = rangeIssueInUnion(issue3);
-  if (range) return describeIssue(range, data, doc, lineCounter, source);
-  const where = locate(doc, lineCounter, issue3.path, false);
-  const value = valueAt2(data, issue3.path);
-  if (issue3.path.length === 0) return `${source}${where}: ${expectation(issue3)}`;
-  const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
-  return `${source}${where}: ${field}: ${expectation(issue3)}, ${got}`;
-}
-function rangeIssueInUnion(issue3) {
-  if (issue3.code !== "invalid_union" || !Array.isArray(issue3.errors)) return void 0;
-  const ranged = issue3.errors.find(
-    (errs) => errs.length > 0 && errs.every((e) => e.code === "too_big" || e.code === "too_small")
-  );
-  const first = ranged?.[0];
-  return first ? { ...first, path: [...issue3.path, ...first.path] } : void 0;
-}
-function expectation(issue3) {
-  switch (issue3.code) {
-    case "invalid_type":
-      return `expected ${issue3.expected}`;
-    case "too_small":
-      if (issue3.origin === "array") return `expected at least ${issue3.minimum} entries`;
-      return `expected a number ${issue3.inclusive ? ">=" : ">"} ${issue3.minimum}`;
-    case "too_big":
-      if (issue3.origin === "array") return `expected at most ${issue3.maximum} entries`;
-      if (issue3.message.startsWith("expected ")) return issue3.message;
-      return `expected a number ${issue3.inclusive ? "<=" : "<"} ${issue3.maximum}`;
-    case "invalid_value":
-      return `expected one of ${issue3.values.map((v) => JSON.stringify(v)).join(", ")}`;
-    case "invalid_format":
-      return `expected ${issue3.message ?? issue3.format}`;
-    case "invalid_union":
-      if ("options" in issue3 && Array.isArray(issue3.options)) {
-        return `expected one of ${issue3.options.map((v) => JSON.stringify(v)).join(", ")}`;
-      }
-      if (issue3.message && !issue3.message.startsWith("Invalid input")) return issue3.message;
-      return "expected one of the allowed forms (see the JSON Schema)";
-    default:
-      return issue3.message;
-  }
-}
-function formatPath2(p) {
-  return p.reduce(
-    (acc, k) => typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k),
-    ""
-  );
-}
-function valueAt2(data, p) {
-  let cur = data;
-  for (const k of p) {
-    if (cur === null || typeof cur !== "object") return void 0;
-    cur = cur[k];
-  }
-  return cur;
-}
-function locate(doc, lineCounter, p, atKey) {
-  for (let depth = p.length; depth >= 0; depth--) {
-    const sub = p.slice(0, depth);
-    let offset;
-    if (atKey && depth === p.length && depth > 0) {
-      const parent = doc.getIn(sub.slice(0, -1), true);
-      if ((0, import_yaml2.isMap)(parent)) {
-        const pair2 = parent.items.find((it) => (0, import_yaml2.isPair)(it) && (0, import_yaml2.isScalar)(it.key) && it.key.value === sub.at(-1));
-        offset = pair2 && (0, import_yaml2.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
-      }
-    } else {
-      const node3 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
-      offset = node3?.range?.[0];
-    }
-    if (offset !== void 0) {
-      const { line, col } = lineCounter.linePos(offset);
-      return `:${line}:${col}`;
-    }
-  }
-  return "";
-}
-function variantSchema(data) {
-  const tool = data.tool;
-  return typeof tool === "string" && Object.hasOwn(WORKLOAD_VARIANTS, tool) ? WORKLOAD_VARIANTS[tool] : workloadSchema;
-}
-function otherToolHint(data, p, keys) {
-  const tool = data.tool;
-  if (p.length > 0 || typeof tool !== "string") return "";
-  const hints = Object.entries(WORKLOAD_VARIANTS).filter(([other]) => other !== tool).flatMap(
-    ([other, schema]) => keys.filter((k) => Object.hasOwn(schema.shape, k)).map((k) => `${k} is a ${other} field`)
-  );
-  return hints.length > 0 ? `; ${hints.join(", ")}` : "";
-}
-function schemaShapeAt(root, p) {
-  let schema = root;
-  for (const k of [...p, null]) {
-    for (let i = 0; i < 5; i++) {
-      const def2 = schema?._zod?.def;
-      if (def2?.innerType) schema = def2.innerType;
-      else if (def2?.in) schema = def2.in;
-      else break;
-    }
-    if (k === null) break;
-    const def = schema._zod.def;
-    schema = typeof k === "number" ? def.element : def.shape?.[String(k)];
-  }
-  return schema?._zod?.def?.shape ?? {};
-}
-
-// src/adapters/action/workloads.ts
-async function loadInputWorkloads(inputs, ctx, actionDir) {
-  const workloads = [];
-  for (const w of inputs.workloads.length ? inputs.workloads : ["select-only"]) {
-    const workload = await loadWorkload(w, inputLookup(ctx.workspace, actionDir));
-    if (inputs.instructions) workload.instructions ??= resolveInstructions(true);
-    workloads.push(workload);
-  }
-  return workloads;
-}
-function workloadPath(name, workspace, actionDir) {
-  return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
-}
-function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path39.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/store-setup.ts
-import path41 from "node:path";
+import path39 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/branch/data-branch.ts
 import { rm as rm10 } from "node:fs/promises";
-import path40 from "node:path";
+import path38 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -77063,11 +77437,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path40.join(this.opts.workDir, this.opts.storePath);
+    return path38.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path40.join(this.opts.workDir, relative);
+    return path38.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -77239,7 +77613,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path41.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path39.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -77254,7 +77628,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
         remote: access7.dataBranchRemote,
         ...access7.dataBranchCredentials ? { credentials: access7.dataBranchCredentials } : {},
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path41.join(access7.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path39.join(access7.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -77299,88 +77673,531 @@ async function openActionStore(inputs, workspace, access7, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path41.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path39.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
 
-// src/flows/compare/compare-flow.ts
+// src/adapters/action/trusted-target.ts
 init_errors();
-function checkBaselineDesign(baseline, adaptive, names) {
-  if (adaptive && baseline.kind === "stored") {
+function benchmarkTarget(ctx, result, prNumberInput) {
+  const pr = pullRequestOf(ctx);
+  return {
+    prNumber: prNumberInput ?? pr?.number,
+    headSha: result.source?.head?.sha ?? ctx.sha,
+    basis: pr ? `the ${ctx.eventName} event of PR #${pr.number}` : `the ${ctx.eventName} event`
+  };
+}
+async function commentTarget(ctx, result, prNumberInput, api, file2, headRefInput) {
+  const target = ctx.eventName === "issue_comment" ? await commandTarget(ctx, prNumberInput, api, headRefInput) : await eventTarget(ctx, prNumberInput, api, "mode comment", result.source?.prNumber);
+  checkClaims(result, target, file2);
+  return target;
+}
+async function eventTarget(ctx, prNumberInput, api, mode, claimedPr) {
+  const run3 = ctx.payload.workflow_run;
+  const pr = pullRequestOf(ctx);
+  let headSha;
+  let basis;
+  let vouched;
+  if (run3 && typeof run3.head_sha === "string") {
+    headSha = run3.head_sha;
+    const listed = (run3.pull_requests ?? []).map((p) => p.number).filter((n) => typeof n === "number");
+    vouched = listed[0];
+    basis = `the workflow_run event (head ${headSha.slice(0, 12)})`;
+  } else if (pr) {
+    headSha = pr.head.sha;
+    vouched = pr.number;
+    basis = `the ${ctx.eventName} event of PR #${pr.number}`;
+  } else {
+    basis = `input 'pr-number'`;
+  }
+  const prNumber = prNumberInput ?? vouched ?? claimedPr;
+  if (prNumber !== void 0 && prNumber !== vouched) {
+    if (!api) {
+      throw new UserError(
+        `${mode}: PR #${prNumber} cannot be checked against the commit without the API: set 'github-token'`
+      );
+    }
+    const actual = await api.pullRequestHead(prNumber);
+    if (headSha === void 0) headSha = actual;
+    else if (actual !== headSha) {
+      throw new UserError(
+        `${mode}: PR #${prNumber}'s head is ${actual.slice(0, 12)}, not ${headSha.slice(0, 12)}, the commit ${basis} measured; refusing to comment or set a status (set 'pr-number' to the PR of that commit)`
+      );
+    }
+  }
+  if (headSha === void 0) {
     throw new UserError(
-      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`
+      `${mode}: cannot tell which commit the results belong to: run it on workflow_run or pull_request, or set 'pr-number' (with 'github-token')`
+    );
+  }
+  return { ...prNumber !== void 0 ? { prNumber } : {}, headSha, basis };
+}
+async function commandTarget(ctx, prNumberInput, api, headRefInput) {
+  const issue3 = ctx.payload.issue;
+  if (typeof issue3?.number !== "number" || !issue3.pull_request) {
+    throw new UserError(
+      "mode comment on issue_comment: the comment is not on a pull request; refusing to comment or set a status"
+    );
+  }
+  if (prNumberInput !== void 0 && prNumberInput !== issue3.number) {
+    throw new UserError(
+      `mode comment: input 'pr-number' is ${prNumberInput}, but the /pgperf command was on PR #${issue3.number}; refusing to comment or set a status`
+    );
+  }
+  if (!api)
+    throw new UserError(
+      "mode comment on issue_comment reads the PR's head through the API: set 'github-token'"
+    );
+  const now = await api.pullRequestHead(issue3.number);
+  const measured = headRefInput !== void 0 && /^[0-9a-f]{40}$/.test(headRefInput) ? headRefInput : now;
+  return {
+    prNumber: issue3.number,
+    headSha: measured,
+    basis: `the /pgperf command on PR #${issue3.number} (head ${measured.slice(0, 12)})`,
+    ...now !== measured ? { movedTo: now } : {}
+  };
+}
+function checkClaims(result, target, file2) {
+  const claimed = { pr: result.source?.prNumber, sha: result.source?.head?.sha };
+  const headSha = target.headSha;
+  if (claimed.sha !== void 0 && claimed.sha !== headSha) {
+    throw new UserError(
+      `${file2}: source.head.sha is ${claimed.sha.slice(0, 12)}, but ${target.basis} is for ${headSha.slice(0, 12)}; the results do not belong to this run, refusing to comment or set a status`
+    );
+  }
+  if (claimed.pr !== void 0 && target.prNumber !== void 0 && claimed.pr !== target.prNumber) {
+    throw new UserError(
+      `${file2}: source.prNumber is ${claimed.pr}, but ${target.basis} is for PR #${target.prNumber}; refusing to comment or set a status`
     );
   }
 }
-async function runComparison(request2, stored, deps) {
-  if (!stored) return runPipeline(request2, deps);
-  const head = await headOnly(request2.arms, deps);
-  return runStoredBaseline({ ...request2, arms: { kind: "installed", arms: [head] } }, stored, deps);
-}
-async function headOnly(arms, deps) {
-  if (arms.kind === "installed" && arms.arms.length === 1) return arms.arms[0];
-  const all = arms.kind === "installed" ? arms.arms : await deps.logger.group(
-    "Building PostgreSQL",
-    () => deps.build({ ...arms.request, headOnly: true }, deps.signal)
-  );
-  const head = all.find((a) => a.label === "head");
-  if (!head) throw new Error("no head arm to measure against the stored baseline");
-  return head;
-}
 
-// src/adapters/action/shard-job.ts
-import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
+// src/adapters/action/workloads.ts
+import path43 from "node:path";
+
+// src/drivers/load-workload.ts
+import { readFile as readFile20, stat as stat8 } from "node:fs/promises";
 import path42 from "node:path";
+
+// src/drivers/confine-path.ts
+import { realpath } from "node:fs/promises";
+import path40 from "node:path";
+async function confinedPath(root, name) {
+  if (path40.isAbsolute(name)) {
+    return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
+  }
+  let realRoot;
+  let real;
+  try {
+    realRoot = await realpath(root);
+    real = await realpath(path40.resolve(root, name));
+  } catch {
+    return {
+      refused: `not found (looked for ${path40.resolve(root, name)}; paths are relative to the workload file)`
+    };
+  }
+  const inside = path40.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path40.isAbsolute(inside)) {
+    return {
+      refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
+    };
+  }
+  return { path: real };
+}
+
+// src/drivers/load-workload.ts
+var import_yaml2 = __toESM(require_dist2(), 1);
 init_errors();
-function shardOfInputs(inputs, ctx, workloads) {
-  const spec = inputs.shard;
-  const runId = ctx.runId !== void 0 && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : void 0;
-  const seed = inputs.seed ?? (runId !== void 0 && Number.isSafeInteger(runId) ? runId : void 0);
-  if (seed === void 0) {
+
+// src/drivers/shipped-workloads.ts
+init_errors();
+import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
+import path41 from "node:path";
+import { fileURLToPath } from "node:url";
+function shippedWorkloadNames(workloadsDir) {
+  try {
+    return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
+  } catch {
+    return [];
+  }
+}
+function defaultWorkloadsDir(from = path41.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path41.dirname(dir)) {
+    const candidate = path41.join(dir, "workloads");
+    if (existsSync2(path41.join(candidate, "workload.schema.json"))) return candidate;
+    if (path41.dirname(dir) === dir) return void 0;
+  }
+}
+function resolveWorkloadFile(ref, lookup) {
+  const file2 = path41.resolve(lookup.baseDir ?? ".", ref);
+  const { kind, code } = fileKind(file2);
+  if (kind === "file") return file2;
+  const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
+  const shipped = workloadsDir ? shippedFile(ref, workloadsDir) : void 0;
+  if (shipped) return shipped;
+  const names = workloadsDir ? shippedList(workloadsDir) : "none found";
+  if (kind === "missing" && !isBareName(ref)) {
     throw new UserError(
-      `input 'shard' (${spec.index}/${spec.count}) needs a seed every shard agrees on: set 'seed' (e.g. \${{ github.run_id }}); GITHUB_RUN_ID is ${ctx.runId === void 0 ? "not set" : `'${ctx.runId}', not a whole number`}`
+      `${lookup.what}: workload file ${file2}: cannot read it (${code}); give the path of a workload file, or the name of a shipped workload (shipped: ${names})`
     );
   }
+  const problem2 = kind === "directory" ? "is a directory, not a workload file, and no shipped workload has that name" : "is neither a file nor the name of a shipped workload";
+  throw new UserError(
+    `${lookup.what}: '${ref}' ${problem2} (shipped: ${names}); give one of those names or the path of a workload file (.yml)`
+  );
+}
+function isBareName(ref) {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(ref) && !/\.ya?ml$/.test(ref);
+}
+function shippedFile(name, workloadsDir) {
+  if (!isBareName(name)) return void 0;
+  const file2 = path41.join(workloadsDir, `${name}.yml`);
+  return fileKind(file2).kind === "file" ? file2 : void 0;
+}
+function shippedList(workloadsDir) {
+  return shippedWorkloadNames(workloadsDir).join(", ") || "none found";
+}
+function fileKind(file2) {
   try {
-    const selected = selectShard(workloads, spec, {
-      ...inputs.rounds !== void 0 ? { rounds: inputs.rounds } : {},
-      ...inputs.duration !== void 0 ? { duration: inputs.duration } : {}
-    });
-    return { workloads: selected.workloads, shard: selected.info, seed };
+    return { kind: statSync(file2).isDirectory() ? "directory" : "file" };
   } catch (e) {
-    throw new UserError(`input 'shard' (${spec.index}/${spec.count}): ${errorMessage(e)}`);
+    return { kind: "missing", code: e.code ?? "unreadable" };
   }
 }
-async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, failOn) {
-  const { result } = outcome;
-  const shard = result.plan.shard;
-  const cells = result.plan.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
-  const note = `Shard ${shard.index}/${shard.count} of plan ${shard.planId} (seed ${result.plan.seed}; cells ${cells}): no comment and no status from this job, its verdict is partial; the consolidate job (mode: consolidate) posts the verdict over all shards.`;
-  const report = renderJobSummary(
-    reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
-  );
-  await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path42.join(resultsDir, reportFileName);
-  await writeFile10(reportFile, report);
-  await deps.io.writeSummary(`> ${note}
 
-${report}`);
-  deps.io.setOutput("results-json", outcome.resultsFile);
-  deps.io.setOutput("report-markdown", reportFile);
-  deps.logger.info(note);
-  const decision = decideShard(result, outcome.comparison, failOn);
-  return publishGate(
-    deps.io,
-    decision,
-    { dir: resultsDir, resultsFile: outcome.resultsFile, reportFile },
-    (l) => deps.logger.info(l)
+// src/drivers/load-workload.ts
+async function loadWorkload(ref, lookup) {
+  return loadWorkloadFile(resolveWorkloadFile(ref, lookup));
+}
+var MAX_WORKLOAD_FILE_BYTES = 1024 * 1024;
+async function loadWorkloadFile(file2) {
+  let text2;
+  try {
+    const st = await stat8(file2);
+    if (!st.isFile()) {
+      throw new UserError(
+        `workload file ${file2}: not a regular file (${st.isDirectory() ? "a directory" : "a device, FIFO or socket"}); expected a YAML workload file`
+      );
+    }
+    if (st.size > MAX_WORKLOAD_FILE_BYTES) {
+      throw new UserError(
+        `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
+      );
+    }
+    text2 = await readFile20(file2, "utf8");
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
+  }
+  const workload = parseWorkload(text2, file2);
+  return resolveScripts(workload, file2);
+}
+var MAX_ALIAS_COUNT = 100;
+function parseWorkload(text2, source) {
+  const lineCounter = new import_yaml2.LineCounter();
+  const doc = (0, import_yaml2.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: "error" });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0];
+    const at = lineCounter.linePos(err.pos[0]);
+    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
+  }
+  let data;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    throw new UserError(`${source}: invalid YAML: ${aliasProblem(e)}`);
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
+  }
+  const parsed = workloadSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue3) => describeIssue(issue3, data, doc, lineCounter, source));
+  throw new UserError(
+    problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
+  ${problems.join("\n  ")}`
   );
 }
+function aliasProblem(e) {
+  const message = e instanceof Error ? e.message.split("\n")[0] : String(e);
+  if (/excessive alias count/i.test(message)) {
+    return `its aliases (*name) expand to more than ${MAX_ALIAS_COUNT} copies of anchored nodes (an alias bomb?): write the values out, or use fewer aliases`;
+  }
+  return message;
+}
+async function resolveScripts(workload, file2) {
+  if (workload.tool !== "pgbench" || !workload.scripts) return workload;
+  const dir = path42.dirname(path42.resolve(file2));
+  const scripts = [];
+  for (const [i, script] of workload.scripts.entries()) {
+    const confined = await confinedPath(dir, script.file);
+    if ("refused" in confined) {
+      throw new UserError(
+        `${file2}: scripts[${i}].file: script "${script.file}" refused: ${confined.refused}`
+      );
+    }
+    scripts.push({ ...script, file: confined.path });
+  }
+  return { ...workload, scripts };
+}
+function describeIssue(issue3, data, doc, lineCounter, source) {
+  const field = formatPath2(issue3.path);
+  if (issue3.code === "unrecognized_keys") {
+    const keys = issue3.keys.map((k) => `"${k}"`).join(", ");
+    const where2 = locate(doc, lineCounter, [...issue3.path, issue3.keys[0]], true);
+    const known = Object.keys(schemaShapeAt(variantSchema(data), issue3.path)).join(", ");
+    return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue3.path, issue3.keys)}`;
+  }
+  const range = rangeIssueInUnion(issue3);
+  if (range) return describeIssue(range, data, doc, lineCounter, source);
+  const where = locate(doc, lineCounter, issue3.path, false);
+  const value = valueAt2(data, issue3.path);
+  if (issue3.path.length === 0) return `${source}${where}: ${expectation(issue3)}`;
+  const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
+  return `${source}${where}: ${field}: ${expectation(issue3)}, ${got}`;
+}
+function rangeIssueInUnion(issue3) {
+  if (issue3.code !== "invalid_union" || !Array.isArray(issue3.errors)) return void 0;
+  const ranged = issue3.errors.find(
+    (errs) => errs.length > 0 && errs.every((e) => e.code === "too_big" || e.code === "too_small")
+  );
+  const first = ranged?.[0];
+  return first ? { ...first, path: [...issue3.path, ...first.path] } : void 0;
+}
+function expectation(issue3) {
+  switch (issue3.code) {
+    case "invalid_type":
+      return `expected ${issue3.expected}`;
+    case "too_small":
+      if (issue3.origin === "array") return `expected at least ${issue3.minimum} entries`;
+      return `expected a number ${issue3.inclusive ? ">=" : ">"} ${issue3.minimum}`;
+    case "too_big":
+      if (issue3.origin === "array") return `expected at most ${issue3.maximum} entries`;
+      if (issue3.message.startsWith("expected ")) return issue3.message;
+      return `expected a number ${issue3.inclusive ? "<=" : "<"} ${issue3.maximum}`;
+    case "invalid_value":
+      return `expected one of ${issue3.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_format":
+      return `expected ${issue3.message ?? issue3.format}`;
+    case "invalid_union":
+      if ("options" in issue3 && Array.isArray(issue3.options)) {
+        return `expected one of ${issue3.options.map((v) => JSON.stringify(v)).join(", ")}`;
+      }
+      if (issue3.message && !issue3.message.startsWith("Invalid input")) return issue3.message;
+      return "expected one of the allowed forms (see the JSON Schema)";
+    default:
+      return issue3.message;
+  }
+}
+function formatPath2(p) {
+  return p.reduce(
+    (acc, k) => typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k),
+    ""
+  );
+}
+function valueAt2(data, p) {
+  let cur = data;
+  for (const k of p) {
+    if (cur === null || typeof cur !== "object") return void 0;
+    cur = cur[k];
+  }
+  return cur;
+}
+function locate(doc, lineCounter, p, atKey) {
+  for (let depth = p.length; depth >= 0; depth--) {
+    const sub = p.slice(0, depth);
+    let offset;
+    if (atKey && depth === p.length && depth > 0) {
+      const parent = doc.getIn(sub.slice(0, -1), true);
+      if ((0, import_yaml2.isMap)(parent)) {
+        const pair2 = parent.items.find((it) => (0, import_yaml2.isPair)(it) && (0, import_yaml2.isScalar)(it.key) && it.key.value === sub.at(-1));
+        offset = pair2 && (0, import_yaml2.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
+      }
+    } else {
+      const node3 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
+      offset = node3?.range?.[0];
+    }
+    if (offset !== void 0) {
+      const { line, col } = lineCounter.linePos(offset);
+      return `:${line}:${col}`;
+    }
+  }
+  return "";
+}
+function variantSchema(data) {
+  const tool = data.tool;
+  return typeof tool === "string" && Object.hasOwn(WORKLOAD_VARIANTS, tool) ? WORKLOAD_VARIANTS[tool] : workloadSchema;
+}
+function otherToolHint(data, p, keys) {
+  const tool = data.tool;
+  if (p.length > 0 || typeof tool !== "string") return "";
+  const hints = Object.entries(WORKLOAD_VARIANTS).filter(([other]) => other !== tool).flatMap(
+    ([other, schema]) => keys.filter((k) => Object.hasOwn(schema.shape, k)).map((k) => `${k} is a ${other} field`)
+  );
+  return hints.length > 0 ? `; ${hints.join(", ")}` : "";
+}
+function schemaShapeAt(root, p) {
+  let schema = root;
+  for (const k of [...p, null]) {
+    for (let i = 0; i < 5; i++) {
+      const def2 = schema?._zod?.def;
+      if (def2?.innerType) schema = def2.innerType;
+      else if (def2?.in) schema = def2.in;
+      else break;
+    }
+    if (k === null) break;
+    const def = schema._zod.def;
+    schema = typeof k === "number" ? def.element : def.shape?.[String(k)];
+  }
+  return schema?._zod?.def?.shape ?? {};
+}
+
+// src/adapters/action/workloads.ts
+async function loadInputWorkloads(inputs, ctx, actionDir) {
+  const workloads = [];
+  for (const w of inputs.workloads.length ? inputs.workloads : ["select-only"]) {
+    const workload = await loadWorkload(w, inputLookup(ctx.workspace, actionDir));
+    if (inputs.instructions) workload.instructions ??= resolveInstructions(true);
+    workloads.push(workload);
+  }
+  return workloads;
+}
+function workloadPath(name, workspace, actionDir) {
+  return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
+}
+function inputLookup(workspace, actionDir) {
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path43.join(actionDir, "workloads") };
+}
+
+// src/adapters/action/benchmark-mode.ts
+var INPUT_NAMES = {
+  maxRounds: "input 'max-rounds'",
+  timeBudget: "input 'time-budget'",
+  schedule: "schedule",
+  spending: "spending",
+  passAlpha: "input 'pass-alpha'",
+  adaptive: "inputs 'max-rounds'/'time-budget'",
+  rounds: "input 'rounds'",
+  baseline: "input 'baseline'",
+  shard: "input 'shard'",
+  seed: "input 'seed'",
+  cpuDmaLatency: "input 'cpu-dma-latency'",
+  governor: "input 'governor'"
+};
+var runBenchmarkMode = async (inputs, ctx, deps, resultsDir) => {
+  const outcome = await benchmark(inputs, ctx, deps, resultsDir);
+  if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE, inputs.failOn);
+  const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
+  return publishComparison(outcome, target, inputs, ctx, deps, resultsDir);
+};
+async function benchmark(inputs, ctx, deps, resultsDir) {
+  const { logger } = deps;
+  const commits2 = await chooseCommits(ctx, inputs, deps.api);
+  logger.info(`base: ${describeCommit2(commits2.base)}; head: ${describeCommit2(commits2.head)}`);
+  const workloads = await loadInputWorkloads({ workloads: inputs.workloads }, ctx, deps.actionDir);
+  const { request: request2, stored } = comparisonOf(
+    {
+      arms: await armSource(commits2, inputs, ctx, deps),
+      workloads,
+      ...inputs.clientCounts ? { clients: inputs.clientCounts } : {},
+      instructions: inputs.instructions,
+      ...inputs.shard ? { shard: inputs.shard, seed: shardSeedOf(inputs, ctx) } : { seed: inputs.seed },
+      baseline: inputs.baseline,
+      storedBaseline: {
+        allowFingerprintMismatch: false,
+        sentinelRounds: DEFAULT_SENTINEL_ROUNDS,
+        onDrift: "inconclusive",
+        names: { baseline: "input 'baseline'", duration: "input 'duration'" }
+      },
+      analysis: {
+        alpha: inputs.alpha,
+        thresholdPct: inputs.threshold,
+        ...inputs.steadyPass !== void 0 ? { steadyPass: inputs.steadyPass } : {}
+      },
+      adaptive: {
+        ...inputs.maxRounds !== void 0 ? { maxRounds: inputs.maxRounds } : {},
+        ...inputs.timeBudgetS !== void 0 ? { timeBudgetS: inputs.timeBudgetS } : {},
+        ...inputs.passAlpha !== void 0 ? { passAlpha: inputs.passAlpha } : {}
+      },
+      rounds: inputs.rounds,
+      durationS: inputs.duration,
+      confirmRounds: inputs.confirmRounds,
+      explain: inputs.explain,
+      instructionCounter: { counter: inputs.instructionCounter },
+      order: "random",
+      force: inputs.force,
+      runAs: inputs.runAs,
+      dataChecksums: false,
+      controls: { cpuDmaLatencyUs: inputs.cpuDmaLatencyUs, governor: inputs.governor },
+      source: {
+        repository: `${ctx.owner}/${ctx.repo}`,
+        ...commits2.prNumber ? { prNumber: commits2.prNumber } : {},
+        ...ctx.runUrl ? { runUrl: ctx.runUrl } : {},
+        base: { ref: commits2.base.ref, sha: commits2.base.sha, chosenBy: commits2.base.chosenBy },
+        head: { ref: commits2.head.ref, sha: commits2.head.sha, chosenBy: commits2.head.chosenBy }
+      }
+    },
+    INPUT_NAMES
+  );
+  const { shard } = request2;
+  if (shard) {
+    const cells = request2.workloads.flatMap((w) => w.clients.map((c) => `${w.name}@${c}`)).join(", ");
+    logger.info(
+      `shard ${shard.index}/${shard.count} of plan ${shard.planId}, seed ${request2.seed}: ${cells}`
+    );
+  }
+  const store = await openInputStore(inputs, ctx.workspace, deps);
+  try {
+    const outcome = await logger.group(
+      "Benchmark",
+      () => runComparison(
+        { ...request2, runDir: resultsDir },
+        stored ? { ...stored, store: store.reader } : void 0,
+        pipelineDepsOf(deps, store)
+      )
+    );
+    logArchive(outcome, logger);
+    return outcome;
+  } finally {
+    await store?.close();
+  }
+}
+async function armSource(commits2, inputs, ctx, deps) {
+  if (inputs.baseBinDir && inputs.headBinDir) {
+    return {
+      kind: "installed",
+      arms: [
+        { label: "base", binDir: path44.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path44.resolve(inputs.headBinDir), settings: {} }
+      ]
+    };
+  }
+  if (!deps.build) {
+    throw new UserError(
+      "building PostgreSQL from source is not available here: set 'base-bin-dir' and 'head-bin-dir'"
+    );
+  }
+  return { kind: "build", request: await buildRequestFor(ctx, commits2, inputs, deps.cacheDir) };
+}
+function describeCommit2(c) {
+  return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
+}
+
+// src/adapters/action/comment-mode.ts
+import path45 from "node:path";
+init_read_results();
+var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
+  const resultsFile = path45.join(resultsDir, RESULTS_FILE);
+  const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
+  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
+  deps.logger.info(`comment mode: publishing for ${target.basis}`);
+  return publishComparison({ result, comparison: analyse(result) }, target, inputs, ctx, deps, resultsDir);
+};
 
 // src/adapters/action/consolidate-mode.ts
-import { writeFile as writeFile11, mkdir as mkdir8 } from "node:fs/promises";
-import path44 from "node:path";
+import { writeFile as writeFile12, mkdir as mkdir9 } from "node:fs/promises";
+import path47 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -77471,7 +78288,7 @@ function checkIdentity(f, shard, ownCells) {
     );
   }
   const planCells = new Set(allCells.map(cellId));
-  const shardOf = /* @__PURE__ */ new Map();
+  const shardOf2 = /* @__PURE__ */ new Map();
   for (const [i, cells] of assignment.entries()) {
     for (const c of cells) {
       const id = cellId(c);
@@ -77480,16 +78297,16 @@ function checkIdentity(f, shard, ownCells) {
           `${file2}: plan.shard.assignment gives shard ${i + 1} the cell ${id}, which is not a cell of plan ${planId} (plan.shard.allCells)`
         );
       }
-      const other = shardOf.get(id);
+      const other = shardOf2.get(id);
       if (other !== void 0) {
         throw new UserError(
           `${file2}: plan.shard.assignment gives the cell ${id} to shards ${other} and ${i + 1}; a cell belongs to one shard`
         );
       }
-      shardOf.set(id, i + 1);
+      shardOf2.set(id, i + 1);
     }
   }
-  const unassigned = allCells.filter((c) => !shardOf.has(cellId(c)));
+  const unassigned = allCells.filter((c) => !shardOf2.has(cellId(c)));
   if (unassigned.length) {
     throw new UserError(
       `${file2}: plan.shard.assignment gives no shard the cell${unassigned.length > 1 ? "s" : ""} ${listCells2(unassigned)} of plan ${planId}`
@@ -77690,7 +78507,7 @@ function mergedShard(ref, samples) {
 init_read_results();
 init_errors();
 import { readdir as readdir11 } from "node:fs/promises";
-import path43 from "node:path";
+import path46 from "node:path";
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
@@ -77699,7 +78516,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path43.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path46.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -77884,418 +78701,6 @@ ${renderJobSummary({ ...c.report, maxLength: share })}`
 
 // src/adapters/action/consolidate-mode.ts
 init_errors();
-
-// src/adapters/action/trusted-target.ts
-init_errors();
-function benchmarkTarget(ctx, result, prNumberInput) {
-  const pr = pullRequestOf(ctx);
-  return {
-    prNumber: prNumberInput ?? pr?.number,
-    headSha: result.source?.head?.sha ?? ctx.sha,
-    basis: pr ? `the ${ctx.eventName} event of PR #${pr.number}` : `the ${ctx.eventName} event`
-  };
-}
-async function commentTarget(ctx, result, prNumberInput, api, file2, headRefInput) {
-  const target = ctx.eventName === "issue_comment" ? await commandTarget(ctx, prNumberInput, api, headRefInput) : await eventTarget(ctx, prNumberInput, api, "mode comment", result.source?.prNumber);
-  checkClaims(result, target, file2);
-  return target;
-}
-async function eventTarget(ctx, prNumberInput, api, mode, claimedPr) {
-  const run3 = ctx.payload.workflow_run;
-  const pr = pullRequestOf(ctx);
-  let headSha;
-  let basis;
-  let vouched;
-  if (run3 && typeof run3.head_sha === "string") {
-    headSha = run3.head_sha;
-    const listed = (run3.pull_requests ?? []).map((p) => p.number).filter((n) => typeof n === "number");
-    vouched = listed[0];
-    basis = `the workflow_run event (head ${headSha.slice(0, 12)})`;
-  } else if (pr) {
-    headSha = pr.head.sha;
-    vouched = pr.number;
-    basis = `the ${ctx.eventName} event of PR #${pr.number}`;
-  } else {
-    basis = `input 'pr-number'`;
-  }
-  const prNumber = prNumberInput ?? vouched ?? claimedPr;
-  if (prNumber !== void 0 && prNumber !== vouched) {
-    if (!api) {
-      throw new UserError(
-        `${mode}: PR #${prNumber} cannot be checked against the commit without the API: set 'github-token'`
-      );
-    }
-    const actual = await api.pullRequestHead(prNumber);
-    if (headSha === void 0) headSha = actual;
-    else if (actual !== headSha) {
-      throw new UserError(
-        `${mode}: PR #${prNumber}'s head is ${actual.slice(0, 12)}, not ${headSha.slice(0, 12)}, the commit ${basis} measured; refusing to comment or set a status (set 'pr-number' to the PR of that commit)`
-      );
-    }
-  }
-  if (headSha === void 0) {
-    throw new UserError(
-      `${mode}: cannot tell which commit the results belong to: run it on workflow_run or pull_request, or set 'pr-number' (with 'github-token')`
-    );
-  }
-  return { ...prNumber !== void 0 ? { prNumber } : {}, headSha, basis };
-}
-async function commandTarget(ctx, prNumberInput, api, headRefInput) {
-  const issue3 = ctx.payload.issue;
-  if (typeof issue3?.number !== "number" || !issue3.pull_request) {
-    throw new UserError(
-      "mode comment on issue_comment: the comment is not on a pull request; refusing to comment or set a status"
-    );
-  }
-  if (prNumberInput !== void 0 && prNumberInput !== issue3.number) {
-    throw new UserError(
-      `mode comment: input 'pr-number' is ${prNumberInput}, but the /pgperf command was on PR #${issue3.number}; refusing to comment or set a status`
-    );
-  }
-  if (!api)
-    throw new UserError(
-      "mode comment on issue_comment reads the PR's head through the API: set 'github-token'"
-    );
-  const now = await api.pullRequestHead(issue3.number);
-  const measured = headRefInput !== void 0 && /^[0-9a-f]{40}$/.test(headRefInput) ? headRefInput : now;
-  return {
-    prNumber: issue3.number,
-    headSha: measured,
-    basis: `the /pgperf command on PR #${issue3.number} (head ${measured.slice(0, 12)})`,
-    ...now !== measured ? { movedTo: now } : {}
-  };
-}
-function checkClaims(result, target, file2) {
-  const claimed = { pr: result.source?.prNumber, sha: result.source?.head?.sha };
-  const headSha = target.headSha;
-  if (claimed.sha !== void 0 && claimed.sha !== headSha) {
-    throw new UserError(
-      `${file2}: source.head.sha is ${claimed.sha.slice(0, 12)}, but ${target.basis} is for ${headSha.slice(0, 12)}; the results do not belong to this run, refusing to comment or set a status`
-    );
-  }
-  if (claimed.pr !== void 0 && target.prNumber !== void 0 && claimed.pr !== target.prNumber) {
-    throw new UserError(
-      `${file2}: source.prNumber is ${claimed.pr}, but ${target.basis} is for PR #${target.prNumber}; refusing to comment or set a status`
-    );
-  }
-}
-
-// src/core/pgperf-command.ts
-var COMMAND_GRAMMAR = [
-  "`/pgperf run [workloads=a,b] [clients=1,64] [rounds=N]`: compare the PR head with its base",
-  "`/pgperf rerun <workload>@<clients>`: measure one cell again",
-  "`/pgperf accept <workload>[@<clients>] <reason>`: accept the regression of those cells for this head commit",
-  "`/pgperf help`: this list"
-];
-var MAX_REASON_LENGTH = 300;
-var MAX_LINE_LENGTH = 1e3;
-var NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-var PREFIX = "/pgperf";
-var RUN_OPTIONS = ["workloads", "clients", "rounds"];
-function parsePgperfCommand(body) {
-  const line = (body.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "").trim();
-  if (!line.startsWith(PREFIX) || line.length > PREFIX.length && !/\s/.test(line[PREFIX.length])) {
-    return void 0;
-  }
-  const text2 = line.length > MAX_LINE_LENGTH ? `${line.slice(0, 60)}\u2026` : line;
-  const fail = (problem2) => ({ ok: false, problem: problem2, text: text2 });
-  if (line.length > MAX_LINE_LENGTH) return fail(`the command is longer than ${MAX_LINE_LENGTH} characters`);
-  if (/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(line)) {
-    return fail("the command contains control or bidirectional characters");
-  }
-  const [verb, ...args] = line.slice(PREFIX.length).trim().split(/\s+/).filter(Boolean);
-  try {
-    const command = parseVerb(verb, args);
-    return { ok: true, command, text: text2 };
-  } catch (e) {
-    if (e instanceof CommandProblem) return fail(e.message);
-    throw e;
-  }
-}
-var CommandProblem = class extends Error {
-};
-function parseVerb(verb, args) {
-  switch (verb) {
-    case void 0:
-      throw new CommandProblem("no command after /pgperf");
-    case "help":
-      if (args.length > 0) throw new CommandProblem(`'help' takes nothing, got '${args[0]}'`);
-      return { kind: "help" };
-    case "run":
-      return parseRun(args);
-    case "rerun": {
-      if (args.length !== 1) {
-        throw new CommandProblem(`'rerun' takes one <workload>@<clients>, got ${args.length} words`);
-      }
-      const cell = parseCell(args[0], true);
-      return { kind: "rerun", workload: cell.workload, clients: cell.clients };
-    }
-    case "accept": {
-      if (args.length === 0) throw new CommandProblem("'accept' needs <workload>[@<clients>] and a reason");
-      const cell = parseCell(args[0], false);
-      const reason = args.slice(1).join(" ");
-      if (reason === "") {
-        throw new CommandProblem(`'accept ${args[0]}' needs a reason: say why the regression is acceptable`);
-      }
-      if (reason.length > MAX_REASON_LENGTH) {
-        throw new CommandProblem(`the reason is longer than ${MAX_REASON_LENGTH} characters`);
-      }
-      return { kind: "accept", ...cell, reason };
-    }
-    default:
-      throw new CommandProblem(`unknown command '${clipWord(verb)}': expected run, rerun, accept or help`);
-  }
-}
-function parseRun(args) {
-  const seen = /* @__PURE__ */ new Set();
-  const run3 = {};
-  for (const arg of args) {
-    const eq = arg.indexOf("=");
-    const key = eq < 0 ? arg : arg.slice(0, eq);
-    const value = eq < 0 ? "" : arg.slice(eq + 1);
-    if (!RUN_OPTIONS.includes(key) || eq < 0) {
-      throw new CommandProblem(
-        `unknown option '${clipWord(arg)}' of 'run': expected ${RUN_OPTIONS.map((o) => `${o}=`).join(", ")}`
-      );
-    }
-    if (seen.has(key)) throw new CommandProblem(`option '${key}' given twice`);
-    seen.add(key);
-    const items = value.split(",");
-    if (key === "workloads") {
-      for (const w of items) {
-        if (!NAME.test(w)) {
-          throw new CommandProblem(
-            `workloads=: '${clipWord(w)}' is no workload name (letters, digits, ".", "_", "-")`
-          );
-        }
-      }
-      if (new Set(items).size !== items.length) throw new CommandProblem("workloads=: a name repeats");
-      run3.workloads = items;
-    } else if (key === "clients") {
-      if (items.length > CLIENT_COUNTS.max) {
-        throw new CommandProblem(`clients=: at most ${CLIENT_COUNTS.max} client counts, got ${items.length}`);
-      }
-      run3.clients = items.map((c) => positive(c, "clients=", CLIENTS));
-      if (new Set(run3.clients).size !== run3.clients.length) {
-        throw new CommandProblem("clients=: client counts must not repeat");
-      }
-    } else {
-      if (items.length !== 1) throw new CommandProblem(`rounds=: one whole number >= 1, got '${value}'`);
-      run3.rounds = positive(value, "rounds=", ROUNDS);
-    }
-  }
-  return { kind: "run", ...run3 };
-}
-function parseCell(word, needClients) {
-  const at = word.indexOf("@");
-  const workload = at < 0 ? word : word.slice(0, at);
-  if (!NAME.test(workload)) {
-    throw new CommandProblem(
-      `'${clipWord(word)}' is no <workload>${needClients ? "@<clients>" : "[@<clients>]"} (e.g. select-only@64)`
-    );
-  }
-  if (at < 0) {
-    if (needClients) throw new CommandProblem(`'${clipWord(word)}' needs @<clients>, e.g. ${workload}@64`);
-    return { workload };
-  }
-  return { workload, clients: positive(word.slice(at + 1), `'${clipWord(word)}': clients`, CLIENTS) };
-}
-function positive(text2, what, bound) {
-  const n = Number(text2);
-  if (!/^[0-9]+$/.test(text2) || n < 1) {
-    throw new CommandProblem(`${what}: '${clipWord(text2)}' is not a whole number >= 1`);
-  }
-  if (n > bound.max) {
-    throw new CommandProblem(
-      `${what}: '${clipWord(text2)}' is out of range: a whole number ${rangeText(bound)}`
-    );
-  }
-  return n;
-}
-function clipWord(word) {
-  return word.length > 40 ? `${word.slice(0, 40)}\u2026` : word;
-}
-
-// src/core/report/hidden-record.ts
-var SUFFIX = " -->";
-var prefixOf = (tag) => `<!-- pgperf:${tag} `;
-function renderHiddenRecord(tag, value) {
-  return `${prefixOf(tag)}${Buffer.from(JSON.stringify(value)).toString("base64url")}${SUFFIX}`;
-}
-function isHiddenRecordLine(tag, line) {
-  return line.startsWith(prefixOf(tag)) && line.endsWith(SUFFIX);
-}
-function readHiddenRecord(tag, body) {
-  const line = linesOutsideFences(body).findLast((l) => isHiddenRecordLine(tag, l));
-  if (!line) return void 0;
-  try {
-    const data = line.slice(prefixOf(tag).length, -SUFFIX.length);
-    return JSON.parse(Buffer.from(data, "base64url").toString("utf8"));
-  } catch {
-    return void 0;
-  }
-}
-function linesOutsideFences(body) {
-  const out = [];
-  let fence;
-  for (const line of body.split("\n")) {
-    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence === void 0) {
-      if (opener) fence = opener;
-      else out.push(line);
-    } else if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) {
-      fence = void 0;
-    }
-  }
-  return out;
-}
-
-// src/adapters/action/acceptances.ts
-init_api2();
-var TAG = "acceptance";
-var STEERING_PERMISSIONS = ["admin", "maintain", "write"];
-function renderAcceptanceRecord(record2) {
-  return renderHiddenRecord(TAG, record2);
-}
-function readRecord(body) {
-  const r = readHiddenRecord(TAG, body);
-  const ok = typeof r?.commandId === "number" && typeof r.by === "string" && typeof r.sha === "string" && typeof r.reason === "string" && Array.isArray(r.cells);
-  return ok ? r : void 0;
-}
-async function readAcceptances(api, prNumber, logger) {
-  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
-  const accepted = [];
-  const permissions = /* @__PURE__ */ new Map();
-  for (const c of comments) {
-    if (c.userLogin !== login) continue;
-    const record2 = readRecord(c.body);
-    if (!record2) continue;
-    const why = await whyNot(record2, comments, api, permissions);
-    if (why) {
-      logger.info(`an acceptance by @${record2.by} (comment ${record2.commandId}) does not count: ${why}`);
-      continue;
-    }
-    for (const cell of record2.cells) {
-      accepted.push({ ...cell, sha: record2.sha, by: record2.by, reason: record2.reason });
-    }
-  }
-  return accepted;
-}
-async function whyNot(record2, comments, api, permissions) {
-  const command = comments.find((c) => c.id === record2.commandId);
-  if (!command) return "its /pgperf accept comment was deleted";
-  if (command.userLogin !== record2.by) return `its comment is by @${command.userLogin}, not @${record2.by}`;
-  if (command.createdAt === void 0 || command.createdAt !== command.updatedAt) {
-    return "its /pgperf accept comment was edited after it was given";
-  }
-  const parsed = parsePgperfCommand(command.body);
-  if (!parsed?.ok || parsed.command.kind !== "accept" || parsed.command.reason !== record2.reason) {
-    return "its comment no longer says that /pgperf accept";
-  }
-  const { workload, clients } = parsed.command;
-  if (record2.cells.some((c) => c.workload !== workload || clients !== void 0 && c.clients !== clients)) {
-    return `it names cells its /pgperf accept ${workload}${clients !== void 0 ? `@${clients}` : ""} did not`;
-  }
-  let permission = permissions.get(record2.by);
-  if (permission === void 0) {
-    permission = await api.permission(record2.by);
-    permissions.set(record2.by, permission);
-  }
-  if (!STEERING_PERMISSIONS.includes(permission)) {
-    return `@${record2.by}'s permission is now ${permission} (needs write, maintain or admin)`;
-  }
-  return void 0;
-}
-async function acceptancesFor(target, publishes, deps) {
-  const { api, logger } = deps;
-  if (!api || target.prNumber === void 0 || !target.headSha || !(publishes.comment || publishes.commitStatus)) {
-    return void 0;
-  }
-  try {
-    const acceptances = await readAcceptances(api, target.prNumber, logger);
-    return acceptances.length > 0 ? { headSha: target.headSha, acceptances } : void 0;
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, "pull-requests: read");
-    logger.warn(
-      `${e.message}.${hint ? ` ${hint}` : ""} Accepted regressions (/pgperf accept) could not be read: none applies.`
-    );
-    return void 0;
-  }
-}
-
-// src/core/report/acceptance-markdown.ts
-init_metrics();
-function renderAcceptances(decision) {
-  const named = decision.cells.filter((c) => c.accepted !== void 0);
-  if (named.length === 0) return "";
-  return [
-    "",
-    "**Accepted trade-offs** (`/pgperf accept`):",
-    "",
-    ...named.map((c) => `- ${acceptanceLine(c)}`),
-    ""
-  ].join("\n");
-}
-function acceptanceLine(c) {
-  const a = c.accepted;
-  const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct);
-  const cell = `${codeText(c.id)} ${METRICS[c.metric].label} ${delta}`;
-  const who = `accepted by @${escapeMarkdown(a.by)}: ${escapeMarkdown(a.reason)}`;
-  const when = `for ${a.sha.slice(0, 12)} at ${formatPct(a.acceptedDeltaPct)}`;
-  switch (a.state) {
-    case "valid":
-      return `\u2705 ${cell}: ${who} (${when})`;
-    case "new-head":
-      return `\u26A0\uFE0F ${cell}: **no longer accepted**, a new head commit was measured (${who}, ${when})`;
-    case "worse":
-      return `\u26A0\uFE0F ${cell}: **no longer accepted**, the regression grew by more than the ${c.thresholdPct}% threshold beyond the accepted one (${who}, ${when})`;
-  }
-}
-
-// src/core/report/comment-state.ts
-var TAG2 = "state";
-function commentStateOf(decision, sha, runId) {
-  return {
-    sha,
-    outcome: decision.outcome,
-    verdict: decision.verdict,
-    ...runId ? { runId } : {},
-    cells: decision.cells.map((c) => ({
-      workload: c.workload,
-      clients: c.clients,
-      metric: c.metric,
-      deltaPct: c.deltaPct,
-      failsGate: c.failsGate,
-      verdict: c.verdict
-    }))
-  };
-}
-function renderCommentState(state) {
-  return renderHiddenRecord(TAG2, state);
-}
-function readCommentState(body) {
-  const state = readHiddenRecord(TAG2, body);
-  return typeof state?.sha === "string" && Array.isArray(state.cells) ? state : void 0;
-}
-function withCommentState(body, state) {
-  const kept = body.split("\n").filter((l) => !isHiddenRecordLine(TAG2, l));
-  while (kept.length > 0 && kept.at(-1) === "") kept.pop();
-  return `${kept.join("\n")}
-
-${renderCommentState(state)}
-`;
-}
-
-// src/core/report/headline-notes.ts
-function underHeadline(markdown, notes, headlineLine = 1) {
-  if (notes === "") return markdown;
-  const lines = markdown.split("\n");
-  lines.splice(headlineLine + 1, 0, "", notes);
-  return lines.join("\n");
-}
-
-// src/adapters/action/consolidate-mode.ts
 var POLL_S = 10;
 var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
   const { logger } = deps;
@@ -78355,13 +78760,13 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     underHeadline(renderConsolidatedComment(report, inputs.commentId), notes),
     commentStateOf(judged.decision, target.headSha, ctx.runId)
   );
-  await mkdir8(resultsDir, { recursive: true });
-  const reportFile = path44.join(resultsDir, REPORT_FILE);
-  await writeFile11(reportFile, comment);
+  await mkdir9(resultsDir, { recursive: true });
+  const reportFile = path47.join(resultsDir, REPORT_FILE);
+  await writeFile12(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path44.join(resultsDir, `consolidated-${c.fingerprint}.json`);
-    await writeFile11(file2, `${JSON.stringify(c.result, null, 2)}
+    const file2 = path47.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    await writeFile12(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
   }
@@ -78404,12 +78809,12 @@ function sleep5(ms, signal) {
 }
 
 // src/adapters/action/nightly-mode.ts
-import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
-import path47 from "node:path";
+import { mkdir as mkdir11, writeFile as writeFile14 } from "node:fs/promises";
+import path50 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path46 from "node:path";
-import { writeFile as writeFile12 } from "node:fs/promises";
+import path49 from "node:path";
+import { writeFile as writeFile13 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
 init_read_results();
@@ -79163,13 +79568,13 @@ async function loadChartAssets() {
 }
 
 // src/flows/history/write-site.ts
-import { mkdir as mkdir9 } from "node:fs/promises";
-import path45 from "node:path";
+import { mkdir as mkdir10 } from "node:fs/promises";
+import path48 from "node:path";
 async function writeSite(dir, files) {
-  await mkdir9(dir, { recursive: true });
+  await mkdir10(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path45.join(dir, f.file);
+    const target = path48.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -79185,7 +79590,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile12(path46.join(dir, ".nojekyll"), "");
+  await writeFile13(path49.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -79405,7 +79810,7 @@ function describeSync(outcome) {
   const ignored = outcome.ignored.length ? `, ${outcome.ignored.length} ignored (labelled by hand or opened by another account: ${outcome.ignored.map((n) => `#${n}`).join(", ")})` : "";
   return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed${ignored}`;
 }
-function supersededNote(by) {
+function supersededNote2(by) {
   return `Superseded${by !== void 0 ? ` by #${by}` : ""}: pgperf now keeps one issue per regression event of a workload, listing every regressed client count and metric. Closing this one.`;
 }
 var cellName = (c) => `${METRICS[c.metric].label} at ${clientsText(c.clients)}`;
@@ -79584,7 +79989,7 @@ async function syncRegressionIssues(api, analysis, links = {}) {
       });
       outcome.updated.push(action.issue);
     } else {
-      const note = action.kind === "close" ? action.note : supersededNote(action.by ?? openedFor.get(action.event));
+      const note = action.kind === "close" ? action.note : supersededNote2(action.by ?? openedFor.get(action.event));
       await api.createComment(action.issue, note);
       await api.updateIssue(action.issue, {
         ...action.kind === "close" && action.body !== void 0 ? { body: action.body } : {},
@@ -79873,6 +80278,30 @@ function issueNotes(outcome) {
 // src/adapters/action/nightly-mode.ts
 init_errors();
 
+// src/flows/nightly/nightly-head.ts
+function nightlyHeadOf(options, names) {
+  if (options.binDir) return { kind: "installed", binDir: options.binDir };
+  const at = options.commit.sha ?? options.commit.ref;
+  if (!at) {
+    throw new OptionError(
+      "ref",
+      `nothing to measure: give ${names.ref} BRANCH (built from ${names.repo}) or ${names.bin} DIR`
+    );
+  }
+  return {
+    kind: "build",
+    request: {
+      ...options.source(),
+      baseRef: at,
+      headRef: at,
+      mergeBase: false,
+      basePatches: [],
+      headPatches: [],
+      headOnly: true
+    }
+  };
+}
+
 // src/adapters/action/repo-url.ts
 function repoUrlOf(inputs, ctx) {
   if (inputs.repo === void 0) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
@@ -79889,8 +80318,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps, store);
-  const resultsFile = path47.join(resultsDir, RESULTS_FILE);
-  const reportFile = path47.join(resultsDir, REPORT_FILE);
+  const resultsFile = path50.join(resultsDir, RESULTS_FILE);
+  const reportFile = path50.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
   const api = deps.api;
@@ -79900,7 +80329,7 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
     );
     const outcome = await runNightly(
       {
-        head: await nightlyHead(inputs, ctx, deps, head),
+        head: nightlyHead(inputs, ctx, deps, head),
         workloads,
         rounds: inputs.rounds,
         durationS: inputs.duration,
@@ -79935,8 +80364,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
     io.setOutput("results-json", resultsFile);
     const notes = outcome.analysis && inputs.publishSite ? await publishSite(inputs, ctx, deps, store, inputs.publishSite, repoUrl) : [];
     const summary3 = nightlyReport(outcome, { ...repoUrl ? { repoUrl } : {}, notes });
-    await mkdir10(resultsDir, { recursive: true });
-    await writeFile13(reportFile, summary3);
+    await mkdir11(resultsDir, { recursive: true });
+    await writeFile14(reportFile, summary3);
     await io.writeSummary(summary3);
     if (outcome.judgement) {
       io.setOutput("regressions", String(outcome.judgement.regressed.length));
@@ -80024,23 +80453,27 @@ function nightlyCommit(inputs, ctx) {
     chosenBy: `nightly: the ${ctx.eventName || "workflow"} event's commit${given}`
   };
 }
-async function nightlyHead(inputs, ctx, deps, head) {
-  if (inputs.headBinDir) return { kind: "installed", binDir: path47.resolve(inputs.headBinDir) };
-  if (!deps.build) {
+function nightlyHead(inputs, ctx, deps, head) {
+  if (!inputs.headBinDir && !deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
-  const request2 = await buildRequestFor(
-    ctx,
-    { base: { ...head, label: "base" }, head },
-    inputs,
-    deps.cacheDir
+  return nightlyHeadOf(
+    {
+      ...inputs.headBinDir ? { binDir: path50.resolve(inputs.headBinDir) } : {},
+      commit: head,
+      source: () => ({
+        repo: sourceRepoOf(inputs, ctx),
+        extraOptions: inputs.buildOptions,
+        cacheDir: deps.cacheDir
+      })
+    },
+    { bin: "input 'head-bin-dir'", ref: "input 'head-ref'", repo: "input 'repo'" }
   );
-  return { kind: "build", request: request2 };
 }
 
 // src/adapters/action/calibrate-mode.ts
-import { writeFile as writeFile14 } from "node:fs/promises";
-import path48 from "node:path";
+import { writeFile as writeFile15 } from "node:fs/promises";
+import path51 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -80120,7 +80553,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path48.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path51.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
@@ -80156,8 +80589,8 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path48.join(resultsDir, CALIBRATION_FILE);
-    await writeFile14(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+    const calibrationFile = path51.join(resultsDir, CALIBRATION_FILE);
+    await writeFile15(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
 
@@ -80172,15 +80605,15 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path48.join(resultsDir, RESULTS_FILE));
+    io.setOutput("results-json", path51.join(resultsDir, RESULTS_FILE));
     const decision = calibrationDecision(outcome.result, calibration, inputs.failOn);
     return publishGate(
       io,
       decision,
       {
         dir: resultsDir,
-        resultsFile: path48.join(resultsDir, RESULTS_FILE),
-        reportFile: path48.join(resultsDir, REPORT_FILE)
+        resultsFile: path51.join(resultsDir, RESULTS_FILE),
+        reportFile: path51.join(resultsDir, REPORT_FILE)
       },
       (l) => logger.info(l)
     );
@@ -80190,8 +80623,8 @@ ${text2}\`\`\`
 };
 
 // src/adapters/action/bisect-mode.ts
-import { mkdir as mkdir11, writeFile as writeFile15 } from "node:fs/promises";
-import path51 from "node:path";
+import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
+import path54 from "node:path";
 
 // src/flows/bisect/one-cell.ts
 init_errors();
@@ -80245,14 +80678,14 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
 }
 
 // src/flows/bisect/run-bisection.ts
-import path50 from "node:path";
+import path53 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path49 from "node:path";
+import path52 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path49.resolve(req.cacheDir));
+  const layout = cacheLayout(path52.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -80511,7 +80944,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path50.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path53.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -80659,8 +81092,8 @@ var BISECT_FILE = "bisect.json";
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
-  const reportFile = path51.join(resultsDir, REPORT_FILE);
-  const bisectFile = path51.join(resultsDir, BISECT_FILE);
+  const reportFile = path54.join(resultsDir, REPORT_FILE);
+  const bisectFile = path54.join(resultsDir, BISECT_FILE);
   const skip = skipReason(ctx);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -80739,10 +81172,10 @@ ${escapeMarkdown(e.message)}${run3}
     ...repoUrl ? { repoUrl } : {},
     ...ctx.runUrl ? { runUrl: ctx.runUrl } : {}
   });
-  await mkdir11(resultsDir, { recursive: true });
-  await writeFile15(bisectFile, `${JSON.stringify(report, null, 2)}
+  await mkdir12(resultsDir, { recursive: true });
+  await writeFile16(bisectFile, `${JSON.stringify(report, null, 2)}
 `);
-  await writeFile15(reportFile, markdown);
+  await writeFile16(reportFile, markdown);
   await io.writeSummary(markdown);
   const o = report.outcome;
   io.setOutput("first-bad-commit", o.kind === "found" ? o.firstBad.sha : "");
@@ -80891,7 +81324,7 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path51.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path54.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -80902,7 +81335,6 @@ init_metrics();
 init_errors();
 var REFUSAL_MARKER = "<!-- pgperf:refused-permission -->";
 var REFUSAL_REPLY_INTERVAL_MS = 60 * 60 * 1e3;
-var PENDING_NOTE = "> \u23F3 ";
 var NOTHING = { verdict: "inconclusive", resultsFile: "", reportFile: "" };
 var runCommandMode = async (inputs, ctx, deps) => {
   const { logger, io } = deps;
@@ -81161,254 +81593,10 @@ function quote2(text2) {
   return escapeMarkdown(text2, 200);
 }
 
-// src/adapters/action/trigger.ts
-function triggerOf(ctx) {
-  const p = ctx.payload;
-  const trigger = (what, login) => typeof login === "string" && /^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/.test(login) ? { what, by: login } : { what };
-  switch (ctx.eventName) {
-    case "issue_comment": {
-      const body = typeof p.comment?.body === "string" ? p.comment.body : "";
-      const parsed = parsePgperfCommand(body);
-      return parsed ? trigger(parsed.text.slice(0, 120), p.comment?.user?.login) : { what: "a PR comment" };
-    }
-    case "pull_request":
-    case "pull_request_target":
-      if (p.action === "labeled" && typeof p.label?.name === "string") {
-        return trigger(`label ${p.label.name} added`, p.sender?.login);
-      }
-      if (p.action === "synchronize") return trigger("a push to the PR", p.sender?.login);
-      return typeof p.action === "string" ? trigger(`the PR being ${p.action}`, p.sender?.login) : void 0;
-    case "workflow_run": {
-      const event = typeof p.workflow_run?.event === "string" ? p.workflow_run.event : "unknown";
-      const article = /^[aeiou]/.test(event) ? "an" : "a";
-      return trigger(
-        `the benchmark workflow of ${article} ${event} event`,
-        p.workflow_run?.triggering_actor?.login
-      );
-    }
-    case "":
-      return void 0;
-    default:
-      return trigger(`a ${ctx.eventName} event`, p.sender?.login);
-  }
-}
-function triggerText(trigger) {
-  if (!trigger) return "this workflow";
-  return `${escapeMarkdown(trigger.what)}${trigger.by ? ` by @${trigger.by}` : ""}`;
-}
-
 // src/adapters/action/run-action.ts
-var commentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path52.join(resultsDir, RESULTS_FILE);
-  const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
-  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
-  deps.logger.info(`comment mode: publishing for ${target.basis}`);
-  return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
-};
-var benchmarkMode = async (inputs, ctx, deps, resultsDir) => {
-  const outcome = await benchmark(inputs, ctx, deps, resultsDir);
-  if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE, inputs.failOn);
-  const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
-  return publish(outcome.result, outcome.comparison, target, inputs, ctx, deps, resultsDir);
-};
-async function benchmark(inputs, ctx, deps, resultsDir) {
-  const { logger } = deps;
-  const commits2 = await chooseCommits(ctx, inputs, deps.api);
-  logger.info(`base: ${describeCommit2(commits2.base)}; head: ${describeCommit2(commits2.head)}`);
-  const workloads = withClientCounts(
-    await loadInputWorkloads(inputs, ctx, deps.actionDir),
-    inputs.clientCounts
-  );
-  const sharded = inputs.shard ? shardOfInputs(inputs, ctx, workloads) : void 0;
-  if (sharded) {
-    logger.info(
-      `shard ${sharded.shard.index}/${sharded.shard.count} of plan ${sharded.shard.planId}, seed ${sharded.seed}: ${sharded.workloads.flatMap((w) => w.clients.map((c) => `${w.name}@${c}`)).join(", ")}`
-    );
-  }
-  const arms = await armSource(commits2, inputs, ctx, deps);
-  const store = await openInputStore(inputs, ctx.workspace, deps);
-  const analysis = resolveAnalysis({
-    alpha: inputs.alpha,
-    thresholdPct: inputs.threshold,
-    ...inputs.steadyPass !== void 0 ? { steadyPass: inputs.steadyPass } : {}
-  });
-  const adaptive = adaptiveFromInputs(
-    inputs,
-    analysis.alpha,
-    roundSeconds(sharded?.workloads ?? workloads, 2, inputs.duration)
-  );
-  checkBaselineDesign(inputs.baseline, adaptive !== void 0, {
-    baseline: "input 'baseline'",
-    adaptive: "inputs 'max-rounds'/'time-budget'",
-    rounds: "'rounds'"
-  });
-  const request2 = {
-    arms,
-    workloads: sharded?.workloads ?? workloads,
-    ...sharded ? { shard: sharded.shard } : {},
-    ...(sharded?.seed ?? inputs.seed) !== void 0 ? { seed: sharded?.seed ?? inputs.seed } : {},
-    analysis,
-    ...adaptive ? { adaptive } : {},
-    rounds: inputs.rounds,
-    durationS: inputs.duration,
-    ...inputs.confirmRounds !== void 0 ? { confirmRounds: inputs.confirmRounds } : {},
-    explain: inputs.explain,
-    instructionCounter: { counter: inputs.instructionCounter },
-    order: "random",
-    // Refused before the builds unless forced; a stored baseline measures in parts and only warns.
-    planCheck: inputs.force || inputs.baseline.kind !== "same-job" ? "warn" : "refuse",
-    runAs: inputs.runAs,
-    runDir: resultsDir,
-    dataChecksums: false,
-    ...inputs.cpuDmaLatencyUs !== void 0 || inputs.governor !== void 0 ? {
-      controls: {
-        ...inputs.cpuDmaLatencyUs !== void 0 ? { cpuDmaLatencyUs: inputs.cpuDmaLatencyUs } : {},
-        ...inputs.governor !== void 0 ? { governor: inputs.governor } : {},
-        fields: { cpuDmaLatency: "input 'cpu-dma-latency'", governor: "input 'governor'" }
-      }
-    } : {},
-    source: {
-      repository: `${ctx.owner}/${ctx.repo}`,
-      ...commits2.prNumber ? { prNumber: commits2.prNumber } : {},
-      ...ctx.runUrl ? { runUrl: ctx.runUrl } : {},
-      base: { ref: commits2.base.ref, sha: commits2.base.sha, chosenBy: commits2.base.chosenBy },
-      head: { ref: commits2.head.ref, sha: commits2.head.sha, chosenBy: commits2.head.chosenBy }
-    }
-  };
-  const pipelineDeps = pipelineDepsOf(deps, store);
-  try {
-    const stored = inputs.baseline.kind === "stored" ? {
-      ...inputs.baseline.ref !== void 0 ? { ref: inputs.baseline.ref } : {},
-      store: store.reader,
-      allowFingerprintMismatch: false,
-      sentinelRounds: DEFAULT_SENTINEL_ROUNDS,
-      onDrift: "inconclusive",
-      names: { baseline: "input 'baseline'", duration: "input 'duration'" }
-    } : void 0;
-    const outcome = await logger.group("Benchmark", () => runComparison(request2, stored, pipelineDeps));
-    logArchive(outcome, logger);
-    return outcome;
-  } finally {
-    await store?.close();
-  }
-}
-async function armSource(commits2, inputs, ctx, deps) {
-  if (inputs.baseBinDir && inputs.headBinDir) {
-    return {
-      kind: "installed",
-      arms: [
-        { label: "base", binDir: path52.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path52.resolve(inputs.headBinDir), settings: {} }
-      ]
-    };
-  }
-  if (!deps.build) {
-    throw new UserError(
-      "building PostgreSQL from source is not available here: set 'base-bin-dir' and 'head-bin-dir'"
-    );
-  }
-  return { kind: "build", request: await buildRequestFor(ctx, commits2, inputs, deps.cacheDir) };
-}
-function adaptiveFromInputs(inputs, alpha, roundS) {
-  if (inputs.maxRounds === void 0 && inputs.timeBudgetS === void 0) return void 0;
-  if (inputs.rounds !== void 0) {
-    throw new UserError(
-      "inputs 'rounds' and 'max-rounds'/'time-budget' both set: adaptive runs take their rounds from the looks"
-    );
-  }
-  let plan;
-  try {
-    plan = planAdaptive({
-      alpha,
-      ...inputs.maxRounds !== void 0 ? { maxRounds: inputs.maxRounds } : {},
-      ...inputs.passAlpha !== void 0 ? { passAlpha: inputs.passAlpha } : {}
-    });
-  } catch (e) {
-    throw new UserError(`input 'max-rounds': ${errorMessage(e)}`);
-  }
-  if (inputs.timeBudgetS !== void 0 && inputs.timeBudgetS < roundS) {
-    throw new UserError(
-      `input 'time-budget' (${inputs.timeBudgetS} s) is less than one round (about ${Math.ceil(roundS)} s for every cell and arm)`
-    );
-  }
-  return { plan, ...inputs.timeBudgetS !== void 0 ? { timeBudgetS: inputs.timeBudgetS } : {} };
-}
-async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
-  const { logger, io } = deps;
-  const accepted = await acceptancesFor(target, inputs, deps);
-  const reportInput = reportInputOf(result, comparison, {
-    decision: decideRun(result, comparison, inputs.failOn, accepted),
-    ...ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {}
-  });
-  const { decision } = reportInput;
-  const state = target.headSha ? commentStateOf(decision, target.headSha, ctx.runId) : void 0;
-  const notes = publishNotes(decision, target, ctx);
-  const rendered = underHeadline(
-    renderMarkdownReport({ ...reportInput, commentId: inputs.commentId }),
-    notes
-  );
-  const report = state ? withCommentState(rendered, state) : rendered;
-  await mkdir12(resultsDir, { recursive: true });
-  const reportFile = path52.join(resultsDir, REPORT_FILE);
-  await writeFile16(reportFile, report);
-  await io.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
-  const decisionFile = await writeDecision(resultsDir, decision);
-  setDecisionOutputs(io, decision, comparison, decisionFile);
-  io.setOutput("results-json", path52.join(resultsDir, RESULTS_FILE));
-  io.setOutput("report-markdown", reportFile);
-  logger.info(`${decision.outcome}: ${headlineText(decision)}`);
-  await postToGitHub(
-    {
-      // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
-      body: (existing) => {
-        if (result.status !== "complete") {
-          return existing ? supersededNote2(existing, result, reportInput.runUrl) : report;
-        }
-        if (inputs.commentOn === "change" && existing && state && !isNews(existing, state)) {
-          logger.info(
-            `comment-on change: the decision is still ${decision.outcome} (${decision.verdict}); the comment is left as it is`
-          );
-          return void 0;
-        }
-        return report;
-      },
-      status: statusOf(decision, reportInput.runUrl)
-    },
-    target,
-    inputs,
-    deps
-  );
-  return outcomeOf(decision, path52.join(resultsDir, RESULTS_FILE), reportFile);
-}
-function supersededNote2(existing, result, runUrl) {
-  const lines = existing.split("\n");
-  const marker = lines[0].startsWith("<!--") ? lines.shift() : "";
-  const kept = lines.filter((l) => !l.startsWith("> \u26A0\uFE0F **A later run"));
-  const link2 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
-  const note = `> \u26A0\uFE0F **A later run was ${result.status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
-  return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
-}
-function publishNotes(decision, target, ctx) {
-  const trigger = triggerOf(ctx);
-  const moved = target.movedTo ? `; measured head ${target.headSha.slice(0, 12)} as it was at the command: the PR head has since moved to ${target.movedTo.slice(0, 12)}, so this result is not about the current head` : ctx.eventName === "issue_comment" && target.headSha ? `; measured head ${target.headSha.slice(0, 12)}, the PR head at the command` : "";
-  const lines = trigger || moved ? [`_Triggered by ${triggerText(trigger)}${moved}._`] : [];
-  const accepted = renderAcceptances(decision);
-  return [...lines, ...accepted ? [accepted] : []].join("\n");
-}
-function isNews(existing, state) {
-  const before = readCommentState(existing);
-  if (!before || existing.split("\n").some((l) => l.startsWith(PENDING_NOTE))) return true;
-  return before.outcome !== state.outcome || before.verdict !== state.verdict || before.sha !== state.sha;
-}
-function withClientCounts(workloads, clients) {
-  return clients ? workloads.map((w) => ({ ...w, clients: [...clients] })) : workloads;
-}
-function describeCommit2(c) {
-  return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
-}
 var MODE_TABLE = {
-  benchmark: { does: "build, run, decide and publish (a shard publishes its part)", run: benchmarkMode },
-  comment: { does: "publish an earlier benchmark job's results (fork PRs)", run: commentMode },
+  benchmark: { does: "build, run, decide and publish (a shard publishes its part)", run: runBenchmarkMode },
+  comment: { does: "publish an earlier benchmark job's results (fork PRs)", run: runCommentMode },
   consolidate: { does: "decide over the shards of a matrix and publish", run: runConsolidate },
   nightly: { does: "measure the branch head into the store, find change points", run: runNightlyMode },
   calibrate: { does: "an A/A run: this runner's noise and false alarms", run: runCalibrateMode },
@@ -81421,7 +81609,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path52.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path55.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -81553,7 +81741,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path53.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path56.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -81578,7 +81766,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path53.resolve(path53.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path56.resolve(path56.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientCounts, collectArm, collectSet, oneOf, positiveInt } from '../../src/adapters/cli/options.js';
-import { armsWithSettings, withClientCounts } from '../../src/adapters/cli/commands/run.js';
+import { armsWithSettings } from '../../src/adapters/cli/commands/run.js';
 import { CLIENT_COUNTS } from '../../src/core/bounds.js';
-import type { Workload } from '../../src/drivers/workload.js';
 
 describe('CLI flag parsers', () => {
   it('--arm LABEL=BINDIR accumulates', () => {
@@ -47,20 +46,6 @@ describe('CLI flag parsers', () => {
     expect(() => parse(many)).toThrow(
       `--clients must give at most ${CLIENT_COUNTS.max} client counts (each is a cell every arm measures in every round), got ${CLIENT_COUNTS.max + 1}`,
     );
-  });
-
-  it('--clients replaces every workload’s own client counts', () => {
-    const workloads = [
-      { name: 'a', clients: [1, 2] },
-      { name: 'b', clients: [8] },
-    ] as Workload[];
-    withClientCounts(workloads, [4, 16]);
-    expect(workloads.map((w) => [w.name, w.clients])).toEqual([
-      ['a', [4, 16]],
-      ['b', [4, 16]],
-    ]);
-    // Each workload its own copy: a later change to one (sharding) leaves the others alone.
-    expect(workloads[0]!.clients).not.toBe(workloads[1]!.clients);
   });
 
   it('a --set for an unknown arm is refused', () => {

@@ -48,7 +48,7 @@ export type ActionMode = (
   resultsDir: string,
 ) => Promise<ActionOutcome>;
 
-export const REPORT_FILE = 'report.md';
+export { REPORT_FILE } from '../../flows/compare/publish.js';
 
 /** The pipeline's deps for a mode: the Action's runner, logger, signal and builder, saving to `store` when one is open. */
 export function pipelineDepsOf(deps: ActionDeps, store?: { archive: RunArchive }): PipelineDeps {

@@ -20,6 +20,7 @@ import type { ActionDeps, ActionIO, ActionMode, ActionOutcome } from './action-d
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { loadInputWorkloads } from './workloads.js';
+import { PENDING_NOTE } from '../../flows/compare/publish.js';
 
 /** The comment of an issue_comment event, as GitHub wrote it in the payload. */
 interface CommentEvent {
@@ -44,9 +45,6 @@ export const REFUSAL_MARKER = '<!-- pgperf:refused-permission -->';
  * the reaction, so anyone who can comment cannot make the bot post without limit.
  */
 export const REFUSAL_REPLY_INTERVAL_MS = 60 * 60 * 1000;
-
-/** A line that starts the sticky comment while a run is under way (replaced by the result). */
-export const PENDING_NOTE = '> ⏳ ';
 
 const NOTHING: ActionOutcome = { verdict: 'inconclusive', resultsFile: '', reportFile: '' };
 

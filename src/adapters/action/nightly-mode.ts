@@ -21,7 +21,8 @@ import {
 } from '../../flows/nightly/nightly-flow.js';
 import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline.js';
 import { UserError } from '../../core/util/errors.js';
-import { buildRequestFor } from './build-arms.js';
+import { sourceRepoOf } from './build-arms.js';
+import { nightlyHeadOf } from '../../flows/nightly/nightly-head.js';
 import type { ActionContext, CommitChoice } from './context.js';
 import { refuseInputs, type ActionInputs } from './inputs.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
@@ -49,7 +50,7 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
     );
     const outcome = await runNightly(
       {
-        head: await nightlyHead(inputs, ctx, deps, head),
+        head: nightlyHead(inputs, ctx, deps, head),
         workloads,
         rounds: inputs.rounds,
         durationS: inputs.duration,
@@ -190,22 +191,25 @@ function nightlyCommit(inputs: ActionInputs, ctx: ActionContext): CommitChoice {
 }
 
 /** The head to measure: the install in head-bin-dir, or the chosen commit built from source. */
-async function nightlyHead(
+function nightlyHead(
   inputs: ActionInputs,
   ctx: ActionContext,
   deps: ActionDeps,
   head: CommitChoice,
-): Promise<NightlyHead> {
-  if (inputs.headBinDir) return { kind: 'installed', binDir: path.resolve(inputs.headBinDir) };
-  if (!deps.build) {
+): NightlyHead {
+  if (!inputs.headBinDir && !deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
-  // Built head only: base = head is never built.
-  const request = await buildRequestFor(
-    ctx,
-    { base: { ...head, label: 'base' }, head },
-    inputs,
-    deps.cacheDir,
+  return nightlyHeadOf(
+    {
+      ...(inputs.headBinDir ? { binDir: path.resolve(inputs.headBinDir) } : {}),
+      commit: head,
+      source: () => ({
+        repo: sourceRepoOf(inputs, ctx),
+        extraOptions: inputs.buildOptions,
+        cacheDir: deps.cacheDir,
+      }),
+    },
+    { bin: "input 'head-bin-dir'", ref: "input 'head-ref'", repo: "input 'repo'" },
   );
-  return { kind: 'build', request };
 }

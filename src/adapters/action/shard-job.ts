@@ -5,12 +5,10 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Workload } from '../../drivers/workload.js';
-import { selectShard, type ShardInfo } from '../../run/shards.js';
 import type { PipelineOutcome } from '../../flows/compare/pipeline.js';
 import { reportInputOf } from '../../flows/compare/report-input.js';
 import { renderJobSummary } from '../../core/report/markdown.js';
-import { errorMessage, UserError } from '../../core/util/errors.js';
+import { UserError } from '../../core/util/errors.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
@@ -18,18 +16,14 @@ import { decideShard } from '../../flows/compare/decide-run.js';
 import type { FailOn } from '../../core/compare/policy.js';
 import { publishGate } from './gate.js';
 
-export interface ShardSelection {
-  workloads: Workload[];
-  shard: ShardInfo;
-  seed: number;
-}
-
-/** This job's cells and seed; the seed defaults to the workflow run id, the same in every matrix job. */
-export function shardOfInputs(
-  inputs: Pick<ActionInputs, 'shard' | 'seed' | 'rounds' | 'duration'>,
+/**
+ * The seed every shard of the matrix agrees on: the input 'seed', else the workflow run id (the same in
+ * every matrix job). The cells of the shard are chosen with the comparison (comparison-options.ts).
+ */
+export function shardSeedOf(
+  inputs: Pick<ActionInputs, 'shard' | 'seed'>,
   ctx: Pick<ActionContext, 'runId'>,
-  workloads: readonly Workload[],
-): ShardSelection {
+): number {
   const spec = inputs.shard!;
   const runId = ctx.runId !== undefined && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : undefined;
   const seed = inputs.seed ?? (runId !== undefined && Number.isSafeInteger(runId) ? runId : undefined);
@@ -38,15 +32,7 @@ export function shardOfInputs(
       `input 'shard' (${spec.index}/${spec.count}) needs a seed every shard agrees on: set 'seed' (e.g. \${{ github.run_id }}); GITHUB_RUN_ID is ${ctx.runId === undefined ? 'not set' : `'${ctx.runId}', not a whole number`}`,
     );
   }
-  try {
-    const selected = selectShard(workloads, spec, {
-      ...(inputs.rounds !== undefined ? { rounds: inputs.rounds } : {}),
-      ...(inputs.duration !== undefined ? { duration: inputs.duration } : {}),
-    });
-    return { workloads: selected.workloads, shard: selected.info, seed };
-  } catch (e) {
-    throw new UserError(`input 'shard' (${spec.index}/${spec.count}): ${errorMessage(e)}`);
-  }
+  return seed;
 }
 
 /**

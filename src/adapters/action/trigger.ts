@@ -6,6 +6,7 @@
 import { parsePgperfCommand } from '../../core/pgperf-command.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import type { ActionContext } from './context.js';
+import type { PublishTarget } from './trusted-target.js';
 
 interface TriggerPayload {
   action?: unknown;
@@ -61,4 +62,18 @@ export function triggerOf(ctx: ActionContext): Trigger | undefined {
 export function triggerText(trigger: Trigger | undefined): string {
   if (!trigger) return 'this workflow';
   return `${escapeMarkdown(trigger.what)}${trigger.by ? ` by @${trigger.by}` : ''}`;
+}
+
+/**
+ * What started the run and which commit it measured, said under the comment's headline ('' when neither is
+ * known): a command's run names the head it measured, and whether the PR head has moved on since.
+ */
+export function triggerNote(target: Pick<PublishTarget, 'headSha' | 'movedTo'>, ctx: ActionContext): string {
+  const trigger = triggerOf(ctx);
+  const moved = target.movedTo
+    ? `; measured head ${target.headSha!.slice(0, 12)} as it was at the command: the PR head has since moved to ${target.movedTo.slice(0, 12)}, so this result is not about the current head`
+    : ctx.eventName === 'issue_comment' && target.headSha
+      ? `; measured head ${target.headSha.slice(0, 12)}, the PR head at the command`
+      : '';
+  return trigger || moved ? `_Triggered by ${triggerText(trigger)}${moved}._` : '';
 }

@@ -4,12 +4,18 @@
  * --time-budget is given.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_SCHEDULE, planAdaptive, type AdaptivePlan } from '../../core/compare/adaptive.js';
+import { DEFAULT_SCHEDULE } from '../../core/compare/adaptive.js';
 import { DEFAULT_PASS_ALPHA } from '../../core/compare/defaults.js';
 import { SPENDING_FUNCTIONS, type SpendingFunction } from '../../core/stats/alpha-spending.js';
 import { parseDurationS } from '../../core/util/duration.js';
-import { UserError, errorMessage } from '../../core/util/errors.js';
 import { ROUNDS, TIME_BUDGET_S, rangeText, withinBound } from '../../core/bounds.js';
+import {
+  adaptivePlanOf,
+  type AdaptiveDesign,
+  type AdaptiveOption,
+  type AdaptiveOptions,
+} from '../../flows/compare/adaptive-plan.js';
+import type { OptionNames } from '../../flows/compare/option-error.js';
 import { positiveInt } from './options.js';
 
 export interface AdaptiveFlags {
@@ -45,6 +51,26 @@ export function addAdaptiveOptions(command: Command): Command {
     );
 }
 
+/** How the CLI spells the adaptive options (src/flows/compare/adaptive-plan.ts words its refusals with it). */
+export const ADAPTIVE_FLAG_NAMES: OptionNames<AdaptiveOption> = {
+  maxRounds: '--max-rounds',
+  timeBudget: '--time-budget',
+  schedule: '--schedule',
+  spending: '--spending',
+  passAlpha: '--pass-alpha',
+};
+
+/** The flags as the adaptive options of a flow. */
+export function adaptiveOptionsOf(flags: AdaptiveFlags): AdaptiveOptions {
+  return {
+    ...(flags.maxRounds !== undefined ? { maxRounds: flags.maxRounds } : {}),
+    ...(flags.timeBudget !== undefined ? { timeBudgetS: flags.timeBudget } : {}),
+    ...(flags.schedule ? { schedule: flags.schedule } : {}),
+    ...(flags.spending ? { spending: flags.spending } : {}),
+    ...(flags.passAlpha !== undefined ? { passAlpha: flags.passAlpha } : {}),
+  };
+}
+
 /**
  * The adaptive plan, or undefined when neither --max-rounds nor --time-budget is given. `roundS` is the
  * estimated length of one round with every cell open, for the time-budget check.
@@ -53,40 +79,8 @@ export function adaptiveFromFlags(
   flags: AdaptiveFlags,
   alpha: number,
   roundS: number,
-): { plan: AdaptivePlan; timeBudgetS?: number } | undefined {
-  if (flags.maxRounds === undefined && flags.timeBudget === undefined) {
-    if (flags.schedule || flags.spending || flags.passAlpha !== undefined) {
-      throw new UserError(
-        '--schedule, --spending and --pass-alpha shape adaptive rounds: give --max-rounds N or --time-budget too',
-      );
-    }
-    return undefined;
-  }
-  let plan: AdaptivePlan;
-  try {
-    plan = planAdaptive({
-      alpha,
-      ...(flags.schedule ? { schedule: flags.schedule } : {}),
-      ...(flags.spending ? { spending: flags.spending } : {}),
-      ...(flags.passAlpha !== undefined ? { passAlpha: flags.passAlpha } : {}),
-      ...(flags.maxRounds !== undefined ? { maxRounds: flags.maxRounds } : {}),
-    });
-  } catch (e) {
-    if (flags.maxRounds !== undefined && /maxRounds/.test(errorMessage(e))) {
-      const schedule = flags.schedule ?? DEFAULT_SCHEDULE;
-      throw new UserError(
-        `--max-rounds must be at least the first look, ${schedule[0]} rounds ` +
-          `(${flags.schedule ? '' : 'the default '}--schedule ${schedule.join(',')}), got ${flags.maxRounds}`,
-      );
-    }
-    throw new UserError(`--schedule: ${errorMessage(e)}`);
-  }
-  if (flags.timeBudget !== undefined && flags.timeBudget < roundS) {
-    throw new UserError(
-      `--time-budget ${flags.timeBudget} s is less than one round (about ${Math.ceil(roundS)} s for every cell and arm); give at least ${Math.ceil(plan.schedule[0]! * roundS)} s for the first look`,
-    );
-  }
-  return { plan, ...(flags.timeBudget !== undefined ? { timeBudgetS: flags.timeBudget } : {}) };
+): AdaptiveDesign | undefined {
+  return adaptivePlanOf(adaptiveOptionsOf(flags), alpha, roundS, ADAPTIVE_FLAG_NAMES);
 }
 
 export function parseDuration(value: string): number {

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseWorkload } from '../../../src/drivers/load-workload.js';
 import type { ShardFile } from '../../../src/flows/consolidate/consolidate.js';
 import {
   outstandingShards,
   selectShards,
   waitForShards,
 } from '../../../src/flows/consolidate/gather-shards.js';
-import { selectShard } from '../../../src/run/shards.js';
-import { shardOfInputs } from '../../../src/adapters/action/shard-job.js';
 import type { RunResult } from '../../../src/core/results/types.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 
@@ -83,24 +80,5 @@ describe('waitForShards', () => {
     const late = await waitForShards(never, { timeoutS: 25, pollS: 10 }, deps);
     expect(late.outstanding).toEqual(['shards 2, 3 of 3 on machine class aaaaaaaaaaaaaaaa']);
     expect(t).toBe(25_000);
-  });
-});
-
-describe('the shard of a matrix job', () => {
-  const w = parseWorkload(
-    'name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1, 2, 4]\nrounds: 4\n',
-    'w.yml',
-  );
-  it('defaults the seed to the workflow run id, and refuses a shard without a usable seed', () => {
-    const got = shardOfInputs({ shard: { index: 2, count: 3 } }, { runId: '987654321' }, [w]);
-    expect(got.seed).toBe(987654321);
-    expect(got.shard).toEqual(selectShard([w], { index: 2, count: 3 }).info);
-    expect(shardOfInputs({ shard: { index: 1, count: 3 }, seed: 5 }, {}, [w]).seed).toBe(5);
-    expect(() => shardOfInputs({ shard: { index: 1, count: 3 } }, {}, [w])).toThrow(
-      "input 'shard' (1/3) needs a seed every shard agrees on: set 'seed'",
-    );
-    expect(() => shardOfInputs({ shard: { index: 1, count: 4 } }, { runId: '1' }, [w])).toThrow(
-      "input 'shard' (1/4): 4 shards for 3 cells",
-    );
   });
 });

@@ -12,6 +12,7 @@ import {
   runNightly,
   type NightlyHead,
 } from '../../../flows/nightly/nightly-flow.js';
+import { nightlyHeadOf } from '../../../flows/nightly/nightly-head.js';
 import { UserError } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { cliPipelineDeps } from '../pipeline-deps.js';
@@ -167,23 +168,18 @@ function nightlyHead(flags: NightlyFlags): NightlyHead {
       `--commit ${flags.commit} names the commit of --bin: give --bin DIR, or drop --commit`,
     );
   }
-  if (flags.bin) return { kind: 'installed', binDir: flags.bin };
-  if (!flags.ref)
-    throw new UserError('nothing to measure: give --ref BRANCH (built from --repo) or --bin DIR');
-  return {
-    kind: 'build',
-    request: {
-      repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
-      baseRef: flags.ref,
-      headRef: flags.ref,
-      mergeBase: false,
-      basePatches: [],
-      headPatches: [],
-      extraOptions: flags.buildOption,
-      cacheDir: resolveCacheDir(flags.cacheDir),
-      headOnly: true,
+  return nightlyHeadOf(
+    {
+      ...(flags.bin ? { binDir: flags.bin } : {}),
+      commit: flags.ref ? { ref: flags.ref } : {},
+      source: () => ({
+        repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
+        extraOptions: flags.buildOption,
+        cacheDir: resolveCacheDir(flags.cacheDir),
+      }),
     },
-  };
+    { bin: '--bin', ref: '--ref', repo: '--repo' },
+  );
 }
 
 /** --github-repo and the token, checked before anything is measured. */

@@ -3,18 +3,18 @@ import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
 import { readPatches } from '../../../postgres/builds/patches.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
 import { loadWorkload } from '../../../drivers/load-workload.js';
-import { resolveAnalysis } from '../../../flows/compare/analysis.js';
 import type { ArmSource } from '../../../flows/compare/pipeline.js';
-import type { Workload } from '../../../drivers/workload.js';
-import { resolveInstructions } from '../../../drivers/common/workload-fields.js';
-import { parseShardSpec, selectShard, type ShardInfo } from '../../../run/shards.js';
+import { parseShardSpec } from '../../../run/shards.js';
 import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../../flows/compare/stored-baseline.js';
-import { checkBaselineDesign } from '../../../flows/compare/compare-flow.js';
-import type { ControlRequest } from '../../../machine/controls.js';
+import { comparisonOf, type ComparisonNames } from '../../../flows/compare/comparison-options.js';
 import { UserError, errorMessage } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
-import { roundSeconds } from '../../../run/round-seconds.js';
-import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
+import {
+  ADAPTIVE_FLAG_NAMES,
+  addAdaptiveOptions,
+  adaptiveOptionsOf,
+  type AdaptiveFlags,
+} from '../adaptive-flags.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { executeRun } from '../execute-run.js';
@@ -258,42 +258,63 @@ function addStoreOptions(command: Command): Command {
     );
 }
 
-/** The command's action: the flags checked against each other, then the run (executeRun). */
+/** How `pgperf run` spells the options the comparison's checks name. */
+export const RUN_FLAG_NAMES: ComparisonNames = {
+  ...ADAPTIVE_FLAG_NAMES,
+  adaptive: '--max-rounds/--time-budget',
+  rounds: '--rounds',
+  baseline: '--baseline',
+  shard: '--shard',
+  seed: '--seed',
+  cpuDmaLatency: '--cpu-dma-latency',
+  governor: '--governor',
+};
+
+/** The command's action: the flags as the comparison's options (checked in comparisonOf), then the run. */
 async function runFromFlags(flags: RunFlags): Promise<void> {
   const logger = consoleLogger({ verbose: flags.verbose });
   const workloads = [];
   for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
-  if (flags.clients) withClientCounts(workloads, flags.clients);
-  // --metric instructions: the counts decide, so every workload counts them (no timed rounds).
-  if (flags.instructions || flags.metric === 'instructions') withInstructions(workloads);
   const baseline = parseBaselineSpec(flags.baseline, '--baseline');
   if (baseline.kind === 'stored' && flags.store === false) {
     throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
   }
-  if (flags.shard && baseline.kind === 'stored') {
-    throw new UserError(
-      '--shard and --baseline stored both given: a sharded comparison measures base and head in each shard (--baseline same-job)',
-    );
-  }
-  const sharded = flags.shard ? shardOf(workloads, flags) : undefined;
-  const arms = baseline.kind === 'stored' ? storedBaselineArms(flags) : await armSource(flags);
-  const analysis = resolveAnalysis(analysisFromFlags(flags));
-  const armCount = arms.kind === 'installed' ? arms.arms.length : 2;
-  const adaptive = adaptiveFromFlags(
-    flags,
-    analysis.alpha,
-    roundSeconds(sharded?.workloads ?? workloads, armCount, flags.duration),
+  const { request, stored } = comparisonOf(
+    {
+      arms: baseline.kind === 'stored' ? storedBaselineArms(flags) : await armSource(flags),
+      workloads,
+      ...(flags.clients ? { clients: flags.clients } : {}),
+      instructions: flags.instructions,
+      ...(flags.shard ? { shard: shardSpec(flags.shard) } : {}),
+      seed: flags.seed,
+      baseline,
+      storedBaseline: {
+        allowFingerprintMismatch: flags.allowFingerprintMismatch,
+        sentinelRounds: flags.sentinelRounds,
+        onDrift: flags.onDrift,
+      },
+      analysis: analysisFromFlags(flags),
+      adaptive: adaptiveOptionsOf(flags),
+      rounds: flags.rounds,
+      durationS: flags.duration,
+      confirmRounds: flags.confirmRounds,
+      explain: flags.explain,
+      instructionCounter: {
+        counter: flags.instructionCounter,
+        ...(flags.perfEvent !== undefined ? { perfEvent: flags.perfEvent } : {}),
+      },
+      order: flags.order,
+      force: flags.force,
+      strictPreflight: flags.strict,
+      diagnostics: flags.diagnostics,
+      clientBinDir: flags.clientBin,
+      runAs: flags.runAs,
+      dataChecksums: flags.dataChecksums,
+      tmpDir: flags.tmpDir,
+      controls: { cpuDmaLatencyUs: flags.cpuDmaLatency, governor: flags.governor, root: flags.sysfsRoot },
+    },
+    RUN_FLAG_NAMES,
   );
-  if (adaptive && flags.rounds !== undefined) {
-    throw new UserError(
-      '--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks',
-    );
-  }
-  checkBaselineDesign(baseline, adaptive !== undefined, {
-    baseline: '--baseline',
-    adaptive: '--max-rounds/--time-budget',
-    rounds: '--rounds',
-  });
   // Every directory it writes, created and proven writable before the store is opened and anything is
   // built or started (the build cache was checked with the arms).
   await checkOutDir(flags.out);
@@ -302,97 +323,24 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
   try {
     await executeRun(
       {
-        arms,
-        analysis,
-        ...(adaptive ? { adaptive } : {}),
-        strictPreflight: flags.strict,
-        // A stored baseline pairs no rounds and measures in parts: its plan is checked by the run loop only.
-        planCheck: flags.force || baseline.kind === 'stored' ? 'warn' : 'refuse',
-        diagnostics: flags.diagnostics,
-        ...controlsFromFlags(flags),
-        workloads: sharded?.workloads ?? workloads,
-        ...(sharded ? { shard: sharded.info } : {}),
-        rounds: flags.rounds,
-        durationS: flags.duration,
-        confirmRounds: flags.confirmRounds,
-        explain: flags.explain,
-        instructionCounter: {
-          counter: flags.instructionCounter,
-          ...(flags.perfEvent !== undefined ? { perfEvent: flags.perfEvent } : {}),
-        },
-        seed: flags.seed,
-        order: flags.order,
-        clientBinDir: flags.clientBin,
-        runAs: flags.runAs,
-        dataChecksums: flags.dataChecksums,
-        tmpDir: flags.tmpDir,
+        ...request,
         outDir: flags.out,
-        ...(baseline.kind === 'stored' && store
-          ? {
-              storedBaseline: {
-                ...(baseline.ref !== undefined ? { ref: baseline.ref } : {}),
-                store,
-                allowFingerprintMismatch: flags.allowFingerprintMismatch,
-                sentinelRounds: flags.sentinelRounds,
-                onDrift: flags.onDrift,
-              },
-            }
-          : {}),
+        ...(stored && store ? { storedBaseline: { ...stored, store } } : {}),
       },
       logger,
-      {
-        ...(store ? { archive: store } : {}),
-        failOn: flags.failOn,
-      },
+      { ...(store ? { archive: store } : {}), failOn: flags.failOn },
     );
   } finally {
     await store?.close();
   }
 }
 
-/**
- * --clients: every workload measures these client counts instead of its own (as the Action's
- * `client-counts`), before the shard split and the plan check, so both see the cells that will run.
- */
-export function withClientCounts(workloads: Workload[], clients: number[]): void {
-  for (const w of workloads) w.clients = [...clients];
-}
-
-/** --instructions: every workload counts instructions (its own `instructions` settings where it has them). */
-function withInstructions(workloads: Workload[]): void {
-  for (const w of workloads) w.instructions ??= resolveInstructions(true);
-}
-
-/** --cpu-dma-latency and --governor as the run's controls request (none when neither is given). */
-function controlsFromFlags(flags: RunFlags): { controls?: ControlRequest } {
-  if (flags.cpuDmaLatency === undefined && flags.governor === undefined) return {};
-  return {
-    controls: {
-      ...(flags.cpuDmaLatency !== undefined ? { cpuDmaLatencyUs: flags.cpuDmaLatency } : {}),
-      ...(flags.governor !== undefined ? { governor: flags.governor } : {}),
-      ...(flags.sysfsRoot !== undefined ? { root: flags.sysfsRoot } : {}),
-      fields: { cpuDmaLatency: '--cpu-dma-latency', governor: '--governor' },
-    },
-  };
-}
-
-/** The workloads of shard I/N (the split computed from the workloads with the flags' overrides). */
-function shardOf(workloads: Workload[], flags: RunFlags): { workloads: Workload[]; info: ShardInfo } {
-  let spec;
+/** --shard I/N, parsed. */
+function shardSpec(text: string): { index: number; count: number } {
   try {
-    spec = parseShardSpec(flags.shard!, '--shard');
+    return parseShardSpec(text, '--shard');
   } catch (e) {
     throw new UserError(errorMessage(e));
-  }
-  if (flags.seed === undefined) {
-    throw new UserError(
-      '--shard needs --seed N: every shard must use the same seed (e.g. the workflow run number)',
-    );
-  }
-  try {
-    return selectShard(workloads, spec, flags);
-  } catch (e) {
-    throw new UserError(`--shard ${flags.shard}: ${errorMessage(e)}`);
   }
 }
 

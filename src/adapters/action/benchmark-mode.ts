@@ -1,0 +1,149 @@
+/**
+ * The Action's `mode: benchmark`: the commits chosen from the event, the installs given or built, the
+ * comparison's options read from the inputs (checked and made the pipeline's request in
+ * src/flows/compare/comparison-options.ts), the comparison run; then its verdict published, or, for one
+ * shard of a matrix, its part (shard-job.ts).
+ */
+import path from 'node:path';
+import { UserError } from '../../core/util/errors.js';
+import { comparisonOf, type ComparisonNames } from '../../flows/compare/comparison-options.js';
+import { runComparison } from '../../flows/compare/compare-flow.js';
+import { logArchive, type ArmSource, type PipelineOutcome } from '../../flows/compare/pipeline.js';
+import { DEFAULT_SENTINEL_ROUNDS } from '../../flows/compare/stored-baseline.js';
+import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
+import { buildRequestFor } from './build-arms.js';
+import { chooseCommits, type ActionContext, type Commits } from './context.js';
+import type { ActionInputs } from './inputs.js';
+import { publishComparison } from './publish-comparison.js';
+import { publishShard, shardSeedOf } from './shard-job.js';
+import { openInputStore } from './store-setup.js';
+import { benchmarkTarget } from './trusted-target.js';
+import { loadInputWorkloads } from './workloads.js';
+
+/** How the Action spells the options the comparison's checks name (it has no schedule or spending input). */
+export const INPUT_NAMES: ComparisonNames = {
+  maxRounds: "input 'max-rounds'",
+  timeBudget: "input 'time-budget'",
+  schedule: 'schedule',
+  spending: 'spending',
+  passAlpha: "input 'pass-alpha'",
+  adaptive: "inputs 'max-rounds'/'time-budget'",
+  rounds: "input 'rounds'",
+  baseline: "input 'baseline'",
+  shard: "input 'shard'",
+  seed: "input 'seed'",
+  cpuDmaLatency: "input 'cpu-dma-latency'",
+  governor: "input 'governor'",
+};
+
+export const runBenchmarkMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
+  const outcome = await benchmark(inputs, ctx, deps, resultsDir);
+  if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE, inputs.failOn);
+  const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
+  return publishComparison(outcome, target, inputs, ctx, deps, resultsDir);
+};
+
+async function benchmark(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  resultsDir: string,
+): Promise<PipelineOutcome> {
+  const { logger } = deps;
+  const commits = await chooseCommits(ctx, inputs, deps.api);
+  logger.info(`base: ${describeCommit(commits.base)}; head: ${describeCommit(commits.head)}`);
+  const workloads = await loadInputWorkloads({ workloads: inputs.workloads }, ctx, deps.actionDir);
+  const { request, stored } = comparisonOf(
+    {
+      arms: await armSource(commits, inputs, ctx, deps),
+      workloads,
+      ...(inputs.clientCounts ? { clients: inputs.clientCounts } : {}),
+      instructions: inputs.instructions,
+      ...(inputs.shard ? { shard: inputs.shard, seed: shardSeedOf(inputs, ctx) } : { seed: inputs.seed }),
+      baseline: inputs.baseline,
+      storedBaseline: {
+        allowFingerprintMismatch: false,
+        sentinelRounds: DEFAULT_SENTINEL_ROUNDS,
+        onDrift: 'inconclusive',
+        names: { baseline: "input 'baseline'", duration: "input 'duration'" },
+      },
+      analysis: {
+        alpha: inputs.alpha,
+        thresholdPct: inputs.threshold,
+        ...(inputs.steadyPass !== undefined ? { steadyPass: inputs.steadyPass } : {}),
+      },
+      adaptive: {
+        ...(inputs.maxRounds !== undefined ? { maxRounds: inputs.maxRounds } : {}),
+        ...(inputs.timeBudgetS !== undefined ? { timeBudgetS: inputs.timeBudgetS } : {}),
+        ...(inputs.passAlpha !== undefined ? { passAlpha: inputs.passAlpha } : {}),
+      },
+      rounds: inputs.rounds,
+      durationS: inputs.duration,
+      confirmRounds: inputs.confirmRounds,
+      explain: inputs.explain,
+      instructionCounter: { counter: inputs.instructionCounter },
+      order: 'random',
+      force: inputs.force,
+      runAs: inputs.runAs,
+      dataChecksums: false,
+      controls: { cpuDmaLatencyUs: inputs.cpuDmaLatencyUs, governor: inputs.governor },
+      source: {
+        repository: `${ctx.owner}/${ctx.repo}`,
+        ...(commits.prNumber ? { prNumber: commits.prNumber } : {}),
+        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+        base: { ref: commits.base.ref, sha: commits.base.sha, chosenBy: commits.base.chosenBy },
+        head: { ref: commits.head.ref, sha: commits.head.sha, chosenBy: commits.head.chosenBy },
+      },
+    },
+    INPUT_NAMES,
+  );
+  const { shard } = request;
+  if (shard) {
+    const cells = request.workloads.flatMap((w) => w.clients.map((c) => `${w.name}@${c}`)).join(', ');
+    logger.info(
+      `shard ${shard.index}/${shard.count} of plan ${shard.planId}, seed ${request.seed}: ${cells}`,
+    );
+  }
+  const store = await openInputStore(inputs, ctx.workspace, deps);
+  try {
+    const outcome = await logger.group('Benchmark', () =>
+      runComparison(
+        { ...request, runDir: resultsDir },
+        stored ? { ...stored, store: store!.reader } : undefined,
+        pipelineDepsOf(deps, store),
+      ),
+    );
+    logArchive(outcome, logger);
+    return outcome;
+  } finally {
+    await store?.close();
+  }
+}
+
+/** The installs: the bin-dir inputs, or base and head built from source. */
+async function armSource(
+  commits: Commits,
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+): Promise<ArmSource> {
+  if (inputs.baseBinDir && inputs.headBinDir) {
+    return {
+      kind: 'installed',
+      arms: [
+        { label: 'base', binDir: path.resolve(inputs.baseBinDir), settings: {} },
+        { label: 'head', binDir: path.resolve(inputs.headBinDir), settings: {} },
+      ],
+    };
+  }
+  if (!deps.build) {
+    throw new UserError(
+      "building PostgreSQL from source is not available here: set 'base-bin-dir' and 'head-bin-dir'",
+    );
+  }
+  return { kind: 'build', request: await buildRequestFor(ctx, commits, inputs, deps.cacheDir) };
+}
+
+function describeCommit(c: { ref?: string; sha?: string; chosenBy: string }): string {
+  return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(' @ ') + ` (${c.chosenBy})`;
+}

@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { INPUT_NAMES } from '../../../src/adapters/action/benchmark-mode.js';
+import { shardSeedOf } from '../../../src/adapters/action/shard-job.js';
+import { RUN_FLAG_NAMES } from '../../../src/adapters/cli/commands/run.js';
+import { parseWorkload } from '../../../src/drivers/load-workload.js';
+import { adaptivePlanOf } from '../../../src/flows/compare/adaptive-plan.js';
+import {
+  comparisonOf,
+  type ComparisonNames,
+  type ComparisonOptions,
+} from '../../../src/flows/compare/comparison-options.js';
+import { OptionError } from '../../../src/flows/compare/option-error.js';
+import { nightlyHeadOf } from '../../../src/flows/nightly/nightly-head.js';
+import { selectShard } from '../../../src/run/shards.js';
+
+/** The CLI's spelling, as `pgperf run` names its flags. */
+const FLAGS = RUN_FLAG_NAMES;
+
+const workload = () =>
+  parseWorkload('name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1, 2]\nduration: 10\n', 'w.yml');
+
+function options(more: Partial<ComparisonOptions> = {}): ComparisonOptions {
+  return {
+    arms: {
+      kind: 'installed',
+      arms: [
+        { label: 'base', binDir: '/a', settings: {} },
+        { label: 'head', binDir: '/b', settings: {} },
+      ],
+    },
+    workloads: [workload()],
+    baseline: { kind: 'same-job' },
+    analysis: {},
+    adaptive: {},
+    explain: false,
+    instructionCounter: { counter: 'auto' },
+    order: 'random',
+    force: false,
+    dataChecksums: false,
+    ...more,
+  };
+}
+
+/** The message `options` is refused with, in each adapter's spelling. */
+function refusals(more: Partial<ComparisonOptions>): [string, string] {
+  const said = (names: ComparisonNames) => {
+    try {
+      comparisonOf(options(more), names);
+    } catch (e) {
+      expect(e).toBeInstanceOf(Error);
+      return (e as Error).message;
+    }
+    throw new Error('not refused');
+  };
+  return [said(FLAGS), said(INPUT_NAMES)];
+}
+
+describe('the comparison options', () => {
+  it('become the pipeline request: client counts and instruction counting in copies, no undefined fields', () => {
+    const given = options({ clients: [4, 16], instructions: true, rounds: 6, seed: undefined });
+    const { request, stored } = comparisonOf(given, FLAGS);
+    expect(request.workloads.map((w) => w.clients)).toEqual([[4, 16]]);
+    expect(request.workloads[0]!.instructions).toBeDefined();
+    expect(given.workloads[0]!.clients).toEqual([1, 2]);
+    expect(request.workloads[0]!.clients).not.toBe(given.clients);
+    expect(request).toMatchObject({ rounds: 6, planCheck: 'refuse', order: 'random' });
+    expect('seed' in request).toBe(false);
+    expect(request.analysis.alpha).toBe(0.05);
+    expect(stored).toBeUndefined();
+  });
+
+  it('name the controls as the adapter spells them, and plan a stored baseline loosely', () => {
+    const { request, stored } = comparisonOf(
+      options({
+        controls: { governor: 'performance' },
+        baseline: { kind: 'stored', ref: 'abc' },
+        storedBaseline: { allowFingerprintMismatch: false, sentinelRounds: 2, onDrift: 'refuse' },
+      }),
+      INPUT_NAMES,
+    );
+    expect(request.controls).toEqual({
+      governor: 'performance',
+      fields: { cpuDmaLatency: "input 'cpu-dma-latency'", governor: "input 'governor'" },
+    });
+    expect(request.planCheck).toBe('warn');
+    expect(stored).toEqual({
+      ref: 'abc',
+      allowFingerprintMismatch: false,
+      sentinelRounds: 2,
+      onDrift: 'refuse',
+    });
+  });
+
+  it.each<[string, Partial<ComparisonOptions>, string, string]>([
+    [
+      'rounds with adaptive rounds',
+      { rounds: 5, adaptive: { maxRounds: 20 } },
+      '--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks',
+      "input 'rounds' and inputs 'max-rounds'/'time-budget' both given: adaptive runs take their rounds from the looks",
+    ],
+    [
+      'a round cap below the first look',
+      { adaptive: { maxRounds: 3 } },
+      '--max-rounds must be at least the first look, 6 rounds (the default --schedule 6,10,15,20,30), got 3',
+      "input 'max-rounds' must be at least the first look, 6 rounds (the default schedule 6,10,15,20,30), got 3",
+    ],
+    [
+      'a time budget shorter than a round',
+      { adaptive: { timeBudgetS: 30 } },
+      '--time-budget 30 s is less than one round (about 40 s for every cell and arm); give at least 240 s for the first look',
+      "input 'time-budget' 30 s is less than one round (about 40 s for every cell and arm); give at least 240 s for the first look",
+    ],
+    [
+      'a shard against a stored baseline',
+      { shard: { index: 1, count: 2 }, seed: 1, baseline: { kind: 'stored' } },
+      '--shard and --baseline stored both given: a sharded comparison measures base and head in each shard (--baseline same-job)',
+      "input 'shard' and input 'baseline' stored both given: a sharded comparison measures base and head in each shard (input 'baseline' same-job)",
+    ],
+    [
+      'a shard without a seed',
+      { shard: { index: 1, count: 2 } },
+      '--shard needs --seed N: every shard must use the same seed (e.g. the workflow run number)',
+      "input 'shard' needs input 'seed' N: every shard must use the same seed (e.g. the workflow run number)",
+    ],
+    [
+      'a stored baseline with adaptive rounds',
+      {
+        baseline: { kind: 'stored' },
+        adaptive: { maxRounds: 20 },
+        storedBaseline: { allowFingerprintMismatch: false, sentinelRounds: 2, onDrift: 'refuse' },
+      },
+      '--baseline stored and --max-rounds/--time-budget both given: a stored baseline is compared once, give --rounds',
+      "input 'baseline' stored and inputs 'max-rounds'/'time-budget' both given: a stored baseline is compared once, give input 'rounds'",
+    ],
+  ])('refuse %s, in each adapter’s spelling', (_what, more, cli, action) => {
+    expect(refusals(more)).toEqual([cli, action]);
+  });
+
+  it('key a refusal by its option', () => {
+    const names = { ...FLAGS };
+    expect(() => adaptivePlanOf({ passAlpha: 0.05 }, 0.05, 0, names)).toThrow(OptionError);
+    try {
+      comparisonOf(options({ rounds: 5, adaptive: { maxRounds: 20 } }), FLAGS);
+    } catch (e) {
+      expect((e as OptionError).option).toBe('rounds');
+    }
+  });
+});
+
+describe('the nightly head', () => {
+  const names = { bin: '--bin', ref: '--ref', repo: '--repo' };
+  const source = () => ({
+    repo: { input: '/src', url: 'file:///src', local: true },
+    extraOptions: [],
+    cacheDir: '/c',
+  });
+  it('is the install given, or the commit built alone (a sha before a ref)', () => {
+    expect(nightlyHeadOf({ binDir: '/bin', commit: { ref: 'master' }, source }, names)).toEqual({
+      kind: 'installed',
+      binDir: '/bin',
+    });
+    const built = nightlyHeadOf({ commit: { ref: 'master', sha: 'abc' }, source }, names);
+    expect(built).toMatchObject({
+      kind: 'build',
+      request: { baseRef: 'abc', headRef: 'abc', headOnly: true },
+    });
+    expect(() => nightlyHeadOf({ commit: {}, source }, names)).toThrow(
+      'nothing to measure: give --ref BRANCH (built from --repo) or --bin DIR',
+    );
+  });
+});
+
+describe('the shard of a matrix job', () => {
+  const w = parseWorkload(
+    'name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1, 2, 4]\nrounds: 4\n',
+    'w.yml',
+  );
+  /** The comparison of a benchmark job with the inputs shard and seed (the seed as the job resolves it). */
+  const sharded = (inputs: { shard: { index: number; count: number }; seed?: number }, runId?: string) =>
+    comparisonOf(
+      options({
+        workloads: [w],
+        shard: inputs.shard,
+        seed: shardSeedOf(inputs, runId === undefined ? {} : { runId }),
+      }),
+      INPUT_NAMES,
+    ).request;
+  it('defaults the seed to the workflow run id, and refuses a shard without a usable seed', () => {
+    const got = sharded({ shard: { index: 2, count: 3 } }, '987654321');
+    expect(got.seed).toBe(987654321);
+    expect(got.shard).toEqual(selectShard([w], { index: 2, count: 3 }).info);
+    expect(got.workloads).toEqual(selectShard([w], { index: 2, count: 3 }).workloads);
+    expect(sharded({ shard: { index: 1, count: 3 }, seed: 5 }).seed).toBe(5);
+    expect(() => sharded({ shard: { index: 1, count: 3 } })).toThrow(
+      "input 'shard' (1/3) needs a seed every shard agrees on: set 'seed'",
+    );
+    expect(() => sharded({ shard: { index: 1, count: 4 } }, '1')).toThrow(
+      "input 'shard' 1/4: 4 shards for 3 cells",
+    );
+  });
+});
