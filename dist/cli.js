@@ -66879,6 +66879,7 @@ init_zod();
 
 // src/core/bounds.ts
 var ROUNDS = { min: 1, max: 1e3 };
+var EXPECT_EVERY_HOURS = { min: 1, max: 24 * 31 };
 var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
 var CLIENTS = { min: 1, max: 1e4 };
 var CLIENT_COUNTS = { min: 1, max: 100 };
@@ -83320,6 +83321,83 @@ async function trySyncRegressionIssues(api, analysis, links = {}) {
   }
 }
 
+// src/flows/nightly/alert-event.ts
+var ALERT_MARKER = "alerts";
+function alertMachine(body) {
+  const text2 = markerText(body, ALERT_MARKER);
+  if (text2 === void 0) return void 0;
+  try {
+    const parsed = JSON.parse(text2);
+    return typeof parsed.machine === "string" ? parsed.machine : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function alertTitle(machine) {
+  return issueTitleText(`pgperf: nightly history alerts on ${machine}`);
+}
+function alertBody(machine, alerts, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    jsonMarker(ALERT_MARKER, { machine }),
+    `The nightly history of the machine ${escapeMarkdown(machine)} cannot be read as quiet:`,
+    "",
+    ...alerts.map((a) => `- ${escapeMarkdown(a.message)}`),
+    "",
+    ...foundBy ? [`Found by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    "A night that did not run leaves no point to find a regression in; a cell no run measures any more leaves its series silent. Run the missing nights (or say why they stopped), or drop the cell on purpose. pgperf closes this issue when the next night has nothing to report."
+  ].join("\n");
+}
+function alertsClearedNote(machine, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return `The nightly history of ${escapeMarkdown(machine)} has nothing to report any more${foundBy ? ` (${markdownLink("this run", foundBy)})` : ""}: closed.`;
+}
+
+// src/adapters/github/alert-issues.ts
+var ALERT_LABEL = "pgperf-alert";
+async function syncAlertIssues(api, alerts, machines, links = {}) {
+  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(ALERT_LABEL)]);
+  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
+  const issueOf = (machine) => {
+    const of = mine.filter((i) => alertMachine(i.body) === machine);
+    return of.find((i) => i.state === "open") ?? of.at(-1);
+  };
+  for (const machine of machines) {
+    const own2 = alerts.filter((a) => a.fingerprint === machine);
+    const issue2 = issueOf(machine);
+    if (own2.length > 0) {
+      const title = alertTitle(machine);
+      const body = alertBody(machine, own2, links);
+      if (!issue2) {
+        outcome.opened.push((await api.createIssue({ title, body, labels: [ALERT_LABEL] })).number);
+      } else if (issue2.state === "closed" || issue2.body !== body || issue2.title !== title) {
+        await api.updateIssue(issue2.number, { title, body, state: "open" });
+        outcome.updated.push(issue2.number);
+      }
+    } else if (issue2?.state === "open") {
+      await api.createComment(issue2.number, alertsClearedNote(machine, links));
+      await api.updateIssue(issue2.number, { state: "closed" });
+      outcome.closed.push(issue2.number);
+    }
+  }
+  return outcome;
+}
+async function trySyncAlertIssues(api, alerts, machines, links = {}) {
+  try {
+    return { done: await syncAlertIssues(api, alerts, machines, links) };
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, "issues: write");
+    return { error: `the alert issues were not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
+  }
+}
+
 // src/flows/nightly/night-watch.ts
 var MISSING_FACTOR = 1.5;
 var VANISHED_WITHIN_RUNS = 3;
@@ -83621,6 +83699,13 @@ Exit codes:
   130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM; what was measured is kept`;
 function nightlyCommand() {
   const command = new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master").option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option(
+    "--canary-bin <dir>",
+    "a frozen PostgreSQL install (a pinned release) measured after the head as the runner canary, its own series; a regression on a night the canary moved too is suspect (runner drift)"
+  ).option(
+    "--expect-every <hours>",
+    "hours expected between nightly runs (e.g. 24): a longer gap is a missing-night alert",
+    positiveInt2("--expect-every", EXPECT_EVERY_HOURS)
+  ).option(
     "--github-repo <owner/name>",
     "keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)"
   ).addOption(
@@ -83640,6 +83725,7 @@ function nightlyCommand() {
     if (head.kind === "build") await checkedCacheDir(flags.cacheDir);
     await checkOutDir(flags.out);
     await checkTmpDir(flags.tmpDir);
+    if (flags.canaryBin) await inspectBinDir(flags.canaryBin, "--canary-bin", nodeProcessRunner);
     if (flags.site)
       await checkOutDir(flags.site, "--site", "a directory for the history site (created if missing)");
     const store = await openCliStore(flags.store, logger, true);
@@ -83663,7 +83749,9 @@ function nightlyCommand() {
             maxP: changePoints.maxP,
             minSegment: changePoints.minSegment,
             minMagnitude: changePoints.magnitudePct / 100
-          }
+          },
+          ...flags.canaryBin ? { canary: { binDir: flags.canaryBin } } : {},
+          ...flags.expectEvery !== void 0 ? { expectEveryHours: flags.expectEvery } : {}
         },
         {
           logger,
@@ -83671,7 +83759,8 @@ function nightlyCommand() {
           build: (request2) => withInterrupt(logger, (signal) => cliPipelineDeps(logger, signal).build(request2, signal)),
           history: store,
           ...github ? {
-            issues: (analysis) => trySyncRegressionIssues(octokitApi(github), analysis, repoUrl ? { repoUrl } : {})
+            issues: (analysis) => trySyncRegressionIssues(octokitApi(github), analysis, repoUrl ? { repoUrl } : {}),
+            alerts: (alerts, machines) => trySyncAlertIssues(octokitApi(github), alerts, machines)
           } : {}
         }
       );
@@ -84034,7 +84123,8 @@ function workloadsOf(options) {
   return options.workloads.map((w) => ({
     ...w,
     ...options.clients ? { clients: [...options.clients] } : {},
-    ...counting ? { instructions: w.instructions ?? resolveInstructions(true) } : {}
+    ...counting ? { instructions: w.instructions ?? resolveInstructions(true) } : {},
+    ...options.plans && w.tool === "pgbench" ? { plans: true } : {}
   }));
 }
 function shardOf(workloads, options, names) {
@@ -84144,6 +84234,10 @@ function addEvidenceOptions(command) {
     "--instructions",
     "also count CPU instructions per transaction for every workload, with its own verdict (docs/instructions.md)",
     false
+  ).option(
+    "--plans",
+    "also take every pgbench statement's plan per arm (EXPLAIN (COSTS OFF)) and its pg_stat_statements costs; the report names the plans that changed (docs/plans.md)",
+    false
   ).addOption(
     new Option(
       "--instruction-counter <counter>",
@@ -84213,6 +84307,7 @@ async function runFromFlags(flags) {
       workloads,
       ...flags.clients ? { clients: flags.clients } : {},
       instructions: flags.instructions,
+      plans: flags.plans,
       ...flags.shard ? { shard: shardSpec(flags.shard) } : {},
       seed: flags.seed,
       baseline,

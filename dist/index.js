@@ -65097,6 +65097,7 @@ init_zod();
 
 // src/core/bounds.ts
 var ROUNDS = { min: 1, max: 1e3 };
+var EXPECT_EVERY_HOURS = { min: 1, max: 24 * 31 };
 var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
 var CLIENTS = { min: 1, max: 1e4 };
 var CLIENT_COUNTS = { min: 1, max: 100 };
@@ -73113,6 +73114,13 @@ function readInputs(read) {
     failOn: choice(read, "fail-on", FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, "force", false),
     explain: bool(read, "explain", false),
+    plans: bool(read, "plans", false),
+    canaryBinDir: text2("canary-bin-dir"),
+    expectEveryHours: optionalNumber(read, "expect-every", {
+      integer: true,
+      min: 1,
+      bound: EXPECT_EVERY_HOURS
+    }),
     instructionCounter: choice(read, "instruction-counter", INSTRUCTION_COUNTERS, "auto"),
     instructions: bool(read, "instructions", false),
     ...steadyPassInput(read),
@@ -73167,6 +73175,21 @@ function checkInputs(inputs) {
     throw new UserError(
       `input 'confirm-rounds' (${inputs.confirmRounds}) sets the confirmation block of mode benchmark; mode ${inputs.mode} does not run one: remove it`
     );
+  }
+  if (inputs.plans && inputs.mode !== "benchmark") {
+    throw new UserError(
+      `input 'plans' (true) takes the plans of the arms mode benchmark compares; mode ${inputs.mode} compares none: remove it`
+    );
+  }
+  for (const [name, set2] of [
+    ["canary-bin-dir", inputs.canaryBinDir !== void 0],
+    ["expect-every", inputs.expectEveryHours !== void 0]
+  ]) {
+    if (set2 && inputs.mode !== "nightly") {
+      throw new UserError(
+        `input '${name}' is read by mode nightly only; mode ${inputs.mode} does not: remove it`
+      );
+    }
   }
   if (inputs.explain && inputs.mode !== "benchmark") {
     throw new UserError(
@@ -74758,7 +74781,8 @@ function workloadsOf(options) {
   return options.workloads.map((w) => ({
     ...w,
     ...options.clients ? { clients: [...options.clients] } : {},
-    ...counting ? { instructions: w.instructions ?? resolveInstructions(true) } : {}
+    ...counting ? { instructions: w.instructions ?? resolveInstructions(true) } : {},
+    ...options.plans && w.tool === "pgbench" ? { plans: true } : {}
   }));
 }
 function shardOf(workloads, options, names) {
@@ -78102,6 +78126,7 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
       workloads,
       ...inputs.clientCounts ? { clients: inputs.clientCounts } : {},
       instructions: inputs.instructions,
+      plans: inputs.plans,
       ...inputs.shard ? { shard: inputs.shard, seed: shardSeedOf(inputs, ctx) } : { seed: inputs.seed },
       baseline: inputs.baseline,
       storedBaseline: {
@@ -80010,6 +80035,86 @@ async function trySyncRegressionIssues(api, analysis, links = {}) {
   }
 }
 
+// src/adapters/github/alert-issues.ts
+init_api2();
+
+// src/flows/nightly/alert-event.ts
+var ALERT_MARKER = "alerts";
+function alertMachine(body) {
+  const text2 = markerText(body, ALERT_MARKER);
+  if (text2 === void 0) return void 0;
+  try {
+    const parsed = JSON.parse(text2);
+    return typeof parsed.machine === "string" ? parsed.machine : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function alertTitle(machine) {
+  return issueTitleText(`pgperf: nightly history alerts on ${machine}`);
+}
+function alertBody(machine, alerts, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    jsonMarker(ALERT_MARKER, { machine }),
+    `The nightly history of the machine ${escapeMarkdown(machine)} cannot be read as quiet:`,
+    "",
+    ...alerts.map((a) => `- ${escapeMarkdown(a.message)}`),
+    "",
+    ...foundBy ? [`Found by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    "A night that did not run leaves no point to find a regression in; a cell no run measures any more leaves its series silent. Run the missing nights (or say why they stopped), or drop the cell on purpose. pgperf closes this issue when the next night has nothing to report."
+  ].join("\n");
+}
+function alertsClearedNote(machine, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return `The nightly history of ${escapeMarkdown(machine)} has nothing to report any more${foundBy ? ` (${markdownLink("this run", foundBy)})` : ""}: closed.`;
+}
+
+// src/adapters/github/alert-issues.ts
+var ALERT_LABEL = "pgperf-alert";
+async function syncAlertIssues(api, alerts, machines, links = {}) {
+  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(ALERT_LABEL)]);
+  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
+  const issueOf = (machine) => {
+    const of = mine.filter((i) => alertMachine(i.body) === machine);
+    return of.find((i) => i.state === "open") ?? of.at(-1);
+  };
+  for (const machine of machines) {
+    const own2 = alerts.filter((a) => a.fingerprint === machine);
+    const issue3 = issueOf(machine);
+    if (own2.length > 0) {
+      const title = alertTitle(machine);
+      const body = alertBody(machine, own2, links);
+      if (!issue3) {
+        outcome.opened.push((await api.createIssue({ title, body, labels: [ALERT_LABEL] })).number);
+      } else if (issue3.state === "closed" || issue3.body !== body || issue3.title !== title) {
+        await api.updateIssue(issue3.number, { title, body, state: "open" });
+        outcome.updated.push(issue3.number);
+      }
+    } else if (issue3?.state === "open") {
+      await api.createComment(issue3.number, alertsClearedNote(machine, links));
+      await api.updateIssue(issue3.number, { state: "closed" });
+      outcome.closed.push(issue3.number);
+    }
+  }
+  return outcome;
+}
+async function trySyncAlertIssues(api, alerts, machines, links = {}) {
+  try {
+    return { done: await syncAlertIssues(api, alerts, machines, links) };
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, "issues: write");
+    return { error: `the alert issues were not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
+  }
+}
+
 // src/flows/nightly/night-watch.ts
 var MISSING_FACTOR = 1.5;
 var VANISHED_WITHIN_RUNS = 3;
@@ -80343,7 +80448,9 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
             chosenBy: head.chosenBy
           }
         },
-        history: { minMagnitude: inputs.threshold / 100 }
+        history: { minMagnitude: inputs.threshold / 100 },
+        ...inputs.canaryBinDir ? { canary: { binDir: inputs.canaryBinDir } } : {},
+        ...inputs.expectEveryHours !== void 0 ? { expectEveryHours: inputs.expectEveryHours } : {}
       },
       {
         logger,
@@ -80358,7 +80465,10 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
         build: deps.build,
         signal: deps.signal,
         history: store.reader,
-        ...api ? { issues: (analysis) => trySyncRegressionIssues(api, analysis, links) } : {}
+        ...api ? {
+          issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
+          alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links)
+        } : {}
       }
     );
     io.setOutput("results-json", resultsFile);

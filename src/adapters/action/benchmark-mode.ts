@@ -59,6 +59,7 @@ async function benchmark(
       workloads,
       ...(inputs.clientCounts ? { clients: inputs.clientCounts } : {}),
       instructions: inputs.instructions,
+      plans: inputs.plans,
       ...(inputs.shard ? { shard: inputs.shard, seed: shardSeedOf(inputs, ctx) } : { seed: inputs.seed }),
       baseline: inputs.baseline,
       storedBaseline: {

@@ -13,6 +13,7 @@ import {
   CLIENTS,
   CLIENT_COUNTS,
   DURATION_S,
+  EXPECT_EVERY_HOURS,
   EXTRA_ROUNDS,
   ROUNDS,
   TIME_BUDGET_S,
@@ -88,6 +89,12 @@ export interface ActionInputs {
   force: boolean;
   /** benchmark: profile the workloads whose throughput changed, after the rounds. */
   explain: boolean;
+  /** Take the statements' plans for every pgbench workload (docs/plans.md). */
+  plans: boolean;
+  /** mode nightly: a frozen install measured as the runner canary (night-watch.ts). */
+  canaryBinDir?: string;
+  /** mode nightly: hours expected between nightly runs; a longer gap is a missing-night alert. */
+  expectEveryHours?: number;
   /** What counts the instruction mode's instructions (instruction-phase.ts). */
   instructionCounter: (typeof INSTRUCTION_COUNTERS)[number];
   /** Count CPU instructions per transaction for every workload (docs/instructions.md). */
@@ -173,6 +180,13 @@ function readInputs(read: InputReader): ActionInputs {
     failOn: choice(read, 'fail-on', FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, 'force', false),
     explain: bool(read, 'explain', false),
+    plans: bool(read, 'plans', false),
+    canaryBinDir: text('canary-bin-dir'),
+    expectEveryHours: optionalNumber(read, 'expect-every', {
+      integer: true,
+      min: 1,
+      bound: EXPECT_EVERY_HOURS,
+    }),
     instructionCounter: choice(read, 'instruction-counter', INSTRUCTION_COUNTERS, 'auto'),
     instructions: bool(read, 'instructions', false),
     ...steadyPassInput(read),
@@ -232,6 +246,21 @@ function checkInputs(inputs: ActionInputs): void {
     throw new UserError(
       `input 'confirm-rounds' (${inputs.confirmRounds}) sets the confirmation block of mode benchmark; mode ${inputs.mode} does not run one: remove it`,
     );
+  }
+  if (inputs.plans && inputs.mode !== 'benchmark') {
+    throw new UserError(
+      `input 'plans' (true) takes the plans of the arms mode benchmark compares; mode ${inputs.mode} compares none: remove it`,
+    );
+  }
+  for (const [name, set] of [
+    ['canary-bin-dir', inputs.canaryBinDir !== undefined],
+    ['expect-every', inputs.expectEveryHours !== undefined],
+  ] as const) {
+    if (set && inputs.mode !== 'nightly') {
+      throw new UserError(
+        `input '${name}' is read by mode nightly only; mode ${inputs.mode} does not: remove it`,
+      );
+    }
   }
   if (inputs.explain && inputs.mode !== 'benchmark') {
     throw new UserError(

@@ -12,6 +12,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { trySyncRegressionIssues } from '../github/regression-issues.js';
+import { trySyncAlertIssues } from '../github/alert-issues.js';
 import { analyseStore, writeHistorySite } from '../../flows/nightly/nightly-site.js';
 import {
   nightlyDecision,
@@ -65,6 +66,8 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
           },
         },
         history: { minMagnitude: inputs.threshold / 100 },
+        ...(inputs.canaryBinDir ? { canary: { binDir: inputs.canaryBinDir } } : {}),
+        ...(inputs.expectEveryHours !== undefined ? { expectEveryHours: inputs.expectEveryHours } : {}),
       },
       {
         logger,
@@ -78,7 +81,12 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         build: deps.build,
         signal: deps.signal,
         history: store.reader,
-        ...(api ? { issues: (analysis) => trySyncRegressionIssues(api, analysis, links) } : {}),
+        ...(api
+          ? {
+              issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
+              alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
+            }
+          : {}),
       },
     );
     io.setOutput('results-json', resultsFile);

@@ -35,6 +35,8 @@ export interface ComparisonOptions {
   clients?: number[];
   /** Every workload counts instructions (its own `instructions` settings where it has them). */
   instructions?: boolean;
+  /** Every pgbench workload takes its statements' plans (the plan phase, docs/plans.md). */
+  plans?: boolean;
   /** Measure only shard I of N of the cells (needs a seed every shard agrees on). */
   shard?: { index: number; count: number };
   seed?: number;
@@ -137,7 +139,7 @@ export function comparisonOf(options: ComparisonOptions, names: ComparisonNames)
   };
 }
 
-/** The workloads with the client counts and instruction counting the options ask for (copies). */
+/** The workloads with the client counts, instruction counting and plans the options ask for (copies). */
 function workloadsOf(options: ComparisonOptions): Workload[] {
   // --metric instructions: the counts decide, so every workload counts them (no timed rounds).
   const counting = options.instructions || options.analysis.metric === INSTRUCTION_METRIC;
@@ -145,6 +147,7 @@ function workloadsOf(options: ComparisonOptions): Workload[] {
     ...w,
     ...(options.clients ? { clients: [...options.clients] } : {}),
     ...(counting ? { instructions: w.instructions ?? resolveInstructions(true) } : {}),
+    ...(options.plans && w.tool === 'pgbench' ? { plans: true as const } : {}),
   }));
 }
 

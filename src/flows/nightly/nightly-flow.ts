@@ -71,7 +71,7 @@ export interface NightlyDeps {
    */
   issues?: (analysis: HistoryAnalysis) => Promise<IssueSync>;
   /**
-   * Opens/updates/closes the alert issue of each machine after the analysis (github/alert-issues.ts:
+   * Opens/updates/closes the alert issue of each machine after the analysis (adapters/github/alert-issues.ts:
    * trySyncAlertIssues); absent: no alert issues.
    */
   alerts?: (alerts: readonly NightAlert[], machines: readonly string[]) => Promise<IssueSync>;

@@ -5,6 +5,10 @@ import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
 import { loadWorkload } from '../../../drivers/load-workload.js';
 import { octokitApi } from '../../github/octokit-api.js';
 import { trySyncRegressionIssues } from '../../github/regression-issues.js';
+import { trySyncAlertIssues } from '../../github/alert-issues.js';
+import { inspectBinDir } from '../../../postgres/cluster/cluster.js';
+import { EXPECT_EVERY_HOURS } from '../../../core/bounds.js';
+import { nodeProcessRunner } from '../../../machine/os/process.js';
 import { writeHistorySite } from '../../../flows/nightly/nightly-site.js';
 import {
   nightlyDecision,
@@ -18,7 +22,7 @@ import { consoleLogger } from '../../../core/util/logger.js';
 import { cliPipelineDeps } from '../pipeline-deps.js';
 import { addChangePointOptions, changePointSettings, type ChangePointFlags } from '../change-point-flags.js';
 import { executeRun } from '../execute-run.js';
-import { oneOf, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
+import { oneOf, positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { cacheDirHelp, checkedCacheDir, collectString, resolveCacheDir, withInterrupt } from './build.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
@@ -36,6 +40,8 @@ interface NightlyFlags extends ChangePointFlags, MeasureFlags {
   site?: string;
   repoUrl?: string;
   githubRepo?: string;
+  canaryBin?: string;
+  expectEvery?: number;
   failOn: FailOn;
 }
 
@@ -70,6 +76,15 @@ export function nightlyCommand(): Command {
     .option('--site <dir>', 'also render the history site into this directory')
     .option('--repo-url <url>', 'link commits to <url>/commit/<sha>')
     .option(
+      '--canary-bin <dir>',
+      'a frozen PostgreSQL install (a pinned release) measured after the head as the runner canary, its own series; a regression on a night the canary moved too is suspect (runner drift)',
+    )
+    .option(
+      '--expect-every <hours>',
+      'hours expected between nightly runs (e.g. 24): a longer gap is a missing-night alert',
+      positiveInt('--expect-every', EXPECT_EVERY_HOURS),
+    )
+    .option(
       '--github-repo <owner/name>',
       'keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)',
     )
@@ -94,6 +109,8 @@ export function nightlyCommand(): Command {
     if (head.kind === 'build') await checkedCacheDir(flags.cacheDir);
     await checkOutDir(flags.out);
     await checkTmpDir(flags.tmpDir);
+    // The canary must be a usable install before tonight's head spends its build and rounds.
+    if (flags.canaryBin) await inspectBinDir(flags.canaryBin, '--canary-bin', nodeProcessRunner);
     if (flags.site)
       await checkOutDir(flags.site, '--site', 'a directory for the history site (created if missing)');
     const store = await openCliStore(flags.store, logger, true);
@@ -118,6 +135,8 @@ export function nightlyCommand(): Command {
             minSegment: changePoints.minSegment,
             minMagnitude: changePoints.magnitudePct / 100,
           },
+          ...(flags.canaryBin ? { canary: { binDir: flags.canaryBin } } : {}),
+          ...(flags.expectEvery !== undefined ? { expectEveryHours: flags.expectEvery } : {}),
         },
         {
           logger,
@@ -130,6 +149,7 @@ export function nightlyCommand(): Command {
             ? {
                 issues: (analysis) =>
                   trySyncRegressionIssues(octokitApi(github), analysis, repoUrl ? { repoUrl } : {}),
+                alerts: (alerts, machines) => trySyncAlertIssues(octokitApi(github), alerts, machines),
               }
             : {}),
         },

@@ -64,6 +64,7 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFl
   force: boolean;
   diagnostics: boolean;
   instructions: boolean;
+  plans: boolean;
   instructionCounter: 'auto' | 'cachegrind' | 'perf';
   perfEvent?: string;
   confirmRounds: number;
@@ -194,6 +195,11 @@ function addEvidenceOptions(command: Command): Command {
       'also count CPU instructions per transaction for every workload, with its own verdict (docs/instructions.md)',
       false,
     )
+    .option(
+      '--plans',
+      "also take every pgbench statement's plan per arm (EXPLAIN (COSTS OFF)) and its pg_stat_statements costs; the report names the plans that changed (docs/plans.md)",
+      false,
+    )
     .addOption(
       new Option(
         '--instruction-counter <counter>',
@@ -285,6 +291,7 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
       workloads,
       ...(flags.clients ? { clients: flags.clients } : {}),
       instructions: flags.instructions,
+      plans: flags.plans,
       ...(flags.shard ? { shard: shardSpec(flags.shard) } : {}),
       seed: flags.seed,
       baseline,
