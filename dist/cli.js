@@ -83471,9 +83471,12 @@ function missingNights(series, options) {
   return alerts;
 }
 function vanishedCells(series) {
-  const dates = runDates(series);
+  const kind = (s) => isCanaryWorkload(s.series.key.workload);
+  const dates = new Map(
+    [true, false].map((canary) => [canary, runDates(series.filter((s) => kind(s) === canary))])
+  );
   return series.flatMap((s) => {
-    const machine = dates.get(s.series.key.fingerprint) ?? [];
+    const machine = dates.get(kind(s)).get(s.series.key.fingerprint) ?? [];
     const last = s.series.points.at(-1)?.date;
     if (last === void 0 || last === machine.at(-1)) return [];
     const since = machine.filter((d) => d > last).length;

@@ -149,9 +149,13 @@ function missingNights(series: readonly SeriesAnalysis[], options: NightWatchOpt
 }
 
 function vanishedCells(series: readonly SeriesAnalysis[]): NightAlert[] {
-  const dates = runDates(series);
+  // The canary's runs and the head's are told apart: a canary run after tonight's head vanishes nothing.
+  const kind = (s: SeriesAnalysis) => isCanaryWorkload(s.series.key.workload);
+  const dates = new Map(
+    [true, false].map((canary) => [canary, runDates(series.filter((s) => kind(s) === canary))]),
+  );
   return series.flatMap((s): NightAlert[] => {
-    const machine = dates.get(s.series.key.fingerprint) ?? [];
+    const machine = dates.get(kind(s))!.get(s.series.key.fingerprint) ?? [];
     const last = s.series.points.at(-1)?.date;
     if (last === undefined || last === machine.at(-1)) return [];
     // Runs of the machine after the cell's last point: it vanished if that happened lately.
