@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path48 = __require("node:path");
+    var path49 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path48.resolve(baseDir, baseName);
+          const localBin = path49.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path48.extname(baseName))) return void 0;
+          if (sourceExt.includes(path49.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path48.resolve(
-            path48.dirname(resolvedScriptPath),
+          executableDir = path49.resolve(
+            path49.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path48.basename(
+            const legacyName = path49.basename(
               this._scriptPath,
-              path48.extname(this._scriptPath)
+              path49.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path48.extname(executableFile));
+        launchWithNode = sourceExt.includes(path49.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path48.basename(filename, path48.extname(filename));
+        this._name = path49.basename(filename, path49.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path49) {
-        if (path49 === void 0) return this._executableDir;
-        this._executableDir = path49;
+      executableDir(path50) {
+        if (path50 === void 0) return this._executableDir;
+        this._executableDir = path50;
         return this;
       }
       /**
@@ -7180,7 +7180,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path48 = __require("path");
+    var path49 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -7219,7 +7219,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path48.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path48.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path49.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path49.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7351,7 +7351,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path48 = __require("path");
+    var path49 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9288,10 +9288,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path48) {
-  if (!path48)
+function getElementAtPath(obj, path49) {
+  if (!path49)
     return obj;
-  return path48.reduce((acc, key) => acc?.[key], obj);
+  return path49.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -9550,11 +9550,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path48, issues) {
+function prefixIssues(path49, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path48);
+    iss.path.unshift(path49);
     return iss;
   });
 }
@@ -10087,16 +10087,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path48 = []) => {
+  const processError = (error63, path49 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path48, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path49, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path48, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path49, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path48, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path49, ...issue2.path]);
       } else {
-        const fullpath = [...path48, ...issue2.path];
+        const fullpath = [...path49, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -10135,17 +10135,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path48 = []) => {
+  const processError = (error63, path49 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path48, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path49, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path48, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path49, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path48, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path49, ...issue2.path]);
       } else {
-        const fullpath = [...path48, ...issue2.path];
+        const fullpath = [...path49, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -10184,8 +10184,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path48 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path48) {
+  const path49 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path49) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -28217,13 +28217,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path48 = ref.slice(1).split("/").filter(Boolean);
-  if (path48.length === 0) {
+  const path49 = ref.slice(1).split("/").filter(Boolean);
+  if (path49.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path48[0] === defsKey) {
-    const key = path48[1] === void 0 ? void 0 : decodeJSONPointerSegment(path48[1]);
+  if (path49[0] === defsKey) {
+    const key = path49[1] === void 0 ? void 0 : decodeJSONPointerSegment(path49[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -29551,17 +29551,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path48) {
-      const ctrl = callVisitor(key, node3, visitor, path48);
+    function visit_(key, node3, visitor, path49) {
+      const ctrl = callVisitor(key, node3, visitor, path49);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path48, ctrl);
-        return visit_(key, ctrl, visitor, path48);
+        replaceNode(key, path49, ctrl);
+        return visit_(key, ctrl, visitor, path49);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path48 = Object.freeze(path48.concat(node3));
+          path49 = Object.freeze(path49.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path48);
+            const ci = visit_(i, node3.items[i], visitor, path49);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29572,13 +29572,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path48 = Object.freeze(path48.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path48);
+          path49 = Object.freeze(path49.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path49);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path48);
+          const cv2 = visit_("value", node3.value, visitor, path49);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29599,17 +29599,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path48) {
-      const ctrl = await callVisitor(key, node3, visitor, path48);
+    async function visitAsync_(key, node3, visitor, path49) {
+      const ctrl = await callVisitor(key, node3, visitor, path49);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path48, ctrl);
-        return visitAsync_(key, ctrl, visitor, path48);
+        replaceNode(key, path49, ctrl);
+        return visitAsync_(key, ctrl, visitor, path49);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path48 = Object.freeze(path48.concat(node3));
+          path49 = Object.freeze(path49.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path48);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path49);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29620,13 +29620,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path48 = Object.freeze(path48.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path48);
+          path49 = Object.freeze(path49.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path49);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path48);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path49);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29653,23 +29653,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path48) {
+    function callVisitor(key, node3, visitor, path49) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path48);
+        return visitor(key, node3, path49);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path48);
+        return visitor.Map?.(key, node3, path49);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path48);
+        return visitor.Seq?.(key, node3, path49);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path48);
+        return visitor.Pair?.(key, node3, path49);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path48);
+        return visitor.Scalar?.(key, node3, path49);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path48);
+        return visitor.Alias?.(key, node3, path49);
       return void 0;
     }
-    function replaceNode(key, path48, node3) {
-      const parent = path48[path48.length - 1];
+    function replaceNode(key, path49, node3) {
+      const parent = path49[path49.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -30281,10 +30281,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path48, value) {
+    function collectionFromPath(schema, path49, value) {
       let v = value;
-      for (let i = path48.length - 1; i >= 0; --i) {
-        const k = path48[i];
+      for (let i = path49.length - 1; i >= 0; --i) {
+        const k = path49[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30303,7 +30303,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path48) => path48 == null || typeof path48 === "object" && !!path48[Symbol.iterator]().next().done;
+    var isEmptyPath = (path49) => path49 == null || typeof path49 === "object" && !!path49[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30333,11 +30333,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path48, value) {
-        if (isEmptyPath(path48))
+      addIn(path49, value) {
+        if (isEmptyPath(path49))
           this.add(value);
         else {
-          const [key, ...rest] = path48;
+          const [key, ...rest] = path49;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -30351,8 +30351,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path48) {
-        const [key, ...rest] = path48;
+      deleteIn(path49) {
+        const [key, ...rest] = path49;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -30366,8 +30366,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path48, keepScalar) {
-        const [key, ...rest] = path48;
+      getIn(path49, keepScalar) {
+        const [key, ...rest] = path49;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -30385,8 +30385,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path48) {
-        const [key, ...rest] = path48;
+      hasIn(path49) {
+        const [key, ...rest] = path49;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -30396,8 +30396,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path48, value) {
-        const [key, ...rest] = path48;
+      setIn(path49, value) {
+        const [key, ...rest] = path49;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -32912,9 +32912,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path48, value) {
+      addIn(path49, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path48, value);
+          this.contents.addIn(path49, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -32989,14 +32989,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path48) {
-        if (Collection2.isEmptyPath(path48)) {
+      deleteIn(path49) {
+        if (Collection2.isEmptyPath(path49)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path48) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path49) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33011,10 +33011,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path48, keepScalar) {
-        if (Collection2.isEmptyPath(path48))
+      getIn(path49, keepScalar) {
+        if (Collection2.isEmptyPath(path49))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path48, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path49, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33025,10 +33025,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path48) {
-        if (Collection2.isEmptyPath(path48))
+      hasIn(path49) {
+        if (Collection2.isEmptyPath(path49))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path48) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path49) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33045,13 +33045,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path48, value) {
-        if (Collection2.isEmptyPath(path48)) {
+      setIn(path49, value) {
+        if (Collection2.isEmptyPath(path49)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path48), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path49), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path48, value);
+          this.contents.setIn(path49, value);
         }
       }
       /**
@@ -35012,9 +35012,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path48) => {
+    visit2.itemAtPath = (cst, path49) => {
       let item = cst;
-      for (const [field, index] of path48) {
+      for (const [field, index] of path49) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35023,23 +35023,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path48) => {
-      const parent = visit2.itemAtPath(cst, path48.slice(0, -1));
-      const field = path48[path48.length - 1][0];
+    visit2.parentCollection = (cst, path49) => {
+      const parent = visit2.itemAtPath(cst, path49.slice(0, -1));
+      const field = path49[path49.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path48, item, visitor) {
-      let ctrl = visitor(item, path48);
+    function _visit(path49, item, visitor) {
+      let ctrl = visitor(item, path49);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path48.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path49.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35050,10 +35050,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path48);
+            ctrl = ctrl(item, path49);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path48) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path49) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -36940,12 +36940,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path48) {
-  return path48.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path49) {
+  return path49.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path48) {
+function valueAt2(doc, path49) {
   let v = doc;
-  for (const key of path48) {
+  for (const key of path49) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37320,14 +37320,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile18 } from "node:fs/promises";
-async function readResults(path48, options = {}) {
+async function readResults(path49, options = {}) {
   let text2;
   try {
-    text2 = await readFile18(path48, "utf8");
+    text2 = await readFile18(path49, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path48}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path49}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path48, options);
+  return parseResults(text2, path49, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39240,14 +39240,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path48 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path49 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path48 && path48[0] !== "/") {
-          path48 = `/${path48}`;
+        if (path49 && path49[0] !== "/") {
+          path49 = `/${path49}`;
         }
-        return new URL(`${origin}${path48}`);
+        return new URL(`${origin}${path49}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39698,39 +39698,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path48, origin }
+          request: { method, path: path49, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path48);
+        debuglog("sending request to %s %s/%s", method, origin, path49);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path48, origin },
+          request: { method, path: path49, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path48,
+          path49,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path48, origin }
+          request: { method, path: path49, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path48);
+        debuglog("trailers received from %s %s/%s", method, origin, path49);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path48, origin },
+          request: { method, path: path49, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path48,
+          path49,
           error62.message
         );
       });
@@ -39779,9 +39779,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path48, origin }
+            request: { method, path: path49, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path48);
+          debuglog("sending request to %s %s/%s", method, origin, path49);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -39844,7 +39844,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path48,
+        path: path49,
         method,
         body,
         headers,
@@ -39859,11 +39859,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path48 !== "string") {
+        if (typeof path49 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path48[0] !== "/" && !(path48.startsWith("http://") || path48.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path49[0] !== "/" && !(path49.startsWith("http://") || path49.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path48)) {
+        } else if (invalidPathRegex.test(path49)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -39929,7 +39929,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path48, query) : path48;
+        this.path = query ? buildURL(path49, query) : path49;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -44622,7 +44622,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path48, host, upgrade, blocking, reset } = request2;
+      const { method, path: path49, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44703,7 +44703,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path48} HTTP/1.1\r
+      let header = `${method} ${path49} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45232,7 +45232,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path48, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path49, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45329,7 +45329,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path48;
+      headers[HTTP2_HEADER_PATH] = path49;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45682,9 +45682,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path48 = search ? `${pathname}${search}` : pathname;
+        const path49 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path48;
+        this.opts.path = path49;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -46923,10 +46923,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path48 = "/",
+          path: path49 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path48;
+        opts.path = origin + path49;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -48898,20 +48898,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path48) {
-      if (typeof path48 !== "string") {
-        return path48;
+    function safeUrl2(path49) {
+      if (typeof path49 !== "string") {
+        return path49;
       }
-      const pathSegments = path48.split("?");
+      const pathSegments = path49.split("?");
       if (pathSegments.length !== 2) {
-        return path48;
+        return path49;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path48, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path48);
+    function matchKey(mockDispatch2, { path: path49, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path49);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -48933,7 +48933,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path48 }) => matchValue(safeUrl2(path48), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path49 }) => matchValue(safeUrl2(path49), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -48971,9 +48971,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path48, method, body, headers, query } = opts;
+      const { path: path49, method, body, headers, query } = opts;
       return {
-        path: path48,
+        path: path49,
         method,
         body,
         headers,
@@ -49436,10 +49436,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path48, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path49, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path48,
+            Path: path49,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54318,9 +54318,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path48) {
-      for (let i = 0; i < path48.length; ++i) {
-        const code = path48.charCodeAt(i);
+    function validateCookiePath(path49) {
+      for (let i = 0; i < path49.length; ++i) {
+        const code = path49.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57240,11 +57240,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path48 = opts.path;
+          let path49 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path48 = `/${path48}`;
+            path49 = `/${path49}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path48);
+          url2 = new URL(util.parseOrigin(url2).origin + path49);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -74336,198 +74336,22 @@ function calibrationDecision(result, calibration, failOn) {
 
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path42 from "node:path";
+import path43 from "node:path";
 
 // src/adapters/cli/execute-run.ts
 import { readFileSync } from "node:fs";
-import path41 from "node:path";
+import path42 from "node:path";
 
 // src/flows/compare/compare-flow.ts
 init_errors();
 
 // src/flows/compare/stored-baseline.ts
-import { stat as stat7 } from "node:fs/promises";
-import path40 from "node:path";
+import path41 from "node:path";
+init_errors();
+
+// src/flows/compare/baseline-conditions.ts
 init_fingerprint();
 init_types();
-init_store();
-init_errors();
-init_check_results();
-function parseBaselineSpec(value, name) {
-  const v = value.trim();
-  if (v === "same-job") return { kind: "same-job" };
-  if (v === "stored") return { kind: "stored" };
-  if (v.startsWith("stored:") && v.length > "stored:".length)
-    return { kind: "stored", ref: v.slice(7).trim() };
-  throw new UserError(
-    `${name} '${value}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
-  );
-}
-var CLI_STORED_BASELINE_NAMES = {
-  baseline: "--baseline",
-  allowMismatch: "--allow-fingerprint-mismatch",
-  set: (arm2, name, value) => `--set ${arm2}:${name}=${value}`,
-  clientBin: "--client-bin",
-  duration: "--duration"
-};
-var DEFAULT_SENTINEL_ROUNDS = 3;
-var DAY_MS2 = 24 * 3600 * 1e3;
-async function runStoredBaseline(req, options, deps) {
-  const head = headArm(req);
-  const clientBinDir = req.clientBinDir ?? head.binDir;
-  const now = await headConditions(req, head, clientBinDir, deps);
-  const choice = await chooseStoredBaseline(options, now, head.label);
-  const { entry: storedEntry, doc: storedDoc, arm: storedBase } = choice;
-  deps.logger.info(describeChoice(choice));
-  const { archive, ...measureDeps } = deps;
-  const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
-  const sentinelRounds = Math.min(options.sentinelRounds, rounds);
-  const installed = await binDirExists(storedBase.binDir);
-  const warnings = [];
-  if (choice.differences.length > 0) {
-    warnings.push(
-      `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under other conditions: ${describeDifferences(choice.differences, Object.keys(now.workloads))}`
-    );
-  }
-  let sentinelDoc;
-  let skippedBecause;
-  if (sentinelRounds <= 0) skippedBecause = "no sentinel: --sentinel-rounds is 0";
-  else if (!installed) skippedBecause = `no sentinel: the baseline install is gone (${storedBase.binDir})`;
-  if (skippedBecause === void 0) {
-    deps.logger.info(
-      `sentinel: base ${storedBase.binDir} and head interleaved for ${sentinelRounds} round(s)`
-    );
-    const sentinel2 = await runPipeline(
-      {
-        ...req,
-        rounds: sentinelRounds,
-        partOfRun: true,
-        clientBinDir,
-        arms: {
-          kind: "installed",
-          arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
-        },
-        runDir: path40.join(req.runDir, "sentinel")
-      },
-      measureDeps
-    );
-    sentinelDoc = sentinel2.result;
-  } else {
-    warnings.push(skippedBecause);
-  }
-  let headOnly2;
-  const remaining = rounds - (sentinelDoc ? sentinelRounds : 0);
-  if (remaining > 0 && sentinelDoc?.status !== "interrupted") {
-    const measured2 = await runPipeline(
-      {
-        ...req,
-        rounds: remaining,
-        partOfRun: true,
-        clientBinDir,
-        arms: { kind: "installed", arms: [head] },
-        runDir: path40.join(req.runDir, "head")
-      },
-      measureDeps
-    );
-    headOnly2 = measured2.result;
-  }
-  const reference = sentinelDoc ?? headOnly2;
-  const late = changedWhileMeasuring(choice, [sentinelDoc, headOnly2], head.label);
-  if (late.length > 0) {
-    warnings.push(
-      `the conditions changed while measuring: ${describeDifferences(late, Object.keys(now.workloads))}; the comparison mixes them`
-    );
-  }
-  if (storedDoc.pgperfVersion !== reference.pgperfVersion) {
-    warnings.push(
-      `the baseline ${storedEntry.id} was measured with pgperf ${storedDoc.pgperfVersion}, this run with ${reference.pgperfVersion}: the settings pgperf writes itself are not compared, only those of the workloads and arms`
-    );
-  }
-  const mismatch = [...choice.differences, ...late];
-  let sentinel;
-  if (sentinelDoc) {
-    sentinel = judgeSentinel(storedDoc, storedBase, sentinelDoc, options.onDrift);
-  } else {
-    sentinel = { status: "skipped", reason: skippedBecause, onDrift: options.onDrift };
-  }
-  if (sentinel.status === "drifted") warnings.push(sentinel.reason);
-  const nowDate = options.now?.() ?? new Date(reference.startedAt);
-  const baseCommit = commitOf2(storedDoc, storedBase);
-  const info = {
-    runId: storedDoc.runId,
-    ...baseCommit.sha !== void 0 ? { commit: baseCommit.sha } : {},
-    ...baseCommit.ref !== void 0 ? { ref: baseCommit.ref } : {},
-    storedAt: storedEntry.savedAt,
-    measuredAt: storedDoc.startedAt,
-    ageDays: Math.max(
-      0,
-      Math.round((nowDate.getTime() - Date.parse(storedDoc.startedAt)) / DAY_MS2 * 10) / 10
-    ),
-    ...mismatch.length > 0 ? { fingerprintMismatch: [...new Set(mismatch.map(differenceName))] } : {},
-    sentinel
-  };
-  const merged = mergeRuns(
-    storedDoc,
-    storedBase,
-    head.label,
-    sentinelDoc,
-    headOnly2,
-    sentinelRounds,
-    info,
-    warnings
-  );
-  const resultsFile = path40.join(req.runDir, RESULTS_FILE);
-  await writeResults(resultsFile, merged);
-  let archived;
-  let archiveError;
-  if (archive) {
-    try {
-      archived = { id: (await archive.save(merged)).id, description: archive.description };
-    } catch (e) {
-      archiveError = `could not save the run to ${archive.description}: ${e instanceof Error ? e.message : String(e)}`;
-    }
-  }
-  if (sentinel.status === "drifted" && options.onDrift === "refuse") {
-    throw new UserError(
-      `${sentinel.reason}; refusing the comparison (--on-drift refuse). The results are in ${resultsFile}`
-    );
-  }
-  return {
-    result: merged,
-    comparison: await withNoiseWarnings(analyse(merged), merged, options.store, deps.logger),
-    resultsFile,
-    ...archived ? { archived } : {},
-    ...archiveError ? { archiveError } : {}
-  };
-}
-function changedWhileMeasuring(choice, measured2, headLabel) {
-  const stored = conditionsOfArm(choice.doc, choice.arm);
-  const seen = new Set(choice.differences.map(differenceKey));
-  const late = [];
-  for (const doc of measured2) {
-    const head = doc?.arms.find((a) => a.label === headLabel);
-    if (!doc || !head) continue;
-    for (const d of conditionDifferences(stored, conditionsOfArm(doc, head))) {
-      if (!seen.has(differenceKey(d))) late.push(d);
-      seen.add(differenceKey(d));
-    }
-  }
-  return late;
-}
-function headArm(req) {
-  if (req.arms.kind !== "installed" || req.arms.arms.length !== 1) {
-    throw new UserError(
-      "--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (e.g. --arm head=/opt/pg/bin)"
-    );
-  }
-  const head = req.arms.arms[0];
-  if (head.label === "base") {
-    throw new UserError(
-      `--arm base=${head.binDir}: with --baseline stored the stored run is the arm "base"; label the measured arm otherwise (e.g. head)`
-    );
-  }
-  return head;
-}
 function conditionsOfArm(doc, arm2) {
   const ok = doc.samples.filter((s) => s.arm === arm2.label && s.status === "ok");
   return {
@@ -74571,6 +74395,9 @@ function armFacts(source) {
   const { settingsHash: _runLevel, ...facts } = environmentFingerprint(source).facts;
   return facts;
 }
+
+// src/flows/compare/condition-differences.ts
+init_fingerprint();
 function conditionDifferences(stored, now) {
   const out = [];
   for (const name of [.../* @__PURE__ */ new Set([...Object.keys(stored.facts), ...Object.keys(now.facts)])].sort()) {
@@ -74668,6 +74495,34 @@ function describeDifferences(diffs, workloads) {
   }
   return parts.join("; ");
 }
+
+// src/flows/compare/choose-baseline.ts
+init_store();
+init_errors();
+init_check_results();
+
+// src/flows/compare/stored-baseline-spec.ts
+init_errors();
+function parseBaselineSpec(value, name) {
+  const v = value.trim();
+  if (v === "same-job") return { kind: "same-job" };
+  if (v === "stored") return { kind: "stored" };
+  if (v.startsWith("stored:") && v.length > "stored:".length)
+    return { kind: "stored", ref: v.slice(7).trim() };
+  throw new UserError(
+    `${name} '${value}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
+  );
+}
+var CLI_STORED_BASELINE_NAMES = {
+  baseline: "--baseline",
+  allowMismatch: "--allow-fingerprint-mismatch",
+  set: (arm2, name, value) => `--set ${arm2}:${name}=${value}`,
+  clientBin: "--client-bin",
+  duration: "--duration"
+};
+var DEFAULT_SENTINEL_ROUNDS = 3;
+
+// src/flows/compare/choose-baseline.ts
 var MAX_CANDIDATES_EXAMINED = 20;
 async function chooseStoredBaseline(options, now, headLabel) {
   const workloads = Object.keys(now.workloads);
@@ -74688,6 +74543,20 @@ async function chooseStoredBaseline(options, now, headLabel) {
     if (usable2) return usable2;
   }
   throw new UserError(refusal(options, examined, candidates.length, now, headLabel));
+}
+function changedWhileMeasuring(choice, measured2, headLabel) {
+  const stored = conditionsOfArm(choice.doc, choice.arm);
+  const seen = new Set(choice.differences.map(differenceKey));
+  const late = [];
+  for (const doc of measured2) {
+    const head = doc?.arms.find((a) => a.label === headLabel);
+    if (!doc || !head) continue;
+    for (const d of conditionDifferences(stored, conditionsOfArm(doc, head))) {
+      if (!seen.has(differenceKey(d))) late.push(d);
+      seen.add(differenceKey(d));
+    }
+  }
+  return late;
 }
 function refuseStoredSettings(entry, doc, arm2, store) {
   for (const [name, value] of Object.entries(arm2.settingOverrides)) {
@@ -74765,19 +74634,34 @@ function baselineArm(doc) {
   const arms = doc.arms;
   return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
 }
-function commitOf2(doc, arm2) {
-  const build = arm2.build ?? {};
-  const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
-  const ref = typeof build.ref === "string" ? build.ref : source?.ref;
-  const sha = typeof build.sha === "string" ? build.sha : source?.sha;
-  return { ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+
+// src/flows/compare/sentinel.ts
+import { stat as stat7 } from "node:fs/promises";
+import path40 from "node:path";
+async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
+  const installed = await binDirExists(storedBase.binDir);
+  if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
+  if (!installed) return { skipped: `no sentinel: the baseline install is gone (${storedBase.binDir})` };
+  deps.logger.info(`sentinel: base ${storedBase.binDir} and head interleaved for ${rounds} round(s)`);
+  const sentinel = await runPipeline(
+    {
+      ...req,
+      rounds,
+      partOfRun: true,
+      clientBinDir,
+      arms: {
+        kind: "installed",
+        arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
+      },
+      runDir: path40.join(req.runDir, "sentinel")
+    },
+    deps
+  );
+  return { doc: sentinel.result };
 }
-async function binDirExists(binDir) {
-  try {
-    return (await stat7(path40.join(binDir, "postgres"))).isFile();
-  } catch {
-    return false;
-  }
+function sentinelOutcome(run2, stored, storedBase, onDrift) {
+  if ("doc" in run2) return judgeSentinel(stored, storedBase, run2.doc, onDrift);
+  return { status: "skipped", reason: run2.skipped, onDrift };
 }
 function judgeSentinel(stored, storedBase, sentinel, onDrift) {
   const settings2 = analysisOf(sentinel);
@@ -74819,6 +74703,36 @@ function drifted(c) {
   const t = c.thresholdPct;
   return ci !== null && (ci.lowerPct > t || ci.upperPct < -t);
 }
+async function binDirExists(binDir) {
+  try {
+    return (await stat7(path40.join(binDir, "postgres"))).isFile();
+  } catch {
+    return false;
+  }
+}
+
+// src/flows/compare/merge-baseline.ts
+var DAY_MS2 = 24 * 3600 * 1e3;
+function commitOf2(doc, arm2) {
+  const build = arm2.build ?? {};
+  const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
+  const ref = typeof build.ref === "string" ? build.ref : source?.ref;
+  const sha = typeof build.sha === "string" ? build.sha : source?.sha;
+  return { ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+}
+function baselineInfo(entry, stored, storedBase, now, mismatch, sentinel) {
+  const baseCommit = commitOf2(stored, storedBase);
+  return {
+    runId: stored.runId,
+    ...baseCommit.sha !== void 0 ? { commit: baseCommit.sha } : {},
+    ...baseCommit.ref !== void 0 ? { ref: baseCommit.ref } : {},
+    storedAt: entry.savedAt,
+    measuredAt: stored.startedAt,
+    ageDays: Math.max(0, Math.round((now.getTime() - Date.parse(stored.startedAt)) / DAY_MS2 * 10) / 10),
+    ...mismatch.length > 0 ? { fingerprintMismatch: [...new Set(mismatch.map(differenceName))] } : {},
+    sentinel
+  };
+}
 function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelRounds, info, warnings) {
   const reference = sentinel ?? headOnly2;
   const cells = new Set(reference.plan.cells.map((c) => `${c.workload}@${c.clients}`));
@@ -74859,6 +74773,109 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
   };
 }
 
+// src/flows/compare/stored-baseline.ts
+async function runStoredBaseline(req, options, deps) {
+  const head = headArm(req);
+  const clientBinDir = req.clientBinDir ?? head.binDir;
+  const now = await headConditions(req, head, clientBinDir, deps);
+  const choice = await chooseStoredBaseline(options, now, head.label);
+  const { entry: storedEntry, doc: storedDoc, arm: storedBase } = choice;
+  deps.logger.info(describeChoice(choice));
+  const workloads = Object.keys(now.workloads);
+  const { archive, ...measureDeps } = deps;
+  const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
+  const sentinelRounds = Math.min(options.sentinelRounds, rounds);
+  const warnings = [];
+  if (choice.differences.length > 0) {
+    warnings.push(
+      `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under other conditions: ${describeDifferences(choice.differences, workloads)}`
+    );
+  }
+  const sentinelRun = await runSentinel(req, head, storedBase, sentinelRounds, clientBinDir, measureDeps);
+  const sentinelDoc = "doc" in sentinelRun ? sentinelRun.doc : void 0;
+  if ("skipped" in sentinelRun) warnings.push(sentinelRun.skipped);
+  let headOnly2;
+  const remaining = rounds - (sentinelDoc ? sentinelRounds : 0);
+  if (remaining > 0 && sentinelDoc?.status !== "interrupted") {
+    const measured2 = await runPipeline(
+      {
+        ...req,
+        rounds: remaining,
+        partOfRun: true,
+        clientBinDir,
+        arms: { kind: "installed", arms: [head] },
+        runDir: path41.join(req.runDir, "head")
+      },
+      measureDeps
+    );
+    headOnly2 = measured2.result;
+  }
+  const reference = sentinelDoc ?? headOnly2;
+  const late = changedWhileMeasuring(choice, [sentinelDoc, headOnly2], head.label);
+  if (late.length > 0) {
+    warnings.push(
+      `the conditions changed while measuring: ${describeDifferences(late, workloads)}; the comparison mixes them`
+    );
+  }
+  if (storedDoc.pgperfVersion !== reference.pgperfVersion) {
+    warnings.push(
+      `the baseline ${storedEntry.id} was measured with pgperf ${storedDoc.pgperfVersion}, this run with ${reference.pgperfVersion}: the settings pgperf writes itself are not compared, only those of the workloads and arms`
+    );
+  }
+  const sentinel = sentinelOutcome(sentinelRun, storedDoc, storedBase, options.onDrift);
+  if (sentinel.status === "drifted") warnings.push(sentinel.reason);
+  const nowDate = options.now?.() ?? new Date(reference.startedAt);
+  const mismatch = [...choice.differences, ...late];
+  const info = baselineInfo(storedEntry, storedDoc, storedBase, nowDate, mismatch, sentinel);
+  const merged = mergeRuns(
+    storedDoc,
+    storedBase,
+    head.label,
+    sentinelDoc,
+    headOnly2,
+    sentinelRounds,
+    info,
+    warnings
+  );
+  const resultsFile = path41.join(req.runDir, RESULTS_FILE);
+  await writeResults(resultsFile, merged);
+  let archived;
+  let archiveError;
+  if (archive) {
+    try {
+      archived = { id: (await archive.save(merged)).id, description: archive.description };
+    } catch (e) {
+      archiveError = `could not save the run to ${archive.description}: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  if (sentinel.status === "drifted" && options.onDrift === "refuse") {
+    throw new UserError(
+      `${sentinel.reason}; refusing the comparison (--on-drift refuse). The results are in ${resultsFile}`
+    );
+  }
+  return {
+    result: merged,
+    comparison: await withNoiseWarnings(analyse(merged), merged, options.store, deps.logger),
+    resultsFile,
+    ...archived ? { archived } : {},
+    ...archiveError ? { archiveError } : {}
+  };
+}
+function headArm(req) {
+  if (req.arms.kind !== "installed" || req.arms.arms.length !== 1) {
+    throw new UserError(
+      "--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (e.g. --arm head=/opt/pg/bin)"
+    );
+  }
+  const head = req.arms.arms[0];
+  if (head.label === "base") {
+    throw new UserError(
+      `--arm base=${head.binDir}: with --baseline stored the stored run is the arm "base"; label the measured arm otherwise (e.g. head)`
+    );
+  }
+  return head;
+}
+
 // src/flows/compare/compare-flow.ts
 function checkBaselineDesign(baseline, adaptive, names) {
   if (adaptive && baseline.kind === "stored") {
@@ -74887,7 +74904,7 @@ async function headOnly(arms, deps) {
 init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path41.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path42.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -74899,7 +74916,7 @@ async function executeRun(options, logger, extra = {}) {
       controller.abort(new Error(`interrupted by ${signal}`));
     }
   });
-  const resultsFile = path41.join(runDir, RESULTS_FILE);
+  const resultsFile = path42.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}
 `));
@@ -74930,7 +74947,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path41.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path42.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -75023,7 +75040,7 @@ function calibrateCommand() {
 ` : renderCalibrationText(calibration)
       );
       const decision = calibrationDecision(outcome.result, calibration, DEFAULT_FAIL_ON);
-      await writeDecision(path42.dirname(outcome.resultsFile), decision).catch(
+      await writeDecision(path43.dirname(outcome.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -77106,7 +77123,7 @@ async function findInstalledBinDir() {
 
 // src/adapters/cli/commands/doctor.ts
 import os12 from "node:os";
-import path44 from "node:path";
+import path45 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -77145,7 +77162,7 @@ function renderPreflight(report) {
 // src/postgres/runner-facts.ts
 import { constants as constants5 } from "node:fs";
 import { access as access6, readdir as readdir11, stat as stat8, statfs as statfs3 } from "node:fs/promises";
-import path43 from "node:path";
+import path44 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -77273,10 +77290,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir11(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path43.join(dir, v, "bin");
+    const bin = path44.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path43.join(bin, p), constants5.X_OK).then(
+        (p) => access6(path44.join(bin, p), constants5.X_OK).then(
           () => true,
           () => false
         )
@@ -77305,7 +77322,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path43.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path44.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -77405,17 +77422,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path43.resolve(dir); ; d = path43.dirname(d)) {
+  for (let d = path44.resolve(dir); ; d = path44.dirname(d)) {
     const st = await stat8(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path43.dirname(d)) return void 0;
+    if (d === path44.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path43.resolve(dir); ; d = path43.dirname(d)) {
+  for (let d = path44.resolve(dir); ; d = path44.dirname(d)) {
     chain.unshift(d);
-    if (d === path43.dirname(d)) break;
+    if (d === path44.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat8(d).catch(() => void 0);
@@ -77452,7 +77469,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path44.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path45.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -77467,7 +77484,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os12.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path44.resolve(flags.tmpDir ?? os12.tmpdir()),
+      tmpDir: path45.resolve(flags.tmpDir ?? os12.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -77492,7 +77509,7 @@ function bytes(value) {
 init_read_results();
 init_errors();
 import { readdir as readdir12, stat as stat9 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -77502,7 +77519,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path45.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path46.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -77513,12 +77530,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path45.join(input2, "runs");
+  const runsDir = path46.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path45.join(runsDir, n));
+    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path46.join(runsDir, n));
   }
   const entries = await readdir12(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path45.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path46.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -78277,12 +78294,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir7 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
 async function writeSite(dir, files) {
   await mkdir7(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path46.join(dir, f.file);
+    const target = path47.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -78370,8 +78387,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path48 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path48} does not exist${EOL}`);
+        const path49 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path49} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -82484,7 +82501,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path48) => path48.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path49) => path49.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -82935,7 +82952,7 @@ function toApiError(what, e, rateLimited) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path47 from "node:path";
+import path48 from "node:path";
 import { writeFile as writeFile9 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -82945,7 +82962,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile9(path47.join(dir, ".nojekyll"), "");
+  await writeFile9(path48.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {

@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path57 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path58 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path57 && path57[0] !== "/") {
-          path57 = `/${path57}`;
+        if (path58 && path58[0] !== "/") {
+          path58 = `/${path58}`;
         }
-        return new URL(`${origin}${path57}`);
+        return new URL(`${origin}${path58}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path57, origin }
+          request: { method, path: path58, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path57);
+        debuglog("sending request to %s %s/%s", method, origin, path58);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path57, origin },
+          request: { method, path: path58, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path57,
+          path58,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path57, origin }
+          request: { method, path: path58, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path57);
+        debuglog("trailers received from %s %s/%s", method, origin, path58);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path57, origin },
+          request: { method, path: path58, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path57,
+          path58,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path57, origin }
+            request: { method, path: path58, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path57);
+          debuglog("sending request to %s %s/%s", method, origin, path58);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path57,
+        path: path58,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path57 !== "string") {
+        if (typeof path58 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path57[0] !== "/" && !(path57.startsWith("http://") || path57.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path58[0] !== "/" && !(path58.startsWith("http://") || path58.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path57)) {
+        } else if (invalidPathRegex.test(path58)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path57, query) : path57;
+        this.path = query ? buildURL(path58, query) : path58;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path57, host, upgrade, blocking, reset } = request2;
+      const { method, path: path58, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path57} HTTP/1.1\r
+      let header = `${method} ${path58} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path57, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path58, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path57;
+      headers[HTTP2_HEADER_PATH] = path58;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path57 = search ? `${pathname}${search}` : pathname;
+        const path58 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path57;
+        this.opts.path = path58;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path57 = "/",
+          path: path58 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path57;
+        opts.path = origin + path58;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path57) {
-      if (typeof path57 !== "string") {
-        return path57;
+    function safeUrl2(path58) {
+      if (typeof path58 !== "string") {
+        return path58;
       }
-      const pathSegments = path57.split("?");
+      const pathSegments = path58.split("?");
       if (pathSegments.length !== 2) {
-        return path57;
+        return path58;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path57, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path57);
+    function matchKey(mockDispatch2, { path: path58, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path58);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path57 }) => matchValue(safeUrl2(path57), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path58 }) => matchValue(safeUrl2(path58), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path57, method, body, headers, query } = opts;
+      const { path: path58, method, body, headers, query } = opts;
       return {
-        path: path57,
+        path: path58,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path57, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path58, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path57,
+            Path: path58,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path57) {
-      for (let i = 0; i < path57.length; ++i) {
-        const code = path57.charCodeAt(i);
+    function validateCookiePath(path58) {
+      for (let i = 0; i < path58.length; ++i) {
+        const code = path58.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path57 = opts.path;
+          let path58 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path57 = `/${path57}`;
+            path58 = `/${path58}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path57);
+          url2 = new URL(util.parseOrigin(url2).origin + path58);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19311,6 +19311,5432 @@ var init_metrics = __esm({
   }
 });
 
+// src/machine/fingerprint.ts
+import { createHash } from "node:crypto";
+function environmentFingerprint(result) {
+  const env = result.environment;
+  const facts = { ...machineFacts(env), settingsHash: env.settingsHash };
+  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject(b));
+  const compilers = distinct(
+    builds2.map((b) => isObject(b.compiler) ? stringOf(b.compiler.version) : void 0)
+  );
+  if (compilers) facts.compiler = compilers;
+  const options = distinct(
+    builds2.map((b) => Array.isArray(b.options) ? b.options.map(String).join(" ") : void 0)
+  );
+  if (options !== void 0) facts.buildOptions = options;
+  const buildSystems = distinct(builds2.map((b) => stringOf(b.buildSystem)));
+  if (buildSystems) facts.buildSystem = buildSystems;
+  for (const client of result.clients ?? []) facts[`client.${client.tool}`] = client.version;
+  const controls = env.controls ?? [];
+  if (controls.length > 0) {
+    facts.controls = [...new Set(controls.map((c) => `${c.control}=${c.to}`))].sort().join(" ");
+  }
+  return { id: fingerprintId(facts), facts };
+}
+function machineFacts(env) {
+  const facts = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
+    kernel: env.kernel,
+    os: env.os,
+    arch: env.arch
+  };
+  for (const [fact, key] of OPTIONAL_FACTS) {
+    const value = env.facts?.[key];
+    if (value !== void 0 && value !== "") facts[fact] = value;
+  }
+  return facts;
+}
+function fingerprintId(facts) {
+  return sha256Hex(canonicalJson(facts)).slice(0, FINGERPRINT_ID_LENGTH);
+}
+function workloadHash(spec) {
+  const relevant = isObject(spec) ? Object.fromEntries(
+    Object.entries(spec).filter(([k]) => !WORKLOAD_HASH_IGNORED.includes(k))
+  ) : spec;
+  return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
+}
+function canonicalJson(value) {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
+  if (!isObject(value)) return value;
+  const out = {};
+  for (const key of Object.keys(value).sort()) {
+    if (value[key] !== void 0) out[key] = sortKeys(value[key]);
+  }
+  return out;
+}
+function distinct(values) {
+  const set2 = [...new Set(values.filter((v) => v !== void 0))].sort();
+  return set2.length ? set2.join(" | ") : void 0;
+}
+function stringOf(v) {
+  return typeof v === "string" ? v : void 0;
+}
+function sha256Hex(text2) {
+  return createHash("sha256").update(text2).digest("hex");
+}
+function isObject(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS, WORKLOAD_HASH_IGNORED;
+var init_fingerprint = __esm({
+  "src/machine/fingerprint.ts"() {
+    "use strict";
+    FINGERPRINT_ID_LENGTH = 16;
+    OPTIONAL_FACTS = [
+      ["smt", "smtControl"],
+      ["governor", "governor"],
+      ["cpuidleDriver", "cpuidleDriver"],
+      ["runnerLabel", "runnerLabel"]
+    ];
+    WORKLOAD_HASH_IGNORED = [
+      "name",
+      "description",
+      "rounds",
+      "threshold",
+      "retries",
+      "clients",
+      "maxIgnoredErrorsPct"
+    ];
+  }
+});
+
+// node_modules/postgres-array/index.js
+var require_postgres_array = __commonJS({
+  "node_modules/postgres-array/index.js"(exports) {
+    "use strict";
+    exports.parse = function(source, transform2) {
+      return new ArrayParser(source, transform2).parse();
+    };
+    var ArrayParser = class _ArrayParser {
+      constructor(source, transform2) {
+        this.source = source;
+        this.transform = transform2 || identity;
+        this.position = 0;
+        this.entries = [];
+        this.recorded = [];
+        this.dimension = 0;
+      }
+      isEof() {
+        return this.position >= this.source.length;
+      }
+      nextCharacter() {
+        var character = this.source[this.position++];
+        if (character === "\\") {
+          return {
+            value: this.source[this.position++],
+            escaped: true
+          };
+        }
+        return {
+          value: character,
+          escaped: false
+        };
+      }
+      record(character) {
+        this.recorded.push(character);
+      }
+      newEntry(includeEmpty) {
+        var entry;
+        if (this.recorded.length > 0 || includeEmpty) {
+          entry = this.recorded.join("");
+          if (entry === "NULL" && !includeEmpty) {
+            entry = null;
+          }
+          if (entry !== null) entry = this.transform(entry);
+          this.entries.push(entry);
+          this.recorded = [];
+        }
+      }
+      consumeDimensions() {
+        if (this.source[0] === "[") {
+          while (!this.isEof()) {
+            var char = this.nextCharacter();
+            if (char.value === "=") break;
+          }
+        }
+      }
+      parse(nested) {
+        var character, parser, quote3;
+        this.consumeDimensions();
+        while (!this.isEof()) {
+          character = this.nextCharacter();
+          if (character.value === "{" && !quote3) {
+            this.dimension++;
+            if (this.dimension > 1) {
+              parser = new _ArrayParser(this.source.substr(this.position - 1), this.transform);
+              this.entries.push(parser.parse(true));
+              this.position += parser.position - 2;
+            }
+          } else if (character.value === "}" && !quote3) {
+            this.dimension--;
+            if (!this.dimension) {
+              this.newEntry();
+              if (nested) return this.entries;
+            }
+          } else if (character.value === '"' && !character.escaped) {
+            if (quote3) this.newEntry(true);
+            quote3 = !quote3;
+          } else if (character.value === "," && !quote3) {
+            this.newEntry();
+          } else {
+            this.record(character.value);
+          }
+        }
+        if (this.dimension !== 0) {
+          throw new Error("array dimension not balanced");
+        }
+        return this.entries;
+      }
+    };
+    function identity(value) {
+      return value;
+    }
+  }
+});
+
+// node_modules/pg-types/lib/arrayParser.js
+var require_arrayParser = __commonJS({
+  "node_modules/pg-types/lib/arrayParser.js"(exports, module) {
+    var array2 = require_postgres_array();
+    module.exports = {
+      create: function(source, transform2) {
+        return {
+          parse: function() {
+            return array2.parse(source, transform2);
+          }
+        };
+      }
+    };
+  }
+});
+
+// node_modules/postgres-date/index.js
+var require_postgres_date = __commonJS({
+  "node_modules/postgres-date/index.js"(exports, module) {
+    "use strict";
+    var DATE_TIME = /(\d{1,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,})?.*?( BC)?$/;
+    var DATE2 = /^(\d{1,})-(\d{2})-(\d{2})( BC)?$/;
+    var TIME_ZONE = /([Z+-])(\d{2})?:?(\d{2})?:?(\d{2})?/;
+    var INFINITY = /^-?infinity$/;
+    module.exports = function parseDate2(isoDate) {
+      if (INFINITY.test(isoDate)) {
+        return Number(isoDate.replace("i", "I"));
+      }
+      var matches = DATE_TIME.exec(isoDate);
+      if (!matches) {
+        return getDate(isoDate) || null;
+      }
+      var isBC = !!matches[8];
+      var year = parseInt(matches[1], 10);
+      if (isBC) {
+        year = bcYearToNegativeYear(year);
+      }
+      var month = parseInt(matches[2], 10) - 1;
+      var day = matches[3];
+      var hour = parseInt(matches[4], 10);
+      var minute = parseInt(matches[5], 10);
+      var second = parseInt(matches[6], 10);
+      var ms = matches[7];
+      ms = ms ? 1e3 * parseFloat(ms) : 0;
+      var date5;
+      var offset = timeZoneOffset(isoDate);
+      if (offset != null) {
+        date5 = new Date(Date.UTC(year, month, day, hour, minute, second, ms));
+        if (is0To99(year)) {
+          date5.setUTCFullYear(year);
+        }
+        if (offset !== 0) {
+          date5.setTime(date5.getTime() - offset);
+        }
+      } else {
+        date5 = new Date(year, month, day, hour, minute, second, ms);
+        if (is0To99(year)) {
+          date5.setFullYear(year);
+        }
+      }
+      return date5;
+    };
+    function getDate(isoDate) {
+      var matches = DATE2.exec(isoDate);
+      if (!matches) {
+        return;
+      }
+      var year = parseInt(matches[1], 10);
+      var isBC = !!matches[4];
+      if (isBC) {
+        year = bcYearToNegativeYear(year);
+      }
+      var month = parseInt(matches[2], 10) - 1;
+      var day = matches[3];
+      var date5 = new Date(year, month, day);
+      if (is0To99(year)) {
+        date5.setFullYear(year);
+      }
+      return date5;
+    }
+    function timeZoneOffset(isoDate) {
+      if (isoDate.endsWith("+00")) {
+        return 0;
+      }
+      var zone = TIME_ZONE.exec(isoDate.split(" ")[1]);
+      if (!zone) return;
+      var type = zone[1];
+      if (type === "Z") {
+        return 0;
+      }
+      var sign = type === "-" ? -1 : 1;
+      var offset = parseInt(zone[2], 10) * 3600 + parseInt(zone[3] || 0, 10) * 60 + parseInt(zone[4] || 0, 10);
+      return offset * sign * 1e3;
+    }
+    function bcYearToNegativeYear(year) {
+      return -(year - 1);
+    }
+    function is0To99(num5) {
+      return num5 >= 0 && num5 < 100;
+    }
+  }
+});
+
+// node_modules/xtend/mutable.js
+var require_mutable = __commonJS({
+  "node_modules/xtend/mutable.js"(exports, module) {
+    module.exports = extend2;
+    var hasOwnProperty = Object.prototype.hasOwnProperty;
+    function extend2(target) {
+      for (var i = 1; i < arguments.length; i++) {
+        var source = arguments[i];
+        for (var key in source) {
+          if (hasOwnProperty.call(source, key)) {
+            target[key] = source[key];
+          }
+        }
+      }
+      return target;
+    }
+  }
+});
+
+// node_modules/postgres-interval/index.js
+var require_postgres_interval = __commonJS({
+  "node_modules/postgres-interval/index.js"(exports, module) {
+    "use strict";
+    var extend2 = require_mutable();
+    module.exports = PostgresInterval;
+    function PostgresInterval(raw) {
+      if (!(this instanceof PostgresInterval)) {
+        return new PostgresInterval(raw);
+      }
+      extend2(this, parse5(raw));
+    }
+    var properties = ["seconds", "minutes", "hours", "days", "months", "years"];
+    PostgresInterval.prototype.toPostgres = function() {
+      var filtered = properties.filter(this.hasOwnProperty, this);
+      if (this.milliseconds && filtered.indexOf("seconds") < 0) {
+        filtered.push("seconds");
+      }
+      if (filtered.length === 0) return "0";
+      return filtered.map(function(property) {
+        var value = this[property] || 0;
+        if (property === "seconds" && this.milliseconds) {
+          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/\.?0+$/, "");
+        }
+        return value + " " + property;
+      }, this).join(" ");
+    };
+    var propertiesISOEquivalent = {
+      years: "Y",
+      months: "M",
+      days: "D",
+      hours: "H",
+      minutes: "M",
+      seconds: "S"
+    };
+    var dateProperties = ["years", "months", "days"];
+    var timeProperties = ["hours", "minutes", "seconds"];
+    PostgresInterval.prototype.toISOString = PostgresInterval.prototype.toISO = function() {
+      var datePart = dateProperties.map(buildProperty, this).join("");
+      var timePart = timeProperties.map(buildProperty, this).join("");
+      return "P" + datePart + "T" + timePart;
+      function buildProperty(property) {
+        var value = this[property] || 0;
+        if (property === "seconds" && this.milliseconds) {
+          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/0+$/, "");
+        }
+        return value + propertiesISOEquivalent[property];
+      }
+    };
+    var NUMBER3 = "([+-]?\\d+)";
+    var YEAR2 = NUMBER3 + "\\s+years?";
+    var MONTH2 = NUMBER3 + "\\s+mons?";
+    var DAY2 = NUMBER3 + "\\s+days?";
+    var TIME = "([+-])?([\\d]*):(\\d\\d):(\\d\\d)\\.?(\\d{1,6})?";
+    var INTERVAL = new RegExp([YEAR2, MONTH2, DAY2, TIME].map(function(regexString) {
+      return "(" + regexString + ")?";
+    }).join("\\s*"));
+    var positions = {
+      years: 2,
+      months: 4,
+      days: 6,
+      hours: 9,
+      minutes: 10,
+      seconds: 11,
+      milliseconds: 12
+    };
+    var negatives = ["hours", "minutes", "seconds", "milliseconds"];
+    function parseMilliseconds(fraction) {
+      var microseconds = fraction + "000000".slice(fraction.length);
+      return parseInt(microseconds, 10) / 1e3;
+    }
+    function parse5(interval) {
+      if (!interval) return {};
+      var matches = INTERVAL.exec(interval);
+      var isNegative = matches[8] === "-";
+      return Object.keys(positions).reduce(function(parsed, property) {
+        var position = positions[property];
+        var value = matches[position];
+        if (!value) return parsed;
+        value = property === "milliseconds" ? parseMilliseconds(value) : parseInt(value, 10);
+        if (!value) return parsed;
+        if (isNegative && ~negatives.indexOf(property)) {
+          value *= -1;
+        }
+        parsed[property] = value;
+        return parsed;
+      }, {});
+    }
+  }
+});
+
+// node_modules/postgres-bytea/index.js
+var require_postgres_bytea = __commonJS({
+  "node_modules/postgres-bytea/index.js"(exports, module) {
+    "use strict";
+    var bufferFrom = Buffer.from || Buffer;
+    module.exports = function parseBytea(input2) {
+      if (/^\\x/.test(input2)) {
+        return bufferFrom(input2.substr(2), "hex");
+      }
+      var output2 = "";
+      var i = 0;
+      while (i < input2.length) {
+        if (input2[i] !== "\\") {
+          output2 += input2[i];
+          ++i;
+        } else {
+          if (/[0-7]{3}/.test(input2.substr(i + 1, 3))) {
+            output2 += String.fromCharCode(parseInt(input2.substr(i + 1, 3), 8));
+            i += 4;
+          } else {
+            var backslashes = 1;
+            while (i + backslashes < input2.length && input2[i + backslashes] === "\\") {
+              backslashes++;
+            }
+            for (var k = 0; k < Math.floor(backslashes / 2); ++k) {
+              output2 += "\\";
+            }
+            i += Math.floor(backslashes / 2) * 2;
+          }
+        }
+      }
+      return bufferFrom(output2, "binary");
+    };
+  }
+});
+
+// node_modules/pg-types/lib/textParsers.js
+var require_textParsers = __commonJS({
+  "node_modules/pg-types/lib/textParsers.js"(exports, module) {
+    var array2 = require_postgres_array();
+    var arrayParser = require_arrayParser();
+    var parseDate2 = require_postgres_date();
+    var parseInterval = require_postgres_interval();
+    var parseByteA = require_postgres_bytea();
+    function allowNull(fn) {
+      return function nullAllowed(value) {
+        if (value === null) return value;
+        return fn(value);
+      };
+    }
+    function parseBool(value) {
+      if (value === null) return value;
+      return value === "TRUE" || value === "t" || value === "true" || value === "y" || value === "yes" || value === "on" || value === "1";
+    }
+    function parseBoolArray(value) {
+      if (!value) return null;
+      return array2.parse(value, parseBool);
+    }
+    function parseBaseTenInt(string4) {
+      return parseInt(string4, 10);
+    }
+    function parseIntegerArray(value) {
+      if (!value) return null;
+      return array2.parse(value, allowNull(parseBaseTenInt));
+    }
+    function parseBigIntegerArray(value) {
+      if (!value) return null;
+      return array2.parse(value, allowNull(function(entry) {
+        return parseBigInteger(entry).trim();
+      }));
+    }
+    var parsePointArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parsePoint(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseFloatArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parseFloat(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseStringArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value);
+      return p.parse();
+    };
+    var parseDateArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parseDate2(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseIntervalArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parseInterval(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseByteAArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      return array2.parse(value, allowNull(parseByteA));
+    };
+    var parseInteger = function(value) {
+      return parseInt(value, 10);
+    };
+    var parseBigInteger = function(value) {
+      var valStr = String(value);
+      if (/^\d+$/.test(valStr)) {
+        return valStr;
+      }
+      return value;
+    };
+    var parseJsonArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      return array2.parse(value, allowNull(JSON.parse));
+    };
+    var parsePoint = function(value) {
+      if (value[0] !== "(") {
+        return null;
+      }
+      value = value.substring(1, value.length - 1).split(",");
+      return {
+        x: parseFloat(value[0]),
+        y: parseFloat(value[1])
+      };
+    };
+    var parseCircle = function(value) {
+      if (value[0] !== "<" && value[1] !== "(") {
+        return null;
+      }
+      var point2 = "(";
+      var radius = "";
+      var pointParsed = false;
+      for (var i = 2; i < value.length - 1; i++) {
+        if (!pointParsed) {
+          point2 += value[i];
+        }
+        if (value[i] === ")") {
+          pointParsed = true;
+          continue;
+        } else if (!pointParsed) {
+          continue;
+        }
+        if (value[i] === ",") {
+          continue;
+        }
+        radius += value[i];
+      }
+      var result = parsePoint(point2);
+      result.radius = parseFloat(radius);
+      return result;
+    };
+    var init = function(register2) {
+      register2(20, parseBigInteger);
+      register2(21, parseInteger);
+      register2(23, parseInteger);
+      register2(26, parseInteger);
+      register2(700, parseFloat);
+      register2(701, parseFloat);
+      register2(16, parseBool);
+      register2(1082, parseDate2);
+      register2(1114, parseDate2);
+      register2(1184, parseDate2);
+      register2(600, parsePoint);
+      register2(651, parseStringArray);
+      register2(718, parseCircle);
+      register2(1e3, parseBoolArray);
+      register2(1001, parseByteAArray);
+      register2(1005, parseIntegerArray);
+      register2(1007, parseIntegerArray);
+      register2(1028, parseIntegerArray);
+      register2(1016, parseBigIntegerArray);
+      register2(1017, parsePointArray);
+      register2(1021, parseFloatArray);
+      register2(1022, parseFloatArray);
+      register2(1231, parseFloatArray);
+      register2(1014, parseStringArray);
+      register2(1015, parseStringArray);
+      register2(1008, parseStringArray);
+      register2(1009, parseStringArray);
+      register2(1040, parseStringArray);
+      register2(1041, parseStringArray);
+      register2(1115, parseDateArray);
+      register2(1182, parseDateArray);
+      register2(1185, parseDateArray);
+      register2(1186, parseInterval);
+      register2(1187, parseIntervalArray);
+      register2(17, parseByteA);
+      register2(114, JSON.parse.bind(JSON));
+      register2(3802, JSON.parse.bind(JSON));
+      register2(199, parseJsonArray);
+      register2(3807, parseJsonArray);
+      register2(3907, parseStringArray);
+      register2(2951, parseStringArray);
+      register2(791, parseStringArray);
+      register2(1183, parseStringArray);
+      register2(1270, parseStringArray);
+    };
+    module.exports = {
+      init
+    };
+  }
+});
+
+// node_modules/pg-int8/index.js
+var require_pg_int8 = __commonJS({
+  "node_modules/pg-int8/index.js"(exports, module) {
+    "use strict";
+    var BASE = 1e6;
+    function readInt8(buffer) {
+      var high = buffer.readInt32BE(0);
+      var low = buffer.readUInt32BE(4);
+      var sign = "";
+      if (high < 0) {
+        high = ~high + (low === 0);
+        low = ~low + 1 >>> 0;
+        sign = "-";
+      }
+      var result = "";
+      var carry;
+      var t;
+      var digits;
+      var pad;
+      var l;
+      var i;
+      {
+        carry = high % BASE;
+        high = high / BASE >>> 0;
+        t = 4294967296 * carry + low;
+        low = t / BASE >>> 0;
+        digits = "" + (t - BASE * low);
+        if (low === 0 && high === 0) {
+          return sign + digits + result;
+        }
+        pad = "";
+        l = 6 - digits.length;
+        for (i = 0; i < l; i++) {
+          pad += "0";
+        }
+        result = pad + digits + result;
+      }
+      {
+        carry = high % BASE;
+        high = high / BASE >>> 0;
+        t = 4294967296 * carry + low;
+        low = t / BASE >>> 0;
+        digits = "" + (t - BASE * low);
+        if (low === 0 && high === 0) {
+          return sign + digits + result;
+        }
+        pad = "";
+        l = 6 - digits.length;
+        for (i = 0; i < l; i++) {
+          pad += "0";
+        }
+        result = pad + digits + result;
+      }
+      {
+        carry = high % BASE;
+        high = high / BASE >>> 0;
+        t = 4294967296 * carry + low;
+        low = t / BASE >>> 0;
+        digits = "" + (t - BASE * low);
+        if (low === 0 && high === 0) {
+          return sign + digits + result;
+        }
+        pad = "";
+        l = 6 - digits.length;
+        for (i = 0; i < l; i++) {
+          pad += "0";
+        }
+        result = pad + digits + result;
+      }
+      {
+        carry = high % BASE;
+        t = 4294967296 * carry + low;
+        digits = "" + t % BASE;
+        return sign + digits + result;
+      }
+    }
+    module.exports = readInt8;
+  }
+});
+
+// node_modules/pg-types/lib/binaryParsers.js
+var require_binaryParsers = __commonJS({
+  "node_modules/pg-types/lib/binaryParsers.js"(exports, module) {
+    var parseInt64 = require_pg_int8();
+    var parseBits = function(data, bits, offset, invert, callback) {
+      offset = offset || 0;
+      invert = invert || false;
+      callback = callback || function(lastValue, newValue, bits2) {
+        return lastValue * Math.pow(2, bits2) + newValue;
+      };
+      var offsetBytes = offset >> 3;
+      var inv = function(value) {
+        if (invert) {
+          return ~value & 255;
+        }
+        return value;
+      };
+      var mask = 255;
+      var firstBits = 8 - offset % 8;
+      if (bits < firstBits) {
+        mask = 255 << 8 - bits & 255;
+        firstBits = bits;
+      }
+      if (offset) {
+        mask = mask >> offset % 8;
+      }
+      var result = 0;
+      if (offset % 8 + bits >= 8) {
+        result = callback(0, inv(data[offsetBytes]) & mask, firstBits);
+      }
+      var bytes = bits + offset >> 3;
+      for (var i = offsetBytes + 1; i < bytes; i++) {
+        result = callback(result, inv(data[i]), 8);
+      }
+      var lastBits = (bits + offset) % 8;
+      if (lastBits > 0) {
+        result = callback(result, inv(data[bytes]) >> 8 - lastBits, lastBits);
+      }
+      return result;
+    };
+    var parseFloatFromBits = function(data, precisionBits, exponentBits) {
+      var bias = Math.pow(2, exponentBits - 1) - 1;
+      var sign = parseBits(data, 1);
+      var exponent = parseBits(data, exponentBits, 1);
+      if (exponent === 0) {
+        return 0;
+      }
+      var precisionBitsCounter = 1;
+      var parsePrecisionBits = function(lastValue, newValue, bits) {
+        if (lastValue === 0) {
+          lastValue = 1;
+        }
+        for (var i = 1; i <= bits; i++) {
+          precisionBitsCounter /= 2;
+          if ((newValue & 1 << bits - i) > 0) {
+            lastValue += precisionBitsCounter;
+          }
+        }
+        return lastValue;
+      };
+      var mantissa = parseBits(data, precisionBits, exponentBits + 1, false, parsePrecisionBits);
+      if (exponent == Math.pow(2, exponentBits + 1) - 1) {
+        if (mantissa === 0) {
+          return sign === 0 ? Infinity : -Infinity;
+        }
+        return NaN;
+      }
+      return (sign === 0 ? 1 : -1) * Math.pow(2, exponent - bias) * mantissa;
+    };
+    var parseInt16 = function(value) {
+      if (parseBits(value, 1) == 1) {
+        return -1 * (parseBits(value, 15, 1, true) + 1);
+      }
+      return parseBits(value, 15, 1);
+    };
+    var parseInt32 = function(value) {
+      if (parseBits(value, 1) == 1) {
+        return -1 * (parseBits(value, 31, 1, true) + 1);
+      }
+      return parseBits(value, 31, 1);
+    };
+    var parseFloat32 = function(value) {
+      return parseFloatFromBits(value, 23, 8);
+    };
+    var parseFloat64 = function(value) {
+      return parseFloatFromBits(value, 52, 11);
+    };
+    var parseNumeric = function(value) {
+      var sign = parseBits(value, 16, 32);
+      if (sign == 49152) {
+        return NaN;
+      }
+      var weight = Math.pow(1e4, parseBits(value, 16, 16));
+      var result = 0;
+      var digits = [];
+      var ndigits = parseBits(value, 16);
+      for (var i = 0; i < ndigits; i++) {
+        result += parseBits(value, 16, 64 + 16 * i) * weight;
+        weight /= 1e4;
+      }
+      var scale = Math.pow(10, parseBits(value, 16, 48));
+      return (sign === 0 ? 1 : -1) * Math.round(result * scale) / scale;
+    };
+    var parseDate2 = function(isUTC, value) {
+      var sign = parseBits(value, 1);
+      var rawValue = parseBits(value, 63, 1);
+      var result = new Date((sign === 0 ? 1 : -1) * rawValue / 1e3 + 9466848e5);
+      if (!isUTC) {
+        result.setTime(result.getTime() + result.getTimezoneOffset() * 6e4);
+      }
+      result.usec = rawValue % 1e3;
+      result.getMicroSeconds = function() {
+        return this.usec;
+      };
+      result.setMicroSeconds = function(value2) {
+        this.usec = value2;
+      };
+      result.getUTCMicroSeconds = function() {
+        return this.usec;
+      };
+      return result;
+    };
+    var parseArray = function(value) {
+      var dim = parseBits(value, 32);
+      var flags = parseBits(value, 32, 32);
+      var elementType = parseBits(value, 32, 64);
+      var offset = 96;
+      var dims = [];
+      for (var i = 0; i < dim; i++) {
+        dims[i] = parseBits(value, 32, offset);
+        offset += 32;
+        offset += 32;
+      }
+      var parseElement = function(elementType2) {
+        var length = parseBits(value, 32, offset);
+        offset += 32;
+        if (length == 4294967295) {
+          return null;
+        }
+        var result;
+        if (elementType2 == 23 || elementType2 == 20) {
+          result = parseBits(value, length * 8, offset);
+          offset += length * 8;
+          return result;
+        } else if (elementType2 == 25) {
+          result = value.toString(this.encoding, offset >> 3, (offset += length << 3) >> 3);
+          return result;
+        } else {
+          console.log("ERROR: ElementType not implemented: " + elementType2);
+        }
+      };
+      var parse5 = function(dimension, elementType2) {
+        var array2 = [];
+        var i2;
+        if (dimension.length > 1) {
+          var count2 = dimension.shift();
+          for (i2 = 0; i2 < count2; i2++) {
+            array2[i2] = parse5(dimension, elementType2);
+          }
+          dimension.unshift(count2);
+        } else {
+          for (i2 = 0; i2 < dimension[0]; i2++) {
+            array2[i2] = parseElement(elementType2);
+          }
+        }
+        return array2;
+      };
+      return parse5(dims, elementType);
+    };
+    var parseText = function(value) {
+      return value.toString("utf8");
+    };
+    var parseBool = function(value) {
+      if (value === null) return null;
+      return parseBits(value, 8) > 0;
+    };
+    var init = function(register2) {
+      register2(20, parseInt64);
+      register2(21, parseInt16);
+      register2(23, parseInt32);
+      register2(26, parseInt32);
+      register2(1700, parseNumeric);
+      register2(700, parseFloat32);
+      register2(701, parseFloat64);
+      register2(16, parseBool);
+      register2(1114, parseDate2.bind(null, false));
+      register2(1184, parseDate2.bind(null, true));
+      register2(1e3, parseArray);
+      register2(1007, parseArray);
+      register2(1016, parseArray);
+      register2(1008, parseArray);
+      register2(1009, parseArray);
+      register2(25, parseText);
+    };
+    module.exports = {
+      init
+    };
+  }
+});
+
+// node_modules/pg-types/lib/builtins.js
+var require_builtins = __commonJS({
+  "node_modules/pg-types/lib/builtins.js"(exports, module) {
+    module.exports = {
+      BOOL: 16,
+      BYTEA: 17,
+      CHAR: 18,
+      INT8: 20,
+      INT2: 21,
+      INT4: 23,
+      REGPROC: 24,
+      TEXT: 25,
+      OID: 26,
+      TID: 27,
+      XID: 28,
+      CID: 29,
+      JSON: 114,
+      XML: 142,
+      PG_NODE_TREE: 194,
+      SMGR: 210,
+      PATH: 602,
+      POLYGON: 604,
+      CIDR: 650,
+      FLOAT4: 700,
+      FLOAT8: 701,
+      ABSTIME: 702,
+      RELTIME: 703,
+      TINTERVAL: 704,
+      CIRCLE: 718,
+      MACADDR8: 774,
+      MONEY: 790,
+      MACADDR: 829,
+      INET: 869,
+      ACLITEM: 1033,
+      BPCHAR: 1042,
+      VARCHAR: 1043,
+      DATE: 1082,
+      TIME: 1083,
+      TIMESTAMP: 1114,
+      TIMESTAMPTZ: 1184,
+      INTERVAL: 1186,
+      TIMETZ: 1266,
+      BIT: 1560,
+      VARBIT: 1562,
+      NUMERIC: 1700,
+      REFCURSOR: 1790,
+      REGPROCEDURE: 2202,
+      REGOPER: 2203,
+      REGOPERATOR: 2204,
+      REGCLASS: 2205,
+      REGTYPE: 2206,
+      UUID: 2950,
+      TXID_SNAPSHOT: 2970,
+      PG_LSN: 3220,
+      PG_NDISTINCT: 3361,
+      PG_DEPENDENCIES: 3402,
+      TSVECTOR: 3614,
+      TSQUERY: 3615,
+      GTSVECTOR: 3642,
+      REGCONFIG: 3734,
+      REGDICTIONARY: 3769,
+      JSONB: 3802,
+      REGNAMESPACE: 4089,
+      REGROLE: 4096
+    };
+  }
+});
+
+// node_modules/pg-types/index.js
+var require_pg_types = __commonJS({
+  "node_modules/pg-types/index.js"(exports) {
+    var textParsers = require_textParsers();
+    var binaryParsers = require_binaryParsers();
+    var arrayParser = require_arrayParser();
+    var builtinTypes = require_builtins();
+    exports.getTypeParser = getTypeParser;
+    exports.setTypeParser = setTypeParser;
+    exports.arrayParser = arrayParser;
+    exports.builtins = builtinTypes;
+    var typeParsers = {
+      text: {},
+      binary: {}
+    };
+    function noParse(val) {
+      return String(val);
+    }
+    function getTypeParser(oid, format) {
+      format = format || "text";
+      if (!typeParsers[format]) {
+        return noParse;
+      }
+      return typeParsers[format][oid] || noParse;
+    }
+    function setTypeParser(oid, format, parseFn) {
+      if (typeof format == "function") {
+        parseFn = format;
+        format = "text";
+      }
+      typeParsers[format][oid] = parseFn;
+    }
+    textParsers.init(function(oid, converter) {
+      typeParsers.text[oid] = converter;
+    });
+    binaryParsers.init(function(oid, converter) {
+      typeParsers.binary[oid] = converter;
+    });
+  }
+});
+
+// node_modules/pg/lib/defaults.js
+var require_defaults = __commonJS({
+  "node_modules/pg/lib/defaults.js"(exports, module) {
+    "use strict";
+    var user;
+    try {
+      user = process.platform === "win32" ? process.env.USERNAME : process.env.USER;
+    } catch {
+    }
+    module.exports = {
+      // database host. defaults to localhost
+      host: "localhost",
+      // database user's name
+      user,
+      // name of database to connect
+      database: void 0,
+      // database user's password
+      password: null,
+      // a Postgres connection string to be used instead of setting individual connection items
+      // NOTE:  Setting this value will cause it to override any other value (such as database or user) defined
+      // in the defaults object.
+      connectionString: void 0,
+      // database port
+      port: 5432,
+      // number of rows to return at a time from a prepared statement's
+      // portal. 0 will return all rows at once
+      rows: 0,
+      // binary result mode
+      binary: false,
+      // Connection pool options - see https://github.com/brianc/node-pg-pool
+      // number of connections to use in connection pool
+      // 0 will disable connection pooling
+      max: 10,
+      // max milliseconds a client can go unused before it is removed
+      // from the pool and destroyed
+      idleTimeoutMillis: 3e4,
+      client_encoding: "",
+      ssl: false,
+      // SSL negotiation style: 'postgres' (traditional SSLRequest) or 'direct'
+      sslnegotiation: void 0,
+      application_name: void 0,
+      fallback_application_name: void 0,
+      options: void 0,
+      parseInputDatesAsUTC: false,
+      // max milliseconds any query using this connection will execute for before timing out in error.
+      // false=unlimited
+      statement_timeout: false,
+      // Abort any statement that waits longer than the specified duration in milliseconds while attempting to acquire a lock.
+      // false=unlimited
+      lock_timeout: false,
+      // Terminate any session with an open transaction that has been idle for longer than the specified duration in milliseconds
+      // false=unlimited
+      idle_in_transaction_session_timeout: false,
+      // max milliseconds to wait for query to complete (client side)
+      query_timeout: false,
+      connect_timeout: 0,
+      keepalives: 1,
+      keepalives_idle: 0
+    };
+    var pgTypes = require_pg_types();
+    var parseBigInteger = pgTypes.getTypeParser(20, "text");
+    var parseBigIntegerArray = pgTypes.getTypeParser(1016, "text");
+    module.exports.__defineSetter__("parseInt8", function(val) {
+      pgTypes.setTypeParser(20, "text", val ? pgTypes.getTypeParser(23, "text") : parseBigInteger);
+      pgTypes.setTypeParser(1016, "text", val ? pgTypes.getTypeParser(1007, "text") : parseBigIntegerArray);
+    });
+  }
+});
+
+// node_modules/pg/lib/utils.js
+var require_utils2 = __commonJS({
+  "node_modules/pg/lib/utils.js"(exports, module) {
+    "use strict";
+    var defaults3 = require_defaults();
+    var nodeUtils = __require("util");
+    var { isDate } = __require("util/types");
+    var invalidDateDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Sending an invalid date to Postgres is deprecated and will throw an error in the next major version of pg. Ensure any Date object passed as a query parameter is valid.",
+      "PG_INVALID_DATE"
+    );
+    function escapeElement(elementRepresentation) {
+      const escaped = elementRepresentation.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+      return '"' + escaped + '"';
+    }
+    function arrayString(val) {
+      let result = "{";
+      for (let i = 0; i < val.length; i++) {
+        if (i > 0) {
+          result += ",";
+        }
+        let item = val[i];
+        if (item == null) {
+          result += "NULL";
+        } else if (Array.isArray(item)) {
+          result += arrayString(item);
+        } else if (ArrayBuffer.isView(item)) {
+          if (!(item instanceof Buffer)) {
+            item = Buffer.from(item.buffer, item.byteOffset, item.byteLength);
+          }
+          result += "\\\\x" + item.toString("hex");
+        } else {
+          result += escapeElement(prepareValue(item));
+        }
+      }
+      result += "}";
+      return result;
+    }
+    var prepareValue = function(val, seen) {
+      if (val == null) {
+        return null;
+      }
+      if (typeof val === "object") {
+        if (val instanceof Buffer) {
+          return val;
+        }
+        if (ArrayBuffer.isView(val)) {
+          return Buffer.from(val.buffer, val.byteOffset, val.byteLength);
+        }
+        if (isDate(val)) {
+          if (isNaN(val.getTime())) {
+            invalidDateDeprecationNotice();
+          }
+          if (defaults3.parseInputDatesAsUTC) {
+            return dateToStringUTC(val);
+          } else {
+            return dateToString(val);
+          }
+        }
+        if (Array.isArray(val)) {
+          return arrayString(val);
+        }
+        return prepareObject(val, seen);
+      }
+      return val.toString();
+    };
+    function prepareObject(val, seen) {
+      if (val && typeof val.toPostgres === "function") {
+        seen = seen || [];
+        if (seen.indexOf(val) !== -1) {
+          throw new Error('circular reference detected while preparing "' + val + '" for query');
+        }
+        seen.push(val);
+        return prepareValue(val.toPostgres(prepareValue), seen);
+      }
+      return JSON.stringify(val);
+    }
+    function dateToString(date5) {
+      let offset = -date5.getTimezoneOffset();
+      let year = date5.getFullYear();
+      const isBCYear = year < 1;
+      if (isBCYear) year = Math.abs(year) + 1;
+      let ret = String(year).padStart(4, "0") + "-" + String(date5.getMonth() + 1).padStart(2, "0") + "-" + String(date5.getDate()).padStart(2, "0") + "T" + String(date5.getHours()).padStart(2, "0") + ":" + String(date5.getMinutes()).padStart(2, "0") + ":" + String(date5.getSeconds()).padStart(2, "0") + "." + String(date5.getMilliseconds()).padStart(3, "0");
+      if (offset < 0) {
+        ret += "-";
+        offset *= -1;
+      } else {
+        ret += "+";
+      }
+      ret += String(Math.floor(offset / 60)).padStart(2, "0") + ":" + String(offset % 60).padStart(2, "0");
+      if (isBCYear) ret += " BC";
+      return ret;
+    }
+    function dateToStringUTC(date5) {
+      let year = date5.getUTCFullYear();
+      const isBCYear = year < 1;
+      if (isBCYear) year = Math.abs(year) + 1;
+      let ret = String(year).padStart(4, "0") + "-" + String(date5.getUTCMonth() + 1).padStart(2, "0") + "-" + String(date5.getUTCDate()).padStart(2, "0") + "T" + String(date5.getUTCHours()).padStart(2, "0") + ":" + String(date5.getUTCMinutes()).padStart(2, "0") + ":" + String(date5.getUTCSeconds()).padStart(2, "0") + "." + String(date5.getUTCMilliseconds()).padStart(3, "0");
+      ret += "+00:00";
+      if (isBCYear) ret += " BC";
+      return ret;
+    }
+    function normalizeQueryConfig(config2, values, callback) {
+      config2 = typeof config2 === "string" ? { text: config2 } : cloneQueryConfig(config2);
+      if (values) {
+        if (typeof values === "function") {
+          config2.callback = values;
+        } else {
+          config2.values = values;
+        }
+      }
+      if (callback) {
+        config2.callback = callback;
+      }
+      return config2;
+    }
+    function cloneQueryConfig(config2) {
+      if (config2 == null) {
+        return config2;
+      }
+      return Object.defineProperties(Object.create(Object.getPrototypeOf(config2)), Object.getOwnPropertyDescriptors(config2));
+    }
+    var escapeIdentifier2 = function(str) {
+      return '"' + str.replace(/"/g, '""') + '"';
+    };
+    var escapeLiteral2 = function(str) {
+      let hasBackslash = false;
+      let escaped = "'";
+      if (str == null) {
+        return "''";
+      }
+      if (typeof str !== "string") {
+        return "''";
+      }
+      for (let i = 0; i < str.length; i++) {
+        const c = str[i];
+        if (c === "'") {
+          escaped += c + c;
+        } else if (c === "\\") {
+          escaped += c + c;
+          hasBackslash = true;
+        } else {
+          escaped += c;
+        }
+      }
+      escaped += "'";
+      if (hasBackslash === true) {
+        escaped = " E" + escaped;
+      }
+      return escaped;
+    };
+    module.exports = {
+      prepareValue: function prepareValueWrapper(value) {
+        return prepareValue(value);
+      },
+      normalizeQueryConfig,
+      escapeIdentifier: escapeIdentifier2,
+      escapeLiteral: escapeLiteral2
+    };
+  }
+});
+
+// node_modules/pg/lib/crypto/utils.js
+var require_utils3 = __commonJS({
+  "node_modules/pg/lib/crypto/utils.js"(exports, module) {
+    var nodeCrypto = __require("crypto");
+    module.exports = {
+      postgresMd5PasswordHash,
+      randomBytes: randomBytes5,
+      deriveKey,
+      sha256: sha2562,
+      hashByName,
+      hmacSha256,
+      md5
+    };
+    var webCrypto = nodeCrypto.webcrypto || globalThis.crypto;
+    var subtleCrypto = webCrypto.subtle;
+    var textEncoder = new TextEncoder();
+    function randomBytes5(length) {
+      return webCrypto.getRandomValues(Buffer.alloc(length));
+    }
+    async function md5(string4) {
+      try {
+        return nodeCrypto.createHash("md5").update(string4, "utf-8").digest("hex");
+      } catch (e) {
+        const data = typeof string4 === "string" ? textEncoder.encode(string4) : string4;
+        const hash2 = await subtleCrypto.digest("MD5", data);
+        return Array.from(new Uint8Array(hash2)).map((b) => b.toString(16).padStart(2, "0")).join("");
+      }
+    }
+    async function postgresMd5PasswordHash(user, password, salt) {
+      const inner = await md5(password + user);
+      const outer = await md5(Buffer.concat([Buffer.from(inner), salt]));
+      return "md5" + outer;
+    }
+    async function sha2562(text2) {
+      return await subtleCrypto.digest("SHA-256", text2);
+    }
+    async function hashByName(hashName, text2) {
+      return await subtleCrypto.digest(hashName, text2);
+    }
+    async function hmacSha256(keyBuffer, msg) {
+      const key = await subtleCrypto.importKey("raw", keyBuffer, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      return await subtleCrypto.sign("HMAC", key, textEncoder.encode(msg));
+    }
+    async function deriveKey(password, salt, iterations) {
+      const key = await subtleCrypto.importKey("raw", textEncoder.encode(password), "PBKDF2", false, ["deriveBits"]);
+      const params = { name: "PBKDF2", hash: "SHA-256", salt, iterations };
+      return await subtleCrypto.deriveBits(params, key, 32 * 8, ["deriveBits"]);
+    }
+  }
+});
+
+// node_modules/pg/lib/crypto/cert-signatures.js
+var require_cert_signatures = __commonJS({
+  "node_modules/pg/lib/crypto/cert-signatures.js"(exports, module) {
+    function x509Error(msg, cert) {
+      return new Error("SASL channel binding: " + msg + " when parsing public certificate " + cert.toString("base64"));
+    }
+    function readASN1Length(data, index) {
+      let length = data[index++];
+      if (length < 128) return { length, index };
+      const lengthBytes = length & 127;
+      if (lengthBytes > 4) throw x509Error("bad length", data);
+      length = 0;
+      for (let i = 0; i < lengthBytes; i++) {
+        length = length << 8 | data[index++];
+      }
+      return { length, index };
+    }
+    function readASN1OID(data, index) {
+      if (data[index++] !== 6) throw x509Error("non-OID data", data);
+      const { length: OIDLength, index: indexAfterOIDLength } = readASN1Length(data, index);
+      index = indexAfterOIDLength;
+      const lastIndex = index + OIDLength;
+      const byte1 = data[index++];
+      let oid = (byte1 / 40 >> 0) + "." + byte1 % 40;
+      while (index < lastIndex) {
+        let value = 0;
+        while (index < lastIndex) {
+          const nextByte = data[index++];
+          value = value << 7 | nextByte & 127;
+          if (nextByte < 128) break;
+        }
+        oid += "." + value;
+      }
+      return { oid, index };
+    }
+    function expectASN1Seq(data, index) {
+      if (data[index++] !== 48) throw x509Error("non-sequence data", data);
+      return readASN1Length(data, index);
+    }
+    function signatureAlgorithmHashFromCertificate(data, index) {
+      if (index === void 0) index = 0;
+      index = expectASN1Seq(data, index).index;
+      const { length: certInfoLength, index: indexAfterCertInfoLength } = expectASN1Seq(data, index);
+      index = indexAfterCertInfoLength + certInfoLength;
+      index = expectASN1Seq(data, index).index;
+      const { oid, index: indexAfterOID } = readASN1OID(data, index);
+      switch (oid) {
+        // RSA
+        case "1.2.840.113549.1.1.4":
+          return "MD5";
+        case "1.2.840.113549.1.1.5":
+          return "SHA-1";
+        case "1.2.840.113549.1.1.11":
+          return "SHA-256";
+        case "1.2.840.113549.1.1.12":
+          return "SHA-384";
+        case "1.2.840.113549.1.1.13":
+          return "SHA-512";
+        case "1.2.840.113549.1.1.14":
+          return "SHA-224";
+        case "1.2.840.113549.1.1.15":
+          return "SHA512-224";
+        case "1.2.840.113549.1.1.16":
+          return "SHA512-256";
+        // ECDSA
+        case "1.2.840.10045.4.1":
+          return "SHA-1";
+        case "1.2.840.10045.4.3.1":
+          return "SHA-224";
+        case "1.2.840.10045.4.3.2":
+          return "SHA-256";
+        case "1.2.840.10045.4.3.3":
+          return "SHA-384";
+        case "1.2.840.10045.4.3.4":
+          return "SHA-512";
+        // RSASSA-PSS: hash is indicated separately
+        case "1.2.840.113549.1.1.10": {
+          index = indexAfterOID;
+          index = expectASN1Seq(data, index).index;
+          if (data[index++] !== 160) throw x509Error("non-tag data", data);
+          index = readASN1Length(data, index).index;
+          index = expectASN1Seq(data, index).index;
+          const { oid: hashOID } = readASN1OID(data, index);
+          switch (hashOID) {
+            // standalone hash OIDs
+            case "1.2.840.113549.2.5":
+              return "MD5";
+            case "1.3.14.3.2.26":
+              return "SHA-1";
+            case "2.16.840.1.101.3.4.2.1":
+              return "SHA-256";
+            case "2.16.840.1.101.3.4.2.2":
+              return "SHA-384";
+            case "2.16.840.1.101.3.4.2.3":
+              return "SHA-512";
+          }
+          throw x509Error("unknown hash OID " + hashOID, data);
+        }
+        // Ed25519 -- see https://github.com/openssl/openssl/issues/15477
+        case "1.3.101.110":
+        case "1.3.101.112":
+          return "SHA-512";
+        // Ed448 -- still not in pg 17.2 (if supported, digest would be SHAKE256 x 64 bytes)
+        case "1.3.101.111":
+        case "1.3.101.113":
+          throw x509Error("Ed448 certificate channel binding is not currently supported by Postgres");
+      }
+      throw x509Error("unknown OID " + oid, data);
+    }
+    module.exports = { signatureAlgorithmHashFromCertificate };
+  }
+});
+
+// node_modules/pg/lib/crypto/sasl.js
+var require_sasl = __commonJS({
+  "node_modules/pg/lib/crypto/sasl.js"(exports, module) {
+    "use strict";
+    var crypto2 = require_utils3();
+    var { signatureAlgorithmHashFromCertificate } = require_cert_signatures();
+    function saslprep(password) {
+      const nonAsciiSpace = /[\u00A0\u1680\u2000-\u200B\u202F\u205F\u3000]/g;
+      const mappedToNothing = /[\u00AD\u034F\u1806\u180B\u180C\u180D\u200C\u200D\u2060\uFE00-\uFE0F\uFEFF]/g;
+      return password.replace(nonAsciiSpace, " ").replace(mappedToNothing, "").normalize("NFKC");
+    }
+    var DEFAULT_MAX_SCRAM_ITERATIONS = 1e5;
+    function startSession(mechanisms, stream, scramMaxIterations = DEFAULT_MAX_SCRAM_ITERATIONS) {
+      const candidates = ["SCRAM-SHA-256"];
+      if (stream) candidates.unshift("SCRAM-SHA-256-PLUS");
+      const mechanism = candidates.find((candidate) => mechanisms.includes(candidate));
+      if (!mechanism) {
+        throw new Error("SASL: Only mechanism(s) " + candidates.join(" and ") + " are supported");
+      }
+      if (mechanism === "SCRAM-SHA-256-PLUS" && typeof stream.getPeerCertificate !== "function") {
+        throw new Error("SASL: Mechanism SCRAM-SHA-256-PLUS requires a certificate");
+      }
+      const clientNonce = crypto2.randomBytes(18).toString("base64");
+      const gs2Header = mechanism === "SCRAM-SHA-256-PLUS" ? "p=tls-server-end-point" : stream ? "y" : "n";
+      return {
+        mechanism,
+        clientNonce,
+        response: gs2Header + ",,n=*,r=" + clientNonce,
+        message: "SASLInitialResponse",
+        scramMaxIterations
+      };
+    }
+    async function continueSession(session, password, serverData, stream) {
+      if (session.message !== "SASLInitialResponse") {
+        throw new Error("SASL: Last message was not SASLInitialResponse");
+      }
+      if (typeof password !== "string") {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string");
+      }
+      if (password === "") {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a non-empty string");
+      }
+      if (typeof serverData !== "string") {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: serverData must be a string");
+      }
+      const sv = parseServerFirstMessage(serverData);
+      if (!sv.nonce.startsWith(session.clientNonce)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce does not start with client nonce");
+      } else if (sv.nonce.length === session.clientNonce.length) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce is too short");
+      }
+      const scramMaxIterations = typeof session.scramMaxIterations === "number" ? session.scramMaxIterations : DEFAULT_MAX_SCRAM_ITERATIONS;
+      if (scramMaxIterations !== 0 && sv.iteration > scramMaxIterations) {
+        throw new Error(
+          "SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration count " + sv.iteration + " exceeds scramMaxIterations of " + scramMaxIterations
+        );
+      }
+      const clientFirstMessageBare = "n=*,r=" + session.clientNonce;
+      const serverFirstMessage = "r=" + sv.nonce + ",s=" + sv.salt + ",i=" + sv.iteration;
+      let channelBinding = stream ? "eSws" : "biws";
+      if (session.mechanism === "SCRAM-SHA-256-PLUS") {
+        const peerCert = stream.getPeerCertificate().raw;
+        let hashName = signatureAlgorithmHashFromCertificate(peerCert);
+        if (hashName === "MD5" || hashName === "SHA-1") hashName = "SHA-256";
+        const certHash = await crypto2.hashByName(hashName, peerCert);
+        const bindingData = Buffer.concat([Buffer.from("p=tls-server-end-point,,"), Buffer.from(certHash)]);
+        channelBinding = bindingData.toString("base64");
+      }
+      const clientFinalMessageWithoutProof = "c=" + channelBinding + ",r=" + sv.nonce;
+      const authMessage = clientFirstMessageBare + "," + serverFirstMessage + "," + clientFinalMessageWithoutProof;
+      const saltBytes = Buffer.from(sv.salt, "base64");
+      const saltedPassword = await crypto2.deriveKey(saslprep(password), saltBytes, sv.iteration);
+      const clientKey = await crypto2.hmacSha256(saltedPassword, "Client Key");
+      const storedKey = await crypto2.sha256(clientKey);
+      const clientSignature = await crypto2.hmacSha256(storedKey, authMessage);
+      const clientProof = xorBuffers(Buffer.from(clientKey), Buffer.from(clientSignature)).toString("base64");
+      const serverKey = await crypto2.hmacSha256(saltedPassword, "Server Key");
+      const serverSignatureBytes = await crypto2.hmacSha256(serverKey, authMessage);
+      session.message = "SASLResponse";
+      session.serverSignature = Buffer.from(serverSignatureBytes).toString("base64");
+      session.response = clientFinalMessageWithoutProof + ",p=" + clientProof;
+    }
+    function finalizeSession(session, serverData) {
+      if (session.message !== "SASLResponse") {
+        throw new Error("SASL: Last message was not SASLResponse");
+      }
+      if (typeof serverData !== "string") {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: serverData must be a string");
+      }
+      const { serverSignature } = parseServerFinalMessage(serverData);
+      if (serverSignature !== session.serverSignature) {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature does not match");
+      }
+    }
+    function isPrintableChars(text2) {
+      if (typeof text2 !== "string") {
+        throw new TypeError("SASL: text must be a string");
+      }
+      return text2.split("").map((_, i) => text2.charCodeAt(i)).every((c) => c >= 33 && c <= 43 || c >= 45 && c <= 126);
+    }
+    function isBase64(text2) {
+      return /^(?:[a-zA-Z0-9+/]{4})*(?:[a-zA-Z0-9+/]{2}==|[a-zA-Z0-9+/]{3}=)?$/.test(text2);
+    }
+    function parseAttributePairs(text2) {
+      if (typeof text2 !== "string") {
+        throw new TypeError("SASL: attribute pairs text must be a string");
+      }
+      return new Map(
+        text2.split(",").map((attrValue) => {
+          if (!/^.=/.test(attrValue)) {
+            throw new Error("SASL: Invalid attribute pair entry");
+          }
+          const name = attrValue[0];
+          const value = attrValue.substring(2);
+          return [name, value];
+        })
+      );
+    }
+    function parseServerFirstMessage(data) {
+      const attrPairs = parseAttributePairs(data);
+      const nonce = attrPairs.get("r");
+      if (!nonce) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce missing");
+      } else if (!isPrintableChars(nonce)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce must only contain printable characters");
+      }
+      const salt = attrPairs.get("s");
+      if (!salt) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt missing");
+      } else if (!isBase64(salt)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt must be base64");
+      }
+      const iterationText = attrPairs.get("i");
+      if (!iterationText) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration missing");
+      } else if (!/^[1-9][0-9]*$/.test(iterationText)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: invalid iteration count");
+      }
+      const iteration = parseInt(iterationText, 10);
+      return {
+        nonce,
+        salt,
+        iteration
+      };
+    }
+    function parseServerFinalMessage(serverData) {
+      const attrPairs = parseAttributePairs(serverData);
+      const error63 = attrPairs.get("e");
+      const serverSignature = attrPairs.get("v");
+      if (error63) {
+        throw new Error(`SASL: SCRAM-SERVER-FINAL-MESSAGE: server returned error: "${error63}"`);
+      }
+      if (!serverSignature) {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature is missing");
+      } else if (!isBase64(serverSignature)) {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature must be base64");
+      }
+      return {
+        serverSignature
+      };
+    }
+    function xorBuffers(a, b) {
+      if (!Buffer.isBuffer(a)) {
+        throw new TypeError("first argument must be a Buffer");
+      }
+      if (!Buffer.isBuffer(b)) {
+        throw new TypeError("second argument must be a Buffer");
+      }
+      if (a.length !== b.length) {
+        throw new Error("Buffer lengths must match");
+      }
+      if (a.length === 0) {
+        throw new Error("Buffers cannot be empty");
+      }
+      return Buffer.from(a.map((_, i) => a[i] ^ b[i]));
+    }
+    module.exports = {
+      startSession,
+      continueSession,
+      finalizeSession,
+      DEFAULT_MAX_SCRAM_ITERATIONS
+    };
+  }
+});
+
+// node_modules/pg/lib/type-overrides.js
+var require_type_overrides = __commonJS({
+  "node_modules/pg/lib/type-overrides.js"(exports, module) {
+    "use strict";
+    var types2 = require_pg_types();
+    function TypeOverrides2(userTypes) {
+      this._types = userTypes || types2;
+      this.text = {};
+      this.binary = {};
+    }
+    TypeOverrides2.prototype.getOverrides = function(format) {
+      switch (format) {
+        case "text":
+          return this.text;
+        case "binary":
+          return this.binary;
+        default:
+          return {};
+      }
+    };
+    TypeOverrides2.prototype.setTypeParser = function(oid, format, parseFn) {
+      if (typeof format === "function") {
+        parseFn = format;
+        format = "text";
+      }
+      this.getOverrides(format)[oid] = parseFn;
+    };
+    TypeOverrides2.prototype.getTypeParser = function(oid, format) {
+      format = format || "text";
+      return this.getOverrides(format)[oid] || this._types.getTypeParser(oid, format);
+    };
+    module.exports = TypeOverrides2;
+  }
+});
+
+// node_modules/pg-connection-string/index.js
+var require_pg_connection_string = __commonJS({
+  "node_modules/pg-connection-string/index.js"(exports, module) {
+    "use strict";
+    function parse5(str, options = {}) {
+      if (str.charAt(0) === "/") {
+        const config3 = str.split(" ");
+        return { host: config3[0], database: config3[1] };
+      }
+      const config2 = /* @__PURE__ */ Object.create(null);
+      let result;
+      let dummyHost = false;
+      if (/ |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(str)) {
+        str = encodeURI(str).replace(/%25(\d\d)/g, "%$1");
+      }
+      try {
+        try {
+          result = new URL(str, "postgres://base");
+        } catch (e) {
+          result = new URL(str.replace("@/", "@___DUMMY___/"), "postgres://base");
+          dummyHost = true;
+        }
+      } catch (err) {
+        err.input && (err.input = "*****REDACTED*****");
+        throw err;
+      }
+      for (const entry of result.searchParams.entries()) {
+        config2[entry[0]] = entry[1];
+      }
+      config2.user = config2.user || decodeURIComponent(result.username);
+      config2.password = config2.password || decodeURIComponent(result.password);
+      if (result.protocol == "socket:") {
+        config2.host = decodeURI(result.pathname);
+        config2.database = result.searchParams.get("db");
+        config2.client_encoding = result.searchParams.get("encoding");
+        return config2;
+      }
+      const hostname3 = (dummyHost ? "" : result.hostname).replace(/^\[(.+)\]$/, "$1");
+      if (!config2.host) {
+        config2.host = decodeURIComponent(hostname3);
+      } else if (hostname3 && /^%2f/i.test(hostname3)) {
+        result.pathname = hostname3 + result.pathname;
+      }
+      if (!config2.port) {
+        config2.port = result.port;
+      }
+      const pathname = result.pathname.slice(1) || null;
+      config2.database = pathname ? decodeURI(pathname) : null;
+      if (config2.ssl === "true" || config2.ssl === "1") {
+        config2.ssl = true;
+      }
+      if (config2.ssl === "0") {
+        config2.ssl = false;
+      }
+      if (config2.sslcert || config2.sslkey || config2.sslrootcert || config2.sslmode) {
+        config2.ssl = {};
+      }
+      if (config2.sslnegotiation === "direct" && config2.ssl === void 0) {
+        config2.ssl = true;
+      }
+      const fs3 = config2.sslcert || config2.sslkey || config2.sslrootcert ? __require("fs") : null;
+      if (config2.sslcert) {
+        config2.ssl.cert = fs3.readFileSync(config2.sslcert).toString();
+      }
+      if (config2.sslkey) {
+        config2.ssl.key = fs3.readFileSync(config2.sslkey).toString();
+      }
+      if (config2.sslrootcert) {
+        config2.ssl.ca = fs3.readFileSync(config2.sslrootcert).toString();
+      }
+      if (options.useLibpqCompat && config2.uselibpqcompat) {
+        throw new Error("Both useLibpqCompat and uselibpqcompat are set. Please use only one of them.");
+      }
+      if (config2.uselibpqcompat === "true" || options.useLibpqCompat) {
+        switch (config2.sslmode) {
+          case "disable": {
+            config2.ssl = false;
+            break;
+          }
+          case "prefer": {
+            config2.ssl.rejectUnauthorized = false;
+            break;
+          }
+          case "require": {
+            if (config2.sslrootcert) {
+              config2.ssl.checkServerIdentity = function() {
+              };
+            } else {
+              config2.ssl.rejectUnauthorized = false;
+            }
+            break;
+          }
+          case "verify-ca": {
+            if (!config2.ssl.ca) {
+              throw new Error(
+                "SECURITY WARNING: Using sslmode=verify-ca requires specifying a CA with sslrootcert. If a public CA is used, verify-ca allows connections to a server that somebody else may have registered with the CA, making you vulnerable to Man-in-the-Middle attacks. Either specify a custom CA certificate with sslrootcert parameter or use sslmode=verify-full for proper security."
+              );
+            }
+            config2.ssl.checkServerIdentity = function() {
+            };
+            break;
+          }
+          case "verify-full": {
+            break;
+          }
+        }
+      } else {
+        switch (config2.sslmode) {
+          case "disable": {
+            config2.ssl = false;
+            break;
+          }
+          case "prefer":
+          case "require":
+          case "verify-ca":
+          case "verify-full": {
+            if (config2.sslmode !== "verify-full") {
+              deprecatedSslModeWarning(config2.sslmode);
+            }
+            break;
+          }
+          case "no-verify": {
+            config2.ssl.rejectUnauthorized = false;
+            break;
+          }
+        }
+      }
+      return config2;
+    }
+    function toConnectionOptions(sslConfig) {
+      const connectionOptions = Object.entries(sslConfig).reduce((c, [key, value]) => {
+        if (value !== void 0 && value !== null) {
+          c[key] = value;
+        }
+        return c;
+      }, /* @__PURE__ */ Object.create(null));
+      return connectionOptions;
+    }
+    function toClientConfig(config2) {
+      const poolConfig = Object.entries(config2).reduce((c, [key, value]) => {
+        if (key === "ssl") {
+          const sslConfig = value;
+          if (typeof sslConfig === "boolean") {
+            c[key] = sslConfig;
+          }
+          if (typeof sslConfig === "object") {
+            c[key] = toConnectionOptions(sslConfig);
+          }
+        } else if (value !== void 0 && value !== null) {
+          if (key === "port") {
+            if (value !== "") {
+              const v = parseInt(value, 10);
+              if (isNaN(v)) {
+                throw new Error(`Invalid ${key}: ${value}`);
+              }
+              c[key] = v;
+            }
+          } else {
+            c[key] = value;
+          }
+        }
+        return c;
+      }, /* @__PURE__ */ Object.create(null));
+      return poolConfig;
+    }
+    function parseIntoClientConfig(str) {
+      return toClientConfig(parse5(str));
+    }
+    function deprecatedSslModeWarning(sslmode) {
+      if (!deprecatedSslModeWarning.warned && typeof process !== "undefined" && process.emitWarning) {
+        deprecatedSslModeWarning.warned = true;
+        process.emitWarning(`SECURITY WARNING: The SSL modes 'prefer', 'require', and 'verify-ca' are treated as aliases for 'verify-full'.
+In the next major version (pg-connection-string v3.0.0 and pg v9.0.0), these modes will adopt standard libpq semantics, which have weaker security guarantees.
+
+To prepare for this change:
+- If you want the current behavior, explicitly use 'sslmode=verify-full'
+- If you want libpq compatibility now, use 'uselibpqcompat=true&sslmode=${sslmode}'
+
+See https://www.postgresql.org/docs/current/libpq-ssl.html for libpq SSL mode definitions.`);
+      }
+    }
+    module.exports = parse5;
+    parse5.parse = parse5;
+    parse5.toClientConfig = toClientConfig;
+    parse5.parseIntoClientConfig = parseIntoClientConfig;
+  }
+});
+
+// node_modules/pg/lib/connection-parameters.js
+var require_connection_parameters = __commonJS({
+  "node_modules/pg/lib/connection-parameters.js"(exports, module) {
+    "use strict";
+    var dns = __require("dns");
+    var defaults3 = require_defaults();
+    var parse5 = require_pg_connection_string().parse;
+    var val = function(key, config2, envVar) {
+      if (config2[key]) {
+        return config2[key];
+      }
+      if (envVar === void 0) {
+        envVar = process.env["PG" + key.toUpperCase()];
+      } else if (envVar === false) {
+      } else {
+        envVar = process.env[envVar];
+      }
+      return envVar || defaults3[key];
+    };
+    var readSSLConfigFromEnvironment = function() {
+      switch (process.env.PGSSLMODE) {
+        case "disable":
+          return false;
+        case "prefer":
+        case "require":
+        case "verify-ca":
+        case "verify-full":
+          return true;
+        case "no-verify":
+          return { rejectUnauthorized: false };
+      }
+      return defaults3.ssl;
+    };
+    var quoteParamValue = function(value) {
+      return "'" + ("" + value).replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
+    };
+    var add = function(params, config2, paramName) {
+      const value = config2[paramName];
+      if (value !== void 0 && value !== null) {
+        params.push(paramName + "=" + quoteParamValue(value));
+      }
+    };
+    var ConnectionParameters = class {
+      constructor(config2) {
+        config2 = typeof config2 === "string" ? parse5(config2) : config2 || {};
+        if (config2.connectionString) {
+          config2 = Object.assign({}, config2, parse5(config2.connectionString));
+        }
+        this.user = val("user", config2);
+        this.database = val("database", config2);
+        if (this.database === void 0) {
+          this.database = this.user;
+        }
+        this.port = parseInt(val("port", config2), 10);
+        this.host = val("host", config2);
+        Object.defineProperty(this, "password", {
+          configurable: true,
+          enumerable: false,
+          writable: true,
+          value: val("password", config2)
+        });
+        this.binary = val("binary", config2);
+        this.options = val("options", config2);
+        this.ssl = typeof config2.ssl === "undefined" ? readSSLConfigFromEnvironment() : config2.ssl;
+        if (typeof this.ssl === "string") {
+          if (this.ssl === "true") {
+            this.ssl = true;
+          }
+        }
+        if (this.ssl === "no-verify") {
+          this.ssl = { rejectUnauthorized: false };
+        }
+        if (this.ssl && this.ssl.key) {
+          Object.defineProperty(this.ssl, "key", {
+            enumerable: false
+          });
+        }
+        this.sslnegotiation = val("sslnegotiation", config2, "PGSSLNEGOTIATION");
+        if (this.sslnegotiation !== void 0 && this.sslnegotiation !== "postgres" && this.sslnegotiation !== "direct") {
+          throw new Error(
+            `Invalid sslnegotiation value: "${this.sslnegotiation}". Valid values are "postgres" and "direct".`
+          );
+        }
+        if (this.sslnegotiation === "direct" && !this.ssl) {
+          throw new Error("sslnegotiation=direct requires SSL to be enabled");
+        }
+        this.client_encoding = val("client_encoding", config2);
+        this.replication = val("replication", config2);
+        this.isDomainSocket = !(this.host || "").indexOf("/");
+        this.application_name = val("application_name", config2, "PGAPPNAME");
+        this.fallback_application_name = val("fallback_application_name", config2, false);
+        this.statement_timeout = val("statement_timeout", config2, false);
+        this.lock_timeout = val("lock_timeout", config2, false);
+        this.idle_in_transaction_session_timeout = val("idle_in_transaction_session_timeout", config2, false);
+        this.query_timeout = val("query_timeout", config2, false);
+        if (config2.connectionTimeoutMillis === void 0) {
+          this.connect_timeout = process.env.PGCONNECT_TIMEOUT || 0;
+        } else {
+          this.connect_timeout = Math.floor(config2.connectionTimeoutMillis / 1e3);
+        }
+        if (config2.keepAlive === false) {
+          this.keepalives = 0;
+        } else if (config2.keepAlive === true) {
+          this.keepalives = 1;
+        }
+        if (typeof config2.keepAliveInitialDelayMillis === "number") {
+          this.keepalives_idle = Math.floor(config2.keepAliveInitialDelayMillis / 1e3);
+        }
+      }
+      getLibpqConnectionString(cb) {
+        const params = [];
+        add(params, this, "user");
+        add(params, this, "password");
+        add(params, this, "port");
+        add(params, this, "application_name");
+        add(params, this, "fallback_application_name");
+        add(params, this, "connect_timeout");
+        add(params, this, "options");
+        const ssl = typeof this.ssl === "object" ? this.ssl : this.ssl ? { sslmode: this.ssl } : {};
+        add(params, ssl, "sslmode");
+        add(params, ssl, "sslca");
+        add(params, ssl, "sslkey");
+        add(params, ssl, "sslcert");
+        add(params, ssl, "sslrootcert");
+        add(params, this, "sslnegotiation");
+        if (this.database) {
+          params.push("dbname=" + quoteParamValue(this.database));
+        }
+        if (this.replication) {
+          params.push("replication=" + quoteParamValue(this.replication));
+        }
+        if (this.host) {
+          params.push("host=" + quoteParamValue(this.host));
+        }
+        if (this.isDomainSocket) {
+          return cb(null, params.join(" "));
+        }
+        if (this.client_encoding) {
+          params.push("client_encoding=" + quoteParamValue(this.client_encoding));
+        }
+        dns.lookup(this.host, function(err, address) {
+          if (err) return cb(err, null);
+          params.push("hostaddr=" + quoteParamValue(address));
+          return cb(null, params.join(" "));
+        });
+      }
+    };
+    module.exports = ConnectionParameters;
+  }
+});
+
+// node_modules/pg/lib/result.js
+var require_result = __commonJS({
+  "node_modules/pg/lib/result.js"(exports, module) {
+    "use strict";
+    var types2 = require_pg_types();
+    var matchRegexp = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
+    var Result2 = class {
+      constructor(rowMode, types3) {
+        this.command = null;
+        this.rowCount = null;
+        this.oid = null;
+        this.rows = [];
+        this.fields = [];
+        this._parsers = void 0;
+        this._types = types3;
+        this.RowCtor = null;
+        this.rowAsArray = rowMode === "array";
+        if (this.rowAsArray) {
+          this.parseRow = this._parseRowAsArray;
+        }
+        this._prebuiltEmptyResultObject = null;
+      }
+      // adds a command complete message
+      addCommandComplete(msg) {
+        let match;
+        if (msg.text) {
+          match = matchRegexp.exec(msg.text);
+        } else {
+          match = matchRegexp.exec(msg.command);
+        }
+        if (match) {
+          this.command = match[1];
+          if (match[3]) {
+            this.oid = parseInt(match[2], 10);
+            this.rowCount = parseInt(match[3], 10);
+          } else if (match[2]) {
+            this.rowCount = parseInt(match[2], 10);
+          }
+        }
+      }
+      _parseRowAsArray(rowData) {
+        const row2 = new Array(rowData.length);
+        for (let i = 0, len = rowData.length; i < len; i++) {
+          const rawValue = rowData[i];
+          if (rawValue !== null) {
+            row2[i] = this._parsers[i](rawValue);
+          } else {
+            row2[i] = null;
+          }
+        }
+        return row2;
+      }
+      parseRow(rowData) {
+        const row2 = { ...this._prebuiltEmptyResultObject };
+        for (let i = 0, len = rowData.length; i < len; i++) {
+          const rawValue = rowData[i];
+          const field = this.fields[i].name;
+          if (rawValue !== null) {
+            const v = this.fields[i].format === "binary" ? Buffer.from(rawValue) : rawValue;
+            row2[field] = this._parsers[i](v);
+          } else {
+            row2[field] = null;
+          }
+        }
+        return row2;
+      }
+      addRow(row2) {
+        this.rows.push(row2);
+      }
+      addFields(fieldDescriptions) {
+        this.fields = fieldDescriptions;
+        if (this.fields.length) {
+          this._parsers = new Array(fieldDescriptions.length);
+        }
+        const row2 = /* @__PURE__ */ Object.create(null);
+        for (let i = 0; i < fieldDescriptions.length; i++) {
+          const desc = fieldDescriptions[i];
+          row2[desc.name] = null;
+          if (this._types) {
+            this._parsers[i] = this._types.getTypeParser(desc.dataTypeID, desc.format || "text");
+          } else {
+            this._parsers[i] = types2.getTypeParser(desc.dataTypeID, desc.format || "text");
+          }
+        }
+        this._prebuiltEmptyResultObject = { ...row2 };
+      }
+    };
+    module.exports = Result2;
+  }
+});
+
+// node_modules/pg/lib/query.js
+var require_query = __commonJS({
+  "node_modules/pg/lib/query.js"(exports, module) {
+    "use strict";
+    var { EventEmitter } = __require("events");
+    var Result2 = require_result();
+    var utils = require_utils2();
+    var Query2 = class extends EventEmitter {
+      constructor(config2, values, callback) {
+        super();
+        config2 = utils.normalizeQueryConfig(config2, values, callback);
+        this.text = config2.text;
+        this.values = config2.values;
+        this.rows = config2.rows;
+        this.types = config2.types;
+        this.name = config2.name;
+        this.queryMode = config2.queryMode;
+        this.binary = config2.binary;
+        this.portal = config2.portal || "";
+        this.callback = config2.callback;
+        this._rowMode = config2.rowMode;
+        if (process.domain && config2.callback) {
+          this.callback = process.domain.bind(config2.callback);
+        }
+        this._result = new Result2(this._rowMode, this.types);
+        this._results = this._result;
+        this._canceledDueToError = false;
+      }
+      requiresPreparation() {
+        if (this.queryMode === "extended") {
+          return true;
+        }
+        if (this.name) {
+          return true;
+        }
+        if (this.rows) {
+          return true;
+        }
+        if (!this.text) {
+          return false;
+        }
+        if (!this.values) {
+          return false;
+        }
+        return this.values.length > 0;
+      }
+      _checkForMultirow() {
+        if (this._result.command) {
+          if (!Array.isArray(this._results)) {
+            this._results = [this._result];
+          }
+          this._result = new Result2(this._rowMode, this._result._types);
+          this._results.push(this._result);
+        }
+      }
+      // associates row metadata from the supplied
+      // message with this query object
+      // metadata used when parsing row results
+      handleRowDescription(msg) {
+        this._checkForMultirow();
+        this._result.addFields(msg.fields);
+        this._accumulateRows = this.callback || !this.listeners("row").length;
+      }
+      handleDataRow(msg) {
+        let row2;
+        if (this._canceledDueToError) {
+          return;
+        }
+        try {
+          row2 = this._result.parseRow(msg.fields);
+        } catch (err) {
+          this._canceledDueToError = err;
+          return;
+        }
+        this.emit("row", row2, this._result);
+        if (this._accumulateRows) {
+          this._result.addRow(row2);
+        }
+      }
+      handleCommandComplete(msg, connection) {
+        this._checkForMultirow();
+        this._result.addCommandComplete(msg);
+        if (this.rows) {
+          connection.sync();
+        }
+      }
+      // if a named prepared statement is created with empty query text
+      // the backend will send an emptyQuery message but *not* a command complete message
+      // since we pipeline sync immediately after execute we don't need to do anything here
+      // unless we have rows specified, in which case we did not pipeline the initial sync call
+      handleEmptyQuery(connection) {
+        if (this.rows) {
+          connection.sync();
+        }
+      }
+      handleError(err, connection) {
+        if (this._canceledDueToError) {
+          err = this._canceledDueToError;
+          this._canceledDueToError = false;
+        }
+        if (this.callback) {
+          return this.callback(err);
+        }
+        this.emit("error", err);
+      }
+      handleReadyForQuery(con) {
+        if (this._canceledDueToError) {
+          return this.handleError(this._canceledDueToError, con);
+        }
+        if (this.callback) {
+          try {
+            this.callback(null, this._results);
+          } catch (err) {
+            process.nextTick(() => {
+              throw err;
+            });
+          }
+        }
+        this.emit("end", this._results);
+      }
+      submit(connection) {
+        if (typeof this.text !== "string" && typeof this.name !== "string") {
+          return new Error("A query must have either text or a name. Supplying neither is unsupported.");
+        }
+        const previous = connection.parsedStatements[this.name] || connection.submittedNamedStatements[this.name];
+        if (this.text && previous && this.text !== previous) {
+          return new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
+        }
+        if (this.values && !Array.isArray(this.values)) {
+          return new Error("Query values must be an array");
+        }
+        if (this.requiresPreparation()) {
+          connection.stream.cork && connection.stream.cork();
+          try {
+            this.prepare(connection);
+          } finally {
+            connection.stream.uncork && connection.stream.uncork();
+          }
+        } else {
+          connection.query(this.text);
+        }
+        return null;
+      }
+      hasBeenParsed(connection) {
+        return this.name && (connection.parsedStatements[this.name] !== void 0 || connection.submittedNamedStatements[this.name] !== void 0);
+      }
+      handlePortalSuspended(connection) {
+        this._getRows(connection, this.rows);
+      }
+      _getRows(connection, rows) {
+        connection.execute({
+          portal: this.portal,
+          rows
+        });
+        if (!rows) {
+          connection.sync();
+        } else {
+          connection.flush();
+        }
+      }
+      // http://developer.postgresql.org/pgdocs/postgres/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY
+      prepare(connection) {
+        if (!this.hasBeenParsed(connection)) {
+          connection.parse({
+            text: this.text,
+            name: this.name,
+            types: this.types
+          });
+          if (this.name) {
+            connection.submittedNamedStatements[this.name] = this.text;
+          }
+        }
+        try {
+          connection.bind({
+            portal: this.portal,
+            statement: this.name,
+            values: this.values,
+            binary: this.binary,
+            valueMapper: utils.prepareValue
+          });
+        } catch (err) {
+          connection.close({ type: "S", name: this.name });
+          connection.sync();
+          this.handleError(err, connection);
+          return;
+        }
+        connection.describe({
+          type: "P",
+          name: this.portal || ""
+        });
+        this._getRows(connection, this.rows);
+      }
+      handleCopyInResponse(connection) {
+        connection.sendCopyFail("No source stream defined");
+      }
+      handleCopyData(msg, connection) {
+      }
+    };
+    module.exports = Query2;
+  }
+});
+
+// node_modules/pg-protocol/dist/messages.js
+var require_messages = __commonJS({
+  "node_modules/pg-protocol/dist/messages.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.NoticeMessage = exports.DataRowMessage = exports.CommandCompleteMessage = exports.ReadyForQueryMessage = exports.NotificationResponseMessage = exports.BackendKeyDataMessage = exports.AuthenticationMD5Password = exports.ParameterStatusMessage = exports.ParameterDescriptionMessage = exports.RowDescriptionMessage = exports.Field = exports.CopyResponse = exports.CopyDataMessage = exports.DatabaseError = exports.copyDone = exports.emptyQuery = exports.replicationStart = exports.portalSuspended = exports.noData = exports.closeComplete = exports.bindComplete = exports.parseComplete = void 0;
+    exports.parseComplete = {
+      name: "parseComplete",
+      length: 5
+    };
+    exports.bindComplete = {
+      name: "bindComplete",
+      length: 5
+    };
+    exports.closeComplete = {
+      name: "closeComplete",
+      length: 5
+    };
+    exports.noData = {
+      name: "noData",
+      length: 5
+    };
+    exports.portalSuspended = {
+      name: "portalSuspended",
+      length: 5
+    };
+    exports.replicationStart = {
+      name: "replicationStart",
+      length: 4
+    };
+    exports.emptyQuery = {
+      name: "emptyQuery",
+      length: 4
+    };
+    exports.copyDone = {
+      name: "copyDone",
+      length: 4
+    };
+    var DatabaseError2 = class extends Error {
+      constructor(message, length, name) {
+        super(message);
+        this.length = length;
+        this.name = name;
+      }
+    };
+    exports.DatabaseError = DatabaseError2;
+    var CopyDataMessage = class {
+      constructor(length, chunk) {
+        this.length = length;
+        this.chunk = chunk;
+        this.name = "copyData";
+      }
+    };
+    exports.CopyDataMessage = CopyDataMessage;
+    var CopyResponse = class {
+      constructor(length, name, binary, columnCount) {
+        this.length = length;
+        this.name = name;
+        this.binary = binary;
+        this.columnTypes = new Array(columnCount);
+      }
+    };
+    exports.CopyResponse = CopyResponse;
+    var Field = class {
+      constructor(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, format) {
+        this.name = name;
+        this.tableID = tableID;
+        this.columnID = columnID;
+        this.dataTypeID = dataTypeID;
+        this.dataTypeSize = dataTypeSize;
+        this.dataTypeModifier = dataTypeModifier;
+        this.format = format;
+      }
+    };
+    exports.Field = Field;
+    var RowDescriptionMessage = class {
+      constructor(length, fieldCount) {
+        this.length = length;
+        this.fieldCount = fieldCount;
+        this.name = "rowDescription";
+        this.fields = new Array(this.fieldCount);
+      }
+    };
+    exports.RowDescriptionMessage = RowDescriptionMessage;
+    var ParameterDescriptionMessage = class {
+      constructor(length, parameterCount) {
+        this.length = length;
+        this.parameterCount = parameterCount;
+        this.name = "parameterDescription";
+        this.dataTypeIDs = new Array(this.parameterCount);
+      }
+    };
+    exports.ParameterDescriptionMessage = ParameterDescriptionMessage;
+    var ParameterStatusMessage = class {
+      constructor(length, parameterName, parameterValue) {
+        this.length = length;
+        this.parameterName = parameterName;
+        this.parameterValue = parameterValue;
+        this.name = "parameterStatus";
+      }
+    };
+    exports.ParameterStatusMessage = ParameterStatusMessage;
+    var AuthenticationMD5Password = class {
+      constructor(length, salt) {
+        this.length = length;
+        this.salt = salt;
+        this.name = "authenticationMD5Password";
+      }
+    };
+    exports.AuthenticationMD5Password = AuthenticationMD5Password;
+    var BackendKeyDataMessage = class {
+      constructor(length, processID, secretKey) {
+        this.length = length;
+        this.processID = processID;
+        this.secretKey = secretKey;
+        this.name = "backendKeyData";
+      }
+    };
+    exports.BackendKeyDataMessage = BackendKeyDataMessage;
+    var NotificationResponseMessage = class {
+      constructor(length, processId, channel, payload) {
+        this.length = length;
+        this.processId = processId;
+        this.channel = channel;
+        this.payload = payload;
+        this.name = "notification";
+      }
+    };
+    exports.NotificationResponseMessage = NotificationResponseMessage;
+    var ReadyForQueryMessage = class {
+      constructor(length, status) {
+        this.length = length;
+        this.status = status;
+        this.name = "readyForQuery";
+      }
+    };
+    exports.ReadyForQueryMessage = ReadyForQueryMessage;
+    var CommandCompleteMessage = class {
+      constructor(length, text2) {
+        this.length = length;
+        this.text = text2;
+        this.name = "commandComplete";
+      }
+    };
+    exports.CommandCompleteMessage = CommandCompleteMessage;
+    var DataRowMessage = class {
+      constructor(length, fields) {
+        this.length = length;
+        this.fields = fields;
+        this.name = "dataRow";
+        this.fieldCount = fields.length;
+      }
+    };
+    exports.DataRowMessage = DataRowMessage;
+    var NoticeMessage = class {
+      constructor(length, message) {
+        this.length = length;
+        this.message = message;
+        this.name = "notice";
+      }
+    };
+    exports.NoticeMessage = NoticeMessage;
+  }
+});
+
+// node_modules/pg-protocol/dist/buffer-writer.js
+var require_buffer_writer = __commonJS({
+  "node_modules/pg-protocol/dist/buffer-writer.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Writer = void 0;
+    var Writer = class {
+      constructor(size = 256) {
+        this.size = size;
+        this.offset = 5;
+        this.headerPosition = 0;
+        this.buffer = Buffer.allocUnsafe(size);
+      }
+      ensure(size) {
+        const remaining = this.buffer.length - this.offset;
+        if (remaining < size) {
+          const oldBuffer = this.buffer;
+          const newSize = oldBuffer.length + (oldBuffer.length >> 1) + size;
+          this.buffer = Buffer.allocUnsafe(newSize);
+          oldBuffer.copy(this.buffer, 0, 0, this.offset);
+        }
+      }
+      addInt32(num5) {
+        this.ensure(4);
+        this.buffer[this.offset++] = num5 >>> 24 & 255;
+        this.buffer[this.offset++] = num5 >>> 16 & 255;
+        this.buffer[this.offset++] = num5 >>> 8 & 255;
+        this.buffer[this.offset++] = num5 >>> 0 & 255;
+        return this;
+      }
+      addInt16(num5) {
+        this.ensure(2);
+        this.buffer[this.offset++] = num5 >>> 8 & 255;
+        this.buffer[this.offset++] = num5 >>> 0 & 255;
+        return this;
+      }
+      addCString(string4) {
+        if (!string4) {
+          this.ensure(1);
+        } else {
+          const len = Buffer.byteLength(string4);
+          this.ensure(len + 1);
+          this.buffer.write(string4, this.offset, "utf-8");
+          this.offset += len;
+        }
+        this.buffer[this.offset++] = 0;
+        return this;
+      }
+      addString(string4 = "") {
+        const len = Buffer.byteLength(string4);
+        this.ensure(len);
+        this.buffer.write(string4, this.offset);
+        this.offset += len;
+        return this;
+      }
+      // Write an Int32 byte-length prefix immediately followed by the string's UTF-8
+      // bytes. Postgres' Bind wire format prefixes every parameter with its length,
+      // and doing it in one method computes Buffer.byteLength ONCE — the previous
+      // `addInt32(Buffer.byteLength(s)).addString(s)` pairing scanned the string
+      // three times (byteLength for the prefix, byteLength again inside addString,
+      // then the encode), which is costly for large text parameters.
+      addInt32PrefixedString(string4) {
+        const len = Buffer.byteLength(string4);
+        this.ensure(4 + len);
+        const buffer = this.buffer;
+        let offset = this.offset;
+        buffer[offset++] = len >>> 24 & 255;
+        buffer[offset++] = len >>> 16 & 255;
+        buffer[offset++] = len >>> 8 & 255;
+        buffer[offset++] = len >>> 0 & 255;
+        buffer.write(string4, offset, "utf-8");
+        this.offset = offset + len;
+        return this;
+      }
+      add(otherBuffer) {
+        this.ensure(otherBuffer.length);
+        otherBuffer.copy(this.buffer, this.offset);
+        this.offset += otherBuffer.length;
+        return this;
+      }
+      /**
+       * Appends an uninitialized block of {@link size} bytes to the buffer and returns its offset.
+       */
+      reserveUnsafe(size) {
+        const offset = this.offset;
+        this.ensure(size);
+        this.offset += size;
+        return offset;
+      }
+      join(code) {
+        if (code) {
+          this.buffer[this.headerPosition] = code;
+          const length = this.offset - (this.headerPosition + 1);
+          this.buffer.writeInt32BE(length, this.headerPosition + 1);
+        }
+        return this.buffer.slice(code ? 0 : 5, this.offset);
+      }
+      flush(code) {
+        const result = this.join(code);
+        this.offset = 5;
+        this.headerPosition = 0;
+        this.buffer = Buffer.allocUnsafe(this.size);
+        return result;
+      }
+      clear() {
+        this.offset = 5;
+        this.headerPosition = 0;
+      }
+    };
+    exports.Writer = Writer;
+  }
+});
+
+// node_modules/pg-protocol/dist/serializer.js
+var require_serializer = __commonJS({
+  "node_modules/pg-protocol/dist/serializer.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.serialize = void 0;
+    var buffer_writer_1 = require_buffer_writer();
+    var writer = new buffer_writer_1.Writer();
+    var startup = (opts) => {
+      writer.addInt16(3).addInt16(0);
+      for (const key of Object.keys(opts)) {
+        writer.addCString(key).addCString(opts[key]);
+      }
+      writer.addCString("client_encoding").addCString("UTF8");
+      const bodyBuffer = writer.addCString("").flush();
+      const length = bodyBuffer.length + 4;
+      return new buffer_writer_1.Writer().addInt32(length).add(bodyBuffer).flush();
+    };
+    var requestSsl = () => {
+      const response = Buffer.allocUnsafe(8);
+      response.writeInt32BE(8, 0);
+      response.writeInt32BE(80877103, 4);
+      return response;
+    };
+    var password = (password2) => {
+      return writer.addCString(password2).flush(
+        112
+        /* code.startup */
+      );
+    };
+    var sendSASLInitialResponseMessage = function(mechanism, initialResponse) {
+      writer.addCString(mechanism).addInt32PrefixedString(initialResponse);
+      return writer.flush(
+        112
+        /* code.startup */
+      );
+    };
+    var sendSCRAMClientFinalMessage = function(additionalData) {
+      return writer.addString(additionalData).flush(
+        112
+        /* code.startup */
+      );
+    };
+    var query = (text2) => {
+      return writer.addCString(text2).flush(
+        81
+        /* code.query */
+      );
+    };
+    var emptyArray = [];
+    var parse5 = (query2) => {
+      const name = query2.name || "";
+      if (name.length > 63) {
+        console.error("Warning! Postgres only supports 63 characters for query names.");
+        console.error("You supplied %s (%s)", name, name.length);
+        console.error("This can cause conflicts and silent errors executing queries");
+      }
+      const types2 = query2.types || emptyArray;
+      const len = types2.length;
+      const buffer = writer.addCString(name).addCString(query2.text).addInt16(len);
+      for (let i = 0; i < len; i++) {
+        buffer.addInt32(types2[i]);
+      }
+      return writer.flush(
+        80
+        /* code.parse */
+      );
+    };
+    var writeValues = function(values, valueMapper, formatsOffset) {
+      const len = values.length;
+      for (let i = 0; i < len; i++) {
+        const mappedVal = valueMapper ? valueMapper(values[i], i) : values[i];
+        let formatByte = 0;
+        if (mappedVal == null) {
+          writer.addInt32(-1);
+        } else if (mappedVal instanceof Buffer) {
+          formatByte = 1;
+          writer.addInt32(mappedVal.length);
+          writer.add(mappedVal);
+        } else {
+          writer.addInt32PrefixedString(mappedVal);
+        }
+        const buf = writer.buffer;
+        buf[formatsOffset++] = 0;
+        buf[formatsOffset++] = formatByte;
+      }
+    };
+    var bind2 = (config2 = {}) => {
+      const portal = config2.portal || "";
+      const statement = config2.statement || "";
+      const binary = config2.binary || false;
+      const values = config2.values || emptyArray;
+      const len = values.length;
+      writer.addCString(portal).addCString(statement);
+      writer.addInt16(len);
+      const formatsOffset = writer.reserveUnsafe(len * 2);
+      writer.addInt16(len);
+      try {
+        writeValues(values, config2.valueMapper, formatsOffset);
+      } catch (err) {
+        writer.clear();
+        throw err;
+      }
+      writer.addInt16(1);
+      writer.addInt16(
+        binary ? 1 : 0
+        /* ParamType.STRING */
+      );
+      return writer.flush(
+        66
+        /* code.bind */
+      );
+    };
+    var emptyExecute = Buffer.from([69, 0, 0, 0, 9, 0, 0, 0, 0, 0]);
+    var execute = (config2) => {
+      if (!config2 || !config2.portal && !config2.rows) {
+        return emptyExecute;
+      }
+      const portal = config2.portal || "";
+      const rows = config2.rows || 0;
+      const portalLength = Buffer.byteLength(portal);
+      const len = 4 + portalLength + 1 + 4;
+      const buff = Buffer.allocUnsafe(1 + len);
+      buff[0] = 69;
+      buff.writeInt32BE(len, 1);
+      buff.write(portal, 5, "utf-8");
+      buff[portalLength + 5] = 0;
+      buff.writeUInt32BE(rows, buff.length - 4);
+      return buff;
+    };
+    var cancel = (processID, secretKey) => {
+      const buffer = Buffer.allocUnsafe(16);
+      buffer.writeInt32BE(16, 0);
+      buffer.writeInt16BE(1234, 4);
+      buffer.writeInt16BE(5678, 6);
+      buffer.writeInt32BE(processID, 8);
+      buffer.writeInt32BE(secretKey, 12);
+      return buffer;
+    };
+    var cstringMessage = (code, string4) => {
+      const stringLen = Buffer.byteLength(string4);
+      const len = 4 + stringLen + 1;
+      const buffer = Buffer.allocUnsafe(1 + len);
+      buffer[0] = code;
+      buffer.writeInt32BE(len, 1);
+      buffer.write(string4, 5, "utf-8");
+      buffer[len] = 0;
+      return buffer;
+    };
+    var emptyDescribePortal = writer.addCString("P").flush(
+      68
+      /* code.describe */
+    );
+    var emptyDescribeStatement = writer.addCString("S").flush(
+      68
+      /* code.describe */
+    );
+    var describe3 = (msg) => {
+      return msg.name ? cstringMessage(68, `${msg.type}${msg.name || ""}`) : msg.type === "P" ? emptyDescribePortal : emptyDescribeStatement;
+    };
+    var close = (msg) => {
+      const text2 = `${msg.type}${msg.name || ""}`;
+      return cstringMessage(67, text2);
+    };
+    var copyData = (chunk) => {
+      return writer.add(chunk).flush(
+        100
+        /* code.copyFromChunk */
+      );
+    };
+    var copyFail = (message) => {
+      return cstringMessage(102, message);
+    };
+    var codeOnlyBuffer = (code) => Buffer.from([code, 0, 0, 0, 4]);
+    var flushBuffer = codeOnlyBuffer(
+      72
+      /* code.flush */
+    );
+    var syncBuffer = codeOnlyBuffer(
+      83
+      /* code.sync */
+    );
+    var endBuffer = codeOnlyBuffer(
+      88
+      /* code.end */
+    );
+    var copyDoneBuffer = codeOnlyBuffer(
+      99
+      /* code.copyDone */
+    );
+    var serialize = {
+      startup,
+      password,
+      requestSsl,
+      sendSASLInitialResponseMessage,
+      sendSCRAMClientFinalMessage,
+      query,
+      parse: parse5,
+      bind: bind2,
+      execute,
+      describe: describe3,
+      close,
+      flush: () => flushBuffer,
+      sync: () => syncBuffer,
+      end: () => endBuffer,
+      copyData,
+      copyDone: () => copyDoneBuffer,
+      copyFail,
+      cancel
+    };
+    exports.serialize = serialize;
+  }
+});
+
+// node_modules/pg-protocol/dist/buffer-reader.js
+var require_buffer_reader = __commonJS({
+  "node_modules/pg-protocol/dist/buffer-reader.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.BufferReader = void 0;
+    var BufferReader = class {
+      constructor(offset = 0) {
+        this.offset = offset;
+        this.buffer = Buffer.allocUnsafe(0);
+        this.encoding = "utf-8";
+      }
+      setBuffer(offset, buffer) {
+        this.offset = offset;
+        this.buffer = buffer;
+      }
+      int16() {
+        const result = this.buffer.readInt16BE(this.offset);
+        this.offset += 2;
+        return result;
+      }
+      byte() {
+        const result = this.buffer[this.offset];
+        this.offset++;
+        return result;
+      }
+      int32() {
+        const result = this.buffer.readInt32BE(this.offset);
+        this.offset += 4;
+        return result;
+      }
+      uint32() {
+        const result = this.buffer.readUInt32BE(this.offset);
+        this.offset += 4;
+        return result;
+      }
+      string(length) {
+        const result = this.buffer.toString(this.encoding, this.offset, this.offset + length);
+        this.offset += length;
+        return result;
+      }
+      cstring() {
+        const start = this.offset;
+        let end = start;
+        while (this.buffer[end++]) {
+        }
+        this.offset = end;
+        return this.buffer.toString(this.encoding, start, end - 1);
+      }
+      bytes(length) {
+        const result = this.buffer.slice(this.offset, this.offset + length);
+        this.offset += length;
+        return result;
+      }
+    };
+    exports.BufferReader = BufferReader;
+  }
+});
+
+// node_modules/pg-protocol/dist/parser.js
+var require_parser = __commonJS({
+  "node_modules/pg-protocol/dist/parser.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Parser = void 0;
+    var messages_1 = require_messages();
+    var buffer_reader_1 = require_buffer_reader();
+    var CODE_LENGTH = 1;
+    var LEN_LENGTH = 4;
+    var HEADER_LENGTH = CODE_LENGTH + LEN_LENGTH;
+    var LATEINIT_LENGTH = -1;
+    var emptyBuffer = Buffer.allocUnsafe(0);
+    var Parser = class {
+      constructor(opts) {
+        this.buffer = emptyBuffer;
+        this.bufferLength = 0;
+        this.bufferOffset = 0;
+        this.reader = new buffer_reader_1.BufferReader();
+        if ((opts === null || opts === void 0 ? void 0 : opts.mode) === "binary") {
+          throw new Error("Binary mode not supported yet");
+        }
+        this.mode = (opts === null || opts === void 0 ? void 0 : opts.mode) || "text";
+      }
+      parse(buffer, callback) {
+        this.mergeBuffer(buffer);
+        const bufferFullLength = this.bufferOffset + this.bufferLength;
+        let offset = this.bufferOffset;
+        while (offset + HEADER_LENGTH <= bufferFullLength) {
+          const code = this.buffer[offset];
+          const length = this.buffer.readUInt32BE(offset + CODE_LENGTH);
+          const fullMessageLength = CODE_LENGTH + length;
+          if (fullMessageLength + offset <= bufferFullLength) {
+            const message = this.handlePacket(offset + HEADER_LENGTH, code, length, this.buffer);
+            callback(message);
+            offset += fullMessageLength;
+          } else {
+            break;
+          }
+        }
+        if (offset === bufferFullLength) {
+          this.buffer = emptyBuffer;
+          this.bufferLength = 0;
+          this.bufferOffset = 0;
+        } else {
+          this.bufferLength = bufferFullLength - offset;
+          this.bufferOffset = offset;
+        }
+      }
+      mergeBuffer(buffer) {
+        if (this.bufferLength > 0) {
+          const newLength = this.bufferLength + buffer.byteLength;
+          const newFullLength = newLength + this.bufferOffset;
+          if (newFullLength > this.buffer.byteLength) {
+            let newBuffer;
+            if (newLength <= this.buffer.byteLength && this.bufferOffset >= this.bufferLength) {
+              newBuffer = this.buffer;
+            } else {
+              let newBufferLength = this.buffer.byteLength * 2;
+              while (newLength >= newBufferLength) {
+                newBufferLength *= 2;
+              }
+              newBuffer = Buffer.allocUnsafe(newBufferLength);
+            }
+            this.buffer.copy(newBuffer, 0, this.bufferOffset, this.bufferOffset + this.bufferLength);
+            this.buffer = newBuffer;
+            this.bufferOffset = 0;
+          }
+          buffer.copy(this.buffer, this.bufferOffset + this.bufferLength);
+          this.bufferLength = newLength;
+        } else {
+          this.buffer = buffer;
+          this.bufferOffset = 0;
+          this.bufferLength = buffer.byteLength;
+        }
+      }
+      handlePacket(offset, code, length, bytes) {
+        const { reader } = this;
+        reader.setBuffer(offset, bytes);
+        let message;
+        switch (code) {
+          case 50:
+            message = messages_1.bindComplete;
+            break;
+          case 49:
+            message = messages_1.parseComplete;
+            break;
+          case 51:
+            message = messages_1.closeComplete;
+            break;
+          case 110:
+            message = messages_1.noData;
+            break;
+          case 115:
+            message = messages_1.portalSuspended;
+            break;
+          case 99:
+            message = messages_1.copyDone;
+            break;
+          case 87:
+            message = messages_1.replicationStart;
+            break;
+          case 73:
+            message = messages_1.emptyQuery;
+            break;
+          case 68:
+            message = parseDataRowMessage(reader);
+            break;
+          case 67:
+            message = parseCommandCompleteMessage(reader);
+            break;
+          case 90:
+            message = parseReadyForQueryMessage(reader);
+            break;
+          case 65:
+            message = parseNotificationMessage(reader);
+            break;
+          case 82:
+            message = parseAuthenticationResponse(reader, length);
+            break;
+          case 83:
+            message = parseParameterStatusMessage(reader);
+            break;
+          case 75:
+            message = parseBackendKeyData(reader);
+            break;
+          case 69:
+            message = parseErrorMessage(reader, "error");
+            break;
+          case 78:
+            message = parseErrorMessage(reader, "notice");
+            break;
+          case 84:
+            message = parseRowDescriptionMessage(reader);
+            break;
+          case 116:
+            message = parseParameterDescriptionMessage(reader);
+            break;
+          case 71:
+            message = parseCopyInMessage(reader);
+            break;
+          case 72:
+            message = parseCopyOutMessage(reader);
+            break;
+          case 100:
+            message = parseCopyData(reader, length);
+            break;
+          default:
+            return new messages_1.DatabaseError("received invalid response: " + code.toString(16), length, "error");
+        }
+        reader.setBuffer(0, emptyBuffer);
+        message.length = length;
+        return message;
+      }
+    };
+    exports.Parser = Parser;
+    var parseReadyForQueryMessage = (reader) => {
+      const status = reader.string(1);
+      return new messages_1.ReadyForQueryMessage(LATEINIT_LENGTH, status);
+    };
+    var parseCommandCompleteMessage = (reader) => {
+      const text2 = reader.cstring();
+      return new messages_1.CommandCompleteMessage(LATEINIT_LENGTH, text2);
+    };
+    var parseCopyData = (reader, length) => {
+      const chunk = reader.bytes(length - 4);
+      return new messages_1.CopyDataMessage(LATEINIT_LENGTH, chunk);
+    };
+    var parseCopyInMessage = (reader) => parseCopyMessage(reader, "copyInResponse");
+    var parseCopyOutMessage = (reader) => parseCopyMessage(reader, "copyOutResponse");
+    var parseCopyMessage = (reader, messageName) => {
+      const isBinary = reader.byte() !== 0;
+      const columnCount = reader.int16();
+      const message = new messages_1.CopyResponse(LATEINIT_LENGTH, messageName, isBinary, columnCount);
+      for (let i = 0; i < columnCount; i++) {
+        message.columnTypes[i] = reader.int16();
+      }
+      return message;
+    };
+    var parseNotificationMessage = (reader) => {
+      const processId = reader.int32();
+      const channel = reader.cstring();
+      const payload = reader.cstring();
+      return new messages_1.NotificationResponseMessage(LATEINIT_LENGTH, processId, channel, payload);
+    };
+    var parseRowDescriptionMessage = (reader) => {
+      const fieldCount = reader.int16();
+      const message = new messages_1.RowDescriptionMessage(LATEINIT_LENGTH, fieldCount);
+      for (let i = 0; i < fieldCount; i++) {
+        message.fields[i] = parseField(reader);
+      }
+      return message;
+    };
+    var parseField = (reader) => {
+      const name = reader.cstring();
+      const tableID = reader.uint32();
+      const columnID = reader.int16();
+      const dataTypeID = reader.uint32();
+      const dataTypeSize = reader.int16();
+      const dataTypeModifier = reader.int32();
+      const mode = reader.int16() === 0 ? "text" : "binary";
+      return new messages_1.Field(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, mode);
+    };
+    var parseParameterDescriptionMessage = (reader) => {
+      const parameterCount = reader.int16();
+      const message = new messages_1.ParameterDescriptionMessage(LATEINIT_LENGTH, parameterCount);
+      for (let i = 0; i < parameterCount; i++) {
+        message.dataTypeIDs[i] = reader.uint32();
+      }
+      return message;
+    };
+    var parseDataRowMessage = (reader) => {
+      const fieldCount = reader.int16();
+      const fields = new Array(fieldCount);
+      for (let i = 0; i < fieldCount; i++) {
+        const len = reader.int32();
+        fields[i] = len === -1 ? null : reader.string(len);
+      }
+      return new messages_1.DataRowMessage(LATEINIT_LENGTH, fields);
+    };
+    var parseParameterStatusMessage = (reader) => {
+      const name = reader.cstring();
+      const value = reader.cstring();
+      return new messages_1.ParameterStatusMessage(LATEINIT_LENGTH, name, value);
+    };
+    var parseBackendKeyData = (reader) => {
+      const processID = reader.int32();
+      const secretKey = reader.int32();
+      return new messages_1.BackendKeyDataMessage(LATEINIT_LENGTH, processID, secretKey);
+    };
+    var parseAuthenticationResponse = (reader, length) => {
+      const code = reader.int32();
+      const message = {
+        name: "authenticationOk",
+        length
+      };
+      switch (code) {
+        case 0:
+          break;
+        case 3:
+          if (message.length === 8) {
+            message.name = "authenticationCleartextPassword";
+          }
+          break;
+        case 5:
+          if (message.length === 12) {
+            message.name = "authenticationMD5Password";
+            const salt = reader.bytes(4);
+            return new messages_1.AuthenticationMD5Password(LATEINIT_LENGTH, salt);
+          }
+          break;
+        case 10:
+          {
+            message.name = "authenticationSASL";
+            message.mechanisms = [];
+            let mechanism;
+            do {
+              mechanism = reader.cstring();
+              if (mechanism) {
+                message.mechanisms.push(mechanism);
+              }
+            } while (mechanism);
+          }
+          break;
+        case 11:
+          message.name = "authenticationSASLContinue";
+          message.data = reader.string(length - 8);
+          break;
+        case 12:
+          message.name = "authenticationSASLFinal";
+          message.data = reader.string(length - 8);
+          break;
+        default:
+          throw new Error("Unknown authenticationOk message type " + code);
+      }
+      return message;
+    };
+    var parseErrorMessage = (reader, name) => {
+      const fields = {};
+      let fieldType = reader.string(1);
+      while (fieldType !== "\0") {
+        fields[fieldType] = reader.cstring();
+        fieldType = reader.string(1);
+      }
+      const messageValue = fields.M;
+      const message = name === "notice" ? new messages_1.NoticeMessage(LATEINIT_LENGTH, messageValue) : new messages_1.DatabaseError(messageValue, LATEINIT_LENGTH, name);
+      message.severity = fields.S;
+      message.code = fields.C;
+      message.detail = fields.D;
+      message.hint = fields.H;
+      message.position = fields.P;
+      message.internalPosition = fields.p;
+      message.internalQuery = fields.q;
+      message.where = fields.W;
+      message.schema = fields.s;
+      message.table = fields.t;
+      message.column = fields.c;
+      message.dataType = fields.d;
+      message.constraint = fields.n;
+      message.file = fields.F;
+      message.line = fields.L;
+      message.routine = fields.R;
+      return message;
+    };
+  }
+});
+
+// node_modules/pg-protocol/dist/index.js
+var require_dist = __commonJS({
+  "node_modules/pg-protocol/dist/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.DatabaseError = exports.serialize = void 0;
+    exports.parse = parse5;
+    var messages_1 = require_messages();
+    Object.defineProperty(exports, "DatabaseError", { enumerable: true, get: function() {
+      return messages_1.DatabaseError;
+    } });
+    var serializer_1 = require_serializer();
+    Object.defineProperty(exports, "serialize", { enumerable: true, get: function() {
+      return serializer_1.serialize;
+    } });
+    var parser_1 = require_parser();
+    function parse5(stream, callback) {
+      const parser = new parser_1.Parser();
+      stream.on("data", (buffer) => parser.parse(buffer, callback));
+      return new Promise((resolve) => stream.on("end", () => resolve()));
+    }
+  }
+});
+
+// node_modules/pg-cloudflare/dist/empty.js
+var require_empty = __commonJS({
+  "node_modules/pg-cloudflare/dist/empty.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {};
+  }
+});
+
+// node_modules/pg/lib/stream.js
+var require_stream = __commonJS({
+  "node_modules/pg/lib/stream.js"(exports, module) {
+    var { getStream, getSecureStream } = getStreamFuncs();
+    module.exports = {
+      /**
+       * Get a socket stream compatible with the current runtime environment.
+       * @returns {Duplex}
+       */
+      getStream,
+      /**
+       * Get a TLS secured socket, compatible with the current environment,
+       * using the socket and other settings given in `options`.
+       * @returns {Duplex}
+       */
+      getSecureStream
+    };
+    function getNodejsStreamFuncs() {
+      function getStream2(ssl) {
+        const net2 = __require("net");
+        return new net2.Socket();
+      }
+      function getSecureStream2(options) {
+        const tls = __require("tls");
+        return tls.connect(options);
+      }
+      return {
+        getStream: getStream2,
+        getSecureStream: getSecureStream2
+      };
+    }
+    function getCloudflareStreamFuncs() {
+      function getStream2(ssl) {
+        const { CloudflareSocket } = require_empty();
+        return new CloudflareSocket(ssl);
+      }
+      function getSecureStream2(options) {
+        options.socket.startTls(options);
+        return options.socket;
+      }
+      return {
+        getStream: getStream2,
+        getSecureStream: getSecureStream2
+      };
+    }
+    function isCloudflareRuntime() {
+      if (typeof navigator === "object" && navigator !== null && typeof navigator.userAgent === "string") {
+        return navigator.userAgent === "Cloudflare-Workers";
+      }
+      if (typeof Response === "function") {
+        const resp = new Response(null, { cf: { thing: true } });
+        if (typeof resp.cf === "object" && resp.cf !== null && resp.cf.thing) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function getStreamFuncs() {
+      if (isCloudflareRuntime()) {
+        return getCloudflareStreamFuncs();
+      }
+      return getNodejsStreamFuncs();
+    }
+  }
+});
+
+// node_modules/pg/lib/connection.js
+var require_connection2 = __commonJS({
+  "node_modules/pg/lib/connection.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events").EventEmitter;
+    var { parse: parse5, serialize } = require_dist();
+    var stream = require_stream();
+    var { getStream } = stream;
+    var flushBuffer = serialize.flush();
+    var syncBuffer = serialize.sync();
+    var endBuffer = serialize.end();
+    var Connection2 = class extends EventEmitter {
+      constructor(config2) {
+        super();
+        config2 = config2 || {};
+        this.stream = config2.stream || getStream(config2.ssl);
+        if (typeof this.stream === "function") {
+          this.stream = this.stream(config2);
+        }
+        this._keepAlive = config2.keepAlive;
+        this._keepAliveInitialDelayMillis = config2.keepAliveInitialDelayMillis;
+        this.parsedStatements = {};
+        this.submittedNamedStatements = {};
+        this.ssl = config2.ssl || false;
+        this.sslNegotiation = config2.sslNegotiation || "postgres";
+        this._ending = false;
+        this._emitMessage = false;
+        const self2 = this;
+        this.on("newListener", function(eventName) {
+          if (eventName === "message") {
+            self2._emitMessage = true;
+          }
+        });
+      }
+      connect(port, host) {
+        const self2 = this;
+        this._connecting = true;
+        this.stream.setNoDelay(true);
+        this.stream.connect(port, host);
+        this.stream.once("connect", function() {
+          if (self2._keepAlive) {
+            self2.stream.setKeepAlive(true, self2._keepAliveInitialDelayMillis);
+          }
+          self2.emit("connect");
+        });
+        const reportStreamError = function(error63) {
+          if (self2._ending && (error63.code === "ECONNRESET" || error63.code === "EPIPE")) {
+            return;
+          }
+          self2.emit("error", error63);
+        };
+        this.stream.on("error", reportStreamError);
+        this.stream.on("close", function() {
+          self2.emit("end");
+        });
+        if (!this.ssl) {
+          return this.attachListeners(this.stream);
+        }
+        if (this.sslNegotiation === "direct") {
+          return this.stream.once("connect", function() {
+            self2.upgradeToSSL(host, reportStreamError);
+          });
+        }
+        this.stream.once("data", function(buffer) {
+          const responseCode = buffer.toString("utf8");
+          switch (responseCode) {
+            case "S":
+              break;
+            case "N":
+              self2.stream.end();
+              return self2.emit("error", new Error("The server does not support SSL connections"));
+            default:
+              self2.stream.end();
+              return self2.emit("error", new Error("There was an error establishing an SSL connection"));
+          }
+          self2.upgradeToSSL(host, reportStreamError);
+        });
+      }
+      upgradeToSSL(host, reportStreamError) {
+        const self2 = this;
+        const options = {
+          socket: self2.stream,
+          // tls.connect checks the server identity against `servername`, falling
+          // back to `host` and then to 'localhost'. `servername` must stay unset
+          // for IP addresses (see below), so `host` is needed to keep certificate
+          // validation working when connecting to an IP address.
+          host
+        };
+        if (self2.ssl !== true) {
+          Object.assign(options, self2.ssl);
+          if ("key" in self2.ssl) {
+            options.key = self2.ssl.key;
+          }
+        }
+        if (self2.sslNegotiation === "direct") {
+          options.ALPNProtocols = ["postgresql"];
+        }
+        const net2 = __require("net");
+        if (net2.isIP && net2.isIP(host) === 0) {
+          options.servername = host;
+        }
+        try {
+          self2.stream = stream.getSecureStream(options);
+        } catch (err) {
+          return self2.emit("error", err);
+        }
+        self2.attachListeners(self2.stream);
+        self2.stream.on("error", reportStreamError);
+        self2.emit("sslconnect");
+      }
+      attachListeners(stream2) {
+        parse5(stream2, (msg) => {
+          const eventName = msg.name === "error" ? "errorMessage" : msg.name;
+          if (this._emitMessage) {
+            this.emit("message", msg);
+          }
+          this.emit(eventName, msg);
+        });
+      }
+      requestSsl() {
+        this.stream.write(serialize.requestSsl());
+      }
+      startup(config2) {
+        this.stream.write(serialize.startup(config2));
+      }
+      cancel(processID, secretKey) {
+        this._send(serialize.cancel(processID, secretKey));
+      }
+      password(password) {
+        this._send(serialize.password(password));
+      }
+      sendSASLInitialResponseMessage(mechanism, initialResponse) {
+        this._send(serialize.sendSASLInitialResponseMessage(mechanism, initialResponse));
+      }
+      sendSCRAMClientFinalMessage(additionalData) {
+        this._send(serialize.sendSCRAMClientFinalMessage(additionalData));
+      }
+      _send(buffer) {
+        if (!this.stream.writable) {
+          return false;
+        }
+        return this.stream.write(buffer);
+      }
+      query(text2) {
+        this._send(serialize.query(text2));
+      }
+      // send parse message
+      parse(query) {
+        this._send(serialize.parse(query));
+      }
+      // send bind message
+      bind(config2) {
+        this._send(serialize.bind(config2));
+      }
+      // send execute message
+      execute(config2) {
+        this._send(serialize.execute(config2));
+      }
+      flush() {
+        if (this.stream.writable) {
+          this.stream.write(flushBuffer);
+        }
+      }
+      sync() {
+        this._send(syncBuffer);
+      }
+      ref() {
+        this.stream.ref();
+      }
+      unref() {
+        this.stream.unref();
+      }
+      end() {
+        this._ending = true;
+        if (!this._connecting || !this.stream.writable) {
+          this.stream.end();
+          return;
+        }
+        return this.stream.write(endBuffer, () => {
+          this.stream.end();
+        });
+      }
+      close(msg) {
+        this._send(serialize.close(msg));
+      }
+      describe(msg) {
+        this._send(serialize.describe(msg));
+      }
+      sendCopyFromChunk(chunk) {
+        this._send(serialize.copyData(chunk));
+      }
+      endCopyFrom() {
+        this._send(serialize.copyDone());
+      }
+      sendCopyFail(msg) {
+        this._send(serialize.copyFail(msg));
+      }
+    };
+    module.exports = Connection2;
+  }
+});
+
+// node_modules/split2/index.js
+var require_split2 = __commonJS({
+  "node_modules/split2/index.js"(exports, module) {
+    "use strict";
+    var { Transform } = __require("stream");
+    var { StringDecoder } = __require("string_decoder");
+    var kLast = /* @__PURE__ */ Symbol("last");
+    var kDecoder = /* @__PURE__ */ Symbol("decoder");
+    function transform2(chunk, enc, cb) {
+      let list;
+      if (this.overflow) {
+        const buf = this[kDecoder].write(chunk);
+        list = buf.split(this.matcher);
+        if (list.length === 1) return cb();
+        list.shift();
+        this.overflow = false;
+      } else {
+        this[kLast] += this[kDecoder].write(chunk);
+        list = this[kLast].split(this.matcher);
+      }
+      this[kLast] = list.pop();
+      for (let i = 0; i < list.length; i++) {
+        try {
+          push(this, this.mapper(list[i]));
+        } catch (error63) {
+          return cb(error63);
+        }
+      }
+      this.overflow = this[kLast].length > this.maxLength;
+      if (this.overflow && !this.skipOverflow) {
+        cb(new Error("maximum buffer reached"));
+        return;
+      }
+      cb();
+    }
+    function flush(cb) {
+      this[kLast] += this[kDecoder].end();
+      if (this[kLast]) {
+        try {
+          push(this, this.mapper(this[kLast]));
+        } catch (error63) {
+          return cb(error63);
+        }
+      }
+      cb();
+    }
+    function push(self2, val) {
+      if (val !== void 0) {
+        self2.push(val);
+      }
+    }
+    function noop4(incoming) {
+      return incoming;
+    }
+    function split(matcher, mapper, options) {
+      matcher = matcher || /\r?\n/;
+      mapper = mapper || noop4;
+      options = options || {};
+      switch (arguments.length) {
+        case 1:
+          if (typeof matcher === "function") {
+            mapper = matcher;
+            matcher = /\r?\n/;
+          } else if (typeof matcher === "object" && !(matcher instanceof RegExp) && !matcher[Symbol.split]) {
+            options = matcher;
+            matcher = /\r?\n/;
+          }
+          break;
+        case 2:
+          if (typeof matcher === "function") {
+            options = mapper;
+            mapper = matcher;
+            matcher = /\r?\n/;
+          } else if (typeof mapper === "object") {
+            options = mapper;
+            mapper = noop4;
+          }
+      }
+      options = Object.assign({}, options);
+      options.autoDestroy = true;
+      options.transform = transform2;
+      options.flush = flush;
+      options.readableObjectMode = true;
+      const stream = new Transform(options);
+      stream[kLast] = "";
+      stream[kDecoder] = new StringDecoder("utf8");
+      stream.matcher = matcher;
+      stream.mapper = mapper;
+      stream.maxLength = options.maxLength;
+      stream.skipOverflow = options.skipOverflow || false;
+      stream.overflow = false;
+      stream._destroy = function(err, cb) {
+        this._writableState.errorEmitted = false;
+        cb(err);
+      };
+      return stream;
+    }
+    module.exports = split;
+  }
+});
+
+// node_modules/pgpass/lib/helper.js
+var require_helper = __commonJS({
+  "node_modules/pgpass/lib/helper.js"(exports, module) {
+    "use strict";
+    var path58 = __require("path");
+    var Stream = __require("stream").Stream;
+    var split = require_split2();
+    var util = __require("util");
+    var defaultPort = 5432;
+    var isWin = process.platform === "win32";
+    var warnStream = process.stderr;
+    var S_IRWXG = 56;
+    var S_IRWXO = 7;
+    var S_IFMT = 61440;
+    var S_IFREG = 32768;
+    function isRegFile(mode) {
+      return (mode & S_IFMT) == S_IFREG;
+    }
+    var fieldNames = ["host", "port", "database", "user", "password"];
+    var nrOfFields = fieldNames.length;
+    var passKey = fieldNames[nrOfFields - 1];
+    function warn() {
+      var isWritable = warnStream instanceof Stream && true === warnStream.writable;
+      if (isWritable) {
+        var args = Array.prototype.slice.call(arguments).concat("\n");
+        warnStream.write(util.format.apply(util, args));
+      }
+    }
+    Object.defineProperty(module.exports, "isWin", {
+      get: function() {
+        return isWin;
+      },
+      set: function(val) {
+        isWin = val;
+      }
+    });
+    module.exports.warnTo = function(stream) {
+      var old = warnStream;
+      warnStream = stream;
+      return old;
+    };
+    module.exports.getFileName = function(rawEnv) {
+      var env = rawEnv || process.env;
+      var file2 = env.PGPASSFILE || (isWin ? path58.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path58.join(env.HOME || "./", ".pgpass"));
+      return file2;
+    };
+    module.exports.usePgPass = function(stats, fname) {
+      if (Object.prototype.hasOwnProperty.call(process.env, "PGPASSWORD")) {
+        return false;
+      }
+      if (isWin) {
+        return true;
+      }
+      fname = fname || "<unkn>";
+      if (!isRegFile(stats.mode)) {
+        warn('WARNING: password file "%s" is not a plain file', fname);
+        return false;
+      }
+      if (stats.mode & (S_IRWXG | S_IRWXO)) {
+        warn('WARNING: password file "%s" has group or world access; permissions should be u=rw (0600) or less', fname);
+        return false;
+      }
+      return true;
+    };
+    var matcher = module.exports.match = function(connInfo, entry) {
+      return fieldNames.slice(0, -1).reduce(function(prev, field, idx) {
+        if (idx == 1) {
+          if (Number(connInfo[field] || defaultPort) === Number(entry[field])) {
+            return prev && true;
+          }
+        }
+        return prev && (entry[field] === "*" || entry[field] === connInfo[field]);
+      }, true);
+    };
+    module.exports.getPassword = function(connInfo, stream, cb) {
+      var pass;
+      var lineStream = stream.pipe(split());
+      function onLine(line) {
+        var entry = parseLine(line);
+        if (entry && isValidEntry(entry) && matcher(connInfo, entry)) {
+          pass = entry[passKey];
+          lineStream.end();
+        }
+      }
+      var onEnd = function() {
+        stream.destroy();
+        cb(pass);
+      };
+      var onErr = function(err) {
+        stream.destroy();
+        warn("WARNING: error on reading file: %s", err);
+        cb(void 0);
+      };
+      stream.on("error", onErr);
+      lineStream.on("data", onLine).on("end", onEnd).on("error", onErr);
+    };
+    var parseLine = module.exports.parseLine = function(line) {
+      if (line.length < 11 || line.match(/^\s+#/)) {
+        return null;
+      }
+      var curChar = "";
+      var prevChar = "";
+      var fieldIdx = 0;
+      var startIdx = 0;
+      var endIdx = 0;
+      var obj = {};
+      var isLastField = false;
+      var addToObj = function(idx, i0, i1) {
+        var field = line.substring(i0, i1);
+        if (!Object.hasOwnProperty.call(process.env, "PGPASS_NO_DEESCAPE")) {
+          field = field.replace(/\\([:\\])/g, "$1");
+        }
+        obj[fieldNames[idx]] = field;
+      };
+      for (var i = 0; i < line.length - 1; i += 1) {
+        curChar = line.charAt(i + 1);
+        prevChar = line.charAt(i);
+        isLastField = fieldIdx == nrOfFields - 1;
+        if (isLastField) {
+          addToObj(fieldIdx, startIdx);
+          break;
+        }
+        if (i >= 0 && curChar == ":" && prevChar !== "\\") {
+          addToObj(fieldIdx, startIdx, i + 1);
+          startIdx = i + 2;
+          fieldIdx += 1;
+        }
+      }
+      obj = Object.keys(obj).length === nrOfFields ? obj : null;
+      return obj;
+    };
+    var isValidEntry = module.exports.isValidEntry = function(entry) {
+      var rules = {
+        // host
+        0: function(x) {
+          return x.length > 0;
+        },
+        // port
+        1: function(x) {
+          if (x === "*") {
+            return true;
+          }
+          x = Number(x);
+          return isFinite(x) && x > 0 && x < 9007199254740992 && Math.floor(x) === x;
+        },
+        // database
+        2: function(x) {
+          return x.length > 0;
+        },
+        // username
+        3: function(x) {
+          return x.length > 0;
+        },
+        // password
+        4: function(x) {
+          return x.length > 0;
+        }
+      };
+      for (var idx = 0; idx < fieldNames.length; idx += 1) {
+        var rule = rules[idx];
+        var value = entry[fieldNames[idx]] || "";
+        var res = rule(value);
+        if (!res) {
+          return false;
+        }
+      }
+      return true;
+    };
+  }
+});
+
+// node_modules/pgpass/lib/index.js
+var require_lib = __commonJS({
+  "node_modules/pgpass/lib/index.js"(exports, module) {
+    "use strict";
+    var path58 = __require("path");
+    var fs3 = __require("fs");
+    var helper = require_helper();
+    module.exports = function(connInfo, cb) {
+      var file2 = helper.getFileName();
+      fs3.stat(file2, function(err, stat9) {
+        if (err || !helper.usePgPass(stat9, file2)) {
+          return cb(void 0);
+        }
+        var st = fs3.createReadStream(file2);
+        helper.getPassword(connInfo, st, cb);
+      });
+    };
+    module.exports.warnTo = helper.warnTo;
+  }
+});
+
+// node_modules/pg/lib/client.js
+var require_client2 = __commonJS({
+  "node_modules/pg/lib/client.js"(exports, module) {
+    var EventEmitter = __require("events").EventEmitter;
+    var utils = require_utils2();
+    var nodeUtils = __require("util");
+    var sasl = require_sasl();
+    var TypeOverrides2 = require_type_overrides();
+    var ConnectionParameters = require_connection_parameters();
+    var Query2 = require_query();
+    var defaults3 = require_defaults();
+    var Connection2 = require_connection2();
+    var crypto2 = require_utils3();
+    var activeQueryDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Client.activeQuery is deprecated and will be removed in pg@9.0"
+    );
+    var queryQueueDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Client.queryQueue is deprecated and will be removed in pg@9.0."
+    );
+    var pgPassDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "pgpass support is deprecated and will be removed in pg@9.0. You can provide an async function as the password property to the Client/Pool constructor that returns a password instead. Within this function you can call the pgpass module in your own code."
+    );
+    var byoPromiseDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Passing a custom Promise implementation to the Client/Pool constructor is deprecated and will be removed in pg@9.0."
+    );
+    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
+    );
+    function coerceNumberOrDefault(value, defaultValue) {
+      if (typeof value === "number") {
+        return Number.isFinite(value) ? value : defaultValue;
+      }
+      if (typeof value === "string" && value.trim() !== "") {
+        const n = Number(value);
+        return Number.isFinite(n) ? n : defaultValue;
+      }
+      return defaultValue;
+    }
+    var Client2 = class extends EventEmitter {
+      constructor(config2) {
+        super();
+        this.connectionParameters = new ConnectionParameters(config2);
+        this.user = this.connectionParameters.user;
+        this.database = this.connectionParameters.database;
+        this.port = this.connectionParameters.port;
+        this.host = this.connectionParameters.host;
+        Object.defineProperty(this, "password", {
+          configurable: true,
+          enumerable: false,
+          writable: true,
+          value: this.connectionParameters.password
+        });
+        this.replication = this.connectionParameters.replication;
+        const c = config2 || {};
+        if (c.Promise) {
+          byoPromiseDeprecationNotice();
+        }
+        this._Promise = c.Promise || global.Promise;
+        this._types = new TypeOverrides2(c.types);
+        this._ending = false;
+        this._ended = false;
+        this._connecting = false;
+        this._connected = false;
+        this._connectionError = false;
+        this._queryable = true;
+        this._activeQuery = null;
+        this._txStatus = null;
+        this.enableChannelBinding = Boolean(c.enableChannelBinding);
+        this.scramMaxIterations = coerceNumberOrDefault(c.scramMaxIterations, sasl.DEFAULT_MAX_SCRAM_ITERATIONS);
+        this.connection = c.connection || new Connection2({
+          stream: c.stream,
+          ssl: this.connectionParameters.ssl,
+          sslNegotiation: this.connectionParameters.sslnegotiation,
+          keepAlive: c.keepAlive || false,
+          keepAliveInitialDelayMillis: c.keepAliveInitialDelayMillis || 0,
+          encoding: this.connectionParameters.client_encoding || "utf8"
+        });
+        this._queryQueue = [];
+        this._sentQueryQueue = [];
+        this.pipeline = Boolean(c.pipeline);
+        this.binary = c.binary || defaults3.binary;
+        this.processID = null;
+        this.secretKey = null;
+        this.ssl = this.connectionParameters.ssl || false;
+        this.sslNegotiation = this.connectionParameters.sslnegotiation || "postgres";
+        if (this.ssl && this.ssl.key) {
+          Object.defineProperty(this.ssl, "key", {
+            enumerable: false
+          });
+        }
+        this._connectionTimeoutMillis = c.connectionTimeoutMillis || 0;
+      }
+      get activeQuery() {
+        activeQueryDeprecationNotice();
+        return this._activeQuery;
+      }
+      set activeQuery(val) {
+        activeQueryDeprecationNotice();
+        this._activeQuery = val;
+      }
+      _getActiveQuery() {
+        return this._activeQuery;
+      }
+      _errorAllQueries(err) {
+        const enqueueError = (query) => {
+          process.nextTick(() => {
+            query.handleError(err, this.connection);
+          });
+        };
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery) {
+          enqueueError(activeQuery);
+          this._activeQuery = null;
+        }
+        this._sentQueryQueue.forEach(enqueueError);
+        this._sentQueryQueue.length = 0;
+        this._queryQueue.forEach(enqueueError);
+        this._queryQueue.length = 0;
+      }
+      _connect(callback) {
+        const self2 = this;
+        const con = this.connection;
+        this._connectionCallback = callback;
+        if (this._connecting || this._connected) {
+          const err = new Error("Client has already been connected. You cannot reuse a client.");
+          process.nextTick(() => {
+            callback(err);
+          });
+          return;
+        }
+        this._connecting = true;
+        if (this._connectionTimeoutMillis > 0) {
+          this.connectionTimeoutHandle = setTimeout(() => {
+            con._ending = true;
+            con.stream.destroy(new Error("timeout expired"));
+          }, this._connectionTimeoutMillis);
+          if (this.connectionTimeoutHandle.unref) {
+            this.connectionTimeoutHandle.unref();
+          }
+        }
+        if (this.host && this.host.indexOf("/") === 0) {
+          con.connect(this.host + "/.s.PGSQL." + this.port);
+        } else {
+          con.connect(this.port, this.host);
+        }
+        con.on("connect", function() {
+          if (self2.ssl) {
+            if (self2.sslNegotiation !== "direct") {
+              con.requestSsl();
+            }
+          } else {
+            con.startup(self2.getStartupConf());
+          }
+        });
+        con.on("sslconnect", function() {
+          con.startup(self2.getStartupConf());
+        });
+        this._attachListeners(con);
+        con.once("end", () => {
+          const error63 = this._ending ? new Error("Connection terminated") : new Error("Connection terminated unexpectedly");
+          clearTimeout(this.connectionTimeoutHandle);
+          this._errorAllQueries(error63);
+          this._ended = true;
+          if (!this._ending) {
+            if (this._connecting && !this._connectionError) {
+              if (this._connectionCallback) {
+                this._connectionCallback(error63);
+              } else {
+                this._handleErrorEvent(error63);
+              }
+            } else if (!this._connectionError) {
+              this._handleErrorEvent(error63);
+            }
+          }
+          process.nextTick(() => {
+            this.emit("end");
+          });
+        });
+      }
+      connect(callback) {
+        if (callback) {
+          this._connect(callback);
+          return;
+        }
+        return new this._Promise((resolve, reject) => {
+          this._connect((error63) => {
+            if (error63) {
+              reject(error63);
+            } else {
+              resolve(this);
+            }
+          });
+        });
+      }
+      _attachListeners(con) {
+        con.on("authenticationCleartextPassword", this._handleAuthCleartextPassword.bind(this));
+        con.on("authenticationMD5Password", this._handleAuthMD5Password.bind(this));
+        con.on("authenticationSASL", this._handleAuthSASL.bind(this));
+        con.on("authenticationSASLContinue", this._handleAuthSASLContinue.bind(this));
+        con.on("authenticationSASLFinal", this._handleAuthSASLFinal.bind(this));
+        con.on("backendKeyData", this._handleBackendKeyData.bind(this));
+        con.on("error", this._handleErrorEvent.bind(this));
+        con.on("errorMessage", this._handleErrorMessage.bind(this));
+        con.on("readyForQuery", this._handleReadyForQuery.bind(this));
+        con.on("notice", this._handleNotice.bind(this));
+        con.on("rowDescription", this._handleRowDescription.bind(this));
+        con.on("dataRow", this._handleDataRow.bind(this));
+        con.on("portalSuspended", this._handlePortalSuspended.bind(this));
+        con.on("emptyQuery", this._handleEmptyQuery.bind(this));
+        con.on("commandComplete", this._handleCommandComplete.bind(this));
+        con.on("parseComplete", this._handleParseComplete.bind(this));
+        con.on("copyInResponse", this._handleCopyInResponse.bind(this));
+        con.on("copyData", this._handleCopyData.bind(this));
+        con.on("notification", this._handleNotification.bind(this));
+      }
+      _getPassword(cb) {
+        const con = this.connection;
+        if (typeof this.password === "function") {
+          this._Promise.resolve().then(() => this.password(this.connectionParameters)).then((pass) => {
+            if (pass !== void 0) {
+              if (typeof pass !== "string") {
+                con.emit("error", new TypeError("Password must be a string"));
+                return;
+              }
+              this.connectionParameters.password = this.password = pass;
+            } else {
+              this.connectionParameters.password = this.password = null;
+            }
+            cb();
+          }).catch((err) => {
+            con.emit("error", err);
+          });
+        } else if (this.password !== null) {
+          cb();
+        } else {
+          try {
+            const pgPass = require_lib();
+            pgPass(this.connectionParameters, (pass) => {
+              if (void 0 !== pass) {
+                pgPassDeprecationNotice();
+                this.connectionParameters.password = this.password = pass;
+              }
+              cb();
+            });
+          } catch (e) {
+            this.emit("error", e);
+          }
+        }
+      }
+      _handleAuthCleartextPassword(msg) {
+        this._getPassword(() => {
+          this.connection.password(this.password);
+        });
+      }
+      _handleAuthMD5Password(msg) {
+        this._getPassword(async () => {
+          try {
+            const hashedPassword = await crypto2.postgresMd5PasswordHash(this.user, this.password, msg.salt);
+            this.connection.password(hashedPassword);
+          } catch (e) {
+            this.emit("error", e);
+          }
+        });
+      }
+      _handleAuthSASL(msg) {
+        this._getPassword(() => {
+          try {
+            this.saslSession = sasl.startSession(
+              msg.mechanisms,
+              this.enableChannelBinding && this.connection.stream,
+              this.scramMaxIterations
+            );
+            this.connection.sendSASLInitialResponseMessage(this.saslSession.mechanism, this.saslSession.response);
+          } catch (err) {
+            this.connection.emit("error", err);
+          }
+        });
+      }
+      async _handleAuthSASLContinue(msg) {
+        try {
+          await sasl.continueSession(
+            this.saslSession,
+            this.password,
+            msg.data,
+            this.enableChannelBinding && this.connection.stream
+          );
+          this.connection.sendSCRAMClientFinalMessage(this.saslSession.response);
+        } catch (err) {
+          this.connection.emit("error", err);
+        }
+      }
+      _handleAuthSASLFinal(msg) {
+        try {
+          sasl.finalizeSession(this.saslSession, msg.data);
+          this.saslSession = null;
+        } catch (err) {
+          this.connection.emit("error", err);
+        }
+      }
+      _handleBackendKeyData(msg) {
+        this.processID = msg.processID;
+        this.secretKey = msg.secretKey;
+      }
+      _handleReadyForQuery(msg) {
+        if (this._connecting) {
+          this._connecting = false;
+          this._connected = true;
+          clearTimeout(this.connectionTimeoutHandle);
+          if (this._connectionCallback) {
+            this._connectionCallback(null, this);
+            this._connectionCallback = null;
+          }
+          this.emit("connect");
+        }
+        const activeQuery = this._getActiveQuery();
+        this._activeQuery = null;
+        this._txStatus = msg?.status ?? null;
+        this.readyForQuery = true;
+        if (activeQuery) {
+          activeQuery.handleReadyForQuery(this.connection);
+        }
+        this._pulseQueryQueue();
+      }
+      // if we receive an error event or error message
+      // during the connection process we handle it here
+      _handleErrorWhileConnecting(err) {
+        if (this._connectionError) {
+          return;
+        }
+        this._connectionError = true;
+        clearTimeout(this.connectionTimeoutHandle);
+        if (this._connectionCallback) {
+          return this._connectionCallback(err);
+        }
+        this.emit("error", err);
+      }
+      // if we're connected and we receive an error event from the connection
+      // this means the socket is dead - do a hard abort of all queries and emit
+      // the socket error on the client as well
+      _handleErrorEvent(err) {
+        if (this._connecting) {
+          return this._handleErrorWhileConnecting(err);
+        }
+        this._queryable = false;
+        this._errorAllQueries(err);
+        this.emit("error", err);
+      }
+      // handle error messages from the postgres backend
+      _handleErrorMessage(msg) {
+        if (this._connecting) {
+          return this._handleErrorWhileConnecting(msg);
+        }
+        const activeQuery = this._getActiveQuery();
+        if (!activeQuery) {
+          this._handleErrorEvent(msg);
+          return;
+        }
+        this._activeQuery = null;
+        if (activeQuery.name) {
+          delete this.connection.submittedNamedStatements[activeQuery.name];
+        }
+        activeQuery.handleError(msg, this.connection);
+      }
+      _handleRowDescription(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected rowDescription message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleRowDescription(msg);
+      }
+      _handleDataRow(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected dataRow message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleDataRow(msg);
+      }
+      _handlePortalSuspended(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected portalSuspended message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handlePortalSuspended(this.connection);
+      }
+      _handleEmptyQuery(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected emptyQuery message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleEmptyQuery(this.connection);
+      }
+      _handleCommandComplete(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected commandComplete message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleCommandComplete(msg, this.connection);
+      }
+      _handleParseComplete() {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected parseComplete message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        if (activeQuery.name) {
+          this.connection.parsedStatements[activeQuery.name] = activeQuery.text;
+          delete this.connection.submittedNamedStatements[activeQuery.name];
+        }
+      }
+      _handleCopyInResponse(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected copyInResponse message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleCopyInResponse(this.connection);
+      }
+      _handleCopyData(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected copyData message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleCopyData(msg, this.connection);
+      }
+      _handleNotification(msg) {
+        this.emit("notification", msg);
+      }
+      _handleNotice(msg) {
+        this.emit("notice", msg);
+      }
+      getStartupConf() {
+        const params = this.connectionParameters;
+        const data = {
+          user: params.user,
+          database: params.database
+        };
+        const appName = params.application_name || params.fallback_application_name;
+        if (appName) {
+          data.application_name = appName;
+        }
+        if (params.replication) {
+          data.replication = "" + params.replication;
+        }
+        if (params.statement_timeout) {
+          data.statement_timeout = String(parseInt(params.statement_timeout, 10));
+        }
+        if (params.lock_timeout) {
+          data.lock_timeout = String(parseInt(params.lock_timeout, 10));
+        }
+        if (params.idle_in_transaction_session_timeout) {
+          data.idle_in_transaction_session_timeout = String(parseInt(params.idle_in_transaction_session_timeout, 10));
+        }
+        if (params.options) {
+          data.options = params.options;
+        }
+        return data;
+      }
+      cancel(client, query) {
+        if (client.activeQuery === query) {
+          const con = this.connection;
+          if (this.host && this.host.indexOf("/") === 0) {
+            con.connect(this.host + "/.s.PGSQL." + this.port);
+          } else {
+            con.connect(this.port, this.host);
+          }
+          con.on("connect", function() {
+            con.cancel(client.processID, client.secretKey);
+          });
+        } else if (client._queryQueue.indexOf(query) !== -1) {
+          client._queryQueue.splice(client._queryQueue.indexOf(query), 1);
+        } else if (client._sentQueryQueue.indexOf(query) !== -1) {
+          query.callback = () => {
+          };
+        }
+      }
+      setTypeParser(oid, format, parseFn) {
+        return this._types.setTypeParser(oid, format, parseFn);
+      }
+      getTypeParser(oid, format) {
+        return this._types.getTypeParser(oid, format);
+      }
+      // escapeIdentifier and escapeLiteral moved to utility functions & exported
+      // on PG
+      // re-exported here for backwards compatibility
+      escapeIdentifier(str) {
+        return utils.escapeIdentifier(str);
+      }
+      escapeLiteral(str) {
+        return utils.escapeLiteral(str);
+      }
+      _pulseQueryQueue() {
+        if (this.pipeline) {
+          this._pulsePipelinedQueryQueue();
+          return;
+        }
+        if (this.readyForQuery === true) {
+          this._activeQuery = this._queryQueue.shift();
+          const activeQuery = this._getActiveQuery();
+          if (activeQuery) {
+            this.readyForQuery = false;
+            this.hasExecuted = true;
+            const queryError = activeQuery.submit(this.connection);
+            if (queryError) {
+              process.nextTick(() => {
+                activeQuery.handleError(queryError, this.connection);
+                this.readyForQuery = true;
+                this._pulseQueryQueue();
+              });
+            }
+          } else if (this.hasExecuted) {
+            this._activeQuery = null;
+            this.emit("drain");
+          }
+        }
+      }
+      _pulsePipelinedQueryQueue() {
+        if (!this._connected || !this._queryable) {
+          return;
+        }
+        while (this._queryQueue.length > 0) {
+          const query = this._queryQueue.shift();
+          this.hasExecuted = true;
+          const queryError = query.submit(this.connection);
+          if (queryError) {
+            process.nextTick(() => {
+              query.handleError(queryError, this.connection);
+            });
+            continue;
+          }
+          this._sentQueryQueue.push(query);
+        }
+        if (this.readyForQuery && !this._activeQuery && this._sentQueryQueue.length > 0) {
+          this._activeQuery = this._sentQueryQueue.shift();
+          this.readyForQuery = false;
+        }
+        if (!this._activeQuery && this._sentQueryQueue.length === 0 && this._queryQueue.length === 0 && this.hasExecuted) {
+          this.emit("drain");
+        }
+      }
+      query(config2, values, callback) {
+        let query;
+        let result;
+        if (config2 == null) {
+          throw new TypeError("Client was passed a null or undefined query");
+        }
+        if (typeof config2.submit === "function") {
+          result = query = config2;
+          if (!query.callback) {
+            if (typeof values === "function") {
+              query.callback = values;
+            } else if (callback) {
+              query.callback = callback;
+            }
+          }
+        } else {
+          query = new Query2(config2, values, callback);
+          if (!query.callback) {
+            result = new this._Promise((resolve, reject) => {
+              query.callback = (err, res) => err ? reject(err) : resolve(res);
+            }).catch((err) => {
+              Error.captureStackTrace(err);
+              throw err;
+            });
+          } else if (typeof query.callback !== "function") {
+            throw new TypeError("callback is not a function");
+          }
+        }
+        const readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
+        if (readTimeout) {
+          const queryCallback = query.callback || (() => {
+          });
+          const readTimeoutTimer = setTimeout(() => {
+            const error63 = new Error("Query read timeout");
+            process.nextTick(() => {
+              query.handleError(error63, this.connection);
+            });
+            queryCallback(error63);
+            query.callback = () => {
+            };
+            const index = this._queryQueue.indexOf(query);
+            if (index > -1) {
+              this._queryQueue.splice(index, 1);
+            } else if (this.pipeline) {
+              this.connection.stream.destroy();
+              return;
+            }
+            this._pulseQueryQueue();
+          }, readTimeout);
+          query.callback = (err, res) => {
+            clearTimeout(readTimeoutTimer);
+            queryCallback(err, res);
+          };
+        }
+        if (this.binary && !query.binary) {
+          query.binary = true;
+        }
+        if (query._result && !query._result._types) {
+          query._result._types = this._types;
+        }
+        if (this.pipeline) {
+          const portalQuery = typeof config2.submit === "function" && !(query instanceof Query2) ? "Custom query classes such as pg-cursor and pg-query-stream are" : query.rows ? "The `rows` option is" : null;
+          if (portalQuery) {
+            process.nextTick(() => {
+              query.handleError(new Error(`${portalQuery} not supported in pipeline mode`), this.connection);
+            });
+            return result;
+          }
+        }
+        if (!this._queryable) {
+          process.nextTick(() => {
+            query.handleError(new Error("Client has encountered a connection error and is not queryable"), this.connection);
+          });
+          return result;
+        }
+        if (this._ending) {
+          process.nextTick(() => {
+            query.handleError(new Error("Client was closed and is not queryable"), this.connection);
+          });
+          return result;
+        }
+        if (this._queryQueue.length > 0 && !this.pipeline) {
+          queryQueueLengthDeprecationNotice();
+        }
+        this._queryQueue.push(query);
+        this._pulseQueryQueue();
+        return result;
+      }
+      ref() {
+        this.connection.ref();
+      }
+      unref() {
+        this.connection.unref();
+      }
+      getTransactionStatus() {
+        return this._txStatus;
+      }
+      end(cb) {
+        this._ending = true;
+        if (!this.connection._connecting || this._ended) {
+          if (cb) {
+            cb();
+            return;
+          } else {
+            return this._Promise.resolve();
+          }
+        }
+        if (!this._queryable) {
+          this.connection.stream.destroy();
+        } else if (this.pipeline && (this._getActiveQuery() || this._sentQueryQueue.length > 0 || this._queryQueue.length > 0)) {
+          this.once("drain", () => this.connection.end());
+        } else if (this._getActiveQuery()) {
+          this.connection.stream.destroy();
+        } else {
+          this.connection.end();
+        }
+        if (cb) {
+          this.connection.once("end", cb);
+        } else {
+          return new this._Promise((resolve) => {
+            this.connection.once("end", resolve);
+          });
+        }
+      }
+      get queryQueue() {
+        queryQueueDeprecationNotice();
+        return this._queryQueue;
+      }
+    };
+    Client2.Query = Query2;
+    module.exports = Client2;
+  }
+});
+
+// node_modules/pg-pool/index.js
+var require_pg_pool = __commonJS({
+  "node_modules/pg-pool/index.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events").EventEmitter;
+    var NOOP = function() {
+    };
+    var removeWhere = (list, predicate) => {
+      const i = list.findIndex(predicate);
+      return i === -1 ? void 0 : list.splice(i, 1)[0];
+    };
+    var IdleItem = class {
+      constructor(client, idleListener, timeoutId) {
+        this.client = client;
+        this.idleListener = idleListener;
+        this.timeoutId = timeoutId;
+      }
+    };
+    var PendingItem = class {
+      constructor(callback) {
+        this.callback = callback;
+      }
+    };
+    function throwOnDoubleRelease() {
+      throw new Error("Release called on client which has already been released to the pool.");
+    }
+    function promisify(Promise2, callback) {
+      if (callback) {
+        return { callback, result: void 0 };
+      }
+      let rej;
+      let res;
+      const cb = function(err, client) {
+        err ? rej(err) : res(client);
+      };
+      const result = new Promise2(function(resolve, reject) {
+        res = resolve;
+        rej = reject;
+      }).catch((err) => {
+        Error.captureStackTrace(err);
+        throw err;
+      });
+      return { callback: cb, result };
+    }
+    function makeIdleListener(pool2, client) {
+      return function idleListener(err) {
+        err.client = client;
+        client.removeListener("error", idleListener);
+        client.on("error", () => {
+          pool2.log("additional client error after disconnection due to error", err);
+        });
+        pool2._remove(client);
+        pool2.emit("error", err, client);
+      };
+    }
+    var Pool2 = class extends EventEmitter {
+      constructor(options, Client2) {
+        super();
+        this.options = Object.assign({}, options);
+        if (options != null && "password" in options) {
+          Object.defineProperty(this.options, "password", {
+            configurable: true,
+            enumerable: false,
+            writable: true,
+            value: options.password
+          });
+        }
+        if (options != null && options.ssl && options.ssl.key) {
+          Object.defineProperty(this.options.ssl, "key", {
+            enumerable: false
+          });
+        }
+        this.options.max = this.options.max || this.options.poolSize || 10;
+        this.options.min = this.options.min || 0;
+        this.options.maxUses = this.options.maxUses || Infinity;
+        this.options.allowExitOnIdle = this.options.allowExitOnIdle || false;
+        this.options.maxLifetimeSeconds = this.options.maxLifetimeSeconds || 0;
+        this.log = this.options.log || function() {
+        };
+        this.Client = this.options.Client || Client2 || require_lib2().Client;
+        this.Promise = this.options.Promise || global.Promise;
+        if (typeof this.options.idleTimeoutMillis === "undefined") {
+          this.options.idleTimeoutMillis = 1e4;
+        }
+        this._clients = [];
+        this._idle = [];
+        this._expired = /* @__PURE__ */ new WeakSet();
+        this._pendingQueue = [];
+        this._endCallback = void 0;
+        this.ending = false;
+        this.ended = false;
+      }
+      _promiseTry(f) {
+        const Promise2 = this.Promise;
+        if (typeof Promise2.try === "function") {
+          return Promise2.try(f);
+        }
+        return new Promise2((resolve) => resolve(f()));
+      }
+      _isFull() {
+        return this._clients.length >= this.options.max;
+      }
+      _isAboveMin() {
+        return this._clients.length > this.options.min;
+      }
+      _pulseQueue() {
+        this.log("pulse queue");
+        if (this.ended) {
+          this.log("pulse queue ended");
+          return;
+        }
+        if (this.ending) {
+          this.log("pulse queue on ending");
+          if (this._idle.length) {
+            this._idle.slice().map((item) => {
+              this._remove(item.client);
+            });
+          }
+          if (!this._clients.length) {
+            this.ended = true;
+            this._endCallback();
+          }
+          return;
+        }
+        if (!this._pendingQueue.length) {
+          this.log("no queued requests");
+          return;
+        }
+        if (!this._idle.length && this._isFull()) {
+          return;
+        }
+        const pendingItem = this._pendingQueue.shift();
+        if (this._idle.length) {
+          const idleItem = this._idle.pop();
+          clearTimeout(idleItem.timeoutId);
+          const client = idleItem.client;
+          client.ref && client.ref();
+          const idleListener = idleItem.idleListener;
+          return this._acquireClient(client, pendingItem, idleListener, false);
+        }
+        if (!this._isFull()) {
+          return this.newClient(pendingItem);
+        }
+        throw new Error("unexpected condition");
+      }
+      _remove(client, callback) {
+        const removed = removeWhere(this._idle, (item) => item.client === client);
+        if (removed !== void 0) {
+          clearTimeout(removed.timeoutId);
+        }
+        this._clients = this._clients.filter((c) => c !== client);
+        const context3 = this;
+        client.end(() => {
+          context3.emit("remove", client);
+          if (typeof callback === "function") {
+            callback();
+          }
+        });
+      }
+      connect(cb) {
+        if (this.ending) {
+          const err = new Error("Cannot use a pool after calling end on the pool");
+          return cb ? cb(err) : this.Promise.reject(err);
+        }
+        const response = promisify(this.Promise, cb);
+        const result = response.result;
+        if (this._isFull() || this._idle.length) {
+          if (this._idle.length) {
+            process.nextTick(() => this._pulseQueue());
+          }
+          if (!this.options.connectionTimeoutMillis) {
+            this._pendingQueue.push(new PendingItem(response.callback));
+            return result;
+          }
+          const queueCallback = (err, res, done) => {
+            clearTimeout(tid);
+            response.callback(err, res, done);
+          };
+          const pendingItem = new PendingItem(queueCallback);
+          const tid = setTimeout(() => {
+            removeWhere(this._pendingQueue, (i) => i.callback === queueCallback);
+            pendingItem.timedOut = true;
+            response.callback(new Error("timeout exceeded when trying to connect"));
+          }, this.options.connectionTimeoutMillis);
+          if (tid.unref) {
+            tid.unref();
+          }
+          this._pendingQueue.push(pendingItem);
+          return result;
+        }
+        this.newClient(new PendingItem(response.callback));
+        return result;
+      }
+      newClient(pendingItem) {
+        const client = new this.Client(this.options);
+        this._clients.push(client);
+        const idleListener = makeIdleListener(this, client);
+        this.log("checking client timeout");
+        let tid;
+        let timeoutHit = false;
+        if (this.options.connectionTimeoutMillis) {
+          tid = setTimeout(() => {
+            if (client.connection) {
+              this.log("ending client due to timeout");
+              timeoutHit = true;
+              client.connection.stream.destroy();
+            } else if (!client.isConnected()) {
+              this.log("ending client due to timeout");
+              timeoutHit = true;
+              client.end();
+            }
+          }, this.options.connectionTimeoutMillis);
+        }
+        this.log("connecting new client");
+        client.connect((err) => {
+          if (tid) {
+            clearTimeout(tid);
+          }
+          client.on("error", idleListener);
+          if (err) {
+            this.log("client failed to connect", err);
+            this._clients = this._clients.filter((c) => c !== client);
+            if (timeoutHit) {
+              err = new Error("Connection terminated due to connection timeout", { cause: err });
+            }
+            this._pulseQueue();
+            if (!pendingItem.timedOut) {
+              pendingItem.callback(err, void 0, NOOP);
+            }
+          } else {
+            this.log("new client connected");
+            if (this.options.onConnect) {
+              this._promiseTry(() => this.options.onConnect(client)).then(
+                () => {
+                  this._afterConnect(client, pendingItem, idleListener);
+                },
+                (hookErr) => {
+                  this._clients = this._clients.filter((c) => c !== client);
+                  client.end(() => {
+                    this._pulseQueue();
+                    if (!pendingItem.timedOut) {
+                      pendingItem.callback(hookErr, void 0, NOOP);
+                    }
+                  });
+                }
+              );
+              return;
+            }
+            return this._afterConnect(client, pendingItem, idleListener);
+          }
+        });
+      }
+      _afterConnect(client, pendingItem, idleListener) {
+        if (this.options.maxLifetimeSeconds !== 0) {
+          const maxLifetimeTimeout = setTimeout(() => {
+            this.log("ending client due to expired lifetime");
+            this._expired.add(client);
+            const idleIndex = this._idle.findIndex((idleItem) => idleItem.client === client);
+            if (idleIndex !== -1) {
+              this._acquireClient(
+                client,
+                new PendingItem((err, client2, clientRelease) => clientRelease()),
+                idleListener,
+                false
+              );
+            }
+          }, this.options.maxLifetimeSeconds * 1e3);
+          maxLifetimeTimeout.unref();
+          client.once("end", () => clearTimeout(maxLifetimeTimeout));
+        }
+        return this._acquireClient(client, pendingItem, idleListener, true);
+      }
+      // acquire a client for a pending work item
+      _acquireClient(client, pendingItem, idleListener, isNew) {
+        if (isNew) {
+          this.emit("connect", client);
+        }
+        this.emit("acquire", client);
+        client.release = this._releaseOnce(client, idleListener);
+        client.removeListener("error", idleListener);
+        if (!pendingItem.timedOut) {
+          if (isNew && this.options.verify) {
+            this.options.verify(client, (err) => {
+              if (err) {
+                client.release(err);
+                return pendingItem.callback(err, void 0, NOOP);
+              }
+              pendingItem.callback(void 0, client, client.release);
+            });
+          } else {
+            pendingItem.callback(void 0, client, client.release);
+          }
+        } else {
+          if (isNew && this.options.verify) {
+            this.options.verify(client, client.release);
+          } else {
+            client.release();
+          }
+        }
+      }
+      // returns a function that wraps _release and throws if called more than once
+      _releaseOnce(client, idleListener) {
+        let released = false;
+        return (err) => {
+          if (released) {
+            throwOnDoubleRelease();
+          }
+          released = true;
+          this._release(client, idleListener, err);
+        };
+      }
+      // release a client back to the poll, include an error
+      // to remove it from the pool
+      _release(client, idleListener, err) {
+        client.on("error", idleListener);
+        client._poolUseCount = (client._poolUseCount || 0) + 1;
+        this.emit("release", err, client);
+        if (err || this.ending || !client._queryable || client._ending || client._poolUseCount >= this.options.maxUses) {
+          if (client._poolUseCount >= this.options.maxUses) {
+            this.log("remove expended client");
+          }
+          return this._remove(client, this._pulseQueue.bind(this));
+        }
+        const isExpired = this._expired.has(client);
+        if (isExpired) {
+          this.log("remove expired client");
+          this._expired.delete(client);
+          return this._remove(client, this._pulseQueue.bind(this));
+        }
+        let tid;
+        if (this.options.idleTimeoutMillis && this._isAboveMin()) {
+          tid = setTimeout(() => {
+            if (this._isAboveMin()) {
+              this.log("remove idle client");
+              this._remove(client, this._pulseQueue.bind(this));
+            }
+          }, this.options.idleTimeoutMillis);
+          if (this.options.allowExitOnIdle) {
+            tid.unref();
+          }
+        }
+        if (this.options.allowExitOnIdle) {
+          client.unref();
+        }
+        this._idle.push(new IdleItem(client, idleListener, tid));
+        this._pulseQueue();
+      }
+      query(text2, values, cb) {
+        if (typeof text2 === "function") {
+          const response2 = promisify(this.Promise, text2);
+          setImmediate(function() {
+            return response2.callback(new Error("Passing a function as the first parameter to pool.query is not supported"));
+          });
+          return response2.result;
+        }
+        if (typeof values === "function") {
+          cb = values;
+          values = void 0;
+        }
+        const response = promisify(this.Promise, cb);
+        cb = response.callback;
+        this.connect((err, client) => {
+          if (err) {
+            return cb(err);
+          }
+          let clientReleased = false;
+          const onError = (err2) => {
+            if (clientReleased) {
+              return;
+            }
+            clientReleased = true;
+            client.release(err2);
+            cb(err2);
+          };
+          client.once("error", onError);
+          this.log("dispatching query");
+          try {
+            client.query(text2, values, (err2, res) => {
+              this.log("query dispatched");
+              client.removeListener("error", onError);
+              if (clientReleased) {
+                return;
+              }
+              clientReleased = true;
+              client.release(err2);
+              if (err2) {
+                return cb(err2);
+              }
+              return cb(void 0, res);
+            });
+          } catch (err2) {
+            client.release(err2);
+            return cb(err2);
+          }
+        });
+        return response.result;
+      }
+      end(cb) {
+        this.log("ending");
+        if (this.ending) {
+          const err = new Error("Called end on pool more than once");
+          return cb ? cb(err) : this.Promise.reject(err);
+        }
+        this.ending = true;
+        const promised = promisify(this.Promise, cb);
+        this._endCallback = promised.callback;
+        this._pulseQueue();
+        return promised.result;
+      }
+      get waitingCount() {
+        return this._pendingQueue.length;
+      }
+      get idleCount() {
+        return this._idle.length;
+      }
+      get expiredCount() {
+        return this._clients.reduce((acc, client) => acc + (this._expired.has(client) ? 1 : 0), 0);
+      }
+      get totalCount() {
+        return this._clients.length;
+      }
+    };
+    module.exports = Pool2;
+  }
+});
+
+// node_modules/pg/lib/native/query.js
+var require_query2 = __commonJS({
+  "node_modules/pg/lib/native/query.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events").EventEmitter;
+    var util = __require("util");
+    var utils = require_utils2();
+    var NativeQuery = module.exports = function(config2, values, callback) {
+      EventEmitter.call(this);
+      config2 = utils.normalizeQueryConfig(config2, values, callback);
+      this.text = config2.text;
+      this.values = config2.values;
+      this.name = config2.name;
+      this.queryMode = config2.queryMode;
+      this.callback = config2.callback;
+      this.state = "new";
+      this._arrayMode = config2.rowMode === "array";
+      this._emitRowEvents = false;
+      this.on(
+        "newListener",
+        function(event) {
+          if (event === "row") this._emitRowEvents = true;
+        }.bind(this)
+      );
+    };
+    util.inherits(NativeQuery, EventEmitter);
+    var errorFieldMap = {
+      sqlState: "code",
+      statementPosition: "position",
+      messagePrimary: "message",
+      messageDetail: "detail",
+      messageHint: "hint",
+      context: "where",
+      schemaName: "schema",
+      tableName: "table",
+      columnName: "column",
+      dataTypeName: "dataType",
+      constraintName: "constraint",
+      sourceFile: "file",
+      sourceLine: "line",
+      sourceFunction: "routine"
+    };
+    NativeQuery.prototype.handleError = function(err) {
+      const fields = this.native && this.native.pq.resultErrorFields();
+      if (fields) {
+        for (const key in fields) {
+          const normalizedFieldName = errorFieldMap[key] || key;
+          err[normalizedFieldName] = fields[key];
+        }
+      }
+      if (this.callback) {
+        this.callback(err);
+      } else {
+        this.emit("error", err);
+      }
+      this.state = "error";
+    };
+    NativeQuery.prototype.then = function(onSuccess, onFailure) {
+      return this._getPromise().then(onSuccess, onFailure);
+    };
+    NativeQuery.prototype.catch = function(callback) {
+      return this._getPromise().catch(callback);
+    };
+    NativeQuery.prototype._getPromise = function() {
+      if (this._promise) return this._promise;
+      this._promise = new Promise(
+        function(resolve, reject) {
+          this._once("end", resolve);
+          this._once("error", reject);
+        }.bind(this)
+      );
+      return this._promise;
+    };
+    NativeQuery.prototype.submit = function(client) {
+      this.state = "running";
+      const self2 = this;
+      this.native = client.native;
+      client.native.arrayMode = this._arrayMode;
+      let after = function(err, rows, results) {
+        client.native.arrayMode = false;
+        setImmediate(function() {
+          self2.emit("_done");
+        });
+        if (err) {
+          return self2.handleError(err);
+        }
+        if (self2._emitRowEvents) {
+          if (results.length > 1) {
+            rows.forEach((rowOfRows, i) => {
+              rowOfRows.forEach((row2) => {
+                self2.emit("row", row2, results[i]);
+              });
+            });
+          } else {
+            rows.forEach(function(row2) {
+              self2.emit("row", row2, results);
+            });
+          }
+        }
+        self2.state = "end";
+        self2.emit("end", results);
+        if (self2.callback) {
+          self2.callback(null, results);
+        }
+      };
+      if (process.domain) {
+        after = process.domain.bind(after);
+      }
+      if (this.name) {
+        if (this.name.length > 63) {
+          console.error("Warning! Postgres only supports 63 characters for query names.");
+          console.error("You supplied %s (%s)", this.name, this.name.length);
+          console.error("This can cause conflicts and silent errors executing queries");
+        }
+        const values = (this.values || []).map(utils.prepareValue);
+        if (client.namedQueries[this.name] !== void 0) {
+          if (this.text && client.namedQueries[this.name] !== this.text) {
+            const err = new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
+            return after(err);
+          }
+          return client.native.execute(this.name, values, after);
+        }
+        return client.native.prepare(this.name, this.text, values.length, function(err) {
+          if (err) return after(err);
+          client.namedQueries[self2.name] = self2.text;
+          return self2.native.execute(self2.name, values, after);
+        });
+      } else if (this.values) {
+        if (!Array.isArray(this.values)) {
+          const err = new Error("Query values must be an array");
+          return after(err);
+        }
+        const vals = this.values.map(utils.prepareValue);
+        client.native.query(this.text, vals, after);
+      } else if (this.queryMode === "extended") {
+        client.native.query(this.text, [], after);
+      } else {
+        client.native.query(this.text, after);
+      }
+    };
+  }
+});
+
+// node_modules/pg/lib/native/client.js
+var require_client3 = __commonJS({
+  "node_modules/pg/lib/native/client.js"(exports, module) {
+    var nodeUtils = __require("util");
+    var Native;
+    try {
+      Native = __require("pg-native");
+    } catch (e) {
+      throw e;
+    }
+    var TypeOverrides2 = require_type_overrides();
+    var EventEmitter = __require("events").EventEmitter;
+    var util = __require("util");
+    var ConnectionParameters = require_connection_parameters();
+    var NativeQuery = require_query2();
+    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
+    );
+    var Client2 = module.exports = function(config2) {
+      EventEmitter.call(this);
+      config2 = config2 || {};
+      this._Promise = config2.Promise || global.Promise;
+      this._types = new TypeOverrides2(config2.types);
+      this.native = new Native({
+        types: this._types
+      });
+      this._queryQueue = [];
+      this._ending = false;
+      this._connecting = false;
+      this._connected = false;
+      this._queryable = true;
+      this.pipeline = Boolean(config2.pipeline);
+      this._pipelineInFlight = false;
+      const cp2 = this.connectionParameters = new ConnectionParameters(config2);
+      if (config2.nativeConnectionString) cp2.nativeConnectionString = config2.nativeConnectionString;
+      this.user = cp2.user;
+      Object.defineProperty(this, "password", {
+        configurable: true,
+        enumerable: false,
+        writable: true,
+        value: cp2.password
+      });
+      this.database = cp2.database;
+      this.host = cp2.host;
+      this.port = cp2.port;
+      this.namedQueries = {};
+    };
+    Client2.Query = NativeQuery;
+    util.inherits(Client2, EventEmitter);
+    Client2.prototype._errorAllQueries = function(err) {
+      const enqueueError = (query) => {
+        process.nextTick(() => {
+          query.native = this.native;
+          query.handleError(err);
+        });
+      };
+      if (this._hasActiveQuery()) {
+        enqueueError(this._activeQuery);
+        this._activeQuery = null;
+      }
+      this._queryQueue.forEach(enqueueError);
+      this._queryQueue.length = 0;
+    };
+    Client2.prototype._connect = function(cb) {
+      const self2 = this;
+      if (this._connecting) {
+        process.nextTick(() => cb(new Error("Client has already been connected. You cannot reuse a client.")));
+        return;
+      }
+      this._connecting = true;
+      this.connectionParameters.getLibpqConnectionString(function(err, conString) {
+        if (self2.connectionParameters.nativeConnectionString) conString = self2.connectionParameters.nativeConnectionString;
+        if (err) return cb(err);
+        self2.native.connect(conString, function(err2) {
+          if (err2) {
+            self2.native.end();
+            return cb(err2);
+          }
+          self2._connected = true;
+          self2.native.on("error", function(err3) {
+            self2._queryable = false;
+            self2._errorAllQueries(err3);
+            self2.emit("error", err3);
+          });
+          self2.native.on("notification", function(msg) {
+            self2.emit("notification", {
+              channel: msg.relname,
+              payload: msg.extra
+            });
+          });
+          self2.emit("connect");
+          self2._pulseQueryQueue(true);
+          cb(null, this);
+        });
+      });
+    };
+    Client2.prototype.connect = function(callback) {
+      if (callback) {
+        this._connect(callback);
+        return;
+      }
+      return new this._Promise((resolve, reject) => {
+        this._connect((error63) => {
+          if (error63) {
+            reject(error63);
+          } else {
+            resolve(this);
+          }
+        });
+      });
+    };
+    Client2.prototype.query = function(config2, values, callback) {
+      let query;
+      let result;
+      let readTimeout;
+      let readTimeoutTimer;
+      let queryCallback;
+      if (config2 === null || config2 === void 0) {
+        throw new TypeError("Client was passed a null or undefined query");
+      } else if (typeof config2.submit === "function") {
+        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
+        result = query = config2;
+        if (typeof values === "function") {
+          config2.callback = values;
+        }
+      } else {
+        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
+        query = new NativeQuery(config2, values, callback);
+        if (!query.callback) {
+          let resolveOut, rejectOut;
+          result = new this._Promise((resolve, reject) => {
+            resolveOut = resolve;
+            rejectOut = reject;
+          }).catch((err) => {
+            Error.captureStackTrace(err);
+            throw err;
+          });
+          query.callback = (err, res) => err ? rejectOut(err) : resolveOut(res);
+        }
+      }
+      if (readTimeout) {
+        queryCallback = query.callback || (() => {
+        });
+        readTimeoutTimer = setTimeout(() => {
+          const error63 = new Error("Query read timeout");
+          process.nextTick(() => {
+            query.handleError(error63, this.connection);
+          });
+          queryCallback(error63);
+          query.callback = () => {
+          };
+          const index = this._queryQueue.indexOf(query);
+          if (index > -1) {
+            this._queryQueue.splice(index, 1);
+          }
+          this._pulseQueryQueue();
+        }, readTimeout);
+        query.callback = (err, res) => {
+          clearTimeout(readTimeoutTimer);
+          queryCallback(err, res);
+        };
+      }
+      if (!this._queryable) {
+        query.native = this.native;
+        process.nextTick(() => {
+          query.handleError(new Error("Client has encountered a connection error and is not queryable"));
+        });
+        return result;
+      }
+      if (this._ending) {
+        query.native = this.native;
+        process.nextTick(() => {
+          query.handleError(new Error("Client was closed and is not queryable"));
+        });
+        return result;
+      }
+      if (this._queryQueue.length > 0 && !this.pipeline) {
+        queryQueueLengthDeprecationNotice();
+      }
+      this._queryQueue.push(query);
+      this._pulseQueryQueue();
+      return result;
+    };
+    Client2.prototype.end = function(cb) {
+      const self2 = this;
+      this._ending = true;
+      if (this._connecting && !this._connected) {
+        this.once("connect", () => {
+          this.end(() => {
+          });
+        });
+      }
+      let result;
+      if (!cb) {
+        result = new this._Promise(function(resolve, reject) {
+          cb = (err) => err ? reject(err) : resolve();
+        });
+      }
+      const doEnd = function() {
+        self2.native.end(function() {
+          self2._connected = false;
+          self2._errorAllQueries(new Error("Connection terminated"));
+          process.nextTick(() => {
+            self2.emit("end");
+            if (cb) cb();
+          });
+        });
+      };
+      if (this.pipeline && (this._pipelineInFlight || this._queryQueue.length > 0)) {
+        this.once("drain", doEnd);
+      } else {
+        doEnd();
+      }
+      return result;
+    };
+    Client2.prototype._hasActiveQuery = function() {
+      return this._activeQuery && this._activeQuery.state !== "error" && this._activeQuery.state !== "end";
+    };
+    Client2.prototype._pulseQueryQueue = function(initialConnection) {
+      if (!this._connected) {
+        return;
+      }
+      if (this.pipeline && !initialConnection) {
+        return this._pulsePipelinedQueryQueue();
+      }
+      if (this._hasActiveQuery()) {
+        return;
+      }
+      const query = this._queryQueue.shift();
+      if (!query) {
+        if (!initialConnection) {
+          this.emit("drain");
+        }
+        return;
+      }
+      this._activeQuery = query;
+      query.submit(this);
+      const self2 = this;
+      query.once("_done", function() {
+        self2._pulseQueryQueue();
+      });
+    };
+    Client2.prototype._pulsePipelinedQueryQueue = function() {
+      if (!this._connected || this._pipelineInFlight) {
+        return;
+      }
+      if (this._queryQueue.length === 0) {
+        if (this.hasExecuted) {
+          this.emit("drain");
+        }
+        return;
+      }
+      this._pipelineInFlight = true;
+      const self2 = this;
+      const queries = [];
+      const nativeQueries = [];
+      const utils = require_utils2();
+      while (this._queryQueue.length > 0) {
+        const query = this._queryQueue.shift();
+        this.hasExecuted = true;
+        nativeQueries.push(query);
+        const values = query.values ? query.values.map(utils.prepareValue) : null;
+        const pipelineEntry = { text: query.text, name: query.name, arrayMode: query._arrayMode };
+        if (values) {
+          pipelineEntry.values = values;
+        }
+        if (query.name && this.namedQueries[query.name]) {
+          pipelineEntry._alreadyPrepared = true;
+        }
+        queries.push(pipelineEntry);
+      }
+      this.native.pipeline(queries, function(err, results) {
+        self2._pipelineInFlight = false;
+        if (err) {
+          self2._connected = false;
+          self2._queryable = false;
+          for (let i = 0; i < nativeQueries.length; i++) {
+            const q = nativeQueries[i];
+            q.native = self2.native;
+            q.handleError(err);
+          }
+          self2._errorAllQueries(err);
+          self2.emit("error", err);
+          self2.emit("end");
+          return;
+        }
+        for (let i = 0; i < nativeQueries.length; i++) {
+          const q = nativeQueries[i];
+          const r = results[i];
+          q.native = self2.native;
+          if (r.err) {
+            q.handleError(r.err);
+          } else {
+            if (q.name) {
+              self2.namedQueries[q.name] = q.text;
+            }
+            q.state = "end";
+            q.emit("end", r.result);
+            if (q.callback) {
+              q.callback(null, r.result);
+            }
+          }
+          setImmediate(function() {
+            q.emit("_done");
+          });
+        }
+        self2._pulsePipelinedQueryQueue();
+      });
+    };
+    Client2.prototype.cancel = function(query) {
+      if (this._activeQuery === query) {
+        this.native.cancel(function() {
+        });
+      } else if (this._queryQueue.indexOf(query) !== -1) {
+        this._queryQueue.splice(this._queryQueue.indexOf(query), 1);
+      }
+    };
+    Client2.prototype.ref = function() {
+    };
+    Client2.prototype.unref = function() {
+    };
+    Client2.prototype.setTypeParser = function(oid, format, parseFn) {
+      return this._types.setTypeParser(oid, format, parseFn);
+    };
+    Client2.prototype.getTypeParser = function(oid, format) {
+      return this._types.getTypeParser(oid, format);
+    };
+    Client2.prototype.isConnected = function() {
+      return this._connected;
+    };
+    Client2.prototype.getTransactionStatus = function() {
+      return this.native.getTransactionStatus();
+    };
+  }
+});
+
+// node_modules/pg/lib/native/index.js
+var require_native = __commonJS({
+  "node_modules/pg/lib/native/index.js"(exports, module) {
+    "use strict";
+    module.exports = require_client3();
+  }
+});
+
+// node_modules/pg/lib/index.js
+var require_lib2 = __commonJS({
+  "node_modules/pg/lib/index.js"(exports, module) {
+    "use strict";
+    var Client2 = require_client2();
+    var defaults3 = require_defaults();
+    var Connection2 = require_connection2();
+    var Result2 = require_result();
+    var utils = require_utils2();
+    var Pool2 = require_pg_pool();
+    var TypeOverrides2 = require_type_overrides();
+    var { DatabaseError: DatabaseError2 } = require_dist();
+    var { escapeIdentifier: escapeIdentifier2, escapeLiteral: escapeLiteral2 } = require_utils2();
+    var poolFactory = (Client3) => {
+      return class BoundPool extends Pool2 {
+        constructor(options) {
+          super(options, Client3);
+        }
+      };
+    };
+    var PG = function(clientConstructor2) {
+      this.defaults = defaults3;
+      this.Client = clientConstructor2;
+      this.Query = this.Client.Query;
+      this.Pool = poolFactory(this.Client);
+      this._pools = [];
+      this.Connection = Connection2;
+      this.types = require_pg_types();
+      this.DatabaseError = DatabaseError2;
+      this.TypeOverrides = TypeOverrides2;
+      this.escapeIdentifier = escapeIdentifier2;
+      this.escapeLiteral = escapeLiteral2;
+      this.Result = Result2;
+      this.utils = utils;
+    };
+    var clientConstructor = Client2;
+    var forceNative = false;
+    try {
+      forceNative = !!process.env.NODE_PG_FORCE_NATIVE;
+    } catch {
+    }
+    if (forceNative) {
+      clientConstructor = require_native();
+    }
+    module.exports = new PG(clientConstructor);
+    Object.defineProperty(module.exports, "native", {
+      configurable: true,
+      enumerable: false,
+      get() {
+        let native = null;
+        try {
+          native = new PG(require_native());
+        } catch (err) {
+          if (err.code !== "MODULE_NOT_FOUND") {
+            throw err;
+          }
+        }
+        Object.defineProperty(module.exports, "native", {
+          value: native
+        });
+        return native;
+      }
+    });
+  }
+});
+
+// node_modules/pg/esm/index.mjs
+var import_lib, Client, Pool, Connection, types, Query, DatabaseError, escapeIdentifier, escapeLiteral, Result, TypeOverrides, defaults, esm_default;
+var init_esm = __esm({
+  "node_modules/pg/esm/index.mjs"() {
+    import_lib = __toESM(require_lib2(), 1);
+    Client = import_lib.default.Client;
+    Pool = import_lib.default.Pool;
+    Connection = import_lib.default.Connection;
+    types = import_lib.default.types;
+    Query = import_lib.default.Query;
+    DatabaseError = import_lib.default.DatabaseError;
+    escapeIdentifier = import_lib.default.escapeIdentifier;
+    escapeLiteral = import_lib.default.escapeLiteral;
+    Result = import_lib.default.Result;
+    TypeOverrides = import_lib.default.TypeOverrides;
+    defaults = import_lib.default.defaults;
+    esm_default = import_lib.default;
+  }
+});
+
 // node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
@@ -19355,7 +24781,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject,
+  isObject: () => isObject2,
   isPlainObject: () => isPlainObject,
   issue: () => issue2,
   joinValues: () => joinValues,
@@ -19533,10 +24959,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path57) {
-  if (!path57)
+function getElementAtPath(obj, path58) {
+  if (!path58)
     return obj;
-  return path57.reduce((acc, key) => acc?.[key], obj);
+  return path58.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -19563,11 +24989,11 @@ function esc(str) {
 function slugify(input2) {
   return input2.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
 }
-function isObject(data) {
+function isObject2(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 function isPlainObject(o) {
-  if (isObject(o) === false)
+  if (isObject2(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -19575,7 +25001,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject(prot) === false)
+  if (isObject2(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -19795,11 +25221,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path57, issues) {
+function prefixIssues(path58, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path57);
+    iss.path.unshift(path58);
     return iss;
   });
 }
@@ -20332,16 +25758,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path57 = []) => {
+  const processError = (error64, path58 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path57, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path58, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path57, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path58, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path57, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path58, ...issue3.path]);
       } else {
-        const fullpath = [...path57, ...issue3.path];
+        const fullpath = [...path58, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20380,17 +25806,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path57 = []) => {
+  const processError = (error64, path58 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path57, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path58, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path57, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path58, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path57, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path58, ...issue3.path]);
       } else {
-        const fullpath = [...path57, ...issue3.path];
+        const fullpath = [...path58, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20429,8 +25855,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path57 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path57) {
+  const path58 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path58) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -20536,7 +25962,7 @@ function validateFallback(schema, value, _ctx) {
   }
   return result.issues.length === 0;
 }
-var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync, COMPILE_INVALID, COMPILE_FALLBACK, validate, validateAsync, _encode, encode, _decode, decode, _encodeAsync, encodeAsync, _decodeAsync, decodeAsync, _safeEncode, safeEncode, _safeDecode, safeDecode, _safeEncodeAsync, safeEncodeAsync, _safeDecodeAsync, safeDecodeAsync;
+var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync, COMPILE_INVALID, COMPILE_FALLBACK, validate2, validateAsync, _encode, encode, _decode, decode, _encodeAsync, encodeAsync, _decodeAsync, decodeAsync, _safeEncode, safeEncode, _safeDecode, safeDecode, _safeEncodeAsync, safeEncodeAsync, _safeDecodeAsync, safeDecodeAsync;
 var init_parse = __esm({
   "node_modules/zod/v4/core/parse.js"() {
     init_core();
@@ -20594,7 +26020,7 @@ var init_parse = __esm({
     safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
     COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
     COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-    validate = ((schema, value, _ctx) => {
+    validate2 = ((schema, value, _ctx) => {
       const validator = schema._zod.bag.validator;
       if (validator !== void 0) {
         if (validator(value) !== COMPILE_INVALID)
@@ -22747,7 +28173,7 @@ var init_schemas = __esm({
         }
         return propValues;
       });
-      const isObject3 = isObject;
+      const isObject3 = isObject2;
       const catchall = def.catchall;
       let value;
       const memo2 = globalConfig.memoizer;
@@ -22891,7 +28317,7 @@ var init_schemas = __esm({
         return doc.compile();
       };
       let fastpass;
-      const isObject3 = isObject;
+      const isObject3 = isObject2;
       const jit = !globalConfig.jitless;
       const allowsEval2 = allowsEval;
       const fastEnabled = jit && allowsEval2.value;
@@ -23029,7 +28455,7 @@ var init_schemas = __esm({
       const disc = cached(() => discriminatorMap(def));
       inst._zod.parse = (payload, ctx) => {
         const input2 = payload.value;
-        if (!isObject(input2)) {
+        if (!isObject2(input2)) {
           payload.issues.push({
             code: "invalid_type",
             expected: "object",
@@ -23978,9 +29404,9 @@ function isRecursive(inst, stack, resolve) {
     }
   }
   stack.delete(inst);
-  return settle(inst, result);
+  return settle2(inst, result);
 }
-function settle(inst, answer) {
+function settle2(inst, answer) {
   if (answer !== ASSUMED)
     recursive.set(inst, answer === PROVEN);
   return answer;
@@ -24003,7 +29429,7 @@ function isBackEdge(ctx, value) {
   const backEdges = ctx[STATE]?.backEdges;
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
-var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open2, memo;
+var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open5, memo;
 var init_memoizer = __esm({
   "node_modules/zod/v4/core/memoizer.js"() {
     init_util();
@@ -24019,7 +29445,7 @@ var init_memoizer = __esm({
     NONE = 0;
     ASSUMED = 1;
     PROVEN = 2;
-    open2 = [];
+    open5 = [];
     memo = {
       alloc(_inst, payload, empty) {
         const bucket = handoff;
@@ -24028,7 +29454,7 @@ var init_memoizer = __esm({
         handoff = void 0;
         const entry = { value: empty, issues: null };
         bucket.set(payload.value, entry);
-        open2.push(entry);
+        open5.push(entry);
         return empty;
       },
       guard(inst) {
@@ -24099,10 +29525,10 @@ var init_memoizer = __esm({
               return payload;
             }
             handoff = bucket;
-            const depth = open2.length;
+            const depth = open5.length;
             const result = base(payload, ctx);
             handoff = void 0;
-            const entry = open2.length > depth ? open2.pop() : void 0;
+            const entry = open5.length > depth ? open5.pop() : void 0;
             if (result instanceof Promise) {
               return result.then((r) => {
                 if (entry)
@@ -36572,7 +41998,7 @@ __export(core_exports2, {
   urlHostnameOk: () => urlHostnameOk,
   urlProtocolOk: () => urlProtocolOk,
   util: () => util_exports,
-  validate: () => validate,
+  validate: () => validate2,
   validateAsync: () => validateAsync,
   validateURL: () => validateURL,
   version: () => version,
@@ -37535,7 +42961,7 @@ var init_schemas2 = __esm({
         util_exports.own(this, "spa", value);
       },
       validate(data, params) {
-        return validate(this, data, params);
+        return validate2(this, data, params);
       },
       validateAsync(data, params) {
         return validateAsync(this, data, params);
@@ -38462,13 +43888,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path57 = ref.slice(1).split("/").filter(Boolean);
-  if (path57.length === 0) {
+  const path58 = ref.slice(1).split("/").filter(Boolean);
+  if (path58.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path57[0] === defsKey) {
-    const key = path57[1] === void 0 ? void 0 : decodeJSONPointerSegment(path57[1]);
+  if (path58[0] === defsKey) {
+    const key = path58[1] === void 0 ? void 0 : decodeJSONPointerSegment(path58[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -39684,7 +45110,7 @@ __export(external_exports, {
   uuidv4: () => uuidv4,
   uuidv6: () => uuidv6,
   uuidv7: () => uuidv7,
-  validate: () => validate,
+  validate: () => validate2,
   validateAsync: () => validateAsync,
   void: () => _void2,
   withParser: () => withParser,
@@ -39716,101 +45142,6 @@ var init_zod = __esm({
   "node_modules/zod/index.js"() {
     init_external();
     init_external();
-  }
-});
-
-// src/machine/fingerprint.ts
-import { createHash } from "node:crypto";
-function environmentFingerprint(result) {
-  const env = result.environment;
-  const facts = { ...machineFacts(env), settingsHash: env.settingsHash };
-  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject2(b));
-  const compilers = distinct(
-    builds2.map((b) => isObject2(b.compiler) ? stringOf(b.compiler.version) : void 0)
-  );
-  if (compilers) facts.compiler = compilers;
-  const options = distinct(
-    builds2.map((b) => Array.isArray(b.options) ? b.options.map(String).join(" ") : void 0)
-  );
-  if (options !== void 0) facts.buildOptions = options;
-  const buildSystems = distinct(builds2.map((b) => stringOf(b.buildSystem)));
-  if (buildSystems) facts.buildSystem = buildSystems;
-  for (const client of result.clients ?? []) facts[`client.${client.tool}`] = client.version;
-  const controls = env.controls ?? [];
-  if (controls.length > 0) {
-    facts.controls = [...new Set(controls.map((c) => `${c.control}=${c.to}`))].sort().join(" ");
-  }
-  return { id: fingerprintId(facts), facts };
-}
-function machineFacts(env) {
-  const facts = {
-    cpuModel: env.cpuModel,
-    cpuCount: String(env.cpuCount),
-    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
-    kernel: env.kernel,
-    os: env.os,
-    arch: env.arch
-  };
-  for (const [fact, key] of OPTIONAL_FACTS) {
-    const value = env.facts?.[key];
-    if (value !== void 0 && value !== "") facts[fact] = value;
-  }
-  return facts;
-}
-function fingerprintId(facts) {
-  return sha256Hex(canonicalJson(facts)).slice(0, FINGERPRINT_ID_LENGTH);
-}
-function workloadHash(spec) {
-  const relevant = isObject2(spec) ? Object.fromEntries(
-    Object.entries(spec).filter(([k]) => !WORKLOAD_HASH_IGNORED.includes(k))
-  ) : spec;
-  return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
-}
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (!isObject2(value)) return value;
-  const out = {};
-  for (const key of Object.keys(value).sort()) {
-    if (value[key] !== void 0) out[key] = sortKeys(value[key]);
-  }
-  return out;
-}
-function distinct(values) {
-  const set2 = [...new Set(values.filter((v) => v !== void 0))].sort();
-  return set2.length ? set2.join(" | ") : void 0;
-}
-function stringOf(v) {
-  return typeof v === "string" ? v : void 0;
-}
-function sha256Hex(text2) {
-  return createHash("sha256").update(text2).digest("hex");
-}
-function isObject2(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS, WORKLOAD_HASH_IGNORED;
-var init_fingerprint = __esm({
-  "src/machine/fingerprint.ts"() {
-    "use strict";
-    FINGERPRINT_ID_LENGTH = 16;
-    OPTIONAL_FACTS = [
-      ["smt", "smtControl"],
-      ["governor", "governor"],
-      ["cpuidleDriver", "cpuidleDriver"],
-      ["runnerLabel", "runnerLabel"]
-    ];
-    WORKLOAD_HASH_IGNORED = [
-      "name",
-      "description",
-      "rounds",
-      "threshold",
-      "retries",
-      "clients",
-      "maxIgnoredErrorsPct"
-    ];
   }
 });
 
@@ -39966,18 +45297,18 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path57) {
-  return path57.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path58) {
+  return path58.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path57) {
+function valueAt(doc, path58) {
   let v = doc;
-  for (const key of path57) {
+  for (const key of path58) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
   return v;
 }
-var metricName, finite2, count, text, metricsSchema, cellKey, sha256Hex2, commitRef, buildRecordSchema, sampleSchema, workloadRecord, instructionsSchema, resultsSchema;
+var metricName, finite2, count, text, metricsSchema, cellKey, sha256Hex3, commitRef, buildRecordSchema, sampleSchema, workloadRecord, instructionsSchema, resultsSchema;
 var init_results_schema = __esm({
   "src/core/results/results-schema.ts"() {
     "use strict";
@@ -39989,7 +45320,7 @@ var init_results_schema = __esm({
     text = external_exports.string();
     metricsSchema = external_exports.record(text, finite2);
     cellKey = external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() });
-    sha256Hex2 = external_exports.string().regex(/^[0-9a-f]{64}$/, "expected a SHA-256 in hex (64 digits 0-9a-f)");
+    sha256Hex3 = external_exports.string().regex(/^[0-9a-f]{64}$/, "expected a SHA-256 in hex (64 digits 0-9a-f)");
     commitRef = external_exports.looseObject({
       ref: text.optional(),
       sha: text.optional(),
@@ -40150,8 +45481,8 @@ var init_results_schema = __esm({
           allCells: external_exports.array(cellKey),
           // Written since shards are verified (src/run/shard-digest.ts); absent in older documents.
           assignment: external_exports.array(external_exports.array(cellKey)).optional(),
-          planHash: sha256Hex2.optional(),
-          samplesDigest: sha256Hex2.optional()
+          planHash: sha256Hex3.optional(),
+          samplesDigest: sha256Hex3.optional()
         }).optional()
       }),
       source: external_exports.looseObject({
@@ -40345,15 +45676,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-import { readFile as readFile3 } from "node:fs/promises";
-async function readResults(path57, options = {}) {
+import { readFile as readFile12 } from "node:fs/promises";
+async function readResults(path58, options = {}) {
   let text2;
   try {
-    text2 = await readFile3(path57, "utf8");
+    text2 = await readFile12(path58, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path57}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path58}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path57, options);
+  return parseResults(text2, path58, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -40401,7 +45732,7 @@ var init_read_results = __esm({
 });
 
 // src/store/store.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function runIdOf(result) {
   if (result.runId !== void 0) {
     if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
@@ -40421,7 +45752,7 @@ function runIdOf(result) {
     hostname: result.environment?.hostname,
     seed: result.plan?.seed
   });
-  return `${compact}-${createHash2("sha256").update(identity).digest("hex").slice(0, 8)}`;
+  return `${compact}-${createHash7("sha256").update(identity).digest("hex").slice(0, 8)}`;
 }
 function checkRunId(id) {
   if (!RUN_ID.test(id)) {
@@ -40448,7 +45779,7 @@ function checkSchemaVersion(version2, where) {
     `${where}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}`
   );
 }
-function summarize(doc, savedAt) {
+function summarize2(doc, savedAt) {
   const commits2 = doc.arms.map((arm2) => {
     const build = arm2.build ?? {};
     const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
@@ -40541,5337 +45872,6 @@ var init_store = __esm({
     RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
     DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
     DAY_MS = 24 * 3600 * 1e3;
-  }
-});
-
-// node_modules/postgres-array/index.js
-var require_postgres_array = __commonJS({
-  "node_modules/postgres-array/index.js"(exports) {
-    "use strict";
-    exports.parse = function(source, transform2) {
-      return new ArrayParser(source, transform2).parse();
-    };
-    var ArrayParser = class _ArrayParser {
-      constructor(source, transform2) {
-        this.source = source;
-        this.transform = transform2 || identity;
-        this.position = 0;
-        this.entries = [];
-        this.recorded = [];
-        this.dimension = 0;
-      }
-      isEof() {
-        return this.position >= this.source.length;
-      }
-      nextCharacter() {
-        var character = this.source[this.position++];
-        if (character === "\\") {
-          return {
-            value: this.source[this.position++],
-            escaped: true
-          };
-        }
-        return {
-          value: character,
-          escaped: false
-        };
-      }
-      record(character) {
-        this.recorded.push(character);
-      }
-      newEntry(includeEmpty) {
-        var entry;
-        if (this.recorded.length > 0 || includeEmpty) {
-          entry = this.recorded.join("");
-          if (entry === "NULL" && !includeEmpty) {
-            entry = null;
-          }
-          if (entry !== null) entry = this.transform(entry);
-          this.entries.push(entry);
-          this.recorded = [];
-        }
-      }
-      consumeDimensions() {
-        if (this.source[0] === "[") {
-          while (!this.isEof()) {
-            var char = this.nextCharacter();
-            if (char.value === "=") break;
-          }
-        }
-      }
-      parse(nested) {
-        var character, parser, quote3;
-        this.consumeDimensions();
-        while (!this.isEof()) {
-          character = this.nextCharacter();
-          if (character.value === "{" && !quote3) {
-            this.dimension++;
-            if (this.dimension > 1) {
-              parser = new _ArrayParser(this.source.substr(this.position - 1), this.transform);
-              this.entries.push(parser.parse(true));
-              this.position += parser.position - 2;
-            }
-          } else if (character.value === "}" && !quote3) {
-            this.dimension--;
-            if (!this.dimension) {
-              this.newEntry();
-              if (nested) return this.entries;
-            }
-          } else if (character.value === '"' && !character.escaped) {
-            if (quote3) this.newEntry(true);
-            quote3 = !quote3;
-          } else if (character.value === "," && !quote3) {
-            this.newEntry();
-          } else {
-            this.record(character.value);
-          }
-        }
-        if (this.dimension !== 0) {
-          throw new Error("array dimension not balanced");
-        }
-        return this.entries;
-      }
-    };
-    function identity(value) {
-      return value;
-    }
-  }
-});
-
-// node_modules/pg-types/lib/arrayParser.js
-var require_arrayParser = __commonJS({
-  "node_modules/pg-types/lib/arrayParser.js"(exports, module) {
-    var array2 = require_postgres_array();
-    module.exports = {
-      create: function(source, transform2) {
-        return {
-          parse: function() {
-            return array2.parse(source, transform2);
-          }
-        };
-      }
-    };
-  }
-});
-
-// node_modules/postgres-date/index.js
-var require_postgres_date = __commonJS({
-  "node_modules/postgres-date/index.js"(exports, module) {
-    "use strict";
-    var DATE_TIME = /(\d{1,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,})?.*?( BC)?$/;
-    var DATE2 = /^(\d{1,})-(\d{2})-(\d{2})( BC)?$/;
-    var TIME_ZONE = /([Z+-])(\d{2})?:?(\d{2})?:?(\d{2})?/;
-    var INFINITY = /^-?infinity$/;
-    module.exports = function parseDate2(isoDate) {
-      if (INFINITY.test(isoDate)) {
-        return Number(isoDate.replace("i", "I"));
-      }
-      var matches = DATE_TIME.exec(isoDate);
-      if (!matches) {
-        return getDate(isoDate) || null;
-      }
-      var isBC = !!matches[8];
-      var year = parseInt(matches[1], 10);
-      if (isBC) {
-        year = bcYearToNegativeYear(year);
-      }
-      var month = parseInt(matches[2], 10) - 1;
-      var day = matches[3];
-      var hour = parseInt(matches[4], 10);
-      var minute = parseInt(matches[5], 10);
-      var second = parseInt(matches[6], 10);
-      var ms = matches[7];
-      ms = ms ? 1e3 * parseFloat(ms) : 0;
-      var date5;
-      var offset = timeZoneOffset(isoDate);
-      if (offset != null) {
-        date5 = new Date(Date.UTC(year, month, day, hour, minute, second, ms));
-        if (is0To99(year)) {
-          date5.setUTCFullYear(year);
-        }
-        if (offset !== 0) {
-          date5.setTime(date5.getTime() - offset);
-        }
-      } else {
-        date5 = new Date(year, month, day, hour, minute, second, ms);
-        if (is0To99(year)) {
-          date5.setFullYear(year);
-        }
-      }
-      return date5;
-    };
-    function getDate(isoDate) {
-      var matches = DATE2.exec(isoDate);
-      if (!matches) {
-        return;
-      }
-      var year = parseInt(matches[1], 10);
-      var isBC = !!matches[4];
-      if (isBC) {
-        year = bcYearToNegativeYear(year);
-      }
-      var month = parseInt(matches[2], 10) - 1;
-      var day = matches[3];
-      var date5 = new Date(year, month, day);
-      if (is0To99(year)) {
-        date5.setFullYear(year);
-      }
-      return date5;
-    }
-    function timeZoneOffset(isoDate) {
-      if (isoDate.endsWith("+00")) {
-        return 0;
-      }
-      var zone = TIME_ZONE.exec(isoDate.split(" ")[1]);
-      if (!zone) return;
-      var type = zone[1];
-      if (type === "Z") {
-        return 0;
-      }
-      var sign = type === "-" ? -1 : 1;
-      var offset = parseInt(zone[2], 10) * 3600 + parseInt(zone[3] || 0, 10) * 60 + parseInt(zone[4] || 0, 10);
-      return offset * sign * 1e3;
-    }
-    function bcYearToNegativeYear(year) {
-      return -(year - 1);
-    }
-    function is0To99(num5) {
-      return num5 >= 0 && num5 < 100;
-    }
-  }
-});
-
-// node_modules/xtend/mutable.js
-var require_mutable = __commonJS({
-  "node_modules/xtend/mutable.js"(exports, module) {
-    module.exports = extend2;
-    var hasOwnProperty = Object.prototype.hasOwnProperty;
-    function extend2(target) {
-      for (var i = 1; i < arguments.length; i++) {
-        var source = arguments[i];
-        for (var key in source) {
-          if (hasOwnProperty.call(source, key)) {
-            target[key] = source[key];
-          }
-        }
-      }
-      return target;
-    }
-  }
-});
-
-// node_modules/postgres-interval/index.js
-var require_postgres_interval = __commonJS({
-  "node_modules/postgres-interval/index.js"(exports, module) {
-    "use strict";
-    var extend2 = require_mutable();
-    module.exports = PostgresInterval;
-    function PostgresInterval(raw) {
-      if (!(this instanceof PostgresInterval)) {
-        return new PostgresInterval(raw);
-      }
-      extend2(this, parse5(raw));
-    }
-    var properties = ["seconds", "minutes", "hours", "days", "months", "years"];
-    PostgresInterval.prototype.toPostgres = function() {
-      var filtered = properties.filter(this.hasOwnProperty, this);
-      if (this.milliseconds && filtered.indexOf("seconds") < 0) {
-        filtered.push("seconds");
-      }
-      if (filtered.length === 0) return "0";
-      return filtered.map(function(property) {
-        var value = this[property] || 0;
-        if (property === "seconds" && this.milliseconds) {
-          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/\.?0+$/, "");
-        }
-        return value + " " + property;
-      }, this).join(" ");
-    };
-    var propertiesISOEquivalent = {
-      years: "Y",
-      months: "M",
-      days: "D",
-      hours: "H",
-      minutes: "M",
-      seconds: "S"
-    };
-    var dateProperties = ["years", "months", "days"];
-    var timeProperties = ["hours", "minutes", "seconds"];
-    PostgresInterval.prototype.toISOString = PostgresInterval.prototype.toISO = function() {
-      var datePart = dateProperties.map(buildProperty, this).join("");
-      var timePart = timeProperties.map(buildProperty, this).join("");
-      return "P" + datePart + "T" + timePart;
-      function buildProperty(property) {
-        var value = this[property] || 0;
-        if (property === "seconds" && this.milliseconds) {
-          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/0+$/, "");
-        }
-        return value + propertiesISOEquivalent[property];
-      }
-    };
-    var NUMBER3 = "([+-]?\\d+)";
-    var YEAR2 = NUMBER3 + "\\s+years?";
-    var MONTH2 = NUMBER3 + "\\s+mons?";
-    var DAY2 = NUMBER3 + "\\s+days?";
-    var TIME = "([+-])?([\\d]*):(\\d\\d):(\\d\\d)\\.?(\\d{1,6})?";
-    var INTERVAL = new RegExp([YEAR2, MONTH2, DAY2, TIME].map(function(regexString) {
-      return "(" + regexString + ")?";
-    }).join("\\s*"));
-    var positions = {
-      years: 2,
-      months: 4,
-      days: 6,
-      hours: 9,
-      minutes: 10,
-      seconds: 11,
-      milliseconds: 12
-    };
-    var negatives = ["hours", "minutes", "seconds", "milliseconds"];
-    function parseMilliseconds(fraction) {
-      var microseconds = fraction + "000000".slice(fraction.length);
-      return parseInt(microseconds, 10) / 1e3;
-    }
-    function parse5(interval) {
-      if (!interval) return {};
-      var matches = INTERVAL.exec(interval);
-      var isNegative = matches[8] === "-";
-      return Object.keys(positions).reduce(function(parsed, property) {
-        var position = positions[property];
-        var value = matches[position];
-        if (!value) return parsed;
-        value = property === "milliseconds" ? parseMilliseconds(value) : parseInt(value, 10);
-        if (!value) return parsed;
-        if (isNegative && ~negatives.indexOf(property)) {
-          value *= -1;
-        }
-        parsed[property] = value;
-        return parsed;
-      }, {});
-    }
-  }
-});
-
-// node_modules/postgres-bytea/index.js
-var require_postgres_bytea = __commonJS({
-  "node_modules/postgres-bytea/index.js"(exports, module) {
-    "use strict";
-    var bufferFrom = Buffer.from || Buffer;
-    module.exports = function parseBytea(input2) {
-      if (/^\\x/.test(input2)) {
-        return bufferFrom(input2.substr(2), "hex");
-      }
-      var output2 = "";
-      var i = 0;
-      while (i < input2.length) {
-        if (input2[i] !== "\\") {
-          output2 += input2[i];
-          ++i;
-        } else {
-          if (/[0-7]{3}/.test(input2.substr(i + 1, 3))) {
-            output2 += String.fromCharCode(parseInt(input2.substr(i + 1, 3), 8));
-            i += 4;
-          } else {
-            var backslashes = 1;
-            while (i + backslashes < input2.length && input2[i + backslashes] === "\\") {
-              backslashes++;
-            }
-            for (var k = 0; k < Math.floor(backslashes / 2); ++k) {
-              output2 += "\\";
-            }
-            i += Math.floor(backslashes / 2) * 2;
-          }
-        }
-      }
-      return bufferFrom(output2, "binary");
-    };
-  }
-});
-
-// node_modules/pg-types/lib/textParsers.js
-var require_textParsers = __commonJS({
-  "node_modules/pg-types/lib/textParsers.js"(exports, module) {
-    var array2 = require_postgres_array();
-    var arrayParser = require_arrayParser();
-    var parseDate2 = require_postgres_date();
-    var parseInterval = require_postgres_interval();
-    var parseByteA = require_postgres_bytea();
-    function allowNull(fn) {
-      return function nullAllowed(value) {
-        if (value === null) return value;
-        return fn(value);
-      };
-    }
-    function parseBool(value) {
-      if (value === null) return value;
-      return value === "TRUE" || value === "t" || value === "true" || value === "y" || value === "yes" || value === "on" || value === "1";
-    }
-    function parseBoolArray(value) {
-      if (!value) return null;
-      return array2.parse(value, parseBool);
-    }
-    function parseBaseTenInt(string4) {
-      return parseInt(string4, 10);
-    }
-    function parseIntegerArray(value) {
-      if (!value) return null;
-      return array2.parse(value, allowNull(parseBaseTenInt));
-    }
-    function parseBigIntegerArray(value) {
-      if (!value) return null;
-      return array2.parse(value, allowNull(function(entry) {
-        return parseBigInteger(entry).trim();
-      }));
-    }
-    var parsePointArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parsePoint(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseFloatArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parseFloat(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseStringArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value);
-      return p.parse();
-    };
-    var parseDateArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parseDate2(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseIntervalArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parseInterval(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseByteAArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      return array2.parse(value, allowNull(parseByteA));
-    };
-    var parseInteger = function(value) {
-      return parseInt(value, 10);
-    };
-    var parseBigInteger = function(value) {
-      var valStr = String(value);
-      if (/^\d+$/.test(valStr)) {
-        return valStr;
-      }
-      return value;
-    };
-    var parseJsonArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      return array2.parse(value, allowNull(JSON.parse));
-    };
-    var parsePoint = function(value) {
-      if (value[0] !== "(") {
-        return null;
-      }
-      value = value.substring(1, value.length - 1).split(",");
-      return {
-        x: parseFloat(value[0]),
-        y: parseFloat(value[1])
-      };
-    };
-    var parseCircle = function(value) {
-      if (value[0] !== "<" && value[1] !== "(") {
-        return null;
-      }
-      var point2 = "(";
-      var radius = "";
-      var pointParsed = false;
-      for (var i = 2; i < value.length - 1; i++) {
-        if (!pointParsed) {
-          point2 += value[i];
-        }
-        if (value[i] === ")") {
-          pointParsed = true;
-          continue;
-        } else if (!pointParsed) {
-          continue;
-        }
-        if (value[i] === ",") {
-          continue;
-        }
-        radius += value[i];
-      }
-      var result = parsePoint(point2);
-      result.radius = parseFloat(radius);
-      return result;
-    };
-    var init = function(register2) {
-      register2(20, parseBigInteger);
-      register2(21, parseInteger);
-      register2(23, parseInteger);
-      register2(26, parseInteger);
-      register2(700, parseFloat);
-      register2(701, parseFloat);
-      register2(16, parseBool);
-      register2(1082, parseDate2);
-      register2(1114, parseDate2);
-      register2(1184, parseDate2);
-      register2(600, parsePoint);
-      register2(651, parseStringArray);
-      register2(718, parseCircle);
-      register2(1e3, parseBoolArray);
-      register2(1001, parseByteAArray);
-      register2(1005, parseIntegerArray);
-      register2(1007, parseIntegerArray);
-      register2(1028, parseIntegerArray);
-      register2(1016, parseBigIntegerArray);
-      register2(1017, parsePointArray);
-      register2(1021, parseFloatArray);
-      register2(1022, parseFloatArray);
-      register2(1231, parseFloatArray);
-      register2(1014, parseStringArray);
-      register2(1015, parseStringArray);
-      register2(1008, parseStringArray);
-      register2(1009, parseStringArray);
-      register2(1040, parseStringArray);
-      register2(1041, parseStringArray);
-      register2(1115, parseDateArray);
-      register2(1182, parseDateArray);
-      register2(1185, parseDateArray);
-      register2(1186, parseInterval);
-      register2(1187, parseIntervalArray);
-      register2(17, parseByteA);
-      register2(114, JSON.parse.bind(JSON));
-      register2(3802, JSON.parse.bind(JSON));
-      register2(199, parseJsonArray);
-      register2(3807, parseJsonArray);
-      register2(3907, parseStringArray);
-      register2(2951, parseStringArray);
-      register2(791, parseStringArray);
-      register2(1183, parseStringArray);
-      register2(1270, parseStringArray);
-    };
-    module.exports = {
-      init
-    };
-  }
-});
-
-// node_modules/pg-int8/index.js
-var require_pg_int8 = __commonJS({
-  "node_modules/pg-int8/index.js"(exports, module) {
-    "use strict";
-    var BASE = 1e6;
-    function readInt8(buffer) {
-      var high = buffer.readInt32BE(0);
-      var low = buffer.readUInt32BE(4);
-      var sign = "";
-      if (high < 0) {
-        high = ~high + (low === 0);
-        low = ~low + 1 >>> 0;
-        sign = "-";
-      }
-      var result = "";
-      var carry;
-      var t;
-      var digits;
-      var pad;
-      var l;
-      var i;
-      {
-        carry = high % BASE;
-        high = high / BASE >>> 0;
-        t = 4294967296 * carry + low;
-        low = t / BASE >>> 0;
-        digits = "" + (t - BASE * low);
-        if (low === 0 && high === 0) {
-          return sign + digits + result;
-        }
-        pad = "";
-        l = 6 - digits.length;
-        for (i = 0; i < l; i++) {
-          pad += "0";
-        }
-        result = pad + digits + result;
-      }
-      {
-        carry = high % BASE;
-        high = high / BASE >>> 0;
-        t = 4294967296 * carry + low;
-        low = t / BASE >>> 0;
-        digits = "" + (t - BASE * low);
-        if (low === 0 && high === 0) {
-          return sign + digits + result;
-        }
-        pad = "";
-        l = 6 - digits.length;
-        for (i = 0; i < l; i++) {
-          pad += "0";
-        }
-        result = pad + digits + result;
-      }
-      {
-        carry = high % BASE;
-        high = high / BASE >>> 0;
-        t = 4294967296 * carry + low;
-        low = t / BASE >>> 0;
-        digits = "" + (t - BASE * low);
-        if (low === 0 && high === 0) {
-          return sign + digits + result;
-        }
-        pad = "";
-        l = 6 - digits.length;
-        for (i = 0; i < l; i++) {
-          pad += "0";
-        }
-        result = pad + digits + result;
-      }
-      {
-        carry = high % BASE;
-        t = 4294967296 * carry + low;
-        digits = "" + t % BASE;
-        return sign + digits + result;
-      }
-    }
-    module.exports = readInt8;
-  }
-});
-
-// node_modules/pg-types/lib/binaryParsers.js
-var require_binaryParsers = __commonJS({
-  "node_modules/pg-types/lib/binaryParsers.js"(exports, module) {
-    var parseInt64 = require_pg_int8();
-    var parseBits = function(data, bits, offset, invert, callback) {
-      offset = offset || 0;
-      invert = invert || false;
-      callback = callback || function(lastValue, newValue, bits2) {
-        return lastValue * Math.pow(2, bits2) + newValue;
-      };
-      var offsetBytes = offset >> 3;
-      var inv = function(value) {
-        if (invert) {
-          return ~value & 255;
-        }
-        return value;
-      };
-      var mask = 255;
-      var firstBits = 8 - offset % 8;
-      if (bits < firstBits) {
-        mask = 255 << 8 - bits & 255;
-        firstBits = bits;
-      }
-      if (offset) {
-        mask = mask >> offset % 8;
-      }
-      var result = 0;
-      if (offset % 8 + bits >= 8) {
-        result = callback(0, inv(data[offsetBytes]) & mask, firstBits);
-      }
-      var bytes = bits + offset >> 3;
-      for (var i = offsetBytes + 1; i < bytes; i++) {
-        result = callback(result, inv(data[i]), 8);
-      }
-      var lastBits = (bits + offset) % 8;
-      if (lastBits > 0) {
-        result = callback(result, inv(data[bytes]) >> 8 - lastBits, lastBits);
-      }
-      return result;
-    };
-    var parseFloatFromBits = function(data, precisionBits, exponentBits) {
-      var bias = Math.pow(2, exponentBits - 1) - 1;
-      var sign = parseBits(data, 1);
-      var exponent = parseBits(data, exponentBits, 1);
-      if (exponent === 0) {
-        return 0;
-      }
-      var precisionBitsCounter = 1;
-      var parsePrecisionBits = function(lastValue, newValue, bits) {
-        if (lastValue === 0) {
-          lastValue = 1;
-        }
-        for (var i = 1; i <= bits; i++) {
-          precisionBitsCounter /= 2;
-          if ((newValue & 1 << bits - i) > 0) {
-            lastValue += precisionBitsCounter;
-          }
-        }
-        return lastValue;
-      };
-      var mantissa = parseBits(data, precisionBits, exponentBits + 1, false, parsePrecisionBits);
-      if (exponent == Math.pow(2, exponentBits + 1) - 1) {
-        if (mantissa === 0) {
-          return sign === 0 ? Infinity : -Infinity;
-        }
-        return NaN;
-      }
-      return (sign === 0 ? 1 : -1) * Math.pow(2, exponent - bias) * mantissa;
-    };
-    var parseInt16 = function(value) {
-      if (parseBits(value, 1) == 1) {
-        return -1 * (parseBits(value, 15, 1, true) + 1);
-      }
-      return parseBits(value, 15, 1);
-    };
-    var parseInt32 = function(value) {
-      if (parseBits(value, 1) == 1) {
-        return -1 * (parseBits(value, 31, 1, true) + 1);
-      }
-      return parseBits(value, 31, 1);
-    };
-    var parseFloat32 = function(value) {
-      return parseFloatFromBits(value, 23, 8);
-    };
-    var parseFloat64 = function(value) {
-      return parseFloatFromBits(value, 52, 11);
-    };
-    var parseNumeric = function(value) {
-      var sign = parseBits(value, 16, 32);
-      if (sign == 49152) {
-        return NaN;
-      }
-      var weight = Math.pow(1e4, parseBits(value, 16, 16));
-      var result = 0;
-      var digits = [];
-      var ndigits = parseBits(value, 16);
-      for (var i = 0; i < ndigits; i++) {
-        result += parseBits(value, 16, 64 + 16 * i) * weight;
-        weight /= 1e4;
-      }
-      var scale = Math.pow(10, parseBits(value, 16, 48));
-      return (sign === 0 ? 1 : -1) * Math.round(result * scale) / scale;
-    };
-    var parseDate2 = function(isUTC, value) {
-      var sign = parseBits(value, 1);
-      var rawValue = parseBits(value, 63, 1);
-      var result = new Date((sign === 0 ? 1 : -1) * rawValue / 1e3 + 9466848e5);
-      if (!isUTC) {
-        result.setTime(result.getTime() + result.getTimezoneOffset() * 6e4);
-      }
-      result.usec = rawValue % 1e3;
-      result.getMicroSeconds = function() {
-        return this.usec;
-      };
-      result.setMicroSeconds = function(value2) {
-        this.usec = value2;
-      };
-      result.getUTCMicroSeconds = function() {
-        return this.usec;
-      };
-      return result;
-    };
-    var parseArray = function(value) {
-      var dim = parseBits(value, 32);
-      var flags = parseBits(value, 32, 32);
-      var elementType = parseBits(value, 32, 64);
-      var offset = 96;
-      var dims = [];
-      for (var i = 0; i < dim; i++) {
-        dims[i] = parseBits(value, 32, offset);
-        offset += 32;
-        offset += 32;
-      }
-      var parseElement = function(elementType2) {
-        var length = parseBits(value, 32, offset);
-        offset += 32;
-        if (length == 4294967295) {
-          return null;
-        }
-        var result;
-        if (elementType2 == 23 || elementType2 == 20) {
-          result = parseBits(value, length * 8, offset);
-          offset += length * 8;
-          return result;
-        } else if (elementType2 == 25) {
-          result = value.toString(this.encoding, offset >> 3, (offset += length << 3) >> 3);
-          return result;
-        } else {
-          console.log("ERROR: ElementType not implemented: " + elementType2);
-        }
-      };
-      var parse5 = function(dimension, elementType2) {
-        var array2 = [];
-        var i2;
-        if (dimension.length > 1) {
-          var count2 = dimension.shift();
-          for (i2 = 0; i2 < count2; i2++) {
-            array2[i2] = parse5(dimension, elementType2);
-          }
-          dimension.unshift(count2);
-        } else {
-          for (i2 = 0; i2 < dimension[0]; i2++) {
-            array2[i2] = parseElement(elementType2);
-          }
-        }
-        return array2;
-      };
-      return parse5(dims, elementType);
-    };
-    var parseText = function(value) {
-      return value.toString("utf8");
-    };
-    var parseBool = function(value) {
-      if (value === null) return null;
-      return parseBits(value, 8) > 0;
-    };
-    var init = function(register2) {
-      register2(20, parseInt64);
-      register2(21, parseInt16);
-      register2(23, parseInt32);
-      register2(26, parseInt32);
-      register2(1700, parseNumeric);
-      register2(700, parseFloat32);
-      register2(701, parseFloat64);
-      register2(16, parseBool);
-      register2(1114, parseDate2.bind(null, false));
-      register2(1184, parseDate2.bind(null, true));
-      register2(1e3, parseArray);
-      register2(1007, parseArray);
-      register2(1016, parseArray);
-      register2(1008, parseArray);
-      register2(1009, parseArray);
-      register2(25, parseText);
-    };
-    module.exports = {
-      init
-    };
-  }
-});
-
-// node_modules/pg-types/lib/builtins.js
-var require_builtins = __commonJS({
-  "node_modules/pg-types/lib/builtins.js"(exports, module) {
-    module.exports = {
-      BOOL: 16,
-      BYTEA: 17,
-      CHAR: 18,
-      INT8: 20,
-      INT2: 21,
-      INT4: 23,
-      REGPROC: 24,
-      TEXT: 25,
-      OID: 26,
-      TID: 27,
-      XID: 28,
-      CID: 29,
-      JSON: 114,
-      XML: 142,
-      PG_NODE_TREE: 194,
-      SMGR: 210,
-      PATH: 602,
-      POLYGON: 604,
-      CIDR: 650,
-      FLOAT4: 700,
-      FLOAT8: 701,
-      ABSTIME: 702,
-      RELTIME: 703,
-      TINTERVAL: 704,
-      CIRCLE: 718,
-      MACADDR8: 774,
-      MONEY: 790,
-      MACADDR: 829,
-      INET: 869,
-      ACLITEM: 1033,
-      BPCHAR: 1042,
-      VARCHAR: 1043,
-      DATE: 1082,
-      TIME: 1083,
-      TIMESTAMP: 1114,
-      TIMESTAMPTZ: 1184,
-      INTERVAL: 1186,
-      TIMETZ: 1266,
-      BIT: 1560,
-      VARBIT: 1562,
-      NUMERIC: 1700,
-      REFCURSOR: 1790,
-      REGPROCEDURE: 2202,
-      REGOPER: 2203,
-      REGOPERATOR: 2204,
-      REGCLASS: 2205,
-      REGTYPE: 2206,
-      UUID: 2950,
-      TXID_SNAPSHOT: 2970,
-      PG_LSN: 3220,
-      PG_NDISTINCT: 3361,
-      PG_DEPENDENCIES: 3402,
-      TSVECTOR: 3614,
-      TSQUERY: 3615,
-      GTSVECTOR: 3642,
-      REGCONFIG: 3734,
-      REGDICTIONARY: 3769,
-      JSONB: 3802,
-      REGNAMESPACE: 4089,
-      REGROLE: 4096
-    };
-  }
-});
-
-// node_modules/pg-types/index.js
-var require_pg_types = __commonJS({
-  "node_modules/pg-types/index.js"(exports) {
-    var textParsers = require_textParsers();
-    var binaryParsers = require_binaryParsers();
-    var arrayParser = require_arrayParser();
-    var builtinTypes = require_builtins();
-    exports.getTypeParser = getTypeParser;
-    exports.setTypeParser = setTypeParser;
-    exports.arrayParser = arrayParser;
-    exports.builtins = builtinTypes;
-    var typeParsers = {
-      text: {},
-      binary: {}
-    };
-    function noParse(val) {
-      return String(val);
-    }
-    function getTypeParser(oid, format) {
-      format = format || "text";
-      if (!typeParsers[format]) {
-        return noParse;
-      }
-      return typeParsers[format][oid] || noParse;
-    }
-    function setTypeParser(oid, format, parseFn) {
-      if (typeof format == "function") {
-        parseFn = format;
-        format = "text";
-      }
-      typeParsers[format][oid] = parseFn;
-    }
-    textParsers.init(function(oid, converter) {
-      typeParsers.text[oid] = converter;
-    });
-    binaryParsers.init(function(oid, converter) {
-      typeParsers.binary[oid] = converter;
-    });
-  }
-});
-
-// node_modules/pg/lib/defaults.js
-var require_defaults = __commonJS({
-  "node_modules/pg/lib/defaults.js"(exports, module) {
-    "use strict";
-    var user;
-    try {
-      user = process.platform === "win32" ? process.env.USERNAME : process.env.USER;
-    } catch {
-    }
-    module.exports = {
-      // database host. defaults to localhost
-      host: "localhost",
-      // database user's name
-      user,
-      // name of database to connect
-      database: void 0,
-      // database user's password
-      password: null,
-      // a Postgres connection string to be used instead of setting individual connection items
-      // NOTE:  Setting this value will cause it to override any other value (such as database or user) defined
-      // in the defaults object.
-      connectionString: void 0,
-      // database port
-      port: 5432,
-      // number of rows to return at a time from a prepared statement's
-      // portal. 0 will return all rows at once
-      rows: 0,
-      // binary result mode
-      binary: false,
-      // Connection pool options - see https://github.com/brianc/node-pg-pool
-      // number of connections to use in connection pool
-      // 0 will disable connection pooling
-      max: 10,
-      // max milliseconds a client can go unused before it is removed
-      // from the pool and destroyed
-      idleTimeoutMillis: 3e4,
-      client_encoding: "",
-      ssl: false,
-      // SSL negotiation style: 'postgres' (traditional SSLRequest) or 'direct'
-      sslnegotiation: void 0,
-      application_name: void 0,
-      fallback_application_name: void 0,
-      options: void 0,
-      parseInputDatesAsUTC: false,
-      // max milliseconds any query using this connection will execute for before timing out in error.
-      // false=unlimited
-      statement_timeout: false,
-      // Abort any statement that waits longer than the specified duration in milliseconds while attempting to acquire a lock.
-      // false=unlimited
-      lock_timeout: false,
-      // Terminate any session with an open transaction that has been idle for longer than the specified duration in milliseconds
-      // false=unlimited
-      idle_in_transaction_session_timeout: false,
-      // max milliseconds to wait for query to complete (client side)
-      query_timeout: false,
-      connect_timeout: 0,
-      keepalives: 1,
-      keepalives_idle: 0
-    };
-    var pgTypes = require_pg_types();
-    var parseBigInteger = pgTypes.getTypeParser(20, "text");
-    var parseBigIntegerArray = pgTypes.getTypeParser(1016, "text");
-    module.exports.__defineSetter__("parseInt8", function(val) {
-      pgTypes.setTypeParser(20, "text", val ? pgTypes.getTypeParser(23, "text") : parseBigInteger);
-      pgTypes.setTypeParser(1016, "text", val ? pgTypes.getTypeParser(1007, "text") : parseBigIntegerArray);
-    });
-  }
-});
-
-// node_modules/pg/lib/utils.js
-var require_utils2 = __commonJS({
-  "node_modules/pg/lib/utils.js"(exports, module) {
-    "use strict";
-    var defaults3 = require_defaults();
-    var nodeUtils = __require("util");
-    var { isDate } = __require("util/types");
-    var invalidDateDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Sending an invalid date to Postgres is deprecated and will throw an error in the next major version of pg. Ensure any Date object passed as a query parameter is valid.",
-      "PG_INVALID_DATE"
-    );
-    function escapeElement(elementRepresentation) {
-      const escaped = elementRepresentation.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
-      return '"' + escaped + '"';
-    }
-    function arrayString(val) {
-      let result = "{";
-      for (let i = 0; i < val.length; i++) {
-        if (i > 0) {
-          result += ",";
-        }
-        let item = val[i];
-        if (item == null) {
-          result += "NULL";
-        } else if (Array.isArray(item)) {
-          result += arrayString(item);
-        } else if (ArrayBuffer.isView(item)) {
-          if (!(item instanceof Buffer)) {
-            item = Buffer.from(item.buffer, item.byteOffset, item.byteLength);
-          }
-          result += "\\\\x" + item.toString("hex");
-        } else {
-          result += escapeElement(prepareValue(item));
-        }
-      }
-      result += "}";
-      return result;
-    }
-    var prepareValue = function(val, seen) {
-      if (val == null) {
-        return null;
-      }
-      if (typeof val === "object") {
-        if (val instanceof Buffer) {
-          return val;
-        }
-        if (ArrayBuffer.isView(val)) {
-          return Buffer.from(val.buffer, val.byteOffset, val.byteLength);
-        }
-        if (isDate(val)) {
-          if (isNaN(val.getTime())) {
-            invalidDateDeprecationNotice();
-          }
-          if (defaults3.parseInputDatesAsUTC) {
-            return dateToStringUTC(val);
-          } else {
-            return dateToString(val);
-          }
-        }
-        if (Array.isArray(val)) {
-          return arrayString(val);
-        }
-        return prepareObject(val, seen);
-      }
-      return val.toString();
-    };
-    function prepareObject(val, seen) {
-      if (val && typeof val.toPostgres === "function") {
-        seen = seen || [];
-        if (seen.indexOf(val) !== -1) {
-          throw new Error('circular reference detected while preparing "' + val + '" for query');
-        }
-        seen.push(val);
-        return prepareValue(val.toPostgres(prepareValue), seen);
-      }
-      return JSON.stringify(val);
-    }
-    function dateToString(date5) {
-      let offset = -date5.getTimezoneOffset();
-      let year = date5.getFullYear();
-      const isBCYear = year < 1;
-      if (isBCYear) year = Math.abs(year) + 1;
-      let ret = String(year).padStart(4, "0") + "-" + String(date5.getMonth() + 1).padStart(2, "0") + "-" + String(date5.getDate()).padStart(2, "0") + "T" + String(date5.getHours()).padStart(2, "0") + ":" + String(date5.getMinutes()).padStart(2, "0") + ":" + String(date5.getSeconds()).padStart(2, "0") + "." + String(date5.getMilliseconds()).padStart(3, "0");
-      if (offset < 0) {
-        ret += "-";
-        offset *= -1;
-      } else {
-        ret += "+";
-      }
-      ret += String(Math.floor(offset / 60)).padStart(2, "0") + ":" + String(offset % 60).padStart(2, "0");
-      if (isBCYear) ret += " BC";
-      return ret;
-    }
-    function dateToStringUTC(date5) {
-      let year = date5.getUTCFullYear();
-      const isBCYear = year < 1;
-      if (isBCYear) year = Math.abs(year) + 1;
-      let ret = String(year).padStart(4, "0") + "-" + String(date5.getUTCMonth() + 1).padStart(2, "0") + "-" + String(date5.getUTCDate()).padStart(2, "0") + "T" + String(date5.getUTCHours()).padStart(2, "0") + ":" + String(date5.getUTCMinutes()).padStart(2, "0") + ":" + String(date5.getUTCSeconds()).padStart(2, "0") + "." + String(date5.getUTCMilliseconds()).padStart(3, "0");
-      ret += "+00:00";
-      if (isBCYear) ret += " BC";
-      return ret;
-    }
-    function normalizeQueryConfig(config2, values, callback) {
-      config2 = typeof config2 === "string" ? { text: config2 } : cloneQueryConfig(config2);
-      if (values) {
-        if (typeof values === "function") {
-          config2.callback = values;
-        } else {
-          config2.values = values;
-        }
-      }
-      if (callback) {
-        config2.callback = callback;
-      }
-      return config2;
-    }
-    function cloneQueryConfig(config2) {
-      if (config2 == null) {
-        return config2;
-      }
-      return Object.defineProperties(Object.create(Object.getPrototypeOf(config2)), Object.getOwnPropertyDescriptors(config2));
-    }
-    var escapeIdentifier2 = function(str) {
-      return '"' + str.replace(/"/g, '""') + '"';
-    };
-    var escapeLiteral2 = function(str) {
-      let hasBackslash = false;
-      let escaped = "'";
-      if (str == null) {
-        return "''";
-      }
-      if (typeof str !== "string") {
-        return "''";
-      }
-      for (let i = 0; i < str.length; i++) {
-        const c = str[i];
-        if (c === "'") {
-          escaped += c + c;
-        } else if (c === "\\") {
-          escaped += c + c;
-          hasBackslash = true;
-        } else {
-          escaped += c;
-        }
-      }
-      escaped += "'";
-      if (hasBackslash === true) {
-        escaped = " E" + escaped;
-      }
-      return escaped;
-    };
-    module.exports = {
-      prepareValue: function prepareValueWrapper(value) {
-        return prepareValue(value);
-      },
-      normalizeQueryConfig,
-      escapeIdentifier: escapeIdentifier2,
-      escapeLiteral: escapeLiteral2
-    };
-  }
-});
-
-// node_modules/pg/lib/crypto/utils.js
-var require_utils3 = __commonJS({
-  "node_modules/pg/lib/crypto/utils.js"(exports, module) {
-    var nodeCrypto = __require("crypto");
-    module.exports = {
-      postgresMd5PasswordHash,
-      randomBytes: randomBytes5,
-      deriveKey,
-      sha256: sha2562,
-      hashByName,
-      hmacSha256,
-      md5
-    };
-    var webCrypto = nodeCrypto.webcrypto || globalThis.crypto;
-    var subtleCrypto = webCrypto.subtle;
-    var textEncoder = new TextEncoder();
-    function randomBytes5(length) {
-      return webCrypto.getRandomValues(Buffer.alloc(length));
-    }
-    async function md5(string4) {
-      try {
-        return nodeCrypto.createHash("md5").update(string4, "utf-8").digest("hex");
-      } catch (e) {
-        const data = typeof string4 === "string" ? textEncoder.encode(string4) : string4;
-        const hash2 = await subtleCrypto.digest("MD5", data);
-        return Array.from(new Uint8Array(hash2)).map((b) => b.toString(16).padStart(2, "0")).join("");
-      }
-    }
-    async function postgresMd5PasswordHash(user, password, salt) {
-      const inner = await md5(password + user);
-      const outer = await md5(Buffer.concat([Buffer.from(inner), salt]));
-      return "md5" + outer;
-    }
-    async function sha2562(text2) {
-      return await subtleCrypto.digest("SHA-256", text2);
-    }
-    async function hashByName(hashName, text2) {
-      return await subtleCrypto.digest(hashName, text2);
-    }
-    async function hmacSha256(keyBuffer, msg) {
-      const key = await subtleCrypto.importKey("raw", keyBuffer, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-      return await subtleCrypto.sign("HMAC", key, textEncoder.encode(msg));
-    }
-    async function deriveKey(password, salt, iterations) {
-      const key = await subtleCrypto.importKey("raw", textEncoder.encode(password), "PBKDF2", false, ["deriveBits"]);
-      const params = { name: "PBKDF2", hash: "SHA-256", salt, iterations };
-      return await subtleCrypto.deriveBits(params, key, 32 * 8, ["deriveBits"]);
-    }
-  }
-});
-
-// node_modules/pg/lib/crypto/cert-signatures.js
-var require_cert_signatures = __commonJS({
-  "node_modules/pg/lib/crypto/cert-signatures.js"(exports, module) {
-    function x509Error(msg, cert) {
-      return new Error("SASL channel binding: " + msg + " when parsing public certificate " + cert.toString("base64"));
-    }
-    function readASN1Length(data, index) {
-      let length = data[index++];
-      if (length < 128) return { length, index };
-      const lengthBytes = length & 127;
-      if (lengthBytes > 4) throw x509Error("bad length", data);
-      length = 0;
-      for (let i = 0; i < lengthBytes; i++) {
-        length = length << 8 | data[index++];
-      }
-      return { length, index };
-    }
-    function readASN1OID(data, index) {
-      if (data[index++] !== 6) throw x509Error("non-OID data", data);
-      const { length: OIDLength, index: indexAfterOIDLength } = readASN1Length(data, index);
-      index = indexAfterOIDLength;
-      const lastIndex = index + OIDLength;
-      const byte1 = data[index++];
-      let oid = (byte1 / 40 >> 0) + "." + byte1 % 40;
-      while (index < lastIndex) {
-        let value = 0;
-        while (index < lastIndex) {
-          const nextByte = data[index++];
-          value = value << 7 | nextByte & 127;
-          if (nextByte < 128) break;
-        }
-        oid += "." + value;
-      }
-      return { oid, index };
-    }
-    function expectASN1Seq(data, index) {
-      if (data[index++] !== 48) throw x509Error("non-sequence data", data);
-      return readASN1Length(data, index);
-    }
-    function signatureAlgorithmHashFromCertificate(data, index) {
-      if (index === void 0) index = 0;
-      index = expectASN1Seq(data, index).index;
-      const { length: certInfoLength, index: indexAfterCertInfoLength } = expectASN1Seq(data, index);
-      index = indexAfterCertInfoLength + certInfoLength;
-      index = expectASN1Seq(data, index).index;
-      const { oid, index: indexAfterOID } = readASN1OID(data, index);
-      switch (oid) {
-        // RSA
-        case "1.2.840.113549.1.1.4":
-          return "MD5";
-        case "1.2.840.113549.1.1.5":
-          return "SHA-1";
-        case "1.2.840.113549.1.1.11":
-          return "SHA-256";
-        case "1.2.840.113549.1.1.12":
-          return "SHA-384";
-        case "1.2.840.113549.1.1.13":
-          return "SHA-512";
-        case "1.2.840.113549.1.1.14":
-          return "SHA-224";
-        case "1.2.840.113549.1.1.15":
-          return "SHA512-224";
-        case "1.2.840.113549.1.1.16":
-          return "SHA512-256";
-        // ECDSA
-        case "1.2.840.10045.4.1":
-          return "SHA-1";
-        case "1.2.840.10045.4.3.1":
-          return "SHA-224";
-        case "1.2.840.10045.4.3.2":
-          return "SHA-256";
-        case "1.2.840.10045.4.3.3":
-          return "SHA-384";
-        case "1.2.840.10045.4.3.4":
-          return "SHA-512";
-        // RSASSA-PSS: hash is indicated separately
-        case "1.2.840.113549.1.1.10": {
-          index = indexAfterOID;
-          index = expectASN1Seq(data, index).index;
-          if (data[index++] !== 160) throw x509Error("non-tag data", data);
-          index = readASN1Length(data, index).index;
-          index = expectASN1Seq(data, index).index;
-          const { oid: hashOID } = readASN1OID(data, index);
-          switch (hashOID) {
-            // standalone hash OIDs
-            case "1.2.840.113549.2.5":
-              return "MD5";
-            case "1.3.14.3.2.26":
-              return "SHA-1";
-            case "2.16.840.1.101.3.4.2.1":
-              return "SHA-256";
-            case "2.16.840.1.101.3.4.2.2":
-              return "SHA-384";
-            case "2.16.840.1.101.3.4.2.3":
-              return "SHA-512";
-          }
-          throw x509Error("unknown hash OID " + hashOID, data);
-        }
-        // Ed25519 -- see https://github.com/openssl/openssl/issues/15477
-        case "1.3.101.110":
-        case "1.3.101.112":
-          return "SHA-512";
-        // Ed448 -- still not in pg 17.2 (if supported, digest would be SHAKE256 x 64 bytes)
-        case "1.3.101.111":
-        case "1.3.101.113":
-          throw x509Error("Ed448 certificate channel binding is not currently supported by Postgres");
-      }
-      throw x509Error("unknown OID " + oid, data);
-    }
-    module.exports = { signatureAlgorithmHashFromCertificate };
-  }
-});
-
-// node_modules/pg/lib/crypto/sasl.js
-var require_sasl = __commonJS({
-  "node_modules/pg/lib/crypto/sasl.js"(exports, module) {
-    "use strict";
-    var crypto2 = require_utils3();
-    var { signatureAlgorithmHashFromCertificate } = require_cert_signatures();
-    function saslprep(password) {
-      const nonAsciiSpace = /[\u00A0\u1680\u2000-\u200B\u202F\u205F\u3000]/g;
-      const mappedToNothing = /[\u00AD\u034F\u1806\u180B\u180C\u180D\u200C\u200D\u2060\uFE00-\uFE0F\uFEFF]/g;
-      return password.replace(nonAsciiSpace, " ").replace(mappedToNothing, "").normalize("NFKC");
-    }
-    var DEFAULT_MAX_SCRAM_ITERATIONS = 1e5;
-    function startSession(mechanisms, stream, scramMaxIterations = DEFAULT_MAX_SCRAM_ITERATIONS) {
-      const candidates = ["SCRAM-SHA-256"];
-      if (stream) candidates.unshift("SCRAM-SHA-256-PLUS");
-      const mechanism = candidates.find((candidate) => mechanisms.includes(candidate));
-      if (!mechanism) {
-        throw new Error("SASL: Only mechanism(s) " + candidates.join(" and ") + " are supported");
-      }
-      if (mechanism === "SCRAM-SHA-256-PLUS" && typeof stream.getPeerCertificate !== "function") {
-        throw new Error("SASL: Mechanism SCRAM-SHA-256-PLUS requires a certificate");
-      }
-      const clientNonce = crypto2.randomBytes(18).toString("base64");
-      const gs2Header = mechanism === "SCRAM-SHA-256-PLUS" ? "p=tls-server-end-point" : stream ? "y" : "n";
-      return {
-        mechanism,
-        clientNonce,
-        response: gs2Header + ",,n=*,r=" + clientNonce,
-        message: "SASLInitialResponse",
-        scramMaxIterations
-      };
-    }
-    async function continueSession(session, password, serverData, stream) {
-      if (session.message !== "SASLInitialResponse") {
-        throw new Error("SASL: Last message was not SASLInitialResponse");
-      }
-      if (typeof password !== "string") {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string");
-      }
-      if (password === "") {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a non-empty string");
-      }
-      if (typeof serverData !== "string") {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: serverData must be a string");
-      }
-      const sv = parseServerFirstMessage(serverData);
-      if (!sv.nonce.startsWith(session.clientNonce)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce does not start with client nonce");
-      } else if (sv.nonce.length === session.clientNonce.length) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce is too short");
-      }
-      const scramMaxIterations = typeof session.scramMaxIterations === "number" ? session.scramMaxIterations : DEFAULT_MAX_SCRAM_ITERATIONS;
-      if (scramMaxIterations !== 0 && sv.iteration > scramMaxIterations) {
-        throw new Error(
-          "SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration count " + sv.iteration + " exceeds scramMaxIterations of " + scramMaxIterations
-        );
-      }
-      const clientFirstMessageBare = "n=*,r=" + session.clientNonce;
-      const serverFirstMessage = "r=" + sv.nonce + ",s=" + sv.salt + ",i=" + sv.iteration;
-      let channelBinding = stream ? "eSws" : "biws";
-      if (session.mechanism === "SCRAM-SHA-256-PLUS") {
-        const peerCert = stream.getPeerCertificate().raw;
-        let hashName = signatureAlgorithmHashFromCertificate(peerCert);
-        if (hashName === "MD5" || hashName === "SHA-1") hashName = "SHA-256";
-        const certHash = await crypto2.hashByName(hashName, peerCert);
-        const bindingData = Buffer.concat([Buffer.from("p=tls-server-end-point,,"), Buffer.from(certHash)]);
-        channelBinding = bindingData.toString("base64");
-      }
-      const clientFinalMessageWithoutProof = "c=" + channelBinding + ",r=" + sv.nonce;
-      const authMessage = clientFirstMessageBare + "," + serverFirstMessage + "," + clientFinalMessageWithoutProof;
-      const saltBytes = Buffer.from(sv.salt, "base64");
-      const saltedPassword = await crypto2.deriveKey(saslprep(password), saltBytes, sv.iteration);
-      const clientKey = await crypto2.hmacSha256(saltedPassword, "Client Key");
-      const storedKey = await crypto2.sha256(clientKey);
-      const clientSignature = await crypto2.hmacSha256(storedKey, authMessage);
-      const clientProof = xorBuffers(Buffer.from(clientKey), Buffer.from(clientSignature)).toString("base64");
-      const serverKey = await crypto2.hmacSha256(saltedPassword, "Server Key");
-      const serverSignatureBytes = await crypto2.hmacSha256(serverKey, authMessage);
-      session.message = "SASLResponse";
-      session.serverSignature = Buffer.from(serverSignatureBytes).toString("base64");
-      session.response = clientFinalMessageWithoutProof + ",p=" + clientProof;
-    }
-    function finalizeSession(session, serverData) {
-      if (session.message !== "SASLResponse") {
-        throw new Error("SASL: Last message was not SASLResponse");
-      }
-      if (typeof serverData !== "string") {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: serverData must be a string");
-      }
-      const { serverSignature } = parseServerFinalMessage(serverData);
-      if (serverSignature !== session.serverSignature) {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature does not match");
-      }
-    }
-    function isPrintableChars(text2) {
-      if (typeof text2 !== "string") {
-        throw new TypeError("SASL: text must be a string");
-      }
-      return text2.split("").map((_, i) => text2.charCodeAt(i)).every((c) => c >= 33 && c <= 43 || c >= 45 && c <= 126);
-    }
-    function isBase64(text2) {
-      return /^(?:[a-zA-Z0-9+/]{4})*(?:[a-zA-Z0-9+/]{2}==|[a-zA-Z0-9+/]{3}=)?$/.test(text2);
-    }
-    function parseAttributePairs(text2) {
-      if (typeof text2 !== "string") {
-        throw new TypeError("SASL: attribute pairs text must be a string");
-      }
-      return new Map(
-        text2.split(",").map((attrValue) => {
-          if (!/^.=/.test(attrValue)) {
-            throw new Error("SASL: Invalid attribute pair entry");
-          }
-          const name = attrValue[0];
-          const value = attrValue.substring(2);
-          return [name, value];
-        })
-      );
-    }
-    function parseServerFirstMessage(data) {
-      const attrPairs = parseAttributePairs(data);
-      const nonce = attrPairs.get("r");
-      if (!nonce) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce missing");
-      } else if (!isPrintableChars(nonce)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce must only contain printable characters");
-      }
-      const salt = attrPairs.get("s");
-      if (!salt) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt missing");
-      } else if (!isBase64(salt)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt must be base64");
-      }
-      const iterationText = attrPairs.get("i");
-      if (!iterationText) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration missing");
-      } else if (!/^[1-9][0-9]*$/.test(iterationText)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: invalid iteration count");
-      }
-      const iteration = parseInt(iterationText, 10);
-      return {
-        nonce,
-        salt,
-        iteration
-      };
-    }
-    function parseServerFinalMessage(serverData) {
-      const attrPairs = parseAttributePairs(serverData);
-      const error63 = attrPairs.get("e");
-      const serverSignature = attrPairs.get("v");
-      if (error63) {
-        throw new Error(`SASL: SCRAM-SERVER-FINAL-MESSAGE: server returned error: "${error63}"`);
-      }
-      if (!serverSignature) {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature is missing");
-      } else if (!isBase64(serverSignature)) {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature must be base64");
-      }
-      return {
-        serverSignature
-      };
-    }
-    function xorBuffers(a, b) {
-      if (!Buffer.isBuffer(a)) {
-        throw new TypeError("first argument must be a Buffer");
-      }
-      if (!Buffer.isBuffer(b)) {
-        throw new TypeError("second argument must be a Buffer");
-      }
-      if (a.length !== b.length) {
-        throw new Error("Buffer lengths must match");
-      }
-      if (a.length === 0) {
-        throw new Error("Buffers cannot be empty");
-      }
-      return Buffer.from(a.map((_, i) => a[i] ^ b[i]));
-    }
-    module.exports = {
-      startSession,
-      continueSession,
-      finalizeSession,
-      DEFAULT_MAX_SCRAM_ITERATIONS
-    };
-  }
-});
-
-// node_modules/pg/lib/type-overrides.js
-var require_type_overrides = __commonJS({
-  "node_modules/pg/lib/type-overrides.js"(exports, module) {
-    "use strict";
-    var types2 = require_pg_types();
-    function TypeOverrides2(userTypes) {
-      this._types = userTypes || types2;
-      this.text = {};
-      this.binary = {};
-    }
-    TypeOverrides2.prototype.getOverrides = function(format) {
-      switch (format) {
-        case "text":
-          return this.text;
-        case "binary":
-          return this.binary;
-        default:
-          return {};
-      }
-    };
-    TypeOverrides2.prototype.setTypeParser = function(oid, format, parseFn) {
-      if (typeof format === "function") {
-        parseFn = format;
-        format = "text";
-      }
-      this.getOverrides(format)[oid] = parseFn;
-    };
-    TypeOverrides2.prototype.getTypeParser = function(oid, format) {
-      format = format || "text";
-      return this.getOverrides(format)[oid] || this._types.getTypeParser(oid, format);
-    };
-    module.exports = TypeOverrides2;
-  }
-});
-
-// node_modules/pg-connection-string/index.js
-var require_pg_connection_string = __commonJS({
-  "node_modules/pg-connection-string/index.js"(exports, module) {
-    "use strict";
-    function parse5(str, options = {}) {
-      if (str.charAt(0) === "/") {
-        const config3 = str.split(" ");
-        return { host: config3[0], database: config3[1] };
-      }
-      const config2 = /* @__PURE__ */ Object.create(null);
-      let result;
-      let dummyHost = false;
-      if (/ |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(str)) {
-        str = encodeURI(str).replace(/%25(\d\d)/g, "%$1");
-      }
-      try {
-        try {
-          result = new URL(str, "postgres://base");
-        } catch (e) {
-          result = new URL(str.replace("@/", "@___DUMMY___/"), "postgres://base");
-          dummyHost = true;
-        }
-      } catch (err) {
-        err.input && (err.input = "*****REDACTED*****");
-        throw err;
-      }
-      for (const entry of result.searchParams.entries()) {
-        config2[entry[0]] = entry[1];
-      }
-      config2.user = config2.user || decodeURIComponent(result.username);
-      config2.password = config2.password || decodeURIComponent(result.password);
-      if (result.protocol == "socket:") {
-        config2.host = decodeURI(result.pathname);
-        config2.database = result.searchParams.get("db");
-        config2.client_encoding = result.searchParams.get("encoding");
-        return config2;
-      }
-      const hostname3 = (dummyHost ? "" : result.hostname).replace(/^\[(.+)\]$/, "$1");
-      if (!config2.host) {
-        config2.host = decodeURIComponent(hostname3);
-      } else if (hostname3 && /^%2f/i.test(hostname3)) {
-        result.pathname = hostname3 + result.pathname;
-      }
-      if (!config2.port) {
-        config2.port = result.port;
-      }
-      const pathname = result.pathname.slice(1) || null;
-      config2.database = pathname ? decodeURI(pathname) : null;
-      if (config2.ssl === "true" || config2.ssl === "1") {
-        config2.ssl = true;
-      }
-      if (config2.ssl === "0") {
-        config2.ssl = false;
-      }
-      if (config2.sslcert || config2.sslkey || config2.sslrootcert || config2.sslmode) {
-        config2.ssl = {};
-      }
-      if (config2.sslnegotiation === "direct" && config2.ssl === void 0) {
-        config2.ssl = true;
-      }
-      const fs3 = config2.sslcert || config2.sslkey || config2.sslrootcert ? __require("fs") : null;
-      if (config2.sslcert) {
-        config2.ssl.cert = fs3.readFileSync(config2.sslcert).toString();
-      }
-      if (config2.sslkey) {
-        config2.ssl.key = fs3.readFileSync(config2.sslkey).toString();
-      }
-      if (config2.sslrootcert) {
-        config2.ssl.ca = fs3.readFileSync(config2.sslrootcert).toString();
-      }
-      if (options.useLibpqCompat && config2.uselibpqcompat) {
-        throw new Error("Both useLibpqCompat and uselibpqcompat are set. Please use only one of them.");
-      }
-      if (config2.uselibpqcompat === "true" || options.useLibpqCompat) {
-        switch (config2.sslmode) {
-          case "disable": {
-            config2.ssl = false;
-            break;
-          }
-          case "prefer": {
-            config2.ssl.rejectUnauthorized = false;
-            break;
-          }
-          case "require": {
-            if (config2.sslrootcert) {
-              config2.ssl.checkServerIdentity = function() {
-              };
-            } else {
-              config2.ssl.rejectUnauthorized = false;
-            }
-            break;
-          }
-          case "verify-ca": {
-            if (!config2.ssl.ca) {
-              throw new Error(
-                "SECURITY WARNING: Using sslmode=verify-ca requires specifying a CA with sslrootcert. If a public CA is used, verify-ca allows connections to a server that somebody else may have registered with the CA, making you vulnerable to Man-in-the-Middle attacks. Either specify a custom CA certificate with sslrootcert parameter or use sslmode=verify-full for proper security."
-              );
-            }
-            config2.ssl.checkServerIdentity = function() {
-            };
-            break;
-          }
-          case "verify-full": {
-            break;
-          }
-        }
-      } else {
-        switch (config2.sslmode) {
-          case "disable": {
-            config2.ssl = false;
-            break;
-          }
-          case "prefer":
-          case "require":
-          case "verify-ca":
-          case "verify-full": {
-            if (config2.sslmode !== "verify-full") {
-              deprecatedSslModeWarning(config2.sslmode);
-            }
-            break;
-          }
-          case "no-verify": {
-            config2.ssl.rejectUnauthorized = false;
-            break;
-          }
-        }
-      }
-      return config2;
-    }
-    function toConnectionOptions(sslConfig) {
-      const connectionOptions = Object.entries(sslConfig).reduce((c, [key, value]) => {
-        if (value !== void 0 && value !== null) {
-          c[key] = value;
-        }
-        return c;
-      }, /* @__PURE__ */ Object.create(null));
-      return connectionOptions;
-    }
-    function toClientConfig(config2) {
-      const poolConfig = Object.entries(config2).reduce((c, [key, value]) => {
-        if (key === "ssl") {
-          const sslConfig = value;
-          if (typeof sslConfig === "boolean") {
-            c[key] = sslConfig;
-          }
-          if (typeof sslConfig === "object") {
-            c[key] = toConnectionOptions(sslConfig);
-          }
-        } else if (value !== void 0 && value !== null) {
-          if (key === "port") {
-            if (value !== "") {
-              const v = parseInt(value, 10);
-              if (isNaN(v)) {
-                throw new Error(`Invalid ${key}: ${value}`);
-              }
-              c[key] = v;
-            }
-          } else {
-            c[key] = value;
-          }
-        }
-        return c;
-      }, /* @__PURE__ */ Object.create(null));
-      return poolConfig;
-    }
-    function parseIntoClientConfig(str) {
-      return toClientConfig(parse5(str));
-    }
-    function deprecatedSslModeWarning(sslmode) {
-      if (!deprecatedSslModeWarning.warned && typeof process !== "undefined" && process.emitWarning) {
-        deprecatedSslModeWarning.warned = true;
-        process.emitWarning(`SECURITY WARNING: The SSL modes 'prefer', 'require', and 'verify-ca' are treated as aliases for 'verify-full'.
-In the next major version (pg-connection-string v3.0.0 and pg v9.0.0), these modes will adopt standard libpq semantics, which have weaker security guarantees.
-
-To prepare for this change:
-- If you want the current behavior, explicitly use 'sslmode=verify-full'
-- If you want libpq compatibility now, use 'uselibpqcompat=true&sslmode=${sslmode}'
-
-See https://www.postgresql.org/docs/current/libpq-ssl.html for libpq SSL mode definitions.`);
-      }
-    }
-    module.exports = parse5;
-    parse5.parse = parse5;
-    parse5.toClientConfig = toClientConfig;
-    parse5.parseIntoClientConfig = parseIntoClientConfig;
-  }
-});
-
-// node_modules/pg/lib/connection-parameters.js
-var require_connection_parameters = __commonJS({
-  "node_modules/pg/lib/connection-parameters.js"(exports, module) {
-    "use strict";
-    var dns = __require("dns");
-    var defaults3 = require_defaults();
-    var parse5 = require_pg_connection_string().parse;
-    var val = function(key, config2, envVar) {
-      if (config2[key]) {
-        return config2[key];
-      }
-      if (envVar === void 0) {
-        envVar = process.env["PG" + key.toUpperCase()];
-      } else if (envVar === false) {
-      } else {
-        envVar = process.env[envVar];
-      }
-      return envVar || defaults3[key];
-    };
-    var readSSLConfigFromEnvironment = function() {
-      switch (process.env.PGSSLMODE) {
-        case "disable":
-          return false;
-        case "prefer":
-        case "require":
-        case "verify-ca":
-        case "verify-full":
-          return true;
-        case "no-verify":
-          return { rejectUnauthorized: false };
-      }
-      return defaults3.ssl;
-    };
-    var quoteParamValue = function(value) {
-      return "'" + ("" + value).replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
-    };
-    var add = function(params, config2, paramName) {
-      const value = config2[paramName];
-      if (value !== void 0 && value !== null) {
-        params.push(paramName + "=" + quoteParamValue(value));
-      }
-    };
-    var ConnectionParameters = class {
-      constructor(config2) {
-        config2 = typeof config2 === "string" ? parse5(config2) : config2 || {};
-        if (config2.connectionString) {
-          config2 = Object.assign({}, config2, parse5(config2.connectionString));
-        }
-        this.user = val("user", config2);
-        this.database = val("database", config2);
-        if (this.database === void 0) {
-          this.database = this.user;
-        }
-        this.port = parseInt(val("port", config2), 10);
-        this.host = val("host", config2);
-        Object.defineProperty(this, "password", {
-          configurable: true,
-          enumerable: false,
-          writable: true,
-          value: val("password", config2)
-        });
-        this.binary = val("binary", config2);
-        this.options = val("options", config2);
-        this.ssl = typeof config2.ssl === "undefined" ? readSSLConfigFromEnvironment() : config2.ssl;
-        if (typeof this.ssl === "string") {
-          if (this.ssl === "true") {
-            this.ssl = true;
-          }
-        }
-        if (this.ssl === "no-verify") {
-          this.ssl = { rejectUnauthorized: false };
-        }
-        if (this.ssl && this.ssl.key) {
-          Object.defineProperty(this.ssl, "key", {
-            enumerable: false
-          });
-        }
-        this.sslnegotiation = val("sslnegotiation", config2, "PGSSLNEGOTIATION");
-        if (this.sslnegotiation !== void 0 && this.sslnegotiation !== "postgres" && this.sslnegotiation !== "direct") {
-          throw new Error(
-            `Invalid sslnegotiation value: "${this.sslnegotiation}". Valid values are "postgres" and "direct".`
-          );
-        }
-        if (this.sslnegotiation === "direct" && !this.ssl) {
-          throw new Error("sslnegotiation=direct requires SSL to be enabled");
-        }
-        this.client_encoding = val("client_encoding", config2);
-        this.replication = val("replication", config2);
-        this.isDomainSocket = !(this.host || "").indexOf("/");
-        this.application_name = val("application_name", config2, "PGAPPNAME");
-        this.fallback_application_name = val("fallback_application_name", config2, false);
-        this.statement_timeout = val("statement_timeout", config2, false);
-        this.lock_timeout = val("lock_timeout", config2, false);
-        this.idle_in_transaction_session_timeout = val("idle_in_transaction_session_timeout", config2, false);
-        this.query_timeout = val("query_timeout", config2, false);
-        if (config2.connectionTimeoutMillis === void 0) {
-          this.connect_timeout = process.env.PGCONNECT_TIMEOUT || 0;
-        } else {
-          this.connect_timeout = Math.floor(config2.connectionTimeoutMillis / 1e3);
-        }
-        if (config2.keepAlive === false) {
-          this.keepalives = 0;
-        } else if (config2.keepAlive === true) {
-          this.keepalives = 1;
-        }
-        if (typeof config2.keepAliveInitialDelayMillis === "number") {
-          this.keepalives_idle = Math.floor(config2.keepAliveInitialDelayMillis / 1e3);
-        }
-      }
-      getLibpqConnectionString(cb) {
-        const params = [];
-        add(params, this, "user");
-        add(params, this, "password");
-        add(params, this, "port");
-        add(params, this, "application_name");
-        add(params, this, "fallback_application_name");
-        add(params, this, "connect_timeout");
-        add(params, this, "options");
-        const ssl = typeof this.ssl === "object" ? this.ssl : this.ssl ? { sslmode: this.ssl } : {};
-        add(params, ssl, "sslmode");
-        add(params, ssl, "sslca");
-        add(params, ssl, "sslkey");
-        add(params, ssl, "sslcert");
-        add(params, ssl, "sslrootcert");
-        add(params, this, "sslnegotiation");
-        if (this.database) {
-          params.push("dbname=" + quoteParamValue(this.database));
-        }
-        if (this.replication) {
-          params.push("replication=" + quoteParamValue(this.replication));
-        }
-        if (this.host) {
-          params.push("host=" + quoteParamValue(this.host));
-        }
-        if (this.isDomainSocket) {
-          return cb(null, params.join(" "));
-        }
-        if (this.client_encoding) {
-          params.push("client_encoding=" + quoteParamValue(this.client_encoding));
-        }
-        dns.lookup(this.host, function(err, address) {
-          if (err) return cb(err, null);
-          params.push("hostaddr=" + quoteParamValue(address));
-          return cb(null, params.join(" "));
-        });
-      }
-    };
-    module.exports = ConnectionParameters;
-  }
-});
-
-// node_modules/pg/lib/result.js
-var require_result = __commonJS({
-  "node_modules/pg/lib/result.js"(exports, module) {
-    "use strict";
-    var types2 = require_pg_types();
-    var matchRegexp = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
-    var Result2 = class {
-      constructor(rowMode, types3) {
-        this.command = null;
-        this.rowCount = null;
-        this.oid = null;
-        this.rows = [];
-        this.fields = [];
-        this._parsers = void 0;
-        this._types = types3;
-        this.RowCtor = null;
-        this.rowAsArray = rowMode === "array";
-        if (this.rowAsArray) {
-          this.parseRow = this._parseRowAsArray;
-        }
-        this._prebuiltEmptyResultObject = null;
-      }
-      // adds a command complete message
-      addCommandComplete(msg) {
-        let match;
-        if (msg.text) {
-          match = matchRegexp.exec(msg.text);
-        } else {
-          match = matchRegexp.exec(msg.command);
-        }
-        if (match) {
-          this.command = match[1];
-          if (match[3]) {
-            this.oid = parseInt(match[2], 10);
-            this.rowCount = parseInt(match[3], 10);
-          } else if (match[2]) {
-            this.rowCount = parseInt(match[2], 10);
-          }
-        }
-      }
-      _parseRowAsArray(rowData) {
-        const row2 = new Array(rowData.length);
-        for (let i = 0, len = rowData.length; i < len; i++) {
-          const rawValue = rowData[i];
-          if (rawValue !== null) {
-            row2[i] = this._parsers[i](rawValue);
-          } else {
-            row2[i] = null;
-          }
-        }
-        return row2;
-      }
-      parseRow(rowData) {
-        const row2 = { ...this._prebuiltEmptyResultObject };
-        for (let i = 0, len = rowData.length; i < len; i++) {
-          const rawValue = rowData[i];
-          const field = this.fields[i].name;
-          if (rawValue !== null) {
-            const v = this.fields[i].format === "binary" ? Buffer.from(rawValue) : rawValue;
-            row2[field] = this._parsers[i](v);
-          } else {
-            row2[field] = null;
-          }
-        }
-        return row2;
-      }
-      addRow(row2) {
-        this.rows.push(row2);
-      }
-      addFields(fieldDescriptions) {
-        this.fields = fieldDescriptions;
-        if (this.fields.length) {
-          this._parsers = new Array(fieldDescriptions.length);
-        }
-        const row2 = /* @__PURE__ */ Object.create(null);
-        for (let i = 0; i < fieldDescriptions.length; i++) {
-          const desc = fieldDescriptions[i];
-          row2[desc.name] = null;
-          if (this._types) {
-            this._parsers[i] = this._types.getTypeParser(desc.dataTypeID, desc.format || "text");
-          } else {
-            this._parsers[i] = types2.getTypeParser(desc.dataTypeID, desc.format || "text");
-          }
-        }
-        this._prebuiltEmptyResultObject = { ...row2 };
-      }
-    };
-    module.exports = Result2;
-  }
-});
-
-// node_modules/pg/lib/query.js
-var require_query = __commonJS({
-  "node_modules/pg/lib/query.js"(exports, module) {
-    "use strict";
-    var { EventEmitter } = __require("events");
-    var Result2 = require_result();
-    var utils = require_utils2();
-    var Query2 = class extends EventEmitter {
-      constructor(config2, values, callback) {
-        super();
-        config2 = utils.normalizeQueryConfig(config2, values, callback);
-        this.text = config2.text;
-        this.values = config2.values;
-        this.rows = config2.rows;
-        this.types = config2.types;
-        this.name = config2.name;
-        this.queryMode = config2.queryMode;
-        this.binary = config2.binary;
-        this.portal = config2.portal || "";
-        this.callback = config2.callback;
-        this._rowMode = config2.rowMode;
-        if (process.domain && config2.callback) {
-          this.callback = process.domain.bind(config2.callback);
-        }
-        this._result = new Result2(this._rowMode, this.types);
-        this._results = this._result;
-        this._canceledDueToError = false;
-      }
-      requiresPreparation() {
-        if (this.queryMode === "extended") {
-          return true;
-        }
-        if (this.name) {
-          return true;
-        }
-        if (this.rows) {
-          return true;
-        }
-        if (!this.text) {
-          return false;
-        }
-        if (!this.values) {
-          return false;
-        }
-        return this.values.length > 0;
-      }
-      _checkForMultirow() {
-        if (this._result.command) {
-          if (!Array.isArray(this._results)) {
-            this._results = [this._result];
-          }
-          this._result = new Result2(this._rowMode, this._result._types);
-          this._results.push(this._result);
-        }
-      }
-      // associates row metadata from the supplied
-      // message with this query object
-      // metadata used when parsing row results
-      handleRowDescription(msg) {
-        this._checkForMultirow();
-        this._result.addFields(msg.fields);
-        this._accumulateRows = this.callback || !this.listeners("row").length;
-      }
-      handleDataRow(msg) {
-        let row2;
-        if (this._canceledDueToError) {
-          return;
-        }
-        try {
-          row2 = this._result.parseRow(msg.fields);
-        } catch (err) {
-          this._canceledDueToError = err;
-          return;
-        }
-        this.emit("row", row2, this._result);
-        if (this._accumulateRows) {
-          this._result.addRow(row2);
-        }
-      }
-      handleCommandComplete(msg, connection) {
-        this._checkForMultirow();
-        this._result.addCommandComplete(msg);
-        if (this.rows) {
-          connection.sync();
-        }
-      }
-      // if a named prepared statement is created with empty query text
-      // the backend will send an emptyQuery message but *not* a command complete message
-      // since we pipeline sync immediately after execute we don't need to do anything here
-      // unless we have rows specified, in which case we did not pipeline the initial sync call
-      handleEmptyQuery(connection) {
-        if (this.rows) {
-          connection.sync();
-        }
-      }
-      handleError(err, connection) {
-        if (this._canceledDueToError) {
-          err = this._canceledDueToError;
-          this._canceledDueToError = false;
-        }
-        if (this.callback) {
-          return this.callback(err);
-        }
-        this.emit("error", err);
-      }
-      handleReadyForQuery(con) {
-        if (this._canceledDueToError) {
-          return this.handleError(this._canceledDueToError, con);
-        }
-        if (this.callback) {
-          try {
-            this.callback(null, this._results);
-          } catch (err) {
-            process.nextTick(() => {
-              throw err;
-            });
-          }
-        }
-        this.emit("end", this._results);
-      }
-      submit(connection) {
-        if (typeof this.text !== "string" && typeof this.name !== "string") {
-          return new Error("A query must have either text or a name. Supplying neither is unsupported.");
-        }
-        const previous = connection.parsedStatements[this.name] || connection.submittedNamedStatements[this.name];
-        if (this.text && previous && this.text !== previous) {
-          return new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
-        }
-        if (this.values && !Array.isArray(this.values)) {
-          return new Error("Query values must be an array");
-        }
-        if (this.requiresPreparation()) {
-          connection.stream.cork && connection.stream.cork();
-          try {
-            this.prepare(connection);
-          } finally {
-            connection.stream.uncork && connection.stream.uncork();
-          }
-        } else {
-          connection.query(this.text);
-        }
-        return null;
-      }
-      hasBeenParsed(connection) {
-        return this.name && (connection.parsedStatements[this.name] !== void 0 || connection.submittedNamedStatements[this.name] !== void 0);
-      }
-      handlePortalSuspended(connection) {
-        this._getRows(connection, this.rows);
-      }
-      _getRows(connection, rows) {
-        connection.execute({
-          portal: this.portal,
-          rows
-        });
-        if (!rows) {
-          connection.sync();
-        } else {
-          connection.flush();
-        }
-      }
-      // http://developer.postgresql.org/pgdocs/postgres/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY
-      prepare(connection) {
-        if (!this.hasBeenParsed(connection)) {
-          connection.parse({
-            text: this.text,
-            name: this.name,
-            types: this.types
-          });
-          if (this.name) {
-            connection.submittedNamedStatements[this.name] = this.text;
-          }
-        }
-        try {
-          connection.bind({
-            portal: this.portal,
-            statement: this.name,
-            values: this.values,
-            binary: this.binary,
-            valueMapper: utils.prepareValue
-          });
-        } catch (err) {
-          connection.close({ type: "S", name: this.name });
-          connection.sync();
-          this.handleError(err, connection);
-          return;
-        }
-        connection.describe({
-          type: "P",
-          name: this.portal || ""
-        });
-        this._getRows(connection, this.rows);
-      }
-      handleCopyInResponse(connection) {
-        connection.sendCopyFail("No source stream defined");
-      }
-      handleCopyData(msg, connection) {
-      }
-    };
-    module.exports = Query2;
-  }
-});
-
-// node_modules/pg-protocol/dist/messages.js
-var require_messages = __commonJS({
-  "node_modules/pg-protocol/dist/messages.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.NoticeMessage = exports.DataRowMessage = exports.CommandCompleteMessage = exports.ReadyForQueryMessage = exports.NotificationResponseMessage = exports.BackendKeyDataMessage = exports.AuthenticationMD5Password = exports.ParameterStatusMessage = exports.ParameterDescriptionMessage = exports.RowDescriptionMessage = exports.Field = exports.CopyResponse = exports.CopyDataMessage = exports.DatabaseError = exports.copyDone = exports.emptyQuery = exports.replicationStart = exports.portalSuspended = exports.noData = exports.closeComplete = exports.bindComplete = exports.parseComplete = void 0;
-    exports.parseComplete = {
-      name: "parseComplete",
-      length: 5
-    };
-    exports.bindComplete = {
-      name: "bindComplete",
-      length: 5
-    };
-    exports.closeComplete = {
-      name: "closeComplete",
-      length: 5
-    };
-    exports.noData = {
-      name: "noData",
-      length: 5
-    };
-    exports.portalSuspended = {
-      name: "portalSuspended",
-      length: 5
-    };
-    exports.replicationStart = {
-      name: "replicationStart",
-      length: 4
-    };
-    exports.emptyQuery = {
-      name: "emptyQuery",
-      length: 4
-    };
-    exports.copyDone = {
-      name: "copyDone",
-      length: 4
-    };
-    var DatabaseError2 = class extends Error {
-      constructor(message, length, name) {
-        super(message);
-        this.length = length;
-        this.name = name;
-      }
-    };
-    exports.DatabaseError = DatabaseError2;
-    var CopyDataMessage = class {
-      constructor(length, chunk) {
-        this.length = length;
-        this.chunk = chunk;
-        this.name = "copyData";
-      }
-    };
-    exports.CopyDataMessage = CopyDataMessage;
-    var CopyResponse = class {
-      constructor(length, name, binary, columnCount) {
-        this.length = length;
-        this.name = name;
-        this.binary = binary;
-        this.columnTypes = new Array(columnCount);
-      }
-    };
-    exports.CopyResponse = CopyResponse;
-    var Field = class {
-      constructor(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, format) {
-        this.name = name;
-        this.tableID = tableID;
-        this.columnID = columnID;
-        this.dataTypeID = dataTypeID;
-        this.dataTypeSize = dataTypeSize;
-        this.dataTypeModifier = dataTypeModifier;
-        this.format = format;
-      }
-    };
-    exports.Field = Field;
-    var RowDescriptionMessage = class {
-      constructor(length, fieldCount) {
-        this.length = length;
-        this.fieldCount = fieldCount;
-        this.name = "rowDescription";
-        this.fields = new Array(this.fieldCount);
-      }
-    };
-    exports.RowDescriptionMessage = RowDescriptionMessage;
-    var ParameterDescriptionMessage = class {
-      constructor(length, parameterCount) {
-        this.length = length;
-        this.parameterCount = parameterCount;
-        this.name = "parameterDescription";
-        this.dataTypeIDs = new Array(this.parameterCount);
-      }
-    };
-    exports.ParameterDescriptionMessage = ParameterDescriptionMessage;
-    var ParameterStatusMessage = class {
-      constructor(length, parameterName, parameterValue) {
-        this.length = length;
-        this.parameterName = parameterName;
-        this.parameterValue = parameterValue;
-        this.name = "parameterStatus";
-      }
-    };
-    exports.ParameterStatusMessage = ParameterStatusMessage;
-    var AuthenticationMD5Password = class {
-      constructor(length, salt) {
-        this.length = length;
-        this.salt = salt;
-        this.name = "authenticationMD5Password";
-      }
-    };
-    exports.AuthenticationMD5Password = AuthenticationMD5Password;
-    var BackendKeyDataMessage = class {
-      constructor(length, processID, secretKey) {
-        this.length = length;
-        this.processID = processID;
-        this.secretKey = secretKey;
-        this.name = "backendKeyData";
-      }
-    };
-    exports.BackendKeyDataMessage = BackendKeyDataMessage;
-    var NotificationResponseMessage = class {
-      constructor(length, processId, channel, payload) {
-        this.length = length;
-        this.processId = processId;
-        this.channel = channel;
-        this.payload = payload;
-        this.name = "notification";
-      }
-    };
-    exports.NotificationResponseMessage = NotificationResponseMessage;
-    var ReadyForQueryMessage = class {
-      constructor(length, status) {
-        this.length = length;
-        this.status = status;
-        this.name = "readyForQuery";
-      }
-    };
-    exports.ReadyForQueryMessage = ReadyForQueryMessage;
-    var CommandCompleteMessage = class {
-      constructor(length, text2) {
-        this.length = length;
-        this.text = text2;
-        this.name = "commandComplete";
-      }
-    };
-    exports.CommandCompleteMessage = CommandCompleteMessage;
-    var DataRowMessage = class {
-      constructor(length, fields) {
-        this.length = length;
-        this.fields = fields;
-        this.name = "dataRow";
-        this.fieldCount = fields.length;
-      }
-    };
-    exports.DataRowMessage = DataRowMessage;
-    var NoticeMessage = class {
-      constructor(length, message) {
-        this.length = length;
-        this.message = message;
-        this.name = "notice";
-      }
-    };
-    exports.NoticeMessage = NoticeMessage;
-  }
-});
-
-// node_modules/pg-protocol/dist/buffer-writer.js
-var require_buffer_writer = __commonJS({
-  "node_modules/pg-protocol/dist/buffer-writer.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.Writer = void 0;
-    var Writer = class {
-      constructor(size = 256) {
-        this.size = size;
-        this.offset = 5;
-        this.headerPosition = 0;
-        this.buffer = Buffer.allocUnsafe(size);
-      }
-      ensure(size) {
-        const remaining = this.buffer.length - this.offset;
-        if (remaining < size) {
-          const oldBuffer = this.buffer;
-          const newSize = oldBuffer.length + (oldBuffer.length >> 1) + size;
-          this.buffer = Buffer.allocUnsafe(newSize);
-          oldBuffer.copy(this.buffer, 0, 0, this.offset);
-        }
-      }
-      addInt32(num5) {
-        this.ensure(4);
-        this.buffer[this.offset++] = num5 >>> 24 & 255;
-        this.buffer[this.offset++] = num5 >>> 16 & 255;
-        this.buffer[this.offset++] = num5 >>> 8 & 255;
-        this.buffer[this.offset++] = num5 >>> 0 & 255;
-        return this;
-      }
-      addInt16(num5) {
-        this.ensure(2);
-        this.buffer[this.offset++] = num5 >>> 8 & 255;
-        this.buffer[this.offset++] = num5 >>> 0 & 255;
-        return this;
-      }
-      addCString(string4) {
-        if (!string4) {
-          this.ensure(1);
-        } else {
-          const len = Buffer.byteLength(string4);
-          this.ensure(len + 1);
-          this.buffer.write(string4, this.offset, "utf-8");
-          this.offset += len;
-        }
-        this.buffer[this.offset++] = 0;
-        return this;
-      }
-      addString(string4 = "") {
-        const len = Buffer.byteLength(string4);
-        this.ensure(len);
-        this.buffer.write(string4, this.offset);
-        this.offset += len;
-        return this;
-      }
-      // Write an Int32 byte-length prefix immediately followed by the string's UTF-8
-      // bytes. Postgres' Bind wire format prefixes every parameter with its length,
-      // and doing it in one method computes Buffer.byteLength ONCE — the previous
-      // `addInt32(Buffer.byteLength(s)).addString(s)` pairing scanned the string
-      // three times (byteLength for the prefix, byteLength again inside addString,
-      // then the encode), which is costly for large text parameters.
-      addInt32PrefixedString(string4) {
-        const len = Buffer.byteLength(string4);
-        this.ensure(4 + len);
-        const buffer = this.buffer;
-        let offset = this.offset;
-        buffer[offset++] = len >>> 24 & 255;
-        buffer[offset++] = len >>> 16 & 255;
-        buffer[offset++] = len >>> 8 & 255;
-        buffer[offset++] = len >>> 0 & 255;
-        buffer.write(string4, offset, "utf-8");
-        this.offset = offset + len;
-        return this;
-      }
-      add(otherBuffer) {
-        this.ensure(otherBuffer.length);
-        otherBuffer.copy(this.buffer, this.offset);
-        this.offset += otherBuffer.length;
-        return this;
-      }
-      /**
-       * Appends an uninitialized block of {@link size} bytes to the buffer and returns its offset.
-       */
-      reserveUnsafe(size) {
-        const offset = this.offset;
-        this.ensure(size);
-        this.offset += size;
-        return offset;
-      }
-      join(code) {
-        if (code) {
-          this.buffer[this.headerPosition] = code;
-          const length = this.offset - (this.headerPosition + 1);
-          this.buffer.writeInt32BE(length, this.headerPosition + 1);
-        }
-        return this.buffer.slice(code ? 0 : 5, this.offset);
-      }
-      flush(code) {
-        const result = this.join(code);
-        this.offset = 5;
-        this.headerPosition = 0;
-        this.buffer = Buffer.allocUnsafe(this.size);
-        return result;
-      }
-      clear() {
-        this.offset = 5;
-        this.headerPosition = 0;
-      }
-    };
-    exports.Writer = Writer;
-  }
-});
-
-// node_modules/pg-protocol/dist/serializer.js
-var require_serializer = __commonJS({
-  "node_modules/pg-protocol/dist/serializer.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.serialize = void 0;
-    var buffer_writer_1 = require_buffer_writer();
-    var writer = new buffer_writer_1.Writer();
-    var startup = (opts) => {
-      writer.addInt16(3).addInt16(0);
-      for (const key of Object.keys(opts)) {
-        writer.addCString(key).addCString(opts[key]);
-      }
-      writer.addCString("client_encoding").addCString("UTF8");
-      const bodyBuffer = writer.addCString("").flush();
-      const length = bodyBuffer.length + 4;
-      return new buffer_writer_1.Writer().addInt32(length).add(bodyBuffer).flush();
-    };
-    var requestSsl = () => {
-      const response = Buffer.allocUnsafe(8);
-      response.writeInt32BE(8, 0);
-      response.writeInt32BE(80877103, 4);
-      return response;
-    };
-    var password = (password2) => {
-      return writer.addCString(password2).flush(
-        112
-        /* code.startup */
-      );
-    };
-    var sendSASLInitialResponseMessage = function(mechanism, initialResponse) {
-      writer.addCString(mechanism).addInt32PrefixedString(initialResponse);
-      return writer.flush(
-        112
-        /* code.startup */
-      );
-    };
-    var sendSCRAMClientFinalMessage = function(additionalData) {
-      return writer.addString(additionalData).flush(
-        112
-        /* code.startup */
-      );
-    };
-    var query = (text2) => {
-      return writer.addCString(text2).flush(
-        81
-        /* code.query */
-      );
-    };
-    var emptyArray = [];
-    var parse5 = (query2) => {
-      const name = query2.name || "";
-      if (name.length > 63) {
-        console.error("Warning! Postgres only supports 63 characters for query names.");
-        console.error("You supplied %s (%s)", name, name.length);
-        console.error("This can cause conflicts and silent errors executing queries");
-      }
-      const types2 = query2.types || emptyArray;
-      const len = types2.length;
-      const buffer = writer.addCString(name).addCString(query2.text).addInt16(len);
-      for (let i = 0; i < len; i++) {
-        buffer.addInt32(types2[i]);
-      }
-      return writer.flush(
-        80
-        /* code.parse */
-      );
-    };
-    var writeValues = function(values, valueMapper, formatsOffset) {
-      const len = values.length;
-      for (let i = 0; i < len; i++) {
-        const mappedVal = valueMapper ? valueMapper(values[i], i) : values[i];
-        let formatByte = 0;
-        if (mappedVal == null) {
-          writer.addInt32(-1);
-        } else if (mappedVal instanceof Buffer) {
-          formatByte = 1;
-          writer.addInt32(mappedVal.length);
-          writer.add(mappedVal);
-        } else {
-          writer.addInt32PrefixedString(mappedVal);
-        }
-        const buf = writer.buffer;
-        buf[formatsOffset++] = 0;
-        buf[formatsOffset++] = formatByte;
-      }
-    };
-    var bind2 = (config2 = {}) => {
-      const portal = config2.portal || "";
-      const statement = config2.statement || "";
-      const binary = config2.binary || false;
-      const values = config2.values || emptyArray;
-      const len = values.length;
-      writer.addCString(portal).addCString(statement);
-      writer.addInt16(len);
-      const formatsOffset = writer.reserveUnsafe(len * 2);
-      writer.addInt16(len);
-      try {
-        writeValues(values, config2.valueMapper, formatsOffset);
-      } catch (err) {
-        writer.clear();
-        throw err;
-      }
-      writer.addInt16(1);
-      writer.addInt16(
-        binary ? 1 : 0
-        /* ParamType.STRING */
-      );
-      return writer.flush(
-        66
-        /* code.bind */
-      );
-    };
-    var emptyExecute = Buffer.from([69, 0, 0, 0, 9, 0, 0, 0, 0, 0]);
-    var execute = (config2) => {
-      if (!config2 || !config2.portal && !config2.rows) {
-        return emptyExecute;
-      }
-      const portal = config2.portal || "";
-      const rows = config2.rows || 0;
-      const portalLength = Buffer.byteLength(portal);
-      const len = 4 + portalLength + 1 + 4;
-      const buff = Buffer.allocUnsafe(1 + len);
-      buff[0] = 69;
-      buff.writeInt32BE(len, 1);
-      buff.write(portal, 5, "utf-8");
-      buff[portalLength + 5] = 0;
-      buff.writeUInt32BE(rows, buff.length - 4);
-      return buff;
-    };
-    var cancel = (processID, secretKey) => {
-      const buffer = Buffer.allocUnsafe(16);
-      buffer.writeInt32BE(16, 0);
-      buffer.writeInt16BE(1234, 4);
-      buffer.writeInt16BE(5678, 6);
-      buffer.writeInt32BE(processID, 8);
-      buffer.writeInt32BE(secretKey, 12);
-      return buffer;
-    };
-    var cstringMessage = (code, string4) => {
-      const stringLen = Buffer.byteLength(string4);
-      const len = 4 + stringLen + 1;
-      const buffer = Buffer.allocUnsafe(1 + len);
-      buffer[0] = code;
-      buffer.writeInt32BE(len, 1);
-      buffer.write(string4, 5, "utf-8");
-      buffer[len] = 0;
-      return buffer;
-    };
-    var emptyDescribePortal = writer.addCString("P").flush(
-      68
-      /* code.describe */
-    );
-    var emptyDescribeStatement = writer.addCString("S").flush(
-      68
-      /* code.describe */
-    );
-    var describe3 = (msg) => {
-      return msg.name ? cstringMessage(68, `${msg.type}${msg.name || ""}`) : msg.type === "P" ? emptyDescribePortal : emptyDescribeStatement;
-    };
-    var close = (msg) => {
-      const text2 = `${msg.type}${msg.name || ""}`;
-      return cstringMessage(67, text2);
-    };
-    var copyData = (chunk) => {
-      return writer.add(chunk).flush(
-        100
-        /* code.copyFromChunk */
-      );
-    };
-    var copyFail = (message) => {
-      return cstringMessage(102, message);
-    };
-    var codeOnlyBuffer = (code) => Buffer.from([code, 0, 0, 0, 4]);
-    var flushBuffer = codeOnlyBuffer(
-      72
-      /* code.flush */
-    );
-    var syncBuffer = codeOnlyBuffer(
-      83
-      /* code.sync */
-    );
-    var endBuffer = codeOnlyBuffer(
-      88
-      /* code.end */
-    );
-    var copyDoneBuffer = codeOnlyBuffer(
-      99
-      /* code.copyDone */
-    );
-    var serialize = {
-      startup,
-      password,
-      requestSsl,
-      sendSASLInitialResponseMessage,
-      sendSCRAMClientFinalMessage,
-      query,
-      parse: parse5,
-      bind: bind2,
-      execute,
-      describe: describe3,
-      close,
-      flush: () => flushBuffer,
-      sync: () => syncBuffer,
-      end: () => endBuffer,
-      copyData,
-      copyDone: () => copyDoneBuffer,
-      copyFail,
-      cancel
-    };
-    exports.serialize = serialize;
-  }
-});
-
-// node_modules/pg-protocol/dist/buffer-reader.js
-var require_buffer_reader = __commonJS({
-  "node_modules/pg-protocol/dist/buffer-reader.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.BufferReader = void 0;
-    var BufferReader = class {
-      constructor(offset = 0) {
-        this.offset = offset;
-        this.buffer = Buffer.allocUnsafe(0);
-        this.encoding = "utf-8";
-      }
-      setBuffer(offset, buffer) {
-        this.offset = offset;
-        this.buffer = buffer;
-      }
-      int16() {
-        const result = this.buffer.readInt16BE(this.offset);
-        this.offset += 2;
-        return result;
-      }
-      byte() {
-        const result = this.buffer[this.offset];
-        this.offset++;
-        return result;
-      }
-      int32() {
-        const result = this.buffer.readInt32BE(this.offset);
-        this.offset += 4;
-        return result;
-      }
-      uint32() {
-        const result = this.buffer.readUInt32BE(this.offset);
-        this.offset += 4;
-        return result;
-      }
-      string(length) {
-        const result = this.buffer.toString(this.encoding, this.offset, this.offset + length);
-        this.offset += length;
-        return result;
-      }
-      cstring() {
-        const start = this.offset;
-        let end = start;
-        while (this.buffer[end++]) {
-        }
-        this.offset = end;
-        return this.buffer.toString(this.encoding, start, end - 1);
-      }
-      bytes(length) {
-        const result = this.buffer.slice(this.offset, this.offset + length);
-        this.offset += length;
-        return result;
-      }
-    };
-    exports.BufferReader = BufferReader;
-  }
-});
-
-// node_modules/pg-protocol/dist/parser.js
-var require_parser = __commonJS({
-  "node_modules/pg-protocol/dist/parser.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.Parser = void 0;
-    var messages_1 = require_messages();
-    var buffer_reader_1 = require_buffer_reader();
-    var CODE_LENGTH = 1;
-    var LEN_LENGTH = 4;
-    var HEADER_LENGTH = CODE_LENGTH + LEN_LENGTH;
-    var LATEINIT_LENGTH = -1;
-    var emptyBuffer = Buffer.allocUnsafe(0);
-    var Parser = class {
-      constructor(opts) {
-        this.buffer = emptyBuffer;
-        this.bufferLength = 0;
-        this.bufferOffset = 0;
-        this.reader = new buffer_reader_1.BufferReader();
-        if ((opts === null || opts === void 0 ? void 0 : opts.mode) === "binary") {
-          throw new Error("Binary mode not supported yet");
-        }
-        this.mode = (opts === null || opts === void 0 ? void 0 : opts.mode) || "text";
-      }
-      parse(buffer, callback) {
-        this.mergeBuffer(buffer);
-        const bufferFullLength = this.bufferOffset + this.bufferLength;
-        let offset = this.bufferOffset;
-        while (offset + HEADER_LENGTH <= bufferFullLength) {
-          const code = this.buffer[offset];
-          const length = this.buffer.readUInt32BE(offset + CODE_LENGTH);
-          const fullMessageLength = CODE_LENGTH + length;
-          if (fullMessageLength + offset <= bufferFullLength) {
-            const message = this.handlePacket(offset + HEADER_LENGTH, code, length, this.buffer);
-            callback(message);
-            offset += fullMessageLength;
-          } else {
-            break;
-          }
-        }
-        if (offset === bufferFullLength) {
-          this.buffer = emptyBuffer;
-          this.bufferLength = 0;
-          this.bufferOffset = 0;
-        } else {
-          this.bufferLength = bufferFullLength - offset;
-          this.bufferOffset = offset;
-        }
-      }
-      mergeBuffer(buffer) {
-        if (this.bufferLength > 0) {
-          const newLength = this.bufferLength + buffer.byteLength;
-          const newFullLength = newLength + this.bufferOffset;
-          if (newFullLength > this.buffer.byteLength) {
-            let newBuffer;
-            if (newLength <= this.buffer.byteLength && this.bufferOffset >= this.bufferLength) {
-              newBuffer = this.buffer;
-            } else {
-              let newBufferLength = this.buffer.byteLength * 2;
-              while (newLength >= newBufferLength) {
-                newBufferLength *= 2;
-              }
-              newBuffer = Buffer.allocUnsafe(newBufferLength);
-            }
-            this.buffer.copy(newBuffer, 0, this.bufferOffset, this.bufferOffset + this.bufferLength);
-            this.buffer = newBuffer;
-            this.bufferOffset = 0;
-          }
-          buffer.copy(this.buffer, this.bufferOffset + this.bufferLength);
-          this.bufferLength = newLength;
-        } else {
-          this.buffer = buffer;
-          this.bufferOffset = 0;
-          this.bufferLength = buffer.byteLength;
-        }
-      }
-      handlePacket(offset, code, length, bytes) {
-        const { reader } = this;
-        reader.setBuffer(offset, bytes);
-        let message;
-        switch (code) {
-          case 50:
-            message = messages_1.bindComplete;
-            break;
-          case 49:
-            message = messages_1.parseComplete;
-            break;
-          case 51:
-            message = messages_1.closeComplete;
-            break;
-          case 110:
-            message = messages_1.noData;
-            break;
-          case 115:
-            message = messages_1.portalSuspended;
-            break;
-          case 99:
-            message = messages_1.copyDone;
-            break;
-          case 87:
-            message = messages_1.replicationStart;
-            break;
-          case 73:
-            message = messages_1.emptyQuery;
-            break;
-          case 68:
-            message = parseDataRowMessage(reader);
-            break;
-          case 67:
-            message = parseCommandCompleteMessage(reader);
-            break;
-          case 90:
-            message = parseReadyForQueryMessage(reader);
-            break;
-          case 65:
-            message = parseNotificationMessage(reader);
-            break;
-          case 82:
-            message = parseAuthenticationResponse(reader, length);
-            break;
-          case 83:
-            message = parseParameterStatusMessage(reader);
-            break;
-          case 75:
-            message = parseBackendKeyData(reader);
-            break;
-          case 69:
-            message = parseErrorMessage(reader, "error");
-            break;
-          case 78:
-            message = parseErrorMessage(reader, "notice");
-            break;
-          case 84:
-            message = parseRowDescriptionMessage(reader);
-            break;
-          case 116:
-            message = parseParameterDescriptionMessage(reader);
-            break;
-          case 71:
-            message = parseCopyInMessage(reader);
-            break;
-          case 72:
-            message = parseCopyOutMessage(reader);
-            break;
-          case 100:
-            message = parseCopyData(reader, length);
-            break;
-          default:
-            return new messages_1.DatabaseError("received invalid response: " + code.toString(16), length, "error");
-        }
-        reader.setBuffer(0, emptyBuffer);
-        message.length = length;
-        return message;
-      }
-    };
-    exports.Parser = Parser;
-    var parseReadyForQueryMessage = (reader) => {
-      const status = reader.string(1);
-      return new messages_1.ReadyForQueryMessage(LATEINIT_LENGTH, status);
-    };
-    var parseCommandCompleteMessage = (reader) => {
-      const text2 = reader.cstring();
-      return new messages_1.CommandCompleteMessage(LATEINIT_LENGTH, text2);
-    };
-    var parseCopyData = (reader, length) => {
-      const chunk = reader.bytes(length - 4);
-      return new messages_1.CopyDataMessage(LATEINIT_LENGTH, chunk);
-    };
-    var parseCopyInMessage = (reader) => parseCopyMessage(reader, "copyInResponse");
-    var parseCopyOutMessage = (reader) => parseCopyMessage(reader, "copyOutResponse");
-    var parseCopyMessage = (reader, messageName) => {
-      const isBinary = reader.byte() !== 0;
-      const columnCount = reader.int16();
-      const message = new messages_1.CopyResponse(LATEINIT_LENGTH, messageName, isBinary, columnCount);
-      for (let i = 0; i < columnCount; i++) {
-        message.columnTypes[i] = reader.int16();
-      }
-      return message;
-    };
-    var parseNotificationMessage = (reader) => {
-      const processId = reader.int32();
-      const channel = reader.cstring();
-      const payload = reader.cstring();
-      return new messages_1.NotificationResponseMessage(LATEINIT_LENGTH, processId, channel, payload);
-    };
-    var parseRowDescriptionMessage = (reader) => {
-      const fieldCount = reader.int16();
-      const message = new messages_1.RowDescriptionMessage(LATEINIT_LENGTH, fieldCount);
-      for (let i = 0; i < fieldCount; i++) {
-        message.fields[i] = parseField(reader);
-      }
-      return message;
-    };
-    var parseField = (reader) => {
-      const name = reader.cstring();
-      const tableID = reader.uint32();
-      const columnID = reader.int16();
-      const dataTypeID = reader.uint32();
-      const dataTypeSize = reader.int16();
-      const dataTypeModifier = reader.int32();
-      const mode = reader.int16() === 0 ? "text" : "binary";
-      return new messages_1.Field(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, mode);
-    };
-    var parseParameterDescriptionMessage = (reader) => {
-      const parameterCount = reader.int16();
-      const message = new messages_1.ParameterDescriptionMessage(LATEINIT_LENGTH, parameterCount);
-      for (let i = 0; i < parameterCount; i++) {
-        message.dataTypeIDs[i] = reader.uint32();
-      }
-      return message;
-    };
-    var parseDataRowMessage = (reader) => {
-      const fieldCount = reader.int16();
-      const fields = new Array(fieldCount);
-      for (let i = 0; i < fieldCount; i++) {
-        const len = reader.int32();
-        fields[i] = len === -1 ? null : reader.string(len);
-      }
-      return new messages_1.DataRowMessage(LATEINIT_LENGTH, fields);
-    };
-    var parseParameterStatusMessage = (reader) => {
-      const name = reader.cstring();
-      const value = reader.cstring();
-      return new messages_1.ParameterStatusMessage(LATEINIT_LENGTH, name, value);
-    };
-    var parseBackendKeyData = (reader) => {
-      const processID = reader.int32();
-      const secretKey = reader.int32();
-      return new messages_1.BackendKeyDataMessage(LATEINIT_LENGTH, processID, secretKey);
-    };
-    var parseAuthenticationResponse = (reader, length) => {
-      const code = reader.int32();
-      const message = {
-        name: "authenticationOk",
-        length
-      };
-      switch (code) {
-        case 0:
-          break;
-        case 3:
-          if (message.length === 8) {
-            message.name = "authenticationCleartextPassword";
-          }
-          break;
-        case 5:
-          if (message.length === 12) {
-            message.name = "authenticationMD5Password";
-            const salt = reader.bytes(4);
-            return new messages_1.AuthenticationMD5Password(LATEINIT_LENGTH, salt);
-          }
-          break;
-        case 10:
-          {
-            message.name = "authenticationSASL";
-            message.mechanisms = [];
-            let mechanism;
-            do {
-              mechanism = reader.cstring();
-              if (mechanism) {
-                message.mechanisms.push(mechanism);
-              }
-            } while (mechanism);
-          }
-          break;
-        case 11:
-          message.name = "authenticationSASLContinue";
-          message.data = reader.string(length - 8);
-          break;
-        case 12:
-          message.name = "authenticationSASLFinal";
-          message.data = reader.string(length - 8);
-          break;
-        default:
-          throw new Error("Unknown authenticationOk message type " + code);
-      }
-      return message;
-    };
-    var parseErrorMessage = (reader, name) => {
-      const fields = {};
-      let fieldType = reader.string(1);
-      while (fieldType !== "\0") {
-        fields[fieldType] = reader.cstring();
-        fieldType = reader.string(1);
-      }
-      const messageValue = fields.M;
-      const message = name === "notice" ? new messages_1.NoticeMessage(LATEINIT_LENGTH, messageValue) : new messages_1.DatabaseError(messageValue, LATEINIT_LENGTH, name);
-      message.severity = fields.S;
-      message.code = fields.C;
-      message.detail = fields.D;
-      message.hint = fields.H;
-      message.position = fields.P;
-      message.internalPosition = fields.p;
-      message.internalQuery = fields.q;
-      message.where = fields.W;
-      message.schema = fields.s;
-      message.table = fields.t;
-      message.column = fields.c;
-      message.dataType = fields.d;
-      message.constraint = fields.n;
-      message.file = fields.F;
-      message.line = fields.L;
-      message.routine = fields.R;
-      return message;
-    };
-  }
-});
-
-// node_modules/pg-protocol/dist/index.js
-var require_dist = __commonJS({
-  "node_modules/pg-protocol/dist/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.DatabaseError = exports.serialize = void 0;
-    exports.parse = parse5;
-    var messages_1 = require_messages();
-    Object.defineProperty(exports, "DatabaseError", { enumerable: true, get: function() {
-      return messages_1.DatabaseError;
-    } });
-    var serializer_1 = require_serializer();
-    Object.defineProperty(exports, "serialize", { enumerable: true, get: function() {
-      return serializer_1.serialize;
-    } });
-    var parser_1 = require_parser();
-    function parse5(stream, callback) {
-      const parser = new parser_1.Parser();
-      stream.on("data", (buffer) => parser.parse(buffer, callback));
-      return new Promise((resolve) => stream.on("end", () => resolve()));
-    }
-  }
-});
-
-// node_modules/pg-cloudflare/dist/empty.js
-var require_empty = __commonJS({
-  "node_modules/pg-cloudflare/dist/empty.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = {};
-  }
-});
-
-// node_modules/pg/lib/stream.js
-var require_stream = __commonJS({
-  "node_modules/pg/lib/stream.js"(exports, module) {
-    var { getStream, getSecureStream } = getStreamFuncs();
-    module.exports = {
-      /**
-       * Get a socket stream compatible with the current runtime environment.
-       * @returns {Duplex}
-       */
-      getStream,
-      /**
-       * Get a TLS secured socket, compatible with the current environment,
-       * using the socket and other settings given in `options`.
-       * @returns {Duplex}
-       */
-      getSecureStream
-    };
-    function getNodejsStreamFuncs() {
-      function getStream2(ssl) {
-        const net2 = __require("net");
-        return new net2.Socket();
-      }
-      function getSecureStream2(options) {
-        const tls = __require("tls");
-        return tls.connect(options);
-      }
-      return {
-        getStream: getStream2,
-        getSecureStream: getSecureStream2
-      };
-    }
-    function getCloudflareStreamFuncs() {
-      function getStream2(ssl) {
-        const { CloudflareSocket } = require_empty();
-        return new CloudflareSocket(ssl);
-      }
-      function getSecureStream2(options) {
-        options.socket.startTls(options);
-        return options.socket;
-      }
-      return {
-        getStream: getStream2,
-        getSecureStream: getSecureStream2
-      };
-    }
-    function isCloudflareRuntime() {
-      if (typeof navigator === "object" && navigator !== null && typeof navigator.userAgent === "string") {
-        return navigator.userAgent === "Cloudflare-Workers";
-      }
-      if (typeof Response === "function") {
-        const resp = new Response(null, { cf: { thing: true } });
-        if (typeof resp.cf === "object" && resp.cf !== null && resp.cf.thing) {
-          return true;
-        }
-      }
-      return false;
-    }
-    function getStreamFuncs() {
-      if (isCloudflareRuntime()) {
-        return getCloudflareStreamFuncs();
-      }
-      return getNodejsStreamFuncs();
-    }
-  }
-});
-
-// node_modules/pg/lib/connection.js
-var require_connection2 = __commonJS({
-  "node_modules/pg/lib/connection.js"(exports, module) {
-    "use strict";
-    var EventEmitter = __require("events").EventEmitter;
-    var { parse: parse5, serialize } = require_dist();
-    var stream = require_stream();
-    var { getStream } = stream;
-    var flushBuffer = serialize.flush();
-    var syncBuffer = serialize.sync();
-    var endBuffer = serialize.end();
-    var Connection2 = class extends EventEmitter {
-      constructor(config2) {
-        super();
-        config2 = config2 || {};
-        this.stream = config2.stream || getStream(config2.ssl);
-        if (typeof this.stream === "function") {
-          this.stream = this.stream(config2);
-        }
-        this._keepAlive = config2.keepAlive;
-        this._keepAliveInitialDelayMillis = config2.keepAliveInitialDelayMillis;
-        this.parsedStatements = {};
-        this.submittedNamedStatements = {};
-        this.ssl = config2.ssl || false;
-        this.sslNegotiation = config2.sslNegotiation || "postgres";
-        this._ending = false;
-        this._emitMessage = false;
-        const self2 = this;
-        this.on("newListener", function(eventName) {
-          if (eventName === "message") {
-            self2._emitMessage = true;
-          }
-        });
-      }
-      connect(port, host) {
-        const self2 = this;
-        this._connecting = true;
-        this.stream.setNoDelay(true);
-        this.stream.connect(port, host);
-        this.stream.once("connect", function() {
-          if (self2._keepAlive) {
-            self2.stream.setKeepAlive(true, self2._keepAliveInitialDelayMillis);
-          }
-          self2.emit("connect");
-        });
-        const reportStreamError = function(error63) {
-          if (self2._ending && (error63.code === "ECONNRESET" || error63.code === "EPIPE")) {
-            return;
-          }
-          self2.emit("error", error63);
-        };
-        this.stream.on("error", reportStreamError);
-        this.stream.on("close", function() {
-          self2.emit("end");
-        });
-        if (!this.ssl) {
-          return this.attachListeners(this.stream);
-        }
-        if (this.sslNegotiation === "direct") {
-          return this.stream.once("connect", function() {
-            self2.upgradeToSSL(host, reportStreamError);
-          });
-        }
-        this.stream.once("data", function(buffer) {
-          const responseCode = buffer.toString("utf8");
-          switch (responseCode) {
-            case "S":
-              break;
-            case "N":
-              self2.stream.end();
-              return self2.emit("error", new Error("The server does not support SSL connections"));
-            default:
-              self2.stream.end();
-              return self2.emit("error", new Error("There was an error establishing an SSL connection"));
-          }
-          self2.upgradeToSSL(host, reportStreamError);
-        });
-      }
-      upgradeToSSL(host, reportStreamError) {
-        const self2 = this;
-        const options = {
-          socket: self2.stream,
-          // tls.connect checks the server identity against `servername`, falling
-          // back to `host` and then to 'localhost'. `servername` must stay unset
-          // for IP addresses (see below), so `host` is needed to keep certificate
-          // validation working when connecting to an IP address.
-          host
-        };
-        if (self2.ssl !== true) {
-          Object.assign(options, self2.ssl);
-          if ("key" in self2.ssl) {
-            options.key = self2.ssl.key;
-          }
-        }
-        if (self2.sslNegotiation === "direct") {
-          options.ALPNProtocols = ["postgresql"];
-        }
-        const net2 = __require("net");
-        if (net2.isIP && net2.isIP(host) === 0) {
-          options.servername = host;
-        }
-        try {
-          self2.stream = stream.getSecureStream(options);
-        } catch (err) {
-          return self2.emit("error", err);
-        }
-        self2.attachListeners(self2.stream);
-        self2.stream.on("error", reportStreamError);
-        self2.emit("sslconnect");
-      }
-      attachListeners(stream2) {
-        parse5(stream2, (msg) => {
-          const eventName = msg.name === "error" ? "errorMessage" : msg.name;
-          if (this._emitMessage) {
-            this.emit("message", msg);
-          }
-          this.emit(eventName, msg);
-        });
-      }
-      requestSsl() {
-        this.stream.write(serialize.requestSsl());
-      }
-      startup(config2) {
-        this.stream.write(serialize.startup(config2));
-      }
-      cancel(processID, secretKey) {
-        this._send(serialize.cancel(processID, secretKey));
-      }
-      password(password) {
-        this._send(serialize.password(password));
-      }
-      sendSASLInitialResponseMessage(mechanism, initialResponse) {
-        this._send(serialize.sendSASLInitialResponseMessage(mechanism, initialResponse));
-      }
-      sendSCRAMClientFinalMessage(additionalData) {
-        this._send(serialize.sendSCRAMClientFinalMessage(additionalData));
-      }
-      _send(buffer) {
-        if (!this.stream.writable) {
-          return false;
-        }
-        return this.stream.write(buffer);
-      }
-      query(text2) {
-        this._send(serialize.query(text2));
-      }
-      // send parse message
-      parse(query) {
-        this._send(serialize.parse(query));
-      }
-      // send bind message
-      bind(config2) {
-        this._send(serialize.bind(config2));
-      }
-      // send execute message
-      execute(config2) {
-        this._send(serialize.execute(config2));
-      }
-      flush() {
-        if (this.stream.writable) {
-          this.stream.write(flushBuffer);
-        }
-      }
-      sync() {
-        this._send(syncBuffer);
-      }
-      ref() {
-        this.stream.ref();
-      }
-      unref() {
-        this.stream.unref();
-      }
-      end() {
-        this._ending = true;
-        if (!this._connecting || !this.stream.writable) {
-          this.stream.end();
-          return;
-        }
-        return this.stream.write(endBuffer, () => {
-          this.stream.end();
-        });
-      }
-      close(msg) {
-        this._send(serialize.close(msg));
-      }
-      describe(msg) {
-        this._send(serialize.describe(msg));
-      }
-      sendCopyFromChunk(chunk) {
-        this._send(serialize.copyData(chunk));
-      }
-      endCopyFrom() {
-        this._send(serialize.copyDone());
-      }
-      sendCopyFail(msg) {
-        this._send(serialize.copyFail(msg));
-      }
-    };
-    module.exports = Connection2;
-  }
-});
-
-// node_modules/split2/index.js
-var require_split2 = __commonJS({
-  "node_modules/split2/index.js"(exports, module) {
-    "use strict";
-    var { Transform } = __require("stream");
-    var { StringDecoder } = __require("string_decoder");
-    var kLast = /* @__PURE__ */ Symbol("last");
-    var kDecoder = /* @__PURE__ */ Symbol("decoder");
-    function transform2(chunk, enc, cb) {
-      let list;
-      if (this.overflow) {
-        const buf = this[kDecoder].write(chunk);
-        list = buf.split(this.matcher);
-        if (list.length === 1) return cb();
-        list.shift();
-        this.overflow = false;
-      } else {
-        this[kLast] += this[kDecoder].write(chunk);
-        list = this[kLast].split(this.matcher);
-      }
-      this[kLast] = list.pop();
-      for (let i = 0; i < list.length; i++) {
-        try {
-          push(this, this.mapper(list[i]));
-        } catch (error63) {
-          return cb(error63);
-        }
-      }
-      this.overflow = this[kLast].length > this.maxLength;
-      if (this.overflow && !this.skipOverflow) {
-        cb(new Error("maximum buffer reached"));
-        return;
-      }
-      cb();
-    }
-    function flush(cb) {
-      this[kLast] += this[kDecoder].end();
-      if (this[kLast]) {
-        try {
-          push(this, this.mapper(this[kLast]));
-        } catch (error63) {
-          return cb(error63);
-        }
-      }
-      cb();
-    }
-    function push(self2, val) {
-      if (val !== void 0) {
-        self2.push(val);
-      }
-    }
-    function noop4(incoming) {
-      return incoming;
-    }
-    function split(matcher, mapper, options) {
-      matcher = matcher || /\r?\n/;
-      mapper = mapper || noop4;
-      options = options || {};
-      switch (arguments.length) {
-        case 1:
-          if (typeof matcher === "function") {
-            mapper = matcher;
-            matcher = /\r?\n/;
-          } else if (typeof matcher === "object" && !(matcher instanceof RegExp) && !matcher[Symbol.split]) {
-            options = matcher;
-            matcher = /\r?\n/;
-          }
-          break;
-        case 2:
-          if (typeof matcher === "function") {
-            options = mapper;
-            mapper = matcher;
-            matcher = /\r?\n/;
-          } else if (typeof mapper === "object") {
-            options = mapper;
-            mapper = noop4;
-          }
-      }
-      options = Object.assign({}, options);
-      options.autoDestroy = true;
-      options.transform = transform2;
-      options.flush = flush;
-      options.readableObjectMode = true;
-      const stream = new Transform(options);
-      stream[kLast] = "";
-      stream[kDecoder] = new StringDecoder("utf8");
-      stream.matcher = matcher;
-      stream.mapper = mapper;
-      stream.maxLength = options.maxLength;
-      stream.skipOverflow = options.skipOverflow || false;
-      stream.overflow = false;
-      stream._destroy = function(err, cb) {
-        this._writableState.errorEmitted = false;
-        cb(err);
-      };
-      return stream;
-    }
-    module.exports = split;
-  }
-});
-
-// node_modules/pgpass/lib/helper.js
-var require_helper = __commonJS({
-  "node_modules/pgpass/lib/helper.js"(exports, module) {
-    "use strict";
-    var path57 = __require("path");
-    var Stream = __require("stream").Stream;
-    var split = require_split2();
-    var util = __require("util");
-    var defaultPort = 5432;
-    var isWin = process.platform === "win32";
-    var warnStream = process.stderr;
-    var S_IRWXG = 56;
-    var S_IRWXO = 7;
-    var S_IFMT = 61440;
-    var S_IFREG = 32768;
-    function isRegFile(mode) {
-      return (mode & S_IFMT) == S_IFREG;
-    }
-    var fieldNames = ["host", "port", "database", "user", "password"];
-    var nrOfFields = fieldNames.length;
-    var passKey = fieldNames[nrOfFields - 1];
-    function warn() {
-      var isWritable = warnStream instanceof Stream && true === warnStream.writable;
-      if (isWritable) {
-        var args = Array.prototype.slice.call(arguments).concat("\n");
-        warnStream.write(util.format.apply(util, args));
-      }
-    }
-    Object.defineProperty(module.exports, "isWin", {
-      get: function() {
-        return isWin;
-      },
-      set: function(val) {
-        isWin = val;
-      }
-    });
-    module.exports.warnTo = function(stream) {
-      var old = warnStream;
-      warnStream = stream;
-      return old;
-    };
-    module.exports.getFileName = function(rawEnv) {
-      var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path57.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path57.join(env.HOME || "./", ".pgpass"));
-      return file2;
-    };
-    module.exports.usePgPass = function(stats, fname) {
-      if (Object.prototype.hasOwnProperty.call(process.env, "PGPASSWORD")) {
-        return false;
-      }
-      if (isWin) {
-        return true;
-      }
-      fname = fname || "<unkn>";
-      if (!isRegFile(stats.mode)) {
-        warn('WARNING: password file "%s" is not a plain file', fname);
-        return false;
-      }
-      if (stats.mode & (S_IRWXG | S_IRWXO)) {
-        warn('WARNING: password file "%s" has group or world access; permissions should be u=rw (0600) or less', fname);
-        return false;
-      }
-      return true;
-    };
-    var matcher = module.exports.match = function(connInfo, entry) {
-      return fieldNames.slice(0, -1).reduce(function(prev, field, idx) {
-        if (idx == 1) {
-          if (Number(connInfo[field] || defaultPort) === Number(entry[field])) {
-            return prev && true;
-          }
-        }
-        return prev && (entry[field] === "*" || entry[field] === connInfo[field]);
-      }, true);
-    };
-    module.exports.getPassword = function(connInfo, stream, cb) {
-      var pass;
-      var lineStream = stream.pipe(split());
-      function onLine(line) {
-        var entry = parseLine(line);
-        if (entry && isValidEntry(entry) && matcher(connInfo, entry)) {
-          pass = entry[passKey];
-          lineStream.end();
-        }
-      }
-      var onEnd = function() {
-        stream.destroy();
-        cb(pass);
-      };
-      var onErr = function(err) {
-        stream.destroy();
-        warn("WARNING: error on reading file: %s", err);
-        cb(void 0);
-      };
-      stream.on("error", onErr);
-      lineStream.on("data", onLine).on("end", onEnd).on("error", onErr);
-    };
-    var parseLine = module.exports.parseLine = function(line) {
-      if (line.length < 11 || line.match(/^\s+#/)) {
-        return null;
-      }
-      var curChar = "";
-      var prevChar = "";
-      var fieldIdx = 0;
-      var startIdx = 0;
-      var endIdx = 0;
-      var obj = {};
-      var isLastField = false;
-      var addToObj = function(idx, i0, i1) {
-        var field = line.substring(i0, i1);
-        if (!Object.hasOwnProperty.call(process.env, "PGPASS_NO_DEESCAPE")) {
-          field = field.replace(/\\([:\\])/g, "$1");
-        }
-        obj[fieldNames[idx]] = field;
-      };
-      for (var i = 0; i < line.length - 1; i += 1) {
-        curChar = line.charAt(i + 1);
-        prevChar = line.charAt(i);
-        isLastField = fieldIdx == nrOfFields - 1;
-        if (isLastField) {
-          addToObj(fieldIdx, startIdx);
-          break;
-        }
-        if (i >= 0 && curChar == ":" && prevChar !== "\\") {
-          addToObj(fieldIdx, startIdx, i + 1);
-          startIdx = i + 2;
-          fieldIdx += 1;
-        }
-      }
-      obj = Object.keys(obj).length === nrOfFields ? obj : null;
-      return obj;
-    };
-    var isValidEntry = module.exports.isValidEntry = function(entry) {
-      var rules = {
-        // host
-        0: function(x) {
-          return x.length > 0;
-        },
-        // port
-        1: function(x) {
-          if (x === "*") {
-            return true;
-          }
-          x = Number(x);
-          return isFinite(x) && x > 0 && x < 9007199254740992 && Math.floor(x) === x;
-        },
-        // database
-        2: function(x) {
-          return x.length > 0;
-        },
-        // username
-        3: function(x) {
-          return x.length > 0;
-        },
-        // password
-        4: function(x) {
-          return x.length > 0;
-        }
-      };
-      for (var idx = 0; idx < fieldNames.length; idx += 1) {
-        var rule = rules[idx];
-        var value = entry[fieldNames[idx]] || "";
-        var res = rule(value);
-        if (!res) {
-          return false;
-        }
-      }
-      return true;
-    };
-  }
-});
-
-// node_modules/pgpass/lib/index.js
-var require_lib = __commonJS({
-  "node_modules/pgpass/lib/index.js"(exports, module) {
-    "use strict";
-    var path57 = __require("path");
-    var fs3 = __require("fs");
-    var helper = require_helper();
-    module.exports = function(connInfo, cb) {
-      var file2 = helper.getFileName();
-      fs3.stat(file2, function(err, stat9) {
-        if (err || !helper.usePgPass(stat9, file2)) {
-          return cb(void 0);
-        }
-        var st = fs3.createReadStream(file2);
-        helper.getPassword(connInfo, st, cb);
-      });
-    };
-    module.exports.warnTo = helper.warnTo;
-  }
-});
-
-// node_modules/pg/lib/client.js
-var require_client2 = __commonJS({
-  "node_modules/pg/lib/client.js"(exports, module) {
-    var EventEmitter = __require("events").EventEmitter;
-    var utils = require_utils2();
-    var nodeUtils = __require("util");
-    var sasl = require_sasl();
-    var TypeOverrides2 = require_type_overrides();
-    var ConnectionParameters = require_connection_parameters();
-    var Query2 = require_query();
-    var defaults3 = require_defaults();
-    var Connection2 = require_connection2();
-    var crypto2 = require_utils3();
-    var activeQueryDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Client.activeQuery is deprecated and will be removed in pg@9.0"
-    );
-    var queryQueueDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Client.queryQueue is deprecated and will be removed in pg@9.0."
-    );
-    var pgPassDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "pgpass support is deprecated and will be removed in pg@9.0. You can provide an async function as the password property to the Client/Pool constructor that returns a password instead. Within this function you can call the pgpass module in your own code."
-    );
-    var byoPromiseDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Passing a custom Promise implementation to the Client/Pool constructor is deprecated and will be removed in pg@9.0."
-    );
-    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
-    );
-    function coerceNumberOrDefault(value, defaultValue) {
-      if (typeof value === "number") {
-        return Number.isFinite(value) ? value : defaultValue;
-      }
-      if (typeof value === "string" && value.trim() !== "") {
-        const n = Number(value);
-        return Number.isFinite(n) ? n : defaultValue;
-      }
-      return defaultValue;
-    }
-    var Client2 = class extends EventEmitter {
-      constructor(config2) {
-        super();
-        this.connectionParameters = new ConnectionParameters(config2);
-        this.user = this.connectionParameters.user;
-        this.database = this.connectionParameters.database;
-        this.port = this.connectionParameters.port;
-        this.host = this.connectionParameters.host;
-        Object.defineProperty(this, "password", {
-          configurable: true,
-          enumerable: false,
-          writable: true,
-          value: this.connectionParameters.password
-        });
-        this.replication = this.connectionParameters.replication;
-        const c = config2 || {};
-        if (c.Promise) {
-          byoPromiseDeprecationNotice();
-        }
-        this._Promise = c.Promise || global.Promise;
-        this._types = new TypeOverrides2(c.types);
-        this._ending = false;
-        this._ended = false;
-        this._connecting = false;
-        this._connected = false;
-        this._connectionError = false;
-        this._queryable = true;
-        this._activeQuery = null;
-        this._txStatus = null;
-        this.enableChannelBinding = Boolean(c.enableChannelBinding);
-        this.scramMaxIterations = coerceNumberOrDefault(c.scramMaxIterations, sasl.DEFAULT_MAX_SCRAM_ITERATIONS);
-        this.connection = c.connection || new Connection2({
-          stream: c.stream,
-          ssl: this.connectionParameters.ssl,
-          sslNegotiation: this.connectionParameters.sslnegotiation,
-          keepAlive: c.keepAlive || false,
-          keepAliveInitialDelayMillis: c.keepAliveInitialDelayMillis || 0,
-          encoding: this.connectionParameters.client_encoding || "utf8"
-        });
-        this._queryQueue = [];
-        this._sentQueryQueue = [];
-        this.pipeline = Boolean(c.pipeline);
-        this.binary = c.binary || defaults3.binary;
-        this.processID = null;
-        this.secretKey = null;
-        this.ssl = this.connectionParameters.ssl || false;
-        this.sslNegotiation = this.connectionParameters.sslnegotiation || "postgres";
-        if (this.ssl && this.ssl.key) {
-          Object.defineProperty(this.ssl, "key", {
-            enumerable: false
-          });
-        }
-        this._connectionTimeoutMillis = c.connectionTimeoutMillis || 0;
-      }
-      get activeQuery() {
-        activeQueryDeprecationNotice();
-        return this._activeQuery;
-      }
-      set activeQuery(val) {
-        activeQueryDeprecationNotice();
-        this._activeQuery = val;
-      }
-      _getActiveQuery() {
-        return this._activeQuery;
-      }
-      _errorAllQueries(err) {
-        const enqueueError = (query) => {
-          process.nextTick(() => {
-            query.handleError(err, this.connection);
-          });
-        };
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery) {
-          enqueueError(activeQuery);
-          this._activeQuery = null;
-        }
-        this._sentQueryQueue.forEach(enqueueError);
-        this._sentQueryQueue.length = 0;
-        this._queryQueue.forEach(enqueueError);
-        this._queryQueue.length = 0;
-      }
-      _connect(callback) {
-        const self2 = this;
-        const con = this.connection;
-        this._connectionCallback = callback;
-        if (this._connecting || this._connected) {
-          const err = new Error("Client has already been connected. You cannot reuse a client.");
-          process.nextTick(() => {
-            callback(err);
-          });
-          return;
-        }
-        this._connecting = true;
-        if (this._connectionTimeoutMillis > 0) {
-          this.connectionTimeoutHandle = setTimeout(() => {
-            con._ending = true;
-            con.stream.destroy(new Error("timeout expired"));
-          }, this._connectionTimeoutMillis);
-          if (this.connectionTimeoutHandle.unref) {
-            this.connectionTimeoutHandle.unref();
-          }
-        }
-        if (this.host && this.host.indexOf("/") === 0) {
-          con.connect(this.host + "/.s.PGSQL." + this.port);
-        } else {
-          con.connect(this.port, this.host);
-        }
-        con.on("connect", function() {
-          if (self2.ssl) {
-            if (self2.sslNegotiation !== "direct") {
-              con.requestSsl();
-            }
-          } else {
-            con.startup(self2.getStartupConf());
-          }
-        });
-        con.on("sslconnect", function() {
-          con.startup(self2.getStartupConf());
-        });
-        this._attachListeners(con);
-        con.once("end", () => {
-          const error63 = this._ending ? new Error("Connection terminated") : new Error("Connection terminated unexpectedly");
-          clearTimeout(this.connectionTimeoutHandle);
-          this._errorAllQueries(error63);
-          this._ended = true;
-          if (!this._ending) {
-            if (this._connecting && !this._connectionError) {
-              if (this._connectionCallback) {
-                this._connectionCallback(error63);
-              } else {
-                this._handleErrorEvent(error63);
-              }
-            } else if (!this._connectionError) {
-              this._handleErrorEvent(error63);
-            }
-          }
-          process.nextTick(() => {
-            this.emit("end");
-          });
-        });
-      }
-      connect(callback) {
-        if (callback) {
-          this._connect(callback);
-          return;
-        }
-        return new this._Promise((resolve, reject) => {
-          this._connect((error63) => {
-            if (error63) {
-              reject(error63);
-            } else {
-              resolve(this);
-            }
-          });
-        });
-      }
-      _attachListeners(con) {
-        con.on("authenticationCleartextPassword", this._handleAuthCleartextPassword.bind(this));
-        con.on("authenticationMD5Password", this._handleAuthMD5Password.bind(this));
-        con.on("authenticationSASL", this._handleAuthSASL.bind(this));
-        con.on("authenticationSASLContinue", this._handleAuthSASLContinue.bind(this));
-        con.on("authenticationSASLFinal", this._handleAuthSASLFinal.bind(this));
-        con.on("backendKeyData", this._handleBackendKeyData.bind(this));
-        con.on("error", this._handleErrorEvent.bind(this));
-        con.on("errorMessage", this._handleErrorMessage.bind(this));
-        con.on("readyForQuery", this._handleReadyForQuery.bind(this));
-        con.on("notice", this._handleNotice.bind(this));
-        con.on("rowDescription", this._handleRowDescription.bind(this));
-        con.on("dataRow", this._handleDataRow.bind(this));
-        con.on("portalSuspended", this._handlePortalSuspended.bind(this));
-        con.on("emptyQuery", this._handleEmptyQuery.bind(this));
-        con.on("commandComplete", this._handleCommandComplete.bind(this));
-        con.on("parseComplete", this._handleParseComplete.bind(this));
-        con.on("copyInResponse", this._handleCopyInResponse.bind(this));
-        con.on("copyData", this._handleCopyData.bind(this));
-        con.on("notification", this._handleNotification.bind(this));
-      }
-      _getPassword(cb) {
-        const con = this.connection;
-        if (typeof this.password === "function") {
-          this._Promise.resolve().then(() => this.password(this.connectionParameters)).then((pass) => {
-            if (pass !== void 0) {
-              if (typeof pass !== "string") {
-                con.emit("error", new TypeError("Password must be a string"));
-                return;
-              }
-              this.connectionParameters.password = this.password = pass;
-            } else {
-              this.connectionParameters.password = this.password = null;
-            }
-            cb();
-          }).catch((err) => {
-            con.emit("error", err);
-          });
-        } else if (this.password !== null) {
-          cb();
-        } else {
-          try {
-            const pgPass = require_lib();
-            pgPass(this.connectionParameters, (pass) => {
-              if (void 0 !== pass) {
-                pgPassDeprecationNotice();
-                this.connectionParameters.password = this.password = pass;
-              }
-              cb();
-            });
-          } catch (e) {
-            this.emit("error", e);
-          }
-        }
-      }
-      _handleAuthCleartextPassword(msg) {
-        this._getPassword(() => {
-          this.connection.password(this.password);
-        });
-      }
-      _handleAuthMD5Password(msg) {
-        this._getPassword(async () => {
-          try {
-            const hashedPassword = await crypto2.postgresMd5PasswordHash(this.user, this.password, msg.salt);
-            this.connection.password(hashedPassword);
-          } catch (e) {
-            this.emit("error", e);
-          }
-        });
-      }
-      _handleAuthSASL(msg) {
-        this._getPassword(() => {
-          try {
-            this.saslSession = sasl.startSession(
-              msg.mechanisms,
-              this.enableChannelBinding && this.connection.stream,
-              this.scramMaxIterations
-            );
-            this.connection.sendSASLInitialResponseMessage(this.saslSession.mechanism, this.saslSession.response);
-          } catch (err) {
-            this.connection.emit("error", err);
-          }
-        });
-      }
-      async _handleAuthSASLContinue(msg) {
-        try {
-          await sasl.continueSession(
-            this.saslSession,
-            this.password,
-            msg.data,
-            this.enableChannelBinding && this.connection.stream
-          );
-          this.connection.sendSCRAMClientFinalMessage(this.saslSession.response);
-        } catch (err) {
-          this.connection.emit("error", err);
-        }
-      }
-      _handleAuthSASLFinal(msg) {
-        try {
-          sasl.finalizeSession(this.saslSession, msg.data);
-          this.saslSession = null;
-        } catch (err) {
-          this.connection.emit("error", err);
-        }
-      }
-      _handleBackendKeyData(msg) {
-        this.processID = msg.processID;
-        this.secretKey = msg.secretKey;
-      }
-      _handleReadyForQuery(msg) {
-        if (this._connecting) {
-          this._connecting = false;
-          this._connected = true;
-          clearTimeout(this.connectionTimeoutHandle);
-          if (this._connectionCallback) {
-            this._connectionCallback(null, this);
-            this._connectionCallback = null;
-          }
-          this.emit("connect");
-        }
-        const activeQuery = this._getActiveQuery();
-        this._activeQuery = null;
-        this._txStatus = msg?.status ?? null;
-        this.readyForQuery = true;
-        if (activeQuery) {
-          activeQuery.handleReadyForQuery(this.connection);
-        }
-        this._pulseQueryQueue();
-      }
-      // if we receive an error event or error message
-      // during the connection process we handle it here
-      _handleErrorWhileConnecting(err) {
-        if (this._connectionError) {
-          return;
-        }
-        this._connectionError = true;
-        clearTimeout(this.connectionTimeoutHandle);
-        if (this._connectionCallback) {
-          return this._connectionCallback(err);
-        }
-        this.emit("error", err);
-      }
-      // if we're connected and we receive an error event from the connection
-      // this means the socket is dead - do a hard abort of all queries and emit
-      // the socket error on the client as well
-      _handleErrorEvent(err) {
-        if (this._connecting) {
-          return this._handleErrorWhileConnecting(err);
-        }
-        this._queryable = false;
-        this._errorAllQueries(err);
-        this.emit("error", err);
-      }
-      // handle error messages from the postgres backend
-      _handleErrorMessage(msg) {
-        if (this._connecting) {
-          return this._handleErrorWhileConnecting(msg);
-        }
-        const activeQuery = this._getActiveQuery();
-        if (!activeQuery) {
-          this._handleErrorEvent(msg);
-          return;
-        }
-        this._activeQuery = null;
-        if (activeQuery.name) {
-          delete this.connection.submittedNamedStatements[activeQuery.name];
-        }
-        activeQuery.handleError(msg, this.connection);
-      }
-      _handleRowDescription(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected rowDescription message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleRowDescription(msg);
-      }
-      _handleDataRow(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected dataRow message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleDataRow(msg);
-      }
-      _handlePortalSuspended(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected portalSuspended message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handlePortalSuspended(this.connection);
-      }
-      _handleEmptyQuery(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected emptyQuery message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleEmptyQuery(this.connection);
-      }
-      _handleCommandComplete(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected commandComplete message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleCommandComplete(msg, this.connection);
-      }
-      _handleParseComplete() {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected parseComplete message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        if (activeQuery.name) {
-          this.connection.parsedStatements[activeQuery.name] = activeQuery.text;
-          delete this.connection.submittedNamedStatements[activeQuery.name];
-        }
-      }
-      _handleCopyInResponse(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected copyInResponse message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleCopyInResponse(this.connection);
-      }
-      _handleCopyData(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected copyData message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleCopyData(msg, this.connection);
-      }
-      _handleNotification(msg) {
-        this.emit("notification", msg);
-      }
-      _handleNotice(msg) {
-        this.emit("notice", msg);
-      }
-      getStartupConf() {
-        const params = this.connectionParameters;
-        const data = {
-          user: params.user,
-          database: params.database
-        };
-        const appName = params.application_name || params.fallback_application_name;
-        if (appName) {
-          data.application_name = appName;
-        }
-        if (params.replication) {
-          data.replication = "" + params.replication;
-        }
-        if (params.statement_timeout) {
-          data.statement_timeout = String(parseInt(params.statement_timeout, 10));
-        }
-        if (params.lock_timeout) {
-          data.lock_timeout = String(parseInt(params.lock_timeout, 10));
-        }
-        if (params.idle_in_transaction_session_timeout) {
-          data.idle_in_transaction_session_timeout = String(parseInt(params.idle_in_transaction_session_timeout, 10));
-        }
-        if (params.options) {
-          data.options = params.options;
-        }
-        return data;
-      }
-      cancel(client, query) {
-        if (client.activeQuery === query) {
-          const con = this.connection;
-          if (this.host && this.host.indexOf("/") === 0) {
-            con.connect(this.host + "/.s.PGSQL." + this.port);
-          } else {
-            con.connect(this.port, this.host);
-          }
-          con.on("connect", function() {
-            con.cancel(client.processID, client.secretKey);
-          });
-        } else if (client._queryQueue.indexOf(query) !== -1) {
-          client._queryQueue.splice(client._queryQueue.indexOf(query), 1);
-        } else if (client._sentQueryQueue.indexOf(query) !== -1) {
-          query.callback = () => {
-          };
-        }
-      }
-      setTypeParser(oid, format, parseFn) {
-        return this._types.setTypeParser(oid, format, parseFn);
-      }
-      getTypeParser(oid, format) {
-        return this._types.getTypeParser(oid, format);
-      }
-      // escapeIdentifier and escapeLiteral moved to utility functions & exported
-      // on PG
-      // re-exported here for backwards compatibility
-      escapeIdentifier(str) {
-        return utils.escapeIdentifier(str);
-      }
-      escapeLiteral(str) {
-        return utils.escapeLiteral(str);
-      }
-      _pulseQueryQueue() {
-        if (this.pipeline) {
-          this._pulsePipelinedQueryQueue();
-          return;
-        }
-        if (this.readyForQuery === true) {
-          this._activeQuery = this._queryQueue.shift();
-          const activeQuery = this._getActiveQuery();
-          if (activeQuery) {
-            this.readyForQuery = false;
-            this.hasExecuted = true;
-            const queryError = activeQuery.submit(this.connection);
-            if (queryError) {
-              process.nextTick(() => {
-                activeQuery.handleError(queryError, this.connection);
-                this.readyForQuery = true;
-                this._pulseQueryQueue();
-              });
-            }
-          } else if (this.hasExecuted) {
-            this._activeQuery = null;
-            this.emit("drain");
-          }
-        }
-      }
-      _pulsePipelinedQueryQueue() {
-        if (!this._connected || !this._queryable) {
-          return;
-        }
-        while (this._queryQueue.length > 0) {
-          const query = this._queryQueue.shift();
-          this.hasExecuted = true;
-          const queryError = query.submit(this.connection);
-          if (queryError) {
-            process.nextTick(() => {
-              query.handleError(queryError, this.connection);
-            });
-            continue;
-          }
-          this._sentQueryQueue.push(query);
-        }
-        if (this.readyForQuery && !this._activeQuery && this._sentQueryQueue.length > 0) {
-          this._activeQuery = this._sentQueryQueue.shift();
-          this.readyForQuery = false;
-        }
-        if (!this._activeQuery && this._sentQueryQueue.length === 0 && this._queryQueue.length === 0 && this.hasExecuted) {
-          this.emit("drain");
-        }
-      }
-      query(config2, values, callback) {
-        let query;
-        let result;
-        if (config2 == null) {
-          throw new TypeError("Client was passed a null or undefined query");
-        }
-        if (typeof config2.submit === "function") {
-          result = query = config2;
-          if (!query.callback) {
-            if (typeof values === "function") {
-              query.callback = values;
-            } else if (callback) {
-              query.callback = callback;
-            }
-          }
-        } else {
-          query = new Query2(config2, values, callback);
-          if (!query.callback) {
-            result = new this._Promise((resolve, reject) => {
-              query.callback = (err, res) => err ? reject(err) : resolve(res);
-            }).catch((err) => {
-              Error.captureStackTrace(err);
-              throw err;
-            });
-          } else if (typeof query.callback !== "function") {
-            throw new TypeError("callback is not a function");
-          }
-        }
-        const readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
-        if (readTimeout) {
-          const queryCallback = query.callback || (() => {
-          });
-          const readTimeoutTimer = setTimeout(() => {
-            const error63 = new Error("Query read timeout");
-            process.nextTick(() => {
-              query.handleError(error63, this.connection);
-            });
-            queryCallback(error63);
-            query.callback = () => {
-            };
-            const index = this._queryQueue.indexOf(query);
-            if (index > -1) {
-              this._queryQueue.splice(index, 1);
-            } else if (this.pipeline) {
-              this.connection.stream.destroy();
-              return;
-            }
-            this._pulseQueryQueue();
-          }, readTimeout);
-          query.callback = (err, res) => {
-            clearTimeout(readTimeoutTimer);
-            queryCallback(err, res);
-          };
-        }
-        if (this.binary && !query.binary) {
-          query.binary = true;
-        }
-        if (query._result && !query._result._types) {
-          query._result._types = this._types;
-        }
-        if (this.pipeline) {
-          const portalQuery = typeof config2.submit === "function" && !(query instanceof Query2) ? "Custom query classes such as pg-cursor and pg-query-stream are" : query.rows ? "The `rows` option is" : null;
-          if (portalQuery) {
-            process.nextTick(() => {
-              query.handleError(new Error(`${portalQuery} not supported in pipeline mode`), this.connection);
-            });
-            return result;
-          }
-        }
-        if (!this._queryable) {
-          process.nextTick(() => {
-            query.handleError(new Error("Client has encountered a connection error and is not queryable"), this.connection);
-          });
-          return result;
-        }
-        if (this._ending) {
-          process.nextTick(() => {
-            query.handleError(new Error("Client was closed and is not queryable"), this.connection);
-          });
-          return result;
-        }
-        if (this._queryQueue.length > 0 && !this.pipeline) {
-          queryQueueLengthDeprecationNotice();
-        }
-        this._queryQueue.push(query);
-        this._pulseQueryQueue();
-        return result;
-      }
-      ref() {
-        this.connection.ref();
-      }
-      unref() {
-        this.connection.unref();
-      }
-      getTransactionStatus() {
-        return this._txStatus;
-      }
-      end(cb) {
-        this._ending = true;
-        if (!this.connection._connecting || this._ended) {
-          if (cb) {
-            cb();
-            return;
-          } else {
-            return this._Promise.resolve();
-          }
-        }
-        if (!this._queryable) {
-          this.connection.stream.destroy();
-        } else if (this.pipeline && (this._getActiveQuery() || this._sentQueryQueue.length > 0 || this._queryQueue.length > 0)) {
-          this.once("drain", () => this.connection.end());
-        } else if (this._getActiveQuery()) {
-          this.connection.stream.destroy();
-        } else {
-          this.connection.end();
-        }
-        if (cb) {
-          this.connection.once("end", cb);
-        } else {
-          return new this._Promise((resolve) => {
-            this.connection.once("end", resolve);
-          });
-        }
-      }
-      get queryQueue() {
-        queryQueueDeprecationNotice();
-        return this._queryQueue;
-      }
-    };
-    Client2.Query = Query2;
-    module.exports = Client2;
-  }
-});
-
-// node_modules/pg-pool/index.js
-var require_pg_pool = __commonJS({
-  "node_modules/pg-pool/index.js"(exports, module) {
-    "use strict";
-    var EventEmitter = __require("events").EventEmitter;
-    var NOOP = function() {
-    };
-    var removeWhere = (list, predicate) => {
-      const i = list.findIndex(predicate);
-      return i === -1 ? void 0 : list.splice(i, 1)[0];
-    };
-    var IdleItem = class {
-      constructor(client, idleListener, timeoutId) {
-        this.client = client;
-        this.idleListener = idleListener;
-        this.timeoutId = timeoutId;
-      }
-    };
-    var PendingItem = class {
-      constructor(callback) {
-        this.callback = callback;
-      }
-    };
-    function throwOnDoubleRelease() {
-      throw new Error("Release called on client which has already been released to the pool.");
-    }
-    function promisify(Promise2, callback) {
-      if (callback) {
-        return { callback, result: void 0 };
-      }
-      let rej;
-      let res;
-      const cb = function(err, client) {
-        err ? rej(err) : res(client);
-      };
-      const result = new Promise2(function(resolve, reject) {
-        res = resolve;
-        rej = reject;
-      }).catch((err) => {
-        Error.captureStackTrace(err);
-        throw err;
-      });
-      return { callback: cb, result };
-    }
-    function makeIdleListener(pool2, client) {
-      return function idleListener(err) {
-        err.client = client;
-        client.removeListener("error", idleListener);
-        client.on("error", () => {
-          pool2.log("additional client error after disconnection due to error", err);
-        });
-        pool2._remove(client);
-        pool2.emit("error", err, client);
-      };
-    }
-    var Pool2 = class extends EventEmitter {
-      constructor(options, Client2) {
-        super();
-        this.options = Object.assign({}, options);
-        if (options != null && "password" in options) {
-          Object.defineProperty(this.options, "password", {
-            configurable: true,
-            enumerable: false,
-            writable: true,
-            value: options.password
-          });
-        }
-        if (options != null && options.ssl && options.ssl.key) {
-          Object.defineProperty(this.options.ssl, "key", {
-            enumerable: false
-          });
-        }
-        this.options.max = this.options.max || this.options.poolSize || 10;
-        this.options.min = this.options.min || 0;
-        this.options.maxUses = this.options.maxUses || Infinity;
-        this.options.allowExitOnIdle = this.options.allowExitOnIdle || false;
-        this.options.maxLifetimeSeconds = this.options.maxLifetimeSeconds || 0;
-        this.log = this.options.log || function() {
-        };
-        this.Client = this.options.Client || Client2 || require_lib2().Client;
-        this.Promise = this.options.Promise || global.Promise;
-        if (typeof this.options.idleTimeoutMillis === "undefined") {
-          this.options.idleTimeoutMillis = 1e4;
-        }
-        this._clients = [];
-        this._idle = [];
-        this._expired = /* @__PURE__ */ new WeakSet();
-        this._pendingQueue = [];
-        this._endCallback = void 0;
-        this.ending = false;
-        this.ended = false;
-      }
-      _promiseTry(f) {
-        const Promise2 = this.Promise;
-        if (typeof Promise2.try === "function") {
-          return Promise2.try(f);
-        }
-        return new Promise2((resolve) => resolve(f()));
-      }
-      _isFull() {
-        return this._clients.length >= this.options.max;
-      }
-      _isAboveMin() {
-        return this._clients.length > this.options.min;
-      }
-      _pulseQueue() {
-        this.log("pulse queue");
-        if (this.ended) {
-          this.log("pulse queue ended");
-          return;
-        }
-        if (this.ending) {
-          this.log("pulse queue on ending");
-          if (this._idle.length) {
-            this._idle.slice().map((item) => {
-              this._remove(item.client);
-            });
-          }
-          if (!this._clients.length) {
-            this.ended = true;
-            this._endCallback();
-          }
-          return;
-        }
-        if (!this._pendingQueue.length) {
-          this.log("no queued requests");
-          return;
-        }
-        if (!this._idle.length && this._isFull()) {
-          return;
-        }
-        const pendingItem = this._pendingQueue.shift();
-        if (this._idle.length) {
-          const idleItem = this._idle.pop();
-          clearTimeout(idleItem.timeoutId);
-          const client = idleItem.client;
-          client.ref && client.ref();
-          const idleListener = idleItem.idleListener;
-          return this._acquireClient(client, pendingItem, idleListener, false);
-        }
-        if (!this._isFull()) {
-          return this.newClient(pendingItem);
-        }
-        throw new Error("unexpected condition");
-      }
-      _remove(client, callback) {
-        const removed = removeWhere(this._idle, (item) => item.client === client);
-        if (removed !== void 0) {
-          clearTimeout(removed.timeoutId);
-        }
-        this._clients = this._clients.filter((c) => c !== client);
-        const context3 = this;
-        client.end(() => {
-          context3.emit("remove", client);
-          if (typeof callback === "function") {
-            callback();
-          }
-        });
-      }
-      connect(cb) {
-        if (this.ending) {
-          const err = new Error("Cannot use a pool after calling end on the pool");
-          return cb ? cb(err) : this.Promise.reject(err);
-        }
-        const response = promisify(this.Promise, cb);
-        const result = response.result;
-        if (this._isFull() || this._idle.length) {
-          if (this._idle.length) {
-            process.nextTick(() => this._pulseQueue());
-          }
-          if (!this.options.connectionTimeoutMillis) {
-            this._pendingQueue.push(new PendingItem(response.callback));
-            return result;
-          }
-          const queueCallback = (err, res, done) => {
-            clearTimeout(tid);
-            response.callback(err, res, done);
-          };
-          const pendingItem = new PendingItem(queueCallback);
-          const tid = setTimeout(() => {
-            removeWhere(this._pendingQueue, (i) => i.callback === queueCallback);
-            pendingItem.timedOut = true;
-            response.callback(new Error("timeout exceeded when trying to connect"));
-          }, this.options.connectionTimeoutMillis);
-          if (tid.unref) {
-            tid.unref();
-          }
-          this._pendingQueue.push(pendingItem);
-          return result;
-        }
-        this.newClient(new PendingItem(response.callback));
-        return result;
-      }
-      newClient(pendingItem) {
-        const client = new this.Client(this.options);
-        this._clients.push(client);
-        const idleListener = makeIdleListener(this, client);
-        this.log("checking client timeout");
-        let tid;
-        let timeoutHit = false;
-        if (this.options.connectionTimeoutMillis) {
-          tid = setTimeout(() => {
-            if (client.connection) {
-              this.log("ending client due to timeout");
-              timeoutHit = true;
-              client.connection.stream.destroy();
-            } else if (!client.isConnected()) {
-              this.log("ending client due to timeout");
-              timeoutHit = true;
-              client.end();
-            }
-          }, this.options.connectionTimeoutMillis);
-        }
-        this.log("connecting new client");
-        client.connect((err) => {
-          if (tid) {
-            clearTimeout(tid);
-          }
-          client.on("error", idleListener);
-          if (err) {
-            this.log("client failed to connect", err);
-            this._clients = this._clients.filter((c) => c !== client);
-            if (timeoutHit) {
-              err = new Error("Connection terminated due to connection timeout", { cause: err });
-            }
-            this._pulseQueue();
-            if (!pendingItem.timedOut) {
-              pendingItem.callback(err, void 0, NOOP);
-            }
-          } else {
-            this.log("new client connected");
-            if (this.options.onConnect) {
-              this._promiseTry(() => this.options.onConnect(client)).then(
-                () => {
-                  this._afterConnect(client, pendingItem, idleListener);
-                },
-                (hookErr) => {
-                  this._clients = this._clients.filter((c) => c !== client);
-                  client.end(() => {
-                    this._pulseQueue();
-                    if (!pendingItem.timedOut) {
-                      pendingItem.callback(hookErr, void 0, NOOP);
-                    }
-                  });
-                }
-              );
-              return;
-            }
-            return this._afterConnect(client, pendingItem, idleListener);
-          }
-        });
-      }
-      _afterConnect(client, pendingItem, idleListener) {
-        if (this.options.maxLifetimeSeconds !== 0) {
-          const maxLifetimeTimeout = setTimeout(() => {
-            this.log("ending client due to expired lifetime");
-            this._expired.add(client);
-            const idleIndex = this._idle.findIndex((idleItem) => idleItem.client === client);
-            if (idleIndex !== -1) {
-              this._acquireClient(
-                client,
-                new PendingItem((err, client2, clientRelease) => clientRelease()),
-                idleListener,
-                false
-              );
-            }
-          }, this.options.maxLifetimeSeconds * 1e3);
-          maxLifetimeTimeout.unref();
-          client.once("end", () => clearTimeout(maxLifetimeTimeout));
-        }
-        return this._acquireClient(client, pendingItem, idleListener, true);
-      }
-      // acquire a client for a pending work item
-      _acquireClient(client, pendingItem, idleListener, isNew) {
-        if (isNew) {
-          this.emit("connect", client);
-        }
-        this.emit("acquire", client);
-        client.release = this._releaseOnce(client, idleListener);
-        client.removeListener("error", idleListener);
-        if (!pendingItem.timedOut) {
-          if (isNew && this.options.verify) {
-            this.options.verify(client, (err) => {
-              if (err) {
-                client.release(err);
-                return pendingItem.callback(err, void 0, NOOP);
-              }
-              pendingItem.callback(void 0, client, client.release);
-            });
-          } else {
-            pendingItem.callback(void 0, client, client.release);
-          }
-        } else {
-          if (isNew && this.options.verify) {
-            this.options.verify(client, client.release);
-          } else {
-            client.release();
-          }
-        }
-      }
-      // returns a function that wraps _release and throws if called more than once
-      _releaseOnce(client, idleListener) {
-        let released = false;
-        return (err) => {
-          if (released) {
-            throwOnDoubleRelease();
-          }
-          released = true;
-          this._release(client, idleListener, err);
-        };
-      }
-      // release a client back to the poll, include an error
-      // to remove it from the pool
-      _release(client, idleListener, err) {
-        client.on("error", idleListener);
-        client._poolUseCount = (client._poolUseCount || 0) + 1;
-        this.emit("release", err, client);
-        if (err || this.ending || !client._queryable || client._ending || client._poolUseCount >= this.options.maxUses) {
-          if (client._poolUseCount >= this.options.maxUses) {
-            this.log("remove expended client");
-          }
-          return this._remove(client, this._pulseQueue.bind(this));
-        }
-        const isExpired = this._expired.has(client);
-        if (isExpired) {
-          this.log("remove expired client");
-          this._expired.delete(client);
-          return this._remove(client, this._pulseQueue.bind(this));
-        }
-        let tid;
-        if (this.options.idleTimeoutMillis && this._isAboveMin()) {
-          tid = setTimeout(() => {
-            if (this._isAboveMin()) {
-              this.log("remove idle client");
-              this._remove(client, this._pulseQueue.bind(this));
-            }
-          }, this.options.idleTimeoutMillis);
-          if (this.options.allowExitOnIdle) {
-            tid.unref();
-          }
-        }
-        if (this.options.allowExitOnIdle) {
-          client.unref();
-        }
-        this._idle.push(new IdleItem(client, idleListener, tid));
-        this._pulseQueue();
-      }
-      query(text2, values, cb) {
-        if (typeof text2 === "function") {
-          const response2 = promisify(this.Promise, text2);
-          setImmediate(function() {
-            return response2.callback(new Error("Passing a function as the first parameter to pool.query is not supported"));
-          });
-          return response2.result;
-        }
-        if (typeof values === "function") {
-          cb = values;
-          values = void 0;
-        }
-        const response = promisify(this.Promise, cb);
-        cb = response.callback;
-        this.connect((err, client) => {
-          if (err) {
-            return cb(err);
-          }
-          let clientReleased = false;
-          const onError = (err2) => {
-            if (clientReleased) {
-              return;
-            }
-            clientReleased = true;
-            client.release(err2);
-            cb(err2);
-          };
-          client.once("error", onError);
-          this.log("dispatching query");
-          try {
-            client.query(text2, values, (err2, res) => {
-              this.log("query dispatched");
-              client.removeListener("error", onError);
-              if (clientReleased) {
-                return;
-              }
-              clientReleased = true;
-              client.release(err2);
-              if (err2) {
-                return cb(err2);
-              }
-              return cb(void 0, res);
-            });
-          } catch (err2) {
-            client.release(err2);
-            return cb(err2);
-          }
-        });
-        return response.result;
-      }
-      end(cb) {
-        this.log("ending");
-        if (this.ending) {
-          const err = new Error("Called end on pool more than once");
-          return cb ? cb(err) : this.Promise.reject(err);
-        }
-        this.ending = true;
-        const promised = promisify(this.Promise, cb);
-        this._endCallback = promised.callback;
-        this._pulseQueue();
-        return promised.result;
-      }
-      get waitingCount() {
-        return this._pendingQueue.length;
-      }
-      get idleCount() {
-        return this._idle.length;
-      }
-      get expiredCount() {
-        return this._clients.reduce((acc, client) => acc + (this._expired.has(client) ? 1 : 0), 0);
-      }
-      get totalCount() {
-        return this._clients.length;
-      }
-    };
-    module.exports = Pool2;
-  }
-});
-
-// node_modules/pg/lib/native/query.js
-var require_query2 = __commonJS({
-  "node_modules/pg/lib/native/query.js"(exports, module) {
-    "use strict";
-    var EventEmitter = __require("events").EventEmitter;
-    var util = __require("util");
-    var utils = require_utils2();
-    var NativeQuery = module.exports = function(config2, values, callback) {
-      EventEmitter.call(this);
-      config2 = utils.normalizeQueryConfig(config2, values, callback);
-      this.text = config2.text;
-      this.values = config2.values;
-      this.name = config2.name;
-      this.queryMode = config2.queryMode;
-      this.callback = config2.callback;
-      this.state = "new";
-      this._arrayMode = config2.rowMode === "array";
-      this._emitRowEvents = false;
-      this.on(
-        "newListener",
-        function(event) {
-          if (event === "row") this._emitRowEvents = true;
-        }.bind(this)
-      );
-    };
-    util.inherits(NativeQuery, EventEmitter);
-    var errorFieldMap = {
-      sqlState: "code",
-      statementPosition: "position",
-      messagePrimary: "message",
-      messageDetail: "detail",
-      messageHint: "hint",
-      context: "where",
-      schemaName: "schema",
-      tableName: "table",
-      columnName: "column",
-      dataTypeName: "dataType",
-      constraintName: "constraint",
-      sourceFile: "file",
-      sourceLine: "line",
-      sourceFunction: "routine"
-    };
-    NativeQuery.prototype.handleError = function(err) {
-      const fields = this.native && this.native.pq.resultErrorFields();
-      if (fields) {
-        for (const key in fields) {
-          const normalizedFieldName = errorFieldMap[key] || key;
-          err[normalizedFieldName] = fields[key];
-        }
-      }
-      if (this.callback) {
-        this.callback(err);
-      } else {
-        this.emit("error", err);
-      }
-      this.state = "error";
-    };
-    NativeQuery.prototype.then = function(onSuccess, onFailure) {
-      return this._getPromise().then(onSuccess, onFailure);
-    };
-    NativeQuery.prototype.catch = function(callback) {
-      return this._getPromise().catch(callback);
-    };
-    NativeQuery.prototype._getPromise = function() {
-      if (this._promise) return this._promise;
-      this._promise = new Promise(
-        function(resolve, reject) {
-          this._once("end", resolve);
-          this._once("error", reject);
-        }.bind(this)
-      );
-      return this._promise;
-    };
-    NativeQuery.prototype.submit = function(client) {
-      this.state = "running";
-      const self2 = this;
-      this.native = client.native;
-      client.native.arrayMode = this._arrayMode;
-      let after = function(err, rows, results) {
-        client.native.arrayMode = false;
-        setImmediate(function() {
-          self2.emit("_done");
-        });
-        if (err) {
-          return self2.handleError(err);
-        }
-        if (self2._emitRowEvents) {
-          if (results.length > 1) {
-            rows.forEach((rowOfRows, i) => {
-              rowOfRows.forEach((row2) => {
-                self2.emit("row", row2, results[i]);
-              });
-            });
-          } else {
-            rows.forEach(function(row2) {
-              self2.emit("row", row2, results);
-            });
-          }
-        }
-        self2.state = "end";
-        self2.emit("end", results);
-        if (self2.callback) {
-          self2.callback(null, results);
-        }
-      };
-      if (process.domain) {
-        after = process.domain.bind(after);
-      }
-      if (this.name) {
-        if (this.name.length > 63) {
-          console.error("Warning! Postgres only supports 63 characters for query names.");
-          console.error("You supplied %s (%s)", this.name, this.name.length);
-          console.error("This can cause conflicts and silent errors executing queries");
-        }
-        const values = (this.values || []).map(utils.prepareValue);
-        if (client.namedQueries[this.name] !== void 0) {
-          if (this.text && client.namedQueries[this.name] !== this.text) {
-            const err = new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
-            return after(err);
-          }
-          return client.native.execute(this.name, values, after);
-        }
-        return client.native.prepare(this.name, this.text, values.length, function(err) {
-          if (err) return after(err);
-          client.namedQueries[self2.name] = self2.text;
-          return self2.native.execute(self2.name, values, after);
-        });
-      } else if (this.values) {
-        if (!Array.isArray(this.values)) {
-          const err = new Error("Query values must be an array");
-          return after(err);
-        }
-        const vals = this.values.map(utils.prepareValue);
-        client.native.query(this.text, vals, after);
-      } else if (this.queryMode === "extended") {
-        client.native.query(this.text, [], after);
-      } else {
-        client.native.query(this.text, after);
-      }
-    };
-  }
-});
-
-// node_modules/pg/lib/native/client.js
-var require_client3 = __commonJS({
-  "node_modules/pg/lib/native/client.js"(exports, module) {
-    var nodeUtils = __require("util");
-    var Native;
-    try {
-      Native = __require("pg-native");
-    } catch (e) {
-      throw e;
-    }
-    var TypeOverrides2 = require_type_overrides();
-    var EventEmitter = __require("events").EventEmitter;
-    var util = __require("util");
-    var ConnectionParameters = require_connection_parameters();
-    var NativeQuery = require_query2();
-    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
-    );
-    var Client2 = module.exports = function(config2) {
-      EventEmitter.call(this);
-      config2 = config2 || {};
-      this._Promise = config2.Promise || global.Promise;
-      this._types = new TypeOverrides2(config2.types);
-      this.native = new Native({
-        types: this._types
-      });
-      this._queryQueue = [];
-      this._ending = false;
-      this._connecting = false;
-      this._connected = false;
-      this._queryable = true;
-      this.pipeline = Boolean(config2.pipeline);
-      this._pipelineInFlight = false;
-      const cp2 = this.connectionParameters = new ConnectionParameters(config2);
-      if (config2.nativeConnectionString) cp2.nativeConnectionString = config2.nativeConnectionString;
-      this.user = cp2.user;
-      Object.defineProperty(this, "password", {
-        configurable: true,
-        enumerable: false,
-        writable: true,
-        value: cp2.password
-      });
-      this.database = cp2.database;
-      this.host = cp2.host;
-      this.port = cp2.port;
-      this.namedQueries = {};
-    };
-    Client2.Query = NativeQuery;
-    util.inherits(Client2, EventEmitter);
-    Client2.prototype._errorAllQueries = function(err) {
-      const enqueueError = (query) => {
-        process.nextTick(() => {
-          query.native = this.native;
-          query.handleError(err);
-        });
-      };
-      if (this._hasActiveQuery()) {
-        enqueueError(this._activeQuery);
-        this._activeQuery = null;
-      }
-      this._queryQueue.forEach(enqueueError);
-      this._queryQueue.length = 0;
-    };
-    Client2.prototype._connect = function(cb) {
-      const self2 = this;
-      if (this._connecting) {
-        process.nextTick(() => cb(new Error("Client has already been connected. You cannot reuse a client.")));
-        return;
-      }
-      this._connecting = true;
-      this.connectionParameters.getLibpqConnectionString(function(err, conString) {
-        if (self2.connectionParameters.nativeConnectionString) conString = self2.connectionParameters.nativeConnectionString;
-        if (err) return cb(err);
-        self2.native.connect(conString, function(err2) {
-          if (err2) {
-            self2.native.end();
-            return cb(err2);
-          }
-          self2._connected = true;
-          self2.native.on("error", function(err3) {
-            self2._queryable = false;
-            self2._errorAllQueries(err3);
-            self2.emit("error", err3);
-          });
-          self2.native.on("notification", function(msg) {
-            self2.emit("notification", {
-              channel: msg.relname,
-              payload: msg.extra
-            });
-          });
-          self2.emit("connect");
-          self2._pulseQueryQueue(true);
-          cb(null, this);
-        });
-      });
-    };
-    Client2.prototype.connect = function(callback) {
-      if (callback) {
-        this._connect(callback);
-        return;
-      }
-      return new this._Promise((resolve, reject) => {
-        this._connect((error63) => {
-          if (error63) {
-            reject(error63);
-          } else {
-            resolve(this);
-          }
-        });
-      });
-    };
-    Client2.prototype.query = function(config2, values, callback) {
-      let query;
-      let result;
-      let readTimeout;
-      let readTimeoutTimer;
-      let queryCallback;
-      if (config2 === null || config2 === void 0) {
-        throw new TypeError("Client was passed a null or undefined query");
-      } else if (typeof config2.submit === "function") {
-        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
-        result = query = config2;
-        if (typeof values === "function") {
-          config2.callback = values;
-        }
-      } else {
-        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
-        query = new NativeQuery(config2, values, callback);
-        if (!query.callback) {
-          let resolveOut, rejectOut;
-          result = new this._Promise((resolve, reject) => {
-            resolveOut = resolve;
-            rejectOut = reject;
-          }).catch((err) => {
-            Error.captureStackTrace(err);
-            throw err;
-          });
-          query.callback = (err, res) => err ? rejectOut(err) : resolveOut(res);
-        }
-      }
-      if (readTimeout) {
-        queryCallback = query.callback || (() => {
-        });
-        readTimeoutTimer = setTimeout(() => {
-          const error63 = new Error("Query read timeout");
-          process.nextTick(() => {
-            query.handleError(error63, this.connection);
-          });
-          queryCallback(error63);
-          query.callback = () => {
-          };
-          const index = this._queryQueue.indexOf(query);
-          if (index > -1) {
-            this._queryQueue.splice(index, 1);
-          }
-          this._pulseQueryQueue();
-        }, readTimeout);
-        query.callback = (err, res) => {
-          clearTimeout(readTimeoutTimer);
-          queryCallback(err, res);
-        };
-      }
-      if (!this._queryable) {
-        query.native = this.native;
-        process.nextTick(() => {
-          query.handleError(new Error("Client has encountered a connection error and is not queryable"));
-        });
-        return result;
-      }
-      if (this._ending) {
-        query.native = this.native;
-        process.nextTick(() => {
-          query.handleError(new Error("Client was closed and is not queryable"));
-        });
-        return result;
-      }
-      if (this._queryQueue.length > 0 && !this.pipeline) {
-        queryQueueLengthDeprecationNotice();
-      }
-      this._queryQueue.push(query);
-      this._pulseQueryQueue();
-      return result;
-    };
-    Client2.prototype.end = function(cb) {
-      const self2 = this;
-      this._ending = true;
-      if (this._connecting && !this._connected) {
-        this.once("connect", () => {
-          this.end(() => {
-          });
-        });
-      }
-      let result;
-      if (!cb) {
-        result = new this._Promise(function(resolve, reject) {
-          cb = (err) => err ? reject(err) : resolve();
-        });
-      }
-      const doEnd = function() {
-        self2.native.end(function() {
-          self2._connected = false;
-          self2._errorAllQueries(new Error("Connection terminated"));
-          process.nextTick(() => {
-            self2.emit("end");
-            if (cb) cb();
-          });
-        });
-      };
-      if (this.pipeline && (this._pipelineInFlight || this._queryQueue.length > 0)) {
-        this.once("drain", doEnd);
-      } else {
-        doEnd();
-      }
-      return result;
-    };
-    Client2.prototype._hasActiveQuery = function() {
-      return this._activeQuery && this._activeQuery.state !== "error" && this._activeQuery.state !== "end";
-    };
-    Client2.prototype._pulseQueryQueue = function(initialConnection) {
-      if (!this._connected) {
-        return;
-      }
-      if (this.pipeline && !initialConnection) {
-        return this._pulsePipelinedQueryQueue();
-      }
-      if (this._hasActiveQuery()) {
-        return;
-      }
-      const query = this._queryQueue.shift();
-      if (!query) {
-        if (!initialConnection) {
-          this.emit("drain");
-        }
-        return;
-      }
-      this._activeQuery = query;
-      query.submit(this);
-      const self2 = this;
-      query.once("_done", function() {
-        self2._pulseQueryQueue();
-      });
-    };
-    Client2.prototype._pulsePipelinedQueryQueue = function() {
-      if (!this._connected || this._pipelineInFlight) {
-        return;
-      }
-      if (this._queryQueue.length === 0) {
-        if (this.hasExecuted) {
-          this.emit("drain");
-        }
-        return;
-      }
-      this._pipelineInFlight = true;
-      const self2 = this;
-      const queries = [];
-      const nativeQueries = [];
-      const utils = require_utils2();
-      while (this._queryQueue.length > 0) {
-        const query = this._queryQueue.shift();
-        this.hasExecuted = true;
-        nativeQueries.push(query);
-        const values = query.values ? query.values.map(utils.prepareValue) : null;
-        const pipelineEntry = { text: query.text, name: query.name, arrayMode: query._arrayMode };
-        if (values) {
-          pipelineEntry.values = values;
-        }
-        if (query.name && this.namedQueries[query.name]) {
-          pipelineEntry._alreadyPrepared = true;
-        }
-        queries.push(pipelineEntry);
-      }
-      this.native.pipeline(queries, function(err, results) {
-        self2._pipelineInFlight = false;
-        if (err) {
-          self2._connected = false;
-          self2._queryable = false;
-          for (let i = 0; i < nativeQueries.length; i++) {
-            const q = nativeQueries[i];
-            q.native = self2.native;
-            q.handleError(err);
-          }
-          self2._errorAllQueries(err);
-          self2.emit("error", err);
-          self2.emit("end");
-          return;
-        }
-        for (let i = 0; i < nativeQueries.length; i++) {
-          const q = nativeQueries[i];
-          const r = results[i];
-          q.native = self2.native;
-          if (r.err) {
-            q.handleError(r.err);
-          } else {
-            if (q.name) {
-              self2.namedQueries[q.name] = q.text;
-            }
-            q.state = "end";
-            q.emit("end", r.result);
-            if (q.callback) {
-              q.callback(null, r.result);
-            }
-          }
-          setImmediate(function() {
-            q.emit("_done");
-          });
-        }
-        self2._pulsePipelinedQueryQueue();
-      });
-    };
-    Client2.prototype.cancel = function(query) {
-      if (this._activeQuery === query) {
-        this.native.cancel(function() {
-        });
-      } else if (this._queryQueue.indexOf(query) !== -1) {
-        this._queryQueue.splice(this._queryQueue.indexOf(query), 1);
-      }
-    };
-    Client2.prototype.ref = function() {
-    };
-    Client2.prototype.unref = function() {
-    };
-    Client2.prototype.setTypeParser = function(oid, format, parseFn) {
-      return this._types.setTypeParser(oid, format, parseFn);
-    };
-    Client2.prototype.getTypeParser = function(oid, format) {
-      return this._types.getTypeParser(oid, format);
-    };
-    Client2.prototype.isConnected = function() {
-      return this._connected;
-    };
-    Client2.prototype.getTransactionStatus = function() {
-      return this.native.getTransactionStatus();
-    };
-  }
-});
-
-// node_modules/pg/lib/native/index.js
-var require_native = __commonJS({
-  "node_modules/pg/lib/native/index.js"(exports, module) {
-    "use strict";
-    module.exports = require_client3();
-  }
-});
-
-// node_modules/pg/lib/index.js
-var require_lib2 = __commonJS({
-  "node_modules/pg/lib/index.js"(exports, module) {
-    "use strict";
-    var Client2 = require_client2();
-    var defaults3 = require_defaults();
-    var Connection2 = require_connection2();
-    var Result2 = require_result();
-    var utils = require_utils2();
-    var Pool2 = require_pg_pool();
-    var TypeOverrides2 = require_type_overrides();
-    var { DatabaseError: DatabaseError2 } = require_dist();
-    var { escapeIdentifier: escapeIdentifier2, escapeLiteral: escapeLiteral2 } = require_utils2();
-    var poolFactory = (Client3) => {
-      return class BoundPool extends Pool2 {
-        constructor(options) {
-          super(options, Client3);
-        }
-      };
-    };
-    var PG = function(clientConstructor2) {
-      this.defaults = defaults3;
-      this.Client = clientConstructor2;
-      this.Query = this.Client.Query;
-      this.Pool = poolFactory(this.Client);
-      this._pools = [];
-      this.Connection = Connection2;
-      this.types = require_pg_types();
-      this.DatabaseError = DatabaseError2;
-      this.TypeOverrides = TypeOverrides2;
-      this.escapeIdentifier = escapeIdentifier2;
-      this.escapeLiteral = escapeLiteral2;
-      this.Result = Result2;
-      this.utils = utils;
-    };
-    var clientConstructor = Client2;
-    var forceNative = false;
-    try {
-      forceNative = !!process.env.NODE_PG_FORCE_NATIVE;
-    } catch {
-    }
-    if (forceNative) {
-      clientConstructor = require_native();
-    }
-    module.exports = new PG(clientConstructor);
-    Object.defineProperty(module.exports, "native", {
-      configurable: true,
-      enumerable: false,
-      get() {
-        let native = null;
-        try {
-          native = new PG(require_native());
-        } catch (err) {
-          if (err.code !== "MODULE_NOT_FOUND") {
-            throw err;
-          }
-        }
-        Object.defineProperty(module.exports, "native", {
-          value: native
-        });
-        return native;
-      }
-    });
-  }
-});
-
-// node_modules/pg/esm/index.mjs
-var import_lib, Client, Pool, Connection, types, Query, DatabaseError, escapeIdentifier, escapeLiteral, Result, TypeOverrides, defaults, esm_default;
-var init_esm = __esm({
-  "node_modules/pg/esm/index.mjs"() {
-    import_lib = __toESM(require_lib2(), 1);
-    Client = import_lib.default.Client;
-    Pool = import_lib.default.Pool;
-    Connection = import_lib.default.Connection;
-    types = import_lib.default.types;
-    Query = import_lib.default.Query;
-    DatabaseError = import_lib.default.DatabaseError;
-    escapeIdentifier = import_lib.default.escapeIdentifier;
-    escapeLiteral = import_lib.default.escapeLiteral;
-    Result = import_lib.default.Result;
-    TypeOverrides = import_lib.default.TypeOverrides;
-    defaults = import_lib.default.defaults;
-    esm_default = import_lib.default;
   }
 });
 
@@ -46218,7 +46218,7 @@ var init_pg_store = __esm({
         const fingerprint = doc.fingerprint;
         const rows = childRows(doc);
         return this.withClient(`save run ${doc.runId}`, async (c) => {
-          const entry = summarize(doc, (/* @__PURE__ */ new Date()).toISOString());
+          const entry = summarize2(doc, (/* @__PURE__ */ new Date()).toISOString());
           await inTransaction(c, async () => {
             await c.query(
               "INSERT INTO pgperf_environments (fingerprint, facts) VALUES ($1, $2) ON CONFLICT (fingerprint) DO NOTHING",
@@ -46554,17 +46554,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path57) {
-      const ctrl = callVisitor(key, node3, visitor, path57);
+    function visit_(key, node3, visitor, path58) {
+      const ctrl = callVisitor(key, node3, visitor, path58);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path57, ctrl);
-        return visit_(key, ctrl, visitor, path57);
+        replaceNode(key, path58, ctrl);
+        return visit_(key, ctrl, visitor, path58);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path57 = Object.freeze(path57.concat(node3));
+          path58 = Object.freeze(path58.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path57);
+            const ci = visit_(i, node3.items[i], visitor, path58);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46575,13 +46575,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path57 = Object.freeze(path57.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path57);
+          path58 = Object.freeze(path58.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path58);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path57);
+          const cv2 = visit_("value", node3.value, visitor, path58);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46602,17 +46602,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path57) {
-      const ctrl = await callVisitor(key, node3, visitor, path57);
+    async function visitAsync_(key, node3, visitor, path58) {
+      const ctrl = await callVisitor(key, node3, visitor, path58);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path57, ctrl);
-        return visitAsync_(key, ctrl, visitor, path57);
+        replaceNode(key, path58, ctrl);
+        return visitAsync_(key, ctrl, visitor, path58);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path57 = Object.freeze(path57.concat(node3));
+          path58 = Object.freeze(path58.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path57);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path58);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46623,13 +46623,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path57 = Object.freeze(path57.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path57);
+          path58 = Object.freeze(path58.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path58);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path57);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path58);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46656,23 +46656,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path57) {
+    function callVisitor(key, node3, visitor, path58) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path57);
+        return visitor(key, node3, path58);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path57);
+        return visitor.Map?.(key, node3, path58);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path57);
+        return visitor.Seq?.(key, node3, path58);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path57);
+        return visitor.Pair?.(key, node3, path58);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path57);
+        return visitor.Scalar?.(key, node3, path58);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path57);
+        return visitor.Alias?.(key, node3, path58);
       return void 0;
     }
-    function replaceNode(key, path57, node3) {
-      const parent = path57[path57.length - 1];
+    function replaceNode(key, path58, node3) {
+      const parent = path58[path58.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -47284,10 +47284,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path57, value) {
+    function collectionFromPath(schema, path58, value) {
       let v = value;
-      for (let i = path57.length - 1; i >= 0; --i) {
-        const k = path57[i];
+      for (let i = path58.length - 1; i >= 0; --i) {
+        const k = path58[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47306,7 +47306,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path57) => path57 == null || typeof path57 === "object" && !!path57[Symbol.iterator]().next().done;
+    var isEmptyPath = (path58) => path58 == null || typeof path58 === "object" && !!path58[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47336,11 +47336,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path57, value) {
-        if (isEmptyPath(path57))
+      addIn(path58, value) {
+        if (isEmptyPath(path58))
           this.add(value);
         else {
-          const [key, ...rest] = path57;
+          const [key, ...rest] = path58;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -47354,8 +47354,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path57) {
-        const [key, ...rest] = path57;
+      deleteIn(path58) {
+        const [key, ...rest] = path58;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -47369,8 +47369,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path57, keepScalar) {
-        const [key, ...rest] = path57;
+      getIn(path58, keepScalar) {
+        const [key, ...rest] = path58;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -47388,8 +47388,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path57) {
-        const [key, ...rest] = path57;
+      hasIn(path58) {
+        const [key, ...rest] = path58;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -47399,8 +47399,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path57, value) {
-        const [key, ...rest] = path57;
+      setIn(path58, value) {
+        const [key, ...rest] = path58;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -49915,9 +49915,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path57, value) {
+      addIn(path58, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path57, value);
+          this.contents.addIn(path58, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -49992,14 +49992,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path57) {
-        if (Collection2.isEmptyPath(path57)) {
+      deleteIn(path58) {
+        if (Collection2.isEmptyPath(path58)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path57) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path58) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50014,10 +50014,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path57, keepScalar) {
-        if (Collection2.isEmptyPath(path57))
+      getIn(path58, keepScalar) {
+        if (Collection2.isEmptyPath(path58))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path57, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path58, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50028,10 +50028,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path57) {
-        if (Collection2.isEmptyPath(path57))
+      hasIn(path58) {
+        if (Collection2.isEmptyPath(path58))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path57) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path58) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50048,13 +50048,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path57, value) {
-        if (Collection2.isEmptyPath(path57)) {
+      setIn(path58, value) {
+        if (Collection2.isEmptyPath(path58)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path57), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path58), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path57, value);
+          this.contents.setIn(path58, value);
         }
       }
       /**
@@ -52015,9 +52015,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path57) => {
+    visit2.itemAtPath = (cst, path58) => {
       let item = cst;
-      for (const [field, index] of path57) {
+      for (const [field, index] of path58) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52026,23 +52026,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path57) => {
-      const parent = visit2.itemAtPath(cst, path57.slice(0, -1));
-      const field = path57[path57.length - 1][0];
+    visit2.parentCollection = (cst, path58) => {
+      const parent = visit2.itemAtPath(cst, path58.slice(0, -1));
+      const field = path58[path58.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path57, item, visitor) {
-      let ctrl = visitor(item, path57);
+    function _visit(path58, item, visitor) {
+      let ctrl = visitor(item, path58);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path57.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path58.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52053,10 +52053,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path57);
+            ctrl = ctrl(item, path58);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path57) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path58) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -53866,8 +53866,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path57 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path57} does not exist${EOL5}`);
+            const path58 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path58} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60319,7 +60319,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path57) => path57.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path58) => path58.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60781,7 +60781,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os13 from "node:os";
-import path56 from "node:path";
+import path57 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -63155,7 +63155,7 @@ function withSteadyEvidence(cell, evidence, policy) {
 }
 
 // src/adapters/action/inputs.ts
-import path24 from "node:path";
+import path25 from "node:path";
 
 // src/core/util/duration.ts
 function parseDurationS(text2) {
@@ -63167,8 +63167,255 @@ function parseDurationS(text2) {
 }
 
 // src/flows/compare/stored-baseline.ts
-import { stat as stat4 } from "node:fs/promises";
-import path21 from "node:path";
+import path22 from "node:path";
+
+// src/store/write-results.ts
+import path3 from "node:path";
+
+// src/machine/os/atomic-write.ts
+init_errors();
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { open as open3, rename as rename2, rm as rm3 } from "node:fs/promises";
+import path2 from "node:path";
+
+// src/machine/os/writable-dir.ts
+init_errors();
+import { randomBytes } from "node:crypto";
+import { chmod as chmod2, mkdir as mkdir2, open as open2, rm as rm2, rmdir as rmdir2, stat as stat2, statfs } from "node:fs/promises";
+import path from "node:path";
+async function makeDirectory(dir, options = {}) {
+  const missing = [];
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    let isDirectory2;
+    try {
+      isDirectory2 = (await stat2(d)).isDirectory();
+    } catch (e) {
+      if (errnoOf(e) !== "ENOENT" || d === path.dirname(d)) throw e;
+      missing.push(d);
+      continue;
+    }
+    if (!isDirectory2) throw osError("ENOTDIR", "not a directory", "mkdir", d);
+    break;
+  }
+  missing.reverse();
+  for (const d of missing) {
+    try {
+      await mkdir2(d);
+    } catch (e) {
+      const made = errnoOf(e) === "EEXIST" && (await stat2(d).catch(() => void 0))?.isDirectory();
+      if (!made) throw e;
+      continue;
+    }
+    if (options.public) await chmod2(d, 493);
+  }
+  return missing[0];
+}
+async function probeDirectory(dir, options = {}) {
+  const target = path.resolve(dir);
+  const made = [];
+  try {
+    return await probe(target, options, made);
+  } finally {
+    for (const d of made.reverse()) await rmdir2(d).catch(() => {
+    });
+  }
+}
+async function probe(target, options, made) {
+  const existing = await stat2(target).catch((e) => e);
+  if (!(existing instanceof Error) && !existing.isDirectory()) {
+    return { code: "ENOTDIR", text: `${target} is a file, not a directory`, isFile: true };
+  }
+  if (existing instanceof Error) {
+    const code = errnoOf(existing);
+    if (code === "ENOTDIR") return inTheWay(target);
+    if (code !== "ENOENT") return problem(existing, "cannot reach it", target);
+    if (options.create === false) return { code: "ENOENT", text: "no such directory", missing: true };
+    for (let d = target; await stat2(d).catch(() => void 0) === void 0; d = path.dirname(d)) {
+      made.push(d);
+      if (d === path.dirname(d)) break;
+    }
+    made.reverse();
+    try {
+      await makeDirectory(target, options);
+    } catch (e) {
+      if (errnoOf(e) === "ENOTDIR") return inTheWay(target);
+      const failed = e.path ?? target;
+      return problem(e, `cannot create ${failed}`, failed);
+    }
+  }
+  const file2 = path.join(target, `.pgperf-write-probe-${process.pid}-${randomBytes(4).toString("hex")}`);
+  try {
+    const handle = await open2(file2, "wx", 384);
+    try {
+      await handle.writeFile("pgperf\n");
+    } finally {
+      await handle.close();
+    }
+  } catch (e) {
+    await rm2(file2, { force: true }).catch(() => {
+    });
+    return problem(e, `cannot create a file in ${target}`, target);
+  }
+  try {
+    await rm2(file2);
+  } catch (e) {
+    return problem(e, `cannot remove the test file ${file2} it wrote`, target);
+  }
+  return void 0;
+}
+async function checkWritableDirectory(dir, use) {
+  const found = await probeDirectory(dir, use);
+  if (!found) return;
+  const text2 = found.isFile ? "is a file" : found.text;
+  throw new UserError(`${use.what} ${dir}: ${text2}; expected ${use.expected}`);
+}
+async function inTheWay(target) {
+  for (let d = path.dirname(target); d !== path.dirname(d); d = path.dirname(d)) {
+    const st = await stat2(d).catch(() => void 0);
+    if (st && !st.isDirectory())
+      return { code: "ENOTDIR", text: `cannot create it: ${d} is a file, not a directory (ENOTDIR)` };
+  }
+  return { code: "ENOTDIR", text: "cannot create it: ENOTDIR (not a directory)" };
+}
+async function kernelFsHint(p) {
+  for (let d = p; ; d = path.dirname(d)) {
+    const fs3 = await statfs(d).catch(() => void 0);
+    if (fs3) {
+      const name = KERNEL_FILE_SYSTEMS.get(Number(fs3.type));
+      return name ? `; ${d} is the kernel's ${name} file system, not a place for files: choose a directory on a disk` : "";
+    }
+    if (d === path.dirname(d)) return "";
+  }
+}
+var KERNEL_FILE_SYSTEMS = /* @__PURE__ */ new Map([
+  [40864, "proc"],
+  [1650812274, "sysfs"],
+  [2613483, "cgroup"],
+  [1667723888, "cgroup2"],
+  [1684170528, "debugfs"],
+  [1953653091, "tracefs"],
+  [1935894131, "securityfs"],
+  [7377, "devpts"],
+  [3405662737, "bpf"]
+]);
+async function problem(e, what, where) {
+  const code = errnoOf(e) ?? "EIO";
+  return { code, text: `${what}: ${describeOsError(e)}${await kernelFsHint(where)}` };
+}
+function describeOsError(e) {
+  const code = errnoOf(e);
+  const message = errorMessage(e);
+  if (!code) return message;
+  const text2 = new RegExp(`^${code}: ([^,]+)`).exec(message)?.[1];
+  return `${code} (${text2 ?? message})`;
+}
+function errnoOf(e) {
+  const code = e?.code;
+  return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : void 0;
+}
+function osError(code, text2, syscall, p) {
+  return Object.assign(new Error(`${code}: ${text2}, ${syscall} '${p}'`), { code, syscall, path: p });
+}
+
+// src/machine/os/atomic-write.ts
+var nodeWriteFs = {
+  open: (file2, flags, mode) => open3(file2, flags, mode),
+  rename: (from, to) => rename2(from, to),
+  rm: (file2, options) => rm3(file2, options),
+  mkdir: (dir) => makeDirectory(dir)
+};
+var FileWriteError = class _FileWriteError extends UserError {
+  file;
+  code;
+  /** What failed or what it means, beyond the errno ("the temp file ... could not be created"). */
+  details;
+  /** `cause` may itself be a FileWriteError: its errno and details are kept, `detail` is added. */
+  constructor(file2, cause, detail) {
+    const inner = cause instanceof _FileWriteError ? cause : void 0;
+    const errno = inner ? inner.cause : cause;
+    const details2 = [...inner?.details ?? [], ...detail ? [detail] : []];
+    const code = errnoCode(errno);
+    super(`could not write ${file2}: ${[describeOsError(errno), ...details2].join("; ")}${hintFor(code)}`);
+    this.name = "FileWriteError";
+    this.file = file2;
+    this.code = code;
+    this.details = details2;
+    this.cause = errno;
+  }
+};
+async function writeAtomically(file2, text2, options = {}) {
+  const fs3 = options.fs ?? nodeWriteFs;
+  const dir = path2.dirname(file2);
+  const tmp = path2.join(dir, `.${path2.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
+  let handle;
+  try {
+    handle = await fs3.open(tmp, "wx", options.mode ?? 438);
+  } catch (e) {
+    throw new FileWriteError(file2, e, `the temp file ${tmp} could not be created`);
+  }
+  try {
+    await handle.writeFile(text2);
+    await handle.sync();
+    await handle.close();
+    await fs3.rename(tmp, file2);
+  } catch (e) {
+    await handle.close().catch(() => {
+    });
+    await fs3.rm(tmp, { force: true }).catch(() => {
+    });
+    throw e instanceof FileWriteError ? e : new FileWriteError(file2, e);
+  }
+  await syncDirectory(dir, fs3).catch((e) => {
+    throw new FileWriteError(
+      file2,
+      e,
+      `it was renamed into place, but its directory ${dir} could not be synced`
+    );
+  });
+}
+async function syncDirectory(dir, fs3 = nodeWriteFs) {
+  let handle;
+  try {
+    handle = await fs3.open(dir, "r");
+  } catch (e) {
+    if (UNSYNCABLE.has(errnoCode(e) ?? "")) return;
+    throw e;
+  }
+  try {
+    await handle.sync();
+  } catch (e) {
+    if (!UNSYNCABLE.has(errnoCode(e) ?? "")) throw e;
+  } finally {
+    await handle.close().catch(() => {
+    });
+  }
+}
+var UNSYNCABLE = /* @__PURE__ */ new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "EISDIR", "EPERM"]);
+function errnoCode(e) {
+  const code = e?.code;
+  return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : void 0;
+}
+function hintFor(code) {
+  if (code === "ENOSPC" || code === "EDQUOT")
+    return " (the disk is full: free space there, or write elsewhere)";
+  if (code === "EROFS") return " (a read-only file system: write elsewhere)";
+  return "";
+}
+
+// src/store/write-results.ts
+function resultsText(result) {
+  return `${JSON.stringify(result, null, 2)}
+`;
+}
+async function writeResults(file2, result, fs3 = nodeWriteFs) {
+  await fs3.mkdir(path3.dirname(file2), { recursive: true }).catch((e) => {
+    throw new FileWriteError(file2, e, `its directory ${path3.dirname(file2)} could not be created`);
+  });
+  await writeAtomically(file2, typeof result === "string" ? result : resultsText(result), { fs: fs3 });
+}
+
+// src/flows/compare/stored-baseline.ts
+init_errors();
 
 // src/core/compare/adaptive.ts
 init_types();
@@ -64137,40 +64384,1151 @@ function mainComparison(result, options) {
   return assemble(context3, cells, null);
 }
 
-// src/drivers/driver-set.ts
-init_zod();
-function composeDrivers(modules) {
-  const schemas = modules.map((m) => m.schema);
-  const workloadSchema2 = external_exports.discriminatedUnion("tool", schemas);
-  const byTool = new Map(modules.map((m) => [m.tool, m]));
-  const moduleOf = (workload) => {
-    const found = byTool.get(workload.tool);
-    if (!found) throw new Error(`no driver for tool ${JSON.stringify(workload.tool)}`);
-    return found;
-  };
+// src/core/compare/instruction-verdict.ts
+init_types();
+function instructionCells(result) {
+  const record2 = result.instructions;
+  const out = /* @__PURE__ */ new Map();
+  if (!record2 || result.arms.length < 2) return out;
+  const base = result.arms[0].label;
+  const cells = /* @__PURE__ */ new Map();
+  for (const s of record2.samples) cells.set(cellId(s), { workload: s.workload, clients: s.clients });
+  for (const arm2 of result.arms.slice(1)) {
+    const list = [];
+    for (const cell of cells.values()) {
+      list.push(instructionCell(record2, cell, base, arm2.label));
+    }
+    out.set(arm2.label, list);
+  }
+  return out;
+}
+function instructionCell(record2, cell, base, head) {
+  const { base: b, head: h, thresholdPct, judged, bistable } = judgeInstructionCell(record2, cell, base, head);
   return {
-    /** The modules, in the order given. */
-    modules,
-    workloadSchema: workloadSchema2,
-    /** The variant schema of each tool, e.g. to list the keys a pgbench workload accepts. */
-    variants: Object.fromEntries(modules.map((m) => [m.tool, m.schema])),
-    /** The metrics every sample of a workload's tool carries (its module's `records`). */
-    records: (workload) => moduleOf(workload).records,
-    /** The driver for a workload's tool. */
-    createDriver: (workload, deps) => moduleOf(workload).create(workload, deps),
-    /** The key under which workloads of one tool share a prepared data set. */
-    dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload)
+    ...bistable.length > 0 ? {
+      unstable: {
+        arms: bistable.map((x) => x.arm),
+        message: `bistable counts: the repetitions of ${bistable.map((x) => `${x.arm} split ${x.gapPct.toFixed(2)}% apart`).join(" and ")} into two groups (a layout or plan that differs from start to start); reported, not gated: count again, or with more repetitions`
+      }
+    } : {},
+    id: cellId(cell),
+    workload: cell.workload,
+    clients: cell.clients,
+    metric: INSTRUCTION_METRIC,
+    test: "instruction-count",
+    pairs: null,
+    base: summary2(b),
+    head: summary2(h),
+    deltaPct: judged.deltaPct,
+    ci95: null,
+    ci90: null,
+    ciEquivalence: null,
+    p: null,
+    method: null,
+    minAchievableP: null,
+    welch: null,
+    pairedT: null,
+    bootstrap: null,
+    unusable: judged.reasons[0]?.code === "insufficient-data" ? judged.reasons[0].message : null,
+    // Its noise is the repetitions' range (spreadPct), which its own rule already weighs.
+    aaSpreadPct: null,
+    notes: [],
+    better: "lower",
+    alpha: 1,
+    thresholdPct,
+    pAdjusted: null,
+    familySize: 1,
+    verdict: judged.verdict,
+    reasons: judged.reasons
+  };
+}
+function withInstructionCells(comparison, result) {
+  const byHead = instructionCells(result);
+  if (byHead.size === 0) return comparison;
+  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
+  const only = comparison.metric === INSTRUCTION_METRIC;
+  const comparisons = comparison.comparisons.map((arm2) => {
+    const extra = byHead.get(arm2.head) ?? [];
+    if (extra.length === 0) return arm2;
+    const cells = only ? extra : arm2.cells;
+    const otherMetricCells = only ? [] : [...arm2.otherMetricCells, ...extra];
+    const gating = gatingCells([...cells, ...otherMetricCells]);
+    const workloads = only ? gating.map((c) => c.workload) : [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
+    const overall2 = armVerdicts(gating, label, workloads);
+    return {
+      ...arm2,
+      cells,
+      otherMetricCells,
+      likelyRegressionCells: only ? [] : arm2.likelyRegressionCells,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      workloadVerdicts: overall2.workloadVerdicts
+    };
+  });
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const gatedMetrics = comparison.gatedMetrics.includes(INSTRUCTION_METRIC) ? comparison.gatedMetrics : [...comparison.gatedMetrics, INSTRUCTION_METRIC];
+  return {
+    ...comparison,
+    comparisons,
+    gatedMetrics,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding,
+    // The timed analysis found no samples to judge: its warnings about them do not apply.
+    ...only ? { likelyRegressions: [], warnings: [] } : {}
+  };
+}
+function summary2(values) {
+  return summarise(usable(values), 0);
+}
+
+// src/core/compare/same-code.ts
+function settingsKey(settings2) {
+  return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function unchangedHeads(compiledCode, arms) {
+  const [base] = arms;
+  if (!base || !compiledCode) return [];
+  return compiledCode.filter((c) => {
+    const arm2 = arms.find((a) => a.label === c.head);
+    return c.identical && arm2 !== void 0 && settingsKey(arm2.settings) === settingsKey(base.settings);
+  });
+}
+function unchangedHeadsOf(result) {
+  return unchangedHeads(
+    result.compiledCode,
+    result.arms.map((a) => ({ label: a.label, settings: a.settingOverrides }))
+  );
+}
+function sameCodeMessage(c) {
+  return `same compiled code as base (${c.files.toLocaleString("en-US")} programs, libraries and data files equal after masking install paths) and the same settings: nothing this head runs changed, so nothing was measured`;
+}
+function describeCodeDifference(c, shown2 = 5) {
+  if (c.unknown) return `not compared: ${c.unknown}`;
+  if (c.identical) return `the same compiled code (${c.files.toLocaleString("en-US")} files)`;
+  const list = (names, count2) => `${names.slice(0, shown2).join(", ")}${count2 > shown2 ? `, \u2026 (${count2 - shown2} more)` : ""}`;
+  const files = `${c.differingCount.toLocaleString("en-US")} of ${c.files.toLocaleString("en-US")} files differ (${list(c.differingFiles, c.differingCount)})`;
+  const f = c.serverFunctions;
+  if (!f) return files;
+  if (f.changedCount === 0)
+    return `${files}; bin/postgres differs outside its functions' code (data, strings)`;
+  return `${files}; in bin/postgres the code of ${f.changedCount.toLocaleString("en-US")} of ${f.total.toLocaleString("en-US")} functions: ${list(f.changed, f.changedCount)}`;
+}
+function decidedBySameCode(cell) {
+  return cell.reasons.some((r) => r.code === "same-compiled-code");
+}
+function withSameCompiledCode(given, result) {
+  if (!result.compiledCode) return given;
+  const comparison = { ...given, compiledCode: result.compiledCode };
+  const unchanged = new Map(unchangedHeadsOf(result).map((c) => [c.head, c]));
+  if (unchanged.size === 0) return comparison;
+  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
+  const comparisons = comparison.comparisons.map((arm2) => {
+    const code = unchanged.get(arm2.head);
+    if (!code) return arm2;
+    const decided = (cell) => ({
+      ...cell,
+      verdict: "no-change",
+      reasons: [{ code: "same-compiled-code", message: sameCodeMessage(code) }],
+      unusable: null
+    });
+    const cells = arm2.cells.map(decided);
+    const otherMetricCells = arm2.otherMetricCells.map(decided);
+    const overall2 = armVerdicts([...cells, ...otherMetricCells], label, Object.keys(arm2.workloadVerdicts));
+    return {
+      ...arm2,
+      cells,
+      otherMetricCells,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      workloadVerdicts: overall2.workloadVerdicts,
+      likelyRegressionCells: []
+    };
+  });
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const heads = new Set(unchanged.keys());
+  return {
+    ...comparison,
+    comparisons,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding,
+    likelyRegressions: comparison.likelyRegressions.filter((id) => !heads.has(id.split(":")[0])),
+    // The "too few rounds" and "partial results" warnings of an empty run say nothing about such a head.
+    warnings: unchanged.size === comparison.comparisons.length ? [] : comparison.warnings
   };
 }
 
-// src/drivers/pgbench/driver.ts
-import { writeFile as writeFile2 } from "node:fs/promises";
-import path3 from "node:path";
+// src/core/compare/metric-option.ts
+init_metrics();
+function metricOption(settings2, overrides = {}) {
+  return overrides.metric ?? (settings2.metric === PRIMARY_METRIC ? void 0 : settings2.metric);
+}
+var METRIC_OPTION_NAMES = Object.keys(METRICS).map(gatedName);
+var METRIC_OPTION_ALIASES = Object.values(GATED_METRIC_NAMES).filter(
+  (key) => !METRIC_OPTION_NAMES.includes(key)
+);
+
+// src/flows/compare/analysis.ts
+init_metrics();
+function resolveAnalysis(given = {}) {
+  return {
+    alpha: given.alpha ?? DEFAULT_ALPHA,
+    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
+    metric: given.metric ?? PRIMARY_METRIC,
+    steadyPass: given.steadyPass ?? DEFAULT_STEADY_PASS,
+    ...given.noiseFloors ? { noiseFloors: given.noiseFloors } : {}
+  };
+}
+function analysisOf(result, overrides = {}) {
+  const defined2 = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined2 });
+}
+function analyse(result, overrides = {}) {
+  const settings2 = analysisOf(result, overrides);
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
+  const timed = compareRun(result, {
+    alpha: settings2.alpha,
+    thresholdPct: settings2.thresholdPct,
+    steadyPass: settings2.steadyPass ?? DEFAULT_STEADY_PASS,
+    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
+    ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
+    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
+    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
+    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
+    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
+    ...result.baseline ? { test: "unpaired" } : {}
+  });
+  const withInstructions = withInstructionCells(timed, result);
+  const decided = withSameCompiledCode(withInstructions, result);
+  const planned = result.plans ? { ...decided, plans: result.plans } : decided;
+  return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
+}
+function withStoredBaseline(c, baseline) {
+  if (baseline.sentinel.status !== "drifted") return c;
+  const reason = baseline.sentinel.reason;
+  const drifted2 = (cell) => ({
+    ...cell,
+    verdict: "inconclusive",
+    reasons: [{ code: "baseline-drifted", message: reason }]
+  });
+  return {
+    ...c,
+    verdict: "inconclusive",
+    decidingArms: [],
+    likelyRegressions: [],
+    comparisons: c.comparisons.map((a) => ({
+      ...a,
+      verdict: "inconclusive",
+      decidingCells: [],
+      likelyRegressionCells: [],
+      cells: a.cells.map(drifted2),
+      otherMetricCells: a.otherMetricCells.map(drifted2),
+      workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, "inconclusive"]))
+    })),
+    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
+  };
+}
+
+// src/flows/compare/noise-warnings.ts
+init_types();
+init_errors();
+
+// src/flows/compare/noise-plan.ts
+function resolutionOf(noise, input2) {
+  const power = input2.power ?? DEFAULT_POWER;
+  const test = input2.test ?? input2.adaptive?.test ?? "signed-rank";
+  let resolvablePct;
+  let recommendedRounds;
+  if (input2.adaptive) {
+    const cell = { workload: noise.workload, clients: noise.clients };
+    const p = planPower({
+      plan: input2.adaptive,
+      hypotheses: input2.hypotheses,
+      cells: [
+        { cell, noise: { cell, rounds: noise.points, pairedCvPct: noise.planningCvPct, runCvPct: null } }
+      ],
+      thresholdPct: input2.thresholdPct,
+      power
+    }).cells[0];
+    resolvablePct = p.resolvablePct;
+    recommendedRounds = p.roundsForThreshold;
+  } else {
+    const common = {
+      test,
+      level: input2.alpha,
+      hypotheses: input2.hypotheses,
+      pairedCvPct: noise.planningCvPct,
+      power
+    };
+    resolvablePct = resolvableChangePct({ ...common, rounds: input2.rounds });
+    recommendedRounds = roundsToResolve({ ...common, thresholdPct: input2.thresholdPct });
+  }
+  const rounds = input2.adaptive?.maxRounds ?? input2.rounds;
+  return {
+    noise,
+    rounds,
+    thresholdPct: input2.thresholdPct,
+    resolvablePct,
+    recommendedRounds,
+    belowResolvable: input2.thresholdPct < resolvablePct
+  };
+}
+function noiseSourceText(n) {
+  const day = n.date.slice(0, 10);
+  return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
+}
+function planningText(n) {
+  return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
+}
+function resolutionWarning(r) {
+  const what = Number.isFinite(r.resolvablePct) ? `the smallest change this runner resolves with ${r.rounds} rounds (${r.resolvablePct.toFixed(1)}% at ${planningText(r.noise)})` : `what this runner resolves with ${r.rounds} rounds (none: they cannot reach significance; ${planningText(r.noise)})`;
+  return `${r.noise.id}: the ${r.thresholdPct}% threshold is below ${what}; ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
+}
+
+// src/flows/compare/plan-check.ts
+init_errors();
+function planReach(input2) {
+  const heads = Math.max(0, input2.arms - 1);
+  const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
+  const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
+  const level2 = input2.adaptive ? input2.adaptive.lookAlpha.at(-1) : input2.alpha;
+  const workloads = input2.workloads.map((w) => {
+    const rounds = input2.adaptive?.maxRounds ?? input2.rounds ?? w.rounds;
+    const minP = minPFor("signed-rank", rounds);
+    return {
+      name: w.name,
+      cells: w.clients.map((c) => `${w.name}@${c}`),
+      rounds,
+      minP,
+      minAdjustedP: Math.min(1, familySize * minP)
+    };
+  });
+  return {
+    reachable: heads === 0 || workloads.some((w) => w.minAdjustedP < level2),
+    familySize,
+    level: level2,
+    workloads,
+    minRounds: minRoundsFor("signed-rank", familySize, level2)
+  };
+}
+function refuseUnreachablePlan(input2) {
+  const r = planReach(input2);
+  if (r.reachable) return;
+  const what = r.workloads.map(
+    (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
+  ).join("; ");
+  const level2 = input2.adaptive ? `the last look's level ${formatP(r.level)}` : `alpha ${formatP(r.level)}`;
+  throw new UserError(
+    `the plan cannot reach significance in any cell: Holm over ${r.familySize} hypotheses (head arms x cells x gated metrics); ${what}; each is >= ${level2}. Plan at least ${r.minRounds} rounds (${input2.adaptive ? "--max-rounds" : "--rounds, or the workloads' rounds; or adaptive rounds with --max-rounds"}), fewer cells, or pass --force (Action input force: 'true') to run anyway`
+  );
+}
+
+// src/flows/compare/runner-noise.ts
+init_fingerprint();
+
+// src/core/stats/e-divisive-statistic.ts
+function eDivisiveStatistic(values, start = 0, end = values.length) {
+  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= values.length)) {
+    throw new RangeError(`bad interval [${start}, ${end}) of a series of ${values.length} values`);
+  }
+  const length = end - start;
+  const statistic = new Float64Array(length);
+  let largest = 0;
+  for (let i = start; i < end; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v))
+      throw new RangeError(`value ${i} is ${v}; the E-Divisive statistic needs finite numbers`);
+    largest = Math.max(largest, Math.abs(v));
+  }
+  if (largest === 0) return statistic;
+  const exponent = Math.floor(Math.log2(largest));
+  const half = Math.trunc(exponent / 2);
+  const [down1, down2] = [2 ** -half, 2 ** (half - exponent)];
+  const x = new Float64Array(length);
+  for (let i = 0; i < length; i++) x[i] = values[start + i] * down1 * down2;
+  let cross = 0;
+  let withinX = 0;
+  let withinY = 0;
+  for (let i = 0; i < length; i++) {
+    const xi = x[i];
+    for (let j = i + 1; j < length; j++) withinY += Math.abs(xi - x[j]);
+  }
+  for (let n = 0; n < length; n++) {
+    const m = length - n;
+    if (n > 0) {
+      const e = 2 * cross / (n * m) - 2 * withinX / (n * n) - 2 * withinY / (m * m);
+      statistic[n] = n * m / (n + m) * e;
+    }
+    const v = x[n];
+    let toX = 0;
+    for (let i = 0; i < n; i++) toX += Math.abs(x[i] - v);
+    let toY = 0;
+    for (let j = n + 1; j < length; j++) toY += Math.abs(v - x[j]);
+    cross += toY - toX;
+    withinX += toX;
+    withinY -= toY;
+  }
+  for (let n = 1; n < length; n++) statistic[n] = statistic[n] / down1 / down2;
+  return statistic;
+}
+
+// src/core/stats/mann-whitney-lower-tail.ts
+function mannWhitneyLowerTail(u, m, n) {
+  if (![u, m, n].every(Number.isInteger) || m < 1 || n < 1) {
+    throw new RangeError(`mannWhitneyLowerTail needs integers u and m, n >= 1, got ${u}, ${m}, ${n}`);
+  }
+  if (u < 0) return 0;
+  if (u >= m * n) return 1;
+  const k = Math.min(m, n);
+  const total = m + n;
+  const counts = new Float64Array(u + 1);
+  counts[0] = 1;
+  for (let i = 1; i <= k; i++) {
+    for (let v = i; v <= u; v++) counts[v] += counts[v - i];
+    const stride = total - k + i;
+    for (let v = u; v >= stride; v--) counts[v] -= counts[v - stride];
+  }
+  let below = 0;
+  for (let v = 0; v <= u; v++) below += counts[v];
+  return Math.min(1, below / binomialCoefficient(total, k));
+}
+var MAX_LOWER_TAIL_WORK = 1e6;
+
+// src/core/stats/robust-standardise.ts
+function robustStandardise(values) {
+  let largest = 0;
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is ${v}; standardising needs finite numbers`);
+    largest = Math.max(largest, Math.abs(v));
+  });
+  if (largest === 0) return null;
+  const exponent = Math.floor(Math.log2(largest));
+  const [down1, down2] = powerOfTwoFactors(-exponent);
+  const u = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) u[i] = values[i] * down1 * down2;
+  const location = medianOf(Float64Array.from(u).sort());
+  const deviations = Float64Array.from(u, (x) => Math.abs(x - location)).sort();
+  let scale = MAD_TO_SD2 * medianOf(deviations);
+  if (scale === 0) {
+    let sum2 = 0;
+    for (const d of deviations) sum2 += d;
+    scale = MEAN_ABSOLUTE_DEVIATION_TO_SD * (sum2 / u.length);
+  }
+  if (scale === 0) return null;
+  scale = Math.max(scale, deviations[deviations.length - 1] * SMALLEST_SCALE_OF_RANGE);
+  const z3 = new Float64Array(u.length);
+  for (let i = 0; i < u.length; i++) z3[i] = (u[i] - location) / scale;
+  return { z: z3, scaled: u, location, scale, exponent };
+}
+function unscale(s, x) {
+  return clampFinite(timesPowerOfTwo(x, s.exponent));
+}
+function clampFinite(x) {
+  return Math.min(Number.MAX_VALUE, Math.max(-Number.MAX_VALUE, x));
+}
+var MAD_TO_SD2 = 1.4826;
+var MEAN_ABSOLUTE_DEVIATION_TO_SD = Math.sqrt(Math.PI / 2);
+var SMALLEST_SCALE_OF_RANGE = 2 ** -500;
+function timesPowerOfTwo(x, k) {
+  const [f1, f2] = powerOfTwoFactors(k);
+  return x * f1 * f2;
+}
+function powerOfTwoFactors(k) {
+  const half = Math.trunc(k / 2);
+  return [2 ** half, 2 ** (k - half)];
+}
+function medianOf(sorted) {
+  const n = sorted.length;
+  return n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+// src/core/stats/owens-t.ts
+function owensT(h, a) {
+  if (!(h >= 0 && a >= 0 && a <= 1))
+    throw new RangeError(`owensT needs h >= 0 and 0 <= a <= 1, got ${h}, ${a}`);
+  if (a === 0) return 0;
+  if (h === 0) return Math.atan(a) / (2 * Math.PI);
+  const upper = Math.min(a, GAUSSIAN_REACH / h);
+  const width = upper / PANELS;
+  let integral = 0;
+  for (let panel = 0; panel < PANELS; panel++) {
+    const middle = (panel + 0.5) * width;
+    for (let i = 0; i < NODES.length; i++) {
+      const x = middle + width / 2 * NODES[i];
+      integral += WEIGHTS[i] * Math.exp(-h * h * x * x / 2) / (1 + x * x);
+    }
+  }
+  integral *= width / 2;
+  return Math.exp(-h * h / 2) / (2 * Math.PI) * integral;
+}
+var GAUSSIAN_REACH = 9;
+var PANELS = 4;
+var NODES = [
+  -0.9602898564975363,
+  -0.7966664774136267,
+  -0.525532409916329,
+  -0.1834346424956498,
+  0.1834346424956498,
+  0.525532409916329,
+  0.7966664774136267,
+  0.9602898564975363
+];
+var WEIGHTS = [
+  0.1012285362903763,
+  0.2223810344533745,
+  0.3137066458778873,
+  0.362683783378362,
+  0.362683783378362,
+  0.3137066458778873,
+  0.2223810344533745,
+  0.1012285362903763
+];
+
+// src/core/stats/split-scan-p.ts
+function splitScanP(p, length, minSegment) {
+  if (!(p >= 0 && p <= 1)) throw new RangeError(`p must be in [0, 1], got ${p}`);
+  if (!(Number.isInteger(minSegment) && minSegment >= 1 && Number.isInteger(length))) {
+    throw new RangeError(`length and minSegment must be integers >= 1, got ${length}, ${minSegment}`);
+  }
+  const candidates = length - 2 * minSegment + 1;
+  if (candidates < 1)
+    throw new RangeError(`a segment of ${length} has no split leaving ${minSegment} a side`);
+  if (p === 0 || candidates === 1) return p;
+  const bonferroni = Math.min(1, candidates * p);
+  const b = -normalQuantile(p / 2);
+  if (!Number.isFinite(b) || b <= 0) return bonferroni;
+  const pairs = candidates - 1;
+  const last = minSegment + Math.ceil(pairs / 2) - 1;
+  let crossings = 0;
+  for (let j = minSegment; j <= last; ) {
+    const block = j < EXACT_NEAR_END ? 1 : Math.min(Math.ceil(j / BLOCKS_PER_DOUBLING), last - j + 1);
+    let count2 = 0;
+    for (let i = j; i < j + block; i++) count2 += pairsAtDistance(i, length, minSegment, pairs);
+    crossings += count2 * 4 * owensT(b, crossingSlope(j, length));
+    if (p + crossings >= bonferroni) return bonferroni;
+    j += block;
+  }
+  return Math.min(bonferroni, p + crossings);
+}
+var EXACT_NEAR_END = 64;
+var BLOCKS_PER_DOUBLING = 32;
+function crossingSlope(j, length) {
+  const rho = Math.sqrt(j * (length - j - 1) / ((j + 1) * (length - j)));
+  return Math.sqrt((1 - rho) / (1 + rho));
+}
+function pairsAtDistance(j, length, minSegment, pairs) {
+  const fromStart = j - minSegment;
+  const fromEnd = pairs - 1 - fromStart;
+  if (fromStart > fromEnd) return 0;
+  return fromStart === fromEnd ? 1 : 2;
+}
+
+// src/core/stats/student-t-two-sample.ts
+function studentTTwoSample(before, after, level2 = 0.95) {
+  if (!(before.n >= 1 && after.n >= 1))
+    throw new RangeError("a two-sample t-test needs values on both sides");
+  if (!(before.sd >= 0 && after.sd >= 0)) throw new RangeError("standard deviations must be >= 0");
+  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
+  const difference = after.mean - before.mean;
+  const df = before.n + after.n - 2;
+  if (df < 1) {
+    return {
+      t: 0,
+      df,
+      p: 1,
+      difference,
+      se: Number.POSITIVE_INFINITY,
+      lower: Number.NEGATIVE_INFINITY,
+      upper: Number.POSITIVE_INFINITY
+    };
+  }
+  const pooledVariance = ((before.n - 1) * before.sd ** 2 + (after.n - 1) * after.sd ** 2) / df;
+  const se = Math.sqrt(pooledVariance * (1 / before.n + 1 / after.n));
+  return { ...tInference(difference, se, df, level2), df, difference, se };
+}
+
+// src/core/stats/e-divisive.ts
+function detectChangePoints(values, options = {}) {
+  const o = resolveOptions(options);
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v))
+      throw new RangeError(`value ${i} is ${v}; change-point detection needs finite numbers`);
+  });
+  if (values.length < minPointsForDetection(o.minSegment)) return [];
+  const standardised = robustStandardise(values);
+  if (standardised === null) return [];
+  const series = { z: standardised.z, s: standardised, o };
+  const weak = splitStep(series);
+  return mergeStep(series, weak).map((test) => toChangePoint(series, test));
+}
+function minPointsForDetection(minSegment = DEFAULT_MIN_SEGMENT) {
+  return 2 * minSegment;
+}
+var DEFAULT_MAX_P = 1e-3;
+var DEFAULT_MIN_SEGMENT = 3;
+var DEFAULT_WINDOW_LENGTH = 50;
+function firstPassP(maxP) {
+  return maxP < 0.05 ? maxP * 10 : maxP < 0.5 ? maxP * 2 : maxP;
+}
+function resolveOptions(options) {
+  const o = {
+    maxP: options.maxP ?? DEFAULT_MAX_P,
+    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
+    minMagnitude: options.minMagnitude ?? 0,
+    windowLength: options.windowLength ?? DEFAULT_WINDOW_LENGTH,
+    scale: options.scale ?? "linear",
+    level: options.level ?? 0.95
+  };
+  if (!(o.maxP > 0 && o.maxP < 1)) throw new RangeError(`maxP must be in (0, 1), got ${o.maxP}`);
+  if (!(Number.isInteger(o.minSegment) && o.minSegment >= 2)) {
+    throw new RangeError(`minSegment must be an integer >= 2, got ${o.minSegment}`);
+  }
+  if (!(o.minMagnitude >= 0)) throw new RangeError(`minMagnitude must be >= 0, got ${o.minMagnitude}`);
+  if (!(Number.isInteger(o.windowLength) && o.windowLength >= 2 * o.minSegment)) {
+    throw new RangeError(
+      `windowLength must be an integer >= 2\xB7minSegment (${2 * o.minSegment}), got ${o.windowLength}`
+    );
+  }
+  if (!(o.level > 0 && o.level < 1)) throw new RangeError(`level must be in (0, 1), got ${o.level}`);
+  return o;
+}
+function splitStep(series) {
+  const { z: z3, o } = series;
+  const level2 = firstPassP(o.maxP);
+  const step = Math.floor(o.windowLength / 2);
+  const weak = /* @__PURE__ */ new Set();
+  let start = 0;
+  while (start < z3.length) {
+    const end = Math.min(start + o.windowLength, z3.length);
+    const found = divideWindow(series, start, end, level2);
+    for (const index of found) weak.add(index);
+    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
+  }
+  return [...weak].sort((a, b) => a - b);
+}
+function divideWindow(series, start, end, level2) {
+  const { z: z3, o } = series;
+  const cuts = [];
+  const candidates = /* @__PURE__ */ new Map();
+  for (; ; ) {
+    const bounds = [start, ...cuts, end];
+    let best = null;
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const from = bounds[i];
+      const to = bounds[i + 1];
+      const key = `${from}:${to}`;
+      if (!candidates.has(key)) candidates.set(key, bestSplit(z3, from, to, o.minSegment));
+      const c = candidates.get(key);
+      if (c && (best === null || c.statistic > best.statistic)) best = { ...c, from, to };
+    }
+    if (best === null) return cuts;
+    const test = studentT(summarize(z3, best.from, best.index), summarize(z3, best.index, best.to), o.level);
+    if (!(test.p < level2)) return cuts;
+    cuts.push(best.index);
+    cuts.sort((a, b) => a - b);
+  }
+}
+function bestSplit(z3, from, to, minSegment) {
+  if (to - from < 2 * minSegment) return null;
+  const t = eDivisiveStatistic(z3, from, to);
+  let best = minSegment;
+  for (let k = minSegment + 1; k <= to - from - minSegment; k++) if (t[k] > t[best]) best = k;
+  return { index: from + best, statistic: t[best] };
+}
+function mergeStep(series, weak) {
+  const { z: z3, o } = series;
+  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? z3.length : points3[i].index;
+  const retest = (points3, i) => {
+    if (i < 0 || i >= points3.length) return;
+    const was = points3[i].index;
+    points3[i] = replaced(series, bound(i - 1, points3), was, bound(i + 1, points3));
+    if (points3[i].index === was) return;
+    for (const j of [i - 1, i + 1]) {
+      if (j >= 0 && j < points3.length) {
+        points3[j] = testSplit(series, bound(j - 1, points3), points3[j].index, bound(j + 1, points3));
+      }
+    }
+  };
+  const points2 = weak.map(
+    (index, i) => testSplit(series, i === 0 ? 0 : weak[i - 1], index, i + 1 < weak.length ? weak[i + 1] : z3.length)
+  );
+  while (points2.length > 0) {
+    let weakest = argBest(points2, (a, b) => a.weakness > b.weakness);
+    if (points2[weakest].weakness < o.maxP) {
+      let contradicted = false;
+      for (const point2 of points2)
+        if (point2.pRankAdjusted === null && !checkRanks(series, point2)) contradicted = true;
+      if (contradicted) continue;
+      weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
+      if (points2[weakest].magnitude > o.minMagnitude) break;
+    }
+    points2.splice(weakest, 1);
+    retest(points2, weakest - 1);
+    retest(points2, weakest);
+  }
+  return points2;
+}
+function replaced(series, from, index, to) {
+  const { z: z3, o } = series;
+  const here = testSplit(series, from, index, to);
+  const start = Math.max(from, index - Math.floor(o.windowLength / 2));
+  const candidate = bestSplit(z3, start, Math.min(to, start + o.windowLength), o.minSegment);
+  if (candidate === null || candidate.index === index) return here;
+  const there = testSplit(series, from, candidate.index, to);
+  return there.student.p < here.student.p ? there : here;
+}
+function argBest(items, beats) {
+  let best = 0;
+  for (let i = 1; i < items.length; i++) if (beats(items[i], items[best])) best = i;
+  return best;
+}
+function testSplit(series, from, cut, to) {
+  const { z: z3, o } = series;
+  const before = summarize(z3, from, cut);
+  const after = summarize(z3, cut, to);
+  const student = studentT(before, after, o.level);
+  const meanBefore = meanOf(series.s.scaled, from, cut);
+  const meanAfter = meanOf(series.s.scaled, cut, to);
+  const pAdjusted = splitScanP(student.p, to - from, o.minSegment);
+  return {
+    index: cut,
+    from,
+    to,
+    before,
+    after,
+    meanBefore,
+    meanAfter,
+    student,
+    candidates: to - from - 2 * o.minSegment + 1,
+    pAdjusted,
+    pRankAdjusted: null,
+    magnitude: magnitude(series.s, meanBefore, meanAfter, o.scale),
+    weakness: pAdjusted
+  };
+}
+function checkRanks(series, test) {
+  const { z: z3, o } = series;
+  const ranks = rankTest(z3, test.from, test.index, test.to);
+  test.pRankAdjusted = splitScanP(ranks.p, test.to - test.from, o.minSegment);
+  const agree = ranks.separated || test.pRankAdjusted < firstPassP(o.maxP);
+  if (!agree) test.weakness = Math.max(test.weakness, test.pRankAdjusted);
+  return agree;
+}
+function toChangePoint(series, test) {
+  const { s, o } = series;
+  const { before, after, student } = test;
+  const common = {
+    index: test.index,
+    nBefore: before.n,
+    nAfter: after.n,
+    relativeChange: relativeChange(s, test.meanBefore, test.meanAfter, o.scale),
+    magnitude: test.magnitude,
+    p: student.p,
+    t: clampFinite(student.t),
+    df: student.df,
+    candidates: test.candidates,
+    pAdjusted: test.pAdjusted,
+    pRankAdjusted: test.pRankAdjusted ?? 1
+  };
+  if (o.scale === "log") {
+    const meanBefore = clampFinite(Math.exp(unscale(s, test.meanBefore)));
+    const meanAfter = clampFinite(Math.exp(unscale(s, test.meanAfter)));
+    const bound = (dz) => clampFinite(Math.expm1(unscale(s, s.scale * dz)));
+    return {
+      ...common,
+      meanBefore,
+      meanAfter,
+      difference: clampFinite(meanAfter - meanBefore),
+      ci: { level: o.level, lower: bound(student.lower), upper: bound(student.upper) }
+    };
+  }
+  return {
+    ...common,
+    meanBefore: unscale(s, test.meanBefore),
+    meanAfter: unscale(s, test.meanAfter),
+    difference: unscale(s, test.meanAfter - test.meanBefore),
+    ci: null
+  };
+}
+function relativeChange(s, before, after, scale) {
+  if (scale === "log") return clampFinite(Math.expm1(unscale(s, after - before)));
+  const difference = after - before;
+  if (difference === 0) return 0;
+  return clampFinite(difference / Math.abs(before));
+}
+function magnitude(s, before, after, scale) {
+  if (scale === "log") return clampFinite(Math.expm1(Math.abs(unscale(s, after - before))));
+  return Math.max(
+    Math.abs(relativeChange(s, before, after, scale)),
+    Math.abs(relativeChange(s, after, before, scale))
+  );
+}
+function meanOf(values, from, to) {
+  let sum2 = 0;
+  for (let i = from; i < to; i++) sum2 += values[i];
+  return sum2 / (to - from);
+}
+function studentT(before, after, level2) {
+  const unit = Math.max(before.sd, after.sd) || 1;
+  const test = studentTTwoSample(
+    { n: before.n, mean: 0, sd: before.sd / unit },
+    { n: after.n, mean: (after.mean - before.mean) / unit, sd: after.sd / unit },
+    level2
+  );
+  return { t: test.t, df: test.df, p: test.p, lower: test.lower * unit, upper: test.upper * unit };
+}
+function summarize(z3, from, to) {
+  const n = to - from;
+  let sum2 = 0;
+  for (let i = from; i < to; i++) sum2 += z3[i];
+  const mean2 = sum2 / n;
+  let largest = 0;
+  for (let i = from; i < to; i++) largest = Math.max(largest, Math.abs(z3[i] - mean2));
+  if (n < 2 || largest === 0) return { n, mean: mean2, sd: 0 };
+  let squares = 0;
+  for (let i = from; i < to; i++) squares += ((z3[i] - mean2) / largest) ** 2;
+  return { n, mean: mean2, sd: largest * Math.sqrt(squares / (n - 1)) };
+}
+function rankTest(z3, from, cut, to) {
+  const m = cut - from;
+  const n = to - cut;
+  const sorted = z3.slice(from, to).sort();
+  const tieSizes = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i + 1;
+    while (j < sorted.length && sorted[j] === sorted[i]) j++;
+    tieSizes.push(j - i);
+    i = j;
+  }
+  const ties = tieSizes.length < sorted.length;
+  let rankSum = 0;
+  for (let i = from; i < cut; i++) {
+    const below = countBelow(sorted, z3[i], false);
+    const notAbove = ties ? countBelow(sorted, z3[i], true) : below + 1;
+    rankSum += (below + 1 + notAbove) / 2;
+  }
+  const uBefore = rankSum - m * (m + 1) / 2;
+  const u = Math.min(uBefore, m * n - uBefore);
+  const separated = u === 0;
+  const small = Math.min(m, n);
+  if (!ties && small <= EXACT_RANKS_UP_TO && small * (u + 1) <= MAX_LOWER_TAIL_WORK) {
+    return { p: Math.min(1, 2 * mannWhitneyLowerTail(u, m, n)), separated };
+  }
+  return { p: mannWhitneyNormalP(uBefore, m, n, tieSizes).p, separated };
+}
+var EXACT_RANKS_UP_TO = 50;
+function countBelow(sorted, v, orEqual) {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (sorted[mid] < v || orEqual && sorted[mid] === v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// src/flows/history/series.ts
+import { createHash as createHash2 } from "node:crypto";
+init_metrics();
+
+// src/core/stats/median-ci.ts
+function medianCi(values, level2 = 0.95) {
+  const n = values.length;
+  if (n === 0) throw new RangeError("a median needs at least one value");
+  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
+  const sorted = [...values].sort((a, b) => a - b);
+  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  let k = 1;
+  let tail2 = 0.5 ** n;
+  while (2 * (k + 1) <= n + 1) {
+    const nextTail = tail2 + binomialCoefficient(n, k) * 0.5 ** n;
+    if (1 - 2 * nextTail < level2) break;
+    k++;
+    tail2 = nextTail;
+  }
+  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
+}
+
+// src/flows/history/series.ts
+var SERIES_METRICS = ["tps", "latencyPctMs"];
+function seriesId(key) {
+  return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
+}
+function buildSeries(runs, metrics = SERIES_METRICS) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const run3 of runs) {
+    if (run3.status === "running") continue;
+    const arm2 = measuredArm(run3);
+    if (arm2 === void 0) continue;
+    const fingerprint = run3.fingerprint ?? fallbackFingerprint(run3);
+    for (const metric of metrics) {
+      const cells = collectCellRuns(run3.samples, metric);
+      for (const cell of documentCells(run3)) {
+        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm2)).filter(
+          (v) => Number.isFinite(v) && v > 0
+        );
+        if (values.length === 0) continue;
+        const workload = run3.source?.canary ? canaryWorkload(cell.workload) : cell.workload;
+        const key = { fingerprint: fingerprint.id, workload, clients: cell.clients, metric };
+        const id = seriesId(key);
+        let series = byId.get(id);
+        if (!series) {
+          series = { id, key, facts: fingerprint.facts, better: METRICS[metric].better, points: [] };
+          byId.set(id, series);
+        }
+        const ci = medianCi(values);
+        series.points.push({
+          runId: run3.runId ?? run3.startedAt,
+          sha: run3.source?.head?.sha ?? null,
+          ref: run3.source?.head?.ref ?? null,
+          date: run3.startedAt,
+          n: values.length,
+          median: ci.median,
+          ciLower: ci.lower,
+          ciUpper: ci.upper,
+          ciLevel: ci.achievedLevel
+        });
+      }
+    }
+  }
+  const all = [...byId.values()];
+  for (const s of all) {
+    s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
+  }
+  return all.sort(
+    (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || metrics.indexOf(a.key.metric) - metrics.indexOf(b.key.metric) || a.key.clients - b.key.clients
+  );
+}
+function canaryWorkload(workload) {
+  return `${CANARY_PREFIX}${workload}`;
+}
+function isCanaryWorkload(workload) {
+  return workload.startsWith(CANARY_PREFIX);
+}
+var CANARY_PREFIX = "canary:";
+function measuredArm(run3) {
+  return run3.arms.find((a) => a.label === "head")?.label ?? run3.arms[run3.arms.length - 1]?.label;
+}
+function fallbackFingerprint(run3) {
+  const env = run3.environment;
+  const facts = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    kernel: env.kernel,
+    os: env.os,
+    settingsHash: env.settingsHash
+  };
+  const hash2 = createHash2("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
+  return { id: `env-${hash2}`, facts };
+}
+
+// src/flows/history/analyse.ts
+function analyseHistory(runs, options = {}) {
+  const resolved = {
+    maxP: options.maxP ?? DEFAULT_MAX_P,
+    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
+    minMagnitude: options.minMagnitude ?? 0
+  };
+  return {
+    options: resolved,
+    runs: runs.length,
+    series: buildSeries(runs).map((s) => analyseSeries(s, resolved))
+  };
+}
+function analyseSeries(series, options) {
+  const needed = minPointsForDetection(options.minSegment);
+  if (series.points.length < needed) return { series, status: "too-few-points", needed, changePoints: [] };
+  const found = detectChangePoints(
+    series.points.map((p) => Math.log(p.median)),
+    { ...options, scale: "log" }
+  );
+  return {
+    series,
+    status: "analysed",
+    needed,
+    changePoints: found.map((c) => ({
+      index: c.index,
+      kind: c.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
+      lastBefore: series.points[c.index - 1],
+      firstAfter: series.points[c.index],
+      before: c.meanBefore,
+      after: c.meanAfter,
+      relativeChange: c.relativeChange,
+      ciLower: c.ci.lower,
+      ciUpper: c.ci.upper,
+      p: c.p,
+      nBefore: c.nBefore,
+      nAfter: c.nAfter
+    }))
+  };
+}
+
+// src/flows/compare/runner-noise.ts
+init_types();
+var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
+var NOISE_RUNS_READ = 200;
+var NOISE_METRIC = "tps";
+function upperNoiseBound(cvPct, points2) {
+  return points2 > 0 ? cvPct * (1 + Z_80 * MAD_RELATIVE_SE / Math.sqrt(points2)) : cvPct;
+}
+var Z_80 = 0.8416;
+var MAD_RELATIVE_SE = 1.166;
+function runnerId(env) {
+  return fingerprintId(machineFacts(env));
+}
+function isCalibrationRun(run3) {
+  if (run3.calibration === true) return true;
+  if (run3.baseline || run3.arms.length < 2) return false;
+  const [first] = run3.arms;
+  const sha = (a) => a.build?.sha;
+  return run3.arms.every(
+    (a) => a.binDir === first.binDir && a.serverVersion === first.serverVersion && sha(a) === sha(first) && Object.keys(a.settingOverrides ?? {}).length === 0
+  );
+}
+function estimateRunnerNoise(runs, runner, cells, options = {}) {
+  const mine = runsOf(runs, runner, options);
+  const calibrations = mine.filter(isCalibrationRun);
+  const series = runnerSeries(mine, runner).filter((s) => s.key.metric === NOISE_METRIC);
+  const out = { runner, cells: [], missing: [] };
+  for (const cell of cells) {
+    const id = cellId(cell);
+    const key = { workload: cell.workload, clients: cell.clients };
+    const fromCalibration = calibrationNoise(calibrations, cell);
+    if (fromCalibration) {
+      out.cells.push({ ...key, id, ...fromCalibration });
+      continue;
+    }
+    const s = series.find((x) => x.key.workload === cell.workload && x.key.clients === cell.clients);
+    const points2 = s?.points ?? [];
+    const analysed = s && points2.length >= MIN_HISTORY_POINTS ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 }) : void 0;
+    const start = analysed?.changePoints.at(-1)?.index ?? 0;
+    const segment = points2.slice(start);
+    if (segment.length < MIN_HISTORY_POINTS) {
+      const had = points2.length === 0 ? "no stored run of it" : start > 0 ? `${segment.length} run(s) since its last change point (${points2[start].date})` : `${points2.length} stored run(s)`;
+      out.missing.push({
+        ...key,
+        id,
+        reason: `no calibration (A/A) run of ${id} on this runner, and its history has ${had}; at least ${MIN_HISTORY_POINTS} are needed (run pgperf calibrate with the store)`
+      });
+      continue;
+    }
+    const runCvPct = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
+    out.cells.push({
+      ...key,
+      id,
+      source: "history",
+      runId: segment.at(-1).runId,
+      date: segment[0].date,
+      points: segment.length,
+      pairedCvPct: null,
+      runCvPct,
+      perRoundCvPct: Math.SQRT2 * runCvPct,
+      planningCvPct: upperNoiseBound(Math.SQRT2 * runCvPct, segment.length)
+    });
+  }
+  return out;
+}
+function runsOf(runs, runner, options = {}) {
+  return runs.filter(
+    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
+  ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+}
+function runnerSeries(runs, runner, metrics) {
+  return buildSeries(
+    runs.map((r) => ({ ...r, fingerprint: { id: runner, facts: {} } })),
+    metrics
+  );
+}
+function calibrationNoise(calibrations, cell) {
+  for (const run3 of calibrations) {
+    const noise = estimateNoise(run3, cell, NOISE_METRIC);
+    if (noise.pairedCvPct === null || noise.rounds < MIN_NOISE_ROUNDS) continue;
+    return {
+      source: "calibration",
+      runId: run3.runId ?? run3.startedAt,
+      date: run3.startedAt,
+      points: noise.rounds,
+      pairedCvPct: noise.pairedCvPct,
+      runCvPct: noise.runCvPct,
+      perRoundCvPct: noise.pairedCvPct,
+      planningCvPct: upperNoiseBound(noise.pairedCvPct, noise.rounds)
+    };
+  }
+  return void 0;
+}
+async function loadRunnerNoise(store, runner, cells, options = {}) {
+  return estimateRunnerNoise(await loadRunsOf(store, cells, options), runner, cells, options);
+}
+async function loadRunsOf(store, cells, options = {}) {
+  const workloads = new Set(cells.map((c) => c.workload));
+  const listed = (await store.list()).filter(
+    (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
+  ).slice(0, NOISE_RUNS_READ);
+  const runs = [];
+  for (const entry of listed) runs.push(await store.load(entry.id));
+  return runs;
+}
+
+// src/flows/compare/noise-warnings.ts
+async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
+  const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
+  if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
+  const settings2 = analysisOf(result);
+  const workloads = Object.values(result.workloads).map((w) => ({
+    ...w,
+    metrics: w.metrics ?? ["tps"],
+    clients: w.clients ?? []
+  }));
+  const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : void 0;
+  const reach = planReach({
+    workloads,
+    arms: result.arms.length,
+    alpha: settings2.alpha,
+    ...adaptive ? { adaptive } : {},
+    singleMetric: metricOption(settings2) !== void 0
+  });
+  const noise = await loadRunnerNoise(store, runnerId(result.environment), cells, {
+    ...result.runId !== void 0 ? { exclude: result.runId } : {}
+  });
+  return noise.cells.map((n) => {
+    const w = workloads.find((x) => x.name === n.workload);
+    return resolutionOf(n, {
+      rounds: w?.rounds ?? result.plan.rounds,
+      ...adaptive ? { adaptive } : {},
+      hypotheses: reach.familySize,
+      alpha: settings2.alpha,
+      thresholdPct: w?.threshold ?? settings2.thresholdPct,
+      // Stored base samples do not pair with head's rounds: the rank-sum test decides (analysis.ts).
+      ...result.baseline ? { test: "mann-whitney" } : {}
+    });
+  }).filter((r) => r.belowResolvable).map(resolutionWarning);
+}
+async function withNoiseWarnings(comparison, result, store, logger) {
+  if (!store?.list || !store.load) return comparison;
+  try {
+    const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
+    const open6 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
+    const decided = new Set(cells.map((c) => c.id).filter((id) => !open6.has(id)));
+    const warnings = await noiseWarnings(result, store, decided);
+    if (warnings.length === 0) return comparison;
+    return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
+  } catch (e) {
+    logger.warn(`could not read this runner's noise from the store: ${errorMessage(e)}`);
+    return comparison;
+  }
+}
+
+// src/flows/compare/pipeline.ts
+import path20 from "node:path";
+
+// src/run/sink.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import path5 from "node:path";
 
 // src/machine/os/cleanup.ts
-import { chown, mkdtemp, rm as rm2 } from "node:fs/promises";
+import { chown, mkdtemp, rm as rm4 } from "node:fs/promises";
 import os5 from "node:os";
-import path from "node:path";
+import path4 from "node:path";
 var tasks = /* @__PURE__ */ new Map();
 var nextId = 1;
 function onCleanup(task, options = {}) {
@@ -64199,8 +65557,8 @@ async function drain(which2) {
   }
 }
 async function makeTempDir(prefix, options = {}) {
-  const dir = await mkdtemp(path.join(options.parent ?? os5.tmpdir(), prefix));
-  const release2 = () => rm2(dir, { recursive: true, force: true });
+  const dir = await mkdtemp(path4.join(options.parent ?? os5.tmpdir(), prefix));
+  const release2 = () => rm4(dir, { recursive: true, force: true });
   const unregister = onCleanup(release2);
   if (options.owner) await chown(dir, options.owner.uid, options.owner.gid);
   return {
@@ -64212,7 +65570,917 @@ async function makeTempDir(prefix, options = {}) {
   };
 }
 
+// src/run/sink.ts
+var RESERVE_MIN_MARGIN_BYTES = 64 * 1024;
+function fileSink(file2, options = {}) {
+  const fs3 = options.fs ?? nodeWriteFs;
+  const minMargin = options.reserveMarginBytes ?? RESERVE_MIN_MARGIN_BYTES;
+  const reserveFile = path5.join(path5.dirname(file2), `.${path5.basename(file2)}.reserve`);
+  let reserved = 0;
+  let reserveMayExist = false;
+  let largestGrowth = 0;
+  let lastSize;
+  let written;
+  const ensureReserve = async (size) => {
+    const margin = Math.max(minMargin, 2 * largestGrowth);
+    if (reserved >= size + margin) return;
+    const target = size + 2 * margin;
+    await fs3.mkdir(path5.dirname(file2), { recursive: true }).catch((e) => {
+      throw new FileWriteError(file2, e, `its directory ${path5.dirname(file2)} could not be created`);
+    });
+    try {
+      const handle = await fs3.open(reserveFile, reserved === 0 ? "w" : "a");
+      reserveMayExist = true;
+      try {
+        while (reserved < target) {
+          const chunk = Math.min(RESERVE_CHUNK_BYTES, target - reserved);
+          await handle.writeFile(randomBytes3(chunk));
+          reserved += chunk;
+        }
+        await handle.sync();
+      } finally {
+        await handle.close().catch(() => {
+        });
+      }
+    } catch (e) {
+      throw new FileWriteError(
+        file2,
+        e,
+        `the room kept beside it for its final write (${reserveFile}, ${target} bytes) could not be reserved, so the run stops while the results can still be written`
+      );
+    }
+  };
+  const releaseReserve = async () => {
+    if (!reserveMayExist) return;
+    await fs3.rm(reserveFile, { force: true });
+    reserved = 0;
+    reserveMayExist = false;
+  };
+  const intactCopy = () => written ? `the last intact copy is ${file2} as written at ${written.at} (${written.samples} samples, status '${written.status}')` : `nothing was written to ${file2} yet`;
+  const write = async (result, text2) => {
+    await writeResults(file2, text2, fs3);
+    written = { at: result.updatedAt, samples: result.samples.length, status: result.status };
+  };
+  const finalWrite = async (result) => {
+    const text2 = resultsText(result);
+    try {
+      try {
+        await write(result, text2);
+      } catch (e) {
+        if (!reserveMayExist) throw e;
+        await releaseReserve();
+        await write(result, text2);
+      }
+    } catch (e) {
+      throw new FileWriteError(
+        file2,
+        e,
+        `the final document (status '${result.status}', ${result.samples.length} samples) did not land; ${intactCopy()}`
+      );
+    } finally {
+      await releaseReserve().catch(() => {
+      });
+    }
+  };
+  let queue = Promise.resolve();
+  let finishing;
+  const finish = (result) => {
+    finishing ??= queue.catch(() => {
+    }).then(() => finalWrite(result));
+    return finishing;
+  };
+  return {
+    description: file2,
+    update(result) {
+      if (finishing) return Promise.resolve();
+      const text2 = resultsText(result);
+      const size = Buffer.byteLength(text2);
+      if (lastSize !== void 0) largestGrowth = Math.max(largestGrowth, size - lastSize);
+      lastSize = size;
+      const next = queue.catch(() => {
+      }).then(async () => {
+        await ensureReserve(size);
+        await write(result, text2);
+      });
+      queue = next;
+      return next;
+    },
+    finish,
+    finishNow: finish
+  };
+}
+function finishOnForcedExit(sink, result, signal) {
+  return onCleanup(
+    async () => {
+      if (result.status === "running") {
+        const interrupted = signal?.aborted === true;
+        result.status = interrupted ? "interrupted" : "failed";
+        result.stopReason = interrupted ? "interrupted (signal; forced exit: the run was not waited for)" : "pgperf ended before the run did (an internal error)";
+      }
+      result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+      await sink.finishNow?.(result);
+    },
+    { first: true }
+  );
+}
+var RESERVE_CHUNK_BYTES = 64 * 1024;
+function combineSinks(...sinks) {
+  const each = async (fn) => {
+    const outcomes = await Promise.allSettled(sinks.map(fn));
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw failed.reason;
+  };
+  return {
+    description: sinks.map((s) => s.description).join(" and "),
+    update: (result) => each((s) => s.update(result)),
+    finish: (result) => each((s) => s.finish(result)),
+    finishNow: (result) => each((s) => s.finishNow?.(result) ?? Promise.resolve())
+  };
+}
+
+// src/run/run-loop.ts
+init_errors();
+init_fingerprint();
+
+// src/machine/controls.ts
+import { open as open4, writeFile as writeFile2 } from "node:fs/promises";
+import path7 from "node:path";
+
+// src/machine/sysfs.ts
+import { readdir as readdir2, readFile as readFile2 } from "node:fs/promises";
+import path6 from "node:path";
+async function readText(root, rel) {
+  try {
+    return await readFile2(path6.join(root, rel), "utf8");
+  } catch {
+    return void 0;
+  }
+}
+async function readValue(root, rel) {
+  const text2 = await readText(root, rel);
+  return text2 === void 0 ? void 0 : text2.trim();
+}
+async function readInt(root, rel) {
+  const text2 = await readValue(root, rel);
+  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
+  return Number(text2);
+}
+async function listDir(root, rel, pattern) {
+  try {
+    return (await readdir2(path6.join(root, rel))).filter((e) => pattern.test(e));
+  } catch {
+    return [];
+  }
+}
+function parseCpuList(text2, what = "CPU list") {
+  const trimmed = text2.trim();
+  if (trimmed === "") return [];
+  const cpus = /* @__PURE__ */ new Set();
+  for (const part of trimmed.split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
+    const from = Number(m[1]);
+    const to = m[2] === void 0 ? from : Number(m[2]);
+    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
+    for (let c = from; c <= to; c++) cpus.add(c);
+  }
+  return [...cpus].sort((a, b) => a - b);
+}
+function formatCpuList(cpus) {
+  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
+  const parts = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+// src/machine/topology.ts
+var CPU_DIR = "sys/devices/system/cpu";
+var NODE_DIR = "sys/devices/system/node";
+async function readTopology(root = "/") {
+  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
+  let online;
+  if (onlineText !== void 0) {
+    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
+  } else {
+    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
+  }
+  const nodeOf = await readNodes(root);
+  const cpus = [];
+  for (const cpu of online) {
+    const base = `${CPU_DIR}/cpu${cpu}`;
+    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
+    const l3 = await readL3(root, base);
+    cpus.push({
+      cpu,
+      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
+      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
+      node: nodeOf.get(cpu) ?? 0,
+      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
+      ...l3 ? { l3 } : {}
+    });
+  }
+  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
+}
+async function readNodes(root) {
+  const nodeOf = /* @__PURE__ */ new Map();
+  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
+    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
+    if (!list) continue;
+    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
+      nodeOf.set(cpu, Number(entry.slice(4)));
+  }
+  return nodeOf;
+}
+async function readL3(root, base) {
+  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
+    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
+    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
+    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
+  }
+  return void 0;
+}
+function summarise2(cpus, smtControl, hasNodes) {
+  const groups2 = (key) => {
+    const byKey = /* @__PURE__ */ new Map();
+    for (const c of cpus) {
+      const k = key(c);
+      if (k === void 0) continue;
+      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
+    }
+    return [...byKey.values()];
+  };
+  const cores = groups2((c) => formatCpuList(c.siblings)).length;
+  const nodes = /* @__PURE__ */ new Map();
+  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
+  return {
+    cpus,
+    logicalCpus: cpus.length,
+    sockets: new Set(cpus.map((c) => c.socket)).size,
+    cores,
+    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
+    ...smtControl !== void 0 ? { smtControl } : {},
+    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node3, list]) => ({ node: node3, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
+    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
+  };
+}
+function describeTopology(t) {
+  const plural4 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
+  return `${plural4(t.sockets, "socket")}, ${plural4(t.numaNodes.length, "NUMA node")}, ${plural4(t.cores, "core")}, ${plural4(t.logicalCpus, "CPU")}${smt}, ${plural4(t.l3Groups.length, "L3 group")}`;
+}
+
+// src/machine/controls.ts
+init_errors();
+var DEFAULT_FIELDS = {
+  cpuDmaLatency: "controls.cpuDmaLatency",
+  governor: "controls.governor"
+};
+var MAX_LATENCY_US = 2e9;
+var CPU_DIR2 = "sys/devices/system/cpu";
+function wantsControls(spec) {
+  return spec.cpuDmaLatencyUs !== void 0 || spec.governor !== void 0;
+}
+async function checkControls(spec, deps) {
+  if (!wantsControls(spec)) return;
+  const probed = await probe2(spec, deps);
+  await probed.dma?.close();
+}
+async function probe2(spec, deps) {
+  const root = deps.root ?? "/";
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const fields = deps.fields ?? DEFAULT_FIELDS;
+  validate(spec, fields);
+  const governors = [];
+  if (spec.governor !== void 0) {
+    const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
+    if (cpus.length === 0) {
+      throw new UserError(
+        `${fields.governor}: no online CPU under ${path7.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
+      );
+    }
+    for (const cpu of cpus) {
+      const rel = `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_governor`;
+      const file2 = path7.join(root, rel);
+      const from = await readValue(root, rel);
+      if (from === void 0) {
+        throw new UserError(
+          `${fields.governor}: ${file2} does not exist: this machine exposes no cpufreq governor for CPU ${cpu} (a VM, or the firmware controls the clock); drop ${fields.governor}`
+        );
+      }
+      const available = await readValue(root, `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_available_governors`);
+      if (available !== void 0 && !available.split(/\s+/).includes(spec.governor)) {
+        throw new UserError(
+          `${fields.governor}: "${spec.governor}" is not available for CPU ${cpu} (available: ${available})`
+        );
+      }
+      await (await openForWrite(file2, fields.governor, governorHint(spec.governor, fields.governor))).close();
+      governors.push({ file: file2, from });
+    }
+  }
+  const dma = spec.cpuDmaLatencyUs !== void 0 ? await openForWrite(device, fields.cpuDmaLatency, dmaHint(fields.cpuDmaLatency)) : void 0;
+  return { governors, ...dma ? { dma } : {} };
+}
+async function applyControls(spec, deps) {
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const changes = [];
+  const undo = [];
+  let restored = false;
+  let unregister = () => {
+  };
+  const restore = async () => {
+    if (restored) return;
+    restored = true;
+    unregister();
+    let failed = 0;
+    for (const step of undo.reverse()) {
+      try {
+        await step();
+      } catch (e) {
+        failed++;
+        deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
+      }
+    }
+    if (changes.length > 0 && failed === 0) {
+      deps.logger.info(`machine controls restored: ${describeRestore(changes)}`);
+    }
+  };
+  const { governors, dma } = await probe2(spec, deps);
+  let unheld = dma;
+  try {
+    for (const g2 of governors) {
+      await writeText(g2.file, spec.governor);
+      undo.push(() => writeText(g2.file, g2.from));
+      changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
+    }
+    if (dma) {
+      const value = Buffer.alloc(4);
+      value.writeInt32LE(spec.cpuDmaLatencyUs);
+      unheld = void 0;
+      undo.push(() => dma.close());
+      await dma.write(value, 0, 4, null).catch((e) => {
+        throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
+      });
+      changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
+    }
+  } catch (e) {
+    await unheld?.close().catch(() => {
+    });
+    await restore();
+    throw e;
+  }
+  unregister = onCleanup(restore);
+  deps.logger.info(`machine controls applied (restored at the end): ${describeControls(changes)}`);
+  return { changes, restore };
+}
+function describeControls(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    const cpus = governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`;
+    parts.push(`governor ${governors[0].to} on ${cpus} (was ${was})`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} held at ${c.to}`);
+  }
+  return parts.join("; ");
+}
+function describeRestore(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    parts.push(`governor back to ${was} on ${governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`}`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} released (the kernel's default bound again)`);
+  }
+  return parts.join("; ");
+}
+function validate(spec, fields) {
+  const us2 = spec.cpuDmaLatencyUs;
+  if (us2 !== void 0 && (!Number.isInteger(us2) || us2 < 0 || us2 > MAX_LATENCY_US)) {
+    throw new UserError(
+      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us2)}`
+    );
+  }
+  if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
+    throw new UserError(
+      `${fields.governor}: expected a governor name such as performance, got ${JSON.stringify(spec.governor)}`
+    );
+  }
+}
+async function openForWrite(file2, field, hint) {
+  try {
+    return await open4(file2, "r+");
+  } catch (e) {
+    const code = e.code ?? errorMessage(e);
+    const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
+    throw new UserError(`${field}: ${file2} ${what}: ${hint}`);
+  }
+}
+async function writeText(file2, text2) {
+  try {
+    await writeFile2(file2, `${text2}
+`);
+  } catch (e) {
+    throw new UserError(`cannot write "${text2}" to ${file2}: ${errorMessage(e)}`);
+  }
+}
+function governorHint(governor, field) {
+  return `run pgperf as root, or set it before the run with \`cpupower frequency-set -g ${governor}\` and drop ${field}`;
+}
+function dmaHint(field) {
+  return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
+}
+
+// src/run/confirmation-block.ts
+init_types();
+
+// src/run/plan.ts
+function planRounds(input2) {
+  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
+  const rounds = [];
+  for (let round2 = 1; round2 <= totalRounds; round2++) {
+    const random = seededRandom2(deriveSeed(input2.seed, round2));
+    const cells = shuffle(
+      input2.cells.filter((c) => c.rounds >= round2),
+      random
+    );
+    const runs = [];
+    cells.forEach((cell, k) => {
+      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
+      for (const arm2 of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
+    });
+    rounds.push(runs);
+  }
+  return rounds;
+}
+function deriveSeed(seed, round2) {
+  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
+  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
+  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
+  return (h ^ h >>> 16) & 2147483647;
+}
+function newSeed() {
+  return Math.floor(Math.random() * 2147483647);
+}
+function seededRandom2(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+}
+function shuffle(items, random) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+function rotate(items, by) {
+  return [...items.slice(by), ...items.slice(0, by)];
+}
+
+// src/postgres/wait-events.ts
+init_esm();
+var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
+var LOCK_SAMPLE_INTERVAL_MS = 1e3;
+var ACTIVITY_SQL = `
+SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
+       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
+  FROM pg_stat_activity
+ WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
+var LOCKS_SQL = `
+SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
+  FROM pg_locks WHERE NOT granted GROUP BY 1`;
+var COUNTER_VIEWS = [
+  {
+    prefix: "database",
+    view: "pg_stat_database",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
+  },
+  {
+    prefix: "wal",
+    view: "pg_stat_wal",
+    minVersion: 14e4,
+    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+  },
+  {
+    prefix: "bgwriter",
+    view: "pg_stat_bgwriter",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
+  },
+  {
+    prefix: "checkpointer",
+    view: "pg_stat_checkpointer",
+    minVersion: 17e4,
+    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
+  },
+  {
+    prefix: "io",
+    view: "pg_stat_io",
+    minVersion: 16e4,
+    // Summed over backend types, objects and contexts: one number per operation.
+    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
+            SELECT key, sum(value::numeric) AS total
+              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
+             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
+             GROUP BY key) s`
+  }
+];
+var VIEW_VERSION_NAMES = {
+  pg_stat_wal: "PostgreSQL 14+",
+  pg_stat_checkpointer: "PostgreSQL 17+",
+  pg_stat_io: "PostgreSQL 16+"
+};
+async function startDiagnostics(target, options = {}) {
+  const hz = options.hz ?? 10;
+  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: DIAGNOSTICS_APPLICATION_NAME
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const versionNum = Number(
+      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
+    );
+    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
+    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
+      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
+    );
+    const readCounters = async () => {
+      const out = {};
+      for (const v of views) {
+        const row2 = (await client.query(v.sql)).rows[0];
+        for (const [key, value] of Object.entries(row2?.j ?? {})) {
+          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
+        }
+      }
+      return out;
+    };
+    const before = await readCounters();
+    const started = Date.now();
+    const events = /* @__PURE__ */ new Map();
+    const locks = /* @__PURE__ */ new Map();
+    let samples = 0;
+    let missedTicks = 0;
+    let observations = 0;
+    let busy;
+    let lastLockSample = 0;
+    const sample = async () => {
+      const rows = (await client.query(ACTIVITY_SQL)).rows;
+      samples++;
+      for (const r of rows) {
+        const key = `${r.type}:${r.event}`;
+        events.set(key, (events.get(key) ?? 0) + 1);
+        observations++;
+      }
+      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
+        lastLockSample = Date.now();
+        for (const r of (await client.query(LOCKS_SQL)).rows) {
+          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
+        }
+      }
+    };
+    const timer = setInterval(() => {
+      if (busy) {
+        missedTicks++;
+        return;
+      }
+      busy = sample().catch((e) => {
+        failure2 ??= e;
+      }).finally(() => {
+        busy = void 0;
+      });
+    }, 1e3 / hz);
+    let stopped;
+    return {
+      stop() {
+        stopped ??= (async () => {
+          clearInterval(timer);
+          try {
+            await busy;
+            if (failure2) throw failure2;
+            const after = await readCounters();
+            const counters = {};
+            for (const [key, value] of Object.entries(after)) {
+              const was = before[key];
+              if (was !== void 0) counters[key] = value - was;
+            }
+            return {
+              version: 1,
+              serverVersionNum: versionNum,
+              hz,
+              durationS: (Date.now() - started) / 1e3,
+              samples,
+              missedTicks,
+              observations,
+              waitEvents: shares(events, observations),
+              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
+              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
+              counters,
+              unavailable
+            };
+          } finally {
+            await client.end().catch(() => {
+            });
+          }
+        })();
+        return stopped;
+      }
+    };
+  } catch (e) {
+    await client.end().catch(() => {
+    });
+    throw e;
+  }
+}
+function shares(counts, total) {
+  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
+}
+
+// src/postgres/stat-snapshot.ts
+init_esm();
+import { readdir as readdir3, readFile as readFile3 } from "node:fs/promises";
+import path8 from "node:path";
+
+// src/machine/pid-stat.ts
+function parsePidStatLine(text2) {
+  const open6 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open6 < 0 || close < open6) return void 0;
+  const pid = Number(text2.slice(0, open6).trim());
+  const f = text2.slice(close + 1).trim().split(/\s+/);
+  const field = (n) => Number(f[n - 3]);
+  const out = {
+    pid,
+    comm: text2.slice(open6 + 1, close),
+    state: f[0] ?? "",
+    ppid: field(4),
+    utime: field(14),
+    stime: field(15),
+    cutime: field(16),
+    cstime: field(17)
+  };
+  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
+  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
+}
+
+// src/postgres/stat-snapshot.ts
+var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
+var CLOCK_TICKS_PER_S = 100;
+async function takeStatSnapshot(target, options = {}) {
+  const proc = options.procRoot ?? "/proc";
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: STAT_SNAPSHOT_APPLICATION_NAME,
+    connectionTimeoutMillis: 1e4,
+    statement_timeout: 1e4
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const head = (await client.query(
+      "SELECT current_setting('server_version_num') AS v, pg_backend_pid() AS pid"
+    )).rows[0];
+    const versionNum = Number(head.v);
+    const unavailable = [];
+    const server = await serverProcesses(proc, head.pid, target);
+    if (server) {
+      await settle(proc, server, target, options.settleTimeoutMs ?? 5e3);
+    } else {
+      unavailable.push("backend CPU (the server processes are not visible in /proc)");
+    }
+    const counters = {};
+    const db = (await client.query(
+      `SELECT blks_hit, blks_read, xact_commit, xact_rollback
+           FROM pg_stat_database WHERE datname = current_database()`
+    )).rows[0];
+    setCounter(counters, "blksHit", db?.blks_hit);
+    setCounter(counters, "blksRead", db?.blks_read);
+    setCounter(counters, "xactCommit", db?.xact_commit);
+    setCounter(counters, "xactRollback", db?.xact_rollback);
+    if (versionNum >= 14e4) {
+      const wal = (await client.query(
+        "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+      )).rows[0]?.j ?? {};
+      const columns2 = { walBytes: "wal_bytes", walRecords: "wal_records", walFpi: "wal_fpi" };
+      for (const [key, column] of Object.entries(columns2)) {
+        setCounter(counters, key, wal[column]);
+        if (counters[key] === void 0) unavailable.push(`pg_stat_wal.${column}`);
+      }
+    } else {
+      unavailable.push("WAL records and full-page images (pg_stat_wal: PostgreSQL 14+)");
+      const lsn = (await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS b")).rows[0];
+      setCounter(counters, "walBytes", lsn?.b);
+    }
+    if (server) {
+      const cpu = await serverCpuUs(proc, server.postmaster);
+      if (cpu === void 0) unavailable.push("backend CPU (/proc could not be read)");
+      else counters.cpuUs = cpu;
+    }
+    if (failure2) throw failure2;
+    return { serverVersionNum: versionNum, takenAtMs: Date.now(), counters, unavailable };
+  } finally {
+    await client.end().catch(() => {
+    });
+  }
+}
+function setCounter(counters, key, value) {
+  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+  if (Number.isFinite(n) && n >= 0) counters[key] = n;
+}
+async function readStat(proc, pid) {
+  try {
+    return parsePidStatLine(await readFile3(path8.join(proc, String(pid), "stat"), "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+async function readCmdline(proc, pid) {
+  try {
+    return (await readFile3(path8.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+  } catch {
+    return void 0;
+  }
+}
+function isClientBackendTitle(cmdline, target) {
+  return cmdline.includes(` ${target.user} ${target.database} `);
+}
+async function serverProcesses(proc, backendPid, target) {
+  const stat9 = await readStat(proc, backendPid);
+  const title = await readCmdline(proc, backendPid);
+  if (!stat9 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat9.ppid, own: backendPid };
+}
+async function childPids(proc, postmaster) {
+  try {
+    const text2 = await readFile3(
+      path8.join(proc, String(postmaster), "task", String(postmaster), "children"),
+      "utf8"
+    );
+    return text2.trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    const pids = (await readdir3(proc)).filter((d) => /^\d+$/.test(d)).map(Number);
+    const stats = await Promise.all(pids.map((p) => readStat(proc, p)));
+    return stats.filter((s) => s?.ppid === postmaster).map((s) => s.pid);
+  }
+}
+async function settle(proc, server, target, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (; ; ) {
+    const others = [];
+    for (const pid of await childPids(proc, server.postmaster)) {
+      if (pid === server.own) continue;
+      const stat9 = await readStat(proc, pid);
+      if (!stat9 || stat9.state === "Z" || stat9.state === "X") continue;
+      const title = await readCmdline(proc, pid);
+      if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
+    }
+    if (others.length === 0 || Date.now() >= deadline) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+async function serverCpuUs(proc, postmaster) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await readStat(proc, postmaster);
+    if (!before) return void 0;
+    let ticks = before.cutime + before.cstime;
+    for (const pid of await childPids(proc, postmaster)) {
+      const s = await readStat(proc, pid);
+      if (s && s.ppid === postmaster) ticks += s.utime + s.stime;
+    }
+    const after = await readStat(proc, postmaster);
+    if (!after) return void 0;
+    if (after.cutime === before.cutime && after.cstime === before.cstime) {
+      return ticks * 1e6 / CLOCK_TICKS_PER_S;
+    }
+  }
+  return void 0;
+}
+
+// src/core/results/steady.ts
+var STEADY_METRIC_SOURCES = {
+  walBytesPerTx: "walBytes",
+  walRecordsPerTx: "walRecords",
+  walFpiPerTx: "walFpi",
+  bufferHitsPerTx: "blksHit",
+  bufferReadsPerTx: "blksRead",
+  backendCpuUsPerTx: "cpuUs"
+};
+function statDeltas(before, after) {
+  const deltas = {};
+  const unusable = [];
+  for (const key of Object.keys(after.counters)) {
+    const a = after.counters[key];
+    const b = before.counters[key];
+    if (a === void 0 || b === void 0 || !Number.isFinite(a) || !Number.isFinite(b)) continue;
+    if (a < b) unusable.push(key);
+    else deltas[key] = a - b;
+  }
+  return { deltas, unusable };
+}
+function perTransactionMetrics(deltas, transactions) {
+  const metrics = {};
+  if (!(Number.isFinite(transactions) && transactions > 0)) return metrics;
+  for (const [metric, source] of Object.entries(STEADY_METRIC_SOURCES)) {
+    const delta = deltas[source];
+    if (delta !== void 0) metrics[metric] = delta / transactions;
+  }
+  return metrics;
+}
+function clientTransactions(counts) {
+  const n = counts.processed ?? counts.transactions;
+  return n !== void 0 && Number.isFinite(n) && n >= 0 ? n : void 0;
+}
+function steadyOutcome(before, after, transactions) {
+  if (transactions === void 0 || !(transactions > 0)) return void 0;
+  const { deltas, unusable } = statDeltas(before, after);
+  const unavailable = [
+    .../* @__PURE__ */ new Set([
+      ...before.unavailable,
+      ...after.unavailable,
+      ...unusable.map((k) => `${k} (the counter went backwards: reset or restart)`)
+    ])
+  ];
+  return {
+    record: {
+      version: 1,
+      transactions,
+      elapsedS: Math.max(0, (after.takenAtMs - before.takenAtMs) / 1e3),
+      deltas,
+      unavailable
+    },
+    metrics: perTransactionMetrics(deltas, transactions)
+  };
+}
+
+// src/run/measure-run.ts
+init_types();
+init_errors();
+
+// src/run/run-clusters.ts
+import { copyFile as copyFile2 } from "node:fs/promises";
+import path14 from "node:path";
+import { createHash as createHash4 } from "node:crypto";
+
+// src/drivers/driver-set.ts
+init_zod();
+function composeDrivers(modules) {
+  const schemas = modules.map((m) => m.schema);
+  const workloadSchema2 = external_exports.discriminatedUnion("tool", schemas);
+  const byTool = new Map(modules.map((m) => [m.tool, m]));
+  const moduleOf = (workload) => {
+    const found = byTool.get(workload.tool);
+    if (!found) throw new Error(`no driver for tool ${JSON.stringify(workload.tool)}`);
+    return found;
+  };
+  return {
+    /** The modules, in the order given. */
+    modules,
+    workloadSchema: workloadSchema2,
+    /** The variant schema of each tool, e.g. to list the keys a pgbench workload accepts. */
+    variants: Object.fromEntries(modules.map((m) => [m.tool, m.schema])),
+    /** The metrics every sample of a workload's tool carries (its module's `records`). */
+    records: (workload) => moduleOf(workload).records,
+    /** The driver for a workload's tool. */
+    createDriver: (workload, deps) => moduleOf(workload).create(workload, deps),
+    /** The key under which workloads of one tool share a prepared data set. */
+    dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload)
+  };
+}
+
 // src/drivers/pgbench/driver.ts
+import { writeFile as writeFile3 } from "node:fs/promises";
+import path10 from "node:path";
 init_errors();
 
 // src/machine/os/process.ts
@@ -64878,8 +67146,8 @@ function relativiseTimestamps(points2, start) {
 
 // src/drivers/pgbench/parse-transaction-log.ts
 import { createReadStream } from "node:fs";
-import { readdir as readdir2 } from "node:fs/promises";
-import path2 from "node:path";
+import { readdir as readdir4 } from "node:fs/promises";
+import path9 from "node:path";
 import { createInterface } from "node:readline";
 
 // src/drivers/common/latency-histogram.ts
@@ -64947,10 +67215,10 @@ function emptySummary() {
 }
 async function readTransactionLogs(dir, prefix) {
   const summary3 = emptySummary();
-  const files = (await readdir2(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
+  const files = (await readdir4(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
   for (const file2 of files) {
     summary3.files++;
-    const lines = createInterface({ input: createReadStream(path2.join(dir, file2)), crlfDelay: Infinity });
+    const lines = createInterface({ input: createReadStream(path9.join(dir, file2)), crlfDelay: Infinity });
     for await (const line of lines) addTransactionLogLine(line, summary3);
   }
   return summary3;
@@ -64988,15 +67256,15 @@ function reportCounts(r) {
 function pgbenchDriver(options) {
   const { workload, runner, logger, clientUser } = options;
   const tempDir = (prefix) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
-  const pgbench = path3.join(options.clientBinDir, "pgbench");
+  const pgbench = path10.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await tempDir("pgperf-scripts-");
-      const file2 = path3.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile2(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      const file2 = path10.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      await writeFile3(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
     return pipelineScript;
@@ -65055,7 +67323,7 @@ ${tail(res.stderr)}`
       ...measuredRun(target, spec),
       cpuCount: options.cpuCount,
       pipelineScript: await scriptForPipeline(),
-      ...logDir ? { transactionLogPrefix: path3.join(logDir, TX_LOG_PREFIX) } : {}
+      ...logDir ? { transactionLogPrefix: path10.join(logDir, TX_LOG_PREFIX) } : {}
     });
     const startedAt = (/* @__PURE__ */ new Date()).toISOString();
     const res = await runner.run(pgbench, args, {
@@ -65822,16 +68090,16 @@ function measureArgs2(input2) {
 }
 
 // src/drivers/sysbench/driver.ts
-import path5 from "node:path";
+import path12 from "node:path";
 
 // src/machine/os/find-on-path.ts
 import { constants as constants3 } from "node:fs";
 import { access as access2 } from "node:fs/promises";
-import path4 from "node:path";
+import path11 from "node:path";
 async function findOnPath(name, searchPath) {
-  for (const dir of (searchPath ?? "").split(path4.delimiter)) {
+  for (const dir of (searchPath ?? "").split(path11.delimiter)) {
     if (!dir) continue;
-    const candidate = path4.join(dir, name);
+    const candidate = path11.join(dir, name);
     try {
       await access2(candidate, constants3.X_OK);
       return candidate;
@@ -66091,7 +68359,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path5.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path12.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -66281,2365 +68549,6 @@ var sysbenchModule = {
 var DRIVERS = composeDrivers([pgbenchModule, sysbenchModule]);
 var { createDriver, dataSetShape } = DRIVERS;
 
-// src/drivers/workload.ts
-var workloadSchema = DRIVERS.workloadSchema;
-var WORKLOAD_VARIANTS = DRIVERS.variants;
-
-// src/machine/environment.ts
-import { readFile as readFile2 } from "node:fs/promises";
-import os7 from "node:os";
-var FACT_FILES = {
-  governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-  scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
-  energyPerformancePreference: "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
-  boost: "/sys/devices/system/cpu/cpufreq/boost",
-  intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
-  smtControl: "/sys/devices/system/cpu/smt/control",
-  smtActive: "/sys/devices/system/cpu/smt/active",
-  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
-  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
-  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
-  cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
-  transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
-  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
-  numaBalancing: "/proc/sys/kernel/numa_balancing",
-  clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
-  nrHugepages: "/proc/sys/vm/nr_hugepages"
-};
-async function captureEnvironment(settingsHash2) {
-  const cpus = os7.cpus();
-  const facts = {};
-  await Promise.all(
-    Object.entries(FACT_FILES).map(async ([name, file2]) => {
-      const value = await readTrimmed(file2);
-      if (value !== void 0) facts[name] = value;
-    })
-  );
-  const loadavg = os7.loadavg().map((l) => l.toFixed(2));
-  facts.loadavgAtStart = loadavg.join(" ");
-  return {
-    hostname: os7.hostname(),
-    os: await osPrettyName() ?? `${os7.type()} ${os7.release()}`,
-    kernel: os7.release(),
-    arch: os7.arch(),
-    cpuModel: cpus[0]?.model.trim() ?? "unknown",
-    cpuCount: os7.availableParallelism(),
-    memoryBytes: os7.totalmem(),
-    facts,
-    nodeVersion: process.version,
-    settingsHash: settingsHash2
-  };
-}
-async function osPrettyName() {
-  const text2 = await readTrimmed("/etc/os-release");
-  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
-  return m ? m[1] : void 0;
-}
-async function readTrimmed(file2) {
-  try {
-    return (await readFile2(file2, "utf8")).trim();
-  } catch {
-    return void 0;
-  }
-}
-
-// src/flows/compare/stored-baseline.ts
-init_fingerprint();
-init_types();
-
-// src/store/write-results.ts
-import path8 from "node:path";
-
-// src/machine/os/atomic-write.ts
-init_errors();
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { open as open4, rename as rename2, rm as rm4 } from "node:fs/promises";
-import path7 from "node:path";
-
-// src/machine/os/writable-dir.ts
-init_errors();
-import { randomBytes } from "node:crypto";
-import { chmod as chmod2, mkdir as mkdir2, open as open3, rm as rm3, rmdir as rmdir2, stat as stat2, statfs } from "node:fs/promises";
-import path6 from "node:path";
-async function makeDirectory(dir, options = {}) {
-  const missing = [];
-  for (let d = path6.resolve(dir); ; d = path6.dirname(d)) {
-    let isDirectory2;
-    try {
-      isDirectory2 = (await stat2(d)).isDirectory();
-    } catch (e) {
-      if (errnoOf(e) !== "ENOENT" || d === path6.dirname(d)) throw e;
-      missing.push(d);
-      continue;
-    }
-    if (!isDirectory2) throw osError("ENOTDIR", "not a directory", "mkdir", d);
-    break;
-  }
-  missing.reverse();
-  for (const d of missing) {
-    try {
-      await mkdir2(d);
-    } catch (e) {
-      const made = errnoOf(e) === "EEXIST" && (await stat2(d).catch(() => void 0))?.isDirectory();
-      if (!made) throw e;
-      continue;
-    }
-    if (options.public) await chmod2(d, 493);
-  }
-  return missing[0];
-}
-async function probeDirectory(dir, options = {}) {
-  const target = path6.resolve(dir);
-  const made = [];
-  try {
-    return await probe(target, options, made);
-  } finally {
-    for (const d of made.reverse()) await rmdir2(d).catch(() => {
-    });
-  }
-}
-async function probe(target, options, made) {
-  const existing = await stat2(target).catch((e) => e);
-  if (!(existing instanceof Error) && !existing.isDirectory()) {
-    return { code: "ENOTDIR", text: `${target} is a file, not a directory`, isFile: true };
-  }
-  if (existing instanceof Error) {
-    const code = errnoOf(existing);
-    if (code === "ENOTDIR") return inTheWay(target);
-    if (code !== "ENOENT") return problem(existing, "cannot reach it", target);
-    if (options.create === false) return { code: "ENOENT", text: "no such directory", missing: true };
-    for (let d = target; await stat2(d).catch(() => void 0) === void 0; d = path6.dirname(d)) {
-      made.push(d);
-      if (d === path6.dirname(d)) break;
-    }
-    made.reverse();
-    try {
-      await makeDirectory(target, options);
-    } catch (e) {
-      if (errnoOf(e) === "ENOTDIR") return inTheWay(target);
-      const failed = e.path ?? target;
-      return problem(e, `cannot create ${failed}`, failed);
-    }
-  }
-  const file2 = path6.join(target, `.pgperf-write-probe-${process.pid}-${randomBytes(4).toString("hex")}`);
-  try {
-    const handle = await open3(file2, "wx", 384);
-    try {
-      await handle.writeFile("pgperf\n");
-    } finally {
-      await handle.close();
-    }
-  } catch (e) {
-    await rm3(file2, { force: true }).catch(() => {
-    });
-    return problem(e, `cannot create a file in ${target}`, target);
-  }
-  try {
-    await rm3(file2);
-  } catch (e) {
-    return problem(e, `cannot remove the test file ${file2} it wrote`, target);
-  }
-  return void 0;
-}
-async function checkWritableDirectory(dir, use) {
-  const found = await probeDirectory(dir, use);
-  if (!found) return;
-  const text2 = found.isFile ? "is a file" : found.text;
-  throw new UserError(`${use.what} ${dir}: ${text2}; expected ${use.expected}`);
-}
-async function inTheWay(target) {
-  for (let d = path6.dirname(target); d !== path6.dirname(d); d = path6.dirname(d)) {
-    const st = await stat2(d).catch(() => void 0);
-    if (st && !st.isDirectory())
-      return { code: "ENOTDIR", text: `cannot create it: ${d} is a file, not a directory (ENOTDIR)` };
-  }
-  return { code: "ENOTDIR", text: "cannot create it: ENOTDIR (not a directory)" };
-}
-async function kernelFsHint(p) {
-  for (let d = p; ; d = path6.dirname(d)) {
-    const fs3 = await statfs(d).catch(() => void 0);
-    if (fs3) {
-      const name = KERNEL_FILE_SYSTEMS.get(Number(fs3.type));
-      return name ? `; ${d} is the kernel's ${name} file system, not a place for files: choose a directory on a disk` : "";
-    }
-    if (d === path6.dirname(d)) return "";
-  }
-}
-var KERNEL_FILE_SYSTEMS = /* @__PURE__ */ new Map([
-  [40864, "proc"],
-  [1650812274, "sysfs"],
-  [2613483, "cgroup"],
-  [1667723888, "cgroup2"],
-  [1684170528, "debugfs"],
-  [1953653091, "tracefs"],
-  [1935894131, "securityfs"],
-  [7377, "devpts"],
-  [3405662737, "bpf"]
-]);
-async function problem(e, what, where) {
-  const code = errnoOf(e) ?? "EIO";
-  return { code, text: `${what}: ${describeOsError(e)}${await kernelFsHint(where)}` };
-}
-function describeOsError(e) {
-  const code = errnoOf(e);
-  const message = errorMessage(e);
-  if (!code) return message;
-  const text2 = new RegExp(`^${code}: ([^,]+)`).exec(message)?.[1];
-  return `${code} (${text2 ?? message})`;
-}
-function errnoOf(e) {
-  const code = e?.code;
-  return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : void 0;
-}
-function osError(code, text2, syscall, p) {
-  return Object.assign(new Error(`${code}: ${text2}, ${syscall} '${p}'`), { code, syscall, path: p });
-}
-
-// src/machine/os/atomic-write.ts
-var nodeWriteFs = {
-  open: (file2, flags, mode) => open4(file2, flags, mode),
-  rename: (from, to) => rename2(from, to),
-  rm: (file2, options) => rm4(file2, options),
-  mkdir: (dir) => makeDirectory(dir)
-};
-var FileWriteError = class _FileWriteError extends UserError {
-  file;
-  code;
-  /** What failed or what it means, beyond the errno ("the temp file ... could not be created"). */
-  details;
-  /** `cause` may itself be a FileWriteError: its errno and details are kept, `detail` is added. */
-  constructor(file2, cause, detail) {
-    const inner = cause instanceof _FileWriteError ? cause : void 0;
-    const errno = inner ? inner.cause : cause;
-    const details2 = [...inner?.details ?? [], ...detail ? [detail] : []];
-    const code = errnoCode(errno);
-    super(`could not write ${file2}: ${[describeOsError(errno), ...details2].join("; ")}${hintFor(code)}`);
-    this.name = "FileWriteError";
-    this.file = file2;
-    this.code = code;
-    this.details = details2;
-    this.cause = errno;
-  }
-};
-async function writeAtomically(file2, text2, options = {}) {
-  const fs3 = options.fs ?? nodeWriteFs;
-  const dir = path7.dirname(file2);
-  const tmp = path7.join(dir, `.${path7.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
-  let handle;
-  try {
-    handle = await fs3.open(tmp, "wx", options.mode ?? 438);
-  } catch (e) {
-    throw new FileWriteError(file2, e, `the temp file ${tmp} could not be created`);
-  }
-  try {
-    await handle.writeFile(text2);
-    await handle.sync();
-    await handle.close();
-    await fs3.rename(tmp, file2);
-  } catch (e) {
-    await handle.close().catch(() => {
-    });
-    await fs3.rm(tmp, { force: true }).catch(() => {
-    });
-    throw e instanceof FileWriteError ? e : new FileWriteError(file2, e);
-  }
-  await syncDirectory(dir, fs3).catch((e) => {
-    throw new FileWriteError(
-      file2,
-      e,
-      `it was renamed into place, but its directory ${dir} could not be synced`
-    );
-  });
-}
-async function syncDirectory(dir, fs3 = nodeWriteFs) {
-  let handle;
-  try {
-    handle = await fs3.open(dir, "r");
-  } catch (e) {
-    if (UNSYNCABLE.has(errnoCode(e) ?? "")) return;
-    throw e;
-  }
-  try {
-    await handle.sync();
-  } catch (e) {
-    if (!UNSYNCABLE.has(errnoCode(e) ?? "")) throw e;
-  } finally {
-    await handle.close().catch(() => {
-    });
-  }
-}
-var UNSYNCABLE = /* @__PURE__ */ new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "EISDIR", "EPERM"]);
-function errnoCode(e) {
-  const code = e?.code;
-  return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : void 0;
-}
-function hintFor(code) {
-  if (code === "ENOSPC" || code === "EDQUOT")
-    return " (the disk is full: free space there, or write elsewhere)";
-  if (code === "EROFS") return " (a read-only file system: write elsewhere)";
-  return "";
-}
-
-// src/store/write-results.ts
-function resultsText(result) {
-  return `${JSON.stringify(result, null, 2)}
-`;
-}
-async function writeResults(file2, result, fs3 = nodeWriteFs) {
-  await fs3.mkdir(path8.dirname(file2), { recursive: true }).catch((e) => {
-    throw new FileWriteError(file2, e, `its directory ${path8.dirname(file2)} could not be created`);
-  });
-  await writeAtomically(file2, typeof result === "string" ? result : resultsText(result), { fs: fs3 });
-}
-
-// src/flows/compare/stored-baseline.ts
-init_store();
-init_errors();
-init_check_results();
-
-// src/core/util/logger.ts
-function consoleLogger(options = {}) {
-  const write = options.write ?? ((line) => process.stderr.write(`${line}
-`));
-  return {
-    info: (m) => write(m),
-    warn: (m) => write(`warning: ${m}`),
-    error: (m) => write(`error: ${m}`),
-    debug: (m) => {
-      if (options.verbose) write(`debug: ${m}`);
-    },
-    async group(name, fn) {
-      write(`== ${name}`);
-      return fn();
-    }
-  };
-}
-function memoryLogger() {
-  const lines = [];
-  return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
-}
-
-// src/core/compare/instruction-verdict.ts
-init_types();
-function instructionCells(result) {
-  const record2 = result.instructions;
-  const out = /* @__PURE__ */ new Map();
-  if (!record2 || result.arms.length < 2) return out;
-  const base = result.arms[0].label;
-  const cells = /* @__PURE__ */ new Map();
-  for (const s of record2.samples) cells.set(cellId(s), { workload: s.workload, clients: s.clients });
-  for (const arm2 of result.arms.slice(1)) {
-    const list = [];
-    for (const cell of cells.values()) {
-      list.push(instructionCell(record2, cell, base, arm2.label));
-    }
-    out.set(arm2.label, list);
-  }
-  return out;
-}
-function instructionCell(record2, cell, base, head) {
-  const { base: b, head: h, thresholdPct, judged, bistable } = judgeInstructionCell(record2, cell, base, head);
-  return {
-    ...bistable.length > 0 ? {
-      unstable: {
-        arms: bistable.map((x) => x.arm),
-        message: `bistable counts: the repetitions of ${bistable.map((x) => `${x.arm} split ${x.gapPct.toFixed(2)}% apart`).join(" and ")} into two groups (a layout or plan that differs from start to start); reported, not gated: count again, or with more repetitions`
-      }
-    } : {},
-    id: cellId(cell),
-    workload: cell.workload,
-    clients: cell.clients,
-    metric: INSTRUCTION_METRIC,
-    test: "instruction-count",
-    pairs: null,
-    base: summary2(b),
-    head: summary2(h),
-    deltaPct: judged.deltaPct,
-    ci95: null,
-    ci90: null,
-    ciEquivalence: null,
-    p: null,
-    method: null,
-    minAchievableP: null,
-    welch: null,
-    pairedT: null,
-    bootstrap: null,
-    unusable: judged.reasons[0]?.code === "insufficient-data" ? judged.reasons[0].message : null,
-    // Its noise is the repetitions' range (spreadPct), which its own rule already weighs.
-    aaSpreadPct: null,
-    notes: [],
-    better: "lower",
-    alpha: 1,
-    thresholdPct,
-    pAdjusted: null,
-    familySize: 1,
-    verdict: judged.verdict,
-    reasons: judged.reasons
-  };
-}
-function withInstructionCells(comparison, result) {
-  const byHead = instructionCells(result);
-  if (byHead.size === 0) return comparison;
-  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
-  const only = comparison.metric === INSTRUCTION_METRIC;
-  const comparisons = comparison.comparisons.map((arm2) => {
-    const extra = byHead.get(arm2.head) ?? [];
-    if (extra.length === 0) return arm2;
-    const cells = only ? extra : arm2.cells;
-    const otherMetricCells = only ? [] : [...arm2.otherMetricCells, ...extra];
-    const gating = gatingCells([...cells, ...otherMetricCells]);
-    const workloads = only ? gating.map((c) => c.workload) : [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
-    const overall2 = armVerdicts(gating, label, workloads);
-    return {
-      ...arm2,
-      cells,
-      otherMetricCells,
-      likelyRegressionCells: only ? [] : arm2.likelyRegressionCells,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      workloadVerdicts: overall2.workloadVerdicts
-    };
-  });
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const gatedMetrics = comparison.gatedMetrics.includes(INSTRUCTION_METRIC) ? comparison.gatedMetrics : [...comparison.gatedMetrics, INSTRUCTION_METRIC];
-  return {
-    ...comparison,
-    comparisons,
-    gatedMetrics,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding,
-    // The timed analysis found no samples to judge: its warnings about them do not apply.
-    ...only ? { likelyRegressions: [], warnings: [] } : {}
-  };
-}
-function summary2(values) {
-  return summarise(usable(values), 0);
-}
-
-// src/core/compare/same-code.ts
-function settingsKey(settings2) {
-  return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function unchangedHeads(compiledCode, arms) {
-  const [base] = arms;
-  if (!base || !compiledCode) return [];
-  return compiledCode.filter((c) => {
-    const arm2 = arms.find((a) => a.label === c.head);
-    return c.identical && arm2 !== void 0 && settingsKey(arm2.settings) === settingsKey(base.settings);
-  });
-}
-function unchangedHeadsOf(result) {
-  return unchangedHeads(
-    result.compiledCode,
-    result.arms.map((a) => ({ label: a.label, settings: a.settingOverrides }))
-  );
-}
-function sameCodeMessage(c) {
-  return `same compiled code as base (${c.files.toLocaleString("en-US")} programs, libraries and data files equal after masking install paths) and the same settings: nothing this head runs changed, so nothing was measured`;
-}
-function describeCodeDifference(c, shown2 = 5) {
-  if (c.unknown) return `not compared: ${c.unknown}`;
-  if (c.identical) return `the same compiled code (${c.files.toLocaleString("en-US")} files)`;
-  const list = (names, count2) => `${names.slice(0, shown2).join(", ")}${count2 > shown2 ? `, \u2026 (${count2 - shown2} more)` : ""}`;
-  const files = `${c.differingCount.toLocaleString("en-US")} of ${c.files.toLocaleString("en-US")} files differ (${list(c.differingFiles, c.differingCount)})`;
-  const f = c.serverFunctions;
-  if (!f) return files;
-  if (f.changedCount === 0)
-    return `${files}; bin/postgres differs outside its functions' code (data, strings)`;
-  return `${files}; in bin/postgres the code of ${f.changedCount.toLocaleString("en-US")} of ${f.total.toLocaleString("en-US")} functions: ${list(f.changed, f.changedCount)}`;
-}
-function decidedBySameCode(cell) {
-  return cell.reasons.some((r) => r.code === "same-compiled-code");
-}
-function withSameCompiledCode(given, result) {
-  if (!result.compiledCode) return given;
-  const comparison = { ...given, compiledCode: result.compiledCode };
-  const unchanged = new Map(unchangedHeadsOf(result).map((c) => [c.head, c]));
-  if (unchanged.size === 0) return comparison;
-  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
-  const comparisons = comparison.comparisons.map((arm2) => {
-    const code = unchanged.get(arm2.head);
-    if (!code) return arm2;
-    const decided = (cell) => ({
-      ...cell,
-      verdict: "no-change",
-      reasons: [{ code: "same-compiled-code", message: sameCodeMessage(code) }],
-      unusable: null
-    });
-    const cells = arm2.cells.map(decided);
-    const otherMetricCells = arm2.otherMetricCells.map(decided);
-    const overall2 = armVerdicts([...cells, ...otherMetricCells], label, Object.keys(arm2.workloadVerdicts));
-    return {
-      ...arm2,
-      cells,
-      otherMetricCells,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      workloadVerdicts: overall2.workloadVerdicts,
-      likelyRegressionCells: []
-    };
-  });
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const heads = new Set(unchanged.keys());
-  return {
-    ...comparison,
-    comparisons,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding,
-    likelyRegressions: comparison.likelyRegressions.filter((id) => !heads.has(id.split(":")[0])),
-    // The "too few rounds" and "partial results" warnings of an empty run say nothing about such a head.
-    warnings: unchanged.size === comparison.comparisons.length ? [] : comparison.warnings
-  };
-}
-
-// src/core/compare/metric-option.ts
-init_metrics();
-function metricOption(settings2, overrides = {}) {
-  return overrides.metric ?? (settings2.metric === PRIMARY_METRIC ? void 0 : settings2.metric);
-}
-var METRIC_OPTION_NAMES = Object.keys(METRICS).map(gatedName);
-var METRIC_OPTION_ALIASES = Object.values(GATED_METRIC_NAMES).filter(
-  (key) => !METRIC_OPTION_NAMES.includes(key)
-);
-
-// src/flows/compare/analysis.ts
-init_metrics();
-function resolveAnalysis(given = {}) {
-  return {
-    alpha: given.alpha ?? DEFAULT_ALPHA,
-    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
-    metric: given.metric ?? PRIMARY_METRIC,
-    steadyPass: given.steadyPass ?? DEFAULT_STEADY_PASS,
-    ...given.noiseFloors ? { noiseFloors: given.noiseFloors } : {}
-  };
-}
-function analysisOf(result, overrides = {}) {
-  const defined2 = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
-  return resolveAnalysis({ ...result.analysis, ...defined2 });
-}
-function analyse(result, overrides = {}) {
-  const settings2 = analysisOf(result, overrides);
-  const lastLook = result.adaptive?.looks.at(-1)?.look;
-  const timed = compareRun(result, {
-    alpha: settings2.alpha,
-    thresholdPct: settings2.thresholdPct,
-    steadyPass: settings2.steadyPass ?? DEFAULT_STEADY_PASS,
-    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
-    ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
-    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
-    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
-    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
-    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
-    ...result.baseline ? { test: "unpaired" } : {}
-  });
-  const withInstructions = withInstructionCells(timed, result);
-  const decided = withSameCompiledCode(withInstructions, result);
-  const planned = result.plans ? { ...decided, plans: result.plans } : decided;
-  return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
-}
-function withStoredBaseline(c, baseline) {
-  if (baseline.sentinel.status !== "drifted") return c;
-  const reason = baseline.sentinel.reason;
-  const drifted2 = (cell) => ({
-    ...cell,
-    verdict: "inconclusive",
-    reasons: [{ code: "baseline-drifted", message: reason }]
-  });
-  return {
-    ...c,
-    verdict: "inconclusive",
-    decidingArms: [],
-    likelyRegressions: [],
-    comparisons: c.comparisons.map((a) => ({
-      ...a,
-      verdict: "inconclusive",
-      decidingCells: [],
-      likelyRegressionCells: [],
-      cells: a.cells.map(drifted2),
-      otherMetricCells: a.otherMetricCells.map(drifted2),
-      workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, "inconclusive"]))
-    })),
-    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
-  };
-}
-
-// src/flows/compare/noise-warnings.ts
-init_types();
-init_errors();
-
-// src/flows/compare/noise-plan.ts
-function resolutionOf(noise, input2) {
-  const power = input2.power ?? DEFAULT_POWER;
-  const test = input2.test ?? input2.adaptive?.test ?? "signed-rank";
-  let resolvablePct;
-  let recommendedRounds;
-  if (input2.adaptive) {
-    const cell = { workload: noise.workload, clients: noise.clients };
-    const p = planPower({
-      plan: input2.adaptive,
-      hypotheses: input2.hypotheses,
-      cells: [
-        { cell, noise: { cell, rounds: noise.points, pairedCvPct: noise.planningCvPct, runCvPct: null } }
-      ],
-      thresholdPct: input2.thresholdPct,
-      power
-    }).cells[0];
-    resolvablePct = p.resolvablePct;
-    recommendedRounds = p.roundsForThreshold;
-  } else {
-    const common = {
-      test,
-      level: input2.alpha,
-      hypotheses: input2.hypotheses,
-      pairedCvPct: noise.planningCvPct,
-      power
-    };
-    resolvablePct = resolvableChangePct({ ...common, rounds: input2.rounds });
-    recommendedRounds = roundsToResolve({ ...common, thresholdPct: input2.thresholdPct });
-  }
-  const rounds = input2.adaptive?.maxRounds ?? input2.rounds;
-  return {
-    noise,
-    rounds,
-    thresholdPct: input2.thresholdPct,
-    resolvablePct,
-    recommendedRounds,
-    belowResolvable: input2.thresholdPct < resolvablePct
-  };
-}
-function noiseSourceText(n) {
-  const day = n.date.slice(0, 10);
-  return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
-}
-function planningText(n) {
-  return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
-}
-function resolutionWarning(r) {
-  const what = Number.isFinite(r.resolvablePct) ? `the smallest change this runner resolves with ${r.rounds} rounds (${r.resolvablePct.toFixed(1)}% at ${planningText(r.noise)})` : `what this runner resolves with ${r.rounds} rounds (none: they cannot reach significance; ${planningText(r.noise)})`;
-  return `${r.noise.id}: the ${r.thresholdPct}% threshold is below ${what}; ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
-}
-
-// src/flows/compare/plan-check.ts
-init_errors();
-function planReach(input2) {
-  const heads = Math.max(0, input2.arms - 1);
-  const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
-  const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
-  const level2 = input2.adaptive ? input2.adaptive.lookAlpha.at(-1) : input2.alpha;
-  const workloads = input2.workloads.map((w) => {
-    const rounds = input2.adaptive?.maxRounds ?? input2.rounds ?? w.rounds;
-    const minP = minPFor("signed-rank", rounds);
-    return {
-      name: w.name,
-      cells: w.clients.map((c) => `${w.name}@${c}`),
-      rounds,
-      minP,
-      minAdjustedP: Math.min(1, familySize * minP)
-    };
-  });
-  return {
-    reachable: heads === 0 || workloads.some((w) => w.minAdjustedP < level2),
-    familySize,
-    level: level2,
-    workloads,
-    minRounds: minRoundsFor("signed-rank", familySize, level2)
-  };
-}
-function refuseUnreachablePlan(input2) {
-  const r = planReach(input2);
-  if (r.reachable) return;
-  const what = r.workloads.map(
-    (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
-  ).join("; ");
-  const level2 = input2.adaptive ? `the last look's level ${formatP(r.level)}` : `alpha ${formatP(r.level)}`;
-  throw new UserError(
-    `the plan cannot reach significance in any cell: Holm over ${r.familySize} hypotheses (head arms x cells x gated metrics); ${what}; each is >= ${level2}. Plan at least ${r.minRounds} rounds (${input2.adaptive ? "--max-rounds" : "--rounds, or the workloads' rounds; or adaptive rounds with --max-rounds"}), fewer cells, or pass --force (Action input force: 'true') to run anyway`
-  );
-}
-
-// src/flows/compare/runner-noise.ts
-init_fingerprint();
-
-// src/core/stats/e-divisive-statistic.ts
-function eDivisiveStatistic(values, start = 0, end = values.length) {
-  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= values.length)) {
-    throw new RangeError(`bad interval [${start}, ${end}) of a series of ${values.length} values`);
-  }
-  const length = end - start;
-  const statistic = new Float64Array(length);
-  let largest = 0;
-  for (let i = start; i < end; i++) {
-    const v = values[i];
-    if (!Number.isFinite(v))
-      throw new RangeError(`value ${i} is ${v}; the E-Divisive statistic needs finite numbers`);
-    largest = Math.max(largest, Math.abs(v));
-  }
-  if (largest === 0) return statistic;
-  const exponent = Math.floor(Math.log2(largest));
-  const half = Math.trunc(exponent / 2);
-  const [down1, down2] = [2 ** -half, 2 ** (half - exponent)];
-  const x = new Float64Array(length);
-  for (let i = 0; i < length; i++) x[i] = values[start + i] * down1 * down2;
-  let cross = 0;
-  let withinX = 0;
-  let withinY = 0;
-  for (let i = 0; i < length; i++) {
-    const xi = x[i];
-    for (let j = i + 1; j < length; j++) withinY += Math.abs(xi - x[j]);
-  }
-  for (let n = 0; n < length; n++) {
-    const m = length - n;
-    if (n > 0) {
-      const e = 2 * cross / (n * m) - 2 * withinX / (n * n) - 2 * withinY / (m * m);
-      statistic[n] = n * m / (n + m) * e;
-    }
-    const v = x[n];
-    let toX = 0;
-    for (let i = 0; i < n; i++) toX += Math.abs(x[i] - v);
-    let toY = 0;
-    for (let j = n + 1; j < length; j++) toY += Math.abs(v - x[j]);
-    cross += toY - toX;
-    withinX += toX;
-    withinY -= toY;
-  }
-  for (let n = 1; n < length; n++) statistic[n] = statistic[n] / down1 / down2;
-  return statistic;
-}
-
-// src/core/stats/mann-whitney-lower-tail.ts
-function mannWhitneyLowerTail(u, m, n) {
-  if (![u, m, n].every(Number.isInteger) || m < 1 || n < 1) {
-    throw new RangeError(`mannWhitneyLowerTail needs integers u and m, n >= 1, got ${u}, ${m}, ${n}`);
-  }
-  if (u < 0) return 0;
-  if (u >= m * n) return 1;
-  const k = Math.min(m, n);
-  const total = m + n;
-  const counts = new Float64Array(u + 1);
-  counts[0] = 1;
-  for (let i = 1; i <= k; i++) {
-    for (let v = i; v <= u; v++) counts[v] += counts[v - i];
-    const stride = total - k + i;
-    for (let v = u; v >= stride; v--) counts[v] -= counts[v - stride];
-  }
-  let below = 0;
-  for (let v = 0; v <= u; v++) below += counts[v];
-  return Math.min(1, below / binomialCoefficient(total, k));
-}
-var MAX_LOWER_TAIL_WORK = 1e6;
-
-// src/core/stats/robust-standardise.ts
-function robustStandardise(values) {
-  let largest = 0;
-  values.forEach((v, i) => {
-    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is ${v}; standardising needs finite numbers`);
-    largest = Math.max(largest, Math.abs(v));
-  });
-  if (largest === 0) return null;
-  const exponent = Math.floor(Math.log2(largest));
-  const [down1, down2] = powerOfTwoFactors(-exponent);
-  const u = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) u[i] = values[i] * down1 * down2;
-  const location = medianOf(Float64Array.from(u).sort());
-  const deviations = Float64Array.from(u, (x) => Math.abs(x - location)).sort();
-  let scale = MAD_TO_SD2 * medianOf(deviations);
-  if (scale === 0) {
-    let sum2 = 0;
-    for (const d of deviations) sum2 += d;
-    scale = MEAN_ABSOLUTE_DEVIATION_TO_SD * (sum2 / u.length);
-  }
-  if (scale === 0) return null;
-  scale = Math.max(scale, deviations[deviations.length - 1] * SMALLEST_SCALE_OF_RANGE);
-  const z3 = new Float64Array(u.length);
-  for (let i = 0; i < u.length; i++) z3[i] = (u[i] - location) / scale;
-  return { z: z3, scaled: u, location, scale, exponent };
-}
-function unscale(s, x) {
-  return clampFinite(timesPowerOfTwo(x, s.exponent));
-}
-function clampFinite(x) {
-  return Math.min(Number.MAX_VALUE, Math.max(-Number.MAX_VALUE, x));
-}
-var MAD_TO_SD2 = 1.4826;
-var MEAN_ABSOLUTE_DEVIATION_TO_SD = Math.sqrt(Math.PI / 2);
-var SMALLEST_SCALE_OF_RANGE = 2 ** -500;
-function timesPowerOfTwo(x, k) {
-  const [f1, f2] = powerOfTwoFactors(k);
-  return x * f1 * f2;
-}
-function powerOfTwoFactors(k) {
-  const half = Math.trunc(k / 2);
-  return [2 ** half, 2 ** (k - half)];
-}
-function medianOf(sorted) {
-  const n = sorted.length;
-  return n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-}
-
-// src/core/stats/owens-t.ts
-function owensT(h, a) {
-  if (!(h >= 0 && a >= 0 && a <= 1))
-    throw new RangeError(`owensT needs h >= 0 and 0 <= a <= 1, got ${h}, ${a}`);
-  if (a === 0) return 0;
-  if (h === 0) return Math.atan(a) / (2 * Math.PI);
-  const upper = Math.min(a, GAUSSIAN_REACH / h);
-  const width = upper / PANELS;
-  let integral = 0;
-  for (let panel = 0; panel < PANELS; panel++) {
-    const middle = (panel + 0.5) * width;
-    for (let i = 0; i < NODES.length; i++) {
-      const x = middle + width / 2 * NODES[i];
-      integral += WEIGHTS[i] * Math.exp(-h * h * x * x / 2) / (1 + x * x);
-    }
-  }
-  integral *= width / 2;
-  return Math.exp(-h * h / 2) / (2 * Math.PI) * integral;
-}
-var GAUSSIAN_REACH = 9;
-var PANELS = 4;
-var NODES = [
-  -0.9602898564975363,
-  -0.7966664774136267,
-  -0.525532409916329,
-  -0.1834346424956498,
-  0.1834346424956498,
-  0.525532409916329,
-  0.7966664774136267,
-  0.9602898564975363
-];
-var WEIGHTS = [
-  0.1012285362903763,
-  0.2223810344533745,
-  0.3137066458778873,
-  0.362683783378362,
-  0.362683783378362,
-  0.3137066458778873,
-  0.2223810344533745,
-  0.1012285362903763
-];
-
-// src/core/stats/split-scan-p.ts
-function splitScanP(p, length, minSegment) {
-  if (!(p >= 0 && p <= 1)) throw new RangeError(`p must be in [0, 1], got ${p}`);
-  if (!(Number.isInteger(minSegment) && minSegment >= 1 && Number.isInteger(length))) {
-    throw new RangeError(`length and minSegment must be integers >= 1, got ${length}, ${minSegment}`);
-  }
-  const candidates = length - 2 * minSegment + 1;
-  if (candidates < 1)
-    throw new RangeError(`a segment of ${length} has no split leaving ${minSegment} a side`);
-  if (p === 0 || candidates === 1) return p;
-  const bonferroni = Math.min(1, candidates * p);
-  const b = -normalQuantile(p / 2);
-  if (!Number.isFinite(b) || b <= 0) return bonferroni;
-  const pairs = candidates - 1;
-  const last = minSegment + Math.ceil(pairs / 2) - 1;
-  let crossings = 0;
-  for (let j = minSegment; j <= last; ) {
-    const block = j < EXACT_NEAR_END ? 1 : Math.min(Math.ceil(j / BLOCKS_PER_DOUBLING), last - j + 1);
-    let count2 = 0;
-    for (let i = j; i < j + block; i++) count2 += pairsAtDistance(i, length, minSegment, pairs);
-    crossings += count2 * 4 * owensT(b, crossingSlope(j, length));
-    if (p + crossings >= bonferroni) return bonferroni;
-    j += block;
-  }
-  return Math.min(bonferroni, p + crossings);
-}
-var EXACT_NEAR_END = 64;
-var BLOCKS_PER_DOUBLING = 32;
-function crossingSlope(j, length) {
-  const rho = Math.sqrt(j * (length - j - 1) / ((j + 1) * (length - j)));
-  return Math.sqrt((1 - rho) / (1 + rho));
-}
-function pairsAtDistance(j, length, minSegment, pairs) {
-  const fromStart = j - minSegment;
-  const fromEnd = pairs - 1 - fromStart;
-  if (fromStart > fromEnd) return 0;
-  return fromStart === fromEnd ? 1 : 2;
-}
-
-// src/core/stats/student-t-two-sample.ts
-function studentTTwoSample(before, after, level2 = 0.95) {
-  if (!(before.n >= 1 && after.n >= 1))
-    throw new RangeError("a two-sample t-test needs values on both sides");
-  if (!(before.sd >= 0 && after.sd >= 0)) throw new RangeError("standard deviations must be >= 0");
-  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
-  const difference = after.mean - before.mean;
-  const df = before.n + after.n - 2;
-  if (df < 1) {
-    return {
-      t: 0,
-      df,
-      p: 1,
-      difference,
-      se: Number.POSITIVE_INFINITY,
-      lower: Number.NEGATIVE_INFINITY,
-      upper: Number.POSITIVE_INFINITY
-    };
-  }
-  const pooledVariance = ((before.n - 1) * before.sd ** 2 + (after.n - 1) * after.sd ** 2) / df;
-  const se = Math.sqrt(pooledVariance * (1 / before.n + 1 / after.n));
-  return { ...tInference(difference, se, df, level2), df, difference, se };
-}
-
-// src/core/stats/e-divisive.ts
-function detectChangePoints(values, options = {}) {
-  const o = resolveOptions(options);
-  values.forEach((v, i) => {
-    if (!Number.isFinite(v))
-      throw new RangeError(`value ${i} is ${v}; change-point detection needs finite numbers`);
-  });
-  if (values.length < minPointsForDetection(o.minSegment)) return [];
-  const standardised = robustStandardise(values);
-  if (standardised === null) return [];
-  const series = { z: standardised.z, s: standardised, o };
-  const weak = splitStep(series);
-  return mergeStep(series, weak).map((test) => toChangePoint(series, test));
-}
-function minPointsForDetection(minSegment = DEFAULT_MIN_SEGMENT) {
-  return 2 * minSegment;
-}
-var DEFAULT_MAX_P = 1e-3;
-var DEFAULT_MIN_SEGMENT = 3;
-var DEFAULT_WINDOW_LENGTH = 50;
-function firstPassP(maxP) {
-  return maxP < 0.05 ? maxP * 10 : maxP < 0.5 ? maxP * 2 : maxP;
-}
-function resolveOptions(options) {
-  const o = {
-    maxP: options.maxP ?? DEFAULT_MAX_P,
-    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
-    minMagnitude: options.minMagnitude ?? 0,
-    windowLength: options.windowLength ?? DEFAULT_WINDOW_LENGTH,
-    scale: options.scale ?? "linear",
-    level: options.level ?? 0.95
-  };
-  if (!(o.maxP > 0 && o.maxP < 1)) throw new RangeError(`maxP must be in (0, 1), got ${o.maxP}`);
-  if (!(Number.isInteger(o.minSegment) && o.minSegment >= 2)) {
-    throw new RangeError(`minSegment must be an integer >= 2, got ${o.minSegment}`);
-  }
-  if (!(o.minMagnitude >= 0)) throw new RangeError(`minMagnitude must be >= 0, got ${o.minMagnitude}`);
-  if (!(Number.isInteger(o.windowLength) && o.windowLength >= 2 * o.minSegment)) {
-    throw new RangeError(
-      `windowLength must be an integer >= 2\xB7minSegment (${2 * o.minSegment}), got ${o.windowLength}`
-    );
-  }
-  if (!(o.level > 0 && o.level < 1)) throw new RangeError(`level must be in (0, 1), got ${o.level}`);
-  return o;
-}
-function splitStep(series) {
-  const { z: z3, o } = series;
-  const level2 = firstPassP(o.maxP);
-  const step = Math.floor(o.windowLength / 2);
-  const weak = /* @__PURE__ */ new Set();
-  let start = 0;
-  while (start < z3.length) {
-    const end = Math.min(start + o.windowLength, z3.length);
-    const found = divideWindow(series, start, end, level2);
-    for (const index of found) weak.add(index);
-    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
-  }
-  return [...weak].sort((a, b) => a - b);
-}
-function divideWindow(series, start, end, level2) {
-  const { z: z3, o } = series;
-  const cuts = [];
-  const candidates = /* @__PURE__ */ new Map();
-  for (; ; ) {
-    const bounds = [start, ...cuts, end];
-    let best = null;
-    for (let i = 0; i + 1 < bounds.length; i++) {
-      const from = bounds[i];
-      const to = bounds[i + 1];
-      const key = `${from}:${to}`;
-      if (!candidates.has(key)) candidates.set(key, bestSplit(z3, from, to, o.minSegment));
-      const c = candidates.get(key);
-      if (c && (best === null || c.statistic > best.statistic)) best = { ...c, from, to };
-    }
-    if (best === null) return cuts;
-    const test = studentT(summarize2(z3, best.from, best.index), summarize2(z3, best.index, best.to), o.level);
-    if (!(test.p < level2)) return cuts;
-    cuts.push(best.index);
-    cuts.sort((a, b) => a - b);
-  }
-}
-function bestSplit(z3, from, to, minSegment) {
-  if (to - from < 2 * minSegment) return null;
-  const t = eDivisiveStatistic(z3, from, to);
-  let best = minSegment;
-  for (let k = minSegment + 1; k <= to - from - minSegment; k++) if (t[k] > t[best]) best = k;
-  return { index: from + best, statistic: t[best] };
-}
-function mergeStep(series, weak) {
-  const { z: z3, o } = series;
-  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? z3.length : points3[i].index;
-  const retest = (points3, i) => {
-    if (i < 0 || i >= points3.length) return;
-    const was = points3[i].index;
-    points3[i] = replaced(series, bound(i - 1, points3), was, bound(i + 1, points3));
-    if (points3[i].index === was) return;
-    for (const j of [i - 1, i + 1]) {
-      if (j >= 0 && j < points3.length) {
-        points3[j] = testSplit(series, bound(j - 1, points3), points3[j].index, bound(j + 1, points3));
-      }
-    }
-  };
-  const points2 = weak.map(
-    (index, i) => testSplit(series, i === 0 ? 0 : weak[i - 1], index, i + 1 < weak.length ? weak[i + 1] : z3.length)
-  );
-  while (points2.length > 0) {
-    let weakest = argBest(points2, (a, b) => a.weakness > b.weakness);
-    if (points2[weakest].weakness < o.maxP) {
-      let contradicted = false;
-      for (const point2 of points2)
-        if (point2.pRankAdjusted === null && !checkRanks(series, point2)) contradicted = true;
-      if (contradicted) continue;
-      weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
-      if (points2[weakest].magnitude > o.minMagnitude) break;
-    }
-    points2.splice(weakest, 1);
-    retest(points2, weakest - 1);
-    retest(points2, weakest);
-  }
-  return points2;
-}
-function replaced(series, from, index, to) {
-  const { z: z3, o } = series;
-  const here = testSplit(series, from, index, to);
-  const start = Math.max(from, index - Math.floor(o.windowLength / 2));
-  const candidate = bestSplit(z3, start, Math.min(to, start + o.windowLength), o.minSegment);
-  if (candidate === null || candidate.index === index) return here;
-  const there = testSplit(series, from, candidate.index, to);
-  return there.student.p < here.student.p ? there : here;
-}
-function argBest(items, beats) {
-  let best = 0;
-  for (let i = 1; i < items.length; i++) if (beats(items[i], items[best])) best = i;
-  return best;
-}
-function testSplit(series, from, cut, to) {
-  const { z: z3, o } = series;
-  const before = summarize2(z3, from, cut);
-  const after = summarize2(z3, cut, to);
-  const student = studentT(before, after, o.level);
-  const meanBefore = meanOf(series.s.scaled, from, cut);
-  const meanAfter = meanOf(series.s.scaled, cut, to);
-  const pAdjusted = splitScanP(student.p, to - from, o.minSegment);
-  return {
-    index: cut,
-    from,
-    to,
-    before,
-    after,
-    meanBefore,
-    meanAfter,
-    student,
-    candidates: to - from - 2 * o.minSegment + 1,
-    pAdjusted,
-    pRankAdjusted: null,
-    magnitude: magnitude(series.s, meanBefore, meanAfter, o.scale),
-    weakness: pAdjusted
-  };
-}
-function checkRanks(series, test) {
-  const { z: z3, o } = series;
-  const ranks = rankTest(z3, test.from, test.index, test.to);
-  test.pRankAdjusted = splitScanP(ranks.p, test.to - test.from, o.minSegment);
-  const agree = ranks.separated || test.pRankAdjusted < firstPassP(o.maxP);
-  if (!agree) test.weakness = Math.max(test.weakness, test.pRankAdjusted);
-  return agree;
-}
-function toChangePoint(series, test) {
-  const { s, o } = series;
-  const { before, after, student } = test;
-  const common = {
-    index: test.index,
-    nBefore: before.n,
-    nAfter: after.n,
-    relativeChange: relativeChange(s, test.meanBefore, test.meanAfter, o.scale),
-    magnitude: test.magnitude,
-    p: student.p,
-    t: clampFinite(student.t),
-    df: student.df,
-    candidates: test.candidates,
-    pAdjusted: test.pAdjusted,
-    pRankAdjusted: test.pRankAdjusted ?? 1
-  };
-  if (o.scale === "log") {
-    const meanBefore = clampFinite(Math.exp(unscale(s, test.meanBefore)));
-    const meanAfter = clampFinite(Math.exp(unscale(s, test.meanAfter)));
-    const bound = (dz) => clampFinite(Math.expm1(unscale(s, s.scale * dz)));
-    return {
-      ...common,
-      meanBefore,
-      meanAfter,
-      difference: clampFinite(meanAfter - meanBefore),
-      ci: { level: o.level, lower: bound(student.lower), upper: bound(student.upper) }
-    };
-  }
-  return {
-    ...common,
-    meanBefore: unscale(s, test.meanBefore),
-    meanAfter: unscale(s, test.meanAfter),
-    difference: unscale(s, test.meanAfter - test.meanBefore),
-    ci: null
-  };
-}
-function relativeChange(s, before, after, scale) {
-  if (scale === "log") return clampFinite(Math.expm1(unscale(s, after - before)));
-  const difference = after - before;
-  if (difference === 0) return 0;
-  return clampFinite(difference / Math.abs(before));
-}
-function magnitude(s, before, after, scale) {
-  if (scale === "log") return clampFinite(Math.expm1(Math.abs(unscale(s, after - before))));
-  return Math.max(
-    Math.abs(relativeChange(s, before, after, scale)),
-    Math.abs(relativeChange(s, after, before, scale))
-  );
-}
-function meanOf(values, from, to) {
-  let sum2 = 0;
-  for (let i = from; i < to; i++) sum2 += values[i];
-  return sum2 / (to - from);
-}
-function studentT(before, after, level2) {
-  const unit = Math.max(before.sd, after.sd) || 1;
-  const test = studentTTwoSample(
-    { n: before.n, mean: 0, sd: before.sd / unit },
-    { n: after.n, mean: (after.mean - before.mean) / unit, sd: after.sd / unit },
-    level2
-  );
-  return { t: test.t, df: test.df, p: test.p, lower: test.lower * unit, upper: test.upper * unit };
-}
-function summarize2(z3, from, to) {
-  const n = to - from;
-  let sum2 = 0;
-  for (let i = from; i < to; i++) sum2 += z3[i];
-  const mean2 = sum2 / n;
-  let largest = 0;
-  for (let i = from; i < to; i++) largest = Math.max(largest, Math.abs(z3[i] - mean2));
-  if (n < 2 || largest === 0) return { n, mean: mean2, sd: 0 };
-  let squares = 0;
-  for (let i = from; i < to; i++) squares += ((z3[i] - mean2) / largest) ** 2;
-  return { n, mean: mean2, sd: largest * Math.sqrt(squares / (n - 1)) };
-}
-function rankTest(z3, from, cut, to) {
-  const m = cut - from;
-  const n = to - cut;
-  const sorted = z3.slice(from, to).sort();
-  const tieSizes = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i + 1;
-    while (j < sorted.length && sorted[j] === sorted[i]) j++;
-    tieSizes.push(j - i);
-    i = j;
-  }
-  const ties = tieSizes.length < sorted.length;
-  let rankSum = 0;
-  for (let i = from; i < cut; i++) {
-    const below = countBelow(sorted, z3[i], false);
-    const notAbove = ties ? countBelow(sorted, z3[i], true) : below + 1;
-    rankSum += (below + 1 + notAbove) / 2;
-  }
-  const uBefore = rankSum - m * (m + 1) / 2;
-  const u = Math.min(uBefore, m * n - uBefore);
-  const separated = u === 0;
-  const small = Math.min(m, n);
-  if (!ties && small <= EXACT_RANKS_UP_TO && small * (u + 1) <= MAX_LOWER_TAIL_WORK) {
-    return { p: Math.min(1, 2 * mannWhitneyLowerTail(u, m, n)), separated };
-  }
-  return { p: mannWhitneyNormalP(uBefore, m, n, tieSizes).p, separated };
-}
-var EXACT_RANKS_UP_TO = 50;
-function countBelow(sorted, v, orEqual) {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = lo + hi >> 1;
-    if (sorted[mid] < v || orEqual && sorted[mid] === v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-// src/flows/history/series.ts
-import { createHash as createHash3 } from "node:crypto";
-init_metrics();
-
-// src/core/stats/median-ci.ts
-function medianCi(values, level2 = 0.95) {
-  const n = values.length;
-  if (n === 0) throw new RangeError("a median needs at least one value");
-  if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
-  const sorted = [...values].sort((a, b) => a - b);
-  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  let k = 1;
-  let tail2 = 0.5 ** n;
-  while (2 * (k + 1) <= n + 1) {
-    const nextTail = tail2 + binomialCoefficient(n, k) * 0.5 ** n;
-    if (1 - 2 * nextTail < level2) break;
-    k++;
-    tail2 = nextTail;
-  }
-  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
-}
-
-// src/flows/history/series.ts
-var SERIES_METRICS = ["tps", "latencyPctMs"];
-function seriesId(key) {
-  return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
-}
-function buildSeries(runs, metrics = SERIES_METRICS) {
-  const byId = /* @__PURE__ */ new Map();
-  for (const run3 of runs) {
-    if (run3.status === "running") continue;
-    const arm2 = measuredArm(run3);
-    if (arm2 === void 0) continue;
-    const fingerprint = run3.fingerprint ?? fallbackFingerprint(run3);
-    for (const metric of metrics) {
-      const cells = collectCellRuns(run3.samples, metric);
-      for (const cell of documentCells(run3)) {
-        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm2)).filter(
-          (v) => Number.isFinite(v) && v > 0
-        );
-        if (values.length === 0) continue;
-        const workload = run3.source?.canary ? canaryWorkload(cell.workload) : cell.workload;
-        const key = { fingerprint: fingerprint.id, workload, clients: cell.clients, metric };
-        const id = seriesId(key);
-        let series = byId.get(id);
-        if (!series) {
-          series = { id, key, facts: fingerprint.facts, better: METRICS[metric].better, points: [] };
-          byId.set(id, series);
-        }
-        const ci = medianCi(values);
-        series.points.push({
-          runId: run3.runId ?? run3.startedAt,
-          sha: run3.source?.head?.sha ?? null,
-          ref: run3.source?.head?.ref ?? null,
-          date: run3.startedAt,
-          n: values.length,
-          median: ci.median,
-          ciLower: ci.lower,
-          ciUpper: ci.upper,
-          ciLevel: ci.achievedLevel
-        });
-      }
-    }
-  }
-  const all = [...byId.values()];
-  for (const s of all) {
-    s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
-  }
-  return all.sort(
-    (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || metrics.indexOf(a.key.metric) - metrics.indexOf(b.key.metric) || a.key.clients - b.key.clients
-  );
-}
-function canaryWorkload(workload) {
-  return `${CANARY_PREFIX}${workload}`;
-}
-function isCanaryWorkload(workload) {
-  return workload.startsWith(CANARY_PREFIX);
-}
-var CANARY_PREFIX = "canary:";
-function measuredArm(run3) {
-  return run3.arms.find((a) => a.label === "head")?.label ?? run3.arms[run3.arms.length - 1]?.label;
-}
-function fallbackFingerprint(run3) {
-  const env = run3.environment;
-  const facts = {
-    cpuModel: env.cpuModel,
-    cpuCount: String(env.cpuCount),
-    kernel: env.kernel,
-    os: env.os,
-    settingsHash: env.settingsHash
-  };
-  const hash2 = createHash3("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
-  return { id: `env-${hash2}`, facts };
-}
-
-// src/flows/history/analyse.ts
-function analyseHistory(runs, options = {}) {
-  const resolved = {
-    maxP: options.maxP ?? DEFAULT_MAX_P,
-    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
-    minMagnitude: options.minMagnitude ?? 0
-  };
-  return {
-    options: resolved,
-    runs: runs.length,
-    series: buildSeries(runs).map((s) => analyseSeries(s, resolved))
-  };
-}
-function analyseSeries(series, options) {
-  const needed = minPointsForDetection(options.minSegment);
-  if (series.points.length < needed) return { series, status: "too-few-points", needed, changePoints: [] };
-  const found = detectChangePoints(
-    series.points.map((p) => Math.log(p.median)),
-    { ...options, scale: "log" }
-  );
-  return {
-    series,
-    status: "analysed",
-    needed,
-    changePoints: found.map((c) => ({
-      index: c.index,
-      kind: c.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
-      lastBefore: series.points[c.index - 1],
-      firstAfter: series.points[c.index],
-      before: c.meanBefore,
-      after: c.meanAfter,
-      relativeChange: c.relativeChange,
-      ciLower: c.ci.lower,
-      ciUpper: c.ci.upper,
-      p: c.p,
-      nBefore: c.nBefore,
-      nAfter: c.nAfter
-    }))
-  };
-}
-
-// src/flows/compare/runner-noise.ts
-init_types();
-var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
-var NOISE_RUNS_READ = 200;
-var NOISE_METRIC = "tps";
-function upperNoiseBound(cvPct, points2) {
-  return points2 > 0 ? cvPct * (1 + Z_80 * MAD_RELATIVE_SE / Math.sqrt(points2)) : cvPct;
-}
-var Z_80 = 0.8416;
-var MAD_RELATIVE_SE = 1.166;
-function runnerId(env) {
-  return fingerprintId(machineFacts(env));
-}
-function isCalibrationRun(run3) {
-  if (run3.calibration === true) return true;
-  if (run3.baseline || run3.arms.length < 2) return false;
-  const [first] = run3.arms;
-  const sha = (a) => a.build?.sha;
-  return run3.arms.every(
-    (a) => a.binDir === first.binDir && a.serverVersion === first.serverVersion && sha(a) === sha(first) && Object.keys(a.settingOverrides ?? {}).length === 0
-  );
-}
-function estimateRunnerNoise(runs, runner, cells, options = {}) {
-  const mine = runsOf(runs, runner, options);
-  const calibrations = mine.filter(isCalibrationRun);
-  const series = runnerSeries(mine, runner).filter((s) => s.key.metric === NOISE_METRIC);
-  const out = { runner, cells: [], missing: [] };
-  for (const cell of cells) {
-    const id = cellId(cell);
-    const key = { workload: cell.workload, clients: cell.clients };
-    const fromCalibration = calibrationNoise(calibrations, cell);
-    if (fromCalibration) {
-      out.cells.push({ ...key, id, ...fromCalibration });
-      continue;
-    }
-    const s = series.find((x) => x.key.workload === cell.workload && x.key.clients === cell.clients);
-    const points2 = s?.points ?? [];
-    const analysed = s && points2.length >= MIN_HISTORY_POINTS ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 }) : void 0;
-    const start = analysed?.changePoints.at(-1)?.index ?? 0;
-    const segment = points2.slice(start);
-    if (segment.length < MIN_HISTORY_POINTS) {
-      const had = points2.length === 0 ? "no stored run of it" : start > 0 ? `${segment.length} run(s) since its last change point (${points2[start].date})` : `${points2.length} stored run(s)`;
-      out.missing.push({
-        ...key,
-        id,
-        reason: `no calibration (A/A) run of ${id} on this runner, and its history has ${had}; at least ${MIN_HISTORY_POINTS} are needed (run pgperf calibrate with the store)`
-      });
-      continue;
-    }
-    const runCvPct = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
-    out.cells.push({
-      ...key,
-      id,
-      source: "history",
-      runId: segment.at(-1).runId,
-      date: segment[0].date,
-      points: segment.length,
-      pairedCvPct: null,
-      runCvPct,
-      perRoundCvPct: Math.SQRT2 * runCvPct,
-      planningCvPct: upperNoiseBound(Math.SQRT2 * runCvPct, segment.length)
-    });
-  }
-  return out;
-}
-function runsOf(runs, runner, options = {}) {
-  return runs.filter(
-    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
-  ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
-}
-function runnerSeries(runs, runner, metrics) {
-  return buildSeries(
-    runs.map((r) => ({ ...r, fingerprint: { id: runner, facts: {} } })),
-    metrics
-  );
-}
-function calibrationNoise(calibrations, cell) {
-  for (const run3 of calibrations) {
-    const noise = estimateNoise(run3, cell, NOISE_METRIC);
-    if (noise.pairedCvPct === null || noise.rounds < MIN_NOISE_ROUNDS) continue;
-    return {
-      source: "calibration",
-      runId: run3.runId ?? run3.startedAt,
-      date: run3.startedAt,
-      points: noise.rounds,
-      pairedCvPct: noise.pairedCvPct,
-      runCvPct: noise.runCvPct,
-      perRoundCvPct: noise.pairedCvPct,
-      planningCvPct: upperNoiseBound(noise.pairedCvPct, noise.rounds)
-    };
-  }
-  return void 0;
-}
-async function loadRunnerNoise(store, runner, cells, options = {}) {
-  return estimateRunnerNoise(await loadRunsOf(store, cells, options), runner, cells, options);
-}
-async function loadRunsOf(store, cells, options = {}) {
-  const workloads = new Set(cells.map((c) => c.workload));
-  const listed = (await store.list()).filter(
-    (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
-  ).slice(0, NOISE_RUNS_READ);
-  const runs = [];
-  for (const entry of listed) runs.push(await store.load(entry.id));
-  return runs;
-}
-
-// src/flows/compare/noise-warnings.ts
-async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
-  const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
-  if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
-  const settings2 = analysisOf(result);
-  const workloads = Object.values(result.workloads).map((w) => ({
-    ...w,
-    metrics: w.metrics ?? ["tps"],
-    clients: w.clients ?? []
-  }));
-  const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : void 0;
-  const reach = planReach({
-    workloads,
-    arms: result.arms.length,
-    alpha: settings2.alpha,
-    ...adaptive ? { adaptive } : {},
-    singleMetric: metricOption(settings2) !== void 0
-  });
-  const noise = await loadRunnerNoise(store, runnerId(result.environment), cells, {
-    ...result.runId !== void 0 ? { exclude: result.runId } : {}
-  });
-  return noise.cells.map((n) => {
-    const w = workloads.find((x) => x.name === n.workload);
-    return resolutionOf(n, {
-      rounds: w?.rounds ?? result.plan.rounds,
-      ...adaptive ? { adaptive } : {},
-      hypotheses: reach.familySize,
-      alpha: settings2.alpha,
-      thresholdPct: w?.threshold ?? settings2.thresholdPct,
-      // Stored base samples do not pair with head's rounds: the rank-sum test decides (analysis.ts).
-      ...result.baseline ? { test: "mann-whitney" } : {}
-    });
-  }).filter((r) => r.belowResolvable).map(resolutionWarning);
-}
-async function withNoiseWarnings(comparison, result, store, logger) {
-  if (!store?.list || !store.load) return comparison;
-  try {
-    const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
-    const open6 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
-    const decided = new Set(cells.map((c) => c.id).filter((id) => !open6.has(id)));
-    const warnings = await noiseWarnings(result, store, decided);
-    if (warnings.length === 0) return comparison;
-    return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
-  } catch (e) {
-    logger.warn(`could not read this runner's noise from the store: ${errorMessage(e)}`);
-    return comparison;
-  }
-}
-
-// src/flows/compare/pipeline.ts
-import path20 from "node:path";
-
-// src/run/sink.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import path9 from "node:path";
-var RESERVE_MIN_MARGIN_BYTES = 64 * 1024;
-function fileSink(file2, options = {}) {
-  const fs3 = options.fs ?? nodeWriteFs;
-  const minMargin = options.reserveMarginBytes ?? RESERVE_MIN_MARGIN_BYTES;
-  const reserveFile = path9.join(path9.dirname(file2), `.${path9.basename(file2)}.reserve`);
-  let reserved = 0;
-  let reserveMayExist = false;
-  let largestGrowth = 0;
-  let lastSize;
-  let written;
-  const ensureReserve = async (size) => {
-    const margin = Math.max(minMargin, 2 * largestGrowth);
-    if (reserved >= size + margin) return;
-    const target = size + 2 * margin;
-    await fs3.mkdir(path9.dirname(file2), { recursive: true }).catch((e) => {
-      throw new FileWriteError(file2, e, `its directory ${path9.dirname(file2)} could not be created`);
-    });
-    try {
-      const handle = await fs3.open(reserveFile, reserved === 0 ? "w" : "a");
-      reserveMayExist = true;
-      try {
-        while (reserved < target) {
-          const chunk = Math.min(RESERVE_CHUNK_BYTES, target - reserved);
-          await handle.writeFile(randomBytes3(chunk));
-          reserved += chunk;
-        }
-        await handle.sync();
-      } finally {
-        await handle.close().catch(() => {
-        });
-      }
-    } catch (e) {
-      throw new FileWriteError(
-        file2,
-        e,
-        `the room kept beside it for its final write (${reserveFile}, ${target} bytes) could not be reserved, so the run stops while the results can still be written`
-      );
-    }
-  };
-  const releaseReserve = async () => {
-    if (!reserveMayExist) return;
-    await fs3.rm(reserveFile, { force: true });
-    reserved = 0;
-    reserveMayExist = false;
-  };
-  const intactCopy = () => written ? `the last intact copy is ${file2} as written at ${written.at} (${written.samples} samples, status '${written.status}')` : `nothing was written to ${file2} yet`;
-  const write = async (result, text2) => {
-    await writeResults(file2, text2, fs3);
-    written = { at: result.updatedAt, samples: result.samples.length, status: result.status };
-  };
-  const finalWrite = async (result) => {
-    const text2 = resultsText(result);
-    try {
-      try {
-        await write(result, text2);
-      } catch (e) {
-        if (!reserveMayExist) throw e;
-        await releaseReserve();
-        await write(result, text2);
-      }
-    } catch (e) {
-      throw new FileWriteError(
-        file2,
-        e,
-        `the final document (status '${result.status}', ${result.samples.length} samples) did not land; ${intactCopy()}`
-      );
-    } finally {
-      await releaseReserve().catch(() => {
-      });
-    }
-  };
-  let queue = Promise.resolve();
-  let finishing;
-  const finish = (result) => {
-    finishing ??= queue.catch(() => {
-    }).then(() => finalWrite(result));
-    return finishing;
-  };
-  return {
-    description: file2,
-    update(result) {
-      if (finishing) return Promise.resolve();
-      const text2 = resultsText(result);
-      const size = Buffer.byteLength(text2);
-      if (lastSize !== void 0) largestGrowth = Math.max(largestGrowth, size - lastSize);
-      lastSize = size;
-      const next = queue.catch(() => {
-      }).then(async () => {
-        await ensureReserve(size);
-        await write(result, text2);
-      });
-      queue = next;
-      return next;
-    },
-    finish,
-    finishNow: finish
-  };
-}
-function finishOnForcedExit(sink, result, signal) {
-  return onCleanup(
-    async () => {
-      if (result.status === "running") {
-        const interrupted = signal?.aborted === true;
-        result.status = interrupted ? "interrupted" : "failed";
-        result.stopReason = interrupted ? "interrupted (signal; forced exit: the run was not waited for)" : "pgperf ended before the run did (an internal error)";
-      }
-      result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-      await sink.finishNow?.(result);
-    },
-    { first: true }
-  );
-}
-var RESERVE_CHUNK_BYTES = 64 * 1024;
-function combineSinks(...sinks) {
-  const each = async (fn) => {
-    const outcomes = await Promise.allSettled(sinks.map(fn));
-    const failed = outcomes.find((o) => o.status === "rejected");
-    if (failed) throw failed.reason;
-  };
-  return {
-    description: sinks.map((s) => s.description).join(" and "),
-    update: (result) => each((s) => s.update(result)),
-    finish: (result) => each((s) => s.finish(result)),
-    finishNow: (result) => each((s) => s.finishNow?.(result) ?? Promise.resolve())
-  };
-}
-
-// src/run/run-loop.ts
-init_errors();
-init_fingerprint();
-
-// src/machine/controls.ts
-import { open as open5, writeFile as writeFile3 } from "node:fs/promises";
-import path11 from "node:path";
-
-// src/machine/sysfs.ts
-import { readdir as readdir3, readFile as readFile4 } from "node:fs/promises";
-import path10 from "node:path";
-async function readText(root, rel) {
-  try {
-    return await readFile4(path10.join(root, rel), "utf8");
-  } catch {
-    return void 0;
-  }
-}
-async function readValue(root, rel) {
-  const text2 = await readText(root, rel);
-  return text2 === void 0 ? void 0 : text2.trim();
-}
-async function readInt(root, rel) {
-  const text2 = await readValue(root, rel);
-  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
-  return Number(text2);
-}
-async function listDir(root, rel, pattern) {
-  try {
-    return (await readdir3(path10.join(root, rel))).filter((e) => pattern.test(e));
-  } catch {
-    return [];
-  }
-}
-function parseCpuList(text2, what = "CPU list") {
-  const trimmed = text2.trim();
-  if (trimmed === "") return [];
-  const cpus = /* @__PURE__ */ new Set();
-  for (const part of trimmed.split(",")) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
-    const from = Number(m[1]);
-    const to = m[2] === void 0 ? from : Number(m[2]);
-    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
-    for (let c = from; c <= to; c++) cpus.add(c);
-  }
-  return [...cpus].sort((a, b) => a - b);
-}
-function formatCpuList(cpus) {
-  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
-  const parts = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return parts.join(",");
-}
-
-// src/machine/topology.ts
-var CPU_DIR = "sys/devices/system/cpu";
-var NODE_DIR = "sys/devices/system/node";
-async function readTopology(root = "/") {
-  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
-  let online;
-  if (onlineText !== void 0) {
-    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
-  } else {
-    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
-  }
-  const nodeOf = await readNodes(root);
-  const cpus = [];
-  for (const cpu of online) {
-    const base = `${CPU_DIR}/cpu${cpu}`;
-    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
-    const l3 = await readL3(root, base);
-    cpus.push({
-      cpu,
-      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
-      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
-      node: nodeOf.get(cpu) ?? 0,
-      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
-      ...l3 ? { l3 } : {}
-    });
-  }
-  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
-}
-async function readNodes(root) {
-  const nodeOf = /* @__PURE__ */ new Map();
-  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
-    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
-    if (!list) continue;
-    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
-      nodeOf.set(cpu, Number(entry.slice(4)));
-  }
-  return nodeOf;
-}
-async function readL3(root, base) {
-  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
-    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
-    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
-    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
-  }
-  return void 0;
-}
-function summarise2(cpus, smtControl, hasNodes) {
-  const groups2 = (key) => {
-    const byKey = /* @__PURE__ */ new Map();
-    for (const c of cpus) {
-      const k = key(c);
-      if (k === void 0) continue;
-      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
-    }
-    return [...byKey.values()];
-  };
-  const cores = groups2((c) => formatCpuList(c.siblings)).length;
-  const nodes = /* @__PURE__ */ new Map();
-  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
-  return {
-    cpus,
-    logicalCpus: cpus.length,
-    sockets: new Set(cpus.map((c) => c.socket)).size,
-    cores,
-    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
-    ...smtControl !== void 0 ? { smtControl } : {},
-    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node3, list]) => ({ node: node3, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
-    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
-  };
-}
-function describeTopology(t) {
-  const plural4 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
-  return `${plural4(t.sockets, "socket")}, ${plural4(t.numaNodes.length, "NUMA node")}, ${plural4(t.cores, "core")}, ${plural4(t.logicalCpus, "CPU")}${smt}, ${plural4(t.l3Groups.length, "L3 group")}`;
-}
-
-// src/machine/controls.ts
-init_errors();
-var DEFAULT_FIELDS = {
-  cpuDmaLatency: "controls.cpuDmaLatency",
-  governor: "controls.governor"
-};
-var MAX_LATENCY_US = 2e9;
-var CPU_DIR2 = "sys/devices/system/cpu";
-function wantsControls(spec) {
-  return spec.cpuDmaLatencyUs !== void 0 || spec.governor !== void 0;
-}
-async function checkControls(spec, deps) {
-  if (!wantsControls(spec)) return;
-  const probed = await probe2(spec, deps);
-  await probed.dma?.close();
-}
-async function probe2(spec, deps) {
-  const root = deps.root ?? "/";
-  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
-  const fields = deps.fields ?? DEFAULT_FIELDS;
-  validate2(spec, fields);
-  const governors = [];
-  if (spec.governor !== void 0) {
-    const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
-    if (cpus.length === 0) {
-      throw new UserError(
-        `${fields.governor}: no online CPU under ${path11.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
-      );
-    }
-    for (const cpu of cpus) {
-      const rel = `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path11.join(root, rel);
-      const from = await readValue(root, rel);
-      if (from === void 0) {
-        throw new UserError(
-          `${fields.governor}: ${file2} does not exist: this machine exposes no cpufreq governor for CPU ${cpu} (a VM, or the firmware controls the clock); drop ${fields.governor}`
-        );
-      }
-      const available = await readValue(root, `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_available_governors`);
-      if (available !== void 0 && !available.split(/\s+/).includes(spec.governor)) {
-        throw new UserError(
-          `${fields.governor}: "${spec.governor}" is not available for CPU ${cpu} (available: ${available})`
-        );
-      }
-      await (await openForWrite(file2, fields.governor, governorHint(spec.governor, fields.governor))).close();
-      governors.push({ file: file2, from });
-    }
-  }
-  const dma = spec.cpuDmaLatencyUs !== void 0 ? await openForWrite(device, fields.cpuDmaLatency, dmaHint(fields.cpuDmaLatency)) : void 0;
-  return { governors, ...dma ? { dma } : {} };
-}
-async function applyControls(spec, deps) {
-  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
-  const changes = [];
-  const undo = [];
-  let restored = false;
-  let unregister = () => {
-  };
-  const restore = async () => {
-    if (restored) return;
-    restored = true;
-    unregister();
-    let failed = 0;
-    for (const step of undo.reverse()) {
-      try {
-        await step();
-      } catch (e) {
-        failed++;
-        deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
-      }
-    }
-    if (changes.length > 0 && failed === 0) {
-      deps.logger.info(`machine controls restored: ${describeRestore(changes)}`);
-    }
-  };
-  const { governors, dma } = await probe2(spec, deps);
-  let unheld = dma;
-  try {
-    for (const g2 of governors) {
-      await writeText(g2.file, spec.governor);
-      undo.push(() => writeText(g2.file, g2.from));
-      changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
-    }
-    if (dma) {
-      const value = Buffer.alloc(4);
-      value.writeInt32LE(spec.cpuDmaLatencyUs);
-      unheld = void 0;
-      undo.push(() => dma.close());
-      await dma.write(value, 0, 4, null).catch((e) => {
-        throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
-      });
-      changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
-    }
-  } catch (e) {
-    await unheld?.close().catch(() => {
-    });
-    await restore();
-    throw e;
-  }
-  unregister = onCleanup(restore);
-  deps.logger.info(`machine controls applied (restored at the end): ${describeControls(changes)}`);
-  return { changes, restore };
-}
-function describeControls(changes) {
-  const parts = [];
-  const governors = changes.filter((c) => c.control === "governor");
-  if (governors.length > 0) {
-    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
-    const cpus = governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`;
-    parts.push(`governor ${governors[0].to} on ${cpus} (was ${was})`);
-  }
-  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
-    parts.push(`${c.file} held at ${c.to}`);
-  }
-  return parts.join("; ");
-}
-function describeRestore(changes) {
-  const parts = [];
-  const governors = changes.filter((c) => c.control === "governor");
-  if (governors.length > 0) {
-    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
-    parts.push(`governor back to ${was} on ${governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`}`);
-  }
-  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
-    parts.push(`${c.file} released (the kernel's default bound again)`);
-  }
-  return parts.join("; ");
-}
-function validate2(spec, fields) {
-  const us2 = spec.cpuDmaLatencyUs;
-  if (us2 !== void 0 && (!Number.isInteger(us2) || us2 < 0 || us2 > MAX_LATENCY_US)) {
-    throw new UserError(
-      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us2)}`
-    );
-  }
-  if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
-    throw new UserError(
-      `${fields.governor}: expected a governor name such as performance, got ${JSON.stringify(spec.governor)}`
-    );
-  }
-}
-async function openForWrite(file2, field, hint) {
-  try {
-    return await open5(file2, "r+");
-  } catch (e) {
-    const code = e.code ?? errorMessage(e);
-    const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
-    throw new UserError(`${field}: ${file2} ${what}: ${hint}`);
-  }
-}
-async function writeText(file2, text2) {
-  try {
-    await writeFile3(file2, `${text2}
-`);
-  } catch (e) {
-    throw new UserError(`cannot write "${text2}" to ${file2}: ${errorMessage(e)}`);
-  }
-}
-function governorHint(governor, field) {
-  return `run pgperf as root, or set it before the run with \`cpupower frequency-set -g ${governor}\` and drop ${field}`;
-}
-function dmaHint(field) {
-  return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
-}
-
-// src/run/confirmation-block.ts
-init_types();
-
-// src/run/plan.ts
-function planRounds(input2) {
-  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
-  const rounds = [];
-  for (let round2 = 1; round2 <= totalRounds; round2++) {
-    const random = seededRandom2(deriveSeed(input2.seed, round2));
-    const cells = shuffle(
-      input2.cells.filter((c) => c.rounds >= round2),
-      random
-    );
-    const runs = [];
-    cells.forEach((cell, k) => {
-      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm2 of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
-    });
-    rounds.push(runs);
-  }
-  return rounds;
-}
-function deriveSeed(seed, round2) {
-  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
-  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
-  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
-  return (h ^ h >>> 16) & 2147483647;
-}
-function newSeed() {
-  return Math.floor(Math.random() * 2147483647);
-}
-function seededRandom2(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = a + 1831565813 >>> 0;
-    let t = a;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
-function shuffle(items, random) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-function rotate(items, by) {
-  return [...items.slice(by), ...items.slice(0, by)];
-}
-
-// src/postgres/wait-events.ts
-init_esm();
-var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
-var LOCK_SAMPLE_INTERVAL_MS = 1e3;
-var ACTIVITY_SQL = `
-SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
-       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
-  FROM pg_stat_activity
- WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
-var LOCKS_SQL = `
-SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
-  FROM pg_locks WHERE NOT granted GROUP BY 1`;
-var COUNTER_VIEWS = [
-  {
-    prefix: "database",
-    view: "pg_stat_database",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
-  },
-  {
-    prefix: "wal",
-    view: "pg_stat_wal",
-    minVersion: 14e4,
-    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
-  },
-  {
-    prefix: "bgwriter",
-    view: "pg_stat_bgwriter",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
-  },
-  {
-    prefix: "checkpointer",
-    view: "pg_stat_checkpointer",
-    minVersion: 17e4,
-    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
-  },
-  {
-    prefix: "io",
-    view: "pg_stat_io",
-    minVersion: 16e4,
-    // Summed over backend types, objects and contexts: one number per operation.
-    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
-            SELECT key, sum(value::numeric) AS total
-              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
-             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
-             GROUP BY key) s`
-  }
-];
-var VIEW_VERSION_NAMES = {
-  pg_stat_wal: "PostgreSQL 14+",
-  pg_stat_checkpointer: "PostgreSQL 17+",
-  pg_stat_io: "PostgreSQL 16+"
-};
-async function startDiagnostics(target, options = {}) {
-  const hz = options.hz ?? 10;
-  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: DIAGNOSTICS_APPLICATION_NAME
-  });
-  let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
-  });
-  await client.connect();
-  try {
-    const versionNum = Number(
-      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
-    );
-    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
-    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
-      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
-    );
-    const readCounters = async () => {
-      const out = {};
-      for (const v of views) {
-        const row2 = (await client.query(v.sql)).rows[0];
-        for (const [key, value] of Object.entries(row2?.j ?? {})) {
-          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
-          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
-        }
-      }
-      return out;
-    };
-    const before = await readCounters();
-    const started = Date.now();
-    const events = /* @__PURE__ */ new Map();
-    const locks = /* @__PURE__ */ new Map();
-    let samples = 0;
-    let missedTicks = 0;
-    let observations = 0;
-    let busy;
-    let lastLockSample = 0;
-    const sample = async () => {
-      const rows = (await client.query(ACTIVITY_SQL)).rows;
-      samples++;
-      for (const r of rows) {
-        const key = `${r.type}:${r.event}`;
-        events.set(key, (events.get(key) ?? 0) + 1);
-        observations++;
-      }
-      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
-        lastLockSample = Date.now();
-        for (const r of (await client.query(LOCKS_SQL)).rows) {
-          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
-        }
-      }
-    };
-    const timer = setInterval(() => {
-      if (busy) {
-        missedTicks++;
-        return;
-      }
-      busy = sample().catch((e) => {
-        failure2 ??= e;
-      }).finally(() => {
-        busy = void 0;
-      });
-    }, 1e3 / hz);
-    let stopped;
-    return {
-      stop() {
-        stopped ??= (async () => {
-          clearInterval(timer);
-          try {
-            await busy;
-            if (failure2) throw failure2;
-            const after = await readCounters();
-            const counters = {};
-            for (const [key, value] of Object.entries(after)) {
-              const was = before[key];
-              if (was !== void 0) counters[key] = value - was;
-            }
-            return {
-              version: 1,
-              serverVersionNum: versionNum,
-              hz,
-              durationS: (Date.now() - started) / 1e3,
-              samples,
-              missedTicks,
-              observations,
-              waitEvents: shares(events, observations),
-              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
-              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
-              counters,
-              unavailable
-            };
-          } finally {
-            await client.end().catch(() => {
-            });
-          }
-        })();
-        return stopped;
-      }
-    };
-  } catch (e) {
-    await client.end().catch(() => {
-    });
-    throw e;
-  }
-}
-function shares(counts, total) {
-  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
-}
-
-// src/postgres/stat-snapshot.ts
-init_esm();
-import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
-import path12 from "node:path";
-
-// src/machine/pid-stat.ts
-function parsePidStatLine(text2) {
-  const open6 = text2.indexOf("(");
-  const close = text2.lastIndexOf(")");
-  if (open6 < 0 || close < open6) return void 0;
-  const pid = Number(text2.slice(0, open6).trim());
-  const f = text2.slice(close + 1).trim().split(/\s+/);
-  const field = (n) => Number(f[n - 3]);
-  const out = {
-    pid,
-    comm: text2.slice(open6 + 1, close),
-    state: f[0] ?? "",
-    ppid: field(4),
-    utime: field(14),
-    stime: field(15),
-    cutime: field(16),
-    cstime: field(17)
-  };
-  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
-  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
-}
-
-// src/postgres/stat-snapshot.ts
-var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
-var CLOCK_TICKS_PER_S = 100;
-async function takeStatSnapshot(target, options = {}) {
-  const proc = options.procRoot ?? "/proc";
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: STAT_SNAPSHOT_APPLICATION_NAME,
-    connectionTimeoutMillis: 1e4,
-    statement_timeout: 1e4
-  });
-  let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
-  });
-  await client.connect();
-  try {
-    const head = (await client.query(
-      "SELECT current_setting('server_version_num') AS v, pg_backend_pid() AS pid"
-    )).rows[0];
-    const versionNum = Number(head.v);
-    const unavailable = [];
-    const server = await serverProcesses(proc, head.pid, target);
-    if (server) {
-      await settle2(proc, server, target, options.settleTimeoutMs ?? 5e3);
-    } else {
-      unavailable.push("backend CPU (the server processes are not visible in /proc)");
-    }
-    const counters = {};
-    const db = (await client.query(
-      `SELECT blks_hit, blks_read, xact_commit, xact_rollback
-           FROM pg_stat_database WHERE datname = current_database()`
-    )).rows[0];
-    setCounter(counters, "blksHit", db?.blks_hit);
-    setCounter(counters, "blksRead", db?.blks_read);
-    setCounter(counters, "xactCommit", db?.xact_commit);
-    setCounter(counters, "xactRollback", db?.xact_rollback);
-    if (versionNum >= 14e4) {
-      const wal = (await client.query(
-        "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
-      )).rows[0]?.j ?? {};
-      const columns2 = { walBytes: "wal_bytes", walRecords: "wal_records", walFpi: "wal_fpi" };
-      for (const [key, column] of Object.entries(columns2)) {
-        setCounter(counters, key, wal[column]);
-        if (counters[key] === void 0) unavailable.push(`pg_stat_wal.${column}`);
-      }
-    } else {
-      unavailable.push("WAL records and full-page images (pg_stat_wal: PostgreSQL 14+)");
-      const lsn = (await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS b")).rows[0];
-      setCounter(counters, "walBytes", lsn?.b);
-    }
-    if (server) {
-      const cpu = await serverCpuUs(proc, server.postmaster);
-      if (cpu === void 0) unavailable.push("backend CPU (/proc could not be read)");
-      else counters.cpuUs = cpu;
-    }
-    if (failure2) throw failure2;
-    return { serverVersionNum: versionNum, takenAtMs: Date.now(), counters, unavailable };
-  } finally {
-    await client.end().catch(() => {
-    });
-  }
-}
-function setCounter(counters, key, value) {
-  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
-  if (Number.isFinite(n) && n >= 0) counters[key] = n;
-}
-async function readStat(proc, pid) {
-  try {
-    return parsePidStatLine(await readFile5(path12.join(proc, String(pid), "stat"), "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-async function readCmdline(proc, pid) {
-  try {
-    return (await readFile5(path12.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
-  } catch {
-    return void 0;
-  }
-}
-function isClientBackendTitle(cmdline, target) {
-  return cmdline.includes(` ${target.user} ${target.database} `);
-}
-async function serverProcesses(proc, backendPid, target) {
-  const stat9 = await readStat(proc, backendPid);
-  const title = await readCmdline(proc, backendPid);
-  if (!stat9 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat9.ppid, own: backendPid };
-}
-async function childPids(proc, postmaster) {
-  try {
-    const text2 = await readFile5(
-      path12.join(proc, String(postmaster), "task", String(postmaster), "children"),
-      "utf8"
-    );
-    return text2.trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    const pids = (await readdir4(proc)).filter((d) => /^\d+$/.test(d)).map(Number);
-    const stats = await Promise.all(pids.map((p) => readStat(proc, p)));
-    return stats.filter((s) => s?.ppid === postmaster).map((s) => s.pid);
-  }
-}
-async function settle2(proc, server, target, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (; ; ) {
-    const others = [];
-    for (const pid of await childPids(proc, server.postmaster)) {
-      if (pid === server.own) continue;
-      const stat9 = await readStat(proc, pid);
-      if (!stat9 || stat9.state === "Z" || stat9.state === "X") continue;
-      const title = await readCmdline(proc, pid);
-      if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
-    }
-    if (others.length === 0 || Date.now() >= deadline) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-async function serverCpuUs(proc, postmaster) {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const before = await readStat(proc, postmaster);
-    if (!before) return void 0;
-    let ticks = before.cutime + before.cstime;
-    for (const pid of await childPids(proc, postmaster)) {
-      const s = await readStat(proc, pid);
-      if (s && s.ppid === postmaster) ticks += s.utime + s.stime;
-    }
-    const after = await readStat(proc, postmaster);
-    if (!after) return void 0;
-    if (after.cutime === before.cutime && after.cstime === before.cstime) {
-      return ticks * 1e6 / CLOCK_TICKS_PER_S;
-    }
-  }
-  return void 0;
-}
-
-// src/core/results/steady.ts
-var STEADY_METRIC_SOURCES = {
-  walBytesPerTx: "walBytes",
-  walRecordsPerTx: "walRecords",
-  walFpiPerTx: "walFpi",
-  bufferHitsPerTx: "blksHit",
-  bufferReadsPerTx: "blksRead",
-  backendCpuUsPerTx: "cpuUs"
-};
-function statDeltas(before, after) {
-  const deltas = {};
-  const unusable = [];
-  for (const key of Object.keys(after.counters)) {
-    const a = after.counters[key];
-    const b = before.counters[key];
-    if (a === void 0 || b === void 0 || !Number.isFinite(a) || !Number.isFinite(b)) continue;
-    if (a < b) unusable.push(key);
-    else deltas[key] = a - b;
-  }
-  return { deltas, unusable };
-}
-function perTransactionMetrics(deltas, transactions) {
-  const metrics = {};
-  if (!(Number.isFinite(transactions) && transactions > 0)) return metrics;
-  for (const [metric, source] of Object.entries(STEADY_METRIC_SOURCES)) {
-    const delta = deltas[source];
-    if (delta !== void 0) metrics[metric] = delta / transactions;
-  }
-  return metrics;
-}
-function clientTransactions(counts) {
-  const n = counts.processed ?? counts.transactions;
-  return n !== void 0 && Number.isFinite(n) && n >= 0 ? n : void 0;
-}
-function steadyOutcome(before, after, transactions) {
-  if (transactions === void 0 || !(transactions > 0)) return void 0;
-  const { deltas, unusable } = statDeltas(before, after);
-  const unavailable = [
-    .../* @__PURE__ */ new Set([
-      ...before.unavailable,
-      ...after.unavailable,
-      ...unusable.map((k) => `${k} (the counter went backwards: reset or restart)`)
-    ])
-  ];
-  return {
-    record: {
-      version: 1,
-      transactions,
-      elapsedS: Math.max(0, (after.takenAtMs - before.takenAtMs) / 1e3),
-      deltas,
-      unavailable
-    },
-    metrics: perTransactionMetrics(deltas, transactions)
-  };
-}
-
-// src/run/measure-run.ts
-init_types();
-init_errors();
-
-// src/run/run-clusters.ts
-import { copyFile as copyFile2 } from "node:fs/promises";
-import path14 from "node:path";
-import { createHash as createHash5 } from "node:crypto";
-
 // src/postgres/cluster/cluster.ts
 init_errors();
 import {
@@ -68648,7 +68557,7 @@ import {
   constants as constants4,
   mkdir as mkdir3,
   mkdtemp as mkdtemp2,
-  readFile as readFile7,
+  readFile as readFile5,
   readdir as readdir5,
   rm as rm5,
   writeFile as writeFile4,
@@ -68656,7 +68565,7 @@ import {
 } from "node:fs/promises";
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import os8 from "node:os";
+import os7 from "node:os";
 import path13 from "node:path";
 
 // src/core/util/shell-word.ts
@@ -68665,10 +68574,10 @@ function shellWord(word) {
 }
 
 // src/machine/os/process-state.ts
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat9 = await readFile6(`/proc/${pid}/stat`, "utf8");
+    const stat9 = await readFile4(`/proc/${pid}/stat`, "utf8");
     return stat9.slice(stat9.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
@@ -68680,7 +68589,7 @@ async function hasExited(pid) {
 }
 
 // src/postgres/cluster/conf.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 init_errors();
 var PGPERF_CONNECTIONS = 5;
 var SUPERUSER_RESERVED = 3;
@@ -68738,7 +68647,7 @@ function renderConf(settings2) {
 }
 function settingsHash(settings2) {
   const relevant = Object.entries(settings2).filter(([k]) => !["port", "unix_socket_directories"].includes(k)).sort(([a], [b]) => a.localeCompare(b));
-  return createHash4("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
+  return createHash3("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
 }
 function formatValue(v) {
   if (/^'(?:[^'\\]|''|\\.)*'$/.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v))
@@ -68815,7 +68724,7 @@ var PgCluster = class _PgCluster {
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec, deps) {
     const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
-    const dir = await mkdtemp2(path13.join(spec.parentDir ?? os8.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const dir = await mkdtemp2(path13.join(spec.parentDir ?? os7.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new _PgCluster(spec, dir, version2, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
     try {
@@ -68925,7 +68834,7 @@ exec ${words} "$@"
   }
   async includeConf() {
     const conf = path13.join(this.dataDir, "postgresql.conf");
-    const text2 = await readFile7(conf, "utf8");
+    const text2 = await readFile5(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
@@ -68993,7 +68902,7 @@ exec ${words} "$@"
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile7(path13.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile5(path13.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -69043,14 +68952,14 @@ exec ${words} "$@"
   }
   async logTail(lines = 20) {
     try {
-      return tail(await readFile7(this.logFile, "utf8"), lines);
+      return tail(await readFile5(this.logFile, "utf8"), lines);
     } catch {
       return "";
     }
   }
   async postmasterPid() {
     try {
-      const first = (await readFile7(path13.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile5(path13.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -69086,7 +68995,7 @@ async function postmasterAlive(pid, dataDir) {
   if (state === void 0) return process.platform !== "linux";
   if (state === "Z" || state === "X" || state === "x") return false;
   try {
-    const cmdline = (await readFile7(`/proc/${pid}/cmdline`, "utf8")).split("\0");
+    const cmdline = (await readFile5(`/proc/${pid}/cmdline`, "utf8")).split("\0");
     return cmdline.includes(dataDir) || cmdline.some((arg) => arg.includes(dataDir));
   } catch {
     return true;
@@ -69099,7 +69008,7 @@ async function waitUntilGone(pid, dataDir) {
 }
 async function shmAttachCount(shmid) {
   try {
-    const rows = (await readFile7("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
+    const rows = (await readFile5("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
     for (const row2 of rows) {
       const f = row2.trim().split(/\s+/);
       if (Number(f[1]) === shmid) return Number(f[6]);
@@ -69134,7 +69043,7 @@ async function processesMappingShm(shmid) {
   for (const entry of await readdir5("/proc").catch(() => [])) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const maps = await readFile7(`/proc/${entry}/maps`, "utf8");
+      const maps = await readFile5(`/proc/${entry}/maps`, "utf8");
       if (maps.split("\n").some((l) => l.includes("/SYSV") && l.trim().split(/\s+/)[4] === String(shmid)))
         pids.push(Number(entry));
     } catch {
@@ -69225,7 +69134,7 @@ var RunClusters = class {
   /** One hash over every cluster's postgresql.conf settings, recorded in the environment. */
   settingsHash() {
     const allSettings = [...this.byKey.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    return createHash5("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    return createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
   }
   /** Stops and starts the servers of these arms that run these workloads (new postmaster, cold buffers). */
   async restart(arms, workloads, signal) {
@@ -69484,15 +69393,15 @@ init_errors();
 
 // src/run/shard-digest.ts
 init_fingerprint();
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function bareCell(c) {
   return { workload: c.workload, clients: c.clients };
 }
-function sha256Hex3(text2) {
-  return createHash6("sha256").update(text2).digest("hex");
+function sha256Hex2(text2) {
+  return createHash5("sha256").update(text2).digest("hex");
 }
 function planHashOf(plan) {
-  return sha256Hex3(
+  return sha256Hex2(
     canonicalJson({
       planId: plan.planId,
       count: plan.count,
@@ -69505,11 +69414,11 @@ function samplesDigestOf(samples, cache3) {
   const lines = samples.map((s) => {
     const cached2 = cache3?.get(s);
     if (cached2 !== void 0) return cached2;
-    const hash2 = sha256Hex3(canonicalJson(s));
+    const hash2 = sha256Hex2(canonicalJson(s));
     cache3?.set(s, hash2);
     return hash2;
   });
-  return sha256Hex3(lines.join("\n"));
+  return sha256Hex2(lines.join("\n"));
 }
 function sealShard(result, cache3) {
   const shard = result.plan.shard;
@@ -69622,6 +69531,64 @@ async function lookupUser(name, runner) {
   const gid = Number(fields[3]);
   if (!Number.isInteger(uid) || !Number.isInteger(gid)) return void 0;
   return { name, uid, gid };
+}
+
+// src/machine/environment.ts
+import { readFile as readFile6 } from "node:fs/promises";
+import os8 from "node:os";
+var FACT_FILES = {
+  governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+  scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
+  energyPerformancePreference: "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
+  boost: "/sys/devices/system/cpu/cpufreq/boost",
+  intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
+  smtControl: "/sys/devices/system/cpu/smt/control",
+  smtActive: "/sys/devices/system/cpu/smt/active",
+  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
+  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
+  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
+  cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
+  transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
+  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
+  numaBalancing: "/proc/sys/kernel/numa_balancing",
+  clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+  nrHugepages: "/proc/sys/vm/nr_hugepages"
+};
+async function captureEnvironment(settingsHash2) {
+  const cpus = os8.cpus();
+  const facts = {};
+  await Promise.all(
+    Object.entries(FACT_FILES).map(async ([name, file2]) => {
+      const value = await readTrimmed(file2);
+      if (value !== void 0) facts[name] = value;
+    })
+  );
+  const loadavg = os8.loadavg().map((l) => l.toFixed(2));
+  facts.loadavgAtStart = loadavg.join(" ");
+  return {
+    hostname: os8.hostname(),
+    os: await osPrettyName() ?? `${os8.type()} ${os8.release()}`,
+    kernel: os8.release(),
+    arch: os8.arch(),
+    cpuModel: cpus[0]?.model.trim() ?? "unknown",
+    cpuCount: os8.availableParallelism(),
+    memoryBytes: os8.totalmem(),
+    facts,
+    nodeVersion: process.version,
+    settingsHash: settingsHash2
+  };
+}
+async function osPrettyName() {
+  const text2 = await readTrimmed("/etc/os-release");
+  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
+  return m ? m[1] : void 0;
+}
+async function readTrimmed(file2) {
+  try {
+    return (await readFile6(file2, "utf8")).trim();
+  } catch {
+    return void 0;
+  }
 }
 
 // src/machine/load-sample.ts
@@ -70761,7 +70728,7 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile3, mkdir as mkdir4, readFile as readFile9, writeFile as writeFile5 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile3, mkdir as mkdir4, readFile as readFile8, writeFile as writeFile5 } from "node:fs/promises";
 import path16 from "node:path";
 import { setTimeout as sleep3 } from "node:timers/promises";
 
@@ -70857,7 +70824,7 @@ function perfProblem(stderr) {
 }
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile8, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile7, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep2 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -70889,7 +70856,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile8(outFile, "utf8").catch(() => "");
+  const text2 = await readFile7(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -70911,7 +70878,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir6("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile8(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile7(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -71225,9 +71192,9 @@ async function perfCountedRun(w, server, transactions, seed, clientBinDir, deps,
 }
 async function runAndFindBackends(w, server, transactions, seed, clientBinDir, deps) {
   const { cluster } = server;
-  const logBefore = (await readFile9(cluster.logFile, "utf8").catch(() => "")).length;
+  const logBefore = (await readFile8(cluster.logFile, "utf8").catch(() => "")).length;
   await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
-  const log = (await readFile9(cluster.logFile, "utf8")).slice(logBefore);
+  const log = (await readFile8(cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, APP_NAME);
   if (pids.length === 0) {
     throw new Error(
@@ -71280,7 +71247,7 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + FILE_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile9(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile8(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(`${file2}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
@@ -71517,7 +71484,7 @@ function parseStatStatements(json2) {
 }
 
 // src/drivers/pgbench/statements.ts
-import { readFile as readFile10 } from "node:fs/promises";
+import { readFile as readFile9 } from "node:fs/promises";
 var KEYS = `\\set aid random(1, 100000 * :scale)
 \\set bid random(1, 1 * :scale)
 \\set tid random(1, 10 * :scale)
@@ -71635,7 +71602,7 @@ function withValues(statement, values = {}) {
   return out;
 }
 async function pgbenchStatements(w) {
-  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile10(s.file, "utf8")));
+  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile9(s.file, "utf8")));
   const values = w.builtin ? REPRESENTATIVE_VALUES : {};
   const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
   return statements.map(
@@ -71790,8 +71757,8 @@ function withPlans(result, record2) {
 }
 
 // src/postgres/builds/compiled-code.ts
-import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir7, readFile as readFile11, readlink as readlink3 } from "node:fs/promises";
+import { createHash as createHash6 } from "node:crypto";
+import { readdir as readdir7, readFile as readFile10, readlink as readlink3 } from "node:fs/promises";
 import path18 from "node:path";
 
 // src/postgres/builds/elf.ts
@@ -71918,11 +71885,11 @@ function masked(bytes, strings) {
 async function normalised(installDir, rel, entry, own2) {
   const file2 = path18.join(installDir, rel);
   if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
-  const bytes = masked(await readFile11(file2), own2);
+  const bytes = masked(await readFile10(file2), own2);
   return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
 }
 function digest(bytes) {
-  return createHash7("sha256").update(bytes).digest("hex");
+  return createHash6("sha256").update(bytes).digest("hex");
 }
 async function compareCompiledCode(base, head) {
   const baseDir = path18.resolve(path18.dirname(base.binDir));
@@ -71986,7 +71953,7 @@ function changedFunctions(base, head) {
 }
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile12, stat as stat3 } from "node:fs/promises";
+import { readFile as readFile11, stat as stat3 } from "node:fs/promises";
 import path19 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
@@ -72048,7 +72015,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile12(install.postgres).catch(() => void 0);
+  const binary = await readFile11(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -72248,182 +72215,33 @@ function archiveSink(store) {
   return state;
 }
 
-// src/flows/compare/stored-baseline.ts
-function parseBaselineSpec(value, name) {
-  const v = value.trim();
-  if (v === "same-job") return { kind: "same-job" };
-  if (v === "stored") return { kind: "stored" };
-  if (v.startsWith("stored:") && v.length > "stored:".length)
-    return { kind: "stored", ref: v.slice(7).trim() };
-  throw new UserError(
-    `${name} '${value}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
-  );
-}
-var CLI_STORED_BASELINE_NAMES = {
-  baseline: "--baseline",
-  allowMismatch: "--allow-fingerprint-mismatch",
-  set: (arm2, name, value) => `--set ${arm2}:${name}=${value}`,
-  clientBin: "--client-bin",
-  duration: "--duration"
-};
-var DEFAULT_SENTINEL_ROUNDS = 3;
-var DAY_MS2 = 24 * 3600 * 1e3;
-async function runStoredBaseline(req, options, deps) {
-  const head = headArm(req);
-  const clientBinDir = req.clientBinDir ?? head.binDir;
-  const now = await headConditions(req, head, clientBinDir, deps);
-  const choice2 = await chooseStoredBaseline(options, now, head.label);
-  const { entry: storedEntry, doc: storedDoc, arm: storedBase } = choice2;
-  deps.logger.info(describeChoice(choice2));
-  const { archive, ...measureDeps } = deps;
-  const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
-  const sentinelRounds = Math.min(options.sentinelRounds, rounds);
-  const installed = await binDirExists(storedBase.binDir);
-  const warnings = [];
-  if (choice2.differences.length > 0) {
-    warnings.push(
-      `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under other conditions: ${describeDifferences(choice2.differences, Object.keys(now.workloads))}`
-    );
-  }
-  let sentinelDoc;
-  let skippedBecause;
-  if (sentinelRounds <= 0) skippedBecause = "no sentinel: --sentinel-rounds is 0";
-  else if (!installed) skippedBecause = `no sentinel: the baseline install is gone (${storedBase.binDir})`;
-  if (skippedBecause === void 0) {
-    deps.logger.info(
-      `sentinel: base ${storedBase.binDir} and head interleaved for ${sentinelRounds} round(s)`
-    );
-    const sentinel2 = await runPipeline(
-      {
-        ...req,
-        rounds: sentinelRounds,
-        partOfRun: true,
-        clientBinDir,
-        arms: {
-          kind: "installed",
-          arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
-        },
-        runDir: path21.join(req.runDir, "sentinel")
-      },
-      measureDeps
-    );
-    sentinelDoc = sentinel2.result;
-  } else {
-    warnings.push(skippedBecause);
-  }
-  let headOnly2;
-  const remaining = rounds - (sentinelDoc ? sentinelRounds : 0);
-  if (remaining > 0 && sentinelDoc?.status !== "interrupted") {
-    const measured = await runPipeline(
-      {
-        ...req,
-        rounds: remaining,
-        partOfRun: true,
-        clientBinDir,
-        arms: { kind: "installed", arms: [head] },
-        runDir: path21.join(req.runDir, "head")
-      },
-      measureDeps
-    );
-    headOnly2 = measured.result;
-  }
-  const reference = sentinelDoc ?? headOnly2;
-  const late = changedWhileMeasuring(choice2, [sentinelDoc, headOnly2], head.label);
-  if (late.length > 0) {
-    warnings.push(
-      `the conditions changed while measuring: ${describeDifferences(late, Object.keys(now.workloads))}; the comparison mixes them`
-    );
-  }
-  if (storedDoc.pgperfVersion !== reference.pgperfVersion) {
-    warnings.push(
-      `the baseline ${storedEntry.id} was measured with pgperf ${storedDoc.pgperfVersion}, this run with ${reference.pgperfVersion}: the settings pgperf writes itself are not compared, only those of the workloads and arms`
-    );
-  }
-  const mismatch = [...choice2.differences, ...late];
-  let sentinel;
-  if (sentinelDoc) {
-    sentinel = judgeSentinel(storedDoc, storedBase, sentinelDoc, options.onDrift);
-  } else {
-    sentinel = { status: "skipped", reason: skippedBecause, onDrift: options.onDrift };
-  }
-  if (sentinel.status === "drifted") warnings.push(sentinel.reason);
-  const nowDate = options.now?.() ?? new Date(reference.startedAt);
-  const baseCommit = commitOf(storedDoc, storedBase);
-  const info2 = {
-    runId: storedDoc.runId,
-    ...baseCommit.sha !== void 0 ? { commit: baseCommit.sha } : {},
-    ...baseCommit.ref !== void 0 ? { ref: baseCommit.ref } : {},
-    storedAt: storedEntry.savedAt,
-    measuredAt: storedDoc.startedAt,
-    ageDays: Math.max(
-      0,
-      Math.round((nowDate.getTime() - Date.parse(storedDoc.startedAt)) / DAY_MS2 * 10) / 10
-    ),
-    ...mismatch.length > 0 ? { fingerprintMismatch: [...new Set(mismatch.map(differenceName))] } : {},
-    sentinel
-  };
-  const merged = mergeRuns(
-    storedDoc,
-    storedBase,
-    head.label,
-    sentinelDoc,
-    headOnly2,
-    sentinelRounds,
-    info2,
-    warnings
-  );
-  const resultsFile = path21.join(req.runDir, RESULTS_FILE);
-  await writeResults(resultsFile, merged);
-  let archived;
-  let archiveError;
-  if (archive) {
-    try {
-      archived = { id: (await archive.save(merged)).id, description: archive.description };
-    } catch (e) {
-      archiveError = `could not save the run to ${archive.description}: ${e instanceof Error ? e.message : String(e)}`;
-    }
-  }
-  if (sentinel.status === "drifted" && options.onDrift === "refuse") {
-    throw new UserError(
-      `${sentinel.reason}; refusing the comparison (--on-drift refuse). The results are in ${resultsFile}`
-    );
-  }
+// src/flows/compare/baseline-conditions.ts
+init_fingerprint();
+init_types();
+
+// src/core/util/logger.ts
+function consoleLogger(options = {}) {
+  const write = options.write ?? ((line) => process.stderr.write(`${line}
+`));
   return {
-    result: merged,
-    comparison: await withNoiseWarnings(analyse(merged), merged, options.store, deps.logger),
-    resultsFile,
-    ...archived ? { archived } : {},
-    ...archiveError ? { archiveError } : {}
+    info: (m) => write(m),
+    warn: (m) => write(`warning: ${m}`),
+    error: (m) => write(`error: ${m}`),
+    debug: (m) => {
+      if (options.verbose) write(`debug: ${m}`);
+    },
+    async group(name, fn) {
+      write(`== ${name}`);
+      return fn();
+    }
   };
 }
-function changedWhileMeasuring(choice2, measured, headLabel) {
-  const stored = conditionsOfArm(choice2.doc, choice2.arm);
-  const seen = new Set(choice2.differences.map(differenceKey));
-  const late = [];
-  for (const doc of measured) {
-    const head = doc?.arms.find((a) => a.label === headLabel);
-    if (!doc || !head) continue;
-    for (const d of conditionDifferences(stored, conditionsOfArm(doc, head))) {
-      if (!seen.has(differenceKey(d))) late.push(d);
-      seen.add(differenceKey(d));
-    }
-  }
-  return late;
+function memoryLogger() {
+  const lines = [];
+  return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
 }
-function headArm(req) {
-  if (req.arms.kind !== "installed" || req.arms.arms.length !== 1) {
-    throw new UserError(
-      "--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (e.g. --arm head=/opt/pg/bin)"
-    );
-  }
-  const head = req.arms.arms[0];
-  if (head.label === "base") {
-    throw new UserError(
-      `--arm base=${head.binDir}: with --baseline stored the stored run is the arm "base"; label the measured arm otherwise (e.g. head)`
-    );
-  }
-  return head;
-}
+
+// src/flows/compare/baseline-conditions.ts
 function conditionsOfArm(doc, arm2) {
   const ok = doc.samples.filter((s) => s.arm === arm2.label && s.status === "ok");
   return {
@@ -72467,6 +72285,13 @@ function armFacts(source) {
   const { settingsHash: _runLevel, ...facts } = environmentFingerprint(source).facts;
   return facts;
 }
+
+// src/drivers/workload.ts
+var workloadSchema = DRIVERS.workloadSchema;
+var WORKLOAD_VARIANTS = DRIVERS.variants;
+
+// src/flows/compare/condition-differences.ts
+init_fingerprint();
 function conditionDifferences(stored, now) {
   const out = [];
   for (const name of [.../* @__PURE__ */ new Set([...Object.keys(stored.facts), ...Object.keys(now.facts)])].sort()) {
@@ -72564,6 +72389,34 @@ function describeDifferences(diffs, workloads) {
   }
   return parts.join("; ");
 }
+
+// src/flows/compare/choose-baseline.ts
+init_store();
+init_errors();
+init_check_results();
+
+// src/flows/compare/stored-baseline-spec.ts
+init_errors();
+function parseBaselineSpec(value, name) {
+  const v = value.trim();
+  if (v === "same-job") return { kind: "same-job" };
+  if (v === "stored") return { kind: "stored" };
+  if (v.startsWith("stored:") && v.length > "stored:".length)
+    return { kind: "stored", ref: v.slice(7).trim() };
+  throw new UserError(
+    `${name} '${value}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
+  );
+}
+var CLI_STORED_BASELINE_NAMES = {
+  baseline: "--baseline",
+  allowMismatch: "--allow-fingerprint-mismatch",
+  set: (arm2, name, value) => `--set ${arm2}:${name}=${value}`,
+  clientBin: "--client-bin",
+  duration: "--duration"
+};
+var DEFAULT_SENTINEL_ROUNDS = 3;
+
+// src/flows/compare/choose-baseline.ts
 var MAX_CANDIDATES_EXAMINED = 20;
 async function chooseStoredBaseline(options, now, headLabel) {
   const workloads = Object.keys(now.workloads);
@@ -72584,6 +72437,20 @@ async function chooseStoredBaseline(options, now, headLabel) {
     if (usable2) return usable2;
   }
   throw new UserError(refusal(options, examined, candidates.length, now, headLabel));
+}
+function changedWhileMeasuring(choice2, measured, headLabel) {
+  const stored = conditionsOfArm(choice2.doc, choice2.arm);
+  const seen = new Set(choice2.differences.map(differenceKey));
+  const late = [];
+  for (const doc of measured) {
+    const head = doc?.arms.find((a) => a.label === headLabel);
+    if (!doc || !head) continue;
+    for (const d of conditionDifferences(stored, conditionsOfArm(doc, head))) {
+      if (!seen.has(differenceKey(d))) late.push(d);
+      seen.add(differenceKey(d));
+    }
+  }
+  return late;
 }
 function refuseStoredSettings(entry, doc, arm2, store) {
   for (const [name, value] of Object.entries(arm2.settingOverrides)) {
@@ -72661,19 +72528,34 @@ function baselineArm(doc) {
   const arms = doc.arms;
   return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
 }
-function commitOf(doc, arm2) {
-  const build = arm2.build ?? {};
-  const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
-  const ref = typeof build.ref === "string" ? build.ref : source?.ref;
-  const sha = typeof build.sha === "string" ? build.sha : source?.sha;
-  return { ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+
+// src/flows/compare/sentinel.ts
+import { stat as stat4 } from "node:fs/promises";
+import path21 from "node:path";
+async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
+  const installed = await binDirExists(storedBase.binDir);
+  if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
+  if (!installed) return { skipped: `no sentinel: the baseline install is gone (${storedBase.binDir})` };
+  deps.logger.info(`sentinel: base ${storedBase.binDir} and head interleaved for ${rounds} round(s)`);
+  const sentinel = await runPipeline(
+    {
+      ...req,
+      rounds,
+      partOfRun: true,
+      clientBinDir,
+      arms: {
+        kind: "installed",
+        arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
+      },
+      runDir: path21.join(req.runDir, "sentinel")
+    },
+    deps
+  );
+  return { doc: sentinel.result };
 }
-async function binDirExists(binDir) {
-  try {
-    return (await stat4(path21.join(binDir, "postgres"))).isFile();
-  } catch {
-    return false;
-  }
+function sentinelOutcome(run3, stored, storedBase, onDrift) {
+  if ("doc" in run3) return judgeSentinel(stored, storedBase, run3.doc, onDrift);
+  return { status: "skipped", reason: run3.skipped, onDrift };
 }
 function judgeSentinel(stored, storedBase, sentinel, onDrift) {
   const settings2 = analysisOf(sentinel);
@@ -72715,6 +72597,36 @@ function drifted(c) {
   const t = c.thresholdPct;
   return ci !== null && (ci.lowerPct > t || ci.upperPct < -t);
 }
+async function binDirExists(binDir) {
+  try {
+    return (await stat4(path21.join(binDir, "postgres"))).isFile();
+  } catch {
+    return false;
+  }
+}
+
+// src/flows/compare/merge-baseline.ts
+var DAY_MS2 = 24 * 3600 * 1e3;
+function commitOf(doc, arm2) {
+  const build = arm2.build ?? {};
+  const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
+  const ref = typeof build.ref === "string" ? build.ref : source?.ref;
+  const sha = typeof build.sha === "string" ? build.sha : source?.sha;
+  return { ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+}
+function baselineInfo(entry, stored, storedBase, now, mismatch, sentinel) {
+  const baseCommit = commitOf(stored, storedBase);
+  return {
+    runId: stored.runId,
+    ...baseCommit.sha !== void 0 ? { commit: baseCommit.sha } : {},
+    ...baseCommit.ref !== void 0 ? { ref: baseCommit.ref } : {},
+    storedAt: entry.savedAt,
+    measuredAt: stored.startedAt,
+    ageDays: Math.max(0, Math.round((now.getTime() - Date.parse(stored.startedAt)) / DAY_MS2 * 10) / 10),
+    ...mismatch.length > 0 ? { fingerprintMismatch: [...new Set(mismatch.map(differenceName))] } : {},
+    sentinel
+  };
+}
 function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelRounds, info2, warnings) {
   const reference = sentinel ?? headOnly2;
   const cells = new Set(reference.plan.cells.map((c) => `${c.workload}@${c.clients}`));
@@ -72755,16 +72667,119 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
   };
 }
 
+// src/flows/compare/stored-baseline.ts
+async function runStoredBaseline(req, options, deps) {
+  const head = headArm(req);
+  const clientBinDir = req.clientBinDir ?? head.binDir;
+  const now = await headConditions(req, head, clientBinDir, deps);
+  const choice2 = await chooseStoredBaseline(options, now, head.label);
+  const { entry: storedEntry, doc: storedDoc, arm: storedBase } = choice2;
+  deps.logger.info(describeChoice(choice2));
+  const workloads = Object.keys(now.workloads);
+  const { archive, ...measureDeps } = deps;
+  const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
+  const sentinelRounds = Math.min(options.sentinelRounds, rounds);
+  const warnings = [];
+  if (choice2.differences.length > 0) {
+    warnings.push(
+      `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under other conditions: ${describeDifferences(choice2.differences, workloads)}`
+    );
+  }
+  const sentinelRun = await runSentinel(req, head, storedBase, sentinelRounds, clientBinDir, measureDeps);
+  const sentinelDoc = "doc" in sentinelRun ? sentinelRun.doc : void 0;
+  if ("skipped" in sentinelRun) warnings.push(sentinelRun.skipped);
+  let headOnly2;
+  const remaining = rounds - (sentinelDoc ? sentinelRounds : 0);
+  if (remaining > 0 && sentinelDoc?.status !== "interrupted") {
+    const measured = await runPipeline(
+      {
+        ...req,
+        rounds: remaining,
+        partOfRun: true,
+        clientBinDir,
+        arms: { kind: "installed", arms: [head] },
+        runDir: path22.join(req.runDir, "head")
+      },
+      measureDeps
+    );
+    headOnly2 = measured.result;
+  }
+  const reference = sentinelDoc ?? headOnly2;
+  const late = changedWhileMeasuring(choice2, [sentinelDoc, headOnly2], head.label);
+  if (late.length > 0) {
+    warnings.push(
+      `the conditions changed while measuring: ${describeDifferences(late, workloads)}; the comparison mixes them`
+    );
+  }
+  if (storedDoc.pgperfVersion !== reference.pgperfVersion) {
+    warnings.push(
+      `the baseline ${storedEntry.id} was measured with pgperf ${storedDoc.pgperfVersion}, this run with ${reference.pgperfVersion}: the settings pgperf writes itself are not compared, only those of the workloads and arms`
+    );
+  }
+  const sentinel = sentinelOutcome(sentinelRun, storedDoc, storedBase, options.onDrift);
+  if (sentinel.status === "drifted") warnings.push(sentinel.reason);
+  const nowDate = options.now?.() ?? new Date(reference.startedAt);
+  const mismatch = [...choice2.differences, ...late];
+  const info2 = baselineInfo(storedEntry, storedDoc, storedBase, nowDate, mismatch, sentinel);
+  const merged = mergeRuns(
+    storedDoc,
+    storedBase,
+    head.label,
+    sentinelDoc,
+    headOnly2,
+    sentinelRounds,
+    info2,
+    warnings
+  );
+  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
+  await writeResults(resultsFile, merged);
+  let archived;
+  let archiveError;
+  if (archive) {
+    try {
+      archived = { id: (await archive.save(merged)).id, description: archive.description };
+    } catch (e) {
+      archiveError = `could not save the run to ${archive.description}: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  if (sentinel.status === "drifted" && options.onDrift === "refuse") {
+    throw new UserError(
+      `${sentinel.reason}; refusing the comparison (--on-drift refuse). The results are in ${resultsFile}`
+    );
+  }
+  return {
+    result: merged,
+    comparison: await withNoiseWarnings(analyse(merged), merged, options.store, deps.logger),
+    resultsFile,
+    ...archived ? { archived } : {},
+    ...archiveError ? { archiveError } : {}
+  };
+}
+function headArm(req) {
+  if (req.arms.kind !== "installed" || req.arms.arms.length !== 1) {
+    throw new UserError(
+      "--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (e.g. --arm head=/opt/pg/bin)"
+    );
+  }
+  const head = req.arms.arms[0];
+  if (head.label === "base") {
+    throw new UserError(
+      `--arm base=${head.binDir}: with --baseline stored the stored run is the arm "base"; label the measured arm otherwise (e.g. head)`
+    );
+  }
+  return head;
+}
+
 // src/store/open/open-store.ts
 init_errors();
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
 import { access as access6, readdir as readdir8, readFile as readFile13, stat as stat5 } from "node:fs/promises";
-import path22 from "node:path";
+import path23 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -72773,8 +72788,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path22.join(dir, "runs");
-    this.indexDir = path22.join(dir, "index");
+    this.runsDir = path23.join(dir, "runs");
+    this.indexDir = path23.join(dir, "index");
   }
   dir;
   options;
@@ -72787,7 +72802,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path22.resolve(dir), options);
+    const store = new _DirStore(path23.resolve(dir), options);
     const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
@@ -72807,7 +72822,7 @@ var DirStore = class _DirStore {
   }
   async save(result) {
     const doc = documentToStore(result, "results document", this.options.warn);
-    const entry = summarize(doc, (this.options.now?.() ?? /* @__PURE__ */ new Date()).toISOString());
+    const entry = summarize2(doc, (this.options.now?.() ?? /* @__PURE__ */ new Date()).toISOString());
     await this.ensureWritable();
     await writeAtomically(this.runFile(entry.id), `${JSON.stringify(doc)}
 `);
@@ -72864,10 +72879,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path22.join(this.runsDir, `${id}.json`);
+    return path23.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path22.join(this.indexDir, `${id}.json`);
+    return path23.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -72902,7 +72917,7 @@ var DirStore = class _DirStore {
       return void 0;
     }
     const savedAt = (await stat5(file2)).mtime.toISOString();
-    const entry = summarize(doc, savedAt);
+    const entry = summarize2(doc, savedAt);
     try {
       await makeDirectory(this.indexDir);
       await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}
@@ -72957,8 +72972,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path23.isAbsolute(xdgDataHome) ? xdgDataHome : path23.join(home, ".local", "share");
-  return path23.join(base, "pgperf", "store");
+  const base = xdgDataHome && path24.isAbsolute(xdgDataHome) ? xdgDataHome : path24.join(home, ".local", "share");
+  return path24.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -73282,7 +73297,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path24.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path25.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -73400,20 +73415,20 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path33 from "node:path";
+import path34 from "node:path";
 
 // src/postgres/builds/source.ts
 init_errors();
 import { rm as rm7, stat as stat6 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path27 from "node:path";
+import path28 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { link, readFile as readFile14, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
 import os10 from "node:os";
-import path25 from "node:path";
+import path26 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -73435,7 +73450,7 @@ async function tryLock(file2, logger) {
 }
 var MAX_TAKEOVERS = 20;
 async function takeLock(file2, logger) {
-  await makeDirectory(path25.dirname(file2), { public: true });
+  await makeDirectory(path26.dirname(file2), { public: true });
   const me = { pid: process.pid, host: os10.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   for (let tries = 1; ; tries++) {
     if (tries > MAX_TAKEOVERS) {
@@ -73510,47 +73525,47 @@ function sleep4(ms, signal) {
 // src/postgres/builds/cache.ts
 import { createHash as createHash9 } from "node:crypto";
 import { chmod as chmod3, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile15, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
-import path26 from "node:path";
+import path27 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir5(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path26.dirname(d)) {
+  for (let d = dir; ; d = path27.dirname(d)) {
     await chmod3(d, 493);
-    if (d === first || d === path26.dirname(d)) break;
+    if (d === first || d === path27.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path26.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path27.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path26.join(env.XDG_CACHE_HOME || path26.join(home, ".cache"), "pgperf");
+  return path27.join(env.XDG_CACHE_HOME || path27.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path26.join(root, "git"),
-    builds: path26.join(root, "builds"),
-    installs: path26.join(root, "installs"),
-    ccache: path26.join(root, "ccache"),
-    logs: path26.join(root, "logs"),
-    locks: path26.join(root, "locks")
+    git: path27.join(root, "git"),
+    builds: path27.join(root, "builds"),
+    installs: path27.join(root, "installs"),
+    ccache: path27.join(root, "ccache"),
+    logs: path27.join(root, "logs"),
+    locks: path27.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path26.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path26.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path27.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path27.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path26.join(work, "src"),
-    build: path26.join(work, "build"),
-    stage: path26.join(work, "stage"),
-    statsLog: path26.join(work, "ccache-stats.log"),
-    install: prefix ? path26.resolve(prefix) : path26.join(layout.installs, slot),
-    lock: path26.join(layout.locks, `${slot}.lock`),
-    log: path26.join(layout.logs, `${slot}.log`)
+    src: path27.join(work, "src"),
+    build: path27.join(work, "build"),
+    stage: path27.join(work, "stage"),
+    statsLog: path27.join(work, "ccache-stats.log"),
+    install: prefix ? path27.resolve(prefix) : path27.join(layout.installs, slot),
+    lock: path27.join(layout.locks, `${slot}.lock`),
+    log: path27.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -73575,7 +73590,7 @@ var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
   const outer = createHash9("sha256");
   const walk = async (rel) => {
-    const abs = path26.join(installDir, rel);
+    const abs = path27.join(installDir, rel);
     let entries;
     try {
       entries = await readdir9(abs, { withFileTypes: true });
@@ -73587,16 +73602,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path26.join(rel, entry.name);
+      const child = path27.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink4(path26.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink4(path27.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile15(path26.join(installDir, child));
+        const bytes = await readFile15(path27.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -73609,7 +73624,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile15(path26.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile15(path27.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -73624,14 +73639,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path26.join(installDir, COMPLETE_MARKER);
+  const marker = path27.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm6(installDir, { recursive: true, force: true });
-  await mkdirPublic(path26.dirname(installDir));
+  await mkdirPublic(path27.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -73664,7 +73679,7 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path27.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path28.resolve(cwd, repo)}`, local: true };
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -73672,8 +73687,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path27.join(gitRoot, `${name}.git`);
-    this.lockFile = path27.join(locksDir, `git-${name}.lock`);
+    this.dir = path28.join(gitRoot, `${name}.git`);
+    this.lockFile = path28.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -73753,7 +73768,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm7(dir, { recursive: true, force: true });
-    if (!await exists2(path27.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path28.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -73774,16 +73789,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path27.join(this.dir, "HEAD"))) return;
+    if (await exists2(path28.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path27.join(this.dir, "shallow"));
+    return exists2(path28.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path27.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path28.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -73880,7 +73895,7 @@ async function exists2(file2) {
 // src/postgres/builds/build.ts
 import { mkdir as mkdir6, readFile as readFile19, rm as rm9, writeFile as writeFile8 } from "node:fs/promises";
 import os12 from "node:os";
-import path32 from "node:path";
+import path33 from "node:path";
 
 // src/postgres/builds/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
@@ -73902,7 +73917,7 @@ init_errors();
 // src/postgres/builds/builder.ts
 init_errors();
 import { appendFile as appendFile3, readFile as readFile16, stat as stat7 } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -74094,7 +74109,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile16(path28.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile16(path29.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -74214,7 +74229,7 @@ async function run(runner, command, args) {
 
 // src/postgres/builds/slot.ts
 import { readdir as readdir10, rm as rm8 } from "node:fs/promises";
-import path29 from "node:path";
+import path30 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -74234,7 +74249,7 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path29.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path30.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
@@ -74251,12 +74266,12 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir10(layout.builds).catch(() => [])) {
-    const release2 = await tryLock(path29.join(layout.locks, `${slot}.lock`), logger);
+    const release2 = await tryLock(path30.join(layout.locks, `${slot}.lock`), logger);
     if (!release2) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path29.join(layout.builds, slot)}`);
-      await rm8(path29.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path29.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path30.join(layout.builds, slot)}`);
+      await rm8(path30.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path30.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
     } finally {
       await release2();
@@ -74273,7 +74288,7 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 // src/postgres/builds/patches.ts
 init_errors();
 import { readFile as readFile17 } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
@@ -74311,7 +74326,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path30.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path30.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path31.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path31.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -74333,10 +74348,10 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 // src/postgres/builds/toolchain.ts
 import { readFile as readFile18 } from "node:fs/promises";
 import os11 from "node:os";
-import path31 from "node:path";
+import path32 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path31.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path32.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -74398,7 +74413,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path32.resolve(req.cacheDir));
+  const layout = cacheLayout(path33.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -74460,7 +74475,7 @@ async function buildSlot(s) {
   };
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir6(paths.work, { recursive: true, mode: 493 });
-  await mkdir6(path32.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir6(path33.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile8(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -74515,7 +74530,7 @@ async function buildSlot(s) {
     const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile19(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path32.join(paths.stage, paths.install);
+      const staged = path33.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -74545,7 +74560,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path32.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path33.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm9(paths.install, { recursive: true, force: true });
     throw e;
@@ -74556,9 +74571,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path32.join(installDir, "bin");
+  const binDir = path33.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path32.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path33.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -74592,7 +74607,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path33.resolve(req.cacheDir));
+  const layout = cacheLayout(path34.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -74622,11 +74637,11 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path55 from "node:path";
+import path56 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
-import path44 from "node:path";
+import path45 from "node:path";
 
 // src/flows/compare/comparison-options.ts
 init_errors();
@@ -74817,7 +74832,7 @@ function defined(values) {
 
 // src/flows/compare/publish.ts
 import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
-import path35 from "node:path";
+import path36 from "node:path";
 
 // src/core/compare/flow-decision.ts
 init_plain_text();
@@ -76827,7 +76842,7 @@ ${items.join("\n")}`];
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile9 } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   return decide(comparison, policy, completenessOf(result));
@@ -76855,7 +76870,7 @@ function decideShard(result, comparison, failOn) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path34.join(dir, DECISION_FILE);
+  const file2 = path35.join(dir, DECISION_FILE);
   await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -76895,11 +76910,11 @@ async function publishVerdict(verdict2, side, logger) {
   );
   const report = state ? withCommentState(rendered, state) : rendered;
   await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path35.join(resultsDir, REPORT_FILE);
+  const reportFile = path36.join(resultsDir, REPORT_FILE);
   await writeFile10(reportFile, report);
   await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
-  const resultsFile = path35.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path36.join(resultsDir, RESULTS_FILE);
   side.setOutputs(decision, comparison, { decisionFile, resultsFile, reportFile });
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   await side.post(
@@ -76947,7 +76962,7 @@ function pipelineDepsOf(deps, store) {
 }
 
 // src/adapters/action/build-arms.ts
-import path36 from "node:path";
+import path37 from "node:path";
 function sourceRepoOf(inputs, ctx) {
   return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
 }
@@ -76960,7 +76975,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path36.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path37.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -77355,7 +77370,7 @@ async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
 
 // src/adapters/action/shard-job.ts
 import { mkdir as mkdir8, writeFile as writeFile11 } from "node:fs/promises";
-import path37 from "node:path";
+import path38 from "node:path";
 init_errors();
 function shardSeedOf(inputs, ctx) {
   const spec = inputs.shard;
@@ -77377,7 +77392,7 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
     reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
   );
   await mkdir8(resultsDir, { recursive: true });
-  const reportFile = path37.join(resultsDir, reportFileName);
+  const reportFile = path38.join(resultsDir, reportFileName);
   await writeFile11(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
@@ -77395,12 +77410,12 @@ ${report}`);
 }
 
 // src/adapters/action/store-setup.ts
-import path39 from "node:path";
+import path40 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/branch/data-branch.ts
 import { rm as rm10 } from "node:fs/promises";
-import path38 from "node:path";
+import path39 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -77461,11 +77476,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path38.join(this.opts.workDir, this.opts.storePath);
+    return path39.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path38.join(this.opts.workDir, relative);
+    return path39.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -77637,7 +77652,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path39.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path40.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -77652,7 +77667,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
         remote: access7.dataBranchRemote,
         ...access7.dataBranchCredentials ? { credentials: access7.dataBranchCredentials } : {},
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path39.join(access7.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path40.join(access7.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -77697,7 +77712,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path39.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path40.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -77798,31 +77813,31 @@ function checkClaims(result, target, file2) {
 }
 
 // src/adapters/action/workloads.ts
-import path43 from "node:path";
+import path44 from "node:path";
 
 // src/drivers/load-workload.ts
 import { readFile as readFile20, stat as stat8 } from "node:fs/promises";
-import path42 from "node:path";
+import path43 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path40 from "node:path";
+import path41 from "node:path";
 async function confinedPath(root, name) {
-  if (path40.isAbsolute(name)) {
+  if (path41.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path40.resolve(root, name));
+    real = await realpath(path41.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path40.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path41.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path40.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path40.isAbsolute(inside)) {
+  const inside = path41.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path41.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -77837,7 +77852,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path41 from "node:path";
+import path42 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -77846,15 +77861,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path41.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path41.dirname(dir)) {
-    const candidate = path41.join(dir, "workloads");
-    if (existsSync2(path41.join(candidate, "workload.schema.json"))) return candidate;
-    if (path41.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path42.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path42.dirname(dir)) {
+    const candidate = path42.join(dir, "workloads");
+    if (existsSync2(path42.join(candidate, "workload.schema.json"))) return candidate;
+    if (path42.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path41.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path42.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -77876,7 +77891,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path41.join(workloadsDir, `${name}.yml`);
+  const file2 = path42.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -77952,7 +77967,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path42.dirname(path42.resolve(file2));
+  const dir = path43.dirname(path43.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -78091,7 +78106,7 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path43.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path44.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/benchmark-mode.ts
@@ -78193,8 +78208,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path44.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path44.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path45.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path45.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -78210,10 +78225,10 @@ function describeCommit2(c) {
 }
 
 // src/adapters/action/comment-mode.ts
-import path45 from "node:path";
+import path46 from "node:path";
 init_read_results();
 var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path45.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path46.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
@@ -78222,7 +78237,7 @@ var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
 
 // src/adapters/action/consolidate-mode.ts
 import { writeFile as writeFile12, mkdir as mkdir9 } from "node:fs/promises";
-import path47 from "node:path";
+import path48 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -78532,7 +78547,7 @@ function mergedShard(ref, samples) {
 init_read_results();
 init_errors();
 import { readdir as readdir11 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
@@ -78541,7 +78556,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path46.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path47.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -78786,11 +78801,11 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     commentStateOf(judged.decision, target.headSha, ctx.runId)
   );
   await mkdir9(resultsDir, { recursive: true });
-  const reportFile = path47.join(resultsDir, REPORT_FILE);
+  const reportFile = path48.join(resultsDir, REPORT_FILE);
   await writeFile12(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path47.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path48.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile12(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
@@ -78835,10 +78850,10 @@ function sleep5(ms, signal) {
 
 // src/adapters/action/nightly-mode.ts
 import { mkdir as mkdir11, writeFile as writeFile14 } from "node:fs/promises";
-import path50 from "node:path";
+import path51 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path49 from "node:path";
+import path50 from "node:path";
 import { writeFile as writeFile13 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
@@ -79594,12 +79609,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir10 } from "node:fs/promises";
-import path48 from "node:path";
+import path49 from "node:path";
 async function writeSite(dir, files) {
   await mkdir10(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path48.join(dir, f.file);
+    const target = path49.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -79615,7 +79630,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile13(path49.join(dir, ".nojekyll"), "");
+  await writeFile13(path50.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -80426,8 +80441,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps, store);
-  const resultsFile = path50.join(resultsDir, RESULTS_FILE);
-  const reportFile = path50.join(resultsDir, REPORT_FILE);
+  const resultsFile = path51.join(resultsDir, RESULTS_FILE);
+  const reportFile = path51.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
   const api = deps.api;
@@ -80572,7 +80587,7 @@ function nightlyHead(inputs, ctx, deps, head) {
   }
   return nightlyHeadOf(
     {
-      ...inputs.headBinDir ? { binDir: path50.resolve(inputs.headBinDir) } : {},
+      ...inputs.headBinDir ? { binDir: path51.resolve(inputs.headBinDir) } : {},
       commit: head,
       source: () => ({
         repo: sourceRepoOf(inputs, ctx),
@@ -80586,7 +80601,7 @@ function nightlyHead(inputs, ctx, deps, head) {
 
 // src/adapters/action/calibrate-mode.ts
 import { writeFile as writeFile15 } from "node:fs/promises";
-import path51 from "node:path";
+import path52 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -80666,7 +80681,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path51.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path52.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
@@ -80702,7 +80717,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path51.join(resultsDir, CALIBRATION_FILE);
+    const calibrationFile = path52.join(resultsDir, CALIBRATION_FILE);
     await writeFile15(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
@@ -80718,15 +80733,15 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path51.join(resultsDir, RESULTS_FILE));
+    io.setOutput("results-json", path52.join(resultsDir, RESULTS_FILE));
     const decision = calibrationDecision(outcome.result, calibration, inputs.failOn);
     return publishGate(
       io,
       decision,
       {
         dir: resultsDir,
-        resultsFile: path51.join(resultsDir, RESULTS_FILE),
-        reportFile: path51.join(resultsDir, REPORT_FILE)
+        resultsFile: path52.join(resultsDir, RESULTS_FILE),
+        reportFile: path52.join(resultsDir, REPORT_FILE)
       },
       (l) => logger.info(l)
     );
@@ -80737,7 +80752,7 @@ ${text2}\`\`\`
 
 // src/adapters/action/bisect-mode.ts
 import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
-import path54 from "node:path";
+import path55 from "node:path";
 
 // src/flows/bisect/one-cell.ts
 init_errors();
@@ -80791,14 +80806,14 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
 }
 
 // src/flows/bisect/run-bisection.ts
-import path53 from "node:path";
+import path54 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path52 from "node:path";
+import path53 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path52.resolve(req.cacheDir));
+  const layout = cacheLayout(path53.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -81057,7 +81072,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path53.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path54.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -81205,8 +81220,8 @@ var BISECT_FILE = "bisect.json";
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
-  const reportFile = path54.join(resultsDir, REPORT_FILE);
-  const bisectFile = path54.join(resultsDir, BISECT_FILE);
+  const reportFile = path55.join(resultsDir, REPORT_FILE);
+  const bisectFile = path55.join(resultsDir, BISECT_FILE);
   const skip = skipReason(ctx);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -81437,7 +81452,7 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path54.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path55.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -81722,7 +81737,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path55.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path56.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -81854,7 +81869,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path56.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path57.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -81879,7 +81894,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path56.resolve(path56.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path57.resolve(path57.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -1,16 +1,15 @@
 import { decide } from '../../src/core/compare/decision.js';
 import { describe, expect, it } from 'vitest';
 import { analyse } from '../../src/flows/compare/analysis.js';
+import { conditionsOfArm, type ArmConditions } from '../../src/flows/compare/baseline-conditions.js';
+import { chooseStoredBaseline } from '../../src/flows/compare/choose-baseline.js';
 import {
-  chooseStoredBaseline,
   conditionDifferences,
-  conditionsOfArm,
   describeDifferences,
-  judgeSentinel,
-  parseBaselineSpec,
-  type ArmConditions,
   type ConditionDifference,
-} from '../../src/flows/compare/stored-baseline.js';
+} from '../../src/flows/compare/condition-differences.js';
+import { judgeSentinel } from '../../src/flows/compare/sentinel.js';
+import { parseBaselineSpec } from '../../src/flows/compare/stored-baseline-spec.js';
 import { describeStoredBaseline, renderComparisonText } from '../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../src/core/report/markdown.js';
 import { reportInputOf } from '../../src/flows/compare/report-input.js';

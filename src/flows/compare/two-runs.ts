@@ -20,13 +20,10 @@ import {
   type StoredBaselineInfo,
 } from '../../core/results/types.js';
 import { UserError } from '../../core/util/errors.js';
-import {
-  baselineArm,
-  commitOf,
-  conditionDifferences,
-  conditionsOfArm,
-  type ConditionDifference,
-} from './stored-baseline.js';
+import { conditionsOfArm } from './baseline-conditions.js';
+import { conditionDifferences, type ConditionDifference } from './condition-differences.js';
+import { baselineArm } from './choose-baseline.js';
+import { commitOf } from './merge-baseline.js';
 
 /** The two files, as the user named them (for messages and the report). */
 export interface TwoRunFiles {
