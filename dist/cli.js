@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path49 = __require("node:path");
+    var path50 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path49.resolve(baseDir, baseName);
+          const localBin = path50.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path49.extname(baseName))) return void 0;
+          if (sourceExt.includes(path50.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path49.resolve(
-            path49.dirname(resolvedScriptPath),
+          executableDir = path50.resolve(
+            path50.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path49.basename(
+            const legacyName = path50.basename(
               this._scriptPath,
-              path49.extname(this._scriptPath)
+              path50.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path49.extname(executableFile));
+        launchWithNode = sourceExt.includes(path50.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path49.basename(filename, path49.extname(filename));
+        this._name = path50.basename(filename, path50.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path50) {
-        if (path50 === void 0) return this._executableDir;
-        this._executableDir = path50;
+      executableDir(path51) {
+        if (path51 === void 0) return this._executableDir;
+        this._executableDir = path51;
         return this;
       }
       /**
@@ -7180,7 +7180,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path49 = __require("path");
+    var path50 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -7219,7 +7219,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path49.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path49.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path50.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path50.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7351,7 +7351,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path49 = __require("path");
+    var path50 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9288,10 +9288,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path49) {
-  if (!path49)
+function getElementAtPath(obj, path50) {
+  if (!path50)
     return obj;
-  return path49.reduce((acc, key) => acc?.[key], obj);
+  return path50.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -9550,11 +9550,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path49, issues) {
+function prefixIssues(path50, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path49);
+    iss.path.unshift(path50);
     return iss;
   });
 }
@@ -10087,16 +10087,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path49 = []) => {
+  const processError = (error63, path50 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path49, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path50, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path49, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path50, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path49, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path50, ...issue2.path]);
       } else {
-        const fullpath = [...path49, ...issue2.path];
+        const fullpath = [...path50, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -10135,17 +10135,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path49 = []) => {
+  const processError = (error63, path50 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path49, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path50, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path49, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path50, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path49, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path50, ...issue2.path]);
       } else {
-        const fullpath = [...path49, ...issue2.path];
+        const fullpath = [...path50, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -10184,8 +10184,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path49 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path49) {
+  const path50 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path50) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -28217,13 +28217,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path49 = ref.slice(1).split("/").filter(Boolean);
-  if (path49.length === 0) {
+  const path50 = ref.slice(1).split("/").filter(Boolean);
+  if (path50.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path49[0] === defsKey) {
-    const key = path49[1] === void 0 ? void 0 : decodeJSONPointerSegment(path49[1]);
+  if (path50[0] === defsKey) {
+    const key = path50[1] === void 0 ? void 0 : decodeJSONPointerSegment(path50[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -29551,17 +29551,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path49) {
-      const ctrl = callVisitor(key, node3, visitor, path49);
+    function visit_(key, node3, visitor, path50) {
+      const ctrl = callVisitor(key, node3, visitor, path50);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path49, ctrl);
-        return visit_(key, ctrl, visitor, path49);
+        replaceNode(key, path50, ctrl);
+        return visit_(key, ctrl, visitor, path50);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path49 = Object.freeze(path49.concat(node3));
+          path50 = Object.freeze(path50.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path49);
+            const ci = visit_(i, node3.items[i], visitor, path50);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29572,13 +29572,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path49 = Object.freeze(path49.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path49);
+          path50 = Object.freeze(path50.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path50);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path49);
+          const cv2 = visit_("value", node3.value, visitor, path50);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29599,17 +29599,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path49) {
-      const ctrl = await callVisitor(key, node3, visitor, path49);
+    async function visitAsync_(key, node3, visitor, path50) {
+      const ctrl = await callVisitor(key, node3, visitor, path50);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path49, ctrl);
-        return visitAsync_(key, ctrl, visitor, path49);
+        replaceNode(key, path50, ctrl);
+        return visitAsync_(key, ctrl, visitor, path50);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path49 = Object.freeze(path49.concat(node3));
+          path50 = Object.freeze(path50.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path49);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path50);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29620,13 +29620,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path49 = Object.freeze(path49.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path49);
+          path50 = Object.freeze(path50.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path50);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path49);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path50);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29653,23 +29653,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path49) {
+    function callVisitor(key, node3, visitor, path50) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path49);
+        return visitor(key, node3, path50);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path49);
+        return visitor.Map?.(key, node3, path50);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path49);
+        return visitor.Seq?.(key, node3, path50);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path49);
+        return visitor.Pair?.(key, node3, path50);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path49);
+        return visitor.Scalar?.(key, node3, path50);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path49);
+        return visitor.Alias?.(key, node3, path50);
       return void 0;
     }
-    function replaceNode(key, path49, node3) {
-      const parent = path49[path49.length - 1];
+    function replaceNode(key, path50, node3) {
+      const parent = path50[path50.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -30281,10 +30281,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path49, value) {
+    function collectionFromPath(schema, path50, value) {
       let v = value;
-      for (let i = path49.length - 1; i >= 0; --i) {
-        const k = path49[i];
+      for (let i = path50.length - 1; i >= 0; --i) {
+        const k = path50[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30303,7 +30303,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path49) => path49 == null || typeof path49 === "object" && !!path49[Symbol.iterator]().next().done;
+    var isEmptyPath = (path50) => path50 == null || typeof path50 === "object" && !!path50[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30333,11 +30333,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path49, value) {
-        if (isEmptyPath(path49))
+      addIn(path50, value) {
+        if (isEmptyPath(path50))
           this.add(value);
         else {
-          const [key, ...rest] = path49;
+          const [key, ...rest] = path50;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -30351,8 +30351,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path49) {
-        const [key, ...rest] = path49;
+      deleteIn(path50) {
+        const [key, ...rest] = path50;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -30366,8 +30366,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path49, keepScalar) {
-        const [key, ...rest] = path49;
+      getIn(path50, keepScalar) {
+        const [key, ...rest] = path50;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -30385,8 +30385,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path49) {
-        const [key, ...rest] = path49;
+      hasIn(path50) {
+        const [key, ...rest] = path50;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -30396,8 +30396,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path49, value) {
-        const [key, ...rest] = path49;
+      setIn(path50, value) {
+        const [key, ...rest] = path50;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -32912,9 +32912,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path49, value) {
+      addIn(path50, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path49, value);
+          this.contents.addIn(path50, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -32989,14 +32989,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path49) {
-        if (Collection2.isEmptyPath(path49)) {
+      deleteIn(path50) {
+        if (Collection2.isEmptyPath(path50)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path49) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path50) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33011,10 +33011,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path49, keepScalar) {
-        if (Collection2.isEmptyPath(path49))
+      getIn(path50, keepScalar) {
+        if (Collection2.isEmptyPath(path50))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path49, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path50, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33025,10 +33025,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path49) {
-        if (Collection2.isEmptyPath(path49))
+      hasIn(path50) {
+        if (Collection2.isEmptyPath(path50))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path49) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path50) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33045,13 +33045,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path49, value) {
-        if (Collection2.isEmptyPath(path49)) {
+      setIn(path50, value) {
+        if (Collection2.isEmptyPath(path50)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path49), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path50), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path49, value);
+          this.contents.setIn(path50, value);
         }
       }
       /**
@@ -35012,9 +35012,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path49) => {
+    visit2.itemAtPath = (cst, path50) => {
       let item = cst;
-      for (const [field, index] of path49) {
+      for (const [field, index] of path50) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35023,23 +35023,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path49) => {
-      const parent = visit2.itemAtPath(cst, path49.slice(0, -1));
-      const field = path49[path49.length - 1][0];
+    visit2.parentCollection = (cst, path50) => {
+      const parent = visit2.itemAtPath(cst, path50.slice(0, -1));
+      const field = path50[path50.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path49, item, visitor) {
-      let ctrl = visitor(item, path49);
+    function _visit(path50, item, visitor) {
+      let ctrl = visitor(item, path50);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path49.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path50.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35050,10 +35050,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path49);
+            ctrl = ctrl(item, path50);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path49) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path50) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -36940,12 +36940,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path49) {
-  return path49.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path50) {
+  return path50.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path49) {
+function valueAt2(doc, path50) {
   let v = doc;
-  for (const key of path49) {
+  for (const key of path50) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37319,15 +37319,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-import { readFile as readFile18 } from "node:fs/promises";
-async function readResults(path49, options = {}) {
+import { readFile as readFile19 } from "node:fs/promises";
+async function readResults(path50, options = {}) {
   let text2;
   try {
-    text2 = await readFile18(path49, "utf8");
+    text2 = await readFile19(path50, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path49}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path50}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path49, options);
+  return parseResults(text2, path50, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39240,14 +39240,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path49 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path50 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path49 && path49[0] !== "/") {
-          path49 = `/${path49}`;
+        if (path50 && path50[0] !== "/") {
+          path50 = `/${path50}`;
         }
-        return new URL(`${origin}${path49}`);
+        return new URL(`${origin}${path50}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39698,39 +39698,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path49, origin }
+          request: { method, path: path50, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path49);
+        debuglog("sending request to %s %s/%s", method, origin, path50);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path49, origin },
+          request: { method, path: path50, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path49,
+          path50,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path49, origin }
+          request: { method, path: path50, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path49);
+        debuglog("trailers received from %s %s/%s", method, origin, path50);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path49, origin },
+          request: { method, path: path50, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path49,
+          path50,
           error62.message
         );
       });
@@ -39779,9 +39779,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path49, origin }
+            request: { method, path: path50, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path49);
+          debuglog("sending request to %s %s/%s", method, origin, path50);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -39844,7 +39844,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path49,
+        path: path50,
         method,
         body,
         headers,
@@ -39859,11 +39859,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path49 !== "string") {
+        if (typeof path50 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path49[0] !== "/" && !(path49.startsWith("http://") || path49.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path50[0] !== "/" && !(path50.startsWith("http://") || path50.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path49)) {
+        } else if (invalidPathRegex.test(path50)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -39929,7 +39929,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path49, query) : path49;
+        this.path = query ? buildURL(path50, query) : path50;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -44622,7 +44622,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path49, host, upgrade, blocking, reset } = request2;
+      const { method, path: path50, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44703,7 +44703,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path49} HTTP/1.1\r
+      let header = `${method} ${path50} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45232,7 +45232,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path49, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path50, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45329,7 +45329,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path49;
+      headers[HTTP2_HEADER_PATH] = path50;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45682,9 +45682,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path49 = search ? `${pathname}${search}` : pathname;
+        const path50 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path49;
+        this.opts.path = path50;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -46923,10 +46923,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path49 = "/",
+          path: path50 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path49;
+        opts.path = origin + path50;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -48898,20 +48898,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path49) {
-      if (typeof path49 !== "string") {
-        return path49;
+    function safeUrl2(path50) {
+      if (typeof path50 !== "string") {
+        return path50;
       }
-      const pathSegments = path49.split("?");
+      const pathSegments = path50.split("?");
       if (pathSegments.length !== 2) {
-        return path49;
+        return path50;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path49, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path49);
+    function matchKey(mockDispatch2, { path: path50, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path50);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -48933,7 +48933,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path49 }) => matchValue(safeUrl2(path49), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path50 }) => matchValue(safeUrl2(path50), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -48971,9 +48971,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path49, method, body, headers, query } = opts;
+      const { path: path50, method, body, headers, query } = opts;
       return {
-        path: path49,
+        path: path50,
         method,
         body,
         headers,
@@ -49436,10 +49436,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path49, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path50, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path49,
+            Path: path50,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54318,9 +54318,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path49) {
-      for (let i = 0; i < path49.length; ++i) {
-        const code = path49.charCodeAt(i);
+    function validateCookiePath(path50) {
+      for (let i = 0; i < path50.length; ++i) {
+        const code = path50.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57240,11 +57240,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path49 = opts.path;
+          let path50 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path49 = `/${path49}`;
+            path50 = `/${path50}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path49);
+          url2 = new URL(util.parseOrigin(url2).origin + path50);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -62574,10 +62574,10 @@ var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
 import { mkdir as mkdir6 } from "node:fs/promises";
-import path39 from "node:path";
+import path40 from "node:path";
 
 // src/flows/bisect/run-bisection.ts
-import path30 from "node:path";
+import path31 from "node:path";
 
 // src/postgres/builds/build.ts
 import { mkdir as mkdir4, readFile as readFile8, rm as rm8, writeFile as writeFile4 } from "node:fs/promises";
@@ -65131,7 +65131,7 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/flows/compare/pipeline.ts
-import path28 from "node:path";
+import path29 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -66829,6 +66829,26 @@ ${tail(res.stderr)}`
       } finally {
         await logDir?.remove();
       }
+    },
+    async runTransactions(target, spec) {
+      const args = measureArgs({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: 0,
+        seed: spec.seed,
+        cpuCount: options.cpuCount,
+        transactions: spec.transactions
+      });
+      const res = await runner.run(pgbench, args, {
+        env: { ...env, PGAPPNAME: spec.applicationName },
+        ...spec.signal ? { signal: spec.signal } : {}
+      });
+      if (res.exitCode !== 0) {
+        throw new Error(
+          `arm ${target.label}: pgbench -t ${spec.transactions} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`
+        );
+      }
     }
   };
   async function measure(target, spec, logDir) {
@@ -67504,6 +67524,8 @@ ${tail(res.stdout + res.stderr)}`
         );
       }
     }
+    // No runTransactions: pgperf runs sysbench for a time (--time), so the measurements that need counted
+    // runs (instruction counts, per-statement counters) refuse sysbench workloads.
   };
 }
 async function checkRows(target, w) {
@@ -67661,25 +67683,17 @@ var RunClusters = class {
           const label = this.dataSets.length > 1 ? `${arm2.label}/${dataSet.name}` : arm2.label;
           logger.info(`arm ${label}: initdb, start, load (${setup.serverVersions[i]})`);
           const serverPrefix = setup.cpuPlans.get(w.name)?.serverPrefix;
-          const cluster = await PgCluster.create(
-            {
-              label,
-              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
-              binDir: arm2.binDir,
-              parentDir: setup.tmpDir,
-              conf: {
-                maxClients: dataSet.maxClients,
-                workloadSettings: w.settings,
-                armSettings: arm2.settings
-              },
-              runAs: setup.runAs,
-              dataChecksums: setup.dataChecksums
-            },
-            deps
+          const conf = {
+            maxClients: dataSet.maxClients,
+            workloadSettings: w.settings,
+            armSettings: arm2.settings
+          };
+          await loadedCluster(
+            armClusterSpec(arm2, label, conf, setup, serverPrefix),
+            setup.drivers.get(w.name),
+            deps,
+            (cluster) => this.byKey.set(clusterKey(arm2.label, dataSet.name), cluster)
           );
-          this.byKey.set(clusterKey(arm2.label, dataSet.name), cluster);
-          await cluster.start();
-          await setup.drivers.get(w.name).prepare(cluster, deps.signal);
         }
       }
     });
@@ -67722,6 +67736,24 @@ var RunClusters = class {
     }
   }
 };
+function armClusterSpec(arm2, label, conf, setup, cpuPrefix) {
+  return {
+    label,
+    ...cpuPrefix ? { cpuPrefix } : {},
+    binDir: arm2.binDir,
+    parentDir: setup.tmpDir,
+    conf,
+    runAs: setup.runAs,
+    dataChecksums: setup.dataChecksums
+  };
+}
+async function loadedCluster(spec, driver, deps, keep) {
+  const cluster = await PgCluster.create(spec, deps);
+  keep(cluster);
+  await cluster.start();
+  await driver.prepare(cluster, deps.signal);
+  return cluster;
+}
 function clusterKey(arm2, dataSet) {
   return `${arm2}\0${dataSet}`;
 }
@@ -68221,10 +68253,10 @@ var CPU_DIR3 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
   const root = options.root ?? "/";
   const windowS = options.windowS ?? 2;
-  const sleep5 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const sleep6 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const topology = await readTopology(root);
   const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep5(windowS * 1e3);
+  if (windowS > 0) await sleep6(windowS * 1e3);
   const after = await takeLoadSnapshot(root);
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [
@@ -70363,11 +70395,12 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile2, mkdir as mkdir5, readFile as readFile13, writeFile as writeFile7 } from "node:fs/promises";
-import path24 from "node:path";
-import { setTimeout as sleep4 } from "node:timers/promises";
+import { chown as chown3, copyFile as copyFile2, mkdir as mkdir5, readFile as readFile14, writeFile as writeFile7 } from "node:fs/promises";
+import path25 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
+import { setTimeout as sleep3 } from "node:timers/promises";
+var BACKEND_EXIT_WAIT_S = 60;
 var CONNECTION_LOG_SETTINGS = {
   log_connections: "on",
   log_line_prefix: "'%m [%p] '"
@@ -70379,6 +70412,17 @@ function clientBackendPids(logText, applicationName) {
     if (m[2] === applicationName) pids.push(Number(m[1]));
   }
   return pids;
+}
+async function waitForExit(pids, signal) {
+  const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
+  for (const pid of pids) {
+    while (!await hasExited(pid)) {
+      signal?.throwIfAborted();
+      if (Date.now() > deadline)
+        throw new Error(`backend ${pid} did not exit within ${BACKEND_EXIT_WAIT_S} s`);
+      await sleep3(10);
+    }
+  }
 }
 
 // src/postgres/instructions/cachegrind-file.ts
@@ -70436,31 +70480,46 @@ function sumProfiles(profiles) {
   return sum2;
 }
 
-// src/postgres/instructions/counter.ts
-async function probeCounters(runner) {
-  const vg = await runner.run("valgrind", ["--version"]).catch(() => void 0);
-  const valgrind = vg?.exitCode === 0 ? vg.stdout.trim() : void 0;
-  const perf = await runner.run("perf", ["stat", "-x", ",", "-e", "instructions:u", "true"]).catch(() => void 0);
-  const hardware = hardwareCounts(perf?.exitCode ?? null, perf?.stderr ?? "");
-  return {
-    ...valgrind ? { valgrind } : {},
-    hardware,
-    ...hardware ? {} : { hardwareWhy: perf ? perfProblem(perf.stderr) : "perf is not installed" }
-  };
+// src/postgres/instructions/cachegrind-run.ts
+import { readFile as readFile12 } from "node:fs/promises";
+import path24 from "node:path";
+import { setTimeout as sleep4 } from "node:timers/promises";
+function cachegrindWrapper(outDir) {
+  return [
+    "valgrind",
+    "--tool=cachegrind",
+    "--cache-sim=no",
+    "--quiet",
+    `--cachegrind-out-file=${path24.join(outDir, "cg.%p")}`
+  ];
 }
-function hardwareCounts(exitCode, stderr) {
-  if (exitCode !== 0) return false;
-  const line = stderr.split("\n").find((l) => l.includes("instructions"));
-  return line !== void 0 && /^\d+,/.test(line.trim());
+function cachegrindFileOf(outDir, pid) {
+  return path24.join(outDir, `cg.${pid}`);
 }
-function perfProblem(stderr) {
-  const line = stderr.split("\n").find((l) => l.includes("instructions")) ?? stderr.trim().split("\n")[0];
-  return `perf stat -e instructions:u: ${line?.trim() || "failed"}`;
+async function waitForProfile(file2, signal) {
+  const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
+  for (; ; ) {
+    signal?.throwIfAborted();
+    const text2 = await readFile12(file2, "utf8").catch(() => void 0);
+    if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${file2}: the backend wrote no complete cachegrind file within ${BACKEND_EXIT_WAIT_S} s`
+      );
+    }
+    await sleep4(100);
+  }
+}
+function sumIr(profiles) {
+  return profiles.reduce((s, p) => s + p.totalIr, 0);
 }
 
+// src/postgres/instructions/counter.ts
+init_errors();
+
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile12, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
-import { setTimeout as sleep3 } from "node:timers/promises";
+import { readFile as readFile13, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
+import { setTimeout as sleep5 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
 function perfStatCount(csv, event) {
@@ -70491,7 +70550,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile12(outFile, "utf8").catch(() => "");
+  const text2 = await readFile13(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -70507,13 +70566,13 @@ async function attached(outFile, ended) {
     const pid = await perfPid(outFile);
     if (pid !== void 0 && await holdsPerfEvent(pid)) return;
     if (Date.now() > deadline) throw new Error(`perf stat did not attach within ${ATTACH_WAIT_MS / 1e3} s`);
-    await sleep3(10);
+    await sleep5(10);
   }
 }
 async function perfPid(outFile) {
   for (const entry of await readdir7("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile12(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile13(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -70526,6 +70585,65 @@ async function holdsPerfEvent(pid) {
     if (target === "anon_inode:[perf_event]") return true;
   }
   return false;
+}
+
+// src/postgres/instructions/counter.ts
+async function probeCounters(runner) {
+  const vg = await runner.run("valgrind", ["--version"]).catch(() => void 0);
+  const valgrind = vg?.exitCode === 0 ? vg.stdout.trim() : void 0;
+  const perf = await runner.run("perf", ["stat", "-x", ",", "-e", "instructions:u", "true"]).catch(() => void 0);
+  const hardware = hardwareCounts(perf?.exitCode ?? null, perf?.stderr ?? "");
+  return {
+    ...valgrind ? { valgrind } : {},
+    hardware,
+    ...hardware ? {} : { hardwareWhy: perf ? perfProblem(perf.stderr) : "perf is not installed" }
+  };
+}
+function hardwareCounts(exitCode, stderr) {
+  if (exitCode !== 0) return false;
+  const line = stderr.split("\n").find((l) => l.includes("instructions"));
+  return line !== void 0 && /^\d+,/.test(line.trim());
+}
+function perfProblem(stderr) {
+  const line = stderr.split("\n").find((l) => l.includes("instructions")) ?? stderr.trim().split("\n")[0];
+  return `perf stat -e instructions:u: ${line?.trim() || "failed"}`;
+}
+function chooseCounter(choice, probe3, what) {
+  const perf = { kind: "perf", event: choice.perfEvent ?? HARDWARE_EVENT };
+  const perfCounts = probe3.hardware || choice.perfEvent !== void 0;
+  if (choice.counter === "perf") {
+    if (!perfCounts) {
+      throw new UserError(
+        `${what}: --instruction-counter perf: the CPU's counter is unavailable here (${probe3.hardwareWhy}); use auto or cachegrind`
+      );
+    }
+    return perf;
+  }
+  if (choice.counter === "auto" && perfCounts) return perf;
+  if (!probe3.valgrind) {
+    throw new UserError(
+      `${what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)${choice.counter === "auto" ? `, and the CPU's counter is unavailable (${probe3.hardwareWhy})` : ""}`
+    );
+  }
+  return { kind: "cachegrind" };
+}
+
+// src/postgres/instructions/counting-server.ts
+var QUIET_SETTINGS = { autovacuum: "off" };
+async function fixedLayoutPrefix(runner) {
+  const probe3 = await runner.run("setarch", ["-R", "true"]).catch(() => void 0);
+  return probe3?.exitCode === 0 ? ["setarch", "-R"] : [];
+}
+async function prewarm(cluster) {
+  try {
+    await cluster.psql("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+  } catch {
+    return false;
+  }
+  await cluster.psql(
+    "SELECT sum(pg_prewarm(c.oid)) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')"
+  );
+  return true;
 }
 
 // src/postgres/instructions/profile-diff.ts
@@ -70568,22 +70686,78 @@ function profileText(rows, header) {
 `;
 }
 
+// src/core/util/logger.ts
+function consoleLogger(options = {}) {
+  const write = options.write ?? ((line) => process.stderr.write(`${line}
+`));
+  return {
+    info: (m) => write(m),
+    warn: (m) => write(`warning: ${m}`),
+    error: (m) => write(`error: ${m}`),
+    debug: (m) => {
+      if (options.verbose) write(`debug: ${m}`);
+    },
+    async group(name, fn) {
+      write(`== ${name}`);
+      return fn();
+    }
+  };
+}
+function memoryLogger() {
+  const lines = [];
+  return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
+}
+
+// src/run/counted-runs.ts
+var NO_RUNNER = {
+  run: (command) => Promise.reject(new Error(`${command}: a driver made to be asked ran it`))
+};
+function countsTransactions(w) {
+  const deps = {
+    clientBinDir: "",
+    cpuCount: 1,
+    runner: NO_RUNNER,
+    logger: memoryLogger(),
+    searchPath: ""
+  };
+  return createDriver(w, deps).runTransactions !== void 0;
+}
+function countingClient(w, req, deps) {
+  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
+  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const driver = createDriver(w, {
+    clientBinDir,
+    cpuCount: 1,
+    runner: clientRunner,
+    logger: deps.logger,
+    searchPath: "",
+    ...deps.runAs ? { clientUser: deps.runAs } : {}
+  });
+  if (!driver.runTransactions) throw new Error(`workload ${w.name}: tool ${w.tool} runs no counted runs`);
+  return { driver, clientRunner, clientBinDir };
+}
+function countingClusterSpec(arm2, what, conf, setup) {
+  return armClusterSpec(arm2, `${arm2.label}/${what}`, conf, setup);
+}
+function loadedCountingCluster(arm2, what, conf, driver, setup, deps, keep) {
+  return loadedCluster(countingClusterSpec(arm2, what, conf, setup), driver, deps, keep);
+}
+
 // src/flows/compare/instruction-phase.ts
 var INSTRUCTION_CLIENTS = 1;
 var APP_NAME = "pgbench";
 var KEPT_MOVERS = 10;
-var FILE_WAIT_S = 60;
 function instructionWorkloads(workloads) {
   return workloads.filter((w) => w.instructions !== void 0);
 }
 function checkInstructionWorkloads(workloads) {
   for (const w of instructionWorkloads(workloads)) {
-    if (w.tool !== "pgbench") {
+    if (!countsTransactions(w)) {
       throw new UserError(
         `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`
       );
     }
-    if (w.pipeline !== void 0) {
+    if (w.tool === "pgbench" && w.pipeline !== void 0) {
       throw new UserError(
         `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`
       );
@@ -70638,71 +70812,22 @@ async function countInstructions(items, req, deps, options) {
   );
   return record2;
 }
-function chooseCounter(choice, probe3, what) {
-  const perf = { kind: "perf", event: choice.perfEvent ?? HARDWARE_EVENT };
-  const perfCounts = probe3.hardware || choice.perfEvent !== void 0;
-  if (choice.counter === "perf") {
-    if (!perfCounts) {
-      throw new UserError(
-        `${what}: --instruction-counter perf: the CPU's counter is unavailable here (${probe3.hardwareWhy}); use auto or cachegrind`
-      );
-    }
-    return perf;
-  }
-  if (choice.counter === "auto" && perfCounts) return perf;
-  if (!probe3.valgrind) {
-    throw new UserError(
-      `${what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)${choice.counter === "auto" ? `, and the CPU's counter is unavailable (${probe3.hardwareWhy})` : ""}`
-    );
-  }
-  return { kind: "cachegrind" };
-}
-function phaseClient(w, req, deps) {
-  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
-  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
-  const driver = createDriver(w, {
-    clientBinDir,
-    cpuCount: 1,
-    runner: clientRunner,
-    logger: deps.logger,
-    searchPath: "",
-    ...deps.runAs ? { clientUser: deps.runAs } : {}
-  });
-  return { clientRunner, clientBinDir, driver };
-}
-function phaseCluster(arm2, what, conf, req, deps) {
-  return PgCluster.create(
-    {
-      label: `${arm2.label}/${what}`,
-      binDir: arm2.binDir,
-      ...req.tmpDir ? { parentDir: req.tmpDir } : {},
-      conf,
-      ...deps.runAs ? { runAs: deps.runAs } : {},
-      dataChecksums: req.dataChecksums
-    },
-    deps
-  );
-}
 async function measureWorkload(w, settings2, req, deps, record2, options) {
   const { logger } = deps;
-  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
+  const { driver } = countingClient(w, req, deps);
+  const clusters = [];
   const servers = [];
   try {
     await logger.group(`${options.what}: ${w.name}`, async () => {
       for (const arm2 of req.arms) {
         deps.signal?.throwIfAborted();
-        servers.push(await startServer(w, arm2, driver, req, deps));
+        servers.push(await startServer(w, arm2, driver, req, deps, (c) => clusters.push(c)));
       }
       for (let rep = 1; rep <= settings2.repetitions; rep++) {
         const order = rep % 2 === 1 ? servers : [...servers].reverse();
         for (const server of order) {
           deps.signal?.throwIfAborted();
-          const sample = await measureRepetition(w, settings2, rep, server, clientBinDir, {
-            ...deps,
-            runner: clientRunner,
-            // perf attaches to the postmaster as pgperf itself, which started it.
-            counterRunner: deps.runner
-          });
+          const sample = await measureRepetition(w, settings2, rep, server, driver, deps);
           record2.samples.push(sample);
           logger.info(
             `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings2.repetitions}: ${Math.round(sample.perTx)} instr/tx`
@@ -70723,83 +70848,57 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
     record2.failures.push({ workload: w.name, reason });
     logger.warn(`${options.what} ${w.name}: not measured: ${reason}`);
   } finally {
-    for (const s of servers) await s.cluster.destroy();
+    for (const c of clusters) await c.destroy();
   }
 }
-async function startServer(w, arm2, driver, req, deps) {
-  const cluster = await phaseCluster(
-    arm2,
-    "instructions",
-    {
-      maxClients: Math.max(...w.clients),
-      workloadSettings: w.settings,
-      armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
-    },
-    req,
-    deps
-  );
-  try {
-    await cluster.start();
-    await driver.prepare(cluster, deps.signal);
-    await cluster.stop();
-    const countDir = path24.join(cluster.dir, deps.counter.kind);
-    await mkdir5(countDir, { mode: 493 });
-    if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
-    const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
-    const wrapper = [...deps.fixedLayout, ...counted];
-    await cluster.start(wrapper.length > 0 ? { wrapper } : {});
-    await driver.beforeRun(cluster);
-    if (!await prewarm(cluster))
-      deps.logger.warn(
-        `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
-      );
-    return { arm: arm2, cluster, countDir, runs: [] };
-  } catch (e) {
-    await cluster.destroy();
-    throw e;
-  }
+async function startServer(w, arm2, driver, req, deps, keep) {
+  const conf = {
+    maxClients: Math.max(...w.clients),
+    workloadSettings: w.settings,
+    armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
+  };
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  const cluster = await loadedCountingCluster(arm2, "instructions", conf, driver, setup, deps, keep);
+  await cluster.stop();
+  const countDir = path25.join(cluster.dir, deps.counter.kind);
+  await mkdir5(countDir, { mode: 493 });
+  if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
+  const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
+  const wrapper = [...deps.fixedLayout, ...counted];
+  await cluster.start(wrapper.length > 0 ? { wrapper } : {});
+  await driver.beforeRun(cluster);
+  if (!await prewarm(cluster))
+    deps.logger.warn(
+      `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
+    );
+  return { arm: arm2, cluster, countDir, runs: [] };
 }
-async function prewarm(cluster) {
-  try {
-    await cluster.psql("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
-  } catch {
-    return false;
-  }
-  await cluster.psql(
-    "SELECT sum(pg_prewarm(c.oid)) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')"
-  );
-  return true;
+function runCounted(driver, cluster, transactions, seed, signal) {
+  return driver.runTransactions(cluster, {
+    clients: INSTRUCTION_CLIENTS,
+    transactions,
+    seed,
+    applicationName: APP_NAME,
+    ...signal ? { signal } : {}
+  });
 }
-var QUIET_SETTINGS = { autovacuum: "off" };
-async function fixedLayoutPrefix(runner) {
-  const probe3 = await runner.run("setarch", ["-R", "true"]).catch(() => void 0);
-  return probe3?.exitCode === 0 ? ["setarch", "-R"] : [];
-}
-function cachegrindWrapper(outDir) {
-  return [
-    "valgrind",
-    "--tool=cachegrind",
-    "--cache-sim=no",
-    "--quiet",
-    `--cachegrind-out-file=${path24.join(outDir, "cg.%p")}`
-  ];
-}
-async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) {
+async function measureRepetition(w, settings2, rep, server, driver, deps) {
   const { cluster } = server;
   const seed = 1e3 + rep;
   if (rep === 1 && settings2.warmup > 0) {
-    await runTransactions(w, cluster, settings2.warmup, seed, clientBinDir, deps);
+    await runCounted(driver, cluster, settings2.warmup, seed, deps.signal);
   }
+  const findBackends = (transactions) => runAndFindBackends(server, () => runCounted(driver, cluster, transactions, seed, deps.signal));
   let shortInstructions;
   let longInstructions;
   if (deps.counter.kind === "perf") {
     const event = deps.counter.event;
-    const count2 = (transactions, length) => perfCountedRun(w, server, transactions, seed, clientBinDir, { ...deps, event }, `${rep}.${length}`);
+    const count2 = (transactions, length) => perfCountedRun(server, transactions, findBackends, { ...deps, event }, `${rep}.${length}`);
     shortInstructions = await count2(settings2.short, "short");
     longInstructions = await count2(settings2.long, "long");
   } else {
-    const short4 = await countedRun(w, server, settings2.short, seed, clientBinDir, deps);
-    const long = await countedRun(w, server, settings2.long, seed, clientBinDir, deps);
+    const short4 = await cachegrindCountedRun(server, settings2.short, findBackends, deps.signal);
+    const long = await cachegrindCountedRun(server, settings2.long, findBackends, deps.signal);
     server.runs.push({ short: short4.profiles, long: long.profiles, files: long.files });
     shortInstructions = sumIr(short4.profiles);
     longInstructions = sumIr(long.profiles);
@@ -70815,21 +70914,28 @@ async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) 
     perTx: perTransaction(shortInstructions, longInstructions, settings2)
   };
 }
-async function perfCountedRun(w, server, transactions, seed, clientBinDir, deps, name) {
+async function perfCountedRun(server, transactions, findBackends, deps, name) {
   if (transactions === 0) return 0;
   const pid = await server.cluster.postmasterPid();
   if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
-  const out = path24.join(server.countDir, `perf-stat.${name}.csv`);
-  return countDuring(pid, deps.event, out, deps.counterRunner, async () => {
-    const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
+  const out = path25.join(server.countDir, `perf-stat.${name}.csv`);
+  return countDuring(pid, deps.event, out, deps.runner, async () => {
+    const pids = await findBackends(transactions);
     await waitForExit(pids, deps.signal);
   });
 }
-async function runAndFindBackends(w, server, transactions, seed, clientBinDir, deps) {
+async function cachegrindCountedRun(server, transactions, findBackends, signal) {
+  if (transactions === 0) return { profiles: [], files: [] };
+  const pids = await findBackends(transactions);
+  const files = pids.map((pid) => cachegrindFileOf(server.countDir, pid));
+  const profiles = await Promise.all(files.map((f) => waitForProfile(f, signal)));
+  return { profiles, files };
+}
+async function runAndFindBackends(server, run2) {
   const { cluster } = server;
-  const logBefore = (await readFile13(cluster.logFile, "utf8").catch(() => "")).length;
-  await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
-  const log = (await readFile13(cluster.logFile, "utf8")).slice(logBefore);
+  const logBefore = (await readFile14(cluster.logFile, "utf8").catch(() => "")).length;
+  await run2();
+  const log = (await readFile14(cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, APP_NAME);
   if (pids.length === 0) {
     throw new Error(
@@ -70838,60 +70944,8 @@ async function runAndFindBackends(w, server, transactions, seed, clientBinDir, d
   }
   return pids;
 }
-async function waitForExit(pids, signal) {
-  const deadline = Date.now() + FILE_WAIT_S * 1e3;
-  for (const pid of pids) {
-    while (!await hasExited(pid)) {
-      signal?.throwIfAborted();
-      if (Date.now() > deadline) throw new Error(`backend ${pid} did not exit within ${FILE_WAIT_S} s`);
-      await sleep4(10);
-    }
-  }
-}
-function sumIr(profiles) {
-  return profiles.reduce((s, p) => s + p.totalIr, 0);
-}
-async function countedRun(w, server, transactions, seed, clientBinDir, deps) {
-  if (transactions === 0) return { profiles: [], files: [] };
-  const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
-  const files = pids.map((pid) => path24.join(server.countDir, `cg.${pid}`));
-  const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
-  return { profiles, files };
-}
-async function runTransactions(w, cluster, transactions, seed, clientBinDir, deps) {
-  const args = measureArgs({
-    workload: w,
-    connection: cluster.connection,
-    clients: INSTRUCTION_CLIENTS,
-    durationS: 0,
-    seed,
-    cpuCount: 1,
-    transactions
-  });
-  const res = await deps.runner.run(path24.join(clientBinDir, "pgbench"), args, {
-    env: { LC_ALL: "C", PGAPPNAME: APP_NAME },
-    ...deps.signal ? { signal: deps.signal } : {}
-  });
-  if (res.exitCode !== 0) {
-    throw new Error(
-      `arm ${cluster.label}: pgbench -t ${transactions} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`
-    );
-  }
-}
-async function waitForProfile(file2, signal) {
-  const deadline = Date.now() + FILE_WAIT_S * 1e3;
-  for (; ; ) {
-    signal?.throwIfAborted();
-    const text2 = await readFile13(file2, "utf8").catch(() => void 0);
-    if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
-    if (Date.now() > deadline) {
-      throw new Error(`${file2}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
-    }
-    await sleep4(100);
-  }
-}
 async function writeProfiles(w, settings2, servers, runDir, profileDir) {
-  const dir = path24.join(runDir, profileDir);
+  const dir = path25.join(runDir, profileDir);
   await mkdir5(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
   const median2 = (s) => {
@@ -70906,16 +70960,16 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   for (const s of servers) {
     const files = median2(s).files;
     for (const [i, f] of files.entries()) {
-      await copyFile2(f, path24.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+      await copyFile2(f, path25.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
     }
   }
   const [base, ...heads] = servers;
   const profiles = [];
   for (const head of heads) {
     const rows = diffProfiles(armRuns(base), armRuns(head));
-    const file2 = path24.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
+    const file2 = path25.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
     await writeFile7(
-      path24.join(runDir, file2),
+      path25.join(runDir, file2),
       profileText(
         rows,
         `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
@@ -70932,6 +70986,14 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   }
   return profiles;
 }
+function phaseCluster(arm2, what, conf, req, deps) {
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  return PgCluster.create(countingClusterSpec(arm2, what, conf, setup), deps);
+}
+async function runTransactions(w, cluster, transactions, seed, clientBinDir, deps) {
+  const { driver } = countingClient(w, { arms: [], clientBinDir }, { ...deps, runAs: void 0 });
+  await runCounted(driver, cluster, transactions, seed, deps.signal);
+}
 
 // src/flows/compare/explain-phase.ts
 init_errors();
@@ -70943,7 +71005,7 @@ function explainTargets(comparison, workloads, counted) {
       const changed = cell.verdict === "improvement" || cell.verdict === "regression" && (cell.confirmation?.confirmed ?? true);
       if (!changed || cell.unstable !== void 0) continue;
       const w = workloads.find((x) => x.name === cell.workload);
-      if (!w || w.tool !== "pgbench" || w.pipeline !== void 0) continue;
+      if (!w || !countsTransactions(w) || w.tool === "pgbench" && w.pipeline !== void 0) continue;
       if (counted?.profiles.some((p) => p.workload === w.name && p.head === arm2.head)) continue;
       const known = targets.find((t) => t.head === arm2.head && t.workload === w.name);
       if (known) known.cells.push(cell.id);
@@ -70995,7 +71057,7 @@ init_errors();
 // src/postgres/plan-capture.ts
 init_errors();
 import { access as access4 } from "node:fs/promises";
-import path25 from "node:path";
+import path26 from "node:path";
 var STAT_STATEMENTS = "pg_stat_statements";
 var RUN_SPECIFIC_LINE = new RegExp(
   `^\\s*(?:${[
@@ -71048,9 +71110,9 @@ function statementKey(text2) {
 async function hasStatStatements(binDir, runner) {
   const dirs = await installDirs(binDir, runner);
   const control = await anyExists(
-    dirs.share.map((d) => path25.join(d, "extension", `${STAT_STATEMENTS}.control`))
+    dirs.share.map((d) => path26.join(d, "extension", `${STAT_STATEMENTS}.control`))
   );
-  const library = await anyExists(dirs.lib.map((d) => path25.join(d, `${STAT_STATEMENTS}.so`)));
+  const library = await anyExists(dirs.lib.map((d) => path26.join(d, `${STAT_STATEMENTS}.so`)));
   return control && library;
 }
 async function anyExists(files) {
@@ -71064,18 +71126,18 @@ async function anyExists(files) {
   return false;
 }
 async function installDirs(binDir, runner) {
-  const res = await runner.run(path25.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
+  const res = await runner.run(path26.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
   const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
-  const prefix = path25.dirname(binDir);
+  const prefix = path26.dirname(binDir);
   const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
   return {
     share: [
       ...share ? [share] : [],
-      path25.join(prefix, "share", "postgresql"),
-      path25.join(prefix, "share"),
+      path26.join(prefix, "share", "postgresql"),
+      path26.join(prefix, "share"),
       ...major ? [`/usr/share/postgresql/${major}`] : []
     ],
-    lib: [...lib ? [lib] : [], path25.join(prefix, "lib", "postgresql"), path25.join(prefix, "lib")]
+    lib: [...lib ? [lib] : [], path26.join(prefix, "lib", "postgresql"), path26.join(prefix, "lib")]
   };
 }
 function withStatStatements(current) {
@@ -71119,7 +71181,7 @@ function parseStatStatements(json2) {
 }
 
 // src/drivers/pgbench/statements.ts
-import { readFile as readFile14 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 var KEYS = `\\set aid random(1, 100000 * :scale)
 \\set bid random(1, 1 * :scale)
 \\set tid random(1, 10 * :scale)
@@ -71237,7 +71299,7 @@ function withValues(statement, values = {}) {
   return out;
 }
 async function pgbenchStatements(w) {
-  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile14(s.file, "utf8")));
+  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile15(s.file, "utf8")));
   const values = w.builtin ? REPRESENTATIVE_VALUES : {};
   const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
   return statements.map(
@@ -71343,7 +71405,7 @@ async function runPlanPhase(req, deps) {
   return record2;
 }
 async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
-  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
+  const { clientRunner, clientBinDir, driver } = countingClient(w, req, deps);
   const preload = withStats ? {
     shared_preload_libraries: withStatStatements(
       arm2.settings.shared_preload_libraries ?? w.settings.shared_preload_libraries
@@ -71393,8 +71455,8 @@ function withPlans(result, record2) {
 
 // src/postgres/builds/compiled-code.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir8, readFile as readFile15, readlink as readlink3 } from "node:fs/promises";
-import path26 from "node:path";
+import { readdir as readdir8, readFile as readFile16, readlink as readlink3 } from "node:fs/promises";
+import path27 from "node:path";
 
 // src/postgres/builds/elf.ts
 var SHT_SYMTAB = 2;
@@ -71483,13 +71545,13 @@ async function codeFiles(installDir) {
   const walk = async (rel, keep) => {
     let entries;
     try {
-      entries = await readdir8(path26.join(installDir, rel), { withFileTypes: true });
+      entries = await readdir8(path27.join(installDir, rel), { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT") return;
       throw e;
     }
     for (const entry of entries) {
-      const child = path26.posix.join(rel, entry.name);
+      const child = path27.posix.join(rel, entry.name);
       if (entry.isDirectory()) await walk(child, keep);
       else if (keep(child)) files.set(child, entry);
     }
@@ -71500,7 +71562,7 @@ async function codeFiles(installDir) {
   return files;
 }
 function ownPaths(installDir) {
-  const slot = path26.basename(installDir);
+  const slot = path27.basename(installDir);
   return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
 }
 function masked(bytes2, strings) {
@@ -71518,17 +71580,17 @@ function masked(bytes2, strings) {
   return out;
 }
 async function normalised(installDir, rel, entry, own2) {
-  const file2 = path26.join(installDir, rel);
+  const file2 = path27.join(installDir, rel);
   if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
-  const bytes2 = masked(await readFile15(file2), own2);
+  const bytes2 = masked(await readFile16(file2), own2);
   return isElf64(bytes2) ? withoutBuildId(bytes2) : bytes2;
 }
 function digest(bytes2) {
   return createHash7("sha256").update(bytes2).digest("hex");
 }
 async function compareCompiledCode(base, head) {
-  const baseDir = path26.resolve(path26.dirname(base.binDir));
-  const headDir = path26.resolve(path26.dirname(head.binDir));
+  const baseDir = path27.resolve(path27.dirname(base.binDir));
+  const headDir = path27.resolve(path27.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
   const headOwn = ownPaths(headDir);
   const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
@@ -71588,8 +71650,8 @@ function changedFunctions(base, head) {
 }
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile16, stat as stat4 } from "node:fs/promises";
-import path27 from "node:path";
+import { readFile as readFile17, stat as stat4 } from "node:fs/promises";
+import path28 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -71608,7 +71670,7 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path27.resolve(binDir, "postgres");
+  const postgres = path28.resolve(binDir, "postgres");
   const st = await stat4(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
@@ -71650,7 +71712,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile16(install.postgres).catch(() => void 0);
+  const binary = await readFile17(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -71725,7 +71787,7 @@ async function runPipeline(req, deps) {
   await refuseUnknownSettings(arms, req.workloads, deps);
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
-  const resultsFile = path28.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path29.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
@@ -71741,7 +71803,7 @@ async function runPipeline(req, deps) {
       analysis,
       arms,
       sink,
-      logsDir: path28.join(runDir, "logs"),
+      logsDir: path29.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
@@ -71810,7 +71872,7 @@ async function compareArmsCode(arms, logger) {
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out = [];
   for (const head of heads) {
-    if (path28.resolve(head.binDir) === path28.resolve(base.binDir)) continue;
+    if (path29.resolve(head.binDir) === path29.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -71851,11 +71913,11 @@ function archiveSink(store) {
 }
 
 // src/flows/bisect/commit-range.ts
-import path29 from "node:path";
+import path30 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path29.resolve(req.cacheDir));
+  const layout = cacheLayout(path30.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -72114,7 +72176,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path30.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path31.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -72199,28 +72261,28 @@ function oneCell(workload, clients, field = "--clients") {
 }
 
 // src/drivers/load-workload.ts
-import { readFile as readFile17, stat as stat5 } from "node:fs/promises";
-import path33 from "node:path";
+import { readFile as readFile18, stat as stat5 } from "node:fs/promises";
+import path34 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path31 from "node:path";
+import path32 from "node:path";
 async function confinedPath(root, name) {
-  if (path31.isAbsolute(name)) {
+  if (path32.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path31.resolve(root, name));
+    real = await realpath(path32.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path31.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path32.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path31.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path31.isAbsolute(inside)) {
+  const inside = path32.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path32.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -72235,7 +72297,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path32 from "node:path";
+import path33 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -72244,15 +72306,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path32.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path32.dirname(dir)) {
-    const candidate = path32.join(dir, "workloads");
-    if (existsSync(path32.join(candidate, "workload.schema.json"))) return candidate;
-    if (path32.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path33.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path33.dirname(dir)) {
+    const candidate = path33.join(dir, "workloads");
+    if (existsSync(path33.join(candidate, "workload.schema.json"))) return candidate;
+    if (path33.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path32.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path33.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -72274,7 +72336,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path32.join(workloadsDir, `${name}.yml`);
+  const file2 = path33.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -72330,7 +72392,7 @@ async function loadWorkloadFile(file2) {
         `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
       );
     }
-    text2 = await readFile17(file2, "utf8");
+    text2 = await readFile18(file2, "utf8");
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
@@ -72373,7 +72435,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path33.dirname(path33.resolve(file2));
+  const dir = path34.dirname(path34.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -72564,30 +72626,8 @@ function tries(r, sha) {
 // src/adapters/cli/commands/bisect.ts
 init_errors();
 
-// src/core/util/logger.ts
-function consoleLogger(options = {}) {
-  const write = options.write ?? ((line) => process.stderr.write(`${line}
-`));
-  return {
-    info: (m) => write(m),
-    warn: (m) => write(`warning: ${m}`),
-    error: (m) => write(`error: ${m}`),
-    debug: (m) => {
-      if (options.verbose) write(`debug: ${m}`);
-    },
-    async group(name, fn) {
-      write(`== ${name}`);
-      return fn();
-    }
-  };
-}
-function memoryLogger() {
-  const lines = [];
-  return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
-}
-
 // src/postgres/builds/build-pair.ts
-import path34 from "node:path";
+import path35 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -72617,7 +72657,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path34.resolve(req.cacheDir));
+  const layout = cacheLayout(path35.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -72972,7 +73012,7 @@ function bisectDecision(outcome, failOn) {
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile8 } from "node:fs/promises";
-import path35 from "node:path";
+import path36 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   return decide(comparison, policy, completenessOf(result));
@@ -72985,7 +73025,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path35.join(dir, DECISION_FILE);
+  const file2 = path36.join(dir, DECISION_FILE);
   await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -73821,14 +73861,14 @@ import os9 from "node:os";
 
 // src/store/open/open-store.ts
 init_errors();
-import path37 from "node:path";
+import path38 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants4 } from "node:fs";
-import { access as access5, readdir as readdir9, readFile as readFile19, stat as stat6 } from "node:fs/promises";
-import path36 from "node:path";
+import { access as access5, readdir as readdir9, readFile as readFile20, stat as stat6 } from "node:fs/promises";
+import path37 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -73837,8 +73877,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path36.join(dir, "runs");
-    this.indexDir = path36.join(dir, "index");
+    this.runsDir = path37.join(dir, "runs");
+    this.indexDir = path37.join(dir, "index");
   }
   dir;
   options;
@@ -73851,7 +73891,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path36.resolve(dir), options);
+    const store = new _DirStore(path37.resolve(dir), options);
     const st = await stat6(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
@@ -73884,7 +73924,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile19(file2, "utf8");
+      text2 = await readFile20(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -73928,15 +73968,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path36.join(this.runsDir, `${id}.json`);
+    return path37.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path36.join(this.indexDir, `${id}.json`);
+    return path37.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile19(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile20(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -73950,7 +73990,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const text2 = await readFile19(file2, "utf8");
+      const text2 = await readFile20(file2, "utf8");
       let parsed;
       try {
         parsed = JSON.parse(text2);
@@ -74021,8 +74061,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path37.isAbsolute(xdgDataHome) ? xdgDataHome : path37.join(home, ".local", "share");
-  return path37.join(base, "pgperf", "store");
+  const base = xdgDataHome && path38.isAbsolute(xdgDataHome) ? xdgDataHome : path38.join(home, ".local", "share");
+  return path38.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -74092,7 +74132,7 @@ function checkArmCount(count2) {
 
 // src/adapters/cli/commands/build.ts
 import os11 from "node:os";
-import path38 from "node:path";
+import path39 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -74118,7 +74158,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path38.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path39.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -74131,7 +74171,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path38.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
+  return flag ? path39.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -74243,7 +74283,7 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path39.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path40.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     let report;
@@ -74336,17 +74376,17 @@ function calibrationDecision(result, calibration, failOn) {
 
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path43 from "node:path";
+import path44 from "node:path";
 
 // src/adapters/cli/execute-run.ts
 import { readFileSync } from "node:fs";
-import path42 from "node:path";
+import path43 from "node:path";
 
 // src/flows/compare/compare-flow.ts
 init_errors();
 
 // src/flows/compare/stored-baseline.ts
-import path41 from "node:path";
+import path42 from "node:path";
 init_errors();
 
 // src/flows/compare/baseline-conditions.ts
@@ -74637,7 +74677,7 @@ function baselineArm(doc) {
 
 // src/flows/compare/sentinel.ts
 import { stat as stat7 } from "node:fs/promises";
-import path40 from "node:path";
+import path41 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -74653,7 +74693,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path40.join(req.runDir, "sentinel")
+      runDir: path41.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -74705,7 +74745,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat7(path40.join(binDir, "postgres"))).isFile();
+    return (await stat7(path41.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -74804,7 +74844,7 @@ async function runStoredBaseline(req, options, deps) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path41.join(req.runDir, "head")
+        runDir: path42.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -74837,7 +74877,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path41.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path42.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -74904,7 +74944,7 @@ async function headOnly(arms, deps) {
 init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path42.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path43.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -74916,7 +74956,7 @@ async function executeRun(options, logger, extra = {}) {
       controller.abort(new Error(`interrupted by ${signal}`));
     }
   });
-  const resultsFile = path42.join(runDir, RESULTS_FILE);
+  const resultsFile = path43.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}
 `));
@@ -74947,7 +74987,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path42.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path43.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -75040,7 +75080,7 @@ function calibrateCommand() {
 ` : renderCalibrationText(calibration)
       );
       const decision = calibrationDecision(outcome.result, calibration, DEFAULT_FAIL_ON);
-      await writeDecision(path43.dirname(outcome.resultsFile), decision).catch(
+      await writeDecision(path44.dirname(outcome.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -75091,11 +75131,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile20 } from "node:fs/promises";
+import { readFile as readFile21 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile20(file2, "utf8");
+    text2 = await readFile21(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -77123,7 +77163,7 @@ async function findInstalledBinDir() {
 
 // src/adapters/cli/commands/doctor.ts
 import os12 from "node:os";
-import path45 from "node:path";
+import path46 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -77162,7 +77202,7 @@ function renderPreflight(report) {
 // src/postgres/runner-facts.ts
 import { constants as constants5 } from "node:fs";
 import { access as access6, readdir as readdir11, stat as stat8, statfs as statfs3 } from "node:fs/promises";
-import path44 from "node:path";
+import path45 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -77290,10 +77330,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir11(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path44.join(dir, v, "bin");
+    const bin = path45.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path44.join(bin, p), constants5.X_OK).then(
+        (p) => access6(path45.join(bin, p), constants5.X_OK).then(
           () => true,
           () => false
         )
@@ -77322,7 +77362,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path44.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path45.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -77422,17 +77462,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path44.resolve(dir); ; d = path44.dirname(d)) {
+  for (let d = path45.resolve(dir); ; d = path45.dirname(d)) {
     const st = await stat8(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path44.dirname(d)) return void 0;
+    if (d === path45.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path44.resolve(dir); ; d = path44.dirname(d)) {
+  for (let d = path45.resolve(dir); ; d = path45.dirname(d)) {
     chain.unshift(d);
-    if (d === path44.dirname(d)) break;
+    if (d === path45.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat8(d).catch(() => void 0);
@@ -77469,7 +77509,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path45.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path46.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -77484,7 +77524,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os12.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path45.resolve(flags.tmpDir ?? os12.tmpdir()),
+      tmpDir: path46.resolve(flags.tmpDir ?? os12.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -77509,7 +77549,7 @@ function bytes(value) {
 init_read_results();
 init_errors();
 import { readdir as readdir12, stat as stat9 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -77519,7 +77559,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path46.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path47.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -77530,12 +77570,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path46.join(input2, "runs");
+  const runsDir = path47.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path46.join(runsDir, n));
+    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path47.join(runsDir, n));
   }
   const entries = await readdir12(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path46.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path47.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -78294,12 +78334,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir7 } from "node:fs/promises";
-import path47 from "node:path";
+import path48 from "node:path";
 async function writeSite(dir, files) {
   await mkdir7(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path47.join(dir, f.file);
+    const target = path48.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -78387,8 +78427,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path49 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path49} does not exist${EOL}`);
+        const path50 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path50} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -82501,7 +82541,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path49) => path49.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path50) => path50.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -82952,7 +82992,7 @@ function toApiError(what, e, rateLimited) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path48 from "node:path";
+import path49 from "node:path";
 import { writeFile as writeFile9 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -82962,7 +83002,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile9(path48.join(dir, ".nojekyll"), "");
+  await writeFile9(path49.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -84479,7 +84519,7 @@ function schemaCommand() {
 }
 
 // src/adapters/cli/commands/stat.ts
-import { readFile as readFile21 } from "node:fs/promises";
+import { readFile as readFile22 } from "node:fs/promises";
 
 // src/core/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -84518,7 +84558,7 @@ function statCommand() {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile21(file2, "utf8");
+    text2 = await readFile22(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }

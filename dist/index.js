@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path58 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path59 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path58 && path58[0] !== "/") {
-          path58 = `/${path58}`;
+        if (path59 && path59[0] !== "/") {
+          path59 = `/${path59}`;
         }
-        return new URL(`${origin}${path58}`);
+        return new URL(`${origin}${path59}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path58, origin }
+          request: { method, path: path59, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path58);
+        debuglog("sending request to %s %s/%s", method, origin, path59);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path58, origin },
+          request: { method, path: path59, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path58,
+          path59,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path58, origin }
+          request: { method, path: path59, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path58);
+        debuglog("trailers received from %s %s/%s", method, origin, path59);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path58, origin },
+          request: { method, path: path59, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path58,
+          path59,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path58, origin }
+            request: { method, path: path59, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path58);
+          debuglog("sending request to %s %s/%s", method, origin, path59);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path58,
+        path: path59,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path58 !== "string") {
+        if (typeof path59 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path58[0] !== "/" && !(path58.startsWith("http://") || path58.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path59[0] !== "/" && !(path59.startsWith("http://") || path59.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path58)) {
+        } else if (invalidPathRegex.test(path59)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path58, query) : path58;
+        this.path = query ? buildURL(path59, query) : path59;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path58, host, upgrade, blocking, reset } = request2;
+      const { method, path: path59, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path58} HTTP/1.1\r
+      let header = `${method} ${path59} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path58, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path59, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path58;
+      headers[HTTP2_HEADER_PATH] = path59;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path58 = search ? `${pathname}${search}` : pathname;
+        const path59 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path58;
+        this.opts.path = path59;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path58 = "/",
+          path: path59 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path58;
+        opts.path = origin + path59;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path58) {
-      if (typeof path58 !== "string") {
-        return path58;
+    function safeUrl2(path59) {
+      if (typeof path59 !== "string") {
+        return path59;
       }
-      const pathSegments = path58.split("?");
+      const pathSegments = path59.split("?");
       if (pathSegments.length !== 2) {
-        return path58;
+        return path59;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path58, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path58);
+    function matchKey(mockDispatch2, { path: path59, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path59);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path58 }) => matchValue(safeUrl2(path58), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path59 }) => matchValue(safeUrl2(path59), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path58, method, body, headers, query } = opts;
+      const { path: path59, method, body, headers, query } = opts;
       return {
-        path: path58,
+        path: path59,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path58, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path59, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path58,
+            Path: path59,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path58) {
-      for (let i = 0; i < path58.length; ++i) {
-        const code = path58.charCodeAt(i);
+    function validateCookiePath(path59) {
+      for (let i = 0; i < path59.length; ++i) {
+        const code = path59.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path58 = opts.path;
+          let path59 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path58 = `/${path58}`;
+            path59 = `/${path59}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path58);
+          url2 = new URL(util.parseOrigin(url2).origin + path59);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22851,7 +22851,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path58 = __require("path");
+    var path59 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22890,7 +22890,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path58.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path58.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path59.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path59.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23022,7 +23022,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path58 = __require("path");
+    var path59 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -24959,10 +24959,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path58) {
-  if (!path58)
+function getElementAtPath(obj, path59) {
+  if (!path59)
     return obj;
-  return path58.reduce((acc, key) => acc?.[key], obj);
+  return path59.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -25221,11 +25221,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path58, issues) {
+function prefixIssues(path59, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path58);
+    iss.path.unshift(path59);
     return iss;
   });
 }
@@ -25758,16 +25758,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path58 = []) => {
+  const processError = (error64, path59 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path58, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path59, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path58, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path59, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path58, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path59, ...issue3.path]);
       } else {
-        const fullpath = [...path58, ...issue3.path];
+        const fullpath = [...path59, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -25806,17 +25806,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path58 = []) => {
+  const processError = (error64, path59 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path58, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path59, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path58, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path59, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path58, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path59, ...issue3.path]);
       } else {
-        const fullpath = [...path58, ...issue3.path];
+        const fullpath = [...path59, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -25855,8 +25855,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path58 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path58) {
+  const path59 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path59) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -43888,13 +43888,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path58 = ref.slice(1).split("/").filter(Boolean);
-  if (path58.length === 0) {
+  const path59 = ref.slice(1).split("/").filter(Boolean);
+  if (path59.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path58[0] === defsKey) {
-    const key = path58[1] === void 0 ? void 0 : decodeJSONPointerSegment(path58[1]);
+  if (path59[0] === defsKey) {
+    const key = path59[1] === void 0 ? void 0 : decodeJSONPointerSegment(path59[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -45297,12 +45297,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path58) {
-  return path58.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path59) {
+  return path59.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path58) {
+function valueAt(doc, path59) {
   let v = doc;
-  for (const key of path58) {
+  for (const key of path59) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -45676,15 +45676,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-import { readFile as readFile12 } from "node:fs/promises";
-async function readResults(path58, options = {}) {
+import { readFile as readFile13 } from "node:fs/promises";
+async function readResults(path59, options = {}) {
   let text2;
   try {
-    text2 = await readFile12(path58, "utf8");
+    text2 = await readFile13(path59, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path58}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path59}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path58, options);
+  return parseResults(text2, path59, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -46554,17 +46554,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path58) {
-      const ctrl = callVisitor(key, node3, visitor, path58);
+    function visit_(key, node3, visitor, path59) {
+      const ctrl = callVisitor(key, node3, visitor, path59);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path58, ctrl);
-        return visit_(key, ctrl, visitor, path58);
+        replaceNode(key, path59, ctrl);
+        return visit_(key, ctrl, visitor, path59);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path58 = Object.freeze(path58.concat(node3));
+          path59 = Object.freeze(path59.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path58);
+            const ci = visit_(i, node3.items[i], visitor, path59);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46575,13 +46575,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path58 = Object.freeze(path58.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path58);
+          path59 = Object.freeze(path59.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path59);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path58);
+          const cv2 = visit_("value", node3.value, visitor, path59);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46602,17 +46602,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path58) {
-      const ctrl = await callVisitor(key, node3, visitor, path58);
+    async function visitAsync_(key, node3, visitor, path59) {
+      const ctrl = await callVisitor(key, node3, visitor, path59);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path58, ctrl);
-        return visitAsync_(key, ctrl, visitor, path58);
+        replaceNode(key, path59, ctrl);
+        return visitAsync_(key, ctrl, visitor, path59);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path58 = Object.freeze(path58.concat(node3));
+          path59 = Object.freeze(path59.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path58);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path59);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46623,13 +46623,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path58 = Object.freeze(path58.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path58);
+          path59 = Object.freeze(path59.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path59);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path58);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path59);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46656,23 +46656,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path58) {
+    function callVisitor(key, node3, visitor, path59) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path58);
+        return visitor(key, node3, path59);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path58);
+        return visitor.Map?.(key, node3, path59);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path58);
+        return visitor.Seq?.(key, node3, path59);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path58);
+        return visitor.Pair?.(key, node3, path59);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path58);
+        return visitor.Scalar?.(key, node3, path59);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path58);
+        return visitor.Alias?.(key, node3, path59);
       return void 0;
     }
-    function replaceNode(key, path58, node3) {
-      const parent = path58[path58.length - 1];
+    function replaceNode(key, path59, node3) {
+      const parent = path59[path59.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -47284,10 +47284,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path58, value) {
+    function collectionFromPath(schema, path59, value) {
       let v = value;
-      for (let i = path58.length - 1; i >= 0; --i) {
-        const k = path58[i];
+      for (let i = path59.length - 1; i >= 0; --i) {
+        const k = path59[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47306,7 +47306,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path58) => path58 == null || typeof path58 === "object" && !!path58[Symbol.iterator]().next().done;
+    var isEmptyPath = (path59) => path59 == null || typeof path59 === "object" && !!path59[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47336,11 +47336,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path58, value) {
-        if (isEmptyPath(path58))
+      addIn(path59, value) {
+        if (isEmptyPath(path59))
           this.add(value);
         else {
-          const [key, ...rest] = path58;
+          const [key, ...rest] = path59;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -47354,8 +47354,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path58) {
-        const [key, ...rest] = path58;
+      deleteIn(path59) {
+        const [key, ...rest] = path59;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -47369,8 +47369,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path58, keepScalar) {
-        const [key, ...rest] = path58;
+      getIn(path59, keepScalar) {
+        const [key, ...rest] = path59;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -47388,8 +47388,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path58) {
-        const [key, ...rest] = path58;
+      hasIn(path59) {
+        const [key, ...rest] = path59;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -47399,8 +47399,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path58, value) {
-        const [key, ...rest] = path58;
+      setIn(path59, value) {
+        const [key, ...rest] = path59;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -49915,9 +49915,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path58, value) {
+      addIn(path59, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path58, value);
+          this.contents.addIn(path59, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -49992,14 +49992,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path58) {
-        if (Collection2.isEmptyPath(path58)) {
+      deleteIn(path59) {
+        if (Collection2.isEmptyPath(path59)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path58) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path59) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50014,10 +50014,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path58, keepScalar) {
-        if (Collection2.isEmptyPath(path58))
+      getIn(path59, keepScalar) {
+        if (Collection2.isEmptyPath(path59))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path58, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path59, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50028,10 +50028,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path58) {
-        if (Collection2.isEmptyPath(path58))
+      hasIn(path59) {
+        if (Collection2.isEmptyPath(path59))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path58) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path59) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50048,13 +50048,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path58, value) {
-        if (Collection2.isEmptyPath(path58)) {
+      setIn(path59, value) {
+        if (Collection2.isEmptyPath(path59)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path58), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path59), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path58, value);
+          this.contents.setIn(path59, value);
         }
       }
       /**
@@ -52015,9 +52015,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path58) => {
+    visit2.itemAtPath = (cst, path59) => {
       let item = cst;
-      for (const [field, index] of path58) {
+      for (const [field, index] of path59) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52026,23 +52026,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path58) => {
-      const parent = visit2.itemAtPath(cst, path58.slice(0, -1));
-      const field = path58[path58.length - 1][0];
+    visit2.parentCollection = (cst, path59) => {
+      const parent = visit2.itemAtPath(cst, path59.slice(0, -1));
+      const field = path59[path59.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path58, item, visitor) {
-      let ctrl = visitor(item, path58);
+    function _visit(path59, item, visitor) {
+      let ctrl = visitor(item, path59);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path58.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path59.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52053,10 +52053,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path58);
+            ctrl = ctrl(item, path59);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path58) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path59) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -53866,8 +53866,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path58 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path58} does not exist${EOL5}`);
+            const path59 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path59} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60319,7 +60319,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path58) => path58.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path59) => path59.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60781,7 +60781,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os13 from "node:os";
-import path57 from "node:path";
+import path58 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -63155,7 +63155,7 @@ function withSteadyEvidence(cell, evidence, policy) {
 }
 
 // src/adapters/action/inputs.ts
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/core/util/duration.ts
 function parseDurationS(text2) {
@@ -63167,7 +63167,7 @@ function parseDurationS(text2) {
 }
 
 // src/flows/compare/stored-baseline.ts
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/store/write-results.ts
 import path3 from "node:path";
@@ -65519,7 +65519,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 }
 
 // src/flows/compare/pipeline.ts
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -67315,6 +67315,26 @@ ${tail(res.stderr)}`
       } finally {
         await logDir?.remove();
       }
+    },
+    async runTransactions(target, spec) {
+      const args = measureArgs({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: 0,
+        seed: spec.seed,
+        cpuCount: options.cpuCount,
+        transactions: spec.transactions
+      });
+      const res = await runner.run(pgbench, args, {
+        env: { ...env, PGAPPNAME: spec.applicationName },
+        ...spec.signal ? { signal: spec.signal } : {}
+      });
+      if (res.exitCode !== 0) {
+        throw new Error(
+          `arm ${target.label}: pgbench -t ${spec.transactions} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`
+        );
+      }
     }
   };
   async function measure(target, spec, logDir) {
@@ -68432,6 +68452,8 @@ ${tail(res.stdout + res.stderr)}`
         );
       }
     }
+    // No runTransactions: pgperf runs sysbench for a time (--time), so the measurements that need counted
+    // runs (instruction counts, per-statement counters) refuse sysbench workloads.
   };
 }
 async function checkRows(target, w) {
@@ -69108,25 +69130,17 @@ var RunClusters = class {
           const label = this.dataSets.length > 1 ? `${arm2.label}/${dataSet.name}` : arm2.label;
           logger.info(`arm ${label}: initdb, start, load (${setup.serverVersions[i]})`);
           const serverPrefix = setup.cpuPlans.get(w.name)?.serverPrefix;
-          const cluster = await PgCluster.create(
-            {
-              label,
-              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
-              binDir: arm2.binDir,
-              parentDir: setup.tmpDir,
-              conf: {
-                maxClients: dataSet.maxClients,
-                workloadSettings: w.settings,
-                armSettings: arm2.settings
-              },
-              runAs: setup.runAs,
-              dataChecksums: setup.dataChecksums
-            },
-            deps
+          const conf = {
+            maxClients: dataSet.maxClients,
+            workloadSettings: w.settings,
+            armSettings: arm2.settings
+          };
+          await loadedCluster(
+            armClusterSpec(arm2, label, conf, setup, serverPrefix),
+            setup.drivers.get(w.name),
+            deps,
+            (cluster) => this.byKey.set(clusterKey(arm2.label, dataSet.name), cluster)
           );
-          this.byKey.set(clusterKey(arm2.label, dataSet.name), cluster);
-          await cluster.start();
-          await setup.drivers.get(w.name).prepare(cluster, deps.signal);
         }
       }
     });
@@ -69169,6 +69183,24 @@ var RunClusters = class {
     }
   }
 };
+function armClusterSpec(arm2, label, conf, setup, cpuPrefix) {
+  return {
+    label,
+    ...cpuPrefix ? { cpuPrefix } : {},
+    binDir: arm2.binDir,
+    parentDir: setup.tmpDir,
+    conf,
+    runAs: setup.runAs,
+    dataChecksums: setup.dataChecksums
+  };
+}
+async function loadedCluster(spec, driver, deps, keep) {
+  const cluster = await PgCluster.create(spec, deps);
+  keep(cluster);
+  await cluster.start();
+  await driver.prepare(cluster, deps.signal);
+  return cluster;
+}
 function clusterKey(arm2, dataSet) {
   return `${arm2}\0${dataSet}`;
 }
@@ -69668,10 +69700,10 @@ var CPU_DIR3 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
   const root = options.root ?? "/";
   const windowS = options.windowS ?? 2;
-  const sleep6 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const sleep7 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const topology = await readTopology(root);
   const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep6(windowS * 1e3);
+  if (windowS > 0) await sleep7(windowS * 1e3);
   const after = await takeLoadSnapshot(root);
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [
@@ -70728,11 +70760,12 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile3, mkdir as mkdir4, readFile as readFile8, writeFile as writeFile5 } from "node:fs/promises";
-import path16 from "node:path";
-import { setTimeout as sleep3 } from "node:timers/promises";
+import { chown as chown3, copyFile as copyFile3, mkdir as mkdir4, readFile as readFile9, writeFile as writeFile5 } from "node:fs/promises";
+import path17 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
+import { setTimeout as sleep2 } from "node:timers/promises";
+var BACKEND_EXIT_WAIT_S = 60;
 var CONNECTION_LOG_SETTINGS = {
   log_connections: "on",
   log_line_prefix: "'%m [%p] '"
@@ -70744,6 +70777,17 @@ function clientBackendPids(logText, applicationName) {
     if (m[2] === applicationName) pids.push(Number(m[1]));
   }
   return pids;
+}
+async function waitForExit(pids, signal) {
+  const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
+  for (const pid of pids) {
+    while (!await hasExited(pid)) {
+      signal?.throwIfAborted();
+      if (Date.now() > deadline)
+        throw new Error(`backend ${pid} did not exit within ${BACKEND_EXIT_WAIT_S} s`);
+      await sleep2(10);
+    }
+  }
 }
 
 // src/postgres/instructions/cachegrind-file.ts
@@ -70801,31 +70845,46 @@ function sumProfiles(profiles) {
   return sum2;
 }
 
-// src/postgres/instructions/counter.ts
-async function probeCounters(runner) {
-  const vg = await runner.run("valgrind", ["--version"]).catch(() => void 0);
-  const valgrind = vg?.exitCode === 0 ? vg.stdout.trim() : void 0;
-  const perf = await runner.run("perf", ["stat", "-x", ",", "-e", "instructions:u", "true"]).catch(() => void 0);
-  const hardware = hardwareCounts(perf?.exitCode ?? null, perf?.stderr ?? "");
-  return {
-    ...valgrind ? { valgrind } : {},
-    hardware,
-    ...hardware ? {} : { hardwareWhy: perf ? perfProblem(perf.stderr) : "perf is not installed" }
-  };
+// src/postgres/instructions/cachegrind-run.ts
+import { readFile as readFile7 } from "node:fs/promises";
+import path16 from "node:path";
+import { setTimeout as sleep3 } from "node:timers/promises";
+function cachegrindWrapper(outDir) {
+  return [
+    "valgrind",
+    "--tool=cachegrind",
+    "--cache-sim=no",
+    "--quiet",
+    `--cachegrind-out-file=${path16.join(outDir, "cg.%p")}`
+  ];
 }
-function hardwareCounts(exitCode, stderr) {
-  if (exitCode !== 0) return false;
-  const line = stderr.split("\n").find((l) => l.includes("instructions"));
-  return line !== void 0 && /^\d+,/.test(line.trim());
+function cachegrindFileOf(outDir, pid) {
+  return path16.join(outDir, `cg.${pid}`);
 }
-function perfProblem(stderr) {
-  const line = stderr.split("\n").find((l) => l.includes("instructions")) ?? stderr.trim().split("\n")[0];
-  return `perf stat -e instructions:u: ${line?.trim() || "failed"}`;
+async function waitForProfile(file2, signal) {
+  const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
+  for (; ; ) {
+    signal?.throwIfAborted();
+    const text2 = await readFile7(file2, "utf8").catch(() => void 0);
+    if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${file2}: the backend wrote no complete cachegrind file within ${BACKEND_EXIT_WAIT_S} s`
+      );
+    }
+    await sleep3(100);
+  }
+}
+function sumIr(profiles) {
+  return profiles.reduce((s, p) => s + p.totalIr, 0);
 }
 
+// src/postgres/instructions/counter.ts
+init_errors();
+
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile7, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
-import { setTimeout as sleep2 } from "node:timers/promises";
+import { readFile as readFile8, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
+import { setTimeout as sleep4 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
 function perfStatCount(csv, event) {
@@ -70856,7 +70915,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile7(outFile, "utf8").catch(() => "");
+  const text2 = await readFile8(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -70872,13 +70931,13 @@ async function attached(outFile, ended) {
     const pid = await perfPid(outFile);
     if (pid !== void 0 && await holdsPerfEvent(pid)) return;
     if (Date.now() > deadline) throw new Error(`perf stat did not attach within ${ATTACH_WAIT_MS / 1e3} s`);
-    await sleep2(10);
+    await sleep4(10);
   }
 }
 async function perfPid(outFile) {
   for (const entry of await readdir6("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile7(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile8(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -70891,6 +70950,65 @@ async function holdsPerfEvent(pid) {
     if (target === "anon_inode:[perf_event]") return true;
   }
   return false;
+}
+
+// src/postgres/instructions/counter.ts
+async function probeCounters(runner) {
+  const vg = await runner.run("valgrind", ["--version"]).catch(() => void 0);
+  const valgrind = vg?.exitCode === 0 ? vg.stdout.trim() : void 0;
+  const perf = await runner.run("perf", ["stat", "-x", ",", "-e", "instructions:u", "true"]).catch(() => void 0);
+  const hardware = hardwareCounts(perf?.exitCode ?? null, perf?.stderr ?? "");
+  return {
+    ...valgrind ? { valgrind } : {},
+    hardware,
+    ...hardware ? {} : { hardwareWhy: perf ? perfProblem(perf.stderr) : "perf is not installed" }
+  };
+}
+function hardwareCounts(exitCode, stderr) {
+  if (exitCode !== 0) return false;
+  const line = stderr.split("\n").find((l) => l.includes("instructions"));
+  return line !== void 0 && /^\d+,/.test(line.trim());
+}
+function perfProblem(stderr) {
+  const line = stderr.split("\n").find((l) => l.includes("instructions")) ?? stderr.trim().split("\n")[0];
+  return `perf stat -e instructions:u: ${line?.trim() || "failed"}`;
+}
+function chooseCounter(choice2, probe3, what) {
+  const perf = { kind: "perf", event: choice2.perfEvent ?? HARDWARE_EVENT };
+  const perfCounts = probe3.hardware || choice2.perfEvent !== void 0;
+  if (choice2.counter === "perf") {
+    if (!perfCounts) {
+      throw new UserError(
+        `${what}: --instruction-counter perf: the CPU's counter is unavailable here (${probe3.hardwareWhy}); use auto or cachegrind`
+      );
+    }
+    return perf;
+  }
+  if (choice2.counter === "auto" && perfCounts) return perf;
+  if (!probe3.valgrind) {
+    throw new UserError(
+      `${what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)${choice2.counter === "auto" ? `, and the CPU's counter is unavailable (${probe3.hardwareWhy})` : ""}`
+    );
+  }
+  return { kind: "cachegrind" };
+}
+
+// src/postgres/instructions/counting-server.ts
+var QUIET_SETTINGS = { autovacuum: "off" };
+async function fixedLayoutPrefix(runner) {
+  const probe3 = await runner.run("setarch", ["-R", "true"]).catch(() => void 0);
+  return probe3?.exitCode === 0 ? ["setarch", "-R"] : [];
+}
+async function prewarm(cluster) {
+  try {
+    await cluster.psql("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+  } catch {
+    return false;
+  }
+  await cluster.psql(
+    "SELECT sum(pg_prewarm(c.oid)) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')"
+  );
+  return true;
 }
 
 // src/postgres/instructions/profile-diff.ts
@@ -70933,22 +71051,78 @@ function profileText(rows, header) {
 `;
 }
 
+// src/core/util/logger.ts
+function consoleLogger(options = {}) {
+  const write = options.write ?? ((line) => process.stderr.write(`${line}
+`));
+  return {
+    info: (m) => write(m),
+    warn: (m) => write(`warning: ${m}`),
+    error: (m) => write(`error: ${m}`),
+    debug: (m) => {
+      if (options.verbose) write(`debug: ${m}`);
+    },
+    async group(name, fn) {
+      write(`== ${name}`);
+      return fn();
+    }
+  };
+}
+function memoryLogger() {
+  const lines = [];
+  return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
+}
+
+// src/run/counted-runs.ts
+var NO_RUNNER = {
+  run: (command) => Promise.reject(new Error(`${command}: a driver made to be asked ran it`))
+};
+function countsTransactions(w) {
+  const deps = {
+    clientBinDir: "",
+    cpuCount: 1,
+    runner: NO_RUNNER,
+    logger: memoryLogger(),
+    searchPath: ""
+  };
+  return createDriver(w, deps).runTransactions !== void 0;
+}
+function countingClient(w, req, deps) {
+  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
+  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const driver = createDriver(w, {
+    clientBinDir,
+    cpuCount: 1,
+    runner: clientRunner,
+    logger: deps.logger,
+    searchPath: "",
+    ...deps.runAs ? { clientUser: deps.runAs } : {}
+  });
+  if (!driver.runTransactions) throw new Error(`workload ${w.name}: tool ${w.tool} runs no counted runs`);
+  return { driver, clientRunner, clientBinDir };
+}
+function countingClusterSpec(arm2, what, conf, setup) {
+  return armClusterSpec(arm2, `${arm2.label}/${what}`, conf, setup);
+}
+function loadedCountingCluster(arm2, what, conf, driver, setup, deps, keep) {
+  return loadedCluster(countingClusterSpec(arm2, what, conf, setup), driver, deps, keep);
+}
+
 // src/flows/compare/instruction-phase.ts
 var INSTRUCTION_CLIENTS = 1;
 var APP_NAME = "pgbench";
 var KEPT_MOVERS = 10;
-var FILE_WAIT_S = 60;
 function instructionWorkloads(workloads) {
   return workloads.filter((w) => w.instructions !== void 0);
 }
 function checkInstructionWorkloads(workloads) {
   for (const w of instructionWorkloads(workloads)) {
-    if (w.tool !== "pgbench") {
+    if (!countsTransactions(w)) {
       throw new UserError(
         `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`
       );
     }
-    if (w.pipeline !== void 0) {
+    if (w.tool === "pgbench" && w.pipeline !== void 0) {
       throw new UserError(
         `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`
       );
@@ -71003,71 +71177,22 @@ async function countInstructions(items, req, deps, options) {
   );
   return record2;
 }
-function chooseCounter(choice2, probe3, what) {
-  const perf = { kind: "perf", event: choice2.perfEvent ?? HARDWARE_EVENT };
-  const perfCounts = probe3.hardware || choice2.perfEvent !== void 0;
-  if (choice2.counter === "perf") {
-    if (!perfCounts) {
-      throw new UserError(
-        `${what}: --instruction-counter perf: the CPU's counter is unavailable here (${probe3.hardwareWhy}); use auto or cachegrind`
-      );
-    }
-    return perf;
-  }
-  if (choice2.counter === "auto" && perfCounts) return perf;
-  if (!probe3.valgrind) {
-    throw new UserError(
-      `${what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)${choice2.counter === "auto" ? `, and the CPU's counter is unavailable (${probe3.hardwareWhy})` : ""}`
-    );
-  }
-  return { kind: "cachegrind" };
-}
-function phaseClient(w, req, deps) {
-  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
-  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
-  const driver = createDriver(w, {
-    clientBinDir,
-    cpuCount: 1,
-    runner: clientRunner,
-    logger: deps.logger,
-    searchPath: "",
-    ...deps.runAs ? { clientUser: deps.runAs } : {}
-  });
-  return { clientRunner, clientBinDir, driver };
-}
-function phaseCluster(arm2, what, conf, req, deps) {
-  return PgCluster.create(
-    {
-      label: `${arm2.label}/${what}`,
-      binDir: arm2.binDir,
-      ...req.tmpDir ? { parentDir: req.tmpDir } : {},
-      conf,
-      ...deps.runAs ? { runAs: deps.runAs } : {},
-      dataChecksums: req.dataChecksums
-    },
-    deps
-  );
-}
 async function measureWorkload(w, settings2, req, deps, record2, options) {
   const { logger } = deps;
-  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
+  const { driver } = countingClient(w, req, deps);
+  const clusters = [];
   const servers = [];
   try {
     await logger.group(`${options.what}: ${w.name}`, async () => {
       for (const arm2 of req.arms) {
         deps.signal?.throwIfAborted();
-        servers.push(await startServer(w, arm2, driver, req, deps));
+        servers.push(await startServer(w, arm2, driver, req, deps, (c) => clusters.push(c)));
       }
       for (let rep = 1; rep <= settings2.repetitions; rep++) {
         const order = rep % 2 === 1 ? servers : [...servers].reverse();
         for (const server of order) {
           deps.signal?.throwIfAborted();
-          const sample = await measureRepetition(w, settings2, rep, server, clientBinDir, {
-            ...deps,
-            runner: clientRunner,
-            // perf attaches to the postmaster as pgperf itself, which started it.
-            counterRunner: deps.runner
-          });
+          const sample = await measureRepetition(w, settings2, rep, server, driver, deps);
           record2.samples.push(sample);
           logger.info(
             `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings2.repetitions}: ${Math.round(sample.perTx)} instr/tx`
@@ -71088,83 +71213,57 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
     record2.failures.push({ workload: w.name, reason });
     logger.warn(`${options.what} ${w.name}: not measured: ${reason}`);
   } finally {
-    for (const s of servers) await s.cluster.destroy();
+    for (const c of clusters) await c.destroy();
   }
 }
-async function startServer(w, arm2, driver, req, deps) {
-  const cluster = await phaseCluster(
-    arm2,
-    "instructions",
-    {
-      maxClients: Math.max(...w.clients),
-      workloadSettings: w.settings,
-      armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
-    },
-    req,
-    deps
-  );
-  try {
-    await cluster.start();
-    await driver.prepare(cluster, deps.signal);
-    await cluster.stop();
-    const countDir = path16.join(cluster.dir, deps.counter.kind);
-    await mkdir4(countDir, { mode: 493 });
-    if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
-    const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
-    const wrapper = [...deps.fixedLayout, ...counted];
-    await cluster.start(wrapper.length > 0 ? { wrapper } : {});
-    await driver.beforeRun(cluster);
-    if (!await prewarm(cluster))
-      deps.logger.warn(
-        `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
-      );
-    return { arm: arm2, cluster, countDir, runs: [] };
-  } catch (e) {
-    await cluster.destroy();
-    throw e;
-  }
+async function startServer(w, arm2, driver, req, deps, keep) {
+  const conf = {
+    maxClients: Math.max(...w.clients),
+    workloadSettings: w.settings,
+    armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
+  };
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  const cluster = await loadedCountingCluster(arm2, "instructions", conf, driver, setup, deps, keep);
+  await cluster.stop();
+  const countDir = path17.join(cluster.dir, deps.counter.kind);
+  await mkdir4(countDir, { mode: 493 });
+  if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
+  const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
+  const wrapper = [...deps.fixedLayout, ...counted];
+  await cluster.start(wrapper.length > 0 ? { wrapper } : {});
+  await driver.beforeRun(cluster);
+  if (!await prewarm(cluster))
+    deps.logger.warn(
+      `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
+    );
+  return { arm: arm2, cluster, countDir, runs: [] };
 }
-async function prewarm(cluster) {
-  try {
-    await cluster.psql("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
-  } catch {
-    return false;
-  }
-  await cluster.psql(
-    "SELECT sum(pg_prewarm(c.oid)) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')"
-  );
-  return true;
+function runCounted(driver, cluster, transactions, seed, signal) {
+  return driver.runTransactions(cluster, {
+    clients: INSTRUCTION_CLIENTS,
+    transactions,
+    seed,
+    applicationName: APP_NAME,
+    ...signal ? { signal } : {}
+  });
 }
-var QUIET_SETTINGS = { autovacuum: "off" };
-async function fixedLayoutPrefix(runner) {
-  const probe3 = await runner.run("setarch", ["-R", "true"]).catch(() => void 0);
-  return probe3?.exitCode === 0 ? ["setarch", "-R"] : [];
-}
-function cachegrindWrapper(outDir) {
-  return [
-    "valgrind",
-    "--tool=cachegrind",
-    "--cache-sim=no",
-    "--quiet",
-    `--cachegrind-out-file=${path16.join(outDir, "cg.%p")}`
-  ];
-}
-async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) {
+async function measureRepetition(w, settings2, rep, server, driver, deps) {
   const { cluster } = server;
   const seed = 1e3 + rep;
   if (rep === 1 && settings2.warmup > 0) {
-    await runTransactions(w, cluster, settings2.warmup, seed, clientBinDir, deps);
+    await runCounted(driver, cluster, settings2.warmup, seed, deps.signal);
   }
+  const findBackends = (transactions) => runAndFindBackends(server, () => runCounted(driver, cluster, transactions, seed, deps.signal));
   let shortInstructions;
   let longInstructions;
   if (deps.counter.kind === "perf") {
     const event = deps.counter.event;
-    const count2 = (transactions, length) => perfCountedRun(w, server, transactions, seed, clientBinDir, { ...deps, event }, `${rep}.${length}`);
+    const count2 = (transactions, length) => perfCountedRun(server, transactions, findBackends, { ...deps, event }, `${rep}.${length}`);
     shortInstructions = await count2(settings2.short, "short");
     longInstructions = await count2(settings2.long, "long");
   } else {
-    const short3 = await countedRun(w, server, settings2.short, seed, clientBinDir, deps);
-    const long = await countedRun(w, server, settings2.long, seed, clientBinDir, deps);
+    const short3 = await cachegrindCountedRun(server, settings2.short, findBackends, deps.signal);
+    const long = await cachegrindCountedRun(server, settings2.long, findBackends, deps.signal);
     server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
     shortInstructions = sumIr(short3.profiles);
     longInstructions = sumIr(long.profiles);
@@ -71180,21 +71279,28 @@ async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) 
     perTx: perTransaction(shortInstructions, longInstructions, settings2)
   };
 }
-async function perfCountedRun(w, server, transactions, seed, clientBinDir, deps, name) {
+async function perfCountedRun(server, transactions, findBackends, deps, name) {
   if (transactions === 0) return 0;
   const pid = await server.cluster.postmasterPid();
   if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
-  const out = path16.join(server.countDir, `perf-stat.${name}.csv`);
-  return countDuring(pid, deps.event, out, deps.counterRunner, async () => {
-    const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
+  const out = path17.join(server.countDir, `perf-stat.${name}.csv`);
+  return countDuring(pid, deps.event, out, deps.runner, async () => {
+    const pids = await findBackends(transactions);
     await waitForExit(pids, deps.signal);
   });
 }
-async function runAndFindBackends(w, server, transactions, seed, clientBinDir, deps) {
+async function cachegrindCountedRun(server, transactions, findBackends, signal) {
+  if (transactions === 0) return { profiles: [], files: [] };
+  const pids = await findBackends(transactions);
+  const files = pids.map((pid) => cachegrindFileOf(server.countDir, pid));
+  const profiles = await Promise.all(files.map((f) => waitForProfile(f, signal)));
+  return { profiles, files };
+}
+async function runAndFindBackends(server, run3) {
   const { cluster } = server;
-  const logBefore = (await readFile8(cluster.logFile, "utf8").catch(() => "")).length;
-  await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
-  const log = (await readFile8(cluster.logFile, "utf8")).slice(logBefore);
+  const logBefore = (await readFile9(cluster.logFile, "utf8").catch(() => "")).length;
+  await run3();
+  const log = (await readFile9(cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, APP_NAME);
   if (pids.length === 0) {
     throw new Error(
@@ -71203,60 +71309,8 @@ async function runAndFindBackends(w, server, transactions, seed, clientBinDir, d
   }
   return pids;
 }
-async function waitForExit(pids, signal) {
-  const deadline = Date.now() + FILE_WAIT_S * 1e3;
-  for (const pid of pids) {
-    while (!await hasExited(pid)) {
-      signal?.throwIfAborted();
-      if (Date.now() > deadline) throw new Error(`backend ${pid} did not exit within ${FILE_WAIT_S} s`);
-      await sleep3(10);
-    }
-  }
-}
-function sumIr(profiles) {
-  return profiles.reduce((s, p) => s + p.totalIr, 0);
-}
-async function countedRun(w, server, transactions, seed, clientBinDir, deps) {
-  if (transactions === 0) return { profiles: [], files: [] };
-  const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
-  const files = pids.map((pid) => path16.join(server.countDir, `cg.${pid}`));
-  const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
-  return { profiles, files };
-}
-async function runTransactions(w, cluster, transactions, seed, clientBinDir, deps) {
-  const args = measureArgs({
-    workload: w,
-    connection: cluster.connection,
-    clients: INSTRUCTION_CLIENTS,
-    durationS: 0,
-    seed,
-    cpuCount: 1,
-    transactions
-  });
-  const res = await deps.runner.run(path16.join(clientBinDir, "pgbench"), args, {
-    env: { LC_ALL: "C", PGAPPNAME: APP_NAME },
-    ...deps.signal ? { signal: deps.signal } : {}
-  });
-  if (res.exitCode !== 0) {
-    throw new Error(
-      `arm ${cluster.label}: pgbench -t ${transactions} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`
-    );
-  }
-}
-async function waitForProfile(file2, signal) {
-  const deadline = Date.now() + FILE_WAIT_S * 1e3;
-  for (; ; ) {
-    signal?.throwIfAborted();
-    const text2 = await readFile8(file2, "utf8").catch(() => void 0);
-    if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
-    if (Date.now() > deadline) {
-      throw new Error(`${file2}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
-    }
-    await sleep3(100);
-  }
-}
 async function writeProfiles(w, settings2, servers, runDir, profileDir) {
-  const dir = path16.join(runDir, profileDir);
+  const dir = path17.join(runDir, profileDir);
   await mkdir4(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
   const median2 = (s) => {
@@ -71271,16 +71325,16 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   for (const s of servers) {
     const files = median2(s).files;
     for (const [i, f] of files.entries()) {
-      await copyFile3(f, path16.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+      await copyFile3(f, path17.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
     }
   }
   const [base, ...heads] = servers;
   const profiles = [];
   for (const head of heads) {
     const rows = diffProfiles(armRuns(base), armRuns(head));
-    const file2 = path16.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
+    const file2 = path17.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
     await writeFile5(
-      path16.join(runDir, file2),
+      path17.join(runDir, file2),
       profileText(
         rows,
         `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
@@ -71297,6 +71351,14 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   }
   return profiles;
 }
+function phaseCluster(arm2, what, conf, req, deps) {
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  return PgCluster.create(countingClusterSpec(arm2, what, conf, setup), deps);
+}
+async function runTransactions(w, cluster, transactions, seed, clientBinDir, deps) {
+  const { driver } = countingClient(w, { arms: [], clientBinDir }, { ...deps, runAs: void 0 });
+  await runCounted(driver, cluster, transactions, seed, deps.signal);
+}
 
 // src/flows/compare/explain-phase.ts
 init_errors();
@@ -71308,7 +71370,7 @@ function explainTargets(comparison, workloads, counted) {
       const changed = cell.verdict === "improvement" || cell.verdict === "regression" && (cell.confirmation?.confirmed ?? true);
       if (!changed || cell.unstable !== void 0) continue;
       const w = workloads.find((x) => x.name === cell.workload);
-      if (!w || w.tool !== "pgbench" || w.pipeline !== void 0) continue;
+      if (!w || !countsTransactions(w) || w.tool === "pgbench" && w.pipeline !== void 0) continue;
       if (counted?.profiles.some((p) => p.workload === w.name && p.head === arm2.head)) continue;
       const known = targets.find((t) => t.head === arm2.head && t.workload === w.name);
       if (known) known.cells.push(cell.id);
@@ -71360,7 +71422,7 @@ init_errors();
 // src/postgres/plan-capture.ts
 init_errors();
 import { access as access5 } from "node:fs/promises";
-import path17 from "node:path";
+import path18 from "node:path";
 var STAT_STATEMENTS = "pg_stat_statements";
 var RUN_SPECIFIC_LINE = new RegExp(
   `^\\s*(?:${[
@@ -71413,9 +71475,9 @@ function statementKey(text2) {
 async function hasStatStatements(binDir, runner) {
   const dirs = await installDirs(binDir, runner);
   const control = await anyExists(
-    dirs.share.map((d) => path17.join(d, "extension", `${STAT_STATEMENTS}.control`))
+    dirs.share.map((d) => path18.join(d, "extension", `${STAT_STATEMENTS}.control`))
   );
-  const library = await anyExists(dirs.lib.map((d) => path17.join(d, `${STAT_STATEMENTS}.so`)));
+  const library = await anyExists(dirs.lib.map((d) => path18.join(d, `${STAT_STATEMENTS}.so`)));
   return control && library;
 }
 async function anyExists(files) {
@@ -71429,18 +71491,18 @@ async function anyExists(files) {
   return false;
 }
 async function installDirs(binDir, runner) {
-  const res = await runner.run(path17.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
+  const res = await runner.run(path18.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
   const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
-  const prefix = path17.dirname(binDir);
+  const prefix = path18.dirname(binDir);
   const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
   return {
     share: [
       ...share ? [share] : [],
-      path17.join(prefix, "share", "postgresql"),
-      path17.join(prefix, "share"),
+      path18.join(prefix, "share", "postgresql"),
+      path18.join(prefix, "share"),
       ...major ? [`/usr/share/postgresql/${major}`] : []
     ],
-    lib: [...lib ? [lib] : [], path17.join(prefix, "lib", "postgresql"), path17.join(prefix, "lib")]
+    lib: [...lib ? [lib] : [], path18.join(prefix, "lib", "postgresql"), path18.join(prefix, "lib")]
   };
 }
 function withStatStatements(current) {
@@ -71484,7 +71546,7 @@ function parseStatStatements(json2) {
 }
 
 // src/drivers/pgbench/statements.ts
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile10 } from "node:fs/promises";
 var KEYS = `\\set aid random(1, 100000 * :scale)
 \\set bid random(1, 1 * :scale)
 \\set tid random(1, 10 * :scale)
@@ -71602,7 +71664,7 @@ function withValues(statement, values = {}) {
   return out;
 }
 async function pgbenchStatements(w) {
-  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile9(s.file, "utf8")));
+  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile10(s.file, "utf8")));
   const values = w.builtin ? REPRESENTATIVE_VALUES : {};
   const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
   return statements.map(
@@ -71708,7 +71770,7 @@ async function runPlanPhase(req, deps) {
   return record2;
 }
 async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
-  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
+  const { clientRunner, clientBinDir, driver } = countingClient(w, req, deps);
   const preload = withStats ? {
     shared_preload_libraries: withStatStatements(
       arm2.settings.shared_preload_libraries ?? w.settings.shared_preload_libraries
@@ -71758,8 +71820,8 @@ function withPlans(result, record2) {
 
 // src/postgres/builds/compiled-code.ts
 import { createHash as createHash6 } from "node:crypto";
-import { readdir as readdir7, readFile as readFile10, readlink as readlink3 } from "node:fs/promises";
-import path18 from "node:path";
+import { readdir as readdir7, readFile as readFile11, readlink as readlink3 } from "node:fs/promises";
+import path19 from "node:path";
 
 // src/postgres/builds/elf.ts
 var SHT_SYMTAB = 2;
@@ -71848,13 +71910,13 @@ async function codeFiles(installDir) {
   const walk = async (rel, keep) => {
     let entries;
     try {
-      entries = await readdir7(path18.join(installDir, rel), { withFileTypes: true });
+      entries = await readdir7(path19.join(installDir, rel), { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT") return;
       throw e;
     }
     for (const entry of entries) {
-      const child = path18.posix.join(rel, entry.name);
+      const child = path19.posix.join(rel, entry.name);
       if (entry.isDirectory()) await walk(child, keep);
       else if (keep(child)) files.set(child, entry);
     }
@@ -71865,7 +71927,7 @@ async function codeFiles(installDir) {
   return files;
 }
 function ownPaths(installDir) {
-  const slot = path18.basename(installDir);
+  const slot = path19.basename(installDir);
   return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
 }
 function masked(bytes, strings) {
@@ -71883,17 +71945,17 @@ function masked(bytes, strings) {
   return out;
 }
 async function normalised(installDir, rel, entry, own2) {
-  const file2 = path18.join(installDir, rel);
+  const file2 = path19.join(installDir, rel);
   if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
-  const bytes = masked(await readFile10(file2), own2);
+  const bytes = masked(await readFile11(file2), own2);
   return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
 }
 function digest(bytes) {
   return createHash6("sha256").update(bytes).digest("hex");
 }
 async function compareCompiledCode(base, head) {
-  const baseDir = path18.resolve(path18.dirname(base.binDir));
-  const headDir = path18.resolve(path18.dirname(head.binDir));
+  const baseDir = path19.resolve(path19.dirname(base.binDir));
+  const headDir = path19.resolve(path19.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
   const headOwn = ownPaths(headDir);
   const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
@@ -71953,8 +72015,8 @@ function changedFunctions(base, head) {
 }
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile11, stat as stat3 } from "node:fs/promises";
-import path19 from "node:path";
+import { readFile as readFile12, stat as stat3 } from "node:fs/promises";
+import path20 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -71973,7 +72035,7 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path19.resolve(binDir, "postgres");
+  const postgres = path20.resolve(binDir, "postgres");
   const st = await stat3(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
@@ -72015,7 +72077,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile11(install.postgres).catch(() => void 0);
+  const binary = await readFile12(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -72090,7 +72152,7 @@ async function runPipeline(req, deps) {
   await refuseUnknownSettings(arms, req.workloads, deps);
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
-  const resultsFile = path20.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path21.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
@@ -72106,7 +72168,7 @@ async function runPipeline(req, deps) {
       analysis,
       arms,
       sink,
-      logsDir: path20.join(runDir, "logs"),
+      logsDir: path21.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
@@ -72175,7 +72237,7 @@ async function compareArmsCode(arms, logger) {
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out = [];
   for (const head of heads) {
-    if (path20.resolve(head.binDir) === path20.resolve(base.binDir)) continue;
+    if (path21.resolve(head.binDir) === path21.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -72218,30 +72280,6 @@ function archiveSink(store) {
 // src/flows/compare/baseline-conditions.ts
 init_fingerprint();
 init_types();
-
-// src/core/util/logger.ts
-function consoleLogger(options = {}) {
-  const write = options.write ?? ((line) => process.stderr.write(`${line}
-`));
-  return {
-    info: (m) => write(m),
-    warn: (m) => write(`warning: ${m}`),
-    error: (m) => write(`error: ${m}`),
-    debug: (m) => {
-      if (options.verbose) write(`debug: ${m}`);
-    },
-    async group(name, fn) {
-      write(`== ${name}`);
-      return fn();
-    }
-  };
-}
-function memoryLogger() {
-  const lines = [];
-  return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
-}
-
-// src/flows/compare/baseline-conditions.ts
 function conditionsOfArm(doc, arm2) {
   const ok = doc.samples.filter((s) => s.arm === arm2.label && s.status === "ok");
   return {
@@ -72531,7 +72569,7 @@ function baselineArm(doc) {
 
 // src/flows/compare/sentinel.ts
 import { stat as stat4 } from "node:fs/promises";
-import path21 from "node:path";
+import path22 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -72547,7 +72585,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path21.join(req.runDir, "sentinel")
+      runDir: path22.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -72599,7 +72637,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat4(path21.join(binDir, "postgres"))).isFile();
+    return (await stat4(path22.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -72698,7 +72736,7 @@ async function runStoredBaseline(req, options, deps) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path22.join(req.runDir, "head")
+        runDir: path23.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -72731,7 +72769,7 @@ async function runStoredBaseline(req, options, deps) {
     info2,
     warnings
   );
-  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path23.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -72772,14 +72810,14 @@ function headArm(req) {
 
 // src/store/open/open-store.ts
 init_errors();
-import path24 from "node:path";
+import path25 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
-import { access as access6, readdir as readdir8, readFile as readFile13, stat as stat5 } from "node:fs/promises";
-import path23 from "node:path";
+import { access as access6, readdir as readdir8, readFile as readFile14, stat as stat5 } from "node:fs/promises";
+import path24 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -72788,8 +72826,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path23.join(dir, "runs");
-    this.indexDir = path23.join(dir, "index");
+    this.runsDir = path24.join(dir, "runs");
+    this.indexDir = path24.join(dir, "index");
   }
   dir;
   options;
@@ -72802,7 +72840,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path23.resolve(dir), options);
+    const store = new _DirStore(path24.resolve(dir), options);
     const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
@@ -72835,7 +72873,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile13(file2, "utf8");
+      text2 = await readFile14(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -72879,15 +72917,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path23.join(this.runsDir, `${id}.json`);
+    return path24.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path23.join(this.indexDir, `${id}.json`);
+    return path24.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile13(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile14(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -72901,7 +72939,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const text2 = await readFile13(file2, "utf8");
+      const text2 = await readFile14(file2, "utf8");
       let parsed;
       try {
         parsed = JSON.parse(text2);
@@ -72972,8 +73010,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path24.isAbsolute(xdgDataHome) ? xdgDataHome : path24.join(home, ".local", "share");
-  return path24.join(base, "pgperf", "store");
+  const base = xdgDataHome && path25.isAbsolute(xdgDataHome) ? xdgDataHome : path25.join(home, ".local", "share");
+  return path25.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -73297,7 +73335,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path25.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path26.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -73415,20 +73453,20 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path34 from "node:path";
+import path35 from "node:path";
 
 // src/postgres/builds/source.ts
 init_errors();
 import { rm as rm7, stat as stat6 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, readFile as readFile14, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
+import { link, readFile as readFile15, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
 import os10 from "node:os";
-import path26 from "node:path";
+import path27 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -73441,7 +73479,7 @@ async function acquireLock(file2, options) {
       );
       announced = true;
     }
-    await sleep4(options.pollMs ?? 1e3, options.signal);
+    await sleep5(options.pollMs ?? 1e3, options.signal);
   }
 }
 async function tryLock(file2, logger) {
@@ -73450,7 +73488,7 @@ async function tryLock(file2, logger) {
 }
 var MAX_TAKEOVERS = 20;
 async function takeLock(file2, logger) {
-  await makeDirectory(path26.dirname(file2), { public: true });
+  await makeDirectory(path27.dirname(file2), { public: true });
   const me = { pid: process.pid, host: os10.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   for (let tries = 1; ; tries++) {
     if (tries > MAX_TAKEOVERS) {
@@ -73492,7 +73530,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile14(file2, "utf8"));
+    const owner = JSON.parse(await readFile15(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -73508,7 +73546,7 @@ function processAlive(pid) {
     return e.code === "EPERM";
   }
 }
-function sleep4(ms, signal) {
+function sleep5(ms, signal) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
@@ -73524,48 +73562,48 @@ function sleep4(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash9 } from "node:crypto";
-import { chmod as chmod3, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile15, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
-import path27 from "node:path";
+import { chmod as chmod3, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile16, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
+import path28 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir5(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path27.dirname(d)) {
+  for (let d = dir; ; d = path28.dirname(d)) {
     await chmod3(d, 493);
-    if (d === first || d === path27.dirname(d)) break;
+    if (d === first || d === path28.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path27.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path28.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path27.join(env.XDG_CACHE_HOME || path27.join(home, ".cache"), "pgperf");
+  return path28.join(env.XDG_CACHE_HOME || path28.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path27.join(root, "git"),
-    builds: path27.join(root, "builds"),
-    installs: path27.join(root, "installs"),
-    ccache: path27.join(root, "ccache"),
-    logs: path27.join(root, "logs"),
-    locks: path27.join(root, "locks")
+    git: path28.join(root, "git"),
+    builds: path28.join(root, "builds"),
+    installs: path28.join(root, "installs"),
+    ccache: path28.join(root, "ccache"),
+    logs: path28.join(root, "logs"),
+    locks: path28.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path27.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path27.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path28.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path28.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path27.join(work, "src"),
-    build: path27.join(work, "build"),
-    stage: path27.join(work, "stage"),
-    statsLog: path27.join(work, "ccache-stats.log"),
-    install: prefix ? path27.resolve(prefix) : path27.join(layout.installs, slot),
-    lock: path27.join(layout.locks, `${slot}.lock`),
-    log: path27.join(layout.logs, `${slot}.log`)
+    src: path28.join(work, "src"),
+    build: path28.join(work, "build"),
+    stage: path28.join(work, "stage"),
+    statsLog: path28.join(work, "ccache-stats.log"),
+    install: prefix ? path28.resolve(prefix) : path28.join(layout.installs, slot),
+    lock: path28.join(layout.locks, `${slot}.lock`),
+    log: path28.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -73590,7 +73628,7 @@ var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
   const outer = createHash9("sha256");
   const walk = async (rel) => {
-    const abs = path27.join(installDir, rel);
+    const abs = path28.join(installDir, rel);
     let entries;
     try {
       entries = await readdir9(abs, { withFileTypes: true });
@@ -73602,16 +73640,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path27.join(rel, entry.name);
+      const child = path28.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink4(path27.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink4(path28.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile15(path27.join(installDir, child));
+        const bytes = await readFile16(path28.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -73624,7 +73662,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile15(path27.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile16(path28.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -73639,14 +73677,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path27.join(installDir, COMPLETE_MARKER);
+  const marker = path28.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm6(installDir, { recursive: true, force: true });
-  await mkdirPublic(path27.dirname(installDir));
+  await mkdirPublic(path28.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -73679,7 +73717,7 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path28.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path29.resolve(cwd, repo)}`, local: true };
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -73687,8 +73725,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path28.join(gitRoot, `${name}.git`);
-    this.lockFile = path28.join(locksDir, `git-${name}.lock`);
+    this.dir = path29.join(gitRoot, `${name}.git`);
+    this.lockFile = path29.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -73768,7 +73806,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm7(dir, { recursive: true, force: true });
-    if (!await exists2(path28.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path29.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -73789,16 +73827,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path28.join(this.dir, "HEAD"))) return;
+    if (await exists2(path29.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path28.join(this.dir, "shallow"));
+    return exists2(path29.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path28.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path29.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -73893,9 +73931,9 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir6, readFile as readFile19, rm as rm9, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdir as mkdir6, readFile as readFile20, rm as rm9, writeFile as writeFile8 } from "node:fs/promises";
 import os12 from "node:os";
-import path33 from "node:path";
+import path34 from "node:path";
 
 // src/postgres/builds/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
@@ -73916,8 +73954,8 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile16, stat as stat7 } from "node:fs/promises";
-import path29 from "node:path";
+import { appendFile as appendFile3, readFile as readFile17, stat as stat7 } from "node:fs/promises";
+import path30 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -74109,7 +74147,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile16(path29.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile17(path30.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -74174,7 +74212,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile16(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile17(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -74229,7 +74267,7 @@ async function run(runner, command, args) {
 
 // src/postgres/builds/slot.ts
 import { readdir as readdir10, rm as rm8 } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -74249,7 +74287,7 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path30.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path31.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
@@ -74266,12 +74304,12 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir10(layout.builds).catch(() => [])) {
-    const release2 = await tryLock(path30.join(layout.locks, `${slot}.lock`), logger);
+    const release2 = await tryLock(path31.join(layout.locks, `${slot}.lock`), logger);
     if (!release2) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path30.join(layout.builds, slot)}`);
-      await rm8(path30.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path30.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path31.join(layout.builds, slot)}`);
+      await rm8(path31.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path31.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
     } finally {
       await release2();
@@ -74287,14 +74325,14 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 
 // src/postgres/builds/patches.ts
 init_errors();
-import { readFile as readFile17 } from "node:fs/promises";
-import path31 from "node:path";
+import { readFile as readFile18 } from "node:fs/promises";
+import path32 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile17(file2, "utf8");
+      content = await readFile18(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -74326,7 +74364,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path31.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path31.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path32.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path32.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -74346,12 +74384,12 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile18 } from "node:fs/promises";
+import { readFile as readFile19 } from "node:fs/promises";
 import os11 from "node:os";
-import path32 from "node:path";
+import path33 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path32.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path33.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -74380,7 +74418,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile18("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile19("/etc/os-release", "utf8"));
   } catch {
     return `${os11.type()} ${os11.release()}`;
   }
@@ -74413,7 +74451,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path33.resolve(req.cacheDir));
+  const layout = cacheLayout(path34.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -74475,7 +74513,7 @@ async function buildSlot(s) {
   };
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir6(paths.work, { recursive: true, mode: 493 });
-  await mkdir6(path33.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir6(path34.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile8(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -74527,10 +74565,10 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile19(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile20(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path33.join(paths.stage, paths.install);
+      const staged = path34.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -74560,7 +74598,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path33.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path34.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm9(paths.install, { recursive: true, force: true });
     throw e;
@@ -74571,9 +74609,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path33.join(installDir, "bin");
+  const binDir = path34.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path33.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path34.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -74607,7 +74645,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path34.resolve(req.cacheDir));
+  const layout = cacheLayout(path35.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -74637,11 +74675,11 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path56 from "node:path";
+import path57 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
-import path45 from "node:path";
+import path46 from "node:path";
 
 // src/flows/compare/comparison-options.ts
 init_errors();
@@ -74832,7 +74870,7 @@ function defined(values) {
 
 // src/flows/compare/publish.ts
 import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
-import path36 from "node:path";
+import path37 from "node:path";
 
 // src/core/compare/flow-decision.ts
 init_plain_text();
@@ -76842,7 +76880,7 @@ ${items.join("\n")}`];
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile9 } from "node:fs/promises";
-import path35 from "node:path";
+import path36 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   return decide(comparison, policy, completenessOf(result));
@@ -76870,7 +76908,7 @@ function decideShard(result, comparison, failOn) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path35.join(dir, DECISION_FILE);
+  const file2 = path36.join(dir, DECISION_FILE);
   await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -76910,11 +76948,11 @@ async function publishVerdict(verdict2, side, logger) {
   );
   const report = state ? withCommentState(rendered, state) : rendered;
   await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path36.join(resultsDir, REPORT_FILE);
+  const reportFile = path37.join(resultsDir, REPORT_FILE);
   await writeFile10(reportFile, report);
   await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
-  const resultsFile = path36.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path37.join(resultsDir, RESULTS_FILE);
   side.setOutputs(decision, comparison, { decisionFile, resultsFile, reportFile });
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   await side.post(
@@ -76962,7 +77000,7 @@ function pipelineDepsOf(deps, store) {
 }
 
 // src/adapters/action/build-arms.ts
-import path37 from "node:path";
+import path38 from "node:path";
 function sourceRepoOf(inputs, ctx) {
   return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
 }
@@ -76975,7 +77013,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path37.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path38.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -77370,7 +77408,7 @@ async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
 
 // src/adapters/action/shard-job.ts
 import { mkdir as mkdir8, writeFile as writeFile11 } from "node:fs/promises";
-import path38 from "node:path";
+import path39 from "node:path";
 init_errors();
 function shardSeedOf(inputs, ctx) {
   const spec = inputs.shard;
@@ -77392,7 +77430,7 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
     reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
   );
   await mkdir8(resultsDir, { recursive: true });
-  const reportFile = path38.join(resultsDir, reportFileName);
+  const reportFile = path39.join(resultsDir, reportFileName);
   await writeFile11(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
@@ -77410,12 +77448,12 @@ ${report}`);
 }
 
 // src/adapters/action/store-setup.ts
-import path40 from "node:path";
+import path41 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/branch/data-branch.ts
 import { rm as rm10 } from "node:fs/promises";
-import path39 from "node:path";
+import path40 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -77476,11 +77514,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path39.join(this.opts.workDir, this.opts.storePath);
+    return path40.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path39.join(this.opts.workDir, relative);
+    return path40.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -77652,7 +77690,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path40.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path41.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -77667,7 +77705,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
         remote: access7.dataBranchRemote,
         ...access7.dataBranchCredentials ? { credentials: access7.dataBranchCredentials } : {},
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path40.join(access7.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path41.join(access7.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -77712,7 +77750,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path40.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path41.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -77813,31 +77851,31 @@ function checkClaims(result, target, file2) {
 }
 
 // src/adapters/action/workloads.ts
-import path44 from "node:path";
+import path45 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile20, stat as stat8 } from "node:fs/promises";
-import path43 from "node:path";
+import { readFile as readFile21, stat as stat8 } from "node:fs/promises";
+import path44 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path41 from "node:path";
+import path42 from "node:path";
 async function confinedPath(root, name) {
-  if (path41.isAbsolute(name)) {
+  if (path42.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path41.resolve(root, name));
+    real = await realpath(path42.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path41.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path42.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path41.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path41.isAbsolute(inside)) {
+  const inside = path42.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path42.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -77852,7 +77890,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path42 from "node:path";
+import path43 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -77861,15 +77899,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path42.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path42.dirname(dir)) {
-    const candidate = path42.join(dir, "workloads");
-    if (existsSync2(path42.join(candidate, "workload.schema.json"))) return candidate;
-    if (path42.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path43.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path43.dirname(dir)) {
+    const candidate = path43.join(dir, "workloads");
+    if (existsSync2(path43.join(candidate, "workload.schema.json"))) return candidate;
+    if (path43.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path42.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path43.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -77891,7 +77929,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path42.join(workloadsDir, `${name}.yml`);
+  const file2 = path43.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -77924,7 +77962,7 @@ async function loadWorkloadFile(file2) {
         `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
       );
     }
-    text2 = await readFile20(file2, "utf8");
+    text2 = await readFile21(file2, "utf8");
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
@@ -77967,7 +78005,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path43.dirname(path43.resolve(file2));
+  const dir = path44.dirname(path44.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -78106,7 +78144,7 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path44.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path45.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/benchmark-mode.ts
@@ -78208,8 +78246,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path45.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path45.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path46.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path46.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -78225,10 +78263,10 @@ function describeCommit2(c) {
 }
 
 // src/adapters/action/comment-mode.ts
-import path46 from "node:path";
+import path47 from "node:path";
 init_read_results();
 var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path46.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path47.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
@@ -78237,7 +78275,7 @@ var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
 
 // src/adapters/action/consolidate-mode.ts
 import { writeFile as writeFile12, mkdir as mkdir9 } from "node:fs/promises";
-import path48 from "node:path";
+import path49 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -78547,7 +78585,7 @@ function mergedShard(ref, samples) {
 init_read_results();
 init_errors();
 import { readdir as readdir11 } from "node:fs/promises";
-import path47 from "node:path";
+import path48 from "node:path";
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
@@ -78556,7 +78594,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path47.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path48.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -78771,7 +78809,7 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
   const { selection, outstanding } = useStore && inputs.waitTimeoutS > 0 ? await waitForShards(
     gather2,
     { timeoutS: inputs.waitTimeoutS, pollS: POLL_S },
-    { logger, sleep: sleep5, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
+    { logger, sleep: sleep6, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
   ) : await gather2().then((s) => ({ selection: s, outstanding: outstandingShards(s.shards) }));
   for (const note of selection.notes) logger.info(note);
   if (selection.shards.length === 0) {
@@ -78801,11 +78839,11 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     commentStateOf(judged.decision, target.headSha, ctx.runId)
   );
   await mkdir9(resultsDir, { recursive: true });
-  const reportFile = path48.join(resultsDir, REPORT_FILE);
+  const reportFile = path49.join(resultsDir, REPORT_FILE);
   await writeFile12(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path48.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path49.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile12(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
@@ -78836,7 +78874,7 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   );
   return outcomeOf(decision, resultsFiles[0], reportFile);
 }
-function sleep5(ms, signal) {
+function sleep6(ms, signal) {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -78850,10 +78888,10 @@ function sleep5(ms, signal) {
 
 // src/adapters/action/nightly-mode.ts
 import { mkdir as mkdir11, writeFile as writeFile14 } from "node:fs/promises";
-import path51 from "node:path";
+import path52 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path50 from "node:path";
+import path51 from "node:path";
 import { writeFile as writeFile13 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
@@ -79609,12 +79647,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir10 } from "node:fs/promises";
-import path49 from "node:path";
+import path50 from "node:path";
 async function writeSite(dir, files) {
   await mkdir10(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path49.join(dir, f.file);
+    const target = path50.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -79630,7 +79668,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile13(path50.join(dir, ".nojekyll"), "");
+  await writeFile13(path51.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -80441,8 +80479,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps, store);
-  const resultsFile = path51.join(resultsDir, RESULTS_FILE);
-  const reportFile = path51.join(resultsDir, REPORT_FILE);
+  const resultsFile = path52.join(resultsDir, RESULTS_FILE);
+  const reportFile = path52.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
   const api = deps.api;
@@ -80587,7 +80625,7 @@ function nightlyHead(inputs, ctx, deps, head) {
   }
   return nightlyHeadOf(
     {
-      ...inputs.headBinDir ? { binDir: path51.resolve(inputs.headBinDir) } : {},
+      ...inputs.headBinDir ? { binDir: path52.resolve(inputs.headBinDir) } : {},
       commit: head,
       source: () => ({
         repo: sourceRepoOf(inputs, ctx),
@@ -80601,7 +80639,7 @@ function nightlyHead(inputs, ctx, deps, head) {
 
 // src/adapters/action/calibrate-mode.ts
 import { writeFile as writeFile15 } from "node:fs/promises";
-import path52 from "node:path";
+import path53 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -80681,7 +80719,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path52.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path53.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
@@ -80717,7 +80755,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path52.join(resultsDir, CALIBRATION_FILE);
+    const calibrationFile = path53.join(resultsDir, CALIBRATION_FILE);
     await writeFile15(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
@@ -80733,15 +80771,15 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path52.join(resultsDir, RESULTS_FILE));
+    io.setOutput("results-json", path53.join(resultsDir, RESULTS_FILE));
     const decision = calibrationDecision(outcome.result, calibration, inputs.failOn);
     return publishGate(
       io,
       decision,
       {
         dir: resultsDir,
-        resultsFile: path52.join(resultsDir, RESULTS_FILE),
-        reportFile: path52.join(resultsDir, REPORT_FILE)
+        resultsFile: path53.join(resultsDir, RESULTS_FILE),
+        reportFile: path53.join(resultsDir, REPORT_FILE)
       },
       (l) => logger.info(l)
     );
@@ -80752,7 +80790,7 @@ ${text2}\`\`\`
 
 // src/adapters/action/bisect-mode.ts
 import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
-import path55 from "node:path";
+import path56 from "node:path";
 
 // src/flows/bisect/one-cell.ts
 init_errors();
@@ -80806,14 +80844,14 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
 }
 
 // src/flows/bisect/run-bisection.ts
-import path54 from "node:path";
+import path55 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path53 from "node:path";
+import path54 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path53.resolve(req.cacheDir));
+  const layout = cacheLayout(path54.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -81072,7 +81110,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path54.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path55.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -81220,8 +81258,8 @@ var BISECT_FILE = "bisect.json";
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
-  const reportFile = path55.join(resultsDir, REPORT_FILE);
-  const bisectFile = path55.join(resultsDir, BISECT_FILE);
+  const reportFile = path56.join(resultsDir, REPORT_FILE);
+  const bisectFile = path56.join(resultsDir, BISECT_FILE);
   const skip = skipReason(ctx);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -81452,7 +81490,7 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path55.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path56.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -81737,7 +81775,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path56.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path57.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -81869,7 +81907,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path57.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path58.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -81894,7 +81932,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path57.resolve(path57.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path58.resolve(path58.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

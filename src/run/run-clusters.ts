@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Workload } from '../drivers/workload.js';
 import type { Driver, RunOutcome } from '../drivers/common/driver.js';
 import { dataSetShape } from '../drivers/registry.js';
-import { PgCluster, type ClusterDeps } from '../postgres/cluster/cluster.js';
+import { PgCluster, type ClusterDeps, type ClusterSpec } from '../postgres/cluster/cluster.js';
 import { settingsHash } from '../postgres/cluster/conf.js';
 import type { RunAsUser } from '../postgres/cluster/run-as.js';
 import type { CpuPlan } from '../machine/pinning.js';
@@ -88,25 +88,17 @@ export class RunClusters {
           const label = this.dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
           logger.info(`arm ${label}: initdb, start, load (${setup.serverVersions[i]!})`);
           const serverPrefix = setup.cpuPlans.get(w.name)?.serverPrefix;
-          const cluster = await PgCluster.create(
-            {
-              label,
-              ...(serverPrefix ? { cpuPrefix: serverPrefix } : {}),
-              binDir: arm.binDir,
-              parentDir: setup.tmpDir,
-              conf: {
-                maxClients: dataSet.maxClients,
-                workloadSettings: w.settings,
-                armSettings: arm.settings,
-              },
-              runAs: setup.runAs,
-              dataChecksums: setup.dataChecksums,
-            },
+          const conf = {
+            maxClients: dataSet.maxClients,
+            workloadSettings: w.settings,
+            armSettings: arm.settings,
+          };
+          await loadedCluster(
+            armClusterSpec(arm, label, conf, setup, serverPrefix),
+            setup.drivers.get(w.name)!,
             deps,
+            (cluster) => this.byKey.set(clusterKey(arm.label, dataSet.name), cluster),
           );
-          this.byKey.set(clusterKey(arm.label, dataSet.name), cluster);
-          await cluster.start();
-          await setup.drivers.get(w.name)!.prepare(cluster, deps.signal);
         }
       }
     });
@@ -150,6 +142,46 @@ export class RunClusters {
       }
     }
   }
+}
+
+/**
+ * A cluster of `arm`: its install, under --tmp-dir, run as the run-as user, with `conf` (the workload's
+ * settings and the arm's, and whatever the caller adds). The run's clusters and the counted runs' own
+ * servers (counted-runs.ts) are made the same way.
+ */
+export function armClusterSpec(
+  arm: ArmSpec,
+  label: string,
+  conf: ClusterSpec['conf'],
+  setup: Pick<ClusterSetup, 'runAs' | 'tmpDir' | 'dataChecksums'>,
+  cpuPrefix?: string[],
+): ClusterSpec {
+  return {
+    label,
+    ...(cpuPrefix ? { cpuPrefix } : {}),
+    binDir: arm.binDir,
+    parentDir: setup.tmpDir,
+    conf,
+    runAs: setup.runAs,
+    dataChecksums: setup.dataChecksums,
+  };
+}
+
+/**
+ * initdb, start and load the workload's data set with its driver. `keep` gets the cluster as soon as it
+ * exists, so that whoever keeps it removes it even when the start or the load fails half-way.
+ */
+export async function loadedCluster(
+  spec: ClusterSpec,
+  driver: Pick<Driver, 'prepare'>,
+  deps: ClusterDeps & { signal?: AbortSignal | undefined },
+  keep: (cluster: PgCluster) => void,
+): Promise<PgCluster> {
+  const cluster = await PgCluster.create(spec, deps);
+  keep(cluster);
+  await cluster.start();
+  await driver.prepare(cluster, deps.signal);
+  return cluster;
 }
 
 function clusterKey(arm: string, dataSet: string): string {

@@ -42,6 +42,19 @@ export function measuredRun(target: BenchTarget, spec: RunSpec): MeasuredRun {
   return { connection: target.connection, clients: spec.clients, durationS: spec.durationS, seed: spec.seed };
 }
 
+/**
+ * One counted run (Driver.runTransactions): a fixed number of transactions per client instead of a
+ * duration, for measurements that difference two run lengths or read counters over one run.
+ */
+export interface CountedRunSpec {
+  clients: number;
+  transactions: number;
+  seed: number;
+  /** The application name its connections carry: the caller finds their backends by it in the server log. */
+  applicationName: string;
+  signal?: AbortSignal;
+}
+
 export interface RunOutcome {
   ok: boolean;
   /** One line saying why the run does not count (exit code, aborted run, failed transactions, ...). */
@@ -68,6 +81,12 @@ export interface Driver {
   /** Resets state that would otherwise carry over between runs (VACUUM, CHECKPOINT). */
   beforeRun(target: BenchTarget): Promise<void>;
   run(target: BenchTarget, spec: RunSpec): Promise<RunOutcome>;
+  /**
+   * Runs exactly `spec.transactions` per client, plainly (no progress, no pipeline, no transaction log);
+   * throws when the run fails. Absent when the tool runs for a time only: the measurements that need
+   * counted runs (instruction counts, per-statement counters) refuse its workloads.
+   */
+  runTransactions?(target: BenchTarget, spec: CountedRunSpec): Promise<void>;
   /**
    * Removes what prepare() created, for clusters that outlive a run. The run loop does not call it: it
    * removes each cluster whole at the end.

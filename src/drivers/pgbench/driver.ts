@@ -112,6 +112,28 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
         await logDir?.remove();
       }
     },
+
+    async runTransactions(target, spec) {
+      // pgbench -t: the same statements as the timed runs, one per round trip (without the pipeline script).
+      const args = measureArgs({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: 0,
+        seed: spec.seed,
+        cpuCount: options.cpuCount,
+        transactions: spec.transactions,
+      });
+      const res = await runner.run(pgbench, args, {
+        env: { ...env, PGAPPNAME: spec.applicationName },
+        ...(spec.signal ? { signal: spec.signal } : {}),
+      });
+      if (res.exitCode !== 0) {
+        throw new Error(
+          `arm ${target.label}: pgbench -t ${spec.transactions} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`,
+        );
+      }
+    },
   };
 
   async function measure(

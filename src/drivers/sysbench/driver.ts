@@ -132,6 +132,8 @@ export function sysbenchDriver(options: SysbenchDriverOptions): Driver {
         );
       }
     },
+    // No runTransactions: pgperf runs sysbench for a time (--time), so the measurements that need counted
+    // runs (instruction counts, per-statement counters) refuse sysbench workloads.
   };
 }
 

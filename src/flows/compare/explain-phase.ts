@@ -19,8 +19,8 @@ import type { RunComparison } from '../../core/compare/types.js';
 import type { RunResult } from '../../core/results/types.js';
 import { errorMessage } from '../../core/util/errors.js';
 import type { Workload } from '../../drivers/workload.js';
-import type { PgbenchWorkload } from '../../drivers/pgbench/workload.js';
 import { probeCounters } from '../../postgres/instructions/counter.js';
+import { countsTransactions } from '../../run/counted-runs.js';
 import {
   countInstructions,
   type InstructionPhaseDeps,
@@ -32,8 +32,8 @@ const MAX_TARGETS = 4;
 
 /**
  * The (head, workload) pairs to profile: every stable cell of the comparison's gated throughput whose
- * verdict is an improvement, or a regression that is confirmed or had no confirmation block; only pgbench
- * workloads without a pipeline (the counted runs are pgbench -t at 1 client), and not those whose profile
+ * verdict is an improvement, or a regression that is confirmed or had no confirmation block; only workloads
+ * whose driver runs counted runs (pgbench -t at 1 client), without a pipeline, and not those whose profile
  * the instruction mode already took.
  */
 export function explainTargets(
@@ -49,7 +49,7 @@ export function explainTargets(
         (cell.verdict === 'regression' && (cell.confirmation?.confirmed ?? true));
       if (!changed || cell.unstable !== undefined) continue;
       const w = workloads.find((x) => x.name === cell.workload);
-      if (!w || w.tool !== 'pgbench' || w.pipeline !== undefined) continue;
+      if (!w || !countsTransactions(w) || (w.tool === 'pgbench' && w.pipeline !== undefined)) continue;
       if (counted?.profiles.some((p) => p.workload === w.name && p.head === arm.head)) continue;
       const known = targets.find((t) => t.head === arm.head && t.workload === w.name);
       if (known) known.cells.push(cell.id);
@@ -76,7 +76,7 @@ export async function runExplainPhase(
   const probed = { ...deps, probe: deps.probe ?? (await probeCounters(deps.runner)) };
   const settings = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
   for (const name of workloads) {
-    const w = req.workloads.find((x) => x.name === name) as PgbenchWorkload;
+    const w = req.workloads.find((x) => x.name === name)!;
     const heads = targets.filter((t) => t.workload === name).map((t) => t.head);
     const arms = [base, ...req.arms.filter((a) => heads.includes(a.label))];
     deps.logger.info(

@@ -1,35 +1,42 @@
 /**
  * The instruction phase of the compare pipeline (docs/instructions.md): before the timed rounds, for every
  * workload with `instructions`, each arm gets its own short-lived server under cachegrind (loaded first
- * without it), and pgbench runs fixed transaction counts at 1 client, base and head interleaved: a
- * warm-up, a short and a long run per repetition. The instructions of the client's backends (read from their
- * cachegrind files, told apart by the connection log) give per transaction
- * (I_long − I_short) / (N_long − N_short), which cancels connection, start-up and exit. The same files give
- * the differential profile, written to the run directory.
+ * without it), and the workload's driver runs fixed transaction counts at 1 client (counted runs,
+ * src/run/counted-runs.ts), base and head interleaved: a warm-up, a short and a long run per repetition.
+ * The instructions of the client's backends (read from their cachegrind files, told apart by the
+ * connection log) give per transaction (I_long − I_short) / (N_long − N_short), which cancels connection,
+ * start-up and exit. The same files give the differential profile, written to the run directory.
  */
 import { chown, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
-import { describeExit, runnerAs, tail, type ProcessRunner } from '../../machine/os/process.js';
+import type { ProcessRunner } from '../../machine/os/process.js';
 import { PgCluster, type ClusterSpec } from '../../postgres/cluster/cluster.js';
-import { hasExited } from '../../machine/os/process-state.js';
 import { resolveRunAs, type RunAsUser } from '../../postgres/cluster/run-as.js';
-import { CONNECTION_LOG_SETTINGS, clientBackendPids } from '../../postgres/instructions/backend-log.js';
 import {
-  parseCachegrind,
-  sumProfiles,
-  type CachegrindProfile,
-} from '../../postgres/instructions/cachegrind-file.js';
-import { probeCounters, type CounterProbe } from '../../postgres/instructions/counter.js';
-import { countDuring, HARDWARE_EVENT } from '../../postgres/instructions/perf-stat.js';
+  CONNECTION_LOG_SETTINGS,
+  clientBackendPids,
+  waitForExit,
+} from '../../postgres/instructions/backend-log.js';
+import { sumProfiles, type CachegrindProfile } from '../../postgres/instructions/cachegrind-file.js';
+import {
+  cachegrindFileOf,
+  cachegrindWrapper,
+  sumIr,
+  waitForProfile,
+} from '../../postgres/instructions/cachegrind-run.js';
+import {
+  chooseCounter,
+  probeCounters,
+  type Counter,
+  type CounterChoice,
+  type CounterProbe,
+} from '../../postgres/instructions/counter.js';
+import { QUIET_SETTINGS, fixedLayoutPrefix, prewarm } from '../../postgres/instructions/counting-server.js';
+import { countDuring } from '../../postgres/instructions/perf-stat.js';
 import { diffProfiles, profileText, type ArmRuns } from '../../postgres/instructions/profile-diff.js';
-import { createDriver } from '../../drivers/registry.js';
 import type { Workload } from '../../drivers/workload.js';
-import type { Driver } from '../../drivers/common/driver.js';
-import { measureArgs } from '../../drivers/pgbench/command.js';
-import type { PgbenchWorkload } from '../../drivers/pgbench/workload.js';
 import {
   emptyInstructionsRecord,
   perTransaction,
@@ -39,6 +46,16 @@ import {
   type InstructionsRecord,
 } from '../../core/results/instructions.js';
 import type { ArmSpec } from '../../run/run-loop.js';
+import {
+  countingClient,
+  countingClusterSpec,
+  countsTransactions,
+  loadedCountingCluster,
+  type CountingDriver,
+} from '../../run/counted-runs.js';
+
+export type { CounterChoice } from '../../postgres/instructions/counter.js';
+export { cachegrindWrapper } from '../../postgres/instructions/cachegrind-run.js';
 
 /** The client count of every instruction cell: one backend, so the count is the backend's own work. */
 const INSTRUCTION_CLIENTS = 1;
@@ -46,21 +63,6 @@ const INSTRUCTION_CLIENTS = 1;
 const APP_NAME = 'pgbench';
 /** How many movers a profile keeps in results.json (the report shows five). */
 const KEPT_MOVERS = 10;
-/** Seconds a backend may take to exit (and write its cachegrind file) after pgbench ends. */
-const FILE_WAIT_S = 60;
-
-/**
- * Which counter counts: 'auto' (the default) the CPU's own where perf can count instructions:u (a PMU), else
- * cachegrind; or one of them forced. `perfEvent` replaces instructions:u (tests on a machine without a PMU
- * drive the perf path with a software event such as task-clock).
- */
-export interface CounterChoice {
-  counter: 'auto' | 'cachegrind' | 'perf';
-  perfEvent?: string;
-}
-
-/** The counter chosen for a phase. */
-type Counter = { kind: 'cachegrind' } | { kind: 'perf'; event: string };
 
 export interface InstructionPhaseRequest {
   arms: readonly ArmSpec[];
@@ -89,12 +91,12 @@ function instructionWorkloads(workloads: readonly Workload[]): Workload[] {
 /** A UserError, before anything is built or run, for a workload the instruction mode cannot measure. */
 export function checkInstructionWorkloads(workloads: readonly Workload[]): void {
   for (const w of instructionWorkloads(workloads)) {
-    if (w.tool !== 'pgbench') {
+    if (!countsTransactions(w)) {
       throw new UserError(
         `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`,
       );
     }
-    if (w.pipeline !== undefined) {
+    if (w.tool === 'pgbench' && w.pipeline !== undefined) {
       throw new UserError(
         `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`,
       );
@@ -121,7 +123,7 @@ export async function runInstructionPhase(
   req: InstructionPhaseRequest,
   deps: InstructionPhaseDeps,
 ): Promise<InstructionsRecord | undefined> {
-  const workloads = instructionWorkloads(req.workloads) as PgbenchWorkload[];
+  const workloads = instructionWorkloads(req.workloads);
   if (workloads.length === 0) return undefined;
   return countInstructions(
     workloads.map((w) => ({ workload: w, settings: w.instructions! })),
@@ -138,7 +140,7 @@ export async function runInstructionPhase(
  * run-as user or an abort throw. `what` names the phase in the log.
  */
 export async function countInstructions(
-  items: ReadonlyArray<{ workload: PgbenchWorkload; settings: InstructionSettings }>,
+  items: ReadonlyArray<{ workload: Workload; settings: InstructionSettings }>,
   req: InstructionPhaseRequest,
   deps: InstructionPhaseDeps,
   options: { what: string; profileDir: string },
@@ -177,70 +179,12 @@ export async function countInstructions(
   return record;
 }
 
-/** The counter a choice gives on this machine; a UserError when it cannot count here. */
-function chooseCounter(choice: CounterChoice, probe: CounterProbe, what: string): Counter {
-  const perf = { kind: 'perf' as const, event: choice.perfEvent ?? HARDWARE_EVENT };
-  // A replaced event is the caller's to vouch for: perf says so at the first count if it cannot count it.
-  const perfCounts = probe.hardware || choice.perfEvent !== undefined;
-  if (choice.counter === 'perf') {
-    if (!perfCounts) {
-      throw new UserError(
-        `${what}: --instruction-counter perf: the CPU's counter is unavailable here (${probe.hardwareWhy}); use auto or cachegrind`,
-      );
-    }
-    return perf;
-  }
-  if (choice.counter === 'auto' && perfCounts) return perf;
-  if (!probe.valgrind) {
-    throw new UserError(
-      `${what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)${choice.counter === 'auto' ? `, and the CPU's counter is unavailable (${probe.hardwareWhy})` : ''}`,
-    );
-  }
-  return { kind: 'cachegrind' };
-}
-
-/**
- * The client of a phase's servers (this one's and the plan phase's): the pgbench of `clientBinDir` (else
- * base's), run as the run-as user when there is one, and the workload's driver on it.
- */
-export function phaseClient(
-  w: PgbenchWorkload,
-  req: Pick<InstructionPhaseRequest, 'arms' | 'clientBinDir'>,
-  deps: Pick<InstructionPhaseDeps, 'runner' | 'logger'> & { runAs: RunAsUser | undefined },
-): { clientRunner: ProcessRunner; clientBinDir: string; driver: Driver } {
-  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
-  const clientBinDir = req.clientBinDir ?? req.arms[0]!.binDir;
-  const driver = createDriver(w, {
-    clientBinDir,
-    cpuCount: 1,
-    runner: clientRunner,
-    logger: deps.logger,
-    searchPath: '',
-    ...(deps.runAs ? { clientUser: deps.runAs } : {}),
-  });
-  return { clientRunner, clientBinDir, driver };
-}
-
-/** An initialised server of a phase's own for `arm` ("<arm>/<what>" in messages), under --tmp-dir. */
-export function phaseCluster(
-  arm: ArmSpec,
-  what: string,
-  conf: ClusterSpec['conf'],
-  req: Pick<InstructionPhaseRequest, 'tmpDir' | 'dataChecksums'>,
-  deps: Pick<InstructionPhaseDeps, 'runner' | 'logger'> & { runAs: RunAsUser | undefined },
-): Promise<PgCluster> {
-  return PgCluster.create(
-    {
-      label: `${arm.label}/${what}`,
-      binDir: arm.binDir,
-      ...(req.tmpDir ? { parentDir: req.tmpDir } : {}),
-      conf,
-      ...(deps.runAs ? { runAs: deps.runAs } : {}),
-      dataChecksums: req.dataChecksums,
-    },
-    deps,
-  );
-}
+/** What measuring a workload takes, beyond the request: the counter, the layout prefix, the run-as user. */
+type MeasureDeps = InstructionPhaseDeps & {
+  runAs: RunAsUser | undefined;
+  counter: Counter;
+  fixedLayout: readonly string[];
+};
 
 interface ArmServer {
   arm: ArmSpec;
@@ -252,37 +196,30 @@ interface ArmServer {
 }
 
 async function measureWorkload(
-  w: PgbenchWorkload,
+  w: Workload,
   settings: InstructionSettings,
   req: InstructionPhaseRequest,
-  deps: InstructionPhaseDeps & {
-    runAs: RunAsUser | undefined;
-    counter: Counter;
-    fixedLayout: readonly string[];
-  },
+  deps: MeasureDeps,
   record: InstructionsRecord,
   options: { what: string; profileDir: string },
 ): Promise<void> {
   const { logger } = deps;
-  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
+  const { driver } = countingClient(w, req, deps);
+  // Every server, from the moment it exists: removed however the workload ends.
+  const clusters: PgCluster[] = [];
   const servers: ArmServer[] = [];
   try {
     await logger.group(`${options.what}: ${w.name}`, async () => {
       for (const arm of req.arms) {
         deps.signal?.throwIfAborted();
-        servers.push(await startServer(w, arm, driver, req, deps));
+        servers.push(await startServer(w, arm, driver, req, deps, (c) => clusters.push(c)));
       }
       for (let rep = 1; rep <= settings.repetitions; rep++) {
         // Interleaved, the order turned every repetition: base, head, then head, base.
         const order = rep % 2 === 1 ? servers : [...servers].reverse();
         for (const server of order) {
           deps.signal?.throwIfAborted();
-          const sample = await measureRepetition(w, settings, rep, server, clientBinDir, {
-            ...deps,
-            runner: clientRunner,
-            // perf attaches to the postmaster as pgperf itself, which started it.
-            counterRunner: deps.runner,
-          });
+          const sample = await measureRepetition(w, settings, rep, server, driver, deps);
           record.samples.push(sample);
           logger.info(
             `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings.repetitions}: ${Math.round(sample.perTx)} instr/tx`,
@@ -303,124 +240,91 @@ async function measureWorkload(
     record.failures.push({ workload: w.name, reason });
     logger.warn(`${options.what} ${w.name}: not measured: ${reason}`);
   } finally {
-    for (const s of servers) await s.cluster.destroy();
+    for (const c of clusters) await c.destroy();
   }
 }
 
-/** initdb, load the data without cachegrind (it would take minutes), then restart under cachegrind. */
+/**
+ * A loaded server of the arm's own (src/run/counted-runs.ts), with the data loaded without cachegrind (it
+ * would take minutes), then restarted under the counter.
+ */
 async function startServer(
-  w: PgbenchWorkload,
+  w: Workload,
   arm: ArmSpec,
-  driver: Driver,
+  driver: CountingDriver,
   req: InstructionPhaseRequest,
-  deps: InstructionPhaseDeps & {
-    runAs: RunAsUser | undefined;
-    counter: Counter;
-    fixedLayout: readonly string[];
-  },
+  deps: MeasureDeps,
+  keep: (cluster: PgCluster) => void,
 ): Promise<ArmServer> {
-  const cluster = await phaseCluster(
-    arm,
-    'instructions',
-    {
-      maxClients: Math.max(...w.clients),
-      workloadSettings: w.settings,
-      armSettings: { ...QUIET_SETTINGS, ...arm.settings, ...CONNECTION_LOG_SETTINGS },
-    },
-    req,
-    deps,
-  );
-  try {
-    await cluster.start();
-    await driver.prepare(cluster, deps.signal);
-    await cluster.stop();
-    const countDir = path.join(cluster.dir, deps.counter.kind);
-    await mkdir(countDir, { mode: 0o755 });
-    if (deps.runAs) await chown(countDir, deps.runAs.uid, deps.runAs.gid);
-    // The counting server and its backends start with address-space randomisation off (inherited across
-    // fork), so where code and data land, and the instructions that depend on it, are the same every start.
-    const counted = deps.counter.kind === 'cachegrind' ? cachegrindWrapper(countDir) : [];
-    const wrapper = [...deps.fixedLayout, ...counted];
-    await cluster.start(wrapper.length > 0 ? { wrapper } : {});
-    // Once per server, not per repetition: VACUUM and CHECKPOINT under cachegrind take seconds each.
-    await driver.beforeRun(cluster);
-    if (!(await prewarm(cluster)))
-      deps.logger.warn(
-        `arm ${arm.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`,
-      );
-    return { arm, cluster, countDir, runs: [] };
-  } catch (e) {
-    await cluster.destroy();
-    throw e;
-  }
+  const conf = {
+    maxClients: Math.max(...w.clients),
+    workloadSettings: w.settings,
+    armSettings: { ...QUIET_SETTINGS, ...arm.settings, ...CONNECTION_LOG_SETTINGS },
+  };
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  const cluster = await loadedCountingCluster(arm, 'instructions', conf, driver, setup, deps, keep);
+  await cluster.stop();
+  const countDir = path.join(cluster.dir, deps.counter.kind);
+  await mkdir(countDir, { mode: 0o755 });
+  if (deps.runAs) await chown(countDir, deps.runAs.uid, deps.runAs.gid);
+  // The counting server and its backends start with address-space randomisation off (inherited across
+  // fork), so where code and data land, and the instructions that depend on it, are the same every start.
+  const counted = deps.counter.kind === 'cachegrind' ? cachegrindWrapper(countDir) : [];
+  const wrapper = [...deps.fixedLayout, ...counted];
+  await cluster.start(wrapper.length > 0 ? { wrapper } : {});
+  // Once per server, not per repetition: VACUUM and CHECKPOINT under cachegrind take seconds each.
+  await driver.beforeRun(cluster);
+  if (!(await prewarm(cluster)))
+    deps.logger.warn(
+      `arm ${arm.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`,
+    );
+  return { arm, cluster, countDir, runs: [] };
 }
 
-/**
- * Every table and index of the data set into shared buffers, so no counted run pays for reading a page in
- * (that cost falls on the first transactions to touch each page, and would not cancel in the difference).
- * False when pg_prewarm (contrib) is not installed.
- */
-async function prewarm(cluster: PgCluster): Promise<boolean> {
-  try {
-    await cluster.psql('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
-  } catch {
-    return false;
-  }
-  await cluster.psql(
-    "SELECT sum(pg_prewarm(c.oid)) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')",
-  );
-  return true;
-}
-
-/**
- * No background work on the counting servers: an autovacuum of a system catalog invalidates the relcache
- * init file, and the next backend rebuilds it (about 2 million instructions, seen on one short run in three),
- * which does not cancel in the difference of the two runs. An arm's own setting still wins.
- */
-const QUIET_SETTINGS: Readonly<Record<string, string>> = { autovacuum: 'off' };
-
-/** `setarch -R` (ADDR_NO_RANDOMIZE for the command and its children) where it runs, else nothing. */
-async function fixedLayoutPrefix(runner: ProcessRunner): Promise<string[]> {
-  const probe = await runner.run('setarch', ['-R', 'true']).catch(() => undefined);
-  return probe?.exitCode === 0 ? ['setarch', '-R'] : [];
-}
-
-/** valgrind's cachegrind without cache simulation, one output file per process (backends are forked). */
-export function cachegrindWrapper(outDir: string): string[] {
-  return [
-    'valgrind',
-    '--tool=cachegrind',
-    '--cache-sim=no',
-    '--quiet',
-    `--cachegrind-out-file=${path.join(outDir, 'cg.%p')}`,
-  ];
+/** One counted run of `transactions` at the instruction cells' client count; throws when it fails. */
+function runCounted(
+  driver: CountingDriver,
+  cluster: PgCluster,
+  transactions: number,
+  seed: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  return driver.runTransactions(cluster, {
+    clients: INSTRUCTION_CLIENTS,
+    transactions,
+    seed,
+    applicationName: APP_NAME,
+    ...(signal ? { signal } : {}),
+  });
 }
 
 async function measureRepetition(
-  w: PgbenchWorkload,
+  w: Workload,
   settings: InstructionSettings,
   rep: number,
   server: ArmServer,
-  clientBinDir: string,
-  deps: InstructionPhaseDeps & { counter: Counter; counterRunner: ProcessRunner },
+  driver: CountingDriver,
+  deps: MeasureDeps,
 ): Promise<InstructionSample> {
   const { cluster } = server;
   // The same keys for every arm in a repetition; short and long differ only in their length.
   const seed = 1000 + rep;
   if (rep === 1 && settings.warmup > 0) {
-    await runTransactions(w, cluster, settings.warmup, seed, clientBinDir, deps);
+    await runCounted(driver, cluster, settings.warmup, seed, deps.signal);
   }
+  const findBackends = (transactions: number) =>
+    runAndFindBackends(server, () => runCounted(driver, cluster, transactions, seed, deps.signal));
   let shortInstructions: number;
   let longInstructions: number;
   if (deps.counter.kind === 'perf') {
     const event = deps.counter.event;
     const count = (transactions: number, length: string) =>
-      perfCountedRun(w, server, transactions, seed, clientBinDir, { ...deps, event }, `${rep}.${length}`);
+      perfCountedRun(server, transactions, findBackends, { ...deps, event }, `${rep}.${length}`);
     shortInstructions = await count(settings.short, 'short');
     longInstructions = await count(settings.long, 'long');
   } else {
-    const short = await countedRun(w, server, settings.short, seed, clientBinDir, deps);
-    const long = await countedRun(w, server, settings.long, seed, clientBinDir, deps);
+    const short = await cachegrindCountedRun(server, settings.short, findBackends, deps.signal);
+    const long = await cachegrindCountedRun(server, settings.long, findBackends, deps.signal);
     server.runs.push({ short: short.profiles, long: long.profiles, files: long.files });
     shortInstructions = sumIr(short.profiles);
     longInstructions = sumIr(long.profiles);
@@ -438,40 +342,46 @@ async function measureRepetition(
 }
 
 /**
- * One pgbench run of `transactions` with perf attached to the postmaster: the count of its event. perf
- * stays attached until the run's backends have exited: a child's count joins the total only at its exit.
+ * One counted run of `transactions` with perf attached to the postmaster (as pgperf, which started it): the
+ * count of its event. perf stays attached until the run's backends have exited: a child's count joins the
+ * total only at its exit.
  */
 async function perfCountedRun(
-  w: PgbenchWorkload,
   server: ArmServer,
   transactions: number,
-  seed: number,
-  clientBinDir: string,
-  deps: InstructionPhaseDeps & { event: string; counterRunner: ProcessRunner },
+  findBackends: (transactions: number) => Promise<number[]>,
+  deps: MeasureDeps & { event: string },
   name: string,
 ): Promise<number> {
   if (transactions === 0) return 0;
   const pid = await server.cluster.postmasterPid();
   if (pid === undefined) throw new Error(`arm ${server.arm.label}: the server is not running`);
   const out = path.join(server.countDir, `perf-stat.${name}.csv`);
-  return countDuring(pid, deps.event, out, deps.counterRunner, async () => {
-    const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
+  return countDuring(pid, deps.event, out, deps.runner, async () => {
+    const pids = await findBackends(transactions);
     await waitForExit(pids, deps.signal);
   });
 }
 
-/** Runs `transactions` with pgbench; the pids of the backends it opened, from the connection log. */
-async function runAndFindBackends(
-  w: PgbenchWorkload,
+/** One counted run of `transactions`; the profiles of the backends it opened (its setup and its client). */
+async function cachegrindCountedRun(
   server: ArmServer,
   transactions: number,
-  seed: number,
-  clientBinDir: string,
-  deps: InstructionPhaseDeps,
-): Promise<number[]> {
+  findBackends: (transactions: number) => Promise<number[]>,
+  signal: AbortSignal | undefined,
+): Promise<{ profiles: CachegrindProfile[]; files: string[] }> {
+  if (transactions === 0) return { profiles: [], files: [] };
+  const pids = await findBackends(transactions);
+  const files = pids.map((pid) => cachegrindFileOf(server.countDir, pid));
+  const profiles = await Promise.all(files.map((f) => waitForProfile(f, signal)));
+  return { profiles, files };
+}
+
+/** Runs `run`; the pids of the backends it opened, from the connection log. */
+async function runAndFindBackends(server: ArmServer, run: () => Promise<void>): Promise<number[]> {
   const { cluster } = server;
   const logBefore = (await readFile(cluster.logFile, 'utf8').catch(() => '')).length;
-  await runTransactions(w, cluster, transactions, seed, clientBinDir, deps);
+  await run();
   const log = (await readFile(cluster.logFile, 'utf8')).slice(logBefore);
   const pids = clientBackendPids(log, APP_NAME);
   if (pids.length === 0) {
@@ -482,88 +392,13 @@ async function runAndFindBackends(
   return pids;
 }
 
-/** Waits until every pid has exited (a zombie has: its counts are folded at exit, before it is reaped). */
-async function waitForExit(pids: readonly number[], signal?: AbortSignal): Promise<void> {
-  const deadline = Date.now() + FILE_WAIT_S * 1000;
-  for (const pid of pids) {
-    while (!(await hasExited(pid))) {
-      signal?.throwIfAborted();
-      if (Date.now() > deadline) throw new Error(`backend ${pid} did not exit within ${FILE_WAIT_S} s`);
-      await sleep(10);
-    }
-  }
-}
-
-function sumIr(profiles: readonly CachegrindProfile[]): number {
-  return profiles.reduce((s, p) => s + p.totalIr, 0);
-}
-
-/** One pgbench run of `transactions`; the profiles of the backends it opened (its setup and its client). */
-async function countedRun(
-  w: PgbenchWorkload,
-  server: ArmServer,
-  transactions: number,
-  seed: number,
-  clientBinDir: string,
-  deps: InstructionPhaseDeps,
-): Promise<{ profiles: CachegrindProfile[]; files: string[] }> {
-  if (transactions === 0) return { profiles: [], files: [] };
-  const pids = await runAndFindBackends(w, server, transactions, seed, clientBinDir, deps);
-  const files = pids.map((pid) => path.join(server.countDir, `cg.${pid}`));
-  const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
-  return { profiles, files };
-}
-
-/** `transactions` of the workload with pgbench at 1 client (without pipeline), seeded; throws when it fails. */
-export async function runTransactions(
-  w: PgbenchWorkload,
-  cluster: PgCluster,
-  transactions: number,
-  seed: number,
-  clientBinDir: string,
-  deps: InstructionPhaseDeps,
-): Promise<void> {
-  const args = measureArgs({
-    workload: w,
-    connection: cluster.connection,
-    clients: INSTRUCTION_CLIENTS,
-    durationS: 0,
-    seed,
-    cpuCount: 1,
-    transactions,
-  });
-  const res = await deps.runner.run(path.join(clientBinDir, 'pgbench'), args, {
-    env: { LC_ALL: 'C', PGAPPNAME: APP_NAME },
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  });
-  if (res.exitCode !== 0) {
-    throw new Error(
-      `arm ${cluster.label}: pgbench -t ${transactions} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`,
-    );
-  }
-}
-
-/** A backend writes its file when it exits, after pgbench has gone: wait until the file is complete. */
-async function waitForProfile(file: string, signal?: AbortSignal): Promise<CachegrindProfile> {
-  const deadline = Date.now() + FILE_WAIT_S * 1000;
-  for (;;) {
-    signal?.throwIfAborted();
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text !== undefined && /\nsummary: /.test(text)) return parseCachegrind(text, file);
-    if (Date.now() > deadline) {
-      throw new Error(`${file}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
-    }
-    await sleep(100);
-  }
-}
-
 /**
  * Per head arm, the differential profile against arms[0] from each arm's median repetition: the full table
  * as a file under <runDir>/<profileDir>/ (with the long runs' cachegrind files, for cg_annotate), the
  * largest movers in results.json.
  */
 async function writeProfiles(
-  w: PgbenchWorkload,
+  w: Workload,
   settings: InstructionSettings,
   servers: readonly ArmServer[],
   runDir: string,
@@ -609,4 +444,39 @@ async function writeProfiles(
     });
   }
   return profiles;
+}
+
+// The plan phase's names (plan-phase.ts) for what src/run/counted-runs.ts now offers; kept until it
+// imports that directly.
+
+/** The client of a phase's servers: countingClient (src/run/counted-runs.ts). */
+export { countingClient as phaseClient } from '../../run/counted-runs.js';
+
+/** An initialised server of a phase's own for `arm` ("<arm>/<what>" in messages), under --tmp-dir. */
+export function phaseCluster(
+  arm: ArmSpec,
+  what: string,
+  conf: ClusterSpec['conf'],
+  req: Pick<InstructionPhaseRequest, 'tmpDir' | 'dataChecksums'>,
+  deps: Pick<InstructionPhaseDeps, 'runner' | 'logger'> & { runAs: RunAsUser | undefined },
+): Promise<PgCluster> {
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  return PgCluster.create(countingClusterSpec(arm, what, conf, setup), deps);
+}
+
+/**
+ * `transactions` of the workload at 1 client (without pipeline), seeded, through its driver's counted run
+ * with `deps.runner` (the client's runner); throws when it fails.
+ */
+export async function runTransactions(
+  w: Workload,
+  cluster: PgCluster,
+  transactions: number,
+  seed: number,
+  clientBinDir: string,
+  deps: Pick<InstructionPhaseDeps, 'runner' | 'logger' | 'signal'>,
+): Promise<void> {
+  // deps.runner already runs as the client's user: no run-as user on top.
+  const { driver } = countingClient(w, { arms: [], clientBinDir }, { ...deps, runAs: undefined });
+  await runCounted(driver, cluster, transactions, seed, deps.signal);
 }

@@ -3,7 +3,9 @@
  * which most VMs and GitHub-hosted runners lack) and the simulated one (valgrind's cachegrind, everywhere
  * valgrind is installed). pgperf counts with cachegrind; the hardware counter is detected and reported.
  */
+import { UserError } from '../../core/util/errors.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
+import { HARDWARE_EVENT } from './perf-stat.js';
 
 export interface CounterProbe {
   /** valgrind --version, when valgrind runs. */
@@ -38,4 +40,39 @@ export function hardwareCounts(exitCode: number | null, stderr: string): boolean
 function perfProblem(stderr: string): string {
   const line = stderr.split('\n').find((l) => l.includes('instructions')) ?? stderr.trim().split('\n')[0];
   return `perf stat -e instructions:u: ${line?.trim() || 'failed'}`;
+}
+
+/**
+ * Which counter counts: 'auto' (the default) the CPU's own where perf can count instructions:u (a PMU), else
+ * cachegrind; or one of them forced. `perfEvent` replaces instructions:u (tests on a machine without a PMU
+ * drive the perf path with a software event such as task-clock).
+ */
+export interface CounterChoice {
+  counter: 'auto' | 'cachegrind' | 'perf';
+  perfEvent?: string;
+}
+
+/** The counter chosen for a phase. */
+export type Counter = { kind: 'cachegrind' } | { kind: 'perf'; event: string };
+
+/** The counter a choice gives on this machine; a UserError when it cannot count here. `what` names the phase. */
+export function chooseCounter(choice: CounterChoice, probe: CounterProbe, what: string): Counter {
+  const perf = { kind: 'perf' as const, event: choice.perfEvent ?? HARDWARE_EVENT };
+  // A replaced event is the caller's to vouch for: perf says so at the first count if it cannot count it.
+  const perfCounts = probe.hardware || choice.perfEvent !== undefined;
+  if (choice.counter === 'perf') {
+    if (!perfCounts) {
+      throw new UserError(
+        `${what}: --instruction-counter perf: the CPU's counter is unavailable here (${probe.hardwareWhy}); use auto or cachegrind`,
+      );
+    }
+    return perf;
+  }
+  if (choice.counter === 'auto' && perfCounts) return perf;
+  if (!probe.valgrind) {
+    throw new UserError(
+      `${what}: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)${choice.counter === 'auto' ? `, and the CPU's counter is unavailable (${probe.hardwareWhy})` : ''}`,
+    );
+  }
+  return { kind: 'cachegrind' };
 }

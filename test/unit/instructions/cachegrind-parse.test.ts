@@ -8,7 +8,7 @@ import {
 } from '../../../src/postgres/instructions/profile-diff.js';
 import { clientBackendPids } from '../../../src/postgres/instructions/backend-log.js';
 import { hardwareCounts } from '../../../src/postgres/instructions/counter.js';
-import { cachegrindWrapper } from '../../../src/flows/compare/instruction-phase.js';
+import { cachegrindWrapper } from '../../../src/postgres/instructions/cachegrind-run.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/cachegrind/${name}`, import.meta.url), 'utf8');
