@@ -37134,7 +37134,8 @@ var init_results_schema = __esm({
         runUrl: text.optional(),
         base: commitRef.optional(),
         head: commitRef.optional(),
-        canary: external_exports.boolean().optional()
+        canary: external_exports.boolean().optional(),
+        commitfest: external_exports.looseObject({ id: external_exports.number().int().positive(), branch: text }).optional()
       }).optional(),
       baseline: external_exports.looseObject({
         runId: text,
@@ -64627,6 +64628,11 @@ function isMailPatch(text2) {
   );
   return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
 }
+var MAX_SKIPPED_MESSAGES = 1e3;
+function isEmptyMessage(res) {
+  return /^Patch is empty\.?$/m.test(`${res.stdout}
+${res.stderr}`);
+}
 function failingFiles(stderr) {
   const files = /* @__PURE__ */ new Set();
   for (const re of [
@@ -64642,12 +64648,26 @@ async function applyPatches(dir, patches, what, deps) {
     const mail = isMailPatch(patch.content);
     const args = mail ? ["am", "--quiet", "--no-gpg-sign", path11.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path11.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
-    const res = await runGit(
-      args,
+    const git = (gitArgs) => runGit(
+      gitArgs,
       deps,
       { cwd: dir },
       { GIT_COMMITTER_NAME: "pgperf", GIT_COMMITTER_EMAIL: "pgperf@localhost" }
     );
+    const before = mail ? (await git(["rev-parse", "HEAD"])).stdout.trim() : "";
+    let res = await git(args);
+    let skipped = 0;
+    for (; mail && res.exitCode !== 0 && isEmptyMessage(res) && skipped < MAX_SKIPPED_MESSAGES; skipped++) {
+      res = await git(["am", "--quiet", "--skip"]);
+    }
+    if (skipped > 0 && res.exitCode === 0) {
+      if ((await git(["rev-parse", "HEAD"])).stdout.trim() === before) {
+        throw new UserError(
+          `${what}: ${patch.file} holds no patch: its ${skipped} message(s) have no diff (a cover letter, replies). Save the messages with the patches, or the patch attachments`
+        );
+      }
+      deps.logger.info(`${what}: ${patch.file}: skipped ${skipped} message(s) without a diff`);
+    }
     if (res.exitCode !== 0) {
       const files = failingFiles(res.stderr);
       throw new UserError(
@@ -66900,6 +66920,7 @@ init_zod();
 // src/core/bounds.ts
 var ROUNDS = { min: 1, max: 1e3 };
 var EXPECT_EVERY_HOURS = { min: 1, max: 24 * 31 };
+var RAISE_AFTER_DAYS = { min: 1, max: 365 };
 var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
 var CLIENTS = { min: 1, max: 1e4 };
 var CLIENT_COUNTS = { min: 1, max: 100 };
@@ -73664,10 +73685,10 @@ function pct5(v) {
 }
 
 // src/core/report/comparison-text.ts
-function renderComparisonText(c, decision, baseline, steady = [], clients = []) {
+function renderComparisonText(c, decision, baseline, steady = [], clients = [], source) {
   const lines = [
     decisionLine(decision),
-    compared(c),
+    compared(c, source?.commitfest),
     ...clientLines(clients),
     ...baseline ? [describeStoredBaseline(baseline)] : [],
     ...analysisLines(c, decision),
@@ -73708,11 +73729,15 @@ function reasonLines(d) {
     return `  - ${cells}: ${reasonSentence(r)}`;
   });
 }
-function compared(c) {
+function compared(c, commitfest) {
   const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join("; ");
   if (c.comparisons.length === 0) return `nothing to compare (${what})`;
   const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
-  return `compared: ${arms} vs base '${c.baseline}' (${what})`;
+  const entry = commitfest ? `, ${describeCommitfest(commitfest)},` : "";
+  return `compared: ${arms}${entry} vs base '${c.baseline}' (${what})`;
+}
+function describeCommitfest(entry) {
+  return `commitfest entry ${entry.id} (${entry.branch})`;
 }
 function analysisLines(c, d) {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
@@ -74978,7 +75003,8 @@ async function executeRun(options, logger, extra = {}) {
           decision,
           outcome.result.baseline,
           steadySummary(outcome.result),
-          outcome.result.clients
+          outcome.result.clients,
+          outcome.result.source
         )
       );
     }
@@ -75778,7 +75804,14 @@ function commits(ctx) {
   const head = describeCommit("head", input2.head ?? fromSource(source?.head, firstHead), firstHead);
   const more = heads.length > 1 ? ` (+ ${heads.slice(1).map((h) => `**${escapeMarkdown(h)}**`).join(", ")})` : "";
   const base = describeCommit("base", input2.base ?? fromSource(source?.base, baseArm), baseArm);
-  return `${head}${more} vs ${base}`;
+  const entry = commitfestOf(result);
+  return `${head}${entry ? `, ${escapeMarkdown(describeCommitfest(entry))},` : ""}${more} vs ${base}`;
+}
+function commitfestOf(result) {
+  const entry = result.source?.commitfest;
+  if (typeof entry !== "object" || entry === null) return void 0;
+  const { id, branch } = entry;
+  return typeof id === "number" && typeof branch === "string" ? { id, branch } : void 0;
 }
 function recordedSource(result) {
   const source = result.source;
@@ -76629,7 +76662,8 @@ function compareCommand() {
           input2.decision,
           result.baseline,
           steadySummary(result),
-          result.clients
+          result.clients,
+          result.source
         )
       );
     }
@@ -82962,7 +82996,9 @@ function toIssue(i) {
     title: i.title,
     body: i.body ?? "",
     state: i.state === "closed" ? "closed" : "open",
-    userLogin: i.user?.login ?? ""
+    userLogin: i.user?.login ?? "",
+    labels: (i.labels ?? []).flatMap((l) => typeof l === "string" ? [l] : l.name ? [l.name] : []),
+    ...i.created_at ? { createdAt: i.created_at } : {}
   };
 }
 var PERMISSIONS = ["admin", "maintain", "write", "triage", "read", "none"];
@@ -83455,6 +83491,127 @@ async function trySyncAlertIssues(api, alerts, machines, links = {}) {
   }
 }
 
+// src/flows/nightly/triage-digest.ts
+var TRIAGED_LABEL = "pgperf-triaged";
+var DEFAULT_RAISE_AFTER_DAYS = 3;
+var DIGEST_MARKER = "digest";
+var DAY_MS4 = 864e5;
+function digestOf(issues, now, options = {}) {
+  const raiseAfterMs = (options.raiseAfterDays ?? DEFAULT_RAISE_AFTER_DAYS) * DAY_MS4;
+  const entries = issues.map((i) => ({ issue: i, state: parseEventState(i.body) })).filter(({ state }) => state?.state === "open").map(({ issue: issue2, state }) => ({
+    entry: {
+      issue: issue2.number,
+      title: issue2.title,
+      event: state.event,
+      ageDays: issue2.createdAt ? Math.floor((now.getTime() - Date.parse(issue2.createdAt)) / DAY_MS4) : null
+    },
+    triaged: issue2.labels.includes(TRIAGED_LABEL),
+    createdMs: issue2.createdAt ? Date.parse(issue2.createdAt) : void 0
+  })).sort((a, b) => (a.createdMs ?? Infinity) - (b.createdMs ?? Infinity) || a.entry.issue - b.entry.issue);
+  const untriaged = entries.filter((e) => !e.triaged);
+  const raised = { ...options.raised ?? {} };
+  const raise = untriaged.filter(({ entry, createdMs }) => {
+    if (createdMs === void 0 || now.getTime() - createdMs < raiseAfterMs) return false;
+    const last = raised[String(entry.issue)];
+    return last === void 0 || now.getTime() - Date.parse(last) >= raiseAfterMs;
+  });
+  for (const { entry } of raise) raised[String(entry.issue)] = now.toISOString();
+  for (const key of Object.keys(raised)) {
+    if (!untriaged.some((e) => String(e.entry.issue) === key)) delete raised[key];
+  }
+  return {
+    untriaged: untriaged.map((e) => e.entry),
+    triaged: entries.filter((e) => e.triaged).map((e) => e.entry),
+    raise: raise.map((e) => e.entry),
+    raised
+  };
+}
+function parseDigestRaised(body) {
+  const text2 = markerText(body, DIGEST_MARKER);
+  if (text2 === void 0) return {};
+  try {
+    const parsed = JSON.parse(text2);
+    const raised = parsed.raised;
+    if (typeof raised !== "object" || raised === null) return {};
+    return Object.fromEntries(
+      Object.entries(raised).filter((e) => typeof e[1] === "string")
+    );
+  } catch {
+    return {};
+  }
+}
+function isDigestBody(body) {
+  return markerText(body, DIGEST_MARKER) !== void 0;
+}
+var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
+function digestBody(digest2, now, links = {}) {
+  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}`;
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    jsonMarker(DIGEST_MARKER, { raised: digest2.raised }),
+    `**${digest2.untriaged.length} untriaged regression${digest2.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
+    "",
+    ...digest2.untriaged.length > 0 ? [...digest2.untriaged.map(line), ""] : ["Nothing to triage.", ""],
+    ...digest2.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest2.triaged.map(line), ""] : [],
+    ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
+  ].join("\n");
+}
+function raiseNote(entry) {
+  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
+}
+
+// src/adapters/github/digest-issue.ts
+var DIGEST_LABEL = "pgperf-digest";
+async function syncTriageDigest(api, now, options = {}) {
+  const [login, regressions, digests] = await Promise.all([
+    api.viewerLogin(),
+    api.listIssues(REGRESSION_LABEL),
+    api.listIssues(DIGEST_LABEL)
+  ]);
+  const mine = digests.filter((i) => i.userLogin === login && isDigestBody(i.body)).sort((a, b) => a.number - b.number);
+  const current = mine.find((i) => i.state === "open") ?? mine.at(-1);
+  const digest2 = digestOf(
+    regressions.filter((i) => i.userLogin === login && i.state === "open").map((i) => ({
+      number: i.number,
+      title: i.title,
+      body: i.body,
+      labels: i.labels ?? [],
+      ...i.createdAt ? { createdAt: i.createdAt } : {}
+    })),
+    now,
+    {
+      ...options.raiseAfterDays !== void 0 ? { raiseAfterDays: options.raiseAfterDays } : {},
+      raised: current ? parseDigestRaised(current.body) : {}
+    }
+  );
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    ignored: digests.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
+  for (const entry of digest2.raise) await api.createComment(entry.issue, raiseNote(entry));
+  const body = digestBody(digest2, now, options.links ?? {});
+  if (!current) {
+    const issue2 = await api.createIssue({ title: DIGEST_TITLE, body, labels: [DIGEST_LABEL] });
+    outcome.opened.push(issue2.number);
+  } else if (current.body !== body || current.state === "closed") {
+    await api.updateIssue(current.number, { title: DIGEST_TITLE, body, state: "open" });
+    outcome.updated.push(current.number);
+  }
+  return outcome;
+}
+async function trySyncTriageDigest(api, now, options = {}) {
+  try {
+    return { done: await syncTriageDigest(api, now, options) };
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, "issues: write");
+    return { error: `the triage digest was not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
+  }
+}
+
 // src/flows/nightly/night-watch.ts
 var MISSING_FACTOR = 1.5;
 var VANISHED_WITHIN_RUNS = 3;
@@ -83604,6 +83761,11 @@ async function runNightly(request2, deps) {
     outcome.alertIssues = await deps.alerts(watch.alerts, machines);
     if ("error" in outcome.alertIssues) logger.warn(outcome.alertIssues.error);
     else logger.info(`alert issues: ${describeSync(outcome.alertIssues.done)}`);
+  }
+  if (deps.digest) {
+    outcome.digest = await deps.digest(new Date(measured2.result.startedAt));
+    if ("error" in outcome.digest) logger.warn(outcome.digest.error);
+    else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
   }
   for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
@@ -83766,6 +83928,14 @@ function nightlyCommand() {
     "hours expected between nightly runs (e.g. 24): a longer gap is a missing-night alert",
     positiveInt2("--expect-every", EXPECT_EVERY_HOURS)
   ).option(
+    "--triage-digest",
+    "with --github-repo: keep one triage digest issue listing the open regression issues not yet labelled pgperf-triaged",
+    false
+  ).option(
+    "--raise-after <days>",
+    `with --triage-digest: raise a regression left untriaged this many days again on its issue (default ${DEFAULT_RAISE_AFTER_DAYS})`,
+    positiveInt2("--raise-after", RAISE_AFTER_DAYS)
+  ).option(
     "--github-repo <owner/name>",
     "keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)"
   ).addOption(
@@ -83777,6 +83947,11 @@ function nightlyCommand() {
   return addChangePointOptions(addMeasureOptions(command), "runs").action(async (flags) => {
     const logger = consoleLogger();
     const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : void 0;
+    if (flags.triageDigest && !github) {
+      throw new UserError(
+        "--triage-digest keeps an issue: give --github-repo OWNER/NAME (token in $GITHUB_TOKEN)"
+      );
+    }
     const changePoints = changePointSettings(flags);
     const head = nightlyHead(flags);
     const workloads = [];
@@ -83820,7 +83995,12 @@ function nightlyCommand() {
           history: store,
           ...github ? {
             issues: (analysis) => trySyncRegressionIssues(octokitApi(github), analysis, repoUrl ? { repoUrl } : {}),
-            alerts: (alerts, machines) => trySyncAlertIssues(octokitApi(github), alerts, machines)
+            alerts: (alerts, machines) => trySyncAlertIssues(octokitApi(github), alerts, machines),
+            ...flags.triageDigest ? {
+              digest: (now) => trySyncTriageDigest(octokitApi(github), now, {
+                ...flags.raiseAfter !== void 0 ? { raiseAfterDays: flags.raiseAfter } : {}
+              })
+            } : {}
           } : {}
         }
       );
@@ -84109,6 +84289,24 @@ function renderShards(plan) {
 var finite3 = (_, v) => typeof v === "number" && !Number.isFinite(v) ? null : v;
 var minutes = (s) => `${(s / 60).toFixed(1)} min`;
 
+// src/postgres/builds/commitfest.ts
+init_errors();
+var CFBOT_REPO = "https://github.com/postgresql-cfbot/postgresql.git";
+var CF_DEFAULT_BASE = "master";
+function commitfestEntryOf(id, what) {
+  const text2 = id.trim();
+  if (!/^[1-9][0-9]{0,8}$/.test(text2)) {
+    throw new UserError(
+      `${what} must be a commitfest entry id (a positive integer, as in https://commitfest.postgresql.org/patch/4711/), got '${id}'`
+    );
+  }
+  const n = Number(text2);
+  return { id: n, branch: `cf/${n}` };
+}
+function commitfestRefs(entry, baseRef) {
+  return { entry, baseRef: baseRef ?? CF_DEFAULT_BASE, headRef: entry.branch, mergeBase: true };
+}
+
 // src/flows/compare/comparison-options.ts
 init_errors();
 
@@ -84239,7 +84437,10 @@ function addArmOptions(command) {
     collectArm
   ).option(
     "--repo <url|path>",
-    `git URL or local repository to build --base/--head from (default ${DEFAULT_REPO})`
+    `git URL or local repository to build --base/--head from (default ${DEFAULT_REPO}; with --cf ${CFBOT_REPO})`
+  ).option(
+    "--cf <id>",
+    "a commitfest entry as head: build the branch cf/<id> of --repo against its merge-base with --base (default master); the id is recorded"
   ).option("--base <ref>", 'build this branch, tag or sha as the baseline arm "base" (instead of --arm)').option("--head <ref>", 'build this ref as the arm "head" (default: --base, when --head-patch is given)').option("--base-patch <file...>", "patches applied to base, in order", []).option(
     "--head-patch <file...>",
     "patches applied to head, in order (git am for mail format, else git apply)",
@@ -84394,7 +84595,8 @@ async function runFromFlags(flags) {
       runAs: flags.runAs,
       dataChecksums: flags.dataChecksums,
       tmpDir: flags.tmpDir,
-      controls: { cpuDmaLatencyUs: flags.cpuDmaLatency, governor: flags.governor, root: flags.sysfsRoot }
+      controls: { cpuDmaLatencyUs: flags.cpuDmaLatency, governor: flags.governor, root: flags.sysfsRoot },
+      ...commitfestSourceOf(flags)
     },
     RUN_FLAG_NAMES
   );
@@ -84414,6 +84616,10 @@ async function runFromFlags(flags) {
   } finally {
     await store?.close();
   }
+}
+function commitfestSourceOf(flags) {
+  if (flags.cf === void 0) return {};
+  return { source: { commitfest: commitfestEntryOf(flags.cf, "--cf") } };
 }
 function shardSpec(text2) {
   try {
@@ -84456,7 +84662,7 @@ async function armSource(flags) {
 }
 function wantsBuild(flags) {
   return Boolean(
-    flags.base ?? flags.head ?? (flags.repo || flags.headPatch.length || flags.basePatch.length || flags.mergeBase)
+    flags.base ?? flags.head ?? (flags.cf || flags.repo || flags.headPatch.length || flags.basePatch.length || flags.mergeBase)
   );
 }
 function buildArmRefs(flags) {
@@ -84465,6 +84671,7 @@ function buildArmRefs(flags) {
       "--arm and --base/--head both given: compare either installed bin dirs (--arm) or builds from source (--base/--head)"
     );
   }
+  if (flags.cf !== void 0) return commitfestArmRefs(flags, flags.cf);
   if (!flags.base) {
     throw new UserError(
       "--base REF is required to build the arms from source (with --head REF and/or --head-patch FILE)"
@@ -84481,13 +84688,22 @@ function buildArmRefs(flags) {
   }
   return { base: flags.base, head };
 }
+function commitfestArmRefs(flags, id) {
+  if (flags.head !== void 0) {
+    throw new UserError(
+      `--cf ${id} and --head ${flags.head} both given: with --cf, head is the entry's branch cf/${id}`
+    );
+  }
+  const refs = commitfestRefs(commitfestEntryOf(id, "--cf"), flags.base);
+  return { base: refs.baseRef, head: refs.headRef, commitfest: refs.entry };
+}
 async function buildRequest(flags) {
   const refs = buildArmRefs(flags);
   return {
-    repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
+    repo: parseRepo(flags.repo ?? (refs.commitfest ? CFBOT_REPO : DEFAULT_REPO), process.cwd()),
     baseRef: refs.base,
     headRef: refs.head,
-    mergeBase: flags.mergeBase,
+    mergeBase: flags.mergeBase || refs.commitfest !== void 0,
     basePatches: await readPatches(flags.basePatch, "--base-patch"),
     headPatches: await readPatches(flags.headPatch, "--head-patch"),
     extraOptions: flags.buildOption,

@@ -45491,7 +45491,8 @@ var init_results_schema = __esm({
         runUrl: text.optional(),
         base: commitRef.optional(),
         head: commitRef.optional(),
-        canary: external_exports.boolean().optional()
+        canary: external_exports.boolean().optional(),
+        commitfest: external_exports.looseObject({ id: external_exports.number().int().positive(), branch: text }).optional()
       }).optional(),
       baseline: external_exports.looseObject({
         runId: text,
@@ -60738,7 +60739,9 @@ function toIssue(i) {
     title: i.title,
     body: i.body ?? "",
     state: i.state === "closed" ? "closed" : "open",
-    userLogin: i.user?.login ?? ""
+    userLogin: i.user?.login ?? "",
+    labels: (i.labels ?? []).flatMap((l) => typeof l === "string" ? [l] : l.name ? [l.name] : []),
+    ...i.created_at ? { createdAt: i.created_at } : {}
   };
 }
 function permissionOf(data) {
@@ -67386,6 +67389,7 @@ init_zod();
 // src/core/bounds.ts
 var ROUNDS = { min: 1, max: 1e3 };
 var EXPECT_EVERY_HOURS = { min: 1, max: 24 * 31 };
+var RAISE_AFTER_DAYS = { min: 1, max: 365 };
 var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
 var CLIENTS = { min: 1, max: 1e4 };
 var CLIENT_COUNTS = { min: 1, max: 100 };
@@ -73120,6 +73124,26 @@ function selectShard(workloads, spec, overrides = {}) {
 
 // src/adapters/action/inputs.ts
 init_errors();
+
+// src/postgres/builds/commitfest.ts
+init_errors();
+var CFBOT_REPO = "https://github.com/postgresql-cfbot/postgresql.git";
+var CF_DEFAULT_BASE = "master";
+function commitfestEntryOf(id, what) {
+  const text2 = id.trim();
+  if (!/^[1-9][0-9]{0,8}$/.test(text2)) {
+    throw new UserError(
+      `${what} must be a commitfest entry id (a positive integer, as in https://commitfest.postgresql.org/patch/4711/), got '${id}'`
+    );
+  }
+  const n = Number(text2);
+  return { id: n, branch: `cf/${n}` };
+}
+function commitfestRefs(entry, baseRef) {
+  return { entry, baseRef: baseRef ?? CF_DEFAULT_BASE, headRef: entry.branch, mergeBase: true };
+}
+
+// src/adapters/action/inputs.ts
 var MODES = [
   "benchmark",
   "comment",
@@ -73150,6 +73174,7 @@ function readInputs(read) {
     repo: text2("repo"),
     baseRef: text2("base-ref"),
     headRef: text2("head-ref"),
+    ...commitfestInput(text2("commitfest-entry")),
     baseBinDir: text2("base-bin-dir"),
     headBinDir: text2("head-bin-dir"),
     patches: list("patches"),
@@ -73174,6 +73199,8 @@ function readInputs(read) {
       min: 1,
       bound: EXPECT_EVERY_HOURS
     }),
+    triageDigest: bool(read, "triage-digest", false),
+    raiseAfterDays: optionalNumber(read, "raise-after", { integer: true, min: 1, bound: RAISE_AFTER_DAYS }),
     instructionCounter: choice(read, "instruction-counter", INSTRUCTION_COUNTERS, "auto"),
     instructions: bool(read, "instructions", false),
     ...steadyPassInput(read),
@@ -73199,6 +73226,7 @@ function readInputs(read) {
 function checkInputs(inputs) {
   const token = inputs.githubToken;
   checkPublishSite(inputs);
+  checkCommitfestInput(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(
       "inputs 'store' (a postgresql:// URL) and 'store-branch' (a directory store on a git branch) exclude each other: set one"
@@ -73236,7 +73264,9 @@ function checkInputs(inputs) {
   }
   for (const [name, set2] of [
     ["canary-bin-dir", inputs.canaryBinDir !== void 0],
-    ["expect-every", inputs.expectEveryHours !== void 0]
+    ["expect-every", inputs.expectEveryHours !== void 0],
+    ["triage-digest", inputs.triageDigest],
+    ["raise-after", inputs.raiseAfterDays !== void 0]
   ]) {
     if (set2 && inputs.mode !== "nightly") {
       throw new UserError(
@@ -73297,6 +73327,28 @@ function checkInputs(inputs) {
   }
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
+  }
+}
+function commitfestInput(id) {
+  return id === void 0 ? {} : { commitfestEntry: commitfestEntryOf(id, "input 'commitfest-entry'") };
+}
+function checkCommitfestInput(inputs) {
+  const entry = inputs.commitfestEntry;
+  if (!entry) return;
+  if (inputs.mode !== "benchmark") {
+    throw new UserError(
+      `input 'commitfest-entry' (${entry.id}) builds head in mode benchmark; mode ${inputs.mode} does not take it: remove it`
+    );
+  }
+  const other = inputsSet([
+    ["head-ref", inputs.headRef !== void 0],
+    ["base-bin-dir", inputs.baseBinDir !== void 0],
+    ["head-bin-dir", inputs.headBinDir !== void 0]
+  ]);
+  if (other.length > 0) {
+    throw new UserError(
+      `input 'commitfest-entry' (${entry.id}) makes head the branch ${entry.branch}, and base its merge-base with 'base-ref' (default master): remove '${other.join("', '")}'`
+    );
   }
 }
 function clientCountsInput(read) {
@@ -74351,6 +74403,11 @@ function isMailPatch(text2) {
   );
   return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
 }
+var MAX_SKIPPED_MESSAGES = 1e3;
+function isEmptyMessage(res) {
+  return /^Patch is empty\.?$/m.test(`${res.stdout}
+${res.stderr}`);
+}
 function failingFiles(stderr) {
   const files = /* @__PURE__ */ new Set();
   for (const re of [
@@ -74366,12 +74423,26 @@ async function applyPatches(dir, patches, what, deps) {
     const mail = isMailPatch(patch.content);
     const args = mail ? ["am", "--quiet", "--no-gpg-sign", path32.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path32.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
-    const res = await runGit(
-      args,
+    const git = (gitArgs) => runGit(
+      gitArgs,
       deps,
       { cwd: dir },
       { GIT_COMMITTER_NAME: "pgperf", GIT_COMMITTER_EMAIL: "pgperf@localhost" }
     );
+    const before = mail ? (await git(["rev-parse", "HEAD"])).stdout.trim() : "";
+    let res = await git(args);
+    let skipped = 0;
+    for (; mail && res.exitCode !== 0 && isEmptyMessage(res) && skipped < MAX_SKIPPED_MESSAGES; skipped++) {
+      res = await git(["am", "--quiet", "--skip"]);
+    }
+    if (skipped > 0 && res.exitCode === 0) {
+      if ((await git(["rev-parse", "HEAD"])).stdout.trim() === before) {
+        throw new UserError(
+          `${what}: ${patch.file} holds no patch: its ${skipped} message(s) have no diff (a cover letter, replies). Save the messages with the patches, or the patch attachments`
+        );
+      }
+      deps.logger.info(`${what}: ${patch.file}: skipped ${skipped} message(s) without a diff`);
+    }
     if (res.exitCode !== 0) {
       const files = failingFiles(res.stderr);
       throw new UserError(
@@ -76425,6 +76496,9 @@ function numberSlots(message) {
 }
 
 // src/core/report/comparison-text.ts
+function describeCommitfest(entry) {
+  return `commitfest entry ${entry.id} (${entry.branch})`;
+}
 function describeStoredBaseline(b) {
   const commit3 = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
   const mismatch = b.fingerprintMismatch?.length ? `; fingerprint mismatch allowed (${b.fingerprintMismatch.join(", ")} differ)` : "";
@@ -76458,7 +76532,14 @@ function commits(ctx) {
   const head = describeCommit("head", input2.head ?? fromSource(source?.head, firstHead), firstHead);
   const more = heads.length > 1 ? ` (+ ${heads.slice(1).map((h) => `**${escapeMarkdown(h)}**`).join(", ")})` : "";
   const base = describeCommit("base", input2.base ?? fromSource(source?.base, baseArm), baseArm);
-  return `${head}${more} vs ${base}`;
+  const entry = commitfestOf(result);
+  return `${head}${entry ? `, ${escapeMarkdown(describeCommitfest(entry))},` : ""}${more} vs ${base}`;
+}
+function commitfestOf(result) {
+  const entry = result.source?.commitfest;
+  if (typeof entry !== "object" || entry === null) return void 0;
+  const { id, branch } = entry;
+  return typeof id === "number" && typeof branch === "string" ? { id, branch } : void 0;
 }
 function recordedSource(result) {
   const source = result.source;
@@ -77019,6 +77100,19 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     extraOptions: inputs.buildOptions,
     cacheDir
   };
+}
+
+// src/adapters/action/commitfest-commits.ts
+function commitfestCommits(entry, inputs) {
+  const refs = commitfestRefs(entry, inputs.baseRef);
+  return {
+    base: { label: "base", ref: refs.baseRef, chosenBy: `merge-base of ${refs.baseRef} and ${refs.headRef}` },
+    head: { label: "head", ref: refs.headRef, chosenBy: `commitfest entry ${entry.id}` },
+    ...inputs.prNumber !== void 0 ? { prNumber: inputs.prNumber } : {}
+  };
+}
+function commitfestBuild(request2, inputs, ctx) {
+  return { ...request2, repo: parseRepo(inputs.repo ?? CFBOT_REPO, ctx.workspace), mergeBase: true };
 }
 
 // src/core/pgperf-command.ts
@@ -78170,7 +78264,8 @@ var runBenchmarkMode = async (inputs, ctx, deps, resultsDir) => {
 };
 async function benchmark(inputs, ctx, deps, resultsDir) {
   const { logger } = deps;
-  const commits2 = await chooseCommits(ctx, inputs, deps.api);
+  const entry = inputs.commitfestEntry;
+  const commits2 = entry ? commitfestCommits(entry, inputs) : await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit2(commits2.base)}; head: ${describeCommit2(commits2.head)}`);
   const workloads = await loadInputWorkloads({ workloads: inputs.workloads }, ctx, deps.actionDir);
   const { request: request2, stored } = comparisonOf(
@@ -78213,7 +78308,8 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
         ...commits2.prNumber ? { prNumber: commits2.prNumber } : {},
         ...ctx.runUrl ? { runUrl: ctx.runUrl } : {},
         base: { ref: commits2.base.ref, sha: commits2.base.sha, chosenBy: commits2.base.chosenBy },
-        head: { ref: commits2.head.ref, sha: commits2.head.sha, chosenBy: commits2.head.chosenBy }
+        head: { ref: commits2.head.ref, sha: commits2.head.sha, chosenBy: commits2.head.chosenBy },
+        ...entry ? { commitfest: entry } : {}
       }
     },
     INPUT_NAMES
@@ -78256,7 +78352,11 @@ async function armSource(commits2, inputs, ctx, deps) {
       "building PostgreSQL from source is not available here: set 'base-bin-dir' and 'head-bin-dir'"
     );
   }
-  return { kind: "build", request: await buildRequestFor(ctx, commits2, inputs, deps.cacheDir) };
+  const request2 = await buildRequestFor(ctx, commits2, inputs, deps.cacheDir);
+  return {
+    kind: "build",
+    request: inputs.commitfestEntry ? commitfestBuild(request2, inputs, ctx) : request2
+  };
 }
 function describeCommit2(c) {
   return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
@@ -80168,6 +80268,130 @@ async function trySyncAlertIssues(api, alerts, machines, links = {}) {
   }
 }
 
+// src/adapters/github/digest-issue.ts
+init_api2();
+
+// src/flows/nightly/triage-digest.ts
+var TRIAGED_LABEL = "pgperf-triaged";
+var DEFAULT_RAISE_AFTER_DAYS = 3;
+var DIGEST_MARKER = "digest";
+var DAY_MS3 = 864e5;
+function digestOf(issues, now, options = {}) {
+  const raiseAfterMs = (options.raiseAfterDays ?? DEFAULT_RAISE_AFTER_DAYS) * DAY_MS3;
+  const entries = issues.map((i) => ({ issue: i, state: parseEventState(i.body) })).filter(({ state }) => state?.state === "open").map(({ issue: issue3, state }) => ({
+    entry: {
+      issue: issue3.number,
+      title: issue3.title,
+      event: state.event,
+      ageDays: issue3.createdAt ? Math.floor((now.getTime() - Date.parse(issue3.createdAt)) / DAY_MS3) : null
+    },
+    triaged: issue3.labels.includes(TRIAGED_LABEL),
+    createdMs: issue3.createdAt ? Date.parse(issue3.createdAt) : void 0
+  })).sort((a, b) => (a.createdMs ?? Infinity) - (b.createdMs ?? Infinity) || a.entry.issue - b.entry.issue);
+  const untriaged = entries.filter((e) => !e.triaged);
+  const raised = { ...options.raised ?? {} };
+  const raise = untriaged.filter(({ entry, createdMs }) => {
+    if (createdMs === void 0 || now.getTime() - createdMs < raiseAfterMs) return false;
+    const last = raised[String(entry.issue)];
+    return last === void 0 || now.getTime() - Date.parse(last) >= raiseAfterMs;
+  });
+  for (const { entry } of raise) raised[String(entry.issue)] = now.toISOString();
+  for (const key of Object.keys(raised)) {
+    if (!untriaged.some((e) => String(e.entry.issue) === key)) delete raised[key];
+  }
+  return {
+    untriaged: untriaged.map((e) => e.entry),
+    triaged: entries.filter((e) => e.triaged).map((e) => e.entry),
+    raise: raise.map((e) => e.entry),
+    raised
+  };
+}
+function parseDigestRaised(body) {
+  const text2 = markerText(body, DIGEST_MARKER);
+  if (text2 === void 0) return {};
+  try {
+    const parsed = JSON.parse(text2);
+    const raised = parsed.raised;
+    if (typeof raised !== "object" || raised === null) return {};
+    return Object.fromEntries(
+      Object.entries(raised).filter((e) => typeof e[1] === "string")
+    );
+  } catch {
+    return {};
+  }
+}
+function isDigestBody(body) {
+  return markerText(body, DIGEST_MARKER) !== void 0;
+}
+var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
+function digestBody(digest2, now, links = {}) {
+  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}`;
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    jsonMarker(DIGEST_MARKER, { raised: digest2.raised }),
+    `**${digest2.untriaged.length} untriaged regression${digest2.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
+    "",
+    ...digest2.untriaged.length > 0 ? [...digest2.untriaged.map(line), ""] : ["Nothing to triage.", ""],
+    ...digest2.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest2.triaged.map(line), ""] : [],
+    ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
+  ].join("\n");
+}
+function raiseNote(entry) {
+  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
+}
+
+// src/adapters/github/digest-issue.ts
+var DIGEST_LABEL = "pgperf-digest";
+async function syncTriageDigest(api, now, options = {}) {
+  const [login, regressions, digests] = await Promise.all([
+    api.viewerLogin(),
+    api.listIssues(REGRESSION_LABEL),
+    api.listIssues(DIGEST_LABEL)
+  ]);
+  const mine = digests.filter((i) => i.userLogin === login && isDigestBody(i.body)).sort((a, b) => a.number - b.number);
+  const current = mine.find((i) => i.state === "open") ?? mine.at(-1);
+  const digest2 = digestOf(
+    regressions.filter((i) => i.userLogin === login && i.state === "open").map((i) => ({
+      number: i.number,
+      title: i.title,
+      body: i.body,
+      labels: i.labels ?? [],
+      ...i.createdAt ? { createdAt: i.createdAt } : {}
+    })),
+    now,
+    {
+      ...options.raiseAfterDays !== void 0 ? { raiseAfterDays: options.raiseAfterDays } : {},
+      raised: current ? parseDigestRaised(current.body) : {}
+    }
+  );
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    ignored: digests.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
+  for (const entry of digest2.raise) await api.createComment(entry.issue, raiseNote(entry));
+  const body = digestBody(digest2, now, options.links ?? {});
+  if (!current) {
+    const issue3 = await api.createIssue({ title: DIGEST_TITLE, body, labels: [DIGEST_LABEL] });
+    outcome.opened.push(issue3.number);
+  } else if (current.body !== body || current.state === "closed") {
+    await api.updateIssue(current.number, { title: DIGEST_TITLE, body, state: "open" });
+    outcome.updated.push(current.number);
+  }
+  return outcome;
+}
+async function trySyncTriageDigest(api, now, options = {}) {
+  try {
+    return { done: await syncTriageDigest(api, now, options) };
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, "issues: write");
+    return { error: `the triage digest was not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
+  }
+}
+
 // src/flows/nightly/night-watch.ts
 var MISSING_FACTOR = 1.5;
 var VANISHED_WITHIN_RUNS = 3;
@@ -80317,6 +80541,11 @@ async function runNightly(request2, deps) {
     outcome.alertIssues = await deps.alerts(watch.alerts, machines);
     if ("error" in outcome.alertIssues) logger.warn(outcome.alertIssues.error);
     else logger.info(`alert issues: ${describeSync(outcome.alertIssues.done)}`);
+  }
+  if (deps.digest) {
+    outcome.digest = await deps.digest(new Date(measured.result.startedAt));
+    if ("error" in outcome.digest) logger.warn(outcome.digest.error);
+    else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
   }
   for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
@@ -80523,7 +80752,13 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
         history: store.reader,
         ...api ? {
           issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
-          alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links)
+          alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
+          ...inputs.triageDigest ? {
+            digest: (now) => trySyncTriageDigest(api, now, {
+              links,
+              ...inputs.raiseAfterDays !== void 0 ? { raiseAfterDays: inputs.raiseAfterDays } : {}
+            })
+          } : {}
         } : {}
       }
     );

@@ -30,6 +30,9 @@ export const ROUNDS: Bound = { min: 1, max: 1000 };
 /** Hours between nightly runs a history expects (--expect-every, input expect-every): up to a month. */
 export const EXPECT_EVERY_HOURS: Bound = { min: 1, max: 24 * 31 };
 
+/** Days an untriaged regression waits before it is raised again (--raise-after, input raise-after). */
+export const RAISE_AFTER_DAYS: Bound = { min: 1, max: 365 };
+
 /**
  * Rounds of the confirmation block that measures a regressed cell again (--confirm-rounds, the Action's
  * `confirm-rounds`; 0: none) and of the stored-baseline sentinel (--sentinel-rounds): rounds like any

@@ -27,6 +27,7 @@ export interface FakeIssue {
   state: 'open' | 'closed';
   labels: Array<{ name: string }>;
   user: { login: string };
+  created_at?: string;
 }
 
 export interface FakeGitHub {
@@ -139,6 +140,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
             state: 'open',
             labels: (b.labels ?? []).map((name) => ({ name })),
             user: { login: fake.login ?? 'github-actions[bot]' },
+            created_at: new Date().toISOString(),
           };
           fake.issues.set(issue.number, issue);
           return send(201, issue);

@@ -12,6 +12,7 @@ import { logArchive, type ArmSource, type PipelineOutcome } from '../../flows/co
 import { DEFAULT_SENTINEL_ROUNDS } from '../../flows/compare/stored-baseline.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
 import { buildRequestFor } from './build-arms.js';
+import { commitfestBuild, commitfestCommits } from './commitfest-commits.js';
 import { chooseCommits, type ActionContext, type Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { publishComparison } from './publish-comparison.js';
@@ -50,7 +51,8 @@ async function benchmark(
   resultsDir: string,
 ): Promise<PipelineOutcome> {
   const { logger } = deps;
-  const commits = await chooseCommits(ctx, inputs, deps.api);
+  const entry = inputs.commitfestEntry;
+  const commits = entry ? commitfestCommits(entry, inputs) : await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit(commits.base)}; head: ${describeCommit(commits.head)}`);
   const workloads = await loadInputWorkloads({ workloads: inputs.workloads }, ctx, deps.actionDir);
   const { request, stored } = comparisonOf(
@@ -94,6 +96,7 @@ async function benchmark(
         ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
         base: { ref: commits.base.ref, sha: commits.base.sha, chosenBy: commits.base.chosenBy },
         head: { ref: commits.head.ref, sha: commits.head.sha, chosenBy: commits.head.chosenBy },
+        ...(entry ? { commitfest: entry } : {}),
       },
     },
     INPUT_NAMES,
@@ -142,7 +145,11 @@ async function armSource(
       "building PostgreSQL from source is not available here: set 'base-bin-dir' and 'head-bin-dir'",
     );
   }
-  return { kind: 'build', request: await buildRequestFor(ctx, commits, inputs, deps.cacheDir) };
+  const request = await buildRequestFor(ctx, commits, inputs, deps.cacheDir);
+  return {
+    kind: 'build',
+    request: inputs.commitfestEntry ? commitfestBuild(request, inputs, ctx) : request,
+  };
 }
 
 function describeCommit(c: { ref?: string; sha?: string; chosenBy: string }): string {

@@ -9,11 +9,14 @@ import { parseBaselineSpec, type BaselineSpec } from '../../flows/compare/stored
 import { isPostgresUrl } from '../../store/open/open-store.js';
 import { parseShardSpec } from '../../run/shards.js';
 import { UserError } from '../../core/util/errors.js';
+import type { CommitfestEntry } from '../../core/results/types.js';
+import { commitfestEntryOf } from '../../postgres/builds/commitfest.js';
 import {
   CLIENTS,
   CLIENT_COUNTS,
   DURATION_S,
   EXPECT_EVERY_HOURS,
+  RAISE_AFTER_DAYS,
   EXTRA_ROUNDS,
   ROUNDS,
   TIME_BUDGET_S,
@@ -60,6 +63,11 @@ export interface ActionInputs {
   /** Base and head commits; default from the event (PR: merge-base and PR head). */
   baseRef?: string;
   headRef?: string;
+  /**
+   * benchmark: a commitfest entry as head (cfbot's branch cf/<id> of `repo`, default cfbot's mirror), against
+   * its merge-base with `baseRef` (default master); the entry is recorded in the results.
+   */
+  commitfestEntry?: CommitfestEntry;
   /** Pre-built installs (bin directories) to use instead of building base/head. */
   baseBinDir?: string;
   headBinDir?: string;
@@ -95,6 +103,9 @@ export interface ActionInputs {
   canaryBinDir?: string;
   /** mode nightly: hours expected between nightly runs; a longer gap is a missing-night alert. */
   expectEveryHours?: number;
+  /** mode nightly: keep the triage digest issue (triage-digest.ts), raising entries after raiseAfterDays. */
+  triageDigest: boolean;
+  raiseAfterDays?: number;
   /** What counts the instruction mode's instructions (instruction-phase.ts). */
   instructionCounter: (typeof INSTRUCTION_COUNTERS)[number];
   /** Count CPU instructions per transaction for every workload (docs/instructions.md). */
@@ -163,6 +174,7 @@ function readInputs(read: InputReader): ActionInputs {
     repo: text('repo'),
     baseRef: text('base-ref'),
     headRef: text('head-ref'),
+    ...commitfestInput(text('commitfest-entry')),
     baseBinDir: text('base-bin-dir'),
     headBinDir: text('head-bin-dir'),
     patches: list('patches'),
@@ -187,6 +199,8 @@ function readInputs(read: InputReader): ActionInputs {
       min: 1,
       bound: EXPECT_EVERY_HOURS,
     }),
+    triageDigest: bool(read, 'triage-digest', false),
+    raiseAfterDays: optionalNumber(read, 'raise-after', { integer: true, min: 1, bound: RAISE_AFTER_DAYS }),
     instructionCounter: choice(read, 'instruction-counter', INSTRUCTION_COUNTERS, 'auto'),
     instructions: bool(read, 'instructions', false),
     ...steadyPassInput(read),
@@ -217,6 +231,7 @@ function readInputs(read: InputReader): ActionInputs {
 function checkInputs(inputs: ActionInputs): void {
   const token = inputs.githubToken;
   checkPublishSite(inputs);
+  checkCommitfestInput(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(
       "inputs 'store' (a postgresql:// URL) and 'store-branch' (a directory store on a git branch) exclude each other: set one",
@@ -255,6 +270,8 @@ function checkInputs(inputs: ActionInputs): void {
   for (const [name, set] of [
     ['canary-bin-dir', inputs.canaryBinDir !== undefined],
     ['expect-every', inputs.expectEveryHours !== undefined],
+    ['triage-digest', inputs.triageDigest],
+    ['raise-after', inputs.raiseAfterDays !== undefined],
   ] as const) {
     if (set && inputs.mode !== 'nightly') {
       throw new UserError(
@@ -327,6 +344,32 @@ function checkInputs(inputs: ActionInputs): void {
   }
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
+  }
+}
+
+/** commitfest-entry: a positive integer, the entry's id. */
+function commitfestInput(id: string | undefined): Pick<ActionInputs, 'commitfestEntry'> {
+  return id === undefined ? {} : { commitfestEntry: commitfestEntryOf(id, "input 'commitfest-entry'") };
+}
+
+/** commitfest-entry builds head from the entry's branch: mode benchmark only, and no other head. */
+function checkCommitfestInput(inputs: ActionInputs): void {
+  const entry = inputs.commitfestEntry;
+  if (!entry) return;
+  if (inputs.mode !== 'benchmark') {
+    throw new UserError(
+      `input 'commitfest-entry' (${entry.id}) builds head in mode benchmark; mode ${inputs.mode} does not take it: remove it`,
+    );
+  }
+  const other = inputsSet([
+    ['head-ref', inputs.headRef !== undefined],
+    ['base-bin-dir', inputs.baseBinDir !== undefined],
+    ['head-bin-dir', inputs.headBinDir !== undefined],
+  ]);
+  if (other.length > 0) {
+    throw new UserError(
+      `input 'commitfest-entry' (${entry.id}) makes head the branch ${entry.branch}, and base its merge-base with 'base-ref' (default master): remove '${other.join("', '")}'`,
+    );
   }
 }
 

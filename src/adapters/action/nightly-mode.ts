@@ -13,6 +13,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { trySyncRegressionIssues } from '../github/regression-issues.js';
 import { trySyncAlertIssues } from '../github/alert-issues.js';
+import { trySyncTriageDigest } from '../github/digest-issue.js';
 import { analyseStore, writeHistorySite } from '../../flows/nightly/nightly-site.js';
 import {
   nightlyDecision,
@@ -85,6 +86,17 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
           ? {
               issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
               alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
+              ...(inputs.triageDigest
+                ? {
+                    digest: (now: Date) =>
+                      trySyncTriageDigest(api, now, {
+                        links,
+                        ...(inputs.raiseAfterDays !== undefined
+                          ? { raiseAfterDays: inputs.raiseAfterDays }
+                          : {}),
+                      }),
+                  }
+                : {}),
             }
           : {}),
       },

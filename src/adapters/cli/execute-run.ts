@@ -94,6 +94,7 @@ export async function executeRun(
           outcome.result.baseline,
           steadySummary(outcome.result),
           outcome.result.clients,
+          outcome.result.source,
         ),
       );
     }

@@ -31,6 +31,9 @@ export interface IssueSummary {
   body: string;
   state: 'open' | 'closed';
   userLogin: string;
+  /** Its labels' names, and when it was opened (ISO 8601), where the API said. */
+  labels?: string[];
+  createdAt?: string;
 }
 
 export type CommitState = 'success' | 'failure' | 'error' | 'pending';

@@ -317,6 +317,8 @@ function toIssue(i: {
   body?: string | null;
   state: string;
   user?: { login: string } | null;
+  labels?: Array<string | { name?: string }>;
+  created_at?: string;
 }): IssueSummary {
   return {
     number: i.number,
@@ -324,6 +326,8 @@ function toIssue(i: {
     body: i.body ?? '',
     state: i.state === 'closed' ? 'closed' : 'open',
     userLogin: i.user?.login ?? '',
+    labels: (i.labels ?? []).flatMap((l) => (typeof l === 'string' ? [l] : l.name ? [l.name] : [])),
+    ...(i.created_at ? { createdAt: i.created_at } : {}),
   };
 }
 

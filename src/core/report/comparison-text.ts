@@ -15,7 +15,7 @@ import { buildTables, type ArmTables } from './table-model.js';
 import { compiledCodeLines } from './compiled-code-lines.js';
 import { cellText } from './steady-metrics-section.js';
 import type { SteadyCellSummary } from '../compare/steady-summary.js';
-import type { ClientInfo, StoredBaselineInfo } from '../results/types.js';
+import type { ClientInfo, CommitfestEntry, RunSource, StoredBaselineInfo } from '../results/types.js';
 import { clientLines } from './client-line.js';
 import { planTextLines } from './plan-section.js';
 
@@ -30,10 +30,11 @@ export function renderComparisonText(
   baseline?: StoredBaselineInfo,
   steady: readonly SteadyCellSummary[] = [],
   clients: readonly ClientInfo[] = [],
+  source?: Pick<RunSource, 'commitfest'>,
 ): string {
   const lines: string[] = [
     decisionLine(decision),
-    compared(c),
+    compared(c, source?.commitfest),
     ...clientLines(clients),
     ...(baseline ? [describeStoredBaseline(baseline)] : []),
     ...analysisLines(c, decision),
@@ -90,12 +91,21 @@ function reasonLines(d: Decision): string[] {
   });
 }
 
-/** "compared: 'head' vs base 'base' (TPS, higher is better)". */
-export function compared(c: RunComparison): string {
+/**
+ * "compared: 'head' vs base 'base' (TPS, higher is better)"; a head built from a commitfest entry is named:
+ * "compared: 'head', commitfest entry 4711 (cf/4711), vs base 'base' (...)".
+ */
+export function compared(c: RunComparison, commitfest?: CommitfestEntry): string {
   const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join('; ');
   if (c.comparisons.length === 0) return `nothing to compare (${what})`;
   const arms = c.comparisons.map((a) => `'${a.head}'`).join(', ');
-  return `compared: ${arms} vs base '${c.baseline}' (${what})`;
+  const entry = commitfest ? `, ${describeCommitfest(commitfest)},` : '';
+  return `compared: ${arms}${entry} vs base '${c.baseline}' (${what})`;
+}
+
+/** "commitfest entry 4711 (cf/4711)": how reports name the entry a head was built from. */
+export function describeCommitfest(entry: CommitfestEntry): string {
+  return `commitfest entry ${entry.id} (${entry.branch})`;
 }
 
 /**

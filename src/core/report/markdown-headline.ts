@@ -8,8 +8,8 @@ import { compiledCodeLines } from './compiled-code-lines.js';
 import type { Decision } from '../compare/decision.js';
 import { formatP } from '../compare/format.js';
 import { METRICS } from '../results/metrics.js';
-import type { ArmInfo, RunResult } from '../results/types.js';
-import { describeStoredBaseline } from './comparison-text.js';
+import type { ArmInfo, CommitfestEntry, RunResult } from '../results/types.js';
+import { describeCommitfest, describeStoredBaseline } from './comparison-text.js';
 import { allWarnings } from './markdown-details.js';
 import { armName, type CommitInfo, type ReportContext } from './markdown-context.js';
 import { escapeMarkdown, markdownLink, shortSha } from './markdown-escape.js';
@@ -51,7 +51,16 @@ function commits(ctx: ReportContext): string {
           .join(', ')})`
       : '';
   const base = describeCommit('base', input.base ?? fromSource(source?.base, baseArm), baseArm);
-  return `${head}${more} vs ${base}`;
+  const entry = commitfestOf(result);
+  return `${head}${entry ? `, ${escapeMarkdown(describeCommitfest(entry))},` : ''}${more} vs ${base}`;
+}
+
+/** The commitfest entry head was built from (`source.commitfest`), read defensively. */
+function commitfestOf(result: RunResult): CommitfestEntry | undefined {
+  const entry = (result.source as { commitfest?: unknown } | undefined)?.commitfest;
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const { id, branch } = entry as { id?: unknown; branch?: unknown };
+  return typeof id === 'number' && typeof branch === 'string' ? { id, branch } : undefined;
 }
 
 interface RecordedCommit {

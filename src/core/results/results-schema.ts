@@ -207,6 +207,7 @@ export const resultsSchema = z.looseObject({
       base: commitRef.optional(),
       head: commitRef.optional(),
       canary: z.boolean().optional(),
+      commitfest: z.looseObject({ id: z.number().int().positive(), branch: text }).optional(),
     })
     .optional(),
   baseline: z

@@ -202,6 +202,15 @@ export interface RunSource {
    * there is runner drift, not PostgreSQL (src/flows/nightly/night-watch.ts).
    */
   canary?: boolean;
+  /** The commitfest entry head was built from (cfbot's branch `cf/<id>`; src/postgres/builds/commitfest.ts). */
+  commitfest?: CommitfestEntry;
+}
+
+/** A PostgreSQL commitfest entry: its id and the cfbot branch holding its latest patch set. */
+export interface CommitfestEntry {
+  id: number;
+  /** `cf/<id>`. */
+  branch: string;
 }
 
 export interface CommitRef {

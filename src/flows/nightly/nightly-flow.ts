@@ -75,6 +75,11 @@ export interface NightlyDeps {
    * trySyncAlertIssues); absent: no alert issues.
    */
   alerts?: (alerts: readonly NightAlert[], machines: readonly string[]) => Promise<IssueSync>;
+  /**
+   * Updates the triage digest after the regression issues (adapters/github/digest-issue.ts: trySyncTriageDigest, with
+   * `now` the night's run start); absent: no digest.
+   */
+  digest?: (now: Date) => Promise<IssueSync>;
 }
 
 export interface NightlyOutcome {
@@ -98,6 +103,8 @@ export interface NightlyOutcome {
   watch?: NightWatch;
   /** The alert issues: what was done, or why it could not be; absent without an API. */
   alertIssues?: IssueSync;
+  /** The triage digest: what was done, or why it could not be; absent when not asked for. */
+  digest?: IssueSync;
 }
 
 /** The request of tonight's run: one arm "head", random order, the default analysis settings. */
@@ -158,6 +165,11 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
     outcome.alertIssues = await deps.alerts(watch.alerts, machines);
     if ('error' in outcome.alertIssues) logger.warn(outcome.alertIssues.error);
     else logger.info(`alert issues: ${describeSync(outcome.alertIssues.done)}`);
+  }
+  if (deps.digest) {
+    outcome.digest = await deps.digest(new Date(measured.result.startedAt));
+    if ('error' in outcome.digest) logger.warn(outcome.digest.error);
+    else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
   }
   for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {

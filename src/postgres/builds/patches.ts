@@ -45,6 +45,14 @@ export function isMailPatch(text: string): boolean {
   return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
 }
 
+/** Messages without a diff skipped in one mailbox at most (a long review thread saved whole). */
+const MAX_SKIPPED_MESSAGES = 1000;
+
+/** git am stopped at a message without a diff (a cover letter, a reply). */
+function isEmptyMessage(res: { stdout: string; stderr: string }): boolean {
+  return /^Patch is empty\.?$/m.test(`${res.stdout}\n${res.stderr}`);
+}
+
 /** The files git names in a failed apply or am, e.g. "error: patch failed: src/x.c:12". */
 export function failingFiles(stderr: string): string[] {
   const files = new Set<string>();
@@ -74,12 +82,29 @@ export async function applyPatches(
       : ['apply', '--whitespace=nowarn', path.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     // git am commits the series: it needs a committer, and none may be configured.
-    const res = await runGit(
-      args,
-      deps,
-      { cwd: dir },
-      { GIT_COMMITTER_NAME: 'pgperf', GIT_COMMITTER_EMAIL: 'pgperf@localhost' },
-    );
+    const git = (gitArgs: string[]) =>
+      runGit(
+        gitArgs,
+        deps,
+        { cwd: dir },
+        { GIT_COMMITTER_NAME: 'pgperf', GIT_COMMITTER_EMAIL: 'pgperf@localhost' },
+      );
+    const before = mail ? (await git(['rev-parse', 'HEAD'])).stdout.trim() : '';
+    let res = await git(args);
+    // A mailbox saved from the list holds the cover letter and replies too: messages without a diff are
+    // skipped, as `git am --empty=drop` would (git 2.35+); the rest of the series goes on applying.
+    let skipped = 0;
+    for (; mail && res.exitCode !== 0 && isEmptyMessage(res) && skipped < MAX_SKIPPED_MESSAGES; skipped++) {
+      res = await git(['am', '--quiet', '--skip']);
+    }
+    if (skipped > 0 && res.exitCode === 0) {
+      if ((await git(['rev-parse', 'HEAD'])).stdout.trim() === before) {
+        throw new UserError(
+          `${what}: ${patch.file} holds no patch: its ${skipped} message(s) have no diff (a cover letter, replies). Save the messages with the patches, or the patch attachments`,
+        );
+      }
+      deps.logger.info(`${what}: ${patch.file}: skipped ${skipped} message(s) without a diff`);
+    }
     if (res.exitCode !== 0) {
       const files = failingFiles(res.stderr);
       throw new UserError(

@@ -84,6 +84,7 @@ export function compareCommand(): Command {
           result.baseline,
           steadySummary(result),
           result.clients,
+          result.source,
         ),
       );
     }

@@ -6,8 +6,10 @@ import { loadWorkload } from '../../../drivers/load-workload.js';
 import { octokitApi } from '../../github/octokit-api.js';
 import { trySyncRegressionIssues } from '../../github/regression-issues.js';
 import { trySyncAlertIssues } from '../../github/alert-issues.js';
+import { trySyncTriageDigest } from '../../github/digest-issue.js';
+import { DEFAULT_RAISE_AFTER_DAYS } from '../../../flows/nightly/triage-digest.js';
 import { inspectBinDir } from '../../../postgres/cluster/cluster.js';
-import { EXPECT_EVERY_HOURS } from '../../../core/bounds.js';
+import { EXPECT_EVERY_HOURS, RAISE_AFTER_DAYS } from '../../../core/bounds.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
 import { writeHistorySite } from '../../../flows/nightly/nightly-site.js';
 import {
@@ -42,6 +44,8 @@ interface NightlyFlags extends ChangePointFlags, MeasureFlags {
   githubRepo?: string;
   canaryBin?: string;
   expectEvery?: number;
+  triageDigest: boolean;
+  raiseAfter?: number;
   failOn: FailOn;
 }
 
@@ -85,6 +89,16 @@ export function nightlyCommand(): Command {
       positiveInt('--expect-every', EXPECT_EVERY_HOURS),
     )
     .option(
+      '--triage-digest',
+      'with --github-repo: keep one triage digest issue listing the open regression issues not yet labelled pgperf-triaged',
+      false,
+    )
+    .option(
+      '--raise-after <days>',
+      `with --triage-digest: raise a regression left untriaged this many days again on its issue (default ${DEFAULT_RAISE_AFTER_DAYS})`,
+      positiveInt('--raise-after', RAISE_AFTER_DAYS),
+    )
+    .option(
       '--github-repo <owner/name>',
       'keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)',
     )
@@ -100,6 +114,11 @@ export function nightlyCommand(): Command {
   return addChangePointOptions(addMeasureOptions(command), 'runs').action(async (flags: NightlyFlags) => {
     const logger = consoleLogger();
     const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : undefined;
+    if (flags.triageDigest && !github) {
+      throw new UserError(
+        '--triage-digest keeps an issue: give --github-repo OWNER/NAME (token in $GITHUB_TOKEN)',
+      );
+    }
     const changePoints = changePointSettings(flags);
     const head = nightlyHead(flags);
     const workloads = [];
@@ -150,6 +169,14 @@ export function nightlyCommand(): Command {
                 issues: (analysis) =>
                   trySyncRegressionIssues(octokitApi(github), analysis, repoUrl ? { repoUrl } : {}),
                 alerts: (alerts, machines) => trySyncAlertIssues(octokitApi(github), alerts, machines),
+                ...(flags.triageDigest
+                  ? {
+                      digest: (now: Date) =>
+                        trySyncTriageDigest(octokitApi(github), now, {
+                          ...(flags.raiseAfter !== undefined ? { raiseAfterDays: flags.raiseAfter } : {}),
+                        }),
+                    }
+                  : {}),
               }
             : {}),
         },

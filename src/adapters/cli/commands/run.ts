@@ -2,6 +2,8 @@ import { Command, Option } from 'commander';
 import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
 import { readPatches } from '../../../postgres/builds/patches.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
+import { CFBOT_REPO, commitfestEntryOf, commitfestRefs } from '../../../postgres/builds/commitfest.js';
+import type { CommitfestEntry } from '../../../core/results/types.js';
 import { loadWorkload } from '../../../drivers/load-workload.js';
 import type { ArmSource } from '../../../flows/compare/pipeline.js';
 import { parseShardSpec } from '../../../run/shards.js';
@@ -42,6 +44,8 @@ export interface BuildArmFlags {
   repo?: string;
   base?: string;
   head?: string;
+  /** A commitfest entry id: head is its cfbot branch cf/<id>, base its merge-base with --base (master). */
+  cf?: string;
   basePatch: string[];
   headPatch: string[];
   mergeBase: boolean;
@@ -106,7 +110,11 @@ function addArmOptions(command: Command): Command {
     )
     .option(
       '--repo <url|path>',
-      `git URL or local repository to build --base/--head from (default ${DEFAULT_REPO})`,
+      `git URL or local repository to build --base/--head from (default ${DEFAULT_REPO}; with --cf ${CFBOT_REPO})`,
+    )
+    .option(
+      '--cf <id>',
+      'a commitfest entry as head: build the branch cf/<id> of --repo against its merge-base with --base (default master); the id is recorded',
     )
     .option('--base <ref>', 'build this branch, tag or sha as the baseline arm "base" (instead of --arm)')
     .option('--head <ref>', 'build this ref as the arm "head" (default: --base, when --head-patch is given)')
@@ -319,6 +327,7 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
       dataChecksums: flags.dataChecksums,
       tmpDir: flags.tmpDir,
       controls: { cpuDmaLatencyUs: flags.cpuDmaLatency, governor: flags.governor, root: flags.sysfsRoot },
+      ...commitfestSourceOf(flags),
     },
     RUN_FLAG_NAMES,
   );
@@ -340,6 +349,12 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
   } finally {
     await store?.close();
   }
+}
+
+/** --cf ID: the entry, recorded in the results (`source.commitfest`) and named by the reports. */
+function commitfestSourceOf(flags: RunFlags) {
+  if (flags.cf === undefined) return {};
+  return { source: { commitfest: commitfestEntryOf(flags.cf, '--cf') } };
 }
 
 /** --shard I/N, parsed. */
@@ -391,17 +406,23 @@ function wantsBuild(flags: RunFlags): boolean {
   return Boolean(
     flags.base ??
     flags.head ??
-    (flags.repo || flags.headPatch.length || flags.basePatch.length || flags.mergeBase),
+    (flags.cf || flags.repo || flags.headPatch.length || flags.basePatch.length || flags.mergeBase),
   );
 }
 
 /** The refs to build, checked: --base, and --head (or --base again when only head patches differ). */
-export function buildArmRefs(flags: BuildArmFlags & { arm?: ArmFlag[] }): { base: string; head: string } {
+export function buildArmRefs(flags: BuildArmFlags & { arm?: ArmFlag[] }): {
+  base: string;
+  head: string;
+  /** Set by --cf: the base is the merge-base, and the entry is recorded. */
+  commitfest?: CommitfestEntry;
+} {
   if (flags.arm?.length) {
     throw new UserError(
       '--arm and --base/--head both given: compare either installed bin dirs (--arm) or builds from source (--base/--head)',
     );
   }
+  if (flags.cf !== undefined) return commitfestArmRefs(flags, flags.cf);
   if (!flags.base) {
     throw new UserError(
       '--base REF is required to build the arms from source (with --head REF and/or --head-patch FILE)',
@@ -419,14 +440,25 @@ export function buildArmRefs(flags: BuildArmFlags & { arm?: ArmFlag[] }): { base
   return { base: flags.base, head };
 }
 
+/** --cf ID: head the entry's branch cf/<id>, base its merge-base with --base (default master). */
+function commitfestArmRefs(flags: BuildArmFlags, id: string) {
+  if (flags.head !== undefined) {
+    throw new UserError(
+      `--cf ${id} and --head ${flags.head} both given: with --cf, head is the entry's branch cf/${id}`,
+    );
+  }
+  const refs = commitfestRefs(commitfestEntryOf(id, '--cf'), flags.base);
+  return { base: refs.baseRef, head: refs.headRef, commitfest: refs.entry };
+}
+
 /** What to build: base, then head (sharing ccache), as the arms "base" and "head". */
 async function buildRequest(flags: RunFlags): Promise<ComparisonRequest> {
   const refs = buildArmRefs(flags);
   return {
-    repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
+    repo: parseRepo(flags.repo ?? (refs.commitfest ? CFBOT_REPO : DEFAULT_REPO), process.cwd()),
     baseRef: refs.base,
     headRef: refs.head,
-    mergeBase: flags.mergeBase,
+    mergeBase: flags.mergeBase || refs.commitfest !== undefined,
     basePatches: await readPatches(flags.basePatch, '--base-patch'),
     headPatches: await readPatches(flags.headPatch, '--head-patch'),
     extraOptions: flags.buildOption,

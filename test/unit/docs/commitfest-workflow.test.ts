@@ -1,0 +1,114 @@
+/**
+ * The scheduled commitfest workflow of docs/action.md ("Commitfest entries"): its `moved` step, run for real
+ * as GitHub runs a step (`bash --noprofile --norc -eo pipefail`) against a local repository standing in for
+ * cfbot's mirror (CFBOT_REPO, real `git ls-remote`), sweep after sweep with the list the cache would carry
+ * between them. It must schedule the new and moved entries only (at most MAX_ENTRIES, the rest the next
+ * time), skip those whose head did not move, forget deleted branches, and give `[]` when nothing moved
+ * (the bench job's `if:` then skips the matrix). The bench job's shape is read from the same block.
+ * actionlint.test.ts and workflows.test.ts check the whole workflow and its pgperf inputs.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { yamlBlocks } from '../../helpers/doc-pages.js';
+
+interface Step {
+  id?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+}
+interface Workflow {
+  env: Record<string, string | number>;
+  jobs: Record<
+    string,
+    { if?: string; needs?: string; steps: Step[]; strategy?: { matrix: Record<string, unknown> } }
+  >;
+}
+
+const block = yamlBlocks('docs/action.md').find(
+  (b) => b.section === 'Commitfest entries' && b.text.includes('commitfest-entry:'),
+);
+const workflow = parse(block?.text ?? '') as Workflow;
+const work = mkdtempSync(path.join(os.tmpdir(), 'pgperf-cf-workflow-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const mirror = path.join(work, 'cfbot.git');
+const sweepDir = path.join(work, 'sweep');
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.org',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.org',
+};
+const git = (...args: string[]) =>
+  execFileSync('git', ['-C', mirror, ...args], { env: GIT_ENV, encoding: 'utf8', input: '' }).trim();
+/** A new commit on `branch` (created from master when new): its head moved. */
+const commitOn = (branch: string, message: string) => {
+  const known = git('for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`);
+  const parent = known || git('rev-parse', 'master');
+  const sha = git('commit-tree', `${parent}^{tree}`, '-p', parent, '-m', message);
+  git('update-ref', `refs/heads/${branch}`, sha);
+};
+
+/** One sweep of the `moved` step in `sweepDir` (where the cache keeps cf-seen.txt): the entries it schedules. */
+function sweep(maxEntries: number): string[] {
+  const step = workflow.jobs.moved!.steps.find((s) => s.id === 'moved')!;
+  const script = path.join(work, 'moved.sh');
+  writeFileSync(script, step.run!);
+  const output = path.join(work, 'github-output');
+  writeFileSync(output, '');
+  execFileSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+    cwd: sweepDir,
+    env: { ...GIT_ENV, CFBOT_REPO: mirror, MAX_ENTRIES: String(maxEntries), GITHUB_OUTPUT: output },
+  });
+  const line = readFileSync(output, 'utf8').trim();
+  expect(line).toMatch(/^entries=\[.*\]$/);
+  return JSON.parse(line.slice('entries='.length)) as string[];
+}
+
+describe('docs/action.md: the scheduled commitfest workflow', () => {
+  it('is there: the bench job runs one entry per matrix job, only when some moved', () => {
+    expect(block, 'a ```yaml block under "Commitfest entries" with commitfest-entry').toBeDefined();
+    expect(workflow.env.CFBOT_REPO).toBe('https://github.com/postgresql-cfbot/postgresql.git');
+    const bench = workflow.jobs.bench!;
+    expect(bench.needs).toBe('moved');
+    expect(bench.if).toBe("needs.moved.outputs.entries != '[]'");
+    expect(bench.strategy?.matrix.entry).toBe('${{ fromJSON(needs.moved.outputs.entries) }}');
+    const pgperf = bench.steps.find((s) => s.uses?.startsWith('pgperf/pgperf@'));
+    expect(pgperf?.with).toMatchObject({
+      'commitfest-entry': '${{ matrix.entry }}',
+      store: 'commitfest/${{ matrix.entry }}',
+    });
+  });
+
+  it('runs the new and moved entries only, MAX_ENTRIES at a time, and forgets deleted branches', () => {
+    execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=master', mirror], { env: GIT_ENV });
+    execFileSync('mkdir', ['-p', sweepDir]);
+    const empty = git('mktree');
+    git('update-ref', 'refs/heads/master', git('commit-tree', empty, '-m', 'master'));
+    for (const id of ['4711', '52', '1000']) commitOn(`cf/${id}`, `entry ${id} v1`);
+    commitOn('cfx/9', 'not an entry branch');
+
+    // First sweep: every entry is new; two now, the third next time.
+    expect(sweep(2)).toEqual(['1000', '4711']);
+    expect(sweep(2)).toEqual(['52']);
+    // Nothing moved: nothing runs (the bench job is skipped).
+    expect(sweep(2)).toEqual([]);
+    // 4711's cfbot branch gets a new patch set, 52 is closed, 7 is new: 4711 and 7 run, 1000 does not.
+    commitOn('cf/4711', 'entry 4711 v2');
+    git('update-ref', '-d', 'refs/heads/cf/52');
+    commitOn('cf/7', 'entry 7 v1');
+    expect(sweep(20)).toEqual(['4711', '7']);
+    expect(readFileSync(path.join(sweepDir, 'cf-seen.txt'), 'utf8')).toBe(
+      ['1000', '4711', '7'].map((id) => `${id} ${git('rev-parse', `cf/${id}`)}\n`).join(''),
+    );
+    expect(sweep(20)).toEqual([]);
+  });
+});
