@@ -3530,6 +3530,10 @@ var init_metrics = __esm({
       walFpiPerTx: { label: "full-page images/tx", unit: "FPIs", better: "lower" },
       bufferHitsPerTx: { label: "buffer hits/tx", unit: "blocks", better: "lower" },
       bufferReadsPerTx: { label: "buffer reads/tx", unit: "blocks", better: "lower" },
+      // Time spent reading blocks (pg_stat_database.blk_read_time: only with track_io_timing on) and the read
+      // operations of relations (pg_stat_io, 16+: one operation may read several blocks on 17+).
+      readTimeMsPerTx: { label: "read time/tx", unit: "ms", better: "lower" },
+      ioReadsPerTx: { label: "I/O reads/tx", unit: "reads", better: "lower" },
       backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" },
       // CPU instructions of the backends per transaction, from the instruction mode's own short runs
       // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/instruction-verdict.ts).
@@ -3571,6 +3575,8 @@ var init_metrics = __esm({
       walFpiPerTx: COST,
       bufferHitsPerTx: COST,
       bufferReadsPerTx: COST,
+      readTimeMsPerTx: COST,
+      ioReadsPerTx: COST,
       backendCpuUsPerTx: COST,
       instructions: { ...COST, minExcluded: true, why: "instructions per transaction: above 0, at most 1e15" }
     };
@@ -3585,6 +3591,8 @@ var init_metrics = __esm({
       "wal-fpi": "walFpiPerTx",
       "buffer-hits": "bufferHitsPerTx",
       "buffer-reads": "bufferReadsPerTx",
+      "read-time": "readTimeMsPerTx",
+      "io-reads": "ioReadsPerTx",
       "backend-cpu": "backendCpuUsPerTx"
     };
     STEADY_METRICS = [
@@ -3593,6 +3601,8 @@ var init_metrics = __esm({
       "walFpiPerTx",
       "bufferHitsPerTx",
       "bufferReadsPerTx",
+      "readTimeMsPerTx",
+      "ioReadsPerTx",
       "backendCpuUsPerTx"
     ];
     DEFAULT_GATED_METRICS = ["tps"];
@@ -65989,11 +65999,13 @@ async function takeStatSnapshot(target, options = {}) {
     }
     const counters = {};
     const db = (await client.query(
-      `SELECT blks_hit, blks_read, xact_commit, xact_rollback
+      `SELECT blks_hit, blks_read, blk_read_time, xact_commit, xact_rollback,
+                current_setting('track_io_timing')::boolean AS timing
            FROM pg_stat_database WHERE datname = current_database()`
     )).rows[0];
     setCounter(counters, "blksHit", db?.blks_hit);
     setCounter(counters, "blksRead", db?.blks_read);
+    if (db?.timing === true) setCounter(counters, "blkReadTimeMs", db.blk_read_time);
     setCounter(counters, "xactCommit", db?.xact_commit);
     setCounter(counters, "xactRollback", db?.xact_rollback);
     if (versionNum >= 14e4) {
@@ -66009,6 +66021,17 @@ async function takeStatSnapshot(target, options = {}) {
       unavailable.push("WAL records and full-page images (pg_stat_wal: PostgreSQL 14+)");
       const lsn = (await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS b")).rows[0];
       setCounter(counters, "walBytes", lsn?.b);
+    }
+    if (versionNum >= 16e4) {
+      const io = (await client.query(
+        `SELECT sum(reads) AS reads, sum(writes) AS writes, sum(extends) AS extends
+             FROM pg_stat_io WHERE object IN ('relation', 'temp relation')`
+      )).rows[0];
+      setCounter(counters, "ioReads", io?.reads);
+      setCounter(counters, "ioWrites", io?.writes);
+      setCounter(counters, "ioExtends", io?.extends);
+    } else {
+      unavailable.push("I/O operations (pg_stat_io: PostgreSQL 16+)");
     }
     if (server) {
       const cpu = await serverCpuUs(proc, server.postmaster);
@@ -66102,6 +66125,8 @@ var STEADY_METRIC_SOURCES = {
   walFpiPerTx: "walFpi",
   bufferHitsPerTx: "blksHit",
   bufferReadsPerTx: "blksRead",
+  readTimeMsPerTx: "blkReadTimeMs",
+  ioReadsPerTx: "ioReads",
   backendCpuUsPerTx: "cpuUs"
 };
 function statDeltas(before, after) {
@@ -66151,6 +66176,19 @@ function steadyOutcome(before, after, transactions) {
   };
 }
 
+// src/machine/os/drop-caches.ts
+init_errors();
+import { writeFile as writeFile6 } from "node:fs/promises";
+var DROP_CACHES_PATH = "/proc/sys/vm/drop_caches";
+async function dropPageCache(file2 = DROP_CACHES_PATH) {
+  try {
+    await writeFile6(file2, "1\n");
+    return { dropped: true };
+  } catch (e) {
+    return { dropped: false, reason: `${file2} could not be written (${errorMessage(e)}): not root?` };
+  }
+}
+
 // src/run/measure-run.ts
 init_types();
 init_errors();
@@ -66187,7 +66225,7 @@ function composeDrivers(modules) {
 }
 
 // src/drivers/pgbench/driver.ts
-import { writeFile as writeFile6 } from "node:fs/promises";
+import { writeFile as writeFile7 } from "node:fs/promises";
 import path20 from "node:path";
 init_errors();
 
@@ -66798,7 +66836,7 @@ function pgbenchDriver(options) {
     pipelineScript ??= (async () => {
       const { dir } = await tempDir("pgperf-scripts-");
       const file2 = path20.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile6(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      await writeFile7(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
     return pipelineScript;
@@ -66961,6 +66999,90 @@ function autoClientSweep(logicalCpus) {
 
 // src/drivers/common/workload-fields.ts
 init_metrics();
+
+// src/drivers/common/settings-matrix.ts
+var MATRIX_COMBINATIONS = { min: 1, max: 64 };
+var MATRIX_VALUE = /^[A-Za-z0-9._+-]+$/;
+var MATRIX_VALUE_WORDS = 'letters, digits, ".", "_", "+" and "-"';
+function matrixCellName(name, combination) {
+  return `${name}[${combination.map(([k, v]) => `${k}=${String(v)}`).join(",")}]`;
+}
+function matrixCombinations(matrix) {
+  let combos = [[]];
+  for (const [name, values] of Object.entries(matrix)) {
+    combos = combos.flatMap((c) => values.map((v) => [...c, [name, v]]));
+  }
+  return combos;
+}
+function expandMatrix(workload) {
+  const { matrix, ...plain } = workload;
+  if (matrix === void 0) return [workload];
+  return matrixCombinations(matrix).map(
+    (combination) => ({
+      ...plain,
+      name: matrixCellName(workload.name, combination),
+      settings: { ...workload.settings, ...Object.fromEntries(combination) }
+    })
+  );
+}
+function refineMatrix(w, ctx) {
+  const matrix = w.matrix;
+  if (matrix === void 0) return;
+  const entries = Object.entries(matrix);
+  if (entries.length === 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["matrix"],
+      message: "expected at least one setting with its values, e.g. {io_method: [sync, worker]}"
+    });
+    return;
+  }
+  for (const [name, values] of entries) {
+    const at = ["matrix", name];
+    const nameProblem = settingProblem(name, "");
+    if (nameProblem) {
+      ctx.addIssue({ code: "custom", path: at, message: nameProblem });
+      continue;
+    }
+    if (Object.hasOwn(w.settings, name)) {
+      ctx.addIssue({
+        code: "custom",
+        path: at,
+        message: `expected a setting not also given in settings (settings.${name} is ${JSON.stringify(w.settings[name])}; give it in one of the two)`
+      });
+    }
+    if (values.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: at,
+        message: "expected a non-empty list of values, e.g. [sync, worker]"
+      });
+      continue;
+    }
+    values.forEach((v, i) => {
+      const text2 = String(v);
+      const problem2 = MATRIX_VALUE.test(text2) ? settingProblem(name, text2) : `expected a value made of ${MATRIX_VALUE_WORDS} (it becomes part of the workload's name)`;
+      if (problem2) ctx.addIssue({ code: "custom", path: [...at, i], message: problem2 });
+      else if (values.findIndex((u) => String(u) === text2) < i) {
+        ctx.addIssue({
+          code: "custom",
+          path: [...at, i],
+          message: `expected each value once in matrix.${name}`
+        });
+      }
+    });
+  }
+  const combinations = entries.reduce((n, [, values]) => n * Math.max(values.length, 1), 1);
+  if (combinations > MATRIX_COMBINATIONS.max) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["matrix"],
+      message: `expected ${rangeText(MATRIX_COMBINATIONS)} combinations of values, each a workload of its own (sweep fewer values, or split the matrix over workload files); these lists make ${entries.map(([, v]) => v.length).join(" x ")} = ${combinations}`
+    });
+  }
+}
+
+// src/drivers/common/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
 function boundedInt(bound) {
@@ -66975,10 +67097,18 @@ var durationField = boundedInt(DURATION_S).default(60).describe(`Seconds per mea
 var warmupField = boundedInt(WARMUP_S).default(10).describe(`Seconds of the uncounted warm-up run per arm and cell (0 = none), ${rangeText(WARMUP_S)}.`);
 var roundsField = boundedInt(ROUNDS).default(5).describe(`Rounds: every cell runs every arm once per round; ${rangeText(ROUNDS)}.`);
 var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
+var matrixField = external_exports.record(
+  settingName,
+  external_exports.array(
+    external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "expected a string, number or boolean" })
+  )
+).optional().describe(
+  `Settings to sweep, each over its values, e.g. {io_method: [sync, worker]}: every combination of values is a workload of its own, named like name[io_method=sync], with the values in its settings (${rangeText(MATRIX_COMBINATIONS)} combinations; values of letters, digits, ".", "_", "+" and "-"; a setting not also in settings).`
+);
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
 var metricsField = external_exports.array(external_exports.enum(Object.keys(GATED_METRIC_NAMES))).min(1, "at least one metric").default([...DEFAULT_GATED_METRICS]).refine((m) => new Set(m).size === m.length, "each metric at most once").describe(
-  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family."
+  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, read-time, io-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family."
 );
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 var failOnField = external_exports.enum(FAIL_ON).optional().describe(
@@ -67036,8 +67166,14 @@ function resolveInstructions(v) {
     thresholdPct: v.threshold ?? d.thresholdPct
   };
 }
-var plansField = external_exports.boolean().optional().transform((v) => v === true ? true : void 0).describe(
+function offUnlessTrue(description) {
+  return external_exports.boolean().optional().transform((v) => v === true ? true : void 0).describe(description);
+}
+var plansField = offUnlessTrue(
   "Take the plan of every statement the workload runs (EXPLAIN (COSTS OFF)) and, where the install has pg_stat_statements, each statement's calls, time and shared blocks, per arm on servers of their own before the timed rounds; the report names the statements whose plan differs from base's. pgbench only."
+);
+var coldStartField = offUnlessTrue(
+  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root); the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics."
 );
 var retriesField = boundedInt(RETRIES).default(2).describe(`Retries of a failed run before it is given up, ${rangeText(RETRIES)}.`);
 function refineClients(w, ctx) {
@@ -67050,6 +67186,7 @@ function refineSettingsAndArgs(w, ctx, checkArg) {
     const problem2 = settingProblem(name, String(value));
     if (problem2) ctx.addIssue({ code: "custom", path: ["settings", name], message: problem2 });
   }
+  refineMatrix(w, ctx);
   w.extraArgs.forEach((arg, i) => {
     const problem2 = checkArg(arg);
     if (problem2) ctx.addIssue({ code: "custom", path: ["extraArgs", i], message: problem2 });
@@ -67060,6 +67197,7 @@ var commonWorkloadFields = {
   warmup: warmupField,
   rounds: roundsField,
   settings: settingsField,
+  matrix: matrixField,
   vacuum: vacuumField,
   checkpoint: checkpointField,
   threshold: thresholdField,
@@ -67068,7 +67206,8 @@ var commonWorkloadFields = {
   retries: retriesField,
   cpus: cpusField,
   instructions: instructionsField,
-  plans: plansField
+  plans: plansField,
+  coldStart: coldStartField
 };
 
 // src/drivers/pgbench/workload.ts
@@ -67669,7 +67808,12 @@ init_errors();
 function groupDataSets(workloads) {
   const byKey = /* @__PURE__ */ new Map();
   for (const w of workloads) {
-    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
+    const key = JSON.stringify([
+      w.tool,
+      dataSetShape(w),
+      Object.entries(w.settings).sort(),
+      w.coldStart === true
+    ]);
     const existing = byKey.get(key);
     if (existing) {
       existing.workloads.push(w);
@@ -67706,7 +67850,7 @@ var RunClusters = class {
           const serverPrefix = setup.cpuPlans.get(w.name)?.serverPrefix;
           const conf = {
             maxClients: dataSet.maxClients,
-            workloadSettings: w.settings,
+            workloadSettings: coldStartSettings(w),
             armSettings: arm2.settings
           };
           await loadedCluster(
@@ -67775,6 +67919,9 @@ async function loadedCluster(spec, driver, deps, keep) {
   await driver.prepare(cluster, deps.signal);
   return cluster;
 }
+function coldStartSettings(w) {
+  return w.coldStart ? { track_io_timing: "on", ...w.settings } : w.settings;
+}
 function clusterKey(arm2, dataSet) {
   return `${arm2}\0${dataSet}`;
 }
@@ -67838,8 +67985,12 @@ async function runOnce(ctx, run2, kind, attempt, block) {
   const durationS = kind === "warmup" ? workload.warmup : workload.duration;
   const randomSeed = deriveSeed(block?.seed ?? ctx.seed, run2.round);
   const started = Date.now();
+  let cold;
   const maintenance = await driver.beforeRun(cluster).then(
-    () => void 0,
+    async () => {
+      if (kind === "measured" && workload.coldStart) cold = await coldStart(cluster, journal);
+      return void 0;
+    },
     (e) => {
       deps.signal?.throwIfAborted();
       return maintenanceFailure(e, started);
@@ -67875,7 +68026,7 @@ async function runOnce(ctx, run2, kind, attempt, block) {
     const steadyAfter = await snapshot("after");
     const outcome = steadyAfter && steadyOutcome(steadyBefore, steadyAfter, clientTransactions(out.counts));
     if (outcome) {
-      steady = outcome.record;
+      steady = cold ? { ...outcome.record, cold } : outcome.record;
       out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
     }
   }
@@ -67905,6 +68056,17 @@ async function runOnce(ctx, run2, kind, attempt, block) {
   );
   if (!out.ok) await reviveIfDown(cluster, journal.warn);
   return out;
+}
+var NO_DROP_CACHES = "cold start: the OS page cache could not be dropped, so cold runs start with only their shared buffers evicted (their reads may come from the page cache)";
+async function coldStart(cluster, journal) {
+  await cluster.stop();
+  await cluster.start();
+  const drop = await dropPageCache();
+  if (!drop.dropped) {
+    const message = `${NO_DROP_CACHES}: ${drop.reason}`;
+    if (!journal.result.warnings.some((w) => w.startsWith(NO_DROP_CACHES))) journal.warn(message);
+  }
+  return { restarted: true, pageCacheDropped: drop.dropped };
 }
 function toSample(run2, attempt, randomSeed, out) {
   return {
@@ -70416,7 +70578,7 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile2, mkdir as mkdir5, readFile as readFile14, writeFile as writeFile7 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile2, mkdir as mkdir5, readFile as readFile14, writeFile as writeFile8 } from "node:fs/promises";
 import path25 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
@@ -70989,7 +71151,7 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   for (const head of heads) {
     const rows = diffProfiles(armRuns(base), armRuns(head));
     const file2 = path25.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
-    await writeFile7(
+    await writeFile8(
       path25.join(runDir, file2),
       profileText(
         rows,
@@ -72398,8 +72560,19 @@ function workloadJsonSchema() {
 async function loadWorkload(ref, lookup) {
   return loadWorkloadFile(resolveWorkloadFile(ref, lookup));
 }
+async function loadWorkloads(ref, lookup) {
+  return loadWorkloadsFromFile(resolveWorkloadFile(ref, lookup));
+}
 var MAX_WORKLOAD_FILE_BYTES = 1024 * 1024;
 async function loadWorkloadFile(file2) {
+  return resolveScripts(parseWorkload(await readWorkloadText(file2), file2), file2);
+}
+async function loadWorkloadsFromFile(file2) {
+  const text2 = await readWorkloadText(file2);
+  const { workload } = parseDocumentWorkload(text2, file2);
+  return expandMatrix(await resolveScripts(workload, file2));
+}
+async function readWorkloadText(file2) {
   let text2;
   try {
     const st = await stat5(file2);
@@ -72418,11 +72591,19 @@ async function loadWorkloadFile(file2) {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
-  const workload = parseWorkload(text2, file2);
-  return resolveScripts(workload, file2);
+  return text2;
 }
 var MAX_ALIAS_COUNT = 100;
 function parseWorkload(text2, source) {
+  const { workload, doc, lineCounter } = parseDocumentWorkload(text2, source);
+  if (workload.matrix === void 0) return workload;
+  const names = expandMatrix(workload).map((w) => w.name);
+  const listed2 = names.length > 3 ? `${names.slice(0, 3).join(", ")}, ...` : names.join(", ");
+  throw new UserError(
+    `${source}${locate(doc, lineCounter, ["matrix"], true)}: matrix: expected one workload here, and the matrix makes ${names.length} (${listed2}): write the one to measure as a workload file without matrix, its values in settings`
+  );
+}
+function parseDocumentWorkload(text2, source) {
   const lineCounter = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: "error" });
   if (doc.errors.length > 0) {
@@ -72440,7 +72621,7 @@ function parseWorkload(text2, source) {
     throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
   }
   const parsed = workloadSchema.safeParse(data);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { workload: parsed.data, doc, lineCounter };
   const problems = parsed.error.issues.map((issue2) => describeIssue(issue2, data, doc, lineCounter, source));
   throw new UserError(
     problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
@@ -72480,6 +72661,11 @@ function describeIssue(issue2, data, doc, lineCounter, source) {
   const range = rangeIssueInUnion(issue2);
   if (range) return describeIssue(range, data, doc, lineCounter, source);
   const where = locate(doc, lineCounter, issue2.path, false);
+  if (issue2.code === "invalid_key") {
+    const inner = issue2.issues[0]?.message;
+    const expected = inner && !inner.startsWith("Invalid") ? inner : "a valid key";
+    return `${source}${locate(doc, lineCounter, issue2.path, true)}: ${field}: expected ${expected} as the key, got ${JSON.stringify(issue2.path.at(-1))}`;
+  }
   const value = valueAt(data, issue2.path);
   if (issue2.path.length === 0) return `${source}${where}: ${expectation(issue2)}`;
   const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
@@ -73032,7 +73218,7 @@ function bisectDecision(outcome, failOn) {
 }
 
 // src/flows/compare/decide-run.ts
-import { writeFile as writeFile8 } from "node:fs/promises";
+import { writeFile as writeFile9 } from "node:fs/promises";
 import path36 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
@@ -73047,7 +73233,7 @@ function completenessOf(result) {
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
   const file2 = path36.join(dir, DECISION_FILE);
-  await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
+  await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
 }
@@ -75072,7 +75258,7 @@ function calibrateCommand() {
   return addAnalysisOptions(addMeasureOptions(command), "run").action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
-    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: "--workload" }));
+    for (const ref of flags.workload) workloads.push(...await loadWorkloads(ref, { what: "--workload" }));
     await checkOutDir(flags.out);
     await checkTmpDir(flags.tmpDir);
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
@@ -83029,7 +83215,7 @@ function toApiError(what, e, rateLimited) {
 
 // src/flows/nightly/nightly-site.ts
 import path49 from "node:path";
-import { writeFile as writeFile9 } from "node:fs/promises";
+import { writeFile as writeFile10 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
 }
@@ -83038,7 +83224,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile9(path49.join(dir, ".nojekyll"), "");
+  await writeFile10(path49.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -83955,7 +84141,7 @@ function nightlyCommand() {
     const changePoints = changePointSettings(flags);
     const head = nightlyHead(flags);
     const workloads = [];
-    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: "--workload" }));
+    for (const ref of flags.workload) workloads.push(...await loadWorkloads(ref, { what: "--workload" }));
     const repoUrl = flags.repoUrl?.replace(/\/+$/, "");
     if (head.kind === "build") await checkedCacheDir(flags.cacheDir);
     await checkOutDir(flags.out);
@@ -84156,8 +84342,9 @@ function planCommand() {
   ).option("--arms <n>", "arms per cell (default 2)", positiveInt2("--arms"), 2).option("--json", "print the plan as JSON");
   return addAnalysisOptions(command, "run").action(async (flags) => {
     const workloads = [];
-    for (const file2 of flags.workload) {
-      const w = await loadWorkload(file2, { what: "--workload" });
+    const loaded = [];
+    for (const file2 of flags.workload) loaded.push(...await loadWorkloads(file2, { what: "--workload" }));
+    for (const w of loaded) {
       workloads.push({
         ...w,
         clients: flags.clients ? [...flags.clients] : w.clients,
@@ -84557,7 +84744,7 @@ var RUN_FLAG_NAMES = {
 async function runFromFlags(flags) {
   const logger = consoleLogger({ verbose: flags.verbose });
   const workloads = [];
-  for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: "--workload" }));
+  for (const ref of flags.workload) workloads.push(...await loadWorkloads(ref, { what: "--workload" }));
   const baseline = parseBaselineSpec(flags.baseline, "--baseline");
   if (baseline.kind === "stored" && flags.store === false) {
     throw new UserError("--baseline stored reads the baseline from the results store: drop --no-store");

@@ -19242,6 +19242,10 @@ var init_metrics = __esm({
       walFpiPerTx: { label: "full-page images/tx", unit: "FPIs", better: "lower" },
       bufferHitsPerTx: { label: "buffer hits/tx", unit: "blocks", better: "lower" },
       bufferReadsPerTx: { label: "buffer reads/tx", unit: "blocks", better: "lower" },
+      // Time spent reading blocks (pg_stat_database.blk_read_time: only with track_io_timing on) and the read
+      // operations of relations (pg_stat_io, 16+: one operation may read several blocks on 17+).
+      readTimeMsPerTx: { label: "read time/tx", unit: "ms", better: "lower" },
+      ioReadsPerTx: { label: "I/O reads/tx", unit: "reads", better: "lower" },
       backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" },
       // CPU instructions of the backends per transaction, from the instruction mode's own short runs
       // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/instruction-verdict.ts).
@@ -19283,6 +19287,8 @@ var init_metrics = __esm({
       walFpiPerTx: COST,
       bufferHitsPerTx: COST,
       bufferReadsPerTx: COST,
+      readTimeMsPerTx: COST,
+      ioReadsPerTx: COST,
       backendCpuUsPerTx: COST,
       instructions: { ...COST, minExcluded: true, why: "instructions per transaction: above 0, at most 1e15" }
     };
@@ -19297,6 +19303,8 @@ var init_metrics = __esm({
       "wal-fpi": "walFpiPerTx",
       "buffer-hits": "bufferHitsPerTx",
       "buffer-reads": "bufferReadsPerTx",
+      "read-time": "readTimeMsPerTx",
+      "io-reads": "ioReadsPerTx",
       "backend-cpu": "backendCpuUsPerTx"
     };
     STEADY_METRICS = [
@@ -19305,6 +19313,8 @@ var init_metrics = __esm({
       "walFpiPerTx",
       "bufferHitsPerTx",
       "bufferReadsPerTx",
+      "readTimeMsPerTx",
+      "ioReadsPerTx",
       "backendCpuUsPerTx"
     ];
     DEFAULT_GATED_METRICS = ["tps"];
@@ -66284,11 +66294,13 @@ async function takeStatSnapshot(target, options = {}) {
     }
     const counters = {};
     const db = (await client.query(
-      `SELECT blks_hit, blks_read, xact_commit, xact_rollback
+      `SELECT blks_hit, blks_read, blk_read_time, xact_commit, xact_rollback,
+                current_setting('track_io_timing')::boolean AS timing
            FROM pg_stat_database WHERE datname = current_database()`
     )).rows[0];
     setCounter(counters, "blksHit", db?.blks_hit);
     setCounter(counters, "blksRead", db?.blks_read);
+    if (db?.timing === true) setCounter(counters, "blkReadTimeMs", db.blk_read_time);
     setCounter(counters, "xactCommit", db?.xact_commit);
     setCounter(counters, "xactRollback", db?.xact_rollback);
     if (versionNum >= 14e4) {
@@ -66304,6 +66316,17 @@ async function takeStatSnapshot(target, options = {}) {
       unavailable.push("WAL records and full-page images (pg_stat_wal: PostgreSQL 14+)");
       const lsn = (await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS b")).rows[0];
       setCounter(counters, "walBytes", lsn?.b);
+    }
+    if (versionNum >= 16e4) {
+      const io = (await client.query(
+        `SELECT sum(reads) AS reads, sum(writes) AS writes, sum(extends) AS extends
+             FROM pg_stat_io WHERE object IN ('relation', 'temp relation')`
+      )).rows[0];
+      setCounter(counters, "ioReads", io?.reads);
+      setCounter(counters, "ioWrites", io?.writes);
+      setCounter(counters, "ioExtends", io?.extends);
+    } else {
+      unavailable.push("I/O operations (pg_stat_io: PostgreSQL 16+)");
     }
     if (server) {
       const cpu = await serverCpuUs(proc, server.postmaster);
@@ -66397,6 +66420,8 @@ var STEADY_METRIC_SOURCES = {
   walFpiPerTx: "walFpi",
   bufferHitsPerTx: "blksHit",
   bufferReadsPerTx: "blksRead",
+  readTimeMsPerTx: "blkReadTimeMs",
+  ioReadsPerTx: "ioReads",
   backendCpuUsPerTx: "cpuUs"
 };
 function statDeltas(before, after) {
@@ -66446,6 +66471,19 @@ function steadyOutcome(before, after, transactions) {
   };
 }
 
+// src/machine/os/drop-caches.ts
+init_errors();
+import { writeFile as writeFile3 } from "node:fs/promises";
+var DROP_CACHES_PATH = "/proc/sys/vm/drop_caches";
+async function dropPageCache(file2 = DROP_CACHES_PATH) {
+  try {
+    await writeFile3(file2, "1\n");
+    return { dropped: true };
+  } catch (e) {
+    return { dropped: false, reason: `${file2} could not be written (${errorMessage(e)}): not root?` };
+  }
+}
+
 // src/run/measure-run.ts
 init_types();
 init_errors();
@@ -66482,7 +66520,7 @@ function composeDrivers(modules) {
 }
 
 // src/drivers/pgbench/driver.ts
-import { writeFile as writeFile3 } from "node:fs/promises";
+import { writeFile as writeFile4 } from "node:fs/promises";
 import path10 from "node:path";
 init_errors();
 
@@ -67267,7 +67305,7 @@ function pgbenchDriver(options) {
     pipelineScript ??= (async () => {
       const { dir } = await tempDir("pgperf-scripts-");
       const file2 = path10.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile3(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      await writeFile4(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
     return pipelineScript;
@@ -67853,6 +67891,90 @@ function acceptanceOf(cell, better, accepted) {
 
 // src/drivers/common/workload-fields.ts
 init_metrics();
+
+// src/drivers/common/settings-matrix.ts
+var MATRIX_COMBINATIONS = { min: 1, max: 64 };
+var MATRIX_VALUE = /^[A-Za-z0-9._+-]+$/;
+var MATRIX_VALUE_WORDS = 'letters, digits, ".", "_", "+" and "-"';
+function matrixCellName(name, combination) {
+  return `${name}[${combination.map(([k, v]) => `${k}=${String(v)}`).join(",")}]`;
+}
+function matrixCombinations(matrix) {
+  let combos = [[]];
+  for (const [name, values] of Object.entries(matrix)) {
+    combos = combos.flatMap((c) => values.map((v) => [...c, [name, v]]));
+  }
+  return combos;
+}
+function expandMatrix(workload) {
+  const { matrix, ...plain } = workload;
+  if (matrix === void 0) return [workload];
+  return matrixCombinations(matrix).map(
+    (combination) => ({
+      ...plain,
+      name: matrixCellName(workload.name, combination),
+      settings: { ...workload.settings, ...Object.fromEntries(combination) }
+    })
+  );
+}
+function refineMatrix(w, ctx) {
+  const matrix = w.matrix;
+  if (matrix === void 0) return;
+  const entries = Object.entries(matrix);
+  if (entries.length === 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["matrix"],
+      message: "expected at least one setting with its values, e.g. {io_method: [sync, worker]}"
+    });
+    return;
+  }
+  for (const [name, values] of entries) {
+    const at = ["matrix", name];
+    const nameProblem = settingProblem(name, "");
+    if (nameProblem) {
+      ctx.addIssue({ code: "custom", path: at, message: nameProblem });
+      continue;
+    }
+    if (Object.hasOwn(w.settings, name)) {
+      ctx.addIssue({
+        code: "custom",
+        path: at,
+        message: `expected a setting not also given in settings (settings.${name} is ${JSON.stringify(w.settings[name])}; give it in one of the two)`
+      });
+    }
+    if (values.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: at,
+        message: "expected a non-empty list of values, e.g. [sync, worker]"
+      });
+      continue;
+    }
+    values.forEach((v, i) => {
+      const text2 = String(v);
+      const problem2 = MATRIX_VALUE.test(text2) ? settingProblem(name, text2) : `expected a value made of ${MATRIX_VALUE_WORDS} (it becomes part of the workload's name)`;
+      if (problem2) ctx.addIssue({ code: "custom", path: [...at, i], message: problem2 });
+      else if (values.findIndex((u) => String(u) === text2) < i) {
+        ctx.addIssue({
+          code: "custom",
+          path: [...at, i],
+          message: `expected each value once in matrix.${name}`
+        });
+      }
+    });
+  }
+  const combinations = entries.reduce((n, [, values]) => n * Math.max(values.length, 1), 1);
+  if (combinations > MATRIX_COMBINATIONS.max) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["matrix"],
+      message: `expected ${rangeText(MATRIX_COMBINATIONS)} combinations of values, each a workload of its own (sweep fewer values, or split the matrix over workload files); these lists make ${entries.map(([, v]) => v.length).join(" x ")} = ${combinations}`
+    });
+  }
+}
+
+// src/drivers/common/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
 function boundedInt(bound) {
@@ -67867,10 +67989,18 @@ var durationField = boundedInt(DURATION_S).default(60).describe(`Seconds per mea
 var warmupField = boundedInt(WARMUP_S).default(10).describe(`Seconds of the uncounted warm-up run per arm and cell (0 = none), ${rangeText(WARMUP_S)}.`);
 var roundsField = boundedInt(ROUNDS).default(5).describe(`Rounds: every cell runs every arm once per round; ${rangeText(ROUNDS)}.`);
 var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
+var matrixField = external_exports.record(
+  settingName,
+  external_exports.array(
+    external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], { error: "expected a string, number or boolean" })
+  )
+).optional().describe(
+  `Settings to sweep, each over its values, e.g. {io_method: [sync, worker]}: every combination of values is a workload of its own, named like name[io_method=sync], with the values in its settings (${rangeText(MATRIX_COMBINATIONS)} combinations; values of letters, digits, ".", "_", "+" and "-"; a setting not also in settings).`
+);
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
 var metricsField = external_exports.array(external_exports.enum(Object.keys(GATED_METRIC_NAMES))).min(1, "at least one metric").default([...DEFAULT_GATED_METRICS]).refine((m) => new Set(m).size === m.length, "each metric at most once").describe(
-  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family."
+  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, read-time, io-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family."
 );
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 var failOnField = external_exports.enum(FAIL_ON).optional().describe(
@@ -67928,8 +68058,14 @@ function resolveInstructions(v) {
     thresholdPct: v.threshold ?? d.thresholdPct
   };
 }
-var plansField = external_exports.boolean().optional().transform((v) => v === true ? true : void 0).describe(
+function offUnlessTrue(description) {
+  return external_exports.boolean().optional().transform((v) => v === true ? true : void 0).describe(description);
+}
+var plansField = offUnlessTrue(
   "Take the plan of every statement the workload runs (EXPLAIN (COSTS OFF)) and, where the install has pg_stat_statements, each statement's calls, time and shared blocks, per arm on servers of their own before the timed rounds; the report names the statements whose plan differs from base's. pgbench only."
+);
+var coldStartField = offUnlessTrue(
+  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root); the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics."
 );
 var retriesField = boundedInt(RETRIES).default(2).describe(`Retries of a failed run before it is given up, ${rangeText(RETRIES)}.`);
 function refineClients(w, ctx) {
@@ -67942,6 +68078,7 @@ function refineSettingsAndArgs(w, ctx, checkArg) {
     const problem2 = settingProblem(name, String(value));
     if (problem2) ctx.addIssue({ code: "custom", path: ["settings", name], message: problem2 });
   }
+  refineMatrix(w, ctx);
   w.extraArgs.forEach((arg, i) => {
     const problem2 = checkArg(arg);
     if (problem2) ctx.addIssue({ code: "custom", path: ["extraArgs", i], message: problem2 });
@@ -67952,6 +68089,7 @@ var commonWorkloadFields = {
   warmup: warmupField,
   rounds: roundsField,
   settings: settingsField,
+  matrix: matrixField,
   vacuum: vacuumField,
   checkpoint: checkpointField,
   threshold: thresholdField,
@@ -67960,7 +68098,8 @@ var commonWorkloadFields = {
   retries: retriesField,
   cpus: cpusField,
   instructions: instructionsField,
-  plans: plansField
+  plans: plansField,
+  coldStart: coldStartField
 };
 
 // src/drivers/pgbench/workload.ts
@@ -68586,7 +68725,7 @@ import {
   readFile as readFile5,
   readdir as readdir5,
   rm as rm5,
-  writeFile as writeFile4,
+  writeFile as writeFile5,
   appendFile as appendFile2
 } from "node:fs/promises";
 import net from "node:net";
@@ -68813,7 +68952,7 @@ ${tail(res.stderr + res.stdout)}`
     const wrapperArgs = options.wrapper ? ["-p", await this.writeWrapper(options.wrapper)] : [];
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
-      await writeFile4(path13.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
+      await writeFile5(path13.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg(
         "pg_ctl",
@@ -68852,7 +68991,7 @@ ${log || res.stderr}`
   async writeWrapper(wrapper) {
     const script = path13.join(this.dir, "postgres-wrapper.sh");
     const words = [...wrapper, path13.join(this.spec.binDir, "postgres")].map(shellWord).join(" ");
-    await writeFile4(script, `#!/bin/sh
+    await writeFile5(script, `#!/bin/sh
 exec ${words} "$@"
 `, { mode: 493 });
     if (this.spec.runAs) await chown2(script, this.spec.runAs.uid, this.spec.runAs.gid);
@@ -69099,7 +69238,12 @@ init_errors();
 function groupDataSets(workloads) {
   const byKey = /* @__PURE__ */ new Map();
   for (const w of workloads) {
-    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
+    const key = JSON.stringify([
+      w.tool,
+      dataSetShape(w),
+      Object.entries(w.settings).sort(),
+      w.coldStart === true
+    ]);
     const existing = byKey.get(key);
     if (existing) {
       existing.workloads.push(w);
@@ -69136,7 +69280,7 @@ var RunClusters = class {
           const serverPrefix = setup.cpuPlans.get(w.name)?.serverPrefix;
           const conf = {
             maxClients: dataSet.maxClients,
-            workloadSettings: w.settings,
+            workloadSettings: coldStartSettings(w),
             armSettings: arm2.settings
           };
           await loadedCluster(
@@ -69205,6 +69349,9 @@ async function loadedCluster(spec, driver, deps, keep) {
   await driver.prepare(cluster, deps.signal);
   return cluster;
 }
+function coldStartSettings(w) {
+  return w.coldStart ? { track_io_timing: "on", ...w.settings } : w.settings;
+}
 function clusterKey(arm2, dataSet) {
   return `${arm2}\0${dataSet}`;
 }
@@ -69268,8 +69415,12 @@ async function runOnce(ctx, run3, kind, attempt, block) {
   const durationS = kind === "warmup" ? workload.warmup : workload.duration;
   const randomSeed = deriveSeed(block?.seed ?? ctx.seed, run3.round);
   const started = Date.now();
+  let cold;
   const maintenance = await driver.beforeRun(cluster).then(
-    () => void 0,
+    async () => {
+      if (kind === "measured" && workload.coldStart) cold = await coldStart(cluster, journal);
+      return void 0;
+    },
     (e) => {
       deps.signal?.throwIfAborted();
       return maintenanceFailure(e, started);
@@ -69305,7 +69456,7 @@ async function runOnce(ctx, run3, kind, attempt, block) {
     const steadyAfter = await snapshot("after");
     const outcome = steadyAfter && steadyOutcome(steadyBefore, steadyAfter, clientTransactions(out.counts));
     if (outcome) {
-      steady = outcome.record;
+      steady = cold ? { ...outcome.record, cold } : outcome.record;
       out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
     }
   }
@@ -69335,6 +69486,17 @@ async function runOnce(ctx, run3, kind, attempt, block) {
   );
   if (!out.ok) await reviveIfDown(cluster, journal.warn);
   return out;
+}
+var NO_DROP_CACHES = "cold start: the OS page cache could not be dropped, so cold runs start with only their shared buffers evicted (their reads may come from the page cache)";
+async function coldStart(cluster, journal) {
+  await cluster.stop();
+  await cluster.start();
+  const drop = await dropPageCache();
+  if (!drop.dropped) {
+    const message = `${NO_DROP_CACHES}: ${drop.reason}`;
+    if (!journal.result.warnings.some((w) => w.startsWith(NO_DROP_CACHES))) journal.warn(message);
+  }
+  return { restarted: true, pageCacheDropped: drop.dropped };
 }
 function toSample(run3, attempt, randomSeed, out) {
   return {
@@ -70764,7 +70926,7 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile3, mkdir as mkdir4, readFile as readFile9, writeFile as writeFile5 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile3, mkdir as mkdir4, readFile as readFile9, writeFile as writeFile6 } from "node:fs/promises";
 import path17 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
@@ -71337,7 +71499,7 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   for (const head of heads) {
     const rows = diffProfiles(armRuns(base), armRuns(head));
     const file2 = path17.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
-    await writeFile5(
+    await writeFile6(
       path17.join(runDir, file2),
       profileText(
         rows,
@@ -73516,7 +73678,7 @@ import path29 from "node:path";
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, readFile as readFile15, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
+import { link, readFile as readFile15, unlink as unlink2, writeFile as writeFile7 } from "node:fs/promises";
 import os10 from "node:os";
 import path27 from "node:path";
 async function acquireLock(file2, options) {
@@ -73549,7 +73711,7 @@ async function takeLock(file2, logger) {
       );
     }
     const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
-    await writeFile6(tmp, JSON.stringify(me), { mode: 420 });
+    await writeFile7(tmp, JSON.stringify(me), { mode: 420 });
     let taken = false;
     try {
       await link(tmp, file2);
@@ -73983,7 +74145,7 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir6, readFile as readFile20, rm as rm9, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdir as mkdir6, readFile as readFile20, rm as rm9, writeFile as writeFile9 } from "node:fs/promises";
 import os12 from "node:os";
 import path34 from "node:path";
 
@@ -74001,7 +74163,7 @@ function summaryLine(label, record2) {
 }
 
 // src/postgres/builds/build-step.ts
-import { writeFile as writeFile7 } from "node:fs/promises";
+import { writeFile as writeFile8 } from "node:fs/promises";
 init_errors();
 
 // src/postgres/builds/builder.ts
@@ -74295,7 +74457,7 @@ async function inStep(step, what, logFile, fn) {
     const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
     const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
     if (logFile)
-      await writeFile7(logFile, `
+      await writeFile8(logFile, `
 ==> ${step} failed: ${message}
 `, { flag: "a" }).catch(() => {
       });
@@ -74585,7 +74747,7 @@ async function buildSlot(s) {
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir6(paths.work, { recursive: true, mode: 493 });
   await mkdir6(path34.dirname(paths.log), { recursive: true, mode: 493 });
-  await writeFile8(
+  await writeFile9(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
 `
@@ -74940,7 +75102,7 @@ function defined(values) {
 }
 
 // src/flows/compare/publish.ts
-import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
+import { mkdir as mkdir7, writeFile as writeFile11 } from "node:fs/promises";
 import path37 from "node:path";
 
 // src/core/compare/flow-decision.ts
@@ -76960,7 +77122,7 @@ ${items.join("\n")}`];
 }
 
 // src/flows/compare/decide-run.ts
-import { writeFile as writeFile9 } from "node:fs/promises";
+import { writeFile as writeFile10 } from "node:fs/promises";
 import path36 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
@@ -76990,7 +77152,7 @@ function decideShard(result, comparison, failOn) {
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
   const file2 = path36.join(dir, DECISION_FILE);
-  await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
+  await writeFile10(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
 }
@@ -77030,7 +77192,7 @@ async function publishVerdict(verdict2, side, logger) {
   const report = state ? withCommentState(rendered, state) : rendered;
   await mkdir7(resultsDir, { recursive: true });
   const reportFile = path37.join(resultsDir, REPORT_FILE);
-  await writeFile10(reportFile, report);
+  await writeFile11(reportFile, report);
   await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
   const resultsFile = path37.join(resultsDir, RESULTS_FILE);
@@ -77501,7 +77663,7 @@ async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
 }
 
 // src/adapters/action/shard-job.ts
-import { mkdir as mkdir8, writeFile as writeFile11 } from "node:fs/promises";
+import { mkdir as mkdir8, writeFile as writeFile12 } from "node:fs/promises";
 import path39 from "node:path";
 init_errors();
 function shardSeedOf(inputs, ctx) {
@@ -77525,7 +77687,7 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
   );
   await mkdir8(resultsDir, { recursive: true });
   const reportFile = path39.join(resultsDir, reportFileName);
-  await writeFile11(reportFile, report);
+  await writeFile12(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
 ${report}`);
@@ -78038,11 +78200,19 @@ function fileKind(file2) {
 }
 
 // src/drivers/load-workload.ts
-async function loadWorkload(ref, lookup) {
-  return loadWorkloadFile(resolveWorkloadFile(ref, lookup));
+async function loadWorkloads(ref, lookup) {
+  return loadWorkloadsFromFile(resolveWorkloadFile(ref, lookup));
 }
 var MAX_WORKLOAD_FILE_BYTES = 1024 * 1024;
 async function loadWorkloadFile(file2) {
+  return resolveScripts(parseWorkload(await readWorkloadText(file2), file2), file2);
+}
+async function loadWorkloadsFromFile(file2) {
+  const text2 = await readWorkloadText(file2);
+  const { workload } = parseDocumentWorkload(text2, file2);
+  return expandMatrix(await resolveScripts(workload, file2));
+}
+async function readWorkloadText(file2) {
   let text2;
   try {
     const st = await stat8(file2);
@@ -78061,11 +78231,19 @@ async function loadWorkloadFile(file2) {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
-  const workload = parseWorkload(text2, file2);
-  return resolveScripts(workload, file2);
+  return text2;
 }
 var MAX_ALIAS_COUNT = 100;
 function parseWorkload(text2, source) {
+  const { workload, doc, lineCounter } = parseDocumentWorkload(text2, source);
+  if (workload.matrix === void 0) return workload;
+  const names = expandMatrix(workload).map((w) => w.name);
+  const listed = names.length > 3 ? `${names.slice(0, 3).join(", ")}, ...` : names.join(", ");
+  throw new UserError(
+    `${source}${locate(doc, lineCounter, ["matrix"], true)}: matrix: expected one workload here, and the matrix makes ${names.length} (${listed}): write the one to measure as a workload file without matrix, its values in settings`
+  );
+}
+function parseDocumentWorkload(text2, source) {
   const lineCounter = new import_yaml2.LineCounter();
   const doc = (0, import_yaml2.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: "error" });
   if (doc.errors.length > 0) {
@@ -78083,7 +78261,7 @@ function parseWorkload(text2, source) {
     throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
   }
   const parsed = workloadSchema.safeParse(data);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { workload: parsed.data, doc, lineCounter };
   const problems = parsed.error.issues.map((issue3) => describeIssue(issue3, data, doc, lineCounter, source));
   throw new UserError(
     problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
@@ -78123,6 +78301,11 @@ function describeIssue(issue3, data, doc, lineCounter, source) {
   const range = rangeIssueInUnion(issue3);
   if (range) return describeIssue(range, data, doc, lineCounter, source);
   const where = locate(doc, lineCounter, issue3.path, false);
+  if (issue3.code === "invalid_key") {
+    const inner = issue3.issues[0]?.message;
+    const expected = inner && !inner.startsWith("Invalid") ? inner : "a valid key";
+    return `${source}${locate(doc, lineCounter, issue3.path, true)}: ${field}: expected ${expected} as the key, got ${JSON.stringify(issue3.path.at(-1))}`;
+  }
   const value = valueAt2(data, issue3.path);
   if (issue3.path.length === 0) return `${source}${where}: ${expectation(issue3)}`;
   const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
@@ -78228,9 +78411,10 @@ function schemaShapeAt(root, p) {
 async function loadInputWorkloads(inputs, ctx, actionDir) {
   const workloads = [];
   for (const w of inputs.workloads.length ? inputs.workloads : ["select-only"]) {
-    const workload = await loadWorkload(w, inputLookup(ctx.workspace, actionDir));
-    if (inputs.instructions) workload.instructions ??= resolveInstructions(true);
-    workloads.push(workload);
+    for (const workload of await loadWorkloads(w, inputLookup(ctx.workspace, actionDir))) {
+      if (inputs.instructions) workload.instructions ??= resolveInstructions(true);
+      workloads.push(workload);
+    }
   }
   return workloads;
 }
@@ -78374,7 +78558,7 @@ var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
 };
 
 // src/adapters/action/consolidate-mode.ts
-import { writeFile as writeFile12, mkdir as mkdir9 } from "node:fs/promises";
+import { writeFile as writeFile13, mkdir as mkdir9 } from "node:fs/promises";
 import path49 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
@@ -78940,11 +79124,11 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   );
   await mkdir9(resultsDir, { recursive: true });
   const reportFile = path49.join(resultsDir, REPORT_FILE);
-  await writeFile12(reportFile, comment);
+  await writeFile13(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
     const file2 = path49.join(resultsDir, `consolidated-${c.fingerprint}.json`);
-    await writeFile12(file2, `${JSON.stringify(c.result, null, 2)}
+    await writeFile13(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
   }
@@ -78987,12 +79171,12 @@ function sleep6(ms, signal) {
 }
 
 // src/adapters/action/nightly-mode.ts
-import { mkdir as mkdir11, writeFile as writeFile14 } from "node:fs/promises";
+import { mkdir as mkdir11, writeFile as writeFile15 } from "node:fs/promises";
 import path52 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
 import path51 from "node:path";
-import { writeFile as writeFile13 } from "node:fs/promises";
+import { writeFile as writeFile14 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
 init_read_results();
@@ -79768,7 +79952,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile13(path51.join(dir, ".nojekyll"), "");
+  await writeFile14(path51.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -80766,7 +80950,7 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
     const notes = outcome.analysis && inputs.publishSite ? await publishSite(inputs, ctx, deps, store, inputs.publishSite, repoUrl) : [];
     const summary3 = nightlyReport(outcome, { ...repoUrl ? { repoUrl } : {}, notes });
     await mkdir11(resultsDir, { recursive: true });
-    await writeFile14(reportFile, summary3);
+    await writeFile15(reportFile, summary3);
     await io.writeSummary(summary3);
     if (outcome.judgement) {
       io.setOutput("regressions", String(outcome.judgement.regressed.length));
@@ -80873,7 +81057,7 @@ function nightlyHead(inputs, ctx, deps, head) {
 }
 
 // src/adapters/action/calibrate-mode.ts
-import { writeFile as writeFile15 } from "node:fs/promises";
+import { writeFile as writeFile16 } from "node:fs/promises";
 import path53 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
@@ -80991,7 +81175,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
     const calibrationFile = path53.join(resultsDir, CALIBRATION_FILE);
-    await writeFile15(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+    await writeFile16(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
 
@@ -81024,7 +81208,7 @@ ${text2}\`\`\`
 };
 
 // src/adapters/action/bisect-mode.ts
-import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
+import { mkdir as mkdir12, writeFile as writeFile17 } from "node:fs/promises";
 import path56 from "node:path";
 
 // src/flows/bisect/one-cell.ts
@@ -81574,9 +81758,9 @@ ${escapeMarkdown(e.message)}${run3}
     ...ctx.runUrl ? { runUrl: ctx.runUrl } : {}
   });
   await mkdir12(resultsDir, { recursive: true });
-  await writeFile16(bisectFile, `${JSON.stringify(report, null, 2)}
+  await writeFile17(bisectFile, `${JSON.stringify(report, null, 2)}
 `);
-  await writeFile16(reportFile, markdown);
+  await writeFile17(reportFile, markdown);
   await io.writeSummary(markdown);
   const o = report.outcome;
   io.setOutput("first-bad-commit", o.kind === "found" ? o.firstBad.sha : "");

@@ -11,13 +11,23 @@ import type { z } from 'zod';
 import { UserError } from '../core/util/errors.js';
 import { resolveWorkloadFile, type WorkloadLookup } from './shipped-workloads.js';
 import { WORKLOAD_VARIANTS, workloadSchema, type Workload } from './workload.js';
+import { expandMatrix } from './common/settings-matrix.js';
 
 /**
  * A workload by reference, as both adapters accept it: the path of a workload file, or the name of a
- * workload shipped with pgperf (select-only); see resolveWorkloadFile.
+ * workload shipped with pgperf (select-only); see resolveWorkloadFile. For a command that measures one
+ * workload: a file with a `matrix` is refused (loadWorkloads takes it).
  */
 export async function loadWorkload(ref: string, lookup: WorkloadLookup): Promise<Workload> {
   return loadWorkloadFile(resolveWorkloadFile(ref, lookup));
+}
+
+/**
+ * The workloads of a reference (see loadWorkload): the file's workload, or, when it has a `matrix`, one
+ * workload per combination of the matrix's values (src/drivers/common/settings-matrix.ts).
+ */
+export async function loadWorkloads(ref: string, lookup: WorkloadLookup): Promise<Workload[]> {
+  return loadWorkloadsFromFile(resolveWorkloadFile(ref, lookup));
 }
 
 /**
@@ -26,7 +36,19 @@ export async function loadWorkload(ref: string, lookup: WorkloadLookup): Promise
  */
 export const MAX_WORKLOAD_FILE_BYTES = 1024 * 1024;
 
+/** The workload of a file; a file with a `matrix` is refused (loadWorkloadsFromFile takes it). */
 export async function loadWorkloadFile(file: string): Promise<Workload> {
+  return resolveScripts(parseWorkload(await readWorkloadText(file), file), file);
+}
+
+/** The workloads of a file: its workload, or one per combination of its `matrix`. */
+export async function loadWorkloadsFromFile(file: string): Promise<Workload[]> {
+  const text = await readWorkloadText(file);
+  const { workload } = parseDocumentWorkload(text, file);
+  return expandMatrix(await resolveScripts(workload, file));
+}
+
+async function readWorkloadText(file: string): Promise<string> {
   let text: string;
   try {
     const st = await stat(file);
@@ -45,8 +67,7 @@ export async function loadWorkloadFile(file: string): Promise<Workload> {
     if (e instanceof UserError) throw e;
     throw new UserError(`workload file ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
   }
-  const workload = parseWorkload(text, file);
-  return resolveScripts(workload, file);
+  return text;
 }
 
 /**
@@ -58,8 +79,33 @@ export async function loadWorkloadFile(file: string): Promise<Workload> {
  */
 const MAX_ALIAS_COUNT = 100;
 
-/** Validates workload YAML text; `source` names it in messages. Script paths stay as written. */
+/**
+ * Validates workload YAML text of one workload; `source` names it in messages. Script paths stay as
+ * written. A `matrix` is refused, naming the workloads it makes (parseWorkloads takes it).
+ */
 export function parseWorkload(text: string, source: string): Workload {
+  const { workload, doc, lineCounter } = parseDocumentWorkload(text, source);
+  if (workload.matrix === undefined) return workload;
+  const names = expandMatrix(workload).map((w) => w.name);
+  const listed = names.length > 3 ? `${names.slice(0, 3).join(', ')}, ...` : names.join(', ');
+  throw new UserError(
+    `${source}${locate(doc, lineCounter, ['matrix'], true)}: matrix: expected one workload here, and the matrix makes ${names.length} (${listed}): write the one to measure as a workload file without matrix, its values in settings`,
+  );
+}
+
+/**
+ * Validates workload YAML text; `source` names it in messages. Script paths stay as written. A workload
+ * with a `matrix` is one workload per combination of its values (expandMatrix).
+ */
+export function parseWorkloads(text: string, source: string): Workload[] {
+  return expandMatrix(parseDocumentWorkload(text, source).workload);
+}
+
+/** The validated workload of YAML text, `matrix` not yet expanded, with its document for locating fields. */
+function parseDocumentWorkload(
+  text: string,
+  source: string,
+): { workload: Workload; doc: Document; lineCounter: LineCounter } {
   const lineCounter = new LineCounter();
   // logLevel error: a warning (a mapping used as a key, an unknown tag) must not print a Node warning; what
   // the schema cannot take is refused by it, naming the field.
@@ -81,7 +127,7 @@ export function parseWorkload(text: string, source: string): Workload {
     throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
   }
   const parsed = workloadSchema.safeParse(data);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { workload: parsed.data, doc, lineCounter };
   const problems = parsed.error.issues.map((issue) => describeIssue(issue, data, doc, lineCounter, source));
   throw new UserError(
     problems.length === 1
@@ -132,6 +178,12 @@ function describeIssue(
   const range = rangeIssueInUnion(issue);
   if (range) return describeIssue(range, data, doc, lineCounter, source);
   const where = locate(doc, lineCounter, issue.path, false);
+  if (issue.code === 'invalid_key') {
+    // A record's key (a setting name in settings or matrix): the key is the bad value, not what it maps to.
+    const inner = issue.issues[0]?.message;
+    const expected = inner && !inner.startsWith('Invalid') ? inner : 'a valid key';
+    return `${source}${locate(doc, lineCounter, issue.path, true)}: ${field}: expected ${expected} as the key, got ${JSON.stringify(issue.path.at(-1))}`;
+  }
   const value = valueAt(data, issue.path);
   if (issue.path.length === 0) return `${source}${where}: ${expectation(issue)}`;
   const got = value === undefined ? 'it is missing' : `got ${JSON.stringify(value)}`;

@@ -1,14 +1,20 @@
 /**
  * Measuring one planned run (a cell and an arm in a round): a warm-up on the first visit, then measured
- * attempts until one succeeds or the workload's retries are spent. Each attempt resets the server's state,
- * reads its counters around the run, samples wait events, and ends as a sample in the document (saved at
+ * attempts until one succeeds or the workload's retries are spent. Each attempt resets the server's state
+ * (and, for a cold-start workload, restarts it and drops the OS page cache), reads its counters around the run, samples wait events, and ends as a sample in the document (saved at
  * once) and a progress line; a server that died is revived, or the run stops.
  */
 import type { Workload } from '../drivers/workload.js';
 import type { Driver, RunOutcome } from '../drivers/common/driver.js';
 import { startDiagnostics } from '../postgres/wait-events.js';
 import { takeStatSnapshot } from '../postgres/stat-snapshot.js';
-import { clientTransactions, steadyOutcome, type SteadyRecord } from '../core/results/steady.js';
+import {
+  clientTransactions,
+  steadyOutcome,
+  type ColdStart,
+  type SteadyRecord,
+} from '../core/results/steady.js';
+import { dropPageCache } from '../machine/os/drop-caches.js';
 import type { RunDiagnostics } from '../core/results/diagnostics.js';
 import { cellId, type Sample } from '../core/results/types.js';
 import { errorMessage } from '../core/util/errors.js';
@@ -100,9 +106,14 @@ async function runOnce(
   const durationS = kind === 'warmup' ? workload.warmup : workload.duration;
   const randomSeed = deriveSeed(block?.seed ?? ctx.seed, run.round);
   const started = Date.now();
-  // A failing TRUNCATE/VACUUM/CHECKPOINT is a failed attempt like a failed run, not a crash.
+  // A failing TRUNCATE/VACUUM/CHECKPOINT (or cold-start restart) is a failed attempt like a failed run, not
+  // a crash. A cold start comes after them: VACUUM itself reads every page of the tables.
+  let cold: ColdStart | undefined;
   const maintenance = await driver.beforeRun(cluster).then(
-    () => undefined,
+    async () => {
+      if (kind === 'measured' && workload.coldStart) cold = await coldStart(cluster, journal);
+      return undefined;
+    },
     (e: unknown) => {
       deps.signal?.throwIfAborted();
       return maintenanceFailure(e, started);
@@ -147,7 +158,7 @@ async function runOnce(
     const steadyAfter = await snapshot('after');
     const outcome = steadyAfter && steadyOutcome(steadyBefore, steadyAfter, clientTransactions(out.counts));
     if (outcome) {
-      steady = outcome.record;
+      steady = cold ? { ...outcome.record, cold } : outcome.record;
       out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
     }
   }
@@ -177,6 +188,25 @@ async function runOnce(
   );
   if (!out.ok) await reviveIfDown(cluster, journal.warn);
   return out;
+}
+
+/** What a cold start does when the page cache cannot be dropped; said once per run, in its warnings. */
+const NO_DROP_CACHES =
+  'cold start: the OS page cache could not be dropped, so cold runs start with only their shared buffers evicted (their reads may come from the page cache)';
+
+/**
+ * A cold start: the server restarted (its shutdown checkpoint writes and fsyncs everything; the new
+ * postmaster's shared buffers are empty), then the OS page cache dropped where pgperf may.
+ */
+async function coldStart(cluster: ReturnType<RunClusters['of']>, journal: RunJournal): Promise<ColdStart> {
+  await cluster.stop();
+  await cluster.start();
+  const drop = await dropPageCache();
+  if (!drop.dropped) {
+    const message = `${NO_DROP_CACHES}: ${drop.reason}`;
+    if (!journal.result.warnings.some((w) => w.startsWith(NO_DROP_CACHES))) journal.warn(message);
+  }
+  return { restarted: true, pageCacheDropped: drop.dropped };
 }
 
 function toSample(run: PlannedRun, attempt: number, randomSeed: number, out: RunOutcome): Sample {

@@ -156,6 +156,8 @@ describe('steady metrics as names', () => {
       'wal-fpi',
       'buffer-hits',
       'buffer-reads',
+      'read-time',
+      'io-reads',
       'backend-cpu',
     ]);
     expect(metricFromName('wal-bytes')).toBe('walBytesPerTx');

@@ -131,7 +131,7 @@ describe('parseWorkload (sysbench)', () => {
     [
       'a pgbench field, naming it as such and listing the sysbench keys',
       `${minimal}threads: 4\n`,
-      'w.yml:5:1: unknown key "threads" (expected one of: name, description, tool, script, tables, tableSize, clients, randType, psMode, percentile, maxIgnoredErrorsPct, extraArgs, duration, warmup, rounds, settings, vacuum, checkpoint, threshold, metrics, failOn, retries, cpus, instructions, plans); threads is a pgbench field',
+      'w.yml:5:1: unknown key "threads" (expected one of: name, description, tool, script, tables, tableSize, clients, randType, psMode, percentile, maxIgnoredErrorsPct, extraArgs, duration, warmup, rounds, settings, matrix, vacuum, checkpoint, threshold, metrics, failOn, retries, cpus, instructions, plans, coldStart); threads is a pgbench field',
     ],
     [
       'a sysbench field in a pgbench workload',

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadWorkload } from '../../drivers/load-workload.js';
+import { loadWorkloads } from '../../drivers/load-workload.js';
 import { resolveWorkloadFile } from '../../drivers/shipped-workloads.js';
 import type { Workload } from '../../drivers/workload.js';
 import { resolveInstructions } from '../../drivers/common/workload-fields.js';
@@ -14,9 +14,11 @@ export async function loadInputWorkloads(
 ): Promise<Workload[]> {
   const workloads: Workload[] = [];
   for (const w of inputs.workloads.length ? inputs.workloads : ['select-only']) {
-    const workload = await loadWorkload(w, inputLookup(ctx.workspace, actionDir));
-    if (inputs.instructions) workload.instructions ??= resolveInstructions(true);
-    workloads.push(workload);
+    // A workload with a settings matrix is one workload per combination (settings-matrix.ts).
+    for (const workload of await loadWorkloads(w, inputLookup(ctx.workspace, actionDir))) {
+      if (inputs.instructions) workload.instructions ??= resolveInstructions(true);
+      workloads.push(workload);
+    }
   }
   return workloads;
 }

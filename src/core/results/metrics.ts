@@ -18,6 +18,10 @@ export const METRICS = {
   walFpiPerTx: { label: 'full-page images/tx', unit: 'FPIs', better: 'lower' },
   bufferHitsPerTx: { label: 'buffer hits/tx', unit: 'blocks', better: 'lower' },
   bufferReadsPerTx: { label: 'buffer reads/tx', unit: 'blocks', better: 'lower' },
+  // Time spent reading blocks (pg_stat_database.blk_read_time: only with track_io_timing on) and the read
+  // operations of relations (pg_stat_io, 16+: one operation may read several blocks on 17+).
+  readTimeMsPerTx: { label: 'read time/tx', unit: 'ms', better: 'lower' },
+  ioReadsPerTx: { label: 'I/O reads/tx', unit: 'reads', better: 'lower' },
   backendCpuUsPerTx: { label: 'backend CPU/tx', unit: 'µs', better: 'lower' },
   // CPU instructions of the backends per transaction, from the instruction mode's own short runs
   // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/instruction-verdict.ts).
@@ -92,6 +96,8 @@ export const PLAUSIBLE: { readonly [M in MetricName]: PlausibleRange } = {
   walFpiPerTx: COST,
   bufferHitsPerTx: COST,
   bufferReadsPerTx: COST,
+  readTimeMsPerTx: COST,
+  ioReadsPerTx: COST,
   backendCpuUsPerTx: COST,
   instructions: { ...COST, minExcluded: true, why: 'instructions per transaction: above 0, at most 1e15' },
 };
@@ -134,6 +140,8 @@ export const GATED_METRIC_NAMES = {
   'wal-fpi': 'walFpiPerTx',
   'buffer-hits': 'bufferHitsPerTx',
   'buffer-reads': 'bufferReadsPerTx',
+  'read-time': 'readTimeMsPerTx',
+  'io-reads': 'ioReadsPerTx',
   'backend-cpu': 'backendCpuUsPerTx',
 } as const satisfies Record<string, MetricName>;
 
@@ -146,6 +154,8 @@ export const STEADY_METRICS = [
   'walFpiPerTx',
   'bufferHitsPerTx',
   'bufferReadsPerTx',
+  'readTimeMsPerTx',
+  'ioReadsPerTx',
   'backendCpuUsPerTx',
 ] as const satisfies readonly MetricName[];
 

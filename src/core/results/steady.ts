@@ -4,7 +4,9 @@
  *
  * - WAL bytes, WAL records and full-page images (pg_stat_wal, PostgreSQL 14+; WAL bytes from the insert
  *   position on older servers),
- * - shared-buffer hits and reads of the benchmark database (pg_stat_database blks_hit, blks_read),
+ * - shared-buffer hits and reads of the benchmark database (pg_stat_database blks_hit, blks_read), and the
+ *   time spent reading (blk_read_time, only with track_io_timing on),
+ * - read, write and extend operations on relations of the whole server (pg_stat_io, PostgreSQL 16+),
  * - backend CPU: user + system time of the postmaster's children (/proc), the live ones and the reaped ones.
  *
  * Divided by the transactions the client counted in that run. Unlike TPS these hardly move with machine
@@ -20,6 +22,12 @@ export interface StatCounters {
   walFpi?: number;
   blksHit?: number;
   blksRead?: number;
+  /** pg_stat_database.blk_read_time, in ms; absent when track_io_timing is off (it would read 0). */
+  blkReadTimeMs?: number;
+  /** pg_stat_io (16+), relations of every backend type: read, write and extend operations. */
+  ioReads?: number;
+  ioWrites?: number;
+  ioExtends?: number;
   xactCommit?: number;
   xactRollback?: number;
   /** User + system CPU time of the server's processes (live children and reaped ones), in µs. */
@@ -51,6 +59,16 @@ export interface SteadyRecord {
   deltas: StatCounters;
   /** Sources that were not available (see StatSnapshot.unavailable) or whose delta was unusable. */
   unavailable: string[];
+  /** The run started cold (workload `coldStart`); absent for runs that started with the buffers as they were. */
+  cold?: ColdStart;
+}
+
+/** How a cold-start run began: the server restarted (shared buffers empty), and the OS page cache? */
+export interface ColdStart {
+  /** The server was restarted right before the run. */
+  restarted: true;
+  /** The OS page cache was dropped (/proc/sys/vm/drop_caches); false where pgperf may not (not root). */
+  pageCacheDropped: boolean;
 }
 
 /** Which delta each steady metric divides by the transactions. */
@@ -60,6 +78,8 @@ export const STEADY_METRIC_SOURCES: Record<SteadyMetricName, StatCounterName> = 
   walFpiPerTx: 'walFpi',
   bufferHitsPerTx: 'blksHit',
   bufferReadsPerTx: 'blksRead',
+  readTimeMsPerTx: 'blkReadTimeMs',
+  ioReadsPerTx: 'ioReads',
   backendCpuUsPerTx: 'cpuUs',
 };
 

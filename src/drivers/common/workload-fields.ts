@@ -27,6 +27,7 @@ import {
   rangeText,
   type Bound,
 } from '../../core/bounds.js';
+import { MATRIX_COMBINATIONS, refineMatrix } from './settings-matrix.js';
 
 /** Settings pgperf owns (see settings.ts); kept here for the schema's users. */
 export { RESERVED_SETTINGS } from '../../core/results/settings.js';
@@ -69,6 +70,17 @@ export const settingsField = z
   .record(settingName, settingValue)
   .default({})
   .describe('postgresql.conf overrides, applied to every arm alike.');
+export const matrixField = z
+  .record(
+    settingName,
+    z.array(
+      z.union([z.string(), z.number(), z.boolean()], { error: 'expected a string, number or boolean' }),
+    ),
+  )
+  .optional()
+  .describe(
+    `Settings to sweep, each over its values, e.g. {io_method: [sync, worker]}: every combination of values is a workload of its own, named like name[io_method=sync], with the values in its settings (${rangeText(MATRIX_COMBINATIONS)} combinations; values of letters, digits, ".", "_", "+" and "-"; a setting not also in settings).`,
+  );
 export const vacuumField = z
   .boolean()
   .default(true)
@@ -83,7 +95,7 @@ export const metricsField = z
   .default([...DEFAULT_GATED_METRICS])
   .refine((m) => new Set(m).size === m.length, 'each metric at most once')
   .describe(
-    'The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family.',
+    'The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, read-time, io-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family.',
   );
 export const thresholdField = z
   .number()
@@ -191,14 +203,24 @@ export function resolveInstructions(
   };
 }
 
-/** The plan phase (docs/plans.md): off unless true (absent when off, as in documents from before it). */
-export const plansField = z
-  .boolean()
-  .optional()
-  .transform((v) => (v === true ? true : undefined))
-  .describe(
-    "Take the plan of every statement the workload runs (EXPLAIN (COSTS OFF)) and, where the install has pg_stat_statements, each statement's calls, time and shared blocks, per arm on servers of their own before the timed rounds; the report names the statements whose plan differs from base's. pgbench only.",
-  );
+/** A switch that is off unless true, and absent when off (as in documents from before it existed). */
+function offUnlessTrue(description: string) {
+  return z
+    .boolean()
+    .optional()
+    .transform((v) => (v === true ? true : undefined))
+    .describe(description);
+}
+
+/** The plan phase (docs/plans.md). */
+export const plansField = offUnlessTrue(
+  "Take the plan of every statement the workload runs (EXPLAIN (COSTS OFF)) and, where the install has pg_stat_statements, each statement's calls, time and shared blocks, per arm on servers of their own before the timed rounds; the report names the statements whose plan differs from base's. pgbench only.",
+);
+
+/** Cold start (docs/workloads.md#cold-starts). */
+export const coldStartField = offUnlessTrue(
+  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root); the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics.",
+);
 
 export const retriesField = boundedInt(RETRIES)
   .default(2)
@@ -213,7 +235,11 @@ export function refineClients(w: { clients: number[] }, ctx: RefineContext): voi
 }
 
 export function refineSettingsAndArgs(
-  w: { settings: Record<string, unknown>; extraArgs: string[] },
+  w: {
+    settings: Record<string, unknown>;
+    matrix?: Record<string, Array<string | number | boolean>> | undefined;
+    extraArgs: string[];
+  },
   ctx: RefineContext,
   checkArg: (arg: string) => string | undefined,
 ): void {
@@ -221,6 +247,7 @@ export function refineSettingsAndArgs(
     const problem = settingProblem(name, String(value));
     if (problem) ctx.addIssue({ code: 'custom', path: ['settings', name], message: problem });
   }
+  refineMatrix(w, ctx);
   w.extraArgs.forEach((arg, i) => {
     const problem = checkArg(arg);
     if (problem) ctx.addIssue({ code: 'custom', path: ['extraArgs', i], message: problem });
@@ -236,6 +263,7 @@ export const commonWorkloadFields = {
   warmup: warmupField,
   rounds: roundsField,
   settings: settingsField,
+  matrix: matrixField,
   vacuum: vacuumField,
   checkpoint: checkpointField,
   threshold: thresholdField,
@@ -245,4 +273,5 @@ export const commonWorkloadFields = {
   cpus: cpusField,
   instructions: instructionsField,
   plans: plansField,
+  coldStart: coldStartField,
 };

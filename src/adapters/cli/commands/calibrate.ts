@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { loadWorkload } from '../../../drivers/load-workload.js';
+import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { analyse, resolveAnalysis } from '../../../flows/compare/analysis.js';
 import {
   calibrationDecision,
@@ -46,7 +46,7 @@ export function calibrateCommand(): Command {
   return addAnalysisOptions(addMeasureOptions(command), 'run').action(async (flags: CalibrateFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
-    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
+    for (const ref of flags.workload) workloads.push(...(await loadWorkloads(ref, { what: '--workload' })));
     await checkOutDir(flags.out);
     await checkTmpDir(flags.tmpDir);
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);

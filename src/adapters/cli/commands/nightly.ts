@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { EXIT_CODES } from '../../../core/compare/decision.js';
 import { DEFAULT_FAIL_ON, FAIL_ON, FAIL_ON_MEANING, type FailOn } from '../../../core/compare/policy.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
-import { loadWorkload } from '../../../drivers/load-workload.js';
+import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { octokitApi } from '../../github/octokit-api.js';
 import { trySyncRegressionIssues } from '../../github/regression-issues.js';
 import { trySyncAlertIssues } from '../../github/alert-issues.js';
@@ -122,7 +122,7 @@ export function nightlyCommand(): Command {
     const changePoints = changePointSettings(flags);
     const head = nightlyHead(flags);
     const workloads = [];
-    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
+    for (const ref of flags.workload) workloads.push(...(await loadWorkloads(ref, { what: '--workload' })));
     const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
     // Every directory it writes, created and proven writable before anything is built or measured.
     if (head.kind === 'build') await checkedCacheDir(flags.cacheDir);

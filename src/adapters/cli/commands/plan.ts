@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { DEFAULT_POWER, DEFAULT_THRESHOLD_PCT } from '../../../core/compare/defaults.js';
-import { loadWorkload } from '../../../drivers/load-workload.js';
+import { loadWorkloads } from '../../../drivers/load-workload.js';
 import type { Workload } from '../../../drivers/workload.js';
 import { captureEnvironment } from '../../../machine/environment.js';
 import { planShards, type ShardPlan } from '../../../run/shards.js';
@@ -60,8 +60,9 @@ export function planCommand(): Command {
     .option('--json', 'print the plan as JSON');
   return addAnalysisOptions(command, 'run').action(async (flags: PlanFlags) => {
     const workloads: Workload[] = [];
-    for (const file of flags.workload) {
-      const w = await loadWorkload(file, { what: '--workload' });
+    const loaded = [];
+    for (const file of flags.workload) loaded.push(...(await loadWorkloads(file, { what: '--workload' })));
+    for (const w of loaded) {
       workloads.push({
         ...w,
         clients: flags.clients ? [...flags.clients] : w.clients,

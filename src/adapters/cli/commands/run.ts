@@ -4,7 +4,7 @@ import { readPatches } from '../../../postgres/builds/patches.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
 import { CFBOT_REPO, commitfestEntryOf, commitfestRefs } from '../../../postgres/builds/commitfest.js';
 import type { CommitfestEntry } from '../../../core/results/types.js';
-import { loadWorkload } from '../../../drivers/load-workload.js';
+import { loadWorkloads } from '../../../drivers/load-workload.js';
 import type { ArmSource } from '../../../flows/compare/pipeline.js';
 import { parseShardSpec } from '../../../run/shards.js';
 import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../../flows/compare/stored-baseline.js';
@@ -288,7 +288,7 @@ export const RUN_FLAG_NAMES: ComparisonNames = {
 async function runFromFlags(flags: RunFlags): Promise<void> {
   const logger = consoleLogger({ verbose: flags.verbose });
   const workloads = [];
-  for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
+  for (const ref of flags.workload) workloads.push(...(await loadWorkloads(ref, { what: '--workload' })));
   const baseline = parseBaselineSpec(flags.baseline, '--baseline');
   if (baseline.kind === 'stored' && flags.store === false) {
     throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
