@@ -4,6 +4,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import type { GitHubApi } from '../../src/adapters/github/api.js';
+import { octokitApi } from '../../src/adapters/github/octokit-api.js';
 
 export interface RecordedRequest {
   method: string;
@@ -240,4 +243,24 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
   fake.url = `http://127.0.0.1:${port}`;
   fake.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return fake;
+}
+
+/**
+ * A fake GitHub for a test file (started before its tests, closed after) acting as `login`, and octokit
+ * clients on it for owner/repo pg/postgres without retries.
+ */
+export function useFakeGitHubApi(login = 'pgperf-bot'): { gh: () => FakeGitHub; api: () => GitHubApi } {
+  let gh: FakeGitHub | undefined;
+  beforeAll(async () => {
+    gh = await startFakeGitHub();
+    gh.login = login;
+  });
+  afterAll(async () => {
+    await gh?.close();
+  });
+  return {
+    gh: () => gh!,
+    api: () =>
+      octokitApi({ token: 't', baseUrl: gh!.url, owner: 'pg', repo: 'postgres', retry: { retries: 0 } }),
+  };
 }

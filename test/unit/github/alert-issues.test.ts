@@ -3,8 +3,7 @@
  * a missing night, updated while it lasts, closed with a note when a night has nothing to report, reopened
  * when it comes back; another login's issue is never touched.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { octokitApi } from '../../../src/adapters/github/octokit-api.js';
+import { describe, expect, it } from 'vitest';
 import {
   ALERT_LABEL,
   syncAlertIssues,
@@ -12,18 +11,10 @@ import {
 } from '../../../src/adapters/github/alert-issues.js';
 import { alertMachine } from '../../../src/flows/nightly/alert-event.js';
 import type { NightAlert } from '../../../src/flows/nightly/night-watch.js';
-import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
+import { useFakeGitHubApi } from '../../helpers/fake-github.js';
 
-let gh: FakeGitHub;
-beforeAll(async () => {
-  gh = await startFakeGitHub();
-  gh.login = 'pgperf-bot';
-});
-afterAll(async () => {
-  await gh.close();
-});
-const api = () =>
-  octokitApi({ token: 't', baseUrl: gh.url, owner: 'pg', repo: 'postgres', retry: { retries: 0 } });
+const fake = useFakeGitHubApi();
+const api = fake.api;
 
 const missing: NightAlert = {
   kind: 'missing-nights',
@@ -39,7 +30,7 @@ describe('alert issues', () => {
     const links = { runUrl: 'https://github.com/pg/postgres/actions/runs/1' };
     const opened = await syncAlertIssues(api(), [missing], ['kvm2', 'metal'], links);
     expect(opened).toMatchObject({ opened: [expect.any(Number)], updated: [], closed: [] });
-    const issue = gh.issues.get(opened.opened[0]!)!;
+    const issue = fake.gh().issues.get(opened.opened[0]!)!;
     expect(issue.labels.map((l) => l.name)).toEqual([ALERT_LABEL]);
     expect(issue.title).toBe('pgperf: nightly history alerts on kvm2');
     expect(alertMachine(issue.body)).toBe('kvm2');
@@ -55,8 +46,8 @@ describe('alert issues', () => {
     // Cleared: a note, then closed.
     const cleared = await syncAlertIssues(api(), [], ['kvm2'], links);
     expect(cleared.closed).toEqual([issue.number]);
-    expect(gh.issues.get(issue.number)!.state).toBe('closed');
-    expect(gh.comments.get(issue.number)!.at(-1)!.body).toMatch(/has nothing to report any more/);
+    expect(fake.gh().issues.get(issue.number)!.state).toBe('closed');
+    expect(fake.gh().comments.get(issue.number)!.at(-1)!.body).toMatch(/has nothing to report any more/);
     // Back again: the same issue reopened, not a second one.
     const back = await syncAlertIssues(
       api(),
@@ -71,20 +62,20 @@ describe('alert issues', () => {
       links,
     );
     expect(back).toMatchObject({ opened: [], updated: [issue.number] });
-    expect(gh.issues.get(issue.number)!.state).toBe('open');
+    expect(fake.gh().issues.get(issue.number)!.state).toBe('open');
   });
 
   it("leaves another login's issue alone, and an API refusal is said, not thrown", async () => {
-    gh.login = 'someone-else';
+    fake.gh().login = 'someone-else';
     const result = await syncAlertIssues(api(), [], ['kvm2']);
     expect(result.ignored.length).toBeGreaterThan(0);
     expect(result.closed).toEqual([]);
-    gh.login = 'pgperf-bot';
-    gh.refuse.push({ method: 'GET', pathPattern: /\/issues$/, status: 403 });
+    fake.gh().login = 'pgperf-bot';
+    fake.gh().refuse.push({ method: 'GET', pathPattern: /\/issues$/, status: 403 });
     const refused = await trySyncAlertIssues(api(), [missing], ['kvm2']);
     expect(refused).toEqual({
       error: expect.stringMatching(/^the alert issues were not updated: .*issues: write/),
     });
-    gh.refuse.length = 0;
+    fake.gh().refuse.length = 0;
   });
 });

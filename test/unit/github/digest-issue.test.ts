@@ -4,24 +4,15 @@
  * acknowledged list once labelled pgperf-triaged, and raises one left untriaged too long on its own issue,
  * once per period.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { octokitApi } from '../../../src/adapters/github/octokit-api.js';
+import { describe, expect, it } from 'vitest';
 import { DIGEST_LABEL, syncTriageDigest } from '../../../src/adapters/github/digest-issue.js';
 import { REGRESSION_LABEL } from '../../../src/adapters/github/regression-issues.js';
 import { eventStateMarker } from '../../../src/flows/nightly/regression-event.js';
 import { TRIAGED_LABEL } from '../../../src/flows/nightly/triage-digest.js';
-import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
+import { useFakeGitHubApi } from '../../helpers/fake-github.js';
 
-let gh: FakeGitHub;
-beforeAll(async () => {
-  gh = await startFakeGitHub();
-  gh.login = 'pgperf-bot';
-});
-afterAll(async () => {
-  await gh.close();
-});
-const api = () =>
-  octokitApi({ token: 't', baseUrl: gh.url, owner: 'pg', repo: 'postgres', retry: { retries: 0 } });
+const fake = useFakeGitHubApi();
+const api = fake.api;
 
 const DAY = 86_400_000;
 
@@ -37,33 +28,36 @@ describe('the triage digest', () => {
       user: { login: 'pgperf-bot' },
       created_at: new Date(opened).toISOString(),
     };
-    gh.issues.set(41, regression);
+    fake.gh().issues.set(41, regression);
 
     // Two days later: listed, not raised yet.
     const first = await syncTriageDigest(api(), new Date(opened + 2 * DAY));
     expect(first.opened).toHaveLength(1);
-    const digest = gh.issues.get(first.opened[0]!)!;
+    const digest = fake.gh().issues.get(first.opened[0]!)!;
     expect(digest.labels.map((l) => l.name)).toEqual([DIGEST_LABEL]);
     expect(digest.body).toContain('**1 untriaged regression**');
     expect(digest.body).toContain('- #41 pgperf: select-only regressed on kvm2 (1 cell) (open 2 days)');
-    expect(gh.comments.get(41) ?? []).toEqual([]);
+    expect(fake.gh().comments.get(41) ?? []).toEqual([]);
 
     // Four days after it opened: raised on its own issue, once per period.
     await syncTriageDigest(api(), new Date(opened + 4 * DAY));
-    expect(gh.comments.get(41)!.map((c) => c.body)).toEqual([
-      expect.stringMatching(/^This regression has been open and untriaged for 4 days\./),
-    ]);
+    expect(
+      fake
+        .gh()
+        .comments.get(41)!
+        .map((c) => c.body),
+    ).toEqual([expect.stringMatching(/^This regression has been open and untriaged for 4 days\./)]);
     await syncTriageDigest(api(), new Date(opened + 5 * DAY));
-    expect(gh.comments.get(41)).toHaveLength(1);
+    expect(fake.gh().comments.get(41)).toHaveLength(1);
 
     // A maintainer labels it triaged: it leaves the untriaged list, acknowledged below.
     regression.labels.push({ name: TRIAGED_LABEL });
     const after = await syncTriageDigest(api(), new Date(opened + 6 * DAY));
     expect(after.updated).toEqual([digest.number]);
-    const body = gh.issues.get(digest.number)!.body;
+    const body = fake.gh().issues.get(digest.number)!.body;
     expect(body).toContain('**0 untriaged regressions**');
     expect(body).toContain('Nothing to triage.');
     expect(body).toMatch(/Acknowledged \(still open until they recover\):\n- #41 /);
-    expect(gh.comments.get(41)).toHaveLength(1);
+    expect(fake.gh().comments.get(41)).toHaveLength(1);
   });
 });
