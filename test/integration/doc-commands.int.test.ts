@@ -192,6 +192,9 @@ const PLANS: Record<string, Plan> = {
     },
   'docs/cli.md: pgperf run --base master --head my-branch [--repo URL|PATH] [--merge-base] [--head-patch FILE...] --workload workloads/select-only.yml':
     { not: BUILDS },
+  'docs/cli.md: pgperf run --cf 4711 [--repo URL|PATH] [--base REF] --workload workloads/select-only.yml': {
+    not: `${BUILDS}; commitfest.int.test.ts runs --cf on a local repository with cf/4711 and master`,
+  },
   'docs/cli.md: pgperf compare monday/run-*/results.json tuesday/run-*/results.json': {
     runs: [AS_PRINTED],
     codes: DECIDED,
