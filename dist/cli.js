@@ -83591,12 +83591,15 @@ async function syncRegressionIssues(api, analysis, links = {}) {
   return outcome;
 }
 async function trySyncRegressionIssues(api, analysis, links = {}) {
+  return tryIssueSync("the regression issues were", () => syncRegressionIssues(api, analysis, links));
+}
+async function tryIssueSync(what, sync) {
   try {
-    return { done: await syncRegressionIssues(api, analysis, links) };
+    return { done: await sync() };
   } catch (e) {
     if (!(e instanceof GitHubApiError)) throw e;
     const hint = apiFailureHint(e, "issues: write");
-    return { error: `the regression issues were not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
+    return { error: `${what} not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
   }
 }
 
@@ -83668,13 +83671,7 @@ async function syncAlertIssues(api, alerts, machines, links = {}) {
   return outcome;
 }
 async function trySyncAlertIssues(api, alerts, machines, links = {}) {
-  try {
-    return { done: await syncAlertIssues(api, alerts, machines, links) };
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, "issues: write");
-    return { error: `the alert issues were not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
-  }
+  return tryIssueSync("the alert issues were", () => syncAlertIssues(api, alerts, machines, links));
 }
 
 // src/flows/nightly/triage-digest.ts
@@ -83789,13 +83786,7 @@ async function syncTriageDigest(api, now, options = {}) {
   return outcome;
 }
 async function trySyncTriageDigest(api, now, options = {}) {
-  try {
-    return { done: await syncTriageDigest(api, now, options) };
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, "issues: write");
-    return { error: `the triage digest was not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
-  }
+  return tryIssueSync("the triage digest was", () => syncTriageDigest(api, now, options));
 }
 
 // src/flows/nightly/night-watch.ts

@@ -80363,17 +80363,17 @@ async function syncRegressionIssues(api, analysis, links = {}) {
   return outcome;
 }
 async function trySyncRegressionIssues(api, analysis, links = {}) {
+  return tryIssueSync("the regression issues were", () => syncRegressionIssues(api, analysis, links));
+}
+async function tryIssueSync(what, sync) {
   try {
-    return { done: await syncRegressionIssues(api, analysis, links) };
+    return { done: await sync() };
   } catch (e) {
     if (!(e instanceof GitHubApiError)) throw e;
     const hint = apiFailureHint(e, "issues: write");
-    return { error: `the regression issues were not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
+    return { error: `${what} not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
   }
 }
-
-// src/adapters/github/alert-issues.ts
-init_api2();
 
 // src/flows/nightly/alert-event.ts
 var ALERT_MARKER = "alerts";
@@ -80443,17 +80443,8 @@ async function syncAlertIssues(api, alerts, machines, links = {}) {
   return outcome;
 }
 async function trySyncAlertIssues(api, alerts, machines, links = {}) {
-  try {
-    return { done: await syncAlertIssues(api, alerts, machines, links) };
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, "issues: write");
-    return { error: `the alert issues were not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
-  }
+  return tryIssueSync("the alert issues were", () => syncAlertIssues(api, alerts, machines, links));
 }
-
-// src/adapters/github/digest-issue.ts
-init_api2();
 
 // src/flows/nightly/triage-digest.ts
 var TRIAGED_LABEL = "pgperf-triaged";
@@ -80567,13 +80558,7 @@ async function syncTriageDigest(api, now, options = {}) {
   return outcome;
 }
 async function trySyncTriageDigest(api, now, options = {}) {
-  try {
-    return { done: await syncTriageDigest(api, now, options) };
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, "issues: write");
-    return { error: `the triage digest was not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
-  }
+  return tryIssueSync("the triage digest was", () => syncTriageDigest(api, now, options));
 }
 
 // src/flows/nightly/night-watch.ts

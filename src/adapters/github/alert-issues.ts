@@ -3,7 +3,8 @@
  * when a machine has alerts (missing nights, vanished cells), kept current while it does, reopened when
  * they come back, closed with a note when a night has none. Only issues this login opened are touched.
  */
-import { GitHubApiError, apiFailureHint, type GitHubApi, type IssueSummary } from './api.js';
+import type { GitHubApi, IssueSummary } from './api.js';
+import { tryIssueSync } from './regression-issues.js';
 import { alertBody, alertMachine, alertTitle, alertsClearedNote } from '../../flows/nightly/alert-event.js';
 import type { NightAlert } from '../../flows/nightly/night-watch.js';
 import type { IssueLinks, IssueSync, SyncOutcome } from '../../flows/nightly/regression-event.js';
@@ -57,11 +58,5 @@ export async function trySyncAlertIssues(
   machines: readonly string[],
   links: IssueLinks = {},
 ): Promise<IssueSync> {
-  try {
-    return { done: await syncAlertIssues(api, alerts, machines, links) };
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, 'issues: write');
-    return { error: `the alert issues were not updated: ${e.message}.${hint ? ` ${hint}` : ''}` };
-  }
+  return tryIssueSync('the alert issues were', () => syncAlertIssues(api, alerts, machines, links));
 }

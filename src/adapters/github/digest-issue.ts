@@ -3,8 +3,8 @@
  * kept current by every nightly run, listing the open regression issues not yet labelled triaged, and a
  * comment on each one left untriaged too long. Only issues this login opened are read or written.
  */
-import { GitHubApiError, apiFailureHint, type GitHubApi } from './api.js';
-import { REGRESSION_LABEL } from './regression-issues.js';
+import type { GitHubApi } from './api.js';
+import { REGRESSION_LABEL, tryIssueSync } from './regression-issues.js';
 import {
   DIGEST_TITLE,
   digestBody,
@@ -71,11 +71,5 @@ export async function trySyncTriageDigest(
   now: Date,
   options: { raiseAfterDays?: number; links?: IssueLinks } = {},
 ): Promise<IssueSync> {
-  try {
-    return { done: await syncTriageDigest(api, now, options) };
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, 'issues: write');
-    return { error: `the triage digest was not updated: ${e.message}.${hint ? ` ${hint}` : ''}` };
-  }
+  return tryIssueSync('the triage digest was', () => syncTriageDigest(api, now, options));
 }

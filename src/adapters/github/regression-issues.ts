@@ -194,11 +194,19 @@ export async function trySyncRegressionIssues(
   analysis: HistoryAnalysis,
   links: IssueLinks = {},
 ): Promise<IssueSync> {
+  return tryIssueSync('the regression issues were', () => syncRegressionIssues(api, analysis, links));
+}
+
+/**
+ * An issue sync with a failure of the API returned as what could not be done and why, naming the
+ * permission (issues: write), instead of thrown; anything else still throws. `what` names the issues and its verb ("the alert issues were").
+ */
+export async function tryIssueSync(what: string, sync: () => Promise<SyncOutcome>): Promise<IssueSync> {
   try {
-    return { done: await syncRegressionIssues(api, analysis, links) };
+    return { done: await sync() };
   } catch (e) {
     if (!(e instanceof GitHubApiError)) throw e;
     const hint = apiFailureHint(e, 'issues: write');
-    return { error: `the regression issues were not updated: ${e.message}.${hint ? ` ${hint}` : ''}` };
+    return { error: `${what} not updated: ${e.message}.${hint ? ` ${hint}` : ''}` };
   }
 }
