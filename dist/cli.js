@@ -82921,7 +82921,7 @@ function throttling(octokit, octokitOptions) {
 throttling.VERSION = VERSION8;
 throttling.triggersNotification = triggersNotification;
 
-// src/adapters/github/api.ts
+// src/github/api.ts
 var GitHubApiError = class extends Error {
   constructor(message, status, kind) {
     super(message);
@@ -82957,7 +82957,7 @@ function apiFailureHint(e, permission) {
   }
 }
 
-// src/adapters/github/octokit-api.ts
+// src/github/octokit-api.ts
 var ACTIONS_BOT_LOGIN = "github-actions[bot]";
 var REQUEST_TIMEOUT_MS = 6e4;
 function octokitApi(options) {
@@ -83491,7 +83491,7 @@ function shortText(sha) {
 }
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
-// src/adapters/github/regression-issues.ts
+// src/flows/nightly/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
 function planIssueActions(analysis, existing, login, links = {}) {
   const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
@@ -83635,7 +83635,7 @@ function alertsClearedNote(machine, links) {
   return `The nightly history of ${escapeMarkdown(machine)} has nothing to report any more${foundBy ? ` (${markdownLink("this run", foundBy)})` : ""}: closed.`;
 }
 
-// src/adapters/github/alert-issues.ts
+// src/flows/nightly/alert-issues.ts
 var ALERT_LABEL = "pgperf-alert";
 async function syncAlertIssues(api, alerts, machines, links = {}) {
   const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(ALERT_LABEL)]);
@@ -83744,7 +83744,7 @@ function raiseNote(entry) {
   return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
 }
 
-// src/adapters/github/digest-issue.ts
+// src/flows/nightly/digest-issue.ts
 var DIGEST_LABEL = "pgperf-digest";
 async function syncTriageDigest(api, now, options = {}) {
   const [login, regressions, digests] = await Promise.all([

@@ -53818,7 +53818,7 @@ var require_dist2 = __commonJS({
   }
 });
 
-// src/adapters/github/api.ts
+// src/github/api.ts
 function kindOfStatus(status) {
   if (status === void 0 || status === 0) return "network";
   if (status === 429) return "rate-limit";
@@ -53845,7 +53845,7 @@ function apiFailureHint(e, permission) {
 }
 var GitHubApiError;
 var init_api2 = __esm({
-  "src/adapters/github/api.ts"() {
+  "src/github/api.ts"() {
     "use strict";
     GitHubApiError = class extends Error {
       constructor(message, status, kind) {
@@ -60519,7 +60519,7 @@ var init_dist_bundle7 = __esm({
   }
 });
 
-// src/adapters/github/octokit-api.ts
+// src/github/octokit-api.ts
 var octokit_api_exports = {};
 __export(octokit_api_exports, {
   ACTIONS_BOT_LOGIN: () => ACTIONS_BOT_LOGIN,
@@ -60780,7 +60780,7 @@ function toApiError(what, e, rateLimited) {
 }
 var ACTIONS_BOT_LOGIN, REQUEST_TIMEOUT_MS, PERMISSIONS;
 var init_octokit_api = __esm({
-  "src/adapters/github/octokit-api.ts"() {
+  "src/github/octokit-api.ts"() {
     "use strict";
     init_github();
     init_dist_bundle6();
@@ -77413,7 +77413,7 @@ function clipWord(word) {
   return word.length > 40 ? `${word.slice(0, 40)}\u2026` : word;
 }
 
-// src/adapters/action/acceptances.ts
+// src/flows/compare/acceptances.ts
 init_api2();
 var TAG2 = "acceptance";
 var STEERING_PERMISSIONS = ["admin", "maintain", "write"];
@@ -77538,7 +77538,7 @@ function outcomeOf(decision, resultsFile, reportFile) {
 // src/adapters/action/github-publish.ts
 init_api2();
 
-// src/adapters/github/sticky-comment.ts
+// src/github/sticky-comment.ts
 async function upsertStickyComment(api, input2) {
   const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input2.issueNumber)]);
   const existing = findStickyComment(comments, login, input2.marker);
@@ -80262,7 +80262,7 @@ function shortText(sha) {
 }
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
-// src/adapters/github/regression-issues.ts
+// src/flows/nightly/regression-issues.ts
 init_api2();
 var REGRESSION_LABEL = "pgperf-regression";
 function planIssueActions(analysis, existing, login, links = {}) {
@@ -80407,7 +80407,7 @@ function alertsClearedNote(machine, links) {
   return `The nightly history of ${escapeMarkdown(machine)} has nothing to report any more${foundBy ? ` (${markdownLink("this run", foundBy)})` : ""}: closed.`;
 }
 
-// src/adapters/github/alert-issues.ts
+// src/flows/nightly/alert-issues.ts
 var ALERT_LABEL = "pgperf-alert";
 async function syncAlertIssues(api, alerts, machines, links = {}) {
   const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(ALERT_LABEL)]);
@@ -80516,7 +80516,7 @@ function raiseNote(entry) {
   return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
 }
 
-// src/adapters/github/digest-issue.ts
+// src/flows/nightly/digest-issue.ts
 var DIGEST_LABEL = "pgperf-digest";
 async function syncTriageDigest(api, now, options = {}) {
   const [login, regressions, digests] = await Promise.all([

@@ -20,10 +20,15 @@ export const STOREYS = [
   // Where results are kept: the contract and results files (''), one folder per backend (a directory,
   // PostgreSQL, a data branch of the repository), and opening the backend a spec names.
   { name: 'store', folders: ['', 'dir', 'postgres', 'branch', 'open'] },
+  // GitHub's REST API behind a small interface (octokit with retries and throttling) and the sticky comment.
+  { name: 'github', folders: [''] },
   // One interleaved run: plan, rounds, adaptive looks, the durable sink, shards.
   { name: 'run', folders: [''] },
   // What a user asks for, each once: compare, calibrate, history, nightly, bisect, consolidate.
-  { name: 'flows', folders: ['history', 'compare', 'calibrate', 'nightly', 'bisect', 'consolidate'] },
+  {
+    name: 'flows',
+    folders: ['history', 'compare', 'calibrate', 'nightly', 'bisect', 'consolidate', 'steer'],
+  },
   // The command line and the GitHub Action: parse, call a flow, render.
-  { name: 'adapters', folders: ['github', 'cli', 'cli/commands', 'action'] },
+  { name: 'adapters', folders: ['cli', 'cli/commands', 'action'] },
 ];

@@ -52,7 +52,7 @@ export async function run(): Promise<void> {
     const ctx = await readContext(process.env);
     // Loaded only now: @actions/github parses GITHUB_EVENT_PATH when it is loaded, and a payload that is
     // not JSON would throw a bare SyntaxError there; readContext above refuses it with a clear error first.
-    const { octokitApi } = await import('./adapters/github/octokit-api.js');
+    const { octokitApi } = await import('./github/octokit-api.js');
     const api = inputs.githubToken
       ? octokitApi({
           token: inputs.githubToken,

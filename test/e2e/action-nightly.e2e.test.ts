@@ -17,7 +17,7 @@ import {
   REGRESSION_LABEL,
   parseEventState,
   seriesMarker,
-} from '../../src/adapters/github/regression-issues.js';
+} from '../../src/flows/nightly/regression-issues.js';
 import type { HistoryRun } from '../../src/flows/history/series.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { DataBranch } from '../../src/store/branch/data-branch.js';

@@ -1,7 +1,7 @@
 /** A fresh fake GitHub API for each test of a file, and the octokit client the code under test talks to it with. */
 import { afterEach, beforeEach } from 'vitest';
-import type { GitHubApi } from '../../src/adapters/github/api.js';
-import { octokitApi } from '../../src/adapters/github/octokit-api.js';
+import type { GitHubApi } from '../../src/github/api.js';
+import { octokitApi } from '../../src/github/octokit-api.js';
 import type { BisectTarget } from '../../src/flows/nightly/bisect-marker.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 

@@ -5,8 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import type { GitHubApi } from '../../src/adapters/github/api.js';
-import { octokitApi } from '../../src/adapters/github/octokit-api.js';
+import type { GitHubApi } from '../../src/github/api.js';
+import { octokitApi } from '../../src/github/octokit-api.js';
 
 export interface RecordedRequest {
   method: string;

@@ -15,7 +15,7 @@ import {
   REGRESSION_LABEL,
   parseEventState,
   seriesMarker,
-} from '../../src/adapters/github/regression-issues.js';
+} from '../../src/flows/nightly/regression-issues.js';
 import type { HistoryRun } from '../../src/flows/history/series.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';

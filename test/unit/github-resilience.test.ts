@@ -6,8 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiFailureHint, GitHubApiError } from '../../src/adapters/github/api.js';
-import { octokitApi } from '../../src/adapters/github/octokit-api.js';
+import { apiFailureHint, GitHubApiError } from '../../src/github/api.js';
+import { octokitApi } from '../../src/github/octokit-api.js';
 import { chooseCommits, type ActionContext } from '../../src/adapters/action/context.js';
 import { parseInputs } from '../../src/adapters/action/inputs.js';
 

@@ -4,7 +4,7 @@
  * permission through the API (write, maintain or admin; never from the comment text), and then either
  * replies (help, a refusal, the grammar) or writes the request as outputs for a read-only benchmark job:
  * the PR's head sha as it is now, its merge-base, the workloads, client counts and rounds. `accept`
- * records an accepted regression in the bot's own reply (acceptances.ts) for a comment job to apply.
+ * records an accepted regression in the bot's own reply (src/flows/compare/acceptances.ts) for a comment job to apply.
  */
 import { COMMAND_GRAMMAR, parsePgperfCommand, type PgperfCommand } from '../../core/pgperf-command.js';
 import { readCommentState, withCommentState } from '../../core/report/comment-state.js';
@@ -13,9 +13,13 @@ import { codeText, escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { formatPct } from '../../core/compare/format.js';
 import { METRICS, type MetricName } from '../../core/results/metrics.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
-import type { GitHubApi, PullRequestInfo } from '../github/api.js';
-import { findStickyComment, upsertStickyComment } from '../github/sticky-comment.js';
-import { STEERING_PERMISSIONS, renderAcceptanceRecord, type AcceptanceRecord } from './acceptances.js';
+import type { GitHubApi, PullRequestInfo } from '../../github/api.js';
+import { findStickyComment, upsertStickyComment } from '../../github/sticky-comment.js';
+import {
+  STEERING_PERMISSIONS,
+  renderAcceptanceRecord,
+  type AcceptanceRecord,
+} from '../../flows/compare/acceptances.js';
 import type { ActionDeps, ActionIO, ActionMode, ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';

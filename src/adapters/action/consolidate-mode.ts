@@ -40,7 +40,7 @@ import { outcomeOf, setDecisionOutputs, statusOf } from './gate.js';
 import { writeDecision } from '../../flows/compare/decide-run.js';
 import { openActionStore } from './store-setup.js';
 import { checkClaims, eventTarget } from './trusted-target.js';
-import { acceptancesFor } from './acceptances.js';
+import { acceptancesFor } from '../../flows/compare/acceptances.js';
 import { renderAcceptances } from '../../core/report/acceptance-markdown.js';
 import { commentStateOf, withCommentState } from '../../core/report/comment-state.js';
 import { underHeadline } from '../../core/report/headline-notes.js';

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../../core/util/errors.js';
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../../github/api.js';
 import type { ActionInputs } from './inputs.js';
 
 export interface ActionContext {

@@ -3,8 +3,8 @@
  * pgperf/<comment-id>) on the target that trusted-target.ts established. Shared by the modes that publish
  * (benchmark, comment, consolidate). API failures become warnings: the verdict still decides the step.
  */
-import { GitHubApiError, apiFailureHint, type CommitState, type GitHubApi } from '../github/api.js';
-import { upsertStickyComment } from '../github/sticky-comment.js';
+import { GitHubApiError, apiFailureHint, type CommitState, type GitHubApi } from '../../github/api.js';
+import { upsertStickyComment } from '../../github/sticky-comment.js';
 import { commentMarker } from '../../core/report/markdown.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ActionInputs } from './inputs.js';

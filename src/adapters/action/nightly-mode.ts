@@ -11,9 +11,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { trySyncRegressionIssues } from '../github/regression-issues.js';
-import { trySyncAlertIssues } from '../github/alert-issues.js';
-import { trySyncTriageDigest } from '../github/digest-issue.js';
+import { trySyncRegressionIssues } from '../../flows/nightly/regression-issues.js';
+import { trySyncAlertIssues } from '../../flows/nightly/alert-issues.js';
+import { trySyncTriageDigest } from '../../flows/nightly/digest-issue.js';
 import { analyseStore, writeHistorySite } from '../../flows/nightly/nightly-site.js';
 import {
   nightlyDecision,

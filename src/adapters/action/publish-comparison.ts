@@ -6,7 +6,7 @@
 import type { RunComparison } from '../../core/compare/types.js';
 import type { RunResult } from '../../core/results/types.js';
 import { publishVerdict } from '../../flows/compare/publish.js';
-import { acceptancesFor } from './acceptances.js';
+import { acceptancesFor } from '../../flows/compare/acceptances.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
 import { outcomeOf, setDecisionOutputs, statusOf } from './gate.js';

@@ -3,7 +3,7 @@
  * and the API), never from results.json alone: in `mode: comment` the results come from an artifact that a
  * fork's code wrote, so a forged PR number or head sha there must not redirect the write-token job.
  */
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../../github/api.js';
 import type { RunResult } from '../../core/results/types.js';
 import { UserError } from '../../core/util/errors.js';
 import { pullRequestOf, type ActionContext } from './context.js';

@@ -1,7 +1,7 @@
 /**
  * The alert issue of a machine, free of any API: one issue per fingerprint listing what keeps its nightly
  * history from being trusted as quiet (missing nights, vanished cells: night-watch.ts), with a hidden marker
- * naming the machine. adapters/github/alert-issues.ts opens, updates and closes it.
+ * naming the machine. flows/nightly/alert-issues.ts opens, updates and closes it.
  */
 import { escapeMarkdown, issueTitleText, markdownLink, safeUrl } from '../../core/report/markdown-escape.js';
 import { jsonMarker, markerText } from './bisect-marker.js';

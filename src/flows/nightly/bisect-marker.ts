@@ -1,6 +1,6 @@
 /**
  * The hidden JSON markers of a regression issue (`<!-- pgperf:NAME {json} -->`), and the one mode bisect
- * reads: `<!-- pgperf:bisect {json} -->`, written by adapters/github/regression-issues.ts beside the series
+ * reads: `<!-- pgperf:bisect {json} -->`, written by flows/nightly/regression-issues.ts beside the series
  * markers, so the Action's `mode: bisect` reads the series (the worst cell of the regression event) and the
  * change point's commits back without parsing prose.
  */

@@ -66,17 +66,17 @@ export interface NightlyDeps {
   /** The store the run is saved to: its whole history is analysed. */
   history: ResultStore;
   /**
-   * Opens/updates/closes the regression issues after the analysis (adapters/github/regression-issues.ts:
+   * Opens/updates/closes the regression issues after the analysis (flows/nightly/regression-issues.ts:
    * trySyncRegressionIssues with the adapter's API and links); absent: no issues.
    */
   issues?: (analysis: HistoryAnalysis) => Promise<IssueSync>;
   /**
-   * Opens/updates/closes the alert issue of each machine after the analysis (adapters/github/alert-issues.ts:
+   * Opens/updates/closes the alert issue of each machine after the analysis (flows/nightly/alert-issues.ts:
    * trySyncAlertIssues); absent: no alert issues.
    */
   alerts?: (alerts: readonly NightAlert[], machines: readonly string[]) => Promise<IssueSync>;
   /**
-   * Updates the triage digest after the regression issues (adapters/github/digest-issue.ts: trySyncTriageDigest, with
+   * Updates the triage digest after the regression issues (flows/nightly/digest-issue.ts: trySyncTriageDigest, with
    * `now` the night's run start); absent: no digest.
    */
   digest?: (now: Date) => Promise<IssueSync>;

@@ -2,7 +2,7 @@
  * A regression event of a workload as its GitHub issue tells it, free of any API: which cells (client counts
  * × metrics of one workload on one machine) the issue tracks and where each stands now (eventCells), the
  * hidden markers the issue carries (its state, a series marker per cell, the bisect marker of the worst
- * cell), and the issue's title, body and comments, escaped. adapters/github/regression-issues.ts decides what
+ * cell), and the issue's title, body and comments, escaped. flows/nightly/regression-issues.ts decides what
  * to do with the issues and does it; this module only computes and renders.
  */
 import { formatP, formatPct, formatPctInterval } from '../../core/compare/format.js';

@@ -4,7 +4,7 @@
  * regression issues of the nightly (regression-event.ts); one is acknowledged by the label TRIAGED_LABEL on
  * its issue (a maintainer's act: labels need triage permission on GitHub), and drops from the untriaged list.
  * An entry untriaged longer than the configured days is raised again: once per period, a comment on its
- * issue (adapters/github/digest-issue.ts posts it). Pure: issues and now in, the digest out.
+ * issue (flows/nightly/digest-issue.ts posts it). Pure: issues and now in, the digest out.
  */
 import { escapeMarkdown, markdownLink, safeUrl } from '../../core/report/markdown-escape.js';
 import { jsonMarker, markerText } from './bisect-marker.js';

@@ -15,7 +15,7 @@ import { bisectJob } from '../../../src/adapters/action/bisect-mode.js';
 import type { ActionContext } from '../../../src/adapters/action/context.js';
 import { runAction } from '../../../src/adapters/action/run-action.js';
 import { bisectMarker, type BisectTarget } from '../../../src/flows/nightly/bisect-marker.js';
-import { BISECT_LABEL, seriesMarker } from '../../../src/adapters/github/regression-issues.js';
+import { BISECT_LABEL, seriesMarker } from '../../../src/flows/nightly/regression-issues.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../../src/machine/os/process.js';
 import { parseActionInputs } from '../../helpers/action-inputs.js';

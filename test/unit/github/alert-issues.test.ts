@@ -8,7 +8,7 @@ import {
   ALERT_LABEL,
   syncAlertIssues,
   trySyncAlertIssues,
-} from '../../../src/adapters/github/alert-issues.js';
+} from '../../../src/flows/nightly/alert-issues.js';
 import { alertMachine } from '../../../src/flows/nightly/alert-event.js';
 import type { NightAlert } from '../../../src/flows/nightly/night-watch.js';
 import { useFakeGitHubApi } from '../../helpers/fake-github.js';

@@ -5,8 +5,8 @@
  * once per period.
  */
 import { describe, expect, it } from 'vitest';
-import { DIGEST_LABEL, syncTriageDigest } from '../../../src/adapters/github/digest-issue.js';
-import { REGRESSION_LABEL } from '../../../src/adapters/github/regression-issues.js';
+import { DIGEST_LABEL, syncTriageDigest } from '../../../src/flows/nightly/digest-issue.js';
+import { REGRESSION_LABEL } from '../../../src/flows/nightly/regression-issues.js';
 import { eventStateMarker } from '../../../src/flows/nightly/regression-event.js';
 import { TRIAGED_LABEL } from '../../../src/flows/nightly/triage-digest.js';
 import { useFakeGitHubApi } from '../../helpers/fake-github.js';

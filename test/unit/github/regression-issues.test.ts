@@ -7,7 +7,7 @@
  * planted steps, at 1 and 2 clients.
  */
 import { describe, expect, it } from 'vitest';
-import type { IssueSummary } from '../../../src/adapters/github/api.js';
+import type { IssueSummary } from '../../../src/github/api.js';
 import {
   REGRESSION_LABEL,
   describeSync,
@@ -16,7 +16,7 @@ import {
   seriesMarker,
   syncRegressionIssues,
   type IssueAction,
-} from '../../../src/adapters/github/regression-issues.js';
+} from '../../../src/flows/nightly/regression-issues.js';
 import { analyseHistory } from '../../../src/flows/history/analyse.js';
 import { parseBisectMarker } from '../../../src/flows/nightly/bisect-marker.js';
 import type { HistoryRun } from '../../../src/flows/history/series.js';

@@ -4,7 +4,7 @@
  * says so; the login asked of the API once per client, a failure not remembered.
  */
 import { describe, expect, it } from 'vitest';
-import { findStickyComment, upsertStickyComment } from '../../../src/adapters/github/sticky-comment.js';
+import { findStickyComment, upsertStickyComment } from '../../../src/github/sticky-comment.js';
 import { useFakeGitHub } from '../../helpers/fake-github-per-test.js';
 
 const fake = useFakeGitHub();

@@ -14,7 +14,7 @@ import {
   BISECT_LABEL,
   seriesMarker,
   syncRegressionIssues,
-} from '../../../src/adapters/github/regression-issues.js';
+} from '../../../src/flows/nightly/regression-issues.js';
 import { analyseHistory } from '../../../src/flows/history/analyse.js';
 import { UserError } from '../../../src/core/util/errors.js';
 import { BISECT_TARGET, useFakeGitHub } from '../../helpers/fake-github-per-test.js';

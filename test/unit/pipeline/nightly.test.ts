@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunComparison } from '../../../src/core/compare/types.js';
-import { octokitApi } from '../../../src/adapters/github/octokit-api.js';
-import { trySyncRegressionIssues } from '../../../src/adapters/github/regression-issues.js';
+import { octokitApi } from '../../../src/github/octokit-api.js';
+import { trySyncRegressionIssues } from '../../../src/flows/nightly/regression-issues.js';
 import type { HistoryRun } from '../../../src/flows/history/series.js';
 import {
   nightlyDecision,

@@ -3,11 +3,11 @@
  * when a machine has alerts (missing nights, vanished cells), kept current while it does, reopened when
  * they come back, closed with a note when a night has none. Only issues this login opened are touched.
  */
-import type { GitHubApi, IssueSummary } from './api.js';
+import type { GitHubApi, IssueSummary } from '../../github/api.js';
 import { tryIssueSync } from './regression-issues.js';
-import { alertBody, alertMachine, alertTitle, alertsClearedNote } from '../../flows/nightly/alert-event.js';
-import type { NightAlert } from '../../flows/nightly/night-watch.js';
-import type { IssueLinks, IssueSync, SyncOutcome } from '../../flows/nightly/regression-event.js';
+import { alertBody, alertMachine, alertTitle, alertsClearedNote } from './alert-event.js';
+import type { NightAlert } from './night-watch.js';
+import type { IssueLinks, IssueSync, SyncOutcome } from './regression-event.js';
 
 /** The label every alert issue carries (also how they are listed back). */
 export const ALERT_LABEL = 'pgperf-alert';

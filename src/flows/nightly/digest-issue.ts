@@ -3,7 +3,7 @@
  * kept current by every nightly run, listing the open regression issues not yet labelled triaged, and a
  * comment on each one left untriaged too long. Only issues this login opened are read or written.
  */
-import type { GitHubApi } from './api.js';
+import type { GitHubApi } from '../../github/api.js';
 import { REGRESSION_LABEL, tryIssueSync } from './regression-issues.js';
 import {
   DIGEST_TITLE,
@@ -12,8 +12,8 @@ import {
   isDigestBody,
   parseDigestRaised,
   raiseNote,
-} from '../../flows/nightly/triage-digest.js';
-import type { IssueLinks, IssueSync, SyncOutcome } from '../../flows/nightly/regression-event.js';
+} from './triage-digest.js';
+import type { IssueLinks, IssueSync, SyncOutcome } from './regression-event.js';
 
 export const DIGEST_LABEL = 'pgperf-digest';
 

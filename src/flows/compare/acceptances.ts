@@ -16,7 +16,7 @@ import {
   type GitHubApi,
   type IssueComment,
   type RepoPermission,
-} from '../github/api.js';
+} from '../../github/api.js';
 
 const TAG = 'acceptance';
 

@@ -19,8 +19,8 @@
  * executor (syncRegressionIssues) only carries it out. The markers and the text are
  * flows/nightly/regression-event.ts.
  */
-import type { HistoryAnalysis } from '../../flows/history/analyse.js';
-import { judgeHistory, type WorkloadStanding } from '../../flows/nightly/nightly-site.js';
+import type { HistoryAnalysis } from '../history/analyse.js';
+import { judgeHistory, type WorkloadStanding } from './nightly-site.js';
 import {
   eventCells,
   issueBody,
@@ -33,8 +33,8 @@ import {
   type IssueLinks,
   type IssueSync,
   type SyncOutcome,
-} from '../../flows/nightly/regression-event.js';
-import { GitHubApiError, apiFailureHint, type GitHubApi, type IssueSummary } from './api.js';
+} from './regression-event.js';
+import { GitHubApiError, apiFailureHint, type GitHubApi, type IssueSummary } from '../../github/api.js';
 
 export {
   BISECT_LABEL,
@@ -44,7 +44,7 @@ export {
   type IssueLinks,
   type IssueSync,
   type SyncOutcome,
-} from '../../flows/nightly/regression-event.js';
+} from './regression-event.js';
 
 /** The label every regression issue carries (also how they are listed back). */
 export const REGRESSION_LABEL = 'pgperf-regression';
