@@ -71959,7 +71959,7 @@ function logArchive(outcome, logger, prefix = "") {
   }
   if (outcome.archiveError) logger.warn(outcome.archiveError);
 }
-async function runPipeline(req, deps) {
+async function runPipeline(req, deps, store) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
@@ -71971,7 +71971,7 @@ async function runPipeline(req, deps) {
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
   const resultsFile = path29.join(req.runDir, RESULTS_FILE);
-  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
+  const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
   const plans = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms }, deps);
@@ -71979,7 +71979,7 @@ async function runPipeline(req, deps) {
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
   const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run2 } = req;
-  const analysis = await withNoiseFloors(req, arms, deps);
+  const analysis = await withNoiseFloors(req, arms, deps.logger, store);
   const measured2 = await runBenchmark(
     {
       ...run2,
@@ -72000,14 +72000,13 @@ async function runPipeline(req, deps) {
   if (result !== measured2) await writeResults(resultsFile, result);
   return {
     result,
-    comparison: await withNoiseWarnings(comparison, result, deps.archive, deps.logger),
+    comparison: await withNoiseWarnings(comparison, result, store, deps.logger),
     resultsFile,
-    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
+    ...archive?.saved ? { archived: { id: archive.saved.id, description: store.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
   };
 }
-async function withNoiseFloors(req, arms, deps) {
-  const store = deps.archive;
+async function withNoiseFloors(req, arms, logger, store) {
   if (!store || !isReadable(store) || arms.length < 2 || sameInstall(arms)) return req.analysis;
   const single = metricOption(req.analysis);
   const cells = req.workloads.flatMap(
@@ -72021,12 +72020,12 @@ async function withNoiseFloors(req, arms, deps) {
     const runner = runnerId(await captureEnvironment(""));
     const floors = await loadNoiseFloors(store, runner, cells);
     if (floors.length === 0) return req.analysis;
-    deps.logger.info(
+    logger.info(
       `noise floors from this runner's nightly history: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs)`).join(", ")}`
     );
     return { ...req.analysis, noiseFloors: floors };
   } catch (e) {
-    deps.logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
+    logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
     return req.analysis;
   }
 }
@@ -72264,8 +72263,7 @@ async function runBisection(req, deps) {
       runner: deps.runner,
       logger,
       ...deps.signal ? { signal: deps.signal } : {},
-      searchPath: deps.searchPath ?? env.PATH ?? "",
-      ...deps.archive ? { archive: deps.archive } : {}
+      searchPath: deps.searchPath ?? env.PATH ?? ""
     }
   };
   const search = await bisect(commits2, (commit3, at) => judgeCommit(bench, commit3, at), { verifyBad });
@@ -72385,7 +72383,8 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
       },
       runDir
     },
-    bench.pipelineDeps
+    bench.pipelineDeps,
+    deps.archive
   );
   const measureS = (Date.now() - t0) / 1e3;
   logArchive(outcome, deps.logger, "bisect: ");
@@ -72894,7 +72893,7 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/cli/pipeline-deps.ts
-function cliPipelineDeps(logger, signal, archive) {
+function cliPipelineDeps(logger, signal) {
   return {
     runner: nodeProcessRunner,
     logger,
@@ -72904,8 +72903,7 @@ function cliPipelineDeps(logger, signal, archive) {
       runner: nodeProcessRunner,
       logger,
       ...buildSignal ?? signal ? { signal: buildSignal ?? signal } : {}
-    }),
-    ...archive ? { archive } : {}
+    })
   };
 }
 
@@ -74500,8 +74498,8 @@ function bisectCommand() {
     let report;
     try {
       report = await withInterrupt(logger, (signal) => {
-        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal, store);
-        return runBisection(request2, deps);
+        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal);
+        return runBisection(request2, { ...deps, ...store ? { archive: store } : {} });
       });
     } finally {
       await store?.close();
@@ -75025,7 +75023,7 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 }
 
 // src/flows/compare/stored-baseline.ts
-async function runStoredBaseline(req, options, deps) {
+async function runStoredBaseline(req, options, deps, archive) {
   const head = headArm(req);
   const clientBinDir = req.clientBinDir ?? head.binDir;
   const now = await headConditions(req, head, clientBinDir, deps);
@@ -75033,7 +75031,6 @@ async function runStoredBaseline(req, options, deps) {
   const { entry: storedEntry, doc: storedDoc, arm: storedBase } = choice;
   deps.logger.info(describeChoice(choice));
   const workloads = Object.keys(now.workloads);
-  const { archive, ...measureDeps } = deps;
   const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
   const sentinelRounds = Math.min(options.sentinelRounds, rounds);
   const warnings = [];
@@ -75042,7 +75039,7 @@ async function runStoredBaseline(req, options, deps) {
       `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under other conditions: ${describeDifferences(choice.differences, workloads)}`
     );
   }
-  const sentinelRun = await runSentinel(req, head, storedBase, sentinelRounds, clientBinDir, measureDeps);
+  const sentinelRun = await runSentinel(req, head, storedBase, sentinelRounds, clientBinDir, deps);
   const sentinelDoc = "doc" in sentinelRun ? sentinelRun.doc : void 0;
   if ("skipped" in sentinelRun) warnings.push(sentinelRun.skipped);
   let headOnly2;
@@ -75057,7 +75054,7 @@ async function runStoredBaseline(req, options, deps) {
         arms: { kind: "installed", arms: [head] },
         runDir: path42.join(req.runDir, "head")
       },
-      measureDeps
+      deps
     );
     headOnly2 = measured2.result;
   }
@@ -75135,10 +75132,10 @@ function checkBaselineDesign(baseline, adaptive, names) {
     );
   }
 }
-async function runComparison(request2, stored, deps) {
-  if (!stored) return runPipeline(request2, deps);
+async function runComparison(request2, stored, deps, store) {
+  if (!stored) return runPipeline(request2, deps, store);
   const head = await headOnly(request2.arms, deps);
-  return runStoredBaseline({ ...request2, arms: { kind: "installed", arms: [head] } }, stored, deps);
+  return runStoredBaseline({ ...request2, arms: { kind: "installed", arms: [head] } }, stored, deps, store);
 }
 async function headOnly(arms, deps) {
   if (arms.kind === "installed" && arms.arms.length === 1) return arms.arms[0];
@@ -75174,10 +75171,10 @@ async function executeRun(options, logger, extra = {}) {
   try {
     logger.info(`results: ${resultsFile}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
-    const deps = cliPipelineDeps(logger, controller.signal, extra.archive);
+    const deps = cliPipelineDeps(logger, controller.signal);
     let outcome;
     try {
-      outcome = await runComparison({ ...request2, runDir }, storedBaseline, deps);
+      outcome = await runComparison({ ...request2, runDir }, storedBaseline, deps, extra.archive);
     } catch (e) {
       throw endedBy(e, resultsFile, stoppedBy, print);
     }

@@ -72307,7 +72307,7 @@ function logArchive(outcome, logger, prefix = "") {
   }
   if (outcome.archiveError) logger.warn(outcome.archiveError);
 }
-async function runPipeline(req, deps) {
+async function runPipeline(req, deps, store) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
@@ -72319,7 +72319,7 @@ async function runPipeline(req, deps) {
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
   const resultsFile = path21.join(req.runDir, RESULTS_FILE);
-  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
+  const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
   const plans = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms }, deps);
@@ -72327,7 +72327,7 @@ async function runPipeline(req, deps) {
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
   const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run3 } = req;
-  const analysis = await withNoiseFloors(req, arms, deps);
+  const analysis = await withNoiseFloors(req, arms, deps.logger, store);
   const measured = await runBenchmark(
     {
       ...run3,
@@ -72348,14 +72348,13 @@ async function runPipeline(req, deps) {
   if (result !== measured) await writeResults(resultsFile, result);
   return {
     result,
-    comparison: await withNoiseWarnings(comparison, result, deps.archive, deps.logger),
+    comparison: await withNoiseWarnings(comparison, result, store, deps.logger),
     resultsFile,
-    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
+    ...archive?.saved ? { archived: { id: archive.saved.id, description: store.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
   };
 }
-async function withNoiseFloors(req, arms, deps) {
-  const store = deps.archive;
+async function withNoiseFloors(req, arms, logger, store) {
   if (!store || !isReadable(store) || arms.length < 2 || sameInstall(arms)) return req.analysis;
   const single = metricOption(req.analysis);
   const cells = req.workloads.flatMap(
@@ -72369,12 +72368,12 @@ async function withNoiseFloors(req, arms, deps) {
     const runner = runnerId(await captureEnvironment(""));
     const floors = await loadNoiseFloors(store, runner, cells);
     if (floors.length === 0) return req.analysis;
-    deps.logger.info(
+    logger.info(
       `noise floors from this runner's nightly history: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs)`).join(", ")}`
     );
     return { ...req.analysis, noiseFloors: floors };
   } catch (e) {
-    deps.logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
+    logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
     return req.analysis;
   }
 }
@@ -72872,7 +72871,7 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 }
 
 // src/flows/compare/stored-baseline.ts
-async function runStoredBaseline(req, options, deps) {
+async function runStoredBaseline(req, options, deps, archive) {
   const head = headArm(req);
   const clientBinDir = req.clientBinDir ?? head.binDir;
   const now = await headConditions(req, head, clientBinDir, deps);
@@ -72880,7 +72879,6 @@ async function runStoredBaseline(req, options, deps) {
   const { entry: storedEntry, doc: storedDoc, arm: storedBase } = choice2;
   deps.logger.info(describeChoice(choice2));
   const workloads = Object.keys(now.workloads);
-  const { archive, ...measureDeps } = deps;
   const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
   const sentinelRounds = Math.min(options.sentinelRounds, rounds);
   const warnings = [];
@@ -72889,7 +72887,7 @@ async function runStoredBaseline(req, options, deps) {
       `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under other conditions: ${describeDifferences(choice2.differences, workloads)}`
     );
   }
-  const sentinelRun = await runSentinel(req, head, storedBase, sentinelRounds, clientBinDir, measureDeps);
+  const sentinelRun = await runSentinel(req, head, storedBase, sentinelRounds, clientBinDir, deps);
   const sentinelDoc = "doc" in sentinelRun ? sentinelRun.doc : void 0;
   if ("skipped" in sentinelRun) warnings.push(sentinelRun.skipped);
   let headOnly2;
@@ -72904,7 +72902,7 @@ async function runStoredBaseline(req, options, deps) {
         arms: { kind: "installed", arms: [head] },
         runDir: path23.join(req.runDir, "head")
       },
-      measureDeps
+      deps
     );
     headOnly2 = measured.result;
   }
@@ -74985,10 +74983,10 @@ function checkBaselineDesign(baseline, adaptive, names) {
     );
   }
 }
-async function runComparison(request2, stored, deps) {
-  if (!stored) return runPipeline(request2, deps);
+async function runComparison(request2, stored, deps, store) {
+  if (!stored) return runPipeline(request2, deps, store);
   const head = await headOnly(request2.arms, deps);
-  return runStoredBaseline({ ...request2, arms: { kind: "installed", arms: [head] } }, stored, deps);
+  return runStoredBaseline({ ...request2, arms: { kind: "installed", arms: [head] } }, stored, deps, store);
 }
 async function headOnly(arms, deps) {
   if (arms.kind === "installed" && arms.arms.length === 1) return arms.arms[0];
@@ -77231,14 +77229,13 @@ function isNews(existing, state) {
 }
 
 // src/adapters/action/action-deps.ts
-function pipelineDepsOf(deps, store) {
+function pipelineDepsOf(deps) {
   return {
     runner: deps.runner,
     logger: deps.logger,
     signal: deps.signal,
     build: deps.build,
-    searchPath: deps.searchPath,
-    ...store ? { archive: store.archive } : {}
+    searchPath: deps.searchPath
   };
 }
 
@@ -78512,7 +78509,8 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
       () => runComparison(
         { ...request2, runDir: resultsDir },
         stored ? { ...stored, store: store.reader } : void 0,
-        pipelineDepsOf(deps, store)
+        pipelineDepsOf(deps),
+        store?.archive
       )
     );
     logArchive(outcome, logger);
@@ -80876,7 +80874,7 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
-  const pipelineDeps = pipelineDepsOf(deps, store);
+  const pipelineDeps = pipelineDepsOf(deps);
   const resultsFile = path52.join(resultsDir, RESULTS_FILE);
   const reportFile = path52.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
@@ -80911,7 +80909,7 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
         measure: async (request2) => {
           const run3 = await logger.group(
             "Nightly run",
-            () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDeps)
+            () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDeps, store.archive)
           );
           logArchive(run3, logger);
           return run3;
@@ -81126,7 +81124,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   const binDir = path53.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const pipelineDeps = pipelineDepsOf(deps, store);
+  const pipelineDeps = pipelineDepsOf(deps);
   try {
     const outcome = await logger.group(
       "Calibration (A/A)",
@@ -81153,7 +81151,8 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
             ...ctx.runUrl ? { runUrl: ctx.runUrl } : {}
           }
         },
-        pipelineDeps
+        pipelineDeps,
+        store?.archive
       )
     );
     logArchive(outcome, logger);
@@ -81419,8 +81418,7 @@ async function runBisection(req, deps) {
       runner: deps.runner,
       logger,
       ...deps.signal ? { signal: deps.signal } : {},
-      searchPath: deps.searchPath ?? env.PATH ?? "",
-      ...deps.archive ? { archive: deps.archive } : {}
+      searchPath: deps.searchPath ?? env.PATH ?? ""
     }
   };
   const search = await bisect(commits2, (commit3, at) => judgeCommit(bench, commit3, at), { verifyBad });
@@ -81540,7 +81538,8 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
       },
       runDir
     },
-    bench.pipelineDeps
+    bench.pipelineDeps,
+    deps.archive
   );
   const measureS = (Date.now() - t0) / 1e3;
   logArchive(outcome, deps.logger, "bisect: ");

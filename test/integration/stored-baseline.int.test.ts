@@ -92,7 +92,8 @@ beforeAll(async () => {
         source: { head: { ref: 'master', sha: BASE_SHA } },
         runDir: path.join(tmp(), 'base-run'),
       },
-      { runner: nodeProcessRunner, logger: memoryLogger(), archive: store },
+      { runner: nodeProcessRunner, logger: memoryLogger() },
+      store,
     );
     expect(outcome.archived).toBeDefined();
     baseDoc = await store.load(outcome.archived!.id);

@@ -1,7 +1,7 @@
 /** What the Action's modes are handed (side effects behind small interfaces) and what they return. */
 import type { OverallVerdict } from '../../core/compare/types.js';
 import type { GitHubApi } from '../../github/api.js';
-import type { PipelineDeps, RunArchive } from '../../flows/compare/pipeline.js';
+import type { PipelineDeps } from '../../flows/compare/pipeline.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import type { ActionContext } from './context.js';
@@ -50,14 +50,13 @@ export type ActionMode = (
 
 export { REPORT_FILE } from '../../flows/compare/publish.js';
 
-/** The pipeline's deps for a mode: the Action's runner, logger, signal and builder, saving to `store` when one is open. */
-export function pipelineDepsOf(deps: ActionDeps, store?: { archive: RunArchive }): PipelineDeps {
+/** The pipeline's deps for a mode: the Action's runner, logger, signal and builder (the store goes to the flow on its own). */
+export function pipelineDepsOf(deps: ActionDeps): PipelineDeps {
   return {
     runner: deps.runner,
     logger: deps.logger,
     signal: deps.signal,
     build: deps.build,
     searchPath: deps.searchPath,
-    ...(store ? { archive: store.archive } : {}),
   };
 }

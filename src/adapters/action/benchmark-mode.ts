@@ -114,7 +114,8 @@ async function benchmark(
       runComparison(
         { ...request, runDir: resultsDir },
         stored ? { ...stored, store: store!.reader } : undefined,
-        pipelineDepsOf(deps, store),
+        pipelineDepsOf(deps),
+        store?.archive,
       ),
     );
     logArchive(outcome, logger);

@@ -34,7 +34,7 @@ export const runCalibrateMode: ActionMode = async (inputs, ctx, deps, resultsDir
   const binDir = path.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const pipelineDeps = pipelineDepsOf(deps, store);
+  const pipelineDeps = pipelineDepsOf(deps);
   try {
     const outcome = await logger.group('Calibration (A/A)', () =>
       runPipeline(
@@ -61,6 +61,7 @@ export const runCalibrateMode: ActionMode = async (inputs, ctx, deps, resultsDir
           },
         },
         pipelineDeps,
+        store?.archive,
       ),
     );
     logArchive(outcome, logger);

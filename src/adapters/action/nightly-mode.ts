@@ -40,7 +40,7 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores!, deps);
   if (!store) throw new Error('nightly: no store opened although store/store-branch is set');
-  const pipelineDeps = pipelineDepsOf(deps, store);
+  const pipelineDeps = pipelineDepsOf(deps);
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   const reportFile = path.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
@@ -74,7 +74,7 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         logger,
         measure: async (request) => {
           const run = await logger.group('Nightly run', () =>
-            runPipeline({ ...request, runDir: resultsDir }, pipelineDeps),
+            runPipeline({ ...request, runDir: resultsDir }, pipelineDeps, store.archive),
           );
           logArchive(run, logger);
           return run;

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../../flows/compare/pipeline.js';
+import type { PipelineOutcome, PipelineRequest, RunArchive } from '../../flows/compare/pipeline.js';
 import { RESULTS_FILE, checkPlanReach } from '../../flows/compare/pipeline.js';
 import { runComparison } from '../../flows/compare/compare-flow.js';
 import type { StoredBaselineOptions } from '../../flows/compare/stored-baseline.js';
@@ -36,12 +36,14 @@ export interface ExecuteRunOptions extends Omit<PipelineRequest, 'runDir'> {
   storedBaseline?: StoredBaselineOptions;
 }
 
-export type ExecuteRunDeps = Pick<PipelineDeps, 'archive'> & {
+export interface ExecuteRunDeps {
+  /** The results store the run is saved to, if any. */
+  archive?: RunArchive;
   /** Print the comparison table (default true; a one-arm nightly run has nothing to compare). */
   printComparison?: boolean;
   /** Gate the exit code on the decision under this fail-on (`pgperf run`); unset: exit 0 on any verdict. */
   failOn?: FailOn;
-};
+}
 
 export interface ExecuteRunOutcome extends PipelineOutcome {
   decision: Decision;
@@ -78,10 +80,10 @@ export async function executeRun(
   try {
     logger.info(`results: ${resultsFile}`);
     const { outDir: _outDir, storedBaseline, ...request } = options;
-    const deps = cliPipelineDeps(logger, controller.signal, extra.archive);
+    const deps = cliPipelineDeps(logger, controller.signal);
     let outcome;
     try {
-      outcome = await runComparison({ ...request, runDir }, storedBaseline, deps);
+      outcome = await runComparison({ ...request, runDir }, storedBaseline, deps, extra.archive);
     } catch (e) {
       throw endedBy(e, resultsFile, stoppedBy, print);
     }

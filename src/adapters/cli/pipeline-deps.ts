@@ -1,13 +1,13 @@
 /**
  * The pipeline's deps as the CLI provides them, once for every command: this process's runner, logger,
- * PATH and builder, saving to `archive` when a store is open. (The Action's are action-deps.ts.)
+ * PATH and builder. (The Action's are action-deps.ts; the store is handed to the flow on its own.)
  */
 import { buildArms } from '../../flows/compare/build-stage.js';
-import type { PipelineDeps, RunArchive } from '../../flows/compare/pipeline.js';
+import type { PipelineDeps } from '../../flows/compare/pipeline.js';
 import type { Logger } from '../../core/util/logger.js';
 import { nodeProcessRunner } from '../../machine/os/process.js';
 
-export function cliPipelineDeps(logger: Logger, signal?: AbortSignal, archive?: RunArchive): PipelineDeps {
+export function cliPipelineDeps(logger: Logger, signal?: AbortSignal): PipelineDeps {
   return {
     runner: nodeProcessRunner,
     logger,
@@ -19,6 +19,5 @@ export function cliPipelineDeps(logger: Logger, signal?: AbortSignal, archive?: 
         logger,
         ...((buildSignal ?? signal) ? { signal: buildSignal ?? signal } : {}),
       }),
-    ...(archive ? { archive } : {}),
   };
 }

@@ -193,7 +193,6 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
       logger,
       ...(deps.signal ? { signal: deps.signal } : {}),
       searchPath: deps.searchPath ?? env.PATH ?? '',
-      ...(deps.archive ? { archive: deps.archive } : {}),
     },
   };
 
@@ -358,6 +357,7 @@ async function measureAgainstGood(
       runDir,
     },
     bench.pipelineDeps,
+    deps.archive,
   );
   const measureS = (Date.now() - t0) / 1000;
   logArchive(outcome, deps.logger, 'bisect: ');

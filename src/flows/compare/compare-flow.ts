@@ -10,6 +10,7 @@ import {
   type ArmSource,
   type PipelineDeps,
   type PipelineOutcome,
+  type RunArchive,
   type PipelineRequest,
 } from './pipeline.js';
 
@@ -29,15 +30,19 @@ export function checkBaselineDesign(
   }
 }
 
-/** Same-job when `stored` is absent; else head only (given or built) against the stored baseline. */
+/**
+ * Same-job when `stored` is absent; else head only (given or built) against the stored baseline. The run
+ * is saved to `store` when one is given.
+ */
 export async function runComparison(
   request: PipelineRequest,
   stored: StoredBaselineOptions | undefined,
   deps: PipelineDeps,
+  store?: RunArchive,
 ): Promise<PipelineOutcome> {
-  if (!stored) return runPipeline(request, deps);
+  if (!stored) return runPipeline(request, deps, store);
   const head = await headOnly(request.arms, deps);
-  return runStoredBaseline({ ...request, arms: { kind: 'installed', arms: [head] } }, stored, deps);
+  return runStoredBaseline({ ...request, arms: { kind: 'installed', arms: [head] } }, stored, deps, store);
 }
 
 /** The head arm: the one given (or the one labelled head), or built alone (the store supplies base). */

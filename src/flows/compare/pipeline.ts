@@ -75,8 +75,6 @@ export interface PipelineRequest extends Omit<RunRequest, 'arms' | 'sink' | 'log
 export interface PipelineDeps extends RunDeps {
   /** Builds the arms from source; required when `arms.kind` is 'build'. */
   build?: (request: ComparisonRequest, signal?: AbortSignal) => Promise<ArmSpec[]>;
-  /** The results store every finished run is saved to, if any. */
-  archive?: RunArchive;
 }
 
 export interface PipelineOutcome {
@@ -103,7 +101,16 @@ export function logArchive(
   if (outcome.archiveError) logger.warn(outcome.archiveError);
 }
 
-export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Promise<PipelineOutcome> {
+/**
+ * One comparison, from the arms to the analysed document. `store`, when given, is the results store the
+ * finished run is saved to (and, when it can be read, where this runner's noise comes from); it goes only
+ * to the steps that keep or read runs, never through the measuring.
+ */
+export async function runPipeline(
+  req: PipelineRequest,
+  deps: PipelineDeps,
+  store?: RunArchive,
+): Promise<PipelineOutcome> {
   // A control that cannot be applied stops the run before a build spends its minutes.
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
@@ -121,7 +128,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
     compiledCode.length === arms.length - 1 &&
     unchangedHeads(compiledCode, arms).length === compiledCode.length;
   const resultsFile = path.join(req.runDir, RESULTS_FILE);
-  const archive = deps.archive ? archiveSink(deps.archive) : undefined;
+  const archive = store ? archiveSink(store) : undefined;
   // The instruction phase (opt-in per workload) runs before the timed rounds, on servers of its own; its
   // record joins every document the run loop writes.
   // The counters are probed once, before anything is built, for both phases that count.
@@ -137,7 +144,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   const file = fileSink(resultsFile);
   const sink = archive ? combineSinks(file, archive.sink) : file;
   const { arms: _source, runDir, planCheck: _check, explain, instructionCounter: _counter, ...run } = req;
-  const analysis = await withNoiseFloors(req, arms, deps);
+  const analysis = await withNoiseFloors(req, arms, deps.logger, store);
   const measured = await runBenchmark(
     {
       ...run,
@@ -164,9 +171,9 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   if (result !== measured) await writeResults(resultsFile, result);
   return {
     result,
-    comparison: await withNoiseWarnings(comparison, result, deps.archive, deps.logger),
+    comparison: await withNoiseWarnings(comparison, result, store, deps.logger),
     resultsFile,
-    ...(archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive!.description } } : {}),
+    ...(archive?.saved ? { archived: { id: archive.saved.id, description: store!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
   };
 }
@@ -178,9 +185,9 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
 async function withNoiseFloors(
   req: Omit<PipelineRequest, 'arms'>,
   arms: readonly ArmSpec[],
-  deps: PipelineDeps,
+  logger: Logger,
+  store: RunArchive | undefined,
 ): Promise<PipelineRequest['analysis']> {
-  const store = deps.archive;
   if (!store || !isReadable(store) || arms.length < 2 || sameInstall(arms)) return req.analysis;
   const single = metricOption(req.analysis);
   const cells = req.workloads.flatMap((w) =>
@@ -194,12 +201,12 @@ async function withNoiseFloors(
     const runner = runnerId(await captureEnvironment(''));
     const floors = await loadNoiseFloors(store, runner, cells);
     if (floors.length === 0) return req.analysis;
-    deps.logger.info(
+    logger.info(
       `noise floors from this runner's nightly history: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs)`).join(', ')}`,
     );
     return { ...req.analysis, noiseFloors: floors };
   } catch (e) {
-    deps.logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
+    logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
     return req.analysis;
   }
 }

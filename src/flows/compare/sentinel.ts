@@ -27,7 +27,7 @@ export async function runSentinel(
   storedBase: ArmInfo,
   rounds: number,
   clientBinDir: string,
-  deps: Omit<PipelineDeps, 'archive'>,
+  deps: PipelineDeps,
 ): Promise<SentinelRun> {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: 'no sentinel: --sentinel-rounds is 0' };

@@ -24,7 +24,7 @@ export function parseBaselineSpec(value: string, name: string): BaselineSpec {
 export interface StoredBaselineOptions {
   /** A sha prefix or ref name the stored run's head (or only) arm must match; default: the newest run. */
   ref?: string;
-  /** The store the baseline is read from (and the merged run saved to, through deps.archive). */
+  /** The store the baseline is read from (the merged run is saved to the archive runStoredBaseline is given). */
   store: Pick<ResultStore, 'list' | 'load' | 'description'>;
   /**
    * Compare even when no stored run was measured under head's conditions (facts, settings, workload

@@ -24,6 +24,7 @@ import {
   RESULTS_FILE,
   type PipelineDeps,
   type PipelineOutcome,
+  type RunArchive,
   type PipelineRequest,
 } from './pipeline.js';
 import { headConditions } from './baseline-conditions.js';
@@ -46,12 +47,13 @@ export {
  * Runs head only (after a sentinel when the base install still exists) and compares it with the stored
  * baseline. Everything that can be checked without a server is checked first: head's conditions, and the
  * stored run they are compared with. The merged document is written to `req.runDir/results.json` and
- * saved through deps.archive.
+ * saved to `archive` when one is given.
  */
 export async function runStoredBaseline(
   req: PipelineRequest,
   options: StoredBaselineOptions,
   deps: PipelineDeps,
+  archive?: RunArchive,
 ): Promise<PipelineOutcome> {
   const head = headArm(req);
   // One client drives head in the sentinel and alone (the run loop's default would be the first arm's,
@@ -63,7 +65,6 @@ export async function runStoredBaseline(
   deps.logger.info(describeChoice(choice));
   const workloads = Object.keys(now.workloads);
 
-  const { archive, ...measureDeps } = deps;
   const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
   const sentinelRounds = Math.min(options.sentinelRounds, rounds);
   const warnings: string[] = [];
@@ -72,7 +73,7 @@ export async function runStoredBaseline(
       `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under other conditions: ${describeDifferences(choice.differences, workloads)}`,
     );
   }
-  const sentinelRun = await runSentinel(req, head, storedBase, sentinelRounds, clientBinDir, measureDeps);
+  const sentinelRun = await runSentinel(req, head, storedBase, sentinelRounds, clientBinDir, deps);
   const sentinelDoc = 'doc' in sentinelRun ? sentinelRun.doc : undefined;
   if ('skipped' in sentinelRun) warnings.push(sentinelRun.skipped);
   let headOnly: RunResult | undefined;
@@ -87,7 +88,7 @@ export async function runStoredBaseline(
         arms: { kind: 'installed', arms: [head] },
         runDir: path.join(req.runDir, 'head'),
       },
-      measureDeps,
+      deps,
     );
     headOnly = measured.result;
   }

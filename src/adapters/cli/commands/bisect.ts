@@ -141,8 +141,8 @@ export function bisectCommand(): Command {
     try {
       report = await withInterrupt(logger, (signal) => {
         // Bisection builds one commit at a time with its own builder; the rest is the CLI's usual deps.
-        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal, store);
-        return runBisection(request, deps);
+        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal);
+        return runBisection(request, { ...deps, ...(store ? { archive: store } : {}) });
       });
     } finally {
       await store?.close();
