@@ -71169,14 +71169,6 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   }
   return profiles;
 }
-function phaseCluster(arm2, what, conf, req, deps) {
-  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
-  return PgCluster.create(countingClusterSpec(arm2, what, conf, setup), deps);
-}
-async function runTransactions(w, cluster, transactions, seed, clientBinDir, deps) {
-  const { driver } = countingClient(w, { arms: [], clientBinDir }, { ...deps, runAs: void 0 });
-  await runCounted(driver, cluster, transactions, seed, deps.signal);
-}
 
 // src/flows/compare/explain-phase.ts
 init_errors();
@@ -71508,6 +71500,7 @@ function callsPerTransaction(s) {
 var PLAN_TRANSACTIONS = 200;
 var WARMUP_TRANSACTIONS = 50;
 var SEED = 4242;
+var PLAN_APPLICATION = "pgperf-plans";
 function planWorkloads(workloads) {
   return workloads.filter((w) => w.plans === true);
 }
@@ -71588,17 +71581,17 @@ async function runPlanPhase(req, deps) {
   return record2;
 }
 async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
-  const { clientRunner, clientBinDir, driver } = countingClient(w, req, deps);
+  const { driver } = countingClient(w, req, deps);
   const preload = withStats ? {
     shared_preload_libraries: withStatStatements(
       arm2.settings.shared_preload_libraries ?? w.settings.shared_preload_libraries
     )
   } : {};
   const conf = { maxClients: 1, workloadSettings: w.settings, armSettings: { ...arm2.settings, ...preload } };
-  const cluster = await phaseCluster(arm2, "plans", conf, req, deps);
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  let made;
   try {
-    await cluster.start();
-    await driver.prepare(cluster, deps.signal);
+    const cluster = await loadedCountingCluster(arm2, "plans", conf, driver, setup, deps, (c) => made = c);
     await driver.beforeRun(cluster);
     for (const s of statements) {
       if (s.explained === void 0) continue;
@@ -71607,10 +71600,16 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
     }
     if (!withStats) return;
     await createStatStatements(cluster);
-    const client = { ...deps, runner: clientRunner };
-    await runTransactions(w, cluster, WARMUP_TRANSACTIONS, SEED, clientBinDir, client);
+    const run2 = (transactions) => driver.runTransactions(cluster, {
+      clients: 1,
+      transactions,
+      seed: SEED,
+      applicationName: PLAN_APPLICATION,
+      ...deps.signal ? { signal: deps.signal } : {}
+    });
+    await run2(WARMUP_TRANSACTIONS);
     await resetStatStatements(cluster);
-    await runTransactions(w, cluster, PLAN_TRANSACTIONS, SEED, clientBinDir, client);
+    await run2(PLAN_TRANSACTIONS);
     const rows = await readStatStatements(cluster);
     for (const s of statements) {
       const key = statementKey(s.statement);
@@ -71629,7 +71628,7 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
       });
     }
   } finally {
-    await cluster.destroy();
+    await made?.destroy();
   }
 }
 function withPlans(result, record2) {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
-import { PgCluster, type ClusterSpec } from '../../postgres/cluster/cluster.js';
+import type { PgCluster } from '../../postgres/cluster/cluster.js';
 import { resolveRunAs, type RunAsUser } from '../../postgres/cluster/run-as.js';
 import {
   CONNECTION_LOG_SETTINGS,
@@ -48,14 +48,12 @@ import {
 import type { ArmSpec } from '../../run/run-loop.js';
 import {
   countingClient,
-  countingClusterSpec,
   countsTransactions,
   loadedCountingCluster,
   type CountingDriver,
 } from '../../run/counted-runs.js';
 
 export type { CounterChoice } from '../../postgres/instructions/counter.js';
-export { cachegrindWrapper } from '../../postgres/instructions/cachegrind-run.js';
 
 /** The client count of every instruction cell: one backend, so the count is the backend's own work. */
 const INSTRUCTION_CLIENTS = 1;
@@ -444,39 +442,4 @@ async function writeProfiles(
     });
   }
   return profiles;
-}
-
-// The plan phase's names (plan-phase.ts) for what src/run/counted-runs.ts now offers; kept until it
-// imports that directly.
-
-/** The client of a phase's servers: countingClient (src/run/counted-runs.ts). */
-export { countingClient as phaseClient } from '../../run/counted-runs.js';
-
-/** An initialised server of a phase's own for `arm` ("<arm>/<what>" in messages), under --tmp-dir. */
-export function phaseCluster(
-  arm: ArmSpec,
-  what: string,
-  conf: ClusterSpec['conf'],
-  req: Pick<InstructionPhaseRequest, 'tmpDir' | 'dataChecksums'>,
-  deps: Pick<InstructionPhaseDeps, 'runner' | 'logger'> & { runAs: RunAsUser | undefined },
-): Promise<PgCluster> {
-  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
-  return PgCluster.create(countingClusterSpec(arm, what, conf, setup), deps);
-}
-
-/**
- * `transactions` of the workload at 1 client (without pipeline), seeded, through its driver's counted run
- * with `deps.runner` (the client's runner); throws when it fails.
- */
-export async function runTransactions(
-  w: Workload,
-  cluster: PgCluster,
-  transactions: number,
-  seed: number,
-  clientBinDir: string,
-  deps: Pick<InstructionPhaseDeps, 'runner' | 'logger' | 'signal'>,
-): Promise<void> {
-  // deps.runner already runs as the client's user: no run-as user on top.
-  const { driver } = countingClient(w, { arms: [], clientBinDir }, { ...deps, runAs: undefined });
-  await runCounted(driver, cluster, transactions, seed, deps.signal);
 }

@@ -27,7 +27,8 @@ import { pgbenchStatements, type WorkloadStatement } from '../../drivers/pgbench
 import { emptyPlansRecord, type PlansRecord } from '../../core/results/plans.js';
 import type { RunResult } from '../../core/results/types.js';
 import type { ArmSpec } from '../../run/run-loop.js';
-import { phaseClient, phaseCluster, runTransactions } from './instruction-phase.js';
+import { countingClient, loadedCountingCluster } from '../../run/counted-runs.js';
+import type { PgCluster } from '../../postgres/cluster/cluster.js';
 
 /** Transactions of the counted run whose pg_stat_statements counters are kept (1 client). */
 export const PLAN_TRANSACTIONS = 200;
@@ -35,6 +36,8 @@ export const PLAN_TRANSACTIONS = 200;
 const WARMUP_TRANSACTIONS = 50;
 /** The seed of both runs, the same for every arm: every arm runs the same keys. */
 const SEED = 4242;
+/** The application_name of the plan phase's client sessions. */
+const PLAN_APPLICATION = 'pgperf-plans';
 
 export interface PlanPhaseRequest {
   arms: readonly ArmSpec[];
@@ -149,7 +152,7 @@ async function captureArm(
   deps: PlanPhaseDeps & { runAs: RunAsUser | undefined },
   record: PlansRecord,
 ): Promise<void> {
-  const { clientRunner, clientBinDir, driver } = phaseClient(w, req, deps);
+  const { driver } = countingClient(w, req, deps);
   const preload: Record<string, string> = withStats
     ? {
         shared_preload_libraries: withStatStatements(
@@ -158,10 +161,10 @@ async function captureArm(
       }
     : {};
   const conf = { maxClients: 1, workloadSettings: w.settings, armSettings: { ...arm.settings, ...preload } };
-  const cluster = await phaseCluster(arm, 'plans', conf, req, deps);
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  let made: PgCluster | undefined;
   try {
-    await cluster.start();
-    await driver.prepare(cluster, deps.signal);
+    const cluster = await loadedCountingCluster(arm, 'plans', conf, driver, setup, deps, (c) => (made = c));
     await driver.beforeRun(cluster);
     for (const s of statements) {
       if (s.explained === undefined) continue;
@@ -170,10 +173,18 @@ async function captureArm(
     }
     if (!withStats) return;
     await createStatStatements(cluster);
-    const client = { ...deps, runner: clientRunner };
-    await runTransactions(w, cluster, WARMUP_TRANSACTIONS, SEED, clientBinDir, client);
+    // 1 client, seeded: every arm runs the same keys. The counted run's driver is the client's (run-as user).
+    const run = (transactions: number) =>
+      driver.runTransactions(cluster, {
+        clients: 1,
+        transactions,
+        seed: SEED,
+        applicationName: PLAN_APPLICATION,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
+    await run(WARMUP_TRANSACTIONS);
     await resetStatStatements(cluster);
-    await runTransactions(w, cluster, PLAN_TRANSACTIONS, SEED, clientBinDir, client);
+    await run(PLAN_TRANSACTIONS);
     const rows = await readStatStatements(cluster);
     for (const s of statements) {
       const key = statementKey(s.statement);
@@ -192,7 +203,7 @@ async function captureArm(
       });
     }
   } finally {
-    await cluster.destroy();
+    await made?.destroy();
   }
 }
 
