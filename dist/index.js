@@ -81899,143 +81899,32 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
 }
 
 // src/adapters/action/command-mode.ts
-init_metrics();
 init_errors();
-var REFUSAL_MARKER = "<!-- pgperf:refused-permission -->";
-var REFUSAL_REPLY_INTERVAL_MS = 60 * 60 * 1e3;
-var NOTHING = { verdict: "inconclusive", resultsFile: "", reportFile: "" };
-var runCommandMode = async (inputs, ctx, deps) => {
-  const { logger, io } = deps;
-  for (const name of ["run", "republish"]) io.setOutput(name, "false");
-  io.setOutput("command", "");
-  if (ctx.eventName !== "issue_comment") {
-    throw new UserError(
-      `mode command runs on issue_comment events (a PR comment starting with /pgperf), got '${ctx.eventName}': see docs/pr-commands.md`
-    );
-  }
-  const event = commentEventOf(ctx);
-  if (event.prNumber === void 0) {
-    logger.info("the comment is on an issue, not a pull request: nothing to do");
-    return NOTHING;
-  }
-  const parsed = parsePgperfCommand(event.body);
-  if (!parsed) {
-    logger.info("the comment does not start with /pgperf: nothing to do");
-    return NOTHING;
-  }
-  if (event.action !== "created") {
-    logger.info(`the comment was ${event.action}, not created: only a new comment is a command`);
-    return NOTHING;
-  }
-  const api = deps.api;
-  const prNumber = event.prNumber;
-  await api.addReaction(event.commentId, "eyes");
-  const reply = async (text2) => {
-    await api.createComment(prNumber, `> ${quote2(parsed.text)}
 
-@${event.login}: ${text2}`);
-  };
-  const permission = await api.permission(event.login);
-  if (!STEERING_PERMISSIONS.includes(permission)) {
-    logger.info(`@${event.login} has ${permission} permission: refused, nothing starts`);
-    io.setOutput("command", "refused");
-    const quiet = await refusalReplyLimited(api, prNumber, event).catch(
-      (e) => `the PR's comments could not be read to limit the replies (${errorMessage(e)})`
-    );
-    if (quiet) {
-      logger.info(`no reply (only the reaction): ${quiet}`);
-      return NOTHING;
-    }
-    await reply(
-      `sorry, pgperf runs and acceptances need write, maintain or admin permission on this repository, and yours is ${permission}. A maintainer can run \`/pgperf run\` for you.
+// src/flows/steer/pr-command.ts
+init_errors();
 
-${REFUSAL_MARKER}`
-    );
-    return NOTHING;
-  }
-  if (!parsed.ok) {
-    logger.info(`not a valid command: ${parsed.problem}`);
-    io.setOutput("command", "invalid");
-    await reply(`${escapeMarkdown(parsed.problem)}. The accepted words are:
+// src/flows/steer/accept-command.ts
+init_metrics();
 
-${grammarList()}`);
-    return NOTHING;
-  }
-  const command = parsed.command;
-  if (command.kind === "help") {
-    io.setOutput("command", "help");
-    await reply(`pgperf understands:
-
-${grammarList()}
-
-See docs/pr-commands.md.`);
-    return NOTHING;
-  }
-  const pr = await api.pullRequest(prNumber);
-  if (pr.state !== "open") {
-    logger.info(`PR #${prNumber} is ${pr.state}: refused`);
-    io.setOutput("command", "refused");
-    await reply(`PR #${prNumber} is ${pr.state}: pgperf measures and accepts only on open pull requests.`);
-    return NOTHING;
-  }
-  if (command.kind === "accept") {
-    return accept(command, { event, pr, inputs, api, io, logger: deps.logger, reply });
-  }
-  return requestRun(command, { event, pr, inputs, ctx, deps, api, reply });
-};
-async function requestRun(command, c) {
-  const { io, logger } = c.deps;
-  const wanted = command.kind === "rerun" ? [command.workload] : command.workloads;
-  const clients = command.kind === "rerun" ? [command.clients] : command.clients;
-  const rounds = command.kind === "run" ? command.rounds : void 0;
-  const entries = c.inputs.workloads.length ? c.inputs.workloads : ["select-only"];
-  const named = [];
-  for (const entry of entries) {
-    const [w] = await loadInputWorkloads({ workloads: [entry] }, c.ctx, c.deps.actionDir);
-    named.push({ entry, name: w.name, clients: w.clients });
-  }
-  const unknown2 = (wanted ?? []).filter((w) => !named.some((n) => n.name === w));
-  if (unknown2.length > 0) {
-    io.setOutput("command", "invalid");
-    await c.reply(
-      `unknown workload ${unknown2.map((w) => `\`${escapeMarkdown(w)}\``).join(", ")}; this workflow runs ${named.map((n) => `\`${n.name}\``).join(", ")}.`
-    );
-    return NOTHING;
-  }
-  const chosen = wanted ? named.filter((n) => wanted.includes(n.name)) : named;
-  const baseSha = await c.api.mergeBase(c.pr.baseSha, c.pr.headSha);
-  const head = c.pr.headSha;
-  const cells = clients ? clients.join(",") : "each workload's client counts";
-  logger.info(
-    `@${c.event.login} asked for ${command.kind}: ${chosen.map((n) => n.name).join(", ")} at ${cells} on ${head}`
-  );
-  io.setOutput("command", command.kind);
-  io.setOutput("run", "true");
-  io.setOutput("pr-number", String(c.pr.number));
-  io.setOutput("head-sha", head);
-  io.setOutput("base-sha", baseSha);
-  io.setOutput("workloads", chosen.map((n) => n.entry).join("\n"));
-  io.setOutput("client-counts", clients ? clients.join(",") : "");
-  io.setOutput("rounds", rounds !== void 0 ? String(rounds) : "");
-  const note = `${PENDING_NOTE}${quote2(commandText(command))} by @${c.event.login}: measuring head ${head.slice(0, 12)} (the PR head at the command) against ${baseSha.slice(0, 12)}; this comment is updated with the result.`;
-  await upsertStickyComment(c.api, {
-    issueNumber: c.pr.number,
-    marker: commentMarker(c.inputs.commentId),
-    body: (existing) => withPendingNote(existing, note, commentMarker(c.inputs.commentId))
-  });
-  return NOTHING;
+// src/flows/steer/reply-text.ts
+function grammarList() {
+  return COMMAND_GRAMMAR.map((g2) => `- ${g2}`).join("\n");
 }
-async function accept(command, c) {
-  const { io } = c;
-  const marker = commentMarker(c.inputs.commentId);
+function quote2(text2) {
+  return escapeMarkdown(text2, 200);
+}
+
+// src/flows/steer/accept-command.ts
+async function acceptRegression(command, c) {
+  const marker = commentMarker(c.stickyId);
   const [login, comments] = await Promise.all([c.api.viewerLogin(), c.api.listComments(c.pr.number)]);
   const sticky = findStickyComment(comments, login, marker);
   const state = sticky ? readCommentState(sticky.body) : void 0;
   const refuse = async (text2) => {
-    io.setOutput("command", "refused");
+    c.decided({ command: "refused" });
     c.logger.info(`accept refused: ${text2}`);
     await c.reply(text2);
-    return NOTHING;
   };
   if (!state) return refuse("there is no pgperf result on this PR to accept yet: run `/pgperf run` first.");
   if (state.sha !== c.pr.headSha) {
@@ -82080,13 +81969,17 @@ async function accept(command, c) {
     ].join("\n")
   );
   await c.api.addReaction(c.event.commentId, "+1");
-  io.setOutput("command", "accept");
-  io.setOutput("republish", "true");
-  io.setOutput("pr-number", String(c.pr.number));
-  io.setOutput("head-sha", state.sha);
-  io.setOutput("results-run-id", state.runId ?? "");
-  return NOTHING;
+  c.decided({
+    command: "accept",
+    prNumber: c.pr.number,
+    headSha: state.sha,
+    ...state.runId !== void 0 ? { resultsRunId: state.runId } : {}
+  });
 }
+
+// src/flows/steer/refusal-replies.ts
+var REFUSAL_MARKER = "<!-- pgperf:refused-permission -->";
+var REFUSAL_REPLY_INTERVAL_MS = 60 * 60 * 1e3;
 async function refusalReplyLimited(api, prNumber, event) {
   const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
   const recent = (at, before) => Number.isNaN(at) || before - at < REFUSAL_REPLY_INTERVAL_MS;
@@ -82105,29 +81998,44 @@ async function refusalReplyLimited(api, prNumber, event) {
   if (last === void 0) return void 0;
   return `PR #${prNumber} had a reply to a commenter without permission within the hour (${last.what}): at most one per PR per hour`;
 }
-function commentEventOf(ctx) {
-  const p = ctx.payload;
-  const missing = [
-    typeof p.issue?.number === "number" ? "" : "issue.number",
-    typeof p.comment?.id === "number" ? "" : "comment.id",
-    typeof p.comment?.user?.login === "string" ? "" : "comment.user.login",
-    typeof p.comment?.body === "string" ? "" : "comment.body"
-  ].filter(Boolean);
-  if (missing.length > 0) {
-    throw new UserError(
-      `the issue_comment event payload (GITHUB_EVENT_PATH ${ctx.eventPath ?? "not set"}) has no ${missing.join(", ")}; expected the payload GitHub writes for a comment`
+
+// src/flows/steer/run-request.ts
+async function requestRun(command, c) {
+  const wanted = command.kind === "rerun" ? [command.workload] : command.workloads;
+  const clients = command.kind === "rerun" ? [command.clients] : command.clients;
+  const rounds = command.kind === "run" ? command.rounds : void 0;
+  const named = [];
+  for (const entry of c.workloads.entries) named.push({ entry, name: await c.workloads.nameOf(entry) });
+  const unknown2 = (wanted ?? []).filter((w) => !named.some((n) => n.name === w));
+  if (unknown2.length > 0) {
+    c.decided({ command: "invalid" });
+    await c.reply(
+      `unknown workload ${unknown2.map((w) => `\`${escapeMarkdown(w)}\``).join(", ")}; this workflow runs ${named.map((n) => `\`${n.name}\``).join(", ")}.`
     );
+    return;
   }
-  const created = typeof p.comment?.created_at === "string" ? Date.parse(p.comment.created_at) : NaN;
-  const createdAtMs = Number.isNaN(created) ? void 0 : created;
-  return {
-    action: typeof p.action === "string" ? p.action : "",
-    ...p.issue.pull_request ? { prNumber: p.issue.number } : {},
-    commentId: p.comment.id,
-    login: p.comment.user.login,
-    body: p.comment.body,
-    ...createdAtMs !== void 0 ? { createdAtMs } : {}
-  };
+  const chosen = wanted ? named.filter((n) => wanted.includes(n.name)) : named;
+  const baseSha = await c.api.mergeBase(c.pr.baseSha, c.pr.headSha);
+  const head = c.pr.headSha;
+  const cells = clients ? clients.join(",") : "each workload's client counts";
+  c.logger.info(
+    `@${c.event.login} asked for ${command.kind}: ${chosen.map((n) => n.name).join(", ")} at ${cells} on ${head}`
+  );
+  c.decided({
+    command: command.kind,
+    prNumber: c.pr.number,
+    headSha: head,
+    baseSha,
+    workloads: chosen.map((n) => n.entry),
+    ...clients ? { clientCounts: clients } : {},
+    ...rounds !== void 0 ? { rounds } : {}
+  });
+  const note = `${PENDING_NOTE}${quote2(commandText(command))} by @${c.event.login}: measuring head ${head.slice(0, 12)} (the PR head at the command) against ${baseSha.slice(0, 12)}; this comment is updated with the result.`;
+  await upsertStickyComment(c.api, {
+    issueNumber: c.pr.number,
+    marker: commentMarker(c.stickyId),
+    body: (existing) => withPendingNote(existing, note, commentMarker(c.stickyId))
+  });
 }
 function withPendingNote(existing, note, marker) {
   if (!existing) return `${marker}
@@ -82154,11 +82062,132 @@ function commandText(command) {
       return `/pgperf ${command.kind}`;
   }
 }
-function grammarList() {
-  return COMMAND_GRAMMAR.map((g2) => `- ${g2}`).join("\n");
+
+// src/flows/steer/pr-command.ts
+async function handlePrCommand(event, deps) {
+  const { api, logger } = deps;
+  if (event.prNumber === void 0) {
+    logger.info("the comment is on an issue, not a pull request: nothing to do");
+    return;
+  }
+  const parsed = parsePgperfCommand(event.body);
+  if (!parsed) {
+    logger.info("the comment does not start with /pgperf: nothing to do");
+    return;
+  }
+  if (event.action !== "created") {
+    logger.info(`the comment was ${event.action}, not created: only a new comment is a command`);
+    return;
+  }
+  const prNumber = event.prNumber;
+  await api.addReaction(event.commentId, "eyes");
+  const reply = async (text2) => {
+    await api.createComment(prNumber, `> ${quote2(parsed.text)}
+
+@${event.login}: ${text2}`);
+  };
+  const permission = await api.permission(event.login);
+  if (!STEERING_PERMISSIONS.includes(permission)) {
+    logger.info(`@${event.login} has ${permission} permission: refused, nothing starts`);
+    deps.decided({ command: "refused" });
+    const quiet = await refusalReplyLimited(api, prNumber, event).catch(
+      (e) => `the PR's comments could not be read to limit the replies (${errorMessage(e)})`
+    );
+    if (quiet) {
+      logger.info(`no reply (only the reaction): ${quiet}`);
+      return;
+    }
+    await reply(
+      `sorry, pgperf runs and acceptances need write, maintain or admin permission on this repository, and yours is ${permission}. A maintainer can run \`/pgperf run\` for you.
+
+${REFUSAL_MARKER}`
+    );
+    return;
+  }
+  if (!parsed.ok) {
+    logger.info(`not a valid command: ${parsed.problem}`);
+    deps.decided({ command: "invalid" });
+    await reply(`${escapeMarkdown(parsed.problem)}. The accepted words are:
+
+${grammarList()}`);
+    return;
+  }
+  const command = parsed.command;
+  if (command.kind === "help") {
+    deps.decided({ command: "help" });
+    await reply(`pgperf understands:
+
+${grammarList()}
+
+See docs/pr-commands.md.`);
+    return;
+  }
+  const pr = await api.pullRequest(prNumber);
+  if (pr.state !== "open") {
+    logger.info(`PR #${prNumber} is ${pr.state}: refused`);
+    deps.decided({ command: "refused" });
+    await reply(`PR #${prNumber} is ${pr.state}: pgperf measures and accepts only on open pull requests.`);
+    return;
+  }
+  const handling = { ...deps, event, pr, reply };
+  if (command.kind === "accept") return acceptRegression(command, handling);
+  return requestRun(command, handling);
 }
-function quote2(text2) {
-  return escapeMarkdown(text2, 200);
+
+// src/adapters/action/command-mode.ts
+var runCommandMode = async (inputs, ctx, deps) => {
+  for (const name of ["run", "republish"]) deps.io.setOutput(name, "false");
+  deps.io.setOutput("command", "");
+  if (ctx.eventName !== "issue_comment") {
+    throw new UserError(
+      `mode command runs on issue_comment events (a PR comment starting with /pgperf), got '${ctx.eventName}': see docs/pr-commands.md`
+    );
+  }
+  const workloads = {
+    entries: inputs.workloads.length ? inputs.workloads : ["select-only"],
+    nameOf: async (entry) => (await loadInputWorkloads({ workloads: [entry] }, ctx, deps.actionDir))[0].name
+  };
+  const decided = (d) => Object.entries({ command: d.command, ...outputsOf(d) }).forEach(([k, v]) => deps.io.setOutput(k, v));
+  const flowDeps = { api: deps.api, logger: deps.logger, stickyId: inputs.commentId, workloads, decided };
+  await handlePrCommand(commentEventOf(ctx), flowDeps);
+  return { verdict: "inconclusive", resultsFile: "", reportFile: "" };
+};
+function outputsOf(d) {
+  if (!("prNumber" in d)) return {};
+  const request2 = { "pr-number": String(d.prNumber), "head-sha": d.headSha };
+  if (d.command === "accept")
+    return { republish: "true", ...request2, "results-run-id": d.resultsRunId ?? "" };
+  return {
+    run: "true",
+    ...request2,
+    "base-sha": d.baseSha,
+    workloads: d.workloads.join("\n"),
+    "client-counts": d.clientCounts ? d.clientCounts.join(",") : "",
+    rounds: d.rounds !== void 0 ? String(d.rounds) : ""
+  };
+}
+function commentEventOf(ctx) {
+  const p = ctx.payload;
+  const missing = [
+    typeof p.issue?.number === "number" ? "" : "issue.number",
+    typeof p.comment?.id === "number" ? "" : "comment.id",
+    typeof p.comment?.user?.login === "string" ? "" : "comment.user.login",
+    typeof p.comment?.body === "string" ? "" : "comment.body"
+  ].filter(Boolean);
+  if (missing.length > 0) {
+    throw new UserError(
+      `the issue_comment event payload (GITHUB_EVENT_PATH ${ctx.eventPath ?? "not set"}) has no ${missing.join(", ")}; expected the payload GitHub writes for a comment`
+    );
+  }
+  const created = typeof p.comment?.created_at === "string" ? Date.parse(p.comment.created_at) : NaN;
+  return {
+    action: typeof p.action === "string" ? p.action : "",
+    ...p.issue.pull_request ? { prNumber: p.issue.number } : {},
+    commentId: p.comment.id,
+    login: p.comment.user.login,
+    body: p.comment.body,
+    ...Number.isNaN(created) ? {} : { createdAtMs: created }
+  };
 }
 
 // src/adapters/action/run-action.ts

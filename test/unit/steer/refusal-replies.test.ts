@@ -1,5 +1,5 @@
 /**
- * Replies to commenters without permission are limited (src/adapters/action/command-mode.ts): at most one
+ * Replies to commenters without permission are limited (src/flows/steer/refusal-replies.ts): at most one
  * per PR per hour, found by the bot's own hidden refusal marker and its created_at; every other command of
  * theirs gets only the 👀 reaction, so anyone who can comment cannot make the bot post without limit. Mode
  * command runs through runAction against the fake GitHub API on 127.0.0.1 (octokit, pagination and all),
@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionContext } from '../../../src/adapters/action/context.js';
-import { REFUSAL_MARKER } from '../../../src/adapters/action/command-mode.js';
+import { REFUSAL_MARKER } from '../../../src/flows/steer/refusal-replies.js';
 import { runAction } from '../../../src/adapters/action/run-action.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../../src/machine/os/process.js';
