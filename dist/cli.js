@@ -69152,6 +69152,7 @@ async function newDocument(req, logger, known) {
     ...req.source ? { source: req.source } : {},
     ...req.calibration ? { calibration: true } : {},
     ...req.instructions ? { instructions: req.instructions } : {},
+    ...req.plans ? { plans: req.plans } : {},
     ...req.compiledCode ? { compiledCode: req.compiledCode } : {},
     samples: [],
     warnings: []
@@ -71631,9 +71632,6 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
     await made?.destroy();
   }
 }
-function withPlans(result, record2) {
-  return record2 ? { ...result, plans: record2 } : result;
-}
 
 // src/postgres/builds/compiled-code.ts
 import { createHash as createHash7 } from "node:crypto";
@@ -71988,14 +71986,14 @@ async function runPipeline(req, deps, store) {
       logsDir: path29.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
+      ...plans ? { plans } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
       ...nothingToMeasure ? { skipTimedRounds: "every head runs the same compiled code as base with the same settings" } : instructionsDecide ? { skipTimedRounds: "the instruction counts decide (--metric instructions)" } : {}
     },
     deps
   );
-  const planned = withPlans(measured2, plans);
-  const comparison = analyse(planned);
-  const result = explain ? await explained(planned, comparison, { ...req, arms }, countingDeps) : planned;
+  const comparison = analyse(measured2);
+  const result = explain ? await explained(measured2, comparison, { ...req, arms }, countingDeps) : measured2;
   if (result !== measured2) await writeResults(resultsFile, result);
   return {
     result,

@@ -70585,6 +70585,7 @@ async function newDocument(req, logger, known) {
     ...req.source ? { source: req.source } : {},
     ...req.calibration ? { calibration: true } : {},
     ...req.instructions ? { instructions: req.instructions } : {},
+    ...req.plans ? { plans: req.plans } : {},
     ...req.compiledCode ? { compiledCode: req.compiledCode } : {},
     samples: [],
     warnings: []
@@ -71979,9 +71980,6 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
     await made?.destroy();
   }
 }
-function withPlans(result, record2) {
-  return record2 ? { ...result, plans: record2 } : result;
-}
 
 // src/postgres/builds/compiled-code.ts
 import { createHash as createHash6 } from "node:crypto";
@@ -72336,14 +72334,14 @@ async function runPipeline(req, deps, store) {
       logsDir: path21.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
+      ...plans ? { plans } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
       ...nothingToMeasure ? { skipTimedRounds: "every head runs the same compiled code as base with the same settings" } : instructionsDecide ? { skipTimedRounds: "the instruction counts decide (--metric instructions)" } : {}
     },
     deps
   );
-  const planned = withPlans(measured, plans);
-  const comparison = analyse(planned);
-  const result = explain ? await explained(planned, comparison, { ...req, arms }, countingDeps) : planned;
+  const comparison = analyse(measured);
+  const result = explain ? await explained(measured, comparison, { ...req, arms }, countingDeps) : measured;
   if (result !== measured) await writeResults(resultsFile, result);
   return {
     result,

@@ -205,6 +205,7 @@ async function newDocument(
     ...(req.source ? { source: req.source } : {}),
     ...(req.calibration ? { calibration: true as const } : {}),
     ...(req.instructions ? { instructions: req.instructions } : {}),
+    ...(req.plans ? { plans: req.plans } : {}),
     ...(req.compiledCode ? { compiledCode: req.compiledCode } : {}),
     samples: [],
     warnings: [],

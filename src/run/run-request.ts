@@ -15,6 +15,7 @@ import type { Logger } from '../core/util/logger.js';
 import type { ProcessRunner } from '../machine/os/process.js';
 import type { ArmOrder } from './plan.js';
 import type { InstructionsRecord } from '../core/results/instructions.js';
+import type { PlansRecord } from '../core/results/plans.js';
 import type { ControlRequest } from '../machine/controls.js';
 
 export interface ArmSpec {
@@ -52,6 +53,8 @@ export interface RunRequest {
   source?: RunSource;
   /** The instruction phase's counts (flows/compare/instruction-phase.ts), kept in every document written. */
   instructions?: InstructionsRecord;
+  /** The plan phase's plans and statement costs (flows/compare/plan-phase.ts), kept in every document written. */
+  plans?: PlansRecord;
   /** Each head's compiled code against base's (src/postgres/builds/compiled-code.ts), recorded as is. */
   compiledCode?: CompiledCodeComparison[];
   /**

@@ -5,7 +5,7 @@
  * pg_stat_statements' counters in results.json and the comment; the same install as both arms reports
  * "none changed". The builtin scripts pgperf keeps are the ones this pgbench prints.
  */
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/results/types.js';
@@ -32,13 +32,20 @@ function pgperf(args: string[]): Promise<Ran> {
   return runCli(args, { source: true, cwd: tmp(), env: isolatedEnv(tmp()), killAfterMs: 90_000 });
 }
 
-/** `pgperf run` of the workload with Debian's PostgreSQL 15 as base and head, and `extra` flags. */
-async function run(out: string, extra: string[] = []): Promise<{ ran: Ran; result: RunResult }> {
+/**
+ * `pgperf run` of the workload with Debian's PostgreSQL 15 as base and head, and `extra` flags; saved to
+ * the directory store `store` when given.
+ */
+async function run(
+  out: string,
+  extra: string[] = [],
+  store?: string,
+): Promise<{ ran: Ran; result: RunResult }> {
   const ran = await pgperf([
     ...sameInstallRun(BIN, {
       workload,
       seed: 7,
-      noStore: true,
+      ...(store ? { store } : { noStore: true }),
       force: true,
       out: path.join(tmp(), out),
       tmpDir: tmp(),
@@ -54,12 +61,12 @@ async function run(out: string, extra: string[] = []): Promise<{ ran: Ran; resul
 
 describe('plans: true (real PostgreSQL 15 and pgbench)', () => {
   it('a head without index scans: "plan changed" for the lookup, both plans recorded', async () => {
-    const { ran, result } = await run('changed', [
-      '--set',
-      'head:enable_indexscan=off',
-      '--set',
-      'head:enable_bitmapscan=off',
-    ]);
+    const store = path.join(tmp(), 'store');
+    const { ran, result } = await run(
+      'changed',
+      ['--set', 'head:enable_indexscan=off', '--set', 'head:enable_bitmapscan=off'],
+      store,
+    );
     expect(ran.stdout).toMatch(
       /^plan changed: SELECT abalance FROM pgbench_accounts WHERE aid = :aid \(so: Index Scan using pgbench_accounts_pkey on pgbench_accounts -> Seq Scan on pgbench_accounts\)$/m,
     );
@@ -89,6 +96,12 @@ describe('plans: true (real PostgreSQL 15 and pgbench)', () => {
     // An index lookup touches a few blocks; the scan reads the whole table (1,640 blocks at scale 1).
     expect(blocks(base)).toBeLessThan(10);
     expect(blocks(head)).toBeGreaterThan(1000);
+    // The store keeps the plans too: its copy is the document as measured, plans included.
+    const saved = (await readdir(store, { recursive: true })).filter((f) => f.endsWith('.json'));
+    const copies = await Promise.all(
+      saved.map(async (f) => JSON.parse(await readFile(path.join(store, f), 'utf8')) as Partial<RunResult>),
+    );
+    expect(copies.find((d) => d.samples !== undefined)?.plans).toEqual(plans);
 
     const md = await pgperf([
       'compare',

@@ -37,7 +37,7 @@ import {
   type InstructionPhaseDeps,
 } from './instruction-phase.js';
 import { explainTargets, runExplainPhase, withExplanation } from './explain-phase.js';
-import { checkPlanWorkloads, runPlanPhase, withPlans } from './plan-phase.js';
+import { checkPlanWorkloads, runPlanPhase } from './plan-phase.js';
 import { compareCompiledCode } from '../../postgres/builds/compiled-code.js';
 import { INSTRUCTION_METRIC } from '../../core/compare/instruction-rule.js';
 import { describeCodeDifference, unchangedHeads } from '../../core/compare/same-code.js';
@@ -137,8 +137,8 @@ export async function runPipeline(
     ? undefined
     : await runInstructionPhase({ ...req, arms }, countingDeps);
   // The plan phase (opt-in per workload, plan-phase.ts), also before the rounds on servers of its own; its
-  // record joins results.json when the rounds end (the store keeps the run as measured). Not in the parts of
-  // a stored-baseline run: base was not measured here.
+  // record joins every document the run loop writes (the store's copy too). Not in the parts of a
+  // stored-baseline run: base was not measured here.
   const plans = nothingToMeasure || req.partOfRun ? undefined : await runPlanPhase({ ...req, arms }, deps);
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   const file = fileSink(resultsFile);
@@ -154,6 +154,7 @@ export async function runPipeline(
       logsDir: path.join(runDir, 'logs'),
       calibration: sameInstall(arms),
       ...(instructions ? { instructions } : {}),
+      ...(plans ? { plans } : {}),
       ...(compiledCode.length > 0 ? { compiledCode } : {}),
       ...(nothingToMeasure
         ? { skipTimedRounds: 'every head runs the same compiled code as base with the same settings' }
@@ -163,10 +164,9 @@ export async function runPipeline(
     },
     deps,
   );
-  const planned = withPlans(measured, plans);
-  const comparison = analyse(planned);
+  const comparison = analyse(measured);
   // The explanation joins results.json (rewritten whole); the store keeps the run as measured.
-  const result = explain ? await explained(planned, comparison, { ...req, arms }, countingDeps) : planned;
+  const result = explain ? await explained(measured, comparison, { ...req, arms }, countingDeps) : measured;
   // Rewritten whole: the sink's finish has run (and runs once).
   if (result !== measured) await writeResults(resultsFile, result);
   return {

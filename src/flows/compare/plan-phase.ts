@@ -25,7 +25,6 @@ import type { Workload } from '../../drivers/workload.js';
 import type { PgbenchWorkload } from '../../drivers/pgbench/workload.js';
 import { pgbenchStatements, type WorkloadStatement } from '../../drivers/pgbench/statements.js';
 import { emptyPlansRecord, type PlansRecord } from '../../core/results/plans.js';
-import type { RunResult } from '../../core/results/types.js';
 import type { ArmSpec } from '../../run/run-loop.js';
 import { countingClient, loadedCountingCluster } from '../../run/counted-runs.js';
 import type { PgCluster } from '../../postgres/cluster/cluster.js';
@@ -205,9 +204,4 @@ async function captureArm(
   } finally {
     await made?.destroy();
   }
-}
-
-/** The document with the plans, when the phase ran. */
-export function withPlans(result: RunResult, record: PlansRecord | undefined): RunResult {
-  return record ? { ...result, plans: record } : result;
 }
