@@ -74588,9 +74588,6 @@ import path44 from "node:path";
 import { readFileSync } from "node:fs";
 import path43 from "node:path";
 
-// src/flows/compare/compare-flow.ts
-init_errors();
-
 // src/flows/compare/stored-baseline.ts
 import path42 from "node:path";
 init_errors();
@@ -75122,13 +75119,6 @@ function headArm(req) {
 }
 
 // src/flows/compare/compare-flow.ts
-function checkBaselineDesign(baseline, adaptive, names) {
-  if (adaptive && baseline.kind === "stored") {
-    throw new UserError(
-      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`
-    );
-  }
-}
 async function runComparison(request2, stored, deps, store) {
   if (!stored) return runPipeline(request2, deps, store);
   const head = await headOnly(request2.arms, deps);
@@ -84513,7 +84503,12 @@ function comparisonOf(options, names) {
       `${names.rounds} and ${names.adaptive} both given: adaptive runs take their rounds from the looks`
     );
   }
-  checkBaselineDesign(baseline, adaptive !== void 0, names);
+  if (adaptive && baseline.kind === "stored") {
+    throw new OptionError(
+      "baseline",
+      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`
+    );
+  }
   const request2 = {
     arms: options.arms,
     workloads,

@@ -73647,11 +73647,6 @@ function checkShardInputs(inputs) {
       `input 'shard' runs part of a benchmark, but mode is ${inputs.mode}: remove 'shard' (mode consolidate finds the shards itself)`
     );
   }
-  if (inputs.shard && inputs.baseline.kind === "stored") {
-    throw new UserError(
-      "inputs 'shard' and 'baseline: stored' both given: a sharded comparison measures base and head in each shard (baseline: same-job)"
-    );
-  }
 }
 function inputsSet(pairs) {
   return pairs.filter(([, set2]) => set2).map(([name]) => name);
@@ -74971,31 +74966,6 @@ function adaptivePlanOf(options, alpha, roundS, names) {
   return { plan, ...budget !== void 0 ? { timeBudgetS: budget } : {} };
 }
 
-// src/flows/compare/compare-flow.ts
-init_errors();
-function checkBaselineDesign(baseline, adaptive, names) {
-  if (adaptive && baseline.kind === "stored") {
-    throw new UserError(
-      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`
-    );
-  }
-}
-async function runComparison(request2, stored, deps, store) {
-  if (!stored) return runPipeline(request2, deps, store);
-  const head = await headOnly(request2.arms, deps);
-  return runStoredBaseline({ ...request2, arms: { kind: "installed", arms: [head] } }, stored, deps, store);
-}
-async function headOnly(arms, deps) {
-  if (arms.kind === "installed" && arms.arms.length === 1) return arms.arms[0];
-  const all = arms.kind === "installed" ? arms.arms : await deps.logger.group(
-    "Building PostgreSQL",
-    () => deps.build({ ...arms.request, headOnly: true }, deps.signal)
-  );
-  const head = all.find((a) => a.label === "head");
-  if (!head) throw new Error("no head arm to measure against the stored baseline");
-  return head;
-}
-
 // src/flows/compare/comparison-options.ts
 function comparisonOf(options, names) {
   const { baseline } = options;
@@ -75022,7 +74992,12 @@ function comparisonOf(options, names) {
       `${names.rounds} and ${names.adaptive} both given: adaptive runs take their rounds from the looks`
     );
   }
-  checkBaselineDesign(baseline, adaptive !== void 0, names);
+  if (adaptive && baseline.kind === "stored") {
+    throw new OptionError(
+      "baseline",
+      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`
+    );
+  }
   const request2 = {
     arms: options.arms,
     workloads,
@@ -75094,6 +75069,23 @@ function controlsOf(controls, names) {
 }
 function defined(values) {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== void 0));
+}
+
+// src/flows/compare/compare-flow.ts
+async function runComparison(request2, stored, deps, store) {
+  if (!stored) return runPipeline(request2, deps, store);
+  const head = await headOnly(request2.arms, deps);
+  return runStoredBaseline({ ...request2, arms: { kind: "installed", arms: [head] } }, stored, deps, store);
+}
+async function headOnly(arms, deps) {
+  if (arms.kind === "installed" && arms.arms.length === 1) return arms.arms[0];
+  const all = arms.kind === "installed" ? arms.arms : await deps.logger.group(
+    "Building PostgreSQL",
+    () => deps.build({ ...arms.request, headOnly: true }, deps.signal)
+  );
+  const head = all.find((a) => a.label === "head");
+  if (!head) throw new Error("no head arm to measure against the stored baseline");
+  return head;
 }
 
 // src/flows/compare/publish.ts

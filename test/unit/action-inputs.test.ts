@@ -67,10 +67,6 @@ describe('parseInputs', () => {
     [{ 'base-bin-dir': '/x' }, "inputs 'base-bin-dir' and 'head-bin-dir' go together"],
     [{ shard: '4/3' }, "input 'shard' must be I/N with 1 <= I <= N (e.g. 2/3), got '4/3'"],
     [{ shard: '1/3', mode: 'comment' }, "input 'shard' runs part of a benchmark, but mode is comment"],
-    [
-      { shard: '1/3', baseline: 'stored', store: 'store' },
-      "inputs 'shard' and 'baseline: stored' both given",
-    ],
     [{ seed: '-1' }, "input 'seed' must be a whole number >= 1, got '-1'"],
     [{ mode: 'bisect', clients: '0' }, "input 'clients' must be a whole number >= 1, got '0'"],
     [{ clients: '4' }, "input 'clients' (4) chooses the one cell of mode bisect; mode benchmark measures"],

@@ -550,11 +550,6 @@ function checkShardInputs(inputs: ActionInputs): void {
       `input 'shard' runs part of a benchmark, but mode is ${inputs.mode}: remove 'shard' (mode consolidate finds the shards itself)`,
     );
   }
-  if (inputs.shard && inputs.baseline.kind === 'stored') {
-    throw new UserError(
-      "inputs 'shard' and 'baseline: stored' both given: a sharded comparison measures base and head in each shard (baseline: same-job)",
-    );
-  }
 }
 
 /** The names of the inputs that are set, of [name, is it set] pairs. */

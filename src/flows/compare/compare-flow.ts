@@ -1,9 +1,8 @@
 /**
  * The comparison flow, once for both adapters: measure base and head in this job (same-job), or head only
- * against a stored baseline. The adapters say which and how they spell it; the choice is made here.
+ * against a stored baseline. The adapters say which; the choice is made here.
  */
-import { UserError } from '../../core/util/errors.js';
-import type { BaselineSpec, StoredBaselineOptions } from './stored-baseline.js';
+import type { StoredBaselineOptions } from './stored-baseline.js';
 import { runStoredBaseline } from './stored-baseline.js';
 import {
   runPipeline,
@@ -13,22 +12,6 @@ import {
   type RunArchive,
   type PipelineRequest,
 } from './pipeline.js';
-
-/**
- * A stored baseline is compared once: its samples pair with no round of head, so the adaptive design's
- * looks have nothing to test. `names` spell the baseline and the adaptive knobs as the adapter does.
- */
-export function checkBaselineDesign(
-  baseline: BaselineSpec,
-  adaptive: boolean,
-  names: { baseline: string; adaptive: string; rounds: string },
-): void {
-  if (adaptive && baseline.kind === 'stored') {
-    throw new UserError(
-      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`,
-    );
-  }
-}
 
 /**
  * Same-job when `stored` is absent; else head only (given or built) against the stored baseline. The run

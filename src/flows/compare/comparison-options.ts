@@ -14,7 +14,6 @@ import { roundSeconds } from '../../run/round-seconds.js';
 import { selectShard } from '../../run/shards.js';
 import { resolveAnalysis } from './analysis.js';
 import { adaptivePlanOf, type AdaptiveOption, type AdaptiveOptions } from './adaptive-plan.js';
-import { checkBaselineDesign } from './compare-flow.js';
 import type { CounterChoice } from './instruction-phase.js';
 import { OptionError, type OptionNames } from './option-error.js';
 import type { ArmSource, PipelineRequest } from './pipeline.js';
@@ -103,7 +102,13 @@ export function comparisonOf(options: ComparisonOptions, names: ComparisonNames)
       `${names.rounds} and ${names.adaptive} both given: adaptive runs take their rounds from the looks`,
     );
   }
-  checkBaselineDesign(baseline, adaptive !== undefined, names);
+  if (adaptive && baseline.kind === 'stored') {
+    // A stored baseline is compared once: its samples pair with no round of head, so looks test nothing.
+    throw new OptionError(
+      'baseline',
+      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`,
+    );
+  }
   const request: Omit<PipelineRequest, 'runDir'> = {
     arms: options.arms,
     workloads,
