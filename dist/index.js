@@ -72620,12 +72620,13 @@ var DEFAULT_SENTINEL_ROUNDS = 3;
 var MAX_CANDIDATES_EXAMINED = 20;
 async function chooseStoredBaseline(options, now, headLabel) {
   const workloads = Object.keys(now.workloads);
-  const candidates = await candidateRuns(options, workloads);
+  const baseline = (options.names ?? CLI_STORED_BASELINE_NAMES).baseline;
+  const candidates = await candidateRuns(options, workloads, baseline);
   const examined = [];
   for (const entry of candidates.slice(0, MAX_CANDIDATES_EXAMINED)) {
     const doc = await options.store.load(entry.id);
     const arm2 = baselineArm(doc);
-    refuseStoredSettings(entry, doc, arm2, options.store.description);
+    refuseStoredSettings(entry, doc, arm2, options.store.description, baseline);
     const differences = conditionDifferences(conditionsOfArm(doc, arm2), now);
     const passedOver = examined.map((c) => ({ id: c.entry.id, differences: c.differences }));
     const choice2 = { entry, doc, arm: arm2, differences, passedOver };
@@ -72652,12 +72653,12 @@ function changedWhileMeasuring(choice2, measured, headLabel) {
   }
   return late;
 }
-function refuseStoredSettings(entry, doc, arm2, store) {
+function refuseStoredSettings(entry, doc, arm2, store, baseline) {
   for (const [name, value] of Object.entries(arm2.settingOverrides)) {
     const problem2 = settingProblem(name, value);
     if (problem2 === void 0) continue;
     throw new UserError(
-      `--baseline stored: the stored run ${entry.id} (measured ${doc.startedAt}) in ${store} records a setting pgperf refuses for its arm ${shownName(arm2.label)}: ${problem2}. pgperf would start its install with the settings it recorded, so nothing was measured. Choose another stored run with --baseline stored:REF, or remove this one from the store`
+      `${baseline} stored: the stored run ${entry.id} (measured ${doc.startedAt}) in ${store} records a setting pgperf refuses for its arm ${shownName(arm2.label)}: ${problem2}. pgperf would start its install with the settings it recorded, so nothing was measured. Choose another stored run with ${baseline} stored:REF, or remove this one from the store`
     );
   }
 }
@@ -72701,7 +72702,7 @@ function describeChoice(choice2) {
   const skipped = passedOver.length ? `; passed over ${passedOver.length} newer stored run(s) measured under other conditions (${passedOver.map((p) => `${p.id}: ${[...new Set(p.differences.map(differenceName))].join(", ")}`).join("; ")})` : "";
   return `baseline: stored run ${entry.id} (measured ${doc.startedAt}), its arm ${arm2.label}${skipped}`;
 }
-async function candidateRuns(options, workloads) {
+async function candidateRuns(options, workloads, baseline) {
   const listed = await options.store.list({ workload: workloads[0] });
   const ofWorkloads = listed.filter((r) => workloads.every((w) => r.workloads.includes(w)));
   const ref = options.ref;
@@ -72712,11 +72713,11 @@ async function candidateRuns(options, workloads) {
     const what = `workload${workloads.length > 1 ? "s" : ""} ${workloads.join(", ")}`;
     if (ref !== void 0) {
       throw new UserError(
-        `--baseline stored:${ref}: no stored run of ${what} in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; see "pgperf store list --workload ${workloads[0]}" for the commits stored`
+        `${baseline} stored:${ref}: no stored run of ${what} in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; see "pgperf store list --workload ${workloads[0]}" for the commits stored`
       );
     }
     throw new UserError(
-      `--baseline stored: no complete stored run of ${what} in ${options.store.description} (any fingerprint); measure a baseline first (pgperf run ... with the store), and see "pgperf store list --workload ${workloads[0]}"`
+      `${baseline} stored: no complete stored run of ${what} in ${options.store.description} (any fingerprint); measure a baseline first (pgperf run ... with the store), and see "pgperf store list --workload ${workloads[0]}"`
     );
   }
   return found;

@@ -42,17 +42,18 @@ export interface StoredBaselineChoice {
  * UserError naming what differs in the newest, with both values, and how to proceed.
  */
 export async function chooseStoredBaseline(
-  options: Pick<StoredBaselineOptions, 'ref' | 'store' | 'allowFingerprintMismatch'>,
+  options: Pick<StoredBaselineOptions, 'ref' | 'store' | 'allowFingerprintMismatch' | 'names'>,
   now: ArmConditions,
   headLabel: string,
 ): Promise<StoredBaselineChoice> {
   const workloads = Object.keys(now.workloads);
-  const candidates = await candidateRuns(options, workloads);
+  const baseline = (options.names ?? CLI_STORED_BASELINE_NAMES).baseline;
+  const candidates = await candidateRuns(options, workloads, baseline);
   const examined: StoredBaselineChoice[] = [];
   for (const entry of candidates.slice(0, MAX_CANDIDATES_EXAMINED)) {
     const doc = await options.store.load(entry.id);
     const arm = baselineArm(doc);
-    refuseStoredSettings(entry, doc, arm, options.store.description);
+    refuseStoredSettings(entry, doc, arm, options.store.description, baseline);
     const differences = conditionDifferences(conditionsOfArm(doc, arm), now);
     const passedOver = examined.map((c) => ({ id: c.entry.id, differences: c.differences }));
     const choice = { entry, doc, arm, differences, passedOver };
@@ -96,13 +97,19 @@ export function changedWhileMeasuring(
  * setting in a stored run (written by an older pgperf, or edited in the store) stops the comparison before
  * anything starts, not after initdb.
  */
-function refuseStoredSettings(entry: StoredRun, doc: RunResult, arm: ArmInfo, store: string): void {
+function refuseStoredSettings(
+  entry: StoredRun,
+  doc: RunResult,
+  arm: ArmInfo,
+  store: string,
+  baseline: string,
+): void {
   for (const [name, value] of Object.entries(arm.settingOverrides)) {
     const problem = settingProblem(name, value);
     if (problem === undefined) continue;
     throw new UserError(
-      `--baseline stored: the stored run ${entry.id} (measured ${doc.startedAt}) in ${store} records a setting pgperf refuses for its arm ${shownName(arm.label)}: ${problem}. ` +
-        'pgperf would start its install with the settings it recorded, so nothing was measured. Choose another stored run with --baseline stored:REF, or remove this one from the store',
+      `${baseline} stored: the stored run ${entry.id} (measured ${doc.startedAt}) in ${store} records a setting pgperf refuses for its arm ${shownName(arm.label)}: ${problem}. ` +
+        `pgperf would start its install with the settings it recorded, so nothing was measured. Choose another stored run with ${baseline} stored:REF, or remove this one from the store`,
     );
   }
 }
@@ -175,6 +182,7 @@ export function describeChoice(choice: StoredBaselineChoice): string {
 async function candidateRuns(
   options: Pick<StoredBaselineOptions, 'ref' | 'store'>,
   workloads: string[],
+  baseline: string,
 ): Promise<StoredRun[]> {
   const listed = await options.store.list({ workload: workloads[0]! });
   const ofWorkloads = listed.filter((r) => workloads.every((w) => r.workloads.includes(w)));
@@ -189,12 +197,12 @@ async function candidateRuns(
     const what = `workload${workloads.length > 1 ? 's' : ''} ${workloads.join(', ')}`;
     if (ref !== undefined) {
       throw new UserError(
-        `--baseline stored:${ref}: no stored run of ${what} in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; ` +
+        `${baseline} stored:${ref}: no stored run of ${what} in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; ` +
           `see "pgperf store list --workload ${workloads[0]}" for the commits stored`,
       );
     }
     throw new UserError(
-      `--baseline stored: no complete stored run of ${what} in ${options.store.description} (any fingerprint); ` +
+      `${baseline} stored: no complete stored run of ${what} in ${options.store.description} (any fingerprint); ` +
         `measure a baseline first (pgperf run ... with the store), and see "pgperf store list --workload ${workloads[0]}"`,
     );
   }
