@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkloadFile, parseWorkload } from '../../src/drivers/load-workload.js';
 import { checkExtraArg } from '../../src/drivers/pgbench/workload.js';
 import { workloadJsonSchema } from '../../src/drivers/workload.js';
 import { planReach } from '../../src/flows/compare/plan-check.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
 
 const workloadsDir = new URL('../../workloads/', import.meta.url).pathname;
 
@@ -147,8 +147,9 @@ describe('parseWorkload', () => {
 });
 
 describe('loadWorkloadFile', () => {
+  const tmp = useTmpDir('pgperf-wl-', { perTest: true });
   it('names a missing custom script and where it was looked for', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-wl-'));
+    const dir = tmp();
     const file = path.join(dir, 'w.yml');
     await writeFile(file, 'name: w\ntool: pgbench\nscripts:\n  - file: nope.sql\nclients: [1]\n');
     await expect(loadWorkloadFile(file)).rejects.toThrow(
@@ -165,7 +166,7 @@ describe('loadWorkloadFile', () => {
       /leads out of the workload's directory .* \(to \/etc\/passwd\)/,
     ],
   ])('refuses %s before anything starts, naming the file and the rule', async (_what, name, message) => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-wl-'));
+    const dir = tmp();
     await symlink('/etc/passwd', path.join(dir, 'link.sql'));
     const file = path.join(dir, 'w.yml');
     await writeFile(file, `name: w\ntool: pgbench\nscripts:\n  - file: ${name()}\nclients: [1]\n`);
@@ -176,7 +177,7 @@ describe('loadWorkloadFile', () => {
   });
 
   it('takes a script in a subdirectory of the workload, symlinks inside the tree included', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-wl-'));
+    const dir = tmp();
     await mkdir(path.join(dir, 'scripts'));
     await writeFile(path.join(dir, 'scripts', 'a.sql'), 'SELECT 1;\n');
     await symlink(path.join(dir, 'scripts', 'a.sql'), path.join(dir, 'b.sql'));
