@@ -3,8 +3,7 @@
  * with `matrix` is one workload per combination of values, named after them, with them in its settings;
  * every bad matrix is refused naming the file, line, column, field, the bad value and what is expected.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -20,6 +19,7 @@ import {
   parseWorkloads,
 } from '../../../src/drivers/load-workload.js';
 import { UserError } from '../../../src/core/util/errors.js';
+import { useTmpDir } from '../../helpers/tmp-dir.js';
 
 /** A select-only workload named seqscan (4 lines), then `rest`. */
 const withMatrix = (rest: string) =>
@@ -37,6 +37,7 @@ function refusal(text: string): string {
 }
 
 describe('a workload with a matrix', () => {
+  const tmp = useTmpDir('pgperf-matrix-');
   it('is one workload per combination, the first setting outermost, named after its values', () => {
     const ws = parseWorkloads(
       withMatrix('settings:\n  jit: off\nmatrix:\n  io_method: [sync, worker]\n  io_workers: [3, 8]\n'),
@@ -106,7 +107,7 @@ describe('a workload with a matrix', () => {
   });
 
   it('from a file: every cell has the script paths resolved', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-matrix-'));
+    const dir = tmp();
     await mkdir(path.join(dir, 'scripts'));
     await writeFile(path.join(dir, 'scripts', 'q.sql'), 'SELECT 1;\n');
     const file = path.join(dir, 'q.yml');
