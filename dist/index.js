@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path59 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path60 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path59 && path59[0] !== "/") {
-          path59 = `/${path59}`;
+        if (path60 && path60[0] !== "/") {
+          path60 = `/${path60}`;
         }
-        return new URL(`${origin}${path59}`);
+        return new URL(`${origin}${path60}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path59, origin }
+          request: { method, path: path60, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path59);
+        debuglog("sending request to %s %s/%s", method, origin, path60);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path59, origin },
+          request: { method, path: path60, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path59,
+          path60,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path59, origin }
+          request: { method, path: path60, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path59);
+        debuglog("trailers received from %s %s/%s", method, origin, path60);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path59, origin },
+          request: { method, path: path60, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path59,
+          path60,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path59, origin }
+            request: { method, path: path60, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path59);
+          debuglog("sending request to %s %s/%s", method, origin, path60);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path59,
+        path: path60,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path59 !== "string") {
+        if (typeof path60 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path59[0] !== "/" && !(path59.startsWith("http://") || path59.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path60[0] !== "/" && !(path60.startsWith("http://") || path60.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path59)) {
+        } else if (invalidPathRegex.test(path60)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path59, query) : path59;
+        this.path = query ? buildURL(path60, query) : path60;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path59, host, upgrade, blocking, reset } = request2;
+      const { method, path: path60, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path59} HTTP/1.1\r
+      let header = `${method} ${path60} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path59, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path60, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path59;
+      headers[HTTP2_HEADER_PATH] = path60;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path59 = search ? `${pathname}${search}` : pathname;
+        const path60 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path59;
+        this.opts.path = path60;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path59 = "/",
+          path: path60 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path59;
+        opts.path = origin + path60;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path59) {
-      if (typeof path59 !== "string") {
-        return path59;
+    function safeUrl2(path60) {
+      if (typeof path60 !== "string") {
+        return path60;
       }
-      const pathSegments = path59.split("?");
+      const pathSegments = path60.split("?");
       if (pathSegments.length !== 2) {
-        return path59;
+        return path60;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path59, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path59);
+    function matchKey(mockDispatch2, { path: path60, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path60);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path59 }) => matchValue(safeUrl2(path59), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path60 }) => matchValue(safeUrl2(path60), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path59, method, body, headers, query } = opts;
+      const { path: path60, method, body, headers, query } = opts;
       return {
-        path: path59,
+        path: path60,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path59, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path60, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path59,
+            Path: path60,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path59) {
-      for (let i = 0; i < path59.length; ++i) {
-        const code = path59.charCodeAt(i);
+    function validateCookiePath(path60) {
+      for (let i = 0; i < path60.length; ++i) {
+        const code = path60.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path59 = opts.path;
+          let path60 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path59 = `/${path59}`;
+            path60 = `/${path60}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path59);
+          url2 = new URL(util.parseOrigin(url2).origin + path60);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22861,7 +22861,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path59 = __require("path");
+    var path60 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22900,7 +22900,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path59.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path59.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path60.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path60.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23032,7 +23032,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path59 = __require("path");
+    var path60 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -24969,10 +24969,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path59) {
-  if (!path59)
+function getElementAtPath(obj, path60) {
+  if (!path60)
     return obj;
-  return path59.reduce((acc, key) => acc?.[key], obj);
+  return path60.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -25231,11 +25231,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path59, issues) {
+function prefixIssues(path60, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path59);
+    iss.path.unshift(path60);
     return iss;
   });
 }
@@ -25768,16 +25768,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path59 = []) => {
+  const processError = (error64, path60 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path59, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path60, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path59, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path60, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path59, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path60, ...issue3.path]);
       } else {
-        const fullpath = [...path59, ...issue3.path];
+        const fullpath = [...path60, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -25816,17 +25816,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path59 = []) => {
+  const processError = (error64, path60 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path59, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path60, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path59, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path60, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path59, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path60, ...issue3.path]);
       } else {
-        const fullpath = [...path59, ...issue3.path];
+        const fullpath = [...path60, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -25865,8 +25865,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path59 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path59) {
+  const path60 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path60) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -43898,13 +43898,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path59 = ref.slice(1).split("/").filter(Boolean);
-  if (path59.length === 0) {
+  const path60 = ref.slice(1).split("/").filter(Boolean);
+  if (path60.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path59[0] === defsKey) {
-    const key = path59[1] === void 0 ? void 0 : decodeJSONPointerSegment(path59[1]);
+  if (path60[0] === defsKey) {
+    const key = path60[1] === void 0 ? void 0 : decodeJSONPointerSegment(path60[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -45307,12 +45307,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path59) {
-  return path59.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path60) {
+  return path60.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path59) {
+function valueAt(doc, path60) {
   let v = doc;
-  for (const key of path59) {
+  for (const key of path60) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -45688,14 +45688,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile13 } from "node:fs/promises";
-async function readResults(path59, options = {}) {
+async function readResults(path60, options = {}) {
   let text2;
   try {
-    text2 = await readFile13(path59, "utf8");
+    text2 = await readFile13(path60, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path59}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path60}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path59, options);
+  return parseResults(text2, path60, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -46565,17 +46565,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path59) {
-      const ctrl = callVisitor(key, node3, visitor, path59);
+    function visit_(key, node3, visitor, path60) {
+      const ctrl = callVisitor(key, node3, visitor, path60);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path59, ctrl);
-        return visit_(key, ctrl, visitor, path59);
+        replaceNode(key, path60, ctrl);
+        return visit_(key, ctrl, visitor, path60);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path59 = Object.freeze(path59.concat(node3));
+          path60 = Object.freeze(path60.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path59);
+            const ci = visit_(i, node3.items[i], visitor, path60);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46586,13 +46586,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path59 = Object.freeze(path59.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path59);
+          path60 = Object.freeze(path60.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path60);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path59);
+          const cv2 = visit_("value", node3.value, visitor, path60);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46613,17 +46613,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path59) {
-      const ctrl = await callVisitor(key, node3, visitor, path59);
+    async function visitAsync_(key, node3, visitor, path60) {
+      const ctrl = await callVisitor(key, node3, visitor, path60);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path59, ctrl);
-        return visitAsync_(key, ctrl, visitor, path59);
+        replaceNode(key, path60, ctrl);
+        return visitAsync_(key, ctrl, visitor, path60);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path59 = Object.freeze(path59.concat(node3));
+          path60 = Object.freeze(path60.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path59);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path60);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46634,13 +46634,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path59 = Object.freeze(path59.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path59);
+          path60 = Object.freeze(path60.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path60);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path59);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path60);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46667,23 +46667,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path59) {
+    function callVisitor(key, node3, visitor, path60) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path59);
+        return visitor(key, node3, path60);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path59);
+        return visitor.Map?.(key, node3, path60);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path59);
+        return visitor.Seq?.(key, node3, path60);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path59);
+        return visitor.Pair?.(key, node3, path60);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path59);
+        return visitor.Scalar?.(key, node3, path60);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path59);
+        return visitor.Alias?.(key, node3, path60);
       return void 0;
     }
-    function replaceNode(key, path59, node3) {
-      const parent = path59[path59.length - 1];
+    function replaceNode(key, path60, node3) {
+      const parent = path60[path60.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -47295,10 +47295,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path59, value) {
+    function collectionFromPath(schema, path60, value) {
       let v = value;
-      for (let i = path59.length - 1; i >= 0; --i) {
-        const k = path59[i];
+      for (let i = path60.length - 1; i >= 0; --i) {
+        const k = path60[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47317,7 +47317,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path59) => path59 == null || typeof path59 === "object" && !!path59[Symbol.iterator]().next().done;
+    var isEmptyPath = (path60) => path60 == null || typeof path60 === "object" && !!path60[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47347,11 +47347,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path59, value) {
-        if (isEmptyPath(path59))
+      addIn(path60, value) {
+        if (isEmptyPath(path60))
           this.add(value);
         else {
-          const [key, ...rest] = path59;
+          const [key, ...rest] = path60;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -47365,8 +47365,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path59) {
-        const [key, ...rest] = path59;
+      deleteIn(path60) {
+        const [key, ...rest] = path60;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -47380,8 +47380,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path59, keepScalar) {
-        const [key, ...rest] = path59;
+      getIn(path60, keepScalar) {
+        const [key, ...rest] = path60;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -47399,8 +47399,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path59) {
-        const [key, ...rest] = path59;
+      hasIn(path60) {
+        const [key, ...rest] = path60;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -47410,8 +47410,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path59, value) {
-        const [key, ...rest] = path59;
+      setIn(path60, value) {
+        const [key, ...rest] = path60;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -49926,9 +49926,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path59, value) {
+      addIn(path60, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path59, value);
+          this.contents.addIn(path60, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -50003,14 +50003,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path59) {
-        if (Collection2.isEmptyPath(path59)) {
+      deleteIn(path60) {
+        if (Collection2.isEmptyPath(path60)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path59) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path60) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50025,10 +50025,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path59, keepScalar) {
-        if (Collection2.isEmptyPath(path59))
+      getIn(path60, keepScalar) {
+        if (Collection2.isEmptyPath(path60))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path59, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path60, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50039,10 +50039,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path59) {
-        if (Collection2.isEmptyPath(path59))
+      hasIn(path60) {
+        if (Collection2.isEmptyPath(path60))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path59) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path60) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50059,13 +50059,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path59, value) {
-        if (Collection2.isEmptyPath(path59)) {
+      setIn(path60, value) {
+        if (Collection2.isEmptyPath(path60)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path59), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path60), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path59, value);
+          this.contents.setIn(path60, value);
         }
       }
       /**
@@ -52026,9 +52026,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path59) => {
+    visit2.itemAtPath = (cst, path60) => {
       let item = cst;
-      for (const [field, index] of path59) {
+      for (const [field, index] of path60) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52037,23 +52037,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path59) => {
-      const parent = visit2.itemAtPath(cst, path59.slice(0, -1));
-      const field = path59[path59.length - 1][0];
+    visit2.parentCollection = (cst, path60) => {
+      const parent = visit2.itemAtPath(cst, path60.slice(0, -1));
+      const field = path60[path60.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path59, item, visitor) {
-      let ctrl = visitor(item, path59);
+    function _visit(path60, item, visitor) {
+      let ctrl = visitor(item, path60);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path59.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path60.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52064,10 +52064,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path59);
+            ctrl = ctrl(item, path60);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path59) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path60) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -53877,8 +53877,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path59 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path59} does not exist${EOL5}`);
+            const path60 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path60} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60330,7 +60330,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path59) => path59.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path60) => path60.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60794,7 +60794,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os13 from "node:os";
-import path58 from "node:path";
+import path59 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -74899,11 +74899,11 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path57 from "node:path";
+import path58 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
-import path46 from "node:path";
+import path47 from "node:path";
 
 // src/flows/compare/comparison-options.ts
 init_errors();
@@ -77691,8 +77691,11 @@ ${report}`);
 }
 
 // src/adapters/action/store-setup.ts
-import path41 from "node:path";
+import path42 from "node:path";
+
+// src/store/branch/branch-store.ts
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
+import path41 from "node:path";
 
 // src/store/branch/data-branch.ts
 import { rm as rm10 } from "node:fs/promises";
@@ -77922,6 +77925,56 @@ function scrub(text2, opts) {
   return out;
 }
 
+// src/store/branch/branch-store.ts
+async function openBranchStore(spec, open6, deps) {
+  const branch = await DataBranch.checkout(
+    {
+      remote: spec.remote,
+      ...spec.credentials ? { credentials: spec.credentials } : {},
+      branch: spec.branch,
+      workDir: await mkdtemp3(path41.join(spec.tempDir, "pgperf-data-branch-")),
+      ...spec.storePath ? { storePath: spec.storePath } : {}
+    },
+    deps
+  );
+  let reader;
+  try {
+    reader = await open6(branch.storeDir, true);
+  } catch (e) {
+    await branch.close();
+    throw e;
+  }
+  return {
+    reader,
+    archive: {
+      description: `branch ${spec.branch} (${reader.description})`,
+      list: (filter) => reader.list(filter),
+      load: (id) => reader.load(id),
+      save: async (result) => {
+        let id = "";
+        await branch.publish(async (dir) => {
+          const store = await open6(dir, true);
+          try {
+            id = (await store.save(result)).id;
+          } finally {
+            await store.close();
+          }
+          return `pgperf: run ${id}`;
+        });
+        return { id };
+      }
+    },
+    publishOnBranch: (relative, write) => branch.publish((storeDir) => write(branch.pathOf(relative), storeDir), [relative]),
+    close: async () => {
+      try {
+        await reader.close();
+      } finally {
+        await branch.close();
+      }
+    }
+  };
+}
+
 // src/adapters/action/store-setup.ts
 init_errors();
 async function openInputStore(inputs, workspace, deps) {
@@ -77933,7 +77986,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path41.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path42.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -77943,57 +77996,20 @@ async function openActionStore(inputs, workspace, access7, deps) {
         `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`
       );
     }
-    const branch = await DataBranch.checkout(
+    return openBranchStore(
       {
         remote: access7.dataBranchRemote,
         ...access7.dataBranchCredentials ? { credentials: access7.dataBranchCredentials } : {},
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path41.join(access7.tempDir, "pgperf-data-branch-")),
+        tempDir: access7.tempDir,
         ...inputs.store ? { storePath: inputs.store } : {}
       },
+      (spec2, write) => access7.open(spec2, write),
       deps
     );
-    let reader;
-    try {
-      reader = await access7.open(branch.storeDir, true);
-    } catch (e) {
-      await branch.close();
-      throw e;
-    }
-    const archive = {
-      description: `branch ${inputs.storeBranch} (${reader.description})`,
-      // Readable too, so a comparison gets this runner's noise from the branch (noise-warnings.ts).
-      list: (filter) => reader.list(filter),
-      load: (id) => reader.load(id),
-      save: async (result) => {
-        let id = "";
-        await branch.publish(async (dir) => {
-          const store2 = await access7.open(dir, true);
-          try {
-            id = (await store2.save(result)).id;
-          } finally {
-            await store2.close();
-          }
-          return `pgperf: run ${id}`;
-        });
-        return { id };
-      }
-    };
-    return {
-      reader,
-      archive,
-      publishOnBranch: (relative, write) => branch.publish((storeDir) => write(branch.pathOf(relative), storeDir), [relative]),
-      close: async () => {
-        try {
-          await reader.close();
-        } finally {
-          await branch.close();
-        }
-      }
-    };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path41.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path42.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -78094,31 +78110,31 @@ function checkClaims(result, target, file2) {
 }
 
 // src/adapters/action/workloads.ts
-import path45 from "node:path";
+import path46 from "node:path";
 
 // src/drivers/load-workload.ts
 import { readFile as readFile21, stat as stat8 } from "node:fs/promises";
-import path44 from "node:path";
+import path45 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path42 from "node:path";
+import path43 from "node:path";
 async function confinedPath(root, name) {
-  if (path42.isAbsolute(name)) {
+  if (path43.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path42.resolve(root, name));
+    real = await realpath(path43.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path42.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path43.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path42.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path42.isAbsolute(inside)) {
+  const inside = path43.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path43.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -78133,7 +78149,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path43 from "node:path";
+import path44 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -78142,15 +78158,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path43.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path43.dirname(dir)) {
-    const candidate = path43.join(dir, "workloads");
-    if (existsSync2(path43.join(candidate, "workload.schema.json"))) return candidate;
-    if (path43.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path44.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path44.dirname(dir)) {
+    const candidate = path44.join(dir, "workloads");
+    if (existsSync2(path44.join(candidate, "workload.schema.json"))) return candidate;
+    if (path44.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path43.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path44.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -78172,7 +78188,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path43.join(workloadsDir, `${name}.yml`);
+  const file2 = path44.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -78264,7 +78280,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path44.dirname(path44.resolve(file2));
+  const dir = path45.dirname(path45.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -78409,7 +78425,7 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path45.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path46.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/benchmark-mode.ts
@@ -78514,8 +78530,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path46.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path46.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path47.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path47.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -78535,10 +78551,10 @@ function describeCommit2(c) {
 }
 
 // src/adapters/action/comment-mode.ts
-import path47 from "node:path";
+import path48 from "node:path";
 init_read_results();
 var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path47.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path48.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
@@ -78547,7 +78563,7 @@ var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
 
 // src/adapters/action/consolidate-mode.ts
 import { writeFile as writeFile13, mkdir as mkdir9 } from "node:fs/promises";
-import path49 from "node:path";
+import path50 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -78857,7 +78873,7 @@ function mergedShard(ref, samples) {
 init_read_results();
 init_errors();
 import { readdir as readdir11 } from "node:fs/promises";
-import path48 from "node:path";
+import path49 from "node:path";
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
@@ -78866,7 +78882,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path48.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path49.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -79111,11 +79127,11 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     commentStateOf(judged.decision, target.headSha, ctx.runId)
   );
   await mkdir9(resultsDir, { recursive: true });
-  const reportFile = path49.join(resultsDir, REPORT_FILE);
+  const reportFile = path50.join(resultsDir, REPORT_FILE);
   await writeFile13(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path49.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path50.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile13(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
@@ -79160,10 +79176,10 @@ function sleep6(ms, signal) {
 
 // src/adapters/action/nightly-mode.ts
 import { mkdir as mkdir11, writeFile as writeFile15 } from "node:fs/promises";
-import path52 from "node:path";
+import path53 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path51 from "node:path";
+import path52 from "node:path";
 import { writeFile as writeFile14 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
@@ -79919,12 +79935,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir10 } from "node:fs/promises";
-import path50 from "node:path";
+import path51 from "node:path";
 async function writeSite(dir, files) {
   await mkdir10(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path50.join(dir, f.file);
+    const target = path51.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -79940,7 +79956,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile14(path51.join(dir, ".nojekyll"), "");
+  await writeFile14(path52.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -80865,8 +80881,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps);
-  const resultsFile = path52.join(resultsDir, RESULTS_FILE);
-  const reportFile = path52.join(resultsDir, REPORT_FILE);
+  const resultsFile = path53.join(resultsDir, RESULTS_FILE);
+  const reportFile = path53.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
   const api = deps.api;
@@ -81017,7 +81033,7 @@ function nightlyHead(inputs, ctx, deps, head) {
   }
   return nightlyHeadOf(
     {
-      ...inputs.headBinDir ? { binDir: path52.resolve(inputs.headBinDir) } : {},
+      ...inputs.headBinDir ? { binDir: path53.resolve(inputs.headBinDir) } : {},
       commit: head,
       source: () => ({
         repo: sourceRepoOf(inputs, ctx),
@@ -81031,7 +81047,7 @@ function nightlyHead(inputs, ctx, deps, head) {
 
 // src/adapters/action/calibrate-mode.ts
 import { writeFile as writeFile16 } from "node:fs/promises";
-import path53 from "node:path";
+import path54 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -81111,7 +81127,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path53.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path54.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps);
@@ -81148,7 +81164,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path53.join(resultsDir, CALIBRATION_FILE);
+    const calibrationFile = path54.join(resultsDir, CALIBRATION_FILE);
     await writeFile16(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
@@ -81164,15 +81180,15 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path53.join(resultsDir, RESULTS_FILE));
+    io.setOutput("results-json", path54.join(resultsDir, RESULTS_FILE));
     const decision = calibrationDecision(outcome.result, calibration, inputs.failOn);
     return publishGate(
       io,
       decision,
       {
         dir: resultsDir,
-        resultsFile: path53.join(resultsDir, RESULTS_FILE),
-        reportFile: path53.join(resultsDir, REPORT_FILE)
+        resultsFile: path54.join(resultsDir, RESULTS_FILE),
+        reportFile: path54.join(resultsDir, REPORT_FILE)
       },
       (l) => logger.info(l)
     );
@@ -81183,7 +81199,7 @@ ${text2}\`\`\`
 
 // src/adapters/action/bisect-mode.ts
 import { mkdir as mkdir12, writeFile as writeFile17 } from "node:fs/promises";
-import path56 from "node:path";
+import path57 from "node:path";
 
 // src/flows/bisect/one-cell.ts
 init_errors();
@@ -81237,14 +81253,14 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
 }
 
 // src/flows/bisect/run-bisection.ts
-import path55 from "node:path";
+import path56 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path54 from "node:path";
+import path55 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path54.resolve(req.cacheDir));
+  const layout = cacheLayout(path55.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -81502,7 +81518,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path55.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path56.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -81651,8 +81667,8 @@ var BISECT_FILE = "bisect.json";
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
-  const reportFile = path56.join(resultsDir, REPORT_FILE);
-  const bisectFile = path56.join(resultsDir, BISECT_FILE);
+  const reportFile = path57.join(resultsDir, REPORT_FILE);
+  const bisectFile = path57.join(resultsDir, BISECT_FILE);
   const skip = skipReason(ctx);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -81883,7 +81899,7 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path56.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path57.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -82197,7 +82213,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path57.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path58.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -82329,7 +82345,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path58.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path59.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -82354,7 +82370,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path58.resolve(path58.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path59.resolve(path59.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -4,9 +4,9 @@
  * pipeline a reader (for stored baselines) and an archive every benchmark run is saved to.
  */
 import path from 'node:path';
-import { mkdtemp } from 'node:fs/promises';
 import type { RunArchive } from '../../flows/compare/pipeline.js';
-import { DataBranch, type Published, type RemoteCredentials } from '../../store/branch/data-branch.js';
+import type { RemoteCredentials } from '../../store/branch/data-branch.js';
+import { openBranchStore, type BranchStore } from '../../store/branch/branch-store.js';
 import { isPostgresUrl } from '../../store/open/open-store.js';
 import type { ResultStore } from '../../store/store.js';
 import { UserError } from '../../core/util/errors.js';
@@ -28,19 +28,10 @@ export interface StoreAccess {
   dataBranchCredentials?: RemoteCredentials;
 }
 
-export interface ActionStore {
-  reader: ResultStore;
+/** The store a mode reads and saves to; with store-branch, also what publishes on the branch. */
+export interface ActionStore extends Pick<BranchStore, 'reader' | 'close'> {
   archive: RunArchive;
-  /**
-   * With store-branch: `write` fills `relative` (a directory of the branch; it gets the store's directory
-   * in the branch too, to read the history it renders), then that directory is committed and pushed with
-   * the store's retries. `write` runs again on top of the fetched branch after a conflicting push.
-   */
-  publishOnBranch?(
-    relative: string,
-    write: (dir: string, storeDir: string) => Promise<string>,
-  ): Promise<Published>;
-  close(): Promise<void>;
+  publishOnBranch?: BranchStore['publishOnBranch'];
 }
 
 /**
@@ -76,56 +67,17 @@ export async function openActionStore(
         `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`,
       );
     }
-    // The work tree is removed by close(), by a failed checkout, and by the cleanup registry on a forced exit.
-    const branch = await DataBranch.checkout(
+    return openBranchStore(
       {
         remote: access.dataBranchRemote,
         ...(access.dataBranchCredentials ? { credentials: access.dataBranchCredentials } : {}),
         branch: inputs.storeBranch,
-        workDir: await mkdtemp(path.join(access.tempDir, 'pgperf-data-branch-')),
+        tempDir: access.tempDir,
         ...(inputs.store ? { storePath: inputs.store } : {}),
       },
+      (spec, write) => access.open(spec, write),
       deps,
     );
-    let reader: ResultStore;
-    try {
-      reader = await access.open(branch.storeDir, true);
-    } catch (e) {
-      await branch.close();
-      throw e;
-    }
-    const archive: RunArchive = {
-      description: `branch ${inputs.storeBranch} (${reader.description})`,
-      // Readable too, so a comparison gets this runner's noise from the branch (noise-warnings.ts).
-      list: (filter) => reader.list(filter),
-      load: (id) => reader.load(id),
-      save: async (result) => {
-        let id = '';
-        await branch.publish(async (dir) => {
-          const store = await access.open(dir, true);
-          try {
-            id = (await store.save(result)).id;
-          } finally {
-            await store.close();
-          }
-          return `pgperf: run ${id}`;
-        });
-        return { id };
-      },
-    };
-    return {
-      reader,
-      archive,
-      publishOnBranch: (relative, write) =>
-        branch.publish((storeDir) => write(branch.pathOf(relative), storeDir), [relative]),
-      close: async () => {
-        try {
-          await reader.close();
-        } finally {
-          await branch.close();
-        }
-      },
-    };
   }
   if (!inputs.store) return undefined;
   const spec = isPostgresUrl(inputs.store) ? inputs.store : path.resolve(workspace, inputs.store);
