@@ -2632,7 +2632,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         );
         optionsWithConflicting.forEach((option) => {
           const conflictingAndDefined = definedNonDefaultOptions.find(
-            (defined2) => option.conflictsWith.includes(defined2.attributeName())
+            (defined3) => option.conflictsWith.includes(defined3.attributeName())
           );
           if (conflictingAndDefined) {
             this._conflictingOption(option, conflictingAndDefined);
@@ -62584,7 +62584,6 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
-import { mkdir as mkdir6 } from "node:fs/promises";
 import path40 from "node:path";
 
 // src/flows/bisect/run-bisection.ts
@@ -69580,8 +69579,8 @@ function resolveAnalysis(given = {}) {
   };
 }
 function analysisOf(result, overrides = {}) {
-  const defined2 = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
-  return resolveAnalysis({ ...result.analysis, ...defined2 });
+  const defined3 = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined3 });
 }
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
@@ -72439,6 +72438,40 @@ function oneCell(workload, clients, field = "--clients") {
   return workload;
 }
 
+// src/flows/bisect/bisect-request.ts
+function bisectRequestOf(range, analysis, measure) {
+  const { adaptive } = measure;
+  return {
+    repo: measure.repo,
+    good: range.good,
+    bad: range.bad,
+    ...defined({ names: range.names }),
+    cacheDir: measure.cacheDir,
+    extraOptions: measure.extraOptions,
+    workload: range.workload,
+    ...defined({ rounds: measure.rounds, durationS: measure.durationS }),
+    ...adaptive ? {
+      adaptive: {
+        alpha: analysis.alpha,
+        maxRounds: adaptive.maxRounds,
+        ...defined({ schedule: adaptive.schedule, spending: adaptive.spending })
+      }
+    } : {},
+    analysis,
+    tries: measure.tries ?? DEFAULT_TRIES,
+    ...defined({
+      verifyBad: measure.verifyBad,
+      seed: measure.seed,
+      runAs: measure.runAs,
+      tmpDir: measure.tmpDir
+    }),
+    outDir: measure.outDir
+  };
+}
+function defined(values) {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== void 0));
+}
+
 // src/drivers/load-workload.ts
 import { readFile as readFile18, stat as stat5 } from "node:fs/promises";
 import path34 from "node:path";
@@ -73174,6 +73207,36 @@ function addFailOnOption(command) {
 }
 
 // src/flows/bisect/bisect-gate.ts
+import { mkdir as mkdir6 } from "node:fs/promises";
+
+// src/flows/compare/decide-run.ts
+import { writeFile as writeFile9 } from "node:fs/promises";
+import path36 from "node:path";
+function decideRun(result, comparison, failOn, accepted) {
+  const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
+  return decide(comparison, policy, completenessOf(result));
+}
+function completenessOf(result) {
+  if (result.status === "complete") return { complete: true };
+  const why = result.stopReason ? ` (${result.stopReason})` : "";
+  const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
+  return { complete: false, why: `${what}${why}` };
+}
+var DECISION_FILE = "decision.json";
+async function writeDecision(dir, decision) {
+  const file2 = path36.join(dir, DECISION_FILE);
+  await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
+`);
+  return file2;
+}
+
+// src/flows/bisect/bisect-gate.ts
+async function recordBisectDecision(outcome, failOn, dir) {
+  const decision = bisectDecision(outcome, failOn);
+  await mkdir6(dir, { recursive: true });
+  await writeDecision(dir, decision);
+  return decision;
+}
 function bisectDecision(outcome, failOn) {
   const short4 = (sha) => sha.slice(0, 12);
   if (outcome.kind === "found") {
@@ -73210,27 +73273,6 @@ function bisectDecision(outcome, failOn) {
     detail: `one of ${outcome.candidates.length} commits after ${short4(outcome.lastGood.sha)}; ${short4(outcome.undecided.sha)} stayed inconclusive`,
     deciding: outcome.candidates.map((c) => c.sha)
   });
-}
-
-// src/flows/compare/decide-run.ts
-import { writeFile as writeFile9 } from "node:fs/promises";
-import path36 from "node:path";
-function decideRun(result, comparison, failOn, accepted) {
-  const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
-  return decide(comparison, policy, completenessOf(result));
-}
-function completenessOf(result) {
-  if (result.status === "complete") return { complete: true };
-  const why = result.stopReason ? ` (${result.stopReason})` : "";
-  const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
-  return { complete: false, why: `${what}${why}` };
-}
-var DECISION_FILE = "decision.json";
-async function writeDecision(dir, decision) {
-  const file2 = path36.join(dir, DECISION_FILE);
-  await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
-`);
-  return file2;
 }
 
 // src/core/report/comparison-text.ts
@@ -74328,13 +74370,6 @@ async function checkTmpDir(dir) {
 async function checkOutDir(dir, flag = "--out", expected = "a directory for the results (created if missing)") {
   await checkWritableDirectory(dir, { what: flag, expected });
 }
-function checkArmCount(count2) {
-  if (count2 === 1) {
-    throw new UserError(
-      "--arm given once: a comparison needs two or more arms (e.g. --arm base=/usr/lib/postgresql/15/bin --arm head=/opt/pg/bin)"
-    );
-  }
-}
 
 // src/adapters/cli/commands/build.ts
 import os11 from "node:os";
@@ -74466,52 +74501,26 @@ function bisectCommand() {
     const adaptive = adaptiveFromFlags(flags, analysis.alpha, 0);
     await checkOutDir(flags.out);
     await checkTmpDir(flags.tmpDir);
-    const request2 = {
+    const request2 = bisectRequestOf({ ...flags, workload }, analysis, {
+      ...flags,
       repo: parseRepo(flags.repo, process.cwd()),
-      good: flags.good,
-      bad: flags.bad,
       cacheDir: await checkedCacheDir(flags.cacheDir),
       extraOptions: flags.buildOption,
-      workload,
-      ...flags.rounds !== void 0 ? { rounds: flags.rounds } : {},
-      ...flags.duration !== void 0 ? { durationS: flags.duration } : {},
-      ...adaptive ? {
-        adaptive: {
-          alpha: analysis.alpha,
-          maxRounds: adaptive.plan.maxRounds,
-          ...flags.schedule ? { schedule: flags.schedule } : {},
-          ...flags.spending ? { spending: flags.spending } : {}
-        }
-      } : {},
-      analysis,
-      tries: flags.tries,
-      verifyBad: flags.verifyBad,
-      ...flags.seed !== void 0 ? { seed: flags.seed } : {},
-      ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
-      ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
+      durationS: flags.duration,
+      adaptive: adaptive && { ...flags, maxRounds: adaptive.plan.maxRounds },
       outDir: path40.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
-    };
+    });
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
-    let report;
-    try {
-      report = await withInterrupt(logger, (signal) => {
-        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal);
-        return runBisection(request2, { ...deps, ...store ? { archive: store } : {} });
-      });
-    } finally {
-      await store?.close();
-    }
+    const report = await withInterrupt(logger, (signal) => {
+      const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal);
+      return runBisection(request2, { ...deps, ...store ? { archive: store } : {} });
+    }).finally(() => store?.close());
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderBisectText(report));
-    const decision = bisectDecision(report.outcome, flags.failOn);
-    await mkdir6(request2.outDir, { recursive: true });
-    await writeDecision(request2.outDir, decision);
+    const decision = await recordBisectDecision(report.outcome, flags.failOn, request2.outDir);
     reportGate(decision, logger);
-    if (report.outcome.kind === "undecided" && report.outcome.interrupted) {
-      process.exitCode = signalExitCode("SIGINT");
-    } else if (process.exitCode === void 0) {
-      process.exitCode = decision.exitCode;
-    }
+    const interrupted = report.outcome.kind === "undecided" && report.outcome.interrupted;
+    process.exitCode = interrupted ? signalExitCode("SIGINT") : process.exitCode ?? decision.exitCode;
   });
 }
 
@@ -77196,6 +77205,31 @@ function consolidatedReportInput(judged, fallbackRunUrl) {
   };
 }
 
+// src/flows/consolidate/consolidation-text.ts
+function renderConsolidationText(judged) {
+  const n = judged.classes.length;
+  const out = [
+    `${decisionLine(judged.decision)} (${n} machine class${n === 1 ? "" : "es"}, plan ${judged.planId}, ${judged.count} shards)`,
+    ""
+  ];
+  for (const c of judged.classes) {
+    const shards = `shards ${c.present.join(", ")} of ${judged.count}${c.missing.length ? `; MISSING ${c.missing.join(", ")}` : ""}`;
+    out.push(`== machine class ${c.fingerprint} (${describeMachineClass(c)}; ${shards})`, "");
+    out.push(renderComparisonText(c.comparison, c.decision));
+  }
+  return `${out.join("\n")}
+`;
+}
+function renderConsolidationJson(judged) {
+  const classes = judged.classes.map((c) => ({
+    fingerprint: c.fingerprint,
+    decision: c.decision,
+    comparison: c.comparison
+  }));
+  return `${JSON.stringify({ decision: judged.decision, classes }, null, 2)}
+`;
+}
+
 // src/core/report/consolidated-markdown.ts
 function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
   return render(input2, commentMarker(commentId), maxLength);
@@ -77247,32 +77281,12 @@ function consolidateCommand() {
     for (const file2 of files) docs.push({ file: file2, result: await readResults(file2) });
     const judged = judgeConsolidation(consolidateShards(docs), flags.failOn);
     process.exitCode = judged.decision.exitCode;
-    if (flags.format === "markdown") {
-      process.stdout.write(renderConsolidatedComment(consolidatedReportInput(judged), flags.commentId));
-      return;
-    }
-    if (flags.format === "json") {
-      const classes = judged.classes.map((c) => ({
-        fingerprint: c.fingerprint,
-        decision: c.decision,
-        comparison: c.comparison
-      }));
-      process.stdout.write(`${JSON.stringify({ decision: judged.decision, classes }, null, 2)}
-`);
-      return;
-    }
-    const n = judged.classes.length;
-    const out = [
-      `${decisionLine(judged.decision)} (${n} machine class${n === 1 ? "" : "es"}, plan ${judged.planId}, ${judged.count} shards)`,
-      ""
-    ];
-    for (const c of judged.classes) {
-      const shards = `shards ${c.present.join(", ")} of ${judged.count}${c.missing.length ? `; MISSING ${c.missing.join(", ")}` : ""}`;
-      out.push(`== machine class ${c.fingerprint} (${describeMachineClass(c)}; ${shards})`, "");
-      out.push(renderComparisonText(c.comparison, c.decision));
-    }
-    process.stdout.write(`${out.join("\n")}
-`);
+    const render2 = {
+      markdown: () => renderConsolidatedComment(consolidatedReportInput(judged), flags.commentId),
+      json: () => renderConsolidationJson(judged),
+      text: () => renderConsolidationText(judged)
+    }[flags.format];
+    process.stdout.write(render2());
   });
 }
 
@@ -84298,6 +84312,123 @@ function selectShard(workloads, spec, overrides = {}) {
   };
 }
 
+// src/flows/compare/noise-plan-text.ts
+function renderNoisePlan(p) {
+  const head = `noise of this runner (${p.runner}) from ${p.store}: alpha ${p.alpha}, ${Math.round(p.power * 100)}% power, Holm over ${p.hypotheses} hypotheses`;
+  const lines = [head];
+  if (p.cells.length === 0) {
+    lines.push(
+      "",
+      "no stored noise for this runner: measure it with pgperf calibrate --bin DIR --workload FILE... (same store),",
+      "or keep running nightly/PR comparisons into the store until each cell has a history"
+    );
+  } else {
+    lines.push("", ...noiseTable(p));
+  }
+  if (p.cells.length === 0 && p.missing.length > 0) {
+    lines.push(`cells without noise: ${p.missing.map((m) => m.id).join(", ")}`);
+  } else {
+    for (const m of p.missing) lines.push(`${m.id}: ${m.reason}`);
+  }
+  return `${lines.join("\n")}
+`;
+}
+function noiseTable(p) {
+  const pct6 = (v) => Number.isFinite(v) ? `${v.toFixed(1)}%` : "none";
+  const rows = [
+    [
+      "cell",
+      "noise/round",
+      "planned with",
+      "from",
+      "threshold",
+      "rounds",
+      "resolves",
+      "rounds for threshold"
+    ],
+    ...p.cells.map((c) => [
+      c.id,
+      pct6(c.noise.perRoundCvPct),
+      pct6(c.noise.planningCvPct),
+      noiseSourceText(c.noise),
+      `${c.thresholdPct}%`,
+      String(c.rounds),
+      pct6(c.resolvablePct),
+      (c.recommendedRounds === null ? ">1000" : String(c.recommendedRounds)) + (c.belowResolvable ? "  (more than planned)" : "")
+    ])
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map(
+    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
+  );
+}
+function noisePlanJson(p, shards) {
+  return `${JSON.stringify({ ...p, ...shards ? { shards } : {} }, finite3, 2)}
+`;
+}
+var finite3 = (_, v) => typeof v === "number" && !Number.isFinite(v) ? null : v;
+
+// src/flows/compare/runner-plan.ts
+function plannedWorkloads(loaded, overrides) {
+  return loaded.map((w) => ({
+    ...w,
+    clients: overrides.clients ? [...overrides.clients] : w.clients,
+    rounds: overrides.rounds ?? w.rounds,
+    duration: overrides.duration ?? w.duration
+  }));
+}
+async function noisePlanOf(workloads, options, openStore2) {
+  const settings2 = resolveAnalysis(options.analysis);
+  const reach = planReach({
+    workloads,
+    arms: options.arms,
+    alpha: settings2.alpha,
+    singleMetric: metricOption(settings2) !== void 0
+  });
+  const cells = workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
+  const runner = runnerId(await captureEnvironment(""));
+  const store = await openStore2();
+  try {
+    const noise = await loadRunnerNoise(store, runner, cells);
+    return {
+      runner,
+      store: store.description,
+      alpha: settings2.alpha,
+      power: DEFAULT_POWER,
+      hypotheses: reach.familySize,
+      cells: noise.cells.map((n) => {
+        const w = workloads.find((x) => x.name === n.workload);
+        const r = resolutionOf(n, {
+          rounds: w.rounds,
+          hypotheses: reach.familySize,
+          alpha: settings2.alpha,
+          thresholdPct: options.analysis.thresholdPct ?? w.threshold ?? DEFAULT_THRESHOLD_PCT
+        });
+        return { id: n.id, ...r };
+      }),
+      missing: noise.missing
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+// src/core/report/shard-plan-text.ts
+function renderShardPlan(plan) {
+  const total = plan.shards.reduce((t, s) => t + s.estimatedS, 0);
+  const longest = Math.max(...plan.shards.map((s) => s.estimatedS));
+  const lines = [
+    `plan ${plan.planId}: ${plan.count} shards, longest ${minutes(longest)} (${minutes(total)} on one machine)`
+  ];
+  for (const s of plan.shards) {
+    const cells = s.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
+    lines.push(`  shard ${s.index}/${plan.count}  ${minutes(s.estimatedS).padStart(8)}  ${cells}`);
+  }
+  return `${lines.join("\n")}
+`;
+}
+var minutes = (s) => `${(s / 60).toFixed(1)} min`;
+
 // src/adapters/cli/commands/plan.ts
 init_errors();
 function planCommand() {
@@ -84317,17 +84448,9 @@ function planCommand() {
     positiveInt2("--duration", DURATION_S)
   ).option("--arms <n>", "arms per cell (default 2)", positiveInt2("--arms"), 2).option("--json", "print the plan as JSON");
   return addAnalysisOptions(command, "run").action(async (flags) => {
-    const workloads = [];
     const loaded = [];
     for (const file2 of flags.workload) loaded.push(...await loadWorkloads(file2, { what: "--workload" }));
-    for (const w of loaded) {
-      workloads.push({
-        ...w,
-        clients: flags.clients ? [...flags.clients] : w.clients,
-        rounds: flags.rounds ?? w.rounds,
-        duration: flags.duration ?? w.duration
-      });
-    }
+    const workloads = plannedWorkloads(loaded, flags);
     let shards;
     if (flags.shards !== void 0) {
       try {
@@ -84337,120 +84460,24 @@ function planCommand() {
       }
       if (flags.store === void 0) {
         process.stdout.write(flags.json ? `${JSON.stringify(shards, null, 2)}
-` : renderShards(shards));
+` : renderShardPlan(shards));
         return;
       }
     }
-    const noise = await noisePlan(workloads, flags);
+    const logger = consoleLogger({ verbose: false });
+    const noise = await noisePlanOf(
+      workloads,
+      { arms: flags.arms, analysis: analysisFromFlags(flags) },
+      () => openCliStore(flags.store, logger, false)
+    );
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ ...noise, ...shards ? { shards } : {} }, finite3, 2)}
-`);
+      process.stdout.write(noisePlanJson(noise, shards));
       return;
     }
     process.stdout.write(renderNoisePlan(noise) + (shards ? `
-${renderShards(shards)}` : ""));
+${renderShardPlan(shards)}` : ""));
   });
 }
-async function noisePlan(workloads, flags) {
-  const logger = consoleLogger({ verbose: false });
-  const settings2 = resolveAnalysis(analysisFromFlags(flags));
-  const reach = planReach({
-    workloads,
-    arms: flags.arms,
-    alpha: settings2.alpha,
-    singleMetric: metricOption(settings2) !== void 0
-  });
-  const cells = workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
-  const runner = runnerId(await captureEnvironment(""));
-  const store = await openCliStore(flags.store, logger, false);
-  try {
-    const noise = await loadRunnerNoise(store, runner, cells);
-    return {
-      runner,
-      store: store.description,
-      alpha: settings2.alpha,
-      power: DEFAULT_POWER,
-      hypotheses: reach.familySize,
-      cells: noise.cells.map((n) => {
-        const w = workloads.find((x) => x.name === n.workload);
-        const r = resolutionOf(n, {
-          rounds: w.rounds,
-          hypotheses: reach.familySize,
-          alpha: settings2.alpha,
-          thresholdPct: flags.threshold ?? w.threshold ?? DEFAULT_THRESHOLD_PCT
-        });
-        return { id: n.id, ...r };
-      }),
-      missing: noise.missing
-    };
-  } finally {
-    await store.close();
-  }
-}
-function renderNoisePlan(p) {
-  const head = `noise of this runner (${p.runner}) from ${p.store}: alpha ${p.alpha}, ${Math.round(p.power * 100)}% power, Holm over ${p.hypotheses} hypotheses`;
-  const lines = [head];
-  if (p.cells.length === 0) {
-    lines.push(
-      "",
-      "no stored noise for this runner: measure it with pgperf calibrate --bin DIR --workload FILE... (same store),",
-      "or keep running nightly/PR comparisons into the store until each cell has a history"
-    );
-  } else {
-    const pct6 = (v) => Number.isFinite(v) ? `${v.toFixed(1)}%` : "none";
-    const rows = [
-      [
-        "cell",
-        "noise/round",
-        "planned with",
-        "from",
-        "threshold",
-        "rounds",
-        "resolves",
-        "rounds for threshold"
-      ],
-      ...p.cells.map((c) => [
-        c.id,
-        pct6(c.noise.perRoundCvPct),
-        pct6(c.noise.planningCvPct),
-        noiseSourceText(c.noise),
-        `${c.thresholdPct}%`,
-        String(c.rounds),
-        pct6(c.resolvablePct),
-        (c.recommendedRounds === null ? ">1000" : String(c.recommendedRounds)) + (c.belowResolvable ? "  (more than planned)" : "")
-      ])
-    ];
-    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-    lines.push(
-      "",
-      ...rows.map(
-        (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
-      )
-    );
-  }
-  if (p.cells.length === 0 && p.missing.length > 0) {
-    lines.push(`cells without noise: ${p.missing.map((m) => m.id).join(", ")}`);
-  } else {
-    for (const m of p.missing) lines.push(`${m.id}: ${m.reason}`);
-  }
-  return `${lines.join("\n")}
-`;
-}
-function renderShards(plan) {
-  const total = plan.shards.reduce((t, s) => t + s.estimatedS, 0);
-  const longest = Math.max(...plan.shards.map((s) => s.estimatedS));
-  const lines = [
-    `plan ${plan.planId}: ${plan.count} shards, longest ${minutes(longest)} (${minutes(total)} on one machine)`
-  ];
-  for (const s of plan.shards) {
-    const cells = s.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
-    lines.push(`  shard ${s.index}/${plan.count}  ${minutes(s.estimatedS).padStart(8)}  ${cells}`);
-  }
-  return `${lines.join("\n")}
-`;
-}
-var finite3 = (_, v) => typeof v === "number" && !Number.isFinite(v) ? null : v;
-var minutes = (s) => `${(s / 60).toFixed(1)} min`;
 
 // src/postgres/builds/commitfest.ts
 init_errors();
@@ -84468,6 +84495,123 @@ function commitfestEntryOf(id, what) {
 }
 function commitfestRefs(entry, baseRef) {
   return { entry, baseRef: baseRef ?? CF_DEFAULT_BASE, headRef: entry.branch, mergeBase: true };
+}
+
+// src/flows/compare/arm-source.ts
+async function armSourceOf(options, names) {
+  if (wantsBuild(options)) {
+    if (options.settings?.length) {
+      throw new OptionError(
+        "settings",
+        `${names.settings} applies to ${names.arms} arms; with ${names.base}/${names.head} both arms share one configuration`
+      );
+    }
+    return { kind: "build", request: await buildRequestOf(options, names) };
+  }
+  const arms = options.installed ?? [];
+  if (arms.length === 1) {
+    throw new OptionError(
+      "arms",
+      `${names.arms} given once: a comparison needs two or more arms (e.g. ${names.arms} base=/usr/lib/postgresql/15/bin ${names.arms} head=/opt/pg/bin)`
+    );
+  }
+  if (arms.length === 0) {
+    throw new OptionError(
+      "arms",
+      `nothing to run: give the arms as ${names.arms} LABEL=BINDIR (two or more), or build them with ${names.base} REF ${names.head} REF [${names.repo} URL|PATH]`
+    );
+  }
+  return { kind: "installed", arms: armsWithSettings(arms, options.settings ?? [], names) };
+}
+function storedBaselineArmSource(options, names) {
+  if (wantsBuild(options)) {
+    throw new OptionError(
+      "baseline",
+      `${names.baseline} stored compares an installed head: give ${names.arms} head=BINDIR, not ${names.base}/${names.head}`
+    );
+  }
+  const arms = options.installed ?? [];
+  if (arms.length !== 1) {
+    throw new OptionError(
+      "arms",
+      `${names.baseline} stored measures head only: give exactly one ${names.arms} LABEL=BINDIR (got ${arms.length})`
+    );
+  }
+  return { kind: "installed", arms: armsWithSettings(arms, options.settings ?? [], names) };
+}
+function wantsBuild(o) {
+  return Boolean(
+    o.base ?? o.head ?? (o.commitfest || o.repo || o.headPatches?.length || o.basePatches?.length || o.mergeBase)
+  );
+}
+function buildArmRefs(options, names) {
+  if (options.installed?.length) {
+    throw new OptionError(
+      "arms",
+      `${names.arms} and ${names.base}/${names.head} both given: compare either installed bin dirs (${names.arms}) or builds from source (${names.base}/${names.head})`
+    );
+  }
+  if (options.commitfest !== void 0) return commitfestArmRefs(options, options.commitfest, names);
+  const { base } = options;
+  if (!base) {
+    throw new OptionError(
+      "base",
+      `${names.base} REF is required to build the arms from source (with ${names.head} REF and/or ${names.headPatches} FILE)`
+    );
+  }
+  const head = options.head ?? (options.headPatches?.length ? base : void 0);
+  if (!head) {
+    throw new OptionError(
+      "head",
+      `${names.base} ${base}: give ${names.head} REF, or ${names.headPatches} FILE to compare ${base} with itself plus patches`
+    );
+  }
+  if (options.mergeBase && head === base) {
+    throw new OptionError(
+      "mergeBase",
+      `${names.mergeBase} needs a ${names.head} that differs from ${names.base}`
+    );
+  }
+  return { base, head };
+}
+function commitfestArmRefs(options, given, names) {
+  const id = typeof given === "string" ? given : String(given.id);
+  if (options.head !== void 0) {
+    throw new OptionError(
+      "head",
+      `${names.commitfest} ${id} and ${names.head} ${options.head} both given: with ${names.commitfest}, head is the entry's branch cf/${id}`
+    );
+  }
+  const entry = typeof given === "string" ? commitfestEntryOf(given, names.commitfest) : given;
+  const refs = commitfestRefs(entry, options.base);
+  return { base: refs.baseRef, head: refs.headRef, commitfest: refs.entry };
+}
+async function buildRequestOf(options, names) {
+  const refs = buildArmRefs(options, names);
+  return {
+    repo: parseRepo(options.repo ?? (refs.commitfest ? CFBOT_REPO : options.defaultRepo), options.cwd),
+    baseRef: refs.base,
+    headRef: refs.head,
+    mergeBase: Boolean(options.mergeBase) || refs.commitfest !== void 0,
+    basePatches: await readPatches(options.basePatches ?? [], names.basePatches),
+    headPatches: await readPatches(options.headPatches ?? [], names.headPatches),
+    extraOptions: options.buildOptions ?? [],
+    cacheDir: await options.cacheDir()
+  };
+}
+function armsWithSettings(arms, settings2, names) {
+  for (const s of settings2) {
+    if (!arms.some((a) => a.label === s.arm)) {
+      throw new OptionError(
+        "settings",
+        `${names.settings} ${s.arm}:${s.name}=${s.value}: no arm is labelled "${s.arm}" (arms: ${arms.map((a) => a.label).join(", ")})`
+      );
+    }
+  }
+  return arms.map((a) => ({
+    ...a,
+    settings: Object.fromEntries(settings2.filter((s) => s.arm === a.label).map((s) => [s.name, s.value]))
+  }));
 }
 
 // src/flows/compare/comparison-options.ts
@@ -84514,7 +84658,7 @@ function comparisonOf(options, names) {
     arms: options.arms,
     workloads,
     ...sharded ? { shard: sharded.info } : {},
-    ...defined({
+    ...defined2({
       seed: options.seed,
       rounds: options.rounds,
       durationS: options.durationS,
@@ -84574,12 +84718,12 @@ function controlsOf(controls, names) {
   if (controls?.cpuDmaLatencyUs === void 0 && controls?.governor === void 0) return {};
   return {
     controls: {
-      ...defined(controls),
+      ...defined2(controls),
       fields: { cpuDmaLatency: names.cpuDmaLatency, governor: names.governor }
     }
   };
 }
-function defined(values) {
+function defined2(values) {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== void 0));
 }
 
@@ -84720,7 +84864,16 @@ var RUN_FLAG_NAMES = {
   shard: "--shard",
   seed: "--seed",
   cpuDmaLatency: "--cpu-dma-latency",
-  governor: "--governor"
+  governor: "--governor",
+  arms: "--arm",
+  settings: "--set",
+  repo: "--repo",
+  commitfest: "--cf",
+  base: "--base",
+  head: "--head",
+  basePatches: "--base-patch",
+  headPatches: "--head-patch",
+  mergeBase: "--merge-base"
 };
 async function runFromFlags(flags) {
   const logger = consoleLogger({ verbose: flags.verbose });
@@ -84730,9 +84883,10 @@ async function runFromFlags(flags) {
   if (baseline.kind === "stored" && flags.store === false) {
     throw new UserError("--baseline stored reads the baseline from the results store: drop --no-store");
   }
+  const arms = armOptionsOf(flags);
   const { request: request2, stored } = comparisonOf(
     {
-      arms: baseline.kind === "stored" ? storedBaselineArms(flags) : await armSource(flags),
+      arms: baseline.kind === "stored" ? storedBaselineArmSource(arms, RUN_FLAG_NAMES) : await armSourceOf(arms, RUN_FLAG_NAMES),
       workloads,
       ...flags.clients ? { clients: flags.clients } : {},
       instructions: flags.instructions,
@@ -84764,7 +84918,8 @@ async function runFromFlags(flags) {
       dataChecksums: flags.dataChecksums,
       tmpDir: flags.tmpDir,
       controls: { cpuDmaLatencyUs: flags.cpuDmaLatency, governor: flags.governor, root: flags.sysfsRoot },
-      ...commitfestSourceOf(flags)
+      // --cf ID: the entry, recorded in the results (`source.commitfest`) and named by the reports.
+      ...flags.cf !== void 0 ? { source: { commitfest: commitfestEntryOf(flags.cf, "--cf") } } : {}
     },
     RUN_FLAG_NAMES
   );
@@ -84785,10 +84940,6 @@ async function runFromFlags(flags) {
     await store?.close();
   }
 }
-function commitfestSourceOf(flags) {
-  if (flags.cf === void 0) return {};
-  return { source: { commitfest: commitfestEntryOf(flags.cf, "--cf") } };
-}
 function shardSpec(text2) {
   try {
     return parseShardSpec(text2, "--shard");
@@ -84796,100 +84947,22 @@ function shardSpec(text2) {
     throw new UserError(errorMessage(e));
   }
 }
-function storedBaselineArms(flags) {
-  if (wantsBuild(flags)) {
-    throw new UserError(
-      "--baseline stored compares an installed head: give --arm head=BINDIR, not --base/--head"
-    );
-  }
-  const arms = flags.arm ?? [];
-  if (arms.length !== 1) {
-    throw new UserError(
-      `--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (got ${arms.length})`
-    );
-  }
-  return { kind: "installed", arms: armsWithSettings(arms, flags.set) };
-}
-async function armSource(flags) {
-  if (wantsBuild(flags)) {
-    if (flags.set.length) {
-      throw new UserError(
-        "--set applies to --arm arms; with --base/--head both arms share one configuration"
-      );
-    }
-    return { kind: "build", request: await buildRequest(flags) };
-  }
-  const arms = flags.arm ?? [];
-  checkArmCount(arms.length);
-  if (arms.length === 0) {
-    throw new UserError(
-      "nothing to run: give the arms as --arm LABEL=BINDIR (two or more), or build them with --base REF --head REF [--repo URL|PATH]"
-    );
-  }
-  return { kind: "installed", arms: armsWithSettings(arms, flags.set) };
-}
-function wantsBuild(flags) {
-  return Boolean(
-    flags.base ?? flags.head ?? (flags.cf || flags.repo || flags.headPatch.length || flags.basePatch.length || flags.mergeBase)
-  );
-}
-function buildArmRefs(flags) {
-  if (flags.arm?.length) {
-    throw new UserError(
-      "--arm and --base/--head both given: compare either installed bin dirs (--arm) or builds from source (--base/--head)"
-    );
-  }
-  if (flags.cf !== void 0) return commitfestArmRefs(flags, flags.cf);
-  if (!flags.base) {
-    throw new UserError(
-      "--base REF is required to build the arms from source (with --head REF and/or --head-patch FILE)"
-    );
-  }
-  const head = flags.head ?? (flags.headPatch.length ? flags.base : void 0);
-  if (!head) {
-    throw new UserError(
-      `--base ${flags.base}: give --head REF, or --head-patch FILE to compare ${flags.base} with itself plus patches`
-    );
-  }
-  if (flags.mergeBase && head === flags.base) {
-    throw new UserError("--merge-base needs a --head that differs from --base");
-  }
-  return { base: flags.base, head };
-}
-function commitfestArmRefs(flags, id) {
-  if (flags.head !== void 0) {
-    throw new UserError(
-      `--cf ${id} and --head ${flags.head} both given: with --cf, head is the entry's branch cf/${id}`
-    );
-  }
-  const refs = commitfestRefs(commitfestEntryOf(id, "--cf"), flags.base);
-  return { base: refs.baseRef, head: refs.headRef, commitfest: refs.entry };
-}
-async function buildRequest(flags) {
-  const refs = buildArmRefs(flags);
+function armOptionsOf(flags) {
   return {
-    repo: parseRepo(flags.repo ?? (refs.commitfest ? CFBOT_REPO : DEFAULT_REPO), process.cwd()),
-    baseRef: refs.base,
-    headRef: refs.head,
-    mergeBase: flags.mergeBase || refs.commitfest !== void 0,
-    basePatches: await readPatches(flags.basePatch, "--base-patch"),
-    headPatches: await readPatches(flags.headPatch, "--head-patch"),
-    extraOptions: flags.buildOption,
-    cacheDir: await checkedCacheDir(flags.cacheDir)
+    installed: flags.arm,
+    settings: flags.set,
+    repo: flags.repo,
+    defaultRepo: DEFAULT_REPO,
+    cwd: process.cwd(),
+    base: flags.base,
+    head: flags.head,
+    commitfest: flags.cf,
+    basePatches: flags.basePatch,
+    headPatches: flags.headPatch,
+    mergeBase: flags.mergeBase,
+    buildOptions: flags.buildOption,
+    cacheDir: () => checkedCacheDir(flags.cacheDir)
   };
-}
-function armsWithSettings(arms, sets) {
-  for (const s of sets) {
-    if (!arms.some((a) => a.label === s.arm)) {
-      throw new UserError(
-        `--set ${s.arm}:${s.name}=${s.value}: no arm is labelled "${s.arm}" (arms: ${arms.map((a) => a.label).join(", ")})`
-      );
-    }
-  }
-  return arms.map((a) => ({
-    ...a,
-    settings: Object.fromEntries(sets.filter((s) => s.arm === a.label).map((s) => [s.name, s.value]))
-  }));
 }
 
 // src/adapters/cli/commands/schema.ts

@@ -64592,8 +64592,8 @@ function resolveAnalysis(given = {}) {
   };
 }
 function analysisOf(result, overrides = {}) {
-  const defined2 = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
-  return resolveAnalysis({ ...result.analysis, ...defined2 });
+  const defined3 = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined3 });
 }
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
@@ -74903,18 +74903,7 @@ import path58 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
-import path47 from "node:path";
-
-// src/flows/compare/comparison-options.ts
-init_errors();
-
-// src/run/round-seconds.ts
-function roundSeconds(workloads, arms, durationS) {
-  return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
-}
-
-// src/flows/compare/adaptive-plan.ts
-init_errors();
+import path46 from "node:path";
 
 // src/flows/compare/option-error.ts
 init_errors();
@@ -74927,7 +74916,129 @@ var OptionError = class extends UserError {
   }
 };
 
+// src/flows/compare/arm-source.ts
+async function armSourceOf(options, names) {
+  if (wantsBuild(options)) {
+    if (options.settings?.length) {
+      throw new OptionError(
+        "settings",
+        `${names.settings} applies to ${names.arms} arms; with ${names.base}/${names.head} both arms share one configuration`
+      );
+    }
+    return { kind: "build", request: await buildRequestOf(options, names) };
+  }
+  const arms = options.installed ?? [];
+  if (arms.length === 1) {
+    throw new OptionError(
+      "arms",
+      `${names.arms} given once: a comparison needs two or more arms (e.g. ${names.arms} base=/usr/lib/postgresql/15/bin ${names.arms} head=/opt/pg/bin)`
+    );
+  }
+  if (arms.length === 0) {
+    throw new OptionError(
+      "arms",
+      `nothing to run: give the arms as ${names.arms} LABEL=BINDIR (two or more), or build them with ${names.base} REF ${names.head} REF [${names.repo} URL|PATH]`
+    );
+  }
+  return { kind: "installed", arms: armsWithSettings(arms, options.settings ?? [], names) };
+}
+function wantsBuild(o) {
+  return Boolean(
+    o.base ?? o.head ?? (o.commitfest || o.repo || o.headPatches?.length || o.basePatches?.length || o.mergeBase)
+  );
+}
+function buildArmRefs(options, names) {
+  if (options.installed?.length) {
+    throw new OptionError(
+      "arms",
+      `${names.arms} and ${names.base}/${names.head} both given: compare either installed bin dirs (${names.arms}) or builds from source (${names.base}/${names.head})`
+    );
+  }
+  if (options.commitfest !== void 0) return commitfestArmRefs(options, options.commitfest, names);
+  const { base } = options;
+  if (!base) {
+    throw new OptionError(
+      "base",
+      `${names.base} REF is required to build the arms from source (with ${names.head} REF and/or ${names.headPatches} FILE)`
+    );
+  }
+  const head = options.head ?? (options.headPatches?.length ? base : void 0);
+  if (!head) {
+    throw new OptionError(
+      "head",
+      `${names.base} ${base}: give ${names.head} REF, or ${names.headPatches} FILE to compare ${base} with itself plus patches`
+    );
+  }
+  if (options.mergeBase && head === base) {
+    throw new OptionError(
+      "mergeBase",
+      `${names.mergeBase} needs a ${names.head} that differs from ${names.base}`
+    );
+  }
+  return { base, head };
+}
+function commitfestArmRefs(options, given, names) {
+  const id = typeof given === "string" ? given : String(given.id);
+  if (options.head !== void 0) {
+    throw new OptionError(
+      "head",
+      `${names.commitfest} ${id} and ${names.head} ${options.head} both given: with ${names.commitfest}, head is the entry's branch cf/${id}`
+    );
+  }
+  const entry = typeof given === "string" ? commitfestEntryOf(given, names.commitfest) : given;
+  const refs = commitfestRefs(entry, options.base);
+  return { base: refs.baseRef, head: refs.headRef, commitfest: refs.entry };
+}
+async function buildRequestOf(options, names) {
+  const refs = buildArmRefs(options, names);
+  return {
+    repo: parseRepo(options.repo ?? (refs.commitfest ? CFBOT_REPO : options.defaultRepo), options.cwd),
+    baseRef: refs.base,
+    headRef: refs.head,
+    mergeBase: Boolean(options.mergeBase) || refs.commitfest !== void 0,
+    basePatches: await readPatches(options.basePatches ?? [], names.basePatches),
+    headPatches: await readPatches(options.headPatches ?? [], names.headPatches),
+    extraOptions: options.buildOptions ?? [],
+    cacheDir: await options.cacheDir()
+  };
+}
+function armsWithSettings(arms, settings2, names) {
+  for (const s of settings2) {
+    if (!arms.some((a) => a.label === s.arm)) {
+      throw new OptionError(
+        "settings",
+        `${names.settings} ${s.arm}:${s.name}=${s.value}: no arm is labelled "${s.arm}" (arms: ${arms.map((a) => a.label).join(", ")})`
+      );
+    }
+  }
+  return arms.map((a) => ({
+    ...a,
+    settings: Object.fromEntries(settings2.filter((s) => s.arm === a.label).map((s) => [s.name, s.value]))
+  }));
+}
+
+// src/flows/compare/commit-choice.ts
+function commitfestCommits(entry, baseRef) {
+  const refs = commitfestRefs(entry, baseRef);
+  return {
+    base: { label: "base", ref: refs.baseRef, chosenBy: `merge-base of ${refs.baseRef} and ${refs.headRef}` },
+    head: { label: "head", ref: refs.headRef, chosenBy: `commitfest entry ${entry.id}` }
+  };
+}
+function describeCommit(c) {
+  return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
+}
+
+// src/flows/compare/comparison-options.ts
+init_errors();
+
+// src/run/round-seconds.ts
+function roundSeconds(workloads, arms, durationS) {
+  return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
+}
+
 // src/flows/compare/adaptive-plan.ts
+init_errors();
 function adaptivePlanOf(options, alpha, roundS, names) {
   if (options.maxRounds === void 0 && options.timeBudgetS === void 0) {
     if (options.schedule || options.spending || options.passAlpha !== void 0) {
@@ -76679,9 +76790,9 @@ function commits(ctx) {
   const baseArm = result.arms[0];
   const heads = c.comparisons.map((a) => a.head);
   const firstHead = result.arms.find((a) => a.label === heads[0]);
-  const head = describeCommit("head", input2.head ?? fromSource(source?.head, firstHead), firstHead);
+  const head = describeCommit2("head", input2.head ?? fromSource(source?.head, firstHead), firstHead);
   const more = heads.length > 1 ? ` (+ ${heads.slice(1).map((h) => `**${escapeMarkdown(h)}**`).join(", ")})` : "";
-  const base = describeCommit("base", input2.base ?? fromSource(source?.base, baseArm), baseArm);
+  const base = describeCommit2("base", input2.base ?? fromSource(source?.base, baseArm), baseArm);
   const entry = commitfestOf(result);
   return `${head}${entry ? `, ${escapeMarkdown(describeCommitfest(entry))},` : ""}${more} vs ${base}`;
 }
@@ -76707,7 +76818,7 @@ function fromSource(recorded, arm2) {
   if (chosenBy) info2.chosenBy = chosenBy;
   return info2;
 }
-function describeCommit(role2, info2, arm2) {
+function describeCommit2(role2, info2, arm2) {
   const label = info2?.label ?? arm2?.label ?? role2;
   if (arm2 && !arm2.build && typeof arm2.binDir === "string") {
     const version2 = /PostgreSQL\)?\s+(\S+)/.exec(arm2.serverVersion ?? "")?.[1];
@@ -77109,161 +77220,6 @@ function reasonsBlock(d) {
 ${items.join("\n")}`];
 }
 
-// src/flows/compare/decide-run.ts
-import { writeFile as writeFile10 } from "node:fs/promises";
-import path36 from "node:path";
-function decideRun(result, comparison, failOn, accepted) {
-  const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
-  return decide(comparison, policy, completenessOf(result));
-}
-function completenessOf(result) {
-  if (result.status === "complete") return { complete: true };
-  const why = result.stopReason ? ` (${result.stopReason})` : "";
-  const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
-  return { complete: false, why: `${what}${why}` };
-}
-function decideShard(result, comparison, failOn) {
-  const shard = result.plan.shard;
-  const name = shard ? `shard ${shard.index}/${shard.count}` : "the shard";
-  const complete = completenessOf(result);
-  return flowDecision({
-    flow: "shard",
-    verdict: comparison.verdict,
-    failOn,
-    ...complete.complete ? {} : { incomplete: `${name}: ${complete.why ?? "not complete"}; the consolidation will name it` },
-    pending: true,
-    lead: `${name} measured`,
-    detail: `its verdict (${comparison.verdict}) is partial: mode consolidate decides over all shards`,
-    deciding: result.plan.cells.map((c) => `${c.workload}@${c.clients}`)
-  });
-}
-var DECISION_FILE = "decision.json";
-async function writeDecision(dir, decision) {
-  const file2 = path36.join(dir, DECISION_FILE);
-  await writeFile10(file2, `${JSON.stringify(decision, null, 2)}
-`);
-  return file2;
-}
-
-// src/flows/compare/report-input.ts
-function reportInputOf(result, comparison, options = {}) {
-  const source = result.source ?? {};
-  const runUrl = source.runUrl ?? options.fallbackRunUrl;
-  return {
-    result,
-    comparison,
-    decision: options.decision ?? decideRun(result, comparison, options.failOn),
-    base: { label: "base", ...source.base },
-    head: { label: "head", ...source.head },
-    ...runUrl ? { runUrl } : {}
-  };
-}
-
-// src/flows/compare/publish.ts
-var PENDING_NOTE = "> \u23F3 ";
-var REPORT_FILE = "report.md";
-async function publishVerdict(verdict2, side, logger) {
-  const { result, comparison, resultsDir } = verdict2;
-  const accepted = await side.accepted();
-  const reportInput = reportInputOf(result, comparison, {
-    decision: decideRun(result, comparison, verdict2.failOn, accepted),
-    ...verdict2.fallbackRunUrl ? { fallbackRunUrl: verdict2.fallbackRunUrl } : {}
-  });
-  const { decision } = reportInput;
-  const state = verdict2.headSha ? commentStateOf(decision, verdict2.headSha, verdict2.runId) : void 0;
-  const acceptances = renderAcceptances(decision);
-  const notes = [...verdict2.note ? [verdict2.note] : [], ...acceptances ? [acceptances] : []].join("\n");
-  const rendered = underHeadline(
-    renderMarkdownReport({ ...reportInput, commentId: verdict2.commentId }),
-    notes
-  );
-  const report = state ? withCommentState(rendered, state) : rendered;
-  await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path37.join(resultsDir, REPORT_FILE);
-  await writeFile11(reportFile, report);
-  await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
-  const decisionFile = await writeDecision(resultsDir, decision);
-  const resultsFile = path37.join(resultsDir, RESULTS_FILE);
-  side.setOutputs(decision, comparison, { decisionFile, resultsFile, reportFile });
-  logger.info(`${decision.outcome}: ${headlineText(decision)}`);
-  await side.post(
-    (existing) => {
-      if (result.status !== "complete") {
-        return existing ? supersededNote(existing, result, reportInput.runUrl) : report;
-      }
-      if (verdict2.commentOn === "change" && existing && state && !isNews(existing, state)) {
-        logger.info(
-          `comment-on change: the decision is still ${decision.outcome} (${decision.verdict}); the comment is left as it is`
-        );
-        return void 0;
-      }
-      return report;
-    },
-    decision,
-    reportInput.runUrl
-  );
-  return { decision, resultsFile, reportFile };
-}
-function supersededNote(existing, result, runUrl) {
-  const lines = existing.split("\n");
-  const marker = lines[0].startsWith("<!--") ? lines.shift() : "";
-  const kept = lines.filter((l) => !l.startsWith("> \u26A0\uFE0F **A later run"));
-  const link2 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
-  const note = `> \u26A0\uFE0F **A later run was ${result.status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
-  return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
-}
-function isNews(existing, state) {
-  const before = readCommentState(existing);
-  if (!before || existing.split("\n").some((l) => l.startsWith(PENDING_NOTE))) return true;
-  return before.outcome !== state.outcome || before.verdict !== state.verdict || before.sha !== state.sha;
-}
-
-// src/adapters/action/action-deps.ts
-function pipelineDepsOf(deps) {
-  return {
-    runner: deps.runner,
-    logger: deps.logger,
-    signal: deps.signal,
-    build: deps.build,
-    searchPath: deps.searchPath
-  };
-}
-
-// src/adapters/action/build-arms.ts
-import path38 from "node:path";
-function sourceRepoOf(inputs, ctx) {
-  return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
-}
-async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
-  return {
-    repo: sourceRepoOf(inputs, ctx),
-    baseRef: commits2.base.sha ?? commits2.base.ref,
-    headRef: commits2.head.sha ?? commits2.head.ref,
-    mergeBase: false,
-    // already chosen (PR: the merge-base from the API), and recorded in the results
-    basePatches: [],
-    headPatches: await readPatches(
-      inputs.patches.map((p) => path38.resolve(ctx.workspace, p)),
-      "input 'patches'"
-    ),
-    extraOptions: inputs.buildOptions,
-    cacheDir
-  };
-}
-
-// src/adapters/action/commitfest-commits.ts
-function commitfestCommits(entry, inputs) {
-  const refs = commitfestRefs(entry, inputs.baseRef);
-  return {
-    base: { label: "base", ref: refs.baseRef, chosenBy: `merge-base of ${refs.baseRef} and ${refs.headRef}` },
-    head: { label: "head", ref: refs.headRef, chosenBy: `commitfest entry ${entry.id}` },
-    ...inputs.prNumber !== void 0 ? { prNumber: inputs.prNumber } : {}
-  };
-}
-function commitfestBuild(request2, inputs, ctx) {
-  return { ...request2, repo: parseRepo(inputs.repo ?? CFBOT_REPO, ctx.workspace), mergeBase: true };
-}
-
 // src/core/pgperf-command.ts
 var COMMAND_GRAMMAR = [
   "`/pgperf run [workloads=a,b] [clients=1,64] [rounds=N]`: compare the PR head with its base",
@@ -77474,6 +77430,192 @@ async function acceptancesFor(target, publishes, deps) {
   }
 }
 
+// src/flows/compare/decide-run.ts
+import { writeFile as writeFile10 } from "node:fs/promises";
+import path36 from "node:path";
+function decideRun(result, comparison, failOn, accepted) {
+  const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
+  return decide(comparison, policy, completenessOf(result));
+}
+function completenessOf(result) {
+  if (result.status === "complete") return { complete: true };
+  const why = result.stopReason ? ` (${result.stopReason})` : "";
+  const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
+  return { complete: false, why: `${what}${why}` };
+}
+function decideShard(result, comparison, failOn) {
+  const shard = result.plan.shard;
+  const name = shard ? `shard ${shard.index}/${shard.count}` : "the shard";
+  const complete = completenessOf(result);
+  return flowDecision({
+    flow: "shard",
+    verdict: comparison.verdict,
+    failOn,
+    ...complete.complete ? {} : { incomplete: `${name}: ${complete.why ?? "not complete"}; the consolidation will name it` },
+    pending: true,
+    lead: `${name} measured`,
+    detail: `its verdict (${comparison.verdict}) is partial: mode consolidate decides over all shards`,
+    deciding: result.plan.cells.map((c) => `${c.workload}@${c.clients}`)
+  });
+}
+var DECISION_FILE = "decision.json";
+async function writeDecision(dir, decision) {
+  const file2 = path36.join(dir, DECISION_FILE);
+  await writeFile10(file2, `${JSON.stringify(decision, null, 2)}
+`);
+  return file2;
+}
+
+// src/flows/compare/github-post.ts
+init_api2();
+
+// src/github/sticky-comment.ts
+async function upsertStickyComment(api, input2) {
+  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input2.issueNumber)]);
+  const existing = findStickyComment(comments, login, input2.marker);
+  const wanted = typeof input2.body === "string" ? input2.body : input2.body(existing?.body);
+  if (existing && wanted === void 0) return { action: "kept", comment: existing };
+  const body = wanted ?? "";
+  if (existing) return { action: "updated", comment: await api.updateComment(existing.id, body) };
+  return { action: "created", comment: await api.createComment(input2.issueNumber, body) };
+}
+function findStickyComment(comments, login, marker) {
+  return comments.filter((c) => c.userLogin === login && c.body.includes(marker)).sort((a, b) => a.id - b.id)[0];
+}
+
+// src/flows/compare/github-post.ts
+async function postToGitHub(post, target, options, deps) {
+  const { logger, api } = deps;
+  if (api && options.comment) {
+    if (target.prNumber === void 0) {
+      logger.info("no pull request to comment on (not a pull_request event and no pr-number input)");
+    } else {
+      const prNumber = target.prNumber;
+      await tolerateApiError(logger, "pull-requests: write (or issues: write)", async () => {
+        const done = await upsertStickyComment(api, {
+          issueNumber: prNumber,
+          marker: commentMarker(options.commentId),
+          body: post.body
+        });
+        logger.info(`${done.action} the comment on #${prNumber} (id ${done.comment.id})`);
+      });
+    }
+  }
+  if (api && options.commitStatus && target.headSha) {
+    const headSha = target.headSha;
+    await tolerateApiError(
+      logger,
+      "statuses: write",
+      () => api.setCommitStatus(headSha, { ...post.status, context: `pgperf/${options.commentId}` })
+    );
+  }
+}
+function statusOf(decision, runUrl) {
+  return { ...decision.status, ...runUrl ? { targetUrl: runUrl } : {} };
+}
+async function tolerateApiError(logger, permission, fn) {
+  try {
+    await fn();
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, permission);
+    logger.warn(
+      `${e.message}.${hint ? ` ${hint}` : ""} The results are saved and the verdict still decides the step.`
+    );
+  }
+}
+
+// src/flows/compare/report-input.ts
+function reportInputOf(result, comparison, options = {}) {
+  const source = result.source ?? {};
+  const runUrl = source.runUrl ?? options.fallbackRunUrl;
+  return {
+    result,
+    comparison,
+    decision: options.decision ?? decideRun(result, comparison, options.failOn),
+    base: { label: "base", ...source.base },
+    head: { label: "head", ...source.head },
+    ...runUrl ? { runUrl } : {}
+  };
+}
+
+// src/flows/compare/publish.ts
+var PENDING_NOTE = "> \u23F3 ";
+var REPORT_FILE = "report.md";
+async function publishVerdict(run3, verdict2, side, deps) {
+  const { result, comparison } = run3;
+  const { resultsDir, target } = verdict2;
+  const { logger } = deps;
+  const accepted = await acceptancesFor(target, verdict2.post, deps);
+  const reportInput = reportInputOf(result, comparison, {
+    decision: decideRun(result, comparison, verdict2.failOn, accepted),
+    ...verdict2.runUrl ? { fallbackRunUrl: verdict2.runUrl } : {}
+  });
+  const { decision } = reportInput;
+  const state = target.headSha ? commentStateOf(decision, target.headSha, verdict2.runId) : void 0;
+  const acceptances = renderAcceptances(decision);
+  const notes = [...verdict2.note ? [verdict2.note] : [], ...acceptances ? [acceptances] : []].join("\n");
+  const rendered = underHeadline(
+    renderMarkdownReport({ ...reportInput, commentId: verdict2.post.commentId }),
+    notes
+  );
+  const report = state ? withCommentState(rendered, state) : rendered;
+  await mkdir7(resultsDir, { recursive: true });
+  const reportFile = path37.join(resultsDir, REPORT_FILE);
+  await writeFile11(reportFile, report);
+  await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
+  const decisionFile = await writeDecision(resultsDir, decision);
+  const resultsFile = path37.join(resultsDir, RESULTS_FILE);
+  side.setOutputs(decision, comparison, { decisionFile, resultsFiles: [resultsFile], reportFile });
+  logger.info(`${decision.outcome}: ${headlineText(decision)}`);
+  const body = (existing) => {
+    if (result.status !== "complete") {
+      return existing ? supersededNote(existing, result, reportInput.runUrl) : report;
+    }
+    if (verdict2.commentOn === "change" && existing && state && !isNews(existing, state)) {
+      logger.info(
+        `comment-on change: the decision is still ${decision.outcome} (${decision.verdict}); the comment is left as it is`
+      );
+      return void 0;
+    }
+    return report;
+  };
+  await postToGitHub({ body, status: statusOf(decision, reportInput.runUrl) }, target, verdict2.post, deps);
+  return { decision, resultsFile, reportFile };
+}
+function supersededNote(existing, result, runUrl) {
+  const lines = existing.split("\n");
+  const marker = lines[0].startsWith("<!--") ? lines.shift() : "";
+  const kept = lines.filter((l) => !l.startsWith("> \u26A0\uFE0F **A later run"));
+  const link2 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
+  const note = `> \u26A0\uFE0F **A later run was ${result.status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
+  return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
+}
+function isNews(existing, state) {
+  const before = readCommentState(existing);
+  if (!before || existing.split("\n").some((l) => l.startsWith(PENDING_NOTE))) return true;
+  return before.outcome !== state.outcome || before.verdict !== state.verdict || before.sha !== state.sha;
+}
+
+// src/adapters/action/action-deps.ts
+function pipelineDepsOf(deps) {
+  return {
+    runner: deps.runner,
+    logger: deps.logger,
+    signal: deps.signal,
+    build: deps.build,
+    searchPath: deps.searchPath
+  };
+}
+
+// src/adapters/action/build-arms.ts
+function workflowRepoUrl(ctx) {
+  return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`;
+}
+function sourceRepoOf(inputs, ctx) {
+  return parseRepo(inputs.repo ?? workflowRepoUrl(ctx), ctx.workspace);
+}
+
 // src/core/compare/extreme-cell.ts
 function extremeCell(c, which2, metric) {
   let found = null;
@@ -77500,6 +77642,16 @@ function setDecisionOutputs(io, decision, comparisons, decisionFile) {
   setGateOutputs(io, decision, decisionFile);
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
 }
+function outputSide(io) {
+  return {
+    writeSummary: (markdown) => io.writeSummary(markdown),
+    setOutputs: (decision, comparisons, files) => {
+      setDecisionOutputs(io, decision, comparisons, files.decisionFile);
+      io.setOutput("results-json", files.resultsFiles.join("\n"));
+      io.setOutput("report-markdown", files.reportFile);
+    }
+  };
+}
 function setGateOutputs(io, decision, decisionFile) {
   io.setOutput("verdict", decision.verdict);
   io.setOutput("outcome", decision.outcome);
@@ -77510,9 +77662,6 @@ async function publishGate(io, decision, files, log) {
   log(`${decision.flow}: ${decision.outcome}: ${headlineText(decision)}`);
   return outcomeOf(decision, files.resultsFile, files.reportFile);
 }
-function statusOf(decision, runUrl) {
-  return { ...decision.status, ...runUrl ? { targetUrl: runUrl } : {} };
-}
 function outcomeOf(decision, resultsFile, reportFile) {
   return {
     verdict: decision.verdict,
@@ -77520,62 +77669,6 @@ function outcomeOf(decision, resultsFile, reportFile) {
     resultsFile,
     reportFile
   };
-}
-
-// src/adapters/action/github-publish.ts
-init_api2();
-
-// src/github/sticky-comment.ts
-async function upsertStickyComment(api, input2) {
-  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input2.issueNumber)]);
-  const existing = findStickyComment(comments, login, input2.marker);
-  const wanted = typeof input2.body === "string" ? input2.body : input2.body(existing?.body);
-  if (existing && wanted === void 0) return { action: "kept", comment: existing };
-  const body = wanted ?? "";
-  if (existing) return { action: "updated", comment: await api.updateComment(existing.id, body) };
-  return { action: "created", comment: await api.createComment(input2.issueNumber, body) };
-}
-function findStickyComment(comments, login, marker) {
-  return comments.filter((c) => c.userLogin === login && c.body.includes(marker)).sort((a, b) => a.id - b.id)[0];
-}
-
-// src/adapters/action/github-publish.ts
-async function postToGitHub(post, target, inputs, deps) {
-  const { logger, api } = deps;
-  if (api && inputs.comment) {
-    if (target.prNumber === void 0) {
-      logger.info("no pull request to comment on (not a pull_request event and no pr-number input)");
-    } else {
-      const prNumber = target.prNumber;
-      await tolerateApiError(logger, "pull-requests: write (or issues: write)", async () => {
-        const done = await upsertStickyComment(api, {
-          issueNumber: prNumber,
-          marker: commentMarker(inputs.commentId),
-          body: post.body
-        });
-        logger.info(`${done.action} the comment on #${prNumber} (id ${done.comment.id})`);
-      });
-    }
-  }
-  if (api && inputs.commitStatus && target.headSha) {
-    const headSha = target.headSha;
-    await tolerateApiError(
-      logger,
-      "statuses: write",
-      () => api.setCommitStatus(headSha, { ...post.status, context: `pgperf/${inputs.commentId}` })
-    );
-  }
-}
-async function tolerateApiError(logger, permission, fn) {
-  try {
-    await fn();
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, permission);
-    logger.warn(
-      `${e.message}.${hint ? ` ${hint}` : ""} The results are saved and the verdict still decides the step.`
-    );
-  }
 }
 
 // src/adapters/action/trigger.ts
@@ -77620,38 +77713,24 @@ function triggerNote(target, ctx) {
 }
 
 // src/adapters/action/publish-comparison.ts
+function publishingOf(inputs, ctx, target, resultsDir) {
+  const { comment, commitStatus, commentId } = inputs;
+  const post = { comment, commitStatus, commentId };
+  return { resultsDir, failOn: inputs.failOn, target, post, runId: ctx.runId, runUrl: ctx.runUrl };
+}
 async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
-  const { io } = deps;
-  const { decision, resultsFile, reportFile } = await publishVerdict(
-    {
-      ...run3,
-      resultsDir,
-      failOn: inputs.failOn,
-      commentId: inputs.commentId,
-      commentOn: inputs.commentOn,
-      headSha: target.headSha,
-      runId: ctx.runId,
-      fallbackRunUrl: ctx.runUrl,
-      note: triggerNote(target, ctx)
-    },
-    {
-      accepted: () => acceptancesFor(target, inputs, deps),
-      writeSummary: (markdown) => io.writeSummary(markdown),
-      setOutputs: (decision2, comparison, files) => {
-        setDecisionOutputs(io, decision2, comparison, files.decisionFile);
-        io.setOutput("results-json", files.resultsFile);
-        io.setOutput("report-markdown", files.reportFile);
-      },
-      post: (body, decision2, runUrl) => postToGitHub({ body, status: statusOf(decision2, runUrl) }, target, inputs, deps)
-    },
-    deps.logger
-  );
-  return outcomeOf(decision, resultsFile, reportFile);
+  const verdict2 = {
+    ...publishingOf(inputs, ctx, target, resultsDir),
+    commentOn: inputs.commentOn,
+    note: triggerNote(target, ctx)
+  };
+  const published = await publishVerdict(run3, verdict2, outputSide(deps.io), deps);
+  return outcomeOf(published.decision, published.resultsFile, published.reportFile);
 }
 
 // src/adapters/action/shard-job.ts
 import { mkdir as mkdir8, writeFile as writeFile12 } from "node:fs/promises";
-import path39 from "node:path";
+import path38 from "node:path";
 init_errors();
 function shardSeedOf(inputs, ctx) {
   const spec = inputs.shard;
@@ -77673,7 +77752,7 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
     reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
   );
   await mkdir8(resultsDir, { recursive: true });
-  const reportFile = path39.join(resultsDir, reportFileName);
+  const reportFile = path38.join(resultsDir, reportFileName);
   await writeFile12(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
@@ -77691,15 +77770,15 @@ ${report}`);
 }
 
 // src/adapters/action/store-setup.ts
-import path42 from "node:path";
+import path41 from "node:path";
 
 // src/store/branch/branch-store.ts
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
-import path41 from "node:path";
+import path40 from "node:path";
 
 // src/store/branch/data-branch.ts
 import { rm as rm10 } from "node:fs/promises";
-import path40 from "node:path";
+import path39 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -77760,11 +77839,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path40.join(this.opts.workDir, this.opts.storePath);
+    return path39.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path40.join(this.opts.workDir, relative);
+    return path39.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -77932,7 +78011,7 @@ async function openBranchStore(spec, open6, deps) {
       remote: spec.remote,
       ...spec.credentials ? { credentials: spec.credentials } : {},
       branch: spec.branch,
-      workDir: await mkdtemp3(path41.join(spec.tempDir, "pgperf-data-branch-")),
+      workDir: await mkdtemp3(path40.join(spec.tempDir, "pgperf-data-branch-")),
       ...spec.storePath ? { storePath: spec.storePath } : {}
     },
     deps
@@ -77986,7 +78065,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path42.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path41.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -78009,41 +78088,39 @@ async function openActionStore(inputs, workspace, access7, deps) {
     );
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path42.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path41.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
 
-// src/adapters/action/trusted-target.ts
+// src/flows/compare/publish-target.ts
 init_errors();
-function benchmarkTarget(ctx, result, prNumberInput) {
-  const pr = pullRequestOf(ctx);
+function benchmarkTarget(event, result, prNumberInput) {
+  const { pr } = event;
   return {
     prNumber: prNumberInput ?? pr?.number,
-    headSha: result.source?.head?.sha ?? ctx.sha,
-    basis: pr ? `the ${ctx.eventName} event of PR #${pr.number}` : `the ${ctx.eventName} event`
+    headSha: result.source?.head?.sha ?? event.sha,
+    basis: pr ? `the ${event.name} event of PR #${pr.number}` : `the ${event.name} event`
   };
 }
-async function commentTarget(ctx, result, prNumberInput, api, file2, headRefInput) {
-  const target = ctx.eventName === "issue_comment" ? await commandTarget(ctx, prNumberInput, api, headRefInput) : await eventTarget(ctx, prNumberInput, api, "mode comment", result.source?.prNumber);
+async function commentTarget(event, result, prNumberInput, api, file2, headRefInput) {
+  const target = event.name === "issue_comment" ? await commandTarget(event, prNumberInput, api, headRefInput) : await eventTarget(event, prNumberInput, api, "mode comment", result.source?.prNumber);
   checkClaims(result, target, file2);
   return target;
 }
-async function eventTarget(ctx, prNumberInput, api, mode, claimedPr) {
-  const run3 = ctx.payload.workflow_run;
-  const pr = pullRequestOf(ctx);
+async function eventTarget(event, prNumberInput, api, mode, claimedPr) {
+  const { workflowRun: run3, pr } = event;
   let headSha;
   let basis;
   let vouched;
-  if (run3 && typeof run3.head_sha === "string") {
-    headSha = run3.head_sha;
-    const listed = (run3.pull_requests ?? []).map((p) => p.number).filter((n) => typeof n === "number");
-    vouched = listed[0];
+  if (run3) {
+    headSha = run3.headSha;
+    vouched = run3.prNumbers[0];
     basis = `the workflow_run event (head ${headSha.slice(0, 12)})`;
   } else if (pr) {
-    headSha = pr.head.sha;
+    headSha = pr.headSha;
     vouched = pr.number;
-    basis = `the ${ctx.eventName} event of PR #${pr.number}`;
+    basis = `the ${event.name} event of PR #${pr.number}`;
   } else {
     basis = `input 'pr-number'`;
   }
@@ -78069,28 +78146,28 @@ async function eventTarget(ctx, prNumberInput, api, mode, claimedPr) {
   }
   return { ...prNumber !== void 0 ? { prNumber } : {}, headSha, basis };
 }
-async function commandTarget(ctx, prNumberInput, api, headRefInput) {
-  const issue3 = ctx.payload.issue;
-  if (typeof issue3?.number !== "number" || !issue3.pull_request) {
+async function commandTarget(event, prNumberInput, api, headRefInput) {
+  const prNumber = event.commentOnPr;
+  if (prNumber === void 0) {
     throw new UserError(
       "mode comment on issue_comment: the comment is not on a pull request; refusing to comment or set a status"
     );
   }
-  if (prNumberInput !== void 0 && prNumberInput !== issue3.number) {
+  if (prNumberInput !== void 0 && prNumberInput !== prNumber) {
     throw new UserError(
-      `mode comment: input 'pr-number' is ${prNumberInput}, but the /pgperf command was on PR #${issue3.number}; refusing to comment or set a status`
+      `mode comment: input 'pr-number' is ${prNumberInput}, but the /pgperf command was on PR #${prNumber}; refusing to comment or set a status`
     );
   }
   if (!api)
     throw new UserError(
       "mode comment on issue_comment reads the PR's head through the API: set 'github-token'"
     );
-  const now = await api.pullRequestHead(issue3.number);
+  const now = await api.pullRequestHead(prNumber);
   const measured = headRefInput !== void 0 && /^[0-9a-f]{40}$/.test(headRefInput) ? headRefInput : now;
   return {
-    prNumber: issue3.number,
+    prNumber,
     headSha: measured,
-    basis: `the /pgperf command on PR #${issue3.number} (head ${measured.slice(0, 12)})`,
+    basis: `the /pgperf command on PR #${prNumber} (head ${measured.slice(0, 12)})`,
     ...now !== measured ? { movedTo: now } : {}
   };
 }
@@ -78109,32 +78186,47 @@ function checkClaims(result, target, file2) {
   }
 }
 
+// src/adapters/action/trusted-target.ts
+function vouchedEventOf(ctx) {
+  const { workflow_run: run3, issue: issue3 } = ctx.payload;
+  const pr = pullRequestOf(ctx);
+  const prNumbersOf = (listed) => listed.map((p) => p.number).filter((n) => typeof n === "number");
+  return {
+    name: ctx.eventName,
+    sha: ctx.sha,
+    ...pr ? { pr: { number: pr.number, headSha: pr.head.sha } } : {},
+    ...run3 && typeof run3.head_sha === "string" ? { workflowRun: { headSha: run3.head_sha, prNumbers: prNumbersOf(run3.pull_requests ?? []) } } : {},
+    ...typeof issue3?.number === "number" && issue3.pull_request ? { commentOnPr: issue3.number } : {}
+  };
+}
+var benchmarkTarget2 = (ctx, result, prNumber) => benchmarkTarget(vouchedEventOf(ctx), result, prNumber);
+
 // src/adapters/action/workloads.ts
-import path46 from "node:path";
+import path45 from "node:path";
 
 // src/drivers/load-workload.ts
 import { readFile as readFile21, stat as stat8 } from "node:fs/promises";
-import path45 from "node:path";
+import path44 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path43 from "node:path";
+import path42 from "node:path";
 async function confinedPath(root, name) {
-  if (path43.isAbsolute(name)) {
+  if (path42.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path43.resolve(root, name));
+    real = await realpath(path42.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path43.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path42.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path43.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path43.isAbsolute(inside)) {
+  const inside = path42.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path42.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -78149,7 +78241,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path44 from "node:path";
+import path43 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -78158,15 +78250,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path44.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path44.dirname(dir)) {
-    const candidate = path44.join(dir, "workloads");
-    if (existsSync2(path44.join(candidate, "workload.schema.json"))) return candidate;
-    if (path44.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path43.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path43.dirname(dir)) {
+    const candidate = path43.join(dir, "workloads");
+    if (existsSync2(path43.join(candidate, "workload.schema.json"))) return candidate;
+    if (path43.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path44.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path43.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -78188,7 +78280,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path44.join(workloadsDir, `${name}.yml`);
+  const file2 = path43.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -78280,7 +78372,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path45.dirname(path45.resolve(file2));
+  const dir = path44.dirname(path44.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -78425,7 +78517,7 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path46.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path45.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/benchmark-mode.ts
@@ -78441,19 +78533,31 @@ var INPUT_NAMES = {
   shard: "input 'shard'",
   seed: "input 'seed'",
   cpuDmaLatency: "input 'cpu-dma-latency'",
-  governor: "input 'governor'"
+  governor: "input 'governor'",
+  arms: "inputs 'base-bin-dir'/'head-bin-dir'",
+  settings: "settings",
+  repo: "input 'repo'",
+  commitfest: "input 'commitfest-entry'",
+  base: "input 'base-ref'",
+  head: "input 'head-ref'",
+  basePatches: "base patches",
+  headPatches: "input 'patches'",
+  mergeBase: "merge-base"
 };
 var runBenchmarkMode = async (inputs, ctx, deps, resultsDir) => {
   const outcome = await benchmark(inputs, ctx, deps, resultsDir);
   if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE, inputs.failOn);
-  const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
+  const target = benchmarkTarget2(ctx, outcome.result, inputs.prNumber);
   return publishComparison(outcome, target, inputs, ctx, deps, resultsDir);
 };
 async function benchmark(inputs, ctx, deps, resultsDir) {
   const { logger } = deps;
   const entry = inputs.commitfestEntry;
-  const commits2 = entry ? commitfestCommits(entry, inputs) : await chooseCommits(ctx, inputs, deps.api);
-  logger.info(`base: ${describeCommit2(commits2.base)}; head: ${describeCommit2(commits2.head)}`);
+  const commits2 = entry ? {
+    ...commitfestCommits(entry, inputs.baseRef),
+    ...inputs.prNumber !== void 0 ? { prNumber: inputs.prNumber } : {}
+  } : await chooseCommits(ctx, inputs, deps.api);
+  logger.info(`base: ${describeCommit(commits2.base)}; head: ${describeCommit(commits2.head)}`);
   const workloads = await loadInputWorkloads({ workloads: inputs.workloads }, ctx, deps.actionDir);
   const { request: request2, stored } = comparisonOf(
     {
@@ -78526,44 +78630,61 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
   }
 }
 async function armSource(commits2, inputs, ctx, deps) {
-  if (inputs.baseBinDir && inputs.headBinDir) {
-    return {
-      kind: "installed",
-      arms: [
-        { label: "base", binDir: path47.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path47.resolve(inputs.headBinDir), settings: {} }
-      ]
-    };
+  const { baseBinDir, headBinDir, commitfestEntry: entry } = inputs;
+  const where = {
+    defaultRepo: workflowRepoUrl(ctx),
+    cwd: ctx.workspace,
+    cacheDir: async () => deps.cacheDir
+  };
+  if (baseBinDir && headBinDir) {
+    const installed = [
+      { label: "base", binDir: path46.resolve(baseBinDir) },
+      { label: "head", binDir: path46.resolve(headBinDir) }
+    ];
+    return armSourceOf({ ...where, installed }, INPUT_NAMES);
   }
   if (!deps.build) {
     throw new UserError(
       "building PostgreSQL from source is not available here: set 'base-bin-dir' and 'head-bin-dir'"
     );
   }
-  const request2 = await buildRequestFor(ctx, commits2, inputs, deps.cacheDir);
-  return {
-    kind: "build",
-    request: inputs.commitfestEntry ? commitfestBuild(request2, inputs, ctx) : request2
-  };
-}
-function describeCommit2(c) {
-  return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
+  return armSourceOf(
+    {
+      ...where,
+      repo: inputs.repo,
+      // No merge-base asked: a PR's base is one already (from the API, recorded); an entry's always is.
+      base: commits2.base.sha ?? commits2.base.ref,
+      ...entry ? { commitfest: entry } : { head: commits2.head.sha ?? commits2.head.ref },
+      headPatches: inputs.patches.map((p) => path46.resolve(ctx.workspace, p)),
+      buildOptions: inputs.buildOptions
+    },
+    INPUT_NAMES
+  );
 }
 
 // src/adapters/action/comment-mode.ts
-import path48 from "node:path";
+import path47 from "node:path";
 init_read_results();
 var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path48.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path47.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
-  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
+  const event = vouchedEventOf(ctx);
+  const target = await commentTarget(event, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
   return publishComparison({ result, comparison: analyse(result) }, target, inputs, ctx, deps, resultsDir);
 };
 
 // src/adapters/action/consolidate-mode.ts
-import { writeFile as writeFile13, mkdir as mkdir9 } from "node:fs/promises";
-import path50 from "node:path";
+init_errors();
+
+// src/flows/consolidate/collect-shards.ts
+init_errors();
+
+// src/flows/consolidate/gather-shards.ts
+init_read_results();
+init_errors();
+import { readdir as readdir11 } from "node:fs/promises";
+import path48 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -78870,10 +78991,6 @@ function mergedShard(ref, samples) {
 }
 
 // src/flows/consolidate/gather-shards.ts
-init_read_results();
-init_errors();
-import { readdir as readdir11 } from "node:fs/promises";
-import path49 from "node:path";
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
@@ -78882,7 +78999,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path49.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path48.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -78982,45 +79099,65 @@ async function waitForShards(gather2, options, deps) {
   }
 }
 
-// src/flows/consolidate/consolidation.ts
-function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON, accepted) {
-  const classes = merged.classes.map((c) => {
-    const comparison = analyse(c.result);
-    const incomplete = c.missing.length > 0 || c.failed.length > 0;
-    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn, accepted) };
-  });
-  const gaps = classes.flatMap((c) => [
-    ...c.missing.map((i) => `shard ${i} of ${merged.count} missing`),
-    ...c.failed.map((i) => `shard ${i} of ${merged.count} failed`)
-  ]);
-  const workloads = Object.assign({}, ...classes.map((c) => c.result.workloads));
-  const decision = decide(
-    classes.map((c) => ({ name: c.fingerprint, comparison: c.comparison })),
-    { ...gatePolicyOf(workloads, failOn), ...accepted ? { accepted } : {} },
-    gaps.length > 0 ? { complete: false, why: gaps.join(", ") } : { complete: true }
-  );
-  return { planId: merged.planId, count: merged.count, classes, decision };
-}
-function describeMachineClass(c) {
-  return `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
-}
-function consolidatedReportInput(judged, fallbackRunUrl) {
-  return {
-    planId: judged.planId,
-    count: judged.count,
-    decision: judged.decision,
-    ...fallbackRunUrl ? { runUrl: fallbackRunUrl } : {},
-    classes: judged.classes.map((c) => ({
-      fingerprint: c.fingerprint,
-      description: describeMachineClass(c),
-      present: c.present,
-      missing: c.missing,
-      failed: c.failed,
-      verdict: c.decision.verdict,
-      report: reportInputOf(c.result, c.comparison, { decision: c.decision, fallbackRunUrl })
-    }))
+// src/flows/consolidate/collect-shards.ts
+var POLL_S = 10;
+async function collectShards(sources, target, deps) {
+  const { logger } = deps;
+  const { resultsDir, openStore: openStore2, planId, seed, waitTimeoutS } = sources;
+  const headSha = target.headSha;
+  const fromStore = async (open6) => {
+    const store = await open6();
+    try {
+      return await shardsInStore(store.reader, {
+        headSha,
+        ...planId ? { planId } : {},
+        ...seed !== void 0 ? { seed } : {}
+      });
+    } finally {
+      await store.close();
+    }
   };
+  const gather2 = async () => {
+    const files = await readShardFiles(await findResultsFiles(resultsDir), logger);
+    return selectShards(files, openStore2 ? await fromStore(openStore2) : [], planId);
+  };
+  const { selection, outstanding } = openStore2 && waitTimeoutS > 0 ? await waitForShards(
+    gather2,
+    { timeoutS: waitTimeoutS, pollS: POLL_S },
+    { logger, sleep: sleep6, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
+  ) : await gather2().then((s) => ({ selection: s, outstanding: outstandingShards(s.shards) }));
+  for (const note of selection.notes) logger.info(note);
+  if (selection.shards.length === 0) {
+    const where = [
+      `results.json under ${resultsDir}`,
+      ...openStore2 ? [
+        `shard runs in the store for head ${headSha.slice(0, 12)}${planId ? `, plan ${planId}` : ""}${seed !== void 0 ? `, seed ${seed}` : ""}${waitTimeoutS > 0 ? ` (waited ${waitTimeoutS} s)` : ""}`
+      ] : []
+    ];
+    throw new UserError(
+      `mode consolidate: no shards found (looked for ${where.join(" and ")}); the benchmark jobs need the input 'shard' (and 'store', or an uploaded results-dir downloaded here)`
+    );
+  }
+  if (outstanding.length > 0) logger.warn(`consolidating without ${outstanding.join("; ")}`);
+  for (const s of selection.shards) checkClaims(s.result, target, s.file);
+  logger.info(`consolidating ${selection.shards.map((s) => s.file).join(", ")}`);
+  return selection.shards;
 }
+function sleep6(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+// src/flows/consolidate/publish-consolidation.ts
+import { mkdir as mkdir9, writeFile as writeFile13 } from "node:fs/promises";
+import path49 from "node:path";
 
 // src/core/report/consolidated-markdown.ts
 function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
@@ -79065,121 +79202,109 @@ ${renderJobSummary({ ...c.report, maxLength: share })}`
 `;
 }
 
-// src/adapters/action/consolidate-mode.ts
-init_errors();
-var POLL_S = 10;
-var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
+// src/flows/consolidate/consolidation.ts
+function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON, accepted) {
+  const classes = merged.classes.map((c) => {
+    const comparison = analyse(c.result);
+    const incomplete = c.missing.length > 0 || c.failed.length > 0;
+    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn, accepted) };
+  });
+  const gaps = classes.flatMap((c) => [
+    ...c.missing.map((i) => `shard ${i} of ${merged.count} missing`),
+    ...c.failed.map((i) => `shard ${i} of ${merged.count} failed`)
+  ]);
+  const workloads = Object.assign({}, ...classes.map((c) => c.result.workloads));
+  const decision = decide(
+    classes.map((c) => ({ name: c.fingerprint, comparison: c.comparison })),
+    { ...gatePolicyOf(workloads, failOn), ...accepted ? { accepted } : {} },
+    gaps.length > 0 ? { complete: false, why: gaps.join(", ") } : { complete: true }
+  );
+  return { planId: merged.planId, count: merged.count, classes, decision };
+}
+function describeMachineClass(c) {
+  return `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
+}
+function consolidatedReportInput(judged, fallbackRunUrl) {
+  return {
+    planId: judged.planId,
+    count: judged.count,
+    decision: judged.decision,
+    ...fallbackRunUrl ? { runUrl: fallbackRunUrl } : {},
+    classes: judged.classes.map((c) => ({
+      fingerprint: c.fingerprint,
+      description: describeMachineClass(c),
+      present: c.present,
+      missing: c.missing,
+      failed: c.failed,
+      verdict: c.decision.verdict,
+      report: reportInputOf(c.result, c.comparison, { decision: c.decision, fallbackRunUrl })
+    }))
+  };
+}
+
+// src/flows/consolidate/publish-consolidation.ts
+async function publishConsolidation(shards, publishing, side, deps) {
   const { logger } = deps;
-  const target = await eventTarget(ctx, inputs.prNumber, deps.api, "mode consolidate");
-  const headSha = target.headSha;
-  logger.info(`consolidate mode: publishing for ${target.basis}`);
-  const useStore = Boolean(inputs.store || inputs.storeBranch);
-  if (useStore && !deps.stores) {
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
-  }
-  const seed = inputs.seed ?? (ctx.runId && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : void 0);
-  const fromStore = async () => {
-    const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
-    try {
-      return await shardsInStore(store.reader, {
-        headSha,
-        ...inputs.planId ? { planId: inputs.planId } : {},
-        ...seed !== void 0 ? { seed } : {}
-      });
-    } finally {
-      await store?.close();
-    }
-  };
-  const gather2 = async () => {
-    const files = await readShardFiles(await findResultsFiles(resultsDir), logger);
-    return selectShards(files, useStore ? await fromStore() : [], inputs.planId);
-  };
-  const { selection, outstanding } = useStore && inputs.waitTimeoutS > 0 ? await waitForShards(
-    gather2,
-    { timeoutS: inputs.waitTimeoutS, pollS: POLL_S },
-    { logger, sleep: sleep6, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
-  ) : await gather2().then((s) => ({ selection: s, outstanding: outstandingShards(s.shards) }));
-  for (const note of selection.notes) logger.info(note);
-  if (selection.shards.length === 0) {
-    const where = [
-      `results.json under ${resultsDir}`,
-      ...useStore ? [
-        `shard runs in the store for head ${headSha.slice(0, 12)}${inputs.planId ? `, plan ${inputs.planId}` : ""}${seed !== void 0 ? `, seed ${seed}` : ""}${inputs.waitTimeoutS > 0 ? ` (waited ${inputs.waitTimeoutS} s)` : ""}`
-      ] : []
-    ];
-    throw new UserError(
-      `mode consolidate: no shards found (looked for ${where.join(" and ")}); the benchmark jobs need the input 'shard' (and 'store', or an uploaded results-dir downloaded here)`
-    );
-  }
-  if (outstanding.length > 0) logger.warn(`consolidating without ${outstanding.join("; ")}`);
-  for (const s of selection.shards) checkClaims(s.result, target, s.file);
-  logger.info(`consolidating ${selection.shards.map((s) => s.file).join(", ")}`);
-  const accepted = await acceptancesFor(target, inputs, deps);
-  const judged = judgeConsolidation(consolidateShards(selection.shards), inputs.failOn, accepted);
-  return publishConsolidation(judged, inputs, ctx, deps, resultsDir, target);
-};
-async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, target) {
-  const { logger, io } = deps;
-  const report = consolidatedReportInput(judged, ctx.runUrl);
+  const { resultsDir, target } = publishing;
+  const accepted = await acceptancesFor(target, publishing.post, deps);
+  const judged = judgeConsolidation(consolidateShards(shards), publishing.failOn, accepted);
+  const report = consolidatedReportInput(judged, publishing.runUrl);
   const notes = renderAcceptances(judged.decision);
   const comment = withCommentState(
-    underHeadline(renderConsolidatedComment(report, inputs.commentId), notes),
-    commentStateOf(judged.decision, target.headSha, ctx.runId)
+    underHeadline(renderConsolidatedComment(report, publishing.post.commentId), notes),
+    commentStateOf(judged.decision, target.headSha, publishing.runId)
   );
   await mkdir9(resultsDir, { recursive: true });
-  const reportFile = path50.join(resultsDir, REPORT_FILE);
+  const reportFile = path49.join(resultsDir, REPORT_FILE);
   await writeFile13(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path50.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path49.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile13(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
   }
-  await io.writeSummary(underHeadline(renderConsolidatedSummary(report), notes, 0));
+  await side.writeSummary(underHeadline(renderConsolidatedSummary(report), notes, 0));
   const { decision } = judged;
   const decisionFile = await writeDecision(resultsDir, decision);
-  setDecisionOutputs(
-    io,
-    decision,
-    judged.classes.map((c) => c.comparison),
-    decisionFile
-  );
-  io.setOutput("results-json", resultsFiles.join("\n"));
-  io.setOutput("report-markdown", reportFile);
+  const comparisons = judged.classes.map((c) => c.comparison);
+  side.setOutputs(decision, comparisons, { decisionFile, resultsFiles, reportFile });
   const n = judged.classes.length;
   logger.info(
     `${decision.outcome} over ${n} machine class${n === 1 ? "" : "es"}, plan ${judged.planId}: ${headlineText(decision)}`
   );
   await postToGitHub(
-    {
-      body: comment,
-      status: statusOf(decision, ctx.runUrl)
-    },
+    { body: comment, status: statusOf(decision, publishing.runUrl) },
     target,
-    inputs,
+    publishing.post,
     deps
   );
-  return outcomeOf(decision, resultsFiles[0], reportFile);
+  return { decision, resultsFile: resultsFiles[0], reportFile };
 }
-function sleep6(ms, signal) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-  });
-}
+
+// src/adapters/action/consolidate-mode.ts
+var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
+  const target = await eventTarget(vouchedEventOf(ctx), inputs.prNumber, deps.api, "mode consolidate");
+  deps.logger.info(`consolidate mode: publishing for ${target.basis}`);
+  const useStore = Boolean(inputs.store || inputs.storeBranch);
+  if (useStore && !deps.stores) {
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  }
+  const openStore2 = async () => await openActionStore(inputs, ctx.workspace, deps.stores, deps);
+  const seed = inputs.seed ?? (ctx.runId && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : void 0);
+  const sources = { resultsDir, planId: inputs.planId, seed, waitTimeoutS: inputs.waitTimeoutS };
+  const shards = await collectShards({ ...sources, ...useStore ? { openStore: openStore2 } : {} }, target, deps);
+  const publishing = publishingOf(inputs, ctx, target, resultsDir);
+  const published = await publishConsolidation(shards, publishing, outputSide(deps.io), deps);
+  return outcomeOf(published.decision, published.resultsFile, published.reportFile);
+};
 
 // src/adapters/action/nightly-mode.ts
 import { mkdir as mkdir11, writeFile as writeFile15 } from "node:fs/promises";
-import path53 from "node:path";
+import path52 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path52 from "node:path";
+import path51 from "node:path";
 import { writeFile as writeFile14 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
@@ -79935,12 +80060,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir10 } from "node:fs/promises";
-import path51 from "node:path";
+import path50 from "node:path";
 async function writeSite(dir, files) {
   await mkdir10(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path51.join(dir, f.file);
+    const target = path50.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -79956,7 +80081,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile14(path52.join(dir, ".nojekyll"), "");
+  await writeFile14(path51.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -80881,8 +81006,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps);
-  const resultsFile = path53.join(resultsDir, RESULTS_FILE);
-  const reportFile = path53.join(resultsDir, REPORT_FILE);
+  const resultsFile = path52.join(resultsDir, RESULTS_FILE);
+  const reportFile = path52.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
   const api = deps.api;
@@ -81033,7 +81158,7 @@ function nightlyHead(inputs, ctx, deps, head) {
   }
   return nightlyHeadOf(
     {
-      ...inputs.headBinDir ? { binDir: path53.resolve(inputs.headBinDir) } : {},
+      ...inputs.headBinDir ? { binDir: path52.resolve(inputs.headBinDir) } : {},
       commit: head,
       source: () => ({
         repo: sourceRepoOf(inputs, ctx),
@@ -81047,7 +81172,7 @@ function nightlyHead(inputs, ctx, deps, head) {
 
 // src/adapters/action/calibrate-mode.ts
 import { writeFile as writeFile16 } from "node:fs/promises";
-import path54 from "node:path";
+import path53 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -81127,7 +81252,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path54.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path53.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps);
@@ -81164,7 +81289,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path54.join(resultsDir, CALIBRATION_FILE);
+    const calibrationFile = path53.join(resultsDir, CALIBRATION_FILE);
     await writeFile16(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
@@ -81180,15 +81305,15 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path54.join(resultsDir, RESULTS_FILE));
+    io.setOutput("results-json", path53.join(resultsDir, RESULTS_FILE));
     const decision = calibrationDecision(outcome.result, calibration, inputs.failOn);
     return publishGate(
       io,
       decision,
       {
         dir: resultsDir,
-        resultsFile: path54.join(resultsDir, RESULTS_FILE),
-        reportFile: path54.join(resultsDir, REPORT_FILE)
+        resultsFile: path53.join(resultsDir, RESULTS_FILE),
+        reportFile: path53.join(resultsDir, REPORT_FILE)
       },
       (l) => logger.info(l)
     );
@@ -81197,9 +81322,48 @@ ${text2}\`\`\`
   }
 };
 
-// src/adapters/action/bisect-mode.ts
-import { mkdir as mkdir12, writeFile as writeFile17 } from "node:fs/promises";
-import path57 from "node:path";
+// src/flows/bisect/bisect-gate.ts
+function bisectDecision(outcome, failOn) {
+  const short3 = (sha) => sha.slice(0, 12);
+  if (outcome.kind === "found") {
+    return flowDecision({
+      flow: "bisect",
+      verdict: "regression",
+      failOn,
+      lead: "First bad commit found",
+      detail: `${short3(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short3(outcome.lastGood.sha)})`,
+      deciding: [outcome.firstBad.sha]
+    });
+  }
+  if (outcome.kind === "not-reproduced") {
+    const verdict2 = outcome.judgement.verdict;
+    return flowDecision({
+      flow: "bisect",
+      verdict: verdict2 === "inconclusive" ? "inconclusive" : verdict2,
+      failOn,
+      ...failOn === "inconclusive" ? { fails: "no first bad commit named: the regression did not reproduce" } : {},
+      lead: "Regression not reproduced",
+      detail: `the bad end measured ${verdict2} against the good end: no first bad commit to name`,
+      deciding: []
+    });
+  }
+  const undecided = `no first bad commit named: ${short3(outcome.undecided.sha)} stayed inconclusive`;
+  return flowDecision({
+    flow: "bisect",
+    verdict: "inconclusive",
+    failOn,
+    ...outcome.interrupted ? { incomplete: "the bisection was interrupted before it named a first bad commit" } : {},
+    ...failOn === "inconclusive" ? { fails: undecided } : {},
+    pending: true,
+    lead: "No first bad commit named",
+    detail: `one of ${outcome.candidates.length} commits after ${short3(outcome.lastGood.sha)}; ${short3(outcome.undecided.sha)} stayed inconclusive`,
+    deciding: outcome.candidates.map((c) => c.sha)
+  });
+}
+
+// src/flows/bisect/issue-bisection.ts
+import path54 from "node:path";
+init_errors();
 
 // src/flows/bisect/one-cell.ts
 init_errors();
@@ -81214,7 +81378,177 @@ function oneCell(workload, clients, field = "--clients") {
   return workload;
 }
 
-// src/adapters/action/bisect-markdown.ts
+// src/flows/bisect/issue-bisection.ts
+function bisectSkipReason(eventName, payload) {
+  if (eventName !== "issues") return void 0;
+  const action = payload.action;
+  const label = payload.label?.name;
+  if (action !== "labeled" || label !== BISECT_LABEL) {
+    return `the issues event is '${String(action)}'${label !== void 0 ? ` of label '${String(label)}'` : ""}, not the label '${BISECT_LABEL}' being added`;
+  }
+  return void 0;
+}
+async function issueBisectJob(request2, api) {
+  const trusted = await trustedIssueTarget(request2.issue, api);
+  if (request2.good || request2.bad) {
+    throw new UserError(
+      `mode bisect on an issue bisects the issue's commits: remove the inputs 'base-ref'/'head-ref' (they are for workflow_dispatch)`
+    );
+  }
+  const { target } = trusted;
+  const where = `issue #${trusted.issue}`;
+  const workload = await issueWorkload(target.workload, request2.workloads, where);
+  return {
+    good: target.good,
+    bad: target.bad,
+    names: { good: `${where}'s last good commit`, bad: `${where}'s first bad commit` },
+    workload: oneCell(workload, target.clients, `${where}'s clients`),
+    metric: target.metric,
+    issue: trusted.issue,
+    target,
+    basis: `${where} (series ${target.series}): ${target.workload}@${target.clients} ${target.metric}, good ${target.good.slice(0, 10)}, bad ${target.bad.slice(0, 10)}`
+  };
+}
+async function trustedIssueTarget(issue3, api) {
+  if (!issue3 || typeof issue3.number !== "number") {
+    throw new UserError("mode bisect: the 'issues' event payload names no issue");
+  }
+  const where = `issue #${issue3.number}`;
+  if (issue3.pull_request !== void 0) {
+    throw new UserError(`mode bisect: ${where} is a pull request, not a pgperf regression issue`);
+  }
+  if (!api) {
+    throw new UserError(
+      `mode bisect on ${where} checks that pgperf opened it and comments the result: pass 'github-token' (default \${{ github.token }}) with issues: write`
+    );
+  }
+  let login;
+  try {
+    login = await api.viewerLogin();
+  } catch (e) {
+    throw new UserError(
+      `mode bisect: cannot tell which login the token acts as (${errorMessage(e)}), so ${where} cannot be trusted`
+    );
+  }
+  const author = typeof issue3.user?.login === "string" ? issue3.user.login : "";
+  if (author !== login) {
+    throw new UserError(
+      `mode bisect: ${where} was opened by '${author}', not by '${login}' (the token's login that opens the regression issues); only pgperf's own regression issues are bisected`
+    );
+  }
+  const body = typeof issue3.body === "string" ? issue3.body : "";
+  const target = parseBisectMarker(body, where);
+  if (!body.includes(seriesMarker(target.series))) {
+    throw new UserError(
+      `mode bisect: ${where} has no pgperf:series marker for series ${target.series}: it is not a pgperf regression issue`
+    );
+  }
+  return { issue: issue3.number, target };
+}
+async function issueWorkload(name, workloads, where) {
+  if (workloads.given.length > 0) {
+    const loaded = await workloads.load();
+    const found = loaded.find((w) => w.name === name);
+    if (found) return found;
+    throw new UserError(
+      `${where} regressed in workload '${name}', which is not among the input 'workloads' (${loaded.map((w) => w.name).join(", ")}): add the file of workload '${name}' to 'workloads'`
+    );
+  }
+  let file2;
+  try {
+    file2 = workloads.fileOf(name);
+  } catch (e) {
+    throw new UserError(
+      `${where} regressed in workload '${name}', which is not shipped with pgperf: set the input 'workloads' to its file (${errorMessage(e)})`
+    );
+  }
+  const workload = await loadWorkloadFile(file2);
+  if (workload.name !== name) {
+    throw new UserError(
+      `${where} regressed in workload '${name}', but the shipped file ${path54.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+    );
+  }
+  return workload;
+}
+async function commentNotBisected(issue3, error63, runUrl, deps) {
+  const run3 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
+  await tolerateApiError(deps.logger, "issues: write", async () => {
+    await deps.api.createComment(
+      issue3,
+      `## pgperf bisect: \u274C not run
+
+${escapeMarkdown(error63.message)}${run3}
+`
+    );
+  });
+}
+async function commentBisection(issue3, markdown, deps) {
+  await tolerateApiError(deps.logger, "issues: write", async () => {
+    const posted = await deps.api.createComment(issue3, markdown);
+    deps.logger.info(`posted the bisection on issue #${issue3} (comment ${posted.id})`);
+  });
+}
+
+// src/flows/bisect/run-bisect-job.ts
+init_errors();
+import { mkdir as mkdir12, writeFile as writeFile17 } from "node:fs/promises";
+import path57 from "node:path";
+
+// src/flows/nightly/verify-bisect-target.ts
+init_errors();
+async function verifyBisectTarget(target, store, where) {
+  const series = buildSeries(await loadStoredRuns(store, [target.workload])).find(
+    (s) => s.id === target.series
+  );
+  if (!series) {
+    throw new UserError(
+      `${where}: its series ${target.series} is not in the results store ${store.description}; only regressions that nightly measured into this store are bisected`
+    );
+  }
+  const indexOf = (sha) => series.points.findIndex((p) => p.sha !== null && p.sha.startsWith(sha));
+  const good = indexOf(target.good);
+  const bad = indexOf(target.bad);
+  const missing = [
+    ...good < 0 ? [`good ${target.good.slice(0, 12)}`] : [],
+    ...bad < 0 ? [`bad ${target.bad.slice(0, 12)}`] : []
+  ];
+  if (missing.length > 0) {
+    throw new UserError(
+      `${where}: ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not a run of series ${target.series} in the results store ${store.description}; only commits nightly measured are bisected`
+    );
+  }
+  if (good >= bad) {
+    throw new UserError(
+      `${where}: in the results store, good ${target.good.slice(0, 12)} was not measured before bad ${target.bad.slice(0, 12)} in series ${target.series}`
+    );
+  }
+}
+
+// src/flows/bisect/bisect-job.ts
+init_errors();
+async function rangeBisectJob(inputs) {
+  const { workloads } = inputs;
+  if (!inputs.good || !inputs.bad) {
+    throw new UserError(
+      `mode bisect on a '${inputs.eventName || "workflow"}' event needs the commits: set 'base-ref' (a good commit) and 'head-ref' (a bad one, with base-ref in its history); or label a regression issue '${BISECT_LABEL}' to bisect its commits`
+    );
+  }
+  if (workloads.given.length !== 1) {
+    throw new UserError(
+      `mode bisect measures one workload: set 'workloads' to exactly one workload (a shipped name or a file), got ${workloads.given.length === 0 ? "none" : workloads.given.join(", ")}`
+    );
+  }
+  const [workload] = await workloads.load();
+  return {
+    good: inputs.good,
+    bad: inputs.bad,
+    names: { good: "input 'base-ref'", bad: "input 'head-ref'" },
+    workload: oneCell(workload, inputs.clients, "input 'clients'"),
+    basis: `inputs base-ref ${inputs.good} (good), head-ref ${inputs.bad} (bad), workload ${workload.name}`
+  };
+}
+
+// src/flows/bisect/bisect-markdown.ts
 init_metrics();
 function renderBisectMarkdown(r, links = {}) {
   const commit3 = (c2) => commitLink(c2.sha, links.repoUrl);
@@ -81250,6 +81584,40 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
   const cost = `Cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s), ${c.buildS} s), ${c.tests} A/B test(s) (${c.measureS} s measuring), ${c.totalS} s in total.` + (links.runUrl && safeUrl(links.runUrl) ? ` ${markdownLink("Workflow run", links.runUrl)}.` : "");
   return `${[headline2, "", design, "", ...table2, "", cost].join("\n")}
 `;
+}
+
+// src/flows/bisect/bisect-request.ts
+function bisectRequestOf(range, analysis, measure) {
+  const { adaptive } = measure;
+  return {
+    repo: measure.repo,
+    good: range.good,
+    bad: range.bad,
+    ...defined2({ names: range.names }),
+    cacheDir: measure.cacheDir,
+    extraOptions: measure.extraOptions,
+    workload: range.workload,
+    ...defined2({ rounds: measure.rounds, durationS: measure.durationS }),
+    ...adaptive ? {
+      adaptive: {
+        alpha: analysis.alpha,
+        maxRounds: adaptive.maxRounds,
+        ...defined2({ schedule: adaptive.schedule, spending: adaptive.spending })
+      }
+    } : {},
+    analysis,
+    tries: measure.tries ?? DEFAULT_TRIES,
+    ...defined2({
+      verifyBad: measure.verifyBad,
+      seed: measure.seed,
+      runAs: measure.runAs,
+      tmpDir: measure.tmpDir
+    }),
+    outDir: measure.outDir
+  };
+}
+function defined2(values) {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== void 0));
 }
 
 // src/flows/bisect/run-bisection.ts
@@ -81590,94 +81958,16 @@ function callOf(verdict2) {
   return "good";
 }
 
-// src/flows/bisect/bisect-gate.ts
-function bisectDecision(outcome, failOn) {
-  const short3 = (sha) => sha.slice(0, 12);
-  if (outcome.kind === "found") {
-    return flowDecision({
-      flow: "bisect",
-      verdict: "regression",
-      failOn,
-      lead: "First bad commit found",
-      detail: `${short3(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short3(outcome.lastGood.sha)})`,
-      deciding: [outcome.firstBad.sha]
-    });
-  }
-  if (outcome.kind === "not-reproduced") {
-    const verdict2 = outcome.judgement.verdict;
-    return flowDecision({
-      flow: "bisect",
-      verdict: verdict2 === "inconclusive" ? "inconclusive" : verdict2,
-      failOn,
-      ...failOn === "inconclusive" ? { fails: "no first bad commit named: the regression did not reproduce" } : {},
-      lead: "Regression not reproduced",
-      detail: `the bad end measured ${verdict2} against the good end: no first bad commit to name`,
-      deciding: []
-    });
-  }
-  const undecided = `no first bad commit named: ${short3(outcome.undecided.sha)} stayed inconclusive`;
-  return flowDecision({
-    flow: "bisect",
-    verdict: "inconclusive",
-    failOn,
-    ...outcome.interrupted ? { incomplete: "the bisection was interrupted before it named a first bad commit" } : {},
-    ...failOn === "inconclusive" ? { fails: undecided } : {},
-    pending: true,
-    lead: "No first bad commit named",
-    detail: `one of ${outcome.candidates.length} commits after ${short3(outcome.lastGood.sha)}; ${short3(outcome.undecided.sha)} stayed inconclusive`,
-    deciding: outcome.candidates.map((c) => c.sha)
-  });
-}
-
-// src/adapters/action/bisect-mode.ts
-init_errors();
-
-// src/flows/nightly/verify-bisect-target.ts
-init_errors();
-async function verifyBisectTarget(target, store, where) {
-  const series = buildSeries(await loadStoredRuns(store, [target.workload])).find(
-    (s) => s.id === target.series
-  );
-  if (!series) {
-    throw new UserError(
-      `${where}: its series ${target.series} is not in the results store ${store.description}; only regressions that nightly measured into this store are bisected`
-    );
-  }
-  const indexOf = (sha) => series.points.findIndex((p) => p.sha !== null && p.sha.startsWith(sha));
-  const good = indexOf(target.good);
-  const bad = indexOf(target.bad);
-  const missing = [
-    ...good < 0 ? [`good ${target.good.slice(0, 12)}`] : [],
-    ...bad < 0 ? [`bad ${target.bad.slice(0, 12)}`] : []
-  ];
-  if (missing.length > 0) {
-    throw new UserError(
-      `${where}: ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not a run of series ${target.series} in the results store ${store.description}; only commits nightly measured are bisected`
-    );
-  }
-  if (good >= bad) {
-    throw new UserError(
-      `${where}: in the results store, good ${target.good.slice(0, 12)} was not measured before bad ${target.bad.slice(0, 12)} in series ${target.series}`
-    );
-  }
-}
-
-// src/adapters/action/bisect-mode.ts
+// src/flows/bisect/run-bisect-job.ts
 var BISECT_FILE = "bisect.json";
-var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
-  const { logger, io } = deps;
-  checkBisectInputs(inputs);
-  const reportFile = path57.join(resultsDir, REPORT_FILE);
-  const bisectFile = path57.join(resultsDir, BISECT_FILE);
-  const skip = skipReason(ctx);
-  if (skip) {
-    logger.info(`mode bisect: ${skip}; nothing to do`);
-    io.setOutput("first-bad-commit", "");
-    return { verdict: "inconclusive", resultsFile: bisectFile, reportFile };
-  }
-  const job = await bisectJob(inputs, ctx, deps);
-  logger.info(`bisect: ${job.basis}`);
-  const store = await openInputStore(inputs, ctx.workspace, deps);
+function bisectFilesIn(dir) {
+  return { bisectFile: path57.join(dir, BISECT_FILE), reportFile: path57.join(dir, REPORT_FILE) };
+}
+function chooseBisectJob(request2, api) {
+  return request2.eventName === "issues" ? issueBisectJob(request2, api) : rangeBisectJob(request2);
+}
+async function bisectJobToFiles(job, options, deps) {
+  const { logger, store } = deps;
   let report;
   try {
     if (job.target) {
@@ -81690,91 +81980,84 @@ var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
       await verifyBisectTarget(job.target, store.reader, where);
     }
     const analysis = resolveAnalysis({
-      alpha: inputs.alpha,
-      thresholdPct: inputs.threshold,
+      ...options.analysis,
       ...job.metric ? { metric: job.metric } : {}
     });
+    const bisectDeps = {
+      runner: deps.runner,
+      logger,
+      ...deps.signal ? { signal: deps.signal } : {},
+      ...deps.searchPath !== void 0 ? { searchPath: deps.searchPath } : {},
+      ...store ? { archive: store.archive } : {}
+    };
     report = await logger.group(
       "Bisection",
-      () => runBisection(
-        {
-          repo: sourceRepoOf(inputs, ctx),
-          good: job.good,
-          bad: job.bad,
-          names: job.names,
-          cacheDir: deps.cacheDir,
-          extraOptions: inputs.buildOptions,
-          workload: job.workload,
-          ...inputs.rounds !== void 0 ? { rounds: inputs.rounds } : {},
-          ...inputs.duration !== void 0 ? { durationS: inputs.duration } : {},
-          ...inputs.maxRounds !== void 0 ? { adaptive: { alpha: analysis.alpha, maxRounds: inputs.maxRounds } } : {},
-          analysis,
-          tries: DEFAULT_TRIES,
-          ...inputs.seed !== void 0 ? { seed: inputs.seed } : {},
-          ...inputs.runAs !== void 0 ? { runAs: inputs.runAs } : {},
-          outDir: resultsDir
-        },
-        {
-          runner: deps.runner,
-          logger,
-          ...deps.signal ? { signal: deps.signal } : {},
-          ...deps.searchPath !== void 0 ? { searchPath: deps.searchPath } : {},
-          ...store ? { archive: store.archive } : {}
-        }
-      )
+      () => runBisection(bisectRequestOf(job, analysis, options.measure), bisectDeps)
     );
   } catch (e) {
     if (job.issue !== void 0 && deps.api && e instanceof UserError) {
-      const api2 = deps.api;
-      const issue3 = job.issue;
-      const run3 = ctx.runUrl ? ` (${markdownLink("run", ctx.runUrl)})` : "";
-      await tolerateApiError(logger, "issues: write", async () => {
-        await api2.createComment(
-          issue3,
-          `## pgperf bisect: \u274C not run
-
-${escapeMarkdown(e.message)}${run3}
-`
-        );
-      });
+      await commentNotBisected(job.issue, e, options.links.runUrl, { api: deps.api, logger });
     }
     throw e;
   } finally {
     await store?.close();
   }
-  const repoUrl = repoUrlOf(inputs, ctx);
-  const markdown = renderBisectMarkdown(report, {
-    ...repoUrl ? { repoUrl } : {},
-    ...ctx.runUrl ? { runUrl: ctx.runUrl } : {}
-  });
-  await mkdir12(resultsDir, { recursive: true });
+  const markdown = renderBisectMarkdown(report, options.links);
+  const { bisectFile, reportFile } = bisectFilesIn(options.measure.outDir);
+  await mkdir12(options.measure.outDir, { recursive: true });
   await writeFile17(bisectFile, `${JSON.stringify(report, null, 2)}
 `);
   await writeFile17(reportFile, markdown);
-  await io.writeSummary(markdown);
-  const o = report.outcome;
-  io.setOutput("first-bad-commit", o.kind === "found" ? o.firstBad.sha : "");
-  io.setOutput("bisect-outcome", o.kind);
-  io.setOutput("bisect-json", bisectFile);
-  io.setOutput("report-markdown", reportFile);
-  logger.info(
+  return { report, markdown, bisectFile, reportFile };
+}
+async function announceBisection(job, done, deps) {
+  const o = done.report.outcome;
+  deps.logger.info(
     o.kind === "found" ? `bisect: first bad commit ${o.firstBad.sha} "${o.firstBad.subject}"` : `bisect: no first bad commit named (${o.kind})`
   );
-  const api = deps.api;
-  if (job.issue !== void 0 && api) {
-    const issue3 = job.issue;
-    await tolerateApiError(logger, "issues: write", async () => {
-      const posted = await api.createComment(issue3, markdown);
-      logger.info(`posted the bisection on issue #${issue3} (comment ${posted.id})`);
-    });
+  if (job.issue !== void 0 && deps.api) {
+    await commentBisection(job.issue, done.markdown, { api: deps.api, logger: deps.logger });
   }
-  const decision = bisectDecision(o, inputs.failOn);
-  return publishGate(
-    io,
-    decision,
-    { dir: resultsDir, resultsFile: bisectFile, reportFile },
-    (l) => logger.info(l)
-  );
+}
+
+// src/adapters/action/bisect-mode.ts
+init_errors();
+var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
+  const { logger, io } = deps;
+  checkBisectInputs(inputs);
+  const skip = bisectSkipReason(ctx.eventName, ctx.payload);
+  if (skip) {
+    logger.info(`mode bisect: ${skip}; nothing to do`);
+    io.setOutput("first-bad-commit", "");
+    const { bisectFile, reportFile } = bisectFilesIn(resultsDir);
+    return { verdict: "inconclusive", resultsFile: bisectFile, reportFile };
+  }
+  const job = await bisectJob(inputs, ctx, deps);
+  logger.info(`bisect: ${job.basis}`);
+  const store = await openInputStore(inputs, ctx.workspace, deps);
+  const measure = {
+    repo: sourceRepoOf(inputs, ctx),
+    cacheDir: deps.cacheDir,
+    extraOptions: inputs.buildOptions,
+    rounds: inputs.rounds,
+    durationS: inputs.duration,
+    adaptive: inputs.maxRounds !== void 0 ? { maxRounds: inputs.maxRounds } : void 0,
+    seed: inputs.seed,
+    runAs: inputs.runAs,
+    outDir: resultsDir
+  };
+  const analysis = { alpha: inputs.alpha, thresholdPct: inputs.threshold };
+  const links = { repoUrl: repoUrlOf(inputs, ctx), runUrl: ctx.runUrl };
+  const done = await bisectJobToFiles(job, { analysis, measure, links }, { ...deps, store });
+  await io.writeSummary(done.markdown);
+  const o = done.report.outcome;
+  io.setOutput("first-bad-commit", o.kind === "found" ? o.firstBad.sha : "");
+  io.setOutput("bisect-outcome", o.kind);
+  io.setOutput("bisect-json", done.bisectFile);
+  io.setOutput("report-markdown", done.reportFile);
+  await announceBisection(job, done, deps);
+  const files = { dir: resultsDir, resultsFile: done.bisectFile, reportFile: done.reportFile };
+  return publishGate(io, bisectDecision(o, inputs.failOn), files, (l) => logger.info(l));
 };
 function checkBisectInputs(inputs) {
   refuseInputs(
@@ -81793,116 +82076,15 @@ function checkBisectInputs(inputs) {
     );
   }
 }
-function skipReason(ctx) {
-  if (ctx.eventName !== "issues") return void 0;
-  const action = ctx.payload.action;
-  const label = ctx.payload.label?.name;
-  if (action !== "labeled" || label !== BISECT_LABEL) {
-    return `the issues event is '${String(action)}'${label !== void 0 ? ` of label '${String(label)}'` : ""}, not the label '${BISECT_LABEL}' being added`;
-  }
-  return void 0;
-}
-async function bisectJob(inputs, ctx, deps) {
-  if (ctx.eventName === "issues") {
-    const target = await trustedIssueTarget(ctx, deps.api);
-    if (inputs.baseRef || inputs.headRef) {
-      throw new UserError(
-        `mode bisect on an issue bisects the issue's commits: remove the inputs 'base-ref'/'head-ref' (they are for workflow_dispatch)`
-      );
-    }
-    const where = `issue #${target.issue}`;
-    const workload2 = await issueWorkload(target.target.workload, inputs, ctx, deps.actionDir, where);
-    return {
-      good: target.target.good,
-      bad: target.target.bad,
-      names: { good: `${where}'s last good commit`, bad: `${where}'s first bad commit` },
-      workload: oneCell(workload2, target.target.clients, `${where}'s clients`),
-      metric: target.target.metric,
-      issue: target.issue,
-      target: target.target,
-      basis: `${where} (series ${target.target.series}): ${target.target.workload}@${target.target.clients} ${target.target.metric}, good ${target.target.good.slice(0, 10)}, bad ${target.target.bad.slice(0, 10)}`
-    };
-  }
-  if (!inputs.baseRef || !inputs.headRef) {
-    throw new UserError(
-      `mode bisect on a '${ctx.eventName || "workflow"}' event needs the commits: set 'base-ref' (a good commit) and 'head-ref' (a bad one, with base-ref in its history); or label a regression issue '${BISECT_LABEL}' to bisect its commits`
-    );
-  }
-  if (inputs.workloads.length !== 1) {
-    throw new UserError(
-      `mode bisect measures one workload: set 'workloads' to exactly one workload (a shipped name or a file), got ${inputs.workloads.length === 0 ? "none" : inputs.workloads.join(", ")}`
-    );
-  }
-  const [workload] = await loadInputWorkloads(inputs, ctx, deps.actionDir);
-  return {
-    good: inputs.baseRef,
-    bad: inputs.headRef,
-    names: { good: "input 'base-ref'", bad: "input 'head-ref'" },
-    workload: oneCell(workload, inputs.clients, "input 'clients'"),
-    basis: `inputs base-ref ${inputs.baseRef} (good), head-ref ${inputs.headRef} (bad), workload ${workload.name}`
+function bisectJob(inputs, ctx, deps) {
+  const workloads = {
+    given: inputs.workloads,
+    load: () => loadInputWorkloads(inputs, ctx, deps.actionDir),
+    fileOf: (name) => workloadPath(name, ctx.workspace, deps.actionDir)
   };
-}
-async function trustedIssueTarget(ctx, api) {
-  const issue3 = ctx.payload.issue;
-  if (!issue3 || typeof issue3.number !== "number") {
-    throw new UserError("mode bisect: the 'issues' event payload names no issue");
-  }
-  const where = `issue #${issue3.number}`;
-  if (issue3.pull_request !== void 0) {
-    throw new UserError(`mode bisect: ${where} is a pull request, not a pgperf regression issue`);
-  }
-  if (!api) {
-    throw new UserError(
-      `mode bisect on ${where} checks that pgperf opened it and comments the result: pass 'github-token' (default \${{ github.token }}) with issues: write`
-    );
-  }
-  let login;
-  try {
-    login = await api.viewerLogin();
-  } catch (e) {
-    throw new UserError(
-      `mode bisect: cannot tell which login the token acts as (${errorMessage(e)}), so ${where} cannot be trusted`
-    );
-  }
-  const author = typeof issue3.user?.login === "string" ? issue3.user.login : "";
-  if (author !== login) {
-    throw new UserError(
-      `mode bisect: ${where} was opened by '${author}', not by '${login}' (the token's login that opens the regression issues); only pgperf's own regression issues are bisected`
-    );
-  }
-  const body = typeof issue3.body === "string" ? issue3.body : "";
-  const target = parseBisectMarker(body, where);
-  if (!body.includes(seriesMarker(target.series))) {
-    throw new UserError(
-      `mode bisect: ${where} has no pgperf:series marker for series ${target.series}: it is not a pgperf regression issue`
-    );
-  }
-  return { issue: issue3.number, target };
-}
-async function issueWorkload(name, inputs, ctx, actionDir, where) {
-  if (inputs.workloads.length > 0) {
-    const loaded = await loadInputWorkloads(inputs, ctx, actionDir);
-    const found = loaded.find((w) => w.name === name);
-    if (found) return found;
-    throw new UserError(
-      `${where} regressed in workload '${name}', which is not among the input 'workloads' (${loaded.map((w) => w.name).join(", ")}): add the file of workload '${name}' to 'workloads'`
-    );
-  }
-  let file2;
-  try {
-    file2 = workloadPath(name, ctx.workspace, actionDir);
-  } catch (e) {
-    throw new UserError(
-      `${where} regressed in workload '${name}', which is not shipped with pgperf: set the input 'workloads' to its file (${errorMessage(e)})`
-    );
-  }
-  const workload = await loadWorkloadFile(file2);
-  if (workload.name !== name) {
-    throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path57.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
-    );
-  }
-  return workload;
+  const { eventName, payload } = ctx;
+  const refs = { good: inputs.baseRef, bad: inputs.headRef, clients: inputs.clients };
+  return chooseBisectJob({ eventName, issue: payload.issue, ...refs, workloads }, deps.api);
 }
 
 // src/adapters/action/command-mode.ts

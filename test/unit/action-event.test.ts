@@ -13,7 +13,8 @@ import {
   type ActionContext,
 } from '../../src/adapters/action/context.js';
 import { parseInputs } from '../../src/adapters/action/inputs.js';
-import { benchmarkTarget, eventTarget } from '../../src/adapters/action/trusted-target.js';
+import { benchmarkTarget, vouchedEventOf } from '../../src/adapters/action/trusted-target.js';
+import { eventTarget } from '../../src/flows/compare/publish-target.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { UserError } from '../../src/core/util/errors.js';
 
@@ -84,7 +85,7 @@ describe('a pull_request event whose payload names no usable PR', () => {
         () => pullRequestOf(c),
         () => benchmarkTarget(c, result, undefined),
         () => chooseCommits(c, inputs, undefined),
-        () => eventTarget(c, undefined, undefined, 'mode comment'),
+        () => eventTarget(vouchedEventOf(c), undefined, undefined, 'mode comment'),
       ];
       for (const attempt of attempts) {
         const e = await Promise.resolve()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildArmRefs, type BuildArmFlags } from '../../src/adapters/cli/commands/run.js';
+import { RUN_FLAG_NAMES, armOptionsOf, type BuildArmFlags } from '../../src/adapters/cli/commands/run.js';
+import { buildArmRefs } from '../../src/flows/compare/arm-source.js';
 import { collectString } from '../../src/adapters/cli/commands/build.js';
 
 const flags = (extra: Partial<BuildArmFlags & { arm: Array<{ label: string; binDir: string }> }>) => ({
@@ -12,14 +13,16 @@ const flags = (extra: Partial<BuildArmFlags & { arm: Array<{ label: string; binD
 
 describe('pgperf run --base/--head', () => {
   it('builds the two refs given', () => {
-    expect(buildArmRefs(flags({ base: 'master', head: 'feature' }))).toEqual({
+    expect(buildArmRefs(armOptionsOf(flags({ base: 'master', head: 'feature' })), RUN_FLAG_NAMES)).toEqual({
       base: 'master',
       head: 'feature',
     });
   });
 
   it('with only head patches, head is base plus the patches (the commitfest case)', () => {
-    expect(buildArmRefs(flags({ base: 'master', headPatch: ['v3-0001.patch'] }))).toEqual({
+    expect(
+      buildArmRefs(armOptionsOf(flags({ base: 'master', headPatch: ['v3-0001.patch'] })), RUN_FLAG_NAMES),
+    ).toEqual({
       base: 'master',
       head: 'master',
     });
@@ -34,7 +37,7 @@ describe('pgperf run --base/--head', () => {
       '--merge-base needs a --head that differs from --base',
     ],
   ])('refuses %j', (extra, message) => {
-    expect(() => buildArmRefs(flags(extra))).toThrow(message);
+    expect(() => buildArmRefs(armOptionsOf(flags(extra)), RUN_FLAG_NAMES)).toThrow(message);
   });
 
   it('--build-option accumulates', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientCounts, collectArm, collectSet, oneOf, positiveInt } from '../../src/adapters/cli/options.js';
-import { armsWithSettings } from '../../src/adapters/cli/commands/run.js';
+import { RUN_FLAG_NAMES } from '../../src/adapters/cli/commands/run.js';
+import { armsWithSettings } from '../../src/flows/compare/arm-source.js';
 import { CLIENT_COUNTS } from '../../src/core/bounds.js';
 
 describe('CLI flag parsers', () => {
@@ -50,7 +51,11 @@ describe('CLI flag parsers', () => {
 
   it('a --set for an unknown arm is refused', () => {
     expect(() =>
-      armsWithSettings([{ label: 'base', binDir: '/a' }], [{ arm: 'head', name: 'x', value: '1' }]),
+      armsWithSettings(
+        [{ label: 'base', binDir: '/a' }],
+        [{ arm: 'head', name: 'x', value: '1' }],
+        RUN_FLAG_NAMES,
+      ),
     ).toThrow('--set head:x=1: no arm is labelled "head" (arms: base)');
     expect(
       armsWithSettings(
@@ -59,6 +64,7 @@ describe('CLI flag parsers', () => {
           { label: 'head', binDir: '/a' },
         ],
         [{ arm: 'head', name: 'synchronous_commit', value: 'off' }],
+        RUN_FLAG_NAMES,
       ).map((a) => a.settings),
     ).toEqual([{}, { synchronous_commit: 'off' }]);
   });

@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildArmRefs, type BuildArmFlags } from '../../src/adapters/cli/commands/run.js';
+import { RUN_FLAG_NAMES, armOptionsOf, type BuildArmFlags } from '../../src/adapters/cli/commands/run.js';
+import { buildArmRefs } from '../../src/flows/compare/arm-source.js';
 import type { ArmFlag } from '../../src/adapters/cli/options.js';
 import type { ActionContext } from '../../src/adapters/action/context.js';
 import { runAction } from '../../src/adapters/action/run-action.js';
@@ -32,12 +33,14 @@ const flags = (extra: Partial<BuildArmFlags> & { arm?: ArmFlag[] }) => ({ ...NOT
 
 describe('pgperf run --cf', () => {
   it('builds cf/<id> against master, or against the --base given', () => {
-    expect(buildArmRefs(flags({ cf: '4711' }))).toEqual({
+    expect(buildArmRefs(armOptionsOf(flags({ cf: '4711' })), RUN_FLAG_NAMES)).toEqual({
       base: 'master',
       head: 'cf/4711',
       commitfest: { id: 4711, branch: 'cf/4711' },
     });
-    expect(buildArmRefs(flags({ cf: '4711', base: 'REL_18_STABLE' }))).toMatchObject({
+    expect(
+      buildArmRefs(armOptionsOf(flags({ cf: '4711', base: 'REL_18_STABLE' })), RUN_FLAG_NAMES),
+    ).toMatchObject({
       base: 'REL_18_STABLE',
       head: 'cf/4711',
     });
@@ -56,7 +59,7 @@ describe('pgperf run --cf', () => {
     [{ cf: '47 11' }, "got '47 11'"],
     [{ cf: '4711', arm: [{ label: 'x', binDir: '/b' }] }, '--arm and --base/--head both given'],
   ])('refuses %j', (extra, message) => {
-    expect(() => buildArmRefs(flags(extra))).toThrow(message);
+    expect(() => buildArmRefs(armOptionsOf(flags(extra)), RUN_FLAG_NAMES)).toThrow(message);
   });
 
   it('an entry id names the flag or input that gave it', () => {

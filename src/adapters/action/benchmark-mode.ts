@@ -6,13 +6,14 @@
  */
 import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
+import { armSourceOf, type ArmNames } from '../../flows/compare/arm-source.js';
+import { commitfestCommits, describeCommit } from '../../flows/compare/commit-choice.js';
 import { comparisonOf, type ComparisonNames } from '../../flows/compare/comparison-options.js';
 import { runComparison } from '../../flows/compare/compare-flow.js';
 import { logArchive, type ArmSource, type PipelineOutcome } from '../../flows/compare/pipeline.js';
 import { DEFAULT_SENTINEL_ROUNDS } from '../../flows/compare/stored-baseline.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
-import { buildRequestFor } from './build-arms.js';
-import { commitfestBuild, commitfestCommits } from './commitfest-commits.js';
+import { workflowRepoUrl } from './build-arms.js';
 import { chooseCommits, type ActionContext, type Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { publishComparison } from './publish-comparison.js';
@@ -21,8 +22,11 @@ import { openInputStore } from './store-setup.js';
 import { benchmarkTarget } from './trusted-target.js';
 import { loadInputWorkloads } from './workloads.js';
 
-/** How the Action spells the options the comparison's checks name (it has no schedule or spending input). */
-export const INPUT_NAMES: ComparisonNames = {
+/**
+ * How the Action spells the options the comparison's and the arms' checks name (it has no schedule,
+ * spending, settings, base patches or merge-base input).
+ */
+export const INPUT_NAMES: ComparisonNames & ArmNames = {
   maxRounds: "input 'max-rounds'",
   timeBudget: "input 'time-budget'",
   schedule: 'schedule',
@@ -35,6 +39,15 @@ export const INPUT_NAMES: ComparisonNames = {
   seed: "input 'seed'",
   cpuDmaLatency: "input 'cpu-dma-latency'",
   governor: "input 'governor'",
+  arms: "inputs 'base-bin-dir'/'head-bin-dir'",
+  settings: 'settings',
+  repo: "input 'repo'",
+  commitfest: "input 'commitfest-entry'",
+  base: "input 'base-ref'",
+  head: "input 'head-ref'",
+  basePatches: 'base patches',
+  headPatches: "input 'patches'",
+  mergeBase: 'merge-base',
 };
 
 export const runBenchmarkMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
@@ -52,7 +65,12 @@ async function benchmark(
 ): Promise<PipelineOutcome> {
   const { logger } = deps;
   const entry = inputs.commitfestEntry;
-  const commits = entry ? commitfestCommits(entry, inputs) : await chooseCommits(ctx, inputs, deps.api);
+  const commits: Commits = entry
+    ? {
+        ...commitfestCommits(entry, inputs.baseRef),
+        ...(inputs.prNumber !== undefined ? { prNumber: inputs.prNumber } : {}),
+      }
+    : await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit(commits.base)}; head: ${describeCommit(commits.head)}`);
   const workloads = await loadInputWorkloads({ workloads: inputs.workloads }, ctx, deps.actionDir);
   const { request, stored } = comparisonOf(
@@ -125,34 +143,41 @@ async function benchmark(
   }
 }
 
-/** The installs: the bin-dir inputs, or base and head built from source. */
+/** The installs: the bin-dir inputs, or base and head built from source (the arms' flow checks them). */
 async function armSource(
   commits: Commits,
   inputs: ActionInputs,
   ctx: ActionContext,
   deps: ActionDeps,
 ): Promise<ArmSource> {
-  if (inputs.baseBinDir && inputs.headBinDir) {
-    return {
-      kind: 'installed',
-      arms: [
-        { label: 'base', binDir: path.resolve(inputs.baseBinDir), settings: {} },
-        { label: 'head', binDir: path.resolve(inputs.headBinDir), settings: {} },
-      ],
-    };
+  const { baseBinDir, headBinDir, commitfestEntry: entry } = inputs;
+  const where = {
+    defaultRepo: workflowRepoUrl(ctx),
+    cwd: ctx.workspace,
+    cacheDir: async () => deps.cacheDir,
+  };
+  if (baseBinDir && headBinDir) {
+    const installed = [
+      { label: 'base', binDir: path.resolve(baseBinDir) },
+      { label: 'head', binDir: path.resolve(headBinDir) },
+    ];
+    return armSourceOf({ ...where, installed }, INPUT_NAMES);
   }
   if (!deps.build) {
     throw new UserError(
       "building PostgreSQL from source is not available here: set 'base-bin-dir' and 'head-bin-dir'",
     );
   }
-  const request = await buildRequestFor(ctx, commits, inputs, deps.cacheDir);
-  return {
-    kind: 'build',
-    request: inputs.commitfestEntry ? commitfestBuild(request, inputs, ctx) : request,
-  };
-}
-
-function describeCommit(c: { ref?: string; sha?: string; chosenBy: string }): string {
-  return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(' @ ') + ` (${c.chosenBy})`;
+  return armSourceOf(
+    {
+      ...where,
+      repo: inputs.repo,
+      // No merge-base asked: a PR's base is one already (from the API, recorded); an entry's always is.
+      base: commits.base.sha ?? commits.base.ref,
+      ...(entry ? { commitfest: entry } : { head: commits.head.sha ?? commits.head.ref }),
+      headPatches: inputs.patches.map((p) => path.resolve(ctx.workspace, p)),
+      buildOptions: inputs.buildOptions,
+    },
+    INPUT_NAMES,
+  );
 }

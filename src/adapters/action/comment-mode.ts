@@ -1,20 +1,22 @@
 /**
  * The Action's `mode: comment`: publishes an earlier benchmark job's results (a fork's artifact) with the
- * analysis settings that job chose and recorded, to the target GitHub vouches for (trusted-target.ts).
+ * analysis settings that job chose and recorded, to the target GitHub vouches for (publish-target.ts).
  */
 import path from 'node:path';
 import { analyse } from '../../flows/compare/analysis.js';
 import { RESULTS_FILE } from '../../flows/compare/pipeline.js';
+import { commentTarget } from '../../flows/compare/publish-target.js';
 import { readResults } from '../../store/read-results.js';
 import type { ActionMode } from './action-deps.js';
 import { publishComparison } from './publish-comparison.js';
-import { commentTarget } from './trusted-target.js';
+import { vouchedEventOf } from './trusted-target.js';
 
 export const runCommentMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   // A fork's artifact: checked as every results document is (duplicate samples, undeclared arms, ...).
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
-  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
+  const event = vouchedEventOf(ctx);
+  const target = await commentTarget(event, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
   return publishComparison({ result, comparison: analyse(result) }, target, inputs, ctx, deps, resultsDir);
 };

@@ -1,12 +1,13 @@
 /**
  * The gate of every Action mode, rendered from the flow's decision (src/core/compare/flow-decision.ts):
  * nothing here decides. decision.json written, the outputs verdict, outcome and decision-json (and a
- * comparison's worst-delta), the step's failure.
+ * comparison's worst-delta, results-json and report-markdown), the step's failure.
  */
 import type { GateDecision } from '../../core/compare/flow-decision.js';
 import { writeDecision } from '../../flows/compare/decide-run.js';
 import { extremeCell } from '../../core/compare/extreme-cell.js';
 import type { RunComparison } from '../../core/compare/types.js';
+import type { OutputSide } from '../../flows/compare/publish.js';
 import type { ActionIO, ActionOutcome } from './action-deps.js';
 import { headlineText } from '../../core/compare/flow-decision.js';
 
@@ -21,6 +22,18 @@ export function setDecisionOutputs(
   const worst = extremeCell(comparisons, 'worst', first?.metric)?.cell.deltaPct ?? undefined;
   setGateOutputs(io, decision, decisionFile);
   io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
+}
+
+/** The step's side of publishing a verdict: the job summary, the decision's outputs, results-json and report-markdown. */
+export function outputSide(io: ActionIO): OutputSide {
+  return {
+    writeSummary: (markdown) => io.writeSummary(markdown),
+    setOutputs: (decision, comparisons, files) => {
+      setDecisionOutputs(io, decision, comparisons, files.decisionFile);
+      io.setOutput('results-json', files.resultsFiles.join('\n'));
+      io.setOutput('report-markdown', files.reportFile);
+    },
+  };
 }
 
 /** The outputs every mode's decision sets: verdict, outcome, decision-json. */
@@ -43,11 +56,6 @@ export async function publishGate(
   setGateOutputs(io, decision, await writeDecision(files.dir, decision));
   log(`${decision.flow}: ${decision.outcome}: ${headlineText(decision)}`);
   return outcomeOf(decision, files.resultsFile, files.reportFile);
-}
-
-/** The commit status of the decision, linked to the run. */
-export function statusOf(decision: GateDecision, runUrl: string | undefined) {
-  return { ...decision.status, ...(runUrl ? { targetUrl: runUrl } : {}) };
 }
 
 /** What the mode returns: the verdict, and the step's failure when the gate fails. */

@@ -1,19 +1,29 @@
 /**
- * The Action's side of publishing a comparison's verdict (src/flows/compare/publish.ts): the accepted
- * trade-offs from the PR, the job summary and the outputs, the sticky comment and the commit status on the
- * target trusted-target.ts established. Used by modes benchmark and comment.
+ * The Action's side of publishing a verdict (src/flows/compare/publish.ts, and the consolidation's): the
+ * inputs and the workflow run as the flow's `Publishing`, the job summary and outputs through gate.ts, and
+ * the step's outcome. Used by modes benchmark, comment and consolidate.
  */
 import type { RunComparison } from '../../core/compare/types.js';
 import type { RunResult } from '../../core/results/types.js';
-import { publishVerdict } from '../../flows/compare/publish.js';
-import { acceptancesFor } from '../../flows/compare/acceptances.js';
+import { publishVerdict, type Publishing } from '../../flows/compare/publish.js';
+import type { PublishTarget } from '../../flows/compare/publish-target.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
-import { outcomeOf, setDecisionOutputs, statusOf } from './gate.js';
-import { postToGitHub } from './github-publish.js';
+import { outcomeOf, outputSide } from './gate.js';
 import type { ActionInputs } from './inputs.js';
 import { triggerNote } from './trigger.js';
-import type { PublishTarget } from './trusted-target.js';
+
+/** Where and how the job publishes: results-dir, fail-on, the target, comment, commit-status, comment-id. */
+export function publishingOf(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  target: PublishTarget,
+  resultsDir: string,
+): Publishing {
+  const { comment, commitStatus, commentId } = inputs;
+  const post = { comment, commitStatus, commentId };
+  return { resultsDir, failOn: inputs.failOn, target, post, runId: ctx.runId, runUrl: ctx.runUrl };
+}
 
 export async function publishComparison(
   run: { result: RunResult; comparison: RunComparison },
@@ -23,31 +33,11 @@ export async function publishComparison(
   deps: ActionDeps,
   resultsDir: string,
 ): Promise<ActionOutcome> {
-  const { io } = deps;
-  const { decision, resultsFile, reportFile } = await publishVerdict(
-    {
-      ...run,
-      resultsDir,
-      failOn: inputs.failOn,
-      commentId: inputs.commentId,
-      commentOn: inputs.commentOn,
-      headSha: target.headSha,
-      runId: ctx.runId,
-      fallbackRunUrl: ctx.runUrl,
-      note: triggerNote(target, ctx),
-    },
-    {
-      accepted: () => acceptancesFor(target, inputs, deps),
-      writeSummary: (markdown) => io.writeSummary(markdown),
-      setOutputs: (decision, comparison, files) => {
-        setDecisionOutputs(io, decision, comparison, files.decisionFile);
-        io.setOutput('results-json', files.resultsFile);
-        io.setOutput('report-markdown', files.reportFile);
-      },
-      post: (body, decision, runUrl) =>
-        postToGitHub({ body, status: statusOf(decision, runUrl) }, target, inputs, deps),
-    },
-    deps.logger,
-  );
-  return outcomeOf(decision, resultsFile, reportFile);
+  const verdict = {
+    ...publishingOf(inputs, ctx, target, resultsDir),
+    commentOn: inputs.commentOn,
+    note: triggerNote(target, ctx),
+  };
+  const published = await publishVerdict(run, verdict, outputSide(deps.io), deps);
+  return outcomeOf(published.decision, published.resultsFile, published.reportFile);
 }

@@ -6,7 +6,7 @@
 import { parsePgperfCommand } from '../../core/pgperf-command.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import type { ActionContext } from './context.js';
-import type { PublishTarget } from './trusted-target.js';
+import type { PublishTarget } from '../../flows/compare/publish-target.js';
 
 interface TriggerPayload {
   action?: unknown;

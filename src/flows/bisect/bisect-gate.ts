@@ -3,11 +3,26 @@
  * naming the first bad commit, or finding the regression does not reproduce, is a finished answer; a
  * narrowed range that no commit decided is undecided (pending; it fails only under fail-on inconclusive, as
  * does a regression that did not reproduce); an interrupted bisection could not complete. fail-on never
- * passes everything, as for a comparison.
+ * passes everything, as for a comparison. recordBisectDecision also writes it to decision.json in the
+ * bisection's directory (the CLI's; the Action's gate writes its own).
  */
+import { mkdir } from 'node:fs/promises';
 import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
 import type { FailOn } from '../../core/compare/policy.js';
+import { writeDecision } from '../compare/decide-run.js';
 import type { BisectOutcome } from './run-bisection.js';
+
+/** The decision of `outcome` under `failOn`, written to decision.json in `dir`. */
+export async function recordBisectDecision(
+  outcome: BisectOutcome,
+  failOn: FailOn,
+  dir: string,
+): Promise<GateDecision> {
+  const decision = bisectDecision(outcome, failOn);
+  await mkdir(dir, { recursive: true });
+  await writeDecision(dir, decision);
+  return decision;
+}
 
 export function bisectDecision(outcome: BisectOutcome, failOn: FailOn): GateDecision {
   const short = (sha: string) => sha.slice(0, 12);

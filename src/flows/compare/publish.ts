@@ -1,13 +1,14 @@
 /**
  * Publishing a comparison's verdict, the one sequence of the Action's benchmark and comment modes: the
  * accepted trade-offs read, the decision made, the report (the PR comment's markdown) and decision.json
- * written, the job summary, the outputs, then the sticky comment and the commit status. What GitHub does
- * with each is the adapter's, behind `VerdictSide`; the rules of what is written are here.
+ * written, the job summary, the outputs, then the sticky comment and the commit status (github-post.ts) on
+ * the target GitHub vouches for (publish-target.ts). The summary and the outputs are the adapter's, behind
+ * `OutputSide`; the rules of what is written and posted are here.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { headlineText, type Decision } from '../../core/compare/decision.js';
-import type { FailOn, GatePolicy } from '../../core/compare/policy.js';
+import type { FailOn } from '../../core/compare/policy.js';
 import type { RunComparison } from '../../core/compare/types.js';
 import { renderAcceptances } from '../../core/report/acceptance-markdown.js';
 import {
@@ -20,9 +21,11 @@ import { underHeadline } from '../../core/report/headline-notes.js';
 import { renderJobSummary, renderMarkdownReport } from '../../core/report/markdown.js';
 import { markdownLink } from '../../core/report/markdown-escape.js';
 import type { RunResult } from '../../core/results/types.js';
-import type { Logger } from '../../core/util/logger.js';
+import { acceptancesFor } from './acceptances.js';
 import { decideRun, writeDecision } from './decide-run.js';
+import { postToGitHub, statusOf, type PostDeps, type PostOptions } from './github-post.js';
 import { RESULTS_FILE } from './pipeline.js';
+import type { PublishTarget } from './publish-target.js';
 import { reportInputOf } from './report-input.js';
 
 /**
@@ -34,63 +37,63 @@ export const PENDING_NOTE = '> ⏳ ';
 /** The report's file name in the results directory (the PR comment's markdown). */
 export const REPORT_FILE = 'report.md';
 
-/** What the adapter does on GitHub's side while a verdict is published. */
-export interface VerdictSide {
-  /** The accepted trade-offs that count now (undefined: none, or none can be read). */
-  accepted(): Promise<GatePolicy['accepted']>;
+/** The step's side of publishing, the adapter's: the job summary and the outputs. */
+export interface OutputSide {
   writeSummary(markdown: string): Promise<void>;
-  /** The step's outputs of the decision and of the files written. */
+  /** The step's outputs of the decision and of the files written (a consolidation writes one per class). */
   setOutputs(
     decision: Decision,
-    comparison: RunComparison,
-    files: { decisionFile: string; resultsFile: string; reportFile: string },
+    comparisons: RunComparison | readonly RunComparison[],
+    files: { decisionFile: string; resultsFiles: readonly string[]; reportFile: string },
   ): void;
-  /**
-   * The sticky comment, as a function of the existing one's body (undefined when there is none; returning
-   * undefined leaves it as it is), and the commit status of the decision linked to `runUrl`.
-   */
-  post(
-    body: (existing: string | undefined) => string | undefined,
-    decision: Decision,
-    runUrl?: string,
-  ): Promise<void>;
 }
 
-export interface Verdict {
-  result: RunResult;
-  comparison: RunComparison;
+/** Where and how a verdict is published: the files, the gate, the PR and commit, the comment and status. */
+export interface Publishing {
+  /** Where the report and decision.json are written. */
   resultsDir: string;
   failOn: FailOn;
-  commentId: string;
-  /** always: write the comment on every run; change: only when the decision's outcome or verdict changed. */
-  commentOn: 'always' | 'change';
-  /** The commit the comment state and the status are about, when known. */
-  headSha?: string;
+  /** The PR and the commit GitHub vouches for (publish-target.ts). */
+  target: PublishTarget;
+  /** Whether the comment and the status are posted, and the comment's id. */
+  post: PostOptions;
+  /** The workflow run's id (in the comment's state). */
   runId?: string;
   /** The run's link when the results do not carry one. */
-  fallbackRunUrl?: string;
+  runUrl?: string;
+}
+
+export interface Verdict extends Publishing {
+  /** always: write the comment on every run; change: only when the decision's outcome or verdict changed. */
+  commentOn: 'always' | 'change';
   /** Markdown said under the headline before the accepted trade-offs (what started the run), or ''. */
   note: string;
 }
 
-/** Publishes `verdict`; the decision and the files written are returned for the step's outcome. */
+/**
+ * Publishes the comparison's verdict (see the module comment); the decision and the files written are
+ * returned for the step's outcome.
+ */
 export async function publishVerdict(
+  run: { result: RunResult; comparison: RunComparison },
   verdict: Verdict,
-  side: VerdictSide,
-  logger: Logger,
+  side: OutputSide,
+  deps: PostDeps,
 ): Promise<{ decision: Decision; resultsFile: string; reportFile: string }> {
-  const { result, comparison, resultsDir } = verdict;
-  const accepted = await side.accepted();
+  const { result, comparison } = run;
+  const { resultsDir, target } = verdict;
+  const { logger } = deps;
+  const accepted = await acceptancesFor(target, verdict.post, deps);
   const reportInput = reportInputOf(result, comparison, {
     decision: decideRun(result, comparison, verdict.failOn, accepted),
-    ...(verdict.fallbackRunUrl ? { fallbackRunUrl: verdict.fallbackRunUrl } : {}),
+    ...(verdict.runUrl ? { fallbackRunUrl: verdict.runUrl } : {}),
   });
   const { decision } = reportInput;
-  const state = verdict.headSha ? commentStateOf(decision, verdict.headSha, verdict.runId) : undefined;
+  const state = target.headSha ? commentStateOf(decision, target.headSha, verdict.runId) : undefined;
   const acceptances = renderAcceptances(decision);
   const notes = [...(verdict.note ? [verdict.note] : []), ...(acceptances ? [acceptances] : [])].join('\n');
   const rendered = underHeadline(
-    renderMarkdownReport({ ...reportInput, commentId: verdict.commentId }),
+    renderMarkdownReport({ ...reportInput, commentId: verdict.post.commentId }),
     notes,
   );
   const report = state ? withCommentState(rendered, state) : rendered;
@@ -101,25 +104,22 @@ export async function publishVerdict(
   await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
-  side.setOutputs(decision, comparison, { decisionFile, resultsFile, reportFile });
+  side.setOutputs(decision, comparison, { decisionFile, resultsFiles: [resultsFile], reportFile });
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
-  await side.post(
-    (existing) => {
-      // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
-      if (result.status !== 'complete') {
-        return existing ? supersededNote(existing, result, reportInput.runUrl) : report;
-      }
-      if (verdict.commentOn === 'change' && existing && state && !isNews(existing, state)) {
-        logger.info(
-          `comment-on change: the decision is still ${decision.outcome} (${decision.verdict}); the comment is left as it is`,
-        );
-        return undefined;
-      }
-      return report;
-    },
-    decision,
-    reportInput.runUrl,
-  );
+  const body = (existing: string | undefined) => {
+    // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
+    if (result.status !== 'complete') {
+      return existing ? supersededNote(existing, result, reportInput.runUrl) : report;
+    }
+    if (verdict.commentOn === 'change' && existing && state && !isNews(existing, state)) {
+      logger.info(
+        `comment-on change: the decision is still ${decision.outcome} (${decision.verdict}); the comment is left as it is`,
+      );
+      return undefined;
+    }
+    return report;
+  };
+  await postToGitHub({ body, status: statusOf(decision, reportInput.runUrl) }, target, verdict.post, deps);
   return { decision, resultsFile, reportFile };
 }
 

@@ -8,7 +8,7 @@ import type {
 import type { RangeCommit } from '../../../src/flows/bisect/commit-range.js';
 import { resolveAnalysis } from '../../../src/flows/compare/analysis.js';
 import { renderBisectText } from '../../../src/flows/bisect/bisect-text.js';
-import { renderBisectMarkdown } from '../../../src/adapters/action/bisect-markdown.js';
+import { renderBisectMarkdown } from '../../../src/flows/bisect/bisect-markdown.js';
 
 const c = (ch: string, subject: string) => ({ sha: ch.repeat(40), subject });
 const judged = (deltaPct: number, verdict: CommitJudgement['verdict'], pairs: number[]): CommitJudgement => ({

@@ -40,7 +40,7 @@ import {
 } from '../../../src/flows/nightly/regression-event.js';
 import { renderBisectText } from '../../../src/flows/bisect/bisect-text.js';
 import type { BisectReport, CommitJudgement } from '../../../src/flows/bisect/run-bisection.js';
-import { renderBisectMarkdown } from '../../../src/adapters/action/bisect-markdown.js';
+import { renderBisectMarkdown } from '../../../src/flows/bisect/bisect-markdown.js';
 import { planIssueActions } from '../../../src/flows/nightly/regression-issues.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../history/noisy-history.js';

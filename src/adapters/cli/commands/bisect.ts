@@ -1,7 +1,12 @@
-import { mkdir } from 'node:fs/promises';
+/**
+ * `pgperf bisect`: the first bad commit between a good and a bad one, each midpoint built and A/B-tested
+ * against good with the verdict engine of `pgperf run`. Exit 0 when a first bad commit is named, 1 when not
+ * (inconclusive, not reproduced), 2 on bad input.
+ */
 import path from 'node:path';
 import { Command } from 'commander';
-import { runBisection, type BisectRequest } from '../../../flows/bisect/run-bisection.js';
+import { runBisection } from '../../../flows/bisect/run-bisection.js';
+import { bisectRequestOf } from '../../../flows/bisect/bisect-request.js';
 import { DEFAULT_TRIES, oneCell } from '../../../flows/bisect/one-cell.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
 import { loadWorkload } from '../../../drivers/load-workload.js';
@@ -13,8 +18,7 @@ import { cliPipelineDeps } from '../pipeline-deps.js';
 import { signalExitCode } from '../../../machine/os/signals.js';
 import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
-import { bisectDecision } from '../../../flows/bisect/bisect-gate.js';
-import { writeDecision } from '../../../flows/compare/decide-run.js';
+import { recordBisectDecision } from '../../../flows/bisect/bisect-gate.js';
 import { reportGate } from '../report-gate.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
@@ -39,11 +43,6 @@ interface BisectFlags extends AnalysisFlags, AdaptiveFlags, FailOnFlags, Measure
   verbose: boolean;
 }
 
-/**
- * `pgperf bisect`: the first bad commit between a good and a bad one, each midpoint built and A/B-tested
- * against good with the verdict engine of `pgperf run`. Exit 0 when a first bad commit is named, 1 when not
- * (inconclusive, not reproduced), 2 on bad input.
- */
 export function bisectCommand(): Command {
   const command = new Command('bisect')
     .description(
@@ -108,54 +107,28 @@ export function bisectCommand(): Command {
     const adaptive = adaptiveFromFlags(flags, analysis.alpha, 0);
     await checkOutDir(flags.out);
     await checkTmpDir(flags.tmpDir);
-    const request: BisectRequest = {
+    // The flags the flow names alike (good, bad, rounds, tries, verifyBad, seed, runAs, tmpDir) pass as they are.
+    const request = bisectRequestOf({ ...flags, workload }, analysis, {
+      ...flags,
       repo: parseRepo(flags.repo, process.cwd()),
-      good: flags.good,
-      bad: flags.bad,
       cacheDir: await checkedCacheDir(flags.cacheDir),
       extraOptions: flags.buildOption,
-      workload,
-      ...(flags.rounds !== undefined ? { rounds: flags.rounds } : {}),
-      ...(flags.duration !== undefined ? { durationS: flags.duration } : {}),
-      ...(adaptive
-        ? {
-            adaptive: {
-              alpha: analysis.alpha,
-              maxRounds: adaptive.plan.maxRounds,
-              ...(flags.schedule ? { schedule: flags.schedule } : {}),
-              ...(flags.spending ? { spending: flags.spending } : {}),
-            },
-          }
-        : {}),
-      analysis,
-      tries: flags.tries,
-      verifyBad: flags.verifyBad,
-      ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-      ...(flags.runAs !== undefined ? { runAs: flags.runAs } : {}),
-      ...(flags.tmpDir !== undefined ? { tmpDir: flags.tmpDir } : {}),
+      durationS: flags.duration,
+      adaptive: adaptive && { ...flags, maxRounds: adaptive.plan.maxRounds },
       outDir: path.resolve(flags.out, `bisect-${new Date().toISOString().replace(/[:.]/g, '-')}`),
-    };
+    });
     // Every A/B test is saved, so the measurements of a long bisection outlive its directory.
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
-    let report;
-    try {
-      report = await withInterrupt(logger, (signal) => {
-        // Bisection builds one commit at a time with its own builder; the rest is the CLI's usual deps.
-        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal);
-        return runBisection(request, { ...deps, ...(store ? { archive: store } : {}) });
-      });
-    } finally {
-      await store?.close();
-    }
+    const report = await withInterrupt(logger, (signal) => {
+      // Bisection builds one commit at a time with its own builder; the rest is the CLI's usual deps.
+      const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal);
+      return runBisection(request, { ...deps, ...(store ? { archive: store } : {}) });
+    }).finally(() => store?.close());
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderBisectText(report));
-    const decision = bisectDecision(report.outcome, flags.failOn);
-    await mkdir(request.outDir, { recursive: true });
-    await writeDecision(request.outDir, decision);
+    const decision = await recordBisectDecision(report.outcome, flags.failOn, request.outDir);
     reportGate(decision, logger);
-    if (report.outcome.kind === 'undecided' && report.outcome.interrupted) {
-      process.exitCode = signalExitCode('SIGINT'); // stopped by Ctrl-C after a run kept what it measured
-    } else if (process.exitCode === undefined) {
-      process.exitCode = decision.exitCode;
-    }
+    // Stopped by Ctrl-C after a run kept what it measured: the signal's exit code.
+    const interrupted = report.outcome.kind === 'undecided' && report.outcome.interrupted;
+    process.exitCode = interrupted ? signalExitCode('SIGINT') : (process.exitCode ?? decision.exitCode);
   });
 }

@@ -1,11 +1,10 @@
 import { Command, Option } from 'commander';
 import { consolidateShards } from '../../../flows/consolidate/consolidate.js';
+import { consolidatedReportInput, judgeConsolidation } from '../../../flows/consolidate/consolidation.js';
 import {
-  consolidatedReportInput,
-  describeMachineClass,
-  judgeConsolidation,
-} from '../../../flows/consolidate/consolidation.js';
-import { decisionLine, renderComparisonText } from '../../../core/report/comparison-text.js';
+  renderConsolidationJson,
+  renderConsolidationText,
+} from '../../../flows/consolidate/consolidation-text.js';
 import { renderConsolidatedComment } from '../../../core/report/consolidated-markdown.js';
 import { readResults } from '../../../store/read-results.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
@@ -38,29 +37,11 @@ export function consolidateCommand(): Command {
     for (const file of files) docs.push({ file, result: await readResults(file) });
     const judged = judgeConsolidation(consolidateShards(docs), flags.failOn);
     process.exitCode = judged.decision.exitCode;
-    if (flags.format === 'markdown') {
-      process.stdout.write(renderConsolidatedComment(consolidatedReportInput(judged), flags.commentId));
-      return;
-    }
-    if (flags.format === 'json') {
-      const classes = judged.classes.map((c) => ({
-        fingerprint: c.fingerprint,
-        decision: c.decision,
-        comparison: c.comparison,
-      }));
-      process.stdout.write(`${JSON.stringify({ decision: judged.decision, classes }, null, 2)}\n`);
-      return;
-    }
-    const n = judged.classes.length;
-    const out: string[] = [
-      `${decisionLine(judged.decision)} (${n} machine class${n === 1 ? '' : 'es'}, plan ${judged.planId}, ${judged.count} shards)`,
-      '',
-    ];
-    for (const c of judged.classes) {
-      const shards = `shards ${c.present.join(', ')} of ${judged.count}${c.missing.length ? `; MISSING ${c.missing.join(', ')}` : ''}`;
-      out.push(`== machine class ${c.fingerprint} (${describeMachineClass(c)}; ${shards})`, '');
-      out.push(renderComparisonText(c.comparison, c.decision));
-    }
-    process.stdout.write(`${out.join('\n')}\n`);
+    const render = {
+      markdown: () => renderConsolidatedComment(consolidatedReportInput(judged), flags.commentId),
+      json: () => renderConsolidationJson(judged),
+      text: () => renderConsolidationText(judged),
+    }[flags.format];
+    process.stdout.write(render());
   });
 }

@@ -1,11 +1,17 @@
+/**
+ * `pgperf run`: its flags, read once into the comparison's options (checked and made the pipeline's request
+ * in src/flows/compare/comparison-options.ts, the arms in arm-source.ts), then the run.
+ */
 import { Command, Option } from 'commander';
-import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
-import { readPatches } from '../../../postgres/builds/patches.js';
-import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
-import { CFBOT_REPO, commitfestEntryOf, commitfestRefs } from '../../../postgres/builds/commitfest.js';
-import type { CommitfestEntry } from '../../../core/results/types.js';
+import { DEFAULT_REPO } from '../../../postgres/builds/source.js';
+import { CFBOT_REPO, commitfestEntryOf } from '../../../postgres/builds/commitfest.js';
 import { loadWorkloads } from '../../../drivers/load-workload.js';
-import type { ArmSource } from '../../../flows/compare/pipeline.js';
+import {
+  armSourceOf,
+  storedBaselineArmSource,
+  type ArmNames,
+  type ArmOptions,
+} from '../../../flows/compare/arm-source.js';
 import { parseShardSpec } from '../../../run/shards.js';
 import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../../flows/compare/stored-baseline.js';
 import { comparisonOf, type ComparisonNames } from '../../../flows/compare/comparison-options.js';
@@ -21,7 +27,7 @@ import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../an
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
-import { checkArmCount, checkOutDir, checkTmpDir } from '../validate.js';
+import { checkOutDir, checkTmpDir } from '../validate.js';
 import { DEFAULT_CONFIRM_ROUNDS } from '../../../core/compare/confirmation.js';
 import { CLIENTS, CLIENT_COUNTS, EXTRA_ROUNDS, rangeText } from '../../../core/bounds.js';
 import {
@@ -272,8 +278,8 @@ function addStoreOptions(command: Command): Command {
     );
 }
 
-/** How `pgperf run` spells the options the comparison's checks name. */
-export const RUN_FLAG_NAMES: ComparisonNames = {
+/** How `pgperf run` spells the options the comparison's and the arms' checks name. */
+export const RUN_FLAG_NAMES: ComparisonNames & ArmNames = {
   ...ADAPTIVE_FLAG_NAMES,
   adaptive: '--max-rounds/--time-budget',
   rounds: '--rounds',
@@ -282,6 +288,15 @@ export const RUN_FLAG_NAMES: ComparisonNames = {
   seed: '--seed',
   cpuDmaLatency: '--cpu-dma-latency',
   governor: '--governor',
+  arms: '--arm',
+  settings: '--set',
+  repo: '--repo',
+  commitfest: '--cf',
+  base: '--base',
+  head: '--head',
+  basePatches: '--base-patch',
+  headPatches: '--head-patch',
+  mergeBase: '--merge-base',
 };
 
 /** The command's action: the flags as the comparison's options (checked in comparisonOf), then the run. */
@@ -293,9 +308,13 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
   if (baseline.kind === 'stored' && flags.store === false) {
     throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
   }
+  const arms = armOptionsOf(flags);
   const { request, stored } = comparisonOf(
     {
-      arms: baseline.kind === 'stored' ? storedBaselineArms(flags) : await armSource(flags),
+      arms:
+        baseline.kind === 'stored'
+          ? storedBaselineArmSource(arms, RUN_FLAG_NAMES)
+          : await armSourceOf(arms, RUN_FLAG_NAMES),
       workloads,
       ...(flags.clients ? { clients: flags.clients } : {}),
       instructions: flags.instructions,
@@ -327,7 +346,8 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
       dataChecksums: flags.dataChecksums,
       tmpDir: flags.tmpDir,
       controls: { cpuDmaLatencyUs: flags.cpuDmaLatency, governor: flags.governor, root: flags.sysfsRoot },
-      ...commitfestSourceOf(flags),
+      // --cf ID: the entry, recorded in the results (`source.commitfest`) and named by the reports.
+      ...(flags.cf !== undefined ? { source: { commitfest: commitfestEntryOf(flags.cf, '--cf') } } : {}),
     },
     RUN_FLAG_NAMES,
   );
@@ -351,12 +371,6 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
   }
 }
 
-/** --cf ID: the entry, recorded in the results (`source.commitfest`) and named by the reports. */
-function commitfestSourceOf(flags: RunFlags) {
-  if (flags.cf === undefined) return {};
-  return { source: { commitfest: commitfestEntryOf(flags.cf, '--cf') } };
-}
-
 /** --shard I/N, parsed. */
 function shardSpec(text: string): { index: number; count: number } {
   try {
@@ -366,116 +380,21 @@ function shardSpec(text: string): { index: number; count: number } {
   }
 }
 
-/** --baseline stored: one installed arm, head; base comes from the store. */
-function storedBaselineArms(flags: RunFlags): ArmSource {
-  if (wantsBuild(flags)) {
-    throw new UserError(
-      '--baseline stored compares an installed head: give --arm head=BINDIR, not --base/--head',
-    );
-  }
-  const arms = flags.arm ?? [];
-  if (arms.length !== 1) {
-    throw new UserError(
-      `--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (got ${arms.length})`,
-    );
-  }
-  return { kind: 'installed', arms: armsWithSettings(arms, flags.set) };
-}
-
-/** The arms: bin dirs (--arm, with their --set settings), or base and head to build from source. */
-async function armSource(flags: RunFlags): Promise<ArmSource> {
-  if (wantsBuild(flags)) {
-    if (flags.set.length) {
-      throw new UserError(
-        '--set applies to --arm arms; with --base/--head both arms share one configuration',
-      );
-    }
-    return { kind: 'build', request: await buildRequest(flags) };
-  }
-  const arms = flags.arm ?? [];
-  checkArmCount(arms.length);
-  if (arms.length === 0) {
-    throw new UserError(
-      'nothing to run: give the arms as --arm LABEL=BINDIR (two or more), or build them with --base REF --head REF [--repo URL|PATH]',
-    );
-  }
-  return { kind: 'installed', arms: armsWithSettings(arms, flags.set) };
-}
-
-function wantsBuild(flags: RunFlags): boolean {
-  return Boolean(
-    flags.base ??
-    flags.head ??
-    (flags.cf || flags.repo || flags.headPatch.length || flags.basePatch.length || flags.mergeBase),
-  );
-}
-
-/** The refs to build, checked: --base, and --head (or --base again when only head patches differ). */
-export function buildArmRefs(flags: BuildArmFlags & { arm?: ArmFlag[] }): {
-  base: string;
-  head: string;
-  /** Set by --cf: the base is the merge-base, and the entry is recorded. */
-  commitfest?: CommitfestEntry;
-} {
-  if (flags.arm?.length) {
-    throw new UserError(
-      '--arm and --base/--head both given: compare either installed bin dirs (--arm) or builds from source (--base/--head)',
-    );
-  }
-  if (flags.cf !== undefined) return commitfestArmRefs(flags, flags.cf);
-  if (!flags.base) {
-    throw new UserError(
-      '--base REF is required to build the arms from source (with --head REF and/or --head-patch FILE)',
-    );
-  }
-  const head = flags.head ?? (flags.headPatch.length ? flags.base : undefined);
-  if (!head) {
-    throw new UserError(
-      `--base ${flags.base}: give --head REF, or --head-patch FILE to compare ${flags.base} with itself plus patches`,
-    );
-  }
-  if (flags.mergeBase && head === flags.base) {
-    throw new UserError('--merge-base needs a --head that differs from --base');
-  }
-  return { base: flags.base, head };
-}
-
-/** --cf ID: head the entry's branch cf/<id>, base its merge-base with --base (default master). */
-function commitfestArmRefs(flags: BuildArmFlags, id: string) {
-  if (flags.head !== undefined) {
-    throw new UserError(
-      `--cf ${id} and --head ${flags.head} both given: with --cf, head is the entry's branch cf/${id}`,
-    );
-  }
-  const refs = commitfestRefs(commitfestEntryOf(id, '--cf'), flags.base);
-  return { base: refs.baseRef, head: refs.headRef, commitfest: refs.entry };
-}
-
-/** What to build: base, then head (sharing ccache), as the arms "base" and "head". */
-async function buildRequest(flags: RunFlags): Promise<ComparisonRequest> {
-  const refs = buildArmRefs(flags);
+/** The arm flags as the arms' plain options (checked in armSourceOf). */
+export function armOptionsOf(flags: BuildArmFlags & { arm?: ArmFlag[]; set?: SetFlag[] }): ArmOptions {
   return {
-    repo: parseRepo(flags.repo ?? (refs.commitfest ? CFBOT_REPO : DEFAULT_REPO), process.cwd()),
-    baseRef: refs.base,
-    headRef: refs.head,
-    mergeBase: flags.mergeBase || refs.commitfest !== undefined,
-    basePatches: await readPatches(flags.basePatch, '--base-patch'),
-    headPatches: await readPatches(flags.headPatch, '--head-patch'),
-    extraOptions: flags.buildOption,
-    cacheDir: await checkedCacheDir(flags.cacheDir),
+    installed: flags.arm,
+    settings: flags.set,
+    repo: flags.repo,
+    defaultRepo: DEFAULT_REPO,
+    cwd: process.cwd(),
+    base: flags.base,
+    head: flags.head,
+    commitfest: flags.cf,
+    basePatches: flags.basePatch,
+    headPatches: flags.headPatch,
+    mergeBase: flags.mergeBase,
+    buildOptions: flags.buildOption,
+    cacheDir: () => checkedCacheDir(flags.cacheDir),
   };
-}
-
-export function armsWithSettings<A extends ArmFlag>(arms: A[], sets: SetFlag[]) {
-  for (const s of sets) {
-    if (!arms.some((a) => a.label === s.arm)) {
-      throw new UserError(
-        `--set ${s.arm}:${s.name}=${s.value}: no arm is labelled "${s.arm}" (arms: ${arms.map((a) => a.label).join(', ')})`,
-      );
-    }
-  }
-  return arms.map((a) => ({
-    ...a,
-    settings: Object.fromEntries(sets.filter((s) => s.arm === a.label).map((s) => [s.name, s.value])),
-  }));
 }

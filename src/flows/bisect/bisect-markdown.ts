@@ -7,9 +7,10 @@
 import { formatDeltaCi } from '../../core/compare/format.js';
 import { commitLink, escapeMarkdown, markdownLink, safeUrl } from '../../core/report/markdown-escape.js';
 import { METRICS } from '../../core/results/metrics.js';
-import type { RangeCommit } from '../../flows/bisect/commit-range.js';
-import type { BisectReport } from '../../flows/bisect/run-bisection.js';
+import type { RangeCommit } from './commit-range.js';
+import type { BisectReport } from './run-bisection.js';
 
+/** Where the markdown links: commits and the workflow run. */
 export interface BisectLinks {
   /** Commits link to <repoUrl>/commit/<sha>. */
   repoUrl?: string;
