@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContext } from '../../src/adapters/action/context.js';
 import { parseInputs } from '../../src/adapters/action/inputs.js';
 import { main } from '../../src/adapters/cli/commands/main.js';
-import { checkArmCount, checkOutDir, checkSetArms, checkTmpDir } from '../../src/adapters/cli/validate.js';
+import { checkOutDir, checkTmpDir } from '../../src/adapters/cli/validate.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { shippedWorkloadFile } from '../../src/drivers/shipped-workloads.js';
 import { parsePgperfCommand } from '../../src/core/pgperf-command.js';
@@ -225,11 +225,26 @@ const cliCases: Case[] = [
     () => cli(['run', '--arm', `a=${bin}`, '--arm', `b=${bin}`, '--workload', dir]),
     /--workload: '.*bad-input-.*' is a directory, not a workload file/,
   ],
-  ['a single --arm', () => checkArmCount(1), /--arm given once: a comparison needs two or more arms/],
+  [
+    'a single --arm',
+    () => cli(['run', '--arm', `base=${bin}`, '--workload', 'select-only']),
+    /--arm given once: a comparison needs two or more arms/,
+  ],
   [
     '--set for an unknown arm',
-    () => checkSetArms([{ arm: 'hed', name: 'work_mem' }], ['base', 'head']),
-    /--set hed:work_mem: no arm is labelled "hed" \(arms: base, head\)/,
+    () =>
+      cli([
+        'run',
+        '--arm',
+        `base=${bin}`,
+        '--arm',
+        `head=${bin}`,
+        '--workload',
+        'select-only',
+        '--set',
+        'hed:work_mem=64MB',
+      ]),
+    /--set hed:work_mem=64MB: no arm is labelled "hed" \(arms: base, head\)/,
   ],
 ];
 

@@ -2,6 +2,7 @@
  * What the action knows about the workflow run (from the runner's environment and the event payload),
  * parsed once by the adapter, and the choice of base and head commits.
  */
+import type { CommitChoice } from '../../flows/compare/commit-choice.js';
 import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { GitHubApi } from '../../github/api.js';
@@ -26,13 +27,7 @@ export interface ActionContext {
   workspace: string;
 }
 
-export interface CommitChoice {
-  label: 'base' | 'head';
-  ref?: string;
-  sha?: string;
-  /** How the commit was chosen, said in the report. */
-  chosenBy: string;
-}
+export type { CommitChoice };
 
 export interface Commits {
   base: CommitChoice;

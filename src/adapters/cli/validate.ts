@@ -37,23 +37,3 @@ export async function checkOutDir(
 ): Promise<void> {
   await checkWritableDirectory(dir, { what: flag, expected });
 }
-
-/** Comparing needs two arms or more; one arm is refused (it would compare nothing). */
-export function checkArmCount(count: number): void {
-  if (count === 1) {
-    throw new UserError(
-      '--arm given once: a comparison needs two or more arms (e.g. --arm base=/usr/lib/postgresql/15/bin --arm head=/opt/pg/bin)',
-    );
-  }
-}
-
-/** --set ARM:... must name an arm, so that no setting is recorded but never applied. */
-export function checkSetArms(sets: Array<{ arm: string; name: string }>, labels: string[]): void {
-  for (const s of sets) {
-    if (!labels.includes(s.arm)) {
-      throw new UserError(
-        `--set ${s.arm}:${s.name}: no arm is labelled "${s.arm}" (arms: ${labels.join(', ') || 'none'})`,
-      );
-    }
-  }
-}

@@ -7,10 +7,11 @@ import { commitfestRefs } from '../../postgres/builds/commitfest.js';
 import type { CommitfestEntry } from '../../core/results/types.js';
 
 /** One commit of a comparison: its ref and/or sha, and how it was chosen (said in the report). */
-interface CommitChoice {
+export interface CommitChoice {
   label: 'base' | 'head';
   ref?: string;
   sha?: string;
+  /** How the commit was chosen, said in the report. */
   chosenBy: string;
 }
 
