@@ -61350,28 +61350,29 @@ function group(name, fn) {
 // src/adapters/action/context.ts
 init_errors();
 import { readFile } from "node:fs/promises";
-var PULL_REQUEST_EVENTS = /* @__PURE__ */ new Set([
-  "pull_request",
-  "pull_request_target",
-  "pull_request_review",
-  "pull_request_review_comment"
-]);
-function pullRequestOf(ctx) {
-  const pr = ctx.payload.pull_request;
-  const missing = [
-    typeof pr?.number === "number" ? "" : "pull_request.number",
-    typeof pr?.head?.sha === "string" && pr.head.sha ? "" : "pull_request.head.sha",
-    typeof pr?.base?.sha === "string" && pr.base.sha ? "" : "pull_request.base.sha"
-  ].filter(Boolean);
-  if (missing.length === 0) return pr;
-  if (!PULL_REQUEST_EVENTS.has(ctx.eventName) && pr === void 0) return void 0;
-  const where = ctx.eventPath ? `the event payload GITHUB_EVENT_PATH ${ctx.eventPath}` : "the event payload (GITHUB_EVENT_PATH is not set)";
-  throw new UserError(
-    `the '${ctx.eventName}' event is about a pull request, but ${where} has no ${missing.join(", ")}; expected the payload GitHub writes for a pull request`
-  );
+
+// src/postgres/builds/commitfest.ts
+init_errors();
+var CFBOT_REPO = "https://github.com/postgresql-cfbot/postgresql.git";
+var CF_DEFAULT_BASE = "master";
+function commitfestEntryOf(id, what) {
+  const text2 = id.trim();
+  if (!/^[1-9][0-9]{0,8}$/.test(text2)) {
+    throw new UserError(
+      `${what} must be a commitfest entry id (a positive integer, as in https://commitfest.postgresql.org/patch/4711/), got '${id}'`
+    );
+  }
+  const n = Number(text2);
+  return { id: n, branch: `cf/${n}` };
 }
-async function chooseCommits(ctx, inputs, api) {
-  const pr = pullRequestOf(ctx);
+function commitfestRefs(entry, baseRef) {
+  return { entry, baseRef: baseRef ?? CF_DEFAULT_BASE, headRef: entry.branch, mergeBase: true };
+}
+
+// src/flows/compare/commit-choice.ts
+init_errors();
+async function chooseCommitsOf(event, inputs, api) {
+  const pr = event.pullRequest;
   const prNumber = inputs.prNumber ?? pr?.number;
   const explicit2 = (label, ref) => ({
     label,
@@ -61415,8 +61416,43 @@ async function chooseCommits(ctx, inputs, api) {
     return { base: given("base", inputs.baseBinDir), head: given("head", inputs.headBinDir), prNumber };
   }
   throw new UserError(
-    `the '${ctx.eventName}' event has no pull request: set the inputs 'base-ref' and 'head-ref' (or 'base-bin-dir' and 'head-bin-dir')`
+    `the '${event.eventName}' event has no pull request: set the inputs 'base-ref' and 'head-ref' (or 'base-bin-dir' and 'head-bin-dir')`
   );
+}
+function commitfestCommits(entry, baseRef) {
+  const refs = commitfestRefs(entry, baseRef);
+  return {
+    base: { label: "base", ref: refs.baseRef, chosenBy: `merge-base of ${refs.baseRef} and ${refs.headRef}` },
+    head: { label: "head", ref: refs.headRef, chosenBy: `commitfest entry ${entry.id}` }
+  };
+}
+function describeCommit(c) {
+  return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
+}
+
+// src/adapters/action/context.ts
+var PULL_REQUEST_EVENTS = /* @__PURE__ */ new Set([
+  "pull_request",
+  "pull_request_target",
+  "pull_request_review",
+  "pull_request_review_comment"
+]);
+function pullRequestOf(ctx) {
+  const pr = ctx.payload.pull_request;
+  const missing = [
+    typeof pr?.number === "number" ? "" : "pull_request.number",
+    typeof pr?.head?.sha === "string" && pr.head.sha ? "" : "pull_request.head.sha",
+    typeof pr?.base?.sha === "string" && pr.base.sha ? "" : "pull_request.base.sha"
+  ].filter(Boolean);
+  if (missing.length === 0) return pr;
+  if (!PULL_REQUEST_EVENTS.has(ctx.eventName) && pr === void 0) return void 0;
+  const where = ctx.eventPath ? `the event payload GITHUB_EVENT_PATH ${ctx.eventPath}` : "the event payload (GITHUB_EVENT_PATH is not set)";
+  throw new UserError(
+    `the '${ctx.eventName}' event is about a pull request, but ${where} has no ${missing.join(", ")}; expected the payload GitHub writes for a pull request`
+  );
+}
+function chooseCommits(ctx, inputs, api) {
+  return chooseCommitsOf({ eventName: ctx.eventName, pullRequest: pullRequestOf(ctx) }, inputs, api);
 }
 async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
   const [owner = "", repo = "", ...rest] = (env.GITHUB_REPOSITORY ?? "").split("/");
@@ -73282,26 +73318,6 @@ function selectShard(workloads, spec, overrides = {}) {
 
 // src/adapters/action/inputs.ts
 init_errors();
-
-// src/postgres/builds/commitfest.ts
-init_errors();
-var CFBOT_REPO = "https://github.com/postgresql-cfbot/postgresql.git";
-var CF_DEFAULT_BASE = "master";
-function commitfestEntryOf(id, what) {
-  const text2 = id.trim();
-  if (!/^[1-9][0-9]{0,8}$/.test(text2)) {
-    throw new UserError(
-      `${what} must be a commitfest entry id (a positive integer, as in https://commitfest.postgresql.org/patch/4711/), got '${id}'`
-    );
-  }
-  const n = Number(text2);
-  return { id: n, branch: `cf/${n}` };
-}
-function commitfestRefs(entry, baseRef) {
-  return { entry, baseRef: baseRef ?? CF_DEFAULT_BASE, headRef: entry.branch, mergeBase: true };
-}
-
-// src/adapters/action/inputs.ts
 var MODES = [
   "benchmark",
   "comment",
@@ -75015,18 +75031,6 @@ function armsWithSettings(arms, settings2, names) {
     ...a,
     settings: Object.fromEntries(settings2.filter((s) => s.arm === a.label).map((s) => [s.name, s.value]))
   }));
-}
-
-// src/flows/compare/commit-choice.ts
-function commitfestCommits(entry, baseRef) {
-  const refs = commitfestRefs(entry, baseRef);
-  return {
-    base: { label: "base", ref: refs.baseRef, chosenBy: `merge-base of ${refs.baseRef} and ${refs.headRef}` },
-    head: { label: "head", ref: refs.headRef, chosenBy: `commitfest entry ${entry.id}` }
-  };
-}
-function describeCommit(c) {
-  return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
 }
 
 // src/flows/compare/comparison-options.ts

@@ -1,10 +1,15 @@
 /**
  * What the action knows about the workflow run (from the runner's environment and the event payload),
- * parsed once by the adapter, and the choice of base and head commits.
+ * parsed once by the adapter, and the pull request its payload names.
  */
-import type { CommitChoice } from '../../flows/compare/commit-choice.js';
 import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../../core/util/errors.js';
+import {
+  chooseCommitsOf,
+  type CommitChoice,
+  type Commits,
+  type PullRequestFacts,
+} from '../../flows/compare/commit-choice.js';
 import type { GitHubApi } from '../../github/api.js';
 import type { ActionInputs } from './inputs.js';
 
@@ -27,19 +32,7 @@ export interface ActionContext {
   workspace: string;
 }
 
-export type { CommitChoice };
-
-export interface Commits {
-  base: CommitChoice;
-  head: CommitChoice;
-  prNumber?: number;
-}
-
-interface PullRequestPayload {
-  number: number;
-  head: { sha: string; ref: string };
-  base: { sha: string; ref: string };
-}
+export type { CommitChoice, Commits };
 
 /** Events whose payload names a pull request in `pull_request`. */
 const PULL_REQUEST_EVENTS = new Set([
@@ -55,14 +48,14 @@ const PULL_REQUEST_EVENTS = new Set([
  * number, head sha or base sha) is refused, never taken for an event without a PR.
  * @throws UserError naming the event, GITHUB_EVENT_PATH's file and the missing fields.
  */
-export function pullRequestOf(ctx: ActionContext): PullRequestPayload | undefined {
-  const pr = ctx.payload.pull_request as Partial<PullRequestPayload> | undefined;
+export function pullRequestOf(ctx: ActionContext): PullRequestFacts | undefined {
+  const pr = ctx.payload.pull_request as Partial<PullRequestFacts> | undefined;
   const missing = [
     typeof pr?.number === 'number' ? '' : 'pull_request.number',
     typeof pr?.head?.sha === 'string' && pr.head.sha ? '' : 'pull_request.head.sha',
     typeof pr?.base?.sha === 'string' && pr.base.sha ? '' : 'pull_request.base.sha',
   ].filter(Boolean);
-  if (missing.length === 0) return pr as PullRequestPayload;
+  if (missing.length === 0) return pr as PullRequestFacts;
   if (!PULL_REQUEST_EVENTS.has(ctx.eventName) && pr === undefined) return undefined;
   const where = ctx.eventPath
     ? `the event payload GITHUB_EVENT_PATH ${ctx.eventPath}`
@@ -72,65 +65,13 @@ export function pullRequestOf(ctx: ActionContext): PullRequestPayload | undefine
   );
 }
 
-/**
- * Pull requests: base = merge-base of the PR head and the base branch, head = the PR head.
- * Other events (push, schedule, workflow_dispatch, /perf comments): the explicit base-ref and head-ref.
- * Inputs always win over the event.
- */
-export async function chooseCommits(
+/** The commits the event and the inputs choose (src/flows/compare/commit-choice.ts), the PR read from the payload. */
+export function chooseCommits(
   ctx: ActionContext,
   inputs: ActionInputs,
   api: GitHubApi | undefined,
 ): Promise<Commits> {
-  const pr = pullRequestOf(ctx);
-  const prNumber = inputs.prNumber ?? pr?.number;
-  const explicit = (label: 'base' | 'head', ref: string): CommitChoice => ({
-    label,
-    ref,
-    chosenBy: `input ${label}-ref`,
-  });
-  if (pr) {
-    const head: CommitChoice = inputs.headRef
-      ? explicit('head', inputs.headRef)
-      : { label: 'head', ref: pr.head.ref, sha: pr.head.sha, chosenBy: `head of PR #${pr.number}` };
-    if (inputs.baseRef) return { base: explicit('base', inputs.baseRef), head, prNumber };
-    if (!api)
-      throw new UserError(
-        "choosing the PR's merge-base needs the GitHub API: set 'github-token', or set 'base-ref'",
-      );
-    let sha: string;
-    try {
-      sha = await api.mergeBase(pr.base.sha, head.sha ?? pr.head.sha);
-    } catch (e) {
-      throw new UserError(
-        `cannot look up the merge-base of ${pr.base.ref} and the PR head through the GitHub API (${errorMessage(e)}); ` +
-          "set the input 'base-ref' to choose the base commit yourself",
-      );
-    }
-    return {
-      base: {
-        label: 'base',
-        ref: pr.base.ref,
-        sha,
-        chosenBy: `merge-base of ${pr.base.ref} and the PR head`,
-      },
-      head,
-      prNumber,
-    };
-  }
-  if (inputs.baseRef && inputs.headRef) {
-    return { base: explicit('base', inputs.baseRef), head: explicit('head', inputs.headRef), prNumber };
-  }
-  if (inputs.baseBinDir && inputs.headBinDir) {
-    const given = (label: 'base' | 'head', dir: string): CommitChoice => ({
-      label,
-      chosenBy: `input ${label}-bin-dir (${dir})`,
-    });
-    return { base: given('base', inputs.baseBinDir), head: given('head', inputs.headBinDir), prNumber };
-  }
-  throw new UserError(
-    `the '${ctx.eventName}' event has no pull request: set the inputs 'base-ref' and 'head-ref' (or 'base-bin-dir' and 'head-bin-dir')`,
-  );
+  return chooseCommitsOf({ eventName: ctx.eventName, pullRequest: pullRequestOf(ctx) }, inputs, api);
 }
 
 /**
