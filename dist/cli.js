@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path50 = __require("node:path");
+    var path52 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path50.resolve(baseDir, baseName);
+          const localBin = path52.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path50.extname(baseName))) return void 0;
+          if (sourceExt.includes(path52.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path50.resolve(
-            path50.dirname(resolvedScriptPath),
+          executableDir = path52.resolve(
+            path52.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path50.basename(
+            const legacyName = path52.basename(
               this._scriptPath,
-              path50.extname(this._scriptPath)
+              path52.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path50.extname(executableFile));
+        launchWithNode = sourceExt.includes(path52.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path50.basename(filename, path50.extname(filename));
+        this._name = path52.basename(filename, path52.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path51) {
-        if (path51 === void 0) return this._executableDir;
-        this._executableDir = path51;
+      executableDir(path53) {
+        if (path53 === void 0) return this._executableDir;
+        this._executableDir = path53;
         return this;
       }
       /**
@@ -7190,7 +7190,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path50 = __require("path");
+    var path52 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -7229,7 +7229,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path50.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path50.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path52.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path52.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7361,7 +7361,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path50 = __require("path");
+    var path52 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9298,10 +9298,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path50) {
-  if (!path50)
+function getElementAtPath(obj, path52) {
+  if (!path52)
     return obj;
-  return path50.reduce((acc, key) => acc?.[key], obj);
+  return path52.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -9560,11 +9560,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path50, issues) {
+function prefixIssues(path52, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path50);
+    iss.path.unshift(path52);
     return iss;
   });
 }
@@ -10097,16 +10097,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path50 = []) => {
+  const processError = (error63, path52 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path50, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path52, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path50, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path52, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path50, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path52, ...issue2.path]);
       } else {
-        const fullpath = [...path50, ...issue2.path];
+        const fullpath = [...path52, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -10145,17 +10145,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path50 = []) => {
+  const processError = (error63, path52 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path50, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path52, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path50, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path52, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path50, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path52, ...issue2.path]);
       } else {
-        const fullpath = [...path50, ...issue2.path];
+        const fullpath = [...path52, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -10194,8 +10194,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path50 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path50) {
+  const path52 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path52) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -28227,13 +28227,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path50 = ref.slice(1).split("/").filter(Boolean);
-  if (path50.length === 0) {
+  const path52 = ref.slice(1).split("/").filter(Boolean);
+  if (path52.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path50[0] === defsKey) {
-    const key = path50[1] === void 0 ? void 0 : decodeJSONPointerSegment(path50[1]);
+  if (path52[0] === defsKey) {
+    const key = path52[1] === void 0 ? void 0 : decodeJSONPointerSegment(path52[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -29561,17 +29561,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path50) {
-      const ctrl = callVisitor(key, node3, visitor, path50);
+    function visit_(key, node3, visitor, path52) {
+      const ctrl = callVisitor(key, node3, visitor, path52);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path50, ctrl);
-        return visit_(key, ctrl, visitor, path50);
+        replaceNode(key, path52, ctrl);
+        return visit_(key, ctrl, visitor, path52);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path50 = Object.freeze(path50.concat(node3));
+          path52 = Object.freeze(path52.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path50);
+            const ci = visit_(i, node3.items[i], visitor, path52);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29582,13 +29582,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path50 = Object.freeze(path50.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path50);
+          path52 = Object.freeze(path52.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path52);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path50);
+          const cv2 = visit_("value", node3.value, visitor, path52);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29609,17 +29609,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path50) {
-      const ctrl = await callVisitor(key, node3, visitor, path50);
+    async function visitAsync_(key, node3, visitor, path52) {
+      const ctrl = await callVisitor(key, node3, visitor, path52);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path50, ctrl);
-        return visitAsync_(key, ctrl, visitor, path50);
+        replaceNode(key, path52, ctrl);
+        return visitAsync_(key, ctrl, visitor, path52);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path50 = Object.freeze(path50.concat(node3));
+          path52 = Object.freeze(path52.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path50);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path52);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29630,13 +29630,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path50 = Object.freeze(path50.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path50);
+          path52 = Object.freeze(path52.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path52);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path50);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path52);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29663,23 +29663,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path50) {
+    function callVisitor(key, node3, visitor, path52) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path50);
+        return visitor(key, node3, path52);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path50);
+        return visitor.Map?.(key, node3, path52);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path50);
+        return visitor.Seq?.(key, node3, path52);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path50);
+        return visitor.Pair?.(key, node3, path52);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path50);
+        return visitor.Scalar?.(key, node3, path52);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path50);
+        return visitor.Alias?.(key, node3, path52);
       return void 0;
     }
-    function replaceNode(key, path50, node3) {
-      const parent = path50[path50.length - 1];
+    function replaceNode(key, path52, node3) {
+      const parent = path52[path52.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -30291,10 +30291,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path50, value) {
+    function collectionFromPath(schema, path52, value) {
       let v = value;
-      for (let i = path50.length - 1; i >= 0; --i) {
-        const k = path50[i];
+      for (let i = path52.length - 1; i >= 0; --i) {
+        const k = path52[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30313,7 +30313,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path50) => path50 == null || typeof path50 === "object" && !!path50[Symbol.iterator]().next().done;
+    var isEmptyPath = (path52) => path52 == null || typeof path52 === "object" && !!path52[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30343,11 +30343,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path50, value) {
-        if (isEmptyPath(path50))
+      addIn(path52, value) {
+        if (isEmptyPath(path52))
           this.add(value);
         else {
-          const [key, ...rest] = path50;
+          const [key, ...rest] = path52;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -30361,8 +30361,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path50) {
-        const [key, ...rest] = path50;
+      deleteIn(path52) {
+        const [key, ...rest] = path52;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -30376,8 +30376,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path50, keepScalar) {
-        const [key, ...rest] = path50;
+      getIn(path52, keepScalar) {
+        const [key, ...rest] = path52;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -30395,8 +30395,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path50) {
-        const [key, ...rest] = path50;
+      hasIn(path52) {
+        const [key, ...rest] = path52;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -30406,8 +30406,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path50, value) {
-        const [key, ...rest] = path50;
+      setIn(path52, value) {
+        const [key, ...rest] = path52;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -32922,9 +32922,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path50, value) {
+      addIn(path52, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path50, value);
+          this.contents.addIn(path52, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -32999,14 +32999,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path50) {
-        if (Collection2.isEmptyPath(path50)) {
+      deleteIn(path52) {
+        if (Collection2.isEmptyPath(path52)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path50) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path52) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33021,10 +33021,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path50, keepScalar) {
-        if (Collection2.isEmptyPath(path50))
+      getIn(path52, keepScalar) {
+        if (Collection2.isEmptyPath(path52))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path50, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path52, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33035,10 +33035,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path50) {
-        if (Collection2.isEmptyPath(path50))
+      hasIn(path52) {
+        if (Collection2.isEmptyPath(path52))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path50) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path52) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33055,13 +33055,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path50, value) {
-        if (Collection2.isEmptyPath(path50)) {
+      setIn(path52, value) {
+        if (Collection2.isEmptyPath(path52)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path50), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path52), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path50, value);
+          this.contents.setIn(path52, value);
         }
       }
       /**
@@ -35022,9 +35022,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path50) => {
+    visit2.itemAtPath = (cst, path52) => {
       let item = cst;
-      for (const [field, index] of path50) {
+      for (const [field, index] of path52) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35033,23 +35033,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path50) => {
-      const parent = visit2.itemAtPath(cst, path50.slice(0, -1));
-      const field = path50[path50.length - 1][0];
+    visit2.parentCollection = (cst, path52) => {
+      const parent = visit2.itemAtPath(cst, path52.slice(0, -1));
+      const field = path52[path52.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path50, item, visitor) {
-      let ctrl = visitor(item, path50);
+    function _visit(path52, item, visitor) {
+      let ctrl = visitor(item, path52);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path50.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path52.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35060,10 +35060,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path50);
+            ctrl = ctrl(item, path52);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path50) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path52) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -36950,12 +36950,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path50) {
-  return path50.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path52) {
+  return path52.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path50) {
+function valueAt2(doc, path52) {
   let v = doc;
-  for (const key of path50) {
+  for (const key of path52) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37331,14 +37331,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile19 } from "node:fs/promises";
-async function readResults(path50, options = {}) {
+async function readResults(path52, options = {}) {
   let text2;
   try {
-    text2 = await readFile19(path50, "utf8");
+    text2 = await readFile19(path52, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path50}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path52}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path50, options);
+  return parseResults(text2, path52, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39251,14 +39251,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path50 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path52 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path50 && path50[0] !== "/") {
-          path50 = `/${path50}`;
+        if (path52 && path52[0] !== "/") {
+          path52 = `/${path52}`;
         }
-        return new URL(`${origin}${path50}`);
+        return new URL(`${origin}${path52}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39709,39 +39709,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path50, origin }
+          request: { method, path: path52, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path50);
+        debuglog("sending request to %s %s/%s", method, origin, path52);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path50, origin },
+          request: { method, path: path52, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path50,
+          path52,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path50, origin }
+          request: { method, path: path52, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path50);
+        debuglog("trailers received from %s %s/%s", method, origin, path52);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path50, origin },
+          request: { method, path: path52, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path50,
+          path52,
           error62.message
         );
       });
@@ -39790,9 +39790,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path50, origin }
+            request: { method, path: path52, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path50);
+          debuglog("sending request to %s %s/%s", method, origin, path52);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -39855,7 +39855,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path50,
+        path: path52,
         method,
         body,
         headers,
@@ -39870,11 +39870,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path50 !== "string") {
+        if (typeof path52 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path50[0] !== "/" && !(path50.startsWith("http://") || path50.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path52[0] !== "/" && !(path52.startsWith("http://") || path52.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path50)) {
+        } else if (invalidPathRegex.test(path52)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -39940,7 +39940,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path50, query) : path50;
+        this.path = query ? buildURL(path52, query) : path52;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -44633,7 +44633,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path50, host, upgrade, blocking, reset } = request2;
+      const { method, path: path52, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44714,7 +44714,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path50} HTTP/1.1\r
+      let header = `${method} ${path52} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45243,7 +45243,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path50, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path52, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45340,7 +45340,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path50;
+      headers[HTTP2_HEADER_PATH] = path52;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45693,9 +45693,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path50 = search ? `${pathname}${search}` : pathname;
+        const path52 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path50;
+        this.opts.path = path52;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -46934,10 +46934,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path50 = "/",
+          path: path52 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path50;
+        opts.path = origin + path52;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -48909,20 +48909,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path50) {
-      if (typeof path50 !== "string") {
-        return path50;
+    function safeUrl2(path52) {
+      if (typeof path52 !== "string") {
+        return path52;
       }
-      const pathSegments = path50.split("?");
+      const pathSegments = path52.split("?");
       if (pathSegments.length !== 2) {
-        return path50;
+        return path52;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path50, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path50);
+    function matchKey(mockDispatch2, { path: path52, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path52);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -48944,7 +48944,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path50 }) => matchValue(safeUrl2(path50), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path52 }) => matchValue(safeUrl2(path52), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -48982,9 +48982,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path50, method, body, headers, query } = opts;
+      const { path: path52, method, body, headers, query } = opts;
       return {
-        path: path50,
+        path: path52,
         method,
         body,
         headers,
@@ -49447,10 +49447,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path50, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path52, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path50,
+            Path: path52,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54329,9 +54329,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path50) {
-      for (let i = 0; i < path50.length; ++i) {
-        const code = path50.charCodeAt(i);
+    function validateCookiePath(path52) {
+      for (let i = 0; i < path52.length; ++i) {
+        const code = path52.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57251,11 +57251,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path50 = opts.path;
+          let path52 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path50 = `/${path50}`;
+            path52 = `/${path52}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path50);
+          url2 = new URL(util.parseOrigin(url2).origin + path52);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -74524,6 +74524,10 @@ function bisectCommand() {
   });
 }
 
+// src/flows/calibrate/calibrate-job.ts
+import { writeFile as writeFile10 } from "node:fs/promises";
+import path41 from "node:path";
+
 // src/flows/calibrate/calibrate.ts
 init_types();
 function calibrationOf(result, comparison) {
@@ -74589,16 +74593,45 @@ function calibrationDecision(result, calibration, failOn) {
   });
 }
 
+// src/flows/calibrate/calibrate-job.ts
+var CALIBRATION_FILE = "calibration.json";
+async function runCalibration(options, deps) {
+  const { binDir, analysis, failOn, calibrationDir, ...run2 } = options;
+  const measured2 = await deps.measure({
+    arms: {
+      kind: "installed",
+      arms: [
+        { label: "a", binDir, settings: {} },
+        { label: "b", binDir, settings: {} }
+      ]
+    },
+    ...run2,
+    analysis: resolveAnalysis(analysis),
+    order: "random",
+    dataChecksums: false
+  });
+  const calibration = calibrationOf(measured2.result, measured2.comparison);
+  const calibrationFile = calibrationDir ? path41.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  if (calibrationFile) await writeFile10(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+`);
+  return {
+    run: measured2,
+    calibration,
+    decision: calibrationDecision(measured2.result, calibration, failOn),
+    ...calibrationFile ? { calibrationFile } : {}
+  };
+}
+
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path44 from "node:path";
+import path45 from "node:path";
 
 // src/adapters/cli/execute-run.ts
 import { readFileSync } from "node:fs";
-import path43 from "node:path";
+import path44 from "node:path";
 
 // src/flows/compare/stored-baseline.ts
-import path42 from "node:path";
+import path43 from "node:path";
 init_errors();
 
 // src/flows/compare/baseline-conditions.ts
@@ -74890,7 +74923,7 @@ function baselineArm(doc) {
 
 // src/flows/compare/sentinel.ts
 import { stat as stat7 } from "node:fs/promises";
-import path41 from "node:path";
+import path42 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -74906,7 +74939,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path41.join(req.runDir, "sentinel")
+      runDir: path42.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -74958,7 +74991,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat7(path41.join(binDir, "postgres"))).isFile();
+    return (await stat7(path42.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -75056,7 +75089,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path42.join(req.runDir, "head")
+        runDir: path43.join(req.runDir, "head")
       },
       deps
     );
@@ -75089,7 +75122,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     info,
     warnings
   );
-  const resultsFile = path42.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path43.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -75149,7 +75182,7 @@ async function headOnly(arms, deps) {
 init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path43.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path44.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -75161,7 +75194,7 @@ async function executeRun(options, logger, extra = {}) {
       controller.abort(new Error(`interrupted by ${signal}`));
     }
   });
-  const resultsFile = path43.join(runDir, RESULTS_FILE);
+  const resultsFile = path44.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}
 `));
@@ -75193,7 +75226,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path43.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path44.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -75257,36 +75290,30 @@ function calibrateCommand() {
     await checkTmpDir(flags.tmpDir);
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     try {
-      const outcome = await executeRun(
+      const { run: run2, calibration, decision } = await runCalibration(
         {
-          arms: {
-            kind: "installed",
-            arms: [
-              { label: "a", binDir: flags.bin, settings: {} },
-              { label: "b", binDir: flags.bin, settings: {} }
-            ]
-          },
-          analysis: resolveAnalysis(analysisFromFlags(flags)),
+          binDir: flags.bin,
+          analysis: analysisFromFlags(flags),
           workloads,
           rounds: flags.rounds,
           durationS: flags.duration,
           seed: flags.seed,
-          order: "random",
           runAs: flags.runAs,
-          dataChecksums: false,
           tmpDir: flags.tmpDir,
-          outDir: flags.out
+          failOn: DEFAULT_FAIL_ON
         },
-        logger,
-        { ...store ? { archive: store } : {}, printComparison: false }
+        {
+          measure: (request2) => executeRun({ ...request2, outDir: flags.out }, logger, {
+            ...store ? { archive: store } : {},
+            printComparison: false
+          })
+        }
       );
-      const calibration = calibrationOf(outcome.result, analyse(outcome.result));
       process.stdout.write(
         flags.json ? `${JSON.stringify(calibration, null, 2)}
 ` : renderCalibrationText(calibration)
       );
-      const decision = calibrationDecision(outcome.result, calibration, DEFAULT_FAIL_ON);
-      await writeDecision(path44.dirname(outcome.resultsFile), decision).catch(
+      await writeDecision(path45.dirname(run2.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -77382,7 +77409,7 @@ async function findInstalledBinDir() {
 
 // src/adapters/cli/commands/doctor.ts
 import os12 from "node:os";
-import path46 from "node:path";
+import path47 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -77421,7 +77448,7 @@ function renderPreflight(report) {
 // src/postgres/runner-facts.ts
 import { constants as constants5 } from "node:fs";
 import { access as access6, readdir as readdir11, stat as stat8, statfs as statfs3 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -77549,10 +77576,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir11(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path45.join(dir, v, "bin");
+    const bin = path46.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path45.join(bin, p), constants5.X_OK).then(
+        (p) => access6(path46.join(bin, p), constants5.X_OK).then(
           () => true,
           () => false
         )
@@ -77581,7 +77608,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path45.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path46.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -77681,17 +77708,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path45.resolve(dir); ; d = path45.dirname(d)) {
+  for (let d = path46.resolve(dir); ; d = path46.dirname(d)) {
     const st = await stat8(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path45.dirname(d)) return void 0;
+    if (d === path46.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path45.resolve(dir); ; d = path45.dirname(d)) {
+  for (let d = path46.resolve(dir); ; d = path46.dirname(d)) {
     chain.unshift(d);
-    if (d === path45.dirname(d)) break;
+    if (d === path46.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat8(d).catch(() => void 0);
@@ -77728,7 +77755,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path46.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path47.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -77743,7 +77770,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os12.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path46.resolve(flags.tmpDir ?? os12.tmpdir()),
+      tmpDir: path47.resolve(flags.tmpDir ?? os12.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -77768,7 +77795,7 @@ function bytes(value) {
 init_read_results();
 init_errors();
 import { readdir as readdir12, stat as stat9 } from "node:fs/promises";
-import path47 from "node:path";
+import path48 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -77778,7 +77805,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path47.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path48.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -77789,12 +77816,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path47.join(input2, "runs");
+  const runsDir = path48.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path47.join(runsDir, n));
+    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path48.join(runsDir, n));
   }
   const entries = await readdir12(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path47.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path48.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -78553,12 +78580,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir7 } from "node:fs/promises";
-import path48 from "node:path";
+import path49 from "node:path";
 async function writeSite(dir, files) {
   await mkdir7(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path48.join(dir, f.file);
+    const target = path49.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -78646,8 +78673,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path50 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path50} does not exist${EOL}`);
+        const path52 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path52} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -82760,7 +82787,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path50) => path50.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path52) => path52.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -83212,9 +83239,31 @@ function toApiError(what, e, rateLimited) {
   return new GitHubApiError(`${what}: ${message}`, status, kindOfStatus(status));
 }
 
+// src/flows/nightly/bisect-marker.ts
+init_metrics();
+init_errors();
+var SUFFIX = " -->";
+var prefixOf = (name) => `<!-- pgperf:${name} `;
+function jsonMarker(name, value) {
+  const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return `${prefixOf(name)}${json2}${SUFFIX}`;
+}
+function markerText(body, name) {
+  const prefix = prefixOf(name);
+  const start = body.indexOf(prefix);
+  const end = start < 0 ? -1 : body.indexOf(SUFFIX, start + prefix.length);
+  return start < 0 || end < 0 ? void 0 : body.slice(start + prefix.length, end);
+}
+function bisectMarker(target) {
+  return jsonMarker("bisect", target);
+}
+
+// src/flows/nightly/regression-event.ts
+init_metrics();
+
 // src/flows/nightly/nightly-site.ts
-import path49 from "node:path";
-import { writeFile as writeFile10 } from "node:fs/promises";
+import path50 from "node:path";
+import { writeFile as writeFile11 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
 }
@@ -83223,7 +83272,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile10(path49.join(dir, ".nojekyll"), "");
+  await writeFile11(path50.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -83311,28 +83360,6 @@ function renderIncompleteNightly(why, notes = []) {
     ...notes.length ? ["", ...notes] : [],
     ""
   ].join("\n");
-}
-
-// src/flows/nightly/regression-event.ts
-init_metrics();
-
-// src/flows/nightly/bisect-marker.ts
-init_metrics();
-init_errors();
-var SUFFIX = " -->";
-var prefixOf = (name) => `<!-- pgperf:${name} `;
-function jsonMarker(name, value) {
-  const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
-  return `${prefixOf(name)}${json2}${SUFFIX}`;
-}
-function markerText(body, name) {
-  const prefix = prefixOf(name);
-  const start = body.indexOf(prefix);
-  const end = start < 0 ? -1 : body.indexOf(SUFFIX, start + prefix.length);
-  return start < 0 || end < 0 ? void 0 : body.slice(start + prefix.length, end);
-}
-function bisectMarker(target) {
-  return jsonMarker("bisect", target);
 }
 
 // src/flows/nightly/regression-event.ts
@@ -83489,6 +83516,80 @@ function shortText(sha) {
   return isSha(sha) ? sha.slice(0, 10) : issueTitleText(sha, 12);
 }
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
+
+// src/flows/nightly/triage-digest.ts
+var TRIAGED_LABEL = "pgperf-triaged";
+var DEFAULT_RAISE_AFTER_DAYS = 3;
+var DIGEST_MARKER = "digest";
+var DAY_MS4 = 864e5;
+function digestOf(issues, now, options = {}) {
+  const raiseAfterMs = (options.raiseAfterDays ?? DEFAULT_RAISE_AFTER_DAYS) * DAY_MS4;
+  const entries = issues.map((i) => ({ issue: i, state: parseEventState(i.body) })).filter(({ state }) => state?.state === "open").map(({ issue: issue2, state }) => ({
+    entry: {
+      issue: issue2.number,
+      title: issue2.title,
+      event: state.event,
+      ageDays: issue2.createdAt ? Math.floor((now.getTime() - Date.parse(issue2.createdAt)) / DAY_MS4) : null
+    },
+    triaged: issue2.labels.includes(TRIAGED_LABEL),
+    createdMs: issue2.createdAt ? Date.parse(issue2.createdAt) : void 0
+  })).sort((a, b) => (a.createdMs ?? Infinity) - (b.createdMs ?? Infinity) || a.entry.issue - b.entry.issue);
+  const untriaged = entries.filter((e) => !e.triaged);
+  const raised = { ...options.raised ?? {} };
+  const raise = untriaged.filter(({ entry, createdMs }) => {
+    if (createdMs === void 0 || now.getTime() - createdMs < raiseAfterMs) return false;
+    const last = raised[String(entry.issue)];
+    return last === void 0 || now.getTime() - Date.parse(last) >= raiseAfterMs;
+  });
+  for (const { entry } of raise) raised[String(entry.issue)] = now.toISOString();
+  for (const key of Object.keys(raised)) {
+    if (!untriaged.some((e) => String(e.entry.issue) === key)) delete raised[key];
+  }
+  return {
+    untriaged: untriaged.map((e) => e.entry),
+    triaged: entries.filter((e) => e.triaged).map((e) => e.entry),
+    raise: raise.map((e) => e.entry),
+    raised
+  };
+}
+function parseDigestRaised(body) {
+  const text2 = markerText(body, DIGEST_MARKER);
+  if (text2 === void 0) return {};
+  try {
+    const parsed = JSON.parse(text2);
+    const raised = parsed.raised;
+    if (typeof raised !== "object" || raised === null) return {};
+    return Object.fromEntries(
+      Object.entries(raised).filter((e) => typeof e[1] === "string")
+    );
+  } catch {
+    return {};
+  }
+}
+function isDigestBody(body) {
+  return markerText(body, DIGEST_MARKER) !== void 0;
+}
+var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
+function digestBody(digest2, now, links = {}) {
+  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}`;
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    jsonMarker(DIGEST_MARKER, { raised: digest2.raised }),
+    `**${digest2.untriaged.length} untriaged regression${digest2.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
+    "",
+    ...digest2.untriaged.length > 0 ? [...digest2.untriaged.map(line), ""] : ["Nothing to triage.", ""],
+    ...digest2.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest2.triaged.map(line), ""] : [],
+    ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
+  ].join("\n");
+}
+function raiseNote(entry) {
+  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
+}
+
+// src/flows/nightly/nightly-job.ts
+import { mkdir as mkdir8, writeFile as writeFile12 } from "node:fs/promises";
+import path51 from "node:path";
 
 // src/flows/nightly/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
@@ -83671,76 +83772,6 @@ async function syncAlertIssues(api, alerts, machines, links = {}) {
 }
 async function trySyncAlertIssues(api, alerts, machines, links = {}) {
   return tryIssueSync("the alert issues were", () => syncAlertIssues(api, alerts, machines, links));
-}
-
-// src/flows/nightly/triage-digest.ts
-var TRIAGED_LABEL = "pgperf-triaged";
-var DEFAULT_RAISE_AFTER_DAYS = 3;
-var DIGEST_MARKER = "digest";
-var DAY_MS4 = 864e5;
-function digestOf(issues, now, options = {}) {
-  const raiseAfterMs = (options.raiseAfterDays ?? DEFAULT_RAISE_AFTER_DAYS) * DAY_MS4;
-  const entries = issues.map((i) => ({ issue: i, state: parseEventState(i.body) })).filter(({ state }) => state?.state === "open").map(({ issue: issue2, state }) => ({
-    entry: {
-      issue: issue2.number,
-      title: issue2.title,
-      event: state.event,
-      ageDays: issue2.createdAt ? Math.floor((now.getTime() - Date.parse(issue2.createdAt)) / DAY_MS4) : null
-    },
-    triaged: issue2.labels.includes(TRIAGED_LABEL),
-    createdMs: issue2.createdAt ? Date.parse(issue2.createdAt) : void 0
-  })).sort((a, b) => (a.createdMs ?? Infinity) - (b.createdMs ?? Infinity) || a.entry.issue - b.entry.issue);
-  const untriaged = entries.filter((e) => !e.triaged);
-  const raised = { ...options.raised ?? {} };
-  const raise = untriaged.filter(({ entry, createdMs }) => {
-    if (createdMs === void 0 || now.getTime() - createdMs < raiseAfterMs) return false;
-    const last = raised[String(entry.issue)];
-    return last === void 0 || now.getTime() - Date.parse(last) >= raiseAfterMs;
-  });
-  for (const { entry } of raise) raised[String(entry.issue)] = now.toISOString();
-  for (const key of Object.keys(raised)) {
-    if (!untriaged.some((e) => String(e.entry.issue) === key)) delete raised[key];
-  }
-  return {
-    untriaged: untriaged.map((e) => e.entry),
-    triaged: entries.filter((e) => e.triaged).map((e) => e.entry),
-    raise: raise.map((e) => e.entry),
-    raised
-  };
-}
-function parseDigestRaised(body) {
-  const text2 = markerText(body, DIGEST_MARKER);
-  if (text2 === void 0) return {};
-  try {
-    const parsed = JSON.parse(text2);
-    const raised = parsed.raised;
-    if (typeof raised !== "object" || raised === null) return {};
-    return Object.fromEntries(
-      Object.entries(raised).filter((e) => typeof e[1] === "string")
-    );
-  } catch {
-    return {};
-  }
-}
-function isDigestBody(body) {
-  return markerText(body, DIGEST_MARKER) !== void 0;
-}
-var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
-function digestBody(digest2, now, links = {}) {
-  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}`;
-  const foundBy = safeUrl(links.runUrl ?? "");
-  return [
-    jsonMarker(DIGEST_MARKER, { raised: digest2.raised }),
-    `**${digest2.untriaged.length} untriaged regression${digest2.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
-    "",
-    ...digest2.untriaged.length > 0 ? [...digest2.untriaged.map(line), ""] : ["Nothing to triage.", ""],
-    ...digest2.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest2.triaged.map(line), ""] : [],
-    ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
-    `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
-  ].join("\n");
-}
-function raiseNote(entry) {
-  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
 }
 
 // src/flows/nightly/digest-issue.ts
@@ -83990,6 +84021,11 @@ async function headArm2(head, deps) {
   if (!arm2) throw new Error("nightly: the build gave no head arm");
   return arm2;
 }
+var NIGHTLY_FAIL_ON_MEANING = {
+  regression: "an open regression event in the history",
+  inconclusive: "also a series measured tonight that is too short to analyse",
+  never: FAIL_ON_MEANING.never
+};
 function nightlyDecision(outcome, failOn) {
   const all = outcome.judgement?.events ?? [];
   const events = all.filter((e) => e.regressed.some((r) => !r.changePoint.suspect));
@@ -84061,6 +84097,88 @@ function issueNotes(outcome) {
   return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`];
 }
 
+// src/flows/nightly/nightly-job.ts
+function historyOptionsOf(changePoints) {
+  return {
+    ...changePoints.maxP !== void 0 ? { maxP: changePoints.maxP } : {},
+    ...changePoints.minSegment !== void 0 ? { minSegment: changePoints.minSegment } : {},
+    minMagnitude: changePoints.magnitudePct / 100
+  };
+}
+async function runNightlyJob(options, deps) {
+  const {
+    head,
+    commit: commit3,
+    repository,
+    runUrl,
+    repoUrl,
+    changePoints,
+    canaryBinDir,
+    expectEveryHours,
+    issues,
+    ...run2
+  } = options;
+  const source = {
+    ...repository ? { repository } : {},
+    ...runUrl ? { runUrl } : {},
+    head: {
+      ...commit3.ref ? { ref: commit3.ref } : {},
+      ...commit3.sha ? { sha: commit3.sha } : {},
+      chosenBy: commit3.chosenBy
+    }
+  };
+  const links = { ...repoUrl ? { repoUrl } : {}, ...runUrl ? { runUrl } : {} };
+  return runNightly(
+    {
+      ...run2,
+      head,
+      source,
+      history: historyOptionsOf(changePoints),
+      ...canaryBinDir ? { canary: { binDir: canaryBinDir } } : {},
+      ...expectEveryHours !== void 0 ? { expectEveryHours } : {}
+    },
+    {
+      logger: deps.logger,
+      measure: deps.measure,
+      build: deps.build,
+      signal: deps.signal,
+      history: deps.history,
+      ...issues ? issueSyncs(issues, links) : {}
+    }
+  );
+}
+function issueSyncs(issues, links) {
+  const { api } = issues;
+  return {
+    issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
+    alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
+    ...issues.triageDigest ? {
+      digest: (now) => trySyncTriageDigest(api, now, {
+        links,
+        ...issues.raiseAfterDays !== void 0 ? { raiseAfterDays: issues.raiseAfterDays } : {}
+      })
+    } : {}
+  };
+}
+async function concludeNight(outcome, options) {
+  const { failOn, reportFile, ...report } = options;
+  const markdown = nightlyReport(outcome, report);
+  if (reportFile) {
+    await mkdir8(path51.dirname(reportFile), { recursive: true });
+    await writeFile12(reportFile, markdown);
+  }
+  return { report: markdown, decision: nightlyDecision(outcome, failOn) };
+}
+
+// src/flows/nightly/publish-site.ts
+function siteTitle(repository) {
+  return repository ? `pgperf nightly: ${repository}` : "pgperf nightly";
+}
+async function writeNightlySite(dir, analysis, repoUrl, logger) {
+  const files = await writeHistorySite(dir, analysis, { title: siteTitle(), repoUrl });
+  logger.info(`history site: ${files.length} pages in ${dir}`);
+}
+
 // src/flows/nightly/nightly-head.ts
 function nightlyHeadOf(options, names) {
   if (options.binDir) return { kind: "installed", binDir: options.binDir };
@@ -84117,7 +84235,7 @@ function nightlyCommand() {
   ).addOption(
     new Option(
       "--fail-on <when>",
-      `when the exit code says the nightly failed: ${FAIL_ON.map((v) => `${v} (${nightlyMeaning(v)})`).join("; ")}`
+      `when the exit code says the nightly failed: ${FAIL_ON.map((v) => `${v} (${NIGHTLY_FAIL_ON_MEANING[v]})`).join("; ")}`
     ).argParser(oneOf("--fail-on", FAIL_ON)).default(DEFAULT_FAIL_ON)
   ).addHelpText("after", NIGHTLY_EXIT_CODES_HELP);
   return addChangePointOptions(addMeasureOptions(command), "runs").action(async (flags) => {
@@ -84141,65 +84259,46 @@ function nightlyCommand() {
       await checkOutDir(flags.site, "--site", "a directory for the history site (created if missing)");
     const store = await openCliStore(flags.store, logger, true);
     try {
-      const outcome = await runNightly(
+      const outcome = await runNightlyJob(
         {
           head,
+          commit: {
+            ref: flags.ref,
+            sha: flags.commit,
+            chosenBy: flags.ref ? `nightly build of ${flags.ref}` : "nightly (--bin)"
+          },
           workloads,
           rounds: flags.rounds,
           durationS: flags.duration,
           runAs: flags.runAs,
           tmpDir: flags.tmpDir,
-          source: {
-            head: {
-              ...flags.ref ? { ref: flags.ref } : {},
-              ...flags.commit ? { sha: flags.commit } : {},
-              chosenBy: flags.ref ? `nightly build of ${flags.ref}` : "nightly (--bin)"
-            }
-          },
-          history: {
-            maxP: changePoints.maxP,
-            minSegment: changePoints.minSegment,
-            minMagnitude: changePoints.magnitudePct / 100
-          },
-          ...flags.canaryBin ? { canary: { binDir: flags.canaryBin } } : {},
-          ...flags.expectEvery !== void 0 ? { expectEveryHours: flags.expectEvery } : {}
+          repoUrl,
+          changePoints,
+          canaryBinDir: flags.canaryBin,
+          expectEveryHours: flags.expectEvery,
+          issues: github && {
+            api: octokitApi(github),
+            triageDigest: flags.triageDigest,
+            raiseAfterDays: flags.raiseAfter
+          }
         },
         {
           logger,
           measure: (request2) => executeRun({ ...request2, outDir: flags.out }, logger, { archive: store, printComparison: false }),
           build: (request2) => withInterrupt(logger, (signal) => cliPipelineDeps(logger, signal).build(request2, signal)),
-          history: store,
-          ...github ? {
-            issues: (analysis) => trySyncRegressionIssues(octokitApi(github), analysis, repoUrl ? { repoUrl } : {}),
-            alerts: (alerts, machines) => trySyncAlertIssues(octokitApi(github), alerts, machines),
-            ...flags.triageDigest ? {
-              digest: (now) => trySyncTriageDigest(octokitApi(github), now, {
-                ...flags.raiseAfter !== void 0 ? { raiseAfterDays: flags.raiseAfter } : {}
-              })
-            } : {}
-          } : {}
+          history: store
         }
       );
-      if (flags.site && outcome.analysis) {
-        const files = await writeHistorySite(flags.site, outcome.analysis, {
-          title: "pgperf nightly",
-          repoUrl
-        });
-        logger.info(`history site: ${files.length} pages in ${flags.site}`);
-      }
-      process.stdout.write(nightlyReport(outcome, repoUrl ? { repoUrl } : {}));
-      const decision = nightlyDecision(outcome, flags.failOn);
+      if (flags.site && outcome.analysis)
+        await writeNightlySite(flags.site, outcome.analysis, repoUrl, logger);
+      const { report, decision } = await concludeNight(outcome, { repoUrl, failOn: flags.failOn });
+      process.stdout.write(report);
       reportGate(decision, logger);
       if (process.exitCode === void 0 || process.exitCode === 0) process.exitCode = decision.exitCode;
     } finally {
       await store.close();
     }
   });
-}
-function nightlyMeaning(failOn) {
-  if (failOn === "regression") return "an open regression event in the history";
-  if (failOn === "inconclusive") return "also a series measured tonight that is too short to analyse";
-  return FAIL_ON_MEANING.never;
 }
 function nightlyHead(flags) {
   if (flags.bin && flags.ref)

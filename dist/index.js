@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path60 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path62 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path60 && path60[0] !== "/") {
-          path60 = `/${path60}`;
+        if (path62 && path62[0] !== "/") {
+          path62 = `/${path62}`;
         }
-        return new URL(`${origin}${path60}`);
+        return new URL(`${origin}${path62}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path60, origin }
+          request: { method, path: path62, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path60);
+        debuglog("sending request to %s %s/%s", method, origin, path62);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path60, origin },
+          request: { method, path: path62, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path60,
+          path62,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path60, origin }
+          request: { method, path: path62, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path60);
+        debuglog("trailers received from %s %s/%s", method, origin, path62);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path60, origin },
+          request: { method, path: path62, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path60,
+          path62,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path60, origin }
+            request: { method, path: path62, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path60);
+          debuglog("sending request to %s %s/%s", method, origin, path62);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path60,
+        path: path62,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path60 !== "string") {
+        if (typeof path62 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path60[0] !== "/" && !(path60.startsWith("http://") || path60.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path62[0] !== "/" && !(path62.startsWith("http://") || path62.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path60)) {
+        } else if (invalidPathRegex.test(path62)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path60, query) : path60;
+        this.path = query ? buildURL(path62, query) : path62;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path60, host, upgrade, blocking, reset } = request2;
+      const { method, path: path62, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path60} HTTP/1.1\r
+      let header = `${method} ${path62} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path60, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path62, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path60;
+      headers[HTTP2_HEADER_PATH] = path62;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path60 = search ? `${pathname}${search}` : pathname;
+        const path62 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path60;
+        this.opts.path = path62;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path60 = "/",
+          path: path62 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path60;
+        opts.path = origin + path62;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path60) {
-      if (typeof path60 !== "string") {
-        return path60;
+    function safeUrl2(path62) {
+      if (typeof path62 !== "string") {
+        return path62;
       }
-      const pathSegments = path60.split("?");
+      const pathSegments = path62.split("?");
       if (pathSegments.length !== 2) {
-        return path60;
+        return path62;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path60, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path60);
+    function matchKey(mockDispatch2, { path: path62, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path62);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path60 }) => matchValue(safeUrl2(path60), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path62 }) => matchValue(safeUrl2(path62), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path60, method, body, headers, query } = opts;
+      const { path: path62, method, body, headers, query } = opts;
       return {
-        path: path60,
+        path: path62,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path60, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path62, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path60,
+            Path: path62,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path60) {
-      for (let i = 0; i < path60.length; ++i) {
-        const code = path60.charCodeAt(i);
+    function validateCookiePath(path62) {
+      for (let i = 0; i < path62.length; ++i) {
+        const code = path62.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path60 = opts.path;
+          let path62 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path60 = `/${path60}`;
+            path62 = `/${path62}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path60);
+          url2 = new URL(util.parseOrigin(url2).origin + path62);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22861,7 +22861,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path60 = __require("path");
+    var path62 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22900,7 +22900,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path60.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path60.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path62.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path62.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23032,7 +23032,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path60 = __require("path");
+    var path62 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -24969,10 +24969,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path60) {
-  if (!path60)
+function getElementAtPath(obj, path62) {
+  if (!path62)
     return obj;
-  return path60.reduce((acc, key) => acc?.[key], obj);
+  return path62.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -25231,11 +25231,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path60, issues) {
+function prefixIssues(path62, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path60);
+    iss.path.unshift(path62);
     return iss;
   });
 }
@@ -25768,16 +25768,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path60 = []) => {
+  const processError = (error64, path62 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path60, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path62, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path60, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path62, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path60, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path62, ...issue3.path]);
       } else {
-        const fullpath = [...path60, ...issue3.path];
+        const fullpath = [...path62, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -25816,17 +25816,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path60 = []) => {
+  const processError = (error64, path62 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path60, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path62, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path60, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path62, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path60, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path62, ...issue3.path]);
       } else {
-        const fullpath = [...path60, ...issue3.path];
+        const fullpath = [...path62, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -25865,8 +25865,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path60 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path60) {
+  const path62 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path62) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -43898,13 +43898,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path60 = ref.slice(1).split("/").filter(Boolean);
-  if (path60.length === 0) {
+  const path62 = ref.slice(1).split("/").filter(Boolean);
+  if (path62.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path60[0] === defsKey) {
-    const key = path60[1] === void 0 ? void 0 : decodeJSONPointerSegment(path60[1]);
+  if (path62[0] === defsKey) {
+    const key = path62[1] === void 0 ? void 0 : decodeJSONPointerSegment(path62[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -45307,12 +45307,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path60) {
-  return path60.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path62) {
+  return path62.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path60) {
+function valueAt(doc, path62) {
   let v = doc;
-  for (const key of path60) {
+  for (const key of path62) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -45688,14 +45688,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile13 } from "node:fs/promises";
-async function readResults(path60, options = {}) {
+async function readResults(path62, options = {}) {
   let text2;
   try {
-    text2 = await readFile13(path60, "utf8");
+    text2 = await readFile13(path62, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path60}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path62}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path60, options);
+  return parseResults(text2, path62, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -46565,17 +46565,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path60) {
-      const ctrl = callVisitor(key, node3, visitor, path60);
+    function visit_(key, node3, visitor, path62) {
+      const ctrl = callVisitor(key, node3, visitor, path62);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path60, ctrl);
-        return visit_(key, ctrl, visitor, path60);
+        replaceNode(key, path62, ctrl);
+        return visit_(key, ctrl, visitor, path62);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path60 = Object.freeze(path60.concat(node3));
+          path62 = Object.freeze(path62.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path60);
+            const ci = visit_(i, node3.items[i], visitor, path62);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46586,13 +46586,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path60 = Object.freeze(path60.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path60);
+          path62 = Object.freeze(path62.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path62);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path60);
+          const cv2 = visit_("value", node3.value, visitor, path62);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46613,17 +46613,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path60) {
-      const ctrl = await callVisitor(key, node3, visitor, path60);
+    async function visitAsync_(key, node3, visitor, path62) {
+      const ctrl = await callVisitor(key, node3, visitor, path62);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path60, ctrl);
-        return visitAsync_(key, ctrl, visitor, path60);
+        replaceNode(key, path62, ctrl);
+        return visitAsync_(key, ctrl, visitor, path62);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path60 = Object.freeze(path60.concat(node3));
+          path62 = Object.freeze(path62.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path60);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path62);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46634,13 +46634,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path60 = Object.freeze(path60.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path60);
+          path62 = Object.freeze(path62.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path62);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path60);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path62);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46667,23 +46667,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path60) {
+    function callVisitor(key, node3, visitor, path62) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path60);
+        return visitor(key, node3, path62);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path60);
+        return visitor.Map?.(key, node3, path62);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path60);
+        return visitor.Seq?.(key, node3, path62);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path60);
+        return visitor.Pair?.(key, node3, path62);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path60);
+        return visitor.Scalar?.(key, node3, path62);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path60);
+        return visitor.Alias?.(key, node3, path62);
       return void 0;
     }
-    function replaceNode(key, path60, node3) {
-      const parent = path60[path60.length - 1];
+    function replaceNode(key, path62, node3) {
+      const parent = path62[path62.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -47295,10 +47295,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path60, value) {
+    function collectionFromPath(schema, path62, value) {
       let v = value;
-      for (let i = path60.length - 1; i >= 0; --i) {
-        const k = path60[i];
+      for (let i = path62.length - 1; i >= 0; --i) {
+        const k = path62[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47317,7 +47317,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path60) => path60 == null || typeof path60 === "object" && !!path60[Symbol.iterator]().next().done;
+    var isEmptyPath = (path62) => path62 == null || typeof path62 === "object" && !!path62[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47347,11 +47347,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path60, value) {
-        if (isEmptyPath(path60))
+      addIn(path62, value) {
+        if (isEmptyPath(path62))
           this.add(value);
         else {
-          const [key, ...rest] = path60;
+          const [key, ...rest] = path62;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -47365,8 +47365,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path60) {
-        const [key, ...rest] = path60;
+      deleteIn(path62) {
+        const [key, ...rest] = path62;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -47380,8 +47380,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path60, keepScalar) {
-        const [key, ...rest] = path60;
+      getIn(path62, keepScalar) {
+        const [key, ...rest] = path62;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -47399,8 +47399,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path60) {
-        const [key, ...rest] = path60;
+      hasIn(path62) {
+        const [key, ...rest] = path62;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -47410,8 +47410,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path60, value) {
-        const [key, ...rest] = path60;
+      setIn(path62, value) {
+        const [key, ...rest] = path62;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -49926,9 +49926,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path60, value) {
+      addIn(path62, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path60, value);
+          this.contents.addIn(path62, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -50003,14 +50003,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path60) {
-        if (Collection2.isEmptyPath(path60)) {
+      deleteIn(path62) {
+        if (Collection2.isEmptyPath(path62)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path60) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path62) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50025,10 +50025,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path60, keepScalar) {
-        if (Collection2.isEmptyPath(path60))
+      getIn(path62, keepScalar) {
+        if (Collection2.isEmptyPath(path62))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path60, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path62, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50039,10 +50039,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path60) {
-        if (Collection2.isEmptyPath(path60))
+      hasIn(path62) {
+        if (Collection2.isEmptyPath(path62))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path60) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path62) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50059,13 +50059,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path60, value) {
-        if (Collection2.isEmptyPath(path60)) {
+      setIn(path62, value) {
+        if (Collection2.isEmptyPath(path62)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path60), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path62), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path60, value);
+          this.contents.setIn(path62, value);
         }
       }
       /**
@@ -52026,9 +52026,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path60) => {
+    visit2.itemAtPath = (cst, path62) => {
       let item = cst;
-      for (const [field, index] of path60) {
+      for (const [field, index] of path62) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52037,23 +52037,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path60) => {
-      const parent = visit2.itemAtPath(cst, path60.slice(0, -1));
-      const field = path60[path60.length - 1][0];
+    visit2.parentCollection = (cst, path62) => {
+      const parent = visit2.itemAtPath(cst, path62.slice(0, -1));
+      const field = path62[path62.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path60, item, visitor) {
-      let ctrl = visitor(item, path60);
+    function _visit(path62, item, visitor) {
+      let ctrl = visitor(item, path62);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path60.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path62.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52064,10 +52064,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path60);
+            ctrl = ctrl(item, path62);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path60) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path62) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -53877,8 +53877,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path60 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path60} does not exist${EOL5}`);
+            const path62 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path62} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60330,7 +60330,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path60) => path60.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path62) => path62.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60794,7 +60794,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os13 from "node:os";
-import path59 from "node:path";
+import path61 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -74915,7 +74915,7 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path58 from "node:path";
+import path60 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
@@ -79304,6 +79304,9 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
 };
 
 // src/adapters/action/nightly-mode.ts
+import path53 from "node:path";
+
+// src/flows/nightly/nightly-job.ts
 import { mkdir as mkdir11, writeFile as writeFile15 } from "node:fs/promises";
 import path52 from "node:path";
 
@@ -80896,6 +80899,11 @@ async function headArm2(head, deps) {
   if (!arm2) throw new Error("nightly: the build gave no head arm");
   return arm2;
 }
+var NIGHTLY_FAIL_ON_MEANING = {
+  regression: "an open regression event in the history",
+  inconclusive: "also a series measured tonight that is too short to analyse",
+  never: FAIL_ON_MEANING.never
+};
 function nightlyDecision(outcome, failOn) {
   const all = outcome.judgement?.events ?? [];
   const events = all.filter((e) => e.regressed.some((r) => !r.changePoint.suspect));
@@ -80967,6 +80975,114 @@ function issueNotes(outcome) {
   return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`];
 }
 
+// src/flows/nightly/nightly-job.ts
+function historyOptionsOf(changePoints) {
+  return {
+    ...changePoints.maxP !== void 0 ? { maxP: changePoints.maxP } : {},
+    ...changePoints.minSegment !== void 0 ? { minSegment: changePoints.minSegment } : {},
+    minMagnitude: changePoints.magnitudePct / 100
+  };
+}
+async function runNightlyJob(options, deps) {
+  const {
+    head,
+    commit: commit3,
+    repository,
+    runUrl,
+    repoUrl,
+    changePoints,
+    canaryBinDir,
+    expectEveryHours,
+    issues,
+    ...run3
+  } = options;
+  const source = {
+    ...repository ? { repository } : {},
+    ...runUrl ? { runUrl } : {},
+    head: {
+      ...commit3.ref ? { ref: commit3.ref } : {},
+      ...commit3.sha ? { sha: commit3.sha } : {},
+      chosenBy: commit3.chosenBy
+    }
+  };
+  const links = { ...repoUrl ? { repoUrl } : {}, ...runUrl ? { runUrl } : {} };
+  return runNightly(
+    {
+      ...run3,
+      head,
+      source,
+      history: historyOptionsOf(changePoints),
+      ...canaryBinDir ? { canary: { binDir: canaryBinDir } } : {},
+      ...expectEveryHours !== void 0 ? { expectEveryHours } : {}
+    },
+    {
+      logger: deps.logger,
+      measure: deps.measure,
+      build: deps.build,
+      signal: deps.signal,
+      history: deps.history,
+      ...issues ? issueSyncs(issues, links) : {}
+    }
+  );
+}
+function issueSyncs(issues, links) {
+  const { api } = issues;
+  return {
+    issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
+    alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
+    ...issues.triageDigest ? {
+      digest: (now) => trySyncTriageDigest(api, now, {
+        links,
+        ...issues.raiseAfterDays !== void 0 ? { raiseAfterDays: issues.raiseAfterDays } : {}
+      })
+    } : {}
+  };
+}
+async function concludeNight(outcome, options) {
+  const { failOn, reportFile, ...report } = options;
+  const markdown = nightlyReport(outcome, report);
+  if (reportFile) {
+    await mkdir11(path52.dirname(reportFile), { recursive: true });
+    await writeFile15(reportFile, markdown);
+  }
+  return { report: markdown, decision: nightlyDecision(outcome, failOn) };
+}
+
+// src/flows/nightly/publish-site.ts
+function siteTitle(repository) {
+  return repository ? `pgperf nightly: ${repository}` : "pgperf nightly";
+}
+async function publishSiteOnBranch(store, options, deps) {
+  if (!store.publishOnBranch) return void 0;
+  const { logger } = deps;
+  const { site, branch } = options;
+  const published = await logger.group(
+    "Publishing the history site",
+    () => store.publishOnBranch(site, async (dir, storeDir) => {
+      const onBranch = await deps.openStore(storeDir);
+      let pages;
+      try {
+        pages = await writeHistorySite(
+          dir,
+          await analyseStore(onBranch, historyOptionsOf(options.changePoints)),
+          {
+            title: siteTitle(options.repository),
+            repoUrl: options.repoUrl
+          }
+        );
+      } finally {
+        await onBranch.close();
+      }
+      logger.info(`history site: ${pages.length} pages in ${site}/ of branch ${branch}`);
+      return `pgperf: history site (${pages.length} pages)`;
+    })
+  );
+  return {
+    commit: published.commit,
+    note: `History site: \`${site}/\` of branch \`${branch}\` (commit ${published.commit.slice(0, 10)}).`
+  };
+}
+
 // src/adapters/action/nightly-mode.ts
 init_errors();
 
@@ -81003,110 +81119,77 @@ function repoUrlOf(inputs, ctx) {
 
 // src/adapters/action/nightly-mode.ts
 var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
-  const { logger, io } = deps;
+  const { logger, io, api } = deps;
   checkNightlyInputs(inputs, deps);
   const head = nightlyCommit(inputs, ctx);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
-  const pipelineDeps = pipelineDepsOf(deps);
-  const resultsFile = path52.join(resultsDir, RESULTS_FILE);
-  const reportFile = path52.join(resultsDir, REPORT_FILE);
+  const resultsFile = path53.join(resultsDir, RESULTS_FILE);
+  const reportFile = path53.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
-  const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
-  const api = deps.api;
+  const repository = `${ctx.owner}/${ctx.repo}`;
+  const changePoints = { magnitudePct: inputs.threshold };
   try {
     logger.info(
       `nightly: measuring ${[head.ref, head.sha?.slice(0, 10)].filter(Boolean).join(" @ ") || "the given install"}`
     );
-    const outcome = await runNightly(
+    const outcome = await runNightlyJob(
       {
         head: nightlyHead(inputs, ctx, deps, head),
+        commit: head,
         workloads,
         rounds: inputs.rounds,
         durationS: inputs.duration,
         runAs: inputs.runAs,
-        source: {
-          repository: `${ctx.owner}/${ctx.repo}`,
-          ...ctx.runUrl ? { runUrl: ctx.runUrl } : {},
-          head: {
-            ...head.ref ? { ref: head.ref } : {},
-            ...head.sha ? { sha: head.sha } : {},
-            chosenBy: head.chosenBy
-          }
-        },
-        history: { minMagnitude: inputs.threshold / 100 },
-        ...inputs.canaryBinDir ? { canary: { binDir: inputs.canaryBinDir } } : {},
-        ...inputs.expectEveryHours !== void 0 ? { expectEveryHours: inputs.expectEveryHours } : {}
+        repository,
+        runUrl: ctx.runUrl,
+        repoUrl,
+        changePoints,
+        canaryBinDir: inputs.canaryBinDir,
+        expectEveryHours: inputs.expectEveryHours,
+        issues: api && { api, triageDigest: inputs.triageDigest, raiseAfterDays: inputs.raiseAfterDays }
       },
       {
         logger,
         measure: async (request2) => {
           const run3 = await logger.group(
             "Nightly run",
-            () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDeps, store.archive)
+            () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDepsOf(deps), store.archive)
           );
           logArchive(run3, logger);
           return run3;
         },
         build: deps.build,
         signal: deps.signal,
-        history: store.reader,
-        ...api ? {
-          issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
-          alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
-          ...inputs.triageDigest ? {
-            digest: (now) => trySyncTriageDigest(api, now, {
-              links,
-              ...inputs.raiseAfterDays !== void 0 ? { raiseAfterDays: inputs.raiseAfterDays } : {}
-            })
-          } : {}
-        } : {}
+        history: store.reader
       }
     );
     io.setOutput("results-json", resultsFile);
-    const notes = outcome.analysis && inputs.publishSite ? await publishSite(inputs, ctx, deps, store, inputs.publishSite, repoUrl) : [];
-    const summary3 = nightlyReport(outcome, { ...repoUrl ? { repoUrl } : {}, notes });
-    await mkdir11(resultsDir, { recursive: true });
-    await writeFile15(reportFile, summary3);
-    await io.writeSummary(summary3);
+    const site = outcome.analysis && inputs.publishSite ? await publishSiteOnBranch(
+      store,
+      { site: inputs.publishSite, branch: inputs.storeBranch, repository, repoUrl, changePoints },
+      { logger, openStore: (dir) => deps.stores.open(dir, false) }
+    ) : void 0;
+    if (site) io.setOutput("site-commit", site.commit);
+    const notes = site ? [site.note] : [];
+    const { report, decision } = await concludeNight(outcome, {
+      repoUrl,
+      notes,
+      failOn: inputs.failOn,
+      reportFile
+    });
+    await io.writeSummary(report);
     if (outcome.judgement) {
       io.setOutput("regressions", String(outcome.judgement.regressed.length));
       io.setOutput("improvements", String(outcome.judgement.improved.length));
     }
     io.setOutput("report-markdown", reportFile);
-    const decision = nightlyDecision(outcome, inputs.failOn);
     return publishGate(io, decision, { dir: resultsDir, resultsFile, reportFile }, (l) => logger.info(l));
   } finally {
     await store.close();
   }
 };
-async function publishSite(inputs, ctx, deps, store, site, repoUrl) {
-  if (!store.publishOnBranch) return [];
-  const { logger } = deps;
-  const published = await logger.group(
-    "Publishing the history site",
-    () => store.publishOnBranch(site, async (dir, storeDir) => {
-      const onBranch = await deps.stores.open(storeDir, false);
-      let pages;
-      try {
-        pages = await writeHistorySite(
-          dir,
-          await analyseStore(onBranch, { minMagnitude: inputs.threshold / 100 }),
-          { title: `pgperf nightly: ${ctx.owner}/${ctx.repo}`, repoUrl }
-        );
-      } finally {
-        await onBranch.close();
-      }
-      logger.info(`history site: ${pages.length} pages in ${site}/ of branch ${inputs.storeBranch}`);
-      return `pgperf: history site (${pages.length} pages)`;
-    })
-  );
-  deps.io.setOutput("site-commit", published.commit);
-  return [
-    `History site: \`${site}/\` of branch \`${inputs.storeBranch}\` (commit ${published.commit.slice(0, 10)}).`
-  ];
-}
 function checkNightlyInputs(inputs, deps) {
   if (!inputs.store && !inputs.storeBranch) {
     throw new UserError(
@@ -81162,7 +81245,7 @@ function nightlyHead(inputs, ctx, deps, head) {
   }
   return nightlyHeadOf(
     {
-      ...inputs.headBinDir ? { binDir: path52.resolve(inputs.headBinDir) } : {},
+      ...inputs.headBinDir ? { binDir: path53.resolve(inputs.headBinDir) } : {},
       commit: head,
       source: () => ({
         repo: sourceRepoOf(inputs, ctx),
@@ -81175,8 +81258,11 @@ function nightlyHead(inputs, ctx, deps, head) {
 }
 
 // src/adapters/action/calibrate-mode.ts
+import path55 from "node:path";
+
+// src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile16 } from "node:fs/promises";
-import path53 from "node:path";
+import path54 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -81228,6 +81314,17 @@ function renderCalibrationText(c) {
   return `${[head, "", ...lines].join("\n")}
 `;
 }
+function renderCalibrationMarkdown(c) {
+  return `## pgperf calibrate
+
+\`\`\`
+${renderCalibrationText(c)}\`\`\`
+`;
+}
+function falseAlarmWarning(c) {
+  if (c.falseAlarms === 0) return void 0;
+  return `${c.falseAlarms} cell(s) of the same install were called changed: at most alpha ${c.alpha} of calibrations should; if it recurs the runner is not steady enough (pgperf doctor)`;
+}
 function calibrationDecision(result, calibration, failOn) {
   const complete = completenessOf(result);
   const alarms = calibration.cells.filter((c) => c.falseAlarm);
@@ -81243,9 +81340,37 @@ function calibrationDecision(result, calibration, failOn) {
   });
 }
 
+// src/flows/calibrate/calibrate-job.ts
+var CALIBRATION_FILE = "calibration.json";
+async function runCalibration(options, deps) {
+  const { binDir, analysis, failOn, calibrationDir, ...run3 } = options;
+  const measured = await deps.measure({
+    arms: {
+      kind: "installed",
+      arms: [
+        { label: "a", binDir, settings: {} },
+        { label: "b", binDir, settings: {} }
+      ]
+    },
+    ...run3,
+    analysis: resolveAnalysis(analysis),
+    order: "random",
+    dataChecksums: false
+  });
+  const calibration = calibrationOf(measured.result, measured.comparison);
+  const calibrationFile = calibrationDir ? path54.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  if (calibrationFile) await writeFile16(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+`);
+  return {
+    run: measured,
+    calibration,
+    decision: calibrationDecision(measured.result, calibration, failOn),
+    ...calibrationFile ? { calibrationFile } : {}
+  };
+}
+
 // src/adapters/action/calibrate-mode.ts
 init_errors();
-var CALIBRATION_FILE = "calibration.json";
 var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   if (!inputs.headBinDir) {
@@ -81256,71 +81381,44 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path53.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path55.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const pipelineDeps = pipelineDepsOf(deps);
+  const resultsFile = path55.join(resultsDir, RESULTS_FILE);
   try {
-    const outcome = await logger.group(
-      "Calibration (A/A)",
-      () => runPipeline(
-        {
-          arms: {
-            kind: "installed",
-            arms: [
-              { label: "a", binDir, settings: {} },
-              { label: "b", binDir, settings: {} }
-            ]
-          },
-          workloads,
-          analysis: resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold }),
-          rounds: inputs.rounds,
-          durationS: inputs.duration,
-          order: "random",
-          runAs: inputs.runAs,
-          runDir: resultsDir,
-          dataChecksums: false,
-          planCheck: inputs.force ? "warn" : "refuse",
-          source: {
-            repository: `${ctx.owner}/${ctx.repo}`,
-            ...ctx.runUrl ? { runUrl: ctx.runUrl } : {}
-          }
-        },
-        pipelineDeps,
-        store?.archive
-      )
+    const { calibration, calibrationFile, decision } = await runCalibration(
+      {
+        binDir,
+        workloads,
+        analysis: { alpha: inputs.alpha, thresholdPct: inputs.threshold },
+        rounds: inputs.rounds,
+        durationS: inputs.duration,
+        runAs: inputs.runAs,
+        planCheck: inputs.force ? "warn" : "refuse",
+        source: { repository: `${ctx.owner}/${ctx.repo}`, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} },
+        failOn: inputs.failOn,
+        calibrationDir: resultsDir
+      },
+      {
+        measure: async (request2) => {
+          const run3 = await logger.group(
+            "Calibration (A/A)",
+            () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDepsOf(deps), store?.archive)
+          );
+          logArchive(run3, logger);
+          return run3;
+        }
+      }
     );
-    logArchive(outcome, logger);
-    const calibration = calibrationOf(outcome.result, outcome.comparison);
-    const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path53.join(resultsDir, CALIBRATION_FILE);
-    await writeFile16(calibrationFile, `${JSON.stringify(calibration, null, 2)}
-`);
-    await io.writeSummary(`## pgperf calibrate
-
-\`\`\`
-${text2}\`\`\`
-`);
-    logger.info(text2.split("\n")[0]);
-    if (calibration.falseAlarms > 0) {
-      logger.warn(
-        `${calibration.falseAlarms} cell(s) of the same install were called changed: at most alpha ${calibration.alpha} of calibrations should; if it recurs the runner is not steady enough (pgperf doctor)`
-      );
-    }
+    await io.writeSummary(renderCalibrationMarkdown(calibration));
+    logger.info(renderCalibrationText(calibration).split("\n")[0]);
+    const warning2 = falseAlarmWarning(calibration);
+    if (warning2) logger.warn(warning2);
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path53.join(resultsDir, RESULTS_FILE));
-    const decision = calibrationDecision(outcome.result, calibration, inputs.failOn);
-    return publishGate(
-      io,
-      decision,
-      {
-        dir: resultsDir,
-        resultsFile: path53.join(resultsDir, RESULTS_FILE),
-        reportFile: path53.join(resultsDir, REPORT_FILE)
-      },
-      (l) => logger.info(l)
-    );
+    io.setOutput("results-json", resultsFile);
+    const files = { dir: resultsDir, resultsFile, reportFile: path55.join(resultsDir, REPORT_FILE) };
+    return publishGate(io, decision, files, (l) => logger.info(l));
   } finally {
     await store?.close();
   }
@@ -81366,7 +81464,7 @@ function bisectDecision(outcome, failOn) {
 }
 
 // src/flows/bisect/issue-bisection.ts
-import path54 from "node:path";
+import path56 from "node:path";
 init_errors();
 
 // src/flows/bisect/one-cell.ts
@@ -81469,7 +81567,7 @@ async function issueWorkload(name, workloads, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path54.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path56.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -81496,7 +81594,7 @@ async function commentBisection(issue3, markdown, deps) {
 // src/flows/bisect/run-bisect-job.ts
 init_errors();
 import { mkdir as mkdir12, writeFile as writeFile17 } from "node:fs/promises";
-import path57 from "node:path";
+import path59 from "node:path";
 
 // src/flows/nightly/verify-bisect-target.ts
 init_errors();
@@ -81625,14 +81723,14 @@ function defined2(values) {
 }
 
 // src/flows/bisect/run-bisection.ts
-import path56 from "node:path";
+import path58 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path55 from "node:path";
+import path57 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path55.resolve(req.cacheDir));
+  const layout = cacheLayout(path57.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -81890,7 +81988,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path56.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path58.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -81965,7 +82063,7 @@ function callOf(verdict2) {
 // src/flows/bisect/run-bisect-job.ts
 var BISECT_FILE = "bisect.json";
 function bisectFilesIn(dir) {
-  return { bisectFile: path57.join(dir, BISECT_FILE), reportFile: path57.join(dir, REPORT_FILE) };
+  return { bisectFile: path59.join(dir, BISECT_FILE), reportFile: path59.join(dir, REPORT_FILE) };
 }
 function chooseBisectJob(request2, api) {
   return request2.eventName === "issues" ? issueBisectJob(request2, api) : rangeBisectJob(request2);
@@ -82399,7 +82497,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path58.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path60.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -82531,7 +82629,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path59.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path61.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -82556,7 +82654,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path59.resolve(path59.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path61.resolve(path61.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

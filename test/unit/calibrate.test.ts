@@ -1,6 +1,17 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../src/core/compare/compare-run.js';
-import { calibrationOf, renderCalibrationText } from '../../src/flows/calibrate/calibrate.js';
+import {
+  calibrationDecision,
+  calibrationOf,
+  falseAlarmWarning,
+  renderCalibrationMarkdown,
+  renderCalibrationText,
+} from '../../src/flows/calibrate/calibrate.js';
+import { CALIBRATION_FILE, runCalibration } from '../../src/flows/calibrate/calibrate-job.js';
+import type { PipelineRequest } from '../../src/flows/compare/pipeline.js';
 import { syntheticRun, type SyntheticRunOptions } from '../../testkit/synthetic-run.js';
 
 /** A calibration of two arms a and b over the cells s@1 and s@8, as the engine compares them. */
@@ -37,6 +48,66 @@ describe('A/A calibration', () => {
     expect(c.falseAlarms).toBeGreaterThanOrEqual(1);
     expect(renderCalibrationText(c)).toMatch(/^calibration: FALSE ALARM in \d of 2 cell\(s\)/);
     expect(renderCalibrationText(c)).toMatch(/s@8 .*regression \(FALSE ALARM\)/);
+  });
+});
+
+describe('the calibration job', () => {
+  it('measures the install as both arms in random order, writes calibration.json when asked, and decides', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-calibrate-job-'));
+    try {
+      const result = syntheticRun({ arms: ['a', 'b'], workloads: { s: [1, 8] }, seed: 3, rounds: 12 });
+      const requests: Array<Omit<PipelineRequest, 'runDir'>> = [];
+      const { run, calibration, calibrationFile, decision } = await runCalibration(
+        {
+          binDir: '/opt/pg/bin',
+          workloads: [],
+          analysis: { alpha: 0.01 },
+          rounds: 12,
+          planCheck: 'refuse',
+          failOn: 'regression',
+          calibrationDir: dir,
+        },
+        {
+          measure: async (request) => {
+            requests.push(request);
+            return { result, comparison: compareRun(result), resultsFile: path.join(dir, 'results.json') };
+          },
+        },
+      );
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({
+        arms: {
+          kind: 'installed',
+          arms: [
+            { label: 'a', binDir: '/opt/pg/bin', settings: {} },
+            { label: 'b', binDir: '/opt/pg/bin', settings: {} },
+          ],
+        },
+        rounds: 12,
+        planCheck: 'refuse',
+        order: 'random',
+        dataChecksums: false,
+        analysis: { alpha: 0.01, thresholdPct: expect.any(Number) },
+      });
+      expect(requests[0]).not.toHaveProperty('seed');
+      expect(calibration).toEqual(calibrationOf(result, run.comparison));
+      expect(calibrationFile).toBe(path.join(dir, CALIBRATION_FILE));
+      expect(JSON.parse(await readFile(calibrationFile!, 'utf8'))).toEqual(calibration);
+      expect(decision).toEqual(calibrationDecision(result, calibration, 'regression'));
+      expect(renderCalibrationMarkdown(calibration)).toBe(
+        `## pgperf calibrate\n\n\`\`\`\n${renderCalibrationText(calibration)}\`\`\`\n`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('warns of a false alarm, and of nothing without one', () => {
+    const quiet = calibrate({ seed: 3, rounds: 12, noise: 0.001 });
+    expect(falseAlarmWarning({ ...quiet, falseAlarms: 0 })).toBeUndefined();
+    expect(falseAlarmWarning({ ...quiet, falseAlarms: 2 })).toBe(
+      `2 cell(s) of the same install were called changed: at most alpha ${quiet.alpha} of calibrations should; if it recurs the runner is not steady enough (pgperf doctor)`,
+    );
   });
 });
 

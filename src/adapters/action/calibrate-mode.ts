@@ -1,15 +1,15 @@
 /**
  * `mode: calibrate`: the installed PostgreSQL of `head-bin-dir` measured as both arms (A/A), on a schedule,
- * to learn this runner's noise per cell and whether the verdict engine calls unchanged code changed. The
- * run is saved to the store when one is set, the calibration goes to the job summary and
- * calibration.json. A false alarm is a warning (one in 1/α calibrations is expected), not a failure.
+ * to learn this runner's noise per cell and whether the verdict engine calls unchanged code changed: the
+ * calibration job of src/flows/calibrate/calibrate-job.ts (the one `pgperf calibrate` runs). The run is
+ * saved to the store when one is set, the calibration goes to the job summary and calibration.json. A false
+ * alarm is a warning (one in 1/α calibrations is expected), not a failure.
  */
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { resolveAnalysis } from '../../flows/compare/analysis.js';
+import { runCalibration } from '../../flows/calibrate/calibrate-job.js';
 import {
-  calibrationDecision,
-  calibrationOf,
+  falseAlarmWarning,
+  renderCalibrationMarkdown,
   renderCalibrationText,
 } from '../../flows/calibrate/calibrate.js';
 import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline.js';
@@ -18,8 +18,6 @@ import { REPORT_FILE, pipelineDepsOf, type ActionMode } from './action-deps.js';
 import { publishGate } from './gate.js';
 import { openInputStore } from './store-setup.js';
 import { loadInputWorkloads } from './workloads.js';
-
-export const CALIBRATION_FILE = 'calibration.json';
 
 export const runCalibrateMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
@@ -34,63 +32,40 @@ export const runCalibrateMode: ActionMode = async (inputs, ctx, deps, resultsDir
   const binDir = path.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const pipelineDeps = pipelineDepsOf(deps);
+  const resultsFile = path.join(resultsDir, RESULTS_FILE);
   try {
-    const outcome = await logger.group('Calibration (A/A)', () =>
-      runPipeline(
-        {
-          arms: {
-            kind: 'installed',
-            arms: [
-              { label: 'a', binDir, settings: {} },
-              { label: 'b', binDir, settings: {} },
-            ],
-          },
-          workloads,
-          analysis: resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold }),
-          rounds: inputs.rounds,
-          durationS: inputs.duration,
-          order: 'random',
-          runAs: inputs.runAs,
-          runDir: resultsDir,
-          dataChecksums: false,
-          planCheck: inputs.force ? 'warn' : 'refuse',
-          source: {
-            repository: `${ctx.owner}/${ctx.repo}`,
-            ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
-          },
-        },
-        pipelineDeps,
-        store?.archive,
-      ),
-    );
-    logArchive(outcome, logger);
-    const calibration = calibrationOf(outcome.result, outcome.comparison);
-    const text = renderCalibrationText(calibration);
-    const calibrationFile = path.join(resultsDir, CALIBRATION_FILE);
-    await writeFile(calibrationFile, `${JSON.stringify(calibration, null, 2)}\n`);
-    await io.writeSummary(`## pgperf calibrate\n\n\`\`\`\n${text}\`\`\`\n`);
-    logger.info(text.split('\n')[0]!);
-    if (calibration.falseAlarms > 0) {
-      logger.warn(
-        `${calibration.falseAlarms} cell(s) of the same install were called changed: at most alpha ${calibration.alpha} of calibrations should; if it recurs the runner is not steady enough (pgperf doctor)`,
-      );
-    }
-    io.setOutput('false-alarms', String(calibration.falseAlarms));
-    io.setOutput('calibration-json', calibrationFile);
-    io.setOutput('results-json', path.join(resultsDir, RESULTS_FILE));
-    // An A/A run gates nothing but its own completion (calibrationDecision).
-    const decision = calibrationDecision(outcome.result, calibration, inputs.failOn);
-    return publishGate(
-      io,
-      decision,
+    const { calibration, calibrationFile, decision } = await runCalibration(
       {
-        dir: resultsDir,
-        resultsFile: path.join(resultsDir, RESULTS_FILE),
-        reportFile: path.join(resultsDir, REPORT_FILE),
+        binDir,
+        workloads,
+        analysis: { alpha: inputs.alpha, thresholdPct: inputs.threshold },
+        rounds: inputs.rounds,
+        durationS: inputs.duration,
+        runAs: inputs.runAs,
+        planCheck: inputs.force ? 'warn' : 'refuse',
+        source: { repository: `${ctx.owner}/${ctx.repo}`, ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}) },
+        failOn: inputs.failOn,
+        calibrationDir: resultsDir,
       },
-      (l) => logger.info(l),
+      {
+        measure: async (request) => {
+          const run = await logger.group('Calibration (A/A)', () =>
+            runPipeline({ ...request, runDir: resultsDir }, pipelineDepsOf(deps), store?.archive),
+          );
+          logArchive(run, logger);
+          return run;
+        },
+      },
     );
+    await io.writeSummary(renderCalibrationMarkdown(calibration));
+    logger.info(renderCalibrationText(calibration).split('\n')[0]!);
+    const warning = falseAlarmWarning(calibration);
+    if (warning) logger.warn(warning);
+    io.setOutput('false-alarms', String(calibration.falseAlarms));
+    io.setOutput('calibration-json', calibrationFile!);
+    io.setOutput('results-json', resultsFile);
+    const files = { dir: resultsDir, resultsFile, reportFile: path.join(resultsDir, REPORT_FILE) };
+    return publishGate(io, decision, files, (l) => logger.info(l));
   } finally {
     await store?.close();
   }

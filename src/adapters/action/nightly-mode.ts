@@ -1,26 +1,15 @@
 /**
- * The Action's `mode: nightly`: the nightly flow of src/flows/nightly/nightly-flow.ts (the one `pgperf nightly` runs)
- * driven with the Action's side effects: the branch head (built from the pushed/scheduled commit or
- * `head-ref`, or the install in `head-bin-dir`) measured and saved to the results store, every stored series
- * analysed for change points, one regression issue per regression event of a workload opened, updated or
- * closed; then, optionally, the history site published to the data branch (`publish-site`), the job summary
- * (verdict first) and the outputs. The step fails under `fail-on` as `pgperf nightly` exits (nightlyDecision):
- * `regression` (default) on an open regression event, `inconclusive` also on a series measured tonight that
- * is too short to analyse, `never` not at all; a run that did not finish or was not saved fails it unless
- * `never`.
+ * The Action's `mode: nightly`: the nightly job of src/flows/nightly/nightly-job.ts (the one `pgperf nightly`
+ * runs) with the Action's side effects: the branch head (the pushed or scheduled commit, or `head-ref`, built;
+ * or the install in `head-bin-dir`) measured into the results store, the history analysed for change points,
+ * the regression and alert issues kept; then the history site on the data branch (`publish-site`), the job
+ * summary (verdict first) and the outputs. The step fails under `fail-on` as `pgperf nightly` exits
+ * (nightlyDecision); a run that did not finish or was not saved fails it unless `never`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { trySyncRegressionIssues } from '../../flows/nightly/regression-issues.js';
-import { trySyncAlertIssues } from '../../flows/nightly/alert-issues.js';
-import { trySyncTriageDigest } from '../../flows/nightly/digest-issue.js';
-import { analyseStore, writeHistorySite } from '../../flows/nightly/nightly-site.js';
-import {
-  nightlyDecision,
-  nightlyReport,
-  runNightly,
-  type NightlyHead,
-} from '../../flows/nightly/nightly-flow.js';
+import { publishSiteOnBranch } from '../../flows/nightly/publish-site.js';
+import type { NightlyHead } from '../../flows/nightly/nightly-flow.js';
+import { concludeNight, runNightlyJob } from '../../flows/nightly/nightly-job.js';
 import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline.js';
 import { UserError } from '../../core/util/errors.js';
 import { sourceRepoOf } from './build-arms.js';
@@ -29,52 +18,47 @@ import type { ActionContext, CommitChoice } from './context.js';
 import { refuseInputs, type ActionInputs } from './inputs.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
 import { loadInputWorkloads } from './workloads.js';
-import { openActionStore, type ActionStore } from './store-setup.js';
+import { openActionStore } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
 import { publishGate } from './gate.js';
 
 export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
-  const { logger, io } = deps;
+  const { logger, io, api } = deps;
   checkNightlyInputs(inputs, deps);
   const head = nightlyCommit(inputs, ctx);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores!, deps);
   if (!store) throw new Error('nightly: no store opened although store/store-branch is set');
-  const pipelineDeps = pipelineDepsOf(deps);
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   const reportFile = path.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
-  const links = { ...(repoUrl ? { repoUrl } : {}), ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}) };
-  const api = deps.api;
+  const repository = `${ctx.owner}/${ctx.repo}`;
+  const changePoints = { magnitudePct: inputs.threshold };
   try {
     logger.info(
       `nightly: measuring ${[head.ref, head.sha?.slice(0, 10)].filter(Boolean).join(' @ ') || 'the given install'}`,
     );
-    const outcome = await runNightly(
+    const outcome = await runNightlyJob(
       {
         head: nightlyHead(inputs, ctx, deps, head),
+        commit: head,
         workloads,
         rounds: inputs.rounds,
         durationS: inputs.duration,
         runAs: inputs.runAs,
-        source: {
-          repository: `${ctx.owner}/${ctx.repo}`,
-          ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
-          head: {
-            ...(head.ref ? { ref: head.ref } : {}),
-            ...(head.sha ? { sha: head.sha } : {}),
-            chosenBy: head.chosenBy,
-          },
-        },
-        history: { minMagnitude: inputs.threshold / 100 },
-        ...(inputs.canaryBinDir ? { canary: { binDir: inputs.canaryBinDir } } : {}),
-        ...(inputs.expectEveryHours !== undefined ? { expectEveryHours: inputs.expectEveryHours } : {}),
+        repository,
+        runUrl: ctx.runUrl,
+        repoUrl,
+        changePoints,
+        canaryBinDir: inputs.canaryBinDir,
+        expectEveryHours: inputs.expectEveryHours,
+        issues: api && { api, triageDigest: inputs.triageDigest, raiseAfterDays: inputs.raiseAfterDays },
       },
       {
         logger,
         measure: async (request) => {
           const run = await logger.group('Nightly run', () =>
-            runPipeline({ ...request, runDir: resultsDir }, pipelineDeps, store.archive),
+            runPipeline({ ...request, runDir: resultsDir }, pipelineDepsOf(deps), store.archive),
           );
           logArchive(run, logger);
           return run;
@@ -82,80 +66,36 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         build: deps.build,
         signal: deps.signal,
         history: store.reader,
-        ...(api
-          ? {
-              issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
-              alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
-              ...(inputs.triageDigest
-                ? {
-                    digest: (now: Date) =>
-                      trySyncTriageDigest(api, now, {
-                        links,
-                        ...(inputs.raiseAfterDays !== undefined
-                          ? { raiseAfterDays: inputs.raiseAfterDays }
-                          : {}),
-                      }),
-                  }
-                : {}),
-            }
-          : {}),
       },
     );
     io.setOutput('results-json', resultsFile);
-    const notes =
+    const site =
       outcome.analysis && inputs.publishSite
-        ? await publishSite(inputs, ctx, deps, store, inputs.publishSite, repoUrl)
-        : [];
-    const summary = nightlyReport(outcome, { ...(repoUrl ? { repoUrl } : {}), notes });
-    await mkdir(resultsDir, { recursive: true });
-    await writeFile(reportFile, summary);
-    await io.writeSummary(summary);
+        ? await publishSiteOnBranch(
+            store,
+            { site: inputs.publishSite, branch: inputs.storeBranch, repository, repoUrl, changePoints },
+            { logger, openStore: (dir) => deps.stores!.open(dir, false) },
+          )
+        : undefined;
+    if (site) io.setOutput('site-commit', site.commit);
+    const notes = site ? [site.note] : [];
+    const { report, decision } = await concludeNight(outcome, {
+      repoUrl,
+      notes,
+      failOn: inputs.failOn,
+      reportFile,
+    });
+    await io.writeSummary(report);
     if (outcome.judgement) {
       io.setOutput('regressions', String(outcome.judgement.regressed.length));
       io.setOutput('improvements', String(outcome.judgement.improved.length));
     }
     io.setOutput('report-markdown', reportFile);
-    const decision = nightlyDecision(outcome, inputs.failOn);
     return publishGate(io, decision, { dir: resultsDir, resultsFile, reportFile }, (l) => logger.info(l));
   } finally {
     await store.close();
   }
 };
-
-/** With store-branch and publish-site: the history site, rendered from the branch as it is now, pushed. */
-async function publishSite(
-  inputs: ActionInputs,
-  ctx: ActionContext,
-  deps: ActionDeps,
-  store: ActionStore,
-  site: string,
-  repoUrl: string | undefined,
-): Promise<string[]> {
-  if (!store.publishOnBranch) return [];
-  const { logger } = deps;
-  const published = await logger.group('Publishing the history site', () =>
-    store.publishOnBranch!(site, async (dir, storeDir) => {
-      // Rendered from the branch as it is now (after a conflicting push: with the other job's runs).
-      const onBranch = await deps.stores!.open(storeDir, false);
-      let pages: string[];
-      try {
-        pages = await writeHistorySite(
-          dir,
-          await analyseStore(onBranch, { minMagnitude: inputs.threshold / 100 }),
-          { title: `pgperf nightly: ${ctx.owner}/${ctx.repo}`, repoUrl },
-        );
-      } finally {
-        await onBranch.close();
-      }
-      logger.info(`history site: ${pages.length} pages in ${site}/ of branch ${inputs.storeBranch}`);
-      return `pgperf: history site (${pages.length} pages)`;
-    }),
-  );
-  deps.io.setOutput('site-commit', published.commit);
-  return [
-    `History site: \`${site}/\` of branch \`${inputs.storeBranch}\` (commit ${published.commit.slice(0, 10)}).`,
-  ];
-}
 
 /** Inputs that mean nothing for one measured arm are refused, naming them, before anything runs. */
 function checkNightlyInputs(inputs: ActionInputs, deps: ActionDeps): void {

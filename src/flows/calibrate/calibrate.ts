@@ -94,6 +94,17 @@ export function renderCalibrationText(c: Calibration): string {
   return `${[head, '', ...lines].join('\n')}\n`;
 }
 
+/** The job summary's section: the text of renderCalibrationText as a code block. */
+export function renderCalibrationMarkdown(c: Calibration): string {
+  return `## pgperf calibrate\n\n\`\`\`\n${renderCalibrationText(c)}\`\`\`\n`;
+}
+
+/** The warning a false alarm deserves (not a failure: at most α of calibrations show one); none without. */
+export function falseAlarmWarning(c: Calibration): string | undefined {
+  if (c.falseAlarms === 0) return undefined;
+  return `${c.falseAlarms} cell(s) of the same install were called changed: at most alpha ${c.alpha} of calibrations should; if it recurs the runner is not steady enough (pgperf doctor)`;
+}
+
 /**
  * What a calibration means to a gate (flowDecision), for `pgperf calibrate` and the Action's mode calibrate
  * alike: an A/A run gates nothing but its own completion. A false alarm is said in the headline and the

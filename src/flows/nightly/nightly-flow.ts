@@ -3,12 +3,12 @@
  * or built head-only from source) measured as one arm "head" in random order with the default analysis
  * settings and saved to the results store with the commit it measured; then the whole stored history
  * analysed for change points, judged workload by workload (the open regression events), and the regression
- * issues opened/updated/closed when an API is given. The adapters parse their flags or inputs, hand in their
- * side effects (how a run is measured, the store, the API, the logger), then render the outcome
- * (nightlyReport) and gate on it (nightlyDecision).
+ * issues opened/updated/closed when an API is given. The adapters reach it through the nightly job
+ * (nightly-job.ts: their plain options and side effects: how a run is measured, the store, the API, the
+ * logger), then render the outcome (nightlyReport) and gate on it (nightlyDecision).
  */
 import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
-import type { FailOn } from '../../core/compare/policy.js';
+import { FAIL_ON_MEANING, type FailOn } from '../../core/compare/policy.js';
 import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
 import type { HistoryAnalysis, HistoryOptions, SeriesAnalysis } from '../history/analyse.js';
 import {
@@ -230,6 +230,13 @@ async function headArm(head: NightlyHead, deps: NightlyDeps): Promise<ArmSpec> {
   if (!arm) throw new Error('nightly: the build gave no head arm');
   return arm;
 }
+
+/** What each fail-on value fails a night on (the values and default are the gate's: FAIL_ON_MEANING). */
+export const NIGHTLY_FAIL_ON_MEANING: Record<FailOn, string> = {
+  regression: 'an open regression event in the history',
+  inconclusive: 'also a series measured tonight that is too short to analyse',
+  never: FAIL_ON_MEANING.never,
+};
 
 /**
  * What the night means to a gate, for the CLI's exit code and the Action's step alike (flowDecision): under

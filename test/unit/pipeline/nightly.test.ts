@@ -5,7 +5,7 @@
  * (test/unit/history/noisy-history.ts), and the issues go through octokit to the fake GitHub API on
  * 127.0.0.1. Then the gate (exit codes under fail-on) and the report.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,6 +20,8 @@ import {
   type NightlyDeps,
   type NightlyRequest,
 } from '../../../src/flows/nightly/nightly-flow.js';
+import { concludeNight, runNightlyJob } from '../../../src/flows/nightly/nightly-job.js';
+import { publishSiteOnBranch, writeNightlySite } from '../../../src/flows/nightly/publish-site.js';
 import type { PipelineOutcome, PipelineRequest } from '../../../src/flows/compare/pipeline.js';
 import { DirStore } from '../../../src/store/dir/dir-store.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
@@ -235,5 +237,100 @@ describe('runNightly', () => {
     ).toBe(true);
     expect(nightlyDecision(outcome, 'regression').exitCode).toBe(1);
     expect(nightlyReport(outcome)).toContain('⚠️ the regression issues were not updated: ');
+  });
+});
+
+describe('runNightlyJob', () => {
+  it("makes the adapters' plain options the flow's request, keeps the issues with the night's links, and concludes", async () => {
+    const night = await regressedHistory();
+    const { logger, measure, requests } = deps(night);
+    const runUrl = 'https://github.com/pg/postgres/actions/runs/7';
+    const outcome = await runNightlyJob(
+      {
+        head: { kind: 'installed', binDir: '/opt/pg/bin' },
+        commit: { ref: 'master', sha: 'e'.repeat(40), chosenBy: 'nightly: input head-ref' },
+        workloads: [],
+        rounds: 3,
+        repository: 'pg/postgres',
+        runUrl,
+        repoUrl: 'https://github.com/pg/postgres',
+        changePoints: { magnitudePct: 2 },
+        issues: { api: api(), triageDigest: true },
+      },
+      { logger, measure, history: store },
+    );
+    // The source recorded as the Action records it; the history settings from the percentage; no canary.
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.source).toEqual({
+      repository: 'pg/postgres',
+      runUrl,
+      head: { ref: 'master', sha: 'e'.repeat(40), chosenBy: 'nightly: input head-ref' },
+    });
+    expect(requests[0]!.rounds).toBe(3);
+    expect(requests[0]).not.toHaveProperty('expectEveryHours');
+    expect(outcome.judgement?.events.map((e) => e.workload)).toEqual([WORKLOAD]);
+    // The regression issue links the run; the digest was kept too.
+    expect(outcome.issues).toEqual({ done: expect.objectContaining({ opened: [expect.any(Number)] }) });
+    expect(outcome.digest).toEqual({ done: expect.objectContaining({ opened: [expect.any(Number)] }) });
+    const bodies = [...gh.issues.values()].map((i) => i.body);
+    expect(bodies.every((b) => b.includes(runUrl))).toBe(true);
+
+    const reportFile = path.join(tmp, 'out', 'report.md');
+    const { report, decision } = await concludeNight(outcome, {
+      failOn: 'regression',
+      notes: ['History site: somewhere.'],
+      reportFile,
+    });
+    expect(report).toBe(nightlyReport(outcome, { notes: ['History site: somewhere.'] }));
+    expect(await readFile(reportFile, 'utf8')).toBe(report);
+    expect(decision).toEqual(nightlyDecision(outcome, 'regression'));
+  });
+});
+
+describe('the history site of a night', () => {
+  it('is written to a directory, or published on the data branch from the store there, with a line for the report', async () => {
+    const night = await regressedHistory();
+    const logger = memoryLogger();
+    const outcome = await runNightly(request(), { ...deps(night, { issues: false }), logger });
+    await writeNightlySite(path.join(tmp, 'site'), outcome.analysis!, undefined, logger);
+    expect(await readdir(path.join(tmp, 'site'))).toEqual(
+      expect.arrayContaining(['index.html', '.nojekyll']),
+    );
+    expect(logger.lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^history site: \\d+ pages in ${path.join(tmp, 'site')}$`)),
+    );
+
+    const messages: string[] = [];
+    const branch = {
+      publishOnBranch: async (
+        relative: string,
+        write: (dir: string, storeDir: string) => Promise<string>,
+      ) => {
+        messages.push(await write(path.join(tmp, 'branch', relative), path.join(tmp, 'store')));
+        return { commit: 'c'.repeat(40) };
+      },
+    };
+    const published = await publishSiteOnBranch(
+      branch,
+      { site: 'docs', branch: 'pgperf-data', repository: 'pg/postgres', changePoints: { magnitudePct: 0 } },
+      { logger, openStore: (dir) => DirStore.open(dir, { write: false, warn: () => {} }) },
+    );
+    expect(published).toEqual({
+      commit: 'c'.repeat(40),
+      note: 'History site: `docs/` of branch `pgperf-data` (commit cccccccccc).',
+    });
+    expect(messages).toEqual([expect.stringMatching(/^pgperf: history site \(\d+ pages\)$/)]);
+    // Titled by the workflow's repository, rendered from the store on the branch.
+    expect(await readFile(path.join(tmp, 'branch', 'docs', 'index.html'), 'utf8')).toContain(
+      'pgperf nightly: pg/postgres',
+    );
+    expect(logger.lines).toContain('== Publishing the history site');
+    expect(
+      await publishSiteOnBranch(
+        {},
+        { site: 'docs', branch: undefined, repository: 'pg/postgres', changePoints: { magnitudePct: 0 } },
+        { logger, openStore: () => Promise.reject(new Error('not opened')) },
+      ),
+    ).toBeUndefined();
   });
 });

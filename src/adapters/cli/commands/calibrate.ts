@@ -1,11 +1,12 @@
+/**
+ * `pgperf calibrate`: the same install as both arms (A/A) through the one pipeline (the calibration job of
+ * src/flows/calibrate/calibrate-job.ts, the Action's `mode: calibrate` too); prints this runner's noise per
+ * cell and whether any cell was (falsely) called changed, and exits on its completion.
+ */
 import { Command } from 'commander';
 import { loadWorkloads } from '../../../drivers/load-workload.js';
-import { analyse, resolveAnalysis } from '../../../flows/compare/analysis.js';
-import {
-  calibrationDecision,
-  calibrationOf,
-  renderCalibrationText,
-} from '../../../flows/calibrate/calibrate.js';
+import { runCalibration } from '../../../flows/calibrate/calibrate-job.js';
+import { renderCalibrationText } from '../../../flows/calibrate/calibrate.js';
 import { DEFAULT_FAIL_ON } from '../../../core/compare/policy.js';
 import { writeDecision } from '../../../flows/compare/decide-run.js';
 import { errorMessage } from '../../../core/util/errors.js';
@@ -27,10 +28,6 @@ interface CalibrateFlags extends AnalysisFlags, MeasureFlags {
   verbose: boolean;
 }
 
-/**
- * `pgperf calibrate`: the same install as both arms (A/A) through the one pipeline; prints this runner's
- * noise per cell and whether any cell was (falsely) called changed.
- */
 export function calibrateCommand(): Command {
   const command = new Command('calibrate')
     .description(
@@ -51,36 +48,31 @@ export function calibrateCommand(): Command {
     await checkTmpDir(flags.tmpDir);
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
     try {
-      const outcome = await executeRun(
+      // An A/A run gates its own completion: an interrupted or failed calibration exits 3, as in the Action.
+      const { run, calibration, decision } = await runCalibration(
         {
-          arms: {
-            kind: 'installed',
-            arms: [
-              { label: 'a', binDir: flags.bin, settings: {} },
-              { label: 'b', binDir: flags.bin, settings: {} },
-            ],
-          },
-          analysis: resolveAnalysis(analysisFromFlags(flags)),
+          binDir: flags.bin,
+          analysis: analysisFromFlags(flags),
           workloads,
           rounds: flags.rounds,
           durationS: flags.duration,
           seed: flags.seed,
-          order: 'random',
           runAs: flags.runAs,
-          dataChecksums: false,
           tmpDir: flags.tmpDir,
-          outDir: flags.out,
+          failOn: DEFAULT_FAIL_ON,
         },
-        logger,
-        { ...(store ? { archive: store } : {}), printComparison: false },
+        {
+          measure: (request) =>
+            executeRun({ ...request, outDir: flags.out }, logger, {
+              ...(store ? { archive: store } : {}),
+              printComparison: false,
+            }),
+        },
       );
-      const calibration = calibrationOf(outcome.result, analyse(outcome.result));
       process.stdout.write(
         flags.json ? `${JSON.stringify(calibration, null, 2)}\n` : renderCalibrationText(calibration),
       );
-      // An A/A run gates its own completion: an interrupted or failed calibration exits 3, as in the Action.
-      const decision = calibrationDecision(outcome.result, calibration, DEFAULT_FAIL_ON);
-      await writeDecision(path.dirname(outcome.resultsFile), decision).catch((e: unknown) =>
+      await writeDecision(path.dirname(run.resultsFile), decision).catch((e: unknown) =>
         logger.warn(`could not write decision.json: ${errorMessage(e)}`),
       );
       reportGate(decision, logger);

@@ -1,23 +1,23 @@
+/**
+ * `pgperf nightly`: the nightly job (src/flows/nightly/nightly-job.ts, the same the Action's `mode: nightly`
+ * runs) with the CLI's side effects: the branch head (built from `--ref`, or given as `--bin`) measured and
+ * saved to the results store, every stored series analysed for change points; the report on stdout (verdict
+ * first), the history site with `--site`, and with `--github-repo` (and $GITHUB_TOKEN) the GitHub issues of
+ * the regression events, updated in place and closed on recovery. The exit code follows --fail-on.
+ */
 import { Command, Option } from 'commander';
 import { EXIT_CODES } from '../../../core/compare/decision.js';
-import { DEFAULT_FAIL_ON, FAIL_ON, FAIL_ON_MEANING, type FailOn } from '../../../core/compare/policy.js';
+import { DEFAULT_FAIL_ON, FAIL_ON, type FailOn } from '../../../core/compare/policy.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
 import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { octokitApi } from '../../../github/octokit-api.js';
-import { trySyncRegressionIssues } from '../../../flows/nightly/regression-issues.js';
-import { trySyncAlertIssues } from '../../../flows/nightly/alert-issues.js';
-import { trySyncTriageDigest } from '../../../flows/nightly/digest-issue.js';
 import { DEFAULT_RAISE_AFTER_DAYS } from '../../../flows/nightly/triage-digest.js';
 import { inspectBinDir } from '../../../postgres/cluster/cluster.js';
 import { EXPECT_EVERY_HOURS, RAISE_AFTER_DAYS } from '../../../core/bounds.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
-import { writeHistorySite } from '../../../flows/nightly/nightly-site.js';
-import {
-  nightlyDecision,
-  nightlyReport,
-  runNightly,
-  type NightlyHead,
-} from '../../../flows/nightly/nightly-flow.js';
+import { writeNightlySite } from '../../../flows/nightly/publish-site.js';
+import { concludeNight, runNightlyJob } from '../../../flows/nightly/nightly-job.js';
+import { NIGHTLY_FAIL_ON_MEANING, type NightlyHead } from '../../../flows/nightly/nightly-flow.js';
 import { nightlyHeadOf } from '../../../flows/nightly/nightly-head.js';
 import { UserError } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
@@ -59,13 +59,6 @@ Exit codes:
   ${EXIT_CODES.incomplete}  the run could not complete, or was not saved to the store (unless --fail-on never)
   130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM; what was measured is kept`;
 
-/**
- * `pgperf nightly`: the nightly flow (src/flows/nightly/nightly-flow.ts, the same the Action's `mode: nightly` runs)
- * with the CLI's side effects: the branch head (built from `--ref`, or given as `--bin`) measured and saved
- * to the results store, every stored series analysed for change points; the report on stdout (verdict
- * first), the history site with `--site`, and with `--github-repo` (and $GITHUB_TOKEN) one GitHub issue per
- * regression event of a workload, updated in place and closed on recovery. The exit code follows --fail-on.
- */
 export function nightlyCommand(): Command {
   const command = new Command('nightly')
     .description('measure the branch head, store it, find change points in the history and report them')
@@ -105,7 +98,7 @@ export function nightlyCommand(): Command {
     .addOption(
       new Option(
         '--fail-on <when>',
-        `when the exit code says the nightly failed: ${FAIL_ON.map((v) => `${v} (${nightlyMeaning(v)})`).join('; ')}`,
+        `when the exit code says the nightly failed: ${FAIL_ON.map((v) => `${v} (${NIGHTLY_FAIL_ON_MEANING[v]})`).join('; ')}`,
       )
         .argParser(oneOf('--fail-on', FAIL_ON))
         .default(DEFAULT_FAIL_ON),
@@ -134,28 +127,28 @@ export function nightlyCommand(): Command {
       await checkOutDir(flags.site, '--site', 'a directory for the history site (created if missing)');
     const store = await openCliStore(flags.store, logger, true);
     try {
-      const outcome = await runNightly(
+      const outcome = await runNightlyJob(
         {
           head,
+          commit: {
+            ref: flags.ref,
+            sha: flags.commit,
+            chosenBy: flags.ref ? `nightly build of ${flags.ref}` : 'nightly (--bin)',
+          },
           workloads,
           rounds: flags.rounds,
           durationS: flags.duration,
           runAs: flags.runAs,
           tmpDir: flags.tmpDir,
-          source: {
-            head: {
-              ...(flags.ref ? { ref: flags.ref } : {}),
-              ...(flags.commit ? { sha: flags.commit } : {}),
-              chosenBy: flags.ref ? `nightly build of ${flags.ref}` : 'nightly (--bin)',
-            },
+          repoUrl,
+          changePoints,
+          canaryBinDir: flags.canaryBin,
+          expectEveryHours: flags.expectEvery,
+          issues: github && {
+            api: octokitApi(github),
+            triageDigest: flags.triageDigest,
+            raiseAfterDays: flags.raiseAfter,
           },
-          history: {
-            maxP: changePoints.maxP,
-            minSegment: changePoints.minSegment,
-            minMagnitude: changePoints.magnitudePct / 100,
-          },
-          ...(flags.canaryBin ? { canary: { binDir: flags.canaryBin } } : {}),
-          ...(flags.expectEvery !== undefined ? { expectEveryHours: flags.expectEvery } : {}),
         },
         {
           logger,
@@ -164,32 +157,12 @@ export function nightlyCommand(): Command {
           build: (request) =>
             withInterrupt(logger, (signal) => cliPipelineDeps(logger, signal).build!(request, signal)),
           history: store,
-          ...(github
-            ? {
-                issues: (analysis) =>
-                  trySyncRegressionIssues(octokitApi(github), analysis, repoUrl ? { repoUrl } : {}),
-                alerts: (alerts, machines) => trySyncAlertIssues(octokitApi(github), alerts, machines),
-                ...(flags.triageDigest
-                  ? {
-                      digest: (now: Date) =>
-                        trySyncTriageDigest(octokitApi(github), now, {
-                          ...(flags.raiseAfter !== undefined ? { raiseAfterDays: flags.raiseAfter } : {}),
-                        }),
-                    }
-                  : {}),
-              }
-            : {}),
         },
       );
-      if (flags.site && outcome.analysis) {
-        const files = await writeHistorySite(flags.site, outcome.analysis, {
-          title: 'pgperf nightly',
-          repoUrl,
-        });
-        logger.info(`history site: ${files.length} pages in ${flags.site}`);
-      }
-      process.stdout.write(nightlyReport(outcome, repoUrl ? { repoUrl } : {}));
-      const decision = nightlyDecision(outcome, flags.failOn);
+      if (flags.site && outcome.analysis)
+        await writeNightlySite(flags.site, outcome.analysis, repoUrl, logger);
+      const { report, decision } = await concludeNight(outcome, { repoUrl, failOn: flags.failOn });
+      process.stdout.write(report);
       reportGate(decision, logger);
       // An interrupted run already set its signal's exit code (executeRun).
       if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = decision.exitCode;
@@ -197,13 +170,6 @@ export function nightlyCommand(): Command {
       await store.close();
     }
   });
-}
-
-/** What each --fail-on value fails the nightly on (the values and default are the gate's: FAIL_ON_MEANING). */
-function nightlyMeaning(failOn: FailOn): string {
-  if (failOn === 'regression') return 'an open regression event in the history';
-  if (failOn === 'inconclusive') return 'also a series measured tonight that is too short to analyse';
-  return FAIL_ON_MEANING.never;
 }
 
 /** --bin, or --ref built from --repo: checked before anything is opened or measured. */
