@@ -85074,7 +85074,32 @@ function schemaCommand() {
   });
 }
 
-// src/adapters/cli/commands/stat.ts
+// src/core/report/stat-text.ts
+function renderStat(r, baseFile, headFile) {
+  const arm2 = (name, file2, a) => `${name}  ${file2}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ""}, median ${a.median === null ? "-" : a.median}, CV ${a.cvPct === null ? "-" : `${a.cvPct.toFixed(2)}%`}`;
+  const interval = (ci) => ci === null ? "-" : `${formatPctInterval(ci.lowerPct, ci.upperPct)} (achieved ${formatLevel(ci.achievedLevel)})`;
+  const lines = [
+    `verdict: ${r.verdict} (alpha ${formatP(r.alpha)}, threshold ${r.thresholdPct}%)`,
+    arm2("base", baseFile, r.base),
+    arm2("head", headFile, r.head),
+    `delta  ${r.deltaPct === null ? "-" : formatPct(r.deltaPct)} (Hodges-Lehmann on ln, head vs base)`,
+    `95% CI ${interval(r.ci95)}`,
+    `90% CI ${interval(r.ci90)}`,
+    `p      ${r.p === null ? "-" : `${formatP(r.p)} (Mann-Whitney, ${r.method})`}`
+  ];
+  if (r.welch)
+    lines.push(
+      `welch  t ${r.welch.t.toFixed(3)}, df ${r.welch.df.toFixed(2)}, p ${formatP(r.welch.p)} (diagnostic, on ln)`
+    );
+  lines.push(
+    ...r.reasons.map((reason) => `reason: ${reason.message}`),
+    ...r.notes.map((note) => `note:   ${note.message}`)
+  );
+  return `${lines.join("\n")}
+`;
+}
+
+// src/flows/compare/value-files.ts
 import { readFile as readFile22 } from "node:fs/promises";
 
 // src/core/compare/compare-samples.ts
@@ -85083,32 +85108,11 @@ function compareSamples(base, head, options = {}) {
   return decideVerdict(stats, { ...options, pAdjusted: stats.p, familySize: 1 });
 }
 
-// src/adapters/cli/commands/stat.ts
+// src/flows/compare/value-files.ts
 init_errors();
-function statCommand() {
-  return new Command("stat").description("compare two files of measurements (one number per line), like ministat").argument("<base-file>", "baseline values, one per line").argument("<head-file>", "head values, one per line").option("--alpha <a>", `significance level, between 0 and 1 (default ${DEFAULT_ALPHA})`).option("--threshold <pct>", `practical threshold in percent (default ${DEFAULT_THRESHOLD_PCT})`).option("--json", "print the comparison as JSON").action(
-    async (baseFile, headFile, flags) => {
-      const alpha = numberFlag(
-        "--alpha",
-        flags.alpha,
-        DEFAULT_ALPHA,
-        (v) => v > 0 && v < 1,
-        "a number between 0 and 1"
-      );
-      const thresholdPct = numberFlag(
-        "--threshold",
-        flags.threshold,
-        DEFAULT_THRESHOLD_PCT,
-        (v) => v > 0,
-        "a positive percentage such as 2"
-      );
-      const [base, head] = await Promise.all([readValues(baseFile), readValues(headFile)]);
-      const result = compareSamples(base, head, { alpha, thresholdPct });
-      process.stdout.write(
-        flags.json ? `${JSON.stringify(result, null, 2)}
-` : renderStat(result, baseFile, headFile)
-      );
-    }
+function compareValueFiles(baseFile, headFile, options) {
+  return Promise.all([readValues(baseFile), readValues(headFile)]).then(
+    ([base, head]) => compareSamples(base, head, options)
   );
 }
 async function readValues(file2) {
@@ -85145,28 +85149,32 @@ var NON_FINITE = {
   "+infinity": Number.POSITIVE_INFINITY,
   "-infinity": Number.NEGATIVE_INFINITY
 };
-function renderStat(r, baseFile, headFile) {
-  const arm2 = (name, file2, a) => `${name}  ${file2}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ""}, median ${a.median === null ? "-" : a.median}, CV ${a.cvPct === null ? "-" : `${a.cvPct.toFixed(2)}%`}`;
-  const interval = (ci) => ci === null ? "-" : `${formatPctInterval(ci.lowerPct, ci.upperPct)} (achieved ${formatLevel(ci.achievedLevel)})`;
-  const lines = [
-    `verdict: ${r.verdict} (alpha ${formatP(r.alpha)}, threshold ${r.thresholdPct}%)`,
-    arm2("base", baseFile, r.base),
-    arm2("head", headFile, r.head),
-    `delta  ${r.deltaPct === null ? "-" : formatPct(r.deltaPct)} (Hodges-Lehmann on ln, head vs base)`,
-    `95% CI ${interval(r.ci95)}`,
-    `90% CI ${interval(r.ci90)}`,
-    `p      ${r.p === null ? "-" : `${formatP(r.p)} (Mann-Whitney, ${r.method})`}`
-  ];
-  if (r.welch)
-    lines.push(
-      `welch  t ${r.welch.t.toFixed(3)}, df ${r.welch.df.toFixed(2)}, p ${formatP(r.welch.p)} (diagnostic, on ln)`
-    );
-  lines.push(
-    ...r.reasons.map((reason) => `reason: ${reason.message}`),
-    ...r.notes.map((note) => `note:   ${note.message}`)
+
+// src/adapters/cli/commands/stat.ts
+function statCommand() {
+  return new Command("stat").description("compare two files of measurements (one number per line), like ministat").argument("<base-file>", "baseline values, one per line").argument("<head-file>", "head values, one per line").option("--alpha <a>", `significance level, between 0 and 1 (default ${DEFAULT_ALPHA})`).option("--threshold <pct>", `practical threshold in percent (default ${DEFAULT_THRESHOLD_PCT})`).option("--json", "print the comparison as JSON").action(
+    async (baseFile, headFile, flags) => {
+      const alpha = numberFlag(
+        "--alpha",
+        flags.alpha,
+        DEFAULT_ALPHA,
+        (v) => v > 0 && v < 1,
+        "a number between 0 and 1"
+      );
+      const thresholdPct = numberFlag(
+        "--threshold",
+        flags.threshold,
+        DEFAULT_THRESHOLD_PCT,
+        (v) => v > 0,
+        "a positive percentage such as 2"
+      );
+      const result = await compareValueFiles(baseFile, headFile, { alpha, thresholdPct });
+      process.stdout.write(
+        flags.json ? `${JSON.stringify(result, null, 2)}
+` : renderStat(result, baseFile, headFile)
+      );
+    }
   );
-  return `${lines.join("\n")}
-`;
 }
 
 // src/adapters/cli/commands/store.ts

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { updateReadme } from '../../src/adapters/action/docs.js';
+import { updateReadme } from '../../scripts/action-docs.js';
 import { parseInputs } from '../../src/adapters/action/inputs.js';
 
 const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8');

@@ -1,7 +1,8 @@
 /**
  * The Action reference's inputs/outputs tables (docs/action.md), generated from action.yml (the source of
  * truth) between markers.
- * `npx tsx scripts/update-readme.ts` rewrites them; a test fails when docs/action.md has drifted.
+ * `npx tsx scripts/update-readme.ts` rewrites them (a script, not the Action: nothing at run time reads it); a
+ * test fails when docs/action.md has drifted.
  */
 import { parse } from 'yaml';
 

@@ -1,0 +1,58 @@
+/**
+ * `pgperf stat`'s comparison: two files of measurements, one number per line (blank lines and lines
+ * starting with # skipped), compared as two samples. A value that is a number but unusable (0, negative,
+ * NaN, Infinity) is kept for the comparison to exclude and count; a line that is no number is refused
+ * naming the file and line.
+ */
+import { readFile } from 'node:fs/promises';
+import { compareSamples } from '../../core/compare/compare-samples.js';
+import type { SampleComparison } from '../../core/compare/types.js';
+import { UserError, errorMessage } from '../../core/util/errors.js';
+
+export function compareValueFiles(
+  baseFile: string,
+  headFile: string,
+  options: { alpha: number; thresholdPct: number },
+): Promise<SampleComparison> {
+  return Promise.all([readValues(baseFile), readValues(headFile)]).then(([base, head]) =>
+    compareSamples(base, head, options),
+  );
+}
+
+/** One number per line; unparseable lines are user errors naming file and line. */
+async function readValues(file: string): Promise<number[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new UserError(`cannot read ${file}: ${errorMessage(e)}`);
+  }
+  const values: number[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    const token = line.trim();
+    if (token === '' || token.startsWith('#')) return;
+    const key = token.toLowerCase();
+    const value = Object.hasOwn(NON_FINITE, key) ? NON_FINITE[key]! : Number(token);
+    if (Number.isNaN(value) && key !== 'nan') {
+      throw new UserError(`${file} line ${i + 1}: '${token}' is not a number; expected one number per line`);
+    }
+    values.push(value);
+  });
+  if (values.length === 0) {
+    throw new UserError(
+      `${file}: no values (empty, or only blank and # lines); expected one number per line`,
+    );
+  }
+  return values;
+}
+
+/** Spellings of non-finite values that are accepted (and then excluded as unusable, with a count). */
+const NON_FINITE: Record<string, number> = {
+  nan: Number.NaN,
+  inf: Number.POSITIVE_INFINITY,
+  '+inf': Number.POSITIVE_INFINITY,
+  '-inf': Number.NEGATIVE_INFINITY,
+  infinity: Number.POSITIVE_INFINITY,
+  '+infinity': Number.POSITIVE_INFINITY,
+  '-infinity': Number.NEGATIVE_INFINITY,
+};
