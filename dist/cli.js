@@ -77317,7 +77317,7 @@ function consolidateCommand() {
   });
 }
 
-// src/adapters/cli/commands/demo.ts
+// src/flows/compare/demo-comparison.ts
 import { readdir as readdir10 } from "node:fs/promises";
 init_errors();
 var DEMO_THRESHOLD_PCT = 10;
@@ -77346,12 +77346,42 @@ var DEMO_ARMS = {
   head: { label: "sync-off", settings: { synchronous_commit: "off" }, says: "synchronous_commit=off" }
 };
 var DEMO_ARMS_TEXT = `base is arm '${DEMO_ARMS.base.label}' (${DEMO_ARMS.base.says}), head is arm '${DEMO_ARMS.head.label}' (${DEMO_ARMS.head.says})`;
+function demoArms(binDir) {
+  return [
+    { label: DEMO_ARMS.base.label, binDir, settings: { ...DEMO_ARMS.base.settings } },
+    { label: DEMO_ARMS.head.label, binDir, settings: { ...DEMO_ARMS.head.settings } }
+  ];
+}
+function demoReading(verdict2) {
+  const reading = verdict2 === "improvement" ? "head is faster: with synchronous_commit=off a commit returns before its WAL is flushed to disk, so it does not wait for the flush" : verdict2 === "regression" || verdict2 === "mixed" ? "head is slower in some cell, which synchronous_commit=off alone does not explain: the machine's noise decided it (try more rounds: pgperf demo --rounds 10)" : "no improvement was decided: too few rounds for this machine's noise, or a disk whose flush is nearly free (tmpfs, a write-back cache), which leaves the two settings close (try more rounds: pgperf demo --rounds 10)";
+  return `demo: ${DEMO_ARMS_TEXT}: ${verdict2}: ${reading}`;
+}
+function demoThresholdText(rounds) {
+  const plan = checkPlan({
+    rounds,
+    cells: DEMO_WORKLOAD.clients.length,
+    thresholdPct: DEFAULT_THRESHOLD_PCT
+  });
+  return `threshold ${DEMO_THRESHOLD_PCT}% (the default ${DEFAULT_THRESHOLD_PCT}% would need about ${plan.recommendedRounds} rounds at the assumed ${plan.noiseCvPct.toFixed(1)}% noise; the demo runs ${rounds})`;
+}
+async function findInstalledBinDir(runner) {
+  const versions = await readdir10("/usr/lib/postgresql").catch(() => []);
+  const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
+  if (newest) return `/usr/lib/postgresql/${newest}/bin`;
+  const res = await runner.run("pg_config", ["--bindir"]);
+  if (res.exitCode === 0 && res.stdout.trim()) return res.stdout.trim();
+  throw new UserError(
+    "demo: no installed PostgreSQL found (nothing under /usr/lib/postgresql, no pg_config); run `bash scripts/setup.sh` or pass --bin DIR"
+  );
+}
+
+// src/adapters/cli/commands/demo.ts
 function demoCommand() {
   return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", `rounds (${rangeText(ROUNDS)})`, positiveInt2("--rounds", ROUNDS)).option("--store <dir|url>", STORE_OPTION_HELP).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
     const logger = consoleLogger();
-    const binDir = flags.bin ?? await findInstalledBinDir();
+    const binDir = flags.bin ?? await findInstalledBinDir(nodeProcessRunner);
     logger.info(
-      `demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}; ${thresholdText(flags.rounds ?? DEMO_WORKLOAD.rounds)}`
+      `demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}; ${demoThresholdText(flags.rounds ?? DEMO_WORKLOAD.rounds)}`
     );
     logger.info(`demo: ${DEMO_ARMS_TEXT}`);
     await checkOutDir(flags.out);
@@ -77361,10 +77391,7 @@ function demoCommand() {
         {
           arms: {
             kind: "installed",
-            arms: [
-              { label: DEMO_ARMS.base.label, binDir, settings: { ...DEMO_ARMS.base.settings } },
-              { label: DEMO_ARMS.head.label, binDir, settings: { ...DEMO_ARMS.head.settings } }
-            ]
+            arms: demoArms(binDir)
           },
           analysis: resolveAnalysis(),
           workloads: [DEMO_WORKLOAD],
@@ -77383,28 +77410,6 @@ function demoCommand() {
       await store.close();
     }
   });
-}
-function demoReading(verdict2) {
-  const reading = verdict2 === "improvement" ? "head is faster: with synchronous_commit=off a commit returns before its WAL is flushed to disk, so it does not wait for the flush" : verdict2 === "regression" || verdict2 === "mixed" ? "head is slower in some cell, which synchronous_commit=off alone does not explain: the machine's noise decided it (try more rounds: pgperf demo --rounds 10)" : "no improvement was decided: too few rounds for this machine's noise, or a disk whose flush is nearly free (tmpfs, a write-back cache), which leaves the two settings close (try more rounds: pgperf demo --rounds 10)";
-  return `demo: ${DEMO_ARMS_TEXT}: ${verdict2}: ${reading}`;
-}
-function thresholdText(rounds) {
-  const plan = checkPlan({
-    rounds,
-    cells: DEMO_WORKLOAD.clients.length,
-    thresholdPct: DEFAULT_THRESHOLD_PCT
-  });
-  return `threshold ${DEMO_THRESHOLD_PCT}% (the default ${DEFAULT_THRESHOLD_PCT}% would need about ${plan.recommendedRounds} rounds at the assumed ${plan.noiseCvPct.toFixed(1)}% noise; the demo runs ${rounds})`;
-}
-async function findInstalledBinDir() {
-  const versions = await readdir10("/usr/lib/postgresql").catch(() => []);
-  const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
-  if (newest) return `/usr/lib/postgresql/${newest}/bin`;
-  const res = await nodeProcessRunner.run("pg_config", ["--bindir"]);
-  if (res.exitCode === 0 && res.stdout.trim()) return res.stdout.trim();
-  throw new UserError(
-    "demo: no installed PostgreSQL found (nothing under /usr/lib/postgresql, no pg_config); run `bash scripts/setup.sh` or pass --bin DIR"
-  );
 }
 
 // src/adapters/cli/commands/doctor.ts

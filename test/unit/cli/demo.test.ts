@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_WORKLOAD, demoReading } from '../../../src/adapters/cli/commands/demo.js';
+import { DEMO_WORKLOAD, demoReading } from '../../../src/flows/compare/demo-comparison.js';
 import { checkPlan } from '../../../src/core/compare/power.js';
 
 describe('pgperf demo', () => {

@@ -1,61 +1,24 @@
-import { readdir } from 'node:fs/promises';
+/**
+ * `pgperf demo`: the embedded default comparison (src/flows/compare/demo-comparison.ts) on the installed
+ * PostgreSQL, printed and saved to the store like any run.
+ */
 import { Command } from 'commander';
-import { DEFAULT_THRESHOLD_PCT } from '../../../core/compare/defaults.js';
-import { checkPlan } from '../../../core/compare/power.js';
-import { workloadSchema } from '../../../drivers/workload.js';
-import { UserError } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
 import { resolveAnalysis } from '../../../flows/compare/analysis.js';
+import {
+  DEMO_ARMS_TEXT,
+  DEMO_WORKLOAD,
+  demoArms,
+  demoReading,
+  demoThresholdText,
+  findInstalledBinDir,
+} from '../../../flows/compare/demo-comparison.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { positiveInt } from '../options.js';
 import { ROUNDS, rangeText } from '../../../core/bounds.js';
-import type { OverallVerdict } from '../../../core/compare/types.js';
 import { checkOutDir } from '../validate.js';
-
-/** The demo's practical threshold (%): what its 5 rounds resolve at the assumed 2% run-to-run noise. */
-const DEMO_THRESHOLD_PCT = 10;
-
-/**
- * The embedded default: one real comparison on the installed PostgreSQL, two arms that differ in one
- * setting with a large, well-known effect (synchronous_commit on vs off on tpcb-like writes).
- */
-export const DEMO_WORKLOAD = workloadSchema.parse({
-  name: 'demo-tpcb-like',
-  description: 'tpcb-like writes at 1 and 4 clients; the arms differ only in synchronous_commit',
-  tool: 'pgbench',
-  builtin: 'tpcb-like',
-  scale: 4,
-  clients: [1, 4],
-  duration: 3,
-  warmup: 2,
-  // Five rounds: the fewest for which an exact rank test over two cells can reach p < 0.05 after Holm (the
-  // unpaired one: five pairs cannot, so Mann-Whitney decides and each cell's note says so).
-  rounds: 5,
-  // The threshold the demo's rounds resolve: a several-fold effect needs no 2% resolution, and the 2% default
-  // would make the power check warn (live, and again in the report) about 23 rounds the demo never plans.
-  threshold: DEMO_THRESHOLD_PCT,
-});
-
-/**
- * The demo's two arms: the first is base, the other head, as in every comparison. head turns
- * synchronous_commit off, so a commit returns before its WAL reaches the disk: faster by how long the
- * disk's flush takes.
- */
-export const DEMO_ARMS = {
-  base: {
-    label: 'sync-on',
-    settings: {} as Record<string, string>,
-    says: 'synchronous_commit=on, the default',
-  },
-  head: { label: 'sync-off', settings: { synchronous_commit: 'off' }, says: 'synchronous_commit=off' },
-} as const;
-
-/** "base is arm 'sync-on' (synchronous_commit=on, the default), head is arm 'sync-off' (synchronous_commit=off)". */
-export const DEMO_ARMS_TEXT =
-  `base is arm '${DEMO_ARMS.base.label}' (${DEMO_ARMS.base.says}), ` +
-  `head is arm '${DEMO_ARMS.head.label}' (${DEMO_ARMS.head.says})`;
 
 export function demoCommand(): Command {
   return new Command('demo')
@@ -67,9 +30,9 @@ export function demoCommand(): Command {
     .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
     .action(async (flags: { bin?: string; out: string; rounds?: number; runAs?: string; store?: string }) => {
       const logger = consoleLogger();
-      const binDir = flags.bin ?? (await findInstalledBinDir());
+      const binDir = flags.bin ?? (await findInstalledBinDir(nodeProcessRunner));
       logger.info(
-        `demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}; ${thresholdText(flags.rounds ?? DEMO_WORKLOAD.rounds)}`,
+        `demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}; ${demoThresholdText(flags.rounds ?? DEMO_WORKLOAD.rounds)}`,
       );
       logger.info(`demo: ${DEMO_ARMS_TEXT}`);
       await checkOutDir(flags.out);
@@ -79,10 +42,7 @@ export function demoCommand(): Command {
           {
             arms: {
               kind: 'installed',
-              arms: [
-                { label: DEMO_ARMS.base.label, binDir, settings: { ...DEMO_ARMS.base.settings } },
-                { label: DEMO_ARMS.head.label, binDir, settings: { ...DEMO_ARMS.head.settings } },
-              ],
+              arms: demoArms(binDir),
             },
             analysis: resolveAnalysis(),
             workloads: [DEMO_WORKLOAD],
@@ -100,47 +60,4 @@ export function demoCommand(): Command {
         await store.close();
       }
     });
-}
-
-/**
- * The last line of the demo: which arm is head, and what its verdict says about synchronous_commit, e.g.
- * "demo: base is arm 'sync-on' (...), head is arm 'sync-off' (...): improvement: head is faster: ...".
- */
-export function demoReading(verdict: OverallVerdict): string {
-  const reading =
-    verdict === 'improvement'
-      ? 'head is faster: with synchronous_commit=off a commit returns before its WAL is flushed to disk, so it does not wait for the flush'
-      : verdict === 'regression' || verdict === 'mixed'
-        ? "head is slower in some cell, which synchronous_commit=off alone does not explain: the machine's noise decided it (try more rounds: pgperf demo --rounds 10)"
-        : "no improvement was decided: too few rounds for this machine's noise, or a disk whose flush is nearly free (tmpfs, a write-back cache), which leaves the two settings close (try more rounds: pgperf demo --rounds 10)";
-  return `demo: ${DEMO_ARMS_TEXT}: ${verdict}: ${reading}`;
-}
-
-/**
- * Why the demo's threshold is not the default, said once here rather than as a power warning: "threshold
- * 10% (the default 2% would need about 23 rounds at the assumed 2.0% noise; the demo runs 5)".
- */
-function thresholdText(rounds: number): string {
-  const plan = checkPlan({
-    rounds,
-    cells: DEMO_WORKLOAD.clients.length,
-    thresholdPct: DEFAULT_THRESHOLD_PCT,
-  });
-  return (
-    `threshold ${DEMO_THRESHOLD_PCT}% (the default ${DEFAULT_THRESHOLD_PCT}% would need about ` +
-    `${plan.recommendedRounds} rounds at the assumed ${plan.noiseCvPct.toFixed(1)}% noise; the demo runs ` +
-    `${rounds})`
-  );
-}
-
-/** The installed server's bin dir: the newest /usr/lib/postgresql/N/bin (Debian), else pg_config's. */
-async function findInstalledBinDir(): Promise<string> {
-  const versions = await readdir('/usr/lib/postgresql').catch(() => [] as string[]);
-  const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
-  if (newest) return `/usr/lib/postgresql/${newest}/bin`;
-  const res = await nodeProcessRunner.run('pg_config', ['--bindir']);
-  if (res.exitCode === 0 && res.stdout.trim()) return res.stdout.trim();
-  throw new UserError(
-    'demo: no installed PostgreSQL found (nothing under /usr/lib/postgresql, no pg_config); run `bash scripts/setup.sh` or pass --bin DIR',
-  );
 }
