@@ -77732,9 +77732,28 @@ async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
   return outcomeOf(published.decision, published.resultsFile, published.reportFile);
 }
 
-// src/adapters/action/shard-job.ts
+// src/flows/compare/publish-shard.ts
 import { mkdir as mkdir8, writeFile as writeFile12 } from "node:fs/promises";
 import path38 from "node:path";
+async function publishShardPart(outcome, options, deps) {
+  const { result } = outcome;
+  const shard = result.plan.shard;
+  const cells = result.plan.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
+  const note = `Shard ${shard.index}/${shard.count} of plan ${shard.planId} (seed ${result.plan.seed}; cells ${cells}): no comment and no status from this job, its verdict is partial; the consolidate job (mode: consolidate) posts the verdict over all shards.`;
+  const report = renderJobSummary(
+    reportInputOf(result, outcome.comparison, options.runUrl ? { fallbackRunUrl: options.runUrl } : {})
+  );
+  await mkdir8(options.resultsDir, { recursive: true });
+  const reportFile = path38.join(options.resultsDir, options.reportFileName);
+  await writeFile12(reportFile, report);
+  await deps.writeSummary(`> ${note}
+
+${report}`);
+  deps.logger.info(note);
+  return { decision: decideShard(result, outcome.comparison, options.failOn), reportFile };
+}
+
+// src/adapters/action/shard-job.ts
 init_errors();
 function shardSeedOf(inputs, ctx) {
   const spec = inputs.shard;
@@ -77748,23 +77767,13 @@ function shardSeedOf(inputs, ctx) {
   return seed;
 }
 async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, failOn) {
-  const { result } = outcome;
-  const shard = result.plan.shard;
-  const cells = result.plan.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
-  const note = `Shard ${shard.index}/${shard.count} of plan ${shard.planId} (seed ${result.plan.seed}; cells ${cells}): no comment and no status from this job, its verdict is partial; the consolidate job (mode: consolidate) posts the verdict over all shards.`;
-  const report = renderJobSummary(
-    reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
+  const { decision, reportFile } = await publishShardPart(
+    outcome,
+    { resultsDir, reportFileName, failOn, runUrl: ctx.runUrl },
+    { writeSummary: (markdown) => deps.io.writeSummary(markdown), logger: deps.logger }
   );
-  await mkdir8(resultsDir, { recursive: true });
-  const reportFile = path38.join(resultsDir, reportFileName);
-  await writeFile12(reportFile, report);
-  await deps.io.writeSummary(`> ${note}
-
-${report}`);
   deps.io.setOutput("results-json", outcome.resultsFile);
   deps.io.setOutput("report-markdown", reportFile);
-  deps.logger.info(note);
-  const decision = decideShard(result, outcome.comparison, failOn);
   return publishGate(
     deps.io,
     decision,

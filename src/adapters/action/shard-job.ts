@@ -3,16 +3,12 @@
  * seed every job of the workflow run agrees on, writes (and stores) its results, and posts nothing to
  * GitHub: a shard's verdict is partial, the `mode: consolidate` job posts the one comment and status.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { PipelineOutcome } from '../../flows/compare/pipeline.js';
-import { reportInputOf } from '../../flows/compare/report-input.js';
-import { renderJobSummary } from '../../core/report/markdown.js';
+import { publishShardPart } from '../../flows/compare/publish-shard.js';
 import { UserError } from '../../core/util/errors.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
-import { decideShard } from '../../flows/compare/decide-run.js';
 import type { FailOn } from '../../core/compare/policy.js';
 import { publishGate } from './gate.js';
 
@@ -36,9 +32,8 @@ export function shardSeedOf(
 }
 
 /**
- * Writes the shard's report and job summary and sets results-json and report-markdown; no comment and no
- * status (the consolidate job decides). Its gate (decideShard): pending when complete, its partial verdict
- * in the outputs; the step fails only when the shard did not complete.
+ * One shard's results published (flows/compare/publish-shard.ts) and its outputs set: results-json,
+ * report-markdown and the gate's; no comment and no status (the consolidate job decides).
  */
 export async function publishShard(
   outcome: PipelineOutcome,
@@ -48,23 +43,13 @@ export async function publishShard(
   reportFileName: string,
   failOn: FailOn,
 ): Promise<ActionOutcome> {
-  const { result } = outcome;
-  const shard = result.plan.shard!;
-  const cells = result.plan.cells.map((c) => `${c.workload}@${c.clients}`).join(', ');
-  const note =
-    `Shard ${shard.index}/${shard.count} of plan ${shard.planId} (seed ${result.plan.seed}; cells ${cells}): ` +
-    'no comment and no status from this job, its verdict is partial; the consolidate job (mode: consolidate) posts the verdict over all shards.';
-  const report = renderJobSummary(
-    reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {}),
+  const { decision, reportFile } = await publishShardPart(
+    outcome,
+    { resultsDir, reportFileName, failOn, runUrl: ctx.runUrl },
+    { writeSummary: (markdown) => deps.io.writeSummary(markdown), logger: deps.logger },
   );
-  await mkdir(resultsDir, { recursive: true });
-  const reportFile = path.join(resultsDir, reportFileName);
-  await writeFile(reportFile, report);
-  await deps.io.writeSummary(`> ${note}\n\n${report}`);
   deps.io.setOutput('results-json', outcome.resultsFile);
   deps.io.setOutput('report-markdown', reportFile);
-  deps.logger.info(note);
-  const decision = decideShard(result, outcome.comparison, failOn);
   return publishGate(
     deps.io,
     decision,
