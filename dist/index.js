@@ -77675,6 +77675,16 @@ function outcomeOf(decision, resultsFile, reportFile) {
   };
 }
 
+// src/core/report/trigger-note.ts
+function triggerText(trigger) {
+  if (!trigger) return "this workflow";
+  return `${escapeMarkdown(trigger.what)}${trigger.by ? ` by @${trigger.by}` : ""}`;
+}
+function triggerNote(trigger, measured, byCommand) {
+  const moved = measured.movedTo ? `; measured head ${measured.headSha.slice(0, 12)} as it was at the command: the PR head has since moved to ${measured.movedTo.slice(0, 12)}, so this result is not about the current head` : byCommand && measured.headSha ? `; measured head ${measured.headSha.slice(0, 12)}, the PR head at the command` : "";
+  return trigger || moved ? `_Triggered by ${triggerText(trigger)}${moved}._` : "";
+}
+
 // src/adapters/action/trigger.ts
 function triggerOf(ctx) {
   const p = ctx.payload;
@@ -77706,15 +77716,6 @@ function triggerOf(ctx) {
       return trigger(`a ${ctx.eventName} event`, p.sender?.login);
   }
 }
-function triggerText(trigger) {
-  if (!trigger) return "this workflow";
-  return `${escapeMarkdown(trigger.what)}${trigger.by ? ` by @${trigger.by}` : ""}`;
-}
-function triggerNote(target, ctx) {
-  const trigger = triggerOf(ctx);
-  const moved = target.movedTo ? `; measured head ${target.headSha.slice(0, 12)} as it was at the command: the PR head has since moved to ${target.movedTo.slice(0, 12)}, so this result is not about the current head` : ctx.eventName === "issue_comment" && target.headSha ? `; measured head ${target.headSha.slice(0, 12)}, the PR head at the command` : "";
-  return trigger || moved ? `_Triggered by ${triggerText(trigger)}${moved}._` : "";
-}
 
 // src/adapters/action/publish-comparison.ts
 function publishingOf(inputs, ctx, target, resultsDir) {
@@ -77726,7 +77727,7 @@ async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
   const verdict2 = {
     ...publishingOf(inputs, ctx, target, resultsDir),
     commentOn: inputs.commentOn,
-    note: triggerNote(target, ctx)
+    note: triggerNote(triggerOf(ctx), target, ctx.eventName === "issue_comment")
   };
   const published = await publishVerdict(run3, verdict2, outputSide(deps.io), deps);
   return outcomeOf(published.decision, published.resultsFile, published.reportFile);

@@ -11,7 +11,8 @@ import type { ActionDeps, ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
 import { outcomeOf, outputSide } from './gate.js';
 import type { ActionInputs } from './inputs.js';
-import { triggerNote } from './trigger.js';
+import { triggerNote } from '../../core/report/trigger-note.js';
+import { triggerOf } from './trigger.js';
 
 /** Where and how the job publishes: results-dir, fail-on, the target, comment, commit-status, comment-id. */
 export function publishingOf(
@@ -36,7 +37,7 @@ export async function publishComparison(
   const verdict = {
     ...publishingOf(inputs, ctx, target, resultsDir),
     commentOn: inputs.commentOn,
-    note: triggerNote(target, ctx),
+    note: triggerNote(triggerOf(ctx), target, ctx.eventName === 'issue_comment'),
   };
   const published = await publishVerdict(run, verdict, outputSide(deps.io), deps);
   return outcomeOf(published.decision, published.resultsFile, published.reportFile);

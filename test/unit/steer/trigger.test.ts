@@ -1,6 +1,7 @@
 /** What started a run, said under the comment's headline (src/adapters/action/trigger.ts). */
 import { describe, expect, it } from 'vitest';
-import { triggerOf, triggerText } from '../../../src/adapters/action/trigger.js';
+import { triggerText } from '../../../src/core/report/trigger-note.js';
+import { triggerOf } from '../../../src/adapters/action/trigger.js';
 import type { ActionContext } from '../../../src/adapters/action/context.js';
 
 const ctx = (eventName: string, payload: unknown) => ({ eventName, payload }) as unknown as ActionContext;
