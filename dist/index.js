@@ -73400,6 +73400,7 @@ function readInputs(read) {
 function checkInputs(inputs) {
   const token = inputs.githubToken;
   checkPublishSite(inputs);
+  checkModeInputs(inputs);
   checkCommitfestInput(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(
@@ -73421,46 +73422,9 @@ function checkInputs(inputs) {
       "input 'github-token' is empty, but mode command reads the commenter's permission and replies through the API: pass github-token (default ${{ github.token }})"
     );
   }
-  if (inputs.commentOn === "change" && inputs.mode !== "benchmark" && inputs.mode !== "comment") {
-    throw new UserError(
-      `input 'comment-on' (change) applies to the PR comment of modes benchmark and comment; mode ${inputs.mode} does not keep it: remove it`
-    );
-  }
-  if (inputs.confirmRounds !== void 0 && inputs.mode !== "benchmark") {
-    throw new UserError(
-      `input 'confirm-rounds' (${inputs.confirmRounds}) sets the confirmation block of mode benchmark; mode ${inputs.mode} does not run one: remove it`
-    );
-  }
-  if (inputs.plans && inputs.mode !== "benchmark") {
-    throw new UserError(
-      `input 'plans' (true) takes the plans of the arms mode benchmark compares; mode ${inputs.mode} compares none: remove it`
-    );
-  }
-  for (const [name, set2] of [
-    ["canary-bin-dir", inputs.canaryBinDir !== void 0],
-    ["expect-every", inputs.expectEveryHours !== void 0],
-    ["triage-digest", inputs.triageDigest],
-    ["raise-after", inputs.raiseAfterDays !== void 0]
-  ]) {
-    if (set2 && inputs.mode !== "nightly") {
-      throw new UserError(
-        `input '${name}' is read by mode nightly only; mode ${inputs.mode} does not: remove it`
-      );
-    }
-  }
-  if (inputs.explain && inputs.mode !== "benchmark") {
-    throw new UserError(
-      `input 'explain' (true) profiles the changes mode benchmark measures; mode ${inputs.mode} measures none to explain: remove it`
-    );
-  }
   if (inputs.passAlpha !== void 0 && inputs.maxRounds === void 0 && inputs.timeBudgetS === void 0) {
     throw new UserError(
       `input 'pass-alpha' (${inputs.passAlpha}) shapes adaptive rounds: set 'max-rounds' or 'time-budget' too, or remove it`
-    );
-  }
-  if (inputs.clientCounts && inputs.mode !== "benchmark") {
-    throw new UserError(
-      `input 'client-counts' (${inputs.clientCounts.join(",")}) chooses the client counts of mode benchmark; mode ${inputs.mode} does not measure them: remove it`
     );
   }
   if (!token && inputs.mode !== "nightly" && inputs.mode !== "calibrate" && inputs.mode !== "bisect" && (inputs.comment || inputs.commitStatus)) {
@@ -73494,13 +73458,41 @@ function checkInputs(inputs) {
     }
   }
   checkShardInputs(inputs);
-  if (inputs.clients !== void 0 && inputs.mode !== "bisect") {
-    throw new UserError(
-      `input 'clients' (${inputs.clients}) chooses the one cell of mode bisect; mode ${inputs.mode} measures the workloads' client counts: remove it`
-    );
-  }
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
+  }
+}
+function checkModeInputs(inputs) {
+  const benchmark2 = ["benchmark"];
+  const nightly = ["nightly"];
+  const modeInputs = [
+    ["commitfest-entry", inputs.commitfestEntry?.id, benchmark2, "builds head in mode benchmark"],
+    [
+      "comment-on",
+      inputs.commentOn === "change" ? "change" : void 0,
+      ["benchmark", "comment"],
+      "applies to the PR comment of modes benchmark and comment"
+    ],
+    ["confirm-rounds", inputs.confirmRounds, benchmark2, "sets the confirmation block of mode benchmark"],
+    ["plans", inputs.plans || void 0, benchmark2, "takes the plans of the arms mode benchmark compares"],
+    ["explain", inputs.explain || void 0, benchmark2, "profiles the changes mode benchmark measures"],
+    [
+      "client-counts",
+      inputs.clientCounts?.join(","),
+      benchmark2,
+      "chooses the client counts of mode benchmark"
+    ],
+    ["clients", inputs.clients, ["bisect"], "chooses the one cell of mode bisect"],
+    ["canary-bin-dir", inputs.canaryBinDir, nightly, "measures mode nightly's runner canary"],
+    ["expect-every", inputs.expectEveryHours, nightly, "says how often mode nightly runs"],
+    ["triage-digest", inputs.triageDigest || void 0, nightly, "keeps mode nightly's triage digest"],
+    ["raise-after", inputs.raiseAfterDays, nightly, "raises mode nightly's untriaged regressions"]
+  ];
+  for (const [name, value, modes, does] of modeInputs) {
+    if (value === void 0 || modes.includes(inputs.mode)) continue;
+    throw new UserError(
+      `input '${name}' (${String(value)}) ${does}; mode ${inputs.mode} does not read it: remove it`
+    );
   }
 }
 function commitfestInput(id) {
@@ -73509,11 +73501,6 @@ function commitfestInput(id) {
 function checkCommitfestInput(inputs) {
   const entry = inputs.commitfestEntry;
   if (!entry) return;
-  if (inputs.mode !== "benchmark") {
-    throw new UserError(
-      `input 'commitfest-entry' (${entry.id}) builds head in mode benchmark; mode ${inputs.mode} does not take it: remove it`
-    );
-  }
   const other = inputsSet([
     ["head-ref", inputs.headRef !== void 0],
     ["base-bin-dir", inputs.baseBinDir !== void 0],

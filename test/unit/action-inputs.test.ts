@@ -69,7 +69,10 @@ describe('parseInputs', () => {
     [{ shard: '1/3', mode: 'comment' }, "input 'shard' runs part of a benchmark, but mode is comment"],
     [{ seed: '-1' }, "input 'seed' must be a whole number >= 1, got '-1'"],
     [{ mode: 'bisect', clients: '0' }, "input 'clients' must be a whole number >= 1, got '0'"],
-    [{ clients: '4' }, "input 'clients' (4) chooses the one cell of mode bisect; mode benchmark measures"],
+    [
+      { clients: '4' },
+      "input 'clients' (4) chooses the one cell of mode bisect; mode benchmark does not read it",
+    ],
     [
       { 'plan-id': 'abc' },
       "input 'plan-id' must be a plan id (16 hex digits, as pgperf plan prints it), got 'abc'",
@@ -93,7 +96,7 @@ describe('parseInputs', () => {
     ],
     [
       { mode: 'nightly', explain: 'true' },
-      "input 'explain' (true) profiles the changes mode benchmark measures; mode nightly measures none to explain",
+      "input 'explain' (true) profiles the changes mode benchmark measures; mode nightly does not read it: remove it",
     ],
     [
       { 'pass-alpha': '0.05' },

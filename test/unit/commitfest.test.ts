@@ -136,7 +136,7 @@ describe("the Action's commitfest-entry", () => {
     ],
     [
       { mode: 'calibrate', 'head-bin-dir': '/x' },
-      "input 'commitfest-entry' (4711) builds head in mode benchmark; mode calibrate does not take it: remove it",
+      "input 'commitfest-entry' (4711) builds head in mode benchmark; mode calibrate does not read it: remove it",
     ],
   ])('refuses %j', (extra, message) => {
     expect(() => parseActionInputs({ 'commitfest-entry': '4711', ...extra })).toThrow(message);

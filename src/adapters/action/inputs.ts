@@ -231,6 +231,7 @@ function readInputs(read: InputReader): ActionInputs {
 function checkInputs(inputs: ActionInputs): void {
   const token = inputs.githubToken;
   checkPublishSite(inputs);
+  checkModeInputs(inputs);
   checkCommitfestInput(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(
@@ -252,46 +253,9 @@ function checkInputs(inputs: ActionInputs): void {
       "input 'github-token' is empty, but mode command reads the commenter's permission and replies through the API: pass github-token (default ${{ github.token }})",
     );
   }
-  if (inputs.commentOn === 'change' && inputs.mode !== 'benchmark' && inputs.mode !== 'comment') {
-    throw new UserError(
-      `input 'comment-on' (change) applies to the PR comment of modes benchmark and comment; mode ${inputs.mode} does not keep it: remove it`,
-    );
-  }
-  if (inputs.confirmRounds !== undefined && inputs.mode !== 'benchmark') {
-    throw new UserError(
-      `input 'confirm-rounds' (${inputs.confirmRounds}) sets the confirmation block of mode benchmark; mode ${inputs.mode} does not run one: remove it`,
-    );
-  }
-  if (inputs.plans && inputs.mode !== 'benchmark') {
-    throw new UserError(
-      `input 'plans' (true) takes the plans of the arms mode benchmark compares; mode ${inputs.mode} compares none: remove it`,
-    );
-  }
-  for (const [name, set] of [
-    ['canary-bin-dir', inputs.canaryBinDir !== undefined],
-    ['expect-every', inputs.expectEveryHours !== undefined],
-    ['triage-digest', inputs.triageDigest],
-    ['raise-after', inputs.raiseAfterDays !== undefined],
-  ] as const) {
-    if (set && inputs.mode !== 'nightly') {
-      throw new UserError(
-        `input '${name}' is read by mode nightly only; mode ${inputs.mode} does not: remove it`,
-      );
-    }
-  }
-  if (inputs.explain && inputs.mode !== 'benchmark') {
-    throw new UserError(
-      `input 'explain' (true) profiles the changes mode benchmark measures; mode ${inputs.mode} measures none to explain: remove it`,
-    );
-  }
   if (inputs.passAlpha !== undefined && inputs.maxRounds === undefined && inputs.timeBudgetS === undefined) {
     throw new UserError(
       `input 'pass-alpha' (${inputs.passAlpha}) shapes adaptive rounds: set 'max-rounds' or 'time-budget' too, or remove it`,
-    );
-  }
-  if (inputs.clientCounts && inputs.mode !== 'benchmark') {
-    throw new UserError(
-      `input 'client-counts' (${inputs.clientCounts.join(',')}) chooses the client counts of mode benchmark; mode ${inputs.mode} does not measure them: remove it`,
     );
   }
   if (
@@ -337,13 +301,48 @@ function checkInputs(inputs: ActionInputs): void {
     }
   }
   checkShardInputs(inputs);
-  if (inputs.clients !== undefined && inputs.mode !== 'bisect') {
-    throw new UserError(
-      `input 'clients' (${inputs.clients}) chooses the one cell of mode bisect; mode ${inputs.mode} measures the workloads' client counts: remove it`,
-    );
-  }
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
+  }
+}
+
+type Mode = ActionInputs['mode'];
+
+/**
+ * The inputs only some modes read, each with what it does there: set under another mode, it is refused
+ * naming the input, its value, what it does and the mode (one rule for all of them).
+ */
+function checkModeInputs(inputs: ActionInputs): void {
+  const benchmark: readonly Mode[] = ['benchmark'];
+  const nightly: readonly Mode[] = ['nightly'];
+  const modeInputs: ReadonlyArray<readonly [string, unknown, readonly Mode[], string]> = [
+    ['commitfest-entry', inputs.commitfestEntry?.id, benchmark, 'builds head in mode benchmark'],
+    [
+      'comment-on',
+      inputs.commentOn === 'change' ? 'change' : undefined,
+      ['benchmark', 'comment'],
+      'applies to the PR comment of modes benchmark and comment',
+    ],
+    ['confirm-rounds', inputs.confirmRounds, benchmark, 'sets the confirmation block of mode benchmark'],
+    ['plans', inputs.plans || undefined, benchmark, 'takes the plans of the arms mode benchmark compares'],
+    ['explain', inputs.explain || undefined, benchmark, 'profiles the changes mode benchmark measures'],
+    [
+      'client-counts',
+      inputs.clientCounts?.join(','),
+      benchmark,
+      'chooses the client counts of mode benchmark',
+    ],
+    ['clients', inputs.clients, ['bisect'], 'chooses the one cell of mode bisect'],
+    ['canary-bin-dir', inputs.canaryBinDir, nightly, "measures mode nightly's runner canary"],
+    ['expect-every', inputs.expectEveryHours, nightly, 'says how often mode nightly runs'],
+    ['triage-digest', inputs.triageDigest || undefined, nightly, "keeps mode nightly's triage digest"],
+    ['raise-after', inputs.raiseAfterDays, nightly, "raises mode nightly's untriaged regressions"],
+  ];
+  for (const [name, value, modes, does] of modeInputs) {
+    if (value === undefined || modes.includes(inputs.mode)) continue;
+    throw new UserError(
+      `input '${name}' (${String(value)}) ${does}; mode ${inputs.mode} does not read it: remove it`,
+    );
   }
 }
 
@@ -352,15 +351,10 @@ function commitfestInput(id: string | undefined): Pick<ActionInputs, 'commitfest
   return id === undefined ? {} : { commitfestEntry: commitfestEntryOf(id, "input 'commitfest-entry'") };
 }
 
-/** commitfest-entry builds head from the entry's branch: mode benchmark only, and no other head. */
+/** commitfest-entry builds head from the entry's branch (mode benchmark only: checkModeInputs), no other head. */
 function checkCommitfestInput(inputs: ActionInputs): void {
   const entry = inputs.commitfestEntry;
   if (!entry) return;
-  if (inputs.mode !== 'benchmark') {
-    throw new UserError(
-      `input 'commitfest-entry' (${entry.id}) builds head in mode benchmark; mode ${inputs.mode} does not take it: remove it`,
-    );
-  }
   const other = inputsSet([
     ['head-ref', inputs.headRef !== undefined],
     ['base-bin-dir', inputs.baseBinDir !== undefined],
