@@ -11257,13 +11257,13 @@ function isValidBase64URL(data) {
 function isLuhnAlgo(digits) {
   let length = digits.length;
   let bit = 1;
-  let sum2 = 0;
+  let sum3 = 0;
   while (length) {
     const value = digits.charCodeAt(--length) - 48;
     bit ^= 1;
-    sum2 += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value] : value;
+    sum3 += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value] : value;
   }
-  return sum2 % 10 === 0;
+  return sum3 % 10 === 0;
 }
 function isValidCreditCard(input2) {
   if (!creditCard.test(input2))
@@ -31414,7 +31414,7 @@ ${indent}${line}` : "\n";
           str += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum3, line) => sum3 + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str += ",";
@@ -31430,7 +31430,7 @@ ${indent}${line}` : "\n";
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum2, line) => sum2 + line.length + 2, 2);
+          const len = lines.reduce((sum3, line) => sum3 + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
@@ -59703,25 +59703,25 @@ function sum(x) {
   if (x.length === 0) {
     return 0;
   }
-  var sum2 = x[0];
+  var sum3 = x[0];
   var correction = 0;
   var transition;
-  if (typeof sum2 !== "number") {
+  if (typeof sum3 !== "number") {
     return Number.NaN;
   }
   for (var i = 1; i < x.length; i++) {
     if (typeof x[i] !== "number") {
       return Number.NaN;
     }
-    transition = sum2 + x[i];
-    if (Math.abs(sum2) >= Math.abs(x[i])) {
-      correction += sum2 - transition + x[i];
+    transition = sum3 + x[i];
+    if (Math.abs(sum3) >= Math.abs(x[i])) {
+      correction += sum3 - transition + x[i];
     } else {
-      correction += x[i] - transition + sum2;
+      correction += x[i] - transition + sum3;
     }
-    sum2 = transition;
+    sum3 = transition;
   }
-  return sum2 + correction;
+  return sum3 + correction;
 }
 function mean(x) {
   if (x.length === 0) {
@@ -59731,20 +59731,20 @@ function mean(x) {
 }
 function sumNthPowerDeviations(x, n) {
   var meanValue = mean(x);
-  var sum2 = 0;
+  var sum3 = 0;
   var tempValue;
   var i;
   if (n === 2) {
     for (i = 0; i < x.length; i++) {
       tempValue = x[i] - meanValue;
-      sum2 += tempValue * tempValue;
+      sum3 += tempValue * tempValue;
     }
   } else {
     for (i = 0; i < x.length; i++) {
-      sum2 += Math.pow(x[i] - meanValue, n);
+      sum3 += Math.pow(x[i] - meanValue, n);
     }
   }
-  return sum2;
+  return sum3;
 }
 function sampleVariance(x) {
   if (x.length < 2) {
@@ -59981,13 +59981,13 @@ function gammaln(n) {
 }
 var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
 function cumulativeDistribution(z3) {
-  var sum2 = z3;
+  var sum3 = z3;
   var tmp = z3;
   for (var i = 1; i < 30; i++) {
     tmp *= z3 * z3 / (2 * i + 1);
-    sum2 += tmp;
+    sum3 += tmp;
   }
-  return Math.round((0.5 + sum2 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
+  return Math.round((0.5 + sum3 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
 }
 var standardNormalTable = [];
 for (z = 0; z <= 3.09; z += 0.01) {
@@ -60073,9 +60073,9 @@ function logBeta(a, b) {
 }
 function stirlingCorrection(x) {
   const inv2 = 1 / (x * x);
-  let sum2 = 0;
-  for (let k = STIRLING_SERIES.length - 1; k >= 0; k--) sum2 = sum2 * inv2 + STIRLING_SERIES[k];
-  return sum2 / x;
+  let sum3 = 0;
+  for (let k = STIRLING_SERIES.length - 1; k >= 0; k--) sum3 = sum3 * inv2 + STIRLING_SERIES[k];
+  return sum3 / x;
 }
 var STIRLING_MIN = 10;
 var LN_SQRT_2PI = 0.9189385332046728;
@@ -60427,9 +60427,9 @@ function bootstrapRatioOfMeans(base, head, options) {
   if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
   const random = seededRandom(seed);
   const resampledMean = (x) => {
-    let sum2 = 0;
-    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
-    return sum2 / x.length;
+    let sum3 = 0;
+    for (let i = 0; i < x.length; i++) sum3 += x[Math.floor(random() * x.length)];
+    return sum3 / x.length;
   };
   const ratios = new Array(resamples);
   for (let r = 0; r < resamples; r++) {
@@ -60631,7 +60631,7 @@ function hodgesLehmann(base, head, levels) {
 // src/core/stats/mann-whitney-normal-p.ts
 function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
   const N = m + n;
-  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
+  const tieTerm = tieSizes.reduce((sum3, t) => sum3 + (t * t * t - t), 0);
   const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
   if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
   const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
@@ -68794,14 +68794,14 @@ function loadFacts(window2, windowS, loadavgText, psiText) {
 }
 function busyProcessesFact(processes, windowS) {
   const listed2 = processes.filter((p) => p.cpus >= LIMITS.listProcessCpus);
-  const sum2 = processes.reduce((a, p) => a + p.cpus, 0);
+  const sum3 = processes.reduce((a, p) => a + p.cpus, 0);
   const top = listed2.slice(0, 5).map((p) => `${p.comm} (pid ${p.pid}) ${p.cpus.toFixed(2)} CPU`);
   return graded({
     id: "busyProcesses",
     group: "load",
     name: "other busy processes",
-    value: top.length ? `${top.join(", ")}; ${sum2.toFixed(2)} CPU in all over ${windowS} s` : "none",
-    x: sum2,
+    value: top.length ? `${top.join(", ")}; ${sum3.toFixed(2)} CPU in all over ${windowS} s` : "none",
+    x: sum3,
     warnAt: LIMITS.otherCpusWarn,
     badAt: LIMITS.otherCpusBad,
     why: "these processes used CPU during the sample window",
@@ -69832,9 +69832,9 @@ function robustStandardise(values) {
   const deviations = Float64Array.from(u, (x) => Math.abs(x - location)).sort();
   let scale = MAD_TO_SD2 * medianOf(deviations);
   if (scale === 0) {
-    let sum2 = 0;
-    for (const d of deviations) sum2 += d;
-    scale = MEAN_ABSOLUTE_DEVIATION_TO_SD * (sum2 / u.length);
+    let sum3 = 0;
+    for (const d of deviations) sum3 += d;
+    scale = MEAN_ABSOLUTE_DEVIATION_TO_SD * (sum3 / u.length);
   }
   if (scale === 0) return null;
   scale = Math.max(scale, deviations[deviations.length - 1] * SMALLEST_SCALE_OF_RANGE);
@@ -70186,9 +70186,9 @@ function magnitude(s, before, after, scale) {
   );
 }
 function meanOf(values, from, to) {
-  let sum2 = 0;
-  for (let i = from; i < to; i++) sum2 += values[i];
-  return sum2 / (to - from);
+  let sum3 = 0;
+  for (let i = from; i < to; i++) sum3 += values[i];
+  return sum3 / (to - from);
 }
 function studentT(before, after, level2) {
   const unit = Math.max(before.sd, after.sd) || 1;
@@ -70201,9 +70201,9 @@ function studentT(before, after, level2) {
 }
 function summarize(z3, from, to) {
   const n = to - from;
-  let sum2 = 0;
-  for (let i = from; i < to; i++) sum2 += z3[i];
-  const mean2 = sum2 / n;
+  let sum3 = 0;
+  for (let i = from; i < to; i++) sum3 += z3[i];
+  const mean2 = sum3 / n;
   let largest = 0;
   for (let i = from; i < to; i++) largest = Math.max(largest, Math.abs(z3[i] - mean2));
   if (n < 2 || largest === 0) return { n, mean: mean2, sd: 0 };
@@ -70652,15 +70652,15 @@ function parseCachegrind(text2, what) {
   return { command, totalIr, functions };
 }
 function sumProfiles(profiles) {
-  const sum2 = /* @__PURE__ */ new Map();
+  const sum3 = /* @__PURE__ */ new Map();
   for (const p of profiles) {
     for (const [key, f] of p.functions) {
-      const s = sum2.get(key);
+      const s = sum3.get(key);
       if (s) s.ir += f.ir;
-      else sum2.set(key, { ...f });
+      else sum3.set(key, { ...f });
     }
   }
-  return sum2;
+  return sum3;
 }
 
 // src/postgres/instructions/cachegrind-run.ts
@@ -71615,15 +71615,15 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
       const key = statementKey(s.statement);
       const matching = rows.filter((r) => statementKey(r.query) === key);
       if (matching.length === 0) continue;
-      const sum2 = (f) => matching.reduce((t, r) => t + f(r), 0);
+      const sum3 = (f) => matching.reduce((t, r) => t + f(r), 0);
       record2.stats.push({
         workload: w.name,
         arm: arm2.label,
         statement: s.statement,
-        calls: sum2((r) => r.calls),
-        totalTimeMs: sum2((r) => r.totalTimeMs),
-        sharedBlksHit: sum2((r) => r.sharedBlksHit),
-        sharedBlksRead: sum2((r) => r.sharedBlksRead),
+        calls: sum3((r) => r.calls),
+        totalTimeMs: sum3((r) => r.totalTimeMs),
+        sharedBlksHit: sum3((r) => r.sharedBlksHit),
+        sharedBlksRead: sum3((r) => r.sharedBlksRead),
         transactions: PLAN_TRANSACTIONS
       });
     }
@@ -76893,6 +76893,62 @@ init_fingerprint();
 init_types();
 init_errors();
 
+// src/flows/consolidate/merge-records.ts
+function mergedRecords(docs) {
+  const instructions = docs.flatMap((d) => d.instructions ? [d.instructions] : []);
+  const plans = docs.flatMap((d) => d.plans ? [d.plans] : []);
+  return {
+    ...instructions.length > 0 ? { instructions: mergeInstructions(instructions) } : {},
+    ...plans.length > 0 ? { plans: mergePlans(plans) } : {}
+  };
+}
+function mergeInstructions(records) {
+  const owner = ownerOfWorkload(records, (r) => [
+    ...Object.keys(r.settings),
+    ...r.samples.map((s) => s.workload),
+    ...r.failures.map((f) => f.workload)
+  ]);
+  const own2 = (pick2) => records.flatMap((r) => pick2(r).filter((x) => owner.get(x.workload) === r));
+  return {
+    counter: records[0].counter,
+    settings: Object.fromEntries(
+      records.flatMap((r) => Object.entries(r.settings).filter(([w]) => owner.get(w) === r))
+    ),
+    wallS: sum2(records.map((r) => r.wallS)),
+    samples: own2((r) => r.samples),
+    profiles: own2((r) => r.profiles),
+    failures: own2((r) => r.failures),
+    notes: unique(records.flatMap((r) => r.notes))
+  };
+}
+function mergePlans(records) {
+  const owner = ownerOfWorkload(records, (r) => [
+    ...r.statements.map((s) => s.workload),
+    ...r.failures.map((f) => f.workload)
+  ]);
+  const own2 = (pick2) => records.flatMap((r) => pick2(r).filter((x) => owner.get(x.workload) === r));
+  return {
+    arms: records[0].arms,
+    wallS: sum2(records.map((r) => r.wallS)),
+    statements: own2((r) => r.statements),
+    plans: own2((r) => r.plans),
+    stats: own2((r) => r.stats),
+    failures: own2((r) => r.failures),
+    notes: unique(records.flatMap((r) => r.notes))
+  };
+}
+function ownerOfWorkload(records, workloads) {
+  const owner = /* @__PURE__ */ new Map();
+  for (const r of records) for (const w of workloads(r)) if (!owner.has(w)) owner.set(w, r);
+  return owner;
+}
+function sum2(values) {
+  return values.reduce((a, b) => a + b, 0);
+}
+function unique(values) {
+  return [...new Set(values)];
+}
+
 // src/flows/consolidate/verify-shards.ts
 init_fingerprint();
 init_check_results();
@@ -77164,6 +77220,7 @@ function mergeClass(fingerprint, group, ref) {
       stopReason: `incomplete consolidation: ${[missing.length ? `missing shard(s) ${missing.join(", ")}` : "", failed.length ? `failed shard(s) ${failed.join(", ")}` : ""].filter(Boolean).join("; ")}`
     } : {},
     workloads: Object.assign({}, ...docs.map((d) => d.workloads)),
+    ...mergedRecords(docs),
     plan: {
       ...base.plan,
       rounds: Math.max(...docs.map((d) => d.plan.rounds)),
@@ -77810,8 +77867,8 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path48.resolve(f)))].sort();
-  return Promise.all(unique.map((f) => readResults(f)));
+  const unique2 = [...new Set(files.map((f) => path48.resolve(f)))].sort();
+  return Promise.all(unique2.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
   let info;

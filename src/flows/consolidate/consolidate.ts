@@ -11,6 +11,7 @@ import { environmentFingerprint } from '../../machine/fingerprint.js';
 import { cellId, type RunResult } from '../../core/results/types.js';
 import { UserError } from '../../core/util/errors.js';
 import { samplesDigestOf } from '../../run/shard-digest.js';
+import { mergedRecords } from './merge-records.js';
 import type { ShardInfo } from '../../run/shards.js';
 import {
   checkClassShards,
@@ -100,6 +101,7 @@ function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): Ma
         }
       : {}),
     workloads: Object.assign({}, ...docs.map((d) => d.workloads)) as RunResult['workloads'],
+    ...mergedRecords(docs),
     plan: {
       ...base.plan,
       rounds: Math.max(...docs.map((d) => d.plan.rounds)),

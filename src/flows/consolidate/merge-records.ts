@@ -1,0 +1,73 @@
+/**
+ * The records of the phases that run before the rounds (instruction counts, plans), merged over the shards
+ * of one machine class: each shard took them for the workloads of its own cells, so the consolidated
+ * document holds every workload's, each from the first shard that has it (a workload whose cells two
+ * shards split was taken by both, alike). Without this the consolidation kept the first shard's alone.
+ */
+import type { InstructionsRecord } from '../../core/results/instructions.js';
+import type { PlansRecord } from '../../core/results/plans.js';
+import type { RunResult } from '../../core/results/types.js';
+
+/** `instructions` and `plans` of the merged document: none when no shard has them. */
+export function mergedRecords(docs: readonly RunResult[]): Pick<RunResult, 'instructions' | 'plans'> {
+  const instructions = docs.flatMap((d) => (d.instructions ? [d.instructions] : []));
+  const plans = docs.flatMap((d) => (d.plans ? [d.plans] : []));
+  return {
+    ...(instructions.length > 0 ? { instructions: mergeInstructions(instructions) } : {}),
+    ...(plans.length > 0 ? { plans: mergePlans(plans) } : {}),
+  };
+}
+
+function mergeInstructions(records: readonly InstructionsRecord[]): InstructionsRecord {
+  const owner = ownerOfWorkload(records, (r) => [
+    ...Object.keys(r.settings),
+    ...r.samples.map((s) => s.workload),
+    ...r.failures.map((f) => f.workload),
+  ]);
+  const own = <T extends { workload: string }>(pick: (r: InstructionsRecord) => readonly T[]) =>
+    records.flatMap((r) => pick(r).filter((x) => owner.get(x.workload) === r));
+  return {
+    counter: records[0]!.counter,
+    settings: Object.fromEntries(
+      records.flatMap((r) => Object.entries(r.settings).filter(([w]) => owner.get(w) === r)),
+    ),
+    wallS: sum(records.map((r) => r.wallS)),
+    samples: own((r) => r.samples),
+    profiles: own((r) => r.profiles),
+    failures: own((r) => r.failures),
+    notes: unique(records.flatMap((r) => r.notes)),
+  };
+}
+
+function mergePlans(records: readonly PlansRecord[]): PlansRecord {
+  const owner = ownerOfWorkload(records, (r) => [
+    ...r.statements.map((s) => s.workload),
+    ...r.failures.map((f) => f.workload),
+  ]);
+  const own = <T extends { workload: string }>(pick: (r: PlansRecord) => readonly T[]) =>
+    records.flatMap((r) => pick(r).filter((x) => owner.get(x.workload) === r));
+  return {
+    arms: records[0]!.arms,
+    wallS: sum(records.map((r) => r.wallS)),
+    statements: own((r) => r.statements),
+    plans: own((r) => r.plans),
+    stats: own((r) => r.stats),
+    failures: own((r) => r.failures),
+    notes: unique(records.flatMap((r) => r.notes)),
+  };
+}
+
+/** Each workload's record: the first that names it. */
+function ownerOfWorkload<R>(records: readonly R[], workloads: (r: R) => string[]): Map<string, R> {
+  const owner = new Map<string, R>();
+  for (const r of records) for (const w of workloads(r)) if (!owner.has(w)) owner.set(w, r);
+  return owner;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
