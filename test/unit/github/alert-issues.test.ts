@@ -4,11 +4,7 @@
  * when it comes back; another login's issue is never touched.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  ALERT_LABEL,
-  syncAlertIssues,
-  trySyncAlertIssues,
-} from '../../../src/flows/nightly/alert-issues.js';
+import { ALERT_LABEL, syncAlertIssues, trySyncAlertIssues } from '../../../src/flows/nightly/alert-issues.js';
 import { alertMachine } from '../../../src/flows/nightly/alert-event.js';
 import type { NightAlert } from '../../../src/flows/nightly/night-watch.js';
 import { useFakeGitHubApi } from '../../helpers/fake-github.js';
