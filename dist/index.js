@@ -75191,7 +75191,7 @@ async function headOnly(arms, deps) {
   return head;
 }
 
-// src/flows/compare/publish.ts
+// src/flows/publish/publish.ts
 import { mkdir as mkdir7, writeFile as writeFile11 } from "node:fs/promises";
 import path37 from "node:path";
 
@@ -77347,7 +77347,7 @@ function clipWord(word) {
   return word.length > 40 ? `${word.slice(0, 40)}\u2026` : word;
 }
 
-// src/flows/compare/acceptances.ts
+// src/flows/publish/acceptances.ts
 init_api2();
 var TAG2 = "acceptance";
 var STEERING_PERMISSIONS = ["admin", "maintain", "write"];
@@ -77457,7 +77457,7 @@ async function writeDecision(dir, decision) {
   return file2;
 }
 
-// src/flows/compare/github-post.ts
+// src/flows/publish/github-post.ts
 init_api2();
 
 // src/github/sticky-comment.ts
@@ -77474,7 +77474,7 @@ function findStickyComment(comments, login, marker) {
   return comments.filter((c) => c.userLogin === login && c.body.includes(marker)).sort((a, b) => a.id - b.id)[0];
 }
 
-// src/flows/compare/github-post.ts
+// src/flows/publish/github-post.ts
 async function postToGitHub(post, target, options, deps) {
   const { logger, api } = deps;
   if (api && options.comment) {
@@ -77530,7 +77530,7 @@ function reportInputOf(result, comparison, options = {}) {
   };
 }
 
-// src/flows/compare/publish.ts
+// src/flows/publish/publish.ts
 var PENDING_NOTE = "> \u23F3 ";
 var REPORT_FILE = "report.md";
 async function publishVerdict(run3, verdict2, side, deps) {
@@ -77720,7 +77720,7 @@ async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
   return outcomeOf(published.decision, published.resultsFile, published.reportFile);
 }
 
-// src/flows/compare/publish-shard.ts
+// src/flows/publish/publish-shard.ts
 import { mkdir as mkdir8, writeFile as writeFile12 } from "node:fs/promises";
 import path38 from "node:path";
 async function publishShardPart(outcome, options, deps) {
@@ -78094,7 +78094,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
   return { reader: store, archive: store, close: () => store.close() };
 }
 
-// src/flows/compare/publish-target.ts
+// src/flows/publish/publish-target.ts
 init_errors();
 function benchmarkTarget(event, result, prNumberInput) {
   const { pr } = event;

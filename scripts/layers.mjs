@@ -24,10 +24,11 @@ export const STOREYS = [
   { name: 'github', folders: [''] },
   // One interleaved run: plan, rounds, adaptive looks, the durable sink, shards.
   { name: 'run', folders: [''] },
-  // What a user asks for, each once: compare, calibrate, history, nightly, bisect, consolidate.
+  // What a user asks for, each once: history, compare, publishing a verdict, calibrate, nightly, bisect,
+  // consolidate, the /pgperf PR commands (steer).
   {
     name: 'flows',
-    folders: ['history', 'compare', 'calibrate', 'nightly', 'bisect', 'consolidate', 'steer'],
+    folders: ['history', 'compare', 'publish', 'calibrate', 'nightly', 'bisect', 'consolidate', 'steer'],
   },
   // The command line and the GitHub Action: parse, call a flow, render.
   { name: 'adapters', folders: ['cli', 'cli/commands', 'action'] },

@@ -14,7 +14,7 @@ import {
 } from '../../src/adapters/action/context.js';
 import { parseInputs } from '../../src/adapters/action/inputs.js';
 import { benchmarkTarget, vouchedEventOf } from '../../src/adapters/action/trusted-target.js';
-import { eventTarget } from '../../src/flows/compare/publish-target.js';
+import { eventTarget } from '../../src/flows/publish/publish-target.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { UserError } from '../../src/core/util/errors.js';
 

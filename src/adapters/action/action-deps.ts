@@ -48,7 +48,7 @@ export type ActionMode = (
   resultsDir: string,
 ) => Promise<ActionOutcome>;
 
-export { REPORT_FILE } from '../../flows/compare/publish.js';
+export { REPORT_FILE } from '../../flows/publish/publish.js';
 
 /** The pipeline's deps for a mode: the Action's runner, logger, signal and builder (the store goes to the flow on its own). */
 export function pipelineDepsOf(deps: ActionDeps): PipelineDeps {

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { analyse } from '../../flows/compare/analysis.js';
 import { RESULTS_FILE } from '../../flows/compare/pipeline.js';
-import { commentTarget } from '../../flows/compare/publish-target.js';
+import { commentTarget } from '../../flows/publish/publish-target.js';
 import { readResults } from '../../store/read-results.js';
 import type { ActionMode } from './action-deps.js';
 import { publishComparison } from './publish-comparison.js';

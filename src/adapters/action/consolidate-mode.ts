@@ -5,7 +5,7 @@
  * The PR and the commit come from the event (publish-target.ts), never from the results.
  */
 import { UserError } from '../../core/util/errors.js';
-import { eventTarget } from '../../flows/compare/publish-target.js';
+import { eventTarget } from '../../flows/publish/publish-target.js';
 import { collectShards } from '../../flows/consolidate/collect-shards.js';
 import { publishConsolidation } from '../../flows/consolidate/publish-consolidation.js';
 import type { ActionMode } from './action-deps.js';

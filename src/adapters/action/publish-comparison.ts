@@ -1,12 +1,12 @@
 /**
- * The Action's side of publishing a verdict (src/flows/compare/publish.ts, and the consolidation's): the
+ * The Action's side of publishing a verdict (src/flows/publish/publish.ts, and the consolidation's): the
  * inputs and the workflow run as the flow's `Publishing`, the job summary and outputs through gate.ts, and
  * the step's outcome. Used by modes benchmark, comment and consolidate.
  */
 import type { RunComparison } from '../../core/compare/types.js';
 import type { RunResult } from '../../core/results/types.js';
-import { publishVerdict, type Publishing } from '../../flows/compare/publish.js';
-import type { PublishTarget } from '../../flows/compare/publish-target.js';
+import { publishVerdict, type Publishing } from '../../flows/publish/publish.js';
+import type { PublishTarget } from '../../flows/publish/publish-target.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
 import { outcomeOf, outputSide } from './gate.js';

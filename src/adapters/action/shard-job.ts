@@ -4,7 +4,7 @@
  * GitHub: a shard's verdict is partial, the `mode: consolidate` job posts the one comment and status.
  */
 import type { PipelineOutcome } from '../../flows/compare/pipeline.js';
-import { publishShardPart } from '../../flows/compare/publish-shard.js';
+import { publishShardPart } from '../../flows/publish/publish-shard.js';
 import { UserError } from '../../core/util/errors.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
@@ -32,7 +32,7 @@ export function shardSeedOf(
 }
 
 /**
- * One shard's results published (flows/compare/publish-shard.ts) and its outputs set: results-json,
+ * One shard's results published (flows/publish/publish-shard.ts) and its outputs set: results-json,
  * report-markdown and the gate's; no comment and no status (the consolidate job decides).
  */
 export async function publishShard(

@@ -1,10 +1,10 @@
 /**
  * What GitHub's event vouches for, read from the Action's context for the flow that decides where a
- * verdict may go (src/flows/compare/publish-target.ts); a pull-request event whose payload names no usable
+ * verdict may go (src/flows/publish/publish-target.ts); a pull-request event whose payload names no usable
  * PR is refused here (pullRequestOf).
  */
 import type { RunResult } from '../../core/results/types.js';
-import * as targets from '../../flows/compare/publish-target.js';
+import * as targets from '../../flows/publish/publish-target.js';
 import { pullRequestOf, type ActionContext } from './context.js';
 
 interface EventPayload {

@@ -12,7 +12,7 @@ import type { Logger } from '../../core/util/logger.js';
 import { loadWorkloadFile } from '../../drivers/load-workload.js';
 import type { Workload } from '../../drivers/workload.js';
 import type { GitHubApi } from '../../github/api.js';
-import { tolerateApiError } from '../compare/github-post.js';
+import { tolerateApiError } from '../publish/github-post.js';
 import { parseBisectMarker, type BisectTarget } from '../nightly/bisect-marker.js';
 import { BISECT_LABEL, seriesMarker } from '../nightly/regression-issues.js';
 import type { BisectJob, JobRequest, JobWorkloads } from './bisect-job.js';

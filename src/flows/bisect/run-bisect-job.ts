@@ -14,7 +14,7 @@ import type { GitHubApi } from '../../github/api.js';
 import type { ResultStore } from '../../store/store.js';
 import { resolveAnalysis } from '../compare/analysis.js';
 import type { RunArchive } from '../compare/pipeline.js';
-import { REPORT_FILE } from '../compare/publish.js';
+import { REPORT_FILE } from '../publish/publish.js';
 import { verifyBisectTarget } from '../nightly/verify-bisect-target.js';
 import { rangeBisectJob, type BisectJob, type JobRequest } from './bisect-job.js';
 import { renderBisectMarkdown, type BisectLinks } from './bisect-markdown.js';

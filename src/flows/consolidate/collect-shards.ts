@@ -6,7 +6,7 @@
  */
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
-import { checkClaims, type PublishTarget } from '../compare/publish-target.js';
+import { checkClaims, type PublishTarget } from '../publish/publish-target.js';
 import type { ShardFile } from './consolidate.js';
 import {
   findResultsFiles,

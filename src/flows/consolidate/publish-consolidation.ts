@@ -1,5 +1,5 @@
 /**
- * Publishing a consolidation's verdict, as compare/publish.ts publishes a comparison's: the maintainers'
+ * Publishing a consolidation's verdict, as publish/publish.ts publishes a comparison's: the maintainers'
  * accepted trade-offs (`/pgperf accept`) counted, the shards judged (consolidation.ts), the comment (with
  * the decision's state, so that a maintainer can accept a regression it shows; re-running the job applies
  * it), one merged document per machine class and decision.json written, the job summary, the outputs, then
@@ -15,10 +15,10 @@ import {
   renderConsolidatedSummary,
 } from '../../core/report/consolidated-markdown.js';
 import { underHeadline } from '../../core/report/headline-notes.js';
-import { acceptancesFor } from '../compare/acceptances.js';
+import { acceptancesFor } from '../publish/acceptances.js';
 import { writeDecision } from '../compare/decide-run.js';
-import { postToGitHub, statusOf, type PostDeps } from '../compare/github-post.js';
-import { REPORT_FILE, type OutputSide, type Publishing } from '../compare/publish.js';
+import { postToGitHub, statusOf, type PostDeps } from '../publish/github-post.js';
+import { REPORT_FILE, type OutputSide, type Publishing } from '../publish/publish.js';
 import { consolidateShards, type ShardFile } from './consolidate.js';
 import { consolidatedReportInput, judgeConsolidation } from './consolidation.js';
 

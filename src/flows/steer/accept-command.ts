@@ -1,6 +1,6 @@
 /**
  * `/pgperf accept`: the named failing cells of the result the sticky comment shows, for its commit,
- * recorded in the bot's own reply (src/flows/compare/acceptances.ts), and decided for a comment job to
+ * recorded in the bot's own reply (src/flows/publish/acceptances.ts), and decided for a comment job to
  * publish again; refused when there is no result, it is for an older head, or nothing named fails.
  */
 import type { PgperfCommand } from '../../core/pgperf-command.js';
@@ -10,7 +10,7 @@ import { commentMarker } from '../../core/report/comment-marker.js';
 import { readCommentState } from '../../core/report/comment-state.js';
 import { codeText, escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { findStickyComment } from '../../github/sticky-comment.js';
-import { renderAcceptanceRecord, type AcceptanceRecord } from '../compare/acceptances.js';
+import { renderAcceptanceRecord, type AcceptanceRecord } from '../publish/acceptances.js';
 import type { CommandContext } from './pr-command-types.js';
 import { quote } from './reply-text.js';
 

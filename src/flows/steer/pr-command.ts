@@ -8,7 +8,7 @@
 import { parsePgperfCommand } from '../../core/pgperf-command.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { errorMessage } from '../../core/util/errors.js';
-import { STEERING_PERMISSIONS } from '../compare/acceptances.js';
+import { STEERING_PERMISSIONS } from '../publish/acceptances.js';
 import { acceptRegression } from './accept-command.js';
 import type { CommentEvent, PrCommandDeps } from './pr-command-types.js';
 import { REFUSAL_MARKER, refusalReplyLimited } from './refusal-replies.js';

@@ -9,7 +9,7 @@ import { commentMarker } from '../../core/report/comment-marker.js';
 import { readCommentState, withCommentState } from '../../core/report/comment-state.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { upsertStickyComment } from '../../github/sticky-comment.js';
-import { PENDING_NOTE } from '../compare/publish.js';
+import { PENDING_NOTE } from '../publish/publish.js';
 import type { CommandContext, NamedWorkload } from './pr-command-types.js';
 import { quote } from './reply-text.js';
 

@@ -1,11 +1,11 @@
 /**
- * Which acceptance records count (src/flows/compare/acceptances.ts): a record in the bot's own comment
+ * Which acceptance records count (src/flows/publish/acceptances.ts): a record in the bot's own comment
  * counts only as far as the unedited `/pgperf accept` command it answers reaches, by a user who still has
  * write permission; a record quoted inside a fence (e.g. a workload value from a PR's results file) is
  * never one.
  */
 import { describe, expect, it } from 'vitest';
-import { readAcceptances, renderAcceptanceRecord } from '../../../src/flows/compare/acceptances.js';
+import { readAcceptances, renderAcceptanceRecord } from '../../../src/flows/publish/acceptances.js';
 import type { GitHubApi, IssueComment, RepoPermission } from '../../../src/github/api.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { acceptanceOf } from '../../../src/core/compare/policy.js';
