@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Calibration } from '../../src/flows/calibrate/calibrate.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
-import { REPORTING_INPUTS, scheduleEvent } from '../helpers/action-events.js';
+import { scheduleEvent, SHORT_RUN_INPUTS } from '../helpers/action-events.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
@@ -27,15 +27,10 @@ function calibrate(inputs: Record<string, string>) {
       // 3 rounds: a false alarm is impossible by construction, whatever this machine's noise. 3 pairs give a
       // signed-rank p of at least 0.25 and 3 runs an arm a Mann-Whitney p of at least 0.1, both above alpha
       // (never a regression or improvement); the 90% interval reaches at most 75% confidence (never a likely
-      // regression, which needs the 90% level). Every A/A cell is inconclusive; force lets such a plan run.
-      // The FALSE ALARM line itself is tested in test/unit/calibrate.test.ts.
+      // regression, which needs the 90% level). Every A/A cell is inconclusive; force (SHORT_RUN_INPUTS) lets
+      // such a plan run. The FALSE ALARM line itself is tested in test/unit/calibrate.test.ts.
       rounds: '3',
-      force: 'true',
-      duration: '1',
-      alpha: '0.05',
-      threshold: '2',
-      'fail-on': 'regression',
-      ...REPORTING_INPUTS,
+      ...SHORT_RUN_INPUTS,
       ...inputs,
     },
     {

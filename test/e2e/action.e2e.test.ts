@@ -13,7 +13,7 @@ import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
-import { pullRequestEvent, REPORTING_INPUTS } from '../helpers/action-events.js';
+import { pullRequestEvent, SHORT_RUN_INPUTS } from '../helpers/action-events.js';
 import { useFakeGitHub } from '../helpers/fake-github-per-test.js';
 import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
@@ -42,12 +42,7 @@ async function runAction(
     workloads: path.join(root, 'workloads/smoke.yml'),
     rounds: '2',
     // 2 rounds cannot reach significance: refused unless forced (the tests that need verdicts set rounds).
-    force: 'true',
-    duration: '1',
-    alpha: '0.05',
-    threshold: '2',
-    'fail-on': 'regression',
-    ...REPORTING_INPUTS,
+    ...SHORT_RUN_INPUTS,
     'comment-id': 'default',
   };
   return runBuiltAction(

@@ -1,4 +1,8 @@
-/** Event payloads of the GitHub events the action's tests run it on. */
+/**
+ * Event payloads of the GitHub events the action's tests run it on, the context runAction gets with them, and
+ * the inputs those runs share.
+ */
+import type { ActionContext } from '../../src/adapters/action/context.js';
 
 export interface PullRequestEventOptions {
   /** The pull request's number. */
@@ -31,10 +35,46 @@ export function scheduleEvent(cron: string) {
   return { schedule: cron, repository: { full_name: 'pg/postgres' } };
 }
 
+/**
+ * The context of a workflow run on `eventName` with `payload`, in pg/postgres on github.com, on commit
+ * c × 40, in `workspace`, as runAction gets it; `overrides` replace any of it.
+ */
+export function actionContext(
+  eventName: string,
+  payload: Record<string, unknown>,
+  workspace: string,
+  overrides: Partial<ActionContext> = {},
+): ActionContext {
+  return {
+    eventName,
+    payload,
+    owner: 'pg',
+    repo: 'postgres',
+    sha: 'c'.repeat(40),
+    serverUrl: 'https://github.com',
+    workspace,
+    ...overrides,
+  };
+}
+
 /** The inputs that let the action report to GitHub (comment, commit status) and keep its results. */
 export const REPORTING_INPUTS: Readonly<Record<string, string>> = {
   comment: 'true',
   'commit-status': 'true',
   'github-token': 'test-token',
   'results-dir': 'pgperf-results',
+};
+
+/**
+ * Short runs judged as the end-to-end tests judge them: one-second rounds, alpha 0.05, a 2% threshold,
+ * failing on a regression, reporting (REPORTING_INPUTS). Forced: the few rounds these tests run cannot
+ * reach significance, and such a plan is refused unless forced.
+ */
+export const SHORT_RUN_INPUTS: Readonly<Record<string, string>> = {
+  force: 'true',
+  duration: '1',
+  alpha: '0.05',
+  threshold: '2',
+  'fail-on': 'regression',
+  ...REPORTING_INPUTS,
 };

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialSecrets } from '../../src/store/branch/data-branch.js';
-import { runBuiltAction } from '../helpers/action-run.js';
+import { calibrateToDataBranch } from '../helpers/data-branch-run.js';
 import { environmentsHolding } from '../helpers/git-http.js';
 import { installedBinDir, leftoverProcesses } from '../../testkit/postgres.js';
 
@@ -71,44 +71,32 @@ describe('a data-branch remote that never answers', () => {
       const runnerTemp = await mkdtemp(path.join(tmp, 'runner-temp-'));
       const before = server.connections();
       let signalledAt: number | undefined;
-      const ran = await runBuiltAction(
-        {
-          mode: 'calibrate',
-          'head-bin-dir': installedBinDir(),
-          workloads: path.join(workspace, 'aa.yml'),
-          force: 'true',
-          'store-branch': 'pgperf-data',
-          'github-token': TOKEN,
-          comment: 'false',
-          'commit-status': 'false',
-          'results-dir': `results-${signal}`,
+      const ran = await calibrateToDataBranch({
+        workspace,
+        serverUrl: server.url,
+        runnerTemp,
+        binDir: installedBinDir(),
+        workload: path.join(workspace, 'aa.yml'),
+        token: TOKEN,
+        resultsDir: `results-${signal}`,
+        source: true,
+        onStart: (child) => {
+          // Once git is connected and waiting for an answer, one signal; a guard for a run that never ends.
+          const waiting = setInterval(() => {
+            if (server.connections() === before) return;
+            clearInterval(waiting);
+            setTimeout(() => {
+              signalledAt = Date.now();
+              child.kill(signal);
+            }, 500);
+          }, 50);
+          const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
+          child.on('close', () => {
+            clearInterval(waiting);
+            clearTimeout(guard);
+          });
         },
-        {
-          workspace,
-          apiUrl: 'http://127.0.0.1:9',
-          event: { schedule: '5 3 * * 0' },
-          eventName: 'schedule',
-          sha: 'c'.repeat(40),
-          env: { GITHUB_SERVER_URL: server.url, RUNNER_TEMP: runnerTemp },
-          source: true,
-          onStart: (child) => {
-            // Once git is connected and waiting for an answer, one signal; a guard for a run that never ends.
-            const waiting = setInterval(() => {
-              if (server.connections() === before) return;
-              clearInterval(waiting);
-              setTimeout(() => {
-                signalledAt = Date.now();
-                child.kill(signal);
-              }, 500);
-            }, 50);
-            const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
-            child.on('close', () => {
-              clearInterval(waiting);
-              clearTimeout(guard);
-            });
-          },
-        },
-      );
+      });
       const stoppedAfter = Date.now() - signalledAt!;
       expect(signalledAt, ran.stdout).toBeDefined();
       expect(stoppedAfter, ran.stdout).toBeLessThan(10_000);

@@ -16,7 +16,8 @@ import { mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialSecrets } from '../../src/store/branch/data-branch.js';
-import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
+import type { ActionRun } from '../helpers/action-run.js';
+import { calibrateToDataBranch } from '../helpers/data-branch-run.js';
 import {
   environmentsHolding,
   filesHolding,
@@ -139,30 +140,16 @@ describe('the built action with store-branch leaves no token on disk', () => {
   ): Promise<{ ran: ActionRun; runnerTemp: string }> {
     const runnerTemp = path.join(workspace, `runner-temp-${++steps}`);
     await mkdir(runnerTemp);
-    const running = runBuiltAction(
-      {
-        mode: 'calibrate',
-        'head-bin-dir': binDir,
-        workloads: workload,
-        rounds: '2',
-        duration: '1',
-        force: 'true',
-        'store-branch': 'pgperf-data',
-        store: '',
-        'github-token': token,
-        comment: 'false',
-        'commit-status': 'false',
-        'results-dir': `results-${steps}`,
-      },
-      {
-        workspace,
-        apiUrl: 'http://127.0.0.1:9',
-        event: { schedule: '5 3 * * 0' },
-        eventName: 'schedule',
-        sha: 'c'.repeat(40),
-        env: { GITHUB_SERVER_URL: server.url, RUNNER_TEMP: runnerTemp },
-      },
-    );
+    const running = calibrateToDataBranch({
+      workspace,
+      serverUrl: server.url,
+      runnerTemp,
+      binDir,
+      workload,
+      token,
+      resultsDir: `results-${steps}`,
+      inputs: { rounds: '2', duration: '1', store: '' },
+    });
     await whileRunning?.(runnerTemp);
     return { ran: await running, runnerTemp };
   }

@@ -5,46 +5,25 @@
  * read-only directory. The modes run for real (mode calibrate with the machine's PostgreSQL, mode benchmark
  * building from source), so a check that does not refuse starts servers or a build and fails the case.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { ActionContext } from '../../src/adapters/action/context.js';
+import { describe, expect, it } from 'vitest';
 import { runAction } from '../../src/adapters/action/run-action.js';
 import { openStore } from '../../src/store/open/open-store.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { UserError } from '../../src/core/util/errors.js';
+import { actionContext } from '../helpers/action-events.js';
 import { parseActionInputs } from '../helpers/action-inputs.js';
-import { makeReadOnlyDir } from '../helpers/read-only-dir.js';
+import { badDirectoryPaths, useUnwritablePaths } from '../helpers/unwritable-paths.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const work = mkdtempSync(path.join(os.tmpdir(), 'pgperf-action-dirs-'));
-const aFile = path.join(work, 'a-file');
-writeFileSync(aFile, 'x');
-const readOnly = makeReadOnlyDir(work);
-afterAll(() => {
-  if (readOnly.ok) readOnly.release();
-  rmSync(work, { recursive: true, force: true });
-});
+const paths = useUnwritablePaths('pgperf-action-dirs-');
+const { dir: work, readOnly } = paths;
 
-const ctx: ActionContext = {
-  eventName: 'schedule',
-  payload: { schedule: '5 3 * * 0' },
-  owner: 'pg',
-  repo: 'postgres',
-  sha: 'c'.repeat(40),
-  serverUrl: 'https://github.com',
-  workspace: work,
-};
+const ctx = actionContext('schedule', { schedule: '5 3 * * 0' }, work);
 
-const BAD_PATHS: Array<[string, string | undefined]> = [
-  ['/proc/x', '/proc/pgperf-action/x'],
-  ['/sys/x', '/sys/pgperf-action'],
-  ['a file', aFile],
-  ['a read-only directory', readOnly.ok ? readOnly.dir : undefined],
-];
+const BAD_PATHS = badDirectoryPaths('action', paths);
 
 /** The inputs of each case, the bad path set where `bad` is, and the input the refusal must name. */
 const CASES: Array<{ name: string; input: string; inputs: (bad: string) => Record<string, string> }> = [

@@ -6,11 +6,10 @@
  * Action and the readers, no stack trace, nothing started (the CLI cases refuse while parsing, before any
  * command runs). The hand-written cases with exact messages are in bad-input.test.ts.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command, Option } from 'commander';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseInputs } from '../../src/adapters/action/inputs.js';
 import { commands } from '../../src/adapters/cli/commands/index.js';
 import { main } from '../../src/adapters/cli/commands/main.js';
@@ -20,7 +19,8 @@ import { UserError } from '../../src/core/util/errors.js';
 import { PLAUSIBLE, type MetricName, type PlausibleRange } from '../../src/core/results/metrics.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { ACTION_INPUT_DEFAULTS } from '../helpers/action-inputs.js';
-import { makeReadOnlyDir } from '../helpers/read-only-dir.js';
+import { sameInstallRun } from '../helpers/cli.js';
+import { badDirectoryPaths, useUnwritablePaths } from '../helpers/unwritable-paths.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -469,25 +469,14 @@ describe('every directory flag refuses a path that cannot hold files, before any
   const bin = installedBinDir();
   const smoke = path.join(root, 'workloads/smoke.yml');
   const results = path.join(root, 'test/fixtures/results/pgperf-15-smoke-select-only.json');
-  const work = mkdtempSync(path.join(os.tmpdir(), 'pgperf-bad-paths-'));
+  const paths = useUnwritablePaths('pgperf-bad-paths-');
+  const { dir: work, readOnly } = paths;
   chmodSync(work, 0o755);
   const ok = (name: string) => path.join(work, 'ok', name);
   mkdirSync(ok('tmp'), { recursive: true });
-  const aFile = path.join(work, 'a-file');
-  writeFileSync(aFile, 'x');
-  const readOnly = makeReadOnlyDir(work);
-  afterAll(() => {
-    if (readOnly.ok) readOnly.release();
-    rmSync(work, { recursive: true, force: true });
-  });
 
   /** Paths no directory flag may take, by what they are. */
-  const BAD_PATHS: Array<[string, string | undefined]> = [
-    ['/proc/x', '/proc/pgperf-bad-input/x'],
-    ['/sys/x', '/sys/pgperf-bad-input'],
-    ['a file where a directory is expected', aFile],
-    ['a read-only directory', readOnly.ok ? readOnly.dir : undefined],
-  ];
+  const BAD_PATHS = badDirectoryPaths('bad-input', paths);
 
   /** Everything but the flag under test, each directory a good one; the flag comes last (the last wins). */
   const measuring = ['--out', ok('out'), '--tmp-dir', ok('tmp'), '--cache-dir', ok('cache')];
@@ -534,18 +523,7 @@ describe('every directory flag refuses a path that cannot hold files, before any
     'store import --store': () => ['store', 'import', results],
   };
   function runArms() {
-    return [
-      'run',
-      '--arm',
-      `base=${bin}`,
-      '--arm',
-      `head=${bin}`,
-      '--workload',
-      smoke,
-      '--rounds',
-      '5',
-      '--force',
-    ];
+    return sameInstallRun(bin, { workload: smoke, rounds: 5, force: true });
   }
   function calibrate() {
     return ['calibrate', '--bin', bin, '--workload', smoke, ...measuring.slice(0, 4), '--no-store'];

@@ -20,6 +20,7 @@ import { shippedWorkloadFile } from '../../src/drivers/shipped-workloads.js';
 import { parsePgperfCommand } from '../../src/core/pgperf-command.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { processesMentioning } from '../../testkit/postgres.js';
+import { sameInstallRun } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 let dir: string;
@@ -232,18 +233,7 @@ const cliCases: Case[] = [
   ],
   [
     '--set for an unknown arm',
-    () =>
-      cli([
-        'run',
-        '--arm',
-        `base=${bin}`,
-        '--arm',
-        `head=${bin}`,
-        '--workload',
-        'select-only',
-        '--set',
-        'hed:work_mem=64MB',
-      ]),
+    () => cli(sameInstallRun(bin, { workload: 'select-only', set: ['hed:work_mem=64MB'] })),
     /--set hed:work_mem=64MB: no arm is labelled "hed" \(arms: base, head\)/,
   ],
 ];

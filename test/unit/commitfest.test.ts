@@ -13,7 +13,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RUN_FLAG_NAMES, armOptionsOf, type BuildArmFlags } from '../../src/adapters/cli/commands/run.js';
 import { buildArmRefs } from '../../src/flows/compare/arm-source.js';
 import type { ArmFlag } from '../../src/adapters/cli/options.js';
-import type { ActionContext } from '../../src/adapters/action/context.js';
 import { runAction } from '../../src/adapters/action/run-action.js';
 import type { ComparisonRequest } from '../../src/postgres/builds/build-pair.js';
 import { CFBOT_REPO, commitfestEntryOf } from '../../src/postgres/builds/commitfest.js';
@@ -25,6 +24,7 @@ import { renderMarkdownReport } from '../../src/core/report/markdown.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { syntheticRun } from '../../testkit/synthetic-run.js';
+import { actionContext } from '../helpers/action-events.js';
 import { parseActionInputs } from '../helpers/action-inputs.js';
 
 /** The run flags with nothing built but what `extra` says (commander's defaults for the lists). */
@@ -73,15 +73,7 @@ describe('pgperf run --cf', () => {
 describe("the Action's commitfest-entry", () => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'pgperf-cf-action-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
-  const ctx: ActionContext = {
-    eventName: 'schedule',
-    payload: { schedule: '17 */6 * * *' },
-    owner: 'pg',
-    repo: 'perf',
-    sha: 'c'.repeat(40),
-    serverUrl: 'https://github.com',
-    workspace: work,
-  };
+  const ctx = actionContext('schedule', { schedule: '17 */6 * * *' }, work, { repo: 'perf' });
 
   /** runAction in mode benchmark with `inputs`, its build stopped: the request it was given. */
   async function requested(inputs: Record<string, string>): Promise<ComparisonRequest | undefined> {

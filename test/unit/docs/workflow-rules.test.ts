@@ -35,6 +35,7 @@ import {
   yamlBlocksOf,
   type YamlBlock,
 } from '../../helpers/doc-pages.js';
+import { needsOf, strings } from '../../helpers/workflow-values.js';
 
 interface Step {
   uses?: string;
@@ -98,17 +99,6 @@ function triggers(wf: Workflow): Map<string, { types?: string[]; workflows?: str
   }
   return new Map();
 }
-
-const needsOf = (j: Job) => (j.needs === undefined ? [] : Array.isArray(j.needs) ? j.needs : [j.needs]);
-/** Every string anywhere in a value. */
-const strings = (v: unknown): string[] =>
-  typeof v === 'string'
-    ? [v]
-    : Array.isArray(v)
-      ? v.flatMap(strings)
-      : v && typeof v === 'object'
-        ? Object.values(v).flatMap(strings)
-        : [];
 
 // ---------------------------------------------------------------------------------------------------------
 // GitHub's expressions, as far as an `if:` of these workflows needs them: literals, contexts with `.name`,
@@ -202,22 +192,14 @@ function evaluate(
   };
   const op = (v: string) => tokens[i]?.k === 'op' && tokens[i]!.v === v && ++i > 0;
   const need = (v: string) => op(v) || fail();
-  const or = (): unknown => {
-    let l = and();
-    while (op('||')) {
-      const r = and();
-      l = truthy(l) ? l : r;
-    }
+  /** `operand` (operator `operand`)*, left to right: both sides are evaluated, `pick` chooses the value. */
+  const chain = (operator: string, operand: () => unknown, pick: (l: unknown, r: unknown) => unknown) => {
+    let l = operand();
+    while (op(operator)) l = pick(l, operand());
     return l;
   };
-  const and = (): unknown => {
-    let l = compare();
-    while (op('&&')) {
-      const r = compare();
-      l = truthy(l) ? r : l;
-    }
-    return l;
-  };
+  const or = (): unknown => chain('||', and, (l, r) => (truthy(l) ? l : r));
+  const and = (): unknown => chain('&&', compare, (l, r) => (truthy(l) ? r : l));
   const compare = (): unknown => {
     let l = unary();
     for (;;) {

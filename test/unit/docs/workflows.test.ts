@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOC_PAGES, REPO_ROOT, yamlBlocks } from '../../helpers/doc-pages.js';
+import { needsOf, strings } from '../../helpers/workflow-values.js';
 import { parse } from 'yaml';
 
 const action = parse(readFileSync(path.join(REPO_ROOT, 'action.yml'), 'utf8')) as {
@@ -55,16 +56,6 @@ const pages = DOC_PAGES;
 const all = pages.flatMap(examples);
 const where = (e: Example) => `${e.page}:${e.line}`;
 const isPgperf = (s: Step) => typeof s.uses === 'string' && s.uses.startsWith('pgperf/pgperf@');
-const needsOf = (j: Job) => (j.needs === undefined ? [] : Array.isArray(j.needs) ? j.needs : [j.needs]);
-/** Every string anywhere in a value. */
-const strings = (v: unknown): string[] =>
-  typeof v === 'string'
-    ? [v]
-    : Array.isArray(v)
-      ? v.flatMap(strings)
-      : v && typeof v === 'object'
-        ? Object.values(v).flatMap(strings)
-        : [];
 
 /** The problems of one example, each naming the example, the job and what is wrong. */
 function problems(e: Example): string[] {

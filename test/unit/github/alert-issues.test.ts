@@ -9,8 +9,7 @@ import { alertMachine } from '../../../src/flows/nightly/alert-event.js';
 import type { NightAlert } from '../../../src/flows/nightly/night-watch.js';
 import { useFakeGitHubApi } from '../../helpers/fake-github.js';
 
-const fake = useFakeGitHubApi();
-const api = fake.api;
+const { gh, api } = useFakeGitHubApi();
 
 const missing: NightAlert = {
   kind: 'missing-nights',
@@ -26,7 +25,7 @@ describe('alert issues', () => {
     const links = { runUrl: 'https://github.com/pg/postgres/actions/runs/1' };
     const opened = await syncAlertIssues(api(), [missing], ['kvm2', 'metal'], links);
     expect(opened).toMatchObject({ opened: [expect.any(Number)], updated: [], closed: [] });
-    const issue = fake.gh().issues.get(opened.opened[0]!)!;
+    const issue = gh().issues.get(opened.opened[0]!)!;
     expect(issue.labels.map((l) => l.name)).toEqual([ALERT_LABEL]);
     expect(issue.title).toBe('pgperf: nightly history alerts on kvm2');
     expect(alertMachine(issue.body)).toBe('kvm2');
@@ -42,8 +41,8 @@ describe('alert issues', () => {
     // Cleared: a note, then closed.
     const cleared = await syncAlertIssues(api(), [], ['kvm2'], links);
     expect(cleared.closed).toEqual([issue.number]);
-    expect(fake.gh().issues.get(issue.number)!.state).toBe('closed');
-    expect(fake.gh().comments.get(issue.number)!.at(-1)!.body).toMatch(/has nothing to report any more/);
+    expect(gh().issues.get(issue.number)!.state).toBe('closed');
+    expect(gh().comments.get(issue.number)!.at(-1)!.body).toMatch(/has nothing to report any more/);
     // Back again: the same issue reopened, not a second one.
     const back = await syncAlertIssues(
       api(),
@@ -58,20 +57,20 @@ describe('alert issues', () => {
       links,
     );
     expect(back).toMatchObject({ opened: [], updated: [issue.number] });
-    expect(fake.gh().issues.get(issue.number)!.state).toBe('open');
+    expect(gh().issues.get(issue.number)!.state).toBe('open');
   });
 
   it("leaves another login's issue alone, and an API refusal is said, not thrown", async () => {
-    fake.gh().login = 'someone-else';
+    gh().login = 'someone-else';
     const result = await syncAlertIssues(api(), [], ['kvm2']);
     expect(result.ignored.length).toBeGreaterThan(0);
     expect(result.closed).toEqual([]);
-    fake.gh().login = 'pgperf-bot';
-    fake.gh().refuse.push({ method: 'GET', pathPattern: /\/issues$/, status: 403 });
+    gh().login = 'pgperf-bot';
+    gh().refuse.push({ method: 'GET', pathPattern: /\/issues$/, status: 403 });
     const refused = await trySyncAlertIssues(api(), [missing], ['kvm2']);
     expect(refused).toEqual({
       error: expect.stringMatching(/^the alert issues were not updated: .*issues: write/),
     });
-    fake.gh().refuse.length = 0;
+    gh().refuse.length = 0;
   });
 });

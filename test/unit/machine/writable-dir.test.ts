@@ -4,25 +4,17 @@
  * file in the way, a read-only directory (mode 0555, and immutable as root), and the ordinary case, where
  * the probe passes and leaves nothing behind (no probe file, no directory it made).
  */
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   checkWritableDirectory,
   makeDirectory,
   probeDirectory,
 } from '../../../src/machine/os/writable-dir.js';
-import { makeReadOnlyDir } from '../../helpers/read-only-dir.js';
+import { useUnwritablePaths } from '../../helpers/unwritable-paths.js';
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'pgperf-writable-dir-'));
-const aFile = path.join(tmp, 'a-file');
-writeFileSync(aFile, 'x');
-const readOnly = makeReadOnlyDir(tmp);
-afterAll(() => {
-  if (readOnly.ok) readOnly.release();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { dir: tmp, aFile, readOnly } = useUnwritablePaths('pgperf-writable-dir-');
 
 /** Settles `p` or fails after `ms`: what node's recursive mkdir under /proc never does. */
 async function within<T>(ms: number, p: Promise<T>): Promise<T> {
