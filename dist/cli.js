@@ -83319,6 +83319,49 @@ function markerText(body, name) {
 function bisectMarker(target) {
   return jsonMarker("bisect", target);
 }
+function parseBisectMarker(body, where) {
+  const text2 = markerText(body, "bisect");
+  if (text2 === void 0) {
+    throw new UserError(
+      `${where} has no '${prefixOf("bisect").trim()} ...' marker: only regression issues opened by pgperf's nightly mode (after this version) can be bisected; run mode bisect from workflow_dispatch with 'base-ref' (good), 'head-ref' (bad), 'workloads' and 'clients' instead`
+    );
+  }
+  let parsed;
+  try {
+    parsed = JSON.parse(text2);
+  } catch {
+    throw new UserError(`${where}: the pgperf:bisect marker is not JSON (was the issue body edited?)`);
+  }
+  const o = parsed ?? {};
+  const bad = (field, expected) => new UserError(
+    `${where}: the pgperf:bisect marker's '${field}' must be ${expected}, got ${JSON.stringify(o[field])}`
+  );
+  const nonEmpty = (field) => {
+    if (typeof o[field] !== "string" || o[field] === "") throw bad(field, "a non-empty string");
+    return o[field];
+  };
+  const sha = (field) => {
+    const v = o[field];
+    if (typeof v !== "string" || !/^[0-9a-f]{7,40}$/i.test(v)) throw bad(field, "a commit sha");
+    return v;
+  };
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UserError(`${where}: the pgperf:bisect marker must be a JSON object`);
+  }
+  if (!Number.isInteger(o.clients) || o.clients < 1) throw bad("clients", "a whole number >= 1");
+  if (o.clients > CLIENTS.max) throw bad("clients", `a whole number ${rangeText(CLIENTS)}`);
+  const metric = nonEmpty("metric");
+  if (!isMetricName(metric)) throw bad("metric", "a metric pgperf records (e.g. tps)");
+  return {
+    series: nonEmpty("series"),
+    workload: nonEmpty("workload"),
+    clients: o.clients,
+    metric,
+    fingerprint: nonEmpty("fingerprint"),
+    good: sha("good"),
+    bad: sha("bad")
+  };
+}
 
 // src/flows/nightly/regression-event.ts
 init_metrics();
@@ -83591,7 +83634,8 @@ function digestOf(issues, now, options = {}) {
       issue: issue2.number,
       title: issue2.title,
       event: state.event,
-      ageDays: issue2.createdAt ? Math.floor((now.getTime() - Date.parse(issue2.createdAt)) / DAY_MS4) : null
+      ageDays: issue2.createdAt ? Math.floor((now.getTime() - Date.parse(issue2.createdAt)) / DAY_MS4) : null,
+      ...suspectsOf(issue2.body)
     },
     triaged: issue2.labels.includes(TRIAGED_LABEL),
     createdMs: issue2.createdAt ? Date.parse(issue2.createdAt) : void 0
@@ -83614,6 +83658,14 @@ function digestOf(issues, now, options = {}) {
     raised
   };
 }
+function suspectsOf(body) {
+  try {
+    const { good, bad } = parseBisectMarker(body, "the issue");
+    return { suspects: { good, bad } };
+  } catch {
+    return {};
+  }
+}
 function parseDigestRaised(body) {
   const text2 = markerText(body, DIGEST_MARKER);
   if (text2 === void 0) return {};
@@ -83633,7 +83685,7 @@ function isDigestBody(body) {
 }
 var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
 function digestBody(digest2, now, links = {}) {
-  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}`;
+  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}` + (e.suspects ? `: ${suspectsText(e.suspects, links.repoUrl)}` : "");
   const foundBy = safeUrl(links.runUrl ?? "");
   return [
     jsonMarker(DIGEST_MARKER, { raised: digest2.raised }),
@@ -83645,8 +83697,12 @@ function digestBody(digest2, now, links = {}) {
     `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
   ].join("\n");
 }
+function suspectsText(s, repoUrl) {
+  const text2 = `the commits after ${s.good.slice(0, 12)} up to ${s.bad.slice(0, 12)}`;
+  return markdownLink(text2, repoUrl && `${repoUrl.replace(/\/$/, "")}/compare/${s.good}...${s.bad}`);
+}
 function raiseNote(entry) {
-  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
+  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. ` + (entry.suspects ? `Its change point lies in the commits after ${entry.suspects.good.slice(0, 12)} up to ${entry.suspects.bad.slice(0, 12)}. ` : "") + `Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
 }
 
 // src/flows/nightly/nightly-job.ts

@@ -80648,7 +80648,8 @@ function digestOf(issues, now, options = {}) {
       issue: issue3.number,
       title: issue3.title,
       event: state.event,
-      ageDays: issue3.createdAt ? Math.floor((now.getTime() - Date.parse(issue3.createdAt)) / DAY_MS3) : null
+      ageDays: issue3.createdAt ? Math.floor((now.getTime() - Date.parse(issue3.createdAt)) / DAY_MS3) : null,
+      ...suspectsOf(issue3.body)
     },
     triaged: issue3.labels.includes(TRIAGED_LABEL),
     createdMs: issue3.createdAt ? Date.parse(issue3.createdAt) : void 0
@@ -80671,6 +80672,14 @@ function digestOf(issues, now, options = {}) {
     raised
   };
 }
+function suspectsOf(body) {
+  try {
+    const { good, bad } = parseBisectMarker(body, "the issue");
+    return { suspects: { good, bad } };
+  } catch {
+    return {};
+  }
+}
 function parseDigestRaised(body) {
   const text2 = markerText(body, DIGEST_MARKER);
   if (text2 === void 0) return {};
@@ -80690,7 +80699,7 @@ function isDigestBody(body) {
 }
 var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
 function digestBody(digest2, now, links = {}) {
-  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}`;
+  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}` + (e.suspects ? `: ${suspectsText(e.suspects, links.repoUrl)}` : "");
   const foundBy = safeUrl(links.runUrl ?? "");
   return [
     jsonMarker(DIGEST_MARKER, { raised: digest2.raised }),
@@ -80702,8 +80711,12 @@ function digestBody(digest2, now, links = {}) {
     `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
   ].join("\n");
 }
+function suspectsText(s, repoUrl) {
+  const text2 = `the commits after ${s.good.slice(0, 12)} up to ${s.bad.slice(0, 12)}`;
+  return markdownLink(text2, repoUrl && `${repoUrl.replace(/\/$/, "")}/compare/${s.good}...${s.bad}`);
+}
 function raiseNote(entry) {
-  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
+  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. ` + (entry.suspects ? `Its change point lies in the commits after ${entry.suspects.good.slice(0, 12)} up to ${entry.suspects.bad.slice(0, 12)}. ` : "") + `Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
 }
 
 // src/flows/nightly/digest-issue.ts

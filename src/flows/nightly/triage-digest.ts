@@ -7,7 +7,7 @@
  * issue (flows/nightly/digest-issue.ts posts it). Pure: issues and now in, the digest out.
  */
 import { escapeMarkdown, markdownLink, safeUrl } from '../../core/report/markdown-escape.js';
-import { jsonMarker, markerText } from './bisect-marker.js';
+import { jsonMarker, markerText, parseBisectMarker } from './bisect-marker.js';
 import { parseEventState, type IssueLinks } from './regression-event.js';
 
 /** The label that acknowledges a regression issue. */
@@ -34,6 +34,11 @@ export interface DigestEntry {
   /** The workload id of its event ("fingerprint/workload"). */
   event: string;
   ageDays: number | null;
+  /**
+   * The change point's last good and first bad commits (the issue's bisect marker): the commits to look at,
+   * whoever wrote them. Absent when the issue has no readable marker.
+   */
+  suspects?: { good: string; bad: string };
 }
 
 export interface Digest {
@@ -61,6 +66,7 @@ export function digestOf(
         title: issue.title,
         event: state!.event,
         ageDays: issue.createdAt ? Math.floor((now.getTime() - Date.parse(issue.createdAt)) / DAY_MS) : null,
+        ...suspectsOf(issue.body),
       },
       triaged: issue.labels.includes(TRIAGED_LABEL),
       createdMs: issue.createdAt ? Date.parse(issue.createdAt) : undefined,
@@ -84,6 +90,16 @@ export function digestOf(
     raise: raise.map((e) => e.entry),
     raised,
   };
+}
+
+/** The suspects of an issue (its bisect marker's good and bad commits); none when it has no readable marker. */
+function suspectsOf(body: string): Pick<DigestEntry, 'suspects'> {
+  try {
+    const { good, bad } = parseBisectMarker(body, 'the issue');
+    return { suspects: { good, bad } };
+  } catch {
+    return {};
+  }
 }
 
 /** What the digest issue's marker records, read back; {} for any other body. */
@@ -112,7 +128,8 @@ export const DIGEST_TITLE = 'pgperf: triage digest of nightly regressions';
 /** The digest issue's body: the marker, the untriaged (oldest first), the acknowledged, how to triage. */
 export function digestBody(digest: Digest, now: Date, links: IssueLinks = {}): string {
   const line = (e: DigestEntry) =>
-    `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? '' : 's'})` : ''}`;
+    `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? '' : 's'})` : ''}` +
+    (e.suspects ? `: ${suspectsText(e.suspects, links.repoUrl)}` : '');
   const foundBy = safeUrl(links.runUrl ?? '');
   return [
     jsonMarker(DIGEST_MARKER, { raised: digest.raised }),
@@ -129,10 +146,22 @@ export function digestBody(digest: Digest, now: Date, links: IssueLinks = {}): s
   ].join('\n');
 }
 
+/**
+ * "the commits after 0123456789ab up to fedcba987654" (linked to the repository's compare view when its URL
+ * is known): where an owner is found, without naming one the change point cannot tell apart.
+ */
+function suspectsText(s: { good: string; bad: string }, repoUrl: string | undefined): string {
+  const text = `the commits after ${s.good.slice(0, 12)} up to ${s.bad.slice(0, 12)}`;
+  return markdownLink(text, repoUrl && `${repoUrl.replace(/\/$/, '')}/compare/${s.good}...${s.bad}`);
+}
+
 /** The comment that raises an untriaged regression again on its own issue. */
 export function raiseNote(entry: DigestEntry): string {
   return (
     `This regression has been open and untriaged for ${entry.ageDays ?? 'several'} days. ` +
+    (entry.suspects
+      ? `Its change point lies in the commits after ${entry.suspects.good.slice(0, 12)} up to ${entry.suspects.bad.slice(0, 12)}. `
+      : '') +
     `Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` ` +
     'once someone owns it.'
   );

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { DIGEST_LABEL, syncTriageDigest } from '../../../src/flows/nightly/digest-issue.js';
 import { REGRESSION_LABEL } from '../../../src/flows/nightly/regression-issues.js';
 import { eventStateMarker } from '../../../src/flows/nightly/regression-event.js';
-import { TRIAGED_LABEL } from '../../../src/flows/nightly/triage-digest.js';
+import { bisectMarker } from '../../../src/flows/nightly/bisect-marker.js';
+import { TRIAGED_LABEL, digestBody, digestOf, raiseNote } from '../../../src/flows/nightly/triage-digest.js';
 import { useFakeGitHubApi } from '../../helpers/fake-github.js';
 
 const fake = useFakeGitHubApi();
@@ -59,5 +60,45 @@ describe('the triage digest', () => {
     expect(body).toContain('Nothing to triage.');
     expect(body).toMatch(/Acknowledged \(still open until they recover\):\n- #41 /);
     expect(fake.gh().comments.get(41)).toHaveLength(1);
+  });
+
+  it('names the commits to look at: the change point between its last good and first bad commit', () => {
+    const good = 'a'.repeat(40);
+    const bad = 'b'.repeat(40);
+    const issue = (number: number, withMarker: boolean) => ({
+      number,
+      title: `pgperf: regression ${number}`,
+      body: [
+        eventStateMarker({ event: `kvm2/w${number}`, state: 'open', cells: [] }),
+        ...(withMarker
+          ? [
+              bisectMarker({
+                series: `kvm2/w${number}@8/tps`,
+                workload: `w${number}`,
+                clients: 8,
+                metric: 'tps',
+                fingerprint: 'kvm2',
+                good,
+                bad,
+              }),
+            ]
+          : []),
+      ].join('\n'),
+      labels: [],
+      createdAt: '2026-11-20T02:00:00Z',
+    });
+    const now = new Date('2026-11-25T02:00:00Z');
+    const digest = digestOf([issue(1, true), issue(2, false)], now);
+    expect(digest.untriaged.map((e) => e.suspects)).toEqual([{ good, bad }, undefined]);
+    const body = digestBody(digest, now, { repoUrl: 'https://github.com/postgres/postgres/' });
+    expect(body).toContain(
+      `- #1 pgperf: regression 1 (open 5 days): [the commits after aaaaaaaaaaaa up to bbbbbbbbbbbb](https://github.com/postgres/postgres/compare/${good}...${bad})`,
+    );
+    expect(body).toContain('- #2 pgperf: regression 2 (open 5 days)\n');
+    // Without the repository's URL: the range as text, no link.
+    expect(digestBody(digest, now)).toContain(': the commits after aaaaaaaaaaaa up to bbbbbbbbbbbb\n');
+    expect(raiseNote(digest.raise[0]!)).toContain(
+      'Its change point lies in the commits after aaaaaaaaaaaa up to bbbbbbbbbbbb.',
+    );
   });
 });
