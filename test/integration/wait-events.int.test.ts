@@ -47,14 +47,19 @@ describe('startDiagnostics (real PostgreSQL)', () => {
       const diagnostics = await running.stop();
       expect(bench.exitCode, bench.stderr).toBe(0);
 
-      // Real waits: 7 of 8 clients queue behind the holder of the row's transaction lock.
+      // Real waits: 7 of 8 clients queue behind the holder of the row's transaction lock. Lock is the
+      // server's wait: larger than any other the server causes (a commit's WAL flush is the holder's
+      // alone). How much of the time the backends instead wait for pgbench (Client) or run (CPU) depends
+      // on how much CPU the clients get on a busy machine: it once took Lock's share of all observations
+      // down to 46%, so that share is not asserted.
       expect(diagnostics.samples).toBeGreaterThan(5);
       expect(diagnostics.observations).toBeGreaterThan(diagnostics.samples);
-      const lockShare = diagnostics.waitEvents
-        .filter((e) => e.event.startsWith('Lock:'))
-        .reduce((a, e) => a + e.share, 0);
-      expect(lockShare).toBeGreaterThan(0.5);
-      expect(['Lock:transactionid', 'Lock:tuple']).toContain(diagnostics.waitEvents[0]!.event);
+      const serverWaits = diagnostics.waitEvents.filter((e) => !/^(Client|CPU|Unknown):/.test(e.event));
+      const shareOfType = (type: string) =>
+        serverWaits.filter((e) => e.event.startsWith(`${type}:`)).reduce((a, e) => a + e.share, 0);
+      const types = [...new Set(serverWaits.map((e) => e.event.split(':')[0]!))];
+      expect(types.sort((a, b) => shareOfType(b) - shareOfType(a))[0]).toBe('Lock');
+      expect(['Lock:transactionid', 'Lock:tuple']).toContain(serverWaits[0]!.event);
       expect(diagnostics.lockWaits.map((l) => l.lock.split(' ')[0])).toEqual(
         expect.arrayContaining([expect.stringMatching(/^(transactionid|tuple)$/)]),
       );
