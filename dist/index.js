@@ -78702,16 +78702,15 @@ function mergedRecords(docs) {
   };
 }
 function mergeInstructions(records) {
-  const owner = ownerOfWorkload(records, (r) => [
+  const { own: own2, owns } = firstOwners(records, (r) => [
     ...Object.keys(r.settings),
     ...r.samples.map((s) => s.workload),
     ...r.failures.map((f) => f.workload)
   ]);
-  const own2 = (pick2) => records.flatMap((r) => pick2(r).filter((x) => owner.get(x.workload) === r));
   return {
     counter: records[0].counter,
     settings: Object.fromEntries(
-      records.flatMap((r) => Object.entries(r.settings).filter(([w]) => owner.get(w) === r))
+      records.flatMap((r) => Object.entries(r.settings).filter(([w]) => owns(r, w)))
     ),
     wallS: sum2(records.map((r) => r.wallS)),
     samples: own2((r) => r.samples),
@@ -78721,11 +78720,10 @@ function mergeInstructions(records) {
   };
 }
 function mergePlans(records) {
-  const owner = ownerOfWorkload(records, (r) => [
+  const { own: own2 } = firstOwners(records, (r) => [
     ...r.statements.map((s) => s.workload),
     ...r.failures.map((f) => f.workload)
   ]);
-  const own2 = (pick2) => records.flatMap((r) => pick2(r).filter((x) => owner.get(x.workload) === r));
   return {
     arms: records[0].arms,
     wallS: sum2(records.map((r) => r.wallS)),
@@ -78736,10 +78734,12 @@ function mergePlans(records) {
     notes: unique(records.flatMap((r) => r.notes))
   };
 }
-function ownerOfWorkload(records, workloads) {
+function firstOwners(records, workloads) {
   const owner = /* @__PURE__ */ new Map();
   for (const r of records) for (const w of workloads(r)) if (!owner.has(w)) owner.set(w, r);
-  return owner;
+  const owns = (r, workload) => owner.get(workload) === r;
+  const own2 = (pick2) => records.flatMap((r) => pick2(r).filter((x) => owns(r, x.workload)));
+  return { own: own2, owns };
 }
 function sum2(values) {
   return values.reduce((a, b) => a + b, 0);

@@ -14,7 +14,8 @@ import { logArchive, type ArmSource, type PipelineOutcome } from '../../flows/co
 import { DEFAULT_SENTINEL_ROUNDS } from '../../flows/compare/stored-baseline.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
 import { workflowRepoUrl } from './build-arms.js';
-import { chooseCommits, type ActionContext, type Commits } from './context.js';
+import { chooseCommits, type ActionContext } from './context.js';
+import type { Commits } from '../../flows/compare/commit-choice.js';
 import type { ActionInputs } from './inputs.js';
 import { publishComparison } from './publish-comparison.js';
 import { publishShard, shardSeedOf } from './shard-job.js';

@@ -4,12 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../../core/util/errors.js';
-import {
-  chooseCommitsOf,
-  type CommitChoice,
-  type Commits,
-  type PullRequestFacts,
-} from '../../flows/compare/commit-choice.js';
+import { chooseCommitsOf, type Commits, type PullRequestFacts } from '../../flows/compare/commit-choice.js';
 import type { GitHubApi } from '../../github/api.js';
 import type { ActionInputs } from './inputs.js';
 
@@ -31,8 +26,6 @@ export interface ActionContext {
   runId?: string;
   workspace: string;
 }
-
-export type { CommitChoice, Commits };
 
 /** Events whose payload names a pull request in `pull_request`. */
 const PULL_REQUEST_EVENTS = new Set([

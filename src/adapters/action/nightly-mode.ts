@@ -14,7 +14,8 @@ import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipel
 import { UserError } from '../../core/util/errors.js';
 import { sourceRepoOf } from './build-arms.js';
 import { nightlyHeadOf } from '../../flows/nightly/nightly-head.js';
-import type { ActionContext, CommitChoice } from './context.js';
+import type { ActionContext } from './context.js';
+import type { CommitChoice } from '../../flows/compare/commit-choice.js';
 import { refuseInputs, type ActionInputs } from './inputs.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
 import { loadInputWorkloads } from './workloads.js';

@@ -19,17 +19,15 @@ export function mergedRecords(docs: readonly RunResult[]): Pick<RunResult, 'inst
 }
 
 function mergeInstructions(records: readonly InstructionsRecord[]): InstructionsRecord {
-  const owner = ownerOfWorkload(records, (r) => [
+  const { own, owns } = firstOwners(records, (r) => [
     ...Object.keys(r.settings),
     ...r.samples.map((s) => s.workload),
     ...r.failures.map((f) => f.workload),
   ]);
-  const own = <T extends { workload: string }>(pick: (r: InstructionsRecord) => readonly T[]) =>
-    records.flatMap((r) => pick(r).filter((x) => owner.get(x.workload) === r));
   return {
     counter: records[0]!.counter,
     settings: Object.fromEntries(
-      records.flatMap((r) => Object.entries(r.settings).filter(([w]) => owner.get(w) === r)),
+      records.flatMap((r) => Object.entries(r.settings).filter(([w]) => owns(r, w))),
     ),
     wallS: sum(records.map((r) => r.wallS)),
     samples: own((r) => r.samples),
@@ -40,12 +38,10 @@ function mergeInstructions(records: readonly InstructionsRecord[]): Instructions
 }
 
 function mergePlans(records: readonly PlansRecord[]): PlansRecord {
-  const owner = ownerOfWorkload(records, (r) => [
+  const { own } = firstOwners(records, (r) => [
     ...r.statements.map((s) => s.workload),
     ...r.failures.map((f) => f.workload),
   ]);
-  const own = <T extends { workload: string }>(pick: (r: PlansRecord) => readonly T[]) =>
-    records.flatMap((r) => pick(r).filter((x) => owner.get(x.workload) === r));
   return {
     arms: records[0]!.arms,
     wallS: sum(records.map((r) => r.wallS)),
@@ -57,11 +53,17 @@ function mergePlans(records: readonly PlansRecord[]): PlansRecord {
   };
 }
 
-/** Each workload's record: the first that names it. */
-function ownerOfWorkload<R>(records: readonly R[], workloads: (r: R) => string[]): Map<string, R> {
+/**
+ * Each workload's record, the first that names it: `owns(r, w)` says whether `r` is workload w's, and
+ * `own(pick)` gathers the entries of every record that are of its own workloads.
+ */
+function firstOwners<R>(records: readonly R[], workloads: (r: R) => string[]) {
   const owner = new Map<string, R>();
   for (const r of records) for (const w of workloads(r)) if (!owner.has(w)) owner.set(w, r);
-  return owner;
+  const owns = (r: R, workload: string) => owner.get(workload) === r;
+  const own = <T extends { workload: string }>(pick: (r: R) => readonly T[]) =>
+    records.flatMap((r) => pick(r).filter((x) => owns(r, x.workload)));
+  return { own, owns };
 }
 
 function sum(values: readonly number[]): number {
