@@ -297,12 +297,20 @@ function otherToolHint(data: unknown, p: readonly PropertyKey[], keys: string[])
 function schemaShapeAt(root: unknown, p: readonly PropertyKey[]): Record<string, unknown> {
   let schema: unknown = root;
   for (const k of [...p, null]) {
-    // Unwrap defaults/optionals/pipes until an object or array shows.
-    for (let i = 0; i < 5; i++) {
-      const def = (schema as { _zod?: { def?: { innerType?: unknown; in?: unknown; type?: string } } })?._zod
-        ?.def;
+    // Unwrap defaults/optionals/pipes until an object or array shows; of a union (instructions: a boolean
+    // or an object; cpus: "auto" or an object), its object option: the one an unknown key was found in.
+    for (let i = 0; i < 10; i++) {
+      const def = (
+        schema as {
+          _zod?: { def?: { innerType?: unknown; in?: unknown; options?: unknown[]; type?: string } };
+        }
+      )?._zod?.def;
+      const objectOption = def?.options?.find(
+        (o) => (o as { _zod?: { def?: { shape?: unknown } } })._zod?.def?.shape,
+      );
       if (def?.innerType) schema = def.innerType;
       else if (def?.in) schema = def.in;
+      else if (objectOption) schema = objectOption;
       else break;
     }
     if (k === null) break;

@@ -78,6 +78,17 @@ describe('parseWorkload', () => {
       /w\.yml:5:1: unknown key "clinets" \(expected one of: name, .*clients/,
     ],
     [
+      // Inside a union (a boolean or an object): the object's keys, not an empty list.
+      'an unknown key of the instruction settings, with the keys they take',
+      `${minimal}instructions: {thresholdPct: 1}\n`,
+      /w\.yml:5:16: instructions: unknown key "thresholdPct" \(expected one of: short, long, warmup, repetitions, threshold\)/,
+    ],
+    [
+      'an unknown key of cpus ("auto" or an object), with the keys it takes',
+      `${minimal}cpus: {server: "0", client: "1", x: 1}\n`,
+      /cpus: unknown key "x" \(expected one of: server, client\)/,
+    ],
+    [
       'a wrong type',
       'name: w\ntool: pgbench\nbuiltin: select-only\nclients: "4"\n',
       /w\.yml:4:10: clients: expected array, got "4"/,

@@ -1,7 +1,7 @@
 /**
  * The "Reproduce" block: the exact commands that re-measure a decided cell on a hacker's own machine with
- * the CLI: the workload as it ran (defaults applied, narrowed to the cell's client counts) written to a
- * file, and one `pgperf run` with the same commits, patches, seed, threshold, α, round budget and
+ * the CLI: the workload as it ran (defaults applied, narrowed to the cell's client counts, in the words of
+ * a workload file, so that `pgperf run` loads it as the same workload) written to a file, and one `pgperf run` with the same commits, patches, seed, threshold, α, round budget and
  * spending, pass α and confirmation rounds. Computed
  * from the results document alone, so `pgperf compare` on a downloaded results.json shows the same block.
  */
@@ -85,12 +85,15 @@ function workloadYaml(workload: Record<string, unknown>, width?: number): string
   return yaml;
 }
 
-/** The workload as it ran, with only the given client counts and script paths made local (basenames). */
+/**
+ * The workload as it ran, with only the given client counts and script paths made local (basenames), in
+ * the words of a workload file (fileForm): what the loader reads back as the same workload.
+ */
 function narrowed(
   recorded: Record<string, unknown>,
   clients: number[],
 ): { workload: Record<string, unknown>; scriptFiles: string[] } {
-  const workload: Record<string, unknown> = { ...recorded, clients };
+  const workload: Record<string, unknown> = fileForm({ ...recorded, clients });
   const scriptFiles: string[] = [];
   if (Array.isArray(recorded.scripts)) {
     workload.scripts = recorded.scripts.map((s: unknown) => {
@@ -102,6 +105,62 @@ function narrowed(
     });
   }
   return { workload, scriptFiles };
+}
+
+/**
+ * A recorded workload as a workload file says it. The results keep the workload as the loader resolved
+ * it, and two fields differ from what a file may write:
+ * - `instructions` is recorded with its threshold as `thresholdPct` (InstructionSettings); a file names it
+ *   `threshold`.
+ * - one combination of a settings matrix is recorded under its combination's name, `mx[a=1,b=on]` (which
+ *   the name rule refuses), its values in `settings`; a file writes the base name and a matrix of one value
+ *   per setting, `name: mx`, `matrix: {a: [1], b: [on]}`, which the loader expands to that one
+ *   combination, named as it was (src/drivers/common/settings-matrix.ts).
+ */
+function fileForm(recorded: Record<string, unknown>): Record<string, unknown> {
+  const instructions = instructionsFileForm(recorded.instructions);
+  const combination = matrixCombination(recorded);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(recorded)) {
+    if (key === 'name' && combination) out.name = combination.name;
+    else if (key === 'instructions') out.instructions = instructions;
+    else if (key === 'settings' && combination) {
+      out.settings = combination.settings;
+      out.matrix = combination.matrix;
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/** Recorded instruction settings ({..., thresholdPct}) as a file's ({..., threshold}); anything else as it is. */
+function instructionsFileForm(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const { thresholdPct, ...rest } = value as Record<string, unknown>;
+  return thresholdPct === undefined ? rest : { ...rest, threshold: thresholdPct };
+}
+
+/**
+ * The matrix combination a recorded workload is, from its name `base[k=v,...]` and its settings: the base
+ * name, the settings without the combination's, and the matrix of the combination's values (as typed in
+ * settings). Undefined when the name is not a combination's or the settings do not hold its values.
+ */
+function matrixCombination(
+  recorded: Record<string, unknown>,
+): { name: string; settings: Record<string, unknown>; matrix: Record<string, unknown[]> } | undefined {
+  const { name, settings } = recorded;
+  if (typeof name !== 'string' || settings === null || typeof settings !== 'object') return undefined;
+  const m = /^(.+)\[([^[\]]+)\]$/.exec(name);
+  if (!m) return undefined;
+  const rest: Record<string, unknown> = { ...(settings as Record<string, unknown>) };
+  const matrix: Record<string, unknown[]> = {};
+  for (const pair of m[2]!.split(',')) {
+    const eq = pair.indexOf('=');
+    const [setting, text] = [pair.slice(0, eq), pair.slice(eq + 1)];
+    if (eq <= 0 || !Object.hasOwn(rest, setting) || String(rest[setting]) !== text) return undefined;
+    matrix[setting] = [rest[setting]];
+    delete rest[setting];
+  }
+  return { name: m[1]!, settings: rest, matrix };
 }
 
 /** The `pgperf run` command, one flag and its value per line. */

@@ -13,7 +13,9 @@ import { decideRun } from '../../../src/flows/compare/decide-run.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { reproductions } from '../../../src/core/report/reproduce.js';
 import { reproduceSection, reproduceTargets } from '../../../src/core/report/reproduce-section.js';
-import { parseWorkload } from '../../../src/drivers/load-workload.js';
+import { loadWorkloads, parseWorkload, parseWorkloads } from '../../../src/drivers/load-workload.js';
+import { renderMailReport } from '../../../src/core/report/plain-text-mail.js';
+import { reportInputOf } from '../../../src/flows/compare/report-input.js';
 import type { BuildRecord, RunResult } from '../../../src/core/results/types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { planAdaptive } from '../../../src/core/compare/adaptive.js';
@@ -180,3 +182,92 @@ describe('the Reproduce block', () => {
     expect(args.slice(0, 5)).toEqual(['run', '--arm', 'base=/opt/base/bin', '--arm', 'head=/opt/head/bin']);
   });
 });
+
+/**
+ * The block's workload file is what `pgperf run --workload` loads (loadWorkloads, the CLI's loader) as the
+ * workload that ran (#39 items 1 and 2): the results record the workload as the loader resolved it, whose
+ * instruction threshold (`thresholdPct`) and matrix combination name (`mx[a=1]`) no file may write.
+ */
+describe('the Reproduce workload loads back as the workload that ran', () => {
+  /** The run with `recorded` as its one workload, regressed at 64 clients. */
+  function runOf(recorded: { name: string }): RunResult {
+    const result = regressedRun(recorded.name);
+    result.workloads[recorded.name] = recorded;
+    return result;
+  }
+
+  /** Every Reproduce script of the run: the PR comment's, the mail's (folded at 72 columns) and the markdown's. */
+  function scripts(result: RunResult): Array<{ script: string; file: string }> {
+    const decision = decideRun(result, compareRun(result));
+    const targets = reproduceTargets(decision);
+    expect(targets).toHaveLength(1);
+    const [plain] = reproductions(result, targets);
+    const [narrow] = reproductions(result, targets, { width: 72 });
+    const mail = renderMailReport(reportInputOf(result, compareRun(result)));
+    const lines = mail.split('\n');
+    const start = lines.findIndex((l) => l.startsWith('cat > '));
+    const mailScript = lines.slice(start, lines.indexOf('', start)).join('\n');
+    return [plain!, narrow!, { script: mailScript, file: plain!.file }];
+  }
+
+  /** The workloads `pgperf run --workload FILE` loads from the file the script writes. */
+  async function loadedBack(script: string, file: string) {
+    const dir = mkdtempSync(path.join(tmp, 'load-'));
+    execFileSync('bash', ['-c', `set -euo pipefail\npgperf() { :; }\n${script}`], { cwd: dir });
+    return loadWorkloads(path.join(dir, file), { what: '--workload' });
+  }
+
+  it.each([
+    [
+      'instructions with settings of their own',
+      'instructions: { repetitions: 5, threshold: 2.5, long: 2000 }',
+    ],
+    ['instructions: true (the defaults)', 'instructions: true'],
+  ])('an instruction-counting workload: %s', async (_name, field) => {
+    const recorded = parseWorkload(
+      `name: counted\ntool: pgbench\nbuiltin: select-only\nclients: [1, 8, 64]\nscale: 3\n${field}\n`,
+      'w.yml',
+    );
+    expect(recorded.instructions).toHaveProperty('thresholdPct');
+    for (const { script, file } of scripts(runOf(recorded))) {
+      expect(script).not.toContain('thresholdPct');
+      const back = await loadedBack(script, file);
+      expect(back).toEqual([{ ...recorded, clients: [64] }]);
+    }
+  });
+
+  it('one combination of a settings matrix: the base name and a matrix of its values, named as it ran', async () => {
+    const all = parseWorkloads(
+      [
+        'name: mx',
+        'tool: pgbench',
+        'builtin: tpcb-like',
+        'clients: [1, 8, 64]',
+        'settings: { shared_buffers: 64MB }',
+        'matrix: { wal_compression: [off, lz4], max_wal_size: [1GB, 4GB], commit_delay: [0, 10] }',
+      ].join('\n'),
+      'mx.yml',
+    );
+    const recorded = all.find((w) => w.name === 'mx[wal_compression=lz4,max_wal_size=1GB,commit_delay=10]')!;
+    expect(recorded.settings).toEqual({
+      shared_buffers: '64MB',
+      wal_compression: 'lz4',
+      max_wal_size: '1GB',
+      commit_delay: 10,
+    });
+    for (const { script, file } of scripts(runOf(recorded))) {
+      expect(script).not.toMatch(/^name: .*\[/m);
+      const back = await loadedBack(script, file);
+      // One workload, that combination, under the name the results and the history know it by.
+      expect(back).toEqual([{ ...recorded, clients: [64] }]);
+    }
+  });
+
+  it('a name with brackets that is no combination of its settings stays as it is', async () => {
+    const recorded = { ...parseWorkload(minimalYaml, 'w.yml'), name: 'w[jit=off]' };
+    const [r] = reproductions(runOf(recorded), [{ workload: recorded.name, clients: [64] }]);
+    expect(r!.script).toContain('name: w[jit=off]');
+  });
+});
+
+const minimalYaml = 'name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1, 8, 64]\n';
