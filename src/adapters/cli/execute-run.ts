@@ -97,6 +97,7 @@ export async function executeRun(
           steadySummary(outcome.result),
           outcome.result.clients,
           outcome.result.source,
+          outcome.result.instructions,
         ),
       );
     }

@@ -16,13 +16,16 @@ import { compiledCodeLines } from './compiled-code-lines.js';
 import { cellText } from './steady-metrics-section.js';
 import type { SteadyCellSummary } from '../compare/steady-summary.js';
 import type { ClientInfo, CommitfestEntry, RunSource, StoredBaselineInfo } from '../results/types.js';
+import type { InstructionsRecord } from '../results/instructions.js';
+import { instructionReport, moverTextLines } from './instruction-section.js';
 import { clientLines } from './client-line.js';
 import { planTextLines } from './plan-section.js';
 
 /**
  * The decision first (what the gate says and the cell behind it), then what was compared and how, the
  * tables, the reasons said once, and the warnings. `baseline`: the stored run the base samples came from
- * (`--baseline stored`), named under the decision; `clients`: the client binaries that drove every arm.
+ * (`--baseline stored`), named under the decision; `clients`: the client binaries that drove every arm;
+ * `instructions`: the run's instruction counts, whose changed cells' largest movers are listed.
  */
 export function renderComparisonText(
   c: RunComparison,
@@ -31,6 +34,7 @@ export function renderComparisonText(
   steady: readonly SteadyCellSummary[] = [],
   clients: readonly ClientInfo[] = [],
   source?: Pick<RunSource, 'commitfest'>,
+  instructions?: InstructionsRecord,
 ): string {
   const lines: string[] = [
     decisionLine(decision),
@@ -42,6 +46,7 @@ export function renderComparisonText(
   ];
   for (const arm of buildTables(c)) lines.push('', ...renderArm(arm));
   lines.push(...steadyLines(steady));
+  lines.push(...moverLines(c, instructions));
   lines.push(...planTextLines(c.plans));
   if (decision.reasons.length > 0) lines.push('', 'why (each said once):', ...reasonLines(decision));
   if (c.warnings.length > 0) lines.push('', 'warnings:', ...c.warnings.map((w) => `  - ${w}`));
@@ -58,6 +63,17 @@ function steadyLines(cells: readonly SteadyCellSummary[]): string[] {
     '',
     'steady per-transaction costs, base -> head (medians over the runs; gated only where a workload lists them in metrics):',
     ...cells.map((c) => `  ${heads > 1 ? `${c.head} ` : ''}${c.cell}: ${steadyCellLine(c)}`),
+  ];
+}
+
+/** The largest instruction movers of every cell that changed on instructions (as the comment lists them). */
+function moverLines(c: RunComparison, instructions: InstructionsRecord | undefined): string[] {
+  const movers = instructions ? moverTextLines(instructionReport({ instructions }, c)) : undefined;
+  if (!movers) return [];
+  return [
+    '',
+    movers.heading,
+    ...movers.cells.flatMap((cell) => [`  ${cell.title}`, ...cell.movers.map((m) => `    ${m}`)]),
   ];
 }
 

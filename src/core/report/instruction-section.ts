@@ -35,12 +35,18 @@ export interface InstructionReport {
   notes: string[];
 }
 
-export function instructionReport(result: RunResult, c: RunComparison): InstructionReport | undefined {
+export function instructionReport(
+  result: Pick<RunResult, 'instructions'>,
+  c: RunComparison,
+): InstructionReport | undefined {
   const record = result.instructions;
   if (!record) return undefined;
   const rows: InstructionCellRow[] = [];
   for (const arm of c.comparisons) {
-    for (const cell of arm.otherMetricCells.filter((x) => x.metric === INSTRUCTION_METRIC)) {
+    // Among the other gated metrics (--instructions, a workload's `instructions`), or the cells themselves
+    // when the counts decide (--metric instructions: withInstructionCells).
+    const counted = [...arm.cells, ...arm.otherMetricCells].filter((x) => x.metric === INSTRUCTION_METRIC);
+    for (const cell of counted) {
       const profile = record.profiles.find(
         (p) => p.workload === cell.workload && p.clients === cell.clients && p.head === arm.head,
       );
@@ -129,6 +135,34 @@ export function moversTable(movers: readonly ProfileMover[]): string[] {
         `| ${codeText(m.fn, 80)} | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? '+' : ''}${whole(m.deltaIrPerTx)} |`,
     ),
   ];
+}
+
+/**
+ * Plain-text lines of the movers of every changed cell (the terminal's and the mail's): a heading, then per
+ * cell its name and profile file and a line per mover, "standard_ExecutorRun 1,000 -> 19,005 (+18,005)".
+ * None when no cell has movers. `cells`: only these cells (head and cell id), e.g. the mail's shown ones.
+ */
+export function moverTextLines(
+  report: InstructionReport | undefined,
+  cells?: ReadonlyArray<{ head: string; cell: string }>,
+): { heading: string; cells: Array<{ title: string; movers: string[] }> } | undefined {
+  const rows = (report?.rows ?? []).filter(
+    (r) => r.movers.length > 0 && (!cells || cells.some((x) => x.head === r.head && x.cell === r.cell)),
+  );
+  if (rows.length === 0) return undefined;
+  const heads = new Set(report!.rows.map((r) => r.head)).size;
+  return {
+    heading: 'largest instruction movers per changed cell (self instructions per transaction, base -> head):',
+    cells: rows.map((r) => ({
+      title: `${heads > 1 ? `${r.head} ` : ''}${r.cell}${r.profileFile ? ` (full profile: ${r.profileFile})` : ''}:`,
+      movers: r.movers.map(moverText),
+    })),
+  };
+}
+
+/** "standard_ExecutorRun 1,000 -> 19,005 (+18,005 instr/tx)". */
+export function moverText(m: ProfileMover): string {
+  return `${m.fn} ${whole(m.baseIrPerTx)} -> ${whole(m.headIrPerTx)} (${m.deltaIrPerTx >= 0 ? '+' : ''}${whole(m.deltaIrPerTx)} instr/tx)`;
 }
 
 function whole(v: number | null): string {

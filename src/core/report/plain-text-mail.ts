@@ -4,7 +4,8 @@
  * long names, paths and URLs included. Top to bottom: the decision's own headline (never decided again
  * here); the cells that decide it with their deltas, intervals (level and test) and verdicts, from the
  * decision and the table model (table-model.ts); the steady costs per transaction where recorded (WAL,
- * buffers, backend CPU, instructions); what differs in the compiled code; the commands that reproduce those
+ * buffers, backend CPU, instructions) and the largest instruction movers of the cells that changed on
+ * instructions; what differs in the compiled code; the commands that reproduce those
  * cells (reproduce.ts); the link to the full report when the results name the run. Pure: no I/O.
  */
 import { describeDecidedCell, type DecidedCell, type Decision } from '../compare/decision.js';
@@ -14,7 +15,7 @@ import type { RunComparison } from '../compare/types.js';
 import { plainText } from '../util/plain-text.js';
 import { compiledCodeLines } from './compiled-code-lines.js';
 import { analysisLines, compared, decisionLine, steadyCellLine } from './comparison-text.js';
-import { instructionReport } from './instruction-section.js';
+import { instructionReport, moverTextLines } from './instruction-section.js';
 import type { JobSummaryInput } from './markdown-context.js';
 import { reproductions, type Reproduction } from './reproduce.js';
 import { cellTargets, MAX_WORKLOADS } from './reproduce-section.js';
@@ -43,6 +44,7 @@ export function renderMailReport(input: MailReportInput): string {
     [upperFirst(compared(c)), ...analysisLines(c, decision)].flatMap((line) => wrap(line, '', '  ')),
     cellBlock(c, decision, cells, shown),
     perTransaction(input, shown),
+    instructionMovers(input, shown),
     compiledCodeLines(c).flatMap((line) => wrap(upperFirst(line), '', '  ')),
     ...reproduceBlocks(result, shown),
     input.runUrl === undefined ? [] : link('Full report:', input.runUrl),
@@ -140,6 +142,26 @@ function perTransaction(input: MailReportInput, shown: DecidedCell[]): string[] 
     return wrap(`${heads > 1 ? `${cell.head} ` : ''}${cell.id}: ${kept.join('; ')}`, '- ', '  ');
   });
   return lines.length === 0 ? [] : ['Per transaction, base -> head (medians over the runs):', ...lines];
+}
+
+/**
+ * The largest instruction movers of the shown cells that changed on instructions (as the terminal and the
+ * comment list them): where the instructions went, e.g. "- standard_ExecutorRun 1,000 -> 19,005
+ * (+18,005 instr/tx)".
+ */
+function instructionMovers(input: MailReportInput, shown: DecidedCell[]): string[] {
+  const movers = moverTextLines(
+    instructionReport(input.result, input.comparison),
+    shown.map((c) => ({ head: c.head, cell: c.id })),
+  );
+  if (!movers) return [];
+  return [
+    ...wrap(upperFirst(movers.heading)),
+    ...movers.cells.flatMap((cell) => [
+      ...wrap(cell.title),
+      ...cell.movers.flatMap((m) => wrap(m, '- ', '  ')),
+    ]),
+  ];
 }
 
 function instructionText(r: {

@@ -85,6 +85,7 @@ export function compareCommand(): Command {
           steadySummary(result),
           result.clients,
           result.source,
+          result.instructions,
         ),
       );
     }
