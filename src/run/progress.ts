@@ -2,6 +2,8 @@
  * Progress of a long run, for people: which run of how many, round k of n, cell, arm, the TPS just
  * measured, elapsed time and an estimate of the time left.
  */
+import { formatDuration } from '../core/util/duration.js';
+
 export interface ProgressEvent {
   kind: 'warmup' | 'measured';
   round: number;
@@ -64,10 +66,3 @@ export function formatTps(tps: number): string {
   return tps >= 100 ? Math.round(tps).toLocaleString('en-US') : tps.toFixed(1);
 }
 
-export function formatDuration(seconds: number): string {
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}

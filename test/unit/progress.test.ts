@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, ProgressTracker } from '../../src/run/progress.js';
+import { formatDuration } from '../../src/core/util/duration.js';
+import { ProgressTracker } from '../../src/run/progress.js';
 
 describe('ProgressTracker', () => {
   it('estimates time left from planned seconds plus the overhead seen per run', () => {

@@ -79,8 +79,8 @@ async function benchmark(
       arms: await armSource(commits, inputs, ctx, deps),
       workloads,
       ...(inputs.clientCounts ? { clients: inputs.clientCounts } : {}),
-      instructions: inputs.instructions,
-      plans: inputs.plans,
+      ...(inputs.instructions !== undefined ? { instructions: inputs.instructions } : {}),
+      ...(inputs.plans !== undefined ? { plans: inputs.plans } : {}),
       ...(inputs.shard ? { shard: inputs.shard, seed: shardSeedOf(inputs, ctx) } : { seed: inputs.seed }),
       baseline: inputs.baseline,
       storedBaseline: {

@@ -97,8 +97,8 @@ export interface ActionInputs {
   force: boolean;
   /** benchmark: profile the workloads whose throughput changed, after the rounds. */
   explain: boolean;
-  /** Take the statements' plans for every pgbench workload (docs/plans.md). */
-  plans: boolean;
+  /** true: the plan phase for every pgbench workload (docs/plans.md); false: off; unset: the default plans. */
+  plans?: boolean;
   /** mode nightly: a frozen install measured as the runner canary (night-watch.ts). */
   canaryBinDir?: string;
   /** mode nightly: hours expected between nightly runs; a longer gap is a missing-night alert. */
@@ -108,8 +108,8 @@ export interface ActionInputs {
   raiseAfterDays?: number;
   /** What counts the instruction mode's instructions (instruction-phase.ts). */
   instructionCounter: (typeof INSTRUCTION_COUNTERS)[number];
-  /** Count CPU instructions per transaction for every workload (docs/instructions.md). */
-  instructions: boolean;
+  /** true: count CPU instructions for every workload (docs/instructions.md); false: off; unset: by default. */
+  instructions?: boolean;
   /** Up to which client count unchanged instructions pass an undecided cell (steady-evidence.ts); unset: the default. */
   steadyPass?: SteadyPass;
   /** Post (or update) the PR comment. */
@@ -192,7 +192,7 @@ function readInputs(read: InputReader): ActionInputs {
     failOn: choice(read, 'fail-on', FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, 'force', false),
     explain: bool(read, 'explain', false),
-    plans: bool(read, 'plans', false),
+    ...switchInput(read, 'plans'),
     canaryBinDir: text('canary-bin-dir'),
     expectEveryHours: optionalNumber(read, 'expect-every', {
       integer: true,
@@ -202,7 +202,7 @@ function readInputs(read: InputReader): ActionInputs {
     triageDigest: bool(read, 'triage-digest', false),
     raiseAfterDays: optionalNumber(read, 'raise-after', { integer: true, min: 1, bound: RAISE_AFTER_DAYS }),
     instructionCounter: choice(read, 'instruction-counter', INSTRUCTION_COUNTERS, 'auto'),
-    instructions: bool(read, 'instructions', false),
+    ...switchInput(read, 'instructions'),
     ...steadyPassInput(read),
     comment,
     commentOn: choice(read, 'comment-on', COMMENT_ON, 'always'),
@@ -324,7 +324,7 @@ function checkModeInputs(inputs: ActionInputs): void {
       'applies to the PR comment of modes benchmark and comment',
     ],
     ['confirm-rounds', inputs.confirmRounds, benchmark, 'sets the confirmation block of mode benchmark'],
-    ['plans', inputs.plans || undefined, benchmark, 'takes the plans of the arms mode benchmark compares'],
+    ['plans', inputs.plans === true || undefined, benchmark, 'takes the plans of the arms mode benchmark compares'],
     ['explain', inputs.explain || undefined, benchmark, 'profiles the changes mode benchmark measures'],
     [
       'client-counts',
@@ -439,6 +439,17 @@ function bool(read: InputReader, name: string, fallback: boolean): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
   throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+}
+
+/**
+ * An evidence switch (src/flows/compare/default-evidence.ts): 'auto' or empty leaves it to the default
+ * (absent), 'true' asks for it everywhere, 'false' turns it off.
+ */
+function switchInput<K extends 'plans' | 'instructions'>(read: InputReader, name: K): Partial<Record<K, boolean>> {
+  const value = read(name).trim().toLowerCase();
+  if (value === '' || value === 'auto') return {};
+  if (value === 'true' || value === 'false') return { [name]: value === 'true' } as Partial<Record<K, boolean>>;
+  throw new UserError(`input '${name}' must be auto, true or false, got '${read(name).trim()}'`);
 }
 
 /** The steady-pass policy, by the rule --steady-pass follows (src/core/compare/steady-evidence.ts). */

@@ -9,6 +9,8 @@ import {
   type SteadyLookup,
   type SteadyPass,
 } from './steady-evidence.js';
+import { waitLookup, type WaitLookup } from './wait-evidence.js';
+import { planChanged } from '../results/plans.js';
 import {
   DEFAULT_GATED_METRICS,
   GATED_METRIC_NAMES,
@@ -109,6 +111,10 @@ export interface RunContext {
   warnings: string[];
   /** Each head's and workload's instruction judgement, and how far it may pass cells (steady-evidence.ts). */
   steady: SteadyLookup;
+  /** Each head's and cell's waits against base's (wait-evidence.ts). */
+  waits: WaitLookup;
+  /** Whether a statement of a head's workload was planned differently from base (plans.ts). */
+  planChanged: (head: string, workload: string) => boolean;
   steadyPass: SteadyPass;
 }
 
@@ -157,6 +163,8 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
     collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
     bootstrap: options.bootstrap,
     steady: steadyLookup(result),
+    waits: waitLookup(result),
+    planChanged: (head, workload) => planChanged(result.plans, workload, head),
     steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
     warnings,
   };
@@ -310,7 +318,12 @@ export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellCo
       ...decided,
     };
     const judged = withHistoryFloor(cell, ctx.floor(m.cell, m.metric));
-    byHead.get(m.head)!.push(withSteadyEvidence(judged, ctx.steady(m.head, m.cell.workload), ctx.steadyPass));
+    const evidence = {
+      instructions: ctx.steady(m.head, m.cell.workload),
+      waits: ctx.waits(m.head, m.cell, ctx.thresholds(m.cell.workload)),
+      planChanged: ctx.planChanged(m.head, m.cell.workload),
+    };
+    byHead.get(m.head)!.push(withSteadyEvidence(judged, evidence, ctx.steadyPass));
   }
   return byHead;
 }

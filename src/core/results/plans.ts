@@ -76,3 +76,20 @@ export function blocksPerCall(
 export function callsPerTransaction(s: Pick<StatementStats, 'calls' | 'transactions'>): number | null {
   return s.transactions > 0 ? s.calls / s.transactions : null;
 }
+
+/**
+ * True when a statement of `workload` has a plan on both base (arms[0]) and `head` and the two differ: a
+ * head whose plans changed is never passed on steady evidence (src/core/compare/steady-evidence.ts).
+ */
+export function planChanged(record: PlansRecord | undefined, workload: string, head: string): boolean {
+  const base = record?.arms[0];
+  if (!record || base === undefined) return false;
+  const planOf = (arm: string, statement: string) =>
+    record.plans.find((p) => p.workload === workload && p.arm === arm && p.statement === statement)?.plan;
+  return record.statements.some((s) => {
+    if (s.workload !== workload || s.explained === undefined) return false;
+    const b = planOf(base, s.statement);
+    const h = planOf(head, s.statement);
+    return b !== undefined && h !== undefined && b !== h;
+  });
+}

@@ -237,8 +237,31 @@ export const resultsSchema = z.looseObject({
         files: count,
         differingFiles: z.array(text),
         differingCount: count,
+        serverFunctions: z
+          .looseObject({
+            changed: z.array(text),
+            changedCount: count,
+            total: count,
+            immediatesOnly: z.array(text).optional(),
+            immediatesOnlyCount: count.optional(),
+            movedOnlyCount: count.optional(),
+            all: z.array(text).optional(),
+            method: z.enum(['disassembly', 'bytes']).optional(),
+            note: text.optional(),
+          })
+          .optional(),
       }),
     )
+    .optional(),
+  // What the answer cost (src/core/results/answer-cost.ts); absent in older documents.
+  cost: z
+    .looseObject({
+      buildS: z.number().nonnegative(),
+      countedS: z.number().nonnegative(),
+      timedRounds: count,
+      timedS: z.number().nonnegative(),
+      wallS: z.number().nonnegative(),
+    })
     .optional(),
   // The explain phase's profiles (src/flows/compare/explain-phase.ts); absent when nothing was explained.
   explanation: instructionsSchema

@@ -70,8 +70,24 @@ export interface RunResult {
    * baselines, documents written before it was recorded). Every head identical: nothing was measured.
    */
   compiledCode?: CompiledCodeComparison[];
+  /** What the answer cost (src/core/results/answer-cost.ts); absent in documents from before it was recorded. */
+  cost?: AnswerCost;
   samples: Sample[];
   warnings: string[];
+}
+
+/** What one comparison's answer cost, in wall seconds of this job, by stage. */
+export interface AnswerCost {
+  /** Building (or finding in the cache) the arms; 0 for installs given as bin dirs. */
+  buildS: number;
+  /** The counted runs: instruction counts, plans and profiles (0 when none ran). */
+  countedS: number;
+  /** Timed rounds measured (main rounds; the confirmation block's are in timedS). */
+  timedRounds: number;
+  /** The timed rounds, the warm-ups and the confirmation block. */
+  timedS: number;
+  /** From the first check to the analysed document. */
+  wallS: number;
 }
 
 /** One head arm's programs, libraries and data files against base's, after masking their install paths. */

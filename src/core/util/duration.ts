@@ -6,3 +6,12 @@ export function parseDurationS(text: string): number | undefined {
   const seconds = Number(m[1]) * unit;
   return seconds > 0 ? seconds : undefined;
 }
+
+/** 42s, 3m12s, 1h05m: a duration as progress lines and cost lines print it. */
+export function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}

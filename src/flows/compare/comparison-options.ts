@@ -32,9 +32,15 @@ export interface ComparisonOptions {
   workloads: Workload[];
   /** Client counts for every workload instead of each one's own (before the shard split and the plan check). */
   clients?: number[];
-  /** Every workload counts instructions (its own `instructions` settings where it has them). */
+  /**
+   * true: every workload counts instructions (its own `instructions` settings where it has them), refused
+   * where it cannot; false: only workloads that ask for it; absent: by default where it can (default-evidence.ts).
+   */
   instructions?: boolean;
-  /** Every pgbench workload takes its statements' plans (the plan phase, docs/plans.md). */
+  /**
+   * true: every pgbench workload takes its statements' plans (the plan phase, docs/plans.md); false: only
+   * those that ask; absent: by default on the counting servers.
+   */
   plans?: boolean;
   /** Measure only shard I of N of the cells (needs a seed every shard agrees on). */
   shard?: { index: number; count: number };
@@ -129,6 +135,10 @@ export function comparisonOf(options: ComparisonOptions, names: ComparisonNames)
     ...(adaptive ? { adaptive } : {}),
     explain: options.explain,
     instructionCounter: options.instructionCounter,
+    evidenceDefaults: {
+      instructions: options.instructions === undefined && options.analysis.metric !== INSTRUCTION_METRIC,
+      plans: options.plans === undefined,
+    },
     order: options.order,
     // Refused before the builds unless forced; a stored baseline pairs no rounds and measures in parts: its
     // plan is checked by the run loop only.

@@ -9,7 +9,7 @@
  */
 import { chown, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { UserError } from '../../core/util/errors.js';
+import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import type { PgCluster } from '../../postgres/cluster/cluster.js';
@@ -46,6 +46,9 @@ import {
   type InstructionsRecord,
 } from '../../core/results/instructions.js';
 import type { ArmSpec } from '../../run/run-loop.js';
+import type { PlansRecord } from '../../core/results/plans.js';
+import { pgbenchStatements, type WorkloadStatement } from '../../drivers/pgbench/statements.js';
+import { explainStatements } from './plan-phase.js';
 import {
   countingClient,
   countsTransactions,
@@ -71,6 +74,11 @@ export interface InstructionPhaseRequest {
   runAs?: string;
   tmpDir?: string;
   dataChecksums: boolean;
+  /**
+   * Where the plans of the counted pgbench workloads (those without their own `plans`) are taken on the
+   * counting servers, once loaded and before the counter starts: the plans by default, at no extra server.
+   */
+  plansAlongside?: PlansRecord;
 }
 
 export interface InstructionPhaseDeps {
@@ -206,11 +214,12 @@ async function measureWorkload(
   // Every server, from the moment it exists: removed however the workload ends.
   const clusters: PgCluster[] = [];
   const servers: ArmServer[] = [];
+  const plans = await plansAlongside(w, req.plansAlongside, logger);
   try {
     await logger.group(`${options.what}: ${w.name}`, async () => {
       for (const arm of req.arms) {
         deps.signal?.throwIfAborted();
-        servers.push(await startServer(w, arm, driver, req, deps, (c) => clusters.push(c)));
+        servers.push(await startServer(w, arm, driver, req, deps, (c) => clusters.push(c), plans));
       }
       for (let rep = 1; rep <= settings.repetitions; rep++) {
         // Interleaved, the order turned every repetition: base, head, then head, base.
@@ -253,6 +262,7 @@ async function startServer(
   req: InstructionPhaseRequest,
   deps: MeasureDeps,
   keep: (cluster: PgCluster) => void,
+  plans: PlansAlongside | undefined,
 ): Promise<ArmServer> {
   const conf = {
     maxClients: Math.max(...w.clients),
@@ -261,6 +271,7 @@ async function startServer(
   };
   const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
   const cluster = await loadedCountingCluster(arm, 'instructions', conf, driver, setup, deps, keep);
+  if (plans) await takePlans(w.name, arm.label, cluster, plans, deps.logger);
   await cluster.stop();
   const countDir = path.join(cluster.dir, deps.counter.kind);
   await mkdir(countDir, { mode: 0o755 });
@@ -277,6 +288,51 @@ async function startServer(
       `arm ${arm.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`,
     );
   return { arm, cluster, countDir, runs: [] };
+}
+
+/** The statements of a workload whose plans are taken on the counting servers, and where they go. */
+interface PlansAlongside {
+  statements: WorkloadStatement[];
+  record: PlansRecord;
+}
+
+/**
+ * The statements to explain on the counting servers: pgbench workloads without plans of their own (those
+ * have the plan phase, with its pg_stat_statements counters); a script that cannot be read is recorded.
+ */
+async function plansAlongside(
+  w: Workload,
+  record: PlansRecord | undefined,
+  logger: Logger,
+): Promise<PlansAlongside | undefined> {
+  if (!record || w.tool !== 'pgbench' || w.plans === true) return undefined;
+  try {
+    const statements = await pgbenchStatements(w);
+    record.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
+    return { statements, record };
+  } catch (e) {
+    record.failures.push({ workload: w.name, reason: `its statements could not be read: ${errorMessage(e)}` });
+    logger.warn(`plans ${w.name}: ${errorMessage(e)}`);
+    return undefined;
+  }
+}
+
+/** The plans on a loaded counting server; a failure is recorded, never fatal to the counting. */
+async function takePlans(
+  workload: string,
+  arm: string,
+  cluster: PgCluster,
+  plans: PlansAlongside,
+  logger: Logger,
+): Promise<void> {
+  const started = Date.now();
+  try {
+    await explainStatements(workload, plans.statements, arm, cluster, plans.record);
+  } catch (e) {
+    plans.record.failures.push({ workload, arm, reason: errorMessage(e) });
+    logger.warn(`plans ${workload} ${arm}: not taken: ${errorMessage(e)}`);
+  }
+  plans.record.wallS += (Date.now() - started) / 1000;
 }
 
 /** One counted run of `transactions` at the instruction cells' client count; throws when it fails. */

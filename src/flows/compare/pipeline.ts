@@ -44,6 +44,14 @@ import { describeCodeDifference, unchangedHeads } from '../../core/compare/same-
 import type { CompiledCodeComparison } from '../../core/results/types.js';
 import { refuseUnknownSettings } from '../../postgres/cluster/known-settings.js';
 import { writeResults } from '../../store/write-results.js';
+import { emptyPlansRecord, type PlansRecord } from '../../core/results/plans.js';
+import { answerCost } from '../../core/results/answer-cost.js';
+import {
+  probeDefaultCounter,
+  uncountableNote,
+  withDefaultCounts,
+  type EvidenceDefaults,
+} from './default-evidence.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
@@ -70,6 +78,8 @@ export interface PipelineRequest extends Omit<RunRequest, 'arms' | 'sink' | 'log
   explain?: boolean;
   /** The instruction mode's counter (instruction-phase.ts); auto by default. */
   instructionCounter?: CounterChoice;
+  /** The evidence gathered unless switched off (default-evidence.ts); none when absent. */
+  evidenceDefaults?: EvidenceDefaults;
 }
 
 export interface PipelineDeps extends RunDeps {
@@ -116,8 +126,18 @@ export async function runPipeline(
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
   checkPlanWorkloads(req.workloads);
-  const probe = await checkInstructionCounter(req, deps);
+  const started = Date.now();
+  const explicitProbe = await checkInstructionCounter(req, deps);
+  const defaultProbe = await probeDefaultCounter(
+    req.workloads,
+    req.evidenceDefaults,
+    req.instructionCounter,
+    deps,
+    explicitProbe,
+  );
+  const probe = explicitProbe ?? defaultProbe;
   const arms = await resolveArms(req.arms, deps);
+  const builtS = (Date.now() - started) / 1000;
   validateRequest({ arms, workloads: req.workloads });
   // A setting an arm's PostgreSQL does not know is refused before anything starts (known-settings.ts).
   await refuseUnknownSettings(arms, req.workloads, deps);
@@ -133,21 +153,52 @@ export async function runPipeline(
   // record joins every document the run loop writes.
   // The counters are probed once, before anything is built, for both phases that count.
   const countingDeps = probe ? { ...deps, probe } : deps;
+  // The default evidence (default-evidence.ts): counts where a counter is, plans on the counting servers.
+  const workloads = withDefaultCounts(req.workloads, {
+    counter: defaultProbe !== undefined,
+    armsDiffer: arms.length >= 2 && !sameInstall(arms),
+    measuredHere: !req.partOfRun,
+  });
+  const plansAlongside =
+    req.evidenceDefaults?.plans && arms.length >= 2 && !req.partOfRun && !nothingToMeasure
+      ? emptyPlansRecord(arms.map((a) => a.label))
+      : undefined;
+  const countingStarted = Date.now();
   const instructions = nothingToMeasure
     ? undefined
-    : await runInstructionPhase({ ...req, arms }, countingDeps);
+    : await runInstructionPhase(
+        { ...req, workloads, arms, ...(plansAlongside ? { plansAlongside } : {}) },
+        countingDeps,
+      );
+  if (instructions && req.evidenceDefaults?.instructions) {
+    const note = uncountableNote(workloads);
+    if (note) instructions.notes.push(note);
+  }
   // The plan phase (opt-in per workload, plan-phase.ts), also before the rounds on servers of its own; its
   // record joins every document the run loop writes (the store's copy too). Not in the parts of a
   // stored-baseline run: base was not measured here.
-  const plans = nothingToMeasure || req.partOfRun ? undefined : await runPlanPhase({ ...req, arms }, deps);
+  const planPhase =
+    nothingToMeasure || req.partOfRun ? undefined : await runPlanPhase({ ...req, arms }, deps);
+  const plans = mergePlans(planPhase, plansAlongside);
+  const countedS = (Date.now() - countingStarted) / 1000;
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   const file = fileSink(resultsFile);
   const sink = archive ? combineSinks(file, archive.sink) : file;
-  const { arms: _source, runDir, planCheck: _check, explain, instructionCounter: _counter, ...run } = req;
+  const {
+    arms: _source,
+    runDir,
+    planCheck: _check,
+    explain,
+    instructionCounter: _counter,
+    evidenceDefaults: _defaults,
+    ...run
+  } = req;
   const analysis = await withNoiseFloors(req, arms, deps.logger, store);
+  const timedStarted = Date.now();
   const measured = await runBenchmark(
     {
       ...run,
+      workloads,
       analysis,
       arms,
       sink,
@@ -164,17 +215,45 @@ export async function runPipeline(
     },
     deps,
   );
+  const timedS = (Date.now() - timedStarted) / 1000;
   const comparison = analyse(measured);
   // The explanation joins results.json (rewritten whole); the store keeps the run as measured.
-  const result = explain ? await explained(measured, comparison, { ...req, arms }, countingDeps) : measured;
-  // Rewritten whole: the sink's finish has run (and runs once).
-  if (result !== measured) await writeResults(resultsFile, result);
+  const explainStarted = Date.now();
+  const withExplain = explain
+    ? await explained(measured, comparison, { ...req, workloads, arms }, countingDeps)
+    : measured;
+  const cost = answerCost(withExplain, {
+    buildS: builtS,
+    countedS: countedS + (Date.now() - explainStarted) / 1000,
+    timedS,
+    wallS: (Date.now() - started) / 1000,
+  });
+  const result = { ...withExplain, cost };
+  // Rewritten whole with what the answer cost: the sink's finish has run (and runs once).
+  await writeResults(resultsFile, result);
   return {
     result,
     comparison: await withNoiseWarnings(comparison, result, store, deps.logger),
     resultsFile,
     ...(archive?.saved ? { archived: { id: archive.saved.id, description: store!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
+  };
+}
+
+/** The plan phase's record with the plans taken on the counting servers (either may be absent). */
+function mergePlans(
+  phase: PlansRecord | undefined,
+  alongside: PlansRecord | undefined,
+): PlansRecord | undefined {
+  const taken = alongside && alongside.statements.length + alongside.failures.length > 0 ? alongside : undefined;
+  if (!phase || !taken) return phase ?? taken;
+  return {
+    ...phase,
+    wallS: phase.wallS + taken.wallS,
+    statements: [...phase.statements, ...taken.statements],
+    plans: [...phase.plans, ...taken.plans],
+    failures: [...phase.failures, ...taken.failures],
+    notes: [...phase.notes, ...taken.notes],
   };
 }
 

@@ -141,6 +141,21 @@ export async function runPlanPhase(
   return record;
 }
 
+/** The plan of every statement that has one, on `cluster` (loaded with the workload's data set), into `record`. */
+export async function explainStatements(
+  workload: string,
+  statements: readonly WorkloadStatement[],
+  arm: string,
+  cluster: PgCluster,
+  record: PlansRecord,
+): Promise<void> {
+  for (const s of statements) {
+    if (s.explained === undefined) continue;
+    const plan = await explainPlan(cluster, s.explained);
+    record.plans.push({ workload, arm, statement: s.statement, ...plan });
+  }
+}
+
 /** One arm: its own server with the workload's data set, the plans, then the counted run. */
 async function captureArm(
   w: PgbenchWorkload,
@@ -165,11 +180,7 @@ async function captureArm(
   try {
     const cluster = await loadedCountingCluster(arm, 'plans', conf, driver, setup, deps, (c) => (made = c));
     await driver.beforeRun(cluster);
-    for (const s of statements) {
-      if (s.explained === undefined) continue;
-      const plan = await explainPlan(cluster, s.explained);
-      record.plans.push({ workload: w.name, arm: arm.label, statement: s.statement, ...plan });
-    }
+    await explainStatements(w.name, statements, arm.label, cluster, record);
     if (!withStats) return;
     await createStatStatements(cluster);
     // 1 client, seeded: every arm runs the same keys. The counted run's driver is the client's (run-as user).

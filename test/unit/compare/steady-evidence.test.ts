@@ -1,8 +1,9 @@
 /**
  * Steady evidence in the decision: with instructions per transaction unchanged, a cell whose TPS is too
- * noisy to decide passes at 1 client (the default policy), not at 2 (waiting can change throughput without
- * changing work) unless the policy says all; never when TPS leans to a regression or the counts moved; the
- * evidence is named in the decision and the interval it could not rule out in the headline.
+ * noisy to decide passes at 1 client; above 1 client only when its waits were sampled and did not move
+ * (waiting can change throughput without changing work), at every client count by default; never when TPS
+ * leans to a regression, the counts moved, the waits grew or a plan changed; the evidence is named in the
+ * decision and the interval it could not rule out in the headline.
  */
 import { describe, expect, it } from 'vitest';
 import { analyse } from '../../../src/flows/compare/analysis.js';
@@ -11,6 +12,47 @@ import { parseSteadyPass } from '../../../src/core/compare/steady-evidence.js';
 import type { RunResult } from '../../../src/core/results/types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
+import { seededRandom } from '../../../src/core/stats/seeded-random.js';
+
+/**
+ * The document with every sample's wait events sampled: 400 backend observations per run, `baseWaitPct` of
+ * them in LWLock:BufferContent (±1 point per run), head's share raised by `headExtraPct` at `clients`.
+ */
+function withWaits(
+  result: RunResult,
+  opts: { baseWaitPct?: number; headExtraPct?: number; clients?: number } = {},
+): RunResult {
+  const random = seededRandom(77);
+  const observations = 400;
+  return {
+    ...result,
+    samples: result.samples.map((s) => {
+      const extra = s.arm === 'head' && s.clients === (opts.clients ?? s.clients) ? (opts.headExtraPct ?? 0) : 0;
+      const pct = Math.max(0, (opts.baseWaitPct ?? 3) + extra + (random() - 0.5) * 2);
+      const waiting = Math.round((observations * pct) / 100);
+      return {
+        ...s,
+        diagnostics: {
+          version: 1 as const,
+          serverVersionNum: 180000,
+          hz: 10,
+          durationS: 20,
+          samples: 200,
+          missedTicks: 0,
+          observations,
+          waitEvents: [
+            { event: 'CPU:Running', count: observations - waiting, share: 1 - waiting / observations },
+            { event: 'LWLock:BufferContent', count: waiting, share: waiting / observations },
+          ],
+          lockWaits: [],
+          transactions: 1000,
+          counters: {},
+          unavailable: [],
+        },
+      };
+    }),
+  };
+}
 
 /** 5 rounds of select-only at 1 and 2 clients, TPS noise 8% (undecidable at ±2%), head's TPS × `tps`. */
 function noisyRun(opts: { tps?: number; instructions?: number; steadyPass?: number | 'all' }): RunResult {
@@ -44,7 +86,7 @@ describe('steady evidence', () => {
     expect(decision.cells.every((c) => c.verdict === 'inconclusive')).toBe(true);
   });
 
-  it('unchanged counts pass the 1-client cell, named as such; the 2-client cell stays undecided by default', () => {
+  it('unchanged counts pass the 1-client cell, named as such; without sampled waits the 2-client cell stays undecided', () => {
     const result = noisyRun({});
     const decision = decideRun(result, analyse(result));
     const one = decision.cells.find((c) => c.id === 'select-only@1' && c.metric === 'tps')!;
@@ -58,14 +100,51 @@ describe('steady evidence', () => {
     expect(decision.outcome).toBe('pending'); // the 2-client cell still decides nothing
   });
 
-  it("steady-pass all passes both, and the headline says what it could not rule out; 'off' passes none", () => {
-    const all = decideRun(noisyRun({ steadyPass: 'all' }), analyse(noisyRun({ steadyPass: 'all' })));
+  it('by default, unchanged counts and unchanged waits pass every client count, and the headline says what it could not rule out', () => {
+    const result = withWaits(noisyRun({}));
+    const all = decideRun(result, analyse(result));
     expect(all.outcome).toBe('passed');
     expect(all.status.state).toBe('success');
     expect(all.headline.detail).toMatch(
       /^2 by unchanged CPU work per transaction with no regression seen \(a loss of up to \d+\.\d% not ruled out\), 1 by instruction counts$/,
     );
-    expect(tpsCell(noisyRun({ steadyPass: 0 }), 'select-only@1').verdict).toBe('inconclusive');
+    const cell = analyse(result).comparisons[0]!.cells.find((c) => c.id === 'select-only@2')!;
+    expect(cell.reasons[0]!.message).toMatch(/waits unchanged \(server waits \d+\.\d% -> \d+\.\d% of backend time/);
+    expect(tpsCell({ ...result, analysis: { ...result.analysis!, steadyPass: 0 } }, 'select-only@1').verdict).toBe(
+      'inconclusive',
+    );
+    expect(tpsCell({ ...result, analysis: { ...result.analysis!, steadyPass: 1 } }, 'select-only@2').verdict).toBe(
+      'inconclusive',
+    );
+  });
+
+  it('a head that only waits (server waits +8 points, counts unchanged) is not passed on steady evidence', () => {
+    const result = withWaits(noisyRun({}), { headExtraPct: 8, clients: 2 });
+    expect(tpsCell(result, 'select-only@2').verdict).toBe('inconclusive');
+    expect(tpsCell(result, 'select-only@1').verdict).toBe('no-change');
+    expect(decideRun(result, analyse(result)).outcome).not.toBe('passed');
+  });
+
+  it('a changed plan passes nothing on steady evidence', () => {
+    const plain = withWaits(noisyRun({}));
+    const statement = 'SELECT abalance FROM pgbench_accounts WHERE aid = :aid';
+    const result: RunResult = {
+      ...plain,
+      plans: {
+        arms: ['base', 'head'],
+        wallS: 1,
+        statements: [{ workload: 'select-only', statement, explained: statement.replace(':aid', '1') }],
+        plans: [
+          { workload: 'select-only', arm: 'base', statement, plan: 'Index Scan using pgbench_accounts_pkey' },
+          { workload: 'select-only', arm: 'head', statement, plan: 'Seq Scan on pgbench_accounts' },
+        ],
+        stats: [],
+        failures: [],
+        notes: [],
+      },
+    };
+    expect(tpsCell(result, 'select-only@1').verdict).toBe('inconclusive');
+    expect(tpsCell(result, 'select-only@2').verdict).toBe('inconclusive');
   });
 
   it('a TPS estimate beyond the threshold on the worse side is not passed, whatever the counts say', () => {

@@ -73,8 +73,9 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFl
   strict: boolean;
   force: boolean;
   diagnostics: boolean;
-  instructions: boolean;
-  plans: boolean;
+  /** Absent: the default evidence (src/flows/compare/default-evidence.ts). */
+  instructions?: boolean;
+  plans?: boolean;
   instructionCounter: 'auto' | 'cachegrind' | 'perf';
   perfEvent?: string;
   confirmRounds: number;
@@ -206,14 +207,17 @@ function addEvidenceOptions(command: Command): Command {
     )
     .option(
       '--instructions',
-      'also count CPU instructions per transaction for every workload, with its own verdict (docs/instructions.md)',
-      false,
+      'count CPU instructions per transaction for every workload, refusing one that cannot be counted (by default counted for every pgbench workload without pipeline; docs/instructions.md)',
+    )
+    .option(
+      '--no-instructions',
+      'count no instructions (and take no default plans): the timed rounds alone decide',
     )
     .option(
       '--plans',
-      "also take every pgbench statement's plan per arm (EXPLAIN (COSTS OFF)) and its pg_stat_statements costs; the report names the plans that changed (docs/plans.md)",
-      false,
+      "take every pgbench statement's plan per arm and its pg_stat_statements costs on servers of their own (by default the plans alone are taken on the counting servers; docs/plans.md)",
     )
+    .option('--no-plans', 'take no plans')
     .addOption(
       new Option(
         '--instruction-counter <counter>',
@@ -317,8 +321,8 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
           : await armSourceOf(arms, RUN_FLAG_NAMES),
       workloads,
       ...(flags.clients ? { clients: flags.clients } : {}),
-      instructions: flags.instructions,
-      plans: flags.plans,
+      ...(flags.instructions !== undefined ? { instructions: flags.instructions } : {}),
+      ...(flags.plans !== undefined ? { plans: flags.plans } : {}),
       ...(flags.shard ? { shard: shardSpec(flags.shard) } : {}),
       seed: flags.seed,
       baseline,
