@@ -8,6 +8,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../core/util/errors.js';
 import type { ProcessRunner } from '../machine/os/process.js';
+import { notOneStatement, sqlTokens, statementText } from './sql-statements.js';
 
 /** The contrib module that counts per-statement calls, time and blocks. */
 export const STAT_STATEMENTS = 'pg_stat_statements';
@@ -77,13 +78,13 @@ export function normalisePlan(text: string): string {
 
 /**
  * A statement's text as a key that pg_stat_statements' normalised query text and the script's text share:
- * lower case, whitespace collapsed, no final semicolon, and every value (a `:variable`, a `$n` parameter, a
+ * comments dropped, lower case, whitespace collapsed, no final semicolon, and every value (a `:variable`, a `$n` parameter, a
  * number or a quoted string, with its sign) a `?`.
  *
  * @example statementKey('UPDATE t SET b = b + :delta WHERE a = :aid;') === statementKey('update t set b = b + $1 where a = $2')
  */
 export function statementKey(text: string): string {
-  return text
+  return statementText(sqlTokens(text))
     .replace(/'(?:[^']|'')*'/g, '?')
     .replace(/\$\d+/g, '?')
     .replace(/(?<![:\w]):[A-Za-z_]\w*/g, '?')
@@ -164,6 +165,10 @@ export async function explainPlan(
   target: SqlTarget,
   sql: string,
 ): Promise<{ plan: string } | { error: string }> {
+  // EXPLAIN without ANALYZE runs nothing, but psql -c sends its whole text as one query string, and the
+  // server runs every statement of it: EXPLAIN is only ever sent for exactly one statement.
+  const why = notOneStatement(sql);
+  if (why) return { error: `not explained: ${why}; pgperf sends EXPLAIN for one statement only` };
   try {
     return { plan: normalisePlan(await target.psql(`EXPLAIN (COSTS OFF) ${sql}`)) };
   } catch (e) {

@@ -1,12 +1,13 @@
 /**
  * The SQL statements a pgbench workload runs, for the plan phase (docs/plans.md): the builtin scripts' (as
  * `pgbench --show-script` prints them: the same text in PostgreSQL 15 and 18) or the custom scripts', read
- * with pgbench's rules where they matter here: meta-commands (`\set`, `\sleep`, `\startpipeline`, ...)
- * start with a backslash and are skipped; a statement runs to its semicolon (over several lines) or to a
- * `\gset` / `\aset` that ends it; `--` starts a comment. Each statement has a plannable form: its `:variables`
+ * with pgbench's rules (src/postgres/sql-statements.ts): meta-commands (`\set`, `\sleep`, `\startpipeline`,
+ * ...) start with a backslash and are skipped; a statement runs to its semicolon (over several lines) or to a
+ * `\gset` / `\aset` that ends it; comments, strings, quoted identifiers and dollar quotes are read whole. Each statement has a plannable form: its `:variables`
  * replaced by representative values (1; the builtins' `:delta` 0), so EXPLAIN can plan it.
  */
 import { readFile } from 'node:fs/promises';
+import { scriptPieces, sqlTokens, statementText } from '../../postgres/sql-statements.js';
 import type { PgbenchWorkload } from './workload.js';
 
 /** The builtins' random keys and change of balance. */
@@ -50,78 +51,20 @@ export const REPRESENTATIVE_VALUES: Readonly<Record<string, string>> = {
 const PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
 
 /**
- * The statements of a pgbench script, in order, each once, whitespace collapsed and without the final
- * semicolon.
+ * The statements of a pgbench script, in order, each once: comments dropped, whitespace outside quotes
+ * collapsed, without the final semicolon. Read by the lexer of src/postgres/sql-statements.ts (quotes,
+ * dollar quotes, nested comments, meta-commands as pgbench reads them), so that a quote inside a comment
+ * cannot glue two statements into one.
  *
  * @example scriptStatements('\\set aid random(1, 10)\nSELECT 1\n  FROM t WHERE a = :aid;\n') ===
  *   ['SELECT 1 FROM t WHERE a = :aid']
  */
 export function scriptStatements(text: string): string[] {
-  const found: string[] = [];
-  let current = '';
-  const end = () => {
-    const statement = current.replace(/\s+/g, ' ').trim();
-    if (statement !== '' && !found.includes(statement)) found.push(statement);
-    current = '';
-  };
-  let continued = false;
-  for (const raw of text.split(/\r?\n/)) {
-    // A meta-command runs to the end of its line, and on over lines that end in a backslash.
-    if (continued) {
-      continued = /\\$/.test(raw);
-      continue;
-    }
-    const line = stripComment(raw);
-    if (current.trim() === '' && /^\s*\\/.test(line)) {
-      continued = /\\$/.test(raw);
-      continue;
-    }
-    // \gset and \aset end the query before them (pgbench: "SELECT ... \gset").
-    const gset = /\\[ga]set\b.*$/.exec(line);
-    if (gset) {
-      current += ` ${line.slice(0, gset.index)}`;
-      end();
-      continue;
-    }
-    for (const [i, part] of splitOnSemicolons(line).entries()) {
-      if (i > 0) end();
-      current += ` ${part}`;
-    }
+  const found = new Set<string>();
+  for (const piece of scriptPieces(text)) {
+    if (piece.kind === 'sql') found.add(statementText(piece.tokens));
   }
-  end();
-  return found;
-}
-
-/** The line up to a `--` comment outside quotes. */
-function stripComment(line: string): string {
-  let quote: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '-' && line[i + 1] === '-') return line.slice(0, i);
-  }
-  return line;
-}
-
-/** The line cut at each semicolon outside quotes (the pieces between, the last one unterminated). */
-function splitOnSemicolons(line: string): string[] {
-  const parts: string[] = [];
-  let quote: string | undefined;
-  let start = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === ';') {
-      parts.push(line.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(line.slice(start));
-  return parts;
+  return [...found];
 }
 
 /** True for a statement EXPLAIN can plan. */
@@ -130,32 +73,15 @@ export function isPlannable(statement: string): boolean {
 }
 
 /**
- * The statement with each `:variable` outside quotes replaced by its value in `values`, else 1 (a `::type`
- * cast is not a variable).
+ * The statement with each `:variable` outside quotes and comments replaced by its value in `values`, else 1
+ * (a `::type` cast is not a variable).
  *
  * @example withValues('SELECT :a::int + :b', { b: '0' }) === 'SELECT 1::int + 0'
  */
 export function withValues(statement: string, values: Readonly<Record<string, string>> = {}): string {
-  let out = '';
-  let quote: string | undefined;
-  for (let i = 0; i < statement.length; i++) {
-    const c = statement[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      out += c;
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    const variable =
-      c === ':' && statement[i - 1] !== ':' ? /^[A-Za-z_]\w*/.exec(statement.slice(i + 1)) : null;
-    if (variable) {
-      out += values[variable[0]] ?? DEFAULT_VALUE;
-      i += variable[0].length;
-      continue;
-    }
-    out += c;
-  }
-  return out;
+  return sqlTokens(statement)
+    .map((t) => (t.kind === 'variable' ? (values[t.text.slice(1)] ?? DEFAULT_VALUE) : t.text))
+    .join('');
 }
 
 /** One statement of a workload and, when it has a plan, its plannable form. */
