@@ -324,7 +324,12 @@ function checkModeInputs(inputs: ActionInputs): void {
       'applies to the PR comment of modes benchmark and comment',
     ],
     ['confirm-rounds', inputs.confirmRounds, benchmark, 'sets the confirmation block of mode benchmark'],
-    ['plans', inputs.plans === true || undefined, benchmark, 'takes the plans of the arms mode benchmark compares'],
+    [
+      'plans',
+      inputs.plans === true || undefined,
+      benchmark,
+      'takes the plans of the arms mode benchmark compares',
+    ],
     ['explain', inputs.explain || undefined, benchmark, 'profiles the changes mode benchmark measures'],
     [
       'client-counts',
@@ -445,10 +450,14 @@ function bool(read: InputReader, name: string, fallback: boolean): boolean {
  * An evidence switch (src/flows/compare/default-evidence.ts): 'auto' or empty leaves it to the default
  * (absent), 'true' asks for it everywhere, 'false' turns it off.
  */
-function switchInput<K extends 'plans' | 'instructions'>(read: InputReader, name: K): Partial<Record<K, boolean>> {
+function switchInput<K extends 'plans' | 'instructions'>(
+  read: InputReader,
+  name: K,
+): Partial<Record<K, boolean>> {
   const value = read(name).trim().toLowerCase();
   if (value === '' || value === 'auto') return {};
-  if (value === 'true' || value === 'false') return { [name]: value === 'true' } as Partial<Record<K, boolean>>;
+  if (value === 'true' || value === 'false')
+    return { [name]: value === 'true' } as Partial<Record<K, boolean>>;
   throw new UserError(`input '${name}' must be auto, true or false, got '${read(name).trim()}'`);
 }
 

@@ -16,6 +16,7 @@ import {
 import { formatPct, formatPctInterval } from './format.js';
 import { overallVerdict } from './overall.js';
 import { METRICS, type MetricName } from '../results/metrics.js';
+import type { AnswerCost } from '../results/types.js';
 import type { Better, CellComparison, ReasonCode, RunComparison, Verdict } from './types.js';
 import { decidedBySameCode } from './same-code.js';
 
@@ -95,6 +96,8 @@ export interface Decision extends GateDecision {
   };
   /** Why undecided cells are undecided, each reason said once with its cells. */
   reasons: DecisionReason[];
+  /** What the answer cost (builds, counted runs, timed rounds, wall seconds), when the run recorded it. */
+  cost?: AnswerCost;
 }
 
 /** A part of a consolidated comparison: one machine class. */

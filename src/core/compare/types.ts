@@ -8,7 +8,7 @@
  */
 import type { MetricName } from '../results/metrics.js';
 import type { MannWhitneyMethod } from '../stats/mann-whitney.js';
-import type { CompiledCodeComparison, Verdict, PrimaryTest } from '../results/types.js';
+import type { AnswerCost, CompiledCodeComparison, Verdict, PrimaryTest } from '../results/types.js';
 import type { PlansRecord } from '../results/plans.js';
 export type { Verdict, PrimaryTest };
 
@@ -339,4 +339,6 @@ export interface RunComparison {
   compiledCode?: CompiledCodeComparison[];
   /** The statements' plans per arm, when the run took them (the plan phase; core/report/plan-section.ts). */
   plans?: PlansRecord;
+  /** What the answer cost, when the run recorded it (core/results/answer-cost.ts). */
+  cost?: AnswerCost;
 }

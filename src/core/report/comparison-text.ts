@@ -13,6 +13,7 @@ import { UNSTABLE_PHRASE, reasonSentence } from './reasons.js';
 import { columns, PLAIN_CELLS, rowTexts } from './table-cells.js';
 import { buildTables, type ArmTables } from './table-model.js';
 import { compiledCodeLines } from './compiled-code-lines.js';
+import { costLines } from './cost-line.js';
 import { cellText } from './steady-metrics-section.js';
 import type { SteadyCellSummary } from '../compare/steady-summary.js';
 import type { ClientInfo, CommitfestEntry, RunSource, StoredBaselineInfo } from '../results/types.js';
@@ -43,6 +44,7 @@ export function renderComparisonText(
     ...(baseline ? [describeStoredBaseline(baseline)] : []),
     ...analysisLines(c, decision),
     ...compiledCodeLines(c),
+    ...costLines(c),
   ];
   for (const arm of buildTables(c)) lines.push('', ...renderArm(arm));
   lines.push(...steadyLines(steady));

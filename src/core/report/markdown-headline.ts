@@ -5,6 +5,7 @@
  * sequential look, links).
  */
 import { compiledCodeLines } from './compiled-code-lines.js';
+import { costLines } from './cost-line.js';
 import type { Decision } from '../compare/decision.js';
 import { formatP } from '../compare/format.js';
 import { METRICS } from '../results/metrics.js';
@@ -140,5 +141,8 @@ export function designLines(ctx: ReportContext): string[] {
   if (input.runUrl !== undefined) parts.push(markdownLink('workflow run', input.runUrl));
   parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? '?', 40)}`);
   // What the columns mean is said under each arm's tables (table-model.ts deltaLegend), test by test.
-  return [parts.join(' · '), ...compiledCodeLines(c).map((line) => `\n${escapeMarkdown(line, 2000)}`)];
+  return [
+    parts.join(' · '),
+    ...[...compiledCodeLines(c), ...costLines(c)].map((line) => `\n${escapeMarkdown(line, 2000)}`),
+  ];
 }

@@ -14,6 +14,7 @@ import { formatLevel, formatP } from '../compare/format.js';
 import type { RunComparison } from '../compare/types.js';
 import { plainText } from '../util/plain-text.js';
 import { compiledCodeLines } from './compiled-code-lines.js';
+import { costLines } from './cost-line.js';
 import { analysisLines, compared, decisionLine, steadyCellLine } from './comparison-text.js';
 import { instructionReport, moverTextLines } from './instruction-section.js';
 import type { JobSummaryInput } from './markdown-context.js';
@@ -45,7 +46,7 @@ export function renderMailReport(input: MailReportInput): string {
     cellBlock(c, decision, cells, shown),
     perTransaction(input, shown),
     instructionMovers(input, shown),
-    compiledCodeLines(c).flatMap((line) => wrap(upperFirst(line), '', '  ')),
+    [...compiledCodeLines(c), ...costLines(c)].flatMap((line) => wrap(upperFirst(line), '', '  ')),
     ...reproduceBlocks(result, shown),
     input.runUrl === undefined ? [] : link('Full report:', input.runUrl),
   ];

@@ -52,7 +52,9 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   // A head with base's compiled code and settings was not measured: its cells are decided by that.
   const decided = withSameCompiledCode(withInstructions, result);
   // Every report says which statements' plans changed, when the run took them.
-  const planned = result.plans ? { ...decided, plans: result.plans } : decided;
+  const withPlans = result.plans ? { ...decided, plans: result.plans } : decided;
+  // Every report says what the answer cost, when the run recorded it.
+  const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
   return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
 }
 

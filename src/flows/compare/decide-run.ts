@@ -19,7 +19,9 @@ export function decideRun(
   accepted?: GatePolicy['accepted'],
 ): Decision {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...(accepted ? { accepted } : {}) };
-  return decide(comparison, policy, completenessOf(result));
+  const decision = decide(comparison, policy, completenessOf(result));
+  // decision.json says what the answer cost, as every surface does.
+  return result.cost ? { ...decision, cost: result.cost } : decision;
 }
 
 /** "the run was interrupted (SIGINT)" when the document is not complete. */

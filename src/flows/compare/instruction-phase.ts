@@ -311,7 +311,10 @@ async function plansAlongside(
     record.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
     return { statements, record };
   } catch (e) {
-    record.failures.push({ workload: w.name, reason: `its statements could not be read: ${errorMessage(e)}` });
+    record.failures.push({
+      workload: w.name,
+      reason: `its statements could not be read: ${errorMessage(e)}`,
+    });
     logger.warn(`plans ${w.name}: ${errorMessage(e)}`);
     return undefined;
   }

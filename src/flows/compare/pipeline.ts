@@ -233,7 +233,7 @@ export async function runPipeline(
   await writeResults(resultsFile, result);
   return {
     result,
-    comparison: await withNoiseWarnings(comparison, result, store, deps.logger),
+    comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),
     resultsFile,
     ...(archive?.saved ? { archived: { id: archive.saved.id, description: store!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
@@ -245,7 +245,8 @@ function mergePlans(
   phase: PlansRecord | undefined,
   alongside: PlansRecord | undefined,
 ): PlansRecord | undefined {
-  const taken = alongside && alongside.statements.length + alongside.failures.length > 0 ? alongside : undefined;
+  const taken =
+    alongside && alongside.statements.length + alongside.failures.length > 0 ? alongside : undefined;
   if (!phase || !taken) return phase ?? taken;
   return {
     ...phase,

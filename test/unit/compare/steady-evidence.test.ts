@@ -27,7 +27,8 @@ function withWaits(
   return {
     ...result,
     samples: result.samples.map((s) => {
-      const extra = s.arm === 'head' && s.clients === (opts.clients ?? s.clients) ? (opts.headExtraPct ?? 0) : 0;
+      const extra =
+        s.arm === 'head' && s.clients === (opts.clients ?? s.clients) ? (opts.headExtraPct ?? 0) : 0;
       const pct = Math.max(0, (opts.baseWaitPct ?? 3) + extra + (random() - 0.5) * 2);
       const waiting = Math.round((observations * pct) / 100);
       return {
@@ -109,13 +110,15 @@ describe('steady evidence', () => {
       /^2 by unchanged CPU work per transaction with no regression seen \(a loss of up to \d+\.\d% not ruled out\), 1 by instruction counts$/,
     );
     const cell = analyse(result).comparisons[0]!.cells.find((c) => c.id === 'select-only@2')!;
-    expect(cell.reasons[0]!.message).toMatch(/waits unchanged \(server waits \d+\.\d% -> \d+\.\d% of backend time/);
-    expect(tpsCell({ ...result, analysis: { ...result.analysis!, steadyPass: 0 } }, 'select-only@1').verdict).toBe(
-      'inconclusive',
+    expect(cell.reasons[0]!.message).toMatch(
+      /waits unchanged \(server waits \d+\.\d% -> \d+\.\d% of backend time/,
     );
-    expect(tpsCell({ ...result, analysis: { ...result.analysis!, steadyPass: 1 } }, 'select-only@2').verdict).toBe(
-      'inconclusive',
-    );
+    expect(
+      tpsCell({ ...result, analysis: { ...result.analysis!, steadyPass: 0 } }, 'select-only@1').verdict,
+    ).toBe('inconclusive');
+    expect(
+      tpsCell({ ...result, analysis: { ...result.analysis!, steadyPass: 1 } }, 'select-only@2').verdict,
+    ).toBe('inconclusive');
   });
 
   it('a head that only waits (server waits +8 points, counts unchanged) is not passed on steady evidence', () => {
