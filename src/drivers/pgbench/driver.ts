@@ -26,6 +26,7 @@ import { judgePgbenchRun } from './judge-run.js';
 import { parsePgbenchProgress } from './parse-progress.js';
 import { readTransactionLogs, type TransactionLogSummary } from './parse-transaction-log.js';
 import { reportCounts, reportMetrics } from './report-metrics.js';
+import { readableScripts } from './readable-scripts.js';
 
 export interface PgbenchDriverOptions {
   workload: PgbenchWorkload;
@@ -57,6 +58,11 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
     return pipelineScript;
   };
 
+  // The scripts as pgbench opens them (readable-scripts.ts): checked once, before any server starts.
+  let checkedWorkload: Promise<PgbenchWorkload> | undefined;
+  const runnable = () =>
+    (checkedWorkload ??= readableScripts(workload, { runner, env, logger, clientUser, tempDir }));
+
   return {
     async client(): Promise<ClientInfo> {
       const res = await runner.run(pgbench, ['--version'], { env });
@@ -69,17 +75,7 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
     },
 
     async checkFiles() {
-      // Opened by the user pgbench runs as (the unprivileged run user when pgperf is root), as pgbench will.
-      for (const [i, script] of (workload.scripts ?? []).entries()) {
-        const res = await runner.run('head', ['-c', '0', '--', script.file], { env });
-        if (res.exitCode === 0) continue;
-        const who = clientUser ? `the user "${clientUser.name}" that runs pgbench` : 'pgbench';
-        throw new UserError(
-          `workload ${workload.name}: scripts[${i}].file: ${script.file} cannot be read by ${who} ` +
-            `(${res.stderr.trim().split('\n').pop() || describeExit(res)}); workload scripts are read with ` +
-            'the rights of the user that runs pgbench, never as root: make the file and its directories readable by it',
-        );
-      }
+      await runnable();
     },
 
     async prepare(target, signal) {
@@ -116,7 +112,7 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
     async runTransactions(target, spec) {
       // pgbench -t: the same statements as the timed runs, one per round trip (without the pipeline script).
       const args = measureArgs({
-        workload,
+        workload: await runnable(),
         connection: target.connection,
         clients: spec.clients,
         durationS: 0,
@@ -142,7 +138,7 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
     logDir: string | undefined,
   ): Promise<RunOutcome> {
     const args = measureArgs({
-      workload,
+      workload: await runnable(),
       ...measuredRun(target, spec),
       cpuCount: options.cpuCount,
       pipelineScript: await scriptForPipeline(),
