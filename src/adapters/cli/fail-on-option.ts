@@ -17,7 +17,9 @@ Exit codes:
   ${EXIT_CODES.passed}  passed (no regression under --fail-on, or --fail-on never)
   ${EXIT_CODES.failed}  the gate failed (--fail-on regression: a certified or likely regression; inconclusive: also an undecided cell)
   ${EXIT_CODES.usage}  usage or input error (nothing was measured)
-  ${EXIT_CODES.incomplete}  the run could not complete (interrupted, failed, or no usable sample); results so far are kept`;
+  ${EXIT_CODES.incomplete}  the run could not complete (failed, or no usable sample; for compare, also the results of an
+     interrupted run); results so far are kept
+  130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM; what was measured is kept (results.json says interrupted)`;
 
 export function addFailOnOption(command: Command): Command {
   return command
