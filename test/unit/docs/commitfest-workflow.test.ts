@@ -25,7 +25,13 @@ interface Workflow {
   env: Record<string, string | number>;
   jobs: Record<
     string,
-    { if?: string; needs?: string; steps: Step[]; strategy?: { matrix: Record<string, unknown> } }
+    {
+      if?: string;
+      needs?: string | string[];
+      permissions?: Record<string, string>;
+      steps: Step[];
+      strategy?: { matrix: Record<string, unknown> };
+    }
   >;
 }
 
@@ -82,10 +88,18 @@ describe('docs/action.md: the scheduled commitfest workflow', () => {
     expect(bench.if).toBe("needs.moved.outputs.entries != '[]'");
     expect(bench.strategy?.matrix.entry).toBe('${{ fromJSON(needs.moved.outputs.entries) }}');
     const pgperf = bench.steps.find((s) => s.uses?.startsWith('pgperf/pgperf@'));
-    expect(pgperf?.with).toMatchObject({
-      'commitfest-entry': '${{ matrix.entry }}',
-      store: 'commitfest/${{ matrix.entry }}',
-    });
+    expect(pgperf?.with).toMatchObject({ 'commitfest-entry': '${{ matrix.entry }}' });
+    // It builds anyone's patch: read-only, nothing saved from it (workflow-rules.test.ts checks the rule).
+    expect(bench.permissions).toEqual({ contents: 'read' });
+    expect(pgperf?.with).not.toHaveProperty('store-branch');
+    // The save job, after every entry, imports each entry's results into its own history on the branch.
+    const save = workflow.jobs.save!;
+    expect(save.needs).toEqual(['moved', 'bench']);
+    expect(save.permissions).toEqual({ contents: 'write' });
+    expect(save.steps.some((s) => s.uses?.startsWith('pgperf/pgperf@'))).toBe(false);
+    expect(save.steps.map((s) => s.run ?? '').join('\n')).toContain(
+      'node pgperf/dist/cli.js store import "$dir/results.json" --store "data/commitfest/$id"',
+    );
   });
 
   it('runs the new and moved entries only, MAX_ENTRIES at a time, and forgets deleted branches', () => {

@@ -17,14 +17,24 @@
  *     run joins that group before any `if:` is asked, so an unrelated label would cancel the running
  *     benchmark (cancel-in-progress) or replace the pending one. A job's own `concurrency:` is joined only
  *     by a job that runs.
- * (c) **PR code holds no privilege.** A job that runs a pull request's code (a pgperf step in mode benchmark,
- *     the default, which builds and runs the PR head; or an actions/checkout of the PR head) in a workflow
- *     started by `pull_request_target`, `issue_comment` or `workflow_run` holds no write permission (its own
- *     `permissions:`, or the workflow's when it has none; neither means the repository's default token,
- *     which may write) and reads no secret but GITHUB_TOKEN (whose rights are those permissions). These
- *     three events run in the base repository's context, with its token and secrets, whoever wrote the PR.
- *     On `pull_request` GitHub itself gives a fork's PR a read-only token and no secrets, so the plain gate
- *     may post with its own token: a same-repository PR's author can push already.
+ * (c) **Untrusted code holds no privilege.** A job that builds or runs code no maintainer wrote holds no
+ *     write permission (its own `permissions:`, or the workflow's when it has none; neither means the
+ *     repository's default token, which may write), reads no secret but GITHUB_TOKEN (whose rights are
+ *     those permissions; nor the whole `secrets` context, nor `secrets: inherit`) and is handed no token but
+ *     the job's own (a `token`/`github-token` input or a `*TOKEN*` variable of another value). Untrusted
+ *     code is: a pgperf step in mode benchmark (the default) that builds a commitfest entry
+ *     (`commitfest-entry`), applies patches (`patches`: a mailbox), or takes `head-ref`, `base-ref` or `repo`
+ *     from a pull request, a `workflow_run` head, a comment or another job's outputs (a `/pgperf` command's
+ *     sha); any mode benchmark step on `pull_request`, `pull_request_target`, `issue_comment` or
+ *     `workflow_run` (it builds the PR head); a `run:` step that calls pgperf with `--cf`, `--head-patch` or
+ *     `--base-patch`; an actions/checkout of the PR head. The rule holds on every trigger (`schedule`,
+ *     `workflow_dispatch`, `workflow_run`, `issue_comment`, `pull_request_target`, `push`, ...: these run
+ *     with the base repository's token and secrets, whoever wrote the code), with one exception: on
+ *     `pull_request` a write permission is not flagged, since GitHub gives a fork's PR a read-only token and
+ *     no secrets whatever the workflow asks, and a same-repository PR runs the workflow file of its own
+ *     branch, whose author can push already (so the plain gate may post with its own token); a secret or a
+ *     token there is still flagged. BROKEN_COMMITFEST keeps docs/action.md's commitfest examples as they were
+ *     before issue #40, which this rule flags.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -39,13 +49,17 @@ import { needsOf, strings } from '../../helpers/workflow-values.js';
 
 interface Step {
   uses?: string;
+  run?: string;
   with?: Record<string, unknown>;
+  env?: Record<string, unknown>;
 }
 interface Job {
   needs?: string | string[];
   if?: unknown;
   permissions?: Record<string, string> | string;
   concurrency?: unknown;
+  env?: Record<string, unknown>;
+  secrets?: unknown;
   steps?: Step[];
 }
 interface Workflow {
@@ -369,18 +383,42 @@ function labelProblems(p: Parsed): string[] {
   return out;
 }
 
-/** Events whose runs have the base repository's token and secrets, whoever wrote the pull request. */
-const PRIVILEGED_EVENTS = ['pull_request_target', 'issue_comment', 'workflow_run'];
+/**
+ * Events whose jobs may hold a write token: every event but `pull_request`. On `pull_request` GitHub gives a
+ * fork's PR a read-only token and no secrets whatever the workflow asks, and a same-repository PR runs the
+ * workflow file of its own branch, whose author can push already.
+ */
+const READ_ONLY_EVENTS = ['pull_request'];
+/** Events whose benchmark step builds a pull request's head by default (or only such a head, in the examples). */
+const PR_EVENTS = ['pull_request', 'pull_request_target', 'issue_comment', 'workflow_run'];
 const PR_HEAD_REF = /pull_request\.head|workflow_run\.head|head[-_]sha|refs\/pull\//;
+/** A ref a command job, a comment or a PR event chose: what a `/pgperf` command or a PR asks to build. */
+const UNTRUSTED_REF =
+  /pull_request\.head|workflow_run\.head|head[-_]sha|refs\/pull\/|needs\.[\w-]+\.outputs\.|github\.event\.(?:issue|comment)\b/;
+/** pgperf's flags that build someone's patch: a commitfest entry, patch files (a mailbox). */
+const PATCH_FLAGS = /(?:^|\s)--(?:cf|head-patch|base-patch)\b/m;
+const isPgperfStep = (s: Step) => s.uses?.startsWith('pgperf/pgperf@') === true;
 
-/** What of a job runs the PR's code, or undefined. */
-function prCode(job: Job): string | undefined {
+/**
+ * What of a job builds or runs code no maintainer wrote (a pull request's head, a commitfest entry, a patch
+ * from the list), or undefined.
+ */
+function untrustedCode(job: Job, events: readonly string[]): string | undefined {
   for (const s of job.steps ?? []) {
-    if (s.uses?.startsWith('pgperf/pgperf@') && (s.with?.mode ?? 'benchmark') === 'benchmark') {
-      return 'a pgperf benchmark step builds and runs it';
+    if (isPgperfStep(s) && (s.with?.mode ?? 'benchmark') === 'benchmark') {
+      if (s.with?.['commitfest-entry'] !== undefined) {
+        return "a pgperf step builds a commitfest entry, anyone's patch";
+      }
+      if (s.with?.patches !== undefined) return "a pgperf step applies patches, a mailbox patch is anyone's";
+      const ref = ['head-ref', 'base-ref', 'repo'].find((k) => UNTRUSTED_REF.test(String(s.with?.[k] ?? '')));
+      if (ref) return `a pgperf step builds ${ref} ${String(s.with![ref])}`;
+      if (events.some((e) => PR_EVENTS.includes(e))) return 'a pgperf benchmark step builds the PR head';
     }
     if (s.uses?.startsWith('actions/checkout@') && PR_HEAD_REF.test(String(s.with?.ref ?? ''))) {
       return 'it checks out the PR head';
+    }
+    if (s.run && /\bpgperf\b|cli\.js\b/.test(s.run) && PATCH_FLAGS.test(s.run)) {
+      return `a run step builds a patch with pgperf (${PATCH_FLAGS.exec(s.run)![0].trim()})`;
     }
   }
   return undefined;
@@ -394,17 +432,57 @@ function writePermissions(permissions: Record<string, string> | string): string[
     .map(([k]) => k);
 }
 
-/** (c) A job that runs PR code on a privileged event holds no write permission and reads no secret. */
+/** The job's own token, whose rights are the job's permissions: the only token a step of it may be handed. */
+const OWN_TOKEN = /^\$\{\{\s*(?:github\.token|secrets\.GITHUB_TOKEN)\s*\}\}$/;
+
+/** Tokens handed to a job's steps other than its own: `with:` token inputs and `*TOKEN*` variables. */
+function handedTokens(job: Job, wf: Workflow): string[] {
+  const out: string[] = [];
+  const check = (where: string, values: Record<string, unknown> | undefined, name: RegExp) => {
+    for (const [key, value] of Object.entries(values ?? {})) {
+      if (name.test(key) && !OWN_TOKEN.test(String(value).trim()))
+        out.push(`${where} ${key}: ${String(value)}`);
+    }
+  };
+  check('env', wf.env, /token/i);
+  check('env', job.env, /token/i);
+  for (const s of job.steps ?? []) {
+    check(`${s.uses ?? 'run'} with`, s.with, /token/i);
+    check('env', s.env, /token/i);
+  }
+  return out;
+}
+
+/**
+ * The secrets a string reads: `secrets.NAME` anywhere, `secrets['NAME']` and the whole `secrets` context
+ * ('*', e.g. toJSON(secrets)) inside an expression.
+ */
+function secretsRead(text: string): string[] {
+  const names = [...text.matchAll(/\bsecrets\.([\w-]+)/g)].map((m) => m[1]!);
+  for (const [expression] of text.matchAll(/\$\{\{[\s\S]*?\}\}/g)) {
+    for (const m of expression.matchAll(/\bsecrets\b(?:\s*\[\s*'([^']*)'\s*\])?(?!\s*\.)/g)) {
+      names.push(m[1] ?? '*');
+    }
+  }
+  return names;
+}
+
+/**
+ * (c) A job that builds or runs untrusted code holds no write permission (on every event but
+ * pull_request), reads no secret but GITHUB_TOKEN and is handed no other token.
+ */
 function privilegeProblems(p: Parsed): string[] {
-  const events = [...triggers(p.wf).keys()].filter((e) => PRIVILEGED_EVENTS.includes(e));
-  if (events.length === 0) return [];
+  const events = [...triggers(p.wf).keys()];
+  const writeMatters = events.some((e) => !READ_ONLY_EVENTS.includes(e));
   const out: string[] = [];
   for (const [name, job] of Object.entries(p.wf.jobs ?? {})) {
-    const what = prCode(job);
+    const what = untrustedCode(job, events);
     if (!what) continue;
-    const where = `${at(p, ['jobs', name])} job ${name}: runs PR code (${what}) on ${events.join(', ')}`;
+    const where = `${at(p, ['jobs', name])} job ${name}: runs untrusted code (${what}) on ${events.join(', ')}`;
     const permissions = job.permissions ?? p.wf.permissions;
-    if (permissions === undefined) {
+    if (!writeMatters) {
+      // pull_request alone: GitHub caps a fork's token at read and gives it no secrets.
+    } else if (permissions === undefined) {
       out.push(
         `${where} with no permissions: in the job or the workflow, so with the repository's default token, which may write`,
       );
@@ -412,13 +490,12 @@ function privilegeProblems(p: Parsed): string[] {
       const writes = writePermissions(permissions);
       if (writes.length) out.push(`${where} with write permission ${writes.join(', ')}`);
     }
-    const secrets = [
-      ...new Set(
-        strings([job, p.wf.env]).flatMap((s) => [...s.matchAll(/\bsecrets\.([\w-]+)/g)].map((m) => m[1]!)),
-      ),
-    ];
-    for (const secret of secrets.filter((s) => s !== 'GITHUB_TOKEN'))
-      out.push(`${where} and reads secrets.${secret}`);
+    const secrets = [...new Set(strings([job, p.wf.env]).flatMap(secretsRead))];
+    for (const secret of secrets.filter((s) => s !== 'GITHUB_TOKEN')) {
+      out.push(`${where} and reads ${secret === '*' ? 'every secret (secrets)' : `secrets.${secret}`}`);
+    }
+    if (job.secrets === 'inherit') out.push(`${where} and passes secrets: inherit`);
+    for (const token of handedTokens(job, p.wf)) out.push(`${where} and is handed a token: ${token}`);
   }
   return out;
 }
@@ -561,11 +638,111 @@ const BROKEN_SECURITY = `## Self-hosted runners: hardening
    \`\`\`
 `;
 
+/**
+ * docs/action.md before issue #40: the commitfest patch by hand (no permissions: the default token) and the
+ * scheduled commitfest sweep, whose bench job built anyone's patch with `contents: write` for the data
+ * branch (a `configure` that read /proc/PID/environ found INPUT_GITHUB-TOKEN).
+ */
+const BROKEN_COMMITFEST = `## A commitfest patch, by hand
+
+\`\`\`yaml
+on:
+  workflow_dispatch:
+    inputs:
+      ref: { description: 'base ref', default: master }
+jobs:
+  patch:
+    runs-on: [self-hosted, perf]
+    steps:
+      - uses: actions/checkout@v4          # holds the patch files
+      - uses: pgperf/pgperf@v0
+        with:
+          repo: https://git.postgresql.org/git/postgresql.git
+          base-ref: \${{ inputs.ref }}
+          head-ref: \${{ inputs.ref }}
+          patches: |
+            patches/v3-0001-Avoid-BufferGetLSNAtomic-calls-during-nbtree-scans.patch
+          workloads: select-only
+          comment: false
+          commit-status: false
+\`\`\`
+
+## Commitfest entries
+
+\`\`\`yaml
+# .github/workflows/commitfest.yml
+name: commitfest
+on:
+  schedule:
+    - cron: '17 */6 * * *'
+  workflow_dispatch:
+permissions: { contents: read }
+concurrency: { group: commitfest }   # one sweep at a time: the cached list is the last sweep's
+env:
+  CFBOT_REPO: https://github.com/postgresql-cfbot/postgresql.git
+  MAX_ENTRIES: 20
+jobs:
+  moved:
+    runs-on: ubuntu-latest
+    outputs:
+      entries: \${{ steps.moved.outputs.entries }}
+    steps:
+      - uses: actions/cache/restore@v4
+        with:
+          path: cf-seen.txt
+          key: cf-seen-\${{ github.run_id }}
+          restore-keys: cf-seen-
+      - id: moved
+        run: |
+          export LC_ALL=C
+          # "id sha" of every cf/<id> branch now
+          git ls-remote --heads "$CFBOT_REPO" 'refs/heads/cf/*' |
+            sed -n 's|^\\([0-9a-f]*\\)\\trefs/heads/cf/\\([0-9]*\\)$|\\2 \\1|p' | sort > cf-now.txt
+          touch cf-seen.txt
+          # an entry runs when its line is new: its branch is new or its head moved
+          comm -13 cf-seen.txt cf-now.txt > cf-moved.txt
+          head -n "$MAX_ENTRIES" cf-moved.txt > cf-run.txt
+          # remembered: the entries scheduled now at their new head, the others as last seen (if still listed)
+          awk 'FILENAME == ARGV[1] { run[$1] = 1; print; next }
+               FILENAME == ARGV[2] { listed[$1] = 1; next }
+               !($1 in run) && ($1 in listed)' cf-run.txt cf-now.txt cf-seen.txt | sort > cf-seen.next
+          mv cf-seen.next cf-seen.txt
+          echo "entries=[$(awk '{ printf "%s\\"%s\\"", (NR > 1 ? "," : ""), $1 }' cf-run.txt)]" >> "$GITHUB_OUTPUT"
+      - uses: actions/cache/save@v4
+        with:
+          path: cf-seen.txt
+          key: cf-seen-\${{ github.run_id }}
+  bench:
+    needs: moved
+    if: needs.moved.outputs.entries != '[]'
+    runs-on: [self-hosted, perf]
+    permissions: { contents: write }   # the data branch
+    strategy:
+      fail-fast: false
+      max-parallel: 1
+      matrix:
+        entry: \${{ fromJSON(needs.moved.outputs.entries) }}
+    steps:
+      - uses: pgperf/pgperf@v0
+        with:
+          commitfest-entry: \${{ matrix.entry }}   # head cf/<id>, base its merge-base with master
+          workloads: select-only
+          store-branch: pgperf-data
+          store: commitfest/\${{ matrix.entry }}   # one history per entry
+          comment: false
+          commit-status: false
+          fail-on: never
+      - uses: actions/upload-artifact@v4
+        if: always()
+        with: { name: 'pgperf-cf-\${{ matrix.entry }}', path: pgperf-results }
+\`\`\`
+`;
+
 describe('the workflow examples of README.md and docs/ as GitHub runs them', () => {
   const all = workflowBlocks().map(parseBlock);
 
   it.each(DOC_PAGES.filter((page) => all.some((p) => p.block.page === page)))(
-    '%s: workflow_run finds its workflow, label events are about their label, PR code holds no privilege',
+    '%s: workflow_run finds its workflow, label events are about their label, untrusted code holds no privilege',
     (page) => {
       expect(problems(all.filter((p) => p.block.page === page))).toEqual([]);
     },
@@ -634,7 +811,7 @@ describe('the workflow examples of README.md and docs/ as GitHub runs them', () 
 
   it('(c) names the /perf command job that runs PR code with the default token', () => {
     expect(privilegeProblems(parsedOf('docs/security.md', BROKEN_SECURITY)[1]!)).toEqual([
-      "docs/security.md:25 job bench: runs PR code (a pgperf benchmark step builds and runs it) on issue_comment with no permissions: in the job or the workflow, so with the repository's default token, which may write",
+      "docs/security.md:25 job bench: runs untrusted code (a pgperf benchmark step builds the PR head) on issue_comment with no permissions: in the job or the workflow, so with the repository's default token, which may write",
     ]);
   });
 
@@ -658,15 +835,135 @@ describe('the workflow examples of README.md and docs/ as GitHub runs them', () 
         '```',
       ].join('\n');
     expect(problems(parsedOf('x.md', workflow('pull_request_target')))).toEqual([
-      'x.md:6 job bench: runs PR code (it checks out the PR head) on pull_request_target with write permission pull-requests',
-      'x.md:6 job bench: runs PR code (it checks out the PR head) on pull_request_target and reads secrets.PGPERF_STORE',
+      'x.md:6 job bench: runs untrusted code (it checks out the PR head) on pull_request_target with write permission pull-requests',
+      'x.md:6 job bench: runs untrusted code (it checks out the PR head) on pull_request_target and reads secrets.PGPERF_STORE',
     ]);
     const allWrite = workflow('workflow_run', ['    permissions: write-all']);
     expect(problems(parsedOf('x.md', allWrite))[0]).toBe(
-      'x.md:6 job bench: runs PR code (it checks out the PR head) on workflow_run with write permission write-all',
+      'x.md:6 job bench: runs untrusted code (it checks out the PR head) on workflow_run with write permission write-all',
     );
-    // On pull_request GitHub gives a fork's PR a read-only token and no secrets: not this rule's business.
-    expect(problems(parsedOf('x.md', workflow('pull_request')))).toEqual([]);
+    // On pull_request GitHub gives a fork's PR a read-only token and no secrets, so a write permission is not
+    // this rule's business; a secret still is (a same-repository PR's build would read it).
+    expect(problems(parsedOf('x.md', workflow('pull_request')))).toEqual([
+      'x.md:6 job bench: runs untrusted code (it checks out the PR head) on pull_request and reads secrets.PGPERF_STORE',
+    ]);
+  });
+
+  it('(c) flags the commitfest workflow as docs/action.md had it before issue #40: the bench job could write', () => {
+    const set = parsedOf('docs/action.md', BROKEN_COMMITFEST);
+    expect(set).toHaveLength(2);
+    expect(problems(set)).toEqual([
+      "docs/action.md:9 job patch: runs untrusted code (a pgperf step applies patches, a mailbox patch is anyone's) on workflow_dispatch with no permissions: in the job or the workflow, so with the repository's default token, which may write",
+      "docs/action.md:70 job bench: runs untrusted code (a pgperf step builds a commitfest entry, anyone's patch) on schedule, workflow_dispatch with write permission contents",
+    ]);
+    // The job that remembers the entries (no entry's code) may do what it likes; so may a nightly of master.
+    expect(problems(set).some((m) => m.includes('job moved'))).toBe(false);
+  });
+
+  /** A one-job workflow on `on`, its job with `permissions` and the pgperf step's `with`. */
+  const oneJob = (on: string, permissions: string | undefined, withs: string, extra: string[] = []) =>
+    [
+      '```yaml',
+      `on: ${on}`,
+      'jobs:',
+      '  bench:',
+      '    runs-on: [self-hosted, perf]',
+      ...(permissions === undefined ? [] : [`    permissions: ${permissions}`]),
+      '    steps:',
+      `      - uses: pgperf/pgperf@v0`,
+      `        with: ${withs}`,
+      ...extra,
+      '```',
+    ].join('\n');
+
+  it.each([
+    ['schedule', '{ commitfest-entry: 4711 }', "a pgperf step builds a commitfest entry, anyone's patch"],
+    [
+      'workflow_dispatch',
+      '{ patches: x.mbox, head-ref: master }',
+      "a pgperf step applies patches, a mailbox patch is anyone's",
+    ],
+    [
+      'workflow_run',
+      '{ head-ref: "${{ github.event.workflow_run.head_sha }}" }',
+      'a pgperf step builds head-ref ${{ github.event.workflow_run.head_sha }}',
+    ],
+    [
+      'issue_comment',
+      '{ head-ref: "${{ needs.command.outputs.head-sha }}" }',
+      'a pgperf step builds head-ref ${{ needs.command.outputs.head-sha }}',
+    ],
+    ['pull_request_target', '{ workloads: select-only }', 'a pgperf benchmark step builds the PR head'],
+    [
+      'push',
+      '{ repo: "${{ github.event.comment.body }}" }',
+      'a pgperf step builds repo ${{ github.event.comment.body }}',
+    ],
+  ])(
+    '(c) on %s, a job that builds untrusted code (%s) may not write, read a secret or hold another token',
+    (on, withs, what) => {
+      const where = `x.md:4 job bench: runs untrusted code (${what}) on ${on}`;
+      expect(problems(parsedOf('x.md', oneJob(on, undefined, withs)))).toEqual([
+        `${where} with no permissions: in the job or the workflow, so with the repository's default token, which may write`,
+      ]);
+      expect(problems(parsedOf('x.md', oneJob(on, '{ contents: write }', withs)))).toEqual([
+        `${where} with write permission contents`,
+      ]);
+      const secret = oneJob(on, '{ contents: read }', withs, [
+        '        env: { STORE: "${{ secrets.PGPERF_STORE }}", ALL: "${{ toJSON(secrets) }}", GH_TOKEN: "${{ secrets.PAT }}" }',
+        '      - uses: actions/checkout@v4',
+        '        with: { token: "${{ needs.x.outputs.token }}" }',
+      ]);
+      expect(problems(parsedOf('x.md', secret))).toEqual([
+        `${where} and reads secrets.PGPERF_STORE`,
+        `${where} and reads every secret (secrets)`,
+        `${where} and reads secrets.PAT`,
+        `${where} and is handed a token: env GH_TOKEN: \${{ secrets.PAT }}`,
+        `${where} and is handed a token: actions/checkout@v4 with token: \${{ needs.x.outputs.token }}`,
+      ]);
+      // Read-only, no secret, the job's own token at most: nothing to say.
+      const clean = oneJob(on, '{ contents: read }', withs, [
+        '        env: { GITHUB_TOKEN: "${{ github.token }}" }',
+      ]);
+      expect(problems(parsedOf('x.md', clean))).toEqual([]);
+    },
+  );
+
+  it("(c) on pull_request, a write permission is GitHub's to cap; a secret or a token is still flagged", () => {
+    expect(
+      problems(parsedOf('x.md', oneJob('pull_request', '{ pull-requests: write }', '{ rounds: 8 }'))),
+    ).toEqual([]);
+    const pat = oneJob('pull_request', undefined, '{ github-token: "${{ secrets.PAT }}" }');
+    expect(problems(parsedOf('x.md', pat))).toEqual([
+      'x.md:4 job bench: runs untrusted code (a pgperf benchmark step builds the PR head) on pull_request and reads secrets.PAT',
+      'x.md:4 job bench: runs untrusted code (a pgperf benchmark step builds the PR head) on pull_request and is handed a token: pgperf/pgperf@v0 with github-token: ${{ secrets.PAT }}',
+    ]);
+  });
+
+  it('(c) a run step that builds a patch with the CLI counts; trusted builds and posting jobs may write', () => {
+    const cli = [
+      '```yaml',
+      'on: { schedule: [{ cron: "0 3 * * *" }] }',
+      'permissions: { contents: write }',
+      'jobs:',
+      '  cf:',
+      '    runs-on: [self-hosted, perf]',
+      '    steps:',
+      '      - run: node pgperf/dist/cli.js run --cf 4711 --workload select-only',
+      '  nightly:',
+      '    runs-on: [self-hosted, perf]',
+      '    steps: [{ uses: pgperf/pgperf@v0, with: { mode: nightly, store-branch: pgperf-data } }]',
+      '  master:',
+      '    runs-on: [self-hosted, perf]',
+      '    steps: [{ uses: pgperf/pgperf@v0, with: { base-ref: REL_17_STABLE, head-ref: master } }]',
+      '  save:',
+      '    runs-on: ubuntu-latest',
+      '    steps: [{ run: node pgperf/dist/cli.js store import cf/results.json --store data }]',
+      '```',
+    ].join('\n');
+    expect(problems(parsedOf('x.md', cli))).toEqual([
+      'x.md:5 job cf: runs untrusted code (a run step builds a patch with pgperf (--cf)) on schedule with write permission contents',
+    ]);
   });
 
   it("README's perf-label runs for the label perf and for pushes while it is on, never for another label", () => {
