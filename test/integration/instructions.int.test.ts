@@ -8,6 +8,11 @@
  * runner with a hardware PMU (this VM has none: skipped, with the reason in its name; the perf path itself
  * is driven with a software event in perf-counter.int.test.ts).
  *
+ * With default flags (no instruction or plan flag) one run of base, spin, comment and base with index scans
+ * off: the counts are taken anyway and fail the spinning head, the comment-only head's counts are unchanged,
+ * the index-scan head's changed plan is reported from plans taken on the counting servers, and
+ * decision.json states what the answer cost.
+ *
  * The three installs are built once into the test cache (/var/cache/pgperf-test; a few minutes cold on
  * 2 cores with a warm ccache), then found there.
  */
@@ -25,7 +30,7 @@ import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 import { runMain } from '../helpers/main-in-process.js';
 import { onlyRunDocuments } from '../helpers/cli.js';
-import { instructionWorkloadFile } from '../helpers/workload-file.js';
+import { instructionWorkloadFile, writeWorkloadFile } from '../helpers/workload-file.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { runExplainPhase } from '../../src/flows/compare/explain-phase.js';
 
@@ -152,6 +157,75 @@ describe('instructions per transaction on real builds', () => {
       expect(tsv.split('\n')[3]).toMatch(/\tint4in\t/);
       expect(ran.stdout + ran.stderr).toMatch(/instructions: 1 workload\(s\) x 3 arms measured in \d+\.\d s/);
       // No server of the phase is left running.
+      expect(processesMentioning(tmp)).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'with default flags: counted anyway, the spinning head fails on its counts, the comment-only one does not, the changed plan is named, and the cost is stated',
+    async () => {
+      const out = path.join(tmp, 'out-default');
+      const workload = await writeWorkloadFile(
+        tmp,
+        'select-only-2.yml',
+        [
+          'name: select-only',
+          'tool: pgbench',
+          'builtin: select-only',
+          'scale: 1',
+          'clients: [2]',
+          'duration: 2',
+          'warmup: 0',
+          'rounds: 3',
+          '',
+        ].join('\n'),
+      );
+      const ran = await runMain([
+        'run',
+        ...(['base', 'spin', 'comment'] as const).flatMap((arm) => ['--arm', `${arm}=${bin[arm]}`]),
+        '--arm',
+        `noidx=${bin.base}`,
+        '--set',
+        'noidx:enable_indexscan=off',
+        '--set',
+        'noidx:enable_bitmapscan=off',
+        '--workload',
+        workload,
+        '--out',
+        out,
+        '--tmp-dir',
+        tmp,
+        '--no-store',
+        '--force',
+      ]);
+      const { result, decision } = await onlyRunDocuments(out);
+      const counts = (head: string) =>
+        decision.cells.find((c) => c.head === head && c.metric === 'instructions')!;
+      // Counted by default at 1 client (the timed cells run at 2), every arm.
+      expect(new Set(result.instructions!.samples.map((x) => x.arm))).toEqual(
+        new Set(['base', 'spin', 'comment', 'noidx']),
+      );
+      expect(result.instructions!.notes.join('\n')).toMatch(/counted at 1 client \(its timed cells run 2\)/);
+      expect(counts('spin')).toMatchObject({ verdict: 'regression', failsGate: true });
+      expect(counts('comment')).toMatchObject({ verdict: 'no-change', failsGate: false });
+      expect(decision.cells.filter((c) => c.head === 'comment').every((c) => !c.failsGate)).toBe(true);
+      expect(decision.outcome).toBe('failed');
+      expect(ran.code).toBe(1);
+      // The plans were taken on the counting servers (no flag), and the one that changed is named.
+      const plans = result.plans!;
+      expect(plans.failures).toEqual([]);
+      expect(plans.stats).toEqual([]); // no pg_stat_statements run: that is --plans' extra servers
+      const plan = (arm: string) => plans.plans.find((p) => p.arm === arm)!.plan!;
+      expect(plan('base')).toMatch(/Index Only Scan|Index Scan/);
+      expect(plan('comment')).toBe(plan('base'));
+      expect(plan('noidx')).toMatch(/Seq Scan/);
+      expect(ran.stdout).toMatch(/plan changed/i);
+      // The answer's cost, in decision.json and on the terminal.
+      expect(decision.cost).toMatchObject({ timedRounds: 3 });
+      expect(decision.cost!.countedS).toBeGreaterThan(0);
+      expect(decision.cost!.wallS).toBeGreaterThanOrEqual(decision.cost!.countedS + decision.cost!.timedS - 1);
+      expect(ran.stdout).toMatch(/answered in \S+: counted runs \S+, 3 timed rounds/);
       expect(processesMentioning(tmp)).toEqual([]);
     },
     RUN_TIMEOUT_MS,
