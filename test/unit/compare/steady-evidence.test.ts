@@ -13,6 +13,7 @@ import type { RunResult } from '../../../src/core/results/types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';
+import { waitDiagnostics } from '../../../testkit/wait-diagnostics.js';
 
 /**
  * The document with every sample's wait events sampled: 400 backend observations per run, `baseWaitPct` of
@@ -31,26 +32,7 @@ function withWaits(
         s.arm === 'head' && s.clients === (opts.clients ?? s.clients) ? (opts.headExtraPct ?? 0) : 0;
       const pct = Math.max(0, (opts.baseWaitPct ?? 3) + extra + (random() - 0.5) * 2);
       const waiting = Math.round((observations * pct) / 100);
-      return {
-        ...s,
-        diagnostics: {
-          version: 1 as const,
-          serverVersionNum: 180000,
-          hz: 10,
-          durationS: 20,
-          samples: 200,
-          missedTicks: 0,
-          observations,
-          waitEvents: [
-            { event: 'CPU:Running', count: observations - waiting, share: 1 - waiting / observations },
-            { event: 'LWLock:BufferContent', count: waiting, share: waiting / observations },
-          ],
-          lockWaits: [],
-          transactions: 1000,
-          counters: {},
-          unavailable: [],
-        },
-      };
+      return { ...s, diagnostics: waitDiagnostics(observations, waiting) };
     }),
   };
 }
