@@ -188,8 +188,24 @@ describe('the action building from source', () => {
       head: { ref: repo.headRef },
     });
     expect(result.samples.filter((s) => s.status === 'ok')).toHaveLength(8);
-    // Head only adds an uncalled function, and 2 rounds can decide nothing (see the first test): inconclusive.
-    expect(ran.outputs.verdict).toBe('inconclusive');
+    // Head only adds an uncalled function. The instructions are counted by default (input instructions:
+    // auto) and did not change; 2 rounds decide nothing on TPS alone, so the verdict is no change on that
+    // steady evidence (where the waits were unchanged too) or inconclusive, never a regression.
+    expect(result.instructions!.samples.map((s) => s.arm).sort()).toEqual([
+      'base',
+      'base',
+      'base',
+      'head',
+      'head',
+      'head',
+    ]);
+    const decision = JSON.parse(await readFile(ran.outputs['decision-json']!, 'utf8')) as {
+      cells: Array<{ metric: string; verdict: string }>;
+      cost?: { countedS: number };
+    };
+    expect(decision.cells.find((c) => c.metric === 'instructions')!.verdict).toBe('no-change');
+    expect(decision.cost!.countedS).toBeGreaterThan(0);
+    expect(['inconclusive', 'no-change']).toContain(ran.outputs.verdict);
     expect(fake.gh.requests).toEqual([]);
   }, 1_200_000);
 });

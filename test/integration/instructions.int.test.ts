@@ -224,7 +224,9 @@ describe('instructions per transaction on real builds', () => {
       // The answer's cost, in decision.json and on the terminal.
       expect(decision.cost).toMatchObject({ timedRounds: 3 });
       expect(decision.cost!.countedS).toBeGreaterThan(0);
-      expect(decision.cost!.wallS).toBeGreaterThanOrEqual(decision.cost!.countedS + decision.cost!.timedS - 1);
+      expect(decision.cost!.wallS).toBeGreaterThanOrEqual(
+        decision.cost!.countedS + decision.cost!.timedS - 1,
+      );
       expect(ran.stdout).toMatch(/answered in \S+: counted runs \S+, 3 timed rounds/);
       expect(processesMentioning(tmp)).toEqual([]);
     },

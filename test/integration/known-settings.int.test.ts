@@ -57,7 +57,18 @@ function workload(name: string, settings: string[] = []): Promise<string> {
 async function run15vs18(file: string, out: string, clusters: string, extra: string[] = []) {
   await mkdir(clusters, { recursive: true, mode: 0o755 });
   const args = ['run', '--arm', `base=${DEBIAN_15}`, '--arm', `head=${pg18BinDir}`, '--workload', file];
-  const flags = ['--out', out, '--tmp-dir', clusters, '--no-store', '--seed', '7', '--force'];
+  // Settings are the question here: no instruction counts (on by default; instructions.int covers them).
+  const flags = [
+    '--out',
+    out,
+    '--tmp-dir',
+    clusters,
+    '--no-store',
+    '--seed',
+    '7',
+    '--force',
+    '--no-instructions',
+  ];
   const started = Date.now();
   const ran = await runCli([...args, ...flags, ...extra], {
     cwd: tmp(),
