@@ -23,7 +23,7 @@ const pgperf = (args: string[]) => runCli(args, { cwd: tmp() });
 const runArgs = (extra: string[]) => [
   ...sameInstallRun(binDir, { set: ['head:synchronous_commit=off'], workload: workloadFile, seed: 42 }),
   // --force: 2 rounds cannot reach significance; the shards test splitting, not verdicts.
-  ...flags({ noStore: true, tmpDir: tmp(), force: true }),
+  ...flags({ noStore: true, tmpDir: tmp(), force: true, noInstructions: true }),
   ...extra,
 ];
 

@@ -50,7 +50,13 @@ describe('latency gate (metrics: [tps, p99])', () => {
     );
     const out = path.join(tmp, 'out-latency');
     const ran = await pgperf(
-      runArgs(file, out, ['--set', 'head:commit_delay=10000', '--set', 'head:commit_siblings=0']),
+      runArgs(file, out, [
+        '--set',
+        'head:commit_delay=10000',
+        '--set',
+        'head:commit_siblings=0',
+        '--no-instructions',
+      ]),
     );
     // The gate (default --fail-on regression) fails; the results are saved all the same.
     expect(ran.code, ran.stderr).toBe(1);

@@ -49,6 +49,7 @@ describe('a run with nightly history in its store (real PostgreSQL and pgbench)'
       [
         ...sameInstallRun(binDir, {
           set: ['head:log_min_duration_statement=-1'],
+          noInstructions: true,
           workload,
           rounds: 3,
           force: true,

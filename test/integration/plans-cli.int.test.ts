@@ -47,6 +47,7 @@ async function run(
       seed: 7,
       ...(store ? { store } : { noStore: true }),
       force: true,
+      noInstructions: true, // the plan phase on its own servers is the question (plans by default: instructions.int)
       out: path.join(tmp(), out),
       tmpDir: tmp(),
     }),
