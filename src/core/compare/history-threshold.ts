@@ -20,17 +20,32 @@ import type { CellComparison, Note } from './types.js';
 
 /** A floor over this many times the configured threshold marks the cell noisy. */
 export const NOISY_FLOOR_FACTOR = 2;
+/**
+ * A floor is applied up to this many times the configured threshold: a history noisier than that caps it
+ * there, and the cell is marked too noisy to gate finer. Whoever can write to the results store writes
+ * the history; uncapped, a history of alternating nights would hide any regression (a -99% head passed as
+ * "inside the noise floor of 175%").
+ */
+export const MAX_FLOOR_FACTOR = 5;
 
 /** The cell judged with its history's floor, with a note saying where the floor came from. */
 export function withHistoryFloor(cell: CellComparison, floor: NoiseFloor | undefined): CellComparison {
   if (!floor) return cell;
   const t = cell.thresholdPct;
-  const floorPct = roundUp(floor.floorPct);
+  const learned = roundUp(floor.floorPct);
   const history =
     `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}) ` +
-    `differ from night to night by up to ${floorPct}% without cause (Q3 + ${FLOOR_FENCE_IQR}·IQR of their changes)`;
-  const note: Note =
-    floorPct > NOISY_FLOOR_FACTOR * t
+    `differ from night to night by up to ${learned}% without cause (Q3 + ${FLOOR_FENCE_IQR}·IQR of their changes)`;
+  const capped = learned > MAX_FLOOR_FACTOR * t;
+  const floorPct = capped ? MAX_FLOOR_FACTOR * t : learned;
+  const note: Note = capped
+    ? {
+        code: 'noisy-history',
+        message:
+          `too noisy on this runner's history to gate finer: ${history}, over ${MAX_FLOOR_FACTOR}x the ${t}% ` +
+          `threshold, so the floor is capped there: a change must reach ${floorPct}% to be called a regression here, a pass still needs ±${t}%`,
+      }
+    : floorPct > NOISY_FLOOR_FACTOR * t
       ? {
           code: 'noisy-history',
           message:

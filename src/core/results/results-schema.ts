@@ -160,7 +160,8 @@ export const resultsSchema = z.looseObject({
         .array(
           cellKey.extend({
             metric: metricName,
-            floorPct: z.number().nonnegative().refine(Number.isFinite, 'expected a finite number'),
+            // A percentage change: at most 100% on the worse side of a throughput, 1000% read generously.
+            floorPct: z.number().nonnegative().max(1000, 'expected a percentage of at most 1000'),
             runs: count,
             from: text,
             to: text,

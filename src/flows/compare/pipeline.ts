@@ -136,6 +136,8 @@ export async function runPipeline(
     explicitProbe,
   );
   const probe = explicitProbe ?? defaultProbe;
+  // The floors are read before any build: the code under test runs on this machine from then on.
+  const analysis = await withNoiseFloors(req, givenArms(req.arms), deps.logger, store);
   const arms = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1000;
   validateRequest({ arms, workloads: req.workloads });
@@ -193,7 +195,6 @@ export async function runPipeline(
     evidenceDefaults: _defaults,
     ...run
   } = req;
-  const analysis = await withNoiseFloors(req, arms, deps.logger, store);
   const timedStarted = Date.now();
   const measured = await runBenchmark(
     {
@@ -264,11 +265,12 @@ function mergePlans(
  */
 async function withNoiseFloors(
   req: Omit<PipelineRequest, 'arms'>,
-  arms: readonly ArmSpec[],
+  arms: readonly ArmSpec[] | 'built',
   logger: Logger,
   store: RunArchive | undefined,
 ): Promise<PipelineRequest['analysis']> {
-  if (!store || !isReadable(store) || arms.length < 2 || sameInstall(arms)) return req.analysis;
+  const compared = arms === 'built' || (arms.length >= 2 && !sameInstall(arms));
+  if (!store || !isReadable(store) || !compared) return req.analysis;
   const single = metricOption(req.analysis);
   const cells = req.workloads.flatMap((w) =>
     w.clients.map((clients) => ({
@@ -354,6 +356,11 @@ export function sameInstall(arms: readonly ArmSpec[]): boolean {
     a.build?.sha === first!.build?.sha &&
     canonicalJson(a.settings) === canonicalJson(first!.settings);
   return arms.length >= 2 && arms.every(same);
+}
+
+/** The arms as given, or 'built' for base and head built from two commits (always two arms). */
+function givenArms(source: ArmSource): readonly ArmSpec[] | 'built' {
+  return source.kind === 'installed' ? source.arms : 'built';
 }
 
 async function resolveArms(source: ArmSource, deps: PipelineDeps): Promise<ArmSpec[]> {

@@ -83,6 +83,24 @@ describe('a cell judged with its nightly history', () => {
     );
   });
 
+  it('a floor over 5x the threshold is capped there (a poisoned or wild history hides no more): a -99.9% head fails', () => {
+    const cell = cellOf(run(0.001, [floor(175)]));
+    expect(cell.verdict).toBe('regression');
+    expect(cell.notes.find((n) => n.code === 'noisy-history')?.message).toMatch(
+      /^too noisy on this runner's history to gate finer: .*up to 175% .* over 5x the 2% threshold, so the floor is capped there: a change must reach 10% to be called a regression here, a pass still needs ±2%$/,
+    );
+    // Inside the cap the change is not called a regression: -8% under a 175% history is pending.
+    expect(cellOf(run(0.92, [floor(175)])).verdict).toBe('inconclusive');
+    const gated = run(0.001, [floor(175)]);
+    expect(decideRun(gated, analyse(gated)).outcome).toBe('failed');
+    // Just under the cap the floor still applies: a 4% change inside 9.9% is not called a regression.
+    expect(cellOf(run(0.96, [floor(9.9)])).verdict).toBe('inconclusive');
+    // A results file with an absurd floor is refused on read, naming the field.
+    const absurd = { ...run(1, [floor(3)]) };
+    absurd.analysis!.noiseFloors![0]!.floorPct = 1e300;
+    expect(() => parseResults(JSON.stringify(absurd), 'results.json')).toThrow(/floorPct/);
+  });
+
   it('floors apply to their own cell and metric only, and are read back from the document', () => {
     const other = { ...floor(6.93), clients: 8 };
     expect(cellOf(run(0.95, [other])).verdict).toBe('regression');
