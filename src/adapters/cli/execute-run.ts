@@ -18,6 +18,8 @@ import { renderComparisonText } from '../../core/report/comparison-text.js';
 import { steadySummary } from '../../core/compare/steady-summary.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { EXIT_CODES } from '../../core/compare/decision.js';
+import { INSTRUCTION_METRIC } from '../../core/compare/instruction-rule.js';
+import type { RunResult } from '../../core/results/types.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
 import type { Logger } from '../../core/util/logger.js';
 import {
@@ -114,6 +116,8 @@ export async function executeRun(
     }
     if (outcome.archived)
       print(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}\n`);
+    else if (extra.archive && !outcome.archiveError)
+      print(`not saved to the store: ${notSavedReason(outcome.result)}\n`);
     if (outcome.archiveError) logger.warn(outcome.archiveError);
     if (outcome.result.status === 'interrupted') process.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
     return { ...outcome, decision };
@@ -121,6 +125,34 @@ export async function executeRun(
     unregisterLastLine();
     disposeSignals();
   }
+}
+
+/**
+ * Why a run given a store was not saved to it: the store keeps runs with timed samples (a history, a
+ * baseline and a noise floor are made of them), and this one has none; its results.json is its record.
+ * "no timed rounds ran (the instruction counts decide: --metric instructions); ...".
+ */
+export function notSavedReason(
+  result: Pick<RunResult, 'samples' | 'plan' | 'analysis' | 'compiledCode' | 'status'>,
+): string {
+  const kept = 'results.json keeps this one';
+  if (result.samples.length > 0) return `the store did not take it; ${kept}`;
+  const keeps = `the store keeps runs with timed samples, and ${kept}`;
+  if (result.plan.rounds > 0) {
+    const ended =
+      result.status === 'complete'
+        ? ''
+        : ` (the run ${result.status === 'failed' ? 'failed' : 'was interrupted'})`;
+    return `nothing was measured${ended}; ${keeps}`;
+  }
+  const sameCode = (result.compiledCode?.length ?? 0) > 0 && result.compiledCode!.every((c) => c.identical);
+  const why =
+    result.analysis?.metric === INSTRUCTION_METRIC
+      ? 'the instruction counts decide: --metric instructions'
+      : sameCode
+        ? 'every head runs the same compiled code as base with the same settings'
+        : 'none were planned';
+  return `no timed rounds ran (${why}); ${keeps}`;
 }
 
 /** What the results file on disk says: "results (interrupted) in FILE", or that there is none. */
