@@ -45,8 +45,11 @@ export function sameCodeMessage(c: CompiledCodeComparison): string {
 }
 
 /**
- * What differs, in a line: "3 of 1,234 files differ (bin/postgres, ...); in bin/postgres the code of 2 of
- * 12,345 functions: int4in, ExecInitNode".
+ * What differs, in a line: "1 of 1,234 files differ (bin/postgres); in bin/postgres 1 function changed:
+ * standard_ExecutorRun (12,345 others only moved)", or "... 3 functions changed only in immediates (e.g.
+ * __LINE__): int4in, ...". A comparison made byte for byte (documents written before the disassembly, or
+ * no objdump) counts moved functions too: "in bin/postgres the code of 2 of 12,345 functions: int4in,
+ * ExecInitNode".
  */
 export function describeCodeDifference(c: CompiledCodeComparison, shown = 5): string {
   if (c.unknown) return `not compared: ${c.unknown}`;
@@ -56,9 +59,38 @@ export function describeCodeDifference(c: CompiledCodeComparison, shown = 5): st
   const files = `${c.differingCount.toLocaleString('en-US')} of ${c.files.toLocaleString('en-US')} files differ (${list(c.differingFiles, c.differingCount)})`;
   const f = c.serverFunctions;
   if (!f) return files;
-  if (f.changedCount === 0)
-    return `${files}; bin/postgres differs outside its functions' code (data, strings)`;
-  return `${files}; in bin/postgres the code of ${f.changedCount.toLocaleString('en-US')} of ${f.total.toLocaleString('en-US')} functions: ${list(f.changed, f.changedCount)}`;
+  return `${files}; ${describeServerFunctions(f, list)}`;
+}
+
+/** The server binary's part of describeCodeDifference. */
+function describeServerFunctions(
+  f: NonNullable<CompiledCodeComparison['serverFunctions']>,
+  list: (names: readonly string[], count: number) => string,
+): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const functions = (x: number) => `${n(x)} function${x === 1 ? '' : 's'}`;
+  const moved = f.movedOnlyCount ?? 0;
+  if (f.changedCount === 0 && moved === 0)
+    return `bin/postgres differs outside its functions' code (data, strings)`;
+  if (f.method !== 'disassembly') {
+    const how = f.note ? ` (compared byte for byte, moved ones included: ${f.note})` : '';
+    return `in bin/postgres the code of ${n(f.changedCount)} of ${n(f.total)} functions${how}: ${list(f.changed, f.changedCount)}`;
+  }
+  const immediates = f.immediatesOnlyCount ?? 0;
+  // changed names the rewritten functions before those changed only in immediates.
+  const rewritten = f.changedCount - immediates;
+  const parts: string[] = [];
+  if (rewritten > 0)
+    parts.push(`${functions(rewritten)} changed: ${list(f.changed.slice(0, rewritten), rewritten)}`);
+  if (immediates > 0) {
+    parts.push(
+      `${functions(immediates)} changed only in immediates (e.g. __LINE__): ${list(f.immediatesOnly ?? [], immediates)}`,
+    );
+  }
+  if (parts.length === 0)
+    return `in bin/postgres no function's code changed (${functions(moved)} only moved)`;
+  const others = moved > 0 ? ` (${n(moved)} other${moved === 1 ? '' : 's'} only moved)` : '';
+  return `in bin/postgres ${parts.join('; ')}${others}`;
 }
 
 /** True when the cell was decided by its head's compiled code being base's. */

@@ -103,11 +103,36 @@ export interface CompiledCodeComparison {
   differingCount: number;
   /** In the server binary: the functions whose code differs (symbol-level), when it differs. */
   serverFunctions?: {
-    /** Size changed, added or removed first, then same size with other bytes; at most 50 names. */
+    /**
+     * Size changed, added or removed first, then same size with other instructions, then those changed only
+     * in immediates (immediatesOnly); at most 50 names. Without `method` (documents written before it) or
+     * with 'bytes', every function of the same size whose bytes differ is here, moved ones included.
+     */
     changed: string[];
+    /** How many functions changed in all, those changed only in immediates included. */
     changedCount: number;
     /** Defined functions in head's binary. */
     total: number;
+    /**
+     * Functions whose instructions are base's but for immediates and displacement constants (a `__LINE__`
+     * that a comment moved): counted in changedCount, and named here too; at most 50 names.
+     */
+    immediatesOnly?: string[];
+    immediatesOnlyCount?: number;
+    /**
+     * Functions whose bytes differ but whose instructions are base's once call, jump and RIP-relative
+     * addresses are taken out: they only moved (a function before them changed size). Not in changedCount.
+     */
+    movedOnlyCount?: number;
+    /** Every changed function's name (changed's order, immediates-only ones included), when at most 5000. */
+    all?: string[];
+    /**
+     * How functions of the same size were compared: 'disassembly' (objdump, addresses taken out; also
+     * when no such function differed) or 'bytes' (byte for byte: moved functions count as changed).
+     */
+    method?: 'disassembly' | 'bytes';
+    /** Why the bytes were compared (objdump missing or failing, not x86-64). */
+    note?: string;
   };
   /** Why the installs could not be compared (then the arm was measured as usual). */
   unknown?: string;

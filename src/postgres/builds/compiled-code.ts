@@ -5,17 +5,25 @@
  * tree under two cache keys differ only in the install prefix compiled into them (pg_config's paths, the
  * rpath) and in the GNU build id, a hash of the whole file. A patch that touches only docs or tests builds
  * the same code; one that moves a line in a .c file does not (`__LINE__` in elog calls), and the server's
- * symbol table says which functions' code changed.
+ * symbol table says which functions' code changed. A function whose bytes differ but whose size did not is
+ * disassembled in both builds (disassembly.ts): the same instructions once the addresses are taken out is a
+ * function that only moved (a function before it grew), the same but for constants is one changed only in
+ * its immediates (`__LINE__`), anything else changed.
  */
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, readlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { CompiledCodeComparison } from '../../core/results/types.js';
-import { elfFunctions, isElf64, withoutBuildId } from './elf.js';
+import { nodeProcessRunner, type ProcessRunner } from '../../machine/os/process.js';
+import { addressOf, fingerprints, isX86_64, type Fingerprint, type FunctionRange } from './disassembly.js';
+import { elfFunctions, isElf64, withoutBuildId, type ElfFunction } from './elf.js';
 
 /** At most this many file and function names are kept (the counts say how many in all). */
 const KEPT_NAMES = 50;
+/** Every changed function's name is kept (`all`) up to this many. */
+const ALL_NAMES = 5000;
 /** The server binary, whose functions are compared when it differs. */
 const SERVER_BINARY = 'bin/postgres';
 /** A build cache slot name ("<sha12>-<hash16>", cache.ts): build paths under builds/<slot> embed it too. */
@@ -94,6 +102,7 @@ function digest(bytes: Buffer): string {
 export async function compareCompiledCode(
   base: InstallArm,
   head: InstallArm,
+  options: FunctionComparisonOptions = {},
 ): Promise<CompiledCodeComparison> {
   const baseDir = path.resolve(path.dirname(base.binDir));
   const headDir = path.resolve(path.dirname(head.binDir));
@@ -129,7 +138,7 @@ export async function compareCompiledCode(
     ]);
     if (bb.length === hb.length && digest(bb) === digest(hb)) continue;
     differing.push(rel);
-    if (rel === SERVER_BINARY) serverFunctions = changedFunctions(bb, hb);
+    if (rel === SERVER_BINARY) serverFunctions = await changedFunctions(bb, hb, options);
   }
   return {
     head: head.label,
@@ -141,25 +150,129 @@ export async function compareCompiledCode(
   };
 }
 
+/** How functions of the same size whose bytes differ are told apart (see changedFunctions). */
+export interface FunctionComparisonOptions {
+  /** Runs objdump (default: pgperf's process runner). */
+  runner?: ProcessRunner;
+  /** The objdump to run (default `objdump` on the PATH). */
+  objdump?: string;
+}
+
+type ServerFunctions = NonNullable<CompiledCodeComparison['serverFunctions']>;
+
 /**
  * The functions of two builds of a binary whose code differs: added, removed or resized first (their
- * effect is certain), then those of the same size with other bytes (an immediate such as `__LINE__`, or a
- * call whose target moved because a function before it changed size).
+ * effect is certain), then those of the same size whose instructions changed, then those changed only in
+ * immediates (a `__LINE__`); a function of the same size whose instructions are the same once call, jump
+ * and RIP-relative addresses are taken out only moved (a function before it changed size) and is counted
+ * apart, not named. Without objdump (or off x86-64) same-size functions are compared byte for byte, and
+ * `note` says why.
  */
-export function changedFunctions(
+export async function changedFunctions(
   base: Buffer,
   head: Buffer,
-): NonNullable<CompiledCodeComparison['serverFunctions']> {
+  options: FunctionComparisonOptions = {},
+): Promise<ServerFunctions> {
   const before = new Map(elfFunctions(base).map((f) => [f.name, f]));
   const after = elfFunctions(head);
   const resized: string[] = [];
-  const rewritten: string[] = [];
+  const sameSize: Array<{ base: ElfFunction; head: ElfFunction }> = [];
   for (const f of after) {
     const old = before.get(f.name);
     if (!old || old.size !== f.size) resized.push(f.name);
-    else if (!old.code.equals(f.code)) rewritten.push(f.name);
+    else if (!old.code.equals(f.code)) sameSize.push({ base: old, head: f });
     before.delete(f.name);
   }
-  const changed = [...resized, ...before.keys(), ...rewritten];
-  return { changed: changed.slice(0, KEPT_NAMES), changedCount: changed.length, total: after.length };
+  const certain = [...resized, ...before.keys()];
+  const summary = (changed: string[], rest: Partial<ServerFunctions>): ServerFunctions => ({
+    changed: changed.slice(0, KEPT_NAMES),
+    changedCount: changed.length,
+    total: after.length,
+    ...rest,
+    ...(changed.length <= ALL_NAMES ? { all: changed } : {}),
+  });
+  const byBytes = (note: string) =>
+    summary([...certain, ...sameSize.map((p) => p.head.name)], { method: 'bytes', note });
+  if (sameSize.length === 0) {
+    return summary(certain, {
+      immediatesOnly: [],
+      immediatesOnlyCount: 0,
+      movedOnlyCount: 0,
+      method: 'disassembly',
+    });
+  }
+  if (!isX86_64(base) || !isX86_64(head)) {
+    return byBytes('the disassembly is read for x86-64 binaries only');
+  }
+  const ranges = (bytes: Buffer, side: 'base' | 'head'): FunctionRange[] | undefined => {
+    const out: FunctionRange[] = [];
+    for (const pair of sameSize) {
+      const f = pair[side];
+      const start =
+        f.code.buffer === bytes.buffer ? addressOf(bytes, f.code.byteOffset - bytes.byteOffset) : undefined;
+      if (start === undefined) return undefined;
+      out.push({ name: f.name, start, end: start + f.size });
+    }
+    return out;
+  };
+  const baseRanges = ranges(base, 'base');
+  const headRanges = ranges(head, 'head');
+  if (!baseRanges || !headRanges)
+    return byBytes("a function's address could not be found in the program headers");
+  let basePrints: Map<string, Fingerprint>;
+  let headPrints: Map<string, Fingerprint>;
+  try {
+    [basePrints, headPrints] = await disassembled(
+      { bytes: base, ranges: baseRanges },
+      { bytes: head, ranges: headRanges },
+      options,
+    );
+  } catch (e) {
+    return byBytes(e instanceof Error ? e.message : String(e));
+  }
+  const rewritten: string[] = [];
+  const immediatesOnly: string[] = [];
+  let movedOnly = 0;
+  for (const { head: f } of sameSize) {
+    const b = basePrints.get(f.name);
+    const h = headPrints.get(f.name);
+    if (b && h && b.exact === h.exact) movedOnly++;
+    else if (b && h && b.masked === h.masked) immediatesOnly.push(f.name);
+    else rewritten.push(f.name);
+  }
+  return summary([...certain, ...rewritten, ...immediatesOnly], {
+    immediatesOnly: immediatesOnly.slice(0, KEPT_NAMES),
+    immediatesOnlyCount: immediatesOnly.length,
+    movedOnlyCount: movedOnly,
+    method: 'disassembly',
+  });
+}
+
+/** The fingerprints of both builds' functions, from files objdump reads in a temporary directory. */
+async function disassembled(
+  base: { bytes: Buffer; ranges: FunctionRange[] },
+  head: { bytes: Buffer; ranges: FunctionRange[] },
+  options: FunctionComparisonOptions,
+): Promise<[Map<string, Fingerprint>, Map<string, Fingerprint>]> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-disasm-'));
+  try {
+    // Half the CPUs each: both builds are disassembled at once.
+    const parallel = Math.max(1, Math.floor(os.availableParallelism() / 2));
+    const one = async (build: typeof base, name: string) => {
+      const file = path.join(dir, name);
+      await writeFile(file, build.bytes);
+      return fingerprints(file, build.bytes, build.ranges, {
+        runner: options.runner ?? nodeProcessRunner,
+        parallel,
+        ...(options.objdump ? { objdump: options.objdump } : {}),
+      });
+    };
+    // Both settled before the directory goes, so no objdump still reads it.
+    const [b, h] = await Promise.allSettled([one(base, 'base'), one(head, 'head')]);
+    if (b.status === 'rejected') throw b.reason;
+    if (h.status === 'rejected') throw h.reason;
+    return [b.value, h.value];
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
