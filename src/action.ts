@@ -74,8 +74,14 @@ export async function run(): Promise<void> {
         },
       },
       api,
+      // As root, the builds run the tree's code as the run-as user (the one PostgreSQL runs as).
       build: (request, signal) =>
-        buildArms(request, { runner: nodeProcessRunner, logger: coreLogger, signal }),
+        buildArms(request, {
+          runner: nodeProcessRunner,
+          logger: coreLogger,
+          signal,
+          ...(inputs.runAs ? { runAs: inputs.runAs } : {}),
+        }),
       cacheDir,
       stores: {
         open: (spec, write) =>

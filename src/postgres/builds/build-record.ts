@@ -41,6 +41,11 @@ export interface BuildDeps {
   minFreeBytes?: number;
   /** Detected once and shared by the builds of one run. */
   toolchain?: Toolchain;
+  /**
+   * As root: the unprivileged user that runs the tree's code (configure, compile, install, the built
+   * programs), created when missing; default pgperf's run-as user (`pgperf`). Ignored when not root.
+   */
+  runAs?: string;
 }
 
 export interface BuiltInstall {

@@ -2,7 +2,9 @@
  * Build PostgreSQL from a commit (plus patches) into a cached install prefix: resolve the exact sha,
  * look the install up by key, else, under the key's lock, fetch, check out, patch, configure, compile,
  * install into a staging directory, move the tree into place, verify it, and write the completion
- * marker last. The build record goes into the arm (results arms[].build).
+ * marker last. The build record goes into the arm (results arms[].build). As root, every step that runs
+ * the tree's own code (configure, compile, install, the built programs) runs as the unprivileged run-as
+ * user (build-user.ts), so that it cannot read the token in root's processes.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,6 +13,7 @@ import { inspectBinDir } from '../cluster/cluster.js';
 import { acquireLock } from '../../machine/os/file-lock.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import { PGPERF_VERSION } from '../../core/version.js';
+import { errorMessage } from '../../core/util/errors.js';
 import type { BuildDeps, BuildRecord, BuildRequest, BuiltInstall, Phase } from './build-record.js';
 import { roundAll, summaryLine } from './build-record.js';
 import { inStep, requireGit, run } from './build-step.js';
@@ -33,6 +36,18 @@ import { checkPrefixUsable, findCompleted, removeUnfinished, sweepAbandoned } fr
 import { applyPatches } from './patches.js';
 import { SourceMirror, short, type GitDeps } from './source.js';
 import { ccacheEnv, detectToolchain, parseCcacheStatsLog, type Toolchain } from './toolchain.js';
+import { resolveRunAs } from '../cluster/run-as.js';
+import {
+  freezeTree,
+  handOverBuild,
+  readUserFile,
+  removeUserTree,
+  runnerAs,
+  takeBackLog,
+  takeBackStaged,
+  userStepEnv,
+  type BuildUser,
+} from './build-user.js';
 
 /** Builds (or finds in the cache) the install of one commit plus patches. */
 export async function buildPostgres(req: BuildRequest, deps: BuildDeps): Promise<BuiltInstall> {
@@ -73,7 +88,10 @@ export async function buildPostgres(req: BuildRequest, deps: BuildDeps): Promise
     // Another process may have finished the same build while this one waited for the lock.
     const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger);
     if (builtMeanwhile) return builtMeanwhile;
+    // As root: the unprivileged user (created when missing) that runs the tree's code.
+    const user = await resolveRunAs(deps.runAs, { runner: deps.runner, logger: deps.logger });
     return await buildSlot({
+      user,
       req,
       deps,
       env,
@@ -106,6 +124,8 @@ interface SlotBuild {
   gitDeps: GitDeps;
   /** Seconds spent resolving the ref (undefined when the sha was given). */
   resolveS?: number;
+  /** Who runs the tree's code (as root, the run-as user); undefined: pgperf's own user. */
+  user?: BuildUser;
 }
 
 async function buildSlot(s: SlotBuild): Promise<BuiltInstall> {
@@ -121,6 +141,7 @@ async function buildSlot(s: SlotBuild): Promise<BuiltInstall> {
   };
 
   // Leftovers of an interrupted build of this slot are never reused.
+  if (s.user) await removeUserTree(paths.work, deps.runner);
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir(paths.work, { recursive: true, mode: 0o755 });
   await mkdir(path.dirname(paths.log), { recursive: true, mode: 0o755 });
@@ -148,6 +169,13 @@ async function buildSlot(s: SlotBuild): Promise<BuiltInstall> {
     if (req.patches.length) {
       await timed('patch', 'patch', () => applyPatches(paths.src, req.patches, what, s.gitDeps));
     }
+    // From here on the tree's own code runs: as root, as the run-as user, in a work directory of its own.
+    const user = s.user;
+    if (user) {
+      await timed('configure', 'configure', () =>
+        handOverBuild(user, { work: paths.work, log: paths.log, ccache: s.layout.ccache }, deps.runner),
+      );
+    }
     const ctx: StepContext = {
       what,
       srcDir: paths.src,
@@ -159,11 +187,13 @@ async function buildSlot(s: SlotBuild): Promise<BuiltInstall> {
         ...ccacheEnv({ ccacheDir: s.layout.ccache, buildsRoot: s.layout.builds }),
         CC: cc,
         LC_ALL: 'C',
+        ...(user ? userStepEnv(user, paths.work) : {}),
       },
       jobs: deps.jobs ?? os.availableParallelism(),
       logFile: paths.log,
       runner: deps.runner,
       signal: deps.signal,
+      ...(user ? { user } : {}),
     };
     const options = await timed('configure', 'configure', async () => {
       const opts = await strategy.options(ctx, req.extraOptions);
@@ -174,16 +204,26 @@ async function buildSlot(s: SlotBuild): Promise<BuiltInstall> {
       strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } }),
     );
     const ccache = s.toolchain.ccache
-      ? parseCcacheStatsLog(await readFile(paths.statsLog, 'utf8').catch(() => ''))
+      ? parseCcacheStatsLog(
+          user ? await readUserFile(paths.statsLog) : await readFile(paths.statsLog, 'utf8').catch(() => ''),
+        )
       : undefined;
     const verified = await timed('install', 'install', async () => {
       await strategy.install(ctx);
       const staged = path.join(paths.stage, paths.install);
-      // PostgreSQL runs as an unprivileged user when pgperf is root: it must read and execute the tree.
-      await run(deps.runner, 'chmod', ['-R', 'a+rX', staged]);
+      if (user) {
+        // Root's alone (readable and executable by all) before root moves it, checked for planted links.
+        await takeBackStaged(paths.work, paths.stage, staged, deps.runner);
+      } else {
+        // PostgreSQL runs as an unprivileged user when pgperf is root: it must read and execute the tree.
+        await run(deps.runner, 'chmod', ['-R', 'a+rX', staged]);
+      }
       await moveIntoPlace(staged, paths.install);
       moved = true;
-      return verifyInstall(paths.install, what, deps.runner);
+      // Frozen again in place: nothing a left-over process of the build added stays the user's.
+      if (user) await freezeTree(paths.install, deps.runner);
+      // The built programs are the tree's code too.
+      return verifyInstall(paths.install, what, runnerAs(deps.runner, user));
     });
     const record: BuildRecord = {
       repo: req.repo.input,
@@ -214,8 +254,22 @@ async function buildSlot(s: SlotBuild): Promise<BuiltInstall> {
     if (moved) await rm(paths.install, { recursive: true, force: true });
     throw e;
   } finally {
-    await s.mirror.removeCheckout(paths.src).catch(() => {});
-    await rm(paths.work, { recursive: true, force: true });
+    let removed = true;
+    if (s.user) {
+      // Never node's rm on a tree the user wrote: it follows a link planted while it runs.
+      removed = await removeUserTree(paths.work, deps.runner).then(
+        () => true,
+        (e: unknown) => {
+          deps.logger.warn(`${what}: removing the work directory ${paths.work} failed: ${errorMessage(e)}`);
+          return false;
+        },
+      );
+      await takeBackLog(paths.log, deps.runner);
+    }
+    if (removed) {
+      await s.mirror.removeCheckout(paths.src).catch(() => {});
+      await rm(paths.work, { recursive: true, force: true });
+    }
   }
 }
 

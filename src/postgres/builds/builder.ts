@@ -2,12 +2,13 @@
  * Building a checked-out tree: a strategy per build system (meson + ninja where the tree has
  * meson.build, i.e. PostgreSQL 16 and later; ./configure + make otherwise), chosen by a small factory.
  * Every step's output goes to the build's log file; a failing step throws a BuildStepError that names
- * the step, shows the tail of its output and points at the full log.
+ * the step, shows the tail of its output and points at the full log. Each step runs the tree's own code:
+ * as root, pgperf runs it as the unprivileged run-as user (StepContext.user, build-user.ts).
  */
 import { appendFile, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
-import { describeExit, tail, type ProcessRunner } from '../../machine/os/process.js';
+import { describeExit, tail, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
 import { packagesMissingFromLog } from './deps.js';
 import { configureOptions, mesonOptions, parseMesonOptionNames, type BuildSystem } from './options.js';
 
@@ -42,6 +43,11 @@ export interface StepContext {
   logFile: string;
   runner: ProcessRunner;
   signal?: AbortSignal;
+  /**
+   * Who runs the steps: as root, the unprivileged run-as user (build-user.ts), since they run the tree's
+   * own code; undefined: pgperf's own user.
+   */
+  user?: ChildUser;
 }
 
 export interface BuildStrategy {
@@ -135,6 +141,7 @@ export async function runStep(
       cwd,
       env: { ...ctx.env, PGPERF_BUILD_LOG: ctx.logFile },
       signal: ctx.signal,
+      ...(ctx.user ? { uid: ctx.user.uid, gid: ctx.user.gid } : {}),
     },
   );
   await appendFile(
