@@ -208,6 +208,10 @@ describe('instructions per transaction on real builds', () => {
       );
       expect(result.instructions!.notes.join('\n')).toMatch(/counted at 1 client \(its timed cells run 2\)/);
       expect(counts('spin')).toMatchObject({ verdict: 'regression', failsGate: true });
+      // The changed code the workload runs: the spin patch's int4in, named from the counted runs' profiles.
+      expect(result.instructions!.notes.join('\n')).toMatch(
+        /select-only: \d+ of the [\d,]+ functions? whose code spin changed ran in its counted runs: [^\n]*\bint4in\b/,
+      );
       expect(counts('comment')).toMatchObject({ verdict: 'no-change', failsGate: false });
       expect(decision.cells.filter((c) => c.head === 'comment').every((c) => !c.failsGate)).toBe(true);
       expect(decision.outcome).toBe('failed');

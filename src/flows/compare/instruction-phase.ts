@@ -79,6 +79,11 @@ export interface InstructionPhaseRequest {
    * counting servers, once loaded and before the counter starts: the plans by default, at no extra server.
    */
   plansAlongside?: PlansRecord;
+  /**
+   * Per head arm, every function of the server whose code differs from base's (compiled-code.ts, when it
+   * could list them): the profiles say which of them each workload executes.
+   */
+  changedFunctions?: Record<string, readonly string[]>;
 }
 
 export interface InstructionPhaseDeps {
@@ -235,6 +240,7 @@ async function measureWorkload(
       }
       if (deps.counter.kind === 'cachegrind') {
         record.profiles.push(...(await writeProfiles(w, settings, servers, req.runDir, options.profileDir)));
+        record.notes.push(...changedCodeNotes(w.name, servers, req.changedFunctions));
       } else {
         record.notes.push(
           `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`,
@@ -447,6 +453,37 @@ async function runAndFindBackends(server: ArmServer, run: () => Promise<void>): 
     );
   }
   return pids;
+}
+
+/**
+ * Which of a head's changed functions the workload executed (self instructions in base's or head's counted
+ * runs), one note per head: the changed code a timing could come from, or none of it (then only code
+ * placement can move its timings).
+ */
+function changedCodeNotes(
+  workload: string,
+  servers: readonly ArmServer[],
+  changed: InstructionPhaseRequest['changedFunctions'],
+): string[] {
+  const [base, ...heads] = servers;
+  if (!base || !changed) return [];
+  const executedBy = (s: ArmServer) =>
+    new Set(
+      s.runs.flatMap((r) => [...sumProfiles(r.long).values()].filter((f) => f.ir > 0).map((f) => f.fn)),
+    );
+  const baseRan = executedBy(base);
+  return heads.flatMap((head) => {
+    const functions = changed[head.arm.label];
+    if (!functions || functions.length === 0) return [];
+    const headRan = executedBy(head);
+    const ran = functions.filter((f) => baseRan.has(f) || headRan.has(f));
+    const of = `of the ${functions.length.toLocaleString('en-US')} function${functions.length === 1 ? '' : 's'} whose code ${head.arm.label} changed`;
+    return [
+      ran.length === 0
+        ? `${workload}: none ${of} ran in its counted runs (only code placement can move its timings)`
+        : `${workload}: ${ran.length.toLocaleString('en-US')} ${of} ran in its counted runs: ${ran.slice(0, 8).join(', ')}${ran.length > 8 ? ', …' : ''}`,
+    ];
+  });
 }
 
 /**

@@ -169,7 +169,13 @@ export async function runPipeline(
   const instructions = nothingToMeasure
     ? undefined
     : await runInstructionPhase(
-        { ...req, workloads, arms, ...(plansAlongside ? { plansAlongside } : {}) },
+        {
+          ...req,
+          workloads,
+          arms,
+          ...(plansAlongside ? { plansAlongside } : {}),
+          changedFunctions: changedFunctionsOf(compiledCode),
+        },
         countingDeps,
       );
   if (instructions && req.evidenceDefaults?.instructions) {
@@ -239,6 +245,13 @@ export async function runPipeline(
     ...(archive?.saved ? { archived: { id: archive.saved.id, description: store!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
   };
+}
+
+/** Per head, every function whose code changed, where the comparison could list them all. */
+function changedFunctionsOf(code: readonly CompiledCodeComparison[]): Record<string, readonly string[]> {
+  return Object.fromEntries(
+    code.flatMap((c) => (c.serverFunctions?.all ? [[c.head, c.serverFunctions.all] as const] : [])),
+  );
 }
 
 /** The plan phase's record with the plans taken on the counting servers (either may be absent). */
