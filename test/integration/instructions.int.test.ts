@@ -29,7 +29,7 @@ import { probeCounters } from '../../src/postgres/instructions/counter.js';
 import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 import { runMain } from '../helpers/main-in-process.js';
-import { onlyRunDocuments } from '../helpers/cli.js';
+import { flags, onlyRunDocuments } from '../helpers/cli.js';
 import { instructionWorkloadFile, writeWorkloadFile } from '../helpers/workload-file.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { runExplainPhase } from '../../src/flows/compare/explain-phase.js';
@@ -186,18 +186,14 @@ describe('instructions per transaction on real builds', () => {
         ...(['base', 'spin', 'comment'] as const).flatMap((arm) => ['--arm', `${arm}=${bin[arm]}`]),
         '--arm',
         `noidx=${bin.base}`,
-        '--set',
-        'noidx:enable_indexscan=off',
-        '--set',
-        'noidx:enable_bitmapscan=off',
-        '--workload',
-        workload,
-        '--out',
-        out,
-        '--tmp-dir',
-        tmp,
-        '--no-store',
-        '--force',
+        ...flags({
+          set: ['noidx:enable_indexscan=off', 'noidx:enable_bitmapscan=off'],
+          workload,
+          out,
+          tmpDir: tmp,
+          noStore: true,
+          force: true,
+        }),
       ]);
       const { result, decision } = await onlyRunDocuments(out);
       const counts = (head: string) =>
