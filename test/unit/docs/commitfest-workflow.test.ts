@@ -4,16 +4,20 @@
  * cfbot's mirror (CFBOT_REPO, real `git ls-remote`), sweep after sweep with the list the cache would carry
  * between them. It must schedule the new and moved entries only (at most MAX_ENTRIES, the rest the next
  * time), skip those whose head did not move, forget deleted branches, and give `[]` when nothing moved
- * (the bench job's `if:` then skips the matrix). The bench job's shape is read from the same block.
+ * (the bench job's `if:` then skips the matrix). The bench job's shape is read from the same block, and the
+ * save job's step runs for real too, with this repository's built CLI (dist/cli.js) and a local data branch.
  * actionlint.test.ts and workflows.test.ts check the whole workflow and its pgperf inputs.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { yamlBlocks } from '../../helpers/doc-pages.js';
+import { REPO_ROOT, yamlBlocks } from '../../helpers/doc-pages.js';
+
+/** A valid results file (test/fixtures/results/README.md says where it comes from). */
+const RESULTS_FIXTURE = path.join(REPO_ROOT, 'test/fixtures/results/pgperf-15-smoke-select-only.json');
 
 interface Step {
   id?: string;
@@ -79,6 +83,22 @@ function sweep(maxEntries: number): string[] {
   return JSON.parse(line.slice('entries='.length)) as string[];
 }
 
+/**
+ * The save job's run step, run for real (bash -eo pipefail, as GitHub runs it) in `dir`, which holds what its
+ * steps before it leave: `pgperf` (this repository's built CLI), `data` (a clone of the data branch) and `cf`
+ * (the downloaded artifacts). Its stdout.
+ */
+function save(dir: string): string {
+  const step = workflow.jobs.save!.steps.find((s) => s.run)!;
+  const script = path.join(work, 'save.sh');
+  writeFileSync(script, step.run!);
+  return execFileSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+    cwd: dir,
+    env: { ...GIT_ENV, GITHUB_RUN_ID: '123' },
+    encoding: 'utf8',
+  });
+}
+
 describe('docs/action.md: the scheduled commitfest workflow', () => {
   it('is there: the bench job runs one entry per matrix job, only when some moved', () => {
     expect(block, 'a ```yaml block under "Commitfest entries" with commitfest-entry').toBeDefined();
@@ -99,6 +119,46 @@ describe('docs/action.md: the scheduled commitfest workflow', () => {
     expect(save.steps.some((s) => s.uses?.startsWith('pgperf/pgperf@'))).toBe(false);
     expect(save.steps.map((s) => s.run ?? '').join('\n')).toContain(
       'node pgperf/dist/cli.js store import "$dir/results.json" --store "data/commitfest/$id"',
+    );
+  });
+
+  it("the save job imports each entry's results into its own history on the data branch, and refuses a bad one", () => {
+    const origin = path.join(work, 'origin.git');
+    const dir = path.join(work, 'save');
+    execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=pgperf-data', origin], {
+      env: GIT_ENV,
+    });
+    execFileSync('git', ['clone', '--quiet', origin, path.join(dir, 'data')], { env: GIT_ENV });
+    const inData = (...args: string[]) =>
+      execFileSync('git', ['-C', path.join(dir, 'data'), ...args], { env: GIT_ENV, encoding: 'utf8' }).trim();
+    inData('commit', '--quiet', '--allow-empty', '-m', 'data branch');
+    inData('push', '--quiet', 'origin', 'HEAD:pgperf-data');
+    mkdirSync(path.join(dir, 'pgperf', 'dist'), { recursive: true });
+    symlinkSync(path.join(REPO_ROOT, 'dist', 'cli.js'), path.join(dir, 'pgperf', 'dist', 'cli.js'));
+    const artifact = (name: string, text: string) => {
+      mkdirSync(path.join(dir, 'cf', name), { recursive: true });
+      writeFileSync(path.join(dir, 'cf', name, 'results.json'), text);
+    };
+    artifact('pgperf-cf-4711', readFileSync(RESULTS_FIXTURE, 'utf8'));
+    artifact('pgperf-cf-52', '{"not": "a results file"}');
+    artifact('pgperf-cf-x', readFileSync(RESULTS_FIXTURE, 'utf8'));
+
+    const out = save(dir);
+    expect(out).toContain('::warning::commitfest entry 52: its results were not saved');
+    const files = execFileSync('git', ['--git-dir', origin, 'ls-tree', '-r', '--name-only', 'pgperf-data'], {
+      encoding: 'utf8',
+    });
+    expect(files.trim().split('\n').sort()).toEqual([
+      'commitfest/4711/index/20261123T132303Z-a92636b5.json',
+      'commitfest/4711/runs/20261123T132303Z-a92636b5.json',
+    ]);
+    // A sweep whose entries all failed before writing results: no commit, no push.
+    const head = execFileSync('git', ['--git-dir', origin, 'rev-parse', 'pgperf-data'], { encoding: 'utf8' });
+    rmSync(path.join(dir, 'cf'), { recursive: true });
+    artifact('pgperf-cf-4712', '');
+    save(dir);
+    expect(execFileSync('git', ['--git-dir', origin, 'rev-parse', 'pgperf-data'], { encoding: 'utf8' })).toBe(
+      head,
     );
   });
 
