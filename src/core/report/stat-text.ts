@@ -4,7 +4,7 @@ import type { DeltaInterval, SampleComparison } from '../compare/types.js';
 
 export function renderStat(r: SampleComparison, baseFile: string, headFile: string): string {
   const arm = (name: string, file: string, a: SampleComparison['base']) =>
-    `${name}  ${file}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ''}, median ${a.median === null ? '-' : a.median}, ` +
+    `${name}  ${file}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ''}, median ${a.median === null ? '-' : plainFigure(a.median)}, ` +
     `CV ${a.cvPct === null ? '-' : `${a.cvPct.toFixed(2)}%`}`;
   const interval = (ci: DeltaInterval | null) =>
     ci === null
@@ -28,4 +28,17 @@ export function renderStat(r: SampleComparison, baseFile: string, headFile: stri
     ...r.notes.map((note) => `note:   ${note.message}`),
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** Significant digits a printed median keeps: enough for any measurement, short of a double's float noise. */
+const FIGURE_DIGITS = 12;
+
+/**
+ * A value as the files would write it, without binary float noise: the median of an even count is the mean
+ * of two values, which a double cannot always hold exactly.
+ *
+ * @example plainFigure((996.3 + 996.4) / 2) === '996.35' // not 996.3499999999999
+ */
+export function plainFigure(value: number): string {
+  return String(Number(value.toPrecision(FIGURE_DIGITS)));
 }
