@@ -79,10 +79,17 @@ function moverLines(c: RunComparison, instructions: InstructionsRecord | undefin
   ];
 }
 
-/** "WAL bytes/tx 120 -> 122 (+1.7%); buffer hits/tx ...": one cell's steady costs, base -> head. */
+/**
+ * "WAL bytes/tx 120 -> 122 (+1.7%); ...; backend CPU/tx 738 -> 376 µs (-49.1%)": one cell's steady costs,
+ * base -> head, each with its unit where the label does not say it (a time: µs, ms).
+ */
 export function steadyCellLine(c: SteadyCellSummary): string {
   return STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m))
-    .map((m) => `${METRICS[m].label} ${cellText(c, m).replace(/→/g, '->')}`)
+    .map((m) => {
+      const unit: string = METRICS[m].unit;
+      const time = unit === 'µs' || unit === 'ms' ? unit : undefined;
+      return `${METRICS[m].label} ${cellText(c, m, time).replace(/→/g, '->')}`;
+    })
     .join('; ');
 }
 

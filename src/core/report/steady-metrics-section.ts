@@ -46,12 +46,15 @@ export function steadyMetricsSection(result: RunResult): SteadyMetricsSection | 
   return { summary: 'Steady per-transaction costs (WAL, buffers, backend CPU)', body };
 }
 
-/** "12.1 → 12.3 (+1.7%)": one cell's base and head medians of a metric and the change; '–' without. */
-export function cellText(c: SteadyCellSummary, metric: SteadyMetricName): string {
+/**
+ * "12.1 → 12.3 (+1.7%)": one cell's base and head medians of a metric and the change; '–' without. With
+ * `unit`, after the values: "738 → 376 µs (-49.1%)".
+ */
+export function cellText(c: SteadyCellSummary, metric: SteadyMetricName, unit?: string): string {
   const row: SteadyMetricRow | undefined = c.metrics.find((r) => r.metric === metric);
   if (!row) return '–';
   const delta = row.deltaPct === null ? '' : ` (${row.deltaPct >= 0 ? '+' : ''}${row.deltaPct.toFixed(1)}%)`;
-  return `${num(row.base)} → ${num(row.head)}${delta}`;
+  return `${num(row.base)} → ${num(row.head)}${unit ? ` ${unit}` : ''}${delta}`;
 }
 
 /** 3 significant digits below 100, whole numbers with thousands separators above. */

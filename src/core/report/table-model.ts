@@ -127,7 +127,7 @@ function armTables(c: RunComparison, arm: ArmComparison): ArmTables {
         const cells = inWorkload.filter((cell) => cell.metric === metric);
         return cells.length === 0 ? [] : [metricTable(metric, metric === c.metric, cells)];
       }),
-      curve: arm.curves.find((k) => k.workload === workload) ?? null,
+      curve: scalingCurve(arm.curves.find((k) => k.workload === workload)),
     };
   });
   return {
@@ -279,4 +279,12 @@ const NUMBER = /[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g;
 /** A message split at its numbers: the text around them (one more part than numbers) and the numbers. */
 function numberSlots(message: string): { text: string[]; numbers: string[] } {
   return { text: message.split(NUMBER), numbers: message.match(NUMBER) ?? [] };
+}
+
+/**
+ * A workload's throughput curve, when it is one: two client counts or more in each arm. A single client
+ * count has no curve to summarise ("peak at 1 clients, still scaling, no collapse" says nothing).
+ */
+function scalingCurve(k: CurveComparison | undefined): CurveComparison | null {
+  return k && k.base.points.length > 1 && k.head.points.length > 1 ? k : null;
 }

@@ -231,7 +231,7 @@ describe('the plain-text mail', () => {
     expect(text).toContain('Per transaction, base -> head (medians over the runs):');
     // One metric's "base -> head (change)" stays on one line.
     expect(text).toContain(
-      '\n- select-only@64: WAL bytes/tx 1,000 -> 1,100 (+10.0%);\n  buffer hits/tx 4 -> 4 (+0.0%); backend CPU/tx 31 -> 31 (+0.0%)\n',
+      '\n- select-only@64: WAL bytes/tx 1,000 -> 1,100 (+10.0%);\n  buffer hits/tx 4 -> 4 (+0.0%); backend CPU/tx 31 -> 31 us (+0.0%)\n',
     );
     expect(text).toMatch(
       /\n- select-only@1: WAL bytes\/tx .*\n.*\n {2}instr\/tx 4\d,\d{3} -> 5\d,\d{3} \(\+1\d\.\d\d%\)\n/,
