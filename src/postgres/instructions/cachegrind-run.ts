@@ -12,6 +12,10 @@ import { parseCachegrind, type CachegrindProfile } from './cachegrind-file.js';
 /** valgrind's cachegrind without cache simulation, one output file per process (backends are forked). */
 export function cachegrindWrapper(outDir: string): string[] {
   return [
+    // valgrind keeps its own temporary files in TMPDIR; the caller's may be private to pgperf's user, and the
+    // server runs as the run-as user, who owns outDir.
+    'env',
+    `TMPDIR=${outDir}`,
     'valgrind',
     '--tool=cachegrind',
     '--cache-sim=no',

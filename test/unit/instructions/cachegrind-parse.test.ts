@@ -110,8 +110,10 @@ describe('hardwareCounts', () => {
 });
 
 describe('cachegrindWrapper', () => {
-  it('counts instructions only, one file per process', () => {
+  it('counts instructions only, one file per process, its temporary files in the output directory', () => {
     expect(cachegrindWrapper('/d')).toEqual([
+      'env',
+      'TMPDIR=/d',
       'valgrind',
       '--tool=cachegrind',
       '--cache-sim=no',
