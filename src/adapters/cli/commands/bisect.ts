@@ -15,7 +15,7 @@ import { renderBisectText } from '../../../flows/bisect/bisect-text.js';
 import { UserError } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { cliPipelineDeps } from '../pipeline-deps.js';
-import { signalExitCode } from '../../../machine/os/signals.js';
+import { signalExitCode, type StopSignal } from '../../../machine/os/signals.js';
 import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { recordBisectDecision } from '../../../flows/bisect/bisect-gate.js';
@@ -119,16 +119,23 @@ export function bisectCommand(): Command {
     });
     // Every A/B test is saved, so the measurements of a long bisection outlive its directory.
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
-    const report = await withInterrupt(logger, (signal) => {
-      // Bisection builds one commit at a time with its own builder; the rest is the CLI's usual deps.
-      const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal);
-      return runBisection(request, { ...deps, ...(store ? { archive: store } : {}) });
-    }).finally(() => store?.close());
+    const stopped: { by?: StopSignal } = {};
+    const report = await withInterrupt(
+      logger,
+      (signal) => {
+        // Bisection builds one commit at a time with its own builder; the rest is the CLI's usual deps.
+        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal);
+        return runBisection(request, { ...deps, ...(store ? { archive: store } : {}) });
+      },
+      stopped,
+    ).finally(() => store?.close());
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderBisectText(report));
     const decision = await recordBisectDecision(report.outcome, flags.failOn, request.outDir);
     reportGate(decision, logger);
     // Stopped by Ctrl-C after a run kept what it measured: the signal's exit code.
     const interrupted = report.outcome.kind === 'undecided' && report.outcome.interrupted;
-    process.exitCode = interrupted ? signalExitCode('SIGINT') : (process.exitCode ?? decision.exitCode);
+    process.exitCode = interrupted
+      ? signalExitCode(stopped.by ?? 'SIGINT')
+      : (process.exitCode ?? decision.exitCode);
   });
 }

@@ -111,13 +111,19 @@ export function collectString(value: string, previous: string[] = []): string[] 
  * Runs a build with Ctrl-C handling: the first signal kills the running step and cleans up (the lock
  * is released, nothing half-built is kept); a second one exits at once.
  */
-export async function withInterrupt<T>(logger: Logger, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withInterrupt<T>(
+  logger: Logger,
+  fn: (signal: AbortSignal) => Promise<T>,
+  /** Told which signal stopped `fn`, for a caller whose flow keeps what it measured and returns. */
+  stopped: { by?: StopSignal } = {},
+): Promise<T> {
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
   const dispose = installSignalHandlers({
     logger,
     onFirst: (signal) => {
       stoppedBy = signal;
+      stopped.by = signal;
       controller.abort(new Error(`build interrupted by ${signal}`));
     },
   });
