@@ -781,14 +781,14 @@ ${itemIndentStr}`);
         const chunkPattern = /[\s]*[^\s]+/g;
         const wrappedLines = [];
         rawLines.forEach((line) => {
-          const chunks = line.match(chunkPattern);
-          if (chunks === null) {
+          const chunks2 = line.match(chunkPattern);
+          if (chunks2 === null) {
             wrappedLines.push("");
             return;
           }
-          let sumChunks = [chunks.shift()];
+          let sumChunks = [chunks2.shift()];
           let sumWidth = this.displayWidth(sumChunks[0]);
-          chunks.forEach((chunk) => {
+          chunks2.forEach((chunk) => {
             const visibleWidth = this.displayWidth(chunk);
             if (sumWidth + visibleWidth <= width) {
               sumChunks.push(chunk);
@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path52 = __require("node:path");
+    var path54 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path52.resolve(baseDir, baseName);
+          const localBin = path54.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path52.extname(baseName))) return void 0;
+          if (sourceExt.includes(path54.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path52.resolve(
-            path52.dirname(resolvedScriptPath),
+          executableDir = path54.resolve(
+            path54.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path52.basename(
+            const legacyName = path54.basename(
               this._scriptPath,
-              path52.extname(this._scriptPath)
+              path54.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path52.extname(executableFile));
+        launchWithNode = sourceExt.includes(path54.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path52.basename(filename, path52.extname(filename));
+        this._name = path54.basename(filename, path54.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path53) {
-        if (path53 === void 0) return this._executableDir;
-        this._executableDir = path53;
+      executableDir(path55) {
+        if (path55 === void 0) return this._executableDir;
+        this._executableDir = path55;
         return this;
       }
       /**
@@ -6361,7 +6361,7 @@ var require_serializer = __commonJS({
       68
       /* code.describe */
     );
-    var describe3 = (msg) => {
+    var describe4 = (msg) => {
       return msg.name ? cstringMessage(68, `${msg.type}${msg.name || ""}`) : msg.type === "P" ? emptyDescribePortal : emptyDescribeStatement;
     };
     var close = (msg) => {
@@ -6404,7 +6404,7 @@ var require_serializer = __commonJS({
       parse: parse5,
       bind: bind2,
       execute,
-      describe: describe3,
+      describe: describe4,
       close,
       flush: () => flushBuffer,
       sync: () => syncBuffer,
@@ -7190,7 +7190,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path52 = __require("path");
+    var path54 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -7229,7 +7229,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path52.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path52.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path54.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path54.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7361,13 +7361,13 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path52 = __require("path");
+    var path54 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs.stat(file2, function(err, stat10) {
-        if (err || !helper.usePgPass(stat10, file2)) {
+      fs.stat(file2, function(err, stat11) {
+        if (err || !helper.usePgPass(stat11, file2)) {
           return cb(void 0);
         }
         var st = fs.createReadStream(file2);
@@ -8119,15 +8119,15 @@ var require_pg_pool = __commonJS({
       });
       return { callback: cb, result };
     }
-    function makeIdleListener(pool2, client) {
+    function makeIdleListener(pool3, client) {
       return function idleListener(err) {
         err.client = client;
         client.removeListener("error", idleListener);
         client.on("error", () => {
-          pool2.log("additional client error after disconnection due to error", err);
+          pool3.log("additional client error after disconnection due to error", err);
         });
-        pool2._remove(client);
-        pool2.emit("error", err, client);
+        pool3._remove(client);
+        pool3.emit("error", err, client);
       };
     }
     var Pool2 = class extends EventEmitter {
@@ -9298,10 +9298,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path52) {
-  if (!path52)
+function getElementAtPath(obj, path54) {
+  if (!path54)
     return obj;
-  return path52.reduce((acc, key) => acc?.[key], obj);
+  return path54.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -9560,11 +9560,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path52, issues) {
+function prefixIssues(path54, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path52);
+    iss.path.unshift(path54);
     return iss;
   });
 }
@@ -10097,16 +10097,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path52 = []) => {
+  const processError = (error63, path54 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path52, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path54, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path52, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path54, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path52, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path54, ...issue2.path]);
       } else {
-        const fullpath = [...path52, ...issue2.path];
+        const fullpath = [...path54, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -10145,17 +10145,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path52 = []) => {
+  const processError = (error63, path54 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path52, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path54, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path52, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path54, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path52, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path54, ...issue2.path]);
       } else {
-        const fullpath = [...path52, ...issue2.path];
+        const fullpath = [...path54, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -10194,8 +10194,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path52 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path52) {
+  const path54 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path54) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -13768,7 +13768,7 @@ function isBackEdge(ctx, value) {
   const backEdges = ctx[STATE]?.backEdges;
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
-var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open4, memo;
+var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open5, memo;
 var init_memoizer = __esm({
   "node_modules/zod/v4/core/memoizer.js"() {
     init_util();
@@ -13784,7 +13784,7 @@ var init_memoizer = __esm({
     NONE = 0;
     ASSUMED = 1;
     PROVEN = 2;
-    open4 = [];
+    open5 = [];
     memo = {
       alloc(_inst, payload, empty) {
         const bucket = handoff;
@@ -13793,7 +13793,7 @@ var init_memoizer = __esm({
         handoff = void 0;
         const entry = { value: empty, issues: null };
         bucket.set(payload.value, entry);
-        open4.push(entry);
+        open5.push(entry);
         return empty;
       },
       guard(inst) {
@@ -13864,10 +13864,10 @@ var init_memoizer = __esm({
               return payload;
             }
             handoff = bucket;
-            const depth = open4.length;
+            const depth = open5.length;
             const result = base(payload, ctx);
             handoff = void 0;
-            const entry = open4.length > depth ? open4.pop() : void 0;
+            const entry = open5.length > depth ? open5.pop() : void 0;
             if (result instanceof Promise) {
               return result.then((r) => {
                 if (entry)
@@ -24529,7 +24529,7 @@ function _check(fn, params) {
   return ch;
 }
 // @__NO_SIDE_EFFECTS__
-function describe(description) {
+function describe2(description) {
   const ch = new $ZodCheck({ check: "describe" });
   ch._zod.onattach = [
     (inst) => {
@@ -26289,7 +26289,7 @@ __export(core_exports2, {
   createToJSONSchemaMethod: () => createToJSONSchemaMethod,
   decode: () => decode,
   decodeAsync: () => decodeAsync,
-  describe: () => describe,
+  describe: () => describe2,
   encode: () => encode,
   encodeAsync: () => encodeAsync,
   extractDefs: () => extractDefs,
@@ -26582,7 +26582,7 @@ __export(schemas_exports2, {
   currencyCode: () => currencyCode2,
   custom: () => custom,
   date: () => date2,
-  describe: () => describe2,
+  describe: () => describe3,
   discriminatedUnion: () => discriminatedUnion,
   e164: () => e1642,
   email: () => email2,
@@ -27155,7 +27155,7 @@ function preprocess(fn, schema) {
     out: schema
   });
 }
-var ZodType, _ZodString, ZodString, ZodStringFormat, ZodISODateTime, ZodISODate, ZodISOTime, ZodISODuration, ZodEmail, ZodGUID, ZodUUID, ZodURL, ZodEmoji, ZodNanoID, ZodCUID, ZodCUID2, ZodULID, ZodXID, ZodKSUID, ZodIPv4, ZodMAC, ZodIPv6, ZodCIDRv4, ZodCIDRv6, ZodBase64, ZodBase64URL, ZodE164, ZodCreditCard, ZodIBAN, ZodJWT, ZodCustomStringFormat, ZodNumber, ZodNumberFormat, ZodBoolean, ZodBigInt, ZodBigIntFormat, ZodSymbol, ZodUndefined, ZodNull, ZodAny, ZodUnknown, ZodNever, ZodVoid, ZodDate, ZodArray, ZodObject, ZodUnion, ZodXor, ZodDiscriminatedUnion, ZodIntersection, ZodTuple, ZodRecord, ZodMap, ZodSet, ZodEnum, ZodLiteral, ZodFile, ZodTransform, ZodOptional, ZodExactOptional, ZodNullable, ZodDefault, ZodPrefault, ZodNonOptional, ZodSuccess, ZodCatch, ZodNaN, ZodPipe, ZodCodec, ZodPreprocess, ZodReadonly, ZodTemplateLiteral, ZodLazy, ZodPromise, ZodFunction, ZodCustom, describe2, meta2, ZodInstanceOf, stringbool;
+var ZodType, _ZodString, ZodString, ZodStringFormat, ZodISODateTime, ZodISODate, ZodISOTime, ZodISODuration, ZodEmail, ZodGUID, ZodUUID, ZodURL, ZodEmoji, ZodNanoID, ZodCUID, ZodCUID2, ZodULID, ZodXID, ZodKSUID, ZodIPv4, ZodMAC, ZodIPv6, ZodCIDRv4, ZodCIDRv6, ZodBase64, ZodBase64URL, ZodE164, ZodCreditCard, ZodIBAN, ZodJWT, ZodCustomStringFormat, ZodNumber, ZodNumberFormat, ZodBoolean, ZodBigInt, ZodBigIntFormat, ZodSymbol, ZodUndefined, ZodNull, ZodAny, ZodUnknown, ZodNever, ZodVoid, ZodDate, ZodArray, ZodObject, ZodUnion, ZodXor, ZodDiscriminatedUnion, ZodIntersection, ZodTuple, ZodRecord, ZodMap, ZodSet, ZodEnum, ZodLiteral, ZodFile, ZodTransform, ZodOptional, ZodExactOptional, ZodNullable, ZodDefault, ZodPrefault, ZodNonOptional, ZodSuccess, ZodCatch, ZodNaN, ZodPipe, ZodCodec, ZodPreprocess, ZodReadonly, ZodTemplateLiteral, ZodLazy, ZodPromise, ZodFunction, ZodCustom, describe3, meta2, ZodInstanceOf, stringbool;
 var init_schemas2 = __esm({
   "node_modules/zod/v4/classic/schemas.js"() {
     init_core2();
@@ -28123,7 +28123,7 @@ var init_schemas2 = __esm({
       ZodType.init(inst, def);
       inst._zod.processJSONSchema = (ctx, json2, params) => customProcessor(inst, ctx, json2, params);
     });
-    describe2 = describe;
+    describe3 = describe2;
     meta2 = meta;
     ZodInstanceOf = /* @__PURE__ */ $constructor("ZodInstanceOf", (inst, def) => {
       ZodCustom.init(inst, def);
@@ -28227,13 +28227,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path52 = ref.slice(1).split("/").filter(Boolean);
-  if (path52.length === 0) {
+  const path54 = ref.slice(1).split("/").filter(Boolean);
+  if (path54.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path52[0] === defsKey) {
-    const key = path52[1] === void 0 ? void 0 : decodeJSONPointerSegment(path52[1]);
+  if (path54[0] === defsKey) {
+    const key = path54[1] === void 0 ? void 0 : decodeJSONPointerSegment(path54[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -29313,7 +29313,7 @@ __export(external_exports, {
   decode: () => decode2,
   decodeAsync: () => decodeAsync2,
   deepPartial: () => deepPartial,
-  describe: () => describe2,
+  describe: () => describe3,
   discriminatedUnion: () => discriminatedUnion,
   e164: () => e1642,
   email: () => email2,
@@ -29561,17 +29561,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path52) {
-      const ctrl = callVisitor(key, node3, visitor, path52);
+    function visit_(key, node3, visitor, path54) {
+      const ctrl = callVisitor(key, node3, visitor, path54);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path52, ctrl);
-        return visit_(key, ctrl, visitor, path52);
+        replaceNode(key, path54, ctrl);
+        return visit_(key, ctrl, visitor, path54);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path52 = Object.freeze(path52.concat(node3));
+          path54 = Object.freeze(path54.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path52);
+            const ci = visit_(i, node3.items[i], visitor, path54);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29582,13 +29582,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path52 = Object.freeze(path52.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path52);
+          path54 = Object.freeze(path54.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path54);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path52);
+          const cv2 = visit_("value", node3.value, visitor, path54);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29609,17 +29609,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path52) {
-      const ctrl = await callVisitor(key, node3, visitor, path52);
+    async function visitAsync_(key, node3, visitor, path54) {
+      const ctrl = await callVisitor(key, node3, visitor, path54);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path52, ctrl);
-        return visitAsync_(key, ctrl, visitor, path52);
+        replaceNode(key, path54, ctrl);
+        return visitAsync_(key, ctrl, visitor, path54);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path52 = Object.freeze(path52.concat(node3));
+          path54 = Object.freeze(path54.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path52);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path54);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29630,13 +29630,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path52 = Object.freeze(path52.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path52);
+          path54 = Object.freeze(path54.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path54);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path52);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path54);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29663,23 +29663,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path52) {
+    function callVisitor(key, node3, visitor, path54) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path52);
+        return visitor(key, node3, path54);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path52);
+        return visitor.Map?.(key, node3, path54);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path52);
+        return visitor.Seq?.(key, node3, path54);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path52);
+        return visitor.Pair?.(key, node3, path54);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path52);
+        return visitor.Scalar?.(key, node3, path54);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path52);
+        return visitor.Alias?.(key, node3, path54);
       return void 0;
     }
-    function replaceNode(key, path52, node3) {
-      const parent = path52[path52.length - 1];
+    function replaceNode(key, path54, node3) {
+      const parent = path54[path54.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -30291,10 +30291,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path52, value) {
+    function collectionFromPath(schema, path54, value) {
       let v = value;
-      for (let i = path52.length - 1; i >= 0; --i) {
-        const k = path52[i];
+      for (let i = path54.length - 1; i >= 0; --i) {
+        const k = path54[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30313,7 +30313,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path52) => path52 == null || typeof path52 === "object" && !!path52[Symbol.iterator]().next().done;
+    var isEmptyPath = (path54) => path54 == null || typeof path54 === "object" && !!path54[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30343,11 +30343,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path52, value) {
-        if (isEmptyPath(path52))
+      addIn(path54, value) {
+        if (isEmptyPath(path54))
           this.add(value);
         else {
-          const [key, ...rest] = path52;
+          const [key, ...rest] = path54;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -30361,8 +30361,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path52) {
-        const [key, ...rest] = path52;
+      deleteIn(path54) {
+        const [key, ...rest] = path54;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -30376,8 +30376,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path52, keepScalar) {
-        const [key, ...rest] = path52;
+      getIn(path54, keepScalar) {
+        const [key, ...rest] = path54;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -30395,8 +30395,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path52) {
-        const [key, ...rest] = path52;
+      hasIn(path54) {
+        const [key, ...rest] = path54;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -30406,8 +30406,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path52, value) {
-        const [key, ...rest] = path52;
+      setIn(path54, value) {
+        const [key, ...rest] = path54;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -32922,9 +32922,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path52, value) {
+      addIn(path54, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path52, value);
+          this.contents.addIn(path54, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -32999,14 +32999,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path52) {
-        if (Collection2.isEmptyPath(path52)) {
+      deleteIn(path54) {
+        if (Collection2.isEmptyPath(path54)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path52) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path54) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33021,10 +33021,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path52, keepScalar) {
-        if (Collection2.isEmptyPath(path52))
+      getIn(path54, keepScalar) {
+        if (Collection2.isEmptyPath(path54))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path52, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path54, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33035,10 +33035,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path52) {
-        if (Collection2.isEmptyPath(path52))
+      hasIn(path54) {
+        if (Collection2.isEmptyPath(path54))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path52) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path54) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33055,13 +33055,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path52, value) {
-        if (Collection2.isEmptyPath(path52)) {
+      setIn(path54, value) {
+        if (Collection2.isEmptyPath(path54)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path52), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path54), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path52, value);
+          this.contents.setIn(path54, value);
         }
       }
       /**
@@ -35022,9 +35022,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path52) => {
+    visit2.itemAtPath = (cst, path54) => {
       let item = cst;
-      for (const [field, index] of path52) {
+      for (const [field, index] of path54) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35033,23 +35033,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path52) => {
-      const parent = visit2.itemAtPath(cst, path52.slice(0, -1));
-      const field = path52[path52.length - 1][0];
+    visit2.parentCollection = (cst, path54) => {
+      const parent = visit2.itemAtPath(cst, path54.slice(0, -1));
+      const field = path54[path54.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path52, item, visitor) {
-      let ctrl = visitor(item, path52);
+    function _visit(path54, item, visitor) {
+      let ctrl = visitor(item, path54);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path52.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path54.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35060,10 +35060,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path52);
+            ctrl = ctrl(item, path54);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path52) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path54) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -36950,12 +36950,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path52) {
-  return path52.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path54) {
+  return path54.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path52) {
+function valueAt2(doc, path54) {
   let v = doc;
-  for (const key of path52) {
+  for (const key of path54) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37105,7 +37105,8 @@ var init_results_schema = __esm({
         noiseFloors: external_exports.array(
           cellKey.extend({
             metric: metricName,
-            floorPct: external_exports.number().nonnegative().refine(Number.isFinite, "expected a finite number"),
+            // A percentage change: at most 100% on the worse side of a throughput, 1000% read generously.
+            floorPct: external_exports.number().nonnegative().max(1e3, "expected a percentage of at most 1000"),
             runs: count,
             from: text,
             to: text
@@ -37170,9 +37171,28 @@ var init_results_schema = __esm({
           identical: external_exports.boolean(),
           files: count,
           differingFiles: external_exports.array(text),
-          differingCount: count
+          differingCount: count,
+          serverFunctions: external_exports.looseObject({
+            changed: external_exports.array(text),
+            changedCount: count,
+            total: count,
+            immediatesOnly: external_exports.array(text).optional(),
+            immediatesOnlyCount: count.optional(),
+            movedOnlyCount: count.optional(),
+            all: external_exports.array(text).optional(),
+            method: external_exports.enum(["disassembly", "bytes"]).optional(),
+            note: text.optional()
+          }).optional()
         })
       ).optional(),
+      // What the answer cost (src/core/results/answer-cost.ts); absent in older documents.
+      cost: external_exports.looseObject({
+        buildS: external_exports.number().nonnegative(),
+        countedS: external_exports.number().nonnegative(),
+        timedRounds: count,
+        timedS: external_exports.number().nonnegative(),
+        wallS: external_exports.number().nonnegative()
+      }).optional(),
       // The explain phase's profiles (src/flows/compare/explain-phase.ts); absent when nothing was explained.
       explanation: instructionsSchema.extend({
         targets: external_exports.array(external_exports.looseObject({ head: text, workload: text, cells: external_exports.array(text) }))
@@ -37331,14 +37351,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile19 } from "node:fs/promises";
-async function readResults(path52, options = {}) {
+async function readResults(path54, options = {}) {
   let text2;
   try {
-    text2 = await readFile19(path52, "utf8");
+    text2 = await readFile19(path54, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path52}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path54}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path52, options);
+  return parseResults(text2, path54, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -37386,7 +37406,7 @@ var init_read_results = __esm({
 });
 
 // src/store/store.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 function runIdOf(result) {
   if (result.runId !== void 0) {
     if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
@@ -37406,7 +37426,7 @@ function runIdOf(result) {
     hostname: result.environment?.hostname,
     seed: result.plan?.seed
   });
-  return `${compact}-${createHash8("sha256").update(identity).digest("hex").slice(0, 8)}`;
+  return `${compact}-${createHash9("sha256").update(identity).digest("hex").slice(0, 8)}`;
 }
 function checkRunId(id) {
   if (!RUN_ID.test(id)) {
@@ -37828,8 +37848,8 @@ var init_pg_store = __esm({
     RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
     QUERY_TIMEOUT_MS = 12e4;
     PgStore = class _PgStore {
-      constructor(pool2, url2, options) {
-        this.pool = pool2;
+      constructor(pool3, url2, options) {
+        this.pool = pool3;
         this.url = url2;
         this.options = options;
         this.description = `PostgreSQL store ${maskUrl(url2)}`;
@@ -37845,7 +37865,7 @@ var init_pg_store = __esm({
       /** Connects and brings the schema up to date; errors name the masked URL and what to check. */
       static async connect(url2, options) {
         checkUrl(url2);
-        const pool2 = new esm_default.Pool({
+        const pool3 = new esm_default.Pool({
           connectionString: url2,
           max: 2,
           connectionTimeoutMillis: (options.connectTimeoutS ?? 10) * 1e3,
@@ -37855,13 +37875,13 @@ var init_pg_store = __esm({
           statement_timeout: QUERY_TIMEOUT_MS,
           application_name: "pgperf"
         });
-        pool2.on("error", () => {
+        pool3.on("error", () => {
         });
-        const store = new _PgStore(pool2, url2, options);
+        const store = new _PgStore(pool3, url2, options);
         try {
           await store.withClient("apply the store schema", (c) => store.migrate(c));
         } catch (e) {
-          await pool2.end().catch(() => {
+          await pool3.end().catch(() => {
           });
           throw e;
         }
@@ -39251,14 +39271,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path52 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path54 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path52 && path52[0] !== "/") {
-          path52 = `/${path52}`;
+        if (path54 && path54[0] !== "/") {
+          path54 = `/${path54}`;
         }
-        return new URL(`${origin}${path52}`);
+        return new URL(`${origin}${path54}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39709,39 +39729,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path52, origin }
+          request: { method, path: path54, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path52);
+        debuglog("sending request to %s %s/%s", method, origin, path54);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path52, origin },
+          request: { method, path: path54, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path52,
+          path54,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path52, origin }
+          request: { method, path: path54, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path52);
+        debuglog("trailers received from %s %s/%s", method, origin, path54);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path52, origin },
+          request: { method, path: path54, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path52,
+          path54,
           error62.message
         );
       });
@@ -39790,9 +39810,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path52, origin }
+            request: { method, path: path54, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path52);
+          debuglog("sending request to %s %s/%s", method, origin, path54);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -39855,7 +39875,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path52,
+        path: path54,
         method,
         body,
         headers,
@@ -39870,11 +39890,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path52 !== "string") {
+        if (typeof path54 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path52[0] !== "/" && !(path52.startsWith("http://") || path52.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path54[0] !== "/" && !(path54.startsWith("http://") || path54.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path52)) {
+        } else if (invalidPathRegex.test(path54)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -39940,7 +39960,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path52, query) : path52;
+        this.path = query ? buildURL(path54, query) : path54;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -41914,19 +41934,19 @@ var require_webidl = __commonJS({
     });
     webidl.util.ConvertToInt = function(V, bitLength, signedness, opts) {
       let upperBound;
-      let lowerBound;
+      let lowerBound2;
       if (bitLength === 64) {
         upperBound = Math.pow(2, 53) - 1;
         if (signedness === "unsigned") {
-          lowerBound = 0;
+          lowerBound2 = 0;
         } else {
-          lowerBound = Math.pow(-2, 53) + 1;
+          lowerBound2 = Math.pow(-2, 53) + 1;
         }
       } else if (signedness === "unsigned") {
-        lowerBound = 0;
+        lowerBound2 = 0;
         upperBound = Math.pow(2, bitLength) - 1;
       } else {
-        lowerBound = Math.pow(-2, bitLength) - 1;
+        lowerBound2 = Math.pow(-2, bitLength) - 1;
         upperBound = Math.pow(2, bitLength - 1) - 1;
       }
       let x = Number(V);
@@ -41941,16 +41961,16 @@ var require_webidl = __commonJS({
           });
         }
         x = webidl.util.IntegerPart(x);
-        if (x < lowerBound || x > upperBound) {
+        if (x < lowerBound2 || x > upperBound) {
           throw webidl.errors.exception({
             header: "Integer conversion",
-            message: `Value must be between ${lowerBound}-${upperBound}, got ${x}.`
+            message: `Value must be between ${lowerBound2}-${upperBound}, got ${x}.`
           });
         }
         return x;
       }
       if (!Number.isNaN(x) && opts?.clamp === true) {
-        x = Math.min(Math.max(x, lowerBound), upperBound);
+        x = Math.min(Math.max(x, lowerBound2), upperBound);
         if (Math.floor(x) % 2 === 0) {
           x = Math.floor(x);
         } else {
@@ -43962,7 +43982,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants6 = require_constants2();
+    var constants7 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -44037,7 +44057,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants6.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants7.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -44132,11 +44152,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants6.ERROR.OK) {
+          if (ret !== constants7.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants6.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants7.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants6.ERROR.PAUSED) {
+            } else if (ret === constants7.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -44159,10 +44179,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants6.ERROR.OK) {
+        if (ret === constants7.ERROR.OK) {
           return null;
         }
-        if (ret === constants6.ERROR.PAUSED || ret === constants6.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants7.ERROR.PAUSED || ret === constants7.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -44179,7 +44199,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants6.ERROR[ret], data);
+        return new HTTPParserError(message, constants7.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -44359,7 +44379,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants6.ERROR.PAUSED : 0;
+        return pause ? constants7.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -44381,7 +44401,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -44417,13 +44437,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -44633,7 +44653,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path52, host, upgrade, blocking, reset } = request2;
+      const { method, path: path54, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44714,7 +44734,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path52} HTTP/1.1\r
+      let header = `${method} ${path54} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45243,7 +45263,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path52, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path54, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45340,7 +45360,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path52;
+      headers[HTTP2_HEADER_PATH] = path54;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45693,9 +45713,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path52 = search ? `${pathname}${search}` : pathname;
+        const path54 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path52;
+        this.opts.path = path54;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -46358,8 +46378,8 @@ var require_pool_stats = __commonJS({
     var { kFree, kConnected, kPending, kQueued, kRunning, kSize } = require_symbols();
     var kPool = /* @__PURE__ */ Symbol("pool");
     var PoolStats = class {
-      constructor(pool2) {
-        this[kPool] = pool2;
+      constructor(pool3) {
+        this[kPool] = pool3;
       }
       get connected() {
         return this[kPool][kConnected];
@@ -46410,35 +46430,35 @@ var require_pool_base = __commonJS({
         this[kQueue] = new FixedQueue();
         this[kClients] = [];
         this[kQueued] = 0;
-        const pool2 = this;
+        const pool3 = this;
         this[kOnDrain] = function onDrain(origin, targets) {
-          const queue = pool2[kQueue];
+          const queue = pool3[kQueue];
           let needDrain = false;
           while (!needDrain) {
             const item = queue.shift();
             if (!item) {
               break;
             }
-            pool2[kQueued]--;
+            pool3[kQueued]--;
             needDrain = !this.dispatch(item.opts, item.handler);
           }
           this[kNeedDrain] = needDrain;
-          if (!this[kNeedDrain] && pool2[kNeedDrain]) {
-            pool2[kNeedDrain] = false;
-            pool2.emit("drain", origin, [pool2, ...targets]);
+          if (!this[kNeedDrain] && pool3[kNeedDrain]) {
+            pool3[kNeedDrain] = false;
+            pool3.emit("drain", origin, [pool3, ...targets]);
           }
-          if (pool2[kClosedResolve] && queue.isEmpty()) {
-            Promise.all(pool2[kClients].map((c) => c.close())).then(pool2[kClosedResolve]);
+          if (pool3[kClosedResolve] && queue.isEmpty()) {
+            Promise.all(pool3[kClients].map((c) => c.close())).then(pool3[kClosedResolve]);
           }
         };
         this[kOnConnect] = (origin, targets) => {
-          pool2.emit("connect", origin, [pool2, ...targets]);
+          pool3.emit("connect", origin, [pool3, ...targets]);
         };
         this[kOnDisconnect] = (origin, targets, err) => {
-          pool2.emit("disconnect", origin, [pool2, ...targets], err);
+          pool3.emit("disconnect", origin, [pool3, ...targets], err);
         };
         this[kOnConnectionError] = (origin, targets, err) => {
-          pool2.emit("connectionError", origin, [pool2, ...targets], err);
+          pool3.emit("connectionError", origin, [pool3, ...targets], err);
         };
         this[kStats] = new PoolStats(this);
       }
@@ -46692,22 +46712,22 @@ var require_balanced_pool = __commonJS({
       }
       addUpstream(upstream) {
         const upstreamOrigin = parseOrigin(upstream).origin;
-        if (this[kClients].find((pool3) => pool3[kUrl].origin === upstreamOrigin && pool3.closed !== true && pool3.destroyed !== true)) {
+        if (this[kClients].find((pool4) => pool4[kUrl].origin === upstreamOrigin && pool4.closed !== true && pool4.destroyed !== true)) {
           return this;
         }
-        const pool2 = this[kFactory](upstreamOrigin, Object.assign({}, this[kOptions]));
-        this[kAddClient](pool2);
-        pool2.on("connect", () => {
-          pool2[kWeight] = Math.min(this[kMaxWeightPerServer], pool2[kWeight] + this[kErrorPenalty]);
+        const pool3 = this[kFactory](upstreamOrigin, Object.assign({}, this[kOptions]));
+        this[kAddClient](pool3);
+        pool3.on("connect", () => {
+          pool3[kWeight] = Math.min(this[kMaxWeightPerServer], pool3[kWeight] + this[kErrorPenalty]);
         });
-        pool2.on("connectionError", () => {
-          pool2[kWeight] = Math.max(1, pool2[kWeight] - this[kErrorPenalty]);
+        pool3.on("connectionError", () => {
+          pool3[kWeight] = Math.max(1, pool3[kWeight] - this[kErrorPenalty]);
           this._updateBalancedPoolStats();
         });
-        pool2.on("disconnect", (...args) => {
+        pool3.on("disconnect", (...args) => {
           const err = args[2];
           if (err && err.code === "UND_ERR_SOCKET") {
-            pool2[kWeight] = Math.max(1, pool2[kWeight] - this[kErrorPenalty]);
+            pool3[kWeight] = Math.max(1, pool3[kWeight] - this[kErrorPenalty]);
             this._updateBalancedPoolStats();
           }
         });
@@ -46726,9 +46746,9 @@ var require_balanced_pool = __commonJS({
       }
       removeUpstream(upstream) {
         const upstreamOrigin = parseOrigin(upstream).origin;
-        const pool2 = this[kClients].find((pool3) => pool3[kUrl].origin === upstreamOrigin && pool3.closed !== true && pool3.destroyed !== true);
-        if (pool2) {
-          this[kRemoveClient](pool2);
+        const pool3 = this[kClients].find((pool4) => pool4[kUrl].origin === upstreamOrigin && pool4.closed !== true && pool4.destroyed !== true);
+        if (pool3) {
+          this[kRemoveClient](pool3);
         }
         return this;
       }
@@ -46743,16 +46763,16 @@ var require_balanced_pool = __commonJS({
         if (!dispatcher) {
           return;
         }
-        const allClientsBusy = this[kClients].map((pool2) => pool2[kNeedDrain]).reduce((a, b) => a && b, true);
+        const allClientsBusy = this[kClients].map((pool3) => pool3[kNeedDrain]).reduce((a, b) => a && b, true);
         if (allClientsBusy) {
           return;
         }
         let counter = 0;
-        let maxWeightIndex = this[kClients].findIndex((pool2) => !pool2[kNeedDrain]);
+        let maxWeightIndex = this[kClients].findIndex((pool3) => !pool3[kNeedDrain]);
         while (counter++ < this[kClients].length) {
           this[kIndex] = (this[kIndex] + 1) % this[kClients].length;
-          const pool2 = this[kClients][this[kIndex]];
-          if (pool2[kWeight] > this[kClients][maxWeightIndex][kWeight] && !pool2[kNeedDrain]) {
+          const pool3 = this[kClients][this[kIndex]];
+          if (pool3[kWeight] > this[kClients][maxWeightIndex][kWeight] && !pool3[kNeedDrain]) {
             maxWeightIndex = this[kIndex];
           }
           if (this[kIndex] === 0) {
@@ -46761,8 +46781,8 @@ var require_balanced_pool = __commonJS({
               this[kCurrentWeight] = this[kMaxWeightPerServer];
             }
           }
-          if (pool2[kWeight] >= this[kCurrentWeight] && !pool2[kNeedDrain]) {
-            return pool2;
+          if (pool3[kWeight] >= this[kCurrentWeight] && !pool3[kNeedDrain]) {
+            return pool3;
           }
         }
         this[kCurrentWeight] = this[kClients][maxWeightIndex][kWeight];
@@ -46934,10 +46954,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path52 = "/",
+          path: path54 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path52;
+        opts.path = origin + path54;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -47842,26 +47862,26 @@ var require_readable = __commonJS({
       while (consume2.stream.read() != null) {
       }
     }
-    function chunksDecode(chunks, length) {
-      if (chunks.length === 0 || length === 0) {
+    function chunksDecode(chunks2, length) {
+      if (chunks2.length === 0 || length === 0) {
         return "";
       }
-      const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
+      const buffer = chunks2.length === 1 ? chunks2[0] : Buffer.concat(chunks2, length);
       const bufferLength = buffer.length;
       const start = bufferLength > 2 && buffer[0] === 239 && buffer[1] === 187 && buffer[2] === 191 ? 3 : 0;
       return buffer.utf8Slice(start, bufferLength);
     }
-    function chunksConcat(chunks, length) {
-      if (chunks.length === 0 || length === 0) {
+    function chunksConcat(chunks2, length) {
+      if (chunks2.length === 0 || length === 0) {
         return new Uint8Array(0);
       }
-      if (chunks.length === 1) {
-        return new Uint8Array(chunks[0]);
+      if (chunks2.length === 1) {
+        return new Uint8Array(chunks2[0]);
       }
       const buffer = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer);
       let offset = 0;
-      for (let i = 0; i < chunks.length; ++i) {
-        const chunk = chunks[i];
+      for (let i = 0; i < chunks2.length; ++i) {
+        const chunk = chunks2[i];
         buffer.set(chunk, offset);
         offset += chunk.length;
       }
@@ -47921,20 +47941,20 @@ var require_util3 = __commonJS({
     var CHUNK_LIMIT = 128 * 1024;
     async function getResolveErrorBodyCallback({ callback, body, contentType, statusCode, statusMessage, headers }) {
       assert2(body);
-      let chunks = [];
+      let chunks2 = [];
       let length = 0;
       try {
         for await (const chunk of body) {
-          chunks.push(chunk);
+          chunks2.push(chunk);
           length += chunk.length;
           if (length > CHUNK_LIMIT) {
-            chunks = [];
+            chunks2 = [];
             length = 0;
             break;
           }
         }
       } catch {
-        chunks = [];
+        chunks2 = [];
         length = 0;
       }
       const message = `Response status code ${statusCode}${statusMessage ? `: ${statusMessage}` : ""}`;
@@ -47947,9 +47967,9 @@ var require_util3 = __commonJS({
       let payload;
       try {
         if (isContentTypeApplicationJson(contentType)) {
-          payload = JSON.parse(chunksDecode(chunks, length));
+          payload = JSON.parse(chunksDecode(chunks2, length));
         } else if (isContentTypeText(contentType)) {
-          payload = chunksDecode(chunks, length);
+          payload = chunksDecode(chunks2, length);
         }
       } catch {
       } finally {
@@ -48909,20 +48929,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path52) {
-      if (typeof path52 !== "string") {
-        return path52;
+    function safeUrl2(path54) {
+      if (typeof path54 !== "string") {
+        return path54;
       }
-      const pathSegments = path52.split("?");
+      const pathSegments = path54.split("?");
       if (pathSegments.length !== 2) {
-        return path52;
+        return path54;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path52, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path52);
+    function matchKey(mockDispatch2, { path: path54, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path54);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -48944,7 +48964,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path52 }) => matchValue(safeUrl2(path52), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path54 }) => matchValue(safeUrl2(path54), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -48982,9 +49002,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path52, method, body, headers, query } = opts;
+      const { path: path54, method, body, headers, query } = opts;
       return {
-        path: path52,
+        path: path54,
         method,
         body,
         headers,
@@ -49447,10 +49467,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path52, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path54, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path52,
+            Path: path54,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54329,9 +54349,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path52) {
-      for (let i = 0; i < path52.length; ++i) {
-        const code = path52.charCodeAt(i);
+    function validateCookiePath(path54) {
+      for (let i = 0; i < path54.length; ++i) {
+        const code = path54.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -55403,8 +55423,8 @@ var require_connection2 = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest2 = crypto.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest2) {
+          const digest3 = crypto.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest3) {
             failWebsocketConnection(ws, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -56810,7 +56830,7 @@ ${value}`;
         if (this.lineChunkIndex === this.chunkIndex) {
           return this.chunks[this.chunkIndex].subarray(this.linePos, this.pos);
         }
-        const chunks = [];
+        const chunks2 = [];
         let length = 0;
         for (let i = this.lineChunkIndex; i <= this.chunkIndex; i++) {
           const chunk = this.chunks[i];
@@ -56818,9 +56838,9 @@ ${value}`;
           const end = i === this.chunkIndex ? this.pos : chunk.length;
           const slice = chunk.subarray(start, end);
           length += slice.length;
-          chunks.push(slice);
+          chunks2.push(slice);
         }
-        return Buffer.concat(chunks, length);
+        return Buffer.concat(chunks2, length);
       }
       peekBufferedByte(offset) {
         let chunkIndex = this.lineChunkIndex;
@@ -57251,11 +57271,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path52 = opts.path;
+          let path54 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path52 = `/${path52}`;
+            path54 = `/${path54}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path52);
+          url2 = new URL(util.parseOrigin(url2).origin + path54);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -57490,12 +57510,12 @@ var require_lib3 = __commonJS({
       readBodyBuffer() {
         return __awaiter2(this, void 0, void 0, function* () {
           return new Promise((resolve) => __awaiter2(this, void 0, void 0, function* () {
-            const chunks = [];
+            const chunks2 = [];
             this.message.on("data", (chunk) => {
-              chunks.push(chunk);
+              chunks2.push(chunk);
             });
             this.message.on("end", () => {
-              resolve(Buffer.concat(chunks));
+              resolve(Buffer.concat(chunks2));
             });
           }));
         });
@@ -61311,7 +61331,7 @@ function pct2(head, base) {
 
 // src/core/compare/steady-evidence.ts
 init_metrics();
-var DEFAULT_STEADY_PASS = 1;
+var DEFAULT_STEADY_PASS = "all";
 function steadyLookup(result) {
   const record2 = result.instructions;
   const base = result.arms[0]?.label;
@@ -61344,8 +61364,10 @@ function steadyPassText(policy) {
   return `up to ${policy} client${policy === 1 ? "" : "s"}`;
 }
 function withSteadyEvidence(cell, evidence, policy) {
-  if (cell.verdict !== "inconclusive" || evidence?.verdict !== "no-change") return cell;
+  const counts = evidence.instructions;
+  if (cell.verdict !== "inconclusive" || counts?.verdict !== "no-change" || evidence.planChanged) return cell;
   if (policy !== "all" && cell.clients > policy) return cell;
+  if (evidence.waits ? !evidence.waits.unchanged : cell.clients > 1) return cell;
   if (cell.deltaPct === null || cell.ciEquivalence === null || cell.p === null) return cell;
   if (cell.reasons.some((r) => r.code === "likely-regression" || r.code === "baseline-drifted")) return cell;
   const worse = cell.better === "higher" ? -cell.deltaPct : cell.deltaPct;
@@ -61354,8 +61376,117 @@ function withSteadyEvidence(cell, evidence, policy) {
   const rounds = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
   const level2 = Math.round(Math.min(cell.ciEquivalence.level, cell.ciEquivalence.achievedLevel) * 100);
   const interval = formatPctInterval(cell.ciEquivalence.lowerPct, cell.ciEquivalence.upperPct);
-  const message = `CPU work per transaction unchanged (${evidence.reasons[0].message}), and ${label} ${formatPct(cell.deltaPct)} ${interval} (${level2}% CI) after ${rounds} round${rounds === 1 ? "" : "s"} shows no regression: passed on that evidence (steady-pass ${steadyPassText(policy)}); a ${label} change inside that interval is not ruled out`;
+  const waits = evidence.waits ? `, waits unchanged (${evidence.waits.message})` : "";
+  const message = `CPU work per transaction unchanged (${counts.reasons[0].message})${waits}, and ${label} ${formatPct(cell.deltaPct)} ${interval} (${level2}% CI) after ${rounds} round${rounds === 1 ? "" : "s"} shows no regression: passed on that evidence (steady-pass ${steadyPassText(policy)}); a ${label} change inside that interval is not ruled out`;
   return { ...cell, verdict: "no-change", reasons: [{ code: "steady-unchanged", message }, ...cell.reasons] };
+}
+
+// src/core/compare/wait-evidence.ts
+var SERVER_WAIT_TYPES = /* @__PURE__ */ new Set(["LWLock", "Lock", "BufferPin", "IO", "IPC", "Timeout", "Extension"]);
+var WAIT_ALPHA = 0.05;
+var MIN_ROUNDS = 3;
+function serverWaitShare(d) {
+  if (d.observations <= 0) return void 0;
+  const waiting = d.waitEvents.filter((e) => SERVER_WAIT_TYPES.has(e.event.split(":")[0] ?? "")).reduce((t, e) => t + e.count, 0);
+  return waiting / d.observations;
+}
+function waitLookup(result) {
+  const base = result.arms[0]?.label;
+  const byKey = /* @__PURE__ */ new Map();
+  for (const s of result.samples) {
+    if (s.status !== "ok" || !s.diagnostics) continue;
+    const key = `${s.arm}\0${s.workload}\0${s.clients}`;
+    let rounds = byKey.get(key);
+    if (!rounds) byKey.set(key, rounds = /* @__PURE__ */ new Map());
+    rounds.set(s.round, s);
+  }
+  return (head, cell, thresholdPct) => {
+    if (base === void 0) return void 0;
+    const of = (arm2) => byKey.get(`${arm2}\0${cell.workload}\0${cell.clients}`);
+    const b = of(base);
+    const h = of(head);
+    if (!b || !h) return void 0;
+    const pairs = [];
+    for (const [round2, sample] of b) {
+      const other = h.get(round2);
+      if (other) pairs.push({ base: sample, head: other });
+    }
+    return judgeWaits(pairs, thresholdPct);
+  };
+}
+function judgeWaits(pairs, thresholdPct) {
+  const shares2 = pairs.flatMap((p) => {
+    const b = serverWaitShare(p.base.diagnostics);
+    const h = serverWaitShare(p.head.diagnostics);
+    return b === void 0 || h === void 0 ? [] : [{ b: b * 100, h: h * 100 }];
+  });
+  if (shares2.length < MIN_ROUNDS) return void 0;
+  const deltas = shares2.map((s) => s.h - s.b);
+  const t = oneSampleT(deltas);
+  const deltaPts = t.estimate;
+  const basePct = shares2.reduce((x, s) => x + s.b, 0) / shares2.length;
+  const headPct = shares2.reduce((x, s) => x + s.h, 0) / shares2.length;
+  const margin = thresholdPct / 2;
+  const unchanged = Math.abs(deltaPts) <= margin && !(t.p < WAIT_ALPHA);
+  const topEvent = grownEvent(pairs);
+  const fixed = (x) => x.toFixed(1);
+  const sign = deltaPts >= 0 ? "+" : "";
+  const message = `server waits ${fixed(basePct)}% -> ${fixed(headPct)}% of backend time (${sign}${fixed(deltaPts)} points, ${shares2.length} rounds${topEvent && deltaPts > 0 ? `, most grown: ${topEvent}` : ""})`;
+  return {
+    unchanged,
+    basePct,
+    headPct,
+    deltaPts,
+    p: t.p,
+    rounds: shares2.length,
+    ...topEvent ? { topEvent } : {},
+    message
+  };
+}
+function grownEvent(pairs) {
+  const growth = /* @__PURE__ */ new Map();
+  const add = (d, sign) => {
+    if (d.observations <= 0) return;
+    for (const e of d.waitEvents) {
+      if (!SERVER_WAIT_TYPES.has(e.event.split(":")[0] ?? "")) continue;
+      growth.set(e.event, (growth.get(e.event) ?? 0) + sign * e.count / d.observations);
+    }
+  };
+  for (const p of pairs) {
+    add(p.head.diagnostics, 1);
+    add(p.base.diagnostics, -1);
+  }
+  let top;
+  let most = 0;
+  for (const [event, g2] of growth) {
+    if (g2 > most) [top, most] = [event, g2];
+  }
+  return top;
+}
+
+// src/core/results/plans.ts
+function emptyPlansRecord(arms) {
+  return { arms: [...arms], wallS: 0, statements: [], plans: [], stats: [], failures: [], notes: [] };
+}
+function timePerCall(s) {
+  return s.calls > 0 ? s.totalTimeMs / s.calls : null;
+}
+function blocksPerCall(s) {
+  return s.calls > 0 ? (s.sharedBlksHit + s.sharedBlksRead) / s.calls : null;
+}
+function callsPerTransaction(s) {
+  return s.transactions > 0 ? s.calls / s.transactions : null;
+}
+function planChanged(record2, workload, head) {
+  const base = record2?.arms[0];
+  if (!record2 || base === void 0) return false;
+  const planOf = (arm2, statement) => record2.plans.find((p) => p.workload === workload && p.arm === arm2 && p.statement === statement)?.plan;
+  return record2.statements.some((s) => {
+    if (s.workload !== workload || s.explained === void 0) return false;
+    const b = planOf(base, s.statement);
+    const h = planOf(head, s.statement);
+    return b !== void 0 && h !== void 0 && b !== h;
+  });
 }
 
 // src/core/compare/analysis.ts
@@ -61602,12 +61733,18 @@ var FLOOR_FENCE_IQR = 1.5;
 
 // src/core/compare/history-threshold.ts
 var NOISY_FLOOR_FACTOR = 2;
+var MAX_FLOOR_FACTOR = 5;
 function withHistoryFloor(cell, floor) {
   if (!floor) return cell;
   const t = cell.thresholdPct;
-  const floorPct = roundUp(floor.floorPct);
-  const history = `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}) differ from night to night by up to ${floorPct}% without cause (Q3 + ${FLOOR_FENCE_IQR}\xB7IQR of their changes)`;
-  const note = floorPct > NOISY_FLOOR_FACTOR * t ? {
+  const learned = roundUp(floor.floorPct);
+  const history = `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}) differ from night to night by up to ${learned}% without cause (Q3 + ${FLOOR_FENCE_IQR}\xB7IQR of their changes)`;
+  const capped = learned > MAX_FLOOR_FACTOR * t;
+  const floorPct = capped ? MAX_FLOOR_FACTOR * t : learned;
+  const note = capped ? {
+    code: "noisy-history",
+    message: `too noisy on this runner's history to gate finer: ${history}, over ${MAX_FLOOR_FACTOR}x the ${t}% threshold, so the floor is capped there: a change must reach ${floorPct}% to be called a regression here, a pass still needs \xB1${t}%`
+  } : floorPct > NOISY_FLOOR_FACTOR * t ? {
     code: "noisy-history",
     message: `noisy on this runner's history: ${history}, over ${NOISY_FLOOR_FACTOR}x the ${t}% threshold; a change must reach ${floorPct}% to be called a regression here, a pass still needs \xB1${t}%`
   } : floorPct > t ? {
@@ -61693,6 +61830,8 @@ function prepareRun(result, options = {}) {
     collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
     bootstrap: options.bootstrap,
     steady: steadyLookup(result),
+    waits: waitLookup(result),
+    planChanged: (head, workload) => planChanged(result.plans, workload, head),
     steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
     warnings
   };
@@ -61771,13 +61910,13 @@ function analyseLook(ctx, spec) {
     });
     x.stats = { ...unpaired, ciEquivalence: st.ciEquivalence };
   }
-  const open5 = measured2.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const open6 = measured2.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured2.filter(
     (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
   ).length;
-  const adjusted = holmAdjust([...open5.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open5.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open5.length + stillIn;
+  const adjusted = holmAdjust([...open6.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open6.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open6.length + stillIn;
   const byHead = new Map(ctx.heads.map((h) => [h, []]));
   for (const m2 of measured2) {
     if (m2.frozen) {
@@ -61800,7 +61939,12 @@ function analyseLook(ctx, spec) {
       ...decided
     };
     const judged = withHistoryFloor(cell, ctx.floor(m2.cell, m2.metric));
-    byHead.get(m2.head).push(withSteadyEvidence(judged, ctx.steady(m2.head, m2.cell.workload), ctx.steadyPass));
+    const evidence = {
+      instructions: ctx.steady(m2.head, m2.cell.workload),
+      waits: ctx.waits(m2.head, m2.cell, ctx.thresholds(m2.cell.workload)),
+      planChanged: ctx.planChanged(m2.head, m2.cell.workload)
+    };
+    byHead.get(m2.head).push(withSteadyEvidence(judged, evidence, ctx.steadyPass));
   }
   return byHead;
 }
@@ -61975,9 +62119,32 @@ function describeCodeDifference(c, shown2 = 5) {
   const files = `${c.differingCount.toLocaleString("en-US")} of ${c.files.toLocaleString("en-US")} files differ (${list(c.differingFiles, c.differingCount)})`;
   const f = c.serverFunctions;
   if (!f) return files;
-  if (f.changedCount === 0)
-    return `${files}; bin/postgres differs outside its functions' code (data, strings)`;
-  return `${files}; in bin/postgres the code of ${f.changedCount.toLocaleString("en-US")} of ${f.total.toLocaleString("en-US")} functions: ${list(f.changed, f.changedCount)}`;
+  return `${files}; ${describeServerFunctions(f, list)}`;
+}
+function describeServerFunctions(f, list) {
+  const n = (x) => x.toLocaleString("en-US");
+  const functions = (x) => `${n(x)} function${x === 1 ? "" : "s"}`;
+  const moved = f.movedOnlyCount ?? 0;
+  if (f.changedCount === 0 && moved === 0)
+    return `bin/postgres differs outside its functions' code (data, strings)`;
+  if (f.method !== "disassembly") {
+    const how = f.note ? ` (compared byte for byte, moved ones included: ${f.note})` : "";
+    return `in bin/postgres the code of ${n(f.changedCount)} of ${n(f.total)} functions${how}: ${list(f.changed, f.changedCount)}`;
+  }
+  const immediates = f.immediatesOnlyCount ?? 0;
+  const rewritten = f.changedCount - immediates;
+  const parts = [];
+  if (rewritten > 0)
+    parts.push(`${functions(rewritten)} changed: ${list(f.changed.slice(0, rewritten), rewritten)}`);
+  if (immediates > 0) {
+    parts.push(
+      `${functions(immediates)} changed only in immediates (e.g. __LINE__): ${list(f.immediatesOnly ?? [], immediates)}`
+    );
+  }
+  if (parts.length === 0)
+    return `in bin/postgres no function's code changed (${functions(moved)} only moved)`;
+  const others = moved > 0 ? ` (${n(moved)} other${moved === 1 ? "" : "s"} only moved)` : "";
+  return `in bin/postgres ${parts.join("; ")}${others}`;
 }
 function decidedBySameCode(cell) {
   return cell.reasons.some((r) => r.code === "same-compiled-code");
@@ -62183,7 +62350,7 @@ function shortCell(c) {
 }
 function headlineOf(outcome, counts, cells, policy) {
   const heads = new Set(cells.map((c) => c.head)).size;
-  const describe3 = (c) => describeDecidedCell(c, heads);
+  const describe4 = (c) => describeDecidedCell(c, heads);
   const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
   const counted = (n, what, why = "") => n > 0 ? [`${plural(n, what)}${why}`] : [];
   const likely = counted(counts.likelyRegressions, "likely regression", " (too few rounds to certify)");
@@ -62201,13 +62368,13 @@ function headlineOf(outcome, counts, cells, policy) {
       ...counted(undecided, "undecided cell", " (fail-on inconclusive)"),
       ...improvements
     ];
-    return { lead: lead.join(", "), detail: `${describe3(failing[0])}${more(failing)}` };
+    return { lead: lead.join(", "), detail: `${describe4(failing[0])}${more(failing)}` };
   }
   if (outcome === "pending" && counts.unconfirmed > 0) {
     const held = cells.filter(holdsGate);
     return {
       lead: `Unconfirmed regression${held.length > 1 ? `s (${held.length})` : ""}`,
-      detail: `${describe3(held[0])}; ${held[0].confirmation.message}${more(held)}; not a pass, not a fail`
+      detail: `${describe4(held[0])}; ${held[0].confirmation.message}${more(held)}; not a pass, not a fail`
     };
   }
   if (outcome === "pending") {
@@ -62215,7 +62382,7 @@ function headlineOf(outcome, counts, cells, policy) {
     const worst = undecided[0];
     return {
       lead: `Inconclusive: ${undecided.length} of ${plural(counts.cells, "cell")} undecided`,
-      detail: `${worst ? `most adverse ${describe3(worst)}; ` : ""}${found.length > 0 ? found.join(", ") : "no regression found"}; more rounds would decide`
+      detail: `${worst ? `most adverse ${describe4(worst)}; ` : ""}${found.length > 0 ? found.join(", ") : "no regression found"}; more rounds would decide`
     };
   }
   const notGating = cells.filter((c) => c.verdict === "regression" || c.likelyRegression);
@@ -62227,14 +62394,14 @@ function headlineOf(outcome, counts, cells, policy) {
     ].filter(Boolean).join("; ");
     return {
       lead: `${found.join(", ")}, not gating (${why})`,
-      detail: `${describe3(notGating[0])}${more(notGating)}`
+      detail: `${describe4(notGating[0])}${more(notGating)}`
     };
   }
   if (counts.improvements > 0) {
     const improved = cells.filter((c) => c.verdict === "improvement");
     return {
       lead: `${found.join(", ")}, no regression`,
-      detail: `${describe3(improved[0])}${more(improved)}`
+      detail: `${describe4(improved[0])}${more(improved)}`
     };
   }
   const timed = cells.filter((c) => c.metric !== "instructions");
@@ -62584,15 +62751,15 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
-import path40 from "node:path";
+import path42 from "node:path";
 
 // src/flows/bisect/run-bisection.ts
-import path31 from "node:path";
+import path33 from "node:path";
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir4, readFile as readFile8, rm as rm8, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir5, readFile as readFile8, rm as rm8, writeFile as writeFile4 } from "node:fs/promises";
 import os5 from "node:os";
-import path13 from "node:path";
+import path14 from "node:path";
 
 // src/postgres/cluster/cluster.ts
 init_errors();
@@ -62622,8 +62789,8 @@ function shellWord(word) {
 import { readFile } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat10 = await readFile(`/proc/${pid}/stat`, "utf8");
-    return stat10.slice(stat10.lastIndexOf(")") + 2).split(" ")[0];
+    const stat11 = await readFile(`/proc/${pid}/stat`, "utf8");
+    return stat11.slice(stat11.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -63734,6 +63901,9 @@ function sleep2(ms, signal) {
   });
 }
 
+// src/postgres/builds/build.ts
+init_errors();
+
 // src/postgres/builds/source.ts
 init_errors();
 import { rm as rm6, stat as stat2 } from "node:fs/promises";
@@ -64488,7 +64658,8 @@ async function runStep(ctx, step, command, args, cwd) {
     {
       cwd,
       env: { ...ctx.env, PGPERF_BUILD_LOG: ctx.logFile },
-      signal: ctx.signal
+      signal: ctx.signal,
+      ...ctx.user ? { uid: ctx.user.uid, gid: ctx.user.gid } : {}
     }
   );
   await appendFile2(
@@ -64751,12 +64922,150 @@ function parseCcacheStatsLog(text2) {
   return { hits, misses, hitRate: total ? hits / total : 0 };
 }
 
+// src/postgres/cluster/run-as.ts
+init_errors();
+var DEFAULT_RUN_AS = "pgperf";
+async function resolveRunAs(requested, deps) {
+  const isRoot = deps.isRoot ?? process.getuid?.() === 0;
+  if (!isRoot) return void 0;
+  const name = requested ?? DEFAULT_RUN_AS;
+  if (name === "root" || name === "0") {
+    throw new UserError("--run-as root: PostgreSQL refuses to run as root; name an unprivileged user");
+  }
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
+    throw new UserError(
+      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`
+    );
+  }
+  const found = await lookupUser(name, deps.runner);
+  if (found?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
+  if (found) return found;
+  const created = await deps.runner.run("useradd", [
+    "--system",
+    "--user-group",
+    "--no-create-home",
+    "--home-dir",
+    "/nonexistent",
+    "--shell",
+    "/usr/sbin/nologin",
+    name
+  ]);
+  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : void 0;
+  if (user?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
+  if (!user) {
+    throw new UserError(
+      `pgperf runs as root and PostgreSQL refuses to; creating the user "${name}" to run it failed (${created.spawnError ?? created.stderr.trim()}). Create an unprivileged user and pass --run-as USER, or run pgperf as a non-root user.`
+    );
+  }
+  deps.logger.info(
+    `created system user "${name}" to run PostgreSQL (pgperf runs as root; PostgreSQL refuses to)`
+  );
+  return user;
+}
+async function lookupUser(name, runner) {
+  const res = await runner.run("getent", ["passwd", name]);
+  if (res.exitCode !== 0) return void 0;
+  const fields = res.stdout.trim().split(":");
+  const uid = Number(fields[2]);
+  const gid = Number(fields[3]);
+  if (!Number.isInteger(uid) || !Number.isInteger(gid)) return void 0;
+  return { name, uid, gid };
+}
+
+// src/postgres/builds/build-user.ts
+import { constants as constants3 } from "node:fs";
+import { lstat, mkdir as mkdir4, open as open3 } from "node:fs/promises";
+import path13 from "node:path";
+function runnerAs2(runner, user) {
+  if (!user) return runner;
+  return {
+    run: (command, args, options = {}) => runner.run(command, args, { cwd: "/", ...options, uid: user.uid, gid: user.gid })
+  };
+}
+function userStepEnv(user, workDir) {
+  return {
+    HOME: workDir,
+    TMPDIR: path13.join(workDir, "tmp"),
+    USER: user.name,
+    LOGNAME: user.name
+  };
+}
+async function must(runner, command, args) {
+  const res = await runner.run(command, args);
+  if (res.exitCode !== 0) {
+    throw new Error(`${command} ${args.join(" ")} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`);
+  }
+}
+async function handOverBuild(user, dirs, runner) {
+  await mkdir4(path13.join(dirs.work, "tmp"), { recursive: true, mode: 448 });
+  const owner = `${user.uid}:${user.gid}`;
+  await must(runner, "chown", ["-R", "-P", owner, "--", dirs.work]);
+  await must(runner, "chown", ["-h", owner, "--", dirs.log]);
+  await mkdir4(dirs.ccache, { recursive: true, mode: 493 });
+  const ccache = await lstat(dirs.ccache);
+  if (!ccache.isDirectory()) throw new Error(`the ccache directory ${dirs.ccache} is not a directory`);
+  if (ccache.uid !== user.uid) await must(runner, "chown", ["-R", "-P", owner, "--", dirs.ccache]);
+}
+async function takeBackLog(log, runner) {
+  await runner.run("chown", ["-h", "0:0", "--", log]).catch(() => void 0);
+}
+async function freezeTree(dir, runner) {
+  await must(runner, "chown", ["-R", "-P", "0:0", "--", dir]);
+  await must(runner, "chmod", ["-R", "u=rwX,go=rX", "--", dir]);
+}
+async function takeBackStaged(work, stage, staged, runner) {
+  await must(runner, "chown", ["-h", "0:0", "--", work]);
+  await must(runner, "chmod", ["0755", "--", work]);
+  const st = await lstat(stage).catch(() => void 0);
+  if (!st?.isDirectory()) {
+    throw new Error(`the install step left no staging directory: ${stage} is ${describe(st)}`);
+  }
+  await freezeTree(stage, runner);
+  const rel = path13.relative(stage, staged);
+  if (rel.startsWith("..") || path13.isAbsolute(rel)) throw new Error(`${staged} is not inside ${stage}`);
+  let dir = stage;
+  await requireRootDirectory(dir, "the staging directory");
+  for (const part of rel.split(path13.sep).filter(Boolean)) {
+    dir = path13.join(dir, part);
+    await requireRootDirectory(dir, "the staged install is not where make install / meson install puts it");
+  }
+}
+async function requireRootDirectory(dir, what) {
+  const st = await lstat(dir).catch(() => void 0);
+  if (!st?.isDirectory() || st.uid !== 0 || (st.mode & 18) !== 0) {
+    throw new Error(`${what}: ${dir} is ${describe(st)}`);
+  }
+}
+var describe = (st) => !st ? "missing" : st.isSymbolicLink() ? "a symbolic link" : st.isDirectory() ? "a directory root does not own alone" : "not a directory";
+async function removeUserTree(dir, runner) {
+  await must(runner, "rm", ["-rf", "--one-file-system", "--", dir]);
+}
+async function readUserFile(file2, maxBytes = 16 * 1024 * 1024) {
+  let handle;
+  try {
+    handle = await open3(file2, constants3.O_RDONLY | constants3.O_NOFOLLOW | constants3.O_NONBLOCK);
+  } catch {
+    return "";
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return "";
+    const buffer = Buffer.alloc(Math.min(st.size, maxBytes));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 // src/postgres/builds/build.ts
 async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path13.resolve(req.cacheDir));
+  const layout = cacheLayout(path14.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -64787,7 +65096,9 @@ async function buildPostgres(req, deps) {
   try {
     const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger);
     if (builtMeanwhile) return builtMeanwhile;
+    const user = await resolveRunAs(deps.runAs, { runner: deps.runner, logger: deps.logger });
     return await buildSlot({
+      user,
       req,
       deps,
       env,
@@ -64816,9 +65127,10 @@ async function buildSlot(s) {
       durations[phase] = ((durations[phase] ?? 0) * 1e3 + Date.now() - t0) / 1e3;
     }
   };
+  if (s.user) await removeUserTree(paths.work, deps.runner);
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
-  await mkdir4(paths.work, { recursive: true, mode: 493 });
-  await mkdir4(path13.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir5(paths.work, { recursive: true, mode: 493 });
+  await mkdir5(path14.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile4(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -64843,6 +65155,14 @@ async function buildSlot(s) {
     if (req.patches.length) {
       await timed("patch", "patch", () => applyPatches(paths.src, req.patches, what, s.gitDeps));
     }
+    const user = s.user;
+    if (user) {
+      await timed(
+        "configure",
+        "configure",
+        () => handOverBuild(user, { work: paths.work, log: paths.log, ccache: s.layout.ccache }, deps.runner)
+      );
+    }
     const ctx = {
       what,
       srcDir: paths.src,
@@ -64853,12 +65173,14 @@ async function buildSlot(s) {
         ...s.env,
         ...ccacheEnv({ ccacheDir: s.layout.ccache, buildsRoot: s.layout.builds }),
         CC: cc,
-        LC_ALL: "C"
+        LC_ALL: "C",
+        ...user ? userStepEnv(user, paths.work) : {}
       },
       jobs: deps.jobs ?? os5.availableParallelism(),
       logFile: paths.log,
       runner: deps.runner,
-      signal: deps.signal
+      signal: deps.signal,
+      ...user ? { user } : {}
     };
     const options = await timed("configure", "configure", async () => {
       const opts = await strategy.options(ctx, req.extraOptions);
@@ -64870,14 +65192,21 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile8(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(
+      user ? await readUserFile(paths.statsLog) : await readFile8(paths.statsLog, "utf8").catch(() => "")
+    ) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path13.join(paths.stage, paths.install);
-      await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
+      const staged = path14.join(paths.stage, paths.install);
+      if (user) {
+        await takeBackStaged(paths.work, paths.stage, staged, deps.runner);
+      } else {
+        await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
+      }
       await moveIntoPlace(staged, paths.install);
       moved = true;
-      return verifyInstall(paths.install, what, deps.runner);
+      if (user) await freezeTree(paths.install, deps.runner);
+      return verifyInstall(paths.install, what, runnerAs2(deps.runner, user));
     });
     const record2 = {
       repo: req.repo.input,
@@ -64903,20 +65232,33 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path13.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path14.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm8(paths.install, { recursive: true, force: true });
     throw e;
   } finally {
-    await s.mirror.removeCheckout(paths.src).catch(() => {
-    });
-    await rm8(paths.work, { recursive: true, force: true });
+    let removed = true;
+    if (s.user) {
+      removed = await removeUserTree(paths.work, deps.runner).then(
+        () => true,
+        (e) => {
+          deps.logger.warn(`${what}: removing the work directory ${paths.work} failed: ${errorMessage(e)}`);
+          return false;
+        }
+      );
+      await takeBackLog(paths.log, deps.runner);
+    }
+    if (removed) {
+      await s.mirror.removeCheckout(paths.src).catch(() => {
+      });
+      await rm8(paths.work, { recursive: true, force: true });
+    }
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path13.join(installDir, "bin");
+  const binDir = path14.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path13.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path14.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -65033,7 +65375,7 @@ function adaptiveLook(result, plan, options = {}) {
       frozen
     });
     const decidedNow = [];
-    const open5 = [];
+    const open6 = [];
     const openIds = /* @__PURE__ */ new Set();
     openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
@@ -65042,7 +65384,7 @@ function adaptiveLook(result, plan, options = {}) {
         if (frozen.has(key)) continue;
         const label = hypothesisLabel(ctx, c.id, c.metric);
         if (c.verdict === "inconclusive") {
-          open5.push(`${head}:${label}`);
+          open6.push(`${head}:${label}`);
           openIds.add(c.id);
           continue;
         }
@@ -65064,16 +65406,16 @@ function adaptiveLook(result, plan, options = {}) {
     const regressed = decidedCells.filter(
       (d) => d.verdict === "regression" && !unstable.get(d.head)?.has(d.id)
     );
-    stopReason = open5.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open5.length} cell(s) stay undecided` : null;
+    stopReason = open6.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open6.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
       lookAlpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
       decided: decidedNow,
-      open: open5,
+      open: open6,
       stop: stopReason !== null,
-      reason: stopReason ?? `${open5.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+      reason: stopReason ?? `${open6.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
     });
     if (stopReason !== null && k < look) {
       return finish(k);
@@ -65160,21 +65502,21 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/flows/compare/pipeline.ts
-import path29 from "node:path";
+import path31 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/store/write-results.ts
-import path14 from "node:path";
+import path15 from "node:path";
 function resultsText(result) {
   return `${JSON.stringify(result, null, 2)}
 `;
 }
 async function writeResults(file2, result, fs = nodeWriteFs) {
-  await fs.mkdir(path14.dirname(file2), { recursive: true }).catch((e) => {
-    throw new FileWriteError(file2, e, `its directory ${path14.dirname(file2)} could not be created`);
+  await fs.mkdir(path15.dirname(file2), { recursive: true }).catch((e) => {
+    throw new FileWriteError(file2, e, `its directory ${path15.dirname(file2)} could not be created`);
   });
   await writeAtomically(file2, typeof result === "string" ? result : resultsText(result), { fs });
 }
@@ -65184,7 +65526,7 @@ var RESERVE_MIN_MARGIN_BYTES = 64 * 1024;
 function fileSink(file2, options = {}) {
   const fs = options.fs ?? nodeWriteFs;
   const minMargin = options.reserveMarginBytes ?? RESERVE_MIN_MARGIN_BYTES;
-  const reserveFile = path15.join(path15.dirname(file2), `.${path15.basename(file2)}.reserve`);
+  const reserveFile = path16.join(path16.dirname(file2), `.${path16.basename(file2)}.reserve`);
   let reserved = 0;
   let reserveMayExist = false;
   let largestGrowth = 0;
@@ -65194,8 +65536,8 @@ function fileSink(file2, options = {}) {
     const margin = Math.max(minMargin, 2 * largestGrowth);
     if (reserved >= size + margin) return;
     const target = size + 2 * margin;
-    await fs.mkdir(path15.dirname(file2), { recursive: true }).catch((e) => {
-      throw new FileWriteError(file2, e, `its directory ${path15.dirname(file2)} could not be created`);
+    await fs.mkdir(path16.dirname(file2), { recursive: true }).catch((e) => {
+      throw new FileWriteError(file2, e, `its directory ${path16.dirname(file2)} could not be created`);
     });
     try {
       const handle = await fs.open(reserveFile, reserved === 0 ? "w" : "a");
@@ -65312,15 +65654,15 @@ init_errors();
 init_fingerprint();
 
 // src/machine/controls.ts
-import { open as open3, writeFile as writeFile5 } from "node:fs/promises";
-import path17 from "node:path";
+import { open as open4, writeFile as writeFile5 } from "node:fs/promises";
+import path18 from "node:path";
 
 // src/machine/sysfs.ts
 import { readdir as readdir4, readFile as readFile9 } from "node:fs/promises";
-import path16 from "node:path";
+import path17 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile9(path16.join(root, rel), "utf8");
+    return await readFile9(path17.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -65336,7 +65678,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir4(path16.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir4(path17.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -65469,12 +65811,12 @@ async function probe2(spec, deps) {
     const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
     if (cpus.length === 0) {
       throw new UserError(
-        `${fields.governor}: no online CPU under ${path17.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
+        `${fields.governor}: no online CPU under ${path18.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
       );
     }
     for (const cpu of cpus) {
       const rel = `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path17.join(root, rel);
+      const file2 = path18.join(root, rel);
       const from = await readValue(root, rel);
       if (from === void 0) {
         throw new UserError(
@@ -65586,7 +65928,7 @@ function validate(spec, fields) {
 }
 async function openForWrite(file2, field, hint) {
   try {
-    return await open3(file2, "r+");
+    return await open4(file2, "r+");
   } catch (e) {
     const code = e.code ?? errorMessage(e);
     const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
@@ -65941,19 +66283,19 @@ function shares(counts, total) {
 // src/postgres/stat-snapshot.ts
 init_esm();
 import { readdir as readdir5, readFile as readFile10 } from "node:fs/promises";
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/machine/pid-stat.ts
 function parsePidStatLine(text2) {
-  const open5 = text2.indexOf("(");
+  const open6 = text2.indexOf("(");
   const close = text2.lastIndexOf(")");
-  if (open5 < 0 || close < open5) return void 0;
-  const pid = Number(text2.slice(0, open5).trim());
+  if (open6 < 0 || close < open6) return void 0;
+  const pid = Number(text2.slice(0, open6).trim());
   const f = text2.slice(close + 1).trim().split(/\s+/);
   const field = (n) => Number(f[n - 3]);
   const out = {
     pid,
-    comm: text2.slice(open5 + 1, close),
+    comm: text2.slice(open6 + 1, close),
     state: f[0] ?? "",
     ppid: field(4),
     utime: field(14),
@@ -66050,14 +66392,14 @@ function setCounter(counters, key, value) {
 }
 async function readStat(proc, pid) {
   try {
-    return parsePidStatLine(await readFile10(path18.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile10(path19.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }
 }
 async function readCmdline(proc, pid) {
   try {
-    return (await readFile10(path18.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+    return (await readFile10(path19.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
   } catch {
     return void 0;
   }
@@ -66066,15 +66408,15 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat10 = await readStat(proc, backendPid);
+  const stat11 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat10 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat10.ppid, own: backendPid };
+  if (!stat11 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat11.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
     const text2 = await readFile10(
-      path18.join(proc, String(postmaster), "task", String(postmaster), "children"),
+      path19.join(proc, String(postmaster), "task", String(postmaster), "children"),
       "utf8"
     );
     return text2.trim().split(/\s+/).filter(Boolean).map(Number);
@@ -66090,8 +66432,8 @@ async function settle(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat10 = await readStat(proc, pid);
-      if (!stat10 || stat10.state === "Z" || stat10.state === "X") continue;
+      const stat11 = await readStat(proc, pid);
+      if (!stat11 || stat11.state === "Z" || stat11.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -66193,8 +66535,8 @@ init_types();
 init_errors();
 
 // src/run/run-clusters.ts
-import { copyFile } from "node:fs/promises";
-import path22 from "node:path";
+import { copyFile as copyFile2 } from "node:fs/promises";
+import path24 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/drivers/driver-set.ts
@@ -66225,7 +66567,7 @@ function composeDrivers(modules) {
 
 // src/drivers/pgbench/driver.ts
 import { writeFile as writeFile7 } from "node:fs/promises";
-import path20 from "node:path";
+import path22 from "node:path";
 init_errors();
 
 // src/drivers/common/driver.ts
@@ -66718,7 +67060,7 @@ function relativiseTimestamps(points2, start) {
 // src/drivers/pgbench/parse-transaction-log.ts
 import { createReadStream } from "node:fs";
 import { readdir as readdir6 } from "node:fs/promises";
-import path19 from "node:path";
+import path20 from "node:path";
 import { createInterface } from "node:readline";
 
 // src/drivers/common/latency-histogram.ts
@@ -66789,7 +67131,7 @@ async function readTransactionLogs(dir, prefix) {
   const files = (await readdir6(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
   for (const file2 of files) {
     summary2.files++;
-    const lines = createInterface({ input: createReadStream(path19.join(dir, file2)), crlfDelay: Infinity });
+    const lines = createInterface({ input: createReadStream(path20.join(dir, file2)), crlfDelay: Infinity });
     for await (const line of lines) addTransactionLogLine(line, summary2);
   }
   return summary2;
@@ -66823,23 +67165,73 @@ function reportCounts(r) {
   return counts;
 }
 
+// src/drivers/pgbench/readable-scripts.ts
+init_errors();
+import { chmod as chmod3, copyFile, stat as stat4 } from "node:fs/promises";
+import path21 from "node:path";
+async function readableScripts(workload, deps) {
+  if (!workload.scripts?.length) return workload;
+  const { clientUser } = deps;
+  let copies;
+  const copyDir = () => copies ??= deps.tempDir("pgperf-scripts-").then((t) => t.dir);
+  const scripts = [];
+  for (const [i, script] of workload.scripts.entries()) {
+    const opened = await canOpen(script.file, deps);
+    if (opened === true) {
+      scripts.push(script);
+      continue;
+    }
+    const copy = clientUser ? await handedCopy(script.file, i, copyDir) : void 0;
+    if (copy !== void 0 && await canOpen(copy, deps) === true) {
+      deps.logger.info(
+        `  workload ${workload.name}: ${script.file} is behind a directory the user "${clientUser.name}" cannot enter; pgbench reads a copy, ${copy}`
+      );
+      scripts.push({ ...script, file: copy });
+      continue;
+    }
+    const who = clientUser ? `the user "${clientUser.name}" that runs pgbench` : "pgbench";
+    throw new UserError(
+      `workload ${workload.name}: scripts[${i}].file: ${script.file} cannot be read by ${who} (${opened}); workload scripts are read with the rights of the user that runs pgbench, never as root (a file readable by all behind a private directory is handed to it as a copy): make the file and its directories readable by it`
+    );
+  }
+  return { ...workload, scripts };
+}
+async function canOpen(file2, deps) {
+  const res = await deps.runner.run("head", ["-c", "0", "--", file2], { env: deps.env });
+  return res.exitCode === 0 ? true : res.stderr.trim().split("\n").pop() || describeExit(res);
+}
+async function handedCopy(file2, i, dir) {
+  try {
+    const st = await stat4(file2);
+    if (!st.isFile() || (st.mode & 4) === 0) return void 0;
+    const copy = path21.join(await dir(), `${i + 1}-${path21.basename(file2)}`);
+    await copyFile(file2, copy);
+    await chmod3(copy, 292);
+    return copy;
+  } catch {
+    return void 0;
+  }
+}
+
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger, clientUser } = options;
   const tempDir = (prefix) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
-  const pgbench = path20.join(options.clientBinDir, "pgbench");
+  const pgbench = path22.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await tempDir("pgperf-scripts-");
-      const file2 = path20.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const file2 = path22.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile7(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
     return pipelineScript;
   };
+  let checkedWorkload;
+  const runnable = () => checkedWorkload ??= readableScripts(workload, { runner, env, logger, clientUser, tempDir });
   return {
     async client() {
       const res = await runner.run(pgbench, ["--version"], { env });
@@ -66851,14 +67243,7 @@ function pgbenchDriver(options) {
       return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
     },
     async checkFiles() {
-      for (const [i, script] of (workload.scripts ?? []).entries()) {
-        const res = await runner.run("head", ["-c", "0", "--", script.file], { env });
-        if (res.exitCode === 0) continue;
-        const who = clientUser ? `the user "${clientUser.name}" that runs pgbench` : "pgbench";
-        throw new UserError(
-          `workload ${workload.name}: scripts[${i}].file: ${script.file} cannot be read by ${who} (${res.stderr.trim().split("\n").pop() || describeExit(res)}); workload scripts are read with the rights of the user that runs pgbench, never as root: make the file and its directories readable by it`
-        );
-      }
+      await runnable();
     },
     async prepare(target, signal) {
       const args = initArgs(workload, target.connection);
@@ -66889,7 +67274,7 @@ ${tail(res.stderr)}`
     },
     async runTransactions(target, spec) {
       const args = measureArgs({
-        workload,
+        workload: await runnable(),
         connection: target.connection,
         clients: spec.clients,
         durationS: 0,
@@ -66910,11 +67295,11 @@ ${tail(res.stderr)}`
   };
   async function measure(target, spec, logDir) {
     const args = measureArgs({
-      workload,
+      workload: await runnable(),
       ...measuredRun(target, spec),
       cpuCount: options.cpuCount,
       pipelineScript: await scriptForPipeline(),
-      ...logDir ? { transactionLogPrefix: path20.join(logDir, TX_LOG_PREFIX) } : {}
+      ...logDir ? { transactionLogPrefix: path22.join(logDir, TX_LOG_PREFIX) } : {}
     });
     const startedAt = (/* @__PURE__ */ new Date()).toISOString();
     const res = await runner.run(pgbench, args, {
@@ -67360,7 +67745,7 @@ function measureArgs2(input2) {
 }
 
 // src/drivers/sysbench/driver.ts
-import path21 from "node:path";
+import path23 from "node:path";
 init_errors();
 
 // src/drivers/sysbench/parse-output.ts
@@ -67610,7 +67995,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path21.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path23.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -67885,9 +68270,9 @@ var RunClusters = class {
       try {
         if (logsDir) {
           await makeDirectory(logsDir);
-          await copyFile(
+          await copyFile2(
             cluster.logFile,
-            path22.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+            path24.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
           ).catch(() => {
           });
         }
@@ -68248,58 +68633,6 @@ function openJournal(result, req, deps) {
 // src/run/prepare-run.ts
 import os8 from "node:os";
 
-// src/postgres/cluster/run-as.ts
-init_errors();
-var DEFAULT_RUN_AS = "pgperf";
-async function resolveRunAs(requested, deps) {
-  const isRoot = deps.isRoot ?? process.getuid?.() === 0;
-  if (!isRoot) return void 0;
-  const name = requested ?? DEFAULT_RUN_AS;
-  if (name === "root" || name === "0") {
-    throw new UserError("--run-as root: PostgreSQL refuses to run as root; name an unprivileged user");
-  }
-  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
-    throw new UserError(
-      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`
-    );
-  }
-  const found = await lookupUser(name, deps.runner);
-  if (found?.uid === 0)
-    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
-  if (found) return found;
-  const created = await deps.runner.run("useradd", [
-    "--system",
-    "--user-group",
-    "--no-create-home",
-    "--home-dir",
-    "/nonexistent",
-    "--shell",
-    "/usr/sbin/nologin",
-    name
-  ]);
-  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : void 0;
-  if (user?.uid === 0)
-    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
-  if (!user) {
-    throw new UserError(
-      `pgperf runs as root and PostgreSQL refuses to; creating the user "${name}" to run it failed (${created.spawnError ?? created.stderr.trim()}). Create an unprivileged user and pass --run-as USER, or run pgperf as a non-root user.`
-    );
-  }
-  deps.logger.info(
-    `created system user "${name}" to run PostgreSQL (pgperf runs as root; PostgreSQL refuses to)`
-  );
-  return user;
-}
-async function lookupUser(name, runner) {
-  const res = await runner.run("getent", ["passwd", name]);
-  if (res.exitCode !== 0) return void 0;
-  const fields = res.stdout.trim().split(":");
-  const uid = Number(fields[2]);
-  const gid = Number(fields[3]);
-  if (!Number.isInteger(uid) || !Number.isInteger(gid)) return void 0;
-  return { name, uid, gid };
-}
-
 // src/machine/environment.ts
 import { readFile as readFile11 } from "node:fs/promises";
 import os7 from "node:os";
@@ -68368,19 +68701,19 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat10 = parsePidStatLine(text2);
-  return stat10 && { pid: stat10.pid, comm: stat10.comm, cpu: stat10.utime + stat10.stime };
+  const stat11 = parsePidStatLine(text2);
+  return stat11 && { pid: stat11.pid, comm: stat11.comm, cpu: stat11.utime + stat11.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat10 = await readText(root, "proc/stat");
-  if (stat10 === void 0) return void 0;
+  const stat11 = await readText(root, "proc/stat");
+  if (stat11 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat10), procs };
+  return { cpu: parseProcStat(stat11), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -68855,8 +69188,8 @@ function formatBytes(bytes2) {
 }
 
 // src/machine/pinning.ts
-import { access as access3, constants as constants3 } from "node:fs/promises";
-import path23 from "node:path";
+import { access as access3, constants as constants4 } from "node:fs/promises";
+import path25 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -68972,11 +69305,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path23.delimiter)) {
+    for (const dir of searchPath.split(path25.delimiter)) {
       if (!dir) continue;
       try {
-        await access3(path23.join(dir, name), constants3.X_OK);
-        return path23.join(dir, name);
+        await access3(path25.join(dir, name), constants4.X_OK);
+        return path25.join(dir, name);
       } catch {
       }
     }
@@ -69175,6 +69508,22 @@ async function machineCheck(req, logger) {
   return environment2;
 }
 
+// src/core/util/duration.ts
+function parseDurationS(text2) {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|min|h)?$/.exec(text2.trim());
+  if (!m) return void 0;
+  const unit = { s: 1, m: 60, min: 60, h: 3600 }[m[2] ?? "s"];
+  const seconds2 = Number(m[1]) * unit;
+  return seconds2 > 0 ? seconds2 : void 0;
+}
+function formatDuration(seconds2) {
+  const s = Math.round(seconds2);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
 // src/run/progress.ts
 var ProgressTracker = class {
   /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
@@ -69217,13 +69566,6 @@ var ProgressTracker = class {
 };
 function formatTps(tps) {
   return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
-}
-function formatDuration(seconds2) {
-  const s = Math.round(seconds2);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
 // src/core/compare/metric-option.ts
@@ -69599,7 +69941,8 @@ function analyse(result, overrides = {}) {
   });
   const withInstructions = withInstructionCells(timed, result);
   const decided = withSameCompiledCode(withInstructions, result);
-  const planned = result.plans ? { ...decided, plans: result.plans } : decided;
+  const withPlans = result.plans ? { ...decided, plans: result.plans } : decided;
+  const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
   return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
 }
 function withStoredBaseline(c, baseline) {
@@ -70530,8 +70873,8 @@ async function withNoiseWarnings(comparison, result, store, logger) {
   if (!store?.list || !store.load) return comparison;
   try {
     const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
-    const open5 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
-    const decided = new Set(cells.map((c) => c.id).filter((id) => !open5.has(id)));
+    const open6 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
+    const decided = new Set(cells.map((c) => c.id).filter((id) => !open6.has(id)));
     const warnings = await noiseWarnings(result, store, decided);
     if (warnings.length === 0) return comparison;
     return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
@@ -70578,8 +70921,8 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile2, mkdir as mkdir5, readFile as readFile14, writeFile as writeFile8 } from "node:fs/promises";
-import path25 from "node:path";
+import { chown as chown3, copyFile as copyFile3, mkdir as mkdir6, readFile as readFile15, writeFile as writeFile8 } from "node:fs/promises";
+import path28 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
 import { setTimeout as sleep3 } from "node:timers/promises";
@@ -70665,19 +71008,23 @@ function sumProfiles(profiles) {
 
 // src/postgres/instructions/cachegrind-run.ts
 import { readFile as readFile12 } from "node:fs/promises";
-import path24 from "node:path";
+import path26 from "node:path";
 import { setTimeout as sleep4 } from "node:timers/promises";
 function cachegrindWrapper(outDir) {
   return [
+    // valgrind keeps its own temporary files in TMPDIR; the caller's may be private to pgperf's user, and the
+    // server runs as the run-as user, who owns outDir.
+    "env",
+    `TMPDIR=${outDir}`,
     "valgrind",
     "--tool=cachegrind",
     "--cache-sim=no",
     "--quiet",
-    `--cachegrind-out-file=${path24.join(outDir, "cg.%p")}`
+    `--cachegrind-out-file=${path26.join(outDir, "cg.%p")}`
   ];
 }
 function cachegrindFileOf(outDir, pid) {
-  return path24.join(outDir, `cg.${pid}`);
+  return path26.join(outDir, `cg.${pid}`);
 }
 async function waitForProfile(file2, signal) {
   const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
@@ -70869,6 +71216,384 @@ function profileText(rows, header) {
 `;
 }
 
+// src/drivers/pgbench/statements.ts
+import { readFile as readFile14 } from "node:fs/promises";
+
+// src/postgres/sql-statements.ts
+var IDENT_START = /[A-Za-z_\u0080-\uffff]/;
+var IDENT_CONT = /[A-Za-z_0-9$\u0080-\uffff]/;
+function identifierEnd(text2, i) {
+  let j = i + 1;
+  while (j < text2.length && IDENT_CONT.test(text2[j])) j++;
+  return j;
+}
+function quotedEnd(text2, i, quote2, backslashes) {
+  for (let j = i + 1; j < text2.length; j++) {
+    const c = text2[j];
+    if (backslashes && c === "\\") {
+      j++;
+      continue;
+    }
+    if (c === quote2) {
+      if (text2[j + 1] === quote2) {
+        j++;
+        continue;
+      }
+      return [j + 1, false];
+    }
+  }
+  return [text2.length, true];
+}
+function blockCommentEnd(text2, i) {
+  let depth = 0;
+  for (let j = i; j < text2.length; j++) {
+    if (text2[j] === "/" && text2[j + 1] === "*") {
+      depth++;
+      j++;
+    } else if (text2[j] === "*" && text2[j + 1] === "/") {
+      depth--;
+      j++;
+      if (depth === 0) return [j + 1, false];
+    }
+  }
+  return [text2.length, true];
+}
+function dollarDelimiter(text2, i) {
+  const m = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z_0-9\u0080-\uffff]*)?\$/.exec(text2.slice(i, i + 66));
+  return m?.[0];
+}
+function tokenAt(text2, i) {
+  const token = (kind, end, extra = {}) => ({
+    kind,
+    text: text2.slice(i, end),
+    ...extra
+  });
+  const c = text2[i];
+  const next = text2[i + 1];
+  if (/\s/.test(c)) {
+    let j = i + 1;
+    while (j < text2.length && /\s/.test(text2[j])) j++;
+    return token("space", j);
+  }
+  if (c === "-" && next === "-") {
+    const nl = text2.indexOf("\n", i);
+    return token("comment", nl < 0 ? text2.length : nl);
+  }
+  if (c === "/" && next === "*") {
+    const [end, open6] = blockCommentEnd(text2, i);
+    return token("comment", end, open6 ? { unterminated: true } : {});
+  }
+  if (c === "'" || (c === "E" || c === "e") && next === "'") {
+    const [end, open6] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
+    return token("string", end, open6 ? { unterminated: true } : {});
+  }
+  if (c === '"') {
+    const [end, open6] = quotedEnd(text2, i, '"', false);
+    return token("quoted-identifier", end, open6 ? { unterminated: true } : {});
+  }
+  const delimiter = c === "$" ? dollarDelimiter(text2, i) : void 0;
+  if (delimiter) {
+    const close = text2.indexOf(delimiter, i + delimiter.length);
+    return close < 0 ? token("dollar-string", text2.length, { unterminated: true }) : token("dollar-string", close + delimiter.length);
+  }
+  if (IDENT_START.test(c)) return token("identifier", identifierEnd(text2, i));
+  if (c === ":" && next !== void 0 && IDENT_START.test(next) && text2[i - 1] !== ":") {
+    return token("variable", identifierEnd(text2, i + 1));
+  }
+  if (c === ";") return token("semicolon", i + 1);
+  if (c === "\\" && next === ";") return token("semicolon", i + 2, { escaped: true });
+  if (c === "\\" && next === ":") return token("other", i + 2, { escaped: true });
+  if (c === "$" || /[0-9]/.test(c)) {
+    let j = i + 1;
+    while (j < text2.length && /[A-Za-z0-9_.]/.test(text2[j])) j++;
+    return token("other", j);
+  }
+  return token("other", i + 1);
+}
+function sqlTokens(text2) {
+  const tokens = [];
+  for (let i = 0; i < text2.length; ) {
+    const t = tokenAt(text2, i);
+    tokens.push(t);
+    i += t.text.length;
+  }
+  return tokens;
+}
+var BODY_WORDS = /* @__PURE__ */ new Set(["create", "or", "replace", "function", "procedure"]);
+function scriptPieces(text2) {
+  const pieces = [];
+  let current = [];
+  let parens = 0;
+  let beginDepth = 0;
+  let words = [];
+  const endStatement = (end) => {
+    if (current.some((t) => t.kind !== "space" && t.kind !== "comment")) {
+      pieces.push({ kind: "sql", tokens: current, end });
+    }
+    current = [];
+    parens = 0;
+    beginDepth = 0;
+    words = [];
+  };
+  let i = 0;
+  while (i < text2.length) {
+    const token = tokenAt(text2, i);
+    if (token.kind === "other" && token.text === "\\") {
+      endStatement("meta");
+      let end = i;
+      for (; ; ) {
+        const nl = text2.indexOf("\n", end);
+        if (nl < 0) {
+          end = text2.length;
+          break;
+        }
+        const line = text2.slice(end, nl).replace(/\r$/, "");
+        end = nl + 1;
+        if (!line.endsWith("\\")) break;
+      }
+      const metaText = text2.slice(i, end).replace(/\r?\n$/, "");
+      pieces.push({ kind: "meta", name: /^\\([A-Za-z_]*)/.exec(metaText)?.[1] ?? "", text: metaText });
+      i = end;
+      continue;
+    }
+    i += token.text.length;
+    if (token.kind === "other" && token.text === "(") parens++;
+    else if (token.kind === "other" && token.text === ")") parens = Math.max(0, parens - 1);
+    else if (token.kind === "identifier") {
+      const word = token.text.toLowerCase();
+      if (words.length < 4) words.push(BODY_WORDS.has(word) ? word : "");
+      const body = words[0] === "create" && (words[1] === "function" || words[1] === "procedure" || words[1] === "or" && words[2] === "replace" && (words[3] === "function" || words[3] === "procedure"));
+      if (body && parens === 0) {
+        if (word === "begin") beginDepth++;
+        else if (word === "case" && beginDepth > 0) beginDepth++;
+        else if (word === "end" && beginDepth > 0) beginDepth--;
+      }
+    }
+    if (token.kind === "semicolon" && !token.escaped && parens === 0 && beginDepth === 0) {
+      endStatement("semicolon");
+      continue;
+    }
+    if (token.kind === "semicolon" && token.escaped) words = [];
+    current.push(token);
+  }
+  endStatement("eof");
+  return pieces;
+}
+function statementText(tokens) {
+  let out = "";
+  let gap = false;
+  for (const t of tokens) {
+    if (t.kind === "space" || t.kind === "comment") {
+      gap = true;
+      continue;
+    }
+    if (gap && out !== "") out += " ";
+    gap = false;
+    out += t.kind === "semicolon" ? ";" : t.escaped ? t.text.slice(1) : t.text;
+  }
+  return out;
+}
+function notOneStatement(sql) {
+  const tokens = sqlTokens(sql);
+  const open6 = tokens.find((t) => t.unterminated);
+  if (open6) {
+    return `it ends inside ${open6.kind === "comment" ? "a comment" : open6.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
+  }
+  const last = tokens.findLastIndex((t) => t.kind !== "space" && t.kind !== "comment");
+  const semicolons = tokens.filter((t, i) => t.kind === "semicolon" && !(i === last && !t.escaped));
+  if (semicolons.length) return "it holds more than one statement (a ; outside quotes and comments)";
+  if (tokens.some((t) => t.kind === "other" && t.text === "\\")) {
+    return "it holds a backslash outside quotes and comments (a meta-command)";
+  }
+  if (last < 0) return "it is empty";
+  return void 0;
+}
+
+// src/drivers/pgbench/statements.ts
+var KEYS = `\\set aid random(1, 100000 * :scale)
+\\set bid random(1, 1 * :scale)
+\\set tid random(1, 10 * :scale)
+\\set delta random(-5000, 5000)
+`;
+var ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`;
+var HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+`;
+var BUILTIN_SCRIPT_TEXT = {
+  "tpcb-like": `${KEYS}BEGIN;
+${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+${HISTORY}END;
+`,
+  "simple-update": `${KEYS}BEGIN;
+${ACCOUNT}${HISTORY}END;
+`,
+  "select-only": `\\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`
+};
+var DEFAULT_VALUE = "1";
+var REPRESENTATIVE_VALUES = {
+  aid: "1",
+  bid: "1",
+  tid: "1",
+  delta: "0"
+};
+var PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
+function scriptStatements(text2) {
+  const found = /* @__PURE__ */ new Set();
+  for (const piece of scriptPieces(text2)) {
+    if (piece.kind === "sql") found.add(statementText(piece.tokens));
+  }
+  return [...found];
+}
+function isPlannable(statement) {
+  return PLANNABLE.test(statement.trim());
+}
+function withValues(statement, values = {}) {
+  return sqlTokens(statement).map((t) => t.kind === "variable" ? values[t.text.slice(1)] ?? DEFAULT_VALUE : t.text).join("");
+}
+async function pgbenchStatements(w) {
+  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile14(s.file, "utf8")));
+  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
+  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
+  return statements.map(
+    (statement) => isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement }
+  );
+}
+
+// src/flows/compare/plan-phase.ts
+init_errors();
+
+// src/postgres/plan-capture.ts
+init_errors();
+import { access as access4 } from "node:fs/promises";
+import path27 from "node:path";
+var STAT_STATEMENTS = "pg_stat_statements";
+var RUN_SPECIFIC_LINE = new RegExp(
+  `^\\s*(?:${[
+    "Planning Time",
+    "Execution Time",
+    "Planning",
+    "Query Identifier",
+    "JIT",
+    "Settings",
+    "Serialization",
+    "Memory",
+    "Buffers",
+    "I/O Timings",
+    "WAL",
+    "Worker \\d+",
+    "Workers Launched",
+    "Sort Method",
+    "Heap Fetches",
+    "Heap Blocks",
+    "Rows Removed by [A-Za-z ]+",
+    "Buckets",
+    "Hits",
+    "Full-sort Groups",
+    "Pre-sorted Groups",
+    "Storage",
+    "Trigger [^:]+"
+  ].join("|")}):(?:\\s|$)`
+);
+var RUN_FIGURES = /\s*\((?:cost|actual|never executed)[^)]*\)/g;
+function normalisePlan(text2) {
+  const lines = [];
+  let skipping;
+  for (const raw of text2.split(/\r?\n/)) {
+    const line = raw.replace(RUN_FIGURES, "").replace(/\bpg_temp_\d+\b/g, "pg_temp").trimEnd();
+    if (line.trim() === "") continue;
+    const indent = line.length - line.trimStart().length;
+    if (skipping !== void 0 && indent > skipping) continue;
+    skipping = void 0;
+    if (RUN_SPECIFIC_LINE.test(line)) {
+      skipping = indent;
+      continue;
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
+}
+function statementKey(text2) {
+  return statementText(sqlTokens(text2)).replace(/'(?:[^']|'')*'/g, "?").replace(/\$\d+/g, "?").replace(/(?<![:\w]):[A-Za-z_]\w*/g, "?").replace(/(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])/gi, "?").replace(/([=<>(,+*/-]\s*)-\s*\?/g, "$1?").replace(/\s+/g, " ").replace(/\s*;\s*$/, "").trim().toLowerCase();
+}
+async function hasStatStatements(binDir, runner) {
+  const dirs = await installDirs(binDir, runner);
+  const control = await anyExists(
+    dirs.share.map((d) => path27.join(d, "extension", `${STAT_STATEMENTS}.control`))
+  );
+  const library = await anyExists(dirs.lib.map((d) => path27.join(d, `${STAT_STATEMENTS}.so`)));
+  return control && library;
+}
+async function anyExists(files) {
+  for (const file2 of files) {
+    if (await access4(file2).then(
+      () => true,
+      () => false
+    ))
+      return true;
+  }
+  return false;
+}
+async function installDirs(binDir, runner) {
+  const res = await runner.run(path27.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
+  const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
+  const prefix = path27.dirname(binDir);
+  const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
+  return {
+    share: [
+      ...share ? [share] : [],
+      path27.join(prefix, "share", "postgresql"),
+      path27.join(prefix, "share"),
+      ...major ? [`/usr/share/postgresql/${major}`] : []
+    ],
+    lib: [...lib ? [lib] : [], path27.join(prefix, "lib", "postgresql"), path27.join(prefix, "lib")]
+  };
+}
+function withStatStatements(current) {
+  const names = String(current ?? "").replace(/^'|'$/g, "").split(",").map((n) => n.trim().replace(/^"|"$/g, "")).filter((n) => n !== "");
+  return [.../* @__PURE__ */ new Set([...names, STAT_STATEMENTS])].join(",");
+}
+async function explainPlan(target, sql) {
+  const why = notOneStatement(sql);
+  if (why) return { error: `not explained: ${why}; pgperf sends EXPLAIN for one statement only` };
+  try {
+    return { plan: normalisePlan(await target.psql(`EXPLAIN (COSTS OFF) ${sql}`)) };
+  } catch (e) {
+    return { error: serverError(errorMessage(e)) };
+  }
+}
+function serverError(message) {
+  const line = /\b(?:ERROR|FATAL):\s.*$/m.exec(message)?.[0];
+  return line ? line.replace(/; pgperf's own queries .*$/, "").trim() : message;
+}
+async function createStatStatements(target) {
+  await target.psql(`CREATE EXTENSION IF NOT EXISTS ${STAT_STATEMENTS}`);
+}
+async function resetStatStatements(target) {
+  await target.psql(`SELECT ${STAT_STATEMENTS}_reset()`);
+}
+async function readStatStatements(target) {
+  return parseStatStatements(
+    await target.psql(
+      `SELECT coalesce(json_agg(row_to_json(s)), '[]') FROM ${STAT_STATEMENTS} s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()`
+    )
+  );
+}
+function parseStatStatements(json2) {
+  const rows = JSON.parse(json2.trim() || "[]");
+  const num5 = (v) => typeof v === "number" && Number.isFinite(v) ? v : 0;
+  return rows.filter((r) => r.toplevel !== false && typeof r.query === "string").map((r) => ({
+    query: r.query,
+    calls: num5(r.calls),
+    totalTimeMs: num5(r.total_exec_time ?? r.total_time),
+    sharedBlksHit: num5(r.shared_blks_hit),
+    sharedBlksRead: num5(r.shared_blks_read)
+  }));
+}
+
 // src/core/util/logger.ts
 function consoleLogger(options = {}) {
   const write = options.write ?? ((line) => process.stderr.write(`${line}
@@ -70924,576 +71649,6 @@ function countingClusterSpec(arm2, what, conf, setup) {
 }
 function loadedCountingCluster(arm2, what, conf, driver, setup, deps, keep) {
   return loadedCluster(countingClusterSpec(arm2, what, conf, setup), driver, deps, keep);
-}
-
-// src/flows/compare/instruction-phase.ts
-var INSTRUCTION_CLIENTS = 1;
-var APP_NAME = "pgbench";
-var KEPT_MOVERS = 10;
-function instructionWorkloads(workloads) {
-  return workloads.filter((w) => w.instructions !== void 0);
-}
-function checkInstructionWorkloads(workloads) {
-  for (const w of instructionWorkloads(workloads)) {
-    if (!countsTransactions(w)) {
-      throw new UserError(
-        `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`
-      );
-    }
-    if (w.tool === "pgbench" && w.pipeline !== void 0) {
-      throw new UserError(
-        `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`
-      );
-    }
-  }
-}
-async function checkInstructionCounter(req, deps) {
-  if (instructionWorkloads(req.workloads).length === 0) return void 0;
-  const probe3 = await probeCounters(deps.runner);
-  chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, "instructions");
-  return probe3;
-}
-async function runInstructionPhase(req, deps) {
-  const workloads = instructionWorkloads(req.workloads);
-  if (workloads.length === 0) return void 0;
-  return countInstructions(
-    workloads.map((w) => ({ workload: w, settings: w.instructions })),
-    req,
-    deps,
-    { what: "instructions", profileDir: "instructions" }
-  );
-}
-async function countInstructions(items, req, deps, options) {
-  const { logger } = deps;
-  const started = Date.now();
-  const probe3 = deps.probe ?? await probeCounters(deps.runner);
-  const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, options.what);
-  logger.info(
-    counter.kind === "perf" ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)` : `${options.what}: counting with cachegrind (${probe3.valgrind}); hardware counter: ${probe3.hardware ? "available, not chosen" : `unavailable (${probe3.hardwareWhy})`}`
-  );
-  const runAs = await resolveRunAs(req.runAs, deps);
-  const record2 = { ...emptyInstructionsRecord(), counter: counter.kind };
-  const fixedLayout = await fixedLayoutPrefix(deps.runner);
-  if (fixedLayout.length === 0) {
-    record2.notes.push(
-      "address-space randomisation left on: setarch -R does not run here (util-linux); counts may vary a little more"
-    );
-  }
-  for (const { workload: w, settings: settings2 } of items) {
-    deps.signal?.throwIfAborted();
-    record2.settings[w.name] = settings2;
-    if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
-      record2.notes.push(
-        `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
-      );
-    }
-    await measureWorkload(w, settings2, req, { ...deps, runAs, counter, fixedLayout }, record2, options);
-  }
-  record2.wallS = (Date.now() - started) / 1e3;
-  logger.info(
-    `${options.what}: ${items.length} workload(s) x ${req.arms.length} arms measured in ${record2.wallS.toFixed(1)} s`
-  );
-  return record2;
-}
-async function measureWorkload(w, settings2, req, deps, record2, options) {
-  const { logger } = deps;
-  const { driver } = countingClient(w, req, deps);
-  const clusters = [];
-  const servers = [];
-  try {
-    await logger.group(`${options.what}: ${w.name}`, async () => {
-      for (const arm2 of req.arms) {
-        deps.signal?.throwIfAborted();
-        servers.push(await startServer(w, arm2, driver, req, deps, (c) => clusters.push(c)));
-      }
-      for (let rep = 1; rep <= settings2.repetitions; rep++) {
-        const order = rep % 2 === 1 ? servers : [...servers].reverse();
-        for (const server of order) {
-          deps.signal?.throwIfAborted();
-          const sample = await measureRepetition(w, settings2, rep, server, driver, deps);
-          record2.samples.push(sample);
-          logger.info(
-            `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings2.repetitions}: ${Math.round(sample.perTx)} instr/tx`
-          );
-        }
-      }
-      if (deps.counter.kind === "cachegrind") {
-        record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
-      } else {
-        record2.notes.push(
-          `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`
-        );
-      }
-    });
-  } catch (e) {
-    if (e instanceof UserError || deps.signal?.aborted) throw e;
-    const reason = e instanceof Error ? e.message : String(e);
-    record2.failures.push({ workload: w.name, reason });
-    logger.warn(`${options.what} ${w.name}: not measured: ${reason}`);
-  } finally {
-    for (const c of clusters) await c.destroy();
-  }
-}
-async function startServer(w, arm2, driver, req, deps, keep) {
-  const conf = {
-    maxClients: Math.max(...w.clients),
-    workloadSettings: w.settings,
-    armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
-  };
-  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
-  const cluster = await loadedCountingCluster(arm2, "instructions", conf, driver, setup, deps, keep);
-  await cluster.stop();
-  const countDir = path25.join(cluster.dir, deps.counter.kind);
-  await mkdir5(countDir, { mode: 493 });
-  if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
-  const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
-  const wrapper = [...deps.fixedLayout, ...counted];
-  await cluster.start(wrapper.length > 0 ? { wrapper } : {});
-  await driver.beforeRun(cluster);
-  if (!await prewarm(cluster))
-    deps.logger.warn(
-      `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
-    );
-  return { arm: arm2, cluster, countDir, runs: [] };
-}
-function runCounted(driver, cluster, transactions, seed, signal) {
-  return driver.runTransactions(cluster, {
-    clients: INSTRUCTION_CLIENTS,
-    transactions,
-    seed,
-    applicationName: APP_NAME,
-    ...signal ? { signal } : {}
-  });
-}
-async function measureRepetition(w, settings2, rep, server, driver, deps) {
-  const { cluster } = server;
-  const seed = 1e3 + rep;
-  if (rep === 1 && settings2.warmup > 0) {
-    await runCounted(driver, cluster, settings2.warmup, seed, deps.signal);
-  }
-  const findBackends = (transactions) => runAndFindBackends(server, () => runCounted(driver, cluster, transactions, seed, deps.signal));
-  let shortInstructions;
-  let longInstructions;
-  if (deps.counter.kind === "perf") {
-    const event = deps.counter.event;
-    const count2 = (transactions, length) => perfCountedRun(server, transactions, findBackends, { ...deps, event }, `${rep}.${length}`);
-    shortInstructions = await count2(settings2.short, "short");
-    longInstructions = await count2(settings2.long, "long");
-  } else {
-    const short4 = await cachegrindCountedRun(server, settings2.short, findBackends, deps.signal);
-    const long = await cachegrindCountedRun(server, settings2.long, findBackends, deps.signal);
-    server.runs.push({ short: short4.profiles, long: long.profiles, files: long.files });
-    shortInstructions = sumIr(short4.profiles);
-    longInstructions = sumIr(long.profiles);
-  }
-  return {
-    workload: w.name,
-    clients: INSTRUCTION_CLIENTS,
-    arm: server.arm.label,
-    repetition: rep,
-    counter: deps.counter.kind,
-    shortInstructions,
-    longInstructions,
-    perTx: perTransaction(shortInstructions, longInstructions, settings2)
-  };
-}
-async function perfCountedRun(server, transactions, findBackends, deps, name) {
-  if (transactions === 0) return 0;
-  const pid = await server.cluster.postmasterPid();
-  if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
-  const out = path25.join(server.countDir, `perf-stat.${name}.csv`);
-  return countDuring(pid, deps.event, out, deps.runner, async () => {
-    const pids = await findBackends(transactions);
-    await waitForExit(pids, deps.signal);
-  });
-}
-async function cachegrindCountedRun(server, transactions, findBackends, signal) {
-  if (transactions === 0) return { profiles: [], files: [] };
-  const pids = await findBackends(transactions);
-  const files = pids.map((pid) => cachegrindFileOf(server.countDir, pid));
-  const profiles = await Promise.all(files.map((f) => waitForProfile(f, signal)));
-  return { profiles, files };
-}
-async function runAndFindBackends(server, run2) {
-  const { cluster } = server;
-  const logBefore = (await readFile14(cluster.logFile, "utf8").catch(() => "")).length;
-  await run2();
-  const log = (await readFile14(cluster.logFile, "utf8")).slice(logBefore);
-  const pids = clientBackendPids(log, APP_NAME);
-  if (pids.length === 0) {
-    throw new Error(
-      `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`
-    );
-  }
-  return pids;
-}
-async function writeProfiles(w, settings2, servers, runDir, profileDir) {
-  const dir = path25.join(runDir, profileDir);
-  await mkdir5(dir, { recursive: true });
-  const transactions = { short: settings2.short, long: settings2.long };
-  const median2 = (s) => {
-    const perTx2 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
-    const sorted = [...perTx2].sort((a, b) => a - b);
-    return s.runs[perTx2.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
-  };
-  const armRuns = (s) => {
-    const run2 = median2(s);
-    return { short: sumProfiles(run2.short), long: sumProfiles(run2.long), transactions };
-  };
-  for (const s of servers) {
-    const files = median2(s).files;
-    for (const [i, f] of files.entries()) {
-      await copyFile2(f, path25.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
-    }
-  }
-  const [base, ...heads] = servers;
-  const profiles = [];
-  for (const head of heads) {
-    const rows = diffProfiles(armRuns(base), armRuns(head));
-    const file2 = path25.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
-    await writeFile8(
-      path25.join(runDir, file2),
-      profileText(
-        rows,
-        `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
-      )
-    );
-    profiles.push({
-      workload: w.name,
-      clients: INSTRUCTION_CLIENTS,
-      base: base.arm.label,
-      head: head.arm.label,
-      file: file2,
-      movers: rows.slice(0, KEPT_MOVERS)
-    });
-  }
-  return profiles;
-}
-
-// src/flows/compare/explain-phase.ts
-init_errors();
-var MAX_TARGETS = 4;
-function explainTargets(comparison, workloads, counted) {
-  const targets = [];
-  for (const arm2 of comparison.comparisons) {
-    for (const cell of arm2.cells) {
-      const changed = cell.verdict === "improvement" || cell.verdict === "regression" && (cell.confirmation?.confirmed ?? true);
-      if (!changed || cell.unstable !== void 0) continue;
-      const w = workloads.find((x) => x.name === cell.workload);
-      if (!w || !countsTransactions(w) || w.tool === "pgbench" && w.pipeline !== void 0) continue;
-      if (counted?.profiles.some((p) => p.workload === w.name && p.head === arm2.head)) continue;
-      const known = targets.find((t) => t.head === arm2.head && t.workload === w.name);
-      if (known) known.cells.push(cell.id);
-      else targets.push({ head: arm2.head, workload: w.name, cells: [cell.id] });
-    }
-  }
-  return targets.slice(0, MAX_TARGETS);
-}
-async function runExplainPhase(targets, req, deps) {
-  if (targets.length === 0) return void 0;
-  const base = req.arms[0];
-  const workloads = [...new Set(targets.map((t) => t.workload))];
-  const record2 = { ...emptyInstructionsRecord(), targets: [...targets] };
-  const probed = { ...deps, probe: deps.probe ?? await probeCounters(deps.runner) };
-  const settings2 = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
-  for (const name of workloads) {
-    const w = req.workloads.find((x) => x.name === name);
-    const heads = targets.filter((t) => t.workload === name).map((t) => t.head);
-    const arms = [base, ...req.arms.filter((a) => heads.includes(a.label))];
-    deps.logger.info(
-      `explain: profiling ${name} (${arms.map((a) => a.label).join(" vs ")}) under cachegrind at 1 client`
-    );
-    try {
-      const request2 = { ...req, arms, instructionCounter: { counter: "cachegrind" } };
-      const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, probed, {
-        what: "explain",
-        profileDir: "explain"
-      });
-      for (const key of ["samples", "profiles", "failures", "notes"]) {
-        record2[key].push(...counted[key]);
-      }
-      record2.settings[name] = settings2;
-      record2.wallS += counted.wallS;
-    } catch (e) {
-      if (deps.signal?.aborted) throw e;
-      record2.failures.push({ workload: name, reason: errorMessage(e) });
-      deps.logger.warn(`explain ${name}: no profile: ${errorMessage(e)}`);
-    }
-  }
-  return record2;
-}
-function withExplanation(result, record2) {
-  return record2 ? { ...result, explanation: record2 } : result;
-}
-
-// src/flows/compare/plan-phase.ts
-init_errors();
-
-// src/postgres/plan-capture.ts
-init_errors();
-import { access as access4 } from "node:fs/promises";
-import path26 from "node:path";
-var STAT_STATEMENTS = "pg_stat_statements";
-var RUN_SPECIFIC_LINE = new RegExp(
-  `^\\s*(?:${[
-    "Planning Time",
-    "Execution Time",
-    "Planning",
-    "Query Identifier",
-    "JIT",
-    "Settings",
-    "Serialization",
-    "Memory",
-    "Buffers",
-    "I/O Timings",
-    "WAL",
-    "Worker \\d+",
-    "Workers Launched",
-    "Sort Method",
-    "Heap Fetches",
-    "Heap Blocks",
-    "Rows Removed by [A-Za-z ]+",
-    "Buckets",
-    "Hits",
-    "Full-sort Groups",
-    "Pre-sorted Groups",
-    "Storage",
-    "Trigger [^:]+"
-  ].join("|")}):(?:\\s|$)`
-);
-var RUN_FIGURES = /\s*\((?:cost|actual|never executed)[^)]*\)/g;
-function normalisePlan(text2) {
-  const lines = [];
-  let skipping;
-  for (const raw of text2.split(/\r?\n/)) {
-    const line = raw.replace(RUN_FIGURES, "").replace(/\bpg_temp_\d+\b/g, "pg_temp").trimEnd();
-    if (line.trim() === "") continue;
-    const indent = line.length - line.trimStart().length;
-    if (skipping !== void 0 && indent > skipping) continue;
-    skipping = void 0;
-    if (RUN_SPECIFIC_LINE.test(line)) {
-      skipping = indent;
-      continue;
-    }
-    lines.push(line);
-  }
-  return lines.join("\n");
-}
-function statementKey(text2) {
-  return text2.replace(/'(?:[^']|'')*'/g, "?").replace(/\$\d+/g, "?").replace(/(?<![:\w]):[A-Za-z_]\w*/g, "?").replace(/(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])/gi, "?").replace(/([=<>(,+*/-]\s*)-\s*\?/g, "$1?").replace(/\s+/g, " ").replace(/\s*;\s*$/, "").trim().toLowerCase();
-}
-async function hasStatStatements(binDir, runner) {
-  const dirs = await installDirs(binDir, runner);
-  const control = await anyExists(
-    dirs.share.map((d) => path26.join(d, "extension", `${STAT_STATEMENTS}.control`))
-  );
-  const library = await anyExists(dirs.lib.map((d) => path26.join(d, `${STAT_STATEMENTS}.so`)));
-  return control && library;
-}
-async function anyExists(files) {
-  for (const file2 of files) {
-    if (await access4(file2).then(
-      () => true,
-      () => false
-    ))
-      return true;
-  }
-  return false;
-}
-async function installDirs(binDir, runner) {
-  const res = await runner.run(path26.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
-  const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
-  const prefix = path26.dirname(binDir);
-  const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
-  return {
-    share: [
-      ...share ? [share] : [],
-      path26.join(prefix, "share", "postgresql"),
-      path26.join(prefix, "share"),
-      ...major ? [`/usr/share/postgresql/${major}`] : []
-    ],
-    lib: [...lib ? [lib] : [], path26.join(prefix, "lib", "postgresql"), path26.join(prefix, "lib")]
-  };
-}
-function withStatStatements(current) {
-  const names = String(current ?? "").replace(/^'|'$/g, "").split(",").map((n) => n.trim().replace(/^"|"$/g, "")).filter((n) => n !== "");
-  return [.../* @__PURE__ */ new Set([...names, STAT_STATEMENTS])].join(",");
-}
-async function explainPlan(target, sql) {
-  try {
-    return { plan: normalisePlan(await target.psql(`EXPLAIN (COSTS OFF) ${sql}`)) };
-  } catch (e) {
-    return { error: serverError(errorMessage(e)) };
-  }
-}
-function serverError(message) {
-  const line = /\b(?:ERROR|FATAL):\s.*$/m.exec(message)?.[0];
-  return line ? line.replace(/; pgperf's own queries .*$/, "").trim() : message;
-}
-async function createStatStatements(target) {
-  await target.psql(`CREATE EXTENSION IF NOT EXISTS ${STAT_STATEMENTS}`);
-}
-async function resetStatStatements(target) {
-  await target.psql(`SELECT ${STAT_STATEMENTS}_reset()`);
-}
-async function readStatStatements(target) {
-  return parseStatStatements(
-    await target.psql(
-      `SELECT coalesce(json_agg(row_to_json(s)), '[]') FROM ${STAT_STATEMENTS} s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()`
-    )
-  );
-}
-function parseStatStatements(json2) {
-  const rows = JSON.parse(json2.trim() || "[]");
-  const num5 = (v) => typeof v === "number" && Number.isFinite(v) ? v : 0;
-  return rows.filter((r) => r.toplevel !== false && typeof r.query === "string").map((r) => ({
-    query: r.query,
-    calls: num5(r.calls),
-    totalTimeMs: num5(r.total_exec_time ?? r.total_time),
-    sharedBlksHit: num5(r.shared_blks_hit),
-    sharedBlksRead: num5(r.shared_blks_read)
-  }));
-}
-
-// src/drivers/pgbench/statements.ts
-import { readFile as readFile15 } from "node:fs/promises";
-var KEYS = `\\set aid random(1, 100000 * :scale)
-\\set bid random(1, 1 * :scale)
-\\set tid random(1, 10 * :scale)
-\\set delta random(-5000, 5000)
-`;
-var ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-`;
-var HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
-`;
-var BUILTIN_SCRIPT_TEXT = {
-  "tpcb-like": `${KEYS}BEGIN;
-${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
-UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
-${HISTORY}END;
-`,
-  "simple-update": `${KEYS}BEGIN;
-${ACCOUNT}${HISTORY}END;
-`,
-  "select-only": `\\set aid random(1, 100000 * :scale)
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-`
-};
-var DEFAULT_VALUE = "1";
-var REPRESENTATIVE_VALUES = {
-  aid: "1",
-  bid: "1",
-  tid: "1",
-  delta: "0"
-};
-var PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
-function scriptStatements(text2) {
-  const found = [];
-  let current = "";
-  const end = () => {
-    const statement = current.replace(/\s+/g, " ").trim();
-    if (statement !== "" && !found.includes(statement)) found.push(statement);
-    current = "";
-  };
-  let continued = false;
-  for (const raw of text2.split(/\r?\n/)) {
-    if (continued) {
-      continued = /\\$/.test(raw);
-      continue;
-    }
-    const line = stripComment(raw);
-    if (current.trim() === "" && /^\s*\\/.test(line)) {
-      continued = /\\$/.test(raw);
-      continue;
-    }
-    const gset = /\\[ga]set\b.*$/.exec(line);
-    if (gset) {
-      current += ` ${line.slice(0, gset.index)}`;
-      end();
-      continue;
-    }
-    for (const [i, part] of splitOnSemicolons(line).entries()) {
-      if (i > 0) end();
-      current += ` ${part}`;
-    }
-  }
-  end();
-  return found;
-}
-function stripComment(line) {
-  let quote2;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote2) {
-      if (c === quote2) quote2 = void 0;
-    } else if (c === "'" || c === '"') quote2 = c;
-    else if (c === "-" && line[i + 1] === "-") return line.slice(0, i);
-  }
-  return line;
-}
-function splitOnSemicolons(line) {
-  const parts = [];
-  let quote2;
-  let start = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote2) {
-      if (c === quote2) quote2 = void 0;
-    } else if (c === "'" || c === '"') quote2 = c;
-    else if (c === ";") {
-      parts.push(line.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(line.slice(start));
-  return parts;
-}
-function isPlannable(statement) {
-  return PLANNABLE.test(statement.trim());
-}
-function withValues(statement, values = {}) {
-  let out = "";
-  let quote2;
-  for (let i = 0; i < statement.length; i++) {
-    const c = statement[i];
-    if (quote2) {
-      if (c === quote2) quote2 = void 0;
-      out += c;
-      continue;
-    }
-    if (c === "'" || c === '"') quote2 = c;
-    const variable = c === ":" && statement[i - 1] !== ":" ? /^[A-Za-z_]\w*/.exec(statement.slice(i + 1)) : null;
-    if (variable) {
-      out += values[variable[0]] ?? DEFAULT_VALUE;
-      i += variable[0].length;
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-async function pgbenchStatements(w) {
-  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile15(s.file, "utf8")));
-  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
-  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
-  return statements.map(
-    (statement) => isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement }
-  );
-}
-
-// src/core/results/plans.ts
-function emptyPlansRecord(arms) {
-  return { arms: [...arms], wallS: 0, statements: [], plans: [], stats: [], failures: [], notes: [] };
-}
-function timePerCall(s) {
-  return s.calls > 0 ? s.totalTimeMs / s.calls : null;
-}
-function blocksPerCall(s) {
-  return s.calls > 0 ? (s.sharedBlksHit + s.sharedBlksRead) / s.calls : null;
-}
-function callsPerTransaction(s) {
-  return s.transactions > 0 ? s.calls / s.transactions : null;
 }
 
 // src/flows/compare/plan-phase.ts
@@ -71580,6 +71735,13 @@ async function runPlanPhase(req, deps) {
   );
   return record2;
 }
+async function explainStatements(workload, statements, arm2, cluster, record2) {
+  for (const s of statements) {
+    if (s.explained === void 0) continue;
+    const plan = await explainPlan(cluster, s.explained);
+    record2.plans.push({ workload, arm: arm2, statement: s.statement, ...plan });
+  }
+}
 async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
   const { driver } = countingClient(w, req, deps);
   const preload = withStats ? {
@@ -71593,11 +71755,7 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
   try {
     const cluster = await loadedCountingCluster(arm2, "plans", conf, driver, setup, deps, (c) => made = c);
     await driver.beforeRun(cluster);
-    for (const s of statements) {
-      if (s.explained === void 0) continue;
-      const plan = await explainPlan(cluster, s.explained);
-      record2.plans.push({ workload: w.name, arm: arm2.label, statement: s.statement, ...plan });
-    }
+    await explainStatements(w.name, statements, arm2.label, cluster, record2);
     if (!withStats) return;
     await createStatStatements(cluster);
     const run2 = (transactions) => driver.runTransactions(cluster, {
@@ -71632,10 +71790,504 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
   }
 }
 
+// src/flows/compare/instruction-phase.ts
+var INSTRUCTION_CLIENTS = 1;
+var APP_NAME = "pgbench";
+var KEPT_MOVERS = 10;
+function instructionWorkloads(workloads) {
+  return workloads.filter((w) => w.instructions !== void 0);
+}
+function checkInstructionWorkloads(workloads) {
+  for (const w of instructionWorkloads(workloads)) {
+    if (!countsTransactions(w)) {
+      throw new UserError(
+        `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`
+      );
+    }
+    if (w.tool === "pgbench" && w.pipeline !== void 0) {
+      throw new UserError(
+        `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`
+      );
+    }
+  }
+}
+async function checkInstructionCounter(req, deps) {
+  if (instructionWorkloads(req.workloads).length === 0) return void 0;
+  const probe3 = await probeCounters(deps.runner);
+  chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, "instructions");
+  return probe3;
+}
+async function runInstructionPhase(req, deps) {
+  const workloads = instructionWorkloads(req.workloads);
+  if (workloads.length === 0) return void 0;
+  return countInstructions(
+    workloads.map((w) => ({ workload: w, settings: w.instructions })),
+    req,
+    deps,
+    { what: "instructions", profileDir: "instructions" }
+  );
+}
+async function countInstructions(items, req, deps, options) {
+  const { logger } = deps;
+  const started = Date.now();
+  const probe3 = deps.probe ?? await probeCounters(deps.runner);
+  const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, options.what);
+  logger.info(
+    counter.kind === "perf" ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)` : `${options.what}: counting with cachegrind (${probe3.valgrind}); hardware counter: ${probe3.hardware ? "available, not chosen" : `unavailable (${probe3.hardwareWhy})`}`
+  );
+  const runAs = await resolveRunAs(req.runAs, deps);
+  const record2 = { ...emptyInstructionsRecord(), counter: counter.kind };
+  const fixedLayout = await fixedLayoutPrefix(deps.runner);
+  if (fixedLayout.length === 0) {
+    record2.notes.push(
+      "address-space randomisation left on: setarch -R does not run here (util-linux); counts may vary a little more"
+    );
+  }
+  for (const { workload: w, settings: settings2 } of items) {
+    deps.signal?.throwIfAborted();
+    record2.settings[w.name] = settings2;
+    if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
+      record2.notes.push(
+        `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
+      );
+    }
+    await measureWorkload(w, settings2, req, { ...deps, runAs, counter, fixedLayout }, record2, options);
+  }
+  record2.wallS = (Date.now() - started) / 1e3;
+  logger.info(
+    `${options.what}: ${items.length} workload(s) x ${req.arms.length} arms measured in ${record2.wallS.toFixed(1)} s`
+  );
+  return record2;
+}
+async function measureWorkload(w, settings2, req, deps, record2, options) {
+  const { logger } = deps;
+  const { driver } = countingClient(w, req, deps);
+  const clusters = [];
+  const servers = [];
+  const plans = await plansAlongside(w, req.plansAlongside, logger);
+  try {
+    await logger.group(`${options.what}: ${w.name}`, async () => {
+      for (const arm2 of req.arms) {
+        deps.signal?.throwIfAborted();
+        servers.push(await startServer(w, arm2, driver, req, deps, (c) => clusters.push(c), plans));
+      }
+      for (let rep = 1; rep <= settings2.repetitions; rep++) {
+        const order = rep % 2 === 1 ? servers : [...servers].reverse();
+        for (const server of order) {
+          deps.signal?.throwIfAborted();
+          const sample = await measureRepetition(w, settings2, rep, server, driver, deps);
+          record2.samples.push(sample);
+          logger.info(
+            `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings2.repetitions}: ${Math.round(sample.perTx)} instr/tx`
+          );
+        }
+      }
+      if (deps.counter.kind === "cachegrind") {
+        record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
+        record2.notes.push(...changedCodeNotes(w.name, servers, req.changedFunctions));
+      } else {
+        record2.notes.push(
+          `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`
+        );
+      }
+    });
+  } catch (e) {
+    if (e instanceof UserError || deps.signal?.aborted) throw e;
+    const reason = e instanceof Error ? e.message : String(e);
+    record2.failures.push({ workload: w.name, reason });
+    logger.warn(`${options.what} ${w.name}: not measured: ${reason}`);
+  } finally {
+    for (const c of clusters) await c.destroy();
+  }
+}
+async function startServer(w, arm2, driver, req, deps, keep, plans) {
+  const conf = {
+    maxClients: Math.max(...w.clients),
+    workloadSettings: w.settings,
+    armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
+  };
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  const cluster = await loadedCountingCluster(arm2, "instructions", conf, driver, setup, deps, keep);
+  if (plans) await takePlans(w.name, arm2.label, cluster, plans, deps.logger);
+  await cluster.stop();
+  const countDir = path28.join(cluster.dir, deps.counter.kind);
+  await mkdir6(countDir, { mode: 493 });
+  if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
+  const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
+  const wrapper = [...deps.fixedLayout, ...counted];
+  await cluster.start(wrapper.length > 0 ? { wrapper } : {});
+  await driver.beforeRun(cluster);
+  if (!await prewarm(cluster))
+    deps.logger.warn(
+      `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
+    );
+  return { arm: arm2, cluster, countDir, runs: [] };
+}
+async function plansAlongside(w, record2, logger) {
+  if (!record2 || w.tool !== "pgbench" || w.plans === true) return void 0;
+  try {
+    const statements = await pgbenchStatements(w);
+    record2.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
+    return { statements, record: record2 };
+  } catch (e) {
+    record2.failures.push({
+      workload: w.name,
+      reason: `its statements could not be read: ${errorMessage(e)}`
+    });
+    logger.warn(`plans ${w.name}: ${errorMessage(e)}`);
+    return void 0;
+  }
+}
+async function takePlans(workload, arm2, cluster, plans, logger) {
+  const started = Date.now();
+  try {
+    await explainStatements(workload, plans.statements, arm2, cluster, plans.record);
+  } catch (e) {
+    plans.record.failures.push({ workload, arm: arm2, reason: errorMessage(e) });
+    logger.warn(`plans ${workload} ${arm2}: not taken: ${errorMessage(e)}`);
+  }
+  plans.record.wallS += (Date.now() - started) / 1e3;
+}
+function runCounted(driver, cluster, transactions, seed, signal) {
+  return driver.runTransactions(cluster, {
+    clients: INSTRUCTION_CLIENTS,
+    transactions,
+    seed,
+    applicationName: APP_NAME,
+    ...signal ? { signal } : {}
+  });
+}
+async function measureRepetition(w, settings2, rep, server, driver, deps) {
+  const { cluster } = server;
+  const seed = 1e3 + rep;
+  if (rep === 1 && settings2.warmup > 0) {
+    await runCounted(driver, cluster, settings2.warmup, seed, deps.signal);
+  }
+  const findBackends = (transactions) => runAndFindBackends(server, () => runCounted(driver, cluster, transactions, seed, deps.signal));
+  let shortInstructions;
+  let longInstructions;
+  if (deps.counter.kind === "perf") {
+    const event = deps.counter.event;
+    const count2 = (transactions, length) => perfCountedRun(server, transactions, findBackends, { ...deps, event }, `${rep}.${length}`);
+    shortInstructions = await count2(settings2.short, "short");
+    longInstructions = await count2(settings2.long, "long");
+  } else {
+    const short4 = await cachegrindCountedRun(server, settings2.short, findBackends, deps.signal);
+    const long = await cachegrindCountedRun(server, settings2.long, findBackends, deps.signal);
+    server.runs.push({ short: short4.profiles, long: long.profiles, files: long.files });
+    shortInstructions = sumIr(short4.profiles);
+    longInstructions = sumIr(long.profiles);
+  }
+  return {
+    workload: w.name,
+    clients: INSTRUCTION_CLIENTS,
+    arm: server.arm.label,
+    repetition: rep,
+    counter: deps.counter.kind,
+    shortInstructions,
+    longInstructions,
+    perTx: perTransaction(shortInstructions, longInstructions, settings2)
+  };
+}
+async function perfCountedRun(server, transactions, findBackends, deps, name) {
+  if (transactions === 0) return 0;
+  const pid = await server.cluster.postmasterPid();
+  if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
+  const out = path28.join(server.countDir, `perf-stat.${name}.csv`);
+  return countDuring(pid, deps.event, out, deps.runner, async () => {
+    const pids = await findBackends(transactions);
+    await waitForExit(pids, deps.signal);
+  });
+}
+async function cachegrindCountedRun(server, transactions, findBackends, signal) {
+  if (transactions === 0) return { profiles: [], files: [] };
+  const pids = await findBackends(transactions);
+  const files = pids.map((pid) => cachegrindFileOf(server.countDir, pid));
+  const profiles = await Promise.all(files.map((f) => waitForProfile(f, signal)));
+  return { profiles, files };
+}
+async function runAndFindBackends(server, run2) {
+  const { cluster } = server;
+  const logBefore = (await readFile15(cluster.logFile, "utf8").catch(() => "")).length;
+  await run2();
+  const log = (await readFile15(cluster.logFile, "utf8")).slice(logBefore);
+  const pids = clientBackendPids(log, APP_NAME);
+  if (pids.length === 0) {
+    throw new Error(
+      `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`
+    );
+  }
+  return pids;
+}
+function changedCodeNotes(workload, servers, changed) {
+  const [base, ...heads] = servers;
+  if (!base || !changed) return [];
+  const executedBy = (s) => new Set(
+    s.runs.flatMap((r) => [...sumProfiles(r.long).values()].filter((f) => f.ir > 0).map((f) => f.fn))
+  );
+  const baseRan = executedBy(base);
+  return heads.flatMap((head) => {
+    const functions = changed[head.arm.label];
+    if (!functions || functions.length === 0) return [];
+    const headRan = executedBy(head);
+    const ran = functions.filter((f) => baseRan.has(f) || headRan.has(f));
+    const of = `of the ${functions.length.toLocaleString("en-US")} function${functions.length === 1 ? "" : "s"} whose code ${head.arm.label} changed`;
+    return [
+      ran.length === 0 ? `${workload}: none ${of} ran in its counted runs (only code placement can move its timings)` : `${workload}: ${ran.length.toLocaleString("en-US")} ${of} ran in its counted runs: ${ran.slice(0, 8).join(", ")}${ran.length > 8 ? ", \u2026" : ""}`
+    ];
+  });
+}
+async function writeProfiles(w, settings2, servers, runDir, profileDir) {
+  const dir = path28.join(runDir, profileDir);
+  await mkdir6(dir, { recursive: true });
+  const transactions = { short: settings2.short, long: settings2.long };
+  const median2 = (s) => {
+    const perTx2 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
+    const sorted = [...perTx2].sort((a, b) => a - b);
+    return s.runs[perTx2.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
+  };
+  const armRuns = (s) => {
+    const run2 = median2(s);
+    return { short: sumProfiles(run2.short), long: sumProfiles(run2.long), transactions };
+  };
+  for (const s of servers) {
+    const files = median2(s).files;
+    for (const [i, f] of files.entries()) {
+      await copyFile3(f, path28.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+    }
+  }
+  const [base, ...heads] = servers;
+  const profiles = [];
+  for (const head of heads) {
+    const rows = diffProfiles(armRuns(base), armRuns(head));
+    const file2 = path28.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
+    await writeFile8(
+      path28.join(runDir, file2),
+      profileText(
+        rows,
+        `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
+      )
+    );
+    profiles.push({
+      workload: w.name,
+      clients: INSTRUCTION_CLIENTS,
+      base: base.arm.label,
+      head: head.arm.label,
+      file: file2,
+      movers: rows.slice(0, KEPT_MOVERS)
+    });
+  }
+  return profiles;
+}
+
+// src/flows/compare/explain-phase.ts
+init_errors();
+var MAX_TARGETS = 4;
+function explainTargets(comparison, workloads, counted) {
+  const targets = [];
+  for (const arm2 of comparison.comparisons) {
+    for (const cell of arm2.cells) {
+      const changed = cell.verdict === "improvement" || cell.verdict === "regression" && (cell.confirmation?.confirmed ?? true);
+      if (!changed || cell.unstable !== void 0) continue;
+      const w = workloads.find((x) => x.name === cell.workload);
+      if (!w || !countsTransactions(w) || w.tool === "pgbench" && w.pipeline !== void 0) continue;
+      if (counted?.profiles.some((p) => p.workload === w.name && p.head === arm2.head)) continue;
+      const known = targets.find((t) => t.head === arm2.head && t.workload === w.name);
+      if (known) known.cells.push(cell.id);
+      else targets.push({ head: arm2.head, workload: w.name, cells: [cell.id] });
+    }
+  }
+  return targets.slice(0, MAX_TARGETS);
+}
+async function runExplainPhase(targets, req, deps) {
+  if (targets.length === 0) return void 0;
+  const base = req.arms[0];
+  const workloads = [...new Set(targets.map((t) => t.workload))];
+  const record2 = { ...emptyInstructionsRecord(), targets: [...targets] };
+  const probed = { ...deps, probe: deps.probe ?? await probeCounters(deps.runner) };
+  const settings2 = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
+  for (const name of workloads) {
+    const w = req.workloads.find((x) => x.name === name);
+    const heads = targets.filter((t) => t.workload === name).map((t) => t.head);
+    const arms = [base, ...req.arms.filter((a) => heads.includes(a.label))];
+    deps.logger.info(
+      `explain: profiling ${name} (${arms.map((a) => a.label).join(" vs ")}) under cachegrind at 1 client`
+    );
+    try {
+      const request2 = { ...req, arms, instructionCounter: { counter: "cachegrind" } };
+      const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, probed, {
+        what: "explain",
+        profileDir: "explain"
+      });
+      for (const key of ["samples", "profiles", "failures", "notes"]) {
+        record2[key].push(...counted[key]);
+      }
+      record2.settings[name] = settings2;
+      record2.wallS += counted.wallS;
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      record2.failures.push({ workload: name, reason: errorMessage(e) });
+      deps.logger.warn(`explain ${name}: no profile: ${errorMessage(e)}`);
+    }
+  }
+  return record2;
+}
+function withExplanation(result, record2) {
+  return record2 ? { ...result, explanation: record2 } : result;
+}
+
 // src/postgres/builds/compiled-code.ts
+import { createHash as createHash8 } from "node:crypto";
+import { mkdtemp as mkdtemp3, readdir as readdir8, readFile as readFile16, readlink as readlink3, rm as rm9, writeFile as writeFile9 } from "node:fs/promises";
+import os10 from "node:os";
+import path29 from "node:path";
+
+// src/postgres/builds/disassembly.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir8, readFile as readFile16, readlink as readlink3 } from "node:fs/promises";
-import path27 from "node:path";
+import os9 from "node:os";
+var EM_X86_64 = 62;
+var PT_LOAD = 1;
+var PF_X = 1;
+var PF_W = 2;
+var CHUNK_BYTES = 256 << 10;
+var MAX_GAP_BYTES = 64 << 10;
+var MAX_STRING_BYTES = 4096;
+var OBJDUMP_TIMEOUT_MS = 3e5;
+function loadSegments(bytes2) {
+  if (bytes2.length < 64) return [];
+  const phoff = Number(bytes2.readBigUInt64LE(32));
+  const phentsize = bytes2.readUInt16LE(54);
+  const phnum = bytes2.readUInt16LE(56);
+  if (phentsize < 56 || phoff + phnum * phentsize > bytes2.length) return [];
+  const out = [];
+  for (let i = 0; i < phnum; i++) {
+    const at = phoff + i * phentsize;
+    if (bytes2.readUInt32LE(at) !== PT_LOAD) continue;
+    out.push({
+      flags: bytes2.readUInt32LE(at + 4),
+      offset: Number(bytes2.readBigUInt64LE(at + 8)),
+      vaddr: Number(bytes2.readBigUInt64LE(at + 16)),
+      filesz: Number(bytes2.readBigUInt64LE(at + 32))
+    });
+  }
+  return out;
+}
+function isX86_64(bytes2) {
+  return bytes2.length >= 64 && bytes2.readUInt16LE(18) === EM_X86_64;
+}
+function addressOf(bytes2, fileOffset) {
+  const s = loadSegments(bytes2).find((g2) => fileOffset >= g2.offset && fileOffset < g2.offset + g2.filesz);
+  return s && fileOffset - s.offset + s.vaddr;
+}
+function stringAt(bytes2, segments, address) {
+  const s = segments.find((g2) => address >= g2.vaddr && address < g2.vaddr + g2.filesz);
+  if (!s || s.flags & (PF_W | PF_X)) return void 0;
+  const start = address - s.vaddr + s.offset;
+  if (start === 0 || bytes2[start - 1] !== 0) return void 0;
+  const limit = Math.min(bytes2.length, start + MAX_STRING_BYTES, s.offset + s.filesz);
+  for (let i = start; i < limit; i++) {
+    const b = bytes2[i];
+    if (b === 0) return i > start ? bytes2.toString("latin1", start, i) : void 0;
+    if (b < 32 && b !== 9 && b !== 10 && b !== 13 || b === 127 || b >= 254) return void 0;
+  }
+  return void 0;
+}
+var SYMBOLISED = /\b([0-9a-f]+) <([^>\n]+)>/g;
+var RIP_DISPLACEMENT = /-?0x[0-9a-f]+\(%rip\)/g;
+var BARE_COMMENT_ADDRESS = /# [0-9a-f]+$/gm;
+var IMMEDIATE = /\$-?0x[0-9a-f]+/g;
+var DISPLACEMENT = /-?0x[0-9a-f]+(?=\()/g;
+function normalise(instructions, fn, stringAtAddress = () => void 0) {
+  const exact = instructions.replace(SYMBOLISED, (_, hex3, symbol2) => {
+    const target = parseInt(hex3, 16);
+    if (target >= fn.start && target < fn.end) return `<.+0x${(target - fn.start).toString(16)}>`;
+    const literal2 = symbol2.includes("+0x") ? stringAtAddress(target) : void 0;
+    return literal2 === void 0 ? `<${symbol2}>` : JSON.stringify(literal2);
+  }).replace(RIP_DISPLACEMENT, "(%rip)").replace(BARE_COMMENT_ADDRESS, "# ?");
+  const masked2 = exact.replace(IMMEDIATE, "$?").replace(DISPLACEMENT, "?");
+  return { exact, masked: masked2 };
+}
+function digest(text2) {
+  return createHash7("sha1").update(text2).digest("base64");
+}
+function chunks(fns) {
+  const out = [];
+  for (const f of fns) {
+    const last = out[out.length - 1];
+    if (last && f.start - last.stop <= MAX_GAP_BYTES && f.end - last.start <= CHUNK_BYTES) {
+      last.stop = Math.max(last.stop, f.end);
+      last.fns.push(f);
+    } else out.push({ start: f.start, stop: f.end, fns: [f] });
+  }
+  return out;
+}
+function lowerBound(xs, x) {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = lo + hi >>> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+function instructionsOf(output2) {
+  const addresses = [];
+  const texts = [];
+  for (const line of output2.split("\n")) {
+    const colon = line.indexOf(":	");
+    if (colon > 0 && colon < 24) {
+      const address = parseInt(line.slice(0, colon), 16);
+      if (Number.isNaN(address)) continue;
+      addresses.push(address);
+      texts.push(line.slice(colon + 2));
+    } else if (line.trim() === "..." && texts.length > 0) {
+      texts[texts.length - 1] += "\n...";
+    }
+  }
+  return { addresses, texts };
+}
+async function fingerprints(file2, bytes2, fns, options) {
+  const segments = loadSegments(bytes2);
+  const strings = (address) => stringAt(bytes2, segments, address);
+  const out = /* @__PURE__ */ new Map();
+  const todo = chunks([...fns].sort((a, b) => a.start - b.start || a.end - b.end));
+  const objdump = options.objdump ?? "objdump";
+  const one = async (chunk) => {
+    const args = ["-d", "--no-show-raw-insn", "-w", `--start-address=0x${chunk.start.toString(16)}`];
+    args.push(`--stop-address=0x${chunk.stop.toString(16)}`, file2);
+    const ran = await options.runner.run(objdump, args, { timeoutMs: OBJDUMP_TIMEOUT_MS });
+    if (ran.spawnError || ran.exitCode !== 0) {
+      const how = ran.spawnError ? describeExit(ran) : `${objdump}: ${describeExit(ran)}`;
+      throw new Error(`${how}${ran.stderr.trim() ? ` (${tail(ran.stderr, 3)})` : ""}`);
+    }
+    const { addresses, texts } = instructionsOf(ran.stdout);
+    for (const f of chunk.fns) {
+      const from = lowerBound(addresses, f.start);
+      const to = lowerBound(addresses, f.end);
+      if (to <= from) continue;
+      const { exact, masked: masked2 } = normalise(texts.slice(from, to).join("\n"), f, strings);
+      out.set(f.name, { exact: digest(exact), masked: digest(masked2) });
+    }
+  };
+  await pool(todo, one, options.parallel ?? os9.availableParallelism());
+  return out;
+}
+async function pool(items, work, parallel) {
+  let next = 0;
+  let failure2;
+  const worker = async () => {
+    while (!failure2 && next < items.length) {
+      try {
+        await work(items[next++]);
+      } catch (error62) {
+        failure2 ??= { error: error62 };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, items.length)) }, worker));
+  if (failure2) throw failure2.error;
+}
 
 // src/postgres/builds/elf.ts
 var SHT_SYMTAB = 2;
@@ -71717,6 +72369,7 @@ function elfFunctions(bytes2) {
 
 // src/postgres/builds/compiled-code.ts
 var KEPT_NAMES = 50;
+var ALL_NAMES = 5e3;
 var SERVER_BINARY = "bin/postgres";
 var CACHE_SLOT = /^[0-9a-f]{12}-[0-9a-f]{16}(-p[0-9a-f]{8})?$/;
 async function codeFiles(installDir) {
@@ -71724,13 +72377,13 @@ async function codeFiles(installDir) {
   const walk = async (rel, keep) => {
     let entries;
     try {
-      entries = await readdir8(path27.join(installDir, rel), { withFileTypes: true });
+      entries = await readdir8(path29.join(installDir, rel), { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT") return;
       throw e;
     }
     for (const entry of entries) {
-      const child = path27.posix.join(rel, entry.name);
+      const child = path29.posix.join(rel, entry.name);
       if (entry.isDirectory()) await walk(child, keep);
       else if (keep(child)) files.set(child, entry);
     }
@@ -71741,7 +72394,7 @@ async function codeFiles(installDir) {
   return files;
 }
 function ownPaths(installDir) {
-  const slot = path27.basename(installDir);
+  const slot = path29.basename(installDir);
   return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
 }
 function masked(bytes2, strings) {
@@ -71759,17 +72412,17 @@ function masked(bytes2, strings) {
   return out;
 }
 async function normalised(installDir, rel, entry, own2) {
-  const file2 = path27.join(installDir, rel);
+  const file2 = path29.join(installDir, rel);
   if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
   const bytes2 = masked(await readFile16(file2), own2);
   return isElf64(bytes2) ? withoutBuildId(bytes2) : bytes2;
 }
-function digest(bytes2) {
-  return createHash7("sha256").update(bytes2).digest("hex");
+function digest2(bytes2) {
+  return createHash8("sha256").update(bytes2).digest("hex");
 }
-async function compareCompiledCode(base, head) {
-  const baseDir = path27.resolve(path27.dirname(base.binDir));
-  const headDir = path27.resolve(path27.dirname(head.binDir));
+async function compareCompiledCode(base, head, options = {}) {
+  const baseDir = path29.resolve(path29.dirname(base.binDir));
+  const headDir = path29.resolve(path29.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
   const headOwn = ownPaths(headDir);
   const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
@@ -71800,9 +72453,9 @@ async function compareCompiledCode(base, head) {
       normalised(baseDir, rel, b, baseOwn),
       normalised(headDir, rel, h, headOwn)
     ]);
-    if (bb.length === hb.length && digest(bb) === digest(hb)) continue;
+    if (bb.length === hb.length && digest2(bb) === digest2(hb)) continue;
     differing.push(rel);
-    if (rel === SERVER_BINARY) serverFunctions = changedFunctions(bb, hb);
+    if (rel === SERVER_BINARY) serverFunctions = await changedFunctions(bb, hb, options);
   }
   return {
     head: head.label,
@@ -71813,24 +72466,104 @@ async function compareCompiledCode(base, head) {
     ...serverFunctions ? { serverFunctions } : {}
   };
 }
-function changedFunctions(base, head) {
+async function changedFunctions(base, head, options = {}) {
   const before = new Map(elfFunctions(base).map((f) => [f.name, f]));
   const after = elfFunctions(head);
   const resized = [];
-  const rewritten = [];
+  const sameSize = [];
   for (const f of after) {
     const old = before.get(f.name);
     if (!old || old.size !== f.size) resized.push(f.name);
-    else if (!old.code.equals(f.code)) rewritten.push(f.name);
+    else if (!old.code.equals(f.code)) sameSize.push({ base: old, head: f });
     before.delete(f.name);
   }
-  const changed = [...resized, ...before.keys(), ...rewritten];
-  return { changed: changed.slice(0, KEPT_NAMES), changedCount: changed.length, total: after.length };
+  const certain = [...resized, ...before.keys()];
+  const summary2 = (changed, rest) => ({
+    changed: changed.slice(0, KEPT_NAMES),
+    changedCount: changed.length,
+    total: after.length,
+    ...rest,
+    ...changed.length <= ALL_NAMES ? { all: changed } : {}
+  });
+  const byBytes = (note) => summary2([...certain, ...sameSize.map((p) => p.head.name)], { method: "bytes", note });
+  if (sameSize.length === 0) {
+    return summary2(certain, {
+      immediatesOnly: [],
+      immediatesOnlyCount: 0,
+      movedOnlyCount: 0,
+      method: "disassembly"
+    });
+  }
+  if (!isX86_64(base) || !isX86_64(head)) {
+    return byBytes("the disassembly is read for x86-64 binaries only");
+  }
+  const ranges = (bytes2, side) => {
+    const out = [];
+    for (const pair2 of sameSize) {
+      const f = pair2[side];
+      const start = f.code.buffer === bytes2.buffer ? addressOf(bytes2, f.code.byteOffset - bytes2.byteOffset) : void 0;
+      if (start === void 0) return void 0;
+      out.push({ name: f.name, start, end: start + f.size });
+    }
+    return out;
+  };
+  const baseRanges = ranges(base, "base");
+  const headRanges = ranges(head, "head");
+  if (!baseRanges || !headRanges)
+    return byBytes("a function's address could not be found in the program headers");
+  let basePrints;
+  let headPrints;
+  try {
+    [basePrints, headPrints] = await disassembled(
+      { bytes: base, ranges: baseRanges },
+      { bytes: head, ranges: headRanges },
+      options
+    );
+  } catch (e) {
+    return byBytes(e instanceof Error ? e.message : String(e));
+  }
+  const rewritten = [];
+  const immediatesOnly = [];
+  let movedOnly = 0;
+  for (const { head: f } of sameSize) {
+    const b = basePrints.get(f.name);
+    const h = headPrints.get(f.name);
+    if (b && h && b.exact === h.exact) movedOnly++;
+    else if (b && h && b.masked === h.masked) immediatesOnly.push(f.name);
+    else rewritten.push(f.name);
+  }
+  return summary2([...certain, ...rewritten, ...immediatesOnly], {
+    immediatesOnly: immediatesOnly.slice(0, KEPT_NAMES),
+    immediatesOnlyCount: immediatesOnly.length,
+    movedOnlyCount: movedOnly,
+    method: "disassembly"
+  });
+}
+async function disassembled(base, head, options) {
+  const dir = await mkdtemp3(path29.join(os10.tmpdir(), "pgperf-disasm-"));
+  try {
+    const parallel = Math.max(1, Math.floor(os10.availableParallelism() / 2));
+    const one = async (build, name) => {
+      const file2 = path29.join(dir, name);
+      await writeFile9(file2, build.bytes);
+      return fingerprints(file2, build.bytes, build.ranges, {
+        runner: options.runner ?? nodeProcessRunner,
+        parallel,
+        ...options.objdump ? { objdump: options.objdump } : {}
+      });
+    };
+    const [b, h] = await Promise.allSettled([one(base, "base"), one(head, "head")]);
+    if (b.status === "rejected") throw b.reason;
+    if (h.status === "rejected") throw h.reason;
+    return [b.value, h.value];
+  } finally {
+    await rm9(dir, { recursive: true, force: true });
+  }
 }
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile17, stat as stat4 } from "node:fs/promises";
-import path28 from "node:path";
+import { readFile as readFile17, stat as stat5 } from "node:fs/promises";
+import path30 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -71849,8 +72582,8 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path28.resolve(binDir, "postgres");
-  const st = await stat4(postgres).catch(() => void 0);
+  const postgres = path30.resolve(binDir, "postgres");
+  const st = await stat5(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
   let entry = installs.get(key);
@@ -71947,6 +72680,59 @@ function unknownSettingProblem(p) {
   return `setting '${p.name}' (${p.where}) is not known to ${p.unknownTo.map(described).join(" or ")}: ${tail2}`;
 }
 
+// src/core/results/answer-cost.ts
+function answerCost(result, seconds2) {
+  const rounds = new Set(result.samples.map((s) => s.round));
+  const round1 = (x) => Math.round(x * 10) / 10;
+  return {
+    buildS: round1(seconds2.buildS),
+    countedS: round1(seconds2.countedS),
+    timedRounds: rounds.size,
+    timedS: round1(seconds2.timedS),
+    wallS: round1(seconds2.wallS)
+  };
+}
+function costText(cost) {
+  const parts = [
+    ...cost.buildS >= 0.5 ? [`build ${formatDuration(cost.buildS)}`] : [],
+    ...cost.countedS >= 0.5 ? [`counted runs ${formatDuration(cost.countedS)}`] : [],
+    cost.timedRounds > 0 ? `${cost.timedRounds} timed round${cost.timedRounds === 1 ? "" : "s"} ${formatDuration(cost.timedS)}` : "no timed rounds"
+  ];
+  return `answered in ${formatDuration(cost.wallS)}: ${parts.join(", ")}`;
+}
+
+// src/flows/compare/default-evidence.ts
+init_errors();
+function countable(w) {
+  return countsTransactions(w) && !(w.tool === "pgbench" && w.pipeline !== void 0);
+}
+function countedByDefault(workloads) {
+  return workloads.filter((w) => w.instructions === void 0 && countable(w));
+}
+async function probeDefaultCounter(workloads, defaults3, choice, deps, known) {
+  if (!defaults3?.instructions || countedByDefault(workloads).length === 0) return void 0;
+  const probe3 = known ?? await probeCounters(deps.runner);
+  try {
+    chooseCounter(choice ?? { counter: "auto" }, probe3, "instructions");
+    return probe3;
+  } catch (e) {
+    deps.logger.warn(
+      `instruction counts: not taken by default: ${errorMessage(e)} (install valgrind, or give --no-instructions to silence this)`
+    );
+    return void 0;
+  }
+}
+function withDefaultCounts(workloads, applies) {
+  if (!applies.counter || !applies.armsDiffer || !applies.measuredHere) return [...workloads];
+  const counted = new Set(countedByDefault(workloads));
+  return workloads.map((w) => counted.has(w) ? { ...w, instructions: resolveInstructions(true) } : w);
+}
+function uncountableNote(workloads) {
+  const skipped = workloads.filter((w) => w.instructions === void 0 && !countable(w));
+  if (skipped.length === 0) return void 0;
+  return `instructions not counted for ${skipped.map((w) => `${w.name} (${w.tool === "pgbench" ? "pipeline" : `tool ${w.tool}`})`).join(", ")}: its timed rounds decide`;
+}
+
 // src/flows/compare/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
@@ -71960,29 +72746,71 @@ async function runPipeline(req, deps, store) {
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
   checkPlanWorkloads(req.workloads);
-  const probe3 = await checkInstructionCounter(req, deps);
+  const started = Date.now();
+  const explicitProbe = await checkInstructionCounter(req, deps);
+  const defaultProbe = await probeDefaultCounter(
+    req.workloads,
+    req.evidenceDefaults,
+    req.instructionCounter,
+    deps,
+    explicitProbe
+  );
+  const probe3 = explicitProbe ?? defaultProbe;
+  const analysis = await withNoiseFloors(req, givenArms(req.arms), deps.logger, store);
   const arms = await resolveArms(req.arms, deps);
+  const builtS = (Date.now() - started) / 1e3;
   validateRequest({ arms, workloads: req.workloads });
   await refuseUnknownSettings(arms, req.workloads, deps);
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
-  const resultsFile = path29.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path31.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
-  const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
-  const plans = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms }, deps);
+  const workloads = withDefaultCounts(req.workloads, {
+    counter: defaultProbe !== void 0,
+    armsDiffer: arms.length >= 2 && !sameInstall(arms),
+    measuredHere: !req.partOfRun
+  });
+  const plansAlongside2 = req.evidenceDefaults?.plans && arms.length >= 2 && !req.partOfRun && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : void 0;
+  const countingStarted = Date.now();
+  const instructions = nothingToMeasure ? void 0 : await runInstructionPhase(
+    {
+      ...req,
+      workloads,
+      arms,
+      ...plansAlongside2 ? { plansAlongside: plansAlongside2 } : {},
+      changedFunctions: changedFunctionsOf(compiledCode)
+    },
+    countingDeps
+  );
+  if (instructions && req.evidenceDefaults?.instructions) {
+    const note = uncountableNote(workloads);
+    if (note) instructions.notes.push(note);
+  }
+  const planPhase = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms }, deps);
+  const plans = mergePlans(planPhase, plansAlongside2);
+  const countedS = (Date.now() - countingStarted) / 1e3;
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
-  const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run2 } = req;
-  const analysis = await withNoiseFloors(req, arms, deps.logger, store);
+  const {
+    arms: _source,
+    runDir,
+    planCheck: _check2,
+    explain,
+    instructionCounter: _counter,
+    evidenceDefaults: _defaults,
+    ...run2
+  } = req;
+  const timedStarted = Date.now();
   const measured2 = await runBenchmark(
     {
       ...run2,
+      workloads,
       analysis,
       arms,
       sink,
-      logsDir: path29.join(runDir, "logs"),
+      logsDir: path31.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
       ...plans ? { plans } : {},
@@ -71991,19 +72819,46 @@ async function runPipeline(req, deps, store) {
     },
     deps
   );
+  const timedS = (Date.now() - timedStarted) / 1e3;
   const comparison = analyse(measured2);
-  const result = explain ? await explained(measured2, comparison, { ...req, arms }, countingDeps) : measured2;
-  if (result !== measured2) await writeResults(resultsFile, result);
+  const explainStarted = Date.now();
+  const withExplain = explain ? await explained(measured2, comparison, { ...req, workloads, arms }, countingDeps) : measured2;
+  const cost = answerCost(withExplain, {
+    buildS: builtS,
+    countedS: countedS + (Date.now() - explainStarted) / 1e3,
+    timedS,
+    wallS: (Date.now() - started) / 1e3
+  });
+  const result = { ...withExplain, cost };
+  await writeResults(resultsFile, result);
   return {
     result,
-    comparison: await withNoiseWarnings(comparison, result, store, deps.logger),
+    comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),
     resultsFile,
     ...archive?.saved ? { archived: { id: archive.saved.id, description: store.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
   };
 }
+function changedFunctionsOf(code) {
+  return Object.fromEntries(
+    code.flatMap((c) => c.serverFunctions?.all ? [[c.head, c.serverFunctions.all]] : [])
+  );
+}
+function mergePlans(phase, alongside) {
+  const taken = alongside && alongside.statements.length + alongside.failures.length > 0 ? alongside : void 0;
+  if (!phase || !taken) return phase ?? taken;
+  return {
+    ...phase,
+    wallS: phase.wallS + taken.wallS,
+    statements: [...phase.statements, ...taken.statements],
+    plans: [...phase.plans, ...taken.plans],
+    failures: [...phase.failures, ...taken.failures],
+    notes: [...phase.notes, ...taken.notes]
+  };
+}
 async function withNoiseFloors(req, arms, logger, store) {
-  if (!store || !isReadable(store) || arms.length < 2 || sameInstall(arms)) return req.analysis;
+  const compared2 = arms === "built" || arms.length >= 2 && !sameInstall(arms);
+  if (!store || !isReadable(store) || !compared2) return req.analysis;
   const single = metricOption(req.analysis);
   const cells = req.workloads.flatMap(
     (w) => w.clients.map((clients) => ({
@@ -72050,7 +72905,7 @@ async function compareArmsCode(arms, logger) {
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out = [];
   for (const head of heads) {
-    if (path29.resolve(head.binDir) === path29.resolve(base.binDir)) continue;
+    if (path31.resolve(head.binDir) === path31.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -72065,6 +72920,9 @@ function sameInstall(arms) {
   const [first] = arms;
   const same = (a) => a.binDir === first.binDir && a.build?.sha === first.build?.sha && canonicalJson(a.settings) === canonicalJson(first.settings);
   return arms.length >= 2 && arms.every(same);
+}
+function givenArms(source) {
+  return source.kind === "installed" ? source.arms : "built";
 }
 async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;
@@ -72091,11 +72949,11 @@ function archiveSink(store) {
 }
 
 // src/flows/bisect/commit-range.ts
-import path30 from "node:path";
+import path32 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path30.resolve(req.cacheDir));
+  const layout = cacheLayout(path32.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -72353,7 +73211,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path31.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path33.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -72473,28 +73331,28 @@ function defined(values) {
 }
 
 // src/drivers/load-workload.ts
-import { readFile as readFile18, stat as stat5 } from "node:fs/promises";
-import path34 from "node:path";
+import { readFile as readFile18, stat as stat6 } from "node:fs/promises";
+import path36 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path32 from "node:path";
+import path34 from "node:path";
 async function confinedPath(root, name) {
-  if (path32.isAbsolute(name)) {
+  if (path34.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path32.resolve(root, name));
+    real = await realpath(path34.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path32.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path34.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path32.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path32.isAbsolute(inside)) {
+  const inside = path34.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path34.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -72509,7 +73367,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path33 from "node:path";
+import path35 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -72518,15 +73376,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path33.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path33.dirname(dir)) {
-    const candidate = path33.join(dir, "workloads");
-    if (existsSync(path33.join(candidate, "workload.schema.json"))) return candidate;
-    if (path33.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path35.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path35.dirname(dir)) {
+    const candidate = path35.join(dir, "workloads");
+    if (existsSync(path35.join(candidate, "workload.schema.json"))) return candidate;
+    if (path35.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path33.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path35.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -72548,7 +73406,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path33.join(workloadsDir, `${name}.yml`);
+  const file2 = path35.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -72604,7 +73462,7 @@ async function loadWorkloadsFromFile(file2) {
 async function readWorkloadText(file2) {
   let text2;
   try {
-    const st = await stat5(file2);
+    const st = await stat6(file2);
     if (!st.isFile()) {
       throw new UserError(
         `workload file ${file2}: not a regular file (${st.isDirectory() ? "a directory" : "a device, FIFO or socket"}); expected a YAML workload file`
@@ -72666,7 +73524,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path34.dirname(path34.resolve(file2));
+  const dir = path36.dirname(path36.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -72783,10 +73641,14 @@ function otherToolHint(data, p, keys) {
 function schemaShapeAt(root, p) {
   let schema = root;
   for (const k of [...p, null]) {
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 10; i++) {
       const def2 = schema?._zod?.def;
+      const objectOption = def2?.options?.find(
+        (o) => o._zod?.def?.shape
+      );
       if (def2?.innerType) schema = def2.innerType;
       else if (def2?.in) schema = def2.in;
+      else if (objectOption) schema = objectOption;
       else break;
     }
     if (k === null) break;
@@ -72863,7 +73725,7 @@ function tries(r, sha) {
 init_errors();
 
 // src/postgres/builds/build-pair.ts
-import path35 from "node:path";
+import path37 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -72893,7 +73755,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path35.resolve(req.cacheDir));
+  const layout = cacheLayout(path37.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -72935,15 +73797,6 @@ function cliPipelineDeps(logger, signal) {
       ...buildSignal ?? signal ? { signal: buildSignal ?? signal } : {}
     })
   };
-}
-
-// src/core/util/duration.ts
-function parseDurationS(text2) {
-  const m = /^(\d+(?:\.\d+)?)\s*(s|m|min|h)?$/.exec(text2.trim());
-  if (!m) return void 0;
-  const unit = { s: 1, m: 60, min: 60, h: 3600 }[m[2] ?? "s"];
-  const seconds2 = Number(m[1]) * unit;
-  return seconds2 > 0 ? seconds2 : void 0;
 }
 
 // src/flows/compare/adaptive-plan.ts
@@ -73196,7 +74049,9 @@ Exit codes:
   ${EXIT_CODES.passed}  passed (no regression under --fail-on, or --fail-on never)
   ${EXIT_CODES.failed}  the gate failed (--fail-on regression: a certified or likely regression; inconclusive: also an undecided cell)
   ${EXIT_CODES.usage}  usage or input error (nothing was measured)
-  ${EXIT_CODES.incomplete}  the run could not complete (interrupted, failed, or no usable sample); results so far are kept`;
+  ${EXIT_CODES.incomplete}  the run could not complete (failed, or no usable sample; for compare, also the results of an
+     interrupted run); results so far are kept
+  130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM; what was measured is kept (results.json says interrupted)`;
 function addFailOnOption(command) {
   return command.addOption(
     new Option(
@@ -73207,14 +74062,15 @@ function addFailOnOption(command) {
 }
 
 // src/flows/bisect/bisect-gate.ts
-import { mkdir as mkdir6 } from "node:fs/promises";
+import { mkdir as mkdir7 } from "node:fs/promises";
 
 // src/flows/compare/decide-run.ts
-import { writeFile as writeFile9 } from "node:fs/promises";
-import path36 from "node:path";
+import { writeFile as writeFile10 } from "node:fs/promises";
+import path38 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
-  return decide(comparison, policy, completenessOf(result));
+  const decision = decide(comparison, policy, completenessOf(result));
+  return result.cost ? { ...decision, cost: result.cost } : decision;
 }
 function completenessOf(result) {
   if (result.status === "complete") return { complete: true };
@@ -73224,8 +74080,8 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path36.join(dir, DECISION_FILE);
-  await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
+  const file2 = path38.join(dir, DECISION_FILE);
+  await writeFile10(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
 }
@@ -73233,7 +74089,7 @@ async function writeDecision(dir, decision) {
 // src/flows/bisect/bisect-gate.ts
 async function recordBisectDecision(outcome, failOn, dir) {
   const decision = bisectDecision(outcome, failOn);
-  await mkdir6(dir, { recursive: true });
+  await mkdir7(dir, { recursive: true });
   await writeDecision(dir, decision);
   return decision;
 }
@@ -73401,7 +74257,7 @@ function armTables(c, arm2) {
         const cells = inWorkload.filter((cell) => cell.metric === metric);
         return cells.length === 0 ? [] : [metricTable(metric, metric === c.metric, cells)];
       }),
-      curve: arm2.curves.find((k) => k.workload === workload) ?? null
+      curve: scalingCurve(arm2.curves.find((k) => k.workload === workload))
     };
   });
   return {
@@ -73510,12 +74366,20 @@ var NUMBER = /[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g;
 function numberSlots(message) {
   return { text: message.split(NUMBER), numbers: message.match(NUMBER) ?? [] };
 }
+function scalingCurve(k) {
+  return k && k.base.points.length > 1 && k.head.points.length > 1 ? k : null;
+}
 
 // src/core/report/compiled-code-lines.ts
 function compiledCodeLines(c) {
   return (c.compiledCode ?? []).map(
     (code) => `compiled code, ${code.head} vs ${c.baseline ?? "base"}: ${describeCodeDifference(code)}`
   );
+}
+
+// src/core/report/cost-line.ts
+function costLines(c) {
+  return c.cost ? [costText(c.cost)] : [];
 }
 
 // src/core/compare/steady-summary.ts
@@ -73676,16 +74540,129 @@ function steadyMetricsSection(result) {
     body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
   return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU)", body };
 }
-function cellText(c, metric) {
+function cellText(c, metric, unit) {
   const row2 = c.metrics.find((r) => r.metric === metric);
   if (!row2) return "\u2013";
   const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
-  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${delta}`;
+  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${unit ? ` ${unit}` : ""}${delta}`;
 }
 function num3(v) {
   if (v === null) return "\u2013";
   if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
   return Number(v.toPrecision(3)).toString();
+}
+
+// src/core/report/instruction-section.ts
+var SHOWN_MOVERS = 5;
+function instructionReport(result, c) {
+  const record2 = result.instructions;
+  if (!record2) return void 0;
+  const rows = [];
+  for (const arm2 of c.comparisons) {
+    const counted = [...arm2.cells, ...arm2.otherMetricCells].filter((x) => x.metric === INSTRUCTION_METRIC);
+    for (const cell of counted) {
+      const profile = record2.profiles.find(
+        (p) => p.workload === cell.workload && p.clients === cell.clients && p.head === arm2.head
+      );
+      const changed = cell.verdict === "regression" || cell.verdict === "improvement";
+      rows.push({
+        ...cellNumbers(cell),
+        cell: cell.id,
+        head: arm2.head,
+        verdict: cell.verdict,
+        movers: changed && profile ? profile.movers.slice(0, SHOWN_MOVERS) : [],
+        ...profile ? { profileFile: profile.file } : {}
+      });
+    }
+  }
+  return {
+    counter: record2.counter,
+    wallS: record2.wallS,
+    rows,
+    notes: [...record2.notes, ...record2.failures.map((f) => `${f.workload}: not measured: ${f.reason}`)]
+  };
+}
+function cellNumbers(cell) {
+  return {
+    baseMedian: cell.base.median,
+    headMedian: cell.head.median,
+    deltaPct: cell.deltaPct,
+    baseCvPct: cell.base.cvPct,
+    headCvPct: cell.head.cvPct
+  };
+}
+function instructionSection(result, c) {
+  const report = instructionReport(result, c);
+  if (!report) return void 0;
+  const headColumn = new Set(report.rows.map((r) => r.head)).size > 1;
+  const header = [
+    "cell",
+    ...headColumn ? ["head"] : [],
+    "base instr/tx",
+    "head instr/tx",
+    "\u0394",
+    "CV base / head",
+    "verdict"
+  ];
+  const body = [
+    `Counted with ${report.counter === "cachegrind" ? "valgrind cachegrind (simulated)" : "perf (hardware)"} at 1 client, per transaction from the difference of a short and a long run; medians over the repetitions. The phase took ${report.wallS.toFixed(0)} s.`,
+    "",
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
+    ...report.rows.map(
+      (r) => `| ${[
+        escapeMarkdown(r.cell, 80),
+        ...headColumn ? [escapeMarkdown(r.head, 40)] : [],
+        whole(r.baseMedian),
+        whole(r.headMedian),
+        r.deltaPct === null ? "\u2013" : `${r.deltaPct >= 0 ? "+" : ""}${r.deltaPct.toFixed(2)}%`,
+        `${cv(r.baseCvPct)} / ${cv(r.headCvPct)}`,
+        r.verdict
+      ].join(" | ")} |`
+    )
+  ];
+  for (const r of report.rows.filter((x) => x.movers.length > 0)) {
+    body.push(
+      "",
+      `**${escapeMarkdown(r.cell, 80)}${headColumn ? ` (${escapeMarkdown(r.head, 40)})` : ""}: largest movers** (self instructions per transaction${r.profileFile ? `; full profile: \`${escapeMarkdown(r.profileFile, 200)}\`` : ""})`,
+      "",
+      ...moversTable(r.movers)
+    );
+  }
+  if (report.notes.length > 0) body.push("", ...report.notes.map((n) => `- ${escapeMarkdown(n, 300)}`));
+  return { summary: "CPU instructions per transaction", body };
+}
+function moversTable(movers) {
+  return [
+    "| function | base | head | \u0394 |",
+    "| --- | ---: | ---: | ---: |",
+    ...movers.map(
+      (m) => `| ${codeText(m.fn, 80)} | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} |`
+    )
+  ];
+}
+function moverTextLines(report, cells) {
+  const rows = (report?.rows ?? []).filter(
+    (r) => r.movers.length > 0 && (!cells || cells.some((x) => x.head === r.head && x.cell === r.cell))
+  );
+  if (rows.length === 0) return void 0;
+  const heads = new Set(report.rows.map((r) => r.head)).size;
+  return {
+    heading: "largest instruction movers per changed cell (self instructions per transaction, base -> head):",
+    cells: rows.map((r) => ({
+      title: `${heads > 1 ? `${r.head} ` : ""}${r.cell}${r.profileFile ? ` (full profile: ${r.profileFile})` : ""}:`,
+      movers: r.movers.map(moverText)
+    }))
+  };
+}
+function moverText(m) {
+  return `${m.fn} ${whole(m.baseIrPerTx)} -> ${whole(m.headIrPerTx)} (${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} instr/tx)`;
+}
+function whole(v) {
+  return v === null ? "\u2013" : Math.round(v).toLocaleString("en-US");
+}
+function cv(v) {
+  return v === null ? "\u2013" : `${v.toFixed(2)}%`;
 }
 
 // src/core/report/client-line.ts
@@ -73821,13 +74798,13 @@ function planTextLines(record2) {
       `  cost per call, base -> head (pg_stat_statements, ${report.transactions ?? "?"} transactions at 1 client):`
     );
     for (const m of report.movers) {
-      lines.push(`    ${short2(m.statement)}${multiHead ? ` (${m.head})` : ""}: ${costText(m, "->")}`);
+      lines.push(`    ${short2(m.statement)}${multiHead ? ` (${m.head})` : ""}: ${costText2(m, "->")}`);
     }
   }
   for (const note of report.notes) lines.push(`  ${note}`);
   return lines;
 }
-function costText(m, arrow) {
+function costText2(m, arrow) {
   return [
     `${us(m.base.msPerCall)} ${arrow} ${us(m.headCost.msPerCall)} \xB5s${pct5(m.timeDeltaPct)}`,
     `${blocks(m.base.blocksPerCall)} ${arrow} ${blocks(m.headCost.blocksPerCall)} blocks${pct5(m.blocksDeltaPct)}`
@@ -73908,17 +74885,19 @@ function pct5(v) {
 }
 
 // src/core/report/comparison-text.ts
-function renderComparisonText(c, decision, baseline, steady = [], clients = [], source) {
+function renderComparisonText(c, decision, baseline, steady = [], clients = [], source, instructions) {
   const lines = [
     decisionLine(decision),
     compared(c, source?.commitfest),
     ...clientLines(clients),
     ...baseline ? [describeStoredBaseline(baseline)] : [],
     ...analysisLines(c, decision),
-    ...compiledCodeLines(c)
+    ...compiledCodeLines(c),
+    ...costLines(c)
   ];
   for (const arm2 of buildTables(c)) lines.push("", ...renderArm(arm2));
   lines.push(...steadyLines(steady));
+  lines.push(...moverLines(c, instructions));
   lines.push(...planTextLines(c.plans));
   if (decision.reasons.length > 0) lines.push("", "why (each said once):", ...reasonLines(decision));
   if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
@@ -73934,8 +74913,21 @@ function steadyLines(cells) {
     ...cells.map((c) => `  ${heads > 1 ? `${c.head} ` : ""}${c.cell}: ${steadyCellLine(c)}`)
   ];
 }
+function moverLines(c, instructions) {
+  const movers = instructions ? moverTextLines(instructionReport({ instructions }, c)) : void 0;
+  if (!movers) return [];
+  return [
+    "",
+    movers.heading,
+    ...movers.cells.flatMap((cell) => [`  ${cell.title}`, ...cell.movers.map((m) => `    ${m}`)])
+  ];
+}
 function steadyCellLine(c) {
-  return STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m)).map((m) => `${METRICS[m].label} ${cellText(c, m).replace(/→/g, "->")}`).join("; ");
+  return STEADY_METRICS.filter((m) => c.metrics.some((r) => r.metric === m)).map((m) => {
+    const unit = METRICS[m].unit;
+    const time3 = unit === "\xB5s" || unit === "ms" ? unit : void 0;
+    return `${METRICS[m].label} ${cellText(c, m, time3).replace(/→/g, "->")}`;
+  }).join("; ");
 }
 var OUTCOME_WORDS = {
   passed: "PASSED",
@@ -74105,18 +75097,18 @@ function parseMetric(value) {
 }
 
 // src/adapters/cli/store-option.ts
-import os9 from "node:os";
+import os11 from "node:os";
 
 // src/store/open/open-store.ts
 init_errors();
-import path38 from "node:path";
+import path40 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
-import { constants as constants4 } from "node:fs";
-import { access as access5, readdir as readdir9, readFile as readFile20, stat as stat6 } from "node:fs/promises";
-import path37 from "node:path";
+import { constants as constants5 } from "node:fs";
+import { access as access5, readdir as readdir9, readFile as readFile20, stat as stat7 } from "node:fs/promises";
+import path39 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -74125,8 +75117,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path37.join(dir, "runs");
-    this.indexDir = path37.join(dir, "index");
+    this.runsDir = path39.join(dir, "runs");
+    this.indexDir = path39.join(dir, "index");
   }
   dir;
   options;
@@ -74139,8 +75131,8 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path37.resolve(dir), options);
-    const st = await stat6(store.dir).catch((e) => {
+    const store = new _DirStore(path39.resolve(dir), options);
+    const st = await stat7(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
     });
@@ -74216,10 +75208,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path37.join(this.runsDir, `${id}.json`);
+    return path39.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path37.join(this.indexDir, `${id}.json`);
+    return path39.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -74253,7 +75245,7 @@ var DirStore = class _DirStore {
       this.options.warn(`skipping ${file2}: not a results document this pgperf reads: ${detail}`);
       return void 0;
     }
-    const savedAt = (await stat6(file2)).mtime.toISOString();
+    const savedAt = (await stat7(file2)).mtime.toISOString();
     const entry = summarize2(doc, savedAt);
     try {
       await makeDirectory(this.indexDir);
@@ -74267,8 +75259,8 @@ var DirStore = class _DirStore {
     try {
       await makeDirectory(this.runsDir);
       await makeDirectory(this.indexDir);
-      await access5(this.runsDir, constants4.W_OK);
-      await access5(this.indexDir, constants4.W_OK);
+      await access5(this.runsDir, constants5.W_OK);
+      await access5(this.indexDir, constants5.W_OK);
     } catch (e) {
       const code = e.code;
       throw this.notUsable(code ?? errorMessage(e), describeOsError(e));
@@ -74309,8 +75301,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path38.isAbsolute(xdgDataHome) ? xdgDataHome : path38.join(home, ".local", "share");
-  return path38.join(base, "pgperf", "store");
+  const base = xdgDataHome && path40.isAbsolute(xdgDataHome) ? xdgDataHome : path40.join(home, ".local", "share");
+  return path40.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -74341,7 +75333,7 @@ function openCliStore(flag, logger, write) {
   const what = flag !== void 0 ? "--store" : process.env.PGPERF_STORE?.trim() ? "PGPERF_STORE" : void 0;
   return openStore(flag ?? process.env.PGPERF_STORE, {
     ...what ? { what } : {},
-    home: os9.homedir(),
+    home: os11.homedir(),
     xdgDataHome: process.env.XDG_DATA_HOME,
     warn: (m) => logger.warn(m),
     info: (m) => logger.info(m),
@@ -74351,10 +75343,10 @@ function openCliStore(flag, logger, write) {
 
 // src/adapters/cli/validate.ts
 init_errors();
-import os10 from "node:os";
+import os12 from "node:os";
 async function checkTmpDir(dir) {
   const what = dir === void 0 ? `the temp directory (--tmp-dir not given, $TMPDIR or /tmp)` : "--tmp-dir";
-  const target = dir ?? os10.tmpdir();
+  const target = dir ?? os12.tmpdir();
   const found = await probeDirectory(target, { create: false });
   if (!found) return;
   if (found.missing)
@@ -74372,8 +75364,8 @@ async function checkOutDir(dir, flag = "--out", expected = "a directory for the 
 }
 
 // src/adapters/cli/commands/build.ts
-import os11 from "node:os";
-import path39 from "node:path";
+import os13 from "node:os";
+import path41 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -74399,7 +75391,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path39.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path41.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -74412,7 +75404,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path39.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os11.homedir());
+  return flag ? path41.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -74429,13 +75421,14 @@ function cacheDirHelp() {
 function collectString(value, previous = []) {
   return [...previous, value];
 }
-async function withInterrupt(logger, fn) {
+async function withInterrupt(logger, fn, stopped = {}) {
   const controller = new AbortController();
   let stoppedBy;
   const dispose = installSignalHandlers({
     logger,
     onFirst: (signal) => {
       stoppedBy = signal;
+      stopped.by = signal;
       controller.abort(new Error(`build interrupted by ${signal}`));
     }
   });
@@ -74508,25 +75501,30 @@ function bisectCommand() {
       extraOptions: flags.buildOption,
       durationS: flags.duration,
       adaptive: adaptive && { ...flags, maxRounds: adaptive.plan.maxRounds },
-      outDir: path40.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path42.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     });
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
-    const report = await withInterrupt(logger, (signal) => {
-      const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal);
-      return runBisection(request2, { ...deps, ...store ? { archive: store } : {} });
-    }).finally(() => store?.close());
+    const stopped = {};
+    const report = await withInterrupt(
+      logger,
+      (signal) => {
+        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal);
+        return runBisection(request2, { ...deps, ...store ? { archive: store } : {} });
+      },
+      stopped
+    ).finally(() => store?.close());
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderBisectText(report));
     const decision = await recordBisectDecision(report.outcome, flags.failOn, request2.outDir);
     reportGate(decision, logger);
     const interrupted = report.outcome.kind === "undecided" && report.outcome.interrupted;
-    process.exitCode = interrupted ? signalExitCode("SIGINT") : process.exitCode ?? decision.exitCode;
+    process.exitCode = interrupted ? signalExitCode(stopped.by ?? "SIGINT") : process.exitCode ?? decision.exitCode;
   });
 }
 
 // src/flows/calibrate/calibrate-job.ts
-import { writeFile as writeFile10 } from "node:fs/promises";
-import path41 from "node:path";
+import { writeFile as writeFile11 } from "node:fs/promises";
+import path43 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -74611,8 +75609,8 @@ async function runCalibration(options, deps) {
     dataChecksums: false
   });
   const calibration = calibrationOf(measured2.result, measured2.comparison);
-  const calibrationFile = calibrationDir ? path41.join(calibrationDir, CALIBRATION_FILE) : void 0;
-  if (calibrationFile) await writeFile10(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+  const calibrationFile = calibrationDir ? path43.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  if (calibrationFile) await writeFile11(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
     run: measured2,
@@ -74624,14 +75622,14 @@ async function runCalibration(options, deps) {
 
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path45 from "node:path";
+import path47 from "node:path";
 
 // src/adapters/cli/execute-run.ts
 import { readFileSync } from "node:fs";
-import path44 from "node:path";
+import path46 from "node:path";
 
 // src/flows/compare/stored-baseline.ts
-import path43 from "node:path";
+import path45 from "node:path";
 init_errors();
 
 // src/flows/compare/baseline-conditions.ts
@@ -74922,8 +75920,8 @@ function baselineArm(doc) {
 }
 
 // src/flows/compare/sentinel.ts
-import { stat as stat7 } from "node:fs/promises";
-import path42 from "node:path";
+import { stat as stat8 } from "node:fs/promises";
+import path44 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -74939,7 +75937,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path42.join(req.runDir, "sentinel")
+      runDir: path44.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -74991,7 +75989,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat7(path42.join(binDir, "postgres"))).isFile();
+    return (await stat8(path44.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -75089,7 +76087,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path43.join(req.runDir, "head")
+        runDir: path45.join(req.runDir, "head")
       },
       deps
     );
@@ -75122,7 +76120,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     info,
     warnings
   );
-  const resultsFile = path43.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path45.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -75182,7 +76180,7 @@ async function headOnly(arms, deps) {
 init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path44.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path46.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -75194,7 +76192,7 @@ async function executeRun(options, logger, extra = {}) {
       controller.abort(new Error(`interrupted by ${signal}`));
     }
   });
-  const resultsFile = path44.join(runDir, RESULTS_FILE);
+  const resultsFile = path46.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}
 `));
@@ -75217,7 +76215,8 @@ async function executeRun(options, logger, extra = {}) {
           outcome.result.baseline,
           steadySummary(outcome.result),
           outcome.result.clients,
-          outcome.result.source
+          outcome.result.source,
+          outcome.result.instructions
         )
       );
     }
@@ -75226,7 +76225,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path44.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path46.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -75236,6 +76235,9 @@ async function executeRun(options, logger, extra = {}) {
     if (outcome.archived)
       print(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}
 `);
+    else if (extra.archive && !outcome.archiveError)
+      print(`not saved to the store: ${notSavedReason(outcome.result)}
+`);
     if (outcome.archiveError) logger.warn(outcome.archiveError);
     if (outcome.result.status === "interrupted") process.exitCode = signalExitCode(stoppedBy ?? "SIGINT");
     return { ...outcome, decision };
@@ -75243,6 +76245,18 @@ async function executeRun(options, logger, extra = {}) {
     unregisterLastLine();
     disposeSignals();
   }
+}
+function notSavedReason(result) {
+  const kept = "results.json keeps this one";
+  if (result.samples.length > 0) return `the store did not take it; ${kept}`;
+  const keeps = `the store keeps runs with timed samples, and ${kept}`;
+  if (result.plan.rounds > 0) {
+    const ended = result.status === "complete" ? "" : ` (the run ${result.status === "failed" ? "failed" : "was interrupted"})`;
+    return `nothing was measured${ended}; ${keeps}`;
+  }
+  const sameCode = (result.compiledCode?.length ?? 0) > 0 && result.compiledCode.every((c) => c.identical);
+  const why = result.analysis?.metric === INSTRUCTION_METRIC ? "the instruction counts decide: --metric instructions" : sameCode ? "every head runs the same compiled code as base with the same settings" : "none were planned";
+  return `no timed rounds ran (${why}); ${keeps}`;
 }
 function resultsLine(file2) {
   const kept = keptRecord(file2);
@@ -75313,7 +76327,7 @@ function calibrateCommand() {
         flags.json ? `${JSON.stringify(calibration, null, 2)}
 ` : renderCalibrationText(calibration)
       );
-      await writeDecision(path45.dirname(run2.resultsFile), decision).catch(
+      await writeDecision(path47.dirname(run2.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -75713,7 +76727,7 @@ function workloadRow(name, spec) {
 
 // src/core/report/wait-event-table.ts
 var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
-function pool(runs) {
+function pool2(runs) {
   const counts = /* @__PURE__ */ new Map();
   const sums = /* @__PURE__ */ new Map();
   let observations = 0;
@@ -75732,8 +76746,8 @@ function pool(runs) {
 }
 function renderWaitEventComparison(base, head, options = {}) {
   const top = options.top ?? 8;
-  const b = pool(base);
-  const h = pool(head);
+  const b = pool2(base);
+  const h = pool2(head);
   const lines = [];
   if (b.observations === 0 && h.observations === 0) {
     lines.push("No wait-event samples were taken.");
@@ -75803,101 +76817,6 @@ function waitEventSections(result, comparison) {
       ];
     })
   );
-}
-
-// src/core/report/instruction-section.ts
-var SHOWN_MOVERS = 5;
-function instructionReport(result, c) {
-  const record2 = result.instructions;
-  if (!record2) return void 0;
-  const rows = [];
-  for (const arm2 of c.comparisons) {
-    for (const cell of arm2.otherMetricCells.filter((x) => x.metric === INSTRUCTION_METRIC)) {
-      const profile = record2.profiles.find(
-        (p) => p.workload === cell.workload && p.clients === cell.clients && p.head === arm2.head
-      );
-      const changed = cell.verdict === "regression" || cell.verdict === "improvement";
-      rows.push({
-        ...cellNumbers(cell),
-        cell: cell.id,
-        head: arm2.head,
-        verdict: cell.verdict,
-        movers: changed && profile ? profile.movers.slice(0, SHOWN_MOVERS) : [],
-        ...profile ? { profileFile: profile.file } : {}
-      });
-    }
-  }
-  return {
-    counter: record2.counter,
-    wallS: record2.wallS,
-    rows,
-    notes: [...record2.notes, ...record2.failures.map((f) => `${f.workload}: not measured: ${f.reason}`)]
-  };
-}
-function cellNumbers(cell) {
-  return {
-    baseMedian: cell.base.median,
-    headMedian: cell.head.median,
-    deltaPct: cell.deltaPct,
-    baseCvPct: cell.base.cvPct,
-    headCvPct: cell.head.cvPct
-  };
-}
-function instructionSection(result, c) {
-  const report = instructionReport(result, c);
-  if (!report) return void 0;
-  const headColumn = new Set(report.rows.map((r) => r.head)).size > 1;
-  const header = [
-    "cell",
-    ...headColumn ? ["head"] : [],
-    "base instr/tx",
-    "head instr/tx",
-    "\u0394",
-    "CV base / head",
-    "verdict"
-  ];
-  const body = [
-    `Counted with ${report.counter === "cachegrind" ? "valgrind cachegrind (simulated)" : "perf (hardware)"} at 1 client, per transaction from the difference of a short and a long run; medians over the repetitions. The phase took ${report.wallS.toFixed(0)} s.`,
-    "",
-    `| ${header.join(" | ")} |`,
-    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
-    ...report.rows.map(
-      (r) => `| ${[
-        escapeMarkdown(r.cell, 80),
-        ...headColumn ? [escapeMarkdown(r.head, 40)] : [],
-        whole(r.baseMedian),
-        whole(r.headMedian),
-        r.deltaPct === null ? "\u2013" : `${r.deltaPct >= 0 ? "+" : ""}${r.deltaPct.toFixed(2)}%`,
-        `${cv(r.baseCvPct)} / ${cv(r.headCvPct)}`,
-        r.verdict
-      ].join(" | ")} |`
-    )
-  ];
-  for (const r of report.rows.filter((x) => x.movers.length > 0)) {
-    body.push(
-      "",
-      `**${escapeMarkdown(r.cell, 80)}${headColumn ? ` (${escapeMarkdown(r.head, 40)})` : ""}: largest movers** (self instructions per transaction${r.profileFile ? `; full profile: \`${escapeMarkdown(r.profileFile, 200)}\`` : ""})`,
-      "",
-      ...moversTable(r.movers)
-    );
-  }
-  if (report.notes.length > 0) body.push("", ...report.notes.map((n) => `- ${escapeMarkdown(n, 300)}`));
-  return { summary: "CPU instructions per transaction", body };
-}
-function moversTable(movers) {
-  return [
-    "| function | base | head | \u0394 |",
-    "| --- | ---: | ---: | ---: |",
-    ...movers.map(
-      (m) => `| ${codeText(m.fn, 80)} | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} |`
-    )
-  ];
-}
-function whole(v) {
-  return v === null ? "\u2013" : Math.round(v).toLocaleString("en-US");
-}
-function cv(v) {
-  return v === null ? "\u2013" : `${v.toFixed(2)}%`;
 }
 
 // src/core/report/explain-section.ts
@@ -76074,8 +76993,11 @@ function designLines(ctx) {
   if (warnings > 0) parts.push(`${warnings} warning(s) below`);
   if (input2.runUrl !== void 0) parts.push(markdownLink("workflow run", input2.runUrl));
   parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
-  return [parts.join(" \xB7 "), ...compiledCodeLines(c).map((line) => `
-${escapeMarkdown(line, 2e3)}`)];
+  return [
+    parts.join(" \xB7 "),
+    ...[...compiledCodeLines(c), ...costLines(c)].map((line) => `
+${escapeMarkdown(line, 2e3)}`)
+  ];
 }
 
 // src/core/report/markdown-size.ts
@@ -76286,7 +77208,7 @@ function workloadYaml(workload, width) {
   return yaml;
 }
 function narrowed(recorded, clients) {
-  const workload = { ...recorded, clients };
+  const workload = fileForm({ ...recorded, clients });
   const scriptFiles = [];
   if (Array.isArray(recorded.scripts)) {
     workload.scripts = recorded.scripts.map((s) => {
@@ -76298,6 +77220,41 @@ function narrowed(recorded, clients) {
     });
   }
   return { workload, scriptFiles };
+}
+function fileForm(recorded) {
+  const instructions = instructionsFileForm(recorded.instructions);
+  const combination = matrixCombination(recorded);
+  const out = {};
+  for (const [key, value] of Object.entries(recorded)) {
+    if (key === "name" && combination) out.name = combination.name;
+    else if (key === "instructions") out.instructions = instructions;
+    else if (key === "settings" && combination) {
+      out.settings = combination.settings;
+      out.matrix = combination.matrix;
+    } else out[key] = value;
+  }
+  return out;
+}
+function instructionsFileForm(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const { thresholdPct, ...rest } = value;
+  return thresholdPct === void 0 ? rest : { ...rest, threshold: thresholdPct };
+}
+function matrixCombination(recorded) {
+  const { name, settings: settings2 } = recorded;
+  if (typeof name !== "string" || settings2 === null || typeof settings2 !== "object") return void 0;
+  const m = /^(.+)\[([^[\]]+)\]$/.exec(name);
+  if (!m) return void 0;
+  const rest = { ...settings2 };
+  const matrix = {};
+  for (const pair2 of m[2].split(",")) {
+    const eq = pair2.indexOf("=");
+    const [setting, text2] = [pair2.slice(0, eq), pair2.slice(eq + 1)];
+    if (eq <= 0 || !Object.hasOwn(rest, setting) || String(rest[setting]) !== text2) return void 0;
+    matrix[setting] = [rest[setting]];
+    delete rest[setting];
+  }
+  return { name: m[1], settings: rest, matrix };
 }
 function runCommand(result, file2) {
   const lines = [["pgperf", "run"]];
@@ -76451,7 +77408,8 @@ function renderMailReport(input2) {
     [upperFirst(compared(c)), ...analysisLines(c, decision)].flatMap((line) => wrap(line, "", "  ")),
     cellBlock(c, decision, cells, shown2),
     perTransaction2(input2, shown2),
-    compiledCodeLines(c).flatMap((line) => wrap(upperFirst(line), "", "  ")),
+    instructionMovers(input2, shown2),
+    [...compiledCodeLines(c), ...costLines(c)].flatMap((line) => wrap(upperFirst(line), "", "  ")),
     ...reproduceBlocks(result, shown2),
     input2.runUrl === void 0 ? [] : link2("Full report:", input2.runUrl)
   ];
@@ -76459,8 +77417,8 @@ function renderMailReport(input2) {
 `;
 }
 function decidingCells(d) {
-  const open5 = d.cells.filter((c) => c.verdict !== "no-change" && c.verdict !== "not-worse");
-  return open5.length > 0 ? open5 : d.cells;
+  const open6 = d.cells.filter((c) => c.verdict !== "no-change" && c.verdict !== "not-worse");
+  return open6.length > 0 ? open6 : d.cells;
 }
 function cellBlock(c, d, cells, shown2) {
   if (shown2.length === 0) return [];
@@ -76529,6 +77487,20 @@ function perTransaction2(input2, shown2) {
     return wrap(`${heads > 1 ? `${cell.head} ` : ""}${cell.id}: ${kept.join("; ")}`, "- ", "  ");
   });
   return lines.length === 0 ? [] : ["Per transaction, base -> head (medians over the runs):", ...lines];
+}
+function instructionMovers(input2, shown2) {
+  const movers = moverTextLines(
+    instructionReport(input2.result, input2.comparison),
+    shown2.map((c) => ({ head: c.head, cell: c.id }))
+  );
+  if (!movers) return [];
+  return [
+    ...wrap(upperFirst(movers.heading)),
+    ...movers.cells.flatMap((cell) => [
+      ...wrap(cell.title),
+      ...cell.movers.flatMap((m) => wrap(m, "- ", "  "))
+    ])
+  ];
 }
 function instructionText(r) {
   const value = (v) => v === null ? "-" : groupedNumber(v, 0);
@@ -76870,7 +77842,8 @@ function compareCommand() {
           result.baseline,
           steadySummary(result),
           result.clients,
-          result.source
+          result.source,
+          result.instructions
         )
       );
     }
@@ -76899,7 +77872,7 @@ function mergedRecords(docs) {
   const plans = docs.flatMap((d) => d.plans ? [d.plans] : []);
   return {
     ...instructions.length > 0 ? { instructions: mergeInstructions(instructions) } : {},
-    ...plans.length > 0 ? { plans: mergePlans(plans) } : {}
+    ...plans.length > 0 ? { plans: mergePlans2(plans) } : {}
   };
 }
 function mergeInstructions(records) {
@@ -76920,7 +77893,7 @@ function mergeInstructions(records) {
     notes: unique(records.flatMap((r) => r.notes))
   };
 }
-function mergePlans(records) {
+function mergePlans2(records) {
   const { own: own2 } = firstOwners(records, (r) => [
     ...r.statements.map((s) => s.workload),
     ...r.failures.map((f) => f.workload)
@@ -77470,8 +78443,8 @@ function demoCommand() {
 }
 
 // src/adapters/cli/commands/doctor.ts
-import os12 from "node:os";
-import path47 from "node:path";
+import os14 from "node:os";
+import path49 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -77508,9 +78481,9 @@ function renderPreflight(report) {
 }
 
 // src/postgres/runner-facts.ts
-import { constants as constants5 } from "node:fs";
-import { access as access6, readdir as readdir11, stat as stat8, statfs as statfs3 } from "node:fs/promises";
-import path46 from "node:path";
+import { constants as constants6 } from "node:fs";
+import { access as access6, readdir as readdir11, stat as stat9, statfs as statfs3 } from "node:fs/promises";
+import path48 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -77560,7 +78533,7 @@ var listMissing = (missing) => missing.map((m) => `${m.kind === "library" ? "lib
 async function buildToolsFact(env, runner) {
   const compiler = compilerCommand(env).split(" ")[0];
   const missing = [];
-  const found = compiler.includes("/") ? await access6(compiler, constants5.X_OK).then(
+  const found = compiler.includes("/") ? await access6(compiler, constants6.X_OK).then(
     () => true,
     () => false
   ) : await findOnPath(compiler, env.PATH) !== void 0;
@@ -77638,10 +78611,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir11(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path46.join(dir, v, "bin");
+    const bin = path48.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path46.join(bin, p), constants5.X_OK).then(
+        (p) => access6(path48.join(bin, p), constants6.X_OK).then(
           () => true,
           () => false
         )
@@ -77670,7 +78643,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path46.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path48.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -77770,20 +78743,20 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path46.resolve(dir); ; d = path46.dirname(d)) {
-    const st = await stat8(d).catch(() => void 0);
+  for (let d = path48.resolve(dir); ; d = path48.dirname(d)) {
+    const st = await stat9(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path46.dirname(d)) return void 0;
+    if (d === path48.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path46.resolve(dir); ; d = path46.dirname(d)) {
+  for (let d = path48.resolve(dir); ; d = path48.dirname(d)) {
     chain.unshift(d);
-    if (d === path46.dirname(d)) break;
+    if (d === path48.dirname(d)) break;
   }
   for (const d of chain) {
-    const st = await stat8(d).catch(() => void 0);
+    const st = await stat9(d).catch(() => void 0);
     if (st && (st.mode & 1) === 0) return `${d}: mode ${(st.mode & 511).toString(8)}`;
   }
   return void 0;
@@ -77817,7 +78790,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path47.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path49.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -77830,9 +78803,9 @@ async function withRunnerFacts(machine, flags) {
       env: process.env,
       runner: nodeProcessRunner,
       uid: process.getuid?.(),
-      userName: os12.userInfo().username,
+      userName: os14.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path47.resolve(flags.tmpDir ?? os12.tmpdir()),
+      tmpDir: path49.resolve(flags.tmpDir ?? os14.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -77856,8 +78829,8 @@ function bytes(value) {
 // src/flows/history/load-runs.ts
 init_read_results();
 init_errors();
-import { readdir as readdir12, stat as stat9 } from "node:fs/promises";
-import path48 from "node:path";
+import { readdir as readdir12, stat as stat10 } from "node:fs/promises";
+import path50 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -77867,27 +78840,27 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique2 = [...new Set(files.map((f) => path48.resolve(f)))].sort();
+  const unique2 = [...new Set(files.map((f) => path50.resolve(f)))].sort();
   return Promise.all(unique2.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
   let info;
   try {
-    info = await stat9(input2);
+    info = await stat10(input2);
   } catch (e) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path48.join(input2, "runs");
+  const runsDir = path50.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path48.join(runsDir, n));
+    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path50.join(runsDir, n));
   }
   const entries = await readdir12(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path48.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path50.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
-    return (await stat9(p)).isDirectory();
+    return (await stat10(p)).isDirectory();
   } catch {
     return false;
   }
@@ -78128,13 +79101,13 @@ function historySiteData(analysis, options = {}) {
     );
     return { workload, file: file2, charts, series };
   });
-  const fingerprints = new Set(workloads.flatMap((w) => w.charts.map((c) => c.fingerprint)));
+  const fingerprints2 = new Set(workloads.flatMap((w) => w.charts.map((c) => c.fingerprint)));
   return {
     title: options.title ?? "pgperf history",
     repoUrl: options.repoUrl ? safeUrl(options.repoUrl.replace(/\/+$/, "")) : null,
     runs: analysis.runs,
     options: analysis.options,
-    fingerprints: fingerprints.size,
+    fingerprints: fingerprints2.size,
     timeAxis: timeAxisData(),
     workloads
   };
@@ -78641,13 +79614,13 @@ async function loadChartAssets() {
 }
 
 // src/flows/history/write-site.ts
-import { mkdir as mkdir7 } from "node:fs/promises";
-import path49 from "node:path";
+import { mkdir as mkdir8 } from "node:fs/promises";
+import path51 from "node:path";
 async function writeSite(dir, files) {
-  await mkdir7(dir, { recursive: true });
+  await mkdir8(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path49.join(dir, f.file);
+    const target = path51.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -78735,8 +79708,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path52 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path52} does not exist${EOL}`);
+        const path54 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path54} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -79329,7 +80302,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   if (isRootPrimitive || isRootNativeRawJSON) {
     return originalStringify(rootProcessed);
   }
-  const chunks = [];
+  const chunks2 = [];
   let level2 = 0;
   const stack = [
     {
@@ -79346,18 +80319,18 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   while (stack.length > 0) {
     const node3 = stack[stack.length - 1];
     if (node3.index === 0) {
-      chunks.push(node3.isArray ? "[" : "{");
+      chunks2.push(node3.isArray ? "[" : "{");
       level2++;
     }
     let isDone = false;
     if (node3.isArray) {
       if (node3.index < node3.val.length) {
-        if (!node3.first) chunks.push(",");
-        if (space) chunks.push("\n" + space.repeat(level2));
+        if (!node3.first) chunks2.push(",");
+        if (space) chunks2.push("\n" + space.repeat(level2));
         const childRaw = node3.val[node3.index];
         const childVal = prepareVal(node3.val, String(node3.index), childRaw);
         if (isUnstringifiable(childVal)) {
-          chunks.push("null");
+          chunks2.push("null");
           node3.first = false;
           node3.index++;
         } else {
@@ -79380,7 +80353,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
             node3.first = false;
             node3.index++;
           } else {
-            chunks.push(originalStringify(childVal));
+            chunks2.push(originalStringify(childVal));
             node3.first = false;
             node3.index++;
           }
@@ -79396,11 +80369,11 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
         const childRaw = node3.val[k];
         const childVal = prepareVal(node3.val, k, childRaw);
         if (isUnstringifiable(childVal)) continue;
-        if (!node3.first) chunks.push(",");
+        if (!node3.first) chunks2.push(",");
         if (space) {
-          chunks.push("\n" + space.repeat(level2) + originalStringify(k) + ": ");
+          chunks2.push("\n" + space.repeat(level2) + originalStringify(k) + ": ");
         } else {
-          chunks.push(originalStringify(k) + ":");
+          chunks2.push(originalStringify(k) + ":");
         }
         const isComplexObject = childVal !== null && typeof childVal === "object";
         const isNativeRaw = isRawJSON(childVal);
@@ -79421,7 +80394,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
           node3.first = false;
           break;
         } else {
-          chunks.push(originalStringify(childVal));
+          chunks2.push(originalStringify(childVal));
           node3.first = false;
         }
       }
@@ -79432,13 +80405,13 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
     }
     if (isDone) {
       level2--;
-      if (!node3.first && space) chunks.push("\n" + space.repeat(level2));
-      chunks.push(node3.isArray ? "]" : "}");
+      if (!node3.first && space) chunks2.push("\n" + space.repeat(level2));
+      chunks2.push(node3.isArray ? "]" : "}");
       visited.delete(node3.val);
       stack.pop();
     }
   }
-  return chunks.join("");
+  return chunks2.join("");
 };
 var JSONStringify = (value, replacer, space) => {
   try {
@@ -82849,7 +83822,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path52) => path52.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path54) => path54.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -83367,8 +84340,8 @@ function parseBisectMarker(body, where) {
 init_metrics();
 
 // src/flows/nightly/nightly-site.ts
-import path50 from "node:path";
-import { writeFile as writeFile11 } from "node:fs/promises";
+import path52 from "node:path";
+import { writeFile as writeFile12 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
 }
@@ -83377,7 +84350,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile11(path50.join(dir, ".nojekyll"), "");
+  await writeFile12(path52.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -83684,15 +84657,15 @@ function isDigestBody(body) {
   return markerText(body, DIGEST_MARKER) !== void 0;
 }
 var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
-function digestBody(digest2, now, links = {}) {
+function digestBody(digest3, now, links = {}) {
   const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}` + (e.suspects ? `: ${suspectsText(e.suspects, links.repoUrl)}` : "");
   const foundBy = safeUrl(links.runUrl ?? "");
   return [
-    jsonMarker(DIGEST_MARKER, { raised: digest2.raised }),
-    `**${digest2.untriaged.length} untriaged regression${digest2.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
+    jsonMarker(DIGEST_MARKER, { raised: digest3.raised }),
+    `**${digest3.untriaged.length} untriaged regression${digest3.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
     "",
-    ...digest2.untriaged.length > 0 ? [...digest2.untriaged.map(line), ""] : ["Nothing to triage.", ""],
-    ...digest2.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest2.triaged.map(line), ""] : [],
+    ...digest3.untriaged.length > 0 ? [...digest3.untriaged.map(line), ""] : ["Nothing to triage.", ""],
+    ...digest3.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest3.triaged.map(line), ""] : [],
     ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
     `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
   ].join("\n");
@@ -83706,8 +84679,8 @@ function raiseNote(entry) {
 }
 
 // src/flows/nightly/nightly-job.ts
-import { mkdir as mkdir8, writeFile as writeFile12 } from "node:fs/promises";
-import path51 from "node:path";
+import { mkdir as mkdir9, writeFile as writeFile13 } from "node:fs/promises";
+import path53 from "node:path";
 
 // src/flows/nightly/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
@@ -83902,7 +84875,7 @@ async function syncTriageDigest(api, now, options = {}) {
   ]);
   const mine = digests.filter((i) => i.userLogin === login && isDigestBody(i.body)).sort((a, b) => a.number - b.number);
   const current = mine.find((i) => i.state === "open") ?? mine.at(-1);
-  const digest2 = digestOf(
+  const digest3 = digestOf(
     regressions.filter((i) => i.userLogin === login && i.state === "open").map((i) => ({
       number: i.number,
       title: i.title,
@@ -83922,8 +84895,8 @@ async function syncTriageDigest(api, now, options = {}) {
     closed: [],
     ignored: digests.filter((i) => i.userLogin !== login).map((i) => i.number)
   };
-  for (const entry of digest2.raise) await api.createComment(entry.issue, raiseNote(entry));
-  const body = digestBody(digest2, now, options.links ?? {});
+  for (const entry of digest3.raise) await api.createComment(entry.issue, raiseNote(entry));
+  const body = digestBody(digest3, now, options.links ?? {});
   if (!current) {
     const issue2 = await api.createIssue({ title: DIGEST_TITLE, body, labels: [DIGEST_LABEL] });
     outcome.opened.push(issue2.number);
@@ -84282,8 +85255,8 @@ async function concludeNight(outcome, options) {
   const { failOn, reportFile, ...report } = options;
   const markdown = nightlyReport(outcome, report);
   if (reportFile) {
-    await mkdir8(path51.dirname(reportFile), { recursive: true });
-    await writeFile12(reportFile, markdown);
+    await mkdir9(path53.dirname(reportFile), { recursive: true });
+    await writeFile13(reportFile, markdown);
   }
   return { report: markdown, decision: nightlyDecision(outcome, failOn) };
 }
@@ -84450,7 +85423,7 @@ function githubTarget(spec, env) {
 // src/run/shards.ts
 init_fingerprint();
 init_types();
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash10 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
@@ -84477,7 +85450,7 @@ function planShards(workloads, count2, arms = 2) {
   }
   const position = new Map(cells.map((c, i) => [cellId(c), i]));
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
-  const planId = createHash9("sha256").update(
+  const planId = createHash10("sha256").update(
     canonicalJson({
       count: count2,
       workloads: workloads.map((w) => ({
@@ -84891,6 +85864,10 @@ function comparisonOf(options, names) {
     ...adaptive ? { adaptive } : {},
     explain: options.explain,
     instructionCounter: options.instructionCounter,
+    evidenceDefaults: {
+      instructions: options.instructions === void 0 && options.analysis.metric !== INSTRUCTION_METRIC,
+      plans: options.plans === void 0
+    },
     order: options.order,
     // Refused before the builds unless forced; a stored baseline pairs no rounds and measures in parts: its
     // plan is checked by the run loop only.
@@ -85022,13 +85999,14 @@ function addEvidenceOptions(command) {
     false
   ).option(
     "--instructions",
-    "also count CPU instructions per transaction for every workload, with its own verdict (docs/instructions.md)",
-    false
+    "count CPU instructions per transaction for every workload, refusing one that cannot be counted (by default counted for every pgbench workload without pipeline; docs/instructions.md)"
+  ).option(
+    "--no-instructions",
+    "count no instructions (and take no default plans): the timed rounds alone decide"
   ).option(
     "--plans",
-    "also take every pgbench statement's plan per arm (EXPLAIN (COSTS OFF)) and its pg_stat_statements costs; the report names the plans that changed (docs/plans.md)",
-    false
-  ).addOption(
+    "take every pgbench statement's plan per arm and its pg_stat_statements costs on servers of their own (by default the plans alone are taken on the counting servers; docs/plans.md)"
+  ).option("--no-plans", "take no plans").addOption(
     new Option(
       "--instruction-counter <counter>",
       "what counts instructions: auto (the CPU's counter where perf can count instructions:u, else cachegrind), cachegrind (simulated, with a per-function profile) or perf"
@@ -85106,8 +86084,8 @@ async function runFromFlags(flags) {
       arms: baseline.kind === "stored" ? storedBaselineArmSource(arms, RUN_FLAG_NAMES) : await armSourceOf(arms, RUN_FLAG_NAMES),
       workloads,
       ...flags.clients ? { clients: flags.clients } : {},
-      instructions: flags.instructions,
-      plans: flags.plans,
+      ...flags.instructions !== void 0 ? { instructions: flags.instructions } : {},
+      ...flags.plans !== void 0 ? { plans: flags.plans } : {},
       ...flags.shard ? { shard: shardSpec(flags.shard) } : {},
       seed: flags.seed,
       baseline,
@@ -85194,7 +86172,7 @@ function schemaCommand() {
 
 // src/core/report/stat-text.ts
 function renderStat(r, baseFile, headFile) {
-  const arm2 = (name, file2, a) => `${name}  ${file2}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ""}, median ${a.median === null ? "-" : a.median}, CV ${a.cvPct === null ? "-" : `${a.cvPct.toFixed(2)}%`}`;
+  const arm2 = (name, file2, a) => `${name}  ${file2}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ""}, median ${a.median === null ? "-" : plainFigure(a.median)}, CV ${a.cvPct === null ? "-" : `${a.cvPct.toFixed(2)}%`}`;
   const interval = (ci) => ci === null ? "-" : `${formatPctInterval(ci.lowerPct, ci.upperPct)} (achieved ${formatLevel(ci.achievedLevel)})`;
   const lines = [
     `verdict: ${r.verdict} (alpha ${formatP(r.alpha)}, threshold ${r.thresholdPct}%)`,
@@ -85215,6 +86193,10 @@ function renderStat(r, baseFile, headFile) {
   );
   return `${lines.join("\n")}
 `;
+}
+var FIGURE_DIGITS = 12;
+function plainFigure(value) {
+  return String(Number(value.toPrecision(FIGURE_DIGITS)));
 }
 
 // src/flows/compare/value-files.ts

@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path62 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path64 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path62 && path62[0] !== "/") {
-          path62 = `/${path62}`;
+        if (path64 && path64[0] !== "/") {
+          path64 = `/${path64}`;
         }
-        return new URL(`${origin}${path62}`);
+        return new URL(`${origin}${path64}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path62, origin }
+          request: { method, path: path64, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path62);
+        debuglog("sending request to %s %s/%s", method, origin, path64);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path62, origin },
+          request: { method, path: path64, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path62,
+          path64,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path62, origin }
+          request: { method, path: path64, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path62);
+        debuglog("trailers received from %s %s/%s", method, origin, path64);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path62, origin },
+          request: { method, path: path64, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path62,
+          path64,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path62, origin }
+            request: { method, path: path64, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path62);
+          debuglog("sending request to %s %s/%s", method, origin, path64);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path62,
+        path: path64,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path62 !== "string") {
+        if (typeof path64 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path62[0] !== "/" && !(path62.startsWith("http://") || path62.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path64[0] !== "/" && !(path64.startsWith("http://") || path64.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path62)) {
+        } else if (invalidPathRegex.test(path64)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path62, query) : path62;
+        this.path = query ? buildURL(path64, query) : path64;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -3750,19 +3750,19 @@ var require_webidl = __commonJS({
     });
     webidl.util.ConvertToInt = function(V, bitLength, signedness, opts) {
       let upperBound;
-      let lowerBound;
+      let lowerBound2;
       if (bitLength === 64) {
         upperBound = Math.pow(2, 53) - 1;
         if (signedness === "unsigned") {
-          lowerBound = 0;
+          lowerBound2 = 0;
         } else {
-          lowerBound = Math.pow(-2, 53) + 1;
+          lowerBound2 = Math.pow(-2, 53) + 1;
         }
       } else if (signedness === "unsigned") {
-        lowerBound = 0;
+        lowerBound2 = 0;
         upperBound = Math.pow(2, bitLength) - 1;
       } else {
-        lowerBound = Math.pow(-2, bitLength) - 1;
+        lowerBound2 = Math.pow(-2, bitLength) - 1;
         upperBound = Math.pow(2, bitLength - 1) - 1;
       }
       let x = Number(V);
@@ -3777,16 +3777,16 @@ var require_webidl = __commonJS({
           });
         }
         x = webidl.util.IntegerPart(x);
-        if (x < lowerBound || x > upperBound) {
+        if (x < lowerBound2 || x > upperBound) {
           throw webidl.errors.exception({
             header: "Integer conversion",
-            message: `Value must be between ${lowerBound}-${upperBound}, got ${x}.`
+            message: `Value must be between ${lowerBound2}-${upperBound}, got ${x}.`
           });
         }
         return x;
       }
       if (!Number.isNaN(x) && opts?.clamp === true) {
-        x = Math.min(Math.max(x, lowerBound), upperBound);
+        x = Math.min(Math.max(x, lowerBound2), upperBound);
         if (Math.floor(x) % 2 === 0) {
           x = Math.floor(x);
         } else {
@@ -5798,7 +5798,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants7 = require_constants2();
+    var constants8 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5873,7 +5873,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants7.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants8.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5968,11 +5968,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants7.ERROR.OK) {
+          if (ret !== constants8.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants7.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants8.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants7.ERROR.PAUSED) {
+            } else if (ret === constants8.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5995,10 +5995,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants7.ERROR.OK) {
+        if (ret === constants8.ERROR.OK) {
           return null;
         }
-        if (ret === constants7.ERROR.PAUSED || ret === constants7.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants8.ERROR.PAUSED || ret === constants8.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6015,7 +6015,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants7.ERROR[ret], data);
+        return new HTTPParserError(message, constants8.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -6195,7 +6195,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants7.ERROR.PAUSED : 0;
+        return pause ? constants8.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6217,7 +6217,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6253,13 +6253,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path62, host, upgrade, blocking, reset } = request2;
+      const { method, path: path64, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path62} HTTP/1.1\r
+      let header = `${method} ${path64} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path62, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path64, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path62;
+      headers[HTTP2_HEADER_PATH] = path64;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path62 = search ? `${pathname}${search}` : pathname;
+        const path64 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path62;
+        this.opts.path = path64;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8194,8 +8194,8 @@ var require_pool_stats = __commonJS({
     var { kFree, kConnected, kPending, kQueued, kRunning, kSize } = require_symbols();
     var kPool = /* @__PURE__ */ Symbol("pool");
     var PoolStats = class {
-      constructor(pool2) {
-        this[kPool] = pool2;
+      constructor(pool3) {
+        this[kPool] = pool3;
       }
       get connected() {
         return this[kPool][kConnected];
@@ -8246,35 +8246,35 @@ var require_pool_base = __commonJS({
         this[kQueue] = new FixedQueue();
         this[kClients] = [];
         this[kQueued] = 0;
-        const pool2 = this;
+        const pool3 = this;
         this[kOnDrain] = function onDrain(origin, targets) {
-          const queue = pool2[kQueue];
+          const queue = pool3[kQueue];
           let needDrain = false;
           while (!needDrain) {
             const item = queue.shift();
             if (!item) {
               break;
             }
-            pool2[kQueued]--;
+            pool3[kQueued]--;
             needDrain = !this.dispatch(item.opts, item.handler);
           }
           this[kNeedDrain] = needDrain;
-          if (!this[kNeedDrain] && pool2[kNeedDrain]) {
-            pool2[kNeedDrain] = false;
-            pool2.emit("drain", origin, [pool2, ...targets]);
+          if (!this[kNeedDrain] && pool3[kNeedDrain]) {
+            pool3[kNeedDrain] = false;
+            pool3.emit("drain", origin, [pool3, ...targets]);
           }
-          if (pool2[kClosedResolve] && queue.isEmpty()) {
-            Promise.all(pool2[kClients].map((c) => c.close())).then(pool2[kClosedResolve]);
+          if (pool3[kClosedResolve] && queue.isEmpty()) {
+            Promise.all(pool3[kClients].map((c) => c.close())).then(pool3[kClosedResolve]);
           }
         };
         this[kOnConnect] = (origin, targets) => {
-          pool2.emit("connect", origin, [pool2, ...targets]);
+          pool3.emit("connect", origin, [pool3, ...targets]);
         };
         this[kOnDisconnect] = (origin, targets, err) => {
-          pool2.emit("disconnect", origin, [pool2, ...targets], err);
+          pool3.emit("disconnect", origin, [pool3, ...targets], err);
         };
         this[kOnConnectionError] = (origin, targets, err) => {
-          pool2.emit("connectionError", origin, [pool2, ...targets], err);
+          pool3.emit("connectionError", origin, [pool3, ...targets], err);
         };
         this[kStats] = new PoolStats(this);
       }
@@ -8528,22 +8528,22 @@ var require_balanced_pool = __commonJS({
       }
       addUpstream(upstream) {
         const upstreamOrigin = parseOrigin(upstream).origin;
-        if (this[kClients].find((pool3) => pool3[kUrl].origin === upstreamOrigin && pool3.closed !== true && pool3.destroyed !== true)) {
+        if (this[kClients].find((pool4) => pool4[kUrl].origin === upstreamOrigin && pool4.closed !== true && pool4.destroyed !== true)) {
           return this;
         }
-        const pool2 = this[kFactory](upstreamOrigin, Object.assign({}, this[kOptions]));
-        this[kAddClient](pool2);
-        pool2.on("connect", () => {
-          pool2[kWeight] = Math.min(this[kMaxWeightPerServer], pool2[kWeight] + this[kErrorPenalty]);
+        const pool3 = this[kFactory](upstreamOrigin, Object.assign({}, this[kOptions]));
+        this[kAddClient](pool3);
+        pool3.on("connect", () => {
+          pool3[kWeight] = Math.min(this[kMaxWeightPerServer], pool3[kWeight] + this[kErrorPenalty]);
         });
-        pool2.on("connectionError", () => {
-          pool2[kWeight] = Math.max(1, pool2[kWeight] - this[kErrorPenalty]);
+        pool3.on("connectionError", () => {
+          pool3[kWeight] = Math.max(1, pool3[kWeight] - this[kErrorPenalty]);
           this._updateBalancedPoolStats();
         });
-        pool2.on("disconnect", (...args) => {
+        pool3.on("disconnect", (...args) => {
           const err = args[2];
           if (err && err.code === "UND_ERR_SOCKET") {
-            pool2[kWeight] = Math.max(1, pool2[kWeight] - this[kErrorPenalty]);
+            pool3[kWeight] = Math.max(1, pool3[kWeight] - this[kErrorPenalty]);
             this._updateBalancedPoolStats();
           }
         });
@@ -8562,9 +8562,9 @@ var require_balanced_pool = __commonJS({
       }
       removeUpstream(upstream) {
         const upstreamOrigin = parseOrigin(upstream).origin;
-        const pool2 = this[kClients].find((pool3) => pool3[kUrl].origin === upstreamOrigin && pool3.closed !== true && pool3.destroyed !== true);
-        if (pool2) {
-          this[kRemoveClient](pool2);
+        const pool3 = this[kClients].find((pool4) => pool4[kUrl].origin === upstreamOrigin && pool4.closed !== true && pool4.destroyed !== true);
+        if (pool3) {
+          this[kRemoveClient](pool3);
         }
         return this;
       }
@@ -8579,16 +8579,16 @@ var require_balanced_pool = __commonJS({
         if (!dispatcher) {
           return;
         }
-        const allClientsBusy = this[kClients].map((pool2) => pool2[kNeedDrain]).reduce((a, b) => a && b, true);
+        const allClientsBusy = this[kClients].map((pool3) => pool3[kNeedDrain]).reduce((a, b) => a && b, true);
         if (allClientsBusy) {
           return;
         }
         let counter = 0;
-        let maxWeightIndex = this[kClients].findIndex((pool2) => !pool2[kNeedDrain]);
+        let maxWeightIndex = this[kClients].findIndex((pool3) => !pool3[kNeedDrain]);
         while (counter++ < this[kClients].length) {
           this[kIndex] = (this[kIndex] + 1) % this[kClients].length;
-          const pool2 = this[kClients][this[kIndex]];
-          if (pool2[kWeight] > this[kClients][maxWeightIndex][kWeight] && !pool2[kNeedDrain]) {
+          const pool3 = this[kClients][this[kIndex]];
+          if (pool3[kWeight] > this[kClients][maxWeightIndex][kWeight] && !pool3[kNeedDrain]) {
             maxWeightIndex = this[kIndex];
           }
           if (this[kIndex] === 0) {
@@ -8597,8 +8597,8 @@ var require_balanced_pool = __commonJS({
               this[kCurrentWeight] = this[kMaxWeightPerServer];
             }
           }
-          if (pool2[kWeight] >= this[kCurrentWeight] && !pool2[kNeedDrain]) {
-            return pool2;
+          if (pool3[kWeight] >= this[kCurrentWeight] && !pool3[kNeedDrain]) {
+            return pool3;
           }
         }
         this[kCurrentWeight] = this[kClients][maxWeightIndex][kWeight];
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path62 = "/",
+          path: path64 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path62;
+        opts.path = origin + path64;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -9678,26 +9678,26 @@ var require_readable = __commonJS({
       while (consume2.stream.read() != null) {
       }
     }
-    function chunksDecode(chunks, length) {
-      if (chunks.length === 0 || length === 0) {
+    function chunksDecode(chunks2, length) {
+      if (chunks2.length === 0 || length === 0) {
         return "";
       }
-      const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
+      const buffer = chunks2.length === 1 ? chunks2[0] : Buffer.concat(chunks2, length);
       const bufferLength = buffer.length;
       const start = bufferLength > 2 && buffer[0] === 239 && buffer[1] === 187 && buffer[2] === 191 ? 3 : 0;
       return buffer.utf8Slice(start, bufferLength);
     }
-    function chunksConcat(chunks, length) {
-      if (chunks.length === 0 || length === 0) {
+    function chunksConcat(chunks2, length) {
+      if (chunks2.length === 0 || length === 0) {
         return new Uint8Array(0);
       }
-      if (chunks.length === 1) {
-        return new Uint8Array(chunks[0]);
+      if (chunks2.length === 1) {
+        return new Uint8Array(chunks2[0]);
       }
       const buffer = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer);
       let offset = 0;
-      for (let i = 0; i < chunks.length; ++i) {
-        const chunk = chunks[i];
+      for (let i = 0; i < chunks2.length; ++i) {
+        const chunk = chunks2[i];
         buffer.set(chunk, offset);
         offset += chunk.length;
       }
@@ -9757,20 +9757,20 @@ var require_util3 = __commonJS({
     var CHUNK_LIMIT = 128 * 1024;
     async function getResolveErrorBodyCallback({ callback, body, contentType, statusCode, statusMessage, headers }) {
       assert2(body);
-      let chunks = [];
+      let chunks2 = [];
       let length = 0;
       try {
         for await (const chunk of body) {
-          chunks.push(chunk);
+          chunks2.push(chunk);
           length += chunk.length;
           if (length > CHUNK_LIMIT) {
-            chunks = [];
+            chunks2 = [];
             length = 0;
             break;
           }
         }
       } catch {
-        chunks = [];
+        chunks2 = [];
         length = 0;
       }
       const message = `Response status code ${statusCode}${statusMessage ? `: ${statusMessage}` : ""}`;
@@ -9783,9 +9783,9 @@ var require_util3 = __commonJS({
       let payload;
       try {
         if (isContentTypeApplicationJson(contentType)) {
-          payload = JSON.parse(chunksDecode(chunks, length));
+          payload = JSON.parse(chunksDecode(chunks2, length));
         } else if (isContentTypeText(contentType)) {
-          payload = chunksDecode(chunks, length);
+          payload = chunksDecode(chunks2, length);
         }
       } catch {
       } finally {
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path62) {
-      if (typeof path62 !== "string") {
-        return path62;
+    function safeUrl2(path64) {
+      if (typeof path64 !== "string") {
+        return path64;
       }
-      const pathSegments = path62.split("?");
+      const pathSegments = path64.split("?");
       if (pathSegments.length !== 2) {
-        return path62;
+        return path64;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path62, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path62);
+    function matchKey(mockDispatch2, { path: path64, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path64);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path62 }) => matchValue(safeUrl2(path62), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path64 }) => matchValue(safeUrl2(path64), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path62, method, body, headers, query } = opts;
+      const { path: path64, method, body, headers, query } = opts;
       return {
-        path: path62,
+        path: path64,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path62, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path64, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path62,
+            Path: path64,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path62) {
-      for (let i = 0; i < path62.length; ++i) {
-        const code = path62.charCodeAt(i);
+    function validateCookiePath(path64) {
+      for (let i = 0; i < path64.length; ++i) {
+        const code = path64.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -17239,8 +17239,8 @@ var require_connection = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest2 = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest2) {
+          const digest3 = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest3) {
             failWebsocketConnection(ws, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -18646,7 +18646,7 @@ ${value}`;
         if (this.lineChunkIndex === this.chunkIndex) {
           return this.chunks[this.chunkIndex].subarray(this.linePos, this.pos);
         }
-        const chunks = [];
+        const chunks2 = [];
         let length = 0;
         for (let i = this.lineChunkIndex; i <= this.chunkIndex; i++) {
           const chunk = this.chunks[i];
@@ -18654,9 +18654,9 @@ ${value}`;
           const end = i === this.chunkIndex ? this.pos : chunk.length;
           const slice = chunk.subarray(start, end);
           length += slice.length;
-          chunks.push(slice);
+          chunks2.push(slice);
         }
-        return Buffer.concat(chunks, length);
+        return Buffer.concat(chunks2, length);
       }
       peekBufferedByte(offset) {
         let chunkIndex = this.lineChunkIndex;
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path62 = opts.path;
+          let path64 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path62 = `/${path62}`;
+            path64 = `/${path64}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path62);
+          url2 = new URL(util.parseOrigin(url2).origin + path64);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22032,7 +22032,7 @@ var require_serializer = __commonJS({
       68
       /* code.describe */
     );
-    var describe3 = (msg) => {
+    var describe4 = (msg) => {
       return msg.name ? cstringMessage(68, `${msg.type}${msg.name || ""}`) : msg.type === "P" ? emptyDescribePortal : emptyDescribeStatement;
     };
     var close = (msg) => {
@@ -22075,7 +22075,7 @@ var require_serializer = __commonJS({
       parse: parse5,
       bind: bind2,
       execute,
-      describe: describe3,
+      describe: describe4,
       close,
       flush: () => flushBuffer,
       sync: () => syncBuffer,
@@ -22861,7 +22861,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path62 = __require("path");
+    var path64 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22900,7 +22900,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path62.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path62.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path64.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path64.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23032,13 +23032,13 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path62 = __require("path");
+    var path64 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs3.stat(file2, function(err, stat9) {
-        if (err || !helper.usePgPass(stat9, file2)) {
+      fs3.stat(file2, function(err, stat10) {
+        if (err || !helper.usePgPass(stat10, file2)) {
           return cb(void 0);
         }
         var st = fs3.createReadStream(file2);
@@ -23790,15 +23790,15 @@ var require_pg_pool = __commonJS({
       });
       return { callback: cb, result };
     }
-    function makeIdleListener(pool2, client) {
+    function makeIdleListener(pool3, client) {
       return function idleListener(err) {
         err.client = client;
         client.removeListener("error", idleListener);
         client.on("error", () => {
-          pool2.log("additional client error after disconnection due to error", err);
+          pool3.log("additional client error after disconnection due to error", err);
         });
-        pool2._remove(client);
-        pool2.emit("error", err, client);
+        pool3._remove(client);
+        pool3.emit("error", err, client);
       };
     }
     var Pool2 = class extends EventEmitter {
@@ -24969,10 +24969,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path62) {
-  if (!path62)
+function getElementAtPath(obj, path64) {
+  if (!path64)
     return obj;
-  return path62.reduce((acc, key) => acc?.[key], obj);
+  return path64.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -25231,11 +25231,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path62, issues) {
+function prefixIssues(path64, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path62);
+    iss.path.unshift(path64);
     return iss;
   });
 }
@@ -25768,16 +25768,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path62 = []) => {
+  const processError = (error64, path64 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path62, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path64, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path62, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path64, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path62, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path64, ...issue3.path]);
       } else {
-        const fullpath = [...path62, ...issue3.path];
+        const fullpath = [...path64, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -25816,17 +25816,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path62 = []) => {
+  const processError = (error64, path64 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path62, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path64, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path62, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path64, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path62, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path64, ...issue3.path]);
       } else {
-        const fullpath = [...path62, ...issue3.path];
+        const fullpath = [...path64, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -25865,8 +25865,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path62 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path62) {
+  const path64 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path64) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -43898,13 +43898,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path62 = ref.slice(1).split("/").filter(Boolean);
-  if (path62.length === 0) {
+  const path64 = ref.slice(1).split("/").filter(Boolean);
+  if (path64.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path62[0] === defsKey) {
-    const key = path62[1] === void 0 ? void 0 : decodeJSONPointerSegment(path62[1]);
+  if (path64[0] === defsKey) {
+    const key = path64[1] === void 0 ? void 0 : decodeJSONPointerSegment(path64[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -45307,12 +45307,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path62) {
-  return path62.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path64) {
+  return path64.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path62) {
+function valueAt(doc, path64) {
   let v = doc;
-  for (const key of path62) {
+  for (const key of path64) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -45462,7 +45462,8 @@ var init_results_schema = __esm({
         noiseFloors: external_exports.array(
           cellKey.extend({
             metric: metricName,
-            floorPct: external_exports.number().nonnegative().refine(Number.isFinite, "expected a finite number"),
+            // A percentage change: at most 100% on the worse side of a throughput, 1000% read generously.
+            floorPct: external_exports.number().nonnegative().max(1e3, "expected a percentage of at most 1000"),
             runs: count,
             from: text,
             to: text
@@ -45527,9 +45528,28 @@ var init_results_schema = __esm({
           identical: external_exports.boolean(),
           files: count,
           differingFiles: external_exports.array(text),
-          differingCount: count
+          differingCount: count,
+          serverFunctions: external_exports.looseObject({
+            changed: external_exports.array(text),
+            changedCount: count,
+            total: count,
+            immediatesOnly: external_exports.array(text).optional(),
+            immediatesOnlyCount: count.optional(),
+            movedOnlyCount: count.optional(),
+            all: external_exports.array(text).optional(),
+            method: external_exports.enum(["disassembly", "bytes"]).optional(),
+            note: text.optional()
+          }).optional()
         })
       ).optional(),
+      // What the answer cost (src/core/results/answer-cost.ts); absent in older documents.
+      cost: external_exports.looseObject({
+        buildS: external_exports.number().nonnegative(),
+        countedS: external_exports.number().nonnegative(),
+        timedRounds: count,
+        timedS: external_exports.number().nonnegative(),
+        wallS: external_exports.number().nonnegative()
+      }).optional(),
       // The explain phase's profiles (src/flows/compare/explain-phase.ts); absent when nothing was explained.
       explanation: instructionsSchema.extend({
         targets: external_exports.array(external_exports.looseObject({ head: text, workload: text, cells: external_exports.array(text) }))
@@ -45688,14 +45708,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile13 } from "node:fs/promises";
-async function readResults(path62, options = {}) {
+async function readResults(path64, options = {}) {
   let text2;
   try {
-    text2 = await readFile13(path62, "utf8");
+    text2 = await readFile13(path64, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path62}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path64}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path62, options);
+  return parseResults(text2, path64, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -45743,7 +45763,7 @@ var init_read_results = __esm({
 });
 
 // src/store/store.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function runIdOf(result) {
   if (result.runId !== void 0) {
     if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
@@ -45763,7 +45783,7 @@ function runIdOf(result) {
     hostname: result.environment?.hostname,
     seed: result.plan?.seed
   });
-  return `${compact}-${createHash7("sha256").update(identity).digest("hex").slice(0, 8)}`;
+  return `${compact}-${createHash8("sha256").update(identity).digest("hex").slice(0, 8)}`;
 }
 function checkRunId(id) {
   if (!RUN_ID.test(id)) {
@@ -46185,8 +46205,8 @@ var init_pg_store = __esm({
     RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
     QUERY_TIMEOUT_MS = 12e4;
     PgStore = class _PgStore {
-      constructor(pool2, url2, options) {
-        this.pool = pool2;
+      constructor(pool3, url2, options) {
+        this.pool = pool3;
         this.url = url2;
         this.options = options;
         this.description = `PostgreSQL store ${maskUrl(url2)}`;
@@ -46202,7 +46222,7 @@ var init_pg_store = __esm({
       /** Connects and brings the schema up to date; errors name the masked URL and what to check. */
       static async connect(url2, options) {
         checkUrl(url2);
-        const pool2 = new esm_default.Pool({
+        const pool3 = new esm_default.Pool({
           connectionString: url2,
           max: 2,
           connectionTimeoutMillis: (options.connectTimeoutS ?? 10) * 1e3,
@@ -46212,13 +46232,13 @@ var init_pg_store = __esm({
           statement_timeout: QUERY_TIMEOUT_MS,
           application_name: "pgperf"
         });
-        pool2.on("error", () => {
+        pool3.on("error", () => {
         });
-        const store = new _PgStore(pool2, url2, options);
+        const store = new _PgStore(pool3, url2, options);
         try {
           await store.withClient("apply the store schema", (c) => store.migrate(c));
         } catch (e) {
-          await pool2.end().catch(() => {
+          await pool3.end().catch(() => {
           });
           throw e;
         }
@@ -46565,17 +46585,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path62) {
-      const ctrl = callVisitor(key, node3, visitor, path62);
+    function visit_(key, node3, visitor, path64) {
+      const ctrl = callVisitor(key, node3, visitor, path64);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path62, ctrl);
-        return visit_(key, ctrl, visitor, path62);
+        replaceNode(key, path64, ctrl);
+        return visit_(key, ctrl, visitor, path64);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path62 = Object.freeze(path62.concat(node3));
+          path64 = Object.freeze(path64.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path62);
+            const ci = visit_(i, node3.items[i], visitor, path64);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46586,13 +46606,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path62 = Object.freeze(path62.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path62);
+          path64 = Object.freeze(path64.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path64);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path62);
+          const cv2 = visit_("value", node3.value, visitor, path64);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46613,17 +46633,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path62) {
-      const ctrl = await callVisitor(key, node3, visitor, path62);
+    async function visitAsync_(key, node3, visitor, path64) {
+      const ctrl = await callVisitor(key, node3, visitor, path64);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path62, ctrl);
-        return visitAsync_(key, ctrl, visitor, path62);
+        replaceNode(key, path64, ctrl);
+        return visitAsync_(key, ctrl, visitor, path64);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path62 = Object.freeze(path62.concat(node3));
+          path64 = Object.freeze(path64.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path62);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path64);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46634,13 +46654,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path62 = Object.freeze(path62.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path62);
+          path64 = Object.freeze(path64.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path64);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path62);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path64);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46667,23 +46687,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path62) {
+    function callVisitor(key, node3, visitor, path64) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path62);
+        return visitor(key, node3, path64);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path62);
+        return visitor.Map?.(key, node3, path64);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path62);
+        return visitor.Seq?.(key, node3, path64);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path62);
+        return visitor.Pair?.(key, node3, path64);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path62);
+        return visitor.Scalar?.(key, node3, path64);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path62);
+        return visitor.Alias?.(key, node3, path64);
       return void 0;
     }
-    function replaceNode(key, path62, node3) {
-      const parent = path62[path62.length - 1];
+    function replaceNode(key, path64, node3) {
+      const parent = path64[path64.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -47295,10 +47315,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path62, value) {
+    function collectionFromPath(schema, path64, value) {
       let v = value;
-      for (let i = path62.length - 1; i >= 0; --i) {
-        const k = path62[i];
+      for (let i = path64.length - 1; i >= 0; --i) {
+        const k = path64[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47317,7 +47337,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path62) => path62 == null || typeof path62 === "object" && !!path62[Symbol.iterator]().next().done;
+    var isEmptyPath = (path64) => path64 == null || typeof path64 === "object" && !!path64[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47347,11 +47367,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path62, value) {
-        if (isEmptyPath(path62))
+      addIn(path64, value) {
+        if (isEmptyPath(path64))
           this.add(value);
         else {
-          const [key, ...rest] = path62;
+          const [key, ...rest] = path64;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -47365,8 +47385,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path62) {
-        const [key, ...rest] = path62;
+      deleteIn(path64) {
+        const [key, ...rest] = path64;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -47380,8 +47400,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path62, keepScalar) {
-        const [key, ...rest] = path62;
+      getIn(path64, keepScalar) {
+        const [key, ...rest] = path64;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -47399,8 +47419,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path62) {
-        const [key, ...rest] = path62;
+      hasIn(path64) {
+        const [key, ...rest] = path64;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -47410,8 +47430,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path62, value) {
-        const [key, ...rest] = path62;
+      setIn(path64, value) {
+        const [key, ...rest] = path64;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -49926,9 +49946,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path62, value) {
+      addIn(path64, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path62, value);
+          this.contents.addIn(path64, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -50003,14 +50023,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path62) {
-        if (Collection2.isEmptyPath(path62)) {
+      deleteIn(path64) {
+        if (Collection2.isEmptyPath(path64)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path62) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path64) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50025,10 +50045,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path62, keepScalar) {
-        if (Collection2.isEmptyPath(path62))
+      getIn(path64, keepScalar) {
+        if (Collection2.isEmptyPath(path64))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path62, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path64, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50039,10 +50059,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path62) {
-        if (Collection2.isEmptyPath(path62))
+      hasIn(path64) {
+        if (Collection2.isEmptyPath(path64))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path62) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path64) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50059,13 +50079,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path62, value) {
-        if (Collection2.isEmptyPath(path62)) {
+      setIn(path64, value) {
+        if (Collection2.isEmptyPath(path64)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path62), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path64), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path62, value);
+          this.contents.setIn(path64, value);
         }
       }
       /**
@@ -52026,9 +52046,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path62) => {
+    visit2.itemAtPath = (cst, path64) => {
       let item = cst;
-      for (const [field, index] of path62) {
+      for (const [field, index] of path64) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52037,23 +52057,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path62) => {
-      const parent = visit2.itemAtPath(cst, path62.slice(0, -1));
-      const field = path62[path62.length - 1][0];
+    visit2.parentCollection = (cst, path64) => {
+      const parent = visit2.itemAtPath(cst, path64.slice(0, -1));
+      const field = path64[path64.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path62, item, visitor) {
-      let ctrl = visitor(item, path62);
+    function _visit(path64, item, visitor) {
+      let ctrl = visitor(item, path64);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path62.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path64.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52064,10 +52084,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path62);
+            ctrl = ctrl(item, path64);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path62) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path64) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -53877,8 +53897,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path62 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path62} does not exist${EOL5}`);
+            const path64 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path64} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -54161,12 +54181,12 @@ var require_lib3 = __commonJS({
       readBodyBuffer() {
         return __awaiter4(this, void 0, void 0, function* () {
           return new Promise((resolve) => __awaiter4(this, void 0, void 0, function* () {
-            const chunks = [];
+            const chunks2 = [];
             this.message.on("data", (chunk) => {
-              chunks.push(chunk);
+              chunks2.push(chunk);
             });
             this.message.on("end", () => {
-              resolve(Buffer.concat(chunks));
+              resolve(Buffer.concat(chunks2));
             });
           }));
         });
@@ -55419,7 +55439,7 @@ var init_json_with_bigint = __esm({
       if (isRootPrimitive || isRootNativeRawJSON) {
         return originalStringify(rootProcessed);
       }
-      const chunks = [];
+      const chunks2 = [];
       let level2 = 0;
       const stack = [
         {
@@ -55436,18 +55456,18 @@ var init_json_with_bigint = __esm({
       while (stack.length > 0) {
         const node3 = stack[stack.length - 1];
         if (node3.index === 0) {
-          chunks.push(node3.isArray ? "[" : "{");
+          chunks2.push(node3.isArray ? "[" : "{");
           level2++;
         }
         let isDone = false;
         if (node3.isArray) {
           if (node3.index < node3.val.length) {
-            if (!node3.first) chunks.push(",");
-            if (space) chunks.push("\n" + space.repeat(level2));
+            if (!node3.first) chunks2.push(",");
+            if (space) chunks2.push("\n" + space.repeat(level2));
             const childRaw = node3.val[node3.index];
             const childVal = prepareVal(node3.val, String(node3.index), childRaw);
             if (isUnstringifiable(childVal)) {
-              chunks.push("null");
+              chunks2.push("null");
               node3.first = false;
               node3.index++;
             } else {
@@ -55470,7 +55490,7 @@ var init_json_with_bigint = __esm({
                 node3.first = false;
                 node3.index++;
               } else {
-                chunks.push(originalStringify(childVal));
+                chunks2.push(originalStringify(childVal));
                 node3.first = false;
                 node3.index++;
               }
@@ -55486,11 +55506,11 @@ var init_json_with_bigint = __esm({
             const childRaw = node3.val[k];
             const childVal = prepareVal(node3.val, k, childRaw);
             if (isUnstringifiable(childVal)) continue;
-            if (!node3.first) chunks.push(",");
+            if (!node3.first) chunks2.push(",");
             if (space) {
-              chunks.push("\n" + space.repeat(level2) + originalStringify(k) + ": ");
+              chunks2.push("\n" + space.repeat(level2) + originalStringify(k) + ": ");
             } else {
-              chunks.push(originalStringify(k) + ":");
+              chunks2.push(originalStringify(k) + ":");
             }
             const isComplexObject = childVal !== null && typeof childVal === "object";
             const isNativeRaw = isRawJSON(childVal);
@@ -55511,7 +55531,7 @@ var init_json_with_bigint = __esm({
               node3.first = false;
               break;
             } else {
-              chunks.push(originalStringify(childVal));
+              chunks2.push(originalStringify(childVal));
               node3.first = false;
             }
           }
@@ -55522,13 +55542,13 @@ var init_json_with_bigint = __esm({
         }
         if (isDone) {
           level2--;
-          if (!node3.first && space) chunks.push("\n" + space.repeat(level2));
-          chunks.push(node3.isArray ? "]" : "}");
+          if (!node3.first && space) chunks2.push("\n" + space.repeat(level2));
+          chunks2.push(node3.isArray ? "]" : "}");
           visited.delete(node3.val);
           stack.pop();
         }
       }
-      return chunks.join("");
+      return chunks2.join("");
     };
     JSONStringify = (value, replacer, space) => {
       try {
@@ -60330,7 +60350,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path62) => path62.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path64) => path64.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60793,8 +60813,8 @@ var init_octokit_api = __esm({
 });
 
 // src/action.ts
-import os13 from "node:os";
-import path61 from "node:path";
+import os15 from "node:os";
+import path63 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -63156,7 +63176,7 @@ function pct2(head, base) {
 
 // src/core/compare/steady-evidence.ts
 init_metrics();
-var DEFAULT_STEADY_PASS = 1;
+var DEFAULT_STEADY_PASS = "all";
 function steadyLookup(result) {
   const record2 = result.instructions;
   const base = result.arms[0]?.label;
@@ -63189,8 +63209,10 @@ function steadyPassText(policy) {
   return `up to ${policy} client${policy === 1 ? "" : "s"}`;
 }
 function withSteadyEvidence(cell, evidence, policy) {
-  if (cell.verdict !== "inconclusive" || evidence?.verdict !== "no-change") return cell;
+  const counts = evidence.instructions;
+  if (cell.verdict !== "inconclusive" || counts?.verdict !== "no-change" || evidence.planChanged) return cell;
   if (policy !== "all" && cell.clients > policy) return cell;
+  if (evidence.waits ? !evidence.waits.unchanged : cell.clients > 1) return cell;
   if (cell.deltaPct === null || cell.ciEquivalence === null || cell.p === null) return cell;
   if (cell.reasons.some((r) => r.code === "likely-regression" || r.code === "baseline-drifted")) return cell;
   const worse = cell.better === "higher" ? -cell.deltaPct : cell.deltaPct;
@@ -63199,12 +63221,13 @@ function withSteadyEvidence(cell, evidence, policy) {
   const rounds = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
   const level2 = Math.round(Math.min(cell.ciEquivalence.level, cell.ciEquivalence.achievedLevel) * 100);
   const interval = formatPctInterval(cell.ciEquivalence.lowerPct, cell.ciEquivalence.upperPct);
-  const message = `CPU work per transaction unchanged (${evidence.reasons[0].message}), and ${label} ${formatPct(cell.deltaPct)} ${interval} (${level2}% CI) after ${rounds} round${rounds === 1 ? "" : "s"} shows no regression: passed on that evidence (steady-pass ${steadyPassText(policy)}); a ${label} change inside that interval is not ruled out`;
+  const waits = evidence.waits ? `, waits unchanged (${evidence.waits.message})` : "";
+  const message = `CPU work per transaction unchanged (${counts.reasons[0].message})${waits}, and ${label} ${formatPct(cell.deltaPct)} ${interval} (${level2}% CI) after ${rounds} round${rounds === 1 ? "" : "s"} shows no regression: passed on that evidence (steady-pass ${steadyPassText(policy)}); a ${label} change inside that interval is not ruled out`;
   return { ...cell, verdict: "no-change", reasons: [{ code: "steady-unchanged", message }, ...cell.reasons] };
 }
 
 // src/adapters/action/inputs.ts
-import path26 from "node:path";
+import path27 from "node:path";
 
 // src/core/util/duration.ts
 function parseDurationS(text2) {
@@ -63214,9 +63237,16 @@ function parseDurationS(text2) {
   const seconds = Number(m[1]) * unit;
   return seconds > 0 ? seconds : void 0;
 }
+function formatDuration(seconds) {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
 
 // src/flows/compare/stored-baseline.ts
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/store/write-results.ts
 import path3 from "node:path";
@@ -63468,6 +63498,114 @@ init_errors();
 
 // src/core/compare/adaptive.ts
 init_types();
+
+// src/core/compare/wait-evidence.ts
+var SERVER_WAIT_TYPES = /* @__PURE__ */ new Set(["LWLock", "Lock", "BufferPin", "IO", "IPC", "Timeout", "Extension"]);
+var WAIT_ALPHA = 0.05;
+var MIN_ROUNDS = 3;
+function serverWaitShare(d) {
+  if (d.observations <= 0) return void 0;
+  const waiting = d.waitEvents.filter((e) => SERVER_WAIT_TYPES.has(e.event.split(":")[0] ?? "")).reduce((t, e) => t + e.count, 0);
+  return waiting / d.observations;
+}
+function waitLookup(result) {
+  const base = result.arms[0]?.label;
+  const byKey = /* @__PURE__ */ new Map();
+  for (const s of result.samples) {
+    if (s.status !== "ok" || !s.diagnostics) continue;
+    const key = `${s.arm}\0${s.workload}\0${s.clients}`;
+    let rounds = byKey.get(key);
+    if (!rounds) byKey.set(key, rounds = /* @__PURE__ */ new Map());
+    rounds.set(s.round, s);
+  }
+  return (head, cell, thresholdPct) => {
+    if (base === void 0) return void 0;
+    const of = (arm2) => byKey.get(`${arm2}\0${cell.workload}\0${cell.clients}`);
+    const b = of(base);
+    const h = of(head);
+    if (!b || !h) return void 0;
+    const pairs = [];
+    for (const [round2, sample] of b) {
+      const other = h.get(round2);
+      if (other) pairs.push({ base: sample, head: other });
+    }
+    return judgeWaits(pairs, thresholdPct);
+  };
+}
+function judgeWaits(pairs, thresholdPct) {
+  const shares2 = pairs.flatMap((p) => {
+    const b = serverWaitShare(p.base.diagnostics);
+    const h = serverWaitShare(p.head.diagnostics);
+    return b === void 0 || h === void 0 ? [] : [{ b: b * 100, h: h * 100 }];
+  });
+  if (shares2.length < MIN_ROUNDS) return void 0;
+  const deltas = shares2.map((s) => s.h - s.b);
+  const t = oneSampleT(deltas);
+  const deltaPts = t.estimate;
+  const basePct = shares2.reduce((x, s) => x + s.b, 0) / shares2.length;
+  const headPct = shares2.reduce((x, s) => x + s.h, 0) / shares2.length;
+  const margin = thresholdPct / 2;
+  const unchanged = Math.abs(deltaPts) <= margin && !(t.p < WAIT_ALPHA);
+  const topEvent = grownEvent(pairs);
+  const fixed = (x) => x.toFixed(1);
+  const sign = deltaPts >= 0 ? "+" : "";
+  const message = `server waits ${fixed(basePct)}% -> ${fixed(headPct)}% of backend time (${sign}${fixed(deltaPts)} points, ${shares2.length} rounds${topEvent && deltaPts > 0 ? `, most grown: ${topEvent}` : ""})`;
+  return {
+    unchanged,
+    basePct,
+    headPct,
+    deltaPts,
+    p: t.p,
+    rounds: shares2.length,
+    ...topEvent ? { topEvent } : {},
+    message
+  };
+}
+function grownEvent(pairs) {
+  const growth = /* @__PURE__ */ new Map();
+  const add = (d, sign) => {
+    if (d.observations <= 0) return;
+    for (const e of d.waitEvents) {
+      if (!SERVER_WAIT_TYPES.has(e.event.split(":")[0] ?? "")) continue;
+      growth.set(e.event, (growth.get(e.event) ?? 0) + sign * e.count / d.observations);
+    }
+  };
+  for (const p of pairs) {
+    add(p.head.diagnostics, 1);
+    add(p.base.diagnostics, -1);
+  }
+  let top;
+  let most = 0;
+  for (const [event, g2] of growth) {
+    if (g2 > most) [top, most] = [event, g2];
+  }
+  return top;
+}
+
+// src/core/results/plans.ts
+function emptyPlansRecord(arms) {
+  return { arms: [...arms], wallS: 0, statements: [], plans: [], stats: [], failures: [], notes: [] };
+}
+function timePerCall(s) {
+  return s.calls > 0 ? s.totalTimeMs / s.calls : null;
+}
+function blocksPerCall(s) {
+  return s.calls > 0 ? (s.sharedBlksHit + s.sharedBlksRead) / s.calls : null;
+}
+function callsPerTransaction(s) {
+  return s.transactions > 0 ? s.calls / s.transactions : null;
+}
+function planChanged(record2, workload, head) {
+  const base = record2?.arms[0];
+  if (!record2 || base === void 0) return false;
+  const planOf = (arm2, statement) => record2.plans.find((p) => p.workload === workload && p.arm === arm2 && p.statement === statement)?.plan;
+  return record2.statements.some((s) => {
+    if (s.workload !== workload || s.explained === void 0) return false;
+    const b = planOf(base, s.statement);
+    const h = planOf(head, s.statement);
+    return b !== void 0 && h !== void 0 && b !== h;
+  });
+}
 
 // src/core/compare/analysis.ts
 init_metrics();
@@ -63742,12 +63880,18 @@ var FLOOR_FENCE_IQR = 1.5;
 
 // src/core/compare/history-threshold.ts
 var NOISY_FLOOR_FACTOR = 2;
+var MAX_FLOOR_FACTOR = 5;
 function withHistoryFloor(cell, floor) {
   if (!floor) return cell;
   const t = cell.thresholdPct;
-  const floorPct = roundUp(floor.floorPct);
-  const history = `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}) differ from night to night by up to ${floorPct}% without cause (Q3 + ${FLOOR_FENCE_IQR}\xB7IQR of their changes)`;
-  const note = floorPct > NOISY_FLOOR_FACTOR * t ? {
+  const learned = roundUp(floor.floorPct);
+  const history = `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}) differ from night to night by up to ${learned}% without cause (Q3 + ${FLOOR_FENCE_IQR}\xB7IQR of their changes)`;
+  const capped = learned > MAX_FLOOR_FACTOR * t;
+  const floorPct = capped ? MAX_FLOOR_FACTOR * t : learned;
+  const note = capped ? {
+    code: "noisy-history",
+    message: `too noisy on this runner's history to gate finer: ${history}, over ${MAX_FLOOR_FACTOR}x the ${t}% threshold, so the floor is capped there: a change must reach ${floorPct}% to be called a regression here, a pass still needs \xB1${t}%`
+  } : floorPct > NOISY_FLOOR_FACTOR * t ? {
     code: "noisy-history",
     message: `noisy on this runner's history: ${history}, over ${NOISY_FLOOR_FACTOR}x the ${t}% threshold; a change must reach ${floorPct}% to be called a regression here, a pass still needs \xB1${t}%`
   } : floorPct > t ? {
@@ -63833,6 +63977,8 @@ function prepareRun(result, options = {}) {
     collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
     bootstrap: options.bootstrap,
     steady: steadyLookup(result),
+    waits: waitLookup(result),
+    planChanged: (head, workload) => planChanged(result.plans, workload, head),
     steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
     warnings
   };
@@ -63911,13 +64057,13 @@ function analyseLook(ctx, spec) {
     });
     x.stats = { ...unpaired, ciEquivalence: st.ciEquivalence };
   }
-  const open6 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const open7 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured.filter(
     (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
   ).length;
-  const adjusted = holmAdjust([...open6.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open6.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open6.length + stillIn;
+  const adjusted = holmAdjust([...open7.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open7.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open7.length + stillIn;
   const byHead = new Map(ctx.heads.map((h) => [h, []]));
   for (const m2 of measured) {
     if (m2.frozen) {
@@ -63940,7 +64086,12 @@ function analyseLook(ctx, spec) {
       ...decided
     };
     const judged = withHistoryFloor(cell, ctx.floor(m2.cell, m2.metric));
-    byHead.get(m2.head).push(withSteadyEvidence(judged, ctx.steady(m2.head, m2.cell.workload), ctx.steadyPass));
+    const evidence = {
+      instructions: ctx.steady(m2.head, m2.cell.workload),
+      waits: ctx.waits(m2.head, m2.cell, ctx.thresholds(m2.cell.workload)),
+      planChanged: ctx.planChanged(m2.head, m2.cell.workload)
+    };
+    byHead.get(m2.head).push(withSteadyEvidence(judged, evidence, ctx.steadyPass));
   }
   return byHead;
 }
@@ -64199,7 +64350,7 @@ function adaptiveLook(result, plan, options = {}) {
       frozen
     });
     const decidedNow = [];
-    const open6 = [];
+    const open7 = [];
     const openIds = /* @__PURE__ */ new Set();
     openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
@@ -64208,7 +64359,7 @@ function adaptiveLook(result, plan, options = {}) {
         if (frozen.has(key)) continue;
         const label = hypothesisLabel(ctx, c.id, c.metric);
         if (c.verdict === "inconclusive") {
-          open6.push(`${head}:${label}`);
+          open7.push(`${head}:${label}`);
           openIds.add(c.id);
           continue;
         }
@@ -64230,16 +64381,16 @@ function adaptiveLook(result, plan, options = {}) {
     const regressed = decidedCells.filter(
       (d) => d.verdict === "regression" && !unstable.get(d.head)?.has(d.id)
     );
-    stopReason = open6.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open6.length} cell(s) stay undecided` : null;
+    stopReason = open7.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open7.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
       lookAlpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
       decided: decidedNow,
-      open: open6,
+      open: open7,
       stop: stopReason !== null,
-      reason: stopReason ?? `${open6.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+      reason: stopReason ?? `${open7.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
     });
     if (stopReason !== null && k < look) {
       return finish(k);
@@ -64558,9 +64709,32 @@ function describeCodeDifference(c, shown2 = 5) {
   const files = `${c.differingCount.toLocaleString("en-US")} of ${c.files.toLocaleString("en-US")} files differ (${list(c.differingFiles, c.differingCount)})`;
   const f = c.serverFunctions;
   if (!f) return files;
-  if (f.changedCount === 0)
-    return `${files}; bin/postgres differs outside its functions' code (data, strings)`;
-  return `${files}; in bin/postgres the code of ${f.changedCount.toLocaleString("en-US")} of ${f.total.toLocaleString("en-US")} functions: ${list(f.changed, f.changedCount)}`;
+  return `${files}; ${describeServerFunctions(f, list)}`;
+}
+function describeServerFunctions(f, list) {
+  const n = (x) => x.toLocaleString("en-US");
+  const functions = (x) => `${n(x)} function${x === 1 ? "" : "s"}`;
+  const moved = f.movedOnlyCount ?? 0;
+  if (f.changedCount === 0 && moved === 0)
+    return `bin/postgres differs outside its functions' code (data, strings)`;
+  if (f.method !== "disassembly") {
+    const how = f.note ? ` (compared byte for byte, moved ones included: ${f.note})` : "";
+    return `in bin/postgres the code of ${n(f.changedCount)} of ${n(f.total)} functions${how}: ${list(f.changed, f.changedCount)}`;
+  }
+  const immediates = f.immediatesOnlyCount ?? 0;
+  const rewritten = f.changedCount - immediates;
+  const parts = [];
+  if (rewritten > 0)
+    parts.push(`${functions(rewritten)} changed: ${list(f.changed.slice(0, rewritten), rewritten)}`);
+  if (immediates > 0) {
+    parts.push(
+      `${functions(immediates)} changed only in immediates (e.g. __LINE__): ${list(f.immediatesOnly ?? [], immediates)}`
+    );
+  }
+  if (parts.length === 0)
+    return `in bin/postgres no function's code changed (${functions(moved)} only moved)`;
+  const others = moved > 0 ? ` (${n(moved)} other${moved === 1 ? "" : "s"} only moved)` : "";
+  return `in bin/postgres ${parts.join("; ")}${others}`;
 }
 function decidedBySameCode(cell) {
   return cell.reasons.some((r) => r.code === "same-compiled-code");
@@ -64648,7 +64822,8 @@ function analyse(result, overrides = {}) {
   });
   const withInstructions = withInstructionCells(timed, result);
   const decided = withSameCompiledCode(withInstructions, result);
-  const planned = result.plans ? { ...decided, plans: result.plans } : decided;
+  const withPlans = result.plans ? { ...decided, plans: result.plans } : decided;
+  const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
   return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
 }
 function withStoredBaseline(c, baseline) {
@@ -65556,8 +65731,8 @@ async function withNoiseWarnings(comparison, result, store, logger) {
   if (!store?.list || !store.load) return comparison;
   try {
     const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
-    const open6 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
-    const decided = new Set(cells.map((c) => c.id).filter((id) => !open6.has(id)));
+    const open7 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
+    const decided = new Set(cells.map((c) => c.id).filter((id) => !open7.has(id)));
     const warnings = await noiseWarnings(result, store, decided);
     if (warnings.length === 0) return comparison;
     return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
@@ -65568,7 +65743,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 }
 
 // src/flows/compare/pipeline.ts
-import path21 from "node:path";
+import path22 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -66277,15 +66452,15 @@ import path8 from "node:path";
 
 // src/machine/pid-stat.ts
 function parsePidStatLine(text2) {
-  const open6 = text2.indexOf("(");
+  const open7 = text2.indexOf("(");
   const close = text2.lastIndexOf(")");
-  if (open6 < 0 || close < open6) return void 0;
-  const pid = Number(text2.slice(0, open6).trim());
+  if (open7 < 0 || close < open7) return void 0;
+  const pid = Number(text2.slice(0, open7).trim());
   const f = text2.slice(close + 1).trim().split(/\s+/);
   const field = (n) => Number(f[n - 3]);
   const out = {
     pid,
-    comm: text2.slice(open6 + 1, close),
+    comm: text2.slice(open7 + 1, close),
     state: f[0] ?? "",
     ppid: field(4),
     utime: field(14),
@@ -66398,10 +66573,10 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat9 = await readStat(proc, backendPid);
+  const stat10 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat9 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat9.ppid, own: backendPid };
+  if (!stat10 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat10.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
@@ -66422,8 +66597,8 @@ async function settle(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat9 = await readStat(proc, pid);
-      if (!stat9 || stat9.state === "Z" || stat9.state === "X") continue;
+      const stat10 = await readStat(proc, pid);
+      if (!stat10 || stat10.state === "Z" || stat10.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -66525,8 +66700,8 @@ init_types();
 init_errors();
 
 // src/run/run-clusters.ts
-import { copyFile as copyFile2 } from "node:fs/promises";
-import path14 from "node:path";
+import { copyFile as copyFile3 } from "node:fs/promises";
+import path15 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/drivers/driver-set.ts
@@ -66557,7 +66732,7 @@ function composeDrivers(modules) {
 
 // src/drivers/pgbench/driver.ts
 import { writeFile as writeFile4 } from "node:fs/promises";
-import path10 from "node:path";
+import path11 from "node:path";
 init_errors();
 
 // src/machine/os/process.ts
@@ -67329,23 +67504,73 @@ function reportCounts(r) {
   return counts;
 }
 
+// src/drivers/pgbench/readable-scripts.ts
+init_errors();
+import { chmod as chmod3, copyFile as copyFile2, stat as stat3 } from "node:fs/promises";
+import path10 from "node:path";
+async function readableScripts(workload, deps) {
+  if (!workload.scripts?.length) return workload;
+  const { clientUser } = deps;
+  let copies;
+  const copyDir = () => copies ??= deps.tempDir("pgperf-scripts-").then((t) => t.dir);
+  const scripts = [];
+  for (const [i, script] of workload.scripts.entries()) {
+    const opened = await canOpen(script.file, deps);
+    if (opened === true) {
+      scripts.push(script);
+      continue;
+    }
+    const copy = clientUser ? await handedCopy(script.file, i, copyDir) : void 0;
+    if (copy !== void 0 && await canOpen(copy, deps) === true) {
+      deps.logger.info(
+        `  workload ${workload.name}: ${script.file} is behind a directory the user "${clientUser.name}" cannot enter; pgbench reads a copy, ${copy}`
+      );
+      scripts.push({ ...script, file: copy });
+      continue;
+    }
+    const who = clientUser ? `the user "${clientUser.name}" that runs pgbench` : "pgbench";
+    throw new UserError(
+      `workload ${workload.name}: scripts[${i}].file: ${script.file} cannot be read by ${who} (${opened}); workload scripts are read with the rights of the user that runs pgbench, never as root (a file readable by all behind a private directory is handed to it as a copy): make the file and its directories readable by it`
+    );
+  }
+  return { ...workload, scripts };
+}
+async function canOpen(file2, deps) {
+  const res = await deps.runner.run("head", ["-c", "0", "--", file2], { env: deps.env });
+  return res.exitCode === 0 ? true : res.stderr.trim().split("\n").pop() || describeExit(res);
+}
+async function handedCopy(file2, i, dir) {
+  try {
+    const st = await stat3(file2);
+    if (!st.isFile() || (st.mode & 4) === 0) return void 0;
+    const copy = path10.join(await dir(), `${i + 1}-${path10.basename(file2)}`);
+    await copyFile2(file2, copy);
+    await chmod3(copy, 292);
+    return copy;
+  } catch {
+    return void 0;
+  }
+}
+
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger, clientUser } = options;
   const tempDir = (prefix) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
-  const pgbench = path10.join(options.clientBinDir, "pgbench");
+  const pgbench = path11.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await tempDir("pgperf-scripts-");
-      const file2 = path10.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const file2 = path11.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile4(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
     return pipelineScript;
   };
+  let checkedWorkload;
+  const runnable = () => checkedWorkload ??= readableScripts(workload, { runner, env, logger, clientUser, tempDir });
   return {
     async client() {
       const res = await runner.run(pgbench, ["--version"], { env });
@@ -67357,14 +67582,7 @@ function pgbenchDriver(options) {
       return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
     },
     async checkFiles() {
-      for (const [i, script] of (workload.scripts ?? []).entries()) {
-        const res = await runner.run("head", ["-c", "0", "--", script.file], { env });
-        if (res.exitCode === 0) continue;
-        const who = clientUser ? `the user "${clientUser.name}" that runs pgbench` : "pgbench";
-        throw new UserError(
-          `workload ${workload.name}: scripts[${i}].file: ${script.file} cannot be read by ${who} (${res.stderr.trim().split("\n").pop() || describeExit(res)}); workload scripts are read with the rights of the user that runs pgbench, never as root: make the file and its directories readable by it`
-        );
-      }
+      await runnable();
     },
     async prepare(target, signal) {
       const args = initArgs(workload, target.connection);
@@ -67395,7 +67613,7 @@ ${tail(res.stderr)}`
     },
     async runTransactions(target, spec) {
       const args = measureArgs({
-        workload,
+        workload: await runnable(),
         connection: target.connection,
         clients: spec.clients,
         durationS: 0,
@@ -67416,11 +67634,11 @@ ${tail(res.stderr)}`
   };
   async function measure(target, spec, logDir) {
     const args = measureArgs({
-      workload,
+      workload: await runnable(),
       ...measuredRun(target, spec),
       cpuCount: options.cpuCount,
       pipelineScript: await scriptForPipeline(),
-      ...logDir ? { transactionLogPrefix: path10.join(logDir, TX_LOG_PREFIX) } : {}
+      ...logDir ? { transactionLogPrefix: path11.join(logDir, TX_LOG_PREFIX) } : {}
     });
     const startedAt = (/* @__PURE__ */ new Date()).toISOString();
     const res = await runner.run(pgbench, args, {
@@ -68289,16 +68507,16 @@ function measureArgs2(input2) {
 }
 
 // src/drivers/sysbench/driver.ts
-import path12 from "node:path";
+import path13 from "node:path";
 
 // src/machine/os/find-on-path.ts
 import { constants as constants3 } from "node:fs";
 import { access as access2 } from "node:fs/promises";
-import path11 from "node:path";
+import path12 from "node:path";
 async function findOnPath(name, searchPath) {
-  for (const dir of (searchPath ?? "").split(path11.delimiter)) {
+  for (const dir of (searchPath ?? "").split(path12.delimiter)) {
     if (!dir) continue;
-    const candidate = path11.join(dir, name);
+    const candidate = path12.join(dir, name);
     try {
       await access2(candidate, constants3.X_OK);
       return candidate;
@@ -68558,7 +68776,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path12.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path13.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -68767,7 +68985,7 @@ import {
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import os7 from "node:os";
-import path13 from "node:path";
+import path14 from "node:path";
 
 // src/core/util/shell-word.ts
 function shellWord(word) {
@@ -68778,8 +68996,8 @@ function shellWord(word) {
 import { readFile as readFile4 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat9 = await readFile4(`/proc/${pid}/stat`, "utf8");
-    return stat9.slice(stat9.lastIndexOf(")") + 2).split(" ")[0];
+    const stat10 = await readFile4(`/proc/${pid}/stat`, "utf8");
+    return stat10.slice(stat10.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -68869,14 +69087,14 @@ var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
 async function inspectBinDir(binDir, what, runner) {
   for (const bin of REQUIRED_BINARIES) {
     try {
-      await access3(path13.join(binDir, bin), constants4.X_OK);
+      await access3(path14.join(binDir, bin), constants4.X_OK);
     } catch {
       throw new UserError(
         `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`
       );
     }
   }
-  const res = await runner.run(path13.join(binDir, "postgres"), ["--version"]);
+  const res = await runner.run(path14.join(binDir, "postgres"), ["--version"]);
   const text2 = res.stdout.trim();
   const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
@@ -68908,13 +69126,13 @@ var PgCluster = class _PgCluster {
     return this.spec.label;
   }
   get dataDir() {
-    return path13.join(this.dir, "data");
+    return path14.join(this.dir, "data");
   }
   get socketDir() {
-    return path13.join(this.dir, "socket");
+    return path14.join(this.dir, "socket");
   }
   get logFile() {
-    return path13.join(this.dir, "server.log");
+    return path14.join(this.dir, "server.log");
   }
   get connection() {
     return { host: this.socketDir, port: this.port, user: SUPERUSER, database: BENCH_DATABASE };
@@ -68925,7 +69143,7 @@ var PgCluster = class _PgCluster {
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec, deps) {
     const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
-    const dir = await mkdtemp2(path13.join(spec.parentDir ?? os7.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const dir = await mkdtemp2(path14.join(spec.parentDir ?? os7.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new _PgCluster(spec, dir, version2, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
     try {
@@ -68988,7 +69206,7 @@ ${tail(res.stderr + res.stdout)}`
     const wrapperArgs = options.wrapper ? ["-p", await this.writeWrapper(options.wrapper)] : [];
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
-      await writeFile5(path13.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
+      await writeFile5(path14.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg(
         "pg_ctl",
@@ -69025,8 +69243,8 @@ ${log || res.stderr}`
   }
   /** A script in the cluster's directory that execs `wrapper` with this install's postgres and its arguments. */
   async writeWrapper(wrapper) {
-    const script = path13.join(this.dir, "postgres-wrapper.sh");
-    const words = [...wrapper, path13.join(this.spec.binDir, "postgres")].map(shellWord).join(" ");
+    const script = path14.join(this.dir, "postgres-wrapper.sh");
+    const words = [...wrapper, path14.join(this.spec.binDir, "postgres")].map(shellWord).join(" ");
     await writeFile5(script, `#!/bin/sh
 exec ${words} "$@"
 `, { mode: 493 });
@@ -69034,7 +69252,7 @@ exec ${words} "$@"
     return script;
   }
   async includeConf() {
-    const conf = path13.join(this.dataDir, "postgresql.conf");
+    const conf = path14.join(this.dataDir, "postgresql.conf");
     const text2 = await readFile5(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
@@ -69049,7 +69267,7 @@ exec ${words} "$@"
   async psql(sql, database = BENCH_DATABASE) {
     const { host, port, user } = this.connection;
     const res = await this.deps.runner.run(
-      path13.join(this.spec.binDir, "psql"),
+      path14.join(this.spec.binDir, "psql"),
       [
         "-X",
         "-q",
@@ -69097,13 +69315,13 @@ exec ${words} "$@"
     this.restarts++;
     const shm = await this.sharedMemoryId();
     if (shm !== void 0) await releaseSharedMemory(shm, waitS, this.deps.logger, this.spec.label);
-    if (!await this.isRunning()) await rm5(path13.join(this.dataDir, "postmaster.pid"), { force: true });
+    if (!await this.isRunning()) await rm5(path14.join(this.dataDir, "postmaster.pid"), { force: true });
     await this.start();
   }
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile5(path13.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile5(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -69160,7 +69378,7 @@ exec ${words} "$@"
   }
   async postmasterPid() {
     try {
-      const first = (await readFile5(path13.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile5(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -69178,7 +69396,7 @@ exec ${words} "$@"
       options.gid = this.spec.runAs.gid;
       options.cwd = this.dir;
     }
-    const command = path13.join(this.spec.binDir, bin);
+    const command = path14.join(this.spec.binDir, bin);
     if (prefix && prefix.length > 0) {
       return this.deps.runner.run(prefix[0], [...prefix.slice(1), command, ...args], options);
     }
@@ -69352,9 +69570,9 @@ var RunClusters = class {
       try {
         if (logsDir) {
           await makeDirectory(logsDir);
-          await copyFile2(
+          await copyFile3(
             cluster.logFile,
-            path14.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+            path15.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
           ).catch(() => {
           });
         }
@@ -69835,19 +70053,19 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat9 = parsePidStatLine(text2);
-  return stat9 && { pid: stat9.pid, comm: stat9.comm, cpu: stat9.utime + stat9.stime };
+  const stat10 = parsePidStatLine(text2);
+  return stat10 && { pid: stat10.pid, comm: stat10.comm, cpu: stat10.utime + stat10.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat9 = await readText(root, "proc/stat");
-  if (stat9 === void 0) return void 0;
+  const stat10 = await readText(root, "proc/stat");
+  if (stat10 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat9), procs };
+  return { cpu: parseProcStat(stat10), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -70323,7 +70541,7 @@ function formatBytes(bytes) {
 
 // src/machine/pinning.ts
 import { access as access4, constants as constants5 } from "node:fs/promises";
-import path15 from "node:path";
+import path16 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -70439,11 +70657,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path15.delimiter)) {
+    for (const dir of searchPath.split(path16.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path15.join(dir, name), constants5.X_OK);
-        return path15.join(dir, name);
+        await access4(path16.join(dir, name), constants5.X_OK);
+        return path16.join(dir, name);
       } catch {
       }
     }
@@ -70687,13 +70905,6 @@ var ProgressTracker = class {
 };
 function formatTps(tps) {
   return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
-}
-function formatDuration(seconds) {
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
 // src/run/adaptive-control.ts
@@ -70963,8 +71174,8 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
 
 // src/flows/compare/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile3, mkdir as mkdir4, readFile as readFile9, writeFile as writeFile6 } from "node:fs/promises";
-import path17 from "node:path";
+import { chown as chown3, copyFile as copyFile4, mkdir as mkdir4, readFile as readFile10, writeFile as writeFile6 } from "node:fs/promises";
+import path19 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
 import { setTimeout as sleep2 } from "node:timers/promises";
@@ -71050,19 +71261,23 @@ function sumProfiles(profiles) {
 
 // src/postgres/instructions/cachegrind-run.ts
 import { readFile as readFile7 } from "node:fs/promises";
-import path16 from "node:path";
+import path17 from "node:path";
 import { setTimeout as sleep3 } from "node:timers/promises";
 function cachegrindWrapper(outDir) {
   return [
+    // valgrind keeps its own temporary files in TMPDIR; the caller's may be private to pgperf's user, and the
+    // server runs as the run-as user, who owns outDir.
+    "env",
+    `TMPDIR=${outDir}`,
     "valgrind",
     "--tool=cachegrind",
     "--cache-sim=no",
     "--quiet",
-    `--cachegrind-out-file=${path16.join(outDir, "cg.%p")}`
+    `--cachegrind-out-file=${path17.join(outDir, "cg.%p")}`
   ];
 }
 function cachegrindFileOf(outDir, pid) {
-  return path16.join(outDir, `cg.${pid}`);
+  return path17.join(outDir, `cg.${pid}`);
 }
 async function waitForProfile(file2, signal) {
   const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
@@ -71254,361 +71469,251 @@ function profileText(rows, header) {
 `;
 }
 
-// src/core/util/logger.ts
-function consoleLogger(options = {}) {
-  const write = options.write ?? ((line) => process.stderr.write(`${line}
-`));
-  return {
-    info: (m) => write(m),
-    warn: (m) => write(`warning: ${m}`),
-    error: (m) => write(`error: ${m}`),
-    debug: (m) => {
-      if (options.verbose) write(`debug: ${m}`);
-    },
-    async group(name, fn) {
-      write(`== ${name}`);
-      return fn();
-    }
-  };
-}
-function memoryLogger() {
-  const lines = [];
-  return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
-}
+// src/drivers/pgbench/statements.ts
+import { readFile as readFile9 } from "node:fs/promises";
 
-// src/run/counted-runs.ts
-var NO_RUNNER = {
-  run: (command) => Promise.reject(new Error(`${command}: a driver made to be asked ran it`))
-};
-function countsTransactions(w) {
-  const deps = {
-    clientBinDir: "",
-    cpuCount: 1,
-    runner: NO_RUNNER,
-    logger: memoryLogger(),
-    searchPath: ""
-  };
-  return createDriver(w, deps).runTransactions !== void 0;
+// src/postgres/sql-statements.ts
+var IDENT_START = /[A-Za-z_\u0080-\uffff]/;
+var IDENT_CONT = /[A-Za-z_0-9$\u0080-\uffff]/;
+function identifierEnd(text2, i) {
+  let j = i + 1;
+  while (j < text2.length && IDENT_CONT.test(text2[j])) j++;
+  return j;
 }
-function countingClient(w, req, deps) {
-  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
-  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
-  const driver = createDriver(w, {
-    clientBinDir,
-    cpuCount: 1,
-    runner: clientRunner,
-    logger: deps.logger,
-    searchPath: "",
-    ...deps.runAs ? { clientUser: deps.runAs } : {}
-  });
-  if (!driver.runTransactions) throw new Error(`workload ${w.name}: tool ${w.tool} runs no counted runs`);
-  return { driver, clientRunner, clientBinDir };
-}
-function countingClusterSpec(arm2, what, conf, setup) {
-  return armClusterSpec(arm2, `${arm2.label}/${what}`, conf, setup);
-}
-function loadedCountingCluster(arm2, what, conf, driver, setup, deps, keep) {
-  return loadedCluster(countingClusterSpec(arm2, what, conf, setup), driver, deps, keep);
-}
-
-// src/flows/compare/instruction-phase.ts
-var INSTRUCTION_CLIENTS = 1;
-var APP_NAME = "pgbench";
-var KEPT_MOVERS = 10;
-function instructionWorkloads(workloads) {
-  return workloads.filter((w) => w.instructions !== void 0);
-}
-function checkInstructionWorkloads(workloads) {
-  for (const w of instructionWorkloads(workloads)) {
-    if (!countsTransactions(w)) {
-      throw new UserError(
-        `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`
-      );
+function quotedEnd(text2, i, quote3, backslashes) {
+  for (let j = i + 1; j < text2.length; j++) {
+    const c = text2[j];
+    if (backslashes && c === "\\") {
+      j++;
+      continue;
     }
-    if (w.tool === "pgbench" && w.pipeline !== void 0) {
-      throw new UserError(
-        `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`
-      );
-    }
-  }
-}
-async function checkInstructionCounter(req, deps) {
-  if (instructionWorkloads(req.workloads).length === 0) return void 0;
-  const probe3 = await probeCounters(deps.runner);
-  chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, "instructions");
-  return probe3;
-}
-async function runInstructionPhase(req, deps) {
-  const workloads = instructionWorkloads(req.workloads);
-  if (workloads.length === 0) return void 0;
-  return countInstructions(
-    workloads.map((w) => ({ workload: w, settings: w.instructions })),
-    req,
-    deps,
-    { what: "instructions", profileDir: "instructions" }
-  );
-}
-async function countInstructions(items, req, deps, options) {
-  const { logger } = deps;
-  const started = Date.now();
-  const probe3 = deps.probe ?? await probeCounters(deps.runner);
-  const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, options.what);
-  logger.info(
-    counter.kind === "perf" ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)` : `${options.what}: counting with cachegrind (${probe3.valgrind}); hardware counter: ${probe3.hardware ? "available, not chosen" : `unavailable (${probe3.hardwareWhy})`}`
-  );
-  const runAs = await resolveRunAs(req.runAs, deps);
-  const record2 = { ...emptyInstructionsRecord(), counter: counter.kind };
-  const fixedLayout = await fixedLayoutPrefix(deps.runner);
-  if (fixedLayout.length === 0) {
-    record2.notes.push(
-      "address-space randomisation left on: setarch -R does not run here (util-linux); counts may vary a little more"
-    );
-  }
-  for (const { workload: w, settings: settings2 } of items) {
-    deps.signal?.throwIfAborted();
-    record2.settings[w.name] = settings2;
-    if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
-      record2.notes.push(
-        `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
-      );
-    }
-    await measureWorkload(w, settings2, req, { ...deps, runAs, counter, fixedLayout }, record2, options);
-  }
-  record2.wallS = (Date.now() - started) / 1e3;
-  logger.info(
-    `${options.what}: ${items.length} workload(s) x ${req.arms.length} arms measured in ${record2.wallS.toFixed(1)} s`
-  );
-  return record2;
-}
-async function measureWorkload(w, settings2, req, deps, record2, options) {
-  const { logger } = deps;
-  const { driver } = countingClient(w, req, deps);
-  const clusters = [];
-  const servers = [];
-  try {
-    await logger.group(`${options.what}: ${w.name}`, async () => {
-      for (const arm2 of req.arms) {
-        deps.signal?.throwIfAborted();
-        servers.push(await startServer(w, arm2, driver, req, deps, (c) => clusters.push(c)));
+    if (c === quote3) {
+      if (text2[j + 1] === quote3) {
+        j++;
+        continue;
       }
-      for (let rep = 1; rep <= settings2.repetitions; rep++) {
-        const order = rep % 2 === 1 ? servers : [...servers].reverse();
-        for (const server of order) {
-          deps.signal?.throwIfAborted();
-          const sample = await measureRepetition(w, settings2, rep, server, driver, deps);
-          record2.samples.push(sample);
-          logger.info(
-            `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings2.repetitions}: ${Math.round(sample.perTx)} instr/tx`
-          );
+      return [j + 1, false];
+    }
+  }
+  return [text2.length, true];
+}
+function blockCommentEnd(text2, i) {
+  let depth = 0;
+  for (let j = i; j < text2.length; j++) {
+    if (text2[j] === "/" && text2[j + 1] === "*") {
+      depth++;
+      j++;
+    } else if (text2[j] === "*" && text2[j + 1] === "/") {
+      depth--;
+      j++;
+      if (depth === 0) return [j + 1, false];
+    }
+  }
+  return [text2.length, true];
+}
+function dollarDelimiter(text2, i) {
+  const m = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z_0-9\u0080-\uffff]*)?\$/.exec(text2.slice(i, i + 66));
+  return m?.[0];
+}
+function tokenAt(text2, i) {
+  const token = (kind, end, extra = {}) => ({
+    kind,
+    text: text2.slice(i, end),
+    ...extra
+  });
+  const c = text2[i];
+  const next = text2[i + 1];
+  if (/\s/.test(c)) {
+    let j = i + 1;
+    while (j < text2.length && /\s/.test(text2[j])) j++;
+    return token("space", j);
+  }
+  if (c === "-" && next === "-") {
+    const nl = text2.indexOf("\n", i);
+    return token("comment", nl < 0 ? text2.length : nl);
+  }
+  if (c === "/" && next === "*") {
+    const [end, open7] = blockCommentEnd(text2, i);
+    return token("comment", end, open7 ? { unterminated: true } : {});
+  }
+  if (c === "'" || (c === "E" || c === "e") && next === "'") {
+    const [end, open7] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
+    return token("string", end, open7 ? { unterminated: true } : {});
+  }
+  if (c === '"') {
+    const [end, open7] = quotedEnd(text2, i, '"', false);
+    return token("quoted-identifier", end, open7 ? { unterminated: true } : {});
+  }
+  const delimiter = c === "$" ? dollarDelimiter(text2, i) : void 0;
+  if (delimiter) {
+    const close = text2.indexOf(delimiter, i + delimiter.length);
+    return close < 0 ? token("dollar-string", text2.length, { unterminated: true }) : token("dollar-string", close + delimiter.length);
+  }
+  if (IDENT_START.test(c)) return token("identifier", identifierEnd(text2, i));
+  if (c === ":" && next !== void 0 && IDENT_START.test(next) && text2[i - 1] !== ":") {
+    return token("variable", identifierEnd(text2, i + 1));
+  }
+  if (c === ";") return token("semicolon", i + 1);
+  if (c === "\\" && next === ";") return token("semicolon", i + 2, { escaped: true });
+  if (c === "\\" && next === ":") return token("other", i + 2, { escaped: true });
+  if (c === "$" || /[0-9]/.test(c)) {
+    let j = i + 1;
+    while (j < text2.length && /[A-Za-z0-9_.]/.test(text2[j])) j++;
+    return token("other", j);
+  }
+  return token("other", i + 1);
+}
+function sqlTokens(text2) {
+  const tokens = [];
+  for (let i = 0; i < text2.length; ) {
+    const t = tokenAt(text2, i);
+    tokens.push(t);
+    i += t.text.length;
+  }
+  return tokens;
+}
+var BODY_WORDS = /* @__PURE__ */ new Set(["create", "or", "replace", "function", "procedure"]);
+function scriptPieces(text2) {
+  const pieces = [];
+  let current = [];
+  let parens = 0;
+  let beginDepth = 0;
+  let words = [];
+  const endStatement = (end) => {
+    if (current.some((t) => t.kind !== "space" && t.kind !== "comment")) {
+      pieces.push({ kind: "sql", tokens: current, end });
+    }
+    current = [];
+    parens = 0;
+    beginDepth = 0;
+    words = [];
+  };
+  let i = 0;
+  while (i < text2.length) {
+    const token = tokenAt(text2, i);
+    if (token.kind === "other" && token.text === "\\") {
+      endStatement("meta");
+      let end = i;
+      for (; ; ) {
+        const nl = text2.indexOf("\n", end);
+        if (nl < 0) {
+          end = text2.length;
+          break;
         }
+        const line = text2.slice(end, nl).replace(/\r$/, "");
+        end = nl + 1;
+        if (!line.endsWith("\\")) break;
       }
-      if (deps.counter.kind === "cachegrind") {
-        record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
-      } else {
-        record2.notes.push(
-          `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`
-        );
-      }
-    });
-  } catch (e) {
-    if (e instanceof UserError || deps.signal?.aborted) throw e;
-    const reason = e instanceof Error ? e.message : String(e);
-    record2.failures.push({ workload: w.name, reason });
-    logger.warn(`${options.what} ${w.name}: not measured: ${reason}`);
-  } finally {
-    for (const c of clusters) await c.destroy();
-  }
-}
-async function startServer(w, arm2, driver, req, deps, keep) {
-  const conf = {
-    maxClients: Math.max(...w.clients),
-    workloadSettings: w.settings,
-    armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
-  };
-  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
-  const cluster = await loadedCountingCluster(arm2, "instructions", conf, driver, setup, deps, keep);
-  await cluster.stop();
-  const countDir = path17.join(cluster.dir, deps.counter.kind);
-  await mkdir4(countDir, { mode: 493 });
-  if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
-  const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
-  const wrapper = [...deps.fixedLayout, ...counted];
-  await cluster.start(wrapper.length > 0 ? { wrapper } : {});
-  await driver.beforeRun(cluster);
-  if (!await prewarm(cluster))
-    deps.logger.warn(
-      `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
-    );
-  return { arm: arm2, cluster, countDir, runs: [] };
-}
-function runCounted(driver, cluster, transactions, seed, signal) {
-  return driver.runTransactions(cluster, {
-    clients: INSTRUCTION_CLIENTS,
-    transactions,
-    seed,
-    applicationName: APP_NAME,
-    ...signal ? { signal } : {}
-  });
-}
-async function measureRepetition(w, settings2, rep, server, driver, deps) {
-  const { cluster } = server;
-  const seed = 1e3 + rep;
-  if (rep === 1 && settings2.warmup > 0) {
-    await runCounted(driver, cluster, settings2.warmup, seed, deps.signal);
-  }
-  const findBackends = (transactions) => runAndFindBackends(server, () => runCounted(driver, cluster, transactions, seed, deps.signal));
-  let shortInstructions;
-  let longInstructions;
-  if (deps.counter.kind === "perf") {
-    const event = deps.counter.event;
-    const count2 = (transactions, length) => perfCountedRun(server, transactions, findBackends, { ...deps, event }, `${rep}.${length}`);
-    shortInstructions = await count2(settings2.short, "short");
-    longInstructions = await count2(settings2.long, "long");
-  } else {
-    const short3 = await cachegrindCountedRun(server, settings2.short, findBackends, deps.signal);
-    const long = await cachegrindCountedRun(server, settings2.long, findBackends, deps.signal);
-    server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
-    shortInstructions = sumIr(short3.profiles);
-    longInstructions = sumIr(long.profiles);
-  }
-  return {
-    workload: w.name,
-    clients: INSTRUCTION_CLIENTS,
-    arm: server.arm.label,
-    repetition: rep,
-    counter: deps.counter.kind,
-    shortInstructions,
-    longInstructions,
-    perTx: perTransaction(shortInstructions, longInstructions, settings2)
-  };
-}
-async function perfCountedRun(server, transactions, findBackends, deps, name) {
-  if (transactions === 0) return 0;
-  const pid = await server.cluster.postmasterPid();
-  if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
-  const out = path17.join(server.countDir, `perf-stat.${name}.csv`);
-  return countDuring(pid, deps.event, out, deps.runner, async () => {
-    const pids = await findBackends(transactions);
-    await waitForExit(pids, deps.signal);
-  });
-}
-async function cachegrindCountedRun(server, transactions, findBackends, signal) {
-  if (transactions === 0) return { profiles: [], files: [] };
-  const pids = await findBackends(transactions);
-  const files = pids.map((pid) => cachegrindFileOf(server.countDir, pid));
-  const profiles = await Promise.all(files.map((f) => waitForProfile(f, signal)));
-  return { profiles, files };
-}
-async function runAndFindBackends(server, run3) {
-  const { cluster } = server;
-  const logBefore = (await readFile9(cluster.logFile, "utf8").catch(() => "")).length;
-  await run3();
-  const log = (await readFile9(cluster.logFile, "utf8")).slice(logBefore);
-  const pids = clientBackendPids(log, APP_NAME);
-  if (pids.length === 0) {
-    throw new Error(
-      `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`
-    );
-  }
-  return pids;
-}
-async function writeProfiles(w, settings2, servers, runDir, profileDir) {
-  const dir = path17.join(runDir, profileDir);
-  await mkdir4(dir, { recursive: true });
-  const transactions = { short: settings2.short, long: settings2.long };
-  const median2 = (s) => {
-    const perTx2 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
-    const sorted = [...perTx2].sort((a, b) => a - b);
-    return s.runs[perTx2.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
-  };
-  const armRuns = (s) => {
-    const run3 = median2(s);
-    return { short: sumProfiles(run3.short), long: sumProfiles(run3.long), transactions };
-  };
-  for (const s of servers) {
-    const files = median2(s).files;
-    for (const [i, f] of files.entries()) {
-      await copyFile3(f, path17.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+      const metaText = text2.slice(i, end).replace(/\r?\n$/, "");
+      pieces.push({ kind: "meta", name: /^\\([A-Za-z_]*)/.exec(metaText)?.[1] ?? "", text: metaText });
+      i = end;
+      continue;
     }
+    i += token.text.length;
+    if (token.kind === "other" && token.text === "(") parens++;
+    else if (token.kind === "other" && token.text === ")") parens = Math.max(0, parens - 1);
+    else if (token.kind === "identifier") {
+      const word = token.text.toLowerCase();
+      if (words.length < 4) words.push(BODY_WORDS.has(word) ? word : "");
+      const body = words[0] === "create" && (words[1] === "function" || words[1] === "procedure" || words[1] === "or" && words[2] === "replace" && (words[3] === "function" || words[3] === "procedure"));
+      if (body && parens === 0) {
+        if (word === "begin") beginDepth++;
+        else if (word === "case" && beginDepth > 0) beginDepth++;
+        else if (word === "end" && beginDepth > 0) beginDepth--;
+      }
+    }
+    if (token.kind === "semicolon" && !token.escaped && parens === 0 && beginDepth === 0) {
+      endStatement("semicolon");
+      continue;
+    }
+    if (token.kind === "semicolon" && token.escaped) words = [];
+    current.push(token);
   }
-  const [base, ...heads] = servers;
-  const profiles = [];
-  for (const head of heads) {
-    const rows = diffProfiles(armRuns(base), armRuns(head));
-    const file2 = path17.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
-    await writeFile6(
-      path17.join(runDir, file2),
-      profileText(
-        rows,
-        `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
-      )
-    );
-    profiles.push({
-      workload: w.name,
-      clients: INSTRUCTION_CLIENTS,
-      base: base.arm.label,
-      head: head.arm.label,
-      file: file2,
-      movers: rows.slice(0, KEPT_MOVERS)
-    });
+  endStatement("eof");
+  return pieces;
+}
+function statementText(tokens) {
+  let out = "";
+  let gap = false;
+  for (const t of tokens) {
+    if (t.kind === "space" || t.kind === "comment") {
+      gap = true;
+      continue;
+    }
+    if (gap && out !== "") out += " ";
+    gap = false;
+    out += t.kind === "semicolon" ? ";" : t.escaped ? t.text.slice(1) : t.text;
   }
-  return profiles;
+  return out;
+}
+function notOneStatement(sql) {
+  const tokens = sqlTokens(sql);
+  const open7 = tokens.find((t) => t.unterminated);
+  if (open7) {
+    return `it ends inside ${open7.kind === "comment" ? "a comment" : open7.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
+  }
+  const last = tokens.findLastIndex((t) => t.kind !== "space" && t.kind !== "comment");
+  const semicolons = tokens.filter((t, i) => t.kind === "semicolon" && !(i === last && !t.escaped));
+  if (semicolons.length) return "it holds more than one statement (a ; outside quotes and comments)";
+  if (tokens.some((t) => t.kind === "other" && t.text === "\\")) {
+    return "it holds a backslash outside quotes and comments (a meta-command)";
+  }
+  if (last < 0) return "it is empty";
+  return void 0;
 }
 
-// src/flows/compare/explain-phase.ts
-init_errors();
-var MAX_TARGETS = 4;
-function explainTargets(comparison, workloads, counted) {
-  const targets = [];
-  for (const arm2 of comparison.comparisons) {
-    for (const cell of arm2.cells) {
-      const changed = cell.verdict === "improvement" || cell.verdict === "regression" && (cell.confirmation?.confirmed ?? true);
-      if (!changed || cell.unstable !== void 0) continue;
-      const w = workloads.find((x) => x.name === cell.workload);
-      if (!w || !countsTransactions(w) || w.tool === "pgbench" && w.pipeline !== void 0) continue;
-      if (counted?.profiles.some((p) => p.workload === w.name && p.head === arm2.head)) continue;
-      const known = targets.find((t) => t.head === arm2.head && t.workload === w.name);
-      if (known) known.cells.push(cell.id);
-      else targets.push({ head: arm2.head, workload: w.name, cells: [cell.id] });
-    }
+// src/drivers/pgbench/statements.ts
+var KEYS = `\\set aid random(1, 100000 * :scale)
+\\set bid random(1, 1 * :scale)
+\\set tid random(1, 10 * :scale)
+\\set delta random(-5000, 5000)
+`;
+var ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`;
+var HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+`;
+var BUILTIN_SCRIPT_TEXT = {
+  "tpcb-like": `${KEYS}BEGIN;
+${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+${HISTORY}END;
+`,
+  "simple-update": `${KEYS}BEGIN;
+${ACCOUNT}${HISTORY}END;
+`,
+  "select-only": `\\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`
+};
+var DEFAULT_VALUE = "1";
+var REPRESENTATIVE_VALUES = {
+  aid: "1",
+  bid: "1",
+  tid: "1",
+  delta: "0"
+};
+var PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
+function scriptStatements(text2) {
+  const found = /* @__PURE__ */ new Set();
+  for (const piece of scriptPieces(text2)) {
+    if (piece.kind === "sql") found.add(statementText(piece.tokens));
   }
-  return targets.slice(0, MAX_TARGETS);
+  return [...found];
 }
-async function runExplainPhase(targets, req, deps) {
-  if (targets.length === 0) return void 0;
-  const base = req.arms[0];
-  const workloads = [...new Set(targets.map((t) => t.workload))];
-  const record2 = { ...emptyInstructionsRecord(), targets: [...targets] };
-  const probed = { ...deps, probe: deps.probe ?? await probeCounters(deps.runner) };
-  const settings2 = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
-  for (const name of workloads) {
-    const w = req.workloads.find((x) => x.name === name);
-    const heads = targets.filter((t) => t.workload === name).map((t) => t.head);
-    const arms = [base, ...req.arms.filter((a) => heads.includes(a.label))];
-    deps.logger.info(
-      `explain: profiling ${name} (${arms.map((a) => a.label).join(" vs ")}) under cachegrind at 1 client`
-    );
-    try {
-      const request2 = { ...req, arms, instructionCounter: { counter: "cachegrind" } };
-      const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, probed, {
-        what: "explain",
-        profileDir: "explain"
-      });
-      for (const key of ["samples", "profiles", "failures", "notes"]) {
-        record2[key].push(...counted[key]);
-      }
-      record2.settings[name] = settings2;
-      record2.wallS += counted.wallS;
-    } catch (e) {
-      if (deps.signal?.aborted) throw e;
-      record2.failures.push({ workload: name, reason: errorMessage(e) });
-      deps.logger.warn(`explain ${name}: no profile: ${errorMessage(e)}`);
-    }
-  }
-  return record2;
+function isPlannable(statement) {
+  return PLANNABLE.test(statement.trim());
 }
-function withExplanation(result, record2) {
-  return record2 ? { ...result, explanation: record2 } : result;
+function withValues(statement, values = {}) {
+  return sqlTokens(statement).map((t) => t.kind === "variable" ? values[t.text.slice(1)] ?? DEFAULT_VALUE : t.text).join("");
+}
+async function pgbenchStatements(w) {
+  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile9(s.file, "utf8")));
+  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
+  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
+  return statements.map(
+    (statement) => isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement }
+  );
 }
 
 // src/flows/compare/plan-phase.ts
@@ -71665,7 +71770,7 @@ function normalisePlan(text2) {
   return lines.join("\n");
 }
 function statementKey(text2) {
-  return text2.replace(/'(?:[^']|'')*'/g, "?").replace(/\$\d+/g, "?").replace(/(?<![:\w]):[A-Za-z_]\w*/g, "?").replace(/(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])/gi, "?").replace(/([=<>(,+*/-]\s*)-\s*\?/g, "$1?").replace(/\s+/g, " ").replace(/\s*;\s*$/, "").trim().toLowerCase();
+  return statementText(sqlTokens(text2)).replace(/'(?:[^']|'')*'/g, "?").replace(/\$\d+/g, "?").replace(/(?<![:\w]):[A-Za-z_]\w*/g, "?").replace(/(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])/gi, "?").replace(/([=<>(,+*/-]\s*)-\s*\?/g, "$1?").replace(/\s+/g, " ").replace(/\s*;\s*$/, "").trim().toLowerCase();
 }
 async function hasStatStatements(binDir, runner) {
   const dirs = await installDirs(binDir, runner);
@@ -71705,6 +71810,8 @@ function withStatStatements(current) {
   return [.../* @__PURE__ */ new Set([...names, STAT_STATEMENTS])].join(",");
 }
 async function explainPlan(target, sql) {
+  const why = notOneStatement(sql);
+  if (why) return { error: `not explained: ${why}; pgperf sends EXPLAIN for one statement only` };
   try {
     return { plan: normalisePlan(await target.psql(`EXPLAIN (COSTS OFF) ${sql}`)) };
   } catch (e) {
@@ -71740,145 +71847,61 @@ function parseStatStatements(json2) {
   }));
 }
 
-// src/drivers/pgbench/statements.ts
-import { readFile as readFile10 } from "node:fs/promises";
-var KEYS = `\\set aid random(1, 100000 * :scale)
-\\set bid random(1, 1 * :scale)
-\\set tid random(1, 10 * :scale)
-\\set delta random(-5000, 5000)
-`;
-var ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-`;
-var HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
-`;
-var BUILTIN_SCRIPT_TEXT = {
-  "tpcb-like": `${KEYS}BEGIN;
-${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
-UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
-${HISTORY}END;
-`,
-  "simple-update": `${KEYS}BEGIN;
-${ACCOUNT}${HISTORY}END;
-`,
-  "select-only": `\\set aid random(1, 100000 * :scale)
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-`
-};
-var DEFAULT_VALUE = "1";
-var REPRESENTATIVE_VALUES = {
-  aid: "1",
-  bid: "1",
-  tid: "1",
-  delta: "0"
-};
-var PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
-function scriptStatements(text2) {
-  const found = [];
-  let current = "";
-  const end = () => {
-    const statement = current.replace(/\s+/g, " ").trim();
-    if (statement !== "" && !found.includes(statement)) found.push(statement);
-    current = "";
+// src/core/util/logger.ts
+function consoleLogger(options = {}) {
+  const write = options.write ?? ((line) => process.stderr.write(`${line}
+`));
+  return {
+    info: (m) => write(m),
+    warn: (m) => write(`warning: ${m}`),
+    error: (m) => write(`error: ${m}`),
+    debug: (m) => {
+      if (options.verbose) write(`debug: ${m}`);
+    },
+    async group(name, fn) {
+      write(`== ${name}`);
+      return fn();
+    }
   };
-  let continued = false;
-  for (const raw of text2.split(/\r?\n/)) {
-    if (continued) {
-      continued = /\\$/.test(raw);
-      continue;
-    }
-    const line = stripComment(raw);
-    if (current.trim() === "" && /^\s*\\/.test(line)) {
-      continued = /\\$/.test(raw);
-      continue;
-    }
-    const gset = /\\[ga]set\b.*$/.exec(line);
-    if (gset) {
-      current += ` ${line.slice(0, gset.index)}`;
-      end();
-      continue;
-    }
-    for (const [i, part] of splitOnSemicolons(line).entries()) {
-      if (i > 0) end();
-      current += ` ${part}`;
-    }
-  }
-  end();
-  return found;
 }
-function stripComment(line) {
-  let quote3;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote3) {
-      if (c === quote3) quote3 = void 0;
-    } else if (c === "'" || c === '"') quote3 = c;
-    else if (c === "-" && line[i + 1] === "-") return line.slice(0, i);
-  }
-  return line;
-}
-function splitOnSemicolons(line) {
-  const parts = [];
-  let quote3;
-  let start = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote3) {
-      if (c === quote3) quote3 = void 0;
-    } else if (c === "'" || c === '"') quote3 = c;
-    else if (c === ";") {
-      parts.push(line.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(line.slice(start));
-  return parts;
-}
-function isPlannable(statement) {
-  return PLANNABLE.test(statement.trim());
-}
-function withValues(statement, values = {}) {
-  let out = "";
-  let quote3;
-  for (let i = 0; i < statement.length; i++) {
-    const c = statement[i];
-    if (quote3) {
-      if (c === quote3) quote3 = void 0;
-      out += c;
-      continue;
-    }
-    if (c === "'" || c === '"') quote3 = c;
-    const variable = c === ":" && statement[i - 1] !== ":" ? /^[A-Za-z_]\w*/.exec(statement.slice(i + 1)) : null;
-    if (variable) {
-      out += values[variable[0]] ?? DEFAULT_VALUE;
-      i += variable[0].length;
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-async function pgbenchStatements(w) {
-  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile10(s.file, "utf8")));
-  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
-  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
-  return statements.map(
-    (statement) => isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement }
-  );
+function memoryLogger() {
+  const lines = [];
+  return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
 }
 
-// src/core/results/plans.ts
-function emptyPlansRecord(arms) {
-  return { arms: [...arms], wallS: 0, statements: [], plans: [], stats: [], failures: [], notes: [] };
+// src/run/counted-runs.ts
+var NO_RUNNER = {
+  run: (command) => Promise.reject(new Error(`${command}: a driver made to be asked ran it`))
+};
+function countsTransactions(w) {
+  const deps = {
+    clientBinDir: "",
+    cpuCount: 1,
+    runner: NO_RUNNER,
+    logger: memoryLogger(),
+    searchPath: ""
+  };
+  return createDriver(w, deps).runTransactions !== void 0;
 }
-function timePerCall(s) {
-  return s.calls > 0 ? s.totalTimeMs / s.calls : null;
+function countingClient(w, req, deps) {
+  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
+  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const driver = createDriver(w, {
+    clientBinDir,
+    cpuCount: 1,
+    runner: clientRunner,
+    logger: deps.logger,
+    searchPath: "",
+    ...deps.runAs ? { clientUser: deps.runAs } : {}
+  });
+  if (!driver.runTransactions) throw new Error(`workload ${w.name}: tool ${w.tool} runs no counted runs`);
+  return { driver, clientRunner, clientBinDir };
 }
-function blocksPerCall(s) {
-  return s.calls > 0 ? (s.sharedBlksHit + s.sharedBlksRead) / s.calls : null;
+function countingClusterSpec(arm2, what, conf, setup) {
+  return armClusterSpec(arm2, `${arm2.label}/${what}`, conf, setup);
 }
-function callsPerTransaction(s) {
-  return s.transactions > 0 ? s.calls / s.transactions : null;
+function loadedCountingCluster(arm2, what, conf, driver, setup, deps, keep) {
+  return loadedCluster(countingClusterSpec(arm2, what, conf, setup), driver, deps, keep);
 }
 
 // src/flows/compare/plan-phase.ts
@@ -71965,6 +71988,13 @@ async function runPlanPhase(req, deps) {
   );
   return record2;
 }
+async function explainStatements(workload, statements, arm2, cluster, record2) {
+  for (const s of statements) {
+    if (s.explained === void 0) continue;
+    const plan = await explainPlan(cluster, s.explained);
+    record2.plans.push({ workload, arm: arm2, statement: s.statement, ...plan });
+  }
+}
 async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
   const { driver } = countingClient(w, req, deps);
   const preload = withStats ? {
@@ -71978,11 +72008,7 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
   try {
     const cluster = await loadedCountingCluster(arm2, "plans", conf, driver, setup, deps, (c) => made = c);
     await driver.beforeRun(cluster);
-    for (const s of statements) {
-      if (s.explained === void 0) continue;
-      const plan = await explainPlan(cluster, s.explained);
-      record2.plans.push({ workload: w.name, arm: arm2.label, statement: s.statement, ...plan });
-    }
+    await explainStatements(w.name, statements, arm2.label, cluster, record2);
     if (!withStats) return;
     await createStatStatements(cluster);
     const run3 = (transactions) => driver.runTransactions(cluster, {
@@ -72017,10 +72043,504 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
   }
 }
 
+// src/flows/compare/instruction-phase.ts
+var INSTRUCTION_CLIENTS = 1;
+var APP_NAME = "pgbench";
+var KEPT_MOVERS = 10;
+function instructionWorkloads(workloads) {
+  return workloads.filter((w) => w.instructions !== void 0);
+}
+function checkInstructionWorkloads(workloads) {
+  for (const w of instructionWorkloads(workloads)) {
+    if (!countsTransactions(w)) {
+      throw new UserError(
+        `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`
+      );
+    }
+    if (w.tool === "pgbench" && w.pipeline !== void 0) {
+      throw new UserError(
+        `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`
+      );
+    }
+  }
+}
+async function checkInstructionCounter(req, deps) {
+  if (instructionWorkloads(req.workloads).length === 0) return void 0;
+  const probe3 = await probeCounters(deps.runner);
+  chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, "instructions");
+  return probe3;
+}
+async function runInstructionPhase(req, deps) {
+  const workloads = instructionWorkloads(req.workloads);
+  if (workloads.length === 0) return void 0;
+  return countInstructions(
+    workloads.map((w) => ({ workload: w, settings: w.instructions })),
+    req,
+    deps,
+    { what: "instructions", profileDir: "instructions" }
+  );
+}
+async function countInstructions(items, req, deps, options) {
+  const { logger } = deps;
+  const started = Date.now();
+  const probe3 = deps.probe ?? await probeCounters(deps.runner);
+  const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, options.what);
+  logger.info(
+    counter.kind === "perf" ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)` : `${options.what}: counting with cachegrind (${probe3.valgrind}); hardware counter: ${probe3.hardware ? "available, not chosen" : `unavailable (${probe3.hardwareWhy})`}`
+  );
+  const runAs = await resolveRunAs(req.runAs, deps);
+  const record2 = { ...emptyInstructionsRecord(), counter: counter.kind };
+  const fixedLayout = await fixedLayoutPrefix(deps.runner);
+  if (fixedLayout.length === 0) {
+    record2.notes.push(
+      "address-space randomisation left on: setarch -R does not run here (util-linux); counts may vary a little more"
+    );
+  }
+  for (const { workload: w, settings: settings2 } of items) {
+    deps.signal?.throwIfAborted();
+    record2.settings[w.name] = settings2;
+    if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
+      record2.notes.push(
+        `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
+      );
+    }
+    await measureWorkload(w, settings2, req, { ...deps, runAs, counter, fixedLayout }, record2, options);
+  }
+  record2.wallS = (Date.now() - started) / 1e3;
+  logger.info(
+    `${options.what}: ${items.length} workload(s) x ${req.arms.length} arms measured in ${record2.wallS.toFixed(1)} s`
+  );
+  return record2;
+}
+async function measureWorkload(w, settings2, req, deps, record2, options) {
+  const { logger } = deps;
+  const { driver } = countingClient(w, req, deps);
+  const clusters = [];
+  const servers = [];
+  const plans = await plansAlongside(w, req.plansAlongside, logger);
+  try {
+    await logger.group(`${options.what}: ${w.name}`, async () => {
+      for (const arm2 of req.arms) {
+        deps.signal?.throwIfAborted();
+        servers.push(await startServer(w, arm2, driver, req, deps, (c) => clusters.push(c), plans));
+      }
+      for (let rep = 1; rep <= settings2.repetitions; rep++) {
+        const order = rep % 2 === 1 ? servers : [...servers].reverse();
+        for (const server of order) {
+          deps.signal?.throwIfAborted();
+          const sample = await measureRepetition(w, settings2, rep, server, driver, deps);
+          record2.samples.push(sample);
+          logger.info(
+            `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings2.repetitions}: ${Math.round(sample.perTx)} instr/tx`
+          );
+        }
+      }
+      if (deps.counter.kind === "cachegrind") {
+        record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
+        record2.notes.push(...changedCodeNotes(w.name, servers, req.changedFunctions));
+      } else {
+        record2.notes.push(
+          `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`
+        );
+      }
+    });
+  } catch (e) {
+    if (e instanceof UserError || deps.signal?.aborted) throw e;
+    const reason = e instanceof Error ? e.message : String(e);
+    record2.failures.push({ workload: w.name, reason });
+    logger.warn(`${options.what} ${w.name}: not measured: ${reason}`);
+  } finally {
+    for (const c of clusters) await c.destroy();
+  }
+}
+async function startServer(w, arm2, driver, req, deps, keep, plans) {
+  const conf = {
+    maxClients: Math.max(...w.clients),
+    workloadSettings: w.settings,
+    armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
+  };
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  const cluster = await loadedCountingCluster(arm2, "instructions", conf, driver, setup, deps, keep);
+  if (plans) await takePlans(w.name, arm2.label, cluster, plans, deps.logger);
+  await cluster.stop();
+  const countDir = path19.join(cluster.dir, deps.counter.kind);
+  await mkdir4(countDir, { mode: 493 });
+  if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
+  const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
+  const wrapper = [...deps.fixedLayout, ...counted];
+  await cluster.start(wrapper.length > 0 ? { wrapper } : {});
+  await driver.beforeRun(cluster);
+  if (!await prewarm(cluster))
+    deps.logger.warn(
+      `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
+    );
+  return { arm: arm2, cluster, countDir, runs: [] };
+}
+async function plansAlongside(w, record2, logger) {
+  if (!record2 || w.tool !== "pgbench" || w.plans === true) return void 0;
+  try {
+    const statements = await pgbenchStatements(w);
+    record2.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
+    return { statements, record: record2 };
+  } catch (e) {
+    record2.failures.push({
+      workload: w.name,
+      reason: `its statements could not be read: ${errorMessage(e)}`
+    });
+    logger.warn(`plans ${w.name}: ${errorMessage(e)}`);
+    return void 0;
+  }
+}
+async function takePlans(workload, arm2, cluster, plans, logger) {
+  const started = Date.now();
+  try {
+    await explainStatements(workload, plans.statements, arm2, cluster, plans.record);
+  } catch (e) {
+    plans.record.failures.push({ workload, arm: arm2, reason: errorMessage(e) });
+    logger.warn(`plans ${workload} ${arm2}: not taken: ${errorMessage(e)}`);
+  }
+  plans.record.wallS += (Date.now() - started) / 1e3;
+}
+function runCounted(driver, cluster, transactions, seed, signal) {
+  return driver.runTransactions(cluster, {
+    clients: INSTRUCTION_CLIENTS,
+    transactions,
+    seed,
+    applicationName: APP_NAME,
+    ...signal ? { signal } : {}
+  });
+}
+async function measureRepetition(w, settings2, rep, server, driver, deps) {
+  const { cluster } = server;
+  const seed = 1e3 + rep;
+  if (rep === 1 && settings2.warmup > 0) {
+    await runCounted(driver, cluster, settings2.warmup, seed, deps.signal);
+  }
+  const findBackends = (transactions) => runAndFindBackends(server, () => runCounted(driver, cluster, transactions, seed, deps.signal));
+  let shortInstructions;
+  let longInstructions;
+  if (deps.counter.kind === "perf") {
+    const event = deps.counter.event;
+    const count2 = (transactions, length) => perfCountedRun(server, transactions, findBackends, { ...deps, event }, `${rep}.${length}`);
+    shortInstructions = await count2(settings2.short, "short");
+    longInstructions = await count2(settings2.long, "long");
+  } else {
+    const short3 = await cachegrindCountedRun(server, settings2.short, findBackends, deps.signal);
+    const long = await cachegrindCountedRun(server, settings2.long, findBackends, deps.signal);
+    server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
+    shortInstructions = sumIr(short3.profiles);
+    longInstructions = sumIr(long.profiles);
+  }
+  return {
+    workload: w.name,
+    clients: INSTRUCTION_CLIENTS,
+    arm: server.arm.label,
+    repetition: rep,
+    counter: deps.counter.kind,
+    shortInstructions,
+    longInstructions,
+    perTx: perTransaction(shortInstructions, longInstructions, settings2)
+  };
+}
+async function perfCountedRun(server, transactions, findBackends, deps, name) {
+  if (transactions === 0) return 0;
+  const pid = await server.cluster.postmasterPid();
+  if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
+  const out = path19.join(server.countDir, `perf-stat.${name}.csv`);
+  return countDuring(pid, deps.event, out, deps.runner, async () => {
+    const pids = await findBackends(transactions);
+    await waitForExit(pids, deps.signal);
+  });
+}
+async function cachegrindCountedRun(server, transactions, findBackends, signal) {
+  if (transactions === 0) return { profiles: [], files: [] };
+  const pids = await findBackends(transactions);
+  const files = pids.map((pid) => cachegrindFileOf(server.countDir, pid));
+  const profiles = await Promise.all(files.map((f) => waitForProfile(f, signal)));
+  return { profiles, files };
+}
+async function runAndFindBackends(server, run3) {
+  const { cluster } = server;
+  const logBefore = (await readFile10(cluster.logFile, "utf8").catch(() => "")).length;
+  await run3();
+  const log = (await readFile10(cluster.logFile, "utf8")).slice(logBefore);
+  const pids = clientBackendPids(log, APP_NAME);
+  if (pids.length === 0) {
+    throw new Error(
+      `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`
+    );
+  }
+  return pids;
+}
+function changedCodeNotes(workload, servers, changed) {
+  const [base, ...heads] = servers;
+  if (!base || !changed) return [];
+  const executedBy = (s) => new Set(
+    s.runs.flatMap((r) => [...sumProfiles(r.long).values()].filter((f) => f.ir > 0).map((f) => f.fn))
+  );
+  const baseRan = executedBy(base);
+  return heads.flatMap((head) => {
+    const functions = changed[head.arm.label];
+    if (!functions || functions.length === 0) return [];
+    const headRan = executedBy(head);
+    const ran = functions.filter((f) => baseRan.has(f) || headRan.has(f));
+    const of = `of the ${functions.length.toLocaleString("en-US")} function${functions.length === 1 ? "" : "s"} whose code ${head.arm.label} changed`;
+    return [
+      ran.length === 0 ? `${workload}: none ${of} ran in its counted runs (only code placement can move its timings)` : `${workload}: ${ran.length.toLocaleString("en-US")} ${of} ran in its counted runs: ${ran.slice(0, 8).join(", ")}${ran.length > 8 ? ", \u2026" : ""}`
+    ];
+  });
+}
+async function writeProfiles(w, settings2, servers, runDir, profileDir) {
+  const dir = path19.join(runDir, profileDir);
+  await mkdir4(dir, { recursive: true });
+  const transactions = { short: settings2.short, long: settings2.long };
+  const median2 = (s) => {
+    const perTx2 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
+    const sorted = [...perTx2].sort((a, b) => a - b);
+    return s.runs[perTx2.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
+  };
+  const armRuns = (s) => {
+    const run3 = median2(s);
+    return { short: sumProfiles(run3.short), long: sumProfiles(run3.long), transactions };
+  };
+  for (const s of servers) {
+    const files = median2(s).files;
+    for (const [i, f] of files.entries()) {
+      await copyFile4(f, path19.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+    }
+  }
+  const [base, ...heads] = servers;
+  const profiles = [];
+  for (const head of heads) {
+    const rows = diffProfiles(armRuns(base), armRuns(head));
+    const file2 = path19.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
+    await writeFile6(
+      path19.join(runDir, file2),
+      profileText(
+        rows,
+        `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
+      )
+    );
+    profiles.push({
+      workload: w.name,
+      clients: INSTRUCTION_CLIENTS,
+      base: base.arm.label,
+      head: head.arm.label,
+      file: file2,
+      movers: rows.slice(0, KEPT_MOVERS)
+    });
+  }
+  return profiles;
+}
+
+// src/flows/compare/explain-phase.ts
+init_errors();
+var MAX_TARGETS = 4;
+function explainTargets(comparison, workloads, counted) {
+  const targets = [];
+  for (const arm2 of comparison.comparisons) {
+    for (const cell of arm2.cells) {
+      const changed = cell.verdict === "improvement" || cell.verdict === "regression" && (cell.confirmation?.confirmed ?? true);
+      if (!changed || cell.unstable !== void 0) continue;
+      const w = workloads.find((x) => x.name === cell.workload);
+      if (!w || !countsTransactions(w) || w.tool === "pgbench" && w.pipeline !== void 0) continue;
+      if (counted?.profiles.some((p) => p.workload === w.name && p.head === arm2.head)) continue;
+      const known = targets.find((t) => t.head === arm2.head && t.workload === w.name);
+      if (known) known.cells.push(cell.id);
+      else targets.push({ head: arm2.head, workload: w.name, cells: [cell.id] });
+    }
+  }
+  return targets.slice(0, MAX_TARGETS);
+}
+async function runExplainPhase(targets, req, deps) {
+  if (targets.length === 0) return void 0;
+  const base = req.arms[0];
+  const workloads = [...new Set(targets.map((t) => t.workload))];
+  const record2 = { ...emptyInstructionsRecord(), targets: [...targets] };
+  const probed = { ...deps, probe: deps.probe ?? await probeCounters(deps.runner) };
+  const settings2 = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
+  for (const name of workloads) {
+    const w = req.workloads.find((x) => x.name === name);
+    const heads = targets.filter((t) => t.workload === name).map((t) => t.head);
+    const arms = [base, ...req.arms.filter((a) => heads.includes(a.label))];
+    deps.logger.info(
+      `explain: profiling ${name} (${arms.map((a) => a.label).join(" vs ")}) under cachegrind at 1 client`
+    );
+    try {
+      const request2 = { ...req, arms, instructionCounter: { counter: "cachegrind" } };
+      const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, probed, {
+        what: "explain",
+        profileDir: "explain"
+      });
+      for (const key of ["samples", "profiles", "failures", "notes"]) {
+        record2[key].push(...counted[key]);
+      }
+      record2.settings[name] = settings2;
+      record2.wallS += counted.wallS;
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      record2.failures.push({ workload: name, reason: errorMessage(e) });
+      deps.logger.warn(`explain ${name}: no profile: ${errorMessage(e)}`);
+    }
+  }
+  return record2;
+}
+function withExplanation(result, record2) {
+  return record2 ? { ...result, explanation: record2 } : result;
+}
+
 // src/postgres/builds/compiled-code.ts
+import { createHash as createHash7 } from "node:crypto";
+import { mkdtemp as mkdtemp3, readdir as readdir7, readFile as readFile11, readlink as readlink3, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
+import os11 from "node:os";
+import path20 from "node:path";
+
+// src/postgres/builds/disassembly.ts
 import { createHash as createHash6 } from "node:crypto";
-import { readdir as readdir7, readFile as readFile11, readlink as readlink3 } from "node:fs/promises";
-import path19 from "node:path";
+import os10 from "node:os";
+var EM_X86_64 = 62;
+var PT_LOAD = 1;
+var PF_X = 1;
+var PF_W = 2;
+var CHUNK_BYTES = 256 << 10;
+var MAX_GAP_BYTES = 64 << 10;
+var MAX_STRING_BYTES = 4096;
+var OBJDUMP_TIMEOUT_MS = 3e5;
+function loadSegments(bytes) {
+  if (bytes.length < 64) return [];
+  const phoff = Number(bytes.readBigUInt64LE(32));
+  const phentsize = bytes.readUInt16LE(54);
+  const phnum = bytes.readUInt16LE(56);
+  if (phentsize < 56 || phoff + phnum * phentsize > bytes.length) return [];
+  const out = [];
+  for (let i = 0; i < phnum; i++) {
+    const at = phoff + i * phentsize;
+    if (bytes.readUInt32LE(at) !== PT_LOAD) continue;
+    out.push({
+      flags: bytes.readUInt32LE(at + 4),
+      offset: Number(bytes.readBigUInt64LE(at + 8)),
+      vaddr: Number(bytes.readBigUInt64LE(at + 16)),
+      filesz: Number(bytes.readBigUInt64LE(at + 32))
+    });
+  }
+  return out;
+}
+function isX86_64(bytes) {
+  return bytes.length >= 64 && bytes.readUInt16LE(18) === EM_X86_64;
+}
+function addressOf(bytes, fileOffset) {
+  const s = loadSegments(bytes).find((g2) => fileOffset >= g2.offset && fileOffset < g2.offset + g2.filesz);
+  return s && fileOffset - s.offset + s.vaddr;
+}
+function stringAt(bytes, segments, address) {
+  const s = segments.find((g2) => address >= g2.vaddr && address < g2.vaddr + g2.filesz);
+  if (!s || s.flags & (PF_W | PF_X)) return void 0;
+  const start = address - s.vaddr + s.offset;
+  if (start === 0 || bytes[start - 1] !== 0) return void 0;
+  const limit = Math.min(bytes.length, start + MAX_STRING_BYTES, s.offset + s.filesz);
+  for (let i = start; i < limit; i++) {
+    const b = bytes[i];
+    if (b === 0) return i > start ? bytes.toString("latin1", start, i) : void 0;
+    if (b < 32 && b !== 9 && b !== 10 && b !== 13 || b === 127 || b >= 254) return void 0;
+  }
+  return void 0;
+}
+var SYMBOLISED = /\b([0-9a-f]+) <([^>\n]+)>/g;
+var RIP_DISPLACEMENT = /-?0x[0-9a-f]+\(%rip\)/g;
+var BARE_COMMENT_ADDRESS = /# [0-9a-f]+$/gm;
+var IMMEDIATE = /\$-?0x[0-9a-f]+/g;
+var DISPLACEMENT = /-?0x[0-9a-f]+(?=\()/g;
+function normalise(instructions, fn, stringAtAddress = () => void 0) {
+  const exact = instructions.replace(SYMBOLISED, (_, hex3, symbol2) => {
+    const target = parseInt(hex3, 16);
+    if (target >= fn.start && target < fn.end) return `<.+0x${(target - fn.start).toString(16)}>`;
+    const literal2 = symbol2.includes("+0x") ? stringAtAddress(target) : void 0;
+    return literal2 === void 0 ? `<${symbol2}>` : JSON.stringify(literal2);
+  }).replace(RIP_DISPLACEMENT, "(%rip)").replace(BARE_COMMENT_ADDRESS, "# ?");
+  const masked2 = exact.replace(IMMEDIATE, "$?").replace(DISPLACEMENT, "?");
+  return { exact, masked: masked2 };
+}
+function digest(text2) {
+  return createHash6("sha1").update(text2).digest("base64");
+}
+function chunks(fns) {
+  const out = [];
+  for (const f of fns) {
+    const last = out[out.length - 1];
+    if (last && f.start - last.stop <= MAX_GAP_BYTES && f.end - last.start <= CHUNK_BYTES) {
+      last.stop = Math.max(last.stop, f.end);
+      last.fns.push(f);
+    } else out.push({ start: f.start, stop: f.end, fns: [f] });
+  }
+  return out;
+}
+function lowerBound(xs, x) {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = lo + hi >>> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+function instructionsOf(output2) {
+  const addresses = [];
+  const texts = [];
+  for (const line of output2.split("\n")) {
+    const colon = line.indexOf(":	");
+    if (colon > 0 && colon < 24) {
+      const address = parseInt(line.slice(0, colon), 16);
+      if (Number.isNaN(address)) continue;
+      addresses.push(address);
+      texts.push(line.slice(colon + 2));
+    } else if (line.trim() === "..." && texts.length > 0) {
+      texts[texts.length - 1] += "\n...";
+    }
+  }
+  return { addresses, texts };
+}
+async function fingerprints(file2, bytes, fns, options) {
+  const segments = loadSegments(bytes);
+  const strings = (address) => stringAt(bytes, segments, address);
+  const out = /* @__PURE__ */ new Map();
+  const todo = chunks([...fns].sort((a, b) => a.start - b.start || a.end - b.end));
+  const objdump = options.objdump ?? "objdump";
+  const one = async (chunk) => {
+    const args = ["-d", "--no-show-raw-insn", "-w", `--start-address=0x${chunk.start.toString(16)}`];
+    args.push(`--stop-address=0x${chunk.stop.toString(16)}`, file2);
+    const ran = await options.runner.run(objdump, args, { timeoutMs: OBJDUMP_TIMEOUT_MS });
+    if (ran.spawnError || ran.exitCode !== 0) {
+      const how = ran.spawnError ? describeExit(ran) : `${objdump}: ${describeExit(ran)}`;
+      throw new Error(`${how}${ran.stderr.trim() ? ` (${tail(ran.stderr, 3)})` : ""}`);
+    }
+    const { addresses, texts } = instructionsOf(ran.stdout);
+    for (const f of chunk.fns) {
+      const from = lowerBound(addresses, f.start);
+      const to = lowerBound(addresses, f.end);
+      if (to <= from) continue;
+      const { exact, masked: masked2 } = normalise(texts.slice(from, to).join("\n"), f, strings);
+      out.set(f.name, { exact: digest(exact), masked: digest(masked2) });
+    }
+  };
+  await pool(todo, one, options.parallel ?? os10.availableParallelism());
+  return out;
+}
+async function pool(items, work, parallel) {
+  let next = 0;
+  let failure2;
+  const worker = async () => {
+    while (!failure2 && next < items.length) {
+      try {
+        await work(items[next++]);
+      } catch (error63) {
+        failure2 ??= { error: error63 };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, items.length)) }, worker));
+  if (failure2) throw failure2.error;
+}
 
 // src/postgres/builds/elf.ts
 var SHT_SYMTAB = 2;
@@ -72102,6 +72622,7 @@ function elfFunctions(bytes) {
 
 // src/postgres/builds/compiled-code.ts
 var KEPT_NAMES = 50;
+var ALL_NAMES = 5e3;
 var SERVER_BINARY = "bin/postgres";
 var CACHE_SLOT = /^[0-9a-f]{12}-[0-9a-f]{16}(-p[0-9a-f]{8})?$/;
 async function codeFiles(installDir) {
@@ -72109,13 +72630,13 @@ async function codeFiles(installDir) {
   const walk = async (rel, keep) => {
     let entries;
     try {
-      entries = await readdir7(path19.join(installDir, rel), { withFileTypes: true });
+      entries = await readdir7(path20.join(installDir, rel), { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT") return;
       throw e;
     }
     for (const entry of entries) {
-      const child = path19.posix.join(rel, entry.name);
+      const child = path20.posix.join(rel, entry.name);
       if (entry.isDirectory()) await walk(child, keep);
       else if (keep(child)) files.set(child, entry);
     }
@@ -72126,7 +72647,7 @@ async function codeFiles(installDir) {
   return files;
 }
 function ownPaths(installDir) {
-  const slot = path19.basename(installDir);
+  const slot = path20.basename(installDir);
   return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
 }
 function masked(bytes, strings) {
@@ -72144,17 +72665,17 @@ function masked(bytes, strings) {
   return out;
 }
 async function normalised(installDir, rel, entry, own2) {
-  const file2 = path19.join(installDir, rel);
+  const file2 = path20.join(installDir, rel);
   if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
   const bytes = masked(await readFile11(file2), own2);
   return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
 }
-function digest(bytes) {
-  return createHash6("sha256").update(bytes).digest("hex");
+function digest2(bytes) {
+  return createHash7("sha256").update(bytes).digest("hex");
 }
-async function compareCompiledCode(base, head) {
-  const baseDir = path19.resolve(path19.dirname(base.binDir));
-  const headDir = path19.resolve(path19.dirname(head.binDir));
+async function compareCompiledCode(base, head, options = {}) {
+  const baseDir = path20.resolve(path20.dirname(base.binDir));
+  const headDir = path20.resolve(path20.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
   const headOwn = ownPaths(headDir);
   const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
@@ -72185,9 +72706,9 @@ async function compareCompiledCode(base, head) {
       normalised(baseDir, rel, b, baseOwn),
       normalised(headDir, rel, h, headOwn)
     ]);
-    if (bb.length === hb.length && digest(bb) === digest(hb)) continue;
+    if (bb.length === hb.length && digest2(bb) === digest2(hb)) continue;
     differing.push(rel);
-    if (rel === SERVER_BINARY) serverFunctions = changedFunctions(bb, hb);
+    if (rel === SERVER_BINARY) serverFunctions = await changedFunctions(bb, hb, options);
   }
   return {
     head: head.label,
@@ -72198,24 +72719,104 @@ async function compareCompiledCode(base, head) {
     ...serverFunctions ? { serverFunctions } : {}
   };
 }
-function changedFunctions(base, head) {
+async function changedFunctions(base, head, options = {}) {
   const before = new Map(elfFunctions(base).map((f) => [f.name, f]));
   const after = elfFunctions(head);
   const resized = [];
-  const rewritten = [];
+  const sameSize = [];
   for (const f of after) {
     const old = before.get(f.name);
     if (!old || old.size !== f.size) resized.push(f.name);
-    else if (!old.code.equals(f.code)) rewritten.push(f.name);
+    else if (!old.code.equals(f.code)) sameSize.push({ base: old, head: f });
     before.delete(f.name);
   }
-  const changed = [...resized, ...before.keys(), ...rewritten];
-  return { changed: changed.slice(0, KEPT_NAMES), changedCount: changed.length, total: after.length };
+  const certain = [...resized, ...before.keys()];
+  const summary3 = (changed, rest) => ({
+    changed: changed.slice(0, KEPT_NAMES),
+    changedCount: changed.length,
+    total: after.length,
+    ...rest,
+    ...changed.length <= ALL_NAMES ? { all: changed } : {}
+  });
+  const byBytes = (note) => summary3([...certain, ...sameSize.map((p) => p.head.name)], { method: "bytes", note });
+  if (sameSize.length === 0) {
+    return summary3(certain, {
+      immediatesOnly: [],
+      immediatesOnlyCount: 0,
+      movedOnlyCount: 0,
+      method: "disassembly"
+    });
+  }
+  if (!isX86_64(base) || !isX86_64(head)) {
+    return byBytes("the disassembly is read for x86-64 binaries only");
+  }
+  const ranges = (bytes, side) => {
+    const out = [];
+    for (const pair2 of sameSize) {
+      const f = pair2[side];
+      const start = f.code.buffer === bytes.buffer ? addressOf(bytes, f.code.byteOffset - bytes.byteOffset) : void 0;
+      if (start === void 0) return void 0;
+      out.push({ name: f.name, start, end: start + f.size });
+    }
+    return out;
+  };
+  const baseRanges = ranges(base, "base");
+  const headRanges = ranges(head, "head");
+  if (!baseRanges || !headRanges)
+    return byBytes("a function's address could not be found in the program headers");
+  let basePrints;
+  let headPrints;
+  try {
+    [basePrints, headPrints] = await disassembled(
+      { bytes: base, ranges: baseRanges },
+      { bytes: head, ranges: headRanges },
+      options
+    );
+  } catch (e) {
+    return byBytes(e instanceof Error ? e.message : String(e));
+  }
+  const rewritten = [];
+  const immediatesOnly = [];
+  let movedOnly = 0;
+  for (const { head: f } of sameSize) {
+    const b = basePrints.get(f.name);
+    const h = headPrints.get(f.name);
+    if (b && h && b.exact === h.exact) movedOnly++;
+    else if (b && h && b.masked === h.masked) immediatesOnly.push(f.name);
+    else rewritten.push(f.name);
+  }
+  return summary3([...certain, ...rewritten, ...immediatesOnly], {
+    immediatesOnly: immediatesOnly.slice(0, KEPT_NAMES),
+    immediatesOnlyCount: immediatesOnly.length,
+    movedOnlyCount: movedOnly,
+    method: "disassembly"
+  });
+}
+async function disassembled(base, head, options) {
+  const dir = await mkdtemp3(path20.join(os11.tmpdir(), "pgperf-disasm-"));
+  try {
+    const parallel = Math.max(1, Math.floor(os11.availableParallelism() / 2));
+    const one = async (build, name) => {
+      const file2 = path20.join(dir, name);
+      await writeFile7(file2, build.bytes);
+      return fingerprints(file2, build.bytes, build.ranges, {
+        runner: options.runner ?? nodeProcessRunner,
+        parallel,
+        ...options.objdump ? { objdump: options.objdump } : {}
+      });
+    };
+    const [b, h] = await Promise.allSettled([one(base, "base"), one(head, "head")]);
+    if (b.status === "rejected") throw b.reason;
+    if (h.status === "rejected") throw h.reason;
+    return [b.value, h.value];
+  } finally {
+    await rm6(dir, { recursive: true, force: true });
+  }
 }
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile12, stat as stat3 } from "node:fs/promises";
-import path20 from "node:path";
+import { readFile as readFile12, stat as stat4 } from "node:fs/promises";
+import path21 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -72234,8 +72835,8 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path20.resolve(binDir, "postgres");
-  const st = await stat3(postgres).catch(() => void 0);
+  const postgres = path21.resolve(binDir, "postgres");
+  const st = await stat4(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
   let entry = installs.get(key);
@@ -72332,6 +72933,59 @@ function unknownSettingProblem(p) {
   return `setting '${p.name}' (${p.where}) is not known to ${p.unknownTo.map(described).join(" or ")}: ${tail2}`;
 }
 
+// src/core/results/answer-cost.ts
+function answerCost(result, seconds) {
+  const rounds = new Set(result.samples.map((s) => s.round));
+  const round1 = (x) => Math.round(x * 10) / 10;
+  return {
+    buildS: round1(seconds.buildS),
+    countedS: round1(seconds.countedS),
+    timedRounds: rounds.size,
+    timedS: round1(seconds.timedS),
+    wallS: round1(seconds.wallS)
+  };
+}
+function costText(cost) {
+  const parts = [
+    ...cost.buildS >= 0.5 ? [`build ${formatDuration(cost.buildS)}`] : [],
+    ...cost.countedS >= 0.5 ? [`counted runs ${formatDuration(cost.countedS)}`] : [],
+    cost.timedRounds > 0 ? `${cost.timedRounds} timed round${cost.timedRounds === 1 ? "" : "s"} ${formatDuration(cost.timedS)}` : "no timed rounds"
+  ];
+  return `answered in ${formatDuration(cost.wallS)}: ${parts.join(", ")}`;
+}
+
+// src/flows/compare/default-evidence.ts
+init_errors();
+function countable(w) {
+  return countsTransactions(w) && !(w.tool === "pgbench" && w.pipeline !== void 0);
+}
+function countedByDefault(workloads) {
+  return workloads.filter((w) => w.instructions === void 0 && countable(w));
+}
+async function probeDefaultCounter(workloads, defaults3, choice2, deps, known) {
+  if (!defaults3?.instructions || countedByDefault(workloads).length === 0) return void 0;
+  const probe3 = known ?? await probeCounters(deps.runner);
+  try {
+    chooseCounter(choice2 ?? { counter: "auto" }, probe3, "instructions");
+    return probe3;
+  } catch (e) {
+    deps.logger.warn(
+      `instruction counts: not taken by default: ${errorMessage(e)} (install valgrind, or give --no-instructions to silence this)`
+    );
+    return void 0;
+  }
+}
+function withDefaultCounts(workloads, applies) {
+  if (!applies.counter || !applies.armsDiffer || !applies.measuredHere) return [...workloads];
+  const counted = new Set(countedByDefault(workloads));
+  return workloads.map((w) => counted.has(w) ? { ...w, instructions: resolveInstructions(true) } : w);
+}
+function uncountableNote(workloads) {
+  const skipped = workloads.filter((w) => w.instructions === void 0 && !countable(w));
+  if (skipped.length === 0) return void 0;
+  return `instructions not counted for ${skipped.map((w) => `${w.name} (${w.tool === "pgbench" ? "pipeline" : `tool ${w.tool}`})`).join(", ")}: its timed rounds decide`;
+}
+
 // src/flows/compare/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
@@ -72345,29 +72999,71 @@ async function runPipeline(req, deps, store) {
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
   checkPlanWorkloads(req.workloads);
-  const probe3 = await checkInstructionCounter(req, deps);
+  const started = Date.now();
+  const explicitProbe = await checkInstructionCounter(req, deps);
+  const defaultProbe = await probeDefaultCounter(
+    req.workloads,
+    req.evidenceDefaults,
+    req.instructionCounter,
+    deps,
+    explicitProbe
+  );
+  const probe3 = explicitProbe ?? defaultProbe;
+  const analysis = await withNoiseFloors(req, givenArms(req.arms), deps.logger, store);
   const arms = await resolveArms(req.arms, deps);
+  const builtS = (Date.now() - started) / 1e3;
   validateRequest({ arms, workloads: req.workloads });
   await refuseUnknownSettings(arms, req.workloads, deps);
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
-  const resultsFile = path21.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
-  const instructions = nothingToMeasure ? void 0 : await runInstructionPhase({ ...req, arms }, countingDeps);
-  const plans = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms }, deps);
+  const workloads = withDefaultCounts(req.workloads, {
+    counter: defaultProbe !== void 0,
+    armsDiffer: arms.length >= 2 && !sameInstall(arms),
+    measuredHere: !req.partOfRun
+  });
+  const plansAlongside2 = req.evidenceDefaults?.plans && arms.length >= 2 && !req.partOfRun && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : void 0;
+  const countingStarted = Date.now();
+  const instructions = nothingToMeasure ? void 0 : await runInstructionPhase(
+    {
+      ...req,
+      workloads,
+      arms,
+      ...plansAlongside2 ? { plansAlongside: plansAlongside2 } : {},
+      changedFunctions: changedFunctionsOf(compiledCode)
+    },
+    countingDeps
+  );
+  if (instructions && req.evidenceDefaults?.instructions) {
+    const note = uncountableNote(workloads);
+    if (note) instructions.notes.push(note);
+  }
+  const planPhase = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms }, deps);
+  const plans = mergePlans(planPhase, plansAlongside2);
+  const countedS = (Date.now() - countingStarted) / 1e3;
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
-  const { arms: _source, runDir, planCheck: _check2, explain, instructionCounter: _counter, ...run3 } = req;
-  const analysis = await withNoiseFloors(req, arms, deps.logger, store);
+  const {
+    arms: _source,
+    runDir,
+    planCheck: _check2,
+    explain,
+    instructionCounter: _counter,
+    evidenceDefaults: _defaults,
+    ...run3
+  } = req;
+  const timedStarted = Date.now();
   const measured = await runBenchmark(
     {
       ...run3,
+      workloads,
       analysis,
       arms,
       sink,
-      logsDir: path21.join(runDir, "logs"),
+      logsDir: path22.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
       ...plans ? { plans } : {},
@@ -72376,19 +73072,46 @@ async function runPipeline(req, deps, store) {
     },
     deps
   );
+  const timedS = (Date.now() - timedStarted) / 1e3;
   const comparison = analyse(measured);
-  const result = explain ? await explained(measured, comparison, { ...req, arms }, countingDeps) : measured;
-  if (result !== measured) await writeResults(resultsFile, result);
+  const explainStarted = Date.now();
+  const withExplain = explain ? await explained(measured, comparison, { ...req, workloads, arms }, countingDeps) : measured;
+  const cost = answerCost(withExplain, {
+    buildS: builtS,
+    countedS: countedS + (Date.now() - explainStarted) / 1e3,
+    timedS,
+    wallS: (Date.now() - started) / 1e3
+  });
+  const result = { ...withExplain, cost };
+  await writeResults(resultsFile, result);
   return {
     result,
-    comparison: await withNoiseWarnings(comparison, result, store, deps.logger),
+    comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),
     resultsFile,
     ...archive?.saved ? { archived: { id: archive.saved.id, description: store.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
   };
 }
+function changedFunctionsOf(code) {
+  return Object.fromEntries(
+    code.flatMap((c) => c.serverFunctions?.all ? [[c.head, c.serverFunctions.all]] : [])
+  );
+}
+function mergePlans(phase, alongside) {
+  const taken = alongside && alongside.statements.length + alongside.failures.length > 0 ? alongside : void 0;
+  if (!phase || !taken) return phase ?? taken;
+  return {
+    ...phase,
+    wallS: phase.wallS + taken.wallS,
+    statements: [...phase.statements, ...taken.statements],
+    plans: [...phase.plans, ...taken.plans],
+    failures: [...phase.failures, ...taken.failures],
+    notes: [...phase.notes, ...taken.notes]
+  };
+}
 async function withNoiseFloors(req, arms, logger, store) {
-  if (!store || !isReadable(store) || arms.length < 2 || sameInstall(arms)) return req.analysis;
+  const compared = arms === "built" || arms.length >= 2 && !sameInstall(arms);
+  if (!store || !isReadable(store) || !compared) return req.analysis;
   const single = metricOption(req.analysis);
   const cells = req.workloads.flatMap(
     (w) => w.clients.map((clients) => ({
@@ -72435,7 +73158,7 @@ async function compareArmsCode(arms, logger) {
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out = [];
   for (const head of heads) {
-    if (path21.resolve(head.binDir) === path21.resolve(base.binDir)) continue;
+    if (path22.resolve(head.binDir) === path22.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -72450,6 +73173,9 @@ function sameInstall(arms) {
   const [first] = arms;
   const same = (a) => a.binDir === first.binDir && a.build?.sha === first.build?.sha && canonicalJson(a.settings) === canonicalJson(first.settings);
   return arms.length >= 2 && arms.every(same);
+}
+function givenArms(source) {
+  return source.kind === "installed" ? source.arms : "built";
 }
 async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;
@@ -72767,8 +73493,8 @@ function baselineArm(doc) {
 }
 
 // src/flows/compare/sentinel.ts
-import { stat as stat4 } from "node:fs/promises";
-import path22 from "node:path";
+import { stat as stat5 } from "node:fs/promises";
+import path23 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -72784,7 +73510,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path22.join(req.runDir, "sentinel")
+      runDir: path23.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -72836,7 +73562,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat4(path22.join(binDir, "postgres"))).isFile();
+    return (await stat5(path23.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -72934,7 +73660,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path23.join(req.runDir, "head")
+        runDir: path24.join(req.runDir, "head")
       },
       deps
     );
@@ -72967,7 +73693,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     info2,
     warnings
   );
-  const resultsFile = path23.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path24.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -73008,14 +73734,14 @@ function headArm(req) {
 
 // src/store/open/open-store.ts
 init_errors();
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
-import { access as access6, readdir as readdir8, readFile as readFile14, stat as stat5 } from "node:fs/promises";
-import path24 from "node:path";
+import { access as access6, readdir as readdir8, readFile as readFile14, stat as stat6 } from "node:fs/promises";
+import path25 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -73024,8 +73750,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path24.join(dir, "runs");
-    this.indexDir = path24.join(dir, "index");
+    this.runsDir = path25.join(dir, "runs");
+    this.indexDir = path25.join(dir, "index");
   }
   dir;
   options;
@@ -73038,8 +73764,8 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path24.resolve(dir), options);
-    const st = await stat5(store.dir).catch((e) => {
+    const store = new _DirStore(path25.resolve(dir), options);
+    const st = await stat6(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
     });
@@ -73115,10 +73841,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path24.join(this.runsDir, `${id}.json`);
+    return path25.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path24.join(this.indexDir, `${id}.json`);
+    return path25.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -73152,7 +73878,7 @@ var DirStore = class _DirStore {
       this.options.warn(`skipping ${file2}: not a results document this pgperf reads: ${detail}`);
       return void 0;
     }
-    const savedAt = (await stat5(file2)).mtime.toISOString();
+    const savedAt = (await stat6(file2)).mtime.toISOString();
     const entry = summarize2(doc, savedAt);
     try {
       await makeDirectory(this.indexDir);
@@ -73208,8 +73934,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path25.isAbsolute(xdgDataHome) ? xdgDataHome : path25.join(home, ".local", "share");
-  return path25.join(base, "pgperf", "store");
+  const base = xdgDataHome && path26.isAbsolute(xdgDataHome) ? xdgDataHome : path26.join(home, ".local", "share");
+  return path26.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -73237,7 +73963,7 @@ async function openStore(spec, opts) {
 // src/run/shards.ts
 init_fingerprint();
 init_types();
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
@@ -73264,7 +73990,7 @@ function planShards(workloads, count2, arms = 2) {
   }
   const position = new Map(cells.map((c, i) => [cellId(c), i]));
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
-  const planId = createHash8("sha256").update(
+  const planId = createHash9("sha256").update(
     canonicalJson({
       count: count2,
       workloads: workloads.map((w) => ({
@@ -73366,7 +74092,7 @@ function readInputs(read) {
     failOn: choice(read, "fail-on", FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, "force", false),
     explain: bool(read, "explain", false),
-    plans: bool(read, "plans", false),
+    ...switchInput(read, "plans"),
     canaryBinDir: text2("canary-bin-dir"),
     expectEveryHours: optionalNumber(read, "expect-every", {
       integer: true,
@@ -73376,7 +74102,7 @@ function readInputs(read) {
     triageDigest: bool(read, "triage-digest", false),
     raiseAfterDays: optionalNumber(read, "raise-after", { integer: true, min: 1, bound: RAISE_AFTER_DAYS }),
     instructionCounter: choice(read, "instruction-counter", INSTRUCTION_COUNTERS, "auto"),
-    instructions: bool(read, "instructions", false),
+    ...switchInput(read, "instructions"),
     ...steadyPassInput(read),
     comment,
     commentOn: choice(read, "comment-on", COMMENT_ON, "always"),
@@ -73474,7 +74200,12 @@ function checkModeInputs(inputs) {
       "applies to the PR comment of modes benchmark and comment"
     ],
     ["confirm-rounds", inputs.confirmRounds, benchmark2, "sets the confirmation block of mode benchmark"],
-    ["plans", inputs.plans || void 0, benchmark2, "takes the plans of the arms mode benchmark compares"],
+    [
+      "plans",
+      inputs.plans === true || void 0,
+      benchmark2,
+      "takes the plans of the arms mode benchmark compares"
+    ],
     ["explain", inputs.explain || void 0, benchmark2, "profiles the changes mode benchmark measures"],
     [
       "client-counts",
@@ -73548,7 +74279,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path26.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path27.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -73573,6 +74304,13 @@ function bool(read, name, fallback) {
   if (value === "true") return true;
   if (value === "false") return false;
   throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+}
+function switchInput(read, name) {
+  const value = read(name).trim().toLowerCase();
+  if (value === "" || value === "auto") return {};
+  if (value === "true" || value === "false")
+    return { [name]: value === "true" };
+  throw new UserError(`input '${name}' must be auto, true or false, got '${read(name).trim()}'`);
 }
 function steadyPassInput(read) {
   const raw = read("steady-pass").trim();
@@ -73661,20 +74399,20 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path35 from "node:path";
+import path37 from "node:path";
 
 // src/postgres/builds/source.ts
 init_errors();
-import { rm as rm7, stat as stat6 } from "node:fs/promises";
+import { rm as rm8, stat as stat7 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path29 from "node:path";
+import path30 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, readFile as readFile15, unlink as unlink2, writeFile as writeFile7 } from "node:fs/promises";
-import os10 from "node:os";
-import path27 from "node:path";
+import { link, readFile as readFile15, unlink as unlink2, writeFile as writeFile8 } from "node:fs/promises";
+import os12 from "node:os";
+import path28 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -73696,8 +74434,8 @@ async function tryLock(file2, logger) {
 }
 var MAX_TAKEOVERS = 20;
 async function takeLock(file2, logger) {
-  await makeDirectory(path27.dirname(file2), { public: true });
-  const me = { pid: process.pid, host: os10.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
+  await makeDirectory(path28.dirname(file2), { public: true });
+  const me = { pid: process.pid, host: os12.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   for (let tries = 1; ; tries++) {
     if (tries > MAX_TAKEOVERS) {
       throw new UserError(
@@ -73705,7 +74443,7 @@ async function takeLock(file2, logger) {
       );
     }
     const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
-    await writeFile7(tmp, JSON.stringify(me), { mode: 420 });
+    await writeFile8(tmp, JSON.stringify(me), { mode: 420 });
     let taken = false;
     try {
       await link(tmp, file2);
@@ -73769,49 +74507,49 @@ function sleep5(ms, signal) {
 }
 
 // src/postgres/builds/cache.ts
-import { createHash as createHash9 } from "node:crypto";
-import { chmod as chmod3, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile16, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
-import path28 from "node:path";
+import { createHash as createHash10 } from "node:crypto";
+import { chmod as chmod4, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile16, readlink as readlink4, rename as rename3, rm as rm7, statfs as statfs2 } from "node:fs/promises";
+import path29 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir5(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path28.dirname(d)) {
-    await chmod3(d, 493);
-    if (d === first || d === path28.dirname(d)) break;
+  for (let d = dir; ; d = path29.dirname(d)) {
+    await chmod4(d, 493);
+    if (d === first || d === path29.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path28.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path29.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path28.join(env.XDG_CACHE_HOME || path28.join(home, ".cache"), "pgperf");
+  return path29.join(env.XDG_CACHE_HOME || path29.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path28.join(root, "git"),
-    builds: path28.join(root, "builds"),
-    installs: path28.join(root, "installs"),
-    ccache: path28.join(root, "ccache"),
-    logs: path28.join(root, "logs"),
-    locks: path28.join(root, "locks")
+    git: path29.join(root, "git"),
+    builds: path29.join(root, "builds"),
+    installs: path29.join(root, "installs"),
+    ccache: path29.join(root, "ccache"),
+    logs: path29.join(root, "logs"),
+    locks: path29.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path28.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path28.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path29.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path29.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path28.join(work, "src"),
-    build: path28.join(work, "build"),
-    stage: path28.join(work, "stage"),
-    statsLog: path28.join(work, "ccache-stats.log"),
-    install: prefix ? path28.resolve(prefix) : path28.join(layout.installs, slot),
-    lock: path28.join(layout.locks, `${slot}.lock`),
-    log: path28.join(layout.logs, `${slot}.log`)
+    src: path29.join(work, "src"),
+    build: path29.join(work, "build"),
+    stage: path29.join(work, "stage"),
+    statsLog: path29.join(work, "ccache-stats.log"),
+    install: prefix ? path29.resolve(prefix) : path29.join(layout.installs, slot),
+    lock: path29.join(layout.locks, `${slot}.lock`),
+    log: path29.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -73830,13 +74568,13 @@ function buildKey(input2) {
   return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
 }
 function sha256(data) {
-  return createHash9("sha256").update(data).digest("hex");
+  return createHash10("sha256").update(data).digest("hex");
 }
 var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
-  const outer = createHash9("sha256");
+  const outer = createHash10("sha256");
   const walk = async (rel) => {
-    const abs = path28.join(installDir, rel);
+    const abs = path29.join(installDir, rel);
     let entries;
     try {
       entries = await readdir9(abs, { withFileTypes: true });
@@ -73848,16 +74586,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path28.join(rel, entry.name);
+      const child = path29.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink4(path28.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink4(path29.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile16(path28.join(installDir, child));
+        const bytes = await readFile16(path29.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -73870,7 +74608,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile16(path28.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile16(path29.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -73885,14 +74623,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path28.join(installDir, COMPLETE_MARKER);
+  const marker = path29.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
-  await rm6(installDir, { recursive: true, force: true });
-  await mkdirPublic(path28.dirname(installDir));
+  await rm7(installDir, { recursive: true, force: true });
+  await mkdirPublic(path29.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -73902,7 +74640,7 @@ async function moveIntoPlace(staged, installDir) {
       await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
       await rename3(sibling, installDir);
     } finally {
-      await rm6(sibling, { recursive: true, force: true });
+      await rm7(sibling, { recursive: true, force: true });
     }
   }
 }
@@ -73925,7 +74663,7 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path29.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path30.resolve(cwd, repo)}`, local: true };
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -73933,8 +74671,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path29.join(gitRoot, `${name}.git`);
-    this.lockFile = path29.join(locksDir, `git-${name}.lock`);
+    this.dir = path30.join(gitRoot, `${name}.git`);
+    this.lockFile = path30.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -74001,7 +74739,7 @@ var SourceMirror = class {
   }
   /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
   async checkout(sha, dir) {
-    await rm7(dir, { recursive: true, force: true });
+    await rm8(dir, { recursive: true, force: true });
     await this.withLock(async () => {
       const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
       if (res.exitCode !== 0) {
@@ -74013,8 +74751,8 @@ var SourceMirror = class {
   }
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
-    await rm7(dir, { recursive: true, force: true });
-    if (!await exists2(path29.join(this.dir, "worktrees"))) return;
+    await rm8(dir, { recursive: true, force: true });
+    if (!await exists2(path30.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -74035,16 +74773,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path29.join(this.dir, "HEAD"))) return;
+    if (await exists2(path30.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path29.join(this.dir, "shallow"));
+    return exists2(path30.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path29.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path30.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -74131,7 +74869,7 @@ function short(sha) {
 }
 async function exists2(file2) {
   try {
-    await stat6(file2);
+    await stat7(file2);
     return true;
   } catch {
     return false;
@@ -74139,9 +74877,10 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir6, readFile as readFile20, rm as rm9, writeFile as writeFile9 } from "node:fs/promises";
-import os12 from "node:os";
-import path34 from "node:path";
+import { mkdir as mkdir7, readFile as readFile20, rm as rm10, writeFile as writeFile10 } from "node:fs/promises";
+import os14 from "node:os";
+import path36 from "node:path";
+init_errors();
 
 // src/postgres/builds/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
@@ -74157,13 +74896,13 @@ function summaryLine(label, record2) {
 }
 
 // src/postgres/builds/build-step.ts
-import { writeFile as writeFile8 } from "node:fs/promises";
+import { writeFile as writeFile9 } from "node:fs/promises";
 init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile17, stat as stat7 } from "node:fs/promises";
-import path30 from "node:path";
+import { appendFile as appendFile3, readFile as readFile17, stat as stat8 } from "node:fs/promises";
+import path31 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -74355,7 +75094,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile17(path30.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile17(path31.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -74403,14 +75142,15 @@ async function runStep(ctx, step, command, args, cwd) {
 ==> ${step}: ${line}
     (in ${cwd})
 `);
-  const start = (await stat7(ctx.logFile)).size;
+  const start = (await stat8(ctx.logFile)).size;
   const res = await ctx.runner.run(
     "sh",
     ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
     {
       cwd,
       env: { ...ctx.env, PGPERF_BUILD_LOG: ctx.logFile },
-      signal: ctx.signal
+      signal: ctx.signal,
+      ...ctx.user ? { uid: ctx.user.uid, gid: ctx.user.gid } : {}
     }
   );
   await appendFile3(
@@ -74451,7 +75191,7 @@ async function inStep(step, what, logFile, fn) {
     const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
     const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
     if (logFile)
-      await writeFile8(logFile, `
+      await writeFile9(logFile, `
 ==> ${step} failed: ${message}
 `, { flag: "a" }).catch(() => {
       });
@@ -74474,8 +75214,8 @@ async function run(runner, command, args) {
 }
 
 // src/postgres/builds/slot.ts
-import { readdir as readdir10, rm as rm8 } from "node:fs/promises";
-import path31 from "node:path";
+import { readdir as readdir10, rm as rm9 } from "node:fs/promises";
+import path32 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -74495,7 +75235,7 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path31.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path32.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
@@ -74512,29 +75252,29 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir10(layout.builds).catch(() => [])) {
-    const release2 = await tryLock(path31.join(layout.locks, `${slot}.lock`), logger);
+    const release2 = await tryLock(path32.join(layout.locks, `${slot}.lock`), logger);
     if (!release2) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path31.join(layout.builds, slot)}`);
-      await rm8(path31.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path31.join(layout.installs, slot);
-      if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
+      logger.debug(`removing the work directory of an abandoned build: ${path32.join(layout.builds, slot)}`);
+      await rm9(path32.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path32.join(layout.installs, slot);
+      if (!await readCompleted(install)) await rm9(install, { recursive: true, force: true });
     } finally {
       await release2();
     }
   }
 }
 async function removeUnfinished(paths, ownPrefix, mirror) {
-  if (!ownPrefix) await rm8(paths.install, { recursive: true, force: true });
+  if (!ownPrefix) await rm9(paths.install, { recursive: true, force: true });
   await mirror.removeCheckout(paths.src).catch(() => {
   });
-  await rm8(paths.work, { recursive: true, force: true });
+  await rm9(paths.work, { recursive: true, force: true });
 }
 
 // src/postgres/builds/patches.ts
 init_errors();
 import { readFile as readFile18 } from "node:fs/promises";
-import path32 from "node:path";
+import path33 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
@@ -74577,7 +75317,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path32.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path32.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path33.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path33.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const git = (gitArgs) => runGit(
       gitArgs,
@@ -74612,11 +75352,11 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 
 // src/postgres/builds/toolchain.ts
 import { readFile as readFile19 } from "node:fs/promises";
-import os11 from "node:os";
-import path33 from "node:path";
+import os13 from "node:os";
+import path34 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path33.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path34.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -74639,7 +75379,7 @@ async function detectToolchain(env, runner) {
       version: version2.stdout.split("\n")[0].trim(),
       target: target.stdout.trim()
     },
-    platform: { os: os11.platform(), arch: os11.arch(), release: await osRelease() },
+    platform: { os: os13.platform(), arch: os13.arch(), release: await osRelease() },
     ...ccache ? { ccache } : {}
   };
 }
@@ -74647,7 +75387,7 @@ async function osRelease() {
   try {
     return parseOsRelease(await readFile19("/etc/os-release", "utf8"));
   } catch {
-    return `${os11.type()} ${os11.release()}`;
+    return `${os13.type()} ${os13.release()}`;
   }
 }
 function parseOsRelease(text2) {
@@ -74673,12 +75413,98 @@ function parseCcacheStatsLog(text2) {
   return { hits, misses, hitRate: total ? hits / total : 0 };
 }
 
+// src/postgres/builds/build-user.ts
+import { constants as constants7 } from "node:fs";
+import { lstat as lstat2, mkdir as mkdir6, open as open6 } from "node:fs/promises";
+import path35 from "node:path";
+function runnerAs2(runner, user) {
+  if (!user) return runner;
+  return {
+    run: (command, args, options = {}) => runner.run(command, args, { cwd: "/", ...options, uid: user.uid, gid: user.gid })
+  };
+}
+function userStepEnv(user, workDir) {
+  return {
+    HOME: workDir,
+    TMPDIR: path35.join(workDir, "tmp"),
+    USER: user.name,
+    LOGNAME: user.name
+  };
+}
+async function must(runner, command, args) {
+  const res = await runner.run(command, args);
+  if (res.exitCode !== 0) {
+    throw new Error(`${command} ${args.join(" ")} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`);
+  }
+}
+async function handOverBuild(user, dirs, runner) {
+  await mkdir6(path35.join(dirs.work, "tmp"), { recursive: true, mode: 448 });
+  const owner = `${user.uid}:${user.gid}`;
+  await must(runner, "chown", ["-R", "-P", owner, "--", dirs.work]);
+  await must(runner, "chown", ["-h", owner, "--", dirs.log]);
+  await mkdir6(dirs.ccache, { recursive: true, mode: 493 });
+  const ccache = await lstat2(dirs.ccache);
+  if (!ccache.isDirectory()) throw new Error(`the ccache directory ${dirs.ccache} is not a directory`);
+  if (ccache.uid !== user.uid) await must(runner, "chown", ["-R", "-P", owner, "--", dirs.ccache]);
+}
+async function takeBackLog(log, runner) {
+  await runner.run("chown", ["-h", "0:0", "--", log]).catch(() => void 0);
+}
+async function freezeTree(dir, runner) {
+  await must(runner, "chown", ["-R", "-P", "0:0", "--", dir]);
+  await must(runner, "chmod", ["-R", "u=rwX,go=rX", "--", dir]);
+}
+async function takeBackStaged(work, stage, staged, runner) {
+  await must(runner, "chown", ["-h", "0:0", "--", work]);
+  await must(runner, "chmod", ["0755", "--", work]);
+  const st = await lstat2(stage).catch(() => void 0);
+  if (!st?.isDirectory()) {
+    throw new Error(`the install step left no staging directory: ${stage} is ${describe3(st)}`);
+  }
+  await freezeTree(stage, runner);
+  const rel = path35.relative(stage, staged);
+  if (rel.startsWith("..") || path35.isAbsolute(rel)) throw new Error(`${staged} is not inside ${stage}`);
+  let dir = stage;
+  await requireRootDirectory(dir, "the staging directory");
+  for (const part of rel.split(path35.sep).filter(Boolean)) {
+    dir = path35.join(dir, part);
+    await requireRootDirectory(dir, "the staged install is not where make install / meson install puts it");
+  }
+}
+async function requireRootDirectory(dir, what) {
+  const st = await lstat2(dir).catch(() => void 0);
+  if (!st?.isDirectory() || st.uid !== 0 || (st.mode & 18) !== 0) {
+    throw new Error(`${what}: ${dir} is ${describe3(st)}`);
+  }
+}
+var describe3 = (st) => !st ? "missing" : st.isSymbolicLink() ? "a symbolic link" : st.isDirectory() ? "a directory root does not own alone" : "not a directory";
+async function removeUserTree(dir, runner) {
+  await must(runner, "rm", ["-rf", "--one-file-system", "--", dir]);
+}
+async function readUserFile(file2, maxBytes = 16 * 1024 * 1024) {
+  let handle;
+  try {
+    handle = await open6(file2, constants7.O_RDONLY | constants7.O_NOFOLLOW | constants7.O_NONBLOCK);
+  } catch {
+    return "";
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return "";
+    const buffer = Buffer.alloc(Math.min(st.size, maxBytes));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 // src/postgres/builds/build.ts
 async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path34.resolve(req.cacheDir));
+  const layout = cacheLayout(path36.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -74709,7 +75535,9 @@ async function buildPostgres(req, deps) {
   try {
     const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger);
     if (builtMeanwhile) return builtMeanwhile;
+    const user = await resolveRunAs(deps.runAs, { runner: deps.runner, logger: deps.logger });
     return await buildSlot({
+      user,
       req,
       deps,
       env,
@@ -74738,10 +75566,11 @@ async function buildSlot(s) {
       durations[phase] = ((durations[phase] ?? 0) * 1e3 + Date.now() - t0) / 1e3;
     }
   };
+  if (s.user) await removeUserTree(paths.work, deps.runner);
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
-  await mkdir6(paths.work, { recursive: true, mode: 493 });
-  await mkdir6(path34.dirname(paths.log), { recursive: true, mode: 493 });
-  await writeFile9(
+  await mkdir7(paths.work, { recursive: true, mode: 493 });
+  await mkdir7(path36.dirname(paths.log), { recursive: true, mode: 493 });
+  await writeFile10(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
 `
@@ -74765,6 +75594,14 @@ async function buildSlot(s) {
     if (req.patches.length) {
       await timed("patch", "patch", () => applyPatches(paths.src, req.patches, what, s.gitDeps));
     }
+    const user = s.user;
+    if (user) {
+      await timed(
+        "configure",
+        "configure",
+        () => handOverBuild(user, { work: paths.work, log: paths.log, ccache: s.layout.ccache }, deps.runner)
+      );
+    }
     const ctx = {
       what,
       srcDir: paths.src,
@@ -74775,12 +75612,14 @@ async function buildSlot(s) {
         ...s.env,
         ...ccacheEnv({ ccacheDir: s.layout.ccache, buildsRoot: s.layout.builds }),
         CC: cc,
-        LC_ALL: "C"
+        LC_ALL: "C",
+        ...user ? userStepEnv(user, paths.work) : {}
       },
-      jobs: deps.jobs ?? os12.availableParallelism(),
+      jobs: deps.jobs ?? os14.availableParallelism(),
       logFile: paths.log,
       runner: deps.runner,
-      signal: deps.signal
+      signal: deps.signal,
+      ...user ? { user } : {}
     };
     const options = await timed("configure", "configure", async () => {
       const opts = await strategy.options(ctx, req.extraOptions);
@@ -74792,14 +75631,21 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile20(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(
+      user ? await readUserFile(paths.statsLog) : await readFile20(paths.statsLog, "utf8").catch(() => "")
+    ) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path34.join(paths.stage, paths.install);
-      await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
+      const staged = path36.join(paths.stage, paths.install);
+      if (user) {
+        await takeBackStaged(paths.work, paths.stage, staged, deps.runner);
+      } else {
+        await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
+      }
       await moveIntoPlace(staged, paths.install);
       moved = true;
-      return verifyInstall(paths.install, what, deps.runner);
+      if (user) await freezeTree(paths.install, deps.runner);
+      return verifyInstall(paths.install, what, runnerAs2(deps.runner, user));
     });
     const record2 = {
       repo: req.repo.input,
@@ -74825,20 +75671,33 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path34.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path36.join(paths.install, "bin"), record: record2 };
   } catch (e) {
-    if (moved) await rm9(paths.install, { recursive: true, force: true });
+    if (moved) await rm10(paths.install, { recursive: true, force: true });
     throw e;
   } finally {
-    await s.mirror.removeCheckout(paths.src).catch(() => {
-    });
-    await rm9(paths.work, { recursive: true, force: true });
+    let removed = true;
+    if (s.user) {
+      removed = await removeUserTree(paths.work, deps.runner).then(
+        () => true,
+        (e) => {
+          deps.logger.warn(`${what}: removing the work directory ${paths.work} failed: ${errorMessage(e)}`);
+          return false;
+        }
+      );
+      await takeBackLog(paths.log, deps.runner);
+    }
+    if (removed) {
+      await s.mirror.removeCheckout(paths.src).catch(() => {
+      });
+      await rm10(paths.work, { recursive: true, force: true });
+    }
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path34.join(installDir, "bin");
+  const binDir = path36.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path34.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path36.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -74872,7 +75731,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path35.resolve(req.cacheDir));
+  const layout = cacheLayout(path37.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -74902,11 +75761,11 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path60 from "node:path";
+import path62 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
-import path46 from "node:path";
+import path48 from "node:path";
 
 // src/flows/compare/option-error.ts
 init_errors();
@@ -75121,6 +75980,10 @@ function comparisonOf(options, names) {
     ...adaptive ? { adaptive } : {},
     explain: options.explain,
     instructionCounter: options.instructionCounter,
+    evidenceDefaults: {
+      instructions: options.instructions === void 0 && options.analysis.metric !== INSTRUCTION_METRIC,
+      plans: options.plans === void 0
+    },
     order: options.order,
     // Refused before the builds unless forced; a stored baseline pairs no rounds and measures in parts: its
     // plan is checked by the run loop only.
@@ -75192,8 +76055,8 @@ async function headOnly(arms, deps) {
 }
 
 // src/flows/publish/publish.ts
-import { mkdir as mkdir7, writeFile as writeFile11 } from "node:fs/promises";
-import path37 from "node:path";
+import { mkdir as mkdir8, writeFile as writeFile12 } from "node:fs/promises";
+import path39 from "node:path";
 
 // src/core/compare/flow-decision.ts
 init_plain_text();
@@ -75398,7 +76261,7 @@ function shortCell(c) {
 }
 function headlineOf(outcome, counts, cells, policy) {
   const heads = new Set(cells.map((c) => c.head)).size;
-  const describe3 = (c) => describeDecidedCell(c, heads);
+  const describe4 = (c) => describeDecidedCell(c, heads);
   const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
   const counted = (n, what, why = "") => n > 0 ? [`${plural2(n, what)}${why}`] : [];
   const likely = counted(counts.likelyRegressions, "likely regression", " (too few rounds to certify)");
@@ -75416,13 +76279,13 @@ function headlineOf(outcome, counts, cells, policy) {
       ...counted(undecided, "undecided cell", " (fail-on inconclusive)"),
       ...improvements
     ];
-    return { lead: lead.join(", "), detail: `${describe3(failing[0])}${more(failing)}` };
+    return { lead: lead.join(", "), detail: `${describe4(failing[0])}${more(failing)}` };
   }
   if (outcome === "pending" && counts.unconfirmed > 0) {
     const held = cells.filter(holdsGate);
     return {
       lead: `Unconfirmed regression${held.length > 1 ? `s (${held.length})` : ""}`,
-      detail: `${describe3(held[0])}; ${held[0].confirmation.message}${more(held)}; not a pass, not a fail`
+      detail: `${describe4(held[0])}; ${held[0].confirmation.message}${more(held)}; not a pass, not a fail`
     };
   }
   if (outcome === "pending") {
@@ -75430,7 +76293,7 @@ function headlineOf(outcome, counts, cells, policy) {
     const worst = undecided[0];
     return {
       lead: `Inconclusive: ${undecided.length} of ${plural2(counts.cells, "cell")} undecided`,
-      detail: `${worst ? `most adverse ${describe3(worst)}; ` : ""}${found.length > 0 ? found.join(", ") : "no regression found"}; more rounds would decide`
+      detail: `${worst ? `most adverse ${describe4(worst)}; ` : ""}${found.length > 0 ? found.join(", ") : "no regression found"}; more rounds would decide`
     };
   }
   const notGating = cells.filter((c) => c.verdict === "regression" || c.likelyRegression);
@@ -75442,14 +76305,14 @@ function headlineOf(outcome, counts, cells, policy) {
     ].filter(Boolean).join("; ");
     return {
       lead: `${found.join(", ")}, not gating (${why})`,
-      detail: `${describe3(notGating[0])}${more(notGating)}`
+      detail: `${describe4(notGating[0])}${more(notGating)}`
     };
   }
   if (counts.improvements > 0) {
     const improved = cells.filter((c) => c.verdict === "improvement");
     return {
       lead: `${found.join(", ")}, no regression`,
-      detail: `${describe3(improved[0])}${more(improved)}`
+      detail: `${describe4(improved[0])}${more(improved)}`
     };
   }
   const timed = cells.filter((c) => c.metric !== "instructions");
@@ -75981,7 +76844,7 @@ function workloadRow(name, spec) {
 
 // src/core/report/wait-event-table.ts
 var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
-function pool(runs) {
+function pool2(runs) {
   const counts = /* @__PURE__ */ new Map();
   const sums = /* @__PURE__ */ new Map();
   let observations = 0;
@@ -76000,8 +76863,8 @@ function pool(runs) {
 }
 function renderWaitEventComparison(base, head, options = {}) {
   const top = options.top ?? 8;
-  const b = pool(base);
-  const h = pool(head);
+  const b = pool2(base);
+  const h = pool2(head);
   const lines = [];
   if (b.observations === 0 && h.observations === 0) {
     lines.push("No wait-event samples were taken.");
@@ -76143,11 +77006,11 @@ function steadyMetricsSection(result) {
     body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
   return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU)", body };
 }
-function cellText(c, metric) {
+function cellText(c, metric, unit) {
   const row2 = c.metrics.find((r) => r.metric === metric);
   if (!row2) return "\u2013";
   const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
-  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${delta}`;
+  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${unit ? ` ${unit}` : ""}${delta}`;
 }
 function num3(v) {
   if (v === null) return "\u2013";
@@ -76162,7 +77025,8 @@ function instructionReport(result, c) {
   if (!record2) return void 0;
   const rows = [];
   for (const arm2 of c.comparisons) {
-    for (const cell of arm2.otherMetricCells.filter((x) => x.metric === INSTRUCTION_METRIC)) {
+    const counted = [...arm2.cells, ...arm2.otherMetricCells].filter((x) => x.metric === INSTRUCTION_METRIC);
+    for (const cell of counted) {
       const profile = record2.profiles.find(
         (p) => p.workload === cell.workload && p.clients === cell.clients && p.head === arm2.head
       );
@@ -76513,6 +77377,11 @@ function compiledCodeLines(c) {
   );
 }
 
+// src/core/report/cost-line.ts
+function costLines(c) {
+  return c.cost ? [costText(c.cost)] : [];
+}
+
 // src/core/report/markdown-headline.ts
 init_metrics();
 
@@ -76637,7 +77506,7 @@ function armTables(c, arm2) {
         const cells = inWorkload.filter((cell) => cell.metric === metric);
         return cells.length === 0 ? [] : [metricTable(metric, metric === c.metric, cells)];
       }),
-      curve: arm2.curves.find((k) => k.workload === workload) ?? null
+      curve: scalingCurve(arm2.curves.find((k) => k.workload === workload))
     };
   });
   return {
@@ -76746,6 +77615,9 @@ var NUMBER2 = /[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g;
 function numberSlots(message) {
   return { text: message.split(NUMBER2), numbers: message.match(NUMBER2) ?? [] };
 }
+function scalingCurve(k) {
+  return k && k.base.points.length > 1 && k.head.points.length > 1 ? k : null;
+}
 
 // src/core/report/comparison-text.ts
 function describeCommitfest(entry) {
@@ -76847,8 +77719,11 @@ function designLines(ctx) {
   if (warnings > 0) parts.push(`${warnings} warning(s) below`);
   if (input2.runUrl !== void 0) parts.push(markdownLink("workflow run", input2.runUrl));
   parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
-  return [parts.join(" \xB7 "), ...compiledCodeLines(c).map((line) => `
-${escapeMarkdown(line, 2e3)}`)];
+  return [
+    parts.join(" \xB7 "),
+    ...[...compiledCodeLines(c), ...costLines(c)].map((line) => `
+${escapeMarkdown(line, 2e3)}`)
+  ];
 }
 
 // src/core/report/markdown-size.ts
@@ -77059,7 +77934,7 @@ function workloadYaml(workload, width) {
   return yaml;
 }
 function narrowed(recorded, clients) {
-  const workload = { ...recorded, clients };
+  const workload = fileForm({ ...recorded, clients });
   const scriptFiles = [];
   if (Array.isArray(recorded.scripts)) {
     workload.scripts = recorded.scripts.map((s) => {
@@ -77071,6 +77946,41 @@ function narrowed(recorded, clients) {
     });
   }
   return { workload, scriptFiles };
+}
+function fileForm(recorded) {
+  const instructions = instructionsFileForm(recorded.instructions);
+  const combination = matrixCombination(recorded);
+  const out = {};
+  for (const [key, value] of Object.entries(recorded)) {
+    if (key === "name" && combination) out.name = combination.name;
+    else if (key === "instructions") out.instructions = instructions;
+    else if (key === "settings" && combination) {
+      out.settings = combination.settings;
+      out.matrix = combination.matrix;
+    } else out[key] = value;
+  }
+  return out;
+}
+function instructionsFileForm(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const { thresholdPct, ...rest } = value;
+  return thresholdPct === void 0 ? rest : { ...rest, threshold: thresholdPct };
+}
+function matrixCombination(recorded) {
+  const { name, settings: settings2 } = recorded;
+  if (typeof name !== "string" || settings2 === null || typeof settings2 !== "object") return void 0;
+  const m = /^(.+)\[([^[\]]+)\]$/.exec(name);
+  if (!m) return void 0;
+  const rest = { ...settings2 };
+  const matrix = {};
+  for (const pair2 of m[2].split(",")) {
+    const eq = pair2.indexOf("=");
+    const [setting, text2] = [pair2.slice(0, eq), pair2.slice(eq + 1)];
+    if (eq <= 0 || !Object.hasOwn(rest, setting) || String(rest[setting]) !== text2) return void 0;
+    matrix[setting] = [rest[setting]];
+    delete rest[setting];
+  }
+  return { name: m[1], settings: rest, matrix };
 }
 function runCommand(result, file2) {
   const lines = [["pgperf", "run"]];
@@ -77422,11 +78332,12 @@ async function acceptancesFor(target, publishes, deps) {
 }
 
 // src/flows/compare/decide-run.ts
-import { writeFile as writeFile10 } from "node:fs/promises";
-import path36 from "node:path";
+import { writeFile as writeFile11 } from "node:fs/promises";
+import path38 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
-  return decide(comparison, policy, completenessOf(result));
+  const decision = decide(comparison, policy, completenessOf(result));
+  return result.cost ? { ...decision, cost: result.cost } : decision;
 }
 function completenessOf(result) {
   if (result.status === "complete") return { complete: true };
@@ -77451,8 +78362,8 @@ function decideShard(result, comparison, failOn) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path36.join(dir, DECISION_FILE);
-  await writeFile10(file2, `${JSON.stringify(decision, null, 2)}
+  const file2 = path38.join(dir, DECISION_FILE);
+  await writeFile11(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
 }
@@ -77551,12 +78462,12 @@ async function publishVerdict(run3, verdict2, side, deps) {
     notes
   );
   const report = state ? withCommentState(rendered, state) : rendered;
-  await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path37.join(resultsDir, REPORT_FILE);
-  await writeFile11(reportFile, report);
+  await mkdir8(resultsDir, { recursive: true });
+  const reportFile = path39.join(resultsDir, REPORT_FILE);
+  await writeFile12(reportFile, report);
   await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
-  const resultsFile = path37.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path39.join(resultsDir, RESULTS_FILE);
   side.setOutputs(decision, comparison, { decisionFile, resultsFiles: [resultsFile], reportFile });
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   const body = (existing) => {
@@ -77721,8 +78632,8 @@ async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
 }
 
 // src/flows/publish/publish-shard.ts
-import { mkdir as mkdir8, writeFile as writeFile12 } from "node:fs/promises";
-import path38 from "node:path";
+import { mkdir as mkdir9, writeFile as writeFile13 } from "node:fs/promises";
+import path40 from "node:path";
 async function publishShardPart(outcome, options, deps) {
   const { result } = outcome;
   const shard = result.plan.shard;
@@ -77731,9 +78642,9 @@ async function publishShardPart(outcome, options, deps) {
   const report = renderJobSummary(
     reportInputOf(result, outcome.comparison, options.runUrl ? { fallbackRunUrl: options.runUrl } : {})
   );
-  await mkdir8(options.resultsDir, { recursive: true });
-  const reportFile = path38.join(options.resultsDir, options.reportFileName);
-  await writeFile12(reportFile, report);
+  await mkdir9(options.resultsDir, { recursive: true });
+  const reportFile = path40.join(options.resultsDir, options.reportFileName);
+  await writeFile13(reportFile, report);
   await deps.writeSummary(`> ${note}
 
 ${report}`);
@@ -77771,15 +78682,15 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
 }
 
 // src/adapters/action/store-setup.ts
-import path41 from "node:path";
+import path43 from "node:path";
 
 // src/store/branch/branch-store.ts
-import { mkdtemp as mkdtemp3 } from "node:fs/promises";
-import path40 from "node:path";
+import { mkdtemp as mkdtemp4 } from "node:fs/promises";
+import path42 from "node:path";
 
 // src/store/branch/data-branch.ts
-import { rm as rm10 } from "node:fs/promises";
-import path39 from "node:path";
+import { rm as rm11 } from "node:fs/promises";
+import path41 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -77840,11 +78751,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path39.join(this.opts.workDir, this.opts.storePath);
+    return path41.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path39.join(this.opts.workDir, relative);
+    return path41.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -77985,7 +78896,7 @@ function checkRemote(remote) {
   }
 }
 function removerOf(dir) {
-  const remove = () => rm10(dir, { recursive: true, force: true });
+  const remove = () => rm11(dir, { recursive: true, force: true });
   const unregister = onCleanup(remove);
   return async () => {
     await remove();
@@ -78006,20 +78917,20 @@ function scrub(text2, opts) {
 }
 
 // src/store/branch/branch-store.ts
-async function openBranchStore(spec, open6, deps) {
+async function openBranchStore(spec, open7, deps) {
   const branch = await DataBranch.checkout(
     {
       remote: spec.remote,
       ...spec.credentials ? { credentials: spec.credentials } : {},
       branch: spec.branch,
-      workDir: await mkdtemp3(path40.join(spec.tempDir, "pgperf-data-branch-")),
+      workDir: await mkdtemp4(path42.join(spec.tempDir, "pgperf-data-branch-")),
       ...spec.storePath ? { storePath: spec.storePath } : {}
     },
     deps
   );
   let reader;
   try {
-    reader = await open6(branch.storeDir, true);
+    reader = await open7(branch.storeDir, true);
   } catch (e) {
     await branch.close();
     throw e;
@@ -78033,7 +78944,7 @@ async function openBranchStore(spec, open6, deps) {
       save: async (result) => {
         let id = "";
         await branch.publish(async (dir) => {
-          const store = await open6(dir, true);
+          const store = await open7(dir, true);
           try {
             id = (await store.save(result)).id;
           } finally {
@@ -78066,7 +78977,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path41.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path43.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -78089,7 +79000,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
     );
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path41.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path43.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -78203,31 +79114,31 @@ function vouchedEventOf(ctx) {
 var benchmarkTarget2 = (ctx, result, prNumber) => benchmarkTarget(vouchedEventOf(ctx), result, prNumber);
 
 // src/adapters/action/workloads.ts
-import path45 from "node:path";
+import path47 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile21, stat as stat8 } from "node:fs/promises";
-import path44 from "node:path";
+import { readFile as readFile21, stat as stat9 } from "node:fs/promises";
+import path46 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path42 from "node:path";
+import path44 from "node:path";
 async function confinedPath(root, name) {
-  if (path42.isAbsolute(name)) {
+  if (path44.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path42.resolve(root, name));
+    real = await realpath(path44.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path42.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path44.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path42.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path42.isAbsolute(inside)) {
+  const inside = path44.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path44.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -78242,7 +79153,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path43 from "node:path";
+import path45 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -78251,15 +79162,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path43.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path43.dirname(dir)) {
-    const candidate = path43.join(dir, "workloads");
-    if (existsSync2(path43.join(candidate, "workload.schema.json"))) return candidate;
-    if (path43.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path45.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path45.dirname(dir)) {
+    const candidate = path45.join(dir, "workloads");
+    if (existsSync2(path45.join(candidate, "workload.schema.json"))) return candidate;
+    if (path45.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path43.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path45.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -78281,7 +79192,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path43.join(workloadsDir, `${name}.yml`);
+  const file2 = path45.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -78311,7 +79222,7 @@ async function loadWorkloadsFromFile(file2) {
 async function readWorkloadText(file2) {
   let text2;
   try {
-    const st = await stat8(file2);
+    const st = await stat9(file2);
     if (!st.isFile()) {
       throw new UserError(
         `workload file ${file2}: not a regular file (${st.isDirectory() ? "a directory" : "a device, FIFO or socket"}); expected a YAML workload file`
@@ -78373,7 +79284,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path44.dirname(path44.resolve(file2));
+  const dir = path46.dirname(path46.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -78490,10 +79401,14 @@ function otherToolHint(data, p, keys) {
 function schemaShapeAt(root, p) {
   let schema = root;
   for (const k of [...p, null]) {
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 10; i++) {
       const def2 = schema?._zod?.def;
+      const objectOption = def2?.options?.find(
+        (o) => o._zod?.def?.shape
+      );
       if (def2?.innerType) schema = def2.innerType;
       else if (def2?.in) schema = def2.in;
+      else if (objectOption) schema = objectOption;
       else break;
     }
     if (k === null) break;
@@ -78518,7 +79433,7 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path45.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path47.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/benchmark-mode.ts
@@ -78565,8 +79480,8 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
       arms: await armSource(commits2, inputs, ctx, deps),
       workloads,
       ...inputs.clientCounts ? { clients: inputs.clientCounts } : {},
-      instructions: inputs.instructions,
-      plans: inputs.plans,
+      ...inputs.instructions !== void 0 ? { instructions: inputs.instructions } : {},
+      ...inputs.plans !== void 0 ? { plans: inputs.plans } : {},
       ...inputs.shard ? { shard: inputs.shard, seed: shardSeedOf(inputs, ctx) } : { seed: inputs.seed },
       baseline: inputs.baseline,
       storedBaseline: {
@@ -78639,8 +79554,8 @@ async function armSource(commits2, inputs, ctx, deps) {
   };
   if (baseBinDir && headBinDir) {
     const installed = [
-      { label: "base", binDir: path46.resolve(baseBinDir) },
-      { label: "head", binDir: path46.resolve(headBinDir) }
+      { label: "base", binDir: path48.resolve(baseBinDir) },
+      { label: "head", binDir: path48.resolve(headBinDir) }
     ];
     return armSourceOf({ ...where, installed }, INPUT_NAMES);
   }
@@ -78656,7 +79571,7 @@ async function armSource(commits2, inputs, ctx, deps) {
       // No merge-base asked: a PR's base is one already (from the API, recorded); an entry's always is.
       base: commits2.base.sha ?? commits2.base.ref,
       ...entry ? { commitfest: entry } : { head: commits2.head.sha ?? commits2.head.ref },
-      headPatches: inputs.patches.map((p) => path46.resolve(ctx.workspace, p)),
+      headPatches: inputs.patches.map((p) => path48.resolve(ctx.workspace, p)),
       buildOptions: inputs.buildOptions
     },
     INPUT_NAMES
@@ -78664,10 +79579,10 @@ async function armSource(commits2, inputs, ctx, deps) {
 }
 
 // src/adapters/action/comment-mode.ts
-import path47 from "node:path";
+import path49 from "node:path";
 init_read_results();
 var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path47.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path49.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const event = vouchedEventOf(ctx);
   const target = await commentTarget(event, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
@@ -78685,7 +79600,7 @@ init_errors();
 init_read_results();
 init_errors();
 import { readdir as readdir11 } from "node:fs/promises";
-import path48 from "node:path";
+import path50 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -78698,7 +79613,7 @@ function mergedRecords(docs) {
   const plans = docs.flatMap((d) => d.plans ? [d.plans] : []);
   return {
     ...instructions.length > 0 ? { instructions: mergeInstructions(instructions) } : {},
-    ...plans.length > 0 ? { plans: mergePlans(plans) } : {}
+    ...plans.length > 0 ? { plans: mergePlans2(plans) } : {}
   };
 }
 function mergeInstructions(records) {
@@ -78719,7 +79634,7 @@ function mergeInstructions(records) {
     notes: unique(records.flatMap((r) => r.notes))
   };
 }
-function mergePlans(records) {
+function mergePlans2(records) {
   const { own: own2 } = firstOwners(records, (r) => [
     ...r.statements.map((s) => s.workload),
     ...r.failures.map((f) => f.workload)
@@ -79057,7 +79972,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path48.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path50.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -79163,8 +80078,8 @@ async function collectShards(sources, target, deps) {
   const { logger } = deps;
   const { resultsDir, openStore: openStore2, planId, seed, waitTimeoutS } = sources;
   const headSha = target.headSha;
-  const fromStore = async (open6) => {
-    const store = await open6();
+  const fromStore = async (open7) => {
+    const store = await open7();
     try {
       return await shardsInStore(store.reader, {
         headSha,
@@ -79214,8 +80129,8 @@ function sleep6(ms, signal) {
 }
 
 // src/flows/consolidate/publish-consolidation.ts
-import { mkdir as mkdir9, writeFile as writeFile13 } from "node:fs/promises";
-import path49 from "node:path";
+import { mkdir as mkdir10, writeFile as writeFile14 } from "node:fs/promises";
+import path51 from "node:path";
 
 // src/core/report/consolidated-markdown.ts
 function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
@@ -79312,13 +80227,13 @@ async function publishConsolidation(shards, publishing, side, deps) {
     underHeadline(renderConsolidatedComment(report, publishing.post.commentId), notes),
     commentStateOf(judged.decision, target.headSha, publishing.runId)
   );
-  await mkdir9(resultsDir, { recursive: true });
-  const reportFile = path49.join(resultsDir, REPORT_FILE);
-  await writeFile13(reportFile, comment);
+  await mkdir10(resultsDir, { recursive: true });
+  const reportFile = path51.join(resultsDir, REPORT_FILE);
+  await writeFile14(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path49.join(resultsDir, `consolidated-${c.fingerprint}.json`);
-    await writeFile13(file2, `${JSON.stringify(c.result, null, 2)}
+    const file2 = path51.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    await writeFile14(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
   }
@@ -79358,15 +80273,15 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
 };
 
 // src/adapters/action/nightly-mode.ts
-import path53 from "node:path";
+import path55 from "node:path";
 
 // src/flows/nightly/nightly-job.ts
-import { mkdir as mkdir11, writeFile as writeFile15 } from "node:fs/promises";
-import path52 from "node:path";
+import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
+import path54 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path51 from "node:path";
-import { writeFile as writeFile14 } from "node:fs/promises";
+import path53 from "node:path";
+import { writeFile as writeFile15 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
 init_read_results();
@@ -79607,13 +80522,13 @@ function historySiteData(analysis, options = {}) {
     );
     return { workload, file: file2, charts, series };
   });
-  const fingerprints = new Set(workloads.flatMap((w) => w.charts.map((c) => c.fingerprint)));
+  const fingerprints2 = new Set(workloads.flatMap((w) => w.charts.map((c) => c.fingerprint)));
   return {
     title: options.title ?? "pgperf history",
     repoUrl: options.repoUrl ? safeUrl(options.repoUrl.replace(/\/+$/, "")) : null,
     runs: analysis.runs,
     options: analysis.options,
-    fingerprints: fingerprints.size,
+    fingerprints: fingerprints2.size,
     timeAxis: timeAxisData(),
     workloads
   };
@@ -80120,13 +81035,13 @@ async function loadChartAssets() {
 }
 
 // src/flows/history/write-site.ts
-import { mkdir as mkdir10 } from "node:fs/promises";
-import path50 from "node:path";
+import { mkdir as mkdir11 } from "node:fs/promises";
+import path52 from "node:path";
 async function writeSite(dir, files) {
-  await mkdir10(dir, { recursive: true });
+  await mkdir11(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path50.join(dir, f.file);
+    const target = path52.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -80142,7 +81057,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile14(path51.join(dir, ".nojekyll"), "");
+  await writeFile15(path53.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -80698,15 +81613,15 @@ function isDigestBody(body) {
   return markerText(body, DIGEST_MARKER) !== void 0;
 }
 var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
-function digestBody(digest2, now, links = {}) {
+function digestBody(digest3, now, links = {}) {
   const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}` + (e.suspects ? `: ${suspectsText(e.suspects, links.repoUrl)}` : "");
   const foundBy = safeUrl(links.runUrl ?? "");
   return [
-    jsonMarker(DIGEST_MARKER, { raised: digest2.raised }),
-    `**${digest2.untriaged.length} untriaged regression${digest2.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
+    jsonMarker(DIGEST_MARKER, { raised: digest3.raised }),
+    `**${digest3.untriaged.length} untriaged regression${digest3.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
     "",
-    ...digest2.untriaged.length > 0 ? [...digest2.untriaged.map(line), ""] : ["Nothing to triage.", ""],
-    ...digest2.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest2.triaged.map(line), ""] : [],
+    ...digest3.untriaged.length > 0 ? [...digest3.untriaged.map(line), ""] : ["Nothing to triage.", ""],
+    ...digest3.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest3.triaged.map(line), ""] : [],
     ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
     `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
   ].join("\n");
@@ -80729,7 +81644,7 @@ async function syncTriageDigest(api, now, options = {}) {
   ]);
   const mine = digests.filter((i) => i.userLogin === login && isDigestBody(i.body)).sort((a, b) => a.number - b.number);
   const current = mine.find((i) => i.state === "open") ?? mine.at(-1);
-  const digest2 = digestOf(
+  const digest3 = digestOf(
     regressions.filter((i) => i.userLogin === login && i.state === "open").map((i) => ({
       number: i.number,
       title: i.title,
@@ -80749,8 +81664,8 @@ async function syncTriageDigest(api, now, options = {}) {
     closed: [],
     ignored: digests.filter((i) => i.userLogin !== login).map((i) => i.number)
   };
-  for (const entry of digest2.raise) await api.createComment(entry.issue, raiseNote(entry));
-  const body = digestBody(digest2, now, options.links ?? {});
+  for (const entry of digest3.raise) await api.createComment(entry.issue, raiseNote(entry));
+  const body = digestBody(digest3, now, options.links ?? {});
   if (!current) {
     const issue3 = await api.createIssue({ title: DIGEST_TITLE, body, labels: [DIGEST_LABEL] });
     outcome.opened.push(issue3.number);
@@ -81109,8 +82024,8 @@ async function concludeNight(outcome, options) {
   const { failOn, reportFile, ...report } = options;
   const markdown = nightlyReport(outcome, report);
   if (reportFile) {
-    await mkdir11(path52.dirname(reportFile), { recursive: true });
-    await writeFile15(reportFile, markdown);
+    await mkdir12(path54.dirname(reportFile), { recursive: true });
+    await writeFile16(reportFile, markdown);
   }
   return { report: markdown, decision: nightlyDecision(outcome, failOn) };
 }
@@ -81192,8 +82107,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
-  const resultsFile = path53.join(resultsDir, RESULTS_FILE);
-  const reportFile = path53.join(resultsDir, REPORT_FILE);
+  const resultsFile = path55.join(resultsDir, RESULTS_FILE);
+  const reportFile = path55.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const repository = `${ctx.owner}/${ctx.repo}`;
   const changePoints = { magnitudePct: inputs.threshold };
@@ -81312,7 +82227,7 @@ function nightlyHead(inputs, ctx, deps, head) {
   }
   return nightlyHeadOf(
     {
-      ...inputs.headBinDir ? { binDir: path53.resolve(inputs.headBinDir) } : {},
+      ...inputs.headBinDir ? { binDir: path55.resolve(inputs.headBinDir) } : {},
       commit: head,
       source: () => ({
         repo: sourceRepoOf(inputs, ctx),
@@ -81325,11 +82240,11 @@ function nightlyHead(inputs, ctx, deps, head) {
 }
 
 // src/adapters/action/calibrate-mode.ts
-import path55 from "node:path";
+import path57 from "node:path";
 
 // src/flows/calibrate/calibrate-job.ts
-import { writeFile as writeFile16 } from "node:fs/promises";
-import path54 from "node:path";
+import { writeFile as writeFile17 } from "node:fs/promises";
+import path56 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -81425,8 +82340,8 @@ async function runCalibration(options, deps) {
     dataChecksums: false
   });
   const calibration = calibrationOf(measured.result, measured.comparison);
-  const calibrationFile = calibrationDir ? path54.join(calibrationDir, CALIBRATION_FILE) : void 0;
-  if (calibrationFile) await writeFile16(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+  const calibrationFile = calibrationDir ? path56.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  if (calibrationFile) await writeFile17(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
     run: measured,
@@ -81448,10 +82363,10 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path55.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path57.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const resultsFile = path55.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path57.join(resultsDir, RESULTS_FILE);
   try {
     const { calibration, calibrationFile, decision } = await runCalibration(
       {
@@ -81484,7 +82399,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
     io.setOutput("results-json", resultsFile);
-    const files = { dir: resultsDir, resultsFile, reportFile: path55.join(resultsDir, REPORT_FILE) };
+    const files = { dir: resultsDir, resultsFile, reportFile: path57.join(resultsDir, REPORT_FILE) };
     return publishGate(io, decision, files, (l) => logger.info(l));
   } finally {
     await store?.close();
@@ -81531,7 +82446,7 @@ function bisectDecision(outcome, failOn) {
 }
 
 // src/flows/bisect/issue-bisection.ts
-import path56 from "node:path";
+import path58 from "node:path";
 init_errors();
 
 // src/flows/bisect/one-cell.ts
@@ -81634,7 +82549,7 @@ async function issueWorkload(name, workloads, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path56.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path58.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -81660,8 +82575,8 @@ async function commentBisection(issue3, markdown, deps) {
 
 // src/flows/bisect/run-bisect-job.ts
 init_errors();
-import { mkdir as mkdir12, writeFile as writeFile17 } from "node:fs/promises";
-import path59 from "node:path";
+import { mkdir as mkdir13, writeFile as writeFile18 } from "node:fs/promises";
+import path61 from "node:path";
 
 // src/flows/nightly/verify-bisect-target.ts
 init_errors();
@@ -81790,14 +82705,14 @@ function defined2(values) {
 }
 
 // src/flows/bisect/run-bisection.ts
-import path58 from "node:path";
+import path60 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path57 from "node:path";
+import path59 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path57.resolve(req.cacheDir));
+  const layout = cacheLayout(path59.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -82055,7 +82970,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path58.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path60.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -82130,7 +83045,7 @@ function callOf(verdict2) {
 // src/flows/bisect/run-bisect-job.ts
 var BISECT_FILE = "bisect.json";
 function bisectFilesIn(dir) {
-  return { bisectFile: path59.join(dir, BISECT_FILE), reportFile: path59.join(dir, REPORT_FILE) };
+  return { bisectFile: path61.join(dir, BISECT_FILE), reportFile: path61.join(dir, REPORT_FILE) };
 }
 function chooseBisectJob(request2, api) {
   return request2.eventName === "issues" ? issueBisectJob(request2, api) : rangeBisectJob(request2);
@@ -82173,10 +83088,10 @@ async function bisectJobToFiles(job, options, deps) {
   }
   const markdown = renderBisectMarkdown(report, options.links);
   const { bisectFile, reportFile } = bisectFilesIn(options.measure.outDir);
-  await mkdir12(options.measure.outDir, { recursive: true });
-  await writeFile17(bisectFile, `${JSON.stringify(report, null, 2)}
+  await mkdir13(options.measure.outDir, { recursive: true });
+  await writeFile18(bisectFile, `${JSON.stringify(report, null, 2)}
 `);
-  await writeFile17(reportFile, markdown);
+  await writeFile18(reportFile, markdown);
   return { report, markdown, bisectFile, reportFile };
 }
 async function announceBisection(job, done, deps) {
@@ -82564,7 +83479,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path60.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path62.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -82696,7 +83611,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path61.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path63.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -82707,21 +83622,27 @@ async function run2() {
         }
       },
       api,
-      build: (request2, signal) => buildArms(request2, { runner: nodeProcessRunner, logger: coreLogger, signal }),
+      // As root, the builds run the tree's code as the run-as user (the one PostgreSQL runs as).
+      build: (request2, signal) => buildArms(request2, {
+        runner: nodeProcessRunner,
+        logger: coreLogger,
+        signal,
+        ...inputs.runAs ? { runAs: inputs.runAs } : {}
+      }),
       cacheDir,
       stores: {
         open: (spec, write) => openStore(spec, {
           what: "input 'store'",
-          home: os13.homedir(),
+          home: os15.homedir(),
           xdgDataHome: process.env.XDG_DATA_HOME,
           warn: (m) => coreLogger.warn(m),
           info: (m) => coreLogger.info(m),
           write
         }),
-        tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
+        tempDir: process.env.RUNNER_TEMP || os15.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path61.resolve(path61.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path63.resolve(path63.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -65,4 +65,3 @@ export class ProgressTracker {
 export function formatTps(tps: number): string {
   return tps >= 100 ? Math.round(tps).toLocaleString('en-US') : tps.toFixed(1);
 }
-
