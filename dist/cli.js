@@ -72830,7 +72830,7 @@ async function runPipeline(req, deps, store) {
     wallS: (Date.now() - started) / 1e3
   });
   const result = { ...withExplain, cost };
-  await writeResults(resultsFile, result);
+  if (!deps.signal?.aborted) await writeResults(resultsFile, result);
   return {
     result,
     comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),

@@ -236,8 +236,9 @@ export async function runPipeline(
     wallS: (Date.now() - started) / 1000,
   });
   const result = { ...withExplain, cost };
-  // Rewritten whole with what the answer cost: the sink's finish has run (and runs once).
-  await writeResults(resultsFile, result);
+  // Rewritten whole with what the answer cost: the sink's finish has run (and runs once). Not once a stop was
+  // asked for: a second signal may end the process at any moment, and the file the sink finished is whole.
+  if (!deps.signal?.aborted) await writeResults(resultsFile, result);
   return {
     result,
     comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),
