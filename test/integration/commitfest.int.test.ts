@@ -112,7 +112,7 @@ describe('commitfest entries on real PostgreSQL source', () => {
       expect(ran.code, ran.stderr).toBe(0);
       expect(ran.stderr).toContain(`base: merge-base of master and cf/4711 is ${pg18.baseSha.slice(0, 7)}`);
       expect(ran.stdout.split('\n')[1]).toMatch(
-        /^compared: 'head', commitfest entry 4711 \(cf\/4711\), vs base 'base' \(TPS, higher is better\)$/,
+        /^compared: 'head', commitfest entry 4711 \(cf\/4711\), vs base 'base' \(TPS, higher is better; instr\/tx, lower is better\)$/,
       );
 
       const result = await onlyResults(out);
