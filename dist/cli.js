@@ -61310,13 +61310,16 @@ function judgeInstructionCell(record2, cell, base, head) {
       }
     ]
   } : judgeInstructions(perTx(b), perTx(h), thresholdPct);
-  const bistable = [
+  const split = [
     { arm: base, values: perTx(b) },
     { arm: head, values: perTx(h) }
   ].flatMap(({ arm: arm2, values }) => {
     const gapPct = bistableGapPct(values, thresholdPct);
     return gapPct === null ? [] : [{ arm: arm2, gapPct }];
   });
+  const drawn = split.reduce((sum3, x) => sum3 + x.gapPct, 0);
+  const decided = (judged.verdict === "regression" || judged.verdict === "improvement") && judged.deltaPct !== null;
+  const bistable = decided && Math.abs(judged.deltaPct) - drawn >= thresholdPct ? [] : split;
   return { base: perTx(b), head: perTx(h), thresholdPct, judged, bistable };
 }
 function perTx(samples) {

@@ -30,6 +30,7 @@ import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 import { runMain } from '../helpers/main-in-process.js';
 import { flags, onlyRunDocuments } from '../helpers/cli.js';
+import type { Decision } from '../../src/core/compare/decision.js';
 import { instructionWorkloadFile, writeWorkloadFile } from '../helpers/workload-file.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { runExplainPhase } from '../../src/flows/compare/explain-phase.js';
@@ -89,10 +90,20 @@ async function runThreeArms(counter: 'cachegrind' | 'perf', outName: string) {
   ]);
   const { file, result, decision } = await onlyRunDocuments(out);
   const cell = (head: string) => decision.cells.find((c) => c.head === head && c.metric === 'instructions')!;
-  return { ran, file, result, cell };
+  return { ran, file, result, decision, cell };
 }
 
 const probe = await probeCounters(nodeProcessRunner);
+
+/**
+ * The comment-only head's instruction cell: no change, or, where a loaded runner split its repetitions
+ * into two groups (bistable counts: reported, not gated), absent from the gated cells and counted as
+ * unstable; never failing either way.
+ */
+function expectUnchanged(cell: Decision['cells'][number] | undefined, decision: Decision): void {
+  if (cell) expect(cell).toMatchObject({ verdict: 'no-change', failsGate: false });
+  else expect(decision.counts.unstable).toBeGreaterThanOrEqual(1);
+}
 
 afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
@@ -119,7 +130,7 @@ describe('instructions per transaction on real builds', () => {
   it(
     'cachegrind decides the spinning head a regression and the comment-only head no-change, in one round',
     async () => {
-      const { ran, file, result, cell } = await runThreeArms('cachegrind', 'out');
+      const { ran, file, result, decision, cell } = await runThreeArms('cachegrind', 'out');
       const record = result.instructions!;
       expect(record.counter).toBe('cachegrind');
       expect(record.failures).toEqual([]);
@@ -132,7 +143,7 @@ describe('instructions per transaction on real builds', () => {
         evidence: 'instruction counts, 3 repetitions',
       });
       expect(cell('spin').deltaPct!).toBeGreaterThan(5);
-      expect(cell('comment')).toMatchObject({ verdict: 'no-change', failsGate: false });
+      expectUnchanged(cell('comment'), decision);
       expect(ran.code).toBe(1); // the gate fails on the instruction regression
       // --metric instructions: one instruction round decided it, no timed round ran.
       expect(result.samples).toEqual([]);
@@ -208,7 +219,7 @@ describe('instructions per transaction on real builds', () => {
       expect(result.instructions!.notes.join('\n')).toMatch(
         /select-only: \d+ of the [\d,]+ functions? whose code spin changed ran in its counted runs: [^\n]*\bint4in\b/,
       );
-      expect(counts('comment')).toMatchObject({ verdict: 'no-change', failsGate: false });
+      expectUnchanged(counts('comment'), decision);
       expect(decision.cells.filter((c) => c.head === 'comment').every((c) => !c.failsGate)).toBe(true);
       expect(decision.outcome).toBe('failed');
       expect(ran.code).toBe(1);

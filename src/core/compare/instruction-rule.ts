@@ -149,13 +149,20 @@ export function judgeInstructionCell(
           ],
         }
       : judgeInstructions(perTx(b), perTx(h), thresholdPct);
-  const bistable = [
+  const split = [
     { arm: base, values: perTx(b) },
     { arm: head, values: perTx(h) },
   ].flatMap(({ arm, values }) => {
     const gapPct = bistableGapPct(values, thresholdPct);
     return gapPct === null ? [] : [{ arm, gapPct }];
   });
+  // A change beyond the threshold by more than the groups' gaps stands whichever group each median drew
+  // (a +15% head whose repetitions split 0.55% apart is a regression either way): only a change the draw
+  // could have made or hidden is reported, not gated.
+  const drawn = split.reduce((sum, x) => sum + x.gapPct, 0);
+  const decided =
+    (judged.verdict === 'regression' || judged.verdict === 'improvement') && judged.deltaPct !== null;
+  const bistable = decided && Math.abs(judged.deltaPct!) - drawn >= thresholdPct ? [] : split;
   return { base: perTx(b), head: perTx(h), thresholdPct, judged, bistable };
 }
 

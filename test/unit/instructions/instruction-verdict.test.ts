@@ -127,4 +127,19 @@ describe('bistable counts', () => {
     expect(decision.counts.unstable).toBe(1);
     expect(decision.outcome).not.toBe('failed');
   });
+
+  it('a change beyond the threshold by more than the split stands: a +15% head whose repetitions split 0.55% apart fails', () => {
+    // Counted on this project's 2-vCPU VM under load: base 39150, 39107, 39339; spin 45083, 45080, 45329.
+    const instructions = record({ seed: 3, effect: 0, cv: 0 });
+    const values: Record<string, number[]> = { base: [39150, 39107, 39339], head: [45083, 45080, 45329] };
+    for (const arm of ['base', 'head']) {
+      instructions.samples.filter((s) => s.arm === arm).forEach((s, i) => (s.perTx = values[arm]![i]!));
+    }
+    const result = run(instructions);
+    const cell = instructionCells(result).get('head')![0]!;
+    expect(bistableGapPct(values.head!, 1)).toBeCloseTo(0.55, 2);
+    expect(cell.verdict).toBe('regression');
+    expect(cell.unstable).toBeUndefined();
+    expect(decide(withInstructionCells(compareRun(result), result)).outcome).toBe('failed');
+  });
 });
