@@ -3,7 +3,7 @@
  * uses pgperf parses, each `with:` key of a pgperf step is an input of action.yml, each
  * `steps.<id>.outputs.<name>` of a pgperf step is an output of action.yml, each `needs.<job>.outputs.<name>`
  * is an output the job declares (and needs), and no step sets `rounds` beside `max-rounds`/`time-budget`
- * (the action refuses that). The README's three steering workflows (docs/pr-commands.md) have the trigger,
+ * (the action refuses that). The three steering workflows of docs/pr-commands.md have the trigger,
  * permissions and concurrency their prose promises: the benchmark job of the command workflow never holds a
  * write permission and measures the sha the command job resolved. actionlint.test.ts lints the whole
  * workflows among them; workflow-rules.test.ts checks workflow_run names, label events and PR-code privileges.
@@ -94,12 +94,12 @@ function problems(e: Example): string[] {
   return out;
 }
 
-/** The one README example whose workflow name is `name`. */
-function readmeWorkflow(name: string): Workflow {
-  const found = examples('README.md')
+/** The one docs/pr-commands.md example whose workflow name is `name`. */
+function prCommandsWorkflow(name: string): Workflow {
+  const found = examples('docs/pr-commands.md')
     .map((e) => parse(e.text) as Workflow)
     .filter((w) => w.name === name);
-  expect(found, `README.md has one workflow named ${name}`).toHaveLength(1);
+  expect(found, `docs/pr-commands.md has one workflow named ${name}`).toHaveLength(1);
   return found[0]!;
 }
 
@@ -150,9 +150,9 @@ describe('workflow examples in README.md and docs/', () => {
   });
 });
 
-describe("the README's steering workflows (docs/pr-commands.md)", () => {
+describe('the steering workflows of docs/pr-commands.md', () => {
   it('perf-command: a /pgperf comment; the command job may write, the benchmark job reads only and measures its sha', () => {
-    const wf = readmeWorkflow('perf-command');
+    const wf = prCommandsWorkflow('perf-command');
     expect(wf.on).toEqual({ issue_comment: { types: ['created'] } });
     expect(wf.permissions).toEqual({});
     const jobs = wf.jobs!;
@@ -193,7 +193,7 @@ describe("the README's steering workflows (docs/pr-commands.md)", () => {
   });
 
   it('perf-label: runs when the label perf is added and on pushes while it is on; the job holds the concurrency', () => {
-    const wf = readmeWorkflow('perf-label');
+    const wf = prCommandsWorkflow('perf-label');
     expect(wf.on).toEqual({ pull_request: { types: ['labeled', 'synchronize'] } });
     const [job] = Object.values(wf.jobs!);
     // Which events it runs on is evaluated in workflow-rules.test.ts; here: it asks which label was added.
@@ -205,7 +205,7 @@ describe("the README's steering workflows (docs/pr-commands.md)", () => {
   });
 
   it('perf-push: every push, the superseded run cancelled, the comment only on news', () => {
-    const wf = readmeWorkflow('perf-push');
+    const wf = prCommandsWorkflow('perf-push');
     expect(wf.on).toEqual({ pull_request: { types: ['opened', 'synchronize', 'reopened'] } });
     expect(wf.concurrency).toMatchObject({ 'cancel-in-progress': true });
     expect(wf.concurrency!.group).toContain('github.event.pull_request.number');
