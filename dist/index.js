@@ -63506,9 +63506,12 @@ init_types();
 var SERVER_WAIT_TYPES = /* @__PURE__ */ new Set(["LWLock", "Lock", "BufferPin", "IO", "IPC", "Timeout", "Extension"]);
 var WAIT_ALPHA = 0.05;
 var MIN_ROUNDS = 3;
+function isServerWait(event) {
+  return SERVER_WAIT_TYPES.has(event.split(":")[0] ?? "");
+}
 function serverWaitShare(d) {
   if (d.observations <= 0) return void 0;
-  const waiting = d.waitEvents.filter((e) => SERVER_WAIT_TYPES.has(e.event.split(":")[0] ?? "")).reduce((t, e) => t + e.count, 0);
+  const waiting = d.waitEvents.filter((e) => isServerWait(e.event)).reduce((t, e) => t + e.count, 0);
   return waiting / d.observations;
 }
 function waitLookup(result) {
@@ -63569,7 +63572,7 @@ function grownEvent(pairs) {
   const add = (d, sign) => {
     if (d.observations <= 0) return;
     for (const e of d.waitEvents) {
-      if (!SERVER_WAIT_TYPES.has(e.event.split(":")[0] ?? "")) continue;
+      if (!isServerWait(e.event)) continue;
       growth.set(e.event, (growth.get(e.event) ?? 0) + sign * e.count / d.observations);
     }
   };
@@ -72978,8 +72981,7 @@ async function probeDefaultCounter(workloads, defaults3, choice2, deps, known) {
     return void 0;
   }
 }
-function withDefaultCounts(workloads, applies) {
-  if (!applies.counter || !applies.armsDiffer || !applies.measuredHere) return [...workloads];
+function withDefaultCounts(workloads) {
   const counted = new Set(countedByDefault(workloads));
   return workloads.map((w) => counted.has(w) ? { ...w, instructions: resolveInstructions(true) } : w);
 }
@@ -73003,16 +73005,18 @@ async function runPipeline(req, deps, store) {
   checkInstructionWorkloads(req.workloads);
   checkPlanWorkloads(req.workloads);
   const started = Date.now();
+  const compares = armsCompared(req.arms);
   const explicitProbe = await checkInstructionCounter(req, deps);
+  const defaults3 = compares && !req.partOfRun ? req.evidenceDefaults : void 0;
   const defaultProbe = await probeDefaultCounter(
     req.workloads,
-    req.evidenceDefaults,
+    defaults3,
     req.instructionCounter,
     deps,
     explicitProbe
   );
   const probe3 = explicitProbe ?? defaultProbe;
-  const analysis = await withNoiseFloors(req, givenArms(req.arms), deps.logger, store);
+  const analysis = compares ? await withNoiseFloors(req, deps.logger, store) : req.analysis;
   const arms = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1e3;
   validateRequest({ arms, workloads: req.workloads });
@@ -73022,12 +73026,8 @@ async function runPipeline(req, deps, store) {
   const resultsFile = path22.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
-  const workloads = withDefaultCounts(req.workloads, {
-    counter: defaultProbe !== void 0,
-    armsDiffer: arms.length >= 2 && !sameInstall(arms),
-    measuredHere: !req.partOfRun
-  });
-  const plansAlongside2 = req.evidenceDefaults?.plans && arms.length >= 2 && !req.partOfRun && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : void 0;
+  const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
+  const plansAlongside2 = defaults3?.plans && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : void 0;
   const countingStarted = Date.now();
   const instructions = nothingToMeasure ? void 0 : await runInstructionPhase(
     {
@@ -73039,7 +73039,7 @@ async function runPipeline(req, deps, store) {
     },
     countingDeps
   );
-  if (instructions && req.evidenceDefaults?.instructions) {
+  if (instructions && defaultProbe) {
     const note = uncountableNote(workloads);
     if (note) instructions.notes.push(note);
   }
@@ -73112,9 +73112,8 @@ function mergePlans(phase, alongside) {
     notes: [...phase.notes, ...taken.notes]
   };
 }
-async function withNoiseFloors(req, arms, logger, store) {
-  const compared = arms === "built" || arms.length >= 2 && !sameInstall(arms);
-  if (!store || !isReadable(store) || !compared) return req.analysis;
+async function withNoiseFloors(req, logger, store) {
+  if (!store || !isReadable(store)) return req.analysis;
   const single = metricOption(req.analysis);
   const cells = req.workloads.flatMap(
     (w) => w.clients.map((clients) => ({
@@ -73177,8 +73176,8 @@ function sameInstall(arms) {
   const same = (a) => a.binDir === first.binDir && a.build?.sha === first.build?.sha && canonicalJson(a.settings) === canonicalJson(first.settings);
   return arms.length >= 2 && arms.every(same);
 }
-function givenArms(source) {
-  return source.kind === "installed" ? source.arms : "built";
+function armsCompared(source) {
+  return source.kind === "build" || source.arms.length >= 2 && !sameInstall(source.arms);
 }
 async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;

@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/doc-pages.js';
+import { gitIn } from '../helpers/git.js';
 
 const isRoot = process.getuid?.() === 0;
 const TOKENS = {
@@ -42,19 +43,8 @@ let dumps: string;
 let cacheDir: string;
 let victim: string;
 
-const git = (...args: string[]) =>
-  execFileSync('git', ['-C', repo, ...args], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.org',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.org',
-    },
-  }).trim();
+// `repo` is made in beforeAll: resolved at each call.
+const git = (...args: string[]) => gitIn(repo)(...args);
 
 /** The spy: which user it runs as, its own environment, and every /proc/PID/environ it can or cannot read. */
 const SPY = `#!/bin/sh

@@ -36,12 +36,15 @@ export interface WaitJudgement {
   message: string;
 }
 
+/** "LWLock:BufferContent" is a server wait; "CPU:Running" and "Client:ClientRead" are not. */
+function isServerWait(event: string): boolean {
+  return SERVER_WAIT_TYPES.has(event.split(':')[0] ?? '');
+}
+
 /** The share of backend observations in server waits, 0..1; undefined without observations. */
 export function serverWaitShare(d: RunDiagnostics): number | undefined {
   if (d.observations <= 0) return undefined;
-  const waiting = d.waitEvents
-    .filter((e) => SERVER_WAIT_TYPES.has(e.event.split(':')[0] ?? ''))
-    .reduce((t, e) => t + e.count, 0);
+  const waiting = d.waitEvents.filter((e) => isServerWait(e.event)).reduce((t, e) => t + e.count, 0);
   return waiting / d.observations;
 }
 
@@ -119,7 +122,7 @@ function grownEvent(pairs: ReadonlyArray<{ base: Sample; head: Sample }>): strin
   const add = (d: RunDiagnostics, sign: number) => {
     if (d.observations <= 0) return;
     for (const e of d.waitEvents) {
-      if (!SERVER_WAIT_TYPES.has(e.event.split(':')[0] ?? '')) continue;
+      if (!isServerWait(e.event)) continue;
       growth.set(e.event, (growth.get(e.event) ?? 0) + (sign * e.count) / d.observations);
     }
   };

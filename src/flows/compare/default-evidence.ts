@@ -41,7 +41,8 @@ export function countedByDefault(workloads: readonly Workload[]): Workload[] {
 
 /**
  * The counter probe for the default counts, asked before anything is built; undefined (said once) when
- * nothing would be counted by default or this machine has no counter.
+ * they do not apply (`defaults` absent: the caller's rule), nothing would be counted by default, or this
+ * machine has no counter.
  */
 export async function probeDefaultCounter(
   workloads: readonly Workload[],
@@ -63,15 +64,8 @@ export async function probeDefaultCounter(
   }
 }
 
-/**
- * The workloads with the default counts switched on, where they apply to these arms (see the module
- * comment); the reason when they do not.
- */
-export function withDefaultCounts(
-  workloads: readonly Workload[],
-  applies: { counter: boolean; armsDiffer: boolean; measuredHere: boolean },
-): Workload[] {
-  if (!applies.counter || !applies.armsDiffer || !applies.measuredHere) return [...workloads];
+/** The workloads with the default counts switched on (copies); the caller decides that they apply. */
+export function withDefaultCounts(workloads: readonly Workload[]): Workload[] {
   const counted = new Set(countedByDefault(workloads));
   return workloads.map((w) => (counted.has(w) ? { ...w, instructions: resolveInstructions(true) } : w));
 }

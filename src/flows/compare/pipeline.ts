@@ -127,17 +127,21 @@ export async function runPipeline(
   checkInstructionWorkloads(req.workloads);
   checkPlanWorkloads(req.workloads);
   const started = Date.now();
+  // Base and head that can differ: the default evidence and the noise floors are for these alone.
+  const compares = armsCompared(req.arms);
+  // The counters are probed once, before anything is built, for every phase that counts.
   const explicitProbe = await checkInstructionCounter(req, deps);
+  const defaults = compares && !req.partOfRun ? req.evidenceDefaults : undefined;
   const defaultProbe = await probeDefaultCounter(
     req.workloads,
-    req.evidenceDefaults,
+    defaults,
     req.instructionCounter,
     deps,
     explicitProbe,
   );
   const probe = explicitProbe ?? defaultProbe;
   // The floors are read before any build: the code under test runs on this machine from then on.
-  const analysis = await withNoiseFloors(req, givenArms(req.arms), deps.logger, store);
+  const analysis = compares ? await withNoiseFloors(req, deps.logger, store) : req.analysis;
   const arms = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1000;
   validateRequest({ arms, workloads: req.workloads });
@@ -151,20 +155,13 @@ export async function runPipeline(
     unchangedHeads(compiledCode, arms).length === compiledCode.length;
   const resultsFile = path.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : undefined;
-  // The instruction phase (opt-in per workload) runs before the timed rounds, on servers of its own; its
-  // record joins every document the run loop writes.
-  // The counters are probed once, before anything is built, for both phases that count.
+  // The instruction phase (the workloads that count: their own `instructions`, or by default) runs before
+  // the timed rounds, on servers of its own; its record joins every document the run loop writes.
   const countingDeps = probe ? { ...deps, probe } : deps;
   // The default evidence (default-evidence.ts): counts where a counter is, plans on the counting servers.
-  const workloads = withDefaultCounts(req.workloads, {
-    counter: defaultProbe !== undefined,
-    armsDiffer: arms.length >= 2 && !sameInstall(arms),
-    measuredHere: !req.partOfRun,
-  });
+  const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
   const plansAlongside =
-    req.evidenceDefaults?.plans && arms.length >= 2 && !req.partOfRun && !nothingToMeasure
-      ? emptyPlansRecord(arms.map((a) => a.label))
-      : undefined;
+    defaults?.plans && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : undefined;
   const countingStarted = Date.now();
   const instructions = nothingToMeasure
     ? undefined
@@ -178,7 +175,7 @@ export async function runPipeline(
         },
         countingDeps,
       );
-  if (instructions && req.evidenceDefaults?.instructions) {
+  if (instructions && defaultProbe) {
     const note = uncountableNote(workloads);
     if (note) instructions.notes.push(note);
   }
@@ -279,12 +276,10 @@ function mergePlans(
  */
 async function withNoiseFloors(
   req: Omit<PipelineRequest, 'arms'>,
-  arms: readonly ArmSpec[] | 'built',
   logger: Logger,
   store: RunArchive | undefined,
 ): Promise<PipelineRequest['analysis']> {
-  const compared = arms === 'built' || (arms.length >= 2 && !sameInstall(arms));
-  if (!store || !isReadable(store) || !compared) return req.analysis;
+  if (!store || !isReadable(store)) return req.analysis;
   const single = metricOption(req.analysis);
   const cells = req.workloads.flatMap((w) =>
     w.clients.map((clients) => ({
@@ -372,9 +367,9 @@ export function sameInstall(arms: readonly ArmSpec[]): boolean {
   return arms.length >= 2 && arms.every(same);
 }
 
-/** The arms as given, or 'built' for base and head built from two commits (always two arms). */
-function givenArms(source: ArmSource): readonly ArmSpec[] | 'built' {
-  return source.kind === 'installed' ? source.arms : 'built';
+/** Base and a head that can differ: built from two commits, or given installs that are not one A/A install. */
+function armsCompared(source: ArmSource): boolean {
+  return source.kind === 'build' || (source.arms.length >= 2 && !sameInstall(source.arms));
 }
 
 async function resolveArms(source: ArmSource, deps: PipelineDeps): Promise<ArmSpec[]> {

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { REPO_ROOT, yamlBlocks } from '../../helpers/doc-pages.js';
+import { TEST_GIT_ENV } from '../../helpers/git.js';
 
 /** A valid results file (test/fixtures/results/README.md says where it comes from). */
 const RESULTS_FIXTURE = path.join(REPO_ROOT, 'test/fixtures/results/pgperf-15-smoke-select-only.json');
@@ -48,15 +49,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const mirror = path.join(work, 'cfbot.git');
 const sweepDir = path.join(work, 'sweep');
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@example.org',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@example.org',
-};
+const GIT_ENV = TEST_GIT_ENV;
 const git = (...args: string[]) =>
   execFileSync('git', ['-C', mirror, ...args], { env: GIT_ENV, encoding: 'utf8', input: '' }).trim();
 /** A new commit on `branch` (created from master when new): its head moved. */

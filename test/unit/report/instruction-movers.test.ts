@@ -14,6 +14,15 @@ import { reportInputOf } from '../../../src/flows/compare/report-input.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';
 
+/** The terminal report of a comparison with the run's instruction counts (the movers' source). */
+function terminalText(
+  comparison: Parameters<typeof renderComparisonText>[0],
+  decision: Parameters<typeof renderComparisonText>[1],
+  result: Pick<RunResult, 'instructions'>,
+): string {
+  return renderComparisonText(comparison, decision, undefined, [], [], undefined, result.instructions);
+}
+
 /** Head runs 2.4% more instructions per transaction, most of them in standard_ExecutorRun. */
 function countedRun(mode: '--instructions' | '--metric instructions'): RunResult {
   const timed =
@@ -55,15 +64,7 @@ describe.each(['--instructions', '--metric instructions'] as const)('a run with 
   });
 
   it('names the top mover in the terminal, with the profile file', () => {
-    const text = renderComparisonText(
-      comparison,
-      input.decision,
-      undefined,
-      [],
-      [],
-      undefined,
-      result.instructions,
-    );
+    const text = terminalText(comparison, input.decision, result);
     const lines = text.split('\n');
     const at = lines.indexOf(
       'largest instruction movers per changed cell (self instructions per transaction, base -> head):',
@@ -106,15 +107,7 @@ it('a cell without change lists no movers anywhere', () => {
   result.instructions = instructionRecord({ seed: 2, effect: 0, cv: 0.004 });
   const comparison = analyse(result);
   const input = reportInputOf(result, comparison);
-  const text = renderComparisonText(
-    comparison,
-    input.decision,
-    undefined,
-    [],
-    [],
-    undefined,
-    result.instructions,
-  );
+  const text = terminalText(comparison, input.decision, result);
   expect(text).not.toContain('movers');
   expect(renderMailReport(input)).not.toContain('movers');
   expect(renderMarkdownReport({ ...input, commentId: 'x' })).not.toContain('largest movers');
