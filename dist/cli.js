@@ -71799,6 +71799,7 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
 // src/flows/compare/instruction-phase.ts
 var INSTRUCTION_CLIENTS = 1;
 var APP_NAME = "pgbench";
+var COUNTED_RUN_LIMIT_S = 180;
 var KEPT_MOVERS = 10;
 function instructionWorkloads(workloads) {
   return workloads.filter((w) => w.instructions !== void 0);
@@ -71954,22 +71955,30 @@ async function takePlans(workload, arm2, cluster, plans, logger) {
   }
   plans.record.wallS += (Date.now() - started) / 1e3;
 }
-function runCounted(driver, cluster, transactions, seed, signal) {
-  return driver.runTransactions(cluster, {
-    clients: INSTRUCTION_CLIENTS,
-    transactions,
-    seed,
-    applicationName: APP_NAME,
-    ...signal ? { signal } : {}
-  });
+async function runCounted(driver, server, transactions, seed, signal, limitS = COUNTED_RUN_LIMIT_S) {
+  const { cluster } = server;
+  const limit = AbortSignal.timeout(limitS * 1e3);
+  try {
+    await driver.runTransactions(cluster, {
+      clients: INSTRUCTION_CLIENTS,
+      transactions,
+      seed,
+      applicationName: APP_NAME,
+      signal: signal ? AbortSignal.any([signal, limit]) : limit
+    });
+  } catch (e) {
+    if (!limit.aborted || signal?.aborted) throw e;
+    throw new Error(
+      `${transactions} counted transactions took over ${limitS} s on arm ${server.arm.label}: too slow to count (each transaction does far more work there); the timed rounds decide`
+    );
+  }
 }
 async function measureRepetition(w, settings2, rep, server, driver, deps) {
-  const { cluster } = server;
   const seed = 1e3 + rep;
   if (rep === 1 && settings2.warmup > 0) {
-    await runCounted(driver, cluster, settings2.warmup, seed, deps.signal);
+    await runCounted(driver, server, settings2.warmup, seed, deps.signal);
   }
-  const findBackends = (transactions) => runAndFindBackends(server, () => runCounted(driver, cluster, transactions, seed, deps.signal));
+  const findBackends = (transactions) => runAndFindBackends(server, () => runCounted(driver, server, transactions, seed, deps.signal));
   let shortInstructions;
   let longInstructions;
   if (deps.counter.kind === "perf") {

@@ -62,6 +62,8 @@ export type { CounterChoice } from '../../postgres/instructions/counter.js';
 const INSTRUCTION_CLIENTS = 1;
 /** The application name the counted runs connect with: their backends are found by it in the server log. */
 const APP_NAME = 'pgbench';
+/** The longest one counted run may take (a normal one takes seconds, under cachegrind too). */
+const COUNTED_RUN_LIMIT_S = 180;
 /** How many movers a profile keeps in results.json (the report shows five). */
 const KEPT_MOVERS = 10;
 
@@ -197,7 +199,7 @@ type MeasureDeps = InstructionPhaseDeps & {
   fixedLayout: readonly string[];
 };
 
-interface ArmServer {
+export interface ArmServer {
   arm: ArmSpec;
   cluster: PgCluster;
   /** Where the counter writes: cachegrind's files of the backends, or perf stat's output per counted run. */
@@ -344,21 +346,35 @@ async function takePlans(
   plans.record.wallS += (Date.now() - started) / 1000;
 }
 
-/** One counted run of `transactions` at the instruction cells' client count; throws when it fails. */
-function runCounted(
-  driver: CountingDriver,
-  cluster: PgCluster,
+/**
+ * One counted run of `transactions` at the instruction cells' client count; throws when it fails or takes
+ * longer than COUNTED_RUN_LIMIT_S (then the workload is not counted and its timed rounds decide: a head that
+ * turns every transaction into a sequential scan would otherwise keep cachegrind busy for hours).
+ */
+export async function runCounted(
+  driver: Pick<CountingDriver, 'runTransactions'>,
+  server: Pick<ArmServer, 'arm' | 'cluster'>,
   transactions: number,
   seed: number,
   signal: AbortSignal | undefined,
+  limitS = COUNTED_RUN_LIMIT_S,
 ): Promise<void> {
-  return driver.runTransactions(cluster, {
-    clients: INSTRUCTION_CLIENTS,
-    transactions,
-    seed,
-    applicationName: APP_NAME,
-    ...(signal ? { signal } : {}),
-  });
+  const { cluster } = server;
+  const limit = AbortSignal.timeout(limitS * 1000);
+  try {
+    await driver.runTransactions(cluster, {
+      clients: INSTRUCTION_CLIENTS,
+      transactions,
+      seed,
+      applicationName: APP_NAME,
+      signal: signal ? AbortSignal.any([signal, limit]) : limit,
+    });
+  } catch (e) {
+    if (!limit.aborted || signal?.aborted) throw e;
+    throw new Error(
+      `${transactions} counted transactions took over ${limitS} s on arm ${server.arm.label}: too slow to count (each transaction does far more work there); the timed rounds decide`,
+    );
+  }
 }
 
 async function measureRepetition(
@@ -369,14 +385,13 @@ async function measureRepetition(
   driver: CountingDriver,
   deps: MeasureDeps,
 ): Promise<InstructionSample> {
-  const { cluster } = server;
   // The same keys for every arm in a repetition; short and long differ only in their length.
   const seed = 1000 + rep;
   if (rep === 1 && settings.warmup > 0) {
-    await runCounted(driver, cluster, settings.warmup, seed, deps.signal);
+    await runCounted(driver, server, settings.warmup, seed, deps.signal);
   }
   const findBackends = (transactions: number) =>
-    runAndFindBackends(server, () => runCounted(driver, cluster, transactions, seed, deps.signal));
+    runAndFindBackends(server, () => runCounted(driver, server, transactions, seed, deps.signal));
   let shortInstructions: number;
   let longInstructions: number;
   if (deps.counter.kind === 'perf') {
