@@ -72746,6 +72746,13 @@ function uncountableNote(workloads) {
   if (skipped.length === 0) return void 0;
   return `instructions not counted for ${skipped.map((w) => `${w.name} (${w.tool === "pgbench" ? "pipeline" : `tool ${w.tool}`})`).join(", ")}: its timed rounds decide`;
 }
+function withoutFailedDefaults(record2, countedByDefault2) {
+  const failed = new Set(
+    record2.failures.map((f) => f.workload).filter((name) => countedByDefault2.some((w) => w.name === name))
+  );
+  if (failed.size === 0) return record2;
+  return { ...record2, samples: record2.samples.filter((s) => !failed.has(s.workload)) };
+}
 
 // src/flows/compare/pipeline.ts
 var RESULTS_FILE = "results.json";
@@ -72785,7 +72792,7 @@ async function runPipeline(req, deps, store) {
   const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
   const plansAlongside2 = defaults3?.plans && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : void 0;
   const countingStarted = Date.now();
-  const instructions = nothingToMeasure ? void 0 : await runInstructionPhase(
+  const counted = nothingToMeasure ? void 0 : await runInstructionPhase(
     {
       ...req,
       workloads,
@@ -72795,6 +72802,7 @@ async function runPipeline(req, deps, store) {
     },
     countingDeps
   );
+  const instructions = counted && defaultProbe ? withoutFailedDefaults(counted, countedByDefault(req.workloads)) : counted;
   if (instructions && defaultProbe) {
     const note = uncountableNote(workloads);
     if (note) instructions.notes.push(note);

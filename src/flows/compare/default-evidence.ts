@@ -14,6 +14,7 @@ import { errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import { resolveInstructions } from '../../drivers/common/workload-fields.js';
 import type { Workload } from '../../drivers/workload.js';
+import type { InstructionsRecord } from '../../core/results/instructions.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import {
   chooseCounter,
@@ -75,4 +76,20 @@ export function uncountableNote(workloads: readonly Workload[]): string | undefi
   const skipped = workloads.filter((w) => w.instructions === undefined && !countable(w));
   if (skipped.length === 0) return undefined;
   return `instructions not counted for ${skipped.map((w) => `${w.name} (${w.tool === 'pgbench' ? 'pipeline' : `tool ${w.tool}`})`).join(', ')}: its timed rounds decide`;
+}
+
+/**
+ * The record without the samples of the workloads counted by default whose counting failed (too slow, a
+ * server that would not start under the counter): evidence offered, not asked for, so their timed rounds
+ * decide alone instead of a count with no data holding the answer pending. The failure stays recorded.
+ */
+export function withoutFailedDefaults(
+  record: InstructionsRecord,
+  countedByDefault: readonly Workload[],
+): InstructionsRecord {
+  const failed = new Set(
+    record.failures.map((f) => f.workload).filter((name) => countedByDefault.some((w) => w.name === name)),
+  );
+  if (failed.size === 0) return record;
+  return { ...record, samples: record.samples.filter((s) => !failed.has(s.workload)) };
 }

@@ -47,6 +47,8 @@ import { writeResults } from '../../store/write-results.js';
 import { emptyPlansRecord, type PlansRecord } from '../../core/results/plans.js';
 import { answerCost } from '../../core/results/answer-cost.js';
 import {
+  countedByDefault,
+  withoutFailedDefaults,
   probeDefaultCounter,
   uncountableNote,
   withDefaultCounts,
@@ -163,7 +165,7 @@ export async function runPipeline(
   const plansAlongside =
     defaults?.plans && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : undefined;
   const countingStarted = Date.now();
-  const instructions = nothingToMeasure
+  const counted = nothingToMeasure
     ? undefined
     : await runInstructionPhase(
         {
@@ -175,6 +177,8 @@ export async function runPipeline(
         },
         countingDeps,
       );
+  const instructions =
+    counted && defaultProbe ? withoutFailedDefaults(counted, countedByDefault(req.workloads)) : counted;
   if (instructions && defaultProbe) {
     const note = uncountableNote(workloads);
     if (note) instructions.notes.push(note);
