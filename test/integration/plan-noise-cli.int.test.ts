@@ -104,9 +104,18 @@ describe('pgperf plan with the runner noise (real PostgreSQL and pgbench)', () =
 
     // An A/B run (head differs by a setting select-only never touches) with the same too-small threshold.
     // 3 rounds can never be significant (nor inside ±0.5%): the cell stays inconclusive, so it is warned.
+    // The timed metric alone (--no-instructions): counted by default, unchanged counts could pass the cell.
     const set = ['head:log_min_duration_statement=-1'];
     const run = await pgperf([
-      ...sameInstallRun(binDir, { set, workload, threshold: 0.5, rounds: 3, force: true, store }),
+      ...sameInstallRun(binDir, {
+        set,
+        workload,
+        threshold: 0.5,
+        rounds: 3,
+        force: true,
+        store,
+        noInstructions: true,
+      }),
       ...flags({ out: path.join(tmp(), 'out-run'), tmpDir: tmp() }),
     ]);
     expect(run.code, run.stderr).toBe(0);
