@@ -76179,7 +76179,8 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   const verdict2 = named ? overallVerdict(parts.map((p, i) => ({ id: String(i), verdict: p.comparison.verdict }))).verdict : parts[0].comparison.verdict;
   const failing = cells.filter((c) => c.failsGate);
   const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" || counts.unconfirmed > 0 ? "pending" : "passed";
-  const headline2 = headlineOf(outcome, counts, cells, policy);
+  const heads = new Set(parts.flatMap((p) => p.comparison.comparisons.map((a) => a.head))).size;
+  const headline2 = headlineOf(outcome, counts, cells, policy, heads);
   const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find(holdsGate) ?? cells.find((c) => c.verdict === "inconclusive") : cells[0];
   const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
   const deciding = outcome === "failed" ? failing : outcome === "pending" ? cells.filter((c) => holdsGate(c) || c.verdict === "inconclusive") : cells;
@@ -76278,8 +76279,7 @@ function shortCell(c) {
   const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct, 1);
   return `${where} ${METRICS[c.metric].label} ${delta}`;
 }
-function headlineOf(outcome, counts, cells, policy) {
-  const heads = new Set(cells.map((c) => c.head)).size;
+function headlineOf(outcome, counts, cells, policy, heads) {
   const describe4 = (c) => describeDecidedCell(c, heads);
   const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
   const counted = (n, what, why = "") => n > 0 ? [`${plural2(n, what)}${why}`] : [];

@@ -193,7 +193,9 @@ export function decide(
       : verdict === 'inconclusive' || counts.unconfirmed > 0
         ? 'pending'
         : 'passed';
-  const headline = headlineOf(outcome, counts, cells, policy);
+  // Heads are named wherever the run compared several, even if one of them left no decided cell.
+  const heads = new Set(parts.flatMap((p) => p.comparison.comparisons.map((a) => a.head))).size;
+  const headline = headlineOf(outcome, counts, cells, policy, heads);
   // The cell the status names: the same the headline names first.
   const lead =
     outcome === 'failed'
@@ -359,8 +361,8 @@ function headlineOf(
   counts: Decision['counts'],
   cells: DecidedCell[],
   policy: GatePolicy,
+  heads: number,
 ): Decision['headline'] {
-  const heads = new Set(cells.map((c) => c.head)).size;
   const describe = (c: DecidedCell) => describeDecidedCell(c, heads);
   const more = (list: DecidedCell[]) =>
     list.length > 1

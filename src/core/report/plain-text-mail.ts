@@ -74,7 +74,7 @@ function cellBlock(c: RunComparison, d: Decision, cells: DecidedCell[], shown: D
       ),
     ),
   );
-  const heads = new Set(d.cells.map((x) => x.head)).size;
+  const heads = c.comparisons.length;
   const more = cells.length > shown.length ? `, the ${shown.length} most adverse shown` : '';
   return [
     ...wrap(`Deciding cells (${cells.length} of ${d.counts.cells}${more}):`),

@@ -111,6 +111,27 @@ describe('bistable counts', () => {
     expect(bistableGapPct([100, 101.5], 1)).toBeNull(); // two repetitions cannot show two groups
   });
 
+  it('the headline names the failing head when another head of the run left only a bistable cell', () => {
+    // Seen in CI: base, spin and comment counted; comment's counts were bistable, so only spin had a cell.
+    const result = syntheticRun({
+      seed: 7,
+      rounds: 12,
+      arms: ['base', 'spin', 'comment'],
+      workloads: { 'select-only': [1] },
+      noise: 0.001,
+    });
+    const comparison = compareRun(result);
+    for (const arm of comparison.comparisons) {
+      for (const cell of arm.cells) {
+        if (arm.head === 'spin') cell.verdict = 'regression';
+        else cell.unstable = { arms: ['comment'], message: 'bistable counts' };
+      }
+    }
+    const decision = decide(comparison);
+    expect(decision.cells.map((c) => c.head)).not.toContain('comment');
+    expect(decision.headline.detail).toMatch(/^spin: select-only at 1 client/);
+  });
+
   it('a bistable head is reported, not gated, and is no steady evidence', () => {
     const instructions = record({ seed: 3, effect: 0, cv: 0 });
     const head = instructions.samples.filter((s) => s.arm === 'head');
