@@ -19,8 +19,8 @@
  *
  * Run: npx tsx bench/noise-floor-sim.ts [replicates]
  */
-import { analyse } from '../src/flows/compare/analysis.js';
-import { decideRun } from '../src/flows/compare/decide-run.js';
+import { analyse } from '../src/core/compare/recorded-analysis.js';
+import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
 import { noiseFloorPct } from '../src/core/stats/noise-floor.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import type { NoiseFloor, RunResult } from '../src/core/results/types.js';

@@ -20,8 +20,8 @@
 import { median } from 'simple-statistics';
 import { planAdaptive } from '../src/core/compare/adaptive.js';
 import { AdaptiveControl } from '../src/run/adaptive-control.js';
-import { analyse } from '../src/flows/compare/analysis.js';
-import { decideRun } from '../src/flows/compare/decide-run.js';
+import { analyse } from '../src/core/compare/recorded-analysis.js';
+import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import type { RunResult } from '../src/core/results/types.js';
 import { document, gaussian, sample } from '../testkit/synthetic-run.js';

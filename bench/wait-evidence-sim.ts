@@ -20,8 +20,8 @@
  *
  * Run: npx tsx bench/wait-evidence-sim.ts [replicates] [rounds]
  */
-import { analyse } from '../src/flows/compare/analysis.js';
-import { decideRun } from '../src/flows/compare/decide-run.js';
+import { analyse } from '../src/core/compare/recorded-analysis.js';
+import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import type { SteadyPass } from '../src/core/compare/steady-evidence.js';
 import type { RunResult } from '../src/core/results/types.js';

@@ -23,12 +23,29 @@ export const STOREYS = [
   // GitHub's REST API behind a small interface (octokit with retries and throttling) and the sticky comment.
   { name: 'github', folders: [''] },
   // One interleaved run: plan, rounds, adaptive looks, the durable sink, shards.
-  { name: 'run', folders: [''] },
+  // ('counted': the counted runs beside the timed ones: instruction counts, query plans, EXPLAIN, on
+  // servers of their own.)
+  { name: 'run', folders: ['', 'counted'] },
   // What a user asks for, each once: history, compare, publishing a verdict, calibrate, nightly, bisect,
   // consolidate, the /pgperf PR commands (steer).
   {
     name: 'flows',
-    folders: ['history', 'compare', 'publish', 'calibrate', 'nightly', 'bisect', 'consolidate', 'steer'],
+    folders: [
+      'history',
+      // compare: runner noise and the statistical design, the pipeline, the stored baseline, the options,
+      // then the flows the adapters call.
+      'compare/noise',
+      'compare/pipeline',
+      'compare/baseline',
+      'compare/options',
+      'compare',
+      'publish',
+      'calibrate',
+      'nightly',
+      'bisect',
+      'consolidate',
+      'steer',
+    ],
   },
   // The command line and the GitHub Action: parse, call a flow, render.
   { name: 'adapters', folders: ['cli', 'cli/commands', 'action'] },

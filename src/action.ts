@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import * as core from '@actions/core';
 import { readContext } from './adapters/action/context.js';
 import { parseInputs } from './adapters/action/inputs.js';
-import { buildArms } from './flows/compare/build-stage.js';
+import { buildArms } from './flows/compare/pipeline/build-stage.js';
 import { runAction } from './adapters/action/run-action.js';
 import { defaultCacheDir } from './postgres/builds/cache.js';
 import { runCleanups } from './machine/os/cleanup.js';

@@ -5,7 +5,7 @@
  * that list to show a third tool needs nothing else.
  */
 import { z } from 'zod';
-import type { Driver, DriverDeps, DriverModule } from './common/driver.js';
+import type { Driver, DriverDeps, DriverModule, WorkloadStatement } from './common/driver.js';
 import type { MetricName } from '../core/results/metrics.js';
 
 /** A tool module whose workload section can take part in the union (a zod object with a `tool` literal). */
@@ -38,5 +38,10 @@ export function composeDrivers<const M extends readonly [ToolModule, ...ToolModu
     createDriver: (workload: Workload, deps: DriverDeps): Driver => moduleOf(workload).create(workload, deps),
     /** The key under which workloads of one tool share a prepared data set. */
     dataSetShape: (workload: Workload): unknown => moduleOf(workload).dataSetShape(workload),
+    /** The statements of a workload whose tool can list them (what the plan phases explain), else undefined. */
+    statementsOf: (workload: Workload): Promise<WorkloadStatement[]> | undefined =>
+      moduleOf(workload).statements?.(workload),
+    /** Whether a workload's tool can list its statements (without reading them). */
+    listsStatements: (workload: Workload): boolean => moduleOf(workload).statements !== undefined,
   };
 }

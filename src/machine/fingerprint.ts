@@ -68,7 +68,7 @@ export function environmentFingerprint(result: FingerprintSource): Fingerprint {
 
 /**
  * The facts of the machine alone (the fingerprint without what a run chooses: settings, builds, client
- * tools, controls): what the runner's noise is a property of (src/flows/compare/runner-noise.ts).
+ * tools, controls): what the runner's noise is a property of (src/flows/compare/noise/runner-noise.ts).
  */
 export function machineFacts(env: Environment): Record<string, string> {
   const facts: Record<string, string> = {

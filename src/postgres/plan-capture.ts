@@ -1,6 +1,6 @@
 /**
  * A statement's plan and its pg_stat_statements counters on one server, for the plan phase
- * (docs/plans.md, src/flows/compare/plan-phase.ts): `EXPLAIN (COSTS OFF)` normalised so that equal text
+ * (docs/plans.md, src/run/counted/plan-phase.ts): `EXPLAIN (COSTS OFF)` normalised so that equal text
  * means the same plan, whether an install has pg_stat_statements (contrib), and reading its counters
  * matched to the statements as the workload's script writes them.
  */

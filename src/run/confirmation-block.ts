@@ -7,7 +7,7 @@
 import { compareRun } from '../core/compare/compare-run.js';
 import { DEFAULT_CONFIRM_ROUNDS, confirmationTargets } from '../core/compare/confirmation.js';
 import { cellId } from '../core/results/types.js';
-import { deriveSeed, planRounds } from './plan.js';
+import { deriveSeed, planRounds } from './round-order.js';
 import { firstVisits, measureRun, type BlockTarget, type MeasureContext } from './measure-run.js';
 import type { RunRequest } from './run-request.js';
 import type { Judging } from './rounds.js';

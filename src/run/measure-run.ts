@@ -18,7 +18,7 @@ import { dropPageCache } from '../machine/os/drop-caches.js';
 import type { RunDiagnostics } from '../core/results/diagnostics.js';
 import { cellId, type Sample } from '../core/results/types.js';
 import { errorMessage } from '../core/util/errors.js';
-import { deriveSeed, type PlannedRun } from './plan.js';
+import { deriveSeed, type PlannedRun } from './round-order.js';
 import type { ProgressTracker } from './progress.js';
 import type { RunJournal } from './journal.js';
 import { reviveIfDown, withServerDeath, type RunClusters } from './run-clusters.js';

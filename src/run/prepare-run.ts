@@ -25,7 +25,7 @@ import { UserError } from '../core/util/errors.js';
 import type { Logger } from '../core/util/logger.js';
 import { PGPERF_VERSION } from '../core/version.js';
 import { newRunId } from './run-id.js';
-import { newSeed, planRounds, type PlannedRun } from './plan.js';
+import { newSeed, planRounds, type PlannedRun } from './round-order.js';
 import { groupDataSets, type DataSet } from './run-clusters.js';
 import { validateRequest, type RunDeps, type RunRequest } from './run-request.js';
 

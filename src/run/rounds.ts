@@ -9,7 +9,7 @@ import { checkPlan } from '../core/compare/power.js';
 import { metricOption } from '../core/compare/metric-option.js';
 import type { MetricName } from '../core/results/metrics.js';
 import type { SteadyPass } from '../core/compare/steady-evidence.js';
-import type { PlannedRun } from './plan.js';
+import type { PlannedRun } from './round-order.js';
 import { AdaptiveControl } from './adaptive-control.js';
 import { firstVisits, measureRun, type MeasureContext } from './measure-run.js';
 import type { RunRequest } from './run-request.js';
@@ -54,7 +54,7 @@ export function scheduleRounds(
 
 /**
  * Says before spending the time when the plan cannot reach a verdict (issue: power before time). Holm's
- * family: every head arm x cell x gated metric (src/flows/compare/plan-check.ts refuses what cannot reach
+ * family: every head arm x cell x gated metric (src/flows/compare/noise/design-check.ts refuses what cannot reach
  * alpha at all, unless forced; here the run only warns). A part of a larger run is not checked here.
  */
 export function warnUnderpoweredPlan(

@@ -13,7 +13,7 @@ import type { ResultSink } from './sink.js';
 import { UserError } from '../core/util/errors.js';
 import type { Logger } from '../core/util/logger.js';
 import type { ProcessRunner } from '../machine/os/process.js';
-import type { ArmOrder } from './plan.js';
+import type { ArmOrder } from './round-order.js';
 import type { InstructionsRecord } from '../core/results/instructions.js';
 import type { PlansRecord } from '../core/results/plans.js';
 import type { ControlRequest } from '../machine/controls.js';
@@ -51,9 +51,9 @@ export interface RunRequest {
   tmpDir?: string;
   /** Recorded as-is in the results (commits, PR). */
   source?: RunSource;
-  /** The instruction phase's counts (flows/compare/instruction-phase.ts), kept in every document written. */
+  /** The instruction phase's counts (run/counted/instruction-phase.ts), kept in every document written. */
   instructions?: InstructionsRecord;
-  /** The plan phase's plans and statement costs (flows/compare/plan-phase.ts), kept in every document written. */
+  /** The plan phase's plans and statement costs (run/counted/plan-phase.ts), kept in every document written. */
   plans?: PlansRecord;
   /** Each head's compiled code against base's (src/postgres/builds/compiled-code.ts), recorded as is. */
   compiledCode?: CompiledCodeComparison[];

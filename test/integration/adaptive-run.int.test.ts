@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planAdaptive } from '../../src/core/compare/adaptive.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
-import { analyse, resolveAnalysis } from '../../src/flows/compare/analysis.js';
+import { analyse, resolveAnalysis } from '../../src/core/compare/recorded-analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 import { cellId, type RunResult } from '../../src/core/results/types.js';
 import { runBenchmark } from '../../src/run/run-loop.js';

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildComparison, type ComparisonRequest } from '../../src/postgres/builds/build-pair.js';
-import { buildArms } from '../../src/flows/compare/build-stage.js';
+import { buildArms } from '../../src/flows/compare/pipeline/build-stage.js';
 import type { BuildRequest } from '../../src/postgres/builds/build-record.js';
 import { buildPostgres } from '../../src/postgres/builds/build.js';
 import { BuildStepError } from '../../src/postgres/builds/builder.js';
@@ -33,7 +33,7 @@ import {
   type PgSourceRepo,
 } from '../../testkit/pg-source.js';
 import { processesMentioning } from '../../testkit/postgres.js';
-import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
+import { resolveAnalysis } from '../../src/core/compare/recorded-analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 
 const BUILD_TIMEOUT_MS = 40 * 60_000; // a cold build; a warm machine needs seconds

@@ -33,7 +33,7 @@ import { flags, onlyRunDocuments } from '../helpers/cli.js';
 import type { Decision } from '../../src/core/compare/decision.js';
 import { instructionWorkloadFile, writeWorkloadFile } from '../helpers/workload-file.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
-import { runExplainPhase } from '../../src/flows/compare/explain-phase.js';
+import { runExplainPhase } from '../../src/run/counted/explain-phase.js';
 
 const BUILD_TIMEOUT_MS = 40 * 60_000;
 const RUN_TIMEOUT_MS = 20 * 60_000;

@@ -7,12 +7,12 @@
  * - 2 rounds over a 7-cell workload cannot reach significance after Holm: refused before anything starts,
  *   run with --force.
  */
-import { decideRun } from '../../src/flows/compare/decide-run.js';
+import { decideRun } from '../../src/flows/compare/pipeline/decide-run.js';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyse } from '../../src/flows/compare/analysis.js';
+import { analyse } from '../../src/core/compare/recorded-analysis.js';
 import { renderMarkdownReport } from '../../src/core/report/markdown.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { onlyResultsFile, runCli, sameInstallRunArgs } from '../helpers/cli.js';

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/results/types.js';
 import { captureEnvironment } from '../../src/machine/environment.js';
 import { openStore } from '../../src/store/open/open-store.js';
-import { MIN_FLOOR_RUNS } from '../../src/flows/compare/noise-floors.js';
+import { MIN_FLOOR_RUNS } from '../../src/flows/compare/noise/noise-floors.js';
 import { flags, isolatedEnv, onlyResultsFile, runCli, sameInstallRun } from '../helpers/cli.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
 import { installedBinDir } from '../../testkit/postgres.js';

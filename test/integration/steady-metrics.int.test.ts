@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../../src/flows/compare/analysis.js';
+import { analyse } from '../../src/core/compare/recorded-analysis.js';
 import type { SteadyCellSummary } from '../../src/core/compare/steady-summary.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { runBenchmark } from '../../src/run/run-loop.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_FLAG_NAMES, armOptionsOf, type BuildArmFlags } from '../../src/adapters/cli/commands/run.js';
-import { buildArmRefs } from '../../src/flows/compare/arm-source.js';
+import { buildArmRefs } from '../../src/flows/compare/options/arm-source.js';
 import { collectString } from '../../src/adapters/cli/commands/build.js';
 
 const flags = (extra: Partial<BuildArmFlags & { arm: Array<{ label: string; binDir: string }> }>) => ({

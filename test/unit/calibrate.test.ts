@@ -11,7 +11,7 @@ import {
   renderCalibrationText,
 } from '../../src/flows/calibrate/calibrate.js';
 import { CALIBRATION_FILE, runCalibration } from '../../src/flows/calibrate/calibrate-job.js';
-import type { PipelineRequest } from '../../src/flows/compare/pipeline.js';
+import type { PipelineRequest } from '../../src/flows/compare/pipeline/pipeline.js';
 import { syntheticRun, type SyntheticRunOptions } from '../../testkit/synthetic-run.js';
 
 /** A calibration of two arms a and b over the cells s@1 and s@8, as the engine compares them. */

@@ -1,5 +1,5 @@
 /**
- * Counted runs go through the driver (src/run/counted-runs.ts, Driver.runTransactions): pgbench runs them as
+ * Counted runs go through the driver (src/run/counted/counted-runs.ts, Driver.runTransactions): pgbench runs them as
  * `pgbench -t` at the given clients and seed, with the caller's application name, and says why one failed;
  * sysbench has none, so the instruction mode refuses its workloads before anything starts, with the same
  * message as before the driver said so, and the explain phase passes them over.
@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import type { Workload } from '../../src/drivers/workload.js';
-import { countingClient, countsTransactions } from '../../src/run/counted-runs.js';
-import { checkInstructionWorkloads } from '../../src/flows/compare/instruction-phase.js';
+import { countingClient, countsTransactions } from '../../src/run/counted/counted-runs.js';
+import { checkInstructionWorkloads } from '../../src/run/counted/instruction-phase.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import type { ProcessRunner, RunOptions } from '../../src/machine/os/process.js';
 import type { BenchTarget } from '../../src/drivers/common/driver.js';

@@ -3,8 +3,8 @@
  * (test/unit/history/noisy-history.ts, test/fixtures/history/README.md says how).
  */
 import { describe, expect, it } from 'vitest';
-import { learnNoiseFloors, MIN_FLOOR_RUNS, type FloorCell } from '../../src/flows/compare/noise-floors.js';
-import { runnerId } from '../../src/flows/compare/runner-noise.js';
+import { learnNoiseFloors, MIN_FLOOR_RUNS, type FloorCell } from '../../src/flows/compare/noise/noise-floors.js';
+import { runnerId } from '../../src/flows/compare/noise/runner-noise.js';
 import { noiseFloorPct } from '../../src/core/stats/noise-floor.js';
 import { buildSeries } from '../../src/flows/history/series.js';
 import { noisyHistory, WORKLOAD } from './history/noisy-history.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { planAdaptive } from '../../src/core/compare/adaptive.js';
 import { minRoundsFor, resolvableChangePct } from '../../src/core/compare/power.js';
-import { resolutionOf, resolutionWarning } from '../../src/flows/compare/noise-plan.js';
-import { withNoiseWarnings } from '../../src/flows/compare/noise-warnings.js';
-import type { NoiseEstimate } from '../../src/flows/compare/runner-noise.js';
+import { resolutionOf, resolutionWarning } from '../../src/flows/compare/noise/noise-design.js';
+import { withNoiseWarnings } from '../../src/flows/compare/noise/noise-warnings.js';
+import type { NoiseEstimate } from '../../src/flows/compare/noise/runner-noise.js';
 import type { RunComparison } from '../../src/core/compare/types.js';
 import type { RunResult } from '../../src/core/results/types.js';
 

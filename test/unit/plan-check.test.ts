@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planAdaptive } from '../../src/core/compare/adaptive.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
-import { planReach, refuseUnreachablePlan } from '../../src/flows/compare/plan-check.js';
+import { planReach, refuseUnreachablePlan } from '../../src/flows/compare/noise/design-check.js';
 import { checkRecordable, recordedMetrics } from '../../src/drivers/recorded-metrics.js';
 
 const workload = (clients: string, extra = '') =>

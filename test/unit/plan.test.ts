@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveSeed, planRounds, type PlanInput } from '../../src/run/plan.js';
+import { deriveSeed, planRounds, type PlanInput } from '../../src/run/round-order.js';
 
 const cells = [
   { workload: 'ro', clients: 1, rounds: 4 },

@@ -179,7 +179,7 @@ describe('jit_provider with a path is refused before anything starts, from every
 
   it.each([
     ['the workload', { workloadSettings: { jit: 'on', jit_provider: EVIL } }],
-    // E.g. the arm settings of a stored run, reused for the baseline arm (flows/compare/stored-baseline.ts).
+    // E.g. the arm settings of a stored run, reused for the baseline arm (flows/compare/baseline/stored-baseline.ts).
     ['the arm', { workloadSettings: { jit: 'on' }, armSettings: { jit_provider: EVIL } }],
   ])('any cluster refuses to write one of %s (the last gate)', (owner, conf) => {
     const input = { port: 5432, socketDir: '/tmp/s', maxClients: 1, ...conf };

@@ -1,5 +1,5 @@
 import type { BuildRecord } from '../../src/postgres/builds/build-record.js';
-import { decideRun } from '../../src/flows/compare/decide-run.js';
+import { decideRun } from '../../src/flows/compare/pipeline/decide-run.js';
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../src/core/compare/compare-run.js';
 import type { RunComparison } from '../../src/core/compare/types.js';

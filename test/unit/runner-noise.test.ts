@@ -8,11 +8,11 @@ import {
   MIN_HISTORY_POINTS,
   runnerId,
   upperNoiseBound,
-} from '../../src/flows/compare/runner-noise.js';
+} from '../../src/flows/compare/noise/runner-noise.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { robustLogSpread } from '../../src/core/stats/robust-log-spread.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
-import { noiseWarnings } from '../../src/flows/compare/noise-warnings.js';
+import { noiseWarnings } from '../../src/flows/compare/noise/noise-warnings.js';
 import { noisyHistory } from './history/noisy-history.js';
 import { readFixture } from '../../testkit/store-fixture.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';

@@ -15,7 +15,7 @@ import { STEADY_METRICS, metricFromName, gatedName } from '../../src/core/result
 import { parsePidStatLine as parseProcStat } from '../../src/machine/pid-stat.js';
 import { steadySummary } from '../../src/core/compare/steady-summary.js';
 import { steadyMetricsSection } from '../../src/core/report/steady-metrics-section.js';
-import { analyse } from '../../src/flows/compare/analysis.js';
+import { analyse } from '../../src/core/compare/recorded-analysis.js';
 import { recordedMetrics } from '../../src/drivers/recorded-metrics.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { resultsSchema } from '../../src/core/results/results-schema.js';

@@ -1,18 +1,18 @@
 import { decide } from '../../src/core/compare/decision.js';
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../../src/flows/compare/analysis.js';
-import { conditionsOfArm, type ArmConditions } from '../../src/flows/compare/baseline-conditions.js';
-import { chooseStoredBaseline } from '../../src/flows/compare/choose-baseline.js';
+import { analyse } from '../../src/core/compare/recorded-analysis.js';
+import { conditionsOfArm, type ArmConditions } from '../../src/flows/compare/baseline/baseline-conditions.js';
+import { chooseStoredBaseline } from '../../src/flows/compare/baseline/choose-baseline.js';
 import {
   conditionDifferences,
   describeDifferences,
   type ConditionDifference,
-} from '../../src/flows/compare/condition-differences.js';
-import { judgeSentinel } from '../../src/flows/compare/sentinel.js';
-import { parseBaselineSpec } from '../../src/flows/compare/stored-baseline-spec.js';
+} from '../../src/flows/compare/baseline/condition-differences.js';
+import { judgeSentinel } from '../../src/flows/compare/baseline/sentinel.js';
+import { parseBaselineSpec } from '../../src/flows/compare/baseline/stored-baseline-spec.js';
 import { describeStoredBaseline, renderComparisonText } from '../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../src/core/report/markdown.js';
-import { reportInputOf } from '../../src/flows/compare/report-input.js';
+import { reportInputOf } from '../../src/flows/compare/pipeline/report-input.js';
 import type { RunResult, StoredBaselineInfo } from '../../src/core/results/types.js';
 import {
   documentToStore,

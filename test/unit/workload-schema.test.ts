@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadWorkloadFile, parseWorkload } from '../../src/drivers/load-workload.js';
 import { checkExtraArg } from '../../src/drivers/pgbench/workload.js';
 import { workloadJsonSchema } from '../../src/drivers/workload.js';
-import { planReach } from '../../src/flows/compare/plan-check.js';
+import { planReach } from '../../src/flows/compare/noise/design-check.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
 
 const workloadsDir = new URL('../../workloads/', import.meta.url).pathname;

@@ -1,7 +1,7 @@
 /** What the Action's modes are handed (side effects behind small interfaces) and what they return. */
 import type { OverallVerdict } from '../../core/compare/types.js';
 import type { GitHubApi } from '../../github/api.js';
-import type { PipelineDeps } from '../../flows/compare/pipeline.js';
+import type { PipelineDeps } from '../../flows/compare/pipeline/pipeline.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import type { ActionContext } from './context.js';

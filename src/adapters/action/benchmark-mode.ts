@@ -1,21 +1,21 @@
 /**
  * The Action's `mode: benchmark`: the commits chosen from the event, the installs given or built, the
  * comparison's options read from the inputs (checked and made the pipeline's request in
- * src/flows/compare/comparison-options.ts), the comparison run; then its verdict published, or, for one
+ * src/flows/compare/options/comparison-options.ts), the comparison run; then its verdict published, or, for one
  * shard of a matrix, its part (shard-job.ts).
  */
 import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
-import { armSourceOf, type ArmNames } from '../../flows/compare/arm-source.js';
-import { commitfestCommits, describeCommit } from '../../flows/compare/commit-choice.js';
-import { comparisonOf, type ComparisonNames } from '../../flows/compare/comparison-options.js';
+import { armSourceOf, type ArmNames } from '../../flows/compare/options/arm-source.js';
+import { commitfestCommits, describeCommit } from '../../flows/compare/options/commit-choice.js';
+import { comparisonOf, type ComparisonNames } from '../../flows/compare/options/comparison-options.js';
 import { runComparison } from '../../flows/compare/compare-flow.js';
-import { logArchive, type ArmSource, type PipelineOutcome } from '../../flows/compare/pipeline.js';
-import { DEFAULT_SENTINEL_ROUNDS } from '../../flows/compare/stored-baseline.js';
+import { logArchive, type ArmSource, type PipelineOutcome } from '../../flows/compare/pipeline/pipeline.js';
+import { DEFAULT_SENTINEL_ROUNDS } from '../../flows/compare/baseline/stored-baseline.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
 import { workflowRepoUrl } from './build-arms.js';
 import { chooseCommits, type ActionContext } from './context.js';
-import type { Commits } from '../../flows/compare/commit-choice.js';
+import type { Commits } from '../../flows/compare/options/commit-choice.js';
 import type { ActionInputs } from './inputs.js';
 import { publishComparison } from './publish-comparison.js';
 import { publishShard, shardSeedOf } from './shard-job.js';

@@ -12,7 +12,7 @@ import {
   renderCalibrationMarkdown,
   renderCalibrationText,
 } from '../../flows/calibrate/calibrate.js';
-import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline.js';
+import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline/pipeline.js';
 import { UserError } from '../../core/util/errors.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionMode } from './action-deps.js';
 import { publishGate } from './gate.js';

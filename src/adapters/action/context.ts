@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../../core/util/errors.js';
-import { chooseCommitsOf, type Commits, type PullRequestFacts } from '../../flows/compare/commit-choice.js';
+import { chooseCommitsOf, type Commits, type PullRequestFacts } from '../../flows/compare/options/commit-choice.js';
 import type { GitHubApi } from '../../github/api.js';
 import type { ActionInputs } from './inputs.js';
 
@@ -58,7 +58,7 @@ export function pullRequestOf(ctx: ActionContext): PullRequestFacts | undefined 
   );
 }
 
-/** The commits the event and the inputs choose (src/flows/compare/commit-choice.ts), the PR read from the payload. */
+/** The commits the event and the inputs choose (src/flows/compare/options/commit-choice.ts), the PR read from the payload. */
 export function chooseCommits(
   ctx: ActionContext,
   inputs: ActionInputs,

@@ -4,7 +4,7 @@
  * comparison's worst-delta, results-json and report-markdown), the step's failure.
  */
 import type { GateDecision } from '../../core/compare/flow-decision.js';
-import { writeDecision } from '../../flows/compare/decide-run.js';
+import { writeDecision } from '../../flows/compare/pipeline/decide-run.js';
 import { extremeCell } from '../../core/compare/extreme-cell.js';
 import type { RunComparison } from '../../core/compare/types.js';
 import type { OutputSide } from '../../flows/publish/publish.js';

@@ -5,7 +5,7 @@
 import { parseSteadyPass, type SteadyPass } from '../../core/compare/steady-evidence.js';
 import path from 'node:path';
 import { parseDurationS } from '../../core/util/duration.js';
-import { parseBaselineSpec, type BaselineSpec } from '../../flows/compare/stored-baseline.js';
+import { parseBaselineSpec, type BaselineSpec } from '../../flows/compare/baseline/stored-baseline.js';
 import { isPostgresUrl } from '../../store/open/open-store.js';
 import { parseShardSpec } from '../../run/shards.js';
 import { UserError } from '../../core/util/errors.js';
@@ -447,7 +447,7 @@ function bool(read: InputReader, name: string, fallback: boolean): boolean {
 }
 
 /**
- * An evidence switch (src/flows/compare/default-evidence.ts): 'auto' or empty leaves it to the default
+ * An evidence switch (src/run/counted/default-evidence.ts): 'auto' or empty leaves it to the default
  * (absent), 'true' asks for it everywhere, 'false' turns it off.
  */
 function switchInput<K extends 'plans' | 'instructions'>(

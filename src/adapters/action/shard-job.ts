@@ -3,7 +3,7 @@
  * seed every job of the workflow run agrees on, writes (and stores) its results, and posts nothing to
  * GitHub: a shard's verdict is partial, the `mode: consolidate` job posts the one comment and status.
  */
-import type { PipelineOutcome } from '../../flows/compare/pipeline.js';
+import type { PipelineOutcome } from '../../flows/compare/pipeline/pipeline.js';
 import { publishShardPart } from '../../flows/publish/publish-shard.js';
 import { UserError } from '../../core/util/errors.js';
 import type { ActionContext } from './context.js';

@@ -4,7 +4,7 @@
  * pipeline a reader (for stored baselines) and an archive every benchmark run is saved to.
  */
 import path from 'node:path';
-import type { RunArchive } from '../../flows/compare/pipeline.js';
+import type { RunArchive } from '../../flows/compare/pipeline/pipeline.js';
 import type { RemoteCredentials } from '../../store/branch/data-branch.js';
 import { openBranchStore, type BranchStore } from '../../store/branch/branch-store.js';
 import { isPostgresUrl } from '../../store/open/open-store.js';

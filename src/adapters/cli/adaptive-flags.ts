@@ -14,8 +14,8 @@ import {
   type AdaptiveDesign,
   type AdaptiveOption,
   type AdaptiveOptions,
-} from '../../flows/compare/adaptive-plan.js';
-import type { OptionNames } from '../../flows/compare/option-error.js';
+} from '../../flows/compare/options/adaptive-design.js';
+import type { OptionNames } from '../../flows/compare/options/option-error.js';
 import { positiveInt } from './options.js';
 
 export interface AdaptiveFlags {
@@ -51,7 +51,7 @@ export function addAdaptiveOptions(command: Command): Command {
     );
 }
 
-/** How the CLI spells the adaptive options (src/flows/compare/adaptive-plan.ts words its refusals with it). */
+/** How the CLI spells the adaptive options (src/flows/compare/options/adaptive-design.ts words its refusals with it). */
 export const ADAPTIVE_FLAG_NAMES: OptionNames<AdaptiveOption> = {
   maxRounds: '--max-rounds',
   timeBudget: '--time-budget',

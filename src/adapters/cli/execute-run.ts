@@ -7,13 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PipelineOutcome, PipelineRequest, RunArchive } from '../../flows/compare/pipeline.js';
-import { RESULTS_FILE, checkPlanReach } from '../../flows/compare/pipeline.js';
+import type { PipelineOutcome, PipelineRequest, RunArchive } from '../../flows/compare/pipeline/pipeline.js';
+import { RESULTS_FILE, checkPlanReach } from '../../flows/compare/pipeline/pipeline.js';
 import { runComparison } from '../../flows/compare/compare-flow.js';
-import type { StoredBaselineOptions } from '../../flows/compare/stored-baseline.js';
+import type { StoredBaselineOptions } from '../../flows/compare/baseline/stored-baseline.js';
 import type { Decision } from '../../core/compare/decision.js';
 import type { FailOn } from '../../core/compare/policy.js';
-import { decideRun, writeDecision } from '../../flows/compare/decide-run.js';
+import { decideRun, writeDecision } from '../../flows/compare/pipeline/decide-run.js';
 import { renderComparisonText } from '../../core/report/comparison-text.js';
 import { steadySummary } from '../../core/compare/steady-summary.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';

@@ -2,8 +2,8 @@
  * The pipeline's deps as the CLI provides them, once for every command: this process's runner, logger,
  * PATH and builder. (The Action's are action-deps.ts; the store is handed to the flow on its own.)
  */
-import { buildArms } from '../../flows/compare/build-stage.js';
-import type { PipelineDeps } from '../../flows/compare/pipeline.js';
+import { buildArms } from '../../flows/compare/pipeline/build-stage.js';
+import type { PipelineDeps } from '../../flows/compare/pipeline/pipeline.js';
 import type { Logger } from '../../core/util/logger.js';
 import { nodeProcessRunner } from '../../machine/os/process.js';
 

@@ -1,7 +1,7 @@
 /**
  * "Why it changed: CPU profile" in the comment's details: for each head arm and workload whose throughput
  * changed, the five largest movers of the differential profile the explain phase took
- * (src/flows/compare/explain-phase.ts), the cells that asked for it and where the full profile is. Data
+ * (src/run/counted/explain-phase.ts), the cells that asked for it and where the full profile is. Data
  * first (explanationReport), then markdown; nothing when the run has no explanation.
  */
 import type { ProfileMover } from '../results/instructions.js';

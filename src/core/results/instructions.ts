@@ -112,7 +112,7 @@ export interface ExplainTarget {
 }
 
 /**
- * What results.json records of the explain phase (field `explanation`, src/flows/compare/explain-phase.ts):
+ * What results.json records of the explain phase (field `explanation`, src/run/counted/explain-phase.ts):
  * the differential profiles of the workloads whose throughput changed, counted like the instruction mode
  * (one repetition), and which changed cells asked for them.
  */

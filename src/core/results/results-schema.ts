@@ -264,7 +264,7 @@ export const resultsSchema = z.looseObject({
       wallS: z.number().nonnegative(),
     })
     .optional(),
-  // The explain phase's profiles (src/flows/compare/explain-phase.ts); absent when nothing was explained.
+  // The explain phase's profiles (src/run/counted/explain-phase.ts); absent when nothing was explained.
   explanation: instructionsSchema
     .extend({
       targets: z.array(z.looseObject({ head: text, workload: text, cells: z.array(text) })),

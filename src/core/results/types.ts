@@ -47,7 +47,7 @@ export interface RunResult {
   /** Where the arms came from (repository, PR, commits and how they were chosen), for reports. */
   source?: RunSource;
   /** Set when every arm was the same install with the same settings (an A/A run, `pgperf calibrate`): its
-   * spread is the runner's noise (src/flows/compare/runner-noise.ts). Absent in older documents. */
+   * spread is the runner's noise (src/flows/compare/noise/runner-noise.ts). Absent in older documents. */
   calibration?: true;
   /** Set when arms[0] are stored samples of an earlier run (`--baseline stored`), not measured in this job. */
   baseline?: StoredBaselineInfo;
@@ -138,7 +138,7 @@ export interface CompiledCodeComparison {
   unknown?: string;
 }
 
-/** The stored run a `--baseline stored` comparison used as its base (src/flows/compare/stored-baseline.ts). */
+/** The stored run a `--baseline stored` comparison used as its base (src/flows/compare/baseline/stored-baseline.ts). */
 export interface StoredBaselineInfo {
   /** Store id of the run the base samples come from. */
   runId: string;
@@ -180,7 +180,7 @@ export interface AnalysisSettings {
    */
   steadyPass?: number | 'all';
   /**
-   * Noise floors learned from this runner's nightly history before the run (src/flows/compare/noise-floors.ts):
+   * Noise floors learned from this runner's nightly history before the run (src/flows/compare/noise/noise-floors.ts):
    * a cell and metric with one is judged at the larger of its configured threshold and its floor
    * (src/core/compare/history-threshold.ts). Absent: no store, or no history long enough.
    */

@@ -130,4 +130,15 @@ export interface DriverModule<S extends z.ZodType<{ tool: string }>> {
    * one cluster per arm.
    */
   dataSetShape(workload: z.output<S>): unknown;
+  /**
+   * The SQL statements the workload's transactions run, each with a plannable form where it has one: what
+   * the plan phases explain. A tool without it has no plans taken.
+   */
+  statements?(workload: z.output<S>): Promise<WorkloadStatement[]>;
+}
+
+/** One SQL statement of a workload, and the form EXPLAIN can plan (its variables given values), if any. */
+export interface WorkloadStatement {
+  statement: string;
+  explained?: string;
 }

@@ -1,5 +1,6 @@
 import type { DriverModule } from '../common/driver.js';
 import { pgbenchDriver } from './driver.js';
+import { pgbenchStatements } from './statements.js';
 import { pgbenchWorkloadSchema } from './workload.js';
 
 export const pgbenchModule = {
@@ -10,4 +11,5 @@ export const pgbenchModule = {
   create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
   // pgbench -i builds the same tables for every builtin and script at one scale and init options.
   dataSetShape: (w) => [w.scale, w.init],
+  statements: pgbenchStatements,
 } satisfies DriverModule<typeof pgbenchWorkloadSchema>;

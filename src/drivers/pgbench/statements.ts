@@ -8,6 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { scriptPieces, sqlTokens, statementText } from '../../postgres/sql-statements.js';
+import type { WorkloadStatement } from '../common/driver.js';
 import type { PgbenchWorkload } from './workload.js';
 
 /** The builtins' random keys and change of balance. */
@@ -85,11 +86,6 @@ export function withValues(statement: string, values: Readonly<Record<string, st
 }
 
 /** One statement of a workload and, when it has a plan, its plannable form. */
-export interface WorkloadStatement {
-  statement: string;
-  explained?: string;
-}
-
 /** Every statement of the workload's scripts (builtin or custom, each once), with its plannable form. */
 export async function pgbenchStatements(w: PgbenchWorkload): Promise<WorkloadStatement[]> {
   const texts = w.builtin

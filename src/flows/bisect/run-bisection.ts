@@ -16,7 +16,7 @@ import { planAdaptive, type AdaptivePlanInput } from '../../core/compare/adaptiv
 import { formatDeltaCi } from '../../core/compare/format.js';
 import type { DeltaInterval, Verdict } from '../../core/compare/types.js';
 import type { Workload } from '../../drivers/workload.js';
-import { logArchive, runPipeline, type PipelineDeps, type RunArchive } from '../compare/pipeline.js';
+import { logArchive, runPipeline, type PipelineDeps, type RunArchive } from '../compare/pipeline/pipeline.js';
 import type { AnalysisSettings } from '../../core/results/types.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessRunner } from '../../machine/os/process.js';

@@ -6,7 +6,7 @@
  */
 import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
 import type { FailOn } from '../../core/compare/policy.js';
-import { completenessOf } from '../compare/decide-run.js';
+import { completenessOf } from '../compare/pipeline/decide-run.js';
 import { estimateNoise } from '../../core/compare/power.js';
 import type { RunComparison, Verdict } from '../../core/compare/types.js';
 import type { CellKey, RunResult } from '../../core/results/types.js';

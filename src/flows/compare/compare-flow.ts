@@ -2,8 +2,8 @@
  * The comparison flow, once for both adapters: measure base and head in this job (same-job), or head only
  * against a stored baseline. The adapters say which; the choice is made here.
  */
-import type { StoredBaselineOptions } from './stored-baseline.js';
-import { runStoredBaseline } from './stored-baseline.js';
+import type { StoredBaselineOptions } from './baseline/stored-baseline.js';
+import { runStoredBaseline } from './baseline/stored-baseline.js';
 import {
   runPipeline,
   type ArmSource,
@@ -11,7 +11,7 @@ import {
   type PipelineOutcome,
   type RunArchive,
   type PipelineRequest,
-} from './pipeline.js';
+} from './pipeline/pipeline.js';
 
 /**
  * Same-job when `stored` is absent; else head only (given or built) against the stored baseline. The run

@@ -20,10 +20,10 @@ import {
   type StoredBaselineInfo,
 } from '../../core/results/types.js';
 import { UserError } from '../../core/util/errors.js';
-import { conditionsOfArm } from './baseline-conditions.js';
-import { conditionDifferences, type ConditionDifference } from './condition-differences.js';
-import { baselineArm } from './choose-baseline.js';
-import { commitOf } from './merge-baseline.js';
+import { conditionsOfArm } from './baseline/baseline-conditions.js';
+import { conditionDifferences, type ConditionDifference } from './baseline/condition-differences.js';
+import { baselineArm } from './baseline/choose-baseline.js';
+import { commitOf } from './baseline/merge-baseline.js';
 
 /** The two files, as the user named them (for messages and the report). */
 export interface TwoRunFiles {

@@ -16,7 +16,7 @@ import {
 } from '../../core/report/consolidated-markdown.js';
 import { underHeadline } from '../../core/report/headline-notes.js';
 import { acceptancesFor } from '../publish/acceptances.js';
-import { writeDecision } from '../compare/decide-run.js';
+import { writeDecision } from '../compare/pipeline/decide-run.js';
 import { postToGitHub, statusOf, type PostDeps } from '../publish/github-post.js';
 import { REPORT_FILE, type OutputSide, type Publishing } from '../publish/publish.js';
 import { consolidateShards, type ShardFile } from './consolidate.js';

@@ -27,8 +27,8 @@ import type { RunSource } from '../../core/results/types.js';
 import type { ArmSpec } from '../../run/run-loop.js';
 import type { ResultStore } from '../../store/store.js';
 import type { Logger } from '../../core/util/logger.js';
-import { resolveAnalysis } from '../compare/analysis.js';
-import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../compare/pipeline.js';
+import { resolveAnalysis } from '../../core/compare/recorded-analysis.js';
+import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../compare/pipeline/pipeline.js';
 
 /** Tonight's head: an installed bin directory, or a source tree to build (head only). */
 export type NightlyHead =

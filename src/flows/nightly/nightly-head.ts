@@ -4,7 +4,7 @@
  * the Action's head-ref or the event's commit) and say where the source is.
  */
 import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
-import { OptionError, type OptionNames } from '../compare/option-error.js';
+import { OptionError, type OptionNames } from '../compare/options/option-error.js';
 import type { NightlyHead } from './nightly-flow.js';
 
 export type NightlyHeadOption = 'bin' | 'ref' | 'repo';

@@ -10,9 +10,9 @@ import type { GateDecision } from '../../core/compare/flow-decision.js';
 import type { FailOn } from '../../core/compare/policy.js';
 import { renderJobSummary } from '../../core/report/markdown.js';
 import type { Logger } from '../../core/util/logger.js';
-import { decideShard } from '../compare/decide-run.js';
-import type { PipelineOutcome } from '../compare/pipeline.js';
-import { reportInputOf } from '../compare/report-input.js';
+import { decideShard } from '../compare/pipeline/decide-run.js';
+import type { PipelineOutcome } from '../compare/pipeline/pipeline.js';
+import { reportInputOf } from '../compare/pipeline/report-input.js';
 
 export interface PublishedShard {
   decision: GateDecision;

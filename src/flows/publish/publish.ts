@@ -22,11 +22,11 @@ import { renderJobSummary, renderMarkdownReport } from '../../core/report/markdo
 import { markdownLink } from '../../core/report/markdown-escape.js';
 import type { RunResult } from '../../core/results/types.js';
 import { acceptancesFor } from './acceptances.js';
-import { decideRun, writeDecision } from '../compare/decide-run.js';
+import { decideRun, writeDecision } from '../compare/pipeline/decide-run.js';
 import { postToGitHub, statusOf, type PostDeps, type PostOptions } from './github-post.js';
-import { RESULTS_FILE } from '../compare/pipeline.js';
+import { RESULTS_FILE } from '../compare/pipeline/pipeline.js';
 import type { PublishTarget } from './publish-target.js';
-import { reportInputOf } from '../compare/report-input.js';
+import { reportInputOf } from '../compare/pipeline/report-input.js';
 
 /**
  * A line that starts the sticky comment while a run is under way (a /pgperf command's acknowledgement,

@@ -16,8 +16,8 @@ import {
   type BisectDeps,
   type BisectRequest,
 } from '../../../src/flows/bisect/run-bisection.js';
-import { analyse } from '../../../src/flows/compare/analysis.js';
-import type { PipelineRequest } from '../../../src/flows/compare/pipeline.js';
+import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import type { PipelineRequest } from '../../../src/flows/compare/pipeline/pipeline.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
 import { parseRepo } from '../../../src/postgres/builds/source.js';
 import type { BuildRecord } from '../../../src/postgres/builds/build-record.js';

@@ -3,13 +3,13 @@ import { INPUT_NAMES } from '../../../src/adapters/action/benchmark-mode.js';
 import { shardSeedOf } from '../../../src/adapters/action/shard-job.js';
 import { RUN_FLAG_NAMES } from '../../../src/adapters/cli/commands/run.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
-import { adaptivePlanOf } from '../../../src/flows/compare/adaptive-plan.js';
+import { adaptivePlanOf } from '../../../src/flows/compare/options/adaptive-design.js';
 import {
   comparisonOf,
   type ComparisonNames,
   type ComparisonOptions,
-} from '../../../src/flows/compare/comparison-options.js';
-import { OptionError } from '../../../src/flows/compare/option-error.js';
+} from '../../../src/flows/compare/options/comparison-options.js';
+import { OptionError } from '../../../src/flows/compare/options/option-error.js';
 import { nightlyHeadOf } from '../../../src/flows/nightly/nightly-head.js';
 import { selectShard } from '../../../src/run/shards.js';
 

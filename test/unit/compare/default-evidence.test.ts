@@ -8,10 +8,10 @@ import {
   countedByDefault,
   withDefaultCounts,
   withoutFailedDefaults,
-} from '../../../src/flows/compare/default-evidence.js';
+} from '../../../src/run/counted/default-evidence.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
-import { analyse } from '../../../src/flows/compare/analysis.js';
-import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
 

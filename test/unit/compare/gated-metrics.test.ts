@@ -3,7 +3,7 @@
  * all of them in one Holm family, all of them deciding the verdict; an adaptive look keeps a cell open until
  * every gated metric of it is decided. Seeded synthetic documents through the real compare code.
  */
-import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { decide } from '../../../src/core/compare/decision.js';
 import { describe, expect, it } from 'vitest';
 import { adaptiveLook, planAdaptive } from '../../../src/core/compare/adaptive.js';

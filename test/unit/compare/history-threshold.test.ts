@@ -4,8 +4,8 @@
  * configured threshold, and every cell with a floor says where it came from.
  */
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../../../src/flows/compare/analysis.js';
-import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { parseResults } from '../../../src/store/read-results.js';
 import type { NoiseFloor, RunResult } from '../../../src/core/results/types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';

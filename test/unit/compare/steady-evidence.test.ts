@@ -6,8 +6,8 @@
  * decision and the interval it could not rule out in the headline.
  */
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../../../src/flows/compare/analysis.js';
-import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { parseSteadyPass } from '../../../src/core/compare/steady-evidence.js';
 import type { RunResult } from '../../../src/core/results/types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';

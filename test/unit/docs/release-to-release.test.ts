@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkloadFile, parseWorkload } from '../../../src/drivers/load-workload.js';
-import { planReach } from '../../../src/flows/compare/plan-check.js';
+import { planReach } from '../../../src/flows/compare/noise/design-check.js';
 import { unknownSettingProblem } from '../../../src/postgres/cluster/known-settings.js';
 import { REPO_ROOT, yamlBlocks } from '../../helpers/doc-pages.js';
 

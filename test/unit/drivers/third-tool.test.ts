@@ -30,7 +30,8 @@ vi.mock('../../../src/drivers/registry.js', async (importOriginal) => {
   const { composeDrivers } = await import('../../../src/drivers/driver-set.js');
   const { fakeModule } = await import('./fake-tool/module.js');
   const DRIVERS = composeDrivers([...shipped.DRIVERS.modules, fakeModule]);
-  return { ...shipped, DRIVERS, createDriver: DRIVERS.createDriver, dataSetShape: DRIVERS.dataSetShape };
+  const { createDriver, dataSetShape, listsStatements, statementsOf } = DRIVERS;
+  return { ...shipped, DRIVERS, createDriver, dataSetShape, listsStatements, statementsOf };
 });
 
 type Json = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { compareRun } from '../../../src/core/compare/compare-run.js';
 import type { Sample } from '../../../src/core/results/types.js';
 import type { Workload } from '../../../src/drivers/workload.js';
 import type { ExplanationRecord } from '../../../src/core/results/instructions.js';
-import { explainTargets } from '../../../src/flows/compare/explain-phase.js';
+import { explainTargets } from '../../../src/run/counted/explain-phase.js';
 import { explanationSection } from '../../../src/core/report/explain-section.js';
 import { document, sample } from '../../../testkit/synthetic-run.js';
 

@@ -4,7 +4,7 @@
  * rounds decide; a stop asked for by the user is passed on as it is.
  */
 import { describe, expect, it } from 'vitest';
-import { runCounted } from '../../../src/flows/compare/instruction-phase.js';
+import { runCounted } from '../../../src/run/counted/instruction-phase.js';
 import type { CountedRunSpec } from '../../../src/drivers/common/driver.js';
 import type { PgCluster } from '../../../src/postgres/cluster/cluster.js';
 

@@ -22,7 +22,7 @@ import {
 } from '../../../src/flows/nightly/nightly-flow.js';
 import { concludeNight, runNightlyJob } from '../../../src/flows/nightly/nightly-job.js';
 import { publishSiteOnBranch, writeNightlySite } from '../../../src/flows/nightly/publish-site.js';
-import type { PipelineOutcome, PipelineRequest } from '../../../src/flows/compare/pipeline.js';
+import type { PipelineOutcome, PipelineRequest } from '../../../src/flows/compare/pipeline/pipeline.js';
 import { DirStore } from '../../../src/store/dir/dir-store.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';

@@ -9,8 +9,8 @@ import type { SteadyCellSummary } from '../../../src/core/compare/steady-summary
 import { renderComparisonText, steadyCellLine } from '../../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { METRICS, type SteadyMetricName } from '../../../src/core/results/metrics.js';
-import { analyse } from '../../../src/flows/compare/analysis.js';
-import { reportInputOf } from '../../../src/flows/compare/report-input.js';
+import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 function row(metric: SteadyMetricName, base: number, head: number) {

@@ -20,8 +20,8 @@ import { renderJobSummary, renderMarkdownReport } from '../../../src/core/report
 import { renderTablesHtml } from '../../../src/core/report/table-html.js';
 import { buildTables } from '../../../src/core/report/table-model.js';
 import { renderWaitEventComparison } from '../../../src/core/report/wait-event-table.js';
-import { decideRun } from '../../../src/flows/compare/decide-run.js';
-import { resolveAnalysis } from '../../../src/flows/compare/analysis.js';
+import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
+import { resolveAnalysis } from '../../../src/core/compare/recorded-analysis.js';
 import { analyseHistory, type HistoryAnalysis } from '../../../src/flows/history/analyse.js';
 import { renderHistoryMarkdown } from '../../../src/flows/history/markdown.js';
 import { historySiteData } from '../../../src/flows/history/page-data.js';

@@ -9,8 +9,8 @@ import { renderComparisonText } from '../../../src/core/report/comparison-text.j
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { renderMailReport } from '../../../src/core/report/plain-text-mail.js';
 import type { RunResult } from '../../../src/core/results/types.js';
-import { analyse } from '../../../src/flows/compare/analysis.js';
-import { reportInputOf } from '../../../src/flows/compare/report-input.js';
+import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';
 

@@ -5,8 +5,8 @@
  * real run took (PostgreSQL 15, select-only, head with enable_indexscan and enable_bitmapscan off).
  */
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../../../src/flows/compare/analysis.js';
-import { reportInputOf } from '../../../src/flows/compare/report-input.js';
+import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { planReport, planSection, planTextLines } from '../../../src/core/report/plan-section.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { decide } from '../../../src/core/compare/decision.js';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';

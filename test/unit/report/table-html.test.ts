@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { reasonPhrase } from '../../../src/core/report/reasons.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
-import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { columns, PER_ROUND_HEADER } from '../../../src/core/report/table-cells.js';

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { analyse } from '../../../flows/compare/analysis.js';
-import { reportInputOf } from '../../../flows/compare/report-input.js';
+import { analyse } from '../../../core/compare/recorded-analysis.js';
+import { reportInputOf } from '../../../flows/compare/pipeline/report-input.js';
 import { renderComparisonText } from '../../../core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../core/report/markdown.js';
 import { renderMailReport } from '../../../core/report/plain-text-mail.js';

@@ -1,9 +1,9 @@
-/** `pgperf plan`: its flags, then the noise plan (flows/compare/runner-plan.ts) and/or the shard split, printed. */
+/** `pgperf plan`: its flags, then the noise plan (flows/compare/noise/runner-design.ts) and/or the shard split, printed. */
 import { Command } from 'commander';
 import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { planShards, type ShardPlan } from '../../../run/shards.js';
-import { noisePlanJson, renderNoisePlan } from '../../../flows/compare/noise-plan-text.js';
-import { noisePlanOf, plannedWorkloads } from '../../../flows/compare/runner-plan.js';
+import { noisePlanJson, renderNoisePlan } from '../../../flows/compare/noise/noise-design-text.js';
+import { noisePlanOf, plannedWorkloads } from '../../../flows/compare/noise/runner-design.js';
 import { renderShardPlan } from '../../../core/report/shard-plan-text.js';
 import { UserError, errorMessage } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';

@@ -1,6 +1,6 @@
 /**
  * `pgperf run`: its flags, read once into the comparison's options (checked and made the pipeline's request
- * in src/flows/compare/comparison-options.ts, the arms in arm-source.ts), then the run.
+ * in src/flows/compare/options/comparison-options.ts, the arms in arm-source.ts), then the run.
  */
 import { Command, Option } from 'commander';
 import { DEFAULT_REPO } from '../../../postgres/builds/source.js';
@@ -11,10 +11,10 @@ import {
   storedBaselineArmSource,
   type ArmNames,
   type ArmOptions,
-} from '../../../flows/compare/arm-source.js';
+} from '../../../flows/compare/options/arm-source.js';
 import { parseShardSpec } from '../../../run/shards.js';
-import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../../flows/compare/stored-baseline.js';
-import { comparisonOf, type ComparisonNames } from '../../../flows/compare/comparison-options.js';
+import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../../flows/compare/baseline/stored-baseline.js';
+import { comparisonOf, type ComparisonNames } from '../../../flows/compare/options/comparison-options.js';
 import { UserError, errorMessage } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import {
@@ -73,7 +73,7 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFl
   strict: boolean;
   force: boolean;
   diagnostics: boolean;
-  /** Absent: the default evidence (src/flows/compare/default-evidence.ts). */
+  /** Absent: the default evidence (src/run/counted/default-evidence.ts). */
   instructions?: boolean;
   plans?: boolean;
   instructionCounter: 'auto' | 'cachegrind' | 'perf';

@@ -1,0 +1,106 @@
+/**
+ * What this runner can resolve: per cell, from its noise (runner-noise.ts), the rounds a threshold needs and
+ * the smallest change the planned rounds resolve with 80% power after Holm over the plan's hypotheses. Used
+ * by `pgperf plan` (before a run) and by the pipeline (after a run, as a warning in the comparison when the
+ * requested threshold is below what the run could resolve).
+ */
+import type { AdaptivePlan } from '../../../core/compare/adaptive.js';
+import { DEFAULT_POWER } from '../../../core/compare/defaults.js';
+import { planPower, resolvableChangePct, roundsToResolve } from '../../../core/compare/power.js';
+import type { PrimaryTest } from '../../../core/compare/types.js';
+import type { NoiseEstimate } from './runner-noise.js';
+
+export interface ResolutionInput {
+  /** Planned rounds (a fixed design), or the adaptive design (its budget and looks). */
+  rounds: number;
+  adaptive?: AdaptivePlan;
+  /** Hypotheses Holm adjusts over (head arms × cells × gated metrics). */
+  hypotheses: number;
+  alpha: number;
+  thresholdPct: number;
+  power?: number;
+  test?: PrimaryTest;
+}
+
+export interface CellResolution {
+  noise: NoiseEstimate;
+  /** The rounds planned (an adaptive design's budget). */
+  rounds: number;
+  thresholdPct: number;
+  /** The smallest change (percent, either direction) the planned rounds resolve with `power`; +∞ if none. */
+  resolvablePct: number;
+  /** Fewest rounds that resolve the threshold (the recommendation); null beyond 1000. */
+  recommendedRounds: number | null;
+  /** The threshold is below what the planned rounds resolve. */
+  belowResolvable: boolean;
+}
+
+/** The resolution of one cell at its noise: planPower for an adaptive design, one analysis at α otherwise. */
+export function resolutionOf(noise: NoiseEstimate, input: ResolutionInput): CellResolution {
+  const power = input.power ?? DEFAULT_POWER;
+  const test = input.test ?? input.adaptive?.test ?? 'signed-rank';
+  let resolvablePct: number;
+  let recommendedRounds: number | null;
+  if (input.adaptive) {
+    const cell = { workload: noise.workload, clients: noise.clients };
+    const p = planPower({
+      plan: input.adaptive,
+      hypotheses: input.hypotheses,
+      cells: [
+        { cell, noise: { cell, rounds: noise.points, pairedCvPct: noise.planningCvPct, runCvPct: null } },
+      ],
+      thresholdPct: input.thresholdPct,
+      power,
+    }).cells[0]!;
+    resolvablePct = p.resolvablePct;
+    recommendedRounds = p.roundsForThreshold;
+  } else {
+    const common = {
+      test,
+      level: input.alpha,
+      hypotheses: input.hypotheses,
+      pairedCvPct: noise.planningCvPct,
+      power,
+    };
+    resolvablePct = resolvableChangePct({ ...common, rounds: input.rounds });
+    recommendedRounds = roundsToResolve({ ...common, thresholdPct: input.thresholdPct });
+  }
+  const rounds = input.adaptive?.maxRounds ?? input.rounds;
+  return {
+    noise,
+    rounds,
+    thresholdPct: input.thresholdPct,
+    resolvablePct,
+    recommendedRounds,
+    belowResolvable: input.thresholdPct < resolvablePct,
+  };
+}
+
+/** Where a cell's noise came from, for a report line: "calibration RUN (DATE, 5 rounds)" or "history (8 runs since DATE)". */
+export function noiseSourceText(n: NoiseEstimate): string {
+  const day = n.date.slice(0, 10);
+  return n.source === 'calibration'
+    ? `calibration ${n.runId} (${day}, ${n.points} rounds)`
+    : `history (${n.points} runs since ${day})`;
+}
+
+/** "9.8% noise per round (7.6% measured, from calibration ID (2026-11-20, 10 rounds), raised to its 80% upper bound)". */
+export function planningText(n: NoiseEstimate): string {
+  return (
+    `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ` +
+    `${noiseSourceText(n)}, raised to its 80% upper bound)`
+  );
+}
+
+/** The comparison warning of a cell whose threshold is below what its rounds resolve. */
+export function resolutionWarning(r: CellResolution): string {
+  const what = Number.isFinite(r.resolvablePct)
+    ? `the smallest change this runner resolves with ${r.rounds} rounds (${r.resolvablePct.toFixed(1)}% at ${planningText(r.noise)})`
+    : `what this runner resolves with ${r.rounds} rounds (none: they cannot reach significance; ${planningText(r.noise)})`;
+  return (
+    `${r.noise.id}: the ${r.thresholdPct}% threshold is below ${what}; ` +
+    (r.recommendedRounds === null
+      ? 'no practical number of rounds resolves it: raise the threshold'
+      : `about ${r.recommendedRounds} rounds would resolve it`)
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * What this runner can resolve before a comparison runs (`pgperf plan`): per cell of the workloads as
+ * planned, its noise from a store (its newest A/A calibration, else its history: runner-noise.ts), the rounds
+ * the threshold needs and the smallest change the planned rounds resolve (noise-design.ts), after Holm over the
+ * plan's hypotheses (design-check.ts).
+ */
+import type { AnalysisSettings } from '../../../core/results/types.js';
+import { DEFAULT_POWER, DEFAULT_THRESHOLD_PCT } from '../../../core/compare/defaults.js';
+import { metricOption } from '../../../core/compare/metric-option.js';
+import type { Workload } from '../../../drivers/workload.js';
+import { captureEnvironment } from '../../../machine/environment.js';
+import { resolveAnalysis } from '../../../core/compare/recorded-analysis.js';
+import { resolutionOf, type CellResolution } from './noise-design.js';
+import { planReach } from './design-check.js';
+import { loadRunnerNoise, runnerId, type MissingNoise, type NoiseStore } from './runner-noise.js';
+
+export interface NoisePlan {
+  /** The runner id noise was looked up for (this machine). */
+  runner: string;
+  store: string;
+  alpha: number;
+  power: number;
+  /** Hypotheses Holm adjusts over. */
+  hypotheses: number;
+  cells: Array<CellResolution & { id: string }>;
+  missing: MissingNoise[];
+}
+
+/** What the plan reads noise from (the adapter opens it; the plan closes it). */
+export interface PlanStore extends NoiseStore {
+  /** With credentials masked. */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+/** The overrides a plan is asked with: client counts, rounds and seconds per run for every workload. */
+export interface WorkloadOverrides {
+  clients?: number[];
+  rounds?: number;
+  duration?: number;
+}
+
+/** The workloads as planned: each with the overrides given (copies). */
+export function plannedWorkloads(loaded: readonly Workload[], overrides: WorkloadOverrides): Workload[] {
+  return loaded.map((w) => ({
+    ...w,
+    clients: overrides.clients ? [...overrides.clients] : w.clients,
+    rounds: overrides.rounds ?? w.rounds,
+    duration: overrides.duration ?? w.duration,
+  }));
+}
+
+/**
+ * The noise plan of `workloads` on this runner: each cell's resolution at its stored noise, and the cells
+ * without any. `openStore` is called once the settings are checked; the store is closed before returning.
+ */
+export async function noisePlanOf(
+  workloads: Workload[],
+  options: { arms: number; analysis: Partial<AnalysisSettings> },
+  openStore: () => Promise<PlanStore>,
+): Promise<NoisePlan> {
+  const settings = resolveAnalysis(options.analysis);
+  const reach = planReach({
+    workloads,
+    arms: options.arms,
+    alpha: settings.alpha,
+    singleMetric: metricOption(settings) !== undefined,
+  });
+  const cells = workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
+  const runner = runnerId(await captureEnvironment(''));
+  const store = await openStore();
+  try {
+    const noise = await loadRunnerNoise(store, runner, cells);
+    return {
+      runner,
+      store: store.description,
+      alpha: settings.alpha,
+      power: DEFAULT_POWER,
+      hypotheses: reach.familySize,
+      cells: noise.cells.map((n) => {
+        const w = workloads.find((x) => x.name === n.workload)!;
+        const r = resolutionOf(n, {
+          rounds: w.rounds,
+          hypotheses: reach.familySize,
+          alpha: settings.alpha,
+          thresholdPct: options.analysis.thresholdPct ?? w.threshold ?? DEFAULT_THRESHOLD_PCT,
+        });
+        return { id: n.id, ...r };
+      }),
+      missing: noise.missing,
+    };
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,406 @@
+/**
+ * One pipeline for every adapter (CLI `run`/`demo`, the Action): arms (given or built) -> run -> compare,
+ * each stage a plain value. The run loop writes through the sinks it is handed: the results file in the run
+ * directory, and the results store when there is one. Rendering and publishing stay with the adapters
+ * (text on a terminal; markdown, outputs, comment and status on GitHub), on the values returned here.
+ */
+import path from 'node:path';
+import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
+import type { RunComparison } from '../../../core/compare/types.js';
+import { combineSinks, fileSink, type ResultSink } from '../../../run/sink.js';
+import type { RunResult } from '../../../core/results/types.js';
+import {
+  checkRunControls,
+  runBenchmark,
+  validateRequest,
+  type ArmSpec,
+  type RunDeps,
+  type RunRequest,
+} from '../../../run/run-loop.js';
+import { errorMessage } from '../../../core/util/errors.js';
+import { metricOption } from '../../../core/compare/metric-option.js';
+import { metricFromName } from '../../../core/results/metrics.js';
+import { analyse } from '../../../core/compare/recorded-analysis.js';
+import { refuseUnreachablePlan } from '../noise/design-check.js';
+import { checkRecordable } from '../../../drivers/recorded-metrics.js';
+import { canonicalJson } from '../../../machine/fingerprint.js';
+import { withNoiseWarnings } from '../noise/noise-warnings.js';
+import { runnerId, type NoiseStore } from '../noise/runner-noise.js';
+import { loadNoiseFloors } from '../noise/noise-floors.js';
+import { captureEnvironment } from '../../../machine/environment.js';
+import type { Logger } from '../../../core/util/logger.js';
+import {
+  checkInstructionCounter,
+  checkInstructionWorkloads,
+  runInstructionPhase,
+  type CounterChoice,
+  type InstructionPhaseDeps,
+} from '../../../run/counted/instruction-phase.js';
+import { explainTargets, runExplainPhase, withExplanation } from '../../../run/counted/explain-phase.js';
+import { checkPlanWorkloads, runPlanPhase } from '../../../run/counted/plan-phase.js';
+import { compareCompiledCode } from '../../../postgres/builds/compiled-code.js';
+import { INSTRUCTION_METRIC } from '../../../core/compare/instruction-rule.js';
+import { describeCodeDifference, unchangedHeads } from '../../../core/compare/same-code.js';
+import type { CompiledCodeComparison } from '../../../core/results/types.js';
+import { refuseUnknownSettings } from '../../../postgres/cluster/known-settings.js';
+import { writeResults } from '../../../store/write-results.js';
+import { emptyPlansRecord, type PlansRecord } from '../../../core/results/plans.js';
+import { answerCost } from '../../../core/results/answer-cost.js';
+import {
+  countedByDefault,
+  withoutFailedDefaults,
+  probeDefaultCounter,
+  uncountableNote,
+  withDefaultCounts,
+  type EvidenceDefaults,
+} from '../../../run/counted/default-evidence.js';
+
+/** Where the arms come from: installs given as bin dirs, or base and head built from source. */
+export type ArmSource =
+  { kind: 'installed'; arms: ArmSpec[] } | { kind: 'build'; request: ComparisonRequest };
+
+/** What a results store must offer the pipeline (src/store's ResultStore satisfies it). */
+export interface RunArchive extends Partial<NoiseStore> {
+  /** With credentials masked. */
+  readonly description: string;
+  save(result: RunResult): Promise<{ id: string }>;
+  // A store that can also be read (list, load) gives the comparison this runner's noise (noise-warnings.ts).
+}
+
+export interface PipelineRequest extends Omit<RunRequest, 'arms' | 'sink' | 'logsDir'> {
+  arms: ArmSource;
+  /**
+   * 'refuse' (pgperf run and the Action, unless forced): a plan that cannot reach significance in any cell
+   * is a UserError before anything is built or run; 'warn' (default): the run loop only warns.
+   */
+  planCheck?: 'refuse' | 'warn';
+  /** The run directory: results.json and logs/ are written there. */
+  runDir: string;
+  /** After the rounds, profile the workloads whose throughput changed (explain-phase.ts); default off. */
+  explain?: boolean;
+  /** The instruction mode's counter (instruction-phase.ts); auto by default. */
+  instructionCounter?: CounterChoice;
+  /** The evidence gathered unless switched off (default-evidence.ts); none when absent. */
+  evidenceDefaults?: EvidenceDefaults;
+}
+
+export interface PipelineDeps extends RunDeps {
+  /** Builds the arms from source; required when `arms.kind` is 'build'. */
+  build?: (request: ComparisonRequest, signal?: AbortSignal) => Promise<ArmSpec[]>;
+}
+
+export interface PipelineOutcome {
+  result: RunResult;
+  comparison: RunComparison;
+  resultsFile: string;
+  /** Set when the run was saved to the store. */
+  archived?: { id: string; description: string };
+  /** Why saving to the store failed (the results file is still complete). */
+  archiveError?: string;
+}
+
+export const RESULTS_FILE = 'results.json';
+
+/** Says where the run was saved, or (a warning) why it was not; `prefix` e.g. "bisect: ". */
+export function logArchive(
+  outcome: Pick<PipelineOutcome, 'archived' | 'archiveError'>,
+  logger: Logger,
+  prefix = '',
+): void {
+  if (outcome.archived) {
+    logger.info(`${prefix}saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+  }
+  if (outcome.archiveError) logger.warn(outcome.archiveError);
+}
+
+/**
+ * One comparison, from the arms to the analysed document. `store`, when given, is the results store the
+ * finished run is saved to (and, when it can be read, where this runner's noise comes from); it goes only
+ * to the steps that keep or read runs, never through the measuring.
+ */
+export async function runPipeline(
+  req: PipelineRequest,
+  deps: PipelineDeps,
+  store?: RunArchive,
+): Promise<PipelineOutcome> {
+  // A control that cannot be applied stops the run before a build spends its minutes.
+  await checkRunControls(req.controls, deps.logger);
+  checkPlanReach(req);
+  checkInstructionWorkloads(req.workloads);
+  checkPlanWorkloads(req.workloads);
+  const started = Date.now();
+  // Base and head that can differ: the default evidence and the noise floors are for these alone.
+  const compares = armsCompared(req.arms);
+  // The counters are probed once, before anything is built, for every phase that counts.
+  const explicitProbe = await checkInstructionCounter(req, deps);
+  const defaults = compares && !req.partOfRun ? req.evidenceDefaults : undefined;
+  const defaultProbe = await probeDefaultCounter(
+    req.workloads,
+    defaults,
+    req.instructionCounter,
+    deps,
+    explicitProbe,
+  );
+  const probe = explicitProbe ?? defaultProbe;
+  // The floors are read before any build: the code under test runs on this machine from then on.
+  const analysis = compares ? await withNoiseFloors(req, deps.logger, store) : req.analysis;
+  const arms = await resolveArms(req.arms, deps);
+  const builtS = (Date.now() - started) / 1000;
+  validateRequest({ arms, workloads: req.workloads });
+  // A setting an arm's PostgreSQL does not know is refused before anything starts (known-settings.ts).
+  await refuseUnknownSettings(arms, req.workloads, deps);
+  const compiledCode = await compareArmsCode(arms, deps.logger);
+  // Nothing to measure only when every head was compared and runs base's code with base's settings.
+  const nothingToMeasure =
+    compiledCode.length > 0 &&
+    compiledCode.length === arms.length - 1 &&
+    unchangedHeads(compiledCode, arms).length === compiledCode.length;
+  const resultsFile = path.join(req.runDir, RESULTS_FILE);
+  const archive = store ? archiveSink(store) : undefined;
+  // The instruction phase (the workloads that count: their own `instructions`, or by default) runs before
+  // the timed rounds, on servers of its own; its record joins every document the run loop writes.
+  const countingDeps = probe ? { ...deps, probe } : deps;
+  // The default evidence (default-evidence.ts): counts where a counter is, plans on the counting servers.
+  const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
+  const plansAlongside =
+    defaults?.plans && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : undefined;
+  const countingStarted = Date.now();
+  const counted = nothingToMeasure
+    ? undefined
+    : await runInstructionPhase(
+        {
+          ...req,
+          workloads,
+          arms,
+          ...(plansAlongside ? { plansAlongside } : {}),
+          changedFunctions: changedFunctionsOf(compiledCode),
+        },
+        countingDeps,
+      );
+  const instructions =
+    counted && defaultProbe ? withoutFailedDefaults(counted, countedByDefault(req.workloads)) : counted;
+  if (instructions && defaultProbe) {
+    const note = uncountableNote(workloads);
+    if (note) instructions.notes.push(note);
+  }
+  // The plan phase (opt-in per workload, plan-phase.ts), also before the rounds on servers of its own; its
+  // record joins every document the run loop writes (the store's copy too). Not in the parts of a
+  // stored-baseline run: base was not measured here.
+  const planPhase =
+    nothingToMeasure || req.partOfRun ? undefined : await runPlanPhase({ ...req, arms }, deps);
+  const plans = mergePlans(planPhase, plansAlongside);
+  const countedS = (Date.now() - countingStarted) / 1000;
+  const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
+  const file = fileSink(resultsFile);
+  const sink = archive ? combineSinks(file, archive.sink) : file;
+  const {
+    arms: _source,
+    runDir,
+    planCheck: _check,
+    explain,
+    instructionCounter: _counter,
+    evidenceDefaults: _defaults,
+    ...run
+  } = req;
+  const timedStarted = Date.now();
+  const measured = await runBenchmark(
+    {
+      ...run,
+      workloads,
+      analysis,
+      arms,
+      sink,
+      logsDir: path.join(runDir, 'logs'),
+      calibration: sameInstall(arms),
+      ...(instructions ? { instructions } : {}),
+      ...(plans ? { plans } : {}),
+      ...(compiledCode.length > 0 ? { compiledCode } : {}),
+      ...(nothingToMeasure
+        ? { skipTimedRounds: 'every head runs the same compiled code as base with the same settings' }
+        : instructionsDecide
+          ? { skipTimedRounds: 'the instruction counts decide (--metric instructions)' }
+          : {}),
+    },
+    deps,
+  );
+  const timedS = (Date.now() - timedStarted) / 1000;
+  const comparison = analyse(measured);
+  // The explanation joins results.json (rewritten whole); the store keeps the run as measured.
+  const explainStarted = Date.now();
+  const withExplain = explain
+    ? await explained(measured, comparison, { ...req, workloads, arms }, countingDeps)
+    : measured;
+  const cost = answerCost(withExplain, {
+    buildS: builtS,
+    countedS: countedS + (Date.now() - explainStarted) / 1000,
+    timedS,
+    wallS: (Date.now() - started) / 1000,
+  });
+  const result = { ...withExplain, cost };
+  // Rewritten whole with what the answer cost: the sink's finish has run (and runs once). Not once a stop was
+  // asked for: a second signal may end the process at any moment, and the file the sink finished is whole.
+  if (!deps.signal?.aborted) await writeResults(resultsFile, result);
+  return {
+    result,
+    comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),
+    resultsFile,
+    ...(archive?.saved ? { archived: { id: archive.saved.id, description: store!.description } } : {}),
+    ...(archive?.error ? { archiveError: archive.error } : {}),
+  };
+}
+
+/** Per head, every function whose code changed, where the comparison could list them all. */
+function changedFunctionsOf(code: readonly CompiledCodeComparison[]): Record<string, readonly string[]> {
+  return Object.fromEntries(
+    code.flatMap((c) => (c.serverFunctions?.all ? [[c.head, c.serverFunctions.all] as const] : [])),
+  );
+}
+
+/** The plan phase's record with the plans taken on the counting servers (either may be absent). */
+function mergePlans(
+  phase: PlansRecord | undefined,
+  alongside: PlansRecord | undefined,
+): PlansRecord | undefined {
+  const taken =
+    alongside && alongside.statements.length + alongside.failures.length > 0 ? alongside : undefined;
+  if (!phase || !taken) return phase ?? taken;
+  return {
+    ...phase,
+    wallS: phase.wallS + taken.wallS,
+    statements: [...phase.statements, ...taken.statements],
+    plans: [...phase.plans, ...taken.plans],
+    failures: [...phase.failures, ...taken.failures],
+    notes: [...phase.notes, ...taken.notes],
+  };
+}
+
+/**
+ * The analysis settings with the noise floors of this runner's nightly history, when the store can be read
+ * and the run compares builds (not an A/A calibration, not a one-arm run); a failing read is said, never fatal.
+ */
+async function withNoiseFloors(
+  req: Omit<PipelineRequest, 'arms'>,
+  logger: Logger,
+  store: RunArchive | undefined,
+): Promise<PipelineRequest['analysis']> {
+  if (!store || !isReadable(store)) return req.analysis;
+  const single = metricOption(req.analysis);
+  const cells = req.workloads.flatMap((w) =>
+    w.clients.map((clients) => ({
+      workload: w.name,
+      clients,
+      metrics: single ? [single] : w.metrics.flatMap((name) => metricFromName(name) ?? []),
+    })),
+  );
+  try {
+    const runner = runnerId(await captureEnvironment(''));
+    const floors = await loadNoiseFloors(store, runner, cells);
+    if (floors.length === 0) return req.analysis;
+    logger.info(
+      `noise floors from this runner's nightly history: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs)`).join(', ')}`,
+    );
+    return { ...req.analysis, noiseFloors: floors };
+  } catch (e) {
+    logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
+    return req.analysis;
+  }
+}
+
+function isReadable(store: RunArchive): store is RunArchive & NoiseStore {
+  return typeof store.list === 'function' && typeof store.load === 'function';
+}
+
+/** The document with the differential profiles of what changed, when anything did (not for A/A runs or
+ * stored baselines: there base was not measured here). */
+async function explained(
+  result: RunResult,
+  comparison: RunComparison,
+  req: Omit<PipelineRequest, 'arms'> & { arms: ArmSpec[] },
+  deps: PipelineDeps & InstructionPhaseDeps,
+): Promise<RunResult> {
+  if (result.calibration || result.baseline) return result;
+  const targets = explainTargets(comparison, req.workloads, result.instructions);
+  return withExplanation(result, await runExplainPhase(targets, req, deps));
+}
+
+/** A UserError for a --metric no workload records, and with planCheck 'refuse' when the plan cannot reach significance in any cell (see design-check.ts). */
+export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
+  // A metric no run of a workload records would compare nothing: refused whatever planCheck says.
+  checkRecordable(req.workloads, metricOption(req.analysis));
+  // An instructions-only run has no timed rounds for a plan to reach significance in.
+  if (req.planCheck !== 'refuse' || metricOption(req.analysis) === INSTRUCTION_METRIC) return;
+  refuseUnreachablePlan({
+    workloads: req.workloads,
+    arms: req.arms.kind === 'installed' ? req.arms.arms.length : 2,
+    alpha: req.analysis.alpha,
+    ...(req.rounds !== undefined ? { rounds: req.rounds } : {}),
+    ...(req.adaptive ? { adaptive: req.adaptive.plan } : {}),
+    singleMetric: metricOption(req.analysis) !== undefined,
+  });
+}
+
+/**
+ * Each head's compiled code against base's, said in the log; none for one arm, an A/A run of one install, or
+ * arms that share a bin directory (the same install with other settings). A comparison that cannot be made
+ * is said and measured as usual.
+ */
+async function compareArmsCode(arms: readonly ArmSpec[], logger: Logger): Promise<CompiledCodeComparison[]> {
+  const [base, ...heads] = arms;
+  if (!base || heads.length === 0 || sameInstall(arms)) return [];
+  const out: CompiledCodeComparison[] = [];
+  for (const head of heads) {
+    if (path.resolve(head.binDir) === path.resolve(base.binDir)) continue;
+    const code = await compareCompiledCode(base, head);
+    out.push(code);
+    const what = `compiled code of ${head.label} vs ${base.label}`;
+    if (code.unknown) logger.info(`${what}: not compared (${code.unknown}); measuring`);
+    else if (code.identical)
+      logger.info(`${what}: the same (${code.files} files equal after masking install paths)`);
+    else logger.info(`${what}: ${describeCodeDifference(code)}`);
+  }
+  return out;
+}
+
+/** Two or more arms of one install measured alike: an A/A run (recorded as a calibration). */
+export function sameInstall(arms: readonly ArmSpec[]): boolean {
+  const [first] = arms;
+  const same = (a: ArmSpec) =>
+    a.binDir === first!.binDir &&
+    a.build?.sha === first!.build?.sha &&
+    canonicalJson(a.settings) === canonicalJson(first!.settings);
+  return arms.length >= 2 && arms.every(same);
+}
+
+/** Base and a head that can differ: built from two commits, or given installs that are not one A/A install. */
+function armsCompared(source: ArmSource): boolean {
+  return source.kind === 'build' || (source.arms.length >= 2 && !sameInstall(source.arms));
+}
+
+async function resolveArms(source: ArmSource, deps: PipelineDeps): Promise<ArmSpec[]> {
+  if (source.kind === 'installed') return source.arms;
+  if (!deps.build) throw new Error('the pipeline was asked to build the arms but given no builder');
+  return deps.logger.group('Building PostgreSQL', () => deps.build!(source.request, deps.signal));
+}
+
+/** Saves the finished run to the store; a store failure is kept (and reported), never fatal to the run. */
+function archiveSink(store: RunArchive): {
+  sink: ResultSink;
+  saved?: { id: string };
+  error?: string;
+} {
+  const state: { sink: ResultSink; saved?: { id: string }; error?: string } = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {},
+      finish: async (result) => {
+        if (result.samples.length === 0) return; // nothing measured: nothing worth remembering
+        try {
+          state.saved = await store.save(result);
+        } catch (e) {
+          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
+        }
+      },
+    },
+  };
+  return state;
+}

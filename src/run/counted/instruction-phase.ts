@@ -1,0 +1,557 @@
+/**
+ * The instruction phase of the compare pipeline (docs/instructions.md): before the timed rounds, for every
+ * workload with `instructions`, each arm gets its own short-lived server under cachegrind (loaded first
+ * without it), and the workload's driver runs fixed transaction counts at 1 client (counted runs,
+ * src/run/counted/counted-runs.ts), base and head interleaved: a warm-up, a short and a long run per repetition.
+ * The instructions of the client's backends (read from their cachegrind files, told apart by the
+ * connection log) give per transaction (I_long − I_short) / (N_long − N_short), which cancels connection,
+ * start-up and exit. The same files give the differential profile, written to the run directory.
+ */
+import { chown, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UserError, errorMessage } from '../../core/util/errors.js';
+import type { Logger } from '../../core/util/logger.js';
+import type { ProcessRunner } from '../../machine/os/process.js';
+import type { PgCluster } from '../../postgres/cluster/cluster.js';
+import { resolveRunAs, type RunAsUser } from '../../postgres/cluster/run-as.js';
+import {
+  CONNECTION_LOG_SETTINGS,
+  clientBackendPids,
+  waitForExit,
+} from '../../postgres/instructions/backend-log.js';
+import { sumProfiles, type CachegrindProfile } from '../../postgres/instructions/cachegrind-file.js';
+import {
+  cachegrindFileOf,
+  cachegrindWrapper,
+  sumIr,
+  waitForProfile,
+} from '../../postgres/instructions/cachegrind-run.js';
+import {
+  chooseCounter,
+  probeCounters,
+  type Counter,
+  type CounterChoice,
+  type CounterProbe,
+} from '../../postgres/instructions/counter.js';
+import { QUIET_SETTINGS, fixedLayoutPrefix, prewarm } from '../../postgres/instructions/counting-server.js';
+import { countDuring } from '../../postgres/instructions/perf-stat.js';
+import { diffProfiles, profileText, type ArmRuns } from '../../postgres/instructions/profile-diff.js';
+import type { Workload } from '../../drivers/workload.js';
+import {
+  emptyInstructionsRecord,
+  perTransaction,
+  type InstructionProfile,
+  type InstructionSample,
+  type InstructionSettings,
+  type InstructionsRecord,
+} from '../../core/results/instructions.js';
+import type { ArmSpec } from '../run-loop.js';
+import type { PlansRecord } from '../../core/results/plans.js';
+import type { WorkloadStatement } from '../../drivers/common/driver.js';
+import { listsStatements, statementsOf } from '../../drivers/registry.js';
+import { explainStatements } from './plan-phase.js';
+import {
+  countingClient,
+  countsTransactions,
+  loadedCountingCluster,
+  type CountingDriver,
+} from './counted-runs.js';
+
+export type { CounterChoice } from '../../postgres/instructions/counter.js';
+
+/** The client count of every instruction cell: one backend, so the count is the backend's own work. */
+const INSTRUCTION_CLIENTS = 1;
+/** The application name the counted runs connect with: their backends are found by it in the server log. */
+const APP_NAME = 'pgbench';
+/** The longest one counted run may take (a normal one takes seconds, under cachegrind too). */
+const COUNTED_RUN_LIMIT_S = 180;
+/** How many movers a profile keeps in results.json (the report shows five). */
+const KEPT_MOVERS = 10;
+
+export interface InstructionPhaseRequest {
+  arms: readonly ArmSpec[];
+  instructionCounter?: CounterChoice;
+  workloads: readonly Workload[];
+  runDir: string;
+  clientBinDir?: string;
+  runAs?: string;
+  tmpDir?: string;
+  dataChecksums: boolean;
+  /**
+   * Where the plans of the counted pgbench workloads (those without their own `plans`) are taken on the
+   * counting servers, once loaded and before the counter starts: the plans by default, at no extra server.
+   */
+  plansAlongside?: PlansRecord;
+  /**
+   * Per head arm, every function of the server whose code differs from base's (compiled-code.ts, when it
+   * could list them): the profiles say which of them each workload executes.
+   */
+  changedFunctions?: Record<string, readonly string[]>;
+}
+
+export interface InstructionPhaseDeps {
+  runner: ProcessRunner;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** What probeCounters found, when the caller already asked (probed here otherwise). */
+  probe?: CounterProbe;
+}
+
+/** The workloads that ask for instruction counts. */
+function instructionWorkloads(workloads: readonly Workload[]): Workload[] {
+  return workloads.filter((w) => w.instructions !== undefined);
+}
+
+/** A UserError, before anything is built or run, for a workload the instruction mode cannot measure. */
+export function checkInstructionWorkloads(workloads: readonly Workload[]): void {
+  for (const w of instructionWorkloads(workloads)) {
+    if (!countsTransactions(w)) {
+      throw new UserError(
+        `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`,
+      );
+    }
+    if (w.tool === 'pgbench' && w.pipeline !== undefined) {
+      throw new UserError(
+        `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`,
+      );
+    }
+  }
+}
+
+/**
+ * A UserError before anything is built or run when the chosen counter cannot count here (valgrind missing,
+ * or perf asked for on a machine without the CPU's counter); else what the probe found, for the phase.
+ */
+export async function checkInstructionCounter(
+  req: Pick<InstructionPhaseRequest, 'workloads' | 'instructionCounter'>,
+  deps: Pick<InstructionPhaseDeps, 'runner'>,
+): Promise<CounterProbe | undefined> {
+  if (instructionWorkloads(req.workloads).length === 0) return undefined;
+  const probe = await probeCounters(deps.runner);
+  chooseCounter(req.instructionCounter ?? { counter: 'auto' }, probe, 'instructions');
+  return probe;
+}
+
+/** Runs the phase; undefined when no workload asks for it. */
+export async function runInstructionPhase(
+  req: InstructionPhaseRequest,
+  deps: InstructionPhaseDeps,
+): Promise<InstructionsRecord | undefined> {
+  const workloads = instructionWorkloads(req.workloads);
+  if (workloads.length === 0) return undefined;
+  return countInstructions(
+    workloads.map((w) => ({ workload: w, settings: w.instructions! })),
+    req,
+    deps,
+    { what: 'instructions', profileDir: 'instructions' },
+  );
+}
+
+/**
+ * Counts the instructions of `arms` (the first is base) in each workload with its settings, on servers of
+ * their own under cachegrind, and writes each head's differential profile under <runDir>/<profileDir>/.
+ * A workload that cannot be measured is recorded in `failures` (the rest go on); a missing valgrind, a bad
+ * run-as user or an abort throw. `what` names the phase in the log.
+ */
+export async function countInstructions(
+  items: ReadonlyArray<{ workload: Workload; settings: InstructionSettings }>,
+  req: InstructionPhaseRequest,
+  deps: InstructionPhaseDeps,
+  options: { what: string; profileDir: string },
+): Promise<InstructionsRecord> {
+  const { logger } = deps;
+  const started = Date.now();
+  const probe = deps.probe ?? (await probeCounters(deps.runner));
+  const counter = chooseCounter(req.instructionCounter ?? { counter: 'auto' }, probe, options.what);
+  logger.info(
+    counter.kind === 'perf'
+      ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)`
+      : `${options.what}: counting with cachegrind (${probe.valgrind}); hardware counter: ${probe.hardware ? 'available, not chosen' : `unavailable (${probe.hardwareWhy})`}`,
+  );
+  const runAs = await resolveRunAs(req.runAs, deps);
+  const record: InstructionsRecord = { ...emptyInstructionsRecord(), counter: counter.kind };
+  const fixedLayout = await fixedLayoutPrefix(deps.runner);
+  if (fixedLayout.length === 0) {
+    record.notes.push(
+      'address-space randomisation left on: setarch -R does not run here (util-linux); counts may vary a little more',
+    );
+  }
+  for (const { workload: w, settings } of items) {
+    deps.signal?.throwIfAborted();
+    record.settings[w.name] = settings;
+    if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
+      record.notes.push(
+        `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(', ')})`,
+      );
+    }
+    await measureWorkload(w, settings, req, { ...deps, runAs, counter, fixedLayout }, record, options);
+  }
+  record.wallS = (Date.now() - started) / 1000;
+  logger.info(
+    `${options.what}: ${items.length} workload(s) x ${req.arms.length} arms measured in ${record.wallS.toFixed(1)} s`,
+  );
+  return record;
+}
+
+/** What measuring a workload takes, beyond the request: the counter, the layout prefix, the run-as user. */
+type MeasureDeps = InstructionPhaseDeps & {
+  runAs: RunAsUser | undefined;
+  counter: Counter;
+  fixedLayout: readonly string[];
+};
+
+export interface ArmServer {
+  arm: ArmSpec;
+  cluster: PgCluster;
+  /** Where the counter writes: cachegrind's files of the backends, or perf stat's output per counted run. */
+  countDir: string;
+  /** Per repetition: the client backends' profiles of the short and the long run. */
+  runs: Array<{ short: CachegrindProfile[]; long: CachegrindProfile[]; files: string[] }>;
+}
+
+async function measureWorkload(
+  w: Workload,
+  settings: InstructionSettings,
+  req: InstructionPhaseRequest,
+  deps: MeasureDeps,
+  record: InstructionsRecord,
+  options: { what: string; profileDir: string },
+): Promise<void> {
+  const { logger } = deps;
+  const { driver } = countingClient(w, req, deps);
+  // Every server, from the moment it exists: removed however the workload ends.
+  const clusters: PgCluster[] = [];
+  const servers: ArmServer[] = [];
+  const plans = await plansAlongside(w, req.plansAlongside, logger);
+  try {
+    await logger.group(`${options.what}: ${w.name}`, async () => {
+      for (const arm of req.arms) {
+        deps.signal?.throwIfAborted();
+        servers.push(await startServer(w, arm, driver, req, deps, (c) => clusters.push(c), plans));
+      }
+      for (let rep = 1; rep <= settings.repetitions; rep++) {
+        // Interleaved, the order turned every repetition: base, head, then head, base.
+        const order = rep % 2 === 1 ? servers : [...servers].reverse();
+        for (const server of order) {
+          deps.signal?.throwIfAborted();
+          const sample = await measureRepetition(w, settings, rep, server, driver, deps);
+          record.samples.push(sample);
+          logger.info(
+            `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings.repetitions}: ${Math.round(sample.perTx)} instr/tx`,
+          );
+        }
+      }
+      if (deps.counter.kind === 'cachegrind') {
+        record.profiles.push(...(await writeProfiles(w, settings, servers, req.runDir, options.profileDir)));
+        record.notes.push(...changedCodeNotes(w.name, servers, req.changedFunctions));
+      } else {
+        record.notes.push(
+          `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`,
+        );
+      }
+    });
+  } catch (e) {
+    if (e instanceof UserError || deps.signal?.aborted) throw e;
+    const reason = e instanceof Error ? e.message : String(e);
+    record.failures.push({ workload: w.name, reason });
+    logger.warn(`${options.what} ${w.name}: not measured: ${reason}`);
+  } finally {
+    for (const c of clusters) await c.destroy();
+  }
+}
+
+/**
+ * A loaded server of the arm's own (src/run/counted/counted-runs.ts), with the data loaded without cachegrind (it
+ * would take minutes), then restarted under the counter.
+ */
+async function startServer(
+  w: Workload,
+  arm: ArmSpec,
+  driver: CountingDriver,
+  req: InstructionPhaseRequest,
+  deps: MeasureDeps,
+  keep: (cluster: PgCluster) => void,
+  plans: PlansAlongside | undefined,
+): Promise<ArmServer> {
+  const conf = {
+    maxClients: Math.max(...w.clients),
+    workloadSettings: w.settings,
+    armSettings: { ...QUIET_SETTINGS, ...arm.settings, ...CONNECTION_LOG_SETTINGS },
+  };
+  const setup = { tmpDir: req.tmpDir, dataChecksums: req.dataChecksums, runAs: deps.runAs };
+  const cluster = await loadedCountingCluster(arm, 'instructions', conf, driver, setup, deps, keep);
+  if (plans) await takePlans(w.name, arm.label, cluster, plans, deps.logger);
+  await cluster.stop();
+  const countDir = path.join(cluster.dir, deps.counter.kind);
+  await mkdir(countDir, { mode: 0o755 });
+  if (deps.runAs) await chown(countDir, deps.runAs.uid, deps.runAs.gid);
+  // The counting server and its backends start with address-space randomisation off (inherited across
+  // fork), so where code and data land, and the instructions that depend on it, are the same every start.
+  const counted = deps.counter.kind === 'cachegrind' ? cachegrindWrapper(countDir) : [];
+  const wrapper = [...deps.fixedLayout, ...counted];
+  await cluster.start(wrapper.length > 0 ? { wrapper } : {});
+  // Once per server, not per repetition: VACUUM and CHECKPOINT under cachegrind take seconds each.
+  await driver.beforeRun(cluster);
+  if (!(await prewarm(cluster)))
+    deps.logger.warn(
+      `arm ${arm.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`,
+    );
+  return { arm, cluster, countDir, runs: [] };
+}
+
+/** The statements of a workload whose plans are taken on the counting servers, and where they go. */
+interface PlansAlongside {
+  statements: WorkloadStatement[];
+  record: PlansRecord;
+}
+
+/**
+ * The statements to explain on the counting servers: pgbench workloads without plans of their own (those
+ * have the plan phase, with its pg_stat_statements counters); a script that cannot be read is recorded.
+ */
+async function plansAlongside(
+  w: Workload,
+  record: PlansRecord | undefined,
+  logger: Logger,
+): Promise<PlansAlongside | undefined> {
+  if (!record || !listsStatements(w) || w.plans === true) return undefined;
+  try {
+    const statements = (await statementsOf(w)) ?? [];
+    record.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
+    return { statements, record };
+  } catch (e) {
+    record.failures.push({
+      workload: w.name,
+      reason: `its statements could not be read: ${errorMessage(e)}`,
+    });
+    logger.warn(`plans ${w.name}: ${errorMessage(e)}`);
+    return undefined;
+  }
+}
+
+/** The plans on a loaded counting server; a failure is recorded, never fatal to the counting. */
+async function takePlans(
+  workload: string,
+  arm: string,
+  cluster: PgCluster,
+  plans: PlansAlongside,
+  logger: Logger,
+): Promise<void> {
+  const started = Date.now();
+  try {
+    await explainStatements(workload, plans.statements, arm, cluster, plans.record);
+  } catch (e) {
+    plans.record.failures.push({ workload, arm, reason: errorMessage(e) });
+    logger.warn(`plans ${workload} ${arm}: not taken: ${errorMessage(e)}`);
+  }
+  plans.record.wallS += (Date.now() - started) / 1000;
+}
+
+/**
+ * One counted run of `transactions` at the instruction cells' client count; throws when it fails or takes
+ * longer than COUNTED_RUN_LIMIT_S (then the workload is not counted and its timed rounds decide: a head that
+ * turns every transaction into a sequential scan would otherwise keep cachegrind busy for hours).
+ */
+export async function runCounted(
+  driver: Pick<CountingDriver, 'runTransactions'>,
+  server: Pick<ArmServer, 'arm' | 'cluster'>,
+  transactions: number,
+  seed: number,
+  signal: AbortSignal | undefined,
+  limitS = COUNTED_RUN_LIMIT_S,
+): Promise<void> {
+  const { cluster } = server;
+  const limit = AbortSignal.timeout(limitS * 1000);
+  try {
+    await driver.runTransactions(cluster, {
+      clients: INSTRUCTION_CLIENTS,
+      transactions,
+      seed,
+      applicationName: APP_NAME,
+      signal: signal ? AbortSignal.any([signal, limit]) : limit,
+    });
+  } catch (e) {
+    if (!limit.aborted || signal?.aborted) throw e;
+    throw new Error(
+      `${transactions} counted transactions took over ${limitS} s on arm ${server.arm.label}: too slow to count (each transaction does far more work there); the timed rounds decide`,
+    );
+  }
+}
+
+async function measureRepetition(
+  w: Workload,
+  settings: InstructionSettings,
+  rep: number,
+  server: ArmServer,
+  driver: CountingDriver,
+  deps: MeasureDeps,
+): Promise<InstructionSample> {
+  // The same keys for every arm in a repetition; short and long differ only in their length.
+  const seed = 1000 + rep;
+  if (rep === 1 && settings.warmup > 0) {
+    await runCounted(driver, server, settings.warmup, seed, deps.signal);
+  }
+  const findBackends = (transactions: number) =>
+    runAndFindBackends(server, () => runCounted(driver, server, transactions, seed, deps.signal));
+  let shortInstructions: number;
+  let longInstructions: number;
+  if (deps.counter.kind === 'perf') {
+    const event = deps.counter.event;
+    const count = (transactions: number, length: string) =>
+      perfCountedRun(server, transactions, findBackends, { ...deps, event }, `${rep}.${length}`);
+    shortInstructions = await count(settings.short, 'short');
+    longInstructions = await count(settings.long, 'long');
+  } else {
+    const short = await cachegrindCountedRun(server, settings.short, findBackends, deps.signal);
+    const long = await cachegrindCountedRun(server, settings.long, findBackends, deps.signal);
+    server.runs.push({ short: short.profiles, long: long.profiles, files: long.files });
+    shortInstructions = sumIr(short.profiles);
+    longInstructions = sumIr(long.profiles);
+  }
+  return {
+    workload: w.name,
+    clients: INSTRUCTION_CLIENTS,
+    arm: server.arm.label,
+    repetition: rep,
+    counter: deps.counter.kind,
+    shortInstructions,
+    longInstructions,
+    perTx: perTransaction(shortInstructions, longInstructions, settings),
+  };
+}
+
+/**
+ * One counted run of `transactions` with perf attached to the postmaster (as pgperf, which started it): the
+ * count of its event. perf stays attached until the run's backends have exited: a child's count joins the
+ * total only at its exit.
+ */
+async function perfCountedRun(
+  server: ArmServer,
+  transactions: number,
+  findBackends: (transactions: number) => Promise<number[]>,
+  deps: MeasureDeps & { event: string },
+  name: string,
+): Promise<number> {
+  if (transactions === 0) return 0;
+  const pid = await server.cluster.postmasterPid();
+  if (pid === undefined) throw new Error(`arm ${server.arm.label}: the server is not running`);
+  const out = path.join(server.countDir, `perf-stat.${name}.csv`);
+  return countDuring(pid, deps.event, out, deps.runner, async () => {
+    const pids = await findBackends(transactions);
+    await waitForExit(pids, deps.signal);
+  });
+}
+
+/** One counted run of `transactions`; the profiles of the backends it opened (its setup and its client). */
+async function cachegrindCountedRun(
+  server: ArmServer,
+  transactions: number,
+  findBackends: (transactions: number) => Promise<number[]>,
+  signal: AbortSignal | undefined,
+): Promise<{ profiles: CachegrindProfile[]; files: string[] }> {
+  if (transactions === 0) return { profiles: [], files: [] };
+  const pids = await findBackends(transactions);
+  const files = pids.map((pid) => cachegrindFileOf(server.countDir, pid));
+  const profiles = await Promise.all(files.map((f) => waitForProfile(f, signal)));
+  return { profiles, files };
+}
+
+/** Runs `run`; the pids of the backends it opened, from the connection log. */
+async function runAndFindBackends(server: ArmServer, run: () => Promise<void>): Promise<number[]> {
+  const { cluster } = server;
+  const logBefore = (await readFile(cluster.logFile, 'utf8').catch(() => '')).length;
+  await run();
+  const log = (await readFile(cluster.logFile, 'utf8')).slice(logBefore);
+  const pids = clientBackendPids(log, APP_NAME);
+  if (pids.length === 0) {
+    throw new Error(
+      `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`,
+    );
+  }
+  return pids;
+}
+
+/**
+ * Which of a head's changed functions the workload executed (self instructions in base's or head's counted
+ * runs), one note per head: the changed code a timing could come from, or none of it (then only code
+ * placement can move its timings).
+ */
+function changedCodeNotes(
+  workload: string,
+  servers: readonly ArmServer[],
+  changed: InstructionPhaseRequest['changedFunctions'],
+): string[] {
+  const [base, ...heads] = servers;
+  if (!base || !changed) return [];
+  const executedBy = (s: ArmServer) =>
+    new Set(
+      s.runs.flatMap((r) => [...sumProfiles(r.long).values()].filter((f) => f.ir > 0).map((f) => f.fn)),
+    );
+  const baseRan = executedBy(base);
+  return heads.flatMap((head) => {
+    const functions = changed[head.arm.label];
+    if (!functions || functions.length === 0) return [];
+    const headRan = executedBy(head);
+    const ran = functions.filter((f) => baseRan.has(f) || headRan.has(f));
+    const of = `of the ${functions.length.toLocaleString('en-US')} function${functions.length === 1 ? '' : 's'} whose code ${head.arm.label} changed`;
+    return [
+      ran.length === 0
+        ? `${workload}: none ${of} ran in its counted runs (only code placement can move its timings)`
+        : `${workload}: ${ran.length.toLocaleString('en-US')} ${of} ran in its counted runs: ${ran.slice(0, 8).join(', ')}${ran.length > 8 ? ', …' : ''}`,
+    ];
+  });
+}
+
+/**
+ * Per head arm, the differential profile against arms[0] from each arm's median repetition: the full table
+ * as a file under <runDir>/<profileDir>/ (with the long runs' cachegrind files, for cg_annotate), the
+ * largest movers in results.json.
+ */
+async function writeProfiles(
+  w: Workload,
+  settings: InstructionSettings,
+  servers: readonly ArmServer[],
+  runDir: string,
+  profileDir: string,
+): Promise<InstructionProfile[]> {
+  const dir = path.join(runDir, profileDir);
+  await mkdir(dir, { recursive: true });
+  const transactions = { short: settings.short, long: settings.long };
+  const median = (s: ArmServer) => {
+    const perTx = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
+    const sorted = [...perTx].sort((a, b) => a - b);
+    return s.runs[perTx.indexOf(sorted[Math.floor((sorted.length - 1) / 2)]!)]!;
+  };
+  const armRuns = (s: ArmServer): ArmRuns => {
+    const run = median(s);
+    return { short: sumProfiles(run.short), long: sumProfiles(run.long), transactions };
+  };
+  for (const s of servers) {
+    const files = median(s).files;
+    for (const [i, f] of files.entries()) {
+      await copyFile(f, path.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+    }
+  }
+  const [base, ...heads] = servers;
+  const profiles: InstructionProfile[] = [];
+  for (const head of heads) {
+    const rows = diffProfiles(armRuns(base!), armRuns(head));
+    const file = path.join(profileDir, `${w.name}.${head.arm.label}-vs-${base!.arm.label}.tsv`);
+    await writeFile(
+      path.join(runDir, file),
+      profileText(
+        rows,
+        `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base!.arm.label}`,
+      ),
+    );
+    profiles.push({
+      workload: w.name,
+      clients: INSTRUCTION_CLIENTS,
+      base: base!.arm.label,
+      head: head.arm.label,
+      file,
+      movers: rows.slice(0, KEPT_MOVERS),
+    });
+  }
+  return profiles;
+}
