@@ -2,22 +2,26 @@
  * The comparison as a plain-text mail: what a reviewer pastes into a reply on pgsql-hackers, where patches
  * are discussed in plain text (issue #32). ASCII only, no markup, every line at most MAIL_WIDTH columns,
  * long names, paths and URLs included. Top to bottom: the decision's own headline (never decided again
- * here); the cells that decide it with their deltas, intervals (level and test) and verdicts, from the
- * decision and the table model (table-model.ts); the steady costs per transaction where recorded (WAL,
- * buffers, backend CPU, instructions) and the largest instruction movers of the cells that changed on
- * instructions; what differs in the compiled code; the commands that reproduce those
- * cells (reproduce.ts); the link to the full report when the results name the run. Pure: no I/O.
+ * here); what was compared (with the commitfest entry head was built from); the cells that decide it with
+ * their deltas, intervals (level and test) and verdicts, from the decision and the table model
+ * (table-model.ts), cells alike but for their client count said once; the steady costs per transaction
+ * where recorded (WAL, buffers, backend CPU, instructions) and the largest instruction movers of the cells
+ * that changed on instructions; the statements' plans that changed and the largest movers of cost per call
+ * (plan-section.ts); what differs in the compiled code; the commands that reproduce those cells
+ * (reproduce.ts); the link to the full report when the results name the run. Pure: no I/O.
  */
 import { describeDecidedCell, type DecidedCell, type Decision } from '../compare/decision.js';
 import { steadySummary } from '../compare/steady-summary.js';
 import { formatLevel, formatP } from '../compare/format.js';
 import type { RunComparison } from '../compare/types.js';
+import { METRICS } from '../results/metrics.js';
 import { plainText } from '../util/plain-text.js';
 import { compiledCodeLines } from './compiled-code-lines.js';
 import { costLines } from './cost-line.js';
 import { analysisLines, compared, decisionLine, steadyCellLine } from './comparison-text.js';
 import { instructionReport, moverTextLines } from './instruction-section.js';
 import type { JobSummaryInput } from './markdown-context.js';
+import { planText } from './plan-section.js';
 import { reproductions, type Reproduction } from './reproduce.js';
 import { cellTargets, MAX_WORKLOADS } from './reproduce-section.js';
 import { clientsLabel, groupedNumber } from './table-cells.js';
@@ -30,8 +34,8 @@ import { VERDICT_DISPLAY } from './verdict-display.js';
  */
 export const MAIL_WIDTH = 72;
 
-/** Cells shown with their numbers: a reply stays short; the full report has every cell. */
-const MAX_CELLS = 6;
+/** Entries shown with their numbers (cells alike said once): a reply stays short; the report has all. */
+const MAX_ENTRIES = 6;
 
 export type MailReportInput = Pick<JobSummaryInput, 'result' | 'comparison' | 'decision' | 'runUrl'>;
 
@@ -39,13 +43,17 @@ export type MailReportInput = Pick<JobSummaryInput, 'result' | 'comparison' | 'd
 export function renderMailReport(input: MailReportInput): string {
   const { result, comparison: c, decision } = input;
   const cells = decidingCells(decision);
-  const shown = cells.slice(0, MAX_CELLS);
+  const entries = cellEntries(c, cells).slice(0, MAX_ENTRIES);
+  const shown = entries.flatMap((e) => e.cells);
   const blocks: string[][] = [
     wrap(decisionLine(decision)),
-    [upperFirst(compared(c)), ...analysisLines(c, decision)].flatMap((line) => wrap(line, '', '  ')),
-    cellBlock(c, decision, cells, shown),
+    [upperFirst(compared(c, result.source?.commitfest)), ...analysisLines(c, decision)].flatMap((line) =>
+      wrap(line, '', '  '),
+    ),
+    cellBlock(decision, cells, entries),
     perTransaction(input, shown),
     instructionMovers(input, shown),
+    planLines(c),
     [...compiledCodeLines(c), ...costLines(c)].flatMap((line) => wrap(upperFirst(line), '', '  ')),
     ...reproduceBlocks(result, shown),
     input.runUrl === undefined ? [] : link('Full report:', input.runUrl),
@@ -65,8 +73,21 @@ function decidingCells(d: Decision): DecidedCell[] {
   return open.length > 0 ? open : d.cells;
 }
 
-function cellBlock(c: RunComparison, d: Decision, cells: DecidedCell[], shown: DecidedCell[]): string[] {
-  if (shown.length === 0) return [];
+/**
+ * Deciding cells that read alike but for their client count, said once: one description, verdict and test
+ * for all of them (a run that measured nothing has the same "no data" in every cell).
+ */
+interface CellEntry {
+  /** In the decision's order; the entry stands where its most adverse cell does. */
+  cells: DecidedCell[];
+  /** The first cell's describeDecidedCell text, and where in it the client count is. */
+  text: string;
+  clientsAt?: { start: number; end: number };
+  verdict: string;
+  test: string;
+}
+
+function cellEntries(c: RunComparison, cells: DecidedCell[]): CellEntry[] {
   const rows = new Map(
     buildTables(c).flatMap((arm) =>
       arm.workloads.flatMap((w) =>
@@ -75,18 +96,58 @@ function cellBlock(c: RunComparison, d: Decision, cells: DecidedCell[], shown: D
     ),
   );
   const heads = c.comparisons.length;
-  const more = cells.length > shown.length ? `, the ${shown.length} most adverse shown` : '';
+  const entries = new Map<string, CellEntry>();
+  for (const cell of cells) {
+    const row = rows.get(rowKey(cell.head, cell.id, cell.metric));
+    const text = describeDecidedCell(cell, heads);
+    const clientsAt = clientsSpan(cell, text);
+    const verdict = verdictText(cell, row);
+    const test = testText(cell, row);
+    const where = clientsAt ? `${text.slice(0, clientsAt.start)}\u0000${text.slice(clientsAt.end)}` : text;
+    const key = [where, verdict, test].join('\u0000');
+    const entry = entries.get(key);
+    if (entry) entry.cells.push(cell);
+    else entries.set(key, { cells: [cell], text, ...(clientsAt ? { clientsAt } : {}), verdict, test });
+  }
+  return [...entries.values()];
+}
+
+/**
+ * Where describeDecidedCell names the cell's client count ("2 clients" in "select-only at 2 clients,
+ * TPS ..."): at its last " at N clients, <metric>", since the names before it may hold anything.
+ */
+function clientsSpan(cell: DecidedCell, text: string): CellEntry['clientsAt'] {
+  const clients = clientsLabel([cell.clients]);
+  const at = text.lastIndexOf(` at ${clients}, ${METRICS[cell.metric].label}`);
+  return at < 0 ? undefined : { start: at + 4, end: at + 4 + clients.length };
+}
+
+function cellBlock(d: Decision, cells: DecidedCell[], entries: CellEntry[]): string[] {
+  if (entries.length === 0) return [];
+  const shown = entries.flatMap((e) => e.cells);
+  // The counts are of cells, never of entries; "most adverse" only while the shown cells are the first ones.
+  const mostAdverse = cells.slice(0, shown.length).every((cell) => shown.includes(cell));
+  const more =
+    shown.length === cells.length
+      ? ''
+      : mostAdverse
+        ? `, the ${shown.length} most adverse shown`
+        : `, ${shown.length} shown, the most adverse first`;
   return [
     ...wrap(`Deciding cells (${cells.length} of ${d.counts.cells}${more}):`),
-    ...shown.flatMap((cell) => {
-      const row = rows.get(rowKey(cell.head, cell.id, cell.metric));
-      return [
-        ...wrap(describeDecidedCell(cell, heads), '- ', '  '),
-        ...wrap(verdictText(cell, row), '  ', '  '),
-        ...wrap(testText(cell, row), '  ', '  '),
-      ];
-    }),
+    ...entries.flatMap((e) => [
+      ...wrap(entryText(e), '- ', '  '),
+      ...wrap(e.verdict, '  ', '  '),
+      ...wrap(e.test, '  ', '  '),
+    ]),
   ];
+}
+
+/** "select-only at 1, 2 and 4 clients, TPS: no data": the first cell's text, every cell's client count. */
+function entryText(e: CellEntry): string {
+  if (e.cells.length === 1 || !e.clientsAt) return e.text;
+  const clients = clientsLabel(e.cells.map((c) => c.clients).sort((a, b) => a - b));
+  return `${e.text.slice(0, e.clientsAt.start)}${clients}${e.text.slice(e.clientsAt.end)}`;
 }
 
 function rowKey(head: string, id: string, metric: string): string {
@@ -138,9 +199,11 @@ function perTransaction(input: MailReportInput, shown: DecidedCell[]): string[] 
       ...(counted ? [instructionText(counted)] : []),
     ];
     if (parts.length === 0) return [];
-    // One metric's "base -> head (change)" is not broken across lines where it fits on one.
-    const kept = parts.map((p) => p.replace(/ /g, NO_BREAK));
-    return wrap(`${heads > 1 ? `${cell.head} ` : ''}${cell.id}: ${kept.join('; ')}`, '- ', '  ');
+    return wrap(
+      `${heads > 1 ? `${cell.head} ` : ''}${cell.id}: ${parts.map(unbroken).join('; ')}`,
+      '- ',
+      '  ',
+    );
   });
   return lines.length === 0 ? [] : ['Per transaction, base -> head (medians over the runs):', ...lines];
 }
@@ -162,6 +225,29 @@ function instructionMovers(input: MailReportInput, shown: DecidedCell[]): string
       ...wrap(cell.title),
       ...cell.movers.flatMap((m) => wrap(m, '- ', '  ')),
     ]),
+  ];
+}
+
+/**
+ * The statements' plans as the terminal says them (plan-section.ts): each changed plan with the first plan
+ * lines that differ ("Plan changed: SELECT ... (select-only: Index Scan ... -> Seq Scan ...)"), or that none
+ * changed; the largest movers of cost per call; what could not be taken.
+ */
+function planLines(c: RunComparison): string[] {
+  const text = planText(c.plans);
+  if (!text) return [];
+  return [
+    ...text.changes.flatMap((line) => wrap(upperFirst(line), '', '  ')),
+    ...(text.movers
+      ? [
+          ...wrap(upperFirst(text.movers.heading)),
+          ...text.movers.statements.flatMap((m) =>
+            wrap(`${m.statement}: ${m.costs.map(unbroken).join(', ')}`, '- ', '  '),
+          ),
+        ]
+      : []),
+    // A note starts with a workload's name: not capitalised.
+    ...text.notes.flatMap((note) => wrap(note, '', '  ')),
   ];
 }
 
@@ -336,6 +422,11 @@ export function asciiText(text: string): string {
 
 /** A space wrap() does not break at (it becomes a plain space). */
 const NO_BREAK = '\u00a0';
+
+/** One figure's "base -> head (change)", kept on one line where it fits on one. */
+function unbroken(text: string): string {
+  return text.replace(/ /g, NO_BREAK);
+}
 
 /** A bracketed group this short, an interval such as "[95% CI -11.04%, -8.56%]", is kept on one line. */
 const SHORT_GROUP = /\[[^\]]{1,40}\]/g;

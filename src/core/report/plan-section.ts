@@ -2,8 +2,8 @@
  * The plans of the statements (results.json `plans`, docs/plans.md) in the reports: which statements'
  * plans differ between base and a head ("plan changed", with both plans), and the statements whose cost per
  * call moved most (pg_stat_statements: time and shared blocks per call, base → head). Data first
- * (planReport), then the terminal's lines (planTextLines) and the comment's collapsed section
- * (planSection); nothing when the run took no plans.
+ * (planReport), then the plain text the terminal and the mail lay out (planText, planTextLines) and the
+ * comment's collapsed section (planSection); nothing when the run took no plans.
  */
 import {
   blocksPerCall,
@@ -159,40 +159,65 @@ function node(line: string | undefined): string {
 }
 
 /**
- * The terminal's lines: "plan changed: <statement> (...)" per changed statement, or one line "plans: N
- * statements, none changed"; then the largest movers of cost per call and what could not be taken.
+ * The plans' findings as plain text, which the terminal and the mail each lay out their own way: per
+ * changed statement "plan changed: <statement> (...)", or one line "plans: N statements, none changed"; the
+ * largest movers of cost per call under their heading; what could not be taken.
  */
-export function planTextLines(record: PlansRecord | undefined): string[] {
-  if (!record) return [];
-  const report = planReport(record);
-  const multiHead = record.arms.length > 2;
-  const lines = [''];
-  if (report.changed.length === 0) {
-    lines.push(`plans: ${report.statements} statement${report.statements === 1 ? '' : 's'}, none changed`);
-  }
-  for (const c of report.changed) {
-    lines.push(
-      `plan changed: ${short(c.statement)} (${c.workload}${multiHead ? `, ${c.head} vs ${c.base}` : ''}: ${c.firstDifference.base} -> ${c.firstDifference.head})`,
-    );
-  }
-  if (report.movers.length > 0) {
-    lines.push(
-      `  cost per call, base -> head (pg_stat_statements, ${report.transactions ?? '?'} transactions at 1 client):`,
-    );
-    for (const m of report.movers) {
-      lines.push(`    ${short(m.statement)}${multiHead ? ` (${m.head})` : ''}: ${costText(m, '->')}`);
-    }
-  }
-  for (const note of report.notes) lines.push(`  ${note}`);
-  return lines;
+export interface PlanText {
+  changes: string[];
+  /** Per statement its cost per call: time, shared blocks ("8.7 -> 9,793.0 µs (+112463.2%)"). */
+  movers?: { heading: string; statements: Array<{ statement: string; costs: string[] }> };
+  notes: string[];
 }
 
-/** "8.7 -> 9,793.0 µs (+112463.2%), 3.0 -> 1640.0 blocks (+54566.7%)": one mover's cost per call. */
-function costText(m: StatementMover, arrow: string): string {
+/** The plans' findings as plain text; undefined when the run took no plans. */
+export function planText(record: PlansRecord | undefined): PlanText | undefined {
+  if (!record) return undefined;
+  const report = planReport(record);
+  const multiHead = record.arms.length > 2;
+  const changes =
+    report.changed.length === 0
+      ? [`plans: ${report.statements} statement${report.statements === 1 ? '' : 's'}, none changed`]
+      : report.changed.map(
+          (c) =>
+            `plan changed: ${short(c.statement)} (${c.workload}${multiHead ? `, ${c.head} vs ${c.base}` : ''}: ${c.firstDifference.base} -> ${c.firstDifference.head})`,
+        );
+  const movers =
+    report.movers.length === 0
+      ? undefined
+      : {
+          heading: `cost per call, base -> head (pg_stat_statements, ${report.transactions ?? '?'} transactions at 1 client):`,
+          statements: report.movers.map((m) => ({
+            statement: `${short(m.statement)}${multiHead ? ` (${m.head})` : ''}`,
+            costs: costTexts(m, '->'),
+          })),
+        };
+  return { changes, ...(movers ? { movers } : {}), notes: report.notes };
+}
+
+/** The terminal's lines: the changes, the movers and the notes under them. */
+export function planTextLines(record: PlansRecord | undefined): string[] {
+  const text = planText(record);
+  if (!text) return [];
+  return [
+    '',
+    ...text.changes,
+    ...(text.movers
+      ? [
+          `  ${text.movers.heading}`,
+          ...text.movers.statements.map((m) => `    ${m.statement}: ${m.costs.join(', ')}`),
+        ]
+      : []),
+    ...text.notes.map((n) => `  ${n}`),
+  ];
+}
+
+/** "8.7 -> 9,793.0 µs (+112463.2%)", "3.0 -> 1640.0 blocks (+54566.7%)": one mover's cost per call. */
+function costTexts(m: StatementMover, arrow: string): string[] {
   return [
     `${us(m.base.msPerCall)} ${arrow} ${us(m.headCost.msPerCall)} µs${pct(m.timeDeltaPct)}`,
     `${blocks(m.base.blocksPerCall)} ${arrow} ${blocks(m.headCost.blocksPerCall)} blocks${pct(m.blocksDeltaPct)}`,
-  ].join(', ');
+  ];
 }
 
 /** The comment's collapsed section: the changed plans in full, the largest movers, the notes. */

@@ -1,10 +1,12 @@
 /**
  * The plain-text mail for a reply on pgsql-hackers (`pgperf compare --format mail`, issue #32): the verdict
- * first, in the decision's own words; the deciding cells with delta, the interval's level and the test; the
- * steady costs per transaction; the compiled code; a Reproduce block that bash reads exactly as the unfolded
- * one; the link to the run. Every line printable ASCII and at most 72 columns, for every captured results
- * file (test/fixtures/results/README.md says where each comes from) under each fail-on, and for long
- * workload names, paths, URLs and hostile characters.
+ * first, in the decision's own words; what was compared, with the commitfest entry; the deciding cells with
+ * delta, the interval's level and the test, cells alike but for their client count said once; the steady
+ * costs per transaction; the changed plans; the compiled code; a Reproduce block that bash reads exactly as
+ * the unfolded one; the link to the run: every finding the terminal shows of those cells (#39 item 5).
+ * Every line printable ASCII and at most 72 columns, for every captured results file
+ * (test/fixtures/results/README.md says where each comes from) under each fail-on, and for long workload
+ * names, paths, URLs and hostile characters.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,7 +14,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { FailOn } from '../../../src/core/compare/policy.js';
-import { decisionLine } from '../../../src/core/report/comparison-text.js';
+import { steadySummary } from '../../../src/core/compare/steady-summary.js';
+import { decisionLine, renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import {
   MAIL_WIDTH,
   asciiText,
@@ -21,10 +24,12 @@ import {
   wrap,
 } from '../../../src/core/report/plain-text-mail.js';
 import { reproductions } from '../../../src/core/report/reproduce.js';
+import { clientsLabel } from '../../../src/core/report/table-cells.js';
+import type { PlansRecord } from '../../../src/core/results/plans.js';
 import type { BuildRecord, CompiledCodeComparison, RunResult } from '../../../src/core/results/types.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
-import { analyse } from '../../../src/flows/compare/analysis.js';
-import { reportInputOf } from '../../../src/flows/compare/report-input.js';
+import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import { readResults } from '../../../src/store/read-results.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';
@@ -40,6 +45,39 @@ function mail(result: RunResult, failOn?: FailOn): { text: string; lines: string
   const input = reportInputOf(result, analyse(result), failOn ? { failOn } : {});
   const text = renderMailReport(input);
   return { text, lines: text.split('\n'), headline: asciiText(decisionLine(input.decision)) };
+}
+
+/** The terminal's report of the same document, as `pgperf compare` prints it. */
+function terminal(result: RunResult): string {
+  const c = analyse(result);
+  const { decision } = reportInputOf(result, c);
+  const steady = steadySummary(result);
+  return renderComparisonText(
+    c,
+    decision,
+    result.baseline,
+    steady,
+    result.clients,
+    result.source,
+    result.instructions,
+  );
+}
+
+/** A run of `workloads` whose head has base's compiled code: nothing measured, every cell decided by it. */
+function sameCode(workloads: Record<string, number[]>): RunResult {
+  const code: CompiledCodeComparison = {
+    head: 'head',
+    identical: true,
+    files: 1234,
+    differingFiles: [],
+    differingCount: 0,
+  };
+  return { ...document(['base', 'head'], workloads, 0, []), compiledCode: [code] };
+}
+
+/** Text with its line breaks and runs of spaces as one space: what a wrapped line says. */
+function flat(text: string): string {
+  return text.replace(/\s+/g, ' ');
 }
 
 /** The lines that break the mail's rules: longer than 72 columns, or not printable ASCII. */
@@ -61,6 +99,7 @@ const HEAD_SHA = 'b'.repeat(40);
 /** head's compiled code: bin/postgres differs from base's, in two functions. */
 const FUNCTIONS = { changed: ['int4in', 'ExecInitNode'], changedCount: 2, total: 23456 };
 const FILES = { files: 1234, differingFiles: ['bin/postgres'], differingCount: 1 };
+const SELECT = 'SELECT abalance FROM pgbench_accounts WHERE aid = :aid';
 const DIFFERENT: CompiledCodeComparison = {
   head: 'head',
   identical: false,
@@ -78,9 +117,44 @@ interface RunOptions {
 }
 
 /**
+ * The plans a real run took (PostgreSQL 15, select-only, head with enable_indexscan and enable_bitmapscan
+ * off; test/unit/report/plan-section.test.ts): base's index scan became a sequential scan in head.
+ */
+function seqScanPlans(workload: string): PlansRecord {
+  const arms = ['base', 'head'];
+  return {
+    arms,
+    wallS: 14.3,
+    statements: [{ workload, statement: SELECT, explained: SELECT.replace(':aid', '1') }],
+    plans: arms.map((arm, i) => ({
+      workload,
+      arm,
+      statement: SELECT,
+      plan:
+        i === 0
+          ? 'Index Scan using pgbench_accounts_pkey on pgbench_accounts\n  Index Cond: (aid = 1)'
+          : 'Seq Scan on pgbench_accounts\n  Filter: (aid = 1)',
+    })),
+    stats: arms.map((arm, i) => ({
+      workload,
+      arm,
+      statement: SELECT,
+      calls: 500,
+      totalTimeMs: i === 0 ? 4.3273 : 4896.49,
+      sharedBlksHit: i === 0 ? 1363 : 820000,
+      sharedBlksRead: i === 0 ? 137 : 0,
+      transactions: 500,
+    })),
+    failures: [],
+    notes: [],
+  };
+}
+
+/**
  * Head loses 10% of its TPS at 64 clients and counts 15% more instructions per transaction at 1 client;
- * built from two commits (a patch on head), its WAL, buffers and backend CPU recorded in every run, its
- * compiled code differing in two functions, its run URL recorded.
+ * built from two commits (a patch on head: commitfest entry 4711), its WAL, buffers and backend CPU
+ * recorded in every run, its compiled code differing in two functions, its plan of the select changed to
+ * a sequential scan, its run URL recorded.
  */
 function regressedRun(o: RunOptions = {}): RunResult {
   const name = o.name ?? 'select-only';
@@ -117,10 +191,12 @@ function regressedRun(o: RunOptions = {}): RunResult {
   result.source = {
     repository: 'postgres/postgres',
     runUrl: o.runUrl ?? 'https://github.com/postgres/postgres/actions/runs/7',
+    commitfest: { id: 4711, branch: 'cf/4711' },
   };
   result.analysis = { alpha: 0.05, thresholdPct: 2, metric: 'tps' };
   result.compiledCode = [DIFFERENT];
   result.instructions = instructionRecord({ workload: name, seed: 5, effect: 0.15, cv: 0.0005 });
+  result.plans = seqScanPlans(name);
   return result;
 }
 
@@ -246,30 +322,110 @@ describe('the plain-text mail', () => {
       true,
     );
     // Each part in the order a reply reads it.
-    const order = ['Deciding cells', 'Per transaction', 'Compiled code', 'Reproduce', 'Full report'];
+    const order = [
+      'Deciding cells',
+      'Per transaction',
+      'Plan changed',
+      'Compiled code',
+      'Reproduce',
+      'Full report',
+    ];
     const at = order.map((p) => text.indexOf(`\n${p}`));
     expect(at.every((x) => x > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
   });
 
-  it('the same compiled code: the pass the decision says, every cell by that evidence, the code line', () => {
-    const same = document(['base', 'head'], { 'select-only': [1, 2] }, 0, []);
-    const code: CompiledCodeComparison = {
-      head: 'head',
-      identical: true,
-      files: 1234,
-      differingFiles: [],
-      differingCount: 0,
-    };
-    const { text } = mail({ ...same, compiledCode: [code] });
+  it('the same compiled code: the pass the decision says, its cells said once, the code line', () => {
+    const clients = [1, 2, 4, 8, 16, 32, 64, 128];
+    const { text } = mail(sameCode({ 'select-only': clients }));
     expect(text).toMatch(
-      /^PASSED: No change in 2 cells: same compiled code as base, same settings:\nnothing measured\n/,
+      /^PASSED: No change in 8 cells: same compiled code as base, same settings:\nnothing measured\n/,
     );
-    expect(text).toContain('Deciding cells (2 of 2):\n- select-only at 1 client, TPS: no data\n');
+    // Eight cells alike but for their client count: one entry, every cell counted and named.
     expect(text).toContain(
-      '  no change (same compiled code, not measured)\n  decided by same compiled code\n',
+      [
+        'Deciding cells (8 of 8):',
+        '- select-only at 1, 2, 4, 8, 16, 32, 64 and 128 clients, TPS: no data',
+        '  no change (same compiled code, not measured)',
+        '  decided by same compiled code',
+        '',
+      ].join('\n'),
     );
+    expect(text.split('no data').length - 1).toBe(1);
     expect(text).toContain('\nCompiled code, head vs base: the same compiled code (1,234 files)\n');
+    // Every cell shown, every cell reproduced.
+    expect(flat(text)).toContain(` Reproduce select-only at ${clientsLabel(clients)}, in a clone`);
+  });
+
+  it('cells alike are said once and the heading counts cells: the shown ones, "most adverse" only if first', () => {
+    const workloads = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((w) => [w, [1, 2]]));
+    const result = sameCode(workloads);
+    const { lines } = mail(result);
+    // Seven entries of two cells each; six shown: twelve cells, the first twelve.
+    expect(lines).toContain('Deciding cells (14 of 14, the 12 most adverse shown):');
+    expect(lines.filter((l) => l.startsWith('- '))).toEqual(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((w) => `- ${w} at 1 and 2 clients, TPS: no data`),
+    );
+    // A decision that orders the alike cells apart: the entries still stand where their first cell does,
+    // but the twelve shown are no longer the twelve most adverse (g@1 is seventh and not shown).
+    const input = reportInputOf(result, analyse(result));
+    const byClients = [...input.decision.cells].sort((x, y) => x.clients - y.clients);
+    const text = renderMailReport({ ...input, decision: { ...input.decision, cells: byClients } });
+    expect(text).toContain('\nDeciding cells (14 of 14, 12 shown, the most adverse first):\n- a at 1 and 2');
+    expect(text).not.toContain('- g at');
+  });
+
+  it('names the commitfest entry head was built from on the Compared line, as the terminal does', () => {
+    const result = regressedRun();
+    const { text } = mail(result);
+    expect(text).toContain(
+      "\nCompared: 'head', commitfest entry 4711 (cf/4711), vs base 'base' (TPS,\n  higher is better; instr/tx, lower is better)\n",
+    );
+    delete result.source!.commitfest;
+    expect(mail(result).text).toContain("\nCompared: 'head' vs base 'base' (TPS, higher is better;");
+  });
+
+  it('the changed plans and the cost per call, as the terminal says them, folded to the width', () => {
+    const { text } = mail(regressedRun());
+    expect(text).toContain(
+      [
+        '',
+        'Plan changed: SELECT abalance FROM pgbench_accounts WHERE aid = :aid',
+        '  (select-only: Index Scan using pgbench_accounts_pkey on',
+        '  pgbench_accounts -> Seq Scan on pgbench_accounts)',
+        'Cost per call, base -> head (pg_stat_statements, 500 transactions at 1',
+        'client):',
+        '- SELECT abalance FROM pgbench_accounts WHERE aid = :aid:',
+        '  8.7 -> 9,793.0 us (+113053.5%), 3.0 -> 1640.0 blocks (+54566.7%)',
+        '',
+      ].join('\n'),
+    );
+    // None changed: one line; what could not be taken follows the movers.
+    const unchanged = regressedRun();
+    const plans = unchanged.plans!;
+    plans.plans[1] = { ...plans.plans[0]!, arm: 'head' };
+    plans.failures.push({ workload: 'tp', arm: 'head', reason: 'pgbench -t 500 failed' });
+    const { lines } = mail(unchanged);
+    expect(lines).toContain('Plans: 1 statement, none changed');
+    expect(lines).toContain('tp on head: not taken: pgbench -t 500 failed');
+    expect(lines.some((l) => /plan changed/i.test(l))).toBe(false);
+  });
+
+  it('carries what the terminal says of the deciding cells: commitfest, steady costs, plans, compiled code', () => {
+    const result = regressedRun();
+    const said = flat(mail(result).text).toLowerCase();
+    const deciding = ['select-only@1', 'select-only@64'];
+    const findings = terminal(result)
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(
+        (l) =>
+          /^(compared:|compiled code,|plan changed:|cost per call,)/.test(l) ||
+          l.startsWith(`${SELECT}: `) ||
+          deciding.some((cell) => l.startsWith(`${cell}: WAL bytes/tx`)),
+      );
+    expect(findings).toHaveLength(7);
+    for (const line of findings) expect(said).toContain(flat(asciiText(line)).toLowerCase());
   });
 
   describe('every line is printable ASCII and at most 72 columns', () => {
