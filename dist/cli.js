@@ -37193,7 +37193,7 @@ var init_results_schema = __esm({
         timedS: external_exports.number().nonnegative(),
         wallS: external_exports.number().nonnegative()
       }).optional(),
-      // The explain phase's profiles (src/flows/compare/explain-phase.ts); absent when nothing was explained.
+      // The explain phase's profiles (src/run/counted/explain-phase.ts); absent when nothing was explained.
       explanation: instructionsSchema.extend({
         targets: external_exports.array(external_exports.looseObject({ head: text, workload: text, cells: external_exports.array(text) }))
       }).optional(),
@@ -37406,7 +37406,7 @@ var init_read_results = __esm({
 });
 
 // src/store/store.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function runIdOf(result) {
   if (result.runId !== void 0) {
     if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
@@ -37426,7 +37426,7 @@ function runIdOf(result) {
     hostname: result.environment?.hostname,
     seed: result.plan?.seed
   });
-  return `${compact}-${createHash9("sha256").update(identity).digest("hex").slice(0, 8)}`;
+  return `${compact}-${createHash8("sha256").update(identity).digest("hex").slice(0, 8)}`;
 }
 function checkRunId(id) {
   if (!RUN_ID.test(id)) {
@@ -65507,7 +65507,7 @@ function adaptiveCompare(result, options, spec) {
   return r.comparison;
 }
 
-// src/flows/compare/pipeline.ts
+// src/flows/compare/pipeline/pipeline.ts
 import path31 from "node:path";
 
 // src/run/sink.ts
@@ -66067,7 +66067,7 @@ function mainComparison(result, options) {
 // src/run/confirmation-block.ts
 init_types();
 
-// src/run/plan.ts
+// src/run/round-order.ts
 function planRounds(input2) {
   const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
   const rounds = [];
@@ -66567,7 +66567,11 @@ function composeDrivers(modules) {
     /** The driver for a workload's tool. */
     createDriver: (workload, deps) => moduleOf(workload).create(workload, deps),
     /** The key under which workloads of one tool share a prepared data set. */
-    dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload)
+    dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload),
+    /** The statements of a workload whose tool can list them (what the plan phases explain), else undefined. */
+    statementsOf: (workload) => moduleOf(workload).statements?.(workload),
+    /** Whether a workload's tool can list its statements (without reading them). */
+    listsStatements: (workload) => moduleOf(workload).statements !== void 0
   };
 }
 
@@ -67342,6 +67346,253 @@ function percentileMetrics(log) {
   };
 }
 
+// src/drivers/pgbench/statements.ts
+import { readFile as readFile11 } from "node:fs/promises";
+
+// src/postgres/sql-statements.ts
+var IDENT_START = /[A-Za-z_\u0080-\uffff]/;
+var IDENT_CONT = /[A-Za-z_0-9$\u0080-\uffff]/;
+function identifierEnd(text2, i) {
+  let j = i + 1;
+  while (j < text2.length && IDENT_CONT.test(text2[j])) j++;
+  return j;
+}
+function quotedEnd(text2, i, quote2, backslashes) {
+  for (let j = i + 1; j < text2.length; j++) {
+    const c = text2[j];
+    if (backslashes && c === "\\") {
+      j++;
+      continue;
+    }
+    if (c === quote2) {
+      if (text2[j + 1] === quote2) {
+        j++;
+        continue;
+      }
+      return [j + 1, false];
+    }
+  }
+  return [text2.length, true];
+}
+function blockCommentEnd(text2, i) {
+  let depth = 0;
+  for (let j = i; j < text2.length; j++) {
+    if (text2[j] === "/" && text2[j + 1] === "*") {
+      depth++;
+      j++;
+    } else if (text2[j] === "*" && text2[j + 1] === "/") {
+      depth--;
+      j++;
+      if (depth === 0) return [j + 1, false];
+    }
+  }
+  return [text2.length, true];
+}
+function dollarDelimiter(text2, i) {
+  const m = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z_0-9\u0080-\uffff]*)?\$/.exec(text2.slice(i, i + 66));
+  return m?.[0];
+}
+function tokenAt(text2, i) {
+  const token = (kind, end, extra = {}) => ({
+    kind,
+    text: text2.slice(i, end),
+    ...extra
+  });
+  const c = text2[i];
+  const next = text2[i + 1];
+  if (/\s/.test(c)) {
+    let j = i + 1;
+    while (j < text2.length && /\s/.test(text2[j])) j++;
+    return token("space", j);
+  }
+  if (c === "-" && next === "-") {
+    const nl = text2.indexOf("\n", i);
+    return token("comment", nl < 0 ? text2.length : nl);
+  }
+  if (c === "/" && next === "*") {
+    const [end, open6] = blockCommentEnd(text2, i);
+    return token("comment", end, open6 ? { unterminated: true } : {});
+  }
+  if (c === "'" || (c === "E" || c === "e") && next === "'") {
+    const [end, open6] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
+    return token("string", end, open6 ? { unterminated: true } : {});
+  }
+  if (c === '"') {
+    const [end, open6] = quotedEnd(text2, i, '"', false);
+    return token("quoted-identifier", end, open6 ? { unterminated: true } : {});
+  }
+  const delimiter = c === "$" ? dollarDelimiter(text2, i) : void 0;
+  if (delimiter) {
+    const close = text2.indexOf(delimiter, i + delimiter.length);
+    return close < 0 ? token("dollar-string", text2.length, { unterminated: true }) : token("dollar-string", close + delimiter.length);
+  }
+  if (IDENT_START.test(c)) return token("identifier", identifierEnd(text2, i));
+  if (c === ":" && next !== void 0 && IDENT_START.test(next) && text2[i - 1] !== ":") {
+    return token("variable", identifierEnd(text2, i + 1));
+  }
+  if (c === ";") return token("semicolon", i + 1);
+  if (c === "\\" && next === ";") return token("semicolon", i + 2, { escaped: true });
+  if (c === "\\" && next === ":") return token("other", i + 2, { escaped: true });
+  if (c === "$" || /[0-9]/.test(c)) {
+    let j = i + 1;
+    while (j < text2.length && /[A-Za-z0-9_.]/.test(text2[j])) j++;
+    return token("other", j);
+  }
+  return token("other", i + 1);
+}
+function sqlTokens(text2) {
+  const tokens = [];
+  for (let i = 0; i < text2.length; ) {
+    const t = tokenAt(text2, i);
+    tokens.push(t);
+    i += t.text.length;
+  }
+  return tokens;
+}
+var BODY_WORDS = /* @__PURE__ */ new Set(["create", "or", "replace", "function", "procedure"]);
+function scriptPieces(text2) {
+  const pieces = [];
+  let current = [];
+  let parens = 0;
+  let beginDepth = 0;
+  let words = [];
+  const endStatement = (end) => {
+    if (current.some((t) => t.kind !== "space" && t.kind !== "comment")) {
+      pieces.push({ kind: "sql", tokens: current, end });
+    }
+    current = [];
+    parens = 0;
+    beginDepth = 0;
+    words = [];
+  };
+  let i = 0;
+  while (i < text2.length) {
+    const token = tokenAt(text2, i);
+    if (token.kind === "other" && token.text === "\\") {
+      endStatement("meta");
+      let end = i;
+      for (; ; ) {
+        const nl = text2.indexOf("\n", end);
+        if (nl < 0) {
+          end = text2.length;
+          break;
+        }
+        const line = text2.slice(end, nl).replace(/\r$/, "");
+        end = nl + 1;
+        if (!line.endsWith("\\")) break;
+      }
+      const metaText = text2.slice(i, end).replace(/\r?\n$/, "");
+      pieces.push({ kind: "meta", name: /^\\([A-Za-z_]*)/.exec(metaText)?.[1] ?? "", text: metaText });
+      i = end;
+      continue;
+    }
+    i += token.text.length;
+    if (token.kind === "other" && token.text === "(") parens++;
+    else if (token.kind === "other" && token.text === ")") parens = Math.max(0, parens - 1);
+    else if (token.kind === "identifier") {
+      const word = token.text.toLowerCase();
+      if (words.length < 4) words.push(BODY_WORDS.has(word) ? word : "");
+      const body = words[0] === "create" && (words[1] === "function" || words[1] === "procedure" || words[1] === "or" && words[2] === "replace" && (words[3] === "function" || words[3] === "procedure"));
+      if (body && parens === 0) {
+        if (word === "begin") beginDepth++;
+        else if (word === "case" && beginDepth > 0) beginDepth++;
+        else if (word === "end" && beginDepth > 0) beginDepth--;
+      }
+    }
+    if (token.kind === "semicolon" && !token.escaped && parens === 0 && beginDepth === 0) {
+      endStatement("semicolon");
+      continue;
+    }
+    if (token.kind === "semicolon" && token.escaped) words = [];
+    current.push(token);
+  }
+  endStatement("eof");
+  return pieces;
+}
+function statementText(tokens) {
+  let out = "";
+  let gap = false;
+  for (const t of tokens) {
+    if (t.kind === "space" || t.kind === "comment") {
+      gap = true;
+      continue;
+    }
+    if (gap && out !== "") out += " ";
+    gap = false;
+    out += t.kind === "semicolon" ? ";" : t.escaped ? t.text.slice(1) : t.text;
+  }
+  return out;
+}
+function notOneStatement(sql) {
+  const tokens = sqlTokens(sql);
+  const open6 = tokens.find((t) => t.unterminated);
+  if (open6) {
+    return `it ends inside ${open6.kind === "comment" ? "a comment" : open6.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
+  }
+  const last = tokens.findLastIndex((t) => t.kind !== "space" && t.kind !== "comment");
+  const semicolons = tokens.filter((t, i) => t.kind === "semicolon" && !(i === last && !t.escaped));
+  if (semicolons.length) return "it holds more than one statement (a ; outside quotes and comments)";
+  if (tokens.some((t) => t.kind === "other" && t.text === "\\")) {
+    return "it holds a backslash outside quotes and comments (a meta-command)";
+  }
+  if (last < 0) return "it is empty";
+  return void 0;
+}
+
+// src/drivers/pgbench/statements.ts
+var KEYS = `\\set aid random(1, 100000 * :scale)
+\\set bid random(1, 1 * :scale)
+\\set tid random(1, 10 * :scale)
+\\set delta random(-5000, 5000)
+`;
+var ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`;
+var HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+`;
+var BUILTIN_SCRIPT_TEXT = {
+  "tpcb-like": `${KEYS}BEGIN;
+${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+${HISTORY}END;
+`,
+  "simple-update": `${KEYS}BEGIN;
+${ACCOUNT}${HISTORY}END;
+`,
+  "select-only": `\\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`
+};
+var DEFAULT_VALUE = "1";
+var REPRESENTATIVE_VALUES = {
+  aid: "1",
+  bid: "1",
+  tid: "1",
+  delta: "0"
+};
+var PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
+function scriptStatements(text2) {
+  const found = /* @__PURE__ */ new Set();
+  for (const piece of scriptPieces(text2)) {
+    if (piece.kind === "sql") found.add(statementText(piece.tokens));
+  }
+  return [...found];
+}
+function isPlannable(statement) {
+  return PLANNABLE.test(statement.trim());
+}
+function withValues(statement, values = {}) {
+  return sqlTokens(statement).map((t) => t.kind === "variable" ? values[t.text.slice(1)] ?? DEFAULT_VALUE : t.text).join("");
+}
+async function pgbenchStatements(w) {
+  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile11(s.file, "utf8")));
+  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
+  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
+  return statements.map(
+    (statement) => isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement }
+  );
+}
+
 // src/drivers/pgbench/workload.ts
 init_zod();
 
@@ -67685,7 +67936,8 @@ var pgbenchModule = {
   records: ["tps", "latencyAvgMs", "latencyStddevMs"],
   create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
   // pgbench -i builds the same tables for every builtin and script at one scale and init options.
-  dataSetShape: (w) => [w.scale, w.init]
+  dataSetShape: (w) => [w.scale, w.init],
+  statements: pgbenchStatements
 };
 
 // src/drivers/sysbench/command.ts
@@ -68191,7 +68443,7 @@ var sysbenchModule = {
 
 // src/drivers/registry.ts
 var DRIVERS = composeDrivers([pgbenchModule, sysbenchModule]);
-var { createDriver, dataSetShape } = DRIVERS;
+var { createDriver, dataSetShape, listsStatements, statementsOf } = DRIVERS;
 
 // src/run/run-clusters.ts
 init_errors();
@@ -68640,7 +68892,7 @@ function openJournal(result, req, deps) {
 import os8 from "node:os";
 
 // src/machine/environment.ts
-import { readFile as readFile11 } from "node:fs/promises";
+import { readFile as readFile12 } from "node:fs/promises";
 import os7 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -68691,7 +68943,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile11(file2, "utf8")).trim();
+    return (await readFile12(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -69814,7 +70066,7 @@ async function release(controls, clusters, logsDir, journal, logger) {
   await journal.finish();
 }
 
-// src/flows/compare/pipeline.ts
+// src/flows/compare/pipeline/pipeline.ts
 init_errors();
 init_metrics();
 
@@ -69915,7 +70167,7 @@ function summary(values) {
   return summarise(usable(values), 0);
 }
 
-// src/flows/compare/analysis.ts
+// src/core/compare/recorded-analysis.ts
 init_metrics();
 function resolveAnalysis(given = {}) {
   return {
@@ -69977,7 +70229,7 @@ function withStoredBaseline(c, baseline) {
   };
 }
 
-// src/flows/compare/plan-check.ts
+// src/flows/compare/noise/design-check.ts
 init_errors();
 function planReach(input2) {
   const heads = Math.max(0, input2.arms - 1);
@@ -70035,14 +70287,14 @@ function checkRecordable(workloads, metric) {
   }
 }
 
-// src/flows/compare/pipeline.ts
+// src/flows/compare/pipeline/pipeline.ts
 init_fingerprint();
 
-// src/flows/compare/noise-warnings.ts
+// src/flows/compare/noise/noise-warnings.ts
 init_types();
 init_errors();
 
-// src/flows/compare/noise-plan.ts
+// src/flows/compare/noise/noise-design.ts
 function resolutionOf(noise, input2) {
   const power = input2.power ?? DEFAULT_POWER;
   const test = input2.test ?? input2.adaptive?.test ?? "signed-rank";
@@ -70094,7 +70346,7 @@ function resolutionWarning(r) {
   return `${r.noise.id}: the ${r.thresholdPct}% threshold is below ${what}; ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
 }
 
-// src/flows/compare/runner-noise.ts
+// src/flows/compare/noise/runner-noise.ts
 init_fingerprint();
 
 // src/core/stats/e-divisive-statistic.ts
@@ -70599,8 +70851,19 @@ function countBelow(sorted, v, orEqual) {
   return lo;
 }
 
-// src/flows/history/series.ts
-import { createHash as createHash6 } from "node:crypto";
+// src/core/util/stable-hash.ts
+var OFFSET = 0xcbf29ce484222325n;
+var PRIME = 0x100000001b3n;
+var MASK = (1n << 64n) - 1n;
+function stableHash(text2) {
+  let hash2 = OFFSET;
+  for (const byte of new TextEncoder().encode(text2)) {
+    hash2 = (hash2 ^ BigInt(byte)) * PRIME & MASK;
+  }
+  return hash2.toString(16).padStart(16, "0");
+}
+
+// src/core/history/series.ts
 init_metrics();
 
 // src/core/stats/median-ci.ts
@@ -70621,7 +70884,7 @@ function medianCi(values, level2 = 0.95) {
   return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
 }
 
-// src/flows/history/series.ts
+// src/core/history/series.ts
 var SERIES_METRICS = ["tps", "latencyPctMs"];
 function seriesId(key) {
   return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
@@ -70690,11 +70953,11 @@ function fallbackFingerprint(run2) {
     os: env.os,
     settingsHash: env.settingsHash
   };
-  const hash2 = createHash6("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
+  const hash2 = stableHash(JSON.stringify(facts)).slice(0, 12);
   return { id: `env-${hash2}`, facts };
 }
 
-// src/flows/history/analyse.ts
+// src/core/history/history-analysis.ts
 function analyseHistory(runs, options = {}) {
   const resolved = {
     maxP: options.maxP ?? DEFAULT_MAX_P,
@@ -70735,7 +70998,7 @@ function analyseSeries(series, options) {
   };
 }
 
-// src/flows/compare/runner-noise.ts
+// src/flows/compare/noise/runner-noise.ts
 init_types();
 var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
 var NOISE_RUNS_READ = 200;
@@ -70841,7 +71104,7 @@ async function loadRunsOf(store, cells, options = {}) {
   return runs;
 }
 
-// src/flows/compare/noise-warnings.ts
+// src/flows/compare/noise/noise-warnings.ts
 async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
   const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
   if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
@@ -70890,7 +71153,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
   }
 }
 
-// src/flows/compare/noise-floors.ts
+// src/flows/compare/noise/noise-floors.ts
 var FLOOR_WINDOW = 100;
 var MIN_FLOOR_RUNS = 12;
 function learnNoiseFloors(runs, runner, cells, options = {}) {
@@ -70925,7 +71188,7 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
   return learnNoiseFloors(await loadRunsOf(store, cells, options), runner, cells, options);
 }
 
-// src/flows/compare/instruction-phase.ts
+// src/run/counted/instruction-phase.ts
 init_errors();
 import { chown as chown3, copyFile as copyFile3, mkdir as mkdir6, readFile as readFile15, writeFile as writeFile8 } from "node:fs/promises";
 import path28 from "node:path";
@@ -71013,7 +71276,7 @@ function sumProfiles(profiles) {
 }
 
 // src/postgres/instructions/cachegrind-run.ts
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13 } from "node:fs/promises";
 import path26 from "node:path";
 import { setTimeout as sleep4 } from "node:timers/promises";
 function cachegrindWrapper(outDir) {
@@ -71036,7 +71299,7 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile12(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile13(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(
@@ -71054,7 +71317,7 @@ function sumIr(profiles) {
 init_errors();
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile13, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile14, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep5 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -71086,7 +71349,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile13(outFile, "utf8").catch(() => "");
+  const text2 = await readFile14(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -71108,7 +71371,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir7("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile13(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile14(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -71222,254 +71485,7 @@ function profileText(rows, header) {
 `;
 }
 
-// src/drivers/pgbench/statements.ts
-import { readFile as readFile14 } from "node:fs/promises";
-
-// src/postgres/sql-statements.ts
-var IDENT_START = /[A-Za-z_\u0080-\uffff]/;
-var IDENT_CONT = /[A-Za-z_0-9$\u0080-\uffff]/;
-function identifierEnd(text2, i) {
-  let j = i + 1;
-  while (j < text2.length && IDENT_CONT.test(text2[j])) j++;
-  return j;
-}
-function quotedEnd(text2, i, quote2, backslashes) {
-  for (let j = i + 1; j < text2.length; j++) {
-    const c = text2[j];
-    if (backslashes && c === "\\") {
-      j++;
-      continue;
-    }
-    if (c === quote2) {
-      if (text2[j + 1] === quote2) {
-        j++;
-        continue;
-      }
-      return [j + 1, false];
-    }
-  }
-  return [text2.length, true];
-}
-function blockCommentEnd(text2, i) {
-  let depth = 0;
-  for (let j = i; j < text2.length; j++) {
-    if (text2[j] === "/" && text2[j + 1] === "*") {
-      depth++;
-      j++;
-    } else if (text2[j] === "*" && text2[j + 1] === "/") {
-      depth--;
-      j++;
-      if (depth === 0) return [j + 1, false];
-    }
-  }
-  return [text2.length, true];
-}
-function dollarDelimiter(text2, i) {
-  const m = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z_0-9\u0080-\uffff]*)?\$/.exec(text2.slice(i, i + 66));
-  return m?.[0];
-}
-function tokenAt(text2, i) {
-  const token = (kind, end, extra = {}) => ({
-    kind,
-    text: text2.slice(i, end),
-    ...extra
-  });
-  const c = text2[i];
-  const next = text2[i + 1];
-  if (/\s/.test(c)) {
-    let j = i + 1;
-    while (j < text2.length && /\s/.test(text2[j])) j++;
-    return token("space", j);
-  }
-  if (c === "-" && next === "-") {
-    const nl = text2.indexOf("\n", i);
-    return token("comment", nl < 0 ? text2.length : nl);
-  }
-  if (c === "/" && next === "*") {
-    const [end, open6] = blockCommentEnd(text2, i);
-    return token("comment", end, open6 ? { unterminated: true } : {});
-  }
-  if (c === "'" || (c === "E" || c === "e") && next === "'") {
-    const [end, open6] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
-    return token("string", end, open6 ? { unterminated: true } : {});
-  }
-  if (c === '"') {
-    const [end, open6] = quotedEnd(text2, i, '"', false);
-    return token("quoted-identifier", end, open6 ? { unterminated: true } : {});
-  }
-  const delimiter = c === "$" ? dollarDelimiter(text2, i) : void 0;
-  if (delimiter) {
-    const close = text2.indexOf(delimiter, i + delimiter.length);
-    return close < 0 ? token("dollar-string", text2.length, { unterminated: true }) : token("dollar-string", close + delimiter.length);
-  }
-  if (IDENT_START.test(c)) return token("identifier", identifierEnd(text2, i));
-  if (c === ":" && next !== void 0 && IDENT_START.test(next) && text2[i - 1] !== ":") {
-    return token("variable", identifierEnd(text2, i + 1));
-  }
-  if (c === ";") return token("semicolon", i + 1);
-  if (c === "\\" && next === ";") return token("semicolon", i + 2, { escaped: true });
-  if (c === "\\" && next === ":") return token("other", i + 2, { escaped: true });
-  if (c === "$" || /[0-9]/.test(c)) {
-    let j = i + 1;
-    while (j < text2.length && /[A-Za-z0-9_.]/.test(text2[j])) j++;
-    return token("other", j);
-  }
-  return token("other", i + 1);
-}
-function sqlTokens(text2) {
-  const tokens = [];
-  for (let i = 0; i < text2.length; ) {
-    const t = tokenAt(text2, i);
-    tokens.push(t);
-    i += t.text.length;
-  }
-  return tokens;
-}
-var BODY_WORDS = /* @__PURE__ */ new Set(["create", "or", "replace", "function", "procedure"]);
-function scriptPieces(text2) {
-  const pieces = [];
-  let current = [];
-  let parens = 0;
-  let beginDepth = 0;
-  let words = [];
-  const endStatement = (end) => {
-    if (current.some((t) => t.kind !== "space" && t.kind !== "comment")) {
-      pieces.push({ kind: "sql", tokens: current, end });
-    }
-    current = [];
-    parens = 0;
-    beginDepth = 0;
-    words = [];
-  };
-  let i = 0;
-  while (i < text2.length) {
-    const token = tokenAt(text2, i);
-    if (token.kind === "other" && token.text === "\\") {
-      endStatement("meta");
-      let end = i;
-      for (; ; ) {
-        const nl = text2.indexOf("\n", end);
-        if (nl < 0) {
-          end = text2.length;
-          break;
-        }
-        const line = text2.slice(end, nl).replace(/\r$/, "");
-        end = nl + 1;
-        if (!line.endsWith("\\")) break;
-      }
-      const metaText = text2.slice(i, end).replace(/\r?\n$/, "");
-      pieces.push({ kind: "meta", name: /^\\([A-Za-z_]*)/.exec(metaText)?.[1] ?? "", text: metaText });
-      i = end;
-      continue;
-    }
-    i += token.text.length;
-    if (token.kind === "other" && token.text === "(") parens++;
-    else if (token.kind === "other" && token.text === ")") parens = Math.max(0, parens - 1);
-    else if (token.kind === "identifier") {
-      const word = token.text.toLowerCase();
-      if (words.length < 4) words.push(BODY_WORDS.has(word) ? word : "");
-      const body = words[0] === "create" && (words[1] === "function" || words[1] === "procedure" || words[1] === "or" && words[2] === "replace" && (words[3] === "function" || words[3] === "procedure"));
-      if (body && parens === 0) {
-        if (word === "begin") beginDepth++;
-        else if (word === "case" && beginDepth > 0) beginDepth++;
-        else if (word === "end" && beginDepth > 0) beginDepth--;
-      }
-    }
-    if (token.kind === "semicolon" && !token.escaped && parens === 0 && beginDepth === 0) {
-      endStatement("semicolon");
-      continue;
-    }
-    if (token.kind === "semicolon" && token.escaped) words = [];
-    current.push(token);
-  }
-  endStatement("eof");
-  return pieces;
-}
-function statementText(tokens) {
-  let out = "";
-  let gap = false;
-  for (const t of tokens) {
-    if (t.kind === "space" || t.kind === "comment") {
-      gap = true;
-      continue;
-    }
-    if (gap && out !== "") out += " ";
-    gap = false;
-    out += t.kind === "semicolon" ? ";" : t.escaped ? t.text.slice(1) : t.text;
-  }
-  return out;
-}
-function notOneStatement(sql) {
-  const tokens = sqlTokens(sql);
-  const open6 = tokens.find((t) => t.unterminated);
-  if (open6) {
-    return `it ends inside ${open6.kind === "comment" ? "a comment" : open6.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
-  }
-  const last = tokens.findLastIndex((t) => t.kind !== "space" && t.kind !== "comment");
-  const semicolons = tokens.filter((t, i) => t.kind === "semicolon" && !(i === last && !t.escaped));
-  if (semicolons.length) return "it holds more than one statement (a ; outside quotes and comments)";
-  if (tokens.some((t) => t.kind === "other" && t.text === "\\")) {
-    return "it holds a backslash outside quotes and comments (a meta-command)";
-  }
-  if (last < 0) return "it is empty";
-  return void 0;
-}
-
-// src/drivers/pgbench/statements.ts
-var KEYS = `\\set aid random(1, 100000 * :scale)
-\\set bid random(1, 1 * :scale)
-\\set tid random(1, 10 * :scale)
-\\set delta random(-5000, 5000)
-`;
-var ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-`;
-var HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
-`;
-var BUILTIN_SCRIPT_TEXT = {
-  "tpcb-like": `${KEYS}BEGIN;
-${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
-UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
-${HISTORY}END;
-`,
-  "simple-update": `${KEYS}BEGIN;
-${ACCOUNT}${HISTORY}END;
-`,
-  "select-only": `\\set aid random(1, 100000 * :scale)
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-`
-};
-var DEFAULT_VALUE = "1";
-var REPRESENTATIVE_VALUES = {
-  aid: "1",
-  bid: "1",
-  tid: "1",
-  delta: "0"
-};
-var PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
-function scriptStatements(text2) {
-  const found = /* @__PURE__ */ new Set();
-  for (const piece of scriptPieces(text2)) {
-    if (piece.kind === "sql") found.add(statementText(piece.tokens));
-  }
-  return [...found];
-}
-function isPlannable(statement) {
-  return PLANNABLE.test(statement.trim());
-}
-function withValues(statement, values = {}) {
-  return sqlTokens(statement).map((t) => t.kind === "variable" ? values[t.text.slice(1)] ?? DEFAULT_VALUE : t.text).join("");
-}
-async function pgbenchStatements(w) {
-  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile14(s.file, "utf8")));
-  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
-  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
-  return statements.map(
-    (statement) => isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement }
-  );
-}
-
-// src/flows/compare/plan-phase.ts
+// src/run/counted/plan-phase.ts
 init_errors();
 
 // src/postgres/plan-capture.ts
@@ -71622,7 +71638,7 @@ function memoryLogger() {
   return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
 }
 
-// src/run/counted-runs.ts
+// src/run/counted/counted-runs.ts
 var NO_RUNNER = {
   run: (command) => Promise.reject(new Error(`${command}: a driver made to be asked ran it`))
 };
@@ -71657,7 +71673,7 @@ function loadedCountingCluster(arm2, what, conf, driver, setup, deps, keep) {
   return loadedCluster(countingClusterSpec(arm2, what, conf, setup), driver, deps, keep);
 }
 
-// src/flows/compare/plan-phase.ts
+// src/run/counted/plan-phase.ts
 var PLAN_TRANSACTIONS = 200;
 var WARMUP_TRANSACTIONS = 50;
 var SEED = 4242;
@@ -71667,7 +71683,7 @@ function planWorkloads(workloads) {
 }
 function checkPlanWorkloads(workloads) {
   for (const w of planWorkloads(workloads)) {
-    if (w.tool !== "pgbench") {
+    if (!listsStatements(w)) {
       throw new UserError(
         `workload ${w.name}: plans: only pgbench workloads list their statements for now (tool ${w.tool}); drop plans from this workload`
       );
@@ -71698,7 +71714,7 @@ async function runPlanPhase(req, deps) {
     deps.signal?.throwIfAborted();
     let statements;
     try {
-      statements = await pgbenchStatements(w);
+      statements = await statementsOf(w) ?? [];
     } catch (e) {
       record2.failures.push({
         workload: w.name,
@@ -71708,7 +71724,7 @@ async function runPlanPhase(req, deps) {
       continue;
     }
     record2.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
-    if (w.pipeline !== void 0) {
+    if (w.tool === "pgbench" && w.pipeline !== void 0) {
       record2.notes.push(
         `${w.name}: the per-statement counters come from runs without pipeline (the same statements)`
       );
@@ -71796,7 +71812,7 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
   }
 }
 
-// src/flows/compare/instruction-phase.ts
+// src/run/counted/instruction-phase.ts
 var INSTRUCTION_CLIENTS = 1;
 var APP_NAME = "pgbench";
 var COUNTED_RUN_LIMIT_S = 180;
@@ -71931,9 +71947,9 @@ async function startServer(w, arm2, driver, req, deps, keep, plans) {
   return { arm: arm2, cluster, countDir, runs: [] };
 }
 async function plansAlongside(w, record2, logger) {
-  if (!record2 || w.tool !== "pgbench" || w.plans === true) return void 0;
+  if (!record2 || !listsStatements(w) || w.plans === true) return void 0;
   try {
-    const statements = await pgbenchStatements(w);
+    const statements = await statementsOf(w) ?? [];
     record2.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
     return { statements, record: record2 };
   } catch (e) {
@@ -72095,7 +72111,7 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   return profiles;
 }
 
-// src/flows/compare/explain-phase.ts
+// src/run/counted/explain-phase.ts
 init_errors();
 var MAX_TARGETS = 4;
 function explainTargets(comparison, workloads, counted) {
@@ -72152,13 +72168,13 @@ function withExplanation(result, record2) {
 }
 
 // src/postgres/builds/compiled-code.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 import { mkdtemp as mkdtemp3, readdir as readdir8, readFile as readFile16, readlink as readlink3, rm as rm9, writeFile as writeFile9 } from "node:fs/promises";
 import os10 from "node:os";
 import path29 from "node:path";
 
 // src/postgres/builds/disassembly.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 import os9 from "node:os";
 var EM_X86_64 = 62;
 var PT_LOAD = 1;
@@ -72223,7 +72239,7 @@ function normalise(instructions, fn, stringAtAddress = () => void 0) {
   return { exact, masked: masked2 };
 }
 function digest(text2) {
-  return createHash7("sha1").update(text2).digest("base64");
+  return createHash6("sha1").update(text2).digest("base64");
 }
 function chunks(fns) {
   const out = [];
@@ -72433,7 +72449,7 @@ async function normalised(installDir, rel, entry, own2) {
   return isElf64(bytes2) ? withoutBuildId(bytes2) : bytes2;
 }
 function digest2(bytes2) {
-  return createHash8("sha256").update(bytes2).digest("hex");
+  return createHash7("sha256").update(bytes2).digest("hex");
 }
 async function compareCompiledCode(base, head, options = {}) {
   const baseDir = path29.resolve(path29.dirname(base.binDir));
@@ -72716,7 +72732,7 @@ function costText(cost) {
   return `answered in ${formatDuration(cost.wallS)}: ${parts.join(", ")}`;
 }
 
-// src/flows/compare/default-evidence.ts
+// src/run/counted/default-evidence.ts
 init_errors();
 function countable(w) {
   return countsTransactions(w) && !(w.tool === "pgbench" && w.pipeline !== void 0);
@@ -72754,7 +72770,7 @@ function withoutFailedDefaults(record2, countedByDefault2) {
   return { ...record2, samples: record2.samples.filter((s) => !failed.has(s.workload)) };
 }
 
-// src/flows/compare/pipeline.ts
+// src/flows/compare/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
   if (outcome.archived) {
@@ -73790,7 +73806,7 @@ async function prepare(req, deps) {
   return { mirror, headSha, withToolchain, buildHead };
 }
 
-// src/flows/compare/build-stage.ts
+// src/flows/compare/pipeline/build-stage.ts
 async function buildArms(request2, deps) {
   const arm2 = (label, built2) => ({
     label,
@@ -73818,10 +73834,10 @@ function cliPipelineDeps(logger, signal) {
   };
 }
 
-// src/flows/compare/adaptive-plan.ts
+// src/flows/compare/options/adaptive-design.ts
 init_errors();
 
-// src/flows/compare/option-error.ts
+// src/flows/compare/options/option-error.ts
 init_errors();
 var OptionError = class extends UserError {
   /** The option the refusal is about (the key of its OptionNames). */
@@ -73832,7 +73848,7 @@ var OptionError = class extends UserError {
   }
 };
 
-// src/flows/compare/adaptive-plan.ts
+// src/flows/compare/options/adaptive-design.ts
 function adaptivePlanOf(options, alpha, roundS, names) {
   if (options.maxRounds === void 0 && options.timeBudgetS === void 0) {
     if (options.schedule || options.spending || options.passAlpha !== void 0) {
@@ -74083,7 +74099,7 @@ function addFailOnOption(command) {
 // src/flows/bisect/bisect-gate.ts
 import { mkdir as mkdir7 } from "node:fs/promises";
 
-// src/flows/compare/decide-run.ts
+// src/flows/compare/pipeline/decide-run.ts
 import { writeFile as writeFile10 } from "node:fs/promises";
 import path38 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
@@ -74799,35 +74815,40 @@ function firstDifference(base, head) {
 function node2(line) {
   return line === void 0 ? "(none)" : line.trim().replace(/^->\s+/, "");
 }
-function planTextLines(record2) {
-  if (!record2) return [];
+function planText(record2) {
+  if (!record2) return void 0;
   const report = planReport(record2);
   const multiHead = record2.arms.length > 2;
-  const lines = [""];
-  if (report.changed.length === 0) {
-    lines.push(`plans: ${report.statements} statement${report.statements === 1 ? "" : "s"}, none changed`);
-  }
-  for (const c of report.changed) {
-    lines.push(
-      `plan changed: ${short2(c.statement)} (${c.workload}${multiHead ? `, ${c.head} vs ${c.base}` : ""}: ${c.firstDifference.base} -> ${c.firstDifference.head})`
-    );
-  }
-  if (report.movers.length > 0) {
-    lines.push(
-      `  cost per call, base -> head (pg_stat_statements, ${report.transactions ?? "?"} transactions at 1 client):`
-    );
-    for (const m of report.movers) {
-      lines.push(`    ${short2(m.statement)}${multiHead ? ` (${m.head})` : ""}: ${costText2(m, "->")}`);
-    }
-  }
-  for (const note of report.notes) lines.push(`  ${note}`);
-  return lines;
+  const changes = report.changed.length === 0 ? [`plans: ${report.statements} statement${report.statements === 1 ? "" : "s"}, none changed`] : report.changed.map(
+    (c) => `plan changed: ${short2(c.statement)} (${c.workload}${multiHead ? `, ${c.head} vs ${c.base}` : ""}: ${c.firstDifference.base} -> ${c.firstDifference.head})`
+  );
+  const movers = report.movers.length === 0 ? void 0 : {
+    heading: `cost per call, base -> head (pg_stat_statements, ${report.transactions ?? "?"} transactions at 1 client):`,
+    statements: report.movers.map((m) => ({
+      statement: `${short2(m.statement)}${multiHead ? ` (${m.head})` : ""}`,
+      costs: costTexts(m, "->")
+    }))
+  };
+  return { changes, ...movers ? { movers } : {}, notes: report.notes };
 }
-function costText2(m, arrow) {
+function planTextLines(record2) {
+  const text2 = planText(record2);
+  if (!text2) return [];
+  return [
+    "",
+    ...text2.changes,
+    ...text2.movers ? [
+      `  ${text2.movers.heading}`,
+      ...text2.movers.statements.map((m) => `    ${m.statement}: ${m.costs.join(", ")}`)
+    ] : [],
+    ...text2.notes.map((n) => `  ${n}`)
+  ];
+}
+function costTexts(m, arrow) {
   return [
     `${us(m.base.msPerCall)} ${arrow} ${us(m.headCost.msPerCall)} \xB5s${pct5(m.timeDeltaPct)}`,
     `${blocks(m.base.blocksPerCall)} ${arrow} ${blocks(m.headCost.blocksPerCall)} blocks${pct5(m.blocksDeltaPct)}`
-  ].join(", ");
+  ];
 }
 function planSection(record2) {
   if (!record2) return void 0;
@@ -75647,11 +75668,11 @@ import path47 from "node:path";
 import { readFileSync } from "node:fs";
 import path46 from "node:path";
 
-// src/flows/compare/stored-baseline.ts
+// src/flows/compare/baseline/stored-baseline.ts
 import path45 from "node:path";
 init_errors();
 
-// src/flows/compare/baseline-conditions.ts
+// src/flows/compare/baseline/baseline-conditions.ts
 init_fingerprint();
 init_types();
 function conditionsOfArm(doc, arm2) {
@@ -75698,7 +75719,7 @@ function armFacts(source) {
   return facts;
 }
 
-// src/flows/compare/condition-differences.ts
+// src/flows/compare/baseline/condition-differences.ts
 init_fingerprint();
 function conditionDifferences(stored, now) {
   const out = [];
@@ -75798,12 +75819,12 @@ function describeDifferences(diffs, workloads) {
   return parts.join("; ");
 }
 
-// src/flows/compare/choose-baseline.ts
+// src/flows/compare/baseline/choose-baseline.ts
 init_store();
 init_errors();
 init_check_results();
 
-// src/flows/compare/stored-baseline-spec.ts
+// src/flows/compare/baseline/stored-baseline-spec.ts
 init_errors();
 function parseBaselineSpec(value, name) {
   const v = value.trim();
@@ -75824,7 +75845,7 @@ var CLI_STORED_BASELINE_NAMES = {
 };
 var DEFAULT_SENTINEL_ROUNDS = 3;
 
-// src/flows/compare/choose-baseline.ts
+// src/flows/compare/baseline/choose-baseline.ts
 var MAX_CANDIDATES_EXAMINED = 20;
 async function chooseStoredBaseline(options, now, headLabel) {
   const workloads = Object.keys(now.workloads);
@@ -75938,7 +75959,7 @@ function baselineArm(doc) {
   return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
 }
 
-// src/flows/compare/sentinel.ts
+// src/flows/compare/baseline/sentinel.ts
 import { stat as stat8 } from "node:fs/promises";
 import path44 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
@@ -76014,7 +76035,7 @@ async function binDirExists(binDir) {
   }
 }
 
-// src/flows/compare/merge-baseline.ts
+// src/flows/compare/baseline/merge-baseline.ts
 var DAY_MS2 = 24 * 3600 * 1e3;
 function commitOf2(doc, arm2) {
   const build = arm2.build ?? {};
@@ -76076,7 +76097,7 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
   };
 }
 
-// src/flows/compare/stored-baseline.ts
+// src/flows/compare/baseline/stored-baseline.ts
 async function runStoredBaseline(req, options, deps, archive) {
   const head = headArm(req);
   const clientBinDir = req.clientBinDir ?? head.binDir;
@@ -76357,7 +76378,7 @@ function calibrateCommand() {
   });
 }
 
-// src/flows/history/changepoints-text.ts
+// src/core/report/history/changepoints-text.ts
 function renderChangePointsText(r) {
   const count2 = r.changePoints.length;
   const criteria = `p < ${formatP(r.maxP)}, min segment ${r.minSegment}, magnitude > ${r.magnitudePct}%`;
@@ -76501,7 +76522,7 @@ function changepointsCommand() {
   );
 }
 
-// src/flows/compare/report-input.ts
+// src/flows/compare/pipeline/report-input.ts
 function reportInputOf(result, comparison, options = {}) {
   const source = result.source ?? {};
   const runUrl = source.runUrl ?? options.fallbackRunUrl;
@@ -77415,19 +77436,24 @@ ${items.join("\n")}`];
 }
 
 // src/core/report/plain-text-mail.ts
+init_metrics();
 init_plain_text();
 var MAIL_WIDTH = 72;
-var MAX_CELLS = 6;
+var MAX_ENTRIES = 6;
 function renderMailReport(input2) {
   const { result, comparison: c, decision } = input2;
   const cells = decidingCells(decision);
-  const shown2 = cells.slice(0, MAX_CELLS);
+  const entries = cellEntries(c, cells).slice(0, MAX_ENTRIES);
+  const shown2 = entries.flatMap((e) => e.cells);
   const blocks2 = [
     wrap(decisionLine(decision)),
-    [upperFirst(compared(c)), ...analysisLines(c, decision)].flatMap((line) => wrap(line, "", "  ")),
-    cellBlock(c, decision, cells, shown2),
+    [upperFirst(compared(c, result.source?.commitfest)), ...analysisLines(c, decision)].flatMap(
+      (line) => wrap(line, "", "  ")
+    ),
+    cellBlock(decision, cells, entries),
     perTransaction2(input2, shown2),
     instructionMovers(input2, shown2),
+    planLines(c),
     [...compiledCodeLines(c), ...costLines(c)].flatMap((line) => wrap(upperFirst(line), "", "  ")),
     ...reproduceBlocks(result, shown2),
     input2.runUrl === void 0 ? [] : link2("Full report:", input2.runUrl)
@@ -77439,8 +77465,7 @@ function decidingCells(d) {
   const open6 = d.cells.filter((c) => c.verdict !== "no-change" && c.verdict !== "not-worse");
   return open6.length > 0 ? open6 : d.cells;
 }
-function cellBlock(c, d, cells, shown2) {
-  if (shown2.length === 0) return [];
+function cellEntries(c, cells) {
   const rows = new Map(
     buildTables(c).flatMap(
       (arm2) => arm2.workloads.flatMap(
@@ -77449,18 +77474,44 @@ function cellBlock(c, d, cells, shown2) {
     )
   );
   const heads = c.comparisons.length;
-  const more = cells.length > shown2.length ? `, the ${shown2.length} most adverse shown` : "";
+  const entries = /* @__PURE__ */ new Map();
+  for (const cell of cells) {
+    const row2 = rows.get(rowKey(cell.head, cell.id, cell.metric));
+    const text2 = describeDecidedCell(cell, heads);
+    const clientsAt = clientsSpan(cell, text2);
+    const verdict2 = verdictText(cell, row2);
+    const test = testText(cell, row2);
+    const where = clientsAt ? `${text2.slice(0, clientsAt.start)}\0${text2.slice(clientsAt.end)}` : text2;
+    const key = [where, verdict2, test].join("\0");
+    const entry = entries.get(key);
+    if (entry) entry.cells.push(cell);
+    else entries.set(key, { cells: [cell], text: text2, ...clientsAt ? { clientsAt } : {}, verdict: verdict2, test });
+  }
+  return [...entries.values()];
+}
+function clientsSpan(cell, text2) {
+  const clients = clientsLabel([cell.clients]);
+  const at = text2.lastIndexOf(` at ${clients}, ${METRICS[cell.metric].label}`);
+  return at < 0 ? void 0 : { start: at + 4, end: at + 4 + clients.length };
+}
+function cellBlock(d, cells, entries) {
+  if (entries.length === 0) return [];
+  const shown2 = entries.flatMap((e) => e.cells);
+  const mostAdverse = cells.slice(0, shown2.length).every((cell) => shown2.includes(cell));
+  const more = shown2.length === cells.length ? "" : mostAdverse ? `, the ${shown2.length} most adverse shown` : `, ${shown2.length} shown, the most adverse first`;
   return [
     ...wrap(`Deciding cells (${cells.length} of ${d.counts.cells}${more}):`),
-    ...shown2.flatMap((cell) => {
-      const row2 = rows.get(rowKey(cell.head, cell.id, cell.metric));
-      return [
-        ...wrap(describeDecidedCell(cell, heads), "- ", "  "),
-        ...wrap(verdictText(cell, row2), "  ", "  "),
-        ...wrap(testText(cell, row2), "  ", "  ")
-      ];
-    })
+    ...entries.flatMap((e) => [
+      ...wrap(entryText(e), "- ", "  "),
+      ...wrap(e.verdict, "  ", "  "),
+      ...wrap(e.test, "  ", "  ")
+    ])
   ];
+}
+function entryText(e) {
+  if (e.cells.length === 1 || !e.clientsAt) return e.text;
+  const clients = clientsLabel(e.cells.map((c) => c.clients).sort((a, b) => a - b));
+  return `${e.text.slice(0, e.clientsAt.start)}${clients}${e.text.slice(e.clientsAt.end)}`;
 }
 function rowKey(head, id, metric) {
   return `${head}\0${id}\0${metric}`;
@@ -77502,8 +77553,11 @@ function perTransaction2(input2, shown2) {
       ...counted ? [instructionText(counted)] : []
     ];
     if (parts.length === 0) return [];
-    const kept = parts.map((p) => p.replace(/ /g, NO_BREAK));
-    return wrap(`${heads > 1 ? `${cell.head} ` : ""}${cell.id}: ${kept.join("; ")}`, "- ", "  ");
+    return wrap(
+      `${heads > 1 ? `${cell.head} ` : ""}${cell.id}: ${parts.map(unbroken).join("; ")}`,
+      "- ",
+      "  "
+    );
   });
   return lines.length === 0 ? [] : ["Per transaction, base -> head (medians over the runs):", ...lines];
 }
@@ -77519,6 +77573,21 @@ function instructionMovers(input2, shown2) {
       ...wrap(cell.title),
       ...cell.movers.flatMap((m) => wrap(m, "- ", "  "))
     ])
+  ];
+}
+function planLines(c) {
+  const text2 = planText(c.plans);
+  if (!text2) return [];
+  return [
+    ...text2.changes.flatMap((line) => wrap(upperFirst(line), "", "  ")),
+    ...text2.movers ? [
+      ...wrap(upperFirst(text2.movers.heading)),
+      ...text2.movers.statements.flatMap(
+        (m) => wrap(`${m.statement}: ${m.costs.map(unbroken).join(", ")}`, "- ", "  ")
+      )
+    ] : [],
+    // A note starts with a workload's name: not capitalised.
+    ...text2.notes.flatMap((note) => wrap(note, "", "  "))
   ];
 }
 function instructionText(r) {
@@ -77642,6 +77711,9 @@ function asciiText(text2) {
   return plainText(text2).replace(/[^\x20-\x7e]/gu, (ch) => ASCII_FOR[ch] ?? ch.normalize("NFKD")).replace(/[\u0300-\u036f]/g, "").replace(/[^\x20-\x7e]/gu, (ch) => ASCII_FOR[ch] ?? "?");
 }
 var NO_BREAK = "\xA0";
+function unbroken(text2) {
+  return text2.replace(/ /g, NO_BREAK);
+}
 var SHORT_GROUP = /\[[^\]]{1,40}\]/g;
 function wrap(text2, first = "", rest = first) {
   const room = MAIL_WIDTH - Math.max(first.length, rest.length);
@@ -78893,7 +78965,7 @@ async function loadStoredRuns(store, workloads) {
   return runs;
 }
 
-// src/flows/history/markdown.ts
+// src/core/report/history/history-markdown.ts
 init_metrics();
 function renderHistoryMarkdown(analysis, options = {}) {
   const rows = [];
@@ -78937,10 +79009,10 @@ function commit(sha, options) {
   return commitLink(sha, options.repoUrl, { digits: 10, code: false });
 }
 
-// src/flows/history/page-data.ts
+// src/core/report/history/page-data.ts
 init_metrics();
 
-// src/flows/history/sparkline.ts
+// src/core/report/history/sparkline.ts
 var SPARKLINE_RUNS = 60;
 var SPARKLINE_WIDTH = 120;
 var SPARKLINE_HEIGHT = 24;
@@ -78965,7 +79037,7 @@ function sparkline(values, changeAt = null) {
   };
 }
 
-// src/flows/history/time-axis.ts
+// src/core/report/history/time-axis.ts
 var SECOND = 1;
 var MINUTE = 60 * SECOND;
 var HOUR = 60 * MINUTE;
@@ -79068,7 +79140,7 @@ function timeAxisData() {
   return { font: AXIS_FONT, incrs: TIME_INCRS, levels: TIME_AXIS_LEVELS };
 }
 
-// src/flows/history/trend.ts
+// src/core/history/trend.ts
 var TREND_WINDOW = 5;
 function seriesTrend(analysis, window2 = TREND_WINDOW) {
   const { points: points2, better } = analysis.series;
@@ -79099,7 +79171,7 @@ function medianOf2(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-// src/flows/history/page-data.ts
+// src/core/report/history/page-data.ts
 function workloadNames(analysis) {
   return [...new Set(analysis.series.map((s) => s.series.key.workload))].sort();
 }
@@ -79212,7 +79284,7 @@ function uniqueFile(file2, taken) {
   return candidate;
 }
 
-// src/flows/history/page-script.ts
+// src/core/report/history/page-script.ts
 var PAGE_SCRIPT = String.raw`
 (function () {
   'use strict';
@@ -79459,7 +79531,7 @@ var PAGE_SCRIPT = String.raw`
 })();
 `;
 
-// src/flows/history/page-html.ts
+// src/core/report/history/page-html.ts
 function renderHistorySite(data, assets) {
   return [
     { file: "index.html", html: renderIndex(data) },
@@ -85442,7 +85514,7 @@ function githubTarget(spec, env) {
 // src/run/shards.ts
 init_fingerprint();
 init_types();
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
@@ -85469,7 +85541,7 @@ function planShards(workloads, count2, arms = 2) {
   }
   const position = new Map(cells.map((c, i) => [cellId(c), i]));
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
-  const planId = createHash10("sha256").update(
+  const planId = createHash9("sha256").update(
     canonicalJson({
       count: count2,
       workloads: workloads.map((w) => ({
@@ -85521,7 +85593,7 @@ function selectShard(workloads, spec, overrides = {}) {
   };
 }
 
-// src/flows/compare/noise-plan-text.ts
+// src/flows/compare/noise/noise-design-text.ts
 function renderNoisePlan(p) {
   const head = `noise of this runner (${p.runner}) from ${p.store}: alpha ${p.alpha}, ${Math.round(p.power * 100)}% power, Holm over ${p.hypotheses} hypotheses`;
   const lines = [head];
@@ -85577,7 +85649,7 @@ function noisePlanJson(p, shards) {
 }
 var finite3 = (_, v) => typeof v === "number" && !Number.isFinite(v) ? null : v;
 
-// src/flows/compare/runner-plan.ts
+// src/flows/compare/noise/runner-design.ts
 function plannedWorkloads(loaded, overrides) {
   return loaded.map((w) => ({
     ...w,
@@ -85706,7 +85778,7 @@ function commitfestRefs(entry, baseRef) {
   return { entry, baseRef: baseRef ?? CF_DEFAULT_BASE, headRef: entry.branch, mergeBase: true };
 }
 
-// src/flows/compare/arm-source.ts
+// src/flows/compare/options/arm-source.ts
 async function armSourceOf(options, names) {
   if (wantsBuild(options)) {
     if (options.settings?.length) {
@@ -85823,7 +85895,7 @@ function armsWithSettings(arms, settings2, names) {
   }));
 }
 
-// src/flows/compare/comparison-options.ts
+// src/flows/compare/options/comparison-options.ts
 init_errors();
 
 // src/run/round-seconds.ts
@@ -85831,7 +85903,7 @@ function roundSeconds(workloads, arms, durationS) {
   return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
 }
 
-// src/flows/compare/comparison-options.ts
+// src/flows/compare/options/comparison-options.ts
 function comparisonOf(options, names) {
   const { baseline } = options;
   const given = workloadsOf(options);

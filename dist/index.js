@@ -45550,7 +45550,7 @@ var init_results_schema = __esm({
         timedS: external_exports.number().nonnegative(),
         wallS: external_exports.number().nonnegative()
       }).optional(),
-      // The explain phase's profiles (src/flows/compare/explain-phase.ts); absent when nothing was explained.
+      // The explain phase's profiles (src/run/counted/explain-phase.ts); absent when nothing was explained.
       explanation: instructionsSchema.extend({
         targets: external_exports.array(external_exports.looseObject({ head: text, workload: text, cells: external_exports.array(text) }))
       }).optional(),
@@ -45763,7 +45763,7 @@ var init_read_results = __esm({
 });
 
 // src/store/store.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function runIdOf(result) {
   if (result.runId !== void 0) {
     if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
@@ -45783,7 +45783,7 @@ function runIdOf(result) {
     hostname: result.environment?.hostname,
     seed: result.plan?.seed
   });
-  return `${compact}-${createHash8("sha256").update(identity).digest("hex").slice(0, 8)}`;
+  return `${compact}-${createHash7("sha256").update(identity).digest("hex").slice(0, 8)}`;
 }
 function checkRunId(id) {
   if (!RUN_ID.test(id)) {
@@ -61389,7 +61389,7 @@ function commitfestRefs(entry, baseRef) {
   return { entry, baseRef: baseRef ?? CF_DEFAULT_BASE, headRef: entry.branch, mergeBase: true };
 }
 
-// src/flows/compare/commit-choice.ts
+// src/flows/compare/options/commit-choice.ts
 init_errors();
 async function chooseCommitsOf(event, inputs, api) {
   const pr = event.pullRequest;
@@ -63248,7 +63248,7 @@ function formatDuration(seconds) {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
-// src/flows/compare/stored-baseline.ts
+// src/flows/compare/baseline/stored-baseline.ts
 import path24 from "node:path";
 
 // src/store/write-results.ts
@@ -63496,7 +63496,7 @@ async function writeResults(file2, result, fs3 = nodeWriteFs) {
   await writeAtomically(file2, typeof result === "string" ? result : resultsText(result), { fs: fs3 });
 }
 
-// src/flows/compare/stored-baseline.ts
+// src/flows/compare/baseline/stored-baseline.ts
 init_errors();
 
 // src/core/compare/adaptive.ts
@@ -64796,7 +64796,7 @@ var METRIC_OPTION_ALIASES = Object.values(GATED_METRIC_NAMES).filter(
   (key) => !METRIC_OPTION_NAMES.includes(key)
 );
 
-// src/flows/compare/analysis.ts
+// src/core/compare/recorded-analysis.ts
 init_metrics();
 function resolveAnalysis(given = {}) {
   return {
@@ -64858,11 +64858,11 @@ function withStoredBaseline(c, baseline) {
   };
 }
 
-// src/flows/compare/noise-warnings.ts
+// src/flows/compare/noise/noise-warnings.ts
 init_types();
 init_errors();
 
-// src/flows/compare/noise-plan.ts
+// src/flows/compare/noise/noise-design.ts
 function resolutionOf(noise, input2) {
   const power = input2.power ?? DEFAULT_POWER;
   const test = input2.test ?? input2.adaptive?.test ?? "signed-rank";
@@ -64914,7 +64914,7 @@ function resolutionWarning(r) {
   return `${r.noise.id}: the ${r.thresholdPct}% threshold is below ${what}; ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
 }
 
-// src/flows/compare/plan-check.ts
+// src/flows/compare/noise/design-check.ts
 init_errors();
 function planReach(input2) {
   const heads = Math.max(0, input2.arms - 1);
@@ -64952,7 +64952,7 @@ function refuseUnreachablePlan(input2) {
   );
 }
 
-// src/flows/compare/runner-noise.ts
+// src/flows/compare/noise/runner-noise.ts
 init_fingerprint();
 
 // src/core/stats/e-divisive-statistic.ts
@@ -65457,8 +65457,19 @@ function countBelow(sorted, v, orEqual) {
   return lo;
 }
 
-// src/flows/history/series.ts
-import { createHash as createHash2 } from "node:crypto";
+// src/core/util/stable-hash.ts
+var OFFSET = 0xcbf29ce484222325n;
+var PRIME = 0x100000001b3n;
+var MASK = (1n << 64n) - 1n;
+function stableHash(text2) {
+  let hash2 = OFFSET;
+  for (const byte of new TextEncoder().encode(text2)) {
+    hash2 = (hash2 ^ BigInt(byte)) * PRIME & MASK;
+  }
+  return hash2.toString(16).padStart(16, "0");
+}
+
+// src/core/history/series.ts
 init_metrics();
 
 // src/core/stats/median-ci.ts
@@ -65479,7 +65490,7 @@ function medianCi(values, level2 = 0.95) {
   return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
 }
 
-// src/flows/history/series.ts
+// src/core/history/series.ts
 var SERIES_METRICS = ["tps", "latencyPctMs"];
 function seriesId(key) {
   return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
@@ -65548,11 +65559,11 @@ function fallbackFingerprint(run3) {
     os: env.os,
     settingsHash: env.settingsHash
   };
-  const hash2 = createHash2("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
+  const hash2 = stableHash(JSON.stringify(facts)).slice(0, 12);
   return { id: `env-${hash2}`, facts };
 }
 
-// src/flows/history/analyse.ts
+// src/core/history/history-analysis.ts
 function analyseHistory(runs, options = {}) {
   const resolved = {
     maxP: options.maxP ?? DEFAULT_MAX_P,
@@ -65593,7 +65604,7 @@ function analyseSeries(series, options) {
   };
 }
 
-// src/flows/compare/runner-noise.ts
+// src/flows/compare/noise/runner-noise.ts
 init_types();
 var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
 var NOISE_RUNS_READ = 200;
@@ -65699,7 +65710,7 @@ async function loadRunsOf(store, cells, options = {}) {
   return runs;
 }
 
-// src/flows/compare/noise-warnings.ts
+// src/flows/compare/noise/noise-warnings.ts
 async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
   const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
   if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
@@ -65748,7 +65759,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
   }
 }
 
-// src/flows/compare/pipeline.ts
+// src/flows/compare/pipeline/pipeline.ts
 import path22 from "node:path";
 
 // src/run/sink.ts
@@ -66232,7 +66243,7 @@ function dmaHint(field) {
 // src/run/confirmation-block.ts
 init_types();
 
-// src/run/plan.ts
+// src/run/round-order.ts
 function planRounds(input2) {
   const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
   const rounds = [];
@@ -66708,7 +66719,7 @@ init_errors();
 // src/run/run-clusters.ts
 import { copyFile as copyFile3 } from "node:fs/promises";
 import path15 from "node:path";
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 
 // src/drivers/driver-set.ts
 init_zod();
@@ -66732,7 +66743,11 @@ function composeDrivers(modules) {
     /** The driver for a workload's tool. */
     createDriver: (workload, deps) => moduleOf(workload).create(workload, deps),
     /** The key under which workloads of one tool share a prepared data set. */
-    dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload)
+    dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload),
+    /** The statements of a workload whose tool can list them (what the plan phases explain), else undefined. */
+    statementsOf: (workload) => moduleOf(workload).statements?.(workload),
+    /** Whether a workload's tool can list its statements (without reading them). */
+    listsStatements: (workload) => moduleOf(workload).statements !== void 0
   };
 }
 
@@ -67681,6 +67696,253 @@ function percentileMetrics(log) {
   };
 }
 
+// src/drivers/pgbench/statements.ts
+import { readFile as readFile4 } from "node:fs/promises";
+
+// src/postgres/sql-statements.ts
+var IDENT_START = /[A-Za-z_\u0080-\uffff]/;
+var IDENT_CONT = /[A-Za-z_0-9$\u0080-\uffff]/;
+function identifierEnd(text2, i) {
+  let j = i + 1;
+  while (j < text2.length && IDENT_CONT.test(text2[j])) j++;
+  return j;
+}
+function quotedEnd(text2, i, quote3, backslashes) {
+  for (let j = i + 1; j < text2.length; j++) {
+    const c = text2[j];
+    if (backslashes && c === "\\") {
+      j++;
+      continue;
+    }
+    if (c === quote3) {
+      if (text2[j + 1] === quote3) {
+        j++;
+        continue;
+      }
+      return [j + 1, false];
+    }
+  }
+  return [text2.length, true];
+}
+function blockCommentEnd(text2, i) {
+  let depth = 0;
+  for (let j = i; j < text2.length; j++) {
+    if (text2[j] === "/" && text2[j + 1] === "*") {
+      depth++;
+      j++;
+    } else if (text2[j] === "*" && text2[j + 1] === "/") {
+      depth--;
+      j++;
+      if (depth === 0) return [j + 1, false];
+    }
+  }
+  return [text2.length, true];
+}
+function dollarDelimiter(text2, i) {
+  const m = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z_0-9\u0080-\uffff]*)?\$/.exec(text2.slice(i, i + 66));
+  return m?.[0];
+}
+function tokenAt(text2, i) {
+  const token = (kind, end, extra = {}) => ({
+    kind,
+    text: text2.slice(i, end),
+    ...extra
+  });
+  const c = text2[i];
+  const next = text2[i + 1];
+  if (/\s/.test(c)) {
+    let j = i + 1;
+    while (j < text2.length && /\s/.test(text2[j])) j++;
+    return token("space", j);
+  }
+  if (c === "-" && next === "-") {
+    const nl = text2.indexOf("\n", i);
+    return token("comment", nl < 0 ? text2.length : nl);
+  }
+  if (c === "/" && next === "*") {
+    const [end, open7] = blockCommentEnd(text2, i);
+    return token("comment", end, open7 ? { unterminated: true } : {});
+  }
+  if (c === "'" || (c === "E" || c === "e") && next === "'") {
+    const [end, open7] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
+    return token("string", end, open7 ? { unterminated: true } : {});
+  }
+  if (c === '"') {
+    const [end, open7] = quotedEnd(text2, i, '"', false);
+    return token("quoted-identifier", end, open7 ? { unterminated: true } : {});
+  }
+  const delimiter = c === "$" ? dollarDelimiter(text2, i) : void 0;
+  if (delimiter) {
+    const close = text2.indexOf(delimiter, i + delimiter.length);
+    return close < 0 ? token("dollar-string", text2.length, { unterminated: true }) : token("dollar-string", close + delimiter.length);
+  }
+  if (IDENT_START.test(c)) return token("identifier", identifierEnd(text2, i));
+  if (c === ":" && next !== void 0 && IDENT_START.test(next) && text2[i - 1] !== ":") {
+    return token("variable", identifierEnd(text2, i + 1));
+  }
+  if (c === ";") return token("semicolon", i + 1);
+  if (c === "\\" && next === ";") return token("semicolon", i + 2, { escaped: true });
+  if (c === "\\" && next === ":") return token("other", i + 2, { escaped: true });
+  if (c === "$" || /[0-9]/.test(c)) {
+    let j = i + 1;
+    while (j < text2.length && /[A-Za-z0-9_.]/.test(text2[j])) j++;
+    return token("other", j);
+  }
+  return token("other", i + 1);
+}
+function sqlTokens(text2) {
+  const tokens = [];
+  for (let i = 0; i < text2.length; ) {
+    const t = tokenAt(text2, i);
+    tokens.push(t);
+    i += t.text.length;
+  }
+  return tokens;
+}
+var BODY_WORDS = /* @__PURE__ */ new Set(["create", "or", "replace", "function", "procedure"]);
+function scriptPieces(text2) {
+  const pieces = [];
+  let current = [];
+  let parens = 0;
+  let beginDepth = 0;
+  let words = [];
+  const endStatement = (end) => {
+    if (current.some((t) => t.kind !== "space" && t.kind !== "comment")) {
+      pieces.push({ kind: "sql", tokens: current, end });
+    }
+    current = [];
+    parens = 0;
+    beginDepth = 0;
+    words = [];
+  };
+  let i = 0;
+  while (i < text2.length) {
+    const token = tokenAt(text2, i);
+    if (token.kind === "other" && token.text === "\\") {
+      endStatement("meta");
+      let end = i;
+      for (; ; ) {
+        const nl = text2.indexOf("\n", end);
+        if (nl < 0) {
+          end = text2.length;
+          break;
+        }
+        const line = text2.slice(end, nl).replace(/\r$/, "");
+        end = nl + 1;
+        if (!line.endsWith("\\")) break;
+      }
+      const metaText = text2.slice(i, end).replace(/\r?\n$/, "");
+      pieces.push({ kind: "meta", name: /^\\([A-Za-z_]*)/.exec(metaText)?.[1] ?? "", text: metaText });
+      i = end;
+      continue;
+    }
+    i += token.text.length;
+    if (token.kind === "other" && token.text === "(") parens++;
+    else if (token.kind === "other" && token.text === ")") parens = Math.max(0, parens - 1);
+    else if (token.kind === "identifier") {
+      const word = token.text.toLowerCase();
+      if (words.length < 4) words.push(BODY_WORDS.has(word) ? word : "");
+      const body = words[0] === "create" && (words[1] === "function" || words[1] === "procedure" || words[1] === "or" && words[2] === "replace" && (words[3] === "function" || words[3] === "procedure"));
+      if (body && parens === 0) {
+        if (word === "begin") beginDepth++;
+        else if (word === "case" && beginDepth > 0) beginDepth++;
+        else if (word === "end" && beginDepth > 0) beginDepth--;
+      }
+    }
+    if (token.kind === "semicolon" && !token.escaped && parens === 0 && beginDepth === 0) {
+      endStatement("semicolon");
+      continue;
+    }
+    if (token.kind === "semicolon" && token.escaped) words = [];
+    current.push(token);
+  }
+  endStatement("eof");
+  return pieces;
+}
+function statementText(tokens) {
+  let out = "";
+  let gap = false;
+  for (const t of tokens) {
+    if (t.kind === "space" || t.kind === "comment") {
+      gap = true;
+      continue;
+    }
+    if (gap && out !== "") out += " ";
+    gap = false;
+    out += t.kind === "semicolon" ? ";" : t.escaped ? t.text.slice(1) : t.text;
+  }
+  return out;
+}
+function notOneStatement(sql) {
+  const tokens = sqlTokens(sql);
+  const open7 = tokens.find((t) => t.unterminated);
+  if (open7) {
+    return `it ends inside ${open7.kind === "comment" ? "a comment" : open7.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
+  }
+  const last = tokens.findLastIndex((t) => t.kind !== "space" && t.kind !== "comment");
+  const semicolons = tokens.filter((t, i) => t.kind === "semicolon" && !(i === last && !t.escaped));
+  if (semicolons.length) return "it holds more than one statement (a ; outside quotes and comments)";
+  if (tokens.some((t) => t.kind === "other" && t.text === "\\")) {
+    return "it holds a backslash outside quotes and comments (a meta-command)";
+  }
+  if (last < 0) return "it is empty";
+  return void 0;
+}
+
+// src/drivers/pgbench/statements.ts
+var KEYS = `\\set aid random(1, 100000 * :scale)
+\\set bid random(1, 1 * :scale)
+\\set tid random(1, 10 * :scale)
+\\set delta random(-5000, 5000)
+`;
+var ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`;
+var HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+`;
+var BUILTIN_SCRIPT_TEXT = {
+  "tpcb-like": `${KEYS}BEGIN;
+${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+${HISTORY}END;
+`,
+  "simple-update": `${KEYS}BEGIN;
+${ACCOUNT}${HISTORY}END;
+`,
+  "select-only": `\\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+`
+};
+var DEFAULT_VALUE = "1";
+var REPRESENTATIVE_VALUES = {
+  aid: "1",
+  bid: "1",
+  tid: "1",
+  delta: "0"
+};
+var PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
+function scriptStatements(text2) {
+  const found = /* @__PURE__ */ new Set();
+  for (const piece of scriptPieces(text2)) {
+    if (piece.kind === "sql") found.add(statementText(piece.tokens));
+  }
+  return [...found];
+}
+function isPlannable(statement) {
+  return PLANNABLE.test(statement.trim());
+}
+function withValues(statement, values = {}) {
+  return sqlTokens(statement).map((t) => t.kind === "variable" ? values[t.text.slice(1)] ?? DEFAULT_VALUE : t.text).join("");
+}
+async function pgbenchStatements(w) {
+  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile4(s.file, "utf8")));
+  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
+  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
+  return statements.map(
+    (statement) => isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement }
+  );
+}
+
 // src/drivers/pgbench/workload.ts
 init_zod();
 
@@ -68447,7 +68709,8 @@ var pgbenchModule = {
   records: ["tps", "latencyAvgMs", "latencyStddevMs"],
   create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
   // pgbench -i builds the same tables for every builtin and script at one scale and init options.
-  dataSetShape: (w) => [w.scale, w.init]
+  dataSetShape: (w) => [w.scale, w.init],
+  statements: pgbenchStatements
 };
 
 // src/drivers/sysbench/command.ts
@@ -68972,7 +69235,7 @@ var sysbenchModule = {
 
 // src/drivers/registry.ts
 var DRIVERS = composeDrivers([pgbenchModule, sysbenchModule]);
-var { createDriver, dataSetShape } = DRIVERS;
+var { createDriver, dataSetShape, listsStatements, statementsOf } = DRIVERS;
 
 // src/postgres/cluster/cluster.ts
 init_errors();
@@ -68982,7 +69245,7 @@ import {
   constants as constants4,
   mkdir as mkdir3,
   mkdtemp as mkdtemp2,
-  readFile as readFile5,
+  readFile as readFile6,
   readdir as readdir5,
   rm as rm5,
   writeFile as writeFile5,
@@ -68999,10 +69262,10 @@ function shellWord(word) {
 }
 
 // src/machine/os/process-state.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat10 = await readFile4(`/proc/${pid}/stat`, "utf8");
+    const stat10 = await readFile5(`/proc/${pid}/stat`, "utf8");
     return stat10.slice(stat10.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
@@ -69014,7 +69277,7 @@ async function hasExited(pid) {
 }
 
 // src/postgres/cluster/conf.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 init_errors();
 var PGPERF_CONNECTIONS = 5;
 var SUPERUSER_RESERVED = 3;
@@ -69072,7 +69335,7 @@ function renderConf(settings2) {
 }
 function settingsHash(settings2) {
   const relevant = Object.entries(settings2).filter(([k]) => !["port", "unix_socket_directories"].includes(k)).sort(([a], [b]) => a.localeCompare(b));
-  return createHash3("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
+  return createHash2("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
 }
 function formatValue(v) {
   if (/^'(?:[^'\\]|''|\\.)*'$/.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v))
@@ -69259,7 +69522,7 @@ exec ${words} "$@"
   }
   async includeConf() {
     const conf = path14.join(this.dataDir, "postgresql.conf");
-    const text2 = await readFile5(conf, "utf8");
+    const text2 = await readFile6(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
@@ -69327,7 +69590,7 @@ exec ${words} "$@"
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile5(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile6(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -69377,14 +69640,14 @@ exec ${words} "$@"
   }
   async logTail(lines = 20) {
     try {
-      return tail(await readFile5(this.logFile, "utf8"), lines);
+      return tail(await readFile6(this.logFile, "utf8"), lines);
     } catch {
       return "";
     }
   }
   async postmasterPid() {
     try {
-      const first = (await readFile5(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile6(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -69420,7 +69683,7 @@ async function postmasterAlive(pid, dataDir) {
   if (state === void 0) return process.platform !== "linux";
   if (state === "Z" || state === "X" || state === "x") return false;
   try {
-    const cmdline = (await readFile5(`/proc/${pid}/cmdline`, "utf8")).split("\0");
+    const cmdline = (await readFile6(`/proc/${pid}/cmdline`, "utf8")).split("\0");
     return cmdline.includes(dataDir) || cmdline.some((arg) => arg.includes(dataDir));
   } catch {
     return true;
@@ -69433,7 +69696,7 @@ async function waitUntilGone(pid, dataDir) {
 }
 async function shmAttachCount(shmid) {
   try {
-    const rows = (await readFile5("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
+    const rows = (await readFile6("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
     for (const row2 of rows) {
       const f = row2.trim().split(/\s+/);
       if (Number(f[1]) === shmid) return Number(f[6]);
@@ -69468,7 +69731,7 @@ async function processesMappingShm(shmid) {
   for (const entry of await readdir5("/proc").catch(() => [])) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const maps = await readFile5(`/proc/${entry}/maps`, "utf8");
+      const maps = await readFile6(`/proc/${entry}/maps`, "utf8");
       if (maps.split("\n").some((l) => l.includes("/SYSV") && l.trim().split(/\s+/)[4] === String(shmid)))
         pids.push(Number(entry));
     } catch {
@@ -69556,7 +69819,7 @@ var RunClusters = class {
   /** One hash over every cluster's postgresql.conf settings, recorded in the environment. */
   settingsHash() {
     const allSettings = [...this.byKey.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    return createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    return createHash3("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
   }
   /** Stops and starts the servers of these arms that run these workloads (new postmaster, cold buffers). */
   async restart(arms, workloads, signal) {
@@ -69851,12 +70114,12 @@ init_errors();
 
 // src/run/shard-digest.ts
 init_fingerprint();
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function bareCell(c) {
   return { workload: c.workload, clients: c.clients };
 }
 function sha256Hex2(text2) {
-  return createHash5("sha256").update(text2).digest("hex");
+  return createHash4("sha256").update(text2).digest("hex");
 }
 function planHashOf(plan) {
   return sha256Hex2(
@@ -69992,7 +70255,7 @@ async function lookupUser(name, runner) {
 }
 
 // src/machine/environment.ts
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 import os8 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -70043,7 +70306,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile6(file2, "utf8")).trim();
+    return (await readFile7(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -71116,7 +71379,7 @@ async function release(controls, clusters, logsDir, journal, logger) {
   await journal.finish();
 }
 
-// src/flows/compare/pipeline.ts
+// src/flows/compare/pipeline/pipeline.ts
 init_errors();
 init_metrics();
 
@@ -71140,10 +71403,10 @@ function checkRecordable(workloads, metric) {
   }
 }
 
-// src/flows/compare/pipeline.ts
+// src/flows/compare/pipeline/pipeline.ts
 init_fingerprint();
 
-// src/flows/compare/noise-floors.ts
+// src/flows/compare/noise/noise-floors.ts
 var FLOOR_WINDOW = 100;
 var MIN_FLOOR_RUNS = 12;
 function learnNoiseFloors(runs, runner, cells, options = {}) {
@@ -71178,7 +71441,7 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
   return learnNoiseFloors(await loadRunsOf(store, cells, options), runner, cells, options);
 }
 
-// src/flows/compare/instruction-phase.ts
+// src/run/counted/instruction-phase.ts
 init_errors();
 import { chown as chown3, copyFile as copyFile4, mkdir as mkdir4, readFile as readFile10, writeFile as writeFile6 } from "node:fs/promises";
 import path19 from "node:path";
@@ -71266,7 +71529,7 @@ function sumProfiles(profiles) {
 }
 
 // src/postgres/instructions/cachegrind-run.ts
-import { readFile as readFile7 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 import path17 from "node:path";
 import { setTimeout as sleep3 } from "node:timers/promises";
 function cachegrindWrapper(outDir) {
@@ -71289,7 +71552,7 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile7(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile8(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(
@@ -71307,7 +71570,7 @@ function sumIr(profiles) {
 init_errors();
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile8, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile9, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep4 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -71339,7 +71602,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile8(outFile, "utf8").catch(() => "");
+  const text2 = await readFile9(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -71361,7 +71624,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir6("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile8(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile9(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -71475,254 +71738,7 @@ function profileText(rows, header) {
 `;
 }
 
-// src/drivers/pgbench/statements.ts
-import { readFile as readFile9 } from "node:fs/promises";
-
-// src/postgres/sql-statements.ts
-var IDENT_START = /[A-Za-z_\u0080-\uffff]/;
-var IDENT_CONT = /[A-Za-z_0-9$\u0080-\uffff]/;
-function identifierEnd(text2, i) {
-  let j = i + 1;
-  while (j < text2.length && IDENT_CONT.test(text2[j])) j++;
-  return j;
-}
-function quotedEnd(text2, i, quote3, backslashes) {
-  for (let j = i + 1; j < text2.length; j++) {
-    const c = text2[j];
-    if (backslashes && c === "\\") {
-      j++;
-      continue;
-    }
-    if (c === quote3) {
-      if (text2[j + 1] === quote3) {
-        j++;
-        continue;
-      }
-      return [j + 1, false];
-    }
-  }
-  return [text2.length, true];
-}
-function blockCommentEnd(text2, i) {
-  let depth = 0;
-  for (let j = i; j < text2.length; j++) {
-    if (text2[j] === "/" && text2[j + 1] === "*") {
-      depth++;
-      j++;
-    } else if (text2[j] === "*" && text2[j + 1] === "/") {
-      depth--;
-      j++;
-      if (depth === 0) return [j + 1, false];
-    }
-  }
-  return [text2.length, true];
-}
-function dollarDelimiter(text2, i) {
-  const m = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z_0-9\u0080-\uffff]*)?\$/.exec(text2.slice(i, i + 66));
-  return m?.[0];
-}
-function tokenAt(text2, i) {
-  const token = (kind, end, extra = {}) => ({
-    kind,
-    text: text2.slice(i, end),
-    ...extra
-  });
-  const c = text2[i];
-  const next = text2[i + 1];
-  if (/\s/.test(c)) {
-    let j = i + 1;
-    while (j < text2.length && /\s/.test(text2[j])) j++;
-    return token("space", j);
-  }
-  if (c === "-" && next === "-") {
-    const nl = text2.indexOf("\n", i);
-    return token("comment", nl < 0 ? text2.length : nl);
-  }
-  if (c === "/" && next === "*") {
-    const [end, open7] = blockCommentEnd(text2, i);
-    return token("comment", end, open7 ? { unterminated: true } : {});
-  }
-  if (c === "'" || (c === "E" || c === "e") && next === "'") {
-    const [end, open7] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
-    return token("string", end, open7 ? { unterminated: true } : {});
-  }
-  if (c === '"') {
-    const [end, open7] = quotedEnd(text2, i, '"', false);
-    return token("quoted-identifier", end, open7 ? { unterminated: true } : {});
-  }
-  const delimiter = c === "$" ? dollarDelimiter(text2, i) : void 0;
-  if (delimiter) {
-    const close = text2.indexOf(delimiter, i + delimiter.length);
-    return close < 0 ? token("dollar-string", text2.length, { unterminated: true }) : token("dollar-string", close + delimiter.length);
-  }
-  if (IDENT_START.test(c)) return token("identifier", identifierEnd(text2, i));
-  if (c === ":" && next !== void 0 && IDENT_START.test(next) && text2[i - 1] !== ":") {
-    return token("variable", identifierEnd(text2, i + 1));
-  }
-  if (c === ";") return token("semicolon", i + 1);
-  if (c === "\\" && next === ";") return token("semicolon", i + 2, { escaped: true });
-  if (c === "\\" && next === ":") return token("other", i + 2, { escaped: true });
-  if (c === "$" || /[0-9]/.test(c)) {
-    let j = i + 1;
-    while (j < text2.length && /[A-Za-z0-9_.]/.test(text2[j])) j++;
-    return token("other", j);
-  }
-  return token("other", i + 1);
-}
-function sqlTokens(text2) {
-  const tokens = [];
-  for (let i = 0; i < text2.length; ) {
-    const t = tokenAt(text2, i);
-    tokens.push(t);
-    i += t.text.length;
-  }
-  return tokens;
-}
-var BODY_WORDS = /* @__PURE__ */ new Set(["create", "or", "replace", "function", "procedure"]);
-function scriptPieces(text2) {
-  const pieces = [];
-  let current = [];
-  let parens = 0;
-  let beginDepth = 0;
-  let words = [];
-  const endStatement = (end) => {
-    if (current.some((t) => t.kind !== "space" && t.kind !== "comment")) {
-      pieces.push({ kind: "sql", tokens: current, end });
-    }
-    current = [];
-    parens = 0;
-    beginDepth = 0;
-    words = [];
-  };
-  let i = 0;
-  while (i < text2.length) {
-    const token = tokenAt(text2, i);
-    if (token.kind === "other" && token.text === "\\") {
-      endStatement("meta");
-      let end = i;
-      for (; ; ) {
-        const nl = text2.indexOf("\n", end);
-        if (nl < 0) {
-          end = text2.length;
-          break;
-        }
-        const line = text2.slice(end, nl).replace(/\r$/, "");
-        end = nl + 1;
-        if (!line.endsWith("\\")) break;
-      }
-      const metaText = text2.slice(i, end).replace(/\r?\n$/, "");
-      pieces.push({ kind: "meta", name: /^\\([A-Za-z_]*)/.exec(metaText)?.[1] ?? "", text: metaText });
-      i = end;
-      continue;
-    }
-    i += token.text.length;
-    if (token.kind === "other" && token.text === "(") parens++;
-    else if (token.kind === "other" && token.text === ")") parens = Math.max(0, parens - 1);
-    else if (token.kind === "identifier") {
-      const word = token.text.toLowerCase();
-      if (words.length < 4) words.push(BODY_WORDS.has(word) ? word : "");
-      const body = words[0] === "create" && (words[1] === "function" || words[1] === "procedure" || words[1] === "or" && words[2] === "replace" && (words[3] === "function" || words[3] === "procedure"));
-      if (body && parens === 0) {
-        if (word === "begin") beginDepth++;
-        else if (word === "case" && beginDepth > 0) beginDepth++;
-        else if (word === "end" && beginDepth > 0) beginDepth--;
-      }
-    }
-    if (token.kind === "semicolon" && !token.escaped && parens === 0 && beginDepth === 0) {
-      endStatement("semicolon");
-      continue;
-    }
-    if (token.kind === "semicolon" && token.escaped) words = [];
-    current.push(token);
-  }
-  endStatement("eof");
-  return pieces;
-}
-function statementText(tokens) {
-  let out = "";
-  let gap = false;
-  for (const t of tokens) {
-    if (t.kind === "space" || t.kind === "comment") {
-      gap = true;
-      continue;
-    }
-    if (gap && out !== "") out += " ";
-    gap = false;
-    out += t.kind === "semicolon" ? ";" : t.escaped ? t.text.slice(1) : t.text;
-  }
-  return out;
-}
-function notOneStatement(sql) {
-  const tokens = sqlTokens(sql);
-  const open7 = tokens.find((t) => t.unterminated);
-  if (open7) {
-    return `it ends inside ${open7.kind === "comment" ? "a comment" : open7.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
-  }
-  const last = tokens.findLastIndex((t) => t.kind !== "space" && t.kind !== "comment");
-  const semicolons = tokens.filter((t, i) => t.kind === "semicolon" && !(i === last && !t.escaped));
-  if (semicolons.length) return "it holds more than one statement (a ; outside quotes and comments)";
-  if (tokens.some((t) => t.kind === "other" && t.text === "\\")) {
-    return "it holds a backslash outside quotes and comments (a meta-command)";
-  }
-  if (last < 0) return "it is empty";
-  return void 0;
-}
-
-// src/drivers/pgbench/statements.ts
-var KEYS = `\\set aid random(1, 100000 * :scale)
-\\set bid random(1, 1 * :scale)
-\\set tid random(1, 10 * :scale)
-\\set delta random(-5000, 5000)
-`;
-var ACCOUNT = `UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-`;
-var HISTORY = `INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
-`;
-var BUILTIN_SCRIPT_TEXT = {
-  "tpcb-like": `${KEYS}BEGIN;
-${ACCOUNT}UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
-UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
-${HISTORY}END;
-`,
-  "simple-update": `${KEYS}BEGIN;
-${ACCOUNT}${HISTORY}END;
-`,
-  "select-only": `\\set aid random(1, 100000 * :scale)
-SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-`
-};
-var DEFAULT_VALUE = "1";
-var REPRESENTATIVE_VALUES = {
-  aid: "1",
-  bid: "1",
-  tid: "1",
-  delta: "0"
-};
-var PLANNABLE = /^(?:select|insert|update|delete|merge|with|values|table)\b/i;
-function scriptStatements(text2) {
-  const found = /* @__PURE__ */ new Set();
-  for (const piece of scriptPieces(text2)) {
-    if (piece.kind === "sql") found.add(statementText(piece.tokens));
-  }
-  return [...found];
-}
-function isPlannable(statement) {
-  return PLANNABLE.test(statement.trim());
-}
-function withValues(statement, values = {}) {
-  return sqlTokens(statement).map((t) => t.kind === "variable" ? values[t.text.slice(1)] ?? DEFAULT_VALUE : t.text).join("");
-}
-async function pgbenchStatements(w) {
-  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile9(s.file, "utf8")));
-  const values = w.builtin ? REPRESENTATIVE_VALUES : {};
-  const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
-  return statements.map(
-    (statement) => isPlannable(statement) ? { statement, explained: withValues(statement, values) } : { statement }
-  );
-}
-
-// src/flows/compare/plan-phase.ts
+// src/run/counted/plan-phase.ts
 init_errors();
 
 // src/postgres/plan-capture.ts
@@ -71875,7 +71891,7 @@ function memoryLogger() {
   return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
 }
 
-// src/run/counted-runs.ts
+// src/run/counted/counted-runs.ts
 var NO_RUNNER = {
   run: (command) => Promise.reject(new Error(`${command}: a driver made to be asked ran it`))
 };
@@ -71910,7 +71926,7 @@ function loadedCountingCluster(arm2, what, conf, driver, setup, deps, keep) {
   return loadedCluster(countingClusterSpec(arm2, what, conf, setup), driver, deps, keep);
 }
 
-// src/flows/compare/plan-phase.ts
+// src/run/counted/plan-phase.ts
 var PLAN_TRANSACTIONS = 200;
 var WARMUP_TRANSACTIONS = 50;
 var SEED = 4242;
@@ -71920,7 +71936,7 @@ function planWorkloads(workloads) {
 }
 function checkPlanWorkloads(workloads) {
   for (const w of planWorkloads(workloads)) {
-    if (w.tool !== "pgbench") {
+    if (!listsStatements(w)) {
       throw new UserError(
         `workload ${w.name}: plans: only pgbench workloads list their statements for now (tool ${w.tool}); drop plans from this workload`
       );
@@ -71951,7 +71967,7 @@ async function runPlanPhase(req, deps) {
     deps.signal?.throwIfAborted();
     let statements;
     try {
-      statements = await pgbenchStatements(w);
+      statements = await statementsOf(w) ?? [];
     } catch (e) {
       record2.failures.push({
         workload: w.name,
@@ -71961,7 +71977,7 @@ async function runPlanPhase(req, deps) {
       continue;
     }
     record2.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
-    if (w.pipeline !== void 0) {
+    if (w.tool === "pgbench" && w.pipeline !== void 0) {
       record2.notes.push(
         `${w.name}: the per-statement counters come from runs without pipeline (the same statements)`
       );
@@ -72049,7 +72065,7 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
   }
 }
 
-// src/flows/compare/instruction-phase.ts
+// src/run/counted/instruction-phase.ts
 var INSTRUCTION_CLIENTS = 1;
 var APP_NAME = "pgbench";
 var COUNTED_RUN_LIMIT_S = 180;
@@ -72184,9 +72200,9 @@ async function startServer(w, arm2, driver, req, deps, keep, plans) {
   return { arm: arm2, cluster, countDir, runs: [] };
 }
 async function plansAlongside(w, record2, logger) {
-  if (!record2 || w.tool !== "pgbench" || w.plans === true) return void 0;
+  if (!record2 || !listsStatements(w) || w.plans === true) return void 0;
   try {
-    const statements = await pgbenchStatements(w);
+    const statements = await statementsOf(w) ?? [];
     record2.statements.push(...statements.map((s) => ({ workload: w.name, ...s })));
     return { statements, record: record2 };
   } catch (e) {
@@ -72348,7 +72364,7 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   return profiles;
 }
 
-// src/flows/compare/explain-phase.ts
+// src/run/counted/explain-phase.ts
 init_errors();
 var MAX_TARGETS = 4;
 function explainTargets(comparison, workloads, counted) {
@@ -72405,13 +72421,13 @@ function withExplanation(result, record2) {
 }
 
 // src/postgres/builds/compiled-code.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 import { mkdtemp as mkdtemp3, readdir as readdir7, readFile as readFile11, readlink as readlink3, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
 import os11 from "node:os";
 import path20 from "node:path";
 
 // src/postgres/builds/disassembly.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 import os10 from "node:os";
 var EM_X86_64 = 62;
 var PT_LOAD = 1;
@@ -72476,7 +72492,7 @@ function normalise(instructions, fn, stringAtAddress = () => void 0) {
   return { exact, masked: masked2 };
 }
 function digest(text2) {
-  return createHash6("sha1").update(text2).digest("base64");
+  return createHash5("sha1").update(text2).digest("base64");
 }
 function chunks(fns) {
   const out = [];
@@ -72686,7 +72702,7 @@ async function normalised(installDir, rel, entry, own2) {
   return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
 }
 function digest2(bytes) {
-  return createHash7("sha256").update(bytes).digest("hex");
+  return createHash6("sha256").update(bytes).digest("hex");
 }
 async function compareCompiledCode(base, head, options = {}) {
   const baseDir = path20.resolve(path20.dirname(base.binDir));
@@ -72969,7 +72985,7 @@ function costText(cost) {
   return `answered in ${formatDuration(cost.wallS)}: ${parts.join(", ")}`;
 }
 
-// src/flows/compare/default-evidence.ts
+// src/run/counted/default-evidence.ts
 init_errors();
 function countable(w) {
   return countsTransactions(w) && !(w.tool === "pgbench" && w.pipeline !== void 0);
@@ -73007,7 +73023,7 @@ function withoutFailedDefaults(record2, countedByDefault2) {
   return { ...record2, samples: record2.samples.filter((s) => !failed.has(s.workload)) };
 }
 
-// src/flows/compare/pipeline.ts
+// src/flows/compare/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
   if (outcome.archived) {
@@ -73220,7 +73236,7 @@ function archiveSink(store) {
   return state;
 }
 
-// src/flows/compare/baseline-conditions.ts
+// src/flows/compare/baseline/baseline-conditions.ts
 init_fingerprint();
 init_types();
 function conditionsOfArm(doc, arm2) {
@@ -73271,7 +73287,7 @@ function armFacts(source) {
 var workloadSchema = DRIVERS.workloadSchema;
 var WORKLOAD_VARIANTS = DRIVERS.variants;
 
-// src/flows/compare/condition-differences.ts
+// src/flows/compare/baseline/condition-differences.ts
 init_fingerprint();
 function conditionDifferences(stored, now) {
   const out = [];
@@ -73371,12 +73387,12 @@ function describeDifferences(diffs, workloads) {
   return parts.join("; ");
 }
 
-// src/flows/compare/choose-baseline.ts
+// src/flows/compare/baseline/choose-baseline.ts
 init_store();
 init_errors();
 init_check_results();
 
-// src/flows/compare/stored-baseline-spec.ts
+// src/flows/compare/baseline/stored-baseline-spec.ts
 init_errors();
 function parseBaselineSpec(value, name) {
   const v = value.trim();
@@ -73397,7 +73413,7 @@ var CLI_STORED_BASELINE_NAMES = {
 };
 var DEFAULT_SENTINEL_ROUNDS = 3;
 
-// src/flows/compare/choose-baseline.ts
+// src/flows/compare/baseline/choose-baseline.ts
 var MAX_CANDIDATES_EXAMINED = 20;
 async function chooseStoredBaseline(options, now, headLabel) {
   const workloads = Object.keys(now.workloads);
@@ -73511,7 +73527,7 @@ function baselineArm(doc) {
   return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
 }
 
-// src/flows/compare/sentinel.ts
+// src/flows/compare/baseline/sentinel.ts
 import { stat as stat5 } from "node:fs/promises";
 import path23 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
@@ -73587,7 +73603,7 @@ async function binDirExists(binDir) {
   }
 }
 
-// src/flows/compare/merge-baseline.ts
+// src/flows/compare/baseline/merge-baseline.ts
 var DAY_MS2 = 24 * 3600 * 1e3;
 function commitOf(doc, arm2) {
   const build = arm2.build ?? {};
@@ -73649,7 +73665,7 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
   };
 }
 
-// src/flows/compare/stored-baseline.ts
+// src/flows/compare/baseline/stored-baseline.ts
 async function runStoredBaseline(req, options, deps, archive) {
   const head = headArm(req);
   const clientBinDir = req.clientBinDir ?? head.binDir;
@@ -73982,7 +73998,7 @@ async function openStore(spec, opts) {
 // src/run/shards.ts
 init_fingerprint();
 init_types();
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
@@ -74009,7 +74025,7 @@ function planShards(workloads, count2, arms = 2) {
   }
   const position = new Map(cells.map((c, i) => [cellId(c), i]));
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
-  const planId = createHash9("sha256").update(
+  const planId = createHash8("sha256").update(
     canonicalJson({
       count: count2,
       workloads: workloads.map((w) => ({
@@ -74526,7 +74542,7 @@ function sleep5(ms, signal) {
 }
 
 // src/postgres/builds/cache.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 import { chmod as chmod4, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile16, readlink as readlink4, rename as rename3, rm as rm7, statfs as statfs2 } from "node:fs/promises";
 import path29 from "node:path";
 init_errors();
@@ -74587,11 +74603,11 @@ function buildKey(input2) {
   return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
 }
 function sha256(data) {
-  return createHash10("sha256").update(data).digest("hex");
+  return createHash9("sha256").update(data).digest("hex");
 }
 var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
-  const outer = createHash10("sha256");
+  const outer = createHash9("sha256");
   const walk = async (rel) => {
     const abs = path29.join(installDir, rel);
     let entries;
@@ -75766,7 +75782,7 @@ async function prepare(req, deps) {
   return { mirror, headSha, withToolchain, buildHead };
 }
 
-// src/flows/compare/build-stage.ts
+// src/flows/compare/pipeline/build-stage.ts
 async function buildArms(request2, deps) {
   const arm2 = (label, built2) => ({
     label,
@@ -75786,7 +75802,7 @@ import path62 from "node:path";
 init_errors();
 import path48 from "node:path";
 
-// src/flows/compare/option-error.ts
+// src/flows/compare/options/option-error.ts
 init_errors();
 var OptionError = class extends UserError {
   /** The option the refusal is about (the key of its OptionNames). */
@@ -75797,7 +75813,7 @@ var OptionError = class extends UserError {
   }
 };
 
-// src/flows/compare/arm-source.ts
+// src/flows/compare/options/arm-source.ts
 async function armSourceOf(options, names) {
   if (wantsBuild(options)) {
     if (options.settings?.length) {
@@ -75898,7 +75914,7 @@ function armsWithSettings(arms, settings2, names) {
   }));
 }
 
-// src/flows/compare/comparison-options.ts
+// src/flows/compare/options/comparison-options.ts
 init_errors();
 
 // src/run/round-seconds.ts
@@ -75906,7 +75922,7 @@ function roundSeconds(workloads, arms, durationS) {
   return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
 }
 
-// src/flows/compare/adaptive-plan.ts
+// src/flows/compare/options/adaptive-design.ts
 init_errors();
 function adaptivePlanOf(options, alpha, roundS, names) {
   if (options.maxRounds === void 0 && options.timeBudgetS === void 0) {
@@ -75947,7 +75963,7 @@ function adaptivePlanOf(options, alpha, roundS, names) {
   return { plan, ...budget !== void 0 ? { timeBudgetS: budget } : {} };
 }
 
-// src/flows/compare/comparison-options.ts
+// src/flows/compare/options/comparison-options.ts
 function comparisonOf(options, names) {
   const { baseline } = options;
   const given = workloadsOf(options);
@@ -78350,7 +78366,7 @@ async function acceptancesFor(target, publishes, deps) {
   }
 }
 
-// src/flows/compare/decide-run.ts
+// src/flows/compare/pipeline/decide-run.ts
 import { writeFile as writeFile11 } from "node:fs/promises";
 import path38 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
@@ -78446,7 +78462,7 @@ async function tolerateApiError(logger, permission, fn) {
   }
 }
 
-// src/flows/compare/report-input.ts
+// src/flows/compare/pipeline/report-input.ts
 function reportInputOf(result, comparison, options = {}) {
   const source = result.source ?? {};
   const runUrl = source.runUrl ?? options.fallbackRunUrl;
@@ -80314,7 +80330,7 @@ async function loadStoredRuns(store, workloads) {
   return runs;
 }
 
-// src/flows/history/markdown.ts
+// src/core/report/history/history-markdown.ts
 init_metrics();
 function renderHistoryMarkdown(analysis, options = {}) {
   const rows = [];
@@ -80358,10 +80374,10 @@ function commit(sha, options) {
   return commitLink(sha, options.repoUrl, { digits: 10, code: false });
 }
 
-// src/flows/history/page-data.ts
+// src/core/report/history/page-data.ts
 init_metrics();
 
-// src/flows/history/sparkline.ts
+// src/core/report/history/sparkline.ts
 var SPARKLINE_RUNS = 60;
 var SPARKLINE_WIDTH = 120;
 var SPARKLINE_HEIGHT = 24;
@@ -80386,7 +80402,7 @@ function sparkline(values, changeAt = null) {
   };
 }
 
-// src/flows/history/time-axis.ts
+// src/core/report/history/time-axis.ts
 var SECOND = 1;
 var MINUTE = 60 * SECOND;
 var HOUR = 60 * MINUTE;
@@ -80489,7 +80505,7 @@ function timeAxisData() {
   return { font: AXIS_FONT, incrs: TIME_INCRS, levels: TIME_AXIS_LEVELS };
 }
 
-// src/flows/history/trend.ts
+// src/core/history/trend.ts
 var TREND_WINDOW = 5;
 function seriesTrend(analysis, window2 = TREND_WINDOW) {
   const { points: points2, better } = analysis.series;
@@ -80520,7 +80536,7 @@ function medianOf2(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-// src/flows/history/page-data.ts
+// src/core/report/history/page-data.ts
 function workloadNames(analysis) {
   return [...new Set(analysis.series.map((s) => s.series.key.workload))].sort();
 }
@@ -80633,7 +80649,7 @@ function uniqueFile(file2, taken) {
   return candidate;
 }
 
-// src/flows/history/page-script.ts
+// src/core/report/history/page-script.ts
 var PAGE_SCRIPT = String.raw`
 (function () {
   'use strict';
@@ -80880,7 +80896,7 @@ var PAGE_SCRIPT = String.raw`
 })();
 `;
 
-// src/flows/history/page-html.ts
+// src/core/report/history/page-html.ts
 function renderHistorySite(data, assets) {
   return [
     { file: "index.html", html: renderIndex(data) },

@@ -9,7 +9,11 @@
  */
 export const STOREYS = [
   // Plain values and pure functions: the results document, statistics, comparison, decision, rendering.
-  { name: 'core', folders: ['', 'util', 'stats', 'results', 'compare', 'report'] },
+  // (history: the series of stored runs and their change points; report/history: the history site.)
+  {
+    name: 'core',
+    folders: ['', 'util', 'stats', 'results', 'compare', 'history', 'report', 'report/history'],
+  },
   // This host: processes, files, signals, hardware facts, fingerprint, doctor, controls.
   { name: 'machine', folders: ['os', ''] },
   // PostgreSQL: building a commit, running a cluster, counting its instructions, reading its wait events.

@@ -18,7 +18,7 @@ import {
   parseEventState,
   seriesMarker,
 } from '../../src/flows/nightly/regression-issues.js';
-import type { HistoryRun } from '../../src/flows/history/series.js';
+import type { HistoryRun } from '../../src/core/history/series.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { DataBranch } from '../../src/store/branch/data-branch.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSeries } from '../../src/flows/history/series.js';
+import { buildSeries } from '../../src/core/history/series.js';
 import { noisyHistory } from '../unit/history/noisy-history.js';
 
 const root = new URL('../../', import.meta.url).pathname;

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HistoryRun } from '../../src/flows/history/series.js';
+import type { HistoryRun } from '../../src/core/history/series.js';
 import { commitSha, noisyHistory, WORKLOAD } from '../unit/history/noisy-history.js';
 
 const root = new URL('../../', import.meta.url).pathname;

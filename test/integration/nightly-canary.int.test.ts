@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_LABEL } from '../../src/flows/nightly/alert-issues.js';
 import { REGRESSION_LABEL } from '../../src/flows/nightly/regression-issues.js';
-import type { HistoryRun } from '../../src/flows/history/series.js';
+import type { HistoryRun } from '../../src/core/history/series.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { installedBinDir } from '../../testkit/postgres.js';

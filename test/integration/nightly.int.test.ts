@@ -16,7 +16,7 @@ import {
   parseEventState,
   seriesMarker,
 } from '../../src/flows/nightly/regression-issues.js';
-import type { HistoryRun } from '../../src/flows/history/series.js';
+import type { HistoryRun } from '../../src/core/history/series.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { learnNoiseFloors, MIN_FLOOR_RUNS, type FloorCell } from '../../src/flows/compare/noise/noise-floors.js';
 import { runnerId } from '../../src/flows/compare/noise/runner-noise.js';
 import { noiseFloorPct } from '../../src/core/stats/noise-floor.js';
-import { buildSeries } from '../../src/flows/history/series.js';
+import { buildSeries } from '../../src/core/history/series.js';
 import { noisyHistory, WORKLOAD } from './history/noisy-history.js';
 
 const cells: FloorCell[] = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateNoise } from '../../src/core/compare/power.js';
-import { analyseHistory } from '../../src/flows/history/analyse.js';
+import { analyseHistory } from '../../src/core/history/history-analysis.js';
 import {
   estimateRunnerNoise,
   isCalibrationRun,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { readResults } from '../../store/read-results.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { ResultStore } from '../../store/store.js';
-import type { HistoryRun } from './series.js';
+import type { HistoryRun } from '../../core/history/series.js';
 
 /**
  * The runs of `pgperf history --results`: each argument is a results file, or a directory. A directory

@@ -2,11 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 
-/** uPlot's script and stylesheet, inlined into every history page so nothing is fetched at view time. */
-export interface ChartAssets {
-  script: string;
-  css: string;
-}
+import type { ChartAssets } from '../../core/report/history/page-html.js';
 
 /**
  * Reads uPlot's IIFE build and stylesheet from the installed `uplot` package (resolved from this module,

@@ -10,7 +10,7 @@
 import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
 import { FAIL_ON_MEANING, type FailOn } from '../../core/compare/policy.js';
 import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
-import type { HistoryAnalysis, HistoryOptions, SeriesAnalysis } from '../history/analyse.js';
+import type { HistoryAnalysis, HistoryOptions, SeriesAnalysis } from '../../core/history/history-analysis.js';
 import {
   analyseStore,
   clientsText,

@@ -12,7 +12,7 @@ import type { GateDecision } from '../../core/compare/flow-decision.js';
 import type { FailOn } from '../../core/compare/policy.js';
 import type { GitHubApi } from '../../github/api.js';
 import type { RunSource } from '../../core/results/types.js';
-import type { HistoryOptions } from '../history/analyse.js';
+import type { HistoryOptions } from '../../core/history/history-analysis.js';
 import { trySyncAlertIssues } from './alert-issues.js';
 import { trySyncTriageDigest } from './digest-issue.js';
 import { trySyncRegressionIssues } from './regression-issues.js';

@@ -16,12 +16,12 @@ import {
   type HistoryOptions,
   type SeriesAnalysis,
   type SeriesChangePoint,
-} from '../history/analyse.js';
+} from '../../core/history/history-analysis.js';
 import { loadStoredRuns } from '../history/load-runs.js';
-import { renderHistoryMarkdown } from '../history/markdown.js';
-import { historySiteData, type SiteOptions } from '../history/page-data.js';
-import { renderHistorySite } from '../history/page-html.js';
-import { isCanaryWorkload, type Series } from '../history/series.js';
+import { renderHistoryMarkdown } from '../../core/report/history/history-markdown.js';
+import { historySiteData, type SiteOptions } from '../../core/report/history/page-data.js';
+import { renderHistorySite } from '../../core/report/history/page-html.js';
+import { isCanaryWorkload, type Series } from '../../core/history/series.js';
 import { loadChartAssets } from '../history/uplot-assets.js';
 import { writeSite } from '../history/write-site.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../../core/util/logger.js';
 import type { ResultStore } from '../../store/store.js';
-import type { HistoryAnalysis } from '../history/analyse.js';
+import type { HistoryAnalysis } from '../../core/history/history-analysis.js';
 import { historyOptionsOf, type ChangePointOptions } from './nightly-job.js';
 import { analyseStore, writeHistorySite } from './nightly-site.js';
 

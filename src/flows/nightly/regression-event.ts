@@ -14,10 +14,10 @@ import {
   safeUrl,
 } from '../../core/report/markdown-escape.js';
 import { METRICS, isMetricName, type MetricName } from '../../core/results/metrics.js';
-import type { SeriesChangePoint } from '../history/analyse.js';
+import type { SeriesChangePoint } from '../../core/history/history-analysis.js';
 import { bisectMarker, jsonMarker, markerText } from './bisect-marker.js';
 import { clientsText, severity, type WorkloadStanding } from './nightly-site.js';
-import type { SeriesPoint } from '../history/series.js';
+import type { SeriesPoint } from '../../core/history/series.js';
 
 /** Added to a regression issue, it asks the Action's `mode: bisect` to bisect the issue's worst cell. */
 export const BISECT_LABEL = 'pgperf-bisect';

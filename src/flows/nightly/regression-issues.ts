@@ -19,7 +19,7 @@
  * executor (syncRegressionIssues) only carries it out. The markers and the text are
  * flows/nightly/regression-event.ts.
  */
-import type { HistoryAnalysis } from '../history/analyse.js';
+import type { HistoryAnalysis } from '../../core/history/history-analysis.js';
 import { judgeHistory, type WorkloadStanding } from './nightly-site.js';
 import {
   eventCells,

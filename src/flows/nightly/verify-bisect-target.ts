@@ -9,7 +9,7 @@
 import type { ResultStore } from '../../store/store.js';
 import { UserError } from '../../core/util/errors.js';
 import { loadStoredRuns } from '../history/load-runs.js';
-import { buildSeries } from '../history/series.js';
+import { buildSeries } from '../../core/history/series.js';
 import type { BisectTarget } from './bisect-marker.js';
 
 export async function verifyBisectTarget(

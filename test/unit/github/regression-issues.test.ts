@@ -17,9 +17,9 @@ import {
   syncRegressionIssues,
   type IssueAction,
 } from '../../../src/flows/nightly/regression-issues.js';
-import { analyseHistory } from '../../../src/flows/history/analyse.js';
+import { analyseHistory } from '../../../src/core/history/history-analysis.js';
 import { parseBisectMarker } from '../../../src/flows/nightly/bisect-marker.js';
-import type { HistoryRun } from '../../../src/flows/history/series.js';
+import type { HistoryRun } from '../../../src/core/history/series.js';
 import { useFakeGitHub } from '../../helpers/fake-github-per-test.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../history/noisy-history.js';
 

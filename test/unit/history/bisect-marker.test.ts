@@ -15,7 +15,7 @@ import {
   seriesMarker,
   syncRegressionIssues,
 } from '../../../src/flows/nightly/regression-issues.js';
-import { analyseHistory } from '../../../src/flows/history/analyse.js';
+import { analyseHistory } from '../../../src/core/history/history-analysis.js';
 import { UserError } from '../../../src/core/util/errors.js';
 import { BISECT_TARGET, useFakeGitHub } from '../../helpers/fake-github-per-test.js';
 import { WORKLOAD, commitSha, noisyHistory } from './noisy-history.js';

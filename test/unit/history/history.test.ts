@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { analyseHistory } from '../../../src/flows/history/analyse.js';
-import { renderChangePointsText } from '../../../src/flows/history/changepoints-text.js';
-import { renderHistoryMarkdown } from '../../../src/flows/history/markdown.js';
-import { historySiteData, workloadNames } from '../../../src/flows/history/page-data.js';
-import { renderHistorySite } from '../../../src/flows/history/page-html.js';
+import { analyseHistory } from '../../../src/core/history/history-analysis.js';
+import { renderChangePointsText } from '../../../src/core/report/history/changepoints-text.js';
+import { renderHistoryMarkdown } from '../../../src/core/report/history/history-markdown.js';
+import { historySiteData, workloadNames } from '../../../src/core/report/history/page-data.js';
+import { renderHistorySite } from '../../../src/core/report/history/page-html.js';
 import { parseSeries } from '../../../src/flows/history/read-series-file.js';
-import { buildSeries, type HistoryRun } from '../../../src/flows/history/series.js';
+import { buildSeries, type HistoryRun } from '../../../src/core/history/series.js';
 import { detectChangePoints } from '../../../src/core/stats/e-divisive.js';
 import { medianCi } from '../../../src/core/stats/median-ci.js';
 import { UserError } from '../../../src/core/util/errors.js';

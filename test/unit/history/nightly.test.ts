@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyseHistory } from '../../../src/flows/history/analyse.js';
+import { analyseHistory } from '../../../src/core/history/history-analysis.js';
 import { judgeHistory, renderNightlySummary } from '../../../src/flows/nightly/nightly-site.js';
-import type { HistoryRun } from '../../../src/flows/history/series.js';
+import type { HistoryRun } from '../../../src/core/history/series.js';
 import { commitSha, noisyHistory, WORKLOAD } from './noisy-history.js';
 
 const FP = 'kvm2-haltpoll-fx';

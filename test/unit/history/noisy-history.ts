@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { HistoryRun } from '../../../src/flows/history/series.js';
+import type { HistoryRun } from '../../../src/core/history/series.js';
 import { RESULTS_SCHEMA_VERSION, type Sample } from '../../../src/core/results/types.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 

@@ -1,5 +1,5 @@
 /**
- * The time axis decisions of the history charts (src/flows/history/time-axis.ts): the range a chart opens
+ * The time axis decisions of the history charts (src/core/report/history/time-axis.ts): the range a chart opens
  * on, and which labels and tick spacing a span of time gets, for the three histories of issue #29 (one
  * run, runs minutes apart, runs months apart) and as invariants over every level. The templates are
  * formatted by uPlot's own fmtDate, as the page does. The browser test (history-page.int.test.ts) checks
@@ -21,7 +21,7 @@ import {
   templateChars,
   timeAxisLevel,
   timeRange,
-} from '../../../src/flows/history/time-axis.js';
+} from '../../../src/core/report/history/time-axis.js';
 
 /** A run's start in seconds, as the page data holds it. */
 const at = (iso: string) => Date.parse(iso) / 1000;

@@ -1,16 +1,16 @@
 /**
- * Where a series stands, for the history index (src/flows/history/trend.ts, sparkline.ts), on the nightly
+ * Where a series stands, for the history index (src/core/history/trend.ts, sparkline.ts), on the nightly
  * history built from the noisy runner's real runs (noisy-history.ts: a 20% slowdown from night 26).
  */
 import { describe, expect, it } from 'vitest';
-import { analyseHistory, type SeriesAnalysis } from '../../../src/flows/history/analyse.js';
+import { analyseHistory, type SeriesAnalysis } from '../../../src/core/history/history-analysis.js';
 import {
   SPARKLINE_HEIGHT,
   SPARKLINE_RUNS,
   SPARKLINE_WIDTH,
   sparkline,
-} from '../../../src/flows/history/sparkline.js';
-import { TREND_WINDOW, seriesTrend } from '../../../src/flows/history/trend.js';
+} from '../../../src/core/report/history/sparkline.js';
+import { TREND_WINDOW, seriesTrend } from '../../../src/core/history/trend.js';
 import { commitSha, noisyHistory } from './noisy-history.js';
 
 const median = (values: number[]) => {

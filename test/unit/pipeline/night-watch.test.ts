@@ -5,8 +5,8 @@
  * and vanished cells are alerts that keep the night from reading green.
  */
 import { describe, expect, it } from 'vitest';
-import { analyseHistory, type HistoryAnalysis } from '../../../src/flows/history/analyse.js';
-import type { HistoryRun } from '../../../src/flows/history/series.js';
+import { analyseHistory, type HistoryAnalysis } from '../../../src/core/history/history-analysis.js';
+import type { HistoryRun } from '../../../src/core/history/series.js';
 import { judgeHistory } from '../../../src/flows/nightly/nightly-site.js';
 import { watchNights, nightOf } from '../../../src/flows/nightly/night-watch.js';
 import {

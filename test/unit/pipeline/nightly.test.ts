@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunComparison } from '../../../src/core/compare/types.js';
 import { octokitApi } from '../../../src/github/octokit-api.js';
 import { trySyncRegressionIssues } from '../../../src/flows/nightly/regression-issues.js';
-import type { HistoryRun } from '../../../src/flows/history/series.js';
+import type { HistoryRun } from '../../../src/core/history/series.js';
 import {
   nightlyDecision,
   nightlyReport,

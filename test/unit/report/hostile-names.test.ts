@@ -22,11 +22,11 @@ import { buildTables } from '../../../src/core/report/table-model.js';
 import { renderWaitEventComparison } from '../../../src/core/report/wait-event-table.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { resolveAnalysis } from '../../../src/core/compare/recorded-analysis.js';
-import { analyseHistory, type HistoryAnalysis } from '../../../src/flows/history/analyse.js';
-import { renderHistoryMarkdown } from '../../../src/flows/history/markdown.js';
-import { historySiteData } from '../../../src/flows/history/page-data.js';
-import { renderHistorySite } from '../../../src/flows/history/page-html.js';
-import type { HistoryRun } from '../../../src/flows/history/series.js';
+import { analyseHistory, type HistoryAnalysis } from '../../../src/core/history/history-analysis.js';
+import { renderHistoryMarkdown } from '../../../src/core/report/history/history-markdown.js';
+import { historySiteData } from '../../../src/core/report/history/page-data.js';
+import { renderHistorySite } from '../../../src/core/report/history/page-html.js';
+import type { HistoryRun } from '../../../src/core/history/series.js';
 import {
   judgeHistory,
   renderIncompleteNightly,

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import { analyseHistory } from '../../../flows/history/analyse.js';
+import { analyseHistory } from '../../../core/history/history-analysis.js';
 import { loadRuns, loadStoredRuns } from '../../../flows/history/load-runs.js';
-import { renderHistoryMarkdown } from '../../../flows/history/markdown.js';
-import { historySiteData, workloadNames } from '../../../flows/history/page-data.js';
-import { renderHistorySite } from '../../../flows/history/page-html.js';
+import { renderHistoryMarkdown } from '../../../core/report/history/history-markdown.js';
+import { historySiteData, workloadNames } from '../../../core/report/history/page-data.js';
+import { renderHistorySite } from '../../../core/report/history/page-html.js';
 import { loadChartAssets } from '../../../flows/history/uplot-assets.js';
 import { writeSite } from '../../../flows/history/write-site.js';
 import { addChangePointOptions, changePointSettings } from '../change-point-flags.js';

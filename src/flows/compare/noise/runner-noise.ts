@@ -15,8 +15,8 @@
  */
 import { estimateNoise, MIN_NOISE_ROUNDS } from '../../../core/compare/power.js';
 import { fingerprintId, machineFacts } from '../../../machine/fingerprint.js';
-import { analyseSeries } from '../../history/analyse.js';
-import { buildSeries, type HistoryRun, type Series } from '../../history/series.js';
+import { analyseSeries } from '../../../core/history/history-analysis.js';
+import { buildSeries, type HistoryRun, type Series } from '../../../core/history/series.js';
 import type { MetricName } from '../../../core/results/metrics.js';
 import { cellId, type CellKey, type Environment, type RunResult } from '../../../core/results/types.js';
 import { DEFAULT_MAX_P, DEFAULT_MIN_SEGMENT, minPointsForDetection } from '../../../core/stats/e-divisive.js';

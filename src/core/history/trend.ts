@@ -4,9 +4,9 @@
  *
  * The comparison with recent runs is descriptive (one run's median against a median of up to
  * TREND_WINDOW runs, no test): the newest change point is what the history calls a change, with its
- * calibrated p and CI (analyse.ts). A series too short to be analysed says so instead.
+ * calibrated p and CI (history-analysis.ts). A series too short to be analysed says so instead.
  */
-import type { SeriesAnalysis, SeriesChangePoint } from './analyse.js';
+import type { SeriesAnalysis, SeriesChangePoint } from './history-analysis.js';
 import type { SeriesPoint } from './series.js';
 
 /**

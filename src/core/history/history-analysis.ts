@@ -8,7 +8,7 @@ import {
   DEFAULT_MIN_SEGMENT,
   detectChangePoints,
   minPointsForDetection,
-} from '../../core/stats/e-divisive.js';
+} from '../stats/e-divisive.js';
 import { buildSeries, type Series, type SeriesPoint, type HistoryRun } from './series.js';
 
 export interface HistoryOptions {

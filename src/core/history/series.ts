@@ -8,11 +8,11 @@
  * arm; an A/B run's later arm is the change under test). Failed runs and unusable values (non-finite or
  * ≤ 0) are left out of the median; a run without a usable value adds no point.
  */
-import { createHash } from 'node:crypto';
-import { collectCellRuns, documentCells, runValues } from '../../core/compare/cell-runs.js';
-import { METRICS, type MetricName } from '../../core/results/metrics.js';
-import type { RunResult } from '../../core/results/types.js';
-import { medianCi } from '../../core/stats/median-ci.js';
+import { stableHash } from '../util/stable-hash.js';
+import { collectCellRuns, documentCells, runValues } from '../compare/cell-runs.js';
+import { METRICS, type MetricName } from '../results/metrics.js';
+import type { RunResult } from '../results/types.js';
+import { medianCi } from '../stats/median-ci.js';
 
 /**
  * A run of the history: a results document with the store's fields (src/core/results/types.ts gains them with the
@@ -154,6 +154,6 @@ function fallbackFingerprint(run: RunResult): { id: string; facts: Record<string
     os: env.os,
     settingsHash: env.settingsHash,
   };
-  const hash = createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 12);
+  const hash = stableHash(JSON.stringify(facts)).slice(0, 12);
   return { id: `env-${hash}`, facts };
 }

@@ -1,7 +1,7 @@
-import { formatP, formatPct, formatPctInterval } from '../../core/compare/format.js';
-import { METRICS } from '../../core/results/metrics.js';
-import { commitLink, escapeMarkdown } from '../../core/report/markdown-escape.js';
-import type { HistoryAnalysis, SeriesChangePoint } from './analyse.js';
+import { formatP, formatPct, formatPctInterval } from '../../compare/format.js';
+import { METRICS } from '../../results/metrics.js';
+import { commitLink, escapeMarkdown } from '../markdown-escape.js';
+import type { HistoryAnalysis, SeriesChangePoint } from '../../history/history-analysis.js';
 
 export interface HistoryMarkdownOptions {
   /** Commits link to `${repoUrl}/commit/${sha}` when given. */

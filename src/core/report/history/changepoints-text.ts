@@ -1,5 +1,5 @@
-import { formatP, formatPct, formatPctInterval } from '../../core/compare/format.js';
-import type { ChangePoint } from '../../core/stats/e-divisive.js';
+import { formatP, formatPct, formatPctInterval } from '../../compare/format.js';
+import type { ChangePoint } from '../../stats/e-divisive.js';
 
 /** What `pgperf changepoints` found, as data: rendered as text or printed as JSON. */
 export interface ChangePointReport {

@@ -4,12 +4,12 @@
  * time range the chart opens on; and per series, for the index, its latest value, its trend and a
  * sparkline. Computed from a HistoryAnalysis; renderHistorySite turns it into HTML.
  */
-import { METRICS, type MetricName } from '../../core/results/metrics.js';
-import { safeUrl } from '../../core/report/markdown-escape.js';
-import type { HistoryAnalysis, SeriesChangePoint } from './analyse.js';
+import { METRICS, type MetricName } from '../../results/metrics.js';
+import { safeUrl } from '../markdown-escape.js';
+import type { HistoryAnalysis, SeriesChangePoint } from '../../history/history-analysis.js';
 import { sparkline, type Sparkline } from './sparkline.js';
 import { timeAxisData, timeRange, type TimeAxisData } from './time-axis.js';
-import { seriesTrend, type SeriesTrend } from './trend.js';
+import { seriesTrend, type SeriesTrend } from '../../history/trend.js';
 
 export interface HistorySiteData {
   title: string;

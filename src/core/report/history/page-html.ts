@@ -5,14 +5,19 @@
  * escapeHtml; the data through scriptJson, so it cannot close its script element; the repository URL of
  * commit links was checked by safeUrl (page-data.ts).
  */
-import { formatP, formatPct, formatPctInterval } from '../../core/compare/format.js';
-import { escapeHtml, scriptJson } from '../../core/report/html-escape.js';
-import { isCommitSha, safeUrl } from '../../core/report/markdown-escape.js';
-import type { SeriesChangePoint } from './analyse.js';
+import { formatP, formatPct, formatPctInterval } from '../../compare/format.js';
+import { escapeHtml, scriptJson } from '../html-escape.js';
+import { isCommitSha, safeUrl } from '../markdown-escape.js';
+import type { SeriesChangePoint } from '../../history/history-analysis.js';
 import type { ChartData, HistorySiteData, SeriesSummary, WorkloadPageData } from './page-data.js';
 import { PAGE_SCRIPT } from './page-script.js';
-import { TREND_WINDOW } from './trend.js';
-import type { ChartAssets } from './uplot-assets.js';
+import { TREND_WINDOW } from '../../history/trend.js';
+
+/** The charting library's script and stylesheet, inlined into every page so nothing is fetched at view time. */
+export interface ChartAssets {
+  script: string;
+  css: string;
+}
 
 export interface SiteFile {
   file: string;
