@@ -28,8 +28,8 @@ import { adaptiveLook, planAdaptive, type AdaptivePlan } from '../src/core/compa
 import { compareRun } from '../src/core/compare/compare-run.js';
 import { confirmationTargets, withConfirmation } from '../src/core/compare/confirmation.js';
 import { decide } from '../src/core/compare/decision.js';
-import { cellId } from '../src/core/results/types.js';
-import type { Sample } from '../src/core/results/types.js';
+import { cellId } from '../src/core/results/result-types.js';
+import type { Sample } from '../src/core/results/result-types.js';
 import { median } from 'simple-statistics';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { document, gaussian, sample } from '../testkit/synthetic-run.js';

@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { planAdaptive } from '../src/core/compare/adaptive.js';
 import { estimateNoise, planPower } from '../src/core/compare/power.js';
-import { cellId, type RunResult } from '../src/core/results/types.js';
+import { cellId, type RunResult } from '../src/core/results/result-types.js';
 
 const [file, threshold = '2'] = process.argv.slice(2);
 if (!file) throw new Error('usage: npx tsx bench/budget-from-calibration.ts results.json [threshold%]');

@@ -32,7 +32,7 @@ import { renderHistorySite } from '../src/core/report/history/page-html.js';
 import type { HistoryRun } from '../src/core/history/series.js';
 import { loadChartAssets } from '../src/flows/history/uplot-assets.js';
 import { writeSite } from '../src/flows/history/write-site.js';
-import { RESULTS_SCHEMA_VERSION } from '../src/core/results/types.js';
+import { RESULTS_SCHEMA_VERSION } from '../src/core/results/result-types.js';
 import {
   detectChangePoints,
   STATED_FALSE_CHANGE_POINTS_PER_POINT,

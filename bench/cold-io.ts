@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunResult } from '../src/core/results/types.js';
+import type { RunResult } from '../src/core/results/result-types.js';
 
 const [binDir, name, baseValue, headValue, rounds = '4'] = process.argv.slice(2);
 if (!binDir || !name || baseValue === undefined || headValue === undefined) {

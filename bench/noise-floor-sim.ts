@@ -23,7 +23,7 @@ import { analyse } from '../src/core/compare/recorded-analysis.js';
 import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
 import { noiseFloorPct } from '../src/core/stats/noise-floor.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
-import type { NoiseFloor, RunResult } from '../src/core/results/types.js';
+import type { NoiseFloor, RunResult } from '../src/core/results/result-types.js';
 import { document, gaussian, sample } from '../testkit/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 400);

@@ -23,7 +23,7 @@ import { AdaptiveControl } from '../src/run/adaptive-control.js';
 import { analyse } from '../src/core/compare/recorded-analysis.js';
 import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
-import type { RunResult } from '../src/core/results/types.js';
+import type { RunResult } from '../src/core/results/result-types.js';
 import { document, gaussian, sample } from '../testkit/synthetic-run.js';
 import { instructionRecord } from '../testkit/instruction-record.js';
 

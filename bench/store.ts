@@ -15,7 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RunResult, Sample } from '../src/core/results/types.js';
+import type { RunResult, Sample } from '../src/core/results/result-types.js';
 import { DirStore } from '../src/store/dir/dir-store.js';
 import { PgStore } from '../src/store/postgres/pg-store.js';
 import type { ResultStore } from '../src/store/store.js';

@@ -24,7 +24,7 @@ import { analyse } from '../src/core/compare/recorded-analysis.js';
 import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import type { SteadyPass } from '../src/core/compare/steady-evidence.js';
-import type { RunResult } from '../src/core/results/types.js';
+import type { RunResult } from '../src/core/results/result-types.js';
 import { document, gaussian, sample } from '../testkit/synthetic-run.js';
 import { instructionRecord } from '../testkit/instruction-record.js';
 import { waitDiagnostics } from '../testkit/wait-diagnostics.js';

@@ -3609,13 +3609,13 @@ var init_metrics = __esm({
   }
 });
 
-// src/core/results/types.ts
+// src/core/results/result-types.ts
 function cellId(cell) {
   return `${cell.workload}@${cell.clients}`;
 }
 var RESULTS_SCHEMA_VERSION;
-var init_types = __esm({
-  "src/core/results/types.ts"() {
+var init_result_types = __esm({
+  "src/core/results/result-types.ts"() {
     "use strict";
     RESULTS_SCHEMA_VERSION = 1;
   }
@@ -37337,7 +37337,7 @@ var init_check_results = __esm({
     init_errors();
     init_metrics();
     init_results_schema();
-    init_types();
+    init_result_types();
     UNCHECKED_FIELDS = ["pinning", "calibration"];
     KNOWN_FIELDS = /* @__PURE__ */ new Set([
       ...Object.keys(resultsSchema.shape),
@@ -37397,7 +37397,7 @@ var init_read_results = __esm({
     init_json_syntax();
     init_check_results();
     init_results_schema();
-    init_types();
+    init_result_types();
     stderrWarning = (message) => {
       process.stderr.write(`warning: ${message}
 `);
@@ -37540,7 +37540,7 @@ var init_store = __esm({
   "src/store/store.ts"() {
     "use strict";
     init_fingerprint();
-    init_types();
+    init_result_types();
     init_errors();
     init_read_results();
     RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -37713,7 +37713,7 @@ var init_pg_store = __esm({
     "use strict";
     init_esm();
     init_fingerprint();
-    init_types();
+    init_result_types();
     init_errors();
     init_mask_url();
     init_read_results();
@@ -60755,10 +60755,10 @@ function robustLogSpread(values) {
 var MAD_TO_SD = 1.4826;
 
 // src/core/compare/power.ts
-init_types();
+init_result_types();
 
 // src/core/compare/cell-runs.ts
-init_types();
+init_result_types();
 function collectCellRuns(samples, metric, value = "final") {
   const cells = /* @__PURE__ */ new Map();
   const attempts = /* @__PURE__ */ new Map();
@@ -61497,7 +61497,7 @@ function planChanged(record2, workload, head) {
 
 // src/core/compare/analysis.ts
 init_metrics();
-init_types();
+init_result_types();
 
 // src/core/stats/holm.ts
 function holmAdjust(pValues) {
@@ -62759,7 +62759,7 @@ var PGPERF_VERSION = "0.1.0";
 // src/adapters/cli/commands/bisect.ts
 import path42 from "node:path";
 
-// src/flows/bisect/run-bisection.ts
+// src/flows/bisect/bisection.ts
 import path33 from "node:path";
 
 // src/postgres/builds/build.ts
@@ -64491,7 +64491,7 @@ function packagesMissingFromLog(log) {
   return [...found];
 }
 
-// src/postgres/builds/options.ts
+// src/postgres/builds/build-options.ts
 init_errors();
 var BUILD_RECIPE_VERSION = 1;
 var OPTIMIZATION = "2";
@@ -65269,7 +65269,7 @@ async function verifyInstall(installDir, what, runner) {
 }
 
 // src/core/compare/adaptive.ts
-init_types();
+init_result_types();
 var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
 var DEFAULT_SPENDING = "obrien-fleming";
 function planAdaptive(input2) {
@@ -65958,7 +65958,7 @@ function dmaHint(field) {
 
 // src/core/compare/confirmation.ts
 init_metrics();
-init_types();
+init_result_types();
 var DEFAULT_CONFIRM_ROUNDS = 6;
 function confirmationTargets(comparison) {
   return comparison.comparisons.flatMap(
@@ -66065,7 +66065,7 @@ function mainComparison(result, options) {
 }
 
 // src/run/confirmation-block.ts
-init_types();
+init_result_types();
 
 // src/run/round-order.ts
 function planRounds(input2) {
@@ -66537,7 +66537,7 @@ async function dropPageCache(file2 = DROP_CACHES_PATH) {
 }
 
 // src/run/measure-run.ts
-init_types();
+init_result_types();
 init_errors();
 
 // src/run/run-clusters.ts
@@ -66575,7 +66575,7 @@ function composeDrivers(modules) {
   };
 }
 
-// src/drivers/pgbench/driver.ts
+// src/drivers/pgbench/pgbench-driver.ts
 import { writeFile as writeFile7 } from "node:fs/promises";
 import path22 from "node:path";
 init_errors();
@@ -66615,7 +66615,7 @@ function runOutcome(res, judged, read) {
   };
 }
 
-// src/drivers/pgbench/command.ts
+// src/drivers/pgbench/pgbench-command.ts
 function connectionArgs(c) {
   return ["-h", c.host, "-p", String(c.port), "-U", c.user];
 }
@@ -66934,7 +66934,7 @@ function parseTopLine(line, report) {
   }
 }
 
-// src/drivers/pgbench/judge-run.ts
+// src/drivers/pgbench/pgbench-judge-run.ts
 var ABORT_RE = /\bclient (\d+) (?:script \d+ )?aborted\b.*$/;
 var ERROR_RE = /^pgbench: (?:error|fatal): (.*)$/;
 function oneLine(s) {
@@ -67147,7 +67147,7 @@ async function readTransactionLogs(dir, prefix) {
   return summary2;
 }
 
-// src/drivers/pgbench/report-metrics.ts
+// src/drivers/pgbench/pgbench-report-metrics.ts
 function reportMetrics(r) {
   const metrics = {};
   if (r.tps !== void 0) metrics.tps = r.tps;
@@ -67223,7 +67223,7 @@ async function handedCopy(file2, i, dir) {
   }
 }
 
-// src/drivers/pgbench/driver.ts
+// src/drivers/pgbench/pgbench-driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger, clientUser } = options;
   const tempDir = (prefix) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
@@ -67593,7 +67593,7 @@ async function pgbenchStatements(w) {
   );
 }
 
-// src/drivers/pgbench/workload.ts
+// src/drivers/pgbench/pgbench-workload.ts
 init_zod();
 
 // src/core/bounds.ts
@@ -67851,7 +67851,7 @@ var commonWorkloadFields = {
   coldStart: coldStartField
 };
 
-// src/drivers/pgbench/workload.ts
+// src/drivers/pgbench/pgbench-workload.ts
 var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
 var QUERY_MODES = ["simple", "extended", "prepared"];
 var PGBENCH_EXTRA_OPTIONS = {
@@ -67928,7 +67928,7 @@ function checkExtraArg(arg) {
   return void 0;
 }
 
-// src/drivers/pgbench/module.ts
+// src/drivers/pgbench/pgbench-module.ts
 var pgbenchModule = {
   tool: "pgbench",
   schema: pgbenchWorkloadSchema,
@@ -67940,7 +67940,7 @@ var pgbenchModule = {
   statements: pgbenchStatements
 };
 
-// src/drivers/sysbench/command.ts
+// src/drivers/sysbench/sysbench-command.ts
 function connectionArgs2(c) {
   return [
     "--db-driver=pgsql",
@@ -68002,7 +68002,7 @@ function measureArgs2(input2) {
   ];
 }
 
-// src/drivers/sysbench/driver.ts
+// src/drivers/sysbench/sysbench-driver.ts
 import path23 from "node:path";
 init_errors();
 
@@ -68155,7 +68155,7 @@ function parseSysbenchOutput(text2) {
   return report;
 }
 
-// src/drivers/sysbench/judge-run.ts
+// src/drivers/sysbench/sysbench-judge-run.ts
 function ignoredErrorsPct(r) {
   if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
   const attempts = r.transactions + r.ignoredErrors;
@@ -68188,7 +68188,7 @@ function judgeSysbenchRun(input2) {
   return { ok: true, report };
 }
 
-// src/drivers/sysbench/report-metrics.ts
+// src/drivers/sysbench/sysbench-report-metrics.ts
 function reportMetrics2(r) {
   const metrics = {};
   if (r.tps !== void 0) metrics.tps = r.tps;
@@ -68230,7 +68230,7 @@ function progressPoint(i) {
   return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
 }
 
-// src/drivers/sysbench/driver.ts
+// src/drivers/sysbench/sysbench-driver.ts
 var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
 function sysbenchDriver(options) {
   const { workload, runner, logger } = options;
@@ -68343,7 +68343,7 @@ async function checkRows(target, w) {
   return short4.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short4.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
 }
 
-// src/drivers/sysbench/workload.ts
+// src/drivers/sysbench/sysbench-workload.ts
 init_zod();
 var SYSBENCH_SCRIPTS = [
   "oltp_read_only",
@@ -68431,7 +68431,7 @@ function checkSysbenchExtraArg(arg) {
   return void 0;
 }
 
-// src/drivers/sysbench/module.ts
+// src/drivers/sysbench/sysbench-module.ts
 var sysbenchModule = {
   tool: "sysbench",
   schema: sysbenchWorkloadSchema,
@@ -69594,7 +69594,7 @@ async function workloadCpuPlans(workloads, searchPath) {
 }
 
 // src/run/prepare-run.ts
-init_types();
+init_result_types();
 init_errors();
 
 // src/run/run-id.ts
@@ -69864,7 +69864,7 @@ function workloadsLacking(result, metric) {
 }
 
 // src/run/adaptive-control.ts
-init_types();
+init_result_types();
 var AdaptiveControl = class {
   constructor(plan, analysis, budget, now = Date.now) {
     this.plan = plan;
@@ -70071,7 +70071,7 @@ init_errors();
 init_metrics();
 
 // src/core/compare/instruction-verdict.ts
-init_types();
+init_result_types();
 function instructionCells(result) {
   const record2 = result.instructions;
   const out = /* @__PURE__ */ new Map();
@@ -70291,7 +70291,7 @@ function checkRecordable(workloads, metric) {
 init_fingerprint();
 
 // src/flows/compare/noise/noise-warnings.ts
-init_types();
+init_result_types();
 init_errors();
 
 // src/flows/compare/noise/noise-design.ts
@@ -70999,7 +70999,7 @@ function analyseSeries(series, options) {
 }
 
 // src/flows/compare/noise/runner-noise.ts
-init_types();
+init_result_types();
 var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
 var NOISE_RUNS_READ = 200;
 var NOISE_METRIC = "tps";
@@ -73110,7 +73110,7 @@ async function bisect(commits2, judge, options = {}) {
   return { outcome: outcomeOf(state), tested };
 }
 
-// src/flows/bisect/run-bisection.ts
+// src/flows/bisect/bisection.ts
 async function runBisection(req, deps) {
   const started = Date.now();
   const { logger } = deps;
@@ -73888,7 +73888,7 @@ function adaptivePlanOf(options, alpha, roundS, names) {
   return { plan, ...budget !== void 0 ? { timeBudgetS: budget } : {} };
 }
 
-// src/adapters/cli/options.ts
+// src/adapters/cli/flag-parsers.ts
 function workloadOptionHelp(what = "workload files", one = false) {
   const dir = defaultWorkloadsDir();
   const names = dir ? shippedWorkloadNames(dir) : [];
@@ -74419,7 +74419,7 @@ function costLines(c) {
 
 // src/core/compare/steady-summary.ts
 init_metrics();
-init_types();
+init_result_types();
 function steadySummary(result) {
   const baseline = result.arms[0]?.label;
   if (baseline === void 0) return [];
@@ -75567,7 +75567,7 @@ import { writeFile as writeFile11 } from "node:fs/promises";
 import path43 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
-init_types();
+init_result_types();
 function calibrationOf(result, comparison) {
   const arm2 = comparison.comparisons[0];
   const likely = new Set(comparison.likelyRegressions);
@@ -75674,7 +75674,7 @@ init_errors();
 
 // src/flows/compare/baseline/baseline-conditions.ts
 init_fingerprint();
-init_types();
+init_result_types();
 function conditionsOfArm(doc, arm2) {
   const ok = doc.samples.filter((s) => s.arm === arm2.label && s.status === "ok");
   return {
@@ -76841,7 +76841,7 @@ function number4(x) {
 }
 
 // src/core/report/wait-event-section.ts
-init_types();
+init_result_types();
 function waitEventSections(result, comparison) {
   const of = (arm2, id) => result.samples.filter((s) => s.arm === arm2 && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
   return comparison.comparisons.flatMap(
@@ -77738,7 +77738,7 @@ function upperFirst(text2) {
 init_read_results();
 
 // src/flows/compare/two-runs.ts
-init_types();
+init_result_types();
 init_errors();
 var DAY_MS3 = 24 * 3600 * 1e3;
 function mergeTwoRuns(baseDoc, headDoc, files) {
@@ -77952,9 +77952,9 @@ async function twoRuns(baseFile, headFile) {
   return merged;
 }
 
-// src/flows/consolidate/consolidate.ts
+// src/flows/consolidate/shard-merge.ts
 init_fingerprint();
-init_types();
+init_result_types();
 init_errors();
 
 // src/flows/consolidate/merge-records.ts
@@ -78016,7 +78016,7 @@ function unique(values) {
 // src/flows/consolidate/verify-shards.ts
 init_fingerprint();
 init_check_results();
-init_types();
+init_result_types();
 init_errors();
 var LISTED_CELLS2 = 8;
 function listCells2(cells) {
@@ -78232,7 +78232,7 @@ function checkClassShards(group, fingerprint) {
   return byIndex;
 }
 
-// src/flows/consolidate/consolidate.ts
+// src/flows/consolidate/shard-merge.ts
 function consolidateShards(files) {
   if (files.length === 0) throw new UserError("consolidate: no results files given");
   const shards = files.map(checkShardDocument);
@@ -78313,7 +78313,7 @@ function mergedShard(ref, samples) {
   };
 }
 
-// src/flows/consolidate/consolidation.ts
+// src/flows/consolidate/consolidated-decision.ts
 function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON, accepted) {
   const classes = merged.classes.map((c) => {
     const comparison = analyse(c.result);
@@ -78353,7 +78353,7 @@ function consolidatedReportInput(judged, fallbackRunUrl) {
   };
 }
 
-// src/flows/consolidate/consolidation-text.ts
+// src/flows/consolidate/consolidated-text.ts
 function renderConsolidationText(judged) {
   const n = judged.classes.length;
   const out = [
@@ -85513,7 +85513,7 @@ function githubTarget(spec, env) {
 
 // src/run/shards.ts
 init_fingerprint();
-init_types();
+init_result_types();
 import { createHash as createHash9 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)

@@ -19191,13 +19191,13 @@ var init_errors = __esm({
   }
 });
 
-// src/core/results/types.ts
+// src/core/results/result-types.ts
 function cellId(cell) {
   return `${cell.workload}@${cell.clients}`;
 }
 var RESULTS_SCHEMA_VERSION;
-var init_types = __esm({
-  "src/core/results/types.ts"() {
+var init_result_types = __esm({
+  "src/core/results/result-types.ts"() {
     "use strict";
     RESULTS_SCHEMA_VERSION = 1;
   }
@@ -45694,7 +45694,7 @@ var init_check_results = __esm({
     init_errors();
     init_metrics();
     init_results_schema();
-    init_types();
+    init_result_types();
     UNCHECKED_FIELDS = ["pinning", "calibration"];
     KNOWN_FIELDS = /* @__PURE__ */ new Set([
       ...Object.keys(resultsSchema.shape),
@@ -45754,7 +45754,7 @@ var init_read_results = __esm({
     init_json_syntax();
     init_check_results();
     init_results_schema();
-    init_types();
+    init_result_types();
     stderrWarning = (message) => {
       process.stderr.write(`warning: ${message}
 `);
@@ -45897,7 +45897,7 @@ var init_store = __esm({
   "src/store/store.ts"() {
     "use strict";
     init_fingerprint();
-    init_types();
+    init_result_types();
     init_errors();
     init_read_results();
     RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -46070,7 +46070,7 @@ var init_pg_store = __esm({
     "use strict";
     init_esm();
     init_fingerprint();
-    init_types();
+    init_result_types();
     init_errors();
     init_mask_url();
     init_read_results();
@@ -62600,10 +62600,10 @@ function robustLogSpread(values) {
 var MAD_TO_SD = 1.4826;
 
 // src/core/compare/power.ts
-init_types();
+init_result_types();
 
 // src/core/compare/cell-runs.ts
-init_types();
+init_result_types();
 function collectCellRuns(samples, metric, value = "final") {
   const cells = /* @__PURE__ */ new Map();
   const attempts = /* @__PURE__ */ new Map();
@@ -63500,7 +63500,7 @@ async function writeResults(file2, result, fs3 = nodeWriteFs) {
 init_errors();
 
 // src/core/compare/adaptive.ts
-init_types();
+init_result_types();
 
 // src/core/compare/wait-evidence.ts
 var SERVER_WAIT_TYPES = /* @__PURE__ */ new Set(["LWLock", "Lock", "BufferPin", "IO", "IPC", "Timeout", "Extension"]);
@@ -63615,7 +63615,7 @@ function planChanged(record2, workload, head) {
 
 // src/core/compare/analysis.ts
 init_metrics();
-init_types();
+init_result_types();
 
 // src/core/stats/holm.ts
 function holmAdjust(pValues) {
@@ -64484,7 +64484,7 @@ function adaptiveCompare(result, options, spec) {
 
 // src/core/compare/confirmation.ts
 init_metrics();
-init_types();
+init_result_types();
 var DEFAULT_CONFIRM_ROUNDS = 6;
 function confirmationTargets(comparison) {
   return comparison.comparisons.flatMap(
@@ -64591,7 +64591,7 @@ function mainComparison(result, options) {
 }
 
 // src/core/compare/instruction-verdict.ts
-init_types();
+init_result_types();
 function instructionCells(result) {
   const record2 = result.instructions;
   const out = /* @__PURE__ */ new Map();
@@ -64859,7 +64859,7 @@ function withStoredBaseline(c, baseline) {
 }
 
 // src/flows/compare/noise/noise-warnings.ts
-init_types();
+init_result_types();
 init_errors();
 
 // src/flows/compare/noise/noise-design.ts
@@ -65605,7 +65605,7 @@ function analyseSeries(series, options) {
 }
 
 // src/flows/compare/noise/runner-noise.ts
-init_types();
+init_result_types();
 var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
 var NOISE_RUNS_READ = 200;
 var NOISE_METRIC = "tps";
@@ -66241,7 +66241,7 @@ function dmaHint(field) {
 }
 
 // src/run/confirmation-block.ts
-init_types();
+init_result_types();
 
 // src/run/round-order.ts
 function planRounds(input2) {
@@ -66713,7 +66713,7 @@ async function dropPageCache(file2 = DROP_CACHES_PATH) {
 }
 
 // src/run/measure-run.ts
-init_types();
+init_result_types();
 init_errors();
 
 // src/run/run-clusters.ts
@@ -66751,7 +66751,7 @@ function composeDrivers(modules) {
   };
 }
 
-// src/drivers/pgbench/driver.ts
+// src/drivers/pgbench/pgbench-driver.ts
 import { writeFile as writeFile4 } from "node:fs/promises";
 import path11 from "node:path";
 init_errors();
@@ -66965,7 +66965,7 @@ function runOutcome(res, judged, read) {
   };
 }
 
-// src/drivers/pgbench/command.ts
+// src/drivers/pgbench/pgbench-command.ts
 function connectionArgs(c) {
   return ["-h", c.host, "-p", String(c.port), "-U", c.user];
 }
@@ -67284,7 +67284,7 @@ function parseTopLine(line, report) {
   }
 }
 
-// src/drivers/pgbench/judge-run.ts
+// src/drivers/pgbench/pgbench-judge-run.ts
 var ABORT_RE = /\bclient (\d+) (?:script \d+ )?aborted\b.*$/;
 var ERROR_RE = /^pgbench: (?:error|fatal): (.*)$/;
 function oneLine(s) {
@@ -67497,7 +67497,7 @@ async function readTransactionLogs(dir, prefix) {
   return summary3;
 }
 
-// src/drivers/pgbench/report-metrics.ts
+// src/drivers/pgbench/pgbench-report-metrics.ts
 function reportMetrics(r) {
   const metrics = {};
   if (r.tps !== void 0) metrics.tps = r.tps;
@@ -67573,7 +67573,7 @@ async function handedCopy(file2, i, dir) {
   }
 }
 
-// src/drivers/pgbench/driver.ts
+// src/drivers/pgbench/pgbench-driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger, clientUser } = options;
   const tempDir = (prefix) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
@@ -67943,7 +67943,7 @@ async function pgbenchStatements(w) {
   );
 }
 
-// src/drivers/pgbench/workload.ts
+// src/drivers/pgbench/pgbench-workload.ts
 init_zod();
 
 // src/core/bounds.ts
@@ -68624,7 +68624,7 @@ var commonWorkloadFields = {
   coldStart: coldStartField
 };
 
-// src/drivers/pgbench/workload.ts
+// src/drivers/pgbench/pgbench-workload.ts
 var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
 var QUERY_MODES = ["simple", "extended", "prepared"];
 var PGBENCH_EXTRA_OPTIONS = {
@@ -68701,7 +68701,7 @@ function checkExtraArg(arg) {
   return void 0;
 }
 
-// src/drivers/pgbench/module.ts
+// src/drivers/pgbench/pgbench-module.ts
 var pgbenchModule = {
   tool: "pgbench",
   schema: pgbenchWorkloadSchema,
@@ -68713,7 +68713,7 @@ var pgbenchModule = {
   statements: pgbenchStatements
 };
 
-// src/drivers/sysbench/command.ts
+// src/drivers/sysbench/sysbench-command.ts
 function connectionArgs2(c) {
   return [
     "--db-driver=pgsql",
@@ -68775,7 +68775,7 @@ function measureArgs2(input2) {
   ];
 }
 
-// src/drivers/sysbench/driver.ts
+// src/drivers/sysbench/sysbench-driver.ts
 import path13 from "node:path";
 
 // src/machine/os/find-on-path.ts
@@ -68795,7 +68795,7 @@ async function findOnPath(name, searchPath) {
   return void 0;
 }
 
-// src/drivers/sysbench/driver.ts
+// src/drivers/sysbench/sysbench-driver.ts
 init_errors();
 
 // src/drivers/sysbench/parse-output.ts
@@ -68947,7 +68947,7 @@ function parseSysbenchOutput(text2) {
   return report;
 }
 
-// src/drivers/sysbench/judge-run.ts
+// src/drivers/sysbench/sysbench-judge-run.ts
 function ignoredErrorsPct(r) {
   if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
   const attempts = r.transactions + r.ignoredErrors;
@@ -68980,7 +68980,7 @@ function judgeSysbenchRun(input2) {
   return { ok: true, report };
 }
 
-// src/drivers/sysbench/report-metrics.ts
+// src/drivers/sysbench/sysbench-report-metrics.ts
 function reportMetrics2(r) {
   const metrics = {};
   if (r.tps !== void 0) metrics.tps = r.tps;
@@ -69022,7 +69022,7 @@ function progressPoint(i) {
   return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
 }
 
-// src/drivers/sysbench/driver.ts
+// src/drivers/sysbench/sysbench-driver.ts
 var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
 function sysbenchDriver(options) {
   const { workload, runner, logger } = options;
@@ -69135,7 +69135,7 @@ async function checkRows(target, w) {
   return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
 }
 
-// src/drivers/sysbench/workload.ts
+// src/drivers/sysbench/sysbench-workload.ts
 init_zod();
 var SYSBENCH_SCRIPTS = [
   "oltp_read_only",
@@ -69223,7 +69223,7 @@ function checkSysbenchExtraArg(arg) {
   return void 0;
 }
 
-// src/drivers/sysbench/module.ts
+// src/drivers/sysbench/sysbench-module.ts
 var sysbenchModule = {
   tool: "sysbench",
   schema: sysbenchWorkloadSchema,
@@ -70957,7 +70957,7 @@ async function workloadCpuPlans(workloads, searchPath) {
 }
 
 // src/run/prepare-run.ts
-init_types();
+init_result_types();
 init_errors();
 
 // src/core/version.ts
@@ -71177,7 +71177,7 @@ function formatTps(tps) {
 }
 
 // src/run/adaptive-control.ts
-init_types();
+init_result_types();
 var AdaptiveControl = class {
   constructor(plan, analysis, budget, now = Date.now) {
     this.plan = plan;
@@ -73238,7 +73238,7 @@ function archiveSink(store) {
 
 // src/flows/compare/baseline/baseline-conditions.ts
 init_fingerprint();
-init_types();
+init_result_types();
 function conditionsOfArm(doc, arm2) {
   const ok = doc.samples.filter((s) => s.arm === arm2.label && s.status === "ok");
   return {
@@ -73997,7 +73997,7 @@ async function openStore(spec, opts) {
 
 // src/run/shards.ts
 init_fingerprint();
-init_types();
+init_result_types();
 import { createHash as createHash8 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
@@ -75011,7 +75011,7 @@ function packagesMissingFromLog(log) {
   return [...found];
 }
 
-// src/postgres/builds/options.ts
+// src/postgres/builds/build-options.ts
 init_errors();
 var BUILD_RECIPE_VERSION = 1;
 var OPTIMIZATION = "2";
@@ -76953,7 +76953,7 @@ function number4(x) {
 }
 
 // src/core/report/wait-event-section.ts
-init_types();
+init_result_types();
 function waitEventSections(result, comparison) {
   const of = (arm2, id) => result.samples.filter((s) => s.arm === arm2 && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
   return comparison.comparisons.flatMap(
@@ -76973,7 +76973,7 @@ function waitEventSections(result, comparison) {
 
 // src/core/compare/steady-summary.ts
 init_metrics();
-init_types();
+init_result_types();
 function steadySummary(result) {
   const baseline = result.arms[0]?.label;
   if (baseline === void 0) return [];
@@ -79637,9 +79637,9 @@ init_errors();
 import { readdir as readdir11 } from "node:fs/promises";
 import path50 from "node:path";
 
-// src/flows/consolidate/consolidate.ts
+// src/flows/consolidate/shard-merge.ts
 init_fingerprint();
-init_types();
+init_result_types();
 init_errors();
 
 // src/flows/consolidate/merge-records.ts
@@ -79701,7 +79701,7 @@ function unique(values) {
 // src/flows/consolidate/verify-shards.ts
 init_fingerprint();
 init_check_results();
-init_types();
+init_result_types();
 init_errors();
 var LISTED_CELLS2 = 8;
 function listCells2(cells) {
@@ -79917,7 +79917,7 @@ function checkClassShards(group2, fingerprint) {
   return byIndex;
 }
 
-// src/flows/consolidate/consolidate.ts
+// src/flows/consolidate/shard-merge.ts
 function consolidateShards(files) {
   if (files.length === 0) throw new UserError("consolidate: no results files given");
   const shards = files.map(checkShardDocument);
@@ -80163,7 +80163,7 @@ function sleep6(ms, signal) {
   });
 }
 
-// src/flows/consolidate/publish-consolidation.ts
+// src/flows/consolidate/publish-consolidated.ts
 import { mkdir as mkdir10, writeFile as writeFile14 } from "node:fs/promises";
 import path51 from "node:path";
 
@@ -80210,7 +80210,7 @@ ${renderJobSummary({ ...c.report, maxLength: share })}`
 `;
 }
 
-// src/flows/consolidate/consolidation.ts
+// src/flows/consolidate/consolidated-decision.ts
 function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON, accepted) {
   const classes = merged.classes.map((c) => {
     const comparison = analyse(c.result);
@@ -80250,7 +80250,7 @@ function consolidatedReportInput(judged, fallbackRunUrl) {
   };
 }
 
-// src/flows/consolidate/publish-consolidation.ts
+// src/flows/consolidate/publish-consolidated.ts
 async function publishConsolidation(shards, publishing, side, deps) {
   const { logger } = deps;
   const { resultsDir, target } = publishing;
@@ -82282,7 +82282,7 @@ import { writeFile as writeFile17 } from "node:fs/promises";
 import path56 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
-init_types();
+init_result_types();
 function calibrationOf(result, comparison) {
   const arm2 = comparison.comparisons[0];
   const likely = new Set(comparison.likelyRegressions);
@@ -82608,7 +82608,7 @@ async function commentBisection(issue3, markdown, deps) {
   });
 }
 
-// src/flows/bisect/run-bisect-job.ts
+// src/flows/bisect/bisect-action-job.ts
 init_errors();
 import { mkdir as mkdir13, writeFile as writeFile18 } from "node:fs/promises";
 import path61 from "node:path";
@@ -82643,7 +82643,7 @@ async function verifyBisectTarget(target, store, where) {
   }
 }
 
-// src/flows/bisect/bisect-job.ts
+// src/flows/bisect/bisect-source.ts
 init_errors();
 async function rangeBisectJob(inputs) {
   const { workloads } = inputs;
@@ -82739,7 +82739,7 @@ function defined2(values) {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== void 0));
 }
 
-// src/flows/bisect/run-bisection.ts
+// src/flows/bisect/bisection.ts
 import path60 from "node:path";
 
 // src/flows/bisect/commit-range.ts
@@ -82869,7 +82869,7 @@ async function bisect(commits2, judge, options = {}) {
   return { outcome: outcomeOf2(state), tested };
 }
 
-// src/flows/bisect/run-bisection.ts
+// src/flows/bisect/bisection.ts
 async function runBisection(req, deps) {
   const started = Date.now();
   const { logger } = deps;
@@ -83077,7 +83077,7 @@ function callOf(verdict2) {
   return "good";
 }
 
-// src/flows/bisect/run-bisect-job.ts
+// src/flows/bisect/bisect-action-job.ts
 var BISECT_FILE = "bisect.json";
 function bisectFilesIn(dir) {
   return { bisectFile: path61.join(dir, BISECT_FILE), reportFile: path61.join(dir, REPORT_FILE) };
@@ -83307,7 +83307,7 @@ async function refusalReplyLimited(api, prNumber, event) {
   return `PR #${prNumber} had a reply to a commenter without permission within the hour (${last.what}): at most one per PR per hour`;
 }
 
-// src/flows/steer/run-request.ts
+// src/flows/steer/run-command.ts
 async function requestRun(command, c) {
   const wanted = command.kind === "rerun" ? [command.workload] : command.workloads;
   const clients = command.kind === "rerun" ? [command.clients] : command.clients;

@@ -1,7 +1,7 @@
 /**
  * Which metrics each client records in every sample, so that a gated metric no run could record is an error
  * before anything starts rather than a comparison with no data. What a tool always records is its module's
- * `records` (src/drivers/<tool>/module.ts, through the registry); percentiles are recorded when the workload
+ * `records` (src/drivers/<tool>/<tool>-module.ts, through the registry); percentiles are recorded when the workload
  * gates on them (pgbench's per-transaction log, sysbench's histogram). The steady per-transaction metrics
  * (WAL, buffers, backend CPU) come from server counters around every run, whatever the tool.
  */

@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { DRIVERS } from './registry.js';
 
-export type { PgbenchWorkload } from './pgbench/workload.js';
-export type { SysbenchWorkload } from './sysbench/workload.js';
+export type { PgbenchWorkload } from './pgbench/pgbench-workload.js';
+export type { SysbenchWorkload } from './sysbench/sysbench-workload.js';
 
 /** Every workload file is one of the registered tools' sections, told apart by its `tool`. */
 export const workloadSchema = DRIVERS.workloadSchema;

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import type { Environment } from '../core/results/types.js';
+import type { Environment } from '../core/results/result-types.js';
 
 /** sysfs/procfs files that change benchmark results (see the benchmarking notes, section 7). */
 const FACT_FILES: Record<string, string> = {

@@ -10,8 +10,8 @@
  * machine), the node version and paths (they do not change what the server does).
  */
 import { createHash } from 'node:crypto';
-import type { ArmInfo, Environment, RunResult } from '../core/results/types.js';
-import type { Fingerprint } from '../core/results/types.js';
+import type { ArmInfo, Environment, RunResult } from '../core/results/result-types.js';
+import type { Fingerprint } from '../core/results/result-types.js';
 export type { Fingerprint };
 
 /**

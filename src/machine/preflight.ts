@@ -18,7 +18,7 @@ import type {
   PreflightVerdict,
   Fact,
   PreflightReport,
-} from '../core/results/types.js';
+} from '../core/results/result-types.js';
 export type { FactVerdict, FactGroup, PreflightVerdict, Fact, PreflightReport };
 
 export interface PreflightOptions {

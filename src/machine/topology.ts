@@ -5,7 +5,7 @@
  * never mixed silently. Read from a root directory so fixture trees of other machines parse alike.
  */
 import { formatCpuList, listDir, parseCpuList, readInt, readValue } from './sysfs.js';
-import type { LogicalCpu, Topology } from '../core/results/types.js';
+import type { LogicalCpu, Topology } from '../core/results/result-types.js';
 export type { LogicalCpu, Topology };
 
 const CPU_DIR = 'sys/devices/system/cpu';

@@ -16,7 +16,7 @@
 import { constants } from 'node:fs';
 import { access, readdir, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
-import type { Fact, FactVerdict } from '../core/results/types.js';
+import type { Fact, FactVerdict } from '../core/results/result-types.js';
 import { findOnPath } from '../machine/os/find-on-path.js';
 import type { ProcessRunner } from '../machine/os/process.js';
 import { formatBytes } from '../machine/preflight.js';
@@ -110,7 +110,7 @@ async function buildToolsFact(env: NodeJS.ProcessEnv, runner: ProcessRunner): Pr
     : (await findOnPath(compiler, env.PATH)) !== undefined;
   if (!found) missing.push({ name: compiler, kind: 'program', package: TOOL_PACKAGES[compiler] ?? 'gcc' });
   // meson and ninja build PostgreSQL 16 and later, make (autoconf) 15 and earlier; the libraries are the
-  // pinned options' (builds/options.ts), asked of pkg-config.
+  // pinned options' (builds/build-options.ts), asked of pkg-config.
   missing.push(...(await findMissingDependencies('meson', env, runner)));
   if (!(await findOnPath('make', env.PATH))) missing.push({ name: 'make', kind: 'program', package: 'make' });
   if (missing.length === 0) {

@@ -8,7 +8,7 @@
 import { adaptiveLook, adaptiveRecord, type AdaptivePlan } from '../core/compare/adaptive.js';
 import type { MetricName } from '../core/results/metrics.js';
 import type { SteadyPass } from '../core/compare/steady-evidence.js';
-import { cellId, type CellKey, type RunResult } from '../core/results/types.js';
+import { cellId, type CellKey, type RunResult } from '../core/results/result-types.js';
 
 export interface AdaptiveBudget {
   /** Seconds of measurement allowed (from the first measured round on). */

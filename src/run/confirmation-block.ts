@@ -6,7 +6,7 @@
  */
 import { compareRun } from '../core/compare/compare-run.js';
 import { DEFAULT_CONFIRM_ROUNDS, confirmationTargets } from '../core/compare/confirmation.js';
-import { cellId } from '../core/results/types.js';
+import { cellId } from '../core/results/result-types.js';
 import { deriveSeed, planRounds } from './round-order.js';
 import { firstVisits, measureRun, type BlockTarget, type MeasureContext } from './measure-run.js';
 import type { RunRequest } from './run-request.js';

@@ -3,7 +3,7 @@
  * in it as well as logged, and finished once however the run ends, so that an interrupted or failing run
  * keeps everything it measured.
  */
-import type { RunResult } from '../core/results/types.js';
+import type { RunResult } from '../core/results/result-types.js';
 import { errorMessage } from '../core/util/errors.js';
 import type { Logger } from '../core/util/logger.js';
 import { FileWriteError } from '../machine/os/atomic-write.js';

@@ -16,7 +16,7 @@ import {
 } from '../core/results/steady.js';
 import { dropPageCache } from '../machine/os/drop-caches.js';
 import type { RunDiagnostics } from '../core/results/diagnostics.js';
-import { cellId, type Sample } from '../core/results/types.js';
+import { cellId, type Sample } from '../core/results/result-types.js';
 import { errorMessage } from '../core/util/errors.js';
 import { deriveSeed, type PlannedRun } from './round-order.js';
 import type { ProgressTracker } from './progress.js';

@@ -20,7 +20,7 @@ import {
   type ClientInfo,
   type Environment,
   type RunResult,
-} from '../core/results/types.js';
+} from '../core/results/result-types.js';
 import { UserError } from '../core/util/errors.js';
 import type { Logger } from '../core/util/logger.js';
 import { PGPERF_VERSION } from '../core/version.js';

@@ -3,7 +3,7 @@
  * arms alternate inside each cell, so slow drift of the machine never lines up with one arm
  * (never all of one arm, then all of the other). Everything derives from one recorded seed.
  */
-import type { CellKey } from '../core/results/types.js';
+import type { CellKey } from '../core/results/result-types.js';
 
 export type ArmOrder = 'random' | 'abba';
 

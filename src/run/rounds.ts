@@ -4,7 +4,7 @@
  * first round the plan is said, with a warning for each workload whose rounds cannot reach a verdict.
  */
 import type { Workload } from '../drivers/workload.js';
-import type { AnalysisSettings } from '../core/results/types.js';
+import type { AnalysisSettings } from '../core/results/result-types.js';
 import { checkPlan } from '../core/compare/power.js';
 import { metricOption } from '../core/compare/metric-option.js';
 import type { MetricName } from '../core/results/metrics.js';

@@ -7,7 +7,7 @@
  * each run measured by measure-run.ts), confirm (confirmation-block.ts), and release; the document they all
  * write goes through the journal (journal.ts).
  */
-import type { RunResult } from '../core/results/types.js';
+import type { RunResult } from '../core/results/result-types.js';
 import { errorMessage } from '../core/util/errors.js';
 import type { Logger } from '../core/util/logger.js';
 import { environmentFingerprint } from '../machine/fingerprint.js';

@@ -8,7 +8,7 @@ import type { Connection } from '../postgres/cluster/cluster.js';
 import type { AdaptivePlan } from '../core/compare/adaptive.js';
 import type { StatSnapshot } from '../core/results/steady.js';
 import type { ShardInfo } from './shards.js';
-import type { AnalysisSettings, CompiledCodeComparison, RunSource } from '../core/results/types.js';
+import type { AnalysisSettings, CompiledCodeComparison, RunSource } from '../core/results/result-types.js';
 import type { ResultSink } from './sink.js';
 import { UserError } from '../core/util/errors.js';
 import type { Logger } from '../core/util/logger.js';

@@ -10,8 +10,8 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../machine/fingerprint.js';
 import type { ResultSink } from './sink.js';
-import type { CellKey, RunResult, Sample } from '../core/results/types.js';
-import type { ShardInfo } from '../core/results/types.js';
+import type { CellKey, RunResult, Sample } from '../core/results/result-types.js';
+import type { ShardInfo } from '../core/results/result-types.js';
 
 /** A cell as the identity sees it: workload and clients only (a plan's cells also carry estimates). */
 function bareCell(c: CellKey): CellKey {

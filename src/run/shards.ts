@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson, workloadHash } from '../machine/fingerprint.js';
-import { cellId, type CellKey } from '../core/results/types.js';
+import { cellId, type CellKey } from '../core/results/result-types.js';
 import { planHashOf } from './shard-digest.js';
-import type { ShardInfo } from '../core/results/types.js';
+import type { ShardInfo } from '../core/results/result-types.js';
 export type { ShardInfo };
 
 export interface ShardCell extends CellKey {

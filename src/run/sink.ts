@@ -7,7 +7,7 @@ import path from 'node:path';
 import { FileWriteError, nodeWriteFs, type WriteFs } from '../machine/os/atomic-write.js';
 import { onCleanup } from '../machine/os/cleanup.js';
 import { resultsText, writeResults } from '../store/write-results.js';
-import type { RunResult } from '../core/results/types.js';
+import type { RunResult } from '../core/results/result-types.js';
 
 export interface ResultSink {
   /** Where the document goes, for log lines ("results: ..."). */

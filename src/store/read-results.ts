@@ -12,7 +12,7 @@ import { UserError, errorMessage } from '../core/util/errors.js';
 import { jsonSyntaxError } from '../core/util/json-syntax.js';
 import { checkResultsDocument } from '../core/results/check-results.js';
 import { describeIssues, resultsSchema } from '../core/results/results-schema.js';
-import { RESULTS_SCHEMA_VERSION, type RunResult } from '../core/results/types.js';
+import { RESULTS_SCHEMA_VERSION, type RunResult } from '../core/results/result-types.js';
 
 /** How a reader reports what it takes but warns about. */
 export interface ReadOptions {

@@ -3,7 +3,7 @@
  * Pure renderers over StoredRun / RunResult values.
  */
 import { environmentFingerprint } from '../machine/fingerprint.js';
-import type { RunResult } from '../core/results/types.js';
+import type { RunResult } from '../core/results/result-types.js';
 import type { StoredRun } from './store.js';
 
 /** Characters of a fingerprint id shown in tables (the full id is in --json and `show`). */

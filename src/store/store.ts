@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson, environmentFingerprint } from '../machine/fingerprint.js';
-import { RESULTS_SCHEMA_VERSION, type RunResult } from '../core/results/types.js';
+import { RESULTS_SCHEMA_VERSION, type RunResult } from '../core/results/result-types.js';
 import { UserError } from '../core/util/errors.js';
 import { validateResults } from './read-results.js';
 

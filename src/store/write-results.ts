@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { FileWriteError, nodeWriteFs, writeAtomically, type WriteFs } from '../machine/os/atomic-write.js';
-import type { RunResult } from '../core/results/types.js';
+import type { RunResult } from '../core/results/result-types.js';
 
 /** The results document as written: pretty JSON with a final newline. */
 export function resultsText(result: RunResult): string {

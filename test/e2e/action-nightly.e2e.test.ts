@@ -19,7 +19,7 @@ import {
   seriesMarker,
 } from '../../src/flows/nightly/regression-issues.js';
 import type { HistoryRun } from '../../src/core/history/series.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { DataBranch } from '../../src/store/branch/data-branch.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
 import { memoryLogger } from '../../src/core/util/logger.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readResults } from '../../src/store/read-results.js';
-import { cellId } from '../../src/core/results/types.js';
+import { cellId } from '../../src/core/results/result-types.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
 import { openStore } from '../../src/store/open/open-store.js';
 import { startTestPgServer } from '../../testkit/pg-server.js';

@@ -10,7 +10,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { COMMAND_GRAMMAR } from '../../src/core/pgperf-command.js';
 import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
 import { pullRequestEvent } from '../helpers/action-events.js';

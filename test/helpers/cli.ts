@@ -7,7 +7,7 @@ import type { Decision } from '../../src/core/compare/decision.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const CLI = path.join(ROOT, 'dist/cli.js');

@@ -12,7 +12,7 @@ import { planAdaptive } from '../../src/core/compare/adaptive.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { analyse, resolveAnalysis } from '../../src/core/compare/recorded-analysis.js';
 import { fileSink } from '../../src/run/sink.js';
-import { cellId, type RunResult } from '../../src/core/results/types.js';
+import { cellId, type RunResult } from '../../src/core/results/result-types.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';

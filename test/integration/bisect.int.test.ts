@@ -4,7 +4,7 @@
  * ExecutorRun (test/helpers/bisect-series.ts): every commit the search asks for is built (release build,
  * the fixed test cache and ccache) and A/B-tested against good with real pgbench; the bisection must name
  * the slow commit. (Stopping on a commit that stays inconclusive depends on the machine's noise with real
- * servers; test/unit/bisect/run-bisection.test.ts covers it with seeded A/B tests.) A warm cache finds
+ * servers; test/unit/bisect/bisection.test.ts covers it with seeded A/B tests.) A warm cache finds
  * the installs of the last run (about 5 minutes for the file on a loaded 2-core machine); a cold one also
  * builds the three commits the search measures (ccache hits, about 4.5 minutes each there).
  */
@@ -12,7 +12,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BisectReport } from '../../src/flows/bisect/run-bisection.js';
+import type { BisectReport } from '../../src/flows/bisect/bisection.js';
 import { short } from '../../src/postgres/builds/source.js';
 import { runMain } from '../helpers/main-in-process.js';
 import { renderBisectText } from '../../src/flows/bisect/bisect-text.js';

@@ -22,7 +22,7 @@ import { readPatches } from '../../src/postgres/builds/patches.js';
 import { parseRepo } from '../../src/postgres/builds/source.js';
 import { main } from '../../src/adapters/cli/commands/main.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { ROOT, onlyResults, runCli, sameInstallRunArgs } from '../helpers/cli.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
-import type { Sample } from '../../src/core/results/types.js';
+import type { Sample } from '../../src/core/results/result-types.js';
 
 const PG15 = '/usr/lib/postgresql/15/bin';
 const tmp = useTmpDir('pgperf-it-cold-');

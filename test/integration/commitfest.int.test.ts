@@ -24,7 +24,7 @@ import {
 import { applyPatches, readPatches } from '../../src/postgres/builds/patches.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { onlyResults, runCli } from '../helpers/cli.js';
 import { writeWorkloadFile } from '../helpers/workload-file.js';
 

@@ -11,7 +11,7 @@
 import { chmod, mkdtemp, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { flags, onlyResults, onlyResultsFile, runCli, sameInstallRun, SMOKE } from '../helpers/cli.js';
 import { installedBinDir, leftoverProcesses } from '../../testkit/postgres.js';
 import { cpufreqTree, governors } from '../helpers/cpufreq-tree.js';

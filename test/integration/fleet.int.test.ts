@@ -6,9 +6,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { consolidateShards } from '../../src/flows/consolidate/consolidate.js';
+import { consolidateShards } from '../../src/flows/consolidate/shard-merge.js';
 import { readResults } from '../../src/store/read-results.js';
-import { cellId } from '../../src/core/results/types.js';
+import { cellId } from '../../src/core/results/result-types.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 import { flags, onlyResultsFile, runCli, sameInstallRun } from '../helpers/cli.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';

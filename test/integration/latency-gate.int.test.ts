@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyse } from '../../src/core/compare/recorded-analysis.js';
 import { renderMarkdownReport } from '../../src/core/report/markdown.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { onlyResultsFile, runCli, sameInstallRunArgs } from '../helpers/cli.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 

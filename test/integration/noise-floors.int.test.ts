@@ -9,7 +9,7 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { captureEnvironment } from '../../src/machine/environment.js';
 import { openStore } from '../../src/store/open/open-store.js';
 import { MIN_FLOOR_RUNS } from '../../src/flows/compare/noise/noise-floors.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import type { PgbenchWorkload } from '../../src/drivers/workload.js';
-import { initArgs, measureArgs } from '../../src/drivers/pgbench/command.js';
+import { initArgs, measureArgs } from '../../src/drivers/pgbench/pgbench-command.js';
 import { readTopology } from '../../src/machine/topology.js';
 import { findPinningTools, planCpus, withCpuPrefix } from '../../src/machine/pinning.js';
 import { memoryLogger } from '../../src/core/util/logger.js';

@@ -7,7 +7,7 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import type { StoredRun } from '../../src/store/store.js';
 import { flags, isolatedEnv, runCli, sameInstallRun, type Ran } from '../helpers/cli.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';

@@ -8,7 +8,7 @@
 import { chmod, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { BUILTIN_SCRIPT_TEXT, scriptStatements } from '../../src/drivers/pgbench/statements.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { isolatedEnv, onlyResultsFile, runCli, sameInstallRun, type Ran } from '../helpers/cli.js';

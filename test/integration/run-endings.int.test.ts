@@ -14,7 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { installedBinDir, leftoverProcesses } from '../../testkit/postgres.js';
 import { runCli, sameInstallRun, SMOKE, type Ran } from '../helpers/cli.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';

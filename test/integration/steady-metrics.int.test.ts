@@ -19,7 +19,7 @@ import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { takeStatSnapshot } from '../../src/postgres/stat-snapshot.js';
 import { steadyOutcome } from '../../src/core/results/steady.js';
-import { connectionArgs } from '../../src/drivers/pgbench/command.js';
+import { connectionArgs } from '../../src/drivers/pgbench/pgbench-command.js';
 import { testCacheDir } from '../../testkit/pg-source.js';
 import { fileSink } from '../../src/run/sink.js';
 import { memoryLogger } from '../../src/core/util/logger.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/postgres/cluster/cluster.js';
 import { readResults } from '../../src/store/read-results.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import type { StoredRun } from '../../src/store/store.js';
 import { startTestPgServer, type TestPgServer } from '../../testkit/pg-server.js';
 import { FIXTURE_FILE, fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';

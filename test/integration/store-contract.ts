@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { environmentFingerprint } from '../../src/machine/fingerprint.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import type { ResultStore } from '../../src/store/store.js';
 import { UserError } from '../../src/core/util/errors.js';
 import { fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';

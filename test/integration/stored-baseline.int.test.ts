@@ -13,7 +13,7 @@ import { environmentFingerprint } from '../../src/machine/fingerprint.js';
 import { resolveAnalysis } from '../../src/core/compare/recorded-analysis.js';
 import { runPipeline } from '../../src/flows/compare/pipeline/pipeline.js';
 import { readResults } from '../../src/store/read-results.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { openStore } from '../../src/store/open/open-store.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connectionArgs } from '../../src/drivers/pgbench/command.js';
+import { connectionArgs } from '../../src/drivers/pgbench/pgbench-command.js';
 import { startDiagnostics } from '../../src/postgres/wait-events.js';
 import { renderWaitEventComparison } from '../../src/core/report/wait-event-table.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';

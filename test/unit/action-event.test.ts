@@ -15,7 +15,7 @@ import {
 import { parseInputs } from '../../src/adapters/action/inputs.js';
 import { benchmarkTarget, vouchedEventOf } from '../../src/adapters/action/trusted-target.js';
 import { eventTarget } from '../../src/flows/publish/publish-target.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { UserError } from '../../src/core/util/errors.js';
 
 const SHA = 'a'.repeat(40);

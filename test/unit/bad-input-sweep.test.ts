@@ -17,7 +17,7 @@ import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { parseResults } from '../../src/store/read-results.js';
 import { UserError } from '../../src/core/util/errors.js';
 import { PLAUSIBLE, type MetricName, type PlausibleRange } from '../../src/core/results/metrics.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { ACTION_INPUT_DEFAULTS } from '../helpers/action-inputs.js';
 import { sameInstallRun } from '../helpers/cli.js';
 import { badDirectoryPaths, useUnwritablePaths } from '../helpers/unwritable-paths.js';

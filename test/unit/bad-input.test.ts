@@ -18,7 +18,7 @@ import { checkOutDir, checkTmpDir } from '../../src/adapters/cli/validate.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { shippedWorkloadFile } from '../../src/drivers/shipped-workloads.js';
 import { parsePgperfCommand } from '../../src/core/pgperf-command.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 import { sameInstallRun } from '../helpers/cli.js';
 

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RUN_FLAG_NAMES, armOptionsOf, type BuildArmFlags } from '../../src/adapters/cli/commands/run.js';
 import { buildArmRefs } from '../../src/flows/compare/options/arm-source.js';
-import type { ArmFlag } from '../../src/adapters/cli/options.js';
+import type { ArmFlag } from '../../src/adapters/cli/flag-parsers.js';
 import { runAction } from '../../src/adapters/action/run-action.js';
 import type { ComparisonRequest } from '../../src/postgres/builds/build-pair.js';
 import { CFBOT_REPO, commitfestEntryOf } from '../../src/postgres/builds/commitfest.js';

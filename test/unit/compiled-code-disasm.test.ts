@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeCodeDifference } from '../../src/core/compare/same-code.js';
-import type { CompiledCodeComparison } from '../../src/core/results/types.js';
+import type { CompiledCodeComparison } from '../../src/core/results/result-types.js';
 import { changedFunctions } from '../../src/postgres/builds/compiled-code.js';
 import { normalise } from '../../src/postgres/builds/disassembly.js';
 import { elfFunctions } from '../../src/postgres/builds/elf.js';

@@ -6,7 +6,7 @@ import {
   environmentFingerprint,
   workloadHash,
 } from '../../src/machine/fingerprint.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { readFixture } from '../../testkit/store-fixture.js';
 import { DEBIAN_12_X64, GCC_12_DEBIAN } from '../helpers/toolchain.js';
 

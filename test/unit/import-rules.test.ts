@@ -41,11 +41,11 @@ describe('storeys of src/', () => {
         graph([
           [
             'core/compare/verdict.ts',
-            ['core/compare/power.ts', 'core/stats/holm.ts', 'core/results/types.ts'],
+            ['core/compare/power.ts', 'core/stats/holm.ts', 'core/results/result-types.ts'],
           ],
           ['core/compare/power.ts', []],
           ['core/stats/holm.ts', []],
-          ['core/results/types.ts', []],
+          ['core/results/result-types.ts', []],
         ]),
       ),
     ).toEqual([]);

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { percentileMetrics } from '../../src/drivers/pgbench/driver.js';
+import { percentileMetrics } from '../../src/drivers/pgbench/pgbench-driver.js';
 import { parsePgbenchReport } from '../../src/drivers/pgbench/parse-report.js';
 import {
   addTransactionLogLine,
@@ -16,7 +16,7 @@ import {
 } from '../../src/drivers/pgbench/parse-transaction-log.js';
 import { LatencyHistogram, histogramPercentile } from '../../src/drivers/common/latency-histogram.js';
 import { parseSysbenchHistogram, parseSysbenchOutput } from '../../src/drivers/sysbench/parse-output.js';
-import { reportMetrics } from '../../src/drivers/sysbench/report-metrics.js';
+import { reportMetrics } from '../../src/drivers/sysbench/sysbench-report-metrics.js';
 
 const PGBENCH = fileURLToPath(new URL('../fixtures/pgbench/15-vs-15/', import.meta.url));
 const SYSBENCH = new URL('../fixtures/sysbench/1.0.20-vs-15/', import.meta.url);

@@ -4,8 +4,8 @@ import { minRoundsFor, resolvableChangePct } from '../../src/core/compare/power.
 import { resolutionOf, resolutionWarning } from '../../src/flows/compare/noise/noise-design.js';
 import { withNoiseWarnings } from '../../src/flows/compare/noise/noise-warnings.js';
 import type { NoiseEstimate } from '../../src/flows/compare/noise/runner-noise.js';
-import type { RunComparison } from '../../src/core/compare/types.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunComparison } from '../../src/core/compare/comparison-types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 
 const noise = (perRoundCvPct: number): NoiseEstimate => ({
   workload: 'ro',

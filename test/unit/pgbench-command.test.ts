@@ -7,7 +7,7 @@ import {
   needsTransactionLog,
   pipelinedSelectScript,
   threadsFor,
-} from '../../src/drivers/pgbench/command.js';
+} from '../../src/drivers/pgbench/pgbench-command.js';
 
 const connection = { host: '/tmp/s', port: 5555, user: 'postgres', database: 'pgperf' };
 /** What every pgbench command line ends with: `connection`, as pgbench's flags. */

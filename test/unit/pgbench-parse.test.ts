@@ -15,7 +15,7 @@ import type {
   PgbenchScriptStats,
   PgbenchStatement,
 } from '../../src/drivers/pgbench/parse-report.js';
-import { judgePgbenchRun } from '../../src/drivers/pgbench/judge-run.js';
+import { judgePgbenchRun } from '../../src/drivers/pgbench/pgbench-judge-run.js';
 import type { FixtureMeta } from '../helpers/fixtures.js';
 
 const ROOT = new URL('../fixtures/pgbench/', import.meta.url);

@@ -2,8 +2,8 @@ import type { BuildRecord } from '../../src/postgres/builds/build-record.js';
 import { decideRun } from '../../src/flows/compare/pipeline/decide-run.js';
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../src/core/compare/compare-run.js';
-import type { RunComparison } from '../../src/core/compare/types.js';
-import type { ExecutedRun, RunResult } from '../../src/core/results/types.js';
+import type { RunComparison } from '../../src/core/compare/comparison-types.js';
+import type { ExecutedRun, RunResult } from '../../src/core/results/result-types.js';
 import { escapeMarkdown } from '../../src/core/report/markdown-escape.js';
 import {
   DEFAULT_COMMENT_MAX_LENGTH,

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAction } from '../../src/adapters/action/run-action.js';
 import type { ActionContext } from '../../src/adapters/action/context.js';
 import { KNOWN_FIELDS } from '../../src/core/results/check-results.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { UserError } from '../../src/core/util/errors.js';
 import { findJsonSyntaxFault, jsonSyntaxError } from '../../src/core/util/json-syntax.js';
 import { memoryLogger } from '../../src/core/util/logger.js';

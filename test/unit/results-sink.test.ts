@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { parseResults, readResults } from '../../src/store/read-results.js';
 import { combineSinks, fileSink, finishOnForcedExit, type ResultSink } from '../../src/run/sink.js';
 import { runCleanups } from '../../src/machine/os/cleanup.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import {
   FileWriteError,
   nodeWriteFs,

@@ -9,7 +9,7 @@ import {
   runnerId,
   upperNoiseBound,
 } from '../../src/flows/compare/noise/runner-noise.js';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { robustLogSpread } from '../../src/core/stats/robust-log-spread.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
 import { noiseWarnings } from '../../src/flows/compare/noise/noise-warnings.js';

@@ -19,7 +19,7 @@ import { analyse } from '../../src/core/compare/recorded-analysis.js';
 import { recordedMetrics } from '../../src/drivers/recorded-metrics.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { resultsSchema } from '../../src/core/results/results-schema.js';
-import type { Sample } from '../../src/core/results/types.js';
+import type { Sample } from '../../src/core/results/result-types.js';
 import { document, gaussian, sample } from '../../testkit/synthetic-run.js';
 import { seededRandom } from '../../src/core/stats/seeded-random.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../../src/core/results/result-types.js';
 import { maskUrl } from '../../src/store/mask-url.js';
 import { isPostgresUrl } from '../../src/store/open/open-store.js';
 import { formatCommits, renderRunTable } from '../../src/store/run-table.js';

@@ -13,7 +13,7 @@ import { parseBaselineSpec } from '../../src/flows/compare/baseline/stored-basel
 import { describeStoredBaseline, renderComparisonText } from '../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../src/core/report/markdown.js';
 import { reportInputOf } from '../../src/flows/compare/pipeline/report-input.js';
-import type { RunResult, StoredBaselineInfo } from '../../src/core/results/types.js';
+import type { RunResult, StoredBaselineInfo } from '../../src/core/results/result-types.js';
 import {
   documentToStore,
   matchesFilter,

@@ -11,8 +11,8 @@ import {
   measureArgs,
   prepareArgs,
   prepareThreads,
-} from '../../src/drivers/sysbench/command.js';
-import { sysbenchDriver } from '../../src/drivers/sysbench/driver.js';
+} from '../../src/drivers/sysbench/sysbench-command.js';
+import { sysbenchDriver } from '../../src/drivers/sysbench/sysbench-driver.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import type { ProcessResult, ProcessRunner, RunOptions } from '../../src/machine/os/process.js';
 

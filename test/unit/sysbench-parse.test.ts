@@ -5,14 +5,14 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ignoredErrorsPct, judgeSysbenchRun } from '../../src/drivers/sysbench/judge-run.js';
+import { ignoredErrorsPct, judgeSysbenchRun } from '../../src/drivers/sysbench/sysbench-judge-run.js';
 import {
   parseSysbenchInterval,
   parseSysbenchOutput,
   sysbenchFatalMessages,
 } from '../../src/drivers/sysbench/parse-output.js';
 import type { SysbenchReport } from '../../src/drivers/sysbench/parse-output.js';
-import { progressPoint, reportCounts, reportMetrics } from '../../src/drivers/sysbench/report-metrics.js';
+import { progressPoint, reportCounts, reportMetrics } from '../../src/drivers/sysbench/sysbench-report-metrics.js';
 import type { FixtureMeta } from '../helpers/fixtures.js';
 
 const ROOT = new URL('../fixtures/sysbench/', import.meta.url);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkloadFile, parseWorkload } from '../../src/drivers/load-workload.js';
-import { checkSysbenchExtraArg } from '../../src/drivers/sysbench/workload.js';
+import { checkSysbenchExtraArg } from '../../src/drivers/sysbench/sysbench-workload.js';
 import { type SysbenchWorkload } from '../../src/drivers/workload.js';
 
 const workloadsDir = new URL('../../workloads/', import.meta.url).pathname;

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkloadFile, parseWorkload } from '../../src/drivers/load-workload.js';
-import { checkExtraArg } from '../../src/drivers/pgbench/workload.js';
+import { checkExtraArg } from '../../src/drivers/pgbench/pgbench-workload.js';
 import { workloadJsonSchema } from '../../src/drivers/workload.js';
 import { planReach } from '../../src/flows/compare/noise/design-check.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';

@@ -1,5 +1,5 @@
 /** What the Action's modes are handed (side effects behind small interfaces) and what they return. */
-import type { OverallVerdict } from '../../core/compare/types.js';
+import type { OverallVerdict } from '../../core/compare/comparison-types.js';
 import type { GitHubApi } from '../../github/api.js';
 import type { PipelineDeps } from '../../flows/compare/pipeline/pipeline.js';
 import type { Logger } from '../../core/util/logger.js';

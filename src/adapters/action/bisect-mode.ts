@@ -1,10 +1,10 @@
 /**
  * `mode: bisect`: the first bad commit of a regression (src/flows/bisect/), started by the label
  * `pgperf-bisect` added to a regression issue (issue-bisection.ts) or by any other event with the inputs
- * base-ref (good), head-ref (bad), one workload and clients (bisect-job.ts). Here: the inputs and the
+ * base-ref (good), head-ref (bad), one workload and clients (bisect-source.ts). Here: the inputs and the
  * event read into the flow's values, the job summary, the outputs and the gate.
  */
-import type { BisectJob, JobWorkloads } from '../../flows/bisect/bisect-job.js';
+import type { BisectJob, JobWorkloads } from '../../flows/bisect/bisect-source.js';
 import { bisectDecision } from '../../flows/bisect/bisect-gate.js';
 import { bisectSkipReason } from '../../flows/bisect/issue-bisection.js';
 import {
@@ -12,7 +12,7 @@ import {
   bisectFilesIn,
   bisectJobToFiles,
   chooseBisectJob,
-} from '../../flows/bisect/run-bisect-job.js';
+} from '../../flows/bisect/bisect-action-job.js';
 import { UserError } from '../../core/util/errors.js';
 import type { ActionDeps, ActionMode } from './action-deps.js';
 import { sourceRepoOf } from './build-arms.js';

@@ -1,13 +1,13 @@
 /**
  * `mode: consolidate`: the shards of a matrix (input `shard` in each benchmark job) as one verdict, one
  * sticky comment and one commit status (src/flows/consolidate: collect-shards.ts gathers them from
- * results-dir and the store, waiting up to wait-timeout; publish-consolidation.ts judges and publishes).
+ * results-dir and the store, waiting up to wait-timeout; publish-consolidated.ts judges and publishes).
  * The PR and the commit come from the event (publish-target.ts), never from the results.
  */
 import { UserError } from '../../core/util/errors.js';
 import { eventTarget } from '../../flows/publish/publish-target.js';
 import { collectShards } from '../../flows/consolidate/collect-shards.js';
-import { publishConsolidation } from '../../flows/consolidate/publish-consolidation.js';
+import { publishConsolidation } from '../../flows/consolidate/publish-consolidated.js';
 import type { ActionMode } from './action-deps.js';
 import { outcomeOf, outputSide } from './gate.js';
 import { publishingOf } from './publish-comparison.js';

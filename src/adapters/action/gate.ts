@@ -6,7 +6,7 @@
 import type { GateDecision } from '../../core/compare/flow-decision.js';
 import { writeDecision } from '../../flows/compare/pipeline/decide-run.js';
 import { extremeCell } from '../../core/compare/extreme-cell.js';
-import type { RunComparison } from '../../core/compare/types.js';
+import type { RunComparison } from '../../core/compare/comparison-types.js';
 import type { OutputSide } from '../../flows/publish/publish.js';
 import type { ActionIO, ActionOutcome } from './action-deps.js';
 import { headlineText } from '../../core/compare/flow-decision.js';

@@ -9,7 +9,7 @@ import { parseBaselineSpec, type BaselineSpec } from '../../flows/compare/baseli
 import { isPostgresUrl } from '../../store/open/open-store.js';
 import { parseShardSpec } from '../../run/shards.js';
 import { UserError } from '../../core/util/errors.js';
-import type { CommitfestEntry } from '../../core/results/types.js';
+import type { CommitfestEntry } from '../../core/results/result-types.js';
 import { commitfestEntryOf } from '../../postgres/builds/commitfest.js';
 import {
   CLIENTS,

@@ -3,8 +3,8 @@
  * inputs and the workflow run as the flow's `Publishing`, the job summary and outputs through gate.ts, and
  * the step's outcome. Used by modes benchmark, comment and consolidate.
  */
-import type { RunComparison } from '../../core/compare/types.js';
-import type { RunResult } from '../../core/results/types.js';
+import type { RunComparison } from '../../core/compare/comparison-types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 import { publishVerdict, type Publishing } from '../../flows/publish/publish.js';
 import type { PublishTarget } from '../../flows/publish/publish-target.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';

@@ -3,7 +3,7 @@
  * verdict may go (src/flows/publish/publish-target.ts); a pull-request event whose payload names no usable
  * PR is refused here (pullRequestOf).
  */
-import type { RunResult } from '../../core/results/types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 import * as targets from '../../flows/publish/publish-target.js';
 import { pullRequestOf, type ActionContext } from './context.js';
 

@@ -16,7 +16,7 @@ import {
   type AdaptiveOptions,
 } from '../../flows/compare/options/adaptive-design.js';
 import type { OptionNames } from '../../flows/compare/options/option-error.js';
-import { positiveInt } from './options.js';
+import { positiveInt } from './flag-parsers.js';
 
 export interface AdaptiveFlags {
   maxRounds?: number;

@@ -23,7 +23,7 @@ import {
   metricFromName,
   type MetricName,
 } from '../../core/results/metrics.js';
-import type { AnalysisSettings, RunResult } from '../../core/results/types.js';
+import type { AnalysisSettings, RunResult } from '../../core/results/result-types.js';
 import { DEFAULT_STEADY_PASS, parseSteadyPass, type SteadyPass } from '../../core/compare/steady-evidence.js';
 import { UserError } from '../../core/util/errors.js';
 

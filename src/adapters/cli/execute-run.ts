@@ -19,7 +19,7 @@ import { steadySummary } from '../../core/compare/steady-summary.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { EXIT_CODES } from '../../core/compare/decision.js';
 import { INSTRUCTION_METRIC } from '../../core/compare/instruction-rule.js';
-import type { RunResult } from '../../core/results/types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
 import type { Logger } from '../../core/util/logger.js';
 import {

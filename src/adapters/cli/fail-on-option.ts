@@ -5,7 +5,7 @@
 import { Command, Option } from 'commander';
 import { EXIT_CODES } from '../../core/compare/decision.js';
 import { DEFAULT_FAIL_ON, FAIL_ON, FAIL_ON_MEANING, type FailOn } from '../../core/compare/policy.js';
-import { oneOf } from './options.js';
+import { oneOf } from './flag-parsers.js';
 
 export interface FailOnFlags {
   failOn: FailOn;

@@ -22,8 +22,8 @@
  * Everything here is pure: a look is recomputed from the results document and the plan alone (the verdicts
  * of earlier looks are recomputed too, exactly, from their own rounds), so the run loop keeps no state.
  */
-import type { CellKey, RunResult } from '../results/types.js';
-import { cellId } from '../results/types.js';
+import type { CellKey, RunResult } from '../results/result-types.js';
+import { cellId } from '../results/result-types.js';
 import { perLookLevels, SPENDING_FUNCTIONS, type SpendingFunction } from '../stats/alpha-spending.js';
 import type { MetricName } from '../results/metrics.js';
 import {
@@ -38,8 +38,8 @@ import {
 import { DEFAULT_ALPHA, DEFAULT_PASS_ALPHA } from './defaults.js';
 import { minRoundsFor, pairedMinRounds } from './power.js';
 import { signedRankCiIndex } from '../stats/walsh-hodges-lehmann.js';
-import type { CellComparison, PrimaryTest, ReasonCode, RunComparison, Verdict } from './types.js';
-import type { AdaptivePlan, AdaptiveLookOutcome, AdaptiveRecord } from '../results/types.js';
+import type { CellComparison, PrimaryTest, ReasonCode, RunComparison, Verdict } from './comparison-types.js';
+import type { AdaptivePlan, AdaptiveLookOutcome, AdaptiveRecord } from '../results/result-types.js';
 export type { AdaptivePlan, AdaptiveLookOutcome, AdaptiveRecord };
 
 export interface AdaptivePlanInput {

@@ -20,14 +20,14 @@ import {
   metricFromName,
   type MetricName,
 } from '../results/metrics.js';
-import { cellId, type CellKey, type NoiseFloor, type RunResult } from '../results/types.js';
+import { cellId, type CellKey, type NoiseFloor, type RunResult } from '../results/result-types.js';
 import { median } from 'simple-statistics';
 import { holmAdjust } from '../stats/holm.js';
 import { robustLogSpread } from '../stats/robust-log-spread.js';
 import { collectCellRuns, documentCells, runValues, type CellRuns, type RunValue } from './cell-runs.js';
 import { compareCurves, curveSummary } from './curve.js';
 import { DEFAULT_ALPHA, DEFAULT_COLLAPSE_FRACTION, DEFAULT_THRESHOLD_PCT } from './defaults.js';
-import type { AdaptivePlan } from '../results/types.js';
+import type { AdaptivePlan } from '../results/result-types.js';
 import { formatP } from './format.js';
 import { armVerdicts, overallVerdict } from './overall.js';
 import { checkPlan, measuredNoiseCvPct } from './power.js';
@@ -40,7 +40,7 @@ import type {
   PrimaryTest,
   RunComparison,
   SequentialLook,
-} from './types.js';
+} from './comparison-types.js';
 import { gatingCells, markUnstableCells } from './unstable.js';
 import { decideVerdict } from './verdict.js';
 import { floorOf, withHistoryFloor } from './history-threshold.js';

@@ -5,7 +5,7 @@
  */
 import { median } from 'simple-statistics';
 import type { MetricName } from '../results/metrics.js';
-import { cellId, type CellKey, type RunResult, type Sample } from '../results/types.js';
+import { cellId, type CellKey, type RunResult, type Sample } from '../results/result-types.js';
 
 /**
  * What one run contributes: 'final' is the metric as the client reported it for the whole run;

@@ -8,12 +8,12 @@
  * signed-rank test on those log-ratios decides (notes/stats.md has the simulation behind that choice).
  * `test: 'unpaired'` restores the Mann–Whitney rank-sum test on the pooled runs.
  */
-import type { RunResult } from '../results/types.js';
+import type { RunResult } from '../results/result-types.js';
 import { adaptiveCompare, adaptiveLook } from './adaptive.js';
 import { analyseLook, assemble, prepareRun, type CompareRunOptions } from './analysis.js';
 import { withConfirmation } from './confirmation.js';
 import { EQUIVALENCE_LEVEL } from './defaults.js';
-import type { RunComparison } from './types.js';
+import type { RunComparison } from './comparison-types.js';
 
 export type { CompareRunOptions } from './analysis.js';
 

@@ -1,6 +1,6 @@
 import { decideVerdict } from './verdict.js';
 import { shiftStatistics } from './shift-statistics.js';
-import type { Better, SampleComparison } from './types.js';
+import type { Better, SampleComparison } from './comparison-types.js';
 
 export interface CompareSamplesOptions {
   /** Significance level; DEFAULT_ALPHA (0.05). */

@@ -11,12 +11,12 @@
  * and the block too, so the chance of any false confirmed regression stays ≤ the main design's α.
  */
 import { METRICS, type MetricName } from '../results/metrics.js';
-import { cellId, type ConfirmationRecord, type RunResult } from '../results/types.js';
+import { cellId, type ConfirmationRecord, type RunResult } from '../results/result-types.js';
 import { walshHodgesLehmann } from '../stats/walsh-hodges-lehmann.js';
 import { logRatios, pct } from './shift-statistics.js';
 import { collectCellRuns, type RunValue } from './cell-runs.js';
 import { formatLevel, formatPct, formatPctInterval } from './format.js';
-import type { Better, CellComparison, CellConfirmation, RunComparison } from './types.js';
+import type { Better, CellComparison, CellConfirmation, RunComparison } from './comparison-types.js';
 import { PCT_TOLERANCE } from './defaults.js';
 
 /**

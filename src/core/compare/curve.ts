@@ -19,7 +19,7 @@
  */
 import { median } from 'simple-statistics';
 import { DEFAULT_COLLAPSE_FRACTION, DEFAULT_THRESHOLD_PCT } from './defaults.js';
-import type { CollapseRegion, CurveComparison, CurveSummary } from './types.js';
+import type { CollapseRegion, CurveComparison, CurveSummary } from './comparison-types.js';
 
 /** Below this gain per doubling of clients (on the way to the peak) the curve has stopped scaling. */
 export const KNEE_GAIN_PER_DOUBLING = 0.1;

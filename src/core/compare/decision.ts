@@ -16,8 +16,8 @@ import {
 import { formatPct, formatPctInterval } from './format.js';
 import { overallVerdict } from './overall.js';
 import { METRICS, type MetricName } from '../results/metrics.js';
-import type { AnswerCost } from '../results/types.js';
-import type { Better, CellComparison, ReasonCode, RunComparison, Verdict } from './types.js';
+import type { AnswerCost } from '../results/result-types.js';
+import type { Better, CellComparison, ReasonCode, RunComparison, Verdict } from './comparison-types.js';
 import { decidedBySameCode } from './same-code.js';
 
 export {

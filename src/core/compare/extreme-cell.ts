@@ -1,5 +1,5 @@
 import type { MetricName } from '../results/metrics.js';
-import type { ArmComparison, CellComparison, RunComparison } from './types.js';
+import type { ArmComparison, CellComparison, RunComparison } from './comparison-types.js';
 
 export interface ArmCell {
   arm: ArmComparison;

@@ -8,7 +8,7 @@
  */
 import { plainText } from '../util/plain-text.js';
 import type { FailOn } from './policy.js';
-import type { OverallVerdict } from './types.js';
+import type { OverallVerdict } from './comparison-types.js';
 
 /** passed (exit 0), failed: the gate failed (1), pending: undecided, not failing (0), incomplete (3). */
 export type DecisionOutcome = 'passed' | 'failed' | 'pending' | 'incomplete';

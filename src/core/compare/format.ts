@@ -1,7 +1,7 @@
 /**
  * Number formats shared by the reasons' messages and the renderers, so a value reads the same everywhere.
  */
-import type { CellComparison } from './types.js';
+import type { CellComparison } from './comparison-types.js';
 
 /** A signed percentage with two decimals: "+1.25%", "-3.70%", "0.00%". */
 export function formatPct(pct: number, decimals = 2): string {

@@ -12,11 +12,11 @@
  * would pass real regressions smaller than the floor: a false green. bench/noise-floor-sim.ts measures
  * both against the configured threshold alone.
  */
-import type { NoiseFloor } from '../results/types.js';
+import type { NoiseFloor } from '../results/result-types.js';
 import { FLOOR_FENCE_IQR } from '../stats/noise-floor.js';
 import { formatPct } from './format.js';
 import { PCT_TOLERANCE } from './defaults.js';
-import type { CellComparison, Note } from './types.js';
+import type { CellComparison, Note } from './comparison-types.js';
 
 /** A floor over this many times the configured threshold marks the cell noisy. */
 export const NOISY_FLOOR_FACTOR = 2;

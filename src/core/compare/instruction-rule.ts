@@ -23,7 +23,7 @@ import {
 } from '../results/instructions.js';
 import { formatPct } from './format.js';
 import { usable } from './shift-statistics.js';
-import type { Reason, Verdict } from './types.js';
+import type { Reason, Verdict } from './comparison-types.js';
 
 export const INSTRUCTION_METRIC = 'instructions' as const;
 

@@ -3,13 +3,13 @@
  * 'instructions'), judged by the rule of instruction-rule.ts, among each arm's other gated metrics.
  */
 import type { InstructionsRecord } from '../results/instructions.js';
-import { cellId, type RunResult } from '../results/types.js';
+import { cellId, type RunResult } from '../results/result-types.js';
 import { summarise, usable } from './shift-statistics.js';
 import { hypothesisLabel } from './analysis.js';
 import { armVerdicts, overallVerdict } from './overall.js';
 import { gatingCells } from './unstable.js';
 import { INSTRUCTION_METRIC, judgeInstructionCell } from './instruction-rule.js';
-import type { ArmSummary, CellComparison, RunComparison } from './types.js';
+import type { ArmSummary, CellComparison, RunComparison } from './comparison-types.js';
 
 export { INSTRUCTION_METRIC } from './instruction-rule.js';
 

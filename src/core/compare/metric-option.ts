@@ -9,7 +9,7 @@ import {
   gatedName,
   type MetricName,
 } from '../results/metrics.js';
-import type { AnalysisSettings, RunResult } from '../results/types.js';
+import type { AnalysisSettings, RunResult } from '../results/result-types.js';
 
 /**
  * The metric to compare every cell on, when the user named one (`--metric`, now or when the run was

@@ -11,7 +11,7 @@
 import { medianAbsoluteDeviation } from 'simple-statistics';
 import { MAD_TO_SD, robustLogSpread } from '../stats/robust-log-spread.js';
 import { MIN_NOISE_ROUNDS } from './power.js';
-import type { Note } from './types.js';
+import type { Note } from './comparison-types.js';
 
 /**
  * The A/A-style spread in percent: paired, from the per-round ln(head/base) (`logRatios`); unpaired, √2 ×

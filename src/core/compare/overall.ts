@@ -4,7 +4,7 @@
  * one shows no change, not-worse when every one passed and some only as not worse, inconclusive otherwise. Regression outranks everything because a gate must not wave
  * it through; the deciding ids are listed so a report can say which cells decided.
  */
-import type { OverallVerdict } from './types.js';
+import type { OverallVerdict } from './comparison-types.js';
 
 export interface Decided {
   id: string;

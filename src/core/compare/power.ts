@@ -3,9 +3,9 @@
  * cells, and how many rounds does the measured (or assumed) noise call for?
  */
 import { median } from 'simple-statistics';
-import type { CellKey, RunResult } from '../results/types.js';
-import { cellId } from '../results/types.js';
-import type { AdaptivePlan } from '../results/types.js';
+import type { CellKey, RunResult } from '../results/result-types.js';
+import { cellId } from '../results/result-types.js';
+import type { AdaptivePlan } from '../results/result-types.js';
 import { collectCellRuns } from './cell-runs.js';
 import type { MetricName } from '../results/metrics.js';
 import { perLookLevels } from '../stats/alpha-spending.js';
@@ -20,7 +20,7 @@ import {
   DEFAULT_THRESHOLD_PCT,
 } from './defaults.js';
 import { formatP } from './format.js';
-import type { PrimaryTest } from './types.js';
+import type { PrimaryTest } from './comparison-types.js';
 import { signedRankMinP } from '../stats/wilcoxon-signed-rank.js';
 
 /**

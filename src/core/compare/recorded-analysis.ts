@@ -9,10 +9,10 @@ import { withInstructionCells } from './instruction-verdict.js';
 import { withSameCompiledCode } from './same-code.js';
 import { DEFAULT_STEADY_PASS } from './steady-evidence.js';
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from './defaults.js';
-import type { CellComparison, RunComparison } from './types.js';
+import type { CellComparison, RunComparison } from './comparison-types.js';
 import { metricOption } from './metric-option.js';
 import { PRIMARY_METRIC } from '../results/metrics.js';
-import type { AnalysisSettings, RunResult, StoredBaselineInfo } from '../results/types.js';
+import type { AnalysisSettings, RunResult, StoredBaselineInfo } from '../results/result-types.js';
 
 /** The settings with defaults filled in (DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, PRIMARY_METRIC). */
 export function resolveAnalysis(given: Partial<AnalysisSettings> = {}): AnalysisSettings {

@@ -5,10 +5,10 @@
  * measurement. The pipeline skips the rounds when every head is such a head; this module turns the cells
  * of such a head into that decision, so every surface renders it like any other.
  */
-import type { ArmInfo, CompiledCodeComparison, RunResult } from '../results/types.js';
+import type { ArmInfo, CompiledCodeComparison, RunResult } from '../results/result-types.js';
 import { armVerdicts, overallVerdict } from './overall.js';
 import { hypothesisLabel } from './analysis.js';
-import type { CellComparison, RunComparison } from './types.js';
+import type { CellComparison, RunComparison } from './comparison-types.js';
 
 /** Settings as a stable string: the same overrides in any key order compare equal. */
 function settingsKey(settings: Readonly<Record<string, string>>): string {

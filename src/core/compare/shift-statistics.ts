@@ -9,7 +9,7 @@ import { minAchievableP } from '../stats/min-achievable-p.js';
 import { welchT } from '../stats/welch-t.js';
 import { BOOTSTRAP_MIN_RUNS, EQUIVALENCE_LEVEL, MIN_RUNS_PER_ARM, REPORT_LEVEL } from './defaults.js';
 import { aaSpreadPct } from './noisy-cell.js';
-import type { ArmSummary, DeltaInterval, Note, PrimaryTest, ShiftStatistics } from './types.js';
+import type { ArmSummary, DeltaInterval, Note, PrimaryTest, ShiftStatistics } from './comparison-types.js';
 
 export interface ShiftStatisticsOptions {
   /** Failed runs per arm, excluded before this point but counted in the summary. */

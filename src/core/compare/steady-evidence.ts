@@ -17,8 +17,8 @@
 import { judgeInstructionCell, type InstructionJudgement } from './instruction-rule.js';
 import { formatPct, formatPctInterval } from './format.js';
 import { METRICS } from '../results/metrics.js';
-import type { RunResult } from '../results/types.js';
-import type { CellComparison } from './types.js';
+import type { RunResult } from '../results/result-types.js';
+import type { CellComparison } from './comparison-types.js';
 import type { WaitJudgement } from './wait-evidence.js';
 
 /** What a cell's steady evidence holds: its workload's counts, the cell's waits, whether a plan changed. */

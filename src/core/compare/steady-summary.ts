@@ -6,7 +6,7 @@
  */
 import { median } from 'simple-statistics';
 import { METRICS, STEADY_METRICS, gatedName, type SteadyMetricName } from '../results/metrics.js';
-import { cellId, type RunResult } from '../results/types.js';
+import { cellId, type RunResult } from '../results/result-types.js';
 import { collectCellRuns, documentCells, runValues } from './cell-runs.js';
 
 export interface SteadyMetricRow {

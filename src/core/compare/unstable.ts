@@ -5,7 +5,7 @@
  * it neither decides the arm's or the run's verdict nor fails the gate. Only base's curve counts: a
  * collapse that head alone shows is what the patch did, and it must fail the gate, not hide from it.
  */
-import type { CellComparison, CurveComparison } from './types.js';
+import type { CellComparison, CurveComparison } from './comparison-types.js';
 
 /** The cells with `unstable` set where base's curve of their workload collapses at their client count. */
 export function markUnstableCells(

@@ -23,7 +23,7 @@ import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, EQUIVALENCE_LEVEL, PCT_TOLERANCE 
 import { formatLevel, formatP, formatPct, formatPctInterval } from './format.js';
 import { noisyCellNote } from './noisy-cell.js';
 import { minRoundsFor } from './power.js';
-import type { Better, Note, Reason, SampleComparison, ShiftStatistics } from './types.js';
+import type { Better, Note, Reason, SampleComparison, ShiftStatistics } from './comparison-types.js';
 
 export interface VerdictContext {
   alpha?: number;

@@ -10,7 +10,7 @@
  */
 import { oneSampleT } from '../stats/one-sample-t.js';
 import type { RunDiagnostics } from '../results/diagnostics.js';
-import type { RunResult, Sample } from '../results/types.js';
+import type { RunResult, Sample } from '../results/result-types.js';
 
 /** Wait classes that are the server's doing; CPU, Client (waiting for the client), Activity and idle are not. */
 const SERVER_WAIT_TYPES = new Set(['LWLock', 'Lock', 'BufferPin', 'IO', 'IPC', 'Timeout', 'Extension']);

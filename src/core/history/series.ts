@@ -11,11 +11,11 @@
 import { stableHash } from '../util/stable-hash.js';
 import { collectCellRuns, documentCells, runValues } from '../compare/cell-runs.js';
 import { METRICS, type MetricName } from '../results/metrics.js';
-import type { RunResult } from '../results/types.js';
+import type { RunResult } from '../results/result-types.js';
 import { medianCi } from '../stats/median-ci.js';
 
 /**
- * A run of the history: a results document with the store's fields (src/core/results/types.ts gains them with the
+ * A run of the history: a results document with the store's fields (src/core/results/result-types.ts gains them with the
  * results store; declared here too so this module does not depend on that change).
  */
 export type HistoryRun = RunResult & {

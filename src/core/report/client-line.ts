@@ -2,7 +2,7 @@
  * The client binaries that drove every arm (RunResult.clients, one per tool), as the reports name them:
  * with arms of different PostgreSQL releases, which pgbench measured all of them is part of the result.
  */
-import type { ClientInfo } from '../results/types.js';
+import type { ClientInfo } from '../results/result-types.js';
 
 /** "pgbench (PostgreSQL) 18.6 from /usr/lib/postgresql/18/bin"; "sysbench 1.0.20 from /usr/bin". */
 export function clientText(client: ClientInfo): string {

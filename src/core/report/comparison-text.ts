@@ -6,7 +6,7 @@
 import { headlineText, type Decision } from '../compare/decision.js';
 import { plainText } from '../util/plain-text.js';
 import { formatP } from '../compare/format.js';
-import type { RunComparison } from '../compare/types.js';
+import type { RunComparison } from '../compare/comparison-types.js';
 import { METRICS, STEADY_METRICS } from '../results/metrics.js';
 import { curveLine } from './curve-line.js';
 import { UNSTABLE_PHRASE, reasonSentence } from './reasons.js';
@@ -16,7 +16,7 @@ import { compiledCodeLines } from './compiled-code-lines.js';
 import { costLines } from './cost-line.js';
 import { cellText } from './steady-metrics-section.js';
 import type { SteadyCellSummary } from '../compare/steady-summary.js';
-import type { ClientInfo, CommitfestEntry, RunSource, StoredBaselineInfo } from '../results/types.js';
+import type { ClientInfo, CommitfestEntry, RunSource, StoredBaselineInfo } from '../results/result-types.js';
 import type { InstructionsRecord } from '../results/instructions.js';
 import { instructionReport, moverTextLines } from './instruction-section.js';
 import { clientLines } from './client-line.js';

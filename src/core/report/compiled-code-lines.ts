@@ -4,7 +4,7 @@
  * changed), so a reader sees at once whether a change could have moved anything at all.
  */
 import { describeCodeDifference } from '../compare/same-code.js';
-import type { RunComparison } from '../compare/types.js';
+import type { RunComparison } from '../compare/comparison-types.js';
 
 export function compiledCodeLines(c: Pick<RunComparison, 'compiledCode' | 'baseline'>): string[] {
   return (c.compiledCode ?? []).map(

@@ -4,7 +4,7 @@
  * machine class holding that class's report (markdown.ts, without a marker), each within its share of
  * the size limit. Pure: no I/O.
  */
-import type { OverallVerdict } from '../compare/types.js';
+import type { OverallVerdict } from '../compare/comparison-types.js';
 import {
   commentMarker,
   DEFAULT_COMMENT_MAX_LENGTH,

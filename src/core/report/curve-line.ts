@@ -5,7 +5,7 @@
  * 16 clients, knee 8, no collapse; peak −5.1%, collapse moved".
  */
 import { formatPct } from '../compare/format.js';
-import type { CurveComparison, CurveSummary } from '../compare/types.js';
+import type { CurveComparison, CurveSummary } from '../compare/comparison-types.js';
 
 export function curveLine(k: CurveComparison, tps: (value: number) => string, dash = '-'): string {
   const flags = [k.peakMoved ? 'peak moved' : '', k.collapseMoved ? 'collapse moved' : ''].filter(Boolean);

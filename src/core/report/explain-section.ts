@@ -5,7 +5,7 @@
  * first (explanationReport), then markdown; nothing when the run has no explanation.
  */
 import type { ProfileMover } from '../results/instructions.js';
-import type { RunResult } from '../results/types.js';
+import type { RunResult } from '../results/result-types.js';
 import { codeText, escapeMarkdown } from './markdown-escape.js';
 import { moversTable, SHOWN_MOVERS } from './instruction-section.js';
 

@@ -5,9 +5,9 @@
  * directory). Data first (instructionReport), then markdown; nothing when the run did not count instructions.
  */
 import { INSTRUCTION_METRIC } from '../compare/instruction-verdict.js';
-import type { CellComparison, RunComparison } from '../compare/types.js';
+import type { CellComparison, RunComparison } from '../compare/comparison-types.js';
 import type { ProfileMover } from '../results/instructions.js';
-import type { RunResult } from '../results/types.js';
+import type { RunResult } from '../results/result-types.js';
 import { codeText, escapeMarkdown } from './markdown-escape.js';
 
 /** Movers shown per changed cell. */

@@ -3,8 +3,8 @@
  * the few phrases the parts share (arm names, client counts, grouped numbers, "see the results artifact").
  */
 import type { Decision } from '../compare/decision.js';
-import type { RunComparison } from '../compare/types.js';
-import type { RunResult } from '../results/types.js';
+import type { RunComparison } from '../compare/comparison-types.js';
+import type { RunResult } from '../results/result-types.js';
 import { escapeMarkdown, markdownLink } from './markdown-escape.js';
 
 /** A commit the report names: the arm's label, and where known its sha, ref and why it was chosen. */

@@ -9,7 +9,7 @@ import { costLines } from './cost-line.js';
 import type { Decision } from '../compare/decision.js';
 import { formatP } from '../compare/format.js';
 import { METRICS } from '../results/metrics.js';
-import type { ArmInfo, CommitfestEntry, RunResult } from '../results/types.js';
+import type { ArmInfo, CommitfestEntry, RunResult } from '../results/result-types.js';
 import { describeCommitfest, describeStoredBaseline } from './comparison-text.js';
 import { allWarnings } from './markdown-details.js';
 import { armName, type CommitInfo, type ReportContext } from './markdown-context.js';

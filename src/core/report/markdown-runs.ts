@@ -2,7 +2,7 @@
  * How the run went, for the report's details: the rounds and the order the runs ran in, and every raw
  * sample per cell and arm.
  */
-import type { RunResult, Sample } from '../results/types.js';
+import type { RunResult, Sample } from '../results/result-types.js';
 import { omitted, type ReportContext } from './markdown-context.js';
 import { escapeMarkdown } from './markdown-escape.js';
 import type { TrimId } from './markdown-size.js';

@@ -2,7 +2,7 @@
  * What ran, for the report's details: the machine and its environment facts, each arm's build, and the
  * settings (per-arm overrides and the workloads' specs).
  */
-import type { ClientInfo, Environment } from '../results/types.js';
+import type { ClientInfo, Environment } from '../results/result-types.js';
 import { omitted, type ReportContext } from './markdown-context.js';
 import { escapeMarkdown } from './markdown-escape.js';
 import type { TrimId } from './markdown-size.js';

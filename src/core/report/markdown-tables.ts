@@ -3,7 +3,7 @@
  * heading with the workload's verdict, the table-model.ts tables (the comparison's metric first, then each
  * other gated metric under its own caption), the cells' notes and a mermaid scaling chart.
  */
-import type { CurveComparison } from '../compare/types.js';
+import type { CurveComparison } from '../compare/comparison-types.js';
 import { curveLine } from './curve-line.js';
 import { armName, type ReportContext } from './markdown-context.js';
 import { escapeMarkdown } from './markdown-escape.js';

@@ -13,7 +13,7 @@
 import { describeDecidedCell, type DecidedCell, type Decision } from '../compare/decision.js';
 import { steadySummary } from '../compare/steady-summary.js';
 import { formatLevel, formatP } from '../compare/format.js';
-import type { RunComparison } from '../compare/types.js';
+import type { RunComparison } from '../compare/comparison-types.js';
 import { METRICS } from '../results/metrics.js';
 import { plainText } from '../util/plain-text.js';
 import { compiledCodeLines } from './compiled-code-lines.js';

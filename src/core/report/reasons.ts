@@ -1,10 +1,10 @@
 /**
- * The one vocabulary of reason phrases: a few words per reason code (compare/types.ts ReasonCode) for the
+ * The one vocabulary of reason phrases: a few words per reason code (compare/comparison-types.ts ReasonCode) for the
  * verdict column of every table (terminal, markdown, HTML). Change a phrase here and every markup follows.
  * The full sentences stay in each reason's `message` (compare/verdict.ts).
  */
 import type { DecisionReason } from '../compare/decision.js';
-import type { Better, ReasonCode, SampleComparison } from '../compare/types.js';
+import type { Better, ReasonCode, SampleComparison } from '../compare/comparison-types.js';
 
 /** Reason code -> phrase, given the cell's threshold (percent) and which direction is better. */
 export const REASON_PHRASES: Record<ReasonCode, (thresholdPct: number, better: Better) => string> = {

@@ -4,7 +4,7 @@
  * code block (codeBlock: shown as it is, nothing inside can close it).
  */
 import type { DecidedCell, Decision } from '../compare/decision.js';
-import type { RunResult } from '../results/types.js';
+import type { RunResult } from '../results/result-types.js';
 import { codeBlock, escapeMarkdown } from './markdown-escape.js';
 import { reproductions, type ReproduceTarget } from './reproduce.js';
 

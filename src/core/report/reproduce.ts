@@ -6,7 +6,7 @@
  * from the results document alone, so `pgperf compare` on a downloaded results.json shows the same block.
  */
 import { stringify } from 'yaml';
-import type { RunResult } from '../results/types.js';
+import type { RunResult } from '../results/result-types.js';
 import { shellWord } from '../util/shell-word.js';
 import { DEFAULT_CONFIRM_ROUNDS } from '../compare/confirmation.js';
 

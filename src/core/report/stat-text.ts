@@ -1,6 +1,6 @@
 /** `pgperf stat`'s text: the verdict first, then each file's sample, the shift, its intervals and the test. */
 import { formatLevel, formatP, formatPct, formatPctInterval } from '../compare/format.js';
-import type { DeltaInterval, SampleComparison } from '../compare/types.js';
+import type { DeltaInterval, SampleComparison } from '../compare/comparison-types.js';
 
 export function renderStat(r: SampleComparison, baseFile: string, headFile: string): string {
   const arm = (name: string, file: string, a: SampleComparison['base']) =>

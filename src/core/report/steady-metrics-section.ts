@@ -5,7 +5,7 @@
  */
 import { steadySummary, type SteadyCellSummary, type SteadyMetricRow } from '../compare/steady-summary.js';
 import { METRICS, STEADY_METRICS, type SteadyMetricName } from '../results/metrics.js';
-import type { RunResult } from '../results/types.js';
+import type { RunResult } from '../results/result-types.js';
 import { escapeMarkdown } from './markdown-escape.js';
 
 /** At most this many table rows; the rest are in the results artifact. */

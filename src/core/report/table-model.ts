@@ -18,7 +18,7 @@ import type {
   PrimaryTest,
   RunComparison,
   Verdict,
-} from '../compare/types.js';
+} from '../compare/comparison-types.js';
 import { METRICS, type MetricName } from '../results/metrics.js';
 import { reasonPhrase } from './reasons.js';
 

@@ -1,5 +1,5 @@
 /** How the markups show a verdict: an icon, a title for headlines and a word for table cells and headings. */
-import type { OverallVerdict } from '../compare/types.js';
+import type { OverallVerdict } from '../compare/comparison-types.js';
 
 /** Icon and wording per verdict: the headline uses `title`, table cells use `word`. */
 export const VERDICT_DISPLAY: Record<OverallVerdict, { icon: string; title: string; word: string }> = {

@@ -4,10 +4,10 @@
  * measured runs (src/postgres/wait-events.ts). Cells without diagnostics (older results, --no-diagnostics)
  * get none.
  */
-import type { RunComparison } from '../compare/types.js';
+import type { RunComparison } from '../compare/comparison-types.js';
 import { renderWaitEventComparison } from './wait-event-table.js';
 import type { RunDiagnostics } from '../results/diagnostics.js';
-import { cellId, type RunResult } from '../results/types.js';
+import { cellId, type RunResult } from '../results/result-types.js';
 
 export interface WaitEventSection {
   /** e.g. "select-only@64: regression (head vs base)". */

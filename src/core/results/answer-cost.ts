@@ -5,9 +5,9 @@
  * what each answer took and the history can follow it.
  */
 import { formatDuration } from '../util/duration.js';
-import type { AnswerCost, RunResult } from './types.js';
+import type { AnswerCost, RunResult } from './result-types.js';
 
-export type { AnswerCost } from './types.js';
+export type { AnswerCost } from './result-types.js';
 
 /** The cost of `result`'s answer from the stage times the pipeline measured (the rounds from its samples). */
 export function answerCost(

@@ -24,7 +24,7 @@ import { plainText } from '../util/plain-text.js';
 import { UserError } from '../util/errors.js';
 import { isMetricName, metricValueProblem } from './metrics.js';
 import { resultsSchema } from './results-schema.js';
-import { cellId, type CellKey, type RunResult, type Sample } from './types.js';
+import { cellId, type CellKey, type RunResult, type Sample } from './result-types.js';
 
 /**
  * Top-level fields of the document type that the schema leaves unchecked (recorded, not read back by

@@ -8,7 +8,7 @@ import type { Connection, ServerVersion } from '../../postgres/cluster/cluster.j
 import type { Logger } from '../../core/util/logger.js';
 import type { ChildUser, ProcessRunner } from '../../machine/os/process.js';
 import type { MetricName } from '../../core/results/metrics.js';
-import type { ClientInfo, ProgressPoint } from '../../core/results/types.js';
+import type { ClientInfo, ProgressPoint } from '../../core/results/result-types.js';
 
 /** What a driver needs of a running cluster. */
 export interface BenchTarget {

@@ -1,5 +1,5 @@
 /** What every driver does the same way, whatever the client behind it. */
-import type { ProgressPoint } from '../../core/results/types.js';
+import type { ProgressPoint } from '../../core/results/result-types.js';
 import type { ProcessResult } from '../../machine/os/process.js';
 import type { BenchTarget, RunOutcome } from './driver.js';
 

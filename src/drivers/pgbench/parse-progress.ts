@@ -9,7 +9,7 @@
  * instead of seconds since the start. The stddev can print as "nan"/"-nan" (rounding under sqrt), which
  * becomes an absent field. Any other stderr line (random seed, vacuum, errors) is ignored.
  */
-import type { ProgressPoint } from '../../core/results/types.js';
+import type { ProgressPoint } from '../../core/results/result-types.js';
 
 export interface PgbenchProgressPoint extends ProgressPoint {
   /** -R: average schedule lag in the interval. */

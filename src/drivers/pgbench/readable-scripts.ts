@@ -13,7 +13,7 @@ import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { TempDir } from '../../machine/os/cleanup.js';
 import { describeExit, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
-import type { PgbenchWorkload } from './workload.js';
+import type { PgbenchWorkload } from './pgbench-workload.js';
 
 export interface ReadableScriptsDeps {
   /** Runs as the user pgbench runs as. */

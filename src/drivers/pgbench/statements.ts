@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { scriptPieces, sqlTokens, statementText } from '../../postgres/sql-statements.js';
 import type { WorkloadStatement } from '../common/driver.js';
-import type { PgbenchWorkload } from './workload.js';
+import type { PgbenchWorkload } from './pgbench-workload.js';
 
 /** The builtins' random keys and change of balance. */
 const KEYS = `\\set aid random(1, 100000 * :scale)

@@ -8,7 +8,7 @@ import { formatDeltaCi } from '../../core/compare/format.js';
 import { commitLink, escapeMarkdown, markdownLink, safeUrl } from '../../core/report/markdown-escape.js';
 import { METRICS } from '../../core/results/metrics.js';
 import type { RangeCommit } from './commit-range.js';
-import type { BisectReport } from './run-bisection.js';
+import type { BisectReport } from './bisection.js';
 
 /** Where the markdown links: commits and the workflow run. */
 export interface BisectLinks {

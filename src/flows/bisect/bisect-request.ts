@@ -3,13 +3,13 @@
  * or the Action's job) and how each A/B test is measured, as plain values, turned into runBisection's
  * request. Options left undefined are left out, so the request says only what was given.
  */
-import type { AnalysisSettings } from '../../core/results/types.js';
+import type { AnalysisSettings } from '../../core/results/result-types.js';
 import type { SpendingFunction } from '../../core/stats/alpha-spending.js';
 import type { Workload } from '../../drivers/workload.js';
 import type { RepoSpec } from '../../postgres/builds/source.js';
 import type { RangeNames } from './commit-range.js';
 import { DEFAULT_TRIES } from './one-cell.js';
-import type { BisectRequest } from './run-bisection.js';
+import type { BisectRequest } from './bisection.js';
 
 /** The commits a bisection searches and the cell it measures. */
 export interface BisectRange {

@@ -4,7 +4,7 @@
  * Commit subjects and names are plain text (plainText): no control characters (a terminal escape sequence,
  * a line break) or bidirectional overrides reach the terminal.
  */
-import type { BisectReport, CommitJudgement } from './run-bisection.js';
+import type { BisectReport, CommitJudgement } from './bisection.js';
 import { short } from '../../postgres/builds/source.js';
 import { formatDeltaCi } from '../../core/compare/format.js';
 import { METRICS } from '../../core/results/metrics.js';

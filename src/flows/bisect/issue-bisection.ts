@@ -15,7 +15,7 @@ import type { GitHubApi } from '../../github/api.js';
 import { tolerateApiError } from '../publish/github-post.js';
 import { parseBisectMarker, type BisectTarget } from '../nightly/bisect-marker.js';
 import { BISECT_LABEL, seriesMarker } from '../nightly/regression-issues.js';
-import type { BisectJob, JobRequest, JobWorkloads } from './bisect-job.js';
+import type { BisectJob, JobRequest, JobWorkloads } from './bisect-source.js';
 import { oneCell } from './one-cell.js';
 
 /** The issue of an `issues` event, as its payload gives it (nothing in it is trusted yet). */

@@ -8,9 +8,9 @@ import { flowDecision, type GateDecision } from '../../core/compare/flow-decisio
 import type { FailOn } from '../../core/compare/policy.js';
 import { completenessOf } from '../compare/pipeline/decide-run.js';
 import { estimateNoise } from '../../core/compare/power.js';
-import type { RunComparison, Verdict } from '../../core/compare/types.js';
-import type { CellKey, RunResult } from '../../core/results/types.js';
-import { cellId } from '../../core/results/types.js';
+import type { RunComparison, Verdict } from '../../core/compare/comparison-types.js';
+import type { CellKey, RunResult } from '../../core/results/result-types.js';
+import { cellId } from '../../core/results/result-types.js';
 
 export interface CalibrationCell extends CellKey {
   /** cellId: "workload@clients". */

@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { DEFAULT_THRESHOLD_PCT } from '../../core/compare/defaults.js';
 import { checkPlan } from '../../core/compare/power.js';
-import type { OverallVerdict } from '../../core/compare/types.js';
+import type { OverallVerdict } from '../../core/compare/comparison-types.js';
 import { UserError } from '../../core/util/errors.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import { workloadSchema } from '../../drivers/workload.js';

@@ -18,7 +18,7 @@ import {
   type RunResult,
   type Sample,
   type StoredBaselineInfo,
-} from '../../core/results/types.js';
+} from '../../core/results/result-types.js';
 import { UserError } from '../../core/util/errors.js';
 import { conditionsOfArm } from './baseline/baseline-conditions.js';
 import { conditionDifferences, type ConditionDifference } from './baseline/condition-differences.js';

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { compareSamples } from '../../core/compare/compare-samples.js';
-import type { SampleComparison } from '../../core/compare/types.js';
+import type { SampleComparison } from '../../core/compare/comparison-types.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 
 export function compareValueFiles(

@@ -7,7 +7,7 @@
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import { checkClaims, type PublishTarget } from '../publish/publish-target.js';
-import type { ShardFile } from './consolidate.js';
+import type { ShardFile } from './shard-merge.js';
 import {
   findResultsFiles,
   outstandingShards,

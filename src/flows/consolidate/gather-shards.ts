@@ -6,10 +6,10 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readResults } from '../../store/read-results.js';
-import type { RunResult } from '../../core/results/types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
-import { machineClassOf, type ShardFile } from './consolidate.js';
+import { machineClassOf, type ShardFile } from './shard-merge.js';
 import { checkShardDocument } from './verify-shards.js';
 
 /** Every file named `name` under `dir`, recursively, sorted; none when `dir` does not exist. */

@@ -6,7 +6,7 @@
  */
 import type { InstructionsRecord } from '../../core/results/instructions.js';
 import type { PlansRecord } from '../../core/results/plans.js';
-import type { RunResult } from '../../core/results/types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 
 /** `instructions` and `plans` of the merged document: none when no shard has them. */
 export function mergedRecords(docs: readonly RunResult[]): Pick<RunResult, 'instructions' | 'plans'> {

@@ -15,7 +15,7 @@
  */
 import { canonicalJson } from '../../machine/fingerprint.js';
 import { sampleIdentity, sampleKey } from '../../core/results/check-results.js';
-import { cellId, type CellKey, type RunResult } from '../../core/results/types.js';
+import { cellId, type CellKey, type RunResult } from '../../core/results/result-types.js';
 import { UserError } from '../../core/util/errors.js';
 import { planHashOf, samplesDigestOf } from '../../run/shard-digest.js';
 import type { ShardInfo } from '../../run/shards.js';

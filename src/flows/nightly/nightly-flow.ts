@@ -23,7 +23,7 @@ import { describeSync, type IssueSync } from './regression-event.js';
 import { watchNights, type NightAlert, type NightWatch } from './night-watch.js';
 import { errorMessage } from '../../core/util/errors.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
-import type { RunSource } from '../../core/results/types.js';
+import type { RunSource } from '../../core/results/result-types.js';
 import type { ArmSpec } from '../../run/run-loop.js';
 import type { ResultStore } from '../../store/store.js';
 import type { Logger } from '../../core/util/logger.js';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { GateDecision } from '../../core/compare/flow-decision.js';
 import type { FailOn } from '../../core/compare/policy.js';
 import type { GitHubApi } from '../../github/api.js';
-import type { RunSource } from '../../core/results/types.js';
+import type { RunSource } from '../../core/results/result-types.js';
 import type { HistoryOptions } from '../../core/history/history-analysis.js';
 import { trySyncAlertIssues } from './alert-issues.js';
 import { trySyncTriageDigest } from './digest-issue.js';

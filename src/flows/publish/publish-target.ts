@@ -5,7 +5,7 @@
  * not redirect the write-token job.
  */
 import type { GitHubApi } from '../../github/api.js';
-import type { RunResult } from '../../core/results/types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 import { UserError } from '../../core/util/errors.js';
 
 export interface PublishTarget {

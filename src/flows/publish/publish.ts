@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { headlineText, type Decision } from '../../core/compare/decision.js';
 import type { FailOn } from '../../core/compare/policy.js';
-import type { RunComparison } from '../../core/compare/types.js';
+import type { RunComparison } from '../../core/compare/comparison-types.js';
 import { renderAcceptances } from '../../core/report/acceptance-markdown.js';
 import {
   commentStateOf,
@@ -20,7 +20,7 @@ import {
 import { underHeadline } from '../../core/report/headline-notes.js';
 import { renderJobSummary, renderMarkdownReport } from '../../core/report/markdown.js';
 import { markdownLink } from '../../core/report/markdown-escape.js';
-import type { RunResult } from '../../core/results/types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 import { acceptancesFor } from './acceptances.js';
 import { decideRun, writeDecision } from '../compare/pipeline/decide-run.js';
 import { postToGitHub, statusOf, type PostDeps, type PostOptions } from './github-post.js';

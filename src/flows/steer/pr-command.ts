@@ -2,7 +2,7 @@
  * A `/pgperf` PR comment, handled: the job holds the write token, so it never builds or runs anything. It
  * acknowledges the comment (a reaction), checks the commenter's permission through the API (write,
  * maintain or admin; never from the comment text), and then either replies (help, a refusal, the grammar)
- * or decides the request for a read-only benchmark job (run-request.ts) or records an acceptance for a
+ * or decides the request for a read-only benchmark job (run-command.ts) or records an acceptance for a
  * comment job to apply (accept-command.ts). The adapter turns the decision into outputs.
  */
 import { parsePgperfCommand } from '../../core/pgperf-command.js';
@@ -13,7 +13,7 @@ import { acceptRegression } from './accept-command.js';
 import type { CommentEvent, PrCommandDeps } from './pr-command-types.js';
 import { REFUSAL_MARKER, refusalReplyLimited } from './refusal-replies.js';
 import { grammarList, quote } from './reply-text.js';
-import { requestRun } from './run-request.js';
+import { requestRun } from './run-command.js';
 
 /**
  * Handles the comment `event`; a comment that is not a new `/pgperf` command on a pull request is left

@@ -8,7 +8,7 @@ import type { PatchFile } from './patches.js';
 import type { RepoSpec } from './source.js';
 import type { Toolchain } from './toolchain.js';
 import { short } from './source.js';
-import type { Phase, BuildRecord } from '../../core/results/types.js';
+import type { Phase, BuildRecord } from '../../core/results/result-types.js';
 export type { Phase, BuildRecord };
 
 export interface BuildRequest {

@@ -31,7 +31,7 @@ import {
   type SlotPaths,
 } from './cache.js';
 import { findMissingDependencies, missingDependencyError } from './deps.js';
-import { BUILD_RECIPE_VERSION } from './options.js';
+import { BUILD_RECIPE_VERSION } from './build-options.js';
 import { checkPrefixUsable, findCompleted, removeUnfinished, sweepAbandoned } from './slot.js';
 import { applyPatches } from './patches.js';
 import { SourceMirror, short, type GitDeps } from './source.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
 import { describeExit, tail, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
 import { packagesMissingFromLog } from './deps.js';
-import { configureOptions, mesonOptions, parseMesonOptionNames, type BuildSystem } from './options.js';
+import { configureOptions, mesonOptions, parseMesonOptionNames, type BuildSystem } from './build-options.js';
 
 export type BuildStep = 'fetch' | 'patch' | 'configure' | 'compile' | 'install';
 

@@ -5,7 +5,7 @@
  * base ref) as base, and its id is recorded in the results (`source.commitfest`).
  */
 import { UserError } from '../../core/util/errors.js';
-import type { CommitfestEntry } from '../../core/results/types.js';
+import type { CommitfestEntry } from '../../core/results/result-types.js';
 
 /** cfbot's mirror of PostgreSQL, whose `cf/<id>` branches are the entries' latest patch sets. */
 export const CFBOT_REPO = 'https://github.com/postgresql-cfbot/postgresql.git';

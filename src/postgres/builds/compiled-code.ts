@@ -15,7 +15,7 @@ import type { Dirent } from 'node:fs';
 import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { CompiledCodeComparison } from '../../core/results/types.js';
+import type { CompiledCodeComparison } from '../../core/results/result-types.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../machine/os/process.js';
 import { addressOf, fingerprints, isX86_64, type Fingerprint, type FunctionRange } from './disassembly.js';
 import { elfFunctions, isElf64, withoutBuildId, type ElfFunction } from './elf.js';

@@ -6,7 +6,7 @@
 import { findOnPath } from '../../machine/os/find-on-path.js';
 import { UserError } from '../../core/util/errors.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
-import type { BuildSystem } from './options.js';
+import type { BuildSystem } from './build-options.js';
 
 /** Program -> Debian package. */
 export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
@@ -23,7 +23,7 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   ccache: 'ccache',
 };
 
-/** Libraries the pinned options enable (options.ts), by pkg-config name -> Debian package. */
+/** Libraries the pinned options enable (build-options.ts), by pkg-config name -> Debian package. */
 export const LIBRARY_PACKAGES: Readonly<Record<string, string>> = {
   readline: 'libreadline-dev',
   zlib: 'zlib1g-dev',

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import { findOnPath } from '../../machine/os/find-on-path.js';
 import { missingDependencyError, TOOL_PACKAGES } from './deps.js';
-import type { Compiler, Platform, CcacheStats } from '../../core/results/types.js';
+import type { Compiler, Platform, CcacheStats } from '../../core/results/result-types.js';
 export type { Compiler, Platform, CcacheStats };
 
 export interface Toolchain {

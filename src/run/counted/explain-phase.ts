@@ -15,8 +15,8 @@ import {
   type ExplanationRecord,
   type InstructionsRecord,
 } from '../../core/results/instructions.js';
-import type { RunComparison } from '../../core/compare/types.js';
-import type { RunResult } from '../../core/results/types.js';
+import type { RunComparison } from '../../core/compare/comparison-types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 import { errorMessage } from '../../core/util/errors.js';
 import type { Workload } from '../../drivers/workload.js';
 import { probeCounters } from '../../postgres/instructions/counter.js';

@@ -5,7 +5,7 @@
  */
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunResult } from '../../core/results/types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 import type { ResultStore } from '../store.js';
 import { DataBranch, type DataBranchDeps, type Published, type RemoteCredentials } from './data-branch.js';
 

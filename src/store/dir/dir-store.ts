@@ -16,7 +16,7 @@ import { access, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { validateResults } from '../read-results.js';
 import { jsonSyntaxError } from '../../core/util/json-syntax.js';
-import type { RunResult } from '../../core/results/types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 import { writeAtomically } from '../../machine/os/atomic-write.js';
 import { describeOsError, makeDirectory, probeDirectory } from '../../machine/os/writable-dir.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';

@@ -24,8 +24,8 @@
  */
 import pg from 'pg';
 import { workloadHash } from '../../machine/fingerprint.js';
-import type { RunResult } from '../../core/results/types.js';
-import { cellId } from '../../core/results/types.js';
+import type { RunResult } from '../../core/results/result-types.js';
+import { cellId } from '../../core/results/result-types.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { maskUrl } from '../mask-url.js';
 import { parseResults } from '../read-results.js';

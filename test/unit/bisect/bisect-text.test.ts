@@ -4,7 +4,7 @@ import type {
   BisectReport,
   CommitJudgement,
   TestedCommitReport,
-} from '../../../src/flows/bisect/run-bisection.js';
+} from '../../../src/flows/bisect/bisection.js';
 import type { RangeCommit } from '../../../src/flows/bisect/commit-range.js';
 import { resolveAnalysis } from '../../../src/core/compare/recorded-analysis.js';
 import { renderBisectText } from '../../../src/flows/bisect/bisect-text.js';

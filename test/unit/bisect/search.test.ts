@@ -8,7 +8,7 @@ import {
   stepsLeft,
   type Call,
 } from '../../../src/flows/bisect/search.js';
-import { callOf } from '../../../src/flows/bisect/run-bisection.js';
+import { callOf } from '../../../src/flows/bisect/bisection.js';
 
 /** Commits 0..size-1 where every commit from firstBad on is bad; a judge that records what it was asked. */
 function fakeJudge(firstBad: number, undecided: ReadonlySet<number> = new Set()) {

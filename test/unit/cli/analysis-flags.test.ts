@@ -11,7 +11,7 @@ import {
 import { compareCommand } from '../../../src/adapters/cli/commands/compare.js';
 import { heldMetrics } from '../../../src/core/compare/metric-option.js';
 import { readResults } from '../../../src/store/read-results.js';
-import type { RunResult } from '../../../src/core/results/types.js';
+import type { RunResult } from '../../../src/core/results/result-types.js';
 
 /** Real results of pgbench smoke and select-only: tps, latency avg and stddev, no percentiles. */
 const fixture = new URL('../../fixtures/results/pgperf-15-smoke-select-only.json', import.meta.url).pathname;

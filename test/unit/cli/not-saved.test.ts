@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { notSavedReason } from '../../../src/adapters/cli/execute-run.js';
-import type { RunResult } from '../../../src/core/results/types.js';
+import type { RunResult } from '../../../src/core/results/result-types.js';
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';
 
 /** A run of two arms that ran no timed round, as run-loop.ts leaves it (plan.rounds 0, no sample). */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workloadPath } from '../../../src/adapters/action/workloads.js';
-import { workloadOptionHelp } from '../../../src/adapters/cli/options.js';
+import { workloadOptionHelp } from '../../../src/adapters/cli/flag-parsers.js';
 import {
   defaultWorkloadsDir,
   resolveWorkloadFile,

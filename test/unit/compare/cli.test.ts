@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { compareCommand } from '../../../src/adapters/cli/commands/compare.js';
 import { statCommand } from '../../../src/adapters/cli/commands/stat.js';
 import type { Decision } from '../../../src/core/compare/decision.js';
-import type { RunComparison, SampleComparison } from '../../../src/core/compare/types.js';
+import type { RunComparison, SampleComparison } from '../../../src/core/compare/comparison-types.js';
 import { UserError } from '../../../src/core/util/errors.js';
 import { vectorCase } from '../stats/vectors.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
-import type { CellComparison, RunComparison } from '../../../src/core/compare/types.js';
+import type { CellComparison, RunComparison } from '../../../src/core/compare/comparison-types.js';
 import { holmAdjust } from '../../../src/core/stats/holm.js';
 import { expectNoNaN } from '../stats/vectors.js';
 import { document, sample, syntheticRun } from '../../../testkit/synthetic-run.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
 import { decide } from '../../../src/core/compare/decision.js';
-import type { RunComparison } from '../../../src/core/compare/types.js';
+import type { RunComparison } from '../../../src/core/compare/comparison-types.js';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 
 const render = (c: RunComparison) => renderComparisonText(c, decide(c));

@@ -13,7 +13,7 @@ import {
   withConfirmation,
 } from '../../../src/core/compare/confirmation.js';
 import { decide, headlineText } from '../../../src/core/compare/decision.js';
-import type { RunResult, Sample } from '../../../src/core/results/types.js';
+import type { RunResult, Sample } from '../../../src/core/results/result-types.js';
 import { parseResults } from '../../../src/store/read-results.js';
 import { document, sample } from '../../../testkit/synthetic-run.js';
 

@@ -8,7 +8,7 @@ import { decide } from '../../../src/core/compare/decision.js';
 import { describe, expect, it } from 'vitest';
 import { adaptiveLook, planAdaptive } from '../../../src/core/compare/adaptive.js';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
-import type { Sample } from '../../../src/core/results/types.js';
+import type { Sample } from '../../../src/core/results/result-types.js';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';

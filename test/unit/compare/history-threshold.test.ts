@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { analyse } from '../../../src/core/compare/recorded-analysis.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { parseResults } from '../../../src/store/read-results.js';
-import type { NoiseFloor, RunResult } from '../../../src/core/results/types.js';
+import type { NoiseFloor, RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 const floor = (floorPct: number): NoiseFloor => ({

@@ -7,7 +7,7 @@ import { compareRun } from '../../../src/core/compare/compare-run.js';
 import { compareSamples } from '../../../src/core/compare/compare-samples.js';
 import { decide } from '../../../src/core/compare/decision.js';
 import { aaSpreadPct, noisyCellNote } from '../../../src/core/compare/noisy-cell.js';
-import type { CellComparison, RunComparison } from '../../../src/core/compare/types.js';
+import type { CellComparison, RunComparison } from '../../../src/core/compare/comparison-types.js';
 import { buildTables } from '../../../src/core/report/table-model.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';

@@ -16,7 +16,7 @@ import { decide } from '../../../src/core/compare/decision.js';
 import { overallVerdict } from '../../../src/core/compare/overall.js';
 import { shiftStatistics } from '../../../src/core/compare/shift-statistics.js';
 import { decideVerdict } from '../../../src/core/compare/verdict.js';
-import type { Sample } from '../../../src/core/results/types.js';
+import type { Sample } from '../../../src/core/results/result-types.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 import { document, gaussian, sample } from '../../../testkit/synthetic-run.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { overallVerdict } from '../../../src/core/compare/overall.js';
-import type { OverallVerdict } from '../../../src/core/compare/types.js';
+import type { OverallVerdict } from '../../../src/core/compare/comparison-types.js';
 
 const of = (...verdicts: OverallVerdict[]) =>
   overallVerdict(verdicts.map((verdict, i) => ({ id: `c${i}`, verdict })));

@@ -10,7 +10,7 @@ import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { unchangedHeadsOf } from '../../../src/core/compare/same-code.js';
-import type { CompiledCodeComparison, RunResult } from '../../../src/core/results/types.js';
+import type { CompiledCodeComparison, RunResult } from '../../../src/core/results/result-types.js';
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';
 
 const SAME: CompiledCodeComparison = {

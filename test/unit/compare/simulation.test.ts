@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
-import type { RunComparison } from '../../../src/core/compare/types.js';
+import type { RunComparison } from '../../../src/core/compare/comparison-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 const alarmed = (c: RunComparison) => c.verdict !== 'no-change' && c.verdict !== 'inconclusive';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { analyse } from '../../../src/core/compare/recorded-analysis.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { parseSteadyPass } from '../../../src/core/compare/steady-evidence.js';
-import type { RunResult } from '../../../src/core/results/types.js';
+import type { RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';

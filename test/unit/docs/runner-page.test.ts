@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Fact } from '../../../src/core/results/types.js';
+import type { Fact } from '../../../src/core/results/result-types.js';
 import type { ProcessResult, ProcessRunner } from '../../../src/machine/os/process.js';
 import { preflight } from '../../../src/machine/preflight.js';
 import { LIBRARY_PACKAGES, TOOL_PACKAGES } from '../../../src/postgres/builds/deps.js';

@@ -10,8 +10,8 @@ import { chmod, copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkloadFile } from '../../../src/drivers/load-workload.js';
-import { pgbenchDriver } from '../../../src/drivers/pgbench/driver.js';
-import type { PgbenchWorkload } from '../../../src/drivers/pgbench/workload.js';
+import { pgbenchDriver } from '../../../src/drivers/pgbench/pgbench-driver.js';
+import type { PgbenchWorkload } from '../../../src/drivers/pgbench/pgbench-workload.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { runCleanups } from '../../../src/machine/os/cleanup.js';
 import {

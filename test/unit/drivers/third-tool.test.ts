@@ -188,11 +188,11 @@ describe('the layer check of a third tool', () => {
 
   it("names an import of another tool's folder, and an import of the tool from below it", async () => {
     const graph = await fakeFolder((f, text) =>
-      f === 'driver.ts' ? `${text}import { measureArgs } from '../pgbench/command.js';\n` : text,
+      f === 'driver.ts' ? `${text}import { measureArgs } from '../pgbench/pgbench-command.js';\n` : text,
     );
     graph.set(path.join(src as string, 'drivers/common/shared.ts'), [path.join(placed, 'driver.ts')]);
     expect(checkLayers(graph)).toEqual([
-      'src/drivers/fake/driver.ts imports src/drivers/pgbench/command.ts: src/drivers/pgbench is not below src/drivers/fake',
+      'src/drivers/fake/driver.ts imports src/drivers/pgbench/pgbench-command.ts: src/drivers/pgbench is not below src/drivers/fake',
       'src/drivers/common/shared.ts imports src/drivers/fake/driver.ts: src/drivers/fake is not below src/drivers/common',
     ]);
   });

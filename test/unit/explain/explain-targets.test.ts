@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
-import type { Sample } from '../../../src/core/results/types.js';
+import type { Sample } from '../../../src/core/results/result-types.js';
 import type { Workload } from '../../../src/drivers/workload.js';
 import type { ExplanationRecord } from '../../../src/core/results/instructions.js';
 import { explainTargets } from '../../../src/run/counted/explain-phase.js';

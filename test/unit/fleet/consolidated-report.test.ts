@@ -3,14 +3,14 @@
  * over a real results document split into shards by cell, on one or two machine classes.
  */
 import { describe, expect, it } from 'vitest';
-import { consolidateShards } from '../../../src/flows/consolidate/consolidate.js';
-import { consolidatedReportInput, judgeConsolidation } from '../../../src/flows/consolidate/consolidation.js';
+import { consolidateShards } from '../../../src/flows/consolidate/shard-merge.js';
+import { consolidatedReportInput, judgeConsolidation } from '../../../src/flows/consolidate/consolidated-decision.js';
 import { environmentFingerprint } from '../../../src/machine/fingerprint.js';
 import {
   renderConsolidatedComment,
   renderConsolidatedSummary,
 } from '../../../src/core/report/consolidated-markdown.js';
-import { cellId } from '../../../src/core/results/types.js';
+import { cellId } from '../../../src/core/results/result-types.js';
 import { shardDocuments, whole, withRegression } from './shard-documents.js';
 
 const shards = shardDocuments;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ShardFile } from '../../../src/flows/consolidate/consolidate.js';
+import type { ShardFile } from '../../../src/flows/consolidate/shard-merge.js';
 import {
   outstandingShards,
   selectShards,
   waitForShards,
 } from '../../../src/flows/consolidate/gather-shards.js';
-import type { RunResult } from '../../../src/core/results/types.js';
+import type { RunResult } from '../../../src/core/results/result-types.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 
 const doc = (

@@ -3,7 +3,7 @@
  * consolidated document holds every workload's (it held the first shard's alone).
  */
 import { describe, expect, it } from 'vitest';
-import { consolidateShards } from '../../../src/flows/consolidate/consolidate.js';
+import { consolidateShards } from '../../../src/flows/consolidate/shard-merge.js';
 import {
   DEFAULT_INSTRUCTION_SETTINGS,
   type InstructionsRecord,

@@ -3,8 +3,8 @@
  * shards by cell, as the matrix jobs of one plan would write them.
  */
 import { readFileSync } from 'node:fs';
-import type { ShardFile } from '../../../src/flows/consolidate/consolidate.js';
-import { cellId, type RunResult } from '../../../src/core/results/types.js';
+import type { ShardFile } from '../../../src/flows/consolidate/shard-merge.js';
+import { cellId, type RunResult } from '../../../src/core/results/result-types.js';
 
 export const whole = JSON.parse(
   readFileSync(new URL('../../fixtures/results/pgperf-15-smoke-select-only.json', import.meta.url), 'utf8'),

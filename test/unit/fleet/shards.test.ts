@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { workloadSchema } from '../../../src/drivers/workload.js';
 import { parseShardSpec, planShards, workloadsOfShard } from '../../../src/run/shards.js';
-import { cellId } from '../../../src/core/results/types.js';
+import { cellId } from '../../../src/core/results/result-types.js';
 
 const workload = (name: string, clients: number[], duration = 60) =>
   workloadSchema.parse({ name, tool: 'pgbench', builtin: 'select-only', clients, duration, rounds: 10 });

@@ -16,11 +16,11 @@ import { analyse } from '../../../src/core/compare/recorded-analysis.js';
 import { decideRun, decideShard } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { nightlyDecision, type NightlyOutcome } from '../../../src/flows/nightly/nightly-flow.js';
 import { bisectDecision } from '../../../src/flows/bisect/bisect-gate.js';
-import type { BisectOutcome } from '../../../src/flows/bisect/run-bisection.js';
+import type { BisectOutcome } from '../../../src/flows/bisect/bisection.js';
 import { calibrationDecision, calibrationOf } from '../../../src/flows/calibrate/calibrate.js';
 import { publishGate } from '../../../src/adapters/action/gate.js';
 import { reportGate } from '../../../src/adapters/cli/report-gate.js';
-import type { RunResult } from '../../../src/core/results/types.js';
+import type { RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 /** A 10-round comparison at 1% noise, head's TPS times `effect`, with the document's status. */

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { HistoryRun } from '../../../src/core/history/series.js';
-import { RESULTS_SCHEMA_VERSION, type Sample } from '../../../src/core/results/types.js';
+import { RESULTS_SCHEMA_VERSION, type Sample } from '../../../src/core/results/result-types.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 
 export const WORKLOAD = 'select-only';

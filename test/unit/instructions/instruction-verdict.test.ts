@@ -8,7 +8,7 @@ import { bistableGapPct, judgeInstructions } from '../../../src/core/compare/ins
 import { decide } from '../../../src/core/compare/decision.js';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
 import type { InstructionsRecord } from '../../../src/core/results/instructions.js';
-import type { RunResult } from '../../../src/core/results/types.js';
+import type { RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { instructionRecord as record } from '../../../testkit/instruction-record.js';
 import { instructionReport, instructionSection } from '../../../src/core/report/instruction-section.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
 import type { PgbenchWorkload } from '../../../src/drivers/workload.js';
-import { threadsFor } from '../../../src/drivers/pgbench/command.js';
+import { threadsFor } from '../../../src/drivers/pgbench/pgbench-command.js';
 import { formatCpuList } from '../../../src/machine/sysfs.js';
 import { readTopology } from '../../../src/machine/topology.js';
 import { autoSplit, findPinningTools, planCpus, withCpuPrefix } from '../../../src/machine/pinning.js';

@@ -6,7 +6,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Fact } from '../../../src/core/results/types.js';
+import type { Fact } from '../../../src/core/results/result-types.js';
 import type { ProcessResult, ProcessRunner, RunOptions } from '../../../src/machine/os/process.js';
 import { RUNNER_LIMITS, runnerFacts, type RunnerFactsOptions } from '../../../src/postgres/runner-facts.js';
 import { useTmpDir } from '../../helpers/tmp-dir.js';

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunComparison } from '../../../src/core/compare/types.js';
+import type { RunComparison } from '../../../src/core/compare/comparison-types.js';
 import { octokitApi } from '../../../src/github/octokit-api.js';
 import { trySyncRegressionIssues } from '../../../src/flows/nightly/regression-issues.js';
 import type { HistoryRun } from '../../../src/core/history/series.js';

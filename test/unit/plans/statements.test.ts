@@ -15,8 +15,8 @@ import {
   scriptStatements,
   withValues,
 } from '../../../src/drivers/pgbench/statements.js';
-import type { PgbenchWorkload } from '../../../src/drivers/pgbench/workload.js';
-import { pgbenchWorkloadSchema } from '../../../src/drivers/pgbench/workload.js';
+import type { PgbenchWorkload } from '../../../src/drivers/pgbench/pgbench-workload.js';
+import { pgbenchWorkloadSchema } from '../../../src/drivers/pgbench/pgbench-workload.js';
 import { useTmpDir } from '../../helpers/tmp-dir.js';
 
 const FIXTURE = path.join(import.meta.dirname, '../../fixtures/plans/pgbench-15-show-script.txt');

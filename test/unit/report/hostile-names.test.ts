@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
-import type { RunResult } from '../../../src/core/results/types.js';
+import type { RunResult } from '../../../src/core/results/result-types.js';
 import type { RunDiagnostics } from '../../../src/core/results/diagnostics.js';
 import { renderConsolidatedComment } from '../../../src/core/report/consolidated-markdown.js';
 import { NEUTRAL_AT, escapeMarkdown, issueTitleText } from '../../../src/core/report/markdown-escape.js';
@@ -39,7 +39,7 @@ import {
   recoveryNote,
 } from '../../../src/flows/nightly/regression-event.js';
 import { renderBisectText } from '../../../src/flows/bisect/bisect-text.js';
-import type { BisectReport, CommitJudgement } from '../../../src/flows/bisect/run-bisection.js';
+import type { BisectReport, CommitJudgement } from '../../../src/flows/bisect/bisection.js';
 import { renderBisectMarkdown } from '../../../src/flows/bisect/bisect-markdown.js';
 import { planIssueActions } from '../../../src/flows/nightly/regression-issues.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { renderMailReport } from '../../../src/core/report/plain-text-mail.js';
-import type { RunResult } from '../../../src/core/results/types.js';
+import type { RunResult } from '../../../src/core/results/result-types.js';
 import { analyse } from '../../../src/core/compare/recorded-analysis.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';

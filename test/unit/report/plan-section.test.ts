@@ -11,7 +11,7 @@ import { renderComparisonText } from '../../../src/core/report/comparison-text.j
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { planReport, planSection, planTextLines } from '../../../src/core/report/plan-section.js';
 import type { PlansRecord } from '../../../src/core/results/plans.js';
-import type { RunResult, Sample } from '../../../src/core/results/types.js';
+import type { RunResult, Sample } from '../../../src/core/results/result-types.js';
 import { validateResults } from '../../../src/store/read-results.js';
 import { document, sample } from '../../../testkit/synthetic-run.js';
 

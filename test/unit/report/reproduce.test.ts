@@ -16,7 +16,7 @@ import { reproduceSection, reproduceTargets } from '../../../src/core/report/rep
 import { loadWorkloads, parseWorkload, parseWorkloads } from '../../../src/drivers/load-workload.js';
 import { renderMailReport } from '../../../src/core/report/plain-text-mail.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
-import type { BuildRecord, RunResult } from '../../../src/core/results/types.js';
+import type { BuildRecord, RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { planAdaptive } from '../../../src/core/compare/adaptive.js';
 

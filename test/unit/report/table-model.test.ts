@@ -6,7 +6,7 @@ import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { columns, PER_ROUND_HEADER } from '../../../src/core/report/table-cells.js';
 import { renderTablesHtml } from '../../../src/core/report/table-html.js';
 import { buildTables, deltaLegend, groupNotes, type TableRow } from '../../../src/core/report/table-model.js';
-import type { RunResult } from '../../../src/core/results/types.js';
+import type { RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 /** ln(head/base) per round of one cell, from the samples themselves. */

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { Command } from 'commander';
-import { runBisection } from '../../../flows/bisect/run-bisection.js';
+import { runBisection } from '../../../flows/bisect/bisection.js';
 import { bisectRequestOf } from '../../../flows/bisect/bisect-request.js';
 import { DEFAULT_TRIES, oneCell } from '../../../flows/bisect/one-cell.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
@@ -21,7 +21,7 @@ import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { recordBisectDecision } from '../../../flows/bisect/bisect-gate.js';
 import { reportGate } from '../report-gate.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
-import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
+import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../flag-parsers.js';
 import { BISECT_TRIES, CLIENTS, rangeText } from '../../../core/bounds.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';

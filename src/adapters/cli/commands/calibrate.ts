@@ -15,7 +15,7 @@ import path from 'node:path';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { executeRun } from '../execute-run.js';
-import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
+import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../flag-parsers.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
 

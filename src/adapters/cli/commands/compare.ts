@@ -15,7 +15,7 @@ import {
   type AnalysisFlags,
 } from '../analysis-flags.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
-import { oneOf } from '../options.js';
+import { oneOf } from '../flag-parsers.js';
 
 interface CompareFlags extends AnalysisFlags, FailOnFlags {
   format: 'text' | 'markdown' | 'json' | 'mail';

@@ -1,14 +1,14 @@
 import { Command, Option } from 'commander';
-import { consolidateShards } from '../../../flows/consolidate/consolidate.js';
-import { consolidatedReportInput, judgeConsolidation } from '../../../flows/consolidate/consolidation.js';
+import { consolidateShards } from '../../../flows/consolidate/shard-merge.js';
+import { consolidatedReportInput, judgeConsolidation } from '../../../flows/consolidate/consolidated-decision.js';
 import {
   renderConsolidationJson,
   renderConsolidationText,
-} from '../../../flows/consolidate/consolidation-text.js';
+} from '../../../flows/consolidate/consolidated-text.js';
 import { renderConsolidatedComment } from '../../../core/report/consolidated-markdown.js';
 import { readResults } from '../../../store/read-results.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
-import { oneOf } from '../options.js';
+import { oneOf } from '../flag-parsers.js';
 
 interface ConsolidateFlags extends FailOnFlags {
   format: 'text' | 'markdown' | 'json';

@@ -16,7 +16,7 @@ import {
 } from '../../../flows/compare/demo-comparison.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
-import { positiveInt } from '../options.js';
+import { positiveInt } from '../flag-parsers.js';
 import { ROUNDS, rangeText } from '../../../core/bounds.js';
 import { checkOutDir } from '../validate.js';
 

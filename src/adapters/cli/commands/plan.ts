@@ -8,7 +8,7 @@ import { renderShardPlan } from '../../../core/report/shard-plan-text.js';
 import { UserError, errorMessage } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
-import { clientCounts, positiveInt, workloadOptionHelp } from '../options.js';
+import { clientCounts, positiveInt, workloadOptionHelp } from '../flag-parsers.js';
 import { CLIENTS, CLIENT_COUNTS, DURATION_S, ROUNDS, rangeText } from '../../../core/bounds.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 

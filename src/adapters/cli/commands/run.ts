@@ -42,7 +42,7 @@ import {
   type SetFlag,
   addMeasureOptions,
   type MeasureFlags,
-} from '../options.js';
+} from '../flag-parsers.js';
 import { cacheDirHelp, checkedCacheDir, collectString } from './build.js';
 
 /** Flags that build the arms from source instead of taking bin dirs. */

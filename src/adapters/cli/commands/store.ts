@@ -1,12 +1,12 @@
 import { Command } from 'commander';
 import { readResults } from '../../../store/read-results.js';
-import type { RunResult } from '../../../core/results/types.js';
+import type { RunResult } from '../../../core/results/result-types.js';
 import { writeResults } from '../../../store/write-results.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { renderRunDetails, renderRunTable } from '../../../store/run-table.js';
 import type { ResultStore, RunFilter, StoredRun } from '../../../store/store.js';
 import { consoleLogger } from '../../../core/util/logger.js';
-import { positiveInt } from '../options.js';
+import { positiveInt } from '../flag-parsers.js';
 
 /**
  * `pgperf store list|show|export|import`: the results store from the command line.

@@ -14,7 +14,7 @@ import {
   type ClientInfo,
   type Environment,
   type RunResult,
-} from '../../../core/results/types.js';
+} from '../../../core/results/result-types.js';
 import type { ArmSpec } from '../../../run/run-loop.js';
 import { memoryLogger } from '../../../core/util/logger.js';
 import type { PipelineDeps, PipelineRequest } from '../pipeline/pipeline.js';

@@ -4,7 +4,7 @@
  * was measured under head's conditions and has samples of every requested cell. A refusal names what
  * differs in the newest, with both values, and how to proceed, before anything is measured.
  */
-import type { ArmInfo, RunResult } from '../../../core/results/types.js';
+import type { ArmInfo, RunResult } from '../../../core/results/result-types.js';
 import type { StoredRun } from '../../../store/store.js';
 import { commitMatches } from '../../../store/store.js';
 import { UserError } from '../../../core/util/errors.js';

@@ -9,7 +9,7 @@ import type {
   Sample,
   SentinelOutcome,
   StoredBaselineInfo,
-} from '../../../core/results/types.js';
+} from '../../../core/results/result-types.js';
 import type { StoredRun } from '../../../store/store.js';
 import { differenceName, type ConditionDifference } from './condition-differences.js';
 

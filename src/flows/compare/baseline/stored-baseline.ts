@@ -13,7 +13,7 @@
  * What the adapters parse (stored-baseline-spec.ts) is re-exported here, where they import it from.
  */
 import path from 'node:path';
-import type { RunResult } from '../../../core/results/types.js';
+import type { RunResult } from '../../../core/results/result-types.js';
 import { writeResults } from '../../../store/write-results.js';
 import type { ArmSpec } from '../../../run/run-loop.js';
 import { UserError } from '../../../core/util/errors.js';

@@ -7,7 +7,7 @@
 import type { AdaptivePlan } from '../../../core/compare/adaptive.js';
 import { DEFAULT_POWER } from '../../../core/compare/defaults.js';
 import { planPower, resolvableChangePct, roundsToResolve } from '../../../core/compare/power.js';
-import type { PrimaryTest } from '../../../core/compare/types.js';
+import type { PrimaryTest } from '../../../core/compare/comparison-types.js';
 import type { NoiseEstimate } from './runner-noise.js';
 
 export interface ResolutionInput {

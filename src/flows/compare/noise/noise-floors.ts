@@ -10,7 +10,7 @@
  */
 import type { MetricName } from '../../../core/results/metrics.js';
 import { INSTRUCTION_METRIC } from '../../../core/compare/instruction-rule.js';
-import type { CellKey, NoiseFloor, RunResult } from '../../../core/results/types.js';
+import type { CellKey, NoiseFloor, RunResult } from '../../../core/results/result-types.js';
 import { noiseFloorPct } from '../../../core/stats/noise-floor.js';
 import {
   isCalibrationRun,

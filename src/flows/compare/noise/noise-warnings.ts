@@ -6,9 +6,9 @@
  */
 import { planFromJson } from '../../../core/compare/adaptive.js';
 import { metricOption } from '../../../core/compare/metric-option.js';
-import type { RunComparison } from '../../../core/compare/types.js';
+import type { RunComparison } from '../../../core/compare/comparison-types.js';
 import type { Workload } from '../../../drivers/workload.js';
-import { cellId, type RunResult } from '../../../core/results/types.js';
+import { cellId, type RunResult } from '../../../core/results/result-types.js';
 import { errorMessage } from '../../../core/util/errors.js';
 import type { Logger } from '../../../core/util/logger.js';
 import { analysisOf } from '../../../core/compare/recorded-analysis.js';

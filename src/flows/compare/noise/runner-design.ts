@@ -4,7 +4,7 @@
  * the threshold needs and the smallest change the planned rounds resolve (noise-design.ts), after Holm over the
  * plan's hypotheses (design-check.ts).
  */
-import type { AnalysisSettings } from '../../../core/results/types.js';
+import type { AnalysisSettings } from '../../../core/results/result-types.js';
 import { DEFAULT_POWER, DEFAULT_THRESHOLD_PCT } from '../../../core/compare/defaults.js';
 import { metricOption } from '../../../core/compare/metric-option.js';
 import type { Workload } from '../../../drivers/workload.js';

@@ -9,7 +9,7 @@ import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
 import { CFBOT_REPO, commitfestEntryOf, commitfestRefs } from '../../../postgres/builds/commitfest.js';
 import { readPatches } from '../../../postgres/builds/patches.js';
 import { parseRepo } from '../../../postgres/builds/source.js';
-import type { CommitfestEntry } from '../../../core/results/types.js';
+import type { CommitfestEntry } from '../../../core/results/result-types.js';
 import { OptionError, type OptionNames } from './option-error.js';
 import type { ArmSource } from '../pipeline/pipeline.js';
 

@@ -4,7 +4,7 @@
  * request to take them from).
  */
 import { commitfestRefs } from '../../../postgres/builds/commitfest.js';
-import type { CommitfestEntry } from '../../../core/results/types.js';
+import type { CommitfestEntry } from '../../../core/results/result-types.js';
 import { UserError, errorMessage } from '../../../core/util/errors.js';
 import type { GitHubApi } from '../../../github/api.js';
 

@@ -4,7 +4,7 @@
  * request, plus how to read a stored baseline when there is one. Refusals are OptionErrors spelled by the
  * adapter's map (`ComparisonNames`: '--rounds' on the CLI, "input 'rounds'" in the Action).
  */
-import type { AnalysisSettings, RunSource } from '../../../core/results/types.js';
+import type { AnalysisSettings, RunSource } from '../../../core/results/result-types.js';
 import { INSTRUCTION_METRIC } from '../../../core/compare/instruction-rule.js';
 import { errorMessage } from '../../../core/util/errors.js';
 import { resolveInstructions } from '../../../drivers/common/workload-fields.js';

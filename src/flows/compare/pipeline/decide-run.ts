@@ -8,8 +8,8 @@ import path from 'node:path';
 import { decide, type Completeness, type Decision } from '../../../core/compare/decision.js';
 import { flowDecision, type GateDecision } from '../../../core/compare/flow-decision.js';
 import { gatePolicyOf, type FailOn, type GatePolicy } from '../../../core/compare/policy.js';
-import type { RunComparison } from '../../../core/compare/types.js';
-import type { RunResult } from '../../../core/results/types.js';
+import type { RunComparison } from '../../../core/compare/comparison-types.js';
+import type { RunResult } from '../../../core/results/result-types.js';
 
 /** `accepted`: the regressions maintainers accepted (`/pgperf accept`) and the head commit decided on. */
 export function decideRun(

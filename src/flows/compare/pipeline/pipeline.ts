@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
-import type { RunComparison } from '../../../core/compare/types.js';
+import type { RunComparison } from '../../../core/compare/comparison-types.js';
 import { combineSinks, fileSink, type ResultSink } from '../../../run/sink.js';
-import type { RunResult } from '../../../core/results/types.js';
+import type { RunResult } from '../../../core/results/result-types.js';
 import {
   checkRunControls,
   runBenchmark,
@@ -41,7 +41,7 @@ import { checkPlanWorkloads, runPlanPhase } from '../../../run/counted/plan-phas
 import { compareCompiledCode } from '../../../postgres/builds/compiled-code.js';
 import { INSTRUCTION_METRIC } from '../../../core/compare/instruction-rule.js';
 import { describeCodeDifference, unchangedHeads } from '../../../core/compare/same-code.js';
-import type { CompiledCodeComparison } from '../../../core/results/types.js';
+import type { CompiledCodeComparison } from '../../../core/results/result-types.js';
 import { refuseUnknownSettings } from '../../../postgres/cluster/known-settings.js';
 import { writeResults } from '../../../store/write-results.js';
 import { emptyPlansRecord, type PlansRecord } from '../../../core/results/plans.js';

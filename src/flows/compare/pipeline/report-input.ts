@@ -5,9 +5,9 @@
  */
 import type { Decision } from '../../../core/compare/decision.js';
 import type { FailOn } from '../../../core/compare/policy.js';
-import type { RunComparison } from '../../../core/compare/types.js';
+import type { RunComparison } from '../../../core/compare/comparison-types.js';
 import type { JobSummaryInput } from '../../../core/report/markdown.js';
-import type { RunResult } from '../../../core/results/types.js';
+import type { RunResult } from '../../../core/results/result-types.js';
 import { decideRun } from './decide-run.js';
 
 export interface ReportInputOptions {

@@ -4,7 +4,7 @@
  * the Action's comment (core/report/consolidated-markdown.ts).
  */
 import { decisionLine, renderComparisonText } from '../../core/report/comparison-text.js';
-import { describeMachineClass, type JudgedConsolidation } from './consolidation.js';
+import { describeMachineClass, type JudgedConsolidation } from './consolidated-decision.js';
 
 /** The terminal text, ending in a newline. */
 export function renderConsolidationText(judged: JudgedConsolidation): string {

@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AnalysisSettings } from '../../core/results/types.js';
+import type { AnalysisSettings } from '../../core/results/result-types.js';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { GitHubApi } from '../../github/api.js';
@@ -16,11 +16,11 @@ import { resolveAnalysis } from '../../core/compare/recorded-analysis.js';
 import type { RunArchive } from '../compare/pipeline/pipeline.js';
 import { REPORT_FILE } from '../publish/publish.js';
 import { verifyBisectTarget } from '../nightly/verify-bisect-target.js';
-import { rangeBisectJob, type BisectJob, type JobRequest } from './bisect-job.js';
+import { rangeBisectJob, type BisectJob, type JobRequest } from './bisect-source.js';
 import { renderBisectMarkdown, type BisectLinks } from './bisect-markdown.js';
 import { bisectRequestOf, type BisectMeasure } from './bisect-request.js';
 import { commentBisection, commentNotBisected, issueBisectJob } from './issue-bisection.js';
-import { runBisection, type BisectDeps, type BisectReport } from './run-bisection.js';
+import { runBisection, type BisectDeps, type BisectReport } from './bisection.js';
 
 export const BISECT_FILE = 'bisect.json';
 

@@ -2,11 +2,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeTempDir } from '../../machine/os/cleanup.js';
-import type { PgbenchWorkload } from './workload.js';
+import type { PgbenchWorkload } from './pgbench-workload.js';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import { describeExit, tail, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
-import type { ClientInfo } from '../../core/results/types.js';
+import type { ClientInfo } from '../../core/results/result-types.js';
 import {
   measuredRun,
   type BenchTarget,
@@ -21,11 +21,11 @@ import {
   needsTransactionLog,
   pipelinedSelectScript,
   writesHistory,
-} from './command.js';
-import { judgePgbenchRun } from './judge-run.js';
+} from './pgbench-command.js';
+import { judgePgbenchRun } from './pgbench-judge-run.js';
 import { parsePgbenchProgress } from './parse-progress.js';
 import { readTransactionLogs, type TransactionLogSummary } from './parse-transaction-log.js';
-import { reportCounts, reportMetrics } from './report-metrics.js';
+import { reportCounts, reportMetrics } from './pgbench-report-metrics.js';
 import { readableScripts } from './readable-scripts.js';
 
 export interface PgbenchDriverOptions {

@@ -8,7 +8,7 @@
  */
 import type { MetricName } from '../results/metrics.js';
 import type { MannWhitneyMethod } from '../stats/mann-whitney.js';
-import type { AnswerCost, CompiledCodeComparison, Verdict, PrimaryTest } from '../results/types.js';
+import type { AnswerCost, CompiledCodeComparison, Verdict, PrimaryTest } from '../results/result-types.js';
 import type { PlansRecord } from '../results/plans.js';
 export type { Verdict, PrimaryTest };
 

@@ -1,8 +1,8 @@
 /** The sysbench driver: data load (prepare), per-run reset, one measured run -> sample fields, cleanup. */
 import path from 'node:path';
 import { findOnPath } from '../../machine/os/find-on-path.js';
-import type { SysbenchWorkload } from './workload.js';
-import type { ClientInfo } from '../../core/results/types.js';
+import type { SysbenchWorkload } from './sysbench-workload.js';
+import type { ClientInfo } from '../../core/results/result-types.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import { describeExit, tail, type ProcessRunner } from '../../machine/os/process.js';
@@ -14,10 +14,10 @@ import {
   type RunSpec,
 } from '../common/driver.js';
 import { RUN_GRACE_S, judgeInput, resetBeforeRun, runOutcome } from '../common/shared.js';
-import { cleanupArgs, measureArgs, prepareArgs, prepareThreads } from './command.js';
-import { judgeSysbenchRun } from './judge-run.js';
+import { cleanupArgs, measureArgs, prepareArgs, prepareThreads } from './sysbench-command.js';
+import { judgeSysbenchRun } from './sysbench-judge-run.js';
 import { sysbenchFatalMessages } from './parse-output.js';
-import { progressPoint, reportCounts, reportMetrics } from './report-metrics.js';
+import { progressPoint, reportCounts, reportMetrics } from './sysbench-report-metrics.js';
 
 export const SYSBENCH_MISSING = 'sysbench not found: install it with `apt-get install sysbench`';
 

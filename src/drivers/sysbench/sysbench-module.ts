@@ -1,7 +1,7 @@
 import type { DriverModule } from '../common/driver.js';
-import { dataShape } from './command.js';
-import { sysbenchDriver } from './driver.js';
-import { sysbenchWorkloadSchema } from './workload.js';
+import { dataShape } from './sysbench-command.js';
+import { sysbenchDriver } from './sysbench-driver.js';
+import { sysbenchWorkloadSchema } from './sysbench-workload.js';
 
 export const sysbenchModule = {
   tool: 'sysbench',

@@ -15,7 +15,7 @@ import {
   runBisection,
   type BisectDeps,
   type BisectRequest,
-} from '../../../src/flows/bisect/run-bisection.js';
+} from '../../../src/flows/bisect/bisection.js';
 import { analyse } from '../../../src/core/compare/recorded-analysis.js';
 import type { PipelineRequest } from '../../../src/flows/compare/pipeline/pipeline.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';

@@ -1,7 +1,7 @@
 /** Maps a parsed sysbench report onto the sample's metrics, counters and progress series. */
 import { histogramPercentile } from '../common/latency-histogram.js';
 import type { MetricName } from '../../core/results/metrics.js';
-import type { ProgressPoint } from '../../core/results/types.js';
+import type { ProgressPoint } from '../../core/results/result-types.js';
 import type { SysbenchInterval, SysbenchReport } from './parse-output.js';
 
 export function reportMetrics(r: SysbenchReport): Partial<Record<MetricName, number>> {

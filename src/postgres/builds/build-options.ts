@@ -4,7 +4,7 @@
  * a library installed. Pure functions; the builders pass the result to meson or configure verbatim.
  */
 import { UserError } from '../../core/util/errors.js';
-import type { BuildSystem } from '../../core/results/types.js';
+import type { BuildSystem } from '../../core/results/result-types.js';
 export type { BuildSystem };
 
 /**

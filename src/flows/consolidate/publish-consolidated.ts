@@ -1,6 +1,6 @@
 /**
  * Publishing a consolidation's verdict, as publish/publish.ts publishes a comparison's: the maintainers'
- * accepted trade-offs (`/pgperf accept`) counted, the shards judged (consolidation.ts), the comment (with
+ * accepted trade-offs (`/pgperf accept`) counted, the shards judged (consolidated-decision.ts), the comment (with
  * the decision's state, so that a maintainer can accept a regression it shows; re-running the job applies
  * it), one merged document per machine class and decision.json written, the job summary, the outputs, then
  * one sticky comment and one commit status on the target GitHub vouches for.
@@ -19,8 +19,8 @@ import { acceptancesFor } from '../publish/acceptances.js';
 import { writeDecision } from '../compare/pipeline/decide-run.js';
 import { postToGitHub, statusOf, type PostDeps } from '../publish/github-post.js';
 import { REPORT_FILE, type OutputSide, type Publishing } from '../publish/publish.js';
-import { consolidateShards, type ShardFile } from './consolidate.js';
-import { consolidatedReportInput, judgeConsolidation } from './consolidation.js';
+import { consolidateShards, type ShardFile } from './shard-merge.js';
+import { consolidatedReportInput, judgeConsolidation } from './consolidated-decision.js';
 
 /**
  * Publishes the verdict over `shards` (see the module comment); the decision, the first machine class's

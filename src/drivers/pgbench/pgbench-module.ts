@@ -1,7 +1,7 @@
 import type { DriverModule } from '../common/driver.js';
-import { pgbenchDriver } from './driver.js';
+import { pgbenchDriver } from './pgbench-driver.js';
 import { pgbenchStatements } from './statements.js';
-import { pgbenchWorkloadSchema } from './workload.js';
+import { pgbenchWorkloadSchema } from './pgbench-workload.js';
 
 export const pgbenchModule = {
   tool: 'pgbench',

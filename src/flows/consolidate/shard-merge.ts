@@ -8,7 +8,7 @@
  * incomplete: never silently dropped.
  */
 import { environmentFingerprint } from '../../machine/fingerprint.js';
-import { cellId, type RunResult } from '../../core/results/types.js';
+import { cellId, type RunResult } from '../../core/results/result-types.js';
 import { UserError } from '../../core/util/errors.js';
 import { samplesDigestOf } from '../../run/shard-digest.js';
 import { mergedRecords } from './merge-records.js';

@@ -6,12 +6,12 @@
 import type { Decision } from '../../core/compare/decision.js';
 import { decide } from '../../core/compare/decision.js';
 import { DEFAULT_FAIL_ON, gatePolicyOf, type FailOn, type GatePolicy } from '../../core/compare/policy.js';
-import type { RunComparison } from '../../core/compare/types.js';
+import type { RunComparison } from '../../core/compare/comparison-types.js';
 import { analyse } from '../../core/compare/recorded-analysis.js';
 import { decideRun } from '../compare/pipeline/decide-run.js';
 import { reportInputOf } from '../compare/pipeline/report-input.js';
 import type { ConsolidatedReportInput } from '../../core/report/consolidated-markdown.js';
-import type { Consolidation, MachineClass } from './consolidate.js';
+import type { Consolidation, MachineClass } from './shard-merge.js';
 
 export interface JudgedClass extends MachineClass {
   comparison: RunComparison;

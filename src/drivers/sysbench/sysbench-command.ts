@@ -8,7 +8,7 @@
  */
 import type { Connection } from '../../postgres/cluster/cluster.js';
 import type { MeasuredRun } from '../common/driver.js';
-import type { SysbenchWorkload } from './workload.js';
+import type { SysbenchWorkload } from './sysbench-workload.js';
 
 export function connectionArgs(c: Connection): string[] {
   return [

@@ -2,7 +2,7 @@
  * pgbench command lines, built from a workload. Pure, so the exact flags can be unit-tested:
  * every arm gets the same flags, and only pgperf decides clients, threads, duration and seeds.
  */
-import type { PgbenchWorkload } from './workload.js';
+import type { PgbenchWorkload } from './pgbench-workload.js';
 import type { Connection } from '../../postgres/cluster/cluster.js';
 import type { MeasuredRun } from '../common/driver.js';
 
