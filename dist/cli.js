@@ -84365,7 +84365,7 @@ function toApiError(what, e, rateLimited) {
   return new GitHubApiError(`${what}: ${message}`, status, kindOfStatus(status));
 }
 
-// src/flows/nightly/bisect-marker.ts
+// src/core/history/bisect-marker.ts
 init_metrics();
 init_errors();
 var SUFFIX = " -->";
@@ -84427,62 +84427,10 @@ function parseBisectMarker(body, where) {
   };
 }
 
-// src/flows/nightly/regression-event.ts
+// src/core/report/nightly/regression-event.ts
 init_metrics();
 
-// src/flows/nightly/nightly-site.ts
-import path52 from "node:path";
-import { writeFile as writeFile12 } from "node:fs/promises";
-async function analyseStore(store, options) {
-  return analyseHistory(await loadStoredRuns(store), options);
-}
-async function writeHistorySite(dir, analysis, options) {
-  const files = await writeSite(
-    dir,
-    renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
-  );
-  await writeFile12(path52.join(dir, ".nojekyll"), "");
-  return files;
-}
-function workloadId(fingerprint, workload) {
-  return `${fingerprint}/${workload}`;
-}
-function severity(cp2) {
-  return Math.abs(Math.log1p(cp2.relativeChange));
-}
-function judgeHistory(analysis) {
-  const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
-  const analysed = project.filter((s) => s.status === "analysed");
-  const latest = (kind) => analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
-  const regressed = latest("regression");
-  const improved = latest("improvement");
-  const byWorkload = /* @__PURE__ */ new Map();
-  for (const s of analysed) {
-    const { fingerprint, workload } = s.series.key;
-    const id = workloadId(fingerprint, workload);
-    let standing = byWorkload.get(id);
-    if (!standing) {
-      standing = { id, fingerprint, workload, series: [], regressed: [] };
-      byWorkload.set(id, standing);
-    }
-    standing.series.push(s);
-    const cp2 = s.changePoints.at(-1);
-    if (cp2?.kind === "regression") standing.regressed.push({ series: s.series, changePoint: cp2 });
-  }
-  const workloads = [...byWorkload.values()];
-  for (const w of workloads) {
-    w.regressed.sort((a, b) => severity(b.changePoint) - severity(a.changePoint));
-  }
-  const events = workloads.filter((w) => w.regressed.length > 0);
-  return {
-    verdict: events.length > 0 ? "regression" : improved.length > 0 ? "improvement" : "no-change",
-    regressed,
-    improved,
-    workloads,
-    events,
-    unanalysed: project.filter((s) => s.status !== "analysed")
-  };
-}
+// src/core/report/nightly/nightly-summary.ts
 function clientsText(clients) {
   return `${clients} client${clients === 1 ? "" : "s"}`;
 }
@@ -84531,7 +84479,48 @@ function renderIncompleteNightly(why, notes = []) {
   ].join("\n");
 }
 
-// src/flows/nightly/regression-event.ts
+// src/core/history/nightly-judgement.ts
+function workloadId(fingerprint, workload) {
+  return `${fingerprint}/${workload}`;
+}
+function severity(cp2) {
+  return Math.abs(Math.log1p(cp2.relativeChange));
+}
+function judgeHistory(analysis) {
+  const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
+  const analysed = project.filter((s) => s.status === "analysed");
+  const latest = (kind) => analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
+  const regressed = latest("regression");
+  const improved = latest("improvement");
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const s of analysed) {
+    const { fingerprint, workload } = s.series.key;
+    const id = workloadId(fingerprint, workload);
+    let standing = byWorkload.get(id);
+    if (!standing) {
+      standing = { id, fingerprint, workload, series: [], regressed: [] };
+      byWorkload.set(id, standing);
+    }
+    standing.series.push(s);
+    const cp2 = s.changePoints.at(-1);
+    if (cp2?.kind === "regression") standing.regressed.push({ series: s.series, changePoint: cp2 });
+  }
+  const workloads = [...byWorkload.values()];
+  for (const w of workloads) {
+    w.regressed.sort((a, b) => severity(b.changePoint) - severity(a.changePoint));
+  }
+  const events = workloads.filter((w) => w.regressed.length > 0);
+  return {
+    verdict: events.length > 0 ? "regression" : improved.length > 0 ? "improvement" : "no-change",
+    regressed,
+    improved,
+    workloads,
+    events,
+    unanalysed: project.filter((s) => s.status !== "analysed")
+  };
+}
+
+// src/core/report/nightly/regression-event.ts
 var BISECT_LABEL = "pgperf-bisect";
 var SERIES_MARKER_PREFIX = "<!-- pgperf:series=";
 function seriesMarker(seriesId2) {
@@ -84686,7 +84675,7 @@ function shortText(sha) {
 }
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
-// src/flows/nightly/triage-digest.ts
+// src/core/report/nightly/triage-digest.ts
 var TRIAGED_LABEL = "pgperf-triaged";
 var DEFAULT_RAISE_AFTER_DAYS = 3;
 var DIGEST_MARKER = "digest";
@@ -84885,7 +84874,7 @@ async function tryIssueSync(what, sync) {
   }
 }
 
-// src/flows/nightly/alert-event.ts
+// src/core/report/nightly/alert-event.ts
 var ALERT_MARKER = "alerts";
 function alertMachine(body) {
   const text2 = markerText(body, ALERT_MARKER);
@@ -85001,7 +84990,22 @@ async function trySyncTriageDigest(api, now, options = {}) {
   return tryIssueSync("the triage digest was", () => syncTriageDigest(api, now, options));
 }
 
-// src/flows/nightly/night-watch.ts
+// src/flows/nightly/nightly-site.ts
+import path52 from "node:path";
+import { writeFile as writeFile12 } from "node:fs/promises";
+async function analyseStore(store, options) {
+  return analyseHistory(await loadStoredRuns(store), options);
+}
+async function writeHistorySite(dir, analysis, options) {
+  const files = await writeSite(
+    dir,
+    renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
+  );
+  await writeFile12(path52.join(dir, ".nojekyll"), "");
+  return files;
+}
+
+// src/core/history/night-watch.ts
 var MISSING_FACTOR = 1.5;
 var VANISHED_WITHIN_RUNS = 3;
 var RECENT_CADENCES = 7;

@@ -80314,20 +80314,110 @@ import path55 from "node:path";
 import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
 import path54 from "node:path";
 
-// src/flows/nightly/nightly-site.ts
-import path53 from "node:path";
-import { writeFile as writeFile15 } from "node:fs/promises";
+// src/core/history/nightly-judgement.ts
+function workloadId(fingerprint, workload) {
+  return `${fingerprint}/${workload}`;
+}
+function severity(cp2) {
+  return Math.abs(Math.log1p(cp2.relativeChange));
+}
+function judgeHistory(analysis) {
+  const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
+  const analysed = project.filter((s) => s.status === "analysed");
+  const latest = (kind) => analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
+  const regressed = latest("regression");
+  const improved = latest("improvement");
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const s of analysed) {
+    const { fingerprint, workload } = s.series.key;
+    const id = workloadId(fingerprint, workload);
+    let standing = byWorkload.get(id);
+    if (!standing) {
+      standing = { id, fingerprint, workload, series: [], regressed: [] };
+      byWorkload.set(id, standing);
+    }
+    standing.series.push(s);
+    const cp2 = s.changePoints.at(-1);
+    if (cp2?.kind === "regression") standing.regressed.push({ series: s.series, changePoint: cp2 });
+  }
+  const workloads = [...byWorkload.values()];
+  for (const w of workloads) {
+    w.regressed.sort((a, b) => severity(b.changePoint) - severity(a.changePoint));
+  }
+  const events = workloads.filter((w) => w.regressed.length > 0);
+  return {
+    verdict: events.length > 0 ? "regression" : improved.length > 0 ? "improvement" : "no-change",
+    regressed,
+    improved,
+    workloads,
+    events,
+    unanalysed: project.filter((s) => s.status !== "analysed")
+  };
+}
 
-// src/flows/history/load-runs.ts
-init_read_results();
+// src/core/report/nightly/regression-event.ts
+init_metrics();
+
+// src/core/history/bisect-marker.ts
+init_metrics();
 init_errors();
-async function loadStoredRuns(store, workloads) {
-  const listed = (await store.list()).filter(
-    (r) => r.status === "complete" && (!workloads?.length || r.workloads.some((w) => workloads.includes(w)))
+var SUFFIX2 = " -->";
+var prefixOf2 = (name) => `<!-- pgperf:${name} `;
+function jsonMarker(name, value) {
+  const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return `${prefixOf2(name)}${json2}${SUFFIX2}`;
+}
+function markerText(body, name) {
+  const prefix = prefixOf2(name);
+  const start = body.indexOf(prefix);
+  const end = start < 0 ? -1 : body.indexOf(SUFFIX2, start + prefix.length);
+  return start < 0 || end < 0 ? void 0 : body.slice(start + prefix.length, end);
+}
+function bisectMarker(target) {
+  return jsonMarker("bisect", target);
+}
+function parseBisectMarker(body, where) {
+  const text2 = markerText(body, "bisect");
+  if (text2 === void 0) {
+    throw new UserError(
+      `${where} has no '${prefixOf2("bisect").trim()} ...' marker: only regression issues opened by pgperf's nightly mode (after this version) can be bisected; run mode bisect from workflow_dispatch with 'base-ref' (good), 'head-ref' (bad), 'workloads' and 'clients' instead`
+    );
+  }
+  let parsed;
+  try {
+    parsed = JSON.parse(text2);
+  } catch {
+    throw new UserError(`${where}: the pgperf:bisect marker is not JSON (was the issue body edited?)`);
+  }
+  const o = parsed ?? {};
+  const bad = (field, expected) => new UserError(
+    `${where}: the pgperf:bisect marker's '${field}' must be ${expected}, got ${JSON.stringify(o[field])}`
   );
-  const runs = [];
-  for (const entry of listed.reverse()) runs.push(await store.load(entry.id));
-  return runs;
+  const nonEmpty = (field) => {
+    if (typeof o[field] !== "string" || o[field] === "") throw bad(field, "a non-empty string");
+    return o[field];
+  };
+  const sha = (field) => {
+    const v = o[field];
+    if (typeof v !== "string" || !/^[0-9a-f]{7,40}$/i.test(v)) throw bad(field, "a commit sha");
+    return v;
+  };
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UserError(`${where}: the pgperf:bisect marker must be a JSON object`);
+  }
+  if (!Number.isInteger(o.clients) || o.clients < 1) throw bad("clients", "a whole number >= 1");
+  if (o.clients > CLIENTS.max) throw bad("clients", `a whole number ${rangeText(CLIENTS)}`);
+  const metric = nonEmpty("metric");
+  if (!isMetricName(metric)) throw bad("metric", "a metric pgperf records (e.g. tps)");
+  return {
+    series: nonEmpty("series"),
+    workload: nonEmpty("workload"),
+    clients: o.clients,
+    metric,
+    fingerprint: nonEmpty("fingerprint"),
+    good: sha("good"),
+    bad: sha("bad")
+  };
 }
 
 // src/core/report/history/history-markdown.ts
@@ -80372,6 +80462,538 @@ function renderHistoryMarkdown(analysis, options = {}) {
 function commit(sha, options) {
   if (!sha) return "no commit";
   return commitLink(sha, options.repoUrl, { digits: 10, code: false });
+}
+
+// src/core/report/nightly/nightly-summary.ts
+function clientsText(clients) {
+  return `${clients} client${clients === 1 ? "" : "s"}`;
+}
+function renderNightlySummary(analysis, judgement, options = {}) {
+  const events = judgement.events.length;
+  const cells = judgement.regressed.length;
+  const suspect = judgement.events.filter((e) => e.regressed.every((r) => r.changePoint.suspect)).length;
+  const headline2 = events > suspect ? `## pgperf nightly: \u{1F534} ${events} workload${events === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : events > 0 ? `## pgperf nightly: \u26A0\uFE0F ${events} suspect regression${events === 1 ? "" : "s"}: the runner canary moved the same night` : `## pgperf nightly: \u2705 no workload regressed`;
+  const change2 = (cp2) => `${formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
+  const seriesLine = (s, cp2) => `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change2(cp2)}` + (cp2.suspect ? ` \u26A0\uFE0F ${escapeMarkdown(cp2.suspect)}` : "");
+  const lines = [headline2, ""];
+  if (options.measured) lines.push(`Measured ${measuredText(options.measured)}.`, "");
+  if (events > 0) {
+    lines.push("**Regressed** (latest change point), one regression event per workload:");
+    for (const e of judgement.events) {
+      lines.push(
+        `- ${escapeMarkdown(e.workload)} on ${escapeMarkdown(e.fingerprint)}: ${e.regressed.length} cell${e.regressed.length === 1 ? "" : "s"}`,
+        ...e.regressed.map((c) => `  - ${seriesLine(c.series, c.changePoint)}`)
+      );
+    }
+    lines.push("");
+  }
+  if (judgement.improved.length > 0) {
+    lines.push(
+      "**Improved** (latest change point):",
+      ...judgement.improved.map(
+        (s) => `- ${escapeMarkdown(s.series.key.workload)} ${seriesLine(s.series, s.changePoints.at(-1))}`
+      ),
+      ""
+    );
+  }
+  if (options.notes?.length) lines.push(...options.notes, "");
+  return `${lines.join("\n")}${renderHistoryMarkdown(analysis, { repoUrl: options.repoUrl })}`;
+}
+function measuredText(measured) {
+  const parts = [measured.ref, measured.sha?.slice(0, 10)].filter((p) => Boolean(p));
+  return parts.length > 0 ? parts.map((p) => escapeMarkdown(p)).join(" @ ") : "the given install";
+}
+function renderIncompleteNightly(why, notes = []) {
+  return [
+    "## pgperf nightly: \u26A0\uFE0F no verdict",
+    "",
+    `${escapeMarkdown(why)}; nothing was analysed.`,
+    ...notes.length ? ["", ...notes] : [],
+    ""
+  ].join("\n");
+}
+
+// src/core/report/nightly/regression-event.ts
+var BISECT_LABEL = "pgperf-bisect";
+var SERIES_MARKER_PREFIX = "<!-- pgperf:series=";
+function seriesMarker(seriesId2) {
+  return `${SERIES_MARKER_PREFIX}${encodeURIComponent(seriesId2)} -->`;
+}
+var EVENT_MARKER = "regression";
+var MAX_TABLE_ROWS = 100;
+function eventStateMarker(state) {
+  return jsonMarker(EVENT_MARKER, state);
+}
+function parseEventState(body) {
+  const text2 = markerText(body, EVENT_MARKER);
+  if (text2 === void 0) return void 0;
+  let parsed;
+  try {
+    parsed = JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+  if (typeof parsed !== "object" || parsed === null) return void 0;
+  const { event, state, cells } = parsed;
+  if (typeof event !== "string" || state !== "open" && state !== "recovered" || !Array.isArray(cells)) {
+    return void 0;
+  }
+  const tracked = [];
+  for (const cell of cells) {
+    const c = cell ?? {};
+    const { series, clients, metric, run: run3, sha } = c;
+    if (typeof series !== "string" || !Number.isInteger(clients) || typeof metric !== "string" || !isMetricName(metric) || typeof run3 !== "string" || sha !== null && typeof sha !== "string") {
+      return void 0;
+    }
+    tracked.push({ series, clients, metric, run: run3, sha });
+  }
+  return { event, state, cells: tracked };
+}
+function eventCells(w, tracked) {
+  const ids = [.../* @__PURE__ */ new Set([...w.regressed.map((c) => c.series.id), ...tracked.map((t) => t.series)])];
+  const cells = ids.map((id) => {
+    const s = w.series.find((x) => x.series.id === id);
+    const before = tracked.find((t) => t.series === id);
+    const latest = s?.changePoints.at(-1);
+    const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression");
+    const now = !s ? "missing" : latest?.kind === "regression" ? "regressed" : latest?.kind === "improvement" && regression ? "recovered" : "cleared";
+    const key = s ? s.series.key : { clients: before.clients, metric: before.metric };
+    const at = now === "regressed" || !before ? { run: regression.firstAfter.runId, sha: regression.firstAfter.sha } : { run: before.run, sha: before.sha };
+    return {
+      series: id,
+      clients: key.clients,
+      metric: key.metric,
+      ...at,
+      now,
+      ...regression ? { regression } : {},
+      ...now === "recovered" ? { recovery: latest } : {}
+    };
+  });
+  const order = (c) => c.now === "regressed" ? 0 : 1;
+  return cells.sort(
+    (a, b) => order(a) - order(b) || (a.now === "regressed" ? severity(b.regression) - severity(a.regression) : 0) || a.metric.localeCompare(b.metric) || a.clients - b.clients
+  );
+}
+function describeSync(outcome) {
+  const ignored = outcome.ignored.length ? `, ${outcome.ignored.length} ignored (labelled by hand or opened by another account: ${outcome.ignored.map((n) => `#${n}`).join(", ")})` : "";
+  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed${ignored}`;
+}
+function supersededNote2(by) {
+  return `Superseded${by !== void 0 ? ` by #${by}` : ""}: pgperf now keeps one issue per regression event of a workload, listing every regressed client count and metric. Closing this one.`;
+}
+var cellName = (c) => `${METRICS[c.metric].label} at ${clientsText(c.clients)}`;
+var change = (cp2) => formatPct(cp2.relativeChange * 100, 1);
+function issueTitle(w) {
+  const worst = w.regressed[0];
+  const n = w.regressed.length;
+  return `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`;
+}
+function issueBody(w, cells, state, links) {
+  const tracked = cells.map(({ series, clients, metric, run: run3, sha }) => ({
+    series,
+    clients,
+    metric,
+    run: run3,
+    sha
+  }));
+  const regressed = cells.filter((c) => c.now === "regressed");
+  const target = cells.find(
+    (c) => isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
+  );
+  const workload = `**${escapeMarkdown(w.workload)}** on the machine ${escapeMarkdown(w.fingerprint)}`;
+  const headline2 = state === "recovered" ? `${workload} has recovered in every cell this issue tracked.` : `${workload} regressed in ${regressed.length} cell${regressed.length === 1 ? "" : "s"}` + (regressed.length > 0 ? ` (worst: ${cellName(regressed[0])} ${change(regressed[0].regression)})` : "") + ".";
+  const rows = cells.slice(0, MAX_TABLE_ROWS).map((c) => cellRow(c, links));
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    eventStateMarker({ event: w.id, state, cells: tracked }),
+    ...cells.map((c) => seriesMarker(c.series)),
+    ...target ? [
+      bisectMarker({
+        series: target.series,
+        workload: w.workload,
+        clients: target.clients,
+        metric: target.metric,
+        fingerprint: w.fingerprint,
+        good: target.regression.lastBefore.sha,
+        bad: target.regression.firstAfter.sha
+      })
+    ] : [],
+    headline2,
+    "",
+    "| cell | change [95% CI] | p | before \u2192 after | last good | first bad | now |",
+    "| --- | --: | --: | --: | --- | --- | --- |",
+    ...rows,
+    ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
+    "",
+    // Runner drift said where the regression is (night-watch.ts): the canary moved the same night.
+    ...suspectLines(regressed),
+    ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
+  ].join("\n");
+}
+function suspectLines(cells) {
+  const lines = cells.filter((c) => c.regression?.suspect).map((c) => `\u26A0\uFE0F ${cellName(c)}: ${escapeMarkdown(c.regression.suspect)}.`);
+  return lines.length > 0 ? [...lines, ""] : [];
+}
+function cellRow(c, links) {
+  const cp2 = c.regression;
+  const unit = METRICS[c.metric].unit;
+  const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round(cp2.before)} \u2192 ${round(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ${point(cp2.firstAfter, links)}` : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
+  const now = c.now === "regressed" ? "\u{1F534} regressed" : c.now === "recovered" ? `\u{1F7E2} recovered ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}` : c.now === "cleared" ? "\u26AA no longer a change point" : "\u26AA no longer analysed";
+  return `| ${cellName(c)} | ${regression} | ${now} |`;
+}
+function recoveryNote(w, cells, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  const line = (c) => c.now === "recovered" ? `- ${cellName(c)}: ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}, stored run ${escapeMarkdown(c.recovery.firstAfter.runId)}` : `- ${cellName(c)}: ${c.now === "cleared" ? "no longer a change point in the history" : "no longer analysed"}`;
+  return [
+    `**Recovered**: no cell of **${escapeMarkdown(w.workload)}** on ${escapeMarkdown(w.fingerprint)} is regressed any more. Closing.`,
+    "",
+    ...cells.map(line),
+    ...foundBy ? ["", `Found by ${markdownLink("this run", foundBy)}.`] : []
+  ].join("\n");
+}
+function point(p, links) {
+  return `${commit2(p.sha, links)} ${escapeMarkdown(p.date.slice(0, 10))}`;
+}
+function isSha(sha) {
+  return typeof sha === "string" && /^[0-9a-f]{7,40}$/i.test(sha);
+}
+function commit2(sha, links) {
+  if (!sha) return "(no commit recorded)";
+  return commitLink(sha, links.repoUrl, { digits: 10 });
+}
+function shortText(sha) {
+  if (!sha) return "unknown";
+  return isSha(sha) ? sha.slice(0, 10) : issueTitleText(sha, 12);
+}
+var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
+
+// src/flows/nightly/regression-issues.ts
+init_api2();
+var REGRESSION_LABEL = "pgperf-regression";
+function planIssueActions(analysis, existing, login, links = {}) {
+  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
+  const states = new Map(mine.map((i) => [i.number, parseEventState(i.body)]));
+  const actions = [];
+  for (const w of judgeHistory(analysis).workloads) {
+    const ofEvent = mine.filter((i) => states.get(i.number)?.event === w.id);
+    const legacy = mine.filter(
+      (i) => i.state === "open" && !states.get(i.number) && w.series.some((s) => i.body.includes(seriesMarker(s.series.id)))
+    );
+    if (w.regressed.length > 0) {
+      const target = ofEvent.find((i) => i.state === "open") ?? [...ofEvent].reverse().find((i) => sameEvent(states.get(i.number), w));
+      const state = target ? states.get(target.number) : void 0;
+      const cells = eventCells(w, state?.cells ?? []);
+      const title = issueTitle(w);
+      const body = issueBody(w, cells, "open", links);
+      if (!target) {
+        actions.push({ kind: "open", event: w.id, title, body });
+      } else {
+        const reopen = target.state === "closed" && state.state === "recovered";
+        if (reopen || target.body !== body || target.title !== title) {
+          actions.push({ kind: "update", event: w.id, issue: target.number, title, body, reopen });
+        }
+      }
+      for (const old of legacy) {
+        actions.push({
+          kind: "supersede",
+          event: w.id,
+          issue: old.number,
+          ...target ? { by: target.number } : {}
+        });
+      }
+      continue;
+    }
+    for (const issue3 of ofEvent.filter((i) => i.state === "open")) {
+      const cells = eventCells(w, states.get(issue3.number).cells);
+      actions.push({
+        kind: "close",
+        event: w.id,
+        issue: issue3.number,
+        body: issueBody(w, cells, "recovered", links),
+        note: recoveryNote(w, cells, links)
+      });
+    }
+    for (const old of legacy) {
+      const s = w.series.find((x) => old.body.includes(seriesMarker(x.series.id)));
+      const { clients, metric } = s.series.key;
+      const cells = eventCells(w, [{ series: s.series.id, clients, metric, run: "", sha: null }]);
+      actions.push({ kind: "close", event: w.id, issue: old.number, note: recoveryNote(w, cells, links) });
+    }
+  }
+  return actions;
+}
+function sameEvent(state, w) {
+  return w.regressed.some(
+    (c) => state.cells.some(
+      (t) => t.series === c.series.id && (t.run === c.changePoint.firstAfter.runId || t.sha !== null && t.sha === c.changePoint.firstAfter.sha)
+    )
+  );
+}
+async function syncRegressionIssues(api, analysis, links = {}) {
+  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    // Only issues this login opened carry trusted state; the others are left alone, and said so.
+    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
+  const openedFor = /* @__PURE__ */ new Map();
+  for (const action of planIssueActions(analysis, existing, login, links)) {
+    if (action.kind === "open") {
+      const issue3 = await api.createIssue({
+        title: action.title,
+        body: action.body,
+        labels: [REGRESSION_LABEL]
+      });
+      openedFor.set(action.event, issue3.number);
+      outcome.opened.push(issue3.number);
+    } else if (action.kind === "update") {
+      await api.updateIssue(action.issue, {
+        title: action.title,
+        body: action.body,
+        ...action.reopen ? { state: "open" } : {}
+      });
+      outcome.updated.push(action.issue);
+    } else {
+      const note = action.kind === "close" ? action.note : supersededNote2(action.by ?? openedFor.get(action.event));
+      await api.createComment(action.issue, note);
+      await api.updateIssue(action.issue, {
+        ...action.kind === "close" && action.body !== void 0 ? { body: action.body } : {},
+        state: "closed"
+      });
+      outcome.closed.push(action.issue);
+    }
+  }
+  return outcome;
+}
+async function trySyncRegressionIssues(api, analysis, links = {}) {
+  return tryIssueSync("the regression issues were", () => syncRegressionIssues(api, analysis, links));
+}
+async function tryIssueSync(what, sync) {
+  try {
+    return { done: await sync() };
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, "issues: write");
+    return { error: `${what} not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
+  }
+}
+
+// src/core/report/nightly/alert-event.ts
+var ALERT_MARKER = "alerts";
+function alertMachine(body) {
+  const text2 = markerText(body, ALERT_MARKER);
+  if (text2 === void 0) return void 0;
+  try {
+    const parsed = JSON.parse(text2);
+    return typeof parsed.machine === "string" ? parsed.machine : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function alertTitle(machine) {
+  return issueTitleText(`pgperf: nightly history alerts on ${machine}`);
+}
+function alertBody(machine, alerts, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    jsonMarker(ALERT_MARKER, { machine }),
+    `The nightly history of the machine ${escapeMarkdown(machine)} cannot be read as quiet:`,
+    "",
+    ...alerts.map((a) => `- ${escapeMarkdown(a.message)}`),
+    "",
+    ...foundBy ? [`Found by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    "A night that did not run leaves no point to find a regression in; a cell no run measures any more leaves its series silent. Run the missing nights (or say why they stopped), or drop the cell on purpose. pgperf closes this issue when the next night has nothing to report."
+  ].join("\n");
+}
+function alertsClearedNote(machine, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return `The nightly history of ${escapeMarkdown(machine)} has nothing to report any more${foundBy ? ` (${markdownLink("this run", foundBy)})` : ""}: closed.`;
+}
+
+// src/flows/nightly/alert-issues.ts
+var ALERT_LABEL = "pgperf-alert";
+async function syncAlertIssues(api, alerts, machines, links = {}) {
+  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(ALERT_LABEL)]);
+  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
+  const issueOf = (machine) => {
+    const of = mine.filter((i) => alertMachine(i.body) === machine);
+    return of.find((i) => i.state === "open") ?? of.at(-1);
+  };
+  for (const machine of machines) {
+    const own2 = alerts.filter((a) => a.fingerprint === machine);
+    const issue3 = issueOf(machine);
+    if (own2.length > 0) {
+      const title = alertTitle(machine);
+      const body = alertBody(machine, own2, links);
+      if (!issue3) {
+        outcome.opened.push((await api.createIssue({ title, body, labels: [ALERT_LABEL] })).number);
+      } else if (issue3.state === "closed" || issue3.body !== body || issue3.title !== title) {
+        await api.updateIssue(issue3.number, { title, body, state: "open" });
+        outcome.updated.push(issue3.number);
+      }
+    } else if (issue3?.state === "open") {
+      await api.createComment(issue3.number, alertsClearedNote(machine, links));
+      await api.updateIssue(issue3.number, { state: "closed" });
+      outcome.closed.push(issue3.number);
+    }
+  }
+  return outcome;
+}
+async function trySyncAlertIssues(api, alerts, machines, links = {}) {
+  return tryIssueSync("the alert issues were", () => syncAlertIssues(api, alerts, machines, links));
+}
+
+// src/core/report/nightly/triage-digest.ts
+var TRIAGED_LABEL = "pgperf-triaged";
+var DEFAULT_RAISE_AFTER_DAYS = 3;
+var DIGEST_MARKER = "digest";
+var DAY_MS3 = 864e5;
+function digestOf(issues, now, options = {}) {
+  const raiseAfterMs = (options.raiseAfterDays ?? DEFAULT_RAISE_AFTER_DAYS) * DAY_MS3;
+  const entries = issues.map((i) => ({ issue: i, state: parseEventState(i.body) })).filter(({ state }) => state?.state === "open").map(({ issue: issue3, state }) => ({
+    entry: {
+      issue: issue3.number,
+      title: issue3.title,
+      event: state.event,
+      ageDays: issue3.createdAt ? Math.floor((now.getTime() - Date.parse(issue3.createdAt)) / DAY_MS3) : null,
+      ...suspectsOf(issue3.body)
+    },
+    triaged: issue3.labels.includes(TRIAGED_LABEL),
+    createdMs: issue3.createdAt ? Date.parse(issue3.createdAt) : void 0
+  })).sort((a, b) => (a.createdMs ?? Infinity) - (b.createdMs ?? Infinity) || a.entry.issue - b.entry.issue);
+  const untriaged = entries.filter((e) => !e.triaged);
+  const raised = { ...options.raised ?? {} };
+  const raise = untriaged.filter(({ entry, createdMs }) => {
+    if (createdMs === void 0 || now.getTime() - createdMs < raiseAfterMs) return false;
+    const last = raised[String(entry.issue)];
+    return last === void 0 || now.getTime() - Date.parse(last) >= raiseAfterMs;
+  });
+  for (const { entry } of raise) raised[String(entry.issue)] = now.toISOString();
+  for (const key of Object.keys(raised)) {
+    if (!untriaged.some((e) => String(e.entry.issue) === key)) delete raised[key];
+  }
+  return {
+    untriaged: untriaged.map((e) => e.entry),
+    triaged: entries.filter((e) => e.triaged).map((e) => e.entry),
+    raise: raise.map((e) => e.entry),
+    raised
+  };
+}
+function suspectsOf(body) {
+  try {
+    const { good, bad } = parseBisectMarker(body, "the issue");
+    return { suspects: { good, bad } };
+  } catch {
+    return {};
+  }
+}
+function parseDigestRaised(body) {
+  const text2 = markerText(body, DIGEST_MARKER);
+  if (text2 === void 0) return {};
+  try {
+    const parsed = JSON.parse(text2);
+    const raised = parsed.raised;
+    if (typeof raised !== "object" || raised === null) return {};
+    return Object.fromEntries(
+      Object.entries(raised).filter((e) => typeof e[1] === "string")
+    );
+  } catch {
+    return {};
+  }
+}
+function isDigestBody(body) {
+  return markerText(body, DIGEST_MARKER) !== void 0;
+}
+var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
+function digestBody(digest3, now, links = {}) {
+  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}` + (e.suspects ? `: ${suspectsText(e.suspects, links.repoUrl)}` : "");
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    jsonMarker(DIGEST_MARKER, { raised: digest3.raised }),
+    `**${digest3.untriaged.length} untriaged regression${digest3.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
+    "",
+    ...digest3.untriaged.length > 0 ? [...digest3.untriaged.map(line), ""] : ["Nothing to triage.", ""],
+    ...digest3.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest3.triaged.map(line), ""] : [],
+    ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
+  ].join("\n");
+}
+function suspectsText(s, repoUrl) {
+  const text2 = `the commits after ${s.good.slice(0, 12)} up to ${s.bad.slice(0, 12)}`;
+  return markdownLink(text2, repoUrl && `${repoUrl.replace(/\/$/, "")}/compare/${s.good}...${s.bad}`);
+}
+function raiseNote(entry) {
+  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. ` + (entry.suspects ? `Its change point lies in the commits after ${entry.suspects.good.slice(0, 12)} up to ${entry.suspects.bad.slice(0, 12)}. ` : "") + `Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
+}
+
+// src/flows/nightly/digest-issue.ts
+var DIGEST_LABEL = "pgperf-digest";
+async function syncTriageDigest(api, now, options = {}) {
+  const [login, regressions, digests] = await Promise.all([
+    api.viewerLogin(),
+    api.listIssues(REGRESSION_LABEL),
+    api.listIssues(DIGEST_LABEL)
+  ]);
+  const mine = digests.filter((i) => i.userLogin === login && isDigestBody(i.body)).sort((a, b) => a.number - b.number);
+  const current = mine.find((i) => i.state === "open") ?? mine.at(-1);
+  const digest3 = digestOf(
+    regressions.filter((i) => i.userLogin === login && i.state === "open").map((i) => ({
+      number: i.number,
+      title: i.title,
+      body: i.body,
+      labels: i.labels ?? [],
+      ...i.createdAt ? { createdAt: i.createdAt } : {}
+    })),
+    now,
+    {
+      ...options.raiseAfterDays !== void 0 ? { raiseAfterDays: options.raiseAfterDays } : {},
+      raised: current ? parseDigestRaised(current.body) : {}
+    }
+  );
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    ignored: digests.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
+  for (const entry of digest3.raise) await api.createComment(entry.issue, raiseNote(entry));
+  const body = digestBody(digest3, now, options.links ?? {});
+  if (!current) {
+    const issue3 = await api.createIssue({ title: DIGEST_TITLE, body, labels: [DIGEST_LABEL] });
+    outcome.opened.push(issue3.number);
+  } else if (current.body !== body || current.state === "closed") {
+    await api.updateIssue(current.number, { title: DIGEST_TITLE, body, state: "open" });
+    outcome.updated.push(current.number);
+  }
+  return outcome;
+}
+async function trySyncTriageDigest(api, now, options = {}) {
+  return tryIssueSync("the triage digest was", () => syncTriageDigest(api, now, options));
+}
+
+// src/flows/nightly/nightly-site.ts
+import path53 from "node:path";
+import { writeFile as writeFile15 } from "node:fs/promises";
+
+// src/flows/history/load-runs.ts
+init_read_results();
+init_errors();
+async function loadStoredRuns(store, workloads) {
+  const listed = (await store.list()).filter(
+    (r) => r.status === "complete" && (!workloads?.length || r.workloads.some((w) => workloads.includes(w)))
+  );
+  const runs = [];
+  for (const entry of listed.reverse()) runs.push(await store.load(entry.id));
+  return runs;
 }
 
 // src/core/report/history/page-data.ts
@@ -81095,626 +81717,8 @@ async function writeHistorySite(dir, analysis, options) {
   await writeFile15(path53.join(dir, ".nojekyll"), "");
   return files;
 }
-function workloadId(fingerprint, workload) {
-  return `${fingerprint}/${workload}`;
-}
-function severity(cp2) {
-  return Math.abs(Math.log1p(cp2.relativeChange));
-}
-function judgeHistory(analysis) {
-  const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
-  const analysed = project.filter((s) => s.status === "analysed");
-  const latest = (kind) => analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
-  const regressed = latest("regression");
-  const improved = latest("improvement");
-  const byWorkload = /* @__PURE__ */ new Map();
-  for (const s of analysed) {
-    const { fingerprint, workload } = s.series.key;
-    const id = workloadId(fingerprint, workload);
-    let standing = byWorkload.get(id);
-    if (!standing) {
-      standing = { id, fingerprint, workload, series: [], regressed: [] };
-      byWorkload.set(id, standing);
-    }
-    standing.series.push(s);
-    const cp2 = s.changePoints.at(-1);
-    if (cp2?.kind === "regression") standing.regressed.push({ series: s.series, changePoint: cp2 });
-  }
-  const workloads = [...byWorkload.values()];
-  for (const w of workloads) {
-    w.regressed.sort((a, b) => severity(b.changePoint) - severity(a.changePoint));
-  }
-  const events = workloads.filter((w) => w.regressed.length > 0);
-  return {
-    verdict: events.length > 0 ? "regression" : improved.length > 0 ? "improvement" : "no-change",
-    regressed,
-    improved,
-    workloads,
-    events,
-    unanalysed: project.filter((s) => s.status !== "analysed")
-  };
-}
-function clientsText(clients) {
-  return `${clients} client${clients === 1 ? "" : "s"}`;
-}
-function renderNightlySummary(analysis, judgement, options = {}) {
-  const events = judgement.events.length;
-  const cells = judgement.regressed.length;
-  const suspect = judgement.events.filter((e) => e.regressed.every((r) => r.changePoint.suspect)).length;
-  const headline2 = events > suspect ? `## pgperf nightly: \u{1F534} ${events} workload${events === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : events > 0 ? `## pgperf nightly: \u26A0\uFE0F ${events} suspect regression${events === 1 ? "" : "s"}: the runner canary moved the same night` : `## pgperf nightly: \u2705 no workload regressed`;
-  const change2 = (cp2) => `${formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
-  const seriesLine = (s, cp2) => `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change2(cp2)}` + (cp2.suspect ? ` \u26A0\uFE0F ${escapeMarkdown(cp2.suspect)}` : "");
-  const lines = [headline2, ""];
-  if (options.measured) lines.push(`Measured ${measuredText(options.measured)}.`, "");
-  if (events > 0) {
-    lines.push("**Regressed** (latest change point), one regression event per workload:");
-    for (const e of judgement.events) {
-      lines.push(
-        `- ${escapeMarkdown(e.workload)} on ${escapeMarkdown(e.fingerprint)}: ${e.regressed.length} cell${e.regressed.length === 1 ? "" : "s"}`,
-        ...e.regressed.map((c) => `  - ${seriesLine(c.series, c.changePoint)}`)
-      );
-    }
-    lines.push("");
-  }
-  if (judgement.improved.length > 0) {
-    lines.push(
-      "**Improved** (latest change point):",
-      ...judgement.improved.map(
-        (s) => `- ${escapeMarkdown(s.series.key.workload)} ${seriesLine(s.series, s.changePoints.at(-1))}`
-      ),
-      ""
-    );
-  }
-  if (options.notes?.length) lines.push(...options.notes, "");
-  return `${lines.join("\n")}${renderHistoryMarkdown(analysis, { repoUrl: options.repoUrl })}`;
-}
-function measuredText(measured) {
-  const parts = [measured.ref, measured.sha?.slice(0, 10)].filter((p) => Boolean(p));
-  return parts.length > 0 ? parts.map((p) => escapeMarkdown(p)).join(" @ ") : "the given install";
-}
-function renderIncompleteNightly(why, notes = []) {
-  return [
-    "## pgperf nightly: \u26A0\uFE0F no verdict",
-    "",
-    `${escapeMarkdown(why)}; nothing was analysed.`,
-    ...notes.length ? ["", ...notes] : [],
-    ""
-  ].join("\n");
-}
 
-// src/flows/nightly/regression-event.ts
-init_metrics();
-
-// src/flows/nightly/bisect-marker.ts
-init_metrics();
-init_errors();
-var SUFFIX2 = " -->";
-var prefixOf2 = (name) => `<!-- pgperf:${name} `;
-function jsonMarker(name, value) {
-  const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
-  return `${prefixOf2(name)}${json2}${SUFFIX2}`;
-}
-function markerText(body, name) {
-  const prefix = prefixOf2(name);
-  const start = body.indexOf(prefix);
-  const end = start < 0 ? -1 : body.indexOf(SUFFIX2, start + prefix.length);
-  return start < 0 || end < 0 ? void 0 : body.slice(start + prefix.length, end);
-}
-function bisectMarker(target) {
-  return jsonMarker("bisect", target);
-}
-function parseBisectMarker(body, where) {
-  const text2 = markerText(body, "bisect");
-  if (text2 === void 0) {
-    throw new UserError(
-      `${where} has no '${prefixOf2("bisect").trim()} ...' marker: only regression issues opened by pgperf's nightly mode (after this version) can be bisected; run mode bisect from workflow_dispatch with 'base-ref' (good), 'head-ref' (bad), 'workloads' and 'clients' instead`
-    );
-  }
-  let parsed;
-  try {
-    parsed = JSON.parse(text2);
-  } catch {
-    throw new UserError(`${where}: the pgperf:bisect marker is not JSON (was the issue body edited?)`);
-  }
-  const o = parsed ?? {};
-  const bad = (field, expected) => new UserError(
-    `${where}: the pgperf:bisect marker's '${field}' must be ${expected}, got ${JSON.stringify(o[field])}`
-  );
-  const nonEmpty = (field) => {
-    if (typeof o[field] !== "string" || o[field] === "") throw bad(field, "a non-empty string");
-    return o[field];
-  };
-  const sha = (field) => {
-    const v = o[field];
-    if (typeof v !== "string" || !/^[0-9a-f]{7,40}$/i.test(v)) throw bad(field, "a commit sha");
-    return v;
-  };
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new UserError(`${where}: the pgperf:bisect marker must be a JSON object`);
-  }
-  if (!Number.isInteger(o.clients) || o.clients < 1) throw bad("clients", "a whole number >= 1");
-  if (o.clients > CLIENTS.max) throw bad("clients", `a whole number ${rangeText(CLIENTS)}`);
-  const metric = nonEmpty("metric");
-  if (!isMetricName(metric)) throw bad("metric", "a metric pgperf records (e.g. tps)");
-  return {
-    series: nonEmpty("series"),
-    workload: nonEmpty("workload"),
-    clients: o.clients,
-    metric,
-    fingerprint: nonEmpty("fingerprint"),
-    good: sha("good"),
-    bad: sha("bad")
-  };
-}
-
-// src/flows/nightly/regression-event.ts
-var BISECT_LABEL = "pgperf-bisect";
-var SERIES_MARKER_PREFIX = "<!-- pgperf:series=";
-function seriesMarker(seriesId2) {
-  return `${SERIES_MARKER_PREFIX}${encodeURIComponent(seriesId2)} -->`;
-}
-var EVENT_MARKER = "regression";
-var MAX_TABLE_ROWS = 100;
-function eventStateMarker(state) {
-  return jsonMarker(EVENT_MARKER, state);
-}
-function parseEventState(body) {
-  const text2 = markerText(body, EVENT_MARKER);
-  if (text2 === void 0) return void 0;
-  let parsed;
-  try {
-    parsed = JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
-  if (typeof parsed !== "object" || parsed === null) return void 0;
-  const { event, state, cells } = parsed;
-  if (typeof event !== "string" || state !== "open" && state !== "recovered" || !Array.isArray(cells)) {
-    return void 0;
-  }
-  const tracked = [];
-  for (const cell of cells) {
-    const c = cell ?? {};
-    const { series, clients, metric, run: run3, sha } = c;
-    if (typeof series !== "string" || !Number.isInteger(clients) || typeof metric !== "string" || !isMetricName(metric) || typeof run3 !== "string" || sha !== null && typeof sha !== "string") {
-      return void 0;
-    }
-    tracked.push({ series, clients, metric, run: run3, sha });
-  }
-  return { event, state, cells: tracked };
-}
-function eventCells(w, tracked) {
-  const ids = [.../* @__PURE__ */ new Set([...w.regressed.map((c) => c.series.id), ...tracked.map((t) => t.series)])];
-  const cells = ids.map((id) => {
-    const s = w.series.find((x) => x.series.id === id);
-    const before = tracked.find((t) => t.series === id);
-    const latest = s?.changePoints.at(-1);
-    const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression");
-    const now = !s ? "missing" : latest?.kind === "regression" ? "regressed" : latest?.kind === "improvement" && regression ? "recovered" : "cleared";
-    const key = s ? s.series.key : { clients: before.clients, metric: before.metric };
-    const at = now === "regressed" || !before ? { run: regression.firstAfter.runId, sha: regression.firstAfter.sha } : { run: before.run, sha: before.sha };
-    return {
-      series: id,
-      clients: key.clients,
-      metric: key.metric,
-      ...at,
-      now,
-      ...regression ? { regression } : {},
-      ...now === "recovered" ? { recovery: latest } : {}
-    };
-  });
-  const order = (c) => c.now === "regressed" ? 0 : 1;
-  return cells.sort(
-    (a, b) => order(a) - order(b) || (a.now === "regressed" ? severity(b.regression) - severity(a.regression) : 0) || a.metric.localeCompare(b.metric) || a.clients - b.clients
-  );
-}
-function describeSync(outcome) {
-  const ignored = outcome.ignored.length ? `, ${outcome.ignored.length} ignored (labelled by hand or opened by another account: ${outcome.ignored.map((n) => `#${n}`).join(", ")})` : "";
-  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed${ignored}`;
-}
-function supersededNote2(by) {
-  return `Superseded${by !== void 0 ? ` by #${by}` : ""}: pgperf now keeps one issue per regression event of a workload, listing every regressed client count and metric. Closing this one.`;
-}
-var cellName = (c) => `${METRICS[c.metric].label} at ${clientsText(c.clients)}`;
-var change = (cp2) => formatPct(cp2.relativeChange * 100, 1);
-function issueTitle(w) {
-  const worst = w.regressed[0];
-  const n = w.regressed.length;
-  return `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`;
-}
-function issueBody(w, cells, state, links) {
-  const tracked = cells.map(({ series, clients, metric, run: run3, sha }) => ({
-    series,
-    clients,
-    metric,
-    run: run3,
-    sha
-  }));
-  const regressed = cells.filter((c) => c.now === "regressed");
-  const target = cells.find(
-    (c) => isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
-  );
-  const workload = `**${escapeMarkdown(w.workload)}** on the machine ${escapeMarkdown(w.fingerprint)}`;
-  const headline2 = state === "recovered" ? `${workload} has recovered in every cell this issue tracked.` : `${workload} regressed in ${regressed.length} cell${regressed.length === 1 ? "" : "s"}` + (regressed.length > 0 ? ` (worst: ${cellName(regressed[0])} ${change(regressed[0].regression)})` : "") + ".";
-  const rows = cells.slice(0, MAX_TABLE_ROWS).map((c) => cellRow(c, links));
-  const foundBy = safeUrl(links.runUrl ?? "");
-  return [
-    eventStateMarker({ event: w.id, state, cells: tracked }),
-    ...cells.map((c) => seriesMarker(c.series)),
-    ...target ? [
-      bisectMarker({
-        series: target.series,
-        workload: w.workload,
-        clients: target.clients,
-        metric: target.metric,
-        fingerprint: w.fingerprint,
-        good: target.regression.lastBefore.sha,
-        bad: target.regression.firstAfter.sha
-      })
-    ] : [],
-    headline2,
-    "",
-    "| cell | change [95% CI] | p | before \u2192 after | last good | first bad | now |",
-    "| --- | --: | --: | --: | --- | --- | --- |",
-    ...rows,
-    ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
-    "",
-    // Runner drift said where the regression is (night-watch.ts): the canary moved the same night.
-    ...suspectLines(regressed),
-    ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by ${markdownLink("this run", foundBy)}.`, ""] : [],
-    "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
-  ].join("\n");
-}
-function suspectLines(cells) {
-  const lines = cells.filter((c) => c.regression?.suspect).map((c) => `\u26A0\uFE0F ${cellName(c)}: ${escapeMarkdown(c.regression.suspect)}.`);
-  return lines.length > 0 ? [...lines, ""] : [];
-}
-function cellRow(c, links) {
-  const cp2 = c.regression;
-  const unit = METRICS[c.metric].unit;
-  const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round(cp2.before)} \u2192 ${round(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ${point(cp2.firstAfter, links)}` : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
-  const now = c.now === "regressed" ? "\u{1F534} regressed" : c.now === "recovered" ? `\u{1F7E2} recovered ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}` : c.now === "cleared" ? "\u26AA no longer a change point" : "\u26AA no longer analysed";
-  return `| ${cellName(c)} | ${regression} | ${now} |`;
-}
-function recoveryNote(w, cells, links) {
-  const foundBy = safeUrl(links.runUrl ?? "");
-  const line = (c) => c.now === "recovered" ? `- ${cellName(c)}: ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}, stored run ${escapeMarkdown(c.recovery.firstAfter.runId)}` : `- ${cellName(c)}: ${c.now === "cleared" ? "no longer a change point in the history" : "no longer analysed"}`;
-  return [
-    `**Recovered**: no cell of **${escapeMarkdown(w.workload)}** on ${escapeMarkdown(w.fingerprint)} is regressed any more. Closing.`,
-    "",
-    ...cells.map(line),
-    ...foundBy ? ["", `Found by ${markdownLink("this run", foundBy)}.`] : []
-  ].join("\n");
-}
-function point(p, links) {
-  return `${commit2(p.sha, links)} ${escapeMarkdown(p.date.slice(0, 10))}`;
-}
-function isSha(sha) {
-  return typeof sha === "string" && /^[0-9a-f]{7,40}$/i.test(sha);
-}
-function commit2(sha, links) {
-  if (!sha) return "(no commit recorded)";
-  return commitLink(sha, links.repoUrl, { digits: 10 });
-}
-function shortText(sha) {
-  if (!sha) return "unknown";
-  return isSha(sha) ? sha.slice(0, 10) : issueTitleText(sha, 12);
-}
-var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
-
-// src/flows/nightly/regression-issues.ts
-init_api2();
-var REGRESSION_LABEL = "pgperf-regression";
-function planIssueActions(analysis, existing, login, links = {}) {
-  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
-  const states = new Map(mine.map((i) => [i.number, parseEventState(i.body)]));
-  const actions = [];
-  for (const w of judgeHistory(analysis).workloads) {
-    const ofEvent = mine.filter((i) => states.get(i.number)?.event === w.id);
-    const legacy = mine.filter(
-      (i) => i.state === "open" && !states.get(i.number) && w.series.some((s) => i.body.includes(seriesMarker(s.series.id)))
-    );
-    if (w.regressed.length > 0) {
-      const target = ofEvent.find((i) => i.state === "open") ?? [...ofEvent].reverse().find((i) => sameEvent(states.get(i.number), w));
-      const state = target ? states.get(target.number) : void 0;
-      const cells = eventCells(w, state?.cells ?? []);
-      const title = issueTitle(w);
-      const body = issueBody(w, cells, "open", links);
-      if (!target) {
-        actions.push({ kind: "open", event: w.id, title, body });
-      } else {
-        const reopen = target.state === "closed" && state.state === "recovered";
-        if (reopen || target.body !== body || target.title !== title) {
-          actions.push({ kind: "update", event: w.id, issue: target.number, title, body, reopen });
-        }
-      }
-      for (const old of legacy) {
-        actions.push({
-          kind: "supersede",
-          event: w.id,
-          issue: old.number,
-          ...target ? { by: target.number } : {}
-        });
-      }
-      continue;
-    }
-    for (const issue3 of ofEvent.filter((i) => i.state === "open")) {
-      const cells = eventCells(w, states.get(issue3.number).cells);
-      actions.push({
-        kind: "close",
-        event: w.id,
-        issue: issue3.number,
-        body: issueBody(w, cells, "recovered", links),
-        note: recoveryNote(w, cells, links)
-      });
-    }
-    for (const old of legacy) {
-      const s = w.series.find((x) => old.body.includes(seriesMarker(x.series.id)));
-      const { clients, metric } = s.series.key;
-      const cells = eventCells(w, [{ series: s.series.id, clients, metric, run: "", sha: null }]);
-      actions.push({ kind: "close", event: w.id, issue: old.number, note: recoveryNote(w, cells, links) });
-    }
-  }
-  return actions;
-}
-function sameEvent(state, w) {
-  return w.regressed.some(
-    (c) => state.cells.some(
-      (t) => t.series === c.series.id && (t.run === c.changePoint.firstAfter.runId || t.sha !== null && t.sha === c.changePoint.firstAfter.sha)
-    )
-  );
-}
-async function syncRegressionIssues(api, analysis, links = {}) {
-  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
-  const outcome = {
-    opened: [],
-    updated: [],
-    closed: [],
-    // Only issues this login opened carry trusted state; the others are left alone, and said so.
-    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
-  };
-  const openedFor = /* @__PURE__ */ new Map();
-  for (const action of planIssueActions(analysis, existing, login, links)) {
-    if (action.kind === "open") {
-      const issue3 = await api.createIssue({
-        title: action.title,
-        body: action.body,
-        labels: [REGRESSION_LABEL]
-      });
-      openedFor.set(action.event, issue3.number);
-      outcome.opened.push(issue3.number);
-    } else if (action.kind === "update") {
-      await api.updateIssue(action.issue, {
-        title: action.title,
-        body: action.body,
-        ...action.reopen ? { state: "open" } : {}
-      });
-      outcome.updated.push(action.issue);
-    } else {
-      const note = action.kind === "close" ? action.note : supersededNote2(action.by ?? openedFor.get(action.event));
-      await api.createComment(action.issue, note);
-      await api.updateIssue(action.issue, {
-        ...action.kind === "close" && action.body !== void 0 ? { body: action.body } : {},
-        state: "closed"
-      });
-      outcome.closed.push(action.issue);
-    }
-  }
-  return outcome;
-}
-async function trySyncRegressionIssues(api, analysis, links = {}) {
-  return tryIssueSync("the regression issues were", () => syncRegressionIssues(api, analysis, links));
-}
-async function tryIssueSync(what, sync) {
-  try {
-    return { done: await sync() };
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, "issues: write");
-    return { error: `${what} not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
-  }
-}
-
-// src/flows/nightly/alert-event.ts
-var ALERT_MARKER = "alerts";
-function alertMachine(body) {
-  const text2 = markerText(body, ALERT_MARKER);
-  if (text2 === void 0) return void 0;
-  try {
-    const parsed = JSON.parse(text2);
-    return typeof parsed.machine === "string" ? parsed.machine : void 0;
-  } catch {
-    return void 0;
-  }
-}
-function alertTitle(machine) {
-  return issueTitleText(`pgperf: nightly history alerts on ${machine}`);
-}
-function alertBody(machine, alerts, links) {
-  const foundBy = safeUrl(links.runUrl ?? "");
-  return [
-    jsonMarker(ALERT_MARKER, { machine }),
-    `The nightly history of the machine ${escapeMarkdown(machine)} cannot be read as quiet:`,
-    "",
-    ...alerts.map((a) => `- ${escapeMarkdown(a.message)}`),
-    "",
-    ...foundBy ? [`Found by ${markdownLink("this run", foundBy)}.`, ""] : [],
-    "A night that did not run leaves no point to find a regression in; a cell no run measures any more leaves its series silent. Run the missing nights (or say why they stopped), or drop the cell on purpose. pgperf closes this issue when the next night has nothing to report."
-  ].join("\n");
-}
-function alertsClearedNote(machine, links) {
-  const foundBy = safeUrl(links.runUrl ?? "");
-  return `The nightly history of ${escapeMarkdown(machine)} has nothing to report any more${foundBy ? ` (${markdownLink("this run", foundBy)})` : ""}: closed.`;
-}
-
-// src/flows/nightly/alert-issues.ts
-var ALERT_LABEL = "pgperf-alert";
-async function syncAlertIssues(api, alerts, machines, links = {}) {
-  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(ALERT_LABEL)]);
-  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
-  const outcome = {
-    opened: [],
-    updated: [],
-    closed: [],
-    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
-  };
-  const issueOf = (machine) => {
-    const of = mine.filter((i) => alertMachine(i.body) === machine);
-    return of.find((i) => i.state === "open") ?? of.at(-1);
-  };
-  for (const machine of machines) {
-    const own2 = alerts.filter((a) => a.fingerprint === machine);
-    const issue3 = issueOf(machine);
-    if (own2.length > 0) {
-      const title = alertTitle(machine);
-      const body = alertBody(machine, own2, links);
-      if (!issue3) {
-        outcome.opened.push((await api.createIssue({ title, body, labels: [ALERT_LABEL] })).number);
-      } else if (issue3.state === "closed" || issue3.body !== body || issue3.title !== title) {
-        await api.updateIssue(issue3.number, { title, body, state: "open" });
-        outcome.updated.push(issue3.number);
-      }
-    } else if (issue3?.state === "open") {
-      await api.createComment(issue3.number, alertsClearedNote(machine, links));
-      await api.updateIssue(issue3.number, { state: "closed" });
-      outcome.closed.push(issue3.number);
-    }
-  }
-  return outcome;
-}
-async function trySyncAlertIssues(api, alerts, machines, links = {}) {
-  return tryIssueSync("the alert issues were", () => syncAlertIssues(api, alerts, machines, links));
-}
-
-// src/flows/nightly/triage-digest.ts
-var TRIAGED_LABEL = "pgperf-triaged";
-var DEFAULT_RAISE_AFTER_DAYS = 3;
-var DIGEST_MARKER = "digest";
-var DAY_MS3 = 864e5;
-function digestOf(issues, now, options = {}) {
-  const raiseAfterMs = (options.raiseAfterDays ?? DEFAULT_RAISE_AFTER_DAYS) * DAY_MS3;
-  const entries = issues.map((i) => ({ issue: i, state: parseEventState(i.body) })).filter(({ state }) => state?.state === "open").map(({ issue: issue3, state }) => ({
-    entry: {
-      issue: issue3.number,
-      title: issue3.title,
-      event: state.event,
-      ageDays: issue3.createdAt ? Math.floor((now.getTime() - Date.parse(issue3.createdAt)) / DAY_MS3) : null,
-      ...suspectsOf(issue3.body)
-    },
-    triaged: issue3.labels.includes(TRIAGED_LABEL),
-    createdMs: issue3.createdAt ? Date.parse(issue3.createdAt) : void 0
-  })).sort((a, b) => (a.createdMs ?? Infinity) - (b.createdMs ?? Infinity) || a.entry.issue - b.entry.issue);
-  const untriaged = entries.filter((e) => !e.triaged);
-  const raised = { ...options.raised ?? {} };
-  const raise = untriaged.filter(({ entry, createdMs }) => {
-    if (createdMs === void 0 || now.getTime() - createdMs < raiseAfterMs) return false;
-    const last = raised[String(entry.issue)];
-    return last === void 0 || now.getTime() - Date.parse(last) >= raiseAfterMs;
-  });
-  for (const { entry } of raise) raised[String(entry.issue)] = now.toISOString();
-  for (const key of Object.keys(raised)) {
-    if (!untriaged.some((e) => String(e.entry.issue) === key)) delete raised[key];
-  }
-  return {
-    untriaged: untriaged.map((e) => e.entry),
-    triaged: entries.filter((e) => e.triaged).map((e) => e.entry),
-    raise: raise.map((e) => e.entry),
-    raised
-  };
-}
-function suspectsOf(body) {
-  try {
-    const { good, bad } = parseBisectMarker(body, "the issue");
-    return { suspects: { good, bad } };
-  } catch {
-    return {};
-  }
-}
-function parseDigestRaised(body) {
-  const text2 = markerText(body, DIGEST_MARKER);
-  if (text2 === void 0) return {};
-  try {
-    const parsed = JSON.parse(text2);
-    const raised = parsed.raised;
-    if (typeof raised !== "object" || raised === null) return {};
-    return Object.fromEntries(
-      Object.entries(raised).filter((e) => typeof e[1] === "string")
-    );
-  } catch {
-    return {};
-  }
-}
-function isDigestBody(body) {
-  return markerText(body, DIGEST_MARKER) !== void 0;
-}
-var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
-function digestBody(digest3, now, links = {}) {
-  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}` + (e.suspects ? `: ${suspectsText(e.suspects, links.repoUrl)}` : "");
-  const foundBy = safeUrl(links.runUrl ?? "");
-  return [
-    jsonMarker(DIGEST_MARKER, { raised: digest3.raised }),
-    `**${digest3.untriaged.length} untriaged regression${digest3.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
-    "",
-    ...digest3.untriaged.length > 0 ? [...digest3.untriaged.map(line), ""] : ["Nothing to triage.", ""],
-    ...digest3.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest3.triaged.map(line), ""] : [],
-    ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
-    `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
-  ].join("\n");
-}
-function suspectsText(s, repoUrl) {
-  const text2 = `the commits after ${s.good.slice(0, 12)} up to ${s.bad.slice(0, 12)}`;
-  return markdownLink(text2, repoUrl && `${repoUrl.replace(/\/$/, "")}/compare/${s.good}...${s.bad}`);
-}
-function raiseNote(entry) {
-  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. ` + (entry.suspects ? `Its change point lies in the commits after ${entry.suspects.good.slice(0, 12)} up to ${entry.suspects.bad.slice(0, 12)}. ` : "") + `Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
-}
-
-// src/flows/nightly/digest-issue.ts
-var DIGEST_LABEL = "pgperf-digest";
-async function syncTriageDigest(api, now, options = {}) {
-  const [login, regressions, digests] = await Promise.all([
-    api.viewerLogin(),
-    api.listIssues(REGRESSION_LABEL),
-    api.listIssues(DIGEST_LABEL)
-  ]);
-  const mine = digests.filter((i) => i.userLogin === login && isDigestBody(i.body)).sort((a, b) => a.number - b.number);
-  const current = mine.find((i) => i.state === "open") ?? mine.at(-1);
-  const digest3 = digestOf(
-    regressions.filter((i) => i.userLogin === login && i.state === "open").map((i) => ({
-      number: i.number,
-      title: i.title,
-      body: i.body,
-      labels: i.labels ?? [],
-      ...i.createdAt ? { createdAt: i.createdAt } : {}
-    })),
-    now,
-    {
-      ...options.raiseAfterDays !== void 0 ? { raiseAfterDays: options.raiseAfterDays } : {},
-      raised: current ? parseDigestRaised(current.body) : {}
-    }
-  );
-  const outcome = {
-    opened: [],
-    updated: [],
-    closed: [],
-    ignored: digests.filter((i) => i.userLogin !== login).map((i) => i.number)
-  };
-  for (const entry of digest3.raise) await api.createComment(entry.issue, raiseNote(entry));
-  const body = digestBody(digest3, now, options.links ?? {});
-  if (!current) {
-    const issue3 = await api.createIssue({ title: DIGEST_TITLE, body, labels: [DIGEST_LABEL] });
-    outcome.opened.push(issue3.number);
-  } else if (current.body !== body || current.state === "closed") {
-    await api.updateIssue(current.number, { title: DIGEST_TITLE, body, state: "open" });
-    outcome.updated.push(current.number);
-  }
-  return outcome;
-}
-async function trySyncTriageDigest(api, now, options = {}) {
-  return tryIssueSync("the triage digest was", () => syncTriageDigest(api, now, options));
-}
-
-// src/flows/nightly/night-watch.ts
+// src/core/history/night-watch.ts
 var MISSING_FACTOR = 1.5;
 var VANISHED_WITHIN_RUNS = 3;
 var RECENT_CADENCES = 7;

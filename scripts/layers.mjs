@@ -9,10 +9,21 @@
  */
 export const STOREYS = [
   // Plain values and pure functions: the results document, statistics, comparison, decision, rendering.
-  // (history: the series of stored runs and their change points; report/history: the history site.)
+  // (history: the series of stored runs, their change points, the nightly judgement; report/history: the
+  // history site; report/nightly: the nightly summary, issues and digest.)
   {
     name: 'core',
-    folders: ['', 'util', 'stats', 'results', 'compare', 'history', 'report', 'report/history'],
+    folders: [
+      '',
+      'util',
+      'stats',
+      'results',
+      'compare',
+      'history',
+      'report',
+      'report/history',
+      'report/nightly',
+    ],
   },
   // This host: processes, files, signals, hardware facts, fingerprint, doctor, controls.
   { name: 'machine', folders: ['os', ''] },

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach } from 'vitest';
 import type { GitHubApi } from '../../src/github/api.js';
 import { octokitApi } from '../../src/github/octokit-api.js';
-import type { BisectTarget } from '../../src/flows/nightly/bisect-marker.js';
+import type { BisectTarget } from '../../src/core/history/bisect-marker.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 
 export interface FakeGitHubPerTest {

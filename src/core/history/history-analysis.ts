@@ -37,7 +37,7 @@ export interface SeriesChangePoint {
   p: number;
   nBefore: number;
   nAfter: number;
-  /** Why this change point is suspect (runner drift: src/flows/nightly/night-watch.ts); absent when it is not. */
+  /** Why this change point is suspect (runner drift: src/core/history/night-watch.ts); absent when it is not. */
   suspect?: string;
 }
 

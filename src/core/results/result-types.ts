@@ -240,7 +240,7 @@ export interface RunSource {
   head?: CommitRef;
   /**
    * A nightly's runner canary: a frozen build measured beside tonight's head, its own series; a change point
-   * there is runner drift, not PostgreSQL (src/flows/nightly/night-watch.ts).
+   * there is runner drift, not PostgreSQL (src/core/history/night-watch.ts).
    */
   canary?: boolean;
   /** The commitfest entry head was built from (cfbot's branch `cf/<id>`; src/postgres/builds/commitfest.ts). */

@@ -6,7 +6,7 @@
 import { UserError } from '../../core/util/errors.js';
 import type { MetricName } from '../../core/results/metrics.js';
 import type { Workload } from '../../drivers/workload.js';
-import type { BisectTarget } from '../nightly/bisect-marker.js';
+import type { BisectTarget } from '../../core/history/bisect-marker.js';
 import { BISECT_LABEL } from '../nightly/regression-issues.js';
 import type { BisectRange } from './bisect-request.js';
 import type { RangeNames } from './commit-range.js';

@@ -13,7 +13,7 @@ import { loadWorkloadFile } from '../../drivers/load-workload.js';
 import type { Workload } from '../../drivers/workload.js';
 import type { GitHubApi } from '../../github/api.js';
 import { tolerateApiError } from '../publish/github-post.js';
-import { parseBisectMarker, type BisectTarget } from '../nightly/bisect-marker.js';
+import { parseBisectMarker, type BisectTarget } from '../../core/history/bisect-marker.js';
 import { BISECT_LABEL, seriesMarker } from '../nightly/regression-issues.js';
 import type { BisectJob, JobRequest, JobWorkloads } from './bisect-source.js';
 import { oneCell } from './one-cell.js';

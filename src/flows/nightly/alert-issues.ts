@@ -1,13 +1,18 @@
 /**
- * The nightly alert issues on GitHub (one per machine, flows/nightly/alert-event.ts renders them): opened
+ * The nightly alert issues on GitHub (one per machine, core/report/nightly/alert-event.ts renders them): opened
  * when a machine has alerts (missing nights, vanished cells), kept current while it does, reopened when
  * they come back, closed with a note when a night has none. Only issues this login opened are touched.
  */
 import type { GitHubApi, IssueSummary } from '../../github/api.js';
 import { tryIssueSync } from './regression-issues.js';
-import { alertBody, alertMachine, alertTitle, alertsClearedNote } from './alert-event.js';
-import type { NightAlert } from './night-watch.js';
-import type { IssueLinks, IssueSync, SyncOutcome } from './regression-event.js';
+import {
+  alertBody,
+  alertMachine,
+  alertTitle,
+  alertsClearedNote,
+} from '../../core/report/nightly/alert-event.js';
+import type { NightAlert } from '../../core/history/night-watch.js';
+import type { IssueLinks, IssueSync, SyncOutcome } from '../../core/report/nightly/regression-event.js';
 
 /** The label every alert issue carries (also how they are listed back). */
 export const ALERT_LABEL = 'pgperf-alert';

@@ -1,5 +1,5 @@
 /**
- * The triage digest on GitHub (flows/nightly/triage-digest.ts renders it): one issue (label pgperf-digest)
+ * The triage digest on GitHub (core/report/nightly/triage-digest.ts renders it): one issue (label pgperf-digest)
  * kept current by every nightly run, listing the open regression issues not yet labelled triaged, and a
  * comment on each one left untriaged too long. Only issues this login opened are read or written.
  */
@@ -12,8 +12,8 @@ import {
   isDigestBody,
   parseDigestRaised,
   raiseNote,
-} from './triage-digest.js';
-import type { IssueLinks, IssueSync, SyncOutcome } from './regression-event.js';
+} from '../../core/report/nightly/triage-digest.js';
+import type { IssueLinks, IssueSync, SyncOutcome } from '../../core/report/nightly/regression-event.js';
 
 export const DIGEST_LABEL = 'pgperf-digest';
 

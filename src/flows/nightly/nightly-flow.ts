@@ -11,16 +11,15 @@ import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
 import { FAIL_ON_MEANING, type FailOn } from '../../core/compare/policy.js';
 import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
 import type { HistoryAnalysis, HistoryOptions, SeriesAnalysis } from '../../core/history/history-analysis.js';
+import { analyseStore } from './nightly-site.js';
 import {
-  analyseStore,
   clientsText,
-  judgeHistory,
   renderIncompleteNightly,
   renderNightlySummary,
-  type NightlyJudgement,
-} from './nightly-site.js';
-import { describeSync, type IssueSync } from './regression-event.js';
-import { watchNights, type NightAlert, type NightWatch } from './night-watch.js';
+} from '../../core/report/nightly/nightly-summary.js';
+import { judgeHistory, type NightlyJudgement } from '../../core/history/nightly-judgement.js';
+import { describeSync, type IssueSync } from '../../core/report/nightly/regression-event.js';
+import { watchNights, type NightAlert, type NightWatch } from '../../core/history/night-watch.js';
 import { errorMessage } from '../../core/util/errors.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import type { RunSource } from '../../core/results/result-types.js';

@@ -16,7 +16,7 @@ import type { HistoryOptions } from '../../core/history/history-analysis.js';
 import { trySyncAlertIssues } from './alert-issues.js';
 import { trySyncTriageDigest } from './digest-issue.js';
 import { trySyncRegressionIssues } from './regression-issues.js';
-import type { IssueLinks } from './regression-event.js';
+import type { IssueLinks } from '../../core/report/nightly/regression-event.js';
 import {
   nightlyDecision,
   nightlyReport,

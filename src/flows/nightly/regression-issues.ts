@@ -17,10 +17,10 @@
  *
  * The decision is a pure function of the analysis and the existing issues (planIssueActions); the
  * executor (syncRegressionIssues) only carries it out. The markers and the text are
- * flows/nightly/regression-event.ts.
+ * core/report/nightly/regression-event.ts.
  */
 import type { HistoryAnalysis } from '../../core/history/history-analysis.js';
-import { judgeHistory, type WorkloadStanding } from './nightly-site.js';
+import { judgeHistory, type WorkloadStanding } from '../../core/history/nightly-judgement.js';
 import {
   eventCells,
   issueBody,
@@ -33,7 +33,7 @@ import {
   type IssueLinks,
   type IssueSync,
   type SyncOutcome,
-} from './regression-event.js';
+} from '../../core/report/nightly/regression-event.js';
 import { GitHubApiError, apiFailureHint, type GitHubApi, type IssueSummary } from '../../github/api.js';
 
 export {
@@ -44,7 +44,7 @@ export {
   type IssueLinks,
   type IssueSync,
   type SyncOutcome,
-} from './regression-event.js';
+} from '../../core/report/nightly/regression-event.js';
 
 /** The label every regression issue carries (also how they are listed back). */
 export const REGRESSION_LABEL = 'pgperf-regression';

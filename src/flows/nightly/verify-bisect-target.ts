@@ -10,7 +10,7 @@ import type { ResultStore } from '../../store/store.js';
 import { UserError } from '../../core/util/errors.js';
 import { loadStoredRuns } from '../history/load-runs.js';
 import { buildSeries } from '../../core/history/series.js';
-import type { BisectTarget } from './bisect-marker.js';
+import type { BisectTarget } from '../../core/history/bisect-marker.js';
 
 export async function verifyBisectTarget(
   target: BisectTarget,

@@ -14,7 +14,7 @@ import { gitIn } from '../../helpers/git.js';
 import { bisectJob } from '../../../src/adapters/action/bisect-mode.js';
 import type { ActionContext } from '../../../src/adapters/action/context.js';
 import { runAction } from '../../../src/adapters/action/run-action.js';
-import { bisectMarker, type BisectTarget } from '../../../src/flows/nightly/bisect-marker.js';
+import { bisectMarker, type BisectTarget } from '../../../src/core/history/bisect-marker.js';
 import { BISECT_LABEL, seriesMarker } from '../../../src/flows/nightly/regression-issues.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../../src/machine/os/process.js';

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALERT_LABEL, syncAlertIssues, trySyncAlertIssues } from '../../../src/flows/nightly/alert-issues.js';
-import { alertMachine } from '../../../src/flows/nightly/alert-event.js';
-import type { NightAlert } from '../../../src/flows/nightly/night-watch.js';
+import { alertMachine } from '../../../src/core/report/nightly/alert-event.js';
+import type { NightAlert } from '../../../src/core/history/night-watch.js';
 import { useFakeGitHubApi } from '../../helpers/fake-github.js';
 
 const { gh, api } = useFakeGitHubApi();

@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { DIGEST_LABEL, syncTriageDigest } from '../../../src/flows/nightly/digest-issue.js';
 import { REGRESSION_LABEL } from '../../../src/flows/nightly/regression-issues.js';
-import { eventStateMarker } from '../../../src/flows/nightly/regression-event.js';
-import { bisectMarker } from '../../../src/flows/nightly/bisect-marker.js';
-import { TRIAGED_LABEL, digestBody, digestOf, raiseNote } from '../../../src/flows/nightly/triage-digest.js';
+import { eventStateMarker } from '../../../src/core/report/nightly/regression-event.js';
+import { bisectMarker } from '../../../src/core/history/bisect-marker.js';
+import { TRIAGED_LABEL, digestBody, digestOf, raiseNote } from '../../../src/core/report/nightly/triage-digest.js';
 import { useFakeGitHubApi } from '../../helpers/fake-github.js';
 
 const fake = useFakeGitHubApi();

@@ -18,7 +18,7 @@ import {
   type IssueAction,
 } from '../../../src/flows/nightly/regression-issues.js';
 import { analyseHistory } from '../../../src/core/history/history-analysis.js';
-import { parseBisectMarker } from '../../../src/flows/nightly/bisect-marker.js';
+import { parseBisectMarker } from '../../../src/core/history/bisect-marker.js';
 import type { HistoryRun } from '../../../src/core/history/series.js';
 import { useFakeGitHub } from '../../helpers/fake-github-per-test.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../history/noisy-history.js';

@@ -9,7 +9,7 @@ import {
   jsonMarker,
   markerText,
   parseBisectMarker,
-} from '../../../src/flows/nightly/bisect-marker.js';
+} from '../../../src/core/history/bisect-marker.js';
 import {
   BISECT_LABEL,
   seriesMarker,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseHistory } from '../../../src/core/history/history-analysis.js';
-import { judgeHistory, renderNightlySummary } from '../../../src/flows/nightly/nightly-site.js';
+import { judgeHistory } from '../../../src/core/history/nightly-judgement.js';
+import { renderNightlySummary } from '../../../src/core/report/nightly/nightly-summary.js';
 import type { HistoryRun } from '../../../src/core/history/series.js';
 import { commitSha, noisyHistory, WORKLOAD } from './noisy-history.js';
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBisectTarget } from '../../../src/flows/nightly/verify-bisect-target.js';
-import type { BisectTarget } from '../../../src/flows/nightly/bisect-marker.js';
+import type { BisectTarget } from '../../../src/core/history/bisect-marker.js';
 import { buildSeries } from '../../../src/core/history/series.js';
 import { DirStore } from '../../../src/store/dir/dir-store.js';
 import { WORKLOAD, commitSha, noisyHistory } from './noisy-history.js';

@@ -1,5 +1,5 @@
 /**
- * The runner's side of the nightly history (src/flows/nightly/night-watch.ts) on nights made from real pgbench
+ * The runner's side of the nightly history (src/core/history/night-watch.ts) on nights made from real pgbench
  * runs of a noisy runner (test/unit/history/noisy-history.ts): a runner canary that moved the same night marks
  * that night's regression suspect (pending, not failed, said in the report and the issue); missing nights
  * and vanished cells are alerts that keep the night from reading green.
@@ -7,15 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { analyseHistory, type HistoryAnalysis } from '../../../src/core/history/history-analysis.js';
 import type { HistoryRun } from '../../../src/core/history/series.js';
-import { judgeHistory } from '../../../src/flows/nightly/nightly-site.js';
-import { watchNights, nightOf } from '../../../src/flows/nightly/night-watch.js';
+import { judgeHistory } from '../../../src/core/history/nightly-judgement.js';
+import { watchNights, nightOf } from '../../../src/core/history/night-watch.js';
 import {
   markSuspects,
   nightlyDecision,
   nightlyReport,
   type NightlyOutcome,
 } from '../../../src/flows/nightly/nightly-flow.js';
-import { eventCells, issueBody } from '../../../src/flows/nightly/regression-event.js';
+import { eventCells, issueBody } from '../../../src/core/report/nightly/regression-event.js';
 import { noisyHistory } from '../history/noisy-history.js';
 
 /** The canary's nights: the same machine, a frozen build (source.canary), its own run ids. */

@@ -27,17 +27,17 @@ import { renderHistoryMarkdown } from '../../../src/core/report/history/history-
 import { historySiteData } from '../../../src/core/report/history/page-data.js';
 import { renderHistorySite } from '../../../src/core/report/history/page-html.js';
 import type { HistoryRun } from '../../../src/core/history/series.js';
+import { judgeHistory } from '../../../src/core/history/nightly-judgement.js';
 import {
-  judgeHistory,
   renderIncompleteNightly,
   renderNightlySummary,
-} from '../../../src/flows/nightly/nightly-site.js';
+} from '../../../src/core/report/nightly/nightly-summary.js';
 import {
   eventCells,
   issueBody,
   issueTitle,
   recoveryNote,
-} from '../../../src/flows/nightly/regression-event.js';
+} from '../../../src/core/report/nightly/regression-event.js';
 import { renderBisectText } from '../../../src/flows/bisect/bisect-text.js';
 import type { BisectReport, CommitJudgement } from '../../../src/flows/bisect/bisection.js';
 import { renderBisectMarkdown } from '../../../src/flows/bisect/bisect-markdown.js';

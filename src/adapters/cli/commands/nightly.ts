@@ -11,7 +11,7 @@ import { DEFAULT_FAIL_ON, FAIL_ON, type FailOn } from '../../../core/compare/pol
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
 import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { octokitApi } from '../../../github/octokit-api.js';
-import { DEFAULT_RAISE_AFTER_DAYS } from '../../../flows/nightly/triage-digest.js';
+import { DEFAULT_RAISE_AFTER_DAYS } from '../../../core/report/nightly/triage-digest.js';
 import { inspectBinDir } from '../../../postgres/cluster/cluster.js';
 import { EXPECT_EVERY_HOURS, RAISE_AFTER_DAYS } from '../../../core/bounds.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';

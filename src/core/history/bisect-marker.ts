@@ -4,9 +4,9 @@
  * markers, so the Action's `mode: bisect` reads the series (the worst cell of the regression event) and the
  * change point's commits back without parsing prose.
  */
-import { isMetricName, type MetricName } from '../../core/results/metrics.js';
-import { UserError } from '../../core/util/errors.js';
-import { CLIENTS, rangeText } from '../../core/bounds.js';
+import { isMetricName, type MetricName } from '../results/metrics.js';
+import { UserError } from '../util/errors.js';
+import { CLIENTS, rangeText } from '../bounds.js';
 
 export interface BisectTarget {
   /** The series id (the series marker's). */

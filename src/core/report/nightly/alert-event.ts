@@ -3,9 +3,9 @@
  * history from being trusted as quiet (missing nights, vanished cells: night-watch.ts), with a hidden marker
  * naming the machine. flows/nightly/alert-issues.ts opens, updates and closes it.
  */
-import { escapeMarkdown, issueTitleText, markdownLink, safeUrl } from '../../core/report/markdown-escape.js';
-import { jsonMarker, markerText } from './bisect-marker.js';
-import type { NightAlert } from './night-watch.js';
+import { escapeMarkdown, issueTitleText, markdownLink, safeUrl } from '../markdown-escape.js';
+import { jsonMarker, markerText } from '../../history/bisect-marker.js';
+import type { NightAlert } from '../../history/night-watch.js';
 import type { IssueLinks } from './regression-event.js';
 
 const ALERT_MARKER = 'alerts';

@@ -5,19 +5,14 @@
  * cell), and the issue's title, body and comments, escaped. flows/nightly/regression-issues.ts decides what
  * to do with the issues and does it; this module only computes and renders.
  */
-import { formatP, formatPct, formatPctInterval } from '../../core/compare/format.js';
-import {
-  commitLink,
-  escapeMarkdown,
-  issueTitleText,
-  markdownLink,
-  safeUrl,
-} from '../../core/report/markdown-escape.js';
-import { METRICS, isMetricName, type MetricName } from '../../core/results/metrics.js';
-import type { SeriesChangePoint } from '../../core/history/history-analysis.js';
-import { bisectMarker, jsonMarker, markerText } from './bisect-marker.js';
-import { clientsText, severity, type WorkloadStanding } from './nightly-site.js';
-import type { SeriesPoint } from '../../core/history/series.js';
+import { formatP, formatPct, formatPctInterval } from '../../compare/format.js';
+import { commitLink, escapeMarkdown, issueTitleText, markdownLink, safeUrl } from '../markdown-escape.js';
+import { METRICS, isMetricName, type MetricName } from '../../results/metrics.js';
+import type { SeriesChangePoint } from '../../history/history-analysis.js';
+import { bisectMarker, jsonMarker, markerText } from '../../history/bisect-marker.js';
+import { clientsText } from './nightly-summary.js';
+import { severity, type WorkloadStanding } from '../../history/nightly-judgement.js';
+import type { SeriesPoint } from '../../history/series.js';
 
 /** Added to a regression issue, it asks the Action's `mode: bisect` to bisect the issue's worst cell. */
 export const BISECT_LABEL = 'pgperf-bisect';

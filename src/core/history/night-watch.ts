@@ -12,8 +12,8 @@
  *   it) are alerts: a history that stopped growing must not read as a quiet one (Horreum's missing-run rule).
  * Pure: the analysis in, the findings out.
  */
-import type { HistoryAnalysis, SeriesAnalysis, SeriesChangePoint } from '../../core/history/history-analysis.js';
-import { isCanaryWorkload } from '../../core/history/series.js';
+import type { HistoryAnalysis, SeriesAnalysis, SeriesChangePoint } from './history-analysis.js';
+import { isCanaryWorkload } from './series.js';
 
 /** A gap this many cadences long is a missing night. */
 const MISSING_FACTOR = 1.5;

@@ -6,8 +6,8 @@
  * An entry untriaged longer than the configured days is raised again: once per period, a comment on its
  * issue (flows/nightly/digest-issue.ts posts it). Pure: issues and now in, the digest out.
  */
-import { escapeMarkdown, markdownLink, safeUrl } from '../../core/report/markdown-escape.js';
-import { jsonMarker, markerText, parseBisectMarker } from './bisect-marker.js';
+import { escapeMarkdown, markdownLink, safeUrl } from '../markdown-escape.js';
+import { jsonMarker, markerText, parseBisectMarker } from '../../history/bisect-marker.js';
 import { parseEventState, type IssueLinks } from './regression-event.js';
 
 /** The label that acknowledges a regression issue. */
