@@ -71814,7 +71814,7 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
 
 // src/run/counted/instruction-phase.ts
 var INSTRUCTION_CLIENTS = 1;
-var APP_NAME = "pgbench";
+var COUNTED_APPLICATION = "pgperf-counted";
 var COUNTED_RUN_LIMIT_S = 180;
 var KEPT_MOVERS = 10;
 function instructionWorkloads(workloads) {
@@ -71979,7 +71979,7 @@ async function runCounted(driver, server, transactions, seed, signal, limitS = C
       clients: INSTRUCTION_CLIENTS,
       transactions,
       seed,
-      applicationName: APP_NAME,
+      applicationName: COUNTED_APPLICATION,
       signal: signal ? AbortSignal.any([signal, limit]) : limit
     });
   } catch (e) {
@@ -72042,7 +72042,7 @@ async function runAndFindBackends(server, run2) {
   const logBefore = (await readFile15(cluster.logFile, "utf8").catch(() => "")).length;
   await run2();
   const log = (await readFile15(cluster.logFile, "utf8")).slice(logBefore);
-  const pids = clientBackendPids(log, APP_NAME);
+  const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
     throw new Error(
       `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`

@@ -72067,7 +72067,7 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
 
 // src/run/counted/instruction-phase.ts
 var INSTRUCTION_CLIENTS = 1;
-var APP_NAME = "pgbench";
+var COUNTED_APPLICATION = "pgperf-counted";
 var COUNTED_RUN_LIMIT_S = 180;
 var KEPT_MOVERS = 10;
 function instructionWorkloads(workloads) {
@@ -72232,7 +72232,7 @@ async function runCounted(driver, server, transactions, seed, signal, limitS = C
       clients: INSTRUCTION_CLIENTS,
       transactions,
       seed,
-      applicationName: APP_NAME,
+      applicationName: COUNTED_APPLICATION,
       signal: signal ? AbortSignal.any([signal, limit]) : limit
     });
   } catch (e) {
@@ -72295,7 +72295,7 @@ async function runAndFindBackends(server, run3) {
   const logBefore = (await readFile10(cluster.logFile, "utf8").catch(() => "")).length;
   await run3();
   const log = (await readFile10(cluster.logFile, "utf8")).slice(logBefore);
-  const pids = clientBackendPids(log, APP_NAME);
+  const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
     throw new Error(
       `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`
@@ -78545,7 +78545,7 @@ function pipelineDepsOf(deps) {
   };
 }
 
-// src/adapters/action/build-arms.ts
+// src/adapters/action/source-repo.ts
 function workflowRepoUrl(ctx) {
   return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`;
 }

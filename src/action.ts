@@ -1,6 +1,7 @@
 /**
  * GitHub Action adapter: the only place that reads inputs and the runner's environment, and the only
- * user of @actions/core. Everything else is the pipeline in adapters/action/run-action.ts.
+ * user of @actions/core. Everything else is adapters/action/run-action.ts, which chooses the mode; each
+ * mode calls a flow of src/flows/.
  */
 import os from 'node:os';
 import path from 'node:path';

@@ -13,7 +13,7 @@ import { runComparison } from '../../flows/compare/compare-flow.js';
 import { logArchive, type ArmSource, type PipelineOutcome } from '../../flows/compare/pipeline/pipeline.js';
 import { DEFAULT_SENTINEL_ROUNDS } from '../../flows/compare/baseline/stored-baseline.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
-import { workflowRepoUrl } from './build-arms.js';
+import { workflowRepoUrl } from './source-repo.js';
 import { chooseCommits, type ActionContext } from './context.js';
 import type { Commits } from '../../flows/compare/options/commit-choice.js';
 import type { ActionInputs } from './inputs.js';

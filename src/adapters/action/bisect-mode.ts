@@ -15,7 +15,7 @@ import {
 } from '../../flows/bisect/bisect-action-job.js';
 import { UserError } from '../../core/util/errors.js';
 import type { ActionDeps, ActionMode } from './action-deps.js';
-import { sourceRepoOf } from './build-arms.js';
+import { sourceRepoOf } from './source-repo.js';
 import type { ActionContext } from './context.js';
 import { publishGate } from './gate.js';
 import { refuseInputs, type ActionInputs } from './inputs.js';

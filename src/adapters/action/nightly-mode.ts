@@ -12,7 +12,7 @@ import type { NightlyHead } from '../../flows/nightly/nightly-flow.js';
 import { concludeNight, runNightlyJob } from '../../flows/nightly/nightly-job.js';
 import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline/pipeline.js';
 import { UserError } from '../../core/util/errors.js';
-import { sourceRepoOf } from './build-arms.js';
+import { sourceRepoOf } from './source-repo.js';
 import { nightlyHeadOf } from '../../flows/nightly/nightly-head.js';
 import type { ActionContext } from './context.js';
 import type { CommitChoice } from '../../flows/compare/options/commit-choice.js';

@@ -95,7 +95,7 @@ export interface Driver {
 }
 
 export interface DriverDeps {
-  /** Bin dir of the pgbench that drives every arm. */
+  /** Bin dir of the benchmark client's tools (psql, pgbench): one client drives every arm. */
   clientBinDir: string;
   cpuCount: number;
   runner: ProcessRunner;

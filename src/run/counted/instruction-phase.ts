@@ -62,7 +62,7 @@ export type { CounterChoice } from '../../postgres/instructions/counter.js';
 /** The client count of every instruction cell: one backend, so the count is the backend's own work. */
 const INSTRUCTION_CLIENTS = 1;
 /** The application name the counted runs connect with: their backends are found by it in the server log. */
-const APP_NAME = 'pgbench';
+const COUNTED_APPLICATION = 'pgperf-counted';
 /** The longest one counted run may take (a normal one takes seconds, under cachegrind too). */
 const COUNTED_RUN_LIMIT_S = 180;
 /** How many movers a profile keeps in results.json (the report shows five). */
@@ -367,7 +367,7 @@ export async function runCounted(
       clients: INSTRUCTION_CLIENTS,
       transactions,
       seed,
-      applicationName: APP_NAME,
+      applicationName: COUNTED_APPLICATION,
       signal: signal ? AbortSignal.any([signal, limit]) : limit,
     });
   } catch (e) {
@@ -462,7 +462,7 @@ async function runAndFindBackends(server: ArmServer, run: () => Promise<void>): 
   const logBefore = (await readFile(cluster.logFile, 'utf8').catch(() => '')).length;
   await run();
   const log = (await readFile(cluster.logFile, 'utf8')).slice(logBefore);
-  const pids = clientBackendPids(log, APP_NAME);
+  const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
     throw new Error(
       `arm ${server.arm.label}: no pgbench connection in the server log (${cluster.logFile}); log_connections did not take effect`,

@@ -1,8 +1,8 @@
 /**
  * One pipeline for every adapter (CLI `run`/`demo`, the Action): arms (given or built) -> run -> compare,
  * each stage a plain value. The run loop writes through the sinks it is handed: the results file in the run
- * directory, and the results store when there is one. Rendering and publishing stay with the adapters
- * (text on a terminal; markdown, outputs, comment and status on GitHub), on the values returned here.
+ * directory, and the results store when there is one. Rendering is core/report's and publishing
+ * src/flows/publish's, on the values returned here.
  */
 import path from 'node:path';
 import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
