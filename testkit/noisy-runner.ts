@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RunResult, Sample } from '../src/core/results/types.js';
+import type { RunResult, Sample } from '../src/core/results/result-types.js';
 import { document, sample } from './synthetic-run.js';
 
 export interface NoisyRun {

@@ -4,7 +4,7 @@
  * another kernel (hence another fingerprint).
  */
 import { readFileSync } from 'node:fs';
-import type { RunResult } from '../src/core/results/types.js';
+import type { RunResult } from '../src/core/results/result-types.js';
 
 export const FIXTURE_FILE = new URL(
   '../test/fixtures/results/pgperf-15-smoke-select-only.json',

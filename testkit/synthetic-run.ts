@@ -3,7 +3,7 @@
  * round runs each cell once per arm, values are level × effect × lognormal noise.
  */
 import type { MetricName } from '../src/core/results/metrics.js';
-import { RESULTS_SCHEMA_VERSION, type RunResult, type Sample } from '../src/core/results/types.js';
+import { RESULTS_SCHEMA_VERSION, type RunResult, type Sample } from '../src/core/results/result-types.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 
 export interface SyntheticRunOptions {
