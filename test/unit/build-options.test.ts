@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { configureOptions, mesonOptions, parseMesonOptionNames } from '../../src/postgres/builds/build-options.js';
+import {
+  configureOptions,
+  mesonOptions,
+  parseMesonOptionNames,
+} from '../../src/postgres/builds/build-options.js';
 
 // Option names of PostgreSQL 18.6's meson_options.txt that the pinning touches (and one it does not).
 const PG18 = new Set([

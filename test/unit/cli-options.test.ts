@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { clientCounts, collectArm, collectSet, oneOf, positiveInt } from '../../src/adapters/cli/flag-parsers.js';
+import {
+  clientCounts,
+  collectArm,
+  collectSet,
+  oneOf,
+  positiveInt,
+} from '../../src/adapters/cli/flag-parsers.js';
 import { RUN_FLAG_NAMES } from '../../src/adapters/cli/commands/run.js';
 import { armsWithSettings } from '../../src/flows/compare/options/arm-source.js';
 import { CLIENT_COUNTS } from '../../src/core/bounds.js';

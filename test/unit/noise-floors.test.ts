@@ -3,7 +3,11 @@
  * (test/unit/history/noisy-history.ts, test/fixtures/history/README.md says how).
  */
 import { describe, expect, it } from 'vitest';
-import { learnNoiseFloors, MIN_FLOOR_RUNS, type FloorCell } from '../../src/flows/compare/noise/noise-floors.js';
+import {
+  learnNoiseFloors,
+  MIN_FLOOR_RUNS,
+  type FloorCell,
+} from '../../src/flows/compare/noise/noise-floors.js';
 import { runnerId } from '../../src/flows/compare/noise/runner-noise.js';
 import { noiseFloorPct } from '../../src/core/stats/noise-floor.js';
 import { buildSeries } from '../../src/core/history/series.js';

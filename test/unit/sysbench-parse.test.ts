@@ -12,7 +12,11 @@ import {
   sysbenchFatalMessages,
 } from '../../src/drivers/sysbench/parse-output.js';
 import type { SysbenchReport } from '../../src/drivers/sysbench/parse-output.js';
-import { progressPoint, reportCounts, reportMetrics } from '../../src/drivers/sysbench/sysbench-report-metrics.js';
+import {
+  progressPoint,
+  reportCounts,
+  reportMetrics,
+} from '../../src/drivers/sysbench/sysbench-report-metrics.js';
 import type { FixtureMeta } from '../helpers/fixtures.js';
 
 const ROOT = new URL('../fixtures/sysbench/', import.meta.url);

@@ -4,7 +4,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../../core/util/errors.js';
-import { chooseCommitsOf, type Commits, type PullRequestFacts } from '../../flows/compare/options/commit-choice.js';
+import {
+  chooseCommitsOf,
+  type Commits,
+  type PullRequestFacts,
+} from '../../flows/compare/options/commit-choice.js';
 import type { GitHubApi } from '../../github/api.js';
 import type { ActionInputs } from './inputs.js';
 

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { consolidateShards } from '../../../src/flows/consolidate/shard-merge.js';
-import { consolidatedReportInput, judgeConsolidation } from '../../../src/flows/consolidate/consolidated-decision.js';
+import {
+  consolidatedReportInput,
+  judgeConsolidation,
+} from '../../../src/flows/consolidate/consolidated-decision.js';
 import { environmentFingerprint } from '../../../src/machine/fingerprint.js';
 import {
   renderConsolidatedComment,

@@ -9,7 +9,12 @@ import { DIGEST_LABEL, syncTriageDigest } from '../../../src/flows/nightly/diges
 import { REGRESSION_LABEL } from '../../../src/flows/nightly/regression-issues.js';
 import { eventStateMarker } from '../../../src/core/report/nightly/regression-event.js';
 import { bisectMarker } from '../../../src/core/history/bisect-marker.js';
-import { TRIAGED_LABEL, digestBody, digestOf, raiseNote } from '../../../src/core/report/nightly/triage-digest.js';
+import {
+  TRIAGED_LABEL,
+  digestBody,
+  digestOf,
+  raiseNote,
+} from '../../../src/core/report/nightly/triage-digest.js';
 import { useFakeGitHubApi } from '../../helpers/fake-github.js';
 
 const fake = useFakeGitHubApi();

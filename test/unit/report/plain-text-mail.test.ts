@@ -26,7 +26,11 @@ import {
 import { reproductions } from '../../../src/core/report/reproduce.js';
 import { clientsLabel } from '../../../src/core/report/table-cells.js';
 import type { PlansRecord } from '../../../src/core/results/plans.js';
-import type { BuildRecord, CompiledCodeComparison, RunResult } from '../../../src/core/results/result-types.js';
+import type {
+  BuildRecord,
+  CompiledCodeComparison,
+  RunResult,
+} from '../../../src/core/results/result-types.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
 import { analyse } from '../../../src/core/compare/recorded-analysis.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';

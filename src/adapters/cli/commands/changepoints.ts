@@ -1,5 +1,8 @@
 import { Command } from 'commander';
-import { renderChangePointsText, type ChangePointReport } from '../../../core/report/history/changepoints-text.js';
+import {
+  renderChangePointsText,
+  type ChangePointReport,
+} from '../../../core/report/history/changepoints-text.js';
 import { readSeriesFile } from '../../../flows/history/read-series-file.js';
 import { detectChangePoints, minPointsForDetection } from '../../../core/stats/e-divisive.js';
 import { addChangePointOptions, changePointSettings } from '../change-point-flags.js';

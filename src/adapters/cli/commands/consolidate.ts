@@ -1,6 +1,9 @@
 import { Command, Option } from 'commander';
 import { consolidateShards } from '../../../flows/consolidate/shard-merge.js';
-import { consolidatedReportInput, judgeConsolidation } from '../../../flows/consolidate/consolidated-decision.js';
+import {
+  consolidatedReportInput,
+  judgeConsolidation,
+} from '../../../flows/consolidate/consolidated-decision.js';
 import {
   renderConsolidationJson,
   renderConsolidationText,

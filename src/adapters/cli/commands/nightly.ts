@@ -24,7 +24,13 @@ import { consoleLogger } from '../../../core/util/logger.js';
 import { cliPipelineDeps } from '../pipeline-deps.js';
 import { addChangePointOptions, changePointSettings, type ChangePointFlags } from '../change-point-flags.js';
 import { executeRun } from '../execute-run.js';
-import { oneOf, positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../flag-parsers.js';
+import {
+  oneOf,
+  positiveInt,
+  workloadOptionHelp,
+  addMeasureOptions,
+  type MeasureFlags,
+} from '../flag-parsers.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { cacheDirHelp, checkedCacheDir, collectString, resolveCacheDir, withInterrupt } from './build.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';

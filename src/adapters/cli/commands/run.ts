@@ -13,7 +13,10 @@ import {
   type ArmOptions,
 } from '../../../flows/compare/options/arm-source.js';
 import { parseShardSpec } from '../../../run/shards.js';
-import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../../flows/compare/baseline/stored-baseline.js';
+import {
+  DEFAULT_SENTINEL_ROUNDS,
+  parseBaselineSpec,
+} from '../../../flows/compare/baseline/stored-baseline.js';
 import { comparisonOf, type ComparisonNames } from '../../../flows/compare/options/comparison-options.js';
 import { UserError, errorMessage } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';

@@ -18,7 +18,12 @@ import { fingerprintId, machineFacts } from '../../../machine/fingerprint.js';
 import { analyseSeries } from '../../../core/history/history-analysis.js';
 import { buildSeries, type HistoryRun, type Series } from '../../../core/history/series.js';
 import type { MetricName } from '../../../core/results/metrics.js';
-import { cellId, type CellKey, type Environment, type RunResult } from '../../../core/results/result-types.js';
+import {
+  cellId,
+  type CellKey,
+  type Environment,
+  type RunResult,
+} from '../../../core/results/result-types.js';
 import { DEFAULT_MAX_P, DEFAULT_MIN_SEGMENT, minPointsForDetection } from '../../../core/stats/e-divisive.js';
 import { robustLogSpread } from '../../../core/stats/robust-log-spread.js';
 import type { ResultStore } from '../../../store/store.js';

@@ -3,7 +3,11 @@
  * "head" (only "head" when the request builds head only).
  */
 import type { BuildDeps, BuiltInstall } from '../../../postgres/builds/build-record.js';
-import { buildComparison, buildHeadOnly, type ComparisonRequest } from '../../../postgres/builds/build-pair.js';
+import {
+  buildComparison,
+  buildHeadOnly,
+  type ComparisonRequest,
+} from '../../../postgres/builds/build-pair.js';
 import type { ArmSpec } from '../../../run/run-loop.js';
 
 export async function buildArms(request: ComparisonRequest, deps: BuildDeps): Promise<ArmSpec[]> {
