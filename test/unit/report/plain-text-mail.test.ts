@@ -36,6 +36,7 @@ import { analyse } from '../../../src/core/compare/recorded-analysis.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import { readResults } from '../../../src/store/read-results.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
+import { plansRecord, SELECT } from '../../../testkit/plans-record.js';
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';
 import { ROOT } from '../../helpers/cli.js';
 import { useTmpDir } from '../../helpers/tmp-dir.js';
@@ -103,7 +104,6 @@ const HEAD_SHA = 'b'.repeat(40);
 /** head's compiled code: bin/postgres differs from base's, in two functions. */
 const FUNCTIONS = { changed: ['int4in', 'ExecInitNode'], changedCount: 2, total: 23456 };
 const FILES = { files: 1234, differingFiles: ['bin/postgres'], differingCount: 1 };
-const SELECT = 'SELECT abalance FROM pgbench_accounts WHERE aid = :aid';
 const DIFFERENT: CompiledCodeComparison = {
   head: 'head',
   identical: false,
@@ -120,39 +120,7 @@ interface RunOptions {
   headSettings?: Record<string, string>;
 }
 
-/**
- * The plans a real run took (PostgreSQL 15, select-only, head with enable_indexscan and enable_bitmapscan
- * off; test/unit/report/plan-section.test.ts): base's index scan became a sequential scan in head.
- */
-function seqScanPlans(workload: string): PlansRecord {
-  const arms = ['base', 'head'];
-  return {
-    arms,
-    wallS: 14.3,
-    statements: [{ workload, statement: SELECT, explained: SELECT.replace(':aid', '1') }],
-    plans: arms.map((arm, i) => ({
-      workload,
-      arm,
-      statement: SELECT,
-      plan:
-        i === 0
-          ? 'Index Scan using pgbench_accounts_pkey on pgbench_accounts\n  Index Cond: (aid = 1)'
-          : 'Seq Scan on pgbench_accounts\n  Filter: (aid = 1)',
-    })),
-    stats: arms.map((arm, i) => ({
-      workload,
-      arm,
-      statement: SELECT,
-      calls: 500,
-      totalTimeMs: i === 0 ? 4.3273 : 4896.49,
-      sharedBlksHit: i === 0 ? 1363 : 820000,
-      sharedBlksRead: i === 0 ? 137 : 0,
-      transactions: 500,
-    })),
-    failures: [],
-    notes: [],
-  };
-}
+const seqScanPlans = (workload: string): PlansRecord => plansRecord(workload);
 
 /**
  * Head loses 10% of its TPS at 64 clients and counts 15% more instructions per transaction at 1 client;

@@ -14,38 +14,9 @@ import type { PlansRecord } from '../../../src/core/results/plans.js';
 import type { RunResult, Sample } from '../../../src/core/results/result-types.js';
 import { validateResults } from '../../../src/store/read-results.js';
 import { document, sample } from '../../../testkit/synthetic-run.js';
+import { INDEX_PLAN, SELECT, SEQ_PLAN, plansRecord } from '../../../testkit/plans-record.js';
 
-const SELECT = 'SELECT abalance FROM pgbench_accounts WHERE aid = :aid';
-const INDEX_PLAN = 'Index Scan using pgbench_accounts_pkey on pgbench_accounts\n  Index Cond: (aid = 1)';
-const SEQ_PLAN = 'Seq Scan on pgbench_accounts\n  Filter: (aid = 1)';
-
-function record(headPlan: string, arms = ['base', 'head']): PlansRecord {
-  return {
-    arms,
-    wallS: 14.3,
-    statements: [
-      { workload: 'so', statement: SELECT, explained: 'SELECT abalance FROM pgbench_accounts WHERE aid = 1' },
-    ],
-    plans: arms.map((arm, i) => ({
-      workload: 'so',
-      arm,
-      statement: SELECT,
-      plan: i === 0 ? INDEX_PLAN : headPlan,
-    })),
-    stats: arms.map((arm, i) => ({
-      workload: 'so',
-      arm,
-      statement: SELECT,
-      calls: 500,
-      totalTimeMs: i === 0 ? 4.3273 : 4896.49,
-      sharedBlksHit: i === 0 ? 1363 : 820000,
-      sharedBlksRead: i === 0 ? 137 : 0,
-      transactions: 500,
-    })),
-    failures: [],
-    notes: [],
-  };
-}
+const record = (headPlan: string, arms = ['base', 'head']): PlansRecord => plansRecord('so', headPlan, arms);
 
 function run(plans: PlansRecord): RunResult {
   const samples: Sample[] = [];
