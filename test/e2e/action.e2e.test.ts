@@ -201,9 +201,14 @@ describe('the action building from source', () => {
     ]);
     const decision = JSON.parse(await readFile(ran.outputs['decision-json']!, 'utf8')) as {
       cells: Array<{ metric: string; verdict: string }>;
+      counts: { unstable: number };
       cost?: { countedS: number };
     };
-    expect(decision.cells.find((c) => c.metric === 'instructions')!.verdict).toBe('no-change');
+    // Valgrind's counts can split into two groups from start to start (a layout that differs): such a
+    // cell is reported as unstable and not gated, so it is no change or, when bistable, counted unstable.
+    const counted = decision.cells.find((c) => c.metric === 'instructions');
+    if (counted) expect(counted.verdict).toBe('no-change');
+    else expect(decision.counts.unstable).toBeGreaterThan(0);
     expect(decision.cost!.countedS).toBeGreaterThan(0);
     expect(['inconclusive', 'no-change']).toContain(ran.outputs.verdict);
     expect(fake.gh.requests).toEqual([]);
