@@ -1,5 +1,5 @@
 /**
- * The escaping of untrusted text for HTML pages (the history site, table-html.ts): one function for text
+ * The escaping of untrusted text for HTML pages (the history site): one function for text
  * and quoted attribute values, one for data embedded in a script element. Links take their URLs through
  * safeUrl (markdown-escape.ts), the one URL check of every markup.
  */

@@ -17,8 +17,6 @@ import { renderConsolidatedComment } from '../../../src/core/report/consolidated
 import { NEUTRAL_AT, escapeMarkdown, issueTitleText } from '../../../src/core/report/markdown-escape.js';
 import { escapeHtml } from '../../../src/core/report/html-escape.js';
 import { renderJobSummary, renderMarkdownReport } from '../../../src/core/report/markdown.js';
-import { renderTablesHtml } from '../../../src/core/report/table-html.js';
-import { buildTables } from '../../../src/core/report/table-model.js';
 import { renderWaitEventComparison } from '../../../src/core/report/wait-event-table.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { resolveAnalysis } from '../../../src/core/compare/recorded-analysis.js';
@@ -266,10 +264,6 @@ function waitEvents(name: string): string {
   return renderWaitEventComparison([run(10, 100)], [run(40, 300)]);
 }
 
-function htmlTables(name: string): string {
-  return renderTablesHtml(buildTables(comparisonOf(name).comparison));
-}
-
 /** The recorded history with `name` as workload, fingerprint and one stored commit id. */
 const histories = new Map<string, HistoryAnalysis>();
 function history(name: string): HistoryAnalysis {
@@ -449,10 +443,6 @@ describe('hostile names in HTML', () => {
     const parsed = JSON.parse(data![1]!) as { charts: Array<{ fingerprint: string }> };
     expect(parsed.charts[0]!.fingerprint).toBe(`fp ${name}`);
     expect(page.html).toContain(`<h1>${escapeHtml(name)}</h1>`);
-  });
-
-  it.each(HOSTILE)('HTML comparison tables: %s', (_, name) => {
-    expectSafeHtml(htmlTables(name), htmlTables(BENIGN));
   });
 
   it('a repository URL that is not http(s) gives no links', () => {

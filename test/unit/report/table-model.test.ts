@@ -4,7 +4,6 @@ import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { columns, PER_ROUND_HEADER } from '../../../src/core/report/table-cells.js';
-import { renderTablesHtml } from '../../../src/core/report/table-html.js';
 import { buildTables, deltaLegend, groupNotes, type TableRow } from '../../../src/core/report/table-model.js';
 import type { RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
@@ -68,7 +67,6 @@ describe('the table model: figures a reader can reconcile', () => {
       commentId: 'x',
     });
     expect(md).toContain('_delta: paired Hodges-Lehmann shift of the per-round head/base ratios');
-    expect(renderTablesHtml([arm!])).toContain('<p class="legend">delta: paired Hodges-Lehmann shift');
   });
 
   it('names the unpaired test and drops the per-round column when nothing pairs (a stored baseline)', () => {
@@ -117,7 +115,6 @@ describe('the table model: figures a reader can reconcile', () => {
       commentId: 'x',
     });
     expect(md).toMatch(/^- 1 and 4 clients: 5 complete round\(s\) cannot reach/m);
-    expect(renderTablesHtml([a!])).toContain('<li>1 and 4 clients: 5 complete round(s) cannot reach');
   });
 
   it('legend names the cells of each test when both occur, and explains @x%', () => {
