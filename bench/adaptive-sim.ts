@@ -1,6 +1,6 @@
 /**
- * The adaptive design (src/core/compare/adaptive.ts) and the confirmation block
- * (src/core/compare/confirmation.ts) by seeded simulation through the real compare and decision code: looks
+ * The adaptive design (src/core/compare/analysis/adaptive.ts) and the confirmation block
+ * (src/core/compare/analysis/confirmation.ts) by seeded simulation through the real compare and decision code: looks
  * at 6, 10, 15, 20, 30 rounds; the regression question with O'Brien–Fleming-type α-spending (α 0.05) and
  * Holm across every head arm and cell at each look; the pass question (non-inferiority, "head not worse than
  * base by δ", one-sided; no-change when the interval is also inside ±δ) with its own front-loaded α (default 0.1) per
@@ -24,10 +24,10 @@
  * Run: npx tsx bench/adaptive-sim.ts [replicates]   (SCENARIO=text runs only the matching scenarios;
  * PASS_ALPHA=a sets the pass question's α instead of the default)
  */
-import { adaptiveLook, planAdaptive, type AdaptivePlan } from '../src/core/compare/adaptive.js';
-import { compareRun } from '../src/core/compare/compare-run.js';
-import { confirmationTargets, withConfirmation } from '../src/core/compare/confirmation.js';
-import { decide } from '../src/core/compare/decision.js';
+import { adaptiveLook, planAdaptive, type AdaptivePlan } from '../src/core/compare/analysis/adaptive.js';
+import { compareRun } from '../src/core/compare/analysis/compare-run.js';
+import { confirmationTargets, withConfirmation } from '../src/core/compare/analysis/confirmation.js';
+import { decide } from '../src/core/compare/decision/decision.js';
 import { cellId } from '../src/core/results/result-types.js';
 import type { Sample } from '../src/core/results/result-types.js';
 import { median } from 'simple-statistics';

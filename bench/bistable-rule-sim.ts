@@ -1,5 +1,5 @@
 /**
- * The bistable handling of instruction counts (src/core/compare/instruction-rule.ts, judgeInstructionCell)
+ * The bistable handling of instruction counts (src/core/compare/evidence/instruction-rule.ts, judgeInstructionCell)
  * by seeded simulation through the real rule, against the rule before its exception.
  *
  * The model, per trial (one counted cell, k repetitions per arm, δ = 1 %):
@@ -26,7 +26,7 @@ import {
   judgeInstructionCell,
   judgeInstructions,
   bistableGapPct,
-} from '../src/core/compare/instruction-rule.js';
+} from '../src/core/compare/evidence/instruction-rule.js';
 import type { InstructionSample, InstructionsRecord } from '../src/core/results/instructions.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { gaussian } from '../testkit/synthetic-run.js';

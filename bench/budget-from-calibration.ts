@@ -8,7 +8,7 @@
  * Run: npx tsx bench/budget-from-calibration.ts path/to/results.json [threshold%]
  */
 import { readFile } from 'node:fs/promises';
-import { planAdaptive } from '../src/core/compare/adaptive.js';
+import { planAdaptive } from '../src/core/compare/analysis/adaptive.js';
 import { estimateNoise, planPower } from '../src/core/compare/power.js';
 import { cellId, type RunResult } from '../src/core/results/result-types.js';
 

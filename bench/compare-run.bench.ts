@@ -9,7 +9,7 @@
  * vitest's statistics over repeated (warm) analyses.
  */
 import { bench, describe } from 'vitest';
-import { compareRun } from '../src/core/compare/compare-run.js';
+import { compareRun } from '../src/core/compare/analysis/compare-run.js';
 import { SWEEP_8, syntheticRun } from '../testkit/synthetic-run.js';
 
 const BUDGET_MS = 200;

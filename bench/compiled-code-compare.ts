@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeCodeDifference } from '../src/core/compare/same-code.js';
+import { describeCodeDifference } from '../src/core/compare/analysis/same-code.js';
 import { compareCompiledCode } from '../src/postgres/builds/compiled-code.js';
 
 const TARGET_S = 20;

@@ -15,7 +15,7 @@
  *
  * Run: npx tsx bench/curve-flags-aa.ts [replicates]
  */
-import { compareRun } from '../src/core/compare/compare-run.js';
+import { compareRun } from '../src/core/compare/analysis/compare-run.js';
 import { COLLAPSE_DIP, syntheticRun } from '../testkit/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 1000);

@@ -1,5 +1,5 @@
 /**
- * The instruction verdict rule (src/core/compare/instruction-verdict.ts) by seeded simulation through the
+ * The instruction verdict rule (src/core/compare/analysis/instruction-verdict.ts) by seeded simulation through the
  * real rule: k repetitions per arm of a per-transaction count with Gaussian noise of CV c (the measured
  * cachegrind CV on a 2-core VM was 0.2-0.4 %), δ = 1 %. Printed per scenario: the share of cells judged
  * regression, improvement, no-change and inconclusive. For A/A, "regression" is a false alarm (bounded by
@@ -7,7 +7,7 @@
  *
  * Run: npx tsx bench/instruction-rule.ts [replicates]
  */
-import { judgeInstructions } from '../src/core/compare/instruction-rule.js';
+import { judgeInstructions } from '../src/core/compare/evidence/instruction-rule.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { gaussian } from '../testkit/synthetic-run.js';
 

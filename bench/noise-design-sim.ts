@@ -21,7 +21,7 @@
  *
  * Run: npx tsx bench/noise-design-sim.ts [replicates] [calibration rounds]
  */
-import { compareRun } from '../src/core/compare/compare-run.js';
+import { compareRun } from '../src/core/compare/analysis/compare-run.js';
 import { estimateNoise } from '../src/core/compare/power.js';
 import { resolutionOf } from '../src/flows/compare/noise/noise-design.js';
 import { upperNoiseBound, type NoiseEstimate } from '../src/flows/compare/noise/runner-noise.js';

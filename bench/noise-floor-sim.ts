@@ -1,6 +1,6 @@
 /**
  * Noise floors learned from history (src/core/stats/noise-floor.ts, applied by
- * src/core/compare/history-threshold.ts), by seeded simulation through the real decision code: what the
+ * src/core/compare/analysis/history-threshold.ts), by seeded simulation through the real decision code: what the
  * floor saves in false alarms and costs in power, against the configured threshold alone.
  *
  * The model (multiplicative, lognormal), per cell:
@@ -19,7 +19,7 @@
  *
  * Run: npx tsx bench/noise-floor-sim.ts [replicates]
  */
-import { analyse } from '../src/core/compare/recorded-analysis.js';
+import { analyse } from '../src/core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
 import { noiseFloorPct } from '../src/core/stats/noise-floor.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';

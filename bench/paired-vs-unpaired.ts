@@ -16,7 +16,7 @@
  *
  * Run: npx tsx bench/paired-vs-unpaired.ts [replicates]
  */
-import { compareRun } from '../src/core/compare/compare-run.js';
+import { compareRun } from '../src/core/compare/analysis/compare-run.js';
 import type { Sample } from '../src/core/results/result-types.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { noisyRunnerRuns } from '../testkit/noisy-runner.js';

@@ -6,7 +6,7 @@
  *
  * Run: npx tsx bench/plan-power.ts
  */
-import { planAdaptive } from '../src/core/compare/adaptive.js';
+import { planAdaptive } from '../src/core/compare/analysis/adaptive.js';
 import { planPower } from '../src/core/compare/power.js';
 
 const budgets = [10, 15, 20, 30, 45, 60];

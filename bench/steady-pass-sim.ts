@@ -1,5 +1,5 @@
 /**
- * Steady evidence in the decision (src/core/compare/steady-evidence.ts) by seeded simulation through the real
+ * Steady evidence in the decision (src/core/compare/evidence/steady-evidence.ts) by seeded simulation through the real
  * run-loop control and decision code: one select-only-like cell at 1 client, base and head interleaved, the
  * adaptive design the Action recommends (looks at 6, 10, 15, 20, 30 rounds; AdaptiveControl decides when to
  * stop, as in the run loop), instruction counts that say "no change" (3 repetitions per arm, CV 0.05%),
@@ -18,9 +18,9 @@
  * Run: npx tsx bench/steady-pass-sim.ts [replicates]
  */
 import { median } from 'simple-statistics';
-import { planAdaptive } from '../src/core/compare/adaptive.js';
+import { planAdaptive } from '../src/core/compare/analysis/adaptive.js';
 import { AdaptiveControl } from '../src/run/adaptive-control.js';
-import { analyse } from '../src/core/compare/recorded-analysis.js';
+import { analyse } from '../src/core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import type { RunResult } from '../src/core/results/result-types.js';

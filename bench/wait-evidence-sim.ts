@@ -1,6 +1,6 @@
 /**
  * The default steady-pass policy (all client counts, unchanged waits needed above 1 client;
- * src/core/compare/steady-evidence.ts and wait-evidence.ts) by seeded simulation through the real analysis
+ * src/core/compare/evidence/steady-evidence.ts and wait-evidence.ts) by seeded simulation through the real analysis
  * and decision: one select-only-like cell at 2 clients, base and head interleaved for a fixed number of
  * rounds (the workload's own, as with default flags), instruction counts that say "no change" (3
  * repetitions per arm, CV 0.05%), and every run's wait events sampled as pgperf samples them: 2 backends at
@@ -20,10 +20,10 @@
  *
  * Run: npx tsx bench/wait-evidence-sim.ts [replicates] [rounds]
  */
-import { analyse } from '../src/core/compare/recorded-analysis.js';
+import { analyse } from '../src/core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
-import type { SteadyPass } from '../src/core/compare/steady-evidence.js';
+import type { SteadyPass } from '../src/core/compare/evidence/steady-evidence.js';
 import type { RunResult } from '../src/core/results/result-types.js';
 import { document, gaussian, sample } from '../testkit/synthetic-run.js';
 import { instructionRecord } from '../testkit/instruction-record.js';

@@ -3536,7 +3536,7 @@ var init_metrics = __esm({
       ioReadsPerTx: { label: "I/O reads/tx", unit: "reads", better: "lower" },
       backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" },
       // CPU instructions of the backends per transaction, from the instruction mode's own short runs
-      // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/instruction-verdict.ts).
+      // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/analysis/instruction-verdict.ts).
       instructions: { label: "instr/tx", unit: "instructions", better: "lower" }
     };
     RATE = {
@@ -59557,7 +59557,7 @@ async function makeTempDir(prefix, options = {}) {
   };
 }
 
-// src/core/compare/flow-decision.ts
+// src/core/compare/decision/flow-decision.ts
 init_plain_text();
 var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
 var STATUS_DESCRIPTION_MAX = 140;
@@ -59612,7 +59612,7 @@ var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
 var DEFAULT_POWER = 0.8;
 var PCT_TOLERANCE = 1e-9;
 
-// src/core/compare/policy.ts
+// src/core/compare/decision/policy.ts
 var FAIL_ON = ["regression", "inconclusive", "never"];
 var DEFAULT_FAIL_ON = "regression";
 var FAIL_ON_MEANING = {
@@ -59715,7 +59715,7 @@ function armVerdicts(gating, label, workloads) {
   return { ...decided(gating), workloadVerdicts };
 }
 
-// src/core/compare/decision.ts
+// src/core/compare/decision/decision.ts
 init_metrics();
 
 // node_modules/simple-statistics/dist/simple-statistics.mjs
@@ -61229,7 +61229,7 @@ function bootstrap(base, head, options) {
   };
 }
 
-// src/core/compare/instruction-rule.ts
+// src/core/compare/evidence/instruction-rule.ts
 var INSTRUCTION_METRIC = "instructions";
 function judgeInstructions(base, head, thresholdPct) {
   if (base.length < 2 || head.length < 2) {
@@ -61332,7 +61332,7 @@ function pct2(head, base) {
   return 100 * (head / base - 1);
 }
 
-// src/core/compare/steady-evidence.ts
+// src/core/compare/evidence/steady-evidence.ts
 init_metrics();
 var DEFAULT_STEADY_PASS = "all";
 function steadyLookup(result) {
@@ -61384,7 +61384,7 @@ function withSteadyEvidence(cell, evidence, policy) {
   return { ...cell, verdict: "no-change", reasons: [{ code: "steady-unchanged", message }, ...cell.reasons] };
 }
 
-// src/core/compare/wait-evidence.ts
+// src/core/compare/evidence/wait-evidence.ts
 var SERVER_WAIT_TYPES = /* @__PURE__ */ new Set(["LWLock", "Lock", "BufferPin", "IO", "IPC", "Timeout", "Extension"]);
 var WAIT_ALPHA = 0.05;
 var MIN_ROUNDS = 3;
@@ -61495,7 +61495,7 @@ function planChanged(record2, workload, head) {
   });
 }
 
-// src/core/compare/analysis.ts
+// src/core/compare/analysis/analysis.ts
 init_metrics();
 init_result_types();
 
@@ -61512,7 +61512,7 @@ function holmAdjust(pValues) {
   return adjusted;
 }
 
-// src/core/compare/curve.ts
+// src/core/compare/analysis/curve.ts
 var KNEE_GAIN_PER_DOUBLING = 0.1;
 function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
   const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
@@ -61737,7 +61737,7 @@ function adjacentChangesPct(values) {
 }
 var FLOOR_FENCE_IQR = 1.5;
 
-// src/core/compare/history-threshold.ts
+// src/core/compare/analysis/history-threshold.ts
 var NOISY_FLOOR_FACTOR = 2;
 var MAX_FLOOR_FACTOR = 5;
 function withHistoryFloor(cell, floor) {
@@ -61792,7 +61792,7 @@ function floorOf(floors, cell, metric) {
   );
 }
 
-// src/core/compare/analysis.ts
+// src/core/compare/analysis/analysis.ts
 function prepareRun(result, options = {}) {
   const metric = options.metric ?? PRIMARY_METRIC;
   const alpha = options.alpha ?? DEFAULT_ALPHA;
@@ -62097,7 +62097,7 @@ function notSaidYet(said, messages) {
   );
 }
 
-// src/core/compare/same-code.ts
+// src/core/compare/analysis/same-code.ts
 function settingsKey(settings2) {
   return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
@@ -62196,7 +62196,7 @@ function withSameCompiledCode(given, result) {
   };
 }
 
-// src/core/compare/decision.ts
+// src/core/compare/decision/decision.ts
 function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, completeness = { complete: true }) {
   const parts = Array.isArray(input2) ? input2 : [{ comparison: input2 }];
   const named = parts.length > 1;
@@ -65268,7 +65268,7 @@ async function verifyInstall(installDir, what, runner) {
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
-// src/core/compare/adaptive.ts
+// src/core/compare/analysis/adaptive.ts
 init_result_types();
 var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
 var DEFAULT_SPENDING = "obrien-fleming";
@@ -65956,7 +65956,7 @@ function dmaHint(field) {
   return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
 }
 
-// src/core/compare/confirmation.ts
+// src/core/compare/analysis/confirmation.ts
 init_metrics();
 init_result_types();
 var DEFAULT_CONFIRM_ROUNDS = 6;
@@ -66038,7 +66038,7 @@ function withConfirmation(result, comparison, value = "final") {
   };
 }
 
-// src/core/compare/compare-run.ts
+// src/core/compare/analysis/compare-run.ts
 function compareRun(result, options = {}) {
   return withConfirmation(result, mainComparison(result, options), options.value);
 }
@@ -70070,7 +70070,7 @@ async function release(controls, clusters, logsDir, journal, logger) {
 init_errors();
 init_metrics();
 
-// src/core/compare/instruction-verdict.ts
+// src/core/compare/analysis/instruction-verdict.ts
 init_result_types();
 function instructionCells(result) {
   const record2 = result.instructions;
@@ -70167,7 +70167,7 @@ function summary(values) {
   return summarise(usable(values), 0);
 }
 
-// src/core/compare/recorded-analysis.ts
+// src/core/compare/analysis/recorded-analysis.ts
 init_metrics();
 function resolveAnalysis(given = {}) {
   return {
@@ -74166,11 +74166,11 @@ function bisectDecision(outcome, failOn) {
   });
 }
 
-// src/core/report/comparison-text.ts
+// src/core/report/terminal/comparison-text.ts
 init_plain_text();
 init_metrics();
 
-// src/core/report/curve-line.ts
+// src/core/report/evidence/curve-line.ts
 function curveLine(k, tps, dash = "-") {
   const flags = [k.peakMoved ? "peak moved" : "", k.collapseMoved ? "collapse moved" : ""].filter(Boolean);
   return `${arm(k.base, "base", tps, dash, k.collapseFraction)}; ${arm(k.head, "head", tps, dash, k.collapseFraction)}; peak ${formatPct(k.peakDeltaPct)}${flags.length ? `, ${flags.join(", ")}` : ""}`;
@@ -74405,19 +74405,19 @@ function scalingCurve(k) {
   return k && k.base.points.length > 1 && k.head.points.length > 1 ? k : null;
 }
 
-// src/core/report/compiled-code-lines.ts
+// src/core/report/evidence/compiled-code-lines.ts
 function compiledCodeLines(c) {
   return (c.compiledCode ?? []).map(
     (code) => `compiled code, ${code.head} vs ${c.baseline ?? "base"}: ${describeCodeDifference(code)}`
   );
 }
 
-// src/core/report/cost-line.ts
+// src/core/report/evidence/cost-line.ts
 function costLines(c) {
   return c.cost ? [costText(c.cost)] : [];
 }
 
-// src/core/compare/steady-summary.ts
+// src/core/compare/evidence/steady-summary.ts
 init_metrics();
 init_result_types();
 function steadySummary(result) {
@@ -74457,7 +74457,7 @@ function steadySummary(result) {
   return out;
 }
 
-// src/core/report/steady-metrics-section.ts
+// src/core/report/evidence/steady-metrics-section.ts
 init_metrics();
 
 // src/core/report/markdown-escape.ts
@@ -74546,7 +74546,7 @@ function issueTitleText(text2, maxChars) {
   return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
 }
 
-// src/core/report/steady-metrics-section.ts
+// src/core/report/evidence/steady-metrics-section.ts
 var MAX_ROWS = 30;
 function steadyMetricsSection(result) {
   const cells = steadySummary(result);
@@ -74587,7 +74587,7 @@ function num3(v) {
   return Number(v.toPrecision(3)).toString();
 }
 
-// src/core/report/instruction-section.ts
+// src/core/report/evidence/instruction-section.ts
 var SHOWN_MOVERS = 5;
 function instructionReport(result, c) {
   const record2 = result.instructions;
@@ -74700,7 +74700,7 @@ function cv(v) {
   return v === null ? "\u2013" : `${v.toFixed(2)}%`;
 }
 
-// src/core/report/client-line.ts
+// src/core/report/evidence/client-line.ts
 function clientText(client) {
   const version2 = client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`;
   return `${version2} from ${client.binDir}`;
@@ -74729,7 +74729,7 @@ function scriptJson(value) {
   );
 }
 
-// src/core/report/plan-section.ts
+// src/core/report/evidence/plan-section.ts
 var SHOWN_STATEMENT_MOVERS = 3;
 var SHOWN_CHANGES = 10;
 var PLAN_CHARS = 4e3;
@@ -74924,7 +74924,7 @@ function pct5(v) {
   return v === null ? "" : ` (${pctCell(v)})`;
 }
 
-// src/core/report/comparison-text.ts
+// src/core/report/terminal/comparison-text.ts
 function renderComparisonText(c, decision, baseline, steady = [], clients = [], source, instructions) {
   const lines = [
     decisionLine(decision),
@@ -76536,17 +76536,17 @@ function reportInputOf(result, comparison, options = {}) {
   };
 }
 
-// src/core/report/markdown.ts
+// src/core/report/markdown/markdown.ts
 init_metrics();
 
-// src/core/report/comment-marker.ts
+// src/core/report/comment/comment-marker.ts
 var MARKER_PREFIX = "<!-- pgperf:comment-id=";
 function commentMarker(id) {
   if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
   return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
 }
 
-// src/core/report/markdown-context.ts
+// src/core/report/markdown/markdown-context.ts
 function armName(role2, label) {
   return label === role2 ? role2 : `${role2} **${escapeMarkdown(label)}**`;
 }
@@ -76557,7 +76557,7 @@ function omitted(ctx, what) {
   return `_${what} omitted for size: see the results artifact${artifactWhere(ctx)}._`;
 }
 
-// src/core/report/markdown-runs.ts
+// src/core/report/markdown/markdown-runs.ts
 function roundsAndOrder(ctx, trims) {
   const { result } = ctx;
   const plan = result.plan;
@@ -76658,7 +76658,7 @@ function rawSamples(ctx) {
   ];
 }
 
-// src/core/report/markdown-setup.ts
+// src/core/report/markdown/markdown-setup.ts
 function keyValueTable(header, rows) {
   return [`| ${header[0]} | ${header[1]} |`, "|:---|:---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
 }
@@ -76765,7 +76765,7 @@ function workloadRow(name, spec) {
   return `| ${escapeMarkdown(name)} | ${script} | ${text2(w.queryMode)} | ${text2(w.scale)} | ${text2(w.duration)} | ${threshold} | ${conf || "\u2013"} |`;
 }
 
-// src/core/report/wait-event-table.ts
+// src/core/report/evidence/wait-event-table.ts
 var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
 function pool2(runs) {
   const counts = /* @__PURE__ */ new Map();
@@ -76840,7 +76840,7 @@ function number4(x) {
   return Number(x.toPrecision(3)).toString();
 }
 
-// src/core/report/wait-event-section.ts
+// src/core/report/evidence/wait-event-section.ts
 init_result_types();
 function waitEventSections(result, comparison) {
   const of = (arm2, id) => result.samples.filter((s) => s.arm === arm2 && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
@@ -76859,7 +76859,7 @@ function waitEventSections(result, comparison) {
   );
 }
 
-// src/core/report/explain-section.ts
+// src/core/report/evidence/explain-section.ts
 function explanationReport(result) {
   const record2 = result.explanation;
   if (!record2) return void 0;
@@ -76894,7 +76894,7 @@ function explanationSection(result) {
   return { summary: "Why it changed: CPU profile", body };
 }
 
-// src/core/report/markdown-details.ts
+// src/core/report/markdown/markdown-details.ts
 function detailBlocks(ctx, trims) {
   const warnings = allWarnings(ctx);
   const blocks2 = [
@@ -76942,7 +76942,7 @@ function warningList(warnings, shorten) {
   return shown2;
 }
 
-// src/core/report/markdown-headline.ts
+// src/core/report/markdown/markdown-headline.ts
 init_metrics();
 function headline2(ctx) {
   const { c, result } = ctx;
@@ -77040,7 +77040,7 @@ ${escapeMarkdown(line, 2e3)}`)
   ];
 }
 
-// src/core/report/markdown-size.ts
+// src/core/report/markdown/markdown-size.ts
 var GITHUB_COMMENT_LIMIT = 65536;
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
 var GITHUB_JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
@@ -77105,7 +77105,7 @@ function trimNote(ctx, trims) {
   return `\u2702\uFE0F **Trimmed to fit in ${ctx.limitText}:** ${what.join(", ")}; see the results artifact${artifactWhere(ctx)}.`;
 }
 
-// src/core/report/mermaid-chart.ts
+// src/core/report/markdown/mermaid-chart.ts
 var CHART_LINES = [
   { role: "base", colour: "blue", hex: "#1f77b4" },
   { role: "head", colour: "orange", hex: "#ff7f0e" }
@@ -77150,7 +77150,7 @@ function niceCeiling(value) {
   return step * magnitude2;
 }
 
-// src/core/report/markdown-tables.ts
+// src/core/report/markdown/markdown-tables.ts
 function tableBlocks(ctx, tables, trims) {
   return tables.flatMap((arm2) => armBlocks(ctx, arm2, trims));
 }
@@ -77349,7 +77349,7 @@ function uniqueMarker(text2) {
   return marker;
 }
 
-// src/core/report/reproduce-section.ts
+// src/core/report/markdown/reproduce-section.ts
 var WHERE = "In a clone of pgperf, after `npm run quickstart` (it puts `pgperf` on the PATH):";
 var MAX_WORKLOADS = 3;
 function reproduceTargets(decision) {
@@ -77390,7 +77390,7 @@ function reproduceSection(result, decision) {
   });
 }
 
-// src/core/report/markdown.ts
+// src/core/report/markdown/markdown.ts
 function renderMarkdownReport(input2) {
   return renderReport(input2, commentMarker(input2.commentId), commentBudget(input2.maxLength));
 }
@@ -77435,7 +77435,7 @@ function reasonsBlock(d) {
 ${items.join("\n")}`];
 }
 
-// src/core/report/plain-text-mail.ts
+// src/core/report/mail/plain-text-mail.ts
 init_metrics();
 init_plain_text();
 var MAIL_WIDTH = 72;
@@ -78378,7 +78378,7 @@ function renderConsolidationJson(judged) {
 `;
 }
 
-// src/core/report/consolidated-markdown.ts
+// src/core/report/markdown/consolidated-markdown.ts
 function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
   return render(input2, commentMarker(commentId), maxLength);
 }
@@ -85698,7 +85698,7 @@ async function noisePlanOf(workloads, options, openStore2) {
   }
 }
 
-// src/core/report/shard-plan-text.ts
+// src/core/report/terminal/shard-plan-text.ts
 function renderShardPlan(plan) {
   const total = plan.shards.reduce((t, s) => t + s.estimatedS, 0);
   const longest = Math.max(...plan.shards.map((s) => s.estimatedS));
@@ -86265,7 +86265,7 @@ function schemaCommand() {
   });
 }
 
-// src/core/report/stat-text.ts
+// src/core/report/terminal/stat-text.ts
 function renderStat(r, baseFile, headFile) {
   const arm2 = (name, file2, a) => `${name}  ${file2}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ""}, median ${a.median === null ? "-" : plainFigure(a.median)}, CV ${a.cvPct === null ? "-" : `${a.cvPct.toFixed(2)}%`}`;
   const interval = (ci) => ci === null ? "-" : `${formatPctInterval(ci.lowerPct, ci.upperPct)} (achieved ${formatLevel(ci.achievedLevel)})`;
@@ -86297,7 +86297,7 @@ function plainFigure(value) {
 // src/flows/compare/value-files.ts
 import { readFile as readFile22 } from "node:fs/promises";
 
-// src/core/compare/compare-samples.ts
+// src/core/compare/analysis/compare-samples.ts
 function compareSamples(base, head, options = {}) {
   const stats = shiftStatistics(base, head, options.bootstrap ? { bootstrap: options.bootstrap } : {});
   return decideVerdict(stats, { ...options, pAdjusted: stats.p, familySize: 1 });

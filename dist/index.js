@@ -19248,7 +19248,7 @@ var init_metrics = __esm({
       ioReadsPerTx: { label: "I/O reads/tx", unit: "reads", better: "lower" },
       backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" },
       // CPU instructions of the backends per transaction, from the instruction mode's own short runs
-      // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/instruction-verdict.ts).
+      // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/analysis/instruction-verdict.ts).
       instructions: { label: "instr/tx", unit: "instructions", better: "lower" }
     };
     RATE = {
@@ -63074,7 +63074,7 @@ function bootstrap(base, head, options) {
   };
 }
 
-// src/core/compare/instruction-rule.ts
+// src/core/compare/evidence/instruction-rule.ts
 var INSTRUCTION_METRIC = "instructions";
 function judgeInstructions(base, head, thresholdPct) {
   if (base.length < 2 || head.length < 2) {
@@ -63177,7 +63177,7 @@ function pct2(head, base) {
   return 100 * (head / base - 1);
 }
 
-// src/core/compare/steady-evidence.ts
+// src/core/compare/evidence/steady-evidence.ts
 init_metrics();
 var DEFAULT_STEADY_PASS = "all";
 function steadyLookup(result) {
@@ -63499,10 +63499,10 @@ async function writeResults(file2, result, fs3 = nodeWriteFs) {
 // src/flows/compare/baseline/stored-baseline.ts
 init_errors();
 
-// src/core/compare/adaptive.ts
+// src/core/compare/analysis/adaptive.ts
 init_result_types();
 
-// src/core/compare/wait-evidence.ts
+// src/core/compare/evidence/wait-evidence.ts
 var SERVER_WAIT_TYPES = /* @__PURE__ */ new Set(["LWLock", "Lock", "BufferPin", "IO", "IPC", "Timeout", "Extension"]);
 var WAIT_ALPHA = 0.05;
 var MIN_ROUNDS = 3;
@@ -63613,7 +63613,7 @@ function planChanged(record2, workload, head) {
   });
 }
 
-// src/core/compare/analysis.ts
+// src/core/compare/analysis/analysis.ts
 init_metrics();
 init_result_types();
 
@@ -63630,7 +63630,7 @@ function holmAdjust(pValues) {
   return adjusted;
 }
 
-// src/core/compare/curve.ts
+// src/core/compare/analysis/curve.ts
 var KNEE_GAIN_PER_DOUBLING = 0.1;
 function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
   const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
@@ -63884,7 +63884,7 @@ function adjacentChangesPct(values) {
 }
 var FLOOR_FENCE_IQR = 1.5;
 
-// src/core/compare/history-threshold.ts
+// src/core/compare/analysis/history-threshold.ts
 var NOISY_FLOOR_FACTOR = 2;
 var MAX_FLOOR_FACTOR = 5;
 function withHistoryFloor(cell, floor) {
@@ -63939,7 +63939,7 @@ function floorOf(floors, cell, metric) {
   );
 }
 
-// src/core/compare/analysis.ts
+// src/core/compare/analysis/analysis.ts
 function prepareRun(result, options = {}) {
   const metric = options.metric ?? PRIMARY_METRIC;
   const alpha = options.alpha ?? DEFAULT_ALPHA;
@@ -64244,7 +64244,7 @@ function notSaidYet(said, messages) {
   );
 }
 
-// src/core/compare/adaptive.ts
+// src/core/compare/analysis/adaptive.ts
 var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
 var DEFAULT_SPENDING = "obrien-fleming";
 function planAdaptive(input2) {
@@ -64482,7 +64482,7 @@ function adaptiveCompare(result, options, spec) {
   return r.comparison;
 }
 
-// src/core/compare/confirmation.ts
+// src/core/compare/analysis/confirmation.ts
 init_metrics();
 init_result_types();
 var DEFAULT_CONFIRM_ROUNDS = 6;
@@ -64564,7 +64564,7 @@ function withConfirmation(result, comparison, value = "final") {
   };
 }
 
-// src/core/compare/compare-run.ts
+// src/core/compare/analysis/compare-run.ts
 function compareRun(result, options = {}) {
   return withConfirmation(result, mainComparison(result, options), options.value);
 }
@@ -64590,7 +64590,7 @@ function mainComparison(result, options) {
   return assemble(context3, cells, null);
 }
 
-// src/core/compare/instruction-verdict.ts
+// src/core/compare/analysis/instruction-verdict.ts
 init_result_types();
 function instructionCells(result) {
   const record2 = result.instructions;
@@ -64687,7 +64687,7 @@ function summary2(values) {
   return summarise(usable(values), 0);
 }
 
-// src/core/compare/same-code.ts
+// src/core/compare/analysis/same-code.ts
 function settingsKey(settings2) {
   return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
@@ -64796,7 +64796,7 @@ var METRIC_OPTION_ALIASES = Object.values(GATED_METRIC_NAMES).filter(
   (key) => !METRIC_OPTION_NAMES.includes(key)
 );
 
-// src/core/compare/recorded-analysis.ts
+// src/core/compare/analysis/recorded-analysis.ts
 init_metrics();
 function resolveAnalysis(given = {}) {
   return {
@@ -68363,7 +68363,7 @@ function autoClientSweep(logicalCpus) {
   return [...points2].sort((a, b) => a - b);
 }
 
-// src/core/compare/policy.ts
+// src/core/compare/decision/policy.ts
 var FAIL_ON = ["regression", "inconclusive", "never"];
 var DEFAULT_FAIL_ON = "regression";
 var FAIL_ON_MEANING = {
@@ -76093,7 +76093,7 @@ async function headOnly(arms, deps) {
 import { mkdir as mkdir8, writeFile as writeFile12 } from "node:fs/promises";
 import path39 from "node:path";
 
-// src/core/compare/flow-decision.ts
+// src/core/compare/decision/flow-decision.ts
 init_plain_text();
 var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
 var STATUS_DESCRIPTION_MAX = 140;
@@ -76135,7 +76135,7 @@ function clip2(text2) {
   return plainText(text2, STATUS_DESCRIPTION_MAX);
 }
 
-// src/core/compare/decision.ts
+// src/core/compare/decision/decision.ts
 init_metrics();
 function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, completeness = { complete: true }) {
   const parts = Array.isArray(input2) ? input2 : [{ comparison: input2 }];
@@ -76449,7 +76449,7 @@ function collectReasons(parts) {
   return [...byCode.values()];
 }
 
-// src/core/report/acceptance-markdown.ts
+// src/core/report/markdown/acceptance-markdown.ts
 init_metrics();
 
 // src/core/report/markdown-escape.ts
@@ -76538,7 +76538,7 @@ function issueTitleText(text2, maxChars) {
   return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
 }
 
-// src/core/report/acceptance-markdown.ts
+// src/core/report/markdown/acceptance-markdown.ts
 function renderAcceptances(decision) {
   const named = decision.cells.filter((c) => c.accepted !== void 0);
   if (named.length === 0) return "";
@@ -76566,7 +76566,7 @@ function acceptanceLine(c) {
   }
 }
 
-// src/core/report/hidden-record.ts
+// src/core/report/comment/hidden-record.ts
 var SUFFIX = " -->";
 var prefixOf = (tag) => `<!-- pgperf:${tag} `;
 function renderHiddenRecord(tag, value) {
@@ -76600,7 +76600,7 @@ function linesOutsideFences(body) {
   return out;
 }
 
-// src/core/report/comment-state.ts
+// src/core/report/comment/comment-state.ts
 var TAG = "state";
 function commentStateOf(decision, sha, runId) {
   return {
@@ -76642,17 +76642,17 @@ function underHeadline(markdown, notes, headlineLine = 1) {
   return lines.join("\n");
 }
 
-// src/core/report/markdown.ts
+// src/core/report/markdown/markdown.ts
 init_metrics();
 
-// src/core/report/comment-marker.ts
+// src/core/report/comment/comment-marker.ts
 var MARKER_PREFIX = "<!-- pgperf:comment-id=";
 function commentMarker(id) {
   if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
   return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
 }
 
-// src/core/report/markdown-context.ts
+// src/core/report/markdown/markdown-context.ts
 function armName(role2, label) {
   return label === role2 ? role2 : `${role2} **${escapeMarkdown(label)}**`;
 }
@@ -76663,7 +76663,7 @@ function omitted(ctx, what) {
   return `_${what} omitted for size: see the results artifact${artifactWhere(ctx)}._`;
 }
 
-// src/core/report/markdown-runs.ts
+// src/core/report/markdown/markdown-runs.ts
 function roundsAndOrder(ctx, trims) {
   const { result } = ctx;
   const plan = result.plan;
@@ -76764,13 +76764,13 @@ function rawSamples(ctx) {
   ];
 }
 
-// src/core/report/client-line.ts
+// src/core/report/evidence/client-line.ts
 function clientText(client) {
   const version2 = client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`;
   return `${version2} from ${client.binDir}`;
 }
 
-// src/core/report/markdown-setup.ts
+// src/core/report/markdown/markdown-setup.ts
 function keyValueTable(header, rows) {
   return [`| ${header[0]} | ${header[1]} |`, "|:---|:---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
 }
@@ -76877,7 +76877,7 @@ function workloadRow(name, spec) {
   return `| ${escapeMarkdown(name)} | ${script} | ${text2(w.queryMode)} | ${text2(w.scale)} | ${text2(w.duration)} | ${threshold} | ${conf || "\u2013"} |`;
 }
 
-// src/core/report/wait-event-table.ts
+// src/core/report/evidence/wait-event-table.ts
 var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
 function pool2(runs) {
   const counts = /* @__PURE__ */ new Map();
@@ -76952,7 +76952,7 @@ function number4(x) {
   return Number(x.toPrecision(3)).toString();
 }
 
-// src/core/report/wait-event-section.ts
+// src/core/report/evidence/wait-event-section.ts
 init_result_types();
 function waitEventSections(result, comparison) {
   const of = (arm2, id) => result.samples.filter((s) => s.arm === arm2 && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
@@ -76971,7 +76971,7 @@ function waitEventSections(result, comparison) {
   );
 }
 
-// src/core/compare/steady-summary.ts
+// src/core/compare/evidence/steady-summary.ts
 init_metrics();
 init_result_types();
 function steadySummary(result) {
@@ -77011,7 +77011,7 @@ function steadySummary(result) {
   return out;
 }
 
-// src/core/report/steady-metrics-section.ts
+// src/core/report/evidence/steady-metrics-section.ts
 init_metrics();
 var MAX_ROWS = 30;
 function steadyMetricsSection(result) {
@@ -77053,7 +77053,7 @@ function num3(v) {
   return Number(v.toPrecision(3)).toString();
 }
 
-// src/core/report/instruction-section.ts
+// src/core/report/evidence/instruction-section.ts
 var SHOWN_MOVERS = 5;
 function instructionReport(result, c) {
   const record2 = result.instructions;
@@ -77149,7 +77149,7 @@ function cv(v) {
   return v === null ? "\u2013" : `${v.toFixed(2)}%`;
 }
 
-// src/core/report/explain-section.ts
+// src/core/report/evidence/explain-section.ts
 function explanationReport(result) {
   const record2 = result.explanation;
   if (!record2) return void 0;
@@ -77203,7 +77203,7 @@ function scriptJson(value) {
   );
 }
 
-// src/core/report/plan-section.ts
+// src/core/report/evidence/plan-section.ts
 var SHOWN_STATEMENT_MOVERS = 3;
 var SHOWN_CHANGES = 10;
 var PLAN_CHARS = 4e3;
@@ -77357,7 +77357,7 @@ function pctCell(v) {
   return v === null ? "\u2013" : `${v >= 0 ? "+" : ""}${v.toFixed(1)}%`;
 }
 
-// src/core/report/markdown-details.ts
+// src/core/report/markdown/markdown-details.ts
 function detailBlocks(ctx, trims) {
   const warnings = allWarnings(ctx);
   const blocks2 = [
@@ -77405,26 +77405,26 @@ function warningList(warnings, shorten) {
   return shown2;
 }
 
-// src/core/report/compiled-code-lines.ts
+// src/core/report/evidence/compiled-code-lines.ts
 function compiledCodeLines(c) {
   return (c.compiledCode ?? []).map(
     (code) => `compiled code, ${code.head} vs ${c.baseline ?? "base"}: ${describeCodeDifference(code)}`
   );
 }
 
-// src/core/report/cost-line.ts
+// src/core/report/evidence/cost-line.ts
 function costLines(c) {
   return c.cost ? [costText(c.cost)] : [];
 }
 
-// src/core/report/markdown-headline.ts
+// src/core/report/markdown/markdown-headline.ts
 init_metrics();
 
-// src/core/report/comparison-text.ts
+// src/core/report/terminal/comparison-text.ts
 init_plain_text();
 init_metrics();
 
-// src/core/report/curve-line.ts
+// src/core/report/evidence/curve-line.ts
 function curveLine(k, tps, dash = "-") {
   const flags = [k.peakMoved ? "peak moved" : "", k.collapseMoved ? "collapse moved" : ""].filter(Boolean);
   return `${arm(k.base, "base", tps, dash, k.collapseFraction)}; ${arm(k.head, "head", tps, dash, k.collapseFraction)}; peak ${formatPct(k.peakDeltaPct)}${flags.length ? `, ${flags.join(", ")}` : ""}`;
@@ -77654,7 +77654,7 @@ function scalingCurve(k) {
   return k && k.base.points.length > 1 && k.head.points.length > 1 ? k : null;
 }
 
-// src/core/report/comparison-text.ts
+// src/core/report/terminal/comparison-text.ts
 function describeCommitfest(entry) {
   return `commitfest entry ${entry.id} (${entry.branch})`;
 }
@@ -77664,7 +77664,7 @@ function describeStoredBaseline(b) {
   return `baseline: stored run ${b.runId}, ${commit3}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
 }
 
-// src/core/report/markdown-headline.ts
+// src/core/report/markdown/markdown-headline.ts
 function headline(ctx) {
   const { c, result } = ctx;
   const d = ctx.input.decision;
@@ -77761,7 +77761,7 @@ ${escapeMarkdown(line, 2e3)}`)
   ];
 }
 
-// src/core/report/markdown-size.ts
+// src/core/report/markdown/markdown-size.ts
 var GITHUB_COMMENT_LIMIT = 65536;
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
 var GITHUB_JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
@@ -77826,7 +77826,7 @@ function trimNote(ctx, trims) {
   return `\u2702\uFE0F **Trimmed to fit in ${ctx.limitText}:** ${what.join(", ")}; see the results artifact${artifactWhere(ctx)}.`;
 }
 
-// src/core/report/mermaid-chart.ts
+// src/core/report/markdown/mermaid-chart.ts
 var CHART_LINES = [
   { role: "base", colour: "blue", hex: "#1f77b4" },
   { role: "head", colour: "orange", hex: "#ff7f0e" }
@@ -77871,7 +77871,7 @@ function niceCeiling(value) {
   return step * magnitude2;
 }
 
-// src/core/report/markdown-tables.ts
+// src/core/report/markdown/markdown-tables.ts
 function tableBlocks(ctx, tables, trims) {
   return tables.flatMap((arm2) => armBlocks(ctx, arm2, trims));
 }
@@ -78070,7 +78070,7 @@ function uniqueMarker(text2) {
   return marker;
 }
 
-// src/core/report/reproduce-section.ts
+// src/core/report/markdown/reproduce-section.ts
 var WHERE = "In a clone of pgperf, after `npm run quickstart` (it puts `pgperf` on the PATH):";
 var MAX_WORKLOADS = 3;
 function reproduceTargets(decision) {
@@ -78111,7 +78111,7 @@ function reproduceSection(result, decision) {
   });
 }
 
-// src/core/report/markdown.ts
+// src/core/report/markdown/markdown.ts
 function renderMarkdownReport(input2) {
   return renderReport(input2, commentMarker(input2.commentId), commentBudget(input2.maxLength));
 }
@@ -78553,7 +78553,7 @@ function sourceRepoOf(inputs, ctx) {
   return parseRepo(inputs.repo ?? workflowRepoUrl(ctx), ctx.workspace);
 }
 
-// src/core/compare/extreme-cell.ts
+// src/core/compare/analysis/extreme-cell.ts
 function extremeCell(c, which2, metric) {
   let found = null;
   let foundGain = 0;
@@ -80167,7 +80167,7 @@ function sleep6(ms, signal) {
 import { mkdir as mkdir10, writeFile as writeFile14 } from "node:fs/promises";
 import path51 from "node:path";
 
-// src/core/report/consolidated-markdown.ts
+// src/core/report/markdown/consolidated-markdown.ts
 function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
   return render(input2, commentMarker(commentId), maxLength);
 }

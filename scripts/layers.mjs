@@ -9,8 +9,14 @@
  */
 export const STOREYS = [
   // Plain values and pure functions: the results document, statistics, comparison, decision, rendering.
-  // (history: the series of stored runs, their change points, the nightly judgement; report/history: the
-  // history site; report/nightly: the nightly summary, issues and digest.)
+  // (compare: the cell statistics and verdicts; compare/evidence: the steady evidence (instruction counts,
+  // waits, steady costs); compare/analysis: a run's cells judged, adaptive looks, the confirmation block,
+  // same code; compare/decision: the gate's policy and the one decision of every flow.
+  // history: the series of stored runs, their change points, the nightly judgement. report: the words
+  // every markup shares; report/comment: the sticky comment's marker and hidden state; report/evidence:
+  // one section per kind of evidence (instructions, plans, waits, steady costs, compiled code, cost),
+  // each said in every markup; report/terminal, report/markdown (PR comment, job summary), report/mail:
+  // the surfaces; report/history: the history site; report/nightly: the nightly summary, issues, digest.)
   {
     name: 'core',
     folders: [
@@ -19,8 +25,16 @@ export const STOREYS = [
       'stats',
       'results',
       'compare',
+      'compare/evidence',
+      'compare/analysis',
+      'compare/decision',
       'history',
       'report',
+      'report/comment',
+      'report/evidence',
+      'report/terminal',
+      'report/markdown',
+      'report/mail',
       'report/history',
       'report/nightly',
     ],

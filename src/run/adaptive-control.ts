@@ -1,13 +1,13 @@
 /**
- * The run loop's side of the adaptive design (src/core/compare/adaptive.ts): before each round it takes the
+ * The run loop's side of the adaptive design (src/core/compare/analysis/adaptive.ts): before each round it takes the
  * scheduled look the completed rounds reach, records it in the results (adaptive: { plan, looks }), and
  * from then on lets only the runs of still-open cells through; it stops at a look that says stop, at the
  * rounds budget (plan.maxRounds) or when the time budget cannot fit another round. Pure apart from the
  * clock it is given.
  */
-import { adaptiveLook, adaptiveRecord, type AdaptivePlan } from '../core/compare/adaptive.js';
+import { adaptiveLook, adaptiveRecord, type AdaptivePlan } from '../core/compare/analysis/adaptive.js';
 import type { MetricName } from '../core/results/metrics.js';
-import type { SteadyPass } from '../core/compare/steady-evidence.js';
+import type { SteadyPass } from '../core/compare/evidence/steady-evidence.js';
 import { cellId, type CellKey, type RunResult } from '../core/results/result-types.js';
 
 export interface AdaptiveBudget {

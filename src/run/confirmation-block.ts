@@ -4,8 +4,8 @@
  * head arms only, after a restart of their servers (cold shared buffers, new postmaster; the data set
  * is kept) and in a new arm order (arms reversed, a new seed). Stored apart (result.confirmation).
  */
-import { compareRun } from '../core/compare/compare-run.js';
-import { DEFAULT_CONFIRM_ROUNDS, confirmationTargets } from '../core/compare/confirmation.js';
+import { compareRun } from '../core/compare/analysis/compare-run.js';
+import { DEFAULT_CONFIRM_ROUNDS, confirmationTargets } from '../core/compare/analysis/confirmation.js';
 import { cellId } from '../core/results/result-types.js';
 import { deriveSeed, planRounds } from './round-order.js';
 import { firstVisits, measureRun, type BlockTarget, type MeasureContext } from './measure-run.js';

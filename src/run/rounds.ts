@@ -8,7 +8,7 @@ import type { AnalysisSettings } from '../core/results/result-types.js';
 import { checkPlan } from '../core/compare/power.js';
 import { metricOption } from '../core/compare/metric-option.js';
 import type { MetricName } from '../core/results/metrics.js';
-import type { SteadyPass } from '../core/compare/steady-evidence.js';
+import type { SteadyPass } from '../core/compare/evidence/steady-evidence.js';
 import type { PlannedRun } from './round-order.js';
 import { AdaptiveControl } from './adaptive-control.js';
 import { firstVisits, measureRun, type MeasureContext } from './measure-run.js';

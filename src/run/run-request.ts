@@ -5,7 +5,7 @@
 import type { BuildRecord } from '../postgres/builds/build-record.js';
 import type { Workload } from '../drivers/workload.js';
 import type { Connection } from '../postgres/cluster/cluster.js';
-import type { AdaptivePlan } from '../core/compare/adaptive.js';
+import type { AdaptivePlan } from '../core/compare/analysis/adaptive.js';
 import type { StatSnapshot } from '../core/results/steady.js';
 import type { ShardInfo } from './shards.js';
 import type { AnalysisSettings, CompiledCodeComparison, RunSource } from '../core/results/result-types.js';
@@ -59,7 +59,7 @@ export interface RunRequest {
   compiledCode?: CompiledCodeComparison[];
   /**
    * Why no timed round is needed, when none is: every head runs base's compiled code with base's settings
-   * (src/core/compare/same-code.ts), or the instruction counts alone decide (--metric instructions). The
+   * (src/core/compare/analysis/same-code.ts), or the instruction counts alone decide (--metric instructions). The
    * document is written complete with no sample, and no server is started.
    */
   skipTimedRounds?: string;

@@ -17,7 +17,7 @@ import { pullRequestEvent, SHORT_RUN_INPUTS } from '../helpers/action-events.js'
 import { useFakeGitHub } from '../helpers/fake-github-per-test.js';
 import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
-import { resolveAnalysis } from '../../src/core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 
 const root = new URL('../../', import.meta.url).pathname;

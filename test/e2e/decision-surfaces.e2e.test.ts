@@ -9,9 +9,9 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlineText, type Decision } from '../../src/core/compare/decision.js';
+import { headlineText, type Decision } from '../../src/core/compare/decision/decision.js';
 import { consolidateShards } from '../../src/flows/consolidate/shard-merge.js';
-import { analyse } from '../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { judgeConsolidation } from '../../src/flows/consolidate/consolidated-decision.js';
 import { decideRun } from '../../src/flows/compare/pipeline/decide-run.js';
 import { escapeMarkdown } from '../../src/core/report/markdown-escape.js';

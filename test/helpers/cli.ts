@@ -3,7 +3,7 @@
  * `source: true`, or PGPERF_TEST_CLI=src set for the whole test run, the source (src/cli.ts through tsx)
  * runs instead: the same process, signals and output, before a build.
  */
-import type { Decision } from '../../src/core/compare/decision.js';
+import type { Decision } from '../../src/core/compare/decision/decision.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 /** runBenchmark requests for integration tests: the installed PostgreSQL as every arm, results in a directory. */
 import path from 'node:path';
 import type { Workload } from '../../src/drivers/workload.js';
-import { resolveAnalysis } from '../../src/core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../src/core/compare/analysis/recorded-analysis.js';
 import type { RunRequest } from '../../src/run/run-loop.js';
 import { fileSink } from '../../src/run/sink.js';
 

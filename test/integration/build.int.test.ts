@@ -33,7 +33,7 @@ import {
   type PgSourceRepo,
 } from '../../testkit/pg-source.js';
 import { processesMentioning } from '../../testkit/postgres.js';
-import { resolveAnalysis } from '../../src/core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 
 const BUILD_TIMEOUT_MS = 40 * 60_000; // a cold build; a warm machine needs seconds

@@ -12,7 +12,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Decision } from '../../src/core/compare/decision.js';
+import type { Decision } from '../../src/core/compare/decision/decision.js';
 import type { RunResult } from '../../src/core/results/result-types.js';
 import { runCli, sameInstallRun, SMOKE } from '../helpers/cli.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';

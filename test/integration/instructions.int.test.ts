@@ -30,7 +30,7 @@ import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 import { runMain } from '../helpers/main-in-process.js';
 import { flags, onlyRunDocuments } from '../helpers/cli.js';
-import type { Decision } from '../../src/core/compare/decision.js';
+import type { Decision } from '../../src/core/compare/decision/decision.js';
 import { instructionWorkloadFile, writeWorkloadFile } from '../helpers/workload-file.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { runExplainPhase } from '../../src/run/counted/explain-phase.js';

@@ -12,8 +12,8 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyse } from '../../src/core/compare/recorded-analysis.js';
-import { renderMarkdownReport } from '../../src/core/report/markdown.js';
+import { analyse } from '../../src/core/compare/analysis/recorded-analysis.js';
+import { renderMarkdownReport } from '../../src/core/report/markdown/markdown.js';
 import type { RunResult } from '../../src/core/results/result-types.js';
 import { onlyResultsFile, runCli, sameInstallRunArgs } from '../helpers/cli.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';

@@ -8,7 +8,7 @@ import { runBenchmark, type RunRequest } from '../../src/run/run-loop.js';
 import { memoryLogger, type Logger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
-import { resolveAnalysis } from '../../src/core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 
 const binDir = installedBinDir();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { environmentFingerprint } from '../../src/machine/fingerprint.js';
-import { resolveAnalysis } from '../../src/core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { runPipeline } from '../../src/flows/compare/pipeline/pipeline.js';
 import { readResults } from '../../src/store/read-results.js';
 import type { RunResult } from '../../src/core/results/result-types.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgCluster } from '../../src/postgres/cluster/cluster.js';
 import { resolveRunAs } from '../../src/postgres/cluster/run-as.js';
-import { compareRun } from '../../src/core/compare/compare-run.js';
+import { compareRun } from '../../src/core/compare/analysis/compare-run.js';
 import { loadWorkloadFile, parseWorkload } from '../../src/drivers/load-workload.js';
 import type { SysbenchWorkload, Workload } from '../../src/drivers/workload.js';
 import { sysbenchDriver } from '../../src/drivers/sysbench/sysbench-driver.js';
@@ -17,7 +17,7 @@ import { runBenchmark, type RunRequest } from '../../src/run/run-loop.js';
 import { memoryLogger, type Logger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
-import { resolveAnalysis } from '../../src/core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 
 const binDir = installedBinDir();

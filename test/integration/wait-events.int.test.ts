@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectionArgs } from '../../src/drivers/pgbench/pgbench-command.js';
 import { startDiagnostics } from '../../src/postgres/wait-events.js';
-import { renderWaitEventComparison } from '../../src/core/report/wait-event-table.js';
+import { renderWaitEventComparison } from '../../src/core/report/evidence/wait-event-table.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir } from '../../testkit/postgres.js';
 import { useTestClusters } from '../helpers/clusters.js';

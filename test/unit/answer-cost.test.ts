@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { answerCost, costText } from '../../src/core/results/answer-cost.js';
-import { analyse } from '../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../../src/flows/compare/pipeline/decide-run.js';
-import { renderComparisonText } from '../../src/core/report/comparison-text.js';
+import { renderComparisonText } from '../../src/core/report/terminal/comparison-text.js';
 import { syntheticRun } from '../../testkit/synthetic-run.js';
 
 describe('the cost of an answer', () => {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../src/core/compare/compare-run.js';
+import { compareRun } from '../../src/core/compare/analysis/compare-run.js';
 import {
   calibrationDecision,
   calibrationOf,
@@ -113,9 +113,9 @@ describe('the calibration job', () => {
 
 describe('reports name the adaptive design', () => {
   it('the text and markdown design lines say the look and the spending function', async () => {
-    const { planAdaptive } = await import('../../src/core/compare/adaptive.js');
-    const { renderComparisonText } = await import('../../src/core/report/comparison-text.js');
-    const { decide } = await import('../../src/core/compare/decision.js');
+    const { planAdaptive } = await import('../../src/core/compare/analysis/adaptive.js');
+    const { renderComparisonText } = await import('../../src/core/report/terminal/comparison-text.js');
+    const { decide } = await import('../../src/core/compare/decision/decision.js');
     const result = syntheticRun({ seed: 5, rounds: 10, workloads: { s: [1] }, noise: 0.02 });
     const plan = planAdaptive({ schedule: [6, 10], spending: 'pocock' });
     const c = compareRun(result, { adaptive: { plan, look: 2 } });

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeCodeDifference } from '../../src/core/compare/same-code.js';
+import { describeCodeDifference } from '../../src/core/compare/analysis/same-code.js';
 import type { CompiledCodeComparison } from '../../src/core/results/result-types.js';
 import { changedFunctions } from '../../src/postgres/builds/compiled-code.js';
 import { normalise } from '../../src/postgres/builds/disassembly.js';

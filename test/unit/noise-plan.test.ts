@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planAdaptive } from '../../src/core/compare/adaptive.js';
+import { planAdaptive } from '../../src/core/compare/analysis/adaptive.js';
 import { minRoundsFor, resolvableChangePct } from '../../src/core/compare/power.js';
 import { resolutionOf, resolutionWarning } from '../../src/flows/compare/noise/noise-design.js';
 import { withNoiseWarnings } from '../../src/flows/compare/noise/noise-warnings.js';

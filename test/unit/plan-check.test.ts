@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planAdaptive } from '../../src/core/compare/adaptive.js';
+import { planAdaptive } from '../../src/core/compare/analysis/adaptive.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { planReach, refuseUnreachablePlan } from '../../src/flows/compare/noise/design-check.js';
 import { checkRecordable, recordedMetrics } from '../../src/drivers/recorded-metrics.js';

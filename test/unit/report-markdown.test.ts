@@ -1,7 +1,7 @@
 import type { BuildRecord } from '../../src/postgres/builds/build-record.js';
 import { decideRun } from '../../src/flows/compare/pipeline/decide-run.js';
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../src/core/compare/compare-run.js';
+import { compareRun } from '../../src/core/compare/analysis/compare-run.js';
 import type { RunComparison } from '../../src/core/compare/comparison-types.js';
 import type { ExecutedRun, RunResult } from '../../src/core/results/result-types.js';
 import { escapeMarkdown } from '../../src/core/report/markdown-escape.js';
@@ -13,8 +13,8 @@ import {
   renderMarkdownReport,
   type CommitInfo,
   type MarkdownReportInput,
-} from '../../src/core/report/markdown.js';
-import { mermaidText, niceCeiling } from '../../src/core/report/mermaid-chart.js';
+} from '../../src/core/report/markdown/markdown.js';
+import { mermaidText, niceCeiling } from '../../src/core/report/markdown/mermaid-chart.js';
 import {
   COLLAPSE_DIP,
   SWEEP_8,

@@ -3,9 +3,9 @@
  * regression, and "+30%" alone would read as a TPS gain. The `worst-delta` output stays the primary metric's.
  */
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/core/compare/decision.js';
-import { compareRun } from '../../src/core/compare/compare-run.js';
-import { extremeCell } from '../../src/core/compare/extreme-cell.js';
+import { decide } from '../../src/core/compare/decision/decision.js';
+import { compareRun } from '../../src/core/compare/analysis/compare-run.js';
+import { extremeCell } from '../../src/core/compare/analysis/extreme-cell.js';
 import { tpsAndP99Run } from '../../testkit/synthetic-run.js';
 
 function run(p99Factor: number, tpsFactor: number) {

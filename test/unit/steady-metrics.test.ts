@@ -13,9 +13,9 @@ import {
 } from '../../src/core/results/steady.js';
 import { STEADY_METRICS, metricFromName, gatedName } from '../../src/core/results/metrics.js';
 import { parsePidStatLine as parseProcStat } from '../../src/machine/pid-stat.js';
-import { steadySummary } from '../../src/core/compare/steady-summary.js';
-import { steadyMetricsSection } from '../../src/core/report/steady-metrics-section.js';
-import { analyse } from '../../src/core/compare/recorded-analysis.js';
+import { steadySummary } from '../../src/core/compare/evidence/steady-summary.js';
+import { steadyMetricsSection } from '../../src/core/report/evidence/steady-metrics-section.js';
+import { analyse } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { recordedMetrics } from '../../src/drivers/recorded-metrics.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { resultsSchema } from '../../src/core/results/results-schema.js';

@@ -1,6 +1,6 @@
-import { decide } from '../../src/core/compare/decision.js';
+import { decide } from '../../src/core/compare/decision/decision.js';
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { conditionsOfArm, type ArmConditions } from '../../src/flows/compare/baseline/baseline-conditions.js';
 import { chooseStoredBaseline } from '../../src/flows/compare/baseline/choose-baseline.js';
 import {
@@ -10,8 +10,11 @@ import {
 } from '../../src/flows/compare/baseline/condition-differences.js';
 import { judgeSentinel } from '../../src/flows/compare/baseline/sentinel.js';
 import { parseBaselineSpec } from '../../src/flows/compare/baseline/stored-baseline-spec.js';
-import { describeStoredBaseline, renderComparisonText } from '../../src/core/report/comparison-text.js';
-import { renderMarkdownReport } from '../../src/core/report/markdown.js';
+import {
+  describeStoredBaseline,
+  renderComparisonText,
+} from '../../src/core/report/terminal/comparison-text.js';
+import { renderMarkdownReport } from '../../src/core/report/markdown/markdown.js';
 import { reportInputOf } from '../../src/flows/compare/pipeline/report-input.js';
 import type { RunResult, StoredBaselineInfo } from '../../src/core/results/result-types.js';
 import {

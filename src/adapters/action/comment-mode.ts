@@ -3,7 +3,7 @@
  * analysis settings that job chose and recorded, to the target GitHub vouches for (publish-target.ts).
  */
 import path from 'node:path';
-import { analyse } from '../../core/compare/recorded-analysis.js';
+import { analyse } from '../../core/compare/analysis/recorded-analysis.js';
 import { RESULTS_FILE } from '../../flows/compare/pipeline/pipeline.js';
 import { commentTarget } from '../../flows/publish/publish-target.js';
 import { readResults } from '../../store/read-results.js';

@@ -1,15 +1,15 @@
 /**
- * The gate of every Action mode, rendered from the flow's decision (src/core/compare/flow-decision.ts):
+ * The gate of every Action mode, rendered from the flow's decision (src/core/compare/decision/flow-decision.ts):
  * nothing here decides. decision.json written, the outputs verdict, outcome and decision-json (and a
  * comparison's worst-delta, results-json and report-markdown), the step's failure.
  */
-import type { GateDecision } from '../../core/compare/flow-decision.js';
+import type { GateDecision } from '../../core/compare/decision/flow-decision.js';
 import { writeDecision } from '../../flows/compare/pipeline/decide-run.js';
-import { extremeCell } from '../../core/compare/extreme-cell.js';
+import { extremeCell } from '../../core/compare/analysis/extreme-cell.js';
 import type { RunComparison } from '../../core/compare/comparison-types.js';
 import type { OutputSide } from '../../flows/publish/publish.js';
 import type { ActionIO, ActionOutcome } from './action-deps.js';
-import { headlineText } from '../../core/compare/flow-decision.js';
+import { headlineText } from '../../core/compare/decision/flow-decision.js';
 
 /** verdict, outcome, worst-delta (the first metric's most adverse delta, its documented meaning), decision-json. */
 export function setDecisionOutputs(

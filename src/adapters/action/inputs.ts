@@ -2,7 +2,7 @@
  * The action's inputs, parsed once into a typed object. Only the adapter (src/action.ts) knows where
  * they come from; validation messages name the input, the bad value and the expected form.
  */
-import { parseSteadyPass, type SteadyPass } from '../../core/compare/steady-evidence.js';
+import { parseSteadyPass, type SteadyPass } from '../../core/compare/evidence/steady-evidence.js';
 import path from 'node:path';
 import { parseDurationS } from '../../core/util/duration.js';
 import { parseBaselineSpec, type BaselineSpec } from '../../flows/compare/baseline/stored-baseline.js';
@@ -31,9 +31,9 @@ import {
   alphaProblem,
   thresholdProblem,
   type FailOn,
-} from '../../core/compare/policy.js';
+} from '../../core/compare/decision/policy.js';
 
-export { FAIL_ON } from '../../core/compare/policy.js';
+export { FAIL_ON } from '../../core/compare/decision/policy.js';
 export const MODES = [
   'benchmark',
   'comment',
@@ -461,7 +461,7 @@ function switchInput<K extends 'plans' | 'instructions'>(
   throw new UserError(`input '${name}' must be auto, true or false, got '${read(name).trim()}'`);
 }
 
-/** The steady-pass policy, by the rule --steady-pass follows (src/core/compare/steady-evidence.ts). */
+/** The steady-pass policy, by the rule --steady-pass follows (src/core/compare/evidence/steady-evidence.ts). */
 function steadyPassInput(read: InputReader): { steadyPass?: SteadyPass } {
   const raw = read('steady-pass').trim();
   if (raw === '') return {};
@@ -470,7 +470,7 @@ function steadyPassInput(read: InputReader): { steadyPass?: SteadyPass } {
   return { steadyPass: parsed.value };
 }
 
-/** α and threshold, checked by the one rule the CLI flags use too (src/core/compare/policy.ts). */
+/** α and threshold, checked by the one rule the CLI flags use too (src/core/compare/decision/policy.ts). */
 function policyNumber(
   read: InputReader,
   name: string,

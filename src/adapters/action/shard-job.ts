@@ -9,7 +9,7 @@ import { UserError } from '../../core/util/errors.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
-import type { FailOn } from '../../core/compare/policy.js';
+import type { FailOn } from '../../core/compare/decision/policy.js';
 import { publishGate } from './gate.js';
 
 /**

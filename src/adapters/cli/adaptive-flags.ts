@@ -4,7 +4,7 @@
  * --time-budget is given.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_SCHEDULE } from '../../core/compare/adaptive.js';
+import { DEFAULT_SCHEDULE } from '../../core/compare/analysis/adaptive.js';
 import { DEFAULT_PASS_ALPHA } from '../../core/compare/defaults.js';
 import { SPENDING_FUNCTIONS, type SpendingFunction } from '../../core/stats/alpha-spending.js';
 import { parseDurationS } from '../../core/util/duration.js';

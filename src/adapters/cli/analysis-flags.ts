@@ -9,7 +9,7 @@ import {
   DEFAULT_THRESHOLD_PCT,
   alphaProblem,
   thresholdProblem,
-} from '../../core/compare/policy.js';
+} from '../../core/compare/decision/policy.js';
 import {
   METRIC_OPTION_ALIASES,
   METRIC_OPTION_NAMES,
@@ -24,7 +24,11 @@ import {
   type MetricName,
 } from '../../core/results/metrics.js';
 import type { AnalysisSettings, RunResult } from '../../core/results/result-types.js';
-import { DEFAULT_STEADY_PASS, parseSteadyPass, type SteadyPass } from '../../core/compare/steady-evidence.js';
+import {
+  DEFAULT_STEADY_PASS,
+  parseSteadyPass,
+  type SteadyPass,
+} from '../../core/compare/evidence/steady-evidence.js';
 import { UserError } from '../../core/util/errors.js';
 
 /** "tps, qps, …, p99 (also the keys latencyAvgMs, …)": what --metric accepts, for help and refusals. */
@@ -114,7 +118,7 @@ export function analysisFromFlags(flags: AnalysisFlags): Partial<AnalysisSetting
   };
 }
 
-/** The one α and threshold rule (core/compare/policy.ts), which the Action's inputs follow too. */
+/** The one α and threshold rule (core/compare/decision/policy.ts), which the Action's inputs follow too. */
 function parseAlpha(value: string): number {
   const problem = alphaProblem(value);
   if (problem) throw new InvalidArgumentError(`--alpha ${problem}`);

@@ -1,10 +1,15 @@
 /**
  * The gate flags every deciding command shares (--fail-on) and the exit codes they document: one
- * definition, the same values and default as the Action's input `fail-on` (src/core/compare/policy.ts).
+ * definition, the same values and default as the Action's input `fail-on` (src/core/compare/decision/policy.ts).
  */
 import { Command, Option } from 'commander';
-import { EXIT_CODES } from '../../core/compare/decision.js';
-import { DEFAULT_FAIL_ON, FAIL_ON, FAIL_ON_MEANING, type FailOn } from '../../core/compare/policy.js';
+import { EXIT_CODES } from '../../core/compare/decision/decision.js';
+import {
+  DEFAULT_FAIL_ON,
+  FAIL_ON,
+  FAIL_ON_MEANING,
+  type FailOn,
+} from '../../core/compare/decision/policy.js';
 import { oneOf } from './flag-parsers.js';
 
 export interface FailOnFlags {

@@ -201,13 +201,13 @@ export interface CellComparison extends SampleComparison {
    */
   unstable?: UnstableCell;
   /**
-   * Set on a regressed cell that a confirmation block re-measured (src/core/compare/confirmation.ts): a
+   * Set on a regressed cell that a confirmation block re-measured (src/core/compare/analysis/confirmation.ts): a
    * regression that does not confirm is 'unconfirmed', neither a pass nor a fail.
    */
   confirmation?: CellConfirmation;
 }
 
-/** What a confirmation block said about one regressed cell (src/core/compare/confirmation.ts judges it). */
+/** What a confirmation block said about one regressed cell (src/core/compare/analysis/confirmation.ts judges it). */
 export interface CellConfirmation {
   confirmed: boolean;
   /** Rounds of the block with a usable run in both arms. */
@@ -233,7 +233,7 @@ export interface CurveSummary {
   points: Array<{ clients: number; medianTps: number }>;
   peakTps: number;
   peakClients: number;
-  /** Where the curve stops scaling (≤ peakClients; see src/core/compare/curve.ts for the definition). */
+  /** Where the curve stops scaling (≤ peakClients; see src/core/compare/analysis/curve.ts for the definition). */
   kneeClients: number;
   /**
    * First client count, after the curve first reached (1 − fraction)·peak, whose median TPS is below it again;
@@ -337,7 +337,7 @@ export interface RunComparison {
   warnings: string[];
   /** Each head's compiled code against base's, when the run compared them (same-code.ts). */
   compiledCode?: CompiledCodeComparison[];
-  /** The statements' plans per arm, when the run took them (the plan phase; core/report/plan-section.ts). */
+  /** The statements' plans per arm, when the run took them (the plan phase; core/report/evidence/plan-section.ts). */
   plans?: PlansRecord;
   /** What the answer cost, when the run recorded it (core/results/answer-cost.ts). */
   cost?: AnswerCost;

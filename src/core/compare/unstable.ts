@@ -1,6 +1,6 @@
 /**
  * Unstable cells: client counts inside a collapse region of base's throughput curve (see
- * src/core/compare/curve.ts). Runs there are often bimodal (which cores the scheduler picks, which idle states
+ * src/core/compare/analysis/curve.ts). Runs there are often bimodal (which cores the scheduler picks, which idle states
  * they sleep in), so a verdict there says more about the machine than about the patch: it is reported, but
  * it neither decides the arm's or the run's verdict nor fails the gate. Only base's curve counts: a
  * collapse that head alone shows is what the patch did, and it must fail the gate, not hide from it.

@@ -3,7 +3,7 @@
  * verdict column of every table (terminal, markdown, HTML). Change a phrase here and every markup follows.
  * The full sentences stay in each reason's `message` (compare/verdict.ts).
  */
-import type { DecisionReason } from '../compare/decision.js';
+import type { DecisionReason } from '../compare/decision/decision.js';
 import type { Better, ReasonCode, SampleComparison } from '../compare/comparison-types.js';
 
 /** Reason code -> phrase, given the cell's threshold (percent) and which direction is better. */

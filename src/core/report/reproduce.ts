@@ -8,7 +8,7 @@
 import { stringify } from 'yaml';
 import type { RunResult } from '../results/result-types.js';
 import { shellWord } from '../util/shell-word.js';
-import { DEFAULT_CONFIRM_ROUNDS } from '../compare/confirmation.js';
+import { DEFAULT_CONFIRM_ROUNDS } from '../compare/analysis/confirmation.js';
 
 /** The cells of one workload to reproduce. */
 export interface ReproduceTarget {

@@ -24,7 +24,7 @@ export const METRICS = {
   ioReadsPerTx: { label: 'I/O reads/tx', unit: 'reads', better: 'lower' },
   backendCpuUsPerTx: { label: 'backend CPU/tx', unit: 'µs', better: 'lower' },
   // CPU instructions of the backends per transaction, from the instruction mode's own short runs
-  // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/instruction-verdict.ts).
+  // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/analysis/instruction-verdict.ts).
   instructions: { label: 'instr/tx', unit: 'instructions', better: 'lower' },
 } as const satisfies Record<string, MetricInfo>;
 

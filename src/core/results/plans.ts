@@ -3,7 +3,7 @@
  * and per arm, the plan of every statement the workload runs (`EXPLAIN (COSTS OFF)`, normalised), and,
  * where the arm's install has pg_stat_statements, each statement's calls, execution time and shared blocks
  * over a short fixed-transaction pgbench run at 1 client. A plan that differs between base and a head is a
- * noise-free explanation of a throughput change; the report says so (core/report/plan-section.ts).
+ * noise-free explanation of a throughput change; the report says so (core/report/evidence/plan-section.ts).
  */
 
 /** One statement of a workload, as its script writes it, and the SQL that was explained. */
@@ -79,7 +79,7 @@ export function callsPerTransaction(s: Pick<StatementStats, 'calls' | 'transacti
 
 /**
  * True when a statement of `workload` has a plan on both base (arms[0]) and `head` and the two differ: a
- * head whose plans changed is never passed on steady evidence (src/core/compare/steady-evidence.ts).
+ * head whose plans changed is never passed on steady evidence (src/core/compare/evidence/steady-evidence.ts).
  */
 export function planChanged(record: PlansRecord | undefined, workload: string, head: string): boolean {
   const base = record?.arms[0];

@@ -41,7 +41,7 @@ export interface RunResult {
   analysis?: AnalysisSettings;
   /** CPU pinning per workload with `cpus` (server and client CPU lists, the tool). */
   pinning?: Record<string, { server: number[]; client: number[]; tool: string; warnings: string[] }>;
-  /** The adaptive design the run followed and every look it took (src/core/compare/adaptive.ts). */
+  /** The adaptive design the run followed and every look it took (src/core/compare/analysis/adaptive.ts). */
   adaptive?: AdaptiveRecord;
   plan: PlanInfo;
   /** Where the arms came from (repository, PR, commits and how they were chosen), for reports. */
@@ -61,7 +61,7 @@ export interface RunResult {
   plans?: PlansRecord;
   /**
    * The confirmation block: regressed cells re-measured after the main rounds, on restarted servers in a new
-   * arm order (src/core/compare/confirmation.ts judges it); absent when no cell regressed or it was disabled.
+   * arm order (src/core/compare/analysis/confirmation.ts judges it); absent when no cell regressed or it was disabled.
    */
   confirmation?: ConfirmationRecord;
   /**
@@ -176,13 +176,13 @@ export interface AnalysisSettings {
   metric: MetricName;
   /**
    * Up to which client count unchanged instructions per transaction may pass a cell the timed metric left
-   * undecided (src/core/compare/steady-evidence.ts): a count, 'all', or 0 (never). Absent: 1.
+   * undecided (src/core/compare/evidence/steady-evidence.ts): a count, 'all', or 0 (never). Absent: 1.
    */
   steadyPass?: number | 'all';
   /**
    * Noise floors learned from this runner's nightly history before the run (src/flows/compare/noise/noise-floors.ts):
    * a cell and metric with one is judged at the larger of its configured threshold and its floor
-   * (src/core/compare/history-threshold.ts). Absent: no store, or no history long enough.
+   * (src/core/compare/analysis/history-threshold.ts). Absent: no store, or no history long enough.
    */
   noiseFloors?: NoiseFloor[];
 }
@@ -361,7 +361,7 @@ export type Verdict = 'regression' | 'improvement' | 'no-change' | 'not-worse' |
  * to back in a round, so what the round shares cancels); 'mann-whitney' is the unpaired rank-sum test with
  * the two-sample Hodges–Lehmann estimate (compareSamples, and cells with too few complete rounds);
  * 'instruction-count' is the instruction mode's own rule on near-deterministic counts
- * (src/core/compare/instruction-verdict.ts), never an adaptive design's test.
+ * (src/core/compare/analysis/instruction-verdict.ts), never an adaptive design's test.
  */
 export type PrimaryTest = 'signed-rank' | 'mann-whitney' | 'instruction-count';
 
@@ -382,7 +382,7 @@ export interface AdaptivePlan {
   /**
    * α the pass question (non-inferiority, "head not worse than base by δ"; and no-change, TOST at the same
    * level) spends at each look, one-sided, per cell; Σ ≤ passAlphaTotal. Its own spending, front-loaded (passLevels
-   * in src/core/compare/adaptive.ts). Absent in plans written before it existed (planFromJson recomputes).
+   * in src/core/compare/analysis/adaptive.ts). Absent in plans written before it existed (planFromJson recomputes).
    */
   passAlpha?: number[];
   /** The pass question's one-sided α per cell (Σ passAlpha ≤ it); absent in plans written before it was its

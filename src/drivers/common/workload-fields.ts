@@ -8,7 +8,7 @@ import os from 'node:os';
 import { z } from 'zod';
 import { SETTING_NAME, settingProblem } from '../../core/results/settings.js';
 import { autoClientSweep } from '../../machine/client-sweep.js';
-import { FAIL_ON, FAIL_ON_MEANING } from '../../core/compare/policy.js';
+import { FAIL_ON, FAIL_ON_MEANING } from '../../core/compare/decision/policy.js';
 import {
   DEFAULT_GATED_METRICS,
   GATED_METRIC_NAMES,

@@ -12,7 +12,7 @@ import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { GitHubApi } from '../../github/api.js';
 import type { ResultStore } from '../../store/store.js';
-import { resolveAnalysis } from '../../core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../core/compare/analysis/recorded-analysis.js';
 import type { RunArchive } from '../compare/pipeline/pipeline.js';
 import { REPORT_FILE } from '../publish/publish.js';
 import { verifyBisectTarget } from '../nightly/verify-bisect-target.js';

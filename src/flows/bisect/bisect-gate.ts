@@ -7,8 +7,8 @@
  * bisection's directory (the CLI's; the Action's gate writes its own).
  */
 import { mkdir } from 'node:fs/promises';
-import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
-import type { FailOn } from '../../core/compare/policy.js';
+import { flowDecision, type GateDecision } from '../../core/compare/decision/flow-decision.js';
+import type { FailOn } from '../../core/compare/decision/policy.js';
 import { writeDecision } from '../compare/pipeline/decide-run.js';
 import type { BisectOutcome } from './bisection.js';
 

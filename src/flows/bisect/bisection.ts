@@ -6,13 +6,13 @@
  * still inconclusive stops the search with the range narrowed so far. The entry point for the CLI and
  * (later) the Action's `mode: bisect`: it returns a plain report; rendering is the adapters'.
  */
-import { decidedBySameCode } from '../../core/compare/same-code.js';
+import { decidedBySameCode } from '../../core/compare/analysis/same-code.js';
 import path from 'node:path';
 import type { BuildDeps, BuiltInstall } from '../../postgres/builds/build-record.js';
 import { buildPostgres } from '../../postgres/builds/build.js';
 import { short, type RepoSpec } from '../../postgres/builds/source.js';
 import { detectToolchain } from '../../postgres/builds/toolchain.js';
-import { planAdaptive, type AdaptivePlanInput } from '../../core/compare/adaptive.js';
+import { planAdaptive, type AdaptivePlanInput } from '../../core/compare/analysis/adaptive.js';
 import { formatDeltaCi } from '../../core/compare/format.js';
 import type { DeltaInterval, Verdict } from '../../core/compare/comparison-types.js';
 import type { Workload } from '../../drivers/workload.js';
@@ -83,7 +83,7 @@ export interface BisectTry {
   /** The run's id in the results store, when it was saved to one (a run that measured nothing is not). */
   storedAs?: string;
   measureS: number;
-  /** The commit's compiled code is good's: decided no-change without a measurement (core/compare/same-code.ts). */
+  /** The commit's compiled code is good's: decided no-change without a measurement (core/compare/analysis/same-code.ts). */
   sameCompiledCode?: true;
 }
 

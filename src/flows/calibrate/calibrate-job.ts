@@ -7,10 +7,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GateDecision } from '../../core/compare/flow-decision.js';
-import type { FailOn } from '../../core/compare/policy.js';
+import type { GateDecision } from '../../core/compare/decision/flow-decision.js';
+import type { FailOn } from '../../core/compare/decision/policy.js';
 import type { AnalysisSettings } from '../../core/results/result-types.js';
-import { resolveAnalysis } from '../../core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../core/compare/analysis/recorded-analysis.js';
 import type { PipelineOutcome, PipelineRequest } from '../compare/pipeline/pipeline.js';
 import { calibrationDecision, calibrationOf, type Calibration } from './calibrate.js';
 

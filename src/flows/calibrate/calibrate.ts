@@ -4,8 +4,8 @@
  * an arm) and whether the engine called any cell changed although nothing changed (a false alarm). The
  * noise feeds the planning of adaptive runs (planPower); the false alarms check α on this machine.
  */
-import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
-import type { FailOn } from '../../core/compare/policy.js';
+import { flowDecision, type GateDecision } from '../../core/compare/decision/flow-decision.js';
+import type { FailOn } from '../../core/compare/decision/policy.js';
 import { completenessOf } from '../compare/pipeline/decide-run.js';
 import { estimateNoise } from '../../core/compare/power.js';
 import type { RunComparison, Verdict } from '../../core/compare/comparison-types.js';

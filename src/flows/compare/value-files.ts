@@ -5,7 +5,7 @@
  * naming the file and line.
  */
 import { readFile } from 'node:fs/promises';
-import { compareSamples } from '../../core/compare/compare-samples.js';
+import { compareSamples } from '../../core/compare/analysis/compare-samples.js';
 import type { SampleComparison } from '../../core/compare/comparison-types.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 

@@ -3,14 +3,19 @@
  * cells), and one decision over the classes (decide() with a part per class): a regression in any class
  * outranks the rest, as for cells, and a missing or failed shard leaves it incomplete.
  */
-import type { Decision } from '../../core/compare/decision.js';
-import { decide } from '../../core/compare/decision.js';
-import { DEFAULT_FAIL_ON, gatePolicyOf, type FailOn, type GatePolicy } from '../../core/compare/policy.js';
+import type { Decision } from '../../core/compare/decision/decision.js';
+import { decide } from '../../core/compare/decision/decision.js';
+import {
+  DEFAULT_FAIL_ON,
+  gatePolicyOf,
+  type FailOn,
+  type GatePolicy,
+} from '../../core/compare/decision/policy.js';
 import type { RunComparison } from '../../core/compare/comparison-types.js';
-import { analyse } from '../../core/compare/recorded-analysis.js';
+import { analyse } from '../../core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../compare/pipeline/decide-run.js';
 import { reportInputOf } from '../compare/pipeline/report-input.js';
-import type { ConsolidatedReportInput } from '../../core/report/consolidated-markdown.js';
+import type { ConsolidatedReportInput } from '../../core/report/markdown/consolidated-markdown.js';
 import type { Consolidation, MachineClass } from './shard-merge.js';
 
 export interface JudgedClass extends MachineClass {

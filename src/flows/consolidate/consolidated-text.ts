@@ -1,9 +1,9 @@
 /**
  * A judged consolidation as `pgperf consolidate` prints it: the terminal text (verdict first, over every
  * machine class, then one section per class) and the JSON (the decision and each class's). The markdown is
- * the Action's comment (core/report/consolidated-markdown.ts).
+ * the Action's comment (core/report/markdown/consolidated-markdown.ts).
  */
-import { decisionLine, renderComparisonText } from '../../core/report/comparison-text.js';
+import { decisionLine, renderComparisonText } from '../../core/report/terminal/comparison-text.js';
 import { describeMachineClass, type JudgedConsolidation } from './consolidated-decision.js';
 
 /** The terminal text, ending in a newline. */

@@ -7,13 +7,13 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { headlineText, type Decision } from '../../core/compare/decision.js';
-import { renderAcceptances } from '../../core/report/acceptance-markdown.js';
-import { commentStateOf, withCommentState } from '../../core/report/comment-state.js';
+import { headlineText, type Decision } from '../../core/compare/decision/decision.js';
+import { renderAcceptances } from '../../core/report/markdown/acceptance-markdown.js';
+import { commentStateOf, withCommentState } from '../../core/report/comment/comment-state.js';
 import {
   renderConsolidatedComment,
   renderConsolidatedSummary,
-} from '../../core/report/consolidated-markdown.js';
+} from '../../core/report/markdown/consolidated-markdown.js';
 import { underHeadline } from '../../core/report/headline-notes.js';
 import { acceptancesFor } from '../publish/acceptances.js';
 import { writeDecision } from '../compare/pipeline/decide-run.js';

@@ -8,8 +8,8 @@
  * logger), then render the outcome (nightlyReport) and gate on it (nightlyDecision).
  */
 import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
-import { FAIL_ON_MEANING, type FailOn } from '../../core/compare/policy.js';
-import { flowDecision, type GateDecision } from '../../core/compare/flow-decision.js';
+import { FAIL_ON_MEANING, type FailOn } from '../../core/compare/decision/policy.js';
+import { flowDecision, type GateDecision } from '../../core/compare/decision/flow-decision.js';
 import type { HistoryAnalysis, HistoryOptions, SeriesAnalysis } from '../../core/history/history-analysis.js';
 import { analyseStore } from './nightly-site.js';
 import {
@@ -26,7 +26,7 @@ import type { RunSource } from '../../core/results/result-types.js';
 import type { ArmSpec } from '../../run/run-loop.js';
 import type { ResultStore } from '../../store/store.js';
 import type { Logger } from '../../core/util/logger.js';
-import { resolveAnalysis } from '../../core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../core/compare/analysis/recorded-analysis.js';
 import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../compare/pipeline/pipeline.js';
 
 /** Tonight's head: an installed bin directory, or a source tree to build (head only). */

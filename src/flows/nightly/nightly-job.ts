@@ -8,8 +8,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GateDecision } from '../../core/compare/flow-decision.js';
-import type { FailOn } from '../../core/compare/policy.js';
+import type { GateDecision } from '../../core/compare/decision/flow-decision.js';
+import type { FailOn } from '../../core/compare/decision/policy.js';
 import type { GitHubApi } from '../../github/api.js';
 import type { RunSource } from '../../core/results/result-types.js';
 import type { HistoryOptions } from '../../core/history/history-analysis.js';

@@ -6,9 +6,9 @@
  * and is by the same login; and that login has write, maintain or admin permission now (the API, never the
  * text). It binds to the head commit the accepted result measured, which was the PR head when it was given.
  */
-import type { Acceptance, GatePolicy } from '../../core/compare/policy.js';
+import type { Acceptance, GatePolicy } from '../../core/compare/decision/policy.js';
 import { parsePgperfCommand } from '../../core/pgperf-command.js';
-import { readHiddenRecord, renderHiddenRecord } from '../../core/report/hidden-record.js';
+import { readHiddenRecord, renderHiddenRecord } from '../../core/report/comment/hidden-record.js';
 import type { Logger } from '../../core/util/logger.js';
 import {
   GitHubApiError,

@@ -5,8 +5,8 @@
  */
 import { GitHubApiError, apiFailureHint, type CommitState, type GitHubApi } from '../../github/api.js';
 import { upsertStickyComment } from '../../github/sticky-comment.js';
-import type { GateDecision } from '../../core/compare/flow-decision.js';
-import { commentMarker } from '../../core/report/markdown.js';
+import type { GateDecision } from '../../core/compare/decision/flow-decision.js';
+import { commentMarker } from '../../core/report/markdown/markdown.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { PublishTarget } from './publish-target.js';
 

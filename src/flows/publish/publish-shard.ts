@@ -6,9 +6,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GateDecision } from '../../core/compare/flow-decision.js';
-import type { FailOn } from '../../core/compare/policy.js';
-import { renderJobSummary } from '../../core/report/markdown.js';
+import type { GateDecision } from '../../core/compare/decision/flow-decision.js';
+import type { FailOn } from '../../core/compare/decision/policy.js';
+import { renderJobSummary } from '../../core/report/markdown/markdown.js';
 import type { Logger } from '../../core/util/logger.js';
 import { decideShard } from '../compare/pipeline/decide-run.js';
 import type { PipelineOutcome } from '../compare/pipeline/pipeline.js';

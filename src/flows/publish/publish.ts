@@ -7,18 +7,18 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { headlineText, type Decision } from '../../core/compare/decision.js';
-import type { FailOn } from '../../core/compare/policy.js';
+import { headlineText, type Decision } from '../../core/compare/decision/decision.js';
+import type { FailOn } from '../../core/compare/decision/policy.js';
 import type { RunComparison } from '../../core/compare/comparison-types.js';
-import { renderAcceptances } from '../../core/report/acceptance-markdown.js';
+import { renderAcceptances } from '../../core/report/markdown/acceptance-markdown.js';
 import {
   commentStateOf,
   readCommentState,
   withCommentState,
   type CommentState,
-} from '../../core/report/comment-state.js';
+} from '../../core/report/comment/comment-state.js';
 import { underHeadline } from '../../core/report/headline-notes.js';
-import { renderJobSummary, renderMarkdownReport } from '../../core/report/markdown.js';
+import { renderJobSummary, renderMarkdownReport } from '../../core/report/markdown/markdown.js';
 import { markdownLink } from '../../core/report/markdown-escape.js';
 import type { RunResult } from '../../core/results/result-types.js';
 import { acceptancesFor } from './acceptances.js';

@@ -6,8 +6,8 @@
 import type { PgperfCommand } from '../../core/pgperf-command.js';
 import { formatPct } from '../../core/compare/format.js';
 import { METRICS, type MetricName } from '../../core/results/metrics.js';
-import { commentMarker } from '../../core/report/comment-marker.js';
-import { readCommentState } from '../../core/report/comment-state.js';
+import { commentMarker } from '../../core/report/comment/comment-marker.js';
+import { readCommentState } from '../../core/report/comment/comment-state.js';
 import { codeText, escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { findStickyComment } from '../../github/sticky-comment.js';
 import { renderAcceptanceRecord, type AcceptanceRecord } from '../publish/acceptances.js';

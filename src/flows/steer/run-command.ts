@@ -5,8 +5,8 @@
  * replaces the note.
  */
 import type { PgperfCommand } from '../../core/pgperf-command.js';
-import { commentMarker } from '../../core/report/comment-marker.js';
-import { readCommentState, withCommentState } from '../../core/report/comment-state.js';
+import { commentMarker } from '../../core/report/comment/comment-marker.js';
+import { readCommentState, withCommentState } from '../../core/report/comment/comment-state.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { upsertStickyComment } from '../../github/sticky-comment.js';
 import { PENDING_NOTE } from '../publish/publish.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { bisectRequestOf } from '../../../src/flows/bisect/bisect-request.js';
 import { DEFAULT_TRIES } from '../../../src/flows/bisect/one-cell.js';
-import { resolveAnalysis } from '../../../src/core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
 import { parseRepo } from '../../../src/postgres/builds/source.js';
 

@@ -6,7 +6,7 @@ import type {
   TestedCommitReport,
 } from '../../../src/flows/bisect/bisection.js';
 import type { RangeCommit } from '../../../src/flows/bisect/commit-range.js';
-import { resolveAnalysis } from '../../../src/core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { renderBisectText } from '../../../src/flows/bisect/bisect-text.js';
 import { renderBisectMarkdown } from '../../../src/flows/bisect/bisect-markdown.js';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitIn } from '../../helpers/git.js';
 import { bisectDecision } from '../../../src/flows/bisect/bisect-gate.js';
 import { runBisection, type BisectDeps, type BisectRequest } from '../../../src/flows/bisect/bisection.js';
-import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import type { PipelineRequest } from '../../../src/flows/compare/pipeline/pipeline.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
 import { parseRepo } from '../../../src/postgres/builds/source.js';

@@ -5,8 +5,8 @@ import {
   lookAtRounds,
   planAdaptive,
   planFromJson,
-} from '../../../src/core/compare/adaptive.js';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+} from '../../../src/core/compare/analysis/adaptive.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import { alphaSpent, perLookLevels } from '../../../src/core/stats/alpha-spending.js';
 import { COLLAPSE_DIP, syntheticRun } from '../../../testkit/synthetic-run.js';
 

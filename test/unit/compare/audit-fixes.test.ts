@@ -4,7 +4,7 @@
  * the real noisy-runner captures.
  */
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import type { RunComparison } from '../../../src/core/compare/comparison-types.js';
 import { noisyRunnerSession1 } from '../../../testkit/noisy-runner.js';
 import { document, sample, syntheticRun } from '../../../testkit/synthetic-run.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compareCommand } from '../../../src/adapters/cli/commands/compare.js';
 import { statCommand } from '../../../src/adapters/cli/commands/stat.js';
-import type { Decision } from '../../../src/core/compare/decision.js';
+import type { Decision } from '../../../src/core/compare/decision/decision.js';
 import type { RunComparison, SampleComparison } from '../../../src/core/compare/comparison-types.js';
 import { UserError } from '../../../src/core/util/errors.js';
 import { vectorCase } from '../stats/vectors.js';

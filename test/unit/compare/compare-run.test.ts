@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import type { CellComparison, RunComparison } from '../../../src/core/compare/comparison-types.js';
 import { holmAdjust } from '../../../src/core/stats/holm.js';
 import { expectNoNaN } from '../stats/vectors.js';

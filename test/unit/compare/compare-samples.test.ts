@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareSamples } from '../../../src/core/compare/compare-samples.js';
+import { compareSamples } from '../../../src/core/compare/analysis/compare-samples.js';
 import type { SampleComparison } from '../../../src/core/compare/comparison-types.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 import { expectClose, expectNoNaN, vectors } from '../stats/vectors.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
-import { decide } from '../../../src/core/compare/decision.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
+import { decide } from '../../../src/core/compare/decision/decision.js';
 import type { RunComparison } from '../../../src/core/compare/comparison-types.js';
-import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
+import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
 
 const render = (c: RunComparison) => renderComparisonText(c, decide(c));
 import { document, sample, syntheticRun } from '../../../testkit/synthetic-run.js';

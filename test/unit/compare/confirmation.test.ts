@@ -4,15 +4,15 @@
  * Deterministic: hand-made rounds.
  */
 import { buildTables } from '../../../src/core/report/table-model.js';
-import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
+import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import {
   confirmationTargets,
   judgeConfirmation,
   withConfirmation,
-} from '../../../src/core/compare/confirmation.js';
-import { decide, headlineText } from '../../../src/core/compare/decision.js';
+} from '../../../src/core/compare/analysis/confirmation.js';
+import { decide, headlineText } from '../../../src/core/compare/decision/decision.js';
 import type { RunResult, Sample } from '../../../src/core/results/result-types.js';
 import { parseResults } from '../../../src/store/read-results.js';
 import { document, sample } from '../../../testkit/synthetic-run.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
-import { compareCurves, curveSummary } from '../../../src/core/compare/curve.js';
-import { decide } from '../../../src/core/compare/decision.js';
-import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
+import { compareCurves, curveSummary } from '../../../src/core/compare/analysis/curve.js';
+import { decide } from '../../../src/core/compare/decision/decision.js';
+import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
 import { COLLAPSE_DIP, syntheticRun } from '../../../testkit/synthetic-run.js';
 
 const points = (medians: Record<number, number>) =>

@@ -10,7 +10,7 @@ import {
   withoutFailedDefaults,
 } from '../../../src/run/counted/default-evidence.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
-import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';

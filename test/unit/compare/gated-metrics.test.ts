@@ -4,13 +4,13 @@
  * every gated metric of it is decided. Seeded synthetic documents through the real compare code.
  */
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
-import { decide } from '../../../src/core/compare/decision.js';
+import { decide } from '../../../src/core/compare/decision/decision.js';
 import { describe, expect, it } from 'vitest';
-import { adaptiveLook, planAdaptive } from '../../../src/core/compare/adaptive.js';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { adaptiveLook, planAdaptive } from '../../../src/core/compare/analysis/adaptive.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import type { Sample } from '../../../src/core/results/result-types.js';
-import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
+import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown/markdown.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 import { document, gaussian, sample } from '../../../testkit/synthetic-run.js';
 

@@ -1,10 +1,10 @@
 /**
- * The nightly history's noise floor in the verdict (src/core/compare/history-threshold.ts), through the real
+ * The nightly history's noise floor in the verdict (src/core/compare/analysis/history-threshold.ts), through the real
  * analysis of a results document (analyse): a change inside the floor is not a regression, a pass keeps the
  * configured threshold, and every cell with a floor says where it came from.
  */
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { parseResults } from '../../../src/store/read-results.js';
 import type { NoiseFloor, RunResult } from '../../../src/core/results/result-types.js';

@@ -3,9 +3,9 @@
  * (shown once per table with the cells' client counts), and it never takes the cell out of the gate.
  */
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
-import { compareSamples } from '../../../src/core/compare/compare-samples.js';
-import { decide } from '../../../src/core/compare/decision.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
+import { compareSamples } from '../../../src/core/compare/analysis/compare-samples.js';
+import { decide } from '../../../src/core/compare/decision/decision.js';
 import { aaSpreadPct, noisyCellNote } from '../../../src/core/compare/noisy-cell.js';
 import type { CellComparison, RunComparison } from '../../../src/core/compare/comparison-types.js';
 import { buildTables } from '../../../src/core/report/table-model.js';

@@ -10,9 +10,9 @@ import {
   passLevels,
   planAdaptive,
   planFromJson,
-} from '../../../src/core/compare/adaptive.js';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
-import { decide } from '../../../src/core/compare/decision.js';
+} from '../../../src/core/compare/analysis/adaptive.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
+import { decide } from '../../../src/core/compare/decision/decision.js';
 import { overallVerdict } from '../../../src/core/compare/overall.js';
 import { shiftStatistics } from '../../../src/core/compare/shift-statistics.js';
 import { decideVerdict } from '../../../src/core/compare/verdict.js';

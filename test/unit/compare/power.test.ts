@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planAdaptive } from '../../../src/core/compare/adaptive.js';
+import { planAdaptive } from '../../../src/core/compare/analysis/adaptive.js';
 import {
   checkPlan,
   estimateNoise,

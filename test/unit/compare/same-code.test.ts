@@ -4,12 +4,12 @@
  * comment; a head whose code differs (or whose settings do) is not, and the reports say what differs.
  */
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
-import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
-import { unchangedHeadsOf } from '../../../src/core/compare/same-code.js';
+import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown/markdown.js';
+import { unchangedHeadsOf } from '../../../src/core/compare/analysis/same-code.js';
 import type { CompiledCodeComparison, RunResult } from '../../../src/core/results/result-types.js';
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';
 

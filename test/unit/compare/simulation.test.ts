@@ -5,7 +5,7 @@
  * |Δ| ≥ δ and is therefore rarer.
  */
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import type { RunComparison } from '../../../src/core/compare/comparison-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 

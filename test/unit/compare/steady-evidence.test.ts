@@ -6,9 +6,9 @@
  * decision and the interval it could not rule out in the headline.
  */
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
-import { parseSteadyPass } from '../../../src/core/compare/steady-evidence.js';
+import { parseSteadyPass } from '../../../src/core/compare/evidence/steady-evidence.js';
 import type { RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';

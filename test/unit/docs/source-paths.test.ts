@@ -1,6 +1,6 @@
 /**
  * Paths named in prose stay true when folders move. In the comments of src/**.ts, a path whose first part is
- * `src` or the name of a folder under src/ (`core/compare/policy.ts`, `src/drivers/`, `github/...`) names a
+ * `src` or the name of a folder under src/ (`core/compare/decision/policy.ts`, `src/drivers/`, `github/...`) names a
  * file or folder that exists: relative to the repository, to src/, or to a folder the commenting file sits
  * in (so `results/metrics.ts` in src/core/compare/ is src/core/results/metrics.ts). A placeholder ends the
  * path (`src/drivers/<tool>/` is src/drivers/); paths of other projects' files (`src/backend/...c`) carry

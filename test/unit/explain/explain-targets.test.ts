@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import type { Sample } from '../../../src/core/results/result-types.js';
 import type { Workload } from '../../../src/drivers/workload.js';
 import type { ExplanationRecord } from '../../../src/core/results/instructions.js';
 import { explainTargets } from '../../../src/run/counted/explain-phase.js';
-import { explanationSection } from '../../../src/core/report/explain-section.js';
+import { explanationSection } from '../../../src/core/report/evidence/explain-section.js';
 import { document, sample } from '../../../testkit/synthetic-run.js';
 
 const ROUNDS = 10;

@@ -12,7 +12,7 @@ import { environmentFingerprint } from '../../../src/machine/fingerprint.js';
 import {
   renderConsolidatedComment,
   renderConsolidatedSummary,
-} from '../../../src/core/report/consolidated-markdown.js';
+} from '../../../src/core/report/markdown/consolidated-markdown.js';
 import { cellId } from '../../../src/core/results/result-types.js';
 import { shardDocuments, whole, withRegression } from './shard-documents.js';
 

@@ -3,15 +3,18 @@ import {
   INSTRUCTION_METRIC,
   instructionCells,
   withInstructionCells,
-} from '../../../src/core/compare/instruction-verdict.js';
-import { bistableGapPct, judgeInstructions } from '../../../src/core/compare/instruction-rule.js';
-import { decide } from '../../../src/core/compare/decision.js';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+} from '../../../src/core/compare/analysis/instruction-verdict.js';
+import { bistableGapPct, judgeInstructions } from '../../../src/core/compare/evidence/instruction-rule.js';
+import { decide } from '../../../src/core/compare/decision/decision.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import type { InstructionsRecord } from '../../../src/core/results/instructions.js';
 import type { RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { instructionRecord as record } from '../../../testkit/instruction-record.js';
-import { instructionReport, instructionSection } from '../../../src/core/report/instruction-section.js';
+import {
+  instructionReport,
+  instructionSection,
+} from '../../../src/core/report/evidence/instruction-section.js';
 
 /** A steady TPS run (no change) with the instruction record attached. */
 function run(instructions: InstructionsRecord): RunResult {

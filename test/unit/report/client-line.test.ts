@@ -1,6 +1,6 @@
-/** The reports' line naming the client binaries that drove every arm (src/core/report/client-line.ts). */
+/** The reports' line naming the client binaries that drove every arm (src/core/report/evidence/client-line.ts). */
 import { describe, expect, it } from 'vitest';
-import { clientLines, clientText } from '../../../src/core/report/client-line.js';
+import { clientLines, clientText } from '../../../src/core/report/evidence/client-line.js';
 
 describe('the client line of the reports', () => {
   const pgbench = {

@@ -4,12 +4,12 @@
  * unit in its header), and a workload measured at one client count has no scaling-curve line.
  */
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../../src/core/compare/decision.js';
-import type { SteadyCellSummary } from '../../../src/core/compare/steady-summary.js';
-import { renderComparisonText, steadyCellLine } from '../../../src/core/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
+import { decide } from '../../../src/core/compare/decision/decision.js';
+import type { SteadyCellSummary } from '../../../src/core/compare/evidence/steady-summary.js';
+import { renderComparisonText, steadyCellLine } from '../../../src/core/report/terminal/comparison-text.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown/markdown.js';
 import { METRICS, type SteadyMetricName } from '../../../src/core/results/metrics.js';
-import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 

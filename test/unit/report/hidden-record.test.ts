@@ -3,7 +3,7 @@ import {
   isHiddenRecordLine,
   readHiddenRecord,
   renderHiddenRecord,
-} from '../../../src/core/report/hidden-record.js';
+} from '../../../src/core/report/comment/hidden-record.js';
 
 describe('hidden records in a comment body', () => {
   const value = { sha: 'a'.repeat(40), note: 'ends --> early? <!-- no', cells: [1, 2] };

@@ -10,16 +10,16 @@
  * link, no control character.
  */
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import type { RunResult } from '../../../src/core/results/result-types.js';
 import type { RunDiagnostics } from '../../../src/core/results/diagnostics.js';
-import { renderConsolidatedComment } from '../../../src/core/report/consolidated-markdown.js';
+import { renderConsolidatedComment } from '../../../src/core/report/markdown/consolidated-markdown.js';
 import { NEUTRAL_AT, escapeMarkdown, issueTitleText } from '../../../src/core/report/markdown-escape.js';
 import { escapeHtml } from '../../../src/core/report/html-escape.js';
-import { renderJobSummary, renderMarkdownReport } from '../../../src/core/report/markdown.js';
-import { renderWaitEventComparison } from '../../../src/core/report/wait-event-table.js';
+import { renderJobSummary, renderMarkdownReport } from '../../../src/core/report/markdown/markdown.js';
+import { renderWaitEventComparison } from '../../../src/core/report/evidence/wait-event-table.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
-import { resolveAnalysis } from '../../../src/core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { analyseHistory, type HistoryAnalysis } from '../../../src/core/history/history-analysis.js';
 import { renderHistoryMarkdown } from '../../../src/core/report/history/history-markdown.js';
 import { historySiteData } from '../../../src/core/report/history/page-data.js';

@@ -5,11 +5,11 @@
  * instructions`, no timed rounds: the counts are the run's cells, which the comment's table once missed).
  */
 import { describe, expect, it } from 'vitest';
-import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
-import { renderMailReport } from '../../../src/core/report/plain-text-mail.js';
+import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown/markdown.js';
+import { renderMailReport } from '../../../src/core/report/mail/plain-text-mail.js';
 import type { RunResult } from '../../../src/core/results/result-types.js';
-import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';

@@ -13,16 +13,16 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { FailOn } from '../../../src/core/compare/policy.js';
-import { steadySummary } from '../../../src/core/compare/steady-summary.js';
-import { decisionLine, renderComparisonText } from '../../../src/core/report/comparison-text.js';
+import type { FailOn } from '../../../src/core/compare/decision/policy.js';
+import { steadySummary } from '../../../src/core/compare/evidence/steady-summary.js';
+import { decisionLine, renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
 import {
   MAIL_WIDTH,
   asciiText,
   foldShell,
   renderMailReport,
   wrap,
-} from '../../../src/core/report/plain-text-mail.js';
+} from '../../../src/core/report/mail/plain-text-mail.js';
 import { reproductions } from '../../../src/core/report/reproduce.js';
 import { clientsLabel } from '../../../src/core/report/table-cells.js';
 import type { PlansRecord } from '../../../src/core/results/plans.js';
@@ -32,7 +32,7 @@ import type {
   RunResult,
 } from '../../../src/core/results/result-types.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
-import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import { readResults } from '../../../src/store/read-results.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';

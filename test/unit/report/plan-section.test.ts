@@ -5,11 +5,11 @@
  * real run took (PostgreSQL 15, select-only, head with enable_indexscan and enable_bitmapscan off).
  */
 import { describe, expect, it } from 'vitest';
-import { analyse } from '../../../src/core/compare/recorded-analysis.js';
+import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
-import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
-import { planReport, planSection, planTextLines } from '../../../src/core/report/plan-section.js';
+import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown/markdown.js';
+import { planReport, planSection, planTextLines } from '../../../src/core/report/evidence/plan-section.js';
 import type { PlansRecord } from '../../../src/core/results/plans.js';
 import type { RunResult, Sample } from '../../../src/core/results/result-types.js';
 import { validateResults } from '../../../src/store/read-results.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
-import { decide } from '../../../src/core/compare/decision.js';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
-import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
+import { decide } from '../../../src/core/compare/decision/decision.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
+import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown/markdown.js';
 import { reasonPhrase } from '../../../src/core/report/reasons.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 

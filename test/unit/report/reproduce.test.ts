@@ -8,17 +8,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
-import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown/markdown.js';
 import { reproductions } from '../../../src/core/report/reproduce.js';
-import { reproduceSection, reproduceTargets } from '../../../src/core/report/reproduce-section.js';
+import { reproduceSection, reproduceTargets } from '../../../src/core/report/markdown/reproduce-section.js';
 import { loadWorkloads, parseWorkload, parseWorkloads } from '../../../src/drivers/load-workload.js';
-import { renderMailReport } from '../../../src/core/report/plain-text-mail.js';
+import { renderMailReport } from '../../../src/core/report/mail/plain-text-mail.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import type { BuildRecord, RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
-import { planAdaptive } from '../../../src/core/compare/adaptive.js';
+import { planAdaptive } from '../../../src/core/compare/analysis/adaptive.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 

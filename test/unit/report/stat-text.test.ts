@@ -4,8 +4,8 @@
  * shows it without the float noise; `--json` keeps the number as computed.
  */
 import { describe, expect, it } from 'vitest';
-import { compareSamples } from '../../../src/core/compare/compare-samples.js';
-import { plainFigure, renderStat } from '../../../src/core/report/stat-text.js';
+import { compareSamples } from '../../../src/core/compare/analysis/compare-samples.js';
+import { plainFigure, renderStat } from '../../../src/core/report/terminal/stat-text.js';
 
 describe('pgperf stat text', () => {
   it('prints a median without float noise', () => {

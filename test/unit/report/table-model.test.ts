@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
-import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
+import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown/markdown.js';
 import { columns, PER_ROUND_HEADER } from '../../../src/core/report/table-cells.js';
 import { buildTables, deltaLegend, groupNotes, type TableRow } from '../../../src/core/report/table-model.js';
 import type { RunResult } from '../../../src/core/results/result-types.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { renderWaitEventComparison } from '../../../src/core/report/wait-event-table.js';
+import { renderWaitEventComparison } from '../../../src/core/report/evidence/wait-event-table.js';
 import type { RunDiagnostics } from '../../../src/core/results/diagnostics.js';
 
 const hotRow = JSON.parse(

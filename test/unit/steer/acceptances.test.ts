@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { readAcceptances, renderAcceptanceRecord } from '../../../src/flows/publish/acceptances.js';
 import type { GitHubApi, IssueComment, RepoPermission } from '../../../src/github/api.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
-import { acceptanceOf } from '../../../src/core/compare/policy.js';
+import { acceptanceOf } from '../../../src/core/compare/decision/policy.js';
 
 const BOT = 'pgperf-bot';
 const SHA = 'b'.repeat(40);

@@ -1,10 +1,10 @@
 import { Command, Option } from 'commander';
-import { analyse } from '../../../core/compare/recorded-analysis.js';
+import { analyse } from '../../../core/compare/analysis/recorded-analysis.js';
 import { reportInputOf } from '../../../flows/compare/pipeline/report-input.js';
-import { renderComparisonText } from '../../../core/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../core/report/markdown.js';
-import { renderMailReport } from '../../../core/report/plain-text-mail.js';
-import { steadySummary } from '../../../core/compare/steady-summary.js';
+import { renderComparisonText } from '../../../core/report/terminal/comparison-text.js';
+import { renderMarkdownReport } from '../../../core/report/markdown/markdown.js';
+import { renderMailReport } from '../../../core/report/mail/plain-text-mail.js';
+import { steadySummary } from '../../../core/compare/evidence/steady-summary.js';
 import { readResults } from '../../../store/read-results.js';
 import { mergeTwoRuns } from '../../../flows/compare/two-runs.js';
 import { consoleLogger } from '../../../core/util/logger.js';
@@ -29,7 +29,7 @@ interface CompareFlags extends AnalysisFlags, FailOnFlags {
  * BASE.json HEAD.json`: the base arm of one run against the head arm of another, measured apart (unpaired,
  * said first on stderr and in the warnings; flows/compare/two-runs.ts), with the head run's settings. `--format
  * markdown` prints exactly the PR comment the Action posts for these results; `--format mail` plain text for a
- * reply on a mailing list (72 columns, ASCII; core/report/plain-text-mail.ts); `--format json` the decision,
+ * reply on a mailing list (72 columns, ASCII; core/report/mail/plain-text-mail.ts); `--format json` the decision,
  * the comparison and the steady per-transaction metrics side by side (steadyMetrics). Exits as the gate
  * decides under --fail-on (0 passed, 1 failed, 2 bad input, 3 the results are incomplete), the same
  * decision the Action's step, status and comment carry.

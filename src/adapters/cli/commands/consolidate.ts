@@ -8,7 +8,7 @@ import {
   renderConsolidationJson,
   renderConsolidationText,
 } from '../../../flows/consolidate/consolidated-text.js';
-import { renderConsolidatedComment } from '../../../core/report/consolidated-markdown.js';
+import { renderConsolidatedComment } from '../../../core/report/markdown/consolidated-markdown.js';
 import { readResults } from '../../../store/read-results.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { oneOf } from '../flag-parsers.js';

@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
-import { resolveAnalysis } from '../../../core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysis.js';
 import {
   DEMO_ARMS_TEXT,
   DEMO_WORKLOAD,

@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { runCleanups } from '../../../machine/os/cleanup.js';
-import { EXIT_CODES } from '../../../core/compare/decision.js';
+import { EXIT_CODES } from '../../../core/compare/decision/decision.js';
 import { UserError, errorMessage } from '../../../core/util/errors.js';
 import { InterruptedError } from '../../../machine/os/signals.js';
 import { PGPERF_VERSION } from '../../../core/version.js';

@@ -6,8 +6,8 @@
  * the regression events, updated in place and closed on recovery. The exit code follows --fail-on.
  */
 import { Command, Option } from 'commander';
-import { EXIT_CODES } from '../../../core/compare/decision.js';
-import { DEFAULT_FAIL_ON, FAIL_ON, type FailOn } from '../../../core/compare/policy.js';
+import { EXIT_CODES } from '../../../core/compare/decision/decision.js';
+import { DEFAULT_FAIL_ON, FAIL_ON, type FailOn } from '../../../core/compare/decision/policy.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
 import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { octokitApi } from '../../../github/octokit-api.js';

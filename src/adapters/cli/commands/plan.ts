@@ -4,7 +4,7 @@ import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { planShards, type ShardPlan } from '../../../run/shards.js';
 import { noisePlanJson, renderNoisePlan } from '../../../flows/compare/noise/noise-design-text.js';
 import { noisePlanOf, plannedWorkloads } from '../../../flows/compare/noise/runner-design.js';
-import { renderShardPlan } from '../../../core/report/shard-plan-text.js';
+import { renderShardPlan } from '../../../core/report/terminal/shard-plan-text.js';
 import { UserError, errorMessage } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';

@@ -31,7 +31,7 @@ import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
-import { DEFAULT_CONFIRM_ROUNDS } from '../../../core/compare/confirmation.js';
+import { DEFAULT_CONFIRM_ROUNDS } from '../../../core/compare/analysis/confirmation.js';
 import { CLIENTS, CLIENT_COUNTS, EXTRA_ROUNDS, rangeText } from '../../../core/bounds.js';
 import {
   clientCounts,

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../../../core/compare/defaults.js';
-import { renderStat } from '../../../core/report/stat-text.js';
+import { renderStat } from '../../../core/report/terminal/stat-text.js';
 import { compareValueFiles } from '../../../flows/compare/value-files.js';
 import { numberFlag } from '../change-point-flags.js';
 

@@ -6,11 +6,11 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { compareRun } from '../../../core/compare/compare-run.js';
+import { compareRun } from '../../../core/compare/analysis/compare-run.js';
 import type { CellComparison } from '../../../core/compare/comparison-types.js';
 import type { ArmInfo, RunResult, SentinelOutcome } from '../../../core/results/result-types.js';
 import type { ArmSpec } from '../../../run/run-loop.js';
-import { analysisOf } from '../../../core/compare/recorded-analysis.js';
+import { analysisOf } from '../../../core/compare/analysis/recorded-analysis.js';
 import { runPipeline, type PipelineDeps, type PipelineRequest } from '../pipeline/pipeline.js';
 
 /** What the sentinel measured, or why it did not run (said as a warning, and recorded as its reason). */

@@ -17,7 +17,7 @@ import type { RunResult } from '../../../core/results/result-types.js';
 import { writeResults } from '../../../store/write-results.js';
 import type { ArmSpec } from '../../../run/run-loop.js';
 import { UserError } from '../../../core/util/errors.js';
-import { analyse } from '../../../core/compare/recorded-analysis.js';
+import { analyse } from '../../../core/compare/analysis/recorded-analysis.js';
 import { withNoiseWarnings } from '../noise/noise-warnings.js';
 import {
   runPipeline,

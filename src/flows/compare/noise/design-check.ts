@@ -5,7 +5,7 @@
  * anyway (the run loop then only warns).
  */
 import { minPFor, minRoundsFor } from '../../../core/compare/power.js';
-import type { AdaptivePlan } from '../../../core/compare/adaptive.js';
+import type { AdaptivePlan } from '../../../core/compare/analysis/adaptive.js';
 import { formatP } from '../../../core/compare/format.js';
 import type { Workload } from '../../../drivers/workload.js';
 import { UserError } from '../../../core/util/errors.js';

@@ -4,7 +4,7 @@
  * by `pgperf plan` (before a run) and by the pipeline (after a run, as a warning in the comparison when the
  * requested threshold is below what the run could resolve).
  */
-import type { AdaptivePlan } from '../../../core/compare/adaptive.js';
+import type { AdaptivePlan } from '../../../core/compare/analysis/adaptive.js';
 import { DEFAULT_POWER } from '../../../core/compare/defaults.js';
 import { planPower, resolvableChangePct, roundsToResolve } from '../../../core/compare/power.js';
 import type { PrimaryTest } from '../../../core/compare/comparison-types.js';

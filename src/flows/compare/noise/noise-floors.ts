@@ -3,13 +3,13 @@
  * floor of this runner's nightly series (src/core/stats/noise-floor.ts) over its newest FLOOR_WINDOW runs,
  * where at least MIN_FLOOR_RUNS exist. The floors are recorded in the run's analysis settings, so the run
  * loop's looks, the report and every later `pgperf compare` of the document judge with the same ones
- * (src/core/compare/history-threshold.ts applies them).
+ * (src/core/compare/analysis/history-threshold.ts applies them).
  *
  * Nightly runs are the one-arm runs a nightly job stores (the measured build of that night); A/B runs and
  * calibrations are left out: their head is a patch, or a copy of base.
  */
 import type { MetricName } from '../../../core/results/metrics.js';
-import { INSTRUCTION_METRIC } from '../../../core/compare/instruction-rule.js';
+import { INSTRUCTION_METRIC } from '../../../core/compare/evidence/instruction-rule.js';
 import type { CellKey, NoiseFloor, RunResult } from '../../../core/results/result-types.js';
 import { noiseFloorPct } from '../../../core/stats/noise-floor.js';
 import {

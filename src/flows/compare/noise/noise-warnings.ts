@@ -4,14 +4,14 @@
  * naming the cell, the threshold, the resolvable change and the rounds that would resolve it). Every
  * adapter (CLI run, the Action) gets it through the pipeline; renderers only print `warnings`.
  */
-import { planFromJson } from '../../../core/compare/adaptive.js';
+import { planFromJson } from '../../../core/compare/analysis/adaptive.js';
 import { metricOption } from '../../../core/compare/metric-option.js';
 import type { RunComparison } from '../../../core/compare/comparison-types.js';
 import type { Workload } from '../../../drivers/workload.js';
 import { cellId, type RunResult } from '../../../core/results/result-types.js';
 import { errorMessage } from '../../../core/util/errors.js';
 import type { Logger } from '../../../core/util/logger.js';
-import { analysisOf } from '../../../core/compare/recorded-analysis.js';
+import { analysisOf } from '../../../core/compare/analysis/recorded-analysis.js';
 import { resolutionOf, resolutionWarning } from './noise-design.js';
 import { planReach } from './design-check.js';
 import { loadRunnerNoise, runnerId, type NoiseStore } from './runner-noise.js';

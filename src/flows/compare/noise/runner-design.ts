@@ -9,7 +9,7 @@ import { DEFAULT_POWER, DEFAULT_THRESHOLD_PCT } from '../../../core/compare/defa
 import { metricOption } from '../../../core/compare/metric-option.js';
 import type { Workload } from '../../../drivers/workload.js';
 import { captureEnvironment } from '../../../machine/environment.js';
-import { resolveAnalysis } from '../../../core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysis.js';
 import { resolutionOf, type CellResolution } from './noise-design.js';
 import { planReach } from './design-check.js';
 import { loadRunnerNoise, runnerId, type MissingNoise, type NoiseStore } from './runner-noise.js';

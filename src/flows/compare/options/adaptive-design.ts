@@ -4,7 +4,11 @@
  * alpha-spending function and the pass alpha shape it. Checked before anything starts; refusals are
  * OptionErrors in the adapter's spelling.
  */
-import { DEFAULT_SCHEDULE, planAdaptive, type AdaptivePlan } from '../../../core/compare/adaptive.js';
+import {
+  DEFAULT_SCHEDULE,
+  planAdaptive,
+  type AdaptivePlan,
+} from '../../../core/compare/analysis/adaptive.js';
 import type { SpendingFunction } from '../../../core/stats/alpha-spending.js';
 import { errorMessage } from '../../../core/util/errors.js';
 import { OptionError, type OptionNames } from './option-error.js';

@@ -5,14 +5,14 @@
  * adapter's map (`ComparisonNames`: '--rounds' on the CLI, "input 'rounds'" in the Action).
  */
 import type { AnalysisSettings, RunSource } from '../../../core/results/result-types.js';
-import { INSTRUCTION_METRIC } from '../../../core/compare/instruction-rule.js';
+import { INSTRUCTION_METRIC } from '../../../core/compare/evidence/instruction-rule.js';
 import { errorMessage } from '../../../core/util/errors.js';
 import { resolveInstructions } from '../../../drivers/common/workload-fields.js';
 import type { Workload } from '../../../drivers/workload.js';
 import type { ArmOrder } from '../../../run/round-order.js';
 import { roundSeconds } from '../../../run/round-seconds.js';
 import { selectShard } from '../../../run/shards.js';
-import { resolveAnalysis } from '../../../core/compare/recorded-analysis.js';
+import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysis.js';
 import { adaptivePlanOf, type AdaptiveOption, type AdaptiveOptions } from './adaptive-design.js';
 import type { CounterChoice } from '../../../run/counted/instruction-phase.js';
 import { OptionError, type OptionNames } from './option-error.js';

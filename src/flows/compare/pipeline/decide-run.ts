@@ -5,9 +5,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decide, type Completeness, type Decision } from '../../../core/compare/decision.js';
-import { flowDecision, type GateDecision } from '../../../core/compare/flow-decision.js';
-import { gatePolicyOf, type FailOn, type GatePolicy } from '../../../core/compare/policy.js';
+import { decide, type Completeness, type Decision } from '../../../core/compare/decision/decision.js';
+import { flowDecision, type GateDecision } from '../../../core/compare/decision/flow-decision.js';
+import { gatePolicyOf, type FailOn, type GatePolicy } from '../../../core/compare/decision/policy.js';
 import type { RunComparison } from '../../../core/compare/comparison-types.js';
 import type { RunResult } from '../../../core/results/result-types.js';
 

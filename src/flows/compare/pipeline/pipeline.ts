@@ -20,7 +20,7 @@ import {
 import { errorMessage } from '../../../core/util/errors.js';
 import { metricOption } from '../../../core/compare/metric-option.js';
 import { metricFromName } from '../../../core/results/metrics.js';
-import { analyse } from '../../../core/compare/recorded-analysis.js';
+import { analyse } from '../../../core/compare/analysis/recorded-analysis.js';
 import { refuseUnreachablePlan } from '../noise/design-check.js';
 import { checkRecordable } from '../../../drivers/recorded-metrics.js';
 import { canonicalJson } from '../../../machine/fingerprint.js';
@@ -39,8 +39,8 @@ import {
 import { explainTargets, runExplainPhase, withExplanation } from '../../../run/counted/explain-phase.js';
 import { checkPlanWorkloads, runPlanPhase } from '../../../run/counted/plan-phase.js';
 import { compareCompiledCode } from '../../../postgres/builds/compiled-code.js';
-import { INSTRUCTION_METRIC } from '../../../core/compare/instruction-rule.js';
-import { describeCodeDifference, unchangedHeads } from '../../../core/compare/same-code.js';
+import { INSTRUCTION_METRIC } from '../../../core/compare/evidence/instruction-rule.js';
+import { describeCodeDifference, unchangedHeads } from '../../../core/compare/analysis/same-code.js';
 import type { CompiledCodeComparison } from '../../../core/results/result-types.js';
 import { refuseUnknownSettings } from '../../../postgres/cluster/known-settings.js';
 import { writeResults } from '../../../store/write-results.js';

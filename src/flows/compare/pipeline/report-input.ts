@@ -3,10 +3,10 @@
  * recorded, the run link as recorded (else the given one). One place, so that `pgperf compare --format
  * markdown` on an artifact prints exactly the comment the Action posted for it.
  */
-import type { Decision } from '../../../core/compare/decision.js';
-import type { FailOn } from '../../../core/compare/policy.js';
+import type { Decision } from '../../../core/compare/decision/decision.js';
+import type { FailOn } from '../../../core/compare/decision/policy.js';
 import type { RunComparison } from '../../../core/compare/comparison-types.js';
-import type { JobSummaryInput } from '../../../core/report/markdown.js';
+import type { JobSummaryInput } from '../../../core/report/markdown/markdown.js';
 import type { RunResult } from '../../../core/results/result-types.js';
 import { decideRun } from './decide-run.js';
 

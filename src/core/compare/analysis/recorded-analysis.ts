@@ -1,0 +1,90 @@
+/**
+ * The analysis settings of a run (α, threshold, metric): resolved once from the adapter's flags or inputs,
+ * recorded in results.json, and read back from there by every later analysis, so the PR comment, the power
+ * check before the run and `pgperf compare` on the artifact all judge with the same numbers.
+ */
+import { planFromJson } from './adaptive.js';
+import { compareRun } from './compare-run.js';
+import { withInstructionCells } from './instruction-verdict.js';
+import { withSameCompiledCode } from './same-code.js';
+import { DEFAULT_STEADY_PASS } from '../evidence/steady-evidence.js';
+import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../defaults.js';
+import type { CellComparison, RunComparison } from '../comparison-types.js';
+import { metricOption } from '../metric-option.js';
+import { PRIMARY_METRIC } from '../../results/metrics.js';
+import type { AnalysisSettings, RunResult, StoredBaselineInfo } from '../../results/result-types.js';
+
+/** The settings with defaults filled in (DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, PRIMARY_METRIC). */
+export function resolveAnalysis(given: Partial<AnalysisSettings> = {}): AnalysisSettings {
+  return {
+    alpha: given.alpha ?? DEFAULT_ALPHA,
+    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
+    metric: given.metric ?? PRIMARY_METRIC,
+    steadyPass: given.steadyPass ?? DEFAULT_STEADY_PASS,
+    ...(given.noiseFloors ? { noiseFloors: given.noiseFloors } : {}),
+  };
+}
+
+/** The settings a document was recorded with, each overridden where `overrides` names it. */
+export function analysisOf(result: RunResult, overrides: Partial<AnalysisSettings> = {}): AnalysisSettings {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return resolveAnalysis({ ...result.analysis, ...defined });
+}
+
+/** The comparison of a results document with its recorded analysis settings (or the overrides). */
+export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> = {}): RunComparison {
+  const settings = analysisOf(result, overrides);
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
+  const timed = compareRun(result, {
+    alpha: settings.alpha,
+    thresholdPct: settings.thresholdPct,
+    steadyPass: settings.steadyPass ?? DEFAULT_STEADY_PASS,
+    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
+    ...(metricOption(settings, overrides) ? { metric: metricOption(settings, overrides)! } : {}),
+    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
+    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
+    ...(lastLook ? { adaptive: { plan: planFromJson(result.adaptive!.plan), look: lastLook } } : {}),
+    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
+    ...(result.baseline ? { test: 'unpaired' as const } : {}),
+  });
+  // The instruction mode's cells (own rule, one round) join the other gated metrics of each arm.
+  const withInstructions = withInstructionCells(timed, result);
+  // A head with base's compiled code and settings was not measured: its cells are decided by that.
+  const decided = withSameCompiledCode(withInstructions, result);
+  // Every report says which statements' plans changed, when the run took them.
+  const withPlans = result.plans ? { ...decided, plans: result.plans } : decided;
+  // Every report says what the answer cost, when the run recorded it.
+  const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
+  return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
+}
+
+/**
+ * A comparison against a stored baseline: a drifted sentinel (with `onDrift: 'inconclusive'`) makes every
+ * verdict inconclusive, the cells' too (so no surface can read a regression from them), and says why; cells
+ * keep their statistics.
+ */
+function withStoredBaseline(c: RunComparison, baseline: StoredBaselineInfo): RunComparison {
+  if (baseline.sentinel.status !== 'drifted') return c;
+  const reason = baseline.sentinel.reason;
+  const drifted = (cell: CellComparison): CellComparison => ({
+    ...cell,
+    verdict: 'inconclusive',
+    reasons: [{ code: 'baseline-drifted', message: reason }],
+  });
+  return {
+    ...c,
+    verdict: 'inconclusive',
+    decidingArms: [],
+    likelyRegressions: [],
+    comparisons: c.comparisons.map((a) => ({
+      ...a,
+      verdict: 'inconclusive',
+      decidingCells: [],
+      likelyRegressionCells: [],
+      cells: a.cells.map(drifted),
+      otherMetricCells: a.otherMetricCells.map(drifted),
+      workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, 'inconclusive'])),
+    })),
+    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings],
+  };
+}
