@@ -63910,472 +63910,9 @@ function sleep2(ms, signal) {
 // src/postgres/builds/build.ts
 init_errors();
 
-// src/postgres/builds/source.ts
-init_errors();
-import { rm as rm6, stat as stat2 } from "node:fs/promises";
-import { setTimeout as delay } from "node:timers/promises";
-import path7 from "node:path";
-
-// src/postgres/builds/cache.ts
-import { createHash as createHash2 } from "node:crypto";
-import { chmod as chmod2, cp, mkdir as mkdir3, readdir as readdir2, readFile as readFile4, readlink, rename as rename2, rm as rm5, statfs as statfs2 } from "node:fs/promises";
-import path6 from "node:path";
-
-// src/machine/os/atomic-write.ts
-init_errors();
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { open as open2, rename, rm as rm4 } from "node:fs/promises";
-import path5 from "node:path";
-var nodeWriteFs = {
-  open: (file2, flags, mode) => open2(file2, flags, mode),
-  rename: (from, to) => rename(from, to),
-  rm: (file2, options) => rm4(file2, options),
-  mkdir: (dir) => makeDirectory(dir)
-};
-var FileWriteError = class _FileWriteError extends UserError {
-  file;
-  code;
-  /** What failed or what it means, beyond the errno ("the temp file ... could not be created"). */
-  details;
-  /** `cause` may itself be a FileWriteError: its errno and details are kept, `detail` is added. */
-  constructor(file2, cause, detail) {
-    const inner = cause instanceof _FileWriteError ? cause : void 0;
-    const errno = inner ? inner.cause : cause;
-    const details2 = [...inner?.details ?? [], ...detail ? [detail] : []];
-    const code = errnoCode(errno);
-    super(`could not write ${file2}: ${[describeOsError(errno), ...details2].join("; ")}${hintFor(code)}`);
-    this.name = "FileWriteError";
-    this.file = file2;
-    this.code = code;
-    this.details = details2;
-    this.cause = errno;
-  }
-};
-async function writeAtomically(file2, text2, options = {}) {
-  const fs = options.fs ?? nodeWriteFs;
-  const dir = path5.dirname(file2);
-  const tmp = path5.join(dir, `.${path5.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
-  let handle;
-  try {
-    handle = await fs.open(tmp, "wx", options.mode ?? 438);
-  } catch (e) {
-    throw new FileWriteError(file2, e, `the temp file ${tmp} could not be created`);
-  }
-  try {
-    await handle.writeFile(text2);
-    await handle.sync();
-    await handle.close();
-    await fs.rename(tmp, file2);
-  } catch (e) {
-    await handle.close().catch(() => {
-    });
-    await fs.rm(tmp, { force: true }).catch(() => {
-    });
-    throw e instanceof FileWriteError ? e : new FileWriteError(file2, e);
-  }
-  await syncDirectory(dir, fs).catch((e) => {
-    throw new FileWriteError(
-      file2,
-      e,
-      `it was renamed into place, but its directory ${dir} could not be synced`
-    );
-  });
-}
-async function syncDirectory(dir, fs = nodeWriteFs) {
-  let handle;
-  try {
-    handle = await fs.open(dir, "r");
-  } catch (e) {
-    if (UNSYNCABLE.has(errnoCode(e) ?? "")) return;
-    throw e;
-  }
-  try {
-    await handle.sync();
-  } catch (e) {
-    if (!UNSYNCABLE.has(errnoCode(e) ?? "")) throw e;
-  } finally {
-    await handle.close().catch(() => {
-    });
-  }
-}
-var UNSYNCABLE = /* @__PURE__ */ new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "EISDIR", "EPERM"]);
-function errnoCode(e) {
-  const code = e?.code;
-  return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : void 0;
-}
-function hintFor(code) {
-  if (code === "ENOSPC" || code === "EDQUOT")
-    return " (the disk is full: free space there, or write elsewhere)";
-  if (code === "EROFS") return " (a read-only file system: write elsewhere)";
-  return "";
-}
-
-// src/postgres/builds/cache.ts
-init_errors();
-async function mkdirPublic(dir) {
-  const first = await mkdir3(dir, { recursive: true });
-  if (!first) return;
-  for (let d = dir; ; d = path6.dirname(d)) {
-    await chmod2(d, 493);
-    if (d === first || d === path6.dirname(d)) break;
-  }
-}
-var COMPLETE_MARKER = ".complete";
-var MIN_FREE_BYTES = 2 * 1024 ** 3;
-function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path6.resolve(env.PGPERF_CACHE_DIR);
-  if (uid === 0) return "/var/cache/pgperf";
-  return path6.join(env.XDG_CACHE_HOME || path6.join(home, ".cache"), "pgperf");
-}
-function cacheLayout(root) {
-  return {
-    root,
-    git: path6.join(root, "git"),
-    builds: path6.join(root, "builds"),
-    installs: path6.join(root, "installs"),
-    ccache: path6.join(root, "ccache"),
-    logs: path6.join(root, "logs"),
-    locks: path6.join(root, "locks")
-  };
-}
-function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path6.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path6.join(layout.builds, slot);
-  return {
-    slot,
-    work,
-    src: path6.join(work, "src"),
-    build: path6.join(work, "build"),
-    stage: path6.join(work, "stage"),
-    statsLog: path6.join(work, "ccache-stats.log"),
-    install: prefix ? path6.resolve(prefix) : path6.join(layout.installs, slot),
-    lock: path6.join(layout.locks, `${slot}.lock`),
-    log: path6.join(layout.logs, `${slot}.log`)
-  };
-}
-function buildKey(input2) {
-  const identity = JSON.stringify({
-    recipe: input2.recipe,
-    sha: input2.sha,
-    patches: input2.patchHashes,
-    options: input2.extraOptions,
-    compiler: {
-      command: input2.compiler.command,
-      version: input2.compiler.version,
-      target: input2.compiler.target
-    },
-    platform: input2.platform
-  });
-  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
-}
-function sha256(data) {
-  return createHash2("sha256").update(data).digest("hex");
-}
-var HASHED_DIRS = ["bin", "lib"];
-async function installContentHash(installDir) {
-  const outer = createHash2("sha256");
-  const walk = async (rel) => {
-    const abs = path6.join(installDir, rel);
-    let entries;
-    try {
-      entries = await readdir2(abs, { withFileTypes: true });
-    } catch (e) {
-      if (e.code !== "ENOENT") throw e;
-      outer.update(`missing ${rel}
-`);
-      return;
-    }
-    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    for (const entry of entries) {
-      const child = path6.join(rel, entry.name);
-      if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink(path6.join(installDir, child))}
-`);
-      else if (entry.isDirectory()) {
-        outer.update(`dir ${child}
-`);
-        await walk(child);
-      } else if (entry.isFile()) {
-        const bytes2 = await readFile4(path6.join(installDir, child));
-        outer.update(`file ${child} ${bytes2.length} ${sha256(bytes2)}
-`);
-      } else outer.update(`other ${child}
-`);
-    }
-  };
-  for (const dir of HASHED_DIRS) await walk(dir);
-  return outer.digest("hex");
-}
-async function readCompleted(installDir, onMismatch) {
-  let record2;
-  try {
-    record2 = JSON.parse(await readFile4(path6.join(installDir, COMPLETE_MARKER), "utf8"));
-  } catch {
-    return void 0;
-  }
-  if (typeof record2 !== "object" || record2 === null) return void 0;
-  const actual = await installContentHash(installDir).catch(() => "unreadable");
-  if (record2.contentHash !== actual) {
-    onMismatch?.(
-      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
-    );
-    return void 0;
-  }
-  return record2;
-}
-async function markComplete(installDir, record2) {
-  const marker = path6.join(installDir, COMPLETE_MARKER);
-  const contentHash = await installContentHash(installDir);
-  await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
-`, { mode: 420 });
-}
-async function moveIntoPlace(staged, installDir) {
-  await rm5(installDir, { recursive: true, force: true });
-  await mkdirPublic(path6.dirname(installDir));
-  try {
-    await rename2(staged, installDir);
-  } catch (e) {
-    if (e.code !== "EXDEV") throw e;
-    const sibling = `${installDir}.tmp-${process.pid}`;
-    try {
-      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-      await rename2(sibling, installDir);
-    } finally {
-      await rm5(sibling, { recursive: true, force: true });
-    }
-  }
-}
-async function checkFreeSpace(dir, needBytes) {
-  const stats = await statfs2(dir);
-  const free = Number(stats.bavail) * Number(stats.bsize);
-  if (free < needBytes) {
-    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
-    throw new UserError(
-      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
-    );
-  }
-}
-
-// src/postgres/builds/source.ts
-var DEFAULT_REPO = "https://github.com/postgres/postgres.git";
-var FULL_SHA = /^[0-9a-f]{40}$/i;
-var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
-var DEEPEN_STEPS = [64, 512, 4096];
-function parseRepo(repo, cwd) {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
-    return { input: repo, url: repo, local: repo.startsWith("file://") };
-  }
-  return { input: repo, url: `file://${path7.resolve(cwd, repo)}`, local: true };
-}
-var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
-var SourceMirror = class {
-  constructor(repo, gitRoot, locksDir, deps) {
-    this.repo = repo;
-    this.deps = deps;
-    const name = sha256(repo.url).slice(0, 16);
-    this.dir = path7.join(gitRoot, `${name}.git`);
-    this.lockFile = path7.join(locksDir, `git-${name}.lock`);
-  }
-  repo;
-  deps;
-  dir;
-  lockFile;
-  /**
-   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
-   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
-   */
-  async resolve(ref) {
-    if (FULL_SHA.test(ref)) return ref.toLowerCase();
-    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
-    await this.checkLocalRepo();
-    const res = await this.networkGit(["ls-remote", this.repo.url, ref, `${ref}^{}`]);
-    if (res.exitCode !== 0) throw this.unreachable(res);
-    const sha = pickRef(parseLsRemote(res.stdout), ref);
-    if (sha) return sha;
-    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
-    if (abbreviated) return abbreviated;
-    throw new UserError(
-      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
-    );
-  }
-  /** Fetches (depth 1) the commits the mirror does not have yet. */
-  async ensureCommits(shas) {
-    await this.withLock(async () => {
-      const missing = [];
-      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
-      if (missing.length === 0) return;
-      await this.checkLocalRepo();
-      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
-      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
-    });
-  }
-  /**
-   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
-   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
-   */
-  async mergeBase(a, b) {
-    await this.ensureCommits([a, b]);
-    return this.withLock(async () => {
-      const steps = [
-        void 0,
-        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
-        "--unshallow"
-      ];
-      for (const step of steps) {
-        if (step) {
-          if (step === "--unshallow" && !await this.isShallow()) break;
-          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
-          await this.fetch([step, this.repo.url, a, b], [a, b]);
-        }
-        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
-        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
-      }
-      throw new UserError(
-        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
-      );
-    });
-  }
-  /** Whether the commit has this file (a path from the top of the tree). */
-  async hasFile(sha, file2) {
-    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
-  }
-  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
-  async checkout(sha, dir) {
-    await rm6(dir, { recursive: true, force: true });
-    await this.withLock(async () => {
-      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
-      if (res.exitCode !== 0) {
-        throw new Error(
-          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
-        );
-      }
-    });
-  }
-  /** Removes a checkout and its registration in the mirror. */
-  async removeCheckout(dir) {
-    await rm6(dir, { recursive: true, force: true });
-    if (!await exists(path7.join(this.dir, "worktrees"))) return;
-    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
-      abortable: false
-    });
-  }
-  async fetch(args, wanted) {
-    await this.init();
-    const res = await this.networkGit(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args]);
-    if (res.exitCode !== 0) {
-      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
-        throw new UserError(
-          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
-        );
-      }
-      throw this.unreachable(res);
-    }
-    for (const sha of wanted) {
-      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
-    }
-  }
-  async init() {
-    if (await exists(path7.join(this.dir, "HEAD"))) return;
-    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
-    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
-  }
-  async isShallow() {
-    return exists(path7.join(this.dir, "shallow"));
-  }
-  /** The full sha of a commit the mirror already has, else undefined. */
-  async localCommit(rev) {
-    if (!await exists(path7.join(this.dir, "HEAD"))) return void 0;
-    const res = await this.git([
-      "--git-dir",
-      this.dir,
-      "rev-parse",
-      "--verify",
-      "--quiet",
-      `${rev}^{commit}`
-    ]);
-    const sha = res.stdout.trim();
-    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
-  }
-  async checkLocalRepo() {
-    if (!this.repo.local) return;
-    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
-    if (!await exists(dir)) {
-      throw new UserError(
-        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
-      );
-    }
-  }
-  unreachable(res) {
-    return new UserError(
-      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
-    );
-  }
-  async withLock(fn, options = { abortable: true }) {
-    const release2 = await acquireLock(this.lockFile, {
-      logger: this.deps.logger,
-      what: `the git mirror of ${this.repo.input}`,
-      signal: options.abortable ? this.deps.signal : void 0
-    });
-    try {
-      return await fn();
-    } finally {
-      await release2();
-    }
-  }
-  /**
-   * A git command that talks to the remote: a network remote that fails on the connection (not on the
-   * request: an unknown ref fails at once) is tried again after a pause that doubles each time.
-   */
-  async networkGit(args) {
-    const attempts = this.repo.local ? 1 : this.deps.networkAttempts ?? 4;
-    for (let attempt = 1; ; attempt++) {
-      const res = await this.git(args, { timeoutMs: GIT_NETWORK_TIMEOUT_MS });
-      if (res.exitCode === 0 || attempt >= attempts || !TRANSIENT_GIT.test(res.stderr)) return res;
-      const waitMs = (this.deps.networkBackoffMs ?? 2e3) * 2 ** (attempt - 1);
-      this.deps.logger.warn(
-        `git ${args.includes("fetch") ? "fetch" : args[0]} from ${this.repo.input} failed (${tail(res.stderr, 1)}); trying again in ${Math.round(waitMs / 1e3)} s (attempt ${attempt + 1} of ${attempts})`
-      );
-      await delay(waitMs, void 0, { signal: this.deps.signal });
-    }
-  }
-  git(args, options = {}) {
-    return runGit(args, this.deps, options);
-  }
-};
-function runGit(args, deps, options = {}, extraEnv = {}) {
-  return deps.runner.run("git", args, {
-    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
-    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
-    signal: deps.signal,
-    ...options
-  });
-}
-function parseLsRemote(stdout) {
-  const refs = /* @__PURE__ */ new Map();
-  for (const line of stdout.split("\n")) {
-    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
-    if (m) refs.set(m[2], m[1]);
-  }
-  return refs;
-}
-function pickRef(refs, ref) {
-  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
-  for (const name of names) {
-    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
-    if (sha) return sha;
-  }
-  return void 0;
-}
+// src/core/util/commit-id.ts
 function short(sha) {
   return sha.slice(0, 7);
-}
-async function exists(file2) {
-  try {
-    await stat2(file2);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // src/postgres/builds/build-record.ts
@@ -64397,11 +63934,11 @@ import { writeFile as writeFile3 } from "node:fs/promises";
 // src/machine/os/find-on-path.ts
 import { constants as constants2 } from "node:fs";
 import { access as access2 } from "node:fs/promises";
-import path8 from "node:path";
+import path5 from "node:path";
 async function findOnPath(name, searchPath) {
-  for (const dir of (searchPath ?? "").split(path8.delimiter)) {
+  for (const dir of (searchPath ?? "").split(path5.delimiter)) {
     if (!dir) continue;
-    const candidate = path8.join(dir, name);
+    const candidate = path5.join(dir, name);
     try {
       await access2(candidate, constants2.X_OK);
       return candidate;
@@ -64416,8 +63953,8 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile2, readFile as readFile5, stat as stat3 } from "node:fs/promises";
-import path9 from "node:path";
+import { appendFile as appendFile2, readFile as readFile4, stat as stat2 } from "node:fs/promises";
+import path6 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -64609,7 +64146,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile5(path9.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile4(path6.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -64657,7 +64194,7 @@ async function runStep(ctx, step, command, args, cwd) {
 ==> ${step}: ${line}
     (in ${cwd})
 `);
-  const start = (await stat3(ctx.logFile)).size;
+  const start = (await stat2(ctx.logFile)).size;
   const res = await ctx.runner.run(
     "sh",
     ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
@@ -64675,7 +64212,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile5(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile4(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -64728,10 +64265,475 @@ async function run(runner, command, args) {
   if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
 }
 
+// src/postgres/builds/cache.ts
+import { createHash as createHash2 } from "node:crypto";
+import { chmod as chmod2, cp, mkdir as mkdir3, readdir as readdir2, readFile as readFile5, readlink, rename as rename2, rm as rm5, statfs as statfs2 } from "node:fs/promises";
+import path8 from "node:path";
+
+// src/machine/os/atomic-write.ts
+init_errors();
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { open as open2, rename, rm as rm4 } from "node:fs/promises";
+import path7 from "node:path";
+var nodeWriteFs = {
+  open: (file2, flags, mode) => open2(file2, flags, mode),
+  rename: (from, to) => rename(from, to),
+  rm: (file2, options) => rm4(file2, options),
+  mkdir: (dir) => makeDirectory(dir)
+};
+var FileWriteError = class _FileWriteError extends UserError {
+  file;
+  code;
+  /** What failed or what it means, beyond the errno ("the temp file ... could not be created"). */
+  details;
+  /** `cause` may itself be a FileWriteError: its errno and details are kept, `detail` is added. */
+  constructor(file2, cause, detail) {
+    const inner = cause instanceof _FileWriteError ? cause : void 0;
+    const errno = inner ? inner.cause : cause;
+    const details2 = [...inner?.details ?? [], ...detail ? [detail] : []];
+    const code = errnoCode(errno);
+    super(`could not write ${file2}: ${[describeOsError(errno), ...details2].join("; ")}${hintFor(code)}`);
+    this.name = "FileWriteError";
+    this.file = file2;
+    this.code = code;
+    this.details = details2;
+    this.cause = errno;
+  }
+};
+async function writeAtomically(file2, text2, options = {}) {
+  const fs = options.fs ?? nodeWriteFs;
+  const dir = path7.dirname(file2);
+  const tmp = path7.join(dir, `.${path7.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
+  let handle;
+  try {
+    handle = await fs.open(tmp, "wx", options.mode ?? 438);
+  } catch (e) {
+    throw new FileWriteError(file2, e, `the temp file ${tmp} could not be created`);
+  }
+  try {
+    await handle.writeFile(text2);
+    await handle.sync();
+    await handle.close();
+    await fs.rename(tmp, file2);
+  } catch (e) {
+    await handle.close().catch(() => {
+    });
+    await fs.rm(tmp, { force: true }).catch(() => {
+    });
+    throw e instanceof FileWriteError ? e : new FileWriteError(file2, e);
+  }
+  await syncDirectory(dir, fs).catch((e) => {
+    throw new FileWriteError(
+      file2,
+      e,
+      `it was renamed into place, but its directory ${dir} could not be synced`
+    );
+  });
+}
+async function syncDirectory(dir, fs = nodeWriteFs) {
+  let handle;
+  try {
+    handle = await fs.open(dir, "r");
+  } catch (e) {
+    if (UNSYNCABLE.has(errnoCode(e) ?? "")) return;
+    throw e;
+  }
+  try {
+    await handle.sync();
+  } catch (e) {
+    if (!UNSYNCABLE.has(errnoCode(e) ?? "")) throw e;
+  } finally {
+    await handle.close().catch(() => {
+    });
+  }
+}
+var UNSYNCABLE = /* @__PURE__ */ new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "EISDIR", "EPERM"]);
+function errnoCode(e) {
+  const code = e?.code;
+  return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : void 0;
+}
+function hintFor(code) {
+  if (code === "ENOSPC" || code === "EDQUOT")
+    return " (the disk is full: free space there, or write elsewhere)";
+  if (code === "EROFS") return " (a read-only file system: write elsewhere)";
+  return "";
+}
+
+// src/postgres/builds/cache.ts
+init_errors();
+async function mkdirPublic(dir) {
+  const first = await mkdir3(dir, { recursive: true });
+  if (!first) return;
+  for (let d = dir; ; d = path8.dirname(d)) {
+    await chmod2(d, 493);
+    if (d === first || d === path8.dirname(d)) break;
+  }
+}
+var COMPLETE_MARKER = ".complete";
+var MIN_FREE_BYTES = 2 * 1024 ** 3;
+function defaultCacheDir(env, uid, home) {
+  if (env.PGPERF_CACHE_DIR) return path8.resolve(env.PGPERF_CACHE_DIR);
+  if (uid === 0) return "/var/cache/pgperf";
+  return path8.join(env.XDG_CACHE_HOME || path8.join(home, ".cache"), "pgperf");
+}
+function cacheLayout(root) {
+  return {
+    root,
+    git: path8.join(root, "git"),
+    builds: path8.join(root, "builds"),
+    installs: path8.join(root, "installs"),
+    ccache: path8.join(root, "ccache"),
+    logs: path8.join(root, "logs"),
+    locks: path8.join(root, "locks")
+  };
+}
+function slotPaths(layout, key, prefix) {
+  const slot = prefix ? `${key}-p${sha256(path8.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path8.join(layout.builds, slot);
+  return {
+    slot,
+    work,
+    src: path8.join(work, "src"),
+    build: path8.join(work, "build"),
+    stage: path8.join(work, "stage"),
+    statsLog: path8.join(work, "ccache-stats.log"),
+    install: prefix ? path8.resolve(prefix) : path8.join(layout.installs, slot),
+    lock: path8.join(layout.locks, `${slot}.lock`),
+    log: path8.join(layout.logs, `${slot}.log`)
+  };
+}
+function buildKey(input2) {
+  const identity = JSON.stringify({
+    recipe: input2.recipe,
+    sha: input2.sha,
+    patches: input2.patchHashes,
+    options: input2.extraOptions,
+    compiler: {
+      command: input2.compiler.command,
+      version: input2.compiler.version,
+      target: input2.compiler.target
+    },
+    platform: input2.platform
+  });
+  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
+}
+function sha256(data) {
+  return createHash2("sha256").update(data).digest("hex");
+}
+var HASHED_DIRS = ["bin", "lib"];
+async function installContentHash(installDir) {
+  const outer = createHash2("sha256");
+  const walk = async (rel) => {
+    const abs = path8.join(installDir, rel);
+    let entries;
+    try {
+      entries = await readdir2(abs, { withFileTypes: true });
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+      outer.update(`missing ${rel}
+`);
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      const child = path8.join(rel, entry.name);
+      if (entry.isSymbolicLink())
+        outer.update(`link ${child} -> ${await readlink(path8.join(installDir, child))}
+`);
+      else if (entry.isDirectory()) {
+        outer.update(`dir ${child}
+`);
+        await walk(child);
+      } else if (entry.isFile()) {
+        const bytes2 = await readFile5(path8.join(installDir, child));
+        outer.update(`file ${child} ${bytes2.length} ${sha256(bytes2)}
+`);
+      } else outer.update(`other ${child}
+`);
+    }
+  };
+  for (const dir of HASHED_DIRS) await walk(dir);
+  return outer.digest("hex");
+}
+async function readCompleted(installDir, onMismatch) {
+  let record2;
+  try {
+    record2 = JSON.parse(await readFile5(path8.join(installDir, COMPLETE_MARKER), "utf8"));
+  } catch {
+    return void 0;
+  }
+  if (typeof record2 !== "object" || record2 === null) return void 0;
+  const actual = await installContentHash(installDir).catch(() => "unreadable");
+  if (record2.contentHash !== actual) {
+    onMismatch?.(
+      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
+    );
+    return void 0;
+  }
+  return record2;
+}
+async function markComplete(installDir, record2) {
+  const marker = path8.join(installDir, COMPLETE_MARKER);
+  const contentHash = await installContentHash(installDir);
+  await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
+`, { mode: 420 });
+}
+async function moveIntoPlace(staged, installDir) {
+  await rm5(installDir, { recursive: true, force: true });
+  await mkdirPublic(path8.dirname(installDir));
+  try {
+    await rename2(staged, installDir);
+  } catch (e) {
+    if (e.code !== "EXDEV") throw e;
+    const sibling = `${installDir}.tmp-${process.pid}`;
+    try {
+      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await rename2(sibling, installDir);
+    } finally {
+      await rm5(sibling, { recursive: true, force: true });
+    }
+  }
+}
+async function checkFreeSpace(dir, needBytes) {
+  const stats = await statfs2(dir);
+  const free = Number(stats.bavail) * Number(stats.bsize);
+  if (free < needBytes) {
+    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
+    throw new UserError(
+      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
+    );
+  }
+}
+
 // src/postgres/builds/slot.ts
 import { readdir as readdir3, rm as rm7 } from "node:fs/promises";
 import path10 from "node:path";
 init_errors();
+
+// src/postgres/builds/source.ts
+init_errors();
+import { rm as rm6, stat as stat3 } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
+import path9 from "node:path";
+var DEFAULT_REPO = "https://github.com/postgres/postgres.git";
+var FULL_SHA = /^[0-9a-f]{40}$/i;
+var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
+var DEEPEN_STEPS = [64, 512, 4096];
+function parseRepo(repo, cwd) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
+    return { input: repo, url: repo, local: repo.startsWith("file://") };
+  }
+  return { input: repo, url: `file://${path9.resolve(cwd, repo)}`, local: true };
+}
+var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
+var SourceMirror = class {
+  constructor(repo, gitRoot, locksDir, deps) {
+    this.repo = repo;
+    this.deps = deps;
+    const name = sha256(repo.url).slice(0, 16);
+    this.dir = path9.join(gitRoot, `${name}.git`);
+    this.lockFile = path9.join(locksDir, `git-${name}.lock`);
+  }
+  repo;
+  deps;
+  dir;
+  lockFile;
+  /**
+   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
+   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
+   */
+  async resolve(ref) {
+    if (FULL_SHA.test(ref)) return ref.toLowerCase();
+    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
+    await this.checkLocalRepo();
+    const res = await this.networkGit(["ls-remote", this.repo.url, ref, `${ref}^{}`]);
+    if (res.exitCode !== 0) throw this.unreachable(res);
+    const sha = pickRef(parseLsRemote(res.stdout), ref);
+    if (sha) return sha;
+    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
+    if (abbreviated) return abbreviated;
+    throw new UserError(
+      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
+    );
+  }
+  /** Fetches (depth 1) the commits the mirror does not have yet. */
+  async ensureCommits(shas) {
+    await this.withLock(async () => {
+      const missing = [];
+      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
+      if (missing.length === 0) return;
+      await this.checkLocalRepo();
+      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
+      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
+    });
+  }
+  /**
+   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
+   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
+   */
+  async mergeBase(a, b) {
+    await this.ensureCommits([a, b]);
+    return this.withLock(async () => {
+      const steps = [
+        void 0,
+        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
+        "--unshallow"
+      ];
+      for (const step of steps) {
+        if (step) {
+          if (step === "--unshallow" && !await this.isShallow()) break;
+          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
+          await this.fetch([step, this.repo.url, a, b], [a, b]);
+        }
+        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
+        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
+      }
+      throw new UserError(
+        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
+      );
+    });
+  }
+  /** Whether the commit has this file (a path from the top of the tree). */
+  async hasFile(sha, file2) {
+    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
+  }
+  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
+  async checkout(sha, dir) {
+    await rm6(dir, { recursive: true, force: true });
+    await this.withLock(async () => {
+      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
+      if (res.exitCode !== 0) {
+        throw new Error(
+          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
+        );
+      }
+    });
+  }
+  /** Removes a checkout and its registration in the mirror. */
+  async removeCheckout(dir) {
+    await rm6(dir, { recursive: true, force: true });
+    if (!await exists(path9.join(this.dir, "worktrees"))) return;
+    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
+      abortable: false
+    });
+  }
+  async fetch(args, wanted) {
+    await this.init();
+    const res = await this.networkGit(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args]);
+    if (res.exitCode !== 0) {
+      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
+        throw new UserError(
+          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
+        );
+      }
+      throw this.unreachable(res);
+    }
+    for (const sha of wanted) {
+      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
+    }
+  }
+  async init() {
+    if (await exists(path9.join(this.dir, "HEAD"))) return;
+    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
+    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
+  }
+  async isShallow() {
+    return exists(path9.join(this.dir, "shallow"));
+  }
+  /** The full sha of a commit the mirror already has, else undefined. */
+  async localCommit(rev) {
+    if (!await exists(path9.join(this.dir, "HEAD"))) return void 0;
+    const res = await this.git([
+      "--git-dir",
+      this.dir,
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `${rev}^{commit}`
+    ]);
+    const sha = res.stdout.trim();
+    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
+  }
+  async checkLocalRepo() {
+    if (!this.repo.local) return;
+    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
+    if (!await exists(dir)) {
+      throw new UserError(
+        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
+      );
+    }
+  }
+  unreachable(res) {
+    return new UserError(
+      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
+    );
+  }
+  async withLock(fn, options = { abortable: true }) {
+    const release2 = await acquireLock(this.lockFile, {
+      logger: this.deps.logger,
+      what: `the git mirror of ${this.repo.input}`,
+      signal: options.abortable ? this.deps.signal : void 0
+    });
+    try {
+      return await fn();
+    } finally {
+      await release2();
+    }
+  }
+  /**
+   * A git command that talks to the remote: a network remote that fails on the connection (not on the
+   * request: an unknown ref fails at once) is tried again after a pause that doubles each time.
+   */
+  async networkGit(args) {
+    const attempts = this.repo.local ? 1 : this.deps.networkAttempts ?? 4;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.git(args, { timeoutMs: GIT_NETWORK_TIMEOUT_MS });
+      if (res.exitCode === 0 || attempt >= attempts || !TRANSIENT_GIT.test(res.stderr)) return res;
+      const waitMs = (this.deps.networkBackoffMs ?? 2e3) * 2 ** (attempt - 1);
+      this.deps.logger.warn(
+        `git ${args.includes("fetch") ? "fetch" : args[0]} from ${this.repo.input} failed (${tail(res.stderr, 1)}); trying again in ${Math.round(waitMs / 1e3)} s (attempt ${attempt + 1} of ${attempts})`
+      );
+      await delay(waitMs, void 0, { signal: this.deps.signal });
+    }
+  }
+  git(args, options = {}) {
+    return runGit(args, this.deps, options);
+  }
+};
+function runGit(args, deps, options = {}, extraEnv = {}) {
+  return deps.runner.run("git", args, {
+    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
+    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
+    signal: deps.signal,
+    ...options
+  });
+}
+function parseLsRemote(stdout) {
+  const refs = /* @__PURE__ */ new Map();
+  for (const line of stdout.split("\n")) {
+    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
+    if (m) refs.set(m[2], m[1]);
+  }
+  return refs;
+}
+function pickRef(refs, ref) {
+  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
+  for (const name of names) {
+    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
+    if (sha) return sha;
+  }
+  return void 0;
+}
+async function exists(file2) {
+  try {
+    await stat3(file2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// src/postgres/builds/slot.ts
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
   if (stored?.key !== key) return void 0;
@@ -73693,7 +73695,7 @@ function schemaShapeAt(root, p) {
   return schema?._zod?.def?.shape ?? {};
 }
 
-// src/flows/bisect/bisect-text.ts
+// src/core/report/bisect/bisect-text.ts
 init_metrics();
 init_plain_text();
 function renderBisectText(r) {
@@ -78313,47 +78315,10 @@ function mergedShard(ref, samples) {
   };
 }
 
-// src/flows/consolidate/consolidated-decision.ts
-function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON, accepted) {
-  const classes = merged.classes.map((c) => {
-    const comparison = analyse(c.result);
-    const incomplete = c.missing.length > 0 || c.failed.length > 0;
-    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn, accepted) };
-  });
-  const gaps = classes.flatMap((c) => [
-    ...c.missing.map((i) => `shard ${i} of ${merged.count} missing`),
-    ...c.failed.map((i) => `shard ${i} of ${merged.count} failed`)
-  ]);
-  const workloads = Object.assign({}, ...classes.map((c) => c.result.workloads));
-  const decision = decide(
-    classes.map((c) => ({ name: c.fingerprint, comparison: c.comparison })),
-    { ...gatePolicyOf(workloads, failOn), ...accepted ? { accepted } : {} },
-    gaps.length > 0 ? { complete: false, why: gaps.join(", ") } : { complete: true }
-  );
-  return { planId: merged.planId, count: merged.count, classes, decision };
-}
+// src/core/report/terminal/consolidated-text.ts
 function describeMachineClass(c) {
   return `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
 }
-function consolidatedReportInput(judged, fallbackRunUrl) {
-  return {
-    planId: judged.planId,
-    count: judged.count,
-    decision: judged.decision,
-    ...fallbackRunUrl ? { runUrl: fallbackRunUrl } : {},
-    classes: judged.classes.map((c) => ({
-      fingerprint: c.fingerprint,
-      description: describeMachineClass(c),
-      present: c.present,
-      missing: c.missing,
-      failed: c.failed,
-      verdict: c.decision.verdict,
-      report: reportInputOf(c.result, c.comparison, { decision: c.decision, fallbackRunUrl })
-    }))
-  };
-}
-
-// src/flows/consolidate/consolidated-text.ts
 function renderConsolidationText(judged) {
   const n = judged.classes.length;
   const out = [
@@ -78376,6 +78341,43 @@ function renderConsolidationJson(judged) {
   }));
   return `${JSON.stringify({ decision: judged.decision, classes }, null, 2)}
 `;
+}
+
+// src/flows/consolidate/consolidated-decision.ts
+function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON, accepted) {
+  const classes = merged.classes.map((c) => {
+    const comparison = analyse(c.result);
+    const incomplete = c.missing.length > 0 || c.failed.length > 0;
+    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn, accepted) };
+  });
+  const gaps = classes.flatMap((c) => [
+    ...c.missing.map((i) => `shard ${i} of ${merged.count} missing`),
+    ...c.failed.map((i) => `shard ${i} of ${merged.count} failed`)
+  ]);
+  const workloads = Object.assign({}, ...classes.map((c) => c.result.workloads));
+  const decision = decide(
+    classes.map((c) => ({ name: c.fingerprint, comparison: c.comparison })),
+    { ...gatePolicyOf(workloads, failOn), ...accepted ? { accepted } : {} },
+    gaps.length > 0 ? { complete: false, why: gaps.join(", ") } : { complete: true }
+  );
+  return { planId: merged.planId, count: merged.count, classes, decision };
+}
+function consolidatedReportInput(judged, fallbackRunUrl) {
+  return {
+    planId: judged.planId,
+    count: judged.count,
+    decision: judged.decision,
+    ...fallbackRunUrl ? { runUrl: fallbackRunUrl } : {},
+    classes: judged.classes.map((c) => ({
+      fingerprint: c.fingerprint,
+      description: describeMachineClass(c),
+      present: c.present,
+      missing: c.missing,
+      failed: c.failed,
+      verdict: c.decision.verdict,
+      report: reportInputOf(c.result, c.comparison, { decision: c.decision, fallbackRunUrl })
+    }))
+  };
 }
 
 // src/core/report/markdown/consolidated-markdown.ts

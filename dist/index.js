@@ -74436,6 +74436,11 @@ function refuseInputs(why, pairs) {
 // src/postgres/builds/build-pair.ts
 import path37 from "node:path";
 
+// src/core/util/commit-id.ts
+function short(sha) {
+  return sha.slice(0, 7);
+}
+
 // src/postgres/builds/source.ts
 init_errors();
 import { rm as rm8, stat as stat7 } from "node:fs/promises";
@@ -74898,9 +74903,6 @@ function pickRef(refs, ref) {
     if (sha) return sha;
   }
   return void 0;
-}
-function short(sha) {
-  return sha.slice(0, 7);
 }
 async function exists2(file2) {
   try {
@@ -80210,6 +80212,11 @@ ${renderJobSummary({ ...c.report, maxLength: share })}`
 `;
 }
 
+// src/core/report/terminal/consolidated-text.ts
+function describeMachineClass(c) {
+  return `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
+}
+
 // src/flows/consolidate/consolidated-decision.ts
 function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON, accepted) {
   const classes = merged.classes.map((c) => {
@@ -80228,9 +80235,6 @@ function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON, accepted) {
     gaps.length > 0 ? { complete: false, why: gaps.join(", ") } : { complete: true }
   );
   return { planId: merged.planId, count: merged.count, classes, decision };
-}
-function describeMachineClass(c) {
-  return `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
 }
 function consolidatedReportInput(judged, fallbackRunUrl) {
   return {
@@ -82671,7 +82675,7 @@ async function rangeBisectJob(inputs) {
   };
 }
 
-// src/flows/bisect/bisect-markdown.ts
+// src/core/report/bisect/bisect-markdown.ts
 init_metrics();
 function renderBisectMarkdown(r, links = {}) {
   const commit3 = (c2) => commitLink(c2.sha, links.repoUrl);
@@ -83219,7 +83223,7 @@ init_errors();
 // src/flows/steer/accept-command.ts
 init_metrics();
 
-// src/flows/steer/reply-text.ts
+// src/core/report/markdown/reply-text.ts
 function grammarList() {
   return COMMAND_GRAMMAR.map((g2) => `- ${g2}`).join("\n");
 }

@@ -16,7 +16,7 @@ export const STOREYS = [
   // every markup shares; report/comment: the sticky comment's marker and hidden state; report/evidence:
   // one section per kind of evidence (instructions, plans, waits, steady costs, compiled code, cost),
   // each said in every markup; report/terminal, report/markdown (PR comment, job summary), report/mail:
-  // the surfaces; report/history: the history site; report/nightly: the nightly summary, issues, digest.)
+  // the surfaces; report/bisect: a bisection's report; report/history: the history site; report/nightly: the nightly summary, issues, digest.)
   {
     name: 'core',
     folders: [
@@ -35,6 +35,7 @@ export const STOREYS = [
       'report/terminal',
       'report/markdown',
       'report/mail',
+      'report/bisect',
       'report/history',
       'report/nightly',
     ],

@@ -13,7 +13,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BisectReport } from '../../src/flows/bisect/bisection.js';
+import type { BisectReport } from '../../src/core/history/bisect-report.js';
 import { octokitApi } from '../../src/github/octokit-api.js';
 import { BISECT_LABEL, syncRegressionIssues } from '../../src/flows/nightly/regression-issues.js';
 import { analyseHistory } from '../../src/core/history/history-analysis.js';

@@ -17,10 +17,11 @@ import type { RunArchive } from '../compare/pipeline/pipeline.js';
 import { REPORT_FILE } from '../publish/publish.js';
 import { verifyBisectTarget } from '../nightly/verify-bisect-target.js';
 import { rangeBisectJob, type BisectJob, type JobRequest } from './bisect-source.js';
-import { renderBisectMarkdown, type BisectLinks } from './bisect-markdown.js';
+import { renderBisectMarkdown, type BisectLinks } from '../../core/report/bisect/bisect-markdown.js';
 import { bisectRequestOf, type BisectMeasure } from './bisect-request.js';
 import { commentBisection, commentNotBisected, issueBisectJob } from './issue-bisection.js';
-import { runBisection, type BisectDeps, type BisectReport } from './bisection.js';
+import { runBisection, type BisectDeps } from './bisection.js';
+import { type BisectReport } from '../../core/history/bisect-report.js';
 
 export const BISECT_FILE = 'bisect.json';
 

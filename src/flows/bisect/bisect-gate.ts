@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { flowDecision, type GateDecision } from '../../core/compare/decision/flow-decision.js';
 import type { FailOn } from '../../core/compare/decision/policy.js';
 import { writeDecision } from '../compare/pipeline/decide-run.js';
-import type { BisectOutcome } from './bisection.js';
+import type { BisectOutcome } from '../../core/history/bisect-report.js';
 
 /** The decision of `outcome` under `failOn`, written to decision.json in `dir`. */
 export async function recordBisectDecision(

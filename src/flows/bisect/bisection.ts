@@ -6,22 +6,33 @@
  * still inconclusive stops the search with the range narrowed so far. The entry point for the CLI and
  * (later) the Action's `mode: bisect`: it returns a plain report; rendering is the adapters'.
  */
+import type {
+  BisectCost,
+  BisectOutcome,
+  BisectReport,
+  BisectTry,
+  Call,
+  CommitJudgement,
+  RangeCommit,
+  TestedCommitReport,
+} from '../../core/history/bisect-report.js';
 import { decidedBySameCode } from '../../core/compare/analysis/same-code.js';
 import path from 'node:path';
 import type { BuildDeps, BuiltInstall } from '../../postgres/builds/build-record.js';
 import { buildPostgres } from '../../postgres/builds/build.js';
-import { short, type RepoSpec } from '../../postgres/builds/source.js';
+import { short } from '../../core/util/commit-id.js';
+import { type RepoSpec } from '../../postgres/builds/source.js';
 import { detectToolchain } from '../../postgres/builds/toolchain.js';
 import { planAdaptive, type AdaptivePlanInput } from '../../core/compare/analysis/adaptive.js';
 import { formatDeltaCi } from '../../core/compare/format.js';
-import type { DeltaInterval, Verdict } from '../../core/compare/comparison-types.js';
+import type { Verdict } from '../../core/compare/comparison-types.js';
 import type { Workload } from '../../drivers/workload.js';
 import { logArchive, runPipeline, type PipelineDeps, type RunArchive } from '../compare/pipeline/pipeline.js';
 import type { AnalysisSettings } from '../../core/results/result-types.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
-import { commitRange, type RangeCommit, type RangeNames } from './commit-range.js';
-import { bisect, startSearch, stepsLeft, type Call, type Judged, type SearchResult } from './search.js';
+import { commitRange, type RangeNames } from './commit-range.js';
+import { bisect, startSearch, stepsLeft, type Judged, type SearchResult } from './search.js';
 
 export interface BisectRequest {
   repo: RepoSpec;
@@ -67,86 +78,6 @@ export interface BisectDeps {
    * own logic (tries, stopping, the gate) give seeded samples here so their outcome never depends on noise.
    */
   pipeline?: typeof runPipeline;
-}
-
-/** One measurement of a commit against good. */
-export interface BisectTry {
-  try: number;
-  /** Rounds asked for (maxRounds when adaptive). */
-  rounds: number;
-  verdict: Verdict;
-  deltaPct: number | null;
-  ci95: DeltaInterval | null;
-  /** Rounds with both arms measured. */
-  pairs: number | null;
-  resultsFile: string;
-  /** The run's id in the results store, when it was saved to one (a run that measured nothing is not). */
-  storedAs?: string;
-  measureS: number;
-  /** The commit's compiled code is good's: decided no-change without a measurement (core/compare/analysis/same-code.ts). */
-  sameCompiledCode?: true;
-}
-
-export interface CommitJudgement {
-  verdict: Verdict;
-  /** Of the last try. */
-  deltaPct: number | null;
-  ci95: DeltaInterval | null;
-  tries: BisectTry[];
-  build: { cacheHit: boolean; seconds: number; installDir: string };
-  /** The run was stopped (Ctrl-C) before it could decide. */
-  interrupted?: boolean;
-}
-
-export interface TestedCommitReport extends RangeCommit {
-  /** Position in the range (0 = good). */
-  index: number;
-  step: number;
-  call: Call;
-  judgement: CommitJudgement;
-}
-
-export type BisectOutcome =
-  | {
-      kind: 'found';
-      firstBad: RangeCommit;
-      lastGood: RangeCommit;
-      /** Absent when the first bad commit is bad itself, assumed bad and never measured (verifyBad false). */
-      judgement?: CommitJudgement;
-    }
-  | { kind: 'not-reproduced'; judgement: CommitJudgement }
-  | {
-      kind: 'undecided';
-      lastGood: RangeCommit;
-      /** The first bad commit is one of these (oldest first). */
-      candidates: RangeCommit[];
-      undecided: RangeCommit;
-      interrupted: boolean;
-    };
-
-export interface BisectCost {
-  builds: number;
-  cacheHits: number;
-  buildS: number;
-  /** Wall time of the A/B tests (server start, data load and the measured runs). */
-  measureS: number;
-  tests: number;
-  totalS: number;
-}
-
-export interface BisectReport {
-  repo: string;
-  good: RangeCommit;
-  bad: RangeCommit;
-  walk: 'first-parent' | 'ancestry-path';
-  /** Commits after good up to bad. */
-  candidates: number;
-  cell: { workload: string; clients: number };
-  analysis: AnalysisSettings;
-  outcome: BisectOutcome;
-  tested: TestedCommitReport[];
-  cost: BisectCost;
-  outDir: string;
 }
 
 export async function runBisection(req: BisectRequest, deps: BisectDeps): Promise<BisectReport> {

@@ -3,16 +3,13 @@
  * oldest first, read from the build cache's mirror of the repository (so the builds find them there).
  * Good must be an ancestor of bad, and differ from it.
  */
+import type { RangeCommit } from '../../core/history/bisect-report.js';
 import path from 'node:path';
 import { cacheLayout } from '../../postgres/builds/cache.js';
-import { SourceMirror, short, type GitDeps, type RepoSpec } from '../../postgres/builds/source.js';
+import { SourceMirror, type GitDeps, type RepoSpec } from '../../postgres/builds/source.js';
+import { short } from '../../core/util/commit-id.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { tail } from '../../machine/os/process.js';
-
-export interface RangeCommit {
-  sha: string;
-  subject: string;
-}
 
 export interface CommitRange {
   /** Good first, bad last. */

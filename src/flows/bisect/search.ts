@@ -4,9 +4,7 @@
  * line keeps the invariant "lo was judged good, hi is bad"; an undecided call stops the search with the
  * range narrowed so far (a guess would name the wrong commit with a confident face).
  */
-
-/** What the judge made of one commit against good. */
-export type Call = 'good' | 'bad' | 'undecided';
+import type { Call } from '../../core/history/bisect-report.js';
 
 export interface Judged<J> {
   call: Call;

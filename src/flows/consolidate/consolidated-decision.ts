@@ -17,6 +17,7 @@ import { decideRun } from '../compare/pipeline/decide-run.js';
 import { reportInputOf } from '../compare/pipeline/report-input.js';
 import type { ConsolidatedReportInput } from '../../core/report/markdown/consolidated-markdown.js';
 import type { Consolidation, MachineClass } from './shard-merge.js';
+import { describeMachineClass } from '../../core/report/terminal/consolidated-text.js';
 
 export interface JudgedClass extends MachineClass {
   comparison: RunComparison;
@@ -57,10 +58,6 @@ export function judgeConsolidation(
 }
 
 /** "AMD EPYC 9654, 192 CPUs": what a reader recognises a machine class by. */
-export function describeMachineClass(c: Pick<MachineClass, 'facts'>): string {
-  return `${c.facts.cpuModel ?? 'unknown CPU'}, ${c.facts.cpuCount ?? '?'} CPUs`;
-}
-
 /** The consolidated report's input (the Action's comment and `pgperf consolidate --format markdown`). */
 export function consolidatedReportInput(
   judged: JudgedConsolidation,

@@ -12,7 +12,7 @@ import { codeText, escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { findStickyComment } from '../../github/sticky-comment.js';
 import { renderAcceptanceRecord, type AcceptanceRecord } from '../publish/acceptances.js';
 import type { CommandContext } from './pr-command-types.js';
-import { quote } from './reply-text.js';
+import { quote } from '../../core/report/markdown/reply-text.js';
 
 /** accept: the named failing cells of the result the comment shows, for its commit, recorded in a reply. */
 export async function acceptRegression(

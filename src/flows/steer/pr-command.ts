@@ -12,7 +12,7 @@ import { STEERING_PERMISSIONS } from '../publish/acceptances.js';
 import { acceptRegression } from './accept-command.js';
 import type { CommentEvent, PrCommandDeps } from './pr-command-types.js';
 import { REFUSAL_MARKER, refusalReplyLimited } from './refusal-replies.js';
-import { grammarList, quote } from './reply-text.js';
+import { grammarList, quote } from '../../core/report/markdown/reply-text.js';
 import { requestRun } from './run-command.js';
 
 /**

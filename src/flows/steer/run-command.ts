@@ -11,7 +11,7 @@ import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { upsertStickyComment } from '../../github/sticky-comment.js';
 import { PENDING_NOTE } from '../publish/publish.js';
 import type { CommandContext, NamedWorkload } from './pr-command-types.js';
-import { quote } from './reply-text.js';
+import { quote } from '../../core/report/markdown/reply-text.js';
 
 /** run / rerun: validate the request, then hand it to the benchmark job. */
 export async function requestRun(

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { PatchFile } from './patches.js';
 import type { RepoSpec } from './source.js';
-import { SourceMirror, short } from './source.js';
+import { SourceMirror } from './source.js';
+import { short } from '../../core/util/commit-id.js';
 import { buildPostgres } from './build.js';
 import type { BuildDeps, BuiltInstall } from './build-record.js';
 import { inStep, requireGit } from './build-step.js';

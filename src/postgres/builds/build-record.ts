@@ -7,7 +7,7 @@ import type { ProcessRunner } from '../../machine/os/process.js';
 import type { PatchFile } from './patches.js';
 import type { RepoSpec } from './source.js';
 import type { Toolchain } from './toolchain.js';
-import { short } from './source.js';
+import { short } from '../../core/util/commit-id.js';
 import type { Phase, BuildRecord } from '../../core/results/result-types.js';
 export type { Phase, BuildRecord };
 

@@ -34,7 +34,8 @@ import { findMissingDependencies, missingDependencyError } from './deps.js';
 import { BUILD_RECIPE_VERSION } from './build-options.js';
 import { checkPrefixUsable, findCompleted, removeUnfinished, sweepAbandoned } from './slot.js';
 import { applyPatches } from './patches.js';
-import { SourceMirror, short, type GitDeps } from './source.js';
+import { SourceMirror, type GitDeps } from './source.js';
+import { short } from '../../core/util/commit-id.js';
 import { ccacheEnv, detectToolchain, parseCcacheStatsLog, type Toolchain } from './toolchain.js';
 import { resolveRunAs } from '../cluster/run-as.js';
 import {

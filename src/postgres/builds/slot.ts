@@ -9,7 +9,8 @@ import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { BuildRecord, BuildRequest, BuiltInstall } from './build-record.js';
 import { COMPLETE_MARKER, readCompleted, type CacheLayout, type SlotPaths } from './cache.js';
-import { short, type SourceMirror } from './source.js';
+import { short } from '../../core/util/commit-id.js';
+import { type SourceMirror } from './source.js';
 
 /** A finished install of this key at the slot's path, as this request's record; else undefined. */
 export async function findCompleted(

@@ -3,6 +3,7 @@
  * (only the commits asked for), refs resolved to exact shas, merge-bases computed on request (deepening
  * the history only then), checkouts as worktrees of the mirror, and patches applied in order.
  */
+import { short } from '../../core/util/commit-id.js';
 import { rm, stat } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
@@ -291,10 +292,6 @@ export function pickRef(refs: ReadonlyMap<string, string>, ref: string): string 
     if (sha) return sha;
   }
   return undefined;
-}
-
-export function short(sha: string): string {
-  return sha.slice(0, 7);
 }
 
 async function exists(file: string): Promise<boolean> {

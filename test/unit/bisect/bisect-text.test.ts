@@ -4,11 +4,11 @@ import type {
   BisectReport,
   CommitJudgement,
   TestedCommitReport,
-} from '../../../src/flows/bisect/bisection.js';
-import type { RangeCommit } from '../../../src/flows/bisect/commit-range.js';
+} from '../../../src/core/history/bisect-report.js';
+import type { RangeCommit } from '../../../src/core/history/bisect-report.js';
 import { resolveAnalysis } from '../../../src/core/compare/analysis/recorded-analysis.js';
-import { renderBisectText } from '../../../src/flows/bisect/bisect-text.js';
-import { renderBisectMarkdown } from '../../../src/flows/bisect/bisect-markdown.js';
+import { renderBisectText } from '../../../src/core/report/bisect/bisect-text.js';
+import { renderBisectMarkdown } from '../../../src/core/report/bisect/bisect-markdown.js';
 
 const c = (ch: string, subject: string) => ({ sha: ch.repeat(40), subject });
 const judged = (deltaPct: number, verdict: CommitJudgement['verdict'], pairs: number[]): CommitJudgement => ({

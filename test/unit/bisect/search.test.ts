@@ -6,8 +6,8 @@ import {
   outcomeOf,
   startSearch,
   stepsLeft,
-  type Call,
 } from '../../../src/flows/bisect/search.js';
+import { type Call } from '../../../src/core/history/bisect-report.js';
 import { callOf } from '../../../src/flows/bisect/bisection.js';
 
 /** Commits 0..size-1 where every commit from firstBad on is bad; a judge that records what it was asked. */

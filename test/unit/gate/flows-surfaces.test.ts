@@ -16,7 +16,7 @@ import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js
 import { decideRun, decideShard } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { nightlyDecision, type NightlyOutcome } from '../../../src/flows/nightly/nightly-flow.js';
 import { bisectDecision } from '../../../src/flows/bisect/bisect-gate.js';
-import type { BisectOutcome } from '../../../src/flows/bisect/bisection.js';
+import type { BisectOutcome } from '../../../src/core/history/bisect-report.js';
 import { calibrationDecision, calibrationOf } from '../../../src/flows/calibrate/calibrate.js';
 import { publishGate } from '../../../src/adapters/action/gate.js';
 import { reportGate } from '../../../src/adapters/cli/report-gate.js';

@@ -36,9 +36,9 @@ import {
   issueTitle,
   recoveryNote,
 } from '../../../src/core/report/nightly/regression-event.js';
-import { renderBisectText } from '../../../src/flows/bisect/bisect-text.js';
-import type { BisectReport, CommitJudgement } from '../../../src/flows/bisect/bisection.js';
-import { renderBisectMarkdown } from '../../../src/flows/bisect/bisect-markdown.js';
+import { renderBisectText } from '../../../src/core/report/bisect/bisect-text.js';
+import type { BisectReport, CommitJudgement } from '../../../src/core/history/bisect-report.js';
+import { renderBisectMarkdown } from '../../../src/core/report/bisect/bisect-markdown.js';
 import { planIssueActions } from '../../../src/flows/nightly/regression-issues.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../history/noisy-history.js';

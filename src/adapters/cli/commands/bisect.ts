@@ -11,7 +11,7 @@ import { DEFAULT_TRIES, oneCell } from '../../../flows/bisect/one-cell.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
 import { loadWorkload } from '../../../drivers/load-workload.js';
 import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysis.js';
-import { renderBisectText } from '../../../flows/bisect/bisect-text.js';
+import { renderBisectText } from '../../../core/report/bisect/bisect-text.js';
 import { UserError } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { cliPipelineDeps } from '../pipeline-deps.js';

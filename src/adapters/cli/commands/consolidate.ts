@@ -7,7 +7,7 @@ import {
 import {
   renderConsolidationJson,
   renderConsolidationText,
-} from '../../../flows/consolidate/consolidated-text.js';
+} from '../../../core/report/terminal/consolidated-text.js';
 import { renderConsolidatedComment } from '../../../core/report/markdown/consolidated-markdown.js';
 import { readResults } from '../../../store/read-results.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';

@@ -4,11 +4,10 @@
  * why none was named: never a guess), then every commit tested, then the cost. Subjects and the workload
  * go through escapeMarkdown, commits and links through commitLink and markdownLink (markdown-escape.ts).
  */
-import { formatDeltaCi } from '../../core/compare/format.js';
-import { commitLink, escapeMarkdown, markdownLink, safeUrl } from '../../core/report/markdown-escape.js';
-import { METRICS } from '../../core/results/metrics.js';
-import type { RangeCommit } from './commit-range.js';
-import type { BisectReport } from './bisection.js';
+import { formatDeltaCi } from '../../compare/format.js';
+import { commitLink, escapeMarkdown, markdownLink, safeUrl } from '../markdown-escape.js';
+import { METRICS } from '../../results/metrics.js';
+import type { BisectReport, RangeCommit } from '../../history/bisect-report.js';
 
 /** Where the markdown links: commits and the workflow run. */
 export interface BisectLinks {

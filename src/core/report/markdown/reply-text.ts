@@ -1,6 +1,6 @@
 /** The texts the bot's replies to a `/pgperf` command share: the quoted command and the grammar list. */
-import { COMMAND_GRAMMAR } from '../../core/pgperf-command.js';
-import { escapeMarkdown } from '../../core/report/markdown-escape.js';
+import { COMMAND_GRAMMAR } from '../../pgperf-command.js';
+import { escapeMarkdown } from '../markdown-escape.js';
 
 /** The commands pgperf understands, one markdown list item each. */
 export function grammarList(): string {

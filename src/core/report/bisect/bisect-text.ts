@@ -4,11 +4,11 @@
  * Commit subjects and names are plain text (plainText): no control characters (a terminal escape sequence,
  * a line break) or bidirectional overrides reach the terminal.
  */
-import type { BisectReport, CommitJudgement } from './bisection.js';
-import { short } from '../../postgres/builds/source.js';
-import { formatDeltaCi } from '../../core/compare/format.js';
-import { METRICS } from '../../core/results/metrics.js';
-import { plainText } from '../../core/util/plain-text.js';
+import type { BisectReport, CommitJudgement } from '../../history/bisect-report.js';
+import { short } from '../../util/commit-id.js';
+import { formatDeltaCi } from '../../compare/format.js';
+import { METRICS } from '../../results/metrics.js';
+import { plainText } from '../../util/plain-text.js';
 
 export function renderBisectText(r: BisectReport): string {
   const lines = [
