@@ -7,7 +7,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../core/util/errors.js';
-import type { ProcessRunner } from '../machine/os/process.js';
+import { installRunner, type InstallDeps } from './cluster/install-runner.js';
 import { notOneStatement, sqlTokens, statementText } from './sql-statements.js';
 
 /** The contrib module that counts per-statement calls, time and blocks. */
@@ -100,9 +100,10 @@ export function statementKey(text: string): string {
  * True when the install of `binDir` has pg_stat_statements: its control file in the extension directory and
  * its library in the library directory, where `pg_config` says they are (else the usual places beside the
  * bin dir). Both are needed: the library is preloaded at start, the control file makes the extension.
+ * pg_config is the install's own program: as root, it runs as the run-as user (install-runner.ts).
  */
-export async function hasStatStatements(binDir: string, runner: ProcessRunner): Promise<boolean> {
-  const dirs = await installDirs(binDir, runner);
+export async function hasStatStatements(binDir: string, deps: InstallDeps): Promise<boolean> {
+  const dirs = await installDirs(binDir, deps);
   const control = await anyExists(
     dirs.share.map((d) => path.join(d, 'extension', `${STAT_STATEMENTS}.control`)),
   );
@@ -124,11 +125,8 @@ async function anyExists(files: readonly string[]): Promise<boolean> {
 }
 
 /** The share and library directories to look in: pg_config's, else those of a prefix or a Debian install. */
-async function installDirs(
-  binDir: string,
-  runner: ProcessRunner,
-): Promise<{ share: string[]; lib: string[] }> {
-  const res = await runner
+async function installDirs(binDir: string, deps: InstallDeps): Promise<{ share: string[]; lib: string[] }> {
+  const res = await installRunner(deps)
     .run(path.join(binDir, 'pg_config'), ['--sharedir', '--pkglibdir'])
     .catch(() => undefined);
   const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split('\n') : [];

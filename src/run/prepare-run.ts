@@ -59,12 +59,15 @@ export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<Prepar
   // Everything that can be checked is checked before any server starts.
   const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : undefined;
   await checkRunControls(req.controls, logger);
-  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
+  // As root, every program of the installs (postgres --version first) runs as the unprivileged run-as user.
+  const runAs = await resolveRunAs(req.runAs, deps);
+  if (runAs) logger.info(`running PostgreSQL and the clients as user "${runAs.name}" (pgperf runs as root)`);
+  const versions = await Promise.all(
+    req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, { runner, runAs })),
+  );
   // Pinning (workload `cpus`): the server under the plan's server CPUs, the client under its client CPUs,
   // and pgbench -j follows the client CPU count.
   const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? '');
-  const runAs = await resolveRunAs(req.runAs, deps);
-  if (runAs) logger.info(`running PostgreSQL and the clients as user "${runAs.name}" (pgperf runs as root)`);
   const drivers = createDrivers(workloads, cpuPlans, runAs, req, deps);
   // One client per tool drives every arm; each, and every file a workload names, is checked before any
   // server starts.

@@ -1,9 +1,10 @@
 /** For tests that start their own PgCluster: a temporary parent directory and the run-as user. */
 import { beforeAll } from 'vitest';
 import { PgCluster, type ClusterSpec } from '../../src/postgres/cluster/cluster.js';
-import { resolveRunAs, type RunAsUser } from '../../src/postgres/cluster/run-as.js';
+import type { RunAsUser } from '../../src/postgres/cluster/run-as.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
+import { testRunAs } from './run-as.js';
 import { useTmpDir } from './tmp-dir.js';
 
 export interface TestClusters {
@@ -27,7 +28,7 @@ export function useTestClusters(prefix: string): TestClusters {
   const deps = { runner: nodeProcessRunner, logger: memoryLogger() };
   let runAs: RunAsUser | undefined;
   beforeAll(async () => {
-    runAs = await resolveRunAs(undefined, deps);
+    runAs = await testRunAs();
   });
   return {
     dir,

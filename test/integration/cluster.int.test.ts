@@ -6,6 +6,7 @@ import { resolveRunAs } from '../../src/postgres/cluster/run-as.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { useTestClusters } from '../helpers/clusters.js';
+import { installDeps } from '../helpers/run-as.js';
 import { installedBinDir, processesMentioning, processUid } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
@@ -84,13 +85,13 @@ describe('PgCluster (real PostgreSQL)', () => {
   );
 
   it('a bin dir without PostgreSQL is refused with a clear message', async () => {
-    await expect(inspectBinDir('/usr/bin', 'arm head', nodeProcessRunner)).rejects.toThrow(
+    await expect(inspectBinDir('/usr/bin', 'arm head', await installDeps())).rejects.toThrow(
       'arm head: /usr/bin has no executable initdb (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)',
     );
   });
 
   it('reads the server version of a bin dir', async () => {
-    const v = await inspectBinDir(binDir, 'arm base', nodeProcessRunner);
+    const v = await inspectBinDir(binDir, 'arm base', await installDeps());
     expect(v.text).toMatch(/^postgres \(PostgreSQL\) \d+/);
     expect(v.major).toBe(Number(/\/(\d+)\/bin$/.exec(binDir)![1]));
   });

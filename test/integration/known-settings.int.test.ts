@@ -18,6 +18,7 @@ import { isolatedEnv, onlyResults, runCli } from '../helpers/cli.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
 import { writeWorkloadFile } from '../helpers/workload-file.js';
 import { pg18BaseBinDir, PG18_BUILD_TIMEOUT_MS } from '../helpers/pg18-install.js';
+import { installDeps } from '../helpers/run-as.js';
 
 /** Debian's server, installed by scripts/setup.sh. */
 const DEBIAN_15 = '/usr/lib/postgresql/15/bin';
@@ -161,7 +162,7 @@ describe('refuseUnknownSettings on the real binaries', () => {
 
   it('18 against 18: a setting of 18 passes, and each binary is described once', async () => {
     const { runner, ran } = countingRunner();
-    const deps = { runner, logger: memoryLogger() };
+    const deps = { ...(await installDeps(runner)), logger: memoryLogger() };
     const arms = [arm('base', pg18BinDir), arm('head', pg18BinDir, { io_workers: '4' })];
     const workloads = [{ name: 'aio', settings: { io_method: 'worker', io_combine_limit: '16' } }];
     await expect(refuseUnknownSettings(arms, workloads, deps)).resolves.toBeUndefined();
@@ -173,7 +174,7 @@ describe('refuseUnknownSettings on the real binaries', () => {
   });
 
   it('15 against 18: extension settings and those --describe-config leaves out pass; the rest are refused', async () => {
-    const deps = { runner: nodeProcessRunner, logger: memoryLogger() };
+    const deps = { ...(await installDeps()), logger: memoryLogger() };
     const arms = [arm('base', DEBIAN_15), arm('head', pg18BinDir)];
     // A dot: an extension's placeholder; application_name and jit_expressions: not printed by
     // --describe-config (GUC_NOT_IN_SAMPLE), but held by both binaries.
@@ -214,7 +215,7 @@ describe('refuseUnknownSettings on the real binaries', () => {
       return dir;
     };
     const logger = memoryLogger();
-    const deps = { runner: nodeProcessRunner, logger };
+    const deps = { ...(await installDeps()), logger };
     // debug_io_direct (16+): refused for the real binary, which holds no such name...
     const refused = refuseUnknownSettings([arm('base', DEBIAN_15, { debug_io_direct: 'data' })], [], deps);
     await expect(refused).rejects.toThrow("setting 'debug_io_direct' (settings of arm 'base')");
@@ -232,7 +233,10 @@ describe('refuseUnknownSettings on the real binaries', () => {
   it('runs nothing when no setting is given', async () => {
     const { runner, ran } = countingRunner();
     const arms = [arm('base', '/nonexistent/bin'), arm('head', '/nonexistent/bin')];
-    await refuseUnknownSettings(arms, [{ name: 'w', settings: {} }], { runner, logger: memoryLogger() });
+    await refuseUnknownSettings(arms, [{ name: 'w', settings: {} }], {
+      ...(await installDeps(runner)),
+      logger: memoryLogger(),
+    });
     expect(ran).toEqual([]);
   });
 });

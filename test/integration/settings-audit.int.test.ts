@@ -27,6 +27,7 @@ import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 import { useTestClusters } from '../helpers/clusters.js';
+import { installDeps } from '../helpers/run-as.js';
 
 const BUILD_TIMEOUT_MS = 40 * 60_000;
 /** Debian's server, installed by scripts/setup.sh. */
@@ -136,7 +137,7 @@ beforeAll(async () => {
  * setting's name goes into `seen`).
  */
 async function stringSettings(binDir: string, label: string): Promise<{ major: number; rows: PgSetting[] }> {
-  const { major } = await inspectBinDir(binDir, label, nodeProcessRunner);
+  const { major } = await inspectBinDir(binDir, label, await installDeps());
   const pkglibdir = (
     await nodeProcessRunner.run(path.join(binDir, 'pg_config'), ['--pkglibdir'])
   ).stdout.trim();

@@ -14,11 +14,11 @@ import type { Workload } from '../../src/drivers/workload.js';
 import { refuseUnknownSettings } from '../../src/postgres/cluster/known-settings.js';
 import { UserError } from '../../src/core/util/errors.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
-import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { processesMentioning } from '../../testkit/postgres.js';
 import { isolatedEnv, onlyResults, runCli, sameInstallArms } from '../helpers/cli.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
 import { writeWorkloadFile } from '../helpers/workload-file.js';
+import { installDeps } from '../helpers/run-as.js';
 
 /** Debian's server, installed by scripts/setup.sh. */
 const DEBIAN_15 = '/usr/lib/postgresql/15/bin';
@@ -106,7 +106,7 @@ describe('a settings matrix in a real run', () => {
     const workloads = parseWorkloads(workloadText('aio', { io_method: ['sync', 'worker'] }), 'aio.yml');
     const arms = [{ label: 'base', binDir: DEBIAN_15, settings: {} }];
     const refused = refuseUnknownSettings(arms, workloads, {
-      runner: nodeProcessRunner,
+      ...(await installDeps()),
       logger: memoryLogger(),
     });
     await expect(refused).rejects.toThrow(UserError);

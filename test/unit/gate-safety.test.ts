@@ -4,7 +4,7 @@
  * hash.
  */
 import { EventEmitter } from 'node:events';
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -84,6 +84,18 @@ describe('child-process environment', () => {
     } finally {
       process.env = saved;
     }
+  });
+
+  it('every child goes through the one runner that scrubs its environment: no other module can start one', async () => {
+    // node:child_process (spawn, exec, fork) and @actions/exec start processes; only process.ts may.
+    const starters = /from '(node:)?child_process'|from '@actions\/exec'|require\('(node:)?child_process'\)/;
+    const src = path.join(import.meta.dirname, '../../src');
+    const files = (await readdir(src, { recursive: true })).filter((f) => f.endsWith('.ts'));
+    const starting = [];
+    for (const file of files) {
+      if (starters.test(await readFile(path.join(src, file), 'utf8'))) starting.push(file);
+    }
+    expect(starting).toEqual([path.join('machine', 'os', 'process.ts')]);
   });
 
   it('masks a token and the password of a store URL (raw and decoded)', () => {

@@ -1,7 +1,7 @@
 /**
  * The user a build's untrusted steps run as. configure / meson setup, make / ninja, make install / meson
- * install and the built programs themselves (postgres --version, pg_config) run code of the repository
- * under test: a pull request, a commitfest entry, a patch from the list. When pgperf is root they run as
+ * install and the built programs themselves (postgres --version, pg_config: ../cluster/install-runner.ts)
+ * run code of the repository under test: a pull request, a commitfest entry, a patch from the list. When pgperf is root they run as
  * the unprivileged run-as user (the one PostgreSQL runs as, src/postgres/cluster/run-as.ts), never as root:
  * a process of another uid cannot read root's /proc/PID/environ, where the Action's node process keeps
  * INPUT_GITHUB-TOKEN and the runner's ACTIONS_* tokens for as long as it runs (removing them from
@@ -25,15 +25,6 @@ import path from 'node:path';
 import { describeExit, tail, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
 
 export type BuildUser = ChildUser;
-
-/** A runner whose every child runs as `user` (in `/`, which every user may enter). */
-export function runnerAs(runner: ProcessRunner, user: BuildUser | undefined): ProcessRunner {
-  if (!user) return runner;
-  return {
-    run: (command, args, options = {}) =>
-      runner.run(command, args, { cwd: '/', ...options, uid: user.uid, gid: user.gid }),
-  };
-}
 
 /** The environment a build step gets as `user`: its home and temp directory inside the work directory. */
 export function userStepEnv(user: BuildUser, workDir: string): NodeJS.ProcessEnv {

@@ -10,8 +10,8 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { inspectBinDir } from '../cluster/cluster.js';
+import { installRunner, type InstallDeps } from '../cluster/install-runner.js';
 import { acquireLock } from '../../machine/os/file-lock.js';
-import type { ProcessRunner } from '../../machine/os/process.js';
 import { PGPERF_VERSION } from '../../core/version.js';
 import { errorMessage } from '../../core/util/errors.js';
 import type { BuildDeps, BuildRecord, BuildRequest, BuiltInstall, Phase } from './build-record.js';
@@ -43,7 +43,6 @@ import {
   handOverBuild,
   readUserFile,
   removeUserTree,
-  runnerAs,
   takeBackLog,
   takeBackStaged,
   userStepEnv,
@@ -224,7 +223,7 @@ async function buildSlot(s: SlotBuild): Promise<BuiltInstall> {
       // Frozen again in place: nothing a left-over process of the build added stays the user's.
       if (user) await freezeTree(paths.install, deps.runner);
       // The built programs are the tree's code too.
-      return verifyInstall(paths.install, what, runnerAs(deps.runner, user));
+      return verifyInstall(paths.install, what, { runner: deps.runner, runAs: user });
     });
     const record: BuildRecord = {
       repo: req.repo.input,
@@ -277,10 +276,10 @@ async function buildSlot(s: SlotBuild): Promise<BuiltInstall> {
 async function verifyInstall(
   installDir: string,
   what: string,
-  runner: ProcessRunner,
+  deps: InstallDeps,
 ): Promise<{ version: string; cflags: string }> {
   const binDir = path.join(installDir, 'bin');
-  const version = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path.join(binDir, 'pg_config'), ['--cflags']);
+  const version = await inspectBinDir(binDir, what, deps);
+  const cflags = await installRunner(deps).run(path.join(binDir, 'pg_config'), ['--cflags']);
   return { version: version.text, cflags: cflags.stdout.trim() };
 }

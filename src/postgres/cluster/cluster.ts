@@ -27,6 +27,7 @@ import { onCleanup } from '../../machine/os/cleanup.js';
 import { processState } from '../../machine/os/process-state.js';
 import { clusterSettings, renderConf, type ConfInput } from './conf.js';
 import type { RunAsUser } from './run-as.js';
+import { installRunner, type InstallDeps } from './install-runner.js';
 
 /** The database superuser pgperf creates in every cluster. */
 export const SUPERUSER = 'postgres';
@@ -79,12 +80,11 @@ export interface ServerVersion {
 
 const REQUIRED_BINARIES = ['initdb', 'pg_ctl', 'postgres', 'psql'];
 
-/** Checks that a bin dir holds a usable PostgreSQL installation and reads its version. */
-export async function inspectBinDir(
-  binDir: string,
-  what: string,
-  runner: ProcessRunner,
-): Promise<ServerVersion> {
+/**
+ * Checks that a bin dir holds a usable PostgreSQL installation and reads its version (`postgres --version`,
+ * run as the run-as user when pgperf is root: install-runner.ts).
+ */
+export async function inspectBinDir(binDir: string, what: string, deps: InstallDeps): Promise<ServerVersion> {
   for (const bin of REQUIRED_BINARIES) {
     try {
       await access(path.join(binDir, bin), constants.X_OK);
@@ -94,12 +94,18 @@ export async function inspectBinDir(
       );
     }
   }
-  const res = await runner.run(path.join(binDir, 'postgres'), ['--version']);
+  const res = await installRunner(deps).run(path.join(binDir, 'postgres'), ['--version']);
   const text = res.stdout.trim();
   const major = parseMajor(text);
   if (res.exitCode !== 0 || major === undefined) {
+    const output = `${text}\n${res.stderr}`.trim();
+    // Root may execute what the run-as user cannot reach (a bin dir under /root): say who must.
+    const reach =
+      deps.runAs && res.spawnError
+        ? `; the user "${deps.runAs.name}" that runs PostgreSQL must be able to reach and execute ${binDir} (no private directory such as /root above it)`
+        : '';
     throw new UserError(
-      `${what}: ${binDir}/postgres --version failed (${describeExit(res)}): ${text}${res.stderr}`,
+      `${what}: ${binDir}/postgres --version failed (${describeExit(res)})${output ? `: ${output}` : ''}${reach}`,
     );
   }
   return { text, major };
@@ -143,7 +149,7 @@ export class PgCluster {
 
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec: ClusterSpec, deps: ClusterDeps): Promise<PgCluster> {
-    const version = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
+    const version = await inspectBinDir(spec.binDir, `arm ${spec.label}`, { ...deps, runAs: spec.runAs });
     const dir = await mkdtemp(path.join(spec.parentDir ?? os.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new PgCluster(spec, dir, version, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
@@ -268,10 +274,10 @@ export class PgCluster {
     if (exists.trim() !== '1') await this.psql(`CREATE DATABASE ${BENCH_DATABASE}`, 'postgres');
   }
 
-  /** Runs SQL through the cluster's psql; returns unaligned, tuples-only output. */
+  /** Runs SQL through the cluster's psql (as the run-as user); returns unaligned, tuples-only output. */
   async psql(sql: string, database = BENCH_DATABASE): Promise<string> {
     const { host, port, user } = this.connection;
-    const res = await this.deps.runner.run(
+    const res = await this.programs().run(
       path.join(this.spec.binDir, 'psql'),
       [
         '-X',
@@ -414,20 +420,20 @@ export class PgCluster {
     return (await this.postmasterPid()) !== undefined;
   }
 
+  /** The runner of the install's programs: as the run-as user when pgperf is root (install-runner.ts). */
+  private programs(): ProcessRunner {
+    return installRunner({ runner: this.deps.runner, runAs: this.spec.runAs });
+  }
+
   /** Runs a server-side binary as the run-as user, optionally under a command prefix. */
   private pg(bin: string, args: string[], prefix?: string[]) {
-    const options: RunOptions = { env: { LC_ALL: 'C' } };
-    if (this.spec.runAs) {
-      options.uid = this.spec.runAs.uid;
-      options.gid = this.spec.runAs.gid;
-      // The run-as user cannot enter root's cwd (e.g. /root); start it somewhere neutral.
-      options.cwd = this.dir;
-    }
+    // In the cluster's directory, which the run-as user owns (it cannot enter root's cwd, e.g. /root).
+    const options: RunOptions = { env: { LC_ALL: 'C' }, cwd: this.dir };
     const command = path.join(this.spec.binDir, bin);
     if (prefix && prefix.length > 0) {
-      return this.deps.runner.run(prefix[0]!, [...prefix.slice(1), command, ...args], options);
+      return this.programs().run(prefix[0]!, [...prefix.slice(1), command, ...args], options);
     }
-    return this.deps.runner.run(command, args, options);
+    return this.programs().run(command, args, options);
   }
 }
 

@@ -13,6 +13,8 @@
  * server. A name with a dot (pg_stat_statements.track) belongs to an extension, which the server takes as a
  * placeholder: never refused here.
  *
+ * Both run as the run-as user when pgperf is root (install-runner.ts): the binary is the code under test.
+ *
  * What an install knows is cached per postgres binary (path, size, modification time) for the process:
  * the sentinel and head-only parts of a stored-baseline run, or a bisection's steps, ask once per binary.
  */
@@ -21,8 +23,12 @@ import path from 'node:path';
 import { SETTING_NAME } from '../../core/results/settings.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
-import { describeExit, type ProcessRunner } from '../../machine/os/process.js';
+import { describeExit } from '../../machine/os/process.js';
 import { inspectBinDir } from './cluster.js';
+import { installRunner, type InstallDeps } from './install-runner.js';
+
+/** Who runs the install's programs (install-runner.ts), and the log for a --describe-config that fails. */
+type SettingsDeps = InstallDeps & { logger: Logger };
 
 /** One line of `postgres --describe-config`. */
 export interface DescribedSetting {
@@ -73,11 +79,7 @@ interface InstallSettings {
 const installs = new Map<string, Promise<InstallSettings>>();
 
 /** The install's settings, read once per postgres binary (path, size, modification time) and process. */
-async function installSettings(
-  binDir: string,
-  what: string,
-  deps: { runner: ProcessRunner; logger: Logger },
-): Promise<InstallSettings> {
+async function installSettings(binDir: string, what: string, deps: SettingsDeps): Promise<InstallSettings> {
   const postgres = path.resolve(binDir, 'postgres');
   const st = await stat(postgres).catch(() => undefined);
   // No binary: inspectBinDir says so, naming the arm; nothing to cache.
@@ -96,16 +98,16 @@ async function readInstallSettings(
   binDir: string,
   postgres: string,
   what: string,
-  deps: { runner: ProcessRunner; logger: Logger },
+  deps: SettingsDeps,
 ): Promise<InstallSettings> {
-  const { text } = await inspectBinDir(binDir, what, deps.runner);
+  const { text } = await inspectBinDir(binDir, what, deps);
   const version = /\(PostgreSQL\)\s+(\S+)/.exec(text);
   const install: InstallSettings = {
     version: version ? `PostgreSQL ${version[1]}` : text,
     inBinary: new Map(),
     postgres,
   };
-  const res = await deps.runner.run(postgres, ['--describe-config']);
+  const res = await installRunner(deps).run(postgres, ['--describe-config']);
   try {
     if (res.exitCode !== 0) throw new Error(describeExit(res));
     install.described = parseDescribeConfig(res.stdout);
@@ -167,7 +169,7 @@ export interface WorkloadSettings {
 export async function refuseUnknownSettings(
   arms: readonly ArmSettings[],
   workloads: readonly WorkloadSettings[],
-  deps: { runner: ProcessRunner; logger: Logger },
+  deps: SettingsDeps,
 ): Promise<void> {
   const core = (names: readonly string[]) => names.filter((name) => !name.includes('.'));
   const given = [

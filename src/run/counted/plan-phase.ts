@@ -85,7 +85,7 @@ export async function runPlanPhase(
   const runAs = await resolveRunAs(req.runAs, deps);
   const stats = new Map<string, boolean>();
   for (const arm of req.arms) {
-    const has = await hasStatStatements(arm.binDir, deps.runner);
+    const has = await hasStatStatements(arm.binDir, { runner: deps.runner, runAs });
     stats.set(arm.label, has);
     if (!has) {
       record.notes.push(

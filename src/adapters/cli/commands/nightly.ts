@@ -13,6 +13,7 @@ import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { octokitApi } from '../../../github/octokit-api.js';
 import { DEFAULT_RAISE_AFTER_DAYS } from '../../../core/report/nightly/triage-digest.js';
 import { inspectBinDir } from '../../../postgres/cluster/cluster.js';
+import { resolveRunAs } from '../../../postgres/cluster/run-as.js';
 import { EXPECT_EVERY_HOURS, RAISE_AFTER_DAYS } from '../../../core/bounds.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
 import { writeNightlySite } from '../../../flows/nightly/publish-site.js';
@@ -128,7 +129,10 @@ export function nightlyCommand(): Command {
     await checkOutDir(flags.out);
     await checkTmpDir(flags.tmpDir);
     // The canary must be a usable install before tonight's head spends its build and rounds.
-    if (flags.canaryBin) await inspectBinDir(flags.canaryBin, '--canary-bin', nodeProcessRunner);
+    if (flags.canaryBin) {
+      const runAs = await resolveRunAs(flags.runAs, { runner: nodeProcessRunner, logger });
+      await inspectBinDir(flags.canaryBin, '--canary-bin', { runner: nodeProcessRunner, runAs });
+    }
     if (flags.site)
       await checkOutDir(flags.site, '--site', 'a directory for the history site (created if missing)');
     const store = await openCliStore(flags.store, logger, true);

@@ -7,6 +7,8 @@
 import { createDriver } from '../../../drivers/registry.js';
 import type { Workload } from '../../../drivers/workload.js';
 import { captureEnvironment } from '../../../machine/environment.js';
+import { runnerAs } from '../../../machine/os/process.js';
+import { resolveRunAs } from '../../../postgres/cluster/run-as.js';
 import { environmentFingerprint, type FingerprintSource } from '../../../machine/fingerprint.js';
 import {
   cellId,
@@ -51,10 +53,11 @@ export function conditionsOfArm(doc: RunResult, arm: ArmInfo): ArmConditions {
 
 /**
  * head's conditions before anything runs: the machine read now, the client that will drive it (its
- * version asked now), the controls requested, the workloads with the run's overrides.
+ * version asked now, as the run-as user when pgperf is root), the controls requested, the workloads with
+ * the run's overrides.
  */
 export async function headConditions(
-  req: PipelineRequest,
+  req: Pick<PipelineRequest, 'workloads' | 'durationS' | 'controls' | 'runAs'>,
   head: ArmSpec,
   clientBinDir: string,
   deps: PipelineDeps,
@@ -65,10 +68,19 @@ export async function headConditions(
     ...plannedControls(req.controls),
   };
   const clients: ClientInfo[] = [];
+  // The client (head's pgbench, by default) runs as the run-as user when pgperf is root, as in the run.
+  const runAs = await resolveRunAs(req.runAs, deps);
+  const runner = runAs ? runnerAs(deps.runner, runAs) : deps.runner;
   for (const w of workloads) {
     if (clients.some((c) => c.tool === w.tool)) continue;
     // Only asked for its version; the run loop says anything worth saying about the client itself.
-    const driverDeps = { clientBinDir, cpuCount: 1, runner: deps.runner, logger: memoryLogger() };
+    const driverDeps = {
+      clientBinDir,
+      cpuCount: 1,
+      runner,
+      logger: memoryLogger(),
+      ...(runAs ? { clientUser: runAs } : {}),
+    };
     clients.push(await createDriver(w, { ...driverDeps, searchPath: deps.searchPath ?? '' }).client());
   }
   return {

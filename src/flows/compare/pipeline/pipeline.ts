@@ -43,6 +43,7 @@ import { INSTRUCTION_METRIC } from '../../../core/compare/evidence/instruction-r
 import { describeCodeDifference, unchangedHeads } from '../../../core/compare/analysis/same-code.js';
 import type { CompiledCodeComparison } from '../../../core/results/result-types.js';
 import { refuseUnknownSettings } from '../../../postgres/cluster/known-settings.js';
+import { resolveRunAs } from '../../../postgres/cluster/run-as.js';
 import { writeResults } from '../../../store/write-results.js';
 import { emptyPlansRecord, type PlansRecord } from '../../../core/results/plans.js';
 import { answerCost } from '../../../core/results/answer-cost.js';
@@ -147,8 +148,10 @@ export async function runPipeline(
   const arms = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1000;
   validateRequest({ arms, workloads: req.workloads });
-  // A setting an arm's PostgreSQL does not know is refused before anything starts (known-settings.ts).
-  await refuseUnknownSettings(arms, req.workloads, deps);
+  // A setting an arm's PostgreSQL does not know is refused before anything starts (known-settings.ts); its
+  // postgres is asked as the run-as user when pgperf is root.
+  const runAs = await resolveRunAs(req.runAs, deps);
+  await refuseUnknownSettings(arms, req.workloads, { ...deps, runAs });
   const compiledCode = await compareArmsCode(arms, deps.logger);
   // Nothing to measure only when every head was compared and runs base's code with base's settings.
   const nothingToMeasure =
