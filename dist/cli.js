@@ -63257,6 +63257,23 @@ function quote(v) {
   return `'${v.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
 }
 
+// src/postgres/cluster/install-runner.ts
+function installRunner({ runner, runAs }, isRoot = process.getuid?.() === 0) {
+  if (runAs) {
+    return {
+      run: (command, args, options = {}) => runner.run(command, args, { cwd: "/", ...options, uid: runAs.uid, gid: runAs.gid })
+    };
+  }
+  if (!isRoot) return runner;
+  return {
+    run: (command) => Promise.reject(
+      new Error(
+        `${command} would run as root: an install's programs run as the run-as user when pgperf is root (a bug: the caller did not resolve it)`
+      )
+    )
+  };
+}
+
 // src/postgres/cluster/cluster.ts
 var SUPERUSER = "postgres";
 var BENCH_DATABASE = "pgperf";
@@ -63264,7 +63281,7 @@ var START_TIMEOUT_S = 120;
 var STOP_TIMEOUT_S = 60;
 var PORT_ATTEMPTS = 3;
 var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
-async function inspectBinDir(binDir, what, runner) {
+async function inspectBinDir(binDir, what, deps) {
   for (const bin of REQUIRED_BINARIES) {
     try {
       await access(path2.join(binDir, bin), constants.X_OK);
@@ -63274,12 +63291,15 @@ async function inspectBinDir(binDir, what, runner) {
       );
     }
   }
-  const res = await runner.run(path2.join(binDir, "postgres"), ["--version"]);
+  const res = await installRunner(deps).run(path2.join(binDir, "postgres"), ["--version"]);
   const text2 = res.stdout.trim();
   const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
+    const output2 = `${text2}
+${res.stderr}`.trim();
+    const reach = deps.runAs && res.spawnError ? `; the user "${deps.runAs.name}" that runs PostgreSQL must be able to reach and execute ${binDir} (no private directory such as /root above it)` : "";
     throw new UserError(
-      `${what}: ${binDir}/postgres --version failed (${describeExit(res)}): ${text2}${res.stderr}`
+      `${what}: ${binDir}/postgres --version failed (${describeExit(res)})${output2 ? `: ${output2}` : ""}${reach}`
     );
   }
   return { text: text2, major };
@@ -63322,7 +63342,7 @@ var PgCluster = class _PgCluster {
   }
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec, deps) {
-    const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
+    const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, { ...deps, runAs: spec.runAs });
     const dir = await mkdtemp2(path2.join(spec.parentDir ?? os2.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new _PgCluster(spec, dir, version2, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
@@ -63443,10 +63463,10 @@ exec ${words} "$@"
     );
     if (exists2.trim() !== "1") await this.psql(`CREATE DATABASE ${BENCH_DATABASE}`, "postgres");
   }
-  /** Runs SQL through the cluster's psql; returns unaligned, tuples-only output. */
+  /** Runs SQL through the cluster's psql (as the run-as user); returns unaligned, tuples-only output. */
   async psql(sql, database = BENCH_DATABASE) {
     const { host, port, user } = this.connection;
-    const res = await this.deps.runner.run(
+    const res = await this.programs().run(
       path2.join(this.spec.binDir, "psql"),
       [
         "-X",
@@ -63568,19 +63588,18 @@ exec ${words} "$@"
   async hasPidFile() {
     return await this.postmasterPid() !== void 0;
   }
+  /** The runner of the install's programs: as the run-as user when pgperf is root (install-runner.ts). */
+  programs() {
+    return installRunner({ runner: this.deps.runner, runAs: this.spec.runAs });
+  }
   /** Runs a server-side binary as the run-as user, optionally under a command prefix. */
   pg(bin, args, prefix) {
-    const options = { env: { LC_ALL: "C" } };
-    if (this.spec.runAs) {
-      options.uid = this.spec.runAs.uid;
-      options.gid = this.spec.runAs.gid;
-      options.cwd = this.dir;
-    }
+    const options = { env: { LC_ALL: "C" }, cwd: this.dir };
     const command = path2.join(this.spec.binDir, bin);
     if (prefix && prefix.length > 0) {
-      return this.deps.runner.run(prefix[0], [...prefix.slice(1), command, ...args], options);
+      return this.programs().run(prefix[0], [...prefix.slice(1), command, ...args], options);
     }
-    return this.deps.runner.run(command, args, options);
+    return this.programs().run(command, args, options);
   }
 };
 var ORPHAN_WAIT_S = 30;
@@ -64986,12 +65005,6 @@ async function lookupUser(name, runner) {
 import { constants as constants3 } from "node:fs";
 import { lstat, mkdir as mkdir4, open as open3 } from "node:fs/promises";
 import path13 from "node:path";
-function runnerAs2(runner, user) {
-  if (!user) return runner;
-  return {
-    run: (command, args, options = {}) => runner.run(command, args, { cwd: "/", ...options, uid: user.uid, gid: user.gid })
-  };
-}
 function userStepEnv(user, workDir) {
   return {
     HOME: workDir,
@@ -65214,7 +65227,7 @@ async function buildSlot(s) {
       await moveIntoPlace(staged, paths.install);
       moved = true;
       if (user) await freezeTree(paths.install, deps.runner);
-      return verifyInstall(paths.install, what, runnerAs2(deps.runner, user));
+      return verifyInstall(paths.install, what, { runner: deps.runner, runAs: user });
     });
     const record2 = {
       repo: req.repo.input,
@@ -65263,10 +65276,10 @@ async function buildSlot(s) {
     }
   }
 }
-async function verifyInstall(installDir, what, runner) {
+async function verifyInstall(installDir, what, deps) {
   const binDir = path14.join(installDir, "bin");
-  const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path14.join(binDir, "pg_config"), ["--cflags"]);
+  const version2 = await inspectBinDir(binDir, what, deps);
+  const cflags = await installRunner(deps).run(path14.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -69637,10 +69650,12 @@ async function prepareRun2(req, deps) {
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
   const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : void 0;
   await checkRunControls(req.controls, logger);
-  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
-  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
   const runAs = await resolveRunAs(req.runAs, deps);
   if (runAs) logger.info(`running PostgreSQL and the clients as user "${runAs.name}" (pgperf runs as root)`);
+  const versions = await Promise.all(
+    req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, { runner, runAs }))
+  );
+  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
   const drivers = createDrivers(workloads, cpuPlans, runAs, req, deps);
   const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
   const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
@@ -71543,8 +71558,8 @@ function normalisePlan(text2) {
 function statementKey(text2) {
   return statementText(sqlTokens(text2)).replace(/'(?:[^']|'')*'/g, "?").replace(/\$\d+/g, "?").replace(/(?<![:\w]):[A-Za-z_]\w*/g, "?").replace(/(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])/gi, "?").replace(/([=<>(,+*/-]\s*)-\s*\?/g, "$1?").replace(/\s+/g, " ").replace(/\s*;\s*$/, "").trim().toLowerCase();
 }
-async function hasStatStatements(binDir, runner) {
-  const dirs = await installDirs(binDir, runner);
+async function hasStatStatements(binDir, deps) {
+  const dirs = await installDirs(binDir, deps);
   const control = await anyExists(
     dirs.share.map((d) => path27.join(d, "extension", `${STAT_STATEMENTS}.control`))
   );
@@ -71561,8 +71576,8 @@ async function anyExists(files) {
   }
   return false;
 }
-async function installDirs(binDir, runner) {
-  const res = await runner.run(path27.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
+async function installDirs(binDir, deps) {
+  const res = await installRunner(deps).run(path27.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
   const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
   const prefix = path27.dirname(binDir);
   const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
@@ -71704,7 +71719,7 @@ async function runPlanPhase(req, deps) {
   const runAs = await resolveRunAs(req.runAs, deps);
   const stats = /* @__PURE__ */ new Map();
   for (const arm2 of req.arms) {
-    const has = await hasStatStatements(arm2.binDir, deps.runner);
+    const has = await hasStatStatements(arm2.binDir, { runner: deps.runner, runAs });
     stats.set(arm2.label, has);
     if (!has) {
       record2.notes.push(
@@ -72628,14 +72643,14 @@ async function installSettings(binDir, what, deps) {
   return entry;
 }
 async function readInstallSettings(binDir, postgres, what, deps) {
-  const { text: text2 } = await inspectBinDir(binDir, what, deps.runner);
+  const { text: text2 } = await inspectBinDir(binDir, what, deps);
   const version2 = /\(PostgreSQL\)\s+(\S+)/.exec(text2);
   const install = {
     version: version2 ? `PostgreSQL ${version2[1]}` : text2,
     inBinary: /* @__PURE__ */ new Map(),
     postgres
   };
-  const res = await deps.runner.run(postgres, ["--describe-config"]);
+  const res = await installRunner(deps).run(postgres, ["--describe-config"]);
   try {
     if (res.exitCode !== 0) throw new Error(describeExit(res));
     install.described = parseDescribeConfig(res.stdout);
@@ -72801,7 +72816,8 @@ async function runPipeline(req, deps, store) {
   const arms = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1e3;
   validateRequest({ arms, workloads: req.workloads });
-  await refuseUnknownSettings(arms, req.workloads, deps);
+  const runAs = await resolveRunAs(req.runAs, deps);
+  await refuseUnknownSettings(arms, req.workloads, { ...deps, runAs });
   const compiledCode = await compareArmsCode(arms, deps.logger);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
   const resultsFile = path31.join(req.runDir, RESULTS_FILE);
@@ -75693,9 +75709,17 @@ async function headConditions(req, head, clientBinDir, deps) {
     ...plannedControls(req.controls)
   };
   const clients = [];
+  const runAs = await resolveRunAs(req.runAs, deps);
+  const runner = runAs ? runnerAs(deps.runner, runAs) : deps.runner;
   for (const w of workloads) {
     if (clients.some((c) => c.tool === w.tool)) continue;
-    const driverDeps = { clientBinDir, cpuCount: 1, runner: deps.runner, logger: memoryLogger() };
+    const driverDeps = {
+      clientBinDir,
+      cpuCount: 1,
+      runner,
+      logger: memoryLogger(),
+      ...runAs ? { clientUser: runAs } : {}
+    };
     clients.push(await createDriver(w, { ...driverDeps, searchPath: deps.searchPath ?? "" }).client());
   }
   return {
@@ -85442,7 +85466,10 @@ function nightlyCommand() {
     if (head.kind === "build") await checkedCacheDir(flags.cacheDir);
     await checkOutDir(flags.out);
     await checkTmpDir(flags.tmpDir);
-    if (flags.canaryBin) await inspectBinDir(flags.canaryBin, "--canary-bin", nodeProcessRunner);
+    if (flags.canaryBin) {
+      const runAs = await resolveRunAs(flags.runAs, { runner: nodeProcessRunner, logger });
+      await inspectBinDir(flags.canaryBin, "--canary-bin", { runner: nodeProcessRunner, runAs });
+    }
     if (flags.site)
       await checkOutDir(flags.site, "--site", "a directory for the history site (created if missing)");
     const store = await openCliStore(flags.store, logger, true);
