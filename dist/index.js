@@ -78627,6 +78627,7 @@ async function publishGate(io, decision, files, log) {
 }
 function outcomeOf(decision, resultsFile, reportFile) {
   return {
+    decision,
     verdict: decision.verdict,
     ...decision.failure !== void 0 ? { failure: decision.failure } : {},
     resultsFile,
@@ -82474,6 +82475,16 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
 };
 
 // src/flows/bisect/bisect-gate.ts
+function bisectSkipped(reason, failOn) {
+  return flowDecision({
+    flow: "bisect",
+    verdict: "inconclusive",
+    failOn,
+    lead: "Nothing to bisect",
+    detail: reason,
+    deciding: []
+  });
+}
 function bisectDecision(outcome, failOn) {
   const short3 = (sha) => sha.slice(0, 12);
   if (outcome.kind === "found") {
@@ -83181,7 +83192,8 @@ var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
     logger.info(`mode bisect: ${skip}; nothing to do`);
     io.setOutput("first-bad-commit", "");
     const { bisectFile, reportFile } = bisectFilesIn(resultsDir);
-    return { verdict: "inconclusive", resultsFile: bisectFile, reportFile };
+    const files2 = { dir: resultsDir, resultsFile: bisectFile, reportFile };
+    return publishGate(io, bisectSkipped(skip, inputs.failOn), files2, (l) => logger.info(l));
   }
   const job = await bisectJob(inputs, ctx, deps);
   logger.info(`bisect: ${job.basis}`);
@@ -83240,6 +83252,41 @@ function bisectJob(inputs, ctx, deps) {
 
 // src/adapters/action/command-mode.ts
 init_errors();
+import { mkdir as mkdir14 } from "node:fs/promises";
+
+// src/flows/steer/command-decision.ts
+function commandDecision(taken, failOn) {
+  const facts = { flow: "command", verdict: "inconclusive", failOn, deciding: [] };
+  if (!taken) {
+    return flowDecision({
+      ...facts,
+      lead: "No command",
+      detail: "the comment is not a new /pgperf comment on a pull request"
+    });
+  }
+  const [lead, detail] = wordsOf(taken);
+  return flowDecision({ ...facts, lead, detail });
+}
+function wordsOf(d) {
+  switch (d.command) {
+    case "refused":
+      return ["Command refused", "the commenter has no write permission on the repository"];
+    case "invalid":
+      return ["Command not understood", "the reply lists the commands pgperf accepts"];
+    case "help":
+      return ["Help given", "the reply lists the commands pgperf accepts"];
+    case "accept":
+      return [
+        "Regression accepted",
+        `PR #${d.prNumber} at ${short(d.headSha)}: the comment is published again`
+      ];
+    default:
+      return [
+        "Run requested",
+        `PR #${d.prNumber}: ${short(d.headSha)} against ${short(d.baseSha)}, ${d.workloads.join(", ")}`
+      ];
+  }
+}
 
 // src/flows/steer/pr-command.ts
 init_errors();
@@ -83475,7 +83522,7 @@ See docs/pr-commands.md.`);
 }
 
 // src/adapters/action/command-mode.ts
-var runCommandMode = async (inputs, ctx, deps) => {
+var runCommandMode = async (inputs, ctx, deps, resultsDir) => {
   for (const name of ["run", "republish"]) deps.io.setOutput(name, "false");
   deps.io.setOutput("command", "");
   if (ctx.eventName !== "issue_comment") {
@@ -83487,10 +83534,16 @@ var runCommandMode = async (inputs, ctx, deps) => {
     entries: inputs.workloads.length ? inputs.workloads : ["select-only"],
     nameOf: async (entry) => (await loadInputWorkloads({ workloads: [entry] }, ctx, deps.actionDir))[0].name
   };
-  const decided = (d) => Object.entries({ command: d.command, ...outputsOf(d) }).forEach(([k, v]) => deps.io.setOutput(k, v));
+  let taken;
+  const decided = (d) => {
+    taken = d;
+    Object.entries({ command: d.command, ...outputsOf(d) }).forEach(([k, v]) => deps.io.setOutput(k, v));
+  };
   const flowDeps = { api: deps.api, logger: deps.logger, stickyId: inputs.commentId, workloads, decided };
   await handlePrCommand(commentEventOf(ctx), flowDeps);
-  return { verdict: "inconclusive", resultsFile: "", reportFile: "" };
+  await mkdir14(resultsDir, { recursive: true });
+  const files = { dir: resultsDir, resultsFile: "", reportFile: "" };
+  return publishGate(deps.io, commandDecision(taken, inputs.failOn), files, (l) => deps.logger.info(l));
 };
 function outputsOf(d) {
   if (!("prNumber" in d)) return {};

@@ -253,7 +253,10 @@ describe('/pgperf run', () => {
   it('/pgperf help lists the grammar', async () => {
     collaborators();
     const ran = await commandJob(commentEvent('maintainer', '/pgperf help').event);
-    expect(ran.outputs).toMatchObject({ command: 'help', run: 'false' });
+    expect(ran.outputs).toMatchObject({ command: 'help', run: 'false', outcome: 'passed' });
+    // Mode command returns a decision like every mode: decision.json says what the comment was taken as.
+    const decision = JSON.parse(await readFile(ran.outputs['decision-json']!, 'utf8')) as object;
+    expect(decision).toMatchObject({ flow: 'command', headline: { lead: 'Help given' } });
     for (const line of COMMAND_GRAMMAR) expect(replies()[0]!.body).toContain(line);
   });
 
@@ -262,7 +265,7 @@ describe('/pgperf run', () => {
     const { event } = commentEvent('maintainer', '/pgperf run', { action: 'edited' });
     const ran = await commandJob(event);
     expect(ran.code, ran.stdout).toBe(0);
-    expect(ran.outputs).toMatchObject({ run: 'false', command: '' });
+    expect(ran.outputs).toMatchObject({ run: 'false', command: '', outcome: 'passed' });
     expect(ran.stdout).toContain('the comment was edited, not created: only a new comment is a command');
     expect(fake.gh.requests).toEqual([]);
   });

@@ -1,5 +1,6 @@
 /** What the Action's modes are handed (side effects behind small interfaces) and what they return. */
 import type { OverallVerdict } from '../../core/compare/comparison-types.js';
+import type { GateDecision } from '../../core/compare/decision/flow-decision.js';
 import type { GitHubApi } from '../../github/api.js';
 import type { PipelineDeps } from '../../flows/compare/pipeline/pipeline.js';
 import type { Logger } from '../../core/util/logger.js';
@@ -33,6 +34,8 @@ export interface ActionDeps {
 }
 
 export interface ActionOutcome {
+  /** The mode's decision: every mode returns one (flow-decision.ts), and decision.json says it. */
+  decision: GateDecision;
   verdict: OverallVerdict;
   /** Set when the step must fail (fail-on, or a run that did not complete), with the reason. */
   failure?: string;

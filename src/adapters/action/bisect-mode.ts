@@ -5,7 +5,7 @@
  * event read into the flow's values, the job summary, the outputs and the gate.
  */
 import type { BisectJob, JobWorkloads } from '../../flows/bisect/bisect-source.js';
-import { bisectDecision } from '../../flows/bisect/bisect-gate.js';
+import { bisectDecision, bisectSkipped } from '../../flows/bisect/bisect-gate.js';
 import { bisectSkipReason } from '../../flows/bisect/issue-bisection.js';
 import {
   announceBisection,
@@ -31,7 +31,8 @@ export const runBisectMode: ActionMode = async (inputs, ctx, deps, resultsDir) =
     logger.info(`mode bisect: ${skip}; nothing to do`);
     io.setOutput('first-bad-commit', '');
     const { bisectFile, reportFile } = bisectFilesIn(resultsDir);
-    return { verdict: 'inconclusive', resultsFile: bisectFile, reportFile };
+    const files = { dir: resultsDir, resultsFile: bisectFile, reportFile };
+    return publishGate(io, bisectSkipped(skip, inputs.failOn), files, (l) => logger.info(l));
   }
   const job = await bisectJob(inputs, ctx, deps);
   logger.info(`bisect: ${job.basis}`);

@@ -3,14 +3,17 @@
  * steer flow (src/flows/steer/pr-command.ts); its decision becomes the outputs a benchmark or comment job
  * reads.
  */
+import { mkdir } from 'node:fs/promises';
 import { UserError } from '../../core/util/errors.js';
+import { commandDecision } from '../../flows/steer/command-decision.js';
+import { publishGate } from './gate.js';
 import { handlePrCommand } from '../../flows/steer/pr-command.js';
 import type { CommandDecision, CommentEvent } from '../../flows/steer/pr-command-types.js';
 import type { ActionMode } from './action-deps.js';
 import type { ActionContext } from './context.js';
 import { loadInputWorkloads } from './workloads.js';
 
-export const runCommandMode: ActionMode = async (inputs, ctx, deps) => {
+export const runCommandMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   for (const name of ['run', 'republish']) deps.io.setOutput(name, 'false');
   deps.io.setOutput('command', '');
   if (ctx.eventName !== 'issue_comment') {
@@ -24,11 +27,16 @@ export const runCommandMode: ActionMode = async (inputs, ctx, deps) => {
     nameOf: async (entry: string) =>
       (await loadInputWorkloads({ workloads: [entry] }, ctx, deps.actionDir))[0]!.name,
   };
-  const decided = (d: CommandDecision) =>
+  let taken: CommandDecision | undefined;
+  const decided = (d: CommandDecision) => {
+    taken = d;
     Object.entries({ command: d.command, ...outputsOf(d) }).forEach(([k, v]) => deps.io.setOutput(k, v));
+  };
   const flowDeps = { api: deps.api!, logger: deps.logger, stickyId: inputs.commentId, workloads, decided };
   await handlePrCommand(commentEventOf(ctx), flowDeps);
-  return { verdict: 'inconclusive', resultsFile: '', reportFile: '' };
+  await mkdir(resultsDir, { recursive: true });
+  const files = { dir: resultsDir, resultsFile: '', reportFile: '' };
+  return publishGate(deps.io, commandDecision(taken, inputs.failOn), files, (l) => deps.logger.info(l));
 };
 
 /** The outputs of a decision besides `command`: a run's request for the benchmark job, or a republish's. */

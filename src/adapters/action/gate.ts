@@ -61,6 +61,7 @@ export async function publishGate(
 /** What the mode returns: the verdict, and the step's failure when the gate fails. */
 export function outcomeOf(decision: GateDecision, resultsFile: string, reportFile: string): ActionOutcome {
   return {
+    decision,
     verdict: decision.verdict,
     ...(decision.failure !== undefined ? { failure: decision.failure } : {}),
     resultsFile,

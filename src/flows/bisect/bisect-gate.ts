@@ -24,6 +24,18 @@ export async function recordBisectDecision(
   return decision;
 }
 
+/** An event with nothing to bisect (another label, an issue pgperf did not open): passed, nothing measured. */
+export function bisectSkipped(reason: string, failOn: FailOn): GateDecision {
+  return flowDecision({
+    flow: 'bisect',
+    verdict: 'inconclusive',
+    failOn,
+    lead: 'Nothing to bisect',
+    detail: reason,
+    deciding: [],
+  });
+}
+
 export function bisectDecision(outcome: BisectOutcome, failOn: FailOn): GateDecision {
   const short = (sha: string) => sha.slice(0, 12);
   if (outcome.kind === 'found') {

@@ -1,5 +1,6 @@
 /**
- * The decision of every flow (a comparison, a consolidation, a shard, a night, a bisection, a calibration):
+ * The decision of every flow (a comparison, a consolidation, a shard, a night, a bisection, a calibration,
+ * a PR command):
  * the one shape every surface renders — verdict, outcome, exit code, headline, commit status, the step's
  * failure and what decided it. A comparison's Decision (decision.ts) is one with its cells; the other
  * flows state their facts (what they found, whether that fails the gate, whether they finished) and
@@ -21,7 +22,7 @@ export const EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 } as c
 /** GitHub's limit for a commit status description. */
 export const STATUS_DESCRIPTION_MAX = 140;
 
-export type Flow = 'compare' | 'consolidate' | 'shard' | 'nightly' | 'bisect' | 'calibrate';
+export type Flow = 'compare' | 'consolidate' | 'shard' | 'nightly' | 'bisect' | 'calibrate' | 'command';
 
 /** What every flow's decision holds. */
 export interface GateDecision {
