@@ -79,7 +79,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<Prepar
   const cells = workloads.flatMap((w) =>
     w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds })),
   );
-  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
+  const rounds = planRounds({ cells, arms: measuredArms(req).map((a) => a.label), order: req.order, seed });
   const arms: ArmInfo[] = req.arms.map((a, i) => ({
     label: a.label,
     binDir: a.binDir,
@@ -117,6 +117,11 @@ export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<Prepar
  */
 export async function checkRunControls(controls: ControlRequest | undefined, logger: Logger): Promise<void> {
   if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
+}
+
+/** The arms the rounds measure: every arm but the heads that run base's code with base's settings. */
+export function measuredArms(req: Pick<RunRequest, 'arms' | 'unmeasuredHeads'>): RunRequest['arms'] {
+  return req.arms.filter((a) => !req.unmeasuredHeads?.includes(a.label));
 }
 
 function applyOverrides(w: Workload, req: RunRequest): Workload {

@@ -15,7 +15,7 @@ import { applyControls, type AppliedControls } from '../machine/controls.js';
 import { confirmRegressions } from './confirmation-block.js';
 import { openJournal, type RunJournal } from './journal.js';
 import type { MeasureContext } from './measure-run.js';
-import { prepareRun } from './prepare-run.js';
+import { measuredArms, prepareRun } from './prepare-run.js';
 import { ProgressTracker } from './progress.js';
 import { judgingOf, runRounds, scheduleRounds, warnUnderpoweredPlan } from './rounds.js';
 import { RunClusters } from './run-clusters.js';
@@ -43,10 +43,13 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       result.status = 'complete';
       return result;
     }
+    for (const head of req.unmeasuredHeads ?? [])
+      logger.info(`arm ${head}: not measured (base's compiled code with base's settings)`);
+    const measured = measuredArms(req);
     await clusters.setUp(
       {
-        arms: req.arms,
-        serverVersions: result.arms.map((a) => a.serverVersion),
+        arms: measured,
+        serverVersions: measured.map((a) => result.arms.find((r) => r.label === a.label)!.serverVersion),
         cpuPlans: run.cpuPlans,
         drivers: run.drivers,
         runAs: run.runAs,
@@ -68,7 +71,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     const progress = new ProgressTracker(schedule.runs, schedule.plannedSeconds);
     warnUnderpoweredPlan(req, run.workloads, journal.warn);
     logger.info(
-      `plan: ${run.cells.length} cells x ${req.arms.length} arms x ${run.rounds.length} rounds = ${run.rounds.flat().length} runs, order ${req.order}, seed ${run.seed}`,
+      `plan: ${run.cells.length} cells x ${measured.length} arms x ${run.rounds.length} rounds = ${run.rounds.flat().length} runs, order ${req.order}, seed ${run.seed}`,
     );
     const measuring: MeasureContext = {
       workloadByName: run.workloadByName,

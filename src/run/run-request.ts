@@ -64,6 +64,12 @@ export interface RunRequest {
    */
   skipTimedRounds?: string;
   /**
+   * Heads that run base's compiled code with base's settings (core/results/unchanged-heads.ts) in a run
+   * whose other heads do not: they are in the document, with no server and no run; their cells are decided
+   * by the claim (a sample of them would contradict it, and the document be refused on read).
+   */
+  unmeasuredHeads?: readonly string[];
+  /**
    * This run is a part of a larger one (a stored baseline's sentinel rounds and head's remaining rounds): its
    * rounds are not the plan the user chose, so the plan is not checked here (the whole one was, before).
    */

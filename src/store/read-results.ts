@@ -3,7 +3,7 @@
  * consolidation, history, the store's import, save and load, a stored baseline): the schema version, the
  * shape of every field the analysis uses (results-schema.ts), then what consolidation checks of a shard
  * (core/results/check-results.ts: duplicate samples, undeclared arms, samples of cells outside the plan,
- * metric values no run can produce). Every problem is a UserError naming the source, the field and what
+ * metric values no run can produce, samples of a head the document says runs base's compiled code). Every problem is a UserError naming the source, the field and what
  * is expected; a file that is not JSON is named with the line and column, never quoted. Unknown top-level
  * fields are warned about through `warn`, not refused (a newer pgperf may add fields).
  */

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareCompiledCode } from '../../src/postgres/builds/compiled-code.js';
 import { elfFunctions, isElf64, withoutBuildId } from '../../src/postgres/builds/elf.js';
+import { installFiles, SHAREDIR_KEY } from '../../src/postgres/builds/install-files.js';
+import { installedBinDir } from '../../testkit/postgres.js';
 import { readFile } from 'node:fs/promises';
 
 let tmp: string;
@@ -33,7 +35,7 @@ async function install(slot: string, source: string): Promise<string> {
   const dir = path.join(tmp, slot);
   await mkdir(path.join(dir, 'bin'), { recursive: true });
   await mkdir(path.join(dir, 'share'), { recursive: true });
-  await mkdir(path.join(dir, 'lib', 'pgxs'), { recursive: true });
+  await mkdir(path.join(dir, 'lib', 'postgresql', 'pgxs'), { recursive: true });
   const c = path.join(dir, 'main.c');
   await writeFile(c, source);
   execFileSync('gcc', [
@@ -46,9 +48,11 @@ async function install(slot: string, source: string): Promise<string> {
   ]);
   await rm(c);
   await writeFile(path.join(dir, 'share', 'postgres.bki'), `-- installed in ${dir}\ncreate pg_proc\n`);
+  // The server's modules are where it looks for them (a prefix without "postgres": lib/postgresql).
+  await writeFile(path.join(dir, 'lib', 'postgresql', 'plpgsql.so'), 'a module\n');
   // Build files a benchmark never runs: their build paths differ, and they are not compared.
   await writeFile(
-    path.join(dir, 'lib', 'pgxs', 'Makefile.global'),
+    path.join(dir, 'lib', 'postgresql', 'pgxs', 'Makefile.global'),
     `abs_top_builddir = /elsewhere/${slot}\n`,
   );
   await symlink('postgres', path.join(dir, 'bin', 'postmaster'));
@@ -80,7 +84,8 @@ describe('compiled code of two installs', () => {
 
     const code = await compareCompiledCode(arm('base', base), arm('head', head));
     expect(code).toMatchObject({ head: 'head', identical: true, differingFiles: [], differingCount: 0 });
-    expect(code.files).toBe(3); // bin/postgres, bin/postmaster, share/postgres.bki; not lib/pgxs
+    // bin/postgres, bin/postmaster, lib/postgresql/plpgsql.so, share/postgres.bki; not pgxs
+    expect(code.files).toBe(4);
   });
 
   it('a comment that moves a line: the function using __LINE__ differs, the others do not', async () => {
@@ -119,5 +124,147 @@ describe('compiled code of two installs', () => {
     const code = await compareCompiledCode(arm('base', base), arm('head', head));
     expect(code.identical).toBe(false);
     expect(code.unknown).toMatch(/differ in length/);
+  });
+});
+
+/**
+ * On a real install: the machine's Debian PostgreSQL (scripts/setup.sh installs it), whose server keeps
+ * its JIT bitcode in lib/bitcode and its data files outside the prefix, in /usr/share/postgresql/N. It is
+ * copied once into a temp dir (its Debian layout kept); each case hard-links a base and a head from that
+ * copy and changes the head's files by replacing them (never writing through a link shared with the copy).
+ */
+describe('compiled code of a real install and its changed copies', () => {
+  let pristine: string;
+  let major: string;
+  let cases = 0;
+
+  beforeAll(async () => {
+    const binDir = installedBinDir();
+    major = path.basename(path.dirname(binDir));
+    pristine = path.join(tmp, 'real', 'pristine');
+    await mkdir(path.join(pristine, 'usr'), { recursive: true });
+    // What the cases need of it (the server, a link, its modules, some bitcode, the share dir), not all of
+    // its 50 MB: a copy of the whole costs seconds.
+    const prefix = `lib/postgresql/${major}`;
+    const kept = [
+      ...['bin/postgres', 'bin/postmaster', 'bin/pg_ctl', 'lib/plpgsql.so', 'lib/pgoutput.so'],
+      ...['lib/bitcode/postgres.index.bc', 'lib/bitcode/postgres/executor'],
+    ].map((f) => `${prefix}/${f}`);
+    execFileSync(
+      'cp',
+      ['-a', '--parents', ...kept, `share/postgresql/${major}`, path.join(pristine, 'usr')],
+      {
+        cwd: '/usr',
+      },
+    );
+  });
+
+  /** A base and a head made from the copy, at paths of one length; their prefixes and share dirs. */
+  async function pair() {
+    const n = String(++cases).padStart(2, '0');
+    const make = async (side: string) => {
+      const root = path.join(tmp, 'real', `${side}${n}`);
+      await mkdir(root);
+      execFileSync('cp', ['-al', path.join(pristine, 'usr'), root]);
+      return {
+        prefix: path.join(root, 'usr', 'lib', 'postgresql', major),
+        share: path.join(root, 'usr', 'share', 'postgresql', major),
+      };
+    };
+    const base = await make('b');
+    const head = await make('h');
+    const compare = () =>
+      compareCompiledCode(
+        arm('base', path.join(base.prefix, 'bin')),
+        arm('head', path.join(head.prefix, 'bin')),
+      );
+    return { base, head, compare };
+  }
+
+  /** Replaces a file (a new inode: the copy it was linked with keeps its bytes). */
+  async function replace(file: string, text: string): Promise<void> {
+    await rm(file);
+    await writeFile(file, text);
+  }
+
+  it('an untouched copy: the same, its bitcode and its share dir outside the prefix compared', async () => {
+    const { head, compare } = await pair();
+    const seen = await installFiles(path.join(head.prefix, 'bin'));
+    expect(seen.unknown).toBeUndefined();
+    expect(seen.files.get(`${SHAREDIR_KEY}/postgresql.conf.sample`)).toEqual({
+      kind: 'file',
+      file: path.join(head.share, 'postgresql.conf.sample'),
+    });
+    expect(seen.files.get(`${SHAREDIR_KEY}/postgres.bki`)?.kind).toBe('file');
+    expect(seen.files.get('lib/bitcode/postgres/executor/execExprInterp.bc')?.kind).toBe('file');
+    expect(seen.files.get('bin/postmaster')).toEqual({ kind: 'link', to: 'bin/postgres' });
+    expect([...seen.files.keys()].some((f) => f.startsWith(`${SHAREDIR_KEY}/man/`))).toBe(false);
+    const code = await compare();
+    expect(code).toMatchObject({ identical: true, differingFiles: [], differingCount: 0 });
+    expect(code.files).toBe(seen.files.size);
+    expect(code.files).toBeGreaterThan(300);
+  });
+
+  it('an emptied JIT bitcode file: not the same', async () => {
+    const { head, compare } = await pair();
+    await replace(path.join(head.prefix, 'lib/bitcode/postgres/executor/execExprInterp.bc'), '');
+    const code = await compare();
+    expect(code).toMatchObject({
+      identical: false,
+      differingFiles: ['lib/bitcode/postgres/executor/execExprInterp.bc'],
+    });
+    expect(code.serverFunctions).toBeUndefined();
+  });
+
+  it('`fsync = off` in the sample configuration of the share dir outside the prefix: not the same', async () => {
+    const { head, compare } = await pair();
+    const sample = path.join(head.share, 'postgresql.conf.sample');
+    await replace(sample, `${await readFile(sample, 'utf8')}fsync = off\n`);
+    const code = await compare();
+    expect(code).toMatchObject({
+      identical: false,
+      differingFiles: [`${SHAREDIR_KEY}/postgresql.conf.sample`],
+    });
+  });
+
+  it('a link pointed elsewhere in the install: not the same', async () => {
+    const { head, compare } = await pair();
+    await rm(path.join(head.prefix, 'bin', 'postmaster'));
+    await symlink('pg_ctl', path.join(head.prefix, 'bin', 'postmaster'));
+    expect(await compare()).toMatchObject({ identical: false, differingFiles: ['bin/postmaster'] });
+  });
+
+  it('a link out of the install is a difference, though both installs hold the same link', async () => {
+    const { base, head, compare } = await pair();
+    const outside = path.join(pristine, 'usr', 'lib', 'postgresql', major, 'lib', 'pgoutput.so');
+    for (const side of [base, head]) {
+      await rm(path.join(side.prefix, 'lib', 'pgoutput.so'));
+      await symlink(outside, path.join(side.prefix, 'lib', 'pgoutput.so'));
+    }
+    expect(await compare()).toMatchObject({
+      identical: false,
+      differingFiles: [`lib/pgoutput.so (a link out of the install (to ${outside}))`],
+    });
+  });
+
+  it('a file pgperf does not know, and a FIFO (never read): not the same', async () => {
+    const { head, compare } = await pair();
+    await writeFile(path.join(head.prefix, 'lib', 'server.conf'), 'shared_buffers = 1MB\n');
+    execFileSync('mkfifo', [path.join(head.share, 'extension', 'hang.sql')]);
+    expect(await compare()).toMatchObject({
+      identical: false,
+      differingFiles: [`${SHAREDIR_KEY}/extension/hang.sql (not a regular file)`, 'lib/server.conf'],
+      differingCount: 2,
+    });
+  });
+
+  it('an install whose data files are not where its server looks: not compared, so measured', async () => {
+    const { head, compare } = await pair();
+    await rm(head.share, { recursive: true });
+    const code = await compare();
+    expect(code.identical).toBe(false);
+    expect(code.unknown).toMatch(
+      /has no postgres\.bki in .*: where its server finds its data files is unknown/,
+    );
   });
 });

@@ -59,6 +59,21 @@ describe('every reader checks a results document the one way', () => {
     expect(newer.stderr).toContain(`warning: ${unknownField}: unknown top-level field 'laterField', ignored`);
   });
 
+  it("pgperf compare: measured samples of a head the file says runs base's code are refused, not passed", async () => {
+    const doc = fixture();
+    doc.arms[1]!.settingOverrides = {};
+    doc.compiledCode = [{ head: 'head', identical: true, files: 973, differingFiles: [], differingCount: 0 }];
+    const claimed = path.join(dir, 'claimed.json');
+    await writeFile(claimed, JSON.stringify(doc));
+    const first = doc.samples.findIndex((s) => s.arm === 'head');
+    const ran = await runMain(['compare', claimed]);
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).not.toMatch(/PASSED/);
+    expect(ran.stderr).toContain(
+      `${claimed}: compiledCode[0] says arm 'head' runs base's compiled code with base's settings (identical: true), so it is never measured, yet samples[${first}] is a measured run of it`,
+    );
+  });
+
   it('pgperf history --results and pgperf store import: refused, nothing rendered or stored', async () => {
     const site = path.join(dir, 'site');
     const history = await runMain(['history', '--results', duplicated, '--out', site]);

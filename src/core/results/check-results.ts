@@ -10,7 +10,10 @@
  *   `plan.cells` (an empty cell list with samples is refused), each measured run once (the same round,
  *   cell, arm and attempt twice would count one measurement twice);
  * - every metric of a sample within what the metric can be (PLAUSIBLE in metrics.ts);
- * - the confirmation block's cells of a declared arm and of `plan.cells`.
+ * - the confirmation block's cells of a declared arm and of `plan.cells`;
+ * - no sample of a head the document says runs base's compiled code with base's settings (`compiledCode`
+ *   identical: true, unchanged-heads.ts): such a head is never measured, and the claim would decide its
+ *   cells whatever its samples say.
  *
  * Top-level fields this pgperf does not know are warned about, never refused: a newer pgperf of the same
  * schemaVersion may add optional fields (an incompatible change bumps schemaVersion, which is refused), and
@@ -24,6 +27,7 @@ import { plainText } from '../util/plain-text.js';
 import { UserError } from '../util/errors.js';
 import { isMetricName, metricValueProblem } from './metrics.js';
 import { resultsSchema } from './results-schema.js';
+import { unchangedHeadsOf } from './unchanged-heads.js';
 import { cellId, type CellKey, type RunResult, type Sample } from './result-types.js';
 
 /**
@@ -100,7 +104,31 @@ export function checkResultsDocument(doc: RunResult, source: string): string[] {
     }
     checkSamples(doc.confirmation.samples, 'confirmation.samples', context);
   }
+  checkSameCodeClaim(doc, source);
   return unknownFields(doc, source);
+}
+
+/**
+ * A head the document says runs base's compiled code with base's settings is never measured
+ * (unchanged-heads.ts): a sample of it contradicts the claim, which would decide its cells "no change"
+ * whatever the sample says.
+ */
+function checkSameCodeClaim(doc: RunResult, source: string): void {
+  const unchanged = new Set(unchangedHeadsOf(doc).map((c) => c.head));
+  if (unchanged.size === 0) return;
+  const fields = [
+    { field: 'samples', samples: doc.samples },
+    { field: 'confirmation.samples', samples: doc.confirmation?.samples ?? [] },
+  ];
+  for (const { field, samples } of fields) {
+    const i = samples.findIndex((s) => unchanged.has(s.arm));
+    if (i < 0) continue;
+    const s = samples[i]!;
+    const claim = doc.compiledCode!.findIndex((c) => c.head === s.arm);
+    throw new UserError(
+      `${source}: compiledCode[${claim}] says arm '${shownName(s.arm)}' runs base's compiled code with base's settings (identical: true), so it is never measured, yet ${field}[${i}] is a measured run of it (${sampleKey(s)}, ${s.status}): the document contradicts itself; expected no sample of that arm, or identical: false`,
+    );
+  }
 }
 
 interface Context {

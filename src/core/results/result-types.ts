@@ -95,9 +95,16 @@ export interface CompiledCodeComparison {
   head: string;
   /** Every compared file the same (after masking) and the same files present: the same compiled code. */
   identical: boolean;
-  /** Files compared (bin/, lib/ shared objects, share/). */
+  /**
+   * Files compared: every file of the install the server and its tools can load or read (programs,
+   * libraries, modules, JIT bitcode, share/ and a Debian layout's `<sharedir>/`, unknown files; links by
+   * what they point to), src/postgres/builds/install-files.ts.
+   */
   files: number;
-  /** Files that differ or exist in one install only ("bin/postgres", "lib/postgresql/plpgsql.so"); at most 50. */
+  /**
+   * Files that differ or exist in one install only ("bin/postgres", "lib/postgresql/plpgsql.so"), with why
+   * when no bytes were compared ("lib/x.so (a link out of the install (to /opt/x.so))"); at most 50.
+   */
   differingFiles: string[];
   /** How many files differ in all (differingFiles is cut at 50). */
   differingCount: number;

@@ -1,24 +1,26 @@
 /**
- * Same compiled code? Two installs run the same code when their programs (bin/), shared libraries and
- * server modules (lib/) and the data files initdb and the server read (share/: the catalog's .bki, SQL
- * scripts, time zones) are byte for byte the same once each install's own paths are masked: builds of one
- * tree under two cache keys differ only in the install prefix compiled into them (pg_config's paths, the
- * rpath) and in the GNU build id, a hash of the whole file. A patch that touches only docs or tests builds
- * the same code; one that moves a line in a .c file does not (`__LINE__` in elog calls), and the server's
- * symbol table says which functions' code changed. A function whose bytes differ but whose size did not is
- * disassembled in both builds (disassembly.ts): the same instructions once the addresses are taken out is a
- * function that only moved (a function before it grew), the same but for constants is one changed only in
- * its immediates (`__LINE__`), anything else changed.
+ * Same compiled code? Two installs behave the same when every file their server and tools can load or read
+ * (install-files.ts: programs, shared libraries, server modules, JIT bitcode, extension scripts, the sample
+ * configuration, the data files initdb and the server read, and any file pgperf does not know; symbolic
+ * links followed to what they point to) is byte for byte the same once each install's own paths are
+ * masked (links: by what they point to): builds of one tree under two cache keys differ only in the install prefix compiled into them
+ * (pg_config's paths, the rpath) and in the GNU build id, a hash of the whole file. A patch that touches
+ * only docs or tests builds the same code; one that moves a line in a .c file does not (`__LINE__` in elog
+ * calls), and the server's symbol table says which functions' code changed. A function whose bytes differ
+ * but whose size did not is disassembled in both builds (disassembly.ts): the same instructions once the
+ * addresses are taken out is a function that only moved (a function before it grew), the same but for
+ * constants is one changed only in its immediates (`__LINE__`), anything else changed. What cannot be
+ * vouched for (a link out of the install, a FIFO) differs; an install whose files pgperf cannot all see is
+ * not compared (`unknown`): either way the head is measured.
  */
-import { createHash } from 'node:crypto';
-import type { Dirent } from 'node:fs';
-import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CompiledCodeComparison } from '../../core/results/result-types.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../machine/os/process.js';
 import { addressOf, fingerprints, isX86_64, type Fingerprint, type FunctionRange } from './disassembly.js';
 import { elfFunctions, isElf64, withoutBuildId, type ElfFunction } from './elf.js';
+import { installFiles, type InstallFile } from './install-files.js';
 
 /** At most this many file and function names are kept (the counts say how many in all). */
 const KEPT_NAMES = 50;
@@ -33,33 +35,6 @@ export interface InstallArm {
   label: string;
   /** The install's bin directory; its parent is the install prefix. */
   binDir: string;
-}
-
-/**
- * The files of an install that decide what a benchmark runs: every file under bin/, shared objects and
- * server modules under lib/ (not static libraries, pkg-config files or the pgxs build files), and share/
- * without documentation.
- */
-async function codeFiles(installDir: string): Promise<Map<string, Dirent>> {
-  const files = new Map<string, Dirent>();
-  const walk = async (rel: string, keep: (rel: string) => boolean): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(path.join(installDir, rel), { withFileTypes: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw e;
-    }
-    for (const entry of entries) {
-      const child = path.posix.join(rel, entry.name);
-      if (entry.isDirectory()) await walk(child, keep);
-      else if (keep(child)) files.set(child, entry);
-    }
-  };
-  await walk('bin', () => true);
-  await walk('lib', (rel) => /\.so(\.\d+)*$/.test(rel) && !rel.includes('/pgxs/'));
-  await walk('share', (rel) => !/^share\/(doc|man)\//.test(rel));
-  return files;
 }
 
 /** The strings an install embeds that name itself, longest first. */
@@ -84,20 +59,34 @@ function masked(bytes: Buffer, strings: readonly string[]): Buffer {
   return out;
 }
 
-async function normalised(installDir: string, rel: string, entry: Dirent, own: string[]): Promise<Buffer> {
-  const file = path.join(installDir, rel);
-  if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink(file)}`), own);
+/** A file's bytes with its install's own paths masked and, in ELF files, the build id taken out. */
+async function normalised(file: string, own: string[]): Promise<Buffer> {
   const bytes = masked(await readFile(file), own);
   return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
 }
 
-function digest(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
+/**
+ * Whether one file is the same in both installs: regular files by their normalised bytes (returned, for
+ * the server binary), links by their targets' names; a foreign file (install-files.ts) never, and why.
+ */
+async function sameFile(
+  b: InstallFile,
+  h: InstallFile,
+  own: { base: string[]; head: string[] },
+): Promise<{ same: boolean; why?: string; bytes?: [Buffer, Buffer] }> {
+  if (h.kind === 'foreign') return { same: false, why: h.why };
+  if (b.kind === 'foreign') return { same: false, why: b.why };
+  if (b.kind === 'link' || h.kind === 'link') {
+    return { same: b.kind === 'link' && h.kind === 'link' && b.to === h.to };
+  }
+  const [bb, hb] = await Promise.all([normalised(b.file, own.base), normalised(h.file, own.head)]);
+  return { same: bb.equals(hb), bytes: [bb, hb] };
 }
 
 /**
  * Compares head's install with base's (see the module comment). Installs whose prefixes differ in length
- * cannot be masked alike: then `unknown` says so and the arms are measured as usual.
+ * cannot be masked alike, and an install whose files pgperf cannot all see (install-files.ts) cannot be
+ * vouched for: then `unknown` says so and the arms are measured as usual.
  */
 export async function compareCompiledCode(
   base: InstallArm,
@@ -115,13 +104,20 @@ export async function compareCompiledCode(
       unknown: `the install prefixes ${baseDir} and ${headDir} differ in length, so the paths compiled into them cannot be masked alike`,
     };
   }
-  const [baseFiles, headFiles] = await Promise.all([codeFiles(baseDir), codeFiles(headDir)]);
-  if (!baseFiles.has(SERVER_BINARY) || !headFiles.has(SERVER_BINARY)) {
+  const [baseInstall, headInstall] = await Promise.all([
+    installFiles(base.binDir),
+    installFiles(head.binDir),
+  ]);
+  const baseFiles = baseInstall.files;
+  const headFiles = headInstall.files;
+  if (baseFiles.get(SERVER_BINARY)?.kind !== 'file' || headFiles.get(SERVER_BINARY)?.kind !== 'file') {
     return {
       ...empty,
-      unknown: `no ${SERVER_BINARY} in ${baseFiles.has(SERVER_BINARY) ? headDir : baseDir}`,
+      unknown: `no ${SERVER_BINARY} in ${baseFiles.get(SERVER_BINARY)?.kind === 'file' ? headDir : baseDir}`,
     };
   }
+  const unknown = baseInstall.unknown ?? headInstall.unknown;
+  if (unknown) return { ...empty, unknown };
   const names = [...new Set([...baseFiles.keys(), ...headFiles.keys()])].sort();
   const differing: string[] = [];
   let serverFunctions: CompiledCodeComparison['serverFunctions'];
@@ -129,16 +125,14 @@ export async function compareCompiledCode(
     const b = baseFiles.get(rel);
     const h = headFiles.get(rel);
     if (!b || !h) {
-      differing.push(rel);
+      const only = (b ?? h)!;
+      differing.push(only.kind === 'foreign' ? `${rel} (${only.why})` : rel);
       continue;
     }
-    const [bb, hb] = await Promise.all([
-      normalised(baseDir, rel, b, baseOwn),
-      normalised(headDir, rel, h, headOwn),
-    ]);
-    if (bb.length === hb.length && digest(bb) === digest(hb)) continue;
-    differing.push(rel);
-    if (rel === SERVER_BINARY) serverFunctions = await changedFunctions(bb, hb, options);
+    const file = await sameFile(b, h, { base: baseOwn, head: headOwn });
+    if (file.same) continue;
+    differing.push(file.why ? `${rel} (${file.why})` : rel);
+    if (rel === SERVER_BINARY && file.bytes) serverFunctions = await changedFunctions(...file.bytes, options);
   }
   return {
     head: head.label,

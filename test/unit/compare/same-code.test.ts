@@ -9,8 +9,9 @@ import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown/markdown.js';
-import { unchangedHeadsOf } from '../../../src/core/compare/analysis/same-code.js';
+import { unchangedHeadsOf } from '../../../src/core/results/unchanged-heads.js';
 import type { CompiledCodeComparison, RunResult } from '../../../src/core/results/result-types.js';
+import { parseResults } from '../../../src/store/read-results.js';
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';
 
 const SAME: CompiledCodeComparison = {
@@ -85,5 +86,50 @@ describe('same compiled code', () => {
     const result = unmeasured(SAME, { b: '2', a: '1' });
     result.arms[0]!.settingOverrides = { a: '1', b: '2' };
     expect(unchangedHeadsOf(result)).toHaveLength(1);
+  });
+});
+
+describe('a same-code claim and the samples of the document agree', () => {
+  const claim = (head: string, code: CompiledCodeComparison) => ({ ...code, head });
+
+  it('a measured run of a head claimed unchanged is refused on read, naming the file and both fields', () => {
+    // As an edited results file would have it: measured, with a claim that would decide every cell.
+    const measured = syntheticRun({ seed: 5, rounds: 3, workloads: { 'select-only': [1] } });
+    const doc = { ...measured, compiledCode: [SAME] };
+    const first = doc.samples.findIndex((s) => s.arm === 'head');
+    expect(() => parseResults(JSON.stringify(doc), 'edited.json')).toThrow(
+      new RegExp(
+        `^edited\\.json: compiledCode\\[0\\] says arm 'head' runs base's compiled code with base's settings \\(identical: true\\), so it is never measured, yet samples\\[${first}\\] is a measured run of it \\(select-only@1 arm head round 1 attempt 1, ok\\)`,
+      ),
+    );
+    // The same samples with a claim that does not decide the cells read as they are.
+    expect(
+      parseResults(JSON.stringify({ ...measured, compiledCode: [DIFFERENT] }), 'x.json').samples,
+    ).toHaveLength(measured.samples.length);
+    const otherSettings = structuredClone(doc);
+    otherSettings.arms[1]!.settingOverrides = { jit: 'off' };
+    expect(() => parseResults(JSON.stringify(otherSettings), 'x.json')).not.toThrow();
+  });
+
+  it('three arms, one head unchanged: only the other is measured, and the claim decides the unchanged one', () => {
+    const run = syntheticRun({
+      seed: 7,
+      rounds: 12,
+      arms: ['base', 'same', 'slower'],
+      workloads: { 'select-only': [1] },
+      effect: (arm) => (arm === 'slower' ? 0.8 : 1),
+    });
+    // As the pipeline writes it: no sample of the unchanged head.
+    const result: RunResult = {
+      ...run,
+      samples: run.samples.filter((s) => s.arm !== 'same'),
+      compiledCode: [claim('same', SAME), claim('slower', DIFFERENT)],
+    };
+    const read = parseResults(JSON.stringify(result), 'mixed.json');
+    expect(unchangedHeadsOf(read).map((c) => c.head)).toEqual(['same']);
+    const comparison = analyse(read);
+    const verdicts = Object.fromEntries(comparison.comparisons.map((c) => [c.head, c.cells[0]!.verdict]));
+    expect(verdicts).toEqual({ same: 'no-change', slower: 'regression' });
+    expect(decideRun(read, comparison).outcome).toBe('failed');
   });
 });

@@ -40,6 +40,7 @@ import { minRoundsFor, pairedMinRounds } from '../power.js';
 import { signedRankCiIndex } from '../../stats/walsh-hodges-lehmann.js';
 import type { CellComparison, PrimaryTest, ReasonCode, RunComparison, Verdict } from '../comparison-types.js';
 import type { AdaptivePlan, AdaptiveLookOutcome, AdaptiveRecord } from '../../results/result-types.js';
+import { unchangedHeadsOf } from '../../results/unchanged-heads.js';
 export type { AdaptivePlan, AdaptiveLookOutcome, AdaptiveRecord };
 
 export interface AdaptivePlanInput {
@@ -258,6 +259,7 @@ export function adaptiveLook(
     alpha: plan.alpha,
     test: plan.test === 'signed-rank' ? 'paired' : 'unpaired',
   });
+  const unchanged = new Set(unchangedHeadsOf(result).map((c) => c.head));
   const frozen = new Map<string, CellComparison>();
   const decidedCells: DecidedCell[] = [];
   const history: AdaptiveLookOutcome[] = [];
@@ -278,6 +280,8 @@ export function adaptiveLook(
     const openIds = new Set<string>();
     openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
+      // A head that runs base's code with base's settings is never measured: the claim decides its cells.
+      if (unchanged.has(head)) continue;
       for (const c of cells) {
         const key = hypothesisKey(head, c, c.metric);
         if (frozen.has(key)) continue;

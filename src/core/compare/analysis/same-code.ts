@@ -2,42 +2,15 @@
  * Same compiled code, no rounds: a head whose programs, libraries and data files are base's (compared
  * byte for byte after masking install paths, src/postgres/builds/compiled-code.ts) and which runs with
  * base's settings cannot perform differently, so every one of its cells is decided "no change" without a
- * measurement. The pipeline skips the rounds when every head is such a head; this module turns the cells
- * of such a head into that decision, so every surface renders it like any other.
+ * measurement (core/results/unchanged-heads.ts says which heads are such heads). The pipeline measures no
+ * such head (and no round at all when every head is one); this module turns the cells of such a head into
+ * that decision, so every surface renders it like any other.
  */
-import type { ArmInfo, CompiledCodeComparison, RunResult } from '../../results/result-types.js';
+import type { CompiledCodeComparison, RunResult } from '../../results/result-types.js';
+import { unchangedHeadsOf } from '../../results/unchanged-heads.js';
 import { armVerdicts, overallVerdict } from '../overall.js';
 import { hypothesisLabel } from './analysis.js';
 import type { CellComparison, RunComparison } from '../comparison-types.js';
-
-/** Settings as a stable string: the same overrides in any key order compare equal. */
-function settingsKey(settings: Readonly<Record<string, string>>): string {
-  return JSON.stringify(Object.entries(settings).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-/**
- * The comparisons of heads that run base's compiled code with base's settings (the first arm is base).
- * `arms` need only their label and per-arm settings.
- */
-export function unchangedHeads(
-  compiledCode: readonly CompiledCodeComparison[] | undefined,
-  arms: ReadonlyArray<{ label: string; settings: Readonly<Record<string, string>> }>,
-): CompiledCodeComparison[] {
-  const [base] = arms;
-  if (!base || !compiledCode) return [];
-  return compiledCode.filter((c) => {
-    const arm = arms.find((a) => a.label === c.head);
-    return c.identical && arm !== undefined && settingsKey(arm.settings) === settingsKey(base.settings);
-  });
-}
-
-/** unchangedHeads of a results document. */
-export function unchangedHeadsOf(result: Pick<RunResult, 'compiledCode' | 'arms'>): CompiledCodeComparison[] {
-  return unchangedHeads(
-    result.compiledCode,
-    result.arms.map((a: ArmInfo) => ({ label: a.label, settings: a.settingOverrides })),
-  );
-}
 
 /** "same compiled code as base (1,234 files equal after masking install paths), same settings". */
 export function sameCodeMessage(c: CompiledCodeComparison): string {

@@ -40,7 +40,8 @@ import { explainTargets, runExplainPhase, withExplanation } from '../../../run/c
 import { checkPlanWorkloads, runPlanPhase } from '../../../run/counted/plan-phase.js';
 import { compareCompiledCode } from '../../../postgres/builds/compiled-code.js';
 import { INSTRUCTION_METRIC } from '../../../core/compare/evidence/instruction-rule.js';
-import { describeCodeDifference, unchangedHeads } from '../../../core/compare/analysis/same-code.js';
+import { describeCodeDifference } from '../../../core/compare/analysis/same-code.js';
+import { unchangedHeads } from '../../../core/results/unchanged-heads.js';
 import type { CompiledCodeComparison } from '../../../core/results/result-types.js';
 import { refuseUnknownSettings } from '../../../postgres/cluster/known-settings.js';
 import { resolveRunAs } from '../../../postgres/cluster/run-as.js';
@@ -153,11 +154,15 @@ export async function runPipeline(
   const runAs = await resolveRunAs(req.runAs, deps);
   await refuseUnknownSettings(arms, req.workloads, { ...deps, runAs });
   const compiledCode = await compareArmsCode(arms, deps.logger);
-  // Nothing to measure only when every head was compared and runs base's code with base's settings.
+  // A head that runs base's code with base's settings is never measured; nothing is measured only when every
+  // head was compared and is such a head.
+  const unmeasuredHeads = unchangedHeads(compiledCode, arms).map((c) => c.head);
   const nothingToMeasure =
     compiledCode.length > 0 &&
     compiledCode.length === arms.length - 1 &&
-    unchangedHeads(compiledCode, arms).length === compiledCode.length;
+    unmeasuredHeads.length === compiledCode.length;
+  // The counted runs too measure only the arms the rounds measure.
+  const measuredArms = arms.filter((a) => !unmeasuredHeads.includes(a.label));
   const resultsFile = path.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : undefined;
   // The instruction phase (the workloads that count: their own `instructions`, or by default) runs before
@@ -166,7 +171,7 @@ export async function runPipeline(
   // The default evidence (default-evidence.ts): counts where a counter is, plans on the counting servers.
   const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
   const plansAlongside =
-    defaults?.plans && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : undefined;
+    defaults?.plans && !nothingToMeasure ? emptyPlansRecord(measuredArms.map((a) => a.label)) : undefined;
   const countingStarted = Date.now();
   const counted = nothingToMeasure
     ? undefined
@@ -174,7 +179,7 @@ export async function runPipeline(
         {
           ...req,
           workloads,
-          arms,
+          arms: measuredArms,
           ...(plansAlongside ? { plansAlongside } : {}),
           changedFunctions: changedFunctionsOf(compiledCode),
         },
@@ -190,7 +195,7 @@ export async function runPipeline(
   // record joins every document the run loop writes (the store's copy too). Not in the parts of a
   // stored-baseline run: base was not measured here.
   const planPhase =
-    nothingToMeasure || req.partOfRun ? undefined : await runPlanPhase({ ...req, arms }, deps);
+    nothingToMeasure || req.partOfRun ? undefined : await runPlanPhase({ ...req, arms: measuredArms }, deps);
   const plans = mergePlans(planPhase, plansAlongside);
   const countedS = (Date.now() - countingStarted) / 1000;
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
@@ -218,6 +223,7 @@ export async function runPipeline(
       ...(instructions ? { instructions } : {}),
       ...(plans ? { plans } : {}),
       ...(compiledCode.length > 0 ? { compiledCode } : {}),
+      ...(unmeasuredHeads.length > 0 && !nothingToMeasure ? { unmeasuredHeads } : {}),
       ...(nothingToMeasure
         ? { skipTimedRounds: 'every head runs the same compiled code as base with the same settings' }
         : instructionsDecide
