@@ -50,8 +50,10 @@ export function renderComparisonText(
   lines.push(...steadyLines(steady));
   lines.push(...moverLines(c, instructions));
   lines.push(...planTextLines(c.plans));
-  if (decision.reasons.length > 0) lines.push('', 'why (each said once):', ...reasonLines(decision));
-  if (c.warnings.length > 0) lines.push('', 'warnings:', ...c.warnings.map((w) => `  - ${w}`));
+  const reasons = reasonTexts(decision);
+  if (reasons.length > 0) lines.push('', WHY_HEADING, ...reasons.map((r) => `  - ${r}`));
+  const warnings = warningTexts(c);
+  if (warnings.length > 0) lines.push('', 'warnings:', ...warnings.map((w) => `  - ${w}`));
   // Names from users and the machine are plain text: no control character (a terminal escape, a line
   // break) or bidirectional override reaches the terminal.
   return `${lines.map((line) => plainText(line)).join('\n')}\n`;
@@ -105,15 +107,23 @@ export function decisionLine(d: Pick<Decision, 'outcome' | 'headline'>): string 
   return `${OUTCOME_WORDS[d.outcome]}: ${headlineText(d)}`;
 }
 
-/** Each reason once, with the cells it applies to. */
-function reasonLines(d: Decision): string[] {
+/** The heading of the reasons (the terminal's and the mail's). */
+export const WHY_HEADING = 'why (each said once):';
+
+/** Each reason once, with the cells it applies to: "smoke@1 TPS and 3 more: <sentence>". */
+export function reasonTexts(d: Pick<Decision, 'reasons'>): string[] {
   return d.reasons.map((r) => {
     const cells =
       r.cells.length > 4
         ? `${r.cells.slice(0, 4).join(', ')} and ${r.cells.length - 4} more`
         : r.cells.join(', ');
-    return `  - ${cells}: ${reasonSentence(r)}`;
+    return `${cells}: ${reasonSentence(r)}`;
   });
+}
+
+/** The comparison's warnings, each once (merged documents may carry one twice). */
+export function warningTexts(c: Pick<RunComparison, 'warnings'>): string[] {
+  return [...new Set(c.warnings)];
 }
 
 /**
