@@ -215,7 +215,7 @@ describe('groupNotes: per-cell boilerplate said once, numbers kept', () => {
   it('says which cell each differing number is of, with its unit: no bare "{39.4, 66.4}%" (#39)', () => {
     const note = (clients: number, pct: string) => ({
       clients,
-      code: 'noisy-cell',
+      code: 'noisy-cell' as const,
       message: `unstable on this runner: an A/A-style spread of ${pct}% (head against base per round) exceeds the 2% threshold`,
     });
     expect(groupNotes([note(1, '39.4'), note(2, '66.4')])).toEqual([
