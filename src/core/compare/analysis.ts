@@ -51,6 +51,11 @@ export interface CompareRunOptions {
   /** Default practical threshold δ in percent; `workloads[name].threshold` overrides it per workload. */
   thresholdPct?: number;
   /**
+   * `thresholdPct` for every workload, their own `threshold` set aside: a threshold asked for this analysis
+   * (`pgperf compare --threshold`) wins over the one a workload file recorded, and the report says so.
+   */
+  thresholdForAll?: boolean;
+  /**
    * One metric compared in every cell (`--metric`). Without it each workload's `metrics` (default [tps]) says
    * which metrics gate its cells; PRIMARY_METRIC (tps) is then the metric of `cells` in the comparison. The
    * METRICS entry says which direction is better.
@@ -136,7 +141,8 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
     );
   }
   const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
-  const thresholds = workloadThresholds(result, thresholdPct, warnings);
+  const own = workloadThresholds(result, thresholdPct, warnings);
+  const thresholds = options.thresholdForAll ? () => thresholdPct : own;
   const floors = options.noiseFloors ?? result.analysis?.noiseFloors ?? [];
   const cells = documentCells(result);
   // The metrics some cell gates on, `metric` first (listed also when no cell exists yet, so reports name it).

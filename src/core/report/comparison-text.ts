@@ -8,6 +8,7 @@ import { plainText } from '../util/plain-text.js';
 import { formatP } from '../compare/format.js';
 import type { RunComparison } from '../compare/comparison-types.js';
 import { METRICS, STEADY_METRICS } from '../results/metrics.js';
+import { INSTRUCTION_METRIC } from '../compare/instruction-rule.js';
 import { curveLine } from './curve-line.js';
 import { UNSTABLE_PHRASE, reasonSentence } from './reasons.js';
 import { columns, PLAIN_CELLS, rowTexts } from './table-cells.js';
@@ -145,15 +146,13 @@ export function describeCommitfest(entry: CommitfestEntry): string {
 
 /**
  * How the comparison decided: "alpha 0.05, Holm over 9 cell(s) per arm, default threshold 2%, fail-on
- * regression", and the sequential look that decided, if any.
+ * regression" (thresholdText), and the sequential look that decided, if any.
  */
 export function analysisLines(c: RunComparison, d: Decision): string[] {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join('/');
   const unit = c.gatedMetrics.length > 1 ? 'cell-metric hypotheses' : 'cell(s)';
   const holm = families === '' ? '' : `, Holm over ${families} ${unit} per arm`;
-  const lines = [
-    `alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%, fail-on ${d.failOn}`,
-  ];
+  const lines = [`alpha ${formatP(c.alpha)}${holm}, ${thresholdText(c)}, fail-on ${d.failOn}`];
   if (c.sequential) {
     const s = c.sequential;
     lines.push(
@@ -163,6 +162,31 @@ export function analysisLines(c: RunComparison, d: Decision): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Which threshold applies: "default threshold 2%" (a workload's own threshold wins; its table says it), or
+ * "threshold 3% for every workload (asked for this analysis; set aside: w's own 10%)"; and the instruction
+ * counts' own threshold where cells gate on them ("instr/tx 1%"), which is not the default's.
+ */
+export function thresholdText(
+  c: Pick<RunComparison, 'thresholdPct' | 'thresholdForAll' | 'comparisons'>,
+): string {
+  const forAll = c.thresholdForAll;
+  const setAside = forAll?.setAside.map((s) => `${s.workload}'s own ${s.thresholdPct}%`).join(', ');
+  const main = forAll
+    ? `threshold ${c.thresholdPct}% for every workload (asked for this analysis${setAside ? `; set aside: ${setAside}` : ''})`
+    : `default threshold ${c.thresholdPct}%`;
+  const counted = new Set(
+    c.comparisons.flatMap((a) =>
+      [...a.cells, ...a.otherMetricCells]
+        .filter((cell) => cell.metric === INSTRUCTION_METRIC)
+        .map((cell) => cell.thresholdPct),
+    ),
+  );
+  return counted.size === 0
+    ? main
+    : `${main}, ${METRICS[INSTRUCTION_METRIC].label} ${[...counted].sort((a, b) => a - b).join('/')}%`;
 }
 
 function renderArm(arm: ArmTables): string[] {
