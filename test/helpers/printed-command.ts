@@ -4,7 +4,7 @@
  * the test needs no build. Returns the exit code and output.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CLI_SOURCE } from './cli.js';
@@ -14,7 +14,10 @@ let shimDir: string | undefined;
 /** A directory holding an executable `pgperf` that runs src/cli.ts with this Node and tsx. */
 export function pgperfShimDir(): string {
   if (shimDir) return shimDir;
-  shimDir = mkdtempSync(path.join(os.tmpdir(), 'pgperf-shim-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pgperf-shim-'));
+  shimDir = dir;
+  // Removed with the test process that made it.
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   const tsx = import.meta.resolve('tsx');
   writeFileSync(
     path.join(shimDir, 'pgperf'),
