@@ -14,10 +14,7 @@ let shimDir: string | undefined;
 /** A directory holding an executable `pgperf` that runs src/cli.ts with this Node and tsx. */
 export function pgperfShimDir(): string {
   if (shimDir) return shimDir;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pgperf-shim-'));
-  shimDir = dir;
-  // Removed with the test process that made it.
-  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  shimDir = mkdtempSync(path.join(os.tmpdir(), 'pgperf-shim-'));
   const tsx = import.meta.resolve('tsx');
   writeFileSync(
     path.join(shimDir, 'pgperf'),
@@ -25,6 +22,12 @@ export function pgperfShimDir(): string {
   );
   chmodSync(path.join(shimDir, 'pgperf'), 0o755);
   return shimDir;
+}
+
+/** Removes the shim (a test file's afterAll). */
+export function removePgperfShim(): void {
+  if (shimDir) rmSync(shimDir, { recursive: true, force: true });
+  shimDir = undefined;
 }
 
 export interface Pasted {

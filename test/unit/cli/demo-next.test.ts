@@ -5,15 +5,16 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { demoNextLines, DEMO_HISTORY_DIR } from '../../../src/flows/compare/demo-comparison.js';
 import { shellWord } from '../../../src/core/util/shell-word.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { isolatedEnv } from '../../helpers/cli.js';
-import { runPasted } from '../../helpers/printed-command.js';
+import { removePgperfShim, runPasted } from '../../helpers/printed-command.js';
 import { useTmpDir } from '../../helpers/tmp-dir.js';
 
 const tmp = useTmpDir('pgperf-unit-demo-next-', { perTest: true });
+afterAll(removePgperfShim);
 
 /** The command of a "next:" line: what follows "next: " (its "# ..." comment is the shell's). */
 function commandOf(line: string): string {
