@@ -109,6 +109,9 @@ const PLANS: Record<string, Plan> = {
   'README.md: npm run test:all': { not: 'is the whole test suite, this test among it' },
   'README.md: pgperf store list': { runs: [AS_PRINTED] },
   'README.md: pgperf ...': { not: 'stands for any pgperf command' },
+  // The demo's next steps, as the quick start names them (demo-next.test.ts runs them after a saved run).
+  'README.md: pgperf history --out pgperf-history': { runs: [AS_PRINTED] },
+  'README.md: pgperf run --help': { runs: [AS_PRINTED] },
   // The quick start's arms on Debian 12's PostgreSQL 15 (scripts/setup.sh installs it), the shipped smoke at
   // 1 and 8 clients: about a minute.
   'README.md: pgperf run --arm base=/usr/lib/postgresql/15/bin --arm head=/usr/lib/postgresql/15/bin --set head:synchronous_commit=off --workload smoke --clients 1,8':

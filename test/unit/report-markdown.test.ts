@@ -293,9 +293,9 @@ describe('renderMarkdownReport: tables and charts', () => {
     );
     const row32 = text.split('\n').find((l) => l.startsWith('| 32 |'))!;
     expect(row32).toMatch(/regression.*unstable, not gated/);
-    // Both unstable cells in one note, each cell's numbers kept in braces, in the order of the clients.
+    // Both unstable cells in one note, each cell's numbers kept, in the order of the clients.
     expect(text).toMatch(
-      /- 32 and 64 clients: unstable: \{32, 64\} clients lies in a throughput collapse of base \(3\d% below its peak at 16 clients, recovering at 128\)/,
+      /- 32 and 64 clients: unstable: 32, 64 clients lies in a throughput collapse of base \(3\d% below its peak at 16 clients, recovering at 128\)/,
     );
     // The workload's heading follows the gating cells only.
     expect(text).not.toMatch(/### .* ro: regression/);

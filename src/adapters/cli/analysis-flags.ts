@@ -52,7 +52,9 @@ export function addAnalysisOptions(command: Command, when: 'run' | 'compare'): C
     .addOption(
       new Option(
         '--threshold <pct>',
-        `practical threshold in percent; smaller changes are never regressions (${recorded}${DEFAULT_THRESHOLD_PCT})`,
+        when === 'compare'
+          ? `practical threshold in percent; smaller changes are never regressions; given, it applies to every workload, over a workload's own \`threshold\` (the header says which it set aside) (${recorded}${DEFAULT_THRESHOLD_PCT})`
+          : `practical threshold in percent; smaller changes are never regressions; a workload's own \`threshold\` wins (${recorded}${DEFAULT_THRESHOLD_PCT})`,
       ).argParser(parseThreshold),
     )
     .addOption(

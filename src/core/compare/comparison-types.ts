@@ -320,6 +320,11 @@ export interface RunComparison {
   testAlpha: number;
   /** Default practical threshold; workloads may override it (see each cell's thresholdPct). */
   thresholdPct: number;
+  /**
+   * Set when the threshold was asked for this analysis and applies to every workload (`pgperf compare
+   * --threshold`): the workloads whose own recorded threshold it set aside, with that threshold.
+   */
+  thresholdForAll?: { setAside: Array<{ workload: string; thresholdPct: number }> };
   baseline: string | null;
   verdict: OverallVerdict;
   /** Head arms that decided the verdict. */

@@ -89,6 +89,19 @@ export interface PlanCheck {
 }
 
 /**
+ * Which of checkPlan's warnings a message is, with or without the run loop's "workload NAME: " prefix:
+ * 'reach' (can never reach significance), 'power' (the noise needs more rounds); undefined for any other.
+ * The patterns follow the wording below.
+ */
+export function planWarningKind(message: string): 'reach' | 'power' | undefined {
+  const text = message.replace(/^workload [^:]*: /, '');
+  if (/^\d+ rounds per arm over \d+ cells can never reach significance after Holm /.test(text))
+    return 'reach';
+  if (/^with \d+(\.\d+)?% run-to-run noise \((assumed|measured)\), detecting a /.test(text)) return 'power';
+  return undefined;
+}
+
+/**
  * Checks a plan before running it. Warns when the rounds can never reach significance after Holm (5 runs per
  * arm over 8 cells cannot: 8 × 0.0079 > 0.05) and when the noise needs more rounds for the target power.
  */

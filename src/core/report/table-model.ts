@@ -246,8 +246,9 @@ export function deltaLegend(rows: readonly TableRow[]): string[] {
 /**
  * The notes of one table, each kind said once: notes with the same code and the same wording apart from
  * their numbers become one note naming all their client counts. A number that is the same in all of them is
- * written once; one that differs is written as the list of every cell's value, in the order of the client
- * counts ("clients 1, 2: {3, 1} failed base run(s) ..."), so no cell's number is lost. Notes of one code
+ * written once; one that differs is written as every cell's value with its unit and client count ("a spread
+ * of 39.4% at 1 client, 66.4% at 2 clients", not "{39.4, 66.4}%", which said neither), so no cell's number
+ * is lost; a number that is each cell's own client count is the list of them. Notes of one code
  * worded differently stay apart. Order: where each note first appears.
  */
 export function groupNotes(notes: readonly CellNote[]): TableNote[] {
@@ -261,14 +262,22 @@ export function groupNotes(notes: readonly CellNote[]): TableNote[] {
     const messages = [...new Set(group.map((n) => n.message))];
     if (messages.length === 1) return { clients, message: messages[0]! };
     const split = group.map((n) => numberSlots(n.message));
-    const { text } = split[0]!;
-    const message = text
-      .map((part, i) => {
-        if (i === text.length - 1) return part;
-        const values = split.map((s) => s.numbers[i]!);
-        return part + (new Set(values).size === 1 ? values[0]! : `{${values.join(', ')}}`);
-      })
-      .join('');
+    const text = [...split[0]!.text];
+    let message = text[0]!;
+    for (let i = 0; i < text.length - 1; i++) {
+      const values = split.map((s) => s.numbers[i]!);
+      if (new Set(values).size === 1) message += values[0]!;
+      else if (values.every((v, j) => v === String(group[j]!.clients))) message += values.join(', ');
+      else {
+        // Each value with its unit and its cell: "39.4% at 1 client, 66.4% at 2 clients".
+        const unit = text[i + 1]!.startsWith('%') ? '%' : '';
+        text[i + 1] = text[i + 1]!.slice(unit.length);
+        message += values
+          .map((v, j) => `${v}${unit} at ${group[j]!.clients} client${group[j]!.clients === 1 ? '' : 's'}`)
+          .join(', ');
+      }
+      message += text[i + 1]!;
+    }
     return { clients, message };
   });
 }

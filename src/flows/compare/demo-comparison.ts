@@ -11,6 +11,7 @@ import { UserError } from '../../core/util/errors.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import { workloadSchema } from '../../drivers/workload.js';
 import type { ArmSpec } from '../../run/run-request.js';
+import { shellWord } from '../../core/util/shell-word.js';
 
 /** The demo's practical threshold (%): what its 5 rounds resolve at the assumed 2% run-to-run noise. */
 const DEMO_THRESHOLD_PCT = 10;
@@ -72,6 +73,34 @@ export function demoReading(verdict: OverallVerdict): string {
         ? "head is slower in some cell, which synchronous_commit=off alone does not explain: the machine's noise decided it (try more rounds: pgperf demo --rounds 10)"
         : "no improvement was decided: too few rounds for this machine's noise, or a disk whose flush is nearly free (tmpfs, a write-back cache), which leaves the two settings close (try more rounds: pgperf demo --rounds 10)";
   return `demo: ${DEMO_ARMS_TEXT}: ${verdict}: ${reading}`;
+}
+
+/** Where `pgperf history` writes the site the demo's first next step makes. */
+export const DEMO_HISTORY_DIR = 'pgperf-history';
+
+/**
+ * The demo's last lines: what to run next, each a command that runs as printed (a shell comment says what
+ * it is for). Saved to the store: the stored runs as a site (`pgperf history`, on the store the demo used:
+ * the same --store, or none for the default and $PGPERF_STORE); not saved, or saved to a URL whose
+ * password the terminal must not show: the mail reply of this run's results. Then how to measure a change
+ * of one's own.
+ */
+export function demoNextLines(next: {
+  /** The store the run was saved to, if it was: the --store value as given (undefined: the default). */
+  saved: { store: string | undefined } | undefined;
+  resultsFile: string;
+}): string[] {
+  const store = next.saved?.store;
+  const secret = store !== undefined && /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(store);
+  const first =
+    next.saved && !secret
+      ? `pgperf history${store === undefined ? '' : ` --store ${shellWord(store)}`} --out ${DEMO_HISTORY_DIR}` +
+        `   # the stored runs as a web page: open ${DEMO_HISTORY_DIR}/index.html`
+      : `pgperf compare ${shellWord(next.resultsFile)} --format mail   # this run as a plain-text reply for the list`;
+  return [
+    `next: ${first}`,
+    'next: pgperf run --help   # your own change: two installs (--arm), or two commits built from a PostgreSQL clone (--base/--head)',
+  ];
 }
 
 /**

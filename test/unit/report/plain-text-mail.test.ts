@@ -400,6 +400,45 @@ describe('the plain-text mail', () => {
     for (const line of findings) expect(said).toContain(flat(asciiText(line)).toLowerCase());
   });
 
+  it('carries the terminal\u2019s client, stored-baseline, why and warning lines, each once (#39)', async () => {
+    const captured = await readResults(path.join(FIXTURES, 'pgperf-15-smoke-select-only.json'));
+    const stored = regressedRun();
+    stored.baseline = {
+      runId: '20261123T132303Z-a92636b5',
+      commit: BASE_SHA,
+      ref: 'master',
+      storedAt: '2026-11-23T13:23:03Z',
+      measuredAt: '2026-11-23T13:20:00Z',
+      ageDays: 2.5,
+      sentinel: { status: 'steady', reason: 'sentinel: steady within 2%', onDrift: 'inconclusive' },
+    };
+    stored.warnings = ['a warning the run recorded', 'a warning the run recorded'];
+    for (const result of [captured, stored]) {
+      const said = flat(mail(result).text);
+      const lines = terminal(result).split('\n');
+      const under = (heading: string) => {
+        const from = lines.indexOf(heading);
+        return from < 0 ? [] : lines.slice(from + 1, lines.indexOf('', from) >>> 0).map((l) => l.slice(4));
+      };
+      const findings = [
+        ...lines.filter((l) => /^(client|baseline): /.test(l)),
+        ...under('why (each said once):'),
+        ...under('warnings:'),
+      ];
+      expect(findings.length).toBeGreaterThanOrEqual(result === captured ? 6 : 3);
+      for (const line of findings) {
+        const text = flat(asciiText(line));
+        // Said, and said once.
+        expect(said.toLowerCase()).toContain(text.toLowerCase());
+        expect(said.split(text.slice(1)).length - 1).toBe(1);
+      }
+    }
+    expect(flat(mail(stored).text)).toContain(
+      'Baseline: stored run 20261123T132303Z-a92636b5, commit aaaaaaaaaa (master), measured 2.5 day(s) ago',
+    );
+    expect(mail(captured).lines).toContain('Why (each said once):');
+  });
+
   describe('every line is printable ASCII and at most 72 columns', () => {
     const failOns: FailOn[] = ['regression', 'inconclusive', 'never'];
     it.each(CAPTURED.flatMap((f) => failOns.map((failOn) => [f, failOn] as const)))(

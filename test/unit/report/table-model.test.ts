@@ -168,7 +168,11 @@ describe('groupNotes: per-cell boilerplate said once, numbers kept', () => {
         { clients: 8, code: 'ties-approximate-ci', message: 'tied values: p is exact given the ties' },
       ]),
     ).toEqual([
-      { clients: [1, 4, 8], message: '{1, 2, 1} failed base run(s) and 0 failed head run(s) excluded' },
+      {
+        clients: [1, 4, 8],
+        message:
+          '1 at 1 client, 2 at 4 clients, 1 at 8 clients failed base run(s) and 0 failed head run(s) excluded',
+      },
       { clients: [2, 8], message: 'tied values: p is exact given the ties' },
     ]);
   });
@@ -199,7 +203,23 @@ describe('groupNotes: per-cell boilerplate said once, numbers kept', () => {
       { clients: [4], message: '1 round(s) with a usable run in only one arm' },
       {
         clients: [8, 16],
-        message: 'unstable: {8, 16} clients lies in a collapse ({28, 31.5}% below its peak)',
+        message:
+          'unstable: 8, 16 clients lies in a collapse (28% at 8 clients, 31.5% at 16 clients below its peak)',
+      },
+    ]);
+  });
+
+  it('says which cell each differing number is of, with its unit: no bare "{39.4, 66.4}%" (#39)', () => {
+    const note = (clients: number, pct: string) => ({
+      clients,
+      code: 'noisy-cell' as const,
+      message: `unstable on this runner: an A/A-style spread of ${pct}% (head against base per round) exceeds the 2% threshold`,
+    });
+    expect(groupNotes([note(1, '39.4'), note(2, '66.4')])).toEqual([
+      {
+        clients: [1, 2],
+        message:
+          'unstable on this runner: an A/A-style spread of 39.4% at 1 client, 66.4% at 2 clients (head against base per round) exceeds the 2% threshold',
       },
     ]);
   });
@@ -221,7 +241,8 @@ describe('groupNotes: per-cell boilerplate said once, numbers kept', () => {
     ).toEqual([
       {
         clients: [1, 2],
-        message: "Welch's t (p {3.0e-8, 0.01}) and the rank test (p 0.2) disagree at α 0.05",
+        message:
+          "Welch's t (p 3.0e-8 at 1 client, 0.01 at 2 clients) and the rank test (p 0.2) disagree at α 0.05",
       },
     ]);
   });

@@ -1,6 +1,6 @@
 /**
  * `pgperf demo`: the embedded default comparison (src/flows/compare/demo-comparison.ts) on the installed
- * PostgreSQL, printed and saved to the store like any run.
+ * PostgreSQL, printed and saved to the store like any run, then what to run next.
  */
 import { Command } from 'commander';
 import { consoleLogger } from '../../../core/util/logger.js';
@@ -10,6 +10,7 @@ import {
   DEMO_ARMS_TEXT,
   DEMO_WORKLOAD,
   demoArms,
+  demoNextLines,
   demoReading,
   demoThresholdText,
   findInstalledBinDir,
@@ -56,6 +57,10 @@ export function demoCommand(): Command {
           { archive: store },
         );
         process.stdout.write(`${demoReading(outcome.decision.verdict)}\n`);
+        const saved = outcome.archived ? { store: flags.store } : undefined;
+        for (const line of demoNextLines({ saved, resultsFile: outcome.resultsFile })) {
+          process.stdout.write(`${line}\n`);
+        }
       } finally {
         await store.close();
       }

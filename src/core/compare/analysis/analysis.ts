@@ -30,7 +30,7 @@ import { DEFAULT_ALPHA, DEFAULT_COLLAPSE_FRACTION, DEFAULT_THRESHOLD_PCT } from 
 import type { AdaptivePlan } from '../../results/result-types.js';
 import { formatP } from '../format.js';
 import { armVerdicts, overallVerdict } from '../overall.js';
-import { checkPlan, measuredNoiseCvPct } from '../power.js';
+import { checkPlan, planWarningKind, measuredNoiseCvPct } from '../power.js';
 import { shiftStatistics } from '../shift-statistics.js';
 import type {
   ArmComparison,
@@ -50,6 +50,11 @@ export interface CompareRunOptions {
   alpha?: number;
   /** Default practical threshold δ in percent; `workloads[name].threshold` overrides it per workload. */
   thresholdPct?: number;
+  /**
+   * `thresholdPct` for every workload, their own `threshold` set aside: a threshold asked for this analysis
+   * (`pgperf compare --threshold`) wins over the one a workload file recorded, and the report says so.
+   */
+  thresholdForAll?: boolean;
   /**
    * One metric compared in every cell (`--metric`). Without it each workload's `metrics` (default [tps]) says
    * which metrics gate its cells; PRIMARY_METRIC (tps) is then the metric of `cells` in the comparison. The
@@ -136,7 +141,8 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
     );
   }
   const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
-  const thresholds = workloadThresholds(result, thresholdPct, warnings);
+  const own = workloadThresholds(result, thresholdPct, warnings);
+  const thresholds = options.thresholdForAll ? () => thresholdPct : own;
   const floors = options.noiseFloors ?? result.analysis?.noiseFloors ?? [];
   const cells = documentCells(result);
   // The metrics some cell gates on, `metric` first (listed also when no cell exists yet, so reports name it).
@@ -365,7 +371,9 @@ export function assemble(
       curves: armCurves,
     };
   });
-  warnings.push(...notSaidYet(warnings, dataWarnings(ctx, comparisons, sequential)));
+  const data = dataWarnings(ctx, comparisons, sequential);
+  warnings.splice(0, warnings.length, ...currentPlanWarnings(warnings, comparisons, data));
+  warnings.push(...notSaidYet(warnings, data));
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
   const primaryTest: PrimaryTest =
@@ -516,6 +524,30 @@ function dataWarnings(
     warnings.push(...plan.warnings);
   }
   return warnings;
+}
+
+/**
+ * `said` without the plan-time warnings of the run loop (checkPlan's, recorded before any round) that the
+ * measured run has overtaken: all of them once no cell is undecided (a verdict of -99% needs no advice on
+ * rounds), and each kind the data's own check (`data`) says again in other words (the assumed noise's
+ * "about 19 rounds" beside the measured noise's "about 44 rounds"). The rest of `said` is kept in order.
+ */
+function currentPlanWarnings(
+  said: readonly string[],
+  comparisons: readonly ArmComparison[],
+  data: readonly string[],
+): string[] {
+  const undecided = comparisons.some((c) =>
+    [...c.cells, ...c.otherMetricCells].some((cell) => cell.verdict === 'inconclusive'),
+  );
+  const saidAgain = new Set(data.map(planWarningKind));
+  return said.filter((w) => {
+    const kind = planWarningKind(w);
+    if (kind === undefined) return true;
+    if (!undecided) return false;
+    // Word for word what the data says (after the "workload NAME: " prefix): kept, and the data's not added.
+    return !saidAgain.has(kind) || data.some((d) => w === d || w.endsWith(`: ${d}`));
+  });
 }
 
 /**

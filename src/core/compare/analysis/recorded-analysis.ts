@@ -38,6 +38,8 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   const timed = compareRun(result, {
     alpha: settings.alpha,
     thresholdPct: settings.thresholdPct,
+    // A threshold asked for now wins over the workloads' own (and the report names those it set aside).
+    ...(overrides.thresholdPct !== undefined ? { thresholdForAll: true } : {}),
     steadyPass: settings.steadyPass ?? DEFAULT_STEADY_PASS,
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
     ...(metricOption(settings, overrides) ? { metric: metricOption(settings, overrides)! } : {}),
@@ -51,11 +53,26 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   const withInstructions = withInstructionCells(timed, result);
   // A head with base's compiled code and settings was not measured: its cells are decided by that.
   const decided = withSameCompiledCode(withInstructions, result);
+  const forAll =
+    overrides.thresholdPct !== undefined
+      ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings.thresholdPct) } }
+      : decided;
   // Every report says which statements' plans changed, when the run took them.
-  const withPlans = result.plans ? { ...decided, plans: result.plans } : decided;
+  const withPlans = result.plans ? { ...forAll, plans: result.plans } : forAll;
   // Every report says what the answer cost, when the run recorded it.
   const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
   return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
+}
+
+/** The workloads whose own threshold differs from `pct`, with it: what a threshold given for all sets aside. */
+function setAsideThresholds(
+  result: RunResult,
+  pct: number,
+): Array<{ workload: string; thresholdPct: number }> {
+  return Object.entries(result.workloads ?? {}).flatMap(([workload, spec]) => {
+    const own = (spec as { threshold?: unknown } | undefined)?.threshold;
+    return typeof own === 'number' && own !== pct ? [{ workload, thresholdPct: own }] : [];
+  });
 }
 
 /**

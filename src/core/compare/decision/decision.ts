@@ -364,12 +364,13 @@ function headlineOf(
   heads: number,
 ): Decision['headline'] {
   const describe = (c: DecidedCell) => describeDecidedCell(c, heads);
+  // The other cells with their change, so the tail reads as a list, not a cut fragment:
+  // "; also select-only@4 TPS -3.1%, select-only@8 TPS -2.9% and 2 more cells".
   const more = (list: DecidedCell[]) =>
     list.length > 1
-      ? `; ${list.length - 1} more: ${list
-          .slice(1, 4)
-          .map((c) => `${c.id} ${METRICS[c.metric].label}`)
-          .join(', ')}${list.length > 4 ? ', …' : ''}`
+      ? `; also ${list.slice(1, 4).map(shortCell).join(', ')}${
+          list.length > 4 ? ` and ${plural(list.length - 4, 'more cell')}` : ''
+        }`
       : '';
   const counted = (n: number, what: string, why = '') => (n > 0 ? [`${plural(n, what)}${why}`] : []);
   const likely = counted(counts.likelyRegressions, 'likely regression', ' (too few rounds to certify)');

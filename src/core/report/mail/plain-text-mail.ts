@@ -7,7 +7,9 @@
  * (table-model.ts), cells alike but for their client count said once; the steady costs per transaction
  * where recorded (WAL, buffers, backend CPU, instructions) and the largest instruction movers of the cells
  * that changed on instructions; the statements' plans that changed and the largest movers of cost per call
- * (plan-section.ts); what differs in the compiled code; the commands that reproduce those cells
+ * (plan-section.ts); what differs in the compiled code; why the cells are undecided and the warnings, each
+ * said once, in the terminal's words (the client binary and the stored baseline join the Compared
+ * paragraph, as on the terminal); the commands that reproduce those cells
  * (reproduce.ts); the link to the full report when the results name the run. Pure: no I/O.
  */
 import { describeDecidedCell, type DecidedCell, type Decision } from '../../compare/decision/decision.js';
@@ -18,7 +20,17 @@ import { METRICS } from '../../results/metrics.js';
 import { plainText } from '../../util/plain-text.js';
 import { compiledCodeLines } from '../evidence/compiled-code-lines.js';
 import { costLines } from '../evidence/cost-line.js';
-import { analysisLines, compared, decisionLine, steadyCellLine } from '../terminal/comparison-text.js';
+import { clientLines } from '../evidence/client-line.js';
+import {
+  analysisLines,
+  compared,
+  decisionLine,
+  describeStoredBaseline,
+  reasonTexts,
+  steadyCellLine,
+  warningTexts,
+  WHY_HEADING,
+} from '../terminal/comparison-text.js';
 import { instructionReport, moverTextLines } from '../evidence/instruction-section.js';
 import type { JobSummaryInput } from '../markdown/markdown-context.js';
 import { planText } from '../evidence/plan-section.js';
@@ -47,14 +59,19 @@ export function renderMailReport(input: MailReportInput): string {
   const shown = entries.flatMap((e) => e.cells);
   const blocks: string[][] = [
     wrap(decisionLine(decision)),
-    [upperFirst(compared(c, result.source?.commitfest)), ...analysisLines(c, decision)].flatMap((line) =>
-      wrap(line, '', '  '),
-    ),
+    [
+      compared(c, result.source?.commitfest),
+      ...clientLines(result.clients ?? []),
+      ...(result.baseline ? [describeStoredBaseline(result.baseline)] : []),
+      ...analysisLines(c, decision),
+    ].flatMap((line) => wrap(upperFirst(line), '', '  ')),
     cellBlock(decision, cells, entries),
     perTransaction(input, shown),
     instructionMovers(input, shown),
     planLines(c),
     [...compiledCodeLines(c), ...costLines(c)].flatMap((line) => wrap(upperFirst(line), '', '  ')),
+    listed(upperFirst(WHY_HEADING), reasonTexts(decision)),
+    listed('Warnings:', warningTexts(c)),
     ...reproduceBlocks(result, shown),
     input.runUrl === undefined ? [] : link('Full report:', input.runUrl),
   ];
@@ -249,6 +266,11 @@ function planLines(c: RunComparison): string[] {
     // A note starts with a workload's name: not capitalised.
     ...text.notes.flatMap((note) => wrap(note, '', '  ')),
   ];
+}
+
+/** A heading and its items as "- " entries; nothing when there are none. */
+function listed(heading: string, items: readonly string[]): string[] {
+  return items.length === 0 ? [] : [...wrap(heading), ...items.flatMap((item) => wrap(item, '- ', '  '))];
 }
 
 function instructionText(r: {

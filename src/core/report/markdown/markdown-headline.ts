@@ -4,6 +4,7 @@
  * stored baseline; then the design line (metrics, α and Holm family, threshold, fail-on, rounds,
  * sequential look, links).
  */
+import { thresholdText } from '../terminal/comparison-text.js';
 import { compiledCodeLines } from '../evidence/compiled-code-lines.js';
 import { costLines } from '../evidence/cost-line.js';
 import type { Decision } from '../../compare/decision/decision.js';
@@ -124,7 +125,7 @@ export function designLines(ctx: ReportContext): string[] {
       .filter((m) => m !== c.metric)
       .map((m) => `gated too: ${METRICS[m].label} (${METRICS[m].unit}), ${METRICS[m].better} is better`),
     `α ${formatP(c.alpha)}${families === '' ? '' : `, Holm over ${families} ${c.gatedMetrics.length > 1 ? 'cell-metric hypotheses' : 'cell(s)'}`}`,
-    `threshold ±${c.thresholdPct}%`,
+    escapeMarkdown(thresholdText(c), 400),
     `fail-on ${input.decision.failOn}`,
     `${result.plan?.rounds ?? '?'} rounds`,
   ];

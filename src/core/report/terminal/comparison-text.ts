@@ -8,6 +8,7 @@ import { plainText } from '../../util/plain-text.js';
 import { formatP } from '../../compare/format.js';
 import type { RunComparison } from '../../compare/comparison-types.js';
 import { METRICS, STEADY_METRICS } from '../../results/metrics.js';
+import { INSTRUCTION_METRIC } from '../../compare/evidence/instruction-rule.js';
 import { curveLine } from '../evidence/curve-line.js';
 import { UNSTABLE_PHRASE, reasonSentence } from '../reasons.js';
 import { columns, PLAIN_CELLS, rowTexts } from '../table-cells.js';
@@ -16,12 +17,7 @@ import { compiledCodeLines } from '../evidence/compiled-code-lines.js';
 import { costLines } from '../evidence/cost-line.js';
 import { cellText } from '../evidence/steady-metrics-section.js';
 import type { SteadyCellSummary } from '../../compare/evidence/steady-summary.js';
-import type {
-  ClientInfo,
-  CommitfestEntry,
-  RunSource,
-  StoredBaselineInfo,
-} from '../../results/result-types.js';
+import type { ClientInfo, CommitfestEntry, RunSource, StoredBaselineInfo } from '../../results/result-types.js';
 import type { InstructionsRecord } from '../../results/instructions.js';
 import { instructionReport, moverTextLines } from '../evidence/instruction-section.js';
 import { clientLines } from '../evidence/client-line.js';
@@ -55,8 +51,10 @@ export function renderComparisonText(
   lines.push(...steadyLines(steady));
   lines.push(...moverLines(c, instructions));
   lines.push(...planTextLines(c.plans));
-  if (decision.reasons.length > 0) lines.push('', 'why (each said once):', ...reasonLines(decision));
-  if (c.warnings.length > 0) lines.push('', 'warnings:', ...c.warnings.map((w) => `  - ${w}`));
+  const reasons = reasonTexts(decision);
+  if (reasons.length > 0) lines.push('', WHY_HEADING, ...reasons.map((r) => `  - ${r}`));
+  const warnings = warningTexts(c);
+  if (warnings.length > 0) lines.push('', 'warnings:', ...warnings.map((w) => `  - ${w}`));
   // Names from users and the machine are plain text: no control character (a terminal escape, a line
   // break) or bidirectional override reaches the terminal.
   return `${lines.map((line) => plainText(line)).join('\n')}\n`;
@@ -110,15 +108,23 @@ export function decisionLine(d: Pick<Decision, 'outcome' | 'headline'>): string 
   return `${OUTCOME_WORDS[d.outcome]}: ${headlineText(d)}`;
 }
 
-/** Each reason once, with the cells it applies to. */
-function reasonLines(d: Decision): string[] {
+/** The heading of the reasons (the terminal's and the mail's). */
+export const WHY_HEADING = 'why (each said once):';
+
+/** Each reason once, with the cells it applies to: "smoke@1 TPS and 3 more: <sentence>". */
+export function reasonTexts(d: Pick<Decision, 'reasons'>): string[] {
   return d.reasons.map((r) => {
     const cells =
       r.cells.length > 4
         ? `${r.cells.slice(0, 4).join(', ')} and ${r.cells.length - 4} more`
         : r.cells.join(', ');
-    return `  - ${cells}: ${reasonSentence(r)}`;
+    return `${cells}: ${reasonSentence(r)}`;
   });
+}
+
+/** The comparison's warnings, each once (merged documents may carry one twice). */
+export function warningTexts(c: Pick<RunComparison, 'warnings'>): string[] {
+  return [...new Set(c.warnings)];
 }
 
 /**
@@ -140,15 +146,13 @@ export function describeCommitfest(entry: CommitfestEntry): string {
 
 /**
  * How the comparison decided: "alpha 0.05, Holm over 9 cell(s) per arm, default threshold 2%, fail-on
- * regression", and the sequential look that decided, if any.
+ * regression" (thresholdText), and the sequential look that decided, if any.
  */
 export function analysisLines(c: RunComparison, d: Decision): string[] {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join('/');
   const unit = c.gatedMetrics.length > 1 ? 'cell-metric hypotheses' : 'cell(s)';
   const holm = families === '' ? '' : `, Holm over ${families} ${unit} per arm`;
-  const lines = [
-    `alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%, fail-on ${d.failOn}`,
-  ];
+  const lines = [`alpha ${formatP(c.alpha)}${holm}, ${thresholdText(c)}, fail-on ${d.failOn}`];
   if (c.sequential) {
     const s = c.sequential;
     lines.push(
@@ -158,6 +162,31 @@ export function analysisLines(c: RunComparison, d: Decision): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Which threshold applies: "default threshold 2%" (a workload's own threshold wins; its table says it), or
+ * "threshold 3% for every workload (asked for this analysis; set aside: w's own 10%)"; and the instruction
+ * counts' own threshold where cells gate on them ("instr/tx 1%"), which is not the default's.
+ */
+export function thresholdText(
+  c: Pick<RunComparison, 'thresholdPct' | 'thresholdForAll' | 'comparisons'>,
+): string {
+  const forAll = c.thresholdForAll;
+  const setAside = forAll?.setAside.map((s) => `${s.workload}'s own ${s.thresholdPct}%`).join(', ');
+  const main = forAll
+    ? `threshold ${c.thresholdPct}% for every workload (asked for this analysis${setAside ? `; set aside: ${setAside}` : ''})`
+    : `default threshold ${c.thresholdPct}%`;
+  const counted = new Set(
+    c.comparisons.flatMap((a) =>
+      [...a.cells, ...a.otherMetricCells]
+        .filter((cell) => cell.metric === INSTRUCTION_METRIC)
+        .map((cell) => cell.thresholdPct),
+    ),
+  );
+  return counted.size === 0
+    ? main
+    : `${main}, ${METRICS[INSTRUCTION_METRIC].label} ${[...counted].sort((a, b) => a - b).join('/')}%`;
 }
 
 function renderArm(arm: ArmTables): string[] {
