@@ -269,9 +269,13 @@ describe('runNightlyJob', () => {
     expect(requests[0]!.rounds).toBe(3);
     expect(requests[0]).not.toHaveProperty('expectEveryHours');
     expect(outcome.judgement?.events.map((e) => e.workload)).toEqual([WORKLOAD]);
-    // The regression issue links the run; the digest was kept too.
+    // The regression issue links the run; the digest was kept too, after it: it lists tonight's
+    // regression the night it is found, not a night later.
     expect(outcome.issues).toEqual({ done: expect.objectContaining({ opened: [expect.any(Number)] }) });
     expect(outcome.digest).toEqual({ done: expect.objectContaining({ opened: [expect.any(Number)] }) });
+    const regression = 'done' in outcome.issues! ? outcome.issues.done.opened[0]! : 0;
+    const digest = 'done' in outcome.digest! ? gh.issues.get(outcome.digest.done.opened[0]!)! : undefined;
+    expect(digest?.body).toContain(`- #${regression} `);
     const bodies = [...gh.issues.values()].map((i) => i.body);
     expect(bodies.every((b) => b.includes(runUrl))).toBe(true);
 
