@@ -1,16 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { failingFiles, isMailPatch } from '../../src/postgres/builds/patches.js';
-import { parseLsRemote, parseRepo, pickRef } from '../../src/postgres/builds/source.js';
+import { SourceMirror, parseLsRemote, parseRepo, pickRef } from '../../src/postgres/builds/source.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
+import { gitIn } from '../helpers/git.js';
 
 describe('--repo', () => {
   it.each([
-    ['https://github.com/postgres/postgres.git', 'https://github.com/postgres/postgres.git', false],
-    ['git@github.com:postgres/postgres.git', 'git@github.com:postgres/postgres.git', false],
-    ['file:///srv/pg', 'file:///srv/pg', true],
-    ['/srv/pg', 'file:///srv/pg', true],
-    ['../pg', 'file:///work/pg', true],
-  ])('%s -> %s', (input, url, local) => {
-    expect(parseRepo(input, '/work/main')).toEqual({ input, url, local });
+    [
+      'https://github.com/postgres/postgres.git',
+      'https://github.com/postgres/postgres.git',
+      false,
+      undefined,
+    ],
+    ['git@github.com:postgres/postgres.git', 'git@github.com:postgres/postgres.git', false, undefined],
+    ['file:///srv/pg', 'file:///srv/pg', true, '/srv/pg'],
+    ['/srv/pg', 'file:///srv/pg', true, '/srv/pg'],
+    ['../pg', 'file:///work/pg', true, '/work/pg'],
+    // A local path is taken as it is: its "%" is no escape (git reads %XX in a file:// URL as one).
+    ['/srv/pg%zz', 'file:///srv/pg%25zz', true, '/srv/pg%zz'],
+    ['/srv/100%41', 'file:///srv/100%2541', true, '/srv/100%41'],
+    ['/srv/pg%', 'file:///srv/pg%25', true, '/srv/pg%'],
+    // A file:// URL is a URL: its %XX escapes are read as git reads them, a lone "%" as itself.
+    ['file:///srv/a%41b', 'file:///srv/a%41b', true, '/srv/aAb'],
+    ['file:///srv/pg%zz', 'file:///srv/pg%zz', true, '/srv/pg%zz'],
+    ['file:///srv/%C3%A9t%C3%A9', 'file:///srv/%C3%A9t%C3%A9', true, '/srv/été'],
+  ])('%s -> %s', (input, url, local, dir) => {
+    expect(parseRepo(input, '/work/main')).toEqual({ input, url, local, ...(dir ? { path: dir } : {}) });
+  });
+
+  it('a local repository whose path holds "%" is found, resolved and fetched from (real git)', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-repo-percent-'));
+    try {
+      // 'a%41b' beside 'aAb': a path whose "%41" git took for an escape would read the other repository.
+      const tips: Record<string, string> = {};
+      for (const name of ['pg%zz', 'a%41b', 'aAb']) {
+        const dir = path.join(tmp, name);
+        execFileSync('git', ['init', '-q', '-b', 'master', dir]);
+        await writeFile(path.join(dir, name.replace('%', '_')), `${name}\n`);
+        gitIn(dir)('add', '.');
+        gitIn(dir)('commit', '-q', '-m', name);
+        tips[name] = gitIn(dir)('rev-parse', 'HEAD');
+      }
+      for (const name of ['pg%zz', 'a%41b']) {
+        const repo = parseRepo(name, tmp);
+        const mirror = new SourceMirror(repo, path.join(tmp, 'git'), path.join(tmp, 'locks'), {
+          runner: nodeProcessRunner,
+          logger: memoryLogger(),
+          env: process.env,
+        });
+        const sha = await mirror.resolve('master');
+        expect(sha, name).toBe(tips[name]);
+        await mirror.ensureCommits([sha]);
+        expect(await mirror.hasFile(sha, name.replace('%', '_'))).toBe(true);
+      }
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 });
 
