@@ -128,6 +128,16 @@ export const RETRIES: Bound = { min: 0, max: 10 };
  */
 export const BISECT_TRIES: Bound = { min: 1, max: 5 };
 
+/**
+ * Characters of a workload's `name` (the name rule of every workload file). The name becomes part of
+ * file names and ids: the Reproduce block writes `reproduce-<name>.yml`, and a settings matrix names each
+ * combination `<name>[setting=value,...]`, which history series, profiles and `<workload>@<clients>`
+ * selectors carry. Most file systems take 255 bytes per file name: a name of thousands of characters made
+ * the Reproduce block fail with "File name too long". 64 is more than twice the longest shipped name
+ * (sysbench-oltp-point-select, 26) and still leaves a combination's settings room in a file name.
+ */
+export const WORKLOAD_NAME_LENGTH: Bound = { min: 1, max: 64 };
+
 /** Every bound by name (for docs and tests that walk them). */
 export const BOUNDS = {
   ROUNDS,
@@ -147,6 +157,7 @@ export const BOUNDS = {
   INSTRUCTION_REPETITIONS,
   RETRIES,
   BISECT_TRIES,
+  WORKLOAD_NAME_LENGTH,
 } as const satisfies Record<string, Bound>;
 
 /** "from 1 to 1000": the range as messages and docs state it. */
