@@ -226,7 +226,7 @@ export const plansField = offUnlessTrue(
 
 /** Cold start (docs/workloads.md#cold-starts). */
 export const coldStartField = offUnlessTrue(
-  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root); the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics.",
+  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root), machine-wide: every process on the machine loses its cached files; the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics.",
 );
 
 export const retriesField = boundedInt(RETRIES)
