@@ -128,6 +128,25 @@ export const RETRIES: Bound = { min: 0, max: 10 };
  */
 export const BISECT_TRIES: Bound = { min: 1, max: 5 };
 
+/**
+ * Characters of a workload's `name` (the name rule of every workload file). The name becomes part of
+ * file names and ids: the Reproduce block writes `reproduce-<name>.yml`, and a settings matrix names each
+ * combination `<name>[setting=value,...]`, which history series, profiles and `<workload>@<clients>`
+ * selectors carry. Most file systems take 255 bytes per file name: a name of thousands of characters made
+ * the Reproduce block fail with "File name too long". 64 is more than twice the longest shipped name
+ * (sysbench-oltp-point-select, 26) and still leaves a combination's settings room in a file name.
+ */
+export const WORKLOAD_NAME_LENGTH: Bound = { min: 1, max: 64 };
+
+/**
+ * Messages of one mailbox given as a patch (--patch, --head-patch, --base-patch, input `patches`), as git
+ * mailsplit counts them. A thread saved whole from the list holds the cover letter and every reply beside
+ * the patches, and git am skips each message without a diff with a process of its own: about 35 ms each
+ * on a 2-vCPU runner (1000 replies took 34 s), so 5000 messages are some three minutes before the build.
+ * The longest pgsql-hackers threads run to hundreds of messages, rarely past a thousand.
+ */
+export const MAILBOX_MESSAGES: Bound = { min: 1, max: 5000 };
+
 /** Every bound by name (for docs and tests that walk them). */
 export const BOUNDS = {
   ROUNDS,
@@ -147,6 +166,8 @@ export const BOUNDS = {
   INSTRUCTION_REPETITIONS,
   RETRIES,
   BISECT_TRIES,
+  WORKLOAD_NAME_LENGTH,
+  MAILBOX_MESSAGES,
 } as const satisfies Record<string, Bound>;
 
 /** "from 1 to 1000": the range as messages and docs state it. */

@@ -186,7 +186,12 @@ function describeIssue(
   }
   const value = valueAt(data, issue.path);
   if (issue.path.length === 0) return `${source}${where}: ${expectation(issue)}`;
-  const got = value === undefined ? 'it is missing' : `got ${JSON.stringify(value)}`;
+  const got =
+    value === undefined
+      ? 'it is missing'
+      : issue.code === 'too_big' && typeof value === 'string'
+        ? `got ${value.length} characters (${JSON.stringify(value.slice(0, 24))}...)`
+        : `got ${JSON.stringify(value)}`;
   return `${source}${where}: ${field}: ${expectation(issue)}, ${got}`;
 }
 

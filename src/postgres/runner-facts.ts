@@ -1,8 +1,8 @@
 /**
  * The runner's own facts for `pgperf doctor`, beside the machine's sysfs/procfs ones (machine/preflight.ts):
  * the programs pgperf runs (the tools to build PostgreSQL, ccache, valgrind, perf, sysbench, an installed
- * PostgreSQL), free disk where builds and clusters go, and the unprivileged user PostgreSQL runs as when
- * pgperf is root. Each is judged ok / warn / bad and a non-ok one carries the command that fixes it;
+ * PostgreSQL), free disk where builds and clusters go, whether pgperf may drop the page cache (machine-wide)
+ * for cold-start workloads, and the unprivileged user PostgreSQL runs as when pgperf is root. Each is judged ok / warn / bad and a non-ok one carries the command that fixes it;
  * docs/runner.md lists them (test/unit/docs/runner-page.test.ts keeps the two in step).
  *
  * A missing tool is a warning, never bad: each is needed by some features only (a runner that compares
@@ -18,6 +18,7 @@ import { access, readdir, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import type { Fact, FactVerdict } from '../core/results/result-types.js';
 import { findOnPath } from '../machine/os/find-on-path.js';
+import { DROP_CACHES_PATH } from '../machine/os/drop-caches.js';
 import type { ProcessRunner } from '../machine/os/process.js';
 import { formatBytes } from '../machine/preflight.js';
 import { MIN_FREE_BYTES } from './builds/cache.js';
@@ -42,6 +43,8 @@ export interface RunnerFactsOptions {
   runAs?: string;
   /** Debian's PostgreSQL installs (default /usr/lib/postgresql; tests point it at a fixture). */
   postgresDir?: string;
+  /** The kernel's page-cache drop file (default /proc/sys/vm/drop_caches; tests point it at a fixture). */
+  dropCachesFile?: string;
   /** Free bytes of the file system holding `dir` (default: statfs of its deepest existing ancestor). */
   freeBytes?: (dir: string) => Promise<number | undefined>;
 }
@@ -77,6 +80,7 @@ export async function runnerFacts(o: RunnerFactsOptions): Promise<Fact[]> {
     await postgresFact(o.postgresDir ?? '/usr/lib/postgresql'),
     cacheDiskFact(o.cacheDir, await free(o.cacheDir)),
     tmpDiskFact(o.tmpDir, await free(o.tmpDir)),
+    await dropCachesFact(o.dropCachesFile ?? DROP_CACHES_PATH),
   ];
   if (o.uid !== 0) {
     facts.push({
@@ -93,6 +97,30 @@ export async function runnerFacts(o: RunnerFactsOptions): Promise<Fact[]> {
   facts.push(fact);
   if (fact.verdict !== 'bad') facts.push(await runAsReachFact(name, user, [o.cacheDir, o.tmpDir], o.runner));
   return facts;
+}
+
+/**
+ * Whether pgperf may drop the OS page cache, as a cold-start workload does before every measured run
+ * (src/run/cold-start.ts): the drop file writable, as it is for root outside a container whose /proc/sys
+ * is read-only. Reported, not judged: only `coldStart` workloads drop it, and where pgperf may not, their
+ * runs start with only their shared buffers evicted. Either way the value says the drop is machine-wide.
+ */
+async function dropCachesFact(file: string): Promise<Fact> {
+  const denied = await access(file, constants.W_OK).then(
+    () => undefined,
+    (e: NodeJS.ErrnoException) => e.code ?? String(e),
+  );
+  const why: Record<string, string> = { EACCES: 'not root', EROFS: 'read-only, as in a container' };
+  return {
+    id: 'dropCaches',
+    group: 'kernel',
+    name: 'page cache drop (workload coldStart)',
+    value:
+      denied === undefined
+        ? `${file} is writable: cold-start workloads drop the page cache before every measured run, machine-wide (every process on this machine loses its cached files)`
+        : `${file} is not writable (${denied}${why[denied] ? `: ${why[denied]}` : ''}): cold-start runs start with only their shared buffers evicted; where pgperf may drop it, the drop is machine-wide`,
+    verdict: 'ok',
+  };
 }
 
 /** "name (package)" for each missing dependency. */

@@ -14,13 +14,13 @@ import {
   type ColdStart,
   type SteadyRecord,
 } from '../core/results/steady.js';
-import { dropPageCache } from '../machine/os/drop-caches.js';
 import type { RunDiagnostics } from '../core/results/diagnostics.js';
 import { cellId, type Sample } from '../core/results/result-types.js';
 import { errorMessage } from '../core/util/errors.js';
 import { deriveSeed, type PlannedRun } from './round-order.js';
 import type { ProgressTracker } from './progress.js';
 import type { RunJournal } from './journal.js';
+import { coldStart } from './cold-start.js';
 import { reviveIfDown, withServerDeath, type RunClusters } from './run-clusters.js';
 import type { RunDeps } from './run-request.js';
 
@@ -188,25 +188,6 @@ async function runOnce(
   );
   if (!out.ok) await reviveIfDown(cluster, journal.warn);
   return out;
-}
-
-/** What a cold start does when the page cache cannot be dropped; said once per run, in its warnings. */
-const NO_DROP_CACHES =
-  'cold start: the OS page cache could not be dropped, so cold runs start with only their shared buffers evicted (their reads may come from the page cache)';
-
-/**
- * A cold start: the server restarted (its shutdown checkpoint writes and fsyncs everything; the new
- * postmaster's shared buffers are empty), then the OS page cache dropped where pgperf may.
- */
-async function coldStart(cluster: ReturnType<RunClusters['of']>, journal: RunJournal): Promise<ColdStart> {
-  await cluster.stop();
-  await cluster.start();
-  const drop = await dropPageCache();
-  if (!drop.dropped) {
-    const message = `${NO_DROP_CACHES}: ${drop.reason}`;
-    if (!journal.result.warnings.some((w) => w.startsWith(NO_DROP_CACHES))) journal.warn(message);
-  }
-  return { restarted: true, pageCacheDropped: drop.dropped };
 }
 
 function toSample(run: PlannedRun, attempt: number, randomSeed: number, out: RunOutcome): Sample {

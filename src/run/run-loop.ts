@@ -19,6 +19,7 @@ import { measuredArms, prepareRun } from './prepare-run.js';
 import { ProgressTracker } from './progress.js';
 import { judgingOf, runRounds, scheduleRounds, warnUnderpoweredPlan } from './rounds.js';
 import { RunClusters } from './run-clusters.js';
+import { coldStartNotice } from './cold-start.js';
 import type { RunDeps, RunRequest } from './run-request.js';
 
 // The run loop's face: callers import the request, its check and the controls check from here.
@@ -73,6 +74,8 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     logger.info(
       `plan: ${run.cells.length} cells x ${measured.length} arms x ${run.rounds.length} rounds = ${run.rounds.flat().length} runs, order ${req.order}, seed ${run.seed}`,
     );
+    const cold = coldStartNotice(run.workloads);
+    if (cold) logger.info(cold);
     const measuring: MeasureContext = {
       workloadByName: run.workloadByName,
       drivers: run.drivers,

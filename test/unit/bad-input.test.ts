@@ -236,6 +236,15 @@ const cliCases: Case[] = [
     () => cli(sameInstallRun(bin, { workload: 'select-only', set: ['hed:work_mem=64MB'] })),
     /--set hed:work_mem=64MB: no arm is labelled "hed" \(arms: base, head\)/,
   ],
+  [
+    'nightly --raise-after without --triage-digest',
+    () =>
+      cli([
+        ...['nightly', '--bin', bin, '--workload', wl(), '--raise-after', '5'],
+        ...['--store', path.join(dir, 'files', 'store'), '--out', path.join(dir, 'files', 'out')],
+      ]),
+    '--raise-after (5) shapes the triage digest: give --triage-digest too, or remove it',
+  ],
 ];
 
 const defaults: Record<string, string> = { 'github-token': 'ghs_x', mode: 'benchmark' };
@@ -243,6 +252,11 @@ const action = (inputs: Record<string, string>) => () =>
   parseInputs((name) => ({ ...defaults, ...inputs })[name] ?? '');
 
 const actionCases: Case[] = [
+  [
+    'raise-after without triage-digest',
+    action({ mode: 'nightly', 'raise-after': '5' }),
+    "input 'raise-after' (5) shapes the triage digest: give 'triage-digest: true' too, or remove it",
+  ],
   [
     'mode',
     action({ mode: 'bench' }),

@@ -15,6 +15,7 @@ import {
   DURATION_S,
   ROUNDS,
   SCALE,
+  WORKLOAD_NAME_LENGTH,
   rangeText,
   withinBound,
   type Bound,
@@ -96,6 +97,19 @@ describe('the largest value is accepted and the next refused, by every source of
     expect(() => workload(`clients: [1]\nduration: ${max + 1}\n`)).toThrow(
       /duration: expected a whole number/,
     );
+  });
+
+  it('workload names (the name rule of every workload file)', () => {
+    const { max } = WORKLOAD_NAME_LENGTH;
+    const named = (name: string) =>
+      parseWorkload(`name: ${name}\ntool: pgbench\nbuiltin: select-only\nclients: [1]\n`, 'w.yml');
+    expect(named('n'.repeat(max)).name).toBe('n'.repeat(max));
+    expect(() => named('n'.repeat(max + 1))).toThrow(
+      `w.yml:1:7: name: expected at most ${max} characters (the name becomes part of file names), got ${max + 1} characters ("nnnnnnnnnnnnnnnnnnnnnnnn"...)`,
+    );
+    // A hostile length is refused as quickly, and the message does not quote it whole.
+    const huge = 'n'.repeat(1_000_000);
+    expect(() => named(huge)).toThrow(/^w\.yml:1:7: name: expected at most 64 characters .{0,120}$/);
   });
 
   it('clients: auto stops at the largest client count', () => {

@@ -11,6 +11,7 @@ import { parseShardSpec } from '../../run/shards.js';
 import { UserError } from '../../core/util/errors.js';
 import type { CommitfestEntry } from '../../core/results/result-types.js';
 import { commitfestEntryOf } from '../../postgres/builds/commitfest.js';
+import { checkNightlyIssues } from '../../flows/nightly/nightly-job.js';
 import {
   CLIENTS,
   CLIENT_COUNTS,
@@ -232,6 +233,7 @@ function checkInputs(inputs: ActionInputs): void {
   const token = inputs.githubToken;
   checkPublishSite(inputs);
   checkModeInputs(inputs);
+  checkNightlyIssues(inputs, { triageDigest: "'triage-digest: true'", raiseAfter: "input 'raise-after'" });
   checkCommitfestInput(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(

@@ -9,6 +9,8 @@ import { stringify } from 'yaml';
 import type { RunResult } from '../results/result-types.js';
 import { shellWord } from '../util/shell-word.js';
 import { DEFAULT_CONFIRM_ROUNDS } from '../compare/analysis/confirmation.js';
+import { WORKLOAD_NAME_LENGTH } from '../bounds.js';
+import { stableHash } from '../util/stable-hash.js';
 
 /** The cells of one workload to reproduce. */
 export interface ReproduceTarget {
@@ -45,7 +47,7 @@ export function reproductions(
     const recorded = result.workloads[t.workload];
     if (recorded === null || typeof recorded !== 'object') return [];
     const { workload, scriptFiles } = narrowed(recorded as Record<string, unknown>, t.clients);
-    const file = `reproduce-${t.workload.replace(/[^A-Za-z0-9_.-]/g, '_')}.yml`;
+    const file = reproduceFileName(t.workload);
     const yaml = workloadYaml(workload, options.width);
     const marker = uniqueMarker(yaml);
     const script = [
@@ -58,6 +60,25 @@ export function reproductions(
     ].join('\n');
     return [{ workload: t.workload, clients: t.clients, file, script, scriptFiles }];
   });
+}
+
+/**
+ * The longest workload part of a Reproduce file name: twice the longest name a workload file may give, room
+ * for a settings matrix's combination, and far inside the 255 bytes a file name may have on most file systems.
+ */
+const MAX_FILE_STEM = 2 * WORKLOAD_NAME_LENGTH.max;
+
+/**
+ * The file a Reproduce block writes: `reproduce-<workload>.yml`, the name's other characters as "_". A longer
+ * name (a matrix combination of many settings, a results document from elsewhere) is cut and told apart by a
+ * hash of the whole name, so that the script never fails with "File name too long".
+ */
+export function reproduceFileName(workload: string): string {
+  const safe = workload.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const hash = stableHash(workload);
+  const stem =
+    safe.length <= MAX_FILE_STEM ? safe : `${safe.slice(0, MAX_FILE_STEM - hash.length - 1)}-${hash}`;
+  return `reproduce-${stem}.yml`;
 }
 
 /** Narrower folding widths tried below `width`: the yaml library counts a line's width after its indentation. */

@@ -24,6 +24,7 @@ import {
   RETRIES,
   ROUNDS,
   WARMUP_S,
+  WORKLOAD_NAME_LENGTH,
   rangeText,
   type Bound,
 } from '../../core/bounds.js';
@@ -54,8 +55,14 @@ const settingValue = z.union([z.string(), z.number(), z.boolean()]);
 // Fields that mean the same in every variant; each variant lists them in its own order.
 export const nameField = z
   .string()
+  .max(WORKLOAD_NAME_LENGTH.max, {
+    error: `expected at most ${WORKLOAD_NAME_LENGTH.max} characters (the name becomes part of file names)`,
+    abort: true,
+  })
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"')
-  .describe('Unique name, used in reports and results.');
+  .describe(
+    `Unique name, used in reports and results: letters, digits, ".", "_" and "-", at most ${WORKLOAD_NAME_LENGTH.max} characters.`,
+  );
 export const descriptionField = z.string().default('').describe('What the workload shows and why.');
 export const durationField = boundedInt(DURATION_S)
   .default(60)
@@ -219,7 +226,7 @@ export const plansField = offUnlessTrue(
 
 /** Cold start (docs/workloads.md#cold-starts). */
 export const coldStartField = offUnlessTrue(
-  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root); the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics.",
+  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root), machine-wide: every process on the machine loses its cached files; the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics.",
 );
 
 export const retriesField = boundedInt(RETRIES)

@@ -165,11 +165,6 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
     if ('error' in outcome.alertIssues) logger.warn(outcome.alertIssues.error);
     else logger.info(`alert issues: ${describeSync(outcome.alertIssues.done)}`);
   }
-  if (deps.digest) {
-    outcome.digest = await deps.digest(new Date(measured.result.startedAt));
-    if ('error' in outcome.digest) logger.warn(outcome.digest.error);
-    else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
-  }
   for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
     outcome.issues = await deps.issues(analysis);
@@ -178,6 +173,13 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
     } else {
       logger.info(`regression issues: ${describeSync(outcome.issues.done)}`);
     }
+  }
+  // The digest lists the open regression issues, so it comes after tonight's are opened and closed: before
+  // them a regression found tonight would reach the digest a night late.
+  if (deps.digest) {
+    outcome.digest = await deps.digest(new Date(measured.result.startedAt));
+    if ('error' in outcome.digest) logger.warn(outcome.digest.error);
+    else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
   }
   logger.info(
     `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`,

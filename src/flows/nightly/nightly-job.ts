@@ -17,6 +17,7 @@ import { trySyncAlertIssues } from './alert-issues.js';
 import { trySyncTriageDigest } from './digest-issue.js';
 import { trySyncRegressionIssues } from './regression-issues.js';
 import type { IssueLinks } from '../../core/report/nightly/regression-event.js';
+import { OptionError, type OptionNames } from '../compare/options/option-error.js';
 import {
   nightlyDecision,
   nightlyReport,
@@ -42,6 +43,26 @@ export interface NightlyIssues {
   triageDigest?: boolean;
   /** With the digest: raise a regression left untriaged this many days again (default: the digest's). */
   raiseAfterDays?: number;
+}
+
+/** The issue options a check may name, as each adapter spells them. */
+export type NightlyIssueOption = 'triageDigest' | 'raiseAfter';
+
+/**
+ * The issue options against each other, checked before anything starts: raise-after only shapes the triage
+ * digest, so without the digest it would be taken and do nothing.
+ * @throws OptionError naming raise-after when the digest is off.
+ */
+export function checkNightlyIssues(
+  issues: Pick<NightlyIssues, 'triageDigest' | 'raiseAfterDays'>,
+  names: OptionNames<NightlyIssueOption>,
+): void {
+  if (issues.raiseAfterDays !== undefined && !issues.triageDigest) {
+    throw new OptionError(
+      'raiseAfter',
+      `${names.raiseAfter} (${issues.raiseAfterDays}) shapes the triage digest: give ${names.triageDigest} too, or remove it`,
+    );
+  }
 }
 
 export interface NightlyJobOptions extends Pick<

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { MAILBOX_MESSAGES } from '../../core/bounds.js';
 import { UserError } from '../../core/util/errors.js';
 import { tail } from '../../machine/os/process.js';
 import { sha256 } from './cache.js';
@@ -17,7 +18,10 @@ export interface PatchFile {
   content: string;
 }
 
-/** Reads the patch files, naming the flag when one is missing. */
+/**
+ * Reads the patch files, naming the flag when one is missing, and refuses a mailbox of more messages than
+ * MAILBOX_MESSAGES before anything is built.
+ */
 export async function readPatches(files: readonly string[], flag: string): Promise<PatchFile[]> {
   const patches: PatchFile[] = [];
   for (const file of files) {
@@ -27,6 +31,12 @@ export async function readPatches(files: readonly string[], flag: string): Promi
     } catch (e) {
       throw new UserError(
         `${flag} ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+      );
+    }
+    const messages = isMailPatch(content) ? mailboxMessages(content) : 1;
+    if (messages > MAILBOX_MESSAGES.max) {
+      throw new UserError(
+        `${flag} ${file}: a mailbox of ${messages} messages, more than ${MAILBOX_MESSAGES.max}: git am skips each message without a diff (a cover letter, a reply) one at a time. Save only the messages with the patches, or the patch attachments`,
       );
     }
     patches.push({ file, sha256: sha256(content), content });
@@ -45,8 +55,34 @@ export function isMailPatch(text: string): boolean {
   return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
 }
 
-/** Messages without a diff skipped in one mailbox at most (a long review thread saved whole). */
-const MAX_SKIPPED_MESSAGES = 1000;
+/**
+ * The messages `git mailsplit -b` (so `git am`) finds in a mailbox: the first, and one more at every later
+ * line git takes for a message's "From " line (isFromLine). Leading blank lines are skipped, as git does; a
+ * first message that does not start with such a line (a bare mail) runs to the end of the file.
+ */
+export function mailboxMessages(text: string): number {
+  const lines = text.replace(/^\s+/, '').split('\n');
+  if (!isFromLine(lines[0]!)) return 1;
+  let messages = 1;
+  for (let i = 1; i < lines.length; i++) if (isFromLine(lines[i]!)) messages++;
+  return messages;
+}
+
+/**
+ * git's test for an mbox "From " line (is_from_line, builtin/mailsplit.c), on a line without its newline:
+ * "From ", at least 20 characters with the newline, and at its last colon a time (d?dd:dd:dd) followed by a
+ * year after 90. "From: Name" headers and a body line "From here on" are not message starts.
+ */
+function isFromLine(text: string): boolean {
+  if (text.length + 1 < 20 || !text.startsWith('From ')) return false;
+  // git looks back from the character before the last one (its line still has the newline).
+  const colon = text.lastIndexOf(':', text.length - 2);
+  if (colon < 4) return false;
+  const digit = (i: number) => i >= 0 && i < text.length && text[i]! >= '0' && text[i]! <= '9';
+  if (![colon - 4, colon - 2, colon - 1, colon + 1, colon + 2].every(digit)) return false;
+  const year = /^\s*([+-]?\d+)/.exec(text.slice(colon + 3));
+  return year !== null && Number(year[1]) > 90;
+}
 
 /** git am stopped at a message without a diff (a cover letter, a reply). */
 function isEmptyMessage(res: { stdout: string; stderr: string }): boolean {
@@ -93,9 +129,16 @@ export async function applyPatches(
     let res = await git(args);
     // A mailbox saved from the list holds the cover letter and replies too: messages without a diff are
     // skipped, as `git am --empty=drop` would (git 2.35+); the rest of the series goes on applying.
+    // Bounded by the messages counted (readPatches refused a mailbox past MAILBOX_MESSAGES).
+    const messages = mail ? mailboxMessages(patch.content) : 1;
     let skipped = 0;
-    for (; mail && res.exitCode !== 0 && isEmptyMessage(res) && skipped < MAX_SKIPPED_MESSAGES; skipped++) {
+    for (; mail && res.exitCode !== 0 && isEmptyMessage(res) && skipped < messages; skipped++) {
       res = await git(['am', '--quiet', '--skip']);
+    }
+    if (mail && res.exitCode !== 0 && isEmptyMessage(res)) {
+      throw new UserError(
+        `${what}: ${patch.file}: git am still stops at a message without a diff after skipping ${skipped}, the messages pgperf counted in it; split the mailbox, or save only the messages with the patches`,
+      );
     }
     if (skipped > 0 && res.exitCode === 0) {
       if ((await git(['rev-parse', 'HEAD'])).stdout.trim() === before) {

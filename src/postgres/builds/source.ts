@@ -34,14 +34,39 @@ export interface RepoSpec {
   /** What git fetches from: the URL, or file:// plus the absolute path (so shallow fetches work). */
   url: string;
   local: boolean;
+  /** A local repository's directory: a path as given (resolved), or what git reads a file:// URL as. */
+  path?: string;
 }
 
-/** A URL (scheme:// or scp-like user@host:path) is used as is; anything else is a local path. */
+/**
+ * A URL (scheme:// or scp-like user@host:path) is used as is; anything else is a local path, taken as it is.
+ * git reads %XX in a file:// URL as an escape (file:///srv/a%41 is /srv/aA), so a path's own "%" goes into
+ * the URL as %25: /srv/pg%zz and /srv/100%41 stay themselves.
+ */
 export function parseRepo(repo: string, cwd: string): RepoSpec {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
-    return { input: repo, url: repo, local: repo.startsWith('file://') };
+    const local = repo.startsWith('file://');
+    return { input: repo, url: repo, local, ...(local ? { path: gitUrlDecode(repo.slice(7)) } : {}) };
   }
-  return { input: repo, url: `file://${path.resolve(cwd, repo)}`, local: true };
+  const dir = path.resolve(cwd, repo);
+  return { input: repo, url: `file://${dir.replaceAll('%', '%25')}`, local: true, path: dir };
+}
+
+/**
+ * A file:// URL's path as git reads it: each %XX (two hex digits) is that byte, anything else (a "%" not
+ * followed by two hex digits) is itself. Never throws, unlike decodeURIComponent.
+ */
+function gitUrlDecode(text: string): string {
+  const bytes: number[] = [];
+  const raw = Buffer.from(text, 'utf8');
+  for (let i = 0; i < raw.length; i++) {
+    const hex = raw.subarray(i + 1, i + 3).toString('latin1');
+    if (raw[i] === 0x25 && /^[0-9a-f]{2}$/i.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(raw[i]!);
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
 
 export interface GitDeps {
@@ -209,7 +234,7 @@ export class SourceMirror {
 
   private async checkLocalRepo(): Promise<void> {
     if (!this.repo.local) return;
-    const dir = decodeURIComponent(this.repo.url.slice('file://'.length));
+    const dir = this.repo.path ?? gitUrlDecode(this.repo.url.slice('file://'.length));
     if (!(await exists(dir))) {
       throw new UserError(
         `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`,

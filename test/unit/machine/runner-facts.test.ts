@@ -146,6 +146,7 @@ describe('runner facts', () => {
       'postgresPackages',
       'cacheDisk',
       'tmpDisk',
+      'dropCaches',
       'runAs',
       'runAsReach',
     ]);
@@ -159,6 +160,27 @@ describe('runner facts', () => {
     expect(byId.cacheDisk!.value).toBe('50 GB free at /var/cache/pgperf');
     expect(byId.runAs!.value).toBe('pgperf (uid 999)');
     expect(byId.runAsReach!.value).toBe('pgperf can enter /var/cache/pgperf and /tmp');
+  });
+
+  it('says whether cold starts can drop the page cache, and that the drop is machine-wide', async () => {
+    const file = path.join(tmp(), 'drop_caches');
+    await writeFile(file, '');
+    const can = (await facts(HEALTHY, { dropCachesFile: file })).byId.dropCaches!;
+    expect(can).toMatchObject({
+      group: 'kernel',
+      name: 'page cache drop (workload coldStart)',
+      verdict: 'ok',
+    });
+    expect(can.value).toBe(
+      `${file} is writable: cold-start workloads drop the page cache before every measured run, machine-wide (every process on this machine loses its cached files)`,
+    );
+    // Reported, never a warning: only cold-start workloads drop it, and they run (less cold) without.
+    const missing = path.join(tmp(), 'no-drop_caches');
+    const cannot = (await facts(HEALTHY, { dropCachesFile: missing })).byId.dropCaches!;
+    expect(cannot).toMatchObject({ verdict: 'ok' });
+    expect(cannot.value).toBe(
+      `${missing} is not writable (ENOENT): cold-start runs start with only their shared buffers evicted; where pgperf may drop it, the drop is machine-wide`,
+    );
   });
 
   it('a bare machine: each missing tool is a warning whose fix installs its Debian package', async () => {

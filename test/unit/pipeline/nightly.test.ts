@@ -27,6 +27,10 @@ import { DirStore } from '../../../src/store/dir/dir-store.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { WORKLOAD, noisyHistory } from '../history/noisy-history.js';
+import { runAction } from '../../../src/adapters/action/run-action.js';
+import type { ActionContext } from '../../../src/adapters/action/context.js';
+import { nodeProcessRunner } from '../../../src/machine/os/process.js';
+import { parseActionInputs } from '../../helpers/action-inputs.js';
 
 let tmp: string;
 let gh: FakeGitHub;
@@ -269,9 +273,13 @@ describe('runNightlyJob', () => {
     expect(requests[0]!.rounds).toBe(3);
     expect(requests[0]).not.toHaveProperty('expectEveryHours');
     expect(outcome.judgement?.events.map((e) => e.workload)).toEqual([WORKLOAD]);
-    // The regression issue links the run; the digest was kept too.
+    // The regression issue links the run; the digest was kept too, after it: it lists tonight's
+    // regression the night it is found, not a night later.
     expect(outcome.issues).toEqual({ done: expect.objectContaining({ opened: [expect.any(Number)] }) });
     expect(outcome.digest).toEqual({ done: expect.objectContaining({ opened: [expect.any(Number)] }) });
+    const regression = 'done' in outcome.issues! ? outcome.issues.done.opened[0]! : 0;
+    const digest = 'done' in outcome.digest! ? gh.issues.get(outcome.digest.done.opened[0]!)! : undefined;
+    expect(digest?.body).toContain(`- #${regression} `);
     const bodies = [...gh.issues.values()].map((i) => i.body);
     expect(bodies.every((b) => b.includes(runUrl))).toBe(true);
 
@@ -284,6 +292,51 @@ describe('runNightlyJob', () => {
     expect(report).toBe(nightlyReport(outcome, { notes: ['History site: somewhere.'] }));
     expect(await readFile(reportFile, 'utf8')).toBe(report);
     expect(decision).toEqual(nightlyDecision(outcome, 'regression'));
+  });
+});
+
+describe("the Action's mode nightly, before anything runs", () => {
+  it('checks canary-bin-dir with the other inputs: a bad one is refused before the head is built or measured', async () => {
+    const done: string[] = [];
+    const ctx: ActionContext = {
+      eventName: 'schedule',
+      payload: {},
+      owner: 'pg',
+      repo: 'postgres',
+      sha: 'e'.repeat(40),
+      refName: 'master',
+      serverUrl: 'https://github.com',
+      workspace: tmp,
+    };
+    const inputs = parseActionInputs({
+      mode: 'nightly',
+      store: 'store',
+      workloads: 'select-only',
+      'canary-bin-dir': '/nope',
+    });
+    const ran = runAction(inputs, ctx, {
+      logger: memoryLogger(),
+      runner: nodeProcessRunner,
+      io: { setOutput: () => {}, writeSummary: () => Promise.resolve() },
+      api: api(),
+      cacheDir: path.join(tmp, 'cache'),
+      actionDir: new URL('../../../', import.meta.url).pathname,
+      build: () => {
+        done.push('build');
+        return Promise.reject(new Error('built'));
+      },
+      stores: {
+        open: () => {
+          done.push('open store');
+          return Promise.reject(new Error('opened'));
+        },
+        tempDir: tmp,
+      },
+    });
+    await expect(ran).rejects.toThrow(
+      "input 'canary-bin-dir': /nope has no executable initdb (expected a PostgreSQL bin directory",
+    );
+    expect(done).toEqual([]);
   });
 });
 

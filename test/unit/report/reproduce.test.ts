@@ -263,6 +263,31 @@ describe('the Reproduce workload loads back as the workload that ran', () => {
     }
   });
 
+  it('a combination too long for a file name: the longest name and long values still write a file that loads back', async () => {
+    // 64 characters of name and settings of 100-character values: a combination name of 400 characters,
+    // past the 255 bytes of a file name.
+    const name = 'n'.repeat(64);
+    const value = 'v'.repeat(100);
+    const all = parseWorkloads(
+      [
+        `name: ${name}`,
+        'tool: pgbench',
+        'builtin: select-only',
+        'clients: [1, 8, 64]',
+        `matrix: { application_name: [${value}], cluster_name: [${value}, c2], search_path: [${value}] }`,
+      ].join('\n'),
+      'long.yml',
+    );
+    const recorded = all.find((w) => w.name.includes(`cluster_name=${value}`))!;
+    expect(recorded.name.length).toBeGreaterThan(255);
+    for (const { script, file } of scripts(runOf(recorded))) {
+      expect(file.length).toBeLessThanOrEqual(255);
+      expect(file).toMatch(/^reproduce-n{64}_[A-Za-z0-9_.-]+-[0-9a-f]{16}\.yml$/);
+      const back = await loadedBack(script, file);
+      expect(back).toEqual([{ ...recorded, clients: [64] }]);
+    }
+  });
+
   it('a name with brackets that is no combination of its settings stays as it is', async () => {
     const recorded = { ...parseWorkload(minimalYaml, 'w.yml'), name: 'w[jit=off]' };
     const [r] = reproductions(runOf(recorded), [{ workload: recorded.name, clients: [64] }]);

@@ -17,7 +17,7 @@ import { resolveRunAs } from '../../../postgres/cluster/run-as.js';
 import { EXPECT_EVERY_HOURS, RAISE_AFTER_DAYS } from '../../../core/bounds.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
 import { writeNightlySite } from '../../../flows/nightly/publish-site.js';
-import { concludeNight, runNightlyJob } from '../../../flows/nightly/nightly-job.js';
+import { checkNightlyIssues, concludeNight, runNightlyJob } from '../../../flows/nightly/nightly-job.js';
 import { NIGHTLY_FAIL_ON_MEANING, type NightlyHead } from '../../../flows/nightly/nightly-flow.js';
 import { nightlyHeadOf } from '../../../flows/nightly/nightly-head.js';
 import { UserError } from '../../../core/util/errors.js';
@@ -119,6 +119,10 @@ export function nightlyCommand(): Command {
         '--triage-digest keeps an issue: give --github-repo OWNER/NAME (token in $GITHUB_TOKEN)',
       );
     }
+    checkNightlyIssues(
+      { triageDigest: flags.triageDigest, raiseAfterDays: flags.raiseAfter },
+      { triageDigest: '--triage-digest', raiseAfter: '--raise-after' },
+    );
     const changePoints = changePointSettings(flags);
     const head = nightlyHead(flags);
     const workloads = [];
