@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path54 = __require("node:path");
+    var path55 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path54.resolve(baseDir, baseName);
+          const localBin = path55.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path54.extname(baseName))) return void 0;
+          if (sourceExt.includes(path55.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path54.resolve(
-            path54.dirname(resolvedScriptPath),
+          executableDir = path55.resolve(
+            path55.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path54.basename(
+            const legacyName = path55.basename(
               this._scriptPath,
-              path54.extname(this._scriptPath)
+              path55.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path54.extname(executableFile));
+        launchWithNode = sourceExt.includes(path55.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path54.basename(filename, path54.extname(filename));
+        this._name = path55.basename(filename, path55.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path55) {
-        if (path55 === void 0) return this._executableDir;
-        this._executableDir = path55;
+      executableDir(path56) {
+        if (path56 === void 0) return this._executableDir;
+        this._executableDir = path56;
         return this;
       }
       /**
@@ -3606,6 +3606,30 @@ var init_metrics = __esm({
       "backendCpuUsPerTx"
     ];
     DEFAULT_GATED_METRICS = ["tps"];
+  }
+});
+
+// src/core/results/unchanged-heads.ts
+function settingsKey(settings2) {
+  return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function unchangedHeads(compiledCode, arms) {
+  const [base] = arms;
+  if (!base || !compiledCode) return [];
+  return compiledCode.filter((c) => {
+    const arm2 = arms.find((a) => a.label === c.head);
+    return c.identical && arm2 !== void 0 && arm2 !== base && settingsKey(arm2.settings) === settingsKey(base.settings);
+  });
+}
+function unchangedHeadsOf(result) {
+  return unchangedHeads(
+    result.compiledCode,
+    result.arms.map((a) => ({ label: a.label, settings: a.settingOverrides }))
+  );
+}
+var init_unchanged_heads = __esm({
+  "src/core/results/unchanged-heads.ts"() {
+    "use strict";
   }
 });
 
@@ -7190,7 +7214,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path54 = __require("path");
+    var path55 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -7229,7 +7253,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path54.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path54.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path55.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path55.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7361,13 +7385,13 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path54 = __require("path");
+    var path55 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs.stat(file2, function(err, stat11) {
-        if (err || !helper.usePgPass(stat11, file2)) {
+      fs.stat(file2, function(err, stat12) {
+        if (err || !helper.usePgPass(stat12, file2)) {
           return cb(void 0);
         }
         var st = fs.createReadStream(file2);
@@ -9298,10 +9322,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path54) {
-  if (!path54)
+function getElementAtPath(obj, path55) {
+  if (!path55)
     return obj;
-  return path54.reduce((acc, key) => acc?.[key], obj);
+  return path55.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -9560,11 +9584,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path54, issues) {
+function prefixIssues(path55, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path54);
+    iss.path.unshift(path55);
     return iss;
   });
 }
@@ -10097,16 +10121,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path54 = []) => {
+  const processError = (error63, path55 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path54, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path55, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path54, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path55, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path54, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path55, ...issue2.path]);
       } else {
-        const fullpath = [...path54, ...issue2.path];
+        const fullpath = [...path55, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -10145,17 +10169,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path54 = []) => {
+  const processError = (error63, path55 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path54, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path55, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path54, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path55, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path54, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path55, ...issue2.path]);
       } else {
-        const fullpath = [...path54, ...issue2.path];
+        const fullpath = [...path55, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -10194,8 +10218,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path54 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path54) {
+  const path55 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path55) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -28227,13 +28251,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path54 = ref.slice(1).split("/").filter(Boolean);
-  if (path54.length === 0) {
+  const path55 = ref.slice(1).split("/").filter(Boolean);
+  if (path55.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path54[0] === defsKey) {
-    const key = path54[1] === void 0 ? void 0 : decodeJSONPointerSegment(path54[1]);
+  if (path55[0] === defsKey) {
+    const key = path55[1] === void 0 ? void 0 : decodeJSONPointerSegment(path55[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -29561,17 +29585,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path54) {
-      const ctrl = callVisitor(key, node3, visitor, path54);
+    function visit_(key, node3, visitor, path55) {
+      const ctrl = callVisitor(key, node3, visitor, path55);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path54, ctrl);
-        return visit_(key, ctrl, visitor, path54);
+        replaceNode(key, path55, ctrl);
+        return visit_(key, ctrl, visitor, path55);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path54 = Object.freeze(path54.concat(node3));
+          path55 = Object.freeze(path55.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path54);
+            const ci = visit_(i, node3.items[i], visitor, path55);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29582,13 +29606,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path54 = Object.freeze(path54.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path54);
+          path55 = Object.freeze(path55.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path55);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path54);
+          const cv2 = visit_("value", node3.value, visitor, path55);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29609,17 +29633,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path54) {
-      const ctrl = await callVisitor(key, node3, visitor, path54);
+    async function visitAsync_(key, node3, visitor, path55) {
+      const ctrl = await callVisitor(key, node3, visitor, path55);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path54, ctrl);
-        return visitAsync_(key, ctrl, visitor, path54);
+        replaceNode(key, path55, ctrl);
+        return visitAsync_(key, ctrl, visitor, path55);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path54 = Object.freeze(path54.concat(node3));
+          path55 = Object.freeze(path55.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path54);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path55);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29630,13 +29654,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path54 = Object.freeze(path54.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path54);
+          path55 = Object.freeze(path55.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path55);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path54);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path55);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29663,23 +29687,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path54) {
+    function callVisitor(key, node3, visitor, path55) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path54);
+        return visitor(key, node3, path55);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path54);
+        return visitor.Map?.(key, node3, path55);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path54);
+        return visitor.Seq?.(key, node3, path55);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path54);
+        return visitor.Pair?.(key, node3, path55);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path54);
+        return visitor.Scalar?.(key, node3, path55);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path54);
+        return visitor.Alias?.(key, node3, path55);
       return void 0;
     }
-    function replaceNode(key, path54, node3) {
-      const parent = path54[path54.length - 1];
+    function replaceNode(key, path55, node3) {
+      const parent = path55[path55.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -30291,10 +30315,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path54, value) {
+    function collectionFromPath(schema, path55, value) {
       let v = value;
-      for (let i = path54.length - 1; i >= 0; --i) {
-        const k = path54[i];
+      for (let i = path55.length - 1; i >= 0; --i) {
+        const k = path55[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30313,7 +30337,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path54) => path54 == null || typeof path54 === "object" && !!path54[Symbol.iterator]().next().done;
+    var isEmptyPath = (path55) => path55 == null || typeof path55 === "object" && !!path55[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30343,11 +30367,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path54, value) {
-        if (isEmptyPath(path54))
+      addIn(path55, value) {
+        if (isEmptyPath(path55))
           this.add(value);
         else {
-          const [key, ...rest] = path54;
+          const [key, ...rest] = path55;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -30361,8 +30385,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path54) {
-        const [key, ...rest] = path54;
+      deleteIn(path55) {
+        const [key, ...rest] = path55;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -30376,8 +30400,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path54, keepScalar) {
-        const [key, ...rest] = path54;
+      getIn(path55, keepScalar) {
+        const [key, ...rest] = path55;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -30395,8 +30419,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path54) {
-        const [key, ...rest] = path54;
+      hasIn(path55) {
+        const [key, ...rest] = path55;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -30406,8 +30430,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path54, value) {
-        const [key, ...rest] = path54;
+      setIn(path55, value) {
+        const [key, ...rest] = path55;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -32922,9 +32946,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path54, value) {
+      addIn(path55, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path54, value);
+          this.contents.addIn(path55, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -32999,14 +33023,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path54) {
-        if (Collection2.isEmptyPath(path54)) {
+      deleteIn(path55) {
+        if (Collection2.isEmptyPath(path55)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path54) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path55) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33021,10 +33045,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path54, keepScalar) {
-        if (Collection2.isEmptyPath(path54))
+      getIn(path55, keepScalar) {
+        if (Collection2.isEmptyPath(path55))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path54, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path55, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33035,10 +33059,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path54) {
-        if (Collection2.isEmptyPath(path54))
+      hasIn(path55) {
+        if (Collection2.isEmptyPath(path55))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path54) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path55) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33055,13 +33079,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path54, value) {
-        if (Collection2.isEmptyPath(path54)) {
+      setIn(path55, value) {
+        if (Collection2.isEmptyPath(path55)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path54), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path55), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path54, value);
+          this.contents.setIn(path55, value);
         }
       }
       /**
@@ -35022,9 +35046,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path54) => {
+    visit2.itemAtPath = (cst, path55) => {
       let item = cst;
-      for (const [field, index] of path54) {
+      for (const [field, index] of path55) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35033,23 +35057,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path54) => {
-      const parent = visit2.itemAtPath(cst, path54.slice(0, -1));
-      const field = path54[path54.length - 1][0];
+    visit2.parentCollection = (cst, path55) => {
+      const parent = visit2.itemAtPath(cst, path55.slice(0, -1));
+      const field = path55[path55.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path54, item, visitor) {
-      let ctrl = visitor(item, path54);
+    function _visit(path55, item, visitor) {
+      let ctrl = visitor(item, path55);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path54.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path55.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35060,10 +35084,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path54);
+            ctrl = ctrl(item, path55);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path54) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path55) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -36950,12 +36974,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path54) {
-  return path54.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path55) {
+  return path55.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path54) {
+function valueAt2(doc, path55) {
   let v = doc;
-  for (const key of path54) {
+  for (const key of path55) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37280,7 +37304,25 @@ function checkResultsDocument(doc, source) {
     }
     checkSamples(doc.confirmation.samples, "confirmation.samples", context3);
   }
+  checkSameCodeClaim(doc, source);
   return unknownFields(doc, source);
+}
+function checkSameCodeClaim(doc, source) {
+  const unchanged = new Set(unchangedHeadsOf(doc).map((c) => c.head));
+  if (unchanged.size === 0) return;
+  const fields = [
+    { field: "samples", samples: doc.samples },
+    { field: "confirmation.samples", samples: doc.confirmation?.samples ?? [] }
+  ];
+  for (const { field, samples } of fields) {
+    const i = samples.findIndex((s2) => unchanged.has(s2.arm));
+    if (i < 0) continue;
+    const s = samples[i];
+    const claim2 = doc.compiledCode.findIndex((c) => c.head === s.arm);
+    throw new UserError(
+      `${source}: compiledCode[${claim2}] says arm '${shownName(s.arm)}' runs base's compiled code with base's settings (identical: true), so it is never measured, yet ${field}[${i}] is a measured run of it (${sampleKey(s)}, ${s.status}): the document contradicts itself; expected no sample of that arm, or identical: false`
+    );
+  }
 }
 function checkSamples(samples, field, c) {
   const seen = /* @__PURE__ */ new Map();
@@ -37323,10 +37365,10 @@ function listCells(cells) {
 function unknownFields(doc, source) {
   const unknown2 = Object.keys(doc).filter((k) => !KNOWN_FIELDS.has(k));
   if (unknown2.length === 0) return [];
-  const listed2 = unknown2.slice(0, LISTED_FIELDS).map((k) => `'${shownName(k)}'`);
+  const listed3 = unknown2.slice(0, LISTED_FIELDS).map((k) => `'${shownName(k)}'`);
   const more = unknown2.length > LISTED_FIELDS ? ` and ${unknown2.length - LISTED_FIELDS} more` : "";
   return [
-    `${source}: unknown top-level field${unknown2.length > 1 ? "s" : ""} ${listed2.join(", ")}${more}, ignored (a newer pgperf may add fields; check the spelling of a field you edited)`
+    `${source}: unknown top-level field${unknown2.length > 1 ? "s" : ""} ${listed3.join(", ")}${more}, ignored (a newer pgperf may add fields; check the spelling of a field you edited)`
   ];
 }
 var UNCHECKED_FIELDS, KNOWN_FIELDS, SHOWN_CHARS, LISTED_FIELDS, LISTED_CELLS;
@@ -37337,6 +37379,7 @@ var init_check_results = __esm({
     init_errors();
     init_metrics();
     init_results_schema();
+    init_unchanged_heads();
     init_result_types();
     UNCHECKED_FIELDS = ["pinning", "calibration"];
     KNOWN_FIELDS = /* @__PURE__ */ new Set([
@@ -37351,14 +37394,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile19 } from "node:fs/promises";
-async function readResults(path54, options = {}) {
+async function readResults(path55, options = {}) {
   let text2;
   try {
-    text2 = await readFile19(path54, "utf8");
+    text2 = await readFile19(path55, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path54}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path55}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path54, options);
+  return parseResults(text2, path55, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -37406,7 +37449,7 @@ var init_read_results = __esm({
 });
 
 // src/store/store.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function runIdOf(result) {
   if (result.runId !== void 0) {
     if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
@@ -37426,7 +37469,7 @@ function runIdOf(result) {
     hostname: result.environment?.hostname,
     seed: result.plan?.seed
   });
-  return `${compact}-${createHash8("sha256").update(identity).digest("hex").slice(0, 8)}`;
+  return `${compact}-${createHash7("sha256").update(identity).digest("hex").slice(0, 8)}`;
 }
 function checkRunId(id) {
   if (!RUN_ID.test(id)) {
@@ -39271,14 +39314,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path54 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path55 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path54 && path54[0] !== "/") {
-          path54 = `/${path54}`;
+        if (path55 && path55[0] !== "/") {
+          path55 = `/${path55}`;
         }
-        return new URL(`${origin}${path54}`);
+        return new URL(`${origin}${path55}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39729,39 +39772,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path54, origin }
+          request: { method, path: path55, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path54);
+        debuglog("sending request to %s %s/%s", method, origin, path55);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path54, origin },
+          request: { method, path: path55, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path54,
+          path55,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path54, origin }
+          request: { method, path: path55, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path54);
+        debuglog("trailers received from %s %s/%s", method, origin, path55);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path54, origin },
+          request: { method, path: path55, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path54,
+          path55,
           error62.message
         );
       });
@@ -39810,9 +39853,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path54, origin }
+            request: { method, path: path55, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path54);
+          debuglog("sending request to %s %s/%s", method, origin, path55);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -39875,7 +39918,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path54,
+        path: path55,
         method,
         body,
         headers,
@@ -39890,11 +39933,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path54 !== "string") {
+        if (typeof path55 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path54[0] !== "/" && !(path54.startsWith("http://") || path54.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path55[0] !== "/" && !(path55.startsWith("http://") || path55.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path54)) {
+        } else if (invalidPathRegex.test(path55)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -39960,7 +40003,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path54, query) : path54;
+        this.path = query ? buildURL(path55, query) : path55;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -44653,7 +44696,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path54, host, upgrade, blocking, reset } = request2;
+      const { method, path: path55, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44734,7 +44777,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path54} HTTP/1.1\r
+      let header = `${method} ${path55} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45263,7 +45306,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path54, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path55, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45360,7 +45403,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path54;
+      headers[HTTP2_HEADER_PATH] = path55;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45713,9 +45756,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path54 = search ? `${pathname}${search}` : pathname;
+        const path55 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path54;
+        this.opts.path = path55;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -46954,10 +46997,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path54 = "/",
+          path: path55 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path54;
+        opts.path = origin + path55;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -48929,20 +48972,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path54) {
-      if (typeof path54 !== "string") {
-        return path54;
+    function safeUrl2(path55) {
+      if (typeof path55 !== "string") {
+        return path55;
       }
-      const pathSegments = path54.split("?");
+      const pathSegments = path55.split("?");
       if (pathSegments.length !== 2) {
-        return path54;
+        return path55;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path54, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path54);
+    function matchKey(mockDispatch2, { path: path55, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path55);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -48964,7 +49007,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path54 }) => matchValue(safeUrl2(path54), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path55 }) => matchValue(safeUrl2(path55), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -49002,9 +49045,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path54, method, body, headers, query } = opts;
+      const { path: path55, method, body, headers, query } = opts;
       return {
-        path: path54,
+        path: path55,
         method,
         body,
         headers,
@@ -49467,10 +49510,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path54, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path55, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path54,
+            Path: path55,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54349,9 +54392,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path54) {
-      for (let i = 0; i < path54.length; ++i) {
-        const code = path54.charCodeAt(i);
+    function validateCookiePath(path55) {
+      for (let i = 0; i < path55.length; ++i) {
+        const code = path55.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -55423,8 +55466,8 @@ var require_connection2 = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest3 = crypto.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest3) {
+          const digest2 = crypto.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest2) {
             failWebsocketConnection(ws, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -57271,11 +57314,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path54 = opts.path;
+          let path55 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path54 = `/${path54}`;
+            path55 = `/${path55}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path54);
+          url2 = new URL(util.parseOrigin(url2).origin + path55);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -59718,6 +59761,9 @@ function armVerdicts(gating, label, workloads) {
 // src/core/compare/decision/decision.ts
 init_metrics();
 
+// src/core/compare/analysis/same-code.ts
+init_unchanged_heads();
+
 // node_modules/simple-statistics/dist/simple-statistics.mjs
 function sum(x) {
   if (x.length === 0) {
@@ -60850,6 +60896,13 @@ function minPFor(test, n) {
   const unpaired = minAchievableP(n, n);
   return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
 }
+function planWarningKind(message) {
+  const text2 = message.replace(/^workload [^:]*: /, "");
+  if (/^\d+ rounds per arm over \d+ cells can never reach significance after Holm /.test(text2))
+    return "reach";
+  if (/^with \d+(\.\d+)?% run-to-run noise \((assumed|measured)\), detecting a /.test(text2)) return "power";
+  return void 0;
+}
 function checkPlan(input2) {
   const alpha = input2.alpha ?? DEFAULT_ALPHA;
   const testAlpha = alpha;
@@ -61810,7 +61863,8 @@ function prepareRun(result, options = {}) {
     );
   }
   const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
-  const thresholds = workloadThresholds(result, thresholdPct, warnings);
+  const own2 = workloadThresholds(result, thresholdPct, warnings);
+  const thresholds = options.thresholdForAll ? () => thresholdPct : own2;
   const floors = options.noiseFloors ?? result.analysis?.noiseFloors ?? [];
   const cells = documentCells(result);
   const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
@@ -61981,7 +62035,9 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
       curves: armCurves
     };
   });
-  warnings.push(...notSaidYet(warnings, dataWarnings(ctx, comparisons, sequential)));
+  const data = dataWarnings(ctx, comparisons, sequential);
+  warnings.splice(0, warnings.length, ...currentPlanWarnings(warnings, comparisons, data));
+  warnings.push(...notSaidYet(warnings, data));
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
   const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
@@ -62091,6 +62147,18 @@ function dataWarnings(ctx, comparisons, sequential) {
   }
   return warnings;
 }
+function currentPlanWarnings(said, comparisons, data) {
+  const undecided = comparisons.some(
+    (c) => [...c.cells, ...c.otherMetricCells].some((cell) => cell.verdict === "inconclusive")
+  );
+  const saidAgain = new Set(data.map(planWarningKind));
+  return said.filter((w) => {
+    const kind = planWarningKind(w);
+    if (kind === void 0) return true;
+    if (!undecided) return false;
+    return !saidAgain.has(kind) || data.some((d) => w === d || w.endsWith(`: ${d}`));
+  });
+}
 function notSaidYet(said, messages) {
   return messages.filter(
     (m) => !said.some((s) => s === m || s.startsWith("workload ") && s.endsWith(`: ${m}`))
@@ -62098,23 +62166,6 @@ function notSaidYet(said, messages) {
 }
 
 // src/core/compare/analysis/same-code.ts
-function settingsKey(settings2) {
-  return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function unchangedHeads(compiledCode, arms) {
-  const [base] = arms;
-  if (!base || !compiledCode) return [];
-  return compiledCode.filter((c) => {
-    const arm2 = arms.find((a) => a.label === c.head);
-    return c.identical && arm2 !== void 0 && settingsKey(arm2.settings) === settingsKey(base.settings);
-  });
-}
-function unchangedHeadsOf(result) {
-  return unchangedHeads(
-    result.compiledCode,
-    result.arms.map((a) => ({ label: a.label, settings: a.settingOverrides }))
-  );
-}
 function sameCodeMessage(c) {
   return `same compiled code as base (${c.files.toLocaleString("en-US")} programs, libraries and data files equal after masking install paths) and the same settings: nothing this head runs changed, so nothing was measured`;
 }
@@ -62357,7 +62408,7 @@ function shortCell(c) {
 }
 function headlineOf(outcome, counts, cells, policy, heads) {
   const describe4 = (c) => describeDecidedCell(c, heads);
-  const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
+  const more = (list) => list.length > 1 ? `; also ${list.slice(1, 4).map(shortCell).join(", ")}${list.length > 4 ? ` and ${plural(list.length - 4, "more cell")}` : ""}` : "";
   const counted = (n, what, why = "") => n > 0 ? [`${plural(n, what)}${why}`] : [];
   const likely = counted(counts.likelyRegressions, "likely regression", " (too few rounds to certify)");
   const improvements = counted(counts.improvements, "improvement");
@@ -62757,10 +62808,10 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
-import path42 from "node:path";
+import path43 from "node:path";
 
 // src/flows/bisect/bisection.ts
-import path33 from "node:path";
+import path34 from "node:path";
 
 // src/postgres/builds/build.ts
 import { mkdir as mkdir5, readFile as readFile8, rm as rm8, writeFile as writeFile4 } from "node:fs/promises";
@@ -62795,8 +62846,8 @@ function shellWord(word) {
 import { readFile } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat11 = await readFile(`/proc/${pid}/stat`, "utf8");
-    return stat11.slice(stat11.lastIndexOf(")") + 2).split(" ")[0];
+    const stat12 = await readFile(`/proc/${pid}/stat`, "utf8");
+    return stat12.slice(stat12.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -64540,9 +64591,23 @@ var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
 var DEEPEN_STEPS = [64, 512, 4096];
 function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
-    return { input: repo, url: repo, local: repo.startsWith("file://") };
+    const local = repo.startsWith("file://");
+    return { input: repo, url: repo, local, ...local ? { path: gitUrlDecode(repo.slice(7)) } : {} };
   }
-  return { input: repo, url: `file://${path9.resolve(cwd, repo)}`, local: true };
+  const dir = path9.resolve(cwd, repo);
+  return { input: repo, url: `file://${dir.replaceAll("%", "%25")}`, local: true, path: dir };
+}
+function gitUrlDecode(text2) {
+  const bytes2 = [];
+  const raw = Buffer.from(text2, "utf8");
+  for (let i = 0; i < raw.length; i++) {
+    const hex3 = raw.subarray(i + 1, i + 3).toString("latin1");
+    if (raw[i] === 37 && /^[0-9a-f]{2}$/i.test(hex3)) {
+      bytes2.push(parseInt(hex3, 16));
+      i += 2;
+    } else bytes2.push(raw[i]);
+  }
+  return Buffer.from(bytes2).toString("utf8");
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -64675,7 +64740,7 @@ var SourceMirror = class {
   }
   async checkLocalRepo() {
     if (!this.repo.local) return;
-    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
+    const dir = this.repo.path ?? gitUrlDecode(this.repo.url.slice("file://".length));
     if (!await exists(dir)) {
       throw new UserError(
         `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
@@ -64808,9 +64873,40 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 }
 
 // src/postgres/builds/patches.ts
-init_errors();
 import { readFile as readFile6 } from "node:fs/promises";
 import path11 from "node:path";
+
+// src/core/bounds.ts
+var ROUNDS = { min: 1, max: 1e3 };
+var EXPECT_EVERY_HOURS = { min: 1, max: 24 * 31 };
+var RAISE_AFTER_DAYS = { min: 1, max: 365 };
+var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
+var CLIENTS = { min: 1, max: 1e4 };
+var CLIENT_COUNTS = { min: 1, max: 100 };
+var THREADS = { min: 1, max: CLIENTS.max };
+var SCALE = { min: 1, max: 1e5 };
+var PARTITIONS = { min: 0, max: 1e4 };
+var SYSBENCH_TABLES = { min: 1, max: 1e3 };
+var SYSBENCH_TABLE_SIZE = { min: 1, max: 1e9 };
+var SYSBENCH_ROWS = { min: 1, max: 1e10 };
+var DURATION_S = { min: 1, max: 86400 };
+var WARMUP_S = { min: 0, max: DURATION_S.max };
+var TIME_BUDGET_S = { min: 1, max: 7 * 86400 };
+var INSTRUCTION_TRANSACTIONS = { min: 0, max: 1e5 };
+var INSTRUCTION_REPETITIONS = { min: 1, max: 20 };
+var RETRIES = { min: 0, max: 10 };
+var BISECT_TRIES = { min: 1, max: 5 };
+var WORKLOAD_NAME_LENGTH = { min: 1, max: 64 };
+var MAILBOX_MESSAGES = { min: 1, max: 5e3 };
+function rangeText(bound) {
+  return `from ${bound.min} to ${bound.max}`;
+}
+function withinBound(n, bound) {
+  return Number.isInteger(n) && n >= bound.min && n <= bound.max;
+}
+
+// src/postgres/builds/patches.ts
+init_errors();
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
@@ -64820,6 +64916,12 @@ async function readPatches(files, flag) {
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
+      );
+    }
+    const messages = isMailPatch(content) ? mailboxMessages(content) : 1;
+    if (messages > MAILBOX_MESSAGES.max) {
+      throw new UserError(
+        `${flag} ${file2}: a mailbox of ${messages} messages, more than ${MAILBOX_MESSAGES.max}: git am skips each message without a diff (a cover letter, a reply) one at a time. Save only the messages with the patches, or the patch attachments`
       );
     }
     patches.push({ file: file2, sha256: sha256(content), content });
@@ -64835,7 +64937,22 @@ function isMailPatch(text2) {
   );
   return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
 }
-var MAX_SKIPPED_MESSAGES = 1e3;
+function mailboxMessages(text2) {
+  const lines = text2.replace(/^\s+/, "").split("\n");
+  if (!isFromLine(lines[0])) return 1;
+  let messages = 1;
+  for (let i = 1; i < lines.length; i++) if (isFromLine(lines[i])) messages++;
+  return messages;
+}
+function isFromLine(text2) {
+  if (text2.length + 1 < 20 || !text2.startsWith("From ")) return false;
+  const colon = text2.lastIndexOf(":", text2.length - 2);
+  if (colon < 4) return false;
+  const digit = (i) => i >= 0 && i < text2.length && text2[i] >= "0" && text2[i] <= "9";
+  if (![colon - 4, colon - 2, colon - 1, colon + 1, colon + 2].every(digit)) return false;
+  const year = /^\s*([+-]?\d+)/.exec(text2.slice(colon + 3));
+  return year !== null && Number(year[1]) > 90;
+}
 function isEmptyMessage(res) {
   return /^Patch is empty\.?$/m.test(`${res.stdout}
 ${res.stderr}`);
@@ -64863,9 +64980,15 @@ async function applyPatches(dir, patches, what, deps) {
     );
     const before = mail ? (await git(["rev-parse", "HEAD"])).stdout.trim() : "";
     let res = await git(args);
+    const messages = mail ? mailboxMessages(patch.content) : 1;
     let skipped = 0;
-    for (; mail && res.exitCode !== 0 && isEmptyMessage(res) && skipped < MAX_SKIPPED_MESSAGES; skipped++) {
+    for (; mail && res.exitCode !== 0 && isEmptyMessage(res) && skipped < messages; skipped++) {
       res = await git(["am", "--quiet", "--skip"]);
+    }
+    if (mail && res.exitCode !== 0 && isEmptyMessage(res)) {
+      throw new UserError(
+        `${what}: ${patch.file}: git am still stops at a message without a diff after skipping ${skipped}, the messages pgperf counted in it; split the mailbox, or save only the messages with the patches`
+      );
     }
     if (skipped > 0 && res.exitCode === 0) {
       if ((await git(["rev-parse", "HEAD"])).stdout.trim() === before) {
@@ -65285,6 +65408,7 @@ async function verifyInstall(installDir, what, deps) {
 
 // src/core/compare/analysis/adaptive.ts
 init_result_types();
+init_unchanged_heads();
 var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
 var DEFAULT_SPENDING = "obrien-fleming";
 function planAdaptive(input2) {
@@ -65380,6 +65504,7 @@ function adaptiveLook(result, plan, options = {}) {
     alpha: plan.alpha,
     test: plan.test === "signed-rank" ? "paired" : "unpaired"
   });
+  const unchanged = new Set(unchangedHeadsOf(result).map((c) => c.head));
   const frozen = /* @__PURE__ */ new Map();
   const decidedCells = [];
   const history = [];
@@ -65400,6 +65525,7 @@ function adaptiveLook(result, plan, options = {}) {
     const openIds = /* @__PURE__ */ new Set();
     openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
+      if (unchanged.has(head)) continue;
       for (const c of cells) {
         const key = hypothesisKey(head, c, c.metric);
         if (frozen.has(key)) continue;
@@ -65523,7 +65649,7 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/flows/compare/pipeline/pipeline.ts
-import path31 from "node:path";
+import path32 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -66030,10 +66156,10 @@ function withConfirmation(result, comparison, value = "final") {
   const runs = /* @__PURE__ */ new Map();
   const judge = (head, cell) => {
     if (cell.verdict !== "regression") return cell;
-    const listed2 = record2.cells.some(
+    const listed3 = record2.cells.some(
       (t) => t.head === head && t.workload === cell.workload && t.clients === cell.clients && t.metric === cell.metric
     );
-    if (!listed2) return cell;
+    if (!listed3) return cell;
     if (!runs.has(cell.metric)) runs.set(cell.metric, collectCellRuns(record2.samples, cell.metric, value));
     const arms = runs.get(cell.metric).get(cellId(cell));
     const confirmation = judgeConfirmation(
@@ -66429,10 +66555,10 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat11 = await readStat(proc, backendPid);
+  const stat12 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat11 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat11.ppid, own: backendPid };
+  if (!stat12 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat12.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
@@ -66453,8 +66579,8 @@ async function settle(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat11 = await readStat(proc, pid);
-      if (!stat11 || stat11.state === "Z" || stat11.state === "X") continue;
+      const stat12 = await readStat(proc, pid);
+      if (!stat12 || stat12.state === "Z" || stat12.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -66538,6 +66664,10 @@ function steadyOutcome(before, after, transactions) {
   };
 }
 
+// src/run/measure-run.ts
+init_result_types();
+init_errors();
+
 // src/machine/os/drop-caches.ts
 init_errors();
 import { writeFile as writeFile6 } from "node:fs/promises";
@@ -66551,9 +66681,23 @@ async function dropPageCache(file2 = DROP_CACHES_PATH) {
   }
 }
 
-// src/run/measure-run.ts
-init_result_types();
-init_errors();
+// src/run/cold-start.ts
+function coldStartNotice(workloads) {
+  const cold = workloads.filter((w) => w.coldStart).map((w) => w.name);
+  if (cold.length === 0) return void 0;
+  return `cold start (${cold.join(", ")}): every measured run restarts its server and drops the OS page cache, which is machine-wide: every process on this machine loses its cached files (docs/workloads.md#cold-starts)`;
+}
+var NO_DROP_CACHES = "cold start: the OS page cache could not be dropped, so cold runs start with only their shared buffers evicted (their reads may come from the page cache)";
+async function coldStart(cluster, journal) {
+  await cluster.stop();
+  await cluster.start();
+  const drop = await dropPageCache();
+  if (!drop.dropped) {
+    const message = `${NO_DROP_CACHES}: ${drop.reason}`;
+    if (!journal.result.warnings.some((w) => w.startsWith(NO_DROP_CACHES))) journal.warn(message);
+  }
+  return { restarted: true, pageCacheDropped: drop.dropped };
+}
 
 // src/run/run-clusters.ts
 import { copyFile as copyFile2 } from "node:fs/promises";
@@ -67611,33 +67755,6 @@ async function pgbenchStatements(w) {
 // src/drivers/pgbench/pgbench-workload.ts
 init_zod();
 
-// src/core/bounds.ts
-var ROUNDS = { min: 1, max: 1e3 };
-var EXPECT_EVERY_HOURS = { min: 1, max: 24 * 31 };
-var RAISE_AFTER_DAYS = { min: 1, max: 365 };
-var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
-var CLIENTS = { min: 1, max: 1e4 };
-var CLIENT_COUNTS = { min: 1, max: 100 };
-var THREADS = { min: 1, max: CLIENTS.max };
-var SCALE = { min: 1, max: 1e5 };
-var PARTITIONS = { min: 0, max: 1e4 };
-var SYSBENCH_TABLES = { min: 1, max: 1e3 };
-var SYSBENCH_TABLE_SIZE = { min: 1, max: 1e9 };
-var SYSBENCH_ROWS = { min: 1, max: 1e10 };
-var DURATION_S = { min: 1, max: 86400 };
-var WARMUP_S = { min: 0, max: DURATION_S.max };
-var TIME_BUDGET_S = { min: 1, max: 7 * 86400 };
-var INSTRUCTION_TRANSACTIONS = { min: 0, max: 1e5 };
-var INSTRUCTION_REPETITIONS = { min: 1, max: 20 };
-var RETRIES = { min: 0, max: 10 };
-var BISECT_TRIES = { min: 1, max: 5 };
-function rangeText(bound) {
-  return `from ${bound.min} to ${bound.max}`;
-}
-function withinBound(n, bound) {
-  return Number.isInteger(n) && n >= bound.min && n <= bound.max;
-}
-
 // src/drivers/common/workload-fields.ts
 init_zod();
 import os6 from "node:os";
@@ -67747,7 +67864,12 @@ function boundedInt(bound) {
 }
 var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
 var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
-var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
+var nameField = external_exports.string().max(WORKLOAD_NAME_LENGTH.max, {
+  error: `expected at most ${WORKLOAD_NAME_LENGTH.max} characters (the name becomes part of file names)`,
+  abort: true
+}).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe(
+  `Unique name, used in reports and results: letters, digits, ".", "_" and "-", at most ${WORKLOAD_NAME_LENGTH.max} characters.`
+);
 var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
 var durationField = boundedInt(DURATION_S).default(60).describe(`Seconds per measured run, ${rangeText(DURATION_S)}.`);
 var warmupField = boundedInt(WARMUP_S).default(10).describe(`Seconds of the uncounted warm-up run per arm and cell (0 = none), ${rangeText(WARMUP_S)}.`);
@@ -67829,7 +67951,7 @@ var plansField = offUnlessTrue(
   "Take the plan of every statement the workload runs (EXPLAIN (COSTS OFF)) and, where the install has pg_stat_statements, each statement's calls, time and shared blocks, per arm on servers of their own before the timed rounds; the report names the statements whose plan differs from base's. pgbench only."
 );
 var coldStartField = offUnlessTrue(
-  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root); the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics."
+  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root), machine-wide: every process on the machine loses its cached files; the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics."
 );
 var retriesField = boundedInt(RETRIES).default(2).describe(`Retries of a failed run before it is given up, ${rangeText(RETRIES)}.`);
 function refineClients(w, ctx) {
@@ -68714,17 +68836,6 @@ async function runOnce(ctx, run2, kind, attempt, block) {
   if (!out.ok) await reviveIfDown(cluster, journal.warn);
   return out;
 }
-var NO_DROP_CACHES = "cold start: the OS page cache could not be dropped, so cold runs start with only their shared buffers evicted (their reads may come from the page cache)";
-async function coldStart(cluster, journal) {
-  await cluster.stop();
-  await cluster.start();
-  const drop = await dropPageCache();
-  if (!drop.dropped) {
-    const message = `${NO_DROP_CACHES}: ${drop.reason}`;
-    if (!journal.result.warnings.some((w) => w.startsWith(NO_DROP_CACHES))) journal.warn(message);
-  }
-  return { restarted: true, pageCacheDropped: drop.dropped };
-}
 function toSample(run2, attempt, randomSeed, out) {
   return {
     round: run2.round,
@@ -68974,19 +69085,19 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat11 = parsePidStatLine(text2);
-  return stat11 && { pid: stat11.pid, comm: stat11.comm, cpu: stat11.utime + stat11.stime };
+  const stat12 = parsePidStatLine(text2);
+  return stat12 && { pid: stat12.pid, comm: stat12.comm, cpu: stat12.utime + stat12.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat11 = await readText(root, "proc/stat");
-  if (stat11 === void 0) return void 0;
+  const stat12 = await readText(root, "proc/stat");
+  if (stat12 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat11), procs };
+  return { cpu: parseProcStat(stat12), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -69180,8 +69291,8 @@ async function idleFacts(root, t) {
       disabled: await readInt(root, `${dir}/${s}/disable`) === 1
     });
   }
-  const listed2 = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
-  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed2 ? `: ${listed2}` : ""}`;
+  const listed3 = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
+  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed3 ? `: ${listed3}` : ""}`;
   const deep = states.filter((s) => !s.disabled && s.latencyUs > LIMITS.deepIdleLatencyUs);
   if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value, verdict: "ok" }];
   const worst = Math.max(...deep.map((s) => s.latencyUs));
@@ -69399,9 +69510,9 @@ function loadFacts(window2, windowS, loadavgText, psiText) {
   return facts;
 }
 function busyProcessesFact(processes, windowS) {
-  const listed2 = processes.filter((p) => p.cpus >= LIMITS.listProcessCpus);
+  const listed3 = processes.filter((p) => p.cpus >= LIMITS.listProcessCpus);
   const sum3 = processes.reduce((a, p) => a + p.cpus, 0);
-  const top = listed2.slice(0, 5).map((p) => `${p.comm} (pid ${p.pid}) ${p.cpus.toFixed(2)} CPU`);
+  const top = listed3.slice(0, 5).map((p) => `${p.comm} (pid ${p.pid}) ${p.cpus.toFixed(2)} CPU`);
   return graded({
     id: "busyProcesses",
     group: "load",
@@ -69664,7 +69775,7 @@ async function prepareRun2(req, deps) {
   const cells = workloads.flatMap(
     (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
   );
-  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
+  const rounds = planRounds({ cells, arms: measuredArms(req).map((a) => a.label), order: req.order, seed });
   const arms = req.arms.map((a, i) => ({
     label: a.label,
     binDir: a.binDir,
@@ -69697,6 +69808,9 @@ async function prepareRun2(req, deps) {
 }
 async function checkRunControls(controls, logger) {
   if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
+}
+function measuredArms(req) {
+  return req.arms.filter((a) => !req.unmeasuredHeads?.includes(a.label));
 }
 function applyOverrides(w, req) {
   const duration3 = req.durationS ?? w.duration;
@@ -70020,10 +70134,13 @@ async function runBenchmark(req, deps) {
       result.status = "complete";
       return result;
     }
+    for (const head of req.unmeasuredHeads ?? [])
+      logger.info(`arm ${head}: not measured (base's compiled code with base's settings)`);
+    const measured2 = measuredArms(req);
     await clusters.setUp(
       {
-        arms: req.arms,
-        serverVersions: result.arms.map((a) => a.serverVersion),
+        arms: measured2,
+        serverVersions: measured2.map((a) => result.arms.find((r) => r.label === a.label).serverVersion),
         cpuPlans: run2.cpuPlans,
         drivers: run2.drivers,
         runAs: run2.runAs,
@@ -70043,8 +70160,10 @@ async function runBenchmark(req, deps) {
     const progress = new ProgressTracker(schedule.runs, schedule.plannedSeconds);
     warnUnderpoweredPlan(req, run2.workloads, journal.warn);
     logger.info(
-      `plan: ${run2.cells.length} cells x ${req.arms.length} arms x ${run2.rounds.length} rounds = ${run2.rounds.flat().length} runs, order ${req.order}, seed ${run2.seed}`
+      `plan: ${run2.cells.length} cells x ${measured2.length} arms x ${run2.rounds.length} rounds = ${run2.rounds.flat().length} runs, order ${req.order}, seed ${run2.seed}`
     );
+    const cold = coldStartNotice(run2.workloads);
+    if (cold) logger.info(cold);
     const measuring = {
       workloadByName: run2.workloadByName,
       drivers: run2.drivers,
@@ -70205,6 +70324,8 @@ function analyse(result, overrides = {}) {
   const timed = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
+    // A threshold asked for now wins over the workloads' own (and the report names those it set aside).
+    ...overrides.thresholdPct !== void 0 ? { thresholdForAll: true } : {},
     steadyPass: settings2.steadyPass ?? DEFAULT_STEADY_PASS,
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
     ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
@@ -70216,9 +70337,16 @@ function analyse(result, overrides = {}) {
   });
   const withInstructions = withInstructionCells(timed, result);
   const decided = withSameCompiledCode(withInstructions, result);
-  const withPlans = result.plans ? { ...decided, plans: result.plans } : decided;
+  const forAll = overrides.thresholdPct !== void 0 ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings2.thresholdPct) } } : decided;
+  const withPlans = result.plans ? { ...forAll, plans: result.plans } : forAll;
   const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
   return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
+}
+function setAsideThresholds(result, pct6) {
+  return Object.entries(result.workloads ?? {}).flatMap(([workload, spec]) => {
+    const own2 = spec?.threshold;
+    return typeof own2 === "number" && own2 !== pct6 ? [{ workload, thresholdPct: own2 }] : [];
+  });
 }
 function withStoredBaseline(c, baseline) {
   if (baseline.sentinel.status !== "drifted") return c;
@@ -71113,11 +71241,11 @@ async function loadRunnerNoise(store, runner, cells, options = {}) {
 }
 async function loadRunsOf(store, cells, options = {}) {
   const workloads = new Set(cells.map((c) => c.workload));
-  const listed2 = (await store.list()).filter(
+  const listed3 = (await store.list()).filter(
     (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
   ).slice(0, NOISE_RUNS_READ);
   const runs = [];
-  for (const entry of listed2) runs.push(await store.load(entry.id));
+  for (const entry of listed3) runs.push(await store.load(entry.id));
   return runs;
 }
 
@@ -72185,10 +72313,9 @@ function withExplanation(result, record2) {
 }
 
 // src/postgres/builds/compiled-code.ts
-import { createHash as createHash7 } from "node:crypto";
-import { mkdtemp as mkdtemp3, readdir as readdir8, readFile as readFile16, readlink as readlink3, rm as rm9, writeFile as writeFile9 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, readFile as readFile16, rm as rm9, writeFile as writeFile9 } from "node:fs/promises";
 import os10 from "node:os";
-import path29 from "node:path";
+import path30 from "node:path";
 
 // src/postgres/builds/disassembly.ts
 import { createHash as createHash6 } from "node:crypto";
@@ -72415,34 +72542,136 @@ function elfFunctions(bytes2) {
   return out;
 }
 
+// src/postgres/builds/install-files.ts
+import { readdir as readdir8, readlink as readlink3, realpath, stat as stat5 } from "node:fs/promises";
+import path29 from "node:path";
+var MAX_INSTALL_FILES = 5e4;
+var SHAREDIR_KEY = "<sharedir>";
+var NOT_READ = [
+  /^include\//,
+  /^share\/(doc|man)\//,
+  /^lib\/(.*\/)?pgxs\//,
+  /^lib\/pkgconfig\//,
+  /^lib\/.*\.a$/,
+  /^\.complete$/,
+  new RegExp(`^${SHAREDIR_KEY}/(doc|man)/`)
+];
+var DATA_FILE = ["share/postgresql/postgres.bki", "share/postgres.bki", `${SHAREDIR_KEY}/postgres.bki`];
+var MODULE_FILE = ["lib/postgresql/plpgsql.so", "lib/plpgsql.so"];
+async function installFiles(binDir) {
+  const prefix = path29.resolve(path29.dirname(binDir));
+  const roots = await installRoots(prefix);
+  const files = /* @__PURE__ */ new Map();
+  const named = (key, rel) => key ? path29.posix.join(key, rel) : rel;
+  const nameOf = (real) => {
+    for (const root of roots) {
+      const rel = path29.relative(root.real, real);
+      if (rel === "") return root.key || ".";
+      if (rel !== ".." && !rel.startsWith(`..${path29.sep}`) && !path29.isAbsolute(rel))
+        return named(root.key, rel.split(path29.sep).join("/"));
+    }
+    return void 0;
+  };
+  let tooMany = false;
+  const add = (name, file2) => {
+    if (files.size >= MAX_INSTALL_FILES) tooMany = true;
+    else files.set(name, file2);
+  };
+  const walk = async (dir, name, ancestors) => {
+    let entries;
+    try {
+      entries = await readdir8(dir, { withFileTypes: true });
+    } catch (e) {
+      if (e.code === "ENOENT" && ancestors.length === 1) return;
+      throw e;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      if (tooMany) return;
+      const child = name ? path29.posix.join(name, entry.name) : entry.name;
+      const abs = path29.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!notRead(`${child}/`)) await walk(abs, child, [...ancestors, await realpath(abs)]);
+      } else if (notRead(child)) continue;
+      else if (entry.isFile()) add(child, { kind: "file", file: abs });
+      else if (entry.isSymbolicLink()) await followLink(abs, child, ancestors);
+      else add(child, { kind: "foreign", why: "not a regular file" });
+    }
+  };
+  const followLink = async (abs, name, ancestors) => {
+    const text2 = await readlink3(abs);
+    const real = await realpath(abs).catch(() => void 0);
+    if (!real) return add(name, { kind: "foreign", why: `a dangling link (to ${text2})` });
+    const target = nameOf(real);
+    if (target === void 0)
+      return add(name, { kind: "foreign", why: `a link out of the install (to ${real})` });
+    const info = await stat5(real);
+    if (!info.isDirectory() && !info.isFile())
+      return add(name, { kind: "foreign", why: `a link to what is not a regular file (${target})` });
+    const dir = info.isDirectory();
+    if (!notRead(dir ? `${target}/` : target) || ancestors.includes(real))
+      return add(name, { kind: "link", to: target });
+    if (dir) return walk(real, name, [...ancestors, real]);
+    return add(name, { kind: "file", file: real });
+  };
+  for (const root of roots) await walk(root.dir, root.key, [root.real]);
+  if (tooMany) {
+    return {
+      prefix,
+      files,
+      unknown: `${prefix} has more than ${MAX_INSTALL_FILES} files: not an install prefix`
+    };
+  }
+  const at = (name) => {
+    const root = roots.find((r) => r.key !== "" && name.startsWith(`${r.key}/`));
+    return root ? path29.join(root.dir, name.slice(root.key.length + 1)) : path29.join(prefix, name);
+  };
+  for (const need of [
+    { what: "data files", where: DATA_FILE },
+    { what: "modules", where: MODULE_FILE }
+  ]) {
+    const looked = need.where.filter((n) => !n.startsWith(`${SHAREDIR_KEY}/`) || roots.length > 1).map(at);
+    const found = await Promise.all(
+      looked.map(
+        (f) => stat5(f).then(
+          (s) => s.isFile(),
+          () => false
+        )
+      )
+    );
+    if (found.includes(true)) continue;
+    const dirs = looked.map((f) => path29.dirname(f)).join(", ");
+    return {
+      prefix,
+      files,
+      unknown: `${prefix} has no ${path29.basename(need.where[0])} in ${dirs}: where its server finds its ${need.what} is unknown`
+    };
+  }
+  return { prefix, files };
+}
+function notRead(name) {
+  return NOT_READ.some((re) => re.test(name));
+}
+async function installRoots(prefix) {
+  const real = await realpath(prefix);
+  const roots = [{ key: "", dir: prefix, real }];
+  const debian = /^(.*)\/lib\/postgresql\/(\d+)$/.exec(real);
+  if (debian) {
+    const dir = path29.join(debian[1], "share", "postgresql", debian[2]);
+    const shareReal = await realpath(dir).catch(() => void 0);
+    if (shareReal && (await stat5(shareReal)).isDirectory())
+      roots.push({ key: SHAREDIR_KEY, dir, real: shareReal });
+  }
+  return roots;
+}
+
 // src/postgres/builds/compiled-code.ts
 var KEPT_NAMES = 50;
 var ALL_NAMES = 5e3;
 var SERVER_BINARY = "bin/postgres";
 var CACHE_SLOT = /^[0-9a-f]{12}-[0-9a-f]{16}(-p[0-9a-f]{8})?$/;
-async function codeFiles(installDir) {
-  const files = /* @__PURE__ */ new Map();
-  const walk = async (rel, keep) => {
-    let entries;
-    try {
-      entries = await readdir8(path29.join(installDir, rel), { withFileTypes: true });
-    } catch (e) {
-      if (e.code === "ENOENT") return;
-      throw e;
-    }
-    for (const entry of entries) {
-      const child = path29.posix.join(rel, entry.name);
-      if (entry.isDirectory()) await walk(child, keep);
-      else if (keep(child)) files.set(child, entry);
-    }
-  };
-  await walk("bin", () => true);
-  await walk("lib", (rel) => /\.so(\.\d+)*$/.test(rel) && !rel.includes("/pgxs/"));
-  await walk("share", (rel) => !/^share\/(doc|man)\//.test(rel));
-  return files;
-}
 function ownPaths(installDir) {
-  const slot = path29.basename(installDir);
+  const slot = path30.basename(installDir);
   return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
 }
 function masked(bytes2, strings) {
@@ -72459,18 +72688,22 @@ function masked(bytes2, strings) {
   }
   return out;
 }
-async function normalised(installDir, rel, entry, own2) {
-  const file2 = path29.join(installDir, rel);
-  if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
+async function normalised(file2, own2) {
   const bytes2 = masked(await readFile16(file2), own2);
   return isElf64(bytes2) ? withoutBuildId(bytes2) : bytes2;
 }
-function digest2(bytes2) {
-  return createHash7("sha256").update(bytes2).digest("hex");
+async function sameFile(b, h, own2) {
+  if (h.kind === "foreign") return { same: false, why: h.why };
+  if (b.kind === "foreign") return { same: false, why: b.why };
+  if (b.kind === "link" || h.kind === "link") {
+    return { same: b.kind === "link" && h.kind === "link" && b.to === h.to };
+  }
+  const [bb, hb] = await Promise.all([normalised(b.file, own2.base), normalised(h.file, own2.head)]);
+  return { same: bb.equals(hb), bytes: [bb, hb] };
 }
 async function compareCompiledCode(base, head, options = {}) {
-  const baseDir = path29.resolve(path29.dirname(base.binDir));
-  const headDir = path29.resolve(path29.dirname(head.binDir));
+  const baseDir = path30.resolve(path30.dirname(base.binDir));
+  const headDir = path30.resolve(path30.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
   const headOwn = ownPaths(headDir);
   const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
@@ -72480,13 +72713,20 @@ async function compareCompiledCode(base, head, options = {}) {
       unknown: `the install prefixes ${baseDir} and ${headDir} differ in length, so the paths compiled into them cannot be masked alike`
     };
   }
-  const [baseFiles, headFiles] = await Promise.all([codeFiles(baseDir), codeFiles(headDir)]);
-  if (!baseFiles.has(SERVER_BINARY) || !headFiles.has(SERVER_BINARY)) {
+  const [baseInstall, headInstall] = await Promise.all([
+    installFiles(base.binDir),
+    installFiles(head.binDir)
+  ]);
+  const baseFiles = baseInstall.files;
+  const headFiles = headInstall.files;
+  if (baseFiles.get(SERVER_BINARY)?.kind !== "file" || headFiles.get(SERVER_BINARY)?.kind !== "file") {
     return {
       ...empty,
-      unknown: `no ${SERVER_BINARY} in ${baseFiles.has(SERVER_BINARY) ? headDir : baseDir}`
+      unknown: `no ${SERVER_BINARY} in ${baseFiles.get(SERVER_BINARY)?.kind === "file" ? headDir : baseDir}`
     };
   }
+  const unknown2 = baseInstall.unknown ?? headInstall.unknown;
+  if (unknown2) return { ...empty, unknown: unknown2 };
   const names = [.../* @__PURE__ */ new Set([...baseFiles.keys(), ...headFiles.keys()])].sort();
   const differing = [];
   let serverFunctions;
@@ -72494,16 +72734,14 @@ async function compareCompiledCode(base, head, options = {}) {
     const b = baseFiles.get(rel);
     const h = headFiles.get(rel);
     if (!b || !h) {
-      differing.push(rel);
+      const only = b ?? h;
+      differing.push(only.kind === "foreign" ? `${rel} (${only.why})` : rel);
       continue;
     }
-    const [bb, hb] = await Promise.all([
-      normalised(baseDir, rel, b, baseOwn),
-      normalised(headDir, rel, h, headOwn)
-    ]);
-    if (bb.length === hb.length && digest2(bb) === digest2(hb)) continue;
-    differing.push(rel);
-    if (rel === SERVER_BINARY) serverFunctions = await changedFunctions(bb, hb, options);
+    const file2 = await sameFile(b, h, { base: baseOwn, head: headOwn });
+    if (file2.same) continue;
+    differing.push(file2.why ? `${rel} (${file2.why})` : rel);
+    if (rel === SERVER_BINARY && file2.bytes) serverFunctions = await changedFunctions(...file2.bytes, options);
   }
   return {
     head: head.label,
@@ -72588,11 +72826,11 @@ async function changedFunctions(base, head, options = {}) {
   });
 }
 async function disassembled(base, head, options) {
-  const dir = await mkdtemp3(path29.join(os10.tmpdir(), "pgperf-disasm-"));
+  const dir = await mkdtemp3(path30.join(os10.tmpdir(), "pgperf-disasm-"));
   try {
     const parallel = Math.max(1, Math.floor(os10.availableParallelism() / 2));
     const one = async (build, name) => {
-      const file2 = path29.join(dir, name);
+      const file2 = path30.join(dir, name);
       await writeFile9(file2, build.bytes);
       return fingerprints(file2, build.bytes, build.ranges, {
         runner: options.runner ?? nodeProcessRunner,
@@ -72609,9 +72847,12 @@ async function disassembled(base, head, options) {
   }
 }
 
+// src/flows/compare/pipeline/pipeline.ts
+init_unchanged_heads();
+
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile17, stat as stat5 } from "node:fs/promises";
-import path30 from "node:path";
+import { readFile as readFile17, stat as stat6 } from "node:fs/promises";
+import path31 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -72630,8 +72871,8 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path30.resolve(binDir, "postgres");
-  const st = await stat5(postgres).catch(() => void 0);
+  const postgres = path31.resolve(binDir, "postgres");
+  const st = await stat6(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
   let entry = installs.get(key);
@@ -72819,18 +73060,20 @@ async function runPipeline(req, deps, store) {
   const runAs = await resolveRunAs(req.runAs, deps);
   await refuseUnknownSettings(arms, req.workloads, { ...deps, runAs });
   const compiledCode = await compareArmsCode(arms, deps.logger);
-  const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
-  const resultsFile = path31.join(req.runDir, RESULTS_FILE);
+  const unmeasuredHeads = unchangedHeads(compiledCode, arms).map((c) => c.head);
+  const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unmeasuredHeads.length === compiledCode.length;
+  const measuredArms2 = arms.filter((a) => !unmeasuredHeads.includes(a.label));
+  const resultsFile = path32.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
-  const plansAlongside2 = defaults3?.plans && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : void 0;
+  const plansAlongside2 = defaults3?.plans && !nothingToMeasure ? emptyPlansRecord(measuredArms2.map((a) => a.label)) : void 0;
   const countingStarted = Date.now();
   const counted = nothingToMeasure ? void 0 : await runInstructionPhase(
     {
       ...req,
       workloads,
-      arms,
+      arms: measuredArms2,
       ...plansAlongside2 ? { plansAlongside: plansAlongside2 } : {},
       changedFunctions: changedFunctionsOf(compiledCode)
     },
@@ -72841,7 +73084,7 @@ async function runPipeline(req, deps, store) {
     const note = uncountableNote(workloads);
     if (note) instructions.notes.push(note);
   }
-  const planPhase = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms }, deps);
+  const planPhase = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms: measuredArms2 }, deps);
   const plans = mergePlans(planPhase, plansAlongside2);
   const countedS = (Date.now() - countingStarted) / 1e3;
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
@@ -72864,11 +73107,12 @@ async function runPipeline(req, deps, store) {
       analysis,
       arms,
       sink,
-      logsDir: path31.join(runDir, "logs"),
+      logsDir: path32.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
       ...plans ? { plans } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
+      ...unmeasuredHeads.length > 0 && !nothingToMeasure ? { unmeasuredHeads } : {},
       ...nothingToMeasure ? { skipTimedRounds: "every head runs the same compiled code as base with the same settings" } : instructionsDecide ? { skipTimedRounds: "the instruction counts decide (--metric instructions)" } : {}
     },
     deps
@@ -72958,7 +73202,7 @@ async function compareArmsCode(arms, logger) {
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out = [];
   for (const head of heads) {
-    if (path31.resolve(head.binDir) === path31.resolve(base.binDir)) continue;
+    if (path32.resolve(head.binDir) === path32.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -73002,11 +73246,11 @@ function archiveSink(store) {
 }
 
 // src/flows/bisect/commit-range.ts
-import path32 from "node:path";
+import path33 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path32.resolve(req.cacheDir));
+  const layout = cacheLayout(path33.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -73264,7 +73508,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path33.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path34.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -73384,28 +73628,28 @@ function defined(values) {
 }
 
 // src/drivers/load-workload.ts
-import { readFile as readFile18, stat as stat6 } from "node:fs/promises";
-import path36 from "node:path";
+import { readFile as readFile18, stat as stat7 } from "node:fs/promises";
+import path37 from "node:path";
 
 // src/drivers/confine-path.ts
-import { realpath } from "node:fs/promises";
-import path34 from "node:path";
+import { realpath as realpath2 } from "node:fs/promises";
+import path35 from "node:path";
 async function confinedPath(root, name) {
-  if (path34.isAbsolute(name)) {
+  if (path35.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
-    realRoot = await realpath(root);
-    real = await realpath(path34.resolve(root, name));
+    realRoot = await realpath2(root);
+    real = await realpath2(path35.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path34.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path35.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path34.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path34.isAbsolute(inside)) {
+  const inside = path35.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path35.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -73420,7 +73664,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path35 from "node:path";
+import path36 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -73429,15 +73673,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path35.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path35.dirname(dir)) {
-    const candidate = path35.join(dir, "workloads");
-    if (existsSync(path35.join(candidate, "workload.schema.json"))) return candidate;
-    if (path35.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path36.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path36.dirname(dir)) {
+    const candidate = path36.join(dir, "workloads");
+    if (existsSync(path36.join(candidate, "workload.schema.json"))) return candidate;
+    if (path36.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path35.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path36.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -73459,7 +73703,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path35.join(workloadsDir, `${name}.yml`);
+  const file2 = path36.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -73515,7 +73759,7 @@ async function loadWorkloadsFromFile(file2) {
 async function readWorkloadText(file2) {
   let text2;
   try {
-    const st = await stat6(file2);
+    const st = await stat7(file2);
     if (!st.isFile()) {
       throw new UserError(
         `workload file ${file2}: not a regular file (${st.isDirectory() ? "a directory" : "a device, FIFO or socket"}); expected a YAML workload file`
@@ -73538,9 +73782,9 @@ function parseWorkload(text2, source) {
   const { workload, doc, lineCounter } = parseDocumentWorkload(text2, source);
   if (workload.matrix === void 0) return workload;
   const names = expandMatrix(workload).map((w) => w.name);
-  const listed2 = names.length > 3 ? `${names.slice(0, 3).join(", ")}, ...` : names.join(", ");
+  const listed3 = names.length > 3 ? `${names.slice(0, 3).join(", ")}, ...` : names.join(", ");
   throw new UserError(
-    `${source}${locate(doc, lineCounter, ["matrix"], true)}: matrix: expected one workload here, and the matrix makes ${names.length} (${listed2}): write the one to measure as a workload file without matrix, its values in settings`
+    `${source}${locate(doc, lineCounter, ["matrix"], true)}: matrix: expected one workload here, and the matrix makes ${names.length} (${listed3}): write the one to measure as a workload file without matrix, its values in settings`
   );
 }
 function parseDocumentWorkload(text2, source) {
@@ -73577,7 +73821,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path36.dirname(path36.resolve(file2));
+  const dir = path37.dirname(path37.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -73608,7 +73852,7 @@ function describeIssue(issue2, data, doc, lineCounter, source) {
   }
   const value = valueAt(data, issue2.path);
   if (issue2.path.length === 0) return `${source}${where}: ${expectation(issue2)}`;
-  const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
+  const got = value === void 0 ? "it is missing" : issue2.code === "too_big" && typeof value === "string" ? `got ${value.length} characters (${JSON.stringify(value.slice(0, 24))}...)` : `got ${JSON.stringify(value)}`;
   return `${source}${where}: ${field}: ${expectation(issue2)}, ${got}`;
 }
 function rangeIssueInUnion(issue2) {
@@ -73778,7 +74022,7 @@ function tries(r, sha) {
 init_errors();
 
 // src/postgres/builds/build-pair.ts
-import path37 from "node:path";
+import path38 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -73808,7 +74052,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path37.resolve(req.cacheDir));
+  const layout = cacheLayout(path38.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -74115,11 +74359,11 @@ function addFailOnOption(command) {
 }
 
 // src/flows/bisect/bisect-gate.ts
-import { mkdir as mkdir7 } from "node:fs/promises";
+import { mkdir as mkdir8 } from "node:fs/promises";
 
 // src/flows/compare/pipeline/decide-run.ts
-import { writeFile as writeFile10 } from "node:fs/promises";
-import path38 from "node:path";
+import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
+import path39 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   const decision = decide(comparison, policy, completenessOf(result));
@@ -74133,7 +74377,8 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path38.join(dir, DECISION_FILE);
+  const file2 = path39.join(dir, DECISION_FILE);
+  await mkdir7(dir, { recursive: true });
   await writeFile10(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -74142,7 +74387,7 @@ async function writeDecision(dir, decision) {
 // src/flows/bisect/bisect-gate.ts
 async function recordBisectDecision(outcome, failOn, dir) {
   const decision = bisectDecision(outcome, failOn);
-  await mkdir7(dir, { recursive: true });
+  await mkdir8(dir, { recursive: true });
   await writeDecision(dir, decision);
   return decision;
 }
@@ -74406,12 +74651,19 @@ function groupNotes(notes) {
     const messages = [...new Set(group.map((n) => n.message))];
     if (messages.length === 1) return { clients, message: messages[0] };
     const split = group.map((n) => numberSlots(n.message));
-    const { text: text2 } = split[0];
-    const message = text2.map((part, i) => {
-      if (i === text2.length - 1) return part;
+    const text2 = [...split[0].text];
+    let message = text2[0];
+    for (let i = 0; i < text2.length - 1; i++) {
       const values = split.map((s) => s.numbers[i]);
-      return part + (new Set(values).size === 1 ? values[0] : `{${values.join(", ")}}`);
-    }).join("");
+      if (new Set(values).size === 1) message += values[0];
+      else if (values.every((v, j) => v === String(group[j].clients))) message += values.join(", ");
+      else {
+        const unit = text2[i + 1].startsWith("%") ? "%" : "";
+        text2[i + 1] = text2[i + 1].slice(unit.length);
+        message += values.map((v, j) => `${v}${unit} at ${group[j].clients} client${group[j].clients === 1 ? "" : "s"}`).join(", ");
+      }
+      message += text2[i + 1];
+    }
     return { clients, message };
   });
 }
@@ -74957,8 +75209,10 @@ function renderComparisonText(c, decision, baseline, steady = [], clients = [], 
   lines.push(...steadyLines(steady));
   lines.push(...moverLines(c, instructions));
   lines.push(...planTextLines(c.plans));
-  if (decision.reasons.length > 0) lines.push("", "why (each said once):", ...reasonLines(decision));
-  if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
+  const reasons = reasonTexts(decision);
+  if (reasons.length > 0) lines.push("", WHY_HEADING, ...reasons.map((r) => `  - ${r}`));
+  const warnings = warningTexts(c);
+  if (warnings.length > 0) lines.push("", "warnings:", ...warnings.map((w) => `  - ${w}`));
   return `${lines.map((line) => plainText(line)).join("\n")}
 `;
 }
@@ -74996,11 +75250,15 @@ var OUTCOME_WORDS = {
 function decisionLine(d) {
   return `${OUTCOME_WORDS[d.outcome]}: ${headlineText(d)}`;
 }
-function reasonLines(d) {
+var WHY_HEADING = "why (each said once):";
+function reasonTexts(d) {
   return d.reasons.map((r) => {
     const cells = r.cells.length > 4 ? `${r.cells.slice(0, 4).join(", ")} and ${r.cells.length - 4} more` : r.cells.join(", ");
-    return `  - ${cells}: ${reasonSentence(r)}`;
+    return `${cells}: ${reasonSentence(r)}`;
   });
+}
+function warningTexts(c) {
+  return [...new Set(c.warnings)];
 }
 function compared(c, commitfest) {
   const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join("; ");
@@ -75016,9 +75274,7 @@ function analysisLines(c, d) {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
   const unit = c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)";
   const holm = families === "" ? "" : `, Holm over ${families} ${unit} per arm`;
-  const lines = [
-    `alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%, fail-on ${d.failOn}`
-  ];
+  const lines = [`alpha ${formatP(c.alpha)}${holm}, ${thresholdText(c)}, fail-on ${d.failOn}`];
   if (c.sequential) {
     const s = c.sequential;
     lines.push(
@@ -75026,6 +75282,17 @@ function analysisLines(c, d) {
     );
   }
   return lines;
+}
+function thresholdText(c) {
+  const forAll = c.thresholdForAll;
+  const setAside = forAll?.setAside.map((s) => `${s.workload}'s own ${s.thresholdPct}%`).join(", ");
+  const main2 = forAll ? `threshold ${c.thresholdPct}% for every workload (asked for this analysis${setAside ? `; set aside: ${setAside}` : ""})` : `default threshold ${c.thresholdPct}%`;
+  const counted = new Set(
+    c.comparisons.flatMap(
+      (a) => [...a.cells, ...a.otherMetricCells].filter((cell) => cell.metric === INSTRUCTION_METRIC).map((cell) => cell.thresholdPct)
+    )
+  );
+  return counted.size === 0 ? main2 : `${main2}, ${METRICS[INSTRUCTION_METRIC].label} ${[...counted].sort((a, b) => a - b).join("/")}%`;
 }
 function renderArm(arm2) {
   const decided = arm2.decidingCells.length === 0 ? "" : arm2.verdict === "inconclusive" ? ` (undecided: ${arm2.decidingCells.join(", ")})` : ` (decided by ${arm2.decidingCells.join(", ")})`;
@@ -75080,7 +75347,7 @@ function addAnalysisOptions(command, when) {
   ).addOption(
     new Option(
       "--threshold <pct>",
-      `practical threshold in percent; smaller changes are never regressions (${recorded}${DEFAULT_THRESHOLD_PCT})`
+      when === "compare" ? `practical threshold in percent; smaller changes are never regressions; given, it applies to every workload, over a workload's own \`threshold\` (the header says which it set aside) (${recorded}${DEFAULT_THRESHOLD_PCT})` : `practical threshold in percent; smaller changes are never regressions; a workload's own \`threshold\` wins (${recorded}${DEFAULT_THRESHOLD_PCT})`
     ).argParser(parseThreshold)
   ).addOption(
     new Option(
@@ -75159,14 +75426,14 @@ import os11 from "node:os";
 
 // src/store/open/open-store.ts
 init_errors();
-import path40 from "node:path";
+import path41 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants5 } from "node:fs";
-import { access as access5, readdir as readdir9, readFile as readFile20, stat as stat7 } from "node:fs/promises";
-import path39 from "node:path";
+import { access as access5, readdir as readdir9, readFile as readFile20, stat as stat8 } from "node:fs/promises";
+import path40 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -75175,8 +75442,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path39.join(dir, "runs");
-    this.indexDir = path39.join(dir, "index");
+    this.runsDir = path40.join(dir, "runs");
+    this.indexDir = path40.join(dir, "index");
   }
   dir;
   options;
@@ -75189,8 +75456,8 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path39.resolve(dir), options);
-    const st = await stat7(store.dir).catch((e) => {
+    const store = new _DirStore(path40.resolve(dir), options);
+    const st = await stat8(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
     });
@@ -75266,10 +75533,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path39.join(this.runsDir, `${id}.json`);
+    return path40.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path39.join(this.indexDir, `${id}.json`);
+    return path40.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -75303,7 +75570,7 @@ var DirStore = class _DirStore {
       this.options.warn(`skipping ${file2}: not a results document this pgperf reads: ${detail}`);
       return void 0;
     }
-    const savedAt = (await stat7(file2)).mtime.toISOString();
+    const savedAt = (await stat8(file2)).mtime.toISOString();
     const entry = summarize2(doc, savedAt);
     try {
       await makeDirectory(this.indexDir);
@@ -75359,8 +75626,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path40.isAbsolute(xdgDataHome) ? xdgDataHome : path40.join(home, ".local", "share");
-  return path40.join(base, "pgperf", "store");
+  const base = xdgDataHome && path41.isAbsolute(xdgDataHome) ? xdgDataHome : path41.join(home, ".local", "share");
+  return path41.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -75423,7 +75690,7 @@ async function checkOutDir(dir, flag = "--out", expected = "a directory for the 
 
 // src/adapters/cli/commands/build.ts
 import os13 from "node:os";
-import path41 from "node:path";
+import path42 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -75449,7 +75716,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path41.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path42.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -75462,7 +75729,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path41.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+  return flag ? path42.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -75559,7 +75826,7 @@ function bisectCommand() {
       extraOptions: flags.buildOption,
       durationS: flags.duration,
       adaptive: adaptive && { ...flags, maxRounds: adaptive.plan.maxRounds },
-      outDir: path42.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path43.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     });
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     const stopped = {};
@@ -75582,7 +75849,7 @@ function bisectCommand() {
 
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile11 } from "node:fs/promises";
-import path43 from "node:path";
+import path44 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -75667,7 +75934,7 @@ async function runCalibration(options, deps) {
     dataChecksums: false
   });
   const calibration = calibrationOf(measured2.result, measured2.comparison);
-  const calibrationFile = calibrationDir ? path43.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path44.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile11(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -75680,14 +75947,14 @@ async function runCalibration(options, deps) {
 
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path47 from "node:path";
+import path48 from "node:path";
 
 // src/adapters/cli/execute-run.ts
 import { readFileSync } from "node:fs";
-import path46 from "node:path";
+import path47 from "node:path";
 
 // src/flows/compare/baseline/stored-baseline.ts
-import path45 from "node:path";
+import path46 from "node:path";
 init_errors();
 
 // src/flows/compare/baseline/baseline-conditions.ts
@@ -75958,8 +76225,8 @@ function describeChoice(choice) {
   return `baseline: stored run ${entry.id} (measured ${doc.startedAt}), its arm ${arm2.label}${skipped}`;
 }
 async function candidateRuns(options, workloads, baseline) {
-  const listed2 = await options.store.list({ workload: workloads[0] });
-  const ofWorkloads = listed2.filter((r) => workloads.every((w) => r.workloads.includes(w)));
+  const listed3 = await options.store.list({ workload: workloads[0] });
+  const ofWorkloads = listed3.filter((r) => workloads.every((w) => r.workloads.includes(w)));
   const ref = options.ref;
   const found = ref === void 0 ? ofWorkloads.filter((r) => r.status === "complete") : ofWorkloads.filter(
     (r) => r.status !== "running" && commitMatches(baselineCommit(r.commits) ?? {}, ref)
@@ -75986,8 +76253,8 @@ function baselineArm(doc) {
 }
 
 // src/flows/compare/baseline/sentinel.ts
-import { stat as stat8 } from "node:fs/promises";
-import path44 from "node:path";
+import { stat as stat9 } from "node:fs/promises";
+import path45 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -76003,7 +76270,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path44.join(req.runDir, "sentinel")
+      runDir: path45.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -76055,7 +76322,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat8(path44.join(binDir, "postgres"))).isFile();
+    return (await stat9(path45.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -76153,7 +76420,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path45.join(req.runDir, "head")
+        runDir: path46.join(req.runDir, "head")
       },
       deps
     );
@@ -76186,7 +76453,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     info,
     warnings
   );
-  const resultsFile = path45.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path46.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -76246,7 +76513,7 @@ async function headOnly(arms, deps) {
 init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path46.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path47.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -76258,7 +76525,7 @@ async function executeRun(options, logger, extra = {}) {
       controller.abort(new Error(`interrupted by ${signal}`));
     }
   });
-  const resultsFile = path46.join(runDir, RESULTS_FILE);
+  const resultsFile = path47.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}
 `));
@@ -76291,7 +76558,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path46.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path47.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -76393,7 +76660,7 @@ function calibrateCommand() {
         flags.json ? `${JSON.stringify(calibration, null, 2)}
 ` : renderCalibrationText(calibration)
       );
-      await writeDecision(path47.dirname(run2.resultsFile), decision).catch(
+      await writeDecision(path48.dirname(run2.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -77044,7 +77311,7 @@ function designLines(ctx) {
     // Latency gates (`metrics: [tps, p99]`): each is a hypothesis per cell in the same Holm family.
     ...c.gatedMetrics.filter((m) => m !== c.metric).map((m) => `gated too: ${METRICS[m].label} (${METRICS[m].unit}), ${METRICS[m].better} is better`),
     `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} ${c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)"}`}`,
-    `threshold \xB1${c.thresholdPct}%`,
+    escapeMarkdown(thresholdText(c), 400),
     `fail-on ${input2.decision.failOn}`,
     `${result.plan?.rounds ?? "?"} rounds`
   ];
@@ -77244,7 +77511,7 @@ function reproductions(result, targets, options = {}) {
     const recorded = result.workloads[t.workload];
     if (recorded === null || typeof recorded !== "object") return [];
     const { workload, scriptFiles } = narrowed(recorded, t.clients);
-    const file2 = `reproduce-${t.workload.replace(/[^A-Za-z0-9_.-]/g, "_")}.yml`;
+    const file2 = reproduceFileName(t.workload);
     const yaml = workloadYaml(workload, options.width);
     const marker = uniqueMarker(yaml);
     const script = [
@@ -77255,6 +77522,13 @@ function reproductions(result, targets, options = {}) {
     ].join("\n");
     return [{ workload: t.workload, clients: t.clients, file: file2, script, scriptFiles }];
   });
+}
+var MAX_FILE_STEM = 2 * WORKLOAD_NAME_LENGTH.max;
+function reproduceFileName(workload) {
+  const safe = workload.replace(/[^A-Za-z0-9_.-]/g, "_");
+  const hash2 = stableHash(workload);
+  const stem = safe.length <= MAX_FILE_STEM ? safe : `${safe.slice(0, MAX_FILE_STEM - hash2.length - 1)}-${hash2}`;
+  return `reproduce-${stem}.yml`;
 }
 var WIDTH_STEPS = [0, 4, 8, 12, 16, 20, 24];
 function workloadYaml(workload, width) {
@@ -77473,14 +77747,19 @@ function renderMailReport(input2) {
   const shown2 = entries.flatMap((e) => e.cells);
   const blocks2 = [
     wrap(decisionLine(decision)),
-    [upperFirst(compared(c, result.source?.commitfest)), ...analysisLines(c, decision)].flatMap(
-      (line) => wrap(line, "", "  ")
-    ),
+    [
+      compared(c, result.source?.commitfest),
+      ...clientLines(result.clients ?? []),
+      ...result.baseline ? [describeStoredBaseline(result.baseline)] : [],
+      ...analysisLines(c, decision)
+    ].flatMap((line) => wrap(upperFirst(line), "", "  ")),
     cellBlock(decision, cells, entries),
     perTransaction2(input2, shown2),
     instructionMovers(input2, shown2),
     planLines(c),
     [...compiledCodeLines(c), ...costLines(c)].flatMap((line) => wrap(upperFirst(line), "", "  ")),
+    listed(upperFirst(WHY_HEADING), reasonTexts(decision)),
+    listed("Warnings:", warningTexts(c)),
     ...reproduceBlocks(result, shown2),
     input2.runUrl === void 0 ? [] : link2("Full report:", input2.runUrl)
   ];
@@ -77615,6 +77894,9 @@ function planLines(c) {
     // A note starts with a workload's name: not capitalised.
     ...text2.notes.flatMap((note) => wrap(note, "", "  "))
   ];
+}
+function listed(heading, items) {
+  return items.length === 0 ? [] : [...wrap(heading), ...items.flatMap((item) => wrap(item, "- ", "  "))];
 }
 function instructionText(r) {
   const value = (v) => v === null ? "-" : groupedNumber(v, 0);
@@ -77786,7 +78068,7 @@ function mergeTwoRuns(baseDoc, headDoc, files) {
   const common = headDoc.plan.cells.map(cellId).filter((c) => baseCells.has(c) && headCells.has(c));
   if (common.length === 0) {
     throw new UserError(
-      `${files.base} and ${files.head} have no cell in common with a completed run of both arms: base (arm '${baseArm.label}') measured ${listed(baseCells)}, head (arm '${headArm3.label}') ${listed(headCells)}; compare runs of the same workloads and client counts`
+      `${files.base} and ${files.head} have no cell in common with a completed run of both arms: base (arm '${baseArm.label}') measured ${listed2(baseCells)}, head (arm '${headArm3.label}') ${listed2(headCells)}; compare runs of the same workloads and client counts`
     );
   }
   const inCommon = new Set(common);
@@ -77894,7 +78176,7 @@ function leftOut(cells, compared2, file2) {
   const only = [...cells].filter((c) => !compared2.has(c));
   return only.length > 0 ? [`not compared: ${only.join(", ")} (measured in ${file2} only)`] : [];
 }
-function listed(cells) {
+function listed2(cells) {
   return cells.size > 0 ? [...cells].join(", ") : "no cell";
 }
 function grouped2(diffs, workloads) {
@@ -78503,6 +78785,16 @@ function demoReading(verdict2) {
   const reading = verdict2 === "improvement" ? "head is faster: with synchronous_commit=off a commit returns before its WAL is flushed to disk, so it does not wait for the flush" : verdict2 === "regression" || verdict2 === "mixed" ? "head is slower in some cell, which synchronous_commit=off alone does not explain: the machine's noise decided it (try more rounds: pgperf demo --rounds 10)" : "no improvement was decided: too few rounds for this machine's noise, or a disk whose flush is nearly free (tmpfs, a write-back cache), which leaves the two settings close (try more rounds: pgperf demo --rounds 10)";
   return `demo: ${DEMO_ARMS_TEXT}: ${verdict2}: ${reading}`;
 }
+var DEMO_HISTORY_DIR = "pgperf-history";
+function demoNextLines(next) {
+  const store = next.saved?.store;
+  const secret = store !== void 0 && /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(store);
+  const first = next.saved && !secret ? `pgperf history${store === void 0 ? "" : ` --store ${shellWord(store)}`} --out ${DEMO_HISTORY_DIR}   # the stored runs as a web page: open ${DEMO_HISTORY_DIR}/index.html` : `pgperf compare ${shellWord(next.resultsFile)} --format mail   # this run as a plain-text reply for the list`;
+  return [
+    `next: ${first}`,
+    "next: pgperf run --help   # your own change: two installs (--arm), or two commits built from a PostgreSQL clone (--base/--head)"
+  ];
+}
 function demoThresholdText(rounds) {
   const plan = checkPlan({
     rounds,
@@ -78553,6 +78845,11 @@ function demoCommand() {
       );
       process.stdout.write(`${demoReading(outcome.decision.verdict)}
 `);
+      const saved = outcome.archived ? { store: flags.store } : void 0;
+      for (const line of demoNextLines({ saved, resultsFile: outcome.resultsFile })) {
+        process.stdout.write(`${line}
+`);
+      }
     } finally {
       await store.close();
     }
@@ -78561,7 +78858,7 @@ function demoCommand() {
 
 // src/adapters/cli/commands/doctor.ts
 import os14 from "node:os";
-import path49 from "node:path";
+import path50 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -78599,8 +78896,8 @@ function renderPreflight(report) {
 
 // src/postgres/runner-facts.ts
 import { constants as constants6 } from "node:fs";
-import { access as access6, readdir as readdir11, stat as stat9, statfs as statfs3 } from "node:fs/promises";
-import path48 from "node:path";
+import { access as access6, readdir as readdir11, stat as stat10, statfs as statfs3 } from "node:fs/promises";
+import path49 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -78628,7 +78925,8 @@ async function runnerFacts(o) {
     await sysbenchFact(o.env),
     await postgresFact(o.postgresDir ?? "/usr/lib/postgresql"),
     cacheDiskFact(o.cacheDir, await free(o.cacheDir)),
-    tmpDiskFact(o.tmpDir, await free(o.tmpDir))
+    tmpDiskFact(o.tmpDir, await free(o.tmpDir)),
+    await dropCachesFact(o.dropCachesFile ?? DROP_CACHES_PATH)
   ];
   if (o.uid !== 0) {
     facts.push({
@@ -78645,6 +78943,20 @@ async function runnerFacts(o) {
   facts.push(fact);
   if (fact.verdict !== "bad") facts.push(await runAsReachFact(name, user, [o.cacheDir, o.tmpDir], o.runner));
   return facts;
+}
+async function dropCachesFact(file2) {
+  const denied = await access6(file2, constants6.W_OK).then(
+    () => void 0,
+    (e) => e.code ?? String(e)
+  );
+  const why = { EACCES: "not root", EROFS: "read-only, as in a container" };
+  return {
+    id: "dropCaches",
+    group: "kernel",
+    name: "page cache drop (workload coldStart)",
+    value: denied === void 0 ? `${file2} is writable: cold-start workloads drop the page cache before every measured run, machine-wide (every process on this machine loses its cached files)` : `${file2} is not writable (${denied}${why[denied] ? `: ${why[denied]}` : ""}): cold-start runs start with only their shared buffers evicted; where pgperf may drop it, the drop is machine-wide`,
+    verdict: "ok"
+  };
 }
 var listMissing = (missing) => missing.map((m) => `${m.kind === "library" ? "library " : ""}${m.name} (${m.package})`).join(", ");
 async function buildToolsFact(env, runner) {
@@ -78728,10 +79040,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir11(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path48.join(dir, v, "bin");
+    const bin = path49.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path48.join(bin, p), constants6.X_OK).then(
+        (p) => access6(path49.join(bin, p), constants6.X_OK).then(
           () => true,
           () => false
         )
@@ -78760,7 +79072,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path48.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path49.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -78860,20 +79172,20 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path48.resolve(dir); ; d = path48.dirname(d)) {
-    const st = await stat9(d).catch(() => void 0);
+  for (let d = path49.resolve(dir); ; d = path49.dirname(d)) {
+    const st = await stat10(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path48.dirname(d)) return void 0;
+    if (d === path49.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path48.resolve(dir); ; d = path48.dirname(d)) {
+  for (let d = path49.resolve(dir); ; d = path49.dirname(d)) {
     chain.unshift(d);
-    if (d === path48.dirname(d)) break;
+    if (d === path49.dirname(d)) break;
   }
   for (const d of chain) {
-    const st = await stat9(d).catch(() => void 0);
+    const st = await stat10(d).catch(() => void 0);
     if (st && (st.mode & 1) === 0) return `${d}: mode ${(st.mode & 511).toString(8)}`;
   }
   return void 0;
@@ -78907,7 +79219,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path49.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path50.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -78922,7 +79234,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os14.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path49.resolve(flags.tmpDir ?? os14.tmpdir()),
+      tmpDir: path50.resolve(flags.tmpDir ?? os14.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -78946,8 +79258,8 @@ function bytes(value) {
 // src/flows/history/load-runs.ts
 init_read_results();
 init_errors();
-import { readdir as readdir12, stat as stat10 } from "node:fs/promises";
-import path50 from "node:path";
+import { readdir as readdir12, stat as stat11 } from "node:fs/promises";
+import path51 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -78957,37 +79269,37 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique2 = [...new Set(files.map((f) => path50.resolve(f)))].sort();
+  const unique2 = [...new Set(files.map((f) => path51.resolve(f)))].sort();
   return Promise.all(unique2.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
   let info;
   try {
-    info = await stat10(input2);
+    info = await stat11(input2);
   } catch (e) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path50.join(input2, "runs");
+  const runsDir = path51.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path50.join(runsDir, n));
+    return (await readdir12(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path51.join(runsDir, n));
   }
   const entries = await readdir12(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path50.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path51.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
-    return (await stat10(p)).isDirectory();
+    return (await stat11(p)).isDirectory();
   } catch {
     return false;
   }
 }
 async function loadStoredRuns(store, workloads) {
-  const listed2 = (await store.list()).filter(
+  const listed3 = (await store.list()).filter(
     (r) => r.status === "complete" && (!workloads?.length || r.workloads.some((w) => workloads.includes(w)))
   );
   const runs = [];
-  for (const entry of listed2.reverse()) runs.push(await store.load(entry.id));
+  for (const entry of listed3.reverse()) runs.push(await store.load(entry.id));
   return runs;
 }
 
@@ -79565,24 +79877,24 @@ function renderHistorySite(data, assets) {
   ];
 }
 function allChangePoints(data, workloads = data.workloads) {
-  const listed2 = [];
+  const listed3 = [];
   for (const workload of workloads)
     for (const chart of workload.charts)
       for (const line of chart.lines)
-        for (const cp2 of line.changePoints) listed2.push({ workload, chart, line, cp: cp2 });
-  return listed2.sort((a, b) => b.cp.firstAfter.date.localeCompare(a.cp.firstAfter.date));
+        for (const cp2 of line.changePoints) listed3.push({ workload, chart, line, cp: cp2 });
+  return listed3.sort((a, b) => b.cp.firstAfter.date.localeCompare(a.cp.firstAfter.date));
 }
-function verdict(listed2) {
-  const regressions = listed2.filter((l) => l.cp.kind === "regression").length;
-  const improvements = listed2.length - regressions;
-  if (listed2.length === 0) return "No change points";
+function verdict(listed3) {
+  const regressions = listed3.filter((l) => l.cp.kind === "regression").length;
+  const improvements = listed3.length - regressions;
+  if (listed3.length === 0) return "No change points";
   const parts = [];
   if (regressions > 0) parts.push(`${regressions} regression${regressions === 1 ? "" : "s"}`);
   if (improvements > 0) parts.push(`${improvements} improvement${improvements === 1 ? "" : "s"}`);
   return parts.join(", ");
 }
 function renderIndex(data) {
-  const listed2 = allChangePoints(data);
+  const listed3 = allChangePoints(data);
   const series = data.workloads.reduce((n, w) => n + w.series.length, 0);
   const rows = data.workloads.flatMap(
     (w) => w.series.map((s, i) => {
@@ -79592,9 +79904,9 @@ function renderIndex(data) {
   ).join("\n");
   const body = `
 <h1>${esc2(data.title)}</h1>
-<p class="verdict" data-change-points="${listed2.length}"><b>${esc2(verdict(listed2))}</b> in ${series} series over ${plural3(data.runs, "run")}
+<p class="verdict" data-change-points="${listed3.length}"><b>${esc2(verdict(listed3))}</b> in ${series} series over ${plural3(data.runs, "run")}
 (E-Divisive means, Student's t-test p &lt; ${esc2(formatP(data.options.maxP))}, at least ${data.options.minSegment} runs a side${data.options.minMagnitude > 0 ? `, magnitude &gt; ${esc2(formatPct(data.options.minMagnitude * 100))}` : ""}).</p>
-${listed2.length > 0 ? changePointTable(data, listed2, true) : ""}
+${listed3.length > 0 ? changePointTable(data, listed3, true) : ""}
 <h2>Workloads</h2>
 <p class="note-plain">One row per series. <i>latest</i>: the median of the newest run; <i>vs recent runs</i>: that
 median against the median of the up to ${TREND_WINDOW} runs before it (a description, not a test); <i>trend</i>:
@@ -79633,8 +79945,8 @@ function utcMinute(date5) {
   const t = Date.parse(date5);
   return Number.isNaN(t) ? date5 : new Date(t).toISOString().slice(0, 16).replace("T", " ");
 }
-function changePointTable(data, listed2, withWorkload) {
-  const rows = listed2.map(
+function changePointTable(data, listed3, withWorkload) {
+  const rows = listed3.map(
     ({ workload, chart, line, cp: cp2 }) => `<tr class="${cp2.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}"><td>${cp2.kind}</td>` + (withWorkload ? `<td><a href="${attr(workload.file)}">${esc2(workload.workload)}</a></td>` : "") + `<td>${esc2(chart.label)}, ${esc2(line.label)}</td><td>${commitLink2(data, cp2.lastBefore.sha)} .. ${commitLink2(data, cp2.firstAfter.sha)}</td><td>${esc2(cp2.firstAfter.date.slice(0, 10))}</td><td>${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}</td><td>${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(chart.unit)}</td><td>${esc2(formatP(cp2.p))}</td><td>${cp2.nBefore}/${cp2.nAfter}</td></tr>`
   ).join("\n");
   return `<table class="change-points"><thead><tr><th>kind</th>${withWorkload ? "<th>workload</th>" : ""}<th>series</th>
@@ -79644,7 +79956,7 @@ ${rows}
 </tbody></table>`;
 }
 function renderWorkloadPage(data, workload, assets) {
-  const listed2 = allChangePoints(data, [workload]);
+  const listed3 = allChangePoints(data, [workload]);
   const charts = workload.charts.map((chart) => {
     const short4 = chart.lines.filter((l) => l.status === "too-few-points");
     const facts = Object.entries(chart.facts).map(([k, v]) => `<tr><th>${esc2(k)}</th><td>${esc2(v)}</td></tr>`).join("");
@@ -79658,9 +79970,9 @@ ${short4.length > 0 ? `<p class="note">Not analysed yet: ${short4.map((l) => `${
   const body = `
 <p><a href="index.html">\u2190 all workloads</a></p>
 <h1>${esc2(workload.workload)}</h1>
-<p class="verdict" data-change-points="${listed2.length}"><b>${esc2(verdict(listed2))}</b>; dashed lines mark the first run after each change
+<p class="verdict" data-change-points="${listed3.length}"><b>${esc2(verdict(listed3))}</b>; dashed lines mark the first run after each change
 (red: regression, green: improvement). Hover a point for its commit, date and median [95% CI].</p>
-${listed2.length > 0 ? changePointTable(data, listed2, false) : ""}
+${listed3.length > 0 ? changePointTable(data, listed3, false) : ""}
 ${charts}
 <pre id="errors" hidden></pre>
 <script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, timeAxis: data.timeAxis, charts: workload.charts })}</script>
@@ -79731,13 +80043,13 @@ async function loadChartAssets() {
 }
 
 // src/flows/history/write-site.ts
-import { mkdir as mkdir8 } from "node:fs/promises";
-import path51 from "node:path";
+import { mkdir as mkdir9 } from "node:fs/promises";
+import path52 from "node:path";
 async function writeSite(dir, files) {
-  await mkdir8(dir, { recursive: true });
+  await mkdir9(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path51.join(dir, f.file);
+    const target = path52.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -79825,8 +80137,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path54 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path54} does not exist${EOL}`);
+        const path55 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path55} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -83939,7 +84251,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path54) => path54.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path55) => path55.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -84763,15 +85075,15 @@ function isDigestBody(body) {
   return markerText(body, DIGEST_MARKER) !== void 0;
 }
 var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
-function digestBody(digest3, now, links = {}) {
+function digestBody(digest2, now, links = {}) {
   const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}` + (e.suspects ? `: ${suspectsText(e.suspects, links.repoUrl)}` : "");
   const foundBy = safeUrl(links.runUrl ?? "");
   return [
-    jsonMarker(DIGEST_MARKER, { raised: digest3.raised }),
-    `**${digest3.untriaged.length} untriaged regression${digest3.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
+    jsonMarker(DIGEST_MARKER, { raised: digest2.raised }),
+    `**${digest2.untriaged.length} untriaged regression${digest2.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
     "",
-    ...digest3.untriaged.length > 0 ? [...digest3.untriaged.map(line), ""] : ["Nothing to triage.", ""],
-    ...digest3.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest3.triaged.map(line), ""] : [],
+    ...digest2.untriaged.length > 0 ? [...digest2.untriaged.map(line), ""] : ["Nothing to triage.", ""],
+    ...digest2.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest2.triaged.map(line), ""] : [],
     ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
     `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
   ].join("\n");
@@ -84785,8 +85097,8 @@ function raiseNote(entry) {
 }
 
 // src/flows/nightly/nightly-job.ts
-import { mkdir as mkdir9, writeFile as writeFile13 } from "node:fs/promises";
-import path53 from "node:path";
+import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
+import path54 from "node:path";
 
 // src/flows/nightly/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
@@ -84981,7 +85293,7 @@ async function syncTriageDigest(api, now, options = {}) {
   ]);
   const mine = digests.filter((i) => i.userLogin === login && isDigestBody(i.body)).sort((a, b) => a.number - b.number);
   const current = mine.find((i) => i.state === "open") ?? mine.at(-1);
-  const digest3 = digestOf(
+  const digest2 = digestOf(
     regressions.filter((i) => i.userLogin === login && i.state === "open").map((i) => ({
       number: i.number,
       title: i.title,
@@ -85001,8 +85313,8 @@ async function syncTriageDigest(api, now, options = {}) {
     closed: [],
     ignored: digests.filter((i) => i.userLogin !== login).map((i) => i.number)
   };
-  for (const entry of digest3.raise) await api.createComment(entry.issue, raiseNote(entry));
-  const body = digestBody(digest3, now, options.links ?? {});
+  for (const entry of digest2.raise) await api.createComment(entry.issue, raiseNote(entry));
+  const body = digestBody(digest2, now, options.links ?? {});
   if (!current) {
     const issue2 = await api.createIssue({ title: DIGEST_TITLE, body, labels: [DIGEST_LABEL] });
     outcome.opened.push(issue2.number);
@@ -85017,7 +85329,7 @@ async function trySyncTriageDigest(api, now, options = {}) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path52 from "node:path";
+import path53 from "node:path";
 import { writeFile as writeFile12 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -85027,7 +85339,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile12(path52.join(dir, ".nojekyll"), "");
+  await writeFile12(path53.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -85181,11 +85493,6 @@ async function runNightly(request2, deps) {
     if ("error" in outcome.alertIssues) logger.warn(outcome.alertIssues.error);
     else logger.info(`alert issues: ${describeSync(outcome.alertIssues.done)}`);
   }
-  if (deps.digest) {
-    outcome.digest = await deps.digest(new Date(measured2.result.startedAt));
-    if ("error" in outcome.digest) logger.warn(outcome.digest.error);
-    else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
-  }
   for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
     outcome.issues = await deps.issues(analysis);
@@ -85194,6 +85501,11 @@ async function runNightly(request2, deps) {
     } else {
       logger.info(`regression issues: ${describeSync(outcome.issues.done)}`);
     }
+  }
+  if (deps.digest) {
+    outcome.digest = await deps.digest(new Date(measured2.result.startedAt));
+    if ("error" in outcome.digest) logger.warn(outcome.digest.error);
+    else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
   }
   logger.info(
     `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`
@@ -85310,6 +85622,14 @@ function issueNotes(outcome) {
 }
 
 // src/flows/nightly/nightly-job.ts
+function checkNightlyIssues(issues, names) {
+  if (issues.raiseAfterDays !== void 0 && !issues.triageDigest) {
+    throw new OptionError(
+      "raiseAfter",
+      `${names.raiseAfter} (${issues.raiseAfterDays}) shapes the triage digest: give ${names.triageDigest} too, or remove it`
+    );
+  }
+}
 function historyOptionsOf(changePoints) {
   return {
     ...changePoints.maxP !== void 0 ? { maxP: changePoints.maxP } : {},
@@ -85376,7 +85696,7 @@ async function concludeNight(outcome, options) {
   const { failOn, reportFile, ...report } = options;
   const markdown = nightlyReport(outcome, report);
   if (reportFile) {
-    await mkdir9(path53.dirname(reportFile), { recursive: true });
+    await mkdir10(path54.dirname(reportFile), { recursive: true });
     await writeFile13(reportFile, markdown);
   }
   return { report: markdown, decision: nightlyDecision(outcome, failOn) };
@@ -85458,6 +85778,10 @@ function nightlyCommand() {
         "--triage-digest keeps an issue: give --github-repo OWNER/NAME (token in $GITHUB_TOKEN)"
       );
     }
+    checkNightlyIssues(
+      { triageDigest: flags.triageDigest, raiseAfterDays: flags.raiseAfter },
+      { triageDigest: "--triage-digest", raiseAfter: "--raise-after" }
+    );
     const changePoints = changePointSettings(flags);
     const head = nightlyHead(flags);
     const workloads = [];
@@ -85547,7 +85871,7 @@ function githubTarget(spec, env) {
 // src/run/shards.ts
 init_fingerprint();
 init_result_types();
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
@@ -85574,7 +85898,7 @@ function planShards(workloads, count2, arms = 2) {
   }
   const position = new Map(cells.map((c, i) => [cellId(c), i]));
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
-  const planId = createHash9("sha256").update(
+  const planId = createHash8("sha256").update(
     canonicalJson({
       count: count2,
       workloads: workloads.map((w) => ({

@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path64 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path65 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path64 && path64[0] !== "/") {
-          path64 = `/${path64}`;
+        if (path65 && path65[0] !== "/") {
+          path65 = `/${path65}`;
         }
-        return new URL(`${origin}${path64}`);
+        return new URL(`${origin}${path65}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path64, origin }
+          request: { method, path: path65, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path64);
+        debuglog("sending request to %s %s/%s", method, origin, path65);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path64, origin },
+          request: { method, path: path65, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path64,
+          path65,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path64, origin }
+          request: { method, path: path65, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path64);
+        debuglog("trailers received from %s %s/%s", method, origin, path65);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path64, origin },
+          request: { method, path: path65, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path64,
+          path65,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path64, origin }
+            request: { method, path: path65, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path64);
+          debuglog("sending request to %s %s/%s", method, origin, path65);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path64,
+        path: path65,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path64 !== "string") {
+        if (typeof path65 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path64[0] !== "/" && !(path64.startsWith("http://") || path64.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path65[0] !== "/" && !(path65.startsWith("http://") || path65.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path64)) {
+        } else if (invalidPathRegex.test(path65)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path64, query) : path64;
+        this.path = query ? buildURL(path65, query) : path65;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path64, host, upgrade, blocking, reset } = request2;
+      const { method, path: path65, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path64} HTTP/1.1\r
+      let header = `${method} ${path65} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path64, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path65, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path64;
+      headers[HTTP2_HEADER_PATH] = path65;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path64 = search ? `${pathname}${search}` : pathname;
+        const path65 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path64;
+        this.opts.path = path65;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path64 = "/",
+          path: path65 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path64;
+        opts.path = origin + path65;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path64) {
-      if (typeof path64 !== "string") {
-        return path64;
+    function safeUrl2(path65) {
+      if (typeof path65 !== "string") {
+        return path65;
       }
-      const pathSegments = path64.split("?");
+      const pathSegments = path65.split("?");
       if (pathSegments.length !== 2) {
-        return path64;
+        return path65;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path64, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path64);
+    function matchKey(mockDispatch2, { path: path65, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path65);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path64 }) => matchValue(safeUrl2(path64), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path65 }) => matchValue(safeUrl2(path65), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path64, method, body, headers, query } = opts;
+      const { path: path65, method, body, headers, query } = opts;
       return {
-        path: path64,
+        path: path65,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path64, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path65, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path64,
+            Path: path65,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path64) {
-      for (let i = 0; i < path64.length; ++i) {
-        const code = path64.charCodeAt(i);
+    function validateCookiePath(path65) {
+      for (let i = 0; i < path65.length; ++i) {
+        const code = path65.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -17239,8 +17239,8 @@ var require_connection = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest3 = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest3) {
+          const digest2 = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest2) {
             failWebsocketConnection(ws, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path64 = opts.path;
+          let path65 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path64 = `/${path64}`;
+            path65 = `/${path65}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path64);
+          url2 = new URL(util.parseOrigin(url2).origin + path65);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19318,6 +19318,30 @@ var init_metrics = __esm({
       "backendCpuUsPerTx"
     ];
     DEFAULT_GATED_METRICS = ["tps"];
+  }
+});
+
+// src/core/results/unchanged-heads.ts
+function settingsKey(settings2) {
+  return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function unchangedHeads(compiledCode, arms) {
+  const [base] = arms;
+  if (!base || !compiledCode) return [];
+  return compiledCode.filter((c) => {
+    const arm2 = arms.find((a) => a.label === c.head);
+    return c.identical && arm2 !== void 0 && arm2 !== base && settingsKey(arm2.settings) === settingsKey(base.settings);
+  });
+}
+function unchangedHeadsOf(result) {
+  return unchangedHeads(
+    result.compiledCode,
+    result.arms.map((a) => ({ label: a.label, settings: a.settingOverrides }))
+  );
+}
+var init_unchanged_heads = __esm({
+  "src/core/results/unchanged-heads.ts"() {
+    "use strict";
   }
 });
 
@@ -22861,7 +22885,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path64 = __require("path");
+    var path65 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22900,7 +22924,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path64.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path64.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path65.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path65.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23032,13 +23056,13 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path64 = __require("path");
+    var path65 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs3.stat(file2, function(err, stat10) {
-        if (err || !helper.usePgPass(stat10, file2)) {
+      fs3.stat(file2, function(err, stat11) {
+        if (err || !helper.usePgPass(stat11, file2)) {
           return cb(void 0);
         }
         var st = fs3.createReadStream(file2);
@@ -24969,10 +24993,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path64) {
-  if (!path64)
+function getElementAtPath(obj, path65) {
+  if (!path65)
     return obj;
-  return path64.reduce((acc, key) => acc?.[key], obj);
+  return path65.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -25231,11 +25255,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path64, issues) {
+function prefixIssues(path65, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path64);
+    iss.path.unshift(path65);
     return iss;
   });
 }
@@ -25768,16 +25792,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path64 = []) => {
+  const processError = (error64, path65 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path64, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path65, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path64, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path65, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path64, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path65, ...issue3.path]);
       } else {
-        const fullpath = [...path64, ...issue3.path];
+        const fullpath = [...path65, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -25816,17 +25840,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path64 = []) => {
+  const processError = (error64, path65 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path64, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path65, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path64, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path65, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path64, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path65, ...issue3.path]);
       } else {
-        const fullpath = [...path64, ...issue3.path];
+        const fullpath = [...path65, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -25865,8 +25889,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path64 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path64) {
+  const path65 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path65) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -43898,13 +43922,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path64 = ref.slice(1).split("/").filter(Boolean);
-  if (path64.length === 0) {
+  const path65 = ref.slice(1).split("/").filter(Boolean);
+  if (path65.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path64[0] === defsKey) {
-    const key = path64[1] === void 0 ? void 0 : decodeJSONPointerSegment(path64[1]);
+  if (path65[0] === defsKey) {
+    const key = path65[1] === void 0 ? void 0 : decodeJSONPointerSegment(path65[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -45307,12 +45331,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path64) {
-  return path64.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path65) {
+  return path65.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path64) {
+function valueAt(doc, path65) {
   let v = doc;
-  for (const key of path64) {
+  for (const key of path65) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -45637,7 +45661,25 @@ function checkResultsDocument(doc, source) {
     }
     checkSamples(doc.confirmation.samples, "confirmation.samples", context3);
   }
+  checkSameCodeClaim(doc, source);
   return unknownFields(doc, source);
+}
+function checkSameCodeClaim(doc, source) {
+  const unchanged = new Set(unchangedHeadsOf(doc).map((c) => c.head));
+  if (unchanged.size === 0) return;
+  const fields = [
+    { field: "samples", samples: doc.samples },
+    { field: "confirmation.samples", samples: doc.confirmation?.samples ?? [] }
+  ];
+  for (const { field, samples } of fields) {
+    const i = samples.findIndex((s2) => unchanged.has(s2.arm));
+    if (i < 0) continue;
+    const s = samples[i];
+    const claim2 = doc.compiledCode.findIndex((c) => c.head === s.arm);
+    throw new UserError(
+      `${source}: compiledCode[${claim2}] says arm '${shownName(s.arm)}' runs base's compiled code with base's settings (identical: true), so it is never measured, yet ${field}[${i}] is a measured run of it (${sampleKey(s)}, ${s.status}): the document contradicts itself; expected no sample of that arm, or identical: false`
+    );
+  }
 }
 function checkSamples(samples, field, c) {
   const seen = /* @__PURE__ */ new Map();
@@ -45694,6 +45736,7 @@ var init_check_results = __esm({
     init_errors();
     init_metrics();
     init_results_schema();
+    init_unchanged_heads();
     init_result_types();
     UNCHECKED_FIELDS = ["pinning", "calibration"];
     KNOWN_FIELDS = /* @__PURE__ */ new Set([
@@ -45708,14 +45751,14 @@ var init_check_results = __esm({
 
 // src/store/read-results.ts
 import { readFile as readFile13 } from "node:fs/promises";
-async function readResults(path64, options = {}) {
+async function readResults(path65, options = {}) {
   let text2;
   try {
-    text2 = await readFile13(path64, "utf8");
+    text2 = await readFile13(path65, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path64}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path65}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path64, options);
+  return parseResults(text2, path65, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -45763,7 +45806,7 @@ var init_read_results = __esm({
 });
 
 // src/store/store.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function runIdOf(result) {
   if (result.runId !== void 0) {
     if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
@@ -45783,7 +45826,7 @@ function runIdOf(result) {
     hostname: result.environment?.hostname,
     seed: result.plan?.seed
   });
-  return `${compact}-${createHash7("sha256").update(identity).digest("hex").slice(0, 8)}`;
+  return `${compact}-${createHash6("sha256").update(identity).digest("hex").slice(0, 8)}`;
 }
 function checkRunId(id) {
   if (!RUN_ID.test(id)) {
@@ -46508,6 +46551,48 @@ var init_pg_store = __esm({
   }
 });
 
+// src/github/api.ts
+function kindOfStatus(status) {
+  if (status === void 0 || status === 0) return "network";
+  if (status === 429) return "rate-limit";
+  if (status === 401 || status === 403) return "permission";
+  if (status === 404 || status === 410 || status === 422) return "not-found";
+  if (status >= 500) return "server";
+  return "other";
+}
+function apiFailureHint(e, permission) {
+  switch (e.kind) {
+    case "rate-limit":
+      return "GitHub's API rate limit was hit (not a permission problem); the call was retried and gave up. Run fewer jobs with this token at once, or retry the workflow later.";
+    case "permission":
+      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in docs/action.md).`;
+    case "not-found":
+      return `Not found: check the repository, the number or commit, and the token's access ('${permission}').`;
+    case "server":
+      return "GitHub answered with a server error on every retry; retry the workflow later.";
+    case "network":
+      return "GitHub could not be reached; check GITHUB_API_URL and the network of the runner.";
+    default:
+      return "";
+  }
+}
+var GitHubApiError;
+var init_api2 = __esm({
+  "src/github/api.ts"() {
+    "use strict";
+    GitHubApiError = class extends Error {
+      constructor(message, status, kind) {
+        super(message);
+        this.status = status;
+        this.name = "GitHubApiError";
+        this.kind = kind ?? kindOfStatus(status);
+      }
+      status;
+      kind;
+    };
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -46585,17 +46670,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path64) {
-      const ctrl = callVisitor(key, node3, visitor, path64);
+    function visit_(key, node3, visitor, path65) {
+      const ctrl = callVisitor(key, node3, visitor, path65);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path64, ctrl);
-        return visit_(key, ctrl, visitor, path64);
+        replaceNode(key, path65, ctrl);
+        return visit_(key, ctrl, visitor, path65);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path64 = Object.freeze(path64.concat(node3));
+          path65 = Object.freeze(path65.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path64);
+            const ci = visit_(i, node3.items[i], visitor, path65);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46606,13 +46691,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path64 = Object.freeze(path64.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path64);
+          path65 = Object.freeze(path65.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path65);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path64);
+          const cv2 = visit_("value", node3.value, visitor, path65);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46633,17 +46718,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path64) {
-      const ctrl = await callVisitor(key, node3, visitor, path64);
+    async function visitAsync_(key, node3, visitor, path65) {
+      const ctrl = await callVisitor(key, node3, visitor, path65);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path64, ctrl);
-        return visitAsync_(key, ctrl, visitor, path64);
+        replaceNode(key, path65, ctrl);
+        return visitAsync_(key, ctrl, visitor, path65);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path64 = Object.freeze(path64.concat(node3));
+          path65 = Object.freeze(path65.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path64);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path65);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46654,13 +46739,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path64 = Object.freeze(path64.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path64);
+          path65 = Object.freeze(path65.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path65);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path64);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path65);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46687,23 +46772,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path64) {
+    function callVisitor(key, node3, visitor, path65) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path64);
+        return visitor(key, node3, path65);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path64);
+        return visitor.Map?.(key, node3, path65);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path64);
+        return visitor.Seq?.(key, node3, path65);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path64);
+        return visitor.Pair?.(key, node3, path65);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path64);
+        return visitor.Scalar?.(key, node3, path65);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path64);
+        return visitor.Alias?.(key, node3, path65);
       return void 0;
     }
-    function replaceNode(key, path64, node3) {
-      const parent = path64[path64.length - 1];
+    function replaceNode(key, path65, node3) {
+      const parent = path65[path65.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -47315,10 +47400,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path64, value) {
+    function collectionFromPath(schema, path65, value) {
       let v = value;
-      for (let i = path64.length - 1; i >= 0; --i) {
-        const k = path64[i];
+      for (let i = path65.length - 1; i >= 0; --i) {
+        const k = path65[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47337,7 +47422,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path64) => path64 == null || typeof path64 === "object" && !!path64[Symbol.iterator]().next().done;
+    var isEmptyPath = (path65) => path65 == null || typeof path65 === "object" && !!path65[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47367,11 +47452,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path64, value) {
-        if (isEmptyPath(path64))
+      addIn(path65, value) {
+        if (isEmptyPath(path65))
           this.add(value);
         else {
-          const [key, ...rest] = path64;
+          const [key, ...rest] = path65;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -47385,8 +47470,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path64) {
-        const [key, ...rest] = path64;
+      deleteIn(path65) {
+        const [key, ...rest] = path65;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -47400,8 +47485,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path64, keepScalar) {
-        const [key, ...rest] = path64;
+      getIn(path65, keepScalar) {
+        const [key, ...rest] = path65;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -47419,8 +47504,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path64) {
-        const [key, ...rest] = path64;
+      hasIn(path65) {
+        const [key, ...rest] = path65;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -47430,8 +47515,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path64, value) {
-        const [key, ...rest] = path64;
+      setIn(path65, value) {
+        const [key, ...rest] = path65;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -49946,9 +50031,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path64, value) {
+      addIn(path65, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path64, value);
+          this.contents.addIn(path65, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -50023,14 +50108,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path64) {
-        if (Collection2.isEmptyPath(path64)) {
+      deleteIn(path65) {
+        if (Collection2.isEmptyPath(path65)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path64) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path65) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50045,10 +50130,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path64, keepScalar) {
-        if (Collection2.isEmptyPath(path64))
+      getIn(path65, keepScalar) {
+        if (Collection2.isEmptyPath(path65))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path64, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path65, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50059,10 +50144,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path64) {
-        if (Collection2.isEmptyPath(path64))
+      hasIn(path65) {
+        if (Collection2.isEmptyPath(path65))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path64) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path65) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50079,13 +50164,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path64, value) {
-        if (Collection2.isEmptyPath(path64)) {
+      setIn(path65, value) {
+        if (Collection2.isEmptyPath(path65)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path64), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path65), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path64, value);
+          this.contents.setIn(path65, value);
         }
       }
       /**
@@ -52046,9 +52131,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path64) => {
+    visit2.itemAtPath = (cst, path65) => {
       let item = cst;
-      for (const [field, index] of path64) {
+      for (const [field, index] of path65) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52057,23 +52142,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path64) => {
-      const parent = visit2.itemAtPath(cst, path64.slice(0, -1));
-      const field = path64[path64.length - 1][0];
+    visit2.parentCollection = (cst, path65) => {
+      const parent = visit2.itemAtPath(cst, path65.slice(0, -1));
+      const field = path65[path65.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path64, item, visitor) {
-      let ctrl = visitor(item, path64);
+    function _visit(path65, item, visitor) {
+      let ctrl = visitor(item, path65);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path64.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path65.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52084,10 +52169,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path64);
+            ctrl = ctrl(item, path65);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path64) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path65) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -53838,48 +53923,6 @@ var require_dist2 = __commonJS({
   }
 });
 
-// src/github/api.ts
-function kindOfStatus(status) {
-  if (status === void 0 || status === 0) return "network";
-  if (status === 429) return "rate-limit";
-  if (status === 401 || status === 403) return "permission";
-  if (status === 404 || status === 410 || status === 422) return "not-found";
-  if (status >= 500) return "server";
-  return "other";
-}
-function apiFailureHint(e, permission) {
-  switch (e.kind) {
-    case "rate-limit":
-      return "GitHub's API rate limit was hit (not a permission problem); the call was retried and gave up. Run fewer jobs with this token at once, or retry the workflow later.";
-    case "permission":
-      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in docs/action.md).`;
-    case "not-found":
-      return `Not found: check the repository, the number or commit, and the token's access ('${permission}').`;
-    case "server":
-      return "GitHub answered with a server error on every retry; retry the workflow later.";
-    case "network":
-      return "GitHub could not be reached; check GITHUB_API_URL and the network of the runner.";
-    default:
-      return "";
-  }
-}
-var GitHubApiError;
-var init_api2 = __esm({
-  "src/github/api.ts"() {
-    "use strict";
-    GitHubApiError = class extends Error {
-      constructor(message, status, kind) {
-        super(message);
-        this.status = status;
-        this.name = "GitHubApiError";
-        this.kind = kind ?? kindOfStatus(status);
-      }
-      status;
-      kind;
-    };
-  }
-});
-
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync3 } from "fs";
 import { EOL as EOL5 } from "os";
@@ -53897,8 +53940,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path64 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path64} does not exist${EOL5}`);
+            const path65 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path65} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60350,7 +60393,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path64) => path64.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path65) => path65.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -60814,7 +60857,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os15 from "node:os";
-import path63 from "node:path";
+import path64 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -62695,6 +62738,13 @@ function minPFor(test, n) {
   const unpaired = minAchievableP(n, n);
   return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
 }
+function planWarningKind(message) {
+  const text2 = message.replace(/^workload [^:]*: /, "");
+  if (/^\d+ rounds per arm over \d+ cells can never reach significance after Holm /.test(text2))
+    return "reach";
+  if (/^with \d+(\.\d+)?% run-to-run noise \((assumed|measured)\), detecting a /.test(text2)) return "power";
+  return void 0;
+}
 function checkPlan(input2) {
   const alpha = input2.alpha ?? DEFAULT_ALPHA;
   const testAlpha = alpha;
@@ -63230,7 +63280,7 @@ function withSteadyEvidence(cell, evidence, policy) {
 }
 
 // src/adapters/action/inputs.ts
-import path27 from "node:path";
+import path31 from "node:path";
 
 // src/core/util/duration.ts
 function parseDurationS(text2) {
@@ -63249,7 +63299,7 @@ function formatDuration(seconds) {
 }
 
 // src/flows/compare/baseline/stored-baseline.ts
-import path24 from "node:path";
+import path25 from "node:path";
 
 // src/store/write-results.ts
 import path3 from "node:path";
@@ -63957,7 +64007,8 @@ function prepareRun(result, options = {}) {
     );
   }
   const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
-  const thresholds = workloadThresholds(result, thresholdPct, warnings);
+  const own2 = workloadThresholds(result, thresholdPct, warnings);
+  const thresholds = options.thresholdForAll ? () => thresholdPct : own2;
   const floors = options.noiseFloors ?? result.analysis?.noiseFloors ?? [];
   const cells = documentCells(result);
   const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
@@ -64128,7 +64179,9 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
       curves: armCurves
     };
   });
-  warnings.push(...notSaidYet(warnings, dataWarnings(ctx, comparisons, sequential)));
+  const data = dataWarnings(ctx, comparisons, sequential);
+  warnings.splice(0, warnings.length, ...currentPlanWarnings(warnings, comparisons, data));
+  warnings.push(...notSaidYet(warnings, data));
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
   const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
@@ -64238,6 +64291,18 @@ function dataWarnings(ctx, comparisons, sequential) {
   }
   return warnings;
 }
+function currentPlanWarnings(said, comparisons, data) {
+  const undecided = comparisons.some(
+    (c) => [...c.cells, ...c.otherMetricCells].some((cell) => cell.verdict === "inconclusive")
+  );
+  const saidAgain = new Set(data.map(planWarningKind));
+  return said.filter((w) => {
+    const kind = planWarningKind(w);
+    if (kind === void 0) return true;
+    if (!undecided) return false;
+    return !saidAgain.has(kind) || data.some((d) => w === d || w.endsWith(`: ${d}`));
+  });
+}
 function notSaidYet(said, messages) {
   return messages.filter(
     (m) => !said.some((s) => s === m || s.startsWith("workload ") && s.endsWith(`: ${m}`))
@@ -64245,6 +64310,7 @@ function notSaidYet(said, messages) {
 }
 
 // src/core/compare/analysis/adaptive.ts
+init_unchanged_heads();
 var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
 var DEFAULT_SPENDING = "obrien-fleming";
 function planAdaptive(input2) {
@@ -64340,6 +64406,7 @@ function adaptiveLook(result, plan, options = {}) {
     alpha: plan.alpha,
     test: plan.test === "signed-rank" ? "paired" : "unpaired"
   });
+  const unchanged = new Set(unchangedHeadsOf(result).map((c) => c.head));
   const frozen = /* @__PURE__ */ new Map();
   const decidedCells = [];
   const history = [];
@@ -64360,6 +64427,7 @@ function adaptiveLook(result, plan, options = {}) {
     const openIds = /* @__PURE__ */ new Set();
     openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
+      if (unchanged.has(head)) continue;
       for (const c of cells) {
         const key = hypothesisKey(head, c, c.metric);
         if (frozen.has(key)) continue;
@@ -64688,23 +64756,7 @@ function summary2(values) {
 }
 
 // src/core/compare/analysis/same-code.ts
-function settingsKey(settings2) {
-  return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function unchangedHeads(compiledCode, arms) {
-  const [base] = arms;
-  if (!base || !compiledCode) return [];
-  return compiledCode.filter((c) => {
-    const arm2 = arms.find((a) => a.label === c.head);
-    return c.identical && arm2 !== void 0 && settingsKey(arm2.settings) === settingsKey(base.settings);
-  });
-}
-function unchangedHeadsOf(result) {
-  return unchangedHeads(
-    result.compiledCode,
-    result.arms.map((a) => ({ label: a.label, settings: a.settingOverrides }))
-  );
-}
+init_unchanged_heads();
 function sameCodeMessage(c) {
   return `same compiled code as base (${c.files.toLocaleString("en-US")} programs, libraries and data files equal after masking install paths) and the same settings: nothing this head runs changed, so nothing was measured`;
 }
@@ -64817,6 +64869,8 @@ function analyse(result, overrides = {}) {
   const timed = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
+    // A threshold asked for now wins over the workloads' own (and the report names those it set aside).
+    ...overrides.thresholdPct !== void 0 ? { thresholdForAll: true } : {},
     steadyPass: settings2.steadyPass ?? DEFAULT_STEADY_PASS,
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
     ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
@@ -64828,9 +64882,16 @@ function analyse(result, overrides = {}) {
   });
   const withInstructions = withInstructionCells(timed, result);
   const decided = withSameCompiledCode(withInstructions, result);
-  const withPlans = result.plans ? { ...decided, plans: result.plans } : decided;
+  const forAll = overrides.thresholdPct !== void 0 ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings2.thresholdPct) } } : decided;
+  const withPlans = result.plans ? { ...forAll, plans: result.plans } : forAll;
   const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
   return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
+}
+function setAsideThresholds(result, pct5) {
+  return Object.entries(result.workloads ?? {}).flatMap(([workload, spec]) => {
+    const own2 = spec?.threshold;
+    return typeof own2 === "number" && own2 !== pct5 ? [{ workload, thresholdPct: own2 }] : [];
+  });
 }
 function withStoredBaseline(c, baseline) {
   if (baseline.sentinel.status !== "drifted") return c;
@@ -65760,7 +65821,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 }
 
 // src/flows/compare/pipeline/pipeline.ts
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -66590,10 +66651,10 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat10 = await readStat(proc, backendPid);
+  const stat11 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat10 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat10.ppid, own: backendPid };
+  if (!stat11 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat11.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
@@ -66614,8 +66675,8 @@ async function settle(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat10 = await readStat(proc, pid);
-      if (!stat10 || stat10.state === "Z" || stat10.state === "X") continue;
+      const stat11 = await readStat(proc, pid);
+      if (!stat11 || stat11.state === "Z" || stat11.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -66699,6 +66760,10 @@ function steadyOutcome(before, after, transactions) {
   };
 }
 
+// src/run/measure-run.ts
+init_result_types();
+init_errors();
+
 // src/machine/os/drop-caches.ts
 init_errors();
 import { writeFile as writeFile3 } from "node:fs/promises";
@@ -66712,9 +66777,23 @@ async function dropPageCache(file2 = DROP_CACHES_PATH) {
   }
 }
 
-// src/run/measure-run.ts
-init_result_types();
-init_errors();
+// src/run/cold-start.ts
+function coldStartNotice(workloads) {
+  const cold = workloads.filter((w) => w.coldStart).map((w) => w.name);
+  if (cold.length === 0) return void 0;
+  return `cold start (${cold.join(", ")}): every measured run restarts its server and drops the OS page cache, which is machine-wide: every process on this machine loses its cached files (docs/workloads.md#cold-starts)`;
+}
+var NO_DROP_CACHES = "cold start: the OS page cache could not be dropped, so cold runs start with only their shared buffers evicted (their reads may come from the page cache)";
+async function coldStart(cluster, journal) {
+  await cluster.stop();
+  await cluster.start();
+  const drop = await dropPageCache();
+  if (!drop.dropped) {
+    const message = `${NO_DROP_CACHES}: ${drop.reason}`;
+    if (!journal.result.warnings.some((w) => w.startsWith(NO_DROP_CACHES))) journal.warn(message);
+  }
+  return { restarted: true, pageCacheDropped: drop.dropped };
+}
 
 // src/run/run-clusters.ts
 import { copyFile as copyFile3 } from "node:fs/promises";
@@ -67965,6 +68044,8 @@ var TIME_BUDGET_S = { min: 1, max: 7 * 86400 };
 var INSTRUCTION_TRANSACTIONS = { min: 0, max: 1e5 };
 var INSTRUCTION_REPETITIONS = { min: 1, max: 20 };
 var RETRIES = { min: 0, max: 10 };
+var WORKLOAD_NAME_LENGTH = { min: 1, max: 64 };
+var MAILBOX_MESSAGES = { min: 1, max: 5e3 };
 function rangeText(bound) {
   return `from ${bound.min} to ${bound.max}`;
 }
@@ -68505,7 +68586,12 @@ function boundedInt(bound) {
 }
 var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
 var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
-var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
+var nameField = external_exports.string().max(WORKLOAD_NAME_LENGTH.max, {
+  error: `expected at most ${WORKLOAD_NAME_LENGTH.max} characters (the name becomes part of file names)`,
+  abort: true
+}).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe(
+  `Unique name, used in reports and results: letters, digits, ".", "_" and "-", at most ${WORKLOAD_NAME_LENGTH.max} characters.`
+);
 var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
 var durationField = boundedInt(DURATION_S).default(60).describe(`Seconds per measured run, ${rangeText(DURATION_S)}.`);
 var warmupField = boundedInt(WARMUP_S).default(10).describe(`Seconds of the uncounted warm-up run per arm and cell (0 = none), ${rangeText(WARMUP_S)}.`);
@@ -68587,7 +68673,7 @@ var plansField = offUnlessTrue(
   "Take the plan of every statement the workload runs (EXPLAIN (COSTS OFF)) and, where the install has pg_stat_statements, each statement's calls, time and shared blocks, per arm on servers of their own before the timed rounds; the report names the statements whose plan differs from base's. pgbench only."
 );
 var coldStartField = offUnlessTrue(
-  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root); the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics."
+  "Start every measured run cold: after the run's VACUUM/CHECKPOINT the server is restarted (shared buffers emptied) and the OS page cache dropped where pgperf may (root), machine-wide: every process on the machine loses its cached files; the workload's servers get track_io_timing on unless its settings say otherwise, and their own clusters. For I/O-bound cells: read the buffer-reads, io-reads and read-time metrics."
 );
 var retriesField = boundedInt(RETRIES).default(2).describe(`Retries of a failed run before it is given up, ${rangeText(RETRIES)}.`);
 function refineClients(w, ctx) {
@@ -69265,8 +69351,8 @@ function shellWord(word) {
 import { readFile as readFile5 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat10 = await readFile5(`/proc/${pid}/stat`, "utf8");
-    return stat10.slice(stat10.lastIndexOf(")") + 2).split(" ")[0];
+    const stat11 = await readFile5(`/proc/${pid}/stat`, "utf8");
+    return stat11.slice(stat11.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -70029,17 +70115,6 @@ async function runOnce(ctx, run3, kind, attempt, block) {
   if (!out.ok) await reviveIfDown(cluster, journal.warn);
   return out;
 }
-var NO_DROP_CACHES = "cold start: the OS page cache could not be dropped, so cold runs start with only their shared buffers evicted (their reads may come from the page cache)";
-async function coldStart(cluster, journal) {
-  await cluster.stop();
-  await cluster.start();
-  const drop = await dropPageCache();
-  if (!drop.dropped) {
-    const message = `${NO_DROP_CACHES}: ${drop.reason}`;
-    if (!journal.result.warnings.some((w) => w.startsWith(NO_DROP_CACHES))) journal.warn(message);
-  }
-  return { restarted: true, pageCacheDropped: drop.dropped };
-}
 function toSample(run3, attempt, randomSeed, out) {
   return {
     round: run3.round,
@@ -70341,19 +70416,19 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat10 = parsePidStatLine(text2);
-  return stat10 && { pid: stat10.pid, comm: stat10.comm, cpu: stat10.utime + stat10.stime };
+  const stat11 = parsePidStatLine(text2);
+  return stat11 && { pid: stat11.pid, comm: stat11.comm, cpu: stat11.utime + stat11.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat10 = await readText(root, "proc/stat");
-  if (stat10 === void 0) return void 0;
+  const stat11 = await readText(root, "proc/stat");
+  if (stat11 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat10), procs };
+  return { cpu: parseProcStat(stat11), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -71034,7 +71109,7 @@ async function prepareRun2(req, deps) {
   const cells = workloads.flatMap(
     (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
   );
-  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
+  const rounds = planRounds({ cells, arms: measuredArms(req).map((a) => a.label), order: req.order, seed });
   const arms = req.arms.map((a, i) => ({
     label: a.label,
     binDir: a.binDir,
@@ -71067,6 +71142,9 @@ async function prepareRun2(req, deps) {
 }
 async function checkRunControls(controls, logger) {
   if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
+}
+function measuredArms(req) {
+  return req.arms.filter((a) => !req.unmeasuredHeads?.includes(a.label));
 }
 function applyOverrides(w, req) {
   const duration3 = req.durationS ?? w.duration;
@@ -71337,10 +71415,13 @@ async function runBenchmark(req, deps) {
       result.status = "complete";
       return result;
     }
+    for (const head of req.unmeasuredHeads ?? [])
+      logger.info(`arm ${head}: not measured (base's compiled code with base's settings)`);
+    const measured = measuredArms(req);
     await clusters.setUp(
       {
-        arms: req.arms,
-        serverVersions: result.arms.map((a) => a.serverVersion),
+        arms: measured,
+        serverVersions: measured.map((a) => result.arms.find((r) => r.label === a.label).serverVersion),
         cpuPlans: run3.cpuPlans,
         drivers: run3.drivers,
         runAs: run3.runAs,
@@ -71360,8 +71441,10 @@ async function runBenchmark(req, deps) {
     const progress = new ProgressTracker(schedule.runs, schedule.plannedSeconds);
     warnUnderpoweredPlan(req, run3.workloads, journal.warn);
     logger.info(
-      `plan: ${run3.cells.length} cells x ${req.arms.length} arms x ${run3.rounds.length} rounds = ${run3.rounds.flat().length} runs, order ${req.order}, seed ${run3.seed}`
+      `plan: ${run3.cells.length} cells x ${measured.length} arms x ${run3.rounds.length} rounds = ${run3.rounds.flat().length} runs, order ${req.order}, seed ${run3.seed}`
     );
+    const cold = coldStartNotice(run3.workloads);
+    if (cold) logger.info(cold);
     const measuring = {
       workloadByName: run3.workloadByName,
       drivers: run3.drivers,
@@ -72442,10 +72525,9 @@ function withExplanation(result, record2) {
 }
 
 // src/postgres/builds/compiled-code.ts
-import { createHash as createHash6 } from "node:crypto";
-import { mkdtemp as mkdtemp3, readdir as readdir7, readFile as readFile11, readlink as readlink3, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, readFile as readFile11, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
 import os11 from "node:os";
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/postgres/builds/disassembly.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -72672,34 +72754,136 @@ function elfFunctions(bytes) {
   return out;
 }
 
+// src/postgres/builds/install-files.ts
+import { readdir as readdir7, readlink as readlink3, realpath, stat as stat4 } from "node:fs/promises";
+import path20 from "node:path";
+var MAX_INSTALL_FILES = 5e4;
+var SHAREDIR_KEY = "<sharedir>";
+var NOT_READ = [
+  /^include\//,
+  /^share\/(doc|man)\//,
+  /^lib\/(.*\/)?pgxs\//,
+  /^lib\/pkgconfig\//,
+  /^lib\/.*\.a$/,
+  /^\.complete$/,
+  new RegExp(`^${SHAREDIR_KEY}/(doc|man)/`)
+];
+var DATA_FILE = ["share/postgresql/postgres.bki", "share/postgres.bki", `${SHAREDIR_KEY}/postgres.bki`];
+var MODULE_FILE = ["lib/postgresql/plpgsql.so", "lib/plpgsql.so"];
+async function installFiles(binDir) {
+  const prefix = path20.resolve(path20.dirname(binDir));
+  const roots = await installRoots(prefix);
+  const files = /* @__PURE__ */ new Map();
+  const named = (key, rel) => key ? path20.posix.join(key, rel) : rel;
+  const nameOf = (real) => {
+    for (const root of roots) {
+      const rel = path20.relative(root.real, real);
+      if (rel === "") return root.key || ".";
+      if (rel !== ".." && !rel.startsWith(`..${path20.sep}`) && !path20.isAbsolute(rel))
+        return named(root.key, rel.split(path20.sep).join("/"));
+    }
+    return void 0;
+  };
+  let tooMany = false;
+  const add = (name, file2) => {
+    if (files.size >= MAX_INSTALL_FILES) tooMany = true;
+    else files.set(name, file2);
+  };
+  const walk = async (dir, name, ancestors) => {
+    let entries;
+    try {
+      entries = await readdir7(dir, { withFileTypes: true });
+    } catch (e) {
+      if (e.code === "ENOENT" && ancestors.length === 1) return;
+      throw e;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      if (tooMany) return;
+      const child = name ? path20.posix.join(name, entry.name) : entry.name;
+      const abs = path20.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!notRead(`${child}/`)) await walk(abs, child, [...ancestors, await realpath(abs)]);
+      } else if (notRead(child)) continue;
+      else if (entry.isFile()) add(child, { kind: "file", file: abs });
+      else if (entry.isSymbolicLink()) await followLink(abs, child, ancestors);
+      else add(child, { kind: "foreign", why: "not a regular file" });
+    }
+  };
+  const followLink = async (abs, name, ancestors) => {
+    const text2 = await readlink3(abs);
+    const real = await realpath(abs).catch(() => void 0);
+    if (!real) return add(name, { kind: "foreign", why: `a dangling link (to ${text2})` });
+    const target = nameOf(real);
+    if (target === void 0)
+      return add(name, { kind: "foreign", why: `a link out of the install (to ${real})` });
+    const info2 = await stat4(real);
+    if (!info2.isDirectory() && !info2.isFile())
+      return add(name, { kind: "foreign", why: `a link to what is not a regular file (${target})` });
+    const dir = info2.isDirectory();
+    if (!notRead(dir ? `${target}/` : target) || ancestors.includes(real))
+      return add(name, { kind: "link", to: target });
+    if (dir) return walk(real, name, [...ancestors, real]);
+    return add(name, { kind: "file", file: real });
+  };
+  for (const root of roots) await walk(root.dir, root.key, [root.real]);
+  if (tooMany) {
+    return {
+      prefix,
+      files,
+      unknown: `${prefix} has more than ${MAX_INSTALL_FILES} files: not an install prefix`
+    };
+  }
+  const at = (name) => {
+    const root = roots.find((r) => r.key !== "" && name.startsWith(`${r.key}/`));
+    return root ? path20.join(root.dir, name.slice(root.key.length + 1)) : path20.join(prefix, name);
+  };
+  for (const need of [
+    { what: "data files", where: DATA_FILE },
+    { what: "modules", where: MODULE_FILE }
+  ]) {
+    const looked = need.where.filter((n) => !n.startsWith(`${SHAREDIR_KEY}/`) || roots.length > 1).map(at);
+    const found = await Promise.all(
+      looked.map(
+        (f) => stat4(f).then(
+          (s) => s.isFile(),
+          () => false
+        )
+      )
+    );
+    if (found.includes(true)) continue;
+    const dirs = looked.map((f) => path20.dirname(f)).join(", ");
+    return {
+      prefix,
+      files,
+      unknown: `${prefix} has no ${path20.basename(need.where[0])} in ${dirs}: where its server finds its ${need.what} is unknown`
+    };
+  }
+  return { prefix, files };
+}
+function notRead(name) {
+  return NOT_READ.some((re) => re.test(name));
+}
+async function installRoots(prefix) {
+  const real = await realpath(prefix);
+  const roots = [{ key: "", dir: prefix, real }];
+  const debian = /^(.*)\/lib\/postgresql\/(\d+)$/.exec(real);
+  if (debian) {
+    const dir = path20.join(debian[1], "share", "postgresql", debian[2]);
+    const shareReal = await realpath(dir).catch(() => void 0);
+    if (shareReal && (await stat4(shareReal)).isDirectory())
+      roots.push({ key: SHAREDIR_KEY, dir, real: shareReal });
+  }
+  return roots;
+}
+
 // src/postgres/builds/compiled-code.ts
 var KEPT_NAMES = 50;
 var ALL_NAMES = 5e3;
 var SERVER_BINARY = "bin/postgres";
 var CACHE_SLOT = /^[0-9a-f]{12}-[0-9a-f]{16}(-p[0-9a-f]{8})?$/;
-async function codeFiles(installDir) {
-  const files = /* @__PURE__ */ new Map();
-  const walk = async (rel, keep) => {
-    let entries;
-    try {
-      entries = await readdir7(path20.join(installDir, rel), { withFileTypes: true });
-    } catch (e) {
-      if (e.code === "ENOENT") return;
-      throw e;
-    }
-    for (const entry of entries) {
-      const child = path20.posix.join(rel, entry.name);
-      if (entry.isDirectory()) await walk(child, keep);
-      else if (keep(child)) files.set(child, entry);
-    }
-  };
-  await walk("bin", () => true);
-  await walk("lib", (rel) => /\.so(\.\d+)*$/.test(rel) && !rel.includes("/pgxs/"));
-  await walk("share", (rel) => !/^share\/(doc|man)\//.test(rel));
-  return files;
-}
 function ownPaths(installDir) {
-  const slot = path20.basename(installDir);
+  const slot = path21.basename(installDir);
   return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
 }
 function masked(bytes, strings) {
@@ -72716,18 +72900,22 @@ function masked(bytes, strings) {
   }
   return out;
 }
-async function normalised(installDir, rel, entry, own2) {
-  const file2 = path20.join(installDir, rel);
-  if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink3(file2)}`), own2);
+async function normalised(file2, own2) {
   const bytes = masked(await readFile11(file2), own2);
   return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
 }
-function digest2(bytes) {
-  return createHash6("sha256").update(bytes).digest("hex");
+async function sameFile(b, h, own2) {
+  if (h.kind === "foreign") return { same: false, why: h.why };
+  if (b.kind === "foreign") return { same: false, why: b.why };
+  if (b.kind === "link" || h.kind === "link") {
+    return { same: b.kind === "link" && h.kind === "link" && b.to === h.to };
+  }
+  const [bb, hb] = await Promise.all([normalised(b.file, own2.base), normalised(h.file, own2.head)]);
+  return { same: bb.equals(hb), bytes: [bb, hb] };
 }
 async function compareCompiledCode(base, head, options = {}) {
-  const baseDir = path20.resolve(path20.dirname(base.binDir));
-  const headDir = path20.resolve(path20.dirname(head.binDir));
+  const baseDir = path21.resolve(path21.dirname(base.binDir));
+  const headDir = path21.resolve(path21.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
   const headOwn = ownPaths(headDir);
   const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
@@ -72737,13 +72925,20 @@ async function compareCompiledCode(base, head, options = {}) {
       unknown: `the install prefixes ${baseDir} and ${headDir} differ in length, so the paths compiled into them cannot be masked alike`
     };
   }
-  const [baseFiles, headFiles] = await Promise.all([codeFiles(baseDir), codeFiles(headDir)]);
-  if (!baseFiles.has(SERVER_BINARY) || !headFiles.has(SERVER_BINARY)) {
+  const [baseInstall, headInstall] = await Promise.all([
+    installFiles(base.binDir),
+    installFiles(head.binDir)
+  ]);
+  const baseFiles = baseInstall.files;
+  const headFiles = headInstall.files;
+  if (baseFiles.get(SERVER_BINARY)?.kind !== "file" || headFiles.get(SERVER_BINARY)?.kind !== "file") {
     return {
       ...empty,
-      unknown: `no ${SERVER_BINARY} in ${baseFiles.has(SERVER_BINARY) ? headDir : baseDir}`
+      unknown: `no ${SERVER_BINARY} in ${baseFiles.get(SERVER_BINARY)?.kind === "file" ? headDir : baseDir}`
     };
   }
+  const unknown2 = baseInstall.unknown ?? headInstall.unknown;
+  if (unknown2) return { ...empty, unknown: unknown2 };
   const names = [.../* @__PURE__ */ new Set([...baseFiles.keys(), ...headFiles.keys()])].sort();
   const differing = [];
   let serverFunctions;
@@ -72751,16 +72946,14 @@ async function compareCompiledCode(base, head, options = {}) {
     const b = baseFiles.get(rel);
     const h = headFiles.get(rel);
     if (!b || !h) {
-      differing.push(rel);
+      const only = b ?? h;
+      differing.push(only.kind === "foreign" ? `${rel} (${only.why})` : rel);
       continue;
     }
-    const [bb, hb] = await Promise.all([
-      normalised(baseDir, rel, b, baseOwn),
-      normalised(headDir, rel, h, headOwn)
-    ]);
-    if (bb.length === hb.length && digest2(bb) === digest2(hb)) continue;
-    differing.push(rel);
-    if (rel === SERVER_BINARY) serverFunctions = await changedFunctions(bb, hb, options);
+    const file2 = await sameFile(b, h, { base: baseOwn, head: headOwn });
+    if (file2.same) continue;
+    differing.push(file2.why ? `${rel} (${file2.why})` : rel);
+    if (rel === SERVER_BINARY && file2.bytes) serverFunctions = await changedFunctions(...file2.bytes, options);
   }
   return {
     head: head.label,
@@ -72845,11 +73038,11 @@ async function changedFunctions(base, head, options = {}) {
   });
 }
 async function disassembled(base, head, options) {
-  const dir = await mkdtemp3(path20.join(os11.tmpdir(), "pgperf-disasm-"));
+  const dir = await mkdtemp3(path21.join(os11.tmpdir(), "pgperf-disasm-"));
   try {
     const parallel = Math.max(1, Math.floor(os11.availableParallelism() / 2));
     const one = async (build, name) => {
-      const file2 = path20.join(dir, name);
+      const file2 = path21.join(dir, name);
       await writeFile7(file2, build.bytes);
       return fingerprints(file2, build.bytes, build.ranges, {
         runner: options.runner ?? nodeProcessRunner,
@@ -72866,9 +73059,12 @@ async function disassembled(base, head, options) {
   }
 }
 
+// src/flows/compare/pipeline/pipeline.ts
+init_unchanged_heads();
+
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile12, stat as stat4 } from "node:fs/promises";
-import path21 from "node:path";
+import { readFile as readFile12, stat as stat5 } from "node:fs/promises";
+import path22 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -72887,8 +73083,8 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path21.resolve(binDir, "postgres");
-  const st = await stat4(postgres).catch(() => void 0);
+  const postgres = path22.resolve(binDir, "postgres");
+  const st = await stat5(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
   let entry = installs.get(key);
@@ -73076,18 +73272,20 @@ async function runPipeline(req, deps, store) {
   const runAs = await resolveRunAs(req.runAs, deps);
   await refuseUnknownSettings(arms, req.workloads, { ...deps, runAs });
   const compiledCode = await compareArmsCode(arms, deps.logger);
-  const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unchangedHeads(compiledCode, arms).length === compiledCode.length;
-  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
+  const unmeasuredHeads = unchangedHeads(compiledCode, arms).map((c) => c.head);
+  const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unmeasuredHeads.length === compiledCode.length;
+  const measuredArms2 = arms.filter((a) => !unmeasuredHeads.includes(a.label));
+  const resultsFile = path23.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
-  const plansAlongside2 = defaults3?.plans && !nothingToMeasure ? emptyPlansRecord(arms.map((a) => a.label)) : void 0;
+  const plansAlongside2 = defaults3?.plans && !nothingToMeasure ? emptyPlansRecord(measuredArms2.map((a) => a.label)) : void 0;
   const countingStarted = Date.now();
   const counted = nothingToMeasure ? void 0 : await runInstructionPhase(
     {
       ...req,
       workloads,
-      arms,
+      arms: measuredArms2,
       ...plansAlongside2 ? { plansAlongside: plansAlongside2 } : {},
       changedFunctions: changedFunctionsOf(compiledCode)
     },
@@ -73098,7 +73296,7 @@ async function runPipeline(req, deps, store) {
     const note = uncountableNote(workloads);
     if (note) instructions.notes.push(note);
   }
-  const planPhase = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms }, deps);
+  const planPhase = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms: measuredArms2 }, deps);
   const plans = mergePlans(planPhase, plansAlongside2);
   const countedS = (Date.now() - countingStarted) / 1e3;
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
@@ -73121,11 +73319,12 @@ async function runPipeline(req, deps, store) {
       analysis,
       arms,
       sink,
-      logsDir: path22.join(runDir, "logs"),
+      logsDir: path23.join(runDir, "logs"),
       calibration: sameInstall(arms),
       ...instructions ? { instructions } : {},
       ...plans ? { plans } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
+      ...unmeasuredHeads.length > 0 && !nothingToMeasure ? { unmeasuredHeads } : {},
       ...nothingToMeasure ? { skipTimedRounds: "every head runs the same compiled code as base with the same settings" } : instructionsDecide ? { skipTimedRounds: "the instruction counts decide (--metric instructions)" } : {}
     },
     deps
@@ -73215,7 +73414,7 @@ async function compareArmsCode(arms, logger) {
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out = [];
   for (const head of heads) {
-    if (path22.resolve(head.binDir) === path22.resolve(base.binDir)) continue;
+    if (path23.resolve(head.binDir) === path23.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -73558,8 +73757,8 @@ function baselineArm(doc) {
 }
 
 // src/flows/compare/baseline/sentinel.ts
-import { stat as stat5 } from "node:fs/promises";
-import path23 from "node:path";
+import { stat as stat6 } from "node:fs/promises";
+import path24 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -73575,7 +73774,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path23.join(req.runDir, "sentinel")
+      runDir: path24.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -73627,7 +73826,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat5(path23.join(binDir, "postgres"))).isFile();
+    return (await stat6(path24.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -73725,7 +73924,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path24.join(req.runDir, "head")
+        runDir: path25.join(req.runDir, "head")
       },
       deps
     );
@@ -73758,7 +73957,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     info2,
     warnings
   );
-  const resultsFile = path24.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path25.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -73799,14 +73998,14 @@ function headArm(req) {
 
 // src/store/open/open-store.ts
 init_errors();
-import path26 from "node:path";
+import path27 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
-import { access as access6, readdir as readdir8, readFile as readFile14, stat as stat6 } from "node:fs/promises";
-import path25 from "node:path";
+import { access as access6, readdir as readdir8, readFile as readFile14, stat as stat7 } from "node:fs/promises";
+import path26 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -73815,8 +74014,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path25.join(dir, "runs");
-    this.indexDir = path25.join(dir, "index");
+    this.runsDir = path26.join(dir, "runs");
+    this.indexDir = path26.join(dir, "index");
   }
   dir;
   options;
@@ -73829,8 +74028,8 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path25.resolve(dir), options);
-    const st = await stat6(store.dir).catch((e) => {
+    const store = new _DirStore(path26.resolve(dir), options);
+    const st = await stat7(store.dir).catch((e) => {
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
       throw store.notUsable(e.code ?? "EIO", describeOsError(e));
     });
@@ -73906,10 +74105,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path25.join(this.runsDir, `${id}.json`);
+    return path26.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path25.join(this.indexDir, `${id}.json`);
+    return path26.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -73943,7 +74142,7 @@ var DirStore = class _DirStore {
       this.options.warn(`skipping ${file2}: not a results document this pgperf reads: ${detail}`);
       return void 0;
     }
-    const savedAt = (await stat6(file2)).mtime.toISOString();
+    const savedAt = (await stat7(file2)).mtime.toISOString();
     const entry = summarize2(doc, savedAt);
     try {
       await makeDirectory(this.indexDir);
@@ -73999,8 +74198,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path26.isAbsolute(xdgDataHome) ? xdgDataHome : path26.join(home, ".local", "share");
-  return path26.join(base, "pgperf", "store");
+  const base = xdgDataHome && path27.isAbsolute(xdgDataHome) ? xdgDataHome : path27.join(home, ".local", "share");
+  return path27.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -74028,7 +74227,7 @@ async function openStore(spec, opts) {
 // src/run/shards.ts
 init_fingerprint();
 init_result_types();
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
@@ -74055,7 +74254,7 @@ function planShards(workloads, count2, arms = 2) {
   }
   const position = new Map(cells.map((c, i) => [cellId(c), i]));
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
-  const planId = createHash8("sha256").update(
+  const planId = createHash7("sha256").update(
     canonicalJson({
       count: count2,
       workloads: workloads.map((w) => ({
@@ -74109,6 +74308,1933 @@ function selectShard(workloads, spec, overrides = {}) {
 
 // src/adapters/action/inputs.ts
 init_errors();
+
+// src/flows/nightly/nightly-job.ts
+import { mkdir as mkdir6, writeFile as writeFile9 } from "node:fs/promises";
+import path30 from "node:path";
+
+// src/core/history/nightly-judgement.ts
+function workloadId(fingerprint, workload) {
+  return `${fingerprint}/${workload}`;
+}
+function severity(cp2) {
+  return Math.abs(Math.log1p(cp2.relativeChange));
+}
+function judgeHistory(analysis) {
+  const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
+  const analysed = project.filter((s) => s.status === "analysed");
+  const latest = (kind) => analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
+  const regressed = latest("regression");
+  const improved = latest("improvement");
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const s of analysed) {
+    const { fingerprint, workload } = s.series.key;
+    const id = workloadId(fingerprint, workload);
+    let standing = byWorkload.get(id);
+    if (!standing) {
+      standing = { id, fingerprint, workload, series: [], regressed: [] };
+      byWorkload.set(id, standing);
+    }
+    standing.series.push(s);
+    const cp2 = s.changePoints.at(-1);
+    if (cp2?.kind === "regression") standing.regressed.push({ series: s.series, changePoint: cp2 });
+  }
+  const workloads = [...byWorkload.values()];
+  for (const w of workloads) {
+    w.regressed.sort((a, b) => severity(b.changePoint) - severity(a.changePoint));
+  }
+  const events = workloads.filter((w) => w.regressed.length > 0);
+  return {
+    verdict: events.length > 0 ? "regression" : improved.length > 0 ? "improvement" : "no-change",
+    regressed,
+    improved,
+    workloads,
+    events,
+    unanalysed: project.filter((s) => s.status !== "analysed")
+  };
+}
+
+// src/core/report/markdown-escape.ts
+init_plain_text();
+var REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "*": "&#42;",
+  _: "&#95;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "\\": "&#92;",
+  "~": "&#126;",
+  $: "&#36;",
+  "#": "&#35;",
+  "@": "&#64;"
+};
+var ZWJ = "&#8205;";
+var ZWSP = "&#8203;";
+var NEUTRAL_AT = `&#64;${ZWJ}`;
+var MARKUP = /[&<>|`*_[\]\\~$#@]|:(?=\/\/)|(?<=www)\./gi;
+function mentionable(text2, at) {
+  const before = at === 0 ? "" : text2.charAt(at - 1);
+  return !/[A-Za-z0-9_]/.test(before) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9]/.test(text2.slice(at + 1));
+}
+var BLOCK_START = /^([-+= \t])|^(\d{1,9})([.)])(?=\s|$)/;
+function escapeMarkdown(text2, maxChars) {
+  const plain = plainText(text2, maxChars);
+  const escaped = plain.replace(MARKUP, (c, at) => {
+    if (c === "@") return mentionable(plain, at) ? NEUTRAL_AT : REFERENCES[c];
+    if (c === ":") return `:${ZWSP}`;
+    if (c === ".") return `${ZWSP}.`;
+    return REFERENCES[c] ?? c;
+  });
+  return escaped.replace(
+    BLOCK_START,
+    (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
+  );
+}
+function codeBlock(text2, language = "") {
+  const lines = text2.split("\n").map((line) => plainText(line));
+  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run3) => run3.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, ...lines, fence].join("\n");
+}
+var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9_.:/+=,@% -]*[A-Za-z0-9_.:/+=,@%-])?$/;
+function codeText(text2, maxChars) {
+  return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
+}
+var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
+var SHORT_SHA_LENGTH = 7;
+function isCommitSha(sha) {
+  return COMMIT_SHA.test(sha);
+}
+function shortSha(sha) {
+  const trimmed = sha.trim();
+  return COMMIT_SHA.test(trimmed) ? codeText(trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()) : escapeMarkdown(trimmed, 40);
+}
+function safeUrl(url2) {
+  const trimmed = url2.trim();
+  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
+  try {
+    new URL(trimmed);
+  } catch {
+    return null;
+  }
+  return trimmed;
+}
+function markdownLink(label, url2) {
+  const safe = url2 === void 0 ? null : safeUrl(url2);
+  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+function commitLink(sha, repoUrl, options = {}) {
+  const { digits = SHORT_SHA_LENGTH, code = true } = options;
+  if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
+  const short3 = sha.slice(0, digits);
+  const label = code ? codeText(short3) : short3;
+  const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
+  return repo ? `[${label}](${repo}/commit/${sha})` : label;
+}
+function issueTitleText(text2, maxChars) {
+  const plain = plainText(text2, maxChars);
+  return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
+}
+
+// src/core/report/nightly/regression-event.ts
+init_metrics();
+
+// src/core/history/bisect-marker.ts
+init_metrics();
+init_errors();
+var SUFFIX = " -->";
+var prefixOf = (name) => `<!-- pgperf:${name} `;
+function jsonMarker(name, value) {
+  const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return `${prefixOf(name)}${json2}${SUFFIX}`;
+}
+function markerText(body, name) {
+  const prefix = prefixOf(name);
+  const start = body.indexOf(prefix);
+  const end = start < 0 ? -1 : body.indexOf(SUFFIX, start + prefix.length);
+  return start < 0 || end < 0 ? void 0 : body.slice(start + prefix.length, end);
+}
+function bisectMarker(target) {
+  return jsonMarker("bisect", target);
+}
+function parseBisectMarker(body, where) {
+  const text2 = markerText(body, "bisect");
+  if (text2 === void 0) {
+    throw new UserError(
+      `${where} has no '${prefixOf("bisect").trim()} ...' marker: only regression issues opened by pgperf's nightly mode (after this version) can be bisected; run mode bisect from workflow_dispatch with 'base-ref' (good), 'head-ref' (bad), 'workloads' and 'clients' instead`
+    );
+  }
+  let parsed;
+  try {
+    parsed = JSON.parse(text2);
+  } catch {
+    throw new UserError(`${where}: the pgperf:bisect marker is not JSON (was the issue body edited?)`);
+  }
+  const o = parsed ?? {};
+  const bad = (field, expected) => new UserError(
+    `${where}: the pgperf:bisect marker's '${field}' must be ${expected}, got ${JSON.stringify(o[field])}`
+  );
+  const nonEmpty = (field) => {
+    if (typeof o[field] !== "string" || o[field] === "") throw bad(field, "a non-empty string");
+    return o[field];
+  };
+  const sha = (field) => {
+    const v = o[field];
+    if (typeof v !== "string" || !/^[0-9a-f]{7,40}$/i.test(v)) throw bad(field, "a commit sha");
+    return v;
+  };
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UserError(`${where}: the pgperf:bisect marker must be a JSON object`);
+  }
+  if (!Number.isInteger(o.clients) || o.clients < 1) throw bad("clients", "a whole number >= 1");
+  if (o.clients > CLIENTS.max) throw bad("clients", `a whole number ${rangeText(CLIENTS)}`);
+  const metric = nonEmpty("metric");
+  if (!isMetricName(metric)) throw bad("metric", "a metric pgperf records (e.g. tps)");
+  return {
+    series: nonEmpty("series"),
+    workload: nonEmpty("workload"),
+    clients: o.clients,
+    metric,
+    fingerprint: nonEmpty("fingerprint"),
+    good: sha("good"),
+    bad: sha("bad")
+  };
+}
+
+// src/core/report/history/history-markdown.ts
+init_metrics();
+function renderHistoryMarkdown(analysis, options = {}) {
+  const rows = [];
+  for (const s of analysis.series) {
+    const { key } = s.series;
+    const metric = METRICS[key.metric];
+    for (const cp2 of s.changePoints) {
+      rows.push({
+        cp: cp2,
+        line: `| ${cp2.kind === "regression" ? "\u{1F534} regression" : "\u{1F7E2} improvement"} | ${escapeMarkdown(key.workload)} | ${key.clients} | ${metric.label} | ${commit(cp2.lastBefore.sha, options)} .. ${commit(cp2.firstAfter.sha, options)} | ${formatPct(cp2.relativeChange * 100)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${escapeMarkdown(key.fingerprint)} |`
+      });
+    }
+  }
+  rows.sort((a, b) => b.cp.firstAfter.date.localeCompare(a.cp.firstAfter.date));
+  const regressions = rows.filter((r) => r.cp.kind === "regression").length;
+  const improvements = rows.length - regressions;
+  const analysed = analysis.series.filter((s) => s.status === "analysed").length;
+  const short3 = analysis.series.length - analysed;
+  const headline2 = rows.length === 0 ? "**No change points**" : `**${[
+    regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : "",
+    improvements > 0 ? `${improvements} improvement${improvements === 1 ? "" : "s"}` : ""
+  ].filter(Boolean).join(", ")}**`;
+  const lines = [
+    `### Performance history`,
+    "",
+    `${headline2} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
+  ];
+  if (rows.length > 0) {
+    lines.push(
+      "",
+      "| | workload | clients | metric | last before .. first after | change [95% CI] | p | fingerprint |",
+      "|---|---|--:|---|---|--:|--:|---|",
+      ...rows.map((r) => r.line)
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+function commit(sha, options) {
+  if (!sha) return "no commit";
+  return commitLink(sha, options.repoUrl, { digits: 10, code: false });
+}
+
+// src/core/report/nightly/nightly-summary.ts
+function clientsText(clients) {
+  return `${clients} client${clients === 1 ? "" : "s"}`;
+}
+function renderNightlySummary(analysis, judgement, options = {}) {
+  const events = judgement.events.length;
+  const cells = judgement.regressed.length;
+  const suspect = judgement.events.filter((e) => e.regressed.every((r) => r.changePoint.suspect)).length;
+  const headline2 = events > suspect ? `## pgperf nightly: \u{1F534} ${events} workload${events === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : events > 0 ? `## pgperf nightly: \u26A0\uFE0F ${events} suspect regression${events === 1 ? "" : "s"}: the runner canary moved the same night` : `## pgperf nightly: \u2705 no workload regressed`;
+  const change2 = (cp2) => `${formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
+  const seriesLine = (s, cp2) => `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change2(cp2)}` + (cp2.suspect ? ` \u26A0\uFE0F ${escapeMarkdown(cp2.suspect)}` : "");
+  const lines = [headline2, ""];
+  if (options.measured) lines.push(`Measured ${measuredText(options.measured)}.`, "");
+  if (events > 0) {
+    lines.push("**Regressed** (latest change point), one regression event per workload:");
+    for (const e of judgement.events) {
+      lines.push(
+        `- ${escapeMarkdown(e.workload)} on ${escapeMarkdown(e.fingerprint)}: ${e.regressed.length} cell${e.regressed.length === 1 ? "" : "s"}`,
+        ...e.regressed.map((c) => `  - ${seriesLine(c.series, c.changePoint)}`)
+      );
+    }
+    lines.push("");
+  }
+  if (judgement.improved.length > 0) {
+    lines.push(
+      "**Improved** (latest change point):",
+      ...judgement.improved.map(
+        (s) => `- ${escapeMarkdown(s.series.key.workload)} ${seriesLine(s.series, s.changePoints.at(-1))}`
+      ),
+      ""
+    );
+  }
+  if (options.notes?.length) lines.push(...options.notes, "");
+  return `${lines.join("\n")}${renderHistoryMarkdown(analysis, { repoUrl: options.repoUrl })}`;
+}
+function measuredText(measured) {
+  const parts = [measured.ref, measured.sha?.slice(0, 10)].filter((p) => Boolean(p));
+  return parts.length > 0 ? parts.map((p) => escapeMarkdown(p)).join(" @ ") : "the given install";
+}
+function renderIncompleteNightly(why, notes = []) {
+  return [
+    "## pgperf nightly: \u26A0\uFE0F no verdict",
+    "",
+    `${escapeMarkdown(why)}; nothing was analysed.`,
+    ...notes.length ? ["", ...notes] : [],
+    ""
+  ].join("\n");
+}
+
+// src/core/report/nightly/regression-event.ts
+var BISECT_LABEL = "pgperf-bisect";
+var SERIES_MARKER_PREFIX = "<!-- pgperf:series=";
+function seriesMarker(seriesId2) {
+  return `${SERIES_MARKER_PREFIX}${encodeURIComponent(seriesId2)} -->`;
+}
+var EVENT_MARKER = "regression";
+var MAX_TABLE_ROWS = 100;
+function eventStateMarker(state) {
+  return jsonMarker(EVENT_MARKER, state);
+}
+function parseEventState(body) {
+  const text2 = markerText(body, EVENT_MARKER);
+  if (text2 === void 0) return void 0;
+  let parsed;
+  try {
+    parsed = JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+  if (typeof parsed !== "object" || parsed === null) return void 0;
+  const { event, state, cells } = parsed;
+  if (typeof event !== "string" || state !== "open" && state !== "recovered" || !Array.isArray(cells)) {
+    return void 0;
+  }
+  const tracked = [];
+  for (const cell of cells) {
+    const c = cell ?? {};
+    const { series, clients, metric, run: run3, sha } = c;
+    if (typeof series !== "string" || !Number.isInteger(clients) || typeof metric !== "string" || !isMetricName(metric) || typeof run3 !== "string" || sha !== null && typeof sha !== "string") {
+      return void 0;
+    }
+    tracked.push({ series, clients, metric, run: run3, sha });
+  }
+  return { event, state, cells: tracked };
+}
+function eventCells(w, tracked) {
+  const ids = [.../* @__PURE__ */ new Set([...w.regressed.map((c) => c.series.id), ...tracked.map((t) => t.series)])];
+  const cells = ids.map((id) => {
+    const s = w.series.find((x) => x.series.id === id);
+    const before = tracked.find((t) => t.series === id);
+    const latest = s?.changePoints.at(-1);
+    const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression");
+    const now = !s ? "missing" : latest?.kind === "regression" ? "regressed" : latest?.kind === "improvement" && regression ? "recovered" : "cleared";
+    const key = s ? s.series.key : { clients: before.clients, metric: before.metric };
+    const at = now === "regressed" || !before ? { run: regression.firstAfter.runId, sha: regression.firstAfter.sha } : { run: before.run, sha: before.sha };
+    return {
+      series: id,
+      clients: key.clients,
+      metric: key.metric,
+      ...at,
+      now,
+      ...regression ? { regression } : {},
+      ...now === "recovered" ? { recovery: latest } : {}
+    };
+  });
+  const order = (c) => c.now === "regressed" ? 0 : 1;
+  return cells.sort(
+    (a, b) => order(a) - order(b) || (a.now === "regressed" ? severity(b.regression) - severity(a.regression) : 0) || a.metric.localeCompare(b.metric) || a.clients - b.clients
+  );
+}
+function describeSync(outcome) {
+  const ignored = outcome.ignored.length ? `, ${outcome.ignored.length} ignored (labelled by hand or opened by another account: ${outcome.ignored.map((n) => `#${n}`).join(", ")})` : "";
+  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed${ignored}`;
+}
+function supersededNote(by) {
+  return `Superseded${by !== void 0 ? ` by #${by}` : ""}: pgperf now keeps one issue per regression event of a workload, listing every regressed client count and metric. Closing this one.`;
+}
+var cellName = (c) => `${METRICS[c.metric].label} at ${clientsText(c.clients)}`;
+var change = (cp2) => formatPct(cp2.relativeChange * 100, 1);
+function issueTitle(w) {
+  const worst = w.regressed[0];
+  const n = w.regressed.length;
+  return `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`;
+}
+function issueBody(w, cells, state, links) {
+  const tracked = cells.map(({ series, clients, metric, run: run3, sha }) => ({
+    series,
+    clients,
+    metric,
+    run: run3,
+    sha
+  }));
+  const regressed = cells.filter((c) => c.now === "regressed");
+  const target = cells.find(
+    (c) => isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
+  );
+  const workload = `**${escapeMarkdown(w.workload)}** on the machine ${escapeMarkdown(w.fingerprint)}`;
+  const headline2 = state === "recovered" ? `${workload} has recovered in every cell this issue tracked.` : `${workload} regressed in ${regressed.length} cell${regressed.length === 1 ? "" : "s"}` + (regressed.length > 0 ? ` (worst: ${cellName(regressed[0])} ${change(regressed[0].regression)})` : "") + ".";
+  const rows = cells.slice(0, MAX_TABLE_ROWS).map((c) => cellRow(c, links));
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    eventStateMarker({ event: w.id, state, cells: tracked }),
+    ...cells.map((c) => seriesMarker(c.series)),
+    ...target ? [
+      bisectMarker({
+        series: target.series,
+        workload: w.workload,
+        clients: target.clients,
+        metric: target.metric,
+        fingerprint: w.fingerprint,
+        good: target.regression.lastBefore.sha,
+        bad: target.regression.firstAfter.sha
+      })
+    ] : [],
+    headline2,
+    "",
+    "| cell | change [95% CI] | p | before \u2192 after | last good | first bad | now |",
+    "| --- | --: | --: | --: | --- | --- | --- |",
+    ...rows,
+    ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
+    "",
+    // Runner drift said where the regression is (night-watch.ts): the canary moved the same night.
+    ...suspectLines(regressed),
+    ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
+  ].join("\n");
+}
+function suspectLines(cells) {
+  const lines = cells.filter((c) => c.regression?.suspect).map((c) => `\u26A0\uFE0F ${cellName(c)}: ${escapeMarkdown(c.regression.suspect)}.`);
+  return lines.length > 0 ? [...lines, ""] : [];
+}
+function cellRow(c, links) {
+  const cp2 = c.regression;
+  const unit = METRICS[c.metric].unit;
+  const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round(cp2.before)} \u2192 ${round(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ${point(cp2.firstAfter, links)}` : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
+  const now = c.now === "regressed" ? "\u{1F534} regressed" : c.now === "recovered" ? `\u{1F7E2} recovered ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}` : c.now === "cleared" ? "\u26AA no longer a change point" : "\u26AA no longer analysed";
+  return `| ${cellName(c)} | ${regression} | ${now} |`;
+}
+function recoveryNote(w, cells, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  const line = (c) => c.now === "recovered" ? `- ${cellName(c)}: ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}, stored run ${escapeMarkdown(c.recovery.firstAfter.runId)}` : `- ${cellName(c)}: ${c.now === "cleared" ? "no longer a change point in the history" : "no longer analysed"}`;
+  return [
+    `**Recovered**: no cell of **${escapeMarkdown(w.workload)}** on ${escapeMarkdown(w.fingerprint)} is regressed any more. Closing.`,
+    "",
+    ...cells.map(line),
+    ...foundBy ? ["", `Found by ${markdownLink("this run", foundBy)}.`] : []
+  ].join("\n");
+}
+function point(p, links) {
+  return `${commit2(p.sha, links)} ${escapeMarkdown(p.date.slice(0, 10))}`;
+}
+function isSha(sha) {
+  return typeof sha === "string" && /^[0-9a-f]{7,40}$/i.test(sha);
+}
+function commit2(sha, links) {
+  if (!sha) return "(no commit recorded)";
+  return commitLink(sha, links.repoUrl, { digits: 10 });
+}
+function shortText(sha) {
+  if (!sha) return "unknown";
+  return isSha(sha) ? sha.slice(0, 10) : issueTitleText(sha, 12);
+}
+var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
+
+// src/flows/nightly/regression-issues.ts
+init_api2();
+var REGRESSION_LABEL = "pgperf-regression";
+function planIssueActions(analysis, existing, login, links = {}) {
+  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
+  const states = new Map(mine.map((i) => [i.number, parseEventState(i.body)]));
+  const actions = [];
+  for (const w of judgeHistory(analysis).workloads) {
+    const ofEvent = mine.filter((i) => states.get(i.number)?.event === w.id);
+    const legacy = mine.filter(
+      (i) => i.state === "open" && !states.get(i.number) && w.series.some((s) => i.body.includes(seriesMarker(s.series.id)))
+    );
+    if (w.regressed.length > 0) {
+      const target = ofEvent.find((i) => i.state === "open") ?? [...ofEvent].reverse().find((i) => sameEvent(states.get(i.number), w));
+      const state = target ? states.get(target.number) : void 0;
+      const cells = eventCells(w, state?.cells ?? []);
+      const title = issueTitle(w);
+      const body = issueBody(w, cells, "open", links);
+      if (!target) {
+        actions.push({ kind: "open", event: w.id, title, body });
+      } else {
+        const reopen = target.state === "closed" && state.state === "recovered";
+        if (reopen || target.body !== body || target.title !== title) {
+          actions.push({ kind: "update", event: w.id, issue: target.number, title, body, reopen });
+        }
+      }
+      for (const old of legacy) {
+        actions.push({
+          kind: "supersede",
+          event: w.id,
+          issue: old.number,
+          ...target ? { by: target.number } : {}
+        });
+      }
+      continue;
+    }
+    for (const issue3 of ofEvent.filter((i) => i.state === "open")) {
+      const cells = eventCells(w, states.get(issue3.number).cells);
+      actions.push({
+        kind: "close",
+        event: w.id,
+        issue: issue3.number,
+        body: issueBody(w, cells, "recovered", links),
+        note: recoveryNote(w, cells, links)
+      });
+    }
+    for (const old of legacy) {
+      const s = w.series.find((x) => old.body.includes(seriesMarker(x.series.id)));
+      const { clients, metric } = s.series.key;
+      const cells = eventCells(w, [{ series: s.series.id, clients, metric, run: "", sha: null }]);
+      actions.push({ kind: "close", event: w.id, issue: old.number, note: recoveryNote(w, cells, links) });
+    }
+  }
+  return actions;
+}
+function sameEvent(state, w) {
+  return w.regressed.some(
+    (c) => state.cells.some(
+      (t) => t.series === c.series.id && (t.run === c.changePoint.firstAfter.runId || t.sha !== null && t.sha === c.changePoint.firstAfter.sha)
+    )
+  );
+}
+async function syncRegressionIssues(api, analysis, links = {}) {
+  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    // Only issues this login opened carry trusted state; the others are left alone, and said so.
+    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
+  const openedFor = /* @__PURE__ */ new Map();
+  for (const action of planIssueActions(analysis, existing, login, links)) {
+    if (action.kind === "open") {
+      const issue3 = await api.createIssue({
+        title: action.title,
+        body: action.body,
+        labels: [REGRESSION_LABEL]
+      });
+      openedFor.set(action.event, issue3.number);
+      outcome.opened.push(issue3.number);
+    } else if (action.kind === "update") {
+      await api.updateIssue(action.issue, {
+        title: action.title,
+        body: action.body,
+        ...action.reopen ? { state: "open" } : {}
+      });
+      outcome.updated.push(action.issue);
+    } else {
+      const note = action.kind === "close" ? action.note : supersededNote(action.by ?? openedFor.get(action.event));
+      await api.createComment(action.issue, note);
+      await api.updateIssue(action.issue, {
+        ...action.kind === "close" && action.body !== void 0 ? { body: action.body } : {},
+        state: "closed"
+      });
+      outcome.closed.push(action.issue);
+    }
+  }
+  return outcome;
+}
+async function trySyncRegressionIssues(api, analysis, links = {}) {
+  return tryIssueSync("the regression issues were", () => syncRegressionIssues(api, analysis, links));
+}
+async function tryIssueSync(what, sync) {
+  try {
+    return { done: await sync() };
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, "issues: write");
+    return { error: `${what} not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
+  }
+}
+
+// src/core/report/nightly/alert-event.ts
+var ALERT_MARKER = "alerts";
+function alertMachine(body) {
+  const text2 = markerText(body, ALERT_MARKER);
+  if (text2 === void 0) return void 0;
+  try {
+    const parsed = JSON.parse(text2);
+    return typeof parsed.machine === "string" ? parsed.machine : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function alertTitle(machine) {
+  return issueTitleText(`pgperf: nightly history alerts on ${machine}`);
+}
+function alertBody(machine, alerts, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    jsonMarker(ALERT_MARKER, { machine }),
+    `The nightly history of the machine ${escapeMarkdown(machine)} cannot be read as quiet:`,
+    "",
+    ...alerts.map((a) => `- ${escapeMarkdown(a.message)}`),
+    "",
+    ...foundBy ? [`Found by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    "A night that did not run leaves no point to find a regression in; a cell no run measures any more leaves its series silent. Run the missing nights (or say why they stopped), or drop the cell on purpose. pgperf closes this issue when the next night has nothing to report."
+  ].join("\n");
+}
+function alertsClearedNote(machine, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return `The nightly history of ${escapeMarkdown(machine)} has nothing to report any more${foundBy ? ` (${markdownLink("this run", foundBy)})` : ""}: closed.`;
+}
+
+// src/flows/nightly/alert-issues.ts
+var ALERT_LABEL = "pgperf-alert";
+async function syncAlertIssues(api, alerts, machines, links = {}) {
+  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(ALERT_LABEL)]);
+  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
+  const issueOf = (machine) => {
+    const of = mine.filter((i) => alertMachine(i.body) === machine);
+    return of.find((i) => i.state === "open") ?? of.at(-1);
+  };
+  for (const machine of machines) {
+    const own2 = alerts.filter((a) => a.fingerprint === machine);
+    const issue3 = issueOf(machine);
+    if (own2.length > 0) {
+      const title = alertTitle(machine);
+      const body = alertBody(machine, own2, links);
+      if (!issue3) {
+        outcome.opened.push((await api.createIssue({ title, body, labels: [ALERT_LABEL] })).number);
+      } else if (issue3.state === "closed" || issue3.body !== body || issue3.title !== title) {
+        await api.updateIssue(issue3.number, { title, body, state: "open" });
+        outcome.updated.push(issue3.number);
+      }
+    } else if (issue3?.state === "open") {
+      await api.createComment(issue3.number, alertsClearedNote(machine, links));
+      await api.updateIssue(issue3.number, { state: "closed" });
+      outcome.closed.push(issue3.number);
+    }
+  }
+  return outcome;
+}
+async function trySyncAlertIssues(api, alerts, machines, links = {}) {
+  return tryIssueSync("the alert issues were", () => syncAlertIssues(api, alerts, machines, links));
+}
+
+// src/core/report/nightly/triage-digest.ts
+var TRIAGED_LABEL = "pgperf-triaged";
+var DEFAULT_RAISE_AFTER_DAYS = 3;
+var DIGEST_MARKER = "digest";
+var DAY_MS3 = 864e5;
+function digestOf(issues, now, options = {}) {
+  const raiseAfterMs = (options.raiseAfterDays ?? DEFAULT_RAISE_AFTER_DAYS) * DAY_MS3;
+  const entries = issues.map((i) => ({ issue: i, state: parseEventState(i.body) })).filter(({ state }) => state?.state === "open").map(({ issue: issue3, state }) => ({
+    entry: {
+      issue: issue3.number,
+      title: issue3.title,
+      event: state.event,
+      ageDays: issue3.createdAt ? Math.floor((now.getTime() - Date.parse(issue3.createdAt)) / DAY_MS3) : null,
+      ...suspectsOf(issue3.body)
+    },
+    triaged: issue3.labels.includes(TRIAGED_LABEL),
+    createdMs: issue3.createdAt ? Date.parse(issue3.createdAt) : void 0
+  })).sort((a, b) => (a.createdMs ?? Infinity) - (b.createdMs ?? Infinity) || a.entry.issue - b.entry.issue);
+  const untriaged = entries.filter((e) => !e.triaged);
+  const raised = { ...options.raised ?? {} };
+  const raise = untriaged.filter(({ entry, createdMs }) => {
+    if (createdMs === void 0 || now.getTime() - createdMs < raiseAfterMs) return false;
+    const last = raised[String(entry.issue)];
+    return last === void 0 || now.getTime() - Date.parse(last) >= raiseAfterMs;
+  });
+  for (const { entry } of raise) raised[String(entry.issue)] = now.toISOString();
+  for (const key of Object.keys(raised)) {
+    if (!untriaged.some((e) => String(e.entry.issue) === key)) delete raised[key];
+  }
+  return {
+    untriaged: untriaged.map((e) => e.entry),
+    triaged: entries.filter((e) => e.triaged).map((e) => e.entry),
+    raise: raise.map((e) => e.entry),
+    raised
+  };
+}
+function suspectsOf(body) {
+  try {
+    const { good, bad } = parseBisectMarker(body, "the issue");
+    return { suspects: { good, bad } };
+  } catch {
+    return {};
+  }
+}
+function parseDigestRaised(body) {
+  const text2 = markerText(body, DIGEST_MARKER);
+  if (text2 === void 0) return {};
+  try {
+    const parsed = JSON.parse(text2);
+    const raised = parsed.raised;
+    if (typeof raised !== "object" || raised === null) return {};
+    return Object.fromEntries(
+      Object.entries(raised).filter((e) => typeof e[1] === "string")
+    );
+  } catch {
+    return {};
+  }
+}
+function isDigestBody(body) {
+  return markerText(body, DIGEST_MARKER) !== void 0;
+}
+var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
+function digestBody(digest2, now, links = {}) {
+  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}` + (e.suspects ? `: ${suspectsText(e.suspects, links.repoUrl)}` : "");
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    jsonMarker(DIGEST_MARKER, { raised: digest2.raised }),
+    `**${digest2.untriaged.length} untriaged regression${digest2.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
+    "",
+    ...digest2.untriaged.length > 0 ? [...digest2.untriaged.map(line), ""] : ["Nothing to triage.", ""],
+    ...digest2.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest2.triaged.map(line), ""] : [],
+    ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
+    `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
+  ].join("\n");
+}
+function suspectsText(s, repoUrl) {
+  const text2 = `the commits after ${s.good.slice(0, 12)} up to ${s.bad.slice(0, 12)}`;
+  return markdownLink(text2, repoUrl && `${repoUrl.replace(/\/$/, "")}/compare/${s.good}...${s.bad}`);
+}
+function raiseNote(entry) {
+  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. ` + (entry.suspects ? `Its change point lies in the commits after ${entry.suspects.good.slice(0, 12)} up to ${entry.suspects.bad.slice(0, 12)}. ` : "") + `Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
+}
+
+// src/flows/nightly/digest-issue.ts
+var DIGEST_LABEL = "pgperf-digest";
+async function syncTriageDigest(api, now, options = {}) {
+  const [login, regressions, digests] = await Promise.all([
+    api.viewerLogin(),
+    api.listIssues(REGRESSION_LABEL),
+    api.listIssues(DIGEST_LABEL)
+  ]);
+  const mine = digests.filter((i) => i.userLogin === login && isDigestBody(i.body)).sort((a, b) => a.number - b.number);
+  const current = mine.find((i) => i.state === "open") ?? mine.at(-1);
+  const digest2 = digestOf(
+    regressions.filter((i) => i.userLogin === login && i.state === "open").map((i) => ({
+      number: i.number,
+      title: i.title,
+      body: i.body,
+      labels: i.labels ?? [],
+      ...i.createdAt ? { createdAt: i.createdAt } : {}
+    })),
+    now,
+    {
+      ...options.raiseAfterDays !== void 0 ? { raiseAfterDays: options.raiseAfterDays } : {},
+      raised: current ? parseDigestRaised(current.body) : {}
+    }
+  );
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    ignored: digests.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
+  for (const entry of digest2.raise) await api.createComment(entry.issue, raiseNote(entry));
+  const body = digestBody(digest2, now, options.links ?? {});
+  if (!current) {
+    const issue3 = await api.createIssue({ title: DIGEST_TITLE, body, labels: [DIGEST_LABEL] });
+    outcome.opened.push(issue3.number);
+  } else if (current.body !== body || current.state === "closed") {
+    await api.updateIssue(current.number, { title: DIGEST_TITLE, body, state: "open" });
+    outcome.updated.push(current.number);
+  }
+  return outcome;
+}
+async function trySyncTriageDigest(api, now, options = {}) {
+  return tryIssueSync("the triage digest was", () => syncTriageDigest(api, now, options));
+}
+
+// src/flows/compare/options/option-error.ts
+init_errors();
+var OptionError = class extends UserError {
+  /** The option the refusal is about (the key of its OptionNames). */
+  option;
+  constructor(option, message) {
+    super(message);
+    this.option = option;
+  }
+};
+
+// src/core/compare/decision/flow-decision.ts
+init_plain_text();
+var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
+var STATUS_DESCRIPTION_MAX = 140;
+function flowDecision(facts) {
+  const gates = facts.failOn !== "never";
+  const base = { flow: facts.flow, failOn: facts.failOn, deciding: facts.deciding };
+  if (facts.incomplete !== void 0) {
+    return {
+      ...base,
+      verdict: "inconclusive",
+      outcome: "incomplete",
+      exitCode: gates ? EXIT_CODES.incomplete : EXIT_CODES.passed,
+      headline: { lead: "Incomplete", detail: facts.incomplete },
+      status: { state: "error", description: clip(`Incomplete: ${facts.incomplete}`) },
+      ...gates ? { failure: facts.incomplete } : {},
+      incomplete: facts.incomplete
+    };
+  }
+  const outcome = gates && facts.fails !== void 0 ? "failed" : facts.pending ? "pending" : "passed";
+  const headline2 = { lead: facts.lead, detail: facts.detail };
+  const word = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
+  return {
+    ...base,
+    verdict: facts.verdict,
+    outcome,
+    exitCode: outcome === "failed" ? EXIT_CODES.failed : EXIT_CODES.passed,
+    headline: headline2,
+    status: {
+      state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
+      description: clip(`${word}: ${headlineText({ headline: headline2 })}`)
+    },
+    ...outcome === "failed" ? { failure: `${facts.fails} (fail-on: ${facts.failOn})` } : {}
+  };
+}
+function headlineText(d) {
+  return d.headline.detail === "" ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
+}
+function clip(text2) {
+  return plainText(text2, STATUS_DESCRIPTION_MAX);
+}
+
+// src/flows/nightly/nightly-site.ts
+import path29 from "node:path";
+import { writeFile as writeFile8 } from "node:fs/promises";
+
+// src/flows/history/load-runs.ts
+init_read_results();
+init_errors();
+async function loadStoredRuns(store, workloads) {
+  const listed = (await store.list()).filter(
+    (r) => r.status === "complete" && (!workloads?.length || r.workloads.some((w) => workloads.includes(w)))
+  );
+  const runs = [];
+  for (const entry of listed.reverse()) runs.push(await store.load(entry.id));
+  return runs;
+}
+
+// src/core/report/history/page-data.ts
+init_metrics();
+
+// src/core/report/history/sparkline.ts
+var SPARKLINE_RUNS = 60;
+var SPARKLINE_WIDTH = 120;
+var SPARKLINE_HEIGHT = 24;
+var INSET = 3;
+function sparkline(values, changeAt = null) {
+  if (values.length === 0) throw new RangeError("a sparkline needs at least one value");
+  const skipped = Math.max(0, values.length - SPARKLINE_RUNS);
+  const shown2 = values.slice(skipped);
+  const lo = Math.min(...shown2);
+  const hi = Math.max(...shown2);
+  const x = (i) => shown2.length === 1 ? SPARKLINE_WIDTH / 2 : INSET + i * (SPARKLINE_WIDTH - 2 * INSET) / (shown2.length - 1);
+  const y = (v) => hi === lo ? SPARKLINE_HEIGHT / 2 : INSET + (hi - v) * (SPARKLINE_HEIGHT - 2 * INSET) / (hi - lo);
+  const round2 = (v) => Math.round(v * 10) / 10;
+  const xy = shown2.map((v, i) => ({ x: round2(x(i)), y: round2(y(v)) }));
+  const changeIndex = changeAt === null ? -1 : changeAt.index - skipped;
+  return {
+    width: SPARKLINE_WIDTH,
+    height: SPARKLINE_HEIGHT,
+    points: xy.map((p) => `${p.x},${p.y}`).join(" "),
+    last: xy[xy.length - 1],
+    change: changeAt && changeIndex >= 0 && changeIndex < shown2.length ? { x: round2(x(changeIndex)), kind: changeAt.kind } : null
+  };
+}
+
+// src/core/report/history/time-axis.ts
+var SECOND = 1;
+var MINUTE = 60 * SECOND;
+var HOUR = 60 * MINUTE;
+var DAY = 24 * HOUR;
+var MONTH = 30 * DAY;
+var YEAR = 365 * DAY;
+var SINGLE_INSTANT_HALF_WINDOW = DAY;
+var RANGE_PAD_FRACTION = 0.04;
+function timeRange(times) {
+  const finite3 = times.filter(Number.isFinite);
+  if (finite3.length === 0) return null;
+  const min = Math.min(...finite3);
+  const max = Math.max(...finite3);
+  const pad = max > min ? (max - min) * RANGE_PAD_FRACTION : SINGLE_INSTANT_HALF_WINDOW;
+  return [min - pad, max + pad];
+}
+var TIME_INCRS = [
+  1,
+  2,
+  5,
+  10,
+  15,
+  30,
+  MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  3 * HOUR,
+  4 * HOUR,
+  6 * HOUR,
+  8 * HOUR,
+  12 * HOUR,
+  DAY,
+  2 * DAY,
+  3 * DAY,
+  7 * DAY,
+  14 * DAY,
+  MONTH,
+  2 * MONTH,
+  3 * MONTH,
+  4 * MONTH,
+  6 * MONTH,
+  YEAR,
+  2 * YEAR,
+  5 * YEAR,
+  10 * YEAR,
+  25 * YEAR,
+  50 * YEAR,
+  100 * YEAR
+];
+var AXIS_FONT_PX = 12;
+var AXIS_FONT = `${AXIS_FONT_PX}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
+var LABEL_CHAR_PX = 0.7 * AXIS_FONT_PX;
+var LABEL_GAP_PX = 12;
+var DATE = "{MMM} {D} {YYYY}";
+function labelSpace(template) {
+  return Math.ceil(templateChars(template) * LABEL_CHAR_PX) + LABEL_GAP_PX;
+}
+function level(maxSpan, minIncr, main, context3) {
+  return {
+    maxSpan,
+    minIncr,
+    main,
+    context: context3,
+    space: labelSpace(main),
+    contextSpace: context3 === null ? null : labelSpace(context3)
+  };
+}
+var TIME_AXIS_LEVELS = [
+  level(5 * MINUTE, SECOND, "{HH}:{mm}:{ss}", DATE),
+  level(2 * DAY, MINUTE, "{HH}:{mm}", DATE),
+  level(240 * DAY, DAY, "{MMM} {D}", "{YYYY}"),
+  level(8 * YEAR, MONTH, "{MMM}", "{YYYY}"),
+  level(null, YEAR, "{YYYY}", null)
+];
+function templateChars(template) {
+  const widest = {
+    YYYY: 4,
+    YY: 2,
+    MMM: 3,
+    MM: 2,
+    M: 2,
+    DD: 2,
+    D: 2,
+    HH: 2,
+    H: 2,
+    mm: 2,
+    ss: 2
+  };
+  return template.replace(
+    /\{([A-Za-z]+)\}/g,
+    (_, token) => "x".repeat(widest[token] ?? token.length + 2)
+  ).length;
+}
+function timeAxisData() {
+  return { font: AXIS_FONT, incrs: TIME_INCRS, levels: TIME_AXIS_LEVELS };
+}
+
+// src/core/history/trend.ts
+var TREND_WINDOW = 5;
+function seriesTrend(analysis, window2 = TREND_WINDOW) {
+  const { points: points2, better } = analysis.series;
+  const latest = points2[points2.length - 1];
+  if (!latest) throw new RangeError(`series ${analysis.series.id} has no points`);
+  const before = points2.slice(Math.max(0, points2.length - 1 - window2), -1).map((p) => p.median);
+  let recent = null;
+  let direction = null;
+  if (before.length > 0) {
+    const median2 = medianOf2(before);
+    const change2 = latest.median / median2 - 1;
+    recent = { median: median2, runs: before.length, change: change2 };
+    direction = change2 === 0 ? "same" : change2 > 0 === (better === "higher") ? "better" : "worse";
+  }
+  return {
+    latest,
+    runs: points2.length,
+    recent,
+    direction,
+    lastChangePoint: analysis.changePoints[analysis.changePoints.length - 1] ?? null,
+    status: analysis.status,
+    needed: analysis.needed
+  };
+}
+function medianOf2(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// src/core/report/history/page-data.ts
+function workloadNames(analysis) {
+  return [...new Set(analysis.series.map((s) => s.series.key.workload))].sort();
+}
+function historySiteData(analysis, options = {}) {
+  const names = workloadNames(analysis).filter((w) => !options.workloads || options.workloads.includes(w));
+  const files = /* @__PURE__ */ new Set();
+  const workloads = names.map((workload) => {
+    const file2 = uniqueFile(`workload-${slug(workload)}.html`, files);
+    const groups2 = /* @__PURE__ */ new Map();
+    for (const s of analysis.series) {
+      if (s.series.key.workload !== workload) continue;
+      const key = `${s.series.key.fingerprint}/${s.series.key.metric}`;
+      groups2.set(key, [...groups2.get(key) ?? [], s]);
+    }
+    const charts = [...groups2.values()].map((group2, i) => chartData(group2, `chart-${i + 1}`));
+    const series = [...groups2.values()].flatMap(
+      (group2, i) => [...group2].sort((a, b) => a.series.key.clients - b.series.key.clients).map((s) => seriesSummary(s, `chart-${i + 1}`))
+    );
+    return { workload, file: file2, charts, series };
+  });
+  const fingerprints2 = new Set(workloads.flatMap((w) => w.charts.map((c) => c.fingerprint)));
+  return {
+    title: options.title ?? "pgperf history",
+    repoUrl: options.repoUrl ? safeUrl(options.repoUrl.replace(/\/+$/, "")) : null,
+    runs: analysis.runs,
+    options: analysis.options,
+    fingerprints: fingerprints2.size,
+    timeAxis: timeAxisData(),
+    workloads
+  };
+}
+function seriesSummary(s, chart) {
+  const { key, points: points2 } = s.series;
+  const info2 = METRICS[key.metric];
+  const trend = seriesTrend(s);
+  const change2 = trend.lastChangePoint;
+  return {
+    chart,
+    fingerprint: key.fingerprint,
+    metric: key.metric,
+    label: info2.label,
+    unit: info2.unit,
+    better: info2.better,
+    clients: key.clients,
+    clientsLabel: clientsLabel(key.clients),
+    trend,
+    sparkline: sparkline(
+      points2.map((p) => p.median),
+      change2 && { index: change2.index, kind: change2.kind }
+    )
+  };
+}
+function clientsLabel(clients) {
+  return `${clients} client${clients === 1 ? "" : "s"}`;
+}
+function chartData(group2, id) {
+  const first = group2[0].series;
+  const runKey = (p) => `${p.date}\0${p.runId}`;
+  const runs = /* @__PURE__ */ new Map();
+  for (const s of group2) {
+    for (const p of s.series.points) {
+      runs.set(runKey(p), { t: Date.parse(p.date) / 1e3, runId: p.runId, sha: p.sha, date: p.date });
+    }
+  }
+  const ordered = [...runs.entries()].sort((a, b) => a[1].t - b[1].t || a[0].localeCompare(b[0]));
+  const position = new Map(ordered.map(([key], i) => [key, i]));
+  const lines = [...group2].sort((a, b) => a.series.key.clients - b.series.key.clients).map((s) => {
+    const blank = () => Array(ordered.length).fill(null);
+    const line = {
+      clients: s.series.key.clients,
+      label: clientsLabel(s.series.key.clients),
+      median: blank(),
+      lower: blank(),
+      upper: blank(),
+      n: blank(),
+      status: s.status,
+      needed: s.needed,
+      changePoints: s.changePoints.map((c) => ({ ...c, run: position.get(runKey(c.firstAfter)) }))
+    };
+    for (const p of s.series.points) {
+      const i = position.get(runKey(p));
+      line.median[i] = p.median;
+      line.lower[i] = p.ciLower;
+      line.upper[i] = p.ciUpper;
+      line.n[i] = p.n;
+    }
+    return line;
+  });
+  const info2 = METRICS[first.key.metric];
+  return {
+    id,
+    fingerprint: first.key.fingerprint,
+    facts: first.facts,
+    metric: first.key.metric,
+    label: info2.label,
+    unit: info2.unit,
+    better: info2.better,
+    runs: ordered.map(([, r]) => r),
+    xRange: timeRange(ordered.map(([, r]) => r.t)),
+    lines
+  };
+}
+function slug(name) {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "workload";
+}
+function uniqueFile(file2, taken) {
+  let candidate = file2;
+  for (let i = 2; taken.has(candidate); i++) candidate = file2.replace(/\.html$/, `-${i}.html`);
+  taken.add(candidate);
+  return candidate;
+}
+
+// src/core/report/html-escape.ts
+init_plain_text();
+var HTML_REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;"
+};
+function escapeHtml(text2) {
+  return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
+}
+function scriptJson(value) {
+  return JSON.stringify(value).replace(
+    /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+
+// src/core/report/history/page-script.ts
+var PAGE_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var errors = document.getElementById('errors');
+  function report(message) {
+    errors.hidden = false;
+    errors.textContent += message + '\n';
+    document.body.setAttribute('data-errors', String((Number(document.body.getAttribute('data-errors')) || 0) + 1));
+  }
+  window.addEventListener('error', function (e) { report(String(e.message)); });
+  var data = JSON.parse(document.getElementById('history-data').textContent);
+  var palette = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#bcbd22'];
+  function short(sha) { return sha ? sha.slice(0, 10) : 'no commit'; }
+  function fmt(v) {
+    if (v == null) return '-';
+    var a = Math.abs(v);
+    return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
+  }
+  function pct(v) { return (v > 0 ? '+' : '') + (v * 100).toFixed(2) + '%'; }
+  /** A uPlot time (seconds) as a Date whose local fields read UTC: the axis, like every date in the site, is UTC. */
+  function utc(t) { return uPlot.tzDate(new Date(t * 1e3), 'Etc/UTC'); }
+  var timeAxis = data.timeAxis;
+  /** The labelling of a visible span: the first level whose maxSpan holds it (timeAxisLevel in time-axis.ts). */
+  function levelFor(span) {
+    for (var i = 0; i < timeAxis.levels.length; i++) {
+      var level = timeAxis.levels[i];
+      if (level.maxSpan === null || span <= level.maxSpan) return level;
+    }
+    return timeAxis.levels[timeAxis.levels.length - 1];
+  }
+
+  /**
+   * uPlot options of a chart's time axis and scale. uPlot places the ticks; the level of the visible span
+   * (set by space, which uPlot calls first) gives the finest increment it may use, the spacing that keeps
+   * the widest label clear of its neighbours, and the labels: the tick, and on a second line the date (or
+   * year) at the first tick and where it changes.
+   */
+  function timeOptions(chart) {
+    var first = chart.runs[0].t, last = chart.runs[chart.runs.length - 1].t;
+    var level = levelFor(chart.xRange ? chart.xRange[1] - chart.xRange[0] : 0);
+    return {
+      scale: {
+        time: true,
+        // uPlot asks for the range of the data (on load, and when a double-click resets a zoom) or of a
+        // selection; a range holding every run is the data's, shown as xRange (padded, or a day either side of
+        // a single run), and a selection inside it is zoomed into as selected.
+        range: function (u, min, max) {
+          return chart.xRange && min <= first && max >= last ? chart.xRange.slice() : [min, max];
+        },
+      },
+      axis: {
+        label: 'run date, UTC (one point per commit measured)',
+        font: timeAxis.font,
+        space: function (u, axisIdx, min, max) { level = levelFor(max - min); return level.space; },
+        incrs: function () { return timeAxis.incrs.filter(function (i) { return i >= level.minIncr; }); },
+        values: function (u, splits) {
+          var main = uPlot.fmtDate(level.main), context = level.context ? uPlot.fmtDate(level.context) : null;
+          var labels = splits.map(function (t) { return main(utc(t)); });
+          // The context line at the first tick and where it changes, none closer than contextSpace to the one
+          // before: a change wins over the first tick's (the ticks before a new date belong to the one before).
+          var previous = null, shown = -1;
+          splits.forEach(function (t, i) {
+            var line = context ? context(utc(t)) : null;
+            if (line === null || line === previous) return;
+            previous = line;
+            if (shown >= 0 && u.valToPos(t, 'x') - u.valToPos(splits[shown], 'x') < level.contextSpace) {
+              if (shown !== 0) return;
+              labels[0] = main(utc(splits[0]));
+            }
+            labels[i] += '\n' + line;
+            shown = i;
+          });
+          return labels;
+        },
+      },
+    };
+  }
+
+  function commitUrl(sha) {
+    return data.repoUrl && sha && /^[0-9a-f]{4,64}$/i.test(sha) ? data.repoUrl + '/commit/' + sha : null;
+  }
+
+  function markers(chart, host) {
+    return {
+      hooks: {
+        draw: [function (u) {
+          var ctx = u.ctx, count = 0;
+          ctx.save();
+          chart.lines.forEach(function (line, k) {
+            line.changePoints.forEach(function (cp) {
+              var x = Math.round(u.valToPos(chart.runs[cp.run].t, 'x', true));
+              ctx.strokeStyle = cp.kind === 'regression' ? '#d62728' : '#2ca02c';
+              ctx.lineWidth = 2 * devicePixelRatio;
+              ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+              ctx.beginPath();
+              ctx.moveTo(x, u.bbox.top);
+              ctx.lineTo(x, u.bbox.top + u.bbox.height);
+              ctx.stroke();
+              ctx.setLineDash([]);
+              ctx.fillStyle = ctx.strokeStyle;
+              ctx.font = (12 * devicePixelRatio) + 'px sans-serif';
+              var text = (cp.kind === 'regression' ? '\u25BC ' : '\u25B2 ') + line.label + ' ' + pct(cp.relativeChange);
+              // Labels right of the line in the left half of the plot, left of it in the right half.
+              var right = x < u.bbox.left + u.bbox.width / 2;
+              ctx.textAlign = right ? 'left' : 'right';
+              ctx.fillText(text, x + (right ? 4 : -4) * devicePixelRatio, u.bbox.top + (14 + 14 * k) * devicePixelRatio);
+              count++;
+            });
+          });
+          ctx.restore();
+          host.setAttribute('data-markers', String(count));
+        }],
+      },
+    };
+  }
+
+  function tooltip(chart, host) {
+    var tip = document.createElement('div');
+    tip.className = 'tooltip';
+    tip.hidden = true;
+    return {
+      hooks: {
+        init: [function (u) {
+          u.over.appendChild(tip);
+          u.over.addEventListener('click', function () {
+            var i = u.cursor.idx;
+            var url = i == null ? null : commitUrl(chart.runs[i].sha);
+            if (url) window.open(url, '_blank', 'noopener');
+          });
+        }],
+        setCursor: [function (u) {
+          var i = u.cursor.idx;
+          if (i == null || u.cursor.left < 0) { tip.hidden = true; return; }
+          var run = chart.runs[i];
+          // Built with text nodes, never innerHTML: the page's data is never parsed as HTML.
+          tip.textContent = '';
+          var head = el('div');
+          head.appendChild(el('b', short(run.sha)));
+          head.appendChild(document.createTextNode(' ' + String(run.date).slice(0, 16).replace('T', ' ') + ' UTC'));
+          tip.appendChild(head);
+          var table = el('table');
+          chart.lines.forEach(function (line) {
+            if (line.median[i] == null) return;
+            var tr = el('tr');
+            tr.appendChild(el('td', line.label));
+            tr.appendChild(el('td', fmt(line.median[i])));
+            tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
+            tr.appendChild(el('td', 'n ' + line.n[i]));
+            table.appendChild(tr);
+          });
+          tip.appendChild(table);
+          var hint = el('div', chart.unit + ', median [CI]' + (commitUrl(run.sha) ? '; click opens the commit' : ''));
+          hint.className = 'hint';
+          tip.appendChild(hint);
+          tip.hidden = false;
+          var left = u.cursor.left + 12, top = u.cursor.top + 12;
+          if (left + 260 > u.over.clientWidth) left = u.cursor.left - 270;
+          tip.style.left = left + 'px';
+          tip.style.top = top + 'px';
+          host.setAttribute('data-tooltip-run', run.runId);
+        }],
+      },
+    };
+  }
+
+  var measure = document.createElement('canvas').getContext('2d');
+  /**
+   * What uPlot drew on the time axis, for a headless browser's DOM dump: the scale, the plot box and each
+   * tick's value with every line of its label and where that line lies (CSS px from the canvas' left).
+   */
+  function recordTimeAxis(u, host) {
+    var axis = u.axes[0], ratio = devicePixelRatio || 1;
+    measure.font = axis.font[0];
+    var plotLeft = u.bbox.left / ratio;
+    var ticks = (axis._splits || []).map(function (t, i) {
+      var x = plotLeft + u.valToPos(t, 'x');
+      var label = axis._values[i] == null ? '' : String(axis._values[i]);
+      return { t: t, lines: label.split('\n').map(function (text) {
+        var w = measure.measureText(text).width / ratio;
+        return { text: text, left: x - w / 2, right: x + w / 2 };
+      }) };
+    });
+    host.setAttribute('data-x-axis', JSON.stringify({
+      min: u.scales.x.min, max: u.scales.x.max, plotLeft: plotLeft, plotWidth: u.bbox.width / ratio,
+      canvasWidth: u.width, ticks: ticks,
+    }));
+  }
+
+  /** An element with, optionally, its text (a text node: nothing in the data is parsed as HTML). */
+  function el(tag, text) {
+    var node = document.createElement(tag);
+    if (text != null) node.textContent = String(text);
+    return node;
+  }
+
+  data.charts.forEach(function (chart) {
+    var host = document.getElementById(chart.id);
+    try {
+      var series = [{ label: 'run', value: function (u, v, s, i) { return i == null ? '-' : short(chart.runs[i].sha); } }];
+      var columns = [chart.runs.map(function (r) { return r.t; })];
+      chart.lines.forEach(function (line, k) {
+        series.push({
+          label: line.label,
+          stroke: palette[k % palette.length],
+          width: 1.5,
+          spanGaps: true,
+          points: { show: chart.runs.length <= 400, size: 5 },
+          value: function (u, v, s, i) {
+            return v == null ? '-' : fmt(v) + ' [' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']';
+          },
+        });
+        columns.push(line.median);
+      });
+      var width = Math.max(360, Math.min(1200, (host.clientWidth || 960)));
+      var time = timeOptions(chart);
+      var started = performance.now();
+      new uPlot({
+        width: width,
+        height: 380,
+        series: series,
+        tzDate: utc,
+        scales: { x: time.scale },
+        axes: [
+          time.axis,
+          { label: chart.label + ' (' + chart.unit + ', median per run)', size: 80 },
+        ],
+        plugins: [markers(chart, host), tooltip(chart, host)],
+        hooks: {
+          draw: [function () {
+            host.setAttribute('data-drawn', String((Number(host.getAttribute('data-drawn')) || 0) + 1));
+            host.setAttribute('data-draw-ms', String(Math.round(performance.now() - started)));
+            // Since navigation start: what a reader waits from opening the page to this chart drawn.
+            host.setAttribute('data-drawn-at-ms', String(Math.round(performance.now())));
+          }, function (u) { recordTimeAxis(u, host); }],
+        },
+      }, columns, host);
+    } catch (e) {
+      report(chart.id + ': ' + (e && e.message ? e.message : String(e)));
+    }
+  });
+  document.body.setAttribute('data-charts', String(data.charts.length));
+  // Resources fetched by the page (scripts, styles, images, fetch/XHR): 0 for a self-contained page.
+  document.body.setAttribute('data-resources', String(performance.getEntriesByType('resource').length));
+})();
+`;
+
+// src/core/report/history/page-html.ts
+function renderHistorySite(data, assets) {
+  return [
+    { file: "index.html", html: renderIndex(data) },
+    ...data.workloads.map((w) => ({ file: w.file, html: renderWorkloadPage(data, w, assets) }))
+  ];
+}
+function allChangePoints(data, workloads = data.workloads) {
+  const listed = [];
+  for (const workload of workloads)
+    for (const chart of workload.charts)
+      for (const line of chart.lines)
+        for (const cp2 of line.changePoints) listed.push({ workload, chart, line, cp: cp2 });
+  return listed.sort((a, b) => b.cp.firstAfter.date.localeCompare(a.cp.firstAfter.date));
+}
+function verdict(listed) {
+  const regressions = listed.filter((l) => l.cp.kind === "regression").length;
+  const improvements = listed.length - regressions;
+  if (listed.length === 0) return "No change points";
+  const parts = [];
+  if (regressions > 0) parts.push(`${regressions} regression${regressions === 1 ? "" : "s"}`);
+  if (improvements > 0) parts.push(`${improvements} improvement${improvements === 1 ? "" : "s"}`);
+  return parts.join(", ");
+}
+function renderIndex(data) {
+  const listed = allChangePoints(data);
+  const series = data.workloads.reduce((n, w) => n + w.series.length, 0);
+  const rows = data.workloads.flatMap(
+    (w) => w.series.map((s, i) => {
+      const workload = i === 0 ? `<td class="workload" rowspan="${w.series.length}"><a href="${attr(w.file)}">${esc2(w.workload)}</a><br><small>${esc2(verdict(allChangePoints(data, [w])))}</small></td>` : "";
+      return seriesRow(data, s, workload);
+    })
+  ).join("\n");
+  const body = `
+<h1>${esc2(data.title)}</h1>
+<p class="verdict" data-change-points="${listed.length}"><b>${esc2(verdict(listed))}</b> in ${series} series over ${plural2(data.runs, "run")}
+(E-Divisive means, Student's t-test p &lt; ${esc2(formatP(data.options.maxP))}, at least ${data.options.minSegment} runs a side${data.options.minMagnitude > 0 ? `, magnitude &gt; ${esc2(formatPct(data.options.minMagnitude * 100))}` : ""}).</p>
+${listed.length > 0 ? changePointTable(data, listed, true) : ""}
+<h2>Workloads</h2>
+<p class="note-plain">One row per series. <i>latest</i>: the median of the newest run; <i>vs recent runs</i>: that
+median against the median of the up to ${TREND_WINDOW} runs before it (a description, not a test); <i>trend</i>:
+the newest change point, the change the history has evidence for; <i>history</i>: the last runs' medians, the
+newest as a dot, the change point as a dashed tick. Dates are UTC.</p>
+<table class="series"><thead><tr><th>workload</th><th>series</th><th>latest</th><th>latest run (UTC)</th>
+<th>vs recent runs</th><th>trend</th><th>runs</th><th>history</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
+  return page(data.title, body, null);
+}
+function seriesRow(data, s, workloadCell) {
+  const { trend } = s;
+  const latest = trend.latest;
+  const machine = data.fingerprints > 1 ? ` <span class="fp">${esc2(s.fingerprint)}</span>` : "";
+  const ci = `median of ${latest.n} run${latest.n === 1 ? "" : "s"}, ${Math.round(latest.ciLevel * 100)}% CI [${fmt(latest.ciLower)}, ${fmt(latest.ciUpper)}]`;
+  const recent = trend.recent ? `${esc2(formatPct(trend.recent.change * 100))} (${trend.direction}) vs ${esc2(fmt(trend.recent.median))}<br><small>median of the ${plural2(trend.recent.runs, "run")} before</small>` : "first run";
+  return `<tr data-series="${attr(`${s.metric}@${s.clients}`)}" data-fingerprint="${attr(s.fingerprint)}">${workloadCell}<td>${esc2(s.label)}, ${esc2(s.clientsLabel)}${machine}</td><td class="latest" title="${attr(ci)}"><b>${esc2(fmt(latest.median))}</b> ${esc2(s.unit)}</td><td class="date">${esc2(utcMinute(latest.date))} ${commitLink2(data, latest.sha)}</td><td class="recent" data-direction="${trend.direction ?? "none"}">${recent}</td><td class="${trend.lastChangePoint?.kind ?? "none"}">${trendText(data, s)}</td><td class="runs">${trend.runs}</td><td>${sparklineSvg(s)}</td></tr>`;
+}
+function trendText(data, s) {
+  const { trend } = s;
+  const cp2 = trend.lastChangePoint;
+  if (cp2)
+    return `${cp2.kind === "regression" ? "\u25BC" : "\u25B2"} ${cp2.kind} ${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}<br><small>since <span class="nowrap">${esc2(cp2.firstAfter.date.slice(0, 10))}</span> (${commitLink2(data, cp2.firstAfter.sha)}): ${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(s.unit)}</small>`;
+  if (trend.status === "too-few-points")
+    return `not analysed yet: ${trend.runs} of ${trend.needed} runs needed`;
+  return `no change point in ${plural2(trend.runs, "run")}`;
+}
+function sparklineSvg(s) {
+  const { sparkline: sp } = s;
+  const change2 = sp.change ? `<line x1="${sp.change.x}" x2="${sp.change.x}" y1="0" y2="${sp.height}" stroke="${sp.change.kind === "regression" ? "#d62728" : "#2ca02c"}" stroke-width="1.5" stroke-dasharray="3 2"/>` : "";
+  return `<svg class="spark" width="${sp.width}" height="${sp.height}" viewBox="0 0 ${sp.width} ${sp.height}" role="img" aria-label="${attr(`${s.label}, ${s.clientsLabel}: the medians of the last runs`)}">${change2}<polyline points="${sp.points}" fill="none" stroke="#555" stroke-width="1.2"/><circle cx="${sp.last.x}" cy="${sp.last.y}" r="2.5" fill="#222"/></svg>`;
+}
+function utcMinute(date5) {
+  const t = Date.parse(date5);
+  return Number.isNaN(t) ? date5 : new Date(t).toISOString().slice(0, 16).replace("T", " ");
+}
+function changePointTable(data, listed, withWorkload) {
+  const rows = listed.map(
+    ({ workload, chart, line, cp: cp2 }) => `<tr class="${cp2.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}"><td>${cp2.kind}</td>` + (withWorkload ? `<td><a href="${attr(workload.file)}">${esc2(workload.workload)}</a></td>` : "") + `<td>${esc2(chart.label)}, ${esc2(line.label)}</td><td>${commitLink2(data, cp2.lastBefore.sha)} .. ${commitLink2(data, cp2.firstAfter.sha)}</td><td>${esc2(cp2.firstAfter.date.slice(0, 10))}</td><td>${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}</td><td>${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(chart.unit)}</td><td>${esc2(formatP(cp2.p))}</td><td>${cp2.nBefore}/${cp2.nAfter}</td></tr>`
+  ).join("\n");
+  return `<table class="change-points"><thead><tr><th>kind</th>${withWorkload ? "<th>workload</th>" : ""}<th>series</th>
+<th>last before .. first after</th><th>date</th><th>change [95% CI]</th><th>median</th><th>p</th><th>runs before/after</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
+}
+function renderWorkloadPage(data, workload, assets) {
+  const listed = allChangePoints(data, [workload]);
+  const charts = workload.charts.map((chart) => {
+    const short3 = chart.lines.filter((l) => l.status === "too-few-points");
+    const facts = Object.entries(chart.facts).map(([k, v]) => `<tr><th>${esc2(k)}</th><td>${esc2(v)}</td></tr>`).join("");
+    return `<section>
+<h2>${esc2(chart.label)} (${esc2(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc2(chart.fingerprint)}</span></h2>
+<div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
+${short3.length > 0 ? `<p class="note">Not analysed yet: ${short3.map((l) => `${esc2(l.label)} has ${plural2(l.median.filter((v) => v !== null).length, "run")}, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
+<details><summary>Machine fingerprint ${esc2(chart.fingerprint)}</summary><table>${facts}</table></details>
+</section>`;
+  }).join("\n");
+  const body = `
+<p><a href="index.html">\u2190 all workloads</a></p>
+<h1>${esc2(workload.workload)}</h1>
+<p class="verdict" data-change-points="${listed.length}"><b>${esc2(verdict(listed))}</b>; dashed lines mark the first run after each change
+(red: regression, green: improvement). Hover a point for its commit, date and median [95% CI].</p>
+${listed.length > 0 ? changePointTable(data, listed, false) : ""}
+${charts}
+<pre id="errors" hidden></pre>
+<script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, timeAxis: data.timeAxis, charts: workload.charts })}</script>
+<script>${scriptText(assets.script)}</script>
+<script>${PAGE_SCRIPT}</script>`;
+  return page(`${workload.workload} \xB7 ${data.title}`, body, assets.css);
+}
+function page(title, body, chartCss) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<title>${esc2(title)}</title>
+<style>${chartCss ?? ""}
+body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 1240px; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: .5em 0 1em; }
+th, td { border-bottom: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top; }
+tr.regression td:first-child { color: #c00; font-weight: 600; }
+tr.improvement td:first-child { color: #080; font-weight: 600; }
+.verdict { font-size: 1.1em; }
+.fp { font-family: ui-monospace, monospace; font-size: .9em; }
+.chart { position: relative; margin: .5em 0; }
+.tooltip { position: absolute; z-index: 10; pointer-events: none; background: #fff; border: 1px solid #999;
+  box-shadow: 0 2px 6px rgba(0,0,0,.2); padding: .4em .6em; font-size: 12px; min-width: 220px; }
+.tooltip table { margin: .2em 0; } .tooltip td { border: 0; padding: 0 .4em 0 0; }
+.tooltip .hint { color: #666; }
+.note { color: #8a5a00; }
+#errors { color: #c00; }
+table.change-points td { white-space: nowrap; }
+table.series td.workload, table.series td.latest, table.series td.date, table.series td.runs { white-space: nowrap; }
+table.series td.regression { color: #c00; }
+table.series td.improvement { color: #080; }
+table.series td.none { color: #555; }
+svg.spark { vertical-align: middle; margin-left: .4em; }
+.note-plain { color: #555; max-width: 60em; }
+.nowrap { white-space: nowrap; }
+</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+function commitLink2(data, sha) {
+  if (!sha) return "<i>no commit</i>";
+  const text2 = `<code>${esc2(sha.slice(0, 10))}</code>`;
+  const repo = data.repoUrl === null ? null : safeUrl(data.repoUrl);
+  return repo && isCommitSha(sha) ? `<a href="${attr(`${repo}/commit/${sha}`)}">${text2}</a>` : text2;
+}
+function plural2(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+function fmt(v) {
+  return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
+}
+var esc2 = escapeHtml;
+var attr = escapeHtml;
+function scriptText(source) {
+  return source.replace(/<\/script/gi, "<\\/script");
+}
+
+// src/flows/history/uplot-assets.ts
+async function loadChartAssets() {
+  return { script: '/*! https://github.com/leeoniya/uPlot (v1.6.32) */\nvar uPlot=function(){"use strict";const l="u-off",e="u-label",t="width",n="height",i="top",o="bottom",s="left",r="right",u="#000",a=u+"0",f="mousemove",c="mousedown",h="mouseup",d="mouseenter",p="mouseleave",m="dblclick",g="change",x="dppxchange",w="--",_="undefined"!=typeof window,b=_?document:null,v=_?window:null,k=_?navigator:null;let y,M;function S(l,e){if(null!=e){let t=l.classList;!t.contains(e)&&t.add(e)}}function T(l,e){let t=l.classList;t.contains(e)&&t.remove(e)}function E(l,e,t){l.style[e]=t+"px"}function z(l,e,t,n){let i=b.createElement(l);return null!=e&&S(i,e),null!=t&&t.insertBefore(i,n),i}function D(l,e){return z("div",l,e)}const P=new WeakMap;function A(e,t,n,i,o){let s="translate("+t+"px,"+n+"px)";s!=P.get(e)&&(e.style.transform=s,P.set(e,s),0>t||0>n||t>i||n>o?S(e,l):T(e,l))}const W=new WeakMap;function Y(l,e,t){let n=e+t;n!=W.get(l)&&(W.set(l,n),l.style.background=e,l.style.borderColor=t)}const C=new WeakMap;function H(l,e,t,n){let i=e+""+t;i!=C.get(l)&&(C.set(l,i),l.style.height=t+"px",l.style.width=e+"px",l.style.marginLeft=n?-e/2+"px":0,l.style.marginTop=n?-t/2+"px":0)}const F={passive:!0},R={...F,capture:!0};function G(l,e,t,n){e.addEventListener(l,t,n?R:F)}function I(l,e,t){e.removeEventListener(l,t,F)}function L(l,e,t,n){let i;t=t||0;let o=2147483647>=(n=n||e.length-1);for(;n-t>1;)i=o?t+n>>1:sl((t+n)/2),l>e[i]?t=i:n=i;return l-e[t]>e[n]-l?n:t}function O(l){return(e,t,n)=>{let i=-1,o=-1;for(let o=t;n>=o;o++)if(l(e[o])){i=o;break}for(let i=n;i>=t;i--)if(l(e[i])){o=i;break}return[i,o]}}_&&function l(){let e=devicePixelRatio;y!=e&&(y=e,M&&I(g,M,l),M=matchMedia(`(min-resolution: ${y-.001}dppx) and (max-resolution: ${y+.001}dppx)`),G(g,M,l),v.dispatchEvent(new CustomEvent(x)))}();const N=l=>null!=l,j=l=>null!=l&&l>0,U=O(N),V=O(j);function B(l,e,t,n){let i=hl(l),o=hl(e);l==e&&(-1==i?(l*=t,e/=t):(l/=t,e*=t));let s=10==t?dl:pl,r=1==o?ul:sl,u=(1==i?sl:ul)(s(ol(l))),a=r(s(ol(e))),f=cl(t,u),c=cl(t,a);return 10==t&&(0>u&&(f=Al(f,-u)),0>a&&(c=Al(c,-a))),n||2==t?(l=f*i,e=c*o):(l=Pl(l,f),e=Dl(e,c)),[l,e]}function $(l,e,t,n){let i=B(l,e,t,n);return 0==l&&(i[0]=0),0==e&&(i[1]=0),i}const J=.1,q={mode:3,pad:J},K={pad:0,soft:null,mode:0},X={min:K,max:K};function Z(l,e,t,n){return Ol(t)?ll(l,e,t):(K.pad=t,K.soft=n?0:null,K.mode=n?3:0,ll(l,e,X))}function Q(l,e){return null==l?e:l}function ll(l,e,t){let n=t.min,i=t.max,o=Q(n.pad,0),s=Q(i.pad,0),r=Q(n.hard,-gl),u=Q(i.hard,gl),a=Q(n.soft,gl),f=Q(i.soft,-gl),c=Q(n.mode,0),h=Q(i.mode,0),d=e-l,p=dl(d),m=fl(ol(l),ol(e)),g=dl(m),x=ol(g-p);(1e-24>d||x>10)&&(d=0,0!=l&&0!=e||(d=1e-24,2==c&&a!=gl&&(o=0),2==h&&f!=-gl&&(s=0)));let w=d||m||1e3,_=dl(w),b=cl(10,sl(_)),v=Al(Pl(l-w*(0==d?0==l?.1:1:o),b/10),24),k=a>l||1!=c&&(3!=c||v>a)&&(2!=c||a>v)?gl:a,y=fl(r,k>v&&l>=k?k:al(k,v)),M=Al(Dl(e+w*(0==d?0==e?.1:1:s),b/10),24),S=e>f||1!=h&&(3!=h||f>M)&&(2!=h||M>f)?-gl:f,T=al(u,M>S&&S>=e?S:fl(S,M));return y==T&&0==y&&(T=100),[y,T]}const el=new Intl.NumberFormat(_?k.language:"en-US"),tl=l=>el.format(l),nl=Math,il=nl.PI,ol=nl.abs,sl=nl.floor,rl=nl.round,ul=nl.ceil,al=nl.min,fl=nl.max,cl=nl.pow,hl=nl.sign,dl=nl.log10,pl=nl.log2,ml=(l,e=1)=>nl.asinh(l/e),gl=1/0;function xl(l){return 1+(0|dl((l^l>>31)-(l>>31)))}function wl(l,e,t){return al(fl(l,e),t)}function _l(l){return"function"==typeof l}function bl(l){return _l(l)?l:()=>l}const vl=l=>l,kl=(l,e)=>e,yl=()=>null,Ml=()=>!0,Sl=(l,e)=>l==e,Tl=/\\.\\d*?(?=9{6,}|0{6,})/gm,El=l=>{if(Il(l)||Wl.has(l))return l;const e=""+l,t=e.match(Tl);if(null==t)return l;let n=t[0].length-1;if(-1!=e.indexOf("e-")){let[l,t]=e.split("e");return+`${El(l)}e${t}`}return Al(l,n)};function zl(l,e){return El(Al(El(l/e))*e)}function Dl(l,e){return El(ul(El(l/e))*e)}function Pl(l,e){return El(sl(El(l/e))*e)}function Al(l,e=0){if(Il(l))return l;let t=10**e;return rl(l*t*(1+Number.EPSILON))/t}const Wl=new Map;function Yl(l){return((""+l).split(".")[1]||"").length}function Cl(l,e,t,n){let i=[],o=n.map(Yl);for(let s=e;t>s;s++){let e=ol(s),t=Al(cl(l,s),e);for(let r=0;n.length>r;r++){let u=10==l?+`${n[r]}e${s}`:n[r]*t,a=(0>s?e:0)+(o[r]>s?o[r]:0),f=10==l?u:Al(u,a);i.push(f),Wl.set(f,a)}}return i}const Hl={},Fl=[],Rl=[null,null],Gl=Array.isArray,Il=Number.isInteger;function Ll(l){return"string"==typeof l}function Ol(l){let e=!1;if(null!=l){let t=l.constructor;e=null==t||t==Object}return e}function Nl(l){return null!=l&&"object"==typeof l}const jl=Object.getPrototypeOf(Uint8Array),Ul="__proto__";function Vl(l,e=Ol){let t;if(Gl(l)){let n=l.find((l=>null!=l));if(Gl(n)||e(n)){t=Array(l.length);for(let n=0;l.length>n;n++)t[n]=Vl(l[n],e)}else t=l.slice()}else if(l instanceof jl)t=l.slice();else if(e(l)){t={};for(let n in l)n!=Ul&&(t[n]=Vl(l[n],e))}else t=l;return t}function Bl(l){let e=arguments;for(let t=1;e.length>t;t++){let n=e[t];for(let e in n)e!=Ul&&(Ol(l[e])?Bl(l[e],Vl(n[e])):l[e]=Vl(n[e]))}return l}function $l(l,e,t){for(let n,i=0,o=-1;e.length>i;i++){let s=e[i];if(s>o){for(n=s-1;n>=0&&null==l[n];)l[n--]=null;for(n=s+1;t>n&&null==l[n];)l[o=n++]=null}}}const Jl="undefined"==typeof queueMicrotask?l=>Promise.resolve().then(l):queueMicrotask,ql=["January","February","March","April","May","June","July","August","September","October","November","December"],Kl=["Sunday","Monday","Tuesday","Wednesday","Thursday","Friday","Saturday"];function Xl(l){return l.slice(0,3)}const Zl=Kl.map(Xl),Ql=ql.map(Xl),le={MMMM:ql,MMM:Ql,WWWW:Kl,WWW:Zl};function ee(l){return(10>l?"0":"")+l}const te={YYYY:l=>l.getFullYear(),YY:l=>(l.getFullYear()+"").slice(2),MMMM:(l,e)=>e.MMMM[l.getMonth()],MMM:(l,e)=>e.MMM[l.getMonth()],MM:l=>ee(l.getMonth()+1),M:l=>l.getMonth()+1,DD:l=>ee(l.getDate()),D:l=>l.getDate(),WWWW:(l,e)=>e.WWWW[l.getDay()],WWW:(l,e)=>e.WWW[l.getDay()],HH:l=>ee(l.getHours()),H:l=>l.getHours(),h:l=>{let e=l.getHours();return 0==e?12:e>12?e-12:e},AA:l=>12>l.getHours()?"AM":"PM",aa:l=>12>l.getHours()?"am":"pm",a:l=>12>l.getHours()?"a":"p",mm:l=>ee(l.getMinutes()),m:l=>l.getMinutes(),ss:l=>ee(l.getSeconds()),s:l=>l.getSeconds(),fff:l=>function(l){return(10>l?"00":100>l?"0":"")+l}(l.getMilliseconds())};function ne(l,e){e=e||le;let t,n=[],i=/\\{([a-z]+)\\}|[^{]+/gi;for(;t=i.exec(l);)n.push("{"==t[0][0]?te[t[1]]:t[0]);return l=>{let t="";for(let i=0;n.length>i;i++)t+="string"==typeof n[i]?n[i]:n[i](l,e);return t}}const ie=(new Intl.DateTimeFormat).resolvedOptions().timeZone,oe=l=>l%1==0,se=[1,2,2.5,5],re=Cl(10,-32,0,se),ue=Cl(10,0,32,se),ae=ue.filter(oe),fe=re.concat(ue),ce="{YYYY}",he="\\n"+ce,de="{M}/{D}",pe="\\n"+de,me=pe+"/{YY}",ge="{aa}",xe="{h}:{mm}"+ge,we="\\n"+xe,_e=":{ss}",be=null;function ve(l){let e=1e3*l,t=60*e,n=60*t,i=24*n,o=30*i,s=365*i;return[(1==l?Cl(10,0,3,se).filter(oe):Cl(10,-3,0,se)).concat([e,5*e,10*e,15*e,30*e,t,5*t,10*t,15*t,30*t,n,2*n,3*n,4*n,6*n,8*n,12*n,i,2*i,3*i,4*i,5*i,6*i,7*i,8*i,9*i,10*i,15*i,o,2*o,3*o,4*o,6*o,s,2*s,5*s,10*s,25*s,50*s,100*s]),[[s,ce,be,be,be,be,be,be,1],[28*i,"{MMM}",he,be,be,be,be,be,1],[i,de,he,be,be,be,be,be,1],[n,"{h}"+ge,me,be,pe,be,be,be,1],[t,xe,me,be,pe,be,be,be,1],[e,_e,me+" "+xe,be,pe+" "+xe,be,we,be,1],[l,_e+".{fff}",me+" "+xe,be,pe+" "+xe,be,we,be,1]],function(e){return(r,u,a,f,c,h)=>{let d=[],p=c>=s,m=c>=o&&s>c,g=e(a),x=Al(g*l,3),w=Pe(g.getFullYear(),p?0:g.getMonth(),m||p?1:g.getDate()),_=Al(w*l,3);if(m||p){let t=m?c/o:0,n=p?c/s:0,i=x==_?x:Al(Pe(w.getFullYear()+n,w.getMonth()+t,1)*l,3),r=new Date(rl(i/l)),u=r.getFullYear(),a=r.getMonth();for(let o=0;f>=i;o++){let s=Pe(u+n*o,a+t*o,1),r=s-e(Al(s*l,3));i=Al((+s+r)*l,3),i>f||d.push(i)}}else{let o=i>c?c:i,s=_+(sl(a)-sl(x))+Dl(x-_,o);d.push(s);let p=e(s),m=p.getHours()+p.getMinutes()/t+p.getSeconds()/n,g=c/n,w=h/r.axes[u]._space;for(;s=Al(s+c,1==l?0:3),f>=s;)if(g>1){let l=sl(Al(m+g,6))%24,t=e(s).getHours()-l;t>1&&(t=-1),s-=t*n,m=(m+g)%24,.7>Al((s-d[d.length-1])/c,3)*w||d.push(s)}else d.push(s)}return d}}]}const[ke,ye,Me]=ve(1),[Se,Te,Ee]=ve(.001);function ze(l,e){return l.map((l=>l.map(((t,n)=>0==n||8==n||null==t?t:e(1==n||0==l[8]?t:l[1]+t)))))}function De(l,e){return(t,n,i,o,s)=>{let r,u,a,f,c,h,d=e.find((l=>s>=l[0]))||e[e.length-1];return n.map((e=>{let t=l(e),n=t.getFullYear(),i=t.getMonth(),o=t.getDate(),s=t.getHours(),p=t.getMinutes(),m=t.getSeconds(),g=n!=r&&d[2]||i!=u&&d[3]||o!=a&&d[4]||s!=f&&d[5]||p!=c&&d[6]||m!=h&&d[7]||d[1];return r=n,u=i,a=o,f=s,c=p,h=m,g(t)}))}}function Pe(l,e,t){return new Date(l,e,t)}function Ae(l,e){return e(l)}function We(l,e){return(t,n,i,o)=>null==o?w:e(l(n))}Cl(2,-53,53,[1]);const Ye={show:!0,live:!0,isolate:!1,mount:()=>{},markers:{show:!0,width:2,stroke:function(l,e){let t=l.series[e];return t.width?t.stroke(l,e):t.points.width?t.points.stroke(l,e):null},fill:function(l,e){return l.series[e].fill(l,e)},dash:"solid"},idx:null,idxs:null,values:[]},Ce=[0,0];function He(l,e,t,n=!0){return l=>{0==l.button&&(!n||l.target==e)&&t(l)}}function Fe(l,e,t,n=!0){return l=>{(!n||l.target==e)&&t(l)}}const Re={show:!0,x:!0,y:!0,lock:!1,move:function(l,e,t){return Ce[0]=e,Ce[1]=t,Ce},points:{one:!1,show:function(l,e){let i=l.cursor.points,o=D(),s=i.size(l,e);E(o,t,s),E(o,n,s);let r=s/-2;E(o,"marginLeft",r),E(o,"marginTop",r);let u=i.width(l,e,s);return u&&E(o,"borderWidth",u),o},size:function(l,e){return l.series[e].points.size},width:0,stroke:function(l,e){let t=l.series[e].points;return t._stroke||t._fill},fill:function(l,e){let t=l.series[e].points;return t._fill||t._stroke}},bind:{mousedown:He,mouseup:He,click:He,dblclick:He,mousemove:Fe,mouseleave:Fe,mouseenter:Fe},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(l,e)=>{e.stopPropagation(),e.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(l,e,t,n,i)=>n-i,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},Ge={show:!0,stroke:"rgba(0,0,0,0.07)",width:2},Ie=Bl({},Ge,{filter:kl}),Le=Bl({},Ie,{size:10}),Oe=Bl({},Ge,{show:!1}),Ne=\'12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji"\',je="bold "+Ne,Ue={show:!0,scale:"x",stroke:u,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:2,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},Ve={show:!0,scale:"x",auto:!1,sorted:1,min:gl,max:-gl,idxs:[]};function Be(l,e){return e.map((l=>null==l?"":tl(l)))}function $e(l,e,t,n,i,o,s){let r=[],u=Wl.get(i)||0;for(let l=t=s?t:Al(Dl(t,i),u);n>=l;l=Al(l+i,u))r.push(Object.is(l,-0)?0:l);return r}function Je(l,e,t,n,i){const o=[],s=l.scales[l.axes[e].scale].log,r=sl((10==s?dl:pl)(t));i=cl(s,r),10==s&&(i=fe[L(i,fe)]);let u=t,a=i*s;10==s&&(a=fe[L(a,fe)]);do{o.push(u),u+=i,10!=s||Wl.has(u)||(u=Al(u,Wl.get(i))),a>u||(a=(i=u)*s,10==s&&(a=fe[L(a,fe)]))}while(n>=u);return o}function qe(l,e,t,n,i){let o=l.scales[l.axes[e].scale].asinh,s=n>o?Je(l,e,fl(o,t),n,i):[o],r=0>n||t>0?[]:[0];return(-o>t?Je(l,e,fl(o,-n),-t,i):[o]).reverse().map((l=>-l)).concat(r,s)}const Ke=/./,Xe=/[12357]/,Ze=/[125]/,Qe=/1/,lt=(l,e,t,n)=>l.map(((l,i)=>4==e&&0==l||i%n==0&&t.test(l.toExponential()[0>l?1:0])?l:null));function et(l,e,t){let n=l.axes[t],i=n.scale,o=l.scales[i],s=l.valToPos,r=n._space,u=s(10,i),a=s(9,i)-u<r?s(7,i)-u<r?s(5,i)-u<r?Qe:Ze:Xe:Ke;if(a==Qe){let l=ol(s(1,i)-u);if(r>l)return lt(e.slice().reverse(),o.distr,a,ul(r/l)).reverse()}return lt(e,o.distr,a,1)}function tt(l,e,t){let n=l.axes[t],i=n.scale,o=n._space,s=l.valToPos,r=ol(s(1,i)-s(2,i));return o>r?lt(e.slice().reverse(),3,Ke,ul(o/r)).reverse():e}function nt(l,e,t,n){return null==n?w:null==e?"":tl(e)}const it={show:!0,scale:"y",stroke:u,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:3,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},ot={scale:null,auto:!0,sorted:0,min:gl,max:-gl},st=(l,e,t,n,i)=>i,rt={show:!0,auto:!0,sorted:0,gaps:st,alpha:1,facets:[Bl({},ot,{scale:"x"}),Bl({},ot,{scale:"y"})]},ut={scale:"y",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:st,alpha:1,points:{show:function(l,e){let{scale:t,idxs:n}=l.series[0],i=l._data[0],o=l.valToPos(i[n[0]],t,!0),s=l.valToPos(i[n[1]],t,!0);return ol(s-o)/(l.series[e].points.space*y)>=n[1]-n[0]},filter:null},values:null,min:gl,max:-gl,idxs:[],path:null,clip:null};function at(l,e,t){return t/10}const ft={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},ct=Bl({},ft,{time:!1,ori:1}),ht={};function dt(l){let e=ht[l];return e||(e={key:l,plots:[],sub(l){e.plots.push(l)},unsub(l){e.plots=e.plots.filter((e=>e!=l))},pub(l,t,n,i,o,s,r){for(let u=0;e.plots.length>u;u++)e.plots[u]!=t&&e.plots[u].pub(l,t,n,i,o,s,r)}},null!=l&&(ht[l]=e)),e}function pt(l,e,t){const n=l.mode,i=l.series[e],o=2==n?l._data[e]:l._data,s=l.scales,r=l.bbox;let u=o[0],a=2==n?o[1]:o[e],f=2==n?s[i.facets[0].scale]:s[l.series[0].scale],c=2==n?s[i.facets[1].scale]:s[i.scale],h=r.left,d=r.top,p=r.width,m=r.height,g=l.valToPosH,x=l.valToPosV;return 0==f.ori?t(i,u,a,f,c,g,x,h,d,p,m,kt,Mt,Tt,zt,Pt):t(i,u,a,f,c,x,g,d,h,m,p,yt,St,Et,Dt,At)}function mt(l,e){let t=0,n=0,i=Q(l.bands,Fl);for(let l=0;i.length>l;l++){let o=i[l];o.series[0]==e?t=o.dir:o.series[1]==e&&(n|=1==o.dir?1:2)}return[t,1==n?-1:2==n?1:3==n?2:0]}function gt(l,e,t,n,i){let o=l.series[e],s=l.scales[2==l.mode?o.facets[1].scale:o.scale];return-1==i?s.min:1==i?s.max:3==s.distr?1==s.dir?s.min:s.max:0}function xt(l,e,t,n,i,o){return pt(l,e,((l,e,s,r,u,a,f,c,h,d,p)=>{let m=l.pxRound;const g=0==r.ori?Mt:St;let x,w;1==r.dir*(0==r.ori?1:-1)?(x=t,w=n):(x=n,w=t);let _=m(a(e[x],r,d,c)),b=m(f(s[x],u,p,h)),v=m(a(e[w],r,d,c)),k=m(f(1==o?u.max:u.min,u,p,h)),y=new Path2D(i);return g(y,v,k),g(y,_,k),g(y,_,b),y}))}function wt(l,e,t,n,i,o){let s=null;if(l.length>0){s=new Path2D;const r=0==e?Tt:Et;let u=t;for(let e=0;l.length>e;e++){let t=l[e];if(t[1]>t[0]){let l=t[0]-u;l>0&&r(s,u,n,l,n+o),u=t[1]}}let a=t+i-u,f=10;a>0&&r(s,u,n-f/2,a,n+o+f)}return s}function _t(l,e,t,n,i,o,s){let r=[],u=l.length;for(let a=1==i?t:n;a>=t&&n>=a;a+=i)if(null===e[a]){let f=a,c=a;if(1==i)for(;++a<=n&&null===e[a];)c=a;else for(;--a>=t&&null===e[a];)c=a;let h=o(l[f]),d=c==f?h:o(l[c]),p=f-i;h=s>0||0>p||p>=u?h:o(l[p]);let m=c+i;d=0>s||0>m||m>=u?d:o(l[m]),h>d||r.push([h,d])}return r}function bt(l){return 0==l?vl:1==l?rl:e=>zl(e,l)}function vt(l){let e=0==l?kt:yt,t=0==l?(l,e,t,n,i,o)=>{l.arcTo(e,t,n,i,o)}:(l,e,t,n,i,o)=>{l.arcTo(t,e,i,n,o)},n=0==l?(l,e,t,n,i)=>{l.rect(e,t,n,i)}:(l,e,t,n,i)=>{l.rect(t,e,i,n)};return(l,i,o,s,r,u=0,a=0)=>{0==u&&0==a?n(l,i,o,s,r):(u=al(u,s/2,r/2),a=al(a,s/2,r/2),e(l,i+u,o),t(l,i+s,o,i+s,o+r,u),t(l,i+s,o+r,i,o+r,a),t(l,i,o+r,i,o,a),t(l,i,o,i+s,o,u),l.closePath())}}const kt=(l,e,t)=>{l.moveTo(e,t)},yt=(l,e,t)=>{l.moveTo(t,e)},Mt=(l,e,t)=>{l.lineTo(e,t)},St=(l,e,t)=>{l.lineTo(t,e)},Tt=vt(0),Et=vt(1),zt=(l,e,t,n,i,o)=>{l.arc(e,t,n,i,o)},Dt=(l,e,t,n,i,o)=>{l.arc(t,e,n,i,o)},Pt=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(e,t,n,i,o,s)},At=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(t,e,i,n,s,o)};function Wt(){return(l,e,t,n,i)=>pt(l,e,((e,o,s,r,u,a,f,c,h,d,p)=>{let m,g,{pxRound:x,points:w}=e;0==r.ori?(m=kt,g=zt):(m=yt,g=Dt);const _=Al(w.width*y,3);let b=(w.size-w.width)/2*y,v=Al(2*b,3),k=new Path2D,M=new Path2D,{left:S,top:T,width:E,height:z}=l.bbox;Tt(M,S-v,T-v,E+2*v,z+2*v);const D=l=>{if(null!=s[l]){let e=x(a(o[l],r,d,c)),t=x(f(s[l],u,p,h));m(k,e+b,t),g(k,e,t,b,0,2*il)}};if(i)i.forEach(D);else for(let l=t;n>=l;l++)D(l);return{stroke:_>0?k:null,fill:k,clip:M,flags:3}}))}function Yt(l){return(e,t,n,i,o,s)=>{n!=i&&(o!=n&&s!=n&&l(e,t,n),o!=i&&s!=i&&l(e,t,i),l(e,t,s))}}const Ct=Yt(Mt),Ht=Yt(St);function Ft(l){const e=Q(l?.alignGaps,0);return(l,t,n,i)=>pt(l,t,((o,s,r,u,a,f,c,h,d,p,m)=>{[n,i]=U(r,n,i);let g,x,w=o.pxRound,_=l=>w(f(l,u,p,h)),b=l=>w(c(l,a,m,d));0==u.ori?(g=Mt,x=Ct):(g=St,x=Ht);const v=u.dir*(0==u.ori?1:-1),k={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},y=k.stroke;let M=!1;if(i-n<4*p)for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let e=r[l];null===e?M=!0:null!=e&&g(y,_(s[l]),b(e))}else{let e,t,o,a=e=>l.posToVal(e,u.key,!0),f=null,c=null,h=_(s[1==v?n:i]),d=_(s[n]),p=_(s[i]),m=a(1==v?d+1:p-1);for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let n=s[l],i=(1==v?m>n:n>m)?h:_(n),o=r[l];i==h?null!=o?(t=o,null==f?(g(y,i,b(t)),e=f=c=t):f>t?f=t:t>c&&(c=t)):null===o&&(M=!0):(null!=f&&x(y,h,b(f),b(c),b(e),b(t)),null!=o?(t=o,g(y,i,b(t)),f=c=e=t):(f=c=null,null===o&&(M=!0)),h=i,m=a(h+v))}null!=f&&f!=c&&o!=h&&x(y,h,b(f),b(c),b(e),b(t))}let[S,T]=mt(l,t);if(null!=o.fill||0!=S){let e=k.fill=new Path2D(y),r=b(o.fillTo(l,t,o.min,o.max,S)),u=_(s[n]),a=_(s[i]);-1==v&&([a,u]=[u,a]),g(e,a,r),g(e,u,r)}if(!o.spanGaps){let a=[];M&&a.push(..._t(s,r,n,i,v,_,e)),k.gaps=a=o.gaps(l,t,n,i,a),k.clip=wt(a,u.ori,h,d,p,m)}return 0!=T&&(k.band=2==T?[xt(l,t,n,i,y,-1),xt(l,t,n,i,y,1)]:xt(l,t,n,i,y,T)),k}))}function Rt(l,e,t,n,i,o,s=gl){if(l.length>1){let r=null;for(let u=0,a=1/0;l.length>u;u++)if(void 0!==e[u]){if(null!=r){let e=ol(l[u]-l[r]);a>e&&(a=e,s=ol(t(l[u],n,i,o)-t(l[r],n,i,o)))}r=u}}return s}function Gt(l,e,t,n,i){const o=l.length;if(2>o)return null;const s=new Path2D;if(t(s,l[0],e[0]),2==o)n(s,l[1],e[1]);else{let t=Array(o),n=Array(o-1),r=Array(o-1),u=Array(o-1);for(let t=0;o-1>t;t++)r[t]=e[t+1]-e[t],u[t]=l[t+1]-l[t],n[t]=r[t]/u[t];t[0]=n[0];for(let l=1;o-1>l;l++)0===n[l]||0===n[l-1]||n[l-1]>0!=n[l]>0?t[l]=0:(t[l]=3*(u[l-1]+u[l])/((2*u[l]+u[l-1])/n[l-1]+(u[l]+2*u[l-1])/n[l]),isFinite(t[l])||(t[l]=0));t[o-1]=n[o-2];for(let n=0;o-1>n;n++)i(s,l[n]+u[n]/3,e[n]+t[n]*u[n]/3,l[n+1]-u[n]/3,e[n+1]-t[n+1]*u[n]/3,l[n+1],e[n+1])}return s}const It=new Set;function Lt(){for(let l of It)l.syncRect(!0)}_&&(G("resize",v,Lt),G("scroll",v,Lt,!0),G(x,v,(()=>{en.pxRatio=y})));const Ot=Ft(),Nt=Wt();function jt(l,e,t,n){return(n?[l[0],l[1]].concat(l.slice(2)):[l[0]].concat(l.slice(1))).map(((l,n)=>Ut(l,n,e,t)))}function Ut(l,e,t,n){return Bl({},0==e?t:n,l)}function Vt(l,e,t){return null==e?Rl:[e,t]}const Bt=Vt;function $t(l,e,t){return null==e?Rl:Z(e,t,J,!0)}function Jt(l,e,t,n){return null==e?Rl:B(e,t,l.scales[n].log,!1)}const qt=Jt;function Kt(l,e,t,n){return null==e?Rl:$(e,t,l.scales[n].log,!1)}const Xt=Kt;function Zt(l,e,t,n,i){let o=fl(xl(l),xl(e)),s=e-l,r=L(i/n*s,t);do{let l=t[r],e=n*l/s;if(e>=i&&17>=o+(5>l?Wl.get(l):0))return[l,e]}while(++r<t.length);return[0,0]}function Qt(l){let e,t;return[l=l.replace(/(\\d+)px/,((l,n)=>(e=rl((t=+n)*y))+"px")),e,t]}function ln(l){l.show&&[l.font,l.labelFont].forEach((l=>{let e=Al(l[2]*y,1);l[0]=l[0].replace(/[0-9.]+px/,e+"px"),l[1]=e}))}function en(u,g,_){const k={mode:Q(u.mode,1)},M=k.mode;function P(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?1-i:i)}function W(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?i:1-i)}function C(l,e,t,n){return 0==e.ori?P(l,e,t,n):W(l,e,t,n)}k.valToPosH=P,k.valToPosV=W;let F=!1;k.status=0;const R=k.root=D("uplot");null!=u.id&&(R.id=u.id),S(R,u.class),u.title&&(D("u-title",R).textContent=u.title);const O=z("canvas"),K=k.ctx=O.getContext("2d"),X=D("u-wrap",R);G("click",X,(l=>{l.target===el&&(Nn!=Gn||jn!=In)&&Zn.click(k,l)}),!0);const ll=k.under=D("u-under",X);X.appendChild(O);const el=k.over=D("u-over",X),tl=+Q((u=Vl(u)).pxAlign,1),sl=bt(tl);(u.plugins||[]).forEach((l=>{l.opts&&(u=l.opts(k,u)||u)}));const hl=u.ms||.001,pl=k.series=1==M?jt(u.series||[],Ve,ut,!1):function(l,e){return l.map(((l,t)=>0==t?{}:Bl({},e,l)))}(u.series||[null],rt),xl=k.axes=jt(u.axes||[],Ue,it,!0),vl=k.scales={},Tl=k.bands=u.bands||[];Tl.forEach((l=>{l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1)}));const El=2==M?pl[1].facets[0].scale:pl[0].scale,Dl={axes:function(){for(let l=0;xl.length>l;l++){let e=xl[l];if(!e.show||!e._show)continue;let t,n,u=e.side,a=u%2,f=e.stroke(k,l),c=0==u||3==u?-1:1,[h,d]=e._found;if(null!=e.label){let s=rl((e._lpos+e.labelGap*c)*y);_n(e.labelFont[0],f,"center",2==u?i:o),K.save(),1==a?(t=n=0,K.translate(s,rl(lt+st/2)),K.rotate((3==u?-il:il)/2)):(t=rl(Qe+ot/2),n=s);let r=_l(e.label)?e.label(k,l,h,d):e.label;K.fillText(r,t,n),K.restore()}if(0==d)continue;let p=vl[e.scale],m=0==a?ot:st,g=0==a?Qe:lt,x=e._splits,w=2==p.distr?x.map((l=>pn[l])):x,_=2==p.distr?pn[x[1]]-pn[x[0]]:h,b=e.ticks,v=e.border,M=b.show?b.size:0,S=rl(M*y),T=rl((2==e.alignTo?e._size-M-e.gap:e.gap)*y),E=e._rotate*-il/180,z=sl(e._pos*y),D=z+(S+T)*c;n=0==a?D:0,t=1==a?D:0,_n(e.font[0],f,1==e.align?s:2==e.align?r:E>0?s:0>E?r:0==a?"center":3==u?r:s,E||1==a?"middle":2==u?i:o);let P=e.font[1]*e.lineGap,A=x.map((l=>sl(C(l,p,m,g)))),W=e._values;for(let l=0;W.length>l;l++){let e=W[l];if(null!=e){0==a?t=A[l]:n=A[l],e=""+e;let i=-1==e.indexOf("\\n")?[e]:e.split(/\\n/gm);for(let l=0;i.length>l;l++){let e=i[l];E?(K.save(),K.translate(t,n+l*P),K.rotate(E),K.fillText(e,0,0),K.restore()):K.fillText(e,t,n+l*P)}}}b.show&&zn(A,b.filter(k,w,l,d,_),a,u,z,S,Al(b.width*y,3),b.stroke(k,l),b.dash,b.cap);let Y=e.grid;Y.show&&zn(A,Y.filter(k,w,l,d,_),a,0==a?2:1,0==a?lt:Qe,0==a?st:ot,Al(Y.width*y,3),Y.stroke(k,l),Y.dash,Y.cap),v.show&&zn([z],[1],0==a?1:0,0==a?1:2,1==a?lt:Qe,1==a?st:ot,Al(v.width*y,3),v.stroke(k,l),v.dash,v.cap)}Ci("drawAxes")},series:function(){if(Gt>0){let l=pl.some((l=>l._focus))&&dn!=Tt.alpha;l&&(K.globalAlpha=dn=Tt.alpha),pl.forEach(((l,e)=>{if(e>0&&l.show&&(kn(e,!1),kn(e,!0),null==l._paths)){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha);let n=2==M?[0,g[e][0].length-1]:function(l){let e=wl(Lt-1,0,Gt-1),t=wl(en+1,0,Gt-1);for(;null==l[e]&&e>0;)e--;for(;null==l[t]&&Gt-1>t;)t++;return[e,t]}(g[e]);l._paths=l.paths(k,e,n[0],n[1]),dn!=t&&(K.globalAlpha=dn=t)}})),pl.forEach(((l,e)=>{if(e>0&&l.show){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha),null!=l._paths&&yn(e,!1);{let t=null!=l._paths?l._paths.gaps:null,n=l.points.show(k,e,Lt,en,t),i=l.points.filter(k,e,n,t);(n||i)&&(l.points._paths=l.points.paths(k,e,Lt,en,i),yn(e,!0))}dn!=t&&(K.globalAlpha=dn=t),Ci("drawSeries",e)}})),l&&(K.globalAlpha=dn=1)}}},Pl=(u.drawOrder||["axes","series"]).map((l=>Dl[l]));function Cl(l){const e=3==l.distr?e=>dl(e>0?e:l.clamp(k,e,l.min,l.max,l.key)):4==l.distr?e=>ml(e,l.asinh):100==l.distr?e=>l.fwd(e):l=>l;return t=>{let n=e(t),{_min:i,_max:o}=l;return(n-i)/(o-i)}}function Il(l){let e=vl[l];if(null==e){let t=(u.scales||Hl)[l]||Hl;if(null!=t.from){Il(t.from);let e=Bl({},vl[t.from],t,{key:l});e.valToPct=Cl(e),vl[l]=e}else{e=vl[l]=Bl({},l==El?ft:ct,t),e.key=l;let n=e.time,i=e.range,o=Gl(i);if((l!=El||2==M&&!n)&&(!o||null!=i[0]&&null!=i[1]||(i={min:null==i[0]?q:{mode:1,hard:i[0],soft:i[0]},max:null==i[1]?q:{mode:1,hard:i[1],soft:i[1]}},o=!1),!o&&Ol(i))){let l=i;i=(e,t,n)=>null==t?Rl:Z(t,n,l)}e.range=bl(i||(n?Bt:l==El?3==e.distr?qt:4==e.distr?Xt:Vt:3==e.distr?Jt:4==e.distr?Kt:$t)),e.auto=bl(!o&&e.auto),e.clamp=bl(e.clamp||at),e._min=e._max=null,e.valToPct=Cl(e)}}}Il("x"),Il("y"),1==M&&pl.forEach((l=>{Il(l.scale)})),xl.forEach((l=>{Il(l.scale)}));for(let l in u.scales)Il(l);const jl=vl[El],Ul=jl.distr;let $l,ql;0==jl.ori?(S(R,"u-hz"),$l=P,ql=W):(S(R,"u-vt"),$l=W,ql=P);const Kl={};for(let l in vl){let e=vl[l];null==e.min&&null==e.max||(Kl[l]={min:e.min,max:e.max},e.min=e.max=null)}const Xl=u.tzDate||(l=>new Date(rl(l/hl))),Zl=u.fmtDate||ne,Ql=1==hl?Me(Xl):Ee(Xl),le=De(Xl,ze(1==hl?ye:Te,Zl)),ee=We(Xl,Ae("{YYYY}-{MM}-{DD} {h}:{mm}{aa}",Zl)),te=[],ie=k.legend=Bl({},Ye,u.legend),oe=k.cursor=Bl({},Re,{drag:{y:2==M}},u.cursor),se=ie.show,re=oe.show,ue=ie.markers;let ce,he,de;ie.idxs=te,ue.width=bl(ue.width),ue.dash=bl(ue.dash),ue.stroke=bl(ue.stroke),ue.fill=bl(ue.fill);let pe,me=[],ge=[],xe=!1,we={};if(ie.live){const l=pl[1]?pl[1].values:null;xe=null!=l,pe=xe?l(k,1,0):{_:0};for(let l in pe)we[l]=w}if(se)if(ce=z("table","u-legend",R),de=z("tbody",null,ce),ie.mount(k,ce),xe){he=z("thead",null,ce,de);let l=z("tr",null,he);for(var _e in z("th",null,l),pe)z("th",e,l).textContent=_e}else S(ce,"u-inline"),ie.live&&S(ce,"u-live");const be={show:!0},ve={show:!1},Pe=new Map;function Ce(l,e,t,n=!0){const i=Pe.get(e)||{},o=oe.bind[l](k,e,t,n);o&&(G(l,e,i[l]=o),Pe.set(e,i))}function He(l,e){const t=Pe.get(e)||{};for(let n in t)null!=l&&n!=l||(I(n,e,t[n]),delete t[n]);null==l&&Pe.delete(e)}let Fe=0,Ge=0,Ie=0,Le=0,Oe=0,Ne=0,je=Oe,Ke=Ne,Xe=Ie,Ze=Le,Qe=0,lt=0,ot=0,st=0;k.bbox={};let ht=!1,pt=!1,mt=!1,xt=!1,wt=!1,_t=!1;function vt(l,e,t){(t||l!=k.width||e!=k.height)&&kt(l,e),An(!1),mt=!0,pt=!0,Jn()}function kt(l,e){k.width=Fe=Ie=l,k.height=Ge=Le=e,Oe=Ne=0,function(){let l=!1,e=!1,t=!1,n=!1;xl.forEach((i=>{if(i.show&&i._show){let{side:o,_size:s}=i,r=s+(null!=i.label?i.labelSize:0);r>0&&(o%2?(Ie-=r,3==o?(Oe+=r,n=!0):t=!0):(Le-=r,0==o?(Ne+=r,l=!0):e=!0))}})),Ct[0]=l,Ct[1]=t,Ct[2]=e,Ct[3]=n,Ie-=Rt[1]+Rt[3],Oe+=Rt[3],Le-=Rt[2]+Rt[0],Ne+=Rt[0]}(),function(){let l=Oe+Ie,e=Ne+Le,t=Oe,n=Ne;function i(i,o){switch(i){case 1:return l+=o,l-o;case 2:return e+=o,e-o;case 3:return t-=o,t+o;case 0:return n-=o,n+o}}xl.forEach((l=>{if(l.show&&l._show){let e=l.side;l._pos=i(e,l._size),null!=l.label&&(l._lpos=i(e,l.labelSize))}}))}();let t=k.bbox;Qe=t.left=zl(Oe*y,.5),lt=t.top=zl(Ne*y,.5),ot=t.width=zl(Ie*y,.5),st=t.height=zl(Le*y,.5)}const yt=3;if(k.setSize=function({width:l,height:e}){vt(l,e)},null==oe.dataIdx){let l=oe.hover,e=l.skip=new Set(l.skip??[]);e.add(void 0);let t=l.prox=bl(l.prox),n=l.bias??=0;oe.dataIdx=(l,i,o,s)=>{if(0==i)return o;let r=o,u=t(l,i,o,s)??gl,a=u>=0&&gl>u,f=0==jl.ori?Ie:Le,c=oe.left,h=g[0],d=g[i];if(e.has(d[o])){r=null;let l,t=null,i=null;if(0==n||-1==n)for(l=o;null==t&&l-- >0;)e.has(d[l])||(t=l);if(0==n||1==n)for(l=o;null==i&&l++<d.length;)e.has(d[l])||(i=l);if(null!=t||null!=i)if(a){let l=c-(null==t?-1/0:$l(h[t],jl,f,0)),e=(null==i?1/0:$l(h[i],jl,f,0))-c;l>e?e>u||(r=i):l>u||(r=t)}else r=null==i?t:null==t||o-t>i-o?i:t}else a&&ol(c-$l(h[o],jl,f,0))>u&&(r=null);return r}}const Mt=l=>{oe.event=l};oe.idxs=te,oe._lock=!1;let St=oe.points;St.show=bl(St.show),St.size=bl(St.size),St.stroke=bl(St.stroke),St.width=bl(St.width),St.fill=bl(St.fill);const Tt=k.focus=Bl({},u.focus||{alpha:.3},oe.focus),Et=Tt.prox>=0,zt=Et&&St.one;let Dt=[],Pt=[],At=[];function Wt(l,e){let t=St.show(k,e);if(t instanceof HTMLElement)return S(t,"u-cursor-pt"),S(t,l.class),A(t,-10,-10,Ie,Le),el.insertBefore(t,Dt[e]),t}function Yt(t,n){if(1==M||n>0){let l=1==M&&vl[t.scale].time,e=t.value;t.value=l?Ll(e)?We(Xl,Ae(e,Zl)):e||ee:e||nt,t.label=t.label||(l?"Time":"Value")}if(zt||n>0){t.width=null==t.width?1:t.width,t.paths=t.paths||Ot||yl,t.fillTo=bl(t.fillTo||gt),t.pxAlign=+Q(t.pxAlign,tl),t.pxRound=bt(t.pxAlign),t.stroke=bl(t.stroke||null),t.fill=bl(t.fill||null),t._stroke=t._fill=t._paths=t._focus=null;let l=function(l){return Al(1*(3+2*(l||1)),3)}(fl(1,t.width)),e=t.points=Bl({},{size:l,width:fl(1,.2*l),stroke:t.stroke,space:2*l,paths:Nt,_stroke:null,_fill:null},t.points);e.show=bl(e.show),e.filter=bl(e.filter),e.fill=bl(e.fill),e.stroke=bl(e.stroke),e.paths=bl(e.paths),e.pxAlign=t.pxAlign}if(se){let i=function(t,n){if(0==n&&(xe||!ie.live||2==M))return Rl;let i=[],o=z("tr","u-series",de,de.childNodes[n]);S(o,t.class),t.show||S(o,l);let s=z("th",null,o);if(ue.show){let l=D("u-marker",s);if(n>0){let e=ue.width(k,n);e&&(l.style.border=e+"px "+ue.dash(k,n)+" "+ue.stroke(k,n)),l.style.background=ue.fill(k,n)}}let r=D(e,s);for(var u in t.label instanceof HTMLElement?r.appendChild(t.label):r.textContent=t.label,n>0&&(ue.show||(r.style.color=t.width>0?ue.stroke(k,n):ue.fill(k,n)),Ce("click",s,(l=>{if(oe._lock)return;Mt(l);let e=pl.indexOf(t);if((l.ctrlKey||l.metaKey)!=ie.isolate){let l=pl.some(((l,t)=>t>0&&t!=e&&l.show));pl.forEach(((t,n)=>{n>0&&oi(n,l?n==e?be:ve:be,!0,Fi.setSeries)}))}else oi(e,{show:!t.show},!0,Fi.setSeries)}),!1),Et&&Ce(d,s,(l=>{oe._lock||(Mt(l),oi(pl.indexOf(t),ai,!0,Fi.setSeries))}),!1)),pe){let l=z("td","u-value",o);l.textContent="--",i.push(l)}return[o,i]}(t,n);me.splice(n,0,i[0]),ge.splice(n,0,i[1]),ie.values.push(null)}if(re){te.splice(n,0,null);let l=null;zt?0==n&&(l=Wt(t,n)):n>0&&(l=Wt(t,n)),Dt.splice(n,0,l),Pt.splice(n,0,0),At.splice(n,0,0)}Ci("addSeries",n)}k.addSeries=function(l,e){e=null==e?pl.length:e,l=1==M?Ut(l,e,Ve,ut):Ut(l,e,{},rt),pl.splice(e,0,l),Yt(pl[e],e)},k.delSeries=function(l){if(pl.splice(l,1),se){ie.values.splice(l,1),ge.splice(l,1);let e=me.splice(l,1)[0];He(null,e.firstChild),e.remove()}re&&(te.splice(l,1),Dt.splice(l,1)[0].remove(),Pt.splice(l,1),At.splice(l,1)),Ci("delSeries",l)};const Ct=[!1,!1,!1,!1];function Ht(l,e,t){let[n,i,o,s]=t,r=e%2,u=0;return 0==r&&(s||i)&&(u=0==e&&!n||2==e&&!o?rl(Ue.size/3):0),1==r&&(n||o)&&(u=1==e&&!i||3==e&&!s?rl(it.size/2):0),u}const Ft=k.padding=(u.padding||[Ht,Ht,Ht,Ht]).map((l=>bl(Q(l,Ht)))),Rt=k._padding=Ft.map(((l,e)=>l(k,e,Ct,0)));let Gt,Lt=null,en=null;const tn=1==M?pl[0].idxs:null;let nn,on,sn,rn,un,an,fn,cn,hn,dn,pn=null,mn=!1;function gn(l,e){if(k.data=k._data=g=null==l?[]:l,2==M){Gt=0;for(let l=1;pl.length>l;l++)Gt+=g[l][0].length}else{0==g.length&&(k.data=k._data=g=[[]]),pn=g[0],Gt=pn.length;let l=g;if(2==Ul){l=g.slice();let e=l[0]=Array(Gt);for(let l=0;Gt>l;l++)e[l]=l}k._data=g=l}if(An(!0),Ci("setData"),2==Ul&&(mt=!0),!1!==e){let l=jl;l.auto(k,mn)?xn():ii(El,l.min,l.max),xt=xt||oe.left>=0,_t=!0,Jn()}}function xn(){let l,e;mn=!0,1==M&&(Gt>0?(Lt=tn[0]=0,en=tn[1]=Gt-1,l=g[0][Lt],e=g[0][en],2==Ul?(l=Lt,e=en):l==e&&(3==Ul?[l,e]=B(l,l,jl.log,!1):4==Ul?[l,e]=$(l,l,jl.log,!1):jl.time?e=l+rl(86400/hl):[l,e]=Z(l,e,J,!0))):(Lt=tn[0]=l=null,en=tn[1]=e=null)),ii(El,l,e)}function wn(l,e,t,n,i,o){l??=a,t??=Fl,n??="butt",i??=a,o??="round",l!=nn&&(K.strokeStyle=nn=l),i!=on&&(K.fillStyle=on=i),e!=sn&&(K.lineWidth=sn=e),o!=un&&(K.lineJoin=un=o),n!=an&&(K.lineCap=an=n),t!=rn&&K.setLineDash(rn=t)}function _n(l,e,t,n){e!=on&&(K.fillStyle=on=e),l!=fn&&(K.font=fn=l),t!=cn&&(K.textAlign=cn=t),n!=hn&&(K.textBaseline=hn=n)}function bn(l,e,t,n,i=0){if(n.length>0&&l.auto(k,mn)&&(null==e||null==e.min)){let e=Q(Lt,0),o=Q(en,n.length-1),s=null==t.min?function(l,e,t,n=0,i=!1){let o=i?V:U,s=i?j:N;[e,t]=o(l,e,t);let r=l[e],u=l[e];if(e>-1)if(1==n)r=l[e],u=l[t];else if(-1==n)r=l[t],u=l[e];else for(let n=e;t>=n;n++){let e=l[n];s(e)&&(r>e?r=e:e>u&&(u=e))}return[r??gl,u??-gl]}(n,e,o,i,3==l.distr):[t.min,t.max];l.min=al(l.min,t.min=s[0]),l.max=fl(l.max,t.max=s[1])}}k.setData=gn;const vn={min:null,max:null};function kn(l,e){let t=e?pl[l].points:pl[l];t._stroke=t.stroke(k,l),t._fill=t.fill(k,l)}function yn(l,e){let t=e?pl[l].points:pl[l],{stroke:n,fill:i,clip:o,flags:s,_stroke:r=t._stroke,_fill:u=t._fill,_width:a=t.width}=t._paths;a=Al(a*y,3);let f=null,c=a%2/2;e&&null==u&&(u=a>0?"#fff":r);let h=1==t.pxAlign&&c>0;if(h&&K.translate(c,c),!e){let l=Qe-a/2,e=lt-a/2,t=ot+a,n=st+a;f=new Path2D,f.rect(l,e,t,n)}e?Sn(r,a,t.dash,t.cap,u,n,i,s,o):function(l,e,t,n,i,o,s,r,u,a,f){let c=!1;0!=u&&Tl.forEach(((h,d)=>{if(h.series[0]==l){let l,p=pl[h.series[1]],m=g[h.series[1]],x=(p._paths||Hl).band;Gl(x)&&(x=1==h.dir?x[0]:x[1]);let w=null;p.show&&x&&function(l,e,t){for(e=Q(e,0),t=Q(t,l.length-1);t>=e;){if(null!=l[e])return!0;e++}return!1}(m,Lt,en)?(w=h.fill(k,d)||o,l=p._paths.clip):x=null,Sn(e,t,n,i,w,s,r,u,a,f,l,x),c=!0}})),c||Sn(e,t,n,i,o,s,r,u,a,f)}(l,r,a,t.dash,t.cap,u,n,i,s,f,o),h&&K.translate(-c,-c)}const Mn=3;function Sn(l,e,t,n,i,o,s,r,u,a,f,c){wn(l,e,t,n,i),(u||a||c)&&(K.save(),u&&K.clip(u),a&&K.clip(a)),c?(r&Mn)==Mn?(K.clip(c),f&&K.clip(f),En(i,s),Tn(l,o,e)):2&r?(En(i,s),K.clip(c),Tn(l,o,e)):1&r&&(K.save(),K.clip(c),f&&K.clip(f),En(i,s),K.restore(),Tn(l,o,e)):(En(i,s),Tn(l,o,e)),(u||a||c)&&K.restore()}function Tn(l,e,t){t>0&&(e instanceof Map?e.forEach(((l,e)=>{K.strokeStyle=nn=e,K.stroke(l)})):null!=e&&l&&K.stroke(e))}function En(l,e){e instanceof Map?e.forEach(((l,e)=>{K.fillStyle=on=e,K.fill(l)})):null!=e&&l&&K.fill(e)}function zn(l,e,t,n,i,o,s,r,u,a){let f=s%2/2;1==tl&&K.translate(f,f),wn(r,s,u,a,r),K.beginPath();let c,h,d,p,m=i+(0==n||3==n?-o:o);0==t?(h=i,p=m):(c=i,d=m);for(let n=0;l.length>n;n++)null!=e[n]&&(0==t?c=d=l[n]:h=p=l[n],K.moveTo(c,h),K.lineTo(d,p));K.stroke(),1==tl&&K.translate(-f,-f)}function Dn(l){let e=!0;return xl.forEach(((t,n)=>{if(!t.show)return;let i=vl[t.scale];if(null==i.min)return void(t._show&&(e=!1,t._show=!1,An(!1)));t._show||(e=!1,t._show=!0,An(!1));let o=t.side,s=o%2,{min:r,max:u}=i,[a,f]=function(l,e,t,n){let i,o=xl[l];if(n>0){let s=o._space=o.space(k,l,e,t,n);i=Zt(e,t,o._incrs=o.incrs(k,l,e,t,n,s),n,s)}else i=[0,0];return o._found=i}(n,r,u,0==s?Ie:Le);if(0==f)return;let c=t._splits=t.splits(k,n,r,u,a,f,2==i.distr),h=2==i.distr?c.map((l=>pn[l])):c,d=2==i.distr?pn[c[1]]-pn[c[0]]:a,p=t._values=t.values(k,t.filter(k,h,n,f,d),n,f,d);t._rotate=2==o?t.rotate(k,p,n,f):0;let m=t._size;t._size=ul(t.size(k,p,n,l)),null!=m&&t._size!=m&&(e=!1)})),e}function Pn(l){let e=!0;return Ft.forEach(((t,n)=>{let i=t(k,n,Ct,l);i!=Rt[n]&&(e=!1),Rt[n]=i})),e}function An(l){pl.forEach(((e,t)=>{t>0&&(e._paths=null,l&&(1==M?(e.min=null,e.max=null):e.facets.forEach((l=>{l.min=null,l.max=null}))))}))}let Wn,Yn,Cn,Hn,Fn,Rn,Gn,In,Ln,On,Nn,jn,Un=!1,Vn=!1,Bn=[];function $n(){Vn=!1;for(let l=0;Bn.length>l;l++)Ci(...Bn[l]);Bn.length=0}function Jn(){Un||(Jl(qn),Un=!0)}function qn(){if(ht&&(function(){for(let l in vl){let e=vl[l];null==Kl[l]&&(null==e.min||null!=Kl[El]&&e.auto(k,mn))&&(Kl[l]=vn)}for(let l in vl){let e=vl[l];null==Kl[l]&&null!=e.from&&null!=Kl[e.from]&&(Kl[l]=vn)}null!=Kl[El]&&An(!0);let l={};for(let e in Kl){let t=Kl[e];if(null!=t){let n=l[e]=Vl(vl[e],Nl);if(null!=t.min)Bl(n,t);else if(e!=El||2==M)if(0==Gt&&null==n.from){let l=n.range(k,null,null,e);n.min=l[0],n.max=l[1]}else n.min=gl,n.max=-gl}}if(Gt>0){pl.forEach(((e,t)=>{if(1==M){let n=e.scale,i=Kl[n];if(null==i)return;let o=l[n];if(0==t){let l=o.range(k,o.min,o.max,n);o.min=l[0],o.max=l[1],Lt=L(o.min,g[0]),en=L(o.max,g[0]),en-Lt>1&&(o.min>g[0][Lt]&&Lt++,g[0][en]>o.max&&en--),e.min=pn[Lt],e.max=pn[en]}else e.show&&e.auto&&bn(o,i,e,g[t],e.sorted);e.idxs[0]=Lt,e.idxs[1]=en}else if(t>0&&e.show&&e.auto){let[n,i]=e.facets,o=n.scale,s=i.scale,[r,u]=g[t],a=l[o],f=l[s];null!=a&&bn(a,Kl[o],n,r,n.sorted),null!=f&&bn(f,Kl[s],i,u,i.sorted),e.min=i.min,e.max=i.max}}));for(let e in l){let t=l[e],n=Kl[e];if(null==t.from&&(null==n||null==n.min)){let l=t.range(k,t.min==gl?null:t.min,t.max==-gl?null:t.max,e);t.min=l[0],t.max=l[1]}}}for(let e in l){let t=l[e];if(null!=t.from){let n=l[t.from];if(null==n.min)t.min=t.max=null;else{let l=t.range(k,n.min,n.max,e);t.min=l[0],t.max=l[1]}}}let e={},t=!1;for(let n in l){let i=l[n],o=vl[n];if(o.min!=i.min||o.max!=i.max){o.min=i.min,o.max=i.max;let l=o.distr;o._min=3==l?dl(o.min):4==l?ml(o.min,o.asinh):100==l?o.fwd(o.min):o.min,o._max=3==l?dl(o.max):4==l?ml(o.max,o.asinh):100==l?o.fwd(o.max):o.max,e[n]=t=!0}}if(t){pl.forEach(((l,t)=>{2==M?t>0&&e.y&&(l._paths=null):e[l.scale]&&(l._paths=null)}));for(let l in e)mt=!0,Ci("setScale",l);re&&oe.left>=0&&(xt=_t=!0)}for(let l in Kl)Kl[l]=null}(),ht=!1),mt&&(function(){let l=!1,e=0;for(;!l;){e++;let t=Dn(e),n=Pn(e);l=e==yt||t&&n,l||(kt(k.width,k.height),pt=!0)}}(),mt=!1),pt){if(E(ll,s,Oe),E(ll,i,Ne),E(ll,t,Ie),E(ll,n,Le),E(el,s,Oe),E(el,i,Ne),E(el,t,Ie),E(el,n,Le),E(X,t,Fe),E(X,n,Ge),O.width=rl(Fe*y),O.height=rl(Ge*y),xl.forEach((({_el:e,_show:t,_size:n,_pos:i,side:o})=>{if(null!=e)if(t){let t=o%2==1;E(e,t?"left":"top",i-(3===o||0===o?n:0)),E(e,t?"width":"height",n),E(e,t?"top":"left",t?Ne:Oe),E(e,t?"height":"width",t?Le:Ie),T(e,l)}else S(e,l)})),nn=on=sn=un=an=fn=cn=hn=rn=null,dn=1,_i(!0),Oe!=je||Ne!=Ke||Ie!=Xe||Le!=Ze){An(!1);let l=Ie/Xe,e=Le/Ze;if(re&&!xt&&oe.left>=0){oe.left*=l,oe.top*=e,Cn&&A(Cn,rl(oe.left),0,Ie,Le),Hn&&A(Hn,0,rl(oe.top),Ie,Le);for(let t=0;Dt.length>t;t++){let n=Dt[t];null!=n&&(Pt[t]*=l,At[t]*=e,A(n,ul(Pt[t]),ul(At[t]),Ie,Le))}}if(ei.show&&!wt&&ei.left>=0&&ei.width>0){ei.left*=l,ei.width*=l,ei.top*=e,ei.height*=e;for(let l in ki)E(ti,l,ei[l])}je=Oe,Ke=Ne,Xe=Ie,Ze=Le}Ci("setSize"),pt=!1}Fe>0&&Ge>0&&(K.clearRect(0,0,O.width,O.height),Ci("drawClear"),Pl.forEach((l=>l())),Ci("draw")),ei.show&&wt&&(ni(ei),wt=!1),re&&xt&&(xi(null,!0,!1),xt=!1),ie.show&&ie.live&&_t&&(mi(),_t=!1),F||(F=!0,k.status=1,Ci("ready")),mn=!1,Un=!1}function Kn(l,e){let t=vl[l];if(null==t.from){if(0==Gt){let n=t.range(k,e.min,e.max,l);e.min=n[0],e.max=n[1]}if(e.min>e.max){let l=e.min;e.min=e.max,e.max=l}if(Gt>1&&null!=e.min&&null!=e.max&&1e-16>e.max-e.min)return;l==El&&2==t.distr&&Gt>0&&(e.min=L(e.min,g[0]),e.max=L(e.max,g[0]),e.min==e.max&&e.max++),Kl[l]=e,ht=!0,Jn()}}k.batch=function(l,e=!1){Un=!0,Vn=e,l(k),qn(),e&&Bn.length>0&&queueMicrotask($n)},k.redraw=(l,e)=>{mt=e||!1,!1!==l?ii(El,jl.min,jl.max):Jn()},k.setScale=Kn;let Xn=!1;const Zn=oe.drag;let Qn=Zn.x,li=Zn.y;re&&(oe.x&&(Wn=D("u-cursor-x",el)),oe.y&&(Yn=D("u-cursor-y",el)),0==jl.ori?(Cn=Wn,Hn=Yn):(Cn=Yn,Hn=Wn),Nn=oe.left,jn=oe.top);const ei=k.select=Bl({show:!0,over:!0,left:0,width:0,top:0,height:0},u.select),ti=ei.show?D("u-select",ei.over?el:ll):null;function ni(l,e){if(ei.show){for(let e in l)ei[e]=l[e],e in ki&&E(ti,e,l[e]);!1!==e&&Ci("setSelect")}}function ii(l,e,t){Kn(l,{min:e,max:t})}function oi(e,t,n,i){null!=t.focus&&function(l){if(l!=ui){let e=null==l,t=1!=Tt.alpha;pl.forEach(((n,i)=>{if(1==M||i>0){let o=e||0==i||i==l;n._focus=e?null:o,t&&function(l,e){pl[l].alpha=e,re&&null!=Dt[l]&&(Dt[l].style.opacity=e),se&&me[l]&&(me[l].style.opacity=e)}(i,o?1:Tt.alpha)}})),ui=l,t&&Jn()}}(e),null!=t.show&&pl.forEach(((n,i)=>{0>=i||e!=i&&null!=e||(n.show=t.show,function(e){if(pl[e].show)se&&T(me[e],l);else if(se&&S(me[e],l),re){let l=zt?Dt[0]:Dt[e];null!=l&&A(l,-10,-10,Ie,Le)}}(i),2==M?(ii(n.facets[0].scale,null,null),ii(n.facets[1].scale,null,null)):ii(n.scale,null,null),Jn())})),!1!==n&&Ci("setSeries",e,t),i&&Ii("setSeries",k,e,t)}let si,ri,ui;k.setSelect=ni,k.setSeries=oi,k.addBand=function(l,e){l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1),Tl.splice(e=null==e?Tl.length:e,0,l)},k.setBand=function(l,e){Bl(Tl[l],e)},k.delBand=function(l){null==l?Tl.length=0:Tl.splice(l,1)};const ai={focus:!0};function fi(l,e,t){let n=vl[e];t&&(l=l/y-(1==n.ori?Ne:Oe));let i=Ie;1==n.ori&&(i=Le,l=i-l),-1==n.dir&&(l=i-l);let o=n._min,s=o+l/i*(n._max-o),r=n.distr;return 3==r?cl(10,s):4==r?((l,e=1)=>nl.sinh(l)*e)(s,n.asinh):100==r?n.bwd(s):s}function ci(l,e){E(ti,s,ei.left=l),E(ti,t,ei.width=e)}function hi(l,e){E(ti,i,ei.top=l),E(ti,n,ei.height=e)}se&&Et&&Ce(p,ce,(l=>{oe._lock||(Mt(l),null!=ui&&oi(null,ai,!0,Fi.setSeries))})),k.valToIdx=l=>L(l,g[0]),k.posToIdx=function(l,e){return L(fi(l,El,e),g[0],Lt,en)},k.posToVal=fi,k.valToPos=(l,e,t)=>0==vl[e].ori?P(l,vl[e],t?ot:Ie,t?Qe:0):W(l,vl[e],t?st:Le,t?lt:0),k.setCursor=(l,e,t)=>{Nn=l.left,jn=l.top,xi(null,e,t)};let di=0==jl.ori?ci:hi,pi=1==jl.ori?ci:hi;function mi(l,e){if(null!=l&&(l.idxs?l.idxs.forEach(((l,e)=>{te[e]=l})):(l=>void 0===l)(l.idx)||te.fill(l.idx),ie.idx=te[0]),se&&ie.live){for(let l=0;pl.length>l;l++)(l>0||1==M&&!xe)&&gi(l,te[l]);!function(){if(se&&ie.live)for(let l=2==M?1:0;pl.length>l;l++){if(0==l&&xe)continue;let e=ie.values[l],t=0;for(let n in e)ge[l][t++].firstChild.nodeValue=e[n]}}()}_t=!1,!1!==e&&Ci("setLegend")}function gi(l,e){let t,n=pl[l],i=0==l&&2==Ul?pn:g[l];xe?t=n.values(k,l,e)??we:(t=n.value(k,null==e?null:i[e],l,e),t=null==t?we:{_:t}),ie.values[l]=t}function xi(l,e,t){let n;Ln=Nn,On=jn,[Nn,jn]=oe.move(k,Nn,jn),oe.left=Nn,oe.top=jn,re&&(Cn&&A(Cn,rl(Nn),0,Ie,Le),Hn&&A(Hn,0,rl(jn),Ie,Le)),si=gl,ri=null;let i=0==jl.ori?Ie:Le,o=1==jl.ori?Ie:Le;if(0>Nn||0==Gt||Lt>en){n=oe.idx=null;for(let l=0;pl.length>l;l++){let e=Dt[l];null!=e&&A(e,-10,-10,Ie,Le)}Et&&oi(null,ai,!0,null==l&&Fi.setSeries),ie.live&&(te.fill(n),_t=!0)}else{let l,e,t;1==M&&(l=0==jl.ori?Nn:jn,e=fi(l,El),n=oe.idx=L(e,g[0],Lt,en),t=$l(g[0][n],jl,i,0));let s=-10,r=-10,u=0,a=0,f=!0,c="",h="";for(let l=2==M?1:0;pl.length>l;l++){let d=pl[l],p=te[l],m=null==p?null:1==M?g[l][p]:g[l][1][p],x=oe.dataIdx(k,l,n,e),w=null==x?null:1==M?g[l][x]:g[l][1][x];if(_t=_t||w!=m||x!=p,te[l]=x,l>0&&d.show){let e=null==x?-10:x==n?t:$l(1==M?g[0][x]:g[l][0][x],jl,i,0),p=null==w?-10:ql(w,1==M?vl[d.scale]:vl[d.facets[1].scale],o,0);if(Et&&null!=w){let e=1==jl.ori?Nn:jn,t=ol(Tt.dist(k,l,x,p,e));if(si>t){let n=Tt.bias;if(0!=n){let i=fi(e,d.scale),o=0>i?-1:1;o!=(0>w?-1:1)||(1==o?1==n?i>w:w>i:1==n?w>i:i>w)||(si=t,ri=l)}else si=t,ri=l}}if(_t||zt){let t,n;0==jl.ori?(t=e,n=p):(t=p,n=e);let i,o,d,m,g,x,w=!0,_=St.bbox;if(null!=_){w=!1;let e=_(k,l);d=e.left,m=e.top,i=e.width,o=e.height}else d=t,m=n,i=o=St.size(k,l);if(x=St.fill(k,l),g=St.stroke(k,l),zt)l!=ri||si>Tt.prox||(s=d,r=m,u=i,a=o,f=w,c=x,h=g);else{let e=Dt[l];null!=e&&(Pt[l]=d,At[l]=m,H(e,i,o,w),Y(e,x,g),A(e,ul(d),ul(m),Ie,Le))}}}}if(zt){let l=Tt.prox;if(_t||(null==ui?l>=si:si>l||ri!=ui)){let l=Dt[0];null!=l&&(Pt[0]=s,At[0]=r,H(l,u,a,f),Y(l,c,h),A(l,ul(s),ul(r),Ie,Le))}}}if(ei.show&&Xn)if(null!=l){let[e,t]=Fi.scales,[n,s]=Fi.match,[r,u]=l.cursor.sync.scales,a=l.cursor.drag;if(Qn=a._x,li=a._y,Qn||li){let a,f,c,h,d,{left:p,top:m,width:g,height:x}=l.select,w=l.scales[r].ori,_=l.posToVal,b=null!=e&&n(e,r),v=null!=t&&s(t,u);b&&Qn?(0==w?(a=p,f=g):(a=m,f=x),c=vl[e],h=$l(_(a,r),c,i,0),d=$l(_(a+f,r),c,i,0),di(al(h,d),ol(d-h))):di(0,i),v&&li?(1==w?(a=p,f=g):(a=m,f=x),c=vl[t],h=ql(_(a,u),c,o,0),d=ql(_(a+f,u),c,o,0),pi(al(h,d),ol(d-h))):pi(0,o)}else yi()}else{let l=ol(Ln-Fn),e=ol(On-Rn);if(1==jl.ori){let t=l;l=e,e=t}Qn=Zn.x&&l>=Zn.dist,li=Zn.y&&e>=Zn.dist;let t,n,s=Zn.uni;null!=s?Qn&&li&&(Qn=l>=s,li=e>=s,Qn||li||(e>l?li=!0:Qn=!0)):Zn.x&&Zn.y&&(Qn||li)&&(Qn=li=!0),Qn&&(0==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),di(al(t,n),ol(n-t)),li||pi(0,o)),li&&(1==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),pi(al(t,n),ol(n-t)),Qn||di(0,i)),Qn||li||(di(0,0),pi(0,0))}if(Zn._x=Qn,Zn._y=li,null==l){if(t){if(null!=Ri){let[l,e]=Fi.scales;Fi.values[0]=null!=l?fi(0==jl.ori?Nn:jn,l):null,Fi.values[1]=null!=e?fi(1==jl.ori?Nn:jn,e):null}Ii(f,k,Nn,jn,Ie,Le,n)}if(Et){let l=t&&Fi.setSeries,e=Tt.prox;null==ui?si>e||oi(ri,ai,!0,l):si>e?oi(null,ai,!0,l):ri!=ui&&oi(ri,ai,!0,l)}}_t&&(ie.idx=n,mi()),!1!==e&&Ci("setCursor")}k.setLegend=mi;let wi=null;function _i(l=!1){l?wi=null:(wi=el.getBoundingClientRect(),Ci("syncRect",wi))}function bi(l,e,t,n,i,o){oe._lock||Xn&&null!=l&&0==l.movementX&&0==l.movementY||(vi(l,e,t,n,i,o,0,!1,null!=l),null!=l?xi(null,!0,!0):xi(e,!0,!1))}function vi(l,e,t,n,i,o,s,r,u){if(null==wi&&_i(!1),Mt(l),null!=l)t=l.clientX-wi.left,n=l.clientY-wi.top;else{if(0>t||0>n)return Nn=-10,void(jn=-10);let[l,s]=Fi.scales,r=e.cursor.sync,[u,a]=r.values,[f,c]=r.scales,[h,d]=Fi.match,p=e.axes[0].side%2==1,m=0==jl.ori?Ie:Le,g=1==jl.ori?Ie:Le,x=p?o:i,w=p?i:o,_=p?n:t,b=p?t:n;if(t=null!=f?h(l,f)?C(u,vl[l],m,0):-10:m*(_/x),n=null!=c?d(s,c)?C(a,vl[s],g,0):-10:g*(b/w),1==jl.ori){let l=t;t=n,n=l}}!u||null!=e&&e.cursor.event.type!=f||(t>1&&Ie-1>t||(t=zl(t,Ie)),n>1&&Le-1>n||(n=zl(n,Le))),r?(Fn=t,Rn=n,[Gn,In]=oe.move(k,t,n)):(Nn=t,jn=n)}Object.defineProperty(k,"rect",{get:()=>(null==wi&&_i(!1),wi)});const ki={width:0,height:0,left:0,top:0};function yi(){ni(ki,!1)}let Mi,Si,Ti,Ei;function zi(l,e,t,n,i,o){Xn=!0,Qn=li=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!0,!1),null!=l&&(Ce(h,b,Di,!1),Ii(c,k,Gn,In,Ie,Le,null));let{left:s,top:r,width:u,height:a}=ei;Mi=s,Si=r,Ti=u,Ei=a}function Di(l,e,t,n,i,o){Xn=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!1,!0);let{left:s,top:r,width:u,height:a}=ei,f=u>0||a>0,c=Mi!=s||Si!=r||Ti!=u||Ei!=a;if(f&&c&&ni(ei),Zn.setScale&&f&&c){let l=s,e=u,t=r,n=a;if(1==jl.ori&&(l=r,e=a,t=s,n=u),Qn&&ii(El,fi(l,El),fi(l+e,El)),li)for(let l in vl){let e=vl[l];l!=El&&null==e.from&&e.min!=gl&&ii(l,fi(t+n,l),fi(t,l))}yi()}else oe.lock&&(oe._lock=!oe._lock,xi(e,!0,null!=l));null!=l&&(He(h,b),Ii(h,k,Nn,jn,Ie,Le,null))}function Pi(l){oe._lock||(Mt(l),xn(),yi(),null!=l&&Ii(m,k,Nn,jn,Ie,Le,null))}function Ai(){xl.forEach(ln),vt(k.width,k.height,!0)}G(x,v,Ai);const Wi={};Wi.mousedown=zi,Wi.mousemove=bi,Wi.mouseup=Di,Wi.dblclick=Pi,Wi.setSeries=(l,e,t,n)=>{-1!=(t=(0,Fi.match[2])(k,e,t))&&oi(t,n,!0,!1)},re&&(Ce(c,el,zi),Ce(f,el,bi),Ce(d,el,(l=>{Mt(l),_i(!1)})),Ce(p,el,(function(l){if(oe._lock)return;Mt(l);let e=Xn;if(Xn){let l,e,t=!0,n=!0,i=10;0==jl.ori?(l=Qn,e=li):(l=li,e=Qn),l&&e&&(t=i>=Nn||Nn>=Ie-i,n=i>=jn||jn>=Le-i),l&&t&&(Nn=Gn>Nn?0:Ie),e&&n&&(jn=In>jn?0:Le),xi(null,!0,!0),Xn=!1}Nn=-10,jn=-10,te.fill(null),xi(null,!0,!0),e&&(Xn=e)})),Ce(m,el,Pi),It.add(k),k.syncRect=_i);const Yi=k.hooks=u.hooks||{};function Ci(l,e,t){Vn?Bn.push([l,e,t]):l in Yi&&Yi[l].forEach((l=>{l.call(null,k,e,t)}))}(u.plugins||[]).forEach((l=>{for(let e in l.hooks)Yi[e]=(Yi[e]||[]).concat(l.hooks[e])}));const Hi=(l,e,t)=>t,Fi=Bl({key:null,setSeries:!1,filters:{pub:Ml,sub:Ml},scales:[El,pl[1]?pl[1].scale:null],match:[Sl,Sl,Hi],values:[null,null]},oe.sync);2==Fi.match.length&&Fi.match.push(Hi),oe.sync=Fi;const Ri=Fi.key,Gi=dt(Ri);function Ii(l,e,t,n,i,o,s){Fi.filters.pub(l,e,t,n,i,o,s)&&Gi.pub(l,e,t,n,i,o,s)}function Li(){Ci("init",u,g),gn(g||u.data,!1),Kl[El]?Kn(El,Kl[El]):xn(),wt=ei.show&&(ei.width>0||ei.height>0),xt=_t=!0,vt(u.width,u.height)}return Gi.sub(k),k.pub=function(l,e,t,n,i,o,s){Fi.filters.sub(l,e,t,n,i,o,s)&&Wi[l](null,e,t,n,i,o,s)},k.destroy=function(){Gi.unsub(k),It.delete(k),Pe.clear(),I(x,v,Ai),R.remove(),ce?.remove(),Ci("destroy")},pl.forEach(Yt),xl.forEach((function(l,e){if(l._show=l.show,l.show){let t=vl[l.scale];null==t&&(l.scale=l.side%2?pl[1].scale:El,t=vl[l.scale]);let n=t.time;l.size=bl(l.size),l.space=bl(l.space),l.rotate=bl(l.rotate),Gl(l.incrs)&&l.incrs.forEach((l=>{!Wl.has(l)&&Wl.set(l,Yl(l))})),l.incrs=bl(l.incrs||(2==t.distr?ae:n?1==hl?ke:Se:fe)),l.splits=bl(l.splits||(n&&1==t.distr?Ql:3==t.distr?Je:4==t.distr?qe:$e)),l.stroke=bl(l.stroke),l.grid.stroke=bl(l.grid.stroke),l.ticks.stroke=bl(l.ticks.stroke),l.border.stroke=bl(l.border.stroke);let i=l.values;l.values=Gl(i)&&!Gl(i[0])?bl(i):n?Gl(i)?De(Xl,ze(i,Zl)):Ll(i)?function(l,e){let t=ne(e);return(e,n)=>n.map((e=>t(l(e))))}(Xl,i):i||le:i||Be,l.filter=bl(l.filter||(3>t.distr||10!=t.log?3==t.distr&&2==t.log?tt:kl:et)),l.font=Qt(l.font),l.labelFont=Qt(l.labelFont),l._size=l.size(k,null,e,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(Ct[e]=!0,l._el=D("u-axis",X))}})),_?_ instanceof HTMLElement?(_.appendChild(R),Li()):_(k,Li):Li(),k}en.assign=Bl,en.fmtNum=tl,en.rangeNum=Z,en.rangeLog=B,en.rangeAsinh=$,en.orient=pt,en.pxRatio=y,en.join=function(l,e){if(function(l){let e=l[0][0],t=e.length;for(let n=1;l.length>n;n++){let i=l[n][0];if(i.length!=t)return!1;if(i!=e)for(let l=0;t>l;l++)if(i[l]!=e[l])return!1}return!0}(l)){let e=l[0].slice();for(let t=1;l.length>t;t++)e.push(...l[t].slice(1));return function(l,e=100){const t=l.length;if(1>=t)return!0;let n=0,i=t-1;for(;i>=n&&null==l[n];)n++;for(;i>=n&&null==l[i];)i--;if(n>=i)return!0;const o=fl(1,sl((i-n+1)/e));for(let e=l[n],t=n+o;i>=t;t+=o){const n=l[t];if(null!=n){if(e>=n)return!1;e=n}}return!0}(e[0])||(e=function(l){let e=l[0],t=e.length,n=Array(t);for(let l=0;n.length>l;l++)n[l]=l;n.sort(((l,t)=>e[l]-e[t]));let i=[];for(let e=0;l.length>e;e++){let o=l[e],s=Array(t);for(let l=0;t>l;l++)s[l]=o[n[l]];i.push(s)}return i}(e)),e}let t=new Set;for(let e=0;l.length>e;e++){let n=l[e][0],i=n.length;for(let l=0;i>l;l++)t.add(n[l])}let n=[Array.from(t).sort(((l,e)=>l-e))],i=n[0].length,o=new Map;for(let l=0;i>l;l++)o.set(n[0][l],l);for(let t=0;l.length>t;t++){let s=l[t],r=s[0];for(let l=1;s.length>l;l++){let u=s[l],a=Array(i).fill(void 0),f=e?e[t][l]:1,c=[];for(let l=0;u.length>l;l++){let e=u[l],t=o.get(r[l]);null===e?0!=f&&(a[t]=e,2==f&&c.push(t)):a[t]=e}$l(a,c,i),n.push(a)}}return n},en.fmtDate=ne,en.tzDate=function(l,e){let t;return"UTC"==e||"Etc/UTC"==e?t=new Date(+l+6e4*l.getTimezoneOffset()):e==ie?t=l:(t=new Date(l.toLocaleString("en-US",{timeZone:e})),t.setMilliseconds(l.getMilliseconds())),t},en.sync=dt;{en.addGap=function(l,e,t){let n=l[l.length-1];n&&n[0]==e?n[1]=t:l.push([e,t])},en.clipGaps=wt;let l=en.paths={points:Wt};l.linear=Ft,l.stepped=function(l){const e=Q(l.align,1),t=Q(l.ascDesc,!1),n=Q(l.alignGaps,0),i=Q(l.extend,!1);return(l,o,s,r)=>pt(l,o,((u,a,f,c,h,d,p,m,g,x,w)=>{[s,r]=U(f,s,r);let _=u.pxRound,{left:b,width:v}=l.bbox,k=l=>_(d(l,c,x,m)),M=l=>_(p(l,h,w,g)),S=0==c.ori?Mt:St;const T={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},E=T.stroke,z=c.dir*(0==c.ori?1:-1);let D=M(f[1==z?s:r]),P=k(a[1==z?s:r]),A=P,W=P;i&&-1==e&&(W=b,S(E,W,D)),S(E,P,D);for(let l=1==z?s:r;l>=s&&r>=l;l+=z){let t=f[l];if(null==t)continue;let n=k(a[l]),i=M(t);1==e?S(E,n,D):S(E,A,i),S(E,n,i),D=i,A=n}let Y=A;i&&1==e&&(Y=b+v,S(E,Y,D));let[C,H]=mt(l,o);if(null!=u.fill||0!=C){let e=T.fill=new Path2D(E),t=M(u.fillTo(l,o,u.min,u.max,C));S(e,Y,t),S(e,W,t)}if(!u.spanGaps){let i=[];i.push(..._t(a,f,s,r,z,k,n));let h=u.width*y/2,d=t||1==e?h:-h,p=t||-1==e?-h:h;i.forEach((l=>{l[0]+=d,l[1]+=p})),T.gaps=i=u.gaps(l,o,s,r,i),T.clip=wt(i,c.ori,m,g,x,w)}return 0!=H&&(T.band=2==H?[xt(l,o,s,r,E,-1),xt(l,o,s,r,E,1)]:xt(l,o,s,r,E,H)),T}))},l.bars=function(l){const e=Q((l=l||Hl).size,[.6,gl,1]),t=l.align||0,n=l.gap||0;let i=l.radius;i=null==i?[0,0]:"number"==typeof i?[i,0]:i;const o=bl(i),s=1-e[0],r=Q(e[1],gl),u=Q(e[2],1),a=Q(l.disp,Hl),f=Q(l.each,(()=>{})),{fill:c,stroke:h}=a;return(l,e,i,d)=>pt(l,e,((p,m,g,x,w,_,b,v,k,M,S)=>{let T,E,z=p.pxRound,D=t,P=n*y,A=r*y,W=u*y;0==x.ori?[T,E]=o(l,e):[E,T]=o(l,e);const Y=x.dir*(0==x.ori?1:-1);let C,H,F,R=0==x.ori?Tt:Et,G=0==x.ori?f:(l,e,t,n,i,o,s)=>{f(l,e,t,i,n,s,o)},I=Q(l.bands,Fl).find((l=>l.series[0]==e)),L=p.fillTo(l,e,p.min,p.max,null!=I?I.dir:0),O=z(b(L,w,S,k)),N=M,j=z(p.width*y),U=!1,V=null,B=null,$=null,J=null;null==c||0!=j&&null==h||(U=!0,V=c.values(l,e,i,d),B=new Map,new Set(V).forEach((l=>{null!=l&&B.set(l,new Path2D)})),j>0&&($=h.values(l,e,i,d),J=new Map,new Set($).forEach((l=>{null!=l&&J.set(l,new Path2D)}))));let{x0:q,size:K}=a;if(null!=q&&null!=K){D=1,m=q.values(l,e,i,d),2==q.unit&&(m=m.map((e=>l.posToVal(v+e*M,x.key,!0))));let t=K.values(l,e,i,d);H=2==K.unit?t[0]*M:_(t[0],x,M,v)-_(0,x,M,v),N=Rt(m,g,_,x,M,v,N),F=N-H+P}else N=Rt(m,g,_,x,M,v,N),F=N*s+P,H=N-F;1>F&&(F=0),H/2>j||(j=0),5>F&&(z=vl);let X=F>0;H=z(wl(N-F-(X?j:0),W,A)),C=(0==D?H/2:D==Y?0:H)-D*Y*((0==D?P/2:0)+(X?j/2:0));const Z={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},ll=U?null:new Path2D;let el=null;if(null!=I)el=l.data[I.series[1]];else{let{y0:t,y1:n}=a;null!=t&&null!=n&&(g=n.values(l,e,i,d),el=t.values(l,e,i,d))}let tl=T*H,nl=E*H;for(let t=1==Y?i:d;t>=i&&d>=t;t+=Y){let n=g[t];if(null==n)continue;if(null!=el){let l=el[t]??0;if(n-l==0)continue;O=b(l,w,S,k)}let i=_(2!=x.distr||null!=a?m[t]:t,x,M,v),o=b(Q(n,L),w,S,k),s=z(i-C),r=z(fl(o,O)),u=z(al(o,O)),f=r-u;if(null!=n){let i=0>n?nl:tl,o=0>n?tl:nl;U?(j>0&&null!=$[t]&&R(J.get($[t]),s,u+sl(j/2),H,fl(0,f-j),i,o),null!=V[t]&&R(B.get(V[t]),s,u+sl(j/2),H,fl(0,f-j),i,o)):R(ll,s,u+sl(j/2),H,fl(0,f-j),i,o),G(l,e,t,s-j/2,u,H+j,f)}}return j>0?Z.stroke=U?J:ll:U||(Z._fill=0==p.width?p._fill:p._stroke??p._fill,Z.width=0),Z.fill=U?B:ll,Z}))},l.spline=function(l){return function(l,e){const t=Q(e?.alignGaps,0);return(e,n,i,o)=>pt(e,n,((s,r,u,a,f,c,h,d,p,m,g)=>{[i,o]=U(u,i,o);let x,w,_,b=s.pxRound,v=l=>b(c(l,a,m,d)),k=l=>b(h(l,f,g,p));0==a.ori?(x=kt,_=Mt,w=Pt):(x=yt,_=St,w=At);const y=a.dir*(0==a.ori?1:-1);let M=v(r[1==y?i:o]),S=M,T=[],E=[];for(let l=1==y?i:o;l>=i&&o>=l;l+=y)if(null!=u[l]){let e=v(r[l]);T.push(S=e),E.push(k(u[l]))}const z={stroke:l(T,E,x,_,w,b),fill:null,clip:null,band:null,gaps:null,flags:1},D=z.stroke;let[P,A]=mt(e,n);if(null!=s.fill||0!=P){let l=z.fill=new Path2D(D),t=k(s.fillTo(e,n,s.min,s.max,P));_(l,S,t),_(l,M,t)}if(!s.spanGaps){let l=[];l.push(..._t(r,u,i,o,y,v,t)),z.gaps=l=s.gaps(e,n,i,o,l),z.clip=wt(l,a.ori,d,p,m,g)}return 0!=A&&(z.band=2==A?[xt(e,n,i,o,D,-1),xt(e,n,i,o,D,1)]:xt(e,n,i,o,D,A)),z}))}(Gt,l)}}return en}();\n', css: '.uplot, .uplot *, .uplot *::before, .uplot *::after {box-sizing: border-box;}.uplot {font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji";line-height: 1.5;width: min-content;}.u-title {text-align: center;font-size: 18px;font-weight: bold;}.u-wrap {position: relative;user-select: none;}.u-over, .u-under {position: absolute;}.u-under {overflow: hidden;}.uplot canvas {display: block;position: relative;width: 100%;height: 100%;}.u-axis {position: absolute;}.u-legend {font-size: 14px;margin: auto;text-align: center;}.u-inline {display: block;}.u-inline * {display: inline-block;}.u-inline tr {margin-right: 16px;}.u-legend th {font-weight: 600;}.u-legend th > * {vertical-align: middle;display: inline-block;}.u-legend .u-marker {width: 1em;height: 1em;margin-right: 4px;background-clip: padding-box !important;}.u-inline.u-live th::after {content: ":";vertical-align: middle;}.u-inline:not(.u-live) .u-value {display: none;}.u-series > * {padding: 4px;}.u-series th {cursor: pointer;}.u-legend .u-off > * {opacity: 0.3;}.u-select {background: rgba(0,0,0,0.07);position: absolute;pointer-events: none;}.u-cursor-x, .u-cursor-y {position: absolute;left: 0;top: 0;pointer-events: none;will-change: transform;}.u-hz .u-cursor-x, .u-vt .u-cursor-y {height: 100%;border-right: 1px dashed #607D8B;}.u-hz .u-cursor-y, .u-vt .u-cursor-x {width: 100%;border-bottom: 1px dashed #607D8B;}.u-cursor-pt {position: absolute;top: 0;left: 0;border-radius: 50%;border: 0 solid;pointer-events: none;will-change: transform;/*this has to be !important since we set inline "background" shorthand */background-clip: padding-box !important;}.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off {display: none;}' };
+}
+
+// src/flows/history/write-site.ts
+import { mkdir as mkdir5 } from "node:fs/promises";
+import path28 from "node:path";
+async function writeSite(dir, files) {
+  await mkdir5(dir, { recursive: true });
+  const written = [];
+  for (const f of files) {
+    const target = path28.join(dir, f.file);
+    await writeAtomically(target, f.html);
+    written.push(target);
+  }
+  return written;
+}
+
+// src/flows/nightly/nightly-site.ts
+async function analyseStore(store, options) {
+  return analyseHistory(await loadStoredRuns(store), options);
+}
+async function writeHistorySite(dir, analysis, options) {
+  const files = await writeSite(
+    dir,
+    renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
+  );
+  await writeFile8(path29.join(dir, ".nojekyll"), "");
+  return files;
+}
+
+// src/core/history/night-watch.ts
+var MISSING_FACTOR = 1.5;
+var VANISHED_WITHIN_RUNS = 3;
+var RECENT_CADENCES = 7;
+function nightOf(date5) {
+  return new Date(date5).toISOString().slice(0, 10);
+}
+function watchNights(analysis, options) {
+  const canaryShifts = analysis.series.filter((s) => isCanaryWorkload(s.series.key.workload)).flatMap((s) => {
+    const cp2 = s.changePoints.at(-1);
+    return cp2 ? [{ series: s.series.id, night: nightOf(cp2.firstAfter.date), relativeChange: cp2.relativeChange }] : [];
+  });
+  const suspect = /* @__PURE__ */ new Map();
+  for (const s of analysis.series) {
+    const cp2 = s.changePoints.at(-1);
+    if (!cp2 || cp2.kind !== "regression" || isCanaryWorkload(s.series.key.workload)) continue;
+    const shift = canaryShifts.find(
+      (c) => nightsApart(c.night, nightOf(cp2.firstAfter.date)) <= SAME_NIGHT_TOLERANCE && sameMachine(c.series, s.series.key.fingerprint)
+    );
+    if (shift) suspect.set(s.series.id, suspectReason(cp2, shift));
+  }
+  return {
+    canaryShifts,
+    suspect,
+    alerts: [...missingNights(analysis.series, options), ...vanishedCells(analysis.series)]
+  };
+}
+var SAME_NIGHT_TOLERANCE = 1;
+function nightsApart(a, b) {
+  return Math.abs(Date.parse(a) - Date.parse(b)) / 864e5;
+}
+function sameMachine(canarySeries, fingerprint) {
+  return canarySeries.startsWith(`${fingerprint}/`);
+}
+function suspectReason(cp2, shift) {
+  const pct5 = (x) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
+  return `suspect: the runner canary (a frozen build) moved ${pct5(shift.relativeChange)} on ${shift.night}, the night of this ${pct5(cp2.relativeChange)}: runner drift, not PostgreSQL, until a rerun says otherwise`;
+}
+function runDates(series) {
+  const byMachine = /* @__PURE__ */ new Map();
+  for (const s of series) {
+    const dates = byMachine.get(s.series.key.fingerprint) ?? /* @__PURE__ */ new Set();
+    for (const p of s.series.points) dates.add(p.date);
+    byMachine.set(s.series.key.fingerprint, dates);
+  }
+  return new Map([...byMachine].map(([m, d]) => [m, [...d].sort()]));
+}
+function missingNights(series, options) {
+  if (options.expectEveryHours === void 0) return [];
+  const cadenceMs = options.expectEveryHours * 36e5;
+  const alerts = [];
+  for (const [fingerprint, dates] of runDates(series)) {
+    const times = [...dates.map((d) => Date.parse(d)), options.now.getTime()];
+    const newest = times.at(-1);
+    for (let i = 1; i < times.length; i++) {
+      const gap = times[i] - times[i - 1];
+      if (gap <= MISSING_FACTOR * cadenceMs || newest - times[i] > RECENT_CADENCES * cadenceMs) continue;
+      const nights = Math.round(gap / cadenceMs) - 1;
+      const from = dates[i - 1];
+      const to = i < dates.length ? dates[i] : void 0;
+      alerts.push({
+        kind: "missing-nights",
+        fingerprint,
+        from,
+        ...to !== void 0 ? { to } : {},
+        nights: Math.max(1, nights),
+        message: to !== void 0 ? `${Math.max(1, nights)} expected nightly run(s) on ${fingerprint} did not happen between ${nightOf(from)} and ${nightOf(to)}` : `no nightly run on ${fingerprint} since ${nightOf(from)}: ${Math.max(1, nights)} expected run(s) missing`
+      });
+    }
+  }
+  return alerts;
+}
+function vanishedCells(series) {
+  const kind = (s) => isCanaryWorkload(s.series.key.workload);
+  const dates = new Map(
+    [true, false].map((canary) => [canary, runDates(series.filter((s) => kind(s) === canary))])
+  );
+  return series.flatMap((s) => {
+    const machine = dates.get(kind(s)).get(s.series.key.fingerprint) ?? [];
+    const last = s.series.points.at(-1)?.date;
+    if (last === void 0 || last === machine.at(-1)) return [];
+    const since = machine.filter((d) => d > last).length;
+    if (since > VANISHED_WITHIN_RUNS) return [];
+    return [
+      {
+        kind: "vanished-cell",
+        fingerprint: s.series.key.fingerprint,
+        series: s.series.id,
+        lastSeen: last,
+        message: `${s.series.id} was not measured by the last ${since} run(s) of its machine (last seen ${nightOf(last)})`
+      }
+    ];
+  });
+}
+
+// src/flows/nightly/nightly-flow.ts
+init_errors();
+function nightlyRunRequest(head, options) {
+  return {
+    ...options,
+    arms: { kind: "installed", arms: [{ ...head, label: "head" }] },
+    analysis: resolveAnalysis(),
+    order: "random",
+    dataChecksums: false
+  };
+}
+async function runNightly(request2, deps) {
+  const { logger } = deps;
+  const arm2 = await headArm2(request2.head, deps);
+  const { head: _head, history: _history, source: given, ...run3 } = request2;
+  const source = {
+    ...given,
+    head: { ...given.head, ...arm2.build ? { sha: arm2.build.sha } : {} }
+  };
+  const measured = await deps.measure(nightlyRunRequest(arm2, { ...run3, source }));
+  if (measured.result.status !== "complete") {
+    const why = measured.result.stopReason ? ` (${measured.result.stopReason})` : "";
+    return {
+      run: measured,
+      source,
+      incomplete: `the nightly run is '${measured.result.status}'${why}: nothing was added to the history`,
+      undecided: []
+    };
+  }
+  const canary = request2.canary ? await measureCanary(request2.canary, run3, source, deps) : void 0;
+  const analysis = await analyseStore(deps.history, request2.history);
+  const watch = watchNights(analysis, {
+    now: new Date(measured.result.startedAt),
+    ...request2.expectEveryHours !== void 0 ? { expectEveryHours: request2.expectEveryHours } : {}
+  });
+  markSuspects(analysis, watch);
+  const judgement = judgeHistory(analysis);
+  const savedAs = measured.archived?.id;
+  const outcome = {
+    run: measured,
+    source,
+    ...savedAs ? {} : { notSaved: measured.archiveError ?? "the store did not save it" },
+    analysis,
+    judgement,
+    undecided: judgement.unanalysed.filter((s) => s.series.points.some((p) => p.runId === savedAs)),
+    ...canary ? { canary } : {},
+    watch
+  };
+  for (const alert of watch.alerts) logger.warn(`alert: ${alert.message}`);
+  if (deps.alerts) {
+    const machines = [...new Set(analysis.series.map((s) => s.series.key.fingerprint))];
+    outcome.alertIssues = await deps.alerts(watch.alerts, machines);
+    if ("error" in outcome.alertIssues) logger.warn(outcome.alertIssues.error);
+    else logger.info(`alert issues: ${describeSync(outcome.alertIssues.done)}`);
+  }
+  for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
+  if (deps.issues) {
+    outcome.issues = await deps.issues(analysis);
+    if ("error" in outcome.issues) {
+      logger.warn(`${outcome.issues.error} The run is saved and reported all the same.`);
+    } else {
+      logger.info(`regression issues: ${describeSync(outcome.issues.done)}`);
+    }
+  }
+  if (deps.digest) {
+    outcome.digest = await deps.digest(new Date(measured.result.startedAt));
+    if ("error" in outcome.digest) logger.warn(outcome.digest.error);
+    else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
+  }
+  logger.info(
+    `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`
+  );
+  return outcome;
+}
+async function measureCanary(canary, run3, source, deps) {
+  const arm2 = { label: "canary", binDir: canary.binDir, settings: {} };
+  const canarySource = { ...source, head: { ref: "canary" }, canary: true };
+  try {
+    const measured = await deps.measure(nightlyRunRequest(arm2, { ...run3, source: canarySource }));
+    if (measured.result.status !== "complete") {
+      deps.logger.warn(`the runner canary's run is '${measured.result.status}': no canary point tonight`);
+    }
+    return measured;
+  } catch (e) {
+    deps.logger.warn(`the runner canary could not be measured: ${errorMessage(e)}`);
+    return void 0;
+  }
+}
+function markSuspects(analysis, watch) {
+  for (const s of analysis.series) {
+    const why = watch.suspect.get(s.series.id);
+    const cp2 = s.changePoints.at(-1);
+    if (why && cp2) cp2.suspect = why;
+  }
+}
+async function headArm2(head, deps) {
+  if (head.kind === "installed") return { label: "head", binDir: head.binDir, settings: {} };
+  const build = deps.build;
+  if (!build) throw new Error("nightly: a head to build, but no builder was given");
+  const arms = await deps.logger.group(
+    "Building PostgreSQL",
+    () => build({ ...head.request, headOnly: true }, deps.signal)
+  );
+  const arm2 = arms.find((a) => a.label === "head");
+  if (!arm2) throw new Error("nightly: the build gave no head arm");
+  return arm2;
+}
+var NIGHTLY_FAIL_ON_MEANING = {
+  regression: "an open regression event in the history",
+  inconclusive: "also a series measured tonight that is too short to analyse",
+  never: FAIL_ON_MEANING.never
+};
+function nightlyDecision(outcome, failOn) {
+  const all = outcome.judgement?.events ?? [];
+  const events = all.filter((e) => e.regressed.some((r) => !r.changePoint.suspect));
+  const suspect = all.filter((e) => !events.includes(e));
+  const name = (e) => {
+    const worst = e.regressed[0];
+    const n = e.regressed.length;
+    return `${e.workload} (${n} cell${n === 1 ? "" : "s"}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
+  };
+  const named = events.map(name);
+  const undecided = outcome.undecided.length;
+  const alerts = outcome.watch?.alerts ?? [];
+  const series = outcome.analysis?.series.length ?? 0;
+  const tooShort = `${undecided} series measured tonight ${undecided === 1 ? "has" : "have"} too few runs to be analysed yet`;
+  const holds = [
+    ...suspect.length > 0 ? [
+      `${suspect.length} suspect regression event${suspect.length === 1 ? "" : "s"} (the runner canary moved the same night): ${suspect.map(name).join(", ")}`
+    ] : [],
+    ...undecided > 0 ? [tooShort] : [],
+    ...alerts.map((a) => a.message)
+  ];
+  const incomplete = outcome.incomplete ?? (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : void 0);
+  return flowDecision({
+    flow: "nightly",
+    verdict: outcome.judgement?.verdict ?? "inconclusive",
+    failOn,
+    ...incomplete !== void 0 ? { incomplete } : {},
+    ...events.length > 0 ? {
+      fails: `open regression event${events.length === 1 ? "" : "s"} in the history: ${named.join(", ")}`
+    } : failOn === "inconclusive" && holds.length > 0 ? { fails: holds.join("; ") } : {},
+    pending: events.length === 0 && holds.length > 0,
+    lead: events.length > 0 ? `${events.length} open regression event${events.length === 1 ? "" : "s"}` : suspect.length > 0 ? "Suspect regression: runner drift" : undecided > 0 ? "Too few runs to analyse" : alerts.length > 0 ? `${alerts.length} alert${alerts.length === 1 ? "" : "s"}` : "No open regression",
+    detail: events.length > 0 ? named.join(", ") : holds.length > 0 ? holds.join("; ") : `${series} series over ${outcome.analysis?.runs ?? 0} runs`,
+    deciding: events.length > 0 ? events.flatMap((e) => e.regressed.map((r) => r.series.id)) : [
+      ...suspect.flatMap((e) => e.regressed.map((r) => r.series.id)),
+      ...outcome.undecided.map((u) => u.series.id)
+    ]
+  });
+}
+function nightlyReport(outcome, options = {}) {
+  const notes = [...watchNotes(outcome), ...issueNotes(outcome), ...options.notes ?? []];
+  if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
+    return renderIncompleteNightly(outcome.incomplete ?? "the night was not analysed", notes);
+  }
+  if (outcome.notSaved) {
+    notes.unshift(`\u26A0\uFE0F Tonight's run was not saved to the store: ${escapeMarkdown(outcome.notSaved)}.`);
+  }
+  return renderNightlySummary(outcome.analysis, outcome.judgement, {
+    ...options.repoUrl ? { repoUrl: options.repoUrl } : {},
+    measured: { ref: outcome.source.head?.ref, sha: outcome.source.head?.sha },
+    notes
+  });
+}
+function watchNotes(outcome) {
+  const watch = outcome.watch;
+  if (!watch) return [];
+  return [
+    ...watch.alerts.map((a) => `\u26A0\uFE0F Alert: ${escapeMarkdown(a.message)}.`),
+    ...watch.canaryShifts.map(
+      (c) => `Runner canary ${escapeMarkdown(c.series)}: latest change point ${(c.relativeChange * 100).toFixed(1)}% on ${c.night} (runner drift; regressions of that night are suspect).`
+    )
+  ];
+}
+function issueNotes(outcome) {
+  if (!outcome.issues) return [];
+  if ("error" in outcome.issues) return [`\u26A0\uFE0F ${escapeMarkdown(outcome.issues.error)}`];
+  const done = outcome.issues.done;
+  const numbers = [...done.opened, ...done.updated, ...done.closed].map((n) => `#${n}`);
+  return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`];
+}
+
+// src/flows/nightly/nightly-job.ts
+function checkNightlyIssues(issues, names) {
+  if (issues.raiseAfterDays !== void 0 && !issues.triageDigest) {
+    throw new OptionError(
+      "raiseAfter",
+      `${names.raiseAfter} (${issues.raiseAfterDays}) shapes the triage digest: give ${names.triageDigest} too, or remove it`
+    );
+  }
+}
+function historyOptionsOf(changePoints) {
+  return {
+    ...changePoints.maxP !== void 0 ? { maxP: changePoints.maxP } : {},
+    ...changePoints.minSegment !== void 0 ? { minSegment: changePoints.minSegment } : {},
+    minMagnitude: changePoints.magnitudePct / 100
+  };
+}
+async function runNightlyJob(options, deps) {
+  const {
+    head,
+    commit: commit3,
+    repository,
+    runUrl,
+    repoUrl,
+    changePoints,
+    canaryBinDir,
+    expectEveryHours,
+    issues,
+    ...run3
+  } = options;
+  const source = {
+    ...repository ? { repository } : {},
+    ...runUrl ? { runUrl } : {},
+    head: {
+      ...commit3.ref ? { ref: commit3.ref } : {},
+      ...commit3.sha ? { sha: commit3.sha } : {},
+      chosenBy: commit3.chosenBy
+    }
+  };
+  const links = { ...repoUrl ? { repoUrl } : {}, ...runUrl ? { runUrl } : {} };
+  return runNightly(
+    {
+      ...run3,
+      head,
+      source,
+      history: historyOptionsOf(changePoints),
+      ...canaryBinDir ? { canary: { binDir: canaryBinDir } } : {},
+      ...expectEveryHours !== void 0 ? { expectEveryHours } : {}
+    },
+    {
+      logger: deps.logger,
+      measure: deps.measure,
+      build: deps.build,
+      signal: deps.signal,
+      history: deps.history,
+      ...issues ? issueSyncs(issues, links) : {}
+    }
+  );
+}
+function issueSyncs(issues, links) {
+  const { api } = issues;
+  return {
+    issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
+    alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
+    ...issues.triageDigest ? {
+      digest: (now) => trySyncTriageDigest(api, now, {
+        links,
+        ...issues.raiseAfterDays !== void 0 ? { raiseAfterDays: issues.raiseAfterDays } : {}
+      })
+    } : {}
+  };
+}
+async function concludeNight(outcome, options) {
+  const { failOn, reportFile, ...report } = options;
+  const markdown = nightlyReport(outcome, report);
+  if (reportFile) {
+    await mkdir6(path30.dirname(reportFile), { recursive: true });
+    await writeFile9(reportFile, markdown);
+  }
+  return { report: markdown, decision: nightlyDecision(outcome, failOn) };
+}
+
+// src/adapters/action/inputs.ts
 var MODES = [
   "benchmark",
   "comment",
@@ -74192,6 +76318,7 @@ function checkInputs(inputs) {
   const token = inputs.githubToken;
   checkPublishSite(inputs);
   checkModeInputs(inputs);
+  checkNightlyIssues(inputs, { triageDigest: "'triage-digest: true'", raiseAfter: "input 'raise-after'" });
   checkCommitfestInput(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(
@@ -74315,13 +76442,13 @@ function clientCountsInput(read) {
   const counts = items.map(Number);
   if (items.some((s) => !/^[0-9]+$/.test(s)) || counts.some((n) => n < 1) || new Set(counts).size !== counts.length) {
     throw new UserError(
-      `input 'client-counts' must be distinct whole numbers >= 1, comma-separated (e.g. 1,64), got '${clip(raw)}'`
+      `input 'client-counts' must be distinct whole numbers >= 1, comma-separated (e.g. 1,64), got '${clip2(raw)}'`
     );
   }
   const over = items.find((_, i) => counts[i] > CLIENTS.max);
   if (over !== void 0) {
     throw new UserError(
-      `input 'client-counts': each client count must be a whole number ${rangeText(CLIENTS)}, got '${clip(over)}'`
+      `input 'client-counts': each client count must be a whole number ${rangeText(CLIENTS)}, got '${clip2(over)}'`
     );
   }
   if (counts.length > CLIENT_COUNTS.max) {
@@ -74331,7 +76458,7 @@ function clientCountsInput(read) {
   }
   return { clientCounts: counts };
 }
-function clip(text2) {
+function clip2(text2) {
   return text2.length > 60 ? `${text2.slice(0, 60)}\u2026` : text2;
 }
 function checkPublishSite(inputs) {
@@ -74344,7 +76471,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path27.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path31.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -74464,7 +76591,7 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path37 from "node:path";
+import path41 from "node:path";
 
 // src/core/util/commit-id.ts
 function short(sha) {
@@ -74473,16 +76600,16 @@ function short(sha) {
 
 // src/postgres/builds/source.ts
 init_errors();
-import { rm as rm8, stat as stat7 } from "node:fs/promises";
+import { rm as rm8, stat as stat8 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path30 from "node:path";
+import path34 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, readFile as readFile15, unlink as unlink2, writeFile as writeFile8 } from "node:fs/promises";
+import { link, readFile as readFile15, unlink as unlink2, writeFile as writeFile10 } from "node:fs/promises";
 import os12 from "node:os";
-import path28 from "node:path";
+import path32 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -74504,7 +76631,7 @@ async function tryLock(file2, logger) {
 }
 var MAX_TAKEOVERS = 20;
 async function takeLock(file2, logger) {
-  await makeDirectory(path28.dirname(file2), { public: true });
+  await makeDirectory(path32.dirname(file2), { public: true });
   const me = { pid: process.pid, host: os12.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   for (let tries = 1; ; tries++) {
     if (tries > MAX_TAKEOVERS) {
@@ -74513,7 +76640,7 @@ async function takeLock(file2, logger) {
       );
     }
     const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
-    await writeFile8(tmp, JSON.stringify(me), { mode: 420 });
+    await writeFile10(tmp, JSON.stringify(me), { mode: 420 });
     let taken = false;
     try {
       await link(tmp, file2);
@@ -74577,49 +76704,49 @@ function sleep5(ms, signal) {
 }
 
 // src/postgres/builds/cache.ts
-import { createHash as createHash9 } from "node:crypto";
-import { chmod as chmod4, cp, mkdir as mkdir5, readdir as readdir9, readFile as readFile16, readlink as readlink4, rename as rename3, rm as rm7, statfs as statfs2 } from "node:fs/promises";
-import path29 from "node:path";
+import { createHash as createHash8 } from "node:crypto";
+import { chmod as chmod4, cp, mkdir as mkdir7, readdir as readdir9, readFile as readFile16, readlink as readlink4, rename as rename3, rm as rm7, statfs as statfs2 } from "node:fs/promises";
+import path33 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
-  const first = await mkdir5(dir, { recursive: true });
+  const first = await mkdir7(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path29.dirname(d)) {
+  for (let d = dir; ; d = path33.dirname(d)) {
     await chmod4(d, 493);
-    if (d === first || d === path29.dirname(d)) break;
+    if (d === first || d === path33.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path29.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path33.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path29.join(env.XDG_CACHE_HOME || path29.join(home, ".cache"), "pgperf");
+  return path33.join(env.XDG_CACHE_HOME || path33.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path29.join(root, "git"),
-    builds: path29.join(root, "builds"),
-    installs: path29.join(root, "installs"),
-    ccache: path29.join(root, "ccache"),
-    logs: path29.join(root, "logs"),
-    locks: path29.join(root, "locks")
+    git: path33.join(root, "git"),
+    builds: path33.join(root, "builds"),
+    installs: path33.join(root, "installs"),
+    ccache: path33.join(root, "ccache"),
+    logs: path33.join(root, "logs"),
+    locks: path33.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path29.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path29.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path33.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path33.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path29.join(work, "src"),
-    build: path29.join(work, "build"),
-    stage: path29.join(work, "stage"),
-    statsLog: path29.join(work, "ccache-stats.log"),
-    install: prefix ? path29.resolve(prefix) : path29.join(layout.installs, slot),
-    lock: path29.join(layout.locks, `${slot}.lock`),
-    log: path29.join(layout.logs, `${slot}.log`)
+    src: path33.join(work, "src"),
+    build: path33.join(work, "build"),
+    stage: path33.join(work, "stage"),
+    statsLog: path33.join(work, "ccache-stats.log"),
+    install: prefix ? path33.resolve(prefix) : path33.join(layout.installs, slot),
+    lock: path33.join(layout.locks, `${slot}.lock`),
+    log: path33.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -74638,13 +76765,13 @@ function buildKey(input2) {
   return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
 }
 function sha256(data) {
-  return createHash9("sha256").update(data).digest("hex");
+  return createHash8("sha256").update(data).digest("hex");
 }
 var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
-  const outer = createHash9("sha256");
+  const outer = createHash8("sha256");
   const walk = async (rel) => {
-    const abs = path29.join(installDir, rel);
+    const abs = path33.join(installDir, rel);
     let entries;
     try {
       entries = await readdir9(abs, { withFileTypes: true });
@@ -74656,16 +76783,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path29.join(rel, entry.name);
+      const child = path33.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink4(path29.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink4(path33.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile16(path29.join(installDir, child));
+        const bytes = await readFile16(path33.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -74678,7 +76805,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile16(path29.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile16(path33.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -74693,14 +76820,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path29.join(installDir, COMPLETE_MARKER);
+  const marker = path33.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm7(installDir, { recursive: true, force: true });
-  await mkdirPublic(path29.dirname(installDir));
+  await mkdirPublic(path33.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -74731,9 +76858,23 @@ var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
 var DEEPEN_STEPS = [64, 512, 4096];
 function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
-    return { input: repo, url: repo, local: repo.startsWith("file://") };
+    const local = repo.startsWith("file://");
+    return { input: repo, url: repo, local, ...local ? { path: gitUrlDecode(repo.slice(7)) } : {} };
   }
-  return { input: repo, url: `file://${path30.resolve(cwd, repo)}`, local: true };
+  const dir = path34.resolve(cwd, repo);
+  return { input: repo, url: `file://${dir.replaceAll("%", "%25")}`, local: true, path: dir };
+}
+function gitUrlDecode(text2) {
+  const bytes = [];
+  const raw = Buffer.from(text2, "utf8");
+  for (let i = 0; i < raw.length; i++) {
+    const hex3 = raw.subarray(i + 1, i + 3).toString("latin1");
+    if (raw[i] === 37 && /^[0-9a-f]{2}$/i.test(hex3)) {
+      bytes.push(parseInt(hex3, 16));
+      i += 2;
+    } else bytes.push(raw[i]);
+  }
+  return Buffer.from(bytes).toString("utf8");
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -74741,8 +76882,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path30.join(gitRoot, `${name}.git`);
-    this.lockFile = path30.join(locksDir, `git-${name}.lock`);
+    this.dir = path34.join(gitRoot, `${name}.git`);
+    this.lockFile = path34.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -74822,7 +76963,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm8(dir, { recursive: true, force: true });
-    if (!await exists2(path30.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path34.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -74843,16 +76984,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path30.join(this.dir, "HEAD"))) return;
+    if (await exists2(path34.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path30.join(this.dir, "shallow"));
+    return exists2(path34.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path30.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path34.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -74866,7 +77007,7 @@ var SourceMirror = class {
   }
   async checkLocalRepo() {
     if (!this.repo.local) return;
-    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
+    const dir = this.repo.path ?? gitUrlDecode(this.repo.url.slice("file://".length));
     if (!await exists2(dir)) {
       throw new UserError(
         `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
@@ -74936,7 +77077,7 @@ function pickRef(refs, ref) {
 }
 async function exists2(file2) {
   try {
-    await stat7(file2);
+    await stat8(file2);
     return true;
   } catch {
     return false;
@@ -74944,9 +77085,9 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir7, readFile as readFile20, rm as rm10, writeFile as writeFile10 } from "node:fs/promises";
+import { mkdir as mkdir9, readFile as readFile20, rm as rm10, writeFile as writeFile12 } from "node:fs/promises";
 import os14 from "node:os";
-import path36 from "node:path";
+import path40 from "node:path";
 init_errors();
 
 // src/postgres/builds/build-record.ts
@@ -74963,13 +77104,13 @@ function summaryLine(label, record2) {
 }
 
 // src/postgres/builds/build-step.ts
-import { writeFile as writeFile9 } from "node:fs/promises";
+import { writeFile as writeFile11 } from "node:fs/promises";
 init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile17, stat as stat8 } from "node:fs/promises";
-import path31 from "node:path";
+import { appendFile as appendFile3, readFile as readFile17, stat as stat9 } from "node:fs/promises";
+import path35 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -75161,7 +77302,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile17(path31.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile17(path35.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -75209,7 +77350,7 @@ async function runStep(ctx, step, command, args, cwd) {
 ==> ${step}: ${line}
     (in ${cwd})
 `);
-  const start = (await stat8(ctx.logFile)).size;
+  const start = (await stat9(ctx.logFile)).size;
   const res = await ctx.runner.run(
     "sh",
     ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
@@ -75258,7 +77399,7 @@ async function inStep(step, what, logFile, fn) {
     const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
     const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
     if (logFile)
-      await writeFile9(logFile, `
+      await writeFile11(logFile, `
 ==> ${step} failed: ${message}
 `, { flag: "a" }).catch(() => {
       });
@@ -75282,7 +77423,7 @@ async function run(runner, command, args) {
 
 // src/postgres/builds/slot.ts
 import { readdir as readdir10, rm as rm9 } from "node:fs/promises";
-import path32 from "node:path";
+import path36 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -75302,7 +77443,7 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path32.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path36.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
@@ -75319,12 +77460,12 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir10(layout.builds).catch(() => [])) {
-    const release2 = await tryLock(path32.join(layout.locks, `${slot}.lock`), logger);
+    const release2 = await tryLock(path36.join(layout.locks, `${slot}.lock`), logger);
     if (!release2) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path32.join(layout.builds, slot)}`);
-      await rm9(path32.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path32.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path36.join(layout.builds, slot)}`);
+      await rm9(path36.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path36.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm9(install, { recursive: true, force: true });
     } finally {
       await release2();
@@ -75339,9 +77480,9 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 }
 
 // src/postgres/builds/patches.ts
-init_errors();
 import { readFile as readFile18 } from "node:fs/promises";
-import path33 from "node:path";
+import path37 from "node:path";
+init_errors();
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
@@ -75351,6 +77492,12 @@ async function readPatches(files, flag) {
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
+      );
+    }
+    const messages = isMailPatch(content) ? mailboxMessages(content) : 1;
+    if (messages > MAILBOX_MESSAGES.max) {
+      throw new UserError(
+        `${flag} ${file2}: a mailbox of ${messages} messages, more than ${MAILBOX_MESSAGES.max}: git am skips each message without a diff (a cover letter, a reply) one at a time. Save only the messages with the patches, or the patch attachments`
       );
     }
     patches.push({ file: file2, sha256: sha256(content), content });
@@ -75366,7 +77513,22 @@ function isMailPatch(text2) {
   );
   return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
 }
-var MAX_SKIPPED_MESSAGES = 1e3;
+function mailboxMessages(text2) {
+  const lines = text2.replace(/^\s+/, "").split("\n");
+  if (!isFromLine(lines[0])) return 1;
+  let messages = 1;
+  for (let i = 1; i < lines.length; i++) if (isFromLine(lines[i])) messages++;
+  return messages;
+}
+function isFromLine(text2) {
+  if (text2.length + 1 < 20 || !text2.startsWith("From ")) return false;
+  const colon = text2.lastIndexOf(":", text2.length - 2);
+  if (colon < 4) return false;
+  const digit = (i) => i >= 0 && i < text2.length && text2[i] >= "0" && text2[i] <= "9";
+  if (![colon - 4, colon - 2, colon - 1, colon + 1, colon + 2].every(digit)) return false;
+  const year = /^\s*([+-]?\d+)/.exec(text2.slice(colon + 3));
+  return year !== null && Number(year[1]) > 90;
+}
 function isEmptyMessage(res) {
   return /^Patch is empty\.?$/m.test(`${res.stdout}
 ${res.stderr}`);
@@ -75384,7 +77546,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path33.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path33.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path37.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path37.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const git = (gitArgs) => runGit(
       gitArgs,
@@ -75394,9 +77556,15 @@ async function applyPatches(dir, patches, what, deps) {
     );
     const before = mail ? (await git(["rev-parse", "HEAD"])).stdout.trim() : "";
     let res = await git(args);
+    const messages = mail ? mailboxMessages(patch.content) : 1;
     let skipped = 0;
-    for (; mail && res.exitCode !== 0 && isEmptyMessage(res) && skipped < MAX_SKIPPED_MESSAGES; skipped++) {
+    for (; mail && res.exitCode !== 0 && isEmptyMessage(res) && skipped < messages; skipped++) {
       res = await git(["am", "--quiet", "--skip"]);
+    }
+    if (mail && res.exitCode !== 0 && isEmptyMessage(res)) {
+      throw new UserError(
+        `${what}: ${patch.file}: git am still stops at a message without a diff after skipping ${skipped}, the messages pgperf counted in it; split the mailbox, or save only the messages with the patches`
+      );
     }
     if (skipped > 0 && res.exitCode === 0) {
       if ((await git(["rev-parse", "HEAD"])).stdout.trim() === before) {
@@ -75420,10 +77588,10 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 // src/postgres/builds/toolchain.ts
 import { readFile as readFile19 } from "node:fs/promises";
 import os13 from "node:os";
-import path34 from "node:path";
+import path38 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path34.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path38.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -75482,12 +77650,12 @@ function parseCcacheStatsLog(text2) {
 
 // src/postgres/builds/build-user.ts
 import { constants as constants7 } from "node:fs";
-import { lstat as lstat2, mkdir as mkdir6, open as open6 } from "node:fs/promises";
-import path35 from "node:path";
+import { lstat as lstat2, mkdir as mkdir8, open as open6 } from "node:fs/promises";
+import path39 from "node:path";
 function userStepEnv(user, workDir) {
   return {
     HOME: workDir,
-    TMPDIR: path35.join(workDir, "tmp"),
+    TMPDIR: path39.join(workDir, "tmp"),
     USER: user.name,
     LOGNAME: user.name
   };
@@ -75499,11 +77667,11 @@ async function must(runner, command, args) {
   }
 }
 async function handOverBuild(user, dirs, runner) {
-  await mkdir6(path35.join(dirs.work, "tmp"), { recursive: true, mode: 448 });
+  await mkdir8(path39.join(dirs.work, "tmp"), { recursive: true, mode: 448 });
   const owner = `${user.uid}:${user.gid}`;
   await must(runner, "chown", ["-R", "-P", owner, "--", dirs.work]);
   await must(runner, "chown", ["-h", owner, "--", dirs.log]);
-  await mkdir6(dirs.ccache, { recursive: true, mode: 493 });
+  await mkdir8(dirs.ccache, { recursive: true, mode: 493 });
   const ccache = await lstat2(dirs.ccache);
   if (!ccache.isDirectory()) throw new Error(`the ccache directory ${dirs.ccache} is not a directory`);
   if (ccache.uid !== user.uid) await must(runner, "chown", ["-R", "-P", owner, "--", dirs.ccache]);
@@ -75523,12 +77691,12 @@ async function takeBackStaged(work, stage, staged, runner) {
     throw new Error(`the install step left no staging directory: ${stage} is ${describe3(st)}`);
   }
   await freezeTree(stage, runner);
-  const rel = path35.relative(stage, staged);
-  if (rel.startsWith("..") || path35.isAbsolute(rel)) throw new Error(`${staged} is not inside ${stage}`);
+  const rel = path39.relative(stage, staged);
+  if (rel.startsWith("..") || path39.isAbsolute(rel)) throw new Error(`${staged} is not inside ${stage}`);
   let dir = stage;
   await requireRootDirectory(dir, "the staging directory");
-  for (const part of rel.split(path35.sep).filter(Boolean)) {
-    dir = path35.join(dir, part);
+  for (const part of rel.split(path39.sep).filter(Boolean)) {
+    dir = path39.join(dir, part);
     await requireRootDirectory(dir, "the staged install is not where make install / meson install puts it");
   }
 }
@@ -75565,7 +77733,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path36.resolve(req.cacheDir));
+  const layout = cacheLayout(path40.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -75629,9 +77797,9 @@ async function buildSlot(s) {
   };
   if (s.user) await removeUserTree(paths.work, deps.runner);
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
-  await mkdir7(paths.work, { recursive: true, mode: 493 });
-  await mkdir7(path36.dirname(paths.log), { recursive: true, mode: 493 });
-  await writeFile10(
+  await mkdir9(paths.work, { recursive: true, mode: 493 });
+  await mkdir9(path40.dirname(paths.log), { recursive: true, mode: 493 });
+  await writeFile12(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
 `
@@ -75697,7 +77865,7 @@ async function buildSlot(s) {
     ) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path36.join(paths.stage, paths.install);
+      const staged = path40.join(paths.stage, paths.install);
       if (user) {
         await takeBackStaged(paths.work, paths.stage, staged, deps.runner);
       } else {
@@ -75732,7 +77900,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path36.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path40.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm10(paths.install, { recursive: true, force: true });
     throw e;
@@ -75756,9 +77924,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, deps) {
-  const binDir = path36.join(installDir, "bin");
+  const binDir = path40.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, deps);
-  const cflags = await installRunner(deps).run(path36.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await installRunner(deps).run(path40.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -75792,7 +77960,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path37.resolve(req.cacheDir));
+  const layout = cacheLayout(path41.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -75822,22 +77990,11 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path62 from "node:path";
+import path63 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
-import path48 from "node:path";
-
-// src/flows/compare/options/option-error.ts
-init_errors();
-var OptionError = class extends UserError {
-  /** The option the refusal is about (the key of its OptionNames). */
-  option;
-  constructor(option, message) {
-    super(message);
-    this.option = option;
-  }
-};
+import path52 from "node:path";
 
 // src/flows/compare/options/arm-source.ts
 async function armSourceOf(options, names) {
@@ -76116,50 +78273,8 @@ async function headOnly(arms, deps) {
 }
 
 // src/flows/publish/publish.ts
-import { mkdir as mkdir8, writeFile as writeFile12 } from "node:fs/promises";
-import path39 from "node:path";
-
-// src/core/compare/decision/flow-decision.ts
-init_plain_text();
-var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
-var STATUS_DESCRIPTION_MAX = 140;
-function flowDecision(facts) {
-  const gates = facts.failOn !== "never";
-  const base = { flow: facts.flow, failOn: facts.failOn, deciding: facts.deciding };
-  if (facts.incomplete !== void 0) {
-    return {
-      ...base,
-      verdict: "inconclusive",
-      outcome: "incomplete",
-      exitCode: gates ? EXIT_CODES.incomplete : EXIT_CODES.passed,
-      headline: { lead: "Incomplete", detail: facts.incomplete },
-      status: { state: "error", description: clip2(`Incomplete: ${facts.incomplete}`) },
-      ...gates ? { failure: facts.incomplete } : {},
-      incomplete: facts.incomplete
-    };
-  }
-  const outcome = gates && facts.fails !== void 0 ? "failed" : facts.pending ? "pending" : "passed";
-  const headline2 = { lead: facts.lead, detail: facts.detail };
-  const word = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
-  return {
-    ...base,
-    verdict: facts.verdict,
-    outcome,
-    exitCode: outcome === "failed" ? EXIT_CODES.failed : EXIT_CODES.passed,
-    headline: headline2,
-    status: {
-      state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
-      description: clip2(`${word}: ${headlineText({ headline: headline2 })}`)
-    },
-    ...outcome === "failed" ? { failure: `${facts.fails} (fail-on: ${facts.failOn})` } : {}
-  };
-}
-function headlineText(d) {
-  return d.headline.detail === "" ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
-}
-function clip2(text2) {
-  return plainText(text2, STATUS_DESCRIPTION_MAX);
-}
+import { mkdir as mkdir11, writeFile as writeFile14 } from "node:fs/promises";
+import path43 from "node:path";
 
 // src/core/compare/decision/decision.ts
 init_metrics();
@@ -76209,7 +78324,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
       exitCode: gates ? 3 : 0,
       failOn: policy.failOn,
       headline: { lead: "Incomplete", detail: `${incomplete}; partial results decide nothing` },
-      status: { state: "error", description: clip2(`Incomplete: ${incomplete}; no verdict`) },
+      status: { state: "error", description: clip(`Incomplete: ${incomplete}; no verdict`) },
       ...gates ? { failure: `${incomplete}: partial results decide nothing (${failOnText})` } : {},
       deciding: [],
       cells,
@@ -76236,7 +78351,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
     headline: headline2,
     status: {
       state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
-      description: clip2(`${statusWord}: ${statusDetail(outcome, counts, lead)}`)
+      description: clip(`${statusWord}: ${statusDetail(outcome, counts, lead)}`)
     },
     ...outcome === "failed" ? { failure: `${headlineText({ headline: headline2 })} (${failOnText})` } : {},
     cells,
@@ -76286,8 +78401,8 @@ var STEADY_EVIDENCE = "instruction counts";
 function evidenceOf(cell) {
   if (decidedBySameCode(cell)) return SAME_CODE_EVIDENCE;
   const n = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
-  if (cell.test === "instruction-count") return `instruction counts, ${plural2(n, "repetition")}`;
-  const timed = `${METRICS[cell.metric].label}, ${plural2(n, cell.pairs === null ? "run" : "round")}`;
+  if (cell.test === "instruction-count") return `instruction counts, ${plural3(n, "repetition")}`;
+  const timed = `${METRICS[cell.metric].label}, ${plural3(n, cell.pairs === null ? "run" : "round")}`;
   return cell.verdict === "no-change" && cell.reasons[0]?.code === "steady-unchanged" ? `${STEADY_EVIDENCE} + ${timed}` : timed;
 }
 function holdsGate(c) {
@@ -76302,14 +78417,14 @@ function adverse(c) {
   const worse = METRICS[c.metric].better === "higher" ? -c.deltaPct : c.deltaPct;
   return c.verdict === "improvement" ? -worse : worse;
 }
-function plural2(n, word) {
+function plural3(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 function describeDecidedCell(c, heads = 1) {
   const where = [
     c.part !== void 0 ? `class ${c.part}: ` : "",
     heads > 1 ? `${c.head}: ` : "",
-    `${c.workload} at ${plural2(c.clients, "client")}`
+    `${c.workload} at ${plural3(c.clients, "client")}`
   ].join("");
   const metric = METRICS[c.metric].label;
   if (c.deltaPct === null) return `${where}, ${metric}: no data`;
@@ -76323,8 +78438,8 @@ function shortCell(c) {
 }
 function headlineOf(outcome, counts, cells, policy, heads) {
   const describe4 = (c) => describeDecidedCell(c, heads);
-  const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
-  const counted = (n, what, why = "") => n > 0 ? [`${plural2(n, what)}${why}`] : [];
+  const more = (list) => list.length > 1 ? `; also ${list.slice(1, 4).map(shortCell).join(", ")}${list.length > 4 ? ` and ${plural3(list.length - 4, "more cell")}` : ""}` : "";
+  const counted = (n, what, why = "") => n > 0 ? [`${plural3(n, what)}${why}`] : [];
   const likely = counted(counts.likelyRegressions, "likely regression", " (too few rounds to certify)");
   const improvements = counted(counts.improvements, "improvement");
   const found = [...counted(counts.regressions, "regression"), ...likely, ...improvements];
@@ -76353,7 +78468,7 @@ function headlineOf(outcome, counts, cells, policy, heads) {
     const undecided = cells.filter((c) => c.verdict === "inconclusive");
     const worst = undecided[0];
     return {
-      lead: `Inconclusive: ${undecided.length} of ${plural2(counts.cells, "cell")} undecided`,
+      lead: `Inconclusive: ${undecided.length} of ${plural3(counts.cells, "cell")} undecided`,
       detail: `${worst ? `most adverse ${describe4(worst)}; ` : ""}${found.length > 0 ? found.join(", ") : "no regression found"}; more rounds would decide`
     };
   }
@@ -76382,7 +78497,7 @@ function headlineOf(outcome, counts, cells, policy, heads) {
   if (counts.notWorse > 0) {
     const by = thresholds.length === 1 ? `${thresholds[0]}%` : "each workload's threshold";
     return {
-      lead: `Not worse in ${plural2(counts.cells, "cell")}`,
+      lead: `Not worse in ${plural3(counts.cells, "cell")}`,
       detail: `${counts.notWorse} not worse by ${by} or more (one-sided bound; the interval reaches past it on the better side)${counts.noChange > 0 ? `, ${counts.noChange} no change (CI inside ${within})` : ""}`
     };
   }
@@ -76392,7 +78507,7 @@ function headlineOf(outcome, counts, cells, policy, heads) {
   const inside = counts.cells - sameCode - steady.length - byCounts;
   if (sameCode === counts.cells) {
     return {
-      lead: `No change in ${plural2(counts.cells, "cell")}`,
+      lead: `No change in ${plural3(counts.cells, "cell")}`,
       detail: "same compiled code as base, same settings: nothing measured"
     };
   }
@@ -76410,7 +78525,7 @@ function headlineOf(outcome, counts, cells, policy, heads) {
     ...inside > 0 ? [`${inside} with every 90% CI inside ${within}`] : []
   ];
   return {
-    lead: `No change in ${plural2(counts.cells, "cell")}`,
+    lead: `No change in ${plural3(counts.cells, "cell")}`,
     detail: parts.length === 1 && inside > 0 ? `every 90% CI inside ${within}` : parts.join(", ")
   };
 }
@@ -76431,10 +78546,10 @@ function statusDetail(outcome, counts, lead) {
     return a ? `regression accepted by @${a.by}, ${shortCell(lead)}: ${a.reason}` : `regression not gated, ${shortCell(lead)}`;
   }
   if (counts.improvements > 0)
-    return `${plural2(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
-  if (counts.notWorse > 0) return `not worse in ${plural2(counts.cells, "cell")}`;
+    return `${plural3(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
+  if (counts.notWorse > 0) return `not worse in ${plural3(counts.cells, "cell")}`;
   const sameCode = lead?.evidence === SAME_CODE_EVIDENCE ? " (same compiled code, not measured)" : "";
-  return `no change in ${plural2(counts.cells, "cell")}${sameCode}`;
+  return `no change in ${plural3(counts.cells, "cell")}${sameCode}`;
 }
 function acceptedText(cells) {
   const said = [...new Set(cells.map((c) => `accepted by @${c.accepted.by}: ${c.accepted.reason}`))];
@@ -76477,94 +78592,6 @@ function collectReasons(parts) {
 
 // src/core/report/markdown/acceptance-markdown.ts
 init_metrics();
-
-// src/core/report/markdown-escape.ts
-init_plain_text();
-var REFERENCES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "&#124;",
-  "`": "&#96;",
-  "*": "&#42;",
-  _: "&#95;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "\\": "&#92;",
-  "~": "&#126;",
-  $: "&#36;",
-  "#": "&#35;",
-  "@": "&#64;"
-};
-var ZWJ = "&#8205;";
-var ZWSP = "&#8203;";
-var NEUTRAL_AT = `&#64;${ZWJ}`;
-var MARKUP = /[&<>|`*_[\]\\~$#@]|:(?=\/\/)|(?<=www)\./gi;
-function mentionable(text2, at) {
-  const before = at === 0 ? "" : text2.charAt(at - 1);
-  return !/[A-Za-z0-9_]/.test(before) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9]/.test(text2.slice(at + 1));
-}
-var BLOCK_START = /^([-+= \t])|^(\d{1,9})([.)])(?=\s|$)/;
-function escapeMarkdown(text2, maxChars) {
-  const plain = plainText(text2, maxChars);
-  const escaped = plain.replace(MARKUP, (c, at) => {
-    if (c === "@") return mentionable(plain, at) ? NEUTRAL_AT : REFERENCES[c];
-    if (c === ":") return `:${ZWSP}`;
-    if (c === ".") return `${ZWSP}.`;
-    return REFERENCES[c] ?? c;
-  });
-  return escaped.replace(
-    BLOCK_START,
-    (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
-  );
-}
-function codeBlock(text2, language = "") {
-  const lines = text2.split("\n").map((line) => plainText(line));
-  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run3) => run3.length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
-  return [`${fence}${language}`, ...lines, fence].join("\n");
-}
-var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9_.:/+=,@% -]*[A-Za-z0-9_.:/+=,@%-])?$/;
-function codeText(text2, maxChars) {
-  return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
-}
-var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
-var SHORT_SHA_LENGTH = 7;
-function isCommitSha(sha) {
-  return COMMIT_SHA.test(sha);
-}
-function shortSha(sha) {
-  const trimmed = sha.trim();
-  return COMMIT_SHA.test(trimmed) ? codeText(trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()) : escapeMarkdown(trimmed, 40);
-}
-function safeUrl(url2) {
-  const trimmed = url2.trim();
-  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
-  try {
-    new URL(trimmed);
-  } catch {
-    return null;
-  }
-  return trimmed;
-}
-function markdownLink(label, url2) {
-  const safe = url2 === void 0 ? null : safeUrl(url2);
-  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
-}
-function commitLink(sha, repoUrl, options = {}) {
-  const { digits = SHORT_SHA_LENGTH, code = true } = options;
-  if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
-  const short3 = sha.slice(0, digits);
-  const label = code ? codeText(short3) : short3;
-  const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
-  return repo ? `[${label}](${repo}/commit/${sha})` : label;
-}
-function issueTitleText(text2, maxChars) {
-  const plain = plainText(text2, maxChars);
-  return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
-}
-
-// src/core/report/markdown/acceptance-markdown.ts
 function renderAcceptances(decision) {
   const named = decision.cells.filter((c) => c.accepted !== void 0);
   if (named.length === 0) return "";
@@ -76593,19 +78620,19 @@ function acceptanceLine(c) {
 }
 
 // src/core/report/comment/hidden-record.ts
-var SUFFIX = " -->";
-var prefixOf = (tag) => `<!-- pgperf:${tag} `;
+var SUFFIX2 = " -->";
+var prefixOf2 = (tag) => `<!-- pgperf:${tag} `;
 function renderHiddenRecord(tag, value) {
-  return `${prefixOf(tag)}${Buffer.from(JSON.stringify(value)).toString("base64url")}${SUFFIX}`;
+  return `${prefixOf2(tag)}${Buffer.from(JSON.stringify(value)).toString("base64url")}${SUFFIX2}`;
 }
 function isHiddenRecordLine(tag, line) {
-  return line.startsWith(prefixOf(tag)) && line.endsWith(SUFFIX);
+  return line.startsWith(prefixOf2(tag)) && line.endsWith(SUFFIX2);
 }
 function readHiddenRecord(tag, body) {
   const line = linesOutsideFences(body).findLast((l) => isHiddenRecordLine(tag, l));
   if (!line) return void 0;
   try {
-    const data = line.slice(prefixOf(tag).length, -SUFFIX.length);
+    const data = line.slice(prefixOf2(tag).length, -SUFFIX2.length);
     return JSON.parse(Buffer.from(data, "base64url").toString("utf8"));
   } catch {
     return void 0;
@@ -77210,25 +79237,6 @@ function explanationSection(result) {
   return { summary: "Why it changed: CPU profile", body };
 }
 
-// src/core/report/html-escape.ts
-init_plain_text();
-var HTML_REFERENCES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;"
-};
-function escapeHtml(text2) {
-  return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
-}
-function scriptJson(value) {
-  return JSON.stringify(value).replace(
-    /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-}
-
 // src/core/report/evidence/plan-section.ts
 var SHOWN_STATEMENT_MOVERS = 3;
 var SHOWN_CHANGES = 10;
@@ -77431,21 +79439,6 @@ function warningList(warnings, shorten) {
   return shown2;
 }
 
-// src/core/report/evidence/compiled-code-lines.ts
-function compiledCodeLines(c) {
-  return (c.compiledCode ?? []).map(
-    (code) => `compiled code, ${code.head} vs ${c.baseline ?? "base"}: ${describeCodeDifference(code)}`
-  );
-}
-
-// src/core/report/evidence/cost-line.ts
-function costLines(c) {
-  return c.cost ? [costText(c.cost)] : [];
-}
-
-// src/core/report/markdown/markdown-headline.ts
-init_metrics();
-
 // src/core/report/terminal/comparison-text.ts
 init_plain_text();
 init_metrics();
@@ -77531,7 +79524,7 @@ function rowTexts(table2, row2, style) {
     style.verdict(row2)
   ];
 }
-function clientsLabel(clients) {
+function clientsLabel2(clients) {
   const list = clients.length > 1 ? `${clients.slice(0, -1).join(", ")} and ${clients.at(-1)}` : String(clients[0]);
   return `${list} client${clients.length === 1 && clients[0] === 1 ? "" : "s"}`;
 }
@@ -77663,12 +79656,19 @@ function groupNotes(notes) {
     const messages = [...new Set(group2.map((n) => n.message))];
     if (messages.length === 1) return { clients, message: messages[0] };
     const split = group2.map((n) => numberSlots(n.message));
-    const { text: text2 } = split[0];
-    const message = text2.map((part, i) => {
-      if (i === text2.length - 1) return part;
+    const text2 = [...split[0].text];
+    let message = text2[0];
+    for (let i = 0; i < text2.length - 1; i++) {
       const values = split.map((s) => s.numbers[i]);
-      return part + (new Set(values).size === 1 ? values[0] : `{${values.join(", ")}}`);
-    }).join("");
+      if (new Set(values).size === 1) message += values[0];
+      else if (values.every((v, j) => v === String(group2[j].clients))) message += values.join(", ");
+      else {
+        const unit = text2[i + 1].startsWith("%") ? "%" : "";
+        text2[i + 1] = text2[i + 1].slice(unit.length);
+        message += values.map((v, j) => `${v}${unit} at ${group2[j].clients} client${group2[j].clients === 1 ? "" : "s"}`).join(", ");
+      }
+      message += text2[i + 1];
+    }
     return { clients, message };
   });
 }
@@ -77680,9 +79680,32 @@ function scalingCurve(k) {
   return k && k.base.points.length > 1 && k.head.points.length > 1 ? k : null;
 }
 
+// src/core/report/evidence/compiled-code-lines.ts
+function compiledCodeLines(c) {
+  return (c.compiledCode ?? []).map(
+    (code) => `compiled code, ${code.head} vs ${c.baseline ?? "base"}: ${describeCodeDifference(code)}`
+  );
+}
+
+// src/core/report/evidence/cost-line.ts
+function costLines(c) {
+  return c.cost ? [costText(c.cost)] : [];
+}
+
 // src/core/report/terminal/comparison-text.ts
 function describeCommitfest(entry) {
   return `commitfest entry ${entry.id} (${entry.branch})`;
+}
+function thresholdText(c) {
+  const forAll = c.thresholdForAll;
+  const setAside = forAll?.setAside.map((s) => `${s.workload}'s own ${s.thresholdPct}%`).join(", ");
+  const main = forAll ? `threshold ${c.thresholdPct}% for every workload (asked for this analysis${setAside ? `; set aside: ${setAside}` : ""})` : `default threshold ${c.thresholdPct}%`;
+  const counted = new Set(
+    c.comparisons.flatMap(
+      (a) => [...a.cells, ...a.otherMetricCells].filter((cell) => cell.metric === INSTRUCTION_METRIC).map((cell) => cell.thresholdPct)
+    )
+  );
+  return counted.size === 0 ? main : `${main}, ${METRICS[INSTRUCTION_METRIC].label} ${[...counted].sort((a, b) => a - b).join("/")}%`;
 }
 function describeStoredBaseline(b) {
   const commit3 = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
@@ -77691,6 +79714,7 @@ function describeStoredBaseline(b) {
 }
 
 // src/core/report/markdown/markdown-headline.ts
+init_metrics();
 function headline(ctx) {
   const { c, result } = ctx;
   const d = ctx.input.decision;
@@ -77765,7 +79789,7 @@ function designLines(ctx) {
     // Latency gates (`metrics: [tps, p99]`): each is a hypothesis per cell in the same Holm family.
     ...c.gatedMetrics.filter((m) => m !== c.metric).map((m) => `gated too: ${METRICS[m].label} (${METRICS[m].unit}), ${METRICS[m].better} is better`),
     `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} ${c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)"}`}`,
-    `threshold \xB1${c.thresholdPct}%`,
+    escapeMarkdown(thresholdText(c), 400),
     `fail-on ${input2.decision.failOn}`,
     `${result.plan?.rounds ?? "?"} rounds`
   ];
@@ -77919,7 +79943,7 @@ function armBlocks(ctx, arm2, trims) {
     }
     if (!trims.has("notes")) {
       const notes = w.tables.flatMap(
-        (t) => t.notes.map((n) => `- ${clientsLabel(n.clients)}: ${escapeMarkdown(n.message, 500)}`)
+        (t) => t.notes.map((n) => `- ${clientsLabel2(n.clients)}: ${escapeMarkdown(n.message, 500)}`)
       );
       if (notes.length > 0) blocks2.push(notes.join("\n"));
     }
@@ -77965,7 +79989,7 @@ function reproductions(result, targets, options = {}) {
     const recorded = result.workloads[t.workload];
     if (recorded === null || typeof recorded !== "object") return [];
     const { workload, scriptFiles } = narrowed(recorded, t.clients);
-    const file2 = `reproduce-${t.workload.replace(/[^A-Za-z0-9_.-]/g, "_")}.yml`;
+    const file2 = reproduceFileName(t.workload);
     const yaml = workloadYaml(workload, options.width);
     const marker = uniqueMarker(yaml);
     const script = [
@@ -77976,6 +80000,13 @@ function reproductions(result, targets, options = {}) {
     ].join("\n");
     return [{ workload: t.workload, clients: t.clients, file: file2, script, scriptFiles }];
   });
+}
+var MAX_FILE_STEM = 2 * WORKLOAD_NAME_LENGTH.max;
+function reproduceFileName(workload) {
+  const safe = workload.replace(/[^A-Za-z0-9_.-]/g, "_");
+  const hash2 = stableHash(workload);
+  const stem = safe.length <= MAX_FILE_STEM ? safe : `${safe.slice(0, MAX_FILE_STEM - hash2.length - 1)}-${hash2}`;
+  return `reproduce-${stem}.yml`;
 }
 var WIDTH_STEPS = [0, 4, 8, 12, 16, 20, 24];
 function workloadYaml(workload, width) {
@@ -78393,8 +80424,8 @@ async function acceptancesFor(target, publishes, deps) {
 }
 
 // src/flows/compare/pipeline/decide-run.ts
-import { writeFile as writeFile11 } from "node:fs/promises";
-import path38 from "node:path";
+import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
+import path42 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   const decision = decide(comparison, policy, completenessOf(result));
@@ -78423,8 +80454,9 @@ function decideShard(result, comparison, failOn) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path38.join(dir, DECISION_FILE);
-  await writeFile11(file2, `${JSON.stringify(decision, null, 2)}
+  const file2 = path42.join(dir, DECISION_FILE);
+  await mkdir10(dir, { recursive: true });
+  await writeFile13(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
 }
@@ -78523,17 +80555,17 @@ async function publishVerdict(run3, verdict2, side, deps) {
     notes
   );
   const report = state ? withCommentState(rendered, state) : rendered;
-  await mkdir8(resultsDir, { recursive: true });
-  const reportFile = path39.join(resultsDir, REPORT_FILE);
-  await writeFile12(reportFile, report);
+  await mkdir11(resultsDir, { recursive: true });
+  const reportFile = path43.join(resultsDir, REPORT_FILE);
+  await writeFile14(reportFile, report);
   await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
-  const resultsFile = path39.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path43.join(resultsDir, RESULTS_FILE);
   side.setOutputs(decision, comparison, { decisionFile, resultsFiles: [resultsFile], reportFile });
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   const body = (existing) => {
     if (result.status !== "complete") {
-      return existing ? supersededNote(existing, result, reportInput.runUrl) : report;
+      return existing ? supersededNote2(existing, result, reportInput.runUrl) : report;
     }
     if (verdict2.commentOn === "change" && existing && state && !isNews(existing, state)) {
       logger.info(
@@ -78546,7 +80578,7 @@ async function publishVerdict(run3, verdict2, side, deps) {
   await postToGitHub({ body, status: statusOf(decision, reportInput.runUrl) }, target, verdict2.post, deps);
   return { decision, resultsFile, reportFile };
 }
-function supersededNote(existing, result, runUrl) {
+function supersededNote2(existing, result, runUrl) {
   const lines = existing.split("\n");
   const marker = lines[0].startsWith("<!--") ? lines.shift() : "";
   const kept = lines.filter((l) => !l.startsWith("> \u26A0\uFE0F **A later run"));
@@ -78694,8 +80726,8 @@ async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
 }
 
 // src/flows/publish/publish-shard.ts
-import { mkdir as mkdir9, writeFile as writeFile13 } from "node:fs/promises";
-import path40 from "node:path";
+import { mkdir as mkdir12, writeFile as writeFile15 } from "node:fs/promises";
+import path44 from "node:path";
 async function publishShardPart(outcome, options, deps) {
   const { result } = outcome;
   const shard = result.plan.shard;
@@ -78704,9 +80736,9 @@ async function publishShardPart(outcome, options, deps) {
   const report = renderJobSummary(
     reportInputOf(result, outcome.comparison, options.runUrl ? { fallbackRunUrl: options.runUrl } : {})
   );
-  await mkdir9(options.resultsDir, { recursive: true });
-  const reportFile = path40.join(options.resultsDir, options.reportFileName);
-  await writeFile13(reportFile, report);
+  await mkdir12(options.resultsDir, { recursive: true });
+  const reportFile = path44.join(options.resultsDir, options.reportFileName);
+  await writeFile15(reportFile, report);
   await deps.writeSummary(`> ${note}
 
 ${report}`);
@@ -78744,15 +80776,15 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
 }
 
 // src/adapters/action/store-setup.ts
-import path43 from "node:path";
+import path47 from "node:path";
 
 // src/store/branch/branch-store.ts
 import { mkdtemp as mkdtemp4 } from "node:fs/promises";
-import path42 from "node:path";
+import path46 from "node:path";
 
 // src/store/branch/data-branch.ts
 import { rm as rm11 } from "node:fs/promises";
-import path41 from "node:path";
+import path45 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -78813,11 +80845,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path41.join(this.opts.workDir, this.opts.storePath);
+    return path45.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path41.join(this.opts.workDir, relative);
+    return path45.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -78985,7 +81017,7 @@ async function openBranchStore(spec, open7, deps) {
       remote: spec.remote,
       ...spec.credentials ? { credentials: spec.credentials } : {},
       branch: spec.branch,
-      workDir: await mkdtemp4(path42.join(spec.tempDir, "pgperf-data-branch-")),
+      workDir: await mkdtemp4(path46.join(spec.tempDir, "pgperf-data-branch-")),
       ...spec.storePath ? { storePath: spec.storePath } : {}
     },
     deps
@@ -79039,7 +81071,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path43.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path47.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -79062,7 +81094,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
     );
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path43.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path47.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -79176,31 +81208,31 @@ function vouchedEventOf(ctx) {
 var benchmarkTarget2 = (ctx, result, prNumber) => benchmarkTarget(vouchedEventOf(ctx), result, prNumber);
 
 // src/adapters/action/workloads.ts
-import path47 from "node:path";
+import path51 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile21, stat as stat9 } from "node:fs/promises";
-import path46 from "node:path";
+import { readFile as readFile21, stat as stat10 } from "node:fs/promises";
+import path50 from "node:path";
 
 // src/drivers/confine-path.ts
-import { realpath } from "node:fs/promises";
-import path44 from "node:path";
+import { realpath as realpath2 } from "node:fs/promises";
+import path48 from "node:path";
 async function confinedPath(root, name) {
-  if (path44.isAbsolute(name)) {
+  if (path48.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
-    realRoot = await realpath(root);
-    real = await realpath(path44.resolve(root, name));
+    realRoot = await realpath2(root);
+    real = await realpath2(path48.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path44.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path48.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path44.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path44.isAbsolute(inside)) {
+  const inside = path48.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path48.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -79215,7 +81247,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path45 from "node:path";
+import path49 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -79224,15 +81256,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path45.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path45.dirname(dir)) {
-    const candidate = path45.join(dir, "workloads");
-    if (existsSync2(path45.join(candidate, "workload.schema.json"))) return candidate;
-    if (path45.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path49.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path49.dirname(dir)) {
+    const candidate = path49.join(dir, "workloads");
+    if (existsSync2(path49.join(candidate, "workload.schema.json"))) return candidate;
+    if (path49.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path45.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path49.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -79254,7 +81286,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path45.join(workloadsDir, `${name}.yml`);
+  const file2 = path49.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -79284,7 +81316,7 @@ async function loadWorkloadsFromFile(file2) {
 async function readWorkloadText(file2) {
   let text2;
   try {
-    const st = await stat9(file2);
+    const st = await stat10(file2);
     if (!st.isFile()) {
       throw new UserError(
         `workload file ${file2}: not a regular file (${st.isDirectory() ? "a directory" : "a device, FIFO or socket"}); expected a YAML workload file`
@@ -79346,7 +81378,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path46.dirname(path46.resolve(file2));
+  const dir = path50.dirname(path50.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -79377,7 +81409,7 @@ function describeIssue(issue3, data, doc, lineCounter, source) {
   }
   const value = valueAt2(data, issue3.path);
   if (issue3.path.length === 0) return `${source}${where}: ${expectation(issue3)}`;
-  const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
+  const got = value === void 0 ? "it is missing" : issue3.code === "too_big" && typeof value === "string" ? `got ${value.length} characters (${JSON.stringify(value.slice(0, 24))}...)` : `got ${JSON.stringify(value)}`;
   return `${source}${where}: ${field}: ${expectation(issue3)}, ${got}`;
 }
 function rangeIssueInUnion(issue3) {
@@ -79495,7 +81527,7 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path47.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path51.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/benchmark-mode.ts
@@ -79616,8 +81648,8 @@ async function armSource(commits2, inputs, ctx, deps) {
   };
   if (baseBinDir && headBinDir) {
     const installed = [
-      { label: "base", binDir: path48.resolve(baseBinDir) },
-      { label: "head", binDir: path48.resolve(headBinDir) }
+      { label: "base", binDir: path52.resolve(baseBinDir) },
+      { label: "head", binDir: path52.resolve(headBinDir) }
     ];
     return armSourceOf({ ...where, installed }, INPUT_NAMES);
   }
@@ -79633,7 +81665,7 @@ async function armSource(commits2, inputs, ctx, deps) {
       // No merge-base asked: a PR's base is one already (from the API, recorded); an entry's always is.
       base: commits2.base.sha ?? commits2.base.ref,
       ...entry ? { commitfest: entry } : { head: commits2.head.sha ?? commits2.head.ref },
-      headPatches: inputs.patches.map((p) => path48.resolve(ctx.workspace, p)),
+      headPatches: inputs.patches.map((p) => path52.resolve(ctx.workspace, p)),
       buildOptions: inputs.buildOptions
     },
     INPUT_NAMES
@@ -79641,10 +81673,10 @@ async function armSource(commits2, inputs, ctx, deps) {
 }
 
 // src/adapters/action/comment-mode.ts
-import path49 from "node:path";
+import path53 from "node:path";
 init_read_results();
 var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path49.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path53.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const event = vouchedEventOf(ctx);
   const target = await commentTarget(event, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
@@ -79662,7 +81694,7 @@ init_errors();
 init_read_results();
 init_errors();
 import { readdir as readdir11 } from "node:fs/promises";
-import path50 from "node:path";
+import path54 from "node:path";
 
 // src/flows/consolidate/shard-merge.ts
 init_fingerprint();
@@ -80034,7 +82066,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path50.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path54.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -80191,8 +82223,8 @@ function sleep6(ms, signal) {
 }
 
 // src/flows/consolidate/publish-consolidated.ts
-import { mkdir as mkdir10, writeFile as writeFile14 } from "node:fs/promises";
-import path51 from "node:path";
+import { mkdir as mkdir13, writeFile as writeFile16 } from "node:fs/promises";
+import path55 from "node:path";
 
 // src/core/report/markdown/consolidated-markdown.ts
 function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
@@ -80291,13 +82323,13 @@ async function publishConsolidation(shards, publishing, side, deps) {
     underHeadline(renderConsolidatedComment(report, publishing.post.commentId), notes),
     commentStateOf(judged.decision, target.headSha, publishing.runId)
   );
-  await mkdir10(resultsDir, { recursive: true });
-  const reportFile = path51.join(resultsDir, REPORT_FILE);
-  await writeFile14(reportFile, comment);
+  await mkdir13(resultsDir, { recursive: true });
+  const reportFile = path55.join(resultsDir, REPORT_FILE);
+  await writeFile16(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path51.join(resultsDir, `consolidated-${c.fingerprint}.json`);
-    await writeFile14(file2, `${JSON.stringify(c.result, null, 2)}
+    const file2 = path55.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    await writeFile16(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
   }
@@ -80337,1766 +82369,7 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
 };
 
 // src/adapters/action/nightly-mode.ts
-import path55 from "node:path";
-
-// src/flows/nightly/nightly-job.ts
-import { mkdir as mkdir12, writeFile as writeFile16 } from "node:fs/promises";
-import path54 from "node:path";
-
-// src/core/history/nightly-judgement.ts
-function workloadId(fingerprint, workload) {
-  return `${fingerprint}/${workload}`;
-}
-function severity(cp2) {
-  return Math.abs(Math.log1p(cp2.relativeChange));
-}
-function judgeHistory(analysis) {
-  const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
-  const analysed = project.filter((s) => s.status === "analysed");
-  const latest = (kind) => analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
-  const regressed = latest("regression");
-  const improved = latest("improvement");
-  const byWorkload = /* @__PURE__ */ new Map();
-  for (const s of analysed) {
-    const { fingerprint, workload } = s.series.key;
-    const id = workloadId(fingerprint, workload);
-    let standing = byWorkload.get(id);
-    if (!standing) {
-      standing = { id, fingerprint, workload, series: [], regressed: [] };
-      byWorkload.set(id, standing);
-    }
-    standing.series.push(s);
-    const cp2 = s.changePoints.at(-1);
-    if (cp2?.kind === "regression") standing.regressed.push({ series: s.series, changePoint: cp2 });
-  }
-  const workloads = [...byWorkload.values()];
-  for (const w of workloads) {
-    w.regressed.sort((a, b) => severity(b.changePoint) - severity(a.changePoint));
-  }
-  const events = workloads.filter((w) => w.regressed.length > 0);
-  return {
-    verdict: events.length > 0 ? "regression" : improved.length > 0 ? "improvement" : "no-change",
-    regressed,
-    improved,
-    workloads,
-    events,
-    unanalysed: project.filter((s) => s.status !== "analysed")
-  };
-}
-
-// src/core/report/nightly/regression-event.ts
-init_metrics();
-
-// src/core/history/bisect-marker.ts
-init_metrics();
-init_errors();
-var SUFFIX2 = " -->";
-var prefixOf2 = (name) => `<!-- pgperf:${name} `;
-function jsonMarker(name, value) {
-  const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
-  return `${prefixOf2(name)}${json2}${SUFFIX2}`;
-}
-function markerText(body, name) {
-  const prefix = prefixOf2(name);
-  const start = body.indexOf(prefix);
-  const end = start < 0 ? -1 : body.indexOf(SUFFIX2, start + prefix.length);
-  return start < 0 || end < 0 ? void 0 : body.slice(start + prefix.length, end);
-}
-function bisectMarker(target) {
-  return jsonMarker("bisect", target);
-}
-function parseBisectMarker(body, where) {
-  const text2 = markerText(body, "bisect");
-  if (text2 === void 0) {
-    throw new UserError(
-      `${where} has no '${prefixOf2("bisect").trim()} ...' marker: only regression issues opened by pgperf's nightly mode (after this version) can be bisected; run mode bisect from workflow_dispatch with 'base-ref' (good), 'head-ref' (bad), 'workloads' and 'clients' instead`
-    );
-  }
-  let parsed;
-  try {
-    parsed = JSON.parse(text2);
-  } catch {
-    throw new UserError(`${where}: the pgperf:bisect marker is not JSON (was the issue body edited?)`);
-  }
-  const o = parsed ?? {};
-  const bad = (field, expected) => new UserError(
-    `${where}: the pgperf:bisect marker's '${field}' must be ${expected}, got ${JSON.stringify(o[field])}`
-  );
-  const nonEmpty = (field) => {
-    if (typeof o[field] !== "string" || o[field] === "") throw bad(field, "a non-empty string");
-    return o[field];
-  };
-  const sha = (field) => {
-    const v = o[field];
-    if (typeof v !== "string" || !/^[0-9a-f]{7,40}$/i.test(v)) throw bad(field, "a commit sha");
-    return v;
-  };
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new UserError(`${where}: the pgperf:bisect marker must be a JSON object`);
-  }
-  if (!Number.isInteger(o.clients) || o.clients < 1) throw bad("clients", "a whole number >= 1");
-  if (o.clients > CLIENTS.max) throw bad("clients", `a whole number ${rangeText(CLIENTS)}`);
-  const metric = nonEmpty("metric");
-  if (!isMetricName(metric)) throw bad("metric", "a metric pgperf records (e.g. tps)");
-  return {
-    series: nonEmpty("series"),
-    workload: nonEmpty("workload"),
-    clients: o.clients,
-    metric,
-    fingerprint: nonEmpty("fingerprint"),
-    good: sha("good"),
-    bad: sha("bad")
-  };
-}
-
-// src/core/report/history/history-markdown.ts
-init_metrics();
-function renderHistoryMarkdown(analysis, options = {}) {
-  const rows = [];
-  for (const s of analysis.series) {
-    const { key } = s.series;
-    const metric = METRICS[key.metric];
-    for (const cp2 of s.changePoints) {
-      rows.push({
-        cp: cp2,
-        line: `| ${cp2.kind === "regression" ? "\u{1F534} regression" : "\u{1F7E2} improvement"} | ${escapeMarkdown(key.workload)} | ${key.clients} | ${metric.label} | ${commit(cp2.lastBefore.sha, options)} .. ${commit(cp2.firstAfter.sha, options)} | ${formatPct(cp2.relativeChange * 100)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${escapeMarkdown(key.fingerprint)} |`
-      });
-    }
-  }
-  rows.sort((a, b) => b.cp.firstAfter.date.localeCompare(a.cp.firstAfter.date));
-  const regressions = rows.filter((r) => r.cp.kind === "regression").length;
-  const improvements = rows.length - regressions;
-  const analysed = analysis.series.filter((s) => s.status === "analysed").length;
-  const short3 = analysis.series.length - analysed;
-  const headline2 = rows.length === 0 ? "**No change points**" : `**${[
-    regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : "",
-    improvements > 0 ? `${improvements} improvement${improvements === 1 ? "" : "s"}` : ""
-  ].filter(Boolean).join(", ")}**`;
-  const lines = [
-    `### Performance history`,
-    "",
-    `${headline2} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
-  ];
-  if (rows.length > 0) {
-    lines.push(
-      "",
-      "| | workload | clients | metric | last before .. first after | change [95% CI] | p | fingerprint |",
-      "|---|---|--:|---|---|--:|--:|---|",
-      ...rows.map((r) => r.line)
-    );
-  }
-  return `${lines.join("\n")}
-`;
-}
-function commit(sha, options) {
-  if (!sha) return "no commit";
-  return commitLink(sha, options.repoUrl, { digits: 10, code: false });
-}
-
-// src/core/report/nightly/nightly-summary.ts
-function clientsText(clients) {
-  return `${clients} client${clients === 1 ? "" : "s"}`;
-}
-function renderNightlySummary(analysis, judgement, options = {}) {
-  const events = judgement.events.length;
-  const cells = judgement.regressed.length;
-  const suspect = judgement.events.filter((e) => e.regressed.every((r) => r.changePoint.suspect)).length;
-  const headline2 = events > suspect ? `## pgperf nightly: \u{1F534} ${events} workload${events === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : events > 0 ? `## pgperf nightly: \u26A0\uFE0F ${events} suspect regression${events === 1 ? "" : "s"}: the runner canary moved the same night` : `## pgperf nightly: \u2705 no workload regressed`;
-  const change2 = (cp2) => `${formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
-  const seriesLine = (s, cp2) => `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change2(cp2)}` + (cp2.suspect ? ` \u26A0\uFE0F ${escapeMarkdown(cp2.suspect)}` : "");
-  const lines = [headline2, ""];
-  if (options.measured) lines.push(`Measured ${measuredText(options.measured)}.`, "");
-  if (events > 0) {
-    lines.push("**Regressed** (latest change point), one regression event per workload:");
-    for (const e of judgement.events) {
-      lines.push(
-        `- ${escapeMarkdown(e.workload)} on ${escapeMarkdown(e.fingerprint)}: ${e.regressed.length} cell${e.regressed.length === 1 ? "" : "s"}`,
-        ...e.regressed.map((c) => `  - ${seriesLine(c.series, c.changePoint)}`)
-      );
-    }
-    lines.push("");
-  }
-  if (judgement.improved.length > 0) {
-    lines.push(
-      "**Improved** (latest change point):",
-      ...judgement.improved.map(
-        (s) => `- ${escapeMarkdown(s.series.key.workload)} ${seriesLine(s.series, s.changePoints.at(-1))}`
-      ),
-      ""
-    );
-  }
-  if (options.notes?.length) lines.push(...options.notes, "");
-  return `${lines.join("\n")}${renderHistoryMarkdown(analysis, { repoUrl: options.repoUrl })}`;
-}
-function measuredText(measured) {
-  const parts = [measured.ref, measured.sha?.slice(0, 10)].filter((p) => Boolean(p));
-  return parts.length > 0 ? parts.map((p) => escapeMarkdown(p)).join(" @ ") : "the given install";
-}
-function renderIncompleteNightly(why, notes = []) {
-  return [
-    "## pgperf nightly: \u26A0\uFE0F no verdict",
-    "",
-    `${escapeMarkdown(why)}; nothing was analysed.`,
-    ...notes.length ? ["", ...notes] : [],
-    ""
-  ].join("\n");
-}
-
-// src/core/report/nightly/regression-event.ts
-var BISECT_LABEL = "pgperf-bisect";
-var SERIES_MARKER_PREFIX = "<!-- pgperf:series=";
-function seriesMarker(seriesId2) {
-  return `${SERIES_MARKER_PREFIX}${encodeURIComponent(seriesId2)} -->`;
-}
-var EVENT_MARKER = "regression";
-var MAX_TABLE_ROWS = 100;
-function eventStateMarker(state) {
-  return jsonMarker(EVENT_MARKER, state);
-}
-function parseEventState(body) {
-  const text2 = markerText(body, EVENT_MARKER);
-  if (text2 === void 0) return void 0;
-  let parsed;
-  try {
-    parsed = JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
-  if (typeof parsed !== "object" || parsed === null) return void 0;
-  const { event, state, cells } = parsed;
-  if (typeof event !== "string" || state !== "open" && state !== "recovered" || !Array.isArray(cells)) {
-    return void 0;
-  }
-  const tracked = [];
-  for (const cell of cells) {
-    const c = cell ?? {};
-    const { series, clients, metric, run: run3, sha } = c;
-    if (typeof series !== "string" || !Number.isInteger(clients) || typeof metric !== "string" || !isMetricName(metric) || typeof run3 !== "string" || sha !== null && typeof sha !== "string") {
-      return void 0;
-    }
-    tracked.push({ series, clients, metric, run: run3, sha });
-  }
-  return { event, state, cells: tracked };
-}
-function eventCells(w, tracked) {
-  const ids = [.../* @__PURE__ */ new Set([...w.regressed.map((c) => c.series.id), ...tracked.map((t) => t.series)])];
-  const cells = ids.map((id) => {
-    const s = w.series.find((x) => x.series.id === id);
-    const before = tracked.find((t) => t.series === id);
-    const latest = s?.changePoints.at(-1);
-    const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression");
-    const now = !s ? "missing" : latest?.kind === "regression" ? "regressed" : latest?.kind === "improvement" && regression ? "recovered" : "cleared";
-    const key = s ? s.series.key : { clients: before.clients, metric: before.metric };
-    const at = now === "regressed" || !before ? { run: regression.firstAfter.runId, sha: regression.firstAfter.sha } : { run: before.run, sha: before.sha };
-    return {
-      series: id,
-      clients: key.clients,
-      metric: key.metric,
-      ...at,
-      now,
-      ...regression ? { regression } : {},
-      ...now === "recovered" ? { recovery: latest } : {}
-    };
-  });
-  const order = (c) => c.now === "regressed" ? 0 : 1;
-  return cells.sort(
-    (a, b) => order(a) - order(b) || (a.now === "regressed" ? severity(b.regression) - severity(a.regression) : 0) || a.metric.localeCompare(b.metric) || a.clients - b.clients
-  );
-}
-function describeSync(outcome) {
-  const ignored = outcome.ignored.length ? `, ${outcome.ignored.length} ignored (labelled by hand or opened by another account: ${outcome.ignored.map((n) => `#${n}`).join(", ")})` : "";
-  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed${ignored}`;
-}
-function supersededNote2(by) {
-  return `Superseded${by !== void 0 ? ` by #${by}` : ""}: pgperf now keeps one issue per regression event of a workload, listing every regressed client count and metric. Closing this one.`;
-}
-var cellName = (c) => `${METRICS[c.metric].label} at ${clientsText(c.clients)}`;
-var change = (cp2) => formatPct(cp2.relativeChange * 100, 1);
-function issueTitle(w) {
-  const worst = w.regressed[0];
-  const n = w.regressed.length;
-  return `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`;
-}
-function issueBody(w, cells, state, links) {
-  const tracked = cells.map(({ series, clients, metric, run: run3, sha }) => ({
-    series,
-    clients,
-    metric,
-    run: run3,
-    sha
-  }));
-  const regressed = cells.filter((c) => c.now === "regressed");
-  const target = cells.find(
-    (c) => isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
-  );
-  const workload = `**${escapeMarkdown(w.workload)}** on the machine ${escapeMarkdown(w.fingerprint)}`;
-  const headline2 = state === "recovered" ? `${workload} has recovered in every cell this issue tracked.` : `${workload} regressed in ${regressed.length} cell${regressed.length === 1 ? "" : "s"}` + (regressed.length > 0 ? ` (worst: ${cellName(regressed[0])} ${change(regressed[0].regression)})` : "") + ".";
-  const rows = cells.slice(0, MAX_TABLE_ROWS).map((c) => cellRow(c, links));
-  const foundBy = safeUrl(links.runUrl ?? "");
-  return [
-    eventStateMarker({ event: w.id, state, cells: tracked }),
-    ...cells.map((c) => seriesMarker(c.series)),
-    ...target ? [
-      bisectMarker({
-        series: target.series,
-        workload: w.workload,
-        clients: target.clients,
-        metric: target.metric,
-        fingerprint: w.fingerprint,
-        good: target.regression.lastBefore.sha,
-        bad: target.regression.firstAfter.sha
-      })
-    ] : [],
-    headline2,
-    "",
-    "| cell | change [95% CI] | p | before \u2192 after | last good | first bad | now |",
-    "| --- | --: | --: | --: | --- | --- | --- |",
-    ...rows,
-    ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
-    "",
-    // Runner drift said where the regression is (night-watch.ts): the canary moved the same night.
-    ...suspectLines(regressed),
-    ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by ${markdownLink("this run", foundBy)}.`, ""] : [],
-    "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
-  ].join("\n");
-}
-function suspectLines(cells) {
-  const lines = cells.filter((c) => c.regression?.suspect).map((c) => `\u26A0\uFE0F ${cellName(c)}: ${escapeMarkdown(c.regression.suspect)}.`);
-  return lines.length > 0 ? [...lines, ""] : [];
-}
-function cellRow(c, links) {
-  const cp2 = c.regression;
-  const unit = METRICS[c.metric].unit;
-  const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round(cp2.before)} \u2192 ${round(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ${point(cp2.firstAfter, links)}` : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
-  const now = c.now === "regressed" ? "\u{1F534} regressed" : c.now === "recovered" ? `\u{1F7E2} recovered ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}` : c.now === "cleared" ? "\u26AA no longer a change point" : "\u26AA no longer analysed";
-  return `| ${cellName(c)} | ${regression} | ${now} |`;
-}
-function recoveryNote(w, cells, links) {
-  const foundBy = safeUrl(links.runUrl ?? "");
-  const line = (c) => c.now === "recovered" ? `- ${cellName(c)}: ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}, stored run ${escapeMarkdown(c.recovery.firstAfter.runId)}` : `- ${cellName(c)}: ${c.now === "cleared" ? "no longer a change point in the history" : "no longer analysed"}`;
-  return [
-    `**Recovered**: no cell of **${escapeMarkdown(w.workload)}** on ${escapeMarkdown(w.fingerprint)} is regressed any more. Closing.`,
-    "",
-    ...cells.map(line),
-    ...foundBy ? ["", `Found by ${markdownLink("this run", foundBy)}.`] : []
-  ].join("\n");
-}
-function point(p, links) {
-  return `${commit2(p.sha, links)} ${escapeMarkdown(p.date.slice(0, 10))}`;
-}
-function isSha(sha) {
-  return typeof sha === "string" && /^[0-9a-f]{7,40}$/i.test(sha);
-}
-function commit2(sha, links) {
-  if (!sha) return "(no commit recorded)";
-  return commitLink(sha, links.repoUrl, { digits: 10 });
-}
-function shortText(sha) {
-  if (!sha) return "unknown";
-  return isSha(sha) ? sha.slice(0, 10) : issueTitleText(sha, 12);
-}
-var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
-
-// src/flows/nightly/regression-issues.ts
-init_api2();
-var REGRESSION_LABEL = "pgperf-regression";
-function planIssueActions(analysis, existing, login, links = {}) {
-  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
-  const states = new Map(mine.map((i) => [i.number, parseEventState(i.body)]));
-  const actions = [];
-  for (const w of judgeHistory(analysis).workloads) {
-    const ofEvent = mine.filter((i) => states.get(i.number)?.event === w.id);
-    const legacy = mine.filter(
-      (i) => i.state === "open" && !states.get(i.number) && w.series.some((s) => i.body.includes(seriesMarker(s.series.id)))
-    );
-    if (w.regressed.length > 0) {
-      const target = ofEvent.find((i) => i.state === "open") ?? [...ofEvent].reverse().find((i) => sameEvent(states.get(i.number), w));
-      const state = target ? states.get(target.number) : void 0;
-      const cells = eventCells(w, state?.cells ?? []);
-      const title = issueTitle(w);
-      const body = issueBody(w, cells, "open", links);
-      if (!target) {
-        actions.push({ kind: "open", event: w.id, title, body });
-      } else {
-        const reopen = target.state === "closed" && state.state === "recovered";
-        if (reopen || target.body !== body || target.title !== title) {
-          actions.push({ kind: "update", event: w.id, issue: target.number, title, body, reopen });
-        }
-      }
-      for (const old of legacy) {
-        actions.push({
-          kind: "supersede",
-          event: w.id,
-          issue: old.number,
-          ...target ? { by: target.number } : {}
-        });
-      }
-      continue;
-    }
-    for (const issue3 of ofEvent.filter((i) => i.state === "open")) {
-      const cells = eventCells(w, states.get(issue3.number).cells);
-      actions.push({
-        kind: "close",
-        event: w.id,
-        issue: issue3.number,
-        body: issueBody(w, cells, "recovered", links),
-        note: recoveryNote(w, cells, links)
-      });
-    }
-    for (const old of legacy) {
-      const s = w.series.find((x) => old.body.includes(seriesMarker(x.series.id)));
-      const { clients, metric } = s.series.key;
-      const cells = eventCells(w, [{ series: s.series.id, clients, metric, run: "", sha: null }]);
-      actions.push({ kind: "close", event: w.id, issue: old.number, note: recoveryNote(w, cells, links) });
-    }
-  }
-  return actions;
-}
-function sameEvent(state, w) {
-  return w.regressed.some(
-    (c) => state.cells.some(
-      (t) => t.series === c.series.id && (t.run === c.changePoint.firstAfter.runId || t.sha !== null && t.sha === c.changePoint.firstAfter.sha)
-    )
-  );
-}
-async function syncRegressionIssues(api, analysis, links = {}) {
-  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
-  const outcome = {
-    opened: [],
-    updated: [],
-    closed: [],
-    // Only issues this login opened carry trusted state; the others are left alone, and said so.
-    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
-  };
-  const openedFor = /* @__PURE__ */ new Map();
-  for (const action of planIssueActions(analysis, existing, login, links)) {
-    if (action.kind === "open") {
-      const issue3 = await api.createIssue({
-        title: action.title,
-        body: action.body,
-        labels: [REGRESSION_LABEL]
-      });
-      openedFor.set(action.event, issue3.number);
-      outcome.opened.push(issue3.number);
-    } else if (action.kind === "update") {
-      await api.updateIssue(action.issue, {
-        title: action.title,
-        body: action.body,
-        ...action.reopen ? { state: "open" } : {}
-      });
-      outcome.updated.push(action.issue);
-    } else {
-      const note = action.kind === "close" ? action.note : supersededNote2(action.by ?? openedFor.get(action.event));
-      await api.createComment(action.issue, note);
-      await api.updateIssue(action.issue, {
-        ...action.kind === "close" && action.body !== void 0 ? { body: action.body } : {},
-        state: "closed"
-      });
-      outcome.closed.push(action.issue);
-    }
-  }
-  return outcome;
-}
-async function trySyncRegressionIssues(api, analysis, links = {}) {
-  return tryIssueSync("the regression issues were", () => syncRegressionIssues(api, analysis, links));
-}
-async function tryIssueSync(what, sync) {
-  try {
-    return { done: await sync() };
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, "issues: write");
-    return { error: `${what} not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
-  }
-}
-
-// src/core/report/nightly/alert-event.ts
-var ALERT_MARKER = "alerts";
-function alertMachine(body) {
-  const text2 = markerText(body, ALERT_MARKER);
-  if (text2 === void 0) return void 0;
-  try {
-    const parsed = JSON.parse(text2);
-    return typeof parsed.machine === "string" ? parsed.machine : void 0;
-  } catch {
-    return void 0;
-  }
-}
-function alertTitle(machine) {
-  return issueTitleText(`pgperf: nightly history alerts on ${machine}`);
-}
-function alertBody(machine, alerts, links) {
-  const foundBy = safeUrl(links.runUrl ?? "");
-  return [
-    jsonMarker(ALERT_MARKER, { machine }),
-    `The nightly history of the machine ${escapeMarkdown(machine)} cannot be read as quiet:`,
-    "",
-    ...alerts.map((a) => `- ${escapeMarkdown(a.message)}`),
-    "",
-    ...foundBy ? [`Found by ${markdownLink("this run", foundBy)}.`, ""] : [],
-    "A night that did not run leaves no point to find a regression in; a cell no run measures any more leaves its series silent. Run the missing nights (or say why they stopped), or drop the cell on purpose. pgperf closes this issue when the next night has nothing to report."
-  ].join("\n");
-}
-function alertsClearedNote(machine, links) {
-  const foundBy = safeUrl(links.runUrl ?? "");
-  return `The nightly history of ${escapeMarkdown(machine)} has nothing to report any more${foundBy ? ` (${markdownLink("this run", foundBy)})` : ""}: closed.`;
-}
-
-// src/flows/nightly/alert-issues.ts
-var ALERT_LABEL = "pgperf-alert";
-async function syncAlertIssues(api, alerts, machines, links = {}) {
-  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(ALERT_LABEL)]);
-  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
-  const outcome = {
-    opened: [],
-    updated: [],
-    closed: [],
-    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
-  };
-  const issueOf = (machine) => {
-    const of = mine.filter((i) => alertMachine(i.body) === machine);
-    return of.find((i) => i.state === "open") ?? of.at(-1);
-  };
-  for (const machine of machines) {
-    const own2 = alerts.filter((a) => a.fingerprint === machine);
-    const issue3 = issueOf(machine);
-    if (own2.length > 0) {
-      const title = alertTitle(machine);
-      const body = alertBody(machine, own2, links);
-      if (!issue3) {
-        outcome.opened.push((await api.createIssue({ title, body, labels: [ALERT_LABEL] })).number);
-      } else if (issue3.state === "closed" || issue3.body !== body || issue3.title !== title) {
-        await api.updateIssue(issue3.number, { title, body, state: "open" });
-        outcome.updated.push(issue3.number);
-      }
-    } else if (issue3?.state === "open") {
-      await api.createComment(issue3.number, alertsClearedNote(machine, links));
-      await api.updateIssue(issue3.number, { state: "closed" });
-      outcome.closed.push(issue3.number);
-    }
-  }
-  return outcome;
-}
-async function trySyncAlertIssues(api, alerts, machines, links = {}) {
-  return tryIssueSync("the alert issues were", () => syncAlertIssues(api, alerts, machines, links));
-}
-
-// src/core/report/nightly/triage-digest.ts
-var TRIAGED_LABEL = "pgperf-triaged";
-var DEFAULT_RAISE_AFTER_DAYS = 3;
-var DIGEST_MARKER = "digest";
-var DAY_MS3 = 864e5;
-function digestOf(issues, now, options = {}) {
-  const raiseAfterMs = (options.raiseAfterDays ?? DEFAULT_RAISE_AFTER_DAYS) * DAY_MS3;
-  const entries = issues.map((i) => ({ issue: i, state: parseEventState(i.body) })).filter(({ state }) => state?.state === "open").map(({ issue: issue3, state }) => ({
-    entry: {
-      issue: issue3.number,
-      title: issue3.title,
-      event: state.event,
-      ageDays: issue3.createdAt ? Math.floor((now.getTime() - Date.parse(issue3.createdAt)) / DAY_MS3) : null,
-      ...suspectsOf(issue3.body)
-    },
-    triaged: issue3.labels.includes(TRIAGED_LABEL),
-    createdMs: issue3.createdAt ? Date.parse(issue3.createdAt) : void 0
-  })).sort((a, b) => (a.createdMs ?? Infinity) - (b.createdMs ?? Infinity) || a.entry.issue - b.entry.issue);
-  const untriaged = entries.filter((e) => !e.triaged);
-  const raised = { ...options.raised ?? {} };
-  const raise = untriaged.filter(({ entry, createdMs }) => {
-    if (createdMs === void 0 || now.getTime() - createdMs < raiseAfterMs) return false;
-    const last = raised[String(entry.issue)];
-    return last === void 0 || now.getTime() - Date.parse(last) >= raiseAfterMs;
-  });
-  for (const { entry } of raise) raised[String(entry.issue)] = now.toISOString();
-  for (const key of Object.keys(raised)) {
-    if (!untriaged.some((e) => String(e.entry.issue) === key)) delete raised[key];
-  }
-  return {
-    untriaged: untriaged.map((e) => e.entry),
-    triaged: entries.filter((e) => e.triaged).map((e) => e.entry),
-    raise: raise.map((e) => e.entry),
-    raised
-  };
-}
-function suspectsOf(body) {
-  try {
-    const { good, bad } = parseBisectMarker(body, "the issue");
-    return { suspects: { good, bad } };
-  } catch {
-    return {};
-  }
-}
-function parseDigestRaised(body) {
-  const text2 = markerText(body, DIGEST_MARKER);
-  if (text2 === void 0) return {};
-  try {
-    const parsed = JSON.parse(text2);
-    const raised = parsed.raised;
-    if (typeof raised !== "object" || raised === null) return {};
-    return Object.fromEntries(
-      Object.entries(raised).filter((e) => typeof e[1] === "string")
-    );
-  } catch {
-    return {};
-  }
-}
-function isDigestBody(body) {
-  return markerText(body, DIGEST_MARKER) !== void 0;
-}
-var DIGEST_TITLE = "pgperf: triage digest of nightly regressions";
-function digestBody(digest3, now, links = {}) {
-  const line = (e) => `- #${e.issue} ${escapeMarkdown(e.title)}${e.ageDays !== null ? ` (open ${e.ageDays} day${e.ageDays === 1 ? "" : "s"})` : ""}` + (e.suspects ? `: ${suspectsText(e.suspects, links.repoUrl)}` : "");
-  const foundBy = safeUrl(links.runUrl ?? "");
-  return [
-    jsonMarker(DIGEST_MARKER, { raised: digest3.raised }),
-    `**${digest3.untriaged.length} untriaged regression${digest3.untriaged.length === 1 ? "" : "s"}** on the nightly history (${now.toISOString().slice(0, 10)}).`,
-    "",
-    ...digest3.untriaged.length > 0 ? [...digest3.untriaged.map(line), ""] : ["Nothing to triage.", ""],
-    ...digest3.triaged.length > 0 ? ["Acknowledged (still open until they recover):", ...digest3.triaged.map(line), ""] : [],
-    ...foundBy ? [`Updated by ${markdownLink("this run", foundBy)}.`, ""] : [],
-    `To triage one, read its issue (the change point's commits and the bisection), then add the label \`${TRIAGED_LABEL}\` to it: it leaves this list. One left untriaged is raised again on its issue every few days.`
-  ].join("\n");
-}
-function suspectsText(s, repoUrl) {
-  const text2 = `the commits after ${s.good.slice(0, 12)} up to ${s.bad.slice(0, 12)}`;
-  return markdownLink(text2, repoUrl && `${repoUrl.replace(/\/$/, "")}/compare/${s.good}...${s.bad}`);
-}
-function raiseNote(entry) {
-  return `This regression has been open and untriaged for ${entry.ageDays ?? "several"} days. ` + (entry.suspects ? `Its change point lies in the commits after ${entry.suspects.good.slice(0, 12)} up to ${entry.suspects.bad.slice(0, 12)}. ` : "") + `Please look at it (or bisect it with the label \`pgperf-bisect\`) and add the label \`${TRIAGED_LABEL}\` once someone owns it.`;
-}
-
-// src/flows/nightly/digest-issue.ts
-var DIGEST_LABEL = "pgperf-digest";
-async function syncTriageDigest(api, now, options = {}) {
-  const [login, regressions, digests] = await Promise.all([
-    api.viewerLogin(),
-    api.listIssues(REGRESSION_LABEL),
-    api.listIssues(DIGEST_LABEL)
-  ]);
-  const mine = digests.filter((i) => i.userLogin === login && isDigestBody(i.body)).sort((a, b) => a.number - b.number);
-  const current = mine.find((i) => i.state === "open") ?? mine.at(-1);
-  const digest3 = digestOf(
-    regressions.filter((i) => i.userLogin === login && i.state === "open").map((i) => ({
-      number: i.number,
-      title: i.title,
-      body: i.body,
-      labels: i.labels ?? [],
-      ...i.createdAt ? { createdAt: i.createdAt } : {}
-    })),
-    now,
-    {
-      ...options.raiseAfterDays !== void 0 ? { raiseAfterDays: options.raiseAfterDays } : {},
-      raised: current ? parseDigestRaised(current.body) : {}
-    }
-  );
-  const outcome = {
-    opened: [],
-    updated: [],
-    closed: [],
-    ignored: digests.filter((i) => i.userLogin !== login).map((i) => i.number)
-  };
-  for (const entry of digest3.raise) await api.createComment(entry.issue, raiseNote(entry));
-  const body = digestBody(digest3, now, options.links ?? {});
-  if (!current) {
-    const issue3 = await api.createIssue({ title: DIGEST_TITLE, body, labels: [DIGEST_LABEL] });
-    outcome.opened.push(issue3.number);
-  } else if (current.body !== body || current.state === "closed") {
-    await api.updateIssue(current.number, { title: DIGEST_TITLE, body, state: "open" });
-    outcome.updated.push(current.number);
-  }
-  return outcome;
-}
-async function trySyncTriageDigest(api, now, options = {}) {
-  return tryIssueSync("the triage digest was", () => syncTriageDigest(api, now, options));
-}
-
-// src/flows/nightly/nightly-site.ts
-import path53 from "node:path";
-import { writeFile as writeFile15 } from "node:fs/promises";
-
-// src/flows/history/load-runs.ts
-init_read_results();
-init_errors();
-async function loadStoredRuns(store, workloads) {
-  const listed = (await store.list()).filter(
-    (r) => r.status === "complete" && (!workloads?.length || r.workloads.some((w) => workloads.includes(w)))
-  );
-  const runs = [];
-  for (const entry of listed.reverse()) runs.push(await store.load(entry.id));
-  return runs;
-}
-
-// src/core/report/history/page-data.ts
-init_metrics();
-
-// src/core/report/history/sparkline.ts
-var SPARKLINE_RUNS = 60;
-var SPARKLINE_WIDTH = 120;
-var SPARKLINE_HEIGHT = 24;
-var INSET = 3;
-function sparkline(values, changeAt = null) {
-  if (values.length === 0) throw new RangeError("a sparkline needs at least one value");
-  const skipped = Math.max(0, values.length - SPARKLINE_RUNS);
-  const shown2 = values.slice(skipped);
-  const lo = Math.min(...shown2);
-  const hi = Math.max(...shown2);
-  const x = (i) => shown2.length === 1 ? SPARKLINE_WIDTH / 2 : INSET + i * (SPARKLINE_WIDTH - 2 * INSET) / (shown2.length - 1);
-  const y = (v) => hi === lo ? SPARKLINE_HEIGHT / 2 : INSET + (hi - v) * (SPARKLINE_HEIGHT - 2 * INSET) / (hi - lo);
-  const round2 = (v) => Math.round(v * 10) / 10;
-  const xy = shown2.map((v, i) => ({ x: round2(x(i)), y: round2(y(v)) }));
-  const changeIndex = changeAt === null ? -1 : changeAt.index - skipped;
-  return {
-    width: SPARKLINE_WIDTH,
-    height: SPARKLINE_HEIGHT,
-    points: xy.map((p) => `${p.x},${p.y}`).join(" "),
-    last: xy[xy.length - 1],
-    change: changeAt && changeIndex >= 0 && changeIndex < shown2.length ? { x: round2(x(changeIndex)), kind: changeAt.kind } : null
-  };
-}
-
-// src/core/report/history/time-axis.ts
-var SECOND = 1;
-var MINUTE = 60 * SECOND;
-var HOUR = 60 * MINUTE;
-var DAY = 24 * HOUR;
-var MONTH = 30 * DAY;
-var YEAR = 365 * DAY;
-var SINGLE_INSTANT_HALF_WINDOW = DAY;
-var RANGE_PAD_FRACTION = 0.04;
-function timeRange(times) {
-  const finite3 = times.filter(Number.isFinite);
-  if (finite3.length === 0) return null;
-  const min = Math.min(...finite3);
-  const max = Math.max(...finite3);
-  const pad = max > min ? (max - min) * RANGE_PAD_FRACTION : SINGLE_INSTANT_HALF_WINDOW;
-  return [min - pad, max + pad];
-}
-var TIME_INCRS = [
-  1,
-  2,
-  5,
-  10,
-  15,
-  30,
-  MINUTE,
-  2 * MINUTE,
-  5 * MINUTE,
-  10 * MINUTE,
-  15 * MINUTE,
-  30 * MINUTE,
-  HOUR,
-  2 * HOUR,
-  3 * HOUR,
-  4 * HOUR,
-  6 * HOUR,
-  8 * HOUR,
-  12 * HOUR,
-  DAY,
-  2 * DAY,
-  3 * DAY,
-  7 * DAY,
-  14 * DAY,
-  MONTH,
-  2 * MONTH,
-  3 * MONTH,
-  4 * MONTH,
-  6 * MONTH,
-  YEAR,
-  2 * YEAR,
-  5 * YEAR,
-  10 * YEAR,
-  25 * YEAR,
-  50 * YEAR,
-  100 * YEAR
-];
-var AXIS_FONT_PX = 12;
-var AXIS_FONT = `${AXIS_FONT_PX}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
-var LABEL_CHAR_PX = 0.7 * AXIS_FONT_PX;
-var LABEL_GAP_PX = 12;
-var DATE = "{MMM} {D} {YYYY}";
-function labelSpace(template) {
-  return Math.ceil(templateChars(template) * LABEL_CHAR_PX) + LABEL_GAP_PX;
-}
-function level(maxSpan, minIncr, main, context3) {
-  return {
-    maxSpan,
-    minIncr,
-    main,
-    context: context3,
-    space: labelSpace(main),
-    contextSpace: context3 === null ? null : labelSpace(context3)
-  };
-}
-var TIME_AXIS_LEVELS = [
-  level(5 * MINUTE, SECOND, "{HH}:{mm}:{ss}", DATE),
-  level(2 * DAY, MINUTE, "{HH}:{mm}", DATE),
-  level(240 * DAY, DAY, "{MMM} {D}", "{YYYY}"),
-  level(8 * YEAR, MONTH, "{MMM}", "{YYYY}"),
-  level(null, YEAR, "{YYYY}", null)
-];
-function templateChars(template) {
-  const widest = {
-    YYYY: 4,
-    YY: 2,
-    MMM: 3,
-    MM: 2,
-    M: 2,
-    DD: 2,
-    D: 2,
-    HH: 2,
-    H: 2,
-    mm: 2,
-    ss: 2
-  };
-  return template.replace(
-    /\{([A-Za-z]+)\}/g,
-    (_, token) => "x".repeat(widest[token] ?? token.length + 2)
-  ).length;
-}
-function timeAxisData() {
-  return { font: AXIS_FONT, incrs: TIME_INCRS, levels: TIME_AXIS_LEVELS };
-}
-
-// src/core/history/trend.ts
-var TREND_WINDOW = 5;
-function seriesTrend(analysis, window2 = TREND_WINDOW) {
-  const { points: points2, better } = analysis.series;
-  const latest = points2[points2.length - 1];
-  if (!latest) throw new RangeError(`series ${analysis.series.id} has no points`);
-  const before = points2.slice(Math.max(0, points2.length - 1 - window2), -1).map((p) => p.median);
-  let recent = null;
-  let direction = null;
-  if (before.length > 0) {
-    const median2 = medianOf2(before);
-    const change2 = latest.median / median2 - 1;
-    recent = { median: median2, runs: before.length, change: change2 };
-    direction = change2 === 0 ? "same" : change2 > 0 === (better === "higher") ? "better" : "worse";
-  }
-  return {
-    latest,
-    runs: points2.length,
-    recent,
-    direction,
-    lastChangePoint: analysis.changePoints[analysis.changePoints.length - 1] ?? null,
-    status: analysis.status,
-    needed: analysis.needed
-  };
-}
-function medianOf2(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-// src/core/report/history/page-data.ts
-function workloadNames(analysis) {
-  return [...new Set(analysis.series.map((s) => s.series.key.workload))].sort();
-}
-function historySiteData(analysis, options = {}) {
-  const names = workloadNames(analysis).filter((w) => !options.workloads || options.workloads.includes(w));
-  const files = /* @__PURE__ */ new Set();
-  const workloads = names.map((workload) => {
-    const file2 = uniqueFile(`workload-${slug(workload)}.html`, files);
-    const groups2 = /* @__PURE__ */ new Map();
-    for (const s of analysis.series) {
-      if (s.series.key.workload !== workload) continue;
-      const key = `${s.series.key.fingerprint}/${s.series.key.metric}`;
-      groups2.set(key, [...groups2.get(key) ?? [], s]);
-    }
-    const charts = [...groups2.values()].map((group2, i) => chartData(group2, `chart-${i + 1}`));
-    const series = [...groups2.values()].flatMap(
-      (group2, i) => [...group2].sort((a, b) => a.series.key.clients - b.series.key.clients).map((s) => seriesSummary(s, `chart-${i + 1}`))
-    );
-    return { workload, file: file2, charts, series };
-  });
-  const fingerprints2 = new Set(workloads.flatMap((w) => w.charts.map((c) => c.fingerprint)));
-  return {
-    title: options.title ?? "pgperf history",
-    repoUrl: options.repoUrl ? safeUrl(options.repoUrl.replace(/\/+$/, "")) : null,
-    runs: analysis.runs,
-    options: analysis.options,
-    fingerprints: fingerprints2.size,
-    timeAxis: timeAxisData(),
-    workloads
-  };
-}
-function seriesSummary(s, chart) {
-  const { key, points: points2 } = s.series;
-  const info2 = METRICS[key.metric];
-  const trend = seriesTrend(s);
-  const change2 = trend.lastChangePoint;
-  return {
-    chart,
-    fingerprint: key.fingerprint,
-    metric: key.metric,
-    label: info2.label,
-    unit: info2.unit,
-    better: info2.better,
-    clients: key.clients,
-    clientsLabel: clientsLabel2(key.clients),
-    trend,
-    sparkline: sparkline(
-      points2.map((p) => p.median),
-      change2 && { index: change2.index, kind: change2.kind }
-    )
-  };
-}
-function clientsLabel2(clients) {
-  return `${clients} client${clients === 1 ? "" : "s"}`;
-}
-function chartData(group2, id) {
-  const first = group2[0].series;
-  const runKey = (p) => `${p.date}\0${p.runId}`;
-  const runs = /* @__PURE__ */ new Map();
-  for (const s of group2) {
-    for (const p of s.series.points) {
-      runs.set(runKey(p), { t: Date.parse(p.date) / 1e3, runId: p.runId, sha: p.sha, date: p.date });
-    }
-  }
-  const ordered = [...runs.entries()].sort((a, b) => a[1].t - b[1].t || a[0].localeCompare(b[0]));
-  const position = new Map(ordered.map(([key], i) => [key, i]));
-  const lines = [...group2].sort((a, b) => a.series.key.clients - b.series.key.clients).map((s) => {
-    const blank = () => Array(ordered.length).fill(null);
-    const line = {
-      clients: s.series.key.clients,
-      label: clientsLabel2(s.series.key.clients),
-      median: blank(),
-      lower: blank(),
-      upper: blank(),
-      n: blank(),
-      status: s.status,
-      needed: s.needed,
-      changePoints: s.changePoints.map((c) => ({ ...c, run: position.get(runKey(c.firstAfter)) }))
-    };
-    for (const p of s.series.points) {
-      const i = position.get(runKey(p));
-      line.median[i] = p.median;
-      line.lower[i] = p.ciLower;
-      line.upper[i] = p.ciUpper;
-      line.n[i] = p.n;
-    }
-    return line;
-  });
-  const info2 = METRICS[first.key.metric];
-  return {
-    id,
-    fingerprint: first.key.fingerprint,
-    facts: first.facts,
-    metric: first.key.metric,
-    label: info2.label,
-    unit: info2.unit,
-    better: info2.better,
-    runs: ordered.map(([, r]) => r),
-    xRange: timeRange(ordered.map(([, r]) => r.t)),
-    lines
-  };
-}
-function slug(name) {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "workload";
-}
-function uniqueFile(file2, taken) {
-  let candidate = file2;
-  for (let i = 2; taken.has(candidate); i++) candidate = file2.replace(/\.html$/, `-${i}.html`);
-  taken.add(candidate);
-  return candidate;
-}
-
-// src/core/report/history/page-script.ts
-var PAGE_SCRIPT = String.raw`
-(function () {
-  'use strict';
-  var errors = document.getElementById('errors');
-  function report(message) {
-    errors.hidden = false;
-    errors.textContent += message + '\n';
-    document.body.setAttribute('data-errors', String((Number(document.body.getAttribute('data-errors')) || 0) + 1));
-  }
-  window.addEventListener('error', function (e) { report(String(e.message)); });
-  var data = JSON.parse(document.getElementById('history-data').textContent);
-  var palette = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#bcbd22'];
-  function short(sha) { return sha ? sha.slice(0, 10) : 'no commit'; }
-  function fmt(v) {
-    if (v == null) return '-';
-    var a = Math.abs(v);
-    return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
-  }
-  function pct(v) { return (v > 0 ? '+' : '') + (v * 100).toFixed(2) + '%'; }
-  /** A uPlot time (seconds) as a Date whose local fields read UTC: the axis, like every date in the site, is UTC. */
-  function utc(t) { return uPlot.tzDate(new Date(t * 1e3), 'Etc/UTC'); }
-  var timeAxis = data.timeAxis;
-  /** The labelling of a visible span: the first level whose maxSpan holds it (timeAxisLevel in time-axis.ts). */
-  function levelFor(span) {
-    for (var i = 0; i < timeAxis.levels.length; i++) {
-      var level = timeAxis.levels[i];
-      if (level.maxSpan === null || span <= level.maxSpan) return level;
-    }
-    return timeAxis.levels[timeAxis.levels.length - 1];
-  }
-
-  /**
-   * uPlot options of a chart's time axis and scale. uPlot places the ticks; the level of the visible span
-   * (set by space, which uPlot calls first) gives the finest increment it may use, the spacing that keeps
-   * the widest label clear of its neighbours, and the labels: the tick, and on a second line the date (or
-   * year) at the first tick and where it changes.
-   */
-  function timeOptions(chart) {
-    var first = chart.runs[0].t, last = chart.runs[chart.runs.length - 1].t;
-    var level = levelFor(chart.xRange ? chart.xRange[1] - chart.xRange[0] : 0);
-    return {
-      scale: {
-        time: true,
-        // uPlot asks for the range of the data (on load, and when a double-click resets a zoom) or of a
-        // selection; a range holding every run is the data's, shown as xRange (padded, or a day either side of
-        // a single run), and a selection inside it is zoomed into as selected.
-        range: function (u, min, max) {
-          return chart.xRange && min <= first && max >= last ? chart.xRange.slice() : [min, max];
-        },
-      },
-      axis: {
-        label: 'run date, UTC (one point per commit measured)',
-        font: timeAxis.font,
-        space: function (u, axisIdx, min, max) { level = levelFor(max - min); return level.space; },
-        incrs: function () { return timeAxis.incrs.filter(function (i) { return i >= level.minIncr; }); },
-        values: function (u, splits) {
-          var main = uPlot.fmtDate(level.main), context = level.context ? uPlot.fmtDate(level.context) : null;
-          var labels = splits.map(function (t) { return main(utc(t)); });
-          // The context line at the first tick and where it changes, none closer than contextSpace to the one
-          // before: a change wins over the first tick's (the ticks before a new date belong to the one before).
-          var previous = null, shown = -1;
-          splits.forEach(function (t, i) {
-            var line = context ? context(utc(t)) : null;
-            if (line === null || line === previous) return;
-            previous = line;
-            if (shown >= 0 && u.valToPos(t, 'x') - u.valToPos(splits[shown], 'x') < level.contextSpace) {
-              if (shown !== 0) return;
-              labels[0] = main(utc(splits[0]));
-            }
-            labels[i] += '\n' + line;
-            shown = i;
-          });
-          return labels;
-        },
-      },
-    };
-  }
-
-  function commitUrl(sha) {
-    return data.repoUrl && sha && /^[0-9a-f]{4,64}$/i.test(sha) ? data.repoUrl + '/commit/' + sha : null;
-  }
-
-  function markers(chart, host) {
-    return {
-      hooks: {
-        draw: [function (u) {
-          var ctx = u.ctx, count = 0;
-          ctx.save();
-          chart.lines.forEach(function (line, k) {
-            line.changePoints.forEach(function (cp) {
-              var x = Math.round(u.valToPos(chart.runs[cp.run].t, 'x', true));
-              ctx.strokeStyle = cp.kind === 'regression' ? '#d62728' : '#2ca02c';
-              ctx.lineWidth = 2 * devicePixelRatio;
-              ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
-              ctx.beginPath();
-              ctx.moveTo(x, u.bbox.top);
-              ctx.lineTo(x, u.bbox.top + u.bbox.height);
-              ctx.stroke();
-              ctx.setLineDash([]);
-              ctx.fillStyle = ctx.strokeStyle;
-              ctx.font = (12 * devicePixelRatio) + 'px sans-serif';
-              var text = (cp.kind === 'regression' ? '\u25BC ' : '\u25B2 ') + line.label + ' ' + pct(cp.relativeChange);
-              // Labels right of the line in the left half of the plot, left of it in the right half.
-              var right = x < u.bbox.left + u.bbox.width / 2;
-              ctx.textAlign = right ? 'left' : 'right';
-              ctx.fillText(text, x + (right ? 4 : -4) * devicePixelRatio, u.bbox.top + (14 + 14 * k) * devicePixelRatio);
-              count++;
-            });
-          });
-          ctx.restore();
-          host.setAttribute('data-markers', String(count));
-        }],
-      },
-    };
-  }
-
-  function tooltip(chart, host) {
-    var tip = document.createElement('div');
-    tip.className = 'tooltip';
-    tip.hidden = true;
-    return {
-      hooks: {
-        init: [function (u) {
-          u.over.appendChild(tip);
-          u.over.addEventListener('click', function () {
-            var i = u.cursor.idx;
-            var url = i == null ? null : commitUrl(chart.runs[i].sha);
-            if (url) window.open(url, '_blank', 'noopener');
-          });
-        }],
-        setCursor: [function (u) {
-          var i = u.cursor.idx;
-          if (i == null || u.cursor.left < 0) { tip.hidden = true; return; }
-          var run = chart.runs[i];
-          // Built with text nodes, never innerHTML: the page's data is never parsed as HTML.
-          tip.textContent = '';
-          var head = el('div');
-          head.appendChild(el('b', short(run.sha)));
-          head.appendChild(document.createTextNode(' ' + String(run.date).slice(0, 16).replace('T', ' ') + ' UTC'));
-          tip.appendChild(head);
-          var table = el('table');
-          chart.lines.forEach(function (line) {
-            if (line.median[i] == null) return;
-            var tr = el('tr');
-            tr.appendChild(el('td', line.label));
-            tr.appendChild(el('td', fmt(line.median[i])));
-            tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
-            tr.appendChild(el('td', 'n ' + line.n[i]));
-            table.appendChild(tr);
-          });
-          tip.appendChild(table);
-          var hint = el('div', chart.unit + ', median [CI]' + (commitUrl(run.sha) ? '; click opens the commit' : ''));
-          hint.className = 'hint';
-          tip.appendChild(hint);
-          tip.hidden = false;
-          var left = u.cursor.left + 12, top = u.cursor.top + 12;
-          if (left + 260 > u.over.clientWidth) left = u.cursor.left - 270;
-          tip.style.left = left + 'px';
-          tip.style.top = top + 'px';
-          host.setAttribute('data-tooltip-run', run.runId);
-        }],
-      },
-    };
-  }
-
-  var measure = document.createElement('canvas').getContext('2d');
-  /**
-   * What uPlot drew on the time axis, for a headless browser's DOM dump: the scale, the plot box and each
-   * tick's value with every line of its label and where that line lies (CSS px from the canvas' left).
-   */
-  function recordTimeAxis(u, host) {
-    var axis = u.axes[0], ratio = devicePixelRatio || 1;
-    measure.font = axis.font[0];
-    var plotLeft = u.bbox.left / ratio;
-    var ticks = (axis._splits || []).map(function (t, i) {
-      var x = plotLeft + u.valToPos(t, 'x');
-      var label = axis._values[i] == null ? '' : String(axis._values[i]);
-      return { t: t, lines: label.split('\n').map(function (text) {
-        var w = measure.measureText(text).width / ratio;
-        return { text: text, left: x - w / 2, right: x + w / 2 };
-      }) };
-    });
-    host.setAttribute('data-x-axis', JSON.stringify({
-      min: u.scales.x.min, max: u.scales.x.max, plotLeft: plotLeft, plotWidth: u.bbox.width / ratio,
-      canvasWidth: u.width, ticks: ticks,
-    }));
-  }
-
-  /** An element with, optionally, its text (a text node: nothing in the data is parsed as HTML). */
-  function el(tag, text) {
-    var node = document.createElement(tag);
-    if (text != null) node.textContent = String(text);
-    return node;
-  }
-
-  data.charts.forEach(function (chart) {
-    var host = document.getElementById(chart.id);
-    try {
-      var series = [{ label: 'run', value: function (u, v, s, i) { return i == null ? '-' : short(chart.runs[i].sha); } }];
-      var columns = [chart.runs.map(function (r) { return r.t; })];
-      chart.lines.forEach(function (line, k) {
-        series.push({
-          label: line.label,
-          stroke: palette[k % palette.length],
-          width: 1.5,
-          spanGaps: true,
-          points: { show: chart.runs.length <= 400, size: 5 },
-          value: function (u, v, s, i) {
-            return v == null ? '-' : fmt(v) + ' [' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']';
-          },
-        });
-        columns.push(line.median);
-      });
-      var width = Math.max(360, Math.min(1200, (host.clientWidth || 960)));
-      var time = timeOptions(chart);
-      var started = performance.now();
-      new uPlot({
-        width: width,
-        height: 380,
-        series: series,
-        tzDate: utc,
-        scales: { x: time.scale },
-        axes: [
-          time.axis,
-          { label: chart.label + ' (' + chart.unit + ', median per run)', size: 80 },
-        ],
-        plugins: [markers(chart, host), tooltip(chart, host)],
-        hooks: {
-          draw: [function () {
-            host.setAttribute('data-drawn', String((Number(host.getAttribute('data-drawn')) || 0) + 1));
-            host.setAttribute('data-draw-ms', String(Math.round(performance.now() - started)));
-            // Since navigation start: what a reader waits from opening the page to this chart drawn.
-            host.setAttribute('data-drawn-at-ms', String(Math.round(performance.now())));
-          }, function (u) { recordTimeAxis(u, host); }],
-        },
-      }, columns, host);
-    } catch (e) {
-      report(chart.id + ': ' + (e && e.message ? e.message : String(e)));
-    }
-  });
-  document.body.setAttribute('data-charts', String(data.charts.length));
-  // Resources fetched by the page (scripts, styles, images, fetch/XHR): 0 for a self-contained page.
-  document.body.setAttribute('data-resources', String(performance.getEntriesByType('resource').length));
-})();
-`;
-
-// src/core/report/history/page-html.ts
-function renderHistorySite(data, assets) {
-  return [
-    { file: "index.html", html: renderIndex(data) },
-    ...data.workloads.map((w) => ({ file: w.file, html: renderWorkloadPage(data, w, assets) }))
-  ];
-}
-function allChangePoints(data, workloads = data.workloads) {
-  const listed = [];
-  for (const workload of workloads)
-    for (const chart of workload.charts)
-      for (const line of chart.lines)
-        for (const cp2 of line.changePoints) listed.push({ workload, chart, line, cp: cp2 });
-  return listed.sort((a, b) => b.cp.firstAfter.date.localeCompare(a.cp.firstAfter.date));
-}
-function verdict(listed) {
-  const regressions = listed.filter((l) => l.cp.kind === "regression").length;
-  const improvements = listed.length - regressions;
-  if (listed.length === 0) return "No change points";
-  const parts = [];
-  if (regressions > 0) parts.push(`${regressions} regression${regressions === 1 ? "" : "s"}`);
-  if (improvements > 0) parts.push(`${improvements} improvement${improvements === 1 ? "" : "s"}`);
-  return parts.join(", ");
-}
-function renderIndex(data) {
-  const listed = allChangePoints(data);
-  const series = data.workloads.reduce((n, w) => n + w.series.length, 0);
-  const rows = data.workloads.flatMap(
-    (w) => w.series.map((s, i) => {
-      const workload = i === 0 ? `<td class="workload" rowspan="${w.series.length}"><a href="${attr(w.file)}">${esc2(w.workload)}</a><br><small>${esc2(verdict(allChangePoints(data, [w])))}</small></td>` : "";
-      return seriesRow(data, s, workload);
-    })
-  ).join("\n");
-  const body = `
-<h1>${esc2(data.title)}</h1>
-<p class="verdict" data-change-points="${listed.length}"><b>${esc2(verdict(listed))}</b> in ${series} series over ${plural3(data.runs, "run")}
-(E-Divisive means, Student's t-test p &lt; ${esc2(formatP(data.options.maxP))}, at least ${data.options.minSegment} runs a side${data.options.minMagnitude > 0 ? `, magnitude &gt; ${esc2(formatPct(data.options.minMagnitude * 100))}` : ""}).</p>
-${listed.length > 0 ? changePointTable(data, listed, true) : ""}
-<h2>Workloads</h2>
-<p class="note-plain">One row per series. <i>latest</i>: the median of the newest run; <i>vs recent runs</i>: that
-median against the median of the up to ${TREND_WINDOW} runs before it (a description, not a test); <i>trend</i>:
-the newest change point, the change the history has evidence for; <i>history</i>: the last runs' medians, the
-newest as a dot, the change point as a dashed tick. Dates are UTC.</p>
-<table class="series"><thead><tr><th>workload</th><th>series</th><th>latest</th><th>latest run (UTC)</th>
-<th>vs recent runs</th><th>trend</th><th>runs</th><th>history</th></tr></thead>
-<tbody>
-${rows}
-</tbody></table>`;
-  return page(data.title, body, null);
-}
-function seriesRow(data, s, workloadCell) {
-  const { trend } = s;
-  const latest = trend.latest;
-  const machine = data.fingerprints > 1 ? ` <span class="fp">${esc2(s.fingerprint)}</span>` : "";
-  const ci = `median of ${latest.n} run${latest.n === 1 ? "" : "s"}, ${Math.round(latest.ciLevel * 100)}% CI [${fmt(latest.ciLower)}, ${fmt(latest.ciUpper)}]`;
-  const recent = trend.recent ? `${esc2(formatPct(trend.recent.change * 100))} (${trend.direction}) vs ${esc2(fmt(trend.recent.median))}<br><small>median of the ${plural3(trend.recent.runs, "run")} before</small>` : "first run";
-  return `<tr data-series="${attr(`${s.metric}@${s.clients}`)}" data-fingerprint="${attr(s.fingerprint)}">${workloadCell}<td>${esc2(s.label)}, ${esc2(s.clientsLabel)}${machine}</td><td class="latest" title="${attr(ci)}"><b>${esc2(fmt(latest.median))}</b> ${esc2(s.unit)}</td><td class="date">${esc2(utcMinute(latest.date))} ${commitLink2(data, latest.sha)}</td><td class="recent" data-direction="${trend.direction ?? "none"}">${recent}</td><td class="${trend.lastChangePoint?.kind ?? "none"}">${trendText(data, s)}</td><td class="runs">${trend.runs}</td><td>${sparklineSvg(s)}</td></tr>`;
-}
-function trendText(data, s) {
-  const { trend } = s;
-  const cp2 = trend.lastChangePoint;
-  if (cp2)
-    return `${cp2.kind === "regression" ? "\u25BC" : "\u25B2"} ${cp2.kind} ${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}<br><small>since <span class="nowrap">${esc2(cp2.firstAfter.date.slice(0, 10))}</span> (${commitLink2(data, cp2.firstAfter.sha)}): ${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(s.unit)}</small>`;
-  if (trend.status === "too-few-points")
-    return `not analysed yet: ${trend.runs} of ${trend.needed} runs needed`;
-  return `no change point in ${plural3(trend.runs, "run")}`;
-}
-function sparklineSvg(s) {
-  const { sparkline: sp } = s;
-  const change2 = sp.change ? `<line x1="${sp.change.x}" x2="${sp.change.x}" y1="0" y2="${sp.height}" stroke="${sp.change.kind === "regression" ? "#d62728" : "#2ca02c"}" stroke-width="1.5" stroke-dasharray="3 2"/>` : "";
-  return `<svg class="spark" width="${sp.width}" height="${sp.height}" viewBox="0 0 ${sp.width} ${sp.height}" role="img" aria-label="${attr(`${s.label}, ${s.clientsLabel}: the medians of the last runs`)}">${change2}<polyline points="${sp.points}" fill="none" stroke="#555" stroke-width="1.2"/><circle cx="${sp.last.x}" cy="${sp.last.y}" r="2.5" fill="#222"/></svg>`;
-}
-function utcMinute(date5) {
-  const t = Date.parse(date5);
-  return Number.isNaN(t) ? date5 : new Date(t).toISOString().slice(0, 16).replace("T", " ");
-}
-function changePointTable(data, listed, withWorkload) {
-  const rows = listed.map(
-    ({ workload, chart, line, cp: cp2 }) => `<tr class="${cp2.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}"><td>${cp2.kind}</td>` + (withWorkload ? `<td><a href="${attr(workload.file)}">${esc2(workload.workload)}</a></td>` : "") + `<td>${esc2(chart.label)}, ${esc2(line.label)}</td><td>${commitLink2(data, cp2.lastBefore.sha)} .. ${commitLink2(data, cp2.firstAfter.sha)}</td><td>${esc2(cp2.firstAfter.date.slice(0, 10))}</td><td>${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}</td><td>${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(chart.unit)}</td><td>${esc2(formatP(cp2.p))}</td><td>${cp2.nBefore}/${cp2.nAfter}</td></tr>`
-  ).join("\n");
-  return `<table class="change-points"><thead><tr><th>kind</th>${withWorkload ? "<th>workload</th>" : ""}<th>series</th>
-<th>last before .. first after</th><th>date</th><th>change [95% CI]</th><th>median</th><th>p</th><th>runs before/after</th></tr></thead>
-<tbody>
-${rows}
-</tbody></table>`;
-}
-function renderWorkloadPage(data, workload, assets) {
-  const listed = allChangePoints(data, [workload]);
-  const charts = workload.charts.map((chart) => {
-    const short3 = chart.lines.filter((l) => l.status === "too-few-points");
-    const facts = Object.entries(chart.facts).map(([k, v]) => `<tr><th>${esc2(k)}</th><td>${esc2(v)}</td></tr>`).join("");
-    return `<section>
-<h2>${esc2(chart.label)} (${esc2(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc2(chart.fingerprint)}</span></h2>
-<div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
-${short3.length > 0 ? `<p class="note">Not analysed yet: ${short3.map((l) => `${esc2(l.label)} has ${plural3(l.median.filter((v) => v !== null).length, "run")}, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
-<details><summary>Machine fingerprint ${esc2(chart.fingerprint)}</summary><table>${facts}</table></details>
-</section>`;
-  }).join("\n");
-  const body = `
-<p><a href="index.html">\u2190 all workloads</a></p>
-<h1>${esc2(workload.workload)}</h1>
-<p class="verdict" data-change-points="${listed.length}"><b>${esc2(verdict(listed))}</b>; dashed lines mark the first run after each change
-(red: regression, green: improvement). Hover a point for its commit, date and median [95% CI].</p>
-${listed.length > 0 ? changePointTable(data, listed, false) : ""}
-${charts}
-<pre id="errors" hidden></pre>
-<script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, timeAxis: data.timeAxis, charts: workload.charts })}</script>
-<script>${scriptText(assets.script)}</script>
-<script>${PAGE_SCRIPT}</script>`;
-  return page(`${workload.workload} \xB7 ${data.title}`, body, assets.css);
-}
-function page(title, body, chartCss) {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
-<title>${esc2(title)}</title>
-<style>${chartCss ?? ""}
-body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 1240px; padding: 0 1em; color: #222; }
-table { border-collapse: collapse; margin: .5em 0 1em; }
-th, td { border-bottom: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top; }
-tr.regression td:first-child { color: #c00; font-weight: 600; }
-tr.improvement td:first-child { color: #080; font-weight: 600; }
-.verdict { font-size: 1.1em; }
-.fp { font-family: ui-monospace, monospace; font-size: .9em; }
-.chart { position: relative; margin: .5em 0; }
-.tooltip { position: absolute; z-index: 10; pointer-events: none; background: #fff; border: 1px solid #999;
-  box-shadow: 0 2px 6px rgba(0,0,0,.2); padding: .4em .6em; font-size: 12px; min-width: 220px; }
-.tooltip table { margin: .2em 0; } .tooltip td { border: 0; padding: 0 .4em 0 0; }
-.tooltip .hint { color: #666; }
-.note { color: #8a5a00; }
-#errors { color: #c00; }
-table.change-points td { white-space: nowrap; }
-table.series td.workload, table.series td.latest, table.series td.date, table.series td.runs { white-space: nowrap; }
-table.series td.regression { color: #c00; }
-table.series td.improvement { color: #080; }
-table.series td.none { color: #555; }
-svg.spark { vertical-align: middle; margin-left: .4em; }
-.note-plain { color: #555; max-width: 60em; }
-.nowrap { white-space: nowrap; }
-</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
-}
-function commitLink2(data, sha) {
-  if (!sha) return "<i>no commit</i>";
-  const text2 = `<code>${esc2(sha.slice(0, 10))}</code>`;
-  const repo = data.repoUrl === null ? null : safeUrl(data.repoUrl);
-  return repo && isCommitSha(sha) ? `<a href="${attr(`${repo}/commit/${sha}`)}">${text2}</a>` : text2;
-}
-function plural3(n, noun) {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-function fmt(v) {
-  return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
-}
-var esc2 = escapeHtml;
-var attr = escapeHtml;
-function scriptText(source) {
-  return source.replace(/<\/script/gi, "<\\/script");
-}
-
-// src/flows/history/uplot-assets.ts
-async function loadChartAssets() {
-  return { script: '/*! https://github.com/leeoniya/uPlot (v1.6.32) */\nvar uPlot=function(){"use strict";const l="u-off",e="u-label",t="width",n="height",i="top",o="bottom",s="left",r="right",u="#000",a=u+"0",f="mousemove",c="mousedown",h="mouseup",d="mouseenter",p="mouseleave",m="dblclick",g="change",x="dppxchange",w="--",_="undefined"!=typeof window,b=_?document:null,v=_?window:null,k=_?navigator:null;let y,M;function S(l,e){if(null!=e){let t=l.classList;!t.contains(e)&&t.add(e)}}function T(l,e){let t=l.classList;t.contains(e)&&t.remove(e)}function E(l,e,t){l.style[e]=t+"px"}function z(l,e,t,n){let i=b.createElement(l);return null!=e&&S(i,e),null!=t&&t.insertBefore(i,n),i}function D(l,e){return z("div",l,e)}const P=new WeakMap;function A(e,t,n,i,o){let s="translate("+t+"px,"+n+"px)";s!=P.get(e)&&(e.style.transform=s,P.set(e,s),0>t||0>n||t>i||n>o?S(e,l):T(e,l))}const W=new WeakMap;function Y(l,e,t){let n=e+t;n!=W.get(l)&&(W.set(l,n),l.style.background=e,l.style.borderColor=t)}const C=new WeakMap;function H(l,e,t,n){let i=e+""+t;i!=C.get(l)&&(C.set(l,i),l.style.height=t+"px",l.style.width=e+"px",l.style.marginLeft=n?-e/2+"px":0,l.style.marginTop=n?-t/2+"px":0)}const F={passive:!0},R={...F,capture:!0};function G(l,e,t,n){e.addEventListener(l,t,n?R:F)}function I(l,e,t){e.removeEventListener(l,t,F)}function L(l,e,t,n){let i;t=t||0;let o=2147483647>=(n=n||e.length-1);for(;n-t>1;)i=o?t+n>>1:sl((t+n)/2),l>e[i]?t=i:n=i;return l-e[t]>e[n]-l?n:t}function O(l){return(e,t,n)=>{let i=-1,o=-1;for(let o=t;n>=o;o++)if(l(e[o])){i=o;break}for(let i=n;i>=t;i--)if(l(e[i])){o=i;break}return[i,o]}}_&&function l(){let e=devicePixelRatio;y!=e&&(y=e,M&&I(g,M,l),M=matchMedia(`(min-resolution: ${y-.001}dppx) and (max-resolution: ${y+.001}dppx)`),G(g,M,l),v.dispatchEvent(new CustomEvent(x)))}();const N=l=>null!=l,j=l=>null!=l&&l>0,U=O(N),V=O(j);function B(l,e,t,n){let i=hl(l),o=hl(e);l==e&&(-1==i?(l*=t,e/=t):(l/=t,e*=t));let s=10==t?dl:pl,r=1==o?ul:sl,u=(1==i?sl:ul)(s(ol(l))),a=r(s(ol(e))),f=cl(t,u),c=cl(t,a);return 10==t&&(0>u&&(f=Al(f,-u)),0>a&&(c=Al(c,-a))),n||2==t?(l=f*i,e=c*o):(l=Pl(l,f),e=Dl(e,c)),[l,e]}function $(l,e,t,n){let i=B(l,e,t,n);return 0==l&&(i[0]=0),0==e&&(i[1]=0),i}const J=.1,q={mode:3,pad:J},K={pad:0,soft:null,mode:0},X={min:K,max:K};function Z(l,e,t,n){return Ol(t)?ll(l,e,t):(K.pad=t,K.soft=n?0:null,K.mode=n?3:0,ll(l,e,X))}function Q(l,e){return null==l?e:l}function ll(l,e,t){let n=t.min,i=t.max,o=Q(n.pad,0),s=Q(i.pad,0),r=Q(n.hard,-gl),u=Q(i.hard,gl),a=Q(n.soft,gl),f=Q(i.soft,-gl),c=Q(n.mode,0),h=Q(i.mode,0),d=e-l,p=dl(d),m=fl(ol(l),ol(e)),g=dl(m),x=ol(g-p);(1e-24>d||x>10)&&(d=0,0!=l&&0!=e||(d=1e-24,2==c&&a!=gl&&(o=0),2==h&&f!=-gl&&(s=0)));let w=d||m||1e3,_=dl(w),b=cl(10,sl(_)),v=Al(Pl(l-w*(0==d?0==l?.1:1:o),b/10),24),k=a>l||1!=c&&(3!=c||v>a)&&(2!=c||a>v)?gl:a,y=fl(r,k>v&&l>=k?k:al(k,v)),M=Al(Dl(e+w*(0==d?0==e?.1:1:s),b/10),24),S=e>f||1!=h&&(3!=h||f>M)&&(2!=h||M>f)?-gl:f,T=al(u,M>S&&S>=e?S:fl(S,M));return y==T&&0==y&&(T=100),[y,T]}const el=new Intl.NumberFormat(_?k.language:"en-US"),tl=l=>el.format(l),nl=Math,il=nl.PI,ol=nl.abs,sl=nl.floor,rl=nl.round,ul=nl.ceil,al=nl.min,fl=nl.max,cl=nl.pow,hl=nl.sign,dl=nl.log10,pl=nl.log2,ml=(l,e=1)=>nl.asinh(l/e),gl=1/0;function xl(l){return 1+(0|dl((l^l>>31)-(l>>31)))}function wl(l,e,t){return al(fl(l,e),t)}function _l(l){return"function"==typeof l}function bl(l){return _l(l)?l:()=>l}const vl=l=>l,kl=(l,e)=>e,yl=()=>null,Ml=()=>!0,Sl=(l,e)=>l==e,Tl=/\\.\\d*?(?=9{6,}|0{6,})/gm,El=l=>{if(Il(l)||Wl.has(l))return l;const e=""+l,t=e.match(Tl);if(null==t)return l;let n=t[0].length-1;if(-1!=e.indexOf("e-")){let[l,t]=e.split("e");return+`${El(l)}e${t}`}return Al(l,n)};function zl(l,e){return El(Al(El(l/e))*e)}function Dl(l,e){return El(ul(El(l/e))*e)}function Pl(l,e){return El(sl(El(l/e))*e)}function Al(l,e=0){if(Il(l))return l;let t=10**e;return rl(l*t*(1+Number.EPSILON))/t}const Wl=new Map;function Yl(l){return((""+l).split(".")[1]||"").length}function Cl(l,e,t,n){let i=[],o=n.map(Yl);for(let s=e;t>s;s++){let e=ol(s),t=Al(cl(l,s),e);for(let r=0;n.length>r;r++){let u=10==l?+`${n[r]}e${s}`:n[r]*t,a=(0>s?e:0)+(o[r]>s?o[r]:0),f=10==l?u:Al(u,a);i.push(f),Wl.set(f,a)}}return i}const Hl={},Fl=[],Rl=[null,null],Gl=Array.isArray,Il=Number.isInteger;function Ll(l){return"string"==typeof l}function Ol(l){let e=!1;if(null!=l){let t=l.constructor;e=null==t||t==Object}return e}function Nl(l){return null!=l&&"object"==typeof l}const jl=Object.getPrototypeOf(Uint8Array),Ul="__proto__";function Vl(l,e=Ol){let t;if(Gl(l)){let n=l.find((l=>null!=l));if(Gl(n)||e(n)){t=Array(l.length);for(let n=0;l.length>n;n++)t[n]=Vl(l[n],e)}else t=l.slice()}else if(l instanceof jl)t=l.slice();else if(e(l)){t={};for(let n in l)n!=Ul&&(t[n]=Vl(l[n],e))}else t=l;return t}function Bl(l){let e=arguments;for(let t=1;e.length>t;t++){let n=e[t];for(let e in n)e!=Ul&&(Ol(l[e])?Bl(l[e],Vl(n[e])):l[e]=Vl(n[e]))}return l}function $l(l,e,t){for(let n,i=0,o=-1;e.length>i;i++){let s=e[i];if(s>o){for(n=s-1;n>=0&&null==l[n];)l[n--]=null;for(n=s+1;t>n&&null==l[n];)l[o=n++]=null}}}const Jl="undefined"==typeof queueMicrotask?l=>Promise.resolve().then(l):queueMicrotask,ql=["January","February","March","April","May","June","July","August","September","October","November","December"],Kl=["Sunday","Monday","Tuesday","Wednesday","Thursday","Friday","Saturday"];function Xl(l){return l.slice(0,3)}const Zl=Kl.map(Xl),Ql=ql.map(Xl),le={MMMM:ql,MMM:Ql,WWWW:Kl,WWW:Zl};function ee(l){return(10>l?"0":"")+l}const te={YYYY:l=>l.getFullYear(),YY:l=>(l.getFullYear()+"").slice(2),MMMM:(l,e)=>e.MMMM[l.getMonth()],MMM:(l,e)=>e.MMM[l.getMonth()],MM:l=>ee(l.getMonth()+1),M:l=>l.getMonth()+1,DD:l=>ee(l.getDate()),D:l=>l.getDate(),WWWW:(l,e)=>e.WWWW[l.getDay()],WWW:(l,e)=>e.WWW[l.getDay()],HH:l=>ee(l.getHours()),H:l=>l.getHours(),h:l=>{let e=l.getHours();return 0==e?12:e>12?e-12:e},AA:l=>12>l.getHours()?"AM":"PM",aa:l=>12>l.getHours()?"am":"pm",a:l=>12>l.getHours()?"a":"p",mm:l=>ee(l.getMinutes()),m:l=>l.getMinutes(),ss:l=>ee(l.getSeconds()),s:l=>l.getSeconds(),fff:l=>function(l){return(10>l?"00":100>l?"0":"")+l}(l.getMilliseconds())};function ne(l,e){e=e||le;let t,n=[],i=/\\{([a-z]+)\\}|[^{]+/gi;for(;t=i.exec(l);)n.push("{"==t[0][0]?te[t[1]]:t[0]);return l=>{let t="";for(let i=0;n.length>i;i++)t+="string"==typeof n[i]?n[i]:n[i](l,e);return t}}const ie=(new Intl.DateTimeFormat).resolvedOptions().timeZone,oe=l=>l%1==0,se=[1,2,2.5,5],re=Cl(10,-32,0,se),ue=Cl(10,0,32,se),ae=ue.filter(oe),fe=re.concat(ue),ce="{YYYY}",he="\\n"+ce,de="{M}/{D}",pe="\\n"+de,me=pe+"/{YY}",ge="{aa}",xe="{h}:{mm}"+ge,we="\\n"+xe,_e=":{ss}",be=null;function ve(l){let e=1e3*l,t=60*e,n=60*t,i=24*n,o=30*i,s=365*i;return[(1==l?Cl(10,0,3,se).filter(oe):Cl(10,-3,0,se)).concat([e,5*e,10*e,15*e,30*e,t,5*t,10*t,15*t,30*t,n,2*n,3*n,4*n,6*n,8*n,12*n,i,2*i,3*i,4*i,5*i,6*i,7*i,8*i,9*i,10*i,15*i,o,2*o,3*o,4*o,6*o,s,2*s,5*s,10*s,25*s,50*s,100*s]),[[s,ce,be,be,be,be,be,be,1],[28*i,"{MMM}",he,be,be,be,be,be,1],[i,de,he,be,be,be,be,be,1],[n,"{h}"+ge,me,be,pe,be,be,be,1],[t,xe,me,be,pe,be,be,be,1],[e,_e,me+" "+xe,be,pe+" "+xe,be,we,be,1],[l,_e+".{fff}",me+" "+xe,be,pe+" "+xe,be,we,be,1]],function(e){return(r,u,a,f,c,h)=>{let d=[],p=c>=s,m=c>=o&&s>c,g=e(a),x=Al(g*l,3),w=Pe(g.getFullYear(),p?0:g.getMonth(),m||p?1:g.getDate()),_=Al(w*l,3);if(m||p){let t=m?c/o:0,n=p?c/s:0,i=x==_?x:Al(Pe(w.getFullYear()+n,w.getMonth()+t,1)*l,3),r=new Date(rl(i/l)),u=r.getFullYear(),a=r.getMonth();for(let o=0;f>=i;o++){let s=Pe(u+n*o,a+t*o,1),r=s-e(Al(s*l,3));i=Al((+s+r)*l,3),i>f||d.push(i)}}else{let o=i>c?c:i,s=_+(sl(a)-sl(x))+Dl(x-_,o);d.push(s);let p=e(s),m=p.getHours()+p.getMinutes()/t+p.getSeconds()/n,g=c/n,w=h/r.axes[u]._space;for(;s=Al(s+c,1==l?0:3),f>=s;)if(g>1){let l=sl(Al(m+g,6))%24,t=e(s).getHours()-l;t>1&&(t=-1),s-=t*n,m=(m+g)%24,.7>Al((s-d[d.length-1])/c,3)*w||d.push(s)}else d.push(s)}return d}}]}const[ke,ye,Me]=ve(1),[Se,Te,Ee]=ve(.001);function ze(l,e){return l.map((l=>l.map(((t,n)=>0==n||8==n||null==t?t:e(1==n||0==l[8]?t:l[1]+t)))))}function De(l,e){return(t,n,i,o,s)=>{let r,u,a,f,c,h,d=e.find((l=>s>=l[0]))||e[e.length-1];return n.map((e=>{let t=l(e),n=t.getFullYear(),i=t.getMonth(),o=t.getDate(),s=t.getHours(),p=t.getMinutes(),m=t.getSeconds(),g=n!=r&&d[2]||i!=u&&d[3]||o!=a&&d[4]||s!=f&&d[5]||p!=c&&d[6]||m!=h&&d[7]||d[1];return r=n,u=i,a=o,f=s,c=p,h=m,g(t)}))}}function Pe(l,e,t){return new Date(l,e,t)}function Ae(l,e){return e(l)}function We(l,e){return(t,n,i,o)=>null==o?w:e(l(n))}Cl(2,-53,53,[1]);const Ye={show:!0,live:!0,isolate:!1,mount:()=>{},markers:{show:!0,width:2,stroke:function(l,e){let t=l.series[e];return t.width?t.stroke(l,e):t.points.width?t.points.stroke(l,e):null},fill:function(l,e){return l.series[e].fill(l,e)},dash:"solid"},idx:null,idxs:null,values:[]},Ce=[0,0];function He(l,e,t,n=!0){return l=>{0==l.button&&(!n||l.target==e)&&t(l)}}function Fe(l,e,t,n=!0){return l=>{(!n||l.target==e)&&t(l)}}const Re={show:!0,x:!0,y:!0,lock:!1,move:function(l,e,t){return Ce[0]=e,Ce[1]=t,Ce},points:{one:!1,show:function(l,e){let i=l.cursor.points,o=D(),s=i.size(l,e);E(o,t,s),E(o,n,s);let r=s/-2;E(o,"marginLeft",r),E(o,"marginTop",r);let u=i.width(l,e,s);return u&&E(o,"borderWidth",u),o},size:function(l,e){return l.series[e].points.size},width:0,stroke:function(l,e){let t=l.series[e].points;return t._stroke||t._fill},fill:function(l,e){let t=l.series[e].points;return t._fill||t._stroke}},bind:{mousedown:He,mouseup:He,click:He,dblclick:He,mousemove:Fe,mouseleave:Fe,mouseenter:Fe},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(l,e)=>{e.stopPropagation(),e.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(l,e,t,n,i)=>n-i,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},Ge={show:!0,stroke:"rgba(0,0,0,0.07)",width:2},Ie=Bl({},Ge,{filter:kl}),Le=Bl({},Ie,{size:10}),Oe=Bl({},Ge,{show:!1}),Ne=\'12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji"\',je="bold "+Ne,Ue={show:!0,scale:"x",stroke:u,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:2,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},Ve={show:!0,scale:"x",auto:!1,sorted:1,min:gl,max:-gl,idxs:[]};function Be(l,e){return e.map((l=>null==l?"":tl(l)))}function $e(l,e,t,n,i,o,s){let r=[],u=Wl.get(i)||0;for(let l=t=s?t:Al(Dl(t,i),u);n>=l;l=Al(l+i,u))r.push(Object.is(l,-0)?0:l);return r}function Je(l,e,t,n,i){const o=[],s=l.scales[l.axes[e].scale].log,r=sl((10==s?dl:pl)(t));i=cl(s,r),10==s&&(i=fe[L(i,fe)]);let u=t,a=i*s;10==s&&(a=fe[L(a,fe)]);do{o.push(u),u+=i,10!=s||Wl.has(u)||(u=Al(u,Wl.get(i))),a>u||(a=(i=u)*s,10==s&&(a=fe[L(a,fe)]))}while(n>=u);return o}function qe(l,e,t,n,i){let o=l.scales[l.axes[e].scale].asinh,s=n>o?Je(l,e,fl(o,t),n,i):[o],r=0>n||t>0?[]:[0];return(-o>t?Je(l,e,fl(o,-n),-t,i):[o]).reverse().map((l=>-l)).concat(r,s)}const Ke=/./,Xe=/[12357]/,Ze=/[125]/,Qe=/1/,lt=(l,e,t,n)=>l.map(((l,i)=>4==e&&0==l||i%n==0&&t.test(l.toExponential()[0>l?1:0])?l:null));function et(l,e,t){let n=l.axes[t],i=n.scale,o=l.scales[i],s=l.valToPos,r=n._space,u=s(10,i),a=s(9,i)-u<r?s(7,i)-u<r?s(5,i)-u<r?Qe:Ze:Xe:Ke;if(a==Qe){let l=ol(s(1,i)-u);if(r>l)return lt(e.slice().reverse(),o.distr,a,ul(r/l)).reverse()}return lt(e,o.distr,a,1)}function tt(l,e,t){let n=l.axes[t],i=n.scale,o=n._space,s=l.valToPos,r=ol(s(1,i)-s(2,i));return o>r?lt(e.slice().reverse(),3,Ke,ul(o/r)).reverse():e}function nt(l,e,t,n){return null==n?w:null==e?"":tl(e)}const it={show:!0,scale:"y",stroke:u,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:3,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},ot={scale:null,auto:!0,sorted:0,min:gl,max:-gl},st=(l,e,t,n,i)=>i,rt={show:!0,auto:!0,sorted:0,gaps:st,alpha:1,facets:[Bl({},ot,{scale:"x"}),Bl({},ot,{scale:"y"})]},ut={scale:"y",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:st,alpha:1,points:{show:function(l,e){let{scale:t,idxs:n}=l.series[0],i=l._data[0],o=l.valToPos(i[n[0]],t,!0),s=l.valToPos(i[n[1]],t,!0);return ol(s-o)/(l.series[e].points.space*y)>=n[1]-n[0]},filter:null},values:null,min:gl,max:-gl,idxs:[],path:null,clip:null};function at(l,e,t){return t/10}const ft={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},ct=Bl({},ft,{time:!1,ori:1}),ht={};function dt(l){let e=ht[l];return e||(e={key:l,plots:[],sub(l){e.plots.push(l)},unsub(l){e.plots=e.plots.filter((e=>e!=l))},pub(l,t,n,i,o,s,r){for(let u=0;e.plots.length>u;u++)e.plots[u]!=t&&e.plots[u].pub(l,t,n,i,o,s,r)}},null!=l&&(ht[l]=e)),e}function pt(l,e,t){const n=l.mode,i=l.series[e],o=2==n?l._data[e]:l._data,s=l.scales,r=l.bbox;let u=o[0],a=2==n?o[1]:o[e],f=2==n?s[i.facets[0].scale]:s[l.series[0].scale],c=2==n?s[i.facets[1].scale]:s[i.scale],h=r.left,d=r.top,p=r.width,m=r.height,g=l.valToPosH,x=l.valToPosV;return 0==f.ori?t(i,u,a,f,c,g,x,h,d,p,m,kt,Mt,Tt,zt,Pt):t(i,u,a,f,c,x,g,d,h,m,p,yt,St,Et,Dt,At)}function mt(l,e){let t=0,n=0,i=Q(l.bands,Fl);for(let l=0;i.length>l;l++){let o=i[l];o.series[0]==e?t=o.dir:o.series[1]==e&&(n|=1==o.dir?1:2)}return[t,1==n?-1:2==n?1:3==n?2:0]}function gt(l,e,t,n,i){let o=l.series[e],s=l.scales[2==l.mode?o.facets[1].scale:o.scale];return-1==i?s.min:1==i?s.max:3==s.distr?1==s.dir?s.min:s.max:0}function xt(l,e,t,n,i,o){return pt(l,e,((l,e,s,r,u,a,f,c,h,d,p)=>{let m=l.pxRound;const g=0==r.ori?Mt:St;let x,w;1==r.dir*(0==r.ori?1:-1)?(x=t,w=n):(x=n,w=t);let _=m(a(e[x],r,d,c)),b=m(f(s[x],u,p,h)),v=m(a(e[w],r,d,c)),k=m(f(1==o?u.max:u.min,u,p,h)),y=new Path2D(i);return g(y,v,k),g(y,_,k),g(y,_,b),y}))}function wt(l,e,t,n,i,o){let s=null;if(l.length>0){s=new Path2D;const r=0==e?Tt:Et;let u=t;for(let e=0;l.length>e;e++){let t=l[e];if(t[1]>t[0]){let l=t[0]-u;l>0&&r(s,u,n,l,n+o),u=t[1]}}let a=t+i-u,f=10;a>0&&r(s,u,n-f/2,a,n+o+f)}return s}function _t(l,e,t,n,i,o,s){let r=[],u=l.length;for(let a=1==i?t:n;a>=t&&n>=a;a+=i)if(null===e[a]){let f=a,c=a;if(1==i)for(;++a<=n&&null===e[a];)c=a;else for(;--a>=t&&null===e[a];)c=a;let h=o(l[f]),d=c==f?h:o(l[c]),p=f-i;h=s>0||0>p||p>=u?h:o(l[p]);let m=c+i;d=0>s||0>m||m>=u?d:o(l[m]),h>d||r.push([h,d])}return r}function bt(l){return 0==l?vl:1==l?rl:e=>zl(e,l)}function vt(l){let e=0==l?kt:yt,t=0==l?(l,e,t,n,i,o)=>{l.arcTo(e,t,n,i,o)}:(l,e,t,n,i,o)=>{l.arcTo(t,e,i,n,o)},n=0==l?(l,e,t,n,i)=>{l.rect(e,t,n,i)}:(l,e,t,n,i)=>{l.rect(t,e,i,n)};return(l,i,o,s,r,u=0,a=0)=>{0==u&&0==a?n(l,i,o,s,r):(u=al(u,s/2,r/2),a=al(a,s/2,r/2),e(l,i+u,o),t(l,i+s,o,i+s,o+r,u),t(l,i+s,o+r,i,o+r,a),t(l,i,o+r,i,o,a),t(l,i,o,i+s,o,u),l.closePath())}}const kt=(l,e,t)=>{l.moveTo(e,t)},yt=(l,e,t)=>{l.moveTo(t,e)},Mt=(l,e,t)=>{l.lineTo(e,t)},St=(l,e,t)=>{l.lineTo(t,e)},Tt=vt(0),Et=vt(1),zt=(l,e,t,n,i,o)=>{l.arc(e,t,n,i,o)},Dt=(l,e,t,n,i,o)=>{l.arc(t,e,n,i,o)},Pt=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(e,t,n,i,o,s)},At=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(t,e,i,n,s,o)};function Wt(){return(l,e,t,n,i)=>pt(l,e,((e,o,s,r,u,a,f,c,h,d,p)=>{let m,g,{pxRound:x,points:w}=e;0==r.ori?(m=kt,g=zt):(m=yt,g=Dt);const _=Al(w.width*y,3);let b=(w.size-w.width)/2*y,v=Al(2*b,3),k=new Path2D,M=new Path2D,{left:S,top:T,width:E,height:z}=l.bbox;Tt(M,S-v,T-v,E+2*v,z+2*v);const D=l=>{if(null!=s[l]){let e=x(a(o[l],r,d,c)),t=x(f(s[l],u,p,h));m(k,e+b,t),g(k,e,t,b,0,2*il)}};if(i)i.forEach(D);else for(let l=t;n>=l;l++)D(l);return{stroke:_>0?k:null,fill:k,clip:M,flags:3}}))}function Yt(l){return(e,t,n,i,o,s)=>{n!=i&&(o!=n&&s!=n&&l(e,t,n),o!=i&&s!=i&&l(e,t,i),l(e,t,s))}}const Ct=Yt(Mt),Ht=Yt(St);function Ft(l){const e=Q(l?.alignGaps,0);return(l,t,n,i)=>pt(l,t,((o,s,r,u,a,f,c,h,d,p,m)=>{[n,i]=U(r,n,i);let g,x,w=o.pxRound,_=l=>w(f(l,u,p,h)),b=l=>w(c(l,a,m,d));0==u.ori?(g=Mt,x=Ct):(g=St,x=Ht);const v=u.dir*(0==u.ori?1:-1),k={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},y=k.stroke;let M=!1;if(i-n<4*p)for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let e=r[l];null===e?M=!0:null!=e&&g(y,_(s[l]),b(e))}else{let e,t,o,a=e=>l.posToVal(e,u.key,!0),f=null,c=null,h=_(s[1==v?n:i]),d=_(s[n]),p=_(s[i]),m=a(1==v?d+1:p-1);for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let n=s[l],i=(1==v?m>n:n>m)?h:_(n),o=r[l];i==h?null!=o?(t=o,null==f?(g(y,i,b(t)),e=f=c=t):f>t?f=t:t>c&&(c=t)):null===o&&(M=!0):(null!=f&&x(y,h,b(f),b(c),b(e),b(t)),null!=o?(t=o,g(y,i,b(t)),f=c=e=t):(f=c=null,null===o&&(M=!0)),h=i,m=a(h+v))}null!=f&&f!=c&&o!=h&&x(y,h,b(f),b(c),b(e),b(t))}let[S,T]=mt(l,t);if(null!=o.fill||0!=S){let e=k.fill=new Path2D(y),r=b(o.fillTo(l,t,o.min,o.max,S)),u=_(s[n]),a=_(s[i]);-1==v&&([a,u]=[u,a]),g(e,a,r),g(e,u,r)}if(!o.spanGaps){let a=[];M&&a.push(..._t(s,r,n,i,v,_,e)),k.gaps=a=o.gaps(l,t,n,i,a),k.clip=wt(a,u.ori,h,d,p,m)}return 0!=T&&(k.band=2==T?[xt(l,t,n,i,y,-1),xt(l,t,n,i,y,1)]:xt(l,t,n,i,y,T)),k}))}function Rt(l,e,t,n,i,o,s=gl){if(l.length>1){let r=null;for(let u=0,a=1/0;l.length>u;u++)if(void 0!==e[u]){if(null!=r){let e=ol(l[u]-l[r]);a>e&&(a=e,s=ol(t(l[u],n,i,o)-t(l[r],n,i,o)))}r=u}}return s}function Gt(l,e,t,n,i){const o=l.length;if(2>o)return null;const s=new Path2D;if(t(s,l[0],e[0]),2==o)n(s,l[1],e[1]);else{let t=Array(o),n=Array(o-1),r=Array(o-1),u=Array(o-1);for(let t=0;o-1>t;t++)r[t]=e[t+1]-e[t],u[t]=l[t+1]-l[t],n[t]=r[t]/u[t];t[0]=n[0];for(let l=1;o-1>l;l++)0===n[l]||0===n[l-1]||n[l-1]>0!=n[l]>0?t[l]=0:(t[l]=3*(u[l-1]+u[l])/((2*u[l]+u[l-1])/n[l-1]+(u[l]+2*u[l-1])/n[l]),isFinite(t[l])||(t[l]=0));t[o-1]=n[o-2];for(let n=0;o-1>n;n++)i(s,l[n]+u[n]/3,e[n]+t[n]*u[n]/3,l[n+1]-u[n]/3,e[n+1]-t[n+1]*u[n]/3,l[n+1],e[n+1])}return s}const It=new Set;function Lt(){for(let l of It)l.syncRect(!0)}_&&(G("resize",v,Lt),G("scroll",v,Lt,!0),G(x,v,(()=>{en.pxRatio=y})));const Ot=Ft(),Nt=Wt();function jt(l,e,t,n){return(n?[l[0],l[1]].concat(l.slice(2)):[l[0]].concat(l.slice(1))).map(((l,n)=>Ut(l,n,e,t)))}function Ut(l,e,t,n){return Bl({},0==e?t:n,l)}function Vt(l,e,t){return null==e?Rl:[e,t]}const Bt=Vt;function $t(l,e,t){return null==e?Rl:Z(e,t,J,!0)}function Jt(l,e,t,n){return null==e?Rl:B(e,t,l.scales[n].log,!1)}const qt=Jt;function Kt(l,e,t,n){return null==e?Rl:$(e,t,l.scales[n].log,!1)}const Xt=Kt;function Zt(l,e,t,n,i){let o=fl(xl(l),xl(e)),s=e-l,r=L(i/n*s,t);do{let l=t[r],e=n*l/s;if(e>=i&&17>=o+(5>l?Wl.get(l):0))return[l,e]}while(++r<t.length);return[0,0]}function Qt(l){let e,t;return[l=l.replace(/(\\d+)px/,((l,n)=>(e=rl((t=+n)*y))+"px")),e,t]}function ln(l){l.show&&[l.font,l.labelFont].forEach((l=>{let e=Al(l[2]*y,1);l[0]=l[0].replace(/[0-9.]+px/,e+"px"),l[1]=e}))}function en(u,g,_){const k={mode:Q(u.mode,1)},M=k.mode;function P(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?1-i:i)}function W(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?i:1-i)}function C(l,e,t,n){return 0==e.ori?P(l,e,t,n):W(l,e,t,n)}k.valToPosH=P,k.valToPosV=W;let F=!1;k.status=0;const R=k.root=D("uplot");null!=u.id&&(R.id=u.id),S(R,u.class),u.title&&(D("u-title",R).textContent=u.title);const O=z("canvas"),K=k.ctx=O.getContext("2d"),X=D("u-wrap",R);G("click",X,(l=>{l.target===el&&(Nn!=Gn||jn!=In)&&Zn.click(k,l)}),!0);const ll=k.under=D("u-under",X);X.appendChild(O);const el=k.over=D("u-over",X),tl=+Q((u=Vl(u)).pxAlign,1),sl=bt(tl);(u.plugins||[]).forEach((l=>{l.opts&&(u=l.opts(k,u)||u)}));const hl=u.ms||.001,pl=k.series=1==M?jt(u.series||[],Ve,ut,!1):function(l,e){return l.map(((l,t)=>0==t?{}:Bl({},e,l)))}(u.series||[null],rt),xl=k.axes=jt(u.axes||[],Ue,it,!0),vl=k.scales={},Tl=k.bands=u.bands||[];Tl.forEach((l=>{l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1)}));const El=2==M?pl[1].facets[0].scale:pl[0].scale,Dl={axes:function(){for(let l=0;xl.length>l;l++){let e=xl[l];if(!e.show||!e._show)continue;let t,n,u=e.side,a=u%2,f=e.stroke(k,l),c=0==u||3==u?-1:1,[h,d]=e._found;if(null!=e.label){let s=rl((e._lpos+e.labelGap*c)*y);_n(e.labelFont[0],f,"center",2==u?i:o),K.save(),1==a?(t=n=0,K.translate(s,rl(lt+st/2)),K.rotate((3==u?-il:il)/2)):(t=rl(Qe+ot/2),n=s);let r=_l(e.label)?e.label(k,l,h,d):e.label;K.fillText(r,t,n),K.restore()}if(0==d)continue;let p=vl[e.scale],m=0==a?ot:st,g=0==a?Qe:lt,x=e._splits,w=2==p.distr?x.map((l=>pn[l])):x,_=2==p.distr?pn[x[1]]-pn[x[0]]:h,b=e.ticks,v=e.border,M=b.show?b.size:0,S=rl(M*y),T=rl((2==e.alignTo?e._size-M-e.gap:e.gap)*y),E=e._rotate*-il/180,z=sl(e._pos*y),D=z+(S+T)*c;n=0==a?D:0,t=1==a?D:0,_n(e.font[0],f,1==e.align?s:2==e.align?r:E>0?s:0>E?r:0==a?"center":3==u?r:s,E||1==a?"middle":2==u?i:o);let P=e.font[1]*e.lineGap,A=x.map((l=>sl(C(l,p,m,g)))),W=e._values;for(let l=0;W.length>l;l++){let e=W[l];if(null!=e){0==a?t=A[l]:n=A[l],e=""+e;let i=-1==e.indexOf("\\n")?[e]:e.split(/\\n/gm);for(let l=0;i.length>l;l++){let e=i[l];E?(K.save(),K.translate(t,n+l*P),K.rotate(E),K.fillText(e,0,0),K.restore()):K.fillText(e,t,n+l*P)}}}b.show&&zn(A,b.filter(k,w,l,d,_),a,u,z,S,Al(b.width*y,3),b.stroke(k,l),b.dash,b.cap);let Y=e.grid;Y.show&&zn(A,Y.filter(k,w,l,d,_),a,0==a?2:1,0==a?lt:Qe,0==a?st:ot,Al(Y.width*y,3),Y.stroke(k,l),Y.dash,Y.cap),v.show&&zn([z],[1],0==a?1:0,0==a?1:2,1==a?lt:Qe,1==a?st:ot,Al(v.width*y,3),v.stroke(k,l),v.dash,v.cap)}Ci("drawAxes")},series:function(){if(Gt>0){let l=pl.some((l=>l._focus))&&dn!=Tt.alpha;l&&(K.globalAlpha=dn=Tt.alpha),pl.forEach(((l,e)=>{if(e>0&&l.show&&(kn(e,!1),kn(e,!0),null==l._paths)){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha);let n=2==M?[0,g[e][0].length-1]:function(l){let e=wl(Lt-1,0,Gt-1),t=wl(en+1,0,Gt-1);for(;null==l[e]&&e>0;)e--;for(;null==l[t]&&Gt-1>t;)t++;return[e,t]}(g[e]);l._paths=l.paths(k,e,n[0],n[1]),dn!=t&&(K.globalAlpha=dn=t)}})),pl.forEach(((l,e)=>{if(e>0&&l.show){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha),null!=l._paths&&yn(e,!1);{let t=null!=l._paths?l._paths.gaps:null,n=l.points.show(k,e,Lt,en,t),i=l.points.filter(k,e,n,t);(n||i)&&(l.points._paths=l.points.paths(k,e,Lt,en,i),yn(e,!0))}dn!=t&&(K.globalAlpha=dn=t),Ci("drawSeries",e)}})),l&&(K.globalAlpha=dn=1)}}},Pl=(u.drawOrder||["axes","series"]).map((l=>Dl[l]));function Cl(l){const e=3==l.distr?e=>dl(e>0?e:l.clamp(k,e,l.min,l.max,l.key)):4==l.distr?e=>ml(e,l.asinh):100==l.distr?e=>l.fwd(e):l=>l;return t=>{let n=e(t),{_min:i,_max:o}=l;return(n-i)/(o-i)}}function Il(l){let e=vl[l];if(null==e){let t=(u.scales||Hl)[l]||Hl;if(null!=t.from){Il(t.from);let e=Bl({},vl[t.from],t,{key:l});e.valToPct=Cl(e),vl[l]=e}else{e=vl[l]=Bl({},l==El?ft:ct,t),e.key=l;let n=e.time,i=e.range,o=Gl(i);if((l!=El||2==M&&!n)&&(!o||null!=i[0]&&null!=i[1]||(i={min:null==i[0]?q:{mode:1,hard:i[0],soft:i[0]},max:null==i[1]?q:{mode:1,hard:i[1],soft:i[1]}},o=!1),!o&&Ol(i))){let l=i;i=(e,t,n)=>null==t?Rl:Z(t,n,l)}e.range=bl(i||(n?Bt:l==El?3==e.distr?qt:4==e.distr?Xt:Vt:3==e.distr?Jt:4==e.distr?Kt:$t)),e.auto=bl(!o&&e.auto),e.clamp=bl(e.clamp||at),e._min=e._max=null,e.valToPct=Cl(e)}}}Il("x"),Il("y"),1==M&&pl.forEach((l=>{Il(l.scale)})),xl.forEach((l=>{Il(l.scale)}));for(let l in u.scales)Il(l);const jl=vl[El],Ul=jl.distr;let $l,ql;0==jl.ori?(S(R,"u-hz"),$l=P,ql=W):(S(R,"u-vt"),$l=W,ql=P);const Kl={};for(let l in vl){let e=vl[l];null==e.min&&null==e.max||(Kl[l]={min:e.min,max:e.max},e.min=e.max=null)}const Xl=u.tzDate||(l=>new Date(rl(l/hl))),Zl=u.fmtDate||ne,Ql=1==hl?Me(Xl):Ee(Xl),le=De(Xl,ze(1==hl?ye:Te,Zl)),ee=We(Xl,Ae("{YYYY}-{MM}-{DD} {h}:{mm}{aa}",Zl)),te=[],ie=k.legend=Bl({},Ye,u.legend),oe=k.cursor=Bl({},Re,{drag:{y:2==M}},u.cursor),se=ie.show,re=oe.show,ue=ie.markers;let ce,he,de;ie.idxs=te,ue.width=bl(ue.width),ue.dash=bl(ue.dash),ue.stroke=bl(ue.stroke),ue.fill=bl(ue.fill);let pe,me=[],ge=[],xe=!1,we={};if(ie.live){const l=pl[1]?pl[1].values:null;xe=null!=l,pe=xe?l(k,1,0):{_:0};for(let l in pe)we[l]=w}if(se)if(ce=z("table","u-legend",R),de=z("tbody",null,ce),ie.mount(k,ce),xe){he=z("thead",null,ce,de);let l=z("tr",null,he);for(var _e in z("th",null,l),pe)z("th",e,l).textContent=_e}else S(ce,"u-inline"),ie.live&&S(ce,"u-live");const be={show:!0},ve={show:!1},Pe=new Map;function Ce(l,e,t,n=!0){const i=Pe.get(e)||{},o=oe.bind[l](k,e,t,n);o&&(G(l,e,i[l]=o),Pe.set(e,i))}function He(l,e){const t=Pe.get(e)||{};for(let n in t)null!=l&&n!=l||(I(n,e,t[n]),delete t[n]);null==l&&Pe.delete(e)}let Fe=0,Ge=0,Ie=0,Le=0,Oe=0,Ne=0,je=Oe,Ke=Ne,Xe=Ie,Ze=Le,Qe=0,lt=0,ot=0,st=0;k.bbox={};let ht=!1,pt=!1,mt=!1,xt=!1,wt=!1,_t=!1;function vt(l,e,t){(t||l!=k.width||e!=k.height)&&kt(l,e),An(!1),mt=!0,pt=!0,Jn()}function kt(l,e){k.width=Fe=Ie=l,k.height=Ge=Le=e,Oe=Ne=0,function(){let l=!1,e=!1,t=!1,n=!1;xl.forEach((i=>{if(i.show&&i._show){let{side:o,_size:s}=i,r=s+(null!=i.label?i.labelSize:0);r>0&&(o%2?(Ie-=r,3==o?(Oe+=r,n=!0):t=!0):(Le-=r,0==o?(Ne+=r,l=!0):e=!0))}})),Ct[0]=l,Ct[1]=t,Ct[2]=e,Ct[3]=n,Ie-=Rt[1]+Rt[3],Oe+=Rt[3],Le-=Rt[2]+Rt[0],Ne+=Rt[0]}(),function(){let l=Oe+Ie,e=Ne+Le,t=Oe,n=Ne;function i(i,o){switch(i){case 1:return l+=o,l-o;case 2:return e+=o,e-o;case 3:return t-=o,t+o;case 0:return n-=o,n+o}}xl.forEach((l=>{if(l.show&&l._show){let e=l.side;l._pos=i(e,l._size),null!=l.label&&(l._lpos=i(e,l.labelSize))}}))}();let t=k.bbox;Qe=t.left=zl(Oe*y,.5),lt=t.top=zl(Ne*y,.5),ot=t.width=zl(Ie*y,.5),st=t.height=zl(Le*y,.5)}const yt=3;if(k.setSize=function({width:l,height:e}){vt(l,e)},null==oe.dataIdx){let l=oe.hover,e=l.skip=new Set(l.skip??[]);e.add(void 0);let t=l.prox=bl(l.prox),n=l.bias??=0;oe.dataIdx=(l,i,o,s)=>{if(0==i)return o;let r=o,u=t(l,i,o,s)??gl,a=u>=0&&gl>u,f=0==jl.ori?Ie:Le,c=oe.left,h=g[0],d=g[i];if(e.has(d[o])){r=null;let l,t=null,i=null;if(0==n||-1==n)for(l=o;null==t&&l-- >0;)e.has(d[l])||(t=l);if(0==n||1==n)for(l=o;null==i&&l++<d.length;)e.has(d[l])||(i=l);if(null!=t||null!=i)if(a){let l=c-(null==t?-1/0:$l(h[t],jl,f,0)),e=(null==i?1/0:$l(h[i],jl,f,0))-c;l>e?e>u||(r=i):l>u||(r=t)}else r=null==i?t:null==t||o-t>i-o?i:t}else a&&ol(c-$l(h[o],jl,f,0))>u&&(r=null);return r}}const Mt=l=>{oe.event=l};oe.idxs=te,oe._lock=!1;let St=oe.points;St.show=bl(St.show),St.size=bl(St.size),St.stroke=bl(St.stroke),St.width=bl(St.width),St.fill=bl(St.fill);const Tt=k.focus=Bl({},u.focus||{alpha:.3},oe.focus),Et=Tt.prox>=0,zt=Et&&St.one;let Dt=[],Pt=[],At=[];function Wt(l,e){let t=St.show(k,e);if(t instanceof HTMLElement)return S(t,"u-cursor-pt"),S(t,l.class),A(t,-10,-10,Ie,Le),el.insertBefore(t,Dt[e]),t}function Yt(t,n){if(1==M||n>0){let l=1==M&&vl[t.scale].time,e=t.value;t.value=l?Ll(e)?We(Xl,Ae(e,Zl)):e||ee:e||nt,t.label=t.label||(l?"Time":"Value")}if(zt||n>0){t.width=null==t.width?1:t.width,t.paths=t.paths||Ot||yl,t.fillTo=bl(t.fillTo||gt),t.pxAlign=+Q(t.pxAlign,tl),t.pxRound=bt(t.pxAlign),t.stroke=bl(t.stroke||null),t.fill=bl(t.fill||null),t._stroke=t._fill=t._paths=t._focus=null;let l=function(l){return Al(1*(3+2*(l||1)),3)}(fl(1,t.width)),e=t.points=Bl({},{size:l,width:fl(1,.2*l),stroke:t.stroke,space:2*l,paths:Nt,_stroke:null,_fill:null},t.points);e.show=bl(e.show),e.filter=bl(e.filter),e.fill=bl(e.fill),e.stroke=bl(e.stroke),e.paths=bl(e.paths),e.pxAlign=t.pxAlign}if(se){let i=function(t,n){if(0==n&&(xe||!ie.live||2==M))return Rl;let i=[],o=z("tr","u-series",de,de.childNodes[n]);S(o,t.class),t.show||S(o,l);let s=z("th",null,o);if(ue.show){let l=D("u-marker",s);if(n>0){let e=ue.width(k,n);e&&(l.style.border=e+"px "+ue.dash(k,n)+" "+ue.stroke(k,n)),l.style.background=ue.fill(k,n)}}let r=D(e,s);for(var u in t.label instanceof HTMLElement?r.appendChild(t.label):r.textContent=t.label,n>0&&(ue.show||(r.style.color=t.width>0?ue.stroke(k,n):ue.fill(k,n)),Ce("click",s,(l=>{if(oe._lock)return;Mt(l);let e=pl.indexOf(t);if((l.ctrlKey||l.metaKey)!=ie.isolate){let l=pl.some(((l,t)=>t>0&&t!=e&&l.show));pl.forEach(((t,n)=>{n>0&&oi(n,l?n==e?be:ve:be,!0,Fi.setSeries)}))}else oi(e,{show:!t.show},!0,Fi.setSeries)}),!1),Et&&Ce(d,s,(l=>{oe._lock||(Mt(l),oi(pl.indexOf(t),ai,!0,Fi.setSeries))}),!1)),pe){let l=z("td","u-value",o);l.textContent="--",i.push(l)}return[o,i]}(t,n);me.splice(n,0,i[0]),ge.splice(n,0,i[1]),ie.values.push(null)}if(re){te.splice(n,0,null);let l=null;zt?0==n&&(l=Wt(t,n)):n>0&&(l=Wt(t,n)),Dt.splice(n,0,l),Pt.splice(n,0,0),At.splice(n,0,0)}Ci("addSeries",n)}k.addSeries=function(l,e){e=null==e?pl.length:e,l=1==M?Ut(l,e,Ve,ut):Ut(l,e,{},rt),pl.splice(e,0,l),Yt(pl[e],e)},k.delSeries=function(l){if(pl.splice(l,1),se){ie.values.splice(l,1),ge.splice(l,1);let e=me.splice(l,1)[0];He(null,e.firstChild),e.remove()}re&&(te.splice(l,1),Dt.splice(l,1)[0].remove(),Pt.splice(l,1),At.splice(l,1)),Ci("delSeries",l)};const Ct=[!1,!1,!1,!1];function Ht(l,e,t){let[n,i,o,s]=t,r=e%2,u=0;return 0==r&&(s||i)&&(u=0==e&&!n||2==e&&!o?rl(Ue.size/3):0),1==r&&(n||o)&&(u=1==e&&!i||3==e&&!s?rl(it.size/2):0),u}const Ft=k.padding=(u.padding||[Ht,Ht,Ht,Ht]).map((l=>bl(Q(l,Ht)))),Rt=k._padding=Ft.map(((l,e)=>l(k,e,Ct,0)));let Gt,Lt=null,en=null;const tn=1==M?pl[0].idxs:null;let nn,on,sn,rn,un,an,fn,cn,hn,dn,pn=null,mn=!1;function gn(l,e){if(k.data=k._data=g=null==l?[]:l,2==M){Gt=0;for(let l=1;pl.length>l;l++)Gt+=g[l][0].length}else{0==g.length&&(k.data=k._data=g=[[]]),pn=g[0],Gt=pn.length;let l=g;if(2==Ul){l=g.slice();let e=l[0]=Array(Gt);for(let l=0;Gt>l;l++)e[l]=l}k._data=g=l}if(An(!0),Ci("setData"),2==Ul&&(mt=!0),!1!==e){let l=jl;l.auto(k,mn)?xn():ii(El,l.min,l.max),xt=xt||oe.left>=0,_t=!0,Jn()}}function xn(){let l,e;mn=!0,1==M&&(Gt>0?(Lt=tn[0]=0,en=tn[1]=Gt-1,l=g[0][Lt],e=g[0][en],2==Ul?(l=Lt,e=en):l==e&&(3==Ul?[l,e]=B(l,l,jl.log,!1):4==Ul?[l,e]=$(l,l,jl.log,!1):jl.time?e=l+rl(86400/hl):[l,e]=Z(l,e,J,!0))):(Lt=tn[0]=l=null,en=tn[1]=e=null)),ii(El,l,e)}function wn(l,e,t,n,i,o){l??=a,t??=Fl,n??="butt",i??=a,o??="round",l!=nn&&(K.strokeStyle=nn=l),i!=on&&(K.fillStyle=on=i),e!=sn&&(K.lineWidth=sn=e),o!=un&&(K.lineJoin=un=o),n!=an&&(K.lineCap=an=n),t!=rn&&K.setLineDash(rn=t)}function _n(l,e,t,n){e!=on&&(K.fillStyle=on=e),l!=fn&&(K.font=fn=l),t!=cn&&(K.textAlign=cn=t),n!=hn&&(K.textBaseline=hn=n)}function bn(l,e,t,n,i=0){if(n.length>0&&l.auto(k,mn)&&(null==e||null==e.min)){let e=Q(Lt,0),o=Q(en,n.length-1),s=null==t.min?function(l,e,t,n=0,i=!1){let o=i?V:U,s=i?j:N;[e,t]=o(l,e,t);let r=l[e],u=l[e];if(e>-1)if(1==n)r=l[e],u=l[t];else if(-1==n)r=l[t],u=l[e];else for(let n=e;t>=n;n++){let e=l[n];s(e)&&(r>e?r=e:e>u&&(u=e))}return[r??gl,u??-gl]}(n,e,o,i,3==l.distr):[t.min,t.max];l.min=al(l.min,t.min=s[0]),l.max=fl(l.max,t.max=s[1])}}k.setData=gn;const vn={min:null,max:null};function kn(l,e){let t=e?pl[l].points:pl[l];t._stroke=t.stroke(k,l),t._fill=t.fill(k,l)}function yn(l,e){let t=e?pl[l].points:pl[l],{stroke:n,fill:i,clip:o,flags:s,_stroke:r=t._stroke,_fill:u=t._fill,_width:a=t.width}=t._paths;a=Al(a*y,3);let f=null,c=a%2/2;e&&null==u&&(u=a>0?"#fff":r);let h=1==t.pxAlign&&c>0;if(h&&K.translate(c,c),!e){let l=Qe-a/2,e=lt-a/2,t=ot+a,n=st+a;f=new Path2D,f.rect(l,e,t,n)}e?Sn(r,a,t.dash,t.cap,u,n,i,s,o):function(l,e,t,n,i,o,s,r,u,a,f){let c=!1;0!=u&&Tl.forEach(((h,d)=>{if(h.series[0]==l){let l,p=pl[h.series[1]],m=g[h.series[1]],x=(p._paths||Hl).band;Gl(x)&&(x=1==h.dir?x[0]:x[1]);let w=null;p.show&&x&&function(l,e,t){for(e=Q(e,0),t=Q(t,l.length-1);t>=e;){if(null!=l[e])return!0;e++}return!1}(m,Lt,en)?(w=h.fill(k,d)||o,l=p._paths.clip):x=null,Sn(e,t,n,i,w,s,r,u,a,f,l,x),c=!0}})),c||Sn(e,t,n,i,o,s,r,u,a,f)}(l,r,a,t.dash,t.cap,u,n,i,s,f,o),h&&K.translate(-c,-c)}const Mn=3;function Sn(l,e,t,n,i,o,s,r,u,a,f,c){wn(l,e,t,n,i),(u||a||c)&&(K.save(),u&&K.clip(u),a&&K.clip(a)),c?(r&Mn)==Mn?(K.clip(c),f&&K.clip(f),En(i,s),Tn(l,o,e)):2&r?(En(i,s),K.clip(c),Tn(l,o,e)):1&r&&(K.save(),K.clip(c),f&&K.clip(f),En(i,s),K.restore(),Tn(l,o,e)):(En(i,s),Tn(l,o,e)),(u||a||c)&&K.restore()}function Tn(l,e,t){t>0&&(e instanceof Map?e.forEach(((l,e)=>{K.strokeStyle=nn=e,K.stroke(l)})):null!=e&&l&&K.stroke(e))}function En(l,e){e instanceof Map?e.forEach(((l,e)=>{K.fillStyle=on=e,K.fill(l)})):null!=e&&l&&K.fill(e)}function zn(l,e,t,n,i,o,s,r,u,a){let f=s%2/2;1==tl&&K.translate(f,f),wn(r,s,u,a,r),K.beginPath();let c,h,d,p,m=i+(0==n||3==n?-o:o);0==t?(h=i,p=m):(c=i,d=m);for(let n=0;l.length>n;n++)null!=e[n]&&(0==t?c=d=l[n]:h=p=l[n],K.moveTo(c,h),K.lineTo(d,p));K.stroke(),1==tl&&K.translate(-f,-f)}function Dn(l){let e=!0;return xl.forEach(((t,n)=>{if(!t.show)return;let i=vl[t.scale];if(null==i.min)return void(t._show&&(e=!1,t._show=!1,An(!1)));t._show||(e=!1,t._show=!0,An(!1));let o=t.side,s=o%2,{min:r,max:u}=i,[a,f]=function(l,e,t,n){let i,o=xl[l];if(n>0){let s=o._space=o.space(k,l,e,t,n);i=Zt(e,t,o._incrs=o.incrs(k,l,e,t,n,s),n,s)}else i=[0,0];return o._found=i}(n,r,u,0==s?Ie:Le);if(0==f)return;let c=t._splits=t.splits(k,n,r,u,a,f,2==i.distr),h=2==i.distr?c.map((l=>pn[l])):c,d=2==i.distr?pn[c[1]]-pn[c[0]]:a,p=t._values=t.values(k,t.filter(k,h,n,f,d),n,f,d);t._rotate=2==o?t.rotate(k,p,n,f):0;let m=t._size;t._size=ul(t.size(k,p,n,l)),null!=m&&t._size!=m&&(e=!1)})),e}function Pn(l){let e=!0;return Ft.forEach(((t,n)=>{let i=t(k,n,Ct,l);i!=Rt[n]&&(e=!1),Rt[n]=i})),e}function An(l){pl.forEach(((e,t)=>{t>0&&(e._paths=null,l&&(1==M?(e.min=null,e.max=null):e.facets.forEach((l=>{l.min=null,l.max=null}))))}))}let Wn,Yn,Cn,Hn,Fn,Rn,Gn,In,Ln,On,Nn,jn,Un=!1,Vn=!1,Bn=[];function $n(){Vn=!1;for(let l=0;Bn.length>l;l++)Ci(...Bn[l]);Bn.length=0}function Jn(){Un||(Jl(qn),Un=!0)}function qn(){if(ht&&(function(){for(let l in vl){let e=vl[l];null==Kl[l]&&(null==e.min||null!=Kl[El]&&e.auto(k,mn))&&(Kl[l]=vn)}for(let l in vl){let e=vl[l];null==Kl[l]&&null!=e.from&&null!=Kl[e.from]&&(Kl[l]=vn)}null!=Kl[El]&&An(!0);let l={};for(let e in Kl){let t=Kl[e];if(null!=t){let n=l[e]=Vl(vl[e],Nl);if(null!=t.min)Bl(n,t);else if(e!=El||2==M)if(0==Gt&&null==n.from){let l=n.range(k,null,null,e);n.min=l[0],n.max=l[1]}else n.min=gl,n.max=-gl}}if(Gt>0){pl.forEach(((e,t)=>{if(1==M){let n=e.scale,i=Kl[n];if(null==i)return;let o=l[n];if(0==t){let l=o.range(k,o.min,o.max,n);o.min=l[0],o.max=l[1],Lt=L(o.min,g[0]),en=L(o.max,g[0]),en-Lt>1&&(o.min>g[0][Lt]&&Lt++,g[0][en]>o.max&&en--),e.min=pn[Lt],e.max=pn[en]}else e.show&&e.auto&&bn(o,i,e,g[t],e.sorted);e.idxs[0]=Lt,e.idxs[1]=en}else if(t>0&&e.show&&e.auto){let[n,i]=e.facets,o=n.scale,s=i.scale,[r,u]=g[t],a=l[o],f=l[s];null!=a&&bn(a,Kl[o],n,r,n.sorted),null!=f&&bn(f,Kl[s],i,u,i.sorted),e.min=i.min,e.max=i.max}}));for(let e in l){let t=l[e],n=Kl[e];if(null==t.from&&(null==n||null==n.min)){let l=t.range(k,t.min==gl?null:t.min,t.max==-gl?null:t.max,e);t.min=l[0],t.max=l[1]}}}for(let e in l){let t=l[e];if(null!=t.from){let n=l[t.from];if(null==n.min)t.min=t.max=null;else{let l=t.range(k,n.min,n.max,e);t.min=l[0],t.max=l[1]}}}let e={},t=!1;for(let n in l){let i=l[n],o=vl[n];if(o.min!=i.min||o.max!=i.max){o.min=i.min,o.max=i.max;let l=o.distr;o._min=3==l?dl(o.min):4==l?ml(o.min,o.asinh):100==l?o.fwd(o.min):o.min,o._max=3==l?dl(o.max):4==l?ml(o.max,o.asinh):100==l?o.fwd(o.max):o.max,e[n]=t=!0}}if(t){pl.forEach(((l,t)=>{2==M?t>0&&e.y&&(l._paths=null):e[l.scale]&&(l._paths=null)}));for(let l in e)mt=!0,Ci("setScale",l);re&&oe.left>=0&&(xt=_t=!0)}for(let l in Kl)Kl[l]=null}(),ht=!1),mt&&(function(){let l=!1,e=0;for(;!l;){e++;let t=Dn(e),n=Pn(e);l=e==yt||t&&n,l||(kt(k.width,k.height),pt=!0)}}(),mt=!1),pt){if(E(ll,s,Oe),E(ll,i,Ne),E(ll,t,Ie),E(ll,n,Le),E(el,s,Oe),E(el,i,Ne),E(el,t,Ie),E(el,n,Le),E(X,t,Fe),E(X,n,Ge),O.width=rl(Fe*y),O.height=rl(Ge*y),xl.forEach((({_el:e,_show:t,_size:n,_pos:i,side:o})=>{if(null!=e)if(t){let t=o%2==1;E(e,t?"left":"top",i-(3===o||0===o?n:0)),E(e,t?"width":"height",n),E(e,t?"top":"left",t?Ne:Oe),E(e,t?"height":"width",t?Le:Ie),T(e,l)}else S(e,l)})),nn=on=sn=un=an=fn=cn=hn=rn=null,dn=1,_i(!0),Oe!=je||Ne!=Ke||Ie!=Xe||Le!=Ze){An(!1);let l=Ie/Xe,e=Le/Ze;if(re&&!xt&&oe.left>=0){oe.left*=l,oe.top*=e,Cn&&A(Cn,rl(oe.left),0,Ie,Le),Hn&&A(Hn,0,rl(oe.top),Ie,Le);for(let t=0;Dt.length>t;t++){let n=Dt[t];null!=n&&(Pt[t]*=l,At[t]*=e,A(n,ul(Pt[t]),ul(At[t]),Ie,Le))}}if(ei.show&&!wt&&ei.left>=0&&ei.width>0){ei.left*=l,ei.width*=l,ei.top*=e,ei.height*=e;for(let l in ki)E(ti,l,ei[l])}je=Oe,Ke=Ne,Xe=Ie,Ze=Le}Ci("setSize"),pt=!1}Fe>0&&Ge>0&&(K.clearRect(0,0,O.width,O.height),Ci("drawClear"),Pl.forEach((l=>l())),Ci("draw")),ei.show&&wt&&(ni(ei),wt=!1),re&&xt&&(xi(null,!0,!1),xt=!1),ie.show&&ie.live&&_t&&(mi(),_t=!1),F||(F=!0,k.status=1,Ci("ready")),mn=!1,Un=!1}function Kn(l,e){let t=vl[l];if(null==t.from){if(0==Gt){let n=t.range(k,e.min,e.max,l);e.min=n[0],e.max=n[1]}if(e.min>e.max){let l=e.min;e.min=e.max,e.max=l}if(Gt>1&&null!=e.min&&null!=e.max&&1e-16>e.max-e.min)return;l==El&&2==t.distr&&Gt>0&&(e.min=L(e.min,g[0]),e.max=L(e.max,g[0]),e.min==e.max&&e.max++),Kl[l]=e,ht=!0,Jn()}}k.batch=function(l,e=!1){Un=!0,Vn=e,l(k),qn(),e&&Bn.length>0&&queueMicrotask($n)},k.redraw=(l,e)=>{mt=e||!1,!1!==l?ii(El,jl.min,jl.max):Jn()},k.setScale=Kn;let Xn=!1;const Zn=oe.drag;let Qn=Zn.x,li=Zn.y;re&&(oe.x&&(Wn=D("u-cursor-x",el)),oe.y&&(Yn=D("u-cursor-y",el)),0==jl.ori?(Cn=Wn,Hn=Yn):(Cn=Yn,Hn=Wn),Nn=oe.left,jn=oe.top);const ei=k.select=Bl({show:!0,over:!0,left:0,width:0,top:0,height:0},u.select),ti=ei.show?D("u-select",ei.over?el:ll):null;function ni(l,e){if(ei.show){for(let e in l)ei[e]=l[e],e in ki&&E(ti,e,l[e]);!1!==e&&Ci("setSelect")}}function ii(l,e,t){Kn(l,{min:e,max:t})}function oi(e,t,n,i){null!=t.focus&&function(l){if(l!=ui){let e=null==l,t=1!=Tt.alpha;pl.forEach(((n,i)=>{if(1==M||i>0){let o=e||0==i||i==l;n._focus=e?null:o,t&&function(l,e){pl[l].alpha=e,re&&null!=Dt[l]&&(Dt[l].style.opacity=e),se&&me[l]&&(me[l].style.opacity=e)}(i,o?1:Tt.alpha)}})),ui=l,t&&Jn()}}(e),null!=t.show&&pl.forEach(((n,i)=>{0>=i||e!=i&&null!=e||(n.show=t.show,function(e){if(pl[e].show)se&&T(me[e],l);else if(se&&S(me[e],l),re){let l=zt?Dt[0]:Dt[e];null!=l&&A(l,-10,-10,Ie,Le)}}(i),2==M?(ii(n.facets[0].scale,null,null),ii(n.facets[1].scale,null,null)):ii(n.scale,null,null),Jn())})),!1!==n&&Ci("setSeries",e,t),i&&Ii("setSeries",k,e,t)}let si,ri,ui;k.setSelect=ni,k.setSeries=oi,k.addBand=function(l,e){l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1),Tl.splice(e=null==e?Tl.length:e,0,l)},k.setBand=function(l,e){Bl(Tl[l],e)},k.delBand=function(l){null==l?Tl.length=0:Tl.splice(l,1)};const ai={focus:!0};function fi(l,e,t){let n=vl[e];t&&(l=l/y-(1==n.ori?Ne:Oe));let i=Ie;1==n.ori&&(i=Le,l=i-l),-1==n.dir&&(l=i-l);let o=n._min,s=o+l/i*(n._max-o),r=n.distr;return 3==r?cl(10,s):4==r?((l,e=1)=>nl.sinh(l)*e)(s,n.asinh):100==r?n.bwd(s):s}function ci(l,e){E(ti,s,ei.left=l),E(ti,t,ei.width=e)}function hi(l,e){E(ti,i,ei.top=l),E(ti,n,ei.height=e)}se&&Et&&Ce(p,ce,(l=>{oe._lock||(Mt(l),null!=ui&&oi(null,ai,!0,Fi.setSeries))})),k.valToIdx=l=>L(l,g[0]),k.posToIdx=function(l,e){return L(fi(l,El,e),g[0],Lt,en)},k.posToVal=fi,k.valToPos=(l,e,t)=>0==vl[e].ori?P(l,vl[e],t?ot:Ie,t?Qe:0):W(l,vl[e],t?st:Le,t?lt:0),k.setCursor=(l,e,t)=>{Nn=l.left,jn=l.top,xi(null,e,t)};let di=0==jl.ori?ci:hi,pi=1==jl.ori?ci:hi;function mi(l,e){if(null!=l&&(l.idxs?l.idxs.forEach(((l,e)=>{te[e]=l})):(l=>void 0===l)(l.idx)||te.fill(l.idx),ie.idx=te[0]),se&&ie.live){for(let l=0;pl.length>l;l++)(l>0||1==M&&!xe)&&gi(l,te[l]);!function(){if(se&&ie.live)for(let l=2==M?1:0;pl.length>l;l++){if(0==l&&xe)continue;let e=ie.values[l],t=0;for(let n in e)ge[l][t++].firstChild.nodeValue=e[n]}}()}_t=!1,!1!==e&&Ci("setLegend")}function gi(l,e){let t,n=pl[l],i=0==l&&2==Ul?pn:g[l];xe?t=n.values(k,l,e)??we:(t=n.value(k,null==e?null:i[e],l,e),t=null==t?we:{_:t}),ie.values[l]=t}function xi(l,e,t){let n;Ln=Nn,On=jn,[Nn,jn]=oe.move(k,Nn,jn),oe.left=Nn,oe.top=jn,re&&(Cn&&A(Cn,rl(Nn),0,Ie,Le),Hn&&A(Hn,0,rl(jn),Ie,Le)),si=gl,ri=null;let i=0==jl.ori?Ie:Le,o=1==jl.ori?Ie:Le;if(0>Nn||0==Gt||Lt>en){n=oe.idx=null;for(let l=0;pl.length>l;l++){let e=Dt[l];null!=e&&A(e,-10,-10,Ie,Le)}Et&&oi(null,ai,!0,null==l&&Fi.setSeries),ie.live&&(te.fill(n),_t=!0)}else{let l,e,t;1==M&&(l=0==jl.ori?Nn:jn,e=fi(l,El),n=oe.idx=L(e,g[0],Lt,en),t=$l(g[0][n],jl,i,0));let s=-10,r=-10,u=0,a=0,f=!0,c="",h="";for(let l=2==M?1:0;pl.length>l;l++){let d=pl[l],p=te[l],m=null==p?null:1==M?g[l][p]:g[l][1][p],x=oe.dataIdx(k,l,n,e),w=null==x?null:1==M?g[l][x]:g[l][1][x];if(_t=_t||w!=m||x!=p,te[l]=x,l>0&&d.show){let e=null==x?-10:x==n?t:$l(1==M?g[0][x]:g[l][0][x],jl,i,0),p=null==w?-10:ql(w,1==M?vl[d.scale]:vl[d.facets[1].scale],o,0);if(Et&&null!=w){let e=1==jl.ori?Nn:jn,t=ol(Tt.dist(k,l,x,p,e));if(si>t){let n=Tt.bias;if(0!=n){let i=fi(e,d.scale),o=0>i?-1:1;o!=(0>w?-1:1)||(1==o?1==n?i>w:w>i:1==n?w>i:i>w)||(si=t,ri=l)}else si=t,ri=l}}if(_t||zt){let t,n;0==jl.ori?(t=e,n=p):(t=p,n=e);let i,o,d,m,g,x,w=!0,_=St.bbox;if(null!=_){w=!1;let e=_(k,l);d=e.left,m=e.top,i=e.width,o=e.height}else d=t,m=n,i=o=St.size(k,l);if(x=St.fill(k,l),g=St.stroke(k,l),zt)l!=ri||si>Tt.prox||(s=d,r=m,u=i,a=o,f=w,c=x,h=g);else{let e=Dt[l];null!=e&&(Pt[l]=d,At[l]=m,H(e,i,o,w),Y(e,x,g),A(e,ul(d),ul(m),Ie,Le))}}}}if(zt){let l=Tt.prox;if(_t||(null==ui?l>=si:si>l||ri!=ui)){let l=Dt[0];null!=l&&(Pt[0]=s,At[0]=r,H(l,u,a,f),Y(l,c,h),A(l,ul(s),ul(r),Ie,Le))}}}if(ei.show&&Xn)if(null!=l){let[e,t]=Fi.scales,[n,s]=Fi.match,[r,u]=l.cursor.sync.scales,a=l.cursor.drag;if(Qn=a._x,li=a._y,Qn||li){let a,f,c,h,d,{left:p,top:m,width:g,height:x}=l.select,w=l.scales[r].ori,_=l.posToVal,b=null!=e&&n(e,r),v=null!=t&&s(t,u);b&&Qn?(0==w?(a=p,f=g):(a=m,f=x),c=vl[e],h=$l(_(a,r),c,i,0),d=$l(_(a+f,r),c,i,0),di(al(h,d),ol(d-h))):di(0,i),v&&li?(1==w?(a=p,f=g):(a=m,f=x),c=vl[t],h=ql(_(a,u),c,o,0),d=ql(_(a+f,u),c,o,0),pi(al(h,d),ol(d-h))):pi(0,o)}else yi()}else{let l=ol(Ln-Fn),e=ol(On-Rn);if(1==jl.ori){let t=l;l=e,e=t}Qn=Zn.x&&l>=Zn.dist,li=Zn.y&&e>=Zn.dist;let t,n,s=Zn.uni;null!=s?Qn&&li&&(Qn=l>=s,li=e>=s,Qn||li||(e>l?li=!0:Qn=!0)):Zn.x&&Zn.y&&(Qn||li)&&(Qn=li=!0),Qn&&(0==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),di(al(t,n),ol(n-t)),li||pi(0,o)),li&&(1==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),pi(al(t,n),ol(n-t)),Qn||di(0,i)),Qn||li||(di(0,0),pi(0,0))}if(Zn._x=Qn,Zn._y=li,null==l){if(t){if(null!=Ri){let[l,e]=Fi.scales;Fi.values[0]=null!=l?fi(0==jl.ori?Nn:jn,l):null,Fi.values[1]=null!=e?fi(1==jl.ori?Nn:jn,e):null}Ii(f,k,Nn,jn,Ie,Le,n)}if(Et){let l=t&&Fi.setSeries,e=Tt.prox;null==ui?si>e||oi(ri,ai,!0,l):si>e?oi(null,ai,!0,l):ri!=ui&&oi(ri,ai,!0,l)}}_t&&(ie.idx=n,mi()),!1!==e&&Ci("setCursor")}k.setLegend=mi;let wi=null;function _i(l=!1){l?wi=null:(wi=el.getBoundingClientRect(),Ci("syncRect",wi))}function bi(l,e,t,n,i,o){oe._lock||Xn&&null!=l&&0==l.movementX&&0==l.movementY||(vi(l,e,t,n,i,o,0,!1,null!=l),null!=l?xi(null,!0,!0):xi(e,!0,!1))}function vi(l,e,t,n,i,o,s,r,u){if(null==wi&&_i(!1),Mt(l),null!=l)t=l.clientX-wi.left,n=l.clientY-wi.top;else{if(0>t||0>n)return Nn=-10,void(jn=-10);let[l,s]=Fi.scales,r=e.cursor.sync,[u,a]=r.values,[f,c]=r.scales,[h,d]=Fi.match,p=e.axes[0].side%2==1,m=0==jl.ori?Ie:Le,g=1==jl.ori?Ie:Le,x=p?o:i,w=p?i:o,_=p?n:t,b=p?t:n;if(t=null!=f?h(l,f)?C(u,vl[l],m,0):-10:m*(_/x),n=null!=c?d(s,c)?C(a,vl[s],g,0):-10:g*(b/w),1==jl.ori){let l=t;t=n,n=l}}!u||null!=e&&e.cursor.event.type!=f||(t>1&&Ie-1>t||(t=zl(t,Ie)),n>1&&Le-1>n||(n=zl(n,Le))),r?(Fn=t,Rn=n,[Gn,In]=oe.move(k,t,n)):(Nn=t,jn=n)}Object.defineProperty(k,"rect",{get:()=>(null==wi&&_i(!1),wi)});const ki={width:0,height:0,left:0,top:0};function yi(){ni(ki,!1)}let Mi,Si,Ti,Ei;function zi(l,e,t,n,i,o){Xn=!0,Qn=li=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!0,!1),null!=l&&(Ce(h,b,Di,!1),Ii(c,k,Gn,In,Ie,Le,null));let{left:s,top:r,width:u,height:a}=ei;Mi=s,Si=r,Ti=u,Ei=a}function Di(l,e,t,n,i,o){Xn=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!1,!0);let{left:s,top:r,width:u,height:a}=ei,f=u>0||a>0,c=Mi!=s||Si!=r||Ti!=u||Ei!=a;if(f&&c&&ni(ei),Zn.setScale&&f&&c){let l=s,e=u,t=r,n=a;if(1==jl.ori&&(l=r,e=a,t=s,n=u),Qn&&ii(El,fi(l,El),fi(l+e,El)),li)for(let l in vl){let e=vl[l];l!=El&&null==e.from&&e.min!=gl&&ii(l,fi(t+n,l),fi(t,l))}yi()}else oe.lock&&(oe._lock=!oe._lock,xi(e,!0,null!=l));null!=l&&(He(h,b),Ii(h,k,Nn,jn,Ie,Le,null))}function Pi(l){oe._lock||(Mt(l),xn(),yi(),null!=l&&Ii(m,k,Nn,jn,Ie,Le,null))}function Ai(){xl.forEach(ln),vt(k.width,k.height,!0)}G(x,v,Ai);const Wi={};Wi.mousedown=zi,Wi.mousemove=bi,Wi.mouseup=Di,Wi.dblclick=Pi,Wi.setSeries=(l,e,t,n)=>{-1!=(t=(0,Fi.match[2])(k,e,t))&&oi(t,n,!0,!1)},re&&(Ce(c,el,zi),Ce(f,el,bi),Ce(d,el,(l=>{Mt(l),_i(!1)})),Ce(p,el,(function(l){if(oe._lock)return;Mt(l);let e=Xn;if(Xn){let l,e,t=!0,n=!0,i=10;0==jl.ori?(l=Qn,e=li):(l=li,e=Qn),l&&e&&(t=i>=Nn||Nn>=Ie-i,n=i>=jn||jn>=Le-i),l&&t&&(Nn=Gn>Nn?0:Ie),e&&n&&(jn=In>jn?0:Le),xi(null,!0,!0),Xn=!1}Nn=-10,jn=-10,te.fill(null),xi(null,!0,!0),e&&(Xn=e)})),Ce(m,el,Pi),It.add(k),k.syncRect=_i);const Yi=k.hooks=u.hooks||{};function Ci(l,e,t){Vn?Bn.push([l,e,t]):l in Yi&&Yi[l].forEach((l=>{l.call(null,k,e,t)}))}(u.plugins||[]).forEach((l=>{for(let e in l.hooks)Yi[e]=(Yi[e]||[]).concat(l.hooks[e])}));const Hi=(l,e,t)=>t,Fi=Bl({key:null,setSeries:!1,filters:{pub:Ml,sub:Ml},scales:[El,pl[1]?pl[1].scale:null],match:[Sl,Sl,Hi],values:[null,null]},oe.sync);2==Fi.match.length&&Fi.match.push(Hi),oe.sync=Fi;const Ri=Fi.key,Gi=dt(Ri);function Ii(l,e,t,n,i,o,s){Fi.filters.pub(l,e,t,n,i,o,s)&&Gi.pub(l,e,t,n,i,o,s)}function Li(){Ci("init",u,g),gn(g||u.data,!1),Kl[El]?Kn(El,Kl[El]):xn(),wt=ei.show&&(ei.width>0||ei.height>0),xt=_t=!0,vt(u.width,u.height)}return Gi.sub(k),k.pub=function(l,e,t,n,i,o,s){Fi.filters.sub(l,e,t,n,i,o,s)&&Wi[l](null,e,t,n,i,o,s)},k.destroy=function(){Gi.unsub(k),It.delete(k),Pe.clear(),I(x,v,Ai),R.remove(),ce?.remove(),Ci("destroy")},pl.forEach(Yt),xl.forEach((function(l,e){if(l._show=l.show,l.show){let t=vl[l.scale];null==t&&(l.scale=l.side%2?pl[1].scale:El,t=vl[l.scale]);let n=t.time;l.size=bl(l.size),l.space=bl(l.space),l.rotate=bl(l.rotate),Gl(l.incrs)&&l.incrs.forEach((l=>{!Wl.has(l)&&Wl.set(l,Yl(l))})),l.incrs=bl(l.incrs||(2==t.distr?ae:n?1==hl?ke:Se:fe)),l.splits=bl(l.splits||(n&&1==t.distr?Ql:3==t.distr?Je:4==t.distr?qe:$e)),l.stroke=bl(l.stroke),l.grid.stroke=bl(l.grid.stroke),l.ticks.stroke=bl(l.ticks.stroke),l.border.stroke=bl(l.border.stroke);let i=l.values;l.values=Gl(i)&&!Gl(i[0])?bl(i):n?Gl(i)?De(Xl,ze(i,Zl)):Ll(i)?function(l,e){let t=ne(e);return(e,n)=>n.map((e=>t(l(e))))}(Xl,i):i||le:i||Be,l.filter=bl(l.filter||(3>t.distr||10!=t.log?3==t.distr&&2==t.log?tt:kl:et)),l.font=Qt(l.font),l.labelFont=Qt(l.labelFont),l._size=l.size(k,null,e,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(Ct[e]=!0,l._el=D("u-axis",X))}})),_?_ instanceof HTMLElement?(_.appendChild(R),Li()):_(k,Li):Li(),k}en.assign=Bl,en.fmtNum=tl,en.rangeNum=Z,en.rangeLog=B,en.rangeAsinh=$,en.orient=pt,en.pxRatio=y,en.join=function(l,e){if(function(l){let e=l[0][0],t=e.length;for(let n=1;l.length>n;n++){let i=l[n][0];if(i.length!=t)return!1;if(i!=e)for(let l=0;t>l;l++)if(i[l]!=e[l])return!1}return!0}(l)){let e=l[0].slice();for(let t=1;l.length>t;t++)e.push(...l[t].slice(1));return function(l,e=100){const t=l.length;if(1>=t)return!0;let n=0,i=t-1;for(;i>=n&&null==l[n];)n++;for(;i>=n&&null==l[i];)i--;if(n>=i)return!0;const o=fl(1,sl((i-n+1)/e));for(let e=l[n],t=n+o;i>=t;t+=o){const n=l[t];if(null!=n){if(e>=n)return!1;e=n}}return!0}(e[0])||(e=function(l){let e=l[0],t=e.length,n=Array(t);for(let l=0;n.length>l;l++)n[l]=l;n.sort(((l,t)=>e[l]-e[t]));let i=[];for(let e=0;l.length>e;e++){let o=l[e],s=Array(t);for(let l=0;t>l;l++)s[l]=o[n[l]];i.push(s)}return i}(e)),e}let t=new Set;for(let e=0;l.length>e;e++){let n=l[e][0],i=n.length;for(let l=0;i>l;l++)t.add(n[l])}let n=[Array.from(t).sort(((l,e)=>l-e))],i=n[0].length,o=new Map;for(let l=0;i>l;l++)o.set(n[0][l],l);for(let t=0;l.length>t;t++){let s=l[t],r=s[0];for(let l=1;s.length>l;l++){let u=s[l],a=Array(i).fill(void 0),f=e?e[t][l]:1,c=[];for(let l=0;u.length>l;l++){let e=u[l],t=o.get(r[l]);null===e?0!=f&&(a[t]=e,2==f&&c.push(t)):a[t]=e}$l(a,c,i),n.push(a)}}return n},en.fmtDate=ne,en.tzDate=function(l,e){let t;return"UTC"==e||"Etc/UTC"==e?t=new Date(+l+6e4*l.getTimezoneOffset()):e==ie?t=l:(t=new Date(l.toLocaleString("en-US",{timeZone:e})),t.setMilliseconds(l.getMilliseconds())),t},en.sync=dt;{en.addGap=function(l,e,t){let n=l[l.length-1];n&&n[0]==e?n[1]=t:l.push([e,t])},en.clipGaps=wt;let l=en.paths={points:Wt};l.linear=Ft,l.stepped=function(l){const e=Q(l.align,1),t=Q(l.ascDesc,!1),n=Q(l.alignGaps,0),i=Q(l.extend,!1);return(l,o,s,r)=>pt(l,o,((u,a,f,c,h,d,p,m,g,x,w)=>{[s,r]=U(f,s,r);let _=u.pxRound,{left:b,width:v}=l.bbox,k=l=>_(d(l,c,x,m)),M=l=>_(p(l,h,w,g)),S=0==c.ori?Mt:St;const T={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},E=T.stroke,z=c.dir*(0==c.ori?1:-1);let D=M(f[1==z?s:r]),P=k(a[1==z?s:r]),A=P,W=P;i&&-1==e&&(W=b,S(E,W,D)),S(E,P,D);for(let l=1==z?s:r;l>=s&&r>=l;l+=z){let t=f[l];if(null==t)continue;let n=k(a[l]),i=M(t);1==e?S(E,n,D):S(E,A,i),S(E,n,i),D=i,A=n}let Y=A;i&&1==e&&(Y=b+v,S(E,Y,D));let[C,H]=mt(l,o);if(null!=u.fill||0!=C){let e=T.fill=new Path2D(E),t=M(u.fillTo(l,o,u.min,u.max,C));S(e,Y,t),S(e,W,t)}if(!u.spanGaps){let i=[];i.push(..._t(a,f,s,r,z,k,n));let h=u.width*y/2,d=t||1==e?h:-h,p=t||-1==e?-h:h;i.forEach((l=>{l[0]+=d,l[1]+=p})),T.gaps=i=u.gaps(l,o,s,r,i),T.clip=wt(i,c.ori,m,g,x,w)}return 0!=H&&(T.band=2==H?[xt(l,o,s,r,E,-1),xt(l,o,s,r,E,1)]:xt(l,o,s,r,E,H)),T}))},l.bars=function(l){const e=Q((l=l||Hl).size,[.6,gl,1]),t=l.align||0,n=l.gap||0;let i=l.radius;i=null==i?[0,0]:"number"==typeof i?[i,0]:i;const o=bl(i),s=1-e[0],r=Q(e[1],gl),u=Q(e[2],1),a=Q(l.disp,Hl),f=Q(l.each,(()=>{})),{fill:c,stroke:h}=a;return(l,e,i,d)=>pt(l,e,((p,m,g,x,w,_,b,v,k,M,S)=>{let T,E,z=p.pxRound,D=t,P=n*y,A=r*y,W=u*y;0==x.ori?[T,E]=o(l,e):[E,T]=o(l,e);const Y=x.dir*(0==x.ori?1:-1);let C,H,F,R=0==x.ori?Tt:Et,G=0==x.ori?f:(l,e,t,n,i,o,s)=>{f(l,e,t,i,n,s,o)},I=Q(l.bands,Fl).find((l=>l.series[0]==e)),L=p.fillTo(l,e,p.min,p.max,null!=I?I.dir:0),O=z(b(L,w,S,k)),N=M,j=z(p.width*y),U=!1,V=null,B=null,$=null,J=null;null==c||0!=j&&null==h||(U=!0,V=c.values(l,e,i,d),B=new Map,new Set(V).forEach((l=>{null!=l&&B.set(l,new Path2D)})),j>0&&($=h.values(l,e,i,d),J=new Map,new Set($).forEach((l=>{null!=l&&J.set(l,new Path2D)}))));let{x0:q,size:K}=a;if(null!=q&&null!=K){D=1,m=q.values(l,e,i,d),2==q.unit&&(m=m.map((e=>l.posToVal(v+e*M,x.key,!0))));let t=K.values(l,e,i,d);H=2==K.unit?t[0]*M:_(t[0],x,M,v)-_(0,x,M,v),N=Rt(m,g,_,x,M,v,N),F=N-H+P}else N=Rt(m,g,_,x,M,v,N),F=N*s+P,H=N-F;1>F&&(F=0),H/2>j||(j=0),5>F&&(z=vl);let X=F>0;H=z(wl(N-F-(X?j:0),W,A)),C=(0==D?H/2:D==Y?0:H)-D*Y*((0==D?P/2:0)+(X?j/2:0));const Z={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},ll=U?null:new Path2D;let el=null;if(null!=I)el=l.data[I.series[1]];else{let{y0:t,y1:n}=a;null!=t&&null!=n&&(g=n.values(l,e,i,d),el=t.values(l,e,i,d))}let tl=T*H,nl=E*H;for(let t=1==Y?i:d;t>=i&&d>=t;t+=Y){let n=g[t];if(null==n)continue;if(null!=el){let l=el[t]??0;if(n-l==0)continue;O=b(l,w,S,k)}let i=_(2!=x.distr||null!=a?m[t]:t,x,M,v),o=b(Q(n,L),w,S,k),s=z(i-C),r=z(fl(o,O)),u=z(al(o,O)),f=r-u;if(null!=n){let i=0>n?nl:tl,o=0>n?tl:nl;U?(j>0&&null!=$[t]&&R(J.get($[t]),s,u+sl(j/2),H,fl(0,f-j),i,o),null!=V[t]&&R(B.get(V[t]),s,u+sl(j/2),H,fl(0,f-j),i,o)):R(ll,s,u+sl(j/2),H,fl(0,f-j),i,o),G(l,e,t,s-j/2,u,H+j,f)}}return j>0?Z.stroke=U?J:ll:U||(Z._fill=0==p.width?p._fill:p._stroke??p._fill,Z.width=0),Z.fill=U?B:ll,Z}))},l.spline=function(l){return function(l,e){const t=Q(e?.alignGaps,0);return(e,n,i,o)=>pt(e,n,((s,r,u,a,f,c,h,d,p,m,g)=>{[i,o]=U(u,i,o);let x,w,_,b=s.pxRound,v=l=>b(c(l,a,m,d)),k=l=>b(h(l,f,g,p));0==a.ori?(x=kt,_=Mt,w=Pt):(x=yt,_=St,w=At);const y=a.dir*(0==a.ori?1:-1);let M=v(r[1==y?i:o]),S=M,T=[],E=[];for(let l=1==y?i:o;l>=i&&o>=l;l+=y)if(null!=u[l]){let e=v(r[l]);T.push(S=e),E.push(k(u[l]))}const z={stroke:l(T,E,x,_,w,b),fill:null,clip:null,band:null,gaps:null,flags:1},D=z.stroke;let[P,A]=mt(e,n);if(null!=s.fill||0!=P){let l=z.fill=new Path2D(D),t=k(s.fillTo(e,n,s.min,s.max,P));_(l,S,t),_(l,M,t)}if(!s.spanGaps){let l=[];l.push(..._t(r,u,i,o,y,v,t)),z.gaps=l=s.gaps(e,n,i,o,l),z.clip=wt(l,a.ori,d,p,m,g)}return 0!=A&&(z.band=2==A?[xt(e,n,i,o,D,-1),xt(e,n,i,o,D,1)]:xt(e,n,i,o,D,A)),z}))}(Gt,l)}}return en}();\n', css: '.uplot, .uplot *, .uplot *::before, .uplot *::after {box-sizing: border-box;}.uplot {font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji";line-height: 1.5;width: min-content;}.u-title {text-align: center;font-size: 18px;font-weight: bold;}.u-wrap {position: relative;user-select: none;}.u-over, .u-under {position: absolute;}.u-under {overflow: hidden;}.uplot canvas {display: block;position: relative;width: 100%;height: 100%;}.u-axis {position: absolute;}.u-legend {font-size: 14px;margin: auto;text-align: center;}.u-inline {display: block;}.u-inline * {display: inline-block;}.u-inline tr {margin-right: 16px;}.u-legend th {font-weight: 600;}.u-legend th > * {vertical-align: middle;display: inline-block;}.u-legend .u-marker {width: 1em;height: 1em;margin-right: 4px;background-clip: padding-box !important;}.u-inline.u-live th::after {content: ":";vertical-align: middle;}.u-inline:not(.u-live) .u-value {display: none;}.u-series > * {padding: 4px;}.u-series th {cursor: pointer;}.u-legend .u-off > * {opacity: 0.3;}.u-select {background: rgba(0,0,0,0.07);position: absolute;pointer-events: none;}.u-cursor-x, .u-cursor-y {position: absolute;left: 0;top: 0;pointer-events: none;will-change: transform;}.u-hz .u-cursor-x, .u-vt .u-cursor-y {height: 100%;border-right: 1px dashed #607D8B;}.u-hz .u-cursor-y, .u-vt .u-cursor-x {width: 100%;border-bottom: 1px dashed #607D8B;}.u-cursor-pt {position: absolute;top: 0;left: 0;border-radius: 50%;border: 0 solid;pointer-events: none;will-change: transform;/*this has to be !important since we set inline "background" shorthand */background-clip: padding-box !important;}.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off {display: none;}' };
-}
-
-// src/flows/history/write-site.ts
-import { mkdir as mkdir11 } from "node:fs/promises";
-import path52 from "node:path";
-async function writeSite(dir, files) {
-  await mkdir11(dir, { recursive: true });
-  const written = [];
-  for (const f of files) {
-    const target = path52.join(dir, f.file);
-    await writeAtomically(target, f.html);
-    written.push(target);
-  }
-  return written;
-}
-
-// src/flows/nightly/nightly-site.ts
-async function analyseStore(store, options) {
-  return analyseHistory(await loadStoredRuns(store), options);
-}
-async function writeHistorySite(dir, analysis, options) {
-  const files = await writeSite(
-    dir,
-    renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
-  );
-  await writeFile15(path53.join(dir, ".nojekyll"), "");
-  return files;
-}
-
-// src/core/history/night-watch.ts
-var MISSING_FACTOR = 1.5;
-var VANISHED_WITHIN_RUNS = 3;
-var RECENT_CADENCES = 7;
-function nightOf(date5) {
-  return new Date(date5).toISOString().slice(0, 10);
-}
-function watchNights(analysis, options) {
-  const canaryShifts = analysis.series.filter((s) => isCanaryWorkload(s.series.key.workload)).flatMap((s) => {
-    const cp2 = s.changePoints.at(-1);
-    return cp2 ? [{ series: s.series.id, night: nightOf(cp2.firstAfter.date), relativeChange: cp2.relativeChange }] : [];
-  });
-  const suspect = /* @__PURE__ */ new Map();
-  for (const s of analysis.series) {
-    const cp2 = s.changePoints.at(-1);
-    if (!cp2 || cp2.kind !== "regression" || isCanaryWorkload(s.series.key.workload)) continue;
-    const shift = canaryShifts.find(
-      (c) => nightsApart(c.night, nightOf(cp2.firstAfter.date)) <= SAME_NIGHT_TOLERANCE && sameMachine(c.series, s.series.key.fingerprint)
-    );
-    if (shift) suspect.set(s.series.id, suspectReason(cp2, shift));
-  }
-  return {
-    canaryShifts,
-    suspect,
-    alerts: [...missingNights(analysis.series, options), ...vanishedCells(analysis.series)]
-  };
-}
-var SAME_NIGHT_TOLERANCE = 1;
-function nightsApart(a, b) {
-  return Math.abs(Date.parse(a) - Date.parse(b)) / 864e5;
-}
-function sameMachine(canarySeries, fingerprint) {
-  return canarySeries.startsWith(`${fingerprint}/`);
-}
-function suspectReason(cp2, shift) {
-  const pct5 = (x) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
-  return `suspect: the runner canary (a frozen build) moved ${pct5(shift.relativeChange)} on ${shift.night}, the night of this ${pct5(cp2.relativeChange)}: runner drift, not PostgreSQL, until a rerun says otherwise`;
-}
-function runDates(series) {
-  const byMachine = /* @__PURE__ */ new Map();
-  for (const s of series) {
-    const dates = byMachine.get(s.series.key.fingerprint) ?? /* @__PURE__ */ new Set();
-    for (const p of s.series.points) dates.add(p.date);
-    byMachine.set(s.series.key.fingerprint, dates);
-  }
-  return new Map([...byMachine].map(([m, d]) => [m, [...d].sort()]));
-}
-function missingNights(series, options) {
-  if (options.expectEveryHours === void 0) return [];
-  const cadenceMs = options.expectEveryHours * 36e5;
-  const alerts = [];
-  for (const [fingerprint, dates] of runDates(series)) {
-    const times = [...dates.map((d) => Date.parse(d)), options.now.getTime()];
-    const newest = times.at(-1);
-    for (let i = 1; i < times.length; i++) {
-      const gap = times[i] - times[i - 1];
-      if (gap <= MISSING_FACTOR * cadenceMs || newest - times[i] > RECENT_CADENCES * cadenceMs) continue;
-      const nights = Math.round(gap / cadenceMs) - 1;
-      const from = dates[i - 1];
-      const to = i < dates.length ? dates[i] : void 0;
-      alerts.push({
-        kind: "missing-nights",
-        fingerprint,
-        from,
-        ...to !== void 0 ? { to } : {},
-        nights: Math.max(1, nights),
-        message: to !== void 0 ? `${Math.max(1, nights)} expected nightly run(s) on ${fingerprint} did not happen between ${nightOf(from)} and ${nightOf(to)}` : `no nightly run on ${fingerprint} since ${nightOf(from)}: ${Math.max(1, nights)} expected run(s) missing`
-      });
-    }
-  }
-  return alerts;
-}
-function vanishedCells(series) {
-  const kind = (s) => isCanaryWorkload(s.series.key.workload);
-  const dates = new Map(
-    [true, false].map((canary) => [canary, runDates(series.filter((s) => kind(s) === canary))])
-  );
-  return series.flatMap((s) => {
-    const machine = dates.get(kind(s)).get(s.series.key.fingerprint) ?? [];
-    const last = s.series.points.at(-1)?.date;
-    if (last === void 0 || last === machine.at(-1)) return [];
-    const since = machine.filter((d) => d > last).length;
-    if (since > VANISHED_WITHIN_RUNS) return [];
-    return [
-      {
-        kind: "vanished-cell",
-        fingerprint: s.series.key.fingerprint,
-        series: s.series.id,
-        lastSeen: last,
-        message: `${s.series.id} was not measured by the last ${since} run(s) of its machine (last seen ${nightOf(last)})`
-      }
-    ];
-  });
-}
-
-// src/flows/nightly/nightly-flow.ts
-init_errors();
-function nightlyRunRequest(head, options) {
-  return {
-    ...options,
-    arms: { kind: "installed", arms: [{ ...head, label: "head" }] },
-    analysis: resolveAnalysis(),
-    order: "random",
-    dataChecksums: false
-  };
-}
-async function runNightly(request2, deps) {
-  const { logger } = deps;
-  const arm2 = await headArm2(request2.head, deps);
-  const { head: _head, history: _history, source: given, ...run3 } = request2;
-  const source = {
-    ...given,
-    head: { ...given.head, ...arm2.build ? { sha: arm2.build.sha } : {} }
-  };
-  const measured = await deps.measure(nightlyRunRequest(arm2, { ...run3, source }));
-  if (measured.result.status !== "complete") {
-    const why = measured.result.stopReason ? ` (${measured.result.stopReason})` : "";
-    return {
-      run: measured,
-      source,
-      incomplete: `the nightly run is '${measured.result.status}'${why}: nothing was added to the history`,
-      undecided: []
-    };
-  }
-  const canary = request2.canary ? await measureCanary(request2.canary, run3, source, deps) : void 0;
-  const analysis = await analyseStore(deps.history, request2.history);
-  const watch = watchNights(analysis, {
-    now: new Date(measured.result.startedAt),
-    ...request2.expectEveryHours !== void 0 ? { expectEveryHours: request2.expectEveryHours } : {}
-  });
-  markSuspects(analysis, watch);
-  const judgement = judgeHistory(analysis);
-  const savedAs = measured.archived?.id;
-  const outcome = {
-    run: measured,
-    source,
-    ...savedAs ? {} : { notSaved: measured.archiveError ?? "the store did not save it" },
-    analysis,
-    judgement,
-    undecided: judgement.unanalysed.filter((s) => s.series.points.some((p) => p.runId === savedAs)),
-    ...canary ? { canary } : {},
-    watch
-  };
-  for (const alert of watch.alerts) logger.warn(`alert: ${alert.message}`);
-  if (deps.alerts) {
-    const machines = [...new Set(analysis.series.map((s) => s.series.key.fingerprint))];
-    outcome.alertIssues = await deps.alerts(watch.alerts, machines);
-    if ("error" in outcome.alertIssues) logger.warn(outcome.alertIssues.error);
-    else logger.info(`alert issues: ${describeSync(outcome.alertIssues.done)}`);
-  }
-  if (deps.digest) {
-    outcome.digest = await deps.digest(new Date(measured.result.startedAt));
-    if ("error" in outcome.digest) logger.warn(outcome.digest.error);
-    else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
-  }
-  for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
-  if (deps.issues) {
-    outcome.issues = await deps.issues(analysis);
-    if ("error" in outcome.issues) {
-      logger.warn(`${outcome.issues.error} The run is saved and reported all the same.`);
-    } else {
-      logger.info(`regression issues: ${describeSync(outcome.issues.done)}`);
-    }
-  }
-  logger.info(
-    `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`
-  );
-  return outcome;
-}
-async function measureCanary(canary, run3, source, deps) {
-  const arm2 = { label: "canary", binDir: canary.binDir, settings: {} };
-  const canarySource = { ...source, head: { ref: "canary" }, canary: true };
-  try {
-    const measured = await deps.measure(nightlyRunRequest(arm2, { ...run3, source: canarySource }));
-    if (measured.result.status !== "complete") {
-      deps.logger.warn(`the runner canary's run is '${measured.result.status}': no canary point tonight`);
-    }
-    return measured;
-  } catch (e) {
-    deps.logger.warn(`the runner canary could not be measured: ${errorMessage(e)}`);
-    return void 0;
-  }
-}
-function markSuspects(analysis, watch) {
-  for (const s of analysis.series) {
-    const why = watch.suspect.get(s.series.id);
-    const cp2 = s.changePoints.at(-1);
-    if (why && cp2) cp2.suspect = why;
-  }
-}
-async function headArm2(head, deps) {
-  if (head.kind === "installed") return { label: "head", binDir: head.binDir, settings: {} };
-  const build = deps.build;
-  if (!build) throw new Error("nightly: a head to build, but no builder was given");
-  const arms = await deps.logger.group(
-    "Building PostgreSQL",
-    () => build({ ...head.request, headOnly: true }, deps.signal)
-  );
-  const arm2 = arms.find((a) => a.label === "head");
-  if (!arm2) throw new Error("nightly: the build gave no head arm");
-  return arm2;
-}
-var NIGHTLY_FAIL_ON_MEANING = {
-  regression: "an open regression event in the history",
-  inconclusive: "also a series measured tonight that is too short to analyse",
-  never: FAIL_ON_MEANING.never
-};
-function nightlyDecision(outcome, failOn) {
-  const all = outcome.judgement?.events ?? [];
-  const events = all.filter((e) => e.regressed.some((r) => !r.changePoint.suspect));
-  const suspect = all.filter((e) => !events.includes(e));
-  const name = (e) => {
-    const worst = e.regressed[0];
-    const n = e.regressed.length;
-    return `${e.workload} (${n} cell${n === 1 ? "" : "s"}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
-  };
-  const named = events.map(name);
-  const undecided = outcome.undecided.length;
-  const alerts = outcome.watch?.alerts ?? [];
-  const series = outcome.analysis?.series.length ?? 0;
-  const tooShort = `${undecided} series measured tonight ${undecided === 1 ? "has" : "have"} too few runs to be analysed yet`;
-  const holds = [
-    ...suspect.length > 0 ? [
-      `${suspect.length} suspect regression event${suspect.length === 1 ? "" : "s"} (the runner canary moved the same night): ${suspect.map(name).join(", ")}`
-    ] : [],
-    ...undecided > 0 ? [tooShort] : [],
-    ...alerts.map((a) => a.message)
-  ];
-  const incomplete = outcome.incomplete ?? (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : void 0);
-  return flowDecision({
-    flow: "nightly",
-    verdict: outcome.judgement?.verdict ?? "inconclusive",
-    failOn,
-    ...incomplete !== void 0 ? { incomplete } : {},
-    ...events.length > 0 ? {
-      fails: `open regression event${events.length === 1 ? "" : "s"} in the history: ${named.join(", ")}`
-    } : failOn === "inconclusive" && holds.length > 0 ? { fails: holds.join("; ") } : {},
-    pending: events.length === 0 && holds.length > 0,
-    lead: events.length > 0 ? `${events.length} open regression event${events.length === 1 ? "" : "s"}` : suspect.length > 0 ? "Suspect regression: runner drift" : undecided > 0 ? "Too few runs to analyse" : alerts.length > 0 ? `${alerts.length} alert${alerts.length === 1 ? "" : "s"}` : "No open regression",
-    detail: events.length > 0 ? named.join(", ") : holds.length > 0 ? holds.join("; ") : `${series} series over ${outcome.analysis?.runs ?? 0} runs`,
-    deciding: events.length > 0 ? events.flatMap((e) => e.regressed.map((r) => r.series.id)) : [
-      ...suspect.flatMap((e) => e.regressed.map((r) => r.series.id)),
-      ...outcome.undecided.map((u) => u.series.id)
-    ]
-  });
-}
-function nightlyReport(outcome, options = {}) {
-  const notes = [...watchNotes(outcome), ...issueNotes(outcome), ...options.notes ?? []];
-  if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
-    return renderIncompleteNightly(outcome.incomplete ?? "the night was not analysed", notes);
-  }
-  if (outcome.notSaved) {
-    notes.unshift(`\u26A0\uFE0F Tonight's run was not saved to the store: ${escapeMarkdown(outcome.notSaved)}.`);
-  }
-  return renderNightlySummary(outcome.analysis, outcome.judgement, {
-    ...options.repoUrl ? { repoUrl: options.repoUrl } : {},
-    measured: { ref: outcome.source.head?.ref, sha: outcome.source.head?.sha },
-    notes
-  });
-}
-function watchNotes(outcome) {
-  const watch = outcome.watch;
-  if (!watch) return [];
-  return [
-    ...watch.alerts.map((a) => `\u26A0\uFE0F Alert: ${escapeMarkdown(a.message)}.`),
-    ...watch.canaryShifts.map(
-      (c) => `Runner canary ${escapeMarkdown(c.series)}: latest change point ${(c.relativeChange * 100).toFixed(1)}% on ${c.night} (runner drift; regressions of that night are suspect).`
-    )
-  ];
-}
-function issueNotes(outcome) {
-  if (!outcome.issues) return [];
-  if ("error" in outcome.issues) return [`\u26A0\uFE0F ${escapeMarkdown(outcome.issues.error)}`];
-  const done = outcome.issues.done;
-  const numbers = [...done.opened, ...done.updated, ...done.closed].map((n) => `#${n}`);
-  return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`];
-}
-
-// src/flows/nightly/nightly-job.ts
-function historyOptionsOf(changePoints) {
-  return {
-    ...changePoints.maxP !== void 0 ? { maxP: changePoints.maxP } : {},
-    ...changePoints.minSegment !== void 0 ? { minSegment: changePoints.minSegment } : {},
-    minMagnitude: changePoints.magnitudePct / 100
-  };
-}
-async function runNightlyJob(options, deps) {
-  const {
-    head,
-    commit: commit3,
-    repository,
-    runUrl,
-    repoUrl,
-    changePoints,
-    canaryBinDir,
-    expectEveryHours,
-    issues,
-    ...run3
-  } = options;
-  const source = {
-    ...repository ? { repository } : {},
-    ...runUrl ? { runUrl } : {},
-    head: {
-      ...commit3.ref ? { ref: commit3.ref } : {},
-      ...commit3.sha ? { sha: commit3.sha } : {},
-      chosenBy: commit3.chosenBy
-    }
-  };
-  const links = { ...repoUrl ? { repoUrl } : {}, ...runUrl ? { runUrl } : {} };
-  return runNightly(
-    {
-      ...run3,
-      head,
-      source,
-      history: historyOptionsOf(changePoints),
-      ...canaryBinDir ? { canary: { binDir: canaryBinDir } } : {},
-      ...expectEveryHours !== void 0 ? { expectEveryHours } : {}
-    },
-    {
-      logger: deps.logger,
-      measure: deps.measure,
-      build: deps.build,
-      signal: deps.signal,
-      history: deps.history,
-      ...issues ? issueSyncs(issues, links) : {}
-    }
-  );
-}
-function issueSyncs(issues, links) {
-  const { api } = issues;
-  return {
-    issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
-    alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
-    ...issues.triageDigest ? {
-      digest: (now) => trySyncTriageDigest(api, now, {
-        links,
-        ...issues.raiseAfterDays !== void 0 ? { raiseAfterDays: issues.raiseAfterDays } : {}
-      })
-    } : {}
-  };
-}
-async function concludeNight(outcome, options) {
-  const { failOn, reportFile, ...report } = options;
-  const markdown = nightlyReport(outcome, report);
-  if (reportFile) {
-    await mkdir12(path54.dirname(reportFile), { recursive: true });
-    await writeFile16(reportFile, markdown);
-  }
-  return { report: markdown, decision: nightlyDecision(outcome, failOn) };
-}
+import path56 from "node:path";
 
 // src/flows/nightly/publish-site.ts
 function siteTitle(repository) {
@@ -82171,12 +82444,16 @@ function repoUrlOf(inputs, ctx) {
 var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io, api } = deps;
   checkNightlyInputs(inputs, deps);
+  if (inputs.canaryBinDir) {
+    const runAs = await resolveRunAs(inputs.runAs, { runner: deps.runner, logger });
+    await inspectBinDir(inputs.canaryBinDir, "input 'canary-bin-dir'", { runner: deps.runner, runAs });
+  }
   const head = nightlyCommit(inputs, ctx);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
-  const resultsFile = path55.join(resultsDir, RESULTS_FILE);
-  const reportFile = path55.join(resultsDir, REPORT_FILE);
+  const resultsFile = path56.join(resultsDir, RESULTS_FILE);
+  const reportFile = path56.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const repository = `${ctx.owner}/${ctx.repo}`;
   const changePoints = { magnitudePct: inputs.threshold };
@@ -82295,7 +82572,7 @@ function nightlyHead(inputs, ctx, deps, head) {
   }
   return nightlyHeadOf(
     {
-      ...inputs.headBinDir ? { binDir: path55.resolve(inputs.headBinDir) } : {},
+      ...inputs.headBinDir ? { binDir: path56.resolve(inputs.headBinDir) } : {},
       commit: head,
       source: () => ({
         repo: sourceRepoOf(inputs, ctx),
@@ -82308,11 +82585,11 @@ function nightlyHead(inputs, ctx, deps, head) {
 }
 
 // src/adapters/action/calibrate-mode.ts
-import path57 from "node:path";
+import path58 from "node:path";
 
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile17 } from "node:fs/promises";
-import path56 from "node:path";
+import path57 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -82408,7 +82685,7 @@ async function runCalibration(options, deps) {
     dataChecksums: false
   });
   const calibration = calibrationOf(measured.result, measured.comparison);
-  const calibrationFile = calibrationDir ? path56.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path57.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile17(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -82431,10 +82708,10 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path57.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path58.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const resultsFile = path57.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path58.join(resultsDir, RESULTS_FILE);
   try {
     const { calibration, calibrationFile, decision } = await runCalibration(
       {
@@ -82467,7 +82744,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
     io.setOutput("results-json", resultsFile);
-    const files = { dir: resultsDir, resultsFile, reportFile: path57.join(resultsDir, REPORT_FILE) };
+    const files = { dir: resultsDir, resultsFile, reportFile: path58.join(resultsDir, REPORT_FILE) };
     return publishGate(io, decision, files, (l) => logger.info(l));
   } finally {
     await store?.close();
@@ -82524,7 +82801,7 @@ function bisectDecision(outcome, failOn) {
 }
 
 // src/flows/bisect/issue-bisection.ts
-import path58 from "node:path";
+import path59 from "node:path";
 init_errors();
 
 // src/flows/bisect/one-cell.ts
@@ -82627,7 +82904,7 @@ async function issueWorkload(name, workloads, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path58.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path59.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -82653,8 +82930,8 @@ async function commentBisection(issue3, markdown, deps) {
 
 // src/flows/bisect/bisect-action-job.ts
 init_errors();
-import { mkdir as mkdir13, writeFile as writeFile18 } from "node:fs/promises";
-import path61 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile18 } from "node:fs/promises";
+import path62 from "node:path";
 
 // src/flows/nightly/verify-bisect-target.ts
 init_errors();
@@ -82783,14 +83060,14 @@ function defined2(values) {
 }
 
 // src/flows/bisect/bisection.ts
-import path60 from "node:path";
+import path61 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path59 from "node:path";
+import path60 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path59.resolve(req.cacheDir));
+  const layout = cacheLayout(path60.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -83048,7 +83325,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path60.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path61.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -83123,7 +83400,7 @@ function callOf(verdict2) {
 // src/flows/bisect/bisect-action-job.ts
 var BISECT_FILE = "bisect.json";
 function bisectFilesIn(dir) {
-  return { bisectFile: path61.join(dir, BISECT_FILE), reportFile: path61.join(dir, REPORT_FILE) };
+  return { bisectFile: path62.join(dir, BISECT_FILE), reportFile: path62.join(dir, REPORT_FILE) };
 }
 function chooseBisectJob(request2, api) {
   return request2.eventName === "issues" ? issueBisectJob(request2, api) : rangeBisectJob(request2);
@@ -83166,7 +83443,7 @@ async function bisectJobToFiles(job, options, deps) {
   }
   const markdown = renderBisectMarkdown(report, options.links);
   const { bisectFile, reportFile } = bisectFilesIn(options.measure.outDir);
-  await mkdir13(options.measure.outDir, { recursive: true });
+  await mkdir14(options.measure.outDir, { recursive: true });
   await writeFile18(bisectFile, `${JSON.stringify(report, null, 2)}
 `);
   await writeFile18(reportFile, markdown);
@@ -83252,7 +83529,6 @@ function bisectJob(inputs, ctx, deps) {
 
 // src/adapters/action/command-mode.ts
 init_errors();
-import { mkdir as mkdir14 } from "node:fs/promises";
 
 // src/flows/steer/command-decision.ts
 function commandDecision(taken, failOn) {
@@ -83541,7 +83817,6 @@ var runCommandMode = async (inputs, ctx, deps, resultsDir) => {
   };
   const flowDeps = { api: deps.api, logger: deps.logger, stickyId: inputs.commentId, workloads, decided };
   await handlePrCommand(commentEventOf(ctx), flowDeps);
-  await mkdir14(resultsDir, { recursive: true });
   const files = { dir: resultsDir, resultsFile: "", reportFile: "" };
   return publishGate(deps.io, commandDecision(taken, inputs.failOn), files, (l) => deps.logger.info(l));
 };
@@ -83599,7 +83874,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path62.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path63.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -83731,7 +84006,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path63.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
+    const cacheDir = inputs.cacheDir ? path64.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -83762,7 +84037,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os15.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path63.resolve(path63.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path64.resolve(path64.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -3,7 +3,6 @@
  * steer flow (src/flows/steer/pr-command.ts); its decision becomes the outputs a benchmark or comment job
  * reads.
  */
-import { mkdir } from 'node:fs/promises';
 import { UserError } from '../../core/util/errors.js';
 import { commandDecision } from '../../flows/steer/command-decision.js';
 import { publishGate } from './gate.js';
@@ -34,7 +33,6 @@ export const runCommandMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
   };
   const flowDeps = { api: deps.api!, logger: deps.logger, stickyId: inputs.commentId, workloads, decided };
   await handlePrCommand(commentEventOf(ctx), flowDeps);
-  await mkdir(resultsDir, { recursive: true });
   const files = { dir: resultsDir, resultsFile: '', reportFile: '' };
   return publishGate(deps.io, commandDecision(taken, inputs.failOn), files, (l) => deps.logger.info(l));
 };

@@ -13,6 +13,7 @@ import { concludeNight, runNightlyJob } from '../../flows/nightly/nightly-job.js
 import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline/pipeline.js';
 import { UserError } from '../../core/util/errors.js';
 import { inspectBinDir } from '../../postgres/cluster/cluster.js';
+import { resolveRunAs } from '../../postgres/cluster/run-as.js';
 import { sourceRepoOf } from './source-repo.js';
 import { nightlyHeadOf } from '../../flows/nightly/nightly-head.js';
 import type { ActionContext } from './context.js';
@@ -28,7 +29,10 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
   const { logger, io, api } = deps;
   checkNightlyInputs(inputs, deps);
   // The canary must be a usable install before tonight's head spends its build and rounds (--canary-bin too).
-  if (inputs.canaryBinDir) await inspectBinDir(inputs.canaryBinDir, "input 'canary-bin-dir'", deps.runner);
+  if (inputs.canaryBinDir) {
+    const runAs = await resolveRunAs(inputs.runAs, { runner: deps.runner, logger });
+    await inspectBinDir(inputs.canaryBinDir, "input 'canary-bin-dir'", { runner: deps.runner, runAs });
+  }
   const head = nightlyCommit(inputs, ctx);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores!, deps);

@@ -1,7 +1,7 @@
 /**
  * Which heads a results document says run base's compiled code with base's settings
  * (src/postgres/builds/compiled-code.ts): such a head cannot perform differently, so it is never measured
- * and its cells are decided "no change (same compiled code)" (src/core/compare/same-code.ts). Measured
+ * and its cells are decided "no change (same compiled code)" (src/core/compare/analysis/same-code.ts). Measured
  * samples of such a head contradict the claim, and the document is refused on read (check-results.ts).
  */
 import type { ArmInfo, CompiledCodeComparison, RunResult } from './result-types.js';

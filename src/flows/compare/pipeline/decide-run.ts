@@ -3,7 +3,7 @@
  * adapter's fail-on and the workloads' own) and whether the measurement completed, put through the one
  * decide(). Every adapter and mode calls these, so none assembles a gate of its own.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decide, type Completeness, type Decision } from '../../../core/compare/decision/decision.js';
 import { flowDecision, type GateDecision } from '../../../core/compare/decision/flow-decision.js';
@@ -67,6 +67,7 @@ export const DECISION_FILE = 'decision.json';
 
 export async function writeDecision(dir: string, decision: GateDecision): Promise<string> {
   const file = path.join(dir, DECISION_FILE);
+  await mkdir(dir, { recursive: true });
   await writeFile(file, `${JSON.stringify(decision, null, 2)}\n`);
   return file;
 }
