@@ -12,11 +12,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CompiledCodeComparison } from '../../core/results/result-types.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../machine/os/process.js';
+import { readRegularFileBytes } from '../../machine/os/regular-file.js';
 import { addressOf, fingerprints, isX86_64, type Fingerprint, type FunctionRange } from './disassembly.js';
 import { elfFunctions, isElf64, withoutBuildId, type ElfFunction } from './elf.js';
 
@@ -87,7 +88,8 @@ function masked(bytes: Buffer, strings: readonly string[]): Buffer {
 async function normalised(installDir: string, rel: string, entry: Dirent, own: string[]): Promise<Buffer> {
   const file = path.join(installDir, rel);
   if (entry.isSymbolicLink()) return masked(Buffer.from(`-> ${await readlink(file)}`), own);
-  const bytes = masked(await readFile(file), own);
+  // A regular file only, within a deadline: a FIFO in an install would keep the comparison waiting for ever.
+  const bytes = masked(await readRegularFileBytes(file), own);
   return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
 }
 
