@@ -87,14 +87,23 @@ function cli(
   const ended = new Promise<Ended>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal, stderr })),
   );
-  // A child that does not end must not outlive the test.
+  // A child that does not end must not outlive the test, nor one whose test failed.
   const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
   return act(child, () => stderr)
-    .then(() => ended)
+    .then(
+      () => ended,
+      (e: unknown) => {
+        child.kill('SIGKILL');
+        throw e;
+      },
+    )
     .finally(() => clearTimeout(guard));
 }
 
-/** A bin dir whose tools answer --version, and whose pgbench, once started, never answers nor stops. */
+/**
+ * A bin dir whose tools answer --version, and whose pgbench, once started, ignores SIGINT and SIGTERM and
+ * does not answer for a minute (then it ends by itself, so that a failed test leaves nothing running).
+ */
 async function hangingBinDir(): Promise<{ dir: string; started: string }> {
   const dir = path.join(tmp(), 'bin');
   // Written by pgbench, which runs as the run-as user when the tests run as root.
@@ -109,7 +118,7 @@ async function hangingBinDir(): Promise<{ dir: string; started: string }> {
   }
   await writeFile(
     path.join(dir, 'pgbench'),
-    `#!/bin/sh\ntrap '' INT TERM\ntouch '${started}'\nwhile :; do sleep 1; done\n`,
+    `#!/bin/sh\ntrap '' INT TERM\ntouch '${started}'\nfor i in $(seq 60); do sleep 1; done\n`,
   );
   await chmod(path.join(dir, 'pgbench'), 0o755);
   return { dir, started };
