@@ -3,8 +3,9 @@
  * resolved. Every problem is reported with the file, line, field, bad value and what is expected,
  * before anything starts.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { FileReadError, fileKind, readRegularFile } from '../machine/os/regular-file.js';
 import { confinedPath } from './confine-path.js';
 import { LineCounter, parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
@@ -49,25 +50,15 @@ export async function loadWorkloadsFromFile(file: string): Promise<Workload[]> {
 }
 
 async function readWorkloadText(file: string): Promise<string> {
-  let text: string;
   try {
-    const st = await stat(file);
-    if (!st.isFile()) {
-      throw new UserError(
-        `workload file ${file}: not a regular file (${st.isDirectory() ? 'a directory' : 'a device, FIFO or socket'}); expected a YAML workload file`,
-      );
-    }
-    if (st.size > MAX_WORKLOAD_FILE_BYTES) {
-      throw new UserError(
-        `workload file ${file}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`,
-      );
-    }
-    text = await readFile(file, 'utf8');
+    return await readRegularFile(file, {
+      maxBytes: MAX_WORKLOAD_FILE_BYTES,
+      expected: 'a YAML workload file',
+    });
   } catch (e) {
-    if (e instanceof UserError) throw e;
-    throw new UserError(`workload file ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
+    if (!(e instanceof FileReadError)) throw e;
+    throw new UserError(`workload file ${file}: ${e.reason}`);
   }
-  return text;
 }
 
 /**
@@ -154,6 +145,13 @@ async function resolveScripts(workload: Workload, file: string): Promise<Workloa
     if ('refused' in confined) {
       throw new UserError(
         `${file}: scripts[${i}].file: script "${script.file}" refused: ${confined.refused}`,
+      );
+    }
+    // pgbench, and the plan phases, read it: a FIFO or a device would keep them waiting for ever.
+    const st = await stat(confined.path);
+    if (!st.isFile()) {
+      throw new UserError(
+        `${file}: scripts[${i}].file: script "${script.file}" is ${fileKind(st)}, expected a regular file (a pgbench script)`,
       );
     }
     scripts.push({ ...script, file: confined.path });

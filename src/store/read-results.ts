@@ -7,8 +7,8 @@
  * is expected; a file that is not JSON is named with the line and column, never quoted. Unknown top-level
  * fields are warned about through `warn`, not refused (a newer pgperf may add fields).
  */
-import { readFile } from 'node:fs/promises';
-import { UserError, errorMessage } from '../core/util/errors.js';
+import { UserError } from '../core/util/errors.js';
+import { FileReadError, readRegularFile } from '../machine/os/regular-file.js';
 import { jsonSyntaxError } from '../core/util/json-syntax.js';
 import { checkResultsDocument } from '../core/results/check-results.js';
 import { describeIssues, resultsSchema } from '../core/results/results-schema.js';
@@ -24,13 +24,17 @@ const stderrWarning = (message: string) => {
   process.stderr.write(`warning: ${message}\n`);
 };
 
-/** Reads and validates a results file written by `pgperf run` (or the Action). */
+/**
+ * Reads and validates a results file written by `pgperf run` (or the Action). Only a regular file is read,
+ * within a deadline (machine/os/regular-file.ts): a FIFO or a hung mount is an error, not a wait.
+ */
 export async function readResults(path: string, options: ReadOptions = {}): Promise<RunResult> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path);
   } catch (e) {
-    throw new UserError(`cannot read results file ${path}: ${errorMessage(e)}`);
+    if (!(e instanceof FileReadError)) throw e;
+    throw new UserError(`results file ${path}: ${e.reason}`);
   }
   return parseResults(text, path, options);
 }

@@ -5,7 +5,7 @@
  * commander program for CLI flags, parseInputs with INPUT_-style names for Action inputs, the workload
  * loader for YAML, readContext for event payloads.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -219,7 +219,7 @@ const cliCases: Case[] = [
   [
     '--workload /dev/zero (a device read for ever)',
     () => cli(['run', '--arm', `a=${bin}`, '--arm', `b=${bin}`, '--workload', '/dev/zero']),
-    /workload file \/dev\/zero: not a regular file \(a device, FIFO or socket\); expected a YAML workload file/,
+    /workload file \/dev\/zero: is a character device, expected a YAML workload file/,
   ],
   [
     '--workload a directory',
@@ -617,6 +617,114 @@ const resultsCases: Case[] = [
   ],
 ];
 
+/**
+ * A FIFO nobody writes under dir/fifos: a file that never delivers, as a hung network mount (issue #40
+ * item 5). Opening it for reading waits for ever, so pgperf must refuse it before it opens it.
+ */
+async function fifo(...names: string[]): Promise<string> {
+  const file = path.join(dir, 'fifos', ...names);
+  await mkdir(path.dirname(file), { recursive: true });
+  execFileSync('mkfifo', [file]);
+  return file;
+}
+/** The attempt, or "still waiting after 5 s" (so a read that hangs fails the case instead of the suite). */
+const within5s = (attempt: () => Promise<unknown>) => () =>
+  Promise.race([
+    attempt(),
+    new Promise((_resolve, reject) =>
+      setTimeout(() => reject(new Error('still waiting after 5 s')), 5000).unref(),
+    ),
+  ]);
+/** A directory store whose only run file is a FIFO named like a run. */
+async function storeWithFifoRun(name: string): Promise<string> {
+  const store = path.join(dir, 'fifos', name);
+  await mkdir(path.join(store, 'index'), { recursive: true });
+  await fifo(name, 'runs', 'r1.json');
+  return store;
+}
+
+const neverDeliveringCases: Case[] = [
+  [
+    'a results file given to compare that is a FIFO',
+    within5s(async () => cli(['compare', await fifo('never-results.json')])),
+    /^pgperf: results file \S+never-results\.json: is a FIFO, expected a regular file\n$/,
+  ],
+  [
+    '--head-patch a FIFO',
+    within5s(async () =>
+      cli([
+        'run',
+        '--repo',
+        path.join(dir, 'no-repo'),
+        '--base',
+        'master',
+        '--head-patch',
+        await fifo('never.patch'),
+        '--workload',
+        wl(),
+      ]),
+    ),
+    /--head-patch \S+never\.patch: is a FIFO, expected a regular file/,
+  ],
+  [
+    'build --patch a symlink to a FIFO (a mailbox saved as a pipe)',
+    within5s(async () => {
+      const link = path.join(dir, 'fifos', 'thread.mbox');
+      await symlink(await fifo('mbox.fifo'), link);
+      return cli(['build', '--repo', path.join(dir, 'no-repo'), '--ref', 'master', '--patch', link]);
+    }),
+    /--patch \S+thread\.mbox: is a FIFO, expected a regular file/,
+  ],
+  [
+    '--store a FIFO',
+    within5s(async () => cli(['store', 'list', '--store', await fifo('store.fifo')])),
+    /--store: store directory \S+store\.fifo is not a directory \(it is a FIFO\); pass --store with a directory or a postgresql:\/\/ URL/,
+  ],
+  [
+    'a store whose run file is a FIFO: store show',
+    within5s(async () => cli(['store', 'show', 'r1', '--store', await storeWithFifoRun('store-show')])),
+    /\S+store-show\/runs\/r1\.json: is a FIFO, expected a regular file \(run 'r1' of directory store /,
+  ],
+  [
+    'a store whose run file is a FIFO: a run against the stored baseline (skipped, said, refused before any server)',
+    within5s(async () =>
+      cli([
+        'run',
+        ...storedBaseline,
+        '--store',
+        await storeWithFifoRun('store-run'),
+        '--workload',
+        wl(),
+        '--out',
+        path.join(dir, 'fifos', 'out'),
+      ]),
+    ),
+    /skipping \S+store-run\/runs\/r1\.json: not a results document this pgperf reads: is a FIFO, expected a regular file[\s\S]*--baseline stored: no complete stored run of workload smoke/,
+  ],
+  [
+    '--workload a FIFO',
+    within5s(async () =>
+      cli(['run', '--arm', `a=${bin}`, '--arm', `b=${bin}`, '--workload', await fifo('never.yml')]),
+    ),
+    /workload file \S+never\.yml: is a FIFO, expected a YAML workload file/,
+  ],
+  [
+    'a workload script that is a FIFO',
+    within5s(async () => {
+      await fifo('wl', 'never.sql');
+      const file = path.join(dir, 'fifos', 'wl', 'w.yml');
+      await writeFile(file, 'name: w\ntool: pgbench\nscripts:\n  - file: never.sql\nclients: [1]\n');
+      return cli(['run', '--arm', `a=${bin}`, '--arm', `b=${bin}`, '--workload', file]);
+    }),
+    /w\.yml: scripts\[0\]\.file: script "never\.sql" is a FIFO, expected a regular file \(a pgbench script\)/,
+  ],
+  [
+    'GITHUB_EVENT_PATH a FIFO',
+    within5s(async () => ctx(await fifo('event.json'))()),
+    /^GITHUB_EVENT_PATH \S+event\.json: is a FIFO, expected a regular file \(the JSON file the runner writes\)$/,
+  ],
+];
+
 describe.each([
   ['CLI flags', cliCases],
   ['Action inputs', actionCases],
@@ -624,6 +732,7 @@ describe.each([
   ['PR commands', commandCases],
   ['event payloads', eventCases],
   ['results files', resultsCases],
+  ['files that never deliver', neverDeliveringCases],
 ])('bad input: %s', (_group, cases) => {
   it.each(cases)('%s', async (_name, attempt, message) => {
     const before = new Set(await leftovers());
@@ -657,7 +766,8 @@ it('has at least 40 cases', () => {
       workloadCases.length +
       commandCases.length +
       eventCases.length +
-      resultsCases.length,
+      resultsCases.length +
+      neverDeliveringCases.length,
   ).toBeGreaterThanOrEqual(40);
 });
 

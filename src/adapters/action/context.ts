@@ -2,8 +2,8 @@
  * What the action knows about the workflow run (from the runner's environment and the event payload),
  * parsed once by the adapter, and the pull request its payload names.
  */
-import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../../core/util/errors.js';
+import { FileReadError, readRegularFile } from '../../machine/os/regular-file.js';
 import {
   chooseCommitsOf,
   type Commits,
@@ -73,11 +73,12 @@ export function chooseCommits(
 
 /**
  * The workflow run, from the variables the runner sets and the event payload file. A payload that is
- * missing, unreadable, not JSON or not an object is refused naming GITHUB_EVENT_PATH and the file.
+ * missing, unreadable, not a regular file (a FIFO would wait for ever), not JSON or not an object is refused
+ * naming GITHUB_EVENT_PATH and the file.
  */
 export async function readContext(
   env: NodeJS.ProcessEnv,
-  read: (file: string) => Promise<string> = (file) => readFile(file, 'utf8'),
+  read: (file: string) => Promise<string> = (file) => readRegularFile(file),
 ): Promise<ActionContext> {
   const [owner = '', repo = '', ...rest] = (env.GITHUB_REPOSITORY ?? '').split('/');
   if (!owner || !repo || rest.length > 0) {
@@ -93,6 +94,9 @@ export async function readContext(
       text = await read(eventPath);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
+      if (e instanceof FileReadError && !e.fromOs) {
+        throw new UserError(`GITHUB_EVENT_PATH ${eventPath}: ${e.reason} (the JSON file the runner writes)`);
+      }
       throw new UserError(
         `GITHUB_EVENT_PATH ${eventPath}: cannot read the event payload (${code ?? errorMessage(e)}); expected the JSON file the runner writes`,
       );

@@ -6,7 +6,7 @@
  * `\gset` / `\aset` that ends it; comments, strings, quoted identifiers and dollar quotes are read whole. Each statement has a plannable form: its `:variables`
  * replaced by representative values (1; the builtins' `:delta` 0), so EXPLAIN can plan it.
  */
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../machine/os/regular-file.js';
 import { scriptPieces, sqlTokens, statementText } from '../../postgres/sql-statements.js';
 import type { WorkloadStatement } from '../common/driver.js';
 import type { PgbenchWorkload } from './pgbench-workload.js';
@@ -90,7 +90,7 @@ export function withValues(statement: string, values: Readonly<Record<string, st
 export async function pgbenchStatements(w: PgbenchWorkload): Promise<WorkloadStatement[]> {
   const texts = w.builtin
     ? [BUILTIN_SCRIPT_TEXT[w.builtin]]
-    : await Promise.all((w.scripts ?? []).map((s) => readFile(s.file, 'utf8')));
+    : await Promise.all((w.scripts ?? []).map((s) => readRegularFile(s.file)));
   const values = w.builtin ? REPRESENTATIVE_VALUES : {};
   const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
   return statements.map((statement) =>

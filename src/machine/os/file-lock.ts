@@ -4,11 +4,12 @@
  * they wait. The build cache takes one per slot and per git mirror.
  */
 import { randomUUID } from 'node:crypto';
-import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
+import { readRegularFile } from './regular-file.js';
 import { makeDirectory } from './writable-dir.js';
 
 interface LockOwner {
@@ -107,7 +108,8 @@ async function takeLock(file: string, logger: Logger): Promise<ReleaseLock | Loc
 /** The lock's owner; 'gone' when there is no lock file; undefined when it cannot be read. */
 async function readOwner(file: string): Promise<LockOwner | 'gone' | undefined> {
   try {
-    const owner = JSON.parse(await readFile(file, 'utf8')) as Partial<LockOwner>;
+    // A regular file only (a FIFO planted as the lock would wait for ever): anything else is unreadable.
+    const owner = JSON.parse(await readRegularFile(file)) as Partial<LockOwner>;
     if (typeof owner.pid !== 'number' || typeof owner.host !== 'string') return undefined;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {

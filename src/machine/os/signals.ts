@@ -8,12 +8,15 @@
  * - a second signal, an uncaught exception or an unhandled rejection runs every registered cleanup
  *   (the results document finished first, then servers stopped, temp directories removed) and exits; a
  *   cleanup that hangs is given up after FORCED_CLEANUP_MS;
- * - exit codes follow the shell convention 128 + signal number: 130 for SIGINT, 143 for SIGTERM.
+ * - exit codes follow the shell convention 128 + signal number: 130 for SIGINT, 143 for SIGTERM; when a
+ *   file system request still waits in the thread pool (a hung mount), which process.exit would wait for,
+ *   pgperf ends by the signal itself (end-process.ts), which a shell reports as the same 130 or 143.
  *
  * Handlers are attached with `on` (never `once`), so a second signal reaches us instead of Node's
  * default action, which would kill pgperf and leave its servers running.
  */
 import { runCleanups, runFirstCleanups } from './cleanup.js';
+import { endProcess } from './end-process.js';
 import { killRunningChildren, stopRunningChildren } from './process.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
@@ -60,7 +63,7 @@ export interface SignalHandlerOptions {
    * removed), then whatever children those left, so that none outlives pgperf).
    */
   cleanup?: () => Promise<void>;
-  /** Ends the process (default process.exit). */
+  /** Ends the process (default endProcess: process.exit, or the signal when a file read may never end). */
   exit?: (code: number) => void;
   /** Where signals and errors come from (default process). */
   source?: SignalSource;
@@ -86,7 +89,7 @@ export function installSignalHandlers(options: SignalHandlerOptions): () => void
       await runCleanups();
       await killRunningChildren();
     });
-  const exitProcess = options.exit ?? ((code: number) => process.exit(code));
+  const exitProcess = options.exit ?? ((code: number) => endProcess(code));
   const gracefulStopMs = options.gracefulStopMs ?? GRACEFUL_STOP_MS;
   const forcedCleanupMs = options.forcedCleanupMs ?? FORCED_CLEANUP_MS;
   const { logger } = options;

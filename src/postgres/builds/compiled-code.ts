@@ -13,11 +13,12 @@
  * vouched for (a link out of the install, a FIFO) differs; an install whose files pgperf cannot all see is
  * not compared (`unknown`): either way the head is measured.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CompiledCodeComparison } from '../../core/results/result-types.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../machine/os/process.js';
+import { readRegularFileBytes } from '../../machine/os/regular-file.js';
 import { addressOf, fingerprints, isX86_64, type Fingerprint, type FunctionRange } from './disassembly.js';
 import { elfFunctions, isElf64, withoutBuildId, type ElfFunction } from './elf.js';
 import { installFiles, type InstallFile } from './install-files.js';
@@ -61,7 +62,8 @@ function masked(bytes: Buffer, strings: readonly string[]): Buffer {
 
 /** A file's bytes with its install's own paths masked and, in ELF files, the build id taken out. */
 async function normalised(file: string, own: string[]): Promise<Buffer> {
-  const bytes = masked(await readFile(file), own);
+  // A regular file only, within a deadline: a FIFO in an install would keep the comparison waiting for ever.
+  const bytes = masked(await readRegularFileBytes(file), own);
   return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
 }
 

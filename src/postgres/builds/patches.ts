@@ -3,10 +3,10 @@
  * applied in order in the checkout, mail-format patches with `git am` and plain diffs with `git apply`; a
  * patch that does not apply names itself and the files git could not patch.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MAILBOX_MESSAGES } from '../../core/bounds.js';
 import { UserError } from '../../core/util/errors.js';
+import { FileReadError, readRegularFile } from '../../machine/os/regular-file.js';
 import { tail } from '../../machine/os/process.js';
 import { sha256 } from './cache.js';
 import { runGit, type GitDeps } from './source.js';
@@ -19,19 +19,19 @@ export interface PatchFile {
 }
 
 /**
- * Reads the patch files, naming the flag when one is missing, and refuses a mailbox of more messages than
- * MAILBOX_MESSAGES before anything is built.
+ * Reads the patch files, naming the flag when one is missing or not a regular file (a FIFO would keep the
+ * read, and git after it, waiting for ever), and refuses a mailbox of more messages than MAILBOX_MESSAGES
+ * before anything is built.
  */
 export async function readPatches(files: readonly string[], flag: string): Promise<PatchFile[]> {
   const patches: PatchFile[] = [];
   for (const file of files) {
     let content: string;
     try {
-      content = await readFile(file, 'utf8');
+      content = await readRegularFile(file);
     } catch (e) {
-      throw new UserError(
-        `${flag} ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
-      );
+      if (!(e instanceof FileReadError)) throw e;
+      throw new UserError(`${flag} ${file}: ${e.reason}`);
     }
     const messages = isMailPatch(content) ? mailboxMessages(content) : 1;
     if (messages > MAILBOX_MESSAGES.max) {

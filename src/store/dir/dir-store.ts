@@ -12,13 +12,14 @@
  * Listing reads only the small entries, so it stays fast with thousands of runs.
  */
 import { constants } from 'node:fs';
-import { access, readdir, readFile, stat } from 'node:fs/promises';
+import { access, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { validateResults } from '../read-results.js';
 import { jsonSyntaxError } from '../../core/util/json-syntax.js';
 import type { RunResult } from '../../core/results/result-types.js';
 import { writeAtomically } from '../../machine/os/atomic-write.js';
 import { describeOsError, makeDirectory, probeDirectory } from '../../machine/os/writable-dir.js';
+import { FileReadError, fileKind, readRegularFile, withDeadline } from '../../machine/os/regular-file.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import {
   checkRunId,
@@ -66,13 +67,17 @@ export class DirStore implements ResultStore {
    */
   static async open(dir: string, options: DirStoreOptions & { write?: boolean }): Promise<DirStore> {
     const store = new DirStore(path.resolve(dir), options);
-    const st = await stat(store.dir).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return undefined;
-      throw store.notUsable(e.code ?? 'EIO', describeOsError(e));
-    });
+    // With a deadline: a store on a mount that hangs is an error, not a run that never starts.
+    const st = await withDeadline(store.dir, stat(store.dir), { expected: 'a directory' }).catch(
+      (e: NodeJS.ErrnoException) => {
+        if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return undefined;
+        if (e instanceof FileReadError) throw new UserError(`${store.prefix}store directory ${e.message}`);
+        throw store.notUsable(e.code ?? 'EIO', describeOsError(e));
+      },
+    );
     if (st && !st.isDirectory()) {
       throw new UserError(
-        `${store.prefix}store directory ${store.dir} is not a directory (ENOTDIR); ${store.give('a directory or a postgresql:// URL')}`,
+        `${store.prefix}store directory ${store.dir} is not a directory (it is ${fileKind(st)}); ${store.give('a directory or a postgresql:// URL')}`,
       );
     }
     if (options.write) {
@@ -98,14 +103,16 @@ export class DirStore implements ResultStore {
     const file = this.runFile(id);
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      // Only a regular file, within a deadline: a FIFO or a hung mount never answers.
+      text = await readRegularFile(file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (!(e instanceof FileReadError)) throw e;
+      if (e.code === 'ENOENT') {
         throw new UserError(
           `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`,
         );
       }
-      throw new UserError(`cannot read ${file}: ${errorMessage(e)}`);
+      throw new UserError(`${e.message} (run '${id}' of ${this.description})`);
     }
     let doc: unknown;
     try {
@@ -155,7 +162,7 @@ export class DirStore implements ResultStore {
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   private async readEntry(id: string): Promise<StoredRun | undefined> {
     try {
-      const entry = JSON.parse(await readFile(this.entryFile(id), 'utf8')) as StoredRun;
+      const entry = JSON.parse(await readRegularFile(this.entryFile(id))) as StoredRun;
       if (entry && typeof entry.id === 'string' && typeof entry.startedAt === 'string') return entry;
     } catch {
       // Unreadable or half-copied: rebuilt below.
@@ -171,7 +178,7 @@ export class DirStore implements ResultStore {
     const file = this.runFile(id);
     let doc: RunResult;
     try {
-      const text = await readFile(file, 'utf8');
+      const text = await readRegularFile(file);
       let parsed: RunResult;
       try {
         parsed = JSON.parse(text) as RunResult;
@@ -233,11 +240,12 @@ export class DirStore implements ResultStore {
 /** Ids of the `*.json` files in a directory (temp files start with a dot); none when it does not exist. */
 async function jsonNames(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir))
+    return (await withDeadline(dir, readdir(dir), { expected: 'a directory' }))
       .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
       .map((n) => n.slice(0, -5));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (e instanceof FileReadError) throw new UserError(`store directory ${e.message}`);
     throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
   }
 }
