@@ -79,7 +79,8 @@ export function unexecutedChangedCode(input: UnexecutedInput): UnexecutedCode[] 
 
 /**
  * The run's record says none of the changed functions ran, the workload was counted in both arms with no
- * failure, and the counts did not move beyond their threshold (a change there contradicts "not executed").
+ * failure, and the counts did not move beyond their threshold (a change there contradicts "not executed";
+ * bistable counts, which the layout explains, do not count).
  */
 function countedAlike(record: InstructionsRecord, run: ChangedCodeRun, base: string): boolean {
   if (run.executedCount !== 0 || run.executed.length !== 0) return false;
@@ -89,13 +90,14 @@ function countedAlike(record: InstructionsRecord, run: ChangedCodeRun, base: str
   const arms = new Set(counted.map((s) => s.arm));
   if (cells.length === 0 || !arms.has(base) || !arms.has(run.head)) return false;
   return cells.every((clients) => {
-    const { verdict } = judgeInstructionCell(
+    const { judged, bistable } = judgeInstructionCell(
       record,
       { workload: run.workload, clients },
       base,
       run.head,
-    ).judged;
-    return verdict !== 'regression' && verdict !== 'improvement';
+    );
+    // Bistable counts (an arm split in two groups from start to start: layout) are no evidence either way.
+    return bistable.length > 0 || (judged.verdict !== 'regression' && judged.verdict !== 'improvement');
   });
 }
 
@@ -138,18 +140,26 @@ export function untimedWorkloadsOf(
   );
 }
 
-/** "f1, f2 (only in immediates, e.g. __LINE__), …": names, the immediates-only ones said so. */
+/**
+ * The names, at most `shown`, those changed only in immediates said so: "f1, f2", "f1; only in immediates,
+ * e.g. __LINE__: f2, f3" or "f2, f3; each changed only in immediates, e.g. __LINE__".
+ */
 function functionList(names: readonly string[], immediatesOnly: readonly string[], shown: number): string {
   const immediate = new Set(immediatesOnly);
-  const listed = names.slice(0, shown).map((n) => (immediate.has(n) ? `${n} (only in immediates)` : n));
-  const more = names.length > shown ? `, … (${(names.length - shown).toLocaleString('en-US')} more)` : '';
-  const note = names.some((n) => immediate.has(n)) ? '; immediates: e.g. __LINE__' : '';
-  return `${listed.join(', ')}${more}${note}`;
+  const rewritten = names.filter((n) => !immediate.has(n));
+  const immediates = names.filter((n) => immediate.has(n));
+  const list = (xs: readonly string[], room: number) =>
+    `${xs.slice(0, room).join(', ')}${xs.length > room ? `, … (${(xs.length - room).toLocaleString('en-US')} more)` : ''}`;
+  if (immediates.length === 0) return list(rewritten, shown);
+  if (rewritten.length === 0)
+    return `${list(immediates, shown)}; each changed only in immediates, e.g. __LINE__`;
+  const room = Math.max(1, shown - rewritten.length);
+  return `${list(rewritten, shown)}; only in immediates, e.g. __LINE__: ${list(immediates, room)}`;
 }
 
 /**
- * "none of the 2 changed functions (int4pl (only in immediates), int4mi …) ran; code placement can still
- * move timings": the reason's sentence.
+ * "none of the 3 changed functions (f1; only in immediates, e.g. __LINE__: int4pl, int4mi) ran in the
+ * counted runs; code placement can still move timings": the reason's sentence.
  */
 export function unexecutedMessage(u: UnexecutedCode): string {
   const n = u.changed.length;

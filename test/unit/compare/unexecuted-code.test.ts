@@ -89,8 +89,8 @@ describe('changed code not executed', () => {
       ['select-only@2', 'tps', 'no-change', 'changed code not executed'],
     ]);
     const message =
-      'none of the 3 changed functions (pgperf_fixture_variant, int4pl (only in immediates), int4mi (only in immediates); ' +
-      'immediates: e.g. __LINE__) ran in the counted runs; code placement can still move timings';
+      'none of the 3 changed functions (pgperf_fixture_variant; only in immediates, e.g. __LINE__: int4pl, int4mi) ' +
+      'ran in the counted runs; code placement can still move timings';
     expect(decision.headline).toEqual({
       lead: 'No change in 3 cells (changed code not executed, not measured)',
       detail: message,
@@ -150,7 +150,7 @@ describe('changed code not executed', () => {
     expect(
       changedCodeNote(result.instructions!.changedCode![0]!, ADDED.serverFunctions!.immediatesOnly!),
     ).toBe(
-      'select-only: 1 of the 3 functions whose code head changed ran in its counted runs: int4pl (only in immediates); immediates: e.g. __LINE__',
+      'select-only: 1 of the 3 functions whose code head changed ran in its counted runs: int4pl; each changed only in immediates, e.g. __LINE__',
     );
   });
 
@@ -245,6 +245,26 @@ describe('changed code not executed', () => {
     expect(untimedWorkloadsOf(result)).toEqual([]);
     const decision = decideRun(result, analyse(result));
     expect(decision.cells.some((c) => c.evidence === 'changed code not executed')).toBe(false);
+  });
+
+  it('bistable counts (an arm split in two groups: layout) do not stop the rule, and the cell is decided', () => {
+    const record = counted([{ workload: 'select-only', executed: [] }]);
+    // Head's repetitions split 3% apart, both groups above base: separated, beyond 1%, yet bistable.
+    const head = [45_200, 45_210, 46_560];
+    let i = 0;
+    record.samples = record.samples.map((s) => {
+      if (s.arm !== 'head') return s;
+      const perTx = head[i++]!;
+      return { ...s, perTx, shortInstructions: 10e6 + 200 * perTx, longInstructions: 10e6 + 1200 * perTx };
+    });
+    const result = untimed(ADDED, record);
+    const counts = analyse({ ...result, compiledCode: [{ ...ADDED, differingCount: 2 }] });
+    const countedCell = counts.comparisons[0]!.otherMetricCells[0]!;
+    expect(countedCell).toMatchObject({ verdict: 'regression', unstable: expect.anything() });
+    expect(untimedWorkloadsOf(result)).toEqual(['select-only']);
+    const decision = decideRun(result, analyse(result));
+    expect(decision.counts.unstable).toBe(0);
+    expect(decision.cells.every((c) => c.evidence === 'changed code not executed')).toBe(true);
   });
 
   it('a head measured anyway (another head ran its changed code) is judged on its rounds', () => {
