@@ -15,6 +15,11 @@ export interface AdaptiveBudget {
   timeBudgetS?: number;
   /** Estimated seconds of one round with every cell open (before any round was timed). */
   estimatedRoundS: number;
+  /**
+   * Workloads with no timed round (RunRequest.untimedWorkloads): their cells are left out of the looks, so
+   * they neither stay open nor count against the others.
+   */
+  untimed?: readonly string[];
 }
 
 export class AdaptiveControl {
@@ -65,7 +70,15 @@ export class AdaptiveControl {
   }
 
   private look(result: RunResult, look: number, log: (line: string) => void): string | null {
-    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
+    const untimed = new Set(this.budget.untimed ?? []);
+    const judged =
+      untimed.size === 0
+        ? result
+        : {
+            ...result,
+            plan: { ...result.plan, cells: result.plan.cells.filter((c) => !untimed.has(c.workload)) },
+          };
+    const outcome = adaptiveLook(judged, this.plan, { look, ...this.analysis });
     this.looked = look;
     result.adaptive = adaptiveRecord(this.plan, outcome);
     this.open = new Set(outcome.openCells.map(cellId));
