@@ -16,8 +16,8 @@ export interface AdaptiveBudget {
   /** Estimated seconds of one round with every cell open (before any round was timed). */
   estimatedRoundS: number;
   /**
-   * Workloads with no timed round (RunRequest.untimedWorkloads): their cells are left out of the looks, so
-   * they neither stay open nor count against the others.
+   * Workloads with no timed round (RunRequest.untimedWorkloads): their cells are never open at a look (as
+   * every later analysis of the document judges them: core/compare/unexecuted-code.ts).
    */
   untimed?: readonly string[];
 }
@@ -70,15 +70,11 @@ export class AdaptiveControl {
   }
 
   private look(result: RunResult, look: number, log: (line: string) => void): string | null {
-    const untimed = new Set(this.budget.untimed ?? []);
-    const judged =
-      untimed.size === 0
-        ? result
-        : {
-            ...result,
-            plan: { ...result.plan, cells: result.plan.cells.filter((c) => !untimed.has(c.workload)) },
-          };
-    const outcome = adaptiveLook(judged, this.plan, { look, ...this.analysis });
+    const outcome = adaptiveLook(result, this.plan, {
+      look,
+      ...this.analysis,
+      ...(this.budget.untimed ? { untimed: this.budget.untimed } : {}),
+    });
     this.looked = look;
     result.adaptive = adaptiveRecord(this.plan, outcome);
     this.open = new Set(outcome.openCells.map(cellId));

@@ -22,6 +22,7 @@ import type { CompiledCodeComparison, RunResult } from '../../../src/core/result
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
 import { notSavedReason } from '../../../src/adapters/cli/execute-run.js';
+import { adaptiveLook, planAdaptive } from '../../../src/core/compare/adaptive.js';
 
 /** One function added (never called), the only difference: as compiled-code.ts reports such a head. */
 const ADDED: CompiledCodeComparison = {
@@ -178,6 +179,26 @@ describe('changed code not executed', () => {
     expect(decision.outcome).not.toBe('incomplete');
     // The untimed workload's missing runs are by design: no warning names them.
     expect(analyse(result).warnings.join('\n')).not.toMatch(/select-only/);
+  });
+
+  it('an adaptive look never keeps an untimed workload open: a run whose timed cells are decided stops', () => {
+    // tpcb-like regressed 20% in every round: decided at the first look; select-only has no run by design.
+    const measured = syntheticRun({
+      seed: 9,
+      rounds: 6,
+      workloads: { 'tpcb-like': [1] },
+      effect: (arm) => (arm === 'head' ? 0.8 : 1),
+    });
+    const plan = document(['base', 'head'], { 'select-only': [1], 'tpcb-like': [1] }, 6, []);
+    const result: RunResult = { ...measured, workloads: plan.workloads, plan: plan.plan };
+    const design = planAdaptive({ schedule: [6, 10] });
+    const stopsWith = (untimed?: string[]) =>
+      adaptiveLook(result, design, { look: 1, stopOnRegression: false, ...(untimed ? { untimed } : {}) });
+    expect(stopsWith().stop).toBe(false); // select-only@1 would stay open for ever
+    const look = stopsWith(['select-only']);
+    expect(look.openCells).toEqual([]);
+    expect(look.stop).toBe(true);
+    expect(look.reason).toMatch(/^every cell decided at look 1/);
   });
 
   it.each<[string, (r: RunResult) => void]>([
