@@ -15,6 +15,11 @@ export interface AdaptiveBudget {
   timeBudgetS?: number;
   /** Estimated seconds of one round with every cell open (before any round was timed). */
   estimatedRoundS: number;
+  /**
+   * Workloads with no timed round (RunRequest.untimedWorkloads): their cells are never open at a look (as
+   * every later analysis of the document judges them: core/compare/analysis/unexecuted-code.ts).
+   */
+  untimed?: readonly string[];
 }
 
 export class AdaptiveControl {
@@ -65,7 +70,11 @@ export class AdaptiveControl {
   }
 
   private look(result: RunResult, look: number, log: (line: string) => void): string | null {
-    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
+    const outcome = adaptiveLook(result, this.plan, {
+      look,
+      ...this.analysis,
+      ...(this.budget.untimed ? { untimed: this.budget.untimed } : {}),
+    });
     this.looked = look;
     result.adaptive = adaptiveRecord(this.plan, outcome);
     this.open = new Set(outcome.openCells.map(cellId));

@@ -33,6 +33,8 @@ import { validateRequest, type RunDeps, type RunRequest } from './run-request.js
 export interface PreparedRun {
   /** The request's workloads with its overrides (duration, rounds) applied. */
   workloads: Workload[];
+  /** Those of them that run timed rounds (not in req.untimedWorkloads). */
+  timedWorkloads: Workload[];
   workloadByName: Map<string, Workload>;
   /** Each workload's driver (its client pinned to the workload's client CPUs, when it has `cpus`). */
   drivers: Map<string, Driver>;
@@ -43,7 +45,7 @@ export interface PreparedRun {
   controlRequest: ControlRequest | undefined;
   seed: number;
   dataSets: DataSet[];
-  /** Every (workload, client count) cell with its rounds. */
+  /** Every (workload, client count) cell with its rounds (0 for an untimed workload's). */
   cells: { workload: string; clients: number; rounds: number }[];
   /** The interleaved order of the main rounds' runs. */
   rounds: PlannedRun[][];
@@ -76,8 +78,11 @@ export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<Prepar
   for (const driver of drivers.values()) await driver.checkFiles?.();
 
   const seed = req.seed ?? newSeed();
+  // An untimed workload's cells stay in the plan (every analysis decides them) with no run.
+  const untimed = new Set(req.untimedWorkloads?.names ?? []);
+  const timedWorkloads = workloads.filter((w) => !untimed.has(w.name));
   const cells = workloads.flatMap((w) =>
-    w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds })),
+    w.clients.map((clients) => ({ workload: w.name, clients, rounds: untimed.has(w.name) ? 0 : w.rounds })),
   );
   const rounds = planRounds({ cells, arms: measuredArms(req).map((a) => a.label), order: req.order, seed });
   const arms: ArmInfo[] = req.arms.map((a, i) => ({
@@ -98,13 +103,14 @@ export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<Prepar
   });
   return {
     workloads,
+    timedWorkloads,
     workloadByName: new Map(workloads.map((w) => [w.name, w])),
     drivers,
     cpuPlans,
     runAs,
     controlRequest,
     seed,
-    dataSets: groupDataSets(workloads),
+    dataSets: groupDataSets(timedWorkloads),
     cells,
     rounds,
     result,

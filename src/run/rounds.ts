@@ -90,6 +90,7 @@ export async function runRounds(
     ? new AdaptiveControl(req.adaptive.plan, judging, {
         ...(req.adaptive.timeBudgetS !== undefined ? { timeBudgetS: req.adaptive.timeBudgetS } : {}),
         estimatedRoundS: schedule.plannedSeconds / Math.max(1, rounds.length),
+        ...(req.untimedWorkloads ? { untimed: req.untimedWorkloads.names } : {}),
       })
     : null;
   if (adaptive) {

@@ -70,9 +70,15 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
 
     const schedule = scheduleRounds(run.rounds, run.workloadByName);
     const progress = new ProgressTracker(schedule.runs, schedule.plannedSeconds);
-    warnUnderpoweredPlan(req, run.workloads, journal.warn);
+    warnUnderpoweredPlan(req, run.timedWorkloads, journal.warn);
+    if (req.untimedWorkloads) {
+      logger.info(
+        `no timed rounds for ${req.untimedWorkloads.names.join(', ')}: ${req.untimedWorkloads.why}`,
+      );
+    }
+    const timedCells = run.cells.filter((c) => c.rounds > 0);
     logger.info(
-      `plan: ${run.cells.length} cells x ${measured.length} arms x ${run.rounds.length} rounds = ${run.rounds.flat().length} runs, order ${req.order}, seed ${run.seed}`,
+      `plan: ${timedCells.length} cells x ${measured.length} arms x ${run.rounds.length} rounds = ${run.rounds.flat().length} runs, order ${req.order}, seed ${run.seed}`,
     );
     const cold = coldStartNotice(run.workloads);
     if (cold) logger.info(cold);

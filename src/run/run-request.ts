@@ -70,6 +70,12 @@ export interface RunRequest {
    */
   unmeasuredHeads?: readonly string[];
   /**
+   * Workloads that need no timed round (every head runs none of its changed code there, or base's code:
+   * src/core/compare/analysis/unexecuted-code.ts), and why: their cells stay in the plan with no run, and their data
+   * sets are not loaded. The pipeline gives skipTimedRounds instead when every workload is such.
+   */
+  untimedWorkloads?: { names: readonly string[]; why: string };
+  /**
    * This run is a part of a larger one (a stored baseline's sentinel rounds and head's remaining rounds): its
    * rounds are not the plan the user chose, so the plan is not checked here (the whole one was, before).
    */

@@ -176,6 +176,35 @@ describe('runBenchmark (real PostgreSQL and pgbench)', () => {
     expect(processesMentioning(tmp)).toEqual([]);
   });
 
+  it('an untimed workload keeps its cells in the plan with no run, and no cluster is loaded for it', async () => {
+    const logger = memoryLogger();
+    const timed = { ...tiny, clients: [1], warmup: 0, duration: 1 };
+    // Another data-set shape (scale 2): its own clusters, were it measured.
+    const untimed = { ...timed, name: 'untimed', scale: 2 };
+    const result = await runBenchmark(
+      request('untimed', {
+        workloads: [timed, untimed],
+        rounds: 1,
+        untimedWorkloads: { names: ['untimed'], why: 'none of the changed code ran there' },
+      }),
+      deps(logger),
+    );
+    expect(result.status).toBe('complete');
+    expect(result.plan.cells).toEqual([
+      { workload: 'tiny', clients: 1 },
+      { workload: 'untimed', clients: 1 },
+    ]);
+    expect(result.samples.map((s) => s.workload)).toEqual(['tiny', 'tiny']);
+    const { lines } = logger;
+    expect(lines).toContain('no timed rounds for untimed: none of the changed code ran there');
+    // One data set: the untimed workload's was never loaded.
+    expect(lines.filter((l) => /: initdb, start, load/.test(l))).toEqual([
+      expect.stringMatching(/^arm base: /),
+      expect.stringMatching(/^arm head: /),
+    ]);
+    expect(processesMentioning(tmp)).toEqual([]);
+  });
+
   it('warns before spending time when the plan can never reach significance', async () => {
     const logger = memoryLogger();
     const result = await runBenchmark(

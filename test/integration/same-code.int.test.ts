@@ -5,7 +5,8 @@
  * equal once the install paths are masked, starts no server and measures nothing, and passes: exit 0, the
  * headline, decision.json (every cell "same compiled code") and the results document agree. A head that
  * only adds a comment to a backend .c file is not the same code (its __LINE__ immediates moved): the run
- * says which functions changed. Both installs come from the build cache after the first run.
+ * says which functions changed, counts select-only's instructions by default, finds that none of them ran,
+ * and passes with no timed round. Both installs come from the build cache after the first run.
  */
 import { mkdtemp, rm, chmod } from 'node:fs/promises';
 import os from 'node:os';
@@ -87,17 +88,38 @@ describe('same compiled code on real builds', () => {
   );
 
   it(
-    'a comment in a backend .c file is not the same code: the run measures and names the changed functions',
+    'a comment in a backend .c file is not the same code; select-only runs none of the functions it changed: no change (changed code not executed), no timed round',
     async () => {
-      const { result } = await runPatched('int4in-comment-only.patch', 'comment');
+      const { ran, result, decision } = await runPatched('int4in-comment-only.patch', 'comment');
       const code = result.compiledCode![0]!;
       expect(code).toMatchObject({ identical: false, differingFiles: ['bin/postgres'] });
       // Only int.c's functions whose __LINE__ moved (elog's line numbers after the comment) differ.
-      expect(code.serverFunctions!.changed.length).toBeGreaterThan(0);
-      expect(
-        code.serverFunctions!.changed.every((f) => /^(int|i[248]|generate_series|in_range)/.test(f)),
-      ).toBe(true);
-      expect(result.samples.length).toBe(10); // 5 rounds x 2 arms, measured as usual
+      const functions = code.serverFunctions!;
+      expect(functions.changed.length).toBeGreaterThan(0);
+      expect(functions.changed.every((f) => /^(int|i[248]|generate_series|in_range)/.test(f))).toBe(true);
+      expect(functions.immediatesOnlyCount).toBe(functions.changedCount);
+      // The counting servers' every process (read once they stopped) ran none of them: no timed round.
+      expect(result.instructions!.changedCode).toEqual([
+        {
+          workload: 'select-only',
+          head: 'head',
+          changedCount: functions.changedCount,
+          executed: [],
+          executedCount: 0,
+        },
+      ]);
+      expect(result.samples).toEqual([]);
+      expect(result.plan.rounds).toBe(0);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(decision).toMatchObject({ outcome: 'passed', exitCode: 0, verdict: 'no-change' });
+      expect(decision.cells.map((c) => c.evidence)).toEqual(
+        decision.cells.map(() => 'changed code not executed'),
+      );
+      expect(ran.stdout.split('\n')[0]).toMatch(
+        /^PASSED: No change in 2 cells \(changed code not executed, not measured\): none of the \d+ changed functions \((in|i[248])\w*(\.cold)?, .*; each changed only in immediates, e\.g\. __LINE__\) ran in the counted runs; code placement can still move timings$/,
+      );
+      expect(ran.stdout + ran.stderr).toMatch(/no timed rounds: no workload's counted runs executed any/);
+      expect(processesMentioning(tmp)).toEqual([]);
     },
     BUILD_TIMEOUT_MS,
   );

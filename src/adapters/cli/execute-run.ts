@@ -19,6 +19,7 @@ import { steadySummary } from '../../core/compare/evidence/steady-summary.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { EXIT_CODES } from '../../core/compare/decision/decision.js';
 import { INSTRUCTION_METRIC } from '../../core/compare/evidence/instruction-rule.js';
+import { untimedWorkloadsOf } from '../../core/compare/analysis/unexecuted-code.js';
 import type { RunResult } from '../../core/results/result-types.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
 import type { Logger } from '../../core/util/logger.js';
@@ -133,7 +134,10 @@ export async function executeRun(
  * "no timed rounds ran (the instruction counts decide: --metric instructions); ...".
  */
 export function notSavedReason(
-  result: Pick<RunResult, 'samples' | 'plan' | 'analysis' | 'compiledCode' | 'status'>,
+  result: Pick<
+    RunResult,
+    'samples' | 'plan' | 'analysis' | 'compiledCode' | 'status' | 'arms' | 'instructions' | 'workloads'
+  >,
 ): string {
   const kept = 'results.json keeps this one';
   if (result.samples.length > 0) return `the store did not take it; ${kept}`;
@@ -151,7 +155,9 @@ export function notSavedReason(
       ? 'the instruction counts decide: --metric instructions'
       : sameCode
         ? 'every head runs the same compiled code as base with the same settings'
-        : 'none were planned';
+        : untimedWorkloadsOf(result).length > 0
+          ? "no workload's counted runs executed any of the heads' changed functions"
+          : 'none were planned';
   return `no timed rounds ran (${why}); ${keeps}`;
 }
 

@@ -45,6 +45,11 @@ export type ReasonCode =
   | 'baseline-drifted'
   /** no-change without a measurement: head runs base's compiled code with base's settings (same-code.ts). */
   | 'same-compiled-code'
+  /**
+   * no-change without a measurement: none of the functions whose code head changed ran in the workload's
+   * counted runs, and nothing else differs (unexecuted-code.ts).
+   */
+  | 'changed-code-not-executed'
   /** instructions, regression/improvement: Δ beyond ±δ and every repetition of one arm beyond every one of the other. */
   | 'counts-separated'
   /** instructions, no-change: Δ widened by half the repetitions' spread lies inside ±δ. */

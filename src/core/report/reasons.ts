@@ -21,6 +21,7 @@ export const REASON_PHRASES: Record<ReasonCode, (thresholdPct: number, better: B
     `regression likely (CI beyond ${better === 'lower' ? '+' : '-'}${t}%), too few runs to certify`,
   'baseline-drifted': () => 'stored baseline drifted',
   'same-compiled-code': () => 'same compiled code, not measured',
+  'changed-code-not-executed': () => 'changed code not executed, not measured',
   'counts-separated': (t) => `counts beyond ±${t}%, arms apart`,
   'counts-inside-threshold': (t) => `counts inside ±${t}% with their spread`,
   'counts-not-steady': (t) => `counts not steady enough for ±${t}%`,

@@ -79,6 +79,27 @@ export interface InstructionsRecord {
   failures: Array<{ workload: string; arm?: string; reason: string }>;
   /** What the report should say (e.g. a cell measured at 1 client while the workload's cells use more). */
   notes: string[];
+  /**
+   * Per head arm and counted workload: which of the functions whose code head changed (the compiled-code
+   * comparison's full list) the counting servers executed. Absent when no such list was given or no
+   * per-function profile was taken (the CPU's counter); a pair is missing when its profiles could not be read.
+   */
+  changedCode?: ChangedCodeRun[];
+}
+
+/** Which of a head's changed functions one workload's counted runs executed. */
+export interface ChangedCodeRun {
+  workload: string;
+  head: string;
+  /** How many functions head changed (every name of the compiled-code comparison's list). */
+  changedCount: number;
+  /**
+   * The changed functions with self instructions in any process of base's or head's counting server
+   * (backends, background processes, the postmaster) from its start under the counter to its stop; at most
+   * 50 names.
+   */
+  executed: string[];
+  executedCount: number;
 }
 
 /** Instructions per transaction from the two runs' totals. */

@@ -113,6 +113,17 @@ const instructionsSchema = z.looseObject({
   ),
   failures: z.array(z.looseObject({ workload: text, arm: text.optional(), reason: text })),
   notes: z.array(text),
+  changedCode: z
+    .array(
+      z.looseObject({
+        workload: text,
+        head: text,
+        changedCount: count,
+        executed: z.array(text),
+        executedCount: count,
+      }),
+    )
+    .optional(),
 });
 
 export const resultsSchema = z.looseObject({

@@ -7,7 +7,7 @@
 import type { ArmInfo, CompiledCodeComparison, RunResult } from './result-types.js';
 
 /** Settings as a stable string: the same overrides in any key order compare equal. */
-function settingsKey(settings: Readonly<Record<string, string>>): string {
+export function settingsKey(settings: Readonly<Record<string, string>>): string {
   return JSON.stringify(Object.entries(settings).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 

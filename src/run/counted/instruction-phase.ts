@@ -7,7 +7,7 @@
  * connection log) give per transaction (I_long − I_short) / (N_long − N_short), which cancels connection,
  * start-up and exit. The same files give the differential profile, written to the run directory.
  */
-import { chown, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chown, copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
@@ -40,6 +40,7 @@ import type { Workload } from '../../drivers/workload.js';
 import {
   emptyInstructionsRecord,
   perTransaction,
+  type ChangedCodeRun,
   type InstructionProfile,
   type InstructionSample,
   type InstructionSettings,
@@ -50,6 +51,7 @@ import type { PlansRecord } from '../../core/results/plans.js';
 import type { WorkloadStatement } from '../../drivers/common/driver.js';
 import { listsStatements, statementsOf } from '../../drivers/registry.js';
 import { explainStatements } from './plan-phase.js';
+import { changedCodeNote } from '../../core/compare/analysis/unexecuted-code.js';
 import {
   countingClient,
   countsTransactions,
@@ -65,6 +67,8 @@ const INSTRUCTION_CLIENTS = 1;
 const COUNTED_APPLICATION = 'pgperf-counted';
 /** The longest one counted run may take (a normal one takes seconds, under cachegrind too). */
 const COUNTED_RUN_LIMIT_S = 180;
+/** How many names of executed changed functions results.json keeps (the count says how many in all). */
+const KEPT_EXECUTED = 50;
 /** How many movers a profile keeps in results.json (the report shows five). */
 const KEPT_MOVERS = 10;
 
@@ -84,9 +88,16 @@ export interface InstructionPhaseRequest {
   plansAlongside?: PlansRecord;
   /**
    * Per head arm, every function of the server whose code differs from base's (compiled-code.ts, when it
-   * could list them): the profiles say which of them each workload executes.
+   * could list them) and those of them changed only in immediates: the profiles say which of them each
+   * workload executes (InstructionsRecord.changedCode).
    */
-  changedFunctions?: Record<string, readonly string[]>;
+  changedFunctions?: Record<string, ChangedFunctions>;
+}
+
+/** One head's changed functions (CompiledCodeComparison.serverFunctions: `all` and `immediatesOnly`). */
+export interface ChangedFunctions {
+  all: readonly string[];
+  immediatesOnly: readonly string[];
 }
 
 export interface InstructionPhaseDeps {
@@ -243,7 +254,7 @@ async function measureWorkload(
       }
       if (deps.counter.kind === 'cachegrind') {
         record.profiles.push(...(await writeProfiles(w, settings, servers, req.runDir, options.profileDir)));
-        record.notes.push(...changedCodeNotes(w.name, servers, req.changedFunctions));
+        await recordChangedCode(w.name, servers, req.changedFunctions, record, deps);
       } else {
         record.notes.push(
           `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`,
@@ -472,34 +483,60 @@ async function runAndFindBackends(server: ArmServer, run: () => Promise<void>): 
 }
 
 /**
- * Which of a head's changed functions the workload executed (self instructions in base's or head's counted
- * runs), one note per head: the changed code a timing could come from, or none of it (then only code
- * placement can move its timings).
+ * Which of each head's changed functions the workload executed, recorded per head (with a note): the
+ * servers are stopped, so every process they ran under cachegrind (backends of the counted runs, the
+ * warm-up, the VACUUM and CHECKPOINT before them, the background processes, the postmaster) has written
+ * its file, and a function with self instructions in any file of base's or head's server ran. Base's
+ * profile counts too: a function of base's code that a head changed runs there whenever it runs in head.
+ * A file that cannot be read leaves the workload without the fact (its timed rounds then decide).
  */
-function changedCodeNotes(
+async function recordChangedCode(
   workload: string,
   servers: readonly ArmServer[],
   changed: InstructionPhaseRequest['changedFunctions'],
-): string[] {
+  record: InstructionsRecord,
+  deps: MeasureDeps,
+): Promise<void> {
   const [base, ...heads] = servers;
-  if (!base || !changed) return [];
-  const executedBy = (s: ArmServer) =>
-    new Set(
-      s.runs.flatMap((r) => [...sumProfiles(r.long).values()].filter((f) => f.ir > 0).map((f) => f.fn)),
-    );
-  const baseRan = executedBy(base);
-  return heads.flatMap((head) => {
-    const functions = changed[head.arm.label];
-    if (!functions || functions.length === 0) return [];
-    const headRan = executedBy(head);
-    const ran = functions.filter((f) => baseRan.has(f) || headRan.has(f));
-    const of = `of the ${functions.length.toLocaleString('en-US')} function${functions.length === 1 ? '' : 's'} whose code ${head.arm.label} changed`;
-    return [
-      ran.length === 0
-        ? `${workload}: none ${of} ran in its counted runs (only code placement can move its timings)`
-        : `${workload}: ${ran.length.toLocaleString('en-US')} ${of} ran in its counted runs: ${ran.slice(0, 8).join(', ')}${ran.length > 8 ? ', …' : ''}`,
-    ];
-  });
+  const listed = heads.filter((h) => changed?.[h.arm.label] !== undefined);
+  if (!base || listed.length === 0) return;
+  let ranIn: Map<ArmServer, Set<string>>;
+  try {
+    ranIn = new Map();
+    for (const s of [base, ...listed]) ranIn.set(s, await executedFunctions(s, deps.signal));
+  } catch (e) {
+    if (deps.signal?.aborted) throw e;
+    record.notes.push(`${workload}: which changed functions ran is not known: ${errorMessage(e)}`);
+    return;
+  }
+  const baseRan = ranIn.get(base)!;
+  for (const head of listed) {
+    const functions = changed![head.arm.label]!;
+    const headRan = ranIn.get(head)!;
+    const ran = functions.all.filter((f) => baseRan.has(f) || headRan.has(f));
+    const run: ChangedCodeRun = {
+      workload,
+      head: head.arm.label,
+      changedCount: functions.all.length,
+      executed: ran.slice(0, KEPT_EXECUTED),
+      executedCount: ran.length,
+    };
+    (record.changedCode ??= []).push(run);
+    record.notes.push(changedCodeNote(run, functions.immediatesOnly));
+  }
+}
+
+/** The functions with self instructions in any cachegrind file of the server, once it is stopped. */
+async function executedFunctions(server: ArmServer, signal: AbortSignal | undefined): Promise<Set<string>> {
+  await server.cluster.stop();
+  const files = (await readdir(server.countDir)).filter((f) => /^cg\.\d+$/.test(f));
+  if (files.length === 0) throw new Error(`no cachegrind file in ${server.countDir}`);
+  const ran = new Set<string>();
+  for (const file of files) {
+    const profile = await waitForProfile(path.join(server.countDir, file), signal);
+    for (const f of profile.functions.values()) if (f.ir > 0) ran.add(f.fn);
+  }
+  return ran;
 }
 
 /**

@@ -190,7 +190,7 @@ export function passLevels(
 
 export interface AdaptiveLookOptions extends Pick<
   CompareRunOptions,
-  'thresholdPct' | 'metric' | 'value' | 'collapseFraction' | 'bootstrap' | 'steadyPass'
+  'thresholdPct' | 'metric' | 'value' | 'collapseFraction' | 'bootstrap' | 'steadyPass' | 'untimed'
 > {
   /** 1-based look; default: the last look whose rounds the document's samples reach. */
   look?: number;
@@ -284,7 +284,8 @@ export function adaptiveLook(
       if (unchanged.has(head)) continue;
       for (const c of cells) {
         const key = hypothesisKey(head, c, c.metric);
-        if (frozen.has(key)) continue;
+        // An untimed workload's cells are decided without rounds: never open, never decided by a look.
+        if (frozen.has(key) || ctx.untimed.has(c.workload)) continue;
         const label = hypothesisLabel(ctx, c.id, c.metric);
         if (c.verdict === 'inconclusive') {
           open.push(`${head}:${label}`);

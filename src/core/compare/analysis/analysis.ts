@@ -89,6 +89,11 @@ export interface CompareRunOptions {
    * (`analysis.noiseFloors`), so the run loop's looks and every later analysis judge alike.
    */
   noiseFloors?: readonly NoiseFloor[];
+  /**
+   * Workloads with no timed round by design (unexecuted-code.ts decides their cells afterwards): their
+   * cells' missing runs are not warned about.
+   */
+  untimed?: readonly string[];
 }
 
 /** Everything about a document that does not depend on the look. */
@@ -121,6 +126,8 @@ export interface RunContext {
   /** Whether a statement of a head's workload was planned differently from base (plans.ts). */
   planChanged: (head: string, workload: string) => boolean;
   steadyPass: SteadyPass;
+  /** CompareRunOptions.untimed. */
+  untimed: ReadonlySet<string>;
 }
 
 export function prepareRun(result: RunResult, options: CompareRunOptions = {}): RunContext {
@@ -172,6 +179,7 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
     waits: waitLookup(result),
     planChanged: (head, workload) => planChanged(result.plans, workload, head),
     steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
+    untimed: new Set(options.untimed ?? []),
     warnings,
   };
 }
@@ -482,8 +490,11 @@ function dataWarnings(
   const warnings: string[] = [];
   const failed = result.samples.filter((s) => s.status !== 'ok').length;
   if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
+  // An untimed workload's cells have no run by design: nothing to warn about.
   const cells = comparisons.flatMap((c) =>
-    [...c.cells, ...c.otherMetricCells].map((cell) => ({ head: c.head, cell })),
+    [...c.cells, ...c.otherMetricCells]
+      .filter((cell) => !ctx.untimed.has(cell.workload))
+      .map((cell) => ({ head: c.head, cell })),
   );
   const label = ({ head, cell }: (typeof cells)[number]) => {
     const id = hypothesisLabel(ctx, cell.id, cell.metric);

@@ -19,6 +19,7 @@ import { METRICS, type MetricName } from '../../results/metrics.js';
 import type { AnswerCost } from '../../results/result-types.js';
 import type { Better, CellComparison, ReasonCode, RunComparison, Verdict } from '../comparison-types.js';
 import { decidedBySameCode } from '../analysis/same-code.js';
+import { decidedByUnexecutedCode } from '../analysis/unexecuted-code.js';
 
 export {
   EXIT_CODES,
@@ -44,7 +45,10 @@ export interface DecidedCell {
   deltaPct: number | null;
   ci95: { lowerPct: number; upperPct: number; level: number } | null;
   thresholdPct: number;
-  /** What decided it, in a few words: "same compiled code", "instruction counts, 3 repetitions", "TPS, 14 rounds". */
+  /**
+   * What decided it, in a few words: "same compiled code", "changed code not executed", "instruction counts,
+   * 3 repetitions", "TPS, 14 rounds".
+   */
   evidence: string;
   /** The fail-on that judged this cell, and whether it is the workload's own or the run's. */
   failOn: FailOn;
@@ -127,6 +131,8 @@ export function decide(
   let failedRuns = 0;
   const cells: DecidedCell[] = [];
   const tested: CellComparison[] = [];
+  // The sentences of the cells decided by changed code that did not run (one per head, for the headline).
+  const unexecuted = new Set<string>();
   for (const part of parts) {
     for (const arm of part.comparison.comparisons) {
       for (const cell of [...arm.cells, ...arm.otherMetricCells]) {
@@ -136,7 +142,8 @@ export function decide(
           continue;
         }
         // A usable sample in both arms: too few rounds leave it undecided (pending), not incomplete.
-        if ((cell.base.n > 0 && cell.head.n > 0) || decidedBySameCode(cell)) tested.push(cell);
+        if ((cell.base.n > 0 && cell.head.n > 0) || decidedWithoutRounds(cell)) tested.push(cell);
+        if (decidedByUnexecutedCode(cell)) unexecuted.add(cell.reasons[0]!.message);
         cells.push(decidedCell(cell, arm.head, named ? part.name : undefined, policy));
       }
     }
@@ -195,7 +202,7 @@ export function decide(
         : 'passed';
   // Heads are named wherever the run compared several, even if one of them left no decided cell.
   const heads = new Set(parts.flatMap((p) => p.comparison.comparisons.map((a) => a.head))).size;
-  const headline = headlineOf(outcome, counts, cells, policy, heads);
+  const headline = headlineOf(outcome, counts, cells, policy, heads, [...unexecuted]);
   // The cell the status names: the same the headline names first.
   const lead =
     outcome === 'failed'
@@ -286,11 +293,18 @@ function decidedCell(
 }
 
 const SAME_CODE_EVIDENCE = 'same compiled code';
+const UNEXECUTED_EVIDENCE = 'changed code not executed';
 const STEADY_EVIDENCE = 'instruction counts';
+
+/** Decided by the compiled code alone, or with the counted runs' profiles: no timed round needed. */
+function decidedWithoutRounds(cell: CellComparison): boolean {
+  return decidedBySameCode(cell) || decidedByUnexecutedCode(cell);
+}
 
 /** What decided a cell (DecidedCell.evidence). */
 function evidenceOf(cell: CellComparison): string {
   if (decidedBySameCode(cell)) return SAME_CODE_EVIDENCE;
+  if (decidedByUnexecutedCode(cell)) return UNEXECUTED_EVIDENCE;
   const n = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
   if (cell.test === 'instruction-count') return `instruction counts, ${plural(n, 'repetition')}`;
   const timed = `${METRICS[cell.metric].label}, ${plural(n, cell.pairs === null ? 'run' : 'round')}`;
@@ -362,6 +376,7 @@ function headlineOf(
   cells: DecidedCell[],
   policy: GatePolicy,
   heads: number,
+  unexecuted: readonly string[],
 ): Decision['headline'] {
   const describe = (c: DecidedCell) => describeDecidedCell(c, heads);
   // The other cells with their change, so the tail reads as a list, not a cut fragment:
@@ -445,13 +460,22 @@ function headlineOf(
     };
   }
   const sameCode = cells.filter((c) => c.evidence === SAME_CODE_EVIDENCE).length;
+  const notRun = cells.filter((c) => c.evidence === UNEXECUTED_EVIDENCE).length;
   const steady = cells.filter((c) => c.evidence.startsWith(`${STEADY_EVIDENCE} + `));
-  const byCounts = cells.filter((c) => c.metric === 'instructions').length;
-  const inside = counts.cells - sameCode - steady.length - byCounts;
+  const byCounts = cells.filter(
+    (c) => c.metric === 'instructions' && c.evidence !== UNEXECUTED_EVIDENCE,
+  ).length;
+  const inside = counts.cells - sameCode - notRun - steady.length - byCounts;
   if (sameCode === counts.cells) {
     return {
       lead: `No change in ${plural(counts.cells, 'cell')}`,
       detail: 'same compiled code as base, same settings: nothing measured',
+    };
+  }
+  if (notRun === counts.cells && unexecuted.length === 1) {
+    return {
+      lead: `No change in ${plural(counts.cells, 'cell')} (changed code not executed, not measured)`,
+      detail: unexecuted[0]!,
     };
   }
   // What a steady pass could not rule out on the worse side (the 95% CI's bound there), said in the headline.
@@ -462,6 +486,11 @@ function headlineOf(
   });
   const parts = [
     ...(sameCode > 0 ? [`${sameCode} by the same compiled code as base (not measured)`] : []),
+    ...(notRun > 0
+      ? [
+          `${notRun} by changed code not executed in the counted runs (not measured; code placement can still move timings)`,
+        ]
+      : []),
     ...(steady.length > 0
       ? [
           `${steady.length} by unchanged CPU work per transaction with no regression seen` +
@@ -511,8 +540,13 @@ function statusDetail(
   if (counts.improvements > 0)
     return `${plural(counts.improvements, 'improvement')}, best ${shortCell(lead!)}`;
   if (counts.notWorse > 0) return `not worse in ${plural(counts.cells, 'cell')}`;
-  const sameCode = lead?.evidence === SAME_CODE_EVIDENCE ? ' (same compiled code, not measured)' : '';
-  return `no change in ${plural(counts.cells, 'cell')}${sameCode}`;
+  const unmeasured =
+    lead?.evidence === SAME_CODE_EVIDENCE
+      ? ' (same compiled code, not measured)'
+      : lead?.evidence === UNEXECUTED_EVIDENCE
+        ? ' (changed code not executed, not measured)'
+        : '';
+  return `no change in ${plural(counts.cells, 'cell')}${unmeasured}`;
 }
 
 /** "accepted by @alice: reason" for each distinct acceptance of the cells ('' for none). */

@@ -33,9 +33,11 @@ import {
   checkInstructionCounter,
   checkInstructionWorkloads,
   runInstructionPhase,
+  type ChangedFunctions,
   type CounterChoice,
   type InstructionPhaseDeps,
 } from '../../../run/counted/instruction-phase.js';
+import { untimedWorkloads } from '../../../core/compare/analysis/unexecuted-code.js';
 import { explainTargets, runExplainPhase, withExplanation } from '../../../run/counted/explain-phase.js';
 import { checkPlanWorkloads, runPlanPhase } from '../../../run/counted/plan-phase.js';
 import { compareCompiledCode } from '../../../postgres/builds/compiled-code.js';
@@ -102,6 +104,12 @@ export interface PipelineOutcome {
 }
 
 export const RESULTS_FILE = 'results.json';
+
+/** Why workloads get no timed round when their counted runs executed none of the changed code. */
+const UNEXECUTED_WHY =
+  'their counted runs executed none of the functions whose code a head changed, and nothing else differs (code placement can still move timings)';
+const NONE_EXECUTED_WHY =
+  "no workload's counted runs executed any of the functions whose code a head changed, and nothing else differs";
 
 /** Says where the run was saved, or (a warning) why it was not; `prefix` e.g. "bisect: ". */
 export function logArchive(
@@ -199,6 +207,20 @@ export async function runPipeline(
   const plans = mergePlans(planPhase, plansAlongside);
   const countedS = (Date.now() - countingStarted) / 1000;
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
+  // The workloads that ran none of any head's changed code need no timed round (unexecuted-code.ts); not in
+  // a part of a larger run or a shard, whose rounds are the whole run's plan.
+  const untimed =
+    nothingToMeasure || instructionsDecide || req.partOfRun || req.shard
+      ? []
+      : untimedWorkloads(
+          {
+            arms: arms.map((a) => ({ label: a.label, settings: a.settings })),
+            compiledCode,
+            instructions,
+            cells: workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients }))),
+          },
+          workloads.map((w) => w.name),
+        );
   const file = fileSink(resultsFile);
   const sink = archive ? combineSinks(file, archive.sink) : file;
   const {
@@ -224,11 +246,7 @@ export async function runPipeline(
       ...(plans ? { plans } : {}),
       ...(compiledCode.length > 0 ? { compiledCode } : {}),
       ...(unmeasuredHeads.length > 0 && !nothingToMeasure ? { unmeasuredHeads } : {}),
-      ...(nothingToMeasure
-        ? { skipTimedRounds: 'every head runs the same compiled code as base with the same settings' }
-        : instructionsDecide
-          ? { skipTimedRounds: 'the instruction counts decide (--metric instructions)' }
-          : {}),
+      ...timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, workloads.length),
     },
     deps,
   );
@@ -258,10 +276,30 @@ export async function runPipeline(
   };
 }
 
-/** Per head, every function whose code changed, where the comparison could list them all. */
-function changedFunctionsOf(code: readonly CompiledCodeComparison[]): Record<string, readonly string[]> {
+/** Why no timed round runs (skipTimedRounds), or which workloads need none (untimedWorkloads). */
+function timedRoundsSkipped(
+  nothingToMeasure: boolean,
+  instructionsDecide: boolean,
+  untimed: readonly string[],
+  workloads: number,
+): Pick<RunRequest, 'skipTimedRounds' | 'untimedWorkloads'> {
+  if (nothingToMeasure)
+    return { skipTimedRounds: 'every head runs the same compiled code as base with the same settings' };
+  if (instructionsDecide) return { skipTimedRounds: 'the instruction counts decide (--metric instructions)' };
+  if (untimed.length > 0 && untimed.length === workloads) return { skipTimedRounds: NONE_EXECUTED_WHY };
+  return untimed.length > 0 ? { untimedWorkloads: { names: untimed, why: UNEXECUTED_WHY } } : {};
+}
+
+/**
+ * Per head, every function whose code changed, where the comparison could list them all, and those changed
+ * only in immediates: the counted runs say which of them ran.
+ */
+function changedFunctionsOf(code: readonly CompiledCodeComparison[]): Record<string, ChangedFunctions> {
   return Object.fromEntries(
-    code.flatMap((c) => (c.serverFunctions?.all ? [[c.head, c.serverFunctions.all] as const] : [])),
+    code.flatMap((c) => {
+      const f = c.serverFunctions;
+      return f?.all ? [[c.head, { all: f.all, immediatesOnly: f.immediatesOnly ?? [] }] as const] : [];
+    }),
   );
 }
 
