@@ -147,6 +147,26 @@ export const WORKLOAD_NAME_LENGTH: Bound = { min: 1, max: 64 };
  */
 export const MAILBOX_MESSAGES: Bound = { min: 1, max: 5000 };
 
+/**
+ * Runs one comparison plans, all factors multiplied: workload files x matrix combinations x client counts
+ * (the cells) x rounds (with the confirmation or sentinel rounds) x arms. Each factor has its own bound
+ * above, but their product does not follow from them: 10 files of 64 combinations x 100 client counts x
+ * 1000 rounds x 2 arms are 128 million runs. The plan is materialised before the first server starts (an
+ * object per run: gigabytes at that size, built in one synchronous loop that no signal interrupts), and
+ * results.json, written again after every run, holds every sample: 20,000 runs (1000 rounds of 10 cells
+ * and 2 arms, the size ROUNDS was set for) are tens of MB rewritten after each one. Checked before anything
+ * is built or started, naming the product and its factors (src/run/plan-size.ts).
+ */
+export const PLANNED_RUNS: Bound = { min: 1, max: 20_000 };
+
+/**
+ * Seconds of measurement one comparison plans (runs x their duration, plus the warm-ups; VACUUM,
+ * CHECKPOINT, builds and restarts come on top): a week, as TIME_BUDGET_S, past any CI job's limit
+ * (GitHub: 6 h hosted, 5 days self-hosted). A plan that long is a typo, not a benchmark, and is refused
+ * before anything starts rather than cancelled days later.
+ */
+export const PLANNED_SECONDS: Bound = { min: 0, max: TIME_BUDGET_S.max };
+
 /** Every bound by name (for docs and tests that walk them). */
 export const BOUNDS = {
   ROUNDS,
@@ -168,6 +188,8 @@ export const BOUNDS = {
   BISECT_TRIES,
   WORKLOAD_NAME_LENGTH,
   MAILBOX_MESSAGES,
+  PLANNED_RUNS,
+  PLANNED_SECONDS,
 } as const satisfies Record<string, Bound>;
 
 /** "from 1 to 1000": the range as messages and docs state it. */

@@ -7,9 +7,10 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FileReadError, fileKind, readRegularFile } from '../machine/os/regular-file.js';
 import { confinedPath } from './confine-path.js';
-import { LineCounter, parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, isPair, isScalar, visit, type Document } from 'yaml';
 import type { z } from 'zod';
 import { UserError } from '../core/util/errors.js';
+import { plainText } from '../core/util/plain-text.js';
 import { resolveWorkloadFile, type WorkloadLookup } from './shipped-workloads.js';
 import { WORKLOAD_VARIANTS, workloadSchema, type Workload } from './workload.js';
 import { expandMatrix } from './common/settings-matrix.js';
@@ -99,12 +100,20 @@ function parseDocumentWorkload(
 ): { workload: Workload; doc: Document; lineCounter: LineCounter } {
   const lineCounter = new LineCounter();
   // logLevel error: a warning (a mapping used as a key, an unknown tag) must not print a Node warning; what
-  // the schema cannot take is refused by it, naming the field.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
+  // the schema cannot take is refused by it, naming the field. uniqueKeys off: the package compares each
+  // key with every key before it (50,000 settings took a minute); repeatedKey does it in linear time.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!;
     const at = lineCounter.linePos(err.pos[0]);
     throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split('\n')[0]}`);
+  }
+  const repeated = repeatedKey(doc);
+  if (repeated) {
+    const at = lineCounter.linePos(repeated.offset);
+    throw new UserError(
+      `${source}:${at.line}:${at.col}: invalid YAML: the key ${clipped(repeated.key)} is given twice in one mapping (keys must be unique; the first is on line ${lineCounter.linePos(repeated.firstOffset).line})`,
+    );
   }
   let data: unknown;
   try {
@@ -119,12 +128,65 @@ function parseDocumentWorkload(
   }
   const parsed = workloadSchema.safeParse(data);
   if (parsed.success) return { workload: parsed.data, doc, lineCounter };
-  const problems = parsed.error.issues.map((issue) => describeIssue(issue, data, doc, lineCounter, source));
+  const { issues } = parsed.error;
+  // The first problems, each with its field and value: a file of thousands of bad values is refused with a
+  // few of them, not all (each is located in the document, so listing all would be slow too).
+  const problems = issues
+    .slice(0, MAX_LISTED_PROBLEMS)
+    .map((issue) => describeIssue(issue, data, doc, lineCounter, source));
+  if (problems.length === 1) throw new UserError(problems[0]!);
+  const more = issues.length - problems.length;
   throw new UserError(
-    problems.length === 1
-      ? problems[0]!
-      : `${source}: ${problems.length} problems:\n  ${problems.join('\n  ')}`,
+    `${source}: ${issues.length} problems${more > 0 ? ` (the first ${problems.length})` : ''}:\n  ${problems.join('\n  ')}${more > 0 ? `\n  ... and ${more} more` : ''}`,
   );
+}
+
+/** Problems of a workload file listed in its refusal; the rest are counted. */
+export const MAX_LISTED_PROBLEMS = 10;
+
+/** The characters of a value a message quotes; a longer one is cut, and its size said. */
+export const MAX_QUOTED_CHARS = 100;
+
+/**
+ * A value as a message quotes it: its JSON, cut to MAX_QUOTED_CHARS with its size said, so a refusal never
+ * repeats a whole list or file ("got [\"0MB\",\"1MB\",…] (a list of 50000 values)").
+ */
+export function clipped(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  if (json.length <= MAX_QUOTED_CHARS) return json;
+  const many = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  const size = Array.isArray(value)
+    ? `a list of ${many(value.length, 'value')}`
+    : value !== null && typeof value === 'object'
+      ? `a mapping of ${many(Object.keys(value).length, 'key')}`
+      : many(json.length, 'character');
+  return `${plainText(json, MAX_QUOTED_CHARS)} (${size})`;
+}
+
+/**
+ * The first key given twice in one mapping of the document, with where it and its first use start; keys
+ * compare as the workload reads them (`1` and `"1"` are one key). One pass, a Set per mapping.
+ */
+function repeatedKey(doc: Document): { key: string; offset: number; firstOffset: number } | undefined {
+  let found: { key: string; offset: number; firstOffset: number } | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Map<string, number>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const key = String(pair.key.value);
+        const offset = pair.key.range?.[0] ?? 0;
+        const first = seen.get(key);
+        if (first !== undefined) {
+          found = { key, offset, firstOffset: first };
+          return visit.BREAK;
+        }
+        seen.set(key, offset);
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** The yaml package's message for a document that cannot be resolved, in the loader's words. */
@@ -168,7 +230,12 @@ function describeIssue(
 ): string {
   const field = formatPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+    const SHOWN = 5;
+    const keys =
+      issue.keys
+        .slice(0, SHOWN)
+        .map((k) => clipped(k))
+        .join(', ') + (issue.keys.length > SHOWN ? ` and ${issue.keys.length - SHOWN} more` : '');
     const where = locate(doc, lineCounter, [...issue.path, issue.keys[0]!], true);
     const known = Object.keys(schemaShapeAt(variantSchema(data), issue.path)).join(', ');
     return `${source}${where}: ${field ? `${field}: ` : ''}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue.path, issue.keys)}`;
@@ -180,7 +247,7 @@ function describeIssue(
     // A record's key (a setting name in settings or matrix): the key is the bad value, not what it maps to.
     const inner = issue.issues[0]?.message;
     const expected = inner && !inner.startsWith('Invalid') ? inner : 'a valid key';
-    return `${source}${locate(doc, lineCounter, issue.path, true)}: ${field}: expected ${expected} as the key, got ${JSON.stringify(issue.path.at(-1))}`;
+    return `${source}${locate(doc, lineCounter, issue.path, true)}: ${field}: expected ${expected} as the key, got ${clipped(issue.path.at(-1))}`;
   }
   const value = valueAt(data, issue.path);
   if (issue.path.length === 0) return `${source}${where}: ${expectation(issue)}`;
@@ -189,7 +256,7 @@ function describeIssue(
       ? 'it is missing'
       : issue.code === 'too_big' && typeof value === 'string'
         ? `got ${value.length} characters (${JSON.stringify(value.slice(0, 24))}...)`
-        : `got ${JSON.stringify(value)}`;
+        : `got ${clipped(value)}`;
   return `${source}${where}: ${field}: ${expectation(issue)}, ${got}`;
 }
 
@@ -237,12 +304,17 @@ function expectation(issue: z.core.$ZodIssue): string {
   }
 }
 
+/** `matrix.work_mem[3]`; a key longer than a setting name is cut (the file's own keys can be any length). */
 function formatPath(p: readonly PropertyKey[]): string {
-  return p.reduce<string>(
-    (acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)),
-    '',
-  );
+  return p.reduce<string>((acc, k) => {
+    if (typeof k === 'number') return `${acc}[${k}]`;
+    const key = plainText(String(k), MAX_KEY_CHARS);
+    return acc ? `${acc}.${key}` : key;
+  }, '');
 }
+
+/** The characters of a key a field path shows (PostgreSQL's setting names stop at 63). */
+const MAX_KEY_CHARS = 64;
 
 function valueAt(data: unknown, p: readonly PropertyKey[]): unknown {
   let cur: unknown = data;

@@ -21,9 +21,10 @@ export interface PlanInput {
 }
 
 /**
- * Runs per round, in execution order. Every run of every round is built at once, synchronously: the
- * sizes it grows with (rounds, client counts per workload) are bounded where they enter pgperf
- * (src/core/bounds.ts: at most 1000 rounds of 100 cells per workload), so the plan stays small.
+ * Runs per round, in execution order. Every run of every round is built at once, synchronously: each size
+ * it grows with is bounded where it enters pgperf, and their product, the runs of the whole plan, before
+ * anything is built or started (PLANNED_RUNS in src/core/bounds.ts, checked by src/run/plan-size.ts), so
+ * the plan stays small and this loop short.
  */
 export function planRounds(input: PlanInput): PlannedRun[][] {
   const totalRounds = Math.max(0, ...input.cells.map((c) => c.rounds));

@@ -98,10 +98,9 @@ export function parseShardSpec(spec: string, what: string): { index: number; cou
 
 /** The workloads restricted to one shard's cells (workloads without any are left out). */
 export function workloadsOfShard<W extends ShardableWorkload>(workloads: readonly W[], shard: Shard): W[] {
+  const mine = new Set(shard.cells.map((c) => cellId(c)));
   return workloads.flatMap((w) => {
-    const clients = w.clients.filter((c) =>
-      shard.cells.some((s) => s.workload === w.name && s.clients === c),
-    );
+    const clients = w.clients.filter((clients) => mine.has(cellId({ workload: w.name, clients })));
     return clients.length ? [{ ...w, clients }] : [];
   });
 }

@@ -245,6 +245,55 @@ const cliCases: Case[] = [
       ]),
     '--raise-after (5) shapes the triage digest: give --triage-digest too, or remove it',
   ],
+  // Bounds on products (issue #40): each factor within its own bound, the plan 128 million runs.
+  [
+    '10 workload files x 64 matrix combinations x 100 client counts x 1000 rounds',
+    async () => {
+      const clients = Array.from({ length: 100 }, (_, i) => i + 1).join(', ');
+      const eight = Array.from({ length: 8 }, (_, i) => i + 1).join(', ');
+      const files = [];
+      for (let i = 0; i < 10; i++) {
+        const file = path.join(dir, `product-${i}.yml`);
+        await writeFile(
+          file,
+          `name: p${i}\ntool: pgbench\nbuiltin: select-only\nclients: [${clients}]\nrounds: 1000\nmatrix: {effective_io_concurrency: [${eight}], random_page_cost: [${eight}]}\n`,
+        );
+        files.push(file);
+      }
+      return cli(['run', '--arm', `a=${bin}`, '--arm', `b=${bin}`, '--workload', ...files]);
+    },
+    /^pgperf: the plan is too large: 10 workload files x 64 matrix combinations x 100 client counts x \(1,000 rounds \+ 6 confirmation rounds\) x 2 arms = 128,768,000 runs; at most 20,000 .*\(--rounds\)/m,
+  ],
+  [
+    '--rounds 1000 --clients of 100 counts: 1000 x 100 x 2 runs of one workload',
+    run(
+      '--arm',
+      `a=${bin}`,
+      '--arm',
+      `b=${bin}`,
+      '--rounds',
+      '1000',
+      '--clients',
+      Array.from({ length: 100 }, (_, i) => i + 1).join(','),
+    ),
+    /the plan is too large: 1 workload file x 100 client counts x \(1,000 rounds \+ 6 confirmation rounds\) x 2 arms = 201,200 runs/,
+  ],
+  [
+    '--duration 86400 x 10 rounds: too long',
+    run(
+      '--arm',
+      `a=${bin}`,
+      '--arm',
+      `b=${bin}`,
+      '--duration',
+      '86400',
+      '--rounds',
+      '10',
+      '--confirm-rounds',
+      '0',
+    ),
+    /the plan is too long: .* x 10 rounds x 2 arms = \d+ runs, measuring at least [\d,]+ h .*at most 168 h \(7 days\) of measurement: .*or shorter runs \(--duration\)/,
+  ],
 ];
 
 const defaults: Record<string, string> = { 'github-token': 'ghs_x', mode: 'benchmark' };
@@ -381,6 +430,24 @@ const yaml = (extra: string) => `name: w\ntool: pgbench\nbuiltin: select-only\nc
 /** Loads this text as the workload file w.yml. */
 const workload = (text: string) => () => parseWorkload(text, 'w.yml');
 const workloadCases: Case[] = [
+  // Validation in linear time, quoting the offending item (issue #40): 197 s and the whole list before.
+  [
+    'a matrix list of 50,000 values',
+    workload(yaml(`matrix:\n  work_mem: [${Array.from({ length: 50_000 }, (_, i) => i).join(', ')}]\n`)),
+    /^w\.yml:6:3: matrix: expected from 1 to 64 combinations .* these lists make 50000 = 50000, got \{"work_mem":\[0,1,2,[\d,]*… \(a mapping of 1 key\)$/,
+  ],
+  [
+    'a key given twice among 50,000',
+    workload(
+      yaml(`settings:\n${Array.from({ length: 50_000 }, (_, i) => `  s${i}: 1`).join('\n')}\n  s3: 2\n`),
+    ),
+    /^w\.yml:50006:3: invalid YAML: the key "s3" is given twice in one mapping \(keys must be unique; the first is on line 9\)$/,
+  ],
+  [
+    '5,000 bad setting names',
+    workload(yaml(`settings:\n${Array.from({ length: 5000 }, (_, i) => `  Bad${i}: 1`).join('\n')}\n`)),
+    /^w\.yml: 5000 problems \(the first 10\):\n.*settings\.Bad0: [\s\S]*\n {2}\.\.\. and 4990 more$/,
+  ],
   [
     'reserved setting',
     workload(yaml('settings:\n  port: 5433\n')),

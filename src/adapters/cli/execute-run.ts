@@ -23,13 +23,9 @@ import { untimedWorkloadsOf } from '../../core/compare/analysis/unexecuted-code.
 import type { RunResult } from '../../core/results/result-types.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
 import type { Logger } from '../../core/util/logger.js';
-import {
-  InterruptedError,
-  installSignalHandlers,
-  signalExitCode,
-  type StopSignal,
-} from '../../machine/os/signals.js';
+import { InterruptedError, signalExitCode, type StopSignal } from '../../machine/os/signals.js';
 import { cliPipelineDeps } from './pipeline-deps.js';
+import { stopOnSignals, type StopScope } from './stop-scope.js';
 import { checkOutDir, checkTmpDir } from './validate.js';
 
 export interface ExecuteRunOptions extends Omit<PipelineRequest, 'runDir'> {
@@ -46,6 +42,8 @@ export interface ExecuteRunDeps {
   printComparison?: boolean;
   /** Gate the exit code on the decision under this fail-on (`pgperf run`); unset: exit 0 on any verdict. */
   failOn?: FailOn;
+  /** The command's signal handling, installed before it read its workloads (default: installed here). */
+  stop?: StopScope;
 }
 
 export interface ExecuteRunOutcome extends PipelineOutcome {
@@ -62,16 +60,11 @@ export async function executeRun(
   const runDir = path.resolve(options.outDir, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
-  const controller = new AbortController();
-  let stoppedBy: StopSignal | undefined;
   // First signal: stop after the current run, keep what was measured; second: clean up and exit at once.
-  const disposeSignals = installSignalHandlers({
-    logger,
-    onFirst: (signal) => {
-      stoppedBy = signal;
-      controller.abort(new Error(`interrupted by ${signal}`));
-    },
-  });
+  // A command that installed the handlers before reading its workloads hands them over.
+  const stop = extra.stop ?? stopOnSignals(logger);
+  const disposeSignals = extra.stop ? () => undefined : stop.dispose;
+  stop.throwIfStopped();
   const resultsFile = path.join(runDir, RESULTS_FILE);
   const print =
     extra.printComparison === false
@@ -83,12 +76,12 @@ export async function executeRun(
   try {
     logger.info(`results: ${resultsFile}`);
     const { outDir: _outDir, storedBaseline, ...request } = options;
-    const deps = cliPipelineDeps(logger, controller.signal);
+    const deps = cliPipelineDeps(logger, stop.signal);
     let outcome;
     try {
       outcome = await runComparison({ ...request, runDir }, storedBaseline, deps, extra.archive);
     } catch (e) {
-      throw endedBy(e, resultsFile, stoppedBy, print);
+      throw endedBy(e, resultsFile, stop.stoppedBy(), print);
     }
     const decision = decideRun(outcome.result, outcome.comparison, extra.failOn);
     if (extra.printComparison !== false) {
@@ -120,7 +113,9 @@ export async function executeRun(
     else if (extra.archive && !outcome.archiveError)
       print(`not saved to the store: ${notSavedReason(outcome.result)}\n`);
     if (outcome.archiveError) logger.warn(outcome.archiveError);
-    if (outcome.result.status === 'interrupted') process.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
+    if (outcome.result.status === 'interrupted') {
+      process.exitCode = signalExitCode(stop.stoppedBy() ?? 'SIGINT');
+    }
     return { ...outcome, decision };
   } finally {
     unregisterLastLine();

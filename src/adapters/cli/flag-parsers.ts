@@ -23,7 +23,7 @@ export function positiveInt(flag: string, bound?: Bound) {
   return (value: string): number => {
     const n = Number(value);
     if (!/^\d+$/.test(value) || n <= 0) {
-      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
+      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${printable(value)}'`);
     }
     return checkBound(flag, value, n, bound);
   };
@@ -33,7 +33,7 @@ export function positiveInt(flag: string, bound?: Bound) {
 export function nonNegativeInt(flag: string, bound?: Bound) {
   return (value: string): number => {
     if (!/^\d+$/.test(value)) {
-      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${value}'`);
+      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${printable(value)}'`);
     }
     return checkBound(flag, value, Number(value), bound);
   };
@@ -41,10 +41,12 @@ export function nonNegativeInt(flag: string, bound?: Bound) {
 
 function checkBound(flag: string, value: string, n: number, bound: Bound | undefined): number {
   if (bound && (n < bound.min || n > bound.max)) {
-    throw new InvalidArgumentError(`${flag} must be a whole number ${rangeText(bound)}, got '${value}'`);
+    throw new InvalidArgumentError(
+      `${flag} must be a whole number ${rangeText(bound)}, got '${printable(value)}'`,
+    );
   }
   if (!Number.isSafeInteger(n)) {
-    throw new InvalidArgumentError(`${flag} must be a whole number below 2^53, got '${value}'`);
+    throw new InvalidArgumentError(`${flag} must be a whole number below 2^53, got '${printable(value)}'`);
   }
   return n;
 }
@@ -63,7 +65,8 @@ export function clientCounts(flag: string) {
       );
     }
     const counts = items.map(Number);
-    const repeated = counts.find((n, i) => counts.indexOf(n) !== i);
+    const seen = new Set<number>();
+    const repeated = counts.find((n) => seen.has(n) || !seen.add(n));
     if (repeated !== undefined) {
       throw new InvalidArgumentError(
         `${flag} must give each client count once, got '${printable(value)}' (${repeated} twice)`,
@@ -88,7 +91,7 @@ export function collectArm(value: string, previous: ArmFlag[] = []): ArmFlag[] {
   const m = /^([^=]+)=(.+)$/.exec(value);
   if (!m)
     throw new InvalidArgumentError(
-      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${value}'`,
+      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${printable(value)}'`,
     );
   return [...previous, { label: m[1]!, binDir: m[2]! }];
 }
@@ -116,7 +119,9 @@ export function collectSet(value: string, previous: SetFlag[] = []): SetFlag[] {
 export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
   return (value: string): T => {
     if (!(allowed as readonly string[]).includes(value)) {
-      throw new InvalidArgumentError(`${flag} must be one of ${allowed.join(', ')}, got '${value}'`);
+      throw new InvalidArgumentError(
+        `${flag} must be one of ${allowed.join(', ')}, got '${printable(value)}'`,
+      );
     }
     return value as T;
   };
@@ -124,8 +129,15 @@ export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
 
 /** A value as it can be shown in one message line: control characters escaped. */
 export function printable(value: string): string {
-  return JSON.stringify(value).slice(1, -1);
+  const escaped = JSON.stringify(value).slice(1, -1);
+  // A refusal quotes what was given, not a whole megabyte of it.
+  return escaped.length > MAX_QUOTED
+    ? `${escaped.slice(0, MAX_QUOTED)}… (${value.length} characters)`
+    : escaped;
 }
+
+/** The characters of a flag's value a refusal quotes. */
+const MAX_QUOTED = 100;
 
 /** The flags of every command that measures: how long, where the results and the clusters go, as whom. */
 export interface MeasureFlags {

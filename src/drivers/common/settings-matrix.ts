@@ -41,12 +41,22 @@ export function matrixCellName(name: string, combination: ReadonlyArray<[string,
 
 /**
  * Every combination of a matrix's values, the first setting outermost, each list in file order:
- * {a: [1, 2], b: [x, y]} gives a=1,b=x; a=1,b=y; a=2,b=x; a=2,b=y. O(product of the lengths).
+ * {a: [1, 2], b: [x, y]} gives a=1,b=x; a=1,b=y; a=2,b=x; a=2,b=y. O(combinations x settings): each
+ * combination is read off its index as an odometer, never copied from a shorter one.
  */
 export function matrixCombinations(matrix: SettingsMatrix): Array<Array<[string, MatrixValue]>> {
-  let combos: Array<Array<[string, MatrixValue]>> = [[]];
-  for (const [name, values] of Object.entries(matrix)) {
-    combos = combos.flatMap((c) => values.map((v): Array<[string, MatrixValue]> => [...c, [name, v]]));
+  const lists = Object.entries(matrix);
+  const total = lists.reduce((n, [, values]) => n * values.length, 1);
+  const combos: Array<Array<[string, MatrixValue]>> = [];
+  for (let index = 0; index < total; index++) {
+    const combination = new Array<[string, MatrixValue]>(lists.length);
+    let rest = index;
+    for (let i = lists.length - 1; i >= 0; i--) {
+      const [name, values] = lists[i]!;
+      combination[i] = [name, values[rest % values.length]!];
+      rest = Math.floor(rest / values.length);
+    }
+    combos.push(combination);
   }
   return combos;
 }
@@ -77,8 +87,10 @@ export function expandMatrix<
 /**
  * The matrix's problems as schema issues at their paths (`matrix`, `matrix.<setting>`,
  * `matrix.<setting>[i]`), each message saying what is expected (the loader adds the file, line, column
- * and the bad value): no setting, an empty list, a value twice or one not fit for a name, a setting the
- * workload's `settings` also gives, a setting pgperf refuses, more combinations than MATRIX_COMBINATIONS.
+ * and the bad value, clipped): no setting, an empty list, a value twice or one not fit for a name, a setting
+ * the workload's `settings` also gives, a setting pgperf refuses, more combinations than MATRIX_COMBINATIONS
+ * (said alone: the values of lists that long are not worth checking one by one). Linear in the values: a
+ * value's first index is kept in a Map, never searched for.
  */
 export function refineMatrix(
   w: { settings: Record<string, unknown>; matrix?: SettingsMatrix | undefined },
@@ -92,6 +104,15 @@ export function refineMatrix(
       code: 'custom',
       path: ['matrix'],
       message: 'expected at least one setting with its values, e.g. {io_method: [sync, worker]}',
+    });
+    return;
+  }
+  const combinations = entries.reduce((n, [, values]) => n * Math.max(values.length, 1), 1);
+  if (combinations > MATRIX_COMBINATIONS.max) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['matrix'],
+      message: `expected ${rangeText(MATRIX_COMBINATIONS)} combinations of values, each a workload of its own (sweep fewer values, or split the matrix over workload files); these lists make ${productText(entries)}`,
     });
     return;
   }
@@ -117,27 +138,31 @@ export function refineMatrix(
       });
       continue;
     }
+    const firstAt = new Map<string, number>();
     values.forEach((v, i) => {
       const text = String(v);
       const problem = MATRIX_VALUE.test(text)
         ? settingProblem(name, text)
         : `expected a value made of ${MATRIX_VALUE_WORDS} (it becomes part of the workload's name)`;
+      const first = firstAt.get(text);
+      if (first === undefined) firstAt.set(text, i);
       if (problem) ctx.addIssue({ code: 'custom', path: [...at, i], message: problem });
-      else if (values.findIndex((u) => String(u) === text) < i) {
+      else if (first !== undefined) {
         ctx.addIssue({
           code: 'custom',
           path: [...at, i],
-          message: `expected each value once in matrix.${name}`,
+          message: `expected each value once in matrix.${name} (it is also matrix.${name}[${first}])`,
         });
       }
     });
   }
-  const combinations = entries.reduce((n, [, values]) => n * Math.max(values.length, 1), 1);
-  if (combinations > MATRIX_COMBINATIONS.max) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['matrix'],
-      message: `expected ${rangeText(MATRIX_COMBINATIONS)} combinations of values, each a workload of its own (sweep fewer values, or split the matrix over workload files); these lists make ${entries.map(([, v]) => v.length).join(' x ')} = ${combinations}`,
-    });
-  }
+}
+
+/** "2 x 3 x 50000 = 300000", the first lists' lengths only when there are many, the product spelled out. */
+function productText(entries: ReadonlyArray<[string, MatrixValue[]]>): string {
+  const SHOWN = 8;
+  const lengths = entries.slice(0, SHOWN).map(([, v]) => String(v.length));
+  if (entries.length > SHOWN) lengths.push(`... (${entries.length} lists)`);
+  const product = entries.reduce((n, [, v]) => n * Math.max(v.length, 1), 1);
+  return `${lengths.join(' x ')} = ${Number.isFinite(product) ? product : 'more than 10^308'}`;
 }

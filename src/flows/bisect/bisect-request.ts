@@ -10,6 +10,9 @@ import type { RepoSpec } from '../../postgres/builds/source.js';
 import type { RangeNames } from './commit-range.js';
 import { DEFAULT_TRIES } from './one-cell.js';
 import type { BisectRequest } from './bisection.js';
+import { DEFAULT_CONFIRM_ROUNDS } from '../../core/compare/analysis/confirmation.js';
+import { UserError } from '../../core/util/errors.js';
+import { planSizeProblem } from '../../run/plan-size.js';
 
 /** The commits a bisection searches and the cell it measures. */
 export interface BisectRange {
@@ -43,12 +46,31 @@ export interface BisectMeasure {
   outDir: string;
 }
 
+/**
+ * The bisection's request. @throws UserError when its largest A/B test, the last try of a commit (twice the
+ * rounds of the one before), plans more than the bounds of a plan's size allow (src/run/plan-size.ts):
+ * refused before the first build rather than after hours of bisecting.
+ */
 export function bisectRequestOf(
   range: BisectRange,
   analysis: AnalysisSettings,
   measure: BisectMeasure,
 ): BisectRequest {
   const { adaptive } = measure;
+  const tries = measure.tries ?? DEFAULT_TRIES;
+  const lastTryRounds = (adaptive?.maxRounds ?? measure.rounds ?? range.workload.rounds) * 2 ** (tries - 1);
+  const oversized = planSizeProblem({
+    workloads: [range.workload],
+    arms: 2,
+    rounds: lastTryRounds,
+    ...(measure.durationS !== undefined ? { durationS: measure.durationS } : {}),
+    confirmRounds: DEFAULT_CONFIRM_ROUNDS,
+  });
+  if (oversized) {
+    throw new UserError(
+      `bisect: the last of ${tries} tries of a commit measures ${lastTryRounds} rounds (each try twice the rounds of the one before); ${oversized}, or fewer tries`,
+    );
+  }
   return {
     repo: measure.repo,
     good: range.good,
@@ -68,7 +90,7 @@ export function bisectRequestOf(
         }
       : {}),
     analysis,
-    tries: measure.tries ?? DEFAULT_TRIES,
+    tries,
     ...defined({
       verifyBad: measure.verifyBad,
       seed: measure.seed,

@@ -155,7 +155,7 @@ describe('a bad matrix is refused, naming the file, line, field, bad value and w
     [
       'a value twice',
       'matrix:\n  io_method: [sync, sync]\n',
-      'w.yml:6:21: matrix.io_method[1]: expected each value once in matrix.io_method, got "sync"',
+      'w.yml:6:21: matrix.io_method[1]: expected each value once in matrix.io_method (it is also matrix.io_method[0]), got "sync"',
     ],
     [
       'a name that is no setting name',
@@ -180,7 +180,7 @@ describe('a bad matrix is refused, naming the file, line, field, bad value and w
     [
       'more combinations than the bound',
       'matrix:\n  work_mem: [1MB, 2MB, 3MB, 4MB, 5MB]\n  temp_buffers: [1MB, 2MB, 3MB, 4MB, 5MB]\n  jit: [on, off, "true"]\n',
-      'w.yml:6:3: matrix: expected from 1 to 64 combinations of values, each a workload of its own (sweep fewer values, or split the matrix over workload files); these lists make 5 x 5 x 3 = 75, got {"work_mem":["1MB","2MB","3MB","4MB","5MB"],"temp_buffers":["1MB","2MB","3MB","4MB","5MB"],"jit":["on","off","true"]}',
+      'w.yml:6:3: matrix: expected from 1 to 64 combinations of values, each a workload of its own (sweep fewer values, or split the matrix over workload files); these lists make 5 x 5 x 3 = 75, got {"work_mem":["1MB","2MB","3MB","4MB","5MB"],"temp_buffers":["1MB","2MB","3MB","4MB","5MB"],"jit":["… (a mapping of 3 keys)',
     ],
   ])('%s', (_what, rest, message) => {
     expect(refusal(withMatrix(rest))).toBe(message);

@@ -11,6 +11,8 @@ import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../an
 import { clientCounts, positiveInt, workloadOptionHelp } from '../flag-parsers.js';
 import { CLIENTS, CLIENT_COUNTS, DURATION_S, ROUNDS, rangeText } from '../../../core/bounds.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
+import { planSizeProblem } from '../../../run/plan-size.js';
+import { DEFAULT_CONFIRM_ROUNDS } from '../../../core/compare/analysis/confirmation.js';
 
 interface PlanFlags extends AnalysisFlags {
   workload: string[];
@@ -58,6 +60,23 @@ export function planCommand(): Command {
     const loaded = [];
     for (const file of flags.workload) loaded.push(...(await loadWorkloads(file, { what: '--workload' })));
     const workloads = plannedWorkloads(loaded, flags);
+    // The size `run` would refuse (its confirmation rounds included), refused here too, before any split.
+    const oversized = planSizeProblem(
+      {
+        workloads,
+        arms: flags.arms,
+        confirmRounds: DEFAULT_CONFIRM_ROUNDS,
+        ...(flags.shards !== undefined ? { shards: flags.shards } : {}),
+      },
+      {
+        workloads: '--workload',
+        clients: '--clients',
+        rounds: '--rounds',
+        confirmRounds: 'run --confirm-rounds',
+        duration: '--duration',
+      },
+    );
+    if (oversized) throw new UserError(oversized);
     let shards: ShardPlan | undefined;
     if (flags.shards !== undefined) {
       try {

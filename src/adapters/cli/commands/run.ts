@@ -19,7 +19,7 @@ import {
 } from '../../../flows/compare/baseline/stored-baseline.js';
 import { comparisonOf, type ComparisonNames } from '../../../flows/compare/options/comparison-options.js';
 import { UserError, errorMessage } from '../../../core/util/errors.js';
-import { consoleLogger } from '../../../core/util/logger.js';
+import { consoleLogger, type Logger } from '../../../core/util/logger.js';
 import {
   ADAPTIVE_FLAG_NAMES,
   addAdaptiveOptions,
@@ -29,6 +29,7 @@ import {
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { executeRun } from '../execute-run.js';
+import { stopOnSignals, type StopScope } from '../stop-scope.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
 import { DEFAULT_CONFIRM_ROUNDS } from '../../../core/compare/analysis/confirmation.js';
@@ -290,6 +291,10 @@ export const RUN_FLAG_NAMES: ComparisonNames & ArmNames = {
   ...ADAPTIVE_FLAG_NAMES,
   adaptive: '--max-rounds/--time-budget',
   rounds: '--rounds',
+  workloads: '--workload',
+  clients: '--clients',
+  confirmRounds: '--confirm-rounds',
+  duration: '--duration',
   baseline: '--baseline',
   shard: '--shard',
   seed: '--seed',
@@ -306,11 +311,27 @@ export const RUN_FLAG_NAMES: ComparisonNames & ArmNames = {
   mergeBase: '--merge-base',
 };
 
-/** The command's action: the flags as the comparison's options (checked in comparisonOf), then the run. */
+/**
+ * The command's action: the flags as the comparison's options (checked in comparisonOf), then the run. Ctrl-C
+ * is handled from the first step (stop-scope.ts): a signal while the workloads are read and the plan checked
+ * ends the command before anything starts.
+ */
 async function runFromFlags(flags: RunFlags): Promise<void> {
   const logger = consoleLogger({ verbose: flags.verbose });
+  const stop = stopOnSignals(logger);
+  try {
+    await checkAndRun(flags, logger, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function checkAndRun(flags: RunFlags, logger: Logger, stop: StopScope): Promise<void> {
   const workloads = [];
-  for (const ref of flags.workload) workloads.push(...(await loadWorkloads(ref, { what: '--workload' })));
+  for (const ref of flags.workload) {
+    workloads.push(...(await loadWorkloads(ref, { what: '--workload' })));
+    stop.throwIfStopped();
+  }
   const baseline = parseBaselineSpec(flags.baseline, '--baseline');
   if (baseline.kind === 'stored' && flags.store === false) {
     throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
@@ -360,6 +381,7 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
   );
   // Every directory it writes, created and proven writable before the store is opened and anything is
   // built or started (the build cache was checked with the arms).
+  stop.throwIfStopped();
   await checkOutDir(flags.out);
   await checkTmpDir(flags.tmpDir);
   const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
@@ -371,7 +393,7 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
         ...(stored && store ? { storedBaseline: { ...stored, store } } : {}),
       },
       logger,
-      { ...(store ? { archive: store } : {}), failOn: flags.failOn },
+      { ...(store ? { archive: store } : {}), failOn: flags.failOn, stop },
     );
   } finally {
     await store?.close();

@@ -195,16 +195,17 @@ export function armsWithSettings<A extends { label: string; binDir: string }>(
   settings: ArmSetting[],
   names: Pick<ArmNames, 'settings'>,
 ) {
+  // Each arm's settings gathered in one pass (as many flags as a command line holds, never arms x settings).
+  const byArm = new Map<string, Array<[string, string]>>(arms.map((a) => [a.label, []]));
   for (const s of settings) {
-    if (!arms.some((a) => a.label === s.arm)) {
+    const own = byArm.get(s.arm);
+    if (!own) {
       throw new OptionError(
         'settings',
         `${names.settings} ${s.arm}:${s.name}=${s.value}: no arm is labelled "${s.arm}" (arms: ${arms.map((a) => a.label).join(', ')})`,
       );
     }
+    own.push([s.name, s.value]);
   }
-  return arms.map((a) => ({
-    ...a,
-    settings: Object.fromEntries(settings.filter((s) => s.arm === a.label).map((s) => [s.name, s.value])),
-  }));
+  return arms.map((a) => ({ ...a, settings: Object.fromEntries(byArm.get(a.label) ?? []) }));
 }

@@ -18,10 +18,28 @@ import type { CounterChoice } from '../../../run/counted/instruction-phase.js';
 import { OptionError, type OptionNames } from './option-error.js';
 import type { ArmSource, PipelineRequest } from '../pipeline/pipeline.js';
 import type { BaselineSpec, StoredBaselineOptions } from '../baseline/stored-baseline.js';
+import { DEFAULT_CONFIRM_ROUNDS } from '../../../core/compare/analysis/confirmation.js';
+import { DEFAULT_SCHEDULE } from '../../../core/compare/analysis/adaptive.js';
+import { planSizeProblem } from '../../../run/plan-size.js';
 
-/** The options a comparison's checks may name; `adaptive` is the pair that turns adaptive rounds on. */
+/**
+ * The options a comparison's checks may name; `adaptive` is the pair that turns adaptive rounds on;
+ * `workloads`, `clients`, `confirmRounds` and `duration` are named with `rounds` as the factors of the plan's
+ * size (src/run/plan-size.ts).
+ */
 export type ComparisonOption =
-  AdaptiveOption | 'adaptive' | 'rounds' | 'baseline' | 'shard' | 'seed' | 'cpuDmaLatency' | 'governor';
+  | AdaptiveOption
+  | 'adaptive'
+  | 'rounds'
+  | 'baseline'
+  | 'shard'
+  | 'seed'
+  | 'cpuDmaLatency'
+  | 'governor'
+  | 'workloads'
+  | 'clients'
+  | 'confirmRounds'
+  | 'duration';
 
 export type ComparisonNames = OptionNames<ComparisonOption>;
 
@@ -86,6 +104,8 @@ export interface Comparison {
 export function comparisonOf(options: ComparisonOptions, names: ComparisonNames): Comparison {
   const { baseline } = options;
   const given = workloadsOf(options);
+  // The plan's size before anything else is worked out from it (the shard split lists every cell).
+  refuseOversizedPlan(given, options, names);
   if (options.shard && baseline.kind === 'stored') {
     throw new OptionError(
       'shard',
@@ -152,6 +172,45 @@ export function comparisonOf(options: ComparisonOptions, names: ComparisonNames)
     request,
     stored: { ...(baseline.ref !== undefined ? { ref: baseline.ref } : {}), ...options.storedBaseline },
   };
+}
+
+/**
+ * Refuses a plan whose runs or measuring time exceed their bounds (PLANNED_RUNS, PLANNED_SECONDS), as the
+ * run will plan it: the rounds an adaptive run may reach, the confirmation rounds (DEFAULT_CONFIRM_ROUNDS
+ * unless given), a stored baseline's sentinel; the time is a shard's share of the whole.
+ * @throws OptionError naming the product and its factors.
+ */
+function refuseOversizedPlan(
+  workloads: Workload[],
+  options: ComparisonOptions,
+  names: ComparisonNames,
+): void {
+  const { adaptive } = options;
+  // An adaptive run plans its last look's rounds up front (planAdaptive: maxRounds, else the schedule's last).
+  const rounds =
+    adaptive.maxRounds ??
+    (adaptive.timeBudgetS !== undefined ? (adaptive.schedule ?? DEFAULT_SCHEDULE).at(-1) : options.rounds);
+  const stored = options.baseline.kind === 'stored';
+  const problem = planSizeProblem(
+    {
+      workloads,
+      arms: options.arms.kind === 'installed' ? options.arms.arms.length : 2,
+      ...(rounds !== undefined ? { rounds } : {}),
+      ...(options.durationS !== undefined ? { durationS: options.durationS } : {}),
+      confirmRounds: options.confirmRounds ?? DEFAULT_CONFIRM_ROUNDS,
+      ...(stored ? { sentinelRounds: options.storedBaseline?.sentinelRounds ?? 0 } : {}),
+      ...(adaptive.timeBudgetS !== undefined ? { timeBudgetS: adaptive.timeBudgetS } : {}),
+      ...(options.shard ? { shards: options.shard.count } : {}),
+    },
+    {
+      workloads: names.workloads,
+      clients: names.clients,
+      rounds: adaptive.maxRounds !== undefined ? names.maxRounds : names.rounds,
+      confirmRounds: names.confirmRounds,
+      duration: names.duration,
+    },
+  );
+  if (problem) throw new OptionError('rounds', problem);
 }
 
 /** The workloads with the client counts, instruction counting and plans the options ask for (copies). */

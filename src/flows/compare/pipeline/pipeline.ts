@@ -17,7 +17,9 @@ import {
   type RunDeps,
   type RunRequest,
 } from '../../../run/run-loop.js';
-import { errorMessage } from '../../../core/util/errors.js';
+import { UserError, errorMessage } from '../../../core/util/errors.js';
+import { DEFAULT_CONFIRM_ROUNDS } from '../../../core/compare/analysis/confirmation.js';
+import { planSizeProblem } from '../../../run/plan-size.js';
 import { metricOption } from '../../../core/compare/metric-option.js';
 import { metricFromName } from '../../../core/results/metrics.js';
 import { analyse } from '../../../core/compare/analysis/recorded-analysis.js';
@@ -370,8 +372,19 @@ async function explained(
   return withExplanation(result, await runExplainPhase(targets, req, deps));
 }
 
-/** A UserError for a --metric no workload records, and with planCheck 'refuse' when the plan cannot reach significance in any cell (see design-check.ts). */
+/** A UserError for a plan past the bounds of its size (src/run/plan-size.ts), for a --metric no workload records, and with planCheck 'refuse' when the plan cannot reach significance in any cell (see design-check.ts). */
 export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
+  // Whatever surface asked (the comparison's options name their flags first), no plan past its size's bounds.
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds;
+  const oversized = planSizeProblem({
+    workloads: req.workloads,
+    arms: req.arms.kind === 'installed' ? req.arms.arms.length : 2,
+    ...(rounds !== undefined ? { rounds } : {}),
+    ...(req.durationS !== undefined ? { durationS: req.durationS } : {}),
+    confirmRounds: req.calibration ? 0 : (req.confirmRounds ?? DEFAULT_CONFIRM_ROUNDS),
+    ...(req.adaptive?.timeBudgetS !== undefined ? { timeBudgetS: req.adaptive.timeBudgetS } : {}),
+  });
+  if (oversized) throw new UserError(oversized);
   // A metric no run of a workload records would compare nothing: refused whatever planCheck says.
   checkRecordable(req.workloads, metricOption(req.analysis));
   // An instructions-only run has no timed rounds for a plan to reach significance in.
