@@ -5798,7 +5798,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants8 = require_constants2();
+    var constants9 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5873,7 +5873,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants8.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants9.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5968,11 +5968,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants8.ERROR.OK) {
+          if (ret !== constants9.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants8.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants9.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants8.ERROR.PAUSED) {
+            } else if (ret === constants9.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5995,10 +5995,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants8.ERROR.OK) {
+        if (ret === constants9.ERROR.OK) {
           return null;
         }
-        if (ret === constants8.ERROR.PAUSED || ret === constants8.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants9.ERROR.PAUSED || ret === constants9.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6015,7 +6015,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants8.ERROR[ret], data);
+        return new HTTPParserError(message, constants9.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -6195,7 +6195,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants8.ERROR.PAUSED : 0;
+        return pause ? constants9.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6217,7 +6217,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants8.ERROR.PAUSED;
+          return constants9.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6253,13 +6253,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants9.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants9.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants9.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -11249,11 +11249,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural4;
       }
-      pluralize(count2) {
-        const one = count2 === 1;
+      pluralize(count3) {
+        const one = count3 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count: count2, noun };
+        return { ...keys, count: count3, noun };
       }
     };
   }
@@ -18672,15 +18672,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count2) {
-        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count3) {
+        while (count3 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count2 < remaining) {
-            this.linePos += count2;
-            count2 = 0;
+          if (count3 < remaining) {
+            this.linePos += count3;
+            count3 = 0;
           } else {
-            count2 -= remaining;
+            count3 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -19191,6 +19191,120 @@ var init_errors = __esm({
   }
 });
 
+// src/machine/os/regular-file.ts
+import { constants as constants3 } from "node:fs";
+import { open as open2, stat as stat2 } from "node:fs/promises";
+function fileKind(st) {
+  if (st.isFile()) return "a regular file";
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  return "not a regular file";
+}
+async function readRegularFile(file2, options = {}, fs3 = nodeFs) {
+  return (await readRegularFileBytes(file2, options, fs3)).toString("utf8");
+}
+async function readRegularFileBytes(file2, options = {}, fs3 = nodeFs) {
+  return withDeadline(file2, readChecked(file2, options, fs3), options);
+}
+async function withDeadline(file2, work, options = {}) {
+  const timeoutMs = options.timeoutMs ?? READ_TIMEOUT_MS;
+  work.catch(() => {
+  });
+  let timer;
+  let onAbort;
+  const deadline = new Promise((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(
+        new FileReadError(
+          file2,
+          "ETIMEDOUT",
+          `no answer in ${timeoutMs / 1e3} s (a hung network mount?); expected ${options.expected ?? "a regular file"} that can be read`
+        )
+      ),
+      timeoutMs
+    );
+    onAbort = () => reject(new FileReadError(file2, "ABORT_ERR", "not read: stopped"));
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+  }
+}
+async function readChecked(file2, options, fs3) {
+  const expected = options.expected ?? "a regular file";
+  const check2 = (st) => {
+    if (!st.isFile()) throw new FileReadError(file2, "ENOTREG", `is ${fileKind(st)}, expected ${expected}`);
+    if (options.maxBytes !== void 0 && st.size > options.maxBytes) {
+      throw new FileReadError(
+        file2,
+        "EFBIG",
+        `is ${st.size} bytes, larger than the ${options.maxBytes} allowed for ${expected}`
+      );
+    }
+  };
+  const osError2 = (e) => e instanceof FileReadError ? e : new FileReadError(
+    file2,
+    e.code ?? "EIO",
+    `cannot read it (${e.code ?? String(e)})`,
+    true
+  );
+  try {
+    check2(await fs3.stat(file2));
+  } catch (e) {
+    throw osError2(e);
+  }
+  let handle;
+  try {
+    handle = await fs3.open(file2, constants3.O_RDONLY | constants3.O_NONBLOCK);
+  } catch (e) {
+    throw osError2(e);
+  }
+  try {
+    check2(await handle.stat());
+    return await handle.readFile();
+  } catch (e) {
+    throw osError2(e);
+  } finally {
+    await handle.close().catch(() => {
+    });
+  }
+}
+var READ_TIMEOUT_MS, nodeFs, FileReadError;
+var init_regular_file = __esm({
+  "src/machine/os/regular-file.ts"() {
+    "use strict";
+    init_errors();
+    READ_TIMEOUT_MS = 6e4;
+    nodeFs = { stat: (file2) => stat2(file2), open: (file2, flags) => open2(file2, flags) };
+    FileReadError = class extends UserError {
+      constructor(file2, code, reason, fromOs = false) {
+        super(`${file2}: ${reason}`);
+        this.file = file2;
+        this.fromOs = fromOs;
+        this.name = "FileReadError";
+        this.code = code;
+        this.reason = reason;
+      }
+      file;
+      fromOs;
+      /**
+       * The OS error's code (ENOENT, EACCES, ...); ENOTREG: not a regular file; ETIMEDOUT: no answer in time;
+       * EFBIG: larger than allowed.
+       */
+      code;
+      /** The reason without the file: "cannot read it (ENOENT)", "is a FIFO, expected a regular file". */
+      reason;
+    };
+  }
+});
+
 // src/core/results/result-types.ts
 function cellId(cell) {
   return `${cell.workload}@${cell.clients}`;
@@ -19325,11 +19439,11 @@ var init_metrics = __esm({
 function settingsKey(settings2) {
   return JSON.stringify(Object.entries(settings2).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
-function unchangedHeads(compiledCode, arms) {
-  const [base] = arms;
+function unchangedHeads(compiledCode, arms2) {
+  const [base] = arms2;
   if (!base || !compiledCode) return [];
   return compiledCode.filter((c) => {
-    const arm2 = arms.find((a) => a.label === c.head);
+    const arm2 = arms2.find((a) => a.label === c.head);
     return c.identical && arm2 !== void 0 && arm2 !== base && settingsKey(arm2.settings) === settingsKey(base.settings);
   });
 }
@@ -20218,11 +20332,11 @@ var require_binaryParsers = __commonJS({
         var array2 = [];
         var i2;
         if (dimension.length > 1) {
-          var count2 = dimension.shift();
-          for (i2 = 0; i2 < count2; i2++) {
+          var count3 = dimension.shift();
+          for (i2 = 0; i2 < count3; i2++) {
             array2[i2] = parse5(dimension, elementType2);
           }
-          dimension.unshift(count2);
+          dimension.unshift(count3);
         } else {
           for (i2 = 0; i2 < dimension[0]; i2++) {
             array2[i2] = parseElement(elementType2);
@@ -23061,8 +23175,8 @@ var require_lib = __commonJS({
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs3.stat(file2, function(err, stat11) {
-        if (err || !helper.usePgPass(stat11, file2)) {
+      fs3.stat(file2, function(err, stat12) {
+        if (err || !helper.usePgPass(stat12, file2)) {
           return cb(void 0);
         }
         var st = fs3.createReadStream(file2);
@@ -25321,14 +25435,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count2 = units;
+  let count3 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count2--;
+      count3--;
       i++;
     }
   }
-  return count2;
+  return count3;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -29463,7 +29577,7 @@ function isBackEdge(ctx, value) {
   const backEdges = ctx[STATE]?.backEdges;
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
-var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open5, memo;
+var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open6, memo;
 var init_memoizer = __esm({
   "node_modules/zod/v4/core/memoizer.js"() {
     init_util();
@@ -29479,7 +29593,7 @@ var init_memoizer = __esm({
     NONE = 0;
     ASSUMED = 1;
     PROVEN = 2;
-    open5 = [];
+    open6 = [];
     memo = {
       alloc(_inst, payload, empty) {
         const bucket = handoff;
@@ -29488,7 +29602,7 @@ var init_memoizer = __esm({
         handoff = void 0;
         const entry = { value: empty, issues: null };
         bucket.set(payload.value, entry);
-        open5.push(entry);
+        open6.push(entry);
         return empty;
       },
       guard(inst) {
@@ -29559,10 +29673,10 @@ var init_memoizer = __esm({
               return payload;
             }
             handoff = bucket;
-            const depth = open5.length;
+            const depth = open6.length;
             const result = base(payload, ctx);
             handoff = void 0;
-            const entry = open5.length > depth ? open5.pop() : void 0;
+            const entry = open6.length > depth ? open6.pop() : void 0;
             if (result instanceof Promise) {
               return result.then((r) => {
                 if (entry)
@@ -29819,8 +29933,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count2, one, few, many) {
-  const absCount = Math.abs(count2);
+function getBelarusianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -32593,8 +32707,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count2, one, many) {
-  return Math.abs(count2) === 1 ? one : many;
+function getArmenianPlural(count3, one, many) {
+  return Math.abs(count3) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -35469,8 +35583,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count2, one, few, many) {
-  const absCount = Math.abs(count2);
+function getRussianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -45342,7 +45456,7 @@ function valueAt(doc, path65) {
   }
   return v;
 }
-var metricName, finite2, count, text, metricsSchema, cellKey, sha256Hex3, commitRef, buildRecordSchema, sampleSchema, workloadRecord, instructionsSchema, resultsSchema;
+var metricName, finite2, count2, text, metricsSchema, cellKey, sha256Hex3, commitRef, buildRecordSchema, sampleSchema, workloadRecord, instructionsSchema, resultsSchema;
 var init_results_schema = __esm({
   "src/core/results/results-schema.ts"() {
     "use strict";
@@ -45350,7 +45464,7 @@ var init_results_schema = __esm({
     init_metrics();
     metricName = external_exports.enum(Object.keys(METRICS));
     finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
-    count = external_exports.number().int().nonnegative();
+    count2 = external_exports.number().int().nonnegative();
     text = external_exports.string();
     metricsSchema = external_exports.record(text, finite2);
     cellKey = external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() });
@@ -45406,7 +45520,7 @@ var init_results_schema = __esm({
         external_exports.looseObject({
           short: external_exports.number().int().nonnegative(),
           long: external_exports.number().int().positive(),
-          warmup: count,
+          warmup: count2,
           repetitions: external_exports.number().int().positive(),
           thresholdPct: external_exports.number().gt(0).lt(100)
         })
@@ -45443,7 +45557,16 @@ var init_results_schema = __esm({
         })
       ),
       failures: external_exports.array(external_exports.looseObject({ workload: text, arm: text.optional(), reason: text })),
-      notes: external_exports.array(text)
+      notes: external_exports.array(text),
+      changedCode: external_exports.array(
+        external_exports.looseObject({
+          workload: text,
+          head: text,
+          changedCount: count2,
+          executed: external_exports.array(text),
+          executedCount: count2
+        })
+      ).optional()
     });
     resultsSchema = external_exports.looseObject({
       schemaVersion: external_exports.number().int(),
@@ -45460,8 +45583,8 @@ var init_results_schema = __esm({
         kernel: text,
         arch: text,
         cpuModel: text,
-        cpuCount: count,
-        memoryBytes: count,
+        cpuCount: count2,
+        memoryBytes: count2,
         facts: external_exports.record(text, text),
         nodeVersion: text,
         settingsHash: text,
@@ -45488,7 +45611,7 @@ var init_results_schema = __esm({
             metric: metricName,
             // A percentage change: at most 100% on the worse side of a throughput, 1000% read generously.
             floorPct: external_exports.number().nonnegative().max(1e3, "expected a percentage of at most 1000"),
-            runs: count,
+            runs: count2,
             from: text,
             to: text
           })
@@ -45506,7 +45629,7 @@ var init_results_schema = __esm({
       plan: external_exports.looseObject({
         seed: external_exports.number().int(),
         order: external_exports.enum(["random", "abba"]),
-        rounds: count,
+        rounds: count2,
         cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
         executed: external_exports.array(external_exports.looseObject({})),
         shard: external_exports.looseObject({
@@ -45550,16 +45673,16 @@ var init_results_schema = __esm({
         external_exports.looseObject({
           head: text,
           identical: external_exports.boolean(),
-          files: count,
+          files: count2,
           differingFiles: external_exports.array(text),
-          differingCount: count,
+          differingCount: count2,
           serverFunctions: external_exports.looseObject({
             changed: external_exports.array(text),
-            changedCount: count,
-            total: count,
+            changedCount: count2,
+            total: count2,
             immediatesOnly: external_exports.array(text).optional(),
-            immediatesOnlyCount: count.optional(),
-            movedOnlyCount: count.optional(),
+            immediatesOnlyCount: count2.optional(),
+            movedOnlyCount: count2.optional(),
             all: external_exports.array(text).optional(),
             method: external_exports.enum(["disassembly", "bytes"]).optional(),
             note: text.optional()
@@ -45570,7 +45693,7 @@ var init_results_schema = __esm({
       cost: external_exports.looseObject({
         buildS: external_exports.number().nonnegative(),
         countedS: external_exports.number().nonnegative(),
-        timedRounds: count,
+        timedRounds: count2,
         timedS: external_exports.number().nonnegative(),
         wallS: external_exports.number().nonnegative()
       }).optional(),
@@ -45597,11 +45720,11 @@ var init_results_schema = __esm({
             workload: text,
             arm: text,
             statement: text,
-            calls: count,
+            calls: count2,
             totalTimeMs: finite2,
-            sharedBlksHit: count,
-            sharedBlksRead: count,
-            transactions: count
+            sharedBlksHit: count2,
+            sharedBlksRead: count2,
+            transactions: count2
           })
         ),
         failures: external_exports.array(external_exports.looseObject({ workload: text, arm: text.optional(), reason: text })),
@@ -45638,14 +45761,14 @@ function sampleKey(s) {
   return `${shownName(cellId(s))} arm ${shownName(s.arm)} round ${s.round} attempt ${s.attempt ?? 1}`;
 }
 function checkResultsDocument(doc, source) {
-  const arms = /* @__PURE__ */ new Set();
+  const arms2 = /* @__PURE__ */ new Set();
   for (const [i, arm2] of doc.arms.entries()) {
-    if (arms.has(arm2.label)) {
+    if (arms2.has(arm2.label)) {
       throw new UserError(
         `${source}: arms[${i}] is labelled '${shownName(arm2.label)}' like an earlier arm; each arm label is given once`
       );
     }
-    arms.add(arm2.label);
+    arms2.add(arm2.label);
   }
   const cells = /* @__PURE__ */ new Set();
   for (const [i, cell] of doc.plan.cells.entries()) {
@@ -45653,7 +45776,7 @@ function checkResultsDocument(doc, source) {
     if (cells.has(id)) throw new UserError(`${source}: plan.cells[${i}] lists ${shownName(id)} twice`);
     cells.add(id);
   }
-  const context3 = { source, arms, cells, planCells: doc.plan.cells };
+  const context3 = { source, arms: arms2, cells, planCells: doc.plan.cells };
   checkSamples(doc.samples, "samples", context3);
   if (doc.confirmation) {
     for (const [i, c] of doc.confirmation.cells.entries()) {
@@ -45750,13 +45873,13 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-import { readFile as readFile13 } from "node:fs/promises";
 async function readResults(path65, options = {}) {
   let text2;
   try {
-    text2 = await readFile13(path65, "utf8");
+    text2 = await readRegularFile(path65);
   } catch (e) {
-    throw new UserError(`cannot read results file ${path65}: ${errorMessage(e)}`);
+    if (!(e instanceof FileReadError)) throw e;
+    throw new UserError(`results file ${path65}: ${e.reason}`);
   }
   return parseResults(text2, path65, options);
 }
@@ -45794,6 +45917,7 @@ var init_read_results = __esm({
   "src/store/read-results.ts"() {
     "use strict";
     init_errors();
+    init_regular_file();
     init_json_syntax();
     init_check_results();
     init_results_schema();
@@ -45922,9 +46046,9 @@ function matchesFilter(run3, f) {
   const started = Date.parse(run3.startedAt);
   if (f.sinceMs !== void 0 && !(started >= f.sinceMs)) return false;
   if (f.untilMs !== void 0 && !(started < f.untilMs)) return false;
-  const arms = f.arm === void 0 ? run3.commits : run3.commits.filter((c) => c.arm === f.arm);
-  if (f.arm !== void 0 && arms.length === 0) return false;
-  if (f.commit !== void 0 && !arms.some((c) => commitMatches(c, f.commit))) return false;
+  const arms2 = f.arm === void 0 ? run3.commits : run3.commits.filter((c) => c.arm === f.arm);
+  if (f.arm !== void 0 && arms2.length === 0) return false;
+  if (f.commit !== void 0 && !arms2.some((c) => commitMatches(c, f.commit))) return false;
   return true;
 }
 function commitMatches(c, wanted) {
@@ -46658,7 +46782,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node3, visitor) {
+    function visit3(node3, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node3)) {
         const cd = visit_(null, node3.contents, visitor_, Object.freeze([node3]));
@@ -46667,9 +46791,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node3, visitor_, Object.freeze([]));
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
+    visit3.BREAK = BREAK;
+    visit3.SKIP = SKIP;
+    visit3.REMOVE = REMOVE;
     function visit_(key, node3, visitor, path65) {
       const ctrl = callVisitor(key, node3, visitor, path65);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
@@ -46803,7 +46927,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit2;
+    exports.visit = visit3;
     exports.visitAsync = visitAsync;
   }
 });
@@ -46813,7 +46937,7 @@ var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -46957,7 +47081,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit2.visit(doc.contents, (_key, node3) => {
+          visit3.visit(doc.contents, (_key, node3) => {
             if (identity.isNode(node3) && node3.tag)
               tags[node3.tag] = true;
           });
@@ -46984,7 +47108,7 @@ var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     function anchorIsValid(anchor2) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
         const sa = JSON.stringify(anchor2);
@@ -46995,7 +47119,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
-      visit2.visit(root, {
+      visit3.visit(root, {
         Value(_key, node3) {
           if (node3.anchor)
             anchors.add(node3.anchor);
@@ -47161,8 +47285,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -47175,7 +47299,7 @@ var require_Alias = __commonJS({
   "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -47201,7 +47325,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit2.visit(doc, {
+          visit3.visit(doc, {
             Node: (_key, node3) => {
               if (identity.isAlias(node3) || identity.hasAnchor(node3))
                 nodes.push(node3);
@@ -47270,13 +47394,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node3)) {
-        let count2 = 0;
+        let count3 = 0;
         for (const item of node3.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
+          if (c > count3)
+            count3 = c;
         }
-        return count2;
+        return count3;
       } else if (identity.isPair(node3)) {
         const kc = getAliasCount(doc, node3.key, anchors2);
         const vc = getAliasCount(doc, node3.value, anchors2);
@@ -50229,8 +50353,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -50307,12 +50431,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
+        let count3 = 1;
         const end = error63.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        const pointer = " ".repeat(ci) + "^".repeat(count3);
         error63.message += `:
 
 ${lineStr}
@@ -52123,15 +52247,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit2(cst, visitor) {
+    function visit3(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path65) => {
+    visit3.BREAK = BREAK;
+    visit3.SKIP = SKIP;
+    visit3.REMOVE = REMOVE;
+    visit3.itemAtPath = (cst, path65) => {
       let item = cst;
       for (const [field, index] of path65) {
         const tok = item?.[field];
@@ -52142,8 +52266,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path65) => {
-      const parent = visit2.itemAtPath(cst, path65.slice(0, -1));
+    visit3.parentCollection = (cst, path65) => {
+      const parent = visit3.itemAtPath(cst, path65.slice(0, -1));
       const field = path65[path65.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -52174,7 +52298,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path65) : ctrl;
     }
-    exports.visit = visit2;
+    exports.visit = visit3;
   }
 });
 
@@ -53890,7 +54014,7 @@ var require_dist2 = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser2();
     var publicApi = require_public_api();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     exports.Composer = composer.Composer;
     exports.Document = Document.Document;
     exports.Schema = Schema.Schema;
@@ -53918,8 +54042,8 @@ var require_dist2 = __commonJS({
     exports.parseAllDocuments = publicApi.parseAllDocuments;
     exports.parseDocument = publicApi.parseDocument;
     exports.stringify = publicApi.stringify;
-    exports.visit = visit2.visit;
-    exports.visitAsync = visit2.visitAsync;
+    exports.visit = visit3.visit;
+    exports.visitAsync = visit3.visitAsync;
   }
 });
 
@@ -61412,7 +61536,7 @@ function group(name, fn) {
 
 // src/adapters/action/context.ts
 init_errors();
-import { readFile } from "node:fs/promises";
+init_regular_file();
 
 // src/postgres/builds/commitfest.ts
 init_errors();
@@ -61517,7 +61641,7 @@ function pullRequestOf(ctx) {
 function chooseCommits(ctx, inputs, api) {
   return chooseCommitsOf({ eventName: ctx.eventName, pullRequest: pullRequestOf(ctx) }, inputs, api);
 }
-async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
+async function readContext(env, read = (file2) => readRegularFile(file2)) {
   const [owner = "", repo = "", ...rest] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (!owner || !repo || rest.length > 0) {
     throw new UserError(
@@ -61532,6 +61656,9 @@ async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
       text2 = await read(eventPath);
     } catch (e) {
       const code = e.code;
+      if (e instanceof FileReadError && !e.fromOs) {
+        throw new UserError(`GITHUB_EVENT_PATH ${eventPath}: ${e.reason} (the JSON file the runner writes)`);
+      }
       throw new UserError(
         `GITHUB_EVENT_PATH ${eventPath}: cannot read the event payload (${code ?? errorMessage(e)}); expected the JSON file the runner writes`
       );
@@ -62652,10 +62779,10 @@ function collectCellRuns(samples, metric, value = "final") {
   const attempts = /* @__PURE__ */ new Map();
   for (const s of samples) {
     const id = cellId(s);
-    let arms = cells.get(id);
-    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
-    let runs = arms.get(s.arm);
-    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
+    let arms2 = cells.get(id);
+    if (!arms2) cells.set(id, arms2 = /* @__PURE__ */ new Map());
+    let runs = arms2.get(s.arm);
+    if (!runs) arms2.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
     if (s.status !== "ok") {
       runs.failed++;
       continue;
@@ -62823,23 +62950,23 @@ var MAX_RECOMMENDED_ROUNDS = 1e3;
 var MIN_NOISE_ROUNDS = 3;
 function estimateNoise(result, cell, metric = "tps") {
   const id = cellId(cell);
-  const arms = collectCellRuns(
+  const arms2 = collectCellRuns(
     result.samples.filter((s) => cellId(s) === id),
     metric
   ).get(id);
   const [baseline, ...heads] = result.arms.map((a) => a.label);
   const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
-  const base = baseline === void 0 ? void 0 : arms?.get(baseline);
+  const base = baseline === void 0 ? void 0 : arms2?.get(baseline);
   const ratios = [];
   for (const head of heads) {
-    const h = arms?.get(head);
+    const h = arms2?.get(head);
     if (!base || !h) continue;
     for (const [round2, b] of base.byRound) {
       const v = h.byRound.get(round2);
       if (ok(b) && ok(v)) ratios.push(v / b);
     }
   }
-  const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
+  const spreads = [...arms2?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
   const pct5 = (spread) => 100 * Math.expm1(spread);
   return {
     cell,
@@ -63307,20 +63434,20 @@ import path3 from "node:path";
 // src/machine/os/atomic-write.ts
 init_errors();
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { open as open3, rename as rename2, rm as rm3 } from "node:fs/promises";
+import { open as open4, rename as rename2, rm as rm3 } from "node:fs/promises";
 import path2 from "node:path";
 
 // src/machine/os/writable-dir.ts
 init_errors();
 import { randomBytes } from "node:crypto";
-import { chmod as chmod2, mkdir as mkdir2, open as open2, rm as rm2, rmdir as rmdir2, stat as stat2, statfs } from "node:fs/promises";
+import { chmod as chmod2, mkdir as mkdir2, open as open3, rm as rm2, rmdir as rmdir2, stat as stat3, statfs } from "node:fs/promises";
 import path from "node:path";
 async function makeDirectory(dir, options = {}) {
   const missing = [];
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     let isDirectory2;
     try {
-      isDirectory2 = (await stat2(d)).isDirectory();
+      isDirectory2 = (await stat3(d)).isDirectory();
     } catch (e) {
       if (errnoOf(e) !== "ENOENT" || d === path.dirname(d)) throw e;
       missing.push(d);
@@ -63334,7 +63461,7 @@ async function makeDirectory(dir, options = {}) {
     try {
       await mkdir2(d);
     } catch (e) {
-      const made = errnoOf(e) === "EEXIST" && (await stat2(d).catch(() => void 0))?.isDirectory();
+      const made = errnoOf(e) === "EEXIST" && (await stat3(d).catch(() => void 0))?.isDirectory();
       if (!made) throw e;
       continue;
     }
@@ -63353,7 +63480,7 @@ async function probeDirectory(dir, options = {}) {
   }
 }
 async function probe(target, options, made) {
-  const existing = await stat2(target).catch((e) => e);
+  const existing = await stat3(target).catch((e) => e);
   if (!(existing instanceof Error) && !existing.isDirectory()) {
     return { code: "ENOTDIR", text: `${target} is a file, not a directory`, isFile: true };
   }
@@ -63362,7 +63489,7 @@ async function probe(target, options, made) {
     if (code === "ENOTDIR") return inTheWay(target);
     if (code !== "ENOENT") return problem(existing, "cannot reach it", target);
     if (options.create === false) return { code: "ENOENT", text: "no such directory", missing: true };
-    for (let d = target; await stat2(d).catch(() => void 0) === void 0; d = path.dirname(d)) {
+    for (let d = target; await stat3(d).catch(() => void 0) === void 0; d = path.dirname(d)) {
       made.push(d);
       if (d === path.dirname(d)) break;
     }
@@ -63377,7 +63504,7 @@ async function probe(target, options, made) {
   }
   const file2 = path.join(target, `.pgperf-write-probe-${process.pid}-${randomBytes(4).toString("hex")}`);
   try {
-    const handle = await open2(file2, "wx", 384);
+    const handle = await open3(file2, "wx", 384);
     try {
       await handle.writeFile("pgperf\n");
     } finally {
@@ -63403,7 +63530,7 @@ async function checkWritableDirectory(dir, use) {
 }
 async function inTheWay(target) {
   for (let d = path.dirname(target); d !== path.dirname(d); d = path.dirname(d)) {
-    const st = await stat2(d).catch(() => void 0);
+    const st = await stat3(d).catch(() => void 0);
     if (st && !st.isDirectory())
       return { code: "ENOTDIR", text: `cannot create it: ${d} is a file, not a directory (ENOTDIR)` };
   }
@@ -63451,7 +63578,7 @@ function osError(code, text2, syscall, p) {
 
 // src/machine/os/atomic-write.ts
 var nodeWriteFs = {
-  open: (file2, flags, mode) => open3(file2, flags, mode),
+  open: (file2, flags, mode) => open4(file2, flags, mode),
   rename: (from, to) => rename2(from, to),
   rm: (file2, options) => rm3(file2, options),
   mkdir: (dir) => makeDirectory(dir)
@@ -63639,8 +63766,8 @@ function grownEvent(pairs) {
 }
 
 // src/core/results/plans.ts
-function emptyPlansRecord(arms) {
-  return { arms: [...arms], wallS: 0, statements: [], plans: [], stats: [], failures: [], notes: [] };
+function emptyPlansRecord(arms2) {
+  return { arms: [...arms2], wallS: 0, statements: [], plans: [], stats: [], failures: [], notes: [] };
 }
 function timePerCall(s) {
   return s.calls > 0 ? s.totalTimeMs / s.calls : null;
@@ -63799,7 +63926,7 @@ function markUnstableCells(cells, curves2) {
       (arm2) => arm2.collapseRegions.some((r) => r.clients.includes(cell.clients))
     );
     if (inRegion.length === 0) return cell;
-    const arms = inRegion.map((a) => a.arm);
+    const arms2 = inRegion.map((a) => a.arm);
     const where = inRegion.map((a) => {
       const region = a.collapseRegions.find((r) => r.clients.includes(cell.clients));
       return `${a.arm} (${Math.round(100 * (1 - region.lowestTps / a.peakTps))}% below its peak at ${a.peakClients} clients, recovering at ${region.recoveredAt})`;
@@ -63807,7 +63934,7 @@ function markUnstableCells(cells, curves2) {
     return {
       ...cell,
       unstable: {
-        arms,
+        arms: arms2,
         message: `unstable: ${cell.clients} clients lies in a throughput collapse of ${where}; runs there are often bimodal, so this verdict is reported but does not gate`
       }
     };
@@ -64037,6 +64164,7 @@ function prepareRun(result, options = {}) {
     waits: waitLookup(result),
     planChanged: (head, workload) => planChanged(result.plans, workload, head),
     steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
+    untimed: new Set(options.untimed ?? []),
     warnings
   };
 }
@@ -64070,9 +64198,9 @@ function analyseLook(ctx, spec) {
     ctx.gatedMetrics.map((metric) => [metric, collectCellRuns(samples, metric, ctx.value)])
   );
   const statistics = (head, cell, metric, paired) => {
-    const arms = runsByMetric.get(metric).get(cellId(cell));
-    const baseRuns = arms?.get(ctx.baseline);
-    const headRuns = arms?.get(head);
+    const arms2 = runsByMetric.get(metric).get(cellId(cell));
+    const baseRuns = arms2?.get(ctx.baseline);
+    const headRuns = arms2?.get(head);
     const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
       failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
       equivalenceLevel: spec.equivalenceLevel,
@@ -64114,13 +64242,13 @@ function analyseLook(ctx, spec) {
     });
     x.stats = { ...unpaired, ciEquivalence: st.ciEquivalence };
   }
-  const open7 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const open8 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured.filter(
     (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
   ).length;
-  const adjusted = holmAdjust([...open7.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open7.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open7.length + stillIn;
+  const adjusted = holmAdjust([...open8.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open8.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open8.length + stillIn;
   const byHead = new Map(ctx.heads.map((h) => [h, []]));
   for (const m2 of measured) {
     if (m2.frozen) {
@@ -64251,7 +64379,7 @@ function dataWarnings(ctx, comparisons, sequential) {
   const failed = result.samples.filter((s) => s.status !== "ok").length;
   if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
   const cells = comparisons.flatMap(
-    (c) => [...c.cells, ...c.otherMetricCells].map((cell) => ({ head: c.head, cell }))
+    (c) => [...c.cells, ...c.otherMetricCells].filter((cell) => !ctx.untimed.has(cell.workload)).map((cell) => ({ head: c.head, cell }))
   );
   const label = ({ head, cell }) => {
     const id = hypothesisLabel(ctx, cell.id, cell.metric);
@@ -64423,17 +64551,17 @@ function adaptiveLook(result, plan, options = {}) {
       frozen
     });
     const decidedNow = [];
-    const open7 = [];
+    const open8 = [];
     const openIds = /* @__PURE__ */ new Set();
     openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
       if (unchanged.has(head)) continue;
       for (const c of cells) {
         const key = hypothesisKey(head, c, c.metric);
-        if (frozen.has(key)) continue;
+        if (frozen.has(key) || ctx.untimed.has(c.workload)) continue;
         const label = hypothesisLabel(ctx, c.id, c.metric);
         if (c.verdict === "inconclusive") {
-          open7.push(`${head}:${label}`);
+          open8.push(`${head}:${label}`);
           openIds.add(c.id);
           continue;
         }
@@ -64455,16 +64583,16 @@ function adaptiveLook(result, plan, options = {}) {
     const regressed = decidedCells.filter(
       (d) => d.verdict === "regression" && !unstable.get(d.head)?.has(d.id)
     );
-    stopReason = open7.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open7.length} cell(s) stay undecided` : null;
+    stopReason = open8.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open8.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
       lookAlpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
       decided: decidedNow,
-      open: open7,
+      open: open8,
       stop: stopReason !== null,
-      reason: stopReason ?? `${open7.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+      reason: stopReason ?? `${open8.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
     });
     if (stopReason !== null && k < look) {
       return finish(k);
@@ -64614,10 +64742,10 @@ function withConfirmation(result, comparison, value = "final") {
     );
     if (!listed) return cell;
     if (!runs.has(cell.metric)) runs.set(cell.metric, collectCellRuns(record2.samples, cell.metric, value));
-    const arms = runs.get(cell.metric).get(cellId(cell));
+    const arms2 = runs.get(cell.metric).get(cellId(cell));
     const confirmation = judgeConfirmation(
-      arms?.get(baseline)?.byRound ?? /* @__PURE__ */ new Map(),
-      arms?.get(head)?.byRound ?? /* @__PURE__ */ new Map(),
+      arms2?.get(baseline)?.byRound ?? /* @__PURE__ */ new Map(),
+      arms2?.get(head)?.byRound ?? /* @__PURE__ */ new Map(),
       { alpha: comparison.alpha, better: METRICS[cell.metric].better }
     );
     return { ...cell, confirmation };
@@ -64763,7 +64891,7 @@ function sameCodeMessage(c) {
 function describeCodeDifference(c, shown2 = 5) {
   if (c.unknown) return `not compared: ${c.unknown}`;
   if (c.identical) return `the same compiled code (${c.files.toLocaleString("en-US")} files)`;
-  const list = (names, count2) => `${names.slice(0, shown2).join(", ")}${count2 > shown2 ? `, \u2026 (${count2 - shown2} more)` : ""}`;
+  const list = (names, count3) => `${names.slice(0, shown2).join(", ")}${count3 > shown2 ? `, \u2026 (${count3 - shown2} more)` : ""}`;
   const files = `${c.differingCount.toLocaleString("en-US")} of ${c.files.toLocaleString("en-US")} files differ (${list(c.differingFiles, c.differingCount)})`;
   const f = c.serverFunctions;
   if (!f) return files;
@@ -64838,6 +64966,146 @@ function withSameCompiledCode(given, result) {
   };
 }
 
+// src/core/compare/analysis/unexecuted-code.ts
+init_unchanged_heads();
+var SERVER_BINARY = "bin/postgres";
+var NAMED = 8;
+function listsEveryDifference(c) {
+  const f = c.serverFunctions;
+  return !c.unknown && !c.identical && c.differingCount === 1 && c.differingFiles[0] === SERVER_BINARY && f?.all !== void 0 && f.changedCount > 0 && f.all.length === f.changedCount;
+}
+function unexecutedChangedCode(input2) {
+  const { arms: arms2, compiledCode, instructions } = input2;
+  const [base] = arms2;
+  if (!base || !compiledCode || !instructions?.changedCode) return [];
+  return instructions.changedCode.flatMap((run3) => {
+    const code = compiledCode.find((c) => c.head === run3.head);
+    const arm2 = arms2.find((a) => a.label === run3.head);
+    if (!code || !arm2 || !listsEveryDifference(code)) return [];
+    if (settingsKey(arm2.settings) !== settingsKey(base.settings)) return [];
+    if (!countedAlike(instructions, run3, base.label)) return [];
+    if (!timedAsCounted(input2.cells, instructions, run3.workload)) return [];
+    const f = code.serverFunctions;
+    return [
+      { head: run3.head, workload: run3.workload, changed: f.all, immediatesOnly: f.immediatesOnly ?? [] }
+    ];
+  });
+}
+function timedAsCounted(cells, record2, workload) {
+  const counted = new Set(record2.samples.filter((s) => s.workload === workload).map((s) => s.clients));
+  const timed = cells.filter((c) => c.workload === workload);
+  return timed.length > 0 && timed.every((c) => counted.has(c.clients));
+}
+function countedAlike(record2, run3, base) {
+  if (run3.executedCount !== 0 || run3.executed.length !== 0) return false;
+  if (record2.failures.some((f) => f.workload === run3.workload)) return false;
+  const counted = record2.samples.filter((s) => s.workload === run3.workload);
+  const cells = [...new Set(counted.map((s) => s.clients))];
+  const arms2 = new Set(counted.map((s) => s.arm));
+  if (cells.length === 0 || !arms2.has(base) || !arms2.has(run3.head)) return false;
+  return cells.every((clients) => {
+    const { judged, bistable } = judgeInstructionCell(
+      record2,
+      { workload: run3.workload, clients },
+      base,
+      run3.head
+    );
+    return bistable.length > 0 || judged.verdict !== "regression" && judged.verdict !== "improvement";
+  });
+}
+function untimedWorkloads(input2, workloads) {
+  const heads = input2.arms.slice(1).map((a) => a.label);
+  if (heads.length === 0) return [];
+  const same = new Set(unchangedHeads(input2.compiledCode, input2.arms).map((c) => c.head));
+  const unexecuted = unexecutedChangedCode(input2);
+  return workloads.filter(
+    (w) => heads.every((h) => same.has(h) || unexecuted.some((u) => u.head === h && u.workload === w))
+  );
+}
+function unexecutedChangedCodeOf(result) {
+  return unexecutedChangedCode({
+    arms: result.arms.map((a) => ({ label: a.label, settings: a.settingOverrides })),
+    compiledCode: result.compiledCode,
+    instructions: result.instructions,
+    cells: result.plan.cells
+  });
+}
+function untimedWorkloadsOf(result) {
+  return untimedWorkloads(
+    {
+      arms: result.arms.map((a) => ({ label: a.label, settings: a.settingOverrides })),
+      compiledCode: result.compiledCode,
+      instructions: result.instructions,
+      cells: result.plan.cells
+    },
+    Object.keys(result.workloads)
+  );
+}
+function functionList(names, immediatesOnly, shown2) {
+  const immediate = new Set(immediatesOnly);
+  const rewritten = names.filter((n) => !immediate.has(n));
+  const immediates = names.filter((n) => immediate.has(n));
+  const list = (xs, room2) => `${xs.slice(0, room2).join(", ")}${xs.length > room2 ? `, \u2026 (${(xs.length - room2).toLocaleString("en-US")} more)` : ""}`;
+  if (immediates.length === 0) return list(rewritten, shown2);
+  if (rewritten.length === 0)
+    return `${list(immediates, shown2)}; each changed only in immediates, e.g. __LINE__`;
+  const room = Math.max(1, shown2 - rewritten.length);
+  return `${list(rewritten, shown2)}; only in immediates, e.g. __LINE__: ${list(immediates, room)}`;
+}
+function unexecutedMessage(u) {
+  const n = u.changed.length;
+  const what = `${n === 1 ? "the" : `none of the ${n.toLocaleString("en-US")}`} changed function${n === 1 ? "" : "s"}`;
+  const ran = n === 1 ? "did not run" : "ran";
+  return `${what} (${functionList(u.changed, u.immediatesOnly, NAMED)}) ${ran} in the counted runs; code placement can still move timings`;
+}
+function changedCodeNote(run3, immediatesOnly = []) {
+  const n = run3.changedCount;
+  const of = `of the ${n.toLocaleString("en-US")} function${n === 1 ? "" : "s"} whose code ${run3.head} changed`;
+  if (run3.executedCount === 0)
+    return `${run3.workload}: none ${of} ran in its counted runs (only code placement can move its timings)`;
+  return `${run3.workload}: ${run3.executedCount.toLocaleString("en-US")} ${of} ran in its counted runs: ${functionList(run3.executed, immediatesOnly, NAMED)}`;
+}
+function decidedByUnexecutedCode(cell) {
+  return cell.reasons.some((r) => r.code === "changed-code-not-executed");
+}
+function withUnexecutedCode(given, result) {
+  const found = unexecutedChangedCodeOf(result).filter(
+    (u) => !result.samples.some((s) => s.arm === u.head && s.workload === u.workload)
+  );
+  if (found.length === 0) return given;
+  const label = (c) => hypothesisLabel(given, c.id, c.metric);
+  const comparisons = given.comparisons.map((arm2) => {
+    const mine = new Map(found.filter((u) => u.head === arm2.head).map((u) => [u.workload, u]));
+    if (mine.size === 0) return arm2;
+    const decide2 = (cell) => {
+      const u = mine.get(cell.workload);
+      if (!u) return cell;
+      const { unstable: _unstable, ...rest } = cell;
+      return {
+        ...rest,
+        verdict: "no-change",
+        reasons: [{ code: "changed-code-not-executed", message: unexecutedMessage(u) }],
+        unusable: null
+      };
+    };
+    const cells = arm2.cells.map(decide2);
+    const otherMetricCells = arm2.otherMetricCells.map(decide2);
+    const all = [...cells, ...otherMetricCells];
+    const overall2 = armVerdicts(gatingCells(all), label, Object.keys(arm2.workloadVerdicts));
+    return {
+      ...arm2,
+      cells,
+      otherMetricCells,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      workloadVerdicts: overall2.workloadVerdicts,
+      unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))]
+    };
+  });
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  return { ...given, comparisons, verdict: overall.verdict, decidingArms: overall.deciding };
+}
+
 // src/core/compare/metric-option.ts
 init_metrics();
 function metricOption(settings2, overrides = {}) {
@@ -64866,12 +65134,14 @@ function analysisOf(result, overrides = {}) {
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
   const lastLook = result.adaptive?.looks.at(-1)?.look;
+  const untimed = untimedWorkloadsOf(result).filter((w) => !result.samples.some((s) => s.workload === w));
   const timed = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
     // A threshold asked for now wins over the workloads' own (and the report names those it set aside).
     ...overrides.thresholdPct !== void 0 ? { thresholdForAll: true } : {},
     steadyPass: settings2.steadyPass ?? DEFAULT_STEADY_PASS,
+    ...untimed.length > 0 ? { untimed } : {},
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
     ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
@@ -64881,7 +65151,8 @@ function analyse(result, overrides = {}) {
     ...result.baseline ? { test: "unpaired" } : {}
   });
   const withInstructions = withInstructionCells(timed, result);
-  const decided = withSameCompiledCode(withInstructions, result);
+  const sameCode = withSameCompiledCode(withInstructions, result);
+  const decided = withUnexecutedCode(sameCode, result);
   const forAll = overrides.thresholdPct !== void 0 ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings2.thresholdPct) } } : decided;
   const withPlans = result.plans ? { ...forAll, plans: result.plans } : forAll;
   const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
@@ -65023,15 +65294,15 @@ function eDivisiveStatistic(values, start = 0, end = values.length) {
   }
   const length = end - start;
   const statistic = new Float64Array(length);
-  let largest = 0;
+  let largest2 = 0;
   for (let i = start; i < end; i++) {
     const v = values[i];
     if (!Number.isFinite(v))
       throw new RangeError(`value ${i} is ${v}; the E-Divisive statistic needs finite numbers`);
-    largest = Math.max(largest, Math.abs(v));
+    largest2 = Math.max(largest2, Math.abs(v));
   }
-  if (largest === 0) return statistic;
-  const exponent = Math.floor(Math.log2(largest));
+  if (largest2 === 0) return statistic;
+  const exponent = Math.floor(Math.log2(largest2));
   const half = Math.trunc(exponent / 2);
   const [down1, down2] = [2 ** -half, 2 ** (half - exponent)];
   const x = new Float64Array(length);
@@ -65086,13 +65357,13 @@ var MAX_LOWER_TAIL_WORK = 1e6;
 
 // src/core/stats/robust-standardise.ts
 function robustStandardise(values) {
-  let largest = 0;
+  let largest2 = 0;
   values.forEach((v, i) => {
     if (!Number.isFinite(v)) throw new RangeError(`value ${i} is ${v}; standardising needs finite numbers`);
-    largest = Math.max(largest, Math.abs(v));
+    largest2 = Math.max(largest2, Math.abs(v));
   });
-  if (largest === 0) return null;
-  const exponent = Math.floor(Math.log2(largest));
+  if (largest2 === 0) return null;
+  const exponent = Math.floor(Math.log2(largest2));
   const [down1, down2] = powerOfTwoFactors(-exponent);
   const u = new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) u[i] = values[i] * down1 * down2;
@@ -65192,9 +65463,9 @@ function splitScanP(p, length, minSegment) {
   let crossings = 0;
   for (let j = minSegment; j <= last; ) {
     const block = j < EXACT_NEAR_END ? 1 : Math.min(Math.ceil(j / BLOCKS_PER_DOUBLING), last - j + 1);
-    let count2 = 0;
-    for (let i = j; i < j + block; i++) count2 += pairsAtDistance(i, length, minSegment, pairs);
-    crossings += count2 * 4 * owensT(b, crossingSlope(j, length));
+    let count3 = 0;
+    for (let i = j; i < j + block; i++) count3 += pairsAtDistance(i, length, minSegment, pairs);
+    crossings += count3 * 4 * owensT(b, crossingSlope(j, length));
     if (p + crossings >= bonferroni) return bonferroni;
     j += block;
   }
@@ -65472,12 +65743,12 @@ function summarize(z3, from, to) {
   let sum3 = 0;
   for (let i = from; i < to; i++) sum3 += z3[i];
   const mean2 = sum3 / n;
-  let largest = 0;
-  for (let i = from; i < to; i++) largest = Math.max(largest, Math.abs(z3[i] - mean2));
-  if (n < 2 || largest === 0) return { n, mean: mean2, sd: 0 };
+  let largest2 = 0;
+  for (let i = from; i < to; i++) largest2 = Math.max(largest2, Math.abs(z3[i] - mean2));
+  if (n < 2 || largest2 === 0) return { n, mean: mean2, sd: 0 };
   let squares = 0;
-  for (let i = from; i < to; i++) squares += ((z3[i] - mean2) / largest) ** 2;
-  return { n, mean: mean2, sd: largest * Math.sqrt(squares / (n - 1)) };
+  for (let i = from; i < to; i++) squares += ((z3[i] - mean2) / largest2) ** 2;
+  return { n, mean: mean2, sd: largest2 * Math.sqrt(squares / (n - 1)) };
 }
 function rankTest(z3, from, cut, to) {
   const m = cut - from;
@@ -65809,8 +66080,8 @@ async function withNoiseWarnings(comparison, result, store, logger) {
   if (!store?.list || !store.load) return comparison;
   try {
     const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
-    const open7 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
-    const decided = new Set(cells.map((c) => c.id).filter((id) => !open7.has(id)));
+    const open8 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
+    const decided = new Set(cells.map((c) => c.id).filter((id) => !open8.has(id)));
     const warnings = await noiseWarnings(result, store, decided);
     if (warnings.length === 0) return comparison;
     return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
@@ -66005,15 +66276,15 @@ init_errors();
 init_fingerprint();
 
 // src/machine/controls.ts
-import { open as open4, writeFile as writeFile2 } from "node:fs/promises";
+import { open as open5, writeFile as writeFile2 } from "node:fs/promises";
 import path7 from "node:path";
 
 // src/machine/sysfs.ts
-import { readdir as readdir2, readFile as readFile2 } from "node:fs/promises";
+import { readdir as readdir2, readFile } from "node:fs/promises";
 import path6 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile2(path6.join(root, rel), "utf8");
+    return await readFile(path6.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -66279,7 +66550,7 @@ function validate(spec, fields) {
 }
 async function openForWrite(file2, field, hint) {
   try {
-    return await open4(file2, "r+");
+    return await open5(file2, "r+");
   } catch (e) {
     const code = e.code ?? errorMessage(e);
     const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
@@ -66316,8 +66587,8 @@ function planRounds(input2) {
     );
     const runs = [];
     cells.forEach((cell, k) => {
-      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm2 of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
+      const arms2 = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
+      for (const arm2 of arms2) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
     });
     rounds.push(runs);
   }
@@ -66500,7 +66771,7 @@ async function startDiagnostics(target, options = {}) {
               missedTicks,
               observations,
               waitEvents: shares(events, observations),
-              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
+              lockWaits: [...locks.entries()].map(([lock, count3]) => ({ lock, count: count3 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
               transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
               counters,
               unavailable
@@ -66520,25 +66791,25 @@ async function startDiagnostics(target, options = {}) {
   }
 }
 function shares(counts, total) {
-  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
+  return [...counts.entries()].map(([event, count3]) => ({ event, count: count3, share: total > 0 ? count3 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
 }
 
 // src/postgres/stat-snapshot.ts
 init_esm();
-import { readdir as readdir3, readFile as readFile3 } from "node:fs/promises";
+import { readdir as readdir3, readFile as readFile2 } from "node:fs/promises";
 import path8 from "node:path";
 
 // src/machine/pid-stat.ts
 function parsePidStatLine(text2) {
-  const open7 = text2.indexOf("(");
+  const open8 = text2.indexOf("(");
   const close = text2.lastIndexOf(")");
-  if (open7 < 0 || close < open7) return void 0;
-  const pid = Number(text2.slice(0, open7).trim());
+  if (open8 < 0 || close < open8) return void 0;
+  const pid = Number(text2.slice(0, open8).trim());
   const f = text2.slice(close + 1).trim().split(/\s+/);
   const field = (n) => Number(f[n - 3]);
   const out = {
     pid,
-    comm: text2.slice(open7 + 1, close),
+    comm: text2.slice(open8 + 1, close),
     state: f[0] ?? "",
     ppid: field(4),
     utime: field(14),
@@ -66635,14 +66906,14 @@ function setCounter(counters, key, value) {
 }
 async function readStat(proc, pid) {
   try {
-    return parsePidStatLine(await readFile3(path8.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile2(path8.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }
 }
 async function readCmdline(proc, pid) {
   try {
-    return (await readFile3(path8.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+    return (await readFile2(path8.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
   } catch {
     return void 0;
   }
@@ -66651,14 +66922,14 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat11 = await readStat(proc, backendPid);
+  const stat12 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat11 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat11.ppid, own: backendPid };
+  if (!stat12 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat12.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
-    const text2 = await readFile3(
+    const text2 = await readFile2(
       path8.join(proc, String(postmaster), "task", String(postmaster), "children"),
       "utf8"
     );
@@ -66675,8 +66946,8 @@ async function settle(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat11 = await readStat(proc, pid);
-      if (!stat11 || stat11.state === "Z" || stat11.state === "X") continue;
+      const stat12 = await readStat(proc, pid);
+      if (!stat12 || stat12.state === "Z" || stat12.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -67606,7 +67877,7 @@ function reportCounts(r) {
 
 // src/drivers/pgbench/readable-scripts.ts
 init_errors();
-import { chmod as chmod3, copyFile as copyFile2, stat as stat3 } from "node:fs/promises";
+import { chmod as chmod3, copyFile as copyFile2, stat as stat4 } from "node:fs/promises";
 import path10 from "node:path";
 async function readableScripts(workload, deps) {
   if (!workload.scripts?.length) return workload;
@@ -67641,7 +67912,7 @@ async function canOpen(file2, deps) {
 }
 async function handedCopy(file2, i, dir) {
   try {
-    const st = await stat3(file2);
+    const st = await stat4(file2);
     if (!st.isFile() || (st.mode & 4) === 0) return void 0;
     const copy = path10.join(await dir(), `${i + 1}-${path10.basename(file2)}`);
     await copyFile2(file2, copy);
@@ -67776,7 +68047,7 @@ function percentileMetrics(log) {
 }
 
 // src/drivers/pgbench/statements.ts
-import { readFile as readFile4 } from "node:fs/promises";
+init_regular_file();
 
 // src/postgres/sql-statements.ts
 var IDENT_START = /[A-Za-z_\u0080-\uffff]/;
@@ -67839,16 +68110,16 @@ function tokenAt(text2, i) {
     return token("comment", nl < 0 ? text2.length : nl);
   }
   if (c === "/" && next === "*") {
-    const [end, open7] = blockCommentEnd(text2, i);
-    return token("comment", end, open7 ? { unterminated: true } : {});
+    const [end, open8] = blockCommentEnd(text2, i);
+    return token("comment", end, open8 ? { unterminated: true } : {});
   }
   if (c === "'" || (c === "E" || c === "e") && next === "'") {
-    const [end, open7] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
-    return token("string", end, open7 ? { unterminated: true } : {});
+    const [end, open8] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
+    return token("string", end, open8 ? { unterminated: true } : {});
   }
   if (c === '"') {
-    const [end, open7] = quotedEnd(text2, i, '"', false);
-    return token("quoted-identifier", end, open7 ? { unterminated: true } : {});
+    const [end, open8] = quotedEnd(text2, i, '"', false);
+    return token("quoted-identifier", end, open8 ? { unterminated: true } : {});
   }
   const delimiter = c === "$" ? dollarDelimiter(text2, i) : void 0;
   if (delimiter) {
@@ -67954,9 +68225,9 @@ function statementText(tokens) {
 }
 function notOneStatement(sql) {
   const tokens = sqlTokens(sql);
-  const open7 = tokens.find((t) => t.unterminated);
-  if (open7) {
-    return `it ends inside ${open7.kind === "comment" ? "a comment" : open7.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
+  const open8 = tokens.find((t) => t.unterminated);
+  if (open8) {
+    return `it ends inside ${open8.kind === "comment" ? "a comment" : open8.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
   }
   const last = tokens.findLastIndex((t) => t.kind !== "space" && t.kind !== "comment");
   const semicolons = tokens.filter((t, i) => t.kind === "semicolon" && !(i === last && !t.escaped));
@@ -68014,7 +68285,7 @@ function withValues(statement, values = {}) {
   return sqlTokens(statement).map((t) => t.kind === "variable" ? values[t.text.slice(1)] ?? DEFAULT_VALUE : t.text).join("");
 }
 async function pgbenchStatements(w) {
-  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readFile4(s.file, "utf8")));
+  const texts = w.builtin ? [BUILTIN_SCRIPT_TEXT[w.builtin]] : await Promise.all((w.scripts ?? []).map((s) => readRegularFile(s.file)));
   const values = w.builtin ? REPRESENTATIVE_VALUES : {};
   const statements = [...new Set(texts.flatMap((t) => scriptStatements(t)))];
   return statements.map(
@@ -68046,6 +68317,8 @@ var INSTRUCTION_REPETITIONS = { min: 1, max: 20 };
 var RETRIES = { min: 0, max: 10 };
 var WORKLOAD_NAME_LENGTH = { min: 1, max: 64 };
 var MAILBOX_MESSAGES = { min: 1, max: 5e3 };
+var PLANNED_RUNS = { min: 1, max: 2e4 };
+var PLANNED_SECONDS = { min: 0, max: TIME_BUDGET_S.max };
 function rangeText(bound) {
   return `from ${bound.min} to ${bound.max}`;
 }
@@ -68503,9 +68776,18 @@ function matrixCellName(name, combination) {
   return `${name}[${combination.map(([k, v]) => `${k}=${String(v)}`).join(",")}]`;
 }
 function matrixCombinations(matrix) {
-  let combos = [[]];
-  for (const [name, values] of Object.entries(matrix)) {
-    combos = combos.flatMap((c) => values.map((v) => [...c, [name, v]]));
+  const lists = Object.entries(matrix);
+  const total = lists.reduce((n, [, values]) => n * values.length, 1);
+  const combos = [];
+  for (let index = 0; index < total; index++) {
+    const combination = new Array(lists.length);
+    let rest = index;
+    for (let i = lists.length - 1; i >= 0; i--) {
+      const [name, values] = lists[i];
+      combination[i] = [name, values[rest % values.length]];
+      rest = Math.floor(rest / values.length);
+    }
+    combos.push(combination);
   }
   return combos;
 }
@@ -68532,6 +68814,15 @@ function refineMatrix(w, ctx) {
     });
     return;
   }
+  const combinations = entries.reduce((n, [, values]) => n * Math.max(values.length, 1), 1);
+  if (combinations > MATRIX_COMBINATIONS.max) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["matrix"],
+      message: `expected ${rangeText(MATRIX_COMBINATIONS)} combinations of values, each a workload of its own (sweep fewer values, or split the matrix over workload files); these lists make ${productText(entries)}`
+    });
+    return;
+  }
   for (const [name, values] of entries) {
     const at = ["matrix", name];
     const nameProblem = settingProblem(name, "");
@@ -68554,27 +68845,29 @@ function refineMatrix(w, ctx) {
       });
       continue;
     }
+    const firstAt = /* @__PURE__ */ new Map();
     values.forEach((v, i) => {
       const text2 = String(v);
       const problem2 = MATRIX_VALUE.test(text2) ? settingProblem(name, text2) : `expected a value made of ${MATRIX_VALUE_WORDS} (it becomes part of the workload's name)`;
+      const first = firstAt.get(text2);
+      if (first === void 0) firstAt.set(text2, i);
       if (problem2) ctx.addIssue({ code: "custom", path: [...at, i], message: problem2 });
-      else if (values.findIndex((u) => String(u) === text2) < i) {
+      else if (first !== void 0) {
         ctx.addIssue({
           code: "custom",
           path: [...at, i],
-          message: `expected each value once in matrix.${name}`
+          message: `expected each value once in matrix.${name} (it is also matrix.${name}[${first}])`
         });
       }
     });
   }
-  const combinations = entries.reduce((n, [, values]) => n * Math.max(values.length, 1), 1);
-  if (combinations > MATRIX_COMBINATIONS.max) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["matrix"],
-      message: `expected ${rangeText(MATRIX_COMBINATIONS)} combinations of values, each a workload of its own (sweep fewer values, or split the matrix over workload files); these lists make ${entries.map(([, v]) => v.length).join(" x ")} = ${combinations}`
-    });
-  }
+}
+function productText(entries) {
+  const SHOWN = 8;
+  const lengths = entries.slice(0, SHOWN).map(([, v]) => String(v.length));
+  if (entries.length > SHOWN) lengths.push(`... (${entries.length} lists)`);
+  const product2 = entries.reduce((n, [, v]) => n * Math.max(v.length, 1), 1);
+  return `${lengths.join(" x ")} = ${Number.isFinite(product2) ? product2 : "more than 10^308"}`;
 }
 
 // src/drivers/common/workload-fields.ts
@@ -68865,7 +69158,7 @@ function measureArgs2(input2) {
 import path13 from "node:path";
 
 // src/machine/os/find-on-path.ts
-import { constants as constants3 } from "node:fs";
+import { constants as constants4 } from "node:fs";
 import { access as access2 } from "node:fs/promises";
 import path12 from "node:path";
 async function findOnPath(name, searchPath) {
@@ -68873,7 +69166,7 @@ async function findOnPath(name, searchPath) {
     if (!dir) continue;
     const candidate = path12.join(dir, name);
     try {
-      await access2(candidate, constants3.X_OK);
+      await access2(candidate, constants4.X_OK);
       return candidate;
     } catch {
     }
@@ -69328,10 +69621,10 @@ init_errors();
 import {
   access as access3,
   chown as chown2,
-  constants as constants4,
+  constants as constants5,
   mkdir as mkdir3,
   mkdtemp as mkdtemp2,
-  readFile as readFile6,
+  readFile as readFile4,
   readdir as readdir5,
   rm as rm5,
   writeFile as writeFile5,
@@ -69348,11 +69641,11 @@ function shellWord(word) {
 }
 
 // src/machine/os/process-state.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat11 = await readFile5(`/proc/${pid}/stat`, "utf8");
-    return stat11.slice(stat11.lastIndexOf(")") + 2).split(" ")[0];
+    const stat12 = await readFile3(`/proc/${pid}/stat`, "utf8");
+    return stat12.slice(stat12.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -69459,7 +69752,7 @@ var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
 async function inspectBinDir(binDir, what, deps) {
   for (const bin of REQUIRED_BINARIES) {
     try {
-      await access3(path14.join(binDir, bin), constants4.X_OK);
+      await access3(path14.join(binDir, bin), constants5.X_OK);
     } catch {
       throw new UserError(
         `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`
@@ -69628,7 +69921,7 @@ exec ${words} "$@"
   }
   async includeConf() {
     const conf = path14.join(this.dataDir, "postgresql.conf");
-    const text2 = await readFile6(conf, "utf8");
+    const text2 = await readFile4(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
@@ -69696,7 +69989,7 @@ exec ${words} "$@"
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile6(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile4(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -69746,14 +70039,14 @@ exec ${words} "$@"
   }
   async logTail(lines = 20) {
     try {
-      return tail(await readFile6(this.logFile, "utf8"), lines);
+      return tail(await readFile4(this.logFile, "utf8"), lines);
     } catch {
       return "";
     }
   }
   async postmasterPid() {
     try {
-      const first = (await readFile6(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile4(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -69788,7 +70081,7 @@ async function postmasterAlive(pid, dataDir) {
   if (state === void 0) return process.platform !== "linux";
   if (state === "Z" || state === "X" || state === "x") return false;
   try {
-    const cmdline = (await readFile6(`/proc/${pid}/cmdline`, "utf8")).split("\0");
+    const cmdline = (await readFile4(`/proc/${pid}/cmdline`, "utf8")).split("\0");
     return cmdline.includes(dataDir) || cmdline.some((arg) => arg.includes(dataDir));
   } catch {
     return true;
@@ -69801,7 +70094,7 @@ async function waitUntilGone(pid, dataDir) {
 }
 async function shmAttachCount(shmid) {
   try {
-    const rows = (await readFile6("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
+    const rows = (await readFile4("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
     for (const row2 of rows) {
       const f = row2.trim().split(/\s+/);
       if (Number(f[1]) === shmid) return Number(f[6]);
@@ -69836,7 +70129,7 @@ async function processesMappingShm(shmid) {
   for (const entry of await readdir5("/proc").catch(() => [])) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const maps = await readFile6(`/proc/${entry}/maps`, "utf8");
+      const maps = await readFile4(`/proc/${entry}/maps`, "utf8");
       if (maps.split("\n").some((l) => l.includes("/SYSV") && l.trim().split(/\s+/)[4] === String(shmid)))
         pids.push(Number(entry));
     } catch {
@@ -69927,9 +70220,9 @@ var RunClusters = class {
     return createHash3("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
   }
   /** Stops and starts the servers of these arms that run these workloads (new postmaster, cold buffers). */
-  async restart(arms, workloads, signal) {
+  async restart(arms2, workloads, signal) {
     const sets = new Set(workloads.map((w) => this.dataSetOf.get(w).name));
-    for (const arm2 of arms) {
+    for (const arm2 of arms2) {
       for (const set2 of sets) {
         signal?.throwIfAborted();
         const cluster = this.byKey.get(clusterKey(arm2, set2));
@@ -70011,9 +70304,9 @@ function firstVisits(runs, workloadByName) {
   const visited = /* @__PURE__ */ new Set();
   return new Set(
     runs.filter((run3) => {
-      const visit2 = `${cellId(run3)}|${run3.arm}`;
-      const first = !visited.has(visit2);
-      visited.add(visit2);
+      const visit3 = `${cellId(run3)}|${run3.arm}`;
+      const first = !visited.has(visit3);
+      visited.add(visit3);
       return first && workloadByName.get(run3.workload).warmup > 0;
     })
   );
@@ -70349,7 +70642,7 @@ async function lookupUser(name, runner) {
 }
 
 // src/machine/environment.ts
-import { readFile as readFile7 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 import os8 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -70400,7 +70693,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile7(file2, "utf8")).trim();
+    return (await readFile5(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -70416,19 +70709,19 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat11 = parsePidStatLine(text2);
-  return stat11 && { pid: stat11.pid, comm: stat11.comm, cpu: stat11.utime + stat11.stime };
+  const stat12 = parsePidStatLine(text2);
+  return stat12 && { pid: stat12.pid, comm: stat12.comm, cpu: stat12.utime + stat12.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat11 = await readText(root, "proc/stat");
-  if (stat11 === void 0) return void 0;
+  const stat12 = await readText(root, "proc/stat");
+  if (stat12 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat11), procs };
+  return { cpu: parseProcStat(stat12), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -70766,16 +71059,16 @@ async function virtualisationFact(root) {
   const cpuinfo = await readText(root, "proc/cpuinfo") ?? "";
   const flagged = /^flags\s*:.*\bhypervisor\b/m.test(cpuinfo);
   const xen = await readValue(root, "sys/hypervisor/type");
-  const product = await readValue(root, "sys/class/dmi/id/product_name");
+  const product2 = await readValue(root, "sys/class/dmi/id/product_name");
   const vendor = await readValue(root, "sys/class/dmi/id/sys_vendor");
   const dmiVm = /kvm|qemu|vmware|virtualbox|virtual machine|hvm domu|google compute|amazon ec2|bochs|standard pc/i.test(
-    `${product ?? ""} ${vendor ?? ""}`
+    `${product2 ?? ""} ${vendor ?? ""}`
   );
   const vm = flagged || xen !== void 0 || dmiVm;
   const evidence = [
     flagged ? "cpuinfo hypervisor flag" : void 0,
     xen ? `/sys/hypervisor/type ${xen}` : void 0,
-    product ? `DMI product "${product}"` : void 0
+    product2 ? `DMI product "${product2}"` : void 0
   ].filter((e) => e !== void 0);
   return {
     id: "virtualisation",
@@ -70903,7 +71196,7 @@ function formatBytes(bytes) {
 }
 
 // src/machine/pinning.ts
-import { access as access4, constants as constants5 } from "node:fs/promises";
+import { access as access4, constants as constants6 } from "node:fs/promises";
 import path16 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
@@ -71023,7 +71316,7 @@ async function findPinningTools(searchPath) {
     for (const dir of searchPath.split(path16.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path16.join(dir, name), constants5.X_OK);
+        await access4(path16.join(dir, name), constants6.X_OK);
         return path16.join(dir, name);
       } catch {
       }
@@ -71106,11 +71399,13 @@ async function prepareRun2(req, deps) {
   const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
   for (const driver of drivers.values()) await driver.checkFiles?.();
   const seed = req.seed ?? newSeed();
+  const untimed = new Set(req.untimedWorkloads?.names ?? []);
+  const timedWorkloads = workloads.filter((w) => !untimed.has(w.name));
   const cells = workloads.flatMap(
-    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
+    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: untimed.has(w.name) ? 0 : w.rounds }))
   );
   const rounds = planRounds({ cells, arms: measuredArms(req).map((a) => a.label), order: req.order, seed });
-  const arms = req.arms.map((a, i) => ({
+  const arms2 = req.arms.map((a, i) => ({
     label: a.label,
     binDir: a.binDir,
     serverVersion: versions[i].text,
@@ -71118,7 +71413,7 @@ async function prepareRun2(req, deps) {
     ...a.build ? { build: a.build } : {}
   }));
   const result = await newDocument(req, logger, {
-    arms,
+    arms: arms2,
     clientInfos,
     workloads,
     cpuPlans,
@@ -71128,13 +71423,14 @@ async function prepareRun2(req, deps) {
   });
   return {
     workloads,
+    timedWorkloads,
     workloadByName: new Map(workloads.map((w) => [w.name, w])),
     drivers,
     cpuPlans,
     runAs,
     controlRequest,
     seed,
-    dataSets: groupDataSets(workloads),
+    dataSets: groupDataSets(timedWorkloads),
     cells,
     rounds,
     result
@@ -71325,7 +71621,11 @@ var AdaptiveControl = class {
     return this.open === null || this.open.has(cellId(cell));
   }
   look(result, look, log) {
-    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
+    const outcome = adaptiveLook(result, this.plan, {
+      look,
+      ...this.analysis,
+      ...this.budget.untimed ? { untimed: this.budget.untimed } : {}
+    });
     this.looked = look;
     result.adaptive = adaptiveRecord(this.plan, outcome);
     this.open = new Set(outcome.openCells.map(cellId));
@@ -71372,7 +71672,8 @@ async function runRounds(req, schedule, ctx, judging) {
   const { rounds } = schedule;
   const adaptive = req.adaptive ? new AdaptiveControl(req.adaptive.plan, judging, {
     ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
-    estimatedRoundS: schedule.plannedSeconds / Math.max(1, rounds.length)
+    estimatedRoundS: schedule.plannedSeconds / Math.max(1, rounds.length),
+    ...req.untimedWorkloads ? { untimed: req.untimedWorkloads.names } : {}
   }) : null;
   if (adaptive) {
     const p = adaptive.plan;
@@ -71439,9 +71740,15 @@ async function runBenchmark(req, deps) {
     await journal.save();
     const schedule = scheduleRounds(run3.rounds, run3.workloadByName);
     const progress = new ProgressTracker(schedule.runs, schedule.plannedSeconds);
-    warnUnderpoweredPlan(req, run3.workloads, journal.warn);
+    warnUnderpoweredPlan(req, run3.timedWorkloads, journal.warn);
+    if (req.untimedWorkloads) {
+      logger.info(
+        `no timed rounds for ${req.untimedWorkloads.names.join(", ")}: ${req.untimedWorkloads.why}`
+      );
+    }
+    const timedCells = run3.cells.filter((c) => c.rounds > 0);
     logger.info(
-      `plan: ${run3.cells.length} cells x ${measured.length} arms x ${run3.rounds.length} rounds = ${run3.rounds.flat().length} runs, order ${req.order}, seed ${run3.seed}`
+      `plan: ${timedCells.length} cells x ${measured.length} arms x ${run3.rounds.length} rounds = ${run3.rounds.flat().length} runs, order ${req.order}, seed ${run3.seed}`
     );
     const cold = coldStartNotice(run3.workloads);
     if (cold) logger.info(cold);
@@ -71485,6 +71792,116 @@ async function release(controls, clusters, logsDir, journal, logger) {
 
 // src/flows/compare/pipeline/pipeline.ts
 init_errors();
+
+// src/run/plan-size.ts
+function planSize(input2) {
+  const parts = roundParts(input2);
+  let runs = 0;
+  let seconds = 0;
+  let cells = 0;
+  for (const w of input2.workloads) {
+    const count3 = w.clients.length;
+    const rounds = input2.rounds ?? w.rounds;
+    const duration3 = input2.durationS ?? w.duration;
+    const warmup = Math.min(w.warmup, duration3);
+    cells += count3;
+    for (const part of parts) {
+      const partRounds = part.rounds(rounds);
+      if (partRounds <= 0) continue;
+      runs += count3 * partRounds * part.arms;
+      seconds += count3 * part.arms * (partRounds * duration3 + warmup);
+    }
+  }
+  seconds /= input2.shards ?? 1;
+  if (input2.timeBudgetS !== void 0) seconds = Math.min(seconds, input2.timeBudgetS);
+  return { runs, seconds, cells, ...factorsText(input2, parts) };
+}
+function planSizeProblem(input2, names) {
+  const size = planSize(input2);
+  const by = (what, name) => names ? `${what} (${names[name]})` : what;
+  const confirm = (input2.confirmRounds ?? 0) > 0 ? `, ${by("confirmation rounds", "confirmRounds")}` : "";
+  const fewer = `plan fewer ${by("rounds", "rounds")}${confirm}, ${by("client counts", "clients")}, ${by("matrix values or workload files", "workloads")}`;
+  if (size.runs > PLANNED_RUNS.max) {
+    return `the plan is too large: ${product(size)}; at most ${count(PLANNED_RUNS.max)} (every run is planned in memory before the first starts, and results.json, written again after each run, holds every sample): ${fewer}`;
+  }
+  if (size.seconds > PLANNED_SECONDS.max) {
+    const share = (input2.shards ?? 1) > 1 ? ` per shard (of ${count(input2.shards)})` : "";
+    return `the plan is too long: ${product(size)}, measuring at least ${hours(size.seconds)}${share} (runs and warm-ups at their durations); at most ${hours(PLANNED_SECONDS.max)} of measurement: ${fewer}, or ${by("shorter runs", "duration")}`;
+  }
+  return void 0;
+}
+function product(size) {
+  return `${size.factors}${size.exact ? " =" : ":"} ${count(size.runs)} runs${size.exact ? "" : " in all"}`;
+}
+function roundParts(input2) {
+  const confirm = input2.confirmRounds ?? 0;
+  if (input2.sentinelRounds === void 0) {
+    return [
+      { noun: "round", arms: input2.arms, rounds: (r) => r },
+      ...input2.arms >= 2 && confirm > 0 ? [{ noun: "confirmation round", arms: input2.arms, rounds: () => confirm }] : []
+    ];
+  }
+  const sentinel = input2.sentinelRounds;
+  const both = input2.arms + 1;
+  return [
+    { noun: "sentinel round", arms: both, rounds: (r) => Math.min(sentinel, r) },
+    ...sentinel > 0 && confirm > 0 ? [{ noun: "confirmation round", arms: both, rounds: () => confirm }] : [],
+    { noun: "round", arms: input2.arms, rounds: (r) => r - Math.min(sentinel, r) }
+  ];
+}
+function factorsText(input2, parts) {
+  const files = /* @__PURE__ */ new Map();
+  for (const w of input2.workloads) {
+    const stem = w.name.split("[", 1)[0];
+    files.set(stem, (files.get(stem) ?? 0) + 1);
+  }
+  const combos = [...files.values()];
+  const clients = input2.workloads.map((w) => w.clients.length);
+  const rounds = input2.workloads.map((w) => input2.rounds ?? w.rounds);
+  const cellFactors = [
+    `${count(files.size)} workload ${files.size === 1 ? "file" : "files"}`,
+    ...largest(combos) > 1 ? [factor(combos, "matrix combination")] : [],
+    factor(clients, "client count")
+  ];
+  const [fewest, most] = [smallest(rounds), largest(rounds)];
+  const blocks2 = parts.filter((p) => p.rounds(most) > 0).map((p) => {
+    const n = p.rounds(most);
+    const upTo = p.rounds(fewest) === n ? "" : "up to ";
+    const armsOfBlock = distinctArms(parts) ? ` x ${arms(p.arms)}` : "";
+    return `${upTo}${count(n)} ${p.noun}${n === 1 ? "" : "s"}${armsOfBlock}`;
+  });
+  const roundsText = blocks2.length === 1 ? blocks2[0] : `(${blocks2.join(" + ")})`;
+  const armsText = distinctArms(parts) ? "" : ` x ${arms(parts[0]?.arms ?? input2.arms)}`;
+  const factors = `${cellFactors.join(" x ")} x ${roundsText}${armsText}`;
+  return { factors, exact: !factors.includes("up to ") };
+}
+function factor(values, noun) {
+  const max = largest(values);
+  const plural4 = max === 1 ? noun : `${noun}s`;
+  return values.every((v) => v === max) ? `${count(max)} ${plural4}` : `up to ${count(max)} ${plural4}`;
+}
+function largest(values) {
+  return values.reduce((a, b) => Math.max(a, b), 0);
+}
+function smallest(values) {
+  return values.length === 0 ? 0 : values.reduce((a, b) => Math.min(a, b));
+}
+function distinctArms(parts) {
+  return parts.some((p) => p.arms !== parts[0].arms);
+}
+function arms(n) {
+  return `${count(n)} ${n === 1 ? "arm" : "arms"}`;
+}
+function count(n) {
+  return n.toLocaleString("en-US");
+}
+function hours(seconds) {
+  const h = seconds / 3600;
+  const text2 = h >= 100 ? count(Math.round(h)) : String(Math.round(h * 10) / 10);
+  return h >= 48 ? `${text2} h (${count(Math.round(h / 24))} days)` : `${text2} h`;
+}
+
+// src/flows/compare/pipeline/pipeline.ts
 init_metrics();
 
 // src/drivers/recorded-metrics.ts
@@ -71547,7 +71964,7 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
 
 // src/run/counted/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile4, mkdir as mkdir4, readFile as readFile10, writeFile as writeFile6 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile4, mkdir as mkdir4, readFile as readFile8, readdir as readdir7, writeFile as writeFile6 } from "node:fs/promises";
 import path19 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
@@ -71633,7 +72050,7 @@ function sumProfiles(profiles) {
 }
 
 // src/postgres/instructions/cachegrind-run.ts
-import { readFile as readFile8 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 import path17 from "node:path";
 import { setTimeout as sleep3 } from "node:timers/promises";
 function cachegrindWrapper(outDir) {
@@ -71656,7 +72073,7 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile8(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile6(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(
@@ -71674,7 +72091,7 @@ function sumIr(profiles) {
 init_errors();
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile9, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile7, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep4 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -71686,11 +72103,11 @@ function perfStatCount(csv, event) {
     throw new Error(`perf stat wrote no count of ${event}: ${wrote || "no output"}`);
   }
   const value = line.split(",")[0];
-  const count2 = Number(value);
-  if (value === "" || !Number.isFinite(count2)) {
+  const count3 = Number(value);
+  if (value === "" || !Number.isFinite(count3)) {
     throw new Error(`perf stat could not count ${event}: ${value}`);
   }
-  return count2;
+  return count3;
 }
 async function countDuring(pid, event, outFile, runner, work) {
   const stop = new AbortController();
@@ -71706,7 +72123,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile9(outFile, "utf8").catch(() => "");
+  const text2 = await readFile7(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -71728,7 +72145,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir6("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile9(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile7(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -72173,6 +72590,7 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
 var INSTRUCTION_CLIENTS = 1;
 var COUNTED_APPLICATION = "pgperf-counted";
 var COUNTED_RUN_LIMIT_S = 180;
+var KEPT_EXECUTED = 50;
 var KEPT_MOVERS = 10;
 function instructionWorkloads(workloads) {
   return workloads.filter((w) => w.instructions !== void 0);
@@ -72264,7 +72682,7 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
       }
       if (deps.counter.kind === "cachegrind") {
         record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
-        record2.notes.push(...changedCodeNotes(w.name, servers, req.changedFunctions));
+        await recordChangedCode(w.name, servers, req.changedFunctions, record2, deps);
       } else {
         record2.notes.push(
           `${w.name}: no per-function profile with the CPU's counter (--instruction-counter cachegrind, or --explain, gives one)`
@@ -72356,9 +72774,9 @@ async function measureRepetition(w, settings2, rep, server, driver, deps) {
   let longInstructions;
   if (deps.counter.kind === "perf") {
     const event = deps.counter.event;
-    const count2 = (transactions, length) => perfCountedRun(server, transactions, findBackends, { ...deps, event }, `${rep}.${length}`);
-    shortInstructions = await count2(settings2.short, "short");
-    longInstructions = await count2(settings2.long, "long");
+    const count3 = (transactions, length) => perfCountedRun(server, transactions, findBackends, { ...deps, event }, `${rep}.${length}`);
+    shortInstructions = await count3(settings2.short, "short");
+    longInstructions = await count3(settings2.long, "long");
   } else {
     const short3 = await cachegrindCountedRun(server, settings2.short, findBackends, deps.signal);
     const long = await cachegrindCountedRun(server, settings2.long, findBackends, deps.signal);
@@ -72396,9 +72814,9 @@ async function cachegrindCountedRun(server, transactions, findBackends, signal) 
 }
 async function runAndFindBackends(server, run3) {
   const { cluster } = server;
-  const logBefore = (await readFile10(cluster.logFile, "utf8").catch(() => "")).length;
+  const logBefore = (await readFile8(cluster.logFile, "utf8").catch(() => "")).length;
   await run3();
-  const log = (await readFile10(cluster.logFile, "utf8")).slice(logBefore);
+  const log = (await readFile8(cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
     throw new Error(
@@ -72407,23 +72825,45 @@ async function runAndFindBackends(server, run3) {
   }
   return pids;
 }
-function changedCodeNotes(workload, servers, changed) {
+async function recordChangedCode(workload, servers, changed, record2, deps) {
   const [base, ...heads] = servers;
-  if (!base || !changed) return [];
-  const executedBy = (s) => new Set(
-    s.runs.flatMap((r) => [...sumProfiles(r.long).values()].filter((f) => f.ir > 0).map((f) => f.fn))
-  );
-  const baseRan = executedBy(base);
-  return heads.flatMap((head) => {
+  const listed = heads.filter((h) => changed?.[h.arm.label] !== void 0);
+  if (!base || listed.length === 0) return;
+  let ranIn;
+  try {
+    ranIn = /* @__PURE__ */ new Map();
+    for (const s of [base, ...listed]) ranIn.set(s, await executedFunctions(s, deps.signal));
+  } catch (e) {
+    if (deps.signal?.aborted) throw e;
+    record2.notes.push(`${workload}: which changed functions ran is not known: ${errorMessage(e)}`);
+    return;
+  }
+  const baseRan = ranIn.get(base);
+  for (const head of listed) {
     const functions = changed[head.arm.label];
-    if (!functions || functions.length === 0) return [];
-    const headRan = executedBy(head);
-    const ran = functions.filter((f) => baseRan.has(f) || headRan.has(f));
-    const of = `of the ${functions.length.toLocaleString("en-US")} function${functions.length === 1 ? "" : "s"} whose code ${head.arm.label} changed`;
-    return [
-      ran.length === 0 ? `${workload}: none ${of} ran in its counted runs (only code placement can move its timings)` : `${workload}: ${ran.length.toLocaleString("en-US")} ${of} ran in its counted runs: ${ran.slice(0, 8).join(", ")}${ran.length > 8 ? ", \u2026" : ""}`
-    ];
-  });
+    const headRan = ranIn.get(head);
+    const ran = functions.all.filter((f) => baseRan.has(f) || headRan.has(f));
+    const run3 = {
+      workload,
+      head: head.arm.label,
+      changedCount: functions.all.length,
+      executed: ran.slice(0, KEPT_EXECUTED),
+      executedCount: ran.length
+    };
+    (record2.changedCode ??= []).push(run3);
+    record2.notes.push(changedCodeNote(run3, functions.immediatesOnly));
+  }
+}
+async function executedFunctions(server, signal) {
+  await server.cluster.stop();
+  const files = (await readdir7(server.countDir)).filter((f) => /^cg\.\d+$/.test(f));
+  if (files.length === 0) throw new Error(`no cachegrind file in ${server.countDir}`);
+  const ran = /* @__PURE__ */ new Set();
+  for (const file2 of files) {
+    const profile = await waitForProfile(path19.join(server.countDir, file2), signal);
+    for (const f of profile.functions.values()) if (f.ir > 0) ran.add(f.fn);
+  }
+  return ran;
 }
 async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   const dir = path19.join(runDir, profileDir);
@@ -72497,12 +72937,12 @@ async function runExplainPhase(targets, req, deps) {
   for (const name of workloads) {
     const w = req.workloads.find((x) => x.name === name);
     const heads = targets.filter((t) => t.workload === name).map((t) => t.head);
-    const arms = [base, ...req.arms.filter((a) => heads.includes(a.label))];
+    const arms2 = [base, ...req.arms.filter((a) => heads.includes(a.label))];
     deps.logger.info(
-      `explain: profiling ${name} (${arms.map((a) => a.label).join(" vs ")}) under cachegrind at 1 client`
+      `explain: profiling ${name} (${arms2.map((a) => a.label).join(" vs ")}) under cachegrind at 1 client`
     );
     try {
-      const request2 = { ...req, arms, instructionCounter: { counter: "cachegrind" } };
+      const request2 = { ...req, arms: arms2, instructionCounter: { counter: "cachegrind" } };
       const counted = await countInstructions([{ workload: w, settings: settings2 }], request2, probed, {
         what: "explain",
         profileDir: "explain"
@@ -72525,9 +72965,10 @@ function withExplanation(result, record2) {
 }
 
 // src/postgres/builds/compiled-code.ts
-import { mkdtemp as mkdtemp3, readFile as readFile11, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
 import os11 from "node:os";
 import path21 from "node:path";
+init_regular_file();
 
 // src/postgres/builds/disassembly.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -72755,7 +73196,7 @@ function elfFunctions(bytes) {
 }
 
 // src/postgres/builds/install-files.ts
-import { readdir as readdir7, readlink as readlink3, realpath, stat as stat4 } from "node:fs/promises";
+import { readdir as readdir8, readlink as readlink3, realpath, stat as stat5 } from "node:fs/promises";
 import path20 from "node:path";
 var MAX_INSTALL_FILES = 5e4;
 var SHAREDIR_KEY = "<sharedir>";
@@ -72792,7 +73233,7 @@ async function installFiles(binDir) {
   const walk = async (dir, name, ancestors) => {
     let entries;
     try {
-      entries = await readdir7(dir, { withFileTypes: true });
+      entries = await readdir8(dir, { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT" && ancestors.length === 1) return;
       throw e;
@@ -72817,7 +73258,7 @@ async function installFiles(binDir) {
     const target = nameOf(real);
     if (target === void 0)
       return add(name, { kind: "foreign", why: `a link out of the install (to ${real})` });
-    const info2 = await stat4(real);
+    const info2 = await stat5(real);
     if (!info2.isDirectory() && !info2.isFile())
       return add(name, { kind: "foreign", why: `a link to what is not a regular file (${target})` });
     const dir = info2.isDirectory();
@@ -72845,7 +73286,7 @@ async function installFiles(binDir) {
     const looked = need.where.filter((n) => !n.startsWith(`${SHAREDIR_KEY}/`) || roots.length > 1).map(at);
     const found = await Promise.all(
       looked.map(
-        (f) => stat4(f).then(
+        (f) => stat5(f).then(
           (s) => s.isFile(),
           () => false
         )
@@ -72871,7 +73312,7 @@ async function installRoots(prefix) {
   if (debian) {
     const dir = path20.join(debian[1], "share", "postgresql", debian[2]);
     const shareReal = await realpath(dir).catch(() => void 0);
-    if (shareReal && (await stat4(shareReal)).isDirectory())
+    if (shareReal && (await stat5(shareReal)).isDirectory())
       roots.push({ key: SHAREDIR_KEY, dir, real: shareReal });
   }
   return roots;
@@ -72880,7 +73321,7 @@ async function installRoots(prefix) {
 // src/postgres/builds/compiled-code.ts
 var KEPT_NAMES = 50;
 var ALL_NAMES = 5e3;
-var SERVER_BINARY = "bin/postgres";
+var SERVER_BINARY2 = "bin/postgres";
 var CACHE_SLOT = /^[0-9a-f]{12}-[0-9a-f]{16}(-p[0-9a-f]{8})?$/;
 function ownPaths(installDir) {
   const slot = path21.basename(installDir);
@@ -72901,7 +73342,7 @@ function masked(bytes, strings) {
   return out;
 }
 async function normalised(file2, own2) {
-  const bytes = masked(await readFile11(file2), own2);
+  const bytes = masked(await readRegularFileBytes(file2), own2);
   return isElf64(bytes) ? withoutBuildId(bytes) : bytes;
 }
 async function sameFile(b, h, own2) {
@@ -72931,10 +73372,10 @@ async function compareCompiledCode(base, head, options = {}) {
   ]);
   const baseFiles = baseInstall.files;
   const headFiles = headInstall.files;
-  if (baseFiles.get(SERVER_BINARY)?.kind !== "file" || headFiles.get(SERVER_BINARY)?.kind !== "file") {
+  if (baseFiles.get(SERVER_BINARY2)?.kind !== "file" || headFiles.get(SERVER_BINARY2)?.kind !== "file") {
     return {
       ...empty,
-      unknown: `no ${SERVER_BINARY} in ${baseFiles.get(SERVER_BINARY)?.kind === "file" ? headDir : baseDir}`
+      unknown: `no ${SERVER_BINARY2} in ${baseFiles.get(SERVER_BINARY2)?.kind === "file" ? headDir : baseDir}`
     };
   }
   const unknown2 = baseInstall.unknown ?? headInstall.unknown;
@@ -72953,7 +73394,7 @@ async function compareCompiledCode(base, head, options = {}) {
     const file2 = await sameFile(b, h, { base: baseOwn, head: headOwn });
     if (file2.same) continue;
     differing.push(file2.why ? `${rel} (${file2.why})` : rel);
-    if (rel === SERVER_BINARY && file2.bytes) serverFunctions = await changedFunctions(...file2.bytes, options);
+    if (rel === SERVER_BINARY2 && file2.bytes) serverFunctions = await changedFunctions(...file2.bytes, options);
   }
   return {
     head: head.label,
@@ -73063,7 +73504,7 @@ async function disassembled(base, head, options) {
 init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile12, stat as stat5 } from "node:fs/promises";
+import { readFile as readFile9, stat as stat6 } from "node:fs/promises";
 import path22 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
@@ -73084,7 +73525,7 @@ function parseDescribeConfig(text2) {
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
   const postgres = path22.resolve(binDir, "postgres");
-  const st = await stat5(postgres).catch(() => void 0);
+  const st = await stat6(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
   let entry = installs.get(key);
@@ -73125,7 +73566,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile12(install.postgres).catch(() => void 0);
+  const binary = await readFile9(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -73134,13 +73575,13 @@ async function knows(install, names) {
   }
   return answers;
 }
-async function refuseUnknownSettings(arms, workloads, deps) {
+async function refuseUnknownSettings(arms2, workloads, deps) {
   const core = (names2) => names2.filter((name) => !name.includes("."));
   const given = [
     ...workloads.flatMap(
-      (w) => core(Object.keys(w.settings)).map((name) => ({ name, where: `workload ${w.name}, settings`, arms }))
+      (w) => core(Object.keys(w.settings)).map((name) => ({ name, where: `workload ${w.name}, settings`, arms: arms2 }))
     ),
-    ...arms.flatMap(
+    ...arms2.flatMap(
       (arm3) => core(Object.keys(arm3.settings)).map((name) => ({
         name,
         where: `settings of arm '${arm3.label}'`,
@@ -73151,7 +73592,7 @@ async function refuseUnknownSettings(arms, workloads, deps) {
   if (given.length === 0) return;
   const names = [...new Set(given.map((s) => s.name.toLowerCase()))];
   const known = await Promise.all(
-    arms.map(async (arm3) => {
+    arms2.map(async (arm3) => {
       const install = await installSettings(arm3.binDir, `arm ${arm3.label}`, deps);
       return { arm: arm3, install, answers: await knows(install, names) };
     })
@@ -73242,6 +73683,8 @@ function withoutFailedDefaults(record2, countedByDefault2) {
 
 // src/flows/compare/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
+var UNEXECUTED_WHY = "their counted runs executed none of the functions whose code a head changed, and nothing else differs (code placement can still move timings)";
+var NONE_EXECUTED_WHY = "no workload's counted runs executed any of the functions whose code a head changed, and nothing else differs";
 function logArchive(outcome, logger, prefix = "") {
   if (outcome.archived) {
     logger.info(`${prefix}saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
@@ -73266,15 +73709,15 @@ async function runPipeline(req, deps, store) {
   );
   const probe3 = explicitProbe ?? defaultProbe;
   const analysis = compares ? await withNoiseFloors(req, deps.logger, store) : req.analysis;
-  const arms = await resolveArms(req.arms, deps);
+  const arms2 = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1e3;
-  validateRequest({ arms, workloads: req.workloads });
+  validateRequest({ arms: arms2, workloads: req.workloads });
   const runAs = await resolveRunAs(req.runAs, deps);
-  await refuseUnknownSettings(arms, req.workloads, { ...deps, runAs });
-  const compiledCode = await compareArmsCode(arms, deps.logger);
-  const unmeasuredHeads = unchangedHeads(compiledCode, arms).map((c) => c.head);
-  const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms.length - 1 && unmeasuredHeads.length === compiledCode.length;
-  const measuredArms2 = arms.filter((a) => !unmeasuredHeads.includes(a.label));
+  await refuseUnknownSettings(arms2, req.workloads, { ...deps, runAs });
+  const compiledCode = await compareArmsCode(arms2, deps.logger);
+  const unmeasuredHeads = unchangedHeads(compiledCode, arms2).map((c) => c.head);
+  const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms2.length - 1 && unmeasuredHeads.length === compiledCode.length;
+  const measuredArms2 = arms2.filter((a) => !unmeasuredHeads.includes(a.label));
   const resultsFile = path23.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
@@ -73300,6 +73743,15 @@ async function runPipeline(req, deps, store) {
   const plans = mergePlans(planPhase, plansAlongside2);
   const countedS = (Date.now() - countingStarted) / 1e3;
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
+  const untimed = nothingToMeasure || instructionsDecide || req.partOfRun || req.shard ? [] : untimedWorkloads(
+    {
+      arms: arms2.map((a) => ({ label: a.label, settings: a.settings })),
+      compiledCode,
+      instructions,
+      cells: workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })))
+    },
+    workloads.map((w) => w.name)
+  );
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
   const {
@@ -73317,22 +73769,22 @@ async function runPipeline(req, deps, store) {
       ...run3,
       workloads,
       analysis,
-      arms,
+      arms: arms2,
       sink,
       logsDir: path23.join(runDir, "logs"),
-      calibration: sameInstall(arms),
+      calibration: sameInstall(arms2),
       ...instructions ? { instructions } : {},
       ...plans ? { plans } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
       ...unmeasuredHeads.length > 0 && !nothingToMeasure ? { unmeasuredHeads } : {},
-      ...nothingToMeasure ? { skipTimedRounds: "every head runs the same compiled code as base with the same settings" } : instructionsDecide ? { skipTimedRounds: "the instruction counts decide (--metric instructions)" } : {}
+      ...timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, workloads.length)
     },
     deps
   );
   const timedS = (Date.now() - timedStarted) / 1e3;
   const comparison = analyse(measured);
   const explainStarted = Date.now();
-  const withExplain = explain ? await explained(measured, comparison, { ...req, workloads, arms }, countingDeps) : measured;
+  const withExplain = explain ? await explained(measured, comparison, { ...req, workloads, arms: arms2 }, countingDeps) : measured;
   const cost = answerCost(withExplain, {
     buildS: builtS,
     countedS: countedS + (Date.now() - explainStarted) / 1e3,
@@ -73349,9 +73801,19 @@ async function runPipeline(req, deps, store) {
     ...archive?.error ? { archiveError: archive.error } : {}
   };
 }
+function timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, workloads) {
+  if (nothingToMeasure)
+    return { skipTimedRounds: "every head runs the same compiled code as base with the same settings" };
+  if (instructionsDecide) return { skipTimedRounds: "the instruction counts decide (--metric instructions)" };
+  if (untimed.length > 0 && untimed.length === workloads) return { skipTimedRounds: NONE_EXECUTED_WHY };
+  return untimed.length > 0 ? { untimedWorkloads: { names: untimed, why: UNEXECUTED_WHY } } : {};
+}
 function changedFunctionsOf(code) {
   return Object.fromEntries(
-    code.flatMap((c) => c.serverFunctions?.all ? [[c.head, c.serverFunctions.all]] : [])
+    code.flatMap((c) => {
+      const f = c.serverFunctions;
+      return f?.all ? [[c.head, { all: f.all, immediatesOnly: f.immediatesOnly ?? [] }]] : [];
+    })
   );
 }
 function mergePlans(phase, alongside) {
@@ -73398,6 +73860,16 @@ async function explained(result, comparison, req, deps) {
   return withExplanation(result, await runExplainPhase(targets, req, deps));
 }
 function checkPlanReach(req) {
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds;
+  const oversized = planSizeProblem({
+    workloads: req.workloads,
+    arms: req.arms.kind === "installed" ? req.arms.arms.length : 2,
+    ...rounds !== void 0 ? { rounds } : {},
+    ...req.durationS !== void 0 ? { durationS: req.durationS } : {},
+    confirmRounds: req.calibration ? 0 : req.confirmRounds ?? DEFAULT_CONFIRM_ROUNDS,
+    ...req.adaptive?.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {}
+  });
+  if (oversized) throw new UserError(oversized);
   checkRecordable(req.workloads, metricOption(req.analysis));
   if (req.planCheck !== "refuse" || metricOption(req.analysis) === INSTRUCTION_METRIC) return;
   refuseUnreachablePlan({
@@ -73409,9 +73881,9 @@ function checkPlanReach(req) {
     singleMetric: metricOption(req.analysis) !== void 0
   });
 }
-async function compareArmsCode(arms, logger) {
-  const [base, ...heads] = arms;
-  if (!base || heads.length === 0 || sameInstall(arms)) return [];
+async function compareArmsCode(arms2, logger) {
+  const [base, ...heads] = arms2;
+  if (!base || heads.length === 0 || sameInstall(arms2)) return [];
   const out = [];
   for (const head of heads) {
     if (path23.resolve(head.binDir) === path23.resolve(base.binDir)) continue;
@@ -73425,10 +73897,10 @@ async function compareArmsCode(arms, logger) {
   }
   return out;
 }
-function sameInstall(arms) {
-  const [first] = arms;
+function sameInstall(arms2) {
+  const [first] = arms2;
   const same = (a) => a.binDir === first.binDir && a.build?.sha === first.build?.sha && canonicalJson(a.settings) === canonicalJson(first.settings);
-  return arms.length >= 2 && arms.every(same);
+  return arms2.length >= 2 && arms2.every(same);
 }
 function armsCompared(source) {
   return source.kind === "build" || source.arms.length >= 2 && !sameInstall(source.arms);
@@ -73752,12 +74224,12 @@ function baselineCommit(commits2) {
   return commits2.length === 1 ? commits2[0] : commits2.find((c) => c.arm === "head") ?? commits2.at(-1);
 }
 function baselineArm(doc) {
-  const arms = doc.arms;
-  return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
+  const arms2 = doc.arms;
+  return arms2.length === 1 ? arms2[0] : arms2.find((a) => a.label === "head") ?? arms2.at(-1);
 }
 
 // src/flows/compare/baseline/sentinel.ts
-import { stat as stat6 } from "node:fs/promises";
+import { stat as stat7 } from "node:fs/promises";
 import path24 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
@@ -73826,7 +74298,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat6(path24.join(binDir, "postgres"))).isFile();
+    return (await stat7(path24.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -74003,9 +74475,10 @@ import path27 from "node:path";
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
-import { constants as constants6 } from "node:fs";
-import { access as access6, readdir as readdir8, readFile as readFile14, stat as stat7 } from "node:fs/promises";
+import { constants as constants7 } from "node:fs";
+import { access as access6, readdir as readdir9, stat as stat8 } from "node:fs/promises";
 import path26 from "node:path";
+init_regular_file();
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -74029,13 +74502,16 @@ var DirStore = class _DirStore {
    */
   static async open(dir, options) {
     const store = new _DirStore(path26.resolve(dir), options);
-    const st = await stat7(store.dir).catch((e) => {
-      if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
-      throw store.notUsable(e.code ?? "EIO", describeOsError(e));
-    });
+    const st = await withDeadline(store.dir, stat8(store.dir), { expected: "a directory" }).catch(
+      (e) => {
+        if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
+        if (e instanceof FileReadError) throw new UserError(`${store.prefix}store directory ${e.message}`);
+        throw store.notUsable(e.code ?? "EIO", describeOsError(e));
+      }
+    );
     if (st && !st.isDirectory()) {
       throw new UserError(
-        `${store.prefix}store directory ${store.dir} is not a directory (ENOTDIR); ${store.give("a directory or a postgresql:// URL")}`
+        `${store.prefix}store directory ${store.dir} is not a directory (it is ${fileKind(st)}); ${store.give("a directory or a postgresql:// URL")}`
       );
     }
     if (options.write) {
@@ -74061,14 +74537,15 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile14(file2, "utf8");
+      text2 = await readRegularFile(file2);
     } catch (e) {
+      if (!(e instanceof FileReadError)) throw e;
       if (e.code === "ENOENT") {
         throw new UserError(
           `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`
         );
       }
-      throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
+      throw new UserError(`${e.message} (run '${id}' of ${this.description})`);
     }
     let doc;
     try {
@@ -74096,11 +74573,11 @@ var DirStore = class _DirStore {
   /** Rewrites every index entry from the run files (after a restore, a merge, or by hand). */
   async rebuildIndex() {
     const ids = await jsonNames(this.runsDir);
-    let count2 = 0;
+    let count3 = 0;
     await forEachLimited(ids, 8, async (id) => {
-      if (await this.reindex(id)) count2++;
+      if (await this.reindex(id)) count3++;
     });
-    return count2;
+    return count3;
   }
   async close() {
   }
@@ -74113,7 +74590,7 @@ var DirStore = class _DirStore {
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile14(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readRegularFile(this.entryFile(id)));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -74127,7 +74604,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const text2 = await readFile14(file2, "utf8");
+      const text2 = await readRegularFile(file2);
       let parsed;
       try {
         parsed = JSON.parse(text2);
@@ -74142,7 +74619,7 @@ var DirStore = class _DirStore {
       this.options.warn(`skipping ${file2}: not a results document this pgperf reads: ${detail}`);
       return void 0;
     }
-    const savedAt = (await stat7(file2)).mtime.toISOString();
+    const savedAt = (await stat8(file2)).mtime.toISOString();
     const entry = summarize2(doc, savedAt);
     try {
       await makeDirectory(this.indexDir);
@@ -74156,8 +74633,8 @@ var DirStore = class _DirStore {
     try {
       await makeDirectory(this.runsDir);
       await makeDirectory(this.indexDir);
-      await access6(this.runsDir, constants6.W_OK);
-      await access6(this.indexDir, constants6.W_OK);
+      await access6(this.runsDir, constants7.W_OK);
+      await access6(this.indexDir, constants7.W_OK);
     } catch (e) {
       const code = e.code;
       throw this.notUsable(code ?? errorMessage(e), describeOsError(e));
@@ -74181,9 +74658,10 @@ var DirStore = class _DirStore {
 };
 async function jsonNames(dir) {
   try {
-    return (await readdir8(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+    return (await withDeadline(dir, readdir9(dir), { expected: "a directory" })).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
   } catch (e) {
     if (e.code === "ENOENT") return [];
+    if (e instanceof FileReadError) throw new UserError(`store directory ${e.message}`);
     throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
   }
 }
@@ -74228,20 +74706,20 @@ async function openStore(spec, opts) {
 init_fingerprint();
 init_result_types();
 import { createHash as createHash7 } from "node:crypto";
-function planShards(workloads, count2, arms = 2) {
-  if (!Number.isInteger(count2) || count2 < 1)
-    throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
+function planShards(workloads, count3, arms2 = 2) {
+  if (!Number.isInteger(count3) || count3 < 1)
+    throw new RangeError(`shards must be a whole number >= 1, got ${count3}`);
   const cells = workloads.flatMap(
     (w) => w.clients.map((clients) => ({
       workload: w.name,
       clients,
-      estimatedS: arms * (w.rounds * w.duration + w.warmup)
+      estimatedS: arms2 * (w.rounds * w.duration + w.warmup)
     }))
   );
-  if (count2 > cells.length) {
-    throw new RangeError(`${count2} shards for ${cells.length} cells: a shard needs at least one cell`);
+  if (count3 > cells.length) {
+    throw new RangeError(`${count3} shards for ${cells.length} cells: a shard needs at least one cell`);
   }
-  const shards = Array.from({ length: count2 }, (_, i) => ({
+  const shards = Array.from({ length: count3 }, (_, i) => ({
     index: i + 1,
     cells: [],
     estimatedS: 0
@@ -74256,7 +74734,7 @@ function planShards(workloads, count2, arms = 2) {
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
   const planId = createHash7("sha256").update(
     canonicalJson({
-      count: count2,
+      count: count3,
       workloads: workloads.map((w) => ({
         name: w.name,
         hash: workloadHash(w),
@@ -74265,22 +74743,21 @@ function planShards(workloads, count2, arms = 2) {
       }))
     })
   ).digest("hex").slice(0, 16);
-  return { planId, count: count2, shards };
+  return { planId, count: count3, shards };
 }
 function parseShardSpec(spec, what) {
   const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
   const index = Number(m?.[1]);
-  const count2 = Number(m?.[2]);
-  if (!m || count2 < 1 || index < 1 || index > count2) {
+  const count3 = Number(m?.[2]);
+  if (!m || count3 < 1 || index < 1 || index > count3) {
     throw new RangeError(`${what} must be I/N with 1 <= I <= N (e.g. 2/3), got '${spec}'`);
   }
-  return { index, count: count2 };
+  return { index, count: count3 };
 }
 function workloadsOfShard(workloads, shard) {
+  const mine = new Set(shard.cells.map((c) => cellId(c)));
   return workloads.flatMap((w) => {
-    const clients = w.clients.filter(
-      (c) => shard.cells.some((s) => s.workload === w.name && s.clients === c)
-    );
+    const clients = w.clients.filter((clients2) => mine.has(cellId({ workload: w.name, clients: clients2 })));
     return clients.length ? [{ ...w, clients }] : [];
   });
 }
@@ -76069,11 +76546,11 @@ async function headArm2(head, deps) {
   if (head.kind === "installed") return { label: "head", binDir: head.binDir, settings: {} };
   const build = deps.build;
   if (!build) throw new Error("nightly: a head to build, but no builder was given");
-  const arms = await deps.logger.group(
+  const arms2 = await deps.logger.group(
     "Building PostgreSQL",
     () => build({ ...head.request, headOnly: true }, deps.signal)
   );
-  const arm2 = arms.find((a) => a.label === "head");
+  const arm2 = arms2.find((a) => a.label === "head");
   if (!arm2) throw new Error("nightly: the build gave no head arm");
   return arm2;
 }
@@ -76600,14 +77077,15 @@ function short(sha) {
 
 // src/postgres/builds/source.ts
 init_errors();
-import { rm as rm8, stat as stat8 } from "node:fs/promises";
+import { rm as rm8, stat as stat9 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import path34 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
+init_regular_file();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, readFile as readFile15, unlink as unlink2, writeFile as writeFile10 } from "node:fs/promises";
+import { link, unlink as unlink2, writeFile as writeFile10 } from "node:fs/promises";
 import os12 from "node:os";
 import path32 from "node:path";
 async function acquireLock(file2, options) {
@@ -76673,7 +77151,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile15(file2, "utf8"));
+    const owner = JSON.parse(await readRegularFile(file2));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -76705,7 +77183,7 @@ function sleep5(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash8 } from "node:crypto";
-import { chmod as chmod4, cp, mkdir as mkdir7, readdir as readdir9, readFile as readFile16, readlink as readlink4, rename as rename3, rm as rm7, statfs as statfs2 } from "node:fs/promises";
+import { chmod as chmod4, cp, mkdir as mkdir7, readdir as readdir10, readFile as readFile10, readlink as readlink4, rename as rename3, rm as rm7, statfs as statfs2 } from "node:fs/promises";
 import path33 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
@@ -76774,7 +77252,7 @@ async function installContentHash(installDir) {
     const abs = path33.join(installDir, rel);
     let entries;
     try {
-      entries = await readdir9(abs, { withFileTypes: true });
+      entries = await readdir10(abs, { withFileTypes: true });
     } catch (e) {
       if (e.code !== "ENOENT") throw e;
       outer.update(`missing ${rel}
@@ -76792,7 +77270,7 @@ async function installContentHash(installDir) {
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile16(path33.join(installDir, child));
+        const bytes = await readFile10(path33.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -76805,7 +77283,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile16(path33.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile10(path33.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -77077,7 +77555,7 @@ function pickRef(refs, ref) {
 }
 async function exists2(file2) {
   try {
-    await stat8(file2);
+    await stat9(file2);
     return true;
   } catch {
     return false;
@@ -77085,7 +77563,7 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir9, readFile as readFile20, rm as rm10, writeFile as writeFile12 } from "node:fs/promises";
+import { mkdir as mkdir9, readFile as readFile13, rm as rm10, writeFile as writeFile12 } from "node:fs/promises";
 import os14 from "node:os";
 import path40 from "node:path";
 init_errors();
@@ -77109,7 +77587,7 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile17, stat as stat9 } from "node:fs/promises";
+import { appendFile as appendFile3, readFile as readFile11, stat as stat10 } from "node:fs/promises";
 import path35 from "node:path";
 
 // src/postgres/builds/deps.ts
@@ -77302,7 +77780,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile17(path35.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile11(path35.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -77350,7 +77828,7 @@ async function runStep(ctx, step, command, args, cwd) {
 ==> ${step}: ${line}
     (in ${cwd})
 `);
-  const start = (await stat9(ctx.logFile)).size;
+  const start = (await stat10(ctx.logFile)).size;
   const res = await ctx.runner.run(
     "sh",
     ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
@@ -77368,7 +77846,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile17(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile11(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -77422,7 +77900,7 @@ async function run(runner, command, args) {
 }
 
 // src/postgres/builds/slot.ts
-import { readdir as readdir10, rm as rm9 } from "node:fs/promises";
+import { readdir as readdir11, rm as rm9 } from "node:fs/promises";
 import path36 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
@@ -77448,7 +77926,7 @@ async function findCompleted(paths, key, req, started, logger) {
 async function checkPrefixUsable(dir) {
   let entries;
   try {
-    entries = await readdir10(dir);
+    entries = await readdir11(dir);
   } catch {
     return;
   }
@@ -77459,7 +77937,7 @@ async function checkPrefixUsable(dir) {
   }
 }
 async function sweepAbandoned(layout, logger) {
-  for (const slot of await readdir10(layout.builds).catch(() => [])) {
+  for (const slot of await readdir11(layout.builds).catch(() => [])) {
     const release2 = await tryLock(path36.join(layout.locks, `${slot}.lock`), logger);
     if (!release2) continue;
     try {
@@ -77480,19 +77958,18 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 }
 
 // src/postgres/builds/patches.ts
-import { readFile as readFile18 } from "node:fs/promises";
 import path37 from "node:path";
 init_errors();
+init_regular_file();
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile18(file2, "utf8");
+      content = await readRegularFile(file2);
     } catch (e) {
-      throw new UserError(
-        `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
-      );
+      if (!(e instanceof FileReadError)) throw e;
+      throw new UserError(`${flag} ${file2}: ${e.reason}`);
     }
     const messages = isMailPatch(content) ? mailboxMessages(content) : 1;
     if (messages > MAILBOX_MESSAGES.max) {
@@ -77586,7 +78063,7 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile19 } from "node:fs/promises";
+import { readFile as readFile12 } from "node:fs/promises";
 import os13 from "node:os";
 import path38 from "node:path";
 function compilerCommand(env) {
@@ -77620,7 +78097,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile19("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile12("/etc/os-release", "utf8"));
   } catch {
     return `${os13.type()} ${os13.release()}`;
   }
@@ -77649,8 +78126,8 @@ function parseCcacheStatsLog(text2) {
 }
 
 // src/postgres/builds/build-user.ts
-import { constants as constants7 } from "node:fs";
-import { lstat as lstat2, mkdir as mkdir8, open as open6 } from "node:fs/promises";
+import { constants as constants8 } from "node:fs";
+import { lstat as lstat2, mkdir as mkdir8, open as open7 } from "node:fs/promises";
 import path39 from "node:path";
 function userStepEnv(user, workDir) {
   return {
@@ -77713,7 +78190,7 @@ async function removeUserTree(dir, runner) {
 async function readUserFile(file2, maxBytes = 16 * 1024 * 1024) {
   let handle;
   try {
-    handle = await open6(file2, constants7.O_RDONLY | constants7.O_NOFOLLOW | constants7.O_NONBLOCK);
+    handle = await open7(file2, constants8.O_RDONLY | constants8.O_NOFOLLOW | constants8.O_NONBLOCK);
   } catch {
     return "";
   }
@@ -77861,7 +78338,7 @@ async function buildSlot(s) {
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
     const ccache = s.toolchain.ccache ? parseCcacheStatsLog(
-      user ? await readUserFile(paths.statsLog) : await readFile20(paths.statsLog, "utf8").catch(() => "")
+      user ? await readUserFile(paths.statsLog) : await readFile13(paths.statsLog, "utf8").catch(() => "")
     ) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
@@ -78007,20 +78484,20 @@ async function armSourceOf(options, names) {
     }
     return { kind: "build", request: await buildRequestOf(options, names) };
   }
-  const arms = options.installed ?? [];
-  if (arms.length === 1) {
+  const arms2 = options.installed ?? [];
+  if (arms2.length === 1) {
     throw new OptionError(
       "arms",
       `${names.arms} given once: a comparison needs two or more arms (e.g. ${names.arms} base=/usr/lib/postgresql/15/bin ${names.arms} head=/opt/pg/bin)`
     );
   }
-  if (arms.length === 0) {
+  if (arms2.length === 0) {
     throw new OptionError(
       "arms",
       `nothing to run: give the arms as ${names.arms} LABEL=BINDIR (two or more), or build them with ${names.base} REF ${names.head} REF [${names.repo} URL|PATH]`
     );
   }
-  return { kind: "installed", arms: armsWithSettings(arms, options.settings ?? [], names) };
+  return { kind: "installed", arms: armsWithSettings(arms2, options.settings ?? [], names) };
 }
 function wantsBuild(o) {
   return Boolean(
@@ -78082,27 +78559,27 @@ async function buildRequestOf(options, names) {
     cacheDir: await options.cacheDir()
   };
 }
-function armsWithSettings(arms, settings2, names) {
+function armsWithSettings(arms2, settings2, names) {
+  const byArm = new Map(arms2.map((a) => [a.label, []]));
   for (const s of settings2) {
-    if (!arms.some((a) => a.label === s.arm)) {
+    const own2 = byArm.get(s.arm);
+    if (!own2) {
       throw new OptionError(
         "settings",
-        `${names.settings} ${s.arm}:${s.name}=${s.value}: no arm is labelled "${s.arm}" (arms: ${arms.map((a) => a.label).join(", ")})`
+        `${names.settings} ${s.arm}:${s.name}=${s.value}: no arm is labelled "${s.arm}" (arms: ${arms2.map((a) => a.label).join(", ")})`
       );
     }
+    own2.push([s.name, s.value]);
   }
-  return arms.map((a) => ({
-    ...a,
-    settings: Object.fromEntries(settings2.filter((s) => s.arm === a.label).map((s) => [s.name, s.value]))
-  }));
+  return arms2.map((a) => ({ ...a, settings: Object.fromEntries(byArm.get(a.label) ?? []) }));
 }
 
 // src/flows/compare/options/comparison-options.ts
 init_errors();
 
 // src/run/round-seconds.ts
-function roundSeconds(workloads, arms, durationS) {
-  return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
+function roundSeconds(workloads, arms2, durationS) {
+  return workloads.reduce((s, w) => s + w.clients.length * arms2 * (durationS ?? w.duration), 0);
 }
 
 // src/flows/compare/options/adaptive-design.ts
@@ -78150,6 +78627,7 @@ function adaptivePlanOf(options, alpha, roundS, names) {
 function comparisonOf(options, names) {
   const { baseline } = options;
   const given = workloadsOf(options);
+  refuseOversizedPlan(given, options, names);
   if (options.shard && baseline.kind === "stored") {
     throw new OptionError(
       "shard",
@@ -78216,6 +78694,31 @@ function comparisonOf(options, names) {
     stored: { ...baseline.ref !== void 0 ? { ref: baseline.ref } : {}, ...options.storedBaseline }
   };
 }
+function refuseOversizedPlan(workloads, options, names) {
+  const { adaptive } = options;
+  const rounds = adaptive.maxRounds ?? (adaptive.timeBudgetS !== void 0 ? (adaptive.schedule ?? DEFAULT_SCHEDULE).at(-1) : options.rounds);
+  const stored = options.baseline.kind === "stored";
+  const problem2 = planSizeProblem(
+    {
+      workloads,
+      arms: options.arms.kind === "installed" ? options.arms.arms.length : 2,
+      ...rounds !== void 0 ? { rounds } : {},
+      ...options.durationS !== void 0 ? { durationS: options.durationS } : {},
+      confirmRounds: options.confirmRounds ?? DEFAULT_CONFIRM_ROUNDS,
+      ...stored ? { sentinelRounds: options.storedBaseline?.sentinelRounds ?? 0 } : {},
+      ...adaptive.timeBudgetS !== void 0 ? { timeBudgetS: adaptive.timeBudgetS } : {},
+      ...options.shard ? { shards: options.shard.count } : {}
+    },
+    {
+      workloads: names.workloads,
+      clients: names.clients,
+      rounds: adaptive.maxRounds !== void 0 ? names.maxRounds : names.rounds,
+      confirmRounds: names.confirmRounds,
+      duration: names.duration
+    }
+  );
+  if (problem2) throw new OptionError("rounds", problem2);
+}
 function workloadsOf(options) {
   const counting = options.instructions || options.analysis.metric === INSTRUCTION_METRIC;
   return options.workloads.map((w) => ({
@@ -78261,11 +78764,11 @@ async function runComparison(request2, stored, deps, store) {
   const head = await headOnly(request2.arms, deps);
   return runStoredBaseline({ ...request2, arms: { kind: "installed", arms: [head] } }, stored, deps, store);
 }
-async function headOnly(arms, deps) {
-  if (arms.kind === "installed" && arms.arms.length === 1) return arms.arms[0];
-  const all = arms.kind === "installed" ? arms.arms : await deps.logger.group(
+async function headOnly(arms2, deps) {
+  if (arms2.kind === "installed" && arms2.arms.length === 1) return arms2.arms[0];
+  const all = arms2.kind === "installed" ? arms2.arms : await deps.logger.group(
     "Building PostgreSQL",
-    () => deps.build({ ...arms.request, headOnly: true }, deps.signal)
+    () => deps.build({ ...arms2.request, headOnly: true }, deps.signal)
   );
   const head = all.find((a) => a.label === "head");
   if (!head) throw new Error("no head arm to measure against the stored baseline");
@@ -78286,6 +78789,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   let failedRuns = 0;
   const cells = [];
   const tested = [];
+  const unexecuted = /* @__PURE__ */ new Set();
   for (const part of parts) {
     for (const arm2 of part.comparison.comparisons) {
       for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
@@ -78294,7 +78798,8 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
           unstable++;
           continue;
         }
-        if (cell.base.n > 0 && cell.head.n > 0 || decidedBySameCode(cell)) tested.push(cell);
+        if (cell.base.n > 0 && cell.head.n > 0 || decidedWithoutRounds(cell)) tested.push(cell);
+        if (decidedByUnexecutedCode(cell)) unexecuted.add(cell.reasons[0].message);
         cells.push(decidedCell(cell, arm2.head, named ? part.name : void 0, policy));
       }
     }
@@ -78337,7 +78842,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   const failing = cells.filter((c) => c.failsGate);
   const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" || counts.unconfirmed > 0 ? "pending" : "passed";
   const heads = new Set(parts.flatMap((p) => p.comparison.comparisons.map((a) => a.head))).size;
-  const headline2 = headlineOf(outcome, counts, cells, policy, heads);
+  const headline2 = headlineOf(outcome, counts, cells, policy, heads, [...unexecuted]);
   const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find(holdsGate) ?? cells.find((c) => c.verdict === "inconclusive") : cells[0];
   const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
   const deciding = outcome === "failed" ? failing : outcome === "pending" ? cells.filter((c) => holdsGate(c) || c.verdict === "inconclusive") : cells;
@@ -78397,9 +78902,14 @@ function decidedCell(cell, head, part, policy) {
   };
 }
 var SAME_CODE_EVIDENCE = "same compiled code";
+var UNEXECUTED_EVIDENCE = "changed code not executed";
 var STEADY_EVIDENCE = "instruction counts";
+function decidedWithoutRounds(cell) {
+  return decidedBySameCode(cell) || decidedByUnexecutedCode(cell);
+}
 function evidenceOf(cell) {
   if (decidedBySameCode(cell)) return SAME_CODE_EVIDENCE;
+  if (decidedByUnexecutedCode(cell)) return UNEXECUTED_EVIDENCE;
   const n = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
   if (cell.test === "instruction-count") return `instruction counts, ${plural3(n, "repetition")}`;
   const timed = `${METRICS[cell.metric].label}, ${plural3(n, cell.pairs === null ? "run" : "round")}`;
@@ -78436,7 +78946,7 @@ function shortCell(c) {
   const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct, 1);
   return `${where} ${METRICS[c.metric].label} ${delta}`;
 }
-function headlineOf(outcome, counts, cells, policy, heads) {
+function headlineOf(outcome, counts, cells, policy, heads, unexecuted) {
   const describe4 = (c) => describeDecidedCell(c, heads);
   const more = (list) => list.length > 1 ? `; also ${list.slice(1, 4).map(shortCell).join(", ")}${list.length > 4 ? ` and ${plural3(list.length - 4, "more cell")}` : ""}` : "";
   const counted = (n, what, why = "") => n > 0 ? [`${plural3(n, what)}${why}`] : [];
@@ -78502,13 +79012,22 @@ function headlineOf(outcome, counts, cells, policy, heads) {
     };
   }
   const sameCode = cells.filter((c) => c.evidence === SAME_CODE_EVIDENCE).length;
+  const notRun = cells.filter((c) => c.evidence === UNEXECUTED_EVIDENCE).length;
   const steady = cells.filter((c) => c.evidence.startsWith(`${STEADY_EVIDENCE} + `));
-  const byCounts = cells.filter((c) => c.metric === "instructions").length;
-  const inside = counts.cells - sameCode - steady.length - byCounts;
+  const byCounts = cells.filter(
+    (c) => c.metric === "instructions" && c.evidence !== UNEXECUTED_EVIDENCE
+  ).length;
+  const inside = counts.cells - sameCode - notRun - steady.length - byCounts;
   if (sameCode === counts.cells) {
     return {
       lead: `No change in ${plural3(counts.cells, "cell")}`,
       detail: "same compiled code as base, same settings: nothing measured"
+    };
+  }
+  if (notRun === counts.cells && unexecuted.length === 1) {
+    return {
+      lead: `No change in ${plural3(counts.cells, "cell")} (changed code not executed, not measured)`,
+      detail: unexecuted[0]
     };
   }
   const worseBound = steady.flatMap((c) => {
@@ -78518,6 +79037,9 @@ function headlineOf(outcome, counts, cells, policy, heads) {
   });
   const parts = [
     ...sameCode > 0 ? [`${sameCode} by the same compiled code as base (not measured)`] : [],
+    ...notRun > 0 ? [
+      `${notRun} by changed code not executed in the counted runs (not measured; code placement can still move timings)`
+    ] : [],
     ...steady.length > 0 ? [
       `${steady.length} by unchanged CPU work per transaction with no regression seen` + (worseBound.length > 0 ? ` (a loss of up to ${Math.max(...worseBound).toFixed(1)}% not ruled out)` : "")
     ] : [],
@@ -78548,8 +79070,8 @@ function statusDetail(outcome, counts, lead) {
   if (counts.improvements > 0)
     return `${plural3(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
   if (counts.notWorse > 0) return `not worse in ${plural3(counts.cells, "cell")}`;
-  const sameCode = lead?.evidence === SAME_CODE_EVIDENCE ? " (same compiled code, not measured)" : "";
-  return `no change in ${plural3(counts.cells, "cell")}${sameCode}`;
+  const unmeasured = lead?.evidence === SAME_CODE_EVIDENCE ? " (same compiled code, not measured)" : lead?.evidence === UNEXECUTED_EVIDENCE ? " (changed code not executed, not measured)" : "";
+  return `no change in ${plural3(counts.cells, "cell")}${unmeasured}`;
 }
 function acceptedText(cells) {
   const said = [...new Set(cells.map((c) => `accepted by @${c.accepted.by}: ${c.accepted.reason}`))];
@@ -78787,16 +79309,16 @@ function rawSamples(ctx) {
     if (!byCell.has(key(workload, clients))) byCell.set(key(workload, clients), /* @__PURE__ */ new Map());
   }
   for (const s of result.samples) {
-    const arms = byCell.get(key(s.workload, s.clients));
-    arms.set(s.arm, [...arms.get(s.arm) ?? [], s]);
+    const arms2 = byCell.get(key(s.workload, s.clients));
+    arms2.set(s.arm, [...arms2.get(s.arm) ?? [], s]);
   }
   const armOrder = result.arms.map((a) => a.label);
   const rows = [];
-  for (const [cellKey2, arms] of byCell) {
+  for (const [cellKey2, arms2] of byCell) {
     const [workload, clients] = JSON.parse(cellKey2);
-    const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
+    const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms2.has(a)), ...arms2.keys()])];
     for (const arm2 of labels) {
-      const samples = [...arms.get(arm2) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+      const samples = [...arms2.get(arm2) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
       const values = samples.map((s) => {
         const v = s.metrics[c.metric];
         if (s.status !== "ok") return "\u2717";
@@ -79037,8 +79559,8 @@ function steadySummary(result) {
       const id = cellId(cell);
       const metrics = [];
       for (const metric of STEADY_METRICS) {
-        const arms = runs.get(metric).get(id);
-        const values = (arm2) => runValues(arms?.get(arm2)).filter((v) => Number.isFinite(v) && v >= 0);
+        const arms2 = runs.get(metric).get(id);
+        const values = (arm2) => runValues(arms2?.get(arm2)).filter((v) => Number.isFinite(v) && v >= 0);
         const b = values(baseline);
         const h = values(head);
         if (b.length === 0 && h.length === 0) continue;
@@ -79471,6 +79993,7 @@ var REASON_PHRASES = {
   "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`,
   "baseline-drifted": () => "stored baseline drifted",
   "same-compiled-code": () => "same compiled code, not measured",
+  "changed-code-not-executed": () => "changed code not executed, not measured",
   "counts-separated": (t) => `counts beyond \xB1${t}%, arms apart`,
   "counts-inside-threshold": (t) => `counts inside \xB1${t}% with their spread`,
   "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
@@ -80615,8 +81138,8 @@ function sourceRepoOf(inputs, ctx) {
 function extremeCell(c, which2, metric) {
   let found = null;
   let foundGain = 0;
-  const arms = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
-  for (const arm2 of arms) {
+  const arms2 = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
+  for (const arm2 of arms2) {
     for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
       if (metric !== void 0 && cell.metric !== metric) continue;
       if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
@@ -81011,7 +81534,7 @@ function scrub(text2, opts) {
 }
 
 // src/store/branch/branch-store.ts
-async function openBranchStore(spec, open7, deps) {
+async function openBranchStore(spec, open8, deps) {
   const branch = await DataBranch.checkout(
     {
       remote: spec.remote,
@@ -81024,7 +81547,7 @@ async function openBranchStore(spec, open7, deps) {
   );
   let reader;
   try {
-    reader = await open7(branch.storeDir, true);
+    reader = await open8(branch.storeDir, true);
   } catch (e) {
     await branch.close();
     throw e;
@@ -81038,7 +81561,7 @@ async function openBranchStore(spec, open7, deps) {
       save: async (result) => {
         let id = "";
         await branch.publish(async (dir) => {
-          const store = await open7(dir, true);
+          const store = await open8(dir, true);
           try {
             id = (await store.save(result)).id;
           } finally {
@@ -81211,7 +81734,8 @@ var benchmarkTarget2 = (ctx, result, prNumber) => benchmarkTarget(vouchedEventOf
 import path51 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile21, stat as stat10 } from "node:fs/promises";
+init_regular_file();
+import { stat as stat11 } from "node:fs/promises";
 import path50 from "node:path";
 
 // src/drivers/confine-path.ts
@@ -81243,6 +81767,7 @@ async function confinedPath(root, name) {
 // src/drivers/load-workload.ts
 var import_yaml2 = __toESM(require_dist2(), 1);
 init_errors();
+init_plain_text();
 
 // src/drivers/shipped-workloads.ts
 init_errors();
@@ -81265,7 +81790,7 @@ function defaultWorkloadsDir(from = path49.dirname(fileURLToPath(import.meta.url
 }
 function resolveWorkloadFile(ref, lookup) {
   const file2 = path49.resolve(lookup.baseDir ?? ".", ref);
-  const { kind, code } = fileKind(file2);
+  const { kind, code } = fileKind2(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
   const shipped = workloadsDir ? shippedFile(ref, workloadsDir) : void 0;
@@ -81287,12 +81812,12 @@ function isBareName(ref) {
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
   const file2 = path49.join(workloadsDir, `${name}.yml`);
-  return fileKind(file2).kind === "file" ? file2 : void 0;
+  return fileKind2(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
   return shippedWorkloadNames(workloadsDir).join(", ") || "none found";
 }
-function fileKind(file2) {
+function fileKind2(file2) {
   try {
     return { kind: statSync(file2).isDirectory() ? "directory" : "file" };
   } catch (e) {
@@ -81314,25 +81839,15 @@ async function loadWorkloadsFromFile(file2) {
   return expandMatrix(await resolveScripts(workload, file2));
 }
 async function readWorkloadText(file2) {
-  let text2;
   try {
-    const st = await stat10(file2);
-    if (!st.isFile()) {
-      throw new UserError(
-        `workload file ${file2}: not a regular file (${st.isDirectory() ? "a directory" : "a device, FIFO or socket"}); expected a YAML workload file`
-      );
-    }
-    if (st.size > MAX_WORKLOAD_FILE_BYTES) {
-      throw new UserError(
-        `workload file ${file2}: ${st.size} bytes, more than a workload file holds (at most ${MAX_WORKLOAD_FILE_BYTES}); expected a YAML workload file`
-      );
-    }
-    text2 = await readFile21(file2, "utf8");
+    return await readRegularFile(file2, {
+      maxBytes: MAX_WORKLOAD_FILE_BYTES,
+      expected: "a YAML workload file"
+    });
   } catch (e) {
-    if (e instanceof UserError) throw e;
-    throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
+    if (!(e instanceof FileReadError)) throw e;
+    throw new UserError(`workload file ${file2}: ${e.reason}`);
   }
-  return text2;
 }
 var MAX_ALIAS_COUNT = 100;
 function parseWorkload(text2, source) {
@@ -81346,11 +81861,18 @@ function parseWorkload(text2, source) {
 }
 function parseDocumentWorkload(text2, source) {
   const lineCounter = new import_yaml2.LineCounter();
-  const doc = (0, import_yaml2.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: "error" });
+  const doc = (0, import_yaml2.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: "error" });
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     const at = lineCounter.linePos(err.pos[0]);
     throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
+  }
+  const repeated = repeatedKey(doc);
+  if (repeated) {
+    const at = lineCounter.linePos(repeated.offset);
+    throw new UserError(
+      `${source}:${at.line}:${at.col}: invalid YAML: the key ${clipped(repeated.key)} is given twice in one mapping (keys must be unique; the first is on line ${lineCounter.linePos(repeated.firstOffset).line})`
+    );
   }
   let data;
   try {
@@ -81363,11 +81885,45 @@ function parseDocumentWorkload(text2, source) {
   }
   const parsed = workloadSchema.safeParse(data);
   if (parsed.success) return { workload: parsed.data, doc, lineCounter };
-  const problems = parsed.error.issues.map((issue3) => describeIssue(issue3, data, doc, lineCounter, source));
+  const { issues } = parsed.error;
+  const problems = issues.slice(0, MAX_LISTED_PROBLEMS).map((issue3) => describeIssue(issue3, data, doc, lineCounter, source));
+  if (problems.length === 1) throw new UserError(problems[0]);
+  const more = issues.length - problems.length;
   throw new UserError(
-    problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
-  ${problems.join("\n  ")}`
+    `${source}: ${issues.length} problems${more > 0 ? ` (the first ${problems.length})` : ""}:
+  ${problems.join("\n  ")}${more > 0 ? `
+  ... and ${more} more` : ""}`
   );
+}
+var MAX_LISTED_PROBLEMS = 10;
+var MAX_QUOTED_CHARS = 100;
+function clipped(value) {
+  const json2 = JSON.stringify(value) ?? String(value);
+  if (json2.length <= MAX_QUOTED_CHARS) return json2;
+  const many = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+  const size = Array.isArray(value) ? `a list of ${many(value.length, "value")}` : value !== null && typeof value === "object" ? `a mapping of ${many(Object.keys(value).length, "key")}` : many(json2.length, "character");
+  return `${plainText(json2, MAX_QUOTED_CHARS)} (${size})`;
+}
+function repeatedKey(doc) {
+  let found;
+  (0, import_yaml2.visit)(doc, {
+    Map(_, map2) {
+      const seen = /* @__PURE__ */ new Map();
+      for (const pair2 of map2.items) {
+        if (!(0, import_yaml2.isScalar)(pair2.key)) continue;
+        const key = String(pair2.key.value);
+        const offset = pair2.key.range?.[0] ?? 0;
+        const first = seen.get(key);
+        if (first !== void 0) {
+          found = { key, offset, firstOffset: first };
+          return import_yaml2.visit.BREAK;
+        }
+        seen.set(key, offset);
+      }
+      return void 0;
+    }
+  });
+  return found;
 }
 function aliasProblem(e) {
   const message = e instanceof Error ? e.message.split("\n")[0] : String(e);
@@ -81387,6 +81943,12 @@ async function resolveScripts(workload, file2) {
         `${file2}: scripts[${i}].file: script "${script.file}" refused: ${confined.refused}`
       );
     }
+    const st = await stat11(confined.path);
+    if (!st.isFile()) {
+      throw new UserError(
+        `${file2}: scripts[${i}].file: script "${script.file}" is ${fileKind(st)}, expected a regular file (a pgbench script)`
+      );
+    }
     scripts.push({ ...script, file: confined.path });
   }
   return { ...workload, scripts };
@@ -81394,7 +81956,8 @@ async function resolveScripts(workload, file2) {
 function describeIssue(issue3, data, doc, lineCounter, source) {
   const field = formatPath2(issue3.path);
   if (issue3.code === "unrecognized_keys") {
-    const keys = issue3.keys.map((k) => `"${k}"`).join(", ");
+    const SHOWN = 5;
+    const keys = issue3.keys.slice(0, SHOWN).map((k) => clipped(k)).join(", ") + (issue3.keys.length > SHOWN ? ` and ${issue3.keys.length - SHOWN} more` : "");
     const where2 = locate(doc, lineCounter, [...issue3.path, issue3.keys[0]], true);
     const known = Object.keys(schemaShapeAt(variantSchema(data), issue3.path)).join(", ");
     return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue3.path, issue3.keys)}`;
@@ -81405,11 +81968,11 @@ function describeIssue(issue3, data, doc, lineCounter, source) {
   if (issue3.code === "invalid_key") {
     const inner = issue3.issues[0]?.message;
     const expected = inner && !inner.startsWith("Invalid") ? inner : "a valid key";
-    return `${source}${locate(doc, lineCounter, issue3.path, true)}: ${field}: expected ${expected} as the key, got ${JSON.stringify(issue3.path.at(-1))}`;
+    return `${source}${locate(doc, lineCounter, issue3.path, true)}: ${field}: expected ${expected} as the key, got ${clipped(issue3.path.at(-1))}`;
   }
   const value = valueAt2(data, issue3.path);
   if (issue3.path.length === 0) return `${source}${where}: ${expectation(issue3)}`;
-  const got = value === void 0 ? "it is missing" : issue3.code === "too_big" && typeof value === "string" ? `got ${value.length} characters (${JSON.stringify(value.slice(0, 24))}...)` : `got ${JSON.stringify(value)}`;
+  const got = value === void 0 ? "it is missing" : issue3.code === "too_big" && typeof value === "string" ? `got ${value.length} characters (${JSON.stringify(value.slice(0, 24))}...)` : `got ${clipped(value)}`;
   return `${source}${where}: ${field}: ${expectation(issue3)}, ${got}`;
 }
 function rangeIssueInUnion(issue3) {
@@ -81446,11 +82009,13 @@ function expectation(issue3) {
   }
 }
 function formatPath2(p) {
-  return p.reduce(
-    (acc, k) => typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k),
-    ""
-  );
+  return p.reduce((acc, k) => {
+    if (typeof k === "number") return `${acc}[${k}]`;
+    const key = plainText(String(k), MAX_KEY_CHARS);
+    return acc ? `${acc}.${key}` : key;
+  }, "");
 }
+var MAX_KEY_CHARS = 64;
 function valueAt2(data, p) {
   let cur = data;
   for (const k of p) {
@@ -81539,6 +82104,10 @@ var INPUT_NAMES = {
   passAlpha: "input 'pass-alpha'",
   adaptive: "inputs 'max-rounds'/'time-budget'",
   rounds: "input 'rounds'",
+  workloads: "input 'workloads'",
+  clients: "input 'client-counts'",
+  confirmRounds: "input 'confirm-rounds'",
+  duration: "input 'duration'",
   baseline: "input 'baseline'",
   shard: "input 'shard'",
   seed: "input 'seed'",
@@ -81693,7 +82262,7 @@ init_errors();
 // src/flows/consolidate/gather-shards.ts
 init_read_results();
 init_errors();
-import { readdir as readdir11 } from "node:fs/promises";
+import { readdir as readdir12 } from "node:fs/promises";
 import path54 from "node:path";
 
 // src/flows/consolidate/shard-merge.ts
@@ -81778,20 +82347,20 @@ function checkShardDocument(f) {
   const { file: file2, result } = f;
   const shard = result.plan.shard;
   if (!shard) throw new UserError(`${file2}: not a shard (no plan.shard); run it with --shard I/N`);
-  const { planId, index, count: count2, allCells } = shard;
+  const { planId, index, count: count3, allCells } = shard;
   if (index === 0) {
     throw new UserError(
       `${file2}: a consolidated document (plan.shard.index 0), not a shard: give the results files the shard jobs wrote`
     );
   }
-  if (!Number.isInteger(index) || index < 1 || index > count2) {
+  if (!Number.isInteger(index) || index < 1 || index > count3) {
     throw new UserError(
-      `${file2}: plan.shard.index is ${index}, but plan ${planId} has ${count2} shard${count2 === 1 ? "" : "s"}: expected 1 to ${count2}`
+      `${file2}: plan.shard.index is ${index}, but plan ${planId} has ${count3} shard${count3 === 1 ? "" : "s"}: expected 1 to ${count3}`
     );
   }
-  if (count2 > allCells.length) {
+  if (count3 > allCells.length) {
     throw new UserError(
-      `${file2}: plan.shard.count is ${count2}, but plan ${planId} has ${allCells.length} cell${allCells.length === 1 ? "" : "s"} (plan.shard.allCells): every shard needs at least one cell`
+      `${file2}: plan.shard.count is ${count3}, but plan ${planId} has ${allCells.length} cell${allCells.length === 1 ? "" : "s"} (plan.shard.allCells): every shard needs at least one cell`
     );
   }
   const planCells = /* @__PURE__ */ new Set();
@@ -81824,7 +82393,7 @@ function checkShardDocument(f) {
 }
 function checkIdentity(f, shard, ownCells) {
   const { file: file2 } = f;
-  const { planId, index, count: count2, allCells, assignment, planHash } = shard;
+  const { planId, index, count: count3, allCells, assignment, planHash } = shard;
   if (assignment === void 0 || planHash === void 0 || shard.samplesDigest === void 0) {
     const missing = [
       assignment === void 0 ? "assignment" : "",
@@ -81835,9 +82404,9 @@ function checkIdentity(f, shard, ownCells) {
       `${file2}: plan.shard has no ${missing.join(" and no ")}: a shard written by pgperf carries assignment, planHash and samplesDigest together (the file was edited)`
     );
   }
-  if (assignment.length !== count2) {
+  if (assignment.length !== count3) {
     throw new UserError(
-      `${file2}: plan.shard.assignment splits the cells into ${assignment.length} shards, but plan.shard.count is ${count2}`
+      `${file2}: plan.shard.assignment splits the cells into ${assignment.length} shards, but plan.shard.count is ${count3}`
     );
   }
   const planCells = new Set(allCells.map(cellId));
@@ -81865,7 +82434,7 @@ function checkIdentity(f, shard, ownCells) {
       `${file2}: plan.shard.assignment gives no shard the cell${unassigned.length > 1 ? "s" : ""} ${listCells2(unassigned)} of plan ${planId}`
     );
   }
-  const computed = planHashOf({ planId, count: count2, allCells, assignment });
+  const computed = planHashOf({ planId, count: count3, allCells, assignment });
   if (computed !== planHash) {
     throw new UserError(
       `${file2}: plan.shard.planHash is ${short2(planHash)}, but the plan it describes (planId, count, allCells, assignment) hashes to ${short2(computed)}: the plan's identity was edited`
@@ -81875,7 +82444,7 @@ function checkIdentity(f, shard, ownCells) {
   const same = assigned.length === ownCells.size && assigned.every((c) => ownCells.has(cellId(c)));
   if (!same) {
     throw new UserError(
-      `${file2}: plan.cells (${listCells2(f.result.plan.cells)}) are not the cells plan ${planId} assigns to shard ${index}/${count2} (${listCells2(assigned)})`
+      `${file2}: plan.cells (${listCells2(f.result.plan.cells)}) are not the cells plan ${planId} assigns to shard ${index}/${count3} (${listCells2(assigned)})`
     );
   }
 }
@@ -81922,11 +82491,11 @@ function armsOf(r) {
 function checkClassShards(group2, fingerprint) {
   const byIndex = /* @__PURE__ */ new Map();
   for (const f of group2) {
-    const { index, count: count2 } = f.result.plan.shard;
+    const { index, count: count3 } = f.result.plan.shard;
     const other = byIndex.get(index);
     if (other) {
       throw new UserError(
-        `${f.file} and ${other.file} are both shard ${index}/${count2} of machine class ${fingerprint}`
+        `${f.file} and ${other.file} are both shard ${index}/${count3} of machine class ${fingerprint}`
       );
     }
     byIndex.set(index, f);
@@ -81959,16 +82528,16 @@ function checkClassShards(group2, fingerprint) {
   }
   for (const f of group2) {
     const cells = new Set(f.result.plan.cells.map(cellId));
-    const arms = new Set(f.result.arms.map((a) => a.label));
+    const arms2 = new Set(f.result.arms.map((a) => a.label));
     for (const [i, s] of f.result.samples.entries()) {
       if (!cells.has(cellId(s))) {
         throw new UserError(
           `${f.file}: samples[${i}] is of the cell ${cellId(s)}, which is not one of this shard's cells (${listCells2(f.result.plan.cells)})`
         );
       }
-      if (!arms.has(s.arm)) {
+      if (!arms2.has(s.arm)) {
         throw new UserError(
-          `${f.file}: samples[${i}] is of the arm '${s.arm}', which is not an arm of the run (${[...arms].join(", ")})`
+          `${f.file}: samples[${i}] is of the arm '${s.arm}', which is not an arm of the run (${[...arms2].join(", ")})`
         );
       }
     }
@@ -82061,7 +82630,7 @@ function mergedShard(ref, samples) {
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
-    entries = await readdir11(dir, { recursive: true, withFileTypes: true });
+    entries = await readdir12(dir, { recursive: true, withFileTypes: true });
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw e;
@@ -82133,7 +82702,7 @@ function selectShards(files, stored, planId) {
 function outstandingShards(shards) {
   const withShard = shards.filter((s) => s.result.plan.shard);
   if (withShard.length === 0) return ["every shard (none found)"];
-  const count2 = withShard[0].result.plan.shard.count;
+  const count3 = withShard[0].result.plan.shard.count;
   const classes = /* @__PURE__ */ new Map();
   for (const s of withShard) {
     const id = machineClassOf(s.result);
@@ -82144,10 +82713,10 @@ function outstandingShards(shards) {
     const done = new Set(
       group2.filter((s) => s.result.status !== "running").map((s) => s.result.plan.shard.index)
     );
-    const waiting = Array.from({ length: count2 }, (_, i) => i + 1).filter((i) => !done.has(i));
+    const waiting = Array.from({ length: count3 }, (_, i) => i + 1).filter((i) => !done.has(i));
     if (waiting.length)
       out.push(
-        `shard${waiting.length > 1 ? "s" : ""} ${waiting.join(", ")} of ${count2} on machine class ${id}`
+        `shard${waiting.length > 1 ? "s" : ""} ${waiting.join(", ")} of ${count3} on machine class ${id}`
       );
   }
   return out;
@@ -82172,8 +82741,8 @@ async function collectShards(sources, target, deps) {
   const { logger } = deps;
   const { resultsDir, openStore: openStore2, planId, seed, waitTimeoutS } = sources;
   const headSha = target.headSha;
-  const fromStore = async (open7) => {
-    const store = await open7();
+  const fromStore = async (open8) => {
+    const store = await open8();
     try {
       return await shardsInStore(store.reader, {
         headSha,
@@ -83026,8 +83595,23 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
 }
 
 // src/flows/bisect/bisect-request.ts
+init_errors();
 function bisectRequestOf(range, analysis, measure) {
   const { adaptive } = measure;
+  const tries = measure.tries ?? DEFAULT_TRIES;
+  const lastTryRounds = (adaptive?.maxRounds ?? measure.rounds ?? range.workload.rounds) * 2 ** (tries - 1);
+  const oversized = planSizeProblem({
+    workloads: [range.workload],
+    arms: 2,
+    rounds: lastTryRounds,
+    ...measure.durationS !== void 0 ? { durationS: measure.durationS } : {},
+    confirmRounds: DEFAULT_CONFIRM_ROUNDS
+  });
+  if (oversized) {
+    throw new UserError(
+      `bisect: the last of ${tries} tries of a commit measures ${lastTryRounds} rounds (each try twice the rounds of the one before); ${oversized}, or fewer tries`
+    );
+  }
   return {
     repo: measure.repo,
     good: range.good,
@@ -83045,7 +83629,7 @@ function bisectRequestOf(range, analysis, measure) {
       }
     } : {},
     analysis,
-    tries: measure.tries ?? DEFAULT_TRIES,
+    tries,
     ...defined2({
       verifyBad: measure.verifyBad,
       seed: measure.seed,
@@ -83896,6 +84480,48 @@ async function checkActionDirs(inputs, resultsDir, cacheDir) {
 // src/action.ts
 init_errors();
 
+// src/machine/os/end-process.ts
+var POOL_REQUEST = /^(FSReq|FileHandleCloseReq|GetAddrInfoReqWrap|GetNameInfoReqWrap)/;
+function pendingPoolRequests() {
+  return process.getActiveResourcesInfo().filter((r) => POOL_REQUEST.test(r)).length;
+}
+var SIGNAL_OF_CODE = { 130: "SIGINT", 143: "SIGTERM" };
+var nodeDeps = {
+  pending: pendingPoolRequests,
+  exit: (code) => process.exit(code),
+  raise: (signal) => {
+    if (signal !== "SIGKILL") process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+    setTimeout(() => process.kill(process.pid, "SIGKILL"), 1e3);
+  },
+  warn: (message) => process.stderr.write(`pgperf: ${message}
+`)
+};
+var SETTLE_MS = 1e3;
+function endProcess(code, deps = nodeDeps, settleMs = SETTLE_MS) {
+  const start = Date.now();
+  const attempt = () => {
+    const pending = deps.pending();
+    if (pending === 0) {
+      deps.exit(code);
+      return;
+    }
+    if (Date.now() - start < settleMs) {
+      setTimeout(attempt, 50);
+      return;
+    }
+    const signal = SIGNAL_OF_CODE[code] ?? "SIGKILL";
+    deps.warn(
+      `${pending} file system request(s) still waiting (a hung mount?): ending by ${signal} rather than waiting for ${pending === 1 ? "it" : "them"}` + (signal === "SIGKILL" ? ` (exit status 137, not ${code})` : "")
+    );
+    deps.raise(signal);
+  };
+  attempt();
+}
+function endWhenDone(graceMs = 5e3, deps = nodeDeps) {
+  setTimeout(() => endProcess(Number(process.exitCode ?? 0), deps), graceMs).unref();
+}
+
 // src/machine/os/signals.ts
 init_errors();
 var EXIT_INTERNAL = 70;
@@ -83913,7 +84539,7 @@ function installSignalHandlers(options) {
     await runCleanups();
     await killRunningChildren();
   });
-  const exitProcess = options.exit ?? ((code) => process.exit(code));
+  const exitProcess = options.exit ?? ((code) => endProcess(code));
   const gracefulStopMs = options.gracefulStopMs ?? GRACEFUL_STOP_MS;
   const forcedCleanupMs = options.forcedCleanupMs ?? FORCED_CLEANUP_MS;
   const { logger } = options;
@@ -84067,3 +84693,4 @@ function dataBranchRemote(ctx, token) {
 
 // src/index.ts
 await run2();
+endWhenDone();
