@@ -88,7 +88,7 @@ describe("the Action's directories are refused before anything starts", () => {
     const message = (error as Error).message;
     expect(message.startsWith(input), message).toBe(true);
     expect(message).toContain(bad);
-    expect(message).toMatch(/\bE[A-Z]{3,}\b|is a file/);
+    expect(message).toMatch(/\bE[A-Z]{3,}\b|is a file|is not a directory \(it is a regular file\)/);
     expect(logger.lines.join('\n')).not.toMatch(/initdb|round \d+\/\d+/);
     expect(processesMentioning(work)).toEqual([]);
     expect(Date.now() - started).toBeLessThan(5000);
