@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import type { Workload } from '../drivers/workload.js';
+import { roundsOf } from '../drivers/common/workload-fields.js';
 import { inspectBinDir } from '../postgres/cluster/cluster.js';
 import { resolveRunAs, type RunAsUser } from '../postgres/cluster/run-as.js';
 import type { Driver } from '../drivers/common/driver.js';
@@ -77,7 +78,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<Prepar
 
   const seed = req.seed ?? newSeed();
   const cells = workloads.flatMap((w) =>
-    w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds })),
+    w.clients.map((clients) => ({ workload: w.name, clients, rounds: roundsOf(w) })),
   );
   const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
   const arms: ArmInfo[] = req.arms.map((a, i) => ({
@@ -121,7 +122,7 @@ export async function checkRunControls(controls: ControlRequest | undefined, log
 
 function applyOverrides(w: Workload, req: RunRequest): Workload {
   const duration = req.durationS ?? w.duration;
-  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? roundsOf(w);
   return { ...w, duration, warmup: Math.min(w.warmup, duration), rounds };
 }
 

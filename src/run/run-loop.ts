@@ -19,6 +19,7 @@ import { prepareRun } from './prepare-run.js';
 import { ProgressTracker } from './progress.js';
 import { judgingOf, runRounds, scheduleRounds, warnUnderpoweredPlan } from './rounds.js';
 import { RunClusters } from './run-clusters.js';
+import { roundsText } from './rounds-origin.js';
 import type { RunDeps, RunRequest } from './run-request.js';
 
 // The run loop's face: callers import the request, its check and the controls check from here.
@@ -67,8 +68,9 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     const schedule = scheduleRounds(run.rounds, run.workloadByName);
     const progress = new ProgressTracker(schedule.runs, schedule.plannedSeconds);
     warnUnderpoweredPlan(req, run.workloads, journal.warn);
+    const atMost = req.adaptive ? 'at most ' : '';
     logger.info(
-      `plan: ${run.cells.length} cells x ${req.arms.length} arms x ${run.rounds.length} rounds = ${run.rounds.flat().length} runs, order ${req.order}, seed ${run.seed}`,
+      `plan: ${run.cells.length} cells x ${req.arms.length} arms x ${atMost}${run.rounds.length} rounds = ${atMost}${run.rounds.flat().length} runs, order ${req.order}, seed ${run.seed}; ${roundsText(req, req.workloads)}`,
     );
     const measuring: MeasureContext = {
       workloadByName: run.workloadByName,

@@ -23,6 +23,7 @@ import { consoleLogger } from '../../../core/util/logger.js';
 import {
   ADAPTIVE_FLAG_NAMES,
   addAdaptiveOptions,
+  addFixedRoundsOption,
   adaptiveOptionsOf,
   type AdaptiveFlags,
 } from '../adaptive-flags.js';
@@ -64,6 +65,8 @@ export interface BuildArmFlags {
 
 interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFlags, MeasureFlags {
   arm?: ArmFlag[];
+  /** Fixed rounds instead of the adaptive default. */
+  fixedRounds: boolean;
   workload: string[];
   /** --clients: the client counts of every workload, instead of each workload's own. */
   clients?: number[];
@@ -106,8 +109,14 @@ export function runCommand(): Command {
   addControlOptions(command);
   addStoreOptions(command);
   command.option('-v, --verbose', 'debug output', false);
-  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(addMeasureOptions(command), 'run')));
-  return gated.action(runFromFlags);
+  addMeasureOptions(command, {
+    rounds: "fixed rounds for every workload (overrides the workloads'; with neither, rounds are adaptive)",
+  });
+  addAnalysisOptions(command, 'run');
+  addAdaptiveOptions(command);
+  addFixedRoundsOption(command);
+  addFailOnOption(command);
+  return command.action(runFromFlags);
 }
 
 /** The arms: installed bin dirs (--arm), or base and head built from source (--base, --head, patches). */
@@ -289,6 +298,7 @@ function addStoreOptions(command: Command): Command {
 export const RUN_FLAG_NAMES: ComparisonNames & ArmNames = {
   ...ADAPTIVE_FLAG_NAMES,
   adaptive: '--max-rounds/--time-budget',
+  fixedRounds: '--fixed-rounds',
   rounds: '--rounds',
   baseline: '--baseline',
   shard: '--shard',
@@ -337,6 +347,7 @@ async function runFromFlags(flags: RunFlags): Promise<void> {
       analysis: analysisFromFlags(flags),
       adaptive: adaptiveOptionsOf(flags),
       rounds: flags.rounds,
+      fixedRounds: flags.fixedRounds,
       durationS: flags.duration,
       confirmRounds: flags.confirmRounds,
       explain: flags.explain,
