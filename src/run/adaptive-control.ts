@@ -2,8 +2,8 @@
  * The run loop's side of the adaptive design (src/core/compare/analysis/adaptive.ts): before each round it takes the
  * scheduled look the completed rounds reach, records it in the results (adaptive: { plan, looks }), and
  * from then on lets only the runs of still-open cells through; it stops at a look that says stop, at the
- * rounds budget (plan.maxRounds) or when the time budget cannot fit another round. Pure apart from the
- * clock it is given.
+ * rounds budget (plan.maxRounds) or when the time budget cannot fit another round (the default budget only
+ * from the first look on). Pure apart from the clock it is given.
  */
 import { adaptiveLook, adaptiveRecord, type AdaptivePlan } from '../core/compare/analysis/adaptive.js';
 import type { MetricName } from '../core/results/metrics.js';
@@ -20,6 +20,8 @@ export interface AdaptiveBudget {
    * every later analysis of the document judges them: core/compare/analysis/unexecuted-code.ts).
    */
   untimed?: readonly string[];
+  /** The time budget does not stop the run before its first look (the default budget's rule). */
+  untilFirstLook?: boolean;
 }
 
 export class AdaptiveControl {
@@ -47,8 +49,8 @@ export class AdaptiveControl {
       if (stop) return stop;
     }
     if (round > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
-    const { timeBudgetS } = this.budget;
-    if (timeBudgetS !== undefined) {
+    const { timeBudgetS, untilFirstLook } = this.budget;
+    if (timeBudgetS !== undefined && !(untilFirstLook && done < this.plan.schedule[0]!)) {
       const elapsedS = (this.now() - this.startedMs) / 1000;
       const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
       if (elapsedS + perRoundS > timeBudgetS) {

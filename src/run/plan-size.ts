@@ -5,6 +5,7 @@
  * bound where it enters pgperf; this bounds their product, and the refusal names the product and each
  * factor with the option that sets it. Counting is linear in the workloads: nothing is materialised here.
  */
+import { roundsOf } from '../drivers/common/workload-fields.js';
 import { PLANNED_RUNS, PLANNED_SECONDS } from '../core/bounds.js';
 import type { Workload } from '../drivers/workload.js';
 
@@ -68,7 +69,7 @@ export function planSize(input: PlanSizeInput): PlanSize {
   let cells = 0;
   for (const w of input.workloads) {
     const count = w.clients.length;
-    const rounds = input.rounds ?? w.rounds;
+    const rounds = input.rounds ?? roundsOf(w);
     const duration = input.durationS ?? w.duration;
     const warmup = Math.min(w.warmup, duration);
     cells += count;
@@ -153,7 +154,7 @@ function factorsText(input: PlanSizeInput, parts: RoundPart[]): { factors: strin
   }
   const combos = [...files.values()];
   const clients = input.workloads.map((w) => w.clients.length);
-  const rounds = input.workloads.map((w) => input.rounds ?? w.rounds);
+  const rounds = input.workloads.map((w) => input.rounds ?? roundsOf(w));
   const cellFactors = [
     `${count(files.size)} workload ${files.size === 1 ? 'file' : 'files'}`,
     ...(largest(combos) > 1 ? [factor(combos, 'matrix combination')] : []),

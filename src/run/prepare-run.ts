@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import type { Workload } from '../drivers/workload.js';
+import { roundsOf } from '../drivers/common/workload-fields.js';
 import { inspectBinDir } from '../postgres/cluster/cluster.js';
 import { resolveRunAs, type RunAsUser } from '../postgres/cluster/run-as.js';
 import type { Driver } from '../drivers/common/driver.js';
@@ -82,7 +83,11 @@ export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<Prepar
   const untimed = new Set(req.untimedWorkloads?.names ?? []);
   const timedWorkloads = workloads.filter((w) => !untimed.has(w.name));
   const cells = workloads.flatMap((w) =>
-    w.clients.map((clients) => ({ workload: w.name, clients, rounds: untimed.has(w.name) ? 0 : w.rounds })),
+    w.clients.map((clients) => ({
+      workload: w.name,
+      clients,
+      rounds: untimed.has(w.name) ? 0 : roundsOf(w),
+    })),
   );
   const rounds = planRounds({ cells, arms: measuredArms(req).map((a) => a.label), order: req.order, seed });
   const arms: ArmInfo[] = req.arms.map((a, i) => ({
@@ -132,7 +137,7 @@ export function measuredArms(req: Pick<RunRequest, 'arms' | 'unmeasuredHeads'>):
 
 function applyOverrides(w: Workload, req: RunRequest): Workload {
   const duration = req.durationS ?? w.duration;
-  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? roundsOf(w);
   return { ...w, duration, warmup: Math.min(w.warmup, duration), rounds };
 }
 

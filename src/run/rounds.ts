@@ -4,6 +4,7 @@
  * first round the plan is said, with a warning for each workload whose rounds cannot reach a verdict.
  */
 import type { Workload } from '../drivers/workload.js';
+import { roundsOf } from '../drivers/common/workload-fields.js';
 import type { AnalysisSettings } from '../core/results/result-types.js';
 import { checkPlan } from '../core/compare/power.js';
 import { metricOption } from '../core/compare/metric-option.js';
@@ -67,7 +68,7 @@ export function warnUnderpoweredPlan(
     workloads.reduce((n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length), 0);
   for (const w of req.partOfRun ? [] : workloads) {
     const check = checkPlan({
-      rounds: w.rounds,
+      rounds: roundsOf(w),
       cells: hypotheses,
       alpha: req.analysis.alpha,
       thresholdPct: w.threshold ?? req.analysis.thresholdPct,
@@ -86,19 +87,15 @@ export async function runRounds(
   const { logger, signal } = ctx.deps;
   const { result } = ctx.journal;
   const { rounds } = schedule;
+  // The plan line said the looks and the budget (rounds-origin.ts).
   const adaptive = req.adaptive
     ? new AdaptiveControl(req.adaptive.plan, judging, {
         ...(req.adaptive.timeBudgetS !== undefined ? { timeBudgetS: req.adaptive.timeBudgetS } : {}),
         estimatedRoundS: schedule.plannedSeconds / Math.max(1, rounds.length),
         ...(req.untimedWorkloads ? { untimed: req.untimedWorkloads.names } : {}),
+        ...(req.adaptive.byDefault ? { untilFirstLook: true } : {}),
       })
     : null;
-  if (adaptive) {
-    const p = adaptive.plan;
-    logger.info(
-      `adaptive: looks at ${p.schedule.join(', ')} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`,
-    );
-  }
   let roundsDone = 0;
   for (const [r, roundRuns] of rounds.entries()) {
     const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));

@@ -19,6 +19,7 @@ import { measuredArms, prepareRun } from './prepare-run.js';
 import { ProgressTracker } from './progress.js';
 import { judgingOf, runRounds, scheduleRounds, warnUnderpoweredPlan } from './rounds.js';
 import { RunClusters } from './run-clusters.js';
+import { roundsText } from './rounds-origin.js';
 import { coldStartNotice } from './cold-start.js';
 import type { RunDeps, RunRequest } from './run-request.js';
 
@@ -77,8 +78,9 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       );
     }
     const timedCells = run.cells.filter((c) => c.rounds > 0);
+    const atMost = req.adaptive ? 'at most ' : '';
     logger.info(
-      `plan: ${timedCells.length} cells x ${measured.length} arms x ${run.rounds.length} rounds = ${run.rounds.flat().length} runs, order ${req.order}, seed ${run.seed}`,
+      `plan: ${timedCells.length} cells x ${measured.length} arms x ${atMost}${run.rounds.length} rounds = ${atMost}${run.rounds.flat().length} runs, order ${req.order}, seed ${run.seed}; ${roundsText(req, req.workloads)}`,
     );
     const cold = coldStartNotice(run.workloads);
     if (cold) logger.info(cold);

@@ -8,6 +8,7 @@ import type { Connection } from '../postgres/cluster/cluster.js';
 import type { AdaptivePlan } from '../core/compare/analysis/adaptive.js';
 import type { StatSnapshot } from '../core/results/steady.js';
 import type { ShardInfo } from './shards.js';
+import type { RoundsOrigin } from './rounds-origin.js';
 import type { AnalysisSettings, CompiledCodeComparison, RunSource } from '../core/results/result-types.js';
 import type { ResultSink } from './sink.js';
 import { UserError } from '../core/util/errors.js';
@@ -30,7 +31,7 @@ export interface ArmSpec {
 export interface RunRequest {
   arms: ArmSpec[];
   workloads: Workload[];
-  /** Replaces every workload's rounds. */
+  /** Replaces every workload's rounds (a workload without any runs DEFAULT_ROUNDS). */
   rounds?: number;
   /** Replaces every workload's duration; warm-ups are capped at it. */
   durationS?: number;
@@ -88,8 +89,11 @@ export interface RunRequest {
    */
   confirmRounds?: number;
   /** Adaptive rounds: looks after blocks of rounds, decided cells stop (replaces every workload's rounds
-   * by the plan's maxRounds). */
-  adaptive?: { plan: AdaptivePlan; timeBudgetS?: number };
+   * by the plan's maxRounds). `byDefault`: not asked for, so the time budget never stops the run before its
+   * first look. */
+  adaptive?: { plan: AdaptivePlan; timeBudgetS?: number; byDefault?: true };
+  /** Where the rounds come from, in the adapter's words, for the plan line (rounds-origin.ts). */
+  roundsOrigin?: RoundsOrigin;
   /** Seconds of the machine check before the run (load, steal, busy processes); 0 skips the window. */
   preflightWindowS?: number;
   /** Refuse to measure when the machine check says "not fit for benchmarking". */

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, workloadHash } from '../machine/fingerprint.js';
 import { cellId, type CellKey } from '../core/results/result-types.js';
 import { planHashOf } from './shard-digest.js';
+import { roundsOf } from '../drivers/common/workload-fields.js';
 import type { ShardInfo } from '../core/results/result-types.js';
 export type { ShardInfo };
 
@@ -34,7 +35,8 @@ export interface ShardPlan {
 export interface ShardableWorkload {
   name: string;
   clients: number[];
-  rounds: number;
+  /** Its own rounds; DEFAULT_ROUNDS when unset (a shard runs fixed rounds). */
+  rounds?: number | undefined;
   duration: number;
   warmup: number;
 }
@@ -47,7 +49,7 @@ export function planShards(workloads: readonly ShardableWorkload[], count: numbe
     w.clients.map((clients) => ({
       workload: w.name,
       clients,
-      estimatedS: arms * (w.rounds * w.duration + w.warmup),
+      estimatedS: arms * (roundsOf(w) * w.duration + w.warmup),
     })),
   );
   if (count > cells.length) {
@@ -75,7 +77,7 @@ export function planShards(workloads: readonly ShardableWorkload[], count: numbe
         workloads: workloads.map((w) => ({
           name: w.name,
           hash: workloadHash(w),
-          rounds: w.rounds,
+          rounds: roundsOf(w),
           clients: w.clients,
         })),
       }),

@@ -99,8 +99,8 @@ describe('parseInputs', () => {
       "input 'explain' (true) profiles the changes mode benchmark measures; mode nightly does not read it: remove it",
     ],
     [
-      { 'pass-alpha': '0.05' },
-      "input 'pass-alpha' (0.05) shapes adaptive rounds: set 'max-rounds' or 'time-budget' too",
+      { mode: 'nightly', 'pass-alpha': '0.05' },
+      "input 'pass-alpha' (0.05) shapes the adaptive rounds of mode benchmark; mode nightly does not read it",
     ],
     [
       { 'pass-alpha': '0.5', 'max-rounds': '20' },

@@ -5,6 +5,8 @@ import { loadWorkloadFile, parseWorkload } from '../../src/drivers/load-workload
 import { checkExtraArg } from '../../src/drivers/pgbench/pgbench-workload.js';
 import { workloadJsonSchema } from '../../src/drivers/workload.js';
 import { planReach } from '../../src/flows/compare/noise/design-check.js';
+import { planAdaptive } from '../../src/core/compare/analysis/adaptive.js';
+import { roundsOf } from '../../src/drivers/common/workload-fields.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
 
 const workloadsDir = new URL('../../workloads/', import.meta.url).pathname;
@@ -40,10 +42,11 @@ describe('shipped workloads', async () => {
   });
 
   it.each(files)(
-    '%s at its own rounds is a plan that can reach significance (two arms, α 0.05)',
+    '%s as a run plans it (its own rounds, else adaptive by default) can reach significance (two arms, α 0.05)',
     async (file) => {
       const w = await loadWorkloadFile(path.join(workloadsDir, file));
-      expect(planReach({ workloads: [w], arms: 2, alpha: 0.05 }).reachable).toBe(true);
+      const adaptive = w.rounds === undefined ? { adaptive: planAdaptive({}) } : {};
+      expect(planReach({ workloads: [w], arms: 2, alpha: 0.05, ...adaptive }).reachable).toBe(true);
     },
   );
 
@@ -61,7 +64,6 @@ describe('parseWorkload', () => {
       threads: 'auto',
       duration: 60,
       warmup: 10,
-      rounds: 5,
       scale: 10,
       vacuum: true,
       checkpoint: true,
@@ -69,6 +71,10 @@ describe('parseWorkload', () => {
       settings: {},
       init: { steps: 'dtgvp', partitions: 0, fillfactor: 100, unloggedTables: false },
     });
+    // Rounds unset stay unset: a comparison's are then adaptive, fixed ones the default (roundsOf).
+    expect(w.rounds).toBeUndefined();
+    expect(roundsOf(w)).toBe(5);
+    expect(roundsOf(parseWorkload(`${minimal}rounds: 8\n`, 'w.yml'))).toBe(8);
   });
 
   it.each([

@@ -76,7 +76,13 @@ export interface ActionInputs {
   patches: string[];
   /** Workload files, or names of the workloads shipped with the action (e.g. select-only). */
   workloads: string[];
+  /** Every workload's rounds, fixed. */
   rounds?: number;
+  /**
+   * benchmark: timed rounds adaptive by default where no rounds are given (true, the default); false: fixed,
+   * the workloads' own or DEFAULT_ROUNDS (src/flows/compare/options/rounds-choice.ts).
+   */
+  adaptive: boolean;
   /** benchmark: these client counts instead of each workload's (e.g. from `/pgperf run clients=1,64`). */
   clientCounts?: number[];
   /** bisect: the client count to measure (default the workload's, when it has one). */
@@ -181,6 +187,7 @@ function readInputs(read: InputReader): ActionInputs {
     patches: list('patches'),
     workloads: list('workloads'),
     rounds: optionalNumber(read, 'rounds', { integer: true, min: 1, bound: ROUNDS }),
+    adaptive: bool(read, 'adaptive', true),
     clients: optionalNumber(read, 'clients', { integer: true, min: 1, bound: CLIENTS }),
     ...clientCountsInput(read),
     maxRounds: optionalNumber(read, 'max-rounds', { integer: true, min: 1, bound: ROUNDS }),
@@ -255,11 +262,6 @@ function checkInputs(inputs: ActionInputs): void {
       "input 'github-token' is empty, but mode command reads the commenter's permission and replies through the API: pass github-token (default ${{ github.token }})",
     );
   }
-  if (inputs.passAlpha !== undefined && inputs.maxRounds === undefined && inputs.timeBudgetS === undefined) {
-    throw new UserError(
-      `input 'pass-alpha' (${inputs.passAlpha}) shapes adaptive rounds: set 'max-rounds' or 'time-budget' too, or remove it`,
-    );
-  }
   if (
     !token &&
     inputs.mode !== 'nightly' &&
@@ -326,6 +328,13 @@ function checkModeInputs(inputs: ActionInputs): void {
       'applies to the PR comment of modes benchmark and comment',
     ],
     ['confirm-rounds', inputs.confirmRounds, benchmark, 'sets the confirmation block of mode benchmark'],
+    [
+      'adaptive',
+      inputs.adaptive ? undefined : 'false',
+      benchmark,
+      'turns off the adaptive rounds of mode benchmark',
+    ],
+    ['pass-alpha', inputs.passAlpha, benchmark, 'shapes the adaptive rounds of mode benchmark'],
     [
       'plans',
       inputs.plans === true || undefined,

@@ -1,11 +1,12 @@
 /**
- * The adaptive-rounds flags of `run` (--max-rounds, --time-budget, --schedule, --spending, --pass-alpha): parsed and
- * checked before anything starts, into the plan the run loop follows. Adaptive is on when --max-rounds or
- * --time-budget is given.
+ * The adaptive-rounds flags of `run` and `bisect` (--max-rounds, --time-budget, --schedule, --spending,
+ * --pass-alpha) and run's --fixed-rounds: parsed and checked before anything starts, into the plan the run
+ * loop follows. A run's rounds are adaptive by default where no rounds are given (rounds-choice.ts); a
+ * bisection's only when --max-rounds or --time-budget is given.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_SCHEDULE } from '../../core/compare/analysis/adaptive.js';
-import { DEFAULT_PASS_ALPHA } from '../../core/compare/defaults.js';
+import { DEFAULT_PASS_ALPHA, DEFAULT_ROUNDS, DEFAULT_TIME_BUDGET_S } from '../../core/compare/defaults.js';
 import { SPENDING_FUNCTIONS, type SpendingFunction } from '../../core/stats/alpha-spending.js';
 import { parseDurationS } from '../../core/util/duration.js';
 import { ROUNDS, TIME_BUDGET_S, rangeText, withinBound } from '../../core/bounds.js';
@@ -26,16 +27,28 @@ export interface AdaptiveFlags {
   passAlpha?: number;
 }
 
+/** --fixed-rounds, in `run` and `plan`. */
+export const FIXED_ROUNDS_HELP =
+  `fixed rounds instead of the adaptive default: the workloads' own, else ${DEFAULT_ROUNDS} ` +
+  `(rounds are adaptive when neither --rounds nor a workload's rounds: is given)`;
+
+/** The run's opt-out of adaptive rounds by default. */
+export function addFixedRoundsOption(command: Command): Command {
+  return command.option('--fixed-rounds', FIXED_ROUNDS_HELP, false);
+}
+
 export function addAdaptiveOptions(command: Command): Command {
   return command
     .option(
       '--max-rounds <n>',
-      `adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds (${rangeText(ROUNDS)})`,
+      `adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds (${rangeText(ROUNDS)}; ` +
+        `run: the default, at most ${DEFAULT_SCHEDULE.at(-1)}, where no rounds are given)`,
       positiveInt('--max-rounds', ROUNDS),
     )
     .option(
       '--time-budget <duration>',
-      `adaptive rounds within this time (e.g. 45m, 1h, 900s; at most ${TIME_BUDGET_S.max / 86_400} days)`,
+      `adaptive rounds within this time of measurement (e.g. 45m, 1h, 900s; at most ${TIME_BUDGET_S.max / 86_400} days; ` +
+        `run: ${DEFAULT_TIME_BUDGET_S / 60}m by default, never before the first look)`,
       parseDuration,
     )
     .option(

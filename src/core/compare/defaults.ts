@@ -42,3 +42,21 @@ export const DEFAULT_POWER = 0.8;
 
 /** Δ% is compared with ±δ with this slack, so a shift printed as exactly −2.00% reaches −2%. */
 export const PCT_TOLERANCE = 1e-9;
+
+/**
+ * Rounds of a fixed design when nothing sets them (no --rounds, no `rounds:` in the workload, adaptive rounds
+ * turned off, or a run that cannot look: a stored baseline, a shard, the nightly, a calibration, a bisection).
+ * Ten, what the shipped sweeps set before their rounds became adaptive: 7 cells at 5 rounds cannot reach
+ * significance after Holm (7 x 0.0079 >= 0.05), so a calibration or a fixed comparison of a shipped sweep
+ * would be refused; at 10 they can.
+ */
+export const DEFAULT_ROUNDS = 10;
+
+/**
+ * The time budget of adaptive rounds when they are the default (no --max-rounds or --time-budget): 20
+ * minutes of measurement keeps a pull request's check, with its build and counted runs, near the half hour
+ * a CI job is given, and fits the whole default schedule (30 rounds) of one cell of 20-second runs. A round
+ * of many cells may not fit the first look in it: the default budget never stops a run before its first
+ * look (AdaptiveControl), so every default run can decide something.
+ */
+export const DEFAULT_TIME_BUDGET_S = 20 * 60;

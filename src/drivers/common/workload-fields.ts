@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { SETTING_NAME, settingProblem } from '../../core/results/settings.js';
 import { autoClientSweep } from '../../machine/client-sweep.js';
 import { FAIL_ON, FAIL_ON_MEANING } from '../../core/compare/decision/policy.js';
+import { DEFAULT_ROUNDS } from '../../core/compare/defaults.js';
 import {
   DEFAULT_GATED_METRICS,
   GATED_METRIC_NAMES,
@@ -71,8 +72,15 @@ export const warmupField = boundedInt(WARMUP_S)
   .default(10)
   .describe(`Seconds of the uncounted warm-up run per arm and cell (0 = none), ${rangeText(WARMUP_S)}.`);
 export const roundsField = boundedInt(ROUNDS)
-  .default(5)
-  .describe(`Rounds: every cell runs every arm once per round; ${rangeText(ROUNDS)}.`);
+  .optional()
+  .describe(
+    `Rounds: every cell runs every arm once per round; ${rangeText(ROUNDS)}. Set, they are fixed; unset, a comparison's rounds are adaptive (docs/decision.md), and ${DEFAULT_ROUNDS} where rounds are fixed.`,
+  );
+
+/** The rounds a workload runs when no option sets them: its own, else DEFAULT_ROUNDS. */
+export function roundsOf(w: { rounds?: number | undefined }): number {
+  return w.rounds ?? DEFAULT_ROUNDS;
+}
 export const settingsField = z
   .record(settingName, settingValue)
   .default({})

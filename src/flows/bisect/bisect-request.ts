@@ -3,6 +3,7 @@
  * or the Action's job) and how each A/B test is measured, as plain values, turned into runBisection's
  * request. Options left undefined are left out, so the request says only what was given.
  */
+import { roundsOf } from '../../drivers/common/workload-fields.js';
 import type { AnalysisSettings } from '../../core/results/result-types.js';
 import type { SpendingFunction } from '../../core/stats/alpha-spending.js';
 import type { Workload } from '../../drivers/workload.js';
@@ -58,7 +59,8 @@ export function bisectRequestOf(
 ): BisectRequest {
   const { adaptive } = measure;
   const tries = measure.tries ?? DEFAULT_TRIES;
-  const lastTryRounds = (adaptive?.maxRounds ?? measure.rounds ?? range.workload.rounds) * 2 ** (tries - 1);
+  const lastTryRounds =
+    (adaptive?.maxRounds ?? measure.rounds ?? roundsOf(range.workload)) * 2 ** (tries - 1);
   const oversized = planSizeProblem({
     workloads: [range.workload],
     arms: 2,

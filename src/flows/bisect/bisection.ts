@@ -27,6 +27,7 @@ import { planAdaptive, type AdaptivePlanInput } from '../../core/compare/analysi
 import { formatDeltaCi } from '../../core/compare/format.js';
 import type { Verdict } from '../../core/compare/comparison-types.js';
 import type { Workload } from '../../drivers/workload.js';
+import { roundsOf } from '../../drivers/common/workload-fields.js';
 import { logArchive, runPipeline, type PipelineDeps, type RunArchive } from '../compare/pipeline/pipeline.js';
 import type { AnalysisSettings } from '../../core/results/result-types.js';
 import type { Logger } from '../../core/util/logger.js';
@@ -216,7 +217,7 @@ async function judgeCommit(
     const scale = 2 ** (t - 1);
     const rounds = req.adaptive
       ? req.adaptive.maxRounds * scale
-      : (req.rounds ?? req.workload.rounds) * scale;
+      : (req.rounds ?? roundsOf(req.workload)) * scale;
     logger.info(
       `bisect ${where}: measuring ${short(commit.sha)} against good (try ${t} of ${req.tries}, ` +
         `${req.adaptive ? 'at most ' : ''}${rounds} rounds)`,

@@ -147,6 +147,105 @@ describe('the comparison options', () => {
   });
 });
 
+describe('the rounds of a comparison (issue #38: adaptive by default where no rounds are given)', () => {
+  const own = (rounds: number) =>
+    parseWorkload(
+      `name: fixed\ntool: pgbench\nbuiltin: select-only\nclients: [1]\nduration: 10\nrounds: ${rounds}\n`,
+      'fixed.yml',
+    );
+  const stored = {
+    baseline: { kind: 'stored' } as const,
+    storedBaseline: { allowFingerprintMismatch: false, sentinelRounds: 2, onDrift: 'refuse' } as const,
+  };
+  /** The request's rounds: the adaptive design, the fixed rounds and where they come from. */
+  const roundsOf = (more: Partial<ComparisonOptions>, names: ComparisonNames = FLAGS) => {
+    const { request } = comparisonOf(options(more), names);
+    return { adaptive: request.adaptive, rounds: request.rounds, origin: request.roundsOrigin };
+  };
+
+  it('are adaptive by default: the default looks, at most 30 rounds, within 20 minutes, never before the first look', () => {
+    const { adaptive, rounds, origin } = roundsOf({});
+    expect(adaptive).toMatchObject({ timeBudgetS: 1200, byDefault: true });
+    expect(adaptive!.plan).toMatchObject({ schedule: [6, 10, 15, 20, 30], maxRounds: 30, alpha: 0.05 });
+    expect(rounds).toBeUndefined();
+    expect(origin).toEqual({ optOut: '--fixed-rounds' });
+    expect(roundsOf({}, INPUT_NAMES).origin).toEqual({ optOut: "input 'adaptive' false" });
+    // A round longer than the default budget is not refused: the budget waits for the first look.
+    expect(roundsOf({ durationS: 3600 }).adaptive).toMatchObject({ timeBudgetS: 1200, byDefault: true });
+    // The shaping options shape the default design.
+    expect(roundsOf({ adaptive: { schedule: [6, 12], passAlpha: 0.05 } }).adaptive!.plan).toMatchObject({
+      schedule: [6, 12],
+      maxRounds: 12,
+      passAlphaTotal: 0.05,
+    });
+  });
+
+  it('are fixed when given: --rounds (input rounds) for every workload', () => {
+    expect(roundsOf({ rounds: 8 })).toEqual({
+      adaptive: undefined,
+      rounds: 8,
+      origin: { given: '--rounds' },
+    });
+    expect(roundsOf({ rounds: 8 }, INPUT_NAMES).origin).toEqual({ given: "input 'rounds'" });
+  });
+
+  it('are fixed when any workload of the run sets rounds in its file: each its own (DEFAULT_ROUNDS else)', () => {
+    const r = roundsOf({ workloads: [workload(), own(10)] });
+    expect(r).toEqual({ adaptive: undefined, rounds: undefined, origin: {} });
+  });
+
+  it('are fixed with the opt-out (--fixed-rounds, input adaptive false), a stored baseline or a shard', () => {
+    expect(roundsOf({ fixedRounds: true })).toEqual({
+      adaptive: undefined,
+      rounds: undefined,
+      origin: { fixedBecause: '--fixed-rounds' },
+    });
+    expect(roundsOf({ fixedRounds: true }, INPUT_NAMES).origin).toEqual({
+      fixedBecause: "input 'adaptive' false",
+    });
+    expect(roundsOf(stored)).toMatchObject({
+      adaptive: undefined,
+      origin: { fixedBecause: 'a stored baseline is compared once' },
+    });
+    expect(roundsOf({ shard: { index: 1, count: 2 }, seed: 1 })).toMatchObject({
+      adaptive: undefined,
+      origin: { fixedBecause: 'every shard of a matrix runs the same rounds' },
+    });
+  });
+
+  it('are adaptive as asked with --max-rounds or --time-budget (no default budget), over workloads with rounds too', () => {
+    const capped = roundsOf({ adaptive: { maxRounds: 20 }, workloads: [own(10)] });
+    expect(capped.adaptive).toEqual({ plan: expect.objectContaining({ maxRounds: 20 }) });
+    expect(capped.origin).toEqual({});
+    const timed = roundsOf({ adaptive: { timeBudgetS: 3600 } });
+    expect(timed.adaptive).toMatchObject({ timeBudgetS: 3600, plan: { maxRounds: 30 } });
+    expect(timed.adaptive!.byDefault).toBeUndefined();
+  });
+
+  it.each<[string, Partial<ComparisonOptions>, string, string]>([
+    [
+      'the opt-out with adaptive rounds asked for',
+      { fixedRounds: true, adaptive: { maxRounds: 20 } },
+      '--fixed-rounds and --max-rounds/--time-budget both given: fixed rounds or adaptive ones, give one',
+      "input 'adaptive' false and inputs 'max-rounds'/'time-budget' both given: fixed rounds or adaptive ones, give one",
+    ],
+    [
+      'a shaping option with fixed rounds from a workload',
+      { workloads: [own(10)], adaptive: { passAlpha: 0.05 } },
+      '--pass-alpha shapes adaptive rounds, and the rounds here are fixed (workload fixed sets rounds): remove it, or ask for adaptive rounds with --max-rounds N or --time-budget',
+      "input 'pass-alpha' shapes adaptive rounds, and the rounds here are fixed (workload fixed sets rounds): remove it, or ask for adaptive rounds with input 'max-rounds' N or input 'time-budget'",
+    ],
+    [
+      'a shaping option with --rounds',
+      { rounds: 8, adaptive: { schedule: [6, 12] } },
+      '--schedule shapes adaptive rounds, and the rounds here are fixed (--rounds 8): remove it',
+      "schedule shapes adaptive rounds, and the rounds here are fixed (input 'rounds' 8): remove it",
+    ],
+  ])('refuse %s, in each adapter’s spelling', (_what, more, cli, action) => {
+    expect(refusals(more)).toEqual([cli, action]);
+  });
+});
+
 describe('the nightly head', () => {
   const names = { bin: '--bin', ref: '--ref', repo: '--repo' };
   const source = () => ({

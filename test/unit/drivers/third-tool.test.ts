@@ -62,7 +62,7 @@ describe('a third tool by one folder and one registry line', () => {
       tool: 'fake',
       tps: 1000,
       clients: [1, 4],
-      rounds: 5,
+      warmup: 10,
       metrics: ['tps'],
     });
   });

@@ -3,7 +3,17 @@ import { Command } from 'commander';
 import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { planShards, type ShardPlan } from '../../../run/shards.js';
 import { noisePlanJson, renderNoisePlan } from '../../../flows/compare/noise/noise-design-text.js';
-import { noisePlanOf, plannedWorkloads } from '../../../flows/compare/noise/runner-design.js';
+import {
+  noisePlanOf,
+  plannedWorkloads,
+  type PlannedRounds,
+} from '../../../flows/compare/noise/runner-design.js';
+import { roundsChoiceOf } from '../../../flows/compare/options/rounds-choice.js';
+import { roundsText } from '../../../run/rounds-origin.js';
+import { DEFAULT_ALPHA } from '../../../core/compare/defaults.js';
+import type { Workload } from '../../../drivers/workload.js';
+import { FIXED_ROUNDS_HELP } from '../adaptive-flags.js';
+import { RUN_FLAG_NAMES } from './run.js';
 import { renderShardPlan } from '../../../core/report/terminal/shard-plan-text.js';
 import { UserError, errorMessage } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
@@ -19,6 +29,7 @@ interface PlanFlags extends AnalysisFlags {
   clients?: number[];
   shards?: number;
   rounds?: number;
+  fixedRounds: boolean;
   duration?: number;
   arms: number;
   store?: string;
@@ -49,6 +60,7 @@ export function planCommand(): Command {
       `rounds (overrides the workloads'); ${rangeText(ROUNDS)}`,
       positiveInt('--rounds', ROUNDS),
     )
+    .option('--fixed-rounds', `plan ${FIXED_ROUNDS_HELP}`, false)
     .option(
       '--duration <seconds>',
       `seconds per run (overrides the workloads'); ${rangeText(DURATION_S)}`,
@@ -91,7 +103,9 @@ export function planCommand(): Command {
       }
     }
     const logger = consoleLogger({ verbose: false });
-    const noise = await noisePlanOf(workloads, { arms: flags.arms, analysis: analysisFromFlags(flags) }, () =>
+    const analysis = analysisFromFlags(flags);
+    const rounds = plannedRounds(loaded, flags, analysis.alpha ?? DEFAULT_ALPHA);
+    const noise = await noisePlanOf(workloads, { arms: flags.arms, analysis, rounds }, () =>
       openCliStore(flags.store, logger, false),
     );
     if (flags.json) {
@@ -100,4 +114,26 @@ export function planCommand(): Command {
     }
     process.stdout.write(renderNoisePlan(noise) + (shards ? `\n${renderShardPlan(shards)}` : ''));
   });
+}
+
+/** The rounds a `pgperf run` of these workloads with these flags would run (a sharded one: fixed). */
+function plannedRounds(loaded: readonly Workload[], flags: PlanFlags, alpha: number): PlannedRounds {
+  const { adaptive, origin } = roundsChoiceOf(
+    {
+      ...(flags.rounds !== undefined ? { rounds: flags.rounds } : {}),
+      adaptive: {},
+      fixedRounds: flags.fixedRounds,
+      workloads: loaded,
+      baseline: 'same-job',
+      sharded: flags.shards !== undefined,
+      alpha,
+      roundS: 0,
+    },
+    RUN_FLAG_NAMES,
+  );
+  const text = roundsText(
+    { ...(adaptive ? { adaptive } : {}), rounds: flags.rounds, roundsOrigin: origin },
+    loaded,
+  );
+  return { ...(adaptive ? { adaptive: adaptive.plan } : {}), text };
 }

@@ -23,6 +23,7 @@ import { consoleLogger, type Logger } from '../../../core/util/logger.js';
 import {
   ADAPTIVE_FLAG_NAMES,
   addAdaptiveOptions,
+  addFixedRoundsOption,
   adaptiveOptionsOf,
   type AdaptiveFlags,
 } from '../adaptive-flags.js';
@@ -65,6 +66,8 @@ export interface BuildArmFlags {
 
 interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFlags, MeasureFlags {
   arm?: ArmFlag[];
+  /** Fixed rounds instead of the adaptive default. */
+  fixedRounds: boolean;
   workload: string[];
   /** --clients: the client counts of every workload, instead of each workload's own. */
   clients?: number[];
@@ -107,8 +110,14 @@ export function runCommand(): Command {
   addControlOptions(command);
   addStoreOptions(command);
   command.option('-v, --verbose', 'debug output', false);
-  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(addMeasureOptions(command), 'run')));
-  return gated.action(runFromFlags);
+  addMeasureOptions(command, {
+    rounds: "fixed rounds for every workload (overrides the workloads'; with neither, rounds are adaptive)",
+  });
+  addAnalysisOptions(command, 'run');
+  addAdaptiveOptions(command);
+  addFixedRoundsOption(command);
+  addFailOnOption(command);
+  return command.action(runFromFlags);
 }
 
 /** The arms: installed bin dirs (--arm), or base and head built from source (--base, --head, patches). */
@@ -290,6 +299,7 @@ function addStoreOptions(command: Command): Command {
 export const RUN_FLAG_NAMES: ComparisonNames & ArmNames = {
   ...ADAPTIVE_FLAG_NAMES,
   adaptive: '--max-rounds/--time-budget',
+  fixedRounds: '--fixed-rounds',
   rounds: '--rounds',
   workloads: '--workload',
   clients: '--clients',
@@ -358,6 +368,7 @@ async function checkAndRun(flags: RunFlags, logger: Logger, stop: StopScope): Pr
       analysis: analysisFromFlags(flags),
       adaptive: adaptiveOptionsOf(flags),
       rounds: flags.rounds,
+      fixedRounds: flags.fixedRounds,
       durationS: flags.duration,
       confirmRounds: flags.confirmRounds,
       explain: flags.explain,

@@ -17,7 +17,12 @@ import { compiledCodeLines } from '../evidence/compiled-code-lines.js';
 import { costLines } from '../evidence/cost-line.js';
 import { cellText } from '../evidence/steady-metrics-section.js';
 import type { SteadyCellSummary } from '../../compare/evidence/steady-summary.js';
-import type { ClientInfo, CommitfestEntry, RunSource, StoredBaselineInfo } from '../../results/result-types.js';
+import type {
+  ClientInfo,
+  CommitfestEntry,
+  RunSource,
+  StoredBaselineInfo,
+} from '../../results/result-types.js';
 import type { InstructionsRecord } from '../../results/instructions.js';
 import { instructionReport, moverTextLines } from '../evidence/instruction-section.js';
 import { clientLines } from '../evidence/client-line.js';

@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { RunResult } from '../../../core/results/result-types.js';
 import { writeResults } from '../../../store/write-results.js';
 import type { ArmSpec } from '../../../run/run-loop.js';
+import { roundsOf } from '../../../drivers/common/workload-fields.js';
 import { UserError } from '../../../core/util/errors.js';
 import { analyse } from '../../../core/compare/analysis/recorded-analysis.js';
 import { withNoiseWarnings } from '../noise/noise-warnings.js';
@@ -65,7 +66,7 @@ export async function runStoredBaseline(
   deps.logger.info(describeChoice(choice));
   const workloads = Object.keys(now.workloads);
 
-  const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
+  const rounds = req.rounds ?? Math.max(...req.workloads.map(roundsOf));
   const sentinelRounds = Math.min(options.sentinelRounds, rounds);
   const warnings: string[] = [];
   if (choice.differences.length > 0) {

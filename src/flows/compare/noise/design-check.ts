@@ -8,6 +8,7 @@ import { minPFor, minRoundsFor } from '../../../core/compare/power.js';
 import type { AdaptivePlan } from '../../../core/compare/analysis/adaptive.js';
 import { formatP } from '../../../core/compare/format.js';
 import type { Workload } from '../../../drivers/workload.js';
+import { roundsOf } from '../../../drivers/common/workload-fields.js';
 import { UserError } from '../../../core/util/errors.js';
 
 export interface PlanReachInput {
@@ -15,9 +16,10 @@ export interface PlanReachInput {
   /** Arms compared (the baseline included). */
   arms: number;
   alpha: number;
-  /** Replaces every workload's rounds (--rounds). */
+  /** Replaces every workload's rounds (--rounds); else each workload's own, DEFAULT_ROUNDS when unset. */
   rounds?: number;
-  /** An adaptive design: its last look (maxRounds at its nominal level) is the best it can do. */
+  /** An adaptive design, by default or asked for: its last look (maxRounds at its nominal level) is the best
+   * it can do (a time budget may stop it sooner: said by the run, not refused here). */
   adaptive?: AdaptivePlan;
   /** When `metric` is given (--metric), one metric per cell; else each workload's `metrics`. */
   singleMetric?: boolean;
@@ -40,7 +42,7 @@ export function planReach(input: PlanReachInput): PlanReach {
   const familySize = heads * input.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
   const level = input.adaptive ? input.adaptive.lookAlpha.at(-1)! : input.alpha;
   const workloads = input.workloads.map((w) => {
-    const rounds = input.adaptive?.maxRounds ?? input.rounds ?? w.rounds;
+    const rounds = input.adaptive?.maxRounds ?? input.rounds ?? roundsOf(w);
     const minP = minPFor('signed-rank', rounds);
     return {
       name: w.name,

@@ -1,5 +1,6 @@
 /**
- * The noise plan as `pgperf plan` prints it (runner-design.ts computes it): a headline, one row per cell (its
+ * The noise plan as `pgperf plan` prints it (runner-design.ts computes it): a headline, where the rounds come
+ * from (as a run's plan line says it: adaptive by default), one row per cell (its
  * noise, where it came from, the threshold, the rounds, what they resolve and the rounds the threshold needs),
  * then what each cell without noise lacks; or the plan as JSON, where an unresolvable change is null.
  */
@@ -10,7 +11,7 @@ export function renderNoisePlan(p: NoisePlan): string {
   const head =
     `noise of this runner (${p.runner}) from ${p.store}: alpha ${p.alpha}, ` +
     `${Math.round(p.power * 100)}% power, Holm over ${p.hypotheses} hypotheses`;
-  const lines = [head];
+  const lines = [head, p.roundsText];
   if (p.cells.length === 0) {
     lines.push(
       '',

@@ -8,6 +8,8 @@ import type { AnalysisSettings } from '../../../core/results/result-types.js';
 import { DEFAULT_POWER, DEFAULT_THRESHOLD_PCT } from '../../../core/compare/defaults.js';
 import { metricOption } from '../../../core/compare/metric-option.js';
 import type { Workload } from '../../../drivers/workload.js';
+import { roundsOf } from '../../../drivers/common/workload-fields.js';
+import type { AdaptivePlan } from '../../../core/compare/analysis/adaptive.js';
 import { captureEnvironment } from '../../../machine/environment.js';
 import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysis.js';
 import { resolutionOf, type CellResolution } from './noise-design.js';
@@ -17,6 +19,8 @@ import { loadRunnerNoise, runnerId, type MissingNoise, type NoiseStore } from '.
 export interface NoisePlan {
   /** The runner id noise was looked up for (this machine). */
   runner: string;
+  /** Where the rounds come from, as a run's plan line says it ("rounds: adaptive (...)"). */
+  roundsText: string;
   store: string;
   alpha: number;
   power: number;
@@ -40,14 +44,22 @@ export interface WorkloadOverrides {
   duration?: number;
 }
 
-/** The workloads as planned: each with the overrides given (copies). */
+/** The workloads as planned: each with the overrides given (copies); a workload's own rounds stay unset. */
 export function plannedWorkloads(loaded: readonly Workload[], overrides: WorkloadOverrides): Workload[] {
   return loaded.map((w) => ({
     ...w,
     clients: overrides.clients ? [...overrides.clients] : w.clients,
-    rounds: overrides.rounds ?? w.rounds,
+    ...(overrides.rounds !== undefined ? { rounds: overrides.rounds } : {}),
     duration: overrides.duration ?? w.duration,
   }));
+}
+
+/** How the planned comparison runs its rounds (rounds-choice.ts decides it as a run would). */
+export interface PlannedRounds {
+  /** The adaptive design a run would follow; absent: each workload's rounds, fixed. */
+  adaptive?: AdaptivePlan;
+  /** Where the rounds come from, said as the run's plan line says it. */
+  text: string;
 }
 
 /**
@@ -56,14 +68,16 @@ export function plannedWorkloads(loaded: readonly Workload[], overrides: Workloa
  */
 export async function noisePlanOf(
   workloads: Workload[],
-  options: { arms: number; analysis: Partial<AnalysisSettings> },
+  options: { arms: number; analysis: Partial<AnalysisSettings>; rounds: PlannedRounds },
   openStore: () => Promise<PlanStore>,
 ): Promise<NoisePlan> {
   const settings = resolveAnalysis(options.analysis);
+  const { adaptive } = options.rounds;
   const reach = planReach({
     workloads,
     arms: options.arms,
     alpha: settings.alpha,
+    ...(adaptive ? { adaptive } : {}),
     singleMetric: metricOption(settings) !== undefined,
   });
   const cells = workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
@@ -73,6 +87,7 @@ export async function noisePlanOf(
     const noise = await loadRunnerNoise(store, runner, cells);
     return {
       runner,
+      roundsText: options.rounds.text,
       store: store.description,
       alpha: settings.alpha,
       power: DEFAULT_POWER,
@@ -80,7 +95,8 @@ export async function noisePlanOf(
       cells: noise.cells.map((n) => {
         const w = workloads.find((x) => x.name === n.workload)!;
         const r = resolutionOf(n, {
-          rounds: w.rounds,
+          rounds: roundsOf(w),
+          ...(adaptive ? { adaptive } : {}),
           hypotheses: reach.familySize,
           alpha: settings.alpha,
           thresholdPct: options.analysis.thresholdPct ?? w.threshold ?? DEFAULT_THRESHOLD_PCT,

@@ -1,6 +1,7 @@
 /**
  * The adaptive design of a comparison (a bisection's tests too), from the options the adapters read:
- * adaptive is on when a round cap (max rounds) or a time budget is given; the looks' schedule, the
+ * adaptive is on when a round cap (max rounds) or a time budget is given, or by default (rounds-choice.ts
+ * says when: then at most the last look's rounds within DEFAULT_TIME_BUDGET_S); the looks' schedule, the
  * alpha-spending function and the pass alpha shape it. Checked before anything starts; refusals are
  * OptionErrors in the adapter's spelling.
  */
@@ -9,6 +10,7 @@ import {
   planAdaptive,
   type AdaptivePlan,
 } from '../../../core/compare/analysis/adaptive.js';
+import { DEFAULT_TIME_BUDGET_S } from '../../../core/compare/defaults.js';
 import type { SpendingFunction } from '../../../core/stats/alpha-spending.js';
 import { errorMessage } from '../../../core/util/errors.js';
 import { OptionError, type OptionNames } from './option-error.js';
@@ -30,11 +32,23 @@ export interface AdaptiveOptions {
 export interface AdaptiveDesign {
   plan: AdaptivePlan;
   timeBudgetS?: number;
+  /**
+   * Adaptive by default, not asked for: the default time budget never stops the run before its first look
+   * (a round of many cells can be too long for it to reach one).
+   */
+  byDefault?: true;
+}
+
+/** Whether the options ask for adaptive rounds themselves (a round cap or a time budget). */
+export function asksAdaptive(options: AdaptiveOptions): boolean {
+  return options.maxRounds !== undefined || options.timeBudgetS !== undefined;
 }
 
 /**
- * The adaptive plan, or undefined when neither a round cap nor a time budget is given. `roundS` is the
- * estimated length of one round with every cell open, for the time-budget check (0: no check).
+ * The adaptive plan, or undefined when neither a round cap nor a time budget is given and adaptive rounds
+ * are not the default (`byDefault`). By default, what is not given is the default: the schedule's last look
+ * as the cap, DEFAULT_TIME_BUDGET_S as the budget. `roundS` is the estimated length of one round with every
+ * cell open, for the check of a given time budget (0: no check).
  * @throws OptionError naming the option at fault.
  */
 export function adaptivePlanOf(
@@ -42,8 +56,10 @@ export function adaptivePlanOf(
   alpha: number,
   roundS: number,
   names: OptionNames<AdaptiveOption>,
+  byDefault = false,
 ): AdaptiveDesign | undefined {
-  if (options.maxRounds === undefined && options.timeBudgetS === undefined) {
+  const asked = asksAdaptive(options);
+  if (!asked && !byDefault) {
     if (options.schedule || options.spending || options.passAlpha !== undefined) {
       throw new OptionError(
         options.schedule ? 'schedule' : options.spending ? 'spending' : 'passAlpha',
@@ -72,6 +88,7 @@ export function adaptivePlanOf(
     }
     throw new OptionError('schedule', `${names.schedule}: ${errorMessage(e)}`);
   }
+  if (!asked) return { plan, timeBudgetS: DEFAULT_TIME_BUDGET_S, byDefault: true };
   const budget = options.timeBudgetS;
   if (budget !== undefined && budget < roundS) {
     throw new OptionError(

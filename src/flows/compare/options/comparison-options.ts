@@ -13,7 +13,8 @@ import type { ArmOrder } from '../../../run/round-order.js';
 import { roundSeconds } from '../../../run/round-seconds.js';
 import { selectShard } from '../../../run/shards.js';
 import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysis.js';
-import { adaptivePlanOf, type AdaptiveOption, type AdaptiveOptions } from './adaptive-design.js';
+import type { AdaptiveOptions } from './adaptive-design.js';
+import { roundsChoiceOf, type RoundsOption } from './rounds-choice.js';
 import type { CounterChoice } from '../../../run/counted/instruction-phase.js';
 import { OptionError, type OptionNames } from './option-error.js';
 import type { ArmSource, PipelineRequest } from '../pipeline/pipeline.js';
@@ -23,15 +24,13 @@ import { DEFAULT_SCHEDULE } from '../../../core/compare/analysis/adaptive.js';
 import { planSizeProblem } from '../../../run/plan-size.js';
 
 /**
- * The options a comparison's checks may name; `adaptive` is the pair that turns adaptive rounds on;
- * `workloads`, `clients`, `confirmRounds` and `duration` are named with `rounds` as the factors of the plan's
- * size (src/run/plan-size.ts).
+ * The options a comparison's checks may name; `adaptive` is the pair that asks for adaptive rounds,
+ * `fixedRounds` the opt-out of the adaptive default (rounds-choice.ts); `workloads`, `clients`,
+ * `confirmRounds` and `duration` are named with `rounds` as the factors of the plan's size
+ * (src/run/plan-size.ts).
  */
 export type ComparisonOption =
-  | AdaptiveOption
-  | 'adaptive'
-  | 'rounds'
-  | 'baseline'
+  | RoundsOption
   | 'shard'
   | 'seed'
   | 'cpuDmaLatency'
@@ -70,7 +69,10 @@ export interface ComparisonOptions {
   /** The analysis settings given (the rest default). */
   analysis: Partial<AnalysisSettings>;
   adaptive: AdaptiveOptions;
+  /** Every workload's rounds, fixed. */
   rounds?: number;
+  /** Fixed rounds instead of the adaptive default (rounds-choice.ts): the workloads' own, else DEFAULT_ROUNDS. */
+  fixedRounds?: boolean;
   durationS?: number;
   confirmRounds?: number;
   explain: boolean;
@@ -116,25 +118,19 @@ export function comparisonOf(options: ComparisonOptions, names: ComparisonNames)
   const workloads = sharded?.workloads ?? given;
   const analysis = resolveAnalysis(options.analysis);
   const armCount = options.arms.kind === 'installed' ? options.arms.arms.length : 2;
-  const adaptive = adaptivePlanOf(
-    options.adaptive,
-    analysis.alpha,
-    roundSeconds(workloads, armCount, options.durationS),
+  const { adaptive, origin } = roundsChoiceOf(
+    {
+      ...(options.rounds !== undefined ? { rounds: options.rounds } : {}),
+      adaptive: options.adaptive,
+      ...(options.fixedRounds ? { fixedRounds: true } : {}),
+      workloads: given,
+      baseline: baseline.kind,
+      sharded: options.shard !== undefined,
+      alpha: analysis.alpha,
+      roundS: roundSeconds(workloads, armCount, options.durationS),
+    },
     names,
   );
-  if (adaptive && options.rounds !== undefined) {
-    throw new OptionError(
-      'rounds',
-      `${names.rounds} and ${names.adaptive} both given: adaptive runs take their rounds from the looks`,
-    );
-  }
-  if (adaptive && baseline.kind === 'stored') {
-    // A stored baseline is compared once: its samples pair with no round of head, so looks test nothing.
-    throw new OptionError(
-      'baseline',
-      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`,
-    );
-  }
   const request: Omit<PipelineRequest, 'runDir'> = {
     arms: options.arms,
     workloads,
@@ -153,6 +149,7 @@ export function comparisonOf(options: ComparisonOptions, names: ComparisonNames)
     }),
     analysis,
     ...(adaptive ? { adaptive } : {}),
+    roundsOrigin: origin,
     explain: options.explain,
     instructionCounter: options.instructionCounter,
     evidenceDefaults: {

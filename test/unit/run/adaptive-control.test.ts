@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { planAdaptive } from '../../../src/core/compare/analysis/adaptive.js';
+import type { RunResult } from '../../../src/core/results/result-types.js';
+import { AdaptiveControl } from '../../../src/run/adaptive-control.js';
+
+/** The reasons to stop before rounds 1..6 (no look is due before round 7), each round taking 60 s. */
+function stopsBeforeFirstLook(untilFirstLook: boolean): Array<string | null> {
+  let nowMs = 0;
+  const control = new AdaptiveControl(
+    planAdaptive({}),
+    { thresholdPct: 2 },
+    { timeBudgetS: 100, estimatedRoundS: 60, ...(untilFirstLook ? { untilFirstLook } : {}) },
+    () => nowMs,
+  );
+  const said: Array<string | null> = [];
+  for (let round = 1; round <= 6; round++) {
+    said.push(control.beforeRound({} as RunResult, round, () => {}));
+    nowMs += 60_000;
+  }
+  return said;
+}
+
+describe('the adaptive control’s time budget', () => {
+  it('stops before a round that cannot fit', () => {
+    expect(stopsBeforeFirstLook(false)[1]).toBe(
+      'the time budget (100 s) cannot fit round 2 (about 60 s each, 60 s used)',
+    );
+  });
+
+  it('by default (untilFirstLook) never stops a run before its first look', () => {
+    expect(stopsBeforeFirstLook(true)).toEqual([null, null, null, null, null, null]);
+  });
+});
