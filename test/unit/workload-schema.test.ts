@@ -73,7 +73,7 @@ describe('parseWorkload', () => {
     });
     // Rounds unset stay unset: a comparison's are then adaptive, fixed ones the default (roundsOf).
     expect(w.rounds).toBeUndefined();
-    expect(roundsOf(w)).toBe(5);
+    expect(roundsOf(w)).toBe(10);
     expect(roundsOf(parseWorkload(`${minimal}rounds: 8\n`, 'w.yml'))).toBe(8);
   });
 

@@ -24,9 +24,11 @@ describe('the plan line’s rounds', () => {
     expect(roundsText({ roundsOrigin: {} }, [w('select-only', 10)])).toBe(
       'rounds: 10 (workload select-only)',
     );
-    expect(roundsText({}, [w('a', 10), w('b')])).toBe('rounds: 10 (workload a), 5 (workload b, the default)');
+    expect(roundsText({}, [w('a', 10), w('b')])).toBe(
+      'rounds: 10 (workload a), 10 (workload b, the default)',
+    );
     expect(roundsText({ roundsOrigin: { fixedBecause: '--fixed-rounds' } }, [w('a')])).toBe(
-      'rounds: 5 (the default); fixed: --fixed-rounds',
+      'rounds: 10 (the default); fixed: --fixed-rounds',
     );
     expect(
       roundsText({ roundsOrigin: { fixedBecause: 'a stored baseline is compared once' } }, [w('a', 6)]),
