@@ -15,8 +15,8 @@ import { useTmpDir } from '../helpers/tmp-dir.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir('pgperf-action-rounds-');
-/** 40 cells: more than few rounds can decide after Holm. */
-const MANY_CLIENTS = Array.from({ length: 40 }, (_, i) => i + 1).join(',');
+/** 100 cells: more than few rounds can decide after Holm. */
+const MANY_CLIENTS = Array.from({ length: 100 }, (_, i) => i + 1).join(',');
 
 /** Mode benchmark on two missing installs with `inputs`: the message it is refused with. */
 async function refusal(inputs: Record<string, string>): Promise<string> {

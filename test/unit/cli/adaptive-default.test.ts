@@ -10,8 +10,8 @@ import { runMain } from '../../helpers/main-in-process.js';
 import { useTmpDir } from '../../helpers/tmp-dir.js';
 
 const tmp = useTmpDir('pgperf-adaptive-default-');
-/** 40 cells: more than few rounds can decide after Holm. */
-const MANY_CLIENTS = Array.from({ length: 40 }, (_, i) => i + 1).join(',');
+/** 100 cells: more than few rounds can decide after Holm. */
+const MANY_CLIENTS = Array.from({ length: 100 }, (_, i) => i + 1).join(',');
 
 function run(...flags: string[]) {
   return runMain([
