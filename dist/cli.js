@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path55 = __require("node:path");
+    var path56 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path55.resolve(baseDir, baseName);
+          const localBin = path56.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path55.extname(baseName))) return void 0;
+          if (sourceExt.includes(path56.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path55.resolve(
-            path55.dirname(resolvedScriptPath),
+          executableDir = path56.resolve(
+            path56.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path55.basename(
+            const legacyName = path56.basename(
               this._scriptPath,
-              path55.extname(this._scriptPath)
+              path56.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path55.extname(executableFile));
+        launchWithNode = sourceExt.includes(path56.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path55.basename(filename, path55.extname(filename));
+        this._name = path56.basename(filename, path56.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path56) {
-        if (path56 === void 0) return this._executableDir;
-        this._executableDir = path56;
+      executableDir(path57) {
+        if (path57 === void 0) return this._executableDir;
+        this._executableDir = path57;
         return this;
       }
       /**
@@ -4010,10 +4010,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path55) {
-  if (!path55)
+function getElementAtPath(obj, path56) {
+  if (!path56)
     return obj;
-  return path55.reduce((acc, key) => acc?.[key], obj);
+  return path56.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -4272,11 +4272,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path55, issues) {
+function prefixIssues(path56, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path55);
+    iss.path.unshift(path56);
     return iss;
   });
 }
@@ -4809,16 +4809,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path55 = []) => {
+  const processError = (error63, path56 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path55, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path56, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path55, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path56, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path55, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path56, ...issue2.path]);
       } else {
-        const fullpath = [...path55, ...issue2.path];
+        const fullpath = [...path56, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -4857,17 +4857,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path55 = []) => {
+  const processError = (error63, path56 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path55, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path56, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path55, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path56, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path55, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path56, ...issue2.path]);
       } else {
-        const fullpath = [...path55, ...issue2.path];
+        const fullpath = [...path56, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -4906,8 +4906,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path55 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path55) {
+  const path56 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path56) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -22939,13 +22939,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path55 = ref.slice(1).split("/").filter(Boolean);
-  if (path55.length === 0) {
+  const path56 = ref.slice(1).split("/").filter(Boolean);
+  if (path56.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path55[0] === defsKey) {
-    const key = path55[1] === void 0 ? void 0 : decodeJSONPointerSegment(path55[1]);
+  if (path56[0] === defsKey) {
+    const key = path56[1] === void 0 ? void 0 : decodeJSONPointerSegment(path56[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27736,7 +27736,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path55 = __require("path");
+    var path56 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -27775,7 +27775,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path55.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path55.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path56.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path56.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -27907,7 +27907,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path55 = __require("path");
+    var path56 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -29699,17 +29699,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path55) {
-      const ctrl = callVisitor(key, node3, visitor, path55);
+    function visit_(key, node3, visitor, path56) {
+      const ctrl = callVisitor(key, node3, visitor, path56);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path55, ctrl);
-        return visit_(key, ctrl, visitor, path55);
+        replaceNode(key, path56, ctrl);
+        return visit_(key, ctrl, visitor, path56);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path55 = Object.freeze(path55.concat(node3));
+          path56 = Object.freeze(path56.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path55);
+            const ci = visit_(i, node3.items[i], visitor, path56);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29720,13 +29720,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path55 = Object.freeze(path55.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path55);
+          path56 = Object.freeze(path56.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path56);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path55);
+          const cv2 = visit_("value", node3.value, visitor, path56);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29747,17 +29747,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path55) {
-      const ctrl = await callVisitor(key, node3, visitor, path55);
+    async function visitAsync_(key, node3, visitor, path56) {
+      const ctrl = await callVisitor(key, node3, visitor, path56);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path55, ctrl);
-        return visitAsync_(key, ctrl, visitor, path55);
+        replaceNode(key, path56, ctrl);
+        return visitAsync_(key, ctrl, visitor, path56);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path55 = Object.freeze(path55.concat(node3));
+          path56 = Object.freeze(path56.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path55);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path56);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29768,13 +29768,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path55 = Object.freeze(path55.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path55);
+          path56 = Object.freeze(path56.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path56);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path55);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path56);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29801,23 +29801,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path55) {
+    function callVisitor(key, node3, visitor, path56) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path55);
+        return visitor(key, node3, path56);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path55);
+        return visitor.Map?.(key, node3, path56);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path55);
+        return visitor.Seq?.(key, node3, path56);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path55);
+        return visitor.Pair?.(key, node3, path56);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path55);
+        return visitor.Scalar?.(key, node3, path56);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path55);
+        return visitor.Alias?.(key, node3, path56);
       return void 0;
     }
-    function replaceNode(key, path55, node3) {
-      const parent = path55[path55.length - 1];
+    function replaceNode(key, path56, node3) {
+      const parent = path56[path56.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -30429,10 +30429,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path55, value) {
+    function collectionFromPath(schema, path56, value) {
       let v = value;
-      for (let i = path55.length - 1; i >= 0; --i) {
-        const k = path55[i];
+      for (let i = path56.length - 1; i >= 0; --i) {
+        const k = path56[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30451,7 +30451,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path55) => path55 == null || typeof path55 === "object" && !!path55[Symbol.iterator]().next().done;
+    var isEmptyPath = (path56) => path56 == null || typeof path56 === "object" && !!path56[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30481,11 +30481,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path55, value) {
-        if (isEmptyPath(path55))
+      addIn(path56, value) {
+        if (isEmptyPath(path56))
           this.add(value);
         else {
-          const [key, ...rest] = path55;
+          const [key, ...rest] = path56;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -30499,8 +30499,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path55) {
-        const [key, ...rest] = path55;
+      deleteIn(path56) {
+        const [key, ...rest] = path56;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -30514,8 +30514,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path55, keepScalar) {
-        const [key, ...rest] = path55;
+      getIn(path56, keepScalar) {
+        const [key, ...rest] = path56;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -30533,8 +30533,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path55) {
-        const [key, ...rest] = path55;
+      hasIn(path56) {
+        const [key, ...rest] = path56;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -30544,8 +30544,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path55, value) {
-        const [key, ...rest] = path55;
+      setIn(path56, value) {
+        const [key, ...rest] = path56;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -33060,9 +33060,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path55, value) {
+      addIn(path56, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path55, value);
+          this.contents.addIn(path56, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -33137,14 +33137,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path55) {
-        if (Collection2.isEmptyPath(path55)) {
+      deleteIn(path56) {
+        if (Collection2.isEmptyPath(path56)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path55) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path56) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33159,10 +33159,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path55, keepScalar) {
-        if (Collection2.isEmptyPath(path55))
+      getIn(path56, keepScalar) {
+        if (Collection2.isEmptyPath(path56))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path55, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path56, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33173,10 +33173,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path55) {
-        if (Collection2.isEmptyPath(path55))
+      hasIn(path56) {
+        if (Collection2.isEmptyPath(path56))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path55) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path56) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33193,13 +33193,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path55, value) {
-        if (Collection2.isEmptyPath(path55)) {
+      setIn(path56, value) {
+        if (Collection2.isEmptyPath(path56)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path55), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path56), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path55, value);
+          this.contents.setIn(path56, value);
         }
       }
       /**
@@ -35160,9 +35160,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path55) => {
+    visit3.itemAtPath = (cst, path56) => {
       let item = cst;
-      for (const [field, index] of path55) {
+      for (const [field, index] of path56) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35171,23 +35171,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path55) => {
-      const parent = visit3.itemAtPath(cst, path55.slice(0, -1));
-      const field = path55[path55.length - 1][0];
+    visit3.parentCollection = (cst, path56) => {
+      const parent = visit3.itemAtPath(cst, path56.slice(0, -1));
+      const field = path56[path56.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path55, item, visitor) {
-      let ctrl = visitor(item, path55);
+    function _visit(path56, item, visitor) {
+      let ctrl = visitor(item, path56);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path55.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path56.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35198,10 +35198,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path55);
+            ctrl = ctrl(item, path56);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path55) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path56) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -37088,12 +37088,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path55) {
-  return path55.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path56) {
+  return path56.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path55) {
+function valueAt2(doc, path56) {
   let v = doc;
-  for (const key of path55) {
+  for (const key of path56) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37516,15 +37516,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path55, options = {}) {
+async function readResults(path56, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path55);
+    text2 = await readRegularFile(path56);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path55}: ${e.reason}`);
+    throw new UserError(`results file ${path56}: ${e.reason}`);
   }
-  return parseResults(text2, path55, options);
+  return parseResults(text2, path56, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39438,14 +39438,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path55 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path56 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path55 && path55[0] !== "/") {
-          path55 = `/${path55}`;
+        if (path56 && path56[0] !== "/") {
+          path56 = `/${path56}`;
         }
-        return new URL(`${origin}${path55}`);
+        return new URL(`${origin}${path56}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39896,39 +39896,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path55, origin }
+          request: { method, path: path56, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path55);
+        debuglog("sending request to %s %s/%s", method, origin, path56);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path55, origin },
+          request: { method, path: path56, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path55,
+          path56,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path55, origin }
+          request: { method, path: path56, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path55);
+        debuglog("trailers received from %s %s/%s", method, origin, path56);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path55, origin },
+          request: { method, path: path56, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path55,
+          path56,
           error62.message
         );
       });
@@ -39977,9 +39977,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path55, origin }
+            request: { method, path: path56, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path55);
+          debuglog("sending request to %s %s/%s", method, origin, path56);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -40042,7 +40042,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path55,
+        path: path56,
         method,
         body,
         headers,
@@ -40057,11 +40057,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path55 !== "string") {
+        if (typeof path56 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path55[0] !== "/" && !(path55.startsWith("http://") || path55.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path56[0] !== "/" && !(path56.startsWith("http://") || path56.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path55)) {
+        } else if (invalidPathRegex.test(path56)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -40127,7 +40127,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path55, query) : path55;
+        this.path = query ? buildURL(path56, query) : path56;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -44820,7 +44820,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path55, host, upgrade, blocking, reset } = request2;
+      const { method, path: path56, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44901,7 +44901,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path55} HTTP/1.1\r
+      let header = `${method} ${path56} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45430,7 +45430,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path55, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path56, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45527,7 +45527,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path55;
+      headers[HTTP2_HEADER_PATH] = path56;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45880,9 +45880,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path55 = search ? `${pathname}${search}` : pathname;
+        const path56 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path55;
+        this.opts.path = path56;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -47121,10 +47121,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path55 = "/",
+          path: path56 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path55;
+        opts.path = origin + path56;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -49096,20 +49096,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path55) {
-      if (typeof path55 !== "string") {
-        return path55;
+    function safeUrl2(path56) {
+      if (typeof path56 !== "string") {
+        return path56;
       }
-      const pathSegments = path55.split("?");
+      const pathSegments = path56.split("?");
       if (pathSegments.length !== 2) {
-        return path55;
+        return path56;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path55, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path55);
+    function matchKey(mockDispatch2, { path: path56, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path56);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -49131,7 +49131,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path55 }) => matchValue(safeUrl2(path55), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path56 }) => matchValue(safeUrl2(path56), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -49169,9 +49169,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path55, method, body, headers, query } = opts;
+      const { path: path56, method, body, headers, query } = opts;
       return {
-        path: path55,
+        path: path56,
         method,
         body,
         headers,
@@ -49634,10 +49634,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path55, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path56, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path55,
+            Path: path56,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54516,9 +54516,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path55) {
-      for (let i = 0; i < path55.length; ++i) {
-        const code = path55.charCodeAt(i);
+    function validateCookiePath(path56) {
+      for (let i = 0; i < path56.length; ++i) {
+        const code = path56.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57438,11 +57438,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path55 = opts.path;
+          let path56 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path55 = `/${path55}`;
+            path56 = `/${path56}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path55);
+          url2 = new URL(util.parseOrigin(url2).origin + path56);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -59887,6 +59887,50 @@ function armVerdicts(gating, label, workloads) {
 // src/core/compare/decision/decision.ts
 init_metrics();
 
+// src/core/compare/unstable.ts
+function markUnstableCells(cells, curves2) {
+  return cells.map((cell) => {
+    const curve = curves2.find((k) => k.workload === cell.workload);
+    if (!curve) return cell;
+    const inRegion = [curve.base].filter(
+      (arm2) => arm2.collapseRegions.some((r) => r.clients.includes(cell.clients))
+    );
+    if (inRegion.length === 0) return cell;
+    const arms2 = inRegion.map((a) => a.arm);
+    const where = inRegion.map((a) => {
+      const region = a.collapseRegions.find((r) => r.clients.includes(cell.clients));
+      return `${a.arm} (${Math.round(100 * (1 - region.lowestTps / a.peakTps))}% below its peak at ${a.peakClients} clients, recovering at ${region.recoveredAt})`;
+    }).join(" and ");
+    return {
+      ...cell,
+      unstable: {
+        arms: arms2,
+        message: `unstable: ${cell.clients} clients lies in a throughput collapse of ${where}; runs there are often bimodal, so this verdict is reported but does not gate`
+      }
+    };
+  });
+}
+function gatingCells(cells) {
+  return cells.filter((c) => c.unstable === void 0);
+}
+
+// src/core/compare/analysis/redecided-arm.ts
+function redecidedArm(arm2, decide2, label) {
+  const cells = arm2.cells.map(decide2);
+  const otherMetricCells = arm2.otherMetricCells.map(decide2);
+  const all = [...cells, ...otherMetricCells];
+  const overall = armVerdicts(gatingCells(all), label, Object.keys(arm2.workloadVerdicts));
+  return {
+    ...arm2,
+    cells,
+    otherMetricCells,
+    verdict: overall.verdict,
+    decidingCells: overall.deciding,
+    workloadVerdicts: overall.workloadVerdicts,
+    unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))]
+  };
+}
+
 // src/core/compare/analysis/same-code.ts
 init_unchanged_heads();
 
@@ -61772,33 +61816,6 @@ function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE
   };
 }
 
-// src/core/compare/unstable.ts
-function markUnstableCells(cells, curves2) {
-  return cells.map((cell) => {
-    const curve = curves2.find((k) => k.workload === cell.workload);
-    if (!curve) return cell;
-    const inRegion = [curve.base].filter(
-      (arm2) => arm2.collapseRegions.some((r) => r.clients.includes(cell.clients))
-    );
-    if (inRegion.length === 0) return cell;
-    const arms2 = inRegion.map((a) => a.arm);
-    const where = inRegion.map((a) => {
-      const region = a.collapseRegions.find((r) => r.clients.includes(cell.clients));
-      return `${a.arm} (${Math.round(100 * (1 - region.lowestTps / a.peakTps))}% below its peak at ${a.peakClients} clients, recovering at ${region.recoveredAt})`;
-    }).join(" and ");
-    return {
-      ...cell,
-      unstable: {
-        arms: arms2,
-        message: `unstable: ${cell.clients} clients lies in a throughput collapse of ${where}; runs there are often bimodal, so this verdict is reported but does not gate`
-      }
-    };
-  });
-}
-function gatingCells(cells) {
-  return cells.filter((c) => c.unstable === void 0);
-}
-
 // src/core/compare/verdict.ts
 function decideVerdict(stats, context3 = {}) {
   const alpha = context3.alpha ?? DEFAULT_ALPHA;
@@ -62348,18 +62365,7 @@ function withSameCompiledCode(given, result) {
       reasons: [{ code: "same-compiled-code", message: sameCodeMessage(code) }],
       unusable: null
     });
-    const cells = arm2.cells.map(decided);
-    const otherMetricCells = arm2.otherMetricCells.map(decided);
-    const overall2 = armVerdicts([...cells, ...otherMetricCells], label, Object.keys(arm2.workloadVerdicts));
-    return {
-      ...arm2,
-      cells,
-      otherMetricCells,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      workloadVerdicts: overall2.workloadVerdicts,
-      likelyRegressionCells: []
-    };
+    return { ...redecidedArm(arm2, decided, label), likelyRegressionCells: [] };
   });
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   const heads = new Set(unchanged.keys());
@@ -62496,19 +62502,7 @@ function withUnexecutedCode(given, result) {
         unusable: null
       };
     };
-    const cells = arm2.cells.map(decide2);
-    const otherMetricCells = arm2.otherMetricCells.map(decide2);
-    const all = [...cells, ...otherMetricCells];
-    const overall2 = armVerdicts(gatingCells(all), label, Object.keys(arm2.workloadVerdicts));
-    return {
-      ...arm2,
-      cells,
-      otherMetricCells,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      workloadVerdicts: overall2.workloadVerdicts,
-      unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))]
-    };
+    return redecidedArm(arm2, decide2, label);
   });
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   return { ...given, comparisons, verdict: overall.verdict, decidingArms: overall.deciding };
@@ -74887,6 +74881,9 @@ function addMeasureOptions(command, help = {}) {
     "unprivileged user to run PostgreSQL as when pgperf is root (default: a dedicated user pgperf, created if missing)"
   ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)");
 }
+function collectString(value, previous = []) {
+  return [...previous, value];
+}
 
 // src/adapters/cli/adaptive-flags.ts
 var FIXED_ROUNDS_HELP = `fixed rounds instead of the adaptive default: the workloads' own, else ${DEFAULT_ROUNDS} (rounds are adaptive when neither --rounds nor a workload's rounds: is given)`;
@@ -76332,46 +76329,9 @@ async function checkOutDir(dir, flag = "--out", expected = "a directory for the 
   await checkWritableDirectory(dir, { what: flag, expected });
 }
 
-// src/adapters/cli/commands/build.ts
+// src/adapters/cli/cache-dir-option.ts
 import os13 from "node:os";
 import path42 from "node:path";
-init_errors();
-function buildCommand() {
-  return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
-    "--patch <file...>",
-    "patches applied in order (git am for mail-format series, git apply otherwise)",
-    []
-  ).option("--prefix <dir>", "install into this directory instead of the cache").option("--cache-dir <dir>", cacheDirHelp()).option(
-    "--build-option <option>",
-    "extra build option after the pinned release ones: -DNAME=VALUE (meson, 16+) or --with-X (configure) (repeatable)",
-    collectString,
-    []
-  ).option("--json", "print the build record as JSON instead of the install path", false).option("-v, --verbose", "debug output", false).action(async (flags) => {
-    const logger = consoleLogger({ verbose: flags.verbose });
-    const patches = await readPatches(flags.patch, "--patch");
-    const cacheDir = await checkedCacheDir(flags.cacheDir);
-    const built = await withInterrupt(
-      logger,
-      (signal) => buildPostgres(
-        {
-          label: /^[0-9a-f]{40}$/i.test(flags.ref) ? flags.ref.slice(0, 7) : flags.ref,
-          repo: parseRepo(flags.repo, process.cwd()),
-          ref: flags.ref,
-          patches,
-          extraOptions: flags.buildOption,
-          cacheDir,
-          ...flags.prefix ? { prefix: path42.resolve(flags.prefix) } : {}
-        },
-        { runner: nodeProcessRunner, logger, signal }
-      )
-    );
-    process.stdout.write(
-      flags.json ? `${JSON.stringify(built.record, null, 2)}
-` : `${built.installDir}
-`
-    );
-  });
-}
 function resolveCacheDir(flag) {
   return flag ? path42.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
 }
@@ -76387,31 +76347,48 @@ async function checkedCacheDir(flag) {
 function cacheDirHelp() {
   return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
 }
-function collectString(value, previous = []) {
-  return [...previous, value];
-}
-async function withInterrupt(logger, fn, stopped = {}) {
+
+// src/adapters/cli/stop-scope.ts
+init_errors();
+function stopOnSignals(logger) {
   const controller = new AbortController();
   let stoppedBy;
   const dispose = installSignalHandlers({
     logger,
     onFirst: (signal) => {
       stoppedBy = signal;
-      stopped.by = signal;
-      controller.abort(new Error(`build interrupted by ${signal}`));
+      controller.abort(new Error(`interrupted by ${signal}`));
     }
   });
+  return {
+    signal: controller.signal,
+    stoppedBy: () => stoppedBy,
+    throwIfStopped: () => {
+      if (stoppedBy) {
+        throw new InterruptedError(
+          `${stoppedBy}: stopped before the run began; nothing was started`,
+          signalExitCode(stoppedBy)
+        );
+      }
+    },
+    dispose
+  };
+}
+async function withInterrupt(logger, fn, stopped = {}) {
+  const stop = stopOnSignals(logger);
   try {
-    return await fn(controller.signal);
+    return await fn(stop.signal);
   } catch (e) {
-    if (!controller.signal.aborted) throw e;
-    process.exitCode = signalExitCode(stoppedBy ?? "SIGINT");
+    if (!stop.signal.aborted) throw e;
+    process.exitCode = signalExitCode(stop.stoppedBy() ?? "SIGINT");
     throw new InterruptedError(
       `interrupted (${errorMessage(e).split("\n")[0]}): nothing half-built was kept`,
       process.exitCode
     );
   } finally {
-    dispose();
+    const by = stop.stoppedBy();
+    if (by) stopped.by = by;
+    stop.dispose();
   }
 }
 
@@ -76491,9 +76468,48 @@ function bisectCommand() {
   });
 }
 
+// src/adapters/cli/commands/build.ts
+import path44 from "node:path";
+function buildCommand() {
+  return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
+    "--patch <file...>",
+    "patches applied in order (git am for mail-format series, git apply otherwise)",
+    []
+  ).option("--prefix <dir>", "install into this directory instead of the cache").option("--cache-dir <dir>", cacheDirHelp()).option(
+    "--build-option <option>",
+    "extra build option after the pinned release ones: -DNAME=VALUE (meson, 16+) or --with-X (configure) (repeatable)",
+    collectString,
+    []
+  ).option("--json", "print the build record as JSON instead of the install path", false).option("-v, --verbose", "debug output", false).action(async (flags) => {
+    const logger = consoleLogger({ verbose: flags.verbose });
+    const patches = await readPatches(flags.patch, "--patch");
+    const cacheDir = await checkedCacheDir(flags.cacheDir);
+    const built = await withInterrupt(
+      logger,
+      (signal) => buildPostgres(
+        {
+          label: /^[0-9a-f]{40}$/i.test(flags.ref) ? flags.ref.slice(0, 7) : flags.ref,
+          repo: parseRepo(flags.repo, process.cwd()),
+          ref: flags.ref,
+          patches,
+          extraOptions: flags.buildOption,
+          cacheDir,
+          ...flags.prefix ? { prefix: path44.resolve(flags.prefix) } : {}
+        },
+        { runner: nodeProcessRunner, logger, signal }
+      )
+    );
+    process.stdout.write(
+      flags.json ? `${JSON.stringify(built.record, null, 2)}
+` : `${built.installDir}
+`
+    );
+  });
+}
+
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile11 } from "node:fs/promises";
-import path44 from "node:path";
+import path45 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -76578,7 +76594,7 @@ async function runCalibration(options, deps) {
     dataChecksums: false
   });
   const calibration = calibrationOf(measured2.result, measured2.comparison);
-  const calibrationFile = calibrationDir ? path44.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path45.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile11(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -76591,14 +76607,14 @@ async function runCalibration(options, deps) {
 
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path48 from "node:path";
+import path49 from "node:path";
 
 // src/adapters/cli/execute-run.ts
 import { readFileSync } from "node:fs";
-import path47 from "node:path";
+import path48 from "node:path";
 
 // src/flows/compare/baseline/stored-baseline.ts
-import path46 from "node:path";
+import path47 from "node:path";
 init_errors();
 
 // src/flows/compare/baseline/baseline-conditions.ts
@@ -76898,7 +76914,7 @@ function baselineArm(doc) {
 
 // src/flows/compare/baseline/sentinel.ts
 import { stat as stat10 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -76914,7 +76930,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path45.join(req.runDir, "sentinel")
+      runDir: path46.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -76966,7 +76982,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat10(path45.join(binDir, "postgres"))).isFile();
+    return (await stat10(path46.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -77064,7 +77080,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path46.join(req.runDir, "head")
+        runDir: path47.join(req.runDir, "head")
       },
       deps
     );
@@ -77097,7 +77113,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     info,
     warnings
   );
-  const resultsFile = path46.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path47.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -77155,43 +77171,15 @@ async function headOnly(arms2, deps) {
 
 // src/adapters/cli/execute-run.ts
 init_errors();
-
-// src/adapters/cli/stop-scope.ts
-function stopOnSignals(logger) {
-  const controller = new AbortController();
-  let stoppedBy;
-  const dispose = installSignalHandlers({
-    logger,
-    onFirst: (signal) => {
-      stoppedBy = signal;
-      controller.abort(new Error(`interrupted by ${signal}`));
-    }
-  });
-  return {
-    signal: controller.signal,
-    stoppedBy: () => stoppedBy,
-    throwIfStopped: () => {
-      if (stoppedBy) {
-        throw new InterruptedError(
-          `${stoppedBy}: stopped before the run began; nothing was started`,
-          signalExitCode(stoppedBy)
-        );
-      }
-    },
-    dispose
-  };
-}
-
-// src/adapters/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path47.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path48.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const stop = extra.stop ?? stopOnSignals(logger);
   const disposeSignals = extra.stop ? () => void 0 : stop.dispose;
   stop.throwIfStopped();
-  const resultsFile = path47.join(runDir, RESULTS_FILE);
+  const resultsFile = path48.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}
 `));
@@ -77224,7 +77212,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path47.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path48.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -77328,7 +77316,7 @@ function calibrateCommand() {
         flags.json ? `${JSON.stringify(calibration, null, 2)}
 ` : renderCalibrationText(calibration)
       );
-      await writeDecision(path48.dirname(run2.resultsFile), decision).catch(
+      await writeDecision(path49.dirname(run2.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -79532,7 +79520,7 @@ function demoCommand() {
 
 // src/adapters/cli/commands/doctor.ts
 import os14 from "node:os";
-import path50 from "node:path";
+import path51 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -79571,7 +79559,7 @@ function renderPreflight(report) {
 // src/postgres/runner-facts.ts
 import { constants as constants7 } from "node:fs";
 import { access as access6, readdir as readdir12, stat as stat11, statfs as statfs3 } from "node:fs/promises";
-import path49 from "node:path";
+import path50 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -79714,10 +79702,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir12(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path49.join(dir, v, "bin");
+    const bin = path50.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path49.join(bin, p), constants7.X_OK).then(
+        (p) => access6(path50.join(bin, p), constants7.X_OK).then(
           () => true,
           () => false
         )
@@ -79746,7 +79734,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path49.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path50.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -79846,17 +79834,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path49.resolve(dir); ; d = path49.dirname(d)) {
+  for (let d = path50.resolve(dir); ; d = path50.dirname(d)) {
     const st = await stat11(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path49.dirname(d)) return void 0;
+    if (d === path50.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path49.resolve(dir); ; d = path49.dirname(d)) {
+  for (let d = path50.resolve(dir); ; d = path50.dirname(d)) {
     chain.unshift(d);
-    if (d === path49.dirname(d)) break;
+    if (d === path50.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat11(d).catch(() => void 0);
@@ -79893,7 +79881,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path50.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path51.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -79908,7 +79896,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os14.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path50.resolve(flags.tmpDir ?? os14.tmpdir()),
+      tmpDir: path51.resolve(flags.tmpDir ?? os14.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -79933,7 +79921,7 @@ function bytes(value) {
 init_read_results();
 init_errors();
 import { readdir as readdir13, stat as stat12 } from "node:fs/promises";
-import path51 from "node:path";
+import path52 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -79943,7 +79931,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique2 = [...new Set(files.map((f) => path51.resolve(f)))].sort();
+  const unique2 = [...new Set(files.map((f) => path52.resolve(f)))].sort();
   return Promise.all(unique2.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -79954,12 +79942,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path51.join(input2, "runs");
+  const runsDir = path52.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path51.join(runsDir, n));
+    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path52.join(runsDir, n));
   }
   const entries = await readdir13(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path51.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path52.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -80718,12 +80706,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir9 } from "node:fs/promises";
-import path52 from "node:path";
+import path53 from "node:path";
 async function writeSite(dir, files) {
   await mkdir9(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path52.join(dir, f.file);
+    const target = path53.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -80811,8 +80799,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path55 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path55} does not exist${EOL}`);
+        const path56 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path56} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -84925,7 +84913,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path55) => path55.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path56) => path56.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -85772,7 +85760,7 @@ function raiseNote(entry) {
 
 // src/flows/nightly/nightly-job.ts
 import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
-import path54 from "node:path";
+import path55 from "node:path";
 
 // src/flows/nightly/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
@@ -86003,7 +85991,7 @@ async function trySyncTriageDigest(api, now, options = {}) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path53 from "node:path";
+import path54 from "node:path";
 import { writeFile as writeFile12 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -86013,7 +86001,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile12(path53.join(dir, ".nojekyll"), "");
+  await writeFile12(path54.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -86370,7 +86358,7 @@ async function concludeNight(outcome, options) {
   const { failOn, reportFile, ...report } = options;
   const markdown = nightlyReport(outcome, report);
   if (reportFile) {
-    await mkdir10(path54.dirname(reportFile), { recursive: true });
+    await mkdir10(path55.dirname(reportFile), { recursive: true });
     await writeFile13(reportFile, markdown);
   }
   return { report: markdown, decision: nightlyDecision(outcome, failOn) };

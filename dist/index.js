@@ -65597,6 +65597,23 @@ function summary2(values) {
   return summarise(usable(values), 0);
 }
 
+// src/core/compare/analysis/redecided-arm.ts
+function redecidedArm(arm2, decide2, label) {
+  const cells = arm2.cells.map(decide2);
+  const otherMetricCells = arm2.otherMetricCells.map(decide2);
+  const all = [...cells, ...otherMetricCells];
+  const overall = armVerdicts(gatingCells(all), label, Object.keys(arm2.workloadVerdicts));
+  return {
+    ...arm2,
+    cells,
+    otherMetricCells,
+    verdict: overall.verdict,
+    decidingCells: overall.deciding,
+    workloadVerdicts: overall.workloadVerdicts,
+    unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))]
+  };
+}
+
 // src/core/compare/analysis/same-code.ts
 init_unchanged_heads();
 function sameCodeMessage(c) {
@@ -65654,18 +65671,7 @@ function withSameCompiledCode(given, result) {
       reasons: [{ code: "same-compiled-code", message: sameCodeMessage(code) }],
       unusable: null
     });
-    const cells = arm2.cells.map(decided);
-    const otherMetricCells = arm2.otherMetricCells.map(decided);
-    const overall2 = armVerdicts([...cells, ...otherMetricCells], label, Object.keys(arm2.workloadVerdicts));
-    return {
-      ...arm2,
-      cells,
-      otherMetricCells,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      workloadVerdicts: overall2.workloadVerdicts,
-      likelyRegressionCells: []
-    };
+    return { ...redecidedArm(arm2, decided, label), likelyRegressionCells: [] };
   });
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   const heads = new Set(unchanged.keys());
@@ -65802,19 +65808,7 @@ function withUnexecutedCode(given, result) {
         unusable: null
       };
     };
-    const cells = arm2.cells.map(decide2);
-    const otherMetricCells = arm2.otherMetricCells.map(decide2);
-    const all = [...cells, ...otherMetricCells];
-    const overall2 = armVerdicts(gatingCells(all), label, Object.keys(arm2.workloadVerdicts));
-    return {
-      ...arm2,
-      cells,
-      otherMetricCells,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      workloadVerdicts: overall2.workloadVerdicts,
-      unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))]
-    };
+    return redecidedArm(arm2, decide2, label);
   });
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   return { ...given, comparisons, verdict: overall.verdict, decidingArms: overall.deciding };

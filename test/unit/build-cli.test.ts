@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_FLAG_NAMES, armOptionsOf, type BuildArmFlags } from '../../src/adapters/cli/commands/run.js';
 import { buildArmRefs } from '../../src/flows/compare/options/arm-source.js';
-import { collectString } from '../../src/adapters/cli/commands/build.js';
+import { collectString } from '../../src/adapters/cli/flag-parsers.js';
 
 const flags = (extra: Partial<BuildArmFlags & { arm: Array<{ label: string; binDir: string }> }>) => ({
   basePatch: [],

@@ -176,3 +176,8 @@ export function addMeasureOptions(
     )
     .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)');
 }
+
+/** A repeatable flag's values, in order. */
+export function collectString(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -6,6 +6,7 @@
  * anything is planned (src/run/plan-size.ts) and validation is linear, so no synchronous loop holds a
  * signal back.
  */
+import { errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import {
   InterruptedError,
@@ -48,4 +49,31 @@ export function stopOnSignals(logger: Logger): StopScope {
     },
     dispose,
   };
+}
+
+/**
+ * Runs a build with Ctrl-C handling: the first signal kills the running step and cleans up (the lock
+ * is released, nothing half-built is kept); a second one exits at once.
+ */
+export async function withInterrupt<T>(
+  logger: Logger,
+  fn: (signal: AbortSignal) => Promise<T>,
+  /** Told which signal stopped `fn`, for a caller whose flow keeps what it measured and returns. */
+  stopped: { by?: StopSignal } = {},
+): Promise<T> {
+  const stop = stopOnSignals(logger);
+  try {
+    return await fn(stop.signal);
+  } catch (e) {
+    if (!stop.signal.aborted) throw e;
+    process.exitCode = signalExitCode(stop.stoppedBy() ?? 'SIGINT');
+    throw new InterruptedError(
+      `interrupted (${errorMessage(e).split('\n')[0]}): nothing half-built was kept`,
+      process.exitCode,
+    );
+  } finally {
+    const by = stop.stoppedBy();
+    if (by) stopped.by = by;
+    stop.dispose();
+  }
 }

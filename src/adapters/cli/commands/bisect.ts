@@ -25,7 +25,9 @@ import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags }
 import { BISECT_TRIES, CLIENTS, rangeText } from '../../../core/bounds.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
-import { cacheDirHelp, checkedCacheDir, collectString, withInterrupt } from './build.js';
+import { cacheDirHelp, checkedCacheDir } from '../cache-dir-option.js';
+import { collectString } from '../flag-parsers.js';
+import { withInterrupt } from '../stop-scope.js';
 
 interface BisectFlags extends AnalysisFlags, AdaptiveFlags, FailOnFlags, MeasureFlags {
   repo: string;

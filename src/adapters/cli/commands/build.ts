@@ -1,20 +1,13 @@
-import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { buildPostgres } from '../../../postgres/builds/build.js';
-import { defaultCacheDir } from '../../../postgres/builds/cache.js';
 import { readPatches } from '../../../postgres/builds/patches.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
-import { errorMessage } from '../../../core/util/errors.js';
-import { consoleLogger, type Logger } from '../../../core/util/logger.js';
+import { consoleLogger } from '../../../core/util/logger.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
-import { checkWritableDirectory } from '../../../machine/os/writable-dir.js';
-import {
-  InterruptedError,
-  installSignalHandlers,
-  signalExitCode,
-  type StopSignal,
-} from '../../../machine/os/signals.js';
+import { cacheDirHelp, checkedCacheDir } from '../cache-dir-option.js';
+import { collectString } from '../flag-parsers.js';
+import { withInterrupt } from '../stop-scope.js';
 
 interface BuildFlags {
   repo: string;
@@ -74,69 +67,4 @@ export function buildCommand(): Command {
         flags.json ? `${JSON.stringify(built.record, null, 2)}\n` : `${built.installDir}\n`,
       );
     });
-}
-
-/** --cache-dir, else $PGPERF_CACHE_DIR, else /var/cache/pgperf as root, else ~/.cache/pgperf. */
-export function resolveCacheDir(flag: string | undefined): string {
-  return flag ? path.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os.homedir());
-}
-
-/**
- * The build cache (resolveCacheDir), created and proven writable before anything is built: a cache that
- * cannot hold files is refused naming where it came from (--cache-dir, $PGPERF_CACHE_DIR or the default).
- */
-export async function checkedCacheDir(flag: string | undefined): Promise<string> {
-  const dir = resolveCacheDir(flag);
-  await checkWritableDirectory(dir, {
-    what: flag
-      ? '--cache-dir'
-      : process.env.PGPERF_CACHE_DIR
-        ? 'the build cache ($PGPERF_CACHE_DIR)'
-        : 'the build cache (default; --cache-dir to choose another)',
-    expected: 'a directory for the build cache (created if missing)',
-    public: true,
-  });
-  return dir;
-}
-
-export function cacheDirHelp(): string {
-  return 'build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)';
-}
-
-export function collectString(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-/**
- * Runs a build with Ctrl-C handling: the first signal kills the running step and cleans up (the lock
- * is released, nothing half-built is kept); a second one exits at once.
- */
-export async function withInterrupt<T>(
-  logger: Logger,
-  fn: (signal: AbortSignal) => Promise<T>,
-  /** Told which signal stopped `fn`, for a caller whose flow keeps what it measured and returns. */
-  stopped: { by?: StopSignal } = {},
-): Promise<T> {
-  const controller = new AbortController();
-  let stoppedBy: StopSignal | undefined;
-  const dispose = installSignalHandlers({
-    logger,
-    onFirst: (signal) => {
-      stoppedBy = signal;
-      stopped.by = signal;
-      controller.abort(new Error(`build interrupted by ${signal}`));
-    },
-  });
-  try {
-    return await fn(controller.signal);
-  } catch (e) {
-    if (!controller.signal.aborted) throw e;
-    process.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
-    throw new InterruptedError(
-      `interrupted (${errorMessage(e).split('\n')[0]}): nothing half-built was kept`,
-      process.exitCode,
-    );
-  } finally {
-    dispose();
-  }
 }

@@ -5,7 +5,7 @@ import { nodeProcessRunner } from '../../../machine/os/process.js';
 import { overallVerdict, preflight, type PreflightReport } from '../../../machine/preflight.js';
 import { renderPreflight } from '../../../machine/preflight-text.js';
 import { runnerFacts } from '../../../postgres/runner-facts.js';
-import { cacheDirHelp, resolveCacheDir } from './build.js';
+import { cacheDirHelp, resolveCacheDir } from '../cache-dir-option.js';
 
 interface DoctorFlags {
   json?: boolean;

@@ -33,7 +33,9 @@ import {
   type MeasureFlags,
 } from '../flag-parsers.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
-import { cacheDirHelp, checkedCacheDir, collectString, resolveCacheDir, withInterrupt } from './build.js';
+import { cacheDirHelp, checkedCacheDir, resolveCacheDir } from '../cache-dir-option.js';
+import { collectString } from '../flag-parsers.js';
+import { withInterrupt } from '../stop-scope.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
 import { reportGate } from '../report-gate.js';
 

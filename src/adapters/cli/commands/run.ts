@@ -48,7 +48,8 @@ import {
   addMeasureOptions,
   type MeasureFlags,
 } from '../flag-parsers.js';
-import { cacheDirHelp, checkedCacheDir, collectString } from './build.js';
+import { cacheDirHelp, checkedCacheDir } from '../cache-dir-option.js';
+import { collectString } from '../flag-parsers.js';
 
 /** Flags that build the arms from source instead of taking bin dirs. */
 export interface BuildArmFlags {

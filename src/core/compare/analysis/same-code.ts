@@ -6,9 +6,10 @@
  * such head (and no round at all when every head is one); this module turns the cells of such a head into
  * that decision, so every surface renders it like any other.
  */
+import { redecidedArm } from './redecided-arm.js';
 import type { CompiledCodeComparison, RunResult } from '../../results/result-types.js';
 import { unchangedHeadsOf } from '../../results/unchanged-heads.js';
-import { armVerdicts, overallVerdict } from '../overall.js';
+import { overallVerdict } from '../overall.js';
 import { hypothesisLabel } from './analysis.js';
 import type { CellComparison, RunComparison } from '../comparison-types.js';
 
@@ -88,18 +89,7 @@ export function withSameCompiledCode(given: RunComparison, result: RunResult): R
       reasons: [{ code: 'same-compiled-code', message: sameCodeMessage(code) }],
       unusable: null,
     });
-    const cells = arm.cells.map(decided);
-    const otherMetricCells = arm.otherMetricCells.map(decided);
-    const overall = armVerdicts([...cells, ...otherMetricCells], label, Object.keys(arm.workloadVerdicts));
-    return {
-      ...arm,
-      cells,
-      otherMetricCells,
-      verdict: overall.verdict,
-      decidingCells: overall.deciding,
-      workloadVerdicts: overall.workloadVerdicts,
-      likelyRegressionCells: [],
-    };
+    return { ...redecidedArm(arm, decided, label), likelyRegressionCells: [] };
   });
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   const heads = new Set(unchanged.keys());

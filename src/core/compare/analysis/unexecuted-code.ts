@@ -11,12 +11,12 @@
  * their threshold (the work changed after all). The pipeline skips the timed rounds of a workload whose
  * every head is decided so; this module turns the cells into that decision, so every surface renders it.
  */
+import { redecidedArm } from './redecided-arm.js';
 import type { ArmInfo, CompiledCodeComparison, RunResult } from '../../results/result-types.js';
 import type { ChangedCodeRun, InstructionsRecord } from '../../results/instructions.js';
-import { armVerdicts, overallVerdict } from '../overall.js';
+import { overallVerdict } from '../overall.js';
 import { hypothesisLabel } from './analysis.js';
 import { judgeInstructionCell } from '../evidence/instruction-rule.js';
-import { gatingCells } from '../unstable.js';
 import { settingsKey, unchangedHeads } from '../../results/unchanged-heads.js';
 import type { CellComparison, RunComparison } from '../comparison-types.js';
 
@@ -231,19 +231,7 @@ export function withUnexecutedCode(given: RunComparison, result: RunResult): Run
         unusable: null,
       };
     };
-    const cells = arm.cells.map(decide);
-    const otherMetricCells = arm.otherMetricCells.map(decide);
-    const all = [...cells, ...otherMetricCells];
-    const overall = armVerdicts(gatingCells(all), label, Object.keys(arm.workloadVerdicts));
-    return {
-      ...arm,
-      cells,
-      otherMetricCells,
-      verdict: overall.verdict,
-      decidingCells: overall.deciding,
-      workloadVerdicts: overall.workloadVerdicts,
-      unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))],
-    };
+    return redecidedArm(arm, decide, label);
   });
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   return { ...given, comparisons, verdict: overall.verdict, decidingArms: overall.deciding };
