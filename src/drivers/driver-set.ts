@@ -41,6 +41,8 @@ export function composeDrivers<const M extends readonly [ToolModule, ...ToolModu
     /** The statements of a workload whose tool can list them (what the plan phases explain), else undefined. */
     statementsOf: (workload: Workload): Promise<WorkloadStatement[]> | undefined =>
       moduleOf(workload).statements?.(workload),
+    /** The script files of its own a workload runs (none for a tool without them). */
+    scriptFiles: (workload: Workload): readonly string[] => moduleOf(workload).scriptFiles?.(workload) ?? [],
     /** Whether a workload's tool can list its statements (without reading them). */
     listsStatements: (workload: Workload): boolean => moduleOf(workload).statements !== undefined,
   };

@@ -12,4 +12,4 @@ import { sysbenchModule } from './sysbench/sysbench-module.js';
 
 export const DRIVERS = composeDrivers([pgbenchModule, sysbenchModule]);
 
-export const { createDriver, dataSetShape, listsStatements, statementsOf } = DRIVERS;
+export const { createDriver, dataSetShape, listsStatements, scriptFiles, statementsOf } = DRIVERS;

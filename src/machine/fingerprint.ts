@@ -12,7 +12,11 @@
 import { createHash } from 'node:crypto';
 import type { ArmInfo, Environment, RunResult } from '../core/results/result-types.js';
 import type { Fingerprint } from '../core/results/result-types.js';
+import { canonicalJson } from '../core/util/canonical-json.js';
+import { WORKLOAD_HASH_IGNORED } from '../core/results/workload-definition.js';
 export type { Fingerprint };
+export { canonicalJson };
+export { WORKLOAD_HASH_IGNORED };
 
 /**
  * What the fingerprint reads of a results document: also the conditions of a run not yet measured, or of
@@ -92,24 +96,6 @@ export function fingerprintId(facts: Record<string, string>): string {
 }
 
 /**
- * Fields of a resolved workload that do not change what one measured run measures, left out of the
- * workload hash: how many rounds are run (more samples of the same measurement), the practical
- * threshold and the failure tolerance (how results are judged, not produced), the retry count, the
- * client list (each cell carries its own client count, so adding a client level keeps the other
- * cells' series), and the name and description (renaming a workload does not change it).
- * Everything else stays in, including the warm-up length, the duration, the scale and the settings.
- */
-export const WORKLOAD_HASH_IGNORED = [
-  'name',
-  'description',
-  'rounds',
-  'threshold',
-  'retries',
-  'clients',
-  'maxIgnoredErrorsPct',
-] as const;
-
-/**
  * Hash (16 hex characters) of a resolved workload definition (as stored in results `workloads[name]`),
  * minus WORKLOAD_HASH_IGNORED. Canonical: key order does not matter.
  */
@@ -135,24 +121,6 @@ export function diffFingerprints(a: Fingerprint, b: Fingerprint): FactDifference
   return names
     .filter((fact) => a.facts[fact] !== b.facts[fact])
     .map((fact) => ({ fact, a: a.facts[fact], b: b.facts[fact] }));
-}
-
-/**
- * Stable JSON: object keys sorted (by code unit, recursively), undefined members dropped, arrays kept in
- * order, no whitespace. Equal values give equal strings whatever order their keys were written in.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'null';
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : sortKeys(v)));
-  if (!isObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
-    if (value[key] !== undefined) out[key] = sortKeys(value[key]);
-  }
-  return out;
 }
 
 function distinct(values: Array<string | undefined>): string | undefined {

@@ -3,6 +3,7 @@
  * controls, bin dirs, client tools, workload files, the machine itself), the drivers are made, the rounds
  * planned, and the results document that the run will fill is written down with what is known already.
  */
+import { workloadScriptHashes } from '../drivers/workload-scripts.js';
 import os from 'node:os';
 import type { Workload } from '../drivers/workload.js';
 import { roundsOf } from '../drivers/common/workload-fields.js';
@@ -189,6 +190,7 @@ async function newDocument(
   },
 ): Promise<RunResult> {
   const { cpuPlans, workloads } = known;
+  const scripts = await workloadScriptHashes(workloads);
   const startedAt = new Date();
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -211,6 +213,7 @@ async function newDocument(
     arms: known.arms,
     clients: known.clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    ...(Object.keys(scripts).length > 0 ? { workloadScripts: scripts } : {}),
     analysis: req.analysis,
     plan: {
       seed: known.seed,

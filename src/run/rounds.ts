@@ -56,7 +56,9 @@ export function scheduleRounds(
 /**
  * Says before spending the time when the plan cannot reach a verdict (issue: power before time). Holm's
  * family: every head arm x cell x gated metric (src/flows/compare/noise/design-check.ts refuses what cannot reach
- * alpha at all, unless forced; here the run only warns). A part of a larger run is not checked here.
+ * alpha at all, unless forced; here the run only warns). A part of a larger run is not checked here, nor a
+ * run of one arm (a nightly run, the runner canary's): it compares nothing, so no plan of its
+ * can miss significance.
  */
 export function warnUnderpoweredPlan(
   req: RunRequest,
@@ -66,6 +68,7 @@ export function warnUnderpoweredPlan(
   const hypotheses =
     Math.max(1, req.arms.length - 1) *
     workloads.reduce((n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length), 0);
+  if (req.arms.length < 2) return;
   for (const w of req.partOfRun ? [] : workloads) {
     const check = checkPlan({
       rounds: roundsOf(w),

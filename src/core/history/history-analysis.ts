@@ -2,6 +2,9 @@
  * Change points of every series of the stored history, with what a maintainer needs to act on one: the
  * commit range (the last commit measured before the change and the first after it), the relative change
  * of the median with a CI, p, and whether it is a regression or an improvement for that metric.
+ *
+ * A series is analysed segment by segment (definition-segments.ts): a change point never spans a change of
+ * the workload's definition, and where the series stands now is its newest segment's (currentChangePoint).
  */
 import {
   DEFAULT_MAX_P,
@@ -10,6 +13,7 @@ import {
   minPointsForDetection,
 } from '../stats/e-divisive.js';
 import { buildSeries, type Series, type SeriesPoint, type HistoryRun } from './series.js';
+import { definitionSegments, type DefinitionSegment } from './definition-segments.js';
 
 export interface HistoryOptions {
   /** Significance level of a change point (default 0.001). */
@@ -43,11 +47,16 @@ export interface SeriesChangePoint {
 
 export interface SeriesAnalysis {
   series: Series;
-  /** 'too-few-points': fewer than `needed` runs, no analysis yet. */
+  /**
+   * 'too-few-points': fewer than `needed` runs since the workload's definition last changed (its newest
+   * segment), nothing to say of it yet.
+   */
   status: 'analysed' | 'too-few-points';
   needed: number;
-  /** Oldest first. */
+  /** Oldest first, each inside one segment. */
   changePoints: SeriesChangePoint[];
+  /** The series split where the workload's definition changed, oldest first (one without a change). */
+  segments: DefinitionSegment[];
 }
 
 export interface HistoryAnalysis {
@@ -72,16 +81,46 @@ export function analyseHistory(runs: readonly HistoryRun[], options: HistoryOpti
 
 export function analyseSeries(series: Series, options: Required<HistoryOptions>): SeriesAnalysis {
   const needed = minPointsForDetection(options.minSegment);
-  if (series.points.length < needed) return { series, status: 'too-few-points', needed, changePoints: [] };
-  const found = detectChangePoints(
-    series.points.map((p) => Math.log(p.median)),
-    { ...options, scale: 'log' },
-  );
+  const segments = definitionSegments(series.points);
+  const current = segments.at(-1);
+  const changePoints = segments
+    .filter((seg) => seg.end - seg.start >= needed)
+    .flatMap((seg) => segmentChangePoints(series, seg, options));
   return {
     series,
-    status: 'analysed',
+    status: current !== undefined && current.end - current.start >= needed ? 'analysed' : 'too-few-points',
     needed,
-    changePoints: found.map((c) => ({
+    changePoints,
+    segments,
+  };
+}
+
+/**
+ * The latest change point of the series' newest segment: where it stands now. A change point of an earlier
+ * definition is history, not the current standing; undefined when the newest segment has none.
+ */
+export function currentChangePoint(
+  analysis: Pick<SeriesAnalysis, 'changePoints' | 'segments'>,
+): SeriesChangePoint | undefined {
+  const cp = analysis.changePoints.at(-1);
+  const start = analysis.segments.at(-1)?.start ?? 0;
+  return cp !== undefined && cp.index > start ? cp : undefined;
+}
+
+/** The change points of one segment, indexed in the whole series. */
+function segmentChangePoints(
+  series: Series,
+  segment: DefinitionSegment,
+  options: Required<HistoryOptions>,
+): SeriesChangePoint[] {
+  const points = series.points.slice(segment.start, segment.end);
+  const found = detectChangePoints(
+    points.map((p) => Math.log(p.median)),
+    { ...options, scale: 'log' },
+  );
+  return found.map((f): SeriesChangePoint => {
+    const c = { ...f, index: f.index + segment.start };
+    return {
       index: c.index,
       kind: c.relativeChange < 0 === (series.better === 'higher') ? 'regression' : 'improvement',
       lastBefore: series.points[c.index - 1]!,
@@ -94,6 +133,6 @@ export function analyseSeries(series: Series, options: Required<HistoryOptions>)
       p: c.p,
       nBefore: c.nBefore,
       nAfter: c.nAfter,
-    })),
-  };
+    };
+  });
 }

@@ -12,7 +12,12 @@
  *   it) are alerts: a history that stopped growing must not read as a quiet one (Horreum's missing-run rule).
  * Pure: the analysis in, the findings out.
  */
-import type { HistoryAnalysis, SeriesAnalysis, SeriesChangePoint } from './history-analysis.js';
+import {
+  currentChangePoint,
+  type HistoryAnalysis,
+  type SeriesAnalysis,
+  type SeriesChangePoint,
+} from './history-analysis.js';
 import { isCanaryWorkload } from './series.js';
 
 /** A gap this many cadences long is a missing night. */
@@ -66,14 +71,14 @@ export function watchNights(analysis: HistoryAnalysis, options: NightWatchOption
   const canaryShifts = analysis.series
     .filter((s) => isCanaryWorkload(s.series.key.workload))
     .flatMap((s): CanaryShift[] => {
-      const cp = s.changePoints.at(-1);
+      const cp = currentChangePoint(s);
       return cp
         ? [{ series: s.series.id, night: nightOf(cp.firstAfter.date), relativeChange: cp.relativeChange }]
         : [];
     });
   const suspect = new Map<string, string>();
   for (const s of analysis.series) {
-    const cp = s.changePoints.at(-1);
+    const cp = currentChangePoint(s);
     if (!cp || cp.kind !== 'regression' || isCanaryWorkload(s.series.key.workload)) continue;
     const shift = canaryShifts.find(
       (c) =>

@@ -3,7 +3,12 @@
  * in which cells (the series whose latest change point is a regression), which series improved, and which
  * are too short to say. The nightly flow (src/flows/nightly/) acts on it; core/report/nightly renders it.
  */
-import type { HistoryAnalysis, SeriesAnalysis, SeriesChangePoint } from './history-analysis.js';
+import {
+  currentChangePoint,
+  type HistoryAnalysis,
+  type SeriesAnalysis,
+  type SeriesChangePoint,
+} from './history-analysis.js';
 import { isCanaryWorkload, type Series } from './series.js';
 
 export type NightlyVerdict = 'regression' | 'improvement' | 'no-change';
@@ -67,7 +72,7 @@ export function judgeHistory(analysis: HistoryAnalysis): NightlyJudgement {
   const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
   const analysed = project.filter((s) => s.status === 'analysed');
   const latest = (kind: 'regression' | 'improvement') =>
-    analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
+    analysed.filter((s) => currentChangePoint(s)?.kind === kind);
   const regressed = latest('regression');
   const improved = latest('improvement');
   const byWorkload = new Map<string, WorkloadStanding>();
@@ -80,7 +85,7 @@ export function judgeHistory(analysis: HistoryAnalysis): NightlyJudgement {
       byWorkload.set(id, standing);
     }
     standing.series.push(s);
-    const cp = s.changePoints.at(-1);
+    const cp = currentChangePoint(s);
     if (cp?.kind === 'regression') standing.regressed.push({ series: s.series, changePoint: cp });
   }
   const workloads = [...byWorkload.values()];

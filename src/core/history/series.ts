@@ -7,12 +7,17 @@
  * Which arm a run contributes: the one labelled "head", else the last arm (a nightly run has a single
  * arm; an A/B run's later arm is the change under test). Failed runs and unusable values (non-finite or
  * ≤ 0) are left out of the median; a run without a usable value adds no point.
+ *
+ * Each point carries the id of the workload definition it measured (core/results/workload-definition.ts):
+ * a series keeps its name when its workload file is edited, but what it measures changes there, so the
+ * analysis splits it into segments of one definition (definition-segments.ts) and never compares across.
  */
 import { stableHash } from '../util/stable-hash.js';
 import { collectCellRuns, documentCells, runValues } from '../compare/cell-runs.js';
 import { METRICS, type MetricName } from '../results/metrics.js';
 import type { RunResult } from '../results/result-types.js';
 import { medianCi } from '../stats/median-ci.js';
+import { definitionHash, definitionId } from '../results/workload-definition.js';
 
 /**
  * A run of the history: a results document with the store's fields (src/core/results/result-types.ts gains them with the
@@ -48,6 +53,11 @@ export interface SeriesPoint {
   ciLower: number;
   ciUpper: number;
   ciLevel: number;
+  /**
+   * The id of the workload definition the run measured (definitionId). A run that recorded no definition
+   * (or no script texts) takes its neighbour's: what cannot be told apart is not called a change.
+   */
+  definition: string;
 }
 
 export interface Series {
@@ -75,6 +85,7 @@ export function buildSeries(
   metrics: readonly MetricName[] = SERIES_METRICS,
 ): Series[] {
   const byId = new Map<string, Series>();
+  const recorded = new Map<SeriesPoint, RecordedDefinition>();
   for (const run of runs) {
     if (run.status === 'running') continue;
     const arm = measuredArm(run);
@@ -97,7 +108,7 @@ export function buildSeries(
           byId.set(id, series);
         }
         const ci = medianCi(values);
-        series.points.push({
+        const point: SeriesPoint = {
           runId: run.runId ?? run.startedAt,
           sha: run.source?.head?.sha ?? null,
           ref: run.source?.head?.ref ?? null,
@@ -107,13 +118,17 @@ export function buildSeries(
           ciLower: ci.lower,
           ciUpper: ci.upper,
           ciLevel: ci.achievedLevel,
-        });
+          definition: '',
+        };
+        series.points.push(point);
+        recorded.set(point, recordedDefinition(run, cell.workload, arm));
       }
     }
   }
   const all = [...byId.values()];
   for (const s of all) {
     s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
+    assignDefinitions(s.points, recorded);
   }
   return all.sort(
     (a, b) =>
@@ -122,6 +137,52 @@ export function buildSeries(
       metrics.indexOf(a.key.metric) - metrics.indexOf(b.key.metric) ||
       a.key.clients - b.key.clients,
   );
+}
+
+/** What a run recorded of a workload's definition: undefined parts were not recorded. */
+interface RecordedDefinition {
+  spec: string | undefined;
+  scripts: string | undefined;
+}
+
+function recordedDefinition(run: RunResult, workload: string, arm: string): RecordedDefinition {
+  const spec = run.workloads?.[workload];
+  const settings = run.arms.find((a) => a.label === arm)?.settingOverrides ?? {};
+  return {
+    spec: spec === undefined ? undefined : definitionHash(spec, settings),
+    scripts: run.workloadScripts?.[workload],
+  };
+}
+
+/**
+ * Each point's definition id, oldest first. A part a run did not record (documents before it was, or a
+ * workload without script files) is its nearest earlier point's, else its nearest later one's, with the same
+ * definition otherwise: a run that cannot be told apart from its neighbours does not start a segment.
+ */
+function assignDefinitions(
+  points: SeriesPoint[],
+  recorded: ReadonlyMap<SeriesPoint, RecordedDefinition>,
+): void {
+  const parts = points.map((p) => ({ ...recorded.get(p)! }));
+  const fill = (key: 'spec' | 'scripts', order: number[]) => {
+    const last = new Map<string | undefined, string>();
+    for (const i of order) {
+      const part = parts[i]!;
+      const group = key === 'spec' ? '' : part.spec;
+      if (part[key] !== undefined) last.set(group, part[key]);
+      else if (last.has(group)) part[key] = last.get(group);
+    }
+  };
+  const forward = points.map((_, i) => i);
+  const backward = [...forward].reverse();
+  fill('spec', forward);
+  fill('spec', backward);
+  fill('scripts', forward);
+  fill('scripts', backward);
+  for (const [i, p] of points.entries()) {
+    const part = parts[i]!;
+    p.definition = definitionId(part.spec ?? '', part.scripts);
+  }
 }
 
 /** The series name of a workload measured as the runner canary: "canary:select-only". */

@@ -6,7 +6,7 @@
  * TREND_WINDOW runs, no test): the newest change point is what the history calls a change, with its
  * calibrated p and CI (history-analysis.ts). A series too short to be analysed says so instead.
  */
-import type { SeriesAnalysis, SeriesChangePoint } from './history-analysis.js';
+import { currentChangePoint, type SeriesAnalysis, type SeriesChangePoint } from './history-analysis.js';
 import type { SeriesPoint } from './series.js';
 
 /**
@@ -58,7 +58,7 @@ export function seriesTrend(analysis: SeriesAnalysis, window = TREND_WINDOW): Se
     runs: points.length,
     recent,
     direction,
-    lastChangePoint: analysis.changePoints[analysis.changePoints.length - 1] ?? null,
+    lastChangePoint: currentChangePoint(analysis) ?? null,
     status: analysis.status,
     needed: analysis.needed,
   };

@@ -36,6 +36,12 @@ export interface RunResult {
   clients: ClientInfo[];
   /** The workloads as resolved and validated (defaults applied), keyed by workload name. */
   workloads: Record<string, unknown>;
+  /**
+   * The hash of the text of each workload's script files (core/results/workload-definition.ts
+   * scriptTextsHash), for the workloads that run files of their own: `workloads` names the files, and a
+   * file edited under its name measures something else. Absent in documents written before it was recorded.
+   */
+  workloadScripts?: Record<string, string>;
   /** How the run is analysed (recorded so that the PR comment, `pgperf compare` and the power check agree);
    * absent in documents written before it was recorded, which then get the defaults. */
   analysis?: AnalysisSettings;

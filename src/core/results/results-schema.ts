@@ -161,6 +161,7 @@ export const resultsSchema = z.looseObject({
     .min(1),
   clients: z.array(z.looseObject({ tool: text, binDir: text, version: text })),
   workloads: z.record(text, workloadRecord),
+  workloadScripts: z.record(text, text).optional(),
   analysis: z
     .looseObject({
       alpha: z.number().gt(0).lt(0.5),

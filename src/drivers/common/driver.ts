@@ -135,6 +135,11 @@ export interface DriverModule<S extends z.ZodType<{ tool: string }>> {
    * the plan phases explain. A tool without it has no plans taken.
    */
   statements?(workload: z.output<S>): Promise<WorkloadStatement[]>;
+  /**
+   * The files of the workload's own that its runs execute (custom scripts), in the order it lists them: their
+   * text is part of what the workload measures, recorded as a hash with the run (`workloadScripts`).
+   */
+  scriptFiles?(workload: z.output<S>): readonly string[];
 }
 
 /** One SQL statement of a workload, and the form EXPLAIN can plan (its variables given values), if any. */

@@ -12,4 +12,5 @@ export const pgbenchModule = {
   // pgbench -i builds the same tables for every builtin and script at one scale and init options.
   dataSetShape: (w) => [w.scale, w.init],
   statements: pgbenchStatements,
+  scriptFiles: (w) => (w.scripts ?? []).map((s) => s.file),
 } satisfies DriverModule<typeof pgbenchWorkloadSchema>;

@@ -101,6 +101,14 @@ function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): Ma
         }
       : {}),
     workloads: Object.assign({}, ...docs.map((d) => d.workloads)) as RunResult['workloads'],
+    ...(docs.some((d) => d.workloadScripts)
+      ? {
+          workloadScripts: Object.assign({}, ...docs.map((d) => d.workloadScripts ?? {})) as Record<
+            string,
+            string
+          >,
+        }
+      : {}),
     ...mergedRecords(docs),
     plan: {
       ...base.plan,

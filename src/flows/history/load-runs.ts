@@ -4,6 +4,7 @@ import { readResults } from '../../store/read-results.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { ResultStore } from '../../store/store.js';
 import type { HistoryRun } from '../../core/history/series.js';
+import { withCurrentDefinitions } from './current-definitions.js';
 
 /**
  * The runs of `pgperf history --results`: each argument is a results file, or a directory. A directory
@@ -20,7 +21,7 @@ export async function loadRuns(inputs: readonly string[]): Promise<HistoryRun[]>
     );
   }
   const unique = [...new Set(files.map((f) => path.resolve(f)))].sort();
-  return Promise.all(unique.map((f) => readResults(f) as Promise<HistoryRun>));
+  return Promise.all(unique.map(async (f) => withCurrentDefinitions((await readResults(f)) as HistoryRun)));
 }
 
 async function resultFiles(input: string): Promise<string[]> {
@@ -60,6 +61,8 @@ export async function loadStoredRuns(
     (r) => r.status === 'complete' && (!workloads?.length || r.workloads.some((w) => workloads.includes(w))),
   );
   const runs: HistoryRun[] = [];
-  for (const entry of listed.reverse()) runs.push((await store.load(entry.id)) as HistoryRun);
+  for (const entry of listed.reverse()) {
+    runs.push(withCurrentDefinitions((await store.load(entry.id)) as HistoryRun));
+  }
   return runs;
 }

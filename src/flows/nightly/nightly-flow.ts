@@ -10,7 +10,12 @@
 import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
 import { FAIL_ON_MEANING, type FailOn } from '../../core/compare/decision/policy.js';
 import { flowDecision, type GateDecision } from '../../core/compare/decision/flow-decision.js';
-import type { HistoryAnalysis, HistoryOptions, SeriesAnalysis } from '../../core/history/history-analysis.js';
+import {
+  currentChangePoint,
+  type HistoryAnalysis,
+  type HistoryOptions,
+  type SeriesAnalysis,
+} from '../../core/history/history-analysis.js';
 import { analyseStore } from './nightly-site.js';
 import {
   clientsText,
@@ -181,9 +186,8 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
     if ('error' in outcome.digest) logger.warn(outcome.digest.error);
     else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
   }
-  logger.info(
-    `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`,
-  );
+  // The night's verdict is its decision's (nightlyDecision), said once by the adapter on every surface.
+  logger.info(`history analysed: ${analysis.series.length} series over ${analysis.runs} runs`);
   return outcome;
 }
 
@@ -215,7 +219,7 @@ async function measureCanary(
 export function markSuspects(analysis: HistoryAnalysis, watch: NightWatch): void {
   for (const s of analysis.series) {
     const why = watch.suspect.get(s.series.id);
-    const cp = s.changePoints.at(-1);
+    const cp = currentChangePoint(s);
     if (why && cp) cp.suspect = why;
   }
 }
@@ -259,7 +263,12 @@ export function nightlyDecision(outcome: NightlyOutcome, failOn: FailOn): GateDe
   const undecided = outcome.undecided.length;
   const alerts = outcome.watch?.alerts ?? [];
   const series = outcome.analysis?.series.length ?? 0;
-  const tooShort = `${undecided} series measured tonight ${undecided === 1 ? 'has' : 'have'} too few runs to be analysed yet`;
+  const restarted = outcome.undecided.filter((u) => u.segments.length > 1).length;
+  const tooShort =
+    `${undecided} series measured tonight ${undecided === 1 ? 'has' : 'have'} too few runs to be analysed yet` +
+    (restarted > 0
+      ? ` (${restarted === undecided ? '' : `${restarted} of them `}since ${restarted === 1 ? 'its' : 'their'} workload definition changed)`
+      : '');
   // What keeps a night without a regression from being green, each said in words.
   const holds = [
     ...(suspect.length > 0
@@ -273,9 +282,16 @@ export function nightlyDecision(outcome: NightlyOutcome, failOn: FailOn): GateDe
   const incomplete =
     outcome.incomplete ??
     (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : undefined);
+  const cells = events.reduce((n, e) => n + e.regressed.length, 0);
   return flowDecision({
     flow: 'nightly',
-    verdict: outcome.judgement?.verdict ?? 'inconclusive',
+    // The verdict the headline says: undecided (too few runs, or suspect) is inconclusive, not no-change.
+    verdict:
+      events.length > 0
+        ? 'regression'
+        : suspect.length > 0 || undecided > 0 || !outcome.judgement
+          ? 'inconclusive'
+          : outcome.judgement.verdict,
     failOn,
     ...(incomplete !== undefined ? { incomplete } : {}),
     ...(events.length > 0
@@ -288,7 +304,7 @@ export function nightlyDecision(outcome: NightlyOutcome, failOn: FailOn): GateDe
     pending: events.length === 0 && holds.length > 0,
     lead:
       events.length > 0
-        ? `${events.length} open regression event${events.length === 1 ? '' : 's'}`
+        ? `${events.length} workload${events.length === 1 ? '' : 's'} regressed (${cells} cell${cells === 1 ? '' : 's'})`
         : suspect.length > 0
           ? 'Suspect regression: runner drift'
           : undecided > 0
@@ -318,16 +334,23 @@ export interface NightlyReportOptions {
   notes?: readonly string[];
 }
 
-/** The night's markdown, verdict first: the job summary of the Action and what `pgperf nightly` prints. */
-export function nightlyReport(outcome: NightlyOutcome, options: NightlyReportOptions = {}): string {
+/**
+ * The night's markdown, its decision first (nightlyDecision: the headline the log, the outputs and
+ * decision.json say): the job summary of the Action and what `pgperf nightly` prints.
+ */
+export function nightlyReport(
+  outcome: NightlyOutcome,
+  decision: GateDecision,
+  options: NightlyReportOptions = {},
+): string {
   const notes = [...watchNotes(outcome), ...issueNotes(outcome), ...(options.notes ?? [])];
   if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
-    return renderIncompleteNightly(outcome.incomplete ?? 'the night was not analysed', notes);
+    return renderIncompleteNightly(decision, notes);
   }
   if (outcome.notSaved) {
     notes.unshift(`⚠️ Tonight's run was not saved to the store: ${escapeMarkdown(outcome.notSaved)}.`);
   }
-  return renderNightlySummary(outcome.analysis, outcome.judgement, {
+  return renderNightlySummary(outcome.analysis, outcome.judgement, decision, {
     ...(options.repoUrl ? { repoUrl: options.repoUrl } : {}),
     measured: { ref: outcome.source.head?.ref, sha: outcome.source.head?.sha },
     notes,

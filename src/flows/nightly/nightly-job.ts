@@ -182,10 +182,11 @@ export async function concludeNight(
   options: NightlyReportOptions & { failOn: FailOn; reportFile?: string },
 ): Promise<NightConclusion> {
   const { failOn, reportFile, ...report } = options;
-  const markdown = nightlyReport(outcome, report);
+  const decision = nightlyDecision(outcome, failOn);
+  const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
     await mkdir(path.dirname(reportFile), { recursive: true });
     await writeFile(reportFile, markdown);
   }
-  return { report: markdown, decision: nightlyDecision(outcome, failOn) };
+  return { report: markdown, decision };
 }

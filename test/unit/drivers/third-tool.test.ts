@@ -30,8 +30,8 @@ vi.mock('../../../src/drivers/registry.js', async (importOriginal) => {
   const { composeDrivers } = await import('../../../src/drivers/driver-set.js');
   const { fakeModule } = await import('./fake-tool/module.js');
   const DRIVERS = composeDrivers([...shipped.DRIVERS.modules, fakeModule]);
-  const { createDriver, dataSetShape, listsStatements, statementsOf } = DRIVERS;
-  return { ...shipped, DRIVERS, createDriver, dataSetShape, listsStatements, statementsOf };
+  const { createDriver, dataSetShape, listsStatements, scriptFiles, statementsOf } = DRIVERS;
+  return { ...shipped, DRIVERS, createDriver, dataSetShape, listsStatements, scriptFiles, statementsOf };
 });
 
 type Json = Record<string, unknown>;

@@ -130,7 +130,8 @@ const flows: Array<{ flow: string; name: string; decide: (failOn: FailOn) => Gat
   {
     flow: 'nightly',
     name: 'too short',
-    decide: (f) => nightlyDecision(night({ undecided: [{ series: { id: 'fp/new@1/tps' } }] as never }), f),
+    decide: (f) =>
+      nightlyDecision(night({ undecided: [{ series: { id: 'fp/new@1/tps' }, segments: [] }] as never }), f),
   },
   {
     flow: 'nightly',

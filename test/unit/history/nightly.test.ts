@@ -4,6 +4,14 @@ import { judgeHistory } from '../../../src/core/history/nightly-judgement.js';
 import { renderNightlySummary } from '../../../src/core/report/nightly/nightly-summary.js';
 import type { HistoryRun } from '../../../src/core/history/series.js';
 import { commitSha, noisyHistory, WORKLOAD } from './noisy-history.js';
+import { nightlyDecision, type NightlyOutcome } from '../../../src/flows/nightly/nightly-flow.js';
+import type { HistoryAnalysis } from '../../../src/core/history/history-analysis.js';
+
+/** The night's decision of an analysed history (nothing undecided), as the nightly flow makes it. */
+function decisionOf(analysis: HistoryAnalysis) {
+  const outcome = { analysis, judgement: judgeHistory(analysis), undecided: [] } as unknown as NightlyOutcome;
+  return nightlyDecision(outcome, 'regression');
+}
 
 const FP = 'kvm2-haltpoll-fx';
 const SERIES = `${FP}/${WORKLOAD}@1/tps`;
@@ -65,12 +73,12 @@ describe('judgeHistory', () => {
 describe('renderNightlySummary', () => {
   it('puts the verdict first, lists each regressed workload with its cells and first bad commits, then the history', () => {
     const analysis = analyseHistory(noisyHistory({ clients: [1, 2] }));
-    const text = renderNightlySummary(analysis, judgeHistory(analysis), {
+    const text = renderNightlySummary(analysis, judgeHistory(analysis), decisionOf(analysis), {
       measured: { ref: 'master', sha: '0123456789abcdef' },
       notes: ['Regression issues: 1 opened, 0 updated, 0 closed (#500).'],
     });
     const lines = text.split('\n');
-    expect(lines[0]).toBe('## pgperf nightly: 🔴 1 workload regressed (2 cells)');
+    expect(lines[0]).toBe('## pgperf nightly: 🔴 Failed: 1 workload regressed (2 cells)');
     expect(text).toContain('Measured master @ 0123456789.');
     expect(text).toContain(`- ${WORKLOAD} on ${FP}: 2 cells`);
     const cell = lines.find((l) => l.startsWith('  - at 1 client (tps): -'))!;
@@ -82,15 +90,17 @@ describe('renderNightlySummary', () => {
 
   it('says no workload regressed and lists the improvements', () => {
     const analysis = analyseHistory(recovered());
-    const text = renderNightlySummary(analysis, judgeHistory(analysis));
-    expect(text.split('\n')[0]).toBe('## pgperf nightly: ✅ no workload regressed');
+    const text = renderNightlySummary(analysis, judgeHistory(analysis), decisionOf(analysis));
+    expect(text.split('\n')[0]).toBe('## pgperf nightly: 🚀 Passed: No open regression');
     expect(text).toMatch(/\*\*Improved\*\* \(latest change point\):\n- select-only at 1 client \(tps\): \+/);
     expect(text).not.toContain('**Regressed**');
   });
 
   it('escapes the ref it names', () => {
     const analysis = analyseHistory(recovered());
-    const text = renderNightlySummary(analysis, judgeHistory(analysis), { measured: { ref: 'x|<b>@y' } });
+    const text = renderNightlySummary(analysis, judgeHistory(analysis), decisionOf(analysis), {
+      measured: { ref: 'x|<b>@y' },
+    });
     expect(text).toContain('Measured x&#124;&lt;b&gt;&#64;&#8205;y.');
   });
 });

@@ -31,6 +31,8 @@ import { runAction } from '../../../src/adapters/action/run-action.js';
 import type { ActionContext } from '../../../src/adapters/action/context.js';
 import { nodeProcessRunner } from '../../../src/machine/os/process.js';
 import { parseActionInputs } from '../../helpers/action-inputs.js';
+import { reportGate } from '../../../src/adapters/cli/report-gate.js';
+import { workloadSchema } from '../../../src/drivers/workload.js';
 
 let tmp: string;
 let gh: FakeGitHub;
@@ -118,7 +120,7 @@ describe('runNightly', () => {
 
     const failed = nightlyDecision(outcome, 'regression');
     expect(failed).toMatchObject({ flow: 'nightly', verdict: 'regression', outcome: 'failed', exitCode: 1 });
-    expect(failed.headline.lead).toBe('1 open regression event');
+    expect(failed.headline.lead).toBe('1 workload regressed (2 cells)');
     expect(failed.deciding).toHaveLength(2);
     expect(failed.failure).toMatch(
       /^open regression event in the history: select-only \(2 cells, worst tps at [12] clients? -\d+\.\d%\) \(fail-on: regression\)$/,
@@ -126,8 +128,8 @@ describe('runNightly', () => {
     expect(nightlyDecision(outcome, 'inconclusive').exitCode).toBe(1);
     expect(nightlyDecision(outcome, 'never')).toMatchObject({ exitCode: 0, failOn: 'never' });
 
-    const report = nightlyReport(outcome, { notes: ['History site: somewhere.'] });
-    expect(report.split('\n')[0]).toBe('## pgperf nightly: 🔴 1 workload regressed (2 cells)');
+    const report = nightlyReport(outcome, failed, { notes: ['History site: somewhere.'] });
+    expect(report.split('\n')[0]).toBe('## pgperf nightly: 🔴 Failed: 1 workload regressed (2 cells)');
     expect(report).toContain('Measured master @ eeeeeeeeee.');
     expect(report).toContain(
       'Regression issues: 1 opened, 0 updated, 0 closed (#500).\nHistory site: somewhere.',
@@ -189,7 +191,9 @@ describe('runNightly', () => {
       });
     }
     expect(nightlyDecision(outcome, 'never')).toMatchObject({ exitCode: 0, failOn: 'never' });
-    expect(nightlyReport(outcome).split('\n')[0]).toBe('## pgperf nightly: ⚠️ no verdict');
+    const report = nightlyReport(outcome, nightlyDecision(outcome, 'regression')).split('\n');
+    expect(report[0]).toBe('## pgperf nightly: ⚠️ Incomplete');
+    expect(report[2]).toBe(`${outcome.incomplete}.`);
   });
 
   it('a run the store did not save: the history is still analysed and reported, but the night could not complete (3)', async () => {
@@ -201,7 +205,7 @@ describe('runNightly', () => {
       exitCode: 3,
       failure: 'the nightly run was not saved to the store: could not save the run: disk full',
     });
-    expect(nightlyReport(outcome)).toContain(
+    expect(nightlyReport(outcome, nightlyDecision(outcome, 'regression'))).toContain(
       "⚠️ Tonight's run was not saved to the store: could not save the run: disk full.",
     );
   });
@@ -240,7 +244,66 @@ describe('runNightly', () => {
       ),
     ).toBe(true);
     expect(nightlyDecision(outcome, 'regression').exitCode).toBe(1);
-    expect(nightlyReport(outcome)).toContain('⚠️ the regression issues were not updated: ');
+    expect(nightlyReport(outcome, nightlyDecision(outcome, 'regression'))).toContain(
+      '⚠️ the regression issues were not updated: ',
+    );
+  });
+});
+
+describe('one nightly decision', () => {
+  it('a night too short to analyse says one headline in the log, the summary and the decision; no verdict of its own before', async () => {
+    const nights = noisyHistory({ nights: 4, stepAt: Infinity, clients: [1] });
+    for (const run of nights.slice(0, 3)) await store.save(run);
+    const d = deps(nights[3]!, { issues: false });
+    const outcome = await runNightly(request(), d);
+    const { report, decision } = await concludeNight(outcome, { failOn: 'regression' });
+    reportGate(decision, d.logger);
+    const headline = 'Too few runs to analyse';
+    const detail = '1 series measured tonight has too few runs to be analysed yet';
+    expect(decision).toMatchObject({
+      outcome: 'pending',
+      verdict: 'inconclusive',
+      headline: { lead: headline, detail },
+    });
+    expect(report.split('\n').slice(0, 3)).toEqual([
+      `## pgperf nightly: ❔ Pending: ${headline}`,
+      '',
+      `${detail}.`,
+    ]);
+    expect(d.logger.lines.filter((l) => /verdict|no-change|regressed|PENDING|PASSED/i.test(l))).toEqual([
+      `nightly: PENDING: ${headline}: ${detail}`,
+    ]);
+    expect(report).not.toMatch(/no workload regressed|✅/);
+  });
+
+  it('16 nights of a workload edited after the 8th with a tenfold TPS step: no change point, no issue; the report says the workload changed', async () => {
+    const nights = noisyHistory({ nights: 16, stepAt: 8, factor: 0.1, clients: [1] }).map((run, night) => ({
+      ...run,
+      workloads: {
+        [WORKLOAD]: workloadSchema.parse({
+          name: WORKLOAD,
+          tool: 'pgbench',
+          builtin: night < 8 ? 'select-only' : 'tpcb-like',
+          clients: [1],
+        }),
+      },
+    }));
+    for (const run of nights.slice(0, 15)) await store.save(run);
+    const outcome = await runNightly(request(), deps(nights[15]!));
+    expect(outcome.analysis!.series.flatMap((s) => s.changePoints)).toEqual([]);
+    expect(outcome.judgement!.events).toEqual([]);
+    expect(gh.issues.size).toBe(0);
+    const { report, decision } = await concludeNight(outcome, { failOn: 'regression' });
+    expect(decision).toMatchObject({
+      outcome: 'passed',
+      exitCode: 0,
+      headline: { lead: 'No open regression' },
+    });
+    expect(report).toMatch(
+      new RegExp(
+        `\\n${WORKLOAD}: the workload definition changed on 2026-10-09 \\([0-9a-f]{10} -> [0-9a-f]{10}\\): history restarts there\\.\\n`,
+      ),
+    );
   });
 });
 
@@ -289,7 +352,7 @@ describe('runNightlyJob', () => {
       notes: ['History site: somewhere.'],
       reportFile,
     });
-    expect(report).toBe(nightlyReport(outcome, { notes: ['History site: somewhere.'] }));
+    expect(report).toBe(nightlyReport(outcome, decision, { notes: ['History site: somewhere.'] }));
     expect(await readFile(reportFile, 'utf8')).toBe(report);
     expect(decision).toEqual(nightlyDecision(outcome, 'regression'));
   });

@@ -40,6 +40,7 @@ import { renderBisectText } from '../../../src/core/report/bisect/bisect-text.js
 import type { BisectReport, CommitJudgement } from '../../../src/core/history/bisect-report.js';
 import { renderBisectMarkdown } from '../../../src/core/report/bisect/bisect-markdown.js';
 import { planIssueActions } from '../../../src/flows/nightly/regression-issues.js';
+import { nightlyDecision, type NightlyOutcome } from '../../../src/flows/nightly/nightly-flow.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../history/noisy-history.js';
 
@@ -284,7 +285,12 @@ function history(name: string): HistoryAnalysis {
 
 function nightlySummary(name: string): string {
   const analysis = history(name);
-  return renderNightlySummary(analysis, judgeHistory(analysis), {
+  const judgement = judgeHistory(analysis);
+  const decision = nightlyDecision(
+    { analysis, judgement, undecided: [] } as unknown as NightlyOutcome,
+    'regression',
+  );
+  return renderNightlySummary(analysis, judgement, decision, {
     repoUrl: REPO,
     measured: { ref: name, sha: name },
   });
@@ -343,7 +349,14 @@ const MARKDOWN_SURFACES: Array<[string, (name: string) => string]> = [
   ['consolidated comment', consolidated],
   ['wait-event tables', waitEvents],
   ['nightly summary', nightlySummary],
-  ['incomplete nightly summary', (name) => renderIncompleteNightly(name, [`⚠️ ${escapeMarkdown(name)}`])],
+  [
+    'incomplete nightly summary',
+    (name) =>
+      renderIncompleteNightly(
+        nightlyDecision({ incomplete: name, undecided: [] } as unknown as NightlyOutcome, 'regression'),
+        [`⚠️ ${escapeMarkdown(name)}`],
+      ),
+  ],
   ['history markdown', (name) => renderHistoryMarkdown(history(name), { repoUrl: `${REPO}/` })],
   [
     'regression issue body',

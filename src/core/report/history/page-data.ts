@@ -63,6 +63,11 @@ export interface ChartData {
   /** The time range the chart opens on (seconds, timeRange of the runs); null when no run date parses. */
   xRange: [number, number] | null;
   lines: LineData[];
+  /**
+   * Where the workload's definition changed (a new segment of its series starts: definition-segments.ts),
+   * marked "workload changed": `run` indexes `runs`; `from` and `to` are the definition ids.
+   */
+  definitionChanges: Array<{ run: number; date: string; from: string; to: string }>;
 }
 
 export interface LineData {
@@ -183,6 +188,17 @@ function chartData(group: HistoryAnalysis['series'], id: string): ChartData {
       }
       return line;
     });
+  const changes = new Map<number, ChartData['definitionChanges'][number]>();
+  for (const s of group) {
+    for (const [k, seg] of s.segments.entries()) {
+      if (k === 0) continue;
+      const p = s.series.points[seg.start]!;
+      const run = position.get(runKey(p))!;
+      if (!changes.has(run)) {
+        changes.set(run, { run, date: p.date, from: s.segments[k - 1]!.definition, to: seg.definition });
+      }
+    }
+  }
   const info = METRICS[first.key.metric];
   return {
     id,
@@ -195,6 +211,7 @@ function chartData(group: HistoryAnalysis['series'], id: string): ChartData {
     runs: ordered.map(([, r]) => r),
     xRange: timeRange(ordered.map(([, r]) => r.t)),
     lines,
+    definitionChanges: [...changes.values()].sort((a, b) => a.run - b.run),
   };
 }
 

@@ -177,6 +177,7 @@ function renderWorkloadPage(data: HistorySiteData, workload: WorkloadPageData, a
       return `<section>
 <h2>${esc(chart.label)} (${esc(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc(chart.fingerprint)}</span></h2>
 <div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
+${chart.definitionChanges.map((c) => `<p class="note" data-definition-change="${attr(c.to)}">The workload changed on ${esc(c.date.slice(0, 10))} (definition ${esc(c.from)} → ${esc(c.to)}), marked by a grey line: change points are looked for on either side of it, never across.</p>`).join('\n')}
 ${short.length > 0 ? `<p class="note">Not analysed yet: ${short.map((l) => `${esc(l.label)} has ${plural(l.median.filter((v) => v !== null).length, 'run')}, change points need at least ${l.needed}`).join('; ')}.</p>` : ''}
 <details><summary>Machine fingerprint ${esc(chart.fingerprint)}</summary><table>${facts}</table></details>
 </section>`;

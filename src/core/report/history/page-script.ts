@@ -1,7 +1,8 @@
 /**
  * The script of a workload page, run in the browser after uPlot's: it reads the page's data (a JSON
  * script element), draws one uPlot chart per entry with one line per client count, marks change points
- * with dashed vertical lines, shows a tooltip (commit, date, median [CI], n) at the cursor and opens the
+ * with dashed vertical lines and where the workload's definition changed with a grey solid one ("workload
+ * changed"), shows a tooltip (commit, date, median [CI], n) at the cursor and opens the
  * commit on click. The time axis is in UTC and follows the page's timeAxis data (time-axis.ts): the
  * chart opens on the chart's xRange, and the visible span picks the labels and the tick spacing.
  * It records what it drew on the chart elements (data-drawn, data-markers, and data-x-axis: the time
@@ -119,8 +120,23 @@ export const PAGE_SCRIPT = String.raw`
               count++;
             });
           });
+          (chart.definitionChanges || []).forEach(function (c) {
+            var x = Math.round(u.valToPos(chart.runs[c.run].t, 'x', true));
+            ctx.strokeStyle = '#777';
+            ctx.lineWidth = 2 * devicePixelRatio;
+            ctx.beginPath();
+            ctx.moveTo(x, u.bbox.top);
+            ctx.lineTo(x, u.bbox.top + u.bbox.height);
+            ctx.stroke();
+            ctx.fillStyle = '#555';
+            ctx.font = (12 * devicePixelRatio) + 'px sans-serif';
+            var right = x < u.bbox.left + u.bbox.width / 2;
+            ctx.textAlign = right ? 'left' : 'right';
+            ctx.fillText('workload changed', x + (right ? 4 : -4) * devicePixelRatio, u.bbox.top + u.bbox.height - 8 * devicePixelRatio);
+          });
           ctx.restore();
           host.setAttribute('data-markers', String(count));
+          host.setAttribute('data-definition-changes', String((chart.definitionChanges || []).length));
         }],
       },
     };

@@ -8,7 +8,7 @@
 import { formatP, formatPct, formatPctInterval } from '../../compare/format.js';
 import { commitLink, escapeMarkdown, issueTitleText, markdownLink, safeUrl } from '../markdown-escape.js';
 import { METRICS, isMetricName, type MetricName } from '../../results/metrics.js';
-import type { SeriesChangePoint } from '../../history/history-analysis.js';
+import { currentChangePoint, type SeriesChangePoint } from '../../history/history-analysis.js';
 import { bisectMarker, jsonMarker, markerText } from '../../history/bisect-marker.js';
 import { clientsText } from './nightly-summary.js';
 import { severity, type WorkloadStanding } from '../../history/nightly-judgement.js';
@@ -111,7 +111,7 @@ export function eventCells(w: WorkloadStanding, tracked: readonly TrackedCell[])
   const cells = ids.map((id): EventCell => {
     const s = w.series.find((x) => x.series.id === id);
     const before = tracked.find((t) => t.series === id);
-    const latest = s?.changePoints.at(-1);
+    const latest = s && currentChangePoint(s);
     const regression = s?.changePoints.findLast((cp) => cp.kind === 'regression');
     const now: EventCell['now'] = !s
       ? 'missing'

@@ -5,6 +5,7 @@
  * condition-differences.ts compares two of them.
  */
 import { createDriver } from '../../../drivers/registry.js';
+import { workloadScriptHashes } from '../../../drivers/workload-scripts.js';
 import type { Workload } from '../../../drivers/workload.js';
 import { captureEnvironment } from '../../../machine/environment.js';
 import { runnerAs } from '../../../machine/os/process.js';
@@ -34,6 +35,11 @@ export interface ArmConditions {
   facts: Record<string, string>;
   /** Workload definitions by name, as run (duration and warm-up overrides applied). */
   workloads: Record<string, unknown>;
+  /**
+   * The hash of each workload's script texts (`workloadScripts`), where known: the definitions name the
+   * files, and a file edited under its name measures something else.
+   */
+  scripts: Record<string, string>;
   /** The arm's own settings (--set), applied after the workload's. */
   armSettings: Record<string, string>;
   /** Cells (cellId): for a measured arm those with an ok sample; for head before measuring, those requested. */
@@ -46,6 +52,7 @@ export function conditionsOfArm(doc: RunResult, arm: ArmInfo): ArmConditions {
   return {
     facts: armFacts({ environment: doc.environment, clients: doc.clients, arms: [arm] }),
     workloads: doc.workloads,
+    scripts: doc.workloadScripts ?? {},
     armSettings: arm.settingOverrides,
     cells: [...new Set(ok.map(cellId))],
   };
@@ -86,6 +93,7 @@ export async function headConditions(
   return {
     facts: armFacts({ environment, clients, arms: [head] }),
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    scripts: await workloadScriptHashes(workloads),
     armSettings: head.settings,
     cells: workloads.flatMap((w) => w.clients.map((clients) => cellId({ workload: w.name, clients }))),
   };

@@ -47,6 +47,11 @@ export function conditionDifferences(stored: ArmConditions, now: ArmConditions):
           out.push({ kind: 'workload', workload, name: field, stored: shown(a), now: shown(b) });
         }
       }
+      // Known on both sides only: a run recorded before the texts were says nothing of them.
+      const [storedText, nowText] = [stored.scripts[workload], now.scripts[workload]];
+      if (storedText !== undefined && nowText !== undefined && storedText !== nowText) {
+        out.push({ kind: 'workload', workload, name: 'script text', stored: storedText, now: nowText });
+      }
       const before = { ...settingsOf(storedSpec), ...stored.armSettings };
       const after = { ...settingsOf(spec), ...now.armSettings };
       for (const name of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {

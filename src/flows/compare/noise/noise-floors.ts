@@ -12,6 +12,7 @@ import type { MetricName } from '../../../core/results/metrics.js';
 import { INSTRUCTION_METRIC } from '../../../core/compare/evidence/instruction-rule.js';
 import type { CellKey, NoiseFloor, RunResult } from '../../../core/results/result-types.js';
 import { noiseFloorPct } from '../../../core/stats/noise-floor.js';
+import { definitionSegments } from '../../../core/history/definition-segments.js';
 import {
   isCalibrationRun,
   loadRunsOf,
@@ -52,7 +53,9 @@ export function learnNoiseFloors(
           (x) =>
             x.key.workload === cell.workload && x.key.clients === cell.clients && x.key.metric === metric,
         );
-        const points = (s?.points ?? []).slice(-FLOOR_WINDOW);
+        // Runs of the workload's newest definition only: an edited workload file measures something else.
+        const all = s?.points ?? [];
+        const points = all.slice(definitionSegments(all).at(-1)?.start ?? 0).slice(-FLOOR_WINDOW);
         const floor = points.length >= MIN_FLOOR_RUNS ? noiseFloorPct(points.map((p) => p.median)) : null;
         if (!floor) return [];
         return [

@@ -15,7 +15,8 @@
  */
 import { estimateNoise, MIN_NOISE_ROUNDS } from '../../../core/compare/power.js';
 import { fingerprintId, machineFacts } from '../../../machine/fingerprint.js';
-import { analyseSeries } from '../../../core/history/history-analysis.js';
+import { analyseSeries, currentChangePoint } from '../../../core/history/history-analysis.js';
+import { definitionSegments } from '../../../core/history/definition-segments.js';
 import { buildSeries, type HistoryRun, type Series } from '../../../core/history/series.js';
 import type { MetricName } from '../../../core/results/metrics.js';
 import {
@@ -27,6 +28,7 @@ import {
 import { DEFAULT_MAX_P, DEFAULT_MIN_SEGMENT, minPointsForDetection } from '../../../core/stats/e-divisive.js';
 import { robustLogSpread } from '../../../core/stats/robust-log-spread.js';
 import type { ResultStore } from '../../../store/store.js';
+import { withCurrentDefinitions } from '../../history/current-definitions.js';
 
 /** Fewest history points since the last change point for a spread (and for change points to be sought). */
 export const MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
@@ -140,7 +142,11 @@ export function estimateRunnerNoise(
       s && points.length >= MIN_HISTORY_POINTS
         ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 })
         : undefined;
-    const start = analysed?.changePoints.at(-1)?.index ?? 0;
+    // Since the newest change point, or the workload's newest definition: no noise across either.
+    const start = Math.max(
+      analysed ? (currentChangePoint(analysed)?.index ?? 0) : 0,
+      definitionSegments(points).at(-1)?.start ?? 0,
+    );
     const segment = points.slice(start);
     if (segment.length < MIN_HISTORY_POINTS) {
       const had =
@@ -254,6 +260,6 @@ export async function loadRunsOf(
     )
     .slice(0, NOISE_RUNS_READ);
   const runs: RunResult[] = [];
-  for (const entry of listed) runs.push(await store.load(entry.id));
+  for (const entry of listed) runs.push(withCurrentDefinitions(await store.load(entry.id)));
   return runs;
 }
