@@ -10,6 +10,7 @@ import {
   minPointsForDetection,
 } from '../stats/e-divisive.js';
 import { buildSeries, type Series, type SeriesPoint, type HistoryRun } from './series.js';
+import { answerCosts, type AnswerCosts } from './answer-costs.js';
 
 export interface HistoryOptions {
   /** Significance level of a change point (default 0.001). */
@@ -54,6 +55,8 @@ export interface HistoryAnalysis {
   options: Required<HistoryOptions>;
   runs: number;
   series: SeriesAnalysis[];
+  /** What each run's answer cost, for the site's cost chart. */
+  costs: AnswerCosts;
 }
 
 /** Builds the series of the runs and analyses each one. Pure: no I/O, deterministic. */
@@ -67,6 +70,7 @@ export function analyseHistory(runs: readonly HistoryRun[], options: HistoryOpti
     options: resolved,
     runs: runs.length,
     series: buildSeries(runs).map((s) => analyseSeries(s, resolved)),
+    costs: answerCosts(runs),
   };
 }
 
