@@ -4,7 +4,8 @@
 # /usr/local/bin when root; else ~/.local/bin if it is on the PATH; else /usr/local/bin if writable; else
 # ~/.local/bin (Debian's ~/.profile puts it on the PATH of the next login shell once it exists; this
 # script says how to use it now). A `pgperf` there that is not a link to some clone's dist/cli.js is left
-# alone. PGPERF_CLI links another build instead (tests). Safe to run again. Run by scripts/setup.sh.
+# alone; a link to another clone's is repointed to this one, saying where it pointed before. PGPERF_CLI
+# links another build instead (tests). Safe to run again. Run by scripts/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cli=${PGPERF_CLI:-$PWD/dist/cli.js}
@@ -30,10 +31,17 @@ if [ -L "$link" ] && [ "$(readlink "$link")" = "$cli" ]; then
 elif [ -e "$link" ] && ! { [ -L "$link" ] && [[ "$(readlink "$link")" == */dist/cli.js ]]; }; then
   echo "setup: $link exists and is not a link to a pgperf clone's dist/cli.js: left alone; run this clone's CLI as: node $cli" >&2
   exit 0
-else
-  previous=$( [ -L "$link" ] && readlink "$link" || true)
+elif [ -L "$link" ]; then
+  # Another clone's link: repointed, and said loudly, since that clone no longer answers to `pgperf`.
+  previous=$(readlink "$link")
   ln -sfn "$cli" "$link"
-  echo "setup: pgperf: linked $link -> $cli${previous:+ (was -> $previous)}"
+  case $previous in /*) target=$previous ;; *) target=$dir/$previous ;; esac
+  gone=$([ -e "$target" ] || echo ', which no longer exists')
+  echo "setup: pgperf: $link now points to $cli (was $previous$gone)"
+  [ -n "$gone" ] || echo "setup: the clone at ${target%/dist/cli.js} is no longer \`pgperf\`: run it as node $target, or run its scripts/link-cli.sh to point the link back (PGPERF_BIN_DIR=DIR puts a clone's link elsewhere)"
+else
+  ln -sfn "$cli" "$link"
+  echo "setup: pgperf: linked $link -> $cli"
 fi
 
 if ! on_path "$dir"; then

@@ -473,6 +473,12 @@ describe('bad input: clear errors, nothing half-cached, nothing left running', (
     expect(
       logger.lines.filter((l) => /^waiting for another build of [0-9a-f]{7} \(head\): locked by pid/.test(l)),
     ).toHaveLength(1);
+    // Once it holds the lock, it says whom it waited for, and that it builds since nothing was left.
+    expect(
+      logger.lines.filter((l) =>
+        /^build head: waited \S+ for pid \d+ on .* to finish; it left no install: building$/.test(l),
+      ),
+    ).toHaveLength(1);
   });
 
   it('a missing build dependency names the Debian package', async () => {

@@ -8,6 +8,7 @@
  * Then three more histories, one run, runs minutes apart and runs months apart: each chart's time axis as
  * uPlot drew it (recorded by the page in data-x-axis) has tick labels that do not overlap, lie on the
  * canvas and label a range around the runs, and each index row shows its series' latest value and trend.
+ * The index draws what each answer cost (the runs that recorded it) and says how many runs it leaves out.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -106,7 +107,8 @@ beforeAll(async () => {
   if (!chromium) throw new Error("Debian's chromium is not installed: apt-get install -y chromium");
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-history-'));
   site = path.join(tmp, 'site');
-  await writeResults(tmp, noisyHistory());
+  // Nights 10 on record what their answer cost: the index's cost chart draws 30 runs and leaves 10 out.
+  await writeResults(tmp, noisyHistory({ costFrom: 10 }));
   proxy = http.createServer((req, res) => {
     proxied.push(`${req.method} ${req.url}`);
     res.writeHead(502).end();
@@ -216,7 +218,16 @@ describe('pgperf history in headless Chromium', () => {
       expect(row).toMatch(/<td class="regression">▼ regression -(19|20)\.\d\d% \[/);
       expect(row).toMatch(/<svg class="spark"[^>]*>.*<polyline /);
     }
+    // What each answer cost: the 30 runs that recorded it drawn, the 10 that did not said.
+    const cost = /<div class="chart" id="cost-chart"([^>]*)>/.exec(r.stdout)?.[1] ?? '';
+    expect(cost).toContain('data-cost-runs="30"');
+    expect(cost).toMatch(/data-drawn="[1-9]\d*"/);
+    expect(r.stdout).toContain('Left out: 10 runs that recorded no cost');
+    expect(r.stdout).not.toMatch(/<body[^>]* data-errors=/);
     expect((await browse(path.join(site, 'index.html'), [`--screenshot=${shot}`])).code).toBe(0);
+    const image = decodePng(await readFile(shot));
+    expect(countColour(image, [0x8c, 0x56, 0x4b], 24)).toBeGreaterThan(100); // the build line
+    expect(countColour(image, [0x17, 0xbe, 0xcf], 24)).toBeGreaterThan(100); // the timed rounds line
     expect(pageRequests()).toEqual([]);
   }, 120_000);
 

@@ -15,7 +15,12 @@ import {
   slotPaths,
   type KeyInput,
 } from '../../src/postgres/builds/cache.js';
-import { acquireLock } from '../../src/machine/os/file-lock.js';
+import { spawn } from 'node:child_process';
+import { unlink } from 'node:fs/promises';
+import { acquireLock, describeOwner } from '../../src/machine/os/file-lock.js';
+import { findCompleted } from '../../src/postgres/builds/slot.js';
+import { parseRepo } from '../../src/postgres/builds/source.js';
+import type { BuildRecord, BuildRequest } from '../../src/postgres/builds/build-record.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { DEBIAN_12_X64, GCC_12_DEBIAN } from '../helpers/toolchain.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
@@ -101,12 +106,12 @@ describe('cache on disk', () => {
   it('a lock is exclusive; a second taker waits, saying for whom, until it is released', async () => {
     const file = path.join(tmp(), 'locks', 'k.lock');
     const logger = memoryLogger();
-    const release = await acquireLock(file, { logger, what: 'another build' });
+    const { release } = await acquireLock(file, { logger, what: 'another build' });
     expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ pid: process.pid, host: os.hostname() });
     let second = false;
     const waiting = acquireLock(file, { logger, what: 'another build', pollMs: 20 }).then((r) => {
       second = true;
-      return r;
+      return r.release;
     });
     await new Promise((r) => setTimeout(r, 100));
     expect(second).toBe(false);
@@ -120,12 +125,69 @@ describe('cache on disk', () => {
     expect(await readdir(path.dirname(file))).toEqual([]);
   });
 
+  it('a build that waited for the lock of another process says so, for whom and how long, and then its cache hit', async () => {
+    const layout = cacheLayout(tmp());
+    const paths = slotPaths(layout, 'k1');
+    // The other pgperf: a live process of its own, whose lock file says who holds the lock since when.
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      await mkdirPublic(layout.locks);
+      const since = new Date(Date.now() - 21 * 60_000);
+      await writeFile(
+        paths.lock,
+        JSON.stringify({ pid: other.pid, host: os.hostname(), since: since.toISOString() }),
+      );
+      const logger = memoryLogger();
+      const started = Date.now();
+      const taking = acquireLock(paths.lock, { logger, what: 'another build of 1a2b3c4 (head)', pollMs: 20 });
+      await new Promise((r) => setTimeout(r, 300));
+      const owner = `pid ${other.pid} on ${os.hostname()} (holding it since ${since.toISOString().slice(11, 16)} UTC)`;
+      expect(logger.lines).toEqual([
+        `waiting for another build of 1a2b3c4 (head): locked by ${owner}: ${paths.lock}`,
+      ]);
+      // It finishes its build (the install and its marker) and releases the lock.
+      await mkdir(paths.install, { recursive: true });
+      await markComplete(paths.install, { key: 'k1', sha: input.sha, buildSystem: 'meson' } as BuildRecord);
+      await unlink(paths.lock);
+      const { release, waited } = await taking;
+      expect(waited!.owner).toEqual({ pid: other.pid, host: os.hostname(), since: since.toISOString() });
+      expect(waited!.seconds).toBeGreaterThanOrEqual(0.3);
+      const req = { label: 'head', repo: parseRepo('/src/postgres', '/'), ref: 'master', patches: [] };
+      const found = await findCompleted(paths, 'k1', req as unknown as BuildRequest, started, logger, waited);
+      await release();
+      expect(found!.record).toMatchObject({
+        cacheHit: true,
+        lockWaitS: Math.round(waited!.seconds * 10) / 10,
+      });
+      const line = logger.lines[1]!;
+      expect(line).toMatch(/^build head: waited 0\.[3-9]s for /);
+      expect(line).toContain(
+        ` for ${owner} to finish building the same install; then a cache hit (sha 1a2b3c4, meson), `,
+      );
+      expect(line).toMatch(new RegExp(`, [\\d.]+ s in all: ${paths.install}$`));
+    } finally {
+      other.kill();
+    }
+  });
+
+  it("names a lock's owner with the time it took the lock, and the date once that is a day or more ago", () => {
+    const now = new Date('2026-11-29T09:00:00Z');
+    const owner = { pid: 1234, host: 'runner-1', since: '2026-11-29T08:12:30.000Z' };
+    expect(describeOwner(owner, now)).toBe('pid 1234 on runner-1 (holding it since 08:12 UTC)');
+    expect(describeOwner({ ...owner, since: '2026-11-27T08:12:30.000Z' }, now)).toBe(
+      'pid 1234 on runner-1 (holding it since 2026-11-27 08:12 UTC)',
+    );
+    expect(describeOwner({ ...owner, since: 'then' }, now)).toBe(
+      'pid 1234 on runner-1 (holding it since then)',
+    );
+  });
+
   it('many simultaneous takers in one process: each gets the lock in turn, one at a time', async () => {
     const file = path.join(tmp(), 'locks', 'busy.lock');
     let holders = 0;
     let most = 0;
     const takers = Array.from({ length: 8 }, async () => {
-      const release = await acquireLock(file, { logger: memoryLogger(), what: 'x', pollMs: 5 });
+      const { release } = await acquireLock(file, { logger: memoryLogger(), what: 'x', pollMs: 5 });
       holders++;
       most = Math.max(most, holders);
       await new Promise((r) => setTimeout(r, 10));
@@ -141,7 +203,7 @@ describe('cache on disk', () => {
     const file = path.join(tmp(), 'k.lock');
     // pid 2^22+1 is above Linux's pid_max limit: never a live process.
     await writeFile(file, JSON.stringify({ pid: 4194305, host: os.hostname(), since: 'then' }));
-    const release = await acquireLock(file, { logger: memoryLogger(), what: 'x' });
+    const { release } = await acquireLock(file, { logger: memoryLogger(), what: 'x' });
     expect(JSON.parse(await readFile(file, 'utf8')).pid).toBe(process.pid);
     await release();
   });
@@ -165,7 +227,7 @@ describe('cache on disk', () => {
 
   it('an aborted wait gives up', async () => {
     const file = path.join(tmp(), 'k.lock');
-    const release = await acquireLock(file, { logger: memoryLogger(), what: 'x' });
+    const { release } = await acquireLock(file, { logger: memoryLogger(), what: 'x' });
     const controller = new AbortController();
     const waiting = acquireLock(file, {
       logger: memoryLogger(),

@@ -14,6 +14,7 @@ import {
 } from '../stats/e-divisive.js';
 import { buildSeries, type Series, type SeriesPoint, type HistoryRun } from './series.js';
 import { definitionSegments, type DefinitionSegment } from './definition-segments.js';
+import { answerCosts, type AnswerCosts } from './answer-costs.js';
 
 export interface HistoryOptions {
   /** Significance level of a change point (default 0.001). */
@@ -63,6 +64,8 @@ export interface HistoryAnalysis {
   options: Required<HistoryOptions>;
   runs: number;
   series: SeriesAnalysis[];
+  /** What each run's answer cost, for the site's cost chart. */
+  costs: AnswerCosts;
 }
 
 /** Builds the series of the runs and analyses each one. Pure: no I/O, deterministic. */
@@ -76,6 +79,7 @@ export function analyseHistory(runs: readonly HistoryRun[], options: HistoryOpti
     options: resolved,
     runs: runs.length,
     series: buildSeries(runs).map((s) => analyseSeries(s, resolved)),
+    costs: answerCosts(runs),
   };
 }
 

@@ -571,6 +571,8 @@ export interface BuildRecord {
   cacheHit: boolean;
   /** Seconds this run spent on a cache hit (resolving the ref and finding the install). */
   hitS?: number;
+  /** Of hitS, the seconds spent waiting for another process that was building the same install. */
+  lockWaitS?: number;
   installPrefix: string;
   logFile: string;
   pgperfVersion: string;

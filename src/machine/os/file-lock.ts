@@ -1,18 +1,21 @@
 /**
  * An exclusive lock file shared between processes (and hosts on a shared file system): it holds its
- * owner's pid and host, a lock of a dead owner on this host is stale and taken over, waiters say for whom
- * they wait. The build cache takes one per slot and per git mirror.
+ * owner's pid, host and since when, a lock of a dead owner on this host is stale and taken over, waiters
+ * say for whom they wait, and once they hold it, for whom and how long they waited. The build cache takes
+ * one per slot and per git mirror.
  */
 import { randomUUID } from 'node:crypto';
 import { link, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError, errorMessage } from '../../core/util/errors.js';
+import { formatDuration } from '../../core/util/duration.js';
 import type { Logger } from '../../core/util/logger.js';
 import { readRegularFile } from './regular-file.js';
 import { makeDirectory } from './writable-dir.js';
 
-interface LockOwner {
+/** What a lock file holds: who holds the lock, and since when (ISO). */
+export interface LockOwner {
   pid: number;
   host: string;
   since: string;
@@ -28,24 +31,61 @@ export interface LockOptions {
 
 export type ReleaseLock = () => Promise<void>;
 
+/** A lock taken: its release, and, when it was not free at once, whom the taker waited for and how long. */
+export interface HeldLock {
+  release: ReleaseLock;
+  waited?: LockWait;
+}
+
+export interface LockWait {
+  /** The owner found holding the lock at the first attempt. */
+  owner: LockOwner;
+  seconds: number;
+}
+
 /**
- * Takes an exclusive lock file (holding the owner's pid and host). A lock whose owner is a dead process
- * on this host is stale and taken over; otherwise waits, saying for whom. Returns the release function.
+ * Takes an exclusive lock file (holding the owner's pid, host and since when). A lock whose owner is a
+ * dead process on this host is stale and taken over; otherwise waits, saying for whom.
  */
-export async function acquireLock(file: string, options: LockOptions): Promise<ReleaseLock> {
-  let announced = false;
+export async function acquireLock(file: string, options: LockOptions): Promise<HeldLock> {
+  const started = Date.now();
+  let heldBy: LockOwner | undefined;
   while (true) {
     options.signal?.throwIfAborted();
     const taken = await takeLock(file, options.logger);
-    if (typeof taken === 'function') return taken;
-    if (!announced) {
-      options.logger.info(
-        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file})`,
-      );
-      announced = true;
+    if (typeof taken === 'function') {
+      return {
+        release: taken,
+        ...(heldBy ? { waited: { owner: heldBy, seconds: (Date.now() - started) / 1000 } } : {}),
+      };
+    }
+    if (!heldBy) {
+      options.logger.info(`waiting for ${options.what}: locked by ${describeOwner(taken)}: ${file}`);
+      heldBy = taken;
     }
     await sleep(options.pollMs ?? 1000, options.signal);
   }
+}
+
+/** "waited 21m26s for pid 1234 on runner-1 (holding it since 08:12 UTC)": what a wait was, for log lines. */
+export function describeWait(wait: LockWait, now = new Date()): string {
+  const waited = wait.seconds < 10 ? `${wait.seconds.toFixed(1)}s` : formatDuration(wait.seconds);
+  return `waited ${waited} for ${describeOwner(wait.owner, now)}`;
+}
+
+/**
+ * "pid 1234 on runner-1 (holding it since 08:12 UTC)"; the date too when the lock was taken more than a
+ * day before `now`, the text as written when it is not a date.
+ */
+export function describeOwner(owner: LockOwner, now = new Date()): string {
+  const since = Date.parse(owner.since);
+  const when = Number.isNaN(since)
+    ? owner.since
+    : new Date(since)
+        .toISOString()
+        .slice(now.getTime() - since < 24 * 3600 * 1000 ? 11 : 0, 16)
+        .replace('T', ' ') + ' UTC';
+  return `pid ${owner.pid} on ${owner.host} (holding it since ${when})`;
 }
 
 /** Takes the lock if nobody alive holds it; undefined otherwise. */

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inspectBinDir } from '../cluster/cluster.js';
 import { installRunner, type InstallDeps } from '../cluster/install-runner.js';
-import { acquireLock } from '../../machine/os/file-lock.js';
+import { acquireLock, describeWait } from '../../machine/os/file-lock.js';
 import { PGPERF_VERSION } from '../../core/version.js';
 import { errorMessage } from '../../core/util/errors.js';
 import type { BuildDeps, BuildRecord, BuildRequest, BuiltInstall, Phase } from './build-record.js';
@@ -79,15 +79,16 @@ export async function buildPostgres(req: BuildRequest, deps: BuildDeps): Promise
   await checkFreeSpace(layout.root, deps.minFreeBytes ?? MIN_FREE_BYTES);
 
   await sweepAbandoned(layout, deps.logger);
-  const release = await acquireLock(paths.lock, {
+  const { release, waited } = await acquireLock(paths.lock, {
     logger: deps.logger,
     what: `another build of ${short(sha)} (${req.label})`,
     signal: deps.signal,
   });
   try {
-    // Another process may have finished the same build while this one waited for the lock.
-    const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger);
+    // Another process may have finished the same build while this one waited for the lock: the hit says so.
+    const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger, waited);
     if (builtMeanwhile) return builtMeanwhile;
+    if (waited) deps.logger.info(`${what}: ${describeWait(waited)} to finish; it left no install: building`);
     // As root: the unprivileged user (created when missing) that runs the tree's code.
     const user = await resolveRunAs(deps.runAs, { runner: deps.runner, logger: deps.logger });
     return await buildSlot({

@@ -4,7 +4,7 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { tryLock } from '../../machine/os/file-lock.js';
+import { describeWait, tryLock, type LockWait } from '../../machine/os/file-lock.js';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { BuildRecord, BuildRequest, BuiltInstall } from './build-record.js';
@@ -12,17 +12,22 @@ import { COMPLETE_MARKER, readCompleted, type CacheLayout, type SlotPaths } from
 import { short } from '../../core/util/commit-id.js';
 import { type SourceMirror } from './source.js';
 
-/** A finished install of this key at the slot's path, as this request's record; else undefined. */
+/**
+ * A finished install of this key at the slot's path, as this request's record; else undefined. `waited`:
+ * the wait for the slot's lock before it was found (another process was building it), said and recorded.
+ */
 export async function findCompleted(
   paths: SlotPaths,
   key: string,
   req: BuildRequest,
   started: number,
   logger: Logger,
+  waited?: LockWait,
 ): Promise<BuiltInstall | undefined> {
   const stored = await readCompleted<BuildRecord>(paths.install, (m) => logger.warn(m));
   if (stored?.key !== key) return undefined;
-  const hitS = Math.round((Date.now() - started) / 100) / 10;
+  const tenths = (s: number) => Math.round(s * 10) / 10;
+  const hitS = tenths((Date.now() - started) / 1000);
   const record: BuildRecord = {
     ...stored,
     // The same install may be reached through another ref or patch file name: record this request's.
@@ -32,10 +37,15 @@ export async function findCompleted(
     ...(req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {}),
     cacheHit: true,
     hitS,
+    ...(waited ? { lockWaitS: tenths(waited.seconds) } : {}),
   };
   if (!req.baseChosenBy) delete record.baseChosenBy;
+  if (!waited) delete record.lockWaitS;
+  const hit = `cache hit (sha ${short(stored.sha)}, ${stored.buildSystem})`;
   logger.info(
-    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`,
+    waited
+      ? `build ${req.label}: ${describeWait(waited)} to finish building the same install; then a ${hit}, ${hitS.toFixed(1)} s in all: ${paths.install}`
+      : `build ${req.label}: ${hit} in ${hitS.toFixed(1)} s: ${paths.install}`,
   );
   return { installDir: paths.install, binDir: path.join(paths.install, 'bin'), record };
 }

@@ -250,7 +250,7 @@ export class SourceMirror {
   }
 
   private async withLock<T>(fn: () => Promise<T>, options = { abortable: true }): Promise<T> {
-    const release = await acquireLock(this.lockFile, {
+    const { release } = await acquireLock(this.lockFile, {
       logger: this.deps.logger,
       what: `the git mirror of ${this.repo.input}`,
       signal: options.abortable ? this.deps.signal : undefined,

@@ -5,7 +5,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { HistoryRun } from '../../../src/core/history/series.js';
-import { RESULTS_SCHEMA_VERSION, type Sample } from '../../../src/core/results/result-types.js';
+import {
+  RESULTS_SCHEMA_VERSION,
+  type AnswerCost,
+  type Sample,
+} from '../../../src/core/results/result-types.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 
 export const WORKLOAD = 'select-only';
@@ -47,6 +51,19 @@ export interface NoisyHistoryOptions {
   clients?: readonly number[];
   /** When night k's run starts; default 2026-10-01 + k days, 02:00 UTC. */
   startedAt?: (night: number) => Date;
+  /** The first night whose run records what its answer cost (nightCost); default none does. */
+  costFrom?: number;
+}
+
+/**
+ * What night k's answer cost: a build every third night (a cache miss, 10 minutes), else a cache hit;
+ * counted runs and timed rounds that vary a little; 3 s of checks and analysis.
+ */
+export function nightCost(night: number): AnswerCost {
+  const buildS = night % 3 === 0 ? 600 : 2;
+  const countedS = 40 + (night % 5);
+  const timedS = 90 + 5 * (night % 4);
+  return { buildS, countedS, timedRounds: 5, timedS, wallS: buildS + countedS + timedS + 3 };
 }
 
 export function noisyHistory(options: NoisyHistoryOptions = {}): HistoryRun[] {
@@ -57,6 +74,7 @@ export function noisyHistory(options: NoisyHistoryOptions = {}): HistoryRun[] {
     runsPerNight = 5,
     clients = [1, 2],
     startedAt: at = (night: number) => new Date(Date.UTC(2026, 9, 1 + night, 2, 0, 0)),
+    costFrom = Infinity,
   } = options;
   const pool = capturedRuns().filter((r) => r.session === 2);
   const facts = {
@@ -146,6 +164,7 @@ export function noisyHistory(options: NoisyHistoryOptions = {}): HistoryRun[] {
       source: { repository: 'postgres/postgres', head: { ref: 'master', sha: commitSha(night) } },
       samples,
       warnings: [],
+      ...(night >= costFrom ? { cost: nightCost(night) } : {}),
     };
   });
 }

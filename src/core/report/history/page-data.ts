@@ -1,8 +1,9 @@
 /**
  * The history site as data: per workload, one chart per fingerprint × metric with one line per client
  * count over the runs (by date), each point's commit, median and CI, the change points to mark and the
- * time range the chart opens on; and per series, for the index, its latest value, its trend and a
- * sparkline. Computed from a HistoryAnalysis; renderHistorySite turns it into HTML.
+ * time range the chart opens on; per series, for the index, its latest value, its trend and a
+ * sparkline; and once for the site, what each answer cost over time. Computed from a HistoryAnalysis;
+ * renderHistorySite turns it into HTML.
  */
 import { METRICS, type MetricName } from '../../results/metrics.js';
 import { safeUrl } from '../markdown-escape.js';
@@ -10,6 +11,8 @@ import type { HistoryAnalysis, SeriesChangePoint } from '../../history/history-a
 import { sparkline, type Sparkline } from './sparkline.js';
 import { timeAxisData, timeRange, type TimeAxisData } from './time-axis.js';
 import { seriesTrend, type SeriesTrend } from '../../history/trend.js';
+import type { AnswerCosts } from '../../history/answer-costs.js';
+import { costText, type AnswerCost } from '../../results/answer-cost.js';
 
 export interface HistorySiteData {
   title: string;
@@ -23,7 +26,34 @@ export interface HistorySiteData {
   /** How every chart labels its time axis (time-axis.ts). */
   timeAxis: TimeAxisData;
   workloads: WorkloadPageData[];
+  /** What each answer cost, for the index's chart. */
+  cost: CostChartData;
 }
+
+/**
+ * The index's chart of what each answer cost: one point per run that recorded its cost, with a line for
+ * the wall time and one per stage (the stages do not add up to it: the checks before measuring, the
+ * compiled-code comparison and the analysis are in the wall time only).
+ */
+export interface CostChartData {
+  /** DOM id. */
+  id: string;
+  /** Oldest first; `t` in seconds since the epoch; `text` the run's cost as every surface says it. */
+  runs: Array<{ t: number; runId: string; sha: string | null; date: string; text: string }>;
+  /** The time range the chart opens on (timeRange of the runs); null without runs. */
+  xRange: [number, number] | null;
+  /** The unit of the lines' values: minutes once the dearest answer took COST_MINUTES_FROM_S or more. */
+  unit: 's' | 'min';
+  /** Wall time first, then build, counted runs and timed rounds; values aligned with `runs`, in `unit`. */
+  lines: Array<{ stage: 'wall' | 'build' | 'counted' | 'timed'; label: string; values: number[] }>;
+  /** Runs left out: no cost recorded, a runner canary's run, a start date that does not parse. */
+  withoutCost: number;
+  canaries: number;
+  undated: number;
+}
+
+/** The dearest answer from which the cost chart counts minutes rather than seconds. */
+export const COST_MINUTES_FROM_S = 600;
 
 export interface WorkloadPageData {
   workload: string;
@@ -124,6 +154,41 @@ export function historySiteData(analysis: HistoryAnalysis, options: SiteOptions 
     fingerprints: fingerprints.size,
     timeAxis: timeAxisData(),
     workloads,
+    cost: costChartData(analysis.costs),
+  };
+}
+
+/** The cost chart's data from the runs' recorded costs (answer-costs.ts). */
+export function costChartData(costs: AnswerCosts): CostChartData {
+  const dated = costs.points
+    .map((p) => ({ ...p, t: Date.parse(p.date) / 1000 }))
+    .filter((p) => Number.isFinite(p.t))
+    .sort((a, b) => a.t - b.t || a.runId.localeCompare(b.runId));
+  const unit = Math.max(0, ...dated.map((p) => p.cost.wallS)) >= COST_MINUTES_FROM_S ? 'min' : 's';
+  const scale = unit === 'min' ? 60 : 1;
+  const line = (
+    stage: CostChartData['lines'][number]['stage'],
+    label: string,
+    of: (c: AnswerCost) => number,
+  ) => ({
+    stage,
+    label,
+    values: dated.map((p) => Math.round((of(p.cost) / scale) * 100) / 100),
+  });
+  return {
+    id: 'cost-chart',
+    runs: dated.map((p) => ({ t: p.t, runId: p.runId, sha: p.sha, date: p.date, text: costText(p.cost) })),
+    xRange: timeRange(dated.map((p) => p.t)),
+    unit,
+    lines: [
+      line('wall', 'answer (wall time)', (c) => c.wallS),
+      line('build', 'build', (c) => c.buildS),
+      line('counted', 'counted runs', (c) => c.countedS),
+      line('timed', 'timed rounds', (c) => c.timedS),
+    ],
+    withoutCost: costs.withoutCost,
+    canaries: costs.canaries,
+    undated: costs.points.length - dated.length,
   };
 }
 

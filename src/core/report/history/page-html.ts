@@ -9,7 +9,13 @@ import { formatP, formatPct, formatPctInterval } from '../../compare/format.js';
 import { escapeHtml, scriptJson } from '../html-escape.js';
 import { isCommitSha, safeUrl } from '../markdown-escape.js';
 import type { SeriesChangePoint } from '../../history/history-analysis.js';
-import type { ChartData, HistorySiteData, SeriesSummary, WorkloadPageData } from './page-data.js';
+import type {
+  ChartData,
+  CostChartData,
+  HistorySiteData,
+  SeriesSummary,
+  WorkloadPageData,
+} from './page-data.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { TREND_WINDOW } from '../../history/trend.js';
 
@@ -26,7 +32,7 @@ export interface SiteFile {
 
 export function renderHistorySite(data: HistorySiteData, assets: ChartAssets): SiteFile[] {
   return [
-    { file: 'index.html', html: renderIndex(data) },
+    { file: 'index.html', html: renderIndex(data, assets) },
     ...data.workloads.map((w) => ({ file: w.file, html: renderWorkloadPage(data, w, assets) })),
   ];
 }
@@ -58,7 +64,7 @@ function verdict(listed: readonly Listed[]): string {
   return parts.join(', ');
 }
 
-function renderIndex(data: HistorySiteData): string {
+function renderIndex(data: HistorySiteData, assets: ChartAssets): string {
   const listed = allChangePoints(data);
   const series = data.workloads.reduce((n, w) => n + w.series.length, 0);
   const rows = data.workloads
@@ -86,8 +92,49 @@ newest as a dot, the change point as a dashed tick. Dates are UTC.</p>
 <th>vs recent runs</th><th>trend</th><th>runs</th><th>history</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>`;
-  return page(data.title, body, null);
+</tbody></table>
+${costSection(data, assets)}`;
+  return page(data.title, body, data.cost.runs.length > 0 ? assets.css : null);
+}
+
+/**
+ * The index's chart of what each answer cost (drawn by the page script from the cost data), and the runs
+ * it leaves out, said.
+ */
+function costSection(data: HistorySiteData, assets: ChartAssets): string {
+  const { cost } = data;
+  const left = costLeftOut(cost);
+  if (cost.runs.length === 0) {
+    return `<h2>What each answer cost</h2>
+<p class="note" data-cost-runs="0">No run recorded what its answer cost: nothing to plot${left ? ` (${esc(left)})` : ''}.</p>`;
+  }
+  return `<h2>What each answer cost</h2>
+<p class="note-plain">The wall time of each run's answer (${plural(cost.runs.length, 'run')}, in ${cost.unit === 'min' ? 'minutes' : 'seconds'}) and its stages:
+the build (or finding it in the cache), the counted runs (instruction counts, plans, profiles) and the timed rounds; the
+checks before measuring, the compiled-code comparison and the analysis count in the wall time only. Hover a point
+for the run's commit and what it cost. Dates are UTC.</p>
+<div class="chart" id="${attr(cost.id)}" data-cost-runs="${cost.runs.length}"></div>
+${left ? `<p class="note">Left out: ${esc(left)}.</p>` : ''}
+<pre id="errors" hidden></pre>
+<script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, timeAxis: data.timeAxis, charts: [], cost })}</script>
+<script>${scriptText(assets.script)}</script>
+<script>${PAGE_SCRIPT}</script>`;
+}
+
+/** "3 runs that recorded no cost (...); 1 runner canary run (...)", or '' when every run is plotted. */
+function costLeftOut(cost: CostChartData): string {
+  const parts = [
+    ...(cost.withoutCost > 0
+      ? [
+          `${plural(cost.withoutCost, 'run')} that recorded no cost (saved before pgperf recorded it, or stopped by a signal)`,
+        ]
+      : []),
+    ...(cost.canaries > 0
+      ? [`${plural(cost.canaries, 'runner canary run')} (a check of the machine, not an answer)`]
+      : []),
+    ...(cost.undated > 0 ? [`${plural(cost.undated, 'run')} whose start date does not parse`] : []),
+  ];
+  return parts.join('; ');
 }
 
 /** An index row: what a series is at now and where it has been going. */

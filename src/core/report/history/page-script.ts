@@ -2,8 +2,9 @@
  * The script of a workload page, run in the browser after uPlot's: it reads the page's data (a JSON
  * script element), draws one uPlot chart per entry with one line per client count, marks change points
  * with dashed vertical lines and where the workload's definition changed with a grey solid one ("workload
- * changed"), shows a tooltip (commit, date, median [CI], n) at the cursor and opens the
- * commit on click. The time axis is in UTC and follows the page's timeAxis data (time-axis.ts): the
+ * changed"), shows a tooltip (commit, date, median [CI], n) at the cursor and opens the commit on click. On
+ * the index it draws the chart of what each answer cost (the page's `cost`). The time axis is in UTC and
+ * follows the page's timeAxis data (time-axis.ts): the
  * chart opens on the chart's xRange, and the visible span picks the labels and the tick spacing.
  * It records what it drew on the chart elements (data-drawn, data-markers, and data-x-axis: the time
  * axis' scale and every tick label with where it lies), how many resources the page fetched
@@ -142,7 +143,11 @@ export const PAGE_SCRIPT = String.raw`
     };
   }
 
-  function tooltip(chart, host) {
+  /**
+   * A tooltip at the cursor over one of the runs, filled by fill(tip, i) with text nodes only (never
+   * innerHTML: the page's data is never parsed as HTML); a click opens the run's commit.
+   */
+  function hoverTip(runs, host, fill) {
     var tip = document.createElement('div');
     tip.className = 'tooltip';
     tip.hidden = true;
@@ -152,34 +157,20 @@ export const PAGE_SCRIPT = String.raw`
           u.over.appendChild(tip);
           u.over.addEventListener('click', function () {
             var i = u.cursor.idx;
-            var url = i == null ? null : commitUrl(chart.runs[i].sha);
+            var url = i == null ? null : commitUrl(runs[i].sha);
             if (url) window.open(url, '_blank', 'noopener');
           });
         }],
         setCursor: [function (u) {
           var i = u.cursor.idx;
           if (i == null || u.cursor.left < 0) { tip.hidden = true; return; }
-          var run = chart.runs[i];
-          // Built with text nodes, never innerHTML: the page's data is never parsed as HTML.
+          var run = runs[i];
           tip.textContent = '';
           var head = el('div');
           head.appendChild(el('b', short(run.sha)));
           head.appendChild(document.createTextNode(' ' + String(run.date).slice(0, 16).replace('T', ' ') + ' UTC'));
           tip.appendChild(head);
-          var table = el('table');
-          chart.lines.forEach(function (line) {
-            if (line.median[i] == null) return;
-            var tr = el('tr');
-            tr.appendChild(el('td', line.label));
-            tr.appendChild(el('td', fmt(line.median[i])));
-            tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
-            tr.appendChild(el('td', 'n ' + line.n[i]));
-            table.appendChild(tr);
-          });
-          tip.appendChild(table);
-          var hint = el('div', chart.unit + ', median [CI]' + (commitUrl(run.sha) ? '; click opens the commit' : ''));
-          hint.className = 'hint';
-          tip.appendChild(hint);
+          fill(tip, i, commitUrl(run.sha) ? '; click opens the commit' : '');
           tip.hidden = false;
           var left = u.cursor.left + 12, top = u.cursor.top + 12;
           if (left + 260 > u.over.clientWidth) left = u.cursor.left - 270;
@@ -189,6 +180,25 @@ export const PAGE_SCRIPT = String.raw`
         }],
       },
     };
+  }
+
+  function tooltip(chart, host) {
+    return hoverTip(chart.runs, host, function (tip, i, click) {
+      var table = el('table');
+      chart.lines.forEach(function (line) {
+        if (line.median[i] == null) return;
+        var tr = el('tr');
+        tr.appendChild(el('td', line.label));
+        tr.appendChild(el('td', fmt(line.median[i])));
+        tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
+        tr.appendChild(el('td', 'n ' + line.n[i]));
+        table.appendChild(tr);
+      });
+      tip.appendChild(table);
+      var hint = el('div', chart.unit + ', median [CI]' + click);
+      hint.className = 'hint';
+      tip.appendChild(hint);
+    });
   }
 
   var measure = document.createElement('canvas').getContext('2d');
@@ -266,6 +276,54 @@ export const PAGE_SCRIPT = String.raw`
       report(chart.id + ': ' + (e && e.message ? e.message : String(e)));
     }
   });
+  /** The index's chart of what each answer cost: the wall time and its stages, per run (CostChartData). */
+  var stageColour = { wall: '#222222', build: '#8c564b', counted: '#9467bd', timed: '#17becf' };
+  function drawCost(cost) {
+    var host = document.getElementById(cost.id);
+    try {
+      var series = [{ label: 'run', value: function (u, v, s, i) { return i == null ? '-' : short(cost.runs[i].sha); } }];
+      var columns = [cost.runs.map(function (r) { return r.t; })];
+      cost.lines.forEach(function (line) {
+        var wall = line.stage === 'wall';
+        series.push({
+          label: line.label,
+          stroke: stageColour[line.stage],
+          width: wall ? 2 : 1.25,
+          points: { show: cost.runs.length <= 400, size: wall ? 5 : 3 },
+          value: function (u, v) { return v == null ? '-' : fmt(v) + ' ' + cost.unit; },
+        });
+        columns.push(line.values);
+      });
+      var time = timeOptions(cost);
+      new uPlot({
+        width: Math.max(360, Math.min(1200, (host.clientWidth || 960))),
+        height: 240,
+        series: series,
+        tzDate: utc,
+        scales: {
+          x: time.scale,
+          // A cost starts at nothing: the axis from 0, whatever the cheapest answer.
+          y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; } },
+        },
+        axes: [time.axis, { label: 'answer cost (' + cost.unit + ')', size: 60 }],
+        plugins: [hoverTip(cost.runs, host, function (tip, i, click) {
+          tip.appendChild(el('div', cost.runs[i].text));
+          var hint = el('div', 'wall time and its stages' + click);
+          hint.className = 'hint';
+          tip.appendChild(hint);
+        })],
+        hooks: {
+          draw: [function () {
+            host.setAttribute('data-drawn', String((Number(host.getAttribute('data-drawn')) || 0) + 1));
+          }, function (u) { recordTimeAxis(u, host); }],
+        },
+      }, columns, host);
+    } catch (e) {
+      report(cost.id + ': ' + (e && e.message ? e.message : String(e)));
+    }
+  }
+  if (data.cost) drawCost(data.cost);
+
   document.body.setAttribute('data-charts', String(data.charts.length));
   // Resources fetched by the page (scripts, styles, images, fetch/XHR): 0 for a self-contained page.
   document.body.setAttribute('data-resources', String(performance.getEntriesByType('resource').length));

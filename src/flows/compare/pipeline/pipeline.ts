@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
 import type { RunComparison } from '../../../core/compare/comparison-types.js';
-import { combineSinks, fileSink, type ResultSink } from '../../../run/sink.js';
+import { combineSinks, fileSink } from '../../../run/sink.js';
 import type { RunResult } from '../../../core/results/result-types.js';
 import {
   checkRunControls,
@@ -52,6 +52,7 @@ import { resolveRunAs } from '../../../postgres/cluster/run-as.js';
 import { writeResults } from '../../../store/write-results.js';
 import { emptyPlansRecord, type PlansRecord } from '../../../core/results/plans.js';
 import { answerCost } from '../../../core/results/answer-cost.js';
+import { archiveSink } from './archive-sink.js';
 import {
   countedByDefault,
   withoutFailedDefaults,
@@ -266,9 +267,11 @@ export async function runPipeline(
     wallS: (Date.now() - started) / 1000,
   });
   const result = { ...withExplain, cost };
-  // Rewritten whole with what the answer cost: the sink's finish has run (and runs once). Not once a stop was
-  // asked for: a second signal may end the process at any moment, and the file the sink finished is whole.
-  if (!deps.signal?.aborted) await writeResults(resultsFile, result);
+  // Rewritten whole with what the answer cost, and so the store's copy (as measured: the history plots it): the
+  // sink's finish has run (and runs once). Not once a stop was asked for: a second signal may end the process
+  // at any moment, and the file the sink finished is whole.
+  if (!deps.signal?.aborted)
+    await Promise.all([writeResults(resultsFile, result), archive?.amend({ ...measured, cost })]);
   return {
     result,
     comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),
@@ -440,27 +443,4 @@ async function resolveArms(source: ArmSource, deps: PipelineDeps): Promise<ArmSp
   if (source.kind === 'installed') return source.arms;
   if (!deps.build) throw new Error('the pipeline was asked to build the arms but given no builder');
   return deps.logger.group('Building PostgreSQL', () => deps.build!(source.request, deps.signal));
-}
-
-/** Saves the finished run to the store; a store failure is kept (and reported), never fatal to the run. */
-function archiveSink(store: RunArchive): {
-  sink: ResultSink;
-  saved?: { id: string };
-  error?: string;
-} {
-  const state: { sink: ResultSink; saved?: { id: string }; error?: string } = {
-    sink: {
-      description: `the store ${store.description}`,
-      update: async () => {},
-      finish: async (result) => {
-        if (result.samples.length === 0) return; // nothing measured: nothing worth remembering
-        try {
-          state.saved = await store.save(result);
-        } catch (e) {
-          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
-        }
-      },
-    },
-  };
-  return state;
 }
