@@ -24196,6 +24196,97 @@ var init_zod = __esm({
   }
 });
 
+// src/core/util/canonical-json.ts
+function canonicalJson(value) {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
+  if (typeof value !== "object" || value === null) return value;
+  const record2 = value;
+  const out = {};
+  for (const key of Object.keys(record2).sort()) {
+    if (record2[key] !== void 0) out[key] = sortKeys(record2[key]);
+  }
+  return out;
+}
+var init_canonical_json = __esm({
+  "src/core/util/canonical-json.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/util/stable-hash.ts
+function stableHash(text2) {
+  let hash2 = OFFSET;
+  for (const byte of new TextEncoder().encode(text2)) {
+    hash2 = (hash2 ^ BigInt(byte)) * PRIME & MASK;
+  }
+  return hash2.toString(16).padStart(16, "0");
+}
+var OFFSET, PRIME, MASK;
+var init_stable_hash = __esm({
+  "src/core/util/stable-hash.ts"() {
+    "use strict";
+    OFFSET = 0xcbf29ce484222325n;
+    PRIME = 0x100000001b3n;
+    MASK = (1n << 64n) - 1n;
+  }
+});
+
+// src/core/results/workload-definition.ts
+function comparedDefinition(spec, armSettings) {
+  if (!isRecord(spec)) return spec;
+  const out = {};
+  for (const [k, v] of Object.entries(spec)) {
+    if (!WORKLOAD_HASH_IGNORED.includes(k)) out[k] = v;
+  }
+  const settings2 = {
+    ...Object.fromEntries(
+      Object.entries(isRecord(spec.settings) ? spec.settings : {}).map(([k, v]) => [k, String(v)])
+    ),
+    ...armSettings
+  };
+  out.settings = settings2;
+  if (Array.isArray(spec.scripts)) {
+    out.scripts = spec.scripts.map(
+      (s) => isRecord(s) && typeof s.file === "string" ? { ...s, file: s.file.split(/[\\/]/).pop() } : s
+    );
+  }
+  return out;
+}
+function definitionHash(spec, armSettings) {
+  return stableHash(canonicalJson(comparedDefinition(spec, armSettings)));
+}
+function scriptTextsHash(texts) {
+  return stableHash(canonicalJson(texts));
+}
+function definitionId(specHash, scriptsHash) {
+  return stableHash(`${specHash}
+${scriptsHash ?? ""}`).slice(0, DEFINITION_ID_LENGTH);
+}
+function isRecord(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+var WORKLOAD_HASH_IGNORED, DEFINITION_ID_LENGTH;
+var init_workload_definition = __esm({
+  "src/core/results/workload-definition.ts"() {
+    "use strict";
+    init_canonical_json();
+    init_stable_hash();
+    WORKLOAD_HASH_IGNORED = [
+      "name",
+      "description",
+      "rounds",
+      "threshold",
+      "retries",
+      "clients",
+      "maxIgnoredErrorsPct"
+    ];
+    DEFINITION_ID_LENGTH = 10;
+  }
+});
+
 // src/machine/fingerprint.ts
 import { createHash as createHash3 } from "node:crypto";
 function environmentFingerprint(result) {
@@ -24243,18 +24334,6 @@ function workloadHash(spec) {
   ) : spec;
   return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
 }
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (!isObject2(value)) return value;
-  const out = {};
-  for (const key of Object.keys(value).sort()) {
-    if (value[key] !== void 0) out[key] = sortKeys(value[key]);
-  }
-  return out;
-}
 function distinct(values) {
   const set2 = [...new Set(values.filter((v) => v !== void 0))].sort();
   return set2.length ? set2.join(" | ") : void 0;
@@ -24268,25 +24347,18 @@ function sha256Hex(text2) {
 function isObject2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
-var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS, WORKLOAD_HASH_IGNORED;
+var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS;
 var init_fingerprint = __esm({
   "src/machine/fingerprint.ts"() {
     "use strict";
+    init_canonical_json();
+    init_workload_definition();
     FINGERPRINT_ID_LENGTH = 16;
     OPTIONAL_FACTS = [
       ["smt", "smtControl"],
       ["governor", "governor"],
       ["cpuidleDriver", "cpuidleDriver"],
       ["runnerLabel", "runnerLabel"]
-    ];
-    WORKLOAD_HASH_IGNORED = [
-      "name",
-      "description",
-      "rounds",
-      "threshold",
-      "retries",
-      "clients",
-      "maxIgnoredErrorsPct"
     ];
   }
 });
@@ -37244,6 +37316,7 @@ var init_results_schema = __esm({
       ).min(1),
       clients: external_exports.array(external_exports.looseObject({ tool: text, binDir: text, version: text })),
       workloads: external_exports.record(text, workloadRecord),
+      workloadScripts: external_exports.record(text, text).optional(),
       analysis: external_exports.looseObject({
         alpha: external_exports.number().gt(0).lt(0.5),
         thresholdPct: external_exports.number().gt(0).lt(100),
@@ -64061,11 +64134,29 @@ function safeName(label) {
 
 // src/machine/os/file-lock.ts
 init_errors();
-init_regular_file();
 import { randomUUID } from "node:crypto";
 import { link, unlink, writeFile as writeFile2 } from "node:fs/promises";
 import os3 from "node:os";
 import path4 from "node:path";
+
+// src/core/util/duration.ts
+function parseDurationS(text2) {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|min|h)?$/.exec(text2.trim());
+  if (!m) return void 0;
+  const unit = { s: 1, m: 60, min: 60, h: 3600 }[m[2] ?? "s"];
+  const seconds2 = Number(m[1]) * unit;
+  return seconds2 > 0 ? seconds2 : void 0;
+}
+function formatDuration(seconds2) {
+  const s = Math.round(seconds2);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
+// src/machine/os/file-lock.ts
+init_regular_file();
 
 // src/machine/os/writable-dir.ts
 init_errors();
@@ -64208,19 +64299,32 @@ function osError(code, text2, syscall, p) {
 
 // src/machine/os/file-lock.ts
 async function acquireLock(file2, options) {
-  let announced = false;
+  const started = Date.now();
+  let heldBy;
   while (true) {
     options.signal?.throwIfAborted();
     const taken = await takeLock(file2, options.logger);
-    if (typeof taken === "function") return taken;
-    if (!announced) {
-      options.logger.info(
-        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
-      );
-      announced = true;
+    if (typeof taken === "function") {
+      return {
+        release: taken,
+        ...heldBy ? { waited: { owner: heldBy, seconds: (Date.now() - started) / 1e3 } } : {}
+      };
+    }
+    if (!heldBy) {
+      options.logger.info(`waiting for ${options.what}: locked by ${describeOwner(taken)}: ${file2}`);
+      heldBy = taken;
     }
     await sleep2(options.pollMs ?? 1e3, options.signal);
   }
+}
+function describeWait(wait, now = /* @__PURE__ */ new Date()) {
+  const waited = wait.seconds < 10 ? `${wait.seconds.toFixed(1)}s` : formatDuration(wait.seconds);
+  return `waited ${waited} for ${describeOwner(wait.owner, now)}`;
+}
+function describeOwner(owner, now = /* @__PURE__ */ new Date()) {
+  const since = Date.parse(owner.since);
+  const when = Number.isNaN(since) ? owner.since : new Date(since).toISOString().slice(now.getTime() - since < 24 * 3600 * 1e3 ? 11 : 0, 16).replace("T", " ") + " UTC";
+  return `pid ${owner.pid} on ${owner.host} (holding it since ${when})`;
 }
 async function tryLock(file2, logger) {
   const taken = await takeLock(file2, logger);
@@ -65076,7 +65180,7 @@ var SourceMirror = class {
     );
   }
   async withLock(fn, options = { abortable: true }) {
-    const release2 = await acquireLock(this.lockFile, {
+    const { release: release2 } = await acquireLock(this.lockFile, {
       logger: this.deps.logger,
       what: `the git mirror of ${this.repo.input}`,
       signal: options.abortable ? this.deps.signal : void 0
@@ -65141,10 +65245,11 @@ async function exists(file2) {
 }
 
 // src/postgres/builds/slot.ts
-async function findCompleted(paths, key, req, started, logger) {
+async function findCompleted(paths, key, req, started, logger, waited) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
   if (stored?.key !== key) return void 0;
-  const hitS = Math.round((Date.now() - started) / 100) / 10;
+  const tenths = (s) => Math.round(s * 10) / 10;
+  const hitS = tenths((Date.now() - started) / 1e3);
   const record2 = {
     ...stored,
     // The same install may be reached through another ref or patch file name: record this request's.
@@ -65153,11 +65258,14 @@ async function findCompleted(paths, key, req, started, logger) {
     patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
     ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
     cacheHit: true,
-    hitS
+    hitS,
+    ...waited ? { lockWaitS: tenths(waited.seconds) } : {}
   };
   if (!req.baseChosenBy) delete record2.baseChosenBy;
+  if (!waited) delete record2.lockWaitS;
+  const hit = `cache hit (sha ${short(stored.sha)}, ${stored.buildSystem})`;
   logger.info(
-    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
+    waited ? `build ${req.label}: ${describeWait(waited)} to finish building the same install; then a ${hit}, ${hitS.toFixed(1)} s in all: ${paths.install}` : `build ${req.label}: ${hit} in ${hitS.toFixed(1)} s: ${paths.install}`
   );
   return { installDir: paths.install, binDir: path10.join(paths.install, "bin"), record: record2 };
 }
@@ -65556,14 +65664,15 @@ async function buildPostgres(req, deps) {
   await mkdirPublic(layout.root);
   await checkFreeSpace(layout.root, deps.minFreeBytes ?? MIN_FREE_BYTES);
   await sweepAbandoned(layout, deps.logger);
-  const release2 = await acquireLock(paths.lock, {
+  const { release: release2, waited } = await acquireLock(paths.lock, {
     logger: deps.logger,
     what: `another build of ${short(sha)} (${req.label})`,
     signal: deps.signal
   });
   try {
-    const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger);
+    const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger, waited);
     if (builtMeanwhile) return builtMeanwhile;
+    if (waited) deps.logger.info(`${what}: ${describeWait(waited)} to finish; it left no install: building`);
     const user = await resolveRunAs(deps.runAs, { runner: deps.runner, logger: deps.logger });
     return await buildSlot({
       user,
@@ -67311,6 +67420,8 @@ function composeDrivers(modules) {
     dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload),
     /** The statements of a workload whose tool can list them (what the plan phases explain), else undefined. */
     statementsOf: (workload) => moduleOf(workload).statements?.(workload),
+    /** The script files of its own a workload runs (none for a tool without them). */
+    scriptFiles: (workload) => moduleOf(workload).scriptFiles?.(workload) ?? [],
     /** Whether a workload's tool can list its statements (without reading them). */
     listsStatements: (workload) => moduleOf(workload).statements !== void 0
   };
@@ -68421,7 +68532,8 @@ var pgbenchModule = {
   create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
   // pgbench -i builds the same tables for every builtin and script at one scale and init options.
   dataSetShape: (w) => [w.scale, w.init],
-  statements: pgbenchStatements
+  statements: pgbenchStatements,
+  scriptFiles: (w) => (w.scripts ?? []).map((s) => s.file)
 };
 
 // src/drivers/sysbench/sysbench-command.ts
@@ -68927,7 +69039,7 @@ var sysbenchModule = {
 
 // src/drivers/registry.ts
 var DRIVERS = composeDrivers([pgbenchModule, sysbenchModule]);
-var { createDriver, dataSetShape, listsStatements, statementsOf } = DRIVERS;
+var { createDriver, dataSetShape, listsStatements, scriptFiles, statementsOf } = DRIVERS;
 
 // src/run/run-clusters.ts
 init_errors();
@@ -69361,11 +69473,27 @@ function openJournal(result, req, deps) {
   };
 }
 
+// src/drivers/workload-scripts.ts
+init_workload_definition();
+import { readFile as readFile9 } from "node:fs/promises";
+async function workloadScriptHashes(workloads) {
+  const out = {};
+  for (const w of workloads) {
+    const files = scriptFiles(w);
+    if (files.length === 0) continue;
+    try {
+      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile9(f, "utf8"))));
+    } catch {
+    }
+  }
+  return out;
+}
+
 // src/run/prepare-run.ts
 import os8 from "node:os";
 
 // src/machine/environment.ts
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile10 } from "node:fs/promises";
 import os7 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -69416,7 +69544,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile9(file2, "utf8")).trim();
+    return (await readFile10(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -70194,6 +70322,7 @@ function createDrivers(workloads, cpuPlans, runAs, req, deps) {
 }
 async function newDocument(req, logger, known) {
   const { cpuPlans, workloads } = known;
+  const scripts = await workloadScriptHashes(workloads);
   const startedAt = /* @__PURE__ */ new Date();
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -70214,6 +70343,7 @@ async function newDocument(req, logger, known) {
     arms: known.arms,
     clients: known.clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    ...Object.keys(scripts).length > 0 ? { workloadScripts: scripts } : {},
     analysis: req.analysis,
     plan: {
       seed: known.seed,
@@ -70249,22 +70379,6 @@ async function machineCheck(req, logger) {
     );
   }
   return environment2;
-}
-
-// src/core/util/duration.ts
-function parseDurationS(text2) {
-  const m = /^(\d+(?:\.\d+)?)\s*(s|m|min|h)?$/.exec(text2.trim());
-  if (!m) return void 0;
-  const unit = { s: 1, m: 60, min: 60, h: 3600 }[m[2] ?? "s"];
-  const seconds2 = Number(m[1]) * unit;
-  return seconds2 > 0 ? seconds2 : void 0;
-}
-function formatDuration(seconds2) {
-  const s = Math.round(seconds2);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
 // src/run/progress.ts
@@ -70433,6 +70547,7 @@ function scheduleRounds(rounds, workloadByName) {
 }
 function warnUnderpoweredPlan(req, workloads, warn) {
   const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce((n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length), 0);
+  if (req.arms.length < 2) return;
   for (const w of req.partOfRun ? [] : workloads) {
     const check2 = checkPlan({
       rounds: roundsOf(w),
@@ -71499,19 +71614,8 @@ function countBelow(sorted, v, orEqual) {
   return lo;
 }
 
-// src/core/util/stable-hash.ts
-var OFFSET = 0xcbf29ce484222325n;
-var PRIME = 0x100000001b3n;
-var MASK = (1n << 64n) - 1n;
-function stableHash(text2) {
-  let hash2 = OFFSET;
-  for (const byte of new TextEncoder().encode(text2)) {
-    hash2 = (hash2 ^ BigInt(byte)) * PRIME & MASK;
-  }
-  return hash2.toString(16).padStart(16, "0");
-}
-
 // src/core/history/series.ts
+init_stable_hash();
 init_metrics();
 
 // src/core/stats/median-ci.ts
@@ -71533,12 +71637,14 @@ function medianCi(values, level2 = 0.95) {
 }
 
 // src/core/history/series.ts
+init_workload_definition();
 var SERIES_METRICS = ["tps", "latencyPctMs"];
 function seriesId(key) {
   return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
 }
 function buildSeries(runs, metrics = SERIES_METRICS) {
   const byId = /* @__PURE__ */ new Map();
+  const recorded = /* @__PURE__ */ new Map();
   for (const run2 of runs) {
     if (run2.status === "running") continue;
     const arm2 = measuredArm(run2);
@@ -71560,7 +71666,7 @@ function buildSeries(runs, metrics = SERIES_METRICS) {
           byId.set(id, series);
         }
         const ci = medianCi(values);
-        series.points.push({
+        const point2 = {
           runId: run2.runId ?? run2.startedAt,
           sha: run2.source?.head?.sha ?? null,
           ref: run2.source?.head?.ref ?? null,
@@ -71569,18 +71675,52 @@ function buildSeries(runs, metrics = SERIES_METRICS) {
           median: ci.median,
           ciLower: ci.lower,
           ciUpper: ci.upper,
-          ciLevel: ci.achievedLevel
-        });
+          ciLevel: ci.achievedLevel,
+          definition: ""
+        };
+        series.points.push(point2);
+        recorded.set(point2, recordedDefinition(run2, cell.workload, arm2));
       }
     }
   }
   const all = [...byId.values()];
   for (const s of all) {
     s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
+    assignDefinitions(s.points, recorded);
   }
   return all.sort(
     (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || metrics.indexOf(a.key.metric) - metrics.indexOf(b.key.metric) || a.key.clients - b.key.clients
   );
+}
+function recordedDefinition(run2, workload, arm2) {
+  const spec = run2.workloads?.[workload];
+  const settings2 = run2.arms.find((a) => a.label === arm2)?.settingOverrides ?? {};
+  return {
+    spec: spec === void 0 ? void 0 : definitionHash(spec, settings2),
+    scripts: run2.workloadScripts?.[workload]
+  };
+}
+function assignDefinitions(points2, recorded) {
+  const parts = points2.map((p) => ({ ...recorded.get(p) }));
+  const fill = (key, order) => {
+    const last = /* @__PURE__ */ new Map();
+    for (const i of order) {
+      const part = parts[i];
+      const group = key === "spec" ? "" : part.spec;
+      if (part[key] !== void 0) last.set(group, part[key]);
+      else if (last.has(group)) part[key] = last.get(group);
+    }
+  };
+  const forward = points2.map((_, i) => i);
+  const backward = [...forward].reverse();
+  fill("spec", forward);
+  fill("spec", backward);
+  fill("scripts", forward);
+  fill("scripts", backward);
+  for (const [i, p] of points2.entries()) {
+    const part = parts[i];
+    p.definition = definitionId(part.spec ?? "", part.scripts);
+  }
 }
 function canaryWorkload(workload) {
   return `${CANARY_PREFIX}${workload}`;
@@ -71605,6 +71745,38 @@ function fallbackFingerprint(run2) {
   return { id: `env-${hash2}`, facts };
 }
 
+// src/core/history/definition-segments.ts
+function definitionSegments(points2) {
+  const out = [];
+  for (const [i, p] of points2.entries()) {
+    const last = out.at(-1);
+    if (last && last.definition === p.definition) last.end = i + 1;
+    else out.push({ start: i, end: i + 1, definition: p.definition });
+  }
+  return out;
+}
+
+// src/core/history/answer-costs.ts
+function answerCosts(runs) {
+  const points2 = [];
+  let withoutCost = 0;
+  let canaries = 0;
+  for (const run2 of runs) {
+    if (run2.status === "running") continue;
+    if (run2.source?.canary) canaries++;
+    else if (!run2.cost) withoutCost++;
+    else
+      points2.push({
+        runId: run2.runId ?? run2.startedAt,
+        sha: run2.source?.head?.sha ?? null,
+        date: run2.startedAt,
+        cost: run2.cost
+      });
+  }
+  points2.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
+  return { points: points2, withoutCost, canaries };
+}
+
 // src/core/history/history-analysis.ts
 function analyseHistory(runs, options = {}) {
   const resolved = {
@@ -71615,21 +71787,37 @@ function analyseHistory(runs, options = {}) {
   return {
     options: resolved,
     runs: runs.length,
-    series: buildSeries(runs).map((s) => analyseSeries(s, resolved))
+    series: buildSeries(runs).map((s) => analyseSeries(s, resolved)),
+    costs: answerCosts(runs)
   };
 }
 function analyseSeries(series, options) {
   const needed = minPointsForDetection(options.minSegment);
-  if (series.points.length < needed) return { series, status: "too-few-points", needed, changePoints: [] };
-  const found = detectChangePoints(
-    series.points.map((p) => Math.log(p.median)),
-    { ...options, scale: "log" }
-  );
+  const segments = definitionSegments(series.points);
+  const current = segments.at(-1);
+  const changePoints = segments.filter((seg) => seg.end - seg.start >= needed).flatMap((seg) => segmentChangePoints(series, seg, options));
   return {
     series,
-    status: "analysed",
+    status: current !== void 0 && current.end - current.start >= needed ? "analysed" : "too-few-points",
     needed,
-    changePoints: found.map((c) => ({
+    changePoints,
+    segments
+  };
+}
+function currentChangePoint(analysis) {
+  const cp2 = analysis.changePoints.at(-1);
+  const start = analysis.segments.at(-1)?.start ?? 0;
+  return cp2 !== void 0 && cp2.index > start ? cp2 : void 0;
+}
+function segmentChangePoints(series, segment, options) {
+  const points2 = series.points.slice(segment.start, segment.end);
+  const found = detectChangePoints(
+    points2.map((p) => Math.log(p.median)),
+    { ...options, scale: "log" }
+  );
+  return found.map((f) => {
+    const c = { ...f, index: f.index + segment.start };
+    return {
       index: c.index,
       kind: c.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
       lastBefore: series.points[c.index - 1],
@@ -71642,12 +71830,51 @@ function analyseSeries(series, options) {
       p: c.p,
       nBefore: c.nBefore,
       nAfter: c.nAfter
-    }))
-  };
+    };
+  });
 }
 
 // src/flows/compare/noise/runner-noise.ts
 init_result_types();
+
+// src/drivers/workload.ts
+init_zod();
+var workloadSchema = DRIVERS.workloadSchema;
+var WORKLOAD_VARIANTS = DRIVERS.variants;
+function workloadJsonSchema() {
+  return {
+    ...external_exports.toJSONSchema(workloadSchema, {
+      io: "input",
+      unrepresentable: "any",
+      override: (ctx) => {
+        const json2 = ctx.jsonSchema;
+        if (json2.type !== "array" || typeof json2.description !== "string" || !json2.description.includes('"auto"'))
+          return;
+        const { description, ...list } = json2;
+        for (const key of Object.keys(json2)) delete json2[key];
+        Object.assign(json2, { description, anyOf: [list, { type: "string", const: "auto" }] });
+      }
+    }),
+    $id: "https://github.com/pgperf/pgperf/workloads/workload.schema.json",
+    title: "pgperf workload"
+  };
+}
+
+// src/flows/history/current-definitions.ts
+function withCurrentDefinitions(run2) {
+  const workloads = run2.workloads ?? {};
+  return {
+    ...run2,
+    workloads: Object.fromEntries(
+      Object.entries(workloads).map(([name, spec]) => {
+        const parsed = workloadSchema.safeParse(spec);
+        return [name, parsed.success ? parsed.data : spec];
+      })
+    )
+  };
+}
+
+// src/flows/compare/noise/runner-noise.ts
 var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
 var NOISE_RUNS_READ = 200;
 var NOISE_METRIC = "tps";
@@ -71684,7 +71911,10 @@ function estimateRunnerNoise(runs, runner, cells, options = {}) {
     const s = series.find((x) => x.key.workload === cell.workload && x.key.clients === cell.clients);
     const points2 = s?.points ?? [];
     const analysed = s && points2.length >= MIN_HISTORY_POINTS ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 }) : void 0;
-    const start = analysed?.changePoints.at(-1)?.index ?? 0;
+    const start = Math.max(
+      analysed ? currentChangePoint(analysed)?.index ?? 0 : 0,
+      definitionSegments(points2).at(-1)?.start ?? 0
+    );
     const segment = points2.slice(start);
     if (segment.length < MIN_HISTORY_POINTS) {
       const had = points2.length === 0 ? "no stored run of it" : start > 0 ? `${segment.length} run(s) since its last change point (${points2[start].date})` : `${points2.length} stored run(s)`;
@@ -71748,7 +71978,7 @@ async function loadRunsOf(store, cells, options = {}) {
     (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
   ).slice(0, NOISE_RUNS_READ);
   const runs = [];
-  for (const entry of listed3) runs.push(await store.load(entry.id));
+  for (const entry of listed3) runs.push(withCurrentDefinitions(await store.load(entry.id)));
   return runs;
 }
 
@@ -71815,7 +72045,8 @@ function learnNoiseFloors(runs, runner, cells, options = {}) {
       const s = series.find(
         (x) => x.key.workload === cell.workload && x.key.clients === cell.clients && x.key.metric === metric
       );
-      const points2 = (s?.points ?? []).slice(-FLOOR_WINDOW);
+      const all = s?.points ?? [];
+      const points2 = all.slice(definitionSegments(all).at(-1)?.start ?? 0).slice(-FLOOR_WINDOW);
       const floor = points2.length >= MIN_FLOOR_RUNS ? noiseFloorPct(points2.map((p) => p.median)) : null;
       if (!floor) return [];
       return [
@@ -71838,7 +72069,7 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
 
 // src/run/counted/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile3, mkdir as mkdir6, readFile as readFile12, readdir as readdir8, writeFile as writeFile8 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile3, mkdir as mkdir6, readFile as readFile13, readdir as readdir8, writeFile as writeFile8 } from "node:fs/promises";
 import path28 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
@@ -71924,7 +72155,7 @@ function sumProfiles(profiles) {
 }
 
 // src/postgres/instructions/cachegrind-run.ts
-import { readFile as readFile10 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 import path26 from "node:path";
 import { setTimeout as sleep4 } from "node:timers/promises";
 function cachegrindWrapper(outDir) {
@@ -71947,7 +72178,7 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile10(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile11(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(
@@ -71965,7 +72196,7 @@ function sumIr(profiles) {
 init_errors();
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile11, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile12, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep5 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -71997,7 +72228,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile11(outFile, "utf8").catch(() => "");
+  const text2 = await readFile12(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -72019,7 +72250,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir7("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile11(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile12(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -72688,9 +72919,9 @@ async function cachegrindCountedRun(server, transactions, findBackends, signal) 
 }
 async function runAndFindBackends(server, run2) {
   const { cluster } = server;
-  const logBefore = (await readFile12(cluster.logFile, "utf8").catch(() => "")).length;
+  const logBefore = (await readFile13(cluster.logFile, "utf8").catch(() => "")).length;
   await run2();
-  const log = (await readFile12(cluster.logFile, "utf8")).slice(logBefore);
+  const log = (await readFile13(cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
     throw new Error(
@@ -73378,7 +73609,7 @@ async function disassembled(base, head, options) {
 init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile13, stat as stat7 } from "node:fs/promises";
+import { readFile as readFile14, stat as stat7 } from "node:fs/promises";
 import path31 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
@@ -73440,7 +73671,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile13(install.postgres).catch(() => void 0);
+  const binary = await readFile14(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -73515,6 +73746,34 @@ function costText(cost) {
     cost.timedRounds > 0 ? `${cost.timedRounds} timed round${cost.timedRounds === 1 ? "" : "s"} ${formatDuration(cost.timedS)}` : "no timed rounds"
   ];
   return `answered in ${formatDuration(cost.wallS)}: ${parts.join(", ")}`;
+}
+
+// src/flows/compare/pipeline/archive-sink.ts
+init_errors();
+function archiveSink(store) {
+  const save = async (result, what) => {
+    try {
+      state.saved = await store.save(result);
+    } catch (e) {
+      state.error = `could not save ${what} to ${store.description}: ${errorMessage(e)}`;
+    }
+  };
+  const state = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {
+      },
+      finish: async (result) => {
+        if (result.samples.length === 0) return;
+        await save(result, "the run");
+      }
+    },
+    amend: async (result) => {
+      if (state.saved)
+        await save(result, `what the answer cost (the run is saved as ${state.saved.id} without it)`);
+    }
+  };
+  return state;
 }
 
 // src/run/counted/default-evidence.ts
@@ -73666,7 +73925,8 @@ async function runPipeline(req, deps, store) {
     wallS: (Date.now() - started) / 1e3
   });
   const result = { ...withExplain, cost };
-  if (!deps.signal?.aborted) await writeResults(resultsFile, result);
+  if (!deps.signal?.aborted)
+    await Promise.all([writeResults(resultsFile, result), archive?.amend({ ...measured2, cost })]);
   return {
     result,
     comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),
@@ -73783,24 +74043,6 @@ async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;
   if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
   return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
-}
-function archiveSink(store) {
-  const state = {
-    sink: {
-      description: `the store ${store.description}`,
-      update: async () => {
-      },
-      finish: async (result) => {
-        if (result.samples.length === 0) return;
-        try {
-          state.saved = await store.save(result);
-        } catch (e) {
-          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
-        }
-      }
-    }
-  };
-  return state;
 }
 
 // src/flows/bisect/commit-range.ts
@@ -74290,29 +74532,6 @@ function fileKind2(file2) {
   } catch (e) {
     return { kind: "missing", code: e.code ?? "unreadable" };
   }
-}
-
-// src/drivers/workload.ts
-init_zod();
-var workloadSchema = DRIVERS.workloadSchema;
-var WORKLOAD_VARIANTS = DRIVERS.variants;
-function workloadJsonSchema() {
-  return {
-    ...external_exports.toJSONSchema(workloadSchema, {
-      io: "input",
-      unrepresentable: "any",
-      override: (ctx) => {
-        const json2 = ctx.jsonSchema;
-        if (json2.type !== "array" || typeof json2.description !== "string" || !json2.description.includes('"auto"'))
-          return;
-        const { description, ...list } = json2;
-        for (const key of Object.keys(json2)) delete json2[key];
-        Object.assign(json2, { description, anyOf: [list, { type: "string", const: "auto" }] });
-      }
-    }),
-    $id: "https://github.com/pgperf/pgperf/workloads/workload.schema.json",
-    title: "pgperf workload"
-  };
 }
 
 // src/drivers/load-workload.ts
@@ -76625,6 +76844,7 @@ function conditionsOfArm(doc, arm2) {
   return {
     facts: armFacts({ environment: doc.environment, clients: doc.clients, arms: [arm2] }),
     workloads: doc.workloads,
+    scripts: doc.workloadScripts ?? {},
     armSettings: arm2.settingOverrides,
     cells: [...new Set(ok.map(cellId))]
   };
@@ -76652,6 +76872,7 @@ async function headConditions(req, head, clientBinDir, deps) {
   return {
     facts: armFacts({ environment: environment2, clients, arms: [head] }),
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    scripts: await workloadScriptHashes(workloads),
     armSettings: head.settings,
     cells: workloads.flatMap((w) => w.clients.map((clients2) => cellId({ workload: w.name, clients: clients2 })))
   };
@@ -76692,6 +76913,10 @@ function conditionDifferences(stored, now) {
           out.push({ kind: "workload", workload, name: field, stored: shown(a), now: shown(b) });
         }
       }
+      const [storedText, nowText] = [stored.scripts[workload], now.scripts[workload]];
+      if (storedText !== void 0 && nowText !== void 0 && storedText !== nowText) {
+        out.push({ kind: "workload", workload, name: "script text", stored: storedText, now: nowText });
+      }
       const before = { ...settingsOf(storedSpec), ...stored.armSettings };
       const after = { ...settingsOf(spec), ...now.armSettings };
       for (const name of [.../* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
@@ -76717,20 +76942,20 @@ function conditionDifferences(stored, now) {
 function normalized(spec) {
   const parsed = workloadSchema.safeParse(spec);
   if (parsed.success) return parsed.data;
-  return isRecord(spec) ? spec : void 0;
+  return isRecord2(spec) ? spec : void 0;
 }
 function fieldsCompared(a, b) {
   const ignored = [...WORKLOAD_HASH_IGNORED, "settings"];
   return [.../* @__PURE__ */ new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !ignored.includes(k)).sort();
 }
 function settingsOf(spec) {
-  const settings2 = isRecord(spec.settings) ? spec.settings : {};
+  const settings2 = isRecord2(spec.settings) ? spec.settings : {};
   return Object.fromEntries(Object.entries(settings2).map(([k, v]) => [k, String(v)]));
 }
 function shown(v) {
   return v === void 0 ? void 0 : canonicalJson(v);
 }
-function isRecord(v) {
+function isRecord2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 function differenceKey(d) {
@@ -77367,11 +77592,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile14 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile14(file2, "utf8");
+    text2 = await readFile15(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -78162,11 +78387,12 @@ function chartBlocks(arm2, curve) {
 
 // src/core/report/reproduce.ts
 var import_yaml2 = __toESM(require_dist2(), 1);
+init_stable_hash();
 function reproductions(result, targets, options = {}) {
   return targets.flatMap((t) => {
     const recorded = result.workloads[t.workload];
     if (recorded === null || typeof recorded !== "object") return [];
-    const { workload, scriptFiles } = narrowed(recorded, t.clients);
+    const { workload, scriptFiles: scriptFiles2 } = narrowed(recorded, t.clients);
     const file2 = reproduceFileName(t.workload);
     const yaml = workloadYaml(workload, options.width);
     const marker = uniqueMarker(yaml);
@@ -78176,7 +78402,7 @@ function reproductions(result, targets, options = {}) {
       marker,
       runCommand(result, file2).map((words) => words.join(" ")).join(" \\\n  ")
     ].join("\n");
-    return [{ workload: t.workload, clients: t.clients, file: file2, script, scriptFiles }];
+    return [{ workload: t.workload, clients: t.clients, file: file2, script, scriptFiles: scriptFiles2 }];
   });
 }
 var MAX_FILE_STEM = 2 * WORKLOAD_NAME_LENGTH.max;
@@ -78205,17 +78431,17 @@ function workloadYaml(workload, width) {
 }
 function narrowed(recorded, clients) {
   const workload = fileForm({ ...recorded, clients });
-  const scriptFiles = [];
+  const scriptFiles2 = [];
   if (Array.isArray(recorded.scripts)) {
     workload.scripts = recorded.scripts.map((s) => {
       const script = s;
       if (typeof script.file !== "string") return s;
       const base = basename(script.file);
-      scriptFiles.push(base);
+      scriptFiles2.push(base);
       return { ...script, file: base };
     });
   }
-  return { workload, scriptFiles };
+  return { workload, scriptFiles: scriptFiles2 };
 }
 function fileForm(recorded) {
   const instructions = instructionsFileForm(recorded.instructions);
@@ -79248,6 +79474,9 @@ function mergeClass(fingerprint, group, ref) {
       stopReason: `incomplete consolidation: ${[missing.length ? `missing shard(s) ${missing.join(", ")}` : "", failed.length ? `failed shard(s) ${failed.join(", ")}` : ""].filter(Boolean).join("; ")}`
     } : {},
     workloads: Object.assign({}, ...docs.map((d) => d.workloads)),
+    ...docs.some((d) => d.workloadScripts) ? {
+      workloadScripts: Object.assign({}, ...docs.map((d) => d.workloadScripts ?? {}))
+    } : {},
     ...mergedRecords(docs),
     plan: {
       ...base.plan,
@@ -79932,7 +80161,7 @@ async function loadRuns(inputs) {
     );
   }
   const unique2 = [...new Set(files.map((f) => path52.resolve(f)))].sort();
-  return Promise.all(unique2.map((f) => readResults(f)));
+  return Promise.all(unique2.map(async (f) => withCurrentDefinitions(await readResults(f))));
 }
 async function resultFiles(input2) {
   let info;
@@ -79961,7 +80190,9 @@ async function loadStoredRuns(store, workloads) {
     (r) => r.status === "complete" && (!workloads?.length || r.workloads.some((w) => workloads.includes(w)))
   );
   const runs = [];
-  for (const entry of listed3.reverse()) runs.push(await store.load(entry.id));
+  for (const entry of listed3.reverse()) {
+    runs.push(withCurrentDefinitions(await store.load(entry.id)));
+  }
   return runs;
 }
 
@@ -80160,7 +80391,7 @@ function seriesTrend(analysis, window2 = TREND_WINDOW) {
     runs: points2.length,
     recent,
     direction,
-    lastChangePoint: analysis.changePoints[analysis.changePoints.length - 1] ?? null,
+    lastChangePoint: currentChangePoint(analysis) ?? null,
     status: analysis.status,
     needed: analysis.needed
   };
@@ -80172,6 +80403,7 @@ function medianOf2(values) {
 }
 
 // src/core/report/history/page-data.ts
+var COST_MINUTES_FROM_S = 600;
 function workloadNames(analysis) {
   return [...new Set(analysis.series.map((s) => s.series.key.workload))].sort();
 }
@@ -80200,7 +80432,33 @@ function historySiteData(analysis, options = {}) {
     options: analysis.options,
     fingerprints: fingerprints2.size,
     timeAxis: timeAxisData(),
-    workloads
+    workloads,
+    cost: costChartData(analysis.costs)
+  };
+}
+function costChartData(costs) {
+  const dated = costs.points.map((p) => ({ ...p, t: Date.parse(p.date) / 1e3 })).filter((p) => Number.isFinite(p.t)).sort((a, b) => a.t - b.t || a.runId.localeCompare(b.runId));
+  const unit = Math.max(0, ...dated.map((p) => p.cost.wallS)) >= COST_MINUTES_FROM_S ? "min" : "s";
+  const scale = unit === "min" ? 60 : 1;
+  const line = (stage, label, of) => ({
+    stage,
+    label,
+    values: dated.map((p) => Math.round(of(p.cost) / scale * 100) / 100)
+  });
+  return {
+    id: "cost-chart",
+    runs: dated.map((p) => ({ t: p.t, runId: p.runId, sha: p.sha, date: p.date, text: costText(p.cost) })),
+    xRange: timeRange(dated.map((p) => p.t)),
+    unit,
+    lines: [
+      line("wall", "answer (wall time)", (c) => c.wallS),
+      line("build", "build", (c) => c.buildS),
+      line("counted", "counted runs", (c) => c.countedS),
+      line("timed", "timed rounds", (c) => c.timedS)
+    ],
+    withoutCost: costs.withoutCost,
+    canaries: costs.canaries,
+    undated: costs.points.length - dated.length
   };
 }
 function seriesSummary(s, chart) {
@@ -80260,6 +80518,17 @@ function chartData(group, id) {
     }
     return line;
   });
+  const changes = /* @__PURE__ */ new Map();
+  for (const s of group) {
+    for (const [k, seg] of s.segments.entries()) {
+      if (k === 0) continue;
+      const p = s.series.points[seg.start];
+      const run2 = position.get(runKey(p));
+      if (!changes.has(run2)) {
+        changes.set(run2, { run: run2, date: p.date, from: s.segments[k - 1].definition, to: seg.definition });
+      }
+    }
+  }
   const info = METRICS[first.key.metric];
   return {
     id,
@@ -80271,7 +80540,8 @@ function chartData(group, id) {
     better: info.better,
     runs: ordered.map(([, r]) => r),
     xRange: timeRange(ordered.map(([, r]) => r.t)),
-    lines
+    lines,
+    definitionChanges: [...changes.values()].sort((a, b) => a.run - b.run)
   };
 }
 function slug(name) {
@@ -80394,14 +80664,33 @@ var PAGE_SCRIPT = String.raw`
               count++;
             });
           });
+          (chart.definitionChanges || []).forEach(function (c) {
+            var x = Math.round(u.valToPos(chart.runs[c.run].t, 'x', true));
+            ctx.strokeStyle = '#777';
+            ctx.lineWidth = 2 * devicePixelRatio;
+            ctx.beginPath();
+            ctx.moveTo(x, u.bbox.top);
+            ctx.lineTo(x, u.bbox.top + u.bbox.height);
+            ctx.stroke();
+            ctx.fillStyle = '#555';
+            ctx.font = (12 * devicePixelRatio) + 'px sans-serif';
+            var right = x < u.bbox.left + u.bbox.width / 2;
+            ctx.textAlign = right ? 'left' : 'right';
+            ctx.fillText('workload changed', x + (right ? 4 : -4) * devicePixelRatio, u.bbox.top + u.bbox.height - 8 * devicePixelRatio);
+          });
           ctx.restore();
           host.setAttribute('data-markers', String(count));
+          host.setAttribute('data-definition-changes', String((chart.definitionChanges || []).length));
         }],
       },
     };
   }
 
-  function tooltip(chart, host) {
+  /**
+   * A tooltip at the cursor over one of the runs, filled by fill(tip, i) with text nodes only (never
+   * innerHTML: the page's data is never parsed as HTML); a click opens the run's commit.
+   */
+  function hoverTip(runs, host, fill) {
     var tip = document.createElement('div');
     tip.className = 'tooltip';
     tip.hidden = true;
@@ -80411,34 +80700,20 @@ var PAGE_SCRIPT = String.raw`
           u.over.appendChild(tip);
           u.over.addEventListener('click', function () {
             var i = u.cursor.idx;
-            var url = i == null ? null : commitUrl(chart.runs[i].sha);
+            var url = i == null ? null : commitUrl(runs[i].sha);
             if (url) window.open(url, '_blank', 'noopener');
           });
         }],
         setCursor: [function (u) {
           var i = u.cursor.idx;
           if (i == null || u.cursor.left < 0) { tip.hidden = true; return; }
-          var run = chart.runs[i];
-          // Built with text nodes, never innerHTML: the page's data is never parsed as HTML.
+          var run = runs[i];
           tip.textContent = '';
           var head = el('div');
           head.appendChild(el('b', short(run.sha)));
           head.appendChild(document.createTextNode(' ' + String(run.date).slice(0, 16).replace('T', ' ') + ' UTC'));
           tip.appendChild(head);
-          var table = el('table');
-          chart.lines.forEach(function (line) {
-            if (line.median[i] == null) return;
-            var tr = el('tr');
-            tr.appendChild(el('td', line.label));
-            tr.appendChild(el('td', fmt(line.median[i])));
-            tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
-            tr.appendChild(el('td', 'n ' + line.n[i]));
-            table.appendChild(tr);
-          });
-          tip.appendChild(table);
-          var hint = el('div', chart.unit + ', median [CI]' + (commitUrl(run.sha) ? '; click opens the commit' : ''));
-          hint.className = 'hint';
-          tip.appendChild(hint);
+          fill(tip, i, commitUrl(run.sha) ? '; click opens the commit' : '');
           tip.hidden = false;
           var left = u.cursor.left + 12, top = u.cursor.top + 12;
           if (left + 260 > u.over.clientWidth) left = u.cursor.left - 270;
@@ -80448,6 +80723,25 @@ var PAGE_SCRIPT = String.raw`
         }],
       },
     };
+  }
+
+  function tooltip(chart, host) {
+    return hoverTip(chart.runs, host, function (tip, i, click) {
+      var table = el('table');
+      chart.lines.forEach(function (line) {
+        if (line.median[i] == null) return;
+        var tr = el('tr');
+        tr.appendChild(el('td', line.label));
+        tr.appendChild(el('td', fmt(line.median[i])));
+        tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
+        tr.appendChild(el('td', 'n ' + line.n[i]));
+        table.appendChild(tr);
+      });
+      tip.appendChild(table);
+      var hint = el('div', chart.unit + ', median [CI]' + click);
+      hint.className = 'hint';
+      tip.appendChild(hint);
+    });
   }
 
   var measure = document.createElement('canvas').getContext('2d');
@@ -80525,6 +80819,54 @@ var PAGE_SCRIPT = String.raw`
       report(chart.id + ': ' + (e && e.message ? e.message : String(e)));
     }
   });
+  /** The index's chart of what each answer cost: the wall time and its stages, per run (CostChartData). */
+  var stageColour = { wall: '#222222', build: '#8c564b', counted: '#9467bd', timed: '#17becf' };
+  function drawCost(cost) {
+    var host = document.getElementById(cost.id);
+    try {
+      var series = [{ label: 'run', value: function (u, v, s, i) { return i == null ? '-' : short(cost.runs[i].sha); } }];
+      var columns = [cost.runs.map(function (r) { return r.t; })];
+      cost.lines.forEach(function (line) {
+        var wall = line.stage === 'wall';
+        series.push({
+          label: line.label,
+          stroke: stageColour[line.stage],
+          width: wall ? 2 : 1.25,
+          points: { show: cost.runs.length <= 400, size: wall ? 5 : 3 },
+          value: function (u, v) { return v == null ? '-' : fmt(v) + ' ' + cost.unit; },
+        });
+        columns.push(line.values);
+      });
+      var time = timeOptions(cost);
+      new uPlot({
+        width: Math.max(360, Math.min(1200, (host.clientWidth || 960))),
+        height: 240,
+        series: series,
+        tzDate: utc,
+        scales: {
+          x: time.scale,
+          // A cost starts at nothing: the axis from 0, whatever the cheapest answer.
+          y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; } },
+        },
+        axes: [time.axis, { label: 'answer cost (' + cost.unit + ')', size: 60 }],
+        plugins: [hoverTip(cost.runs, host, function (tip, i, click) {
+          tip.appendChild(el('div', cost.runs[i].text));
+          var hint = el('div', 'wall time and its stages' + click);
+          hint.className = 'hint';
+          tip.appendChild(hint);
+        })],
+        hooks: {
+          draw: [function () {
+            host.setAttribute('data-drawn', String((Number(host.getAttribute('data-drawn')) || 0) + 1));
+          }, function (u) { recordTimeAxis(u, host); }],
+        },
+      }, columns, host);
+    } catch (e) {
+      report(cost.id + ': ' + (e && e.message ? e.message : String(e)));
+    }
+  }
+  if (data.cost) drawCost(data.cost);
+
   document.body.setAttribute('data-charts', String(data.charts.length));
   // Resources fetched by the page (scripts, styles, images, fetch/XHR): 0 for a self-contained page.
   document.body.setAttribute('data-resources', String(performance.getEntriesByType('resource').length));
@@ -80534,7 +80876,7 @@ var PAGE_SCRIPT = String.raw`
 // src/core/report/history/page-html.ts
 function renderHistorySite(data, assets) {
   return [
-    { file: "index.html", html: renderIndex(data) },
+    { file: "index.html", html: renderIndex(data, assets) },
     ...data.workloads.map((w) => ({ file: w.file, html: renderWorkloadPage(data, w, assets) }))
   ];
 }
@@ -80555,7 +80897,7 @@ function verdict(listed3) {
   if (improvements > 0) parts.push(`${improvements} improvement${improvements === 1 ? "" : "s"}`);
   return parts.join(", ");
 }
-function renderIndex(data) {
+function renderIndex(data, assets) {
   const listed3 = allChangePoints(data);
   const series = data.workloads.reduce((n, w) => n + w.series.length, 0);
   const rows = data.workloads.flatMap(
@@ -80578,8 +80920,38 @@ newest as a dot, the change point as a dashed tick. Dates are UTC.</p>
 <th>vs recent runs</th><th>trend</th><th>runs</th><th>history</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>`;
-  return page(data.title, body, null);
+</tbody></table>
+${costSection(data, assets)}`;
+  return page(data.title, body, data.cost.runs.length > 0 ? assets.css : null);
+}
+function costSection(data, assets) {
+  const { cost } = data;
+  const left = costLeftOut(cost);
+  if (cost.runs.length === 0) {
+    return `<h2>What each answer cost</h2>
+<p class="note" data-cost-runs="0">No run recorded what its answer cost: nothing to plot${left ? ` (${esc2(left)})` : ""}.</p>`;
+  }
+  return `<h2>What each answer cost</h2>
+<p class="note-plain">The wall time of each run's answer (${plural3(cost.runs.length, "run")}, in ${cost.unit === "min" ? "minutes" : "seconds"}) and its stages:
+the build (or finding it in the cache), the counted runs (instruction counts, plans, profiles) and the timed rounds; the
+checks before measuring, the compiled-code comparison and the analysis count in the wall time only. Hover a point
+for the run's commit and what it cost. Dates are UTC.</p>
+<div class="chart" id="${attr(cost.id)}" data-cost-runs="${cost.runs.length}"></div>
+${left ? `<p class="note">Left out: ${esc2(left)}.</p>` : ""}
+<pre id="errors" hidden></pre>
+<script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, timeAxis: data.timeAxis, charts: [], cost })}</script>
+<script>${scriptText(assets.script)}</script>
+<script>${PAGE_SCRIPT}</script>`;
+}
+function costLeftOut(cost) {
+  const parts = [
+    ...cost.withoutCost > 0 ? [
+      `${plural3(cost.withoutCost, "run")} that recorded no cost (saved before pgperf recorded it, or stopped by a signal)`
+    ] : [],
+    ...cost.canaries > 0 ? [`${plural3(cost.canaries, "runner canary run")} (a check of the machine, not an answer)`] : [],
+    ...cost.undated > 0 ? [`${plural3(cost.undated, "run")} whose start date does not parse`] : []
+  ];
+  return parts.join("; ");
 }
 function seriesRow(data, s, workloadCell) {
   const { trend } = s;
@@ -80625,6 +80997,7 @@ function renderWorkloadPage(data, workload, assets) {
     return `<section>
 <h2>${esc2(chart.label)} (${esc2(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc2(chart.fingerprint)}</span></h2>
 <div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
+${chart.definitionChanges.map((c) => `<p class="note" data-definition-change="${attr(c.to)}">The workload changed on ${esc2(c.date.slice(0, 10))} (definition ${esc2(c.from)} \u2192 ${esc2(c.to)}), marked by a grey line: change points are looked for on either side of it, never across.</p>`).join("\n")}
 ${short4.length > 0 ? `<p class="note">Not analysed yet: ${short4.map((l) => `${esc2(l.label)} has ${plural3(l.median.filter((v) => v !== null).length, "run")}, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
 <details><summary>Machine fingerprint ${esc2(chart.fingerprint)}</summary><table>${facts}</table></details>
 </section>`;
@@ -85430,19 +85803,48 @@ function parseBisectMarker(body, where) {
 // src/core/report/nightly/regression-event.ts
 init_metrics();
 
+// src/core/history/definition-changes.ts
+function latestDefinitionChanges(analysis) {
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const s of analysis.series) {
+    const segments = s.segments;
+    if (segments.length < 2) continue;
+    const current = segments.at(-1);
+    const first = s.series.points[current.start];
+    const { fingerprint, workload } = s.series.key;
+    const change2 = {
+      fingerprint,
+      workload,
+      date: first.date,
+      runId: first.runId,
+      sha: first.sha,
+      from: segments.at(-2).definition,
+      to: current.definition
+    };
+    const key = `${fingerprint}/${workload}`;
+    const known = byWorkload.get(key);
+    if (!known || change2.date < known.date) byWorkload.set(key, change2);
+  }
+  return [...byWorkload.values()].sort(
+    (a, b) => Number(isCanaryWorkload(a.workload)) - Number(isCanaryWorkload(b.workload)) || a.date.localeCompare(b.date) || a.workload.localeCompare(b.workload)
+  );
+}
+
 // src/core/report/nightly/nightly-summary.ts
 function clientsText(clients) {
   return `${clients} client${clients === 1 ? "" : "s"}`;
 }
-function renderNightlySummary(analysis, judgement, options = {}) {
+function renderNightlySummary(analysis, judgement, decision, options = {}) {
   const events = judgement.events.length;
-  const cells = judgement.regressed.length;
-  const suspect = judgement.events.filter((e) => e.regressed.every((r) => r.changePoint.suspect)).length;
-  const headline3 = events > suspect ? `## pgperf nightly: \u{1F534} ${events} workload${events === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : events > 0 ? `## pgperf nightly: \u26A0\uFE0F ${events} suspect regression${events === 1 ? "" : "s"}: the runner canary moved the same night` : `## pgperf nightly: \u2705 no workload regressed`;
   const change2 = (cp2) => `${formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
   const seriesLine = (s, cp2) => `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change2(cp2)}` + (cp2.suspect ? ` \u26A0\uFE0F ${escapeMarkdown(cp2.suspect)}` : "");
-  const lines = [headline3, ""];
+  const lines = decisionLines(decision);
   if (options.measured) lines.push(`Measured ${measuredText(options.measured)}.`, "");
+  const restarts = latestDefinitionChanges(analysis);
+  if (restarts.length > 0) {
+    const machines = new Set(analysis.series.map((s) => s.series.key.fingerprint)).size;
+    lines.push(...restarts.map((c) => definitionChangeLine(c, machines > 1)), "");
+  }
   if (events > 0) {
     lines.push("**Regressed** (latest change point), one regression event per workload:");
     for (const e of judgement.events) {
@@ -85457,7 +85859,7 @@ function renderNightlySummary(analysis, judgement, options = {}) {
     lines.push(
       "**Improved** (latest change point):",
       ...judgement.improved.map(
-        (s) => `- ${escapeMarkdown(s.series.key.workload)} ${seriesLine(s.series, s.changePoints.at(-1))}`
+        (s) => `- ${escapeMarkdown(s.series.key.workload)} ${seriesLine(s.series, currentChangePoint(s))}`
       ),
       ""
     );
@@ -85469,14 +85871,32 @@ function measuredText(measured2) {
   const parts = [measured2.ref, measured2.sha?.slice(0, 10)].filter((p) => Boolean(p));
   return parts.length > 0 ? parts.map((p) => escapeMarkdown(p)).join(" @ ") : "the given install";
 }
-function renderIncompleteNightly(why, notes = []) {
+function renderIncompleteNightly(decision, notes = []) {
   return [
-    "## pgperf nightly: \u26A0\uFE0F no verdict",
-    "",
-    `${escapeMarkdown(why)}; nothing was analysed.`,
+    ...decisionLines(decision),
+    "Nothing was analysed.",
     ...notes.length ? ["", ...notes] : [],
     ""
   ].join("\n");
+}
+var OUTCOME_TITLES = {
+  passed: "Passed",
+  failed: "Failed",
+  pending: "Pending",
+  incomplete: "Incomplete"
+};
+function decisionLines(d) {
+  const icon = d.outcome === "failed" ? "\u{1F534}" : d.outcome === "pending" ? "\u2754" : d.outcome === "incomplete" || d.verdict === "regression" ? "\u26A0\uFE0F" : VERDICT_DISPLAY[d.verdict].icon;
+  const lead = d.outcome === "incomplete" ? "" : `: ${escapeMarkdown(d.headline.lead)}`;
+  return [
+    `## pgperf nightly: ${icon} ${OUTCOME_TITLES[d.outcome]}${lead}`,
+    "",
+    ...d.headline.detail ? [`${escapeMarkdown(d.headline.detail)}.`, ""] : []
+  ];
+}
+function definitionChangeLine(c, withMachine) {
+  const machine = withMachine ? ` on ${escapeMarkdown(c.fingerprint)}` : "";
+  return `${escapeMarkdown(c.workload)}${machine}: the workload definition changed on ${c.date.slice(0, 10)} (${c.from} -> ${c.to}): history restarts there.`;
 }
 
 // src/core/history/nightly-judgement.ts
@@ -85489,7 +85909,7 @@ function severity(cp2) {
 function judgeHistory(analysis) {
   const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
   const analysed = project.filter((s) => s.status === "analysed");
-  const latest = (kind) => analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
+  const latest = (kind) => analysed.filter((s) => currentChangePoint(s)?.kind === kind);
   const regressed = latest("regression");
   const improved = latest("improvement");
   const byWorkload = /* @__PURE__ */ new Map();
@@ -85502,7 +85922,7 @@ function judgeHistory(analysis) {
       byWorkload.set(id, standing);
     }
     standing.series.push(s);
-    const cp2 = s.changePoints.at(-1);
+    const cp2 = currentChangePoint(s);
     if (cp2?.kind === "regression") standing.regressed.push({ series: s.series, changePoint: cp2 });
   }
   const workloads = [...byWorkload.values()];
@@ -85561,7 +85981,7 @@ function eventCells(w, tracked) {
   const cells = ids.map((id) => {
     const s = w.series.find((x) => x.series.id === id);
     const before = tracked.find((t) => t.series === id);
-    const latest = s?.changePoints.at(-1);
+    const latest = s && currentChangePoint(s);
     const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression");
     const now = !s ? "missing" : latest?.kind === "regression" ? "regressed" : latest?.kind === "improvement" && regression ? "recovered" : "cleared";
     const key = s ? s.series.key : { clients: before.clients, metric: before.metric };
@@ -86014,12 +86434,12 @@ function nightOf(date5) {
 }
 function watchNights(analysis, options) {
   const canaryShifts = analysis.series.filter((s) => isCanaryWorkload(s.series.key.workload)).flatMap((s) => {
-    const cp2 = s.changePoints.at(-1);
+    const cp2 = currentChangePoint(s);
     return cp2 ? [{ series: s.series.id, night: nightOf(cp2.firstAfter.date), relativeChange: cp2.relativeChange }] : [];
   });
   const suspect = /* @__PURE__ */ new Map();
   for (const s of analysis.series) {
-    const cp2 = s.changePoints.at(-1);
+    const cp2 = currentChangePoint(s);
     if (!cp2 || cp2.kind !== "regression" || isCanaryWorkload(s.series.key.workload)) continue;
     const shift = canaryShifts.find(
       (c) => nightsApart(c.night, nightOf(cp2.firstAfter.date)) <= SAME_NIGHT_TOLERANCE && sameMachine(c.series, s.series.key.fingerprint)
@@ -86169,9 +86589,7 @@ async function runNightly(request2, deps) {
     if ("error" in outcome.digest) logger.warn(outcome.digest.error);
     else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
   }
-  logger.info(
-    `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`
-  );
+  logger.info(`history analysed: ${analysis.series.length} series over ${analysis.runs} runs`);
   return outcome;
 }
 async function measureCanary(canary, run2, source, deps) {
@@ -86191,7 +86609,7 @@ async function measureCanary(canary, run2, source, deps) {
 function markSuspects(analysis, watch) {
   for (const s of analysis.series) {
     const why = watch.suspect.get(s.series.id);
-    const cp2 = s.changePoints.at(-1);
+    const cp2 = currentChangePoint(s);
     if (why && cp2) cp2.suspect = why;
   }
 }
@@ -86225,7 +86643,8 @@ function nightlyDecision(outcome, failOn) {
   const undecided = outcome.undecided.length;
   const alerts = outcome.watch?.alerts ?? [];
   const series = outcome.analysis?.series.length ?? 0;
-  const tooShort = `${undecided} series measured tonight ${undecided === 1 ? "has" : "have"} too few runs to be analysed yet`;
+  const restarted = outcome.undecided.filter((u) => u.segments.length > 1).length;
+  const tooShort = `${undecided} series measured tonight ${undecided === 1 ? "has" : "have"} too few runs to be analysed yet` + (restarted > 0 ? ` (${restarted === undecided ? "" : `${restarted} of them `}since ${restarted === 1 ? "its" : "their"} workload definition changed)` : "");
   const holds = [
     ...suspect.length > 0 ? [
       `${suspect.length} suspect regression event${suspect.length === 1 ? "" : "s"} (the runner canary moved the same night): ${suspect.map(name).join(", ")}`
@@ -86234,16 +86653,18 @@ function nightlyDecision(outcome, failOn) {
     ...alerts.map((a) => a.message)
   ];
   const incomplete = outcome.incomplete ?? (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : void 0);
+  const cells = events.reduce((n, e) => n + e.regressed.length, 0);
   return flowDecision({
     flow: "nightly",
-    verdict: outcome.judgement?.verdict ?? "inconclusive",
+    // The verdict the headline says: undecided (too few runs, or suspect) is inconclusive, not no-change.
+    verdict: events.length > 0 ? "regression" : suspect.length > 0 || undecided > 0 || !outcome.judgement ? "inconclusive" : outcome.judgement.verdict,
     failOn,
     ...incomplete !== void 0 ? { incomplete } : {},
     ...events.length > 0 ? {
       fails: `open regression event${events.length === 1 ? "" : "s"} in the history: ${named.join(", ")}`
     } : failOn === "inconclusive" && holds.length > 0 ? { fails: holds.join("; ") } : {},
     pending: events.length === 0 && holds.length > 0,
-    lead: events.length > 0 ? `${events.length} open regression event${events.length === 1 ? "" : "s"}` : suspect.length > 0 ? "Suspect regression: runner drift" : undecided > 0 ? "Too few runs to analyse" : alerts.length > 0 ? `${alerts.length} alert${alerts.length === 1 ? "" : "s"}` : "No open regression",
+    lead: events.length > 0 ? `${events.length} workload${events.length === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : suspect.length > 0 ? "Suspect regression: runner drift" : undecided > 0 ? "Too few runs to analyse" : alerts.length > 0 ? `${alerts.length} alert${alerts.length === 1 ? "" : "s"}` : "No open regression",
     detail: events.length > 0 ? named.join(", ") : holds.length > 0 ? holds.join("; ") : `${series} series over ${outcome.analysis?.runs ?? 0} runs`,
     deciding: events.length > 0 ? events.flatMap((e) => e.regressed.map((r) => r.series.id)) : [
       ...suspect.flatMap((e) => e.regressed.map((r) => r.series.id)),
@@ -86251,15 +86672,15 @@ function nightlyDecision(outcome, failOn) {
     ]
   });
 }
-function nightlyReport(outcome, options = {}) {
+function nightlyReport(outcome, decision, options = {}) {
   const notes = [...watchNotes(outcome), ...issueNotes(outcome), ...options.notes ?? []];
   if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
-    return renderIncompleteNightly(outcome.incomplete ?? "the night was not analysed", notes);
+    return renderIncompleteNightly(decision, notes);
   }
   if (outcome.notSaved) {
     notes.unshift(`\u26A0\uFE0F Tonight's run was not saved to the store: ${escapeMarkdown(outcome.notSaved)}.`);
   }
-  return renderNightlySummary(outcome.analysis, outcome.judgement, {
+  return renderNightlySummary(outcome.analysis, outcome.judgement, decision, {
     ...options.repoUrl ? { repoUrl: options.repoUrl } : {},
     measured: { ref: outcome.source.head?.ref, sha: outcome.source.head?.sha },
     notes
@@ -86356,12 +86777,13 @@ function issueSyncs(issues, links) {
 }
 async function concludeNight(outcome, options) {
   const { failOn, reportFile, ...report } = options;
-  const markdown = nightlyReport(outcome, report);
+  const decision = nightlyDecision(outcome, failOn);
+  const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
     await mkdir10(path55.dirname(reportFile), { recursive: true });
     await writeFile13(reportFile, markdown);
   }
-  return { report: markdown, decision: nightlyDecision(outcome, failOn) };
+  return { report: markdown, decision };
 }
 
 // src/flows/nightly/publish-site.ts
@@ -87457,7 +87879,7 @@ function plainFigure(value) {
 }
 
 // src/flows/compare/value-files.ts
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile16 } from "node:fs/promises";
 
 // src/core/compare/analysis/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -87475,7 +87897,7 @@ function compareValueFiles(baseFile, headFile, options) {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile15(file2, "utf8");
+    text2 = await readFile16(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }

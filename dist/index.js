@@ -39867,6 +39867,97 @@ var init_unchanged_heads = __esm({
   }
 });
 
+// src/core/util/canonical-json.ts
+function canonicalJson(value) {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
+  if (typeof value !== "object" || value === null) return value;
+  const record2 = value;
+  const out = {};
+  for (const key of Object.keys(record2).sort()) {
+    if (record2[key] !== void 0) out[key] = sortKeys(record2[key]);
+  }
+  return out;
+}
+var init_canonical_json = __esm({
+  "src/core/util/canonical-json.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/util/stable-hash.ts
+function stableHash(text2) {
+  let hash2 = OFFSET;
+  for (const byte of new TextEncoder().encode(text2)) {
+    hash2 = (hash2 ^ BigInt(byte)) * PRIME & MASK;
+  }
+  return hash2.toString(16).padStart(16, "0");
+}
+var OFFSET, PRIME, MASK;
+var init_stable_hash = __esm({
+  "src/core/util/stable-hash.ts"() {
+    "use strict";
+    OFFSET = 0xcbf29ce484222325n;
+    PRIME = 0x100000001b3n;
+    MASK = (1n << 64n) - 1n;
+  }
+});
+
+// src/core/results/workload-definition.ts
+function comparedDefinition(spec, armSettings) {
+  if (!isRecord(spec)) return spec;
+  const out = {};
+  for (const [k, v] of Object.entries(spec)) {
+    if (!WORKLOAD_HASH_IGNORED.includes(k)) out[k] = v;
+  }
+  const settings2 = {
+    ...Object.fromEntries(
+      Object.entries(isRecord(spec.settings) ? spec.settings : {}).map(([k, v]) => [k, String(v)])
+    ),
+    ...armSettings
+  };
+  out.settings = settings2;
+  if (Array.isArray(spec.scripts)) {
+    out.scripts = spec.scripts.map(
+      (s) => isRecord(s) && typeof s.file === "string" ? { ...s, file: s.file.split(/[\\/]/).pop() } : s
+    );
+  }
+  return out;
+}
+function definitionHash(spec, armSettings) {
+  return stableHash(canonicalJson(comparedDefinition(spec, armSettings)));
+}
+function scriptTextsHash(texts) {
+  return stableHash(canonicalJson(texts));
+}
+function definitionId(specHash, scriptsHash) {
+  return stableHash(`${specHash}
+${scriptsHash ?? ""}`).slice(0, DEFINITION_ID_LENGTH);
+}
+function isRecord(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+var WORKLOAD_HASH_IGNORED, DEFINITION_ID_LENGTH;
+var init_workload_definition = __esm({
+  "src/core/results/workload-definition.ts"() {
+    "use strict";
+    init_canonical_json();
+    init_stable_hash();
+    WORKLOAD_HASH_IGNORED = [
+      "name",
+      "description",
+      "rounds",
+      "threshold",
+      "retries",
+      "clients",
+      "maxIgnoredErrorsPct"
+    ];
+    DEFINITION_ID_LENGTH = 10;
+  }
+});
+
 // src/machine/fingerprint.ts
 import { createHash } from "node:crypto";
 function environmentFingerprint(result) {
@@ -39914,18 +40005,6 @@ function workloadHash(spec) {
   ) : spec;
   return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
 }
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (!isObject2(value)) return value;
-  const out = {};
-  for (const key of Object.keys(value).sort()) {
-    if (value[key] !== void 0) out[key] = sortKeys(value[key]);
-  }
-  return out;
-}
 function distinct(values) {
   const set2 = [...new Set(values.filter((v) => v !== void 0))].sort();
   return set2.length ? set2.join(" | ") : void 0;
@@ -39939,25 +40018,18 @@ function sha256Hex(text2) {
 function isObject2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
-var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS, WORKLOAD_HASH_IGNORED;
+var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS;
 var init_fingerprint = __esm({
   "src/machine/fingerprint.ts"() {
     "use strict";
+    init_canonical_json();
+    init_workload_definition();
     FINGERPRINT_ID_LENGTH = 16;
     OPTIONAL_FACTS = [
       ["smt", "smtControl"],
       ["governor", "governor"],
       ["cpuidleDriver", "cpuidleDriver"],
       ["runnerLabel", "runnerLabel"]
-    ];
-    WORKLOAD_HASH_IGNORED = [
-      "name",
-      "description",
-      "rounds",
-      "threshold",
-      "retries",
-      "clients",
-      "maxIgnoredErrorsPct"
     ];
   }
 });
@@ -45601,6 +45673,7 @@ var init_results_schema = __esm({
       ).min(1),
       clients: external_exports.array(external_exports.looseObject({ tool: text, binDir: text, version: text })),
       workloads: external_exports.record(text, workloadRecord),
+      workloadScripts: external_exports.record(text, text).optional(),
       analysis: external_exports.looseObject({
         alpha: external_exports.number().gt(0).lt(0.5),
         thresholdPct: external_exports.number().gt(0).lt(100),
@@ -66497,19 +66570,8 @@ function countBelow(sorted, v, orEqual) {
   return lo;
 }
 
-// src/core/util/stable-hash.ts
-var OFFSET = 0xcbf29ce484222325n;
-var PRIME = 0x100000001b3n;
-var MASK = (1n << 64n) - 1n;
-function stableHash(text2) {
-  let hash2 = OFFSET;
-  for (const byte of new TextEncoder().encode(text2)) {
-    hash2 = (hash2 ^ BigInt(byte)) * PRIME & MASK;
-  }
-  return hash2.toString(16).padStart(16, "0");
-}
-
 // src/core/history/series.ts
+init_stable_hash();
 init_metrics();
 
 // src/core/stats/median-ci.ts
@@ -66531,12 +66593,14 @@ function medianCi(values, level2 = 0.95) {
 }
 
 // src/core/history/series.ts
+init_workload_definition();
 var SERIES_METRICS = ["tps", "latencyPctMs"];
 function seriesId(key) {
   return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
 }
 function buildSeries(runs, metrics = SERIES_METRICS) {
   const byId = /* @__PURE__ */ new Map();
+  const recorded = /* @__PURE__ */ new Map();
   for (const run3 of runs) {
     if (run3.status === "running") continue;
     const arm2 = measuredArm(run3);
@@ -66558,7 +66622,7 @@ function buildSeries(runs, metrics = SERIES_METRICS) {
           byId.set(id, series);
         }
         const ci = medianCi(values);
-        series.points.push({
+        const point2 = {
           runId: run3.runId ?? run3.startedAt,
           sha: run3.source?.head?.sha ?? null,
           ref: run3.source?.head?.ref ?? null,
@@ -66567,18 +66631,52 @@ function buildSeries(runs, metrics = SERIES_METRICS) {
           median: ci.median,
           ciLower: ci.lower,
           ciUpper: ci.upper,
-          ciLevel: ci.achievedLevel
-        });
+          ciLevel: ci.achievedLevel,
+          definition: ""
+        };
+        series.points.push(point2);
+        recorded.set(point2, recordedDefinition(run3, cell.workload, arm2));
       }
     }
   }
   const all = [...byId.values()];
   for (const s of all) {
     s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
+    assignDefinitions(s.points, recorded);
   }
   return all.sort(
     (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || metrics.indexOf(a.key.metric) - metrics.indexOf(b.key.metric) || a.key.clients - b.key.clients
   );
+}
+function recordedDefinition(run3, workload, arm2) {
+  const spec = run3.workloads?.[workload];
+  const settings2 = run3.arms.find((a) => a.label === arm2)?.settingOverrides ?? {};
+  return {
+    spec: spec === void 0 ? void 0 : definitionHash(spec, settings2),
+    scripts: run3.workloadScripts?.[workload]
+  };
+}
+function assignDefinitions(points2, recorded) {
+  const parts = points2.map((p) => ({ ...recorded.get(p) }));
+  const fill = (key, order) => {
+    const last = /* @__PURE__ */ new Map();
+    for (const i of order) {
+      const part = parts[i];
+      const group2 = key === "spec" ? "" : part.spec;
+      if (part[key] !== void 0) last.set(group2, part[key]);
+      else if (last.has(group2)) part[key] = last.get(group2);
+    }
+  };
+  const forward = points2.map((_, i) => i);
+  const backward = [...forward].reverse();
+  fill("spec", forward);
+  fill("spec", backward);
+  fill("scripts", forward);
+  fill("scripts", backward);
+  for (const [i, p] of points2.entries()) {
+    const part = parts[i];
+    p.definition = definitionId(part.spec ?? "", part.scripts);
+  }
 }
 function canaryWorkload(workload) {
   return `${CANARY_PREFIX}${workload}`;
@@ -66603,6 +66701,38 @@ function fallbackFingerprint(run3) {
   return { id: `env-${hash2}`, facts };
 }
 
+// src/core/history/definition-segments.ts
+function definitionSegments(points2) {
+  const out = [];
+  for (const [i, p] of points2.entries()) {
+    const last = out.at(-1);
+    if (last && last.definition === p.definition) last.end = i + 1;
+    else out.push({ start: i, end: i + 1, definition: p.definition });
+  }
+  return out;
+}
+
+// src/core/history/answer-costs.ts
+function answerCosts(runs) {
+  const points2 = [];
+  let withoutCost = 0;
+  let canaries = 0;
+  for (const run3 of runs) {
+    if (run3.status === "running") continue;
+    if (run3.source?.canary) canaries++;
+    else if (!run3.cost) withoutCost++;
+    else
+      points2.push({
+        runId: run3.runId ?? run3.startedAt,
+        sha: run3.source?.head?.sha ?? null,
+        date: run3.startedAt,
+        cost: run3.cost
+      });
+  }
+  points2.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
+  return { points: points2, withoutCost, canaries };
+}
+
 // src/core/history/history-analysis.ts
 function analyseHistory(runs, options = {}) {
   const resolved = {
@@ -66613,21 +66743,37 @@ function analyseHistory(runs, options = {}) {
   return {
     options: resolved,
     runs: runs.length,
-    series: buildSeries(runs).map((s) => analyseSeries(s, resolved))
+    series: buildSeries(runs).map((s) => analyseSeries(s, resolved)),
+    costs: answerCosts(runs)
   };
 }
 function analyseSeries(series, options) {
   const needed = minPointsForDetection(options.minSegment);
-  if (series.points.length < needed) return { series, status: "too-few-points", needed, changePoints: [] };
-  const found = detectChangePoints(
-    series.points.map((p) => Math.log(p.median)),
-    { ...options, scale: "log" }
-  );
+  const segments = definitionSegments(series.points);
+  const current = segments.at(-1);
+  const changePoints = segments.filter((seg) => seg.end - seg.start >= needed).flatMap((seg) => segmentChangePoints(series, seg, options));
   return {
     series,
-    status: "analysed",
+    status: current !== void 0 && current.end - current.start >= needed ? "analysed" : "too-few-points",
     needed,
-    changePoints: found.map((c) => ({
+    changePoints,
+    segments
+  };
+}
+function currentChangePoint(analysis) {
+  const cp2 = analysis.changePoints.at(-1);
+  const start = analysis.segments.at(-1)?.start ?? 0;
+  return cp2 !== void 0 && cp2.index > start ? cp2 : void 0;
+}
+function segmentChangePoints(series, segment, options) {
+  const points2 = series.points.slice(segment.start, segment.end);
+  const found = detectChangePoints(
+    points2.map((p) => Math.log(p.median)),
+    { ...options, scale: "log" }
+  );
+  return found.map((f) => {
+    const c = { ...f, index: f.index + segment.start };
+    return {
       index: c.index,
       kind: c.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
       lastBefore: series.points[c.index - 1],
@@ -66640,171 +66786,48 @@ function analyseSeries(series, options) {
       p: c.p,
       nBefore: c.nBefore,
       nAfter: c.nAfter
-    }))
-  };
+    };
+  });
 }
 
 // src/flows/compare/noise/runner-noise.ts
 init_result_types();
-var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
-var NOISE_RUNS_READ = 200;
-var NOISE_METRIC = "tps";
-function upperNoiseBound(cvPct, points2) {
-  return points2 > 0 ? cvPct * (1 + Z_80 * MAD_RELATIVE_SE / Math.sqrt(points2)) : cvPct;
-}
-var Z_80 = 0.8416;
-var MAD_RELATIVE_SE = 1.166;
-function runnerId(env) {
-  return fingerprintId(machineFacts(env));
-}
-function isCalibrationRun(run3) {
-  if (run3.calibration === true) return true;
-  if (run3.baseline || run3.arms.length < 2) return false;
-  const [first] = run3.arms;
-  const sha = (a) => a.build?.sha;
-  return run3.arms.every(
-    (a) => a.binDir === first.binDir && a.serverVersion === first.serverVersion && sha(a) === sha(first) && Object.keys(a.settingOverrides ?? {}).length === 0
-  );
-}
-function estimateRunnerNoise(runs, runner, cells, options = {}) {
-  const mine = runsOf(runs, runner, options);
-  const calibrations = mine.filter(isCalibrationRun);
-  const series = runnerSeries(mine, runner).filter((s) => s.key.metric === NOISE_METRIC);
-  const out = { runner, cells: [], missing: [] };
-  for (const cell of cells) {
-    const id = cellId(cell);
-    const key = { workload: cell.workload, clients: cell.clients };
-    const fromCalibration = calibrationNoise(calibrations, cell);
-    if (fromCalibration) {
-      out.cells.push({ ...key, id, ...fromCalibration });
-      continue;
-    }
-    const s = series.find((x) => x.key.workload === cell.workload && x.key.clients === cell.clients);
-    const points2 = s?.points ?? [];
-    const analysed = s && points2.length >= MIN_HISTORY_POINTS ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 }) : void 0;
-    const start = analysed?.changePoints.at(-1)?.index ?? 0;
-    const segment = points2.slice(start);
-    if (segment.length < MIN_HISTORY_POINTS) {
-      const had = points2.length === 0 ? "no stored run of it" : start > 0 ? `${segment.length} run(s) since its last change point (${points2[start].date})` : `${points2.length} stored run(s)`;
-      out.missing.push({
-        ...key,
-        id,
-        reason: `no calibration (A/A) run of ${id} on this runner, and its history has ${had}; at least ${MIN_HISTORY_POINTS} are needed (run pgperf calibrate with the store)`
-      });
-      continue;
-    }
-    const runCvPct = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
-    out.cells.push({
-      ...key,
-      id,
-      source: "history",
-      runId: segment.at(-1).runId,
-      date: segment[0].date,
-      points: segment.length,
-      pairedCvPct: null,
-      runCvPct,
-      perRoundCvPct: Math.SQRT2 * runCvPct,
-      planningCvPct: upperNoiseBound(Math.SQRT2 * runCvPct, segment.length)
-    });
-  }
-  return out;
-}
-function runsOf(runs, runner, options = {}) {
-  return runs.filter(
-    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
-  ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
-}
-function runnerSeries(runs, runner, metrics) {
-  return buildSeries(
-    runs.map((r) => ({ ...r, fingerprint: { id: runner, facts: {} } })),
-    metrics
-  );
-}
-function calibrationNoise(calibrations, cell) {
-  for (const run3 of calibrations) {
-    const noise = estimateNoise(run3, cell, NOISE_METRIC);
-    if (noise.pairedCvPct === null || noise.rounds < MIN_NOISE_ROUNDS) continue;
-    return {
-      source: "calibration",
-      runId: run3.runId ?? run3.startedAt,
-      date: run3.startedAt,
-      points: noise.rounds,
-      pairedCvPct: noise.pairedCvPct,
-      runCvPct: noise.runCvPct,
-      perRoundCvPct: noise.pairedCvPct,
-      planningCvPct: upperNoiseBound(noise.pairedCvPct, noise.rounds)
-    };
-  }
-  return void 0;
-}
-async function loadRunnerNoise(store, runner, cells, options = {}) {
-  return estimateRunnerNoise(await loadRunsOf(store, cells, options), runner, cells, options);
-}
-async function loadRunsOf(store, cells, options = {}) {
-  const workloads = new Set(cells.map((c) => c.workload));
-  const listed = (await store.list()).filter(
-    (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
-  ).slice(0, NOISE_RUNS_READ);
-  const runs = [];
-  for (const entry of listed) runs.push(await store.load(entry.id));
-  return runs;
+
+// src/drivers/driver-set.ts
+init_zod();
+function composeDrivers(modules) {
+  const schemas = modules.map((m) => m.schema);
+  const workloadSchema2 = external_exports.discriminatedUnion("tool", schemas);
+  const byTool = new Map(modules.map((m) => [m.tool, m]));
+  const moduleOf = (workload) => {
+    const found = byTool.get(workload.tool);
+    if (!found) throw new Error(`no driver for tool ${JSON.stringify(workload.tool)}`);
+    return found;
+  };
+  return {
+    /** The modules, in the order given. */
+    modules,
+    workloadSchema: workloadSchema2,
+    /** The variant schema of each tool, e.g. to list the keys a pgbench workload accepts. */
+    variants: Object.fromEntries(modules.map((m) => [m.tool, m.schema])),
+    /** The metrics every sample of a workload's tool carries (its module's `records`). */
+    records: (workload) => moduleOf(workload).records,
+    /** The driver for a workload's tool. */
+    createDriver: (workload, deps) => moduleOf(workload).create(workload, deps),
+    /** The key under which workloads of one tool share a prepared data set. */
+    dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload),
+    /** The statements of a workload whose tool can list them (what the plan phases explain), else undefined. */
+    statementsOf: (workload) => moduleOf(workload).statements?.(workload),
+    /** The script files of its own a workload runs (none for a tool without them). */
+    scriptFiles: (workload) => moduleOf(workload).scriptFiles?.(workload) ?? [],
+    /** Whether a workload's tool can list its statements (without reading them). */
+    listsStatements: (workload) => moduleOf(workload).statements !== void 0
+  };
 }
 
-// src/flows/compare/noise/noise-warnings.ts
-async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
-  const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
-  if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
-  const settings2 = analysisOf(result);
-  const workloads = Object.values(result.workloads).map((w) => ({
-    ...w,
-    metrics: w.metrics ?? ["tps"],
-    clients: w.clients ?? []
-  }));
-  const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : void 0;
-  const reach = planReach({
-    workloads,
-    arms: result.arms.length,
-    alpha: settings2.alpha,
-    ...adaptive ? { adaptive } : {},
-    singleMetric: metricOption(settings2) !== void 0
-  });
-  const noise = await loadRunnerNoise(store, runnerId(result.environment), cells, {
-    ...result.runId !== void 0 ? { exclude: result.runId } : {}
-  });
-  return noise.cells.map((n) => {
-    const w = workloads.find((x) => x.name === n.workload);
-    return resolutionOf(n, {
-      rounds: w?.rounds ?? result.plan.rounds,
-      ...adaptive ? { adaptive } : {},
-      hypotheses: reach.familySize,
-      alpha: settings2.alpha,
-      thresholdPct: w?.threshold ?? settings2.thresholdPct,
-      // Stored base samples do not pair with head's rounds: the rank-sum test decides (analysis.ts).
-      ...result.baseline ? { test: "mann-whitney" } : {}
-    });
-  }).filter((r) => r.belowResolvable).map(resolutionWarning);
-}
-async function withNoiseWarnings(comparison, result, store, logger) {
-  if (!store?.list || !store.load) return comparison;
-  try {
-    const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
-    const open8 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
-    const decided = new Set(cells.map((c) => c.id).filter((id) => !open8.has(id)));
-    const warnings = await noiseWarnings(result, store, decided);
-    if (warnings.length === 0) return comparison;
-    return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
-  } catch (e) {
-    logger.warn(`could not read this runner's noise from the store: ${errorMessage(e)}`);
-    return comparison;
-  }
-}
-
-// src/flows/compare/pipeline/pipeline.ts
-import path23 from "node:path";
-
-// src/run/sink.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import path5 from "node:path";
+// src/drivers/pgbench/pgbench-driver.ts
+import { writeFile as writeFile2 } from "node:fs/promises";
+import path7 from "node:path";
 
 // src/machine/os/cleanup.ts
 import { chown, mkdtemp, rm as rm4 } from "node:fs/promises";
@@ -66851,967 +66874,7 @@ async function makeTempDir(prefix, options = {}) {
   };
 }
 
-// src/run/sink.ts
-var RESERVE_MIN_MARGIN_BYTES = 64 * 1024;
-function fileSink(file2, options = {}) {
-  const fs3 = options.fs ?? nodeWriteFs;
-  const minMargin = options.reserveMarginBytes ?? RESERVE_MIN_MARGIN_BYTES;
-  const reserveFile = path5.join(path5.dirname(file2), `.${path5.basename(file2)}.reserve`);
-  let reserved = 0;
-  let reserveMayExist = false;
-  let largestGrowth = 0;
-  let lastSize;
-  let written;
-  const ensureReserve = async (size) => {
-    const margin = Math.max(minMargin, 2 * largestGrowth);
-    if (reserved >= size + margin) return;
-    const target = size + 2 * margin;
-    await fs3.mkdir(path5.dirname(file2), { recursive: true }).catch((e) => {
-      throw new FileWriteError(file2, e, `its directory ${path5.dirname(file2)} could not be created`);
-    });
-    try {
-      const handle = await fs3.open(reserveFile, reserved === 0 ? "w" : "a");
-      reserveMayExist = true;
-      try {
-        while (reserved < target) {
-          const chunk = Math.min(RESERVE_CHUNK_BYTES, target - reserved);
-          await handle.writeFile(randomBytes3(chunk));
-          reserved += chunk;
-        }
-        await handle.sync();
-      } finally {
-        await handle.close().catch(() => {
-        });
-      }
-    } catch (e) {
-      throw new FileWriteError(
-        file2,
-        e,
-        `the room kept beside it for its final write (${reserveFile}, ${target} bytes) could not be reserved, so the run stops while the results can still be written`
-      );
-    }
-  };
-  const releaseReserve = async () => {
-    if (!reserveMayExist) return;
-    await fs3.rm(reserveFile, { force: true });
-    reserved = 0;
-    reserveMayExist = false;
-  };
-  const intactCopy = () => written ? `the last intact copy is ${file2} as written at ${written.at} (${written.samples} samples, status '${written.status}')` : `nothing was written to ${file2} yet`;
-  const write = async (result, text2) => {
-    await writeResults(file2, text2, fs3);
-    written = { at: result.updatedAt, samples: result.samples.length, status: result.status };
-  };
-  const finalWrite = async (result) => {
-    const text2 = resultsText(result);
-    try {
-      try {
-        await write(result, text2);
-      } catch (e) {
-        if (!reserveMayExist) throw e;
-        await releaseReserve();
-        await write(result, text2);
-      }
-    } catch (e) {
-      throw new FileWriteError(
-        file2,
-        e,
-        `the final document (status '${result.status}', ${result.samples.length} samples) did not land; ${intactCopy()}`
-      );
-    } finally {
-      await releaseReserve().catch(() => {
-      });
-    }
-  };
-  let queue = Promise.resolve();
-  let finishing;
-  const finish = (result) => {
-    finishing ??= queue.catch(() => {
-    }).then(() => finalWrite(result));
-    return finishing;
-  };
-  return {
-    description: file2,
-    update(result) {
-      if (finishing) return Promise.resolve();
-      const text2 = resultsText(result);
-      const size = Buffer.byteLength(text2);
-      if (lastSize !== void 0) largestGrowth = Math.max(largestGrowth, size - lastSize);
-      lastSize = size;
-      const next = queue.catch(() => {
-      }).then(async () => {
-        await ensureReserve(size);
-        await write(result, text2);
-      });
-      queue = next;
-      return next;
-    },
-    finish,
-    finishNow: finish
-  };
-}
-function finishOnForcedExit(sink, result, signal) {
-  return onCleanup(
-    async () => {
-      if (result.status === "running") {
-        const interrupted = signal?.aborted === true;
-        result.status = interrupted ? "interrupted" : "failed";
-        result.stopReason = interrupted ? "interrupted (signal; forced exit: the run was not waited for)" : "pgperf ended before the run did (an internal error)";
-      }
-      result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-      await sink.finishNow?.(result);
-    },
-    { first: true }
-  );
-}
-var RESERVE_CHUNK_BYTES = 64 * 1024;
-function combineSinks(...sinks) {
-  const each = async (fn) => {
-    const outcomes = await Promise.allSettled(sinks.map(fn));
-    const failed = outcomes.find((o) => o.status === "rejected");
-    if (failed) throw failed.reason;
-  };
-  return {
-    description: sinks.map((s) => s.description).join(" and "),
-    update: (result) => each((s) => s.update(result)),
-    finish: (result) => each((s) => s.finish(result)),
-    finishNow: (result) => each((s) => s.finishNow?.(result) ?? Promise.resolve())
-  };
-}
-
-// src/run/run-loop.ts
-init_errors();
-init_fingerprint();
-
-// src/machine/controls.ts
-import { open as open6, writeFile as writeFile2 } from "node:fs/promises";
-import path7 from "node:path";
-
-// src/machine/sysfs.ts
-import { readdir as readdir2, readFile } from "node:fs/promises";
-import path6 from "node:path";
-async function readText(root, rel) {
-  try {
-    return await readFile(path6.join(root, rel), "utf8");
-  } catch {
-    return void 0;
-  }
-}
-async function readValue(root, rel) {
-  const text2 = await readText(root, rel);
-  return text2 === void 0 ? void 0 : text2.trim();
-}
-async function readInt(root, rel) {
-  const text2 = await readValue(root, rel);
-  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
-  return Number(text2);
-}
-async function listDir(root, rel, pattern) {
-  try {
-    return (await readdir2(path6.join(root, rel))).filter((e) => pattern.test(e));
-  } catch {
-    return [];
-  }
-}
-function parseCpuList(text2, what = "CPU list") {
-  const trimmed = text2.trim();
-  if (trimmed === "") return [];
-  const cpus = /* @__PURE__ */ new Set();
-  for (const part of trimmed.split(",")) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
-    const from = Number(m[1]);
-    const to = m[2] === void 0 ? from : Number(m[2]);
-    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
-    for (let c = from; c <= to; c++) cpus.add(c);
-  }
-  return [...cpus].sort((a, b) => a - b);
-}
-function formatCpuList(cpus) {
-  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
-  const parts = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return parts.join(",");
-}
-
-// src/machine/topology.ts
-var CPU_DIR = "sys/devices/system/cpu";
-var NODE_DIR = "sys/devices/system/node";
-async function readTopology(root = "/") {
-  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
-  let online;
-  if (onlineText !== void 0) {
-    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
-  } else {
-    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
-  }
-  const nodeOf = await readNodes(root);
-  const cpus = [];
-  for (const cpu of online) {
-    const base = `${CPU_DIR}/cpu${cpu}`;
-    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
-    const l3 = await readL3(root, base);
-    cpus.push({
-      cpu,
-      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
-      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
-      node: nodeOf.get(cpu) ?? 0,
-      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
-      ...l3 ? { l3 } : {}
-    });
-  }
-  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
-}
-async function readNodes(root) {
-  const nodeOf = /* @__PURE__ */ new Map();
-  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
-    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
-    if (!list) continue;
-    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
-      nodeOf.set(cpu, Number(entry.slice(4)));
-  }
-  return nodeOf;
-}
-async function readL3(root, base) {
-  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
-    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
-    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
-    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
-  }
-  return void 0;
-}
-function summarise2(cpus, smtControl, hasNodes) {
-  const groups2 = (key) => {
-    const byKey = /* @__PURE__ */ new Map();
-    for (const c of cpus) {
-      const k = key(c);
-      if (k === void 0) continue;
-      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
-    }
-    return [...byKey.values()];
-  };
-  const cores = groups2((c) => formatCpuList(c.siblings)).length;
-  const nodes = /* @__PURE__ */ new Map();
-  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
-  return {
-    cpus,
-    logicalCpus: cpus.length,
-    sockets: new Set(cpus.map((c) => c.socket)).size,
-    cores,
-    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
-    ...smtControl !== void 0 ? { smtControl } : {},
-    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node3, list]) => ({ node: node3, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
-    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
-  };
-}
-function describeTopology(t) {
-  const plural4 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
-  return `${plural4(t.sockets, "socket")}, ${plural4(t.numaNodes.length, "NUMA node")}, ${plural4(t.cores, "core")}, ${plural4(t.logicalCpus, "CPU")}${smt}, ${plural4(t.l3Groups.length, "L3 group")}`;
-}
-
-// src/machine/controls.ts
-init_errors();
-var DEFAULT_FIELDS = {
-  cpuDmaLatency: "controls.cpuDmaLatency",
-  governor: "controls.governor"
-};
-var MAX_LATENCY_US = 2e9;
-var CPU_DIR2 = "sys/devices/system/cpu";
-function wantsControls(spec) {
-  return spec.cpuDmaLatencyUs !== void 0 || spec.governor !== void 0;
-}
-async function checkControls(spec, deps) {
-  if (!wantsControls(spec)) return;
-  const probed = await probe2(spec, deps);
-  await probed.dma?.close();
-}
-async function probe2(spec, deps) {
-  const root = deps.root ?? "/";
-  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
-  const fields = deps.fields ?? DEFAULT_FIELDS;
-  validate2(spec, fields);
-  const governors = [];
-  if (spec.governor !== void 0) {
-    const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
-    if (cpus.length === 0) {
-      throw new UserError(
-        `${fields.governor}: no online CPU under ${path7.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
-      );
-    }
-    for (const cpu of cpus) {
-      const rel = `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path7.join(root, rel);
-      const from = await readValue(root, rel);
-      if (from === void 0) {
-        throw new UserError(
-          `${fields.governor}: ${file2} does not exist: this machine exposes no cpufreq governor for CPU ${cpu} (a VM, or the firmware controls the clock); drop ${fields.governor}`
-        );
-      }
-      const available = await readValue(root, `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_available_governors`);
-      if (available !== void 0 && !available.split(/\s+/).includes(spec.governor)) {
-        throw new UserError(
-          `${fields.governor}: "${spec.governor}" is not available for CPU ${cpu} (available: ${available})`
-        );
-      }
-      await (await openForWrite(file2, fields.governor, governorHint(spec.governor, fields.governor))).close();
-      governors.push({ file: file2, from });
-    }
-  }
-  const dma = spec.cpuDmaLatencyUs !== void 0 ? await openForWrite(device, fields.cpuDmaLatency, dmaHint(fields.cpuDmaLatency)) : void 0;
-  return { governors, ...dma ? { dma } : {} };
-}
-async function applyControls(spec, deps) {
-  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
-  const changes = [];
-  const undo = [];
-  let restored = false;
-  let unregister = () => {
-  };
-  const restore = async () => {
-    if (restored) return;
-    restored = true;
-    unregister();
-    let failed = 0;
-    for (const step of undo.reverse()) {
-      try {
-        await step();
-      } catch (e) {
-        failed++;
-        deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
-      }
-    }
-    if (changes.length > 0 && failed === 0) {
-      deps.logger.info(`machine controls restored: ${describeRestore(changes)}`);
-    }
-  };
-  const { governors, dma } = await probe2(spec, deps);
-  let unheld = dma;
-  try {
-    for (const g2 of governors) {
-      await writeText(g2.file, spec.governor);
-      undo.push(() => writeText(g2.file, g2.from));
-      changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
-    }
-    if (dma) {
-      const value = Buffer.alloc(4);
-      value.writeInt32LE(spec.cpuDmaLatencyUs);
-      unheld = void 0;
-      undo.push(() => dma.close());
-      await dma.write(value, 0, 4, null).catch((e) => {
-        throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
-      });
-      changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
-    }
-  } catch (e) {
-    await unheld?.close().catch(() => {
-    });
-    await restore();
-    throw e;
-  }
-  unregister = onCleanup(restore);
-  deps.logger.info(`machine controls applied (restored at the end): ${describeControls(changes)}`);
-  return { changes, restore };
-}
-function describeControls(changes) {
-  const parts = [];
-  const governors = changes.filter((c) => c.control === "governor");
-  if (governors.length > 0) {
-    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
-    const cpus = governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`;
-    parts.push(`governor ${governors[0].to} on ${cpus} (was ${was})`);
-  }
-  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
-    parts.push(`${c.file} held at ${c.to}`);
-  }
-  return parts.join("; ");
-}
-function describeRestore(changes) {
-  const parts = [];
-  const governors = changes.filter((c) => c.control === "governor");
-  if (governors.length > 0) {
-    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
-    parts.push(`governor back to ${was} on ${governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`}`);
-  }
-  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
-    parts.push(`${c.file} released (the kernel's default bound again)`);
-  }
-  return parts.join("; ");
-}
-function validate2(spec, fields) {
-  const us2 = spec.cpuDmaLatencyUs;
-  if (us2 !== void 0 && (!Number.isInteger(us2) || us2 < 0 || us2 > MAX_LATENCY_US)) {
-    throw new UserError(
-      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us2)}`
-    );
-  }
-  if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
-    throw new UserError(
-      `${fields.governor}: expected a governor name such as performance, got ${JSON.stringify(spec.governor)}`
-    );
-  }
-}
-async function openForWrite(file2, field, hint) {
-  try {
-    return await open6(file2, "r+");
-  } catch (e) {
-    const code = e.code ?? errorMessage(e);
-    const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
-    throw new UserError(`${field}: ${file2} ${what}: ${hint}`);
-  }
-}
-async function writeText(file2, text2) {
-  try {
-    await writeFile2(file2, `${text2}
-`);
-  } catch (e) {
-    throw new UserError(`cannot write "${text2}" to ${file2}: ${errorMessage(e)}`);
-  }
-}
-function governorHint(governor, field) {
-  return `run pgperf as root, or set it before the run with \`cpupower frequency-set -g ${governor}\` and drop ${field}`;
-}
-function dmaHint(field) {
-  return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
-}
-
-// src/run/confirmation-block.ts
-init_result_types();
-
-// src/run/round-order.ts
-function planRounds(input2) {
-  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
-  const rounds = [];
-  for (let round2 = 1; round2 <= totalRounds; round2++) {
-    const random = seededRandom2(deriveSeed(input2.seed, round2));
-    const cells = shuffle(
-      input2.cells.filter((c) => c.rounds >= round2),
-      random
-    );
-    const runs = [];
-    cells.forEach((cell, k) => {
-      const arms2 = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm2 of arms2) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
-    });
-    rounds.push(runs);
-  }
-  return rounds;
-}
-function deriveSeed(seed, round2) {
-  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
-  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
-  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
-  return (h ^ h >>> 16) & 2147483647;
-}
-function newSeed() {
-  return Math.floor(Math.random() * 2147483647);
-}
-function seededRandom2(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = a + 1831565813 >>> 0;
-    let t = a;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
-function shuffle(items, random) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-function rotate(items, by) {
-  return [...items.slice(by), ...items.slice(0, by)];
-}
-
-// src/postgres/wait-events.ts
-init_esm();
-var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
-var LOCK_SAMPLE_INTERVAL_MS = 1e3;
-var ACTIVITY_SQL = `
-SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
-       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
-  FROM pg_stat_activity
- WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
-var LOCKS_SQL = `
-SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
-  FROM pg_locks WHERE NOT granted GROUP BY 1`;
-var COUNTER_VIEWS = [
-  {
-    prefix: "database",
-    view: "pg_stat_database",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
-  },
-  {
-    prefix: "wal",
-    view: "pg_stat_wal",
-    minVersion: 14e4,
-    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
-  },
-  {
-    prefix: "bgwriter",
-    view: "pg_stat_bgwriter",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
-  },
-  {
-    prefix: "checkpointer",
-    view: "pg_stat_checkpointer",
-    minVersion: 17e4,
-    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
-  },
-  {
-    prefix: "io",
-    view: "pg_stat_io",
-    minVersion: 16e4,
-    // Summed over backend types, objects and contexts: one number per operation.
-    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
-            SELECT key, sum(value::numeric) AS total
-              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
-             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
-             GROUP BY key) s`
-  }
-];
-var VIEW_VERSION_NAMES = {
-  pg_stat_wal: "PostgreSQL 14+",
-  pg_stat_checkpointer: "PostgreSQL 17+",
-  pg_stat_io: "PostgreSQL 16+"
-};
-async function startDiagnostics(target, options = {}) {
-  const hz = options.hz ?? 10;
-  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: DIAGNOSTICS_APPLICATION_NAME
-  });
-  let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
-  });
-  await client.connect();
-  try {
-    const versionNum = Number(
-      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
-    );
-    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
-    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
-      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
-    );
-    const readCounters = async () => {
-      const out = {};
-      for (const v of views) {
-        const row2 = (await client.query(v.sql)).rows[0];
-        for (const [key, value] of Object.entries(row2?.j ?? {})) {
-          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
-          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
-        }
-      }
-      return out;
-    };
-    const before = await readCounters();
-    const started = Date.now();
-    const events = /* @__PURE__ */ new Map();
-    const locks = /* @__PURE__ */ new Map();
-    let samples = 0;
-    let missedTicks = 0;
-    let observations = 0;
-    let busy;
-    let lastLockSample = 0;
-    const sample = async () => {
-      const rows = (await client.query(ACTIVITY_SQL)).rows;
-      samples++;
-      for (const r of rows) {
-        const key = `${r.type}:${r.event}`;
-        events.set(key, (events.get(key) ?? 0) + 1);
-        observations++;
-      }
-      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
-        lastLockSample = Date.now();
-        for (const r of (await client.query(LOCKS_SQL)).rows) {
-          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
-        }
-      }
-    };
-    const timer = setInterval(() => {
-      if (busy) {
-        missedTicks++;
-        return;
-      }
-      busy = sample().catch((e) => {
-        failure2 ??= e;
-      }).finally(() => {
-        busy = void 0;
-      });
-    }, 1e3 / hz);
-    let stopped;
-    return {
-      stop() {
-        stopped ??= (async () => {
-          clearInterval(timer);
-          try {
-            await busy;
-            if (failure2) throw failure2;
-            const after = await readCounters();
-            const counters = {};
-            for (const [key, value] of Object.entries(after)) {
-              const was = before[key];
-              if (was !== void 0) counters[key] = value - was;
-            }
-            return {
-              version: 1,
-              serverVersionNum: versionNum,
-              hz,
-              durationS: (Date.now() - started) / 1e3,
-              samples,
-              missedTicks,
-              observations,
-              waitEvents: shares(events, observations),
-              lockWaits: [...locks.entries()].map(([lock, count3]) => ({ lock, count: count3 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
-              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
-              counters,
-              unavailable
-            };
-          } finally {
-            await client.end().catch(() => {
-            });
-          }
-        })();
-        return stopped;
-      }
-    };
-  } catch (e) {
-    await client.end().catch(() => {
-    });
-    throw e;
-  }
-}
-function shares(counts, total) {
-  return [...counts.entries()].map(([event, count3]) => ({ event, count: count3, share: total > 0 ? count3 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
-}
-
-// src/postgres/stat-snapshot.ts
-init_esm();
-import { readdir as readdir3, readFile as readFile2 } from "node:fs/promises";
-import path8 from "node:path";
-
-// src/machine/pid-stat.ts
-function parsePidStatLine(text2) {
-  const open8 = text2.indexOf("(");
-  const close = text2.lastIndexOf(")");
-  if (open8 < 0 || close < open8) return void 0;
-  const pid = Number(text2.slice(0, open8).trim());
-  const f = text2.slice(close + 1).trim().split(/\s+/);
-  const field = (n) => Number(f[n - 3]);
-  const out = {
-    pid,
-    comm: text2.slice(open8 + 1, close),
-    state: f[0] ?? "",
-    ppid: field(4),
-    utime: field(14),
-    stime: field(15),
-    cutime: field(16),
-    cstime: field(17)
-  };
-  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
-  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
-}
-
-// src/postgres/stat-snapshot.ts
-var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
-var CLOCK_TICKS_PER_S = 100;
-async function takeStatSnapshot(target, options = {}) {
-  const proc = options.procRoot ?? "/proc";
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: STAT_SNAPSHOT_APPLICATION_NAME,
-    connectionTimeoutMillis: 1e4,
-    statement_timeout: 1e4
-  });
-  let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
-  });
-  await client.connect();
-  try {
-    const head = (await client.query(
-      "SELECT current_setting('server_version_num') AS v, pg_backend_pid() AS pid"
-    )).rows[0];
-    const versionNum = Number(head.v);
-    const unavailable = [];
-    const server = await serverProcesses(proc, head.pid, target);
-    if (server) {
-      await settle2(proc, server, target, options.settleTimeoutMs ?? 5e3);
-    } else {
-      unavailable.push("backend CPU (the server processes are not visible in /proc)");
-    }
-    const counters = {};
-    const db = (await client.query(
-      `SELECT blks_hit, blks_read, blk_read_time, xact_commit, xact_rollback,
-                current_setting('track_io_timing')::boolean AS timing
-           FROM pg_stat_database WHERE datname = current_database()`
-    )).rows[0];
-    setCounter(counters, "blksHit", db?.blks_hit);
-    setCounter(counters, "blksRead", db?.blks_read);
-    if (db?.timing === true) setCounter(counters, "blkReadTimeMs", db.blk_read_time);
-    setCounter(counters, "xactCommit", db?.xact_commit);
-    setCounter(counters, "xactRollback", db?.xact_rollback);
-    if (versionNum >= 14e4) {
-      const wal = (await client.query(
-        "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
-      )).rows[0]?.j ?? {};
-      const columns2 = { walBytes: "wal_bytes", walRecords: "wal_records", walFpi: "wal_fpi" };
-      for (const [key, column] of Object.entries(columns2)) {
-        setCounter(counters, key, wal[column]);
-        if (counters[key] === void 0) unavailable.push(`pg_stat_wal.${column}`);
-      }
-    } else {
-      unavailable.push("WAL records and full-page images (pg_stat_wal: PostgreSQL 14+)");
-      const lsn = (await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS b")).rows[0];
-      setCounter(counters, "walBytes", lsn?.b);
-    }
-    if (versionNum >= 16e4) {
-      const io = (await client.query(
-        `SELECT sum(reads) AS reads, sum(writes) AS writes, sum(extends) AS extends
-             FROM pg_stat_io WHERE object IN ('relation', 'temp relation')`
-      )).rows[0];
-      setCounter(counters, "ioReads", io?.reads);
-      setCounter(counters, "ioWrites", io?.writes);
-      setCounter(counters, "ioExtends", io?.extends);
-    } else {
-      unavailable.push("I/O operations (pg_stat_io: PostgreSQL 16+)");
-    }
-    if (server) {
-      const cpu = await serverCpuUs(proc, server.postmaster);
-      if (cpu === void 0) unavailable.push("backend CPU (/proc could not be read)");
-      else counters.cpuUs = cpu;
-    }
-    if (failure2) throw failure2;
-    return { serverVersionNum: versionNum, takenAtMs: Date.now(), counters, unavailable };
-  } finally {
-    await client.end().catch(() => {
-    });
-  }
-}
-function setCounter(counters, key, value) {
-  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
-  if (Number.isFinite(n) && n >= 0) counters[key] = n;
-}
-async function readStat(proc, pid) {
-  try {
-    return parsePidStatLine(await readFile2(path8.join(proc, String(pid), "stat"), "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-async function readCmdline(proc, pid) {
-  try {
-    return (await readFile2(path8.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
-  } catch {
-    return void 0;
-  }
-}
-function isClientBackendTitle(cmdline, target) {
-  return cmdline.includes(` ${target.user} ${target.database} `);
-}
-async function serverProcesses(proc, backendPid, target) {
-  const stat12 = await readStat(proc, backendPid);
-  const title = await readCmdline(proc, backendPid);
-  if (!stat12 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat12.ppid, own: backendPid };
-}
-async function childPids(proc, postmaster) {
-  try {
-    const text2 = await readFile2(
-      path8.join(proc, String(postmaster), "task", String(postmaster), "children"),
-      "utf8"
-    );
-    return text2.trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    const pids = (await readdir3(proc)).filter((d) => /^\d+$/.test(d)).map(Number);
-    const stats = await Promise.all(pids.map((p) => readStat(proc, p)));
-    return stats.filter((s) => s?.ppid === postmaster).map((s) => s.pid);
-  }
-}
-async function settle2(proc, server, target, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (; ; ) {
-    const others = [];
-    for (const pid of await childPids(proc, server.postmaster)) {
-      if (pid === server.own) continue;
-      const stat12 = await readStat(proc, pid);
-      if (!stat12 || stat12.state === "Z" || stat12.state === "X") continue;
-      const title = await readCmdline(proc, pid);
-      if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
-    }
-    if (others.length === 0 || Date.now() >= deadline) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-async function serverCpuUs(proc, postmaster) {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const before = await readStat(proc, postmaster);
-    if (!before) return void 0;
-    let ticks = before.cutime + before.cstime;
-    for (const pid of await childPids(proc, postmaster)) {
-      const s = await readStat(proc, pid);
-      if (s && s.ppid === postmaster) ticks += s.utime + s.stime;
-    }
-    const after = await readStat(proc, postmaster);
-    if (!after) return void 0;
-    if (after.cutime === before.cutime && after.cstime === before.cstime) {
-      return ticks * 1e6 / CLOCK_TICKS_PER_S;
-    }
-  }
-  return void 0;
-}
-
-// src/core/results/steady.ts
-var STEADY_METRIC_SOURCES = {
-  walBytesPerTx: "walBytes",
-  walRecordsPerTx: "walRecords",
-  walFpiPerTx: "walFpi",
-  bufferHitsPerTx: "blksHit",
-  bufferReadsPerTx: "blksRead",
-  readTimeMsPerTx: "blkReadTimeMs",
-  ioReadsPerTx: "ioReads",
-  backendCpuUsPerTx: "cpuUs"
-};
-function statDeltas(before, after) {
-  const deltas = {};
-  const unusable = [];
-  for (const key of Object.keys(after.counters)) {
-    const a = after.counters[key];
-    const b = before.counters[key];
-    if (a === void 0 || b === void 0 || !Number.isFinite(a) || !Number.isFinite(b)) continue;
-    if (a < b) unusable.push(key);
-    else deltas[key] = a - b;
-  }
-  return { deltas, unusable };
-}
-function perTransactionMetrics(deltas, transactions) {
-  const metrics = {};
-  if (!(Number.isFinite(transactions) && transactions > 0)) return metrics;
-  for (const [metric, source] of Object.entries(STEADY_METRIC_SOURCES)) {
-    const delta = deltas[source];
-    if (delta !== void 0) metrics[metric] = delta / transactions;
-  }
-  return metrics;
-}
-function clientTransactions(counts) {
-  const n = counts.processed ?? counts.transactions;
-  return n !== void 0 && Number.isFinite(n) && n >= 0 ? n : void 0;
-}
-function steadyOutcome(before, after, transactions) {
-  if (transactions === void 0 || !(transactions > 0)) return void 0;
-  const { deltas, unusable } = statDeltas(before, after);
-  const unavailable = [
-    .../* @__PURE__ */ new Set([
-      ...before.unavailable,
-      ...after.unavailable,
-      ...unusable.map((k) => `${k} (the counter went backwards: reset or restart)`)
-    ])
-  ];
-  return {
-    record: {
-      version: 1,
-      transactions,
-      elapsedS: Math.max(0, (after.takenAtMs - before.takenAtMs) / 1e3),
-      deltas,
-      unavailable
-    },
-    metrics: perTransactionMetrics(deltas, transactions)
-  };
-}
-
-// src/run/measure-run.ts
-init_result_types();
-init_errors();
-
-// src/machine/os/drop-caches.ts
-init_errors();
-import { writeFile as writeFile3 } from "node:fs/promises";
-var DROP_CACHES_PATH = "/proc/sys/vm/drop_caches";
-async function dropPageCache(file2 = DROP_CACHES_PATH) {
-  try {
-    await writeFile3(file2, "1\n");
-    return { dropped: true };
-  } catch (e) {
-    return { dropped: false, reason: `${file2} could not be written (${errorMessage(e)}): not root?` };
-  }
-}
-
-// src/run/cold-start.ts
-function coldStartNotice(workloads) {
-  const cold = workloads.filter((w) => w.coldStart).map((w) => w.name);
-  if (cold.length === 0) return void 0;
-  return `cold start (${cold.join(", ")}): every measured run restarts its server and drops the OS page cache, which is machine-wide: every process on this machine loses its cached files (docs/workloads.md#cold-starts)`;
-}
-var NO_DROP_CACHES = "cold start: the OS page cache could not be dropped, so cold runs start with only their shared buffers evicted (their reads may come from the page cache)";
-async function coldStart(cluster, journal) {
-  await cluster.stop();
-  await cluster.start();
-  const drop = await dropPageCache();
-  if (!drop.dropped) {
-    const message = `${NO_DROP_CACHES}: ${drop.reason}`;
-    if (!journal.result.warnings.some((w) => w.startsWith(NO_DROP_CACHES))) journal.warn(message);
-  }
-  return { restarted: true, pageCacheDropped: drop.dropped };
-}
-
-// src/run/run-clusters.ts
-import { copyFile as copyFile3 } from "node:fs/promises";
-import path15 from "node:path";
-import { createHash as createHash3 } from "node:crypto";
-
-// src/drivers/driver-set.ts
-init_zod();
-function composeDrivers(modules) {
-  const schemas = modules.map((m) => m.schema);
-  const workloadSchema2 = external_exports.discriminatedUnion("tool", schemas);
-  const byTool = new Map(modules.map((m) => [m.tool, m]));
-  const moduleOf = (workload) => {
-    const found = byTool.get(workload.tool);
-    if (!found) throw new Error(`no driver for tool ${JSON.stringify(workload.tool)}`);
-    return found;
-  };
-  return {
-    /** The modules, in the order given. */
-    modules,
-    workloadSchema: workloadSchema2,
-    /** The variant schema of each tool, e.g. to list the keys a pgbench workload accepts. */
-    variants: Object.fromEntries(modules.map((m) => [m.tool, m.schema])),
-    /** The metrics every sample of a workload's tool carries (its module's `records`). */
-    records: (workload) => moduleOf(workload).records,
-    /** The driver for a workload's tool. */
-    createDriver: (workload, deps) => moduleOf(workload).create(workload, deps),
-    /** The key under which workloads of one tool share a prepared data set. */
-    dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload),
-    /** The statements of a workload whose tool can list them (what the plan phases explain), else undefined. */
-    statementsOf: (workload) => moduleOf(workload).statements?.(workload),
-    /** Whether a workload's tool can list its statements (without reading them). */
-    listsStatements: (workload) => moduleOf(workload).statements !== void 0
-  };
-}
-
 // src/drivers/pgbench/pgbench-driver.ts
-import { writeFile as writeFile4 } from "node:fs/promises";
-import path11 from "node:path";
 init_errors();
 
 // src/machine/os/process.ts
@@ -68477,8 +67540,8 @@ function relativiseTimestamps(points2, start) {
 
 // src/drivers/pgbench/parse-transaction-log.ts
 import { createReadStream } from "node:fs";
-import { readdir as readdir4 } from "node:fs/promises";
-import path9 from "node:path";
+import { readdir as readdir2 } from "node:fs/promises";
+import path5 from "node:path";
 import { createInterface } from "node:readline";
 
 // src/drivers/common/latency-histogram.ts
@@ -68546,10 +67609,10 @@ function emptySummary() {
 }
 async function readTransactionLogs(dir, prefix) {
   const summary3 = emptySummary();
-  const files = (await readdir4(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
+  const files = (await readdir2(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
   for (const file2 of files) {
     summary3.files++;
-    const lines = createInterface({ input: createReadStream(path9.join(dir, file2)), crlfDelay: Infinity });
+    const lines = createInterface({ input: createReadStream(path5.join(dir, file2)), crlfDelay: Infinity });
     for await (const line of lines) addTransactionLogLine(line, summary3);
   }
   return summary3;
@@ -68586,7 +67649,7 @@ function reportCounts(r) {
 // src/drivers/pgbench/readable-scripts.ts
 init_errors();
 import { chmod as chmod3, copyFile as copyFile2, stat as stat4 } from "node:fs/promises";
-import path10 from "node:path";
+import path6 from "node:path";
 async function readableScripts(workload, deps) {
   if (!workload.scripts?.length) return workload;
   const { clientUser } = deps;
@@ -68622,7 +67685,7 @@ async function handedCopy(file2, i, dir) {
   try {
     const st = await stat4(file2);
     if (!st.isFile() || (st.mode & 4) === 0) return void 0;
-    const copy = path10.join(await dir(), `${i + 1}-${path10.basename(file2)}`);
+    const copy = path6.join(await dir(), `${i + 1}-${path6.basename(file2)}`);
     await copyFile2(file2, copy);
     await chmod3(copy, 292);
     return copy;
@@ -68635,15 +67698,15 @@ async function handedCopy(file2, i, dir) {
 function pgbenchDriver(options) {
   const { workload, runner, logger, clientUser } = options;
   const tempDir = (prefix) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
-  const pgbench = path11.join(options.clientBinDir, "pgbench");
+  const pgbench = path7.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await tempDir("pgperf-scripts-");
-      const file2 = path11.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile4(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      const file2 = path7.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      await writeFile2(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
     return pipelineScript;
@@ -68717,7 +67780,7 @@ ${tail(res.stderr)}`
       ...measuredRun(target, spec),
       cpuCount: options.cpuCount,
       pipelineScript: await scriptForPipeline(),
-      ...logDir ? { transactionLogPrefix: path11.join(logDir, TX_LOG_PREFIX) } : {}
+      ...logDir ? { transactionLogPrefix: path7.join(logDir, TX_LOG_PREFIX) } : {}
     });
     const startedAt = (/* @__PURE__ */ new Date()).toISOString();
     const res = await runner.run(pgbench, args, {
@@ -69088,7 +68151,8 @@ var pgbenchModule = {
   create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
   // pgbench -i builds the same tables for every builtin and script at one scale and init options.
   dataSetShape: (w) => [w.scale, w.init],
-  statements: pgbenchStatements
+  statements: pgbenchStatements,
+  scriptFiles: (w) => (w.scripts ?? []).map((s) => s.file)
 };
 
 // src/drivers/sysbench/sysbench-command.ts
@@ -69154,16 +68218,16 @@ function measureArgs2(input2) {
 }
 
 // src/drivers/sysbench/sysbench-driver.ts
-import path13 from "node:path";
+import path9 from "node:path";
 
 // src/machine/os/find-on-path.ts
 import { constants as constants4 } from "node:fs";
 import { access as access2 } from "node:fs/promises";
-import path12 from "node:path";
+import path8 from "node:path";
 async function findOnPath(name, searchPath) {
-  for (const dir of (searchPath ?? "").split(path12.delimiter)) {
+  for (const dir of (searchPath ?? "").split(path8.delimiter)) {
     if (!dir) continue;
-    const candidate = path12.join(dir, name);
+    const candidate = path8.join(dir, name);
     try {
       await access2(candidate, constants4.X_OK);
       return candidate;
@@ -69423,7 +68487,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path13.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path9.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -69613,7 +68677,1115 @@ var sysbenchModule = {
 
 // src/drivers/registry.ts
 var DRIVERS = composeDrivers([pgbenchModule, sysbenchModule]);
-var { createDriver, dataSetShape, listsStatements, statementsOf } = DRIVERS;
+var { createDriver, dataSetShape, listsStatements, scriptFiles, statementsOf } = DRIVERS;
+
+// src/drivers/workload.ts
+var workloadSchema = DRIVERS.workloadSchema;
+var WORKLOAD_VARIANTS = DRIVERS.variants;
+
+// src/flows/history/current-definitions.ts
+function withCurrentDefinitions(run3) {
+  const workloads = run3.workloads ?? {};
+  return {
+    ...run3,
+    workloads: Object.fromEntries(
+      Object.entries(workloads).map(([name, spec]) => {
+        const parsed = workloadSchema.safeParse(spec);
+        return [name, parsed.success ? parsed.data : spec];
+      })
+    )
+  };
+}
+
+// src/flows/compare/noise/runner-noise.ts
+var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
+var NOISE_RUNS_READ = 200;
+var NOISE_METRIC = "tps";
+function upperNoiseBound(cvPct, points2) {
+  return points2 > 0 ? cvPct * (1 + Z_80 * MAD_RELATIVE_SE / Math.sqrt(points2)) : cvPct;
+}
+var Z_80 = 0.8416;
+var MAD_RELATIVE_SE = 1.166;
+function runnerId(env) {
+  return fingerprintId(machineFacts(env));
+}
+function isCalibrationRun(run3) {
+  if (run3.calibration === true) return true;
+  if (run3.baseline || run3.arms.length < 2) return false;
+  const [first] = run3.arms;
+  const sha = (a) => a.build?.sha;
+  return run3.arms.every(
+    (a) => a.binDir === first.binDir && a.serverVersion === first.serverVersion && sha(a) === sha(first) && Object.keys(a.settingOverrides ?? {}).length === 0
+  );
+}
+function estimateRunnerNoise(runs, runner, cells, options = {}) {
+  const mine = runsOf(runs, runner, options);
+  const calibrations = mine.filter(isCalibrationRun);
+  const series = runnerSeries(mine, runner).filter((s) => s.key.metric === NOISE_METRIC);
+  const out = { runner, cells: [], missing: [] };
+  for (const cell of cells) {
+    const id = cellId(cell);
+    const key = { workload: cell.workload, clients: cell.clients };
+    const fromCalibration = calibrationNoise(calibrations, cell);
+    if (fromCalibration) {
+      out.cells.push({ ...key, id, ...fromCalibration });
+      continue;
+    }
+    const s = series.find((x) => x.key.workload === cell.workload && x.key.clients === cell.clients);
+    const points2 = s?.points ?? [];
+    const analysed = s && points2.length >= MIN_HISTORY_POINTS ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 }) : void 0;
+    const start = Math.max(
+      analysed ? currentChangePoint(analysed)?.index ?? 0 : 0,
+      definitionSegments(points2).at(-1)?.start ?? 0
+    );
+    const segment = points2.slice(start);
+    if (segment.length < MIN_HISTORY_POINTS) {
+      const had = points2.length === 0 ? "no stored run of it" : start > 0 ? `${segment.length} run(s) since its last change point (${points2[start].date})` : `${points2.length} stored run(s)`;
+      out.missing.push({
+        ...key,
+        id,
+        reason: `no calibration (A/A) run of ${id} on this runner, and its history has ${had}; at least ${MIN_HISTORY_POINTS} are needed (run pgperf calibrate with the store)`
+      });
+      continue;
+    }
+    const runCvPct = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
+    out.cells.push({
+      ...key,
+      id,
+      source: "history",
+      runId: segment.at(-1).runId,
+      date: segment[0].date,
+      points: segment.length,
+      pairedCvPct: null,
+      runCvPct,
+      perRoundCvPct: Math.SQRT2 * runCvPct,
+      planningCvPct: upperNoiseBound(Math.SQRT2 * runCvPct, segment.length)
+    });
+  }
+  return out;
+}
+function runsOf(runs, runner, options = {}) {
+  return runs.filter(
+    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
+  ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+}
+function runnerSeries(runs, runner, metrics) {
+  return buildSeries(
+    runs.map((r) => ({ ...r, fingerprint: { id: runner, facts: {} } })),
+    metrics
+  );
+}
+function calibrationNoise(calibrations, cell) {
+  for (const run3 of calibrations) {
+    const noise = estimateNoise(run3, cell, NOISE_METRIC);
+    if (noise.pairedCvPct === null || noise.rounds < MIN_NOISE_ROUNDS) continue;
+    return {
+      source: "calibration",
+      runId: run3.runId ?? run3.startedAt,
+      date: run3.startedAt,
+      points: noise.rounds,
+      pairedCvPct: noise.pairedCvPct,
+      runCvPct: noise.runCvPct,
+      perRoundCvPct: noise.pairedCvPct,
+      planningCvPct: upperNoiseBound(noise.pairedCvPct, noise.rounds)
+    };
+  }
+  return void 0;
+}
+async function loadRunnerNoise(store, runner, cells, options = {}) {
+  return estimateRunnerNoise(await loadRunsOf(store, cells, options), runner, cells, options);
+}
+async function loadRunsOf(store, cells, options = {}) {
+  const workloads = new Set(cells.map((c) => c.workload));
+  const listed = (await store.list()).filter(
+    (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
+  ).slice(0, NOISE_RUNS_READ);
+  const runs = [];
+  for (const entry of listed) runs.push(withCurrentDefinitions(await store.load(entry.id)));
+  return runs;
+}
+
+// src/flows/compare/noise/noise-warnings.ts
+async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
+  const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
+  if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
+  const settings2 = analysisOf(result);
+  const workloads = Object.values(result.workloads).map((w) => ({
+    ...w,
+    metrics: w.metrics ?? ["tps"],
+    clients: w.clients ?? []
+  }));
+  const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : void 0;
+  const reach = planReach({
+    workloads,
+    arms: result.arms.length,
+    alpha: settings2.alpha,
+    ...adaptive ? { adaptive } : {},
+    singleMetric: metricOption(settings2) !== void 0
+  });
+  const noise = await loadRunnerNoise(store, runnerId(result.environment), cells, {
+    ...result.runId !== void 0 ? { exclude: result.runId } : {}
+  });
+  return noise.cells.map((n) => {
+    const w = workloads.find((x) => x.name === n.workload);
+    return resolutionOf(n, {
+      rounds: w?.rounds ?? result.plan.rounds,
+      ...adaptive ? { adaptive } : {},
+      hypotheses: reach.familySize,
+      alpha: settings2.alpha,
+      thresholdPct: w?.threshold ?? settings2.thresholdPct,
+      // Stored base samples do not pair with head's rounds: the rank-sum test decides (analysis.ts).
+      ...result.baseline ? { test: "mann-whitney" } : {}
+    });
+  }).filter((r) => r.belowResolvable).map(resolutionWarning);
+}
+async function withNoiseWarnings(comparison, result, store, logger) {
+  if (!store?.list || !store.load) return comparison;
+  try {
+    const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
+    const open8 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
+    const decided = new Set(cells.map((c) => c.id).filter((id) => !open8.has(id)));
+    const warnings = await noiseWarnings(result, store, decided);
+    if (warnings.length === 0) return comparison;
+    return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
+  } catch (e) {
+    logger.warn(`could not read this runner's noise from the store: ${errorMessage(e)}`);
+    return comparison;
+  }
+}
+
+// src/flows/compare/pipeline/pipeline.ts
+import path23 from "node:path";
+
+// src/run/sink.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import path10 from "node:path";
+var RESERVE_MIN_MARGIN_BYTES = 64 * 1024;
+function fileSink(file2, options = {}) {
+  const fs3 = options.fs ?? nodeWriteFs;
+  const minMargin = options.reserveMarginBytes ?? RESERVE_MIN_MARGIN_BYTES;
+  const reserveFile = path10.join(path10.dirname(file2), `.${path10.basename(file2)}.reserve`);
+  let reserved = 0;
+  let reserveMayExist = false;
+  let largestGrowth = 0;
+  let lastSize;
+  let written;
+  const ensureReserve = async (size) => {
+    const margin = Math.max(minMargin, 2 * largestGrowth);
+    if (reserved >= size + margin) return;
+    const target = size + 2 * margin;
+    await fs3.mkdir(path10.dirname(file2), { recursive: true }).catch((e) => {
+      throw new FileWriteError(file2, e, `its directory ${path10.dirname(file2)} could not be created`);
+    });
+    try {
+      const handle = await fs3.open(reserveFile, reserved === 0 ? "w" : "a");
+      reserveMayExist = true;
+      try {
+        while (reserved < target) {
+          const chunk = Math.min(RESERVE_CHUNK_BYTES, target - reserved);
+          await handle.writeFile(randomBytes3(chunk));
+          reserved += chunk;
+        }
+        await handle.sync();
+      } finally {
+        await handle.close().catch(() => {
+        });
+      }
+    } catch (e) {
+      throw new FileWriteError(
+        file2,
+        e,
+        `the room kept beside it for its final write (${reserveFile}, ${target} bytes) could not be reserved, so the run stops while the results can still be written`
+      );
+    }
+  };
+  const releaseReserve = async () => {
+    if (!reserveMayExist) return;
+    await fs3.rm(reserveFile, { force: true });
+    reserved = 0;
+    reserveMayExist = false;
+  };
+  const intactCopy = () => written ? `the last intact copy is ${file2} as written at ${written.at} (${written.samples} samples, status '${written.status}')` : `nothing was written to ${file2} yet`;
+  const write = async (result, text2) => {
+    await writeResults(file2, text2, fs3);
+    written = { at: result.updatedAt, samples: result.samples.length, status: result.status };
+  };
+  const finalWrite = async (result) => {
+    const text2 = resultsText(result);
+    try {
+      try {
+        await write(result, text2);
+      } catch (e) {
+        if (!reserveMayExist) throw e;
+        await releaseReserve();
+        await write(result, text2);
+      }
+    } catch (e) {
+      throw new FileWriteError(
+        file2,
+        e,
+        `the final document (status '${result.status}', ${result.samples.length} samples) did not land; ${intactCopy()}`
+      );
+    } finally {
+      await releaseReserve().catch(() => {
+      });
+    }
+  };
+  let queue = Promise.resolve();
+  let finishing;
+  const finish = (result) => {
+    finishing ??= queue.catch(() => {
+    }).then(() => finalWrite(result));
+    return finishing;
+  };
+  return {
+    description: file2,
+    update(result) {
+      if (finishing) return Promise.resolve();
+      const text2 = resultsText(result);
+      const size = Buffer.byteLength(text2);
+      if (lastSize !== void 0) largestGrowth = Math.max(largestGrowth, size - lastSize);
+      lastSize = size;
+      const next = queue.catch(() => {
+      }).then(async () => {
+        await ensureReserve(size);
+        await write(result, text2);
+      });
+      queue = next;
+      return next;
+    },
+    finish,
+    finishNow: finish
+  };
+}
+function finishOnForcedExit(sink, result, signal) {
+  return onCleanup(
+    async () => {
+      if (result.status === "running") {
+        const interrupted = signal?.aborted === true;
+        result.status = interrupted ? "interrupted" : "failed";
+        result.stopReason = interrupted ? "interrupted (signal; forced exit: the run was not waited for)" : "pgperf ended before the run did (an internal error)";
+      }
+      result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+      await sink.finishNow?.(result);
+    },
+    { first: true }
+  );
+}
+var RESERVE_CHUNK_BYTES = 64 * 1024;
+function combineSinks(...sinks) {
+  const each = async (fn) => {
+    const outcomes = await Promise.allSettled(sinks.map(fn));
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw failed.reason;
+  };
+  return {
+    description: sinks.map((s) => s.description).join(" and "),
+    update: (result) => each((s) => s.update(result)),
+    finish: (result) => each((s) => s.finish(result)),
+    finishNow: (result) => each((s) => s.finishNow?.(result) ?? Promise.resolve())
+  };
+}
+
+// src/run/run-loop.ts
+init_errors();
+init_fingerprint();
+
+// src/machine/controls.ts
+import { open as open6, writeFile as writeFile3 } from "node:fs/promises";
+import path12 from "node:path";
+
+// src/machine/sysfs.ts
+import { readdir as readdir3, readFile } from "node:fs/promises";
+import path11 from "node:path";
+async function readText(root, rel) {
+  try {
+    return await readFile(path11.join(root, rel), "utf8");
+  } catch {
+    return void 0;
+  }
+}
+async function readValue(root, rel) {
+  const text2 = await readText(root, rel);
+  return text2 === void 0 ? void 0 : text2.trim();
+}
+async function readInt(root, rel) {
+  const text2 = await readValue(root, rel);
+  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
+  return Number(text2);
+}
+async function listDir(root, rel, pattern) {
+  try {
+    return (await readdir3(path11.join(root, rel))).filter((e) => pattern.test(e));
+  } catch {
+    return [];
+  }
+}
+function parseCpuList(text2, what = "CPU list") {
+  const trimmed = text2.trim();
+  if (trimmed === "") return [];
+  const cpus = /* @__PURE__ */ new Set();
+  for (const part of trimmed.split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
+    const from = Number(m[1]);
+    const to = m[2] === void 0 ? from : Number(m[2]);
+    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
+    for (let c = from; c <= to; c++) cpus.add(c);
+  }
+  return [...cpus].sort((a, b) => a - b);
+}
+function formatCpuList(cpus) {
+  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
+  const parts = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+// src/machine/topology.ts
+var CPU_DIR = "sys/devices/system/cpu";
+var NODE_DIR = "sys/devices/system/node";
+async function readTopology(root = "/") {
+  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
+  let online;
+  if (onlineText !== void 0) {
+    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
+  } else {
+    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
+  }
+  const nodeOf = await readNodes(root);
+  const cpus = [];
+  for (const cpu of online) {
+    const base = `${CPU_DIR}/cpu${cpu}`;
+    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
+    const l3 = await readL3(root, base);
+    cpus.push({
+      cpu,
+      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
+      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
+      node: nodeOf.get(cpu) ?? 0,
+      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
+      ...l3 ? { l3 } : {}
+    });
+  }
+  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
+}
+async function readNodes(root) {
+  const nodeOf = /* @__PURE__ */ new Map();
+  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
+    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
+    if (!list) continue;
+    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
+      nodeOf.set(cpu, Number(entry.slice(4)));
+  }
+  return nodeOf;
+}
+async function readL3(root, base) {
+  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
+    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
+    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
+    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
+  }
+  return void 0;
+}
+function summarise2(cpus, smtControl, hasNodes) {
+  const groups2 = (key) => {
+    const byKey = /* @__PURE__ */ new Map();
+    for (const c of cpus) {
+      const k = key(c);
+      if (k === void 0) continue;
+      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
+    }
+    return [...byKey.values()];
+  };
+  const cores = groups2((c) => formatCpuList(c.siblings)).length;
+  const nodes = /* @__PURE__ */ new Map();
+  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
+  return {
+    cpus,
+    logicalCpus: cpus.length,
+    sockets: new Set(cpus.map((c) => c.socket)).size,
+    cores,
+    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
+    ...smtControl !== void 0 ? { smtControl } : {},
+    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node3, list]) => ({ node: node3, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
+    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
+  };
+}
+function describeTopology(t) {
+  const plural4 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
+  return `${plural4(t.sockets, "socket")}, ${plural4(t.numaNodes.length, "NUMA node")}, ${plural4(t.cores, "core")}, ${plural4(t.logicalCpus, "CPU")}${smt}, ${plural4(t.l3Groups.length, "L3 group")}`;
+}
+
+// src/machine/controls.ts
+init_errors();
+var DEFAULT_FIELDS = {
+  cpuDmaLatency: "controls.cpuDmaLatency",
+  governor: "controls.governor"
+};
+var MAX_LATENCY_US = 2e9;
+var CPU_DIR2 = "sys/devices/system/cpu";
+function wantsControls(spec) {
+  return spec.cpuDmaLatencyUs !== void 0 || spec.governor !== void 0;
+}
+async function checkControls(spec, deps) {
+  if (!wantsControls(spec)) return;
+  const probed = await probe2(spec, deps);
+  await probed.dma?.close();
+}
+async function probe2(spec, deps) {
+  const root = deps.root ?? "/";
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const fields = deps.fields ?? DEFAULT_FIELDS;
+  validate2(spec, fields);
+  const governors = [];
+  if (spec.governor !== void 0) {
+    const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
+    if (cpus.length === 0) {
+      throw new UserError(
+        `${fields.governor}: no online CPU under ${path12.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
+      );
+    }
+    for (const cpu of cpus) {
+      const rel = `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_governor`;
+      const file2 = path12.join(root, rel);
+      const from = await readValue(root, rel);
+      if (from === void 0) {
+        throw new UserError(
+          `${fields.governor}: ${file2} does not exist: this machine exposes no cpufreq governor for CPU ${cpu} (a VM, or the firmware controls the clock); drop ${fields.governor}`
+        );
+      }
+      const available = await readValue(root, `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_available_governors`);
+      if (available !== void 0 && !available.split(/\s+/).includes(spec.governor)) {
+        throw new UserError(
+          `${fields.governor}: "${spec.governor}" is not available for CPU ${cpu} (available: ${available})`
+        );
+      }
+      await (await openForWrite(file2, fields.governor, governorHint(spec.governor, fields.governor))).close();
+      governors.push({ file: file2, from });
+    }
+  }
+  const dma = spec.cpuDmaLatencyUs !== void 0 ? await openForWrite(device, fields.cpuDmaLatency, dmaHint(fields.cpuDmaLatency)) : void 0;
+  return { governors, ...dma ? { dma } : {} };
+}
+async function applyControls(spec, deps) {
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const changes = [];
+  const undo = [];
+  let restored = false;
+  let unregister = () => {
+  };
+  const restore = async () => {
+    if (restored) return;
+    restored = true;
+    unregister();
+    let failed = 0;
+    for (const step of undo.reverse()) {
+      try {
+        await step();
+      } catch (e) {
+        failed++;
+        deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
+      }
+    }
+    if (changes.length > 0 && failed === 0) {
+      deps.logger.info(`machine controls restored: ${describeRestore(changes)}`);
+    }
+  };
+  const { governors, dma } = await probe2(spec, deps);
+  let unheld = dma;
+  try {
+    for (const g2 of governors) {
+      await writeText(g2.file, spec.governor);
+      undo.push(() => writeText(g2.file, g2.from));
+      changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
+    }
+    if (dma) {
+      const value = Buffer.alloc(4);
+      value.writeInt32LE(spec.cpuDmaLatencyUs);
+      unheld = void 0;
+      undo.push(() => dma.close());
+      await dma.write(value, 0, 4, null).catch((e) => {
+        throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
+      });
+      changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
+    }
+  } catch (e) {
+    await unheld?.close().catch(() => {
+    });
+    await restore();
+    throw e;
+  }
+  unregister = onCleanup(restore);
+  deps.logger.info(`machine controls applied (restored at the end): ${describeControls(changes)}`);
+  return { changes, restore };
+}
+function describeControls(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    const cpus = governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`;
+    parts.push(`governor ${governors[0].to} on ${cpus} (was ${was})`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} held at ${c.to}`);
+  }
+  return parts.join("; ");
+}
+function describeRestore(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    parts.push(`governor back to ${was} on ${governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`}`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} released (the kernel's default bound again)`);
+  }
+  return parts.join("; ");
+}
+function validate2(spec, fields) {
+  const us2 = spec.cpuDmaLatencyUs;
+  if (us2 !== void 0 && (!Number.isInteger(us2) || us2 < 0 || us2 > MAX_LATENCY_US)) {
+    throw new UserError(
+      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us2)}`
+    );
+  }
+  if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
+    throw new UserError(
+      `${fields.governor}: expected a governor name such as performance, got ${JSON.stringify(spec.governor)}`
+    );
+  }
+}
+async function openForWrite(file2, field, hint) {
+  try {
+    return await open6(file2, "r+");
+  } catch (e) {
+    const code = e.code ?? errorMessage(e);
+    const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
+    throw new UserError(`${field}: ${file2} ${what}: ${hint}`);
+  }
+}
+async function writeText(file2, text2) {
+  try {
+    await writeFile3(file2, `${text2}
+`);
+  } catch (e) {
+    throw new UserError(`cannot write "${text2}" to ${file2}: ${errorMessage(e)}`);
+  }
+}
+function governorHint(governor, field) {
+  return `run pgperf as root, or set it before the run with \`cpupower frequency-set -g ${governor}\` and drop ${field}`;
+}
+function dmaHint(field) {
+  return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
+}
+
+// src/run/confirmation-block.ts
+init_result_types();
+
+// src/run/round-order.ts
+function planRounds(input2) {
+  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
+  const rounds = [];
+  for (let round2 = 1; round2 <= totalRounds; round2++) {
+    const random = seededRandom2(deriveSeed(input2.seed, round2));
+    const cells = shuffle(
+      input2.cells.filter((c) => c.rounds >= round2),
+      random
+    );
+    const runs = [];
+    cells.forEach((cell, k) => {
+      const arms2 = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
+      for (const arm2 of arms2) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
+    });
+    rounds.push(runs);
+  }
+  return rounds;
+}
+function deriveSeed(seed, round2) {
+  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
+  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
+  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
+  return (h ^ h >>> 16) & 2147483647;
+}
+function newSeed() {
+  return Math.floor(Math.random() * 2147483647);
+}
+function seededRandom2(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+}
+function shuffle(items, random) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+function rotate(items, by) {
+  return [...items.slice(by), ...items.slice(0, by)];
+}
+
+// src/postgres/wait-events.ts
+init_esm();
+var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
+var LOCK_SAMPLE_INTERVAL_MS = 1e3;
+var ACTIVITY_SQL = `
+SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
+       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
+  FROM pg_stat_activity
+ WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
+var LOCKS_SQL = `
+SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
+  FROM pg_locks WHERE NOT granted GROUP BY 1`;
+var COUNTER_VIEWS = [
+  {
+    prefix: "database",
+    view: "pg_stat_database",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
+  },
+  {
+    prefix: "wal",
+    view: "pg_stat_wal",
+    minVersion: 14e4,
+    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+  },
+  {
+    prefix: "bgwriter",
+    view: "pg_stat_bgwriter",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
+  },
+  {
+    prefix: "checkpointer",
+    view: "pg_stat_checkpointer",
+    minVersion: 17e4,
+    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
+  },
+  {
+    prefix: "io",
+    view: "pg_stat_io",
+    minVersion: 16e4,
+    // Summed over backend types, objects and contexts: one number per operation.
+    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
+            SELECT key, sum(value::numeric) AS total
+              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
+             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
+             GROUP BY key) s`
+  }
+];
+var VIEW_VERSION_NAMES = {
+  pg_stat_wal: "PostgreSQL 14+",
+  pg_stat_checkpointer: "PostgreSQL 17+",
+  pg_stat_io: "PostgreSQL 16+"
+};
+async function startDiagnostics(target, options = {}) {
+  const hz = options.hz ?? 10;
+  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: DIAGNOSTICS_APPLICATION_NAME
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const versionNum = Number(
+      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
+    );
+    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
+    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
+      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
+    );
+    const readCounters = async () => {
+      const out = {};
+      for (const v of views) {
+        const row2 = (await client.query(v.sql)).rows[0];
+        for (const [key, value] of Object.entries(row2?.j ?? {})) {
+          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
+        }
+      }
+      return out;
+    };
+    const before = await readCounters();
+    const started = Date.now();
+    const events = /* @__PURE__ */ new Map();
+    const locks = /* @__PURE__ */ new Map();
+    let samples = 0;
+    let missedTicks = 0;
+    let observations = 0;
+    let busy;
+    let lastLockSample = 0;
+    const sample = async () => {
+      const rows = (await client.query(ACTIVITY_SQL)).rows;
+      samples++;
+      for (const r of rows) {
+        const key = `${r.type}:${r.event}`;
+        events.set(key, (events.get(key) ?? 0) + 1);
+        observations++;
+      }
+      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
+        lastLockSample = Date.now();
+        for (const r of (await client.query(LOCKS_SQL)).rows) {
+          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
+        }
+      }
+    };
+    const timer = setInterval(() => {
+      if (busy) {
+        missedTicks++;
+        return;
+      }
+      busy = sample().catch((e) => {
+        failure2 ??= e;
+      }).finally(() => {
+        busy = void 0;
+      });
+    }, 1e3 / hz);
+    let stopped;
+    return {
+      stop() {
+        stopped ??= (async () => {
+          clearInterval(timer);
+          try {
+            await busy;
+            if (failure2) throw failure2;
+            const after = await readCounters();
+            const counters = {};
+            for (const [key, value] of Object.entries(after)) {
+              const was = before[key];
+              if (was !== void 0) counters[key] = value - was;
+            }
+            return {
+              version: 1,
+              serverVersionNum: versionNum,
+              hz,
+              durationS: (Date.now() - started) / 1e3,
+              samples,
+              missedTicks,
+              observations,
+              waitEvents: shares(events, observations),
+              lockWaits: [...locks.entries()].map(([lock, count3]) => ({ lock, count: count3 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
+              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
+              counters,
+              unavailable
+            };
+          } finally {
+            await client.end().catch(() => {
+            });
+          }
+        })();
+        return stopped;
+      }
+    };
+  } catch (e) {
+    await client.end().catch(() => {
+    });
+    throw e;
+  }
+}
+function shares(counts, total) {
+  return [...counts.entries()].map(([event, count3]) => ({ event, count: count3, share: total > 0 ? count3 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
+}
+
+// src/postgres/stat-snapshot.ts
+init_esm();
+import { readdir as readdir4, readFile as readFile2 } from "node:fs/promises";
+import path13 from "node:path";
+
+// src/machine/pid-stat.ts
+function parsePidStatLine(text2) {
+  const open8 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open8 < 0 || close < open8) return void 0;
+  const pid = Number(text2.slice(0, open8).trim());
+  const f = text2.slice(close + 1).trim().split(/\s+/);
+  const field = (n) => Number(f[n - 3]);
+  const out = {
+    pid,
+    comm: text2.slice(open8 + 1, close),
+    state: f[0] ?? "",
+    ppid: field(4),
+    utime: field(14),
+    stime: field(15),
+    cutime: field(16),
+    cstime: field(17)
+  };
+  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
+  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
+}
+
+// src/postgres/stat-snapshot.ts
+var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
+var CLOCK_TICKS_PER_S = 100;
+async function takeStatSnapshot(target, options = {}) {
+  const proc = options.procRoot ?? "/proc";
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: STAT_SNAPSHOT_APPLICATION_NAME,
+    connectionTimeoutMillis: 1e4,
+    statement_timeout: 1e4
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const head = (await client.query(
+      "SELECT current_setting('server_version_num') AS v, pg_backend_pid() AS pid"
+    )).rows[0];
+    const versionNum = Number(head.v);
+    const unavailable = [];
+    const server = await serverProcesses(proc, head.pid, target);
+    if (server) {
+      await settle2(proc, server, target, options.settleTimeoutMs ?? 5e3);
+    } else {
+      unavailable.push("backend CPU (the server processes are not visible in /proc)");
+    }
+    const counters = {};
+    const db = (await client.query(
+      `SELECT blks_hit, blks_read, blk_read_time, xact_commit, xact_rollback,
+                current_setting('track_io_timing')::boolean AS timing
+           FROM pg_stat_database WHERE datname = current_database()`
+    )).rows[0];
+    setCounter(counters, "blksHit", db?.blks_hit);
+    setCounter(counters, "blksRead", db?.blks_read);
+    if (db?.timing === true) setCounter(counters, "blkReadTimeMs", db.blk_read_time);
+    setCounter(counters, "xactCommit", db?.xact_commit);
+    setCounter(counters, "xactRollback", db?.xact_rollback);
+    if (versionNum >= 14e4) {
+      const wal = (await client.query(
+        "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+      )).rows[0]?.j ?? {};
+      const columns2 = { walBytes: "wal_bytes", walRecords: "wal_records", walFpi: "wal_fpi" };
+      for (const [key, column] of Object.entries(columns2)) {
+        setCounter(counters, key, wal[column]);
+        if (counters[key] === void 0) unavailable.push(`pg_stat_wal.${column}`);
+      }
+    } else {
+      unavailable.push("WAL records and full-page images (pg_stat_wal: PostgreSQL 14+)");
+      const lsn = (await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS b")).rows[0];
+      setCounter(counters, "walBytes", lsn?.b);
+    }
+    if (versionNum >= 16e4) {
+      const io = (await client.query(
+        `SELECT sum(reads) AS reads, sum(writes) AS writes, sum(extends) AS extends
+             FROM pg_stat_io WHERE object IN ('relation', 'temp relation')`
+      )).rows[0];
+      setCounter(counters, "ioReads", io?.reads);
+      setCounter(counters, "ioWrites", io?.writes);
+      setCounter(counters, "ioExtends", io?.extends);
+    } else {
+      unavailable.push("I/O operations (pg_stat_io: PostgreSQL 16+)");
+    }
+    if (server) {
+      const cpu = await serverCpuUs(proc, server.postmaster);
+      if (cpu === void 0) unavailable.push("backend CPU (/proc could not be read)");
+      else counters.cpuUs = cpu;
+    }
+    if (failure2) throw failure2;
+    return { serverVersionNum: versionNum, takenAtMs: Date.now(), counters, unavailable };
+  } finally {
+    await client.end().catch(() => {
+    });
+  }
+}
+function setCounter(counters, key, value) {
+  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+  if (Number.isFinite(n) && n >= 0) counters[key] = n;
+}
+async function readStat(proc, pid) {
+  try {
+    return parsePidStatLine(await readFile2(path13.join(proc, String(pid), "stat"), "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+async function readCmdline(proc, pid) {
+  try {
+    return (await readFile2(path13.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+  } catch {
+    return void 0;
+  }
+}
+function isClientBackendTitle(cmdline, target) {
+  return cmdline.includes(` ${target.user} ${target.database} `);
+}
+async function serverProcesses(proc, backendPid, target) {
+  const stat12 = await readStat(proc, backendPid);
+  const title = await readCmdline(proc, backendPid);
+  if (!stat12 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat12.ppid, own: backendPid };
+}
+async function childPids(proc, postmaster) {
+  try {
+    const text2 = await readFile2(
+      path13.join(proc, String(postmaster), "task", String(postmaster), "children"),
+      "utf8"
+    );
+    return text2.trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    const pids = (await readdir4(proc)).filter((d) => /^\d+$/.test(d)).map(Number);
+    const stats = await Promise.all(pids.map((p) => readStat(proc, p)));
+    return stats.filter((s) => s?.ppid === postmaster).map((s) => s.pid);
+  }
+}
+async function settle2(proc, server, target, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (; ; ) {
+    const others = [];
+    for (const pid of await childPids(proc, server.postmaster)) {
+      if (pid === server.own) continue;
+      const stat12 = await readStat(proc, pid);
+      if (!stat12 || stat12.state === "Z" || stat12.state === "X") continue;
+      const title = await readCmdline(proc, pid);
+      if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
+    }
+    if (others.length === 0 || Date.now() >= deadline) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+async function serverCpuUs(proc, postmaster) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await readStat(proc, postmaster);
+    if (!before) return void 0;
+    let ticks = before.cutime + before.cstime;
+    for (const pid of await childPids(proc, postmaster)) {
+      const s = await readStat(proc, pid);
+      if (s && s.ppid === postmaster) ticks += s.utime + s.stime;
+    }
+    const after = await readStat(proc, postmaster);
+    if (!after) return void 0;
+    if (after.cutime === before.cutime && after.cstime === before.cstime) {
+      return ticks * 1e6 / CLOCK_TICKS_PER_S;
+    }
+  }
+  return void 0;
+}
+
+// src/core/results/steady.ts
+var STEADY_METRIC_SOURCES = {
+  walBytesPerTx: "walBytes",
+  walRecordsPerTx: "walRecords",
+  walFpiPerTx: "walFpi",
+  bufferHitsPerTx: "blksHit",
+  bufferReadsPerTx: "blksRead",
+  readTimeMsPerTx: "blkReadTimeMs",
+  ioReadsPerTx: "ioReads",
+  backendCpuUsPerTx: "cpuUs"
+};
+function statDeltas(before, after) {
+  const deltas = {};
+  const unusable = [];
+  for (const key of Object.keys(after.counters)) {
+    const a = after.counters[key];
+    const b = before.counters[key];
+    if (a === void 0 || b === void 0 || !Number.isFinite(a) || !Number.isFinite(b)) continue;
+    if (a < b) unusable.push(key);
+    else deltas[key] = a - b;
+  }
+  return { deltas, unusable };
+}
+function perTransactionMetrics(deltas, transactions) {
+  const metrics = {};
+  if (!(Number.isFinite(transactions) && transactions > 0)) return metrics;
+  for (const [metric, source] of Object.entries(STEADY_METRIC_SOURCES)) {
+    const delta = deltas[source];
+    if (delta !== void 0) metrics[metric] = delta / transactions;
+  }
+  return metrics;
+}
+function clientTransactions(counts) {
+  const n = counts.processed ?? counts.transactions;
+  return n !== void 0 && Number.isFinite(n) && n >= 0 ? n : void 0;
+}
+function steadyOutcome(before, after, transactions) {
+  if (transactions === void 0 || !(transactions > 0)) return void 0;
+  const { deltas, unusable } = statDeltas(before, after);
+  const unavailable = [
+    .../* @__PURE__ */ new Set([
+      ...before.unavailable,
+      ...after.unavailable,
+      ...unusable.map((k) => `${k} (the counter went backwards: reset or restart)`)
+    ])
+  ];
+  return {
+    record: {
+      version: 1,
+      transactions,
+      elapsedS: Math.max(0, (after.takenAtMs - before.takenAtMs) / 1e3),
+      deltas,
+      unavailable
+    },
+    metrics: perTransactionMetrics(deltas, transactions)
+  };
+}
+
+// src/run/measure-run.ts
+init_result_types();
+init_errors();
+
+// src/machine/os/drop-caches.ts
+init_errors();
+import { writeFile as writeFile4 } from "node:fs/promises";
+var DROP_CACHES_PATH = "/proc/sys/vm/drop_caches";
+async function dropPageCache(file2 = DROP_CACHES_PATH) {
+  try {
+    await writeFile4(file2, "1\n");
+    return { dropped: true };
+  } catch (e) {
+    return { dropped: false, reason: `${file2} could not be written (${errorMessage(e)}): not root?` };
+  }
+}
+
+// src/run/cold-start.ts
+function coldStartNotice(workloads) {
+  const cold = workloads.filter((w) => w.coldStart).map((w) => w.name);
+  if (cold.length === 0) return void 0;
+  return `cold start (${cold.join(", ")}): every measured run restarts its server and drops the OS page cache, which is machine-wide: every process on this machine loses its cached files (docs/workloads.md#cold-starts)`;
+}
+var NO_DROP_CACHES = "cold start: the OS page cache could not be dropped, so cold runs start with only their shared buffers evicted (their reads may come from the page cache)";
+async function coldStart(cluster, journal) {
+  await cluster.stop();
+  await cluster.start();
+  const drop = await dropPageCache();
+  if (!drop.dropped) {
+    const message = `${NO_DROP_CACHES}: ${drop.reason}`;
+    if (!journal.result.warnings.some((w) => w.startsWith(NO_DROP_CACHES))) journal.warn(message);
+  }
+  return { restarted: true, pageCacheDropped: drop.dropped };
+}
+
+// src/run/run-clusters.ts
+import { copyFile as copyFile3 } from "node:fs/promises";
+import path15 from "node:path";
+import { createHash as createHash3 } from "node:crypto";
 
 // src/postgres/cluster/cluster.ts
 init_errors();
@@ -70585,6 +70757,22 @@ function openJournal(result, req, deps) {
   };
 }
 
+// src/drivers/workload-scripts.ts
+init_workload_definition();
+import { readFile as readFile5 } from "node:fs/promises";
+async function workloadScriptHashes(workloads) {
+  const out = {};
+  for (const w of workloads) {
+    const files = scriptFiles(w);
+    if (files.length === 0) continue;
+    try {
+      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile5(f, "utf8"))));
+    } catch {
+    }
+  }
+  return out;
+}
+
 // src/run/prepare-run.ts
 import os9 from "node:os";
 
@@ -70641,7 +70829,7 @@ async function lookupUser(name, runner) {
 }
 
 // src/machine/environment.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 import os8 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -70692,7 +70880,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile5(file2, "utf8")).trim();
+    return (await readFile6(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -71473,6 +71661,7 @@ function createDrivers(workloads, cpuPlans, runAs, req, deps) {
 }
 async function newDocument(req, logger, known) {
   const { cpuPlans, workloads } = known;
+  const scripts = await workloadScriptHashes(workloads);
   const startedAt = /* @__PURE__ */ new Date();
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -71493,6 +71682,7 @@ async function newDocument(req, logger, known) {
     arms: known.arms,
     clients: known.clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    ...Object.keys(scripts).length > 0 ? { workloadScripts: scripts } : {},
     analysis: req.analysis,
     plan: {
       seed: known.seed,
@@ -71659,6 +71849,7 @@ function scheduleRounds(rounds, workloadByName) {
 }
 function warnUnderpoweredPlan(req, workloads, warn) {
   const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce((n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length), 0);
+  if (req.arms.length < 2) return;
   for (const w of req.partOfRun ? [] : workloads) {
     const check2 = checkPlan({
       rounds: roundsOf(w),
@@ -71969,7 +72160,8 @@ function learnNoiseFloors(runs, runner, cells, options = {}) {
       const s = series.find(
         (x) => x.key.workload === cell.workload && x.key.clients === cell.clients && x.key.metric === metric
       );
-      const points2 = (s?.points ?? []).slice(-FLOOR_WINDOW);
+      const all = s?.points ?? [];
+      const points2 = all.slice(definitionSegments(all).at(-1)?.start ?? 0).slice(-FLOOR_WINDOW);
       const floor = points2.length >= MIN_FLOOR_RUNS ? noiseFloorPct(points2.map((p) => p.median)) : null;
       if (!floor) return [];
       return [
@@ -71992,7 +72184,7 @@ async function loadNoiseFloors(store, runner, cells, options = {}) {
 
 // src/run/counted/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile4, mkdir as mkdir4, readFile as readFile8, readdir as readdir7, writeFile as writeFile6 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile4, mkdir as mkdir4, readFile as readFile9, readdir as readdir7, writeFile as writeFile6 } from "node:fs/promises";
 import path19 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
@@ -72078,7 +72270,7 @@ function sumProfiles(profiles) {
 }
 
 // src/postgres/instructions/cachegrind-run.ts
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 import path17 from "node:path";
 import { setTimeout as sleep3 } from "node:timers/promises";
 function cachegrindWrapper(outDir) {
@@ -72101,7 +72293,7 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile6(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile7(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(
@@ -72119,7 +72311,7 @@ function sumIr(profiles) {
 init_errors();
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile7, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile8, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep4 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -72151,7 +72343,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile7(outFile, "utf8").catch(() => "");
+  const text2 = await readFile8(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -72173,7 +72365,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir6("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile7(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile8(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -72842,9 +73034,9 @@ async function cachegrindCountedRun(server, transactions, findBackends, signal) 
 }
 async function runAndFindBackends(server, run3) {
   const { cluster } = server;
-  const logBefore = (await readFile8(cluster.logFile, "utf8").catch(() => "")).length;
+  const logBefore = (await readFile9(cluster.logFile, "utf8").catch(() => "")).length;
   await run3();
-  const log = (await readFile8(cluster.logFile, "utf8")).slice(logBefore);
+  const log = (await readFile9(cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
     throw new Error(
@@ -73532,7 +73724,7 @@ async function disassembled(base, head, options) {
 init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile9, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile10, stat as stat6 } from "node:fs/promises";
 import path22 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
@@ -73594,7 +73786,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile9(install.postgres).catch(() => void 0);
+  const binary = await readFile10(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -73669,6 +73861,34 @@ function costText(cost) {
     cost.timedRounds > 0 ? `${cost.timedRounds} timed round${cost.timedRounds === 1 ? "" : "s"} ${formatDuration(cost.timedS)}` : "no timed rounds"
   ];
   return `answered in ${formatDuration(cost.wallS)}: ${parts.join(", ")}`;
+}
+
+// src/flows/compare/pipeline/archive-sink.ts
+init_errors();
+function archiveSink(store) {
+  const save = async (result, what) => {
+    try {
+      state.saved = await store.save(result);
+    } catch (e) {
+      state.error = `could not save ${what} to ${store.description}: ${errorMessage(e)}`;
+    }
+  };
+  const state = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {
+      },
+      finish: async (result) => {
+        if (result.samples.length === 0) return;
+        await save(result, "the run");
+      }
+    },
+    amend: async (result) => {
+      if (state.saved)
+        await save(result, `what the answer cost (the run is saved as ${state.saved.id} without it)`);
+    }
+  };
+  return state;
 }
 
 // src/run/counted/default-evidence.ts
@@ -73820,7 +74040,8 @@ async function runPipeline(req, deps, store) {
     wallS: (Date.now() - started) / 1e3
   });
   const result = { ...withExplain, cost };
-  if (!deps.signal?.aborted) await writeResults(resultsFile, result);
+  if (!deps.signal?.aborted)
+    await Promise.all([writeResults(resultsFile, result), archive?.amend({ ...measured, cost })]);
   return {
     result,
     comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),
@@ -73938,24 +74159,6 @@ async function resolveArms(source, deps) {
   if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
   return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
 }
-function archiveSink(store) {
-  const state = {
-    sink: {
-      description: `the store ${store.description}`,
-      update: async () => {
-      },
-      finish: async (result) => {
-        if (result.samples.length === 0) return;
-        try {
-          state.saved = await store.save(result);
-        } catch (e) {
-          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
-        }
-      }
-    }
-  };
-  return state;
-}
 
 // src/flows/compare/baseline/baseline-conditions.ts
 init_fingerprint();
@@ -73965,6 +74168,7 @@ function conditionsOfArm(doc, arm2) {
   return {
     facts: armFacts({ environment: doc.environment, clients: doc.clients, arms: [arm2] }),
     workloads: doc.workloads,
+    scripts: doc.workloadScripts ?? {},
     armSettings: arm2.settingOverrides,
     cells: [...new Set(ok.map(cellId))]
   };
@@ -73992,6 +74196,7 @@ async function headConditions(req, head, clientBinDir, deps) {
   return {
     facts: armFacts({ environment: environment2, clients, arms: [head] }),
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    scripts: await workloadScriptHashes(workloads),
     armSettings: head.settings,
     cells: workloads.flatMap((w) => w.clients.map((clients2) => cellId({ workload: w.name, clients: clients2 })))
   };
@@ -74012,10 +74217,6 @@ function armFacts(source) {
   return facts;
 }
 
-// src/drivers/workload.ts
-var workloadSchema = DRIVERS.workloadSchema;
-var WORKLOAD_VARIANTS = DRIVERS.variants;
-
 // src/flows/compare/baseline/condition-differences.ts
 init_fingerprint();
 function conditionDifferences(stored, now) {
@@ -74035,6 +74236,10 @@ function conditionDifferences(stored, now) {
         if (canonicalJson(a) !== canonicalJson(b)) {
           out.push({ kind: "workload", workload, name: field, stored: shown(a), now: shown(b) });
         }
+      }
+      const [storedText, nowText] = [stored.scripts[workload], now.scripts[workload]];
+      if (storedText !== void 0 && nowText !== void 0 && storedText !== nowText) {
+        out.push({ kind: "workload", workload, name: "script text", stored: storedText, now: nowText });
       }
       const before = { ...settingsOf(storedSpec), ...stored.armSettings };
       const after = { ...settingsOf(spec), ...now.armSettings };
@@ -74061,20 +74266,20 @@ function conditionDifferences(stored, now) {
 function normalized(spec) {
   const parsed = workloadSchema.safeParse(spec);
   if (parsed.success) return parsed.data;
-  return isRecord(spec) ? spec : void 0;
+  return isRecord2(spec) ? spec : void 0;
 }
 function fieldsCompared(a, b) {
   const ignored = [...WORKLOAD_HASH_IGNORED, "settings"];
   return [.../* @__PURE__ */ new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !ignored.includes(k)).sort();
 }
 function settingsOf(spec) {
-  const settings2 = isRecord(spec.settings) ? spec.settings : {};
+  const settings2 = isRecord2(spec.settings) ? spec.settings : {};
   return Object.fromEntries(Object.entries(settings2).map(([k, v]) => [k, String(v)]));
 }
 function shown(v) {
   return v === void 0 ? void 0 : canonicalJson(v);
 }
-function isRecord(v) {
+function isRecord2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 function differenceKey(d) {
@@ -74828,7 +75033,7 @@ function severity(cp2) {
 function judgeHistory(analysis) {
   const project = analysis.series.filter((s) => !isCanaryWorkload(s.series.key.workload));
   const analysed = project.filter((s) => s.status === "analysed");
-  const latest = (kind) => analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
+  const latest = (kind) => analysed.filter((s) => currentChangePoint(s)?.kind === kind);
   const regressed = latest("regression");
   const improved = latest("improvement");
   const byWorkload = /* @__PURE__ */ new Map();
@@ -74841,7 +75046,7 @@ function judgeHistory(analysis) {
       byWorkload.set(id, standing);
     }
     standing.series.push(s);
-    const cp2 = s.changePoints.at(-1);
+    const cp2 = currentChangePoint(s);
     if (cp2?.kind === "regression") standing.regressed.push({ series: s.series, changePoint: cp2 });
   }
   const workloads = [...byWorkload.values()];
@@ -75054,19 +75259,58 @@ function commit(sha, options) {
   return commitLink(sha, options.repoUrl, { digits: 10, code: false });
 }
 
+// src/core/report/verdict-display.ts
+var VERDICT_DISPLAY = {
+  regression: { icon: "\u274C", title: "Regression", word: "regression" },
+  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
+  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
+  "not-worse": { icon: "\u2705", title: "Not worse", word: "not worse" },
+  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
+  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
+};
+
+// src/core/history/definition-changes.ts
+function latestDefinitionChanges(analysis) {
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const s of analysis.series) {
+    const segments = s.segments;
+    if (segments.length < 2) continue;
+    const current = segments.at(-1);
+    const first = s.series.points[current.start];
+    const { fingerprint, workload } = s.series.key;
+    const change2 = {
+      fingerprint,
+      workload,
+      date: first.date,
+      runId: first.runId,
+      sha: first.sha,
+      from: segments.at(-2).definition,
+      to: current.definition
+    };
+    const key = `${fingerprint}/${workload}`;
+    const known = byWorkload.get(key);
+    if (!known || change2.date < known.date) byWorkload.set(key, change2);
+  }
+  return [...byWorkload.values()].sort(
+    (a, b) => Number(isCanaryWorkload(a.workload)) - Number(isCanaryWorkload(b.workload)) || a.date.localeCompare(b.date) || a.workload.localeCompare(b.workload)
+  );
+}
+
 // src/core/report/nightly/nightly-summary.ts
 function clientsText(clients) {
   return `${clients} client${clients === 1 ? "" : "s"}`;
 }
-function renderNightlySummary(analysis, judgement, options = {}) {
+function renderNightlySummary(analysis, judgement, decision, options = {}) {
   const events = judgement.events.length;
-  const cells = judgement.regressed.length;
-  const suspect = judgement.events.filter((e) => e.regressed.every((r) => r.changePoint.suspect)).length;
-  const headline2 = events > suspect ? `## pgperf nightly: \u{1F534} ${events} workload${events === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : events > 0 ? `## pgperf nightly: \u26A0\uFE0F ${events} suspect regression${events === 1 ? "" : "s"}: the runner canary moved the same night` : `## pgperf nightly: \u2705 no workload regressed`;
   const change2 = (cp2) => `${formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
   const seriesLine = (s, cp2) => `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change2(cp2)}` + (cp2.suspect ? ` \u26A0\uFE0F ${escapeMarkdown(cp2.suspect)}` : "");
-  const lines = [headline2, ""];
+  const lines = decisionLines(decision);
   if (options.measured) lines.push(`Measured ${measuredText(options.measured)}.`, "");
+  const restarts = latestDefinitionChanges(analysis);
+  if (restarts.length > 0) {
+    const machines = new Set(analysis.series.map((s) => s.series.key.fingerprint)).size;
+    lines.push(...restarts.map((c) => definitionChangeLine(c, machines > 1)), "");
+  }
   if (events > 0) {
     lines.push("**Regressed** (latest change point), one regression event per workload:");
     for (const e of judgement.events) {
@@ -75081,7 +75325,7 @@ function renderNightlySummary(analysis, judgement, options = {}) {
     lines.push(
       "**Improved** (latest change point):",
       ...judgement.improved.map(
-        (s) => `- ${escapeMarkdown(s.series.key.workload)} ${seriesLine(s.series, s.changePoints.at(-1))}`
+        (s) => `- ${escapeMarkdown(s.series.key.workload)} ${seriesLine(s.series, currentChangePoint(s))}`
       ),
       ""
     );
@@ -75093,14 +75337,32 @@ function measuredText(measured) {
   const parts = [measured.ref, measured.sha?.slice(0, 10)].filter((p) => Boolean(p));
   return parts.length > 0 ? parts.map((p) => escapeMarkdown(p)).join(" @ ") : "the given install";
 }
-function renderIncompleteNightly(why, notes = []) {
+function renderIncompleteNightly(decision, notes = []) {
   return [
-    "## pgperf nightly: \u26A0\uFE0F no verdict",
-    "",
-    `${escapeMarkdown(why)}; nothing was analysed.`,
+    ...decisionLines(decision),
+    "Nothing was analysed.",
     ...notes.length ? ["", ...notes] : [],
     ""
   ].join("\n");
+}
+var OUTCOME_TITLES = {
+  passed: "Passed",
+  failed: "Failed",
+  pending: "Pending",
+  incomplete: "Incomplete"
+};
+function decisionLines(d) {
+  const icon = d.outcome === "failed" ? "\u{1F534}" : d.outcome === "pending" ? "\u2754" : d.outcome === "incomplete" || d.verdict === "regression" ? "\u26A0\uFE0F" : VERDICT_DISPLAY[d.verdict].icon;
+  const lead = d.outcome === "incomplete" ? "" : `: ${escapeMarkdown(d.headline.lead)}`;
+  return [
+    `## pgperf nightly: ${icon} ${OUTCOME_TITLES[d.outcome]}${lead}`,
+    "",
+    ...d.headline.detail ? [`${escapeMarkdown(d.headline.detail)}.`, ""] : []
+  ];
+}
+function definitionChangeLine(c, withMachine) {
+  const machine = withMachine ? ` on ${escapeMarkdown(c.fingerprint)}` : "";
+  return `${escapeMarkdown(c.workload)}${machine}: the workload definition changed on ${c.date.slice(0, 10)} (${c.from} -> ${c.to}): history restarts there.`;
 }
 
 // src/core/report/nightly/regression-event.ts
@@ -75144,7 +75406,7 @@ function eventCells(w, tracked) {
   const cells = ids.map((id) => {
     const s = w.series.find((x) => x.series.id === id);
     const before = tracked.find((t) => t.series === id);
-    const latest = s?.changePoints.at(-1);
+    const latest = s && currentChangePoint(s);
     const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression");
     const now = !s ? "missing" : latest?.kind === "regression" ? "regressed" : latest?.kind === "improvement" && regression ? "recovered" : "cleared";
     const key = s ? s.series.key : { clients: before.clients, metric: before.metric };
@@ -75635,7 +75897,9 @@ async function loadStoredRuns(store, workloads) {
     (r) => r.status === "complete" && (!workloads?.length || r.workloads.some((w) => workloads.includes(w)))
   );
   const runs = [];
-  for (const entry of listed.reverse()) runs.push(await store.load(entry.id));
+  for (const entry of listed.reverse()) {
+    runs.push(withCurrentDefinitions(await store.load(entry.id)));
+  }
   return runs;
 }
 
@@ -75790,7 +76054,7 @@ function seriesTrend(analysis, window2 = TREND_WINDOW) {
     runs: points2.length,
     recent,
     direction,
-    lastChangePoint: analysis.changePoints[analysis.changePoints.length - 1] ?? null,
+    lastChangePoint: currentChangePoint(analysis) ?? null,
     status: analysis.status,
     needed: analysis.needed
   };
@@ -75802,6 +76066,7 @@ function medianOf2(values) {
 }
 
 // src/core/report/history/page-data.ts
+var COST_MINUTES_FROM_S = 600;
 function workloadNames(analysis) {
   return [...new Set(analysis.series.map((s) => s.series.key.workload))].sort();
 }
@@ -75830,7 +76095,33 @@ function historySiteData(analysis, options = {}) {
     options: analysis.options,
     fingerprints: fingerprints2.size,
     timeAxis: timeAxisData(),
-    workloads
+    workloads,
+    cost: costChartData(analysis.costs)
+  };
+}
+function costChartData(costs) {
+  const dated = costs.points.map((p) => ({ ...p, t: Date.parse(p.date) / 1e3 })).filter((p) => Number.isFinite(p.t)).sort((a, b) => a.t - b.t || a.runId.localeCompare(b.runId));
+  const unit = Math.max(0, ...dated.map((p) => p.cost.wallS)) >= COST_MINUTES_FROM_S ? "min" : "s";
+  const scale = unit === "min" ? 60 : 1;
+  const line = (stage, label, of) => ({
+    stage,
+    label,
+    values: dated.map((p) => Math.round(of(p.cost) / scale * 100) / 100)
+  });
+  return {
+    id: "cost-chart",
+    runs: dated.map((p) => ({ t: p.t, runId: p.runId, sha: p.sha, date: p.date, text: costText(p.cost) })),
+    xRange: timeRange(dated.map((p) => p.t)),
+    unit,
+    lines: [
+      line("wall", "answer (wall time)", (c) => c.wallS),
+      line("build", "build", (c) => c.buildS),
+      line("counted", "counted runs", (c) => c.countedS),
+      line("timed", "timed rounds", (c) => c.timedS)
+    ],
+    withoutCost: costs.withoutCost,
+    canaries: costs.canaries,
+    undated: costs.points.length - dated.length
   };
 }
 function seriesSummary(s, chart) {
@@ -75890,6 +76181,17 @@ function chartData(group2, id) {
     }
     return line;
   });
+  const changes = /* @__PURE__ */ new Map();
+  for (const s of group2) {
+    for (const [k, seg] of s.segments.entries()) {
+      if (k === 0) continue;
+      const p = s.series.points[seg.start];
+      const run3 = position.get(runKey(p));
+      if (!changes.has(run3)) {
+        changes.set(run3, { run: run3, date: p.date, from: s.segments[k - 1].definition, to: seg.definition });
+      }
+    }
+  }
   const info2 = METRICS[first.key.metric];
   return {
     id,
@@ -75901,7 +76203,8 @@ function chartData(group2, id) {
     better: info2.better,
     runs: ordered.map(([, r]) => r),
     xRange: timeRange(ordered.map(([, r]) => r.t)),
-    lines
+    lines,
+    definitionChanges: [...changes.values()].sort((a, b) => a.run - b.run)
   };
 }
 function slug(name) {
@@ -76043,14 +76346,33 @@ var PAGE_SCRIPT = String.raw`
               count++;
             });
           });
+          (chart.definitionChanges || []).forEach(function (c) {
+            var x = Math.round(u.valToPos(chart.runs[c.run].t, 'x', true));
+            ctx.strokeStyle = '#777';
+            ctx.lineWidth = 2 * devicePixelRatio;
+            ctx.beginPath();
+            ctx.moveTo(x, u.bbox.top);
+            ctx.lineTo(x, u.bbox.top + u.bbox.height);
+            ctx.stroke();
+            ctx.fillStyle = '#555';
+            ctx.font = (12 * devicePixelRatio) + 'px sans-serif';
+            var right = x < u.bbox.left + u.bbox.width / 2;
+            ctx.textAlign = right ? 'left' : 'right';
+            ctx.fillText('workload changed', x + (right ? 4 : -4) * devicePixelRatio, u.bbox.top + u.bbox.height - 8 * devicePixelRatio);
+          });
           ctx.restore();
           host.setAttribute('data-markers', String(count));
+          host.setAttribute('data-definition-changes', String((chart.definitionChanges || []).length));
         }],
       },
     };
   }
 
-  function tooltip(chart, host) {
+  /**
+   * A tooltip at the cursor over one of the runs, filled by fill(tip, i) with text nodes only (never
+   * innerHTML: the page's data is never parsed as HTML); a click opens the run's commit.
+   */
+  function hoverTip(runs, host, fill) {
     var tip = document.createElement('div');
     tip.className = 'tooltip';
     tip.hidden = true;
@@ -76060,34 +76382,20 @@ var PAGE_SCRIPT = String.raw`
           u.over.appendChild(tip);
           u.over.addEventListener('click', function () {
             var i = u.cursor.idx;
-            var url = i == null ? null : commitUrl(chart.runs[i].sha);
+            var url = i == null ? null : commitUrl(runs[i].sha);
             if (url) window.open(url, '_blank', 'noopener');
           });
         }],
         setCursor: [function (u) {
           var i = u.cursor.idx;
           if (i == null || u.cursor.left < 0) { tip.hidden = true; return; }
-          var run = chart.runs[i];
-          // Built with text nodes, never innerHTML: the page's data is never parsed as HTML.
+          var run = runs[i];
           tip.textContent = '';
           var head = el('div');
           head.appendChild(el('b', short(run.sha)));
           head.appendChild(document.createTextNode(' ' + String(run.date).slice(0, 16).replace('T', ' ') + ' UTC'));
           tip.appendChild(head);
-          var table = el('table');
-          chart.lines.forEach(function (line) {
-            if (line.median[i] == null) return;
-            var tr = el('tr');
-            tr.appendChild(el('td', line.label));
-            tr.appendChild(el('td', fmt(line.median[i])));
-            tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
-            tr.appendChild(el('td', 'n ' + line.n[i]));
-            table.appendChild(tr);
-          });
-          tip.appendChild(table);
-          var hint = el('div', chart.unit + ', median [CI]' + (commitUrl(run.sha) ? '; click opens the commit' : ''));
-          hint.className = 'hint';
-          tip.appendChild(hint);
+          fill(tip, i, commitUrl(run.sha) ? '; click opens the commit' : '');
           tip.hidden = false;
           var left = u.cursor.left + 12, top = u.cursor.top + 12;
           if (left + 260 > u.over.clientWidth) left = u.cursor.left - 270;
@@ -76097,6 +76405,25 @@ var PAGE_SCRIPT = String.raw`
         }],
       },
     };
+  }
+
+  function tooltip(chart, host) {
+    return hoverTip(chart.runs, host, function (tip, i, click) {
+      var table = el('table');
+      chart.lines.forEach(function (line) {
+        if (line.median[i] == null) return;
+        var tr = el('tr');
+        tr.appendChild(el('td', line.label));
+        tr.appendChild(el('td', fmt(line.median[i])));
+        tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
+        tr.appendChild(el('td', 'n ' + line.n[i]));
+        table.appendChild(tr);
+      });
+      tip.appendChild(table);
+      var hint = el('div', chart.unit + ', median [CI]' + click);
+      hint.className = 'hint';
+      tip.appendChild(hint);
+    });
   }
 
   var measure = document.createElement('canvas').getContext('2d');
@@ -76174,6 +76501,54 @@ var PAGE_SCRIPT = String.raw`
       report(chart.id + ': ' + (e && e.message ? e.message : String(e)));
     }
   });
+  /** The index's chart of what each answer cost: the wall time and its stages, per run (CostChartData). */
+  var stageColour = { wall: '#222222', build: '#8c564b', counted: '#9467bd', timed: '#17becf' };
+  function drawCost(cost) {
+    var host = document.getElementById(cost.id);
+    try {
+      var series = [{ label: 'run', value: function (u, v, s, i) { return i == null ? '-' : short(cost.runs[i].sha); } }];
+      var columns = [cost.runs.map(function (r) { return r.t; })];
+      cost.lines.forEach(function (line) {
+        var wall = line.stage === 'wall';
+        series.push({
+          label: line.label,
+          stroke: stageColour[line.stage],
+          width: wall ? 2 : 1.25,
+          points: { show: cost.runs.length <= 400, size: wall ? 5 : 3 },
+          value: function (u, v) { return v == null ? '-' : fmt(v) + ' ' + cost.unit; },
+        });
+        columns.push(line.values);
+      });
+      var time = timeOptions(cost);
+      new uPlot({
+        width: Math.max(360, Math.min(1200, (host.clientWidth || 960))),
+        height: 240,
+        series: series,
+        tzDate: utc,
+        scales: {
+          x: time.scale,
+          // A cost starts at nothing: the axis from 0, whatever the cheapest answer.
+          y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; } },
+        },
+        axes: [time.axis, { label: 'answer cost (' + cost.unit + ')', size: 60 }],
+        plugins: [hoverTip(cost.runs, host, function (tip, i, click) {
+          tip.appendChild(el('div', cost.runs[i].text));
+          var hint = el('div', 'wall time and its stages' + click);
+          hint.className = 'hint';
+          tip.appendChild(hint);
+        })],
+        hooks: {
+          draw: [function () {
+            host.setAttribute('data-drawn', String((Number(host.getAttribute('data-drawn')) || 0) + 1));
+          }, function (u) { recordTimeAxis(u, host); }],
+        },
+      }, columns, host);
+    } catch (e) {
+      report(cost.id + ': ' + (e && e.message ? e.message : String(e)));
+    }
+  }
+  if (data.cost) drawCost(data.cost);
+
   document.body.setAttribute('data-charts', String(data.charts.length));
   // Resources fetched by the page (scripts, styles, images, fetch/XHR): 0 for a self-contained page.
   document.body.setAttribute('data-resources', String(performance.getEntriesByType('resource').length));
@@ -76183,7 +76558,7 @@ var PAGE_SCRIPT = String.raw`
 // src/core/report/history/page-html.ts
 function renderHistorySite(data, assets) {
   return [
-    { file: "index.html", html: renderIndex(data) },
+    { file: "index.html", html: renderIndex(data, assets) },
     ...data.workloads.map((w) => ({ file: w.file, html: renderWorkloadPage(data, w, assets) }))
   ];
 }
@@ -76204,7 +76579,7 @@ function verdict(listed) {
   if (improvements > 0) parts.push(`${improvements} improvement${improvements === 1 ? "" : "s"}`);
   return parts.join(", ");
 }
-function renderIndex(data) {
+function renderIndex(data, assets) {
   const listed = allChangePoints(data);
   const series = data.workloads.reduce((n, w) => n + w.series.length, 0);
   const rows = data.workloads.flatMap(
@@ -76227,8 +76602,38 @@ newest as a dot, the change point as a dashed tick. Dates are UTC.</p>
 <th>vs recent runs</th><th>trend</th><th>runs</th><th>history</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>`;
-  return page(data.title, body, null);
+</tbody></table>
+${costSection(data, assets)}`;
+  return page(data.title, body, data.cost.runs.length > 0 ? assets.css : null);
+}
+function costSection(data, assets) {
+  const { cost } = data;
+  const left = costLeftOut(cost);
+  if (cost.runs.length === 0) {
+    return `<h2>What each answer cost</h2>
+<p class="note" data-cost-runs="0">No run recorded what its answer cost: nothing to plot${left ? ` (${esc2(left)})` : ""}.</p>`;
+  }
+  return `<h2>What each answer cost</h2>
+<p class="note-plain">The wall time of each run's answer (${plural2(cost.runs.length, "run")}, in ${cost.unit === "min" ? "minutes" : "seconds"}) and its stages:
+the build (or finding it in the cache), the counted runs (instruction counts, plans, profiles) and the timed rounds; the
+checks before measuring, the compiled-code comparison and the analysis count in the wall time only. Hover a point
+for the run's commit and what it cost. Dates are UTC.</p>
+<div class="chart" id="${attr(cost.id)}" data-cost-runs="${cost.runs.length}"></div>
+${left ? `<p class="note">Left out: ${esc2(left)}.</p>` : ""}
+<pre id="errors" hidden></pre>
+<script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, timeAxis: data.timeAxis, charts: [], cost })}</script>
+<script>${scriptText(assets.script)}</script>
+<script>${PAGE_SCRIPT}</script>`;
+}
+function costLeftOut(cost) {
+  const parts = [
+    ...cost.withoutCost > 0 ? [
+      `${plural2(cost.withoutCost, "run")} that recorded no cost (saved before pgperf recorded it, or stopped by a signal)`
+    ] : [],
+    ...cost.canaries > 0 ? [`${plural2(cost.canaries, "runner canary run")} (a check of the machine, not an answer)`] : [],
+    ...cost.undated > 0 ? [`${plural2(cost.undated, "run")} whose start date does not parse`] : []
+  ];
+  return parts.join("; ");
 }
 function seriesRow(data, s, workloadCell) {
   const { trend } = s;
@@ -76274,6 +76679,7 @@ function renderWorkloadPage(data, workload, assets) {
     return `<section>
 <h2>${esc2(chart.label)} (${esc2(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc2(chart.fingerprint)}</span></h2>
 <div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
+${chart.definitionChanges.map((c) => `<p class="note" data-definition-change="${attr(c.to)}">The workload changed on ${esc2(c.date.slice(0, 10))} (definition ${esc2(c.from)} \u2192 ${esc2(c.to)}), marked by a grey line: change points are looked for on either side of it, never across.</p>`).join("\n")}
 ${short3.length > 0 ? `<p class="note">Not analysed yet: ${short3.map((l) => `${esc2(l.label)} has ${plural2(l.median.filter((v) => v !== null).length, "run")}, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
 <details><summary>Machine fingerprint ${esc2(chart.fingerprint)}</summary><table>${facts}</table></details>
 </section>`;
@@ -76389,12 +76795,12 @@ function nightOf(date5) {
 }
 function watchNights(analysis, options) {
   const canaryShifts = analysis.series.filter((s) => isCanaryWorkload(s.series.key.workload)).flatMap((s) => {
-    const cp2 = s.changePoints.at(-1);
+    const cp2 = currentChangePoint(s);
     return cp2 ? [{ series: s.series.id, night: nightOf(cp2.firstAfter.date), relativeChange: cp2.relativeChange }] : [];
   });
   const suspect = /* @__PURE__ */ new Map();
   for (const s of analysis.series) {
-    const cp2 = s.changePoints.at(-1);
+    const cp2 = currentChangePoint(s);
     if (!cp2 || cp2.kind !== "regression" || isCanaryWorkload(s.series.key.workload)) continue;
     const shift = canaryShifts.find(
       (c) => nightsApart(c.night, nightOf(cp2.firstAfter.date)) <= SAME_NIGHT_TOLERANCE && sameMachine(c.series, s.series.key.fingerprint)
@@ -76544,9 +76950,7 @@ async function runNightly(request2, deps) {
     if ("error" in outcome.digest) logger.warn(outcome.digest.error);
     else logger.info(`triage digest: ${describeSync(outcome.digest.done)}`);
   }
-  logger.info(
-    `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`
-  );
+  logger.info(`history analysed: ${analysis.series.length} series over ${analysis.runs} runs`);
   return outcome;
 }
 async function measureCanary(canary, run3, source, deps) {
@@ -76566,7 +76970,7 @@ async function measureCanary(canary, run3, source, deps) {
 function markSuspects(analysis, watch) {
   for (const s of analysis.series) {
     const why = watch.suspect.get(s.series.id);
-    const cp2 = s.changePoints.at(-1);
+    const cp2 = currentChangePoint(s);
     if (why && cp2) cp2.suspect = why;
   }
 }
@@ -76600,7 +77004,8 @@ function nightlyDecision(outcome, failOn) {
   const undecided = outcome.undecided.length;
   const alerts = outcome.watch?.alerts ?? [];
   const series = outcome.analysis?.series.length ?? 0;
-  const tooShort = `${undecided} series measured tonight ${undecided === 1 ? "has" : "have"} too few runs to be analysed yet`;
+  const restarted = outcome.undecided.filter((u) => u.segments.length > 1).length;
+  const tooShort = `${undecided} series measured tonight ${undecided === 1 ? "has" : "have"} too few runs to be analysed yet` + (restarted > 0 ? ` (${restarted === undecided ? "" : `${restarted} of them `}since ${restarted === 1 ? "its" : "their"} workload definition changed)` : "");
   const holds = [
     ...suspect.length > 0 ? [
       `${suspect.length} suspect regression event${suspect.length === 1 ? "" : "s"} (the runner canary moved the same night): ${suspect.map(name).join(", ")}`
@@ -76609,16 +77014,18 @@ function nightlyDecision(outcome, failOn) {
     ...alerts.map((a) => a.message)
   ];
   const incomplete = outcome.incomplete ?? (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : void 0);
+  const cells = events.reduce((n, e) => n + e.regressed.length, 0);
   return flowDecision({
     flow: "nightly",
-    verdict: outcome.judgement?.verdict ?? "inconclusive",
+    // The verdict the headline says: undecided (too few runs, or suspect) is inconclusive, not no-change.
+    verdict: events.length > 0 ? "regression" : suspect.length > 0 || undecided > 0 || !outcome.judgement ? "inconclusive" : outcome.judgement.verdict,
     failOn,
     ...incomplete !== void 0 ? { incomplete } : {},
     ...events.length > 0 ? {
       fails: `open regression event${events.length === 1 ? "" : "s"} in the history: ${named.join(", ")}`
     } : failOn === "inconclusive" && holds.length > 0 ? { fails: holds.join("; ") } : {},
     pending: events.length === 0 && holds.length > 0,
-    lead: events.length > 0 ? `${events.length} open regression event${events.length === 1 ? "" : "s"}` : suspect.length > 0 ? "Suspect regression: runner drift" : undecided > 0 ? "Too few runs to analyse" : alerts.length > 0 ? `${alerts.length} alert${alerts.length === 1 ? "" : "s"}` : "No open regression",
+    lead: events.length > 0 ? `${events.length} workload${events.length === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : suspect.length > 0 ? "Suspect regression: runner drift" : undecided > 0 ? "Too few runs to analyse" : alerts.length > 0 ? `${alerts.length} alert${alerts.length === 1 ? "" : "s"}` : "No open regression",
     detail: events.length > 0 ? named.join(", ") : holds.length > 0 ? holds.join("; ") : `${series} series over ${outcome.analysis?.runs ?? 0} runs`,
     deciding: events.length > 0 ? events.flatMap((e) => e.regressed.map((r) => r.series.id)) : [
       ...suspect.flatMap((e) => e.regressed.map((r) => r.series.id)),
@@ -76626,15 +77033,15 @@ function nightlyDecision(outcome, failOn) {
     ]
   });
 }
-function nightlyReport(outcome, options = {}) {
+function nightlyReport(outcome, decision, options = {}) {
   const notes = [...watchNotes(outcome), ...issueNotes(outcome), ...options.notes ?? []];
   if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
-    return renderIncompleteNightly(outcome.incomplete ?? "the night was not analysed", notes);
+    return renderIncompleteNightly(decision, notes);
   }
   if (outcome.notSaved) {
     notes.unshift(`\u26A0\uFE0F Tonight's run was not saved to the store: ${escapeMarkdown(outcome.notSaved)}.`);
   }
-  return renderNightlySummary(outcome.analysis, outcome.judgement, {
+  return renderNightlySummary(outcome.analysis, outcome.judgement, decision, {
     ...options.repoUrl ? { repoUrl: options.repoUrl } : {},
     measured: { ref: outcome.source.head?.ref, sha: outcome.source.head?.sha },
     notes
@@ -76731,12 +77138,13 @@ function issueSyncs(issues, links) {
 }
 async function concludeNight(outcome, options) {
   const { failOn, reportFile, ...report } = options;
-  const markdown = nightlyReport(outcome, report);
+  const decision = nightlyDecision(outcome, failOn);
+  const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
     await mkdir6(path30.dirname(reportFile), { recursive: true });
     await writeFile9(reportFile, markdown);
   }
-  return { report: markdown, decision: nightlyDecision(outcome, failOn) };
+  return { report: markdown, decision };
 }
 
 // src/adapters/action/inputs.ts
@@ -77114,25 +77522,38 @@ import path34 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
-init_regular_file();
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { link, unlink as unlink2, writeFile as writeFile10 } from "node:fs/promises";
 import os12 from "node:os";
 import path32 from "node:path";
+init_regular_file();
 async function acquireLock(file2, options) {
-  let announced = false;
+  const started = Date.now();
+  let heldBy;
   while (true) {
     options.signal?.throwIfAborted();
     const taken = await takeLock(file2, options.logger);
-    if (typeof taken === "function") return taken;
-    if (!announced) {
-      options.logger.info(
-        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
-      );
-      announced = true;
+    if (typeof taken === "function") {
+      return {
+        release: taken,
+        ...heldBy ? { waited: { owner: heldBy, seconds: (Date.now() - started) / 1e3 } } : {}
+      };
+    }
+    if (!heldBy) {
+      options.logger.info(`waiting for ${options.what}: locked by ${describeOwner(taken)}: ${file2}`);
+      heldBy = taken;
     }
     await sleep5(options.pollMs ?? 1e3, options.signal);
   }
+}
+function describeWait(wait, now = /* @__PURE__ */ new Date()) {
+  const waited = wait.seconds < 10 ? `${wait.seconds.toFixed(1)}s` : formatDuration(wait.seconds);
+  return `waited ${waited} for ${describeOwner(wait.owner, now)}`;
+}
+function describeOwner(owner, now = /* @__PURE__ */ new Date()) {
+  const since = Date.parse(owner.since);
+  const when = Number.isNaN(since) ? owner.since : new Date(since).toISOString().slice(now.getTime() - since < 24 * 3600 * 1e3 ? 11 : 0, 16).replace("T", " ") + " UTC";
+  return `pid ${owner.pid} on ${owner.host} (holding it since ${when})`;
 }
 async function tryLock(file2, logger) {
   const taken = await takeLock(file2, logger);
@@ -77214,7 +77635,7 @@ function sleep5(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash8 } from "node:crypto";
-import { chmod as chmod4, cp, mkdir as mkdir7, readdir as readdir10, readFile as readFile10, readlink as readlink4, rename as rename3, rm as rm7, statfs as statfs2 } from "node:fs/promises";
+import { chmod as chmod4, cp, mkdir as mkdir7, readdir as readdir10, readFile as readFile11, readlink as readlink4, rename as rename3, rm as rm7, statfs as statfs2 } from "node:fs/promises";
 import path33 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
@@ -77301,7 +77722,7 @@ async function installContentHash(installDir) {
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile10(path33.join(installDir, child));
+        const bytes = await readFile11(path33.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -77314,7 +77735,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile10(path33.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile11(path33.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -77529,7 +77950,7 @@ var SourceMirror = class {
     );
   }
   async withLock(fn, options = { abortable: true }) {
-    const release2 = await acquireLock(this.lockFile, {
+    const { release: release2 } = await acquireLock(this.lockFile, {
       logger: this.deps.logger,
       what: `the git mirror of ${this.repo.input}`,
       signal: options.abortable ? this.deps.signal : void 0
@@ -77594,7 +78015,7 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir9, readFile as readFile13, rm as rm10, writeFile as writeFile12 } from "node:fs/promises";
+import { mkdir as mkdir9, readFile as readFile14, rm as rm10, writeFile as writeFile12 } from "node:fs/promises";
 import os14 from "node:os";
 import path40 from "node:path";
 init_errors();
@@ -77618,7 +78039,7 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile11, stat as stat10 } from "node:fs/promises";
+import { appendFile as appendFile3, readFile as readFile12, stat as stat10 } from "node:fs/promises";
 import path35 from "node:path";
 
 // src/postgres/builds/deps.ts
@@ -77811,7 +78232,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile11(path35.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile12(path35.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -77877,7 +78298,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile11(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile12(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -77934,10 +78355,11 @@ async function run(runner, command, args) {
 import { readdir as readdir11, rm as rm9 } from "node:fs/promises";
 import path36 from "node:path";
 init_errors();
-async function findCompleted(paths, key, req, started, logger) {
+async function findCompleted(paths, key, req, started, logger, waited) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
   if (stored?.key !== key) return void 0;
-  const hitS = Math.round((Date.now() - started) / 100) / 10;
+  const tenths = (s) => Math.round(s * 10) / 10;
+  const hitS = tenths((Date.now() - started) / 1e3);
   const record2 = {
     ...stored,
     // The same install may be reached through another ref or patch file name: record this request's.
@@ -77946,11 +78368,14 @@ async function findCompleted(paths, key, req, started, logger) {
     patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
     ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
     cacheHit: true,
-    hitS
+    hitS,
+    ...waited ? { lockWaitS: tenths(waited.seconds) } : {}
   };
   if (!req.baseChosenBy) delete record2.baseChosenBy;
+  if (!waited) delete record2.lockWaitS;
+  const hit = `cache hit (sha ${short(stored.sha)}, ${stored.buildSystem})`;
   logger.info(
-    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
+    waited ? `build ${req.label}: ${describeWait(waited)} to finish building the same install; then a ${hit}, ${hitS.toFixed(1)} s in all: ${paths.install}` : `build ${req.label}: ${hit} in ${hitS.toFixed(1)} s: ${paths.install}`
   );
   return { installDir: paths.install, binDir: path36.join(paths.install, "bin"), record: record2 };
 }
@@ -78094,7 +78519,7 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13 } from "node:fs/promises";
 import os13 from "node:os";
 import path38 from "node:path";
 function compilerCommand(env) {
@@ -78128,7 +78553,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile12("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile13("/etc/os-release", "utf8"));
   } catch {
     return `${os13.type()} ${os13.release()}`;
   }
@@ -78264,14 +78689,15 @@ async function buildPostgres(req, deps) {
   await mkdirPublic(layout.root);
   await checkFreeSpace(layout.root, deps.minFreeBytes ?? MIN_FREE_BYTES);
   await sweepAbandoned(layout, deps.logger);
-  const release2 = await acquireLock(paths.lock, {
+  const { release: release2, waited } = await acquireLock(paths.lock, {
     logger: deps.logger,
     what: `another build of ${short(sha)} (${req.label})`,
     signal: deps.signal
   });
   try {
-    const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger);
+    const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger, waited);
     if (builtMeanwhile) return builtMeanwhile;
+    if (waited) deps.logger.info(`${what}: ${describeWait(waited)} to finish; it left no install: building`);
     const user = await resolveRunAs(deps.runAs, { runner: deps.runner, logger: deps.logger });
     return await buildSlot({
       user,
@@ -78369,7 +78795,7 @@ async function buildSlot(s) {
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
     const ccache = s.toolchain.ccache ? parseCcacheStatsLog(
-      user ? await readUserFile(paths.statsLog) : await readFile13(paths.statsLog, "utf8").catch(() => "")
+      user ? await readUserFile(paths.statsLog) : await readFile14(paths.statsLog, "utf8").catch(() => "")
     ) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
@@ -80102,16 +80528,6 @@ function reasonSentence(r) {
   return `${REASON_PHRASES[r.code](r.thresholdPct, r.better)} (e.g. ${r.cells[0]}: ${r.message})`;
 }
 
-// src/core/report/verdict-display.ts
-var VERDICT_DISPLAY = {
-  regression: { icon: "\u274C", title: "Regression", word: "regression" },
-  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
-  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
-  "not-worse": { icon: "\u2705", title: "Not worse", word: "not worse" },
-  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
-  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
-};
-
 // src/core/report/table-cells.ts
 var PER_ROUND_HEADER = "per-round % (geo. mean)";
 function columns(table2) {
@@ -80599,11 +81015,12 @@ function chartBlocks(arm2, curve) {
 
 // src/core/report/reproduce.ts
 var import_yaml = __toESM(require_dist2(), 1);
+init_stable_hash();
 function reproductions(result, targets, options = {}) {
   return targets.flatMap((t) => {
     const recorded = result.workloads[t.workload];
     if (recorded === null || typeof recorded !== "object") return [];
-    const { workload, scriptFiles } = narrowed(recorded, t.clients);
+    const { workload, scriptFiles: scriptFiles2 } = narrowed(recorded, t.clients);
     const file2 = reproduceFileName(t.workload);
     const yaml = workloadYaml(workload, options.width);
     const marker = uniqueMarker(yaml);
@@ -80613,7 +81030,7 @@ function reproductions(result, targets, options = {}) {
       marker,
       runCommand(result, file2).map((words) => words.join(" ")).join(" \\\n  ")
     ].join("\n");
-    return [{ workload: t.workload, clients: t.clients, file: file2, script, scriptFiles }];
+    return [{ workload: t.workload, clients: t.clients, file: file2, script, scriptFiles: scriptFiles2 }];
   });
 }
 var MAX_FILE_STEM = 2 * WORKLOAD_NAME_LENGTH.max;
@@ -80642,17 +81059,17 @@ function workloadYaml(workload, width) {
 }
 function narrowed(recorded, clients) {
   const workload = fileForm({ ...recorded, clients });
-  const scriptFiles = [];
+  const scriptFiles2 = [];
   if (Array.isArray(recorded.scripts)) {
     workload.scripts = recorded.scripts.map((s) => {
       const script = s;
       if (typeof script.file !== "string") return s;
       const base = basename(script.file);
-      scriptFiles.push(base);
+      scriptFiles2.push(base);
       return { ...script, file: base };
     });
   }
-  return { workload, scriptFiles };
+  return { workload, scriptFiles: scriptFiles2 };
 }
 function fileForm(recorded) {
   const instructions = instructionsFileForm(recorded.instructions);
@@ -82691,6 +83108,9 @@ function mergeClass(fingerprint, group2, ref) {
       stopReason: `incomplete consolidation: ${[missing.length ? `missing shard(s) ${missing.join(", ")}` : "", failed.length ? `failed shard(s) ${failed.join(", ")}` : ""].filter(Boolean).join("; ")}`
     } : {},
     workloads: Object.assign({}, ...docs.map((d) => d.workloads)),
+    ...docs.some((d) => d.workloadScripts) ? {
+      workloadScripts: Object.assign({}, ...docs.map((d) => d.workloadScripts ?? {}))
+    } : {},
     ...mergedRecords(docs),
     plan: {
       ...base.plan,
@@ -83622,6 +84042,12 @@ async function verifyBisectTarget(target, store, where) {
   if (good >= bad) {
     throw new UserError(
       `${where}: in the results store, good ${target.good.slice(0, 12)} was not measured before bad ${target.bad.slice(0, 12)} in series ${target.series}`
+    );
+  }
+  const changed = definitionSegments(series.points).find((s) => s.start > good && s.start <= bad);
+  if (changed) {
+    throw new UserError(
+      `${where}: the workload definition of series ${target.series} changed between good ${target.good.slice(0, 12)} and bad ${target.bad.slice(0, 12)} (on ${series.points[changed.start].date.slice(0, 10)}): the runs on either side measured different things, so no commit is to blame; nothing is bisected`
     );
   }
 }
