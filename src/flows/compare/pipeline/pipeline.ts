@@ -4,6 +4,9 @@
  * directory, and the results store when there is one. Rendering is core/report's and publishing
  * src/flows/publish's, on the values returned here.
  */
+import type { InstructionsRecord } from '../../../core/results/instructions.js';
+import type { Workload } from '../../../drivers/workload.js';
+import { regressedByCounts } from '../../../core/compare/evidence/counted-regression.js';
 import path from 'node:path';
 import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
 import type { RunComparison } from '../../../core/compare/comparison-types.js';
@@ -111,6 +114,9 @@ export const RESULTS_FILE = 'results.json';
 /** Why workloads get no timed round when their counted runs executed none of the changed code. */
 const UNEXECUTED_WHY =
   'their counted runs executed none of the functions whose code a head changed, and nothing else differs (code placement can still move timings)';
+/** Why a workload whose counts regressed for every head runs no timed round. */
+const COUNTED_REGRESSION_WHY =
+  'the instruction counts decided a regression for every head, which timed rounds cannot pass';
 const NONE_EXECUTED_WHY =
   "no workload's counted runs executed any of the functions whose code a head changed, and nothing else differs";
 
@@ -212,18 +218,15 @@ export async function runPipeline(
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
   // The workloads that ran none of any head's changed code need no timed round (unexecuted-code.ts); not in
   // a part of a larger run or a shard, whose rounds are the whole run's plan.
-  const untimed =
-    nothingToMeasure || instructionsDecide || req.partOfRun || req.shard
-      ? []
-      : untimedWorkloads(
-          {
-            arms: arms.map((a) => ({ label: a.label, settings: a.settings })),
-            compiledCode,
-            instructions,
-            cells: workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients }))),
-          },
-          workloads.map((w) => w.name),
-        );
+  const skipped = skippedRounds(
+    req,
+    { nothingToMeasure, instructionsDecide, arms, measuredArms },
+    {
+      compiledCode,
+      instructions,
+      workloads,
+    },
+  );
   const file = fileSink(resultsFile);
   const sink = archive ? combineSinks(file, archive.sink) : file;
   const {
@@ -249,7 +252,7 @@ export async function runPipeline(
       ...(plans ? { plans } : {}),
       ...(compiledCode.length > 0 ? { compiledCode } : {}),
       ...(unmeasuredHeads.length > 0 && !nothingToMeasure ? { unmeasuredHeads } : {}),
-      ...timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, workloads.length),
+      ...skipped,
     },
     deps,
   );
@@ -281,18 +284,56 @@ export async function runPipeline(
   };
 }
 
+/**
+ * The timed rounds the counted evidence leaves to run: none for a workload that ran none of a head's
+ * changed code (unexecuted-code.ts) or whose counts decided a regression for every head
+ * (counted-regression.ts); not in a part of a larger run or a shard, whose rounds are the whole run's plan.
+ */
+function skippedRounds(
+  req: Pick<PipelineRequest, 'partOfRun' | 'shard'>,
+  run: { nothingToMeasure: boolean; instructionsDecide: boolean; arms: ArmSpec[]; measuredArms: ArmSpec[] },
+  evidence: {
+    compiledCode: CompiledCodeComparison[];
+    instructions: InstructionsRecord | undefined;
+    workloads: readonly Workload[];
+  },
+): Pick<RunRequest, 'skipTimedRounds' | 'untimedWorkloads'> {
+  const { nothingToMeasure, instructionsDecide, arms } = run;
+  const { compiledCode, instructions, workloads } = evidence;
+  const names = workloads.map((w) => w.name);
+  const decidesAlone = nothingToMeasure || instructionsDecide || req.partOfRun || req.shard;
+  const heads = run.measuredArms.slice(1).map((a) => a.label);
+  const regressed = decidesAlone ? [] : regressedByCounts(instructions, arms[0]!.label, heads, names);
+  const cells = workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
+  const settings = arms.map((a) => ({ label: a.label, settings: a.settings }));
+  const untimed = decidesAlone
+    ? []
+    : untimedWorkloads({ arms: settings, compiledCode, instructions, cells }, names);
+  return timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, regressed, workloads.length);
+}
+
 /** Why no timed round runs (skipTimedRounds), or which workloads need none (untimedWorkloads). */
 function timedRoundsSkipped(
   nothingToMeasure: boolean,
   instructionsDecide: boolean,
   untimed: readonly string[],
+  regressed: readonly string[],
   workloads: number,
 ): Pick<RunRequest, 'skipTimedRounds' | 'untimedWorkloads'> {
   if (nothingToMeasure)
     return { skipTimedRounds: 'every head runs the same compiled code as base with the same settings' };
   if (instructionsDecide) return { skipTimedRounds: 'the instruction counts decide (--metric instructions)' };
-  if (untimed.length > 0 && untimed.length === workloads) return { skipTimedRounds: NONE_EXECUTED_WHY };
-  return untimed.length > 0 ? { untimedWorkloads: { names: untimed, why: UNEXECUTED_WHY } } : {};
+  const names = [...new Set([...untimed, ...regressed])];
+  if (names.length > 0 && names.length === workloads) {
+    if (regressed.length === 0) return { skipTimedRounds: NONE_EXECUTED_WHY };
+    if (untimed.length === 0) return { skipTimedRounds: COUNTED_REGRESSION_WHY };
+  }
+  const why = [
+    ...(untimed.length > 0 ? [`${untimed.join(', ')}: ${UNEXECUTED_WHY}`] : []),
+    ...(regressed.length > 0 ? [`${regressed.join(', ')}: ${COUNTED_REGRESSION_WHY}`] : []),
+  ].join('; ');
+  if (names.length > 0 && names.length === workloads) return { skipTimedRounds: why };
+  return names.length > 0 ? { untimedWorkloads: { names, why } } : {};
 }
 
 /**
