@@ -42,13 +42,17 @@ import {
 import { untimedWorkloads } from '../../../core/compare/analysis/unexecuted-code.js';
 import { explainTargets, runExplainPhase, withExplanation } from '../../../run/counted/explain-phase.js';
 import { checkPlanWorkloads, runPlanPhase } from '../../../run/counted/plan-phase.js';
-import { compareCompiledCode } from '../../../postgres/builds/compiled-code.js';
+import {
+  compareCompiledCode,
+  type FunctionComparisonOptions,
+} from '../../../postgres/builds/compiled-code.js';
 import { INSTRUCTION_METRIC } from '../../../core/compare/evidence/instruction-rule.js';
 import { describeCodeDifference } from '../../../core/compare/analysis/same-code.js';
 import { unchangedHeads } from '../../../core/results/unchanged-heads.js';
 import type { CompiledCodeComparison } from '../../../core/results/result-types.js';
 import { refuseUnknownSettings } from '../../../postgres/cluster/known-settings.js';
 import { resolveRunAs } from '../../../postgres/cluster/run-as.js';
+import type { InstallDeps } from '../../../postgres/cluster/install-runner.js';
 import { writeResults } from '../../../store/write-results.js';
 import { emptyPlansRecord, type PlansRecord } from '../../../core/results/plans.js';
 import { answerCost } from '../../../core/results/answer-cost.js';
@@ -163,7 +167,7 @@ export async function runPipeline(
   // postgres is asked as the run-as user when pgperf is root.
   const runAs = await resolveRunAs(req.runAs, deps);
   await refuseUnknownSettings(arms, req.workloads, { ...deps, runAs });
-  const compiledCode = await compareArmsCode(arms, deps.logger);
+  const compiledCode = await compareArmsCode(arms, { ...deps, runAs, tmpDir: req.tmpDir });
   // A head that runs base's code with base's settings is never measured; nothing is measured only when every
   // head was compared and is such a head.
   const unmeasuredHeads = unchangedHeads(compiledCode, arms).map((c) => c.head);
@@ -404,13 +408,18 @@ export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
  * arms that share a bin directory (the same install with other settings). A comparison that cannot be made
  * is said and measured as usual.
  */
-async function compareArmsCode(arms: readonly ArmSpec[], logger: Logger): Promise<CompiledCodeComparison[]> {
+async function compareArmsCode(
+  arms: readonly ArmSpec[],
+  { logger, runner, runAs, tmpDir }: { logger: Logger; tmpDir: string | undefined } & InstallDeps,
+): Promise<CompiledCodeComparison[]> {
+  // objdump reads the head's server binary, code under test: as the run-as user too (compiled-code.ts).
+  const options: FunctionComparisonOptions = { install: { runner, runAs }, tmpDir };
   const [base, ...heads] = arms;
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out: CompiledCodeComparison[] = [];
   for (const head of heads) {
     if (path.resolve(head.binDir) === path.resolve(base.binDir)) continue;
-    const code = await compareCompiledCode(base, head);
+    const code = await compareCompiledCode(base, head, options);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
     if (code.unknown) logger.info(`${what}: not compared (${code.unknown}); measuring`);
