@@ -12,7 +12,9 @@
 import { createHash } from 'node:crypto';
 import type { ArmInfo, Environment, RunResult } from '../core/results/result-types.js';
 import type { Fingerprint } from '../core/results/result-types.js';
+import { canonicalJson } from '../core/util/canonical-json.js';
 export type { Fingerprint };
+export { canonicalJson };
 
 /**
  * What the fingerprint reads of a results document: also the conditions of a run not yet measured, or of
@@ -135,24 +137,6 @@ export function diffFingerprints(a: Fingerprint, b: Fingerprint): FactDifference
   return names
     .filter((fact) => a.facts[fact] !== b.facts[fact])
     .map((fact) => ({ fact, a: a.facts[fact], b: b.facts[fact] }));
-}
-
-/**
- * Stable JSON: object keys sorted (by code unit, recursively), undefined members dropped, arrays kept in
- * order, no whitespace. Equal values give equal strings whatever order their keys were written in.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'null';
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : sortKeys(v)));
-  if (!isObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
-    if (value[key] !== undefined) out[key] = sortKeys(value[key]);
-  }
-  return out;
 }
 
 function distinct(values: Array<string | undefined>): string | undefined {

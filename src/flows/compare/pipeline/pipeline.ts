@@ -29,6 +29,7 @@ import { canonicalJson } from '../../../machine/fingerprint.js';
 import { withNoiseWarnings } from '../noise/noise-warnings.js';
 import { runnerId, type NoiseStore } from '../noise/runner-noise.js';
 import { loadNoiseFloors } from '../noise/noise-floors.js';
+import { workloadDefinitionHash } from '../../../core/results/workload-definition.js';
 import { captureEnvironment } from '../../../machine/environment.js';
 import type { Logger } from '../../../core/util/logger.js';
 import {
@@ -332,25 +333,30 @@ function mergePlans(
  * and the run compares builds (not an A/A calibration, not a one-arm run); a failing read is said, never fatal.
  */
 async function withNoiseFloors(
-  req: Omit<PipelineRequest, 'arms'>,
+  req: PipelineRequest,
   logger: Logger,
   store: RunArchive | undefined,
 ): Promise<PipelineRequest['analysis']> {
   if (!store || !isReadable(store)) return req.analysis;
   const single = metricOption(req.analysis);
-  const cells = req.workloads.flatMap((w) =>
-    w.clients.map((clients) => ({
+  const cells = req.workloads.flatMap((w) => {
+    // The definition as the run loop will record it (prepare-run.ts: the duration override applied).
+    const duration = req.durationS ?? w.duration;
+    const definition = workloadDefinitionHash({ ...w, duration, warmup: Math.min(w.warmup, duration) });
+    return w.clients.map((clients) => ({
       workload: w.name,
       clients,
       metrics: single ? [single] : w.metrics.flatMap((name) => metricFromName(name) ?? []),
-    })),
-  );
+      definition,
+    }));
+  });
+  const branch = baseBranch(req);
   try {
     const runner = runnerId(await captureEnvironment(''));
-    const floors = await loadNoiseFloors(store, runner, cells);
+    const floors = await loadNoiseFloors(store, runner, cells, { branch });
     if (floors.length === 0) return req.analysis;
     logger.info(
-      `noise floors from this runner's nightly history: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs)`).join(', ')}`,
+      `noise floors from this runner's nightly history of ${branch === null ? 'runs that name no branch' : `branch ${branch}`}: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs, ${f.firstRunId} to ${f.lastRunId})`).join(', ')}`,
     );
     return { ...req.analysis, noiseFloors: floors };
   } catch (e) {
@@ -401,6 +407,11 @@ export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
     ...(req.adaptive ? { adaptive: req.adaptive.plan } : {}),
     singleMetric: metricOption(req.analysis) !== undefined,
   });
+}
+
+/** The branch base comes from (its ref, or the ref a build of base was asked for); null when none is known. */
+function baseBranch(req: PipelineRequest): string | null {
+  return req.source?.base?.ref ?? (req.arms.kind === 'build' ? req.arms.request.baseRef : null);
 }
 
 /**
