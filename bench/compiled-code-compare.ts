@@ -13,7 +13,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeCodeDifference } from '../src/core/compare/analysis/same-code.js';
+import { memoryLogger } from '../src/core/util/logger.js';
+import { nodeProcessRunner } from '../src/machine/os/process.js';
 import { compareCompiledCode } from '../src/postgres/builds/compiled-code.js';
+import { resolveRunAs } from '../src/postgres/cluster/run-as.js';
 
 const TARGET_S = 20;
 
@@ -38,6 +41,9 @@ function binDir(dir: string): string {
 }
 const base = { label: 'base', binDir: binDir(positionals[0]!) };
 const head = { label: 'head', binDir: binDir(positionals[1]!) };
+// As root, objdump runs as the run-as user, as the pipeline runs it.
+const runAs = await resolveRunAs(undefined, { runner: nodeProcessRunner, logger: memoryLogger() });
+const install = { runner: nodeProcessRunner, runAs };
 
 for (const [label, objdump] of [
   ['disassembly', undefined],
@@ -45,7 +51,7 @@ for (const [label, objdump] of [
 ] as const) {
   for (let round = 1; round <= rounds; round++) {
     const t0 = process.hrtime.bigint();
-    const code = await compareCompiledCode(base, head, objdump ? { objdump } : {});
+    const code = await compareCompiledCode(base, head, { install, ...(objdump ? { objdump } : {}) });
     const s = Number(process.hrtime.bigint() - t0) / 1e9;
     const f = code.serverFunctions;
     console.log(

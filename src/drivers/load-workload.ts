@@ -106,7 +106,12 @@ function parseDocumentWorkload(
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!;
     const at = lineCounter.linePos(err.pos[0]);
-    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split('\n')[0]}`);
+    // The package's own words for a second document name its API; say what a workload file holds.
+    const why =
+      err.code === 'MULTIPLE_DOCS'
+        ? 'a second document starts here (after "---"); a workload file holds one workload, one document'
+        : err.message.split('\n')[0];
+    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${why}`);
   }
   const repeated = repeatedKey(doc);
   if (repeated) {

@@ -2,7 +2,9 @@
  * Noise floors from the nightly history, end to end through the built CLI (dist/cli.js; `node
  * scripts/build.mjs` first): a directory store holding nightly runs of this machine (made from real pgbench
  * runs of a noisy runner, test/fixtures/history/README.md, with this machine's facts so they are its
- * history), then a real A/B `pgperf run` (real PostgreSQL and pgbench) of that workload with the store.
+ * history, each night recording the workload's definition as this run resolves it and, like this run of
+ * two installs, no branch), then a real A/B `pgperf run` (real PostgreSQL and pgbench) of that workload with
+ * the store.
  * The run records the floor before measuring, and every surface that renders the cell says where it came
  * from; `pgperf compare` on the results file judges with the same floor.
  */
@@ -13,6 +15,7 @@ import type { RunResult } from '../../src/core/results/result-types.js';
 import { captureEnvironment } from '../../src/machine/environment.js';
 import { openStore } from '../../src/store/open/open-store.js';
 import { MIN_FLOOR_RUNS } from '../../src/flows/compare/noise/noise-floors.js';
+import { loadWorkloadFile } from '../../src/drivers/load-workload.js';
 import { flags, isolatedEnv, onlyResultsFile, runCli, sameInstallRun } from '../helpers/cli.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
 import { installedBinDir } from '../../testkit/postgres.js';
@@ -34,9 +37,16 @@ beforeAll(async () => {
   // The nightly history, as this machine's: its facts decide whose history a run reads.
   const environment = await captureEnvironment('fixture');
   const opened = await openStore(store, { home: '/nonexistent', warn: () => {}, write: true });
+  // The definition the run will record: only nights of the same definition make its floor.
+  const definition = JSON.parse(JSON.stringify(await loadWorkloadFile(workload))) as unknown;
   for (const night of noisyHistory({ nights: MIN_FLOOR_RUNS + 2, clients: [1] })) {
     const { fingerprint: _fingerprint, ...run } = night;
-    await opened.save({ ...run, environment: { ...environment, facts: { ...environment.facts } } });
+    await opened.save({
+      ...run,
+      environment: { ...environment, facts: { ...environment.facts } },
+      workloads: { [WORKLOAD]: definition },
+      source: { head: { sha: run.source!.head!.sha! } },
+    });
   }
   await opened.close?.();
 });
@@ -61,12 +71,19 @@ describe('a run with nightly history in its store (real PostgreSQL and pgbench)'
     );
     expect(run.code, run.stderr).not.toBe(2);
     expect(run.stdout + run.stderr).toContain(
-      "noise floors from this runner's nightly history: select-only@1 tps",
+      "noise floors from this runner's nightly history of runs that name no branch: select-only@1 tps",
     );
     const file = await onlyResultsFile(out);
     const result = JSON.parse(await readFile(file, 'utf8')) as RunResult;
     expect(result.analysis?.noiseFloors).toEqual([
-      expect.objectContaining({ workload: WORKLOAD, clients: 1, metric: 'tps', runs: MIN_FLOOR_RUNS + 2 }),
+      expect.objectContaining({
+        workload: WORKLOAD,
+        clients: 1,
+        metric: 'tps',
+        runs: MIN_FLOOR_RUNS + 2,
+        firstRunId: expect.any(String),
+        branch: null,
+      }),
     ]);
     const floorPct = result.analysis!.noiseFloors![0]!.floorPct;
     expect(floorPct).toBeGreaterThan(0);

@@ -6,15 +6,17 @@
  * record says why. Each source is compiled as `m.c` in a directory of its own, so `__FILE__` is the same.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeCodeDifference } from '../../src/core/compare/analysis/same-code.js';
 import type { CompiledCodeComparison } from '../../src/core/results/result-types.js';
-import { changedFunctions } from '../../src/postgres/builds/compiled-code.js';
+import { changedFunctions, type FunctionComparisonOptions } from '../../src/postgres/builds/compiled-code.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { normalise } from '../../src/postgres/builds/disassembly.js';
 import { elfFunctions } from '../../src/postgres/builds/elf.js';
+import { installDeps, testRunAs } from '../helpers/run-as.js';
 
 const missing = ['gcc', 'objdump'].filter((tool) => spawnSync(tool, ['--version']).error !== undefined);
 const onX86 = process.arch === 'x64';
@@ -71,6 +73,8 @@ int main(int argc, char **argv) { (void)argv; return checked(argc) & 1; }
 
 let tmp: string;
 let built = 0;
+/** objdump runs as the run-as user when the tests are root, as the pipeline runs it. */
+let options: FunctionComparisonOptions;
 
 /** The program's bytes, built from `source` with gcc -O2. */
 async function compile(source: string): Promise<Buffer> {
@@ -102,6 +106,8 @@ const withFunctions = (
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-disasm-test-'));
+  await chmod(tmp, 0o755); // the run-as user runs the recording objdump below from here
+  options = { install: await installDeps() };
 });
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
@@ -114,7 +120,7 @@ describe('relocation-insensitive function comparison', () => {
     // Byte for byte, every function after `early` differs: the old answer this replaces.
     expect(differingBytes(base, head)).toEqual(expect.arrayContaining(['early', 'pick', 'later', 'checked']));
 
-    const f = await changedFunctions(base, head);
+    const f = await changedFunctions(base, head, options);
     expect(f).toMatchObject({
       method: 'disassembly',
       changed: ['early'],
@@ -139,7 +145,7 @@ describe('relocation-insensitive function comparison', () => {
       const head = await compile(SOURCE({ blank: true }));
       expect(differingBytes(base, head)).toEqual(['checked']);
 
-      const f = await changedFunctions(base, head);
+      const f = await changedFunctions(base, head, options);
       expect(f).toMatchObject({
         method: 'disassembly',
         changed: ['checked'],
@@ -158,7 +164,7 @@ describe('relocation-insensitive function comparison', () => {
   it.skipIf(skip)(`one source compiled twice: nothing changed${why}`, async () => {
     const base = await compile(SOURCE({ grow: true }));
     const head = await compile(SOURCE({ grow: true }));
-    const f = await changedFunctions(base, head);
+    const f = await changedFunctions(base, head, options);
     expect(f).toMatchObject({ changed: [], changedCount: 0, movedOnlyCount: 0, immediatesOnlyCount: 0 });
     expect(f.total).toBeGreaterThanOrEqual(5);
   });
@@ -166,7 +172,10 @@ describe('relocation-insensitive function comparison', () => {
   it.skipIf(skip)(`without objdump the bytes are compared, and the record says why${why}`, async () => {
     const base = await compile(SOURCE());
     const head = await compile(SOURCE({ grow: true }));
-    const f = await changedFunctions(base, head, { objdump: path.join(tmp, 'no-such-objdump') });
+    const f = await changedFunctions(base, head, {
+      ...options,
+      objdump: path.join(tmp, 'no-such-objdump'),
+    });
     expect(f.method).toBe('bytes');
     expect(f.note).toMatch(/^could not start .*no-such-objdump/);
     expect(f.changed[0]).toBe('early');
@@ -175,6 +184,57 @@ describe('relocation-insensitive function comparison', () => {
     expect(describeCodeDifference(withFunctions(f))).toMatch(
       /in bin\/postgres the code of \d+ of \d+ functions \(compared byte for byte, moved ones included: could not start .*no-such-objdump.*\): early, /,
     );
+  });
+});
+
+const isRoot = process.getuid?.() === 0;
+
+describe.skipIf(!isRoot || skip)(`as root, objdump reads the head's binary as the run-as user${why}`, () => {
+  /** An objdump that records who ran it and whether it could read its file, then runs the real one. */
+  async function recordingObjdump(): Promise<{ objdump: string; records: () => Promise<string[]> }> {
+    const dir = path.join(tmp, `recorded-${built++}`);
+    await mkdir(dir, { mode: 0o1777 });
+    await chmod(dir, 0o1777); // the run-as user writes its records here
+    const objdump = path.join(dir, 'objdump');
+    const real = execFileSync('sh', ['-c', 'command -v objdump'], { encoding: 'utf8' }).trim();
+    await writeFile(
+      objdump,
+      `#!/bin/sh\nfor f; do :; done\n{ echo "uid $(id -u) $(test -r "$f" && echo readable)"; } > "${dir}/$$.txt"\nexec ${real} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const records = async () => {
+      const files = (await readdir(dir)).filter((f) => f.endsWith('.txt'));
+      return Promise.all(files.map(async (f) => (await readFile(path.join(dir, f), 'utf8')).trim()));
+    };
+    return { objdump, records };
+  }
+
+  it("every objdump run is the run-as user's, and reads the copies in a directory of that user", async () => {
+    const runAs = (await testRunAs())!;
+    const base = await compile(SOURCE());
+    const head = await compile(SOURCE({ grow: true }));
+    const { objdump, records } = await recordingObjdump();
+    const f = await changedFunctions(base, head, { ...options, objdump });
+    expect(f).toMatchObject({ method: 'disassembly', changed: ['early'] });
+    expect(f.note).toBeUndefined();
+    const seen = await records();
+    expect(seen.length).toBeGreaterThanOrEqual(2); // base and head
+    expect(seen.filter((r) => r !== `uid ${runAs.uid} readable`)).toEqual([]);
+  });
+
+  it('without a run-as user objdump is never run as root: the bytes are compared and the record says why', async () => {
+    const base = await compile(SOURCE());
+    const head = await compile(SOURCE({ grow: true }));
+    const { objdump, records } = await recordingObjdump();
+    const f = await changedFunctions(base, head, {
+      install: { runner: nodeProcessRunner, runAs: undefined },
+      objdump,
+    });
+    expect(f.method).toBe('bytes');
+    expect(f.note).toBe(
+      `${objdump} would run as root: an install's programs run as the run-as user when pgperf is root (a bug: the caller did not resolve it)`,
+    );
+    expect(await records()).toEqual([]);
   });
 });
 

@@ -10,13 +10,19 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareCompiledCode } from '../../src/postgres/builds/compiled-code.js';
+import {
+  compareCompiledCode,
+  type FunctionComparisonOptions,
+} from '../../src/postgres/builds/compiled-code.js';
 import { elfFunctions, isElf64, withoutBuildId } from '../../src/postgres/builds/elf.js';
 import { installFiles, SHAREDIR_KEY } from '../../src/postgres/builds/install-files.js';
 import { installedBinDir } from '../../testkit/postgres.js';
 import { readFile } from 'node:fs/promises';
+import { installDeps } from '../helpers/run-as.js';
 
 let tmp: string;
+/** objdump runs as the run-as user when the tests are root, as the pipeline runs it. */
+let options: FunctionComparisonOptions;
 
 const SOURCE = (opts: { comment?: boolean; grow?: boolean } = {}) => `#include <stdio.h>
 #include <string.h>
@@ -65,6 +71,7 @@ const SLOT_B = 'ba9876543210-fedcba9876543210';
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-code-'));
+  options = { install: await installDeps() };
 });
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
@@ -82,7 +89,7 @@ describe('compiled code of two installs', () => {
     expect(isElf64(b)).toBe(true);
     expect(withoutBuildId(b).equals(b)).toBe(false);
 
-    const code = await compareCompiledCode(arm('base', base), arm('head', head));
+    const code = await compareCompiledCode(arm('base', base), arm('head', head), options);
     expect(code).toMatchObject({ head: 'head', identical: true, differingFiles: [], differingCount: 0 });
     // bin/postgres, bin/postmaster, lib/postgresql/plpgsql.so, share/postgres.bki; not pgxs
     expect(code.files).toBe(4);
@@ -91,7 +98,7 @@ describe('compiled code of two installs', () => {
   it('a comment that moves a line: the function using __LINE__ differs, the others do not', async () => {
     const base = await install(`${SLOT_A.slice(0, -1)}1`, SOURCE());
     const head = await install(`${SLOT_B.slice(0, -1)}1`, SOURCE({ comment: true }));
-    const code = await compareCompiledCode(arm('base', base), arm('comment', head));
+    const code = await compareCompiledCode(arm('base', base), arm('comment', head), options);
     expect(code.identical).toBe(false);
     expect(code.differingFiles).toEqual(['bin/postgres']);
     expect(code.serverFunctions!.changed).toContain('report');
@@ -102,7 +109,7 @@ describe('compiled code of two installs', () => {
   it('a function that grew is named first', async () => {
     const base = await install(`${SLOT_A.slice(0, -1)}2`, SOURCE());
     const head = await install(`${SLOT_B.slice(0, -1)}2`, SOURCE({ grow: true }));
-    const code = await compareCompiledCode(arm('base', base), arm('grow', head));
+    const code = await compareCompiledCode(arm('base', base), arm('grow', head), options);
     expect(code.identical).toBe(false);
     expect(code.serverFunctions!.changed[0]).toBe('work');
     const fns = elfFunctions(await readFile(path.join(head, 'postgres')));
@@ -113,7 +120,7 @@ describe('compiled code of two installs', () => {
     const base = await install(`${SLOT_A.slice(0, -1)}3`, SOURCE());
     const head = await install(`${SLOT_B.slice(0, -1)}3`, SOURCE());
     await writeFile(path.join(head, '..', 'share', 'postgres.bki'), 'create pg_class\n');
-    const code = await compareCompiledCode(arm('base', base), arm('head', head));
+    const code = await compareCompiledCode(arm('base', base), arm('head', head), options);
     expect(code).toMatchObject({ identical: false, differingFiles: ['share/postgres.bki'] });
     expect(code.serverFunctions).toBeUndefined();
   });
@@ -121,7 +128,7 @@ describe('compiled code of two installs', () => {
   it('prefixes of different lengths cannot be masked alike: not compared, and said why', async () => {
     const base = await install('short', SOURCE());
     const head = await install('a-longer-prefix', SOURCE());
-    const code = await compareCompiledCode(arm('base', base), arm('head', head));
+    const code = await compareCompiledCode(arm('base', base), arm('head', head), options);
     expect(code.identical).toBe(false);
     expect(code.unknown).toMatch(/differ in length/);
   });
@@ -177,6 +184,7 @@ describe('compiled code of a real install and its changed copies', () => {
       compareCompiledCode(
         arm('base', path.join(base.prefix, 'bin')),
         arm('head', path.join(head.prefix, 'bin')),
+        options,
       );
     return { base, head, compare };
   }

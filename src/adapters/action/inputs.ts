@@ -8,6 +8,8 @@ import { parseDurationS } from '../../core/util/duration.js';
 import { parseBaselineSpec, type BaselineSpec } from '../../flows/compare/baseline/stored-baseline.js';
 import { isPostgresUrl } from '../../store/open/open-store.js';
 import { parseShardSpec } from '../../run/shards.js';
+import { refNameProblem } from '../../postgres/builds/ref-name.js';
+import { runAsNameProblem } from '../../postgres/cluster/run-as.js';
 import { UserError } from '../../core/util/errors.js';
 import type { CommitfestEntry } from '../../core/results/result-types.js';
 import { commitfestEntryOf } from '../../postgres/builds/commitfest.js';
@@ -298,12 +300,12 @@ function checkInputs(inputs: ActionInputs): void {
     ['base-ref', inputs.baseRef],
     ['head-ref', inputs.headRef],
   ] as const) {
-    if (value !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/.test(value)) {
-      throw new UserError(
-        `input '${name}' must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`,
-      );
-    }
+    const problem = value === undefined ? undefined : refNameProblem(`input '${name}'`, value);
+    if (problem) throw new UserError(problem);
   }
+  const runAsProblem =
+    inputs.runAs === undefined ? undefined : runAsNameProblem("input 'run-as'", inputs.runAs);
+  if (runAsProblem) throw new UserError(runAsProblem);
   checkShardInputs(inputs);
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);

@@ -1,6 +1,8 @@
 /** Flag parsers that teach: each error names the flag, the bad value and the expected form. */
 import { InvalidArgumentError, type Command } from 'commander';
 import { settingProblem } from '../../core/results/settings.js';
+import { refNameProblem } from '../../postgres/builds/ref-name.js';
+import { runAsNameProblem } from '../../postgres/cluster/run-as.js';
 import { CLIENTS, CLIENT_COUNTS, DURATION_S, ROUNDS, rangeText, type Bound } from '../../core/bounds.js';
 import { defaultWorkloadsDir, shippedWorkloadNames } from '../../drivers/shipped-workloads.js';
 
@@ -173,6 +175,7 @@ export function addMeasureOptions(
     .option(
       '--run-as <user>',
       'unprivileged user to run PostgreSQL as when pgperf is root (default: a dedicated user pgperf, created if missing)',
+      runAsArg('--run-as'),
     )
     .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)');
 }
@@ -180,4 +183,22 @@ export function addMeasureOptions(
 /** A repeatable flag's values, in order. */
 export function collectString(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/** A parser for a flag that takes a git ref (ref-name.ts): refused while the flags are read, before a fetch. */
+export function refArg(flag: string): (value: string) => string {
+  return (value) => {
+    const problem = refNameProblem(flag, value);
+    if (problem) throw new InvalidArgumentError(problem);
+    return value;
+  };
+}
+
+/** A parser for --run-as: root and what is no user name are refused while the flags are read, as any user. */
+export function runAsArg(flag: string): (value: string) => string {
+  return (value) => {
+    const problem = runAsNameProblem(flag, value);
+    if (problem) throw new InvalidArgumentError(problem);
+    return value;
+  };
 }

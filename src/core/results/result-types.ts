@@ -209,6 +209,16 @@ export interface NoiseFloor extends CellKey {
   runs: number;
   from: string;
   to: string;
+  /**
+   * Which runs: the run ids of the oldest and newest, of the branch the nightly job measured (null: runs
+   * that name none) and of the workload definition (workloadDefinitionHash) the cell runs now; every one-arm
+   * run of that runner, branch and definition between them, up to the newest FLOOR_WINDOW. Absent in
+   * documents written before they were recorded.
+   */
+  firstRunId?: string;
+  lastRunId?: string;
+  branch?: string | null;
+  definition?: string;
 }
 
 export interface Environment {

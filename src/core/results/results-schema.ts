@@ -174,9 +174,16 @@ export const resultsSchema = z.looseObject({
             metric: metricName,
             // A percentage change: at most 100% on the worse side of a throughput, 1000% read generously.
             floorPct: z.number().nonnegative().max(1000, 'expected a percentage of at most 1000'),
-            runs: count,
+            runs: z.number().int().positive(),
             from: text,
             to: text,
+            firstRunId: text.optional(),
+            lastRunId: text.optional(),
+            branch: text.nullable().optional(),
+            definition: z
+              .string()
+              .regex(/^[0-9a-f]{16}$/, 'expected a workload definition hash (16 hex digits)')
+              .optional(),
           }),
         )
         .optional(),

@@ -15,7 +15,8 @@ import { stableHash } from '../util/stable-hash.js';
  * workload hash and of a definition: how many rounds are run (more samples of the same measurement), the
  * practical threshold and the failure tolerance (how results are judged, not produced), the retry count,
  * the client list (each cell carries its own client count, so adding a client level keeps the other
- * cells' series), and the name and description (renaming a workload does not change it).
+ * cells' series), the name and description (renaming a workload does not change it), and the counted
+ * evidence gathered on servers of its own beside the timed rounds (instructions, plans).
  * Everything else stays in, including the warm-up length, the duration, the scale and the settings.
  */
 export const WORKLOAD_HASH_IGNORED = [
@@ -26,6 +27,8 @@ export const WORKLOAD_HASH_IGNORED = [
   'retries',
   'clients',
   'maxIgnoredErrorsPct',
+  'instructions',
+  'plans',
 ] as const;
 
 /** Characters of a definition id as the reports show it (like a short commit). */
@@ -60,6 +63,16 @@ export function comparedDefinition(spec: unknown, armSettings: Readonly<Record<s
 /** The hash of a compared definition (comparedDefinition). */
 export function definitionHash(spec: unknown, armSettings: Readonly<Record<string, string>>): string {
   return stableHash(canonicalJson(comparedDefinition(spec, armSettings)));
+}
+
+/**
+ * The hash (16 hex digits) of a workload definition as a results document records it, with no arm's own
+ * settings: what a learned noise floor's runs must share with the comparison it is applied to
+ * (src/flows/compare/noise/noise-floors.ts). A script is named by its base name here; its text is
+ * `workloadScripts`', which a history compares too (definitionId). Not a cryptographic digest.
+ */
+export function workloadDefinitionHash(definition: unknown): string {
+  return definitionHash(definition, {});
 }
 
 /** The hash of a workload's script texts, in the order the workload lists its files (`workloadScripts`). */

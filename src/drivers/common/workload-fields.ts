@@ -51,7 +51,9 @@ export function boundedInt(bound: Bound) {
   return bound.min === 1 ? capped.positive() : capped.min(bound.min);
 }
 const settingName = z.string().regex(SETTING_NAME, 'a setting name like shared_buffers');
-const settingValue = z.union([z.string(), z.number(), z.boolean()]);
+const settingValue = z.union([z.string(), z.number(), z.boolean()], {
+  error: 'expected a setting value: a string, a number or true/false',
+});
 
 // Fields that mean the same in every variant; each variant lists them in its own order.
 export const nameField = z
@@ -115,7 +117,8 @@ export const metricsField = z
 export const thresholdField = z
   .number()
   .positive()
-  .max(100)
+  // As --threshold and the input: a change of 100% or more is no threshold a throughput can cross.
+  .lt(100)
   .optional()
   .describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 export const failOnField = z

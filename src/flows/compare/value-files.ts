@@ -4,9 +4,9 @@
  * NaN, Infinity) is kept for the comparison to exclude and count; a line that is no number is refused
  * naming the file and line.
  */
-import { readFile } from 'node:fs/promises';
 import { compareSamples } from '../../core/compare/analysis/compare-samples.js';
 import type { SampleComparison } from '../../core/compare/comparison-types.js';
+import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 
 export function compareValueFiles(
@@ -14,18 +14,22 @@ export function compareValueFiles(
   headFile: string,
   options: { alpha: number; thresholdPct: number },
 ): Promise<SampleComparison> {
-  return Promise.all([readValues(baseFile), readValues(headFile)]).then(([base, head]) =>
+  return Promise.all([readValues(baseFile, 'base'), readValues(headFile, 'head')]).then(([base, head]) =>
     compareSamples(base, head, options),
   );
 }
 
-/** One number per line; unparseable lines are user errors naming file and line. */
-async function readValues(file: string): Promise<number[]> {
+/**
+ * One number per line; unparseable lines are user errors naming file and line. Any file is read, pipes
+ * too (`pgperf stat <(cmd) <(cmd)`); one that cannot be is named as the base or head file.
+ */
+async function readValues(file: string, side: 'base' | 'head'): Promise<number[]> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new UserError(`cannot read ${file}: ${errorMessage(e)}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UserError(`${side} file ${file}: cannot read it (${code ?? errorMessage(e)})`);
   }
   const values: number[] = [];
   text.split(/\r?\n/).forEach((line, i) => {

@@ -9,16 +9,18 @@
  * calls), and the server's symbol table says which functions' code changed. A function whose bytes differ
  * but whose size did not is disassembled in both builds (disassembly.ts): the same instructions once the
  * addresses are taken out is a function that only moved (a function before it grew), the same but for
- * constants is one changed only in its immediates (`__LINE__`), anything else changed. What cannot be
+ * constants is one changed only in its immediates (`__LINE__`), anything else changed. objdump parses the
+ * head's binary, the patch's file: as root it runs as the run-as user (install-runner.ts). What cannot be
  * vouched for (a link out of the install, a FIFO) differs; an install whose files pgperf cannot all see is
  * not compared (`unknown`): either way the head is measured.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CompiledCodeComparison } from '../../core/results/result-types.js';
-import { nodeProcessRunner, type ProcessRunner } from '../../machine/os/process.js';
+import { makeTempDir } from '../../machine/os/cleanup.js';
 import { readRegularFileBytes } from '../../machine/os/regular-file.js';
+import { installRunner, type InstallDeps } from '../cluster/install-runner.js';
 import { addressOf, fingerprints, isX86_64, type Fingerprint, type FunctionRange } from './disassembly.js';
 import { elfFunctions, isElf64, withoutBuildId, type ElfFunction } from './elf.js';
 import { installFiles, type InstallFile } from './install-files.js';
@@ -93,7 +95,7 @@ async function sameFile(
 export async function compareCompiledCode(
   base: InstallArm,
   head: InstallArm,
-  options: FunctionComparisonOptions = {},
+  options: FunctionComparisonOptions,
 ): Promise<CompiledCodeComparison> {
   const baseDir = path.resolve(path.dirname(base.binDir));
   const headDir = path.resolve(path.dirname(head.binDir));
@@ -148,10 +150,15 @@ export async function compareCompiledCode(
 
 /** How functions of the same size whose bytes differ are told apart (see changedFunctions). */
 export interface FunctionComparisonOptions {
-  /** Runs objdump (default: pgperf's process runner). */
-  runner?: ProcessRunner;
+  /**
+   * pgperf's runner and the run-as user: objdump parses the head's binary, code under test that could be
+   * crafted against binutils' parsers, so as root it runs as that user (install-runner.ts), never as root.
+   */
+  install: InstallDeps;
   /** The objdump to run (default `objdump` on the PATH). */
   objdump?: string;
+  /** Where the copies objdump reads are written (default the OS temp dir); the run-as user must reach it. */
+  tmpDir?: string | undefined;
 }
 
 type ServerFunctions = NonNullable<CompiledCodeComparison['serverFunctions']>;
@@ -167,7 +174,7 @@ type ServerFunctions = NonNullable<CompiledCodeComparison['serverFunctions']>;
 export async function changedFunctions(
   base: Buffer,
   head: Buffer,
-  options: FunctionComparisonOptions = {},
+  options: FunctionComparisonOptions,
 ): Promise<ServerFunctions> {
   const before = new Map(elfFunctions(base).map((f) => [f.name, f]));
   const after = elfFunctions(head);
@@ -244,21 +251,31 @@ export async function changedFunctions(
   });
 }
 
-/** The fingerprints of both builds' functions, from files objdump reads in a temporary directory. */
+/**
+ * The fingerprints of both builds' functions, from copies objdump reads in a temporary directory: one of
+ * the run-as user's (makeTempDir's owner), the copies readable (0444) whatever the umask, since objdump runs
+ * as that user when pgperf is root.
+ */
 async function disassembled(
   base: { bytes: Buffer; ranges: FunctionRange[] },
   head: { bytes: Buffer; ranges: FunctionRange[] },
   options: FunctionComparisonOptions,
 ): Promise<[Map<string, Fingerprint>, Map<string, Fingerprint>]> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-disasm-'));
+  const { runAs } = options.install;
+  const temp = await makeTempDir('pgperf-disasm-', {
+    ...(options.tmpDir !== undefined ? { parent: options.tmpDir } : {}),
+    ...(runAs ? { owner: runAs } : {}),
+  });
+  const runner = installRunner(options.install);
   try {
     // Half the CPUs each: both builds are disassembled at once.
     const parallel = Math.max(1, Math.floor(os.availableParallelism() / 2));
     const one = async (build: typeof base, name: string) => {
-      const file = path.join(dir, name);
+      const file = path.join(temp.dir, name);
       await writeFile(file, build.bytes);
+      await chmod(file, 0o444);
       return fingerprints(file, build.bytes, build.ranges, {
-        runner: options.runner ?? nodeProcessRunner,
+        runner,
         parallel,
         ...(options.objdump ? { objdump: options.objdump } : {}),
       });
@@ -269,6 +286,6 @@ async function disassembled(
     if (h.status === 'rejected') throw h.reason;
     return [b.value, h.value];
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   }
 }

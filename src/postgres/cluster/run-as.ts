@@ -26,14 +26,8 @@ export async function resolveRunAs(
   const isRoot = deps.isRoot ?? process.getuid?.() === 0;
   if (!isRoot) return undefined;
   const name = requested ?? DEFAULT_RUN_AS;
-  if (name === 'root' || name === '0') {
-    throw new UserError('--run-as root: PostgreSQL refuses to run as root; name an unprivileged user');
-  }
-  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
-    throw new UserError(
-      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`,
-    );
-  }
+  const problem = runAsNameProblem('--run-as', name);
+  if (problem) throw new UserError(problem);
   const found = await lookupUser(name, deps.runner);
   if (found?.uid === 0)
     throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
@@ -62,6 +56,20 @@ export async function resolveRunAs(
     `created system user "${name}" to run PostgreSQL (pgperf runs as root; PostgreSQL refuses to)`,
   );
   return user;
+}
+
+/**
+ * Why `name` cannot be the run-as user `what` (a flag or input) names: root, or not a user name. Checked
+ * when the flag or input is read, whoever runs pgperf, and again when the user is resolved.
+ */
+export function runAsNameProblem(what: string, name: string): string | undefined {
+  if (name === 'root' || name === '0') {
+    return `${what} ${name}: PostgreSQL refuses to run as root; expected an unprivileged user name`;
+  }
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
+    return `${what} '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`;
+  }
+  return undefined;
 }
 
 /** The user's uid and gid from `getent passwd`, or undefined when there is no such user. */

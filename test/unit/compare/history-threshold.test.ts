@@ -114,4 +114,32 @@ describe('a cell judged with its nightly history', () => {
     const bad = { ...read, analysis: { ...read.analysis!, noiseFloors: [{ ...floor(3), floorPct: -1 }] } };
     expect(() => parseResults(JSON.stringify(bad), 'results.json')).toThrow(/noiseFloors/);
   });
+
+  it('says which runs a floor came from: the first and last run ids, the branch and the workload definition', () => {
+    const traced: NoiseFloor = {
+      ...floor(3.43),
+      firstRunId: '20261001T020000Z-0a1b2c3d',
+      lastRunId: '20261030T020000Z-4e5f6071',
+      branch: 'master',
+      definition: '0123456789abcdef',
+    };
+    expect(cellOf(run(0.97, [traced])).reasons[0]!.message).toBe(
+      "the change -2.25% is beyond the 2% threshold but inside this runner's noise floor of 3.5%: 30 nightly runs " +
+        'on this runner (2026-10-01 to 2026-10-30; runs 20261001T020000Z-0a1b2c3d to 20261030T020000Z-4e5f6071, ' +
+        'of branch master, workload definition 0123456789abcdef) differ from night to night by up to 3.5% without ' +
+        'cause (Q3 + 1.5·IQR of their changes)',
+    );
+    expect(cellOf(run(1, [{ ...traced, branch: null }])).notes[0]!.message).toContain(
+      'runs 20261001T020000Z-0a1b2c3d to 20261030T020000Z-4e5f6071, of no branch, workload definition',
+    );
+    // Recorded, they survive the results reader; range-checked, a bad one is refused naming the field.
+    const read = parseResults(JSON.stringify(run(0.97, [traced])), 'results.json');
+    expect(read.analysis?.noiseFloors).toEqual([traced]);
+    const refused = (bad: Partial<NoiseFloor>) => () =>
+      parseResults(JSON.stringify(run(1, [{ ...traced, ...bad }])), 'results.json');
+    expect(refused({ definition: 'not-a-hash' })).toThrow(
+      /analysis\.noiseFloors\[0\]\.definition.*expected a workload definition hash \(16 hex digits\)/,
+    );
+    expect(refused({ runs: 0 })).toThrow(/analysis\.noiseFloors\[0\]\.runs/);
+  });
 });

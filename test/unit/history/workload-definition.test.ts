@@ -4,6 +4,7 @@
  * regression event, issue or bisection crosses the edit, and the nightly summary says once that the
  * workload changed (core/history/definition-segments.ts, core/results/workload-definition.ts).
  */
+import { workloadDefinitionHash } from '../../../src/core/results/workload-definition.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -161,7 +162,14 @@ describe('a workload edited under the same name', () => {
       spec(night < 10 ? {} : { builtin: 'select-only' }),
     );
     const runner = runnerId(runs[0]!.environment);
-    const [floor] = learnNoiseFloors(runs, runner, [{ workload: WORKLOAD, clients: 1, metrics: ['tps'] }]);
+    // The comparison runs the newest definition: only its nights feed the floor.
+    const definition = workloadDefinitionHash(spec({ builtin: 'select-only' }));
+    const [floor] = learnNoiseFloors(
+      runs,
+      runner,
+      [{ workload: WORKLOAD, clients: 1, metrics: ['tps'], definition }],
+      { branch: 'master' },
+    );
     expect(floor).toMatchObject({ runs: 20, from: runs[10]!.startedAt });
   });
 });

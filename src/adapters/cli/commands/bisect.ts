@@ -21,7 +21,13 @@ import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { recordBisectDecision } from '../../../flows/bisect/bisect-gate.js';
 import { reportGate } from '../report-gate.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
-import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../flag-parsers.js';
+import {
+  refArg,
+  positiveInt,
+  workloadOptionHelp,
+  addMeasureOptions,
+  type MeasureFlags,
+} from '../flag-parsers.js';
 import { BISECT_TRIES, CLIENTS, rangeText } from '../../../core/bounds.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
@@ -51,8 +57,12 @@ export function bisectCommand(): Command {
       'find the first bad commit between --good and --bad: build each midpoint and A/B-test it against good',
     )
     .option('--repo <url|path>', 'git URL or local repository', DEFAULT_REPO)
-    .requiredOption('--good <ref>', 'a commit without the regression (an ancestor of --bad)')
-    .requiredOption('--bad <ref>', 'a commit with the regression')
+    .requiredOption(
+      '--good <ref>',
+      'a commit without the regression (an ancestor of --bad)',
+      refArg('--good'),
+    )
+    .requiredOption('--bad <ref>', 'a commit with the regression', refArg('--bad'))
     .requiredOption(
       '--workload <file|name>',
       workloadOptionHelp('the workload that regressed: its file', true),

@@ -8,6 +8,7 @@ import { nodeProcessRunner } from '../../../machine/os/process.js';
 import { cacheDirHelp, checkedCacheDir } from '../cache-dir-option.js';
 import { collectString } from '../flag-parsers.js';
 import { withInterrupt } from '../stop-scope.js';
+import { refArg } from '../flag-parsers.js';
 
 interface BuildFlags {
   repo: string;
@@ -29,7 +30,7 @@ export function buildCommand(): Command {
   return new Command('build')
     .description('build PostgreSQL from a commit (plus patches) into a cached install and print its path')
     .option('--repo <url|path>', 'git URL or local repository', DEFAULT_REPO)
-    .requiredOption('--ref <ref>', 'branch, tag or commit sha to build')
+    .requiredOption('--ref <ref>', 'branch, tag or commit sha to build', refArg('--ref'))
     .option(
       '--patch <file...>',
       'patches applied in order (git am for mail-format series, git apply otherwise)',

@@ -17,7 +17,7 @@ import {
 } from '../../../flows/compare/demo-comparison.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
-import { positiveInt } from '../flag-parsers.js';
+import { runAsArg, positiveInt } from '../flag-parsers.js';
 import { ROUNDS, rangeText } from '../../../core/bounds.js';
 import { checkOutDir } from '../validate.js';
 
@@ -28,7 +28,11 @@ export function demoCommand(): Command {
     .option('--out <dir>', 'results directory', 'pgperf-results')
     .option('--rounds <n>', `rounds (${rangeText(ROUNDS)})`, positiveInt('--rounds', ROUNDS))
     .option('--store <dir|url>', STORE_OPTION_HELP)
-    .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
+    .option(
+      '--run-as <user>',
+      'unprivileged user to run PostgreSQL as when pgperf is root',
+      runAsArg('--run-as'),
+    )
     .action(async (flags: { bin?: string; out: string; rounds?: number; runAs?: string; store?: string }) => {
       const logger = consoleLogger();
       const binDir = flags.bin ?? (await findInstalledBinDir(nodeProcessRunner));

@@ -6,6 +6,7 @@ import { overallVerdict, preflight, type PreflightReport } from '../../../machin
 import { renderPreflight } from '../../../machine/preflight-text.js';
 import { runnerFacts } from '../../../postgres/runner-facts.js';
 import { cacheDirHelp, resolveCacheDir } from '../cache-dir-option.js';
+import { runAsArg } from '../flag-parsers.js';
 
 interface DoctorFlags {
   json?: boolean;
@@ -49,7 +50,11 @@ export function doctorCommand(): Command {
       '--tmp-dir <dir>',
       'check free space and access where the clusters will live (default: the OS temp dir, $TMPDIR or /tmp)',
     )
-    .option('--run-as <user>', 'as root: check the user PostgreSQL will run as (default pgperf)')
+    .option(
+      '--run-as <user>',
+      'as root: check the user PostgreSQL will run as (default pgperf)',
+      runAsArg('--run-as'),
+    )
     .action(async (flags: DoctorFlags) => {
       const machine = await preflight({
         root: flags.root,

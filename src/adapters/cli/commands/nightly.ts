@@ -31,6 +31,7 @@ import {
   workloadOptionHelp,
   addMeasureOptions,
   type MeasureFlags,
+  refArg,
 } from '../flag-parsers.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { cacheDirHelp, checkedCacheDir, resolveCacheDir } from '../cache-dir-option.js';
@@ -74,7 +75,7 @@ export function nightlyCommand(): Command {
     .option('--bin <dir>', 'an installed PostgreSQL bin directory to measure (instead of building --ref)')
     .option('--commit <sha>', 'the commit --bin was built from (recorded; the history plots by it)')
     .option('--repo <url|path>', `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`)
-    .option('--ref <ref>', 'branch, tag or sha to build and measure, e.g. master')
+    .option('--ref <ref>', 'branch, tag or sha to build and measure, e.g. master', refArg('--ref'))
     .option('--cache-dir <dir>', cacheDirHelp())
     .option('--build-option <option>', 'extra build option (repeatable)', collectString, [])
     .requiredOption('--workload <file|name...>', workloadOptionHelp())

@@ -47,6 +47,7 @@ import {
   type SetFlag,
   addMeasureOptions,
   type MeasureFlags,
+  refArg,
 } from '../flag-parsers.js';
 import { cacheDirHelp, checkedCacheDir } from '../cache-dir-option.js';
 import { collectString } from '../flag-parsers.js';
@@ -137,8 +138,16 @@ function addArmOptions(command: Command): Command {
       '--cf <id>',
       'a commitfest entry as head: build the branch cf/<id> of --repo against its merge-base with --base (default master); the id is recorded',
     )
-    .option('--base <ref>', 'build this branch, tag or sha as the baseline arm "base" (instead of --arm)')
-    .option('--head <ref>', 'build this ref as the arm "head" (default: --base, when --head-patch is given)')
+    .option(
+      '--base <ref>',
+      'build this branch, tag or sha as the baseline arm "base" (instead of --arm)',
+      refArg('--base'),
+    )
+    .option(
+      '--head <ref>',
+      'build this ref as the arm "head" (default: --base, when --head-patch is given)',
+      refArg('--head'),
+    )
     .option('--base-patch <file...>', 'patches applied to base, in order', [])
     .option(
       '--head-patch <file...>',

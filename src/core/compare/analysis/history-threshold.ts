@@ -34,7 +34,7 @@ export function withHistoryFloor(cell: CellComparison, floor: NoiseFloor | undef
   const t = cell.thresholdPct;
   const learned = roundUp(floor.floorPct);
   const history =
-    `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}) ` +
+    `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}${provenance(floor)}) ` +
     `differ from night to night by up to ${learned}% without cause (Q3 + ${FLOOR_FENCE_IQR}·IQR of their changes)`;
   const capped = learned > MAX_FLOOR_FACTOR * t;
   const floorPct = capped ? MAX_FLOOR_FACTOR * t : learned;
@@ -85,6 +85,25 @@ export function withHistoryFloor(cell: CellComparison, floor: NoiseFloor | undef
       ),
     ],
   };
+}
+
+/**
+ * Which runs a floor came from, as recorded (older documents recorded none of it): "; runs A to B of
+ * branch master, workload definition 0123456789abcdef".
+ */
+function provenance(floor: NoiseFloor): string {
+  const parts = [
+    floor.firstRunId !== undefined && floor.lastRunId !== undefined
+      ? `runs ${floor.firstRunId} to ${floor.lastRunId}`
+      : undefined,
+    floor.branch === undefined
+      ? undefined
+      : floor.branch === null
+        ? 'of no branch'
+        : `of branch ${floor.branch}`,
+    floor.definition !== undefined ? `workload definition ${floor.definition}` : undefined,
+  ].filter((p) => p !== undefined);
+  return parts.length > 0 ? `; ${parts.join(', ')}` : '';
 }
 
 /** Floors are shown and applied at one decimal, rounded up (a floor of 3.04% reads 3.1%). */

@@ -5,14 +5,19 @@
  * loop's looks, the report and every later `pgperf compare` of the document judge with the same ones
  * (src/core/compare/analysis/history-threshold.ts applies them).
  *
- * Nightly runs are the one-arm runs a nightly job stores (the measured build of that night); A/B runs and
- * calibrations are left out: their head is a patch, or a copy of base.
+ * Nightly runs are the one-arm runs a nightly job stores (the measured build of that night); A/B runs,
+ * calibrations and runner canaries are left out: their head is a patch, a copy of base, or a frozen build.
+ * A cell's floor comes only from nightly runs of the same runner (runnerId), of the branch the comparison's
+ * base comes from (the nightly's `source.head.ref`; runs that name none only for a comparison that names
+ * none) and of the same workload definition (workloadDefinitionHash): a workload whose script, duration or
+ * settings changed under the same name starts a history of its own. Each floor records which runs it came
+ * from (the first and last run ids, the branch, the definition), and every report says so.
  */
 import type { MetricName } from '../../../core/results/metrics.js';
 import { INSTRUCTION_METRIC } from '../../../core/compare/evidence/instruction-rule.js';
 import type { CellKey, NoiseFloor, RunResult } from '../../../core/results/result-types.js';
+import { workloadDefinitionHash } from '../../../core/results/workload-definition.js';
 import { noiseFloorPct } from '../../../core/stats/noise-floor.js';
-import { definitionSegments } from '../../../core/history/definition-segments.js';
 import {
   isCalibrationRun,
   loadRunsOf,
@@ -27,35 +32,67 @@ export const FLOOR_WINDOW = 100;
 /** Fewest nightly runs for a floor: the quartiles of fewer adjacent changes are too rough (noise-floor-sim). */
 export const MIN_FLOOR_RUNS = 12;
 
-/** A cell and the metrics it gates on. */
+/** A cell, the metrics it gates on and the hash of its workload's definition as it will run. */
 export interface FloorCell extends CellKey {
   metrics: readonly MetricName[];
+  /** workloadDefinitionHash of the workload as this run runs it (its duration override applied). */
+  definition: string;
 }
 
-/** The floors of the cells' timed metrics from a runner's nightly runs (any order, any runner). Pure. */
+/** Whose history: the runner's nightly runs of one branch. */
+export interface FloorSource extends RunnerNoiseOptions {
+  /** The branch the comparison's base comes from; null when it names none (then runs that name none). */
+  branch: string | null;
+}
+
+/** The branch a stored nightly run measured: its head's ref, null when it names none. */
+export function nightlyBranch(run: RunResult): string | null {
+  return run.source?.head?.ref ?? null;
+}
+
+/**
+ * The floors of the cells' timed metrics from a runner's nightly runs of `source.branch` whose definition
+ * of the cell's workload is the cell's (any order, any runner). Pure.
+ */
 export function learnNoiseFloors(
   runs: readonly RunResult[],
   runner: string,
   cells: readonly FloorCell[],
-  options: RunnerNoiseOptions = {},
+  source: FloorSource,
 ): NoiseFloor[] {
-  const nightly = runsOf(runs, runner, options).filter((r) => r.arms.length === 1 && !isCalibrationRun(r));
+  const nightly = runsOf(runs, runner, source).filter(
+    (r) =>
+      r.arms.length === 1 &&
+      !isCalibrationRun(r) &&
+      r.source?.canary !== true &&
+      nightlyBranch(r) === source.branch,
+  );
   // Instruction counts have their own rule and threshold (instruction-rule.ts), and no samples in a series.
   const metrics: MetricName[] = [...new Set(cells.flatMap((c) => c.metrics))].filter(
     (m) => m !== INSTRUCTION_METRIC,
   );
-  const series = runnerSeries(nightly, runner, metrics);
+  // One history per workload definition: the runs that ran this definition of that workload.
+  const seriesOf = new Map<string, ReturnType<typeof runnerSeries>>();
+  const historyOf = (cell: FloorCell) => {
+    const key = `${cell.definition}/${cell.workload}`;
+    let series = seriesOf.get(key);
+    if (!series) {
+      const same = nightly.filter(
+        (r) =>
+          Object.hasOwn(r.workloads, cell.workload) &&
+          workloadDefinitionHash(r.workloads[cell.workload]) === cell.definition,
+      );
+      series = runnerSeries(same, runner, metrics).filter((x) => x.key.workload === cell.workload);
+      seriesOf.set(key, series);
+    }
+    return series;
+  };
   return cells.flatMap((cell) =>
     cell.metrics
       .filter((metric) => metrics.includes(metric))
       .flatMap((metric): NoiseFloor[] => {
-        const s = series.find(
-          (x) =>
-            x.key.workload === cell.workload && x.key.clients === cell.clients && x.key.metric === metric,
-        );
-        // Runs of the workload's newest definition only: an edited workload file measures something else.
-        const all = s?.points ?? [];
-        const points = all.slice(definitionSegments(all).at(-1)?.start ?? 0).slice(-FLOOR_WINDOW);
+        const s = historyOf(cell).find((x) => x.key.clients === cell.clients && x.key.metric === metric);
+        const points = (s?.points ?? []).slice(-FLOOR_WINDOW);
         const floor = points.length >= MIN_FLOOR_RUNS ? noiseFloorPct(points.map((p) => p.median)) : null;
         if (!floor) return [];
         return [
@@ -67,6 +104,10 @@ export function learnNoiseFloors(
             runs: points.length,
             from: points[0]!.date,
             to: points.at(-1)!.date,
+            firstRunId: points[0]!.runId,
+            lastRunId: points.at(-1)!.runId,
+            branch: source.branch,
+            definition: cell.definition,
           },
         ];
       }),
@@ -78,7 +119,7 @@ export async function loadNoiseFloors(
   store: NoiseStore,
   runner: string,
   cells: readonly FloorCell[],
-  options: RunnerNoiseOptions = {},
+  source: FloorSource,
 ): Promise<NoiseFloor[]> {
-  return learnNoiseFloors(await loadRunsOf(store, cells, options), runner, cells, options);
+  return learnNoiseFloors(await loadRunsOf(store, cells, source), runner, cells, source);
 }

@@ -32,6 +32,7 @@ import { canonicalJson } from '../../../machine/fingerprint.js';
 import { withNoiseWarnings } from '../noise/noise-warnings.js';
 import { runnerId, type NoiseStore } from '../noise/runner-noise.js';
 import { loadNoiseFloors } from '../noise/noise-floors.js';
+import { workloadDefinitionHash } from '../../../core/results/workload-definition.js';
 import { captureEnvironment } from '../../../machine/environment.js';
 import type { Logger } from '../../../core/util/logger.js';
 import {
@@ -45,13 +46,17 @@ import {
 import { untimedWorkloads } from '../../../core/compare/analysis/unexecuted-code.js';
 import { explainTargets, runExplainPhase, withExplanation } from '../../../run/counted/explain-phase.js';
 import { checkPlanWorkloads, runPlanPhase } from '../../../run/counted/plan-phase.js';
-import { compareCompiledCode } from '../../../postgres/builds/compiled-code.js';
+import {
+  compareCompiledCode,
+  type FunctionComparisonOptions,
+} from '../../../postgres/builds/compiled-code.js';
 import { INSTRUCTION_METRIC } from '../../../core/compare/evidence/instruction-rule.js';
 import { describeCodeDifference } from '../../../core/compare/analysis/same-code.js';
 import { unchangedHeads } from '../../../core/results/unchanged-heads.js';
 import type { CompiledCodeComparison } from '../../../core/results/result-types.js';
 import { refuseUnknownSettings } from '../../../postgres/cluster/known-settings.js';
 import { resolveRunAs } from '../../../postgres/cluster/run-as.js';
+import type { InstallDeps } from '../../../postgres/cluster/install-runner.js';
 import { writeResults } from '../../../store/write-results.js';
 import { emptyPlansRecord, type PlansRecord } from '../../../core/results/plans.js';
 import { answerCost } from '../../../core/results/answer-cost.js';
@@ -170,7 +175,7 @@ export async function runPipeline(
   // postgres is asked as the run-as user when pgperf is root.
   const runAs = await resolveRunAs(req.runAs, deps);
   await refuseUnknownSettings(arms, req.workloads, { ...deps, runAs });
-  const compiledCode = await compareArmsCode(arms, deps.logger);
+  const compiledCode = await compareArmsCode(arms, { ...deps, runAs, tmpDir: req.tmpDir });
   // A head that runs base's code with base's settings is never measured; nothing is measured only when every
   // head was compared and is such a head.
   const unmeasuredHeads = unchangedHeads(compiledCode, arms).map((c) => c.head);
@@ -372,25 +377,30 @@ function mergePlans(
  * and the run compares builds (not an A/A calibration, not a one-arm run); a failing read is said, never fatal.
  */
 async function withNoiseFloors(
-  req: Omit<PipelineRequest, 'arms'>,
+  req: PipelineRequest,
   logger: Logger,
   store: RunArchive | undefined,
 ): Promise<PipelineRequest['analysis']> {
   if (!store || !isReadable(store)) return req.analysis;
   const single = metricOption(req.analysis);
-  const cells = req.workloads.flatMap((w) =>
-    w.clients.map((clients) => ({
+  const cells = req.workloads.flatMap((w) => {
+    // The definition as the run loop will record it (prepare-run.ts: the duration override applied).
+    const duration = req.durationS ?? w.duration;
+    const definition = workloadDefinitionHash({ ...w, duration, warmup: Math.min(w.warmup, duration) });
+    return w.clients.map((clients) => ({
       workload: w.name,
       clients,
       metrics: single ? [single] : w.metrics.flatMap((name) => metricFromName(name) ?? []),
-    })),
-  );
+      definition,
+    }));
+  });
+  const branch = baseBranch(req);
   try {
     const runner = runnerId(await captureEnvironment(''));
-    const floors = await loadNoiseFloors(store, runner, cells);
+    const floors = await loadNoiseFloors(store, runner, cells, { branch });
     if (floors.length === 0) return req.analysis;
     logger.info(
-      `noise floors from this runner's nightly history: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs)`).join(', ')}`,
+      `noise floors from this runner's nightly history of ${branch === null ? 'runs that name no branch' : `branch ${branch}`}: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs, ${f.firstRunId} to ${f.lastRunId})`).join(', ')}`,
     );
     return { ...req.analysis, noiseFloors: floors };
   } catch (e) {
@@ -443,18 +453,28 @@ export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
   });
 }
 
+/** The branch base comes from (its ref, or the ref a build of base was asked for); null when none is known. */
+function baseBranch(req: PipelineRequest): string | null {
+  return req.source?.base?.ref ?? (req.arms.kind === 'build' ? req.arms.request.baseRef : null);
+}
+
 /**
  * Each head's compiled code against base's, said in the log; none for one arm, an A/A run of one install, or
  * arms that share a bin directory (the same install with other settings). A comparison that cannot be made
  * is said and measured as usual.
  */
-async function compareArmsCode(arms: readonly ArmSpec[], logger: Logger): Promise<CompiledCodeComparison[]> {
+async function compareArmsCode(
+  arms: readonly ArmSpec[],
+  { logger, runner, runAs, tmpDir }: { logger: Logger; tmpDir: string | undefined } & InstallDeps,
+): Promise<CompiledCodeComparison[]> {
+  // objdump reads the head's server binary, code under test: as the run-as user too (compiled-code.ts).
+  const options: FunctionComparisonOptions = { install: { runner, runAs }, tmpDir };
   const [base, ...heads] = arms;
   if (!base || heads.length === 0 || sameInstall(arms)) return [];
   const out: CompiledCodeComparison[] = [];
   for (const head of heads) {
     if (path.resolve(head.binDir) === path.resolve(base.binDir)) continue;
-    const code = await compareCompiledCode(base, head);
+    const code = await compareCompiledCode(base, head, options);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
     if (code.unknown) logger.info(`${what}: not compared (${code.unknown}); measuring`);
