@@ -24258,6 +24258,9 @@ function comparedDefinition(spec, armSettings) {
 function definitionHash(spec, armSettings) {
   return stableHash(canonicalJson(comparedDefinition(spec, armSettings)));
 }
+function workloadDefinitionHash(definition) {
+  return definitionHash(definition, {});
+}
 function scriptTextsHash(texts) {
   return stableHash(canonicalJson(texts));
 }
@@ -24281,7 +24284,9 @@ var init_workload_definition = __esm({
       "threshold",
       "retries",
       "clients",
-      "maxIgnoredErrorsPct"
+      "maxIgnoredErrorsPct",
+      "instructions",
+      "plans"
     ];
     DEFINITION_ID_LENGTH = 10;
   }
@@ -37327,9 +37332,13 @@ var init_results_schema = __esm({
             metric: metricName,
             // A percentage change: at most 100% on the worse side of a throughput, 1000% read generously.
             floorPct: external_exports.number().nonnegative().max(1e3, "expected a percentage of at most 1000"),
-            runs: count2,
+            runs: external_exports.number().int().positive(),
             from: text,
-            to: text
+            to: text,
+            firstRunId: text.optional(),
+            lastRunId: text.optional(),
+            branch: text.nullable().optional(),
+            definition: external_exports.string().regex(/^[0-9a-f]{16}$/, "expected a workload definition hash (16 hex digits)").optional()
           })
         ).optional()
       }).optional(),
@@ -62013,7 +62022,7 @@ function withHistoryFloor(cell, floor) {
   if (!floor) return cell;
   const t = cell.thresholdPct;
   const learned = roundUp(floor.floorPct);
-  const history = `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}) differ from night to night by up to ${learned}% without cause (Q3 + ${FLOOR_FENCE_IQR}\xB7IQR of their changes)`;
+  const history = `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}${provenance(floor)}) differ from night to night by up to ${learned}% without cause (Q3 + ${FLOOR_FENCE_IQR}\xB7IQR of their changes)`;
   const capped = learned > MAX_FLOOR_FACTOR * t;
   const floorPct = capped ? MAX_FLOOR_FACTOR * t : learned;
   const note = capped ? {
@@ -62051,6 +62060,14 @@ function withHistoryFloor(cell, floor) {
       )
     ]
   };
+}
+function provenance(floor) {
+  const parts = [
+    floor.firstRunId !== void 0 && floor.lastRunId !== void 0 ? `runs ${floor.firstRunId} to ${floor.lastRunId}` : void 0,
+    floor.branch === void 0 ? void 0 : floor.branch === null ? "of no branch" : `of branch ${floor.branch}`,
+    floor.definition !== void 0 ? `workload definition ${floor.definition}` : void 0
+  ].filter((p) => p !== void 0);
+  return parts.length > 0 ? `; ${parts.join(", ")}` : "";
 }
 function roundUp(pct6) {
   return Math.ceil(pct6 * 10) / 10;
@@ -65511,14 +65528,8 @@ async function resolveRunAs(requested, deps) {
   const isRoot = deps.isRoot ?? process.getuid?.() === 0;
   if (!isRoot) return void 0;
   const name = requested ?? DEFAULT_RUN_AS;
-  if (name === "root" || name === "0") {
-    throw new UserError("--run-as root: PostgreSQL refuses to run as root; name an unprivileged user");
-  }
-  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
-    throw new UserError(
-      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`
-    );
-  }
+  const problem2 = runAsNameProblem("--run-as", name);
+  if (problem2) throw new UserError(problem2);
   const found = await lookupUser(name, deps.runner);
   if (found?.uid === 0)
     throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
@@ -65545,6 +65556,15 @@ async function resolveRunAs(requested, deps) {
     `created system user "${name}" to run PostgreSQL (pgperf runs as root; PostgreSQL refuses to)`
   );
   return user;
+}
+function runAsNameProblem(what, name) {
+  if (name === "root" || name === "0") {
+    return `${what} ${name}: PostgreSQL refuses to run as root; expected an unprivileged user name`;
+  }
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
+    return `${what} '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`;
+  }
+  return void 0;
 }
 async function lookupUser(name, runner) {
   const res = await runner.run("getent", ["passwd", name]);
@@ -66209,7 +66229,9 @@ function boundedInt(bound) {
   return bound.min === 1 ? capped.positive() : capped.min(bound.min);
 }
 var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
-var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
+var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], {
+  error: "expected a setting value: a string, a number or true/false"
+});
 var nameField = external_exports.string().max(WORKLOAD_NAME_LENGTH.max, {
   error: `expected at most ${WORKLOAD_NAME_LENGTH.max} characters (the name becomes part of file names)`,
   abort: true
@@ -66239,7 +66261,7 @@ var checkpointField = external_exports.boolean().default(true).describe("CHECKPO
 var metricsField = external_exports.array(external_exports.enum(Object.keys(GATED_METRIC_NAMES))).min(1, "at least one metric").default([...DEFAULT_GATED_METRICS]).refine((m) => new Set(m).size === m.length, "each metric at most once").describe(
   "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, read-time, io-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family."
 );
-var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+var thresholdField = external_exports.number().positive().lt(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 var failOnField = external_exports.enum(FAIL_ON).optional().describe(
   `When this workload's cells fail the gate (default: the run's --fail-on / input fail-on): ${FAIL_ON.map((v) => `${v}: ${FAIL_ON_MEANING[v]}`).join("; ")}.`
 );
@@ -66338,6 +66360,20 @@ var commonWorkloadFields = {
   plans: plansField,
   coldStart: coldStartField
 };
+
+// src/core/compare/evidence/counted-regression.ts
+function regressedByCounts(record2, base, heads, workloads) {
+  if (!record2 || heads.length === 0) return [];
+  return workloads.filter((workload) => {
+    const clients = [...new Set(record2.samples.filter((s) => s.workload === workload).map((s) => s.clients))];
+    return heads.every(
+      (head) => clients.some((c) => {
+        const judged = judgeInstructionCell(record2, { workload, clients: c }, base, head);
+        return judged.judged.verdict === "regression" && judged.bistable.length === 0;
+      })
+    );
+  });
+}
 
 // src/flows/compare/pipeline/pipeline.ts
 import path32 from "node:path";
@@ -72032,21 +72068,36 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 }
 
 // src/flows/compare/noise/noise-floors.ts
+init_workload_definition();
 var FLOOR_WINDOW = 100;
 var MIN_FLOOR_RUNS = 12;
-function learnNoiseFloors(runs, runner, cells, options = {}) {
-  const nightly = runsOf(runs, runner, options).filter((r) => r.arms.length === 1 && !isCalibrationRun(r));
+function nightlyBranch(run2) {
+  return run2.source?.head?.ref ?? null;
+}
+function learnNoiseFloors(runs, runner, cells, source) {
+  const nightly = runsOf(runs, runner, source).filter(
+    (r) => r.arms.length === 1 && !isCalibrationRun(r) && r.source?.canary !== true && nightlyBranch(r) === source.branch
+  );
   const metrics = [...new Set(cells.flatMap((c) => c.metrics))].filter(
     (m) => m !== INSTRUCTION_METRIC
   );
-  const series = runnerSeries(nightly, runner, metrics);
+  const seriesOf = /* @__PURE__ */ new Map();
+  const historyOf = (cell) => {
+    const key = `${cell.definition}/${cell.workload}`;
+    let series = seriesOf.get(key);
+    if (!series) {
+      const same = nightly.filter(
+        (r) => Object.hasOwn(r.workloads, cell.workload) && workloadDefinitionHash(r.workloads[cell.workload]) === cell.definition
+      );
+      series = runnerSeries(same, runner, metrics).filter((x) => x.key.workload === cell.workload);
+      seriesOf.set(key, series);
+    }
+    return series;
+  };
   return cells.flatMap(
     (cell) => cell.metrics.filter((metric) => metrics.includes(metric)).flatMap((metric) => {
-      const s = series.find(
-        (x) => x.key.workload === cell.workload && x.key.clients === cell.clients && x.key.metric === metric
-      );
-      const all = s?.points ?? [];
-      const points2 = all.slice(definitionSegments(all).at(-1)?.start ?? 0).slice(-FLOOR_WINDOW);
+      const s = historyOf(cell).find((x) => x.key.clients === cell.clients && x.key.metric === metric);
+      const points2 = (s?.points ?? []).slice(-FLOOR_WINDOW);
       const floor = points2.length >= MIN_FLOOR_RUNS ? noiseFloorPct(points2.map((p) => p.median)) : null;
       if (!floor) return [];
       return [
@@ -72057,15 +72108,22 @@ function learnNoiseFloors(runs, runner, cells, options = {}) {
           floorPct: floor.floorPct,
           runs: points2.length,
           from: points2[0].date,
-          to: points2.at(-1).date
+          to: points2.at(-1).date,
+          firstRunId: points2[0].runId,
+          lastRunId: points2.at(-1).runId,
+          branch: source.branch,
+          definition: cell.definition
         }
       ];
     })
   );
 }
-async function loadNoiseFloors(store, runner, cells, options = {}) {
-  return learnNoiseFloors(await loadRunsOf(store, cells, options), runner, cells, options);
+async function loadNoiseFloors(store, runner, cells, source) {
+  return learnNoiseFloors(await loadRunsOf(store, cells, source), runner, cells, source);
 }
+
+// src/flows/compare/pipeline/pipeline.ts
+init_workload_definition();
 
 // src/run/counted/instruction-phase.ts
 init_errors();
@@ -73070,7 +73128,7 @@ function withExplanation(result, record2) {
 }
 
 // src/postgres/builds/compiled-code.ts
-import { mkdtemp as mkdtemp3, rm as rm9, writeFile as writeFile9 } from "node:fs/promises";
+import { chmod as chmod4, writeFile as writeFile9 } from "node:fs/promises";
 import os10 from "node:os";
 import path30 from "node:path";
 init_regular_file();
@@ -73459,7 +73517,7 @@ async function sameFile(b, h, own2) {
   const [bb, hb] = await Promise.all([normalised(b.file, own2.base), normalised(h.file, own2.head)]);
   return { same: bb.equals(hb), bytes: [bb, hb] };
 }
-async function compareCompiledCode(base, head, options = {}) {
+async function compareCompiledCode(base, head, options) {
   const baseDir = path30.resolve(path30.dirname(base.binDir));
   const headDir = path30.resolve(path30.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
@@ -73510,7 +73568,7 @@ async function compareCompiledCode(base, head, options = {}) {
     ...serverFunctions ? { serverFunctions } : {}
   };
 }
-async function changedFunctions(base, head, options = {}) {
+async function changedFunctions(base, head, options) {
   const before = new Map(elfFunctions(base).map((f) => [f.name, f]));
   const after = elfFunctions(head);
   const resized = [];
@@ -73584,14 +73642,20 @@ async function changedFunctions(base, head, options = {}) {
   });
 }
 async function disassembled(base, head, options) {
-  const dir = await mkdtemp3(path30.join(os10.tmpdir(), "pgperf-disasm-"));
+  const { runAs } = options.install;
+  const temp = await makeTempDir("pgperf-disasm-", {
+    ...options.tmpDir !== void 0 ? { parent: options.tmpDir } : {},
+    ...runAs ? { owner: runAs } : {}
+  });
+  const runner = installRunner(options.install);
   try {
     const parallel = Math.max(1, Math.floor(os10.availableParallelism() / 2));
     const one = async (build, name) => {
-      const file2 = path30.join(dir, name);
+      const file2 = path30.join(temp.dir, name);
       await writeFile9(file2, build.bytes);
+      await chmod4(file2, 292);
       return fingerprints(file2, build.bytes, build.ranges, {
-        runner: options.runner ?? nodeProcessRunner,
+        runner,
         parallel,
         ...options.objdump ? { objdump: options.objdump } : {}
       });
@@ -73601,7 +73665,7 @@ async function disassembled(base, head, options) {
     if (h.status === "rejected") throw h.reason;
     return [b.value, h.value];
   } finally {
-    await rm9(dir, { recursive: true, force: true });
+    await temp.remove();
   }
 }
 
@@ -73817,6 +73881,7 @@ function withoutFailedDefaults(record2, countedByDefault2) {
 // src/flows/compare/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
 var UNEXECUTED_WHY = "their counted runs executed none of the functions whose code a head changed, and nothing else differs (code placement can still move timings)";
+var COUNTED_REGRESSION_WHY = "the instruction counts decided a regression for every head, which timed rounds cannot pass";
 var NONE_EXECUTED_WHY = "no workload's counted runs executed any of the functions whose code a head changed, and nothing else differs";
 function logArchive(outcome, logger, prefix = "") {
   if (outcome.archived) {
@@ -73847,7 +73912,7 @@ async function runPipeline(req, deps, store) {
   validateRequest({ arms: arms2, workloads: req.workloads });
   const runAs = await resolveRunAs(req.runAs, deps);
   await refuseUnknownSettings(arms2, req.workloads, { ...deps, runAs });
-  const compiledCode = await compareArmsCode(arms2, deps.logger);
+  const compiledCode = await compareArmsCode(arms2, { ...deps, runAs, tmpDir: req.tmpDir });
   const unmeasuredHeads = unchangedHeads(compiledCode, arms2).map((c) => c.head);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms2.length - 1 && unmeasuredHeads.length === compiledCode.length;
   const measuredArms2 = arms2.filter((a) => !unmeasuredHeads.includes(a.label));
@@ -73876,14 +73941,14 @@ async function runPipeline(req, deps, store) {
   const plans = mergePlans(planPhase, plansAlongside2);
   const countedS = (Date.now() - countingStarted) / 1e3;
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
-  const untimed = nothingToMeasure || instructionsDecide || req.partOfRun || req.shard ? [] : untimedWorkloads(
+  const skipped = skippedRounds(
+    req,
+    { nothingToMeasure, instructionsDecide, arms: arms2, measuredArms: measuredArms2 },
     {
-      arms: arms2.map((a) => ({ label: a.label, settings: a.settings })),
       compiledCode,
       instructions,
-      cells: workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })))
-    },
-    workloads.map((w) => w.name)
+      workloads
+    }
   );
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
@@ -73910,7 +73975,7 @@ async function runPipeline(req, deps, store) {
       ...plans ? { plans } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
       ...unmeasuredHeads.length > 0 && !nothingToMeasure ? { unmeasuredHeads } : {},
-      ...timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, workloads.length)
+      ...skipped
     },
     deps
   );
@@ -73935,12 +74000,33 @@ async function runPipeline(req, deps, store) {
     ...archive?.error ? { archiveError: archive.error } : {}
   };
 }
-function timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, workloads) {
+function skippedRounds(req, run2, evidence) {
+  const { nothingToMeasure, instructionsDecide, arms: arms2 } = run2;
+  const { compiledCode, instructions, workloads } = evidence;
+  const names = workloads.map((w) => w.name);
+  const decidesAlone = nothingToMeasure || instructionsDecide || req.partOfRun || req.shard;
+  const heads = run2.measuredArms.slice(1).map((a) => a.label);
+  const regressed = decidesAlone ? [] : regressedByCounts(instructions, arms2[0].label, heads, names);
+  const cells = workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
+  const settings2 = arms2.map((a) => ({ label: a.label, settings: a.settings }));
+  const untimed = decidesAlone ? [] : untimedWorkloads({ arms: settings2, compiledCode, instructions, cells }, names);
+  return timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, regressed, workloads.length);
+}
+function timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, regressed, workloads) {
   if (nothingToMeasure)
     return { skipTimedRounds: "every head runs the same compiled code as base with the same settings" };
   if (instructionsDecide) return { skipTimedRounds: "the instruction counts decide (--metric instructions)" };
-  if (untimed.length > 0 && untimed.length === workloads) return { skipTimedRounds: NONE_EXECUTED_WHY };
-  return untimed.length > 0 ? { untimedWorkloads: { names: untimed, why: UNEXECUTED_WHY } } : {};
+  const names = [.../* @__PURE__ */ new Set([...untimed, ...regressed])];
+  if (names.length > 0 && names.length === workloads) {
+    if (regressed.length === 0) return { skipTimedRounds: NONE_EXECUTED_WHY };
+    if (untimed.length === 0) return { skipTimedRounds: COUNTED_REGRESSION_WHY };
+  }
+  const why = [
+    ...untimed.length > 0 ? [`${untimed.join(", ")}: ${UNEXECUTED_WHY}`] : [],
+    ...regressed.length > 0 ? [`${regressed.join(", ")}: ${COUNTED_REGRESSION_WHY}`] : []
+  ].join("; ");
+  if (names.length > 0 && names.length === workloads) return { skipTimedRounds: why };
+  return names.length > 0 ? { untimedWorkloads: { names, why } } : {};
 }
 function changedFunctionsOf(code) {
   return Object.fromEntries(
@@ -73965,19 +74051,23 @@ function mergePlans(phase, alongside) {
 async function withNoiseFloors(req, logger, store) {
   if (!store || !isReadable(store)) return req.analysis;
   const single = metricOption(req.analysis);
-  const cells = req.workloads.flatMap(
-    (w) => w.clients.map((clients) => ({
+  const cells = req.workloads.flatMap((w) => {
+    const duration3 = req.durationS ?? w.duration;
+    const definition = workloadDefinitionHash({ ...w, duration: duration3, warmup: Math.min(w.warmup, duration3) });
+    return w.clients.map((clients) => ({
       workload: w.name,
       clients,
-      metrics: single ? [single] : w.metrics.flatMap((name) => metricFromName(name) ?? [])
-    }))
-  );
+      metrics: single ? [single] : w.metrics.flatMap((name) => metricFromName(name) ?? []),
+      definition
+    }));
+  });
+  const branch = baseBranch(req);
   try {
     const runner = runnerId(await captureEnvironment(""));
-    const floors = await loadNoiseFloors(store, runner, cells);
+    const floors = await loadNoiseFloors(store, runner, cells, { branch });
     if (floors.length === 0) return req.analysis;
     logger.info(
-      `noise floors from this runner's nightly history: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs)`).join(", ")}`
+      `noise floors from this runner's nightly history of ${branch === null ? "runs that name no branch" : `branch ${branch}`}: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs, ${f.firstRunId} to ${f.lastRunId})`).join(", ")}`
     );
     return { ...req.analysis, noiseFloors: floors };
   } catch (e) {
@@ -74015,13 +74105,17 @@ function checkPlanReach(req) {
     singleMetric: metricOption(req.analysis) !== void 0
   });
 }
-async function compareArmsCode(arms2, logger) {
+function baseBranch(req) {
+  return req.source?.base?.ref ?? (req.arms.kind === "build" ? req.arms.request.baseRef : null);
+}
+async function compareArmsCode(arms2, { logger, runner, runAs, tmpDir }) {
+  const options = { install: { runner, runAs }, tmpDir };
   const [base, ...heads] = arms2;
   if (!base || heads.length === 0 || sameInstall(arms2)) return [];
   const out = [];
   for (const head of heads) {
     if (path32.resolve(head.binDir) === path32.resolve(base.binDir)) continue;
-    const code = await compareCompiledCode(base, head);
+    const code = await compareCompiledCode(base, head, options);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
     if (code.unknown) logger.info(`${what}: not compared (${code.unknown}); measuring`);
@@ -74577,7 +74671,8 @@ function parseDocumentWorkload(text2, source) {
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     const at = lineCounter.linePos(err.pos[0]);
-    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
+    const why = err.code === "MULTIPLE_DOCS" ? 'a second document starts here (after "---"); a workload file holds one workload, one document' : err.message.split("\n")[0];
+    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${why}`);
   }
   const repeated = repeatedKey(doc);
   if (repeated) {
@@ -74989,6 +75084,12 @@ function adaptivePlanOf(options, alpha, roundS, names, byDefault = false) {
   return { plan, ...budget !== void 0 ? { timeBudgetS: budget } : {} };
 }
 
+// src/postgres/builds/ref-name.ts
+var REF_NAME = /^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/;
+function refNameProblem(what, value) {
+  return REF_NAME.test(value) ? void 0 : `${what} must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`;
+}
+
 // src/adapters/cli/flag-parsers.ts
 function workloadOptionHelp(what = "workload files", one = false) {
   const dir = defaultWorkloadsDir();
@@ -75097,11 +75198,26 @@ function addMeasureOptions(command, help = {}) {
   if (help.out !== false) command.option("--out <dir>", help.out ?? "results directory", "pgperf-results");
   return command.option(
     "--run-as <user>",
-    "unprivileged user to run PostgreSQL as when pgperf is root (default: a dedicated user pgperf, created if missing)"
+    "unprivileged user to run PostgreSQL as when pgperf is root (default: a dedicated user pgperf, created if missing)",
+    runAsArg("--run-as")
   ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)");
 }
 function collectString(value, previous = []) {
   return [...previous, value];
+}
+function refArg(flag) {
+  return (value) => {
+    const problem2 = refNameProblem(flag, value);
+    if (problem2) throw new InvalidArgumentError(problem2);
+    return value;
+  };
+}
+function runAsArg(flag) {
+  return (value) => {
+    const problem2 = runAsNameProblem(flag, value);
+    if (problem2) throw new InvalidArgumentError(problem2);
+    return value;
+  };
 }
 
 // src/adapters/cli/adaptive-flags.ts
@@ -76615,7 +76731,11 @@ async function withInterrupt(logger, fn, stopped = {}) {
 function bisectCommand() {
   const command = new Command("bisect").description(
     "find the first bad commit between --good and --bad: build each midpoint and A/B-test it against good"
-  ).option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--good <ref>", "a commit without the regression (an ancestor of --bad)").requiredOption("--bad <ref>", "a commit with the regression").requiredOption(
+  ).option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption(
+    "--good <ref>",
+    "a commit without the regression (an ancestor of --bad)",
+    refArg("--good")
+  ).requiredOption("--bad <ref>", "a commit with the regression", refArg("--bad")).requiredOption(
     "--workload <file|name>",
     workloadOptionHelp("the workload that regressed: its file", true)
   ).option(
@@ -76690,7 +76810,7 @@ function bisectCommand() {
 // src/adapters/cli/commands/build.ts
 import path44 from "node:path";
 function buildCommand() {
-  return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
+  return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build", refArg("--ref")).option(
     "--patch <file...>",
     "patches applied in order (git am for mail-format series, git apply otherwise)",
     []
@@ -79707,7 +79827,11 @@ async function findInstalledBinDir(runner) {
 
 // src/adapters/cli/commands/demo.ts
 function demoCommand() {
-  return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", `rounds (${rangeText(ROUNDS)})`, positiveInt2("--rounds", ROUNDS)).option("--store <dir|url>", STORE_OPTION_HELP).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
+  return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", `rounds (${rangeText(ROUNDS)})`, positiveInt2("--rounds", ROUNDS)).option("--store <dir|url>", STORE_OPTION_HELP).option(
+    "--run-as <user>",
+    "unprivileged user to run PostgreSQL as when pgperf is root",
+    runAsArg("--run-as")
+  ).action(async (flags) => {
     const logger = consoleLogger();
     const binDir = flags.bin ?? await findInstalledBinDir(nodeProcessRunner);
     logger.info(
@@ -80104,7 +80228,11 @@ function doctorCommand() {
   ).option("--cache-dir <dir>", `check free space and access here: the ${cacheDirHelp()}`).option(
     "--tmp-dir <dir>",
     "check free space and access where the clusters will live (default: the OS temp dir, $TMPDIR or /tmp)"
-  ).option("--run-as <user>", "as root: check the user PostgreSQL will run as (default pgperf)").action(async (flags) => {
+  ).option(
+    "--run-as <user>",
+    "as root: check the user PostgreSQL will run as (default pgperf)",
+    runAsArg("--run-as")
+  ).action(async (flags) => {
     const machine = await preflight({
       root: flags.root,
       windowS: flags.window,
@@ -86830,7 +86958,7 @@ Exit codes:
   ${EXIT_CODES.incomplete}  the run could not complete, or was not saved to the store (unless --fail-on never)
   130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM; what was measured is kept`;
 function nightlyCommand() {
-  const command = new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master").option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option(
+  const command = new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master", refArg("--ref")).option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option(
     "--canary-bin <dir>",
     "a frozen PostgreSQL install (a pinned release) measured after the head as the runner canary, its own series; a regression on a night the canary moved too is suspect (runner drift)"
   ).option(
@@ -87504,7 +87632,15 @@ function addArmOptions(command) {
   ).option(
     "--cf <id>",
     "a commitfest entry as head: build the branch cf/<id> of --repo against its merge-base with --base (default master); the id is recorded"
-  ).option("--base <ref>", 'build this branch, tag or sha as the baseline arm "base" (instead of --arm)').option("--head <ref>", 'build this ref as the arm "head" (default: --base, when --head-patch is given)').option("--base-patch <file...>", "patches applied to base, in order", []).option(
+  ).option(
+    "--base <ref>",
+    'build this branch, tag or sha as the baseline arm "base" (instead of --arm)',
+    refArg("--base")
+  ).option(
+    "--head <ref>",
+    'build this ref as the arm "head" (default: --base, when --head-patch is given)',
+    refArg("--head")
+  ).option("--base-patch <file...>", "patches applied to base, in order", []).option(
     "--head-patch <file...>",
     "patches applied to head, in order (git am for mail format, else git apply)",
     []
@@ -87878,9 +88014,6 @@ function plainFigure(value) {
   return String(Number(value.toPrecision(FIGURE_DIGITS)));
 }
 
-// src/flows/compare/value-files.ts
-import { readFile as readFile16 } from "node:fs/promises";
-
 // src/core/compare/analysis/compare-samples.ts
 function compareSamples(base, head, options = {}) {
   const stats = shiftStatistics(base, head, options.bootstrap ? { bootstrap: options.bootstrap } : {});
@@ -87889,17 +88022,19 @@ function compareSamples(base, head, options = {}) {
 
 // src/flows/compare/value-files.ts
 init_errors();
+import { readFile as readFile16 } from "node:fs/promises";
 function compareValueFiles(baseFile, headFile, options) {
-  return Promise.all([readValues(baseFile), readValues(headFile)]).then(
+  return Promise.all([readValues(baseFile, "base"), readValues(headFile, "head")]).then(
     ([base, head]) => compareSamples(base, head, options)
   );
 }
-async function readValues(file2) {
+async function readValues(file2, side) {
   let text2;
   try {
     text2 = await readFile16(file2, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
+    const code = e.code;
+    throw new UserError(`${side} file ${file2}: cannot read it (${code ?? errorMessage(e)})`);
   }
   const values = [];
   text2.split(/\r?\n/).forEach((line, i) => {

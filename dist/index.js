@@ -39929,6 +39929,9 @@ function comparedDefinition(spec, armSettings) {
 function definitionHash(spec, armSettings) {
   return stableHash(canonicalJson(comparedDefinition(spec, armSettings)));
 }
+function workloadDefinitionHash(definition) {
+  return definitionHash(definition, {});
+}
 function scriptTextsHash(texts) {
   return stableHash(canonicalJson(texts));
 }
@@ -39952,7 +39955,9 @@ var init_workload_definition = __esm({
       "threshold",
       "retries",
       "clients",
-      "maxIgnoredErrorsPct"
+      "maxIgnoredErrorsPct",
+      "instructions",
+      "plans"
     ];
     DEFINITION_ID_LENGTH = 10;
   }
@@ -45684,9 +45689,13 @@ var init_results_schema = __esm({
             metric: metricName,
             // A percentage change: at most 100% on the worse side of a throughput, 1000% read generously.
             floorPct: external_exports.number().nonnegative().max(1e3, "expected a percentage of at most 1000"),
-            runs: count2,
+            runs: external_exports.number().int().positive(),
             from: text,
-            to: text
+            to: text,
+            firstRunId: text.optional(),
+            lastRunId: text.optional(),
+            branch: text.nullable().optional(),
+            definition: external_exports.string().regex(/^[0-9a-f]{16}$/, "expected a workload definition hash (16 hex digits)").optional()
           })
         ).optional()
       }).optional(),
@@ -64330,7 +64339,9 @@ function boundedInt(bound) {
   return bound.min === 1 ? capped.positive() : capped.min(bound.min);
 }
 var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
-var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
+var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()], {
+  error: "expected a setting value: a string, a number or true/false"
+});
 var nameField = external_exports.string().max(WORKLOAD_NAME_LENGTH.max, {
   error: `expected at most ${WORKLOAD_NAME_LENGTH.max} characters (the name becomes part of file names)`,
   abort: true
@@ -64360,7 +64371,7 @@ var checkpointField = external_exports.boolean().default(true).describe("CHECKPO
 var metricsField = external_exports.array(external_exports.enum(Object.keys(GATED_METRIC_NAMES))).min(1, "at least one metric").default([...DEFAULT_GATED_METRICS]).refine((m) => new Set(m).size === m.length, "each metric at most once").describe(
   "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, read-time, io-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family."
 );
-var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+var thresholdField = external_exports.number().positive().lt(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 var failOnField = external_exports.enum(FAIL_ON).optional().describe(
   `When this workload's cells fail the gate (default: the run's --fail-on / input fail-on): ${FAIL_ON.map((v) => `${v}: ${FAIL_ON_MEANING[v]}`).join("; ")}.`
 );
@@ -64855,7 +64866,7 @@ function withHistoryFloor(cell, floor) {
   if (!floor) return cell;
   const t = cell.thresholdPct;
   const learned = roundUp(floor.floorPct);
-  const history = `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}) differ from night to night by up to ${learned}% without cause (Q3 + ${FLOOR_FENCE_IQR}\xB7IQR of their changes)`;
+  const history = `${floor.runs} nightly runs on this runner (${floor.from.slice(0, 10)} to ${floor.to.slice(0, 10)}${provenance(floor)}) differ from night to night by up to ${learned}% without cause (Q3 + ${FLOOR_FENCE_IQR}\xB7IQR of their changes)`;
   const capped = learned > MAX_FLOOR_FACTOR * t;
   const floorPct = capped ? MAX_FLOOR_FACTOR * t : learned;
   const note = capped ? {
@@ -64893,6 +64904,14 @@ function withHistoryFloor(cell, floor) {
       )
     ]
   };
+}
+function provenance(floor) {
+  const parts = [
+    floor.firstRunId !== void 0 && floor.lastRunId !== void 0 ? `runs ${floor.firstRunId} to ${floor.lastRunId}` : void 0,
+    floor.branch === void 0 ? void 0 : floor.branch === null ? "of no branch" : `of branch ${floor.branch}`,
+    floor.definition !== void 0 ? `workload definition ${floor.definition}` : void 0
+  ].filter((p) => p !== void 0);
+  return parts.length > 0 ? `; ${parts.join(", ")}` : "";
 }
 function roundUp(pct5) {
   return Math.ceil(pct5 * 10) / 10;
@@ -68854,6 +68873,20 @@ async function withNoiseWarnings(comparison, result, store, logger) {
   }
 }
 
+// src/core/compare/evidence/counted-regression.ts
+function regressedByCounts(record2, base, heads, workloads) {
+  if (!record2 || heads.length === 0) return [];
+  return workloads.filter((workload) => {
+    const clients = [...new Set(record2.samples.filter((s) => s.workload === workload).map((s) => s.clients))];
+    return heads.every(
+      (head) => clients.some((c) => {
+        const judged = judgeInstructionCell(record2, { workload, clients: c }, base, head);
+        return judged.judged.verdict === "regression" && judged.bistable.length === 0;
+      })
+    );
+  });
+}
+
 // src/flows/compare/pipeline/pipeline.ts
 import path23 from "node:path";
 
@@ -70783,14 +70816,8 @@ async function resolveRunAs(requested, deps) {
   const isRoot = deps.isRoot ?? process.getuid?.() === 0;
   if (!isRoot) return void 0;
   const name = requested ?? DEFAULT_RUN_AS;
-  if (name === "root" || name === "0") {
-    throw new UserError("--run-as root: PostgreSQL refuses to run as root; name an unprivileged user");
-  }
-  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
-    throw new UserError(
-      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`
-    );
-  }
+  const problem2 = runAsNameProblem("--run-as", name);
+  if (problem2) throw new UserError(problem2);
   const found = await lookupUser(name, deps.runner);
   if (found?.uid === 0)
     throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
@@ -70817,6 +70844,15 @@ async function resolveRunAs(requested, deps) {
     `created system user "${name}" to run PostgreSQL (pgperf runs as root; PostgreSQL refuses to)`
   );
   return user;
+}
+function runAsNameProblem(what, name) {
+  if (name === "root" || name === "0") {
+    return `${what} ${name}: PostgreSQL refuses to run as root; expected an unprivileged user name`;
+  }
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
+    return `${what} '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`;
+  }
+  return void 0;
 }
 async function lookupUser(name, runner) {
   const res = await runner.run("getent", ["passwd", name]);
@@ -72147,21 +72183,36 @@ function checkRecordable(workloads, metric) {
 init_fingerprint();
 
 // src/flows/compare/noise/noise-floors.ts
+init_workload_definition();
 var FLOOR_WINDOW = 100;
 var MIN_FLOOR_RUNS = 12;
-function learnNoiseFloors(runs, runner, cells, options = {}) {
-  const nightly = runsOf(runs, runner, options).filter((r) => r.arms.length === 1 && !isCalibrationRun(r));
+function nightlyBranch(run3) {
+  return run3.source?.head?.ref ?? null;
+}
+function learnNoiseFloors(runs, runner, cells, source) {
+  const nightly = runsOf(runs, runner, source).filter(
+    (r) => r.arms.length === 1 && !isCalibrationRun(r) && r.source?.canary !== true && nightlyBranch(r) === source.branch
+  );
   const metrics = [...new Set(cells.flatMap((c) => c.metrics))].filter(
     (m) => m !== INSTRUCTION_METRIC
   );
-  const series = runnerSeries(nightly, runner, metrics);
+  const seriesOf = /* @__PURE__ */ new Map();
+  const historyOf = (cell) => {
+    const key = `${cell.definition}/${cell.workload}`;
+    let series = seriesOf.get(key);
+    if (!series) {
+      const same = nightly.filter(
+        (r) => Object.hasOwn(r.workloads, cell.workload) && workloadDefinitionHash(r.workloads[cell.workload]) === cell.definition
+      );
+      series = runnerSeries(same, runner, metrics).filter((x) => x.key.workload === cell.workload);
+      seriesOf.set(key, series);
+    }
+    return series;
+  };
   return cells.flatMap(
     (cell) => cell.metrics.filter((metric) => metrics.includes(metric)).flatMap((metric) => {
-      const s = series.find(
-        (x) => x.key.workload === cell.workload && x.key.clients === cell.clients && x.key.metric === metric
-      );
-      const all = s?.points ?? [];
-      const points2 = all.slice(definitionSegments(all).at(-1)?.start ?? 0).slice(-FLOOR_WINDOW);
+      const s = historyOf(cell).find((x) => x.key.clients === cell.clients && x.key.metric === metric);
+      const points2 = (s?.points ?? []).slice(-FLOOR_WINDOW);
       const floor = points2.length >= MIN_FLOOR_RUNS ? noiseFloorPct(points2.map((p) => p.median)) : null;
       if (!floor) return [];
       return [
@@ -72172,15 +72223,22 @@ function learnNoiseFloors(runs, runner, cells, options = {}) {
           floorPct: floor.floorPct,
           runs: points2.length,
           from: points2[0].date,
-          to: points2.at(-1).date
+          to: points2.at(-1).date,
+          firstRunId: points2[0].runId,
+          lastRunId: points2.at(-1).runId,
+          branch: source.branch,
+          definition: cell.definition
         }
       ];
     })
   );
 }
-async function loadNoiseFloors(store, runner, cells, options = {}) {
-  return learnNoiseFloors(await loadRunsOf(store, cells, options), runner, cells, options);
+async function loadNoiseFloors(store, runner, cells, source) {
+  return learnNoiseFloors(await loadRunsOf(store, cells, source), runner, cells, source);
 }
+
+// src/flows/compare/pipeline/pipeline.ts
+init_workload_definition();
 
 // src/run/counted/instruction-phase.ts
 init_errors();
@@ -73185,7 +73243,7 @@ function withExplanation(result, record2) {
 }
 
 // src/postgres/builds/compiled-code.ts
-import { mkdtemp as mkdtemp3, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
+import { chmod as chmod4, writeFile as writeFile7 } from "node:fs/promises";
 import os11 from "node:os";
 import path21 from "node:path";
 init_regular_file();
@@ -73574,7 +73632,7 @@ async function sameFile(b, h, own2) {
   const [bb, hb] = await Promise.all([normalised(b.file, own2.base), normalised(h.file, own2.head)]);
   return { same: bb.equals(hb), bytes: [bb, hb] };
 }
-async function compareCompiledCode(base, head, options = {}) {
+async function compareCompiledCode(base, head, options) {
   const baseDir = path21.resolve(path21.dirname(base.binDir));
   const headDir = path21.resolve(path21.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
@@ -73625,7 +73683,7 @@ async function compareCompiledCode(base, head, options = {}) {
     ...serverFunctions ? { serverFunctions } : {}
   };
 }
-async function changedFunctions(base, head, options = {}) {
+async function changedFunctions(base, head, options) {
   const before = new Map(elfFunctions(base).map((f) => [f.name, f]));
   const after = elfFunctions(head);
   const resized = [];
@@ -73699,14 +73757,20 @@ async function changedFunctions(base, head, options = {}) {
   });
 }
 async function disassembled(base, head, options) {
-  const dir = await mkdtemp3(path21.join(os11.tmpdir(), "pgperf-disasm-"));
+  const { runAs } = options.install;
+  const temp = await makeTempDir("pgperf-disasm-", {
+    ...options.tmpDir !== void 0 ? { parent: options.tmpDir } : {},
+    ...runAs ? { owner: runAs } : {}
+  });
+  const runner = installRunner(options.install);
   try {
     const parallel = Math.max(1, Math.floor(os11.availableParallelism() / 2));
     const one = async (build, name) => {
-      const file2 = path21.join(dir, name);
+      const file2 = path21.join(temp.dir, name);
       await writeFile7(file2, build.bytes);
+      await chmod4(file2, 292);
       return fingerprints(file2, build.bytes, build.ranges, {
-        runner: options.runner ?? nodeProcessRunner,
+        runner,
         parallel,
         ...options.objdump ? { objdump: options.objdump } : {}
       });
@@ -73716,7 +73780,7 @@ async function disassembled(base, head, options) {
     if (h.status === "rejected") throw h.reason;
     return [b.value, h.value];
   } finally {
-    await rm6(dir, { recursive: true, force: true });
+    await temp.remove();
   }
 }
 
@@ -73932,6 +73996,7 @@ function withoutFailedDefaults(record2, countedByDefault2) {
 // src/flows/compare/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
 var UNEXECUTED_WHY = "their counted runs executed none of the functions whose code a head changed, and nothing else differs (code placement can still move timings)";
+var COUNTED_REGRESSION_WHY = "the instruction counts decided a regression for every head, which timed rounds cannot pass";
 var NONE_EXECUTED_WHY = "no workload's counted runs executed any of the functions whose code a head changed, and nothing else differs";
 function logArchive(outcome, logger, prefix = "") {
   if (outcome.archived) {
@@ -73962,7 +74027,7 @@ async function runPipeline(req, deps, store) {
   validateRequest({ arms: arms2, workloads: req.workloads });
   const runAs = await resolveRunAs(req.runAs, deps);
   await refuseUnknownSettings(arms2, req.workloads, { ...deps, runAs });
-  const compiledCode = await compareArmsCode(arms2, deps.logger);
+  const compiledCode = await compareArmsCode(arms2, { ...deps, runAs, tmpDir: req.tmpDir });
   const unmeasuredHeads = unchangedHeads(compiledCode, arms2).map((c) => c.head);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms2.length - 1 && unmeasuredHeads.length === compiledCode.length;
   const measuredArms2 = arms2.filter((a) => !unmeasuredHeads.includes(a.label));
@@ -73991,14 +74056,14 @@ async function runPipeline(req, deps, store) {
   const plans = mergePlans(planPhase, plansAlongside2);
   const countedS = (Date.now() - countingStarted) / 1e3;
   const instructionsDecide = metricOption(req.analysis) === INSTRUCTION_METRIC;
-  const untimed = nothingToMeasure || instructionsDecide || req.partOfRun || req.shard ? [] : untimedWorkloads(
+  const skipped = skippedRounds(
+    req,
+    { nothingToMeasure, instructionsDecide, arms: arms2, measuredArms: measuredArms2 },
     {
-      arms: arms2.map((a) => ({ label: a.label, settings: a.settings })),
       compiledCode,
       instructions,
-      cells: workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })))
-    },
-    workloads.map((w) => w.name)
+      workloads
+    }
   );
   const file2 = fileSink(resultsFile);
   const sink = archive ? combineSinks(file2, archive.sink) : file2;
@@ -74025,7 +74090,7 @@ async function runPipeline(req, deps, store) {
       ...plans ? { plans } : {},
       ...compiledCode.length > 0 ? { compiledCode } : {},
       ...unmeasuredHeads.length > 0 && !nothingToMeasure ? { unmeasuredHeads } : {},
-      ...timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, workloads.length)
+      ...skipped
     },
     deps
   );
@@ -74050,12 +74115,33 @@ async function runPipeline(req, deps, store) {
     ...archive?.error ? { archiveError: archive.error } : {}
   };
 }
-function timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, workloads) {
+function skippedRounds(req, run3, evidence) {
+  const { nothingToMeasure, instructionsDecide, arms: arms2 } = run3;
+  const { compiledCode, instructions, workloads } = evidence;
+  const names = workloads.map((w) => w.name);
+  const decidesAlone = nothingToMeasure || instructionsDecide || req.partOfRun || req.shard;
+  const heads = run3.measuredArms.slice(1).map((a) => a.label);
+  const regressed = decidesAlone ? [] : regressedByCounts(instructions, arms2[0].label, heads, names);
+  const cells = workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
+  const settings2 = arms2.map((a) => ({ label: a.label, settings: a.settings }));
+  const untimed = decidesAlone ? [] : untimedWorkloads({ arms: settings2, compiledCode, instructions, cells }, names);
+  return timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, regressed, workloads.length);
+}
+function timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, regressed, workloads) {
   if (nothingToMeasure)
     return { skipTimedRounds: "every head runs the same compiled code as base with the same settings" };
   if (instructionsDecide) return { skipTimedRounds: "the instruction counts decide (--metric instructions)" };
-  if (untimed.length > 0 && untimed.length === workloads) return { skipTimedRounds: NONE_EXECUTED_WHY };
-  return untimed.length > 0 ? { untimedWorkloads: { names: untimed, why: UNEXECUTED_WHY } } : {};
+  const names = [.../* @__PURE__ */ new Set([...untimed, ...regressed])];
+  if (names.length > 0 && names.length === workloads) {
+    if (regressed.length === 0) return { skipTimedRounds: NONE_EXECUTED_WHY };
+    if (untimed.length === 0) return { skipTimedRounds: COUNTED_REGRESSION_WHY };
+  }
+  const why = [
+    ...untimed.length > 0 ? [`${untimed.join(", ")}: ${UNEXECUTED_WHY}`] : [],
+    ...regressed.length > 0 ? [`${regressed.join(", ")}: ${COUNTED_REGRESSION_WHY}`] : []
+  ].join("; ");
+  if (names.length > 0 && names.length === workloads) return { skipTimedRounds: why };
+  return names.length > 0 ? { untimedWorkloads: { names, why } } : {};
 }
 function changedFunctionsOf(code) {
   return Object.fromEntries(
@@ -74080,19 +74166,23 @@ function mergePlans(phase, alongside) {
 async function withNoiseFloors(req, logger, store) {
   if (!store || !isReadable(store)) return req.analysis;
   const single = metricOption(req.analysis);
-  const cells = req.workloads.flatMap(
-    (w) => w.clients.map((clients) => ({
+  const cells = req.workloads.flatMap((w) => {
+    const duration3 = req.durationS ?? w.duration;
+    const definition = workloadDefinitionHash({ ...w, duration: duration3, warmup: Math.min(w.warmup, duration3) });
+    return w.clients.map((clients) => ({
       workload: w.name,
       clients,
-      metrics: single ? [single] : w.metrics.flatMap((name) => metricFromName(name) ?? [])
-    }))
-  );
+      metrics: single ? [single] : w.metrics.flatMap((name) => metricFromName(name) ?? []),
+      definition
+    }));
+  });
+  const branch = baseBranch(req);
   try {
     const runner = runnerId(await captureEnvironment(""));
-    const floors = await loadNoiseFloors(store, runner, cells);
+    const floors = await loadNoiseFloors(store, runner, cells, { branch });
     if (floors.length === 0) return req.analysis;
     logger.info(
-      `noise floors from this runner's nightly history: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs)`).join(", ")}`
+      `noise floors from this runner's nightly history of ${branch === null ? "runs that name no branch" : `branch ${branch}`}: ${floors.map((f) => `${f.workload}@${f.clients} ${f.metric} ${f.floorPct.toFixed(1)}% (${f.runs} runs, ${f.firstRunId} to ${f.lastRunId})`).join(", ")}`
     );
     return { ...req.analysis, noiseFloors: floors };
   } catch (e) {
@@ -74130,13 +74220,17 @@ function checkPlanReach(req) {
     singleMetric: metricOption(req.analysis) !== void 0
   });
 }
-async function compareArmsCode(arms2, logger) {
+function baseBranch(req) {
+  return req.source?.base?.ref ?? (req.arms.kind === "build" ? req.arms.request.baseRef : null);
+}
+async function compareArmsCode(arms2, { logger, runner, runAs, tmpDir }) {
+  const options = { install: { runner, runAs }, tmpDir };
   const [base, ...heads] = arms2;
   if (!base || heads.length === 0 || sameInstall(arms2)) return [];
   const out = [];
   for (const head of heads) {
     if (path23.resolve(head.binDir) === path23.resolve(base.binDir)) continue;
-    const code = await compareCompiledCode(base, head);
+    const code = await compareCompiledCode(base, head, options);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
     if (code.unknown) logger.info(`${what}: not compared (${code.unknown}); measuring`);
@@ -75014,6 +75108,12 @@ function selectShard(workloads, spec, overrides = {}) {
       planHash: planHashOf({ planId: plan.planId, count: spec.count, allCells, assignment })
     }
   };
+}
+
+// src/postgres/builds/ref-name.ts
+var REF_NAME = /^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/;
+function refNameProblem(what, value) {
+  return REF_NAME.test(value) ? void 0 : `${what} must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`;
 }
 
 // src/adapters/action/inputs.ts
@@ -77278,12 +77378,11 @@ function checkInputs(inputs) {
     ["base-ref", inputs.baseRef],
     ["head-ref", inputs.headRef]
   ]) {
-    if (value !== void 0 && !/^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/.test(value)) {
-      throw new UserError(
-        `input '${name}' must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`
-      );
-    }
+    const problem2 = value === void 0 ? void 0 : refNameProblem(`input '${name}'`, value);
+    if (problem2) throw new UserError(problem2);
   }
+  const runAsProblem = inputs.runAs === void 0 ? void 0 : runAsNameProblem("input 'run-as'", inputs.runAs);
+  if (runAsProblem) throw new UserError(runAsProblem);
   checkShardInputs(inputs);
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
@@ -77516,7 +77615,7 @@ function short(sha) {
 
 // src/postgres/builds/source.ts
 init_errors();
-import { rm as rm8, stat as stat9 } from "node:fs/promises";
+import { rm as rm7, stat as stat9 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import path34 from "node:path";
 
@@ -77635,14 +77734,14 @@ function sleep5(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash8 } from "node:crypto";
-import { chmod as chmod4, cp, mkdir as mkdir7, readdir as readdir10, readFile as readFile11, readlink as readlink4, rename as rename3, rm as rm7, statfs as statfs2 } from "node:fs/promises";
+import { chmod as chmod5, cp, mkdir as mkdir7, readdir as readdir10, readFile as readFile11, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
 import path33 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir7(dir, { recursive: true });
   if (!first) return;
   for (let d = dir; ; d = path33.dirname(d)) {
-    await chmod4(d, 493);
+    await chmod5(d, 493);
     if (d === first || d === path33.dirname(d)) break;
   }
 }
@@ -77756,7 +77855,7 @@ async function markComplete(installDir, record2) {
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
-  await rm7(installDir, { recursive: true, force: true });
+  await rm6(installDir, { recursive: true, force: true });
   await mkdirPublic(path33.dirname(installDir));
   try {
     await rename3(staged, installDir);
@@ -77767,7 +77866,7 @@ async function moveIntoPlace(staged, installDir) {
       await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
       await rename3(sibling, installDir);
     } finally {
-      await rm7(sibling, { recursive: true, force: true });
+      await rm6(sibling, { recursive: true, force: true });
     }
   }
 }
@@ -77880,7 +77979,7 @@ var SourceMirror = class {
   }
   /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
   async checkout(sha, dir) {
-    await rm8(dir, { recursive: true, force: true });
+    await rm7(dir, { recursive: true, force: true });
     await this.withLock(async () => {
       const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
       if (res.exitCode !== 0) {
@@ -77892,7 +77991,7 @@ var SourceMirror = class {
   }
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
-    await rm8(dir, { recursive: true, force: true });
+    await rm7(dir, { recursive: true, force: true });
     if (!await exists2(path34.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
@@ -78015,7 +78114,7 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir9, readFile as readFile14, rm as rm10, writeFile as writeFile12 } from "node:fs/promises";
+import { mkdir as mkdir9, readFile as readFile14, rm as rm9, writeFile as writeFile12 } from "node:fs/promises";
 import os14 from "node:os";
 import path40 from "node:path";
 init_errors();
@@ -78352,7 +78451,7 @@ async function run(runner, command, args) {
 }
 
 // src/postgres/builds/slot.ts
-import { readdir as readdir11, rm as rm9 } from "node:fs/promises";
+import { readdir as readdir11, rm as rm8 } from "node:fs/promises";
 import path36 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger, waited) {
@@ -78398,19 +78497,19 @@ async function sweepAbandoned(layout, logger) {
     if (!release2) continue;
     try {
       logger.debug(`removing the work directory of an abandoned build: ${path36.join(layout.builds, slot)}`);
-      await rm9(path36.join(layout.builds, slot), { recursive: true, force: true });
+      await rm8(path36.join(layout.builds, slot), { recursive: true, force: true });
       const install = path36.join(layout.installs, slot);
-      if (!await readCompleted(install)) await rm9(install, { recursive: true, force: true });
+      if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
     } finally {
       await release2();
     }
   }
 }
 async function removeUnfinished(paths, ownPrefix, mirror) {
-  if (!ownPrefix) await rm9(paths.install, { recursive: true, force: true });
+  if (!ownPrefix) await rm8(paths.install, { recursive: true, force: true });
   await mirror.removeCheckout(paths.src).catch(() => {
   });
-  await rm9(paths.work, { recursive: true, force: true });
+  await rm8(paths.work, { recursive: true, force: true });
 }
 
 // src/postgres/builds/patches.ts
@@ -78836,7 +78935,7 @@ async function buildSlot(s) {
     deps.logger.info(summaryLine(req.label, record2));
     return { installDir: paths.install, binDir: path40.join(paths.install, "bin"), record: record2 };
   } catch (e) {
-    if (moved) await rm10(paths.install, { recursive: true, force: true });
+    if (moved) await rm9(paths.install, { recursive: true, force: true });
     throw e;
   } finally {
     let removed = true;
@@ -78853,7 +78952,7 @@ async function buildSlot(s) {
     if (removed) {
       await s.mirror.removeCheckout(paths.src).catch(() => {
       });
-      await rm10(paths.work, { recursive: true, force: true });
+      await rm9(paths.work, { recursive: true, force: true });
     }
   }
 }
@@ -81811,11 +81910,11 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
 import path47 from "node:path";
 
 // src/store/branch/branch-store.ts
-import { mkdtemp as mkdtemp4 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 import path46 from "node:path";
 
 // src/store/branch/data-branch.ts
-import { rm as rm11 } from "node:fs/promises";
+import { rm as rm10 } from "node:fs/promises";
 import path45 from "node:path";
 init_errors();
 init_mask_url();
@@ -82022,7 +82121,7 @@ function checkRemote(remote) {
   }
 }
 function removerOf(dir) {
-  const remove = () => rm11(dir, { recursive: true, force: true });
+  const remove = () => rm10(dir, { recursive: true, force: true });
   const unregister = onCleanup(remove);
   return async () => {
     await remove();
@@ -82049,7 +82148,7 @@ async function openBranchStore(spec, open8, deps) {
       remote: spec.remote,
       ...spec.credentials ? { credentials: spec.credentials } : {},
       branch: spec.branch,
-      workDir: await mkdtemp4(path46.join(spec.tempDir, "pgperf-data-branch-")),
+      workDir: await mkdtemp3(path46.join(spec.tempDir, "pgperf-data-branch-")),
       ...spec.storePath ? { storePath: spec.storePath } : {}
     },
     deps
@@ -82374,7 +82473,8 @@ function parseDocumentWorkload(text2, source) {
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     const at = lineCounter.linePos(err.pos[0]);
-    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
+    const why = err.code === "MULTIPLE_DOCS" ? 'a second document starts here (after "---"); a workload file holds one workload, one document' : err.message.split("\n")[0];
+    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${why}`);
   }
   const repeated = repeatedKey(doc);
   if (repeated) {
