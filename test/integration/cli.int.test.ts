@@ -140,7 +140,9 @@ describe('pgperf CLI (dist/cli.js)', () => {
     const arms =
       "demo: base is arm 'sync-on' (synchronous_commit=on, the default), head is arm 'sync-off' (synchronous_commit=off)";
     expect(ran.stderr).toContain(arms);
-    expect(ran.stdout.trimEnd().split('\n').at(-1)).toMatch(
+    // Last before the lines that say what to run next.
+    const lines = ran.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => !l.startsWith('next: ')).at(-1)).toMatch(
       new RegExp(`^${arms.replace(/[()]/g, '\\$&')}: inconclusive: no improvement was decided`),
     );
     const result = await onlyResults(out);

@@ -83,10 +83,12 @@ describe('commitfest entries on real PostgreSQL source', () => {
     async () => {
       const out = path.join(tmp, 'out');
       const store = path.join(tmp, 'store');
+      // Timed at 2 clients: at the 1 client of the counted runs, the head's uncalled function would be
+      // decided without timed rounds (changed code not executed), and the store keeps runs with samples.
       const workload = await writeWorkloadFile(
         tmp,
         'select-only.yml',
-        'name: select-only\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 2\n',
+        'name: select-only\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [2]\nduration: 1\nwarmup: 0\nrounds: 2\n',
       );
       const ran = await runCli(
         [

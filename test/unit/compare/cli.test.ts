@@ -91,7 +91,7 @@ describe('pgperf stat', () => {
       new UserError(`${bad} line 2: '1,5' is not a number; expected one number per line`),
     );
     await expect(run(statCommand, [path.join(dir, 'missing.txt'), good])).rejects.toThrow(
-      /cannot read .*missing\.txt/,
+      /base file .*missing\.txt: cannot read it \(ENOENT\)/,
     );
     await expect(run(statCommand, [good, good, '--alpha', '5'])).rejects.toThrow(
       "--alpha must be a number between 0 and 1, got '5'",
