@@ -105,7 +105,7 @@ describe('pgperf nightly, night after night', () => {
     expect(listed).toHaveLength(41);
     expect(listed[0]!.commits).toEqual([expect.objectContaining({ arm: 'head', sha: 'f'.repeat(40) })]);
     // Verdict first, then the history's change points with their commit ranges.
-    expect(ran.stdout.split('\n')[0]).toBe('## pgperf nightly: 🔴 1 workload regressed (2 cells)');
+    expect(ran.stdout.split('\n')[0]).toBe('## pgperf nightly: 🔴 Failed: 1 workload regressed (2 cells)');
     expect(ran.stdout).toContain('Measured ffffffffff.');
     expect(ran.stdout).toMatch(/Regression issues: 1 opened, 0 updated, 0 closed \(#500\)\./);
     expect(ran.stdout).toContain('### Performance history');
@@ -131,7 +131,7 @@ describe('pgperf nightly, night after night', () => {
     const before = gh.issues.get(500)!.body;
     const ran = await nightly(['--fail-on', 'never']);
     expect(ran.code, ran.stderr).toBe(0);
-    expect(ran.stdout.split('\n')[0]).toBe('## pgperf nightly: 🔴 1 workload regressed (2 cells)');
+    expect(ran.stdout.split('\n')[0]).toBe('## pgperf nightly: ⚠️ Passed: 1 workload regressed (2 cells)');
     expect(ran.stderr).toContain('regression issues: 0 opened, 1 updated, 0 closed');
     expect(gh.issues.size).toBe(1);
     expect(issuePosts()).toHaveLength(1);
@@ -143,7 +143,8 @@ describe('pgperf nightly, night after night', () => {
     await addNights(41, 60);
     const ran = await nightly();
     expect(ran.code, ran.stderr).toBe(0);
-    expect(ran.stdout.split('\n')[0]).toBe('## pgperf nightly: ✅ no workload regressed');
+    // Nothing regressed any more; the series measured tonight are too short to analyse: one pending headline.
+    expect(ran.stdout.split('\n')[0]).toMatch(/^## pgperf nightly: ❔ Pending: Too few runs to analyse/);
     expect(ran.stderr).toContain('regression issues: 0 opened, 0 updated, 1 closed');
     const issue = gh.issues.get(500)!;
     expect(issue.state).toBe('closed');
