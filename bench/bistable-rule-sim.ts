@@ -22,6 +22,7 @@
  *
  * Run: npx tsx bench/bistable-rule-sim.ts [trials] [cv-min%] [cv-max%]   (defaults 2000, 0.05, 0.3)
  */
+import { countedSample } from '../testkit/instruction-record.js';
 import {
   judgeInstructionCell,
   judgeInstructions,
@@ -61,18 +62,7 @@ function record(base: readonly number[], head: readonly number[]): InstructionsR
     ['base', base],
     ['head', head],
   ] as const) {
-    values.forEach((perTx, i) =>
-      samples.push({
-        workload: WORKLOAD,
-        clients: 1,
-        arm,
-        repetition: i + 1,
-        counter: 'cachegrind',
-        shortInstructions: 10e6 + 200 * perTx,
-        longInstructions: 10e6 + 1200 * perTx,
-        perTx,
-      }),
-    );
+    values.forEach((perTx, i) => samples.push(countedSample(WORKLOAD, arm, i + 1, perTx)));
   }
   return {
     counter: 'cachegrind',

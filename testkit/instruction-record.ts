@@ -6,6 +6,26 @@ import type { InstructionSample, InstructionsRecord } from '../src/core/results/
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { gaussian } from './synthetic-run.js';
 
+/** One counted repetition of a 1-client cell, as the counting step records it (200 and 1200 transactions). */
+export function countedSample(
+  workload: string,
+  arm: string,
+  repetition: number,
+  perTx: number,
+  counter: InstructionSample['counter'] = 'cachegrind',
+): InstructionSample {
+  return {
+    workload,
+    clients: 1,
+    arm,
+    repetition,
+    counter,
+    shortInstructions: 10e6 + 200 * perTx,
+    longInstructions: 10e6 + 1200 * perTx,
+    perTx,
+  };
+}
+
 export function instructionRecord(opts: {
   workload?: string;
   seed: number;
@@ -19,16 +39,8 @@ export function instructionRecord(opts: {
   for (let rep = 1; rep <= (opts.k ?? 3); rep++) {
     for (const arm of ['base', 'head']) {
       const perTx = 43_900 * (arm === 'head' ? 1 + opts.effect : 1) * (1 + opts.cv * normal());
-      samples.push({
-        workload: opts.workload ?? 'select-only',
-        clients: 1,
-        arm,
-        repetition: rep,
-        counter: arm === 'head' ? (opts.head ?? 'cachegrind') : 'cachegrind',
-        shortInstructions: 10e6 + 200 * perTx,
-        longInstructions: 10e6 + 1200 * perTx,
-        perTx,
-      });
+      const counter = arm === 'head' ? (opts.head ?? 'cachegrind') : 'cachegrind';
+      samples.push(countedSample(opts.workload ?? 'select-only', arm, rep, perTx, counter));
     }
   }
   return {
