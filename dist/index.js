@@ -45633,7 +45633,9 @@ var init_results_schema = __esm({
           )
         })
       ),
-      failures: external_exports.array(external_exports.looseObject({ workload: text, arm: text.optional(), reason: text })),
+      failures: external_exports.array(
+        external_exports.looseObject({ workload: text, arm: text.optional(), reason: text, offered: external_exports.boolean().optional() })
+      ),
       notes: external_exports.array(text),
       changedCode: external_exports.array(
         external_exports.looseObject({
@@ -65604,6 +65606,8 @@ function instructionCells(result) {
   for (const arm2 of result.arms.slice(1)) {
     const list = [];
     for (const cell of cells.values()) {
+      if (record2.failures.some((f) => f.offered && f.workload === cell.workload && f.arm === arm2.label))
+        continue;
       list.push(instructionCell(record2, cell, base, arm2.label));
     }
     out.set(arm2.label, list);
@@ -72948,10 +72952,11 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
         servers.push(await startServer(w, arm2, driver, req, deps, (c) => clusters.push(c), plans));
       }
       for (let rep = 1; rep <= settings2.repetitions; rep++) {
-        const order = rep % 2 === 1 ? servers : [...servers].reverse();
+        const order = rep % 2 === 1 ? [...servers] : [...servers].reverse();
         for (const server of order) {
           deps.signal?.throwIfAborted();
-          const sample = await measureRepetition(w, settings2, rep, server, driver, deps);
+          const sample = await measureHeadOrThrow(w, settings2, rep, server, servers, driver, deps, record2);
+          if (!sample) continue;
           record2.samples.push(sample);
           logger.info(
             `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings2.repetitions}: ${Math.round(sample.perTx)} instr/tx`
@@ -73040,6 +73045,21 @@ async function runCounted(driver, server, transactions, seed, signal, limitS = C
     throw new Error(
       `${transactions} counted transactions took over ${limitS} s on arm ${server.arm.label}: too slow to count (each transaction does far more work there); the timed rounds decide`
     );
+  }
+}
+async function measureHeadOrThrow(w, settings2, rep, server, servers, driver, deps, record2) {
+  try {
+    return await measureRepetition(w, settings2, rep, server, driver, deps);
+  } catch (e) {
+    if (e instanceof UserError || deps.signal?.aborted || server === servers[0]) throw e;
+    const arm2 = server.arm.label;
+    const reason = errorMessage(e);
+    record2.failures.push({ workload: w.name, arm: arm2, reason });
+    record2.samples = record2.samples.filter((s) => !(s.workload === w.name && s.arm === arm2));
+    servers.splice(servers.indexOf(server), 1);
+    await server.cluster.stop();
+    deps.logger.warn(`instructions ${w.name} ${arm2}: not counted: ${reason}`);
+    return void 0;
   }
 }
 async function measureRepetition(w, settings2, rep, server, driver, deps) {
@@ -73986,11 +74006,16 @@ function uncountableNote(workloads) {
   return `instructions not counted for ${skipped.map((w) => `${w.name} (${w.tool === "pgbench" ? "pipeline" : `tool ${w.tool}`})`).join(", ")}: its timed rounds decide`;
 }
 function withoutFailedDefaults(record2, countedByDefault2) {
+  const offered = (name) => countedByDefault2.some((w) => w.name === name);
+  if (!record2.failures.some((f) => offered(f.workload))) return record2;
   const failed = new Set(
-    record2.failures.map((f) => f.workload).filter((name) => countedByDefault2.some((w) => w.name === name))
+    record2.failures.filter((f) => f.arm === void 0 && offered(f.workload)).map((f) => f.workload)
   );
-  if (failed.size === 0) return record2;
-  return { ...record2, samples: record2.samples.filter((s) => !failed.has(s.workload)) };
+  return {
+    ...record2,
+    samples: record2.samples.filter((s) => !failed.has(s.workload)),
+    failures: record2.failures.map((f) => offered(f.workload) ? { ...f, offered: true } : f)
+  };
 }
 
 // src/flows/compare/pipeline/pipeline.ts

@@ -209,10 +209,13 @@ describe('instructions per transaction on real builds', () => {
       const { result, decision } = await onlyRunDocuments(out);
       const counts = (head: string) =>
         decision.cells.find((c) => c.head === head && c.metric === 'instructions')!;
-      // Counted by default at 1 client (the timed cells run at 2), every arm.
+      // Counted by default at 1 client (the timed cells run at 2), every arm; the seq-scan arm may be too
+      // slow to count on a loaded runner, and then only it is left to its timed rounds.
+      const noidxFailed = result.instructions!.failures.some((f) => f.arm === 'noidx' && f.offered);
       expect(new Set(result.instructions!.samples.map((x) => x.arm))).toEqual(
-        new Set(['base', 'spin', 'comment', 'noidx']),
+        new Set(['base', 'spin', 'comment', ...(noidxFailed ? [] : ['noidx'])]),
       );
+      expect(result.instructions!.failures.filter((f) => f.arm !== 'noidx')).toEqual([]);
       expect(result.instructions!.notes.join('\n')).toMatch(/counted at 1 client \(its timed cells run 2\)/);
       expect(counts('spin')).toMatchObject({ verdict: 'regression', failsGate: true });
       // The changed code the workload runs: the spin patch's int4in, named from the counted runs' profiles.

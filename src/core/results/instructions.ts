@@ -75,8 +75,12 @@ export interface InstructionsRecord {
   wallS: number;
   samples: InstructionSample[];
   profiles: InstructionProfile[];
-  /** Cells that could not be measured, and why. */
-  failures: Array<{ workload: string; arm?: string; reason: string }>;
+  /**
+   * Cells that could not be measured, and why; `arm` when only that head was not counted. `offered`: the
+   * counts were pgperf's default evidence, not asked for, so the failure leaves that head's (or the
+   * workload's) answer to its timed rounds instead of holding it pending.
+   */
+  failures: Array<{ workload: string; arm?: string; reason: string; offered?: boolean }>;
   /** What the report should say (e.g. a cell measured at 1 client while the workload's cells use more). */
   notes: string[];
   /**

@@ -111,7 +111,9 @@ const instructionsSchema = z.looseObject({
       ),
     }),
   ),
-  failures: z.array(z.looseObject({ workload: text, arm: text.optional(), reason: text })),
+  failures: z.array(
+    z.looseObject({ workload: text, arm: text.optional(), reason: text, offered: z.boolean().optional() }),
+  ),
   notes: z.array(text),
   changedCode: z
     .array(

@@ -81,15 +81,21 @@ export function uncountableNote(workloads: readonly Workload[]): string | undefi
 /**
  * The record without the samples of the workloads counted by default whose counting failed (too slow, a
  * server that would not start under the counter): evidence offered, not asked for, so their timed rounds
- * decide alone instead of a count with no data holding the answer pending. The failure stays recorded.
+ * decide alone instead of a count with no data holding the answer pending. The failure stays recorded,
+ * marked `offered`; a head that alone failed (recorded with its arm) loses only its own count cell.
  */
 export function withoutFailedDefaults(
   record: InstructionsRecord,
   countedByDefault: readonly Workload[],
 ): InstructionsRecord {
+  const offered = (name: string) => countedByDefault.some((w) => w.name === name);
+  if (!record.failures.some((f) => offered(f.workload))) return record;
   const failed = new Set(
-    record.failures.map((f) => f.workload).filter((name) => countedByDefault.some((w) => w.name === name)),
+    record.failures.filter((f) => f.arm === undefined && offered(f.workload)).map((f) => f.workload),
   );
-  if (failed.size === 0) return record;
-  return { ...record, samples: record.samples.filter((s) => !failed.has(s.workload)) };
+  return {
+    ...record,
+    samples: record.samples.filter((s) => !failed.has(s.workload)),
+    failures: record.failures.map((f) => (offered(f.workload) ? { ...f, offered: true } : f)),
+  };
 }

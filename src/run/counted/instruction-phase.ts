@@ -242,10 +242,11 @@ async function measureWorkload(
       }
       for (let rep = 1; rep <= settings.repetitions; rep++) {
         // Interleaved, the order turned every repetition: base, head, then head, base.
-        const order = rep % 2 === 1 ? servers : [...servers].reverse();
+        const order = rep % 2 === 1 ? [...servers] : [...servers].reverse();
         for (const server of order) {
           deps.signal?.throwIfAborted();
-          const sample = await measureRepetition(w, settings, rep, server, driver, deps);
+          const sample = await measureHeadOrThrow(w, settings, rep, server, servers, driver, deps, record);
+          if (!sample) continue;
           record.samples.push(sample);
           logger.info(
             `${options.what} ${w.name} ${server.arm.label} #${rep}/${settings.repetitions}: ${Math.round(sample.perTx)} instr/tx`,
@@ -386,6 +387,38 @@ export async function runCounted(
     throw new Error(
       `${transactions} counted transactions took over ${limitS} s on arm ${server.arm.label}: too slow to count (each transaction does far more work there); the timed rounds decide`,
     );
+  }
+}
+
+/**
+ * One repetition of one arm. A head arm whose counting fails (too slow to count, a server that died) is
+ * dropped from the workload's counting, its samples removed and the failure recorded with the arm: the
+ * other heads keep their counts against base. Base's failure (and a UserError or an abort) throws: no head
+ * can be counted against it.
+ */
+async function measureHeadOrThrow(
+  w: Workload,
+  settings: InstructionSettings,
+  rep: number,
+  server: ArmServer,
+  servers: ArmServer[],
+  driver: CountingDriver,
+  deps: MeasureDeps,
+  record: InstructionsRecord,
+): Promise<InstructionSample | undefined> {
+  try {
+    return await measureRepetition(w, settings, rep, server, driver, deps);
+  } catch (e) {
+    if (e instanceof UserError || deps.signal?.aborted || server === servers[0]) throw e;
+    const arm = server.arm.label;
+    const reason = errorMessage(e);
+    record.failures.push({ workload: w.name, arm, reason });
+    record.samples = record.samples.filter((s) => !(s.workload === w.name && s.arm === arm));
+    servers.splice(servers.indexOf(server), 1);
+    // Stopped now: a backend still working under the counter would slow the other arms' counts.
+    await server.cluster.stop();
+    deps.logger.warn(`instructions ${w.name} ${arm}: not counted: ${reason}`);
+    return undefined;
   }
 }
 

@@ -41,9 +41,36 @@ describe('the default evidence', () => {
     expect(cellsOf(partial)).toMatchObject([{ verdict: 'inconclusive' }]);
     const kept = withoutFailedDefaults(partial, countedByDefault([selectOnly]));
     expect(kept.samples).toEqual([]);
-    expect(kept.failures).toEqual(partial.failures);
+    expect(kept.failures).toEqual([{ ...partial.failures[0], offered: true }]);
     expect(cellsOf(kept)).toEqual([]);
     // Counts asked for are kept as they are: their failure is the answer's to show.
     expect(withoutFailedDefaults(partial, countedByDefault([own]))).toBe(partial);
+  });
+
+  it("keeps the other heads' counts when one head was too slow to count", () => {
+    // base, head and a seq-scan head ('slow') whose counting failed: the phase recorded the failure with the
+    // arm and kept none of its samples.
+    const measured = syntheticRun({
+      seed: 5,
+      rounds: 8,
+      arms: ['base', 'head', 'slow'],
+      workloads: { 'select-only': [1] },
+    });
+    const record = instructionRecord({ seed: 2, effect: 0.3, cv: 0.001 });
+    record.failures = [{ workload: 'select-only', arm: 'slow', reason: 'too slow to count' }];
+    const kept = withoutFailedDefaults(record, countedByDefault([selectOnly]));
+    expect(kept.samples).toEqual(record.samples);
+    expect(kept.failures).toEqual([{ ...record.failures[0], offered: true }]);
+    const result = { ...measured, instructions: kept };
+    const cells = decideRun(result, analyse(result)).cells.filter((c) => c.metric === 'instructions');
+    // The counted head is still decided on its counts; the slow one has no count cell (its timed cells decide).
+    expect(cells.map((c) => [c.head, c.verdict])).toEqual([['head', 'regression']]);
+    // Asked for, the slow head's missing count is shown as undecided.
+    const asked = { ...measured, instructions: record };
+    const askedCells = decideRun(asked, analyse(asked)).cells.filter((c) => c.metric === 'instructions');
+    expect(askedCells.map((c) => [c.head, c.verdict])).toEqual([
+      ['head', 'regression'],
+      ['slow', 'inconclusive'],
+    ]);
   });
 });

@@ -24,6 +24,9 @@ export function instructionCells(result: RunResult): Map<string, CellComparison[
   for (const arm of result.arms.slice(1)) {
     const list: CellComparison[] = [];
     for (const cell of cells.values()) {
+      // A head whose default count failed alone has no count cell: its timed rounds decide.
+      if (record.failures.some((f) => f.offered && f.workload === cell.workload && f.arm === arm.label))
+        continue;
       list.push(instructionCell(record, cell, base, arm.label));
     }
     out.set(arm.label, list);
