@@ -71685,11 +71685,12 @@ function seriesId(key) {
 function buildSeries(runs, metrics = SERIES_METRICS) {
   const byId = /* @__PURE__ */ new Map();
   const recorded = /* @__PURE__ */ new Map();
+  const machineOf = seriesMachines(runs);
   for (const run2 of runs) {
     if (run2.status === "running") continue;
     const arm2 = measuredArm(run2);
     if (arm2 === void 0) continue;
-    const fingerprint = run2.fingerprint ?? fallbackFingerprint(run2);
+    const fingerprint = machineOf.get(run2);
     for (const metric of metrics) {
       const cells = collectCellRuns(run2.samples, metric);
       for (const cell of documentCells(run2)) {
@@ -71771,6 +71772,21 @@ function isCanaryWorkload(workload) {
 var CANARY_PREFIX = "canary:";
 function measuredArm(run2) {
   return run2.arms.find((a) => a.label === "head")?.label ?? run2.arms[run2.arms.length - 1]?.label;
+}
+function seriesMachines(runs) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const run2 of runs) {
+    const { settingsHash: _settings, ...machine } = (run2.fingerprint ?? fallbackFingerprint(run2)).facts;
+    const key = stableHash(JSON.stringify(Object.entries(machine).sort(([a], [b]) => a.localeCompare(b))));
+    groups2.set(key, [...groups2.get(key) ?? [], run2]);
+  }
+  const out = /* @__PURE__ */ new Map();
+  for (const group of groups2.values()) {
+    const newest = group.reduce((a, b) => b.startedAt > a.startedAt ? b : a);
+    const fingerprint = newest.fingerprint ?? fallbackFingerprint(newest);
+    for (const run2 of group) out.set(run2, fingerprint);
+  }
+  return out;
 }
 function fallbackFingerprint(run2) {
   const env = run2.environment;

@@ -66624,11 +66624,12 @@ function seriesId(key) {
 function buildSeries(runs, metrics = SERIES_METRICS) {
   const byId = /* @__PURE__ */ new Map();
   const recorded = /* @__PURE__ */ new Map();
+  const machineOf = seriesMachines(runs);
   for (const run3 of runs) {
     if (run3.status === "running") continue;
     const arm2 = measuredArm(run3);
     if (arm2 === void 0) continue;
-    const fingerprint = run3.fingerprint ?? fallbackFingerprint(run3);
+    const fingerprint = machineOf.get(run3);
     for (const metric of metrics) {
       const cells = collectCellRuns(run3.samples, metric);
       for (const cell of documentCells(run3)) {
@@ -66710,6 +66711,21 @@ function isCanaryWorkload(workload) {
 var CANARY_PREFIX = "canary:";
 function measuredArm(run3) {
   return run3.arms.find((a) => a.label === "head")?.label ?? run3.arms[run3.arms.length - 1]?.label;
+}
+function seriesMachines(runs) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const run3 of runs) {
+    const { settingsHash: _settings, ...machine } = (run3.fingerprint ?? fallbackFingerprint(run3)).facts;
+    const key = stableHash(JSON.stringify(Object.entries(machine).sort(([a], [b]) => a.localeCompare(b))));
+    groups2.set(key, [...groups2.get(key) ?? [], run3]);
+  }
+  const out = /* @__PURE__ */ new Map();
+  for (const group2 of groups2.values()) {
+    const newest = group2.reduce((a, b) => b.startedAt > a.startedAt ? b : a);
+    const fingerprint = newest.fingerprint ?? fallbackFingerprint(newest);
+    for (const run3 of group2) out.set(run3, fingerprint);
+  }
+  return out;
 }
 function fallbackFingerprint(run3) {
   const env = run3.environment;

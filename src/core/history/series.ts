@@ -86,11 +86,12 @@ export function buildSeries(
 ): Series[] {
   const byId = new Map<string, Series>();
   const recorded = new Map<SeriesPoint, RecordedDefinition>();
+  const machineOf = seriesMachines(runs);
   for (const run of runs) {
     if (run.status === 'running') continue;
     const arm = measuredArm(run);
     if (arm === undefined) continue;
-    const fingerprint = run.fingerprint ?? fallbackFingerprint(run);
+    const fingerprint = machineOf.get(run)!;
     for (const metric of metrics) {
       const cells = collectCellRuns(run.samples, metric);
       for (const cell of documentCells(run)) {
@@ -200,6 +201,31 @@ const CANARY_PREFIX = 'canary:';
 /** The arm whose samples form the run's point: "head" if there is one, else the last arm. */
 export function measuredArm(run: RunResult): string | undefined {
   return run.arms.find((a) => a.label === 'head')?.label ?? run.arms[run.arms.length - 1]?.label;
+}
+
+/**
+ * The fingerprint each run's series are filed under. Runs whose fingerprints differ only in the settings
+ * hash share their series: the settings a run wrote are its workload's (and arm's), which the workload
+ * definition already records (a settings edit starts a new segment of the same chart, never a second
+ * chart), plus max_connections, which follows the client list (adding a client level must not move every
+ * series). The group takes the newest run's fingerprint, so a history with one fingerprint keeps its ids.
+ */
+function seriesMachines(
+  runs: readonly HistoryRun[],
+): Map<HistoryRun, { id: string; facts: Record<string, string> }> {
+  const groups = new Map<string, HistoryRun[]>();
+  for (const run of runs) {
+    const { settingsHash: _settings, ...machine } = (run.fingerprint ?? fallbackFingerprint(run)).facts;
+    const key = stableHash(JSON.stringify(Object.entries(machine).sort(([a], [b]) => a.localeCompare(b))));
+    groups.set(key, [...(groups.get(key) ?? []), run]);
+  }
+  const out = new Map<HistoryRun, { id: string; facts: Record<string, string> }>();
+  for (const group of groups.values()) {
+    const newest = group.reduce((a, b) => (b.startedAt > a.startedAt ? b : a));
+    const fingerprint = newest.fingerprint ?? fallbackFingerprint(newest);
+    for (const run of group) out.set(run, fingerprint);
+  }
+  return out;
 }
 
 /**

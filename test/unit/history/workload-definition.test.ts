@@ -202,6 +202,31 @@ describe('what a definition is', () => {
     expect(segments(defined(nights(), define))).toBe(expected);
   });
 
+  it('a settings edit starts a segment of the same chart, not a second chart', () => {
+    // As a run records it: the edited setting changes the postgresql.conf, so the settings hash in the
+    // fingerprint, and with it the fingerprint's id.
+    const runs = defined(nights(), (n) => spec(n < 2 ? {} : { settings: { work_mem: '64MB' } })).map(
+      (r, n) =>
+        n < 2
+          ? r
+          : {
+              ...r,
+              fingerprint: {
+                id: 'kvm2-settings-2',
+                facts: { ...r.fingerprint!.facts, settingsHash: 'edited' },
+              },
+            },
+    );
+    const tps = buildSeries(runs).filter((s) => s.key.metric === 'tps');
+    expect(tps.map((s) => s.id)).toEqual([`kvm2-settings-2/${WORKLOAD}@1/tps`]);
+    expect(segments(runs)).toBe(2);
+    // Another machine is another chart still.
+    const other = runs.map((r, n) =>
+      n < 2 ? { ...r, fingerprint: { id: 'other', facts: { ...r.fingerprint!.facts, cpuCount: '64' } } } : r,
+    );
+    expect(buildSeries(other).filter((s) => s.key.metric === 'tps')).toHaveLength(2);
+  });
+
   it("the arm's own settings count as the workload's", () => {
     const runs = defined(nights(), () => spec()).map((r, n) =>
       n < 2 ? r : { ...r, arms: [{ ...r.arms[0]!, settingOverrides: { shared_buffers: '1GB' } }] },
