@@ -24,7 +24,12 @@
  * Run: npx tsx bench/adaptive-sim.ts [replicates]   (SCENARIO=text runs only the matching scenarios;
  * PASS_ALPHA=a sets the pass question's α instead of the default)
  */
-import { adaptiveLook, planAdaptive, type AdaptivePlan } from '../src/core/compare/analysis/adaptive.js';
+import {
+  DEFAULT_SCHEDULE,
+  adaptiveLook,
+  planAdaptive,
+  type AdaptivePlan,
+} from '../src/core/compare/analysis/adaptive.js';
 import { compareRun } from '../src/core/compare/analysis/compare-run.js';
 import { confirmationTargets, withConfirmation } from '../src/core/compare/analysis/confirmation.js';
 import { decide } from '../src/core/compare/decision/decision.js';
@@ -35,7 +40,7 @@ import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { document, gaussian, sample } from '../testkit/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 1000);
-const SCHEDULE = [6, 10, 15, 20, 30];
+const SCHEDULE = process.env.SCHEDULE ? process.env.SCHEDULE.split(',').map(Number) : [...DEFAULT_SCHEDULE];
 const MAX_ROUNDS = 30;
 const CONFIRM_ROUNDS = 6;
 const plan = planAdaptive({
@@ -67,6 +72,22 @@ const scenarios: Scenario[] = [
   { name: 'A/A, 1 cell, rounds 3%', cells: 1, heads: 1, noisePct: 3, shared: true, effect: none },
   { name: 'A/A, 7 cells, rounds 3%', cells: 7, heads: 1, noisePct: 3, shared: true, effect: none },
   { name: 'A/A, 7 cells, rounds 1%', cells: 7, heads: 1, noisePct: 1, shared: true, effect: none },
+  {
+    name: '-60% (a head that waits), 1 cell, rounds 20%',
+    cells: 1,
+    heads: 1,
+    noisePct: 20,
+    shared: true,
+    effect: (h) => (h === 0 ? 0.4 : 1),
+  },
+  {
+    name: '-10%, 1 cell, rounds 5%',
+    cells: 1,
+    heads: 1,
+    noisePct: 5,
+    shared: true,
+    effect: (h) => (h === 0 ? 0.9 : 1),
+  },
   {
     name: '-5%, 1 cell, rounds 3%',
     cells: 1,

@@ -72773,6 +72773,8 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
 var INSTRUCTION_CLIENTS = 1;
 var COUNTED_APPLICATION = "pgperf-counted";
 var COUNTED_RUN_LIMIT_S = 180;
+var HEAD_SLOWDOWN_LIMIT = 15;
+var MIN_COUNTED_LIMIT_S = 45;
 var KEPT_EXECUTED = 50;
 var KEPT_MOVERS = 10;
 function instructionWorkloads(workloads) {
@@ -72832,7 +72834,15 @@ async function countInstructions(items, req, deps, options) {
         `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
       );
     }
-    await measureWorkload(w, settings2, req, { ...deps, runAs, counter, fixedLayout }, record2, options);
+    const measureDeps = {
+      ...deps,
+      runAs,
+      counter,
+      fixedLayout,
+      baseArm: req.arms[0],
+      baseSeconds: /* @__PURE__ */ new Map()
+    };
+    await measureWorkload(w, settings2, req, measureDeps, record2, options);
   }
   record2.wallS = (Date.now() - started) / 1e3;
   logger.info(
@@ -72963,12 +72973,25 @@ async function measureHeadOrThrow(w, settings2, rep, server, servers, driver, de
     return void 0;
   }
 }
+function countedRunLimitS(baseS) {
+  if (baseS === void 0) return COUNTED_RUN_LIMIT_S;
+  return Math.min(COUNTED_RUN_LIMIT_S, Math.max(MIN_COUNTED_LIMIT_S, HEAD_SLOWDOWN_LIMIT * baseS));
+}
+async function timedCountedRun(driver, server, transactions, seed, deps) {
+  const isBase = server.arm === deps.baseArm;
+  const limitS = isBase ? COUNTED_RUN_LIMIT_S : countedRunLimitS(deps.baseSeconds.get(transactions));
+  const started = Date.now();
+  await runCounted(driver, server, transactions, seed, deps.signal, limitS);
+  if (isBase) {
+    const tookS = (Date.now() - started) / 1e3;
+    deps.baseSeconds.set(transactions, Math.max(tookS, deps.baseSeconds.get(transactions) ?? 0));
+  }
+}
 async function measureRepetition(w, settings2, rep, server, driver, deps) {
   const seed = 1e3 + rep;
-  if (rep === 1 && settings2.warmup > 0) {
-    await runCounted(driver, server, settings2.warmup, seed, deps.signal);
-  }
-  const findBackends = (transactions) => runAndFindBackends(server, () => runCounted(driver, server, transactions, seed, deps.signal));
+  const counted = (transactions) => timedCountedRun(driver, server, transactions, seed, deps);
+  if (rep === 1 && settings2.warmup > 0) await counted(settings2.warmup);
+  const findBackends = (transactions) => runAndFindBackends(server, () => counted(transactions));
   let shortInstructions;
   let longInstructions;
   if (deps.counter.kind === "perf") {

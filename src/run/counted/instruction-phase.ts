@@ -67,6 +67,10 @@ const INSTRUCTION_CLIENTS = 1;
 const COUNTED_APPLICATION = 'pgperf-counted';
 /** The longest one counted run may take (a normal one takes seconds, under cachegrind too). */
 const COUNTED_RUN_LIMIT_S = 180;
+/** A head's counted run may take this many times base's run of as many transactions... */
+const HEAD_SLOWDOWN_LIMIT = 15;
+/** ...but never less than this (a loaded runner can slow one run a few times over). */
+const MIN_COUNTED_LIMIT_S = 45;
 /** How many names of executed changed functions results.json keeps (the count says how many in all). */
 const KEPT_EXECUTED = 50;
 /** How many movers a profile keeps in results.json (the report shows five). */
@@ -195,7 +199,15 @@ export async function countInstructions(
         `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(', ')})`,
       );
     }
-    await measureWorkload(w, settings, req, { ...deps, runAs, counter, fixedLayout }, record, options);
+    const measureDeps = {
+      ...deps,
+      runAs,
+      counter,
+      fixedLayout,
+      baseArm: req.arms[0],
+      baseSeconds: new Map(),
+    };
+    await measureWorkload(w, settings, req, measureDeps, record, options);
   }
   record.wallS = (Date.now() - started) / 1000;
   logger.info(
@@ -209,6 +221,9 @@ type MeasureDeps = InstructionPhaseDeps & {
   runAs: RunAsUser | undefined;
   counter: Counter;
   fixedLayout: readonly string[];
+  /** The workload's base arm, and how long its counted runs took, by transaction count (the longest). */
+  baseArm?: ArmSpec;
+  baseSeconds: Map<number, number>;
 };
 
 export interface ArmServer {
@@ -422,6 +437,35 @@ async function measureHeadOrThrow(
   }
 }
 
+/**
+ * A counted run with its limit: base's runs are timed, and a head's run of as many transactions may take
+ * at most HEAD_SLOWDOWN_LIMIT times as long (at least MIN_COUNTED_LIMIT_S, at most COUNTED_RUN_LIMIT_S):
+ * a head whose transactions do that much more work is not counted (its timed rounds decide), and pgperf
+ * learns it in seconds rather than after the absolute limit. Base runs first in the first repetition.
+ */
+/** The limit of a head's counted run, from base's run of as many transactions (timedCountedRun). */
+export function countedRunLimitS(baseS: number | undefined): number {
+  if (baseS === undefined) return COUNTED_RUN_LIMIT_S;
+  return Math.min(COUNTED_RUN_LIMIT_S, Math.max(MIN_COUNTED_LIMIT_S, HEAD_SLOWDOWN_LIMIT * baseS));
+}
+
+async function timedCountedRun(
+  driver: Pick<CountingDriver, 'runTransactions'>,
+  server: Pick<ArmServer, 'arm' | 'cluster'>,
+  transactions: number,
+  seed: number,
+  deps: MeasureDeps,
+): Promise<void> {
+  const isBase = server.arm === deps.baseArm;
+  const limitS = isBase ? COUNTED_RUN_LIMIT_S : countedRunLimitS(deps.baseSeconds.get(transactions));
+  const started = Date.now();
+  await runCounted(driver, server, transactions, seed, deps.signal, limitS);
+  if (isBase) {
+    const tookS = (Date.now() - started) / 1000;
+    deps.baseSeconds.set(transactions, Math.max(tookS, deps.baseSeconds.get(transactions) ?? 0));
+  }
+}
+
 async function measureRepetition(
   w: Workload,
   settings: InstructionSettings,
@@ -432,11 +476,9 @@ async function measureRepetition(
 ): Promise<InstructionSample> {
   // The same keys for every arm in a repetition; short and long differ only in their length.
   const seed = 1000 + rep;
-  if (rep === 1 && settings.warmup > 0) {
-    await runCounted(driver, server, settings.warmup, seed, deps.signal);
-  }
-  const findBackends = (transactions: number) =>
-    runAndFindBackends(server, () => runCounted(driver, server, transactions, seed, deps.signal));
+  const counted = (transactions: number) => timedCountedRun(driver, server, transactions, seed, deps);
+  if (rep === 1 && settings.warmup > 0) await counted(settings.warmup);
+  const findBackends = (transactions: number) => runAndFindBackends(server, () => counted(transactions));
   let shortInstructions: number;
   let longInstructions: number;
   if (deps.counter.kind === 'perf') {

@@ -4,7 +4,7 @@
  * rounds decide; a stop asked for by the user is passed on as it is.
  */
 import { describe, expect, it } from 'vitest';
-import { runCounted } from '../../../src/run/counted/instruction-phase.js';
+import { countedRunLimitS, runCounted } from '../../../src/run/counted/instruction-phase.js';
 import type { CountedRunSpec } from '../../../src/drivers/common/driver.js';
 import type { PgCluster } from '../../../src/postgres/cluster/cluster.js';
 
@@ -37,5 +37,14 @@ describe('a counted run', () => {
   it('that finishes in time resolves', async () => {
     const quick = { runTransactions: async () => {} };
     await expect(runCounted(quick, server, 200, 1, undefined, 60)).resolves.toBeUndefined();
+  });
+});
+
+describe("a head's counted-run limit", () => {
+  it("follows base's run of as many transactions, within its floor and the absolute limit", () => {
+    expect(countedRunLimitS(undefined)).toBe(180); // base not timed yet
+    expect(countedRunLimitS(1.2)).toBe(45); // a quick base: the floor, for a loaded runner
+    expect(countedRunLimitS(5)).toBe(75); // 15 times base
+    expect(countedRunLimitS(60)).toBe(180); // never beyond the absolute limit
   });
 });
