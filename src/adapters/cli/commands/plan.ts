@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { planShards, type ShardPlan } from '../../../run/shards.js';
-import { noisePlanJson, renderNoisePlan } from '../../../flows/compare/noise/noise-design-text.js';
+import { noisePlanJson, renderNoisePlan } from '../../../core/report/terminal/noise-design-text.js';
 import {
   noisePlanOf,
   plannedWorkloads,

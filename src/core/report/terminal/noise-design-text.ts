@@ -4,8 +4,8 @@
  * noise, where it came from, the threshold, the rounds, what they resolve and the rounds the threshold needs),
  * then what each cell without noise lacks; or the plan as JSON, where an unresolvable change is null.
  */
-import { noiseSourceText } from './noise-design.js';
-import type { NoisePlan } from './runner-design.js';
+import { noiseSourceText } from '../../../flows/compare/noise/noise-design.js';
+import type { NoisePlan } from '../../../flows/compare/noise/runner-design.js';
 
 export function renderNoisePlan(p: NoisePlan): string {
   const head =
