@@ -7,11 +7,9 @@
  */
 import path from 'node:path';
 import { runCalibration } from '../../flows/calibrate/calibrate-job.js';
-import {
-  falseAlarmWarning,
-  renderCalibrationMarkdown,
-  renderCalibrationText,
-} from '../../flows/calibrate/calibrate.js';
+import { falseAlarmWarning } from '../../flows/calibrate/calibrate.js';
+import { renderCalibrationMarkdown } from '../../core/report/markdown/calibration-markdown.js';
+import { renderCalibrationText } from '../../core/report/terminal/calibration-text.js';
 import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline/pipeline.js';
 import { UserError } from '../../core/util/errors.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionMode } from './action-deps.js';
