@@ -24,7 +24,8 @@
 import { compareRun } from '../src/core/compare/analysis/compare-run.js';
 import { estimateNoise } from '../src/core/compare/power.js';
 import { resolutionOf } from '../src/flows/compare/noise/noise-design.js';
-import { upperNoiseBound, type NoiseEstimate } from '../src/flows/compare/noise/runner-noise.js';
+import type { NoiseEstimate } from '../src/core/compare/noise-design-types.js';
+import { upperNoiseBound } from '../src/flows/compare/noise/runner-noise.js';
 import type { RunResult, Sample } from '../src/core/results/result-types.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { document, gaussian, sample } from '../testkit/synthetic-run.js';

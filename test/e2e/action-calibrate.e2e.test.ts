@@ -7,7 +7,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Calibration } from '../../src/flows/calibrate/calibrate.js';
+import type { Calibration } from '../../src/core/compare/calibration-types.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
 import { scheduleEvent, SHORT_RUN_INPUTS } from '../helpers/action-events.js';
 import { runBuiltAction } from '../helpers/action-run.js';

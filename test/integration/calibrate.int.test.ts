@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/adapters/cli/commands/main.js';
-import type { Calibration } from '../../src/flows/calibrate/calibrate.js';
+import type { Calibration } from '../../src/core/compare/calibration-types.js';
 import { installedBinDir } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();

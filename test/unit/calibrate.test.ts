@@ -7,9 +7,9 @@ import {
   calibrationDecision,
   calibrationOf,
   falseAlarmWarning,
-  renderCalibrationMarkdown,
-  renderCalibrationText,
 } from '../../src/flows/calibrate/calibrate.js';
+import { renderCalibrationMarkdown } from '../../src/core/report/markdown/calibration-markdown.js';
+import { renderCalibrationText } from '../../src/core/report/terminal/calibration-text.js';
 import { CALIBRATION_FILE, runCalibration } from '../../src/flows/calibrate/calibrate-job.js';
 import type { PipelineRequest } from '../../src/flows/compare/pipeline/pipeline.js';
 import { syntheticRun, type SyntheticRunOptions } from '../../testkit/synthetic-run.js';

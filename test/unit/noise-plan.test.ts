@@ -3,7 +3,7 @@ import { planAdaptive } from '../../src/core/compare/analysis/adaptive.js';
 import { minRoundsFor, resolvableChangePct } from '../../src/core/compare/power.js';
 import { resolutionOf, resolutionWarning } from '../../src/flows/compare/noise/noise-design.js';
 import { withNoiseWarnings } from '../../src/flows/compare/noise/noise-warnings.js';
-import type { NoiseEstimate } from '../../src/flows/compare/noise/runner-noise.js';
+import type { NoiseEstimate } from '../../src/core/compare/noise-design-types.js';
 import type { RunComparison } from '../../src/core/compare/comparison-types.js';
 import type { RunResult } from '../../src/core/results/result-types.js';
 

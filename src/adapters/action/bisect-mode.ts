@@ -13,19 +13,17 @@ import {
   bisectJobToFiles,
   chooseBisectJob,
 } from '../../flows/bisect/bisect-action-job.js';
-import { UserError } from '../../core/util/errors.js';
 import type { ActionDeps, ActionMode } from './action-deps.js';
 import { sourceRepoOf } from './source-repo.js';
 import type { ActionContext } from './context.js';
 import { publishGate } from './gate.js';
-import { refuseInputs, type ActionInputs } from './inputs.js';
+import type { ActionInputs } from './inputs.js';
 import { repoUrlOf } from './repo-url.js';
 import { openInputStore } from './store-setup.js';
 import { loadInputWorkloads, workloadPath } from './workloads.js';
 
 export const runBisectMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
-  checkBisectInputs(inputs);
   const skip = bisectSkipReason(ctx.eventName, ctx.payload);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -61,25 +59,6 @@ export const runBisectMode: ActionMode = async (inputs, ctx, deps, resultsDir) =
   const files = { dir: resultsDir, resultsFile: done.bisectFile, reportFile: done.reportFile };
   return publishGate(io, bisectDecision(o, inputs.failOn), files, (l) => logger.info(l));
 };
-
-/** Inputs that mean nothing to a bisection are refused, naming them, before anything is built. */
-function checkBisectInputs(inputs: ActionInputs): void {
-  refuseInputs(
-    'mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds',
-    [
-      ['base-bin-dir', inputs.baseBinDir !== undefined],
-      ['head-bin-dir', inputs.headBinDir !== undefined],
-      ['patches', inputs.patches.length > 0],
-      ['time-budget', inputs.timeBudgetS !== undefined],
-      ['baseline', inputs.baseline.kind !== 'same-job'],
-    ],
-  );
-  if (inputs.rounds !== undefined && inputs.maxRounds !== undefined) {
-    throw new UserError(
-      "inputs 'rounds' and 'max-rounds' both set: adaptive tests take their rounds from the looks",
-    );
-  }
-}
 
 /** The job of the event (the labeled regression issue, or the inputs), from their plain values. */
 export function bisectJob(

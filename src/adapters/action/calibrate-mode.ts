@@ -7,13 +7,10 @@
  */
 import path from 'node:path';
 import { runCalibration } from '../../flows/calibrate/calibrate-job.js';
-import {
-  falseAlarmWarning,
-  renderCalibrationMarkdown,
-  renderCalibrationText,
-} from '../../flows/calibrate/calibrate.js';
+import { falseAlarmWarning } from '../../flows/calibrate/calibrate.js';
+import { renderCalibrationMarkdown } from '../../core/report/markdown/calibration-markdown.js';
+import { renderCalibrationText } from '../../core/report/terminal/calibration-text.js';
 import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline/pipeline.js';
-import { UserError } from '../../core/util/errors.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionMode } from './action-deps.js';
 import { publishGate } from './gate.js';
 import { openInputStore } from './store-setup.js';
@@ -21,15 +18,8 @@ import { loadInputWorkloads } from './workloads.js';
 
 export const runCalibrateMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
-  if (!inputs.headBinDir) {
-    throw new UserError(
-      "mode calibrate measures one installed PostgreSQL as both arms: set 'head-bin-dir' (and no 'base-bin-dir')",
-    );
-  }
-  if (inputs.baseBinDir) {
-    throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
-  }
-  const binDir = path.resolve(ctx.workspace, inputs.headBinDir);
+  // parseInputs refused a calibration without head-bin-dir (inputs.ts).
+  const binDir = path.resolve(ctx.workspace, inputs.headBinDir!);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const resultsFile = path.join(resultsDir, RESULTS_FILE);

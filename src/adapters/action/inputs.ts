@@ -310,6 +310,7 @@ function checkInputs(inputs: ActionInputs): void {
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }
+  MODE_CHECKS[inputs.mode]?.(inputs);
 }
 
 type Mode = ActionInputs['mode'];
@@ -361,6 +362,74 @@ function checkModeInputs(inputs: ActionInputs): void {
     throw new UserError(
       `input '${name}' (${String(value)}) ${does}; mode ${inputs.mode} does not read it: remove it`,
     );
+  }
+}
+
+/**
+ * The refusals of a mode's own: what a mode cannot run with, checked with the other inputs before anything
+ * runs. (Whether this runner can open a store or build is the mode's to check: it is not an input.)
+ */
+const MODE_CHECKS: Partial<Record<Mode, (inputs: ActionInputs) => void>> = {
+  nightly: checkNightlyInputs,
+  bisect: checkBisectInputs,
+  calibrate: checkCalibrateInputs,
+};
+
+/** mode nightly: a store, one measured arm (inputs that mean nothing for it refused, naming them), a token. */
+function checkNightlyInputs(inputs: ActionInputs): void {
+  if (!inputs.store && !inputs.storeBranch) {
+    throw new UserError(
+      "mode nightly saves every run to the results store and analyses its history: set 'store' (a directory or postgresql:// URL) or 'store-branch' (e.g. pgperf-data)",
+    );
+  }
+  refuseInputs('mode nightly measures the branch head alone, against its stored history', [
+    ['base-ref', inputs.baseRef !== undefined],
+    ['base-bin-dir', inputs.baseBinDir !== undefined],
+    ['patches', inputs.patches.length > 0],
+    ['max-rounds', inputs.maxRounds !== undefined],
+    ['time-budget', inputs.timeBudgetS !== undefined],
+    ['baseline', inputs.baseline.kind !== 'same-job'],
+  ]);
+  if (inputs.headBinDir && (inputs.repo !== undefined || inputs.buildOptions.length > 0)) {
+    throw new UserError(
+      "input 'head-bin-dir' gives a pre-built install, but 'repo'/'build-options' build PostgreSQL: remove one or the other",
+    );
+  }
+  if (!inputs.githubToken) {
+    throw new UserError(
+      "mode nightly keeps one issue per regression event of a workload: pass 'github-token' (default ${{ github.token }}) with issues: write",
+    );
+  }
+}
+
+/** mode bisect: inputs that mean nothing to a bisection are refused, naming them, before anything is built. */
+function checkBisectInputs(inputs: ActionInputs): void {
+  refuseInputs(
+    'mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds',
+    [
+      ['base-bin-dir', inputs.baseBinDir !== undefined],
+      ['head-bin-dir', inputs.headBinDir !== undefined],
+      ['patches', inputs.patches.length > 0],
+      ['time-budget', inputs.timeBudgetS !== undefined],
+      ['baseline', inputs.baseline.kind !== 'same-job'],
+    ],
+  );
+  if (inputs.rounds !== undefined && inputs.maxRounds !== undefined) {
+    throw new UserError(
+      "inputs 'rounds' and 'max-rounds' both set: adaptive tests take their rounds from the looks",
+    );
+  }
+}
+
+/** mode calibrate: one installed PostgreSQL, head-bin-dir, measured as both arms. */
+function checkCalibrateInputs(inputs: ActionInputs): void {
+  if (!inputs.headBinDir) {
+    throw new UserError(
+      "mode calibrate measures one installed PostgreSQL as both arms: set 'head-bin-dir' (and no 'base-bin-dir')",
+    );
+  }
+  if (inputs.baseBinDir) {
+    throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
 }
 

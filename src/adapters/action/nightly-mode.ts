@@ -18,7 +18,7 @@ import { sourceRepoOf } from './source-repo.js';
 import { nightlyHeadOf } from '../../flows/nightly/nightly-head.js';
 import type { ActionContext } from './context.js';
 import type { CommitChoice } from '../../flows/compare/options/commit-choice.js';
-import { refuseInputs, type ActionInputs } from './inputs.js';
+import type { ActionInputs } from './inputs.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
 import { loadInputWorkloads } from './workloads.js';
 import { openActionStore } from './store-setup.js';
@@ -27,7 +27,8 @@ import { publishGate } from './gate.js';
 
 export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io, api } = deps;
-  checkNightlyInputs(inputs, deps);
+  if (!deps.stores)
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
   // The canary must be a usable install before tonight's head spends its build and rounds (--canary-bin too).
   if (inputs.canaryBinDir) {
     const runAs = await resolveRunAs(inputs.runAs, { runner: deps.runner, logger });
@@ -104,35 +105,6 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
     await store.close();
   }
 };
-
-/** Inputs that mean nothing for one measured arm are refused, naming them, before anything runs. */
-function checkNightlyInputs(inputs: ActionInputs, deps: ActionDeps): void {
-  if (!inputs.store && !inputs.storeBranch) {
-    throw new UserError(
-      "mode nightly saves every run to the results store and analyses its history: set 'store' (a directory or postgresql:// URL) or 'store-branch' (e.g. pgperf-data)",
-    );
-  }
-  if (!deps.stores)
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
-  refuseInputs('mode nightly measures the branch head alone, against its stored history', [
-    ['base-ref', inputs.baseRef !== undefined],
-    ['base-bin-dir', inputs.baseBinDir !== undefined],
-    ['patches', inputs.patches.length > 0],
-    ['max-rounds', inputs.maxRounds !== undefined],
-    ['time-budget', inputs.timeBudgetS !== undefined],
-    ['baseline', inputs.baseline.kind !== 'same-job'],
-  ]);
-  if (inputs.headBinDir && (inputs.repo !== undefined || inputs.buildOptions.length > 0)) {
-    throw new UserError(
-      "input 'head-bin-dir' gives a pre-built install, but 'repo'/'build-options' build PostgreSQL: remove one or the other",
-    );
-  }
-  if (!inputs.githubToken) {
-    throw new UserError(
-      "mode nightly keeps one issue per regression event of a workload: pass 'github-token' (default ${{ github.token }}) with issues: write",
-    );
-  }
-}
 
 /** The commit measured: the input head-ref, else the commit (and branch) the workflow runs on. */
 function nightlyCommit(inputs: ActionInputs, ctx: ActionContext): CommitChoice {

@@ -5,7 +5,6 @@
  * ..."), and the exit code says whether something was measured: a run stopped by an error after measuring
  * exits 3 (its samples are kept), before measuring 2; a signal 130 or 143.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PipelineOutcome, PipelineRequest, RunArchive } from '../../flows/compare/pipeline/pipeline.js';
 import { RESULTS_FILE, checkPlanReach } from '../../flows/compare/pipeline/pipeline.js';
@@ -22,6 +21,7 @@ import { INSTRUCTION_METRIC } from '../../core/compare/evidence/instruction-rule
 import { untimedWorkloadsOf } from '../../core/compare/analysis/unexecuted-code.js';
 import type { RunResult } from '../../core/results/result-types.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
+import { readResults } from '../../store/read-results.js';
 import type { Logger } from '../../core/util/logger.js';
 import { InterruptedError, signalExitCode, type StopSignal } from '../../machine/os/signals.js';
 import { cliPipelineDeps } from './pipeline-deps.js';
@@ -72,7 +72,9 @@ export async function executeRun(
       : (line: string) => process.stdout.write(line);
   // A forced exit (a second signal) ends in the cleanup registry, not here: the document is finished there
   // first (src/run/sink.ts); this says, last, where it is and in what state.
-  const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}\n`));
+  const unregisterLastLine = onCleanup(async () =>
+    print(`${resultsLine(resultsFile, await keptRecord(resultsFile))}\n`),
+  );
   try {
     logger.info(`results: ${resultsFile}`);
     const { outDir: _outDir, storedBaseline, ...request } = options;
@@ -81,7 +83,7 @@ export async function executeRun(
     try {
       outcome = await runComparison({ ...request, runDir }, storedBaseline, deps, extra.archive);
     } catch (e) {
-      throw endedBy(e, resultsFile, stop.stoppedBy(), print);
+      throw await endedBy(e, resultsFile, stop.stoppedBy(), print);
     }
     const decision = decideRun(outcome.result, outcome.comparison, extra.failOn);
     if (extra.printComparison !== false) {
@@ -157,20 +159,25 @@ export function notSavedReason(
 }
 
 /** What the results file on disk says: "results (interrupted) in FILE", or that there is none. */
-function resultsLine(file: string): string {
-  const kept = keptRecord(file);
+function resultsLine(file: string, kept: KeptRecord | undefined): string {
   if (!kept) return 'results: none written (stopped before the run began)';
   return `results ${kept.status === 'complete' ? 'written to' : `(${kept.status}) in`} ${file}`;
 }
 
-/** The status and sample count of the results document at `file`; undefined when there is none. */
-function keptRecord(file: string): { status: string; samples: number } | undefined {
+interface KeptRecord {
+  status: string;
+  samples: number;
+}
+
+/**
+ * The status and sample count of the results document at `file`, read as every reader reads one
+ * (store/read-results.ts: a regular file within a deadline, validated); undefined when there is none, or
+ * none that reads as a results document.
+ */
+async function keptRecord(file: string): Promise<KeptRecord | undefined> {
   try {
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as { status?: unknown; samples?: unknown };
-    return {
-      status: typeof doc.status === 'string' ? doc.status : 'unknown',
-      samples: Array.isArray(doc.samples) ? doc.samples.length : 0,
-    };
+    const doc = await readResults(file, { warn: () => {} });
+    return { status: doc.status, samples: doc.samples.length };
   } catch {
     return undefined;
   }
@@ -182,14 +189,14 @@ function keptRecord(file: string): { status: string; samples: number } | undefin
  * complete; its results are kept); anything else as it was (2 for a user error before any sample, 70 for
  * a bug).
  */
-function endedBy(
+async function endedBy(
   e: unknown,
   resultsFile: string,
   stoppedBy: StopSignal | undefined,
   print: (line: string) => void,
-): unknown {
-  const kept = keptRecord(resultsFile);
-  if (kept) print(`${resultsLine(resultsFile)}\n`);
+): Promise<unknown> {
+  const kept = await keptRecord(resultsFile);
+  if (kept) print(`${resultsLine(resultsFile, kept)}\n`);
   if (stoppedBy) {
     const measured = kept?.samples ? `${kept.samples} samples kept` : 'nothing was measured';
     return new InterruptedError(

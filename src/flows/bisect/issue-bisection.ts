@@ -6,7 +6,7 @@
  * comment): nobody else's text chooses what is built.
  */
 import path from 'node:path';
-import { escapeMarkdown, markdownLink } from '../../core/report/markdown-escape.js';
+import { renderNotBisected } from '../../core/report/bisect/bisect-markdown.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import { loadWorkloadFile } from '../../drivers/load-workload.js';
@@ -152,12 +152,8 @@ export async function commentNotBisected(
   runUrl: string | undefined,
   deps: { api: GitHubApi; logger: Logger },
 ): Promise<void> {
-  const run = runUrl ? ` (${markdownLink('run', runUrl)})` : '';
   await tolerateApiError(deps.logger, 'issues: write', async () => {
-    await deps.api.createComment(
-      issue,
-      `## pgperf bisect: ❌ not run\n\n${escapeMarkdown(error.message)}${run}\n`,
-    );
+    await deps.api.createComment(issue, renderNotBisected(error.message, runUrl));
   });
 }
 

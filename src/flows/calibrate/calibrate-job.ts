@@ -12,7 +12,8 @@ import type { FailOn } from '../../core/compare/decision/policy.js';
 import type { AnalysisSettings } from '../../core/results/result-types.js';
 import { resolveAnalysis } from '../../core/compare/analysis/recorded-analysis.js';
 import type { PipelineOutcome, PipelineRequest } from '../compare/pipeline/pipeline.js';
-import { calibrationDecision, calibrationOf, type Calibration } from './calibrate.js';
+import type { Calibration } from '../../core/compare/calibration-types.js';
+import { calibrationDecision, calibrationOf } from './calibrate.js';
 
 export const CALIBRATION_FILE = 'calibration.json';
 

@@ -8,32 +8,10 @@ import { flowDecision, type GateDecision } from '../../core/compare/decision/flo
 import type { FailOn } from '../../core/compare/decision/policy.js';
 import { completenessOf } from '../compare/pipeline/decide-run.js';
 import { estimateNoise } from '../../core/compare/power.js';
-import type { RunComparison, Verdict } from '../../core/compare/comparison-types.js';
-import type { CellKey, RunResult } from '../../core/results/result-types.js';
+import type { RunComparison } from '../../core/compare/comparison-types.js';
+import type { Calibration, CalibrationCell } from '../../core/compare/calibration-types.js';
+import type { RunResult } from '../../core/results/result-types.js';
 import { cellId } from '../../core/results/result-types.js';
-
-export interface CalibrationCell extends CellKey {
-  /** cellId: "workload@clients". */
-  id: string;
-  /** Rounds with a usable run in both arms. */
-  rounds: number;
-  /** Robust SD of ln(b/a) per round, as a CV in percent (the paired test's noise); null below 3 rounds. */
-  pairedCvPct: number | null;
-  /** Robust run-to-run CV within an arm (median over the arms), in percent; null below 3 runs. */
-  runCvPct: number | null;
-  verdict: Verdict;
-  /** Called a regression or improvement, or a likely regression, between identical arms. */
-  falseAlarm: boolean;
-}
-
-export interface Calibration {
-  runId: string | null;
-  binDir: string;
-  alpha: number;
-  cells: CalibrationCell[];
-  /** Cells with a false alarm. */
-  falseAlarms: number;
-}
 
 /** The calibration of an A/A run (arms[0] and arms[1] the same install) and its comparison. */
 export function calibrationOf(result: RunResult, comparison: RunComparison): Calibration {
@@ -64,39 +42,6 @@ export function calibrationOf(result: RunResult, comparison: RunComparison): Cal
     cells,
     falseAlarms: cells.filter((c) => c.falseAlarm).length,
   };
-}
-
-/** Verdict first, then one line per cell: noise and what the engine said. */
-export function renderCalibrationText(c: Calibration): string {
-  const pct = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(1)}%`);
-  const head =
-    c.falseAlarms === 0
-      ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})`
-      : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): ` +
-        `the same install was called changed`;
-  const rows = [
-    ['cell', 'rounds', 'paired noise (CV of ln b/a)', 'run-to-run CV', 'verdict'],
-    ...c.cells.map((x) => [
-      x.id,
-      String(x.rounds),
-      pct(x.pairedCvPct),
-      pct(x.runCvPct),
-      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict,
-    ]),
-  ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const lines = rows.map((r) =>
-    r
-      .map((v, i) => v.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd(),
-  );
-  return `${[head, '', ...lines].join('\n')}\n`;
-}
-
-/** The job summary's section: the text of renderCalibrationText as a code block. */
-export function renderCalibrationMarkdown(c: Calibration): string {
-  return `## pgperf calibrate\n\n\`\`\`\n${renderCalibrationText(c)}\`\`\`\n`;
 }
 
 /** The warning a false alarm deserves (not a failure: at most α of calibrations show one); none without. */

@@ -5,7 +5,7 @@
  * analysed for change points, judged workload by workload (the open regression events), and the regression
  * issues opened/updated/closed when an API is given. The adapters reach it through the nightly job
  * (nightly-job.ts: their plain options and side effects: how a run is measured, the store, the API, the
- * logger), then render the outcome (nightlyReport) and gate on it (nightlyDecision).
+ * logger), then render the outcome (core/report/nightly/nightly-report.ts) and gate on it (nightlyDecision).
  */
 import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
 import { FAIL_ON_MEANING, type FailOn } from '../../core/compare/decision/policy.js';
@@ -17,16 +17,11 @@ import {
   type SeriesAnalysis,
 } from '../../core/history/history-analysis.js';
 import { analyseStore } from './nightly-site.js';
-import {
-  clientsText,
-  renderIncompleteNightly,
-  renderNightlySummary,
-} from '../../core/report/nightly/nightly-summary.js';
+import { clientsText } from '../../core/report/nightly/nightly-summary.js';
 import { judgeHistory, type NightlyJudgement } from '../../core/history/nightly-judgement.js';
 import { describeSync, type IssueSync } from '../../core/report/nightly/regression-event.js';
 import { watchNights, type NightAlert, type NightWatch } from '../../core/history/night-watch.js';
 import { errorMessage } from '../../core/util/errors.js';
-import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import type { RunSource } from '../../core/results/result-types.js';
 import type { ArmSpec } from '../../run/run-loop.js';
 import type { ResultStore } from '../../store/store.js';
@@ -326,54 +321,4 @@ export function nightlyDecision(outcome: NightlyOutcome, failOn: FailOn): GateDe
             ...outcome.undecided.map((u) => u.series.id),
           ],
   });
-}
-
-export interface NightlyReportOptions {
-  repoUrl?: string;
-  /** Lines of the adapter's own (where the history site went). */
-  notes?: readonly string[];
-}
-
-/**
- * The night's markdown, its decision first (nightlyDecision: the headline the log, the outputs and
- * decision.json say): the job summary of the Action and what `pgperf nightly` prints.
- */
-export function nightlyReport(
-  outcome: NightlyOutcome,
-  decision: GateDecision,
-  options: NightlyReportOptions = {},
-): string {
-  const notes = [...watchNotes(outcome), ...issueNotes(outcome), ...(options.notes ?? [])];
-  if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
-    return renderIncompleteNightly(decision, notes);
-  }
-  if (outcome.notSaved) {
-    notes.unshift(`⚠️ Tonight's run was not saved to the store: ${escapeMarkdown(outcome.notSaved)}.`);
-  }
-  return renderNightlySummary(outcome.analysis, outcome.judgement, decision, {
-    ...(options.repoUrl ? { repoUrl: options.repoUrl } : {}),
-    measured: { ref: outcome.source.head?.ref, sha: outcome.source.head?.sha },
-    notes,
-  });
-}
-
-/** The runner's side of the night (night-watch.ts): alerts first, then the canary's shifts. */
-function watchNotes(outcome: NightlyOutcome): string[] {
-  const watch = outcome.watch;
-  if (!watch) return [];
-  return [
-    ...watch.alerts.map((a) => `⚠️ Alert: ${escapeMarkdown(a.message)}.`),
-    ...watch.canaryShifts.map(
-      (c) =>
-        `Runner canary ${escapeMarkdown(c.series)}: latest change point ${(c.relativeChange * 100).toFixed(1)}% on ${c.night} (runner drift; regressions of that night are suspect).`,
-    ),
-  ];
-}
-
-function issueNotes(outcome: NightlyOutcome): string[] {
-  if (!outcome.issues) return [];
-  if ('error' in outcome.issues) return [`⚠️ ${escapeMarkdown(outcome.issues.error)}`];
-  const done = outcome.issues.done;
-  const numbers = [...done.opened, ...done.updated, ...done.closed].map((n) => `#${n}`);
-  return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(', ')})` : ''}.`];
 }

@@ -20,14 +20,13 @@ import type { IssueLinks } from '../../core/report/nightly/regression-event.js';
 import { OptionError, type OptionNames } from '../compare/options/option-error.js';
 import {
   nightlyDecision,
-  nightlyReport,
   runNightly,
   type NightlyDeps,
   type NightlyHead,
   type NightlyOutcome,
-  type NightlyReportOptions,
   type NightlyRequest,
 } from './nightly-flow.js';
+import { nightlyReport, type NightlyReportOptions } from '../../core/report/nightly/nightly-report.js';
 
 /** The change-point settings of the history analysis, as both adapters take them (magnitude in percent). */
 export interface ChangePointOptions {

@@ -19,7 +19,7 @@ import {
 } from '../../core/report/comment/comment-state.js';
 import { underHeadline } from '../../core/report/headline-notes.js';
 import { renderJobSummary, renderMarkdownReport } from '../../core/report/markdown/markdown.js';
-import { markdownLink } from '../../core/report/markdown-escape.js';
+import { supersededNote } from '../../core/report/comment/superseded-note.js';
 import type { RunResult } from '../../core/results/result-types.js';
 import { acceptancesFor } from './acceptances.js';
 import { decideRun, writeDecision } from '../compare/pipeline/decide-run.js';
@@ -109,7 +109,7 @@ export async function publishVerdict(
   const body = (existing: string | undefined) => {
     // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
     if (result.status !== 'complete') {
-      return existing ? supersededNote(existing, result, reportInput.runUrl) : report;
+      return existing ? supersededNote(existing, result.status, reportInput.runUrl) : report;
     }
     if (verdict.commentOn === 'change' && existing && state && !isNews(existing, state)) {
       logger.info(
@@ -121,16 +121,6 @@ export async function publishVerdict(
   };
   await postToGitHub({ body, status: statusOf(decision, reportInput.runUrl) }, target, verdict.post, deps);
   return { decision, resultsFile, reportFile };
-}
-
-/** The earlier comment, kept, under a note that a later run did not finish. */
-function supersededNote(existing: string, result: RunResult, runUrl: string | undefined): string {
-  const lines = existing.split('\n');
-  const marker = lines[0]!.startsWith('<!--') ? lines.shift()! : '';
-  const kept = lines.filter((l) => !l.startsWith('> ⚠️ **A later run'));
-  const link = runUrl ? ` (${markdownLink('run', runUrl)})` : '';
-  const note = `> ⚠️ **A later run was ${result.status}**${link} before it finished; the verdict below is from the earlier complete run.`;
-  return [marker, note, ...kept].filter((l, i) => i > 0 || l !== '').join('\n');
 }
 
 /** Whether the decision differs from the one the existing comment shows (or the comment awaits a run). */

@@ -4,15 +4,12 @@
  * publish again; refused when there is no result, it is for an older head, or nothing named fails.
  */
 import type { PgperfCommand } from '../../core/pgperf-command.js';
-import { formatPct } from '../../core/compare/format.js';
-import { METRICS, type MetricName } from '../../core/results/metrics.js';
 import { commentMarker } from '../../core/report/comment/comment-marker.js';
 import { readCommentState } from '../../core/report/comment/comment-state.js';
-import { codeText, escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { findStickyComment } from '../../github/sticky-comment.js';
 import { renderAcceptanceRecord, type AcceptanceRecord } from '../publish/acceptances.js';
 import type { CommandContext } from './pr-command-types.js';
-import { quote } from '../../core/report/markdown/reply-text.js';
+import { acceptedReply } from '../../core/report/markdown/reply-text.js';
 
 /** accept: the named failing cells of the result the comment shows, for its commit, recorded in a reply. */
 export async function acceptRegression(
@@ -60,23 +57,18 @@ export async function acceptRegression(
       deltaPct: s.deltaPct!,
     })),
   };
-  // The cells come from the comment's state line: escaped like any text read back from a comment.
-  const listed = cells
-    .map(
-      (s) =>
-        `${codeText(`${s.workload}@${s.clients}`)} ${escapeMarkdown(METRICS[s.metric as MetricName]?.label ?? s.metric)} ${formatPct(s.deltaPct!)}`,
-    )
-    .join(', ');
   await c.api.createComment(
     c.pr.number,
-    [
-      `> ${quote(`/pgperf accept ${target} ${command.reason}`)}`,
-      '',
-      `✅ Accepted by @${c.event.login} for ${state.sha.slice(0, 12)}: ${listed}: ${escapeMarkdown(command.reason)}.`,
-      'A new head commit, or a regression worse than this by more than its threshold, ends the acceptance; editing or deleting the command ends it too.',
-      '',
+    acceptedReply(
+      {
+        command: `/pgperf accept ${target} ${command.reason}`,
+        login: c.event.login,
+        sha: state.sha,
+        reason: command.reason,
+        cells: record.cells,
+      },
       renderAcceptanceRecord(record),
-    ].join('\n'),
+    ),
   );
   await c.api.addReaction(c.event.commentId, '+1');
   c.decided({

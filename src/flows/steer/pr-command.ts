@@ -12,7 +12,7 @@ import { STEERING_PERMISSIONS } from '../publish/acceptances.js';
 import { acceptRegression } from './accept-command.js';
 import type { CommentEvent, PrCommandDeps } from './pr-command-types.js';
 import { REFUSAL_MARKER, refusalReplyLimited } from './refusal-replies.js';
-import { grammarList, quote } from '../../core/report/markdown/reply-text.js';
+import { grammarList, replyText } from '../../core/report/markdown/reply-text.js';
 import { requestRun } from './run-command.js';
 
 /**
@@ -38,7 +38,7 @@ export async function handlePrCommand(event: CommentEvent, deps: PrCommandDeps):
   const prNumber = event.prNumber;
   await api.addReaction(event.commentId, 'eyes');
   const reply = async (text: string) => {
-    await api.createComment(prNumber, `> ${quote(parsed.text)}\n\n@${event.login}: ${text}`);
+    await api.createComment(prNumber, replyText(parsed.text, event.login, text));
   };
   const permission = await api.permission(event.login);
   if (!STEERING_PERMISSIONS.includes(permission)) {

@@ -12,9 +12,9 @@ import { watchNights, nightOf } from '../../../src/core/history/night-watch.js';
 import {
   markSuspects,
   nightlyDecision,
-  nightlyReport,
   type NightlyOutcome,
 } from '../../../src/flows/nightly/nightly-flow.js';
+import { nightlyReport } from '../../../src/core/report/nightly/nightly-report.js';
 import { eventCells, issueBody } from '../../../src/core/report/nightly/regression-event.js';
 import { noisyHistory } from '../history/noisy-history.js';
 

@@ -13,9 +13,9 @@ import type { RunComparison } from '../../../src/core/compare/comparison-types.j
 import { octokitApi } from '../../../src/github/octokit-api.js';
 import { trySyncRegressionIssues } from '../../../src/flows/nightly/regression-issues.js';
 import type { HistoryRun } from '../../../src/core/history/series.js';
+import { nightlyReport } from '../../../src/core/report/nightly/nightly-report.js';
 import {
   nightlyDecision,
-  nightlyReport,
   runNightly,
   type NightlyDeps,
   type NightlyRequest,

@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { runCalibration } from '../../../flows/calibrate/calibrate-job.js';
-import { renderCalibrationText } from '../../../flows/calibrate/calibrate.js';
+import { renderCalibrationText } from '../../../core/report/terminal/calibration-text.js';
 import { DEFAULT_FAIL_ON } from '../../../core/compare/decision/policy.js';
 import { writeDecision } from '../../../flows/compare/pipeline/decide-run.js';
 import { errorMessage } from '../../../core/util/errors.js';

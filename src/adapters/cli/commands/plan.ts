@@ -2,9 +2,9 @@
 import { Command } from 'commander';
 import { loadWorkloads } from '../../../drivers/load-workload.js';
 import { planShards, type ShardPlan } from '../../../run/shards.js';
-import { noisePlanJson, renderNoisePlan } from '../../../flows/compare/noise/noise-design-text.js';
+import { noiseDesignJson, renderNoiseDesign } from '../../../core/report/terminal/noise-design-text.js';
 import {
-  noisePlanOf,
+  noiseDesignOf,
   plannedWorkloads,
   type PlannedRounds,
 } from '../../../flows/compare/noise/runner-design.js';
@@ -105,14 +105,14 @@ export function planCommand(): Command {
     const logger = consoleLogger({ verbose: false });
     const analysis = analysisFromFlags(flags);
     const rounds = plannedRounds(loaded, flags, analysis.alpha ?? DEFAULT_ALPHA);
-    const noise = await noisePlanOf(workloads, { arms: flags.arms, analysis, rounds }, () =>
+    const noise = await noiseDesignOf(workloads, { arms: flags.arms, analysis, rounds }, () =>
       openCliStore(flags.store, logger, false),
     );
     if (flags.json) {
-      process.stdout.write(noisePlanJson(noise, shards));
+      process.stdout.write(noiseDesignJson(noise, shards));
       return;
     }
-    process.stdout.write(renderNoisePlan(noise) + (shards ? `\n${renderShardPlan(shards)}` : ''));
+    process.stdout.write(renderNoiseDesign(noise) + (shards ? `\n${renderShardPlan(shards)}` : ''));
   });
 }
 

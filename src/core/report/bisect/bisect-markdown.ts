@@ -62,3 +62,9 @@ export function renderBisectMarkdown(r: BisectReport, links: BisectLinks = {}): 
     (links.runUrl && safeUrl(links.runUrl) ? ` ${markdownLink('Workflow run', links.runUrl)}.` : '');
   return `${[headline, '', design, '', ...table, '', cost].join('\n')}\n`;
 }
+
+/** The issue comment that says why nothing was bisected (bad commits, a failed build). */
+export function renderNotBisected(message: string, runUrl?: string): string {
+  const run = runUrl ? ` (${markdownLink('run', runUrl)})` : '';
+  return `## pgperf bisect: ❌ not run\n\n${escapeMarkdown(message)}${run}\n`;
+}

@@ -8,7 +8,8 @@ import type { AdaptivePlan } from '../../../core/compare/analysis/adaptive.js';
 import { DEFAULT_POWER } from '../../../core/compare/defaults.js';
 import { planPower, resolvableChangePct, roundsToResolve } from '../../../core/compare/power.js';
 import type { PrimaryTest } from '../../../core/compare/comparison-types.js';
-import type { NoiseEstimate } from './runner-noise.js';
+import type { CellResolution, NoiseEstimate } from '../../../core/compare/noise-design-types.js';
+import { planningText } from '../../../core/report/noise-words.js';
 
 export interface ResolutionInput {
   /** Planned rounds (a fixed design), or the adaptive design (its budget and looks). */
@@ -20,19 +21,6 @@ export interface ResolutionInput {
   thresholdPct: number;
   power?: number;
   test?: PrimaryTest;
-}
-
-export interface CellResolution {
-  noise: NoiseEstimate;
-  /** The rounds planned (an adaptive design's budget). */
-  rounds: number;
-  thresholdPct: number;
-  /** The smallest change (percent, either direction) the planned rounds resolve with `power`; +∞ if none. */
-  resolvablePct: number;
-  /** Fewest rounds that resolve the threshold (the recommendation); null beyond 1000. */
-  recommendedRounds: number | null;
-  /** The threshold is below what the planned rounds resolve. */
-  belowResolvable: boolean;
 }
 
 /** The resolution of one cell at its noise: planPower for an adaptive design, one analysis at α otherwise. */
@@ -74,22 +62,6 @@ export function resolutionOf(noise: NoiseEstimate, input: ResolutionInput): Cell
     recommendedRounds,
     belowResolvable: input.thresholdPct < resolvablePct,
   };
-}
-
-/** Where a cell's noise came from, for a report line: "calibration RUN (DATE, 5 rounds)" or "history (8 runs since DATE)". */
-export function noiseSourceText(n: NoiseEstimate): string {
-  const day = n.date.slice(0, 10);
-  return n.source === 'calibration'
-    ? `calibration ${n.runId} (${day}, ${n.points} rounds)`
-    : `history (${n.points} runs since ${day})`;
-}
-
-/** "9.8% noise per round (7.6% measured, from calibration ID (2026-11-20, 10 rounds), raised to its 80% upper bound)". */
-export function planningText(n: NoiseEstimate): string {
-  return (
-    `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ` +
-    `${noiseSourceText(n)}, raised to its 80% upper bound)`
-  );
 }
 
 /** The comparison warning of a cell whose threshold is below what its rounds resolve. */

@@ -12,26 +12,13 @@ import { roundsOf } from '../../../drivers/common/workload-fields.js';
 import type { AdaptivePlan } from '../../../core/compare/analysis/adaptive.js';
 import { captureEnvironment } from '../../../machine/environment.js';
 import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysis.js';
-import { resolutionOf, type CellResolution } from './noise-design.js';
+import type { NoiseDesign } from '../../../core/compare/noise-design-types.js';
+import { resolutionOf } from './noise-design.js';
 import { planReach } from './design-check.js';
-import { loadRunnerNoise, runnerId, type MissingNoise, type NoiseStore } from './runner-noise.js';
+import { loadRunnerNoise, runnerId, type NoiseStore } from './runner-noise.js';
 
-export interface NoisePlan {
-  /** The runner id noise was looked up for (this machine). */
-  runner: string;
-  /** Where the rounds come from, as a run's plan line says it ("rounds: adaptive (...)"). */
-  roundsText: string;
-  store: string;
-  alpha: number;
-  power: number;
-  /** Hypotheses Holm adjusts over. */
-  hypotheses: number;
-  cells: Array<CellResolution & { id: string }>;
-  missing: MissingNoise[];
-}
-
-/** What the plan reads noise from (the adapter opens it; the plan closes it). */
-export interface PlanStore extends NoiseStore {
+/** What the design reads noise from (the adapter opens it; noiseDesignOf closes it). */
+export interface DesignStore extends NoiseStore {
   /** With credentials masked. */
   readonly description: string;
   close(): Promise<void>;
@@ -66,11 +53,11 @@ export interface PlannedRounds {
  * The noise plan of `workloads` on this runner: each cell's resolution at its stored noise, and the cells
  * without any. `openStore` is called once the settings are checked; the store is closed before returning.
  */
-export async function noisePlanOf(
+export async function noiseDesignOf(
   workloads: Workload[],
   options: { arms: number; analysis: Partial<AnalysisSettings>; rounds: PlannedRounds },
-  openStore: () => Promise<PlanStore>,
-): Promise<NoisePlan> {
+  openStore: () => Promise<DesignStore>,
+): Promise<NoiseDesign> {
   const settings = resolveAnalysis(options.analysis);
   const { adaptive } = options.rounds;
   const reach = planReach({

@@ -27,6 +27,7 @@ import {
 } from '../../../core/results/result-types.js';
 import { DEFAULT_MAX_P, DEFAULT_MIN_SEGMENT, minPointsForDetection } from '../../../core/stats/e-divisive.js';
 import { robustLogSpread } from '../../../core/stats/robust-log-spread.js';
+import type { MissingNoise, NoiseEstimate } from '../../../core/compare/noise-design-types.js';
 import type { ResultStore } from '../../../store/store.js';
 import { withCurrentDefinitions } from '../../history/current-definitions.js';
 
@@ -36,33 +37,6 @@ export const MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
 export const NOISE_RUNS_READ = 200;
 /** The metric noise is estimated on: throughput, the primary metric. */
 const NOISE_METRIC: MetricName = 'tps';
-
-export interface NoiseEstimate extends CellKey {
-  /** cellId: "workload@clients". */
-  id: string;
-  source: 'calibration' | 'history';
-  /** Calibration: its run id; history: the newest point's run id. */
-  runId: string;
-  /** Calibration: when it started; history: the first point of the segment used. */
-  date: string;
-  /** Calibration: rounds with both arms; history: points used. */
-  points: number;
-  /** SD of ln(b/a) per round as a CV in percent (calibration only). */
-  pairedCvPct: number | null;
-  /** Run-to-run CV in percent (within an arm for a calibration; between runs' medians for history). */
-  runCvPct: number | null;
-  /** SD of ln(head/base) per round as measured, as a CV in percent: paired, else √2 × run CV. */
-  perRoundCvPct: number;
-  /** perRoundCvPct raised to its one-sided 80% upper bound for the points behind it (upperNoiseBound): what
-   * plans and warnings use, so that a rough estimate does not promise power it cannot give. */
-  planningCvPct: number;
-}
-
-export interface MissingNoise extends CellKey {
-  id: string;
-  /** Why no estimate: names what is missing and how many points/rounds are needed. */
-  reason: string;
-}
 
 export interface RunnerNoise {
   /** The runner id (runnerId) the estimates are for. */

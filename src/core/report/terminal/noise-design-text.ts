@@ -1,13 +1,13 @@
 /**
- * The noise plan as `pgperf plan` prints it (runner-design.ts computes it): a headline, where the rounds come
+ * The noise design as `pgperf plan` prints it (flows/compare/noise/runner-design.ts computes it): a headline, where the rounds come
  * from (as a run's plan line says it: adaptive by default), one row per cell (its
  * noise, where it came from, the threshold, the rounds, what they resolve and the rounds the threshold needs),
- * then what each cell without noise lacks; or the plan as JSON, where an unresolvable change is null.
+ * then what each cell without noise lacks; or the design as JSON, where an unresolvable change is null.
  */
-import { noiseSourceText } from './noise-design.js';
-import type { NoisePlan } from './runner-design.js';
+import type { NoiseDesign } from '../../compare/noise-design-types.js';
+import { noiseSourceText } from '../noise-words.js';
 
-export function renderNoisePlan(p: NoisePlan): string {
+export function renderNoiseDesign(p: NoiseDesign): string {
   const head =
     `noise of this runner (${p.runner}) from ${p.store}: alpha ${p.alpha}, ` +
     `${Math.round(p.power * 100)}% power, Holm over ${p.hypotheses} hypotheses`;
@@ -31,7 +31,7 @@ export function renderNoisePlan(p: NoisePlan): string {
 }
 
 /** The cells' rows under their header, in aligned columns. */
-function noiseTable(p: NoisePlan): string[] {
+function noiseTable(p: NoiseDesign): string[] {
   const pct = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)}%` : 'none');
   const rows = [
     [
@@ -65,8 +65,8 @@ function noiseTable(p: NoisePlan): string[] {
   );
 }
 
-/** The plan as JSON (with the shard split when one was asked for too); JSON has no infinity: null. */
-export function noisePlanJson(p: NoisePlan, shards?: object): string {
+/** The design as JSON (with the shard split when one was asked for too); JSON has no infinity: null. */
+export function noiseDesignJson(p: NoiseDesign, shards?: object): string {
   return `${JSON.stringify({ ...p, ...(shards ? { shards } : {}) }, finite, 2)}\n`;
 }
 

@@ -1,0 +1,8 @@
+/** A calibration as the Action's job summary shows it. */
+import type { Calibration } from '../../compare/calibration-types.js';
+import { renderCalibrationText } from '../terminal/calibration-text.js';
+
+/** The job summary's section: the text of renderCalibrationText as a code block. */
+export function renderCalibrationMarkdown(c: Calibration): string {
+  return `## pgperf calibrate\n\n\`\`\`\n${renderCalibrationText(c)}\`\`\`\n`;
+}
