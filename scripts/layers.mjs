@@ -42,8 +42,9 @@ export const STOREYS = [
   },
   // This host: processes, files, signals, hardware facts, fingerprint, doctor, controls.
   { name: 'machine', folders: ['os', ''] },
-  // PostgreSQL: building a commit, running a cluster, counting its instructions, reading its wait events.
-  { name: 'postgres', folders: ['cluster', 'builds', 'instructions', ''] },
+  // PostgreSQL: building a commit, running a cluster, counting its instructions, reading its backends'
+  // memory (memory), reading its wait events.
+  { name: 'postgres', folders: ['cluster', 'builds', 'instructions', 'memory', ''] },
   // Workload files and the benchmark drivers: what every tool shares, then one folder per tool (pgbench,
   // sysbench, any other registered in src/drivers/registry.ts), then the registry and the loader.
   { name: 'drivers', folders: ['common', '*', ''] },
@@ -53,9 +54,9 @@ export const STOREYS = [
   // GitHub's REST API behind a small interface (octokit with retries and throttling) and the sticky comment.
   { name: 'github', folders: [''] },
   // One interleaved run: plan, rounds, adaptive looks, the durable sink, shards.
-  // ('counted': the counted runs beside the timed ones: instruction counts, query plans, EXPLAIN, on
+  // ('memory': the backends' memory sampled during a measured run; 'counted': the counted runs beside the timed ones: instruction counts, query plans, EXPLAIN, on
   // servers of their own.)
-  { name: 'run', folders: ['', 'counted'] },
+  { name: 'run', folders: ['memory', '', 'counted'] },
   // What a user asks for, each once: history, compare, publishing a verdict, calibrate, nightly, bisect,
   // consolidate, the /pgperf PR commands (steer).
   {

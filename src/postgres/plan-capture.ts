@@ -9,6 +9,7 @@ import path from 'node:path';
 import { errorMessage } from '../core/util/errors.js';
 import { installRunner, type InstallDeps } from './cluster/install-runner.js';
 import { notOneStatement, sqlTokens, statementText } from './sql-statements.js';
+import { parsePlannerMemory, type PlannerMemory } from './memory/planner-memory.js';
 
 /** The contrib module that counts per-statement calls, time and blocks. */
 export const STAT_STATEMENTS = 'pg_stat_statements';
@@ -158,17 +159,23 @@ export interface SqlTarget {
   psql(sql: string): Promise<string>;
 }
 
-/** The statement's plan (`EXPLAIN (COSTS OFF)`, normalised), or the server's reason why there is none. */
+/**
+ * The statement's plan (`EXPLAIN (COSTS OFF)`, normalised), or the server's reason why there is none. With
+ * `memory` (PostgreSQL 17+), `EXPLAIN (COSTS OFF, MEMORY)`: the same plan and the planner's memory.
+ */
 export async function explainPlan(
   target: SqlTarget,
   sql: string,
-): Promise<{ plan: string } | { error: string }> {
+  options: { memory?: boolean } = {},
+): Promise<{ plan: string; plannerMemory?: PlannerMemory } | { error: string }> {
   // EXPLAIN without ANALYZE runs nothing, but psql -c sends its whole text as one query string, and the
   // server runs every statement of it: EXPLAIN is only ever sent for exactly one statement.
   const why = notOneStatement(sql);
   if (why) return { error: `not explained: ${why}; pgperf sends EXPLAIN for one statement only` };
   try {
-    return { plan: normalisePlan(await target.psql(`EXPLAIN (COSTS OFF) ${sql}`)) };
+    const text = await target.psql(`EXPLAIN (COSTS OFF${options.memory ? ', MEMORY' : ''}) ${sql}`);
+    const plannerMemory = options.memory ? parsePlannerMemory(text) : undefined;
+    return { plan: normalisePlan(text), ...(plannerMemory ? { plannerMemory } : {}) };
   } catch (e) {
     return { error: serverError(errorMessage(e)) };
   }

@@ -4,7 +4,8 @@
  *
  * - pg_stat_wal (14+): wal_bytes, wal_records, wal_fpi, read generically so that a missing column is simply
  *   absent; older servers get WAL bytes from the WAL insert position, records and FPIs not at all;
- * - pg_stat_database of the benchmark database: blks_hit, blks_read, xact_commit, xact_rollback, and
+ * - pg_stat_database of the benchmark database: blks_hit, blks_read, xact_commit, xact_rollback, temp_bytes,
+ *   temp_files, and
  *   blk_read_time where track_io_timing is on (off, it stays 0: left out rather than read as "no time");
  * - pg_stat_io (16+): reads, writes and extends of relations (object 'relation' and 'temp relation'; 18
  *   also counts WAL there, which is not a relation read), summed over every backend type;
@@ -73,7 +74,7 @@ export async function takeStatSnapshot(
     const counters: StatCounters = {};
     const db = (
       await client.query<Record<string, string | number | boolean | null>>(
-        `SELECT blks_hit, blks_read, blk_read_time, xact_commit, xact_rollback,
+        `SELECT blks_hit, blks_read, blk_read_time, xact_commit, xact_rollback, temp_bytes, temp_files,
                 current_setting('track_io_timing')::boolean AS timing
            FROM pg_stat_database WHERE datname = current_database()`,
       )
@@ -84,6 +85,8 @@ export async function takeStatSnapshot(
     if (db?.timing === true) setCounter(counters, 'blkReadTimeMs', db.blk_read_time);
     setCounter(counters, 'xactCommit', db?.xact_commit);
     setCounter(counters, 'xactRollback', db?.xact_rollback);
+    setCounter(counters, 'tempBytes', db?.temp_bytes);
+    setCounter(counters, 'tempFiles', db?.temp_files);
     if (versionNum >= 140000) {
       const wal =
         (

@@ -1,13 +1,14 @@
 /**
  * Measuring one planned run (a cell and an arm in a round): a warm-up on the first visit, then measured
  * attempts until one succeeds or the workload's retries are spent. Each attempt resets the server's state
- * (and, for a cold-start workload, restarts it and drops the OS page cache), reads its counters around the run, samples wait events, and ends as a sample in the document (saved at
+ * (and, for a cold-start workload, restarts it and drops the OS page cache), reads its counters around the run, samples wait events and the backends' memory, and ends as a sample in the document (saved at
  * once) and a progress line; a server that died is revived, or the run stops.
  */
 import type { Workload } from '../drivers/workload.js';
 import type { Driver, RunOutcome } from '../drivers/common/driver.js';
 import { startDiagnostics } from '../postgres/wait-events.js';
 import { takeStatSnapshot } from '../postgres/stat-snapshot.js';
+import { startRunMemory } from './memory/run-memory.js';
 import {
   clientTransactions,
   steadyOutcome,
@@ -15,6 +16,7 @@ import {
   type SteadyRecord,
 } from '../core/results/steady.js';
 import type { RunDiagnostics } from '../core/results/diagnostics.js';
+import { backendMemoryMetrics, type BackendMemoryRecord } from '../core/results/memory.js';
 import { cellId, type Sample } from '../core/results/result-types.js';
 import { errorMessage } from '../core/util/errors.js';
 import { deriveSeed, type PlannedRun } from './round-order.js';
@@ -138,8 +140,12 @@ async function runOnce(
           logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
           return undefined;
         });
+  // The backends' private memory, in every measured run (run-memory.ts: never fails the run).
+  const memorySampler =
+    maintenance || kind !== 'measured' ? undefined : await startRunMemory(cluster.connection);
   let out: RunOutcome;
   let diagnostics: RunDiagnostics | undefined;
+  let memory: BackendMemoryRecord | undefined;
   try {
     out =
       maintenance ??
@@ -151,6 +157,7 @@ async function runOnce(
       }));
   } finally {
     diagnostics = await sampler?.stop().catch(() => undefined);
+    memory = await memorySampler?.stop();
   }
   deps.signal?.throwIfAborted();
   let steady: SteadyRecord | undefined;
@@ -162,6 +169,7 @@ async function runOnce(
       out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
     }
   }
+  if (memory && out.ok) out = { ...out, metrics: { ...out.metrics, ...backendMemoryMetrics(memory) } };
   if (!out.ok) out = await withServerDeath(cluster, out);
   progress.finished(durationS, (Date.now() - started) / 1000);
   const { result } = journal;
@@ -171,6 +179,7 @@ async function runOnce(
       ...toSample(run, attempt, randomSeed, out),
       ...(diagnostics ? { diagnostics } : {}),
       ...(steady ? { steady } : {}),
+      ...(memory ? { memory } : {}),
     });
     await journal.save();
   }

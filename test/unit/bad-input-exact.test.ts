@@ -96,7 +96,7 @@ const cliCases: Case[] = [
   [
     'run --metric speed',
     run('--metric', 'speed'),
-    `error: option '--metric <name>' argument 'speed' is invalid. --metric must be one of tps, qps, latency-avg, latencyStddevMs, latencyPctMs, p95, p99, wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, read-time, io-reads, backend-cpu, instructions (also the keys latencyAvgMs, latencyP95Ms, latencyP99Ms, walBytesPerTx, walRecordsPerTx, walFpiPerTx, bufferHitsPerTx, bufferReadsPerTx, readTimeMsPerTx, ioReadsPerTx, backendCpuUsPerTx), got 'speed'`,
+    `error: option '--metric <name>' argument 'speed' is invalid. --metric must be one of tps, qps, latency-avg, latencyStddevMs, latencyPctMs, p95, p99, wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, read-time, io-reads, backend-cpu, memory-peak, memory-median, temp-bytes, temp-files, instructions (also the keys latencyAvgMs, latencyP95Ms, latencyP99Ms, walBytesPerTx, walRecordsPerTx, walFpiPerTx, bufferHitsPerTx, bufferReadsPerTx, readTimeMsPerTx, ioReadsPerTx, backendCpuUsPerTx, backendMemoryPeakBytes, backendMemoryMedianBytes, tempBytesPerTx, tempFilesPerTx), got 'speed'`,
   ],
   [
     'run --alpha 0',
@@ -602,7 +602,7 @@ const workloadCases: Case[] = [
   [
     'metrics unknown',
     workload(yaml('metrics: [speed]\n')),
-    `w.yml:5:11: metrics[0]: expected one of "tps", "latency-avg", "p95", "p99", "wal-bytes", "wal-records", "wal-fpi", "buffer-hits", "buffer-reads", "read-time", "io-reads", "backend-cpu", got "speed"`,
+    `w.yml:5:11: metrics[0]: expected one of "tps", "latency-avg", "p95", "p99", "wal-bytes", "wal-records", "wal-fpi", "buffer-hits", "buffer-reads", "read-time", "io-reads", "backend-cpu", "memory-peak", "memory-median", "temp-bytes", "temp-files", got "speed"`,
   ],
   [
     'metrics empty',
@@ -753,7 +753,7 @@ const resultsCases: Case[] = [
   [
     'analysis.metric unknown',
     edited((d) => ((d.analysis as unknown as Record<string, unknown>).metric = 'speed')),
-    `results.json: analysis.metric is "speed": Invalid option: expected one of "tps"|"qps"|"latencyAvgMs"|"latencyStddevMs"|"latencyPctMs"|"latencyP95Ms"|"latencyP99Ms"|"walBytesPerTx"|"walRecordsPerTx"|"walFpiPerTx"|"bufferHitsPerTx"|"bufferReadsPerTx"|"readTimeMsPerTx"|"ioReadsPerTx"|"backendCpuUsPerTx"|"instructions"`,
+    `results.json: analysis.metric is "speed": Invalid option: expected one of "tps"|"qps"|"latencyAvgMs"|"latencyStddevMs"|"latencyPctMs"|"latencyP95Ms"|"latencyP99Ms"|"walBytesPerTx"|"walRecordsPerTx"|"walFpiPerTx"|"bufferHitsPerTx"|"bufferReadsPerTx"|"readTimeMsPerTx"|"ioReadsPerTx"|"backendCpuUsPerTx"|"backendMemoryPeakBytes"|"backendMemoryMedianBytes"|"tempBytesPerTx"|"tempFilesPerTx"|"instructions"`,
   ],
   [
     'a noise floor of 2000%',

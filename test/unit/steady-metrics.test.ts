@@ -159,6 +159,10 @@ describe('steady metrics as names', () => {
       'read-time',
       'io-reads',
       'backend-cpu',
+      'memory-peak',
+      'memory-median',
+      'temp-bytes',
+      'temp-files',
     ]);
     expect(metricFromName('wal-bytes')).toBe('walBytesPerTx');
     expect(metricFromName('bufferHitsPerTx')).toBe('bufferHitsPerTx');

@@ -65,7 +65,9 @@ export type ReasonCode =
    * inconclusive: significant and beyond δ, but inside the noise floor of the runner's nightly history
    * (history-threshold.ts): adjacent nightly builds differ this much without cause.
    */
-  | 'inside-noise-floor';
+  | 'inside-noise-floor'
+  /** memory, regression/improvement: the medians moved beyond both memory floors (memory-verdict.ts). */
+  | 'memory-beyond-floor';
 
 /** Diagnostics that do not decide the verdict but qualify it. */
 export type NoteCode =

@@ -28,8 +28,16 @@ export type HistoryRun = RunResult & {
   fingerprint?: { id: string; facts: Record<string, string> };
 };
 
-/** The metrics a series is built for: throughput, and the latency percentile where a driver records it. */
-export const SERIES_METRICS: readonly MetricName[] = ['tps', 'latencyPctMs'];
+/**
+ * The metrics a series is built for: throughput, the latency percentile where a driver records it, and the
+ * backends' memory peak and temp bytes per transaction (src/core/results/memory.ts) where runs recorded them.
+ */
+export const SERIES_METRICS: readonly MetricName[] = [
+  'tps',
+  'latencyPctMs',
+  'backendMemoryPeakBytes',
+  'tempBytesPerTx',
+];
 
 export interface SeriesKey {
   fingerprint: string;

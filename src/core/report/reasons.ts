@@ -27,6 +27,7 @@ export const REASON_PHRASES: Record<ReasonCode, (thresholdPct: number, better: B
   'counts-not-steady': (t) => `counts not steady enough for ±${t}%`,
   'steady-unchanged': () => 'CPU work unchanged, no regression seen',
   'inside-noise-floor': () => "inside this runner's noise floor",
+  'memory-beyond-floor': () => 'memory moved beyond its floor',
 };
 
 /** How a table marks a cell in a collapse region (CellComparison.unstable): reported, not gated. */

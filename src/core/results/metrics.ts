@@ -1,3 +1,5 @@
+import { MEMORY_GATED_NAMES, MEMORY_METRICS, MEMORY_METRIC_NAMES } from './memory.js';
+
 /**
  * The metrics a sample can carry, and which direction is better for each.
  * Drivers fill `Sample.metrics` with these keys; statistics and reports look the direction up here,
@@ -23,6 +25,8 @@ export const METRICS = {
   readTimeMsPerTx: { label: 'read time/tx', unit: 'ms', better: 'lower' },
   ioReadsPerTx: { label: 'I/O reads/tx', unit: 'reads', better: 'lower' },
   backendCpuUsPerTx: { label: 'backend CPU/tx', unit: 'µs', better: 'lower' },
+  // Backend private memory (per run) and temp files per transaction (src/core/results/memory.ts).
+  ...MEMORY_METRICS,
   // CPU instructions of the backends per transaction, from the instruction mode's own short runs
   // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/analysis/instruction-verdict.ts).
   instructions: { label: 'instr/tx', unit: 'instructions', better: 'lower' },
@@ -99,6 +103,11 @@ export const PLAUSIBLE: { readonly [M in MetricName]: PlausibleRange } = {
   readTimeMsPerTx: COST,
   ioReadsPerTx: COST,
   backendCpuUsPerTx: COST,
+  tempBytesPerTx: COST,
+  tempFilesPerTx: COST,
+  // Bytes a backend holds: 0 or more, at most 1 PiB.
+  backendMemoryPeakBytes: { ...COST, max: 2 ** 50, why: 'a backend memory size: 0 or more, at most 1 PiB' },
+  backendMemoryMedianBytes: { ...COST, max: 2 ** 50, why: 'a backend memory size: 0 or more, at most 1 PiB' },
   instructions: { ...COST, minExcluded: true, why: 'instructions per transaction: above 0, at most 1e15' },
 };
 
@@ -143,6 +152,7 @@ export const GATED_METRIC_NAMES = {
   'read-time': 'readTimeMsPerTx',
   'io-reads': 'ioReadsPerTx',
   'backend-cpu': 'backendCpuUsPerTx',
+  ...MEMORY_GATED_NAMES,
 } as const satisfies Record<string, MetricName>;
 
 export type GatedMetricName = keyof typeof GATED_METRIC_NAMES;
@@ -157,6 +167,7 @@ export const STEADY_METRICS = [
   'readTimeMsPerTx',
   'ioReadsPerTx',
   'backendCpuUsPerTx',
+  ...MEMORY_METRIC_NAMES,
 ] as const satisfies readonly MetricName[];
 
 export type SteadyMetricName = (typeof STEADY_METRICS)[number];

@@ -25,6 +25,8 @@ export interface StatementPlan {
   plan?: string;
   /** Why EXPLAIN failed (the server's message). */
   error?: string;
+  /** What the planner's memory context used and allocated, bytes (EXPLAIN (MEMORY), PostgreSQL 17+). */
+  plannerMemory?: { usedBytes: number; allocatedBytes: number };
 }
 
 /** pg_stat_statements' counters of one statement on one arm over the counted run. */

@@ -5,6 +5,7 @@
  */
 import type { RunDiagnostics } from './diagnostics.js';
 import type { SteadyRecord } from './steady.js';
+import type { BackendMemoryRecord } from './memory.js';
 import type { ExplanationRecord, InstructionsRecord } from './instructions.js';
 import type { PlansRecord } from './plans.js';
 import type { ControlChange } from './control-change.js';
@@ -349,6 +350,8 @@ export interface Sample {
    * transactions they were divided by (src/core/results/steady.ts); absent when no snapshot could be taken.
    */
   steady?: SteadyRecord;
+  /** The backends' private memory during the run, or why it was not recorded (src/core/results/memory.ts). */
+  memory?: BackendMemoryRecord;
 }
 
 export interface ProgressPoint {
@@ -384,9 +387,10 @@ export type Verdict = 'regression' | 'improvement' | 'no-change' | 'not-worse' |
  * to back in a round, so what the round shares cancels); 'mann-whitney' is the unpaired rank-sum test with
  * the two-sample Hodges–Lehmann estimate (compareSamples, and cells with too few complete rounds);
  * 'instruction-count' is the instruction mode's own rule on near-deterministic counts
- * (src/core/compare/analysis/instruction-verdict.ts), never an adaptive design's test.
+ * (src/core/compare/analysis/instruction-verdict.ts), never an adaptive design's test; 'memory-floor' is the
+ * default rule of memory metrics no workload gates (src/core/compare/analysis/memory-verdict.ts).
  */
-export type PrimaryTest = 'signed-rank' | 'mann-whitney' | 'instruction-count';
+export type PrimaryTest = 'signed-rank' | 'mann-whitney' | 'instruction-count' | 'memory-floor';
 
 /** A pre-declared adaptive design; serialisable (put it into results.json as is). */
 export interface AdaptivePlan {

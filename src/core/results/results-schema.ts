@@ -56,6 +56,17 @@ const sampleSchema = z.looseObject({
       unavailable: z.array(text).optional(),
     })
     .optional(),
+  memory: z
+    .looseObject({
+      field: text,
+      intervalMs: finite,
+      ticks: count,
+      backends: count,
+      peakBytes: finite.optional(),
+      medianBytes: finite.optional(),
+      notRecorded: text.optional(),
+    })
+    .optional(),
 });
 
 const workloadRecord = z.looseObject({

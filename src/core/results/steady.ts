@@ -32,6 +32,9 @@ export interface StatCounters {
   xactRollback?: number;
   /** User + system CPU time of the server's processes (live children and reaped ones), in µs. */
   cpuUs?: number;
+  /** pg_stat_database.temp_bytes and temp_files: what sorts and hashes beyond work_mem spilled (memory.ts). */
+  tempBytes?: number;
+  tempFiles?: number;
 }
 
 export type StatCounterName = keyof StatCounters;
@@ -71,8 +74,8 @@ export interface ColdStart {
   pageCacheDropped: boolean;
 }
 
-/** Which delta each steady metric divides by the transactions. */
-export const STEADY_METRIC_SOURCES: Record<SteadyMetricName, StatCounterName> = {
+/** Which delta each counter-based steady metric divides by the transactions (backend memory is not one). */
+export const STEADY_METRIC_SOURCES: Partial<Record<SteadyMetricName, StatCounterName>> = {
   walBytesPerTx: 'walBytes',
   walRecordsPerTx: 'walRecords',
   walFpiPerTx: 'walFpi',
@@ -81,6 +84,8 @@ export const STEADY_METRIC_SOURCES: Record<SteadyMetricName, StatCounterName> = 
   readTimeMsPerTx: 'blkReadTimeMs',
   ioReadsPerTx: 'ioReads',
   backendCpuUsPerTx: 'cpuUs',
+  tempBytesPerTx: 'tempBytes',
+  tempFilesPerTx: 'tempFiles',
 };
 
 /**

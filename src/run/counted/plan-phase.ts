@@ -11,6 +11,7 @@ import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import { resolveRunAs, type RunAsUser } from '../../postgres/cluster/run-as.js';
+import { NO_EXPLAIN_MEMORY } from '../../postgres/memory/planner-memory.js';
 import {
   STAT_STATEMENTS,
   createStatStatements,
@@ -149,9 +150,17 @@ export async function explainStatements(
   cluster: PgCluster,
   record: PlansRecord,
 ): Promise<void> {
+  // Planner memory where the server has EXPLAIN (MEMORY) (17+); an older one is told once and skipped.
+  let memory = true;
   for (const s of statements) {
     if (s.explained === undefined) continue;
-    const plan = await explainPlan(cluster, s.explained);
+    let plan = await explainPlan(cluster, s.explained, { memory });
+    if (memory && 'error' in plan && NO_EXPLAIN_MEMORY.test(plan.error)) {
+      memory = false;
+      const note = `${arm}: planner memory not recorded: EXPLAIN (MEMORY) needs PostgreSQL 17 or later`;
+      if (!record.notes.includes(note)) record.notes.push(note);
+      plan = await explainPlan(cluster, s.explained);
+    }
     record.plans.push({ workload, arm, statement: s.statement, ...plan });
   }
 }

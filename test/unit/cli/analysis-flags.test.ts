@@ -64,7 +64,7 @@ describe('--metric', () => {
     ['latency_avg', /got 'latency_avg' \(did you mean latency-avg\?\)$/],
   ])('refuses %s listing every accepted name', (value, tail) => {
     expect(() => parseMetric(value)).toThrow(
-      /--metric must be one of tps, qps, latency-avg, latencyStddevMs, latencyPctMs, p95, p99, wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, read-time, io-reads, backend-cpu, instructions \(also the keys latencyAvgMs, latencyP95Ms, latencyP99Ms, walBytesPerTx, walRecordsPerTx, walFpiPerTx, bufferHitsPerTx, bufferReadsPerTx, readTimeMsPerTx, ioReadsPerTx, backendCpuUsPerTx\)/,
+      /--metric must be one of tps, qps, latency-avg, latencyStddevMs, latencyPctMs, p95, p99, wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, read-time, io-reads, backend-cpu, memory-peak, memory-median, temp-bytes, temp-files, instructions \(also the keys latencyAvgMs, latencyP95Ms, latencyP99Ms, walBytesPerTx, walRecordsPerTx, walFpiPerTx, bufferHitsPerTx, bufferReadsPerTx, readTimeMsPerTx, ioReadsPerTx, backendCpuUsPerTx, backendMemoryPeakBytes, backendMemoryMedianBytes, tempBytesPerTx, tempFilesPerTx\)/,
     );
     expect(() => parseMetric(value)).toThrow(tail);
   });

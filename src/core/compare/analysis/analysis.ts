@@ -10,6 +10,7 @@ import {
   type SteadyPass,
 } from '../evidence/steady-evidence.js';
 import { waitLookup, type WaitLookup } from '../evidence/wait-evidence.js';
+import { memoryLookup, type MemoryLookup } from '../evidence/memory-evidence.js';
 import { planChanged } from '../../results/plans.js';
 import {
   DEFAULT_GATED_METRICS,
@@ -123,6 +124,8 @@ export interface RunContext {
   steady: SteadyLookup;
   /** Each head's and cell's waits against base's (wait-evidence.ts). */
   waits: WaitLookup;
+  /** Each head's and cell's memory against base's (memory-evidence.ts). */
+  memory: MemoryLookup;
   /** Whether a statement of a head's workload was planned differently from base (plans.ts). */
   planChanged: (head: string, workload: string) => boolean;
   steadyPass: SteadyPass;
@@ -177,6 +180,7 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
     bootstrap: options.bootstrap,
     steady: steadyLookup(result),
     waits: waitLookup(result),
+    memory: memoryLookup(result),
     planChanged: (head, workload) => planChanged(result.plans, workload, head),
     steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
     untimed: new Set(options.untimed ?? []),
@@ -336,6 +340,7 @@ export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellCo
       instructions: ctx.steady(m.head, m.cell.workload),
       waits: ctx.waits(m.head, m.cell, ctx.thresholds(m.cell.workload)),
       planChanged: ctx.planChanged(m.head, m.cell.workload),
+      memory: ctx.memory(m.head, m.cell),
     };
     byHead.get(m.head)!.push(withSteadyEvidence(judged, evidence, ctx.steadyPass));
   }

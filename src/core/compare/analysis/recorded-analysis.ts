@@ -6,6 +6,7 @@
 import { planFromJson } from './adaptive.js';
 import { compareRun } from './compare-run.js';
 import { withInstructionCells } from './instruction-verdict.js';
+import { withMemoryCells } from './memory-verdict.js';
 import { withSameCompiledCode } from './same-code.js';
 import { untimedWorkloadsOf, withUnexecutedCode } from './unexecuted-code.js';
 import { DEFAULT_STEADY_PASS } from '../evidence/steady-evidence.js';
@@ -54,7 +55,9 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
     ...(result.baseline ? { test: 'unpaired' as const } : {}),
   });
   // The instruction mode's cells (own rule, one round) join the other gated metrics of each arm.
-  const withInstructions = withInstructionCells(timed, result);
+  const counted = withInstructionCells(timed, result);
+  // Memory that moved beyond its floors gates by default, unless one metric was asked for every cell.
+  const withInstructions = metricOption(settings, overrides) ? counted : withMemoryCells(counted, result);
   // A head with base's compiled code and settings was not measured: its cells are decided by that.
   const sameCode = withSameCompiledCode(withInstructions, result);
   // A workload that ran none of a head's changed code was not timed for it: its cells are decided by that.

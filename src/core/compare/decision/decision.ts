@@ -307,6 +307,8 @@ function evidenceOf(cell: CellComparison): string {
   if (decidedByUnexecutedCode(cell)) return UNEXECUTED_EVIDENCE;
   const n = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
   if (cell.test === 'instruction-count') return `instruction counts, ${plural(n, 'repetition')}`;
+  // "temp bytes/tx 0 B -> 528 kB (+528 kB; medians of 3 and 3 runs)": the change in bytes (memory-verdict.ts).
+  if (cell.test === 'memory-floor') return cell.reasons[0]?.message.split(': beyond')[0] ?? 'memory floors';
   const timed = `${METRICS[cell.metric].label}, ${plural(n, cell.pairs === null ? 'run' : 'round')}`;
   return cell.verdict === 'no-change' && cell.reasons[0]?.code === 'steady-unchanged'
     ? `${STEADY_EVIDENCE} + ${timed}`
@@ -356,7 +358,9 @@ export function describeDecidedCell(c: DecidedCell, heads = 1): string {
     `${c.workload} at ${plural(c.clients, 'client')}`,
   ].join('');
   const metric = METRICS[c.metric].label;
-  if (c.deltaPct === null) return `${where}, ${metric}: no data`;
+  // A memory change from nothing has no percent: its evidence says it in bytes (memory-verdict.ts).
+  if (c.deltaPct === null)
+    return `${where}, ${c.evidence.startsWith(metric) ? c.evidence : `${metric}: no data`}`;
   const ci = c.ci95
     ? ` ${formatPctInterval(c.ci95.lowerPct, c.ci95.upperPct).replace('[', `[${Math.round(c.ci95.level * 1000) / 10}% CI `)}`
     : '';

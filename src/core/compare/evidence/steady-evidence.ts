@@ -2,8 +2,8 @@
  * Steady evidence in the decision. Throughput on a shared runner is noisy, so an unchanged patch can stay
  * "inconclusive" for many rounds; the CPU work per transaction (instructions, counted near
  * deterministically by the counted runs), the waits per transaction (sampled in every timed run) and the
- * statements' plans are not. When a workload's counts say "no change", its plans did not change, and the
- * cell's waits did not move (wait-evidence.ts), a cell whose timed metric shows no sign of a regression (not
+ * statements' plans are not. When a workload's counts say "no change", its plans did not change, the
+ * cell's waits did not move (wait-evidence.ts) and neither did its memory (memory-evidence.ts), a cell whose timed metric shows no sign of a regression (not
  * significant, its estimate inside the threshold on the worse side, its interval not wholly beyond it) is
  * decided "no change" on that evidence, with what its interval could not rule out said in its reason,
  * instead of waiting for the interval to shrink.
@@ -20,12 +20,17 @@ import { METRICS } from '../../results/metrics.js';
 import type { RunResult } from '../../results/result-types.js';
 import type { CellComparison } from '../comparison-types.js';
 import type { WaitJudgement } from './wait-evidence.js';
+import type { MemoryJudgement } from './memory-evidence.js';
 
-/** What a cell's steady evidence holds: its workload's counts, the cell's waits, whether a plan changed. */
+/**
+ * What a cell's steady evidence holds: its workload's counts, the cell's waits, whether a plan changed, and
+ * the cell's memory (memory-evidence.ts: a head whose memory moved is not passed on this evidence).
+ */
 export interface SteadyEvidence {
   instructions: InstructionJudgement | undefined;
   waits: WaitJudgement | undefined;
   planChanged: boolean;
+  memory?: MemoryJudgement | undefined;
 }
 
 /** Up to how many clients steady evidence may pass a cell: a count, 'all', or 0 (never). */
@@ -88,6 +93,7 @@ export function withSteadyEvidence(
 ): CellComparison {
   const counts = evidence.instructions;
   if (cell.verdict !== 'inconclusive' || counts?.verdict !== 'no-change' || evidence.planChanged) return cell;
+  if (evidence.memory?.moved) return cell;
   if (policy !== 'all' && cell.clients > policy) return cell;
   if (evidence.waits ? !evidence.waits.unchanged : cell.clients > 1) return cell;
   if (cell.deltaPct === null || cell.ciEquivalence === null || cell.p === null) return cell;

@@ -39,7 +39,7 @@ export function steadyMetricsSection(result: RunResult): SteadyMetricsSection | 
       ...shown.map((m) => cellText(c, m)),
     ]);
   const body = [
-    `Base → head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu) or \`--metric\` names one.`,
+    `Base → head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc), and what a backend held in private memory during a run (smaps_rollup Anonymous: the peak, and the median per backend). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu, memory-peak, memory-median, temp-bytes, temp-files) or \`--metric\` names one; memory and temp bytes also gate where they moved beyond their floors (docs/decision.md).`,
     '',
     `| ${header.join(' | ')} |`,
     `|${header.map((_, i) => (i === 0 || (headColumn && i === 1) ? ' --- ' : ' ---: ')).join('|')}|`,
@@ -47,7 +47,7 @@ export function steadyMetricsSection(result: RunResult): SteadyMetricsSection | 
   ];
   if (cells.length > MAX_ROWS)
     body.push('', `_… and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
-  return { summary: 'Steady per-transaction costs (WAL, buffers, backend CPU)', body };
+  return { summary: 'Steady per-transaction costs (WAL, buffers, backend CPU, memory)', body };
 }
 
 /**

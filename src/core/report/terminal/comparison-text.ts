@@ -71,7 +71,7 @@ function steadyLines(cells: readonly SteadyCellSummary[]): string[] {
   const heads = new Set(cells.map((c) => c.head)).size;
   return [
     '',
-    'steady per-transaction costs, base -> head (medians over the runs; gated only where a workload lists them in metrics):',
+    'steady per-transaction costs and backend memory, base -> head (medians over the runs; gated where a workload lists them in metrics, memory also beyond its floors):',
     ...cells.map((c) => `  ${heads > 1 ? `${c.head} ` : ''}${c.cell}: ${steadyCellLine(c)}`),
   ];
 }
