@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path56 = __require("node:path");
+    var path57 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path56.resolve(baseDir, baseName);
+          const localBin = path57.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path56.extname(baseName))) return void 0;
+          if (sourceExt.includes(path57.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path56.resolve(
-            path56.dirname(resolvedScriptPath),
+          executableDir = path57.resolve(
+            path57.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path56.basename(
+            const legacyName = path57.basename(
               this._scriptPath,
-              path56.extname(this._scriptPath)
+              path57.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path56.extname(executableFile));
+        launchWithNode = sourceExt.includes(path57.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path56.basename(filename, path56.extname(filename));
+        this._name = path57.basename(filename, path57.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path57) {
-        if (path57 === void 0) return this._executableDir;
-        this._executableDir = path57;
+      executableDir(path58) {
+        if (path58 === void 0) return this._executableDir;
+        this._executableDir = path58;
         return this;
       }
       /**
@@ -3491,6 +3491,385 @@ var init_plain_text = __esm({
   }
 });
 
+// node_modules/simple-statistics/dist/simple-statistics.mjs
+function sum(x) {
+  if (x.length === 0) {
+    return 0;
+  }
+  var sum3 = x[0];
+  var correction = 0;
+  var transition;
+  if (typeof sum3 !== "number") {
+    return Number.NaN;
+  }
+  for (var i = 1; i < x.length; i++) {
+    if (typeof x[i] !== "number") {
+      return Number.NaN;
+    }
+    transition = sum3 + x[i];
+    if (Math.abs(sum3) >= Math.abs(x[i])) {
+      correction += sum3 - transition + x[i];
+    } else {
+      correction += x[i] - transition + sum3;
+    }
+    sum3 = transition;
+  }
+  return sum3 + correction;
+}
+function mean(x) {
+  if (x.length === 0) {
+    throw new Error("mean requires at least one data point");
+  }
+  return sum(x) / x.length;
+}
+function sumNthPowerDeviations(x, n) {
+  var meanValue = mean(x);
+  var sum3 = 0;
+  var tempValue;
+  var i;
+  if (n === 2) {
+    for (i = 0; i < x.length; i++) {
+      tempValue = x[i] - meanValue;
+      sum3 += tempValue * tempValue;
+    }
+  } else {
+    for (i = 0; i < x.length; i++) {
+      sum3 += Math.pow(x[i] - meanValue, n);
+    }
+  }
+  return sum3;
+}
+function sampleVariance(x) {
+  if (x.length < 2) {
+    throw new Error("sampleVariance requires at least two data points");
+  }
+  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
+  var besselsCorrection = x.length - 1;
+  return sumSquaredDeviationsValue / besselsCorrection;
+}
+function sampleStandardDeviation(x) {
+  var sampleVarianceX = sampleVariance(x);
+  return Math.sqrt(sampleVarianceX);
+}
+function quantileSorted(x, p) {
+  var idx = (x.length - 1) * p;
+  if (x.length === 0) {
+    throw new Error("quantile requires at least one data point.");
+  } else if (p < 0 || p > 1) {
+    throw new Error("quantiles must be between 0 and 1");
+  } else if (p === 1) {
+    return x[x.length - 1];
+  } else if (p === 0) {
+    return x[0];
+  } else if (idx % 1 !== 0) {
+    var lower = Math.floor(idx);
+    var upper = Math.ceil(idx);
+    var fraction = idx - lower;
+    return x[lower] + fraction * (x[upper] - x[lower]);
+  } else {
+    return x[idx];
+  }
+}
+function quickselect(arr, k, left, right) {
+  left = left || 0;
+  right = right || arr.length - 1;
+  while (right > left) {
+    if (right - left > 600) {
+      var n = right - left + 1;
+      var m = k - left + 1;
+      var z3 = Math.log(n);
+      var s = 0.5 * Math.exp(2 * z3 / 3);
+      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
+      if (m - n / 2 < 0) {
+        sd *= -1;
+      }
+      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
+      var newRight = Math.min(
+        right,
+        Math.floor(k + (n - m) * s / n + sd)
+      );
+      quickselect(arr, k, newLeft, newRight);
+    }
+    var t = arr[k];
+    var i = left;
+    var j = right;
+    swap(arr, left, k);
+    if (arr[right] > t) {
+      swap(arr, left, right);
+    }
+    while (i < j) {
+      swap(arr, i, j);
+      i++;
+      j--;
+      while (arr[i] < t) {
+        i++;
+      }
+      while (arr[j] > t) {
+        j--;
+      }
+    }
+    if (arr[left] === t) {
+      swap(arr, left, j);
+    } else {
+      j++;
+      swap(arr, j, right);
+    }
+    if (j <= k) {
+      left = j + 1;
+    }
+    if (k <= j) {
+      right = j - 1;
+    }
+  }
+}
+function swap(arr, i, j) {
+  var tmp = arr[i];
+  arr[i] = arr[j];
+  arr[j] = tmp;
+}
+function quantile(x, p) {
+  var copy = x.slice();
+  if (Array.isArray(p)) {
+    multiQuantileSelect(copy, p);
+    var results = [];
+    for (var i = 0; i < p.length; i++) {
+      results[i] = quantileSorted(copy, p[i]);
+    }
+    return results;
+  } else {
+    var idx = quantileIndex(copy.length, p);
+    quantileSelect(copy, idx, 0, copy.length - 1);
+    return quantileSorted(copy, p);
+  }
+}
+function quantileSelect(arr, k, left, right) {
+  if (k % 1 === 0) {
+    quickselect(arr, k, left, right);
+  } else {
+    k = Math.floor(k);
+    quickselect(arr, k, left, right);
+    quickselect(arr, k + 1, k + 1, right);
+  }
+}
+function multiQuantileSelect(arr, p) {
+  var positions = /* @__PURE__ */ new Set();
+  for (var i = 0; i < p.length; i++) {
+    var idx = quantileIndex(arr.length, p[i]);
+    positions.add(Math.floor(idx));
+    positions.add(Math.ceil(idx));
+  }
+  var indices = Array.from(positions).sort(compare);
+  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
+}
+function multiselect(arr, indices, lo, hi, left, right) {
+  if (lo > hi) {
+    return;
+  }
+  var mid = lo + hi >> 1;
+  quickselect(arr, indices[mid], left, right);
+  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
+  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
+}
+function compare(a, b) {
+  return a - b;
+}
+function quantileIndex(len, p) {
+  var idx = (len - 1) * p;
+  if (p === 1) {
+    return len - 1;
+  } else if (p === 0) {
+    return 0;
+  } else if (idx % 1 !== 0) {
+    return idx;
+  } else {
+    return idx;
+  }
+}
+function median(x) {
+  return +quantile(x, 0.5);
+}
+function medianAbsoluteDeviation(x) {
+  var medianValue = median(x);
+  var medianAbsoluteDeviations = [];
+  for (var i = 0; i < x.length; i++) {
+    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
+  }
+  return median(medianAbsoluteDeviations);
+}
+function gammaln(n) {
+  if (n <= 0) {
+    return Number.POSITIVE_INFINITY;
+  }
+  n--;
+  var a = COEFFICIENTS[0];
+  for (var i = 1; i < 15; i++) {
+    a += COEFFICIENTS[i] / (n + i);
+  }
+  var tmp = g + 0.5 + n;
+  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
+}
+function cumulativeDistribution(z3) {
+  var sum3 = z3;
+  var tmp = z3;
+  for (var i = 1; i < 30; i++) {
+    tmp *= z3 * z3 / (2 * i + 1);
+    sum3 += tmp;
+  }
+  return Math.round((0.5 + sum3 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
+}
+var BayesianClassifier, COEFFICIENTS, g, LOGSQRT2PI, SQRT_2PI$1, standardNormalTable, z, SQRT_2PI, PerceptronModel;
+var init_simple_statistics = __esm({
+  "node_modules/simple-statistics/dist/simple-statistics.mjs"() {
+    BayesianClassifier = function BayesianClassifier2() {
+      this.totalCount = 0;
+      this.data = {};
+    };
+    BayesianClassifier.prototype.train = function train(item, category) {
+      if (!this.data[category]) {
+        this.data[category] = {};
+      }
+      for (var k in item) {
+        var v = item[k];
+        if (this.data[category][k] === void 0) {
+          this.data[category][k] = {};
+        }
+        if (this.data[category][k][v] === void 0) {
+          this.data[category][k][v] = 0;
+        }
+        this.data[category][k][v]++;
+      }
+      this.totalCount++;
+    };
+    BayesianClassifier.prototype.score = function score(item) {
+      var odds = {};
+      var category;
+      for (var k in item) {
+        var v = item[k];
+        for (category in this.data) {
+          if (odds[category] === void 0) {
+            odds[category] = {};
+          }
+          if (this.data[category][k]) {
+            odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
+          } else {
+            odds[category][k + "_" + v] = 0;
+          }
+        }
+      }
+      var oddsSums = {};
+      for (category in odds) {
+        oddsSums[category] = 0;
+        for (var combination in odds[category]) {
+          oddsSums[category] += odds[category][combination];
+        }
+      }
+      return oddsSums;
+    };
+    COEFFICIENTS = [
+      0.9999999999999971,
+      57.15623566586292,
+      -59.59796035547549,
+      14.136097974741746,
+      -0.4919138160976202,
+      3399464998481189e-20,
+      4652362892704858e-20,
+      -9837447530487956e-20,
+      1580887032249125e-19,
+      -21026444172410488e-20,
+      21743961811521265e-20,
+      -1643181065367639e-19,
+      8441822398385275e-20,
+      -26190838401581408e-21,
+      36899182659531625e-22
+    ];
+    g = 607 / 128;
+    LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
+    SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
+    standardNormalTable = [];
+    for (z = 0; z <= 3.09; z += 0.01) {
+      standardNormalTable.push(cumulativeDistribution(z));
+    }
+    SQRT_2PI = Math.sqrt(2 * Math.PI);
+    PerceptronModel = function PerceptronModel2() {
+      this.weights = [];
+      this.bias = 0;
+    };
+    PerceptronModel.prototype.predict = function predict(features) {
+      if (features.length !== this.weights.length) {
+        return null;
+      }
+      var score2 = 0;
+      for (var i = 0; i < this.weights.length; i++) {
+        score2 += this.weights[i] * features[i];
+      }
+      score2 += this.bias;
+      if (score2 > 0) {
+        return 1;
+      } else {
+        return 0;
+      }
+    };
+    PerceptronModel.prototype.train = function train2(features, label) {
+      if (label !== 0 && label !== 1) {
+        return null;
+      }
+      if (features.length !== this.weights.length) {
+        this.weights = features.slice();
+        this.bias = 1;
+      }
+      var prediction = this.predict(features);
+      if (typeof prediction === "number" && prediction !== label) {
+        var gradient = label - prediction;
+        for (var i = 0; i < this.weights.length; i++) {
+          this.weights[i] += gradient * features[i];
+        }
+        this.bias += gradient;
+      }
+      return this;
+    };
+  }
+});
+
+// src/core/results/memory.ts
+function backendMemoryRecord(readings, intervalMs, ticks, why) {
+  const perBackend = [...readings.values()].filter((r) => r.length > 0);
+  const base = { version: 1, field: BACKEND_MEMORY_FIELD, intervalMs, ticks };
+  if (perBackend.length === 0) {
+    return { ...base, backends: 0, notRecorded: why ?? "no client backend was seen during the run" };
+  }
+  return {
+    ...base,
+    backends: perBackend.length,
+    peakBytes: Math.max(...perBackend.map((r) => Math.max(...r))),
+    medianBytes: median(perBackend.map((r) => median([...r])))
+  };
+}
+function backendMemoryMetrics(record2) {
+  if (record2.peakBytes === void 0 || record2.medianBytes === void 0) return {};
+  return { backendMemoryPeakBytes: record2.peakBytes, backendMemoryMedianBytes: record2.medianBytes };
+}
+var MEMORY_METRICS, MEMORY_GATED_NAMES, MEMORY_METRIC_NAMES, BACKEND_MEMORY_FIELD;
+var init_memory = __esm({
+  "src/core/results/memory.ts"() {
+    "use strict";
+    init_simple_statistics();
+    MEMORY_METRICS = {
+      backendMemoryPeakBytes: { label: "backend memory peak", unit: "bytes", better: "lower" },
+      backendMemoryMedianBytes: { label: "backend memory median", unit: "bytes", better: "lower" },
+      tempBytesPerTx: { label: "temp bytes/tx", unit: "bytes", better: "lower" },
+      tempFilesPerTx: { label: "temp files/tx", unit: "files", better: "lower" }
+    };
+    MEMORY_GATED_NAMES = {
+      "memory-peak": "backendMemoryPeakBytes",
+      "memory-median": "backendMemoryMedianBytes",
+      "temp-bytes": "tempBytesPerTx",
+      "temp-files": "tempFilesPerTx"
+    };
+    MEMORY_METRIC_NAMES = Object.keys(MEMORY_METRICS);
+    BACKEND_MEMORY_FIELD = "Anonymous";
+  }
+});
+
 // src/core/results/metrics.ts
 function metricValueProblem(metric, value, status) {
   const range = PLAUSIBLE[metric];
@@ -3515,6 +3894,7 @@ var METRICS, RATE, LATENCY, COST, PLAUSIBLE, PRIMARY_METRIC, GATED_METRIC_NAMES,
 var init_metrics = __esm({
   "src/core/results/metrics.ts"() {
     "use strict";
+    init_memory();
     METRICS = {
       tps: { label: "TPS", unit: "tx/s", better: "higher" },
       qps: { label: "QPS", unit: "queries/s", better: "higher" },
@@ -3535,6 +3915,8 @@ var init_metrics = __esm({
       readTimeMsPerTx: { label: "read time/tx", unit: "ms", better: "lower" },
       ioReadsPerTx: { label: "I/O reads/tx", unit: "reads", better: "lower" },
       backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" },
+      // Backend private memory (per run) and temp files per transaction (src/core/results/memory.ts).
+      ...MEMORY_METRICS,
       // CPU instructions of the backends per transaction, from the instruction mode's own short runs
       // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/analysis/instruction-verdict.ts).
       instructions: { label: "instr/tx", unit: "instructions", better: "lower" }
@@ -3578,6 +3960,11 @@ var init_metrics = __esm({
       readTimeMsPerTx: COST,
       ioReadsPerTx: COST,
       backendCpuUsPerTx: COST,
+      tempBytesPerTx: COST,
+      tempFilesPerTx: COST,
+      // Bytes a backend holds: 0 or more, at most 1 PiB.
+      backendMemoryPeakBytes: { ...COST, max: 2 ** 50, why: "a backend memory size: 0 or more, at most 1 PiB" },
+      backendMemoryMedianBytes: { ...COST, max: 2 ** 50, why: "a backend memory size: 0 or more, at most 1 PiB" },
       instructions: { ...COST, minExcluded: true, why: "instructions per transaction: above 0, at most 1e15" }
     };
     PRIMARY_METRIC = "tps";
@@ -3593,7 +3980,8 @@ var init_metrics = __esm({
       "buffer-reads": "bufferReadsPerTx",
       "read-time": "readTimeMsPerTx",
       "io-reads": "ioReadsPerTx",
-      "backend-cpu": "backendCpuUsPerTx"
+      "backend-cpu": "backendCpuUsPerTx",
+      ...MEMORY_GATED_NAMES
     };
     STEADY_METRICS = [
       "walBytesPerTx",
@@ -3603,7 +3991,8 @@ var init_metrics = __esm({
       "bufferReadsPerTx",
       "readTimeMsPerTx",
       "ioReadsPerTx",
-      "backendCpuUsPerTx"
+      "backendCpuUsPerTx",
+      ...MEMORY_METRIC_NAMES
     ];
     DEFAULT_GATED_METRICS = ["tps"];
   }
@@ -4010,10 +4399,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path56) {
-  if (!path56)
+function getElementAtPath(obj, path57) {
+  if (!path57)
     return obj;
-  return path56.reduce((acc, key) => acc?.[key], obj);
+  return path57.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -4272,11 +4661,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path56, issues) {
+function prefixIssues(path57, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path56);
+    iss.path.unshift(path57);
     return iss;
   });
 }
@@ -4809,16 +5198,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path56 = []) => {
+  const processError = (error63, path57 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path56, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path57, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path56, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path57, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path56, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path57, ...issue2.path]);
       } else {
-        const fullpath = [...path56, ...issue2.path];
+        const fullpath = [...path57, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -4857,17 +5246,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path56 = []) => {
+  const processError = (error63, path57 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path56, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path57, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path56, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path57, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path56, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path57, ...issue2.path]);
       } else {
-        const fullpath = [...path56, ...issue2.path];
+        const fullpath = [...path57, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -4906,8 +5295,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path56 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path56) {
+  const path57 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path57) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -22939,13 +23328,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path56 = ref.slice(1).split("/").filter(Boolean);
-  if (path56.length === 0) {
+  const path57 = ref.slice(1).split("/").filter(Boolean);
+  if (path57.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path56[0] === defsKey) {
-    const key = path56[1] === void 0 ? void 0 : decodeJSONPointerSegment(path56[1]);
+  if (path57[0] === defsKey) {
+    const key = path57[1] === void 0 ? void 0 : decodeJSONPointerSegment(path57[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27813,7 +28202,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path56 = __require("path");
+    var path57 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -27852,7 +28241,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path56.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path56.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path57.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path57.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -27984,7 +28373,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path56 = __require("path");
+    var path57 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -29776,17 +30165,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path56) {
-      const ctrl = callVisitor(key, node3, visitor, path56);
+    function visit_(key, node3, visitor, path57) {
+      const ctrl = callVisitor(key, node3, visitor, path57);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path56, ctrl);
-        return visit_(key, ctrl, visitor, path56);
+        replaceNode(key, path57, ctrl);
+        return visit_(key, ctrl, visitor, path57);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path56 = Object.freeze(path56.concat(node3));
+          path57 = Object.freeze(path57.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path56);
+            const ci = visit_(i, node3.items[i], visitor, path57);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29797,13 +30186,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path56 = Object.freeze(path56.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path56);
+          path57 = Object.freeze(path57.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path57);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path56);
+          const cv2 = visit_("value", node3.value, visitor, path57);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29824,17 +30213,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path56) {
-      const ctrl = await callVisitor(key, node3, visitor, path56);
+    async function visitAsync_(key, node3, visitor, path57) {
+      const ctrl = await callVisitor(key, node3, visitor, path57);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path56, ctrl);
-        return visitAsync_(key, ctrl, visitor, path56);
+        replaceNode(key, path57, ctrl);
+        return visitAsync_(key, ctrl, visitor, path57);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path56 = Object.freeze(path56.concat(node3));
+          path57 = Object.freeze(path57.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path56);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path57);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -29845,13 +30234,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path56 = Object.freeze(path56.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path56);
+          path57 = Object.freeze(path57.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path57);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path56);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path57);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -29878,23 +30267,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path56) {
+    function callVisitor(key, node3, visitor, path57) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path56);
+        return visitor(key, node3, path57);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path56);
+        return visitor.Map?.(key, node3, path57);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path56);
+        return visitor.Seq?.(key, node3, path57);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path56);
+        return visitor.Pair?.(key, node3, path57);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path56);
+        return visitor.Scalar?.(key, node3, path57);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path56);
+        return visitor.Alias?.(key, node3, path57);
       return void 0;
     }
-    function replaceNode(key, path56, node3) {
-      const parent = path56[path56.length - 1];
+    function replaceNode(key, path57, node3) {
+      const parent = path57[path57.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -30506,10 +30895,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path56, value) {
+    function collectionFromPath(schema, path57, value) {
       let v = value;
-      for (let i = path56.length - 1; i >= 0; --i) {
-        const k = path56[i];
+      for (let i = path57.length - 1; i >= 0; --i) {
+        const k = path57[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30528,7 +30917,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path56) => path56 == null || typeof path56 === "object" && !!path56[Symbol.iterator]().next().done;
+    var isEmptyPath = (path57) => path57 == null || typeof path57 === "object" && !!path57[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30558,11 +30947,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path56, value) {
-        if (isEmptyPath(path56))
+      addIn(path57, value) {
+        if (isEmptyPath(path57))
           this.add(value);
         else {
-          const [key, ...rest] = path56;
+          const [key, ...rest] = path57;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -30576,8 +30965,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path56) {
-        const [key, ...rest] = path56;
+      deleteIn(path57) {
+        const [key, ...rest] = path57;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -30591,8 +30980,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path56, keepScalar) {
-        const [key, ...rest] = path56;
+      getIn(path57, keepScalar) {
+        const [key, ...rest] = path57;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -30610,8 +30999,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path56) {
-        const [key, ...rest] = path56;
+      hasIn(path57) {
+        const [key, ...rest] = path57;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -30621,8 +31010,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path56, value) {
-        const [key, ...rest] = path56;
+      setIn(path57, value) {
+        const [key, ...rest] = path57;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -33137,9 +33526,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path56, value) {
+      addIn(path57, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path56, value);
+          this.contents.addIn(path57, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -33214,14 +33603,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path56) {
-        if (Collection2.isEmptyPath(path56)) {
+      deleteIn(path57) {
+        if (Collection2.isEmptyPath(path57)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path56) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path57) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33236,10 +33625,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path56, keepScalar) {
-        if (Collection2.isEmptyPath(path56))
+      getIn(path57, keepScalar) {
+        if (Collection2.isEmptyPath(path57))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path56, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path57, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33250,10 +33639,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path56) {
-        if (Collection2.isEmptyPath(path56))
+      hasIn(path57) {
+        if (Collection2.isEmptyPath(path57))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path56) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path57) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33270,13 +33659,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path56, value) {
-        if (Collection2.isEmptyPath(path56)) {
+      setIn(path57, value) {
+        if (Collection2.isEmptyPath(path57)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path56), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path57), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path56, value);
+          this.contents.setIn(path57, value);
         }
       }
       /**
@@ -35237,9 +35626,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path56) => {
+    visit3.itemAtPath = (cst, path57) => {
       let item = cst;
-      for (const [field, index] of path56) {
+      for (const [field, index] of path57) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35248,23 +35637,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path56) => {
-      const parent = visit3.itemAtPath(cst, path56.slice(0, -1));
-      const field = path56[path56.length - 1][0];
+    visit3.parentCollection = (cst, path57) => {
+      const parent = visit3.itemAtPath(cst, path57.slice(0, -1));
+      const field = path57[path57.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path56, item, visitor) {
-      let ctrl = visitor(item, path56);
+    function _visit(path57, item, visitor) {
+      let ctrl = visitor(item, path57);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path56.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path57.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35275,10 +35664,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path56);
+            ctrl = ctrl(item, path57);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path56) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path57) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -37165,12 +37554,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path56) {
-  return path56.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path57) {
+  return path57.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path56) {
+function valueAt2(doc, path57) {
   let v = doc;
-  for (const key of path56) {
+  for (const key of path57) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37223,6 +37612,15 @@ var init_results_schema = __esm({
         elapsedS: finite2.optional(),
         deltas: external_exports.record(text, finite2),
         unavailable: external_exports.array(text).optional()
+      }).optional(),
+      memory: external_exports.looseObject({
+        field: text,
+        intervalMs: finite2,
+        ticks: count2,
+        backends: count2,
+        peakBytes: finite2.optional(),
+        medianBytes: finite2.optional(),
+        notRecorded: text.optional()
       }).optional()
     });
     workloadRecord = external_exports.looseObject({
@@ -37600,15 +37998,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path56, options = {}) {
+async function readResults(path57, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path56);
+    text2 = await readRegularFile(path57);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path56}: ${e.reason}`);
+    throw new UserError(`results file ${path57}: ${e.reason}`);
   }
-  return parseResults(text2, path56, options);
+  return parseResults(text2, path57, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39522,14 +39920,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path56 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path57 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path56 && path56[0] !== "/") {
-          path56 = `/${path56}`;
+        if (path57 && path57[0] !== "/") {
+          path57 = `/${path57}`;
         }
-        return new URL(`${origin}${path56}`);
+        return new URL(`${origin}${path57}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -39980,39 +40378,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path56, origin }
+          request: { method, path: path57, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path56);
+        debuglog("sending request to %s %s/%s", method, origin, path57);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path56, origin },
+          request: { method, path: path57, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path56,
+          path57,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path56, origin }
+          request: { method, path: path57, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path56);
+        debuglog("trailers received from %s %s/%s", method, origin, path57);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path56, origin },
+          request: { method, path: path57, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path56,
+          path57,
           error62.message
         );
       });
@@ -40061,9 +40459,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path56, origin }
+            request: { method, path: path57, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path56);
+          debuglog("sending request to %s %s/%s", method, origin, path57);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -40126,7 +40524,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path56,
+        path: path57,
         method,
         body,
         headers,
@@ -40141,11 +40539,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path56 !== "string") {
+        if (typeof path57 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path56[0] !== "/" && !(path56.startsWith("http://") || path56.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path57[0] !== "/" && !(path57.startsWith("http://") || path57.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path56)) {
+        } else if (invalidPathRegex.test(path57)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -40211,7 +40609,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path56, query) : path56;
+        this.path = query ? buildURL(path57, query) : path57;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -44904,7 +45302,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path56, host, upgrade, blocking, reset } = request2;
+      const { method, path: path57, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -44985,7 +45383,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path56} HTTP/1.1\r
+      let header = `${method} ${path57} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45514,7 +45912,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path56, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path57, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -45611,7 +46009,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path56;
+      headers[HTTP2_HEADER_PATH] = path57;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -45964,9 +46362,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path56 = search ? `${pathname}${search}` : pathname;
+        const path57 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path56;
+        this.opts.path = path57;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -47205,10 +47603,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path56 = "/",
+          path: path57 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path56;
+        opts.path = origin + path57;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -49180,20 +49578,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path56) {
-      if (typeof path56 !== "string") {
-        return path56;
+    function safeUrl2(path57) {
+      if (typeof path57 !== "string") {
+        return path57;
       }
-      const pathSegments = path56.split("?");
+      const pathSegments = path57.split("?");
       if (pathSegments.length !== 2) {
-        return path56;
+        return path57;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path56, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path56);
+    function matchKey(mockDispatch2, { path: path57, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path57);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -49215,7 +49613,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path56 }) => matchValue(safeUrl2(path56), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path57 }) => matchValue(safeUrl2(path57), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -49253,9 +49651,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path56, method, body, headers, query } = opts;
+      const { path: path57, method, body, headers, query } = opts;
       return {
-        path: path56,
+        path: path57,
         method,
         body,
         headers,
@@ -49718,10 +50116,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path56, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path57, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path56,
+            Path: path57,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54600,9 +54998,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path56) {
-      for (let i = 0; i < path56.length; ++i) {
-        const code = path56.charCodeAt(i);
+    function validateCookiePath(path57) {
+      for (let i = 0; i < path57.length; ++i) {
+        const code = path57.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57522,11 +57920,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path56 = opts.path;
+          let path57 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path56 = `/${path56}`;
+            path57 = `/${path57}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path56);
+          url2 = new URL(util.parseOrigin(url2).origin + path57);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -60018,340 +60416,8 @@ function redecidedArm(arm2, decide2, label) {
 // src/core/compare/analysis/same-code.ts
 init_unchanged_heads();
 
-// node_modules/simple-statistics/dist/simple-statistics.mjs
-function sum(x) {
-  if (x.length === 0) {
-    return 0;
-  }
-  var sum3 = x[0];
-  var correction = 0;
-  var transition;
-  if (typeof sum3 !== "number") {
-    return Number.NaN;
-  }
-  for (var i = 1; i < x.length; i++) {
-    if (typeof x[i] !== "number") {
-      return Number.NaN;
-    }
-    transition = sum3 + x[i];
-    if (Math.abs(sum3) >= Math.abs(x[i])) {
-      correction += sum3 - transition + x[i];
-    } else {
-      correction += x[i] - transition + sum3;
-    }
-    sum3 = transition;
-  }
-  return sum3 + correction;
-}
-function mean(x) {
-  if (x.length === 0) {
-    throw new Error("mean requires at least one data point");
-  }
-  return sum(x) / x.length;
-}
-function sumNthPowerDeviations(x, n) {
-  var meanValue = mean(x);
-  var sum3 = 0;
-  var tempValue;
-  var i;
-  if (n === 2) {
-    for (i = 0; i < x.length; i++) {
-      tempValue = x[i] - meanValue;
-      sum3 += tempValue * tempValue;
-    }
-  } else {
-    for (i = 0; i < x.length; i++) {
-      sum3 += Math.pow(x[i] - meanValue, n);
-    }
-  }
-  return sum3;
-}
-function sampleVariance(x) {
-  if (x.length < 2) {
-    throw new Error("sampleVariance requires at least two data points");
-  }
-  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
-  var besselsCorrection = x.length - 1;
-  return sumSquaredDeviationsValue / besselsCorrection;
-}
-function sampleStandardDeviation(x) {
-  var sampleVarianceX = sampleVariance(x);
-  return Math.sqrt(sampleVarianceX);
-}
-function quantileSorted(x, p) {
-  var idx = (x.length - 1) * p;
-  if (x.length === 0) {
-    throw new Error("quantile requires at least one data point.");
-  } else if (p < 0 || p > 1) {
-    throw new Error("quantiles must be between 0 and 1");
-  } else if (p === 1) {
-    return x[x.length - 1];
-  } else if (p === 0) {
-    return x[0];
-  } else if (idx % 1 !== 0) {
-    var lower = Math.floor(idx);
-    var upper = Math.ceil(idx);
-    var fraction = idx - lower;
-    return x[lower] + fraction * (x[upper] - x[lower]);
-  } else {
-    return x[idx];
-  }
-}
-function quickselect(arr, k, left, right) {
-  left = left || 0;
-  right = right || arr.length - 1;
-  while (right > left) {
-    if (right - left > 600) {
-      var n = right - left + 1;
-      var m = k - left + 1;
-      var z3 = Math.log(n);
-      var s = 0.5 * Math.exp(2 * z3 / 3);
-      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
-      if (m - n / 2 < 0) {
-        sd *= -1;
-      }
-      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
-      var newRight = Math.min(
-        right,
-        Math.floor(k + (n - m) * s / n + sd)
-      );
-      quickselect(arr, k, newLeft, newRight);
-    }
-    var t = arr[k];
-    var i = left;
-    var j = right;
-    swap(arr, left, k);
-    if (arr[right] > t) {
-      swap(arr, left, right);
-    }
-    while (i < j) {
-      swap(arr, i, j);
-      i++;
-      j--;
-      while (arr[i] < t) {
-        i++;
-      }
-      while (arr[j] > t) {
-        j--;
-      }
-    }
-    if (arr[left] === t) {
-      swap(arr, left, j);
-    } else {
-      j++;
-      swap(arr, j, right);
-    }
-    if (j <= k) {
-      left = j + 1;
-    }
-    if (k <= j) {
-      right = j - 1;
-    }
-  }
-}
-function swap(arr, i, j) {
-  var tmp = arr[i];
-  arr[i] = arr[j];
-  arr[j] = tmp;
-}
-function quantile(x, p) {
-  var copy = x.slice();
-  if (Array.isArray(p)) {
-    multiQuantileSelect(copy, p);
-    var results = [];
-    for (var i = 0; i < p.length; i++) {
-      results[i] = quantileSorted(copy, p[i]);
-    }
-    return results;
-  } else {
-    var idx = quantileIndex(copy.length, p);
-    quantileSelect(copy, idx, 0, copy.length - 1);
-    return quantileSorted(copy, p);
-  }
-}
-function quantileSelect(arr, k, left, right) {
-  if (k % 1 === 0) {
-    quickselect(arr, k, left, right);
-  } else {
-    k = Math.floor(k);
-    quickselect(arr, k, left, right);
-    quickselect(arr, k + 1, k + 1, right);
-  }
-}
-function multiQuantileSelect(arr, p) {
-  var positions = /* @__PURE__ */ new Set();
-  for (var i = 0; i < p.length; i++) {
-    var idx = quantileIndex(arr.length, p[i]);
-    positions.add(Math.floor(idx));
-    positions.add(Math.ceil(idx));
-  }
-  var indices = Array.from(positions).sort(compare);
-  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
-}
-function multiselect(arr, indices, lo, hi, left, right) {
-  if (lo > hi) {
-    return;
-  }
-  var mid = lo + hi >> 1;
-  quickselect(arr, indices[mid], left, right);
-  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
-  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
-}
-function compare(a, b) {
-  return a - b;
-}
-function quantileIndex(len, p) {
-  var idx = (len - 1) * p;
-  if (p === 1) {
-    return len - 1;
-  } else if (p === 0) {
-    return 0;
-  } else if (idx % 1 !== 0) {
-    return idx;
-  } else {
-    return idx;
-  }
-}
-function median(x) {
-  return +quantile(x, 0.5);
-}
-function medianAbsoluteDeviation(x) {
-  var medianValue = median(x);
-  var medianAbsoluteDeviations = [];
-  for (var i = 0; i < x.length; i++) {
-    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
-  }
-  return median(medianAbsoluteDeviations);
-}
-var BayesianClassifier = function BayesianClassifier2() {
-  this.totalCount = 0;
-  this.data = {};
-};
-BayesianClassifier.prototype.train = function train(item, category) {
-  if (!this.data[category]) {
-    this.data[category] = {};
-  }
-  for (var k in item) {
-    var v = item[k];
-    if (this.data[category][k] === void 0) {
-      this.data[category][k] = {};
-    }
-    if (this.data[category][k][v] === void 0) {
-      this.data[category][k][v] = 0;
-    }
-    this.data[category][k][v]++;
-  }
-  this.totalCount++;
-};
-BayesianClassifier.prototype.score = function score(item) {
-  var odds = {};
-  var category;
-  for (var k in item) {
-    var v = item[k];
-    for (category in this.data) {
-      if (odds[category] === void 0) {
-        odds[category] = {};
-      }
-      if (this.data[category][k]) {
-        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
-      } else {
-        odds[category][k + "_" + v] = 0;
-      }
-    }
-  }
-  var oddsSums = {};
-  for (category in odds) {
-    oddsSums[category] = 0;
-    for (var combination in odds[category]) {
-      oddsSums[category] += odds[category][combination];
-    }
-  }
-  return oddsSums;
-};
-var COEFFICIENTS = [
-  0.9999999999999971,
-  57.15623566586292,
-  -59.59796035547549,
-  14.136097974741746,
-  -0.4919138160976202,
-  3399464998481189e-20,
-  4652362892704858e-20,
-  -9837447530487956e-20,
-  1580887032249125e-19,
-  -21026444172410488e-20,
-  21743961811521265e-20,
-  -1643181065367639e-19,
-  8441822398385275e-20,
-  -26190838401581408e-21,
-  36899182659531625e-22
-];
-var g = 607 / 128;
-var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
-function gammaln(n) {
-  if (n <= 0) {
-    return Number.POSITIVE_INFINITY;
-  }
-  n--;
-  var a = COEFFICIENTS[0];
-  for (var i = 1; i < 15; i++) {
-    a += COEFFICIENTS[i] / (n + i);
-  }
-  var tmp = g + 0.5 + n;
-  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
-}
-var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
-function cumulativeDistribution(z3) {
-  var sum3 = z3;
-  var tmp = z3;
-  for (var i = 1; i < 30; i++) {
-    tmp *= z3 * z3 / (2 * i + 1);
-    sum3 += tmp;
-  }
-  return Math.round((0.5 + sum3 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
-}
-var standardNormalTable = [];
-for (z = 0; z <= 3.09; z += 0.01) {
-  standardNormalTable.push(cumulativeDistribution(z));
-}
-var z;
-var SQRT_2PI = Math.sqrt(2 * Math.PI);
-var PerceptronModel = function PerceptronModel2() {
-  this.weights = [];
-  this.bias = 0;
-};
-PerceptronModel.prototype.predict = function predict(features) {
-  if (features.length !== this.weights.length) {
-    return null;
-  }
-  var score2 = 0;
-  for (var i = 0; i < this.weights.length; i++) {
-    score2 += this.weights[i] * features[i];
-  }
-  score2 += this.bias;
-  if (score2 > 0) {
-    return 1;
-  } else {
-    return 0;
-  }
-};
-PerceptronModel.prototype.train = function train2(features, label) {
-  if (label !== 0 && label !== 1) {
-    return null;
-  }
-  if (features.length !== this.weights.length) {
-    this.weights = features.slice();
-    this.bias = 1;
-  }
-  var prediction = this.predict(features);
-  if (typeof prediction === "number" && prediction !== label) {
-    var gradient = label - prediction;
-    for (var i = 0; i < this.weights.length; i++) {
-      this.weights[i] += gradient * features[i];
-    }
-    this.bias += gradient;
-  }
-  return this;
-};
+// src/core/compare/evidence/instruction-rule.ts
+init_simple_statistics();
 
 // src/core/results/instructions.ts
 var DEFAULT_INSTRUCTION_SETTINGS = {
@@ -60376,7 +60442,14 @@ function emptyInstructionsRecord() {
   };
 }
 
+// src/core/compare/shift-statistics.ts
+init_simple_statistics();
+
+// src/core/stats/one-sample-t.ts
+init_simple_statistics();
+
 // src/core/stats/log-beta.ts
+init_simple_statistics();
 function logBeta(a, b) {
   const p = Math.min(a, b);
   const q = Math.max(a, b);
@@ -60450,6 +60523,9 @@ function studentTCdf(t, df) {
   const lower = 0.5 * regularizedIncompleteBeta(df / (df + t2), df / 2, 0.5, t2 / (df + t2));
   return t > 0 ? 1 - lower : lower;
 }
+
+// src/core/stats/student-t-quantile.ts
+init_simple_statistics();
 
 // src/core/stats/normal-quantile.ts
 function normalQuantile(p) {
@@ -60708,6 +60784,9 @@ function wilcoxonSignedRank(d) {
 function signedRankMinP(n) {
   return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
 }
+
+// src/core/stats/bootstrap-ratio-of-means.ts
+init_simple_statistics();
 
 // src/core/stats/seeded-random.ts
 function seededRandom(seed) {
@@ -61036,6 +61115,7 @@ function minAchievableP(m, n) {
 }
 
 // src/core/stats/welch-t.ts
+init_simple_statistics();
 function welchT(base, head, level2 = 0.95) {
   if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
   if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
@@ -61047,7 +61127,11 @@ function welchT(base, head, level2 = 0.95) {
   return { ...tInference(difference, se, df, level2), df, difference, se };
 }
 
+// src/core/compare/noisy-cell.ts
+init_simple_statistics();
+
 // src/core/stats/robust-log-spread.ts
+init_simple_statistics();
 function robustLogSpread(values) {
   if (values.length < 2) return 0;
   return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
@@ -61055,9 +61139,11 @@ function robustLogSpread(values) {
 var MAD_TO_SD = 1.4826;
 
 // src/core/compare/power.ts
+init_simple_statistics();
 init_result_types();
 
 // src/core/compare/cell-runs.ts
+init_simple_statistics();
 init_result_types();
 function collectCellRuns(samples, metric, value = "final") {
   const cells = /* @__PURE__ */ new Map();
@@ -61676,6 +61762,7 @@ function steadyPassText(policy) {
 function withSteadyEvidence(cell, evidence, policy) {
   const counts = evidence.instructions;
   if (cell.verdict !== "inconclusive" || counts?.verdict !== "no-change" || evidence.planChanged) return cell;
+  if (evidence.memory?.moved) return cell;
   if (policy !== "all" && cell.clients > policy) return cell;
   if (evidence.waits ? !evidence.waits.unchanged : cell.clients > 1) return cell;
   if (cell.deltaPct === null || cell.ciEquivalence === null || cell.p === null) return cell;
@@ -61777,6 +61864,76 @@ function grownEvent(pairs) {
   return top;
 }
 
+// src/core/compare/evidence/memory-evidence.ts
+init_simple_statistics();
+init_metrics();
+var MEMORY_FLOORS = {
+  // 2 MiB and 20%: a backend's anonymous memory moved by up to 0.7 MB (16%) between A/A runs of one
+  // install here (allocator arenas, the moment of the reading): the floors hold about 3x that in bytes. A
+  // patch that keeps 2 MiB more per backend is a finding (times max_connections).
+  backendMemoryPeakBytes: { bytes: 2 * 1024 * 1024, pct: 20 },
+  backendMemoryMedianBytes: { bytes: 2 * 1024 * 1024, pct: 20 },
+  // 8 kB (one block) and 10% per transaction: spills are block-sized and repeat exactly with the data.
+  tempBytesPerTx: { bytes: 8192, pct: 10 }
+};
+var MIN_MEMORY_RUNS = 3;
+function memoryLookup(result) {
+  const base = result.arms[0]?.label;
+  const byKey = /* @__PURE__ */ new Map();
+  for (const s of result.samples) {
+    if (s.status !== "ok") continue;
+    const key = `${s.arm}\0${s.workload}\0${s.clients}`;
+    const list = byKey.get(key);
+    if (list) list.push(s);
+    else byKey.set(key, [s]);
+  }
+  return (head, cell) => {
+    if (base === void 0) return void 0;
+    const of = (arm2) => byKey.get(`${arm2}\0${cell.workload}\0${cell.clients}`) ?? [];
+    return judgeMemory(of(base), of(head));
+  };
+}
+function judgeMemory(base, head) {
+  const changes = [];
+  for (const [metric, floor] of Object.entries(MEMORY_FLOORS)) {
+    const values = (runs) => runs.map((s) => s.metrics[metric]).filter((v) => Number.isFinite(v) && v >= 0);
+    const b = values(base);
+    const h = values(head);
+    if (b.length < MIN_MEMORY_RUNS || h.length < MIN_MEMORY_RUNS) continue;
+    const bm = median(b);
+    const hm = median(h);
+    const deltaBytes = hm - bm;
+    const deltaPct2 = bm > 0 ? 100 * (hm / bm - 1) : null;
+    const moved = Math.abs(deltaBytes) >= floor.bytes && (deltaPct2 === null || Math.abs(deltaPct2) >= floor.pct);
+    const pct6 = deltaPct2 === null ? "" : `, ${deltaPct2 >= 0 ? "+" : ""}${deltaPct2.toFixed(1)}%`;
+    const message = `${METRICS[metric].label} ${formatBytes(bm)} -> ${formatBytes(hm)} (${deltaBytes >= 0 ? "+" : "-"}${formatBytes(Math.abs(deltaBytes))}${pct6}; medians of ${b.length} and ${h.length} runs)`;
+    changes.push({
+      metric,
+      base: bm,
+      head: hm,
+      deltaBytes,
+      deltaPct: deltaPct2,
+      baseRuns: b.length,
+      headRuns: h.length,
+      moved,
+      message
+    });
+  }
+  if (changes.length === 0) return void 0;
+  return { moved: changes.some((c) => c.moved), changes };
+}
+function formatBytes(bytes2) {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let v = bytes2;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  const digits = i === 0 ? 0 : Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
+  return `${v.toFixed(digits)} ${units[i]}`;
+}
+
 // src/core/results/plans.ts
 function emptyPlansRecord(arms2) {
   return { arms: [...arms2], wallS: 0, statements: [], plans: [], stats: [], failures: [], notes: [] };
@@ -61805,6 +61962,7 @@ function planChanged(record2, workload, head) {
 // src/core/compare/analysis/analysis.ts
 init_metrics();
 init_result_types();
+init_simple_statistics();
 
 // src/core/stats/holm.ts
 function holmAdjust(pValues) {
@@ -61820,6 +61978,7 @@ function holmAdjust(pValues) {
 }
 
 // src/core/compare/analysis/curve.ts
+init_simple_statistics();
 var KNEE_GAIN_PER_DOUBLING = 0.1;
 function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
   const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
@@ -62005,6 +62164,7 @@ function sizes(stats) {
 }
 
 // src/core/stats/noise-floor.ts
+init_simple_statistics();
 function noiseFloorPct(values, fenceIqr = FLOOR_FENCE_IQR) {
   if (values.length < 2 || values.some((v) => !(Number.isFinite(v) && v > 0))) return null;
   const changes = adjacentChangesPct(values).sort((a, b) => a - b);
@@ -62126,6 +62286,7 @@ function prepareRun(result, options = {}) {
     bootstrap: options.bootstrap,
     steady: steadyLookup(result),
     waits: waitLookup(result),
+    memory: memoryLookup(result),
     planChanged: (head, workload) => planChanged(result.plans, workload, head),
     steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
     untimed: new Set(options.untimed ?? []),
@@ -62238,7 +62399,8 @@ function analyseLook(ctx, spec) {
     const evidence = {
       instructions: ctx.steady(m2.head, m2.cell.workload),
       waits: ctx.waits(m2.head, m2.cell, ctx.thresholds(m2.cell.workload)),
-      planChanged: ctx.planChanged(m2.head, m2.cell.workload)
+      planChanged: ctx.planChanged(m2.head, m2.cell.workload),
+      memory: ctx.memory(m2.head, m2.cell)
     };
     byHead.get(m2.head).push(withSteadyEvidence(judged, evidence, ctx.steadyPass));
   }
@@ -62732,6 +62894,7 @@ function evidenceOf(cell) {
   if (decidedByUnexecutedCode(cell)) return UNEXECUTED_EVIDENCE;
   const n = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
   if (cell.test === "instruction-count") return `instruction counts, ${plural(n, "repetition")}`;
+  if (cell.test === "memory-floor") return cell.reasons[0]?.message.split(": beyond")[0] ?? "memory floors";
   const timed = `${METRICS[cell.metric].label}, ${plural(n, cell.pairs === null ? "run" : "round")}`;
   return cell.verdict === "no-change" && cell.reasons[0]?.code === "steady-unchanged" ? `${STEADY_EVIDENCE} + ${timed}` : timed;
 }
@@ -62757,7 +62920,8 @@ function describeDecidedCell(c, heads = 1) {
     `${c.workload} at ${plural(c.clients, "client")}`
   ].join("");
   const metric = METRICS[c.metric].label;
-  if (c.deltaPct === null) return `${where}, ${metric}: no data`;
+  if (c.deltaPct === null)
+    return `${where}, ${c.evidence.startsWith(metric) ? c.evidence : `${metric}: no data`}`;
   const ci = c.ci95 ? ` ${formatPctInterval(c.ci95.lowerPct, c.ci95.upperPct).replace("[", `[${Math.round(c.ci95.level * 1e3) / 10}% CI `)}` : "";
   return `${where}, ${metric} ${formatPct(c.deltaPct)}${ci}`;
 }
@@ -63222,10 +63386,10 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
-import path43 from "node:path";
+import path44 from "node:path";
 
 // src/flows/bisect/bisection.ts
-import path34 from "node:path";
+import path35 from "node:path";
 
 // src/postgres/builds/build.ts
 import { mkdir as mkdir5, readFile as readFile6, rm as rm8, writeFile as writeFile4 } from "node:fs/promises";
@@ -66378,7 +66542,7 @@ function regressedByCounts(record2, base, heads, workloads) {
 }
 
 // src/flows/compare/pipeline/pipeline.ts
-import path32 from "node:path";
+import path33 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -67216,7 +67380,7 @@ async function takeStatSnapshot(target, options = {}) {
     }
     const counters = {};
     const db = (await client.query(
-      `SELECT blks_hit, blks_read, blk_read_time, xact_commit, xact_rollback,
+      `SELECT blks_hit, blks_read, blk_read_time, xact_commit, xact_rollback, temp_bytes, temp_files,
                 current_setting('track_io_timing')::boolean AS timing
            FROM pg_stat_database WHERE datname = current_database()`
     )).rows[0];
@@ -67225,6 +67389,8 @@ async function takeStatSnapshot(target, options = {}) {
     if (db?.timing === true) setCounter(counters, "blkReadTimeMs", db.blk_read_time);
     setCounter(counters, "xactCommit", db?.xact_commit);
     setCounter(counters, "xactRollback", db?.xact_rollback);
+    setCounter(counters, "tempBytes", db?.temp_bytes);
+    setCounter(counters, "tempFiles", db?.temp_files);
     if (versionNum >= 14e4) {
       const wal = (await client.query(
         "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
@@ -67335,6 +67501,135 @@ async function serverCpuUs(proc, postmaster) {
   return void 0;
 }
 
+// src/run/memory/run-memory.ts
+init_memory();
+init_errors();
+
+// src/postgres/memory/backend-memory-sampler.ts
+init_esm();
+init_memory();
+init_errors();
+
+// src/postgres/memory/smaps-rollup.ts
+init_errors();
+import { readFile as readFile9 } from "node:fs/promises";
+import path20 from "node:path";
+function parseSmapsRollup(text2) {
+  const fields = /* @__PURE__ */ new Map();
+  for (const line of text2.split("\n")) {
+    const m = /^([A-Za-z_]+):\s+(\d+) kB\s*$/.exec(line);
+    if (m) fields.set(m[1], Number(m[2]) * 1024);
+  }
+  return fields;
+}
+async function readSmapsField(procRoot, pid, field) {
+  const file2 = path20.join(procRoot, String(pid), "smaps_rollup");
+  let text2;
+  try {
+    text2 = await readFile9(file2, "utf8");
+  } catch (e) {
+    const code = e.code;
+    if (code === "ESRCH") return { kind: "gone" };
+    if (code === "ENOENT") {
+      const alive = await readFile9(path20.join(procRoot, String(pid), "stat"), "utf8").then(
+        () => true,
+        () => false
+      );
+      return alive ? { kind: "unreadable", reason: `${file2} does not exist (Linux 4.14+)` } : { kind: "gone" };
+    }
+    return { kind: "unreadable", reason: `cannot read ${file2}: ${errorMessage(e)}` };
+  }
+  if (text2.trim() === "") return { kind: "gone" };
+  const bytes2 = parseSmapsRollup(text2).get(field);
+  return bytes2 === void 0 ? { kind: "unreadable", reason: `${file2} has no ${field} field` } : { kind: "read", bytes: bytes2 };
+}
+
+// src/postgres/memory/backend-memory-sampler.ts
+var MEMORY_APPLICATION_NAME = "pgperf-memory";
+var DEFAULT_MEMORY_INTERVAL_MS = 250;
+var BACKENDS_SQL = `
+SELECT pid FROM pg_stat_activity
+ WHERE backend_type = 'client backend' AND datname = current_database() AND pid <> pg_backend_pid()
+   AND coalesce(application_name, '') NOT LIKE 'pgperf-%'`;
+async function startMemorySampler(target, options = {}) {
+  const intervalMs = options.intervalMs ?? DEFAULT_MEMORY_INTERVAL_MS;
+  const proc = options.procRoot ?? "/proc";
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: MEMORY_APPLICATION_NAME,
+    connectionTimeoutMillis: 1e4
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= `the sampler's connection failed: ${errorMessage(e)}`;
+  });
+  await client.connect();
+  const readings = /* @__PURE__ */ new Map();
+  let ticks = 0;
+  let busy;
+  const tick = async () => {
+    const pids = (await client.query(BACKENDS_SQL)).rows.map((r) => r.pid);
+    ticks++;
+    for (const pid of pids) {
+      const r = await readSmapsField(proc, pid, BACKEND_MEMORY_FIELD);
+      if (r.kind === "unreadable") {
+        failure2 ??= r.reason;
+        return;
+      }
+      if (r.kind === "read") {
+        const list = readings.get(pid);
+        if (list) list.push(r.bytes);
+        else readings.set(pid, [r.bytes]);
+      }
+    }
+  };
+  const timer = setInterval(() => {
+    if (busy || failure2) return;
+    busy = tick().catch((e) => {
+      failure2 ??= `reading the backends failed: ${errorMessage(e)}`;
+    }).finally(() => {
+      busy = void 0;
+    });
+  }, intervalMs);
+  busy = tick().catch((e) => {
+    failure2 ??= `reading the backends failed: ${errorMessage(e)}`;
+  }).finally(() => {
+    busy = void 0;
+  });
+  let stopped;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        clearInterval(timer);
+        await busy;
+        await client.end().catch(() => {
+        });
+        if (failure2) return backendMemoryRecord(/* @__PURE__ */ new Map(), intervalMs, ticks, failure2);
+        return backendMemoryRecord(readings, intervalMs, ticks);
+      })();
+      return stopped;
+    }
+  };
+}
+
+// src/run/memory/run-memory.ts
+async function startRunMemory(connection, options = {}) {
+  try {
+    return await startMemorySampler(connection, options);
+  } catch (e) {
+    const record2 = backendMemoryRecord(
+      /* @__PURE__ */ new Map(),
+      options.intervalMs ?? DEFAULT_MEMORY_INTERVAL_MS,
+      0,
+      `the memory sampler could not connect: ${errorMessage(e)}`
+    );
+    return { stop: () => Promise.resolve(record2) };
+  }
+}
+
 // src/core/results/steady.ts
 var STEADY_METRIC_SOURCES = {
   walBytesPerTx: "walBytes",
@@ -67344,7 +67639,9 @@ var STEADY_METRIC_SOURCES = {
   bufferReadsPerTx: "blksRead",
   readTimeMsPerTx: "blkReadTimeMs",
   ioReadsPerTx: "ioReads",
-  backendCpuUsPerTx: "cpuUs"
+  backendCpuUsPerTx: "cpuUs",
+  tempBytesPerTx: "tempBytes",
+  tempFilesPerTx: "tempFiles"
 };
 function statDeltas(before, after) {
   const deltas = {};
@@ -67394,6 +67691,7 @@ function steadyOutcome(before, after, transactions) {
 }
 
 // src/run/measure-run.ts
+init_memory();
 init_result_types();
 init_errors();
 
@@ -67430,7 +67728,7 @@ async function coldStart(cluster, journal) {
 
 // src/run/run-clusters.ts
 import { copyFile as copyFile2 } from "node:fs/promises";
-import path24 from "node:path";
+import path25 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/drivers/driver-set.ts
@@ -67467,7 +67765,7 @@ function composeDrivers(modules) {
 
 // src/drivers/pgbench/pgbench-driver.ts
 import { writeFile as writeFile7 } from "node:fs/promises";
-import path22 from "node:path";
+import path23 from "node:path";
 init_errors();
 
 // src/drivers/common/driver.ts
@@ -67960,7 +68258,7 @@ function relativiseTimestamps(points2, start) {
 // src/drivers/pgbench/parse-transaction-log.ts
 import { createReadStream } from "node:fs";
 import { readdir as readdir6 } from "node:fs/promises";
-import path20 from "node:path";
+import path21 from "node:path";
 import { createInterface } from "node:readline";
 
 // src/drivers/common/latency-histogram.ts
@@ -68031,7 +68329,7 @@ async function readTransactionLogs(dir, prefix) {
   const files = (await readdir6(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
   for (const file2 of files) {
     summary2.files++;
-    const lines = createInterface({ input: createReadStream(path20.join(dir, file2)), crlfDelay: Infinity });
+    const lines = createInterface({ input: createReadStream(path21.join(dir, file2)), crlfDelay: Infinity });
     for await (const line of lines) addTransactionLogLine(line, summary2);
   }
   return summary2;
@@ -68068,7 +68366,7 @@ function reportCounts(r) {
 // src/drivers/pgbench/readable-scripts.ts
 init_errors();
 import { chmod as chmod3, copyFile, stat as stat5 } from "node:fs/promises";
-import path21 from "node:path";
+import path22 from "node:path";
 async function readableScripts(workload, deps) {
   if (!workload.scripts?.length) return workload;
   const { clientUser } = deps;
@@ -68104,7 +68402,7 @@ async function handedCopy(file2, i, dir) {
   try {
     const st = await stat5(file2);
     if (!st.isFile() || (st.mode & 4) === 0) return void 0;
-    const copy = path21.join(await dir(), `${i + 1}-${path21.basename(file2)}`);
+    const copy = path22.join(await dir(), `${i + 1}-${path22.basename(file2)}`);
     await copyFile(file2, copy);
     await chmod3(copy, 292);
     return copy;
@@ -68117,14 +68415,14 @@ async function handedCopy(file2, i, dir) {
 function pgbenchDriver(options) {
   const { workload, runner, logger, clientUser } = options;
   const tempDir = (prefix) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
-  const pgbench = path22.join(options.clientBinDir, "pgbench");
+  const pgbench = path23.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await tempDir("pgperf-scripts-");
-      const file2 = path22.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const file2 = path23.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile7(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
@@ -68199,7 +68497,7 @@ ${tail(res.stderr)}`
       ...measuredRun(target, spec),
       cpuCount: options.cpuCount,
       pipelineScript: await scriptForPipeline(),
-      ...logDir ? { transactionLogPrefix: path22.join(logDir, TX_LOG_PREFIX) } : {}
+      ...logDir ? { transactionLogPrefix: path23.join(logDir, TX_LOG_PREFIX) } : {}
     });
     const startedAt = (/* @__PURE__ */ new Date()).toISOString();
     const res = await runner.run(pgbench, args, {
@@ -68637,7 +68935,7 @@ function measureArgs2(input2) {
 }
 
 // src/drivers/sysbench/sysbench-driver.ts
-import path23 from "node:path";
+import path24 from "node:path";
 init_errors();
 
 // src/drivers/sysbench/parse-output.ts
@@ -68887,7 +69185,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path23.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path24.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -69164,7 +69462,7 @@ var RunClusters = class {
           await makeDirectory(logsDir);
           await copyFile2(
             cluster.logFile,
-            path24.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+            path25.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
           ).catch(() => {
           });
         }
@@ -69284,8 +69582,10 @@ async function runOnce(ctx, run2, kind, attempt, block) {
     logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
     return void 0;
   });
+  const memorySampler = maintenance || kind !== "measured" ? void 0 : await startRunMemory(cluster.connection);
   let out;
   let diagnostics;
+  let memory;
   try {
     out = maintenance ?? await driver.run(cluster, {
       clients: run2.clients,
@@ -69295,6 +69595,7 @@ async function runOnce(ctx, run2, kind, attempt, block) {
     });
   } finally {
     diagnostics = await sampler?.stop().catch(() => void 0);
+    memory = await memorySampler?.stop();
   }
   deps.signal?.throwIfAborted();
   let steady;
@@ -69306,6 +69607,7 @@ async function runOnce(ctx, run2, kind, attempt, block) {
       out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
     }
   }
+  if (memory && out.ok) out = { ...out, metrics: { ...out.metrics, ...backendMemoryMetrics(memory) } };
   if (!out.ok) out = await withServerDeath(cluster, out);
   progress.finished(durationS, (Date.now() - started) / 1e3);
   const { result } = journal;
@@ -69314,7 +69616,8 @@ async function runOnce(ctx, run2, kind, attempt, block) {
     (block?.samples ?? result.samples).push({
       ...toSample(run2, attempt, randomSeed, out),
       ...diagnostics ? { diagnostics } : {},
-      ...steady ? { steady } : {}
+      ...steady ? { steady } : {},
+      ...memory ? { memory } : {}
     });
     await journal.save();
   }
@@ -69513,14 +69816,14 @@ function openJournal(result, req, deps) {
 
 // src/drivers/workload-scripts.ts
 init_workload_definition();
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile10 } from "node:fs/promises";
 async function workloadScriptHashes(workloads) {
   const out = {};
   for (const w of workloads) {
     const files = scriptFiles(w);
     if (files.length === 0) continue;
     try {
-      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile9(f, "utf8"))));
+      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile10(f, "utf8"))));
     } catch {
     }
   }
@@ -69531,7 +69834,7 @@ async function workloadScriptHashes(workloads) {
 import os8 from "node:os";
 
 // src/machine/environment.ts
-import { readFile as readFile10 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 import os7 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -69582,7 +69885,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile10(file2, "utf8")).trim();
+    return (await readFile11(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -69836,19 +70139,19 @@ async function memoryFacts(root, t, sharedBuffers) {
     let why;
     if (need !== void 0 && available < need) {
       verdict2 = "bad";
-      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
+      why = `less memory is available than shared_buffers (${formatBytes2(need)}): the server will swap or fail to start`;
     } else if (need !== void 0 && available < 2 * need) {
       verdict2 = "warn";
-      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
+      why = `less than twice shared_buffers (${formatBytes2(need)}) is available: backends and the page cache compete`;
     } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
       verdict2 = "warn";
-      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
+      why = `less than ${formatBytes2(LIMITS.minAvailableBytes)} is available`;
     }
     facts.push({
       id: "memory",
       group: "memory",
       name: "available memory",
-      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
+      value: `${formatBytes2(available)} of ${total ? formatBytes2(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes2(need)})` : ""}`,
       verdict: verdict2,
       ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
     });
@@ -70073,7 +70376,7 @@ function graded(f) {
 function pct4(share) {
   return `${(share * 100).toFixed(1)}%`;
 }
-function formatBytes(bytes2) {
+function formatBytes2(bytes2) {
   const units = ["B", "kB", "MB", "GB", "TB"];
   let v = bytes2;
   let i = 0;
@@ -70086,7 +70389,7 @@ function formatBytes(bytes2) {
 
 // src/machine/pinning.ts
 import { access as access3, constants as constants5 } from "node:fs/promises";
-import path25 from "node:path";
+import path26 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -70202,11 +70505,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path25.delimiter)) {
+    for (const dir of searchPath.split(path26.delimiter)) {
       if (!dir) continue;
       try {
-        await access3(path25.join(dir, name), constants5.X_OK);
-        return path25.join(dir, name);
+        await access3(path26.join(dir, name), constants5.X_OK);
+        return path26.join(dir, name);
       } catch {
       }
     }
@@ -70958,6 +71261,97 @@ function summary(values) {
   return summarise(usable(values), 0);
 }
 
+// src/core/compare/analysis/memory-verdict.ts
+init_result_types();
+init_metrics();
+function withMemoryCells(comparison, result) {
+  const lookup = memoryLookup(result);
+  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
+  let added = false;
+  const comparisons = comparison.comparisons.map((arm2) => {
+    const gated = new Set([...arm2.cells, ...arm2.otherMetricCells].map((c) => `${c.id}\0${c.metric}`));
+    const extra = [];
+    for (const cell of documentCells(result)) {
+      const judged = lookup(arm2.head, cell);
+      for (const change2 of judged?.changes ?? []) {
+        if (!change2.moved || gated.has(`${cellId(cell)}\0${change2.metric}`)) continue;
+        extra.push(memoryCell(cell, change2, result, arm2.head));
+      }
+    }
+    if (extra.length === 0) return arm2;
+    added = true;
+    const otherMetricCells = [...arm2.otherMetricCells, ...extra];
+    const gating = gatingCells([...arm2.cells, ...otherMetricCells]);
+    const overall2 = armVerdicts(gating, label, [
+      ...Object.keys(arm2.workloadVerdicts),
+      ...gating.map((c) => c.workload)
+    ]);
+    return {
+      ...arm2,
+      otherMetricCells,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      workloadVerdicts: overall2.workloadVerdicts
+    };
+  });
+  if (!added) return comparison;
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const metrics = comparisons.flatMap((a) => a.otherMetricCells.map((c) => c.metric));
+  const gatedMetrics = [
+    ...comparison.gatedMetrics,
+    ...[...new Set(metrics)].filter((m) => !comparison.gatedMetrics.includes(m))
+  ];
+  return {
+    ...comparison,
+    comparisons,
+    gatedMetrics,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding
+  };
+}
+function memoryCell(cell, change2, result, head) {
+  const floor = MEMORY_FLOORS[change2.metric];
+  const runs = (arm2) => result.samples.filter(
+    (s) => s.status === "ok" && s.arm === arm2 && s.workload === cell.workload && s.clients === cell.clients
+  ).map((s) => s.metrics[change2.metric]).filter((v) => v !== void 0);
+  const more = change2.deltaBytes > 0;
+  return {
+    id: cellId(cell),
+    workload: cell.workload,
+    clients: cell.clients,
+    metric: change2.metric,
+    test: "memory-floor",
+    pairs: null,
+    base: summarise(usable(runs(result.arms[0].label)), 0),
+    head: summarise(usable(runs(head)), 0),
+    deltaPct: change2.deltaPct,
+    ci95: null,
+    ci90: null,
+    ciEquivalence: null,
+    p: null,
+    method: null,
+    minAchievableP: null,
+    welch: null,
+    pairedT: null,
+    bootstrap: null,
+    unusable: null,
+    aaSpreadPct: null,
+    notes: [],
+    better: METRICS[change2.metric].better,
+    alpha: 1,
+    thresholdPct: floor.pct,
+    pAdjusted: null,
+    familySize: 1,
+    verdict: more ? "regression" : "improvement",
+    reasons: [
+      {
+        code: "memory-beyond-floor",
+        message: `${change2.message}: beyond both floors, ${formatBytes(floor.bytes)} and ${floor.pct}% (memory gates by default)`
+      }
+    ]
+  };
+}
+
 // src/core/compare/analysis/recorded-analysis.ts
 init_metrics();
 function resolveAnalysis(given = {}) {
@@ -70992,7 +71386,8 @@ function analyse(result, overrides = {}) {
     // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
     ...result.baseline ? { test: "unpaired" } : {}
   });
-  const withInstructions = withInstructionCells(timed, result);
+  const counted = withInstructionCells(timed, result);
+  const withInstructions = metricOption(settings2, overrides) ? counted : withMemoryCells(counted, result);
   const sameCode = withSameCompiledCode(withInstructions, result);
   const decided = withUnexecutedCode(sameCode, result);
   const forAll = overrides.thresholdPct !== void 0 ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings2.thresholdPct) } } : decided;
@@ -71097,6 +71492,15 @@ init_fingerprint();
 init_result_types();
 init_errors();
 
+// src/core/report/noise-words.ts
+function noiseSourceText(n) {
+  const day = n.date.slice(0, 10);
+  return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
+}
+function planningText(n) {
+  return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
+}
+
 // src/flows/compare/noise/noise-design.ts
 function resolutionOf(noise, input2) {
   const power = input2.power ?? DEFAULT_POWER;
@@ -71136,13 +71540,6 @@ function resolutionOf(noise, input2) {
     recommendedRounds,
     belowResolvable: input2.thresholdPct < resolvablePct
   };
-}
-function noiseSourceText(n) {
-  const day = n.date.slice(0, 10);
-  return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
-}
-function planningText(n) {
-  return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
 }
 function resolutionWarning(r) {
   const what = Number.isFinite(r.resolvablePct) ? `the smallest change this runner resolves with ${r.rounds} rounds (${r.resolvablePct.toFixed(1)}% at ${planningText(r.noise)})` : `what this runner resolves with ${r.rounds} rounds (none: they cannot reach significance; ${planningText(r.noise)})`;
@@ -71678,7 +72075,12 @@ function medianCi(values, level2 = 0.95) {
 
 // src/core/history/series.ts
 init_workload_definition();
-var SERIES_METRICS = ["tps", "latencyPctMs"];
+var SERIES_METRICS = [
+  "tps",
+  "latencyPctMs",
+  "backendMemoryPeakBytes",
+  "tempBytesPerTx"
+];
 function seriesId(key) {
   return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
 }
@@ -72147,8 +72549,8 @@ init_workload_definition();
 
 // src/run/counted/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile3, mkdir as mkdir6, readFile as readFile13, readdir as readdir8, writeFile as writeFile8 } from "node:fs/promises";
-import path28 from "node:path";
+import { chown as chown3, copyFile as copyFile3, mkdir as mkdir6, readFile as readFile14, readdir as readdir8, writeFile as writeFile8 } from "node:fs/promises";
+import path29 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
 import { setTimeout as sleep3 } from "node:timers/promises";
@@ -72233,8 +72635,8 @@ function sumProfiles(profiles) {
 }
 
 // src/postgres/instructions/cachegrind-run.ts
-import { readFile as readFile11 } from "node:fs/promises";
-import path26 from "node:path";
+import { readFile as readFile12 } from "node:fs/promises";
+import path27 from "node:path";
 import { setTimeout as sleep4 } from "node:timers/promises";
 function cachegrindWrapper(outDir) {
   return [
@@ -72246,17 +72648,17 @@ function cachegrindWrapper(outDir) {
     "--tool=cachegrind",
     "--cache-sim=no",
     "--quiet",
-    `--cachegrind-out-file=${path26.join(outDir, "cg.%p")}`
+    `--cachegrind-out-file=${path27.join(outDir, "cg.%p")}`
   ];
 }
 function cachegrindFileOf(outDir, pid) {
-  return path26.join(outDir, `cg.${pid}`);
+  return path27.join(outDir, `cg.${pid}`);
 }
 async function waitForProfile(file2, signal) {
   const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile11(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile12(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(
@@ -72274,7 +72676,7 @@ function sumIr(profiles) {
 init_errors();
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile12, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile13, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep5 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -72306,7 +72708,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile12(outFile, "utf8").catch(() => "");
+  const text2 = await readFile13(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -72328,7 +72730,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir7("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile12(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile13(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -72445,10 +72847,23 @@ function profileText(rows, header) {
 // src/run/counted/plan-phase.ts
 init_errors();
 
+// src/postgres/memory/planner-memory.ts
+var NO_EXPLAIN_MEMORY = /unrecognized EXPLAIN option "memory"/;
+function parsePlannerMemory(text2) {
+  const lines = text2.split(/\r?\n/);
+  const planning = lines.findIndex((l) => /^\s*Planning:\s*$/.test(l));
+  if (planning < 0) return void 0;
+  for (const line of lines.slice(planning + 1)) {
+    const m = /^\s*Memory: used=(\d+)kB\s+allocated=(\d+)kB\s*$/.exec(line);
+    if (m) return { usedBytes: Number(m[1]) * 1024, allocatedBytes: Number(m[2]) * 1024 };
+  }
+  return void 0;
+}
+
 // src/postgres/plan-capture.ts
 init_errors();
 import { access as access4 } from "node:fs/promises";
-import path27 from "node:path";
+import path28 from "node:path";
 var STAT_STATEMENTS = "pg_stat_statements";
 var RUN_SPECIFIC_LINE = new RegExp(
   `^\\s*(?:${[
@@ -72501,9 +72916,9 @@ function statementKey(text2) {
 async function hasStatStatements(binDir, deps) {
   const dirs = await installDirs(binDir, deps);
   const control = await anyExists(
-    dirs.share.map((d) => path27.join(d, "extension", `${STAT_STATEMENTS}.control`))
+    dirs.share.map((d) => path28.join(d, "extension", `${STAT_STATEMENTS}.control`))
   );
-  const library = await anyExists(dirs.lib.map((d) => path27.join(d, `${STAT_STATEMENTS}.so`)));
+  const library = await anyExists(dirs.lib.map((d) => path28.join(d, `${STAT_STATEMENTS}.so`)));
   return control && library;
 }
 async function anyExists(files) {
@@ -72517,29 +72932,31 @@ async function anyExists(files) {
   return false;
 }
 async function installDirs(binDir, deps) {
-  const res = await installRunner(deps).run(path27.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
+  const res = await installRunner(deps).run(path28.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
   const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
-  const prefix = path27.dirname(binDir);
+  const prefix = path28.dirname(binDir);
   const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
   return {
     share: [
       ...share ? [share] : [],
-      path27.join(prefix, "share", "postgresql"),
-      path27.join(prefix, "share"),
+      path28.join(prefix, "share", "postgresql"),
+      path28.join(prefix, "share"),
       ...major ? [`/usr/share/postgresql/${major}`] : []
     ],
-    lib: [...lib ? [lib] : [], path27.join(prefix, "lib", "postgresql"), path27.join(prefix, "lib")]
+    lib: [...lib ? [lib] : [], path28.join(prefix, "lib", "postgresql"), path28.join(prefix, "lib")]
   };
 }
 function withStatStatements(current) {
   const names = String(current ?? "").replace(/^'|'$/g, "").split(",").map((n) => n.trim().replace(/^"|"$/g, "")).filter((n) => n !== "");
   return [.../* @__PURE__ */ new Set([...names, STAT_STATEMENTS])].join(",");
 }
-async function explainPlan(target, sql) {
+async function explainPlan(target, sql, options = {}) {
   const why = notOneStatement(sql);
   if (why) return { error: `not explained: ${why}; pgperf sends EXPLAIN for one statement only` };
   try {
-    return { plan: normalisePlan(await target.psql(`EXPLAIN (COSTS OFF) ${sql}`)) };
+    const text2 = await target.psql(`EXPLAIN (COSTS OFF${options.memory ? ", MEMORY" : ""}) ${sql}`);
+    const plannerMemory = options.memory ? parsePlannerMemory(text2) : void 0;
+    return { plan: normalisePlan(text2), ...plannerMemory ? { plannerMemory } : {} };
   } catch (e) {
     return { error: serverError(errorMessage(e)) };
   }
@@ -72715,9 +73132,16 @@ async function runPlanPhase(req, deps) {
   return record2;
 }
 async function explainStatements(workload, statements, arm2, cluster, record2) {
+  let memory = true;
   for (const s of statements) {
     if (s.explained === void 0) continue;
-    const plan = await explainPlan(cluster, s.explained);
+    let plan = await explainPlan(cluster, s.explained, { memory });
+    if (memory && "error" in plan && NO_EXPLAIN_MEMORY.test(plan.error)) {
+      memory = false;
+      const note = `${arm2}: planner memory not recorded: EXPLAIN (MEMORY) needs PostgreSQL 17 or later`;
+      if (!record2.notes.includes(note)) record2.notes.push(note);
+      plan = await explainPlan(cluster, s.explained);
+    }
     record2.plans.push({ workload, arm: arm2, statement: s.statement, ...plan });
   }
 }
@@ -72902,7 +73326,7 @@ async function startServer(w, arm2, driver, req, deps, keep, plans) {
   const cluster = await loadedCountingCluster(arm2, "instructions", conf, driver, setup, deps, keep);
   if (plans) await takePlans(w.name, arm2.label, cluster, plans, deps.logger);
   await cluster.stop();
-  const countDir = path28.join(cluster.dir, deps.counter.kind);
+  const countDir = path29.join(cluster.dir, deps.counter.kind);
   await mkdir6(countDir, { mode: 493 });
   if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
   const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
@@ -73021,7 +73445,7 @@ async function perfCountedRun(server, transactions, findBackends, deps, name) {
   if (transactions === 0) return 0;
   const pid = await server.cluster.postmasterPid();
   if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
-  const out = path28.join(server.countDir, `perf-stat.${name}.csv`);
+  const out = path29.join(server.countDir, `perf-stat.${name}.csv`);
   return countDuring(pid, deps.event, out, deps.runner, async () => {
     const pids = await findBackends(transactions);
     await waitForExit(pids, deps.signal);
@@ -73036,9 +73460,9 @@ async function cachegrindCountedRun(server, transactions, findBackends, signal) 
 }
 async function runAndFindBackends(server, run2) {
   const { cluster } = server;
-  const logBefore = (await readFile13(cluster.logFile, "utf8").catch(() => "")).length;
+  const logBefore = (await readFile14(cluster.logFile, "utf8").catch(() => "")).length;
   await run2();
-  const log = (await readFile13(cluster.logFile, "utf8")).slice(logBefore);
+  const log = (await readFile14(cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
     throw new Error(
@@ -73082,13 +73506,13 @@ async function executedFunctions(server, signal) {
   if (files.length === 0) throw new Error(`no cachegrind file in ${server.countDir}`);
   const ran = /* @__PURE__ */ new Set();
   for (const file2 of files) {
-    const profile = await waitForProfile(path28.join(server.countDir, file2), signal);
+    const profile = await waitForProfile(path29.join(server.countDir, file2), signal);
     for (const f of profile.functions.values()) if (f.ir > 0) ran.add(f.fn);
   }
   return ran;
 }
 async function writeProfiles(w, settings2, servers, runDir, profileDir) {
-  const dir = path28.join(runDir, profileDir);
+  const dir = path29.join(runDir, profileDir);
   await mkdir6(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
   const median2 = (s) => {
@@ -73103,16 +73527,16 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   for (const s of servers) {
     const files = median2(s).files;
     for (const [i, f] of files.entries()) {
-      await copyFile3(f, path28.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+      await copyFile3(f, path29.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
     }
   }
   const [base, ...heads] = servers;
   const profiles = [];
   for (const head of heads) {
     const rows = diffProfiles(armRuns(base), armRuns(head));
-    const file2 = path28.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
+    const file2 = path29.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
     await writeFile8(
-      path28.join(runDir, file2),
+      path29.join(runDir, file2),
       profileText(
         rows,
         `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
@@ -73189,7 +73613,7 @@ function withExplanation(result, record2) {
 // src/postgres/builds/compiled-code.ts
 import { chmod as chmod4, writeFile as writeFile9 } from "node:fs/promises";
 import os10 from "node:os";
-import path30 from "node:path";
+import path31 from "node:path";
 init_regular_file();
 
 // src/postgres/builds/disassembly.ts
@@ -73419,7 +73843,7 @@ function elfFunctions(bytes2) {
 
 // src/postgres/builds/install-files.ts
 import { readdir as readdir9, readlink as readlink3, realpath, stat as stat6 } from "node:fs/promises";
-import path29 from "node:path";
+import path30 from "node:path";
 var MAX_INSTALL_FILES = 5e4;
 var SHAREDIR_KEY = "<sharedir>";
 var NOT_READ = [
@@ -73434,16 +73858,16 @@ var NOT_READ = [
 var DATA_FILE = ["share/postgresql/postgres.bki", "share/postgres.bki", `${SHAREDIR_KEY}/postgres.bki`];
 var MODULE_FILE = ["lib/postgresql/plpgsql.so", "lib/plpgsql.so"];
 async function installFiles(binDir) {
-  const prefix = path29.resolve(path29.dirname(binDir));
+  const prefix = path30.resolve(path30.dirname(binDir));
   const roots = await installRoots(prefix);
   const files = /* @__PURE__ */ new Map();
-  const named = (key, rel) => key ? path29.posix.join(key, rel) : rel;
+  const named = (key, rel) => key ? path30.posix.join(key, rel) : rel;
   const nameOf = (real) => {
     for (const root of roots) {
-      const rel = path29.relative(root.real, real);
+      const rel = path30.relative(root.real, real);
       if (rel === "") return root.key || ".";
-      if (rel !== ".." && !rel.startsWith(`..${path29.sep}`) && !path29.isAbsolute(rel))
-        return named(root.key, rel.split(path29.sep).join("/"));
+      if (rel !== ".." && !rel.startsWith(`..${path30.sep}`) && !path30.isAbsolute(rel))
+        return named(root.key, rel.split(path30.sep).join("/"));
     }
     return void 0;
   };
@@ -73463,8 +73887,8 @@ async function installFiles(binDir) {
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
       if (tooMany) return;
-      const child = name ? path29.posix.join(name, entry.name) : entry.name;
-      const abs = path29.join(dir, entry.name);
+      const child = name ? path30.posix.join(name, entry.name) : entry.name;
+      const abs = path30.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!notRead(`${child}/`)) await walk(abs, child, [...ancestors, await realpath(abs)]);
       } else if (notRead(child)) continue;
@@ -73499,7 +73923,7 @@ async function installFiles(binDir) {
   }
   const at = (name) => {
     const root = roots.find((r) => r.key !== "" && name.startsWith(`${r.key}/`));
-    return root ? path29.join(root.dir, name.slice(root.key.length + 1)) : path29.join(prefix, name);
+    return root ? path30.join(root.dir, name.slice(root.key.length + 1)) : path30.join(prefix, name);
   };
   for (const need of [
     { what: "data files", where: DATA_FILE },
@@ -73515,11 +73939,11 @@ async function installFiles(binDir) {
       )
     );
     if (found.includes(true)) continue;
-    const dirs = looked.map((f) => path29.dirname(f)).join(", ");
+    const dirs = looked.map((f) => path30.dirname(f)).join(", ");
     return {
       prefix,
       files,
-      unknown: `${prefix} has no ${path29.basename(need.where[0])} in ${dirs}: where its server finds its ${need.what} is unknown`
+      unknown: `${prefix} has no ${path30.basename(need.where[0])} in ${dirs}: where its server finds its ${need.what} is unknown`
     };
   }
   return { prefix, files };
@@ -73532,7 +73956,7 @@ async function installRoots(prefix) {
   const roots = [{ key: "", dir: prefix, real }];
   const debian = /^(.*)\/lib\/postgresql\/(\d+)$/.exec(real);
   if (debian) {
-    const dir = path29.join(debian[1], "share", "postgresql", debian[2]);
+    const dir = path30.join(debian[1], "share", "postgresql", debian[2]);
     const shareReal = await realpath(dir).catch(() => void 0);
     if (shareReal && (await stat6(shareReal)).isDirectory())
       roots.push({ key: SHAREDIR_KEY, dir, real: shareReal });
@@ -73546,7 +73970,7 @@ var ALL_NAMES = 5e3;
 var SERVER_BINARY2 = "bin/postgres";
 var CACHE_SLOT = /^[0-9a-f]{12}-[0-9a-f]{16}(-p[0-9a-f]{8})?$/;
 function ownPaths(installDir) {
-  const slot = path30.basename(installDir);
+  const slot = path31.basename(installDir);
   return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
 }
 function masked(bytes2, strings) {
@@ -73577,8 +74001,8 @@ async function sameFile(b, h, own2) {
   return { same: bb.equals(hb), bytes: [bb, hb] };
 }
 async function compareCompiledCode(base, head, options) {
-  const baseDir = path30.resolve(path30.dirname(base.binDir));
-  const headDir = path30.resolve(path30.dirname(head.binDir));
+  const baseDir = path31.resolve(path31.dirname(base.binDir));
+  const headDir = path31.resolve(path31.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
   const headOwn = ownPaths(headDir);
   const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
@@ -73710,7 +74134,7 @@ async function disassembled(base, head, options) {
   try {
     const parallel = Math.max(1, Math.floor(os10.availableParallelism() / 2));
     const one = async (build, name) => {
-      const file2 = path30.join(temp.dir, name);
+      const file2 = path31.join(temp.dir, name);
       await writeFile9(file2, build.bytes);
       await chmod4(file2, 292);
       return fingerprints(file2, build.bytes, build.ranges, {
@@ -73732,8 +74156,8 @@ async function disassembled(base, head, options) {
 init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile14, stat as stat7 } from "node:fs/promises";
-import path31 from "node:path";
+import { readFile as readFile15, stat as stat7 } from "node:fs/promises";
+import path32 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -73752,7 +74176,7 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path31.resolve(binDir, "postgres");
+  const postgres = path32.resolve(binDir, "postgres");
   const st = await stat7(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
@@ -73794,7 +74218,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile14(install.postgres).catch(() => void 0);
+  const binary = await readFile15(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -73980,7 +74404,7 @@ async function runPipeline(req, deps, store) {
   const unmeasuredHeads = unchangedHeads(compiledCode, arms2).map((c) => c.head);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms2.length - 1 && unmeasuredHeads.length === compiledCode.length;
   const measuredArms2 = arms2.filter((a) => !unmeasuredHeads.includes(a.label));
-  const resultsFile = path32.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path33.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
@@ -74033,7 +74457,7 @@ async function runPipeline(req, deps, store) {
       analysis,
       arms: arms2,
       sink,
-      logsDir: path32.join(runDir, "logs"),
+      logsDir: path33.join(runDir, "logs"),
       calibration: sameInstall(arms2),
       ...instructions ? { instructions } : {},
       ...plans ? { plans } : {},
@@ -74178,7 +74602,7 @@ async function compareArmsCode(arms2, { logger, runner, runAs, tmpDir }) {
   if (!base || heads.length === 0 || sameInstall(arms2)) return [];
   const out = [];
   for (const head of heads) {
-    if (path32.resolve(head.binDir) === path32.resolve(base.binDir)) continue;
+    if (path33.resolve(head.binDir) === path33.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head, options);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -74204,11 +74628,11 @@ async function resolveArms(source, deps) {
 }
 
 // src/flows/bisect/commit-range.ts
-import path33 from "node:path";
+import path34 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path33.resolve(req.cacheDir));
+  const layout = cacheLayout(path34.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -74466,7 +74890,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path34.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path35.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -74603,27 +75027,27 @@ function defined(values) {
 // src/drivers/load-workload.ts
 init_regular_file();
 import { stat as stat8 } from "node:fs/promises";
-import path37 from "node:path";
+import path38 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath as realpath2 } from "node:fs/promises";
-import path35 from "node:path";
+import path36 from "node:path";
 async function confinedPath(root, name) {
-  if (path35.isAbsolute(name)) {
+  if (path36.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath2(root);
-    real = await realpath2(path35.resolve(root, name));
+    real = await realpath2(path36.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path35.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path36.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path35.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path35.isAbsolute(inside)) {
+  const inside = path36.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path36.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -74639,7 +75063,7 @@ init_plain_text();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path36 from "node:path";
+import path37 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -74648,15 +75072,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path36.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path36.dirname(dir)) {
-    const candidate = path36.join(dir, "workloads");
-    if (existsSync(path36.join(candidate, "workload.schema.json"))) return candidate;
-    if (path36.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path37.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path37.dirname(dir)) {
+    const candidate = path37.join(dir, "workloads");
+    if (existsSync(path37.join(candidate, "workload.schema.json"))) return candidate;
+    if (path37.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path36.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path37.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind2(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -74678,7 +75102,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path36.join(workloadsDir, `${name}.yml`);
+  const file2 = path37.join(workloadsDir, `${name}.yml`);
   return fileKind2(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -74805,7 +75229,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path37.dirname(path37.resolve(file2));
+  const dir = path38.dirname(path38.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -75015,7 +75439,7 @@ function tries(r, sha) {
 init_errors();
 
 // src/postgres/builds/build-pair.ts
-import path38 from "node:path";
+import path39 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -75045,7 +75469,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path38.resolve(req.cacheDir));
+  const layout = cacheLayout(path39.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -75396,7 +75820,7 @@ import { mkdir as mkdir8 } from "node:fs/promises";
 
 // src/flows/compare/pipeline/decide-run.ts
 import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
-import path39 from "node:path";
+import path40 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   const decision = decide(comparison, policy, completenessOf(result));
@@ -75410,7 +75834,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path39.join(dir, DECISION_FILE);
+  const file2 = path40.join(dir, DECISION_FILE);
   await mkdir7(dir, { recursive: true });
   await writeFile10(file2, `${JSON.stringify(decision, null, 2)}
 `);
@@ -75499,7 +75923,8 @@ var REASON_PHRASES = {
   "counts-inside-threshold": (t) => `counts inside \xB1${t}% with their spread`,
   "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
   "steady-unchanged": () => "CPU work unchanged, no regression seen",
-  "inside-noise-floor": () => "inside this runner's noise floor"
+  "inside-noise-floor": () => "inside this runner's noise floor",
+  "memory-beyond-floor": () => "memory moved beyond its floor"
 };
 var UNSTABLE_PHRASE = "unstable, not gated";
 function reasonPhrase(cell) {
@@ -75722,6 +76147,7 @@ function costLines(c) {
 }
 
 // src/core/compare/evidence/steady-summary.ts
+init_simple_statistics();
 init_metrics();
 init_result_types();
 function steadySummary(result) {
@@ -75869,7 +76295,7 @@ function steadyMetricsSection(result) {
     ...shown2.map((m) => cellText(c, m))
   ]);
   const body = [
-    `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu) or \`--metric\` names one.`,
+    `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc), and what a backend held in private memory during a run (smaps_rollup Anonymous: the peak, and the median per backend). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu, memory-peak, memory-median, temp-bytes, temp-files) or \`--metric\` names one; memory and temp bytes also gate where they moved beyond their floors (docs/decision.md).`,
     "",
     `| ${header.join(" | ")} |`,
     `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
@@ -75877,7 +76303,7 @@ function steadyMetricsSection(result) {
   ];
   if (cells.length > MAX_ROWS)
     body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
-  return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU)", body };
+  return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU, memory)", body };
 }
 function cellText(c, metric, unit) {
   const row2 = c.metrics.find((r) => r.metric === metric);
@@ -76255,7 +76681,7 @@ function steadyLines(cells) {
   const heads = new Set(cells.map((c) => c.head)).size;
   return [
     "",
-    "steady per-transaction costs, base -> head (medians over the runs; gated only where a workload lists them in metrics):",
+    "steady per-transaction costs and backend memory, base -> head (medians over the runs; gated where a workload lists them in metrics, memory also beyond its floors):",
     ...cells.map((c) => `  ${heads > 1 ? `${c.head} ` : ""}${c.cell}: ${steadyCellLine(c)}`)
   ];
 }
@@ -76460,14 +76886,14 @@ import os11 from "node:os";
 
 // src/store/open/open-store.ts
 init_errors();
-import path41 from "node:path";
+import path42 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
 import { access as access5, readdir as readdir10, stat as stat9 } from "node:fs/promises";
-import path40 from "node:path";
+import path41 from "node:path";
 init_regular_file();
 init_errors();
 init_store();
@@ -76477,8 +76903,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path40.join(dir, "runs");
-    this.indexDir = path40.join(dir, "index");
+    this.runsDir = path41.join(dir, "runs");
+    this.indexDir = path41.join(dir, "index");
   }
   dir;
   options;
@@ -76491,7 +76917,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path40.resolve(dir), options);
+    const store = new _DirStore(path41.resolve(dir), options);
     const st = await withDeadline(store.dir, stat9(store.dir), { expected: "a directory" }).catch(
       (e) => {
         if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
@@ -76572,10 +76998,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path40.join(this.runsDir, `${id}.json`);
+    return path41.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path40.join(this.indexDir, `${id}.json`);
+    return path41.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -76666,8 +77092,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path41.isAbsolute(xdgDataHome) ? xdgDataHome : path41.join(home, ".local", "share");
-  return path41.join(base, "pgperf", "store");
+  const base = xdgDataHome && path42.isAbsolute(xdgDataHome) ? xdgDataHome : path42.join(home, ".local", "share");
+  return path42.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -76730,9 +77156,9 @@ async function checkOutDir(dir, flag = "--out", expected = "a directory for the 
 
 // src/adapters/cli/cache-dir-option.ts
 import os13 from "node:os";
-import path42 from "node:path";
+import path43 from "node:path";
 function resolveCacheDir(flag) {
-  return flag ? path42.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+  return flag ? path43.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -76850,7 +77276,7 @@ function bisectCommand() {
       extraOptions: flags.buildOption,
       durationS: flags.duration,
       adaptive: adaptive && { ...flags, maxRounds: adaptive.plan.maxRounds },
-      outDir: path43.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path44.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     });
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     const stopped = {};
@@ -76872,7 +77298,7 @@ function bisectCommand() {
 }
 
 // src/adapters/cli/commands/build.ts
-import path44 from "node:path";
+import path45 from "node:path";
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build", refArg("--ref")).option(
     "--patch <file...>",
@@ -76897,7 +77323,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path44.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path45.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -76912,7 +77338,7 @@ function buildCommand() {
 
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile11 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -76943,26 +77369,6 @@ function calibrationOf(result, comparison) {
     cells,
     falseAlarms: cells.filter((c) => c.falseAlarm).length
   };
-}
-function renderCalibrationText(c) {
-  const pct6 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
-  const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
-  const rows = [
-    ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
-    ...c.cells.map((x) => [
-      x.id,
-      String(x.rounds),
-      pct6(x.pairedCvPct),
-      pct6(x.runCvPct),
-      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
-    ])
-  ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const lines = rows.map(
-    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
-  );
-  return `${[head, "", ...lines].join("\n")}
-`;
 }
 function calibrationDecision(result, calibration, failOn) {
   const complete = completenessOf(result);
@@ -76997,7 +77403,7 @@ async function runCalibration(options, deps) {
     dataChecksums: false
   });
   const calibration = calibrationOf(measured2.result, measured2.comparison);
-  const calibrationFile = calibrationDir ? path45.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path46.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile11(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -77008,16 +77414,37 @@ async function runCalibration(options, deps) {
   };
 }
 
+// src/core/report/terminal/calibration-text.ts
+function renderCalibrationText(c) {
+  const pct6 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
+  const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
+  const rows = [
+    ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
+    ...c.cells.map((x) => [
+      x.id,
+      String(x.rounds),
+      pct6(x.pairedCvPct),
+      pct6(x.runCvPct),
+      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
+    ])
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const lines = rows.map(
+    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
+  );
+  return `${[head, "", ...lines].join("\n")}
+`;
+}
+
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path49 from "node:path";
+import path50 from "node:path";
 
 // src/adapters/cli/execute-run.ts
-import { readFileSync } from "node:fs";
-import path48 from "node:path";
+import path49 from "node:path";
 
 // src/flows/compare/baseline/stored-baseline.ts
-import path47 from "node:path";
+import path48 from "node:path";
 init_errors();
 
 // src/flows/compare/baseline/baseline-conditions.ts
@@ -77323,7 +77750,7 @@ function baselineArm(doc) {
 
 // src/flows/compare/baseline/sentinel.ts
 import { stat as stat10 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -77339,7 +77766,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path46.join(req.runDir, "sentinel")
+      runDir: path47.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -77391,7 +77818,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat10(path46.join(binDir, "postgres"))).isFile();
+    return (await stat10(path47.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -77489,7 +77916,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path47.join(req.runDir, "head")
+        runDir: path48.join(req.runDir, "head")
       },
       deps
     );
@@ -77522,7 +77949,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     info,
     warnings
   );
-  const resultsFile = path47.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path48.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -77580,18 +78007,21 @@ async function headOnly(arms2, deps) {
 
 // src/adapters/cli/execute-run.ts
 init_errors();
+init_read_results();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path48.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path49.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const stop = extra.stop ?? stopOnSignals(logger);
   const disposeSignals = extra.stop ? () => void 0 : stop.dispose;
   stop.throwIfStopped();
-  const resultsFile = path48.join(runDir, RESULTS_FILE);
+  const resultsFile = path49.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
-  const unregisterLastLine = onCleanup(async () => print(`${resultsLine(resultsFile)}
-`));
+  const unregisterLastLine = onCleanup(
+    async () => print(`${resultsLine(resultsFile, await keptRecord(resultsFile))}
+`)
+  );
   try {
     logger.info(`results: ${resultsFile}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
@@ -77600,7 +78030,7 @@ async function executeRun(options, logger, extra = {}) {
     try {
       outcome = await runComparison({ ...request2, runDir }, storedBaseline, deps, extra.archive);
     } catch (e) {
-      throw endedBy(e, resultsFile, stop.stoppedBy(), print);
+      throw await endedBy(e, resultsFile, stop.stoppedBy(), print);
     }
     const decision = decideRun(outcome.result, outcome.comparison, extra.failOn);
     if (extra.printComparison !== false) {
@@ -77621,7 +78051,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path48.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path49.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -77656,25 +78086,22 @@ function notSavedReason(result) {
   const why = result.analysis?.metric === INSTRUCTION_METRIC ? "the instruction counts decide: --metric instructions" : sameCode ? "every head runs the same compiled code as base with the same settings" : untimedWorkloadsOf(result).length > 0 ? "no workload's counted runs executed any of the heads' changed functions" : "none were planned";
   return `no timed rounds ran (${why}); ${keeps}`;
 }
-function resultsLine(file2) {
-  const kept = keptRecord(file2);
+function resultsLine(file2, kept) {
   if (!kept) return "results: none written (stopped before the run began)";
   return `results ${kept.status === "complete" ? "written to" : `(${kept.status}) in`} ${file2}`;
 }
-function keptRecord(file2) {
+async function keptRecord(file2) {
   try {
-    const doc = JSON.parse(readFileSync(file2, "utf8"));
-    return {
-      status: typeof doc.status === "string" ? doc.status : "unknown",
-      samples: Array.isArray(doc.samples) ? doc.samples.length : 0
-    };
+    const doc = await readResults(file2, { warn: () => {
+    } });
+    return { status: doc.status, samples: doc.samples.length };
   } catch {
     return void 0;
   }
 }
-function endedBy(e, resultsFile, stoppedBy, print) {
-  const kept = keptRecord(resultsFile);
-  if (kept) print(`${resultsLine(resultsFile)}
+async function endedBy(e, resultsFile, stoppedBy, print) {
+  const kept = await keptRecord(resultsFile);
+  if (kept) print(`${resultsLine(resultsFile, kept)}
 `);
   if (stoppedBy) {
     const measured2 = kept?.samples ? `${kept.samples} samples kept` : "nothing was measured";
@@ -77725,7 +78152,7 @@ function calibrateCommand() {
         flags.json ? `${JSON.stringify(calibration, null, 2)}
 ` : renderCalibrationText(calibration)
       );
-      await writeDecision(path49.dirname(run2.resultsFile), decision).catch(
+      await writeDecision(path50.dirname(run2.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -77776,11 +78203,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile16 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile15(file2, "utf8");
+    text2 = await readFile16(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -79937,7 +80364,7 @@ function demoCommand() {
 
 // src/adapters/cli/commands/doctor.ts
 import os14 from "node:os";
-import path51 from "node:path";
+import path52 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -79976,7 +80403,7 @@ function renderPreflight(report) {
 // src/postgres/runner-facts.ts
 import { constants as constants7 } from "node:fs";
 import { access as access6, readdir as readdir12, stat as stat11, statfs as statfs3 } from "node:fs/promises";
-import path50 from "node:path";
+import path51 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -80119,10 +80546,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir12(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path50.join(dir, v, "bin");
+    const bin = path51.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path50.join(bin, p), constants7.X_OK).then(
+        (p) => access6(path51.join(bin, p), constants7.X_OK).then(
           () => true,
           () => false
         )
@@ -80147,11 +80574,11 @@ async function postgresFact(dir) {
   };
 }
 function diskValue(dir, free) {
-  return free === void 0 ? `unknown (${dir} and its parents cannot be read)` : `${formatBytes(free)} free at ${dir}`;
+  return free === void 0 ? `unknown (${dir} and its parents cannot be read)` : `${formatBytes2(free)} free at ${dir}`;
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path50.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path51.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -80159,10 +80586,10 @@ function cacheDiskFact(dir, free) {
     value: diskValue(dir, free),
     verdict: verdict2,
     ...verdict2 === "bad" ? {
-      why: `a build needs ${formatBytes(RUNNER_LIMITS.cacheFreeBad)} free in the cache and is refused with less`,
+      why: `a build needs ${formatBytes2(RUNNER_LIMITS.cacheFreeBad)} free in the cache and is refused with less`,
       fix
     } : verdict2 === "warn" ? {
-      why: `less than ${formatBytes(RUNNER_LIMITS.cacheFreeWarn)}: room for a few builds, not for ccache's default 5 GB and the installs nightly runs and bisections keep`,
+      why: `less than ${formatBytes2(RUNNER_LIMITS.cacheFreeWarn)}: room for a few builds, not for ccache's default 5 GB and the installs nightly runs and bisections keep`,
       fix
     } : {}
   };
@@ -80176,7 +80603,7 @@ function tmpDiskFact(dir, free) {
     value: diskValue(dir, free),
     verdict: low ? "warn" : "ok",
     ...low ? {
-      why: `less than ${formatBytes(RUNNER_LIMITS.tmpFreeWarn)}: the clusters of a run live here, and two arms of tpcb-like at scale 64 take about that (data and WAL), more while they write`,
+      why: `less than ${formatBytes2(RUNNER_LIMITS.tmpFreeWarn)}: the clusters of a run live here, and two arms of tpcb-like at scale 64 take about that (data and WAL), more while they write`,
       fix: "free space, or pass --tmp-dir DIR on a larger disk (the Action: TMPDIR in the runner service environment)"
     } : {}
   };
@@ -80251,17 +80678,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path50.resolve(dir); ; d = path50.dirname(d)) {
+  for (let d = path51.resolve(dir); ; d = path51.dirname(d)) {
     const st = await stat11(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path50.dirname(d)) return void 0;
+    if (d === path51.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path50.resolve(dir); ; d = path50.dirname(d)) {
+  for (let d = path51.resolve(dir); ; d = path51.dirname(d)) {
     chain.unshift(d);
-    if (d === path50.dirname(d)) break;
+    if (d === path51.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat11(d).catch(() => void 0);
@@ -80302,7 +80729,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path51.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path52.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -80317,7 +80744,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os14.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path51.resolve(flags.tmpDir ?? os14.tmpdir()),
+      tmpDir: path52.resolve(flags.tmpDir ?? os14.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -80342,7 +80769,7 @@ function bytes(value) {
 init_read_results();
 init_errors();
 import { readdir as readdir13, stat as stat12 } from "node:fs/promises";
-import path52 from "node:path";
+import path53 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -80352,7 +80779,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique2 = [...new Set(files.map((f) => path52.resolve(f)))].sort();
+  const unique2 = [...new Set(files.map((f) => path53.resolve(f)))].sort();
   return Promise.all(unique2.map(async (f) => withCurrentDefinitions(await readResults(f))));
 }
 async function resultFiles(input2) {
@@ -80363,12 +80790,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path52.join(input2, "runs");
+  const runsDir = path53.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path52.join(runsDir, n));
+    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path53.join(runsDir, n));
   }
   const entries = await readdir13(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path52.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path53.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -81271,12 +81698,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir9 } from "node:fs/promises";
-import path53 from "node:path";
+import path54 from "node:path";
 async function writeSite(dir, files) {
   await mkdir9(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path53.join(dir, f.file);
+    const target = path54.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -81351,7 +81778,7 @@ function parseRepoUrl(raw) {
 }
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync2, existsSync as existsSync2 } from "fs";
+import { readFileSync, existsSync as existsSync2 } from "fs";
 import { EOL } from "os";
 var Context = class {
   /**
@@ -81362,10 +81789,10 @@ var Context = class {
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync2(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+        this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path56 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path56} does not exist${EOL}`);
+        const path57 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path57} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -85478,7 +85905,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path56) => path56.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path57) => path57.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -86372,7 +86799,7 @@ function raiseNote(entry) {
 
 // src/flows/nightly/nightly-job.ts
 import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
-import path55 from "node:path";
+import path56 from "node:path";
 
 // src/flows/nightly/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
@@ -86603,7 +87030,7 @@ async function trySyncTriageDigest(api, now, options = {}) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path54 from "node:path";
+import path55 from "node:path";
 import { writeFile as writeFile12 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -86613,7 +87040,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile12(path54.join(dir, ".nojekyll"), "");
+  await writeFile12(path55.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -86864,6 +87291,8 @@ function nightlyDecision(outcome, failOn) {
     ]
   });
 }
+
+// src/core/report/nightly/nightly-report.ts
 function nightlyReport(outcome, decision, options = {}) {
   const notes = [...watchNotes(outcome), ...issueNotes(outcome), ...options.notes ?? []];
   if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
@@ -86972,7 +87401,7 @@ async function concludeNight(outcome, options) {
   const decision = nightlyDecision(outcome, failOn);
   const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
-    await mkdir10(path55.dirname(reportFile), { recursive: true });
+    await mkdir10(path56.dirname(reportFile), { recursive: true });
     await writeFile13(reportFile, markdown);
   }
   return { report: markdown, decision };
@@ -87225,8 +87654,8 @@ function selectShard(workloads, spec, overrides = {}) {
   };
 }
 
-// src/flows/compare/noise/noise-design-text.ts
-function renderNoisePlan(p) {
+// src/core/report/terminal/noise-design-text.ts
+function renderNoiseDesign(p) {
   const head = `noise of this runner (${p.runner}) from ${p.store}: alpha ${p.alpha}, ${Math.round(p.power * 100)}% power, Holm over ${p.hypotheses} hypotheses`;
   const lines = [head, p.roundsText];
   if (p.cells.length === 0) {
@@ -87275,7 +87704,7 @@ function noiseTable(p) {
     (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
   );
 }
-function noisePlanJson(p, shards) {
+function noiseDesignJson(p, shards) {
   return `${JSON.stringify({ ...p, ...shards ? { shards } : {} }, finite3, 2)}
 `;
 }
@@ -87290,7 +87719,7 @@ function plannedWorkloads(loaded, overrides) {
     duration: overrides.duration ?? w.duration
   }));
 }
-async function noisePlanOf(workloads, options, openStore2) {
+async function noiseDesignOf(workloads, options, openStore2) {
   const settings2 = resolveAnalysis(options.analysis);
   const { adaptive } = options.rounds;
   const reach = planReach({
@@ -88005,16 +88434,16 @@ function planCommand() {
     const logger = consoleLogger({ verbose: false });
     const analysis = analysisFromFlags(flags);
     const rounds = plannedRounds(loaded, flags, analysis.alpha ?? DEFAULT_ALPHA);
-    const noise = await noisePlanOf(
+    const noise = await noiseDesignOf(
       workloads,
       { arms: flags.arms, analysis, rounds },
       () => openCliStore(flags.store, logger, false)
     );
     if (flags.json) {
-      process.stdout.write(noisePlanJson(noise, shards));
+      process.stdout.write(noiseDesignJson(noise, shards));
       return;
     }
-    process.stdout.write(renderNoisePlan(noise) + (shards ? `
+    process.stdout.write(renderNoiseDesign(noise) + (shards ? `
 ${renderShardPlan(shards)}` : ""));
   });
 }
@@ -88086,7 +88515,7 @@ function compareSamples(base, head, options = {}) {
 
 // src/flows/compare/value-files.ts
 init_errors();
-import { readFile as readFile16 } from "node:fs/promises";
+import { readFile as readFile17 } from "node:fs/promises";
 function compareValueFiles(baseFile, headFile, options) {
   return Promise.all([readValues(baseFile, "base"), readValues(headFile, "head")]).then(
     ([base, head]) => compareSamples(base, head, options)
@@ -88095,7 +88524,7 @@ function compareValueFiles(baseFile, headFile, options) {
 async function readValues(file2, side) {
   let text2;
   try {
-    text2 = await readFile16(file2, "utf8");
+    text2 = await readFile17(file2, "utf8");
   } catch (e) {
     const code = e.code;
     throw new UserError(`${side} file ${file2}: cannot read it (${code ?? errorMessage(e)})`);

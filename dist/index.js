@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path65 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path66 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path65 && path65[0] !== "/") {
-          path65 = `/${path65}`;
+        if (path66 && path66[0] !== "/") {
+          path66 = `/${path66}`;
         }
-        return new URL(`${origin}${path65}`);
+        return new URL(`${origin}${path66}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path65, origin }
+          request: { method, path: path66, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path65);
+        debuglog("sending request to %s %s/%s", method, origin, path66);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path65, origin },
+          request: { method, path: path66, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path65,
+          path66,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path65, origin }
+          request: { method, path: path66, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path65);
+        debuglog("trailers received from %s %s/%s", method, origin, path66);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path65, origin },
+          request: { method, path: path66, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path65,
+          path66,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path65, origin }
+            request: { method, path: path66, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path65);
+          debuglog("sending request to %s %s/%s", method, origin, path66);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path65,
+        path: path66,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path65 !== "string") {
+        if (typeof path66 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path65[0] !== "/" && !(path65.startsWith("http://") || path65.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path66[0] !== "/" && !(path66.startsWith("http://") || path66.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path65)) {
+        } else if (invalidPathRegex.test(path66)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path65, query) : path65;
+        this.path = query ? buildURL(path66, query) : path66;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path65, host, upgrade, blocking, reset } = request2;
+      const { method, path: path66, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path65} HTTP/1.1\r
+      let header = `${method} ${path66} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path65, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path66, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path65;
+      headers[HTTP2_HEADER_PATH] = path66;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path65 = search ? `${pathname}${search}` : pathname;
+        const path66 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path65;
+        this.opts.path = path66;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path65 = "/",
+          path: path66 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path65;
+        opts.path = origin + path66;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path65) {
-      if (typeof path65 !== "string") {
-        return path65;
+    function safeUrl2(path66) {
+      if (typeof path66 !== "string") {
+        return path66;
       }
-      const pathSegments = path65.split("?");
+      const pathSegments = path66.split("?");
       if (pathSegments.length !== 2) {
-        return path65;
+        return path66;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path65, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path65);
+    function matchKey(mockDispatch2, { path: path66, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path66);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path65 }) => matchValue(safeUrl2(path65), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path66 }) => matchValue(safeUrl2(path66), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path65, method, body, headers, query } = opts;
+      const { path: path66, method, body, headers, query } = opts;
       return {
-        path: path65,
+        path: path66,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path65, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path66, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path65,
+            Path: path66,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path65) {
-      for (let i = 0; i < path65.length; ++i) {
-        const code = path65.charCodeAt(i);
+    function validateCookiePath(path66) {
+      for (let i = 0; i < path66.length; ++i) {
+        const code = path66.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path65 = opts.path;
+          let path66 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path65 = `/${path65}`;
+            path66 = `/${path66}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path65);
+          url2 = new URL(util.parseOrigin(url2).origin + path66);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19305,6 +19305,345 @@ var init_regular_file = __esm({
   }
 });
 
+// node_modules/simple-statistics/dist/simple-statistics.mjs
+function sum(x) {
+  if (x.length === 0) {
+    return 0;
+  }
+  var sum3 = x[0];
+  var correction = 0;
+  var transition;
+  if (typeof sum3 !== "number") {
+    return Number.NaN;
+  }
+  for (var i = 1; i < x.length; i++) {
+    if (typeof x[i] !== "number") {
+      return Number.NaN;
+    }
+    transition = sum3 + x[i];
+    if (Math.abs(sum3) >= Math.abs(x[i])) {
+      correction += sum3 - transition + x[i];
+    } else {
+      correction += x[i] - transition + sum3;
+    }
+    sum3 = transition;
+  }
+  return sum3 + correction;
+}
+function mean(x) {
+  if (x.length === 0) {
+    throw new Error("mean requires at least one data point");
+  }
+  return sum(x) / x.length;
+}
+function sumNthPowerDeviations(x, n) {
+  var meanValue = mean(x);
+  var sum3 = 0;
+  var tempValue;
+  var i;
+  if (n === 2) {
+    for (i = 0; i < x.length; i++) {
+      tempValue = x[i] - meanValue;
+      sum3 += tempValue * tempValue;
+    }
+  } else {
+    for (i = 0; i < x.length; i++) {
+      sum3 += Math.pow(x[i] - meanValue, n);
+    }
+  }
+  return sum3;
+}
+function sampleVariance(x) {
+  if (x.length < 2) {
+    throw new Error("sampleVariance requires at least two data points");
+  }
+  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
+  var besselsCorrection = x.length - 1;
+  return sumSquaredDeviationsValue / besselsCorrection;
+}
+function sampleStandardDeviation(x) {
+  var sampleVarianceX = sampleVariance(x);
+  return Math.sqrt(sampleVarianceX);
+}
+function quantileSorted(x, p) {
+  var idx = (x.length - 1) * p;
+  if (x.length === 0) {
+    throw new Error("quantile requires at least one data point.");
+  } else if (p < 0 || p > 1) {
+    throw new Error("quantiles must be between 0 and 1");
+  } else if (p === 1) {
+    return x[x.length - 1];
+  } else if (p === 0) {
+    return x[0];
+  } else if (idx % 1 !== 0) {
+    var lower = Math.floor(idx);
+    var upper = Math.ceil(idx);
+    var fraction = idx - lower;
+    return x[lower] + fraction * (x[upper] - x[lower]);
+  } else {
+    return x[idx];
+  }
+}
+function quickselect(arr, k, left, right) {
+  left = left || 0;
+  right = right || arr.length - 1;
+  while (right > left) {
+    if (right - left > 600) {
+      var n = right - left + 1;
+      var m = k - left + 1;
+      var z3 = Math.log(n);
+      var s = 0.5 * Math.exp(2 * z3 / 3);
+      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
+      if (m - n / 2 < 0) {
+        sd *= -1;
+      }
+      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
+      var newRight = Math.min(
+        right,
+        Math.floor(k + (n - m) * s / n + sd)
+      );
+      quickselect(arr, k, newLeft, newRight);
+    }
+    var t = arr[k];
+    var i = left;
+    var j = right;
+    swap(arr, left, k);
+    if (arr[right] > t) {
+      swap(arr, left, right);
+    }
+    while (i < j) {
+      swap(arr, i, j);
+      i++;
+      j--;
+      while (arr[i] < t) {
+        i++;
+      }
+      while (arr[j] > t) {
+        j--;
+      }
+    }
+    if (arr[left] === t) {
+      swap(arr, left, j);
+    } else {
+      j++;
+      swap(arr, j, right);
+    }
+    if (j <= k) {
+      left = j + 1;
+    }
+    if (k <= j) {
+      right = j - 1;
+    }
+  }
+}
+function swap(arr, i, j) {
+  var tmp = arr[i];
+  arr[i] = arr[j];
+  arr[j] = tmp;
+}
+function quantile(x, p) {
+  var copy = x.slice();
+  if (Array.isArray(p)) {
+    multiQuantileSelect(copy, p);
+    var results = [];
+    for (var i = 0; i < p.length; i++) {
+      results[i] = quantileSorted(copy, p[i]);
+    }
+    return results;
+  } else {
+    var idx = quantileIndex(copy.length, p);
+    quantileSelect(copy, idx, 0, copy.length - 1);
+    return quantileSorted(copy, p);
+  }
+}
+function quantileSelect(arr, k, left, right) {
+  if (k % 1 === 0) {
+    quickselect(arr, k, left, right);
+  } else {
+    k = Math.floor(k);
+    quickselect(arr, k, left, right);
+    quickselect(arr, k + 1, k + 1, right);
+  }
+}
+function multiQuantileSelect(arr, p) {
+  var positions = /* @__PURE__ */ new Set();
+  for (var i = 0; i < p.length; i++) {
+    var idx = quantileIndex(arr.length, p[i]);
+    positions.add(Math.floor(idx));
+    positions.add(Math.ceil(idx));
+  }
+  var indices = Array.from(positions).sort(compare);
+  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
+}
+function multiselect(arr, indices, lo, hi, left, right) {
+  if (lo > hi) {
+    return;
+  }
+  var mid = lo + hi >> 1;
+  quickselect(arr, indices[mid], left, right);
+  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
+  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
+}
+function compare(a, b) {
+  return a - b;
+}
+function quantileIndex(len, p) {
+  var idx = (len - 1) * p;
+  if (p === 1) {
+    return len - 1;
+  } else if (p === 0) {
+    return 0;
+  } else if (idx % 1 !== 0) {
+    return idx;
+  } else {
+    return idx;
+  }
+}
+function median(x) {
+  return +quantile(x, 0.5);
+}
+function medianAbsoluteDeviation(x) {
+  var medianValue = median(x);
+  var medianAbsoluteDeviations = [];
+  for (var i = 0; i < x.length; i++) {
+    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
+  }
+  return median(medianAbsoluteDeviations);
+}
+function gammaln(n) {
+  if (n <= 0) {
+    return Number.POSITIVE_INFINITY;
+  }
+  n--;
+  var a = COEFFICIENTS[0];
+  for (var i = 1; i < 15; i++) {
+    a += COEFFICIENTS[i] / (n + i);
+  }
+  var tmp = g + 0.5 + n;
+  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
+}
+function cumulativeDistribution(z3) {
+  var sum3 = z3;
+  var tmp = z3;
+  for (var i = 1; i < 30; i++) {
+    tmp *= z3 * z3 / (2 * i + 1);
+    sum3 += tmp;
+  }
+  return Math.round((0.5 + sum3 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
+}
+var BayesianClassifier, COEFFICIENTS, g, LOGSQRT2PI, SQRT_2PI$1, standardNormalTable, z, SQRT_2PI, PerceptronModel;
+var init_simple_statistics = __esm({
+  "node_modules/simple-statistics/dist/simple-statistics.mjs"() {
+    BayesianClassifier = function BayesianClassifier2() {
+      this.totalCount = 0;
+      this.data = {};
+    };
+    BayesianClassifier.prototype.train = function train(item, category) {
+      if (!this.data[category]) {
+        this.data[category] = {};
+      }
+      for (var k in item) {
+        var v = item[k];
+        if (this.data[category][k] === void 0) {
+          this.data[category][k] = {};
+        }
+        if (this.data[category][k][v] === void 0) {
+          this.data[category][k][v] = 0;
+        }
+        this.data[category][k][v]++;
+      }
+      this.totalCount++;
+    };
+    BayesianClassifier.prototype.score = function score(item) {
+      var odds = {};
+      var category;
+      for (var k in item) {
+        var v = item[k];
+        for (category in this.data) {
+          if (odds[category] === void 0) {
+            odds[category] = {};
+          }
+          if (this.data[category][k]) {
+            odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
+          } else {
+            odds[category][k + "_" + v] = 0;
+          }
+        }
+      }
+      var oddsSums = {};
+      for (category in odds) {
+        oddsSums[category] = 0;
+        for (var combination in odds[category]) {
+          oddsSums[category] += odds[category][combination];
+        }
+      }
+      return oddsSums;
+    };
+    COEFFICIENTS = [
+      0.9999999999999971,
+      57.15623566586292,
+      -59.59796035547549,
+      14.136097974741746,
+      -0.4919138160976202,
+      3399464998481189e-20,
+      4652362892704858e-20,
+      -9837447530487956e-20,
+      1580887032249125e-19,
+      -21026444172410488e-20,
+      21743961811521265e-20,
+      -1643181065367639e-19,
+      8441822398385275e-20,
+      -26190838401581408e-21,
+      36899182659531625e-22
+    ];
+    g = 607 / 128;
+    LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
+    SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
+    standardNormalTable = [];
+    for (z = 0; z <= 3.09; z += 0.01) {
+      standardNormalTable.push(cumulativeDistribution(z));
+    }
+    SQRT_2PI = Math.sqrt(2 * Math.PI);
+    PerceptronModel = function PerceptronModel2() {
+      this.weights = [];
+      this.bias = 0;
+    };
+    PerceptronModel.prototype.predict = function predict(features) {
+      if (features.length !== this.weights.length) {
+        return null;
+      }
+      var score2 = 0;
+      for (var i = 0; i < this.weights.length; i++) {
+        score2 += this.weights[i] * features[i];
+      }
+      score2 += this.bias;
+      if (score2 > 0) {
+        return 1;
+      } else {
+        return 0;
+      }
+    };
+    PerceptronModel.prototype.train = function train2(features, label) {
+      if (label !== 0 && label !== 1) {
+        return null;
+      }
+      if (features.length !== this.weights.length) {
+        this.weights = features.slice();
+        this.bias = 1;
+      }
+      var prediction = this.predict(features);
+      if (typeof prediction === "number" && prediction !== label) {
+        var gradient = label - prediction;
+        for (var i = 0; i < this.weights.length; i++) {
+          this.weights[i] += gradient * features[i];
+        }
+        this.bias += gradient;
+      }
+      return this;
+    };
+  }
+});
+
 // src/core/results/result-types.ts
 function cellId(cell) {
   return `${cell.workload}@${cell.clients}`;
@@ -19314,6 +19653,46 @@ var init_result_types = __esm({
   "src/core/results/result-types.ts"() {
     "use strict";
     RESULTS_SCHEMA_VERSION = 1;
+  }
+});
+
+// src/core/results/memory.ts
+function backendMemoryRecord(readings, intervalMs, ticks, why) {
+  const perBackend = [...readings.values()].filter((r) => r.length > 0);
+  const base = { version: 1, field: BACKEND_MEMORY_FIELD, intervalMs, ticks };
+  if (perBackend.length === 0) {
+    return { ...base, backends: 0, notRecorded: why ?? "no client backend was seen during the run" };
+  }
+  return {
+    ...base,
+    backends: perBackend.length,
+    peakBytes: Math.max(...perBackend.map((r) => Math.max(...r))),
+    medianBytes: median(perBackend.map((r) => median([...r])))
+  };
+}
+function backendMemoryMetrics(record2) {
+  if (record2.peakBytes === void 0 || record2.medianBytes === void 0) return {};
+  return { backendMemoryPeakBytes: record2.peakBytes, backendMemoryMedianBytes: record2.medianBytes };
+}
+var MEMORY_METRICS, MEMORY_GATED_NAMES, MEMORY_METRIC_NAMES, BACKEND_MEMORY_FIELD;
+var init_memory = __esm({
+  "src/core/results/memory.ts"() {
+    "use strict";
+    init_simple_statistics();
+    MEMORY_METRICS = {
+      backendMemoryPeakBytes: { label: "backend memory peak", unit: "bytes", better: "lower" },
+      backendMemoryMedianBytes: { label: "backend memory median", unit: "bytes", better: "lower" },
+      tempBytesPerTx: { label: "temp bytes/tx", unit: "bytes", better: "lower" },
+      tempFilesPerTx: { label: "temp files/tx", unit: "files", better: "lower" }
+    };
+    MEMORY_GATED_NAMES = {
+      "memory-peak": "backendMemoryPeakBytes",
+      "memory-median": "backendMemoryMedianBytes",
+      "temp-bytes": "tempBytesPerTx",
+      "temp-files": "tempFilesPerTx"
+    };
+    MEMORY_METRIC_NAMES = Object.keys(MEMORY_METRICS);
+    BACKEND_MEMORY_FIELD = "Anonymous";
   }
 });
 
@@ -19341,6 +19720,7 @@ var METRICS, RATE, LATENCY, COST, PLAUSIBLE, PRIMARY_METRIC, GATED_METRIC_NAMES,
 var init_metrics = __esm({
   "src/core/results/metrics.ts"() {
     "use strict";
+    init_memory();
     METRICS = {
       tps: { label: "TPS", unit: "tx/s", better: "higher" },
       qps: { label: "QPS", unit: "queries/s", better: "higher" },
@@ -19361,6 +19741,8 @@ var init_metrics = __esm({
       readTimeMsPerTx: { label: "read time/tx", unit: "ms", better: "lower" },
       ioReadsPerTx: { label: "I/O reads/tx", unit: "reads", better: "lower" },
       backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" },
+      // Backend private memory (per run) and temp files per transaction (src/core/results/memory.ts).
+      ...MEMORY_METRICS,
       // CPU instructions of the backends per transaction, from the instruction mode's own short runs
       // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/analysis/instruction-verdict.ts).
       instructions: { label: "instr/tx", unit: "instructions", better: "lower" }
@@ -19404,6 +19786,11 @@ var init_metrics = __esm({
       readTimeMsPerTx: COST,
       ioReadsPerTx: COST,
       backendCpuUsPerTx: COST,
+      tempBytesPerTx: COST,
+      tempFilesPerTx: COST,
+      // Bytes a backend holds: 0 or more, at most 1 PiB.
+      backendMemoryPeakBytes: { ...COST, max: 2 ** 50, why: "a backend memory size: 0 or more, at most 1 PiB" },
+      backendMemoryMedianBytes: { ...COST, max: 2 ** 50, why: "a backend memory size: 0 or more, at most 1 PiB" },
       instructions: { ...COST, minExcluded: true, why: "instructions per transaction: above 0, at most 1e15" }
     };
     PRIMARY_METRIC = "tps";
@@ -19419,7 +19806,8 @@ var init_metrics = __esm({
       "buffer-reads": "bufferReadsPerTx",
       "read-time": "readTimeMsPerTx",
       "io-reads": "ioReadsPerTx",
-      "backend-cpu": "backendCpuUsPerTx"
+      "backend-cpu": "backendCpuUsPerTx",
+      ...MEMORY_GATED_NAMES
     };
     STEADY_METRICS = [
       "walBytesPerTx",
@@ -19429,7 +19817,8 @@ var init_metrics = __esm({
       "bufferReadsPerTx",
       "readTimeMsPerTx",
       "ioReadsPerTx",
-      "backendCpuUsPerTx"
+      "backendCpuUsPerTx",
+      ...MEMORY_METRIC_NAMES
     ];
     DEFAULT_GATED_METRICS = ["tps"];
   }
@@ -19657,10 +20046,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path65) {
-  if (!path65)
+function getElementAtPath(obj, path66) {
+  if (!path66)
     return obj;
-  return path65.reduce((acc, key) => acc?.[key], obj);
+  return path66.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -19919,11 +20308,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path65, issues) {
+function prefixIssues(path66, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path65);
+    iss.path.unshift(path66);
     return iss;
   });
 }
@@ -20456,16 +20845,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path65 = []) => {
+  const processError = (error64, path66 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path65, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path66, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path65, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path66, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path65, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path66, ...issue3.path]);
       } else {
-        const fullpath = [...path65, ...issue3.path];
+        const fullpath = [...path66, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20504,17 +20893,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path65 = []) => {
+  const processError = (error64, path66 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path65, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path66, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path65, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path66, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path65, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path66, ...issue3.path]);
       } else {
-        const fullpath = [...path65, ...issue3.path];
+        const fullpath = [...path66, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20553,8 +20942,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path65 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path65) {
+  const path66 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path66) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -38586,13 +38975,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path65 = ref.slice(1).split("/").filter(Boolean);
-  if (path65.length === 0) {
+  const path66 = ref.slice(1).split("/").filter(Boolean);
+  if (path66.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path65[0] === defsKey) {
-    const key = path65[1] === void 0 ? void 0 : decodeJSONPointerSegment(path65[1]);
+  if (path66[0] === defsKey) {
+    const key = path66[1] === void 0 ? void 0 : decodeJSONPointerSegment(path66[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -43484,7 +43873,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path65 = __require("path");
+    var path66 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -43523,7 +43912,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path65.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path65.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path66.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path66.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -43655,7 +44044,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path65 = __require("path");
+    var path66 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -45522,12 +45911,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path65) {
-  return path65.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path66) {
+  return path66.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path65) {
+function valueAt(doc, path66) {
   let v = doc;
-  for (const key of path65) {
+  for (const key of path66) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -45580,6 +45969,15 @@ var init_results_schema = __esm({
         elapsedS: finite2.optional(),
         deltas: external_exports.record(text, finite2),
         unavailable: external_exports.array(text).optional()
+      }).optional(),
+      memory: external_exports.looseObject({
+        field: text,
+        intervalMs: finite2,
+        ticks: count2,
+        backends: count2,
+        peakBytes: finite2.optional(),
+        medianBytes: finite2.optional(),
+        notRecorded: text.optional()
       }).optional()
     });
     workloadRecord = external_exports.looseObject({
@@ -45957,15 +46355,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path65, options = {}) {
+async function readResults(path66, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path65);
+    text2 = await readRegularFile(path66);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path65}: ${e.reason}`);
+    throw new UserError(`results file ${path66}: ${e.reason}`);
   }
-  return parseResults(text2, path65, options);
+  return parseResults(text2, path66, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -46878,17 +47276,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path65) {
-      const ctrl = callVisitor(key, node3, visitor, path65);
+    function visit_(key, node3, visitor, path66) {
+      const ctrl = callVisitor(key, node3, visitor, path66);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path65, ctrl);
-        return visit_(key, ctrl, visitor, path65);
+        replaceNode(key, path66, ctrl);
+        return visit_(key, ctrl, visitor, path66);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path65 = Object.freeze(path65.concat(node3));
+          path66 = Object.freeze(path66.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path65);
+            const ci = visit_(i, node3.items[i], visitor, path66);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46899,13 +47297,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path65 = Object.freeze(path65.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path65);
+          path66 = Object.freeze(path66.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path66);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path65);
+          const cv2 = visit_("value", node3.value, visitor, path66);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46926,17 +47324,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path65) {
-      const ctrl = await callVisitor(key, node3, visitor, path65);
+    async function visitAsync_(key, node3, visitor, path66) {
+      const ctrl = await callVisitor(key, node3, visitor, path66);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path65, ctrl);
-        return visitAsync_(key, ctrl, visitor, path65);
+        replaceNode(key, path66, ctrl);
+        return visitAsync_(key, ctrl, visitor, path66);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path65 = Object.freeze(path65.concat(node3));
+          path66 = Object.freeze(path66.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path65);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path66);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -46947,13 +47345,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path65 = Object.freeze(path65.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path65);
+          path66 = Object.freeze(path66.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path66);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path65);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path66);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -46980,23 +47378,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path65) {
+    function callVisitor(key, node3, visitor, path66) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path65);
+        return visitor(key, node3, path66);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path65);
+        return visitor.Map?.(key, node3, path66);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path65);
+        return visitor.Seq?.(key, node3, path66);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path65);
+        return visitor.Pair?.(key, node3, path66);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path65);
+        return visitor.Scalar?.(key, node3, path66);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path65);
+        return visitor.Alias?.(key, node3, path66);
       return void 0;
     }
-    function replaceNode(key, path65, node3) {
-      const parent = path65[path65.length - 1];
+    function replaceNode(key, path66, node3) {
+      const parent = path66[path66.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -47608,10 +48006,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path65, value) {
+    function collectionFromPath(schema, path66, value) {
       let v = value;
-      for (let i = path65.length - 1; i >= 0; --i) {
-        const k = path65[i];
+      for (let i = path66.length - 1; i >= 0; --i) {
+        const k = path66[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -47630,7 +48028,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path65) => path65 == null || typeof path65 === "object" && !!path65[Symbol.iterator]().next().done;
+    var isEmptyPath = (path66) => path66 == null || typeof path66 === "object" && !!path66[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -47660,11 +48058,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path65, value) {
-        if (isEmptyPath(path65))
+      addIn(path66, value) {
+        if (isEmptyPath(path66))
           this.add(value);
         else {
-          const [key, ...rest] = path65;
+          const [key, ...rest] = path66;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -47678,8 +48076,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path65) {
-        const [key, ...rest] = path65;
+      deleteIn(path66) {
+        const [key, ...rest] = path66;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -47693,8 +48091,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path65, keepScalar) {
-        const [key, ...rest] = path65;
+      getIn(path66, keepScalar) {
+        const [key, ...rest] = path66;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -47712,8 +48110,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path65) {
-        const [key, ...rest] = path65;
+      hasIn(path66) {
+        const [key, ...rest] = path66;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -47723,8 +48121,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path65, value) {
-        const [key, ...rest] = path65;
+      setIn(path66, value) {
+        const [key, ...rest] = path66;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -50239,9 +50637,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path65, value) {
+      addIn(path66, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path65, value);
+          this.contents.addIn(path66, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -50316,14 +50714,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path65) {
-        if (Collection2.isEmptyPath(path65)) {
+      deleteIn(path66) {
+        if (Collection2.isEmptyPath(path66)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path65) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path66) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50338,10 +50736,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path65, keepScalar) {
-        if (Collection2.isEmptyPath(path65))
+      getIn(path66, keepScalar) {
+        if (Collection2.isEmptyPath(path66))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path65, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path66, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50352,10 +50750,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path65) {
-        if (Collection2.isEmptyPath(path65))
+      hasIn(path66) {
+        if (Collection2.isEmptyPath(path66))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path65) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path66) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50372,13 +50770,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path65, value) {
-        if (Collection2.isEmptyPath(path65)) {
+      setIn(path66, value) {
+        if (Collection2.isEmptyPath(path66)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path65), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path66), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path65, value);
+          this.contents.setIn(path66, value);
         }
       }
       /**
@@ -52339,9 +52737,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path65) => {
+    visit3.itemAtPath = (cst, path66) => {
       let item = cst;
-      for (const [field, index] of path65) {
+      for (const [field, index] of path66) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52350,23 +52748,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path65) => {
-      const parent = visit3.itemAtPath(cst, path65.slice(0, -1));
-      const field = path65[path65.length - 1][0];
+    visit3.parentCollection = (cst, path66) => {
+      const parent = visit3.itemAtPath(cst, path66.slice(0, -1));
+      const field = path66[path66.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path65, item, visitor) {
-      let ctrl = visitor(item, path65);
+    function _visit(path66, item, visitor) {
+      let ctrl = visitor(item, path66);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path65.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path66.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52377,10 +52775,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path65);
+            ctrl = ctrl(item, path66);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path65) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path66) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -54148,8 +54546,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path65 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path65} does not exist${EOL5}`);
+            const path66 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path66} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60601,7 +60999,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path65) => path65.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path66) => path66.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -61065,7 +61463,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os15 from "node:os";
-import path64 from "node:path";
+import path65 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -61778,340 +62176,8 @@ async function readContext(env, read = (file2) => readRegularFile(file2)) {
   };
 }
 
-// node_modules/simple-statistics/dist/simple-statistics.mjs
-function sum(x) {
-  if (x.length === 0) {
-    return 0;
-  }
-  var sum3 = x[0];
-  var correction = 0;
-  var transition;
-  if (typeof sum3 !== "number") {
-    return Number.NaN;
-  }
-  for (var i = 1; i < x.length; i++) {
-    if (typeof x[i] !== "number") {
-      return Number.NaN;
-    }
-    transition = sum3 + x[i];
-    if (Math.abs(sum3) >= Math.abs(x[i])) {
-      correction += sum3 - transition + x[i];
-    } else {
-      correction += x[i] - transition + sum3;
-    }
-    sum3 = transition;
-  }
-  return sum3 + correction;
-}
-function mean(x) {
-  if (x.length === 0) {
-    throw new Error("mean requires at least one data point");
-  }
-  return sum(x) / x.length;
-}
-function sumNthPowerDeviations(x, n) {
-  var meanValue = mean(x);
-  var sum3 = 0;
-  var tempValue;
-  var i;
-  if (n === 2) {
-    for (i = 0; i < x.length; i++) {
-      tempValue = x[i] - meanValue;
-      sum3 += tempValue * tempValue;
-    }
-  } else {
-    for (i = 0; i < x.length; i++) {
-      sum3 += Math.pow(x[i] - meanValue, n);
-    }
-  }
-  return sum3;
-}
-function sampleVariance(x) {
-  if (x.length < 2) {
-    throw new Error("sampleVariance requires at least two data points");
-  }
-  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
-  var besselsCorrection = x.length - 1;
-  return sumSquaredDeviationsValue / besselsCorrection;
-}
-function sampleStandardDeviation(x) {
-  var sampleVarianceX = sampleVariance(x);
-  return Math.sqrt(sampleVarianceX);
-}
-function quantileSorted(x, p) {
-  var idx = (x.length - 1) * p;
-  if (x.length === 0) {
-    throw new Error("quantile requires at least one data point.");
-  } else if (p < 0 || p > 1) {
-    throw new Error("quantiles must be between 0 and 1");
-  } else if (p === 1) {
-    return x[x.length - 1];
-  } else if (p === 0) {
-    return x[0];
-  } else if (idx % 1 !== 0) {
-    var lower = Math.floor(idx);
-    var upper = Math.ceil(idx);
-    var fraction = idx - lower;
-    return x[lower] + fraction * (x[upper] - x[lower]);
-  } else {
-    return x[idx];
-  }
-}
-function quickselect(arr, k, left, right) {
-  left = left || 0;
-  right = right || arr.length - 1;
-  while (right > left) {
-    if (right - left > 600) {
-      var n = right - left + 1;
-      var m = k - left + 1;
-      var z3 = Math.log(n);
-      var s = 0.5 * Math.exp(2 * z3 / 3);
-      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
-      if (m - n / 2 < 0) {
-        sd *= -1;
-      }
-      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
-      var newRight = Math.min(
-        right,
-        Math.floor(k + (n - m) * s / n + sd)
-      );
-      quickselect(arr, k, newLeft, newRight);
-    }
-    var t = arr[k];
-    var i = left;
-    var j = right;
-    swap(arr, left, k);
-    if (arr[right] > t) {
-      swap(arr, left, right);
-    }
-    while (i < j) {
-      swap(arr, i, j);
-      i++;
-      j--;
-      while (arr[i] < t) {
-        i++;
-      }
-      while (arr[j] > t) {
-        j--;
-      }
-    }
-    if (arr[left] === t) {
-      swap(arr, left, j);
-    } else {
-      j++;
-      swap(arr, j, right);
-    }
-    if (j <= k) {
-      left = j + 1;
-    }
-    if (k <= j) {
-      right = j - 1;
-    }
-  }
-}
-function swap(arr, i, j) {
-  var tmp = arr[i];
-  arr[i] = arr[j];
-  arr[j] = tmp;
-}
-function quantile(x, p) {
-  var copy = x.slice();
-  if (Array.isArray(p)) {
-    multiQuantileSelect(copy, p);
-    var results = [];
-    for (var i = 0; i < p.length; i++) {
-      results[i] = quantileSorted(copy, p[i]);
-    }
-    return results;
-  } else {
-    var idx = quantileIndex(copy.length, p);
-    quantileSelect(copy, idx, 0, copy.length - 1);
-    return quantileSorted(copy, p);
-  }
-}
-function quantileSelect(arr, k, left, right) {
-  if (k % 1 === 0) {
-    quickselect(arr, k, left, right);
-  } else {
-    k = Math.floor(k);
-    quickselect(arr, k, left, right);
-    quickselect(arr, k + 1, k + 1, right);
-  }
-}
-function multiQuantileSelect(arr, p) {
-  var positions = /* @__PURE__ */ new Set();
-  for (var i = 0; i < p.length; i++) {
-    var idx = quantileIndex(arr.length, p[i]);
-    positions.add(Math.floor(idx));
-    positions.add(Math.ceil(idx));
-  }
-  var indices = Array.from(positions).sort(compare);
-  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
-}
-function multiselect(arr, indices, lo, hi, left, right) {
-  if (lo > hi) {
-    return;
-  }
-  var mid = lo + hi >> 1;
-  quickselect(arr, indices[mid], left, right);
-  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
-  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
-}
-function compare(a, b) {
-  return a - b;
-}
-function quantileIndex(len, p) {
-  var idx = (len - 1) * p;
-  if (p === 1) {
-    return len - 1;
-  } else if (p === 0) {
-    return 0;
-  } else if (idx % 1 !== 0) {
-    return idx;
-  } else {
-    return idx;
-  }
-}
-function median(x) {
-  return +quantile(x, 0.5);
-}
-function medianAbsoluteDeviation(x) {
-  var medianValue = median(x);
-  var medianAbsoluteDeviations = [];
-  for (var i = 0; i < x.length; i++) {
-    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
-  }
-  return median(medianAbsoluteDeviations);
-}
-var BayesianClassifier = function BayesianClassifier2() {
-  this.totalCount = 0;
-  this.data = {};
-};
-BayesianClassifier.prototype.train = function train(item, category) {
-  if (!this.data[category]) {
-    this.data[category] = {};
-  }
-  for (var k in item) {
-    var v = item[k];
-    if (this.data[category][k] === void 0) {
-      this.data[category][k] = {};
-    }
-    if (this.data[category][k][v] === void 0) {
-      this.data[category][k][v] = 0;
-    }
-    this.data[category][k][v]++;
-  }
-  this.totalCount++;
-};
-BayesianClassifier.prototype.score = function score(item) {
-  var odds = {};
-  var category;
-  for (var k in item) {
-    var v = item[k];
-    for (category in this.data) {
-      if (odds[category] === void 0) {
-        odds[category] = {};
-      }
-      if (this.data[category][k]) {
-        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
-      } else {
-        odds[category][k + "_" + v] = 0;
-      }
-    }
-  }
-  var oddsSums = {};
-  for (category in odds) {
-    oddsSums[category] = 0;
-    for (var combination in odds[category]) {
-      oddsSums[category] += odds[category][combination];
-    }
-  }
-  return oddsSums;
-};
-var COEFFICIENTS = [
-  0.9999999999999971,
-  57.15623566586292,
-  -59.59796035547549,
-  14.136097974741746,
-  -0.4919138160976202,
-  3399464998481189e-20,
-  4652362892704858e-20,
-  -9837447530487956e-20,
-  1580887032249125e-19,
-  -21026444172410488e-20,
-  21743961811521265e-20,
-  -1643181065367639e-19,
-  8441822398385275e-20,
-  -26190838401581408e-21,
-  36899182659531625e-22
-];
-var g = 607 / 128;
-var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
-function gammaln(n) {
-  if (n <= 0) {
-    return Number.POSITIVE_INFINITY;
-  }
-  n--;
-  var a = COEFFICIENTS[0];
-  for (var i = 1; i < 15; i++) {
-    a += COEFFICIENTS[i] / (n + i);
-  }
-  var tmp = g + 0.5 + n;
-  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
-}
-var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
-function cumulativeDistribution(z3) {
-  var sum3 = z3;
-  var tmp = z3;
-  for (var i = 1; i < 30; i++) {
-    tmp *= z3 * z3 / (2 * i + 1);
-    sum3 += tmp;
-  }
-  return Math.round((0.5 + sum3 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
-}
-var standardNormalTable = [];
-for (z = 0; z <= 3.09; z += 0.01) {
-  standardNormalTable.push(cumulativeDistribution(z));
-}
-var z;
-var SQRT_2PI = Math.sqrt(2 * Math.PI);
-var PerceptronModel = function PerceptronModel2() {
-  this.weights = [];
-  this.bias = 0;
-};
-PerceptronModel.prototype.predict = function predict(features) {
-  if (features.length !== this.weights.length) {
-    return null;
-  }
-  var score2 = 0;
-  for (var i = 0; i < this.weights.length; i++) {
-    score2 += this.weights[i] * features[i];
-  }
-  score2 += this.bias;
-  if (score2 > 0) {
-    return 1;
-  } else {
-    return 0;
-  }
-};
-PerceptronModel.prototype.train = function train2(features, label) {
-  if (label !== 0 && label !== 1) {
-    return null;
-  }
-  if (features.length !== this.weights.length) {
-    this.weights = features.slice();
-    this.bias = 1;
-  }
-  var prediction = this.predict(features);
-  if (typeof prediction === "number" && prediction !== label) {
-    var gradient = label - prediction;
-    for (var i = 0; i < this.weights.length; i++) {
-      this.weights[i] += gradient * features[i];
-    }
-    this.bias += gradient;
-  }
-  return this;
-};
+// src/core/compare/evidence/instruction-rule.ts
+init_simple_statistics();
 
 // src/core/results/instructions.ts
 var DEFAULT_INSTRUCTION_SETTINGS = {
@@ -62162,7 +62228,14 @@ function formatPAdjusted(cell) {
   return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
 }
 
+// src/core/compare/shift-statistics.ts
+init_simple_statistics();
+
+// src/core/stats/one-sample-t.ts
+init_simple_statistics();
+
 // src/core/stats/log-beta.ts
+init_simple_statistics();
 function logBeta(a, b) {
   const p = Math.min(a, b);
   const q = Math.max(a, b);
@@ -62236,6 +62309,9 @@ function studentTCdf(t, df) {
   const lower = 0.5 * regularizedIncompleteBeta(df / (df + t2), df / 2, 0.5, t2 / (df + t2));
   return t > 0 ? 1 - lower : lower;
 }
+
+// src/core/stats/student-t-quantile.ts
+init_simple_statistics();
 
 // src/core/stats/normal-quantile.ts
 function normalQuantile(p) {
@@ -62494,6 +62570,9 @@ function wilcoxonSignedRank(d) {
 function signedRankMinP(n) {
   return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
 }
+
+// src/core/stats/bootstrap-ratio-of-means.ts
+init_simple_statistics();
 
 // src/core/stats/seeded-random.ts
 function seededRandom(seed) {
@@ -62822,6 +62901,7 @@ function minAchievableP(m, n) {
 }
 
 // src/core/stats/welch-t.ts
+init_simple_statistics();
 function welchT(base, head, level2 = 0.95) {
   if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
   if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
@@ -62848,7 +62928,11 @@ var PCT_TOLERANCE = 1e-9;
 var DEFAULT_ROUNDS = 10;
 var DEFAULT_TIME_BUDGET_S = 20 * 60;
 
+// src/core/compare/noisy-cell.ts
+init_simple_statistics();
+
 // src/core/stats/robust-log-spread.ts
+init_simple_statistics();
 function robustLogSpread(values) {
   if (values.length < 2) return 0;
   return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
@@ -62856,9 +62940,11 @@ function robustLogSpread(values) {
 var MAD_TO_SD = 1.4826;
 
 // src/core/compare/power.ts
+init_simple_statistics();
 init_result_types();
 
 // src/core/compare/cell-runs.ts
+init_simple_statistics();
 init_result_types();
 function collectCellRuns(samples, metric, value = "final") {
   const cells = /* @__PURE__ */ new Map();
@@ -63477,6 +63563,7 @@ function steadyPassText(policy) {
 function withSteadyEvidence(cell, evidence, policy) {
   const counts = evidence.instructions;
   if (cell.verdict !== "inconclusive" || counts?.verdict !== "no-change" || evidence.planChanged) return cell;
+  if (evidence.memory?.moved) return cell;
   if (policy !== "all" && cell.clients > policy) return cell;
   if (evidence.waits ? !evidence.waits.unchanged : cell.clients > 1) return cell;
   if (cell.deltaPct === null || cell.ciEquivalence === null || cell.p === null) return cell;
@@ -63493,7 +63580,7 @@ function withSteadyEvidence(cell, evidence, policy) {
 }
 
 // src/adapters/action/inputs.ts
-import path31 from "node:path";
+import path32 from "node:path";
 
 // src/core/util/duration.ts
 function parseDurationS(text2) {
@@ -63512,7 +63599,7 @@ function formatDuration(seconds) {
 }
 
 // src/flows/compare/baseline/stored-baseline.ts
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/store/write-results.ts
 import path3 from "node:path";
@@ -64565,6 +64652,76 @@ function grownEvent(pairs) {
   return top;
 }
 
+// src/core/compare/evidence/memory-evidence.ts
+init_simple_statistics();
+init_metrics();
+var MEMORY_FLOORS = {
+  // 2 MiB and 20%: a backend's anonymous memory moved by up to 0.7 MB (16%) between A/A runs of one
+  // install here (allocator arenas, the moment of the reading): the floors hold about 3x that in bytes. A
+  // patch that keeps 2 MiB more per backend is a finding (times max_connections).
+  backendMemoryPeakBytes: { bytes: 2 * 1024 * 1024, pct: 20 },
+  backendMemoryMedianBytes: { bytes: 2 * 1024 * 1024, pct: 20 },
+  // 8 kB (one block) and 10% per transaction: spills are block-sized and repeat exactly with the data.
+  tempBytesPerTx: { bytes: 8192, pct: 10 }
+};
+var MIN_MEMORY_RUNS = 3;
+function memoryLookup(result) {
+  const base = result.arms[0]?.label;
+  const byKey = /* @__PURE__ */ new Map();
+  for (const s of result.samples) {
+    if (s.status !== "ok") continue;
+    const key = `${s.arm}\0${s.workload}\0${s.clients}`;
+    const list = byKey.get(key);
+    if (list) list.push(s);
+    else byKey.set(key, [s]);
+  }
+  return (head, cell) => {
+    if (base === void 0) return void 0;
+    const of = (arm2) => byKey.get(`${arm2}\0${cell.workload}\0${cell.clients}`) ?? [];
+    return judgeMemory(of(base), of(head));
+  };
+}
+function judgeMemory(base, head) {
+  const changes = [];
+  for (const [metric, floor] of Object.entries(MEMORY_FLOORS)) {
+    const values = (runs) => runs.map((s) => s.metrics[metric]).filter((v) => Number.isFinite(v) && v >= 0);
+    const b = values(base);
+    const h = values(head);
+    if (b.length < MIN_MEMORY_RUNS || h.length < MIN_MEMORY_RUNS) continue;
+    const bm = median(b);
+    const hm = median(h);
+    const deltaBytes = hm - bm;
+    const deltaPct2 = bm > 0 ? 100 * (hm / bm - 1) : null;
+    const moved = Math.abs(deltaBytes) >= floor.bytes && (deltaPct2 === null || Math.abs(deltaPct2) >= floor.pct);
+    const pct5 = deltaPct2 === null ? "" : `, ${deltaPct2 >= 0 ? "+" : ""}${deltaPct2.toFixed(1)}%`;
+    const message = `${METRICS[metric].label} ${formatBytes(bm)} -> ${formatBytes(hm)} (${deltaBytes >= 0 ? "+" : "-"}${formatBytes(Math.abs(deltaBytes))}${pct5}; medians of ${b.length} and ${h.length} runs)`;
+    changes.push({
+      metric,
+      base: bm,
+      head: hm,
+      deltaBytes,
+      deltaPct: deltaPct2,
+      baseRuns: b.length,
+      headRuns: h.length,
+      moved,
+      message
+    });
+  }
+  if (changes.length === 0) return void 0;
+  return { moved: changes.some((c) => c.moved), changes };
+}
+function formatBytes(bytes) {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let v = bytes;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  const digits = i === 0 ? 0 : Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
+  return `${v.toFixed(digits)} ${units[i]}`;
+}
+
 // src/core/results/plans.ts
 function emptyPlansRecord(arms2) {
   return { arms: [...arms2], wallS: 0, statements: [], plans: [], stats: [], failures: [], notes: [] };
@@ -64593,6 +64750,7 @@ function planChanged(record2, workload, head) {
 // src/core/compare/analysis/analysis.ts
 init_metrics();
 init_result_types();
+init_simple_statistics();
 
 // src/core/stats/holm.ts
 function holmAdjust(pValues) {
@@ -64608,6 +64766,7 @@ function holmAdjust(pValues) {
 }
 
 // src/core/compare/analysis/curve.ts
+init_simple_statistics();
 var KNEE_GAIN_PER_DOUBLING = 0.1;
 function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
   const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
@@ -64849,6 +65008,7 @@ function sizes(stats) {
 }
 
 // src/core/stats/noise-floor.ts
+init_simple_statistics();
 function noiseFloorPct(values, fenceIqr = FLOOR_FENCE_IQR) {
   if (values.length < 2 || values.some((v) => !(Number.isFinite(v) && v > 0))) return null;
   const changes = adjacentChangesPct(values).sort((a, b) => a - b);
@@ -64970,6 +65130,7 @@ function prepareRun(result, options = {}) {
     bootstrap: options.bootstrap,
     steady: steadyLookup(result),
     waits: waitLookup(result),
+    memory: memoryLookup(result),
     planChanged: (head, workload) => planChanged(result.plans, workload, head),
     steadyPass: options.steadyPass ?? DEFAULT_STEADY_PASS,
     untimed: new Set(options.untimed ?? []),
@@ -65082,7 +65243,8 @@ function analyseLook(ctx, spec) {
     const evidence = {
       instructions: ctx.steady(m2.head, m2.cell.workload),
       waits: ctx.waits(m2.head, m2.cell, ctx.thresholds(m2.cell.workload)),
-      planChanged: ctx.planChanged(m2.head, m2.cell.workload)
+      planChanged: ctx.planChanged(m2.head, m2.cell.workload),
+      memory: ctx.memory(m2.head, m2.cell)
     };
     byHead.get(m2.head).push(withSteadyEvidence(judged, evidence, ctx.steadyPass));
   }
@@ -65693,6 +65855,97 @@ function summary2(values) {
   return summarise(usable(values), 0);
 }
 
+// src/core/compare/analysis/memory-verdict.ts
+init_result_types();
+init_metrics();
+function withMemoryCells(comparison, result) {
+  const lookup = memoryLookup(result);
+  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
+  let added = false;
+  const comparisons = comparison.comparisons.map((arm2) => {
+    const gated = new Set([...arm2.cells, ...arm2.otherMetricCells].map((c) => `${c.id}\0${c.metric}`));
+    const extra = [];
+    for (const cell of documentCells(result)) {
+      const judged = lookup(arm2.head, cell);
+      for (const change2 of judged?.changes ?? []) {
+        if (!change2.moved || gated.has(`${cellId(cell)}\0${change2.metric}`)) continue;
+        extra.push(memoryCell(cell, change2, result, arm2.head));
+      }
+    }
+    if (extra.length === 0) return arm2;
+    added = true;
+    const otherMetricCells = [...arm2.otherMetricCells, ...extra];
+    const gating = gatingCells([...arm2.cells, ...otherMetricCells]);
+    const overall2 = armVerdicts(gating, label, [
+      ...Object.keys(arm2.workloadVerdicts),
+      ...gating.map((c) => c.workload)
+    ]);
+    return {
+      ...arm2,
+      otherMetricCells,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      workloadVerdicts: overall2.workloadVerdicts
+    };
+  });
+  if (!added) return comparison;
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const metrics = comparisons.flatMap((a) => a.otherMetricCells.map((c) => c.metric));
+  const gatedMetrics = [
+    ...comparison.gatedMetrics,
+    ...[...new Set(metrics)].filter((m) => !comparison.gatedMetrics.includes(m))
+  ];
+  return {
+    ...comparison,
+    comparisons,
+    gatedMetrics,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding
+  };
+}
+function memoryCell(cell, change2, result, head) {
+  const floor = MEMORY_FLOORS[change2.metric];
+  const runs = (arm2) => result.samples.filter(
+    (s) => s.status === "ok" && s.arm === arm2 && s.workload === cell.workload && s.clients === cell.clients
+  ).map((s) => s.metrics[change2.metric]).filter((v) => v !== void 0);
+  const more = change2.deltaBytes > 0;
+  return {
+    id: cellId(cell),
+    workload: cell.workload,
+    clients: cell.clients,
+    metric: change2.metric,
+    test: "memory-floor",
+    pairs: null,
+    base: summarise(usable(runs(result.arms[0].label)), 0),
+    head: summarise(usable(runs(head)), 0),
+    deltaPct: change2.deltaPct,
+    ci95: null,
+    ci90: null,
+    ciEquivalence: null,
+    p: null,
+    method: null,
+    minAchievableP: null,
+    welch: null,
+    pairedT: null,
+    bootstrap: null,
+    unusable: null,
+    aaSpreadPct: null,
+    notes: [],
+    better: METRICS[change2.metric].better,
+    alpha: 1,
+    thresholdPct: floor.pct,
+    pAdjusted: null,
+    familySize: 1,
+    verdict: more ? "regression" : "improvement",
+    reasons: [
+      {
+        code: "memory-beyond-floor",
+        message: `${change2.message}: beyond both floors, ${formatBytes(floor.bytes)} and ${floor.pct}% (memory gates by default)`
+      }
+    ]
+  };
+}
+
 // src/core/compare/analysis/redecided-arm.ts
 function redecidedArm(arm2, decide2, label) {
   const cells = arm2.cells.map(decide2);
@@ -65954,7 +66207,8 @@ function analyse(result, overrides = {}) {
     // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
     ...result.baseline ? { test: "unpaired" } : {}
   });
-  const withInstructions = withInstructionCells(timed, result);
+  const counted = withInstructionCells(timed, result);
+  const withInstructions = metricOption(settings2, overrides) ? counted : withMemoryCells(counted, result);
   const sameCode = withSameCompiledCode(withInstructions, result);
   const decided = withUnexecutedCode(sameCode, result);
   const forAll = overrides.thresholdPct !== void 0 ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings2.thresholdPct) } } : decided;
@@ -65998,6 +66252,15 @@ function withStoredBaseline(c, baseline) {
 init_result_types();
 init_errors();
 
+// src/core/report/noise-words.ts
+function noiseSourceText(n) {
+  const day = n.date.slice(0, 10);
+  return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
+}
+function planningText(n) {
+  return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
+}
+
 // src/flows/compare/noise/noise-design.ts
 function resolutionOf(noise, input2) {
   const power = input2.power ?? DEFAULT_POWER;
@@ -66037,13 +66300,6 @@ function resolutionOf(noise, input2) {
     recommendedRounds,
     belowResolvable: input2.thresholdPct < resolvablePct
   };
-}
-function noiseSourceText(n) {
-  const day = n.date.slice(0, 10);
-  return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
-}
-function planningText(n) {
-  return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
 }
 function resolutionWarning(r) {
   const what = Number.isFinite(r.resolvablePct) ? `the smallest change this runner resolves with ${r.rounds} rounds (${r.resolvablePct.toFixed(1)}% at ${planningText(r.noise)})` : `what this runner resolves with ${r.rounds} rounds (none: they cannot reach significance; ${planningText(r.noise)})`;
@@ -66617,7 +66873,12 @@ function medianCi(values, level2 = 0.95) {
 
 // src/core/history/series.ts
 init_workload_definition();
-var SERIES_METRICS = ["tps", "latencyPctMs"];
+var SERIES_METRICS = [
+  "tps",
+  "latencyPctMs",
+  "backendMemoryPeakBytes",
+  "tempBytesPerTx"
+];
 function seriesId(key) {
   return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
 }
@@ -68908,7 +69169,7 @@ function regressedByCounts(record2, base, heads, workloads) {
 }
 
 // src/flows/compare/pipeline/pipeline.ts
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -69623,7 +69884,7 @@ async function takeStatSnapshot(target, options = {}) {
     }
     const counters = {};
     const db = (await client.query(
-      `SELECT blks_hit, blks_read, blk_read_time, xact_commit, xact_rollback,
+      `SELECT blks_hit, blks_read, blk_read_time, xact_commit, xact_rollback, temp_bytes, temp_files,
                 current_setting('track_io_timing')::boolean AS timing
            FROM pg_stat_database WHERE datname = current_database()`
     )).rows[0];
@@ -69632,6 +69893,8 @@ async function takeStatSnapshot(target, options = {}) {
     if (db?.timing === true) setCounter(counters, "blkReadTimeMs", db.blk_read_time);
     setCounter(counters, "xactCommit", db?.xact_commit);
     setCounter(counters, "xactRollback", db?.xact_rollback);
+    setCounter(counters, "tempBytes", db?.temp_bytes);
+    setCounter(counters, "tempFiles", db?.temp_files);
     if (versionNum >= 14e4) {
       const wal = (await client.query(
         "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
@@ -69742,6 +70005,135 @@ async function serverCpuUs(proc, postmaster) {
   return void 0;
 }
 
+// src/run/memory/run-memory.ts
+init_memory();
+init_errors();
+
+// src/postgres/memory/backend-memory-sampler.ts
+init_esm();
+init_memory();
+init_errors();
+
+// src/postgres/memory/smaps-rollup.ts
+init_errors();
+import { readFile as readFile3 } from "node:fs/promises";
+import path14 from "node:path";
+function parseSmapsRollup(text2) {
+  const fields = /* @__PURE__ */ new Map();
+  for (const line of text2.split("\n")) {
+    const m = /^([A-Za-z_]+):\s+(\d+) kB\s*$/.exec(line);
+    if (m) fields.set(m[1], Number(m[2]) * 1024);
+  }
+  return fields;
+}
+async function readSmapsField(procRoot, pid, field) {
+  const file2 = path14.join(procRoot, String(pid), "smaps_rollup");
+  let text2;
+  try {
+    text2 = await readFile3(file2, "utf8");
+  } catch (e) {
+    const code = e.code;
+    if (code === "ESRCH") return { kind: "gone" };
+    if (code === "ENOENT") {
+      const alive = await readFile3(path14.join(procRoot, String(pid), "stat"), "utf8").then(
+        () => true,
+        () => false
+      );
+      return alive ? { kind: "unreadable", reason: `${file2} does not exist (Linux 4.14+)` } : { kind: "gone" };
+    }
+    return { kind: "unreadable", reason: `cannot read ${file2}: ${errorMessage(e)}` };
+  }
+  if (text2.trim() === "") return { kind: "gone" };
+  const bytes = parseSmapsRollup(text2).get(field);
+  return bytes === void 0 ? { kind: "unreadable", reason: `${file2} has no ${field} field` } : { kind: "read", bytes };
+}
+
+// src/postgres/memory/backend-memory-sampler.ts
+var MEMORY_APPLICATION_NAME = "pgperf-memory";
+var DEFAULT_MEMORY_INTERVAL_MS = 250;
+var BACKENDS_SQL = `
+SELECT pid FROM pg_stat_activity
+ WHERE backend_type = 'client backend' AND datname = current_database() AND pid <> pg_backend_pid()
+   AND coalesce(application_name, '') NOT LIKE 'pgperf-%'`;
+async function startMemorySampler(target, options = {}) {
+  const intervalMs = options.intervalMs ?? DEFAULT_MEMORY_INTERVAL_MS;
+  const proc = options.procRoot ?? "/proc";
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: MEMORY_APPLICATION_NAME,
+    connectionTimeoutMillis: 1e4
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= `the sampler's connection failed: ${errorMessage(e)}`;
+  });
+  await client.connect();
+  const readings = /* @__PURE__ */ new Map();
+  let ticks = 0;
+  let busy;
+  const tick = async () => {
+    const pids = (await client.query(BACKENDS_SQL)).rows.map((r) => r.pid);
+    ticks++;
+    for (const pid of pids) {
+      const r = await readSmapsField(proc, pid, BACKEND_MEMORY_FIELD);
+      if (r.kind === "unreadable") {
+        failure2 ??= r.reason;
+        return;
+      }
+      if (r.kind === "read") {
+        const list = readings.get(pid);
+        if (list) list.push(r.bytes);
+        else readings.set(pid, [r.bytes]);
+      }
+    }
+  };
+  const timer = setInterval(() => {
+    if (busy || failure2) return;
+    busy = tick().catch((e) => {
+      failure2 ??= `reading the backends failed: ${errorMessage(e)}`;
+    }).finally(() => {
+      busy = void 0;
+    });
+  }, intervalMs);
+  busy = tick().catch((e) => {
+    failure2 ??= `reading the backends failed: ${errorMessage(e)}`;
+  }).finally(() => {
+    busy = void 0;
+  });
+  let stopped;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        clearInterval(timer);
+        await busy;
+        await client.end().catch(() => {
+        });
+        if (failure2) return backendMemoryRecord(/* @__PURE__ */ new Map(), intervalMs, ticks, failure2);
+        return backendMemoryRecord(readings, intervalMs, ticks);
+      })();
+      return stopped;
+    }
+  };
+}
+
+// src/run/memory/run-memory.ts
+async function startRunMemory(connection, options = {}) {
+  try {
+    return await startMemorySampler(connection, options);
+  } catch (e) {
+    const record2 = backendMemoryRecord(
+      /* @__PURE__ */ new Map(),
+      options.intervalMs ?? DEFAULT_MEMORY_INTERVAL_MS,
+      0,
+      `the memory sampler could not connect: ${errorMessage(e)}`
+    );
+    return { stop: () => Promise.resolve(record2) };
+  }
+}
+
 // src/core/results/steady.ts
 var STEADY_METRIC_SOURCES = {
   walBytesPerTx: "walBytes",
@@ -69751,7 +70143,9 @@ var STEADY_METRIC_SOURCES = {
   bufferReadsPerTx: "blksRead",
   readTimeMsPerTx: "blkReadTimeMs",
   ioReadsPerTx: "ioReads",
-  backendCpuUsPerTx: "cpuUs"
+  backendCpuUsPerTx: "cpuUs",
+  tempBytesPerTx: "tempBytes",
+  tempFilesPerTx: "tempFiles"
 };
 function statDeltas(before, after) {
   const deltas = {};
@@ -69801,6 +70195,7 @@ function steadyOutcome(before, after, transactions) {
 }
 
 // src/run/measure-run.ts
+init_memory();
 init_result_types();
 init_errors();
 
@@ -69837,7 +70232,7 @@ async function coldStart(cluster, journal) {
 
 // src/run/run-clusters.ts
 import { copyFile as copyFile3 } from "node:fs/promises";
-import path15 from "node:path";
+import path16 from "node:path";
 import { createHash as createHash3 } from "node:crypto";
 
 // src/postgres/cluster/cluster.ts
@@ -69848,7 +70243,7 @@ import {
   constants as constants5,
   mkdir as mkdir3,
   mkdtemp as mkdtemp2,
-  readFile as readFile4,
+  readFile as readFile5,
   readdir as readdir5,
   rm as rm5,
   writeFile as writeFile5,
@@ -69857,7 +70252,7 @@ import {
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import os7 from "node:os";
-import path14 from "node:path";
+import path15 from "node:path";
 
 // src/core/util/shell-word.ts
 function shellWord(word) {
@@ -69865,10 +70260,10 @@ function shellWord(word) {
 }
 
 // src/machine/os/process-state.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat12 = await readFile3(`/proc/${pid}/stat`, "utf8");
+    const stat12 = await readFile4(`/proc/${pid}/stat`, "utf8");
     return stat12.slice(stat12.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
@@ -69976,14 +70371,14 @@ var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
 async function inspectBinDir(binDir, what, deps) {
   for (const bin of REQUIRED_BINARIES) {
     try {
-      await access3(path14.join(binDir, bin), constants5.X_OK);
+      await access3(path15.join(binDir, bin), constants5.X_OK);
     } catch {
       throw new UserError(
         `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`
       );
     }
   }
-  const res = await installRunner(deps).run(path14.join(binDir, "postgres"), ["--version"]);
+  const res = await installRunner(deps).run(path15.join(binDir, "postgres"), ["--version"]);
   const text2 = res.stdout.trim();
   const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
@@ -70018,13 +70413,13 @@ var PgCluster = class _PgCluster {
     return this.spec.label;
   }
   get dataDir() {
-    return path14.join(this.dir, "data");
+    return path15.join(this.dir, "data");
   }
   get socketDir() {
-    return path14.join(this.dir, "socket");
+    return path15.join(this.dir, "socket");
   }
   get logFile() {
-    return path14.join(this.dir, "server.log");
+    return path15.join(this.dir, "server.log");
   }
   get connection() {
     return { host: this.socketDir, port: this.port, user: SUPERUSER, database: BENCH_DATABASE };
@@ -70035,7 +70430,7 @@ var PgCluster = class _PgCluster {
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec, deps) {
     const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, { ...deps, runAs: spec.runAs });
-    const dir = await mkdtemp2(path14.join(spec.parentDir ?? os7.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const dir = await mkdtemp2(path15.join(spec.parentDir ?? os7.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new _PgCluster(spec, dir, version2, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
     try {
@@ -70098,7 +70493,7 @@ ${tail(res.stderr + res.stdout)}`
     const wrapperArgs = options.wrapper ? ["-p", await this.writeWrapper(options.wrapper)] : [];
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
-      await writeFile5(path14.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
+      await writeFile5(path15.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg(
         "pg_ctl",
@@ -70135,8 +70530,8 @@ ${log || res.stderr}`
   }
   /** A script in the cluster's directory that execs `wrapper` with this install's postgres and its arguments. */
   async writeWrapper(wrapper) {
-    const script = path14.join(this.dir, "postgres-wrapper.sh");
-    const words = [...wrapper, path14.join(this.spec.binDir, "postgres")].map(shellWord).join(" ");
+    const script = path15.join(this.dir, "postgres-wrapper.sh");
+    const words = [...wrapper, path15.join(this.spec.binDir, "postgres")].map(shellWord).join(" ");
     await writeFile5(script, `#!/bin/sh
 exec ${words} "$@"
 `, { mode: 493 });
@@ -70144,8 +70539,8 @@ exec ${words} "$@"
     return script;
   }
   async includeConf() {
-    const conf = path14.join(this.dataDir, "postgresql.conf");
-    const text2 = await readFile4(conf, "utf8");
+    const conf = path15.join(this.dataDir, "postgresql.conf");
+    const text2 = await readFile5(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
@@ -70159,7 +70554,7 @@ exec ${words} "$@"
   async psql(sql, database = BENCH_DATABASE) {
     const { host, port, user } = this.connection;
     const res = await this.programs().run(
-      path14.join(this.spec.binDir, "psql"),
+      path15.join(this.spec.binDir, "psql"),
       [
         "-X",
         "-q",
@@ -70207,13 +70602,13 @@ exec ${words} "$@"
     this.restarts++;
     const shm = await this.sharedMemoryId();
     if (shm !== void 0) await releaseSharedMemory(shm, waitS, this.deps.logger, this.spec.label);
-    if (!await this.isRunning()) await rm5(path14.join(this.dataDir, "postmaster.pid"), { force: true });
+    if (!await this.isRunning()) await rm5(path15.join(this.dataDir, "postmaster.pid"), { force: true });
     await this.start();
   }
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile4(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile5(path15.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -70263,14 +70658,14 @@ exec ${words} "$@"
   }
   async logTail(lines = 20) {
     try {
-      return tail(await readFile4(this.logFile, "utf8"), lines);
+      return tail(await readFile5(this.logFile, "utf8"), lines);
     } catch {
       return "";
     }
   }
   async postmasterPid() {
     try {
-      const first = (await readFile4(path14.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile5(path15.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -70287,7 +70682,7 @@ exec ${words} "$@"
   /** Runs a server-side binary as the run-as user, optionally under a command prefix. */
   pg(bin, args, prefix) {
     const options = { env: { LC_ALL: "C" }, cwd: this.dir };
-    const command = path14.join(this.spec.binDir, bin);
+    const command = path15.join(this.spec.binDir, bin);
     if (prefix && prefix.length > 0) {
       return this.programs().run(prefix[0], [...prefix.slice(1), command, ...args], options);
     }
@@ -70305,7 +70700,7 @@ async function postmasterAlive(pid, dataDir) {
   if (state === void 0) return process.platform !== "linux";
   if (state === "Z" || state === "X" || state === "x") return false;
   try {
-    const cmdline = (await readFile4(`/proc/${pid}/cmdline`, "utf8")).split("\0");
+    const cmdline = (await readFile5(`/proc/${pid}/cmdline`, "utf8")).split("\0");
     return cmdline.includes(dataDir) || cmdline.some((arg) => arg.includes(dataDir));
   } catch {
     return true;
@@ -70318,7 +70713,7 @@ async function waitUntilGone(pid, dataDir) {
 }
 async function shmAttachCount(shmid) {
   try {
-    const rows = (await readFile4("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
+    const rows = (await readFile5("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
     for (const row2 of rows) {
       const f = row2.trim().split(/\s+/);
       if (Number(f[1]) === shmid) return Number(f[6]);
@@ -70353,7 +70748,7 @@ async function processesMappingShm(shmid) {
   for (const entry of await readdir5("/proc").catch(() => [])) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const maps = await readFile4(`/proc/${entry}/maps`, "utf8");
+      const maps = await readFile5(`/proc/${entry}/maps`, "utf8");
       if (maps.split("\n").some((l) => l.includes("/SYSV") && l.trim().split(/\s+/)[4] === String(shmid)))
         pids.push(Number(entry));
     } catch {
@@ -70463,7 +70858,7 @@ var RunClusters = class {
           await makeDirectory(logsDir);
           await copyFile3(
             cluster.logFile,
-            path15.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+            path16.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
           ).catch(() => {
           });
         }
@@ -70583,8 +70978,10 @@ async function runOnce(ctx, run3, kind, attempt, block) {
     logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
     return void 0;
   });
+  const memorySampler = maintenance || kind !== "measured" ? void 0 : await startRunMemory(cluster.connection);
   let out;
   let diagnostics;
+  let memory;
   try {
     out = maintenance ?? await driver.run(cluster, {
       clients: run3.clients,
@@ -70594,6 +70991,7 @@ async function runOnce(ctx, run3, kind, attempt, block) {
     });
   } finally {
     diagnostics = await sampler?.stop().catch(() => void 0);
+    memory = await memorySampler?.stop();
   }
   deps.signal?.throwIfAborted();
   let steady;
@@ -70605,6 +71003,7 @@ async function runOnce(ctx, run3, kind, attempt, block) {
       out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
     }
   }
+  if (memory && out.ok) out = { ...out, metrics: { ...out.metrics, ...backendMemoryMetrics(memory) } };
   if (!out.ok) out = await withServerDeath(cluster, out);
   progress.finished(durationS, (Date.now() - started) / 1e3);
   const { result } = journal;
@@ -70613,7 +71012,8 @@ async function runOnce(ctx, run3, kind, attempt, block) {
     (block?.samples ?? result.samples).push({
       ...toSample(run3, attempt, randomSeed, out),
       ...diagnostics ? { diagnostics } : {},
-      ...steady ? { steady } : {}
+      ...steady ? { steady } : {},
+      ...memory ? { memory } : {}
     });
     await journal.save();
   }
@@ -70812,14 +71212,14 @@ function openJournal(result, req, deps) {
 
 // src/drivers/workload-scripts.ts
 init_workload_definition();
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 async function workloadScriptHashes(workloads) {
   const out = {};
   for (const w of workloads) {
     const files = scriptFiles(w);
     if (files.length === 0) continue;
     try {
-      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile5(f, "utf8"))));
+      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile6(f, "utf8"))));
     } catch {
     }
   }
@@ -70885,7 +71285,7 @@ async function lookupUser(name, runner) {
 }
 
 // src/machine/environment.ts
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 import os8 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -70936,7 +71336,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile6(file2, "utf8")).trim();
+    return (await readFile7(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -71190,19 +71590,19 @@ async function memoryFacts(root, t, sharedBuffers) {
     let why;
     if (need !== void 0 && available < need) {
       verdict2 = "bad";
-      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
+      why = `less memory is available than shared_buffers (${formatBytes2(need)}): the server will swap or fail to start`;
     } else if (need !== void 0 && available < 2 * need) {
       verdict2 = "warn";
-      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
+      why = `less than twice shared_buffers (${formatBytes2(need)}) is available: backends and the page cache compete`;
     } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
       verdict2 = "warn";
-      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
+      why = `less than ${formatBytes2(LIMITS.minAvailableBytes)} is available`;
     }
     facts.push({
       id: "memory",
       group: "memory",
       name: "available memory",
-      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
+      value: `${formatBytes2(available)} of ${total ? formatBytes2(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes2(need)})` : ""}`,
       verdict: verdict2,
       ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
     });
@@ -71427,7 +71827,7 @@ function graded(f) {
 function pct4(share) {
   return `${(share * 100).toFixed(1)}%`;
 }
-function formatBytes(bytes) {
+function formatBytes2(bytes) {
   const units = ["B", "kB", "MB", "GB", "TB"];
   let v = bytes;
   let i = 0;
@@ -71440,7 +71840,7 @@ function formatBytes(bytes) {
 
 // src/machine/pinning.ts
 import { access as access4, constants as constants6 } from "node:fs/promises";
-import path16 from "node:path";
+import path17 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -71556,11 +71956,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path16.delimiter)) {
+    for (const dir of searchPath.split(path17.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path16.join(dir, name), constants6.X_OK);
-        return path16.join(dir, name);
+        await access4(path17.join(dir, name), constants6.X_OK);
+        return path17.join(dir, name);
       } catch {
       }
     }
@@ -72262,8 +72662,8 @@ init_workload_definition();
 
 // src/run/counted/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile4, mkdir as mkdir4, readFile as readFile9, readdir as readdir7, writeFile as writeFile6 } from "node:fs/promises";
-import path19 from "node:path";
+import { chown as chown3, copyFile as copyFile4, mkdir as mkdir4, readFile as readFile10, readdir as readdir7, writeFile as writeFile6 } from "node:fs/promises";
+import path20 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
 import { setTimeout as sleep2 } from "node:timers/promises";
@@ -72348,8 +72748,8 @@ function sumProfiles(profiles) {
 }
 
 // src/postgres/instructions/cachegrind-run.ts
-import { readFile as readFile7 } from "node:fs/promises";
-import path17 from "node:path";
+import { readFile as readFile8 } from "node:fs/promises";
+import path18 from "node:path";
 import { setTimeout as sleep3 } from "node:timers/promises";
 function cachegrindWrapper(outDir) {
   return [
@@ -72361,17 +72761,17 @@ function cachegrindWrapper(outDir) {
     "--tool=cachegrind",
     "--cache-sim=no",
     "--quiet",
-    `--cachegrind-out-file=${path17.join(outDir, "cg.%p")}`
+    `--cachegrind-out-file=${path18.join(outDir, "cg.%p")}`
   ];
 }
 function cachegrindFileOf(outDir, pid) {
-  return path17.join(outDir, `cg.${pid}`);
+  return path18.join(outDir, `cg.${pid}`);
 }
 async function waitForProfile(file2, signal) {
   const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile7(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile8(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(
@@ -72389,7 +72789,7 @@ function sumIr(profiles) {
 init_errors();
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile8, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile9, readdir as readdir6, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep4 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -72421,7 +72821,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile8(outFile, "utf8").catch(() => "");
+  const text2 = await readFile9(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -72443,7 +72843,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir6("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile8(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile9(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -72560,10 +72960,23 @@ function profileText(rows, header) {
 // src/run/counted/plan-phase.ts
 init_errors();
 
+// src/postgres/memory/planner-memory.ts
+var NO_EXPLAIN_MEMORY = /unrecognized EXPLAIN option "memory"/;
+function parsePlannerMemory(text2) {
+  const lines = text2.split(/\r?\n/);
+  const planning = lines.findIndex((l) => /^\s*Planning:\s*$/.test(l));
+  if (planning < 0) return void 0;
+  for (const line of lines.slice(planning + 1)) {
+    const m = /^\s*Memory: used=(\d+)kB\s+allocated=(\d+)kB\s*$/.exec(line);
+    if (m) return { usedBytes: Number(m[1]) * 1024, allocatedBytes: Number(m[2]) * 1024 };
+  }
+  return void 0;
+}
+
 // src/postgres/plan-capture.ts
 init_errors();
 import { access as access5 } from "node:fs/promises";
-import path18 from "node:path";
+import path19 from "node:path";
 var STAT_STATEMENTS = "pg_stat_statements";
 var RUN_SPECIFIC_LINE = new RegExp(
   `^\\s*(?:${[
@@ -72616,9 +73029,9 @@ function statementKey(text2) {
 async function hasStatStatements(binDir, deps) {
   const dirs = await installDirs(binDir, deps);
   const control = await anyExists(
-    dirs.share.map((d) => path18.join(d, "extension", `${STAT_STATEMENTS}.control`))
+    dirs.share.map((d) => path19.join(d, "extension", `${STAT_STATEMENTS}.control`))
   );
-  const library = await anyExists(dirs.lib.map((d) => path18.join(d, `${STAT_STATEMENTS}.so`)));
+  const library = await anyExists(dirs.lib.map((d) => path19.join(d, `${STAT_STATEMENTS}.so`)));
   return control && library;
 }
 async function anyExists(files) {
@@ -72632,29 +73045,31 @@ async function anyExists(files) {
   return false;
 }
 async function installDirs(binDir, deps) {
-  const res = await installRunner(deps).run(path18.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
+  const res = await installRunner(deps).run(path19.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
   const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
-  const prefix = path18.dirname(binDir);
+  const prefix = path19.dirname(binDir);
   const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
   return {
     share: [
       ...share ? [share] : [],
-      path18.join(prefix, "share", "postgresql"),
-      path18.join(prefix, "share"),
+      path19.join(prefix, "share", "postgresql"),
+      path19.join(prefix, "share"),
       ...major ? [`/usr/share/postgresql/${major}`] : []
     ],
-    lib: [...lib ? [lib] : [], path18.join(prefix, "lib", "postgresql"), path18.join(prefix, "lib")]
+    lib: [...lib ? [lib] : [], path19.join(prefix, "lib", "postgresql"), path19.join(prefix, "lib")]
   };
 }
 function withStatStatements(current) {
   const names = String(current ?? "").replace(/^'|'$/g, "").split(",").map((n) => n.trim().replace(/^"|"$/g, "")).filter((n) => n !== "");
   return [.../* @__PURE__ */ new Set([...names, STAT_STATEMENTS])].join(",");
 }
-async function explainPlan(target, sql) {
+async function explainPlan(target, sql, options = {}) {
   const why = notOneStatement(sql);
   if (why) return { error: `not explained: ${why}; pgperf sends EXPLAIN for one statement only` };
   try {
-    return { plan: normalisePlan(await target.psql(`EXPLAIN (COSTS OFF) ${sql}`)) };
+    const text2 = await target.psql(`EXPLAIN (COSTS OFF${options.memory ? ", MEMORY" : ""}) ${sql}`);
+    const plannerMemory = options.memory ? parsePlannerMemory(text2) : void 0;
+    return { plan: normalisePlan(text2), ...plannerMemory ? { plannerMemory } : {} };
   } catch (e) {
     return { error: serverError(errorMessage(e)) };
   }
@@ -72830,9 +73245,16 @@ async function runPlanPhase(req, deps) {
   return record2;
 }
 async function explainStatements(workload, statements, arm2, cluster, record2) {
+  let memory = true;
   for (const s of statements) {
     if (s.explained === void 0) continue;
-    const plan = await explainPlan(cluster, s.explained);
+    let plan = await explainPlan(cluster, s.explained, { memory });
+    if (memory && "error" in plan && NO_EXPLAIN_MEMORY.test(plan.error)) {
+      memory = false;
+      const note = `${arm2}: planner memory not recorded: EXPLAIN (MEMORY) needs PostgreSQL 17 or later`;
+      if (!record2.notes.includes(note)) record2.notes.push(note);
+      plan = await explainPlan(cluster, s.explained);
+    }
     record2.plans.push({ workload, arm: arm2, statement: s.statement, ...plan });
   }
 }
@@ -73017,7 +73439,7 @@ async function startServer(w, arm2, driver, req, deps, keep, plans) {
   const cluster = await loadedCountingCluster(arm2, "instructions", conf, driver, setup, deps, keep);
   if (plans) await takePlans(w.name, arm2.label, cluster, plans, deps.logger);
   await cluster.stop();
-  const countDir = path19.join(cluster.dir, deps.counter.kind);
+  const countDir = path20.join(cluster.dir, deps.counter.kind);
   await mkdir4(countDir, { mode: 493 });
   if (deps.runAs) await chown3(countDir, deps.runAs.uid, deps.runAs.gid);
   const counted = deps.counter.kind === "cachegrind" ? cachegrindWrapper(countDir) : [];
@@ -73136,7 +73558,7 @@ async function perfCountedRun(server, transactions, findBackends, deps, name) {
   if (transactions === 0) return 0;
   const pid = await server.cluster.postmasterPid();
   if (pid === void 0) throw new Error(`arm ${server.arm.label}: the server is not running`);
-  const out = path19.join(server.countDir, `perf-stat.${name}.csv`);
+  const out = path20.join(server.countDir, `perf-stat.${name}.csv`);
   return countDuring(pid, deps.event, out, deps.runner, async () => {
     const pids = await findBackends(transactions);
     await waitForExit(pids, deps.signal);
@@ -73151,9 +73573,9 @@ async function cachegrindCountedRun(server, transactions, findBackends, signal) 
 }
 async function runAndFindBackends(server, run3) {
   const { cluster } = server;
-  const logBefore = (await readFile9(cluster.logFile, "utf8").catch(() => "")).length;
+  const logBefore = (await readFile10(cluster.logFile, "utf8").catch(() => "")).length;
   await run3();
-  const log = (await readFile9(cluster.logFile, "utf8")).slice(logBefore);
+  const log = (await readFile10(cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
     throw new Error(
@@ -73197,13 +73619,13 @@ async function executedFunctions(server, signal) {
   if (files.length === 0) throw new Error(`no cachegrind file in ${server.countDir}`);
   const ran = /* @__PURE__ */ new Set();
   for (const file2 of files) {
-    const profile = await waitForProfile(path19.join(server.countDir, file2), signal);
+    const profile = await waitForProfile(path20.join(server.countDir, file2), signal);
     for (const f of profile.functions.values()) if (f.ir > 0) ran.add(f.fn);
   }
   return ran;
 }
 async function writeProfiles(w, settings2, servers, runDir, profileDir) {
-  const dir = path19.join(runDir, profileDir);
+  const dir = path20.join(runDir, profileDir);
   await mkdir4(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
   const median2 = (s) => {
@@ -73218,16 +73640,16 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   for (const s of servers) {
     const files = median2(s).files;
     for (const [i, f] of files.entries()) {
-      await copyFile4(f, path19.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+      await copyFile4(f, path20.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
     }
   }
   const [base, ...heads] = servers;
   const profiles = [];
   for (const head of heads) {
     const rows = diffProfiles(armRuns(base), armRuns(head));
-    const file2 = path19.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
+    const file2 = path20.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
     await writeFile6(
-      path19.join(runDir, file2),
+      path20.join(runDir, file2),
       profileText(
         rows,
         `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
@@ -73304,7 +73726,7 @@ function withExplanation(result, record2) {
 // src/postgres/builds/compiled-code.ts
 import { chmod as chmod4, writeFile as writeFile7 } from "node:fs/promises";
 import os11 from "node:os";
-import path21 from "node:path";
+import path22 from "node:path";
 init_regular_file();
 
 // src/postgres/builds/disassembly.ts
@@ -73534,7 +73956,7 @@ function elfFunctions(bytes) {
 
 // src/postgres/builds/install-files.ts
 import { readdir as readdir8, readlink as readlink3, realpath, stat as stat5 } from "node:fs/promises";
-import path20 from "node:path";
+import path21 from "node:path";
 var MAX_INSTALL_FILES = 5e4;
 var SHAREDIR_KEY = "<sharedir>";
 var NOT_READ = [
@@ -73549,16 +73971,16 @@ var NOT_READ = [
 var DATA_FILE = ["share/postgresql/postgres.bki", "share/postgres.bki", `${SHAREDIR_KEY}/postgres.bki`];
 var MODULE_FILE = ["lib/postgresql/plpgsql.so", "lib/plpgsql.so"];
 async function installFiles(binDir) {
-  const prefix = path20.resolve(path20.dirname(binDir));
+  const prefix = path21.resolve(path21.dirname(binDir));
   const roots = await installRoots(prefix);
   const files = /* @__PURE__ */ new Map();
-  const named = (key, rel) => key ? path20.posix.join(key, rel) : rel;
+  const named = (key, rel) => key ? path21.posix.join(key, rel) : rel;
   const nameOf = (real) => {
     for (const root of roots) {
-      const rel = path20.relative(root.real, real);
+      const rel = path21.relative(root.real, real);
       if (rel === "") return root.key || ".";
-      if (rel !== ".." && !rel.startsWith(`..${path20.sep}`) && !path20.isAbsolute(rel))
-        return named(root.key, rel.split(path20.sep).join("/"));
+      if (rel !== ".." && !rel.startsWith(`..${path21.sep}`) && !path21.isAbsolute(rel))
+        return named(root.key, rel.split(path21.sep).join("/"));
     }
     return void 0;
   };
@@ -73578,8 +74000,8 @@ async function installFiles(binDir) {
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
       if (tooMany) return;
-      const child = name ? path20.posix.join(name, entry.name) : entry.name;
-      const abs = path20.join(dir, entry.name);
+      const child = name ? path21.posix.join(name, entry.name) : entry.name;
+      const abs = path21.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!notRead(`${child}/`)) await walk(abs, child, [...ancestors, await realpath(abs)]);
       } else if (notRead(child)) continue;
@@ -73614,7 +74036,7 @@ async function installFiles(binDir) {
   }
   const at = (name) => {
     const root = roots.find((r) => r.key !== "" && name.startsWith(`${r.key}/`));
-    return root ? path20.join(root.dir, name.slice(root.key.length + 1)) : path20.join(prefix, name);
+    return root ? path21.join(root.dir, name.slice(root.key.length + 1)) : path21.join(prefix, name);
   };
   for (const need of [
     { what: "data files", where: DATA_FILE },
@@ -73630,11 +74052,11 @@ async function installFiles(binDir) {
       )
     );
     if (found.includes(true)) continue;
-    const dirs = looked.map((f) => path20.dirname(f)).join(", ");
+    const dirs = looked.map((f) => path21.dirname(f)).join(", ");
     return {
       prefix,
       files,
-      unknown: `${prefix} has no ${path20.basename(need.where[0])} in ${dirs}: where its server finds its ${need.what} is unknown`
+      unknown: `${prefix} has no ${path21.basename(need.where[0])} in ${dirs}: where its server finds its ${need.what} is unknown`
     };
   }
   return { prefix, files };
@@ -73647,7 +74069,7 @@ async function installRoots(prefix) {
   const roots = [{ key: "", dir: prefix, real }];
   const debian = /^(.*)\/lib\/postgresql\/(\d+)$/.exec(real);
   if (debian) {
-    const dir = path20.join(debian[1], "share", "postgresql", debian[2]);
+    const dir = path21.join(debian[1], "share", "postgresql", debian[2]);
     const shareReal = await realpath(dir).catch(() => void 0);
     if (shareReal && (await stat5(shareReal)).isDirectory())
       roots.push({ key: SHAREDIR_KEY, dir, real: shareReal });
@@ -73661,7 +74083,7 @@ var ALL_NAMES = 5e3;
 var SERVER_BINARY2 = "bin/postgres";
 var CACHE_SLOT = /^[0-9a-f]{12}-[0-9a-f]{16}(-p[0-9a-f]{8})?$/;
 function ownPaths(installDir) {
-  const slot = path21.basename(installDir);
+  const slot = path22.basename(installDir);
   return CACHE_SLOT.test(slot) ? [installDir, slot] : [installDir];
 }
 function masked(bytes, strings) {
@@ -73692,8 +74114,8 @@ async function sameFile(b, h, own2) {
   return { same: bb.equals(hb), bytes: [bb, hb] };
 }
 async function compareCompiledCode(base, head, options) {
-  const baseDir = path21.resolve(path21.dirname(base.binDir));
-  const headDir = path21.resolve(path21.dirname(head.binDir));
+  const baseDir = path22.resolve(path22.dirname(base.binDir));
+  const headDir = path22.resolve(path22.dirname(head.binDir));
   const baseOwn = ownPaths(baseDir);
   const headOwn = ownPaths(headDir);
   const empty = { head: head.label, identical: false, files: 0, differingFiles: [], differingCount: 0 };
@@ -73825,7 +74247,7 @@ async function disassembled(base, head, options) {
   try {
     const parallel = Math.max(1, Math.floor(os11.availableParallelism() / 2));
     const one = async (build, name) => {
-      const file2 = path21.join(temp.dir, name);
+      const file2 = path22.join(temp.dir, name);
       await writeFile7(file2, build.bytes);
       await chmod4(file2, 292);
       return fingerprints(file2, build.bytes, build.ranges, {
@@ -73847,8 +74269,8 @@ async function disassembled(base, head, options) {
 init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile10, stat as stat6 } from "node:fs/promises";
-import path22 from "node:path";
+import { readFile as readFile11, stat as stat6 } from "node:fs/promises";
+import path23 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -73867,7 +74289,7 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path22.resolve(binDir, "postgres");
+  const postgres = path23.resolve(binDir, "postgres");
   const st = await stat6(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
@@ -73909,7 +74331,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile10(install.postgres).catch(() => void 0);
+  const binary = await readFile11(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -74095,7 +74517,7 @@ async function runPipeline(req, deps, store) {
   const unmeasuredHeads = unchangedHeads(compiledCode, arms2).map((c) => c.head);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms2.length - 1 && unmeasuredHeads.length === compiledCode.length;
   const measuredArms2 = arms2.filter((a) => !unmeasuredHeads.includes(a.label));
-  const resultsFile = path23.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path24.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
@@ -74148,7 +74570,7 @@ async function runPipeline(req, deps, store) {
       analysis,
       arms: arms2,
       sink,
-      logsDir: path23.join(runDir, "logs"),
+      logsDir: path24.join(runDir, "logs"),
       calibration: sameInstall(arms2),
       ...instructions ? { instructions } : {},
       ...plans ? { plans } : {},
@@ -74293,7 +74715,7 @@ async function compareArmsCode(arms2, { logger, runner, runAs, tmpDir }) {
   if (!base || heads.length === 0 || sameInstall(arms2)) return [];
   const out = [];
   for (const head of heads) {
-    if (path23.resolve(head.binDir) === path23.resolve(base.binDir)) continue;
+    if (path24.resolve(head.binDir) === path24.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head, options);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -74621,7 +75043,7 @@ function baselineArm(doc) {
 
 // src/flows/compare/baseline/sentinel.ts
 import { stat as stat7 } from "node:fs/promises";
-import path24 from "node:path";
+import path25 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -74637,7 +75059,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path24.join(req.runDir, "sentinel")
+      runDir: path25.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -74689,7 +75111,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat7(path24.join(binDir, "postgres"))).isFile();
+    return (await stat7(path25.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -74787,7 +75209,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path25.join(req.runDir, "head")
+        runDir: path26.join(req.runDir, "head")
       },
       deps
     );
@@ -74820,7 +75242,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     info2,
     warnings
   );
-  const resultsFile = path25.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path26.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -74861,14 +75283,14 @@ function headArm(req) {
 
 // src/store/open/open-store.ts
 init_errors();
-import path27 from "node:path";
+import path28 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants7 } from "node:fs";
 import { access as access6, readdir as readdir9, stat as stat8 } from "node:fs/promises";
-import path26 from "node:path";
+import path27 from "node:path";
 init_regular_file();
 init_errors();
 init_store();
@@ -74878,8 +75300,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path26.join(dir, "runs");
-    this.indexDir = path26.join(dir, "index");
+    this.runsDir = path27.join(dir, "runs");
+    this.indexDir = path27.join(dir, "index");
   }
   dir;
   options;
@@ -74892,7 +75314,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path26.resolve(dir), options);
+    const store = new _DirStore(path27.resolve(dir), options);
     const st = await withDeadline(store.dir, stat8(store.dir), { expected: "a directory" }).catch(
       (e) => {
         if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
@@ -74973,10 +75395,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path26.join(this.runsDir, `${id}.json`);
+    return path27.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path26.join(this.indexDir, `${id}.json`);
+    return path27.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -75067,8 +75489,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path27.isAbsolute(xdgDataHome) ? xdgDataHome : path27.join(home, ".local", "share");
-  return path27.join(base, "pgperf", "store");
+  const base = xdgDataHome && path28.isAbsolute(xdgDataHome) ? xdgDataHome : path28.join(home, ".local", "share");
+  return path28.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -75185,7 +75607,7 @@ init_errors();
 
 // src/flows/nightly/nightly-job.ts
 import { mkdir as mkdir6, writeFile as writeFile9 } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 
 // src/core/history/nightly-judgement.ts
 function workloadId(fingerprint, workload) {
@@ -76050,7 +76472,7 @@ function clip(text2) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path29 from "node:path";
+import path30 from "node:path";
 import { writeFile as writeFile8 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
@@ -76925,12 +77347,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir5 } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 async function writeSite(dir, files) {
   await mkdir5(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path28.join(dir, f.file);
+    const target = path29.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -76946,7 +77368,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile8(path29.join(dir, ".nojekyll"), "");
+  await writeFile8(path30.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -77197,6 +77619,8 @@ function nightlyDecision(outcome, failOn) {
     ]
   });
 }
+
+// src/core/report/nightly/nightly-report.ts
 function nightlyReport(outcome, decision, options = {}) {
   const notes = [...watchNotes(outcome), ...issueNotes(outcome), ...options.notes ?? []];
   if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
@@ -77305,7 +77729,7 @@ async function concludeNight(outcome, options) {
   const decision = nightlyDecision(outcome, failOn);
   const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
-    await mkdir6(path30.dirname(reportFile), { recursive: true });
+    await mkdir6(path31.dirname(reportFile), { recursive: true });
     await writeFile9(reportFile, markdown);
   }
   return { report: markdown, decision };
@@ -77451,6 +77875,7 @@ function checkInputs(inputs) {
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }
+  MODE_CHECKS[inputs.mode]?.(inputs);
 }
 function checkModeInputs(inputs) {
   const benchmark2 = ["benchmark"];
@@ -77495,6 +77920,63 @@ function checkModeInputs(inputs) {
     throw new UserError(
       `input '${name}' (${String(value)}) ${does}; mode ${inputs.mode} does not read it: remove it`
     );
+  }
+}
+var MODE_CHECKS = {
+  nightly: checkNightlyInputs,
+  bisect: checkBisectInputs,
+  calibrate: checkCalibrateInputs
+};
+function checkNightlyInputs(inputs) {
+  if (!inputs.store && !inputs.storeBranch) {
+    throw new UserError(
+      "mode nightly saves every run to the results store and analyses its history: set 'store' (a directory or postgresql:// URL) or 'store-branch' (e.g. pgperf-data)"
+    );
+  }
+  refuseInputs("mode nightly measures the branch head alone, against its stored history", [
+    ["base-ref", inputs.baseRef !== void 0],
+    ["base-bin-dir", inputs.baseBinDir !== void 0],
+    ["patches", inputs.patches.length > 0],
+    ["max-rounds", inputs.maxRounds !== void 0],
+    ["time-budget", inputs.timeBudgetS !== void 0],
+    ["baseline", inputs.baseline.kind !== "same-job"]
+  ]);
+  if (inputs.headBinDir && (inputs.repo !== void 0 || inputs.buildOptions.length > 0)) {
+    throw new UserError(
+      "input 'head-bin-dir' gives a pre-built install, but 'repo'/'build-options' build PostgreSQL: remove one or the other"
+    );
+  }
+  if (!inputs.githubToken) {
+    throw new UserError(
+      "mode nightly keeps one issue per regression event of a workload: pass 'github-token' (default ${{ github.token }}) with issues: write"
+    );
+  }
+}
+function checkBisectInputs(inputs) {
+  refuseInputs(
+    "mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds",
+    [
+      ["base-bin-dir", inputs.baseBinDir !== void 0],
+      ["head-bin-dir", inputs.headBinDir !== void 0],
+      ["patches", inputs.patches.length > 0],
+      ["time-budget", inputs.timeBudgetS !== void 0],
+      ["baseline", inputs.baseline.kind !== "same-job"]
+    ]
+  );
+  if (inputs.rounds !== void 0 && inputs.maxRounds !== void 0) {
+    throw new UserError(
+      "inputs 'rounds' and 'max-rounds' both set: adaptive tests take their rounds from the looks"
+    );
+  }
+}
+function checkCalibrateInputs(inputs) {
+  if (!inputs.headBinDir) {
+    throw new UserError(
+      "mode calibrate measures one installed PostgreSQL as both arms: set 'head-bin-dir' (and no 'base-bin-dir')"
+    );
+  }
+  if (inputs.baseBinDir) {
+    throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
 }
 function commitfestInput(id) {
@@ -77550,7 +78032,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path31.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path32.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -77670,7 +78152,7 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path41 from "node:path";
+import path42 from "node:path";
 
 // src/core/util/commit-id.ts
 function short(sha) {
@@ -77681,14 +78163,14 @@ function short(sha) {
 init_errors();
 import { rm as rm7, stat as stat9 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { link, unlink as unlink2, writeFile as writeFile10 } from "node:fs/promises";
 import os12 from "node:os";
-import path32 from "node:path";
+import path33 from "node:path";
 init_regular_file();
 async function acquireLock(file2, options) {
   const started = Date.now();
@@ -77724,7 +78206,7 @@ async function tryLock(file2, logger) {
 }
 var MAX_TAKEOVERS = 20;
 async function takeLock(file2, logger) {
-  await makeDirectory(path32.dirname(file2), { public: true });
+  await makeDirectory(path33.dirname(file2), { public: true });
   const me = { pid: process.pid, host: os12.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   for (let tries = 1; ; tries++) {
     if (tries > MAX_TAKEOVERS) {
@@ -77798,48 +78280,48 @@ function sleep5(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash8 } from "node:crypto";
-import { chmod as chmod5, cp, mkdir as mkdir7, readdir as readdir10, readFile as readFile11, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
-import path33 from "node:path";
+import { chmod as chmod5, cp, mkdir as mkdir7, readdir as readdir10, readFile as readFile12, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
+import path34 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir7(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path33.dirname(d)) {
+  for (let d = dir; ; d = path34.dirname(d)) {
     await chmod5(d, 493);
-    if (d === first || d === path33.dirname(d)) break;
+    if (d === first || d === path34.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path33.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path34.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path33.join(env.XDG_CACHE_HOME || path33.join(home, ".cache"), "pgperf");
+  return path34.join(env.XDG_CACHE_HOME || path34.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path33.join(root, "git"),
-    builds: path33.join(root, "builds"),
-    installs: path33.join(root, "installs"),
-    ccache: path33.join(root, "ccache"),
-    logs: path33.join(root, "logs"),
-    locks: path33.join(root, "locks")
+    git: path34.join(root, "git"),
+    builds: path34.join(root, "builds"),
+    installs: path34.join(root, "installs"),
+    ccache: path34.join(root, "ccache"),
+    logs: path34.join(root, "logs"),
+    locks: path34.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path33.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path33.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path34.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path34.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path33.join(work, "src"),
-    build: path33.join(work, "build"),
-    stage: path33.join(work, "stage"),
-    statsLog: path33.join(work, "ccache-stats.log"),
-    install: prefix ? path33.resolve(prefix) : path33.join(layout.installs, slot),
-    lock: path33.join(layout.locks, `${slot}.lock`),
-    log: path33.join(layout.logs, `${slot}.log`)
+    src: path34.join(work, "src"),
+    build: path34.join(work, "build"),
+    stage: path34.join(work, "stage"),
+    statsLog: path34.join(work, "ccache-stats.log"),
+    install: prefix ? path34.resolve(prefix) : path34.join(layout.installs, slot),
+    lock: path34.join(layout.locks, `${slot}.lock`),
+    log: path34.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -77864,7 +78346,7 @@ var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
   const outer = createHash8("sha256");
   const walk = async (rel) => {
-    const abs = path33.join(installDir, rel);
+    const abs = path34.join(installDir, rel);
     let entries;
     try {
       entries = await readdir10(abs, { withFileTypes: true });
@@ -77876,16 +78358,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path33.join(rel, entry.name);
+      const child = path34.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink4(path33.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink4(path34.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile11(path33.join(installDir, child));
+        const bytes = await readFile12(path34.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -77898,7 +78380,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile11(path33.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile12(path34.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -77913,14 +78395,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path33.join(installDir, COMPLETE_MARKER);
+  const marker = path34.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm6(installDir, { recursive: true, force: true });
-  await mkdirPublic(path33.dirname(installDir));
+  await mkdirPublic(path34.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -77954,7 +78436,7 @@ function parseRepo(repo, cwd) {
     const local = repo.startsWith("file://");
     return { input: repo, url: repo, local, ...local ? { path: gitUrlDecode(repo.slice(7)) } : {} };
   }
-  const dir = path34.resolve(cwd, repo);
+  const dir = path35.resolve(cwd, repo);
   return { input: repo, url: `file://${dir.replaceAll("%", "%25")}`, local: true, path: dir };
 }
 function gitUrlDecode(text2) {
@@ -77975,8 +78457,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path34.join(gitRoot, `${name}.git`);
-    this.lockFile = path34.join(locksDir, `git-${name}.lock`);
+    this.dir = path35.join(gitRoot, `${name}.git`);
+    this.lockFile = path35.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -78056,7 +78538,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm7(dir, { recursive: true, force: true });
-    if (!await exists2(path34.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path35.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -78077,16 +78559,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path34.join(this.dir, "HEAD"))) return;
+    if (await exists2(path35.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path34.join(this.dir, "shallow"));
+    return exists2(path35.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path34.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path35.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -78178,9 +78660,9 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir9, readFile as readFile14, rm as rm9, writeFile as writeFile12 } from "node:fs/promises";
+import { mkdir as mkdir9, readFile as readFile15, rm as rm9, writeFile as writeFile12 } from "node:fs/promises";
 import os14 from "node:os";
-import path40 from "node:path";
+import path41 from "node:path";
 init_errors();
 
 // src/postgres/builds/build-record.ts
@@ -78202,8 +78684,8 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile12, stat as stat10 } from "node:fs/promises";
-import path35 from "node:path";
+import { appendFile as appendFile3, readFile as readFile13, stat as stat10 } from "node:fs/promises";
+import path36 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -78395,7 +78877,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile12(path35.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile13(path36.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -78461,7 +78943,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile12(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile13(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -78516,7 +78998,7 @@ async function run(runner, command, args) {
 
 // src/postgres/builds/slot.ts
 import { readdir as readdir11, rm as rm8 } from "node:fs/promises";
-import path36 from "node:path";
+import path37 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger, waited) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -78540,7 +79022,7 @@ async function findCompleted(paths, key, req, started, logger, waited) {
   logger.info(
     waited ? `build ${req.label}: ${describeWait(waited)} to finish building the same install; then a ${hit}, ${hitS.toFixed(1)} s in all: ${paths.install}` : `build ${req.label}: ${hit} in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path36.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path37.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
@@ -78557,12 +79039,12 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir11(layout.builds).catch(() => [])) {
-    const release2 = await tryLock(path36.join(layout.locks, `${slot}.lock`), logger);
+    const release2 = await tryLock(path37.join(layout.locks, `${slot}.lock`), logger);
     if (!release2) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path36.join(layout.builds, slot)}`);
-      await rm8(path36.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path36.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path37.join(layout.builds, slot)}`);
+      await rm8(path37.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path37.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
     } finally {
       await release2();
@@ -78577,7 +79059,7 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 }
 
 // src/postgres/builds/patches.ts
-import path37 from "node:path";
+import path38 from "node:path";
 init_errors();
 init_regular_file();
 async function readPatches(files, flag) {
@@ -78642,7 +79124,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path37.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path37.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path38.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path38.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const git = (gitArgs) => runGit(
       gitArgs,
@@ -78682,12 +79164,12 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile13 } from "node:fs/promises";
+import { readFile as readFile14 } from "node:fs/promises";
 import os13 from "node:os";
-import path38 from "node:path";
+import path39 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path38.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path39.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -78716,7 +79198,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile13("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile14("/etc/os-release", "utf8"));
   } catch {
     return `${os13.type()} ${os13.release()}`;
   }
@@ -78747,11 +79229,11 @@ function parseCcacheStatsLog(text2) {
 // src/postgres/builds/build-user.ts
 import { constants as constants8 } from "node:fs";
 import { lstat as lstat2, mkdir as mkdir8, open as open7 } from "node:fs/promises";
-import path39 from "node:path";
+import path40 from "node:path";
 function userStepEnv(user, workDir) {
   return {
     HOME: workDir,
-    TMPDIR: path39.join(workDir, "tmp"),
+    TMPDIR: path40.join(workDir, "tmp"),
     USER: user.name,
     LOGNAME: user.name
   };
@@ -78763,7 +79245,7 @@ async function must(runner, command, args) {
   }
 }
 async function handOverBuild(user, dirs, runner) {
-  await mkdir8(path39.join(dirs.work, "tmp"), { recursive: true, mode: 448 });
+  await mkdir8(path40.join(dirs.work, "tmp"), { recursive: true, mode: 448 });
   const owner = `${user.uid}:${user.gid}`;
   await must(runner, "chown", ["-R", "-P", owner, "--", dirs.work]);
   await must(runner, "chown", ["-h", owner, "--", dirs.log]);
@@ -78787,12 +79269,12 @@ async function takeBackStaged(work, stage, staged, runner) {
     throw new Error(`the install step left no staging directory: ${stage} is ${describe3(st)}`);
   }
   await freezeTree(stage, runner);
-  const rel = path39.relative(stage, staged);
-  if (rel.startsWith("..") || path39.isAbsolute(rel)) throw new Error(`${staged} is not inside ${stage}`);
+  const rel = path40.relative(stage, staged);
+  if (rel.startsWith("..") || path40.isAbsolute(rel)) throw new Error(`${staged} is not inside ${stage}`);
   let dir = stage;
   await requireRootDirectory(dir, "the staging directory");
-  for (const part of rel.split(path39.sep).filter(Boolean)) {
-    dir = path39.join(dir, part);
+  for (const part of rel.split(path40.sep).filter(Boolean)) {
+    dir = path40.join(dir, part);
     await requireRootDirectory(dir, "the staged install is not where make install / meson install puts it");
   }
 }
@@ -78829,7 +79311,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path40.resolve(req.cacheDir));
+  const layout = cacheLayout(path41.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -78895,7 +79377,7 @@ async function buildSlot(s) {
   if (s.user) await removeUserTree(paths.work, deps.runner);
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir9(paths.work, { recursive: true, mode: 493 });
-  await mkdir9(path40.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir9(path41.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile12(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -78958,11 +79440,11 @@ async function buildSlot(s) {
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
     const ccache = s.toolchain.ccache ? parseCcacheStatsLog(
-      user ? await readUserFile(paths.statsLog) : await readFile14(paths.statsLog, "utf8").catch(() => "")
+      user ? await readUserFile(paths.statsLog) : await readFile15(paths.statsLog, "utf8").catch(() => "")
     ) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path40.join(paths.stage, paths.install);
+      const staged = path41.join(paths.stage, paths.install);
       if (user) {
         await takeBackStaged(paths.work, paths.stage, staged, deps.runner);
       } else {
@@ -78997,7 +79479,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path40.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path41.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm9(paths.install, { recursive: true, force: true });
     throw e;
@@ -79021,9 +79503,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, deps) {
-  const binDir = path40.join(installDir, "bin");
+  const binDir = path41.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, deps);
-  const cflags = await installRunner(deps).run(path40.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await installRunner(deps).run(path41.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -79057,7 +79539,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path41.resolve(req.cacheDir));
+  const layout = cacheLayout(path42.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -79087,11 +79569,11 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path63 from "node:path";
+import path64 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
-import path52 from "node:path";
+import path53 from "node:path";
 
 // src/flows/compare/options/arm-source.ts
 async function armSourceOf(options, names) {
@@ -79458,7 +79940,7 @@ async function headOnly(arms2, deps) {
 
 // src/flows/publish/publish.ts
 import { mkdir as mkdir11, writeFile as writeFile14 } from "node:fs/promises";
-import path43 from "node:path";
+import path44 from "node:path";
 
 // src/core/compare/decision/decision.ts
 init_metrics();
@@ -79593,6 +80075,7 @@ function evidenceOf(cell) {
   if (decidedByUnexecutedCode(cell)) return UNEXECUTED_EVIDENCE;
   const n = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
   if (cell.test === "instruction-count") return `instruction counts, ${plural3(n, "repetition")}`;
+  if (cell.test === "memory-floor") return cell.reasons[0]?.message.split(": beyond")[0] ?? "memory floors";
   const timed = `${METRICS[cell.metric].label}, ${plural3(n, cell.pairs === null ? "run" : "round")}`;
   return cell.verdict === "no-change" && cell.reasons[0]?.code === "steady-unchanged" ? `${STEADY_EVIDENCE} + ${timed}` : timed;
 }
@@ -79618,7 +80101,8 @@ function describeDecidedCell(c, heads = 1) {
     `${c.workload} at ${plural3(c.clients, "client")}`
   ].join("");
   const metric = METRICS[c.metric].label;
-  if (c.deltaPct === null) return `${where}, ${metric}: no data`;
+  if (c.deltaPct === null)
+    return `${where}, ${c.evidence.startsWith(metric) ? c.evidence : `${metric}: no data`}`;
   const ci = c.ci95 ? ` ${formatPctInterval(c.ci95.lowerPct, c.ci95.upperPct).replace("[", `[${Math.round(c.ci95.level * 1e3) / 10}% CI `)}` : "";
   return `${where}, ${metric} ${formatPct(c.deltaPct)}${ci}`;
 }
@@ -80228,6 +80712,7 @@ function waitEventSections(result, comparison) {
 }
 
 // src/core/compare/evidence/steady-summary.ts
+init_simple_statistics();
 init_metrics();
 init_result_types();
 function steadySummary(result) {
@@ -80287,7 +80772,7 @@ function steadyMetricsSection(result) {
     ...shown2.map((m) => cellText(c, m))
   ]);
   const body = [
-    `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu) or \`--metric\` names one.`,
+    `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc), and what a backend held in private memory during a run (smaps_rollup Anonymous: the peak, and the median per backend). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu, memory-peak, memory-median, temp-bytes, temp-files) or \`--metric\` names one; memory and temp bytes also gate where they moved beyond their floors (docs/decision.md).`,
     "",
     `| ${header.join(" | ")} |`,
     `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
@@ -80295,7 +80780,7 @@ function steadyMetricsSection(result) {
   ];
   if (cells.length > MAX_ROWS)
     body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
-  return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU)", body };
+  return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU, memory)", body };
 }
 function cellText(c, metric, unit) {
   const row2 = c.metrics.find((r) => r.metric === metric);
@@ -80679,7 +81164,8 @@ var REASON_PHRASES = {
   "counts-inside-threshold": (t) => `counts inside \xB1${t}% with their spread`,
   "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
   "steady-unchanged": () => "CPU work unchanged, no regression seen",
-  "inside-noise-floor": () => "inside this runner's noise floor"
+  "inside-noise-floor": () => "inside this runner's noise floor",
+  "memory-beyond-floor": () => "memory moved beyond its floor"
 };
 var UNSTABLE_PHRASE = "unstable, not gated";
 function reasonPhrase(cell) {
@@ -81408,6 +81894,16 @@ function reasonsBlock(d) {
 ${items.join("\n")}`];
 }
 
+// src/core/report/comment/superseded-note.ts
+function supersededNote2(existing, status, runUrl) {
+  const lines = existing.split("\n");
+  const marker = lines[0].startsWith("<!--") ? lines.shift() : "";
+  const kept = lines.filter((l) => !l.startsWith("> \u26A0\uFE0F **A later run"));
+  const link2 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
+  const note = `> \u26A0\uFE0F **A later run was ${status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
+  return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
+}
+
 // src/core/pgperf-command.ts
 var COMMAND_GRAMMAR = [
   "`/pgperf run [workloads=a,b] [clients=1,64] [rounds=N]`: compare the PR head with its base",
@@ -81620,7 +82116,7 @@ async function acceptancesFor(target, publishes, deps) {
 
 // src/flows/compare/pipeline/decide-run.ts
 import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
-import path42 from "node:path";
+import path43 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   const decision = decide(comparison, policy, completenessOf(result));
@@ -81649,7 +82145,7 @@ function decideShard(result, comparison, failOn) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path42.join(dir, DECISION_FILE);
+  const file2 = path43.join(dir, DECISION_FILE);
   await mkdir10(dir, { recursive: true });
   await writeFile13(file2, `${JSON.stringify(decision, null, 2)}
 `);
@@ -81751,16 +82247,16 @@ async function publishVerdict(run3, verdict2, side, deps) {
   );
   const report = state ? withCommentState(rendered, state) : rendered;
   await mkdir11(resultsDir, { recursive: true });
-  const reportFile = path43.join(resultsDir, REPORT_FILE);
+  const reportFile = path44.join(resultsDir, REPORT_FILE);
   await writeFile14(reportFile, report);
   await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
-  const resultsFile = path43.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path44.join(resultsDir, RESULTS_FILE);
   side.setOutputs(decision, comparison, { decisionFile, resultsFiles: [resultsFile], reportFile });
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   const body = (existing) => {
     if (result.status !== "complete") {
-      return existing ? supersededNote2(existing, result, reportInput.runUrl) : report;
+      return existing ? supersededNote2(existing, result.status, reportInput.runUrl) : report;
     }
     if (verdict2.commentOn === "change" && existing && state && !isNews(existing, state)) {
       logger.info(
@@ -81772,14 +82268,6 @@ async function publishVerdict(run3, verdict2, side, deps) {
   };
   await postToGitHub({ body, status: statusOf(decision, reportInput.runUrl) }, target, verdict2.post, deps);
   return { decision, resultsFile, reportFile };
-}
-function supersededNote2(existing, result, runUrl) {
-  const lines = existing.split("\n");
-  const marker = lines[0].startsWith("<!--") ? lines.shift() : "";
-  const kept = lines.filter((l) => !l.startsWith("> \u26A0\uFE0F **A later run"));
-  const link2 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
-  const note = `> \u26A0\uFE0F **A later run was ${result.status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
-  return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
 }
 function isNews(existing, state) {
   const before = readCommentState(existing);
@@ -81922,7 +82410,7 @@ async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
 
 // src/flows/publish/publish-shard.ts
 import { mkdir as mkdir12, writeFile as writeFile15 } from "node:fs/promises";
-import path44 from "node:path";
+import path45 from "node:path";
 async function publishShardPart(outcome, options, deps) {
   const { result } = outcome;
   const shard = result.plan.shard;
@@ -81932,7 +82420,7 @@ async function publishShardPart(outcome, options, deps) {
     reportInputOf(result, outcome.comparison, options.runUrl ? { fallbackRunUrl: options.runUrl } : {})
   );
   await mkdir12(options.resultsDir, { recursive: true });
-  const reportFile = path44.join(options.resultsDir, options.reportFileName);
+  const reportFile = path45.join(options.resultsDir, options.reportFileName);
   await writeFile15(reportFile, report);
   await deps.writeSummary(`> ${note}
 
@@ -81971,15 +82459,15 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
 }
 
 // src/adapters/action/store-setup.ts
-import path47 from "node:path";
+import path48 from "node:path";
 
 // src/store/branch/branch-store.ts
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
 
 // src/store/branch/data-branch.ts
 import { rm as rm10 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -82040,11 +82528,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path45.join(this.opts.workDir, this.opts.storePath);
+    return path46.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path45.join(this.opts.workDir, relative);
+    return path46.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -82212,7 +82700,7 @@ async function openBranchStore(spec, open8, deps) {
       remote: spec.remote,
       ...spec.credentials ? { credentials: spec.credentials } : {},
       branch: spec.branch,
-      workDir: await mkdtemp3(path46.join(spec.tempDir, "pgperf-data-branch-")),
+      workDir: await mkdtemp3(path47.join(spec.tempDir, "pgperf-data-branch-")),
       ...spec.storePath ? { storePath: spec.storePath } : {}
     },
     deps
@@ -82266,7 +82754,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path47.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path48.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -82289,7 +82777,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
     );
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path47.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path48.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -82403,32 +82891,32 @@ function vouchedEventOf(ctx) {
 var benchmarkTarget2 = (ctx, result, prNumber) => benchmarkTarget(vouchedEventOf(ctx), result, prNumber);
 
 // src/adapters/action/workloads.ts
-import path51 from "node:path";
+import path52 from "node:path";
 
 // src/drivers/load-workload.ts
 init_regular_file();
 import { stat as stat11 } from "node:fs/promises";
-import path50 from "node:path";
+import path51 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath as realpath2 } from "node:fs/promises";
-import path48 from "node:path";
+import path49 from "node:path";
 async function confinedPath(root, name) {
-  if (path48.isAbsolute(name)) {
+  if (path49.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath2(root);
-    real = await realpath2(path48.resolve(root, name));
+    real = await realpath2(path49.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path48.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path49.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path48.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path48.isAbsolute(inside)) {
+  const inside = path49.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path49.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -82444,7 +82932,7 @@ init_plain_text();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path49 from "node:path";
+import path50 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -82453,15 +82941,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path49.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path49.dirname(dir)) {
-    const candidate = path49.join(dir, "workloads");
-    if (existsSync2(path49.join(candidate, "workload.schema.json"))) return candidate;
-    if (path49.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path50.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path50.dirname(dir)) {
+    const candidate = path50.join(dir, "workloads");
+    if (existsSync2(path50.join(candidate, "workload.schema.json"))) return candidate;
+    if (path50.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path49.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path50.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind2(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -82483,7 +82971,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path49.join(workloadsDir, `${name}.yml`);
+  const file2 = path50.join(workloadsDir, `${name}.yml`);
   return fileKind2(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -82607,7 +83095,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path50.dirname(path50.resolve(file2));
+  const dir = path51.dirname(path51.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -82765,7 +83253,7 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path51.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path52.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/benchmark-mode.ts
@@ -82892,8 +83380,8 @@ async function armSource(commits2, inputs, ctx, deps) {
   };
   if (baseBinDir && headBinDir) {
     const installed = [
-      { label: "base", binDir: path52.resolve(baseBinDir) },
-      { label: "head", binDir: path52.resolve(headBinDir) }
+      { label: "base", binDir: path53.resolve(baseBinDir) },
+      { label: "head", binDir: path53.resolve(headBinDir) }
     ];
     return armSourceOf({ ...where, installed }, INPUT_NAMES);
   }
@@ -82909,7 +83397,7 @@ async function armSource(commits2, inputs, ctx, deps) {
       // No merge-base asked: a PR's base is one already (from the API, recorded); an entry's always is.
       base: commits2.base.sha ?? commits2.base.ref,
       ...entry ? { commitfest: entry } : { head: commits2.head.sha ?? commits2.head.ref },
-      headPatches: inputs.patches.map((p) => path52.resolve(ctx.workspace, p)),
+      headPatches: inputs.patches.map((p) => path53.resolve(ctx.workspace, p)),
       buildOptions: inputs.buildOptions
     },
     INPUT_NAMES
@@ -82917,10 +83405,10 @@ async function armSource(commits2, inputs, ctx, deps) {
 }
 
 // src/adapters/action/comment-mode.ts
-import path53 from "node:path";
+import path54 from "node:path";
 init_read_results();
 var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path53.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path54.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const event = vouchedEventOf(ctx);
   const target = await commentTarget(event, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
@@ -82938,7 +83426,7 @@ init_errors();
 init_read_results();
 init_errors();
 import { readdir as readdir12 } from "node:fs/promises";
-import path54 from "node:path";
+import path55 from "node:path";
 
 // src/flows/consolidate/shard-merge.ts
 init_fingerprint();
@@ -83313,7 +83801,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path54.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path55.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -83471,7 +83959,7 @@ function sleep6(ms, signal) {
 
 // src/flows/consolidate/publish-consolidated.ts
 import { mkdir as mkdir13, writeFile as writeFile16 } from "node:fs/promises";
-import path55 from "node:path";
+import path56 from "node:path";
 
 // src/core/report/markdown/consolidated-markdown.ts
 function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
@@ -83571,11 +84059,11 @@ async function publishConsolidation(shards, publishing, side, deps) {
     commentStateOf(judged.decision, target.headSha, publishing.runId)
   );
   await mkdir13(resultsDir, { recursive: true });
-  const reportFile = path55.join(resultsDir, REPORT_FILE);
+  const reportFile = path56.join(resultsDir, REPORT_FILE);
   await writeFile16(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path55.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path56.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile16(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
@@ -83616,7 +84104,7 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
 };
 
 // src/adapters/action/nightly-mode.ts
-import path56 from "node:path";
+import path57 from "node:path";
 
 // src/flows/nightly/publish-site.ts
 function siteTitle(repository) {
@@ -83690,7 +84178,8 @@ function repoUrlOf(inputs, ctx) {
 // src/adapters/action/nightly-mode.ts
 var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io, api } = deps;
-  checkNightlyInputs(inputs, deps);
+  if (!deps.stores)
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
   if (inputs.canaryBinDir) {
     const runAs = await resolveRunAs(inputs.runAs, { runner: deps.runner, logger });
     await inspectBinDir(inputs.canaryBinDir, "input 'canary-bin-dir'", { runner: deps.runner, runAs });
@@ -83699,8 +84188,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
-  const resultsFile = path56.join(resultsDir, RESULTS_FILE);
-  const reportFile = path56.join(resultsDir, REPORT_FILE);
+  const resultsFile = path57.join(resultsDir, RESULTS_FILE);
+  const reportFile = path57.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const repository = `${ctx.owner}/${ctx.repo}`;
   const changePoints = { magnitudePct: inputs.threshold };
@@ -83764,33 +84253,6 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
     await store.close();
   }
 };
-function checkNightlyInputs(inputs, deps) {
-  if (!inputs.store && !inputs.storeBranch) {
-    throw new UserError(
-      "mode nightly saves every run to the results store and analyses its history: set 'store' (a directory or postgresql:// URL) or 'store-branch' (e.g. pgperf-data)"
-    );
-  }
-  if (!deps.stores)
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
-  refuseInputs("mode nightly measures the branch head alone, against its stored history", [
-    ["base-ref", inputs.baseRef !== void 0],
-    ["base-bin-dir", inputs.baseBinDir !== void 0],
-    ["patches", inputs.patches.length > 0],
-    ["max-rounds", inputs.maxRounds !== void 0],
-    ["time-budget", inputs.timeBudgetS !== void 0],
-    ["baseline", inputs.baseline.kind !== "same-job"]
-  ]);
-  if (inputs.headBinDir && (inputs.repo !== void 0 || inputs.buildOptions.length > 0)) {
-    throw new UserError(
-      "input 'head-bin-dir' gives a pre-built install, but 'repo'/'build-options' build PostgreSQL: remove one or the other"
-    );
-  }
-  if (!inputs.githubToken) {
-    throw new UserError(
-      "mode nightly keeps one issue per regression event of a workload: pass 'github-token' (default ${{ github.token }}) with issues: write"
-    );
-  }
-}
 function nightlyCommit(inputs, ctx) {
   const given = inputs.headBinDir ? ` (input head-bin-dir ${inputs.headBinDir})` : "";
   if (inputs.headRef) {
@@ -83819,7 +84281,7 @@ function nightlyHead(inputs, ctx, deps, head) {
   }
   return nightlyHeadOf(
     {
-      ...inputs.headBinDir ? { binDir: path56.resolve(inputs.headBinDir) } : {},
+      ...inputs.headBinDir ? { binDir: path57.resolve(inputs.headBinDir) } : {},
       commit: head,
       source: () => ({
         repo: sourceRepoOf(inputs, ctx),
@@ -83832,11 +84294,11 @@ function nightlyHead(inputs, ctx, deps, head) {
 }
 
 // src/adapters/action/calibrate-mode.ts
-import path58 from "node:path";
+import path59 from "node:path";
 
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile17 } from "node:fs/promises";
-import path57 from "node:path";
+import path58 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -83867,33 +84329,6 @@ function calibrationOf(result, comparison) {
     cells,
     falseAlarms: cells.filter((c) => c.falseAlarm).length
   };
-}
-function renderCalibrationText(c) {
-  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
-  const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
-  const rows = [
-    ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
-    ...c.cells.map((x) => [
-      x.id,
-      String(x.rounds),
-      pct5(x.pairedCvPct),
-      pct5(x.runCvPct),
-      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
-    ])
-  ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const lines = rows.map(
-    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
-  );
-  return `${[head, "", ...lines].join("\n")}
-`;
-}
-function renderCalibrationMarkdown(c) {
-  return `## pgperf calibrate
-
-\`\`\`
-${renderCalibrationText(c)}\`\`\`
-`;
 }
 function falseAlarmWarning(c) {
   if (c.falseAlarms === 0) return void 0;
@@ -83932,7 +84367,7 @@ async function runCalibration(options, deps) {
     dataChecksums: false
   });
   const calibration = calibrationOf(measured.result, measured.comparison);
-  const calibrationFile = calibrationDir ? path57.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path58.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile17(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -83943,22 +84378,44 @@ async function runCalibration(options, deps) {
   };
 }
 
+// src/core/report/terminal/calibration-text.ts
+function renderCalibrationText(c) {
+  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
+  const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
+  const rows = [
+    ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
+    ...c.cells.map((x) => [
+      x.id,
+      String(x.rounds),
+      pct5(x.pairedCvPct),
+      pct5(x.runCvPct),
+      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
+    ])
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const lines = rows.map(
+    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
+  );
+  return `${[head, "", ...lines].join("\n")}
+`;
+}
+
+// src/core/report/markdown/calibration-markdown.ts
+function renderCalibrationMarkdown(c) {
+  return `## pgperf calibrate
+
+\`\`\`
+${renderCalibrationText(c)}\`\`\`
+`;
+}
+
 // src/adapters/action/calibrate-mode.ts
-init_errors();
 var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
-  if (!inputs.headBinDir) {
-    throw new UserError(
-      "mode calibrate measures one installed PostgreSQL as both arms: set 'head-bin-dir' (and no 'base-bin-dir')"
-    );
-  }
-  if (inputs.baseBinDir) {
-    throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
-  }
-  const binDir = path58.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path59.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const resultsFile = path58.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path59.join(resultsDir, RESULTS_FILE);
   try {
     const { calibration, calibrationFile, decision } = await runCalibration(
       {
@@ -83991,7 +84448,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
     io.setOutput("results-json", resultsFile);
-    const files = { dir: resultsDir, resultsFile, reportFile: path58.join(resultsDir, REPORT_FILE) };
+    const files = { dir: resultsDir, resultsFile, reportFile: path59.join(resultsDir, REPORT_FILE) };
     return publishGate(io, decision, files, (l) => logger.info(l));
   } finally {
     await store?.close();
@@ -84048,7 +84505,54 @@ function bisectDecision(outcome, failOn) {
 }
 
 // src/flows/bisect/issue-bisection.ts
-import path59 from "node:path";
+import path60 from "node:path";
+
+// src/core/report/bisect/bisect-markdown.ts
+init_metrics();
+function renderBisectMarkdown(r, links = {}) {
+  const commit3 = (c2) => commitLink(c2.sha, links.repoUrl);
+  const subject = (c2) => escapeMarkdown(c2.subject, 120);
+  const o = r.outcome;
+  let headline2;
+  if (o.kind === "found") {
+    const measured = o.judgement ? `measured **${formatDeltaCi(o.judgement) ?? "no estimate"}** against good ${commit3(r.good)}` : "not measured (assumed bad)";
+    headline2 = `## pgperf bisect: \u{1F534} first bad commit ${commit3(o.firstBad)}
+
+${commit3(o.firstBad)} "${subject(o.firstBad)}": ${measured}; last good ${commit3(o.lastGood)}.`;
+  } else if (o.kind === "not-reproduced") {
+    headline2 = `## pgperf bisect: \u26AA not reproduced
+
+Bad ${commit3(r.bad)} is not a regression against good ${commit3(r.good)} on this runner (${o.judgement.verdict}, ${formatDeltaCi(o.judgement) ?? "no estimate"}): nothing was bisected.`;
+  } else {
+    const tries = r.tested.find((t) => t.sha === o.undecided.sha)?.judgement.tries.length ?? 0;
+    const why = o.interrupted ? "the bisection was interrupted" : `${commit3(o.undecided)} stayed inconclusive after ${tries} tr${tries === 1 ? "y" : "ies"}`;
+    headline2 = `## pgperf bisect: \u26A0\uFE0F first bad commit not named
+
+${why}. The first bad commit is one of these ${o.candidates.length} commit(s) after last good ${commit3(o.lastGood)}: ` + o.candidates.map(commit3).join(", ") + ".";
+  }
+  const metric = METRICS[r.analysis.metric].label;
+  const design = `Bisected ${r.candidates} commit(s) after good ${commit3(r.good)} up to bad ${commit3(r.bad)} (${r.walk}) on **${escapeMarkdown(r.cell.workload)}** at ${r.cell.clients} client${r.cell.clients === 1 ? "" : "s"}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}.`;
+  const table2 = [
+    "| step | commit | call | verdict | delta vs good [95% CI] | rounds | subject |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...r.tested.map(
+      (t) => `| ${t.step} | ${commit3(t)} | ${t.call} | ${t.judgement.verdict}${t.judgement.interrupted ? " (interrupted)" : ""} | ${formatDeltaCi(t.judgement) ?? "n/a"} | ${t.judgement.tries.map((x) => x.pairs ?? 0).join("+")} | ${subject(t)} |`
+    )
+  ];
+  const c = r.cost;
+  const cost = `Cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s), ${c.buildS} s), ${c.tests} A/B test(s) (${c.measureS} s measuring), ${c.totalS} s in total.` + (links.runUrl && safeUrl(links.runUrl) ? ` ${markdownLink("Workflow run", links.runUrl)}.` : "");
+  return `${[headline2, "", design, "", ...table2, "", cost].join("\n")}
+`;
+}
+function renderNotBisected(message, runUrl) {
+  const run3 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
+  return `## pgperf bisect: \u274C not run
+
+${escapeMarkdown(message)}${run3}
+`;
+}
+
+// src/flows/bisect/issue-bisection.ts
 init_errors();
 
 // src/flows/bisect/one-cell.ts
@@ -84151,21 +84655,14 @@ async function issueWorkload(name, workloads, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path59.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path60.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
 }
 async function commentNotBisected(issue3, error63, runUrl, deps) {
-  const run3 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
   await tolerateApiError(deps.logger, "issues: write", async () => {
-    await deps.api.createComment(
-      issue3,
-      `## pgperf bisect: \u274C not run
-
-${escapeMarkdown(error63.message)}${run3}
-`
-    );
+    await deps.api.createComment(issue3, renderNotBisected(error63.message, runUrl));
   });
 }
 async function commentBisection(issue3, markdown, deps) {
@@ -84178,7 +84675,7 @@ async function commentBisection(issue3, markdown, deps) {
 // src/flows/bisect/bisect-action-job.ts
 init_errors();
 import { mkdir as mkdir14, writeFile as writeFile18 } from "node:fs/promises";
-import path62 from "node:path";
+import path63 from "node:path";
 
 // src/flows/nightly/verify-bisect-target.ts
 init_errors();
@@ -84240,44 +84737,6 @@ async function rangeBisectJob(inputs) {
   };
 }
 
-// src/core/report/bisect/bisect-markdown.ts
-init_metrics();
-function renderBisectMarkdown(r, links = {}) {
-  const commit3 = (c2) => commitLink(c2.sha, links.repoUrl);
-  const subject = (c2) => escapeMarkdown(c2.subject, 120);
-  const o = r.outcome;
-  let headline2;
-  if (o.kind === "found") {
-    const measured = o.judgement ? `measured **${formatDeltaCi(o.judgement) ?? "no estimate"}** against good ${commit3(r.good)}` : "not measured (assumed bad)";
-    headline2 = `## pgperf bisect: \u{1F534} first bad commit ${commit3(o.firstBad)}
-
-${commit3(o.firstBad)} "${subject(o.firstBad)}": ${measured}; last good ${commit3(o.lastGood)}.`;
-  } else if (o.kind === "not-reproduced") {
-    headline2 = `## pgperf bisect: \u26AA not reproduced
-
-Bad ${commit3(r.bad)} is not a regression against good ${commit3(r.good)} on this runner (${o.judgement.verdict}, ${formatDeltaCi(o.judgement) ?? "no estimate"}): nothing was bisected.`;
-  } else {
-    const tries = r.tested.find((t) => t.sha === o.undecided.sha)?.judgement.tries.length ?? 0;
-    const why = o.interrupted ? "the bisection was interrupted" : `${commit3(o.undecided)} stayed inconclusive after ${tries} tr${tries === 1 ? "y" : "ies"}`;
-    headline2 = `## pgperf bisect: \u26A0\uFE0F first bad commit not named
-
-${why}. The first bad commit is one of these ${o.candidates.length} commit(s) after last good ${commit3(o.lastGood)}: ` + o.candidates.map(commit3).join(", ") + ".";
-  }
-  const metric = METRICS[r.analysis.metric].label;
-  const design = `Bisected ${r.candidates} commit(s) after good ${commit3(r.good)} up to bad ${commit3(r.bad)} (${r.walk}) on **${escapeMarkdown(r.cell.workload)}** at ${r.cell.clients} client${r.cell.clients === 1 ? "" : "s"}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}.`;
-  const table2 = [
-    "| step | commit | call | verdict | delta vs good [95% CI] | rounds | subject |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
-    ...r.tested.map(
-      (t) => `| ${t.step} | ${commit3(t)} | ${t.call} | ${t.judgement.verdict}${t.judgement.interrupted ? " (interrupted)" : ""} | ${formatDeltaCi(t.judgement) ?? "n/a"} | ${t.judgement.tries.map((x) => x.pairs ?? 0).join("+")} | ${subject(t)} |`
-    )
-  ];
-  const c = r.cost;
-  const cost = `Cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s), ${c.buildS} s), ${c.tests} A/B test(s) (${c.measureS} s measuring), ${c.totalS} s in total.` + (links.runUrl && safeUrl(links.runUrl) ? ` ${markdownLink("Workflow run", links.runUrl)}.` : "");
-  return `${[headline2, "", design, "", ...table2, "", cost].join("\n")}
-`;
-}
-
 // src/flows/bisect/bisect-request.ts
 init_errors();
 function bisectRequestOf(range, analysis, measure) {
@@ -84328,14 +84787,14 @@ function defined2(values) {
 }
 
 // src/flows/bisect/bisection.ts
-import path61 from "node:path";
+import path62 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path60 from "node:path";
+import path61 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path60.resolve(req.cacheDir));
+  const layout = cacheLayout(path61.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -84593,7 +85052,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path61.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path62.join(req.outDir, `step-${step}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -84668,7 +85127,7 @@ function callOf(verdict2) {
 // src/flows/bisect/bisect-action-job.ts
 var BISECT_FILE = "bisect.json";
 function bisectFilesIn(dir) {
-  return { bisectFile: path62.join(dir, BISECT_FILE), reportFile: path62.join(dir, REPORT_FILE) };
+  return { bisectFile: path63.join(dir, BISECT_FILE), reportFile: path63.join(dir, REPORT_FILE) };
 }
 function chooseBisectJob(request2, api) {
   return request2.eventName === "issues" ? issueBisectJob(request2, api) : rangeBisectJob(request2);
@@ -84728,10 +85187,8 @@ async function announceBisection(job, done, deps) {
 }
 
 // src/adapters/action/bisect-mode.ts
-init_errors();
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
-  checkBisectInputs(inputs);
   const skip = bisectSkipReason(ctx.eventName, ctx.payload);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -84767,23 +85224,6 @@ var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const files = { dir: resultsDir, resultsFile: done.bisectFile, reportFile: done.reportFile };
   return publishGate(io, bisectDecision(o, inputs.failOn), files, (l) => logger.info(l));
 };
-function checkBisectInputs(inputs) {
-  refuseInputs(
-    "mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds",
-    [
-      ["base-bin-dir", inputs.baseBinDir !== void 0],
-      ["head-bin-dir", inputs.headBinDir !== void 0],
-      ["patches", inputs.patches.length > 0],
-      ["time-budget", inputs.timeBudgetS !== void 0],
-      ["baseline", inputs.baseline.kind !== "same-job"]
-    ]
-  );
-  if (inputs.rounds !== void 0 && inputs.maxRounds !== void 0) {
-    throw new UserError(
-      "inputs 'rounds' and 'max-rounds' both set: adaptive tests take their rounds from the looks"
-    );
-  }
-}
 function bisectJob(inputs, ctx, deps) {
   const workloads = {
     given: inputs.workloads,
@@ -84835,15 +85275,31 @@ function wordsOf(d) {
 // src/flows/steer/pr-command.ts
 init_errors();
 
-// src/flows/steer/accept-command.ts
-init_metrics();
-
 // src/core/report/markdown/reply-text.ts
+init_metrics();
 function grammarList() {
   return COMMAND_GRAMMAR.map((g2) => `- ${g2}`).join("\n");
 }
 function quote2(text2) {
   return escapeMarkdown(text2, 200);
+}
+function replyText(command, login, text2) {
+  return `> ${quote2(command)}
+
+@${login}: ${text2}`;
+}
+function acceptedReply(a, record2) {
+  const listed = a.cells.map(
+    (s) => `${codeText(`${s.workload}@${s.clients}`)} ${escapeMarkdown(METRICS[s.metric]?.label ?? s.metric)} ${formatPct(s.deltaPct)}`
+  ).join(", ");
+  return [
+    `> ${quote2(a.command)}`,
+    "",
+    `\u2705 Accepted by @${a.login} for ${a.sha.slice(0, 12)}: ${listed}: ${escapeMarkdown(a.reason)}.`,
+    "A new head commit, or a regression worse than this by more than its threshold, ends the acceptance; editing or deleting the command ends it too.",
+    "",
+    record2
+  ].join("\n");
 }
 
 // src/flows/steer/accept-command.ts
@@ -84885,19 +85341,18 @@ async function acceptRegression(command, c) {
       deltaPct: s.deltaPct
     }))
   };
-  const listed = cells.map(
-    (s) => `${codeText(`${s.workload}@${s.clients}`)} ${escapeMarkdown(METRICS[s.metric]?.label ?? s.metric)} ${formatPct(s.deltaPct)}`
-  ).join(", ");
   await c.api.createComment(
     c.pr.number,
-    [
-      `> ${quote2(`/pgperf accept ${target} ${command.reason}`)}`,
-      "",
-      `\u2705 Accepted by @${c.event.login} for ${state.sha.slice(0, 12)}: ${listed}: ${escapeMarkdown(command.reason)}.`,
-      "A new head commit, or a regression worse than this by more than its threshold, ends the acceptance; editing or deleting the command ends it too.",
-      "",
+    acceptedReply(
+      {
+        command: `/pgperf accept ${target} ${command.reason}`,
+        login: c.event.login,
+        sha: state.sha,
+        reason: command.reason,
+        cells: record2.cells
+      },
       renderAcceptanceRecord(record2)
-    ].join("\n")
+    )
   );
   await c.api.addReaction(c.event.commentId, "+1");
   c.decided({
@@ -85013,9 +85468,7 @@ async function handlePrCommand(event, deps) {
   const prNumber = event.prNumber;
   await api.addReaction(event.commentId, "eyes");
   const reply = async (text2) => {
-    await api.createComment(prNumber, `> ${quote2(parsed.text)}
-
-@${event.login}: ${text2}`);
+    await api.createComment(prNumber, replyText(parsed.text, event.login, text2));
   };
   const permission = await api.permission(event.login);
   if (!STEERING_PERMISSIONS.includes(permission)) {
@@ -85142,7 +85595,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path63.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path64.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -85316,7 +85769,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path64.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
+    const cacheDir = inputs.cacheDir ? path65.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -85347,7 +85800,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os15.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path64.resolve(path64.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path65.resolve(path65.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });
