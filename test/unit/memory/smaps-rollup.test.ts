@@ -63,7 +63,7 @@ describe('reading one process', () => {
     });
   });
   it.skipIf(process.getuid?.() === 0)(
-    'a file this user may not read is not readable, with the reason',
+    'a file this user may not read is not readable, with the reason (skipped as root: root reads every file)',
     async () => {
       chmodSync(path.join(root, '41', 'smaps_rollup'), 0);
       expect(await readSmapsField(root, 41, 'Anonymous')).toMatchObject({
