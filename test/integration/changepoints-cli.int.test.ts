@@ -49,9 +49,12 @@ describe('pgperf changepoints', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(
-      `verdict: 1 change point in 40 values of ${file} (p < 0.001, min segment 3, magnitude > 0%)`,
+      `verdict: 1 event (1 step) in 40 values of ${file} (p < 0.001, min segment 3, magnitude > 0%)`,
     );
-    expect(lines[2]).toMatch(/^\s+25\s+27\s+49965\.2\s+47940\.5\s+-4\.05%\s+8\.1e-15\s+25\/15$/);
+    expect(lines[1]).toMatch(/^kind\s+index\s+line\s+before\s+after\s+change\s+p\s+detail$/);
+    expect(lines[2]).toMatch(
+      /^step\s+25\s+27\s+49965\.2\s+47940\.5\s+-4\.05%\s+8\.1e-15\s+25\/15 values before\/after$/,
+    );
   }, 60_000);
 
   it('gives JSON with a CI on the log scale, and honours --magnitude', async () => {
@@ -69,12 +72,15 @@ describe('pgperf changepoints', () => {
     };
     expect(report.n).toBe(40);
     expect(report.changePoints).toHaveLength(1);
+    expect((report as unknown as { events: Array<{ kind: string; to: number }> }).events).toMatchObject([
+      { kind: 'step', to: 25 },
+    ]);
     const [cp] = report.changePoints;
     expect([cp!.index, cp!.line]).toEqual([25, 27]);
     expect(cp!.ci.lower).toBeLessThan(cp!.relativeChange);
     expect(cp!.ci.upper).toBeLessThan(0);
     const filtered = await pgperf(['changepoints', file, '--magnitude', '5']);
-    expect(filtered.stdout).toMatch(/^verdict: no change point in 40 values .*magnitude > 5%\)\n$/);
+    expect(filtered.stdout).toMatch(/^verdict: no change in 40 values .*magnitude > 5%\)\n$/);
   }, 60_000);
 
   it('finds the planted step in the medians of the real noisy-runner history', async () => {

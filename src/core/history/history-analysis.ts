@@ -3,15 +3,15 @@
  * commit range (the last commit measured before the change and the first after it), the relative change
  * of the median with a CI, p, and whether it is a regression or an improvement for that metric.
  *
+ * Each change is one event of a kind (series-events.ts): a step at one commit, a drift over many (one
+ * event, not a staircase), a transient that reverted; a change of noise is kept apart (noiseChanges), never
+ * a regression; a runner's periodic pattern and isolated outliers are none.
+ *
  * A series is analysed segment by segment (definition-segments.ts): a change point never spans a change of
  * the workload's definition, and where the series stands now is its newest segment's (currentChangePoint).
  */
-import {
-  DEFAULT_MAX_P,
-  DEFAULT_MIN_SEGMENT,
-  detectChangePoints,
-  minPointsForDetection,
-} from '../stats/e-divisive.js';
+import { DEFAULT_MAX_P, DEFAULT_MIN_SEGMENT, minPointsForDetection } from '../stats/e-divisive.js';
+import { seriesEvents, type SeriesEvent } from './series-events.js';
 import { buildSeries, type Series, type SeriesPoint, type HistoryRun } from './series.js';
 import { definitionSegments, type DefinitionSegment } from './definition-segments.js';
 import { answerCosts, type AnswerCosts } from './answer-costs.js';
@@ -26,13 +26,26 @@ export interface HistoryOptions {
 }
 
 export interface SeriesChangePoint {
-  /** Index in the series' points of the first point of the new regime. */
+  /** Index in the series' points of firstAfter: the first point that changed. */
   index: number;
+  /** The direction (a transient's: of its excursion). */
   kind: 'regression' | 'improvement';
-  /** For a regression: the last good commit's point, and the first bad one. */
+  /**
+   * step: a level shift between two neighbouring runs; drift: a gradual change over many runs (lastBefore
+   * is its start, `drift.end` its end); transient: a dip or spike that came back (`transient.back`).
+   */
+  shape: 'step' | 'drift' | 'transient';
+  /** A drift: its first run at the new level, how many runs it took and the relative change per run. */
+  drift?: { end: SeriesPoint; endIndex: number; runs: number; perRun: number };
+  /** A transient: the first run back at the level before it. */
+  transient?: { back: SeriesPoint; backIndex: number };
+  /**
+   * For a regression: the last good commit's point, and the first bad one (a drift: the last run before it
+   * began and the first that moved).
+   */
   lastBefore: SeriesPoint;
   firstAfter: SeriesPoint;
-  /** Geometric means of the medians before and after (back to the metric's unit). */
+  /** Geometric means of the medians before and after (a transient: during), in the metric's unit. */
   before: number;
   after: number;
   /** after/before − 1, with its 95% CI. */
@@ -58,6 +71,19 @@ export interface SeriesAnalysis {
   changePoints: SeriesChangePoint[];
   /** The series split where the workload's definition changed, oldest first (one without a change). */
   segments: DefinitionSegment[];
+  /** Where the series became noisier (a change of spread, not of level: never a regression), oldest first. */
+  noiseChanges: NoiseChange[];
+}
+
+/** Where a series became noisier: its first noisier run, and the spread after over the spread before. */
+export interface NoiseChange {
+  index: number;
+  lastBefore: SeriesPoint;
+  firstAfter: SeriesPoint;
+  /** Robust spread of one run's noise (relative, on ln of the medians) before and after. */
+  spreadBefore: number;
+  spreadAfter: number;
+  ratio: number;
 }
 
 export interface HistoryAnalysis {
@@ -87,56 +113,83 @@ export function analyseSeries(series: Series, options: Required<HistoryOptions>)
   const needed = minPointsForDetection(options.minSegment);
   const segments = definitionSegments(series.points);
   const current = segments.at(-1);
-  const changePoints = segments
+  const events = segments
     .filter((seg) => seg.end - seg.start >= needed)
-    .flatMap((seg) => segmentChangePoints(series, seg, options));
+    .flatMap((seg) => segmentEvents(series, seg, options));
   return {
     series,
     status: current !== undefined && current.end - current.start >= needed ? 'analysed' : 'too-few-points',
     needed,
-    changePoints,
+    changePoints: events.filter((e) => e.kind !== 'noisier').map((e) => changePointOf(series, e)),
     segments,
+    noiseChanges: events.filter((e) => e.kind === 'noisier').map((e) => noiseChangeOf(series, e)),
   };
 }
 
 /**
- * The latest change point of the series' newest segment: where it stands now. A change point of an earlier
- * definition is history, not the current standing; undefined when the newest segment has none.
+ * The latest level change (a step or a drift) of the series' newest segment: where it stands now. A
+ * transient came back, so it is no standing; a change point of an earlier definition is history, not the
+ * current standing; undefined when the newest segment has none.
  */
 export function currentChangePoint(
   analysis: Pick<SeriesAnalysis, 'changePoints' | 'segments'>,
 ): SeriesChangePoint | undefined {
-  const cp = analysis.changePoints.at(-1);
+  const cp = analysis.changePoints.findLast(isLevelChange);
   const start = analysis.segments.at(-1)?.start ?? 0;
   return cp !== undefined && cp.index > start ? cp : undefined;
 }
 
-/** The change points of one segment, indexed in the whole series. */
-function segmentChangePoints(
+/** Whether a change point moved the level for good: a step or a drift, not a transient that came back. */
+export function isLevelChange(cp: Pick<SeriesChangePoint, 'shape'>): boolean {
+  return cp.shape !== 'transient';
+}
+
+/** A segment's events (indices in the whole series), found on ln of the medians. */
+function segmentEvents(
   series: Series,
   segment: DefinitionSegment,
   options: Required<HistoryOptions>,
-): SeriesChangePoint[] {
+): SeriesEvent[] {
   const points = series.points.slice(segment.start, segment.end);
-  const found = detectChangePoints(
+  const { events } = seriesEvents(
     points.map((p) => Math.log(p.median)),
     { ...options, scale: 'log' },
   );
-  return found.map((f): SeriesChangePoint => {
-    const c = { ...f, index: f.index + segment.start };
-    return {
-      index: c.index,
-      kind: c.relativeChange < 0 === (series.better === 'higher') ? 'regression' : 'improvement',
-      lastBefore: series.points[c.index - 1]!,
-      firstAfter: series.points[c.index]!,
-      before: c.meanBefore,
-      after: c.meanAfter,
-      relativeChange: c.relativeChange,
-      ciLower: c.ci!.lower,
-      ciUpper: c.ci!.upper,
-      p: c.p,
-      nBefore: c.nBefore,
-      nAfter: c.nAfter,
-    };
-  });
+  return events.map((e) => ({ ...e, from: e.from + segment.start, to: e.to + segment.start }));
+}
+
+function changePointOf(series: Series, e: SeriesEvent): SeriesChangePoint {
+  const first = e.changePoints[0]!;
+  const last = e.changePoints[e.changePoints.length - 1]!;
+  const cp: SeriesChangePoint = {
+    index: e.from + 1,
+    kind: e.relativeChange < 0 === (series.better === 'higher') ? 'regression' : 'improvement',
+    shape: e.kind === 'drift' ? 'drift' : e.kind === 'transient' ? 'transient' : 'step',
+    lastBefore: series.points[e.from]!,
+    firstAfter: series.points[e.from + 1]!,
+    before: e.before,
+    after: e.after,
+    relativeChange: e.relativeChange,
+    ciLower: e.ci!.lower,
+    ciUpper: e.ci!.upper,
+    p: e.p,
+    nBefore: first.nBefore,
+    nAfter: last.nAfter,
+  };
+  if (e.kind === 'drift') {
+    cp.drift = { end: series.points[e.to]!, endIndex: e.to, runs: e.to - e.from, perRun: e.perPoint! };
+  }
+  if (e.kind === 'transient') cp.transient = { back: series.points[e.to]!, backIndex: e.to };
+  return cp;
+}
+
+function noiseChangeOf(series: Series, e: SeriesEvent): NoiseChange {
+  return {
+    index: e.to,
+    lastBefore: series.points[e.from]!,
+    firstAfter: series.points[e.to]!,
+    spreadBefore: e.before,
+    spreadAfter: e.after,
+    ratio: e.relativeChange + 1,
+  };
 }

@@ -6,7 +6,7 @@ import { historySiteData, workloadNames } from '../../../src/core/report/history
 import { renderHistorySite } from '../../../src/core/report/history/page-html.js';
 import { parseSeries } from '../../../src/flows/history/read-series-file.js';
 import { buildSeries, type HistoryRun } from '../../../src/core/history/series.js';
-import { detectChangePoints } from '../../../src/core/stats/e-divisive.js';
+import { seriesEvents } from '../../../src/core/history/series-events.js';
 import { medianCi } from '../../../src/core/stats/median-ci.js';
 import { UserError } from '../../../src/core/util/errors.js';
 import { commitSha, noisyHistory, WORKLOAD } from './noisy-history.js';
@@ -305,9 +305,9 @@ describe('pgperf changepoints input and text', () => {
     expect(parseSeries('f', '# c\n1\n\n 2 \n')).toEqual({ file: 'f', values: [1, 2], lines: [2, 4] });
   });
 
-  it('prints the verdict first, then index, line, means, change and p', () => {
-    const values = [10, 10.1, 9.9, 10, 10.1, 9.9, 12, 12.1, 11.9, 12, 12.1, 11.9];
-    const found = detectChangePoints(values);
+  it('prints the verdict first, then the kind, index, line, levels, change and p of each event', () => {
+    const values = [10, 10.2, 9.9, 10.1, 10, 9.8, 12, 11.8, 12.1, 12, 11.9, 12.2];
+    const { events, pattern } = seriesEvents(values);
     const text = renderChangePointsText({
       file: 'f.txt',
       n: values.length,
@@ -315,12 +315,14 @@ describe('pgperf changepoints input and text', () => {
       minSegment: 3,
       magnitudePct: 0,
       scale: 'linear',
-      changePoints: found.map((c) => ({ ...c, line: c.index + 1 })),
+      changePoints: events.flatMap((e) => e.changePoints).map((c) => ({ ...c, line: c.index + 1 })),
+      events: events.map((e) => ({ ...e, fromLine: e.from + 1, toLine: e.to + 1 })),
+      period: pattern?.period ?? null,
     });
     expect(text.split('\n').slice(0, 3)).toEqual([
-      'verdict: 1 change point in 12 values of f.txt (p < 0.001, min segment 3, magnitude > 0%)',
-      'index  line  mean before  mean after   change        p  n before/after',
-      '    6     7           10          12  +20.00%  3.1e-12             6/6',
+      'verdict: 1 event (1 step) in 12 values of f.txt (p < 0.001, min segment 3, magnitude > 0%)',
+      'kind  index  line  before  after   change        p  detail',
+      'step      6     7      10     12  +20.00%  2.9e-10  6/6 values before/after',
     ]);
   });
 });

@@ -4,18 +4,22 @@ import {
   type ChangePointReport,
 } from '../../../core/report/history/changepoints-text.js';
 import { readSeriesFile } from '../../../flows/history/read-series-file.js';
-import { detectChangePoints, minPointsForDetection } from '../../../core/stats/e-divisive.js';
+import { minPointsForDetection } from '../../../core/stats/e-divisive.js';
+import { seriesEvents } from '../../../core/history/series-events.js';
 import { addChangePointOptions, changePointSettings } from '../change-point-flags.js';
 import { UserError } from '../../../core/util/errors.js';
 
 /**
- * `pgperf changepoints FILE [--json] [--p P] [--min-segment N] [--magnitude PCT] [--log]`: E-Divisive
- * change points (Hunter's t-test variant) of a file holding one number per line, oldest first. Exits 0
+ * `pgperf changepoints FILE [--json] [--p P] [--min-segment N] [--magnitude PCT] [--log]`: the events
+ * (step, drift, transient, noisier: src/core/history/series-events.ts) of a file holding one number per
+ * line, oldest first, from E-Divisive change points (Hunter's t-test variant). Exits 0
  * whatever it finds; 2 on bad input (a line that is not a number, too few values, a bad flag).
  */
 export function changepointsCommand(): Command {
   const command = new Command('changepoints')
-    .description('find change points in a series of numbers (one per line, oldest first)')
+    .description(
+      'find change points in a series of numbers (one per line, oldest first), each a step, drift, transient or noisier event',
+    )
     .argument('<file>', 'values, one per line, oldest first')
     .option('--log', 'analyse ln of the values (positive values; gives a CI of each change)')
     .option('--json', 'print the change points as JSON');
@@ -41,12 +45,11 @@ export function changepointsCommand(): Command {
           );
         }
       }
-      const found = detectChangePoints(scale === 'log' ? series.values.map(Math.log) : series.values, {
-        maxP,
-        minSegment,
-        minMagnitude: magnitudePct / 100,
-        scale,
-      });
+      const { events, pattern } = seriesEvents(
+        scale === 'log' ? series.values.map(Math.log) : series.values,
+        { maxP, minSegment, minMagnitude: magnitudePct / 100, scale },
+      );
+      const found = events.flatMap((e) => e.changePoints);
       const report: ChangePointReport = {
         file,
         n: series.values.length,
@@ -55,6 +58,12 @@ export function changepointsCommand(): Command {
         magnitudePct,
         scale,
         changePoints: found.map((c) => ({ ...c, line: series.lines[c.index]! })),
+        events: events.map((e) => ({
+          ...e,
+          fromLine: series.lines[Math.max(0, e.from)]!,
+          toLine: series.lines[e.to]!,
+        })),
+        period: pattern?.period ?? null,
       };
       process.stdout.write(
         flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderChangePointsText(report),

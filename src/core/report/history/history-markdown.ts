@@ -26,9 +26,9 @@ export function renderHistoryMarkdown(
       rows.push({
         cp,
         line:
-          `| ${cp.kind === 'regression' ? '🔴 regression' : '🟢 improvement'} ` +
+          `| ${cp.kind === 'regression' ? '🔴 regression' : '🟢 improvement'}${shapeText(cp)} ` +
           `| ${escapeMarkdown(key.workload)} | ${key.clients} | ${metric.label} ` +
-          `| ${commit(cp.lastBefore.sha, options)} .. ${commit(cp.firstAfter.sha, options)} ` +
+          `| ${commit(cp.lastBefore.sha, options)} .. ${commit((cp.drift?.end ?? cp.firstAfter).sha, options)} ` +
           `| ${formatPct(cp.relativeChange * 100)} ${formatPctInterval(cp.ciLower * 100, cp.ciUpper * 100)} ` +
           `| ${formatP(cp.p)} | ${escapeMarkdown(key.fingerprint)} |`,
       });
@@ -70,4 +70,12 @@ export function renderHistoryMarkdown(
 function commit(sha: string | null, options: HistoryMarkdownOptions): string {
   if (!sha) return 'no commit';
   return commitLink(sha, options.repoUrl, { digits: 10, code: false });
+}
+
+/** ", drift over 60 runs" / ", transient (back at 1a2b3c4d5e)" / "" for a step. */
+function shapeText(cp: SeriesChangePoint): string {
+  if (cp.drift) return `, drift over ${cp.drift.runs} runs`;
+  if (cp.transient)
+    return `, transient (back at ${escapeMarkdown((cp.transient.back.sha ?? 'an unrecorded commit').slice(0, 10))})`;
+  return '';
 }

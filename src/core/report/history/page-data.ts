@@ -111,7 +111,8 @@ export interface LineData {
   /** 'too-few-points' when the series is shorter than the detector needs (`needed` runs). */
   status: 'analysed' | 'too-few-points';
   needed: number;
-  changePoints: Array<SeriesChangePoint & { run: number }>;
+  /** Each with the chart run of its first changed point; a drift also with the run where it ended (a span). */
+  changePoints: Array<SeriesChangePoint & { run: number; endRun?: number }>;
 }
 
 export interface SiteOptions {
@@ -242,7 +243,11 @@ function chartData(group: HistoryAnalysis['series'], id: string): ChartData {
         n: blank(),
         status: s.status,
         needed: s.needed,
-        changePoints: s.changePoints.map((c) => ({ ...c, run: position.get(runKey(c.firstAfter))! })),
+        changePoints: s.changePoints.map((c) => ({
+          ...c,
+          run: position.get(runKey(c.firstAfter))!,
+          ...(c.drift ? { endRun: position.get(runKey(c.drift.end))! } : {}),
+        })),
       };
       for (const p of s.series.points) {
         const i = position.get(runKey(p))!;

@@ -163,7 +163,7 @@ function trendText(data: HistorySiteData, s: SeriesSummary): string {
   const cp = trend.lastChangePoint;
   if (cp)
     return (
-      `${cp.kind === 'regression' ? '▼' : '▲'} ${cp.kind} ${esc(formatPct(cp.relativeChange * 100))} ` +
+      `${cp.kind === 'regression' ? '▼' : '▲'} ${cp.kind}${cp.drift ? ` (drift over ${cp.drift.runs} runs)` : ''} ${esc(formatPct(cp.relativeChange * 100))} ` +
       `${esc(formatPctInterval(cp.ciLower * 100, cp.ciUpper * 100))}<br><small>since <span class="nowrap">${esc(cp.firstAfter.date.slice(0, 10))}</span> ` +
       `(${commitLink(data, cp.firstAfter.sha)}): ${esc(fmt(cp.before))} → ${esc(fmt(cp.after))} ${esc(s.unit)}</small>`
     );
@@ -196,10 +196,10 @@ function changePointTable(data: HistorySiteData, listed: readonly Listed[], with
     .map(
       ({ workload, chart, line, cp }) =>
         `<tr class="${cp.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}">` +
-        `<td>${cp.kind}</td>` +
+        `<td>${cp.kind}${cp.shape === 'step' ? '' : ` (${cp.shape}${cp.drift ? ` over ${cp.drift.runs} runs` : ''})`}</td>` +
         (withWorkload ? `<td><a href="${attr(workload.file)}">${esc(workload.workload)}</a></td>` : '') +
         `<td>${esc(chart.label)}, ${esc(line.label)}</td>` +
-        `<td>${commitLink(data, cp.lastBefore.sha)} .. ${commitLink(data, cp.firstAfter.sha)}</td>` +
+        `<td>${commitLink(data, cp.lastBefore.sha)} .. ${commitLink(data, (cp.drift?.end ?? cp.firstAfter).sha)}</td>` +
         `<td>${esc(cp.firstAfter.date.slice(0, 10))}</td>` +
         `<td>${esc(formatPct(cp.relativeChange * 100))} ${esc(formatPctInterval(cp.ciLower * 100, cp.ciUpper * 100))}</td>` +
         `<td>${esc(fmt(cp.before))} → ${esc(fmt(cp.after))} ${esc(chart.unit)}</td>` +

@@ -104,6 +104,12 @@ export const PAGE_SCRIPT = String.raw`
             line.changePoints.forEach(function (cp) {
               var x = Math.round(u.valToPos(chart.runs[cp.run].t, 'x', true));
               ctx.strokeStyle = cp.kind === 'regression' ? '#d62728' : '#2ca02c';
+              if (cp.endRun !== undefined) {
+                // A drift is one event over many runs: a shaded span from its start to its end.
+                var x2 = Math.round(u.valToPos(chart.runs[cp.endRun].t, 'x', true));
+                ctx.fillStyle = cp.kind === 'regression' ? 'rgba(214,39,40,0.12)' : 'rgba(44,160,44,0.12)';
+                ctx.fillRect(x, u.bbox.top, Math.max(x2 - x, 2), u.bbox.height);
+              }
               ctx.lineWidth = 2 * devicePixelRatio;
               ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
               ctx.beginPath();
@@ -113,7 +119,8 @@ export const PAGE_SCRIPT = String.raw`
               ctx.setLineDash([]);
               ctx.fillStyle = ctx.strokeStyle;
               ctx.font = (12 * devicePixelRatio) + 'px sans-serif';
-              var text = (cp.kind === 'regression' ? '\u25BC ' : '\u25B2 ') + line.label + ' ' + pct(cp.relativeChange);
+              var text = (cp.kind === 'regression' ? '\u25BC ' : '\u25B2 ') + line.label + ' ' +
+                (cp.shape === 'step' ? '' : cp.shape + ' ') + pct(cp.relativeChange);
               // Labels right of the line in the left half of the plot, left of it in the right half.
               var right = x < u.bbox.left + u.bbox.width / 2;
               ctx.textAlign = right ? 'left' : 'right';

@@ -43,7 +43,8 @@ export function renderNightlySummary(
 ): string {
   const events = judgement.events.length;
   const change = (cp: SeriesChangePoint) =>
-    `${formatPct(cp.relativeChange * 100)} since ${escapeMarkdown((cp.firstAfter.sha ?? 'an unrecorded commit').slice(0, 10))}`;
+    `${cp.drift ? `drift ${formatPct(cp.relativeChange * 100)} over ${cp.drift.runs} runs` : formatPct(cp.relativeChange * 100)} ` +
+    `since ${escapeMarkdown((cp.firstAfter.sha ?? 'an unrecorded commit').slice(0, 10))}`;
   const seriesLine = (s: Series, cp: SeriesChangePoint) =>
     `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change(cp)}` +
     (cp.suspect ? ` ⚠️ ${escapeMarkdown(cp.suspect)}` : '');

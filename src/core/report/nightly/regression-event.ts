@@ -8,7 +8,7 @@
 import { formatP, formatPct, formatPctInterval } from '../../compare/format.js';
 import { commitLink, escapeMarkdown, issueTitleText, markdownLink, safeUrl } from '../markdown-escape.js';
 import { METRICS, isMetricName, type MetricName } from '../../results/metrics.js';
-import { currentChangePoint, type SeriesChangePoint } from '../../history/history-analysis.js';
+import { currentChangePoint, isLevelChange, type SeriesChangePoint } from '../../history/history-analysis.js';
 import { bisectMarker, jsonMarker, markerText } from '../../history/bisect-marker.js';
 import { clientsText } from './nightly-summary.js';
 import { severity, type WorkloadStanding } from '../../history/nightly-judgement.js';
@@ -112,7 +112,8 @@ export function eventCells(w: WorkloadStanding, tracked: readonly TrackedCell[])
     const s = w.series.find((x) => x.series.id === id);
     const before = tracked.find((t) => t.series === id);
     const latest = s && currentChangePoint(s);
-    const regression = s?.changePoints.findLast((cp) => cp.kind === 'regression');
+    // A transient came back: it is not what a cell regressed at.
+    const regression = s?.changePoints.findLast((cp) => cp.kind === 'regression' && isLevelChange(cp));
     const now: EventCell['now'] = !s
       ? 'missing'
       : latest?.kind === 'regression'
@@ -184,7 +185,11 @@ export function supersededNote(by: number | undefined): string {
 const cellName = (c: { clients: number; metric: MetricName }) =>
   `${METRICS[c.metric].label} at ${clientsText(c.clients)}`;
 
-const change = (cp: SeriesChangePoint) => formatPct(cp.relativeChange * 100, 1);
+/** "-4.1%", or "drift -2.0% over 60 runs" for a drift: one event, no single commit to blame. */
+const change = (cp: SeriesChangePoint) =>
+  cp.drift
+    ? `drift ${formatPct(cp.relativeChange * 100, 1)} over ${cp.drift.runs} runs`
+    : formatPct(cp.relativeChange * 100, 1);
 
 /**
  * "Performance regression: select-only, 2 cells (worst TPS at 8 clients -20.4%, first bad 1a2b3c4d5e)".
@@ -195,7 +200,7 @@ export function issueTitle(w: WorkloadStanding): string {
   const n = w.regressed.length;
   return (
     `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? '' : 's'} ` +
-    `(worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`
+    `(worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, ${worst.changePoint.drift ? 'since' : 'first bad'} ${shortText(worst.changePoint.firstAfter.sha)})`
   );
 }
 
@@ -219,9 +224,14 @@ export function issueBody(
   }));
   const regressed = cells.filter((c) => c.now === 'regressed');
   // The worst cell with both commits is what a bisection searches; without one there is nothing to bisect.
+  // A drift is spread over many commits: no one commit to find.
   const target = cells.find(
-    (c) => isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha),
+    (c) =>
+      c.regression?.shape !== 'drift' &&
+      isSha(c.regression?.lastBefore.sha) &&
+      isSha(c.regression?.firstAfter.sha),
   );
+  const drifts = regressed.filter((c) => c.regression?.drift);
   const workload = `**${escapeMarkdown(w.workload)}** on the machine ${escapeMarkdown(w.fingerprint)}`;
   const headline =
     state === 'recovered'
@@ -256,6 +266,7 @@ export function issueBody(
     ...rows,
     ...(cells.length > rows.length ? ['', `… and ${cells.length - rows.length} more cells.`] : []),
     '',
+    ...driftLines(drifts, links),
     // Runner drift said where the regression is (night-watch.ts): the canary moved the same night.
     ...suspectLines(regressed),
     ...(foundBy
@@ -268,6 +279,22 @@ export function issueBody(
           `${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).`
         : ''),
   ].join('\n');
+}
+
+/**
+ * What a drift is and why it is not bisected: "TPS at 1 client drifted -2.0% over 60 runs (-0.03% a run),
+ * from 1a2b… to 3c4d…: a gradual change, one event; no single commit to bisect."
+ */
+function driftLines(cells: readonly EventCell[], links: IssueLinks): string[] {
+  const lines = cells.map((c) => {
+    const cp = c.regression!;
+    return (
+      `📉 ${cellName(c)} drifted ${formatPct(cp.relativeChange * 100, 1)} over ${cp.drift!.runs} runs ` +
+      `(${formatPct(cp.drift!.perRun * 100, 3)} a run), from ${point(cp.lastBefore, links)} to ` +
+      `${point(cp.drift!.end, links)}: a gradual change, one event; no single commit to bisect.`
+    );
+  });
+  return lines.length > 0 ? [...lines, ''] : [];
 }
 
 /** "⚠️ select-only at 8 clients (tps): suspect: the runner canary ...", one line per suspect cell. */
@@ -283,7 +310,10 @@ function cellRow(c: EventCell, links: IssueLinks): string {
   const unit = METRICS[c.metric].unit;
   const regression = cp
     ? `${change(cp)} ${formatPctInterval(cp.ciLower * 100, cp.ciUpper * 100)} | ${formatP(cp.p)} ` +
-      `| ${round(cp.before)} → ${round(cp.after)} ${unit} | ${point(cp.lastBefore, links)} | ${point(cp.firstAfter, links)}`
+      `| ${round(cp.before)} → ${round(cp.after)} ${unit} | ${point(cp.lastBefore, links)} | ` +
+      (cp.drift
+        ? `${point(cp.firstAfter, links)} … ${point(cp.drift.end, links)}`
+        : point(cp.firstAfter, links))
     : '— | — | — | — | —';
   const now =
     c.now === 'regressed'
