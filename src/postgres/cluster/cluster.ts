@@ -22,7 +22,13 @@ import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
 import { shellWord } from '../../core/util/shell-word.js';
 import type { Logger } from '../../core/util/logger.js';
-import { describeExit, tail, type ProcessRunner, type RunOptions } from '../../machine/os/process.js';
+import {
+  describeExit,
+  probeOptions,
+  tail,
+  type ProcessRunner,
+  type RunOptions,
+} from '../../machine/os/process.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
 import { processState } from '../../machine/os/process-state.js';
 import { clusterSettings, renderConf, type ConfInput } from './conf.js';
@@ -94,7 +100,12 @@ export async function inspectBinDir(binDir: string, what: string, deps: InstallD
       );
     }
   }
-  const res = await installRunner(deps).run(path.join(binDir, 'postgres'), ['--version']);
+  const res = await installRunner(deps).run(
+    path.join(binDir, 'postgres'),
+    ['--version'],
+    probeOptions(deps.signal),
+  );
+  deps.signal?.throwIfAborted();
   const text = res.stdout.trim();
   const major = parseMajor(text);
   if (res.exitCode !== 0 || major === undefined) {
