@@ -8,6 +8,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../core/util/errors.js';
 import { installRunner, type InstallDeps } from './cluster/install-runner.js';
+import { probeOptions } from '../machine/os/process.js';
 import { notOneStatement, sqlTokens, statementText } from './sql-statements.js';
 import { parsePlannerMemory, type PlannerMemory } from './memory/planner-memory.js';
 
@@ -128,7 +129,7 @@ async function anyExists(files: readonly string[]): Promise<boolean> {
 /** The share and library directories to look in: pg_config's, else those of a prefix or a Debian install. */
 async function installDirs(binDir: string, deps: InstallDeps): Promise<{ share: string[]; lib: string[] }> {
   const res = await installRunner(deps)
-    .run(path.join(binDir, 'pg_config'), ['--sharedir', '--pkglibdir'])
+    .run(path.join(binDir, 'pg_config'), ['--sharedir', '--pkglibdir'], probeOptions(deps.signal))
     .catch(() => undefined);
   const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split('\n') : [];
   const prefix = path.dirname(binDir);

@@ -67,7 +67,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<Prepar
   const runAs = await resolveRunAs(req.runAs, deps);
   if (runAs) logger.info(`running PostgreSQL and the clients as user "${runAs.name}" (pgperf runs as root)`);
   const versions = await Promise.all(
-    req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, { runner, runAs })),
+    req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, { runner, runAs, signal: deps.signal })),
   );
   // Pinning (workload `cpus`): the server under the plan's server CPUs, the client under its client CPUs,
   // and pgbench -j follows the client CPU count.
@@ -169,6 +169,7 @@ function createDrivers(
           logger: deps.logger,
           searchPath: deps.searchPath ?? '',
           ...(runAs ? { clientUser: runAs } : {}),
+          ...(deps.signal ? { signal: deps.signal } : {}),
         }),
       ];
     }),

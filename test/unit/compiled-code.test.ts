@@ -17,7 +17,7 @@ import {
 import { elfFunctions, isElf64, withoutBuildId } from '../../src/postgres/builds/elf.js';
 import { installFiles, SHAREDIR_KEY } from '../../src/postgres/builds/install-files.js';
 import { installedBinDir } from '../../testkit/postgres.js';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { installDeps } from '../helpers/run-as.js';
 
 let tmp: string;
@@ -222,6 +222,19 @@ describe('compiled code of a real install and its changed copies', () => {
       differingFiles: ['lib/bitcode/postgres/executor/execExprInterp.bc'],
     });
     expect(code.serverFunctions).toBeUndefined();
+  });
+
+  it('an emptied JIT bitcode directory (every file of it removed): not the same, each missing file named', async () => {
+    const { head, compare } = await pair();
+    const dir = path.join(head.prefix, 'lib/bitcode/postgres/executor');
+    const removed = (await readdir(dir)).sort();
+    expect(removed.length).toBeGreaterThan(10);
+    await rm(dir, { recursive: true });
+    await mkdir(dir);
+    const code = await compare();
+    expect(code.identical).toBe(false);
+    expect(code.differingCount).toBe(removed.length);
+    expect(code.differingFiles).toContain('lib/bitcode/postgres/executor/execExprInterp.bc');
   });
 
   it('`fsync = off` in the sample configuration of the share dir outside the prefix: not the same', async () => {

@@ -4,6 +4,9 @@
  * workload definition it ran.
  */
 import { describe, expect, it } from 'vitest';
+import { analyse } from '../../src/core/compare/analysis/recorded-analysis.js';
+import { decideRun } from '../../src/flows/compare/pipeline/decide-run.js';
+import { syntheticRun } from '../../testkit/synthetic-run.js';
 import {
   learnNoiseFloors,
   MIN_FLOOR_RUNS,
@@ -165,5 +168,43 @@ describe('noise floors from the nightly history of a runner', () => {
     );
     // A night that recorded no definition of the workload is no history of it.
     expect(learnNoiseFloors(noisyHistory({ nights: 30 }), runner, cells, master)).toEqual([]);
+  });
+});
+
+describe('a store poisoned with alternating nights (#40 item 2)', () => {
+  it('14 one-arm nights alternating 1x and 0.5x TPS cannot turn a -99% head into anything but FAILED', () => {
+    // Whoever can write to the store writes these: every other night at half the TPS.
+    const poisoned = nights({ nights: 14 }).map((night, i) =>
+      i % 2 === 0
+        ? night
+        : {
+            ...night,
+            samples: night.samples.map((s) => ({
+              ...s,
+              metrics: { ...s.metrics, tps: s.metrics.tps! * 0.5 },
+            })),
+          },
+    );
+    const floors = learnNoiseFloors(poisoned, runnerId(poisoned[0]!.environment), cells, master);
+    const tps = floors.find((f) => f.clients === 1 && f.metric === 'tps')!;
+    // The history is as wild as it was made: the learned floor is far beyond any threshold.
+    expect(tps.floorPct).toBeGreaterThan(50);
+    const judged = (effect: number) => {
+      const result = syntheticRun({
+        seed: 3,
+        rounds: 12,
+        workloads: { [WORKLOAD]: [1] },
+        effect: (arm) => (arm === 'head' ? effect : 1),
+      });
+      const doc = {
+        ...result,
+        analysis: { alpha: 0.05, thresholdPct: 2, metric: 'tps' as const, noiseFloors: [tps] },
+      };
+      return decideRun(doc, analyse(doc));
+    };
+    for (const effect of [0.01, 0.001]) expect(judged(effect).outcome, `head at ${effect}x`).toBe('failed');
+    // The cap (5x the threshold) is what holds: a change beyond it fails, one inside it is not called one.
+    expect(judged(0.85).outcome).toBe('failed');
+    expect(judged(0.95).outcome).not.toBe('failed');
   });
 });

@@ -107,6 +107,12 @@ export interface DriverDeps {
    * directories that user owns. Absent: the client runs as pgperf's own user.
    */
   clientUser?: ChildUser;
+  /**
+   * The run's stop signal: it ends the checks before any server starts (the client's version, the files it
+   * reads), each also bounded by a deadline of its own (PROBE_TIMEOUT_MS), so a client that never answers
+   * holds neither the run nor a Ctrl-C. The measured runs take theirs from RunSpec.
+   */
+  signal?: AbortSignal;
 }
 
 /**

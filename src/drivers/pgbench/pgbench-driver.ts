@@ -5,7 +5,13 @@ import { makeTempDir } from '../../machine/os/cleanup.js';
 import type { PgbenchWorkload } from './pgbench-workload.js';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
-import { describeExit, tail, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
+import {
+  describeExit,
+  probeOptions,
+  tail,
+  type ChildUser,
+  type ProcessRunner,
+} from '../../machine/os/process.js';
 import type { ClientInfo } from '../../core/results/result-types.js';
 import {
   measuredRun,
@@ -37,10 +43,12 @@ export interface PgbenchDriverOptions {
   logger: Logger;
   /** The user `runner` runs pgbench as, if not pgperf's own: it owns pgbench's temp directories. */
   clientUser?: ChildUser;
+  /** Ends the version check and the script checks (DriverDeps.signal). */
+  signal?: AbortSignal;
 }
 
 export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
-  const { workload, runner, logger, clientUser } = options;
+  const { workload, runner, logger, clientUser, signal: stop } = options;
   const tempDir = (prefix: string) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
   const pgbench = path.join(options.clientBinDir, 'pgbench');
   const env = { LC_ALL: 'C', PGAPPNAME: 'pgbench' };
@@ -61,11 +69,19 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
   // The scripts as pgbench opens them (readable-scripts.ts): checked once, before any server starts.
   let checkedWorkload: Promise<PgbenchWorkload> | undefined;
   const runnable = () =>
-    (checkedWorkload ??= readableScripts(workload, { runner, env, logger, clientUser, tempDir }));
+    (checkedWorkload ??= readableScripts(workload, {
+      runner,
+      env,
+      logger,
+      clientUser,
+      tempDir,
+      signal: stop,
+    }));
 
   return {
     async client(): Promise<ClientInfo> {
-      const res = await runner.run(pgbench, ['--version'], { env });
+      const res = await runner.run(pgbench, ['--version'], probeOptions(stop, { env }));
+      stop?.throwIfAborted();
       if (res.exitCode !== 0) {
         throw new UserError(
           `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`,

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { TempDir } from '../../machine/os/cleanup.js';
-import { describeExit, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
+import { describeExit, probeOptions, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
 import type { PgbenchWorkload } from './pgbench-workload.js';
 
 export interface ReadableScriptsDeps {
@@ -24,6 +24,8 @@ export interface ReadableScriptsDeps {
   clientUser?: ChildUser | undefined;
   /** A private temp directory of the client's user (registered for removal however pgperf ends). */
   tempDir(prefix: string): Promise<TempDir>;
+  /** The run's stop signal: ends a check that hangs (a script that is a FIFO blocks its open). */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -66,7 +68,12 @@ export async function readableScripts(
 
 /** true when the client's user can open `file`, as pgbench will; else what stopped it. */
 async function canOpen(file: string, deps: ReadableScriptsDeps): Promise<true | string> {
-  const res = await deps.runner.run('head', ['-c', '0', '--', file], { env: deps.env });
+  const res = await deps.runner.run(
+    'head',
+    ['-c', '0', '--', file],
+    probeOptions(deps.signal, { env: deps.env }),
+  );
+  deps.signal?.throwIfAborted();
   return res.exitCode === 0 ? true : res.stderr.trim().split('\n').pop() || describeExit(res);
 }
 

@@ -5,7 +5,7 @@ import type { SysbenchWorkload } from './sysbench-workload.js';
 import type { ClientInfo } from '../../core/results/result-types.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
-import { describeExit, tail, type ProcessRunner } from '../../machine/os/process.js';
+import { describeExit, probeOptions, tail, type ProcessRunner } from '../../machine/os/process.js';
 import {
   measuredRun,
   type BenchTarget,
@@ -28,10 +28,12 @@ export interface SysbenchDriverOptions {
   logger: Logger;
   /** Directories searched for the sysbench binary (the adapters pass $PATH); it is not in PostgreSQL's bin dir. */
   searchPath: string;
+  /** Ends the version check (DriverDeps.signal). */
+  signal?: AbortSignal;
 }
 
 export function sysbenchDriver(options: SysbenchDriverOptions): Driver {
-  const { workload, runner, logger } = options;
+  const { workload, runner, logger, signal: stop } = options;
   const env = { LC_ALL: 'C', PGAPPNAME: 'sysbench' };
   // sysbench looks for ./<script>.lua first: run it where no such file can be.
   const cwd = '/';
@@ -46,7 +48,8 @@ export function sysbenchDriver(options: SysbenchDriverOptions): Driver {
   return {
     async client(): Promise<ClientInfo> {
       const bin = await sysbench();
-      const res = await runner.run(bin, ['--version'], { env, cwd });
+      const res = await runner.run(bin, ['--version'], probeOptions(stop, { env, cwd }));
+      stop?.throwIfAborted();
       if (res.exitCode !== 0) {
         throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
       }

@@ -8,7 +8,7 @@ import { DEFAULT_THRESHOLD_PCT } from '../../core/compare/defaults.js';
 import { checkPlan } from '../../core/compare/power.js';
 import type { OverallVerdict } from '../../core/compare/comparison-types.js';
 import { UserError } from '../../core/util/errors.js';
-import type { ProcessRunner } from '../../machine/os/process.js';
+import { probeOptions, type ProcessRunner } from '../../machine/os/process.js';
 import { workloadSchema } from '../../drivers/workload.js';
 import type { ArmSpec } from '../../run/run-request.js';
 import { shellWord } from '../../core/util/shell-word.js';
@@ -136,7 +136,7 @@ export async function findInstalledBinDir(runner: ProcessRunner): Promise<string
   const versions = await readdir('/usr/lib/postgresql').catch(() => [] as string[]);
   const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
   if (newest) return `/usr/lib/postgresql/${newest}/bin`;
-  const res = await runner.run('pg_config', ['--bindir']);
+  const res = await runner.run('pg_config', ['--bindir'], probeOptions());
   if (res.exitCode === 0 && res.stdout.trim()) return res.stdout.trim();
   throw new UserError(
     'demo: no installed PostgreSQL found (nothing under /usr/lib/postgresql, no pg_config); run `bash scripts/setup.sh` or pass --bin DIR',

@@ -77,4 +77,8 @@ export function endProcess(code: number, deps: EndProcessDeps = nodeDeps, settle
  */
 export function endWhenDone(graceMs = 5000, deps: EndProcessDeps = nodeDeps): void {
   setTimeout(() => endProcess(Number(process.exitCode ?? 0), deps), graceMs).unref();
+  // The command is done and its own handlers are gone: a signal now (the second Ctrl-C of an impatient
+  // user, a workflow's SIGTERM after its SIGINT) has nothing left to stop. Node's default action would end
+  // pgperf by that signal, cutting the exit code its command set and any output still in flight.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
 }

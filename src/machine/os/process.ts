@@ -49,6 +49,22 @@ export interface ProcessRunner {
   run(command: string, args: string[], options?: RunOptions): Promise<ProcessResult>;
 }
 
+/**
+ * How long a short probe may take: a program asked its version or a fact (`pgbench --version`, `postgres
+ * --describe-config`, `pg_config`, `cc -dumpmachine`, `getent`) answers in well under a second; a minute
+ * covers a loaded machine. A client or an install is code pgperf did not write (a pull request's, a fake on
+ * the PATH): one that never answers must not hold the run, nor a Ctrl-C, for ever.
+ */
+export const PROBE_TIMEOUT_MS = 60_000;
+
+/**
+ * The options of a probe: ended by its own deadline and by the run's stop signal. After the run, call
+ * `signal?.throwIfAborted()`: a probe a Ctrl-C killed says "interrupted", not "cannot run".
+ */
+export function probeOptions(signal?: AbortSignal, options: RunOptions = {}): RunOptions {
+  return { ...options, timeoutMs: PROBE_TIMEOUT_MS, ...(signal ? { signal } : {}) };
+}
+
 const KILL_GRACE_MS = 5_000;
 /** How long a forced exit waits for the children it killed to be gone. */
 const EXIT_WAIT_MS = 3_000;

@@ -63,7 +63,7 @@ const sharedOf = (req: ComparisonRequest) => ({
 async function prepare(req: ComparisonRequest, deps: BuildDeps) {
   const env = deps.env ?? process.env;
   await requireGit(env, 'build');
-  const toolchain = deps.toolchain ?? (await detectToolchain(env, deps.runner));
+  const toolchain = deps.toolchain ?? (await detectToolchain(env, deps.runner, deps.signal));
   const layout = cacheLayout(path.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,

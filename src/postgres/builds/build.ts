@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inspectBinDir } from '../cluster/cluster.js';
 import { installRunner, type InstallDeps } from '../cluster/install-runner.js';
+import { probeOptions } from '../../machine/os/process.js';
 import { acquireLock, describeWait } from '../../machine/os/file-lock.js';
 import { PGPERF_VERSION } from '../../core/version.js';
 import { errorMessage } from '../../core/util/errors.js';
@@ -57,7 +58,7 @@ export async function buildPostgres(req: BuildRequest, deps: BuildDeps): Promise
   const layout = cacheLayout(path.resolve(req.cacheDir));
   const gitDeps: GitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
-  const toolchain = deps.toolchain ?? (await detectToolchain(env, deps.runner));
+  const toolchain = deps.toolchain ?? (await detectToolchain(env, deps.runner, deps.signal));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, gitDeps);
   const resolveStart = Date.now();
   const sha = req.sha ?? (await inStep('fetch', what, undefined, () => mirror.resolve(req.ref)));
@@ -162,7 +163,7 @@ async function buildSlot(s: SlotBuild): Promise<BuiltInstall> {
     // The build system and its tools are checked before spending time on a checkout.
     const strategy = await timed('configure', 'configure', async () => {
       const chosen = await chooseStrategy((file) => s.mirror.hasFile(s.sha, file), what);
-      const missing = await findMissingDependencies(chosen.system, s.env, deps.runner);
+      const missing = await findMissingDependencies(chosen.system, s.env, deps.runner, deps.signal);
       if (missing.length) throw missingDependencyError(missing, what);
       return chosen;
     });
@@ -224,7 +225,7 @@ async function buildSlot(s: SlotBuild): Promise<BuiltInstall> {
       // Frozen again in place: nothing a left-over process of the build added stays the user's.
       if (user) await freezeTree(paths.install, deps.runner);
       // The built programs are the tree's code too.
-      return verifyInstall(paths.install, what, { runner: deps.runner, runAs: user });
+      return verifyInstall(paths.install, what, { runner: deps.runner, runAs: user, signal: deps.signal });
     });
     const record: BuildRecord = {
       repo: req.repo.input,
@@ -281,6 +282,11 @@ async function verifyInstall(
 ): Promise<{ version: string; cflags: string }> {
   const binDir = path.join(installDir, 'bin');
   const version = await inspectBinDir(binDir, what, deps);
-  const cflags = await installRunner(deps).run(path.join(binDir, 'pg_config'), ['--cflags']);
+  const cflags = await installRunner(deps).run(
+    path.join(binDir, 'pg_config'),
+    ['--cflags'],
+    probeOptions(deps.signal),
+  );
+  deps.signal?.throwIfAborted();
   return { version: version.text, cflags: cflags.stdout.trim() };
 }

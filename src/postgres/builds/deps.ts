@@ -5,7 +5,7 @@
  */
 import { findOnPath } from '../../machine/os/find-on-path.js';
 import { UserError } from '../../core/util/errors.js';
-import type { ProcessRunner } from '../../machine/os/process.js';
+import { probeOptions, type ProcessRunner } from '../../machine/os/process.js';
 import type { BuildSystem } from './build-options.js';
 
 /** Program -> Debian package. */
@@ -59,6 +59,7 @@ export async function findMissingDependencies(
   system: BuildSystem,
   env: NodeJS.ProcessEnv,
   runner: ProcessRunner,
+  signal?: AbortSignal,
 ): Promise<MissingDependency[]> {
   const missing: MissingDependency[] = [];
   for (const tool of requiredTools(system)) {
@@ -68,7 +69,8 @@ export async function findMissingDependencies(
   }
   if (missing.some((m) => m.name === 'pkg-config')) return missing; // cannot ask it about libraries
   for (const [lib, pkg] of Object.entries(LIBRARY_PACKAGES)) {
-    const res = await runner.run('pkg-config', ['--exists', lib], { env });
+    const res = await runner.run('pkg-config', ['--exists', lib], probeOptions(signal, { env }));
+    signal?.throwIfAborted();
     if (res.exitCode !== 0 && !missing.some((m) => m.package === pkg)) {
       missing.push({ name: lib, kind: 'library', package: pkg });
     }

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ProcessRunner } from '../../machine/os/process.js';
+import { probeOptions, type ProcessRunner } from '../../machine/os/process.js';
 import { findOnPath } from '../../machine/os/find-on-path.js';
 import { missingDependencyError, TOOL_PACKAGES } from './deps.js';
 import type { Compiler, Platform, CcacheStats } from '../../core/results/result-types.js';
@@ -25,18 +25,27 @@ export function compilerCommand(env: NodeJS.ProcessEnv): string {
   return withoutWrapper.join(' ') || 'gcc';
 }
 
-export async function detectToolchain(env: NodeJS.ProcessEnv, runner: ProcessRunner): Promise<Toolchain> {
+export async function detectToolchain(
+  env: NodeJS.ProcessEnv,
+  runner: ProcessRunner,
+  /** The build's stop signal: a compiler that never answers holds neither the build nor a Ctrl-C. */
+  signal?: AbortSignal,
+): Promise<Toolchain> {
   const command = compilerCommand(env);
   const program = command.split(' ')[0]!;
   const resolved = program.includes('/') ? program : await findOnPath(program, env.PATH);
-  const version = resolved ? await runner.run(resolved, ['--version'], { env }) : undefined;
+  const version = resolved
+    ? await runner.run(resolved, ['--version'], probeOptions(signal, { env }))
+    : undefined;
+  signal?.throwIfAborted();
   if (!resolved || version?.exitCode !== 0) {
     throw missingDependencyError(
       [{ name: program, kind: 'program', package: TOOL_PACKAGES[program] ?? 'gcc' }],
       'build',
     );
   }
-  const target = await runner.run(resolved, ['-dumpmachine'], { env });
+  const target = await runner.run(resolved, ['-dumpmachine'], probeOptions(signal, { env }));
+  signal?.throwIfAborted();
   const ccache = await findOnPath('ccache', env.PATH);
   return {
     compiler: {

@@ -22,7 +22,13 @@ import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
 import { shellWord } from '../../core/util/shell-word.js';
 import type { Logger } from '../../core/util/logger.js';
-import { describeExit, tail, type ProcessRunner, type RunOptions } from '../../machine/os/process.js';
+import {
+  describeExit,
+  probeOptions,
+  tail,
+  type ProcessRunner,
+  type RunOptions,
+} from '../../machine/os/process.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
 import { processState } from '../../machine/os/process-state.js';
 import { clusterSettings, renderConf, type ConfInput } from './conf.js';
@@ -33,6 +39,13 @@ import { installRunner, type InstallDeps } from './install-runner.js';
 export const SUPERUSER = 'postgres';
 export const BENCH_DATABASE = 'pgperf';
 const START_TIMEOUT_S = 120;
+/**
+ * initdb takes seconds (it syncs nothing: --no-sync); ten minutes covers a loaded machine and a slow disk.
+ * An install's initdb is code under test: one that never ends must not hold the run.
+ */
+const INITDB_TIMEOUT_S = 600;
+/** pg_ctl start waits START_TIMEOUT_S itself; past that and a grace, it does not answer. */
+const PG_CTL_START_TIMEOUT_S = START_TIMEOUT_S + 30;
 const STOP_TIMEOUT_S = 60;
 const PORT_ATTEMPTS = 3;
 
@@ -63,6 +76,11 @@ export interface StartOptions {
 export interface ClusterDeps {
   runner: ProcessRunner;
   logger: Logger;
+  /**
+   * The run's stop signal: it ends the steps that bring a cluster up (`initdb`, `pg_ctl start`), each also
+   * bounded by a deadline of its own; never the stops, which the cleanup needs once the signal came.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 export interface Connection {
@@ -94,7 +112,12 @@ export async function inspectBinDir(binDir: string, what: string, deps: InstallD
       );
     }
   }
-  const res = await installRunner(deps).run(path.join(binDir, 'postgres'), ['--version']);
+  const res = await installRunner(deps).run(
+    path.join(binDir, 'postgres'),
+    ['--version'],
+    probeOptions(deps.signal),
+  );
+  deps.signal?.throwIfAborted();
   const text = res.stdout.trim();
   const major = parseMajor(text);
   if (res.exitCode !== 0 || major === undefined) {
@@ -198,7 +221,8 @@ export class PgCluster {
     ];
     if (this.spec.dataChecksums) args.push('--data-checksums');
     else if (this.version.major >= 18) args.push('--no-data-checksums');
-    const res = await this.pg('initdb', args);
+    const res = await this.pg('initdb', args, undefined, this.bringUp(INITDB_TIMEOUT_S));
+    this.deps.signal?.throwIfAborted();
     if (res.exitCode !== 0) {
       throw new UserError(
         `arm ${this.spec.label}: initdb failed (${describeExit(res)}):\n${tail(res.stderr + res.stdout)}`,
@@ -233,7 +257,10 @@ export class PgCluster {
           ...wrapperArgs,
         ],
         this.spec.cpuPrefix,
+        this.bringUp(PG_CTL_START_TIMEOUT_S),
       );
+      // Stopped by the signal: the caller's cleanup stops what pg_ctl may have started (destroy()).
+      this.deps.signal?.throwIfAborted();
       if (res.exitCode === 0) {
         this.deps.logger.debug(`arm ${this.spec.label}: server up on ${this.socketDir} port ${this.port}`);
         await this.ensureDatabase();
@@ -425,10 +452,15 @@ export class PgCluster {
     return installRunner({ runner: this.deps.runner, runAs: this.spec.runAs });
   }
 
+  /** The options of a step that brings the cluster up: the run's stop signal and a deadline. */
+  private bringUp(timeoutS: number): RunOptions {
+    return { timeoutMs: timeoutS * 1000, ...(this.deps.signal ? { signal: this.deps.signal } : {}) };
+  }
+
   /** Runs a server-side binary as the run-as user, optionally under a command prefix. */
-  private pg(bin: string, args: string[], prefix?: string[]) {
+  private pg(bin: string, args: string[], prefix?: string[], extra: RunOptions = {}) {
     // In the cluster's directory, which the run-as user owns (it cannot enter root's cwd, e.g. /root).
-    const options: RunOptions = { env: { LC_ALL: 'C' }, cwd: this.dir };
+    const options: RunOptions = { ...extra, env: { LC_ALL: 'C' }, cwd: this.dir };
     const command = path.join(this.spec.binDir, bin);
     if (prefix && prefix.length > 0) {
       return this.programs().run(prefix[0]!, [...prefix.slice(1), command, ...args], options);

@@ -13,6 +13,8 @@ export interface InstallDeps {
   runner: ProcessRunner;
   /** The run-as user (resolveRunAs): undefined only when pgperf is not root. */
   runAs: RunAsUser | undefined;
+  /** The run's stop signal: ends the probes of an install (`postgres --version`, `pg_config`). */
+  signal?: AbortSignal | undefined;
 }
 
 /**

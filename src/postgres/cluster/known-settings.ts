@@ -23,7 +23,7 @@ import path from 'node:path';
 import { SETTING_NAME } from '../../core/results/settings.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
-import { describeExit } from '../../machine/os/process.js';
+import { describeExit, probeOptions } from '../../machine/os/process.js';
 import { inspectBinDir } from './cluster.js';
 import { installRunner, type InstallDeps } from './install-runner.js';
 
@@ -107,7 +107,8 @@ async function readInstallSettings(
     inBinary: new Map(),
     postgres,
   };
-  const res = await installRunner(deps).run(postgres, ['--describe-config']);
+  const res = await installRunner(deps).run(postgres, ['--describe-config'], probeOptions(deps.signal));
+  deps.signal?.throwIfAborted();
   try {
     if (res.exitCode !== 0) throw new Error(describeExit(res));
     install.described = parseDescribeConfig(res.stdout);

@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../../core/util/logger.js';
 import { UserError } from '../../core/util/errors.js';
-import type { ChildUser, ProcessRunner } from '../../machine/os/process.js';
+import { probeOptions, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
 
 export type RunAsUser = ChildUser;
 
@@ -21,28 +21,33 @@ export const DEFAULT_RUN_AS = 'pgperf';
  */
 export async function resolveRunAs(
   requested: string | undefined,
-  deps: { runner: ProcessRunner; logger: Logger; isRoot?: boolean },
+  deps: { runner: ProcessRunner; logger: Logger; isRoot?: boolean; signal?: AbortSignal | undefined },
 ): Promise<RunAsUser | undefined> {
   const isRoot = deps.isRoot ?? process.getuid?.() === 0;
   if (!isRoot) return undefined;
   const name = requested ?? DEFAULT_RUN_AS;
   const problem = runAsNameProblem('--run-as', name);
   if (problem) throw new UserError(problem);
-  const found = await lookupUser(name, deps.runner);
+  const found = await lookupUser(name, deps.runner, deps.signal);
   if (found?.uid === 0)
     throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
   if (found) return found;
-  const created = await deps.runner.run('useradd', [
-    '--system',
-    '--user-group',
-    '--no-create-home',
-    '--home-dir',
-    '/nonexistent',
-    '--shell',
-    '/usr/sbin/nologin',
-    name,
-  ]);
-  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : undefined;
+  const created = await deps.runner.run(
+    'useradd',
+    [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--home-dir',
+      '/nonexistent',
+      '--shell',
+      '/usr/sbin/nologin',
+      name,
+    ],
+    probeOptions(deps.signal),
+  );
+  deps.signal?.throwIfAborted();
+  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner, deps.signal) : undefined;
   if (user?.uid === 0)
     throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
   if (!user) {
@@ -73,8 +78,13 @@ export function runAsNameProblem(what: string, name: string): string | undefined
 }
 
 /** The user's uid and gid from `getent passwd`, or undefined when there is no such user. */
-export async function lookupUser(name: string, runner: ProcessRunner): Promise<RunAsUser | undefined> {
-  const res = await runner.run('getent', ['passwd', name]);
+export async function lookupUser(
+  name: string,
+  runner: ProcessRunner,
+  signal?: AbortSignal,
+): Promise<RunAsUser | undefined> {
+  const res = await runner.run('getent', ['passwd', name], probeOptions(signal));
+  signal?.throwIfAborted();
   if (res.exitCode !== 0) return undefined;
   const fields = res.stdout.trim().split(':');
   const uid = Number(fields[2]);

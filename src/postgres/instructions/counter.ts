@@ -4,7 +4,7 @@
  * valgrind is installed). pgperf counts with cachegrind; the hardware counter is detected and reported.
  */
 import { UserError } from '../../core/util/errors.js';
-import type { ProcessRunner } from '../../machine/os/process.js';
+import { probeOptions, type ProcessRunner } from '../../machine/os/process.js';
 import { HARDWARE_EVENT } from './perf-stat.js';
 
 export interface CounterProbe {
@@ -16,12 +16,14 @@ export interface CounterProbe {
   hardwareWhy?: string;
 }
 
-export async function probeCounters(runner: ProcessRunner): Promise<CounterProbe> {
-  const vg = await runner.run('valgrind', ['--version']).catch(() => undefined);
+export async function probeCounters(runner: ProcessRunner, signal?: AbortSignal): Promise<CounterProbe> {
+  const vg = await runner.run('valgrind', ['--version'], probeOptions(signal)).catch(() => undefined);
+  signal?.throwIfAborted();
   const valgrind = vg?.exitCode === 0 ? vg.stdout.trim() : undefined;
   const perf = await runner
-    .run('perf', ['stat', '-x', ',', '-e', 'instructions:u', 'true'])
+    .run('perf', ['stat', '-x', ',', '-e', 'instructions:u', 'true'], probeOptions(signal))
     .catch(() => undefined);
+  signal?.throwIfAborted();
   const hardware = hardwareCounts(perf?.exitCode ?? null, perf?.stderr ?? '');
   return {
     ...(valgrind ? { valgrind } : {}),

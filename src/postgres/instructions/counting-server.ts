@@ -4,7 +4,7 @@
  * cost that lands on one run and not the other, which the difference of the short and the long run would
  * not cancel.
  */
-import type { ProcessRunner } from '../../machine/os/process.js';
+import { probeOptions, type ProcessRunner } from '../../machine/os/process.js';
 import type { PgCluster } from '../cluster/cluster.js';
 
 /**
@@ -15,8 +15,9 @@ import type { PgCluster } from '../cluster/cluster.js';
 export const QUIET_SETTINGS: Readonly<Record<string, string>> = { autovacuum: 'off' };
 
 /** `setarch -R` (ADDR_NO_RANDOMIZE for the command and its children) where it runs, else nothing. */
-export async function fixedLayoutPrefix(runner: ProcessRunner): Promise<string[]> {
-  const probe = await runner.run('setarch', ['-R', 'true']).catch(() => undefined);
+export async function fixedLayoutPrefix(runner: ProcessRunner, signal?: AbortSignal): Promise<string[]> {
+  const probe = await runner.run('setarch', ['-R', 'true'], probeOptions(signal)).catch(() => undefined);
+  signal?.throwIfAborted();
   return probe?.exitCode === 0 ? ['setarch', '-R'] : [];
 }
 

@@ -49,11 +49,11 @@ export async function probeDefaultCounter(
   workloads: readonly Workload[],
   defaults: EvidenceDefaults | undefined,
   choice: CounterChoice | undefined,
-  deps: { runner: ProcessRunner; logger: Logger },
+  deps: { runner: ProcessRunner; logger: Logger; signal?: AbortSignal | undefined },
   known?: CounterProbe,
 ): Promise<CounterProbe | undefined> {
   if (!defaults?.instructions || countedByDefault(workloads).length === 0) return undefined;
-  const probe = known ?? (await probeCounters(deps.runner));
+  const probe = known ?? (await probeCounters(deps.runner, deps.signal));
   try {
     chooseCounter(choice ?? { counter: 'auto' }, probe, 'instructions');
     return probe;

@@ -73,7 +73,7 @@ export async function runExplainPhase(
   const workloads = [...new Set(targets.map((t) => t.workload))];
   const record: ExplanationRecord = { ...emptyInstructionsRecord(), targets: [...targets] };
   // Once for every workload profiled.
-  const probed = { ...deps, probe: deps.probe ?? (await probeCounters(deps.runner)) };
+  const probed = { ...deps, probe: deps.probe ?? (await probeCounters(deps.runner, deps.signal)) };
   const settings = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
   for (const name of workloads) {
     const w = req.workloads.find((x) => x.name === name)!;

@@ -139,10 +139,10 @@ export function checkInstructionWorkloads(workloads: readonly Workload[]): void 
  */
 export async function checkInstructionCounter(
   req: Pick<InstructionPhaseRequest, 'workloads' | 'instructionCounter'>,
-  deps: Pick<InstructionPhaseDeps, 'runner'>,
+  deps: Pick<InstructionPhaseDeps, 'runner' | 'signal'>,
 ): Promise<CounterProbe | undefined> {
   if (instructionWorkloads(req.workloads).length === 0) return undefined;
-  const probe = await probeCounters(deps.runner);
+  const probe = await probeCounters(deps.runner, deps.signal);
   chooseCounter(req.instructionCounter ?? { counter: 'auto' }, probe, 'instructions');
   return probe;
 }
@@ -176,7 +176,7 @@ export async function countInstructions(
 ): Promise<InstructionsRecord> {
   const { logger } = deps;
   const started = Date.now();
-  const probe = deps.probe ?? (await probeCounters(deps.runner));
+  const probe = deps.probe ?? (await probeCounters(deps.runner, deps.signal));
   const counter = chooseCounter(req.instructionCounter ?? { counter: 'auto' }, probe, options.what);
   logger.info(
     counter.kind === 'perf'
@@ -185,7 +185,7 @@ export async function countInstructions(
   );
   const runAs = await resolveRunAs(req.runAs, deps);
   const record: InstructionsRecord = { ...emptyInstructionsRecord(), counter: counter.kind };
-  const fixedLayout = await fixedLayoutPrefix(deps.runner);
+  const fixedLayout = await fixedLayoutPrefix(deps.runner, deps.signal);
   if (fixedLayout.length === 0) {
     record.notes.push(
       'address-space randomisation left on: setarch -R does not run here (util-linux); counts may vary a little more',

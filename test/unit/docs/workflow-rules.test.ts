@@ -966,6 +966,51 @@ describe('the workflow examples of README.md and docs/ as GitHub runs them', () 
     ]);
   });
 
+  it('the commitfest, fork and mailbox examples are found running untrusted code, each in a read-only job with no secret (#40)', () => {
+    // Not vacuous: rule (c) sees the jobs of the docs that build someone's patch, and each holds nothing.
+    const found = all.flatMap((p) =>
+      Object.entries(p.wf.jobs ?? {}).flatMap(([name, job]) => {
+        const events = [...triggers(p.wf).keys()];
+        const what = untrustedCode(job, events);
+        return what ? [{ p, name, job, what, events }] : [];
+      }),
+    );
+    const kinds = (match: RegExp) => found.filter((f) => match.test(f.what));
+    const commitfest = kinds(/commitfest entry/);
+    const mailbox = kinds(/applies patches/);
+    const fork = found.filter((f) => f.events.includes('pull_request') && /PR head/.test(f.what));
+    expect(commitfest.map((f) => f.p.block.page)).toContain('docs/action.md');
+    expect(mailbox.map((f) => f.p.block.page)).toContain('docs/action.md');
+    expect(fork.length).toBeGreaterThan(0);
+    for (const f of [...commitfest, ...mailbox, ...fork]) {
+      const where = `${at(f.p, ['jobs', f.name])} job ${f.name}`;
+      const permissions = f.job.permissions ?? f.p.wf.permissions;
+      // pull_request alone: GitHub caps the token; every other trigger must say read-only itself.
+      if (!f.events.every((e) => READ_ONLY_EVENTS.includes(e))) {
+        expect(permissions, where).toBeDefined();
+        expect(writePermissions(permissions!), where).toEqual([]);
+      }
+      expect(
+        strings([f.job, f.p.wf.env])
+          .flatMap(secretsRead)
+          .filter((n) => n !== 'GITHUB_TOKEN'),
+        where,
+      ).toEqual([]);
+      expect(handedTokens(f.job, f.p.wf), where).toEqual([]);
+    }
+    // The publishing jobs beside them that may write never build or run the patch.
+    for (const p of new Set([...commitfest, ...mailbox].map((f) => f.p))) {
+      for (const [name, job] of Object.entries(p.wf.jobs ?? {})) {
+        const writes = writePermissions(job.permissions ?? p.wf.permissions ?? 'write-all');
+        if (writes.length)
+          expect(
+            untrustedCode(job, [...triggers(p.wf).keys()]),
+            `${p.block.page} job ${name}`,
+          ).toBeUndefined();
+      }
+    }
+  });
+
   it("README's perf-label runs for the label perf and for pushes while it is on, never for another label", () => {
     const [label] = all.filter((p) => p.wf.name === 'perf-label');
     const runs = (action: string, labels: string[], added?: string) =>

@@ -87,6 +87,7 @@ export async function headConditions(
       runner,
       logger: memoryLogger(),
       ...(runAs ? { clientUser: runAs } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
     };
     clients.push(await createDriver(w, { ...driverDeps, searchPath: deps.searchPath ?? '' }).client());
   }

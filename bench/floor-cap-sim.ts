@@ -1,0 +1,121 @@
+/**
+ * The cap on learned noise floors (MAX_FLOOR_FACTOR in src/core/compare/analysis/history-threshold.ts), by
+ * seeded simulation through the real decision code: false alarms and power with the cap, against the same
+ * floors uncapped, on honest histories of quiet and noisy runners and on histories someone who can write
+ * to the results store made up.
+ *
+ * The model is bench/noise-floor-sim.ts's (multiplicative, lognormal): run noise σ 3% per measured run (half
+ * shared by the arms of a round), a job offset of 2% per night or job, a build offset τ per build; a night
+ * is the median of 5 runs of a new build in a new job; the floor is pgperf's (noiseFloorPct: Q3 + 1.5·IQR
+ * over MIN_FLOOR_RUNS = 12 nights). A PR run: base and head built apart, one job, 10 paired rounds, head's
+ * true effect as listed, threshold 2%, α 0.05, decided by analyse + decideRun.
+ *
+ * Histories: honest with τ 0%, 3%, 5%; "wild" (τ 20%: a runner nobody should gate on); "poisoned" (the
+ * issue #40 probe: 14 nights alternating 1x and 0.5x TPS).
+ *
+ * "uncapped" is the same decision with the configured threshold raised to floor/5 for that run, so that
+ * the cap (5x the threshold) never binds and the learned floor applies whole; only its "failed" column is
+ * comparable (its pass threshold moved with it).
+ *
+ * Run: npx tsx bench/floor-cap-sim.ts [replicates]
+ */
+import { analyse } from '../src/core/compare/analysis/recorded-analysis.js';
+import { MAX_FLOOR_FACTOR } from '../src/core/compare/analysis/history-threshold.js';
+import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
+import { noiseFloorPct } from '../src/core/stats/noise-floor.js';
+import { seededRandom } from '../src/core/stats/seeded-random.js';
+import type { NoiseFloor, RunResult } from '../src/core/results/result-types.js';
+import { document, gaussian, sample } from '../testkit/synthetic-run.js';
+
+const REPLICATES = Number(process.argv[2] ?? 400);
+const ROUNDS = 10;
+const SIGMA = 0.03;
+const JOB = 0.02;
+const THRESHOLD = 2;
+const NIGHTS = 14;
+const EFFECTS = [0, -5, -10, -20, -50, -99];
+
+interface History {
+  name: string;
+  /** The build offset of the PR run's builds (and of honest nights). */
+  tau: number;
+  /** Night k's level, or undefined for an honest night. */
+  night?: (k: number) => number;
+}
+
+const HISTORIES: History[] = [
+  { name: 'honest, τ 0%', tau: 0 },
+  { name: 'honest, τ 3%', tau: 0.03 },
+  { name: 'honest, τ 5%', tau: 0.05 },
+  { name: 'wild, τ 20%', tau: 0.2 },
+  { name: 'poisoned 1x/0.5x', tau: 0.03, night: (k) => (k % 2 === 0 ? 20_000 : 10_000) },
+];
+
+function simulate(seed: number, history: History, effectPct: number, capped: boolean) {
+  const normal = gaussian(seededRandom(seed));
+  const run = (level: number) =>
+    level * Math.exp((SIGMA / Math.SQRT2) * normal() + (SIGMA / Math.SQRT2) * normal());
+  const nights = Array.from({ length: NIGHTS }, (_, k) => {
+    const level = history.night?.(k) ?? 20_000 * Math.exp(history.tau * normal() + JOB * normal());
+    const values = Array.from({ length: 5 }, () => run(level)).sort((a, b) => a - b);
+    return values[2]!;
+  });
+  const floor = noiseFloorPct(nights);
+  const noiseFloors: NoiseFloor[] = floor
+    ? [
+        {
+          workload: 'select-only',
+          clients: 1,
+          metric: 'tps',
+          floorPct: floor.floorPct,
+          runs: NIGHTS,
+          from: '2026-10-01',
+          to: '2026-10-14',
+        },
+      ]
+    : [];
+  const thresholdPct =
+    capped || !floor ? THRESHOLD : Math.max(THRESHOLD, Math.ceil(floor.floorPct / MAX_FLOOR_FACTOR));
+  const result: RunResult = {
+    ...document(['base', 'head'], { 'select-only': [1] }, ROUNDS, []),
+    analysis: { alpha: 0.05, thresholdPct, metric: 'tps', ...(floor ? { noiseFloors } : {}) },
+  };
+  const job = Math.exp(JOB * normal());
+  const base = 20_000 * job * Math.exp(history.tau * normal());
+  const head = 20_000 * job * Math.exp(history.tau * normal()) * (1 + effectPct / 100);
+  for (let round = 1; round <= ROUNDS; round++) {
+    const shared = (SIGMA / Math.SQRT2) * normal();
+    for (const [arm, level] of [
+      ['base', base],
+      ['head', head],
+    ] as const) {
+      const tps = level * Math.exp(shared + (SIGMA / Math.SQRT2) * normal());
+      result.samples.push(sample({ round, workload: 'select-only', clients: 1, arm, metrics: { tps } }));
+    }
+  }
+  return { outcome: decideRun(result, analyse(result)).outcome, floorPct: floor?.floorPct ?? null };
+}
+
+const pct = (n: number) => `${((100 * n) / REPLICATES).toFixed(1)}%`;
+console.log(
+  `floor-cap simulation: ${REPLICATES} runs per row; run noise ${100 * SIGMA}% (half round-shared), job offset ` +
+    `${100 * JOB}%, ${NIGHTS} nights, ${ROUNDS} paired rounds, threshold ${THRESHOLD}%, cap ${MAX_FLOOR_FACTOR}x\n`,
+);
+console.log(
+  '| history | effect | failed, capped | passed, capped | pending, capped | failed, uncapped | median floor |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
+for (const history of HISTORIES) {
+  for (const effectPct of EFFECTS) {
+    const seeds = Array.from({ length: REPLICATES }, (_, i) => 7919 * i + 13);
+    const capped = seeds.map((s) => simulate(s, history, effectPct, true));
+    const uncapped = seeds.map((s) => simulate(s, history, effectPct, false));
+    const count = (runs: typeof capped, outcome: string) => runs.filter((r) => r.outcome === outcome).length;
+    const floors = capped.flatMap((r) => (r.floorPct === null ? [] : [r.floorPct])).sort((a, b) => a - b);
+    const floor = floors.length ? `${floors[Math.floor(floors.length / 2)]!.toFixed(1)}%` : '-';
+    console.log(
+      `| ${history.name} | ${effectPct}% | ${pct(count(capped, 'failed'))} | ${pct(count(capped, 'passed'))} | ` +
+        `${pct(count(capped, 'pending'))} | ${pct(count(uncapped, 'failed'))} | ${floor} |`,
+    );
+  }
+}
