@@ -3750,19 +3750,19 @@ var require_webidl = __commonJS({
     });
     webidl.util.ConvertToInt = function(V, bitLength, signedness, opts) {
       let upperBound;
-      let lowerBound2;
+      let lowerBound3;
       if (bitLength === 64) {
         upperBound = Math.pow(2, 53) - 1;
         if (signedness === "unsigned") {
-          lowerBound2 = 0;
+          lowerBound3 = 0;
         } else {
-          lowerBound2 = Math.pow(-2, 53) + 1;
+          lowerBound3 = Math.pow(-2, 53) + 1;
         }
       } else if (signedness === "unsigned") {
-        lowerBound2 = 0;
+        lowerBound3 = 0;
         upperBound = Math.pow(2, bitLength) - 1;
       } else {
-        lowerBound2 = Math.pow(-2, bitLength) - 1;
+        lowerBound3 = Math.pow(-2, bitLength) - 1;
         upperBound = Math.pow(2, bitLength - 1) - 1;
       }
       let x = Number(V);
@@ -3777,16 +3777,16 @@ var require_webidl = __commonJS({
           });
         }
         x = webidl.util.IntegerPart(x);
-        if (x < lowerBound2 || x > upperBound) {
+        if (x < lowerBound3 || x > upperBound) {
           throw webidl.errors.exception({
             header: "Integer conversion",
-            message: `Value must be between ${lowerBound2}-${upperBound}, got ${x}.`
+            message: `Value must be between ${lowerBound3}-${upperBound}, got ${x}.`
           });
         }
         return x;
       }
       if (!Number.isNaN(x) && opts?.clamp === true) {
-        x = Math.min(Math.max(x, lowerBound2), upperBound);
+        x = Math.min(Math.max(x, lowerBound3), upperBound);
         if (Math.floor(x) % 2 === 0) {
           x = Math.floor(x);
         } else {
@@ -19944,8 +19944,8 @@ function cleanRegex(source) {
   const end = source.endsWith("$") ? source.length - 1 : source.length;
   return source.slice(start, end);
 }
-function floatSafeRemainder(val, step) {
-  const ratio = val / step;
+function floatSafeRemainder(val, step2) {
+  const ratio = val / step2;
   const roundedRatio = Math.round(ratio);
   const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio), 1);
   if (Math.abs(ratio - roundedRatio) < tolerance)
@@ -24376,11 +24376,11 @@ function isRecursive(inst, stack, resolve) {
         result = answer;
     }
   };
-  const shape = (sh, spread) => {
+  const shape = (sh, spread2) => {
     let answer = NONE;
     for (const key of Reflect.ownKeys(sh)) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
-      if (spread && !desc.enumerable)
+      if (spread2 && !desc.enumerable)
         continue;
       const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve) : NONE;
       if (child > answer)
@@ -54716,22 +54716,22 @@ var require_lib3 = __commonJS({
       return new (P2 || (P2 = Promise))(function(resolve, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step2(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step2(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step2(result) {
           result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step2((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -55411,22 +55411,22 @@ var init_utils = __esm({
       return new (P2 || (P2 = Promise))(function(resolve, reject) {
         function fulfilled(value) {
           try {
-            step(generator.next(value));
+            step2(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
         function rejected(value) {
           try {
-            step(generator["throw"](value));
+            step2(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
         }
-        function step(result) {
+        function step2(result) {
           result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
+        step2((generator = generator.apply(thisArg, _arguments || [])).next());
       });
     };
   }
@@ -61638,22 +61638,22 @@ var __awaiter = function(thisArg, _arguments, P2, generator) {
   return new (P2 || (P2 = Promise))(function(resolve, reject) {
     function fulfilled(value) {
       try {
-        step(generator.next(value));
+        step2(generator.next(value));
       } catch (e) {
         reject(e);
       }
     }
     function rejected(value) {
       try {
-        step(generator["throw"](value));
+        step2(generator["throw"](value));
       } catch (e) {
         reject(e);
       }
     }
-    function step(result) {
+    function step2(result) {
       result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step((generator = generator.apply(thisArg, _arguments || [])).next());
+    step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var { access, appendFile, writeFile } = promises;
@@ -61937,22 +61937,22 @@ var __awaiter2 = function(thisArg, _arguments, P2, generator) {
   return new (P2 || (P2 = Promise))(function(resolve, reject) {
     function fulfilled(value) {
       try {
-        step(generator.next(value));
+        step2(generator.next(value));
       } catch (e) {
         reject(e);
       }
     }
     function rejected(value) {
       try {
-        step(generator["throw"](value));
+        step2(generator["throw"](value));
       } catch (e) {
         reject(e);
       }
     }
-    function step(result) {
+    function step2(result) {
       result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
-    step((generator = generator.apply(thisArg, _arguments || [])).next());
+    step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
 };
 var ExitCode;
@@ -62288,9 +62288,9 @@ function continuedFraction(x, a, b) {
     aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
     d = 1 / guard(1 + aa * d);
     c = guard(1 + aa / c);
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < EPSILON) break;
+    const step2 = d * c;
+    h *= step2;
+    if (Math.abs(step2 - 1) < EPSILON) break;
   }
   return h;
 }
@@ -63114,8 +63114,8 @@ function measuredNoiseCvPct(result, metric) {
   if (spreads.length === 0) return null;
   spreads.sort((a, b) => a - b);
   const mid = spreads.length >> 1;
-  const spread = spreads.length % 2 === 1 ? spreads[mid] : (spreads[mid - 1] + spreads[mid]) / 2;
-  return 100 * Math.expm1(spread);
+  const spread2 = spreads.length % 2 === 1 ? spreads[mid] : (spreads[mid - 1] + spreads[mid]) / 2;
+  return 100 * Math.expm1(spread2);
 }
 var MWU_EFFICIENCY = 3 / Math.PI;
 var MAX_RECOMMENDED_ROUNDS = 1e3;
@@ -63139,7 +63139,7 @@ function estimateNoise(result, cell, metric = "tps") {
     }
   }
   const spreads = [...arms2?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
-  const pct5 = (spread) => 100 * Math.expm1(spread);
+  const pct5 = (spread2) => 100 * Math.expm1(spread2);
   return {
     cell,
     rounds: ratios.length,
@@ -63218,7 +63218,7 @@ function roundsToReach(plan, m) {
 
 // src/core/compare/noisy-cell.ts
 function aaSpreadPct(values) {
-  const pct5 = (spread) => 100 * Math.expm1(spread);
+  const pct5 = (spread2) => 100 * Math.expm1(spread2);
   if ("logRatios" in values) {
     const d = values.logRatios;
     return d.length < MIN_NOISE_ROUNDS ? null : pct5(MAD_TO_SD * medianAbsoluteDeviation([...d]));
@@ -66616,14 +66616,14 @@ function resolveOptions(options) {
 function splitStep(series) {
   const { z: z3, o } = series;
   const level2 = firstPassP(o.maxP);
-  const step = Math.floor(o.windowLength / 2);
+  const step2 = Math.floor(o.windowLength / 2);
   const weak = /* @__PURE__ */ new Set();
   let start = 0;
   while (start < z3.length) {
     const end = Math.min(start + o.windowLength, z3.length);
     const found = divideWindow(series, start, end, level2);
     for (const index of found) weak.add(index);
-    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
+    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step2);
   }
   return [...weak].sort((a, b) => a - b);
 }
@@ -66849,6 +66849,416 @@ function countBelow(sorted, v, orEqual) {
   return lo;
 }
 
+// src/core/history/level-fits.ts
+function levelSums(values, keep) {
+  const len = values.length + 1;
+  const s = {
+    n: new Float64Array(len),
+    y: new Float64Array(len),
+    yy: new Float64Array(len),
+    i: new Float64Array(len),
+    ii: new Float64Array(len),
+    iy: new Float64Array(len)
+  };
+  for (let k = 0; k < values.length; k++) {
+    const used = keep === void 0 || keep(k) ? 1 : 0;
+    const v = used ? values[k] : 0;
+    s.n[k + 1] = s.n[k] + used;
+    s.y[k + 1] = s.y[k] + v;
+    s.yy[k + 1] = s.yy[k] + v * v;
+    s.i[k + 1] = s.i[k] + used * k;
+    s.ii[k + 1] = s.ii[k] + used * k * k;
+    s.iy[k + 1] = s.iy[k] + k * v;
+  }
+  return s;
+}
+function rangeMean(s, from, to) {
+  const n = s.n[to] - s.n[from];
+  return { n, mean: n > 0 ? (s.y[to] - s.y[from]) / n : Number.NaN };
+}
+function constantRss(s, from, to) {
+  const n = s.n[to] - s.n[from];
+  if (n === 0) return 0;
+  const sy = s.y[to] - s.y[from];
+  return Math.max(0, s.yy[to] - s.yy[from] - sy * sy / n);
+}
+function staircaseFit(s, from, to, breaks) {
+  const bounds = [from, ...breaks, to];
+  let rss = 0;
+  for (let k = 0; k + 1 < bounds.length; k++) rss += constantRss(s, bounds[k], bounds[k + 1]);
+  return { rss, n: s.n[to] - s.n[from] };
+}
+function rampFit(s, from, to, start, end) {
+  const n = s.n[to] - s.n[from];
+  const width = end - start;
+  const cRamp = s.n[end] - s.n[start + 1];
+  const iRamp = s.i[end] - s.i[start + 1];
+  const iiRamp = s.ii[end] - s.ii[start + 1];
+  const yRamp = s.y[end] - s.y[start + 1];
+  const iyRamp = s.iy[end] - s.iy[start + 1];
+  const nAfter = s.n[to] - s.n[end];
+  const yAfter = s.y[to] - s.y[end];
+  const sg = nAfter + (iRamp - start * cRamp) / width;
+  const sgg = nAfter + (iiRamp - 2 * start * iRamp + start * start * cRamp) / (width * width);
+  const sgy = yAfter + (iyRamp - start * yRamp) / width;
+  const sy = s.y[to] - s.y[from];
+  const syy = s.yy[to] - s.yy[from];
+  const gg = sgg - sg * sg / n;
+  if (!(gg > 1e-12) || n < 3) return null;
+  const gy = sgy - sg * sy / n;
+  const delta = gy / gg;
+  const rss = Math.max(0, syy - sy * sy / n - delta * gy);
+  const a = (sy - delta * sg) / n;
+  const df = Math.max(1, n - 4);
+  return { rss, n, start, end, a, delta, seDelta: Math.sqrt(rss / df / gg) };
+}
+function bestRamp(s, from, to, minWidth, within = { first: to - 1, last: from + 1 }) {
+  const lastStart = Math.min(within.first - 1, to - 1 - minWidth);
+  const firstEnd = Math.max(within.last, from + minWidth);
+  const search = (starts, ends, stride2, best) => {
+    for (let start = Math.max(from, starts[0]); start <= Math.min(lastStart, starts[1]); start += stride2) {
+      const e0 = Math.max(firstEnd, start + minWidth, ends[0]);
+      for (let end = e0; end <= Math.min(to - 1, ends[1]); end += stride2) {
+        const fit = rampFit(s, from, to, start, end);
+        if (fit && (best === null || fit.rss < best.rss)) best = fit;
+      }
+    }
+    return best;
+  };
+  const stride = Math.max(1, Math.ceil((to - from) / RAMP_GRID));
+  const coarse = search([from, lastStart], [firstEnd, to - 1], stride, null);
+  if (coarse === null || stride === 1) return coarse;
+  return search(
+    [coarse.start - stride, coarse.start + stride],
+    [coarse.end - stride, coarse.end + stride],
+    1,
+    coarse
+  );
+}
+var RAMP_GRID = 40;
+function bic(fit, parameters) {
+  const n = Math.max(fit.n, 1);
+  return n * Math.log(Math.max(fit.rss, 1e-300) / n) + parameters * Math.log(n);
+}
+
+// src/core/history/noise-changes.ts
+function noiseChanges(values, maxP, minSegment) {
+  if (values.length < 2 * NOISE_MIN_SEGMENT + 1) return [];
+  const d = values.slice(1).map((v, i) => v - values[i]);
+  const typical = median2(d.map(Math.abs));
+  if (!(typical > 0)) return [];
+  const floor = typical * LOG_FLOOR_SHARE;
+  const logs = d.map((x) => Math.log(Math.abs(x) + floor));
+  const found = detectChangePoints(logs, { maxP, minSegment: Math.max(minSegment, NOISE_MIN_SEGMENT) });
+  const bounds = [0, ...found.map((c) => c.index), d.length];
+  return found.flatMap((c, k) => {
+    const at = refine2(d, bounds[k], c.index, bounds[k + 2], Math.max(minSegment, NOISE_MIN_SEGMENT));
+    const before = spread(d.slice(bounds[k], at));
+    const after = spread(d.slice(at, bounds[k + 2]));
+    const ratio = after / before;
+    return ratio >= NOISIER_RATIO ? [{ index: at + 1, ratio, spreadBefore: before, spreadAfter: after, p: c.p }] : [];
+  });
+}
+var NOISIER_RATIO = 1.5;
+var NOISE_MIN_SEGMENT = 8;
+var LOG_FLOOR_SHARE = 0.01;
+function refine2(d, lo, at, hi, minSegment) {
+  let best = at;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  const squares = (from, to) => {
+    let sum3 = 0;
+    for (let i = from; i < to; i++) sum3 += d[i] * d[i];
+    return Math.max(sum3 / (to - from), Number.MIN_VALUE);
+  };
+  for (let k = Math.max(lo + minSegment, at - REFINE_POINTS); k <= Math.min(hi - minSegment, at + REFINE_POINTS); k++) {
+    const score2 = -(k - lo) * Math.log(squares(lo, k)) - (hi - k) * Math.log(squares(k, hi));
+    if (score2 > bestScore) [best, bestScore] = [k, score2];
+  }
+  return best;
+}
+var REFINE_POINTS = 12;
+function spread(d) {
+  return MAD_TO_SD2 * median2(d.map((x) => Math.abs(x - median2(d)))) / Math.SQRT2;
+}
+function median2(values) {
+  const v = [...values].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length === 0 ? Number.NaN : v.length % 2 === 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+// src/core/history/seasonal-pattern.ts
+function seasonalPattern(values, maxP, candidates) {
+  const n = values.length;
+  const periods = [];
+  for (let p = MIN_PERIOD; p <= MAX_PERIOD && p * MIN_CYCLES <= n; p++) periods.push(p);
+  let best = null;
+  for (const period of candidates ? periods.filter((p) => candidates.includes(p)) : periods) {
+    const level2 = runningMedian(values, period);
+    const residuals = Array.from({ length: n }, (_, i) => values[i] - level2[i]);
+    const p = Math.min(1, friedmanP(residuals, period) * periods.length);
+    if (p < maxP && (best === null || p < best.p)) {
+      best = { period, p, pattern: phasePattern(residuals, period) };
+    }
+  }
+  return best;
+}
+function withoutPattern(values, s) {
+  return values.map((v, i) => v - s.pattern[i % s.period]);
+}
+var MIN_PERIOD = 2;
+var MAX_PERIOD = 31;
+var MIN_CYCLES = 3;
+function runningMedian(values, width) {
+  const n = values.length;
+  const sorted = [];
+  for (let k = 0; k < width; k++) sorted.push(values[k]);
+  sorted.sort((a, b) => a - b);
+  const medians = [];
+  for (let start = 0; ; start++) {
+    medians.push(
+      width % 2 === 1 ? sorted[(width - 1) / 2] : (sorted[width / 2 - 1] + sorted[width / 2]) / 2
+    );
+    if (start + width >= n) break;
+    sorted.splice(lowerBound(sorted, values[start]), 1);
+    const v = values[start + width];
+    sorted.splice(lowerBound(sorted, v), 0, v);
+  }
+  return Array.from(
+    { length: n },
+    (_, i) => medians[Math.min(Math.max(0, i - Math.floor(width / 2)), n - width)]
+  );
+}
+function lowerBound(sorted, v) {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (sorted[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+function friedmanP(residuals, period) {
+  const blocks2 = Math.floor(residuals.length / period);
+  const rankSums = new Float64Array(period);
+  for (let b = 0; b < blocks2; b++) {
+    const cycle = residuals.slice(b * period, (b + 1) * period);
+    const order = cycle.map((v, j) => [v, j]).sort((x, y) => x[0] - y[0]);
+    for (let k = 0; k < period; ) {
+      let j = k;
+      while (j + 1 < period && order[j + 1][0] === order[k][0]) j++;
+      for (let m = k; m <= j; m++) rankSums[order[m][1]] = rankSums[order[m][1]] + (k + j) / 2 + 1;
+      k = j + 1;
+    }
+  }
+  let squares = 0;
+  for (const r of rankSums) squares += r * r;
+  const q = 12 / (blocks2 * period * (period + 1)) * squares - 3 * blocks2 * (period + 1);
+  const d1 = period - 1;
+  const d2 = (period - 1) * (blocks2 - 1);
+  const room = blocks2 * (period - 1) - q;
+  if (!(room > 0)) return 0;
+  const f = (blocks2 - 1) * q / room;
+  if (!(f > 0)) return 1;
+  return regularizedIncompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2, d1 * f / (d2 + d1 * f));
+}
+function phasePattern(residuals, period) {
+  const pattern = Array.from({ length: period }, (_, phase) => {
+    const v = residuals.filter((_2, i) => i % period === phase).sort((a, b) => a - b);
+    const m = v.length >> 1;
+    return v.length % 2 === 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+  });
+  const mean2 = pattern.reduce((a, b) => a + b, 0) / period;
+  return pattern.map((x) => x - mean2);
+}
+
+// src/core/history/series-events.ts
+var TRANSIENT_MAX_POINTS = 7;
+var REVERT_SHARE = 1 / 3;
+var MIN_DRIFT_POINTS = 10;
+function seriesEvents(values, options = {}) {
+  const maxP = options.maxP ?? DEFAULT_MAX_P;
+  const minSegment = options.minSegment ?? DEFAULT_MIN_SEGMENT;
+  const scale = options.scale ?? "linear";
+  const level2 = options.level ?? 0.95;
+  if (values.length < minPointsForDetection(minSegment)) {
+    detectChangePoints(values, options);
+    return { events: [], pattern: null };
+  }
+  const found = detectChangePoints(values, options);
+  const pattern = found.length > 1 ? seasonalPattern(values, maxP, cycleLengths(found)) : null;
+  const adjusted = pattern ? withoutPattern(values, pattern) : [...values];
+  let cps = pattern ? detectChangePoints(adjusted, options) : found;
+  const std = robustStandardise(adjusted);
+  if (std === null) return { events: [], pattern };
+  const noisier = noiseChanges(adjusted, maxP, minSegment);
+  cps = cps.filter((c) => !partOfNoise(c, noisier, minSegment, scale));
+  const z3 = std.z;
+  const n = z3.length;
+  const units = new Units(std, scale, level2);
+  const all = levelSums(z3);
+  const segmentMean = (from, to) => rangeMean(all, from, to).mean;
+  const events = [];
+  const inTransient = [];
+  const rest = [];
+  for (let k = 0; k < cps.length; k++) {
+    const out = cps[k];
+    const back = cps[k + 1];
+    if (back && back.index - out.index <= TRANSIENT_MAX_POINTS) {
+      const start = k > 0 ? cps[k - 1].index : 0;
+      const end = k + 2 < cps.length ? cps[k + 2].index : n;
+      const before = segmentMean(start, out.index);
+      const during = segmentMean(out.index, back.index);
+      const after = segmentMean(back.index, end);
+      if (Math.abs(after - before) <= REVERT_SHARE * Math.abs(during - before)) {
+        events.push({
+          kind: "transient",
+          from: out.index - 1,
+          to: back.index,
+          before: out.meanBefore,
+          after: out.meanAfter,
+          relativeChange: out.relativeChange,
+          ci: out.ci,
+          p: out.p,
+          back: back.meanAfter,
+          changePoints: [out, back]
+        });
+        inTransient.push([out.index, back.index]);
+        k++;
+        continue;
+      }
+    }
+    rest.push(out);
+  }
+  const sums = levelSums(z3, (i) => !inTransient.some(([a, b]) => i >= a && i < b));
+  const bounds = (k) => [
+    k > 0 ? rest[k - 1].index : 0,
+    k + 1 < rest.length ? rest[k + 1].index : n
+  ];
+  for (let k = 0; k < rest.length; ) {
+    let last = k;
+    const up = rest[k].difference > 0;
+    while (last + 1 < rest.length && rest[last + 1].difference > 0 === up) last++;
+    const run3 = rest.slice(k, last + 1);
+    const [from] = bounds(k);
+    const [, to] = bounds(last);
+    const whole2 = driftOf(sums, from, to, run3);
+    if (whole2) events.push(units.drift(whole2, run3));
+    else {
+      for (let j = k; j <= last; j++) {
+        const [a, b] = bounds(j);
+        const one = driftOf(sums, a, b, [rest[j]]);
+        events.push(one ? units.drift(one, [rest[j]]) : step(rest[j]));
+      }
+    }
+    k = last + 1;
+  }
+  for (const c of noisier) events.push(units.noisier(c));
+  return { events: events.sort((a, b) => a.from - b.from || a.to - b.to), pattern };
+}
+function cycleLengths(cps) {
+  const lengths = /* @__PURE__ */ new Set();
+  for (let j = 0; j + 1 < cps.length; j++) {
+    const spans = [2 * (cps[j + 1].index - cps[j].index)];
+    if (j + 2 < cps.length) spans.push(cps[j + 2].index - cps[j].index);
+    for (const span of spans) for (const d of [-1, 0, 1]) lengths.add(span + d);
+  }
+  return [...lengths];
+}
+function driftOf(sums, from, to, run3) {
+  const ramp = bestRamp(sums, from, to, MIN_DRIFT_POINTS, {
+    first: run3[0].index,
+    last: run3[run3.length - 1].index
+  });
+  if (ramp === null) return null;
+  const stairs = staircaseFit(
+    sums,
+    from,
+    to,
+    run3.map((c) => c.index)
+  );
+  return bic(ramp, RAMP_PARAMETERS) < bic(stairs, 2 * run3.length + 1) ? ramp : null;
+}
+var RAMP_PARAMETERS = 4;
+function step(c) {
+  return {
+    kind: "step",
+    from: c.index - 1,
+    to: c.index,
+    before: c.meanBefore,
+    after: c.meanAfter,
+    relativeChange: c.relativeChange,
+    ci: c.ci,
+    p: c.p,
+    changePoints: [c]
+  };
+}
+function partOfNoise(c, noisier, minSegment, scale) {
+  const shift = scale === "log" ? Math.abs(Math.log(c.meanAfter / c.meanBefore)) : Math.abs(c.difference);
+  return noisier.some((nc) => Math.abs(nc.index - c.index) <= minSegment && shift <= nc.spreadAfter);
+}
+var Units = class {
+  constructor(std, scale, level2) {
+    this.std = std;
+    this.scale = scale;
+    this.level = level2;
+  }
+  std;
+  scale;
+  level;
+  /** A level in z units as the data's (geometric on the log scale). */
+  levelOf(z3) {
+    const v = unscale(this.std, this.std.location + this.std.scale * z3);
+    return this.scale === "log" ? clampFinite(Math.exp(v)) : v;
+  }
+  /** A difference of levels in z units as the data's. */
+  differenceOf(dz) {
+    return unscale(this.std, this.std.scale * dz);
+  }
+  relative(before, dz) {
+    const d = this.differenceOf(dz);
+    return this.scale === "log" ? clampFinite(Math.expm1(d)) : clampFinite(d / Math.abs(before));
+  }
+  drift(fit, run3) {
+    const before = this.levelOf(fit.a);
+    const width = fit.end - fit.start;
+    const df = Math.max(1, fit.n - 4);
+    const t = fit.delta / fit.seDelta;
+    const p = Number.isFinite(t) ? Math.min(1, 2 * studentTCdf(-Math.abs(t), df)) : 0;
+    const q = studentTQuantile(0.5 + this.level / 2, df);
+    const relativeChange3 = this.relative(before, fit.delta);
+    return {
+      kind: "drift",
+      from: fit.start,
+      to: fit.end,
+      before,
+      after: this.levelOf(fit.a + fit.delta),
+      relativeChange: relativeChange3,
+      ci: this.scale === "log" ? {
+        level: this.level,
+        lower: this.relative(before, fit.delta - q * fit.seDelta),
+        upper: this.relative(before, fit.delta + q * fit.seDelta)
+      } : null,
+      p,
+      perPoint: this.scale === "log" ? Math.expm1(this.differenceOf(fit.delta) / width) : relativeChange3 / width,
+      changePoints: [...run3]
+    };
+  }
+  noisier(c) {
+    return {
+      kind: "noisier",
+      from: c.index - 1,
+      to: c.index,
+      before: c.spreadBefore,
+      after: c.spreadAfter,
+      relativeChange: c.ratio - 1,
+      ci: null,
+      p: c.p,
+      changePoints: []
+    };
+  }
+};
+
 // src/core/history/series.ts
 init_stable_hash();
 init_metrics();
@@ -66859,7 +67269,7 @@ function medianCi(values, level2 = 0.95) {
   if (n === 0) throw new RangeError("a median needs at least one value");
   if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
   const sorted = [...values].sort((a, b) => a - b);
-  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const median3 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   let k = 1;
   let tail2 = 0.5 ** n;
   while (2 * (k + 1) <= n + 1) {
@@ -66868,7 +67278,7 @@ function medianCi(values, level2 = 0.95) {
     k++;
     tail2 = nextTail;
   }
-  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
+  return { median: median3, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
 }
 
 // src/core/history/series.ts
@@ -67051,43 +67461,65 @@ function analyseSeries(series, options) {
   const needed = minPointsForDetection(options.minSegment);
   const segments = definitionSegments(series.points);
   const current = segments.at(-1);
-  const changePoints = segments.filter((seg) => seg.end - seg.start >= needed).flatMap((seg) => segmentChangePoints(series, seg, options));
+  const events = segments.filter((seg) => seg.end - seg.start >= needed).flatMap((seg) => segmentEvents(series, seg, options));
   return {
     series,
     status: current !== void 0 && current.end - current.start >= needed ? "analysed" : "too-few-points",
     needed,
-    changePoints,
-    segments
+    changePoints: events.filter((e) => e.kind !== "noisier").map((e) => changePointOf(series, e)),
+    segments,
+    noiseChanges: events.filter((e) => e.kind === "noisier").map((e) => noiseChangeOf(series, e))
   };
 }
 function currentChangePoint(analysis) {
-  const cp2 = analysis.changePoints.at(-1);
+  const cp2 = analysis.changePoints.findLast(isLevelChange);
   const start = analysis.segments.at(-1)?.start ?? 0;
   return cp2 !== void 0 && cp2.index > start ? cp2 : void 0;
 }
-function segmentChangePoints(series, segment, options) {
+function isLevelChange(cp2) {
+  return cp2.shape !== "transient";
+}
+function segmentEvents(series, segment, options) {
   const points2 = series.points.slice(segment.start, segment.end);
-  const found = detectChangePoints(
+  const { events } = seriesEvents(
     points2.map((p) => Math.log(p.median)),
     { ...options, scale: "log" }
   );
-  return found.map((f) => {
-    const c = { ...f, index: f.index + segment.start };
-    return {
-      index: c.index,
-      kind: c.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
-      lastBefore: series.points[c.index - 1],
-      firstAfter: series.points[c.index],
-      before: c.meanBefore,
-      after: c.meanAfter,
-      relativeChange: c.relativeChange,
-      ciLower: c.ci.lower,
-      ciUpper: c.ci.upper,
-      p: c.p,
-      nBefore: c.nBefore,
-      nAfter: c.nAfter
-    };
-  });
+  return events.map((e) => ({ ...e, from: e.from + segment.start, to: e.to + segment.start }));
+}
+function changePointOf(series, e) {
+  const first = e.changePoints[0];
+  const last = e.changePoints[e.changePoints.length - 1];
+  const cp2 = {
+    index: e.from + 1,
+    kind: e.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
+    shape: e.kind === "drift" ? "drift" : e.kind === "transient" ? "transient" : "step",
+    lastBefore: series.points[e.from],
+    firstAfter: series.points[e.from + 1],
+    before: e.before,
+    after: e.after,
+    relativeChange: e.relativeChange,
+    ciLower: e.ci.lower,
+    ciUpper: e.ci.upper,
+    p: e.p,
+    nBefore: first.nBefore,
+    nAfter: last.nAfter
+  };
+  if (e.kind === "drift") {
+    cp2.drift = { end: series.points[e.to], endIndex: e.to, runs: e.to - e.from, perRun: e.perPoint };
+  }
+  if (e.kind === "transient") cp2.transient = { back: series.points[e.to], backIndex: e.to };
+  return cp2;
+}
+function noiseChangeOf(series, e) {
+  return {
+    index: e.to,
+    lastBefore: series.points[e.from],
+    firstAfter: series.points[e.to],
+    spreadBefore: e.before,
+    spreadAfter: e.after,
+    ratio: e.relativeChange + 1
+  };
 }
 
 // src/flows/compare/noise/runner-noise.ts
@@ -67221,6 +67653,10 @@ function secretsToMask(values) {
 }
 
 // src/machine/os/process.ts
+var PROBE_TIMEOUT_MS = 6e4;
+function probeOptions(signal, options = {}) {
+  return { ...options, timeoutMs: PROBE_TIMEOUT_MS, ...signal ? { signal } : {} };
+}
 var KILL_GRACE_MS = 5e3;
 var EXIT_WAIT_MS = 3e3;
 var running = /* @__PURE__ */ new Set();
@@ -67978,7 +68414,12 @@ async function readableScripts(workload, deps) {
   return { ...workload, scripts };
 }
 async function canOpen(file2, deps) {
-  const res = await deps.runner.run("head", ["-c", "0", "--", file2], { env: deps.env });
+  const res = await deps.runner.run(
+    "head",
+    ["-c", "0", "--", file2],
+    probeOptions(deps.signal, { env: deps.env })
+  );
+  deps.signal?.throwIfAborted();
   return res.exitCode === 0 ? true : res.stderr.trim().split("\n").pop() || describeExit(res);
 }
 async function handedCopy(file2, i, dir) {
@@ -67996,7 +68437,7 @@ async function handedCopy(file2, i, dir) {
 
 // src/drivers/pgbench/pgbench-driver.ts
 function pgbenchDriver(options) {
-  const { workload, runner, logger, clientUser } = options;
+  const { workload, runner, logger, clientUser, signal: stop } = options;
   const tempDir = (prefix) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
   const pgbench = path7.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
@@ -68012,10 +68453,18 @@ function pgbenchDriver(options) {
     return pipelineScript;
   };
   let checkedWorkload;
-  const runnable = () => checkedWorkload ??= readableScripts(workload, { runner, env, logger, clientUser, tempDir });
+  const runnable = () => checkedWorkload ??= readableScripts(workload, {
+    runner,
+    env,
+    logger,
+    clientUser,
+    tempDir,
+    signal: stop
+  });
   return {
     async client() {
-      const res = await runner.run(pgbench, ["--version"], { env });
+      const res = await runner.run(pgbench, ["--version"], probeOptions(stop, { env }));
+      stop?.throwIfAborted();
       if (res.exitCode !== 0) {
         throw new UserError(
           `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`
@@ -68767,7 +69216,7 @@ function progressPoint(i) {
 // src/drivers/sysbench/sysbench-driver.ts
 var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
 function sysbenchDriver(options) {
-  const { workload, runner, logger } = options;
+  const { workload, runner, logger, signal: stop } = options;
   const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
   const cwd = "/";
   let located;
@@ -68779,7 +69228,8 @@ function sysbenchDriver(options) {
   return {
     async client() {
       const bin = await sysbench();
-      const res = await runner.run(bin, ["--version"], { env, cwd });
+      const res = await runner.run(bin, ["--version"], probeOptions(stop, { env, cwd }));
+      stop?.throwIfAborted();
       if (res.exitCode !== 0) {
         throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
       }
@@ -69500,9 +69950,9 @@ async function applyControls(spec, deps) {
     restored = true;
     unregister();
     let failed = 0;
-    for (const step of undo.reverse()) {
+    for (const step2 of undo.reverse()) {
       try {
-        await step();
+        await step2();
       } catch (e) {
         failed++;
         deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
@@ -70365,6 +70815,8 @@ function installRunner({ runner, runAs }, isRoot = process.getuid?.() === 0) {
 var SUPERUSER = "postgres";
 var BENCH_DATABASE = "pgperf";
 var START_TIMEOUT_S = 120;
+var INITDB_TIMEOUT_S = 600;
+var PG_CTL_START_TIMEOUT_S = START_TIMEOUT_S + 30;
 var STOP_TIMEOUT_S = 60;
 var PORT_ATTEMPTS = 3;
 var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
@@ -70378,7 +70830,12 @@ async function inspectBinDir(binDir, what, deps) {
       );
     }
   }
-  const res = await installRunner(deps).run(path15.join(binDir, "postgres"), ["--version"]);
+  const res = await installRunner(deps).run(
+    path15.join(binDir, "postgres"),
+    ["--version"],
+    probeOptions(deps.signal)
+  );
+  deps.signal?.throwIfAborted();
   const text2 = res.stdout.trim();
   const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
@@ -70475,7 +70932,8 @@ var PgCluster = class _PgCluster {
     ];
     if (this.spec.dataChecksums) args.push("--data-checksums");
     else if (this.version.major >= 18) args.push("--no-data-checksums");
-    const res = await this.pg("initdb", args);
+    const res = await this.pg("initdb", args, void 0, this.bringUp(INITDB_TIMEOUT_S));
+    this.deps.signal?.throwIfAborted();
     if (res.exitCode !== 0) {
       throw new UserError(
         `arm ${this.spec.label}: initdb failed (${describeExit(res)}):
@@ -70509,8 +70967,10 @@ ${tail(res.stderr + res.stdout)}`
           "-s",
           ...wrapperArgs
         ],
-        this.spec.cpuPrefix
+        this.spec.cpuPrefix,
+        this.bringUp(PG_CTL_START_TIMEOUT_S)
       );
+      this.deps.signal?.throwIfAborted();
       if (res.exitCode === 0) {
         this.deps.logger.debug(`arm ${this.spec.label}: server up on ${this.socketDir} port ${this.port}`);
         await this.ensureDatabase();
@@ -70679,9 +71139,13 @@ exec ${words} "$@"
   programs() {
     return installRunner({ runner: this.deps.runner, runAs: this.spec.runAs });
   }
+  /** The options of a step that brings the cluster up: the run's stop signal and a deadline. */
+  bringUp(timeoutS) {
+    return { timeoutMs: timeoutS * 1e3, ...this.deps.signal ? { signal: this.deps.signal } : {} };
+  }
   /** Runs a server-side binary as the run-as user, optionally under a command prefix. */
-  pg(bin, args, prefix) {
-    const options = { env: { LC_ALL: "C" }, cwd: this.dir };
+  pg(bin, args, prefix, extra = {}) {
+    const options = { ...extra, env: { LC_ALL: "C" }, cwd: this.dir };
     const command = path15.join(this.spec.binDir, bin);
     if (prefix && prefix.length > 0) {
       return this.programs().run(prefix[0], [...prefix.slice(1), command, ...args], options);
@@ -71238,21 +71702,26 @@ async function resolveRunAs(requested, deps) {
   const name = requested ?? DEFAULT_RUN_AS;
   const problem2 = runAsNameProblem("--run-as", name);
   if (problem2) throw new UserError(problem2);
-  const found = await lookupUser(name, deps.runner);
+  const found = await lookupUser(name, deps.runner, deps.signal);
   if (found?.uid === 0)
     throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
   if (found) return found;
-  const created = await deps.runner.run("useradd", [
-    "--system",
-    "--user-group",
-    "--no-create-home",
-    "--home-dir",
-    "/nonexistent",
-    "--shell",
-    "/usr/sbin/nologin",
-    name
-  ]);
-  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : void 0;
+  const created = await deps.runner.run(
+    "useradd",
+    [
+      "--system",
+      "--user-group",
+      "--no-create-home",
+      "--home-dir",
+      "/nonexistent",
+      "--shell",
+      "/usr/sbin/nologin",
+      name
+    ],
+    probeOptions(deps.signal)
+  );
+  deps.signal?.throwIfAborted();
+  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner, deps.signal) : void 0;
   if (user?.uid === 0)
     throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
   if (!user) {
@@ -71274,8 +71743,9 @@ function runAsNameProblem(what, name) {
   }
   return void 0;
 }
-async function lookupUser(name, runner) {
-  const res = await runner.run("getent", ["passwd", name]);
+async function lookupUser(name, runner, signal) {
+  const res = await runner.run("getent", ["passwd", name], probeOptions(signal));
+  signal?.throwIfAborted();
   if (res.exitCode !== 0) return void 0;
   const fields = res.stdout.trim().split(":");
   const uid = Number(fields[2]);
@@ -72034,7 +72504,7 @@ async function prepareRun2(req, deps) {
   const runAs = await resolveRunAs(req.runAs, deps);
   if (runAs) logger.info(`running PostgreSQL and the clients as user "${runAs.name}" (pgperf runs as root)`);
   const versions = await Promise.all(
-    req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, { runner, runAs }))
+    req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, { runner, runAs, signal: deps.signal }))
   );
   const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
   const drivers = createDrivers(workloads, cpuPlans, runAs, req, deps);
@@ -72109,7 +72579,8 @@ function createDrivers(workloads, cpuPlans, runAs, req, deps) {
           ...clientDeps,
           logger: deps.logger,
           searchPath: deps.searchPath ?? "",
-          ...runAs ? { clientUser: runAs } : {}
+          ...runAs ? { clientUser: runAs } : {},
+          ...deps.signal ? { signal: deps.signal } : {}
         })
       ];
     })
@@ -72859,10 +73330,12 @@ async function holdsPerfEvent(pid) {
 }
 
 // src/postgres/instructions/counter.ts
-async function probeCounters(runner) {
-  const vg = await runner.run("valgrind", ["--version"]).catch(() => void 0);
+async function probeCounters(runner, signal) {
+  const vg = await runner.run("valgrind", ["--version"], probeOptions(signal)).catch(() => void 0);
+  signal?.throwIfAborted();
   const valgrind = vg?.exitCode === 0 ? vg.stdout.trim() : void 0;
-  const perf = await runner.run("perf", ["stat", "-x", ",", "-e", "instructions:u", "true"]).catch(() => void 0);
+  const perf = await runner.run("perf", ["stat", "-x", ",", "-e", "instructions:u", "true"], probeOptions(signal)).catch(() => void 0);
+  signal?.throwIfAborted();
   const hardware = hardwareCounts(perf?.exitCode ?? null, perf?.stderr ?? "");
   return {
     ...valgrind ? { valgrind } : {},
@@ -72901,8 +73374,9 @@ function chooseCounter(choice2, probe3, what) {
 
 // src/postgres/instructions/counting-server.ts
 var QUIET_SETTINGS = { autovacuum: "off" };
-async function fixedLayoutPrefix(runner) {
-  const probe3 = await runner.run("setarch", ["-R", "true"]).catch(() => void 0);
+async function fixedLayoutPrefix(runner, signal) {
+  const probe3 = await runner.run("setarch", ["-R", "true"], probeOptions(signal)).catch(() => void 0);
+  signal?.throwIfAborted();
   return probe3?.exitCode === 0 ? ["setarch", "-R"] : [];
 }
 async function prewarm(cluster) {
@@ -73045,7 +73519,7 @@ async function anyExists(files) {
   return false;
 }
 async function installDirs(binDir, deps) {
-  const res = await installRunner(deps).run(path19.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"]).catch(() => void 0);
+  const res = await installRunner(deps).run(path19.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"], probeOptions(deps.signal)).catch(() => void 0);
   const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
   const prefix = path19.dirname(binDir);
   const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
@@ -73333,7 +73807,7 @@ function checkInstructionWorkloads(workloads) {
 }
 async function checkInstructionCounter(req, deps) {
   if (instructionWorkloads(req.workloads).length === 0) return void 0;
-  const probe3 = await probeCounters(deps.runner);
+  const probe3 = await probeCounters(deps.runner, deps.signal);
   chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, "instructions");
   return probe3;
 }
@@ -73350,14 +73824,14 @@ async function runInstructionPhase(req, deps) {
 async function countInstructions(items, req, deps, options) {
   const { logger } = deps;
   const started = Date.now();
-  const probe3 = deps.probe ?? await probeCounters(deps.runner);
+  const probe3 = deps.probe ?? await probeCounters(deps.runner, deps.signal);
   const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, options.what);
   logger.info(
     counter.kind === "perf" ? `${options.what}: counting with perf stat -e ${counter.event} (the CPU's counter)` : `${options.what}: counting with cachegrind (${probe3.valgrind}); hardware counter: ${probe3.hardware ? "available, not chosen" : `unavailable (${probe3.hardwareWhy})`}`
   );
   const runAs = await resolveRunAs(req.runAs, deps);
   const record2 = { ...emptyInstructionsRecord(), counter: counter.kind };
-  const fixedLayout = await fixedLayoutPrefix(deps.runner);
+  const fixedLayout = await fixedLayoutPrefix(deps.runner, deps.signal);
   if (fixedLayout.length === 0) {
     record2.notes.push(
       "address-space randomisation left on: setarch -R does not run here (util-linux); counts may vary a little more"
@@ -73628,17 +74102,17 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   const dir = path20.join(runDir, profileDir);
   await mkdir4(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
-  const median2 = (s) => {
+  const median3 = (s) => {
     const perTx2 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
     const sorted = [...perTx2].sort((a, b) => a - b);
     return s.runs[perTx2.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
   };
   const armRuns = (s) => {
-    const run3 = median2(s);
+    const run3 = median3(s);
     return { short: sumProfiles(run3.short), long: sumProfiles(run3.long), transactions };
   };
   for (const s of servers) {
-    const files = median2(s).files;
+    const files = median3(s).files;
     for (const [i, f] of files.entries()) {
       await copyFile4(f, path20.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
     }
@@ -73691,7 +74165,7 @@ async function runExplainPhase(targets, req, deps) {
   const base = req.arms[0];
   const workloads = [...new Set(targets.map((t) => t.workload))];
   const record2 = { ...emptyInstructionsRecord(), targets: [...targets] };
-  const probed = { ...deps, probe: deps.probe ?? await probeCounters(deps.runner) };
+  const probed = { ...deps, probe: deps.probe ?? await probeCounters(deps.runner, deps.signal) };
   const settings2 = { ...DEFAULT_INSTRUCTION_SETTINGS, repetitions: 1 };
   for (const name of workloads) {
     const w = req.workloads.find((x) => x.name === name);
@@ -73808,7 +74282,7 @@ function chunks(fns) {
   }
   return out;
 }
-function lowerBound(xs, x) {
+function lowerBound2(xs, x) {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {
@@ -73850,8 +74324,8 @@ async function fingerprints(file2, bytes, fns, options) {
     }
     const { addresses, texts } = instructionsOf(ran.stdout);
     for (const f of chunk.fns) {
-      const from = lowerBound(addresses, f.start);
-      const to = lowerBound(addresses, f.end);
+      const from = lowerBound2(addresses, f.start);
+      const to = lowerBound2(addresses, f.end);
       if (to <= from) continue;
       const { exact, masked: masked2 } = normalise(texts.slice(from, to).join("\n"), f, strings);
       out.set(f.name, { exact: digest(exact), masked: digest(masked2) });
@@ -74309,7 +74783,8 @@ async function readInstallSettings(binDir, postgres, what, deps) {
     inBinary: /* @__PURE__ */ new Map(),
     postgres
   };
-  const res = await installRunner(deps).run(postgres, ["--describe-config"]);
+  const res = await installRunner(deps).run(postgres, ["--describe-config"], probeOptions(deps.signal));
+  deps.signal?.throwIfAborted();
   try {
     if (res.exitCode !== 0) throw new Error(describeExit(res));
     install.described = parseDescribeConfig(res.stdout);
@@ -74446,7 +74921,7 @@ function countedByDefault(workloads) {
 }
 async function probeDefaultCounter(workloads, defaults3, choice2, deps, known) {
   if (!defaults3?.instructions || countedByDefault(workloads).length === 0) return void 0;
-  const probe3 = known ?? await probeCounters(deps.runner);
+  const probe3 = known ?? await probeCounters(deps.runner, deps.signal);
   try {
     chooseCounter(choice2 ?? { counter: "auto" }, probe3, "instructions");
     return probe3;
@@ -74769,7 +75244,8 @@ async function headConditions(req, head, clientBinDir, deps) {
       cpuCount: 1,
       runner,
       logger: memoryLogger(),
-      ...runAs ? { clientUser: runAs } : {}
+      ...runAs ? { clientUser: runAs } : {},
+      ...deps.signal ? { signal: deps.signal } : {}
     };
     clients.push(await createDriver(w, { ...driverDeps, searchPath: deps.searchPath ?? "" }).client());
   }
@@ -75811,7 +76287,7 @@ function renderHistoryMarkdown(analysis, options = {}) {
     for (const cp2 of s.changePoints) {
       rows.push({
         cp: cp2,
-        line: `| ${cp2.kind === "regression" ? "\u{1F534} regression" : "\u{1F7E2} improvement"} | ${escapeMarkdown(key.workload)} | ${key.clients} | ${metric.label} | ${commit(cp2.lastBefore.sha, options)} .. ${commit(cp2.firstAfter.sha, options)} | ${formatPct(cp2.relativeChange * 100)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${escapeMarkdown(key.fingerprint)} |`
+        line: `| ${cp2.kind === "regression" ? "\u{1F534} regression" : "\u{1F7E2} improvement"}${shapeText(cp2)} | ${escapeMarkdown(key.workload)} | ${key.clients} | ${metric.label} | ${commit(cp2.lastBefore.sha, options)} .. ${commit((cp2.drift?.end ?? cp2.firstAfter).sha, options)} | ${formatPct(cp2.relativeChange * 100)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${escapeMarkdown(key.fingerprint)} |`
       });
     }
   }
@@ -75843,6 +76319,12 @@ function renderHistoryMarkdown(analysis, options = {}) {
 function commit(sha, options) {
   if (!sha) return "no commit";
   return commitLink(sha, options.repoUrl, { digits: 10, code: false });
+}
+function shapeText(cp2) {
+  if (cp2.drift) return `, drift over ${cp2.drift.runs} runs`;
+  if (cp2.transient)
+    return `, transient (back at ${escapeMarkdown((cp2.transient.back.sha ?? "an unrecorded commit").slice(0, 10))})`;
+  return "";
 }
 
 // src/core/report/verdict-display.ts
@@ -75888,7 +76370,7 @@ function clientsText(clients) {
 }
 function renderNightlySummary(analysis, judgement, decision, options = {}) {
   const events = judgement.events.length;
-  const change2 = (cp2) => `${formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
+  const change2 = (cp2) => `${cp2.drift ? `drift ${formatPct(cp2.relativeChange * 100)} over ${cp2.drift.runs} runs` : formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
   const seriesLine = (s, cp2) => `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change2(cp2)}` + (cp2.suspect ? ` \u26A0\uFE0F ${escapeMarkdown(cp2.suspect)}` : "");
   const lines = decisionLines(decision);
   if (options.measured) lines.push(`Measured ${measuredText(options.measured)}.`, "");
@@ -75993,7 +76475,7 @@ function eventCells(w, tracked) {
     const s = w.series.find((x) => x.series.id === id);
     const before = tracked.find((t) => t.series === id);
     const latest = s && currentChangePoint(s);
-    const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression");
+    const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression" && isLevelChange(cp2));
     const now = !s ? "missing" : latest?.kind === "regression" ? "regressed" : latest?.kind === "improvement" && regression ? "recovered" : "cleared";
     const key = s ? s.series.key : { clients: before.clients, metric: before.metric };
     const at = now === "regressed" || !before ? { run: regression.firstAfter.runId, sha: regression.firstAfter.sha } : { run: before.run, sha: before.sha };
@@ -76020,11 +76502,11 @@ function supersededNote(by) {
   return `Superseded${by !== void 0 ? ` by #${by}` : ""}: pgperf now keeps one issue per regression event of a workload, listing every regressed client count and metric. Closing this one.`;
 }
 var cellName = (c) => `${METRICS[c.metric].label} at ${clientsText(c.clients)}`;
-var change = (cp2) => formatPct(cp2.relativeChange * 100, 1);
+var change = (cp2) => cp2.drift ? `drift ${formatPct(cp2.relativeChange * 100, 1)} over ${cp2.drift.runs} runs` : formatPct(cp2.relativeChange * 100, 1);
 function issueTitle(w) {
   const worst = w.regressed[0];
   const n = w.regressed.length;
-  return `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`;
+  return `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, ${worst.changePoint.drift ? "since" : "first bad"} ${shortText(worst.changePoint.firstAfter.sha)})`;
 }
 function issueBody(w, cells, state, links) {
   const tracked = cells.map(({ series, clients, metric, run: run3, sha }) => ({
@@ -76036,8 +76518,9 @@ function issueBody(w, cells, state, links) {
   }));
   const regressed = cells.filter((c) => c.now === "regressed");
   const target = cells.find(
-    (c) => isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
+    (c) => c.regression?.shape !== "drift" && isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
   );
+  const drifts = regressed.filter((c) => c.regression?.drift);
   const workload = `**${escapeMarkdown(w.workload)}** on the machine ${escapeMarkdown(w.fingerprint)}`;
   const headline2 = state === "recovered" ? `${workload} has recovered in every cell this issue tracked.` : `${workload} regressed in ${regressed.length} cell${regressed.length === 1 ? "" : "s"}` + (regressed.length > 0 ? ` (worst: ${cellName(regressed[0])} ${change(regressed[0].regression)})` : "") + ".";
   const rows = cells.slice(0, MAX_TABLE_ROWS).map((c) => cellRow(c, links));
@@ -76063,11 +76546,19 @@ function issueBody(w, cells, state, links) {
     ...rows,
     ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
     "",
+    ...driftLines(drifts, links),
     // Runner drift said where the regression is (night-watch.ts): the canary moved the same night.
     ...suspectLines(regressed),
     ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by ${markdownLink("this run", foundBy)}.`, ""] : [],
     "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
   ].join("\n");
+}
+function driftLines(cells, links) {
+  const lines = cells.map((c) => {
+    const cp2 = c.regression;
+    return `\u{1F4C9} ${cellName(c)} drifted ${formatPct(cp2.relativeChange * 100, 1)} over ${cp2.drift.runs} runs (${formatPct(cp2.drift.perRun * 100, 3)} a run), from ${point(cp2.lastBefore, links)} to ${point(cp2.drift.end, links)}: a gradual change, one event; no single commit to bisect.`;
+  });
+  return lines.length > 0 ? [...lines, ""] : [];
 }
 function suspectLines(cells) {
   const lines = cells.filter((c) => c.regression?.suspect).map((c) => `\u26A0\uFE0F ${cellName(c)}: ${escapeMarkdown(c.regression.suspect)}.`);
@@ -76076,7 +76567,7 @@ function suspectLines(cells) {
 function cellRow(c, links) {
   const cp2 = c.regression;
   const unit = METRICS[c.metric].unit;
-  const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round(cp2.before)} \u2192 ${round(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ${point(cp2.firstAfter, links)}` : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
+  const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round(cp2.before)} \u2192 ${round(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ` + (cp2.drift ? `${point(cp2.firstAfter, links)} \u2026 ${point(cp2.drift.end, links)}` : point(cp2.firstAfter, links)) : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
   const now = c.now === "regressed" ? "\u{1F534} regressed" : c.now === "recovered" ? `\u{1F7E2} recovered ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}` : c.now === "cleared" ? "\u26AA no longer a change point" : "\u26AA no longer analysed";
   return `| ${cellName(c)} | ${regression} | ${now} |`;
 }
@@ -76630,9 +77121,9 @@ function seriesTrend(analysis, window2 = TREND_WINDOW) {
   let recent = null;
   let direction = null;
   if (before.length > 0) {
-    const median2 = medianOf2(before);
-    const change2 = latest.median / median2 - 1;
-    recent = { median: median2, runs: before.length, change: change2 };
+    const median3 = medianOf2(before);
+    const change2 = latest.median / median3 - 1;
+    recent = { median: median3, runs: before.length, change: change2 };
     direction = change2 === 0 ? "same" : change2 > 0 === (better === "higher") ? "better" : "worse";
   }
   return {
@@ -76756,7 +77247,11 @@ function chartData(group2, id) {
       n: blank(),
       status: s.status,
       needed: s.needed,
-      changePoints: s.changePoints.map((c) => ({ ...c, run: position.get(runKey(c.firstAfter)) }))
+      changePoints: s.changePoints.map((c) => ({
+        ...c,
+        run: position.get(runKey(c.firstAfter)),
+        ...c.drift ? { endRun: position.get(runKey(c.drift.end)) } : {}
+      }))
     };
     for (const p of s.series.points) {
       const i = position.get(runKey(p));
@@ -76915,6 +77410,12 @@ var PAGE_SCRIPT = String.raw`
             line.changePoints.forEach(function (cp) {
               var x = Math.round(u.valToPos(chart.runs[cp.run].t, 'x', true));
               ctx.strokeStyle = cp.kind === 'regression' ? '#d62728' : '#2ca02c';
+              if (cp.endRun !== undefined) {
+                // A drift is one event over many runs: a shaded span from its start to its end.
+                var x2 = Math.round(u.valToPos(chart.runs[cp.endRun].t, 'x', true));
+                ctx.fillStyle = cp.kind === 'regression' ? 'rgba(214,39,40,0.12)' : 'rgba(44,160,44,0.12)';
+                ctx.fillRect(x, u.bbox.top, Math.max(x2 - x, 2), u.bbox.height);
+              }
               ctx.lineWidth = 2 * devicePixelRatio;
               ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
               ctx.beginPath();
@@ -76924,7 +77425,8 @@ var PAGE_SCRIPT = String.raw`
               ctx.setLineDash([]);
               ctx.fillStyle = ctx.strokeStyle;
               ctx.font = (12 * devicePixelRatio) + 'px sans-serif';
-              var text = (cp.kind === 'regression' ? '\u25BC ' : '\u25B2 ') + line.label + ' ' + pct(cp.relativeChange);
+              var text = (cp.kind === 'regression' ? '\u25BC ' : '\u25B2 ') + line.label + ' ' +
+                (cp.shape === 'step' ? '' : cp.shape + ' ') + pct(cp.relativeChange);
               // Labels right of the line in the left half of the plot, left of it in the right half.
               var right = x < u.bbox.left + u.bbox.width / 2;
               ctx.textAlign = right ? 'left' : 'right';
@@ -77233,7 +77735,7 @@ function trendText(data, s) {
   const { trend } = s;
   const cp2 = trend.lastChangePoint;
   if (cp2)
-    return `${cp2.kind === "regression" ? "\u25BC" : "\u25B2"} ${cp2.kind} ${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}<br><small>since <span class="nowrap">${esc2(cp2.firstAfter.date.slice(0, 10))}</span> (${commitLink2(data, cp2.firstAfter.sha)}): ${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(s.unit)}</small>`;
+    return `${cp2.kind === "regression" ? "\u25BC" : "\u25B2"} ${cp2.kind}${cp2.drift ? ` (drift over ${cp2.drift.runs} runs)` : ""} ${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}<br><small>since <span class="nowrap">${esc2(cp2.firstAfter.date.slice(0, 10))}</span> (${commitLink2(data, cp2.firstAfter.sha)}): ${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(s.unit)}</small>`;
   if (trend.status === "too-few-points")
     return `not analysed yet: ${trend.runs} of ${trend.needed} runs needed`;
   return `no change point in ${plural2(trend.runs, "run")}`;
@@ -77249,7 +77751,7 @@ function utcMinute(date5) {
 }
 function changePointTable(data, listed, withWorkload) {
   const rows = listed.map(
-    ({ workload, chart, line, cp: cp2 }) => `<tr class="${cp2.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}"><td>${cp2.kind}</td>` + (withWorkload ? `<td><a href="${attr(workload.file)}">${esc2(workload.workload)}</a></td>` : "") + `<td>${esc2(chart.label)}, ${esc2(line.label)}</td><td>${commitLink2(data, cp2.lastBefore.sha)} .. ${commitLink2(data, cp2.firstAfter.sha)}</td><td>${esc2(cp2.firstAfter.date.slice(0, 10))}</td><td>${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}</td><td>${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(chart.unit)}</td><td>${esc2(formatP(cp2.p))}</td><td>${cp2.nBefore}/${cp2.nAfter}</td></tr>`
+    ({ workload, chart, line, cp: cp2 }) => `<tr class="${cp2.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}"><td>${cp2.kind}${cp2.shape === "step" ? "" : ` (${cp2.shape}${cp2.drift ? ` over ${cp2.drift.runs} runs` : ""})`}</td>` + (withWorkload ? `<td><a href="${attr(workload.file)}">${esc2(workload.workload)}</a></td>` : "") + `<td>${esc2(chart.label)}, ${esc2(line.label)}</td><td>${commitLink2(data, cp2.lastBefore.sha)} .. ${commitLink2(data, (cp2.drift?.end ?? cp2.firstAfter).sha)}</td><td>${esc2(cp2.firstAfter.date.slice(0, 10))}</td><td>${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}</td><td>${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(chart.unit)}</td><td>${esc2(formatP(cp2.p))}</td><td>${cp2.nBefore}/${cp2.nAfter}</td></tr>`
   ).join("\n");
   return `<table class="change-points"><thead><tr><th>kind</th>${withWorkload ? "<th>workload</th>" : ""}<th>series</th>
 <th>last before .. first after</th><th>date</th><th>change [95% CI]</th><th>median</th><th>p</th><th>runs before/after</th></tr></thead>
@@ -78505,11 +79007,11 @@ var SourceMirror = class {
         ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
         "--unshallow"
       ];
-      for (const step of steps) {
-        if (step) {
-          if (step === "--unshallow" && !await this.isShallow()) break;
-          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
-          await this.fetch([step, this.repo.url, a, b], [a, b]);
+      for (const step2 of steps) {
+        if (step2) {
+          if (step2 === "--unshallow" && !await this.isShallow()) break;
+          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step2})`);
+          await this.fetch([step2, this.repo.url, a, b], [a, b]);
         }
         const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
         if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
@@ -78719,7 +79221,7 @@ function missingDependencyError(missing, what) {
     `${what}: missing build dependencies: ${list}. Install them with: apt-get install ${packages} (or run scripts/setup.sh)`
   );
 }
-async function findMissingDependencies(system, env, runner) {
+async function findMissingDependencies(system, env, runner, signal) {
   const missing = [];
   for (const tool of requiredTools(system)) {
     if (!await findOnPath(tool, env.PATH)) {
@@ -78728,7 +79230,8 @@ async function findMissingDependencies(system, env, runner) {
   }
   if (missing.some((m) => m.name === "pkg-config")) return missing;
   for (const [lib, pkg] of Object.entries(LIBRARY_PACKAGES)) {
-    const res = await runner.run("pkg-config", ["--exists", lib], { env });
+    const res = await runner.run("pkg-config", ["--exists", lib], probeOptions(signal, { env }));
+    signal?.throwIfAborted();
     if (res.exitCode !== 0 && !missing.some((m) => m.package === pkg)) {
       missing.push({ name: lib, kind: "library", package: pkg });
     }
@@ -78862,9 +79365,9 @@ function parseMesonOptionNames(text2) {
 
 // src/postgres/builds/builder.ts
 var BuildStepError = class extends UserError {
-  constructor(step, message, logFile) {
+  constructor(step2, message, logFile) {
     super(message);
-    this.step = step;
+    this.step = step2;
     this.logFile = logFile;
     this.name = "BuildStepError";
   }
@@ -78919,10 +79422,10 @@ async function chooseStrategy(has, what) {
     `${what}: the tree has neither meson.build nor configure: not a PostgreSQL source tree (check --repo and the ref)`
   );
 }
-async function runStep(ctx, step, command, args, cwd) {
+async function runStep(ctx, step2, command, args, cwd) {
   const line = [command, ...args].join(" ");
   await appendFile3(ctx.logFile, `
-==> ${step}: ${line}
+==> ${step2}: ${line}
     (in ${cwd})
 `);
   const start = (await stat10(ctx.logFile)).size;
@@ -78938,15 +79441,15 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   await appendFile3(
     ctx.logFile,
-    `==> ${step}: ${describeExit(res)} after ${(res.durationMs / 1e3).toFixed(1)} s
+    `==> ${step2}: ${describeExit(res)} after ${(res.durationMs / 1e3).toFixed(1)} s
 `
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
   const output2 = (await readFile13(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
-    step,
-    stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
+    step2,
+    stepFailureMessage({ what: ctx.what, step: step2, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
     ctx.logFile
   );
 }
@@ -78965,7 +79468,7 @@ ${tail(input2.output, TAIL_LINES)}
 }
 
 // src/postgres/builds/build-step.ts
-async function inStep(step, what, logFile, fn) {
+async function inStep(step2, what, logFile, fn) {
   try {
     return await fn();
   } catch (e) {
@@ -78975,12 +79478,12 @@ async function inStep(step, what, logFile, fn) {
     const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
     if (logFile)
       await writeFile11(logFile, `
-==> ${step} failed: ${message}
+==> ${step2} failed: ${message}
 `, { flag: "a" }).catch(() => {
       });
     throw new BuildStepError(
-      step,
-      `${what}: ${step} failed: ${message}${hint}${logFile ? `
+      step2,
+      `${what}: ${step2} failed: ${message}${hint}${logFile ? `
 --- full log: ${logFile}` : ""}`,
       logFile
     );
@@ -79172,18 +79675,20 @@ function compilerCommand(env) {
   const withoutWrapper = words[0] && path39.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
-async function detectToolchain(env, runner) {
+async function detectToolchain(env, runner, signal) {
   const command = compilerCommand(env);
   const program = command.split(" ")[0];
   const resolved = program.includes("/") ? program : await findOnPath(program, env.PATH);
-  const version2 = resolved ? await runner.run(resolved, ["--version"], { env }) : void 0;
+  const version2 = resolved ? await runner.run(resolved, ["--version"], probeOptions(signal, { env })) : void 0;
+  signal?.throwIfAborted();
   if (!resolved || version2?.exitCode !== 0) {
     throw missingDependencyError(
       [{ name: program, kind: "program", package: TOOL_PACKAGES[program] ?? "gcc" }],
       "build"
     );
   }
-  const target = await runner.run(resolved, ["-dumpmachine"], { env });
+  const target = await runner.run(resolved, ["-dumpmachine"], probeOptions(signal, { env }));
+  signal?.throwIfAborted();
   const ccache = await findOnPath("ccache", env.PATH);
   return {
     compiler: {
@@ -79314,7 +79819,7 @@ async function buildPostgres(req, deps) {
   const layout = cacheLayout(path41.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
-  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, gitDeps);
   const resolveStart = Date.now();
   const sha = req.sha ?? await inStep("fetch", what, void 0, () => mirror.resolve(req.ref));
@@ -79366,10 +79871,10 @@ async function buildPostgres(req, deps) {
 async function buildSlot(s) {
   const { req, deps, paths, what } = s;
   const durations = s.resolveS === void 0 ? {} : { resolve: s.resolveS };
-  const timed = async (phase, step, fn) => {
+  const timed = async (phase, step2, fn) => {
     const t0 = Date.now();
     try {
-      return await inStep(step, what, paths.log, fn);
+      return await inStep(step2, what, paths.log, fn);
     } finally {
       durations[phase] = ((durations[phase] ?? 0) * 1e3 + Date.now() - t0) / 1e3;
     }
@@ -79394,7 +79899,7 @@ async function buildSlot(s) {
     await timed("fetch", "fetch", () => s.mirror.ensureCommits([s.sha]));
     const strategy = await timed("configure", "configure", async () => {
       const chosen = await chooseStrategy((file2) => s.mirror.hasFile(s.sha, file2), what);
-      const missing = await findMissingDependencies(chosen.system, s.env, deps.runner);
+      const missing = await findMissingDependencies(chosen.system, s.env, deps.runner, deps.signal);
       if (missing.length) throw missingDependencyError(missing, what);
       return chosen;
     });
@@ -79453,7 +79958,7 @@ async function buildSlot(s) {
       await moveIntoPlace(staged, paths.install);
       moved = true;
       if (user) await freezeTree(paths.install, deps.runner);
-      return verifyInstall(paths.install, what, { runner: deps.runner, runAs: user });
+      return verifyInstall(paths.install, what, { runner: deps.runner, runAs: user, signal: deps.signal });
     });
     const record2 = {
       repo: req.repo.input,
@@ -79505,7 +80010,12 @@ async function buildSlot(s) {
 async function verifyInstall(installDir, what, deps) {
   const binDir = path41.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, deps);
-  const cflags = await installRunner(deps).run(path41.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await installRunner(deps).run(
+    path41.join(binDir, "pg_config"),
+    ["--cflags"],
+    probeOptions(deps.signal)
+  );
+  deps.signal?.throwIfAborted();
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -79538,7 +80048,7 @@ var sharedOf = (req) => ({
 async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
-  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
   const layout = cacheLayout(path42.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
@@ -81192,12 +81702,12 @@ function columns(table2) {
   ];
 }
 function rowTexts(table2, row2, style) {
-  const median2 = (v) => v === null ? style.missing : style.number(v, table2.decimals);
+  const median3 = (v) => v === null ? style.missing : style.number(v, table2.decimals);
   return [
     String(row2.clients),
     `${row2.baseN}/${row2.headN}`,
-    median2(row2.baseMedian),
-    median2(row2.headMedian),
+    median3(row2.baseMedian),
+    median3(row2.headMedian),
     ...table2.paired ? [row2.perRoundPct === null ? style.missing : formatPct(row2.perRoundPct)] : [],
     formatDeltaCi(row2) ?? style.missing,
     formatPAdjusted(row2) ?? style.missing,
@@ -81597,8 +82107,8 @@ function niceCeiling(value) {
   const target = value * 1.05;
   if (!(target > 1)) return 1;
   const magnitude2 = 10 ** Math.floor(Math.log10(target));
-  const step = [1, 2, 2.5, 5, 10].find((s) => s * magnitude2 >= target) ?? 10;
-  return step * magnitude2;
+  const step2 = [1, 2, 2.5, 5, 10].find((s) => s * magnitude2 >= target) ?? 10;
+  return step2 * magnitude2;
 }
 
 // src/core/report/markdown/markdown-tables.ts
@@ -81699,8 +82209,8 @@ function workloadYaml(workload, width) {
   ];
   let yaml = "";
   for (const style of styles) {
-    for (const step of WIDTH_STEPS) {
-      yaml = (0, import_yaml.stringify)(workload, { ...style, lineWidth: width - step, minContentWidth: 0 }).trimEnd();
+    for (const step2 of WIDTH_STEPS) {
+      yaml = (0, import_yaml.stringify)(workload, { ...style, lineWidth: width - step2, minContentWidth: 0 }).trimEnd();
       if (yaml.split("\n").every((line) => line.length <= width)) return yaml;
     }
   }
@@ -84904,13 +85414,13 @@ async function bisect(commits2, judge, options = {}) {
   let state = startSearch(commits2.length, options);
   const tested = [];
   for (let index = nextIndex(state); index !== void 0; index = nextIndex(state)) {
-    const step = state.steps + 1;
+    const step2 = state.steps + 1;
     const judged = await judge(commits2[index], {
       index,
-      step,
+      step: step2,
       stepsEstimate: state.steps + stepsLeft(state)
     });
-    tested.push({ index, commit: commits2[index], step, ...judged });
+    tested.push({ index, commit: commits2[index], step: step2, ...judged });
     state = afterCall(state, index, judged.call);
   }
   return { outcome: outcomeOf2(state), tested };
@@ -85046,13 +85556,13 @@ async function judgeCommit(bench, commit3, at) {
   );
   return { call, detail: judgement };
 }
-async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
+async function measureAgainstGood(bench, commit3, built, t, rounds, step2) {
   const { req, deps, cost } = bench;
   const good = bench.good.commit;
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path62.join(req.outDir, `step-${step}-${label}-try-${t}`);
+  const runDir = path62.join(req.outDir, `step-${step2}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -85074,7 +85584,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step) {
       source: {
         repository: req.repo.input,
         base: { ref: req.good, sha: good.sha, chosenBy: "bisect: good" },
-        head: { sha: commit3.sha, chosenBy: `bisect step ${step}` }
+        head: { sha: commit3.sha, chosenBy: `bisect step ${step2}` }
       },
       runDir
     },
@@ -85657,6 +86167,7 @@ function endProcess(code, deps = nodeDeps, settleMs = SETTLE_MS) {
 }
 function endWhenDone(graceMs = 5e3, deps = nodeDeps) {
   setTimeout(() => endProcess(Number(process.exitCode ?? 0), deps), graceMs).unref();
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void 0);
 }
 
 // src/machine/os/signals.ts
