@@ -439,6 +439,29 @@ describe('the plain-text mail', () => {
     expect(mail(captured).lines).toContain('Why (each said once):');
   });
 
+  it('carries the notes under the terminal\u2019s tables and its curve lines, each message once (#39)', async () => {
+    const result = await readResults(path.join(FIXTURES, 'pgperf-15-smoke-select-only.json'));
+    const said = flat(mail(result).text);
+    const notes = terminal(result)
+      .split('\n')
+      .flatMap((l) => {
+        const m = /^ {2}(?:clients [\d, ]+: (.*)|(curve: .*))$/.exec(l);
+        return m ? [flat(asciiText(m[1] ?? m[2]!))] : [];
+      });
+    // smoke and select-only: unstable cells, a collapse and a curve each.
+    expect(notes.filter((n) => n.startsWith('curve: '))).toHaveLength(2);
+    expect(notes.length).toBeGreaterThanOrEqual(5);
+    for (const note of notes) {
+      expect(said).toContain(note);
+      expect(said.split(note).length - 1).toBe(1);
+    }
+    expect(said).toContain(
+      'Notes: - smoke at 1 and 2 clients: unstable on this runner: an A/A-style spread of 39.4% at 1 client',
+    );
+    expect(said).toContain('- smoke: curve: base peak 650.5 TPS at 2 clients, still scaling, no collapse;');
+    expect(said).toContain('- select-only at 8 clients: unstable: 8 clients lies in a throughput collapse');
+  });
+
   describe('every line is printable ASCII and at most 72 columns', () => {
     const failOns: FailOn[] = ['regression', 'inconclusive', 'never'];
     it.each(CAPTURED.flatMap((f) => failOns.map((failOn) => [f, failOn] as const)))(

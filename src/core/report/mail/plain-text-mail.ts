@@ -6,7 +6,8 @@
  * their deltas, intervals (level and test) and verdicts, from the decision and the table model
  * (table-model.ts), cells alike but for their client count said once; the steady costs per transaction
  * where recorded (WAL, buffers, backend CPU, instructions) and the largest instruction movers of the cells
- * that changed on instructions; the statements' plans that changed and the largest movers of cost per call
+ * that changed on instructions; the tables' notes and scaling curves, as the terminal has them under its
+ * tables; the statements' plans that changed and the largest movers of cost per call
  * (plan-section.ts); what differs in the compiled code; why the cells are undecided and the warnings, each
  * said once, in the terminal's words (the client binary and the stored baseline join the Compared
  * paragraph, as on the terminal); the commands that reproduce those cells
@@ -19,6 +20,7 @@ import type { RunComparison } from '../../compare/comparison-types.js';
 import { METRICS } from '../../results/metrics.js';
 import { plainText } from '../../util/plain-text.js';
 import { compiledCodeLines } from '../evidence/compiled-code-lines.js';
+import { curveLine } from '../evidence/curve-line.js';
 import { costLines } from '../evidence/cost-line.js';
 import { clientLines } from '../evidence/client-line.js';
 import {
@@ -68,6 +70,7 @@ export function renderMailReport(input: MailReportInput): string {
     cellBlock(decision, cells, entries),
     perTransaction(input, shown),
     instructionMovers(input, shown),
+    listed('Notes:', cellNotes(c)),
     planLines(c),
     [...compiledCodeLines(c), ...costLines(c)].flatMap((line) => wrap(upperFirst(line), '', '  ')),
     listed(upperFirst(WHY_HEADING), reasonTexts(decision)),
@@ -266,6 +269,33 @@ function planLines(c: RunComparison): string[] {
     // A note starts with a workload's name: not capitalised.
     ...text.notes.flatMap((note) => wrap(note, '', '  ')),
   ];
+}
+
+/**
+ * The notes the terminal prints under each table (why a cell is unstable, which test decides, a
+ * confirmation block's outcome) and each workload's scaling-curve line, named by workload and client
+ * counts (and head, when several), each said once.
+ */
+function cellNotes(c: RunComparison): string[] {
+  const heads = c.comparisons.length;
+  // Message -> the places it is said of: one note said of several workloads is one item naming them all.
+  const places = new Map<string, string[]>();
+  const add = (message: string, place: string) => {
+    const list = places.get(message) ?? [];
+    if (!list.includes(place)) list.push(place);
+    places.set(message, list);
+  };
+  for (const arm of buildTables(c)) {
+    const head = heads > 1 ? `head '${arm.head}' ` : '';
+    for (const w of arm.workloads) {
+      for (const t of w.tables) {
+        const what = `${head}${w.workload}${t.primary ? '' : ` ${t.label}`}`;
+        for (const n of t.notes) add(n.message, `${what} at ${clientsLabel(n.clients)}`);
+      }
+      if (w.curve) add(`curve: ${curveLine(w.curve, (v) => v.toFixed(1))}`, `${head}${w.workload}`);
+    }
+  }
+  return [...places].map(([message, where]) => `${where.join('; ')}: ${message}`);
 }
 
 /** A heading and its items as "- " entries; nothing when there are none. */

@@ -50,6 +50,16 @@ export function baselineInfo(
   };
 }
 
+/** Each recorded workload with `rounds` (where it records rounds) set to the whole run's. */
+function wholeRunWorkloads(workloads: RunResult['workloads'], rounds: number): RunResult['workloads'] {
+  return Object.fromEntries(
+    Object.entries(workloads).map(([name, w]) => [
+      name,
+      typeof (w as { rounds?: unknown }).rounds === 'number' ? { ...(w as object), rounds } : w,
+    ]),
+  ) as RunResult['workloads'];
+}
+
 /**
  * One document: the stored base samples (relabelled "base", rounds kept) and head's samples from the
  * sentinel and the head-only run (the head-only rounds numbered after the sentinel's).
@@ -84,8 +94,12 @@ export function mergeRuns(
   const stopReason = [sentinel?.stopReason, headOnly?.stopReason].find((r) => r !== undefined);
   const base = commitOf(stored, storedBase);
   const last = headOnly ?? sentinel!;
+  // The workloads as the whole run had them: the sentinel's record says its own few rounds, the head-only
+  // run's the rest; a Reproduce block made from them would plan too few rounds to decide (and be refused).
+  const headRounds = offset + (headOnly?.plan.rounds ?? 0);
   return {
     ...reference,
+    workloads: wholeRunWorkloads(reference.workloads, headRounds),
     status,
     ...(stopReason !== undefined ? { stopReason } : {}),
     updatedAt: last.updatedAt,
