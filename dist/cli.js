@@ -63378,7 +63378,10 @@ function installSignalHandlers(options) {
   return () => {
     clearTimeout(graceTimer);
     for (const [event, listener] of Object.entries(listeners)) source.off(event, listener);
+    if (first !== void 0) for (const signal of ["SIGINT", "SIGTERM"]) source.on(signal, ignoreLateSignal);
   };
+}
+function ignoreLateSignal() {
 }
 var InterruptedError = class extends UserError {
   constructor(message, exitCode) {
@@ -78331,6 +78334,14 @@ function baselineInfo(entry, stored, storedBase, now, mismatch, sentinel) {
     sentinel
   };
 }
+function wholeRunWorkloads(workloads, rounds) {
+  return Object.fromEntries(
+    Object.entries(workloads).map(([name, w]) => [
+      name,
+      typeof w.rounds === "number" ? { ...w, rounds } : w
+    ])
+  );
+}
 function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelRounds, info, warnings) {
   const reference = sentinel ?? headOnly2;
   const cells = new Set(reference.plan.cells.map((c) => `${c.workload}@${c.clients}`));
@@ -78350,8 +78361,10 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
   const stopReason = [sentinel?.stopReason, headOnly2?.stopReason].find((r) => r !== void 0);
   const base = commitOf2(stored, storedBase);
   const last = headOnly2 ?? sentinel;
+  const headRounds = offset + (headOnly2?.plan.rounds ?? 0);
   return {
     ...reference,
+    workloads: wholeRunWorkloads(reference.workloads, headRounds),
     status,
     ...stopReason !== void 0 ? { stopReason } : {},
     updatedAt: last.updatedAt,
@@ -79761,6 +79774,7 @@ function renderMailReport(input2) {
     cellBlock(decision, cells, entries),
     perTransaction2(input2, shown2),
     instructionMovers(input2, shown2),
+    listed("Notes:", cellNotes(c)),
     planLines(c),
     [...compiledCodeLines(c), ...costLines(c)].flatMap((line) => wrap(upperFirst(line), "", "  ")),
     listed(upperFirst(WHY_HEADING), reasonTexts(decision)),
@@ -79899,6 +79913,26 @@ function planLines(c) {
     // A note starts with a workload's name: not capitalised.
     ...text2.notes.flatMap((note) => wrap(note, "", "  "))
   ];
+}
+function cellNotes(c) {
+  const heads = c.comparisons.length;
+  const places = /* @__PURE__ */ new Map();
+  const add = (message, place) => {
+    const list = places.get(message) ?? [];
+    if (!list.includes(place)) list.push(place);
+    places.set(message, list);
+  };
+  for (const arm2 of buildTables(c)) {
+    const head = heads > 1 ? `head '${arm2.head}' ` : "";
+    for (const w of arm2.workloads) {
+      for (const t of w.tables) {
+        const what = `${head}${w.workload}${t.primary ? "" : ` ${t.label}`}`;
+        for (const n of t.notes) add(n.message, `${what} at ${clientsLabel(n.clients)}`);
+      }
+      if (w.curve) add(`curve: ${curveLine(w.curve, (v) => v.toFixed(1))}`, `${head}${w.workload}`);
+    }
+  }
+  return [...places].map(([message, where]) => `${where.join("; ")}: ${message}`);
 }
 function listed(heading, items) {
   return items.length === 0 ? [] : [...wrap(heading), ...items.flatMap((item) => wrap(item, "- ", "  "))];

@@ -75615,6 +75615,14 @@ function baselineInfo(entry, stored, storedBase, now, mismatch, sentinel) {
     sentinel
   };
 }
+function wholeRunWorkloads(workloads, rounds) {
+  return Object.fromEntries(
+    Object.entries(workloads).map(([name, w]) => [
+      name,
+      typeof w.rounds === "number" ? { ...w, rounds } : w
+    ])
+  );
+}
 function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelRounds, info2, warnings) {
   const reference = sentinel ?? headOnly2;
   const cells = new Set(reference.plan.cells.map((c) => `${c.workload}@${c.clients}`));
@@ -75634,8 +75642,10 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
   const stopReason = [sentinel?.stopReason, headOnly2?.stopReason].find((r) => r !== void 0);
   const base = commitOf(stored, storedBase);
   const last = headOnly2 ?? sentinel;
+  const headRounds = offset + (headOnly2?.plan.rounds ?? 0);
   return {
     ...reference,
+    workloads: wholeRunWorkloads(reference.workloads, headRounds),
     status,
     ...stopReason !== void 0 ? { stopReason } : {},
     updatedAt: last.updatedAt,
@@ -86245,7 +86255,10 @@ function installSignalHandlers(options) {
   return () => {
     clearTimeout(graceTimer);
     for (const [event, listener] of Object.entries(listeners)) source.off(event, listener);
+    if (first !== void 0) for (const signal of ["SIGINT", "SIGTERM"]) source.on(signal, ignoreLateSignal);
   };
+}
+function ignoreLateSignal() {
 }
 
 // src/action.ts

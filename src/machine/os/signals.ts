@@ -151,8 +151,14 @@ export function installSignalHandlers(options: SignalHandlerOptions): () => void
   return () => {
     clearTimeout(graceTimer);
     for (const [event, listener] of Object.entries(listeners)) source.off(event, listener);
+    // Stopped by a signal, the command is ending with its exit code (130, 143): a second Ctrl-C that comes
+    // after the stop is done must not end pgperf by Node's default action, cutting that code and the
+    // output still in flight (the process ends on its own; src/machine/os/end-process.ts sees to it).
+    if (first !== undefined) for (const signal of ['SIGINT', 'SIGTERM']) source.on(signal, ignoreLateSignal);
   };
 }
+
+function ignoreLateSignal(): void {}
 
 /** A command stopped by a signal: a user-facing message and the conventional exit code (130, 143). */
 export class InterruptedError extends UserError {

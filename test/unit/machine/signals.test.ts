@@ -37,6 +37,21 @@ function harness(cleanup: () => Promise<void>, times: { gracefulStopMs?: number;
 }
 
 describe('installSignalHandlers', () => {
+  it('a signal after a stopped command let go of its handlers is ignored, never left to the default action', () => {
+    const stopped = new EventEmitter();
+    const options = { logger: memoryLogger(), onFirst: () => {}, exit: () => {}, gracefulStopMs: 60_000 };
+    installSignalHandlers({ ...options, source: stopped })();
+    // Never stopped: the handlers go, and Ctrl-C between commands ends the process as usual.
+    expect(stopped.listenerCount('SIGINT')).toBe(0);
+    const dispose = installSignalHandlers({ ...options, source: stopped });
+    stopped.emit('SIGINT');
+    dispose();
+    // Stopped: the command is ending with 130; a late second Ctrl-C finds a listener that does nothing.
+    expect(stopped.listenerCount('SIGINT')).toBe(1);
+    expect(stopped.listenerCount('SIGTERM')).toBe(1);
+    expect(() => stopped.emit('SIGINT')).not.toThrow();
+  });
+
   it('a second signal forces the exit through the cleanup, with 128 + its number', async () => {
     const h = harness(async () => {}, { gracefulStopMs: 60_000 });
     h.source.emit('SIGINT');
