@@ -21,14 +21,14 @@ import type { CommitChoice } from '../../flows/compare/options/commit-choice.js'
 import type { ActionInputs } from './inputs.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
 import { loadInputWorkloads } from './workloads.js';
-import { openActionStore } from './store-setup.js';
+import { openInputStore, storeAccess } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
 import { publishGate } from './gate.js';
 
 export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io, api } = deps;
-  if (!deps.stores)
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  // Refused before the canary is inspected (inputs.ts made store or store-branch required).
+  storeAccess(inputs, deps);
   // The canary must be a usable install before tonight's head spends its build and rounds (--canary-bin too).
   if (inputs.canaryBinDir) {
     const runAs = await resolveRunAs(inputs.runAs, { runner: deps.runner, logger });
@@ -36,7 +36,7 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
   }
   const head = nightlyCommit(inputs, ctx);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
-  const store = await openActionStore(inputs, ctx.workspace, deps.stores!, deps);
+  const store = await openInputStore(inputs, ctx.workspace, deps);
   if (!store) throw new Error('nightly: no store opened although store/store-branch is set');
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   const reportFile = path.join(resultsDir, REPORT_FILE);
