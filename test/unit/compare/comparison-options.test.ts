@@ -247,25 +247,50 @@ describe('the rounds of a comparison (issue #38: adaptive by default where no ro
 });
 
 describe('the nightly head', () => {
-  const names = { bin: '--bin', ref: '--ref', repo: '--repo' };
+  const names = { bin: '--bin', ref: '--ref', commit: '--commit', repo: '--repo' };
+  const inputNames = {
+    bin: "input 'head-bin-dir'",
+    ref: "input 'head-ref'",
+    commit: "input 'head-ref'",
+    repo: "input 'repo'",
+  };
   const source = () => ({
     repo: { input: '/src', url: 'file:///src', local: true },
     extraOptions: [],
     cacheDir: '/c',
   });
-  it('is the install given, or the commit built alone (a sha before a ref)', () => {
-    expect(nightlyHeadOf({ binDir: '/bin', commit: { ref: 'master' }, source }, names)).toEqual({
-      kind: 'installed',
-      binDir: '/bin',
+  const sha = 'e'.repeat(40);
+  it('is the install given, or the commit built alone (a full sha recorded as a sha)', () => {
+    expect(nightlyHeadOf({ binDir: '/bin', sha: 'abc', source }, names)).toEqual({
+      head: { kind: 'installed', binDir: '/bin' },
+      commit: { sha: 'abc', chosenBy: 'nightly: --commit (--bin /bin)' },
     });
-    const built = nightlyHeadOf({ commit: { ref: 'master', sha: 'abc' }, source }, names);
-    expect(built).toMatchObject({
-      kind: 'build',
-      request: { baseRef: 'abc', headRef: 'abc', headOnly: true },
+    expect(nightlyHeadOf({ ref: sha, source }, names)).toMatchObject({
+      head: { kind: 'build', request: { baseRef: sha, headRef: sha, headOnly: true } },
+      commit: { sha, chosenBy: 'nightly: --ref' },
     });
-    expect(() => nightlyHeadOf({ commit: {}, source }, names)).toThrow(
+    expect(nightlyHeadOf({ ref: 'master', source }, names).commit).toEqual({
+      ref: 'master',
+      chosenBy: 'nightly: --ref',
+    });
+    expect(nightlyHeadOf({ binDir: '/bin', source }, names).commit).toEqual({
+      chosenBy: 'nightly (--bin /bin)',
+    });
+    expect(() => nightlyHeadOf({ source }, names)).toThrow(
       'nothing to measure: give --ref BRANCH (built from --repo) or --bin DIR',
     );
+  });
+
+  it("takes the commit the workflow runs on when none is given, said in the Action's names", () => {
+    const event = { name: 'schedule', sha, ref: 'master' };
+    expect(nightlyHeadOf({ event, source }, inputNames)).toMatchObject({
+      head: { kind: 'build', request: { headRef: sha } },
+      commit: { sha, ref: 'master', chosenBy: "nightly: the schedule event's commit" },
+    });
+    expect(nightlyHeadOf({ ref: 'REL_18', event, binDir: '/i', source }, inputNames)).toEqual({
+      head: { kind: 'installed', binDir: '/i' },
+      commit: { ref: 'REL_18', chosenBy: "nightly: input 'head-ref' (input 'head-bin-dir' /i)" },
+    });
   });
 });
 
