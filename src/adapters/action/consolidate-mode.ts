@@ -10,6 +10,8 @@ import { publishConsolidation } from '../../flows/consolidate/publish-consolidat
 import type { ActionMode } from './action-deps.js';
 import { outcomeOf, outputSide } from './gate.js';
 import { publishingOf } from './publish-comparison.js';
+import { sharedSeedOf } from '../../flows/compare/options/shard-seed.js';
+import { runIdSeedOf } from './shard-job.js';
 import { openInputStore, storeAccess } from './store-setup.js';
 import { vouchedEventOf } from './trusted-target.js';
 
@@ -19,7 +21,7 @@ export const runConsolidate: ActionMode = async (inputs, ctx, deps, resultsDir) 
   const useStore = Boolean(storeAccess(inputs, deps));
   const openStore = async () => (await openInputStore(inputs, ctx.workspace, deps))!;
   // The shards of one workflow run share its seed (the default of input 'seed' in every job).
-  const seed = inputs.seed ?? (ctx.runId && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : undefined);
+  const seed = sharedSeedOf(inputs.seed, runIdSeedOf(ctx));
   const sources = { resultsDir, planId: inputs.planId, seed, waitTimeoutS: inputs.waitTimeoutS };
   const shards = await collectShards({ ...sources, ...(useStore ? { openStore } : {}) }, target, deps);
   const publishing = publishingOf(inputs, ctx, target, resultsDir);
