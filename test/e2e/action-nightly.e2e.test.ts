@@ -263,7 +263,7 @@ describe('the action in mode nightly', () => {
     expect(ran.stdout).toMatch(/::group::Build/);
     const result = JSON.parse(await readFile(ran.outputs['results-json']!, 'utf8')) as RunResult;
     expect(result.arms.map((a) => [a.label, a.build?.sha])).toEqual([['head', repo.headSha]]);
-    expect(result.source?.head).toMatchObject({ ref: repo.headRef, chosenBy: 'nightly: input head-ref' });
+    expect(result.source?.head).toMatchObject({ ref: repo.headRef, chosenBy: "nightly: input 'head-ref'" });
     // One night is no history yet: nothing regressed, and the summary says the series are too short.
     // One decision for the night: too few runs to analyse is pending (verdict inconclusive), said once.
     expect(ran.outputs).toMatchObject({ verdict: 'inconclusive', regressions: '0', outcome: 'pending' });

@@ -18,7 +18,7 @@ import { chooseCommits, type ActionContext } from './context.js';
 import type { Commits } from '../../flows/compare/options/commit-choice.js';
 import type { ActionInputs } from './inputs.js';
 import { publishComparison } from './publish-comparison.js';
-import { publishShard, shardSeedOf } from './shard-job.js';
+import { publishShard, runIdSeedOf } from './shard-job.js';
 import { openInputStore } from './store-setup.js';
 import { benchmarkTarget } from './trusted-target.js';
 import { loadInputWorkloads } from './workloads.js';
@@ -86,7 +86,8 @@ async function benchmark(
       ...(inputs.clientCounts ? { clients: inputs.clientCounts } : {}),
       ...(inputs.instructions !== undefined ? { instructions: inputs.instructions } : {}),
       ...(inputs.plans !== undefined ? { plans: inputs.plans } : {}),
-      ...(inputs.shard ? { shard: inputs.shard, seed: shardSeedOf(inputs, ctx) } : { seed: inputs.seed }),
+      ...(inputs.shard ? { shard: inputs.shard, runIdSeed: runIdSeedOf(ctx) } : {}),
+      seed: inputs.seed,
       baseline: inputs.baseline,
       storedBaseline: {
         allowFingerprintMismatch: false,

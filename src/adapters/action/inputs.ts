@@ -14,6 +14,7 @@ import { UserError } from '../../core/util/errors.js';
 import type { CommitfestEntry } from '../../core/results/result-types.js';
 import { commitfestEntryOf } from '../../postgres/builds/commitfest.js';
 import { checkNightlyIssues } from '../../flows/nightly/nightly-job.js';
+import { checkBisectRounds } from '../../flows/bisect/bisect-request.js';
 import {
   CLIENTS,
   CLIENT_COUNTS,
@@ -410,15 +411,14 @@ function checkBisectInputs(inputs: ActionInputs): void {
       ['base-bin-dir', inputs.baseBinDir !== undefined],
       ['head-bin-dir', inputs.headBinDir !== undefined],
       ['patches', inputs.patches.length > 0],
-      ['time-budget', inputs.timeBudgetS !== undefined],
       ['baseline', inputs.baseline.kind !== 'same-job'],
     ],
   );
-  if (inputs.rounds !== undefined && inputs.maxRounds !== undefined) {
-    throw new UserError(
-      "inputs 'rounds' and 'max-rounds' both set: adaptive tests take their rounds from the looks",
-    );
-  }
+  checkBisectRounds(inputs, {
+    rounds: "input 'rounds'",
+    maxRounds: "input 'max-rounds'",
+    timeBudget: "input 'time-budget'",
+  });
 }
 
 /** mode calibrate: one installed PostgreSQL, head-bin-dir, measured as both arms. */

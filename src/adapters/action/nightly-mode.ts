@@ -8,35 +8,33 @@
  */
 import path from 'node:path';
 import { publishSiteOnBranch } from '../../flows/nightly/publish-site.js';
-import type { NightlyHead } from '../../flows/nightly/nightly-flow.js';
 import { concludeNight, runNightlyJob } from '../../flows/nightly/nightly-job.js';
 import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline/pipeline.js';
 import { UserError } from '../../core/util/errors.js';
 import { inspectBinDir } from '../../postgres/cluster/cluster.js';
 import { resolveRunAs } from '../../postgres/cluster/run-as.js';
 import { sourceRepoOf } from './source-repo.js';
-import { nightlyHeadOf } from '../../flows/nightly/nightly-head.js';
+import { nightlyHeadOf, type NightlyChoice } from '../../flows/nightly/nightly-head.js';
 import type { ActionContext } from './context.js';
-import type { CommitChoice } from '../../flows/compare/options/commit-choice.js';
 import type { ActionInputs } from './inputs.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
 import { loadInputWorkloads } from './workloads.js';
-import { openActionStore } from './store-setup.js';
+import { openInputStore, storeAccess } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
 import { publishGate } from './gate.js';
 
 export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io, api } = deps;
-  if (!deps.stores)
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  // Refused before the canary is inspected (inputs.ts made store or store-branch required).
+  storeAccess(inputs, deps);
   // The canary must be a usable install before tonight's head spends its build and rounds (--canary-bin too).
   if (inputs.canaryBinDir) {
     const runAs = await resolveRunAs(inputs.runAs, { runner: deps.runner, logger });
     await inspectBinDir(inputs.canaryBinDir, "input 'canary-bin-dir'", { runner: deps.runner, runAs });
   }
-  const head = nightlyCommit(inputs, ctx);
+  const { head, commit } = nightlyChoice(inputs, ctx, deps);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
-  const store = await openActionStore(inputs, ctx.workspace, deps.stores!, deps);
+  const store = await openInputStore(inputs, ctx.workspace, deps);
   if (!store) throw new Error('nightly: no store opened although store/store-branch is set');
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   const reportFile = path.join(resultsDir, REPORT_FILE);
@@ -45,12 +43,12 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
   const changePoints = { magnitudePct: inputs.threshold };
   try {
     logger.info(
-      `nightly: measuring ${[head.ref, head.sha?.slice(0, 10)].filter(Boolean).join(' @ ') || 'the given install'}`,
+      `nightly: measuring ${[commit.ref, commit.sha?.slice(0, 10)].filter(Boolean).join(' @ ') || 'the given install'}`,
     );
     const outcome = await runNightlyJob(
       {
-        head: nightlyHead(inputs, ctx, deps, head),
-        commit: head,
+        head,
+        commit,
         workloads,
         rounds: inputs.rounds,
         durationS: inputs.duration,
@@ -106,50 +104,37 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
   }
 };
 
-/** The commit measured: the input head-ref, else the commit (and branch) the workflow runs on. */
-function nightlyCommit(inputs: ActionInputs, ctx: ActionContext): CommitChoice {
-  const given = inputs.headBinDir ? ` (input head-bin-dir ${inputs.headBinDir})` : '';
-  if (inputs.headRef) {
-    const isSha = /^[0-9a-f]{40}$/i.test(inputs.headRef);
-    return {
-      label: 'head',
-      ...(isSha ? { sha: inputs.headRef } : { ref: inputs.headRef }),
-      chosenBy: `nightly: input head-ref${given}`,
-    };
-  }
-  if (!ctx.sha) {
+/**
+ * The head to measure and its commit (nightly-head.ts): the install in head-bin-dir or the commit built from
+ * source; the commit head-ref, else the one the event ran on.
+ */
+function nightlyChoice(inputs: ActionInputs, ctx: ActionContext, deps: ActionDeps): NightlyChoice {
+  if (!inputs.headRef && !ctx.sha) {
     throw new UserError(
       `mode nightly measures the branch head: set 'head-ref' (e.g. master), or run on a push or schedule event (the '${ctx.eventName}' event gave no GITHUB_SHA)`,
     );
   }
-  return {
-    label: 'head',
-    sha: ctx.sha,
-    ...(ctx.refName ? { ref: ctx.refName } : {}),
-    chosenBy: `nightly: the ${ctx.eventName || 'workflow'} event's commit${given}`,
-  };
-}
-
-/** The head to measure: the install in head-bin-dir, or the chosen commit built from source. */
-function nightlyHead(
-  inputs: ActionInputs,
-  ctx: ActionContext,
-  deps: ActionDeps,
-  head: CommitChoice,
-): NightlyHead {
   if (!inputs.headBinDir && !deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
   return nightlyHeadOf(
     {
       ...(inputs.headBinDir ? { binDir: path.resolve(inputs.headBinDir) } : {}),
-      commit: head,
+      ...(inputs.headRef ? { ref: inputs.headRef } : {}),
+      ...(ctx.sha
+        ? { event: { name: ctx.eventName, sha: ctx.sha, ...(ctx.refName ? { ref: ctx.refName } : {}) } }
+        : {}),
       source: () => ({
         repo: sourceRepoOf(inputs, ctx),
         extraOptions: inputs.buildOptions,
         cacheDir: deps.cacheDir,
       }),
     },
-    { bin: "input 'head-bin-dir'", ref: "input 'head-ref'", repo: "input 'repo'" },
+    {
+      bin: "input 'head-bin-dir'",
+      ref: "input 'head-ref'",
+      commit: "input 'head-ref'",
+      repo: "input 'repo'",
+    },
   );
 }

@@ -5,30 +5,18 @@
  */
 import type { PipelineOutcome } from '../../flows/compare/pipeline/pipeline.js';
 import { publishShardPart } from '../../flows/publish/publish-shard.js';
-import { UserError } from '../../core/util/errors.js';
+import type { RunIdSeed } from '../../flows/compare/options/shard-seed.js';
 import type { ActionContext } from './context.js';
-import type { ActionInputs } from './inputs.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
 import type { FailOn } from '../../core/compare/decision/policy.js';
 import { publishGate } from './gate.js';
 
 /**
- * The seed every shard of the matrix agrees on: the input 'seed', else the workflow run id (the same in
- * every matrix job). The cells of the shard are chosen with the comparison (comparison-options.ts).
+ * GITHUB_RUN_ID as the seed every shard of the matrix agrees on when input 'seed' is not set (the same in
+ * every matrix job; the rule: flows/compare/options/shard-seed.ts).
  */
-export function shardSeedOf(
-  inputs: Pick<ActionInputs, 'shard' | 'seed'>,
-  ctx: Pick<ActionContext, 'runId'>,
-): number {
-  const spec = inputs.shard!;
-  const runId = ctx.runId !== undefined && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : undefined;
-  const seed = inputs.seed ?? (runId !== undefined && Number.isSafeInteger(runId) ? runId : undefined);
-  if (seed === undefined) {
-    throw new UserError(
-      `input 'shard' (${spec.index}/${spec.count}) needs a seed every shard agrees on: set 'seed' (e.g. \${{ github.run_id }}); GITHUB_RUN_ID is ${ctx.runId === undefined ? 'not set' : `'${ctx.runId}', not a whole number`}`,
-    );
-  }
-  return seed;
+export function runIdSeedOf(ctx: Pick<ActionContext, 'runId'>): RunIdSeed {
+  return { name: 'GITHUB_RUN_ID', ...(ctx.runId !== undefined ? { value: ctx.runId } : {}) };
 }
 
 /**

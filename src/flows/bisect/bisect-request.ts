@@ -14,6 +14,7 @@ import type { BisectRequest } from './bisection.js';
 import { DEFAULT_CONFIRM_ROUNDS } from '../../core/compare/analysis/confirmation.js';
 import { UserError } from '../../core/util/errors.js';
 import { planSizeProblem } from '../../run/plan-size.js';
+import { OptionError, type OptionNames } from '../compare/options/option-error.js';
 
 /** The commits a bisection searches and the cell it measures. */
 export interface BisectRange {
@@ -45,6 +46,36 @@ export interface BisectMeasure {
   tmpDir?: string;
   /** The bisection's directory: one run directory per test inside. */
   outDir: string;
+}
+
+/** The options of a bisection's rounds a check may name, as each adapter spells them. */
+export type BisectRoundsOption = 'rounds' | 'maxRounds' | 'timeBudget';
+
+/** How the user bounded every A/B test of a bisection. */
+export interface BisectRoundsAsked {
+  rounds?: number;
+  maxRounds?: number;
+  timeBudgetS?: number;
+}
+
+/**
+ * A bisection's rounds, checked once for both adapters before anything is built: each A/B test is bounded by
+ * rounds or by max-rounds, not by both, and never by a time budget (a bisection runs several tests).
+ * @throws OptionError naming the option at fault, as `names` spells it.
+ */
+export function checkBisectRounds(asked: BisectRoundsAsked, names: OptionNames<BisectRoundsOption>): void {
+  if (asked.timeBudgetS !== undefined) {
+    throw new OptionError(
+      'timeBudget',
+      `${names.timeBudget}: a bisection runs several A/B tests; bound each with ${names.maxRounds} N instead`,
+    );
+  }
+  if (asked.rounds !== undefined && asked.maxRounds !== undefined) {
+    throw new OptionError(
+      'rounds',
+      `${names.rounds} and ${names.maxRounds} both given: adaptive tests take their rounds from the looks`,
+    );
+  }
 }
 
 /**

@@ -1,17 +1,17 @@
 /**
  * The embedded default comparison (`pgperf demo`, the quick start): one real comparison on the installed
  * PostgreSQL, two arms that differ in one setting with a large, well-known effect (synchronous_commit on
- * vs off on tpcb-like writes), and how its verdict reads.
+ * vs off on tpcb-like writes), and what to say about it as values (src/core/report/terminal/demo-text.ts
+ * says them).
  */
 import { readdir } from 'node:fs/promises';
 import { DEFAULT_THRESHOLD_PCT } from '../../core/compare/defaults.js';
 import { checkPlan } from '../../core/compare/power.js';
-import type { OverallVerdict } from '../../core/compare/comparison-types.js';
+import type { DemoNext, DemoThreshold } from '../../core/report/terminal/demo-text.js';
 import { UserError } from '../../core/util/errors.js';
 import { probeOptions, type ProcessRunner } from '../../machine/os/process.js';
 import { workloadSchema } from '../../drivers/workload.js';
 import type { ArmSpec } from '../../run/run-request.js';
-import { shellWord } from '../../core/util/shell-word.js';
 
 /** The demo's practical threshold (%): what its 5 rounds resolve at the assumed 2% run-to-run noise. */
 const DEMO_THRESHOLD_PCT = 10;
@@ -59,11 +59,6 @@ export const DEMO_ARMS = {
   head: { label: 'sync-off', settings: { synchronous_commit: 'off' }, says: 'synchronous_commit=off' },
 } as const;
 
-/** "base is arm 'sync-on' (synchronous_commit=on, the default), head is arm 'sync-off' (synchronous_commit=off)". */
-export const DEMO_ARMS_TEXT =
-  `base is arm '${DEMO_ARMS.base.label}' (${DEMO_ARMS.base.says}), ` +
-  `head is arm '${DEMO_ARMS.head.label}' (${DEMO_ARMS.head.says})`;
-
 /** The demo's arms on one install: base with the defaults, head with synchronous_commit off. */
 export function demoArms(binDir: string): ArmSpec[] {
   return [
@@ -72,63 +67,43 @@ export function demoArms(binDir: string): ArmSpec[] {
   ];
 }
 
-/**
- * The last line of the demo: which arm is head, and what its verdict says about synchronous_commit, e.g.
- * "demo: base is arm 'sync-on' (...), head is arm 'sync-off' (...): improvement: head is faster: ...".
- */
-export function demoReading(verdict: OverallVerdict): string {
-  const reading =
-    verdict === 'improvement'
-      ? 'head is faster: with synchronous_commit=off a commit returns before its WAL is flushed to disk, so it does not wait for the flush'
-      : verdict === 'regression' || verdict === 'mixed'
-        ? "head is slower in some cell, which synchronous_commit=off alone does not explain: the machine's noise decided it (try more rounds: pgperf demo --rounds 10)"
-        : "no improvement was decided: too few rounds for this machine's noise, or a disk whose flush is nearly free (tmpfs, a write-back cache), which leaves the two settings close (try more rounds: pgperf demo --rounds 10)";
-  return `demo: ${DEMO_ARMS_TEXT}: ${verdict}: ${reading}`;
-}
-
 /** Where `pgperf history` writes the site the demo's first next step makes. */
 export const DEMO_HISTORY_DIR = 'pgperf-history';
 
 /**
- * The demo's last lines: what to run next, each a command that runs as printed (a shell comment says what
- * it is for). Saved to the store: the stored runs as a site (`pgperf history`, on the store the demo used:
- * the same --store, or none for the default and $PGPERF_STORE); not saved, or saved to a URL whose
- * password the terminal must not show: the mail reply of this run's results. Then how to measure a change
- * of one's own.
+ * What the demo says to run next. Saved to the store: the stored runs as a site (`pgperf history`, on the
+ * store the demo used: the same --store, or none for the default and $PGPERF_STORE); not saved, or saved to
+ * a URL whose password the terminal must not show: the mail reply of this run's results.
  */
-export function demoNextLines(next: {
+export function demoNext(next: {
   /** The store the run was saved to, if it was: the --store value as given (undefined: the default). */
   saved: { store: string | undefined } | undefined;
   resultsFile: string;
-}): string[] {
+}): DemoNext {
   const store = next.saved?.store;
   const secret = store !== undefined && /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(store);
-  const first =
-    next.saved && !secret
-      ? `pgperf history${store === undefined ? '' : ` --store ${shellWord(store)}`} --out ${DEMO_HISTORY_DIR}` +
-        `   # the stored runs as a web page: open ${DEMO_HISTORY_DIR}/index.html`
-      : `pgperf compare ${shellWord(next.resultsFile)} --format mail   # this run as a plain-text reply for the list`;
-  return [
-    `next: ${first}`,
-    'next: pgperf run --help   # your own change: two installs (--arm), or two commits built from a PostgreSQL clone (--base/--head)',
-  ];
+  return next.saved && !secret
+    ? { kind: 'history', store, out: DEMO_HISTORY_DIR }
+    : { kind: 'mail', resultsFile: next.resultsFile };
 }
 
 /**
- * Why the demo's threshold is not the default, said once here rather than as a power warning: "threshold
- * 10% (the default 2% would need about 23 rounds at the assumed 2.0% noise; the demo runs 5)".
+ * Why the demo's threshold is not the default, said once rather than as a power warning: the rounds the
+ * default would need at the assumed noise, against the rounds the demo runs.
  */
-export function demoThresholdText(rounds: number): string {
+export function demoThreshold(rounds: number): DemoThreshold {
   const plan = checkPlan({
     rounds,
     cells: DEMO_WORKLOAD.clients.length,
     thresholdPct: DEFAULT_THRESHOLD_PCT,
   });
-  return (
-    `threshold ${DEMO_THRESHOLD_PCT}% (the default ${DEFAULT_THRESHOLD_PCT}% would need about ` +
-    `${plan.recommendedRounds} rounds at the assumed ${plan.noiseCvPct.toFixed(1)}% noise; the demo runs ` +
-    `${rounds})`
-  );
+  return {
+    thresholdPct: DEMO_THRESHOLD_PCT,
+    defaultPct: DEFAULT_THRESHOLD_PCT,
+    recommendedRounds: plan.recommendedRounds,
+    noiseCvPct: plan.noiseCvPct,
+    rounds,
+  };
 }
 
 /** The installed server's bin dir: the newest /usr/lib/postgresql/N/bin (Debian), else pg_config's. */

@@ -43,18 +43,19 @@ describe('pgperf bisect bad input', () => {
     ],
     [
       ['--workload', '@multi', '--clients', '1', '--time-budget', '30m'],
-      /--time-budget: a bisection runs several A\/B tests/,
+      '--time-budget: a bisection runs several A/B tests; bound each with --max-rounds N instead',
     ],
     [
       ['--workload', '@multi', '--clients', '1', '--rounds', '6', '--max-rounds', '20'],
-      /--rounds and --max-rounds both given/,
+      '--rounds and --max-rounds both given: adaptive tests take their rounds from the looks',
     ],
     [['--workload', '@multi', '--clients', '0'], /--clients/],
     [['--workload', '@multi', '--clients', '1', '--tries', '0'], /--tries/],
-  ])('%j', async (args, message) => {
+  ] as [string[], string | RegExp][])('%j', async (args, message) => {
     const ran = await cli([...base(), ...args.map((a) => (a === '@multi' ? multi : a))]);
     expect(ran.code).toBe(2); // a usage error, whether pgperf's checks or commander's flag parsers refuse it
-    expect(ran.stderr).toMatch(message);
+    if (typeof message === 'string') expect(ran.stderr).toContain(message);
+    else expect(ran.stderr).toMatch(message);
   });
 
   it('requires --good, --bad and --workload', async () => {

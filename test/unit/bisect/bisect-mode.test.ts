@@ -141,6 +141,13 @@ describe('runAction in mode bisect', () => {
     expect(() => run({ patches: 'x.patch' }, issueEvent(pgperfBody()))).toThrow(
       "mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds: remove 'patches'",
     );
+    // The rounds by the bisection's one check (src/flows/bisect/bisect-request.ts), in the inputs' names.
+    expect(() => inputsOf({ 'time-budget': '30m' })).toThrow(
+      "input 'time-budget': a bisection runs several A/B tests; bound each with input 'max-rounds' N instead",
+    );
+    expect(() => inputsOf({ rounds: '6', 'max-rounds': '20' })).toThrow(
+      "input 'rounds' and input 'max-rounds' both given: adaptive tests take their rounds from the looks",
+    );
   });
 
   it('names the inputs when good is not an ancestor of bad (a real repository)', async () => {

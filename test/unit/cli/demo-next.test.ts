@@ -6,7 +6,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { demoNextLines, DEMO_HISTORY_DIR } from '../../../src/flows/compare/demo-comparison.js';
+import { demoNext, DEMO_HISTORY_DIR } from '../../../src/flows/compare/demo-comparison.js';
+import { demoNextLines } from '../../../src/core/report/terminal/demo-text.js';
 import { shellWord } from '../../../src/core/util/shell-word.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 import { isolatedEnv } from '../../helpers/cli.js';
@@ -34,7 +35,7 @@ describe('pgperf demo: next', () => {
   it('saved to the default store: pgperf history makes the site, and pgperf run --help runs', () => {
     const { env, results } = home();
     expect(runPasted(`pgperf store import '${results}'`, tmp(), env).code).toBe(0);
-    const lines = demoNextLines({ saved: { store: undefined }, resultsFile: results });
+    const lines = demoNextLines(demoNext({ saved: { store: undefined }, resultsFile: results }));
     expect(lines[0]).toBe(
       `next: pgperf history --out ${DEMO_HISTORY_DIR}   # the stored runs as a web page: open ${DEMO_HISTORY_DIR}/index.html`,
     );
@@ -51,7 +52,7 @@ describe('pgperf demo: next', () => {
     const store = path.join(tmp(), "my store's dir");
     const imported = runPasted(`pgperf store import --store ${shellWord(store)} '${results}'`, tmp(), env);
     expect(imported.code).toBe(0);
-    const [line] = demoNextLines({ saved: { store }, resultsFile: results });
+    const [line] = demoNextLines(demoNext({ saved: { store }, resultsFile: results }));
     const ran = runPasted(commandOf(line!), tmp(), env);
     expect(ran.code).toBe(0);
     expect(existsSync(path.join(tmp(), DEMO_HISTORY_DIR, 'index.html'))).toBe(true);
@@ -60,7 +61,7 @@ describe('pgperf demo: next', () => {
   it('not saved, or saved where the command would show a password: the mail reply of the results file', () => {
     const { env, results } = home();
     for (const saved of [undefined, { store: 'postgresql://me:secret@localhost/pgperf' }]) {
-      const [line] = demoNextLines({ saved, resultsFile: results });
+      const [line] = demoNextLines(demoNext({ saved, resultsFile: results }));
       expect(line).not.toContain('secret');
       expect(line).toContain(' --format mail');
       const ran = runPasted(commandOf(line!), tmp(), env);

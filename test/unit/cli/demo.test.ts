@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_WORKLOAD, demoReading } from '../../../src/flows/compare/demo-comparison.js';
+import { DEMO_ARMS, DEMO_WORKLOAD, demoThreshold } from '../../../src/flows/compare/demo-comparison.js';
+import { demoReadingText, demoThresholdText } from '../../../src/core/report/terminal/demo-text.js';
 import { checkPlan } from '../../../src/core/compare/power.js';
 
 describe('pgperf demo', () => {
@@ -14,21 +15,28 @@ describe('pgperf demo', () => {
     expect(checkPlan(plan).warnings).toEqual([]);
     expect(checkPlan({ ...plan, test: 'mann-whitney' }).warnings).toEqual([]);
     // What the 2% default would have cost is what the demo's intro says once instead.
+    const needed = checkPlan({ ...plan, thresholdPct: 2 }).recommendedRounds;
     expect(checkPlan({ ...plan, thresholdPct: 2 }).warnings).toEqual([
-      expect.stringMatching(
-        /detecting a 2% change over 2 cells with 80% power needs about \d+ rounds; 5 planned/,
+      expect.stringContaining(
+        `detecting a 2% change over 2 cells with 80% power needs about ${needed} rounds; 5 planned`,
       ),
     ]);
+    expect(demoThreshold(DEMO_WORKLOAD.rounds)).toMatchObject({ thresholdPct: 10, defaultPct: 2, rounds: 5 });
+    expect(demoThresholdText(demoThreshold(DEMO_WORKLOAD.rounds))).toBe(
+      `threshold 10% (the default 2% would need about ${needed} rounds at the assumed 2.0% noise; the demo runs 5)`,
+    );
   });
 
   it('says which arm is head and what its verdict means for synchronous_commit', () => {
     const arms =
       "demo: base is arm 'sync-on' (synchronous_commit=on, the default), head is arm 'sync-off' (synchronous_commit=off): ";
-    expect(demoReading('improvement')).toBe(
+    expect(demoReadingText('improvement', DEMO_ARMS)).toBe(
       `${arms}improvement: head is faster: with synchronous_commit=off a commit returns before its WAL is flushed to disk, so it does not wait for the flush`,
     );
-    expect(demoReading('regression')).toContain(`${arms}regression: head is slower in some cell`);
-    expect(demoReading('inconclusive')).toMatch(
+    expect(demoReadingText('regression', DEMO_ARMS)).toContain(
+      `${arms}regression: head is slower in some cell`,
+    );
+    expect(demoReadingText('inconclusive', DEMO_ARMS)).toMatch(
       /: inconclusive: no improvement was decided: too few rounds .*pgperf demo --rounds 10\)$/,
     );
   });

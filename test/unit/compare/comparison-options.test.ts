@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INPUT_NAMES } from '../../../src/adapters/action/benchmark-mode.js';
-import { shardSeedOf } from '../../../src/adapters/action/shard-job.js';
+import { runIdSeedOf } from '../../../src/adapters/action/shard-job.js';
 import { RUN_FLAG_NAMES } from '../../../src/adapters/cli/commands/run.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
 import { adaptivePlanOf } from '../../../src/flows/compare/options/adaptive-design.js';
@@ -247,25 +247,50 @@ describe('the rounds of a comparison (issue #38: adaptive by default where no ro
 });
 
 describe('the nightly head', () => {
-  const names = { bin: '--bin', ref: '--ref', repo: '--repo' };
+  const names = { bin: '--bin', ref: '--ref', commit: '--commit', repo: '--repo' };
+  const inputNames = {
+    bin: "input 'head-bin-dir'",
+    ref: "input 'head-ref'",
+    commit: "input 'head-ref'",
+    repo: "input 'repo'",
+  };
   const source = () => ({
     repo: { input: '/src', url: 'file:///src', local: true },
     extraOptions: [],
     cacheDir: '/c',
   });
-  it('is the install given, or the commit built alone (a sha before a ref)', () => {
-    expect(nightlyHeadOf({ binDir: '/bin', commit: { ref: 'master' }, source }, names)).toEqual({
-      kind: 'installed',
-      binDir: '/bin',
+  const sha = 'e'.repeat(40);
+  it('is the install given, or the commit built alone (a full sha recorded as a sha)', () => {
+    expect(nightlyHeadOf({ binDir: '/bin', sha: 'abc', source }, names)).toEqual({
+      head: { kind: 'installed', binDir: '/bin' },
+      commit: { sha: 'abc', chosenBy: 'nightly: --commit (--bin /bin)' },
     });
-    const built = nightlyHeadOf({ commit: { ref: 'master', sha: 'abc' }, source }, names);
-    expect(built).toMatchObject({
-      kind: 'build',
-      request: { baseRef: 'abc', headRef: 'abc', headOnly: true },
+    expect(nightlyHeadOf({ ref: sha, source }, names)).toMatchObject({
+      head: { kind: 'build', request: { baseRef: sha, headRef: sha, headOnly: true } },
+      commit: { sha, chosenBy: 'nightly: --ref' },
     });
-    expect(() => nightlyHeadOf({ commit: {}, source }, names)).toThrow(
+    expect(nightlyHeadOf({ ref: 'master', source }, names).commit).toEqual({
+      ref: 'master',
+      chosenBy: 'nightly: --ref',
+    });
+    expect(nightlyHeadOf({ binDir: '/bin', source }, names).commit).toEqual({
+      chosenBy: 'nightly (--bin /bin)',
+    });
+    expect(() => nightlyHeadOf({ source }, names)).toThrow(
       'nothing to measure: give --ref BRANCH (built from --repo) or --bin DIR',
     );
+  });
+
+  it("takes the commit the workflow runs on when none is given, said in the Action's names", () => {
+    const event = { name: 'schedule', sha, ref: 'master' };
+    expect(nightlyHeadOf({ event, source }, inputNames)).toMatchObject({
+      head: { kind: 'build', request: { headRef: sha } },
+      commit: { sha, ref: 'master', chosenBy: "nightly: the schedule event's commit" },
+    });
+    expect(nightlyHeadOf({ ref: 'REL_18', event, binDir: '/i', source }, inputNames)).toEqual({
+      head: { kind: 'installed', binDir: '/i' },
+      commit: { ref: 'REL_18', chosenBy: "nightly: input 'head-ref' (input 'head-bin-dir' /i)" },
+    });
   });
 });
 
@@ -274,13 +299,14 @@ describe('the shard of a matrix job', () => {
     'name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1, 2, 4]\nrounds: 4\n',
     'w.yml',
   );
-  /** The comparison of a benchmark job with the inputs shard and seed (the seed as the job resolves it). */
+  /** The comparison of a benchmark job with the inputs shard and seed, and GITHUB_RUN_ID as the job reads it. */
   const sharded = (inputs: { shard: { index: number; count: number }; seed?: number }, runId?: string) =>
     comparisonOf(
       options({
         workloads: [w],
         shard: inputs.shard,
-        seed: shardSeedOf(inputs, runId === undefined ? {} : { runId }),
+        ...(inputs.seed !== undefined ? { seed: inputs.seed } : {}),
+        runIdSeed: runIdSeedOf(runId === undefined ? {} : { runId }),
       }),
       INPUT_NAMES,
     ).request;
@@ -289,9 +315,15 @@ describe('the shard of a matrix job', () => {
     expect(got.seed).toBe(987654321);
     expect(got.shard).toEqual(selectShard([w], { index: 2, count: 3 }).info);
     expect(got.workloads).toEqual(selectShard([w], { index: 2, count: 3 }).workloads);
-    expect(sharded({ shard: { index: 1, count: 3 }, seed: 5 }).seed).toBe(5);
+    expect(sharded({ shard: { index: 1, count: 3 }, seed: 5 }, '987654321').seed).toBe(5);
     expect(() => sharded({ shard: { index: 1, count: 3 } })).toThrow(
-      "input 'shard' (1/3) needs a seed every shard agrees on: set 'seed'",
+      "input 'shard' needs input 'seed' N: every shard must use the same seed (e.g. the workflow run number); GITHUB_RUN_ID is not set",
+    );
+    expect(() => sharded({ shard: { index: 1, count: 3 } }, '12x')).toThrow(
+      "input 'shard' needs input 'seed' N: every shard must use the same seed (e.g. the workflow run number); GITHUB_RUN_ID is '12x', not a whole number",
+    );
+    expect(() => sharded({ shard: { index: 1, count: 3 } }, '99999999999999999999')).toThrow(
+      "GITHUB_RUN_ID is '99999999999999999999', not a whole number",
     );
     expect(() => sharded({ shard: { index: 1, count: 4 } }, '1')).toThrow(
       "input 'shard' 1/4: 4 shards for 3 cells",

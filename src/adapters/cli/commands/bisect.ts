@@ -6,13 +6,17 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { runBisection } from '../../../flows/bisect/bisection.js';
-import { bisectRequestOf } from '../../../flows/bisect/bisect-request.js';
+import {
+  bisectRequestOf,
+  checkBisectRounds,
+  type BisectRoundsOption,
+} from '../../../flows/bisect/bisect-request.js';
+import type { OptionNames } from '../../../flows/compare/options/option-error.js';
 import { DEFAULT_TRIES, oneCell } from '../../../flows/bisect/one-cell.js';
 import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
 import { loadWorkload } from '../../../drivers/load-workload.js';
 import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysis.js';
 import { renderBisectText } from '../../../core/report/bisect/bisect-text.js';
-import { UserError } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { cliPipelineDeps } from '../pipeline-deps.js';
 import { signalExitCode, type StopSignal } from '../../../machine/os/signals.js';
@@ -50,6 +54,13 @@ interface BisectFlags extends AnalysisFlags, AdaptiveFlags, FailOnFlags, Measure
   json: boolean;
   verbose: boolean;
 }
+
+/** The flags as the bisection's checks name them. */
+const BISECT_FLAG_NAMES: OptionNames<BisectRoundsOption> = {
+  rounds: '--rounds',
+  maxRounds: '--max-rounds',
+  timeBudget: '--time-budget',
+};
 
 export function bisectCommand(): Command {
   const command = new Command('bisect')
@@ -104,16 +115,7 @@ export function bisectCommand(): Command {
   return gated.action(async (flags: BisectFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workload = oneCell(await loadWorkload(flags.workload, { what: '--workload' }), flags.clients);
-    if (flags.timeBudget !== undefined) {
-      throw new UserError(
-        '--time-budget: a bisection runs several A/B tests; bound each with --max-rounds N instead',
-      );
-    }
-    if (flags.maxRounds !== undefined && flags.rounds !== undefined) {
-      throw new UserError(
-        '--rounds and --max-rounds both given: adaptive tests take their rounds from the looks',
-      );
-    }
+    checkBisectRounds({ ...flags, timeBudgetS: flags.timeBudget }, BISECT_FLAG_NAMES);
     const analysis = resolveAnalysis(analysisFromFlags(flags));
     // Checked here, so bad adaptive flags fail before anything is built.
     const adaptive = adaptiveFromFlags(flags, analysis.alpha, 0);

@@ -7,14 +7,19 @@ import { consoleLogger } from '../../../core/util/logger.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
 import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysis.js';
 import {
-  DEMO_ARMS_TEXT,
+  DEMO_ARMS,
   DEMO_WORKLOAD,
   demoArms,
-  demoNextLines,
-  demoReading,
-  demoThresholdText,
+  demoNext,
+  demoThreshold,
   findInstalledBinDir,
 } from '../../../flows/compare/demo-comparison.js';
+import {
+  demoArmsText,
+  demoNextLines,
+  demoReadingText,
+  demoThresholdText,
+} from '../../../core/report/terminal/demo-text.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { runAsArg, positiveInt } from '../flag-parsers.js';
@@ -37,9 +42,9 @@ export function demoCommand(): Command {
       const logger = consoleLogger();
       const binDir = flags.bin ?? (await findInstalledBinDir(nodeProcessRunner));
       logger.info(
-        `demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}; ${demoThresholdText(flags.rounds ?? DEMO_WORKLOAD.rounds)}`,
+        `demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}; ${demoThresholdText(demoThreshold(flags.rounds ?? DEMO_WORKLOAD.rounds))}`,
       );
-      logger.info(`demo: ${DEMO_ARMS_TEXT}`);
+      logger.info(`demo: ${demoArmsText(DEMO_ARMS)}`);
       await checkOutDir(flags.out);
       const store = await openCliStore(flags.store, logger, true);
       try {
@@ -60,9 +65,9 @@ export function demoCommand(): Command {
           logger,
           { archive: store },
         );
-        process.stdout.write(`${demoReading(outcome.decision.verdict)}\n`);
+        process.stdout.write(`${demoReadingText(outcome.decision.verdict, DEMO_ARMS)}\n`);
         const saved = outcome.archived ? { store: flags.store } : undefined;
-        for (const line of demoNextLines({ saved, resultsFile: outcome.resultsFile })) {
+        for (const line of demoNextLines(demoNext({ saved, resultsFile: outcome.resultsFile }))) {
           process.stdout.write(`${line}\n`);
         }
       } finally {

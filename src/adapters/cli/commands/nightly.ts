@@ -18,8 +18,8 @@ import { EXPECT_EVERY_HOURS, RAISE_AFTER_DAYS } from '../../../core/bounds.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
 import { writeNightlySite } from '../../../flows/nightly/publish-site.js';
 import { checkNightlyIssues, concludeNight, runNightlyJob } from '../../../flows/nightly/nightly-job.js';
-import { NIGHTLY_FAIL_ON_MEANING, type NightlyHead } from '../../../flows/nightly/nightly-flow.js';
-import { nightlyHeadOf } from '../../../flows/nightly/nightly-head.js';
+import { NIGHTLY_FAIL_ON_MEANING } from '../../../flows/nightly/nightly-flow.js';
+import { nightlyHeadOf, type NightlyChoice } from '../../../flows/nightly/nightly-head.js';
 import { UserError } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { cliPipelineDeps } from '../pipeline-deps.js';
@@ -127,7 +127,7 @@ export function nightlyCommand(): Command {
       { triageDigest: '--triage-digest', raiseAfter: '--raise-after' },
     );
     const changePoints = changePointSettings(flags);
-    const head = nightlyHead(flags);
+    const { head, commit } = nightlyHead(flags);
     const workloads = [];
     for (const ref of flags.workload) workloads.push(...(await loadWorkloads(ref, { what: '--workload' })));
     const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
@@ -147,11 +147,7 @@ export function nightlyCommand(): Command {
       const outcome = await runNightlyJob(
         {
           head,
-          commit: {
-            ref: flags.ref,
-            sha: flags.commit,
-            chosenBy: flags.ref ? `nightly build of ${flags.ref}` : 'nightly (--bin)',
-          },
+          commit,
           workloads,
           rounds: flags.rounds,
           durationS: flags.duration,
@@ -190,7 +186,7 @@ export function nightlyCommand(): Command {
 }
 
 /** --bin, or --ref built from --repo: checked before anything is opened or measured. */
-function nightlyHead(flags: NightlyFlags): NightlyHead {
+function nightlyHead(flags: NightlyFlags): NightlyChoice {
   if (flags.bin && flags.ref)
     throw new UserError('--bin and --ref both given: measure an install or build a ref');
   if (flags.commit && !flags.bin) {
@@ -201,14 +197,15 @@ function nightlyHead(flags: NightlyFlags): NightlyHead {
   return nightlyHeadOf(
     {
       ...(flags.bin ? { binDir: flags.bin } : {}),
-      commit: flags.ref ? { ref: flags.ref } : {},
+      ...(flags.ref ? { ref: flags.ref } : {}),
+      ...(flags.commit ? { sha: flags.commit } : {}),
       source: () => ({
         repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
         extraOptions: flags.buildOption,
         cacheDir: resolveCacheDir(flags.cacheDir),
       }),
     },
-    { bin: '--bin', ref: '--ref', repo: '--repo' },
+    { bin: '--bin', ref: '--ref', commit: '--commit', repo: '--repo' },
   );
 }
 

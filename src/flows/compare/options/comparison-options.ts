@@ -16,6 +16,7 @@ import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysi
 import type { AdaptiveOptions } from './adaptive-design.js';
 import { roundsChoiceOf, type RoundsOption } from './rounds-choice.js';
 import type { CounterChoice } from '../../../run/counted/instruction-phase.js';
+import { runIdSeedProblem, sharedSeedOf, type RunIdSeed } from './shard-seed.js';
 import { OptionError, type OptionNames } from './option-error.js';
 import type { ArmSource, PipelineRequest } from '../pipeline/pipeline.js';
 import type { BaselineSpec, StoredBaselineOptions } from '../baseline/stored-baseline.js';
@@ -62,6 +63,8 @@ export interface ComparisonOptions {
   /** Measure only shard I of N of the cells (needs a seed every shard agrees on). */
   shard?: { index: number; count: number };
   seed?: number;
+  /** A shard's seed when none is given: the id every job of the workflow run shares (shard-seed.ts). */
+  runIdSeed?: RunIdSeed;
   /** Measure base in this job (same-job), or compare head with a stored run. */
   baseline: BaselineSpec;
   /** With a stored baseline: how it is compared (the store itself is the adapter's to open). */
@@ -136,7 +139,7 @@ export function comparisonOf(options: ComparisonOptions, names: ComparisonNames)
     workloads,
     ...(sharded ? { shard: sharded.info } : {}),
     ...defined({
-      seed: options.seed,
+      seed: sharded?.seed ?? options.seed,
       rounds: options.rounds,
       durationS: options.durationS,
       confirmRounds: options.confirmRounds,
@@ -222,20 +225,25 @@ function workloadsOf(options: ComparisonOptions): Workload[] {
   }));
 }
 
-/** The workloads of shard I/N (the split computed from the workloads with the options' overrides). */
+/**
+ * The workloads of shard I/N (the split computed from the workloads with the options' overrides), and the
+ * seed every shard agrees on.
+ */
 function shardOf(workloads: Workload[], options: ComparisonOptions, names: ComparisonNames) {
   const spec = options.shard!;
-  if (options.seed === undefined) {
+  const seed = sharedSeedOf(options.seed, options.runIdSeed);
+  if (seed === undefined) {
     throw new OptionError(
       'seed',
-      `${names.shard} needs ${names.seed} N: every shard must use the same seed (e.g. the workflow run number)`,
+      `${names.shard} needs ${names.seed} N: every shard must use the same seed (e.g. the workflow run number)${runIdSeedProblem(options.runIdSeed)}`,
     );
   }
   try {
-    return selectShard(workloads, spec, {
+    const shard = selectShard(workloads, spec, {
       ...(options.rounds !== undefined ? { rounds: options.rounds } : {}),
       ...(options.durationS !== undefined ? { duration: options.durationS } : {}),
     });
+    return { ...shard, seed };
   } catch (e) {
     throw new OptionError('shard', `${names.shard} ${spec.index}/${spec.count}: ${errorMessage(e)}`);
   }
