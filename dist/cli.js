@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path57 = __require("node:path");
+    var path60 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path57.resolve(baseDir, baseName);
+          const localBin = path60.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path57.extname(baseName))) return void 0;
+          if (sourceExt.includes(path60.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path57.resolve(
-            path57.dirname(resolvedScriptPath),
+          executableDir = path60.resolve(
+            path60.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path57.basename(
+            const legacyName = path60.basename(
               this._scriptPath,
-              path57.extname(this._scriptPath)
+              path60.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path57.extname(executableFile));
+        launchWithNode = sourceExt.includes(path60.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path57.basename(filename, path57.extname(filename));
+        this._name = path60.basename(filename, path60.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path58) {
-        if (path58 === void 0) return this._executableDir;
-        this._executableDir = path58;
+      executableDir(path61) {
+        if (path61 === void 0) return this._executableDir;
+        this._executableDir = path61;
         return this;
       }
       /**
@@ -4399,10 +4399,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path57) {
-  if (!path57)
+function getElementAtPath(obj, path60) {
+  if (!path60)
     return obj;
-  return path57.reduce((acc, key) => acc?.[key], obj);
+  return path60.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -4661,11 +4661,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path57, issues) {
+function prefixIssues(path60, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path57);
+    iss.path.unshift(path60);
     return iss;
   });
 }
@@ -5198,16 +5198,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path57 = []) => {
+  const processError = (error63, path60 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path57, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path60, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path57, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path60, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path57, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path60, ...issue2.path]);
       } else {
-        const fullpath = [...path57, ...issue2.path];
+        const fullpath = [...path60, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -5246,17 +5246,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path57 = []) => {
+  const processError = (error63, path60 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path57, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path60, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path57, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path60, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path57, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path60, ...issue2.path]);
       } else {
-        const fullpath = [...path57, ...issue2.path];
+        const fullpath = [...path60, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -5295,8 +5295,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path57 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path57) {
+  const path60 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path60) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -23328,13 +23328,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path57 = ref.slice(1).split("/").filter(Boolean);
-  if (path57.length === 0) {
+  const path60 = ref.slice(1).split("/").filter(Boolean);
+  if (path60.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path57[0] === defsKey) {
-    const key = path57[1] === void 0 ? void 0 : decodeJSONPointerSegment(path57[1]);
+  if (path60[0] === defsKey) {
+    const key = path60[1] === void 0 ? void 0 : decodeJSONPointerSegment(path60[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -28202,7 +28202,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path57 = __require("path");
+    var path60 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -28241,7 +28241,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path57.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path57.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path60.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path60.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -28373,7 +28373,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path57 = __require("path");
+    var path60 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -30165,17 +30165,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path57) {
-      const ctrl = callVisitor(key, node3, visitor, path57);
+    function visit_(key, node3, visitor, path60) {
+      const ctrl = callVisitor(key, node3, visitor, path60);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path57, ctrl);
-        return visit_(key, ctrl, visitor, path57);
+        replaceNode(key, path60, ctrl);
+        return visit_(key, ctrl, visitor, path60);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path57 = Object.freeze(path57.concat(node3));
+          path60 = Object.freeze(path60.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path57);
+            const ci = visit_(i, node3.items[i], visitor, path60);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30186,13 +30186,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path57 = Object.freeze(path57.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path57);
+          path60 = Object.freeze(path60.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path60);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path57);
+          const cv2 = visit_("value", node3.value, visitor, path60);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -30213,17 +30213,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path57) {
-      const ctrl = await callVisitor(key, node3, visitor, path57);
+    async function visitAsync_(key, node3, visitor, path60) {
+      const ctrl = await callVisitor(key, node3, visitor, path60);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path57, ctrl);
-        return visitAsync_(key, ctrl, visitor, path57);
+        replaceNode(key, path60, ctrl);
+        return visitAsync_(key, ctrl, visitor, path60);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path57 = Object.freeze(path57.concat(node3));
+          path60 = Object.freeze(path60.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path57);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path60);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30234,13 +30234,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path57 = Object.freeze(path57.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path57);
+          path60 = Object.freeze(path60.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path60);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path57);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path60);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -30267,23 +30267,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path57) {
+    function callVisitor(key, node3, visitor, path60) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path57);
+        return visitor(key, node3, path60);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path57);
+        return visitor.Map?.(key, node3, path60);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path57);
+        return visitor.Seq?.(key, node3, path60);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path57);
+        return visitor.Pair?.(key, node3, path60);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path57);
+        return visitor.Scalar?.(key, node3, path60);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path57);
+        return visitor.Alias?.(key, node3, path60);
       return void 0;
     }
-    function replaceNode(key, path57, node3) {
-      const parent = path57[path57.length - 1];
+    function replaceNode(key, path60, node3) {
+      const parent = path60[path60.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -30895,10 +30895,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path57, value) {
+    function collectionFromPath(schema, path60, value) {
       let v = value;
-      for (let i = path57.length - 1; i >= 0; --i) {
-        const k = path57[i];
+      for (let i = path60.length - 1; i >= 0; --i) {
+        const k = path60[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30917,7 +30917,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path57) => path57 == null || typeof path57 === "object" && !!path57[Symbol.iterator]().next().done;
+    var isEmptyPath = (path60) => path60 == null || typeof path60 === "object" && !!path60[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30947,11 +30947,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path57, value) {
-        if (isEmptyPath(path57))
+      addIn(path60, value) {
+        if (isEmptyPath(path60))
           this.add(value);
         else {
-          const [key, ...rest] = path57;
+          const [key, ...rest] = path60;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -30965,8 +30965,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path57) {
-        const [key, ...rest] = path57;
+      deleteIn(path60) {
+        const [key, ...rest] = path60;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -30980,8 +30980,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path57, keepScalar) {
-        const [key, ...rest] = path57;
+      getIn(path60, keepScalar) {
+        const [key, ...rest] = path60;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -30999,8 +30999,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path57) {
-        const [key, ...rest] = path57;
+      hasIn(path60) {
+        const [key, ...rest] = path60;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -31010,8 +31010,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path57, value) {
-        const [key, ...rest] = path57;
+      setIn(path60, value) {
+        const [key, ...rest] = path60;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -33526,9 +33526,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path57, value) {
+      addIn(path60, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path57, value);
+          this.contents.addIn(path60, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -33603,14 +33603,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path57) {
-        if (Collection2.isEmptyPath(path57)) {
+      deleteIn(path60) {
+        if (Collection2.isEmptyPath(path60)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path57) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path60) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33625,10 +33625,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path57, keepScalar) {
-        if (Collection2.isEmptyPath(path57))
+      getIn(path60, keepScalar) {
+        if (Collection2.isEmptyPath(path60))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path57, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path60, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33639,10 +33639,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path57) {
-        if (Collection2.isEmptyPath(path57))
+      hasIn(path60) {
+        if (Collection2.isEmptyPath(path60))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path57) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path60) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33659,13 +33659,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path57, value) {
-        if (Collection2.isEmptyPath(path57)) {
+      setIn(path60, value) {
+        if (Collection2.isEmptyPath(path60)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path57), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path60), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path57, value);
+          this.contents.setIn(path60, value);
         }
       }
       /**
@@ -35626,9 +35626,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path57) => {
+    visit3.itemAtPath = (cst, path60) => {
       let item = cst;
-      for (const [field, index] of path57) {
+      for (const [field, index] of path60) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35637,23 +35637,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path57) => {
-      const parent = visit3.itemAtPath(cst, path57.slice(0, -1));
-      const field = path57[path57.length - 1][0];
+    visit3.parentCollection = (cst, path60) => {
+      const parent = visit3.itemAtPath(cst, path60.slice(0, -1));
+      const field = path60[path60.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path57, item, visitor) {
-      let ctrl = visitor(item, path57);
+    function _visit(path60, item, visitor) {
+      let ctrl = visitor(item, path60);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path57.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path60.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35664,10 +35664,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path57);
+            ctrl = ctrl(item, path60);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path57) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path60) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -37418,6 +37418,26 @@ var require_dist2 = __commonJS({
   }
 });
 
+// src/store/mask-url.ts
+function maskUrl(url2) {
+  let out = url2;
+  const scheme = out.indexOf("://");
+  if (scheme >= 0) {
+    const at = out.lastIndexOf("@");
+    if (at > scheme) {
+      const userinfo = out.slice(scheme + 3, at);
+      const colon = userinfo.indexOf(":");
+      if (colon >= 0) out = `${out.slice(0, scheme + 3)}${userinfo.slice(0, colon)}:***${out.slice(at)}`;
+    }
+  }
+  return out.replace(/([?&]password=)[^&#]*/gi, "$1***");
+}
+var init_mask_url = __esm({
+  "src/store/mask-url.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/util/json-syntax.ts
 function jsonSyntaxError(text2) {
   const fault = findJsonSyntaxFault(text2);
@@ -37554,12 +37574,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path57) {
-  return path57.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path60) {
+  return path60.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path57) {
+function valueAt2(doc, path60) {
   let v = doc;
-  for (const key of path57) {
+  for (const key of path60) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37998,15 +38018,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path57, options = {}) {
+async function readResults(path60, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path57);
+    text2 = await readRegularFile(path60);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path57}: ${e.reason}`);
+    throw new UserError(`results file ${path60}: ${e.reason}`);
   }
-  return parseResults(text2, path57, options);
+  return parseResults(text2, path60, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -38195,26 +38215,6 @@ var init_store = __esm({
     RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
     DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
     DAY_MS = 24 * 3600 * 1e3;
-  }
-});
-
-// src/store/mask-url.ts
-function maskUrl(url2) {
-  let out = url2;
-  const scheme = out.indexOf("://");
-  if (scheme >= 0) {
-    const at = out.lastIndexOf("@");
-    if (at > scheme) {
-      const userinfo = out.slice(scheme + 3, at);
-      const colon = userinfo.indexOf(":");
-      if (colon >= 0) out = `${out.slice(0, scheme + 3)}${userinfo.slice(0, colon)}:***${out.slice(at)}`;
-    }
-  }
-  return out.replace(/([?&]password=)[^&#]*/gi, "$1***");
-}
-var init_mask_url = __esm({
-  "src/store/mask-url.ts"() {
-    "use strict";
   }
 });
 
@@ -39920,14 +39920,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path57 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path60 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path57 && path57[0] !== "/") {
-          path57 = `/${path57}`;
+        if (path60 && path60[0] !== "/") {
+          path60 = `/${path60}`;
         }
-        return new URL(`${origin}${path57}`);
+        return new URL(`${origin}${path60}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -40378,39 +40378,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path57, origin }
+          request: { method, path: path60, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path57);
+        debuglog("sending request to %s %s/%s", method, origin, path60);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path57, origin },
+          request: { method, path: path60, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path57,
+          path60,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path57, origin }
+          request: { method, path: path60, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path57);
+        debuglog("trailers received from %s %s/%s", method, origin, path60);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path57, origin },
+          request: { method, path: path60, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path57,
+          path60,
           error62.message
         );
       });
@@ -40459,9 +40459,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path57, origin }
+            request: { method, path: path60, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path57);
+          debuglog("sending request to %s %s/%s", method, origin, path60);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -40524,7 +40524,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path57,
+        path: path60,
         method,
         body,
         headers,
@@ -40539,11 +40539,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path57 !== "string") {
+        if (typeof path60 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path57[0] !== "/" && !(path57.startsWith("http://") || path57.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path60[0] !== "/" && !(path60.startsWith("http://") || path60.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path57)) {
+        } else if (invalidPathRegex.test(path60)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -40609,7 +40609,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path57, query) : path57;
+        this.path = query ? buildURL(path60, query) : path60;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -45302,7 +45302,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path57, host, upgrade, blocking, reset } = request2;
+      const { method, path: path60, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -45383,7 +45383,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path57} HTTP/1.1\r
+      let header = `${method} ${path60} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45912,7 +45912,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path57, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path60, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -46009,7 +46009,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path57;
+      headers[HTTP2_HEADER_PATH] = path60;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -46362,9 +46362,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path57 = search ? `${pathname}${search}` : pathname;
+        const path60 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path57;
+        this.opts.path = path60;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -47603,10 +47603,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path57 = "/",
+          path: path60 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path57;
+        opts.path = origin + path60;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -49578,20 +49578,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path57) {
-      if (typeof path57 !== "string") {
-        return path57;
+    function safeUrl2(path60) {
+      if (typeof path60 !== "string") {
+        return path60;
       }
-      const pathSegments = path57.split("?");
+      const pathSegments = path60.split("?");
       if (pathSegments.length !== 2) {
-        return path57;
+        return path60;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path57, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path57);
+    function matchKey(mockDispatch2, { path: path60, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path60);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -49613,7 +49613,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path57 }) => matchValue(safeUrl2(path57), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path60 }) => matchValue(safeUrl2(path60), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -49651,9 +49651,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path57, method, body, headers, query } = opts;
+      const { path: path60, method, body, headers, query } = opts;
       return {
-        path: path57,
+        path: path60,
         method,
         body,
         headers,
@@ -50116,10 +50116,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path57, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path60, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path57,
+            Path: path60,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54998,9 +54998,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path57) {
-      for (let i = 0; i < path57.length; ++i) {
-        const code = path57.charCodeAt(i);
+    function validateCookiePath(path60) {
+      for (let i = 0; i < path60.length; ++i) {
+        const code = path60.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57920,11 +57920,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path57 = opts.path;
+          let path60 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path57 = `/${path57}`;
+            path60 = `/${path60}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path57);
+          url2 = new URL(util.parseOrigin(url2).origin + path60);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -63394,7 +63394,7 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
-import path44 from "node:path";
+import path47 from "node:path";
 
 // src/flows/bisect/bisection.ts
 import path35 from "node:path";
@@ -69217,8 +69217,8 @@ function sysbenchDriver(options) {
   const { workload, runner, logger, signal: stop } = options;
   const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
   const cwd = "/";
-  let located;
-  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
+  let located2;
+  const sysbench = () => located2 ??= findOnPath("sysbench", options.searchPath).then((bin) => {
     if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
     return bin;
   });
@@ -75464,6 +75464,33 @@ function oneCell(workload, clients, field = "--clients") {
 
 // src/flows/bisect/bisect-request.ts
 init_errors();
+
+// src/flows/compare/options/option-error.ts
+init_errors();
+var OptionError = class extends UserError {
+  /** The option the refusal is about (the key of its OptionNames). */
+  option;
+  constructor(option, message) {
+    super(message);
+    this.option = option;
+  }
+};
+
+// src/flows/bisect/bisect-request.ts
+function checkBisectRounds(asked, names) {
+  if (asked.timeBudgetS !== void 0) {
+    throw new OptionError(
+      "timeBudget",
+      `${names.timeBudget}: a bisection runs several A/B tests; bound each with ${names.maxRounds} N instead`
+    );
+  }
+  if (asked.rounds !== void 0 && asked.maxRounds !== void 0) {
+    throw new OptionError(
+      "rounds",
+      `${names.rounds} and ${names.maxRounds} both given: adaptive tests take their rounds from the looks`
+    );
+  }
+}
 function bisectRequestOf(range, analysis, measure) {
   const { adaptive } = measure;
   const tries2 = measure.tries ?? DEFAULT_TRIES;
@@ -75922,9 +75949,6 @@ function tries(r, sha) {
   return r.tested.find((t) => t.sha === sha)?.judgement.tries.length ?? 0;
 }
 
-// src/adapters/cli/commands/bisect.ts
-init_errors();
-
 // src/postgres/builds/build-pair.ts
 import path39 from "node:path";
 async function buildComparison(req, deps) {
@@ -76002,19 +76026,6 @@ function cliPipelineDeps(logger, signal) {
 
 // src/flows/compare/options/adaptive-design.ts
 init_errors();
-
-// src/flows/compare/options/option-error.ts
-init_errors();
-var OptionError = class extends UserError {
-  /** The option the refusal is about (the key of its OptionNames). */
-  option;
-  constructor(option, message) {
-    super(message);
-    this.option = option;
-  }
-};
-
-// src/flows/compare/options/adaptive-design.ts
 function asksAdaptive(options) {
   return options.maxRounds !== void 0 || options.timeBudgetS !== void 0;
 }
@@ -77371,16 +77382,338 @@ function parseMetric(value) {
 // src/adapters/cli/store-option.ts
 import os11 from "node:os";
 
+// src/store/open/choose-store.ts
+init_errors();
+import path43 from "node:path";
+
+// src/store/branch/branch-store.ts
+import { mkdtemp as mkdtemp3 } from "node:fs/promises";
+import path42 from "node:path";
+
+// src/store/branch/data-branch.ts
+import { rm as rm9 } from "node:fs/promises";
+import path41 from "node:path";
+init_errors();
+init_mask_url();
+function basicAuthorization(credentials) {
+  return `basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
+}
+function credentialSecrets(credentials) {
+  const encoded = basicAuthorization(credentials).slice("basic ".length);
+  return [credentials.password, encodeURIComponent(credentials.password), encoded];
+}
+var GIT_TIMEOUT_MS = 12e4;
+var LOW_SPEED_LIMIT = 1e3;
+var LOW_SPEED_TIME_S = 30;
+var BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![./])$/;
+var DataBranch = class _DataBranch {
+  constructor(opts, deps, removeWorkDir, exists2 = false) {
+    this.opts = opts;
+    this.deps = deps;
+    this.removeWorkDir = removeWorkDir;
+    this.exists = exists2;
+  }
+  opts;
+  deps;
+  removeWorkDir;
+  exists;
+  /**
+   * Fetches the branch (or starts it, when the remote has none) into `workDir`. When this fails, `workDir`
+   * is removed before the error is thrown.
+   */
+  static async checkout(options, deps) {
+    const removeWorkDir = removerOf(options.workDir);
+    try {
+      if (!BRANCH.test(options.branch)) {
+        throw new UserError(
+          `store-branch '${options.branch}' is not a valid branch name; expected e.g. pgperf-data (letters, digits, ".", "_", "-", "/")`
+        );
+      }
+      checkRemote(options.remote);
+      const opts = {
+        storePath: "store",
+        author: { name: "pgperf", email: "pgperf@users.noreply.github.com" },
+        maxAttempts: 5,
+        backoffMs: 1e3,
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+        ...options
+      };
+      await makeDirectory(opts.workDir);
+      const branch = new _DataBranch(opts, deps, removeWorkDir);
+      await branch.git(["init", "-q"]);
+      await branch.git(["remote", "add", "origin", opts.remote]);
+      await branch.fetch();
+      if (branch.exists) await branch.git(["checkout", "-q", "-B", opts.branch, branch.remoteRef]);
+      else await branch.git(["checkout", "-q", "--orphan", opts.branch]);
+      return branch;
+    } catch (e) {
+      await removeWorkDir();
+      throw e;
+    }
+  }
+  /** The directory store's directory inside the work tree. */
+  get storeDir() {
+    return path41.join(this.opts.workDir, this.opts.storePath);
+  }
+  /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
+  pathOf(relative) {
+    return path41.join(this.opts.workDir, relative);
+  }
+  get remoteRef() {
+    return `refs/remotes/origin/${this.opts.branch}`;
+  }
+  /**
+   * Saves with `save` (which writes into storeDir and returns the commit message), commits and pushes,
+   * retrying a rejected push on top of the newly fetched branch. A UserError after `maxAttempts`.
+   * `paths` (relative to the branch's root; default the store) are what `save` writes and is committed.
+   */
+  async publish(save, paths = [this.opts.storePath]) {
+    const { logger } = this.deps;
+    let message = await save(this.storeDir);
+    await this.commit(message, paths);
+    for (let attempt = 1; ; attempt++) {
+      const pushed = await this.git(["push", "-q", "origin", `HEAD:refs/heads/${this.opts.branch}`], true);
+      if (pushed.exitCode === 0)
+        return { commit: (await this.git(["rev-parse", "HEAD"])).stdout.trim(), attempts: attempt };
+      if (!isRejection(pushed)) throw this.failure("git push", pushed);
+      if (attempt >= this.opts.maxAttempts) {
+        throw new UserError(
+          `store-branch ${this.opts.branch}: the push to ${maskUrl(this.opts.remote)} was rejected ${attempt} times (others kept pushing first); the run is saved in ${this.storeDir} but not on the branch`
+        );
+      }
+      const wait = this.opts.backoffMs * 2 ** (attempt - 1) * (1 + Math.random() / 2);
+      logger.info(
+        `store-branch ${this.opts.branch}: another job pushed first; fetching and retrying in ${Math.round(wait)} ms (attempt ${attempt + 1} of ${this.opts.maxAttempts})`
+      );
+      await this.opts.sleep(wait);
+      await this.fetch();
+      const rebased = await this.git(["rebase", "-q", this.remoteRef], true);
+      if (rebased.exitCode !== 0) {
+        await this.git(["rebase", "--abort"], true);
+        await this.git(["reset", "-q", "--hard", this.remoteRef]);
+        message = await save(this.storeDir);
+        await this.commit(message, paths);
+      }
+    }
+  }
+  /** Removes the work tree. */
+  async close() {
+    await this.removeWorkDir();
+  }
+  async fetch() {
+    const listed3 = await this.git(["ls-remote", "--heads", "origin", `refs/heads/${this.opts.branch}`]);
+    this.exists = listed3.stdout.trim() !== "";
+    if (this.exists) {
+      await this.git(["fetch", "-q", "origin", `+refs/heads/${this.opts.branch}:${this.remoteRef}`]);
+    }
+  }
+  async commit(message, paths) {
+    await this.git(["add", "-A", "--", ...paths]);
+    const { name, email: email3 } = this.opts.author;
+    await this.git([
+      "-c",
+      `user.name=${name}`,
+      "-c",
+      `user.email=${email3}`,
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      message
+    ]);
+  }
+  async git(args, allowFailure = false) {
+    const { signal } = this.deps;
+    const what = `git ${args[0]}`;
+    if (signal?.aborted) throw this.interrupted(what);
+    const result = await this.deps.runner.run("git", ["-C", this.opts.workDir, ...args], {
+      env: gitEnvironment(this.opts.remote, this.opts.credentials),
+      timeoutMs: GIT_TIMEOUT_MS,
+      ...signal ? { signal } : {}
+    });
+    if (signal?.aborted) throw this.interrupted(what);
+    if (result.timedOut) {
+      throw new UserError(
+        `store-branch ${this.opts.branch}: ${what} on ${maskUrl(this.opts.remote)} did not finish in ${GIT_TIMEOUT_MS / 1e3} s (the remote does not answer); stopped`
+      );
+    }
+    if (!allowFailure && result.exitCode !== 0) throw this.failure(what, result);
+    return result;
+  }
+  interrupted(what) {
+    return new UserError(
+      `store-branch ${this.opts.branch}: ${what} on ${maskUrl(this.opts.remote)} stopped: interrupted by a signal`
+    );
+  }
+  failure(what, result) {
+    const output2 = (result.spawnError ?? `${result.stderr}${result.stdout}`).trim().split("\n").slice(-5).join(" / ");
+    const refused = /could not read Username|Authentication failed|\b(401|403)\b|Permission to .* denied/i.test(output2);
+    const hint = refused ? this.opts.credentials ? "; the remote refused the credentials: the token needs contents: write on this repository" : "; the remote wants credentials and none were given" : "";
+    return new UserError(
+      `store-branch ${this.opts.branch}: ${what} on ${maskUrl(this.opts.remote)} failed: ${scrub(output2, this.opts)}${hint}`
+    );
+  }
+};
+function gitEnvironment(remote, credentials) {
+  const config2 = [
+    ["credential.helper", ""],
+    ["http.lowSpeedLimit", String(LOW_SPEED_LIMIT)],
+    ["http.lowSpeedTime", String(LOW_SPEED_TIME_S)]
+  ];
+  if (credentials) {
+    const origin = originOf(remote);
+    if (origin)
+      config2.push([`http.${origin}/.extraheader`, `Authorization: ${basicAuthorization(credentials)}`]);
+  }
+  const env = {
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_COUNT: String(config2.length)
+  };
+  for (const [i, [key, value]] of config2.entries()) {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  }
+  return env;
+}
+function originOf(remote) {
+  try {
+    const url2 = new URL(remote);
+    return /^https?:$/.test(url2.protocol) ? `${url2.protocol}//${url2.host}` : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function checkRemote(remote) {
+  let password = "";
+  try {
+    password = new URL(remote).password;
+  } catch {
+    return;
+  }
+  if (password) {
+    throw new UserError(
+      `store-branch remote ${maskUrl(remote)} carries credentials: they would be written to .git/config; give the URL without them and the credentials separately`
+    );
+  }
+}
+function removerOf(dir) {
+  const remove = () => rm9(dir, { recursive: true, force: true });
+  const unregister = onCleanup(remove);
+  return async () => {
+    await remove();
+    unregister();
+  };
+}
+function isRejection(result) {
+  return /\[rejected\]|non-fast-forward|fetch first|failed to update ref|cannot lock ref|stale info/i.test(
+    result.stderr
+  );
+}
+function scrub(text2, opts) {
+  let out = text2.split(opts.remote).join(maskUrl(opts.remote));
+  for (const secret of opts.credentials ? credentialSecrets(opts.credentials) : []) {
+    if (secret) out = out.split(secret).join("***");
+  }
+  return out;
+}
+
+// src/store/branch/branch-store.ts
+async function openBranchStore(spec, open7, deps) {
+  const branch = await DataBranch.checkout(
+    {
+      remote: spec.remote,
+      ...spec.credentials ? { credentials: spec.credentials } : {},
+      branch: spec.branch,
+      workDir: await mkdtemp3(path42.join(spec.tempDir, "pgperf-data-branch-")),
+      ...spec.storePath ? { storePath: spec.storePath } : {}
+    },
+    deps
+  );
+  let reader;
+  try {
+    reader = await open7(branch.storeDir, true);
+  } catch (e) {
+    await branch.close();
+    throw e;
+  }
+  return {
+    reader,
+    archive: {
+      description: `branch ${spec.branch} (${reader.description})`,
+      list: (filter) => reader.list(filter),
+      load: (id) => reader.load(id),
+      save: async (result) => {
+        let id = "";
+        await branch.publish(async (dir) => {
+          const store = await open7(dir, true);
+          try {
+            id = (await store.save(result)).id;
+          } finally {
+            await store.close();
+          }
+          return `pgperf: run ${id}`;
+        });
+        return { id };
+      }
+    },
+    publishOnBranch: (relative, write) => branch.publish((storeDir) => write(branch.pathOf(relative), storeDir), [relative]),
+    close: async () => {
+      try {
+        await reader.close();
+      } finally {
+        await branch.close();
+      }
+    }
+  };
+}
+
+// src/store/open/choose-store.ts
+async function chooseStore(choice, open7) {
+  const spec = choice.spec?.trim() || void 0;
+  if (choice.branch) return onBranch(spec, choice.branch, open7);
+  if (spec === void 0 && choice.unset === "none") return void 0;
+  const store = await open7(spec === void 0 ? void 0 : located(spec, choice.baseDir), choice.write);
+  return { reader: store, archive: store, close: () => store.close() };
+}
+function located(spec, baseDir) {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path43.resolve(baseDir, spec);
+}
+function onBranch(spec, branch, open7) {
+  const { names } = branch;
+  if (spec && (path43.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
+    throw new UserError(
+      `${names.store} is '${spec}', but with ${names.branchInSentence} it is the directory inside the branch: expected a relative path such as store`
+    );
+  }
+  if (!branch.remote) {
+    throw new UserError(
+      `${names.branch} (${branch.name}) pushes to the workflow's repository: ${names.access}`
+    );
+  }
+  return openBranchStore(
+    {
+      remote: branch.remote,
+      ...branch.credentials ? { credentials: branch.credentials } : {},
+      branch: branch.name,
+      tempDir: branch.tempDir,
+      ...spec ? { storePath: spec } : {}
+    },
+    (dir, write) => open7(dir, write),
+    branch.git
+  );
+}
+
 // src/store/open/open-store.ts
 init_errors();
-import path42 from "node:path";
+import path45 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
 import { access as access5, readdir as readdir10, stat as stat9 } from "node:fs/promises";
-import path41 from "node:path";
+import path44 from "node:path";
 init_regular_file();
 init_errors();
 init_store();
@@ -77390,8 +77723,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path41.join(dir, "runs");
-    this.indexDir = path41.join(dir, "index");
+    this.runsDir = path44.join(dir, "runs");
+    this.indexDir = path44.join(dir, "index");
   }
   dir;
   options;
@@ -77404,7 +77737,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path41.resolve(dir), options);
+    const store = new _DirStore(path44.resolve(dir), options);
     const st = await withDeadline(store.dir, stat9(store.dir), { expected: "a directory" }).catch(
       (e) => {
         if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
@@ -77485,10 +77818,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path41.join(this.runsDir, `${id}.json`);
+    return path44.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path41.join(this.indexDir, `${id}.json`);
+    return path44.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -77579,8 +77912,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path42.isAbsolute(xdgDataHome) ? xdgDataHome : path42.join(home, ".local", "share");
-  return path42.join(base, "pgperf", "store");
+  const base = xdgDataHome && path45.isAbsolute(xdgDataHome) ? xdgDataHome : path45.join(home, ".local", "share");
+  return path45.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -77607,16 +77940,20 @@ async function openStore(spec, opts) {
 
 // src/adapters/cli/store-option.ts
 var STORE_OPTION_HELP = "results store: a directory or postgresql://USER:PASSWORD@HOST/DB (default: $PGPERF_STORE, else ~/.local/share/pgperf/store)";
-function openCliStore(flag, logger, write) {
+async function openCliStore(flag, logger, write) {
   const what = flag !== void 0 ? "--store" : process.env.PGPERF_STORE?.trim() ? "PGPERF_STORE" : void 0;
-  return openStore(flag ?? process.env.PGPERF_STORE, {
-    ...what ? { what } : {},
-    home: os11.homedir(),
-    xdgDataHome: process.env.XDG_DATA_HOME,
-    warn: (m) => logger.warn(m),
-    info: (m) => logger.info(m),
-    write
-  });
+  const chosen = await chooseStore(
+    { spec: flag ?? process.env.PGPERF_STORE, baseDir: process.cwd(), unset: "default", write },
+    (spec, writable) => openStore(spec, {
+      ...what ? { what } : {},
+      home: os11.homedir(),
+      xdgDataHome: process.env.XDG_DATA_HOME,
+      warn: (m) => logger.warn(m),
+      info: (m) => logger.info(m),
+      write: writable
+    })
+  );
+  return chosen.reader;
 }
 
 // src/adapters/cli/validate.ts
@@ -77643,9 +77980,9 @@ async function checkOutDir(dir, flag = "--out", expected = "a directory for the 
 
 // src/adapters/cli/cache-dir-option.ts
 import os13 from "node:os";
-import path43 from "node:path";
+import path46 from "node:path";
 function resolveCacheDir(flag) {
-  return flag ? path43.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+  return flag ? path46.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -77705,6 +78042,11 @@ async function withInterrupt(logger, fn, stopped = {}) {
 }
 
 // src/adapters/cli/commands/bisect.ts
+var BISECT_FLAG_NAMES = {
+  rounds: "--rounds",
+  maxRounds: "--max-rounds",
+  timeBudget: "--time-budget"
+};
 function bisectCommand() {
   const command = new Command("bisect").description(
     "find the first bad commit between --good and --bad: build each midpoint and A/B-test it against good"
@@ -77742,16 +78084,7 @@ function bisectCommand() {
   return gated.action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workload = oneCell(await loadWorkload(flags.workload, { what: "--workload" }), flags.clients);
-    if (flags.timeBudget !== void 0) {
-      throw new UserError(
-        "--time-budget: a bisection runs several A/B tests; bound each with --max-rounds N instead"
-      );
-    }
-    if (flags.maxRounds !== void 0 && flags.rounds !== void 0) {
-      throw new UserError(
-        "--rounds and --max-rounds both given: adaptive tests take their rounds from the looks"
-      );
-    }
+    checkBisectRounds({ ...flags, timeBudgetS: flags.timeBudget }, BISECT_FLAG_NAMES);
     const analysis = resolveAnalysis(analysisFromFlags(flags));
     const adaptive = adaptiveFromFlags(flags, analysis.alpha, 0);
     await checkOutDir(flags.out);
@@ -77763,7 +78096,7 @@ function bisectCommand() {
       extraOptions: flags.buildOption,
       durationS: flags.duration,
       adaptive: adaptive && { ...flags, maxRounds: adaptive.plan.maxRounds },
-      outDir: path44.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path47.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     });
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     const stopped = {};
@@ -77785,7 +78118,7 @@ function bisectCommand() {
 }
 
 // src/adapters/cli/commands/build.ts
-import path45 from "node:path";
+import path48 from "node:path";
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build", refArg("--ref")).option(
     "--patch <file...>",
@@ -77810,7 +78143,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path45.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path48.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -77825,7 +78158,7 @@ function buildCommand() {
 
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile11 } from "node:fs/promises";
-import path46 from "node:path";
+import path49 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -77890,7 +78223,7 @@ async function runCalibration(options, deps) {
     dataChecksums: false
   });
   const calibration = calibrationOf(measured2.result, measured2.comparison);
-  const calibrationFile = calibrationDir ? path46.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path49.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile11(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -77925,13 +78258,13 @@ function renderCalibrationText(c) {
 
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path50 from "node:path";
+import path53 from "node:path";
 
 // src/adapters/cli/execute-run.ts
-import path49 from "node:path";
+import path52 from "node:path";
 
 // src/flows/compare/baseline/stored-baseline.ts
-import path48 from "node:path";
+import path51 from "node:path";
 init_errors();
 
 // src/flows/compare/baseline/baseline-conditions.ts
@@ -78238,7 +78571,7 @@ function baselineArm(doc) {
 
 // src/flows/compare/baseline/sentinel.ts
 import { stat as stat10 } from "node:fs/promises";
-import path47 from "node:path";
+import path50 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -78254,7 +78587,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path47.join(req.runDir, "sentinel")
+      runDir: path50.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -78306,7 +78639,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat10(path47.join(binDir, "postgres"))).isFile();
+    return (await stat10(path50.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -78414,7 +78747,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path48.join(req.runDir, "head")
+        runDir: path51.join(req.runDir, "head")
       },
       deps
     );
@@ -78447,7 +78780,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     info,
     warnings
   );
-  const resultsFile = path48.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path51.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -78508,13 +78841,13 @@ init_errors();
 init_read_results();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path49.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path52.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const stop = extra.stop ?? stopOnSignals(logger);
   const disposeSignals = extra.stop ? () => void 0 : stop.dispose;
   stop.throwIfStopped();
-  const resultsFile = path49.join(runDir, RESULTS_FILE);
+  const resultsFile = path52.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(
     async () => print(`${resultsLine(resultsFile, await keptRecord(resultsFile))}
@@ -78549,7 +78882,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path49.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path52.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -78650,7 +78983,7 @@ function calibrateCommand() {
         flags.json ? `${JSON.stringify(calibration, null, 2)}
 ` : renderCalibrationText(calibration)
       );
-      await writeDecision(path50.dirname(run2.resultsFile), decision).catch(
+      await writeDecision(path53.dirname(run2.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -80822,34 +81155,31 @@ var DEMO_ARMS = {
   },
   head: { label: "sync-off", settings: { synchronous_commit: "off" }, says: "synchronous_commit=off" }
 };
-var DEMO_ARMS_TEXT = `base is arm '${DEMO_ARMS.base.label}' (${DEMO_ARMS.base.says}), head is arm '${DEMO_ARMS.head.label}' (${DEMO_ARMS.head.says})`;
 function demoArms(binDir) {
   return [
     { label: DEMO_ARMS.base.label, binDir, settings: { ...DEMO_ARMS.base.settings } },
     { label: DEMO_ARMS.head.label, binDir, settings: { ...DEMO_ARMS.head.settings } }
   ];
 }
-function demoReading(verdict2) {
-  const reading = verdict2 === "improvement" ? "head is faster: with synchronous_commit=off a commit returns before its WAL is flushed to disk, so it does not wait for the flush" : verdict2 === "regression" || verdict2 === "mixed" ? "head is slower in some cell, which synchronous_commit=off alone does not explain: the machine's noise decided it (try more rounds: pgperf demo --rounds 10)" : "no improvement was decided: too few rounds for this machine's noise, or a disk whose flush is nearly free (tmpfs, a write-back cache), which leaves the two settings close (try more rounds: pgperf demo --rounds 10)";
-  return `demo: ${DEMO_ARMS_TEXT}: ${verdict2}: ${reading}`;
-}
 var DEMO_HISTORY_DIR = "pgperf-history";
-function demoNextLines(next) {
+function demoNext(next) {
   const store = next.saved?.store;
   const secret = store !== void 0 && /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(store);
-  const first = next.saved && !secret ? `pgperf history${store === void 0 ? "" : ` --store ${shellWord(store)}`} --out ${DEMO_HISTORY_DIR}   # the stored runs as a web page: open ${DEMO_HISTORY_DIR}/index.html` : `pgperf compare ${shellWord(next.resultsFile)} --format mail   # this run as a plain-text reply for the list`;
-  return [
-    `next: ${first}`,
-    "next: pgperf run --help   # your own change: two installs (--arm), or two commits built from a PostgreSQL clone (--base/--head)"
-  ];
+  return next.saved && !secret ? { kind: "history", store, out: DEMO_HISTORY_DIR } : { kind: "mail", resultsFile: next.resultsFile };
 }
-function demoThresholdText(rounds) {
+function demoThreshold(rounds) {
   const plan = checkPlan({
     rounds,
     cells: DEMO_WORKLOAD.clients.length,
     thresholdPct: DEFAULT_THRESHOLD_PCT
   });
-  return `threshold ${DEMO_THRESHOLD_PCT}% (the default ${DEFAULT_THRESHOLD_PCT}% would need about ${plan.recommendedRounds} rounds at the assumed ${plan.noiseCvPct.toFixed(1)}% noise; the demo runs ${rounds})`;
+  return {
+    thresholdPct: DEMO_THRESHOLD_PCT,
+    defaultPct: DEFAULT_THRESHOLD_PCT,
+    recommendedRounds: plan.recommendedRounds,
+    noiseCvPct: plan.noiseCvPct,
+    rounds
+  };
 }
 async function findInstalledBinDir(runner) {
   const versions = await readdir11("/usr/lib/postgresql").catch(() => []);
@@ -80862,6 +81192,25 @@ async function findInstalledBinDir(runner) {
   );
 }
 
+// src/core/report/terminal/demo-text.ts
+function demoThresholdText(t) {
+  return `threshold ${t.thresholdPct}% (the default ${t.defaultPct}% would need about ${t.recommendedRounds} rounds at the assumed ${t.noiseCvPct.toFixed(1)}% noise; the demo runs ${t.rounds})`;
+}
+function demoArmsText(arms2) {
+  return `base is arm '${arms2.base.label}' (${arms2.base.says}), head is arm '${arms2.head.label}' (${arms2.head.says})`;
+}
+function demoReadingText(verdict2, arms2) {
+  const reading = verdict2 === "improvement" ? "head is faster: with synchronous_commit=off a commit returns before its WAL is flushed to disk, so it does not wait for the flush" : verdict2 === "regression" || verdict2 === "mixed" ? "head is slower in some cell, which synchronous_commit=off alone does not explain: the machine's noise decided it (try more rounds: pgperf demo --rounds 10)" : "no improvement was decided: too few rounds for this machine's noise, or a disk whose flush is nearly free (tmpfs, a write-back cache), which leaves the two settings close (try more rounds: pgperf demo --rounds 10)";
+  return `demo: ${demoArmsText(arms2)}: ${verdict2}: ${reading}`;
+}
+function demoNextLines(next) {
+  const first = next.kind === "history" ? `pgperf history${next.store === void 0 ? "" : ` --store ${shellWord(next.store)}`} --out ${next.out}   # the stored runs as a web page: open ${next.out}/index.html` : `pgperf compare ${shellWord(next.resultsFile)} --format mail   # this run as a plain-text reply for the list`;
+  return [
+    `next: ${first}`,
+    "next: pgperf run --help   # your own change: two installs (--arm), or two commits built from a PostgreSQL clone (--base/--head)"
+  ];
+}
+
 // src/adapters/cli/commands/demo.ts
 function demoCommand() {
   return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", `rounds (${rangeText(ROUNDS)})`, positiveInt2("--rounds", ROUNDS)).option("--store <dir|url>", STORE_OPTION_HELP).option(
@@ -80872,9 +81221,9 @@ function demoCommand() {
     const logger = consoleLogger();
     const binDir = flags.bin ?? await findInstalledBinDir(nodeProcessRunner);
     logger.info(
-      `demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}; ${demoThresholdText(flags.rounds ?? DEMO_WORKLOAD.rounds)}`
+      `demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}; ${demoThresholdText(demoThreshold(flags.rounds ?? DEMO_WORKLOAD.rounds))}`
     );
-    logger.info(`demo: ${DEMO_ARMS_TEXT}`);
+    logger.info(`demo: ${demoArmsText(DEMO_ARMS)}`);
     await checkOutDir(flags.out);
     const store = await openCliStore(flags.store, logger, true);
     try {
@@ -80895,10 +81244,10 @@ function demoCommand() {
         logger,
         { archive: store }
       );
-      process.stdout.write(`${demoReading(outcome.decision.verdict)}
+      process.stdout.write(`${demoReadingText(outcome.decision.verdict, DEMO_ARMS)}
 `);
       const saved = outcome.archived ? { store: flags.store } : void 0;
-      for (const line of demoNextLines({ saved, resultsFile: outcome.resultsFile })) {
+      for (const line of demoNextLines(demoNext({ saved, resultsFile: outcome.resultsFile }))) {
         process.stdout.write(`${line}
 `);
       }
@@ -80910,7 +81259,7 @@ function demoCommand() {
 
 // src/adapters/cli/commands/doctor.ts
 import os14 from "node:os";
-import path52 from "node:path";
+import path55 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -80949,7 +81298,7 @@ function renderPreflight(report) {
 // src/postgres/runner-facts.ts
 import { constants as constants7 } from "node:fs";
 import { access as access6, readdir as readdir12, stat as stat11, statfs as statfs3 } from "node:fs/promises";
-import path51 from "node:path";
+import path54 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -81092,10 +81441,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir12(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path51.join(dir, v, "bin");
+    const bin = path54.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path51.join(bin, p), constants7.X_OK).then(
+        (p) => access6(path54.join(bin, p), constants7.X_OK).then(
           () => true,
           () => false
         )
@@ -81124,7 +81473,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path51.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path54.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -81224,17 +81573,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path51.resolve(dir); ; d = path51.dirname(d)) {
+  for (let d = path54.resolve(dir); ; d = path54.dirname(d)) {
     const st = await stat11(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path51.dirname(d)) return void 0;
+    if (d === path54.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path51.resolve(dir); ; d = path51.dirname(d)) {
+  for (let d = path54.resolve(dir); ; d = path54.dirname(d)) {
     chain.unshift(d);
-    if (d === path51.dirname(d)) break;
+    if (d === path54.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat11(d).catch(() => void 0);
@@ -81275,7 +81624,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path52.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path55.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -81290,7 +81639,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os14.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path52.resolve(flags.tmpDir ?? os14.tmpdir()),
+      tmpDir: path55.resolve(flags.tmpDir ?? os14.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -81315,7 +81664,7 @@ function bytes(value) {
 init_read_results();
 init_errors();
 import { readdir as readdir13, stat as stat12 } from "node:fs/promises";
-import path53 from "node:path";
+import path56 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -81325,7 +81674,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique2 = [...new Set(files.map((f) => path53.resolve(f)))].sort();
+  const unique2 = [...new Set(files.map((f) => path56.resolve(f)))].sort();
   return Promise.all(unique2.map(async (f) => withCurrentDefinitions(await readResults(f))));
 }
 async function resultFiles(input2) {
@@ -81336,12 +81685,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path53.join(input2, "runs");
+  const runsDir = path56.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path53.join(runsDir, n));
+    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path56.join(runsDir, n));
   }
   const entries = await readdir13(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path53.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path56.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -82261,12 +82610,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir9 } from "node:fs/promises";
-import path54 from "node:path";
+import path57 from "node:path";
 async function writeSite(dir, files) {
   await mkdir9(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path54.join(dir, f.file);
+    const target = path57.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -82354,8 +82703,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path57 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path57} does not exist${EOL}`);
+        const path60 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path60} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -86468,7 +86817,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path57) => path57.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path60) => path60.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -87371,7 +87720,7 @@ function raiseNote(entry) {
 
 // src/flows/nightly/nightly-job.ts
 import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
-import path56 from "node:path";
+import path59 from "node:path";
 
 // src/flows/nightly/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
@@ -87602,7 +87951,7 @@ async function trySyncTriageDigest(api, now, options = {}) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path55 from "node:path";
+import path58 from "node:path";
 import { writeFile as writeFile12 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -87612,7 +87961,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile12(path55.join(dir, ".nojekyll"), "");
+  await writeFile12(path58.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -87973,7 +88322,7 @@ async function concludeNight(outcome, options) {
   const decision = nightlyDecision(outcome, failOn);
   const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
-    await mkdir10(path56.dirname(reportFile), { recursive: true });
+    await mkdir10(path59.dirname(reportFile), { recursive: true });
     await writeFile13(reportFile, markdown);
   }
   return { report: markdown, decision };
@@ -87990,8 +88339,9 @@ async function writeNightlySite(dir, analysis, repoUrl, logger) {
 
 // src/flows/nightly/nightly-head.ts
 function nightlyHeadOf(options, names) {
-  if (options.binDir) return { kind: "installed", binDir: options.binDir };
-  const at = options.commit.sha ?? options.commit.ref;
+  const commit3 = nightlyCommitOf(options, names);
+  if (options.binDir) return { head: { kind: "installed", binDir: options.binDir }, commit: commit3 };
+  const at = commit3.sha ?? commit3.ref;
   if (!at) {
     throw new OptionError(
       "ref",
@@ -87999,17 +88349,37 @@ function nightlyHeadOf(options, names) {
     );
   }
   return {
-    kind: "build",
-    request: {
-      ...options.source(),
-      baseRef: at,
-      headRef: at,
-      mergeBase: false,
-      basePatches: [],
-      headPatches: [],
-      headOnly: true
-    }
+    head: {
+      kind: "build",
+      request: {
+        ...options.source(),
+        baseRef: at,
+        headRef: at,
+        mergeBase: false,
+        basePatches: [],
+        headPatches: [],
+        headOnly: true
+      }
+    },
+    commit: commit3
   };
+}
+function nightlyCommitOf(options, names) {
+  const install = options.binDir ? ` (${names.bin} ${options.binDir})` : "";
+  const { ref, sha, event } = options;
+  if (ref) {
+    const isSha2 = /^[0-9a-f]{40}$/i.test(ref);
+    return { ...isSha2 ? { sha: ref } : { ref }, chosenBy: `nightly: ${names.ref}${install}` };
+  }
+  if (sha) return { sha, chosenBy: `nightly: ${names.commit}${install}` };
+  if (event) {
+    return {
+      sha: event.sha,
+      ...event.ref ? { ref: event.ref } : {},
+      chosenBy: `nightly: the ${event.name || "workflow"} event's commit${install}`
+    };
+  }
+  return { chosenBy: `nightly${install}` };
 }
 
 // src/adapters/cli/commands/nightly.ts
@@ -88060,7 +88430,7 @@ function nightlyCommand() {
       { triageDigest: "--triage-digest", raiseAfter: "--raise-after" }
     );
     const changePoints = changePointSettings(flags);
-    const head = nightlyHead(flags);
+    const { head, commit: commit3 } = nightlyHead(flags);
     const workloads = [];
     for (const ref of flags.workload) workloads.push(...await loadWorkloads(ref, { what: "--workload" }));
     const repoUrl = flags.repoUrl?.replace(/\/+$/, "");
@@ -88078,11 +88448,7 @@ function nightlyCommand() {
       const outcome = await runNightlyJob(
         {
           head,
-          commit: {
-            ref: flags.ref,
-            sha: flags.commit,
-            chosenBy: flags.ref ? `nightly build of ${flags.ref}` : "nightly (--bin)"
-          },
+          commit: commit3,
           workloads,
           rounds: flags.rounds,
           durationS: flags.duration,
@@ -88127,14 +88493,15 @@ function nightlyHead(flags) {
   return nightlyHeadOf(
     {
       ...flags.bin ? { binDir: flags.bin } : {},
-      commit: flags.ref ? { ref: flags.ref } : {},
+      ...flags.ref ? { ref: flags.ref } : {},
+      ...flags.commit ? { sha: flags.commit } : {},
       source: () => ({
         repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
         extraOptions: flags.buildOption,
         cacheDir: resolveCacheDir(flags.cacheDir)
       })
     },
-    { bin: "--bin", ref: "--ref", repo: "--repo" }
+    { bin: "--bin", ref: "--ref", commit: "--commit", repo: "--repo" }
   );
 }
 function githubTarget(spec, env) {
@@ -88534,6 +88901,19 @@ function roundSeconds(workloads, arms2, durationS) {
   return workloads.reduce((s, w) => s + w.clients.length * arms2 * (durationS ?? w.duration), 0);
 }
 
+// src/flows/compare/options/shard-seed.ts
+function sharedSeedOf(seed, runId) {
+  if (seed !== void 0) return seed;
+  const value = runId?.value;
+  if (value === void 0 || !/^[1-9]\d*$/.test(value)) return void 0;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : void 0;
+}
+function runIdSeedProblem(runId) {
+  if (!runId) return "";
+  return `; ${runId.name} is ${runId.value === void 0 ? "not set" : `'${runId.value}', not a whole number`}`;
+}
+
 // src/flows/compare/options/comparison-options.ts
 function comparisonOf(options, names) {
   const { baseline } = options;
@@ -88567,7 +88947,7 @@ function comparisonOf(options, names) {
     workloads,
     ...sharded ? { shard: sharded.info } : {},
     ...defined2({
-      seed: options.seed,
+      seed: sharded?.seed ?? options.seed,
       rounds: options.rounds,
       durationS: options.durationS,
       confirmRounds: options.confirmRounds,
@@ -88637,17 +89017,19 @@ function workloadsOf(options) {
 }
 function shardOf(workloads, options, names) {
   const spec = options.shard;
-  if (options.seed === void 0) {
+  const seed = sharedSeedOf(options.seed, options.runIdSeed);
+  if (seed === void 0) {
     throw new OptionError(
       "seed",
-      `${names.shard} needs ${names.seed} N: every shard must use the same seed (e.g. the workflow run number)`
+      `${names.shard} needs ${names.seed} N: every shard must use the same seed (e.g. the workflow run number)${runIdSeedProblem(options.runIdSeed)}`
     );
   }
   try {
-    return selectShard(workloads, spec, {
+    const shard = selectShard(workloads, spec, {
       ...options.rounds !== void 0 ? { rounds: options.rounds } : {},
       ...options.durationS !== void 0 ? { duration: options.durationS } : {}
     });
+    return { ...shard, seed };
   } catch (e) {
     throw new OptionError("shard", `${names.shard} ${spec.index}/${spec.count}: ${errorMessage(e)}`);
   }

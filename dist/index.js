@@ -69219,8 +69219,8 @@ function sysbenchDriver(options) {
   const { workload, runner, logger, signal: stop } = options;
   const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
   const cwd = "/";
-  let located;
-  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
+  let located2;
+  const sysbench = () => located2 ??= findOnPath("sysbench", options.searchPath).then((bin) => {
     if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
     return bin;
   });
@@ -78247,6 +78247,82 @@ async function concludeNight(outcome, options) {
   return { report: markdown, decision };
 }
 
+// src/flows/bisect/one-cell.ts
+init_errors();
+var DEFAULT_TRIES = 2;
+function oneCell(workload, clients, field = "--clients") {
+  if (clients !== void 0) return { ...workload, clients: [clients] };
+  if (workload.clients.length !== 1) {
+    throw new UserError(
+      `${field}: workload ${workload.name} measures clients ${workload.clients.join(", ")}; a bisection measures one: give ${field} N`
+    );
+  }
+  return workload;
+}
+
+// src/flows/bisect/bisect-request.ts
+init_errors();
+function checkBisectRounds(asked, names) {
+  if (asked.timeBudgetS !== void 0) {
+    throw new OptionError(
+      "timeBudget",
+      `${names.timeBudget}: a bisection runs several A/B tests; bound each with ${names.maxRounds} N instead`
+    );
+  }
+  if (asked.rounds !== void 0 && asked.maxRounds !== void 0) {
+    throw new OptionError(
+      "rounds",
+      `${names.rounds} and ${names.maxRounds} both given: adaptive tests take their rounds from the looks`
+    );
+  }
+}
+function bisectRequestOf(range, analysis, measure) {
+  const { adaptive } = measure;
+  const tries = measure.tries ?? DEFAULT_TRIES;
+  const lastTryRounds = (adaptive?.maxRounds ?? measure.rounds ?? roundsOf(range.workload)) * 2 ** (tries - 1);
+  const oversized = planSizeProblem({
+    workloads: [range.workload],
+    arms: 2,
+    rounds: lastTryRounds,
+    ...measure.durationS !== void 0 ? { durationS: measure.durationS } : {},
+    confirmRounds: DEFAULT_CONFIRM_ROUNDS
+  });
+  if (oversized) {
+    throw new UserError(
+      `bisect: the last of ${tries} tries of a commit measures ${lastTryRounds} rounds (each try twice the rounds of the one before); ${oversized}, or fewer tries`
+    );
+  }
+  return {
+    repo: measure.repo,
+    good: range.good,
+    bad: range.bad,
+    ...defined({ names: range.names }),
+    cacheDir: measure.cacheDir,
+    extraOptions: measure.extraOptions,
+    workload: range.workload,
+    ...defined({ rounds: measure.rounds, durationS: measure.durationS }),
+    ...adaptive ? {
+      adaptive: {
+        alpha: analysis.alpha,
+        maxRounds: adaptive.maxRounds,
+        ...defined({ schedule: adaptive.schedule, spending: adaptive.spending })
+      }
+    } : {},
+    analysis,
+    tries,
+    ...defined({
+      verifyBad: measure.verifyBad,
+      seed: measure.seed,
+      runAs: measure.runAs,
+      tmpDir: measure.tmpDir
+    }),
+    outDir: measure.outDir
+  };
+}
+function defined(values) {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== void 0));
+}
+
 // src/adapters/action/inputs.ts
 var MODES = [
   "benchmark",
@@ -78471,15 +78547,14 @@ function checkBisectInputs(inputs) {
       ["base-bin-dir", inputs.baseBinDir !== void 0],
       ["head-bin-dir", inputs.headBinDir !== void 0],
       ["patches", inputs.patches.length > 0],
-      ["time-budget", inputs.timeBudgetS !== void 0],
       ["baseline", inputs.baseline.kind !== "same-job"]
     ]
   );
-  if (inputs.rounds !== void 0 && inputs.maxRounds !== void 0) {
-    throw new UserError(
-      "inputs 'rounds' and 'max-rounds' both set: adaptive tests take their rounds from the looks"
-    );
-  }
+  checkBisectRounds(inputs, {
+    rounds: "input 'rounds'",
+    maxRounds: "input 'max-rounds'",
+    timeBudget: "input 'time-budget'"
+  });
 }
 function checkCalibrateInputs(inputs) {
   if (!inputs.headBinDir) {
@@ -80310,6 +80385,19 @@ function canAskAdaptive(asked) {
   return asked.rounds === void 0 && !asked.fixedRounds && asked.baseline !== "stored";
 }
 
+// src/flows/compare/options/shard-seed.ts
+function sharedSeedOf(seed, runId) {
+  if (seed !== void 0) return seed;
+  const value = runId?.value;
+  if (value === void 0 || !/^[1-9]\d*$/.test(value)) return void 0;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : void 0;
+}
+function runIdSeedProblem(runId) {
+  if (!runId) return "";
+  return `; ${runId.name} is ${runId.value === void 0 ? "not set" : `'${runId.value}', not a whole number`}`;
+}
+
 // src/flows/compare/options/comparison-options.ts
 function comparisonOf(options, names) {
   const { baseline } = options;
@@ -80342,8 +80430,8 @@ function comparisonOf(options, names) {
     arms: options.arms,
     workloads,
     ...sharded ? { shard: sharded.info } : {},
-    ...defined({
-      seed: options.seed,
+    ...defined2({
+      seed: sharded?.seed ?? options.seed,
       rounds: options.rounds,
       durationS: options.durationS,
       confirmRounds: options.confirmRounds,
@@ -80413,17 +80501,19 @@ function workloadsOf(options) {
 }
 function shardOf(workloads, options, names) {
   const spec = options.shard;
-  if (options.seed === void 0) {
+  const seed = sharedSeedOf(options.seed, options.runIdSeed);
+  if (seed === void 0) {
     throw new OptionError(
       "seed",
-      `${names.shard} needs ${names.seed} N: every shard must use the same seed (e.g. the workflow run number)`
+      `${names.shard} needs ${names.seed} N: every shard must use the same seed (e.g. the workflow run number)${runIdSeedProblem(options.runIdSeed)}`
     );
   }
   try {
-    return selectShard(workloads, spec, {
+    const shard = selectShard(workloads, spec, {
       ...options.rounds !== void 0 ? { rounds: options.rounds } : {},
       ...options.durationS !== void 0 ? { duration: options.durationS } : {}
     });
+    return { ...shard, seed };
   } catch (e) {
     throw new OptionError("shard", `${names.shard} ${spec.index}/${spec.count}: ${errorMessage(e)}`);
   }
@@ -80432,12 +80522,12 @@ function controlsOf(controls, names) {
   if (controls?.cpuDmaLatencyUs === void 0 && controls?.governor === void 0) return {};
   return {
     controls: {
-      ...defined(controls),
+      ...defined2(controls),
       fields: { cpuDmaLatency: names.cpuDmaLatency, governor: names.governor }
     }
   };
 }
-function defined(values) {
+function defined2(values) {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== void 0));
 }
 
@@ -82950,17 +83040,8 @@ ${report}`);
 }
 
 // src/adapters/action/shard-job.ts
-init_errors();
-function shardSeedOf(inputs, ctx) {
-  const spec = inputs.shard;
-  const runId = ctx.runId !== void 0 && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : void 0;
-  const seed = inputs.seed ?? (runId !== void 0 && Number.isSafeInteger(runId) ? runId : void 0);
-  if (seed === void 0) {
-    throw new UserError(
-      `input 'shard' (${spec.index}/${spec.count}) needs a seed every shard agrees on: set 'seed' (e.g. \${{ github.run_id }}); GITHUB_RUN_ID is ${ctx.runId === void 0 ? "not set" : `'${ctx.runId}', not a whole number`}`
-    );
-  }
-  return seed;
+function runIdSeedOf(ctx) {
+  return { name: "GITHUB_RUN_ID", ...ctx.runId !== void 0 ? { value: ctx.runId } : {} };
 }
 async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, failOn) {
   const { decision, reportFile } = await publishShardPart(
@@ -82978,7 +83059,8 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
   );
 }
 
-// src/adapters/action/store-setup.ts
+// src/store/open/choose-store.ts
+init_errors();
 import path48 from "node:path";
 
 // src/store/branch/branch-store.ts
@@ -83263,43 +83345,80 @@ async function openBranchStore(spec, open8, deps) {
   };
 }
 
+// src/store/open/choose-store.ts
+async function chooseStore(choice2, open8) {
+  const spec = choice2.spec?.trim() || void 0;
+  if (choice2.branch) return onBranch(spec, choice2.branch, open8);
+  if (spec === void 0 && choice2.unset === "none") return void 0;
+  const store = await open8(spec === void 0 ? void 0 : located(spec, choice2.baseDir), choice2.write);
+  return { reader: store, archive: store, close: () => store.close() };
+}
+function located(spec, baseDir) {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path48.resolve(baseDir, spec);
+}
+function onBranch(spec, branch, open8) {
+  const { names } = branch;
+  if (spec && (path48.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
+    throw new UserError(
+      `${names.store} is '${spec}', but with ${names.branchInSentence} it is the directory inside the branch: expected a relative path such as store`
+    );
+  }
+  if (!branch.remote) {
+    throw new UserError(
+      `${names.branch} (${branch.name}) pushes to the workflow's repository: ${names.access}`
+    );
+  }
+  return openBranchStore(
+    {
+      remote: branch.remote,
+      ...branch.credentials ? { credentials: branch.credentials } : {},
+      branch: branch.name,
+      tempDir: branch.tempDir,
+      ...spec ? { storePath: spec } : {}
+    },
+    (dir, write) => open8(dir, write),
+    branch.git
+  );
+}
+
 // src/adapters/action/store-setup.ts
 init_errors();
-async function openInputStore(inputs, workspace, deps) {
+var BRANCH_NAMES = {
+  store: "input 'store'",
+  branch: "input 'store-branch'",
+  branchInSentence: "'store-branch'",
+  access: "pass 'github-token' with contents: write"
+};
+function storeAccess(inputs, deps) {
   if (!inputs.store && !inputs.storeBranch) return void 0;
   if (!deps.stores) {
     throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
   }
-  return openActionStore(inputs, workspace, deps.stores, deps);
+  return deps.stores;
 }
-async function openActionStore(inputs, workspace, access7, deps) {
-  if (inputs.storeBranch) {
-    if (inputs.store && (path48.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
-      throw new UserError(
-        `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
-      );
-    }
-    if (!access7.dataBranchRemote) {
-      throw new UserError(
-        `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`
-      );
-    }
-    return openBranchStore(
-      {
-        remote: access7.dataBranchRemote,
-        ...access7.dataBranchCredentials ? { credentials: access7.dataBranchCredentials } : {},
-        branch: inputs.storeBranch,
-        tempDir: access7.tempDir,
-        ...inputs.store ? { storePath: inputs.store } : {}
-      },
-      (spec2, write) => access7.open(spec2, write),
-      deps
-    );
-  }
-  if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path48.resolve(workspace, inputs.store);
-  const store = await access7.open(spec, true);
-  return { reader: store, archive: store, close: () => store.close() };
+async function openInputStore(inputs, workspace, deps) {
+  const access7 = storeAccess(inputs, deps);
+  if (!access7) return void 0;
+  const git = { runner: deps.runner, logger: deps.logger, ...deps.signal ? { signal: deps.signal } : {} };
+  return chooseStore(
+    {
+      spec: inputs.store,
+      baseDir: workspace,
+      unset: "none",
+      write: true,
+      ...inputs.storeBranch ? {
+        branch: {
+          name: inputs.storeBranch,
+          ...access7.dataBranchRemote ? { remote: access7.dataBranchRemote } : {},
+          ...access7.dataBranchCredentials ? { credentials: access7.dataBranchCredentials } : {},
+          tempDir: access7.tempDir,
+          names: BRANCH_NAMES,
+          git
+        }
+      } : {}
+    },
+    access7.open
+  );
 }
 
 // src/flows/publish/publish-target.ts
@@ -83827,7 +83946,8 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
       ...inputs.clientCounts ? { clients: inputs.clientCounts } : {},
       ...inputs.instructions !== void 0 ? { instructions: inputs.instructions } : {},
       ...inputs.plans !== void 0 ? { plans: inputs.plans } : {},
-      ...inputs.shard ? { shard: inputs.shard, seed: shardSeedOf(inputs, ctx) } : { seed: inputs.seed },
+      ...inputs.shard ? { shard: inputs.shard, runIdSeed: runIdSeedOf(ctx) } : {},
+      seed: inputs.seed,
       baseline: inputs.baseline,
       storedBaseline: {
         allowFingerprintMismatch: false,
@@ -83935,9 +84055,6 @@ var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
   return publishComparison({ result, comparison: analyse(result) }, target, inputs, ctx, deps, resultsDir);
 };
-
-// src/adapters/action/consolidate-mode.ts
-init_errors();
 
 // src/flows/consolidate/collect-shards.ts
 init_errors();
@@ -84610,12 +84727,9 @@ async function publishConsolidation(shards, publishing, side, deps) {
 var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
   const target = await eventTarget(vouchedEventOf(ctx), inputs.prNumber, deps.api, "mode consolidate");
   deps.logger.info(`consolidate mode: publishing for ${target.basis}`);
-  const useStore = Boolean(inputs.store || inputs.storeBranch);
-  if (useStore && !deps.stores) {
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
-  }
-  const openStore2 = async () => await openActionStore(inputs, ctx.workspace, deps.stores, deps);
-  const seed = inputs.seed ?? (ctx.runId && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : void 0);
+  const useStore = Boolean(storeAccess(inputs, deps));
+  const openStore2 = async () => await openInputStore(inputs, ctx.workspace, deps);
+  const seed = sharedSeedOf(inputs.seed, runIdSeedOf(ctx));
   const sources = { resultsDir, planId: inputs.planId, seed, waitTimeoutS: inputs.waitTimeoutS };
   const shards = await collectShards({ ...sources, ...useStore ? { openStore: openStore2 } : {} }, target, deps);
   const publishing = publishingOf(inputs, ctx, target, resultsDir);
@@ -84637,19 +84751,19 @@ async function publishSiteOnBranch(store, options, deps) {
   const published = await logger.group(
     "Publishing the history site",
     () => store.publishOnBranch(site, async (dir, storeDir) => {
-      const onBranch = await deps.openStore(storeDir);
+      const onBranch2 = await deps.openStore(storeDir);
       let pages;
       try {
         pages = await writeHistorySite(
           dir,
-          await analyseStore(onBranch, historyOptionsOf(options.changePoints)),
+          await analyseStore(onBranch2, historyOptionsOf(options.changePoints)),
           {
             title: siteTitle(options.repository),
             repoUrl: options.repoUrl
           }
         );
       } finally {
-        await onBranch.close();
+        await onBranch2.close();
       }
       logger.info(`history site: ${pages.length} pages in ${site}/ of branch ${branch}`);
       return `pgperf: history site (${pages.length} pages)`;
@@ -84666,8 +84780,9 @@ init_errors();
 
 // src/flows/nightly/nightly-head.ts
 function nightlyHeadOf(options, names) {
-  if (options.binDir) return { kind: "installed", binDir: options.binDir };
-  const at = options.commit.sha ?? options.commit.ref;
+  const commit3 = nightlyCommitOf(options, names);
+  if (options.binDir) return { head: { kind: "installed", binDir: options.binDir }, commit: commit3 };
+  const at = commit3.sha ?? commit3.ref;
   if (!at) {
     throw new OptionError(
       "ref",
@@ -84675,17 +84790,37 @@ function nightlyHeadOf(options, names) {
     );
   }
   return {
-    kind: "build",
-    request: {
-      ...options.source(),
-      baseRef: at,
-      headRef: at,
-      mergeBase: false,
-      basePatches: [],
-      headPatches: [],
-      headOnly: true
-    }
+    head: {
+      kind: "build",
+      request: {
+        ...options.source(),
+        baseRef: at,
+        headRef: at,
+        mergeBase: false,
+        basePatches: [],
+        headPatches: [],
+        headOnly: true
+      }
+    },
+    commit: commit3
   };
+}
+function nightlyCommitOf(options, names) {
+  const install = options.binDir ? ` (${names.bin} ${options.binDir})` : "";
+  const { ref, sha, event } = options;
+  if (ref) {
+    const isSha2 = /^[0-9a-f]{40}$/i.test(ref);
+    return { ...isSha2 ? { sha: ref } : { ref }, chosenBy: `nightly: ${names.ref}${install}` };
+  }
+  if (sha) return { sha, chosenBy: `nightly: ${names.commit}${install}` };
+  if (event) {
+    return {
+      sha: event.sha,
+      ...event.ref ? { ref: event.ref } : {},
+      chosenBy: `nightly: the ${event.name || "workflow"} event's commit${install}`
+    };
+  }
+  return { chosenBy: `nightly${install}` };
 }
 
 // src/adapters/action/repo-url.ts
@@ -84698,15 +84833,14 @@ function repoUrlOf(inputs, ctx) {
 // src/adapters/action/nightly-mode.ts
 var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io, api } = deps;
-  if (!deps.stores)
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  storeAccess(inputs, deps);
   if (inputs.canaryBinDir) {
     const runAs = await resolveRunAs(inputs.runAs, { runner: deps.runner, logger });
     await inspectBinDir(inputs.canaryBinDir, "input 'canary-bin-dir'", { runner: deps.runner, runAs });
   }
-  const head = nightlyCommit(inputs, ctx);
+  const { head, commit: commit3 } = nightlyChoice(inputs, ctx, deps);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
-  const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
+  const store = await openInputStore(inputs, ctx.workspace, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const resultsFile = path57.join(resultsDir, RESULTS_FILE);
   const reportFile = path57.join(resultsDir, REPORT_FILE);
@@ -84715,12 +84849,12 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const changePoints = { magnitudePct: inputs.threshold };
   try {
     logger.info(
-      `nightly: measuring ${[head.ref, head.sha?.slice(0, 10)].filter(Boolean).join(" @ ") || "the given install"}`
+      `nightly: measuring ${[commit3.ref, commit3.sha?.slice(0, 10)].filter(Boolean).join(" @ ") || "the given install"}`
     );
     const outcome = await runNightlyJob(
       {
-        head: nightlyHead(inputs, ctx, deps, head),
-        commit: head,
+        head,
+        commit: commit3,
         workloads,
         rounds: inputs.rounds,
         durationS: inputs.duration,
@@ -84773,43 +84907,32 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
     await store.close();
   }
 };
-function nightlyCommit(inputs, ctx) {
-  const given = inputs.headBinDir ? ` (input head-bin-dir ${inputs.headBinDir})` : "";
-  if (inputs.headRef) {
-    const isSha2 = /^[0-9a-f]{40}$/i.test(inputs.headRef);
-    return {
-      label: "head",
-      ...isSha2 ? { sha: inputs.headRef } : { ref: inputs.headRef },
-      chosenBy: `nightly: input head-ref${given}`
-    };
-  }
-  if (!ctx.sha) {
+function nightlyChoice(inputs, ctx, deps) {
+  if (!inputs.headRef && !ctx.sha) {
     throw new UserError(
       `mode nightly measures the branch head: set 'head-ref' (e.g. master), or run on a push or schedule event (the '${ctx.eventName}' event gave no GITHUB_SHA)`
     );
   }
-  return {
-    label: "head",
-    sha: ctx.sha,
-    ...ctx.refName ? { ref: ctx.refName } : {},
-    chosenBy: `nightly: the ${ctx.eventName || "workflow"} event's commit${given}`
-  };
-}
-function nightlyHead(inputs, ctx, deps, head) {
   if (!inputs.headBinDir && !deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
   return nightlyHeadOf(
     {
       ...inputs.headBinDir ? { binDir: path57.resolve(inputs.headBinDir) } : {},
-      commit: head,
+      ...inputs.headRef ? { ref: inputs.headRef } : {},
+      ...ctx.sha ? { event: { name: ctx.eventName, sha: ctx.sha, ...ctx.refName ? { ref: ctx.refName } : {} } } : {},
       source: () => ({
         repo: sourceRepoOf(inputs, ctx),
         extraOptions: inputs.buildOptions,
         cacheDir: deps.cacheDir
       })
     },
-    { bin: "input 'head-bin-dir'", ref: "input 'head-ref'", repo: "input 'repo'" }
+    {
+      bin: "input 'head-bin-dir'",
+      ref: "input 'head-ref'",
+      commit: "input 'head-ref'",
+      repo: "input 'repo'"
+    }
   );
 }
 
@@ -85074,21 +85197,6 @@ ${escapeMarkdown(message)}${run3}
 
 // src/flows/bisect/issue-bisection.ts
 init_errors();
-
-// src/flows/bisect/one-cell.ts
-init_errors();
-var DEFAULT_TRIES = 2;
-function oneCell(workload, clients, field = "--clients") {
-  if (clients !== void 0) return { ...workload, clients: [clients] };
-  if (workload.clients.length !== 1) {
-    throw new UserError(
-      `${field}: workload ${workload.name} measures clients ${workload.clients.join(", ")}; a bisection measures one: give ${field} N`
-    );
-  }
-  return workload;
-}
-
-// src/flows/bisect/issue-bisection.ts
 function bisectSkipReason(eventName, payload) {
   if (eventName !== "issues") return void 0;
   const action = payload.action;
@@ -85255,55 +85363,6 @@ async function rangeBisectJob(inputs) {
     workload: oneCell(workload, inputs.clients, "input 'clients'"),
     basis: `inputs base-ref ${inputs.good} (good), head-ref ${inputs.bad} (bad), workload ${workload.name}`
   };
-}
-
-// src/flows/bisect/bisect-request.ts
-init_errors();
-function bisectRequestOf(range, analysis, measure) {
-  const { adaptive } = measure;
-  const tries = measure.tries ?? DEFAULT_TRIES;
-  const lastTryRounds = (adaptive?.maxRounds ?? measure.rounds ?? roundsOf(range.workload)) * 2 ** (tries - 1);
-  const oversized = planSizeProblem({
-    workloads: [range.workload],
-    arms: 2,
-    rounds: lastTryRounds,
-    ...measure.durationS !== void 0 ? { durationS: measure.durationS } : {},
-    confirmRounds: DEFAULT_CONFIRM_ROUNDS
-  });
-  if (oversized) {
-    throw new UserError(
-      `bisect: the last of ${tries} tries of a commit measures ${lastTryRounds} rounds (each try twice the rounds of the one before); ${oversized}, or fewer tries`
-    );
-  }
-  return {
-    repo: measure.repo,
-    good: range.good,
-    bad: range.bad,
-    ...defined2({ names: range.names }),
-    cacheDir: measure.cacheDir,
-    extraOptions: measure.extraOptions,
-    workload: range.workload,
-    ...defined2({ rounds: measure.rounds, durationS: measure.durationS }),
-    ...adaptive ? {
-      adaptive: {
-        alpha: analysis.alpha,
-        maxRounds: adaptive.maxRounds,
-        ...defined2({ schedule: adaptive.schedule, spending: adaptive.spending })
-      }
-    } : {},
-    analysis,
-    tries,
-    ...defined2({
-      verifyBad: measure.verifyBad,
-      seed: measure.seed,
-      runAs: measure.runAs,
-      tmpDir: measure.tmpDir
-    }),
-    outDir: measure.outDir
-  };
-}
-function defined2(values) {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== void 0));
 }
 
 // src/flows/bisect/bisection.ts
