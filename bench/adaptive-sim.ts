@@ -27,8 +27,8 @@
 import {
   DEFAULT_SCHEDULE,
   adaptiveLook,
-  planAdaptive,
-  type AdaptivePlan,
+  designSequential,
+  type SequentialDesign,
 } from '../src/core/compare/analysis/adaptive.js';
 import { compareRun } from '../src/core/compare/analysis/compare-run.js';
 import { confirmationTargets, withConfirmation } from '../src/core/compare/analysis/confirmation.js';
@@ -43,7 +43,7 @@ const REPLICATES = Number(process.argv[2] ?? 1000);
 const SCHEDULE = process.env.SCHEDULE ? process.env.SCHEDULE.split(',').map(Number) : [...DEFAULT_SCHEDULE];
 const MAX_ROUNDS = 30;
 const CONFIRM_ROUNDS = 6;
-const plan = planAdaptive({
+const plan = designSequential({
   schedule: SCHEDULE,
   alpha: 0.05,
   spending: 'obrien-fleming',
@@ -191,7 +191,7 @@ function simulate(s: Scenario, seed: number): { doc: ReturnType<typeof document>
   return { doc: document(arms, { w: clients }, MAX_ROUNDS, samples), block };
 }
 
-function run(s: Scenario, p: AdaptivePlan) {
+function run(s: Scenario, p: SequentialDesign) {
   const t = {
     regression: 0,
     failed: 0,

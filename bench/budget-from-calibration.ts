@@ -1,15 +1,15 @@
 /**
  * What a budget resolves on THIS runner: reads an A/A calibration document (`pgperf calibrate ... --out DIR`
  * writes DIR/run-*\/results.json), estimates each cell's per-round noise with estimateNoise (the same
- * function `pgperf calibrate` reports) and prints planPower's answer (the run loop's plan check) for the
+ * function `pgperf calibrate` reports) and prints designPower's answer (the run loop's plan check) for the
  * default looks cut at several budgets: the smallest change each cell resolves with 80% power, Holm over
  * all the document's cells, α 0.05, O'Brien–Fleming-type spending.
  *
  * Run: npx tsx bench/budget-from-calibration.ts path/to/results.json [threshold%]
  */
 import { readFile } from 'node:fs/promises';
-import { planAdaptive } from '../src/core/compare/analysis/adaptive.js';
-import { estimateNoise, planPower } from '../src/core/compare/power.js';
+import { designSequential } from '../src/core/compare/analysis/adaptive.js';
+import { estimateNoise, designPower } from '../src/core/compare/power.js';
 import { cellId, type RunResult } from '../src/core/results/result-types.js';
 
 const [file, threshold = '2'] = process.argv.slice(2);
@@ -27,8 +27,8 @@ console.log(
 );
 console.log(`|---|---|${budgets.map(() => '---').join('|')}|---|`);
 const powers = budgets.map((maxRounds) =>
-  planPower({
-    plan: planAdaptive({ schedule: [6, 10, 15, 20, 30, 45, 60], maxRounds }),
+  designPower({
+    plan: designSequential({ schedule: [6, 10, 15, 20, 30, 45, 60], maxRounds }),
     hypotheses: cells.length,
     cells: noise,
     thresholdPct: Number(threshold),

@@ -1,13 +1,13 @@
 /**
  * The planning arithmetic: the smallest change (percent) the adaptive design resolves with 80% power within
  * its budget, per per-round noise (SD of ln(head/base), as a CV) and budget, for 1 and 7 cells, from
- * planPower (the same function the run loop's plan check uses). Looks at 6, 10, 15, 20, 30, 45, 60 rounds
+ * designPower (the same function the run loop's plan check uses). Looks at 6, 10, 15, 20, 30, 45, 60 rounds
  * cut at the budget, O'Brien–Fleming-type spending, α 0.05.
  *
  * Run: npx tsx bench/plan-power.ts
  */
-import { planAdaptive } from '../src/core/compare/analysis/adaptive.js';
-import { planPower } from '../src/core/compare/power.js';
+import { designSequential } from '../src/core/compare/analysis/adaptive.js';
+import { designPower } from '../src/core/compare/power.js';
 
 const budgets = [10, 15, 20, 30, 45, 60];
 const noises = [1, 2, 3, 5, 8, 12];
@@ -19,9 +19,9 @@ for (const hypotheses of [1, 7]) {
   console.log(`|---|${budgets.map(() => '---').join('|')}|`);
   for (const pairedCvPct of noises) {
     const row = budgets.map((maxRounds) => {
-      const plan = planAdaptive({ schedule: [6, 10, 15, 20, 30, 45, 60], maxRounds });
+      const plan = designSequential({ schedule: [6, 10, 15, 20, 30, 45, 60], maxRounds });
       const cell = { workload: 'w', clients: 1 };
-      const p = planPower({
+      const p = designPower({
         plan,
         hypotheses,
         cells: [{ cell, noise: { cell, rounds: 10, pairedCvPct, runCvPct: null } }],

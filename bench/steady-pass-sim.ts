@@ -18,7 +18,7 @@
  * Run: npx tsx bench/steady-pass-sim.ts [replicates]
  */
 import { median } from 'simple-statistics';
-import { planAdaptive } from '../src/core/compare/analysis/adaptive.js';
+import { designSequential } from '../src/core/compare/analysis/adaptive.js';
 import { AdaptiveControl } from '../src/run/adaptive-control.js';
 import { analyse } from '../src/core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
@@ -29,7 +29,7 @@ import { instructionRecord } from '../testkit/instruction-record.js';
 
 const REPLICATES = Number(process.argv[2] ?? 400);
 const SCHEDULE = [6, 10, 15, 20, 30];
-const plan = planAdaptive({ schedule: SCHEDULE, alpha: 0.05, spending: 'obrien-fleming', maxRounds: 30 });
+const plan = designSequential({ schedule: SCHEDULE, alpha: 0.05, spending: 'obrien-fleming', maxRounds: 30 });
 
 interface Noise {
   name: string;

@@ -61243,7 +61243,7 @@ function planWarningKind(message) {
   if (/^with \d+(\.\d+)?% run-to-run noise \((assumed|measured)\), detecting a /.test(text2)) return "power";
   return void 0;
 }
-function checkPlan(input2) {
+function checkDesign(input2) {
   const alpha = input2.alpha ?? DEFAULT_ALPHA;
   const testAlpha = alpha;
   const test = input2.test ?? "signed-rank";
@@ -61346,7 +61346,7 @@ function estimateNoise(result, cell, metric = "tps") {
     runCvPct: spreads.length > 0 ? pct6(median(spreads)) : null
   };
 }
-function planPower(input2) {
+function designPower(input2) {
   const { plan } = input2;
   const m = Math.max(1, input2.hypotheses);
   const power = input2.power ?? DEFAULT_POWER;
@@ -62533,7 +62533,7 @@ function dataWarnings(ctx, comparisons, sequential) {
   }
   if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
     const paired = ctx.test === "paired";
-    const plan = checkPlan({
+    const plan = checkDesign({
       rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
       cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
       alpha: sequential ? sequential.perLookAlpha : alpha,
@@ -66066,7 +66066,7 @@ init_result_types();
 init_unchanged_heads();
 var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
 var DEFAULT_SPENDING = "obrien-fleming";
-function planAdaptive(input2) {
+function designSequential(input2) {
   return buildPlan(input2, true);
 }
 function buildPlan(input2, checkFirstLook) {
@@ -66255,7 +66255,7 @@ function adaptiveLook(result, plan, options = {}) {
 function adaptiveRecord(plan, look) {
   return { plan, looks: look.history };
 }
-function planFromJson(value) {
+function sequentialDesignFromJson(value) {
   const v = typeof value === "object" && value !== null ? value : {};
   const field = (name, ok) => {
     if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
@@ -70941,7 +70941,7 @@ function warnUnderpoweredPlan(req, workloads, warn) {
   const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce((n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length), 0);
   if (req.arms.length < 2) return;
   for (const w of req.partOfRun ? [] : workloads) {
-    const check2 = checkPlan({
+    const check2 = checkDesign({
       rounds: roundsOf(w),
       cells: hypotheses,
       alpha: req.analysis.alpha,
@@ -71433,7 +71433,7 @@ function analyse(result, overrides = {}) {
     ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
     // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
-    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
+    ...lastLook ? { adaptive: { plan: sequentialDesignFromJson(result.adaptive.plan), look: lastLook } } : {},
     // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
     ...result.baseline ? { test: "unpaired" } : {}
   });
@@ -71480,7 +71480,7 @@ function withStoredBaseline(c, baseline) {
 
 // src/flows/compare/noise/design-check.ts
 init_errors();
-function planReach(input2) {
+function designReach(input2) {
   const heads = Math.max(0, input2.arms - 1);
   const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
   const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
@@ -71505,7 +71505,7 @@ function planReach(input2) {
   };
 }
 function refuseUnreachablePlan(input2) {
-  const r = planReach(input2);
+  const r = designReach(input2);
   if (r.reachable) return;
   const what = r.workloads.map(
     (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
@@ -71560,7 +71560,7 @@ function resolutionOf(noise, input2) {
   let recommendedRounds;
   if (input2.adaptive) {
     const cell = { workload: noise.workload, clients: noise.clients };
-    const p = planPower({
+    const p = designPower({
       plan: input2.adaptive,
       hypotheses: input2.hypotheses,
       cells: [
@@ -72933,8 +72933,8 @@ async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set())
     metrics: w.metrics ?? ["tps"],
     clients: w.clients ?? []
   }));
-  const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : void 0;
-  const reach = planReach({
+  const adaptive = result.adaptive ? sequentialDesignFromJson(result.adaptive.plan) : void 0;
+  const reach = designReach({
     workloads,
     arms: result.arms.length,
     alpha: settings2.alpha,
@@ -73541,7 +73541,7 @@ var PLAN_APPLICATION = "pgperf-plans";
 function planWorkloads(workloads) {
   return workloads.filter((w) => w.plans === true);
 }
-function checkPlanWorkloads(workloads) {
+function checkDesignWorkloads(workloads) {
   for (const w of planWorkloads(workloads)) {
     if (!listsStatements(w)) {
       throw new UserError(
@@ -74866,9 +74866,9 @@ function logArchive(outcome, logger, prefix = "") {
 }
 async function runPipeline(req, deps, store) {
   await checkRunControls(req.controls, deps.logger);
-  checkPlanReach(req);
+  checkDesignReach(req);
   checkInstructionWorkloads(req.workloads);
-  checkPlanWorkloads(req.workloads);
+  checkDesignWorkloads(req.workloads);
   const started = Date.now();
   const compares = armsCompared(req.arms);
   const explicitProbe = await checkInstructionCounter(req, deps);
@@ -75058,7 +75058,7 @@ async function explained(result, comparison, req, deps) {
   const targets = explainTargets(comparison, req.workloads, result.instructions);
   return withExplanation(result, await runExplainPhase(targets, req, deps));
 }
-function checkPlanReach(req) {
+function checkDesignReach(req) {
   const rounds = req.adaptive?.plan.maxRounds ?? req.rounds;
   const oversized = planSizeProblem({
     workloads: req.workloads,
@@ -75388,7 +75388,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step2) {
         ]
       },
       workloads: [req.workload],
-      ...req.adaptive ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } } : { rounds },
+      ...req.adaptive ? { adaptive: { plan: designSequential({ ...req.adaptive, maxRounds: rounds }) } } : { rounds },
       ...req.durationS !== void 0 ? { durationS: req.durationS } : {},
       ...req.seed !== void 0 ? { seed: req.seed + t - 1 } : {},
       order: "random",
@@ -76029,7 +76029,7 @@ init_errors();
 function asksAdaptive(options) {
   return options.maxRounds !== void 0 || options.timeBudgetS !== void 0;
 }
-function adaptivePlanOf(options, alpha, roundS, names, byDefault = false) {
+function adaptiveDesignOf(options, alpha, roundS, names, byDefault = false) {
   const asked = asksAdaptive(options);
   if (!asked && !byDefault) {
     if (options.schedule || options.spending || options.passAlpha !== void 0) {
@@ -76042,7 +76042,7 @@ function adaptivePlanOf(options, alpha, roundS, names, byDefault = false) {
   }
   let plan;
   try {
-    plan = planAdaptive({
+    plan = designSequential({
       alpha,
       ...options.schedule ? { schedule: options.schedule } : {},
       ...options.spending ? { spending: options.spending } : {},
@@ -76247,7 +76247,7 @@ function adaptiveOptionsOf(flags) {
   };
 }
 function adaptiveFromFlags(flags, alpha, roundS) {
-  return adaptivePlanOf(adaptiveOptionsOf(flags), alpha, roundS, ADAPTIVE_FLAG_NAMES);
+  return adaptiveDesignOf(adaptiveOptionsOf(flags), alpha, roundS, ADAPTIVE_FLAG_NAMES);
 }
 function parseDuration(value) {
   const seconds2 = parseDurationS(value);
@@ -78840,7 +78840,7 @@ async function headOnly(arms2, deps) {
 init_errors();
 init_read_results();
 async function executeRun(options, logger, extra = {}) {
-  checkPlanReach(options);
+  checkDesignReach(options);
   const runDir = path52.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
@@ -81168,7 +81168,7 @@ function demoNext(next) {
   return next.saved && !secret ? { kind: "history", store, out: DEMO_HISTORY_DIR } : { kind: "mail", resultsFile: next.resultsFile };
 }
 function demoThreshold(rounds) {
-  const plan = checkPlan({
+  const plan = checkDesign({
     rounds,
     cells: DEMO_WORKLOAD.clients.length,
     thresholdPct: DEFAULT_THRESHOLD_PCT
@@ -88661,7 +88661,7 @@ function plannedWorkloads(loaded, overrides) {
 async function noiseDesignOf(workloads, options, openStore2) {
   const settings2 = resolveAnalysis(options.analysis);
   const { adaptive } = options.rounds;
-  const reach = planReach({
+  const reach = designReach({
     workloads,
     arms: options.arms,
     alpha: settings2.alpha,
@@ -88719,11 +88719,11 @@ function roundsChoiceOf(asked, names) {
         `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`
       );
     }
-    return { adaptive: adaptivePlanOf(asked.adaptive, asked.alpha, asked.roundS, names), origin: {} };
+    return { adaptive: adaptiveDesignOf(asked.adaptive, asked.alpha, asked.roundS, names), origin: {} };
   }
   const fixed = fixedBecause(asked, names);
   if (fixed === void 0) {
-    const adaptive = adaptivePlanOf(asked.adaptive, asked.alpha, asked.roundS, names, true);
+    const adaptive = adaptiveDesignOf(asked.adaptive, asked.alpha, asked.roundS, names, true);
     return { adaptive, origin: { optOut: names.fixedRounds } };
   }
   const { schedule, spending, passAlpha } = asked.adaptive;

@@ -63044,7 +63044,7 @@ function planWarningKind(message) {
   if (/^with \d+(\.\d+)?% run-to-run noise \((assumed|measured)\), detecting a /.test(text2)) return "power";
   return void 0;
 }
-function checkPlan(input2) {
+function checkDesign(input2) {
   const alpha = input2.alpha ?? DEFAULT_ALPHA;
   const testAlpha = alpha;
   const test = input2.test ?? "signed-rank";
@@ -63147,7 +63147,7 @@ function estimateNoise(result, cell, metric = "tps") {
     runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
   };
 }
-function planPower(input2) {
+function designPower(input2) {
   const { plan } = input2;
   const m = Math.max(1, input2.hypotheses);
   const power = input2.power ?? DEFAULT_POWER;
@@ -65377,7 +65377,7 @@ function dataWarnings(ctx, comparisons, sequential) {
   }
   if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
     const paired = ctx.test === "paired";
-    const plan = checkPlan({
+    const plan = checkDesign({
       rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
       cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
       alpha: sequential ? sequential.perLookAlpha : alpha,
@@ -65411,7 +65411,7 @@ function notSaidYet(said, messages) {
 init_unchanged_heads();
 var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
 var DEFAULT_SPENDING = "obrien-fleming";
-function planAdaptive(input2) {
+function designSequential(input2) {
   return buildPlan(input2, true);
 }
 function buildPlan(input2, checkFirstLook) {
@@ -65600,7 +65600,7 @@ function adaptiveLook(result, plan, options = {}) {
 function adaptiveRecord(plan, look) {
   return { plan, looks: look.history };
 }
-function planFromJson(value) {
+function sequentialDesignFromJson(value) {
   const v = typeof value === "object" && value !== null ? value : {};
   const field = (name, ok) => {
     if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
@@ -66203,7 +66203,7 @@ function analyse(result, overrides = {}) {
     ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
     // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
-    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
+    ...lastLook ? { adaptive: { plan: sequentialDesignFromJson(result.adaptive.plan), look: lastLook } } : {},
     // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
     ...result.baseline ? { test: "unpaired" } : {}
   });
@@ -66269,7 +66269,7 @@ function resolutionOf(noise, input2) {
   let recommendedRounds;
   if (input2.adaptive) {
     const cell = { workload: noise.workload, clients: noise.clients };
-    const p = planPower({
+    const p = designPower({
       plan: input2.adaptive,
       hypotheses: input2.hypotheses,
       cells: [
@@ -66308,7 +66308,7 @@ function resolutionWarning(r) {
 
 // src/flows/compare/noise/design-check.ts
 init_errors();
-function planReach(input2) {
+function designReach(input2) {
   const heads = Math.max(0, input2.arms - 1);
   const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
   const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
@@ -66333,7 +66333,7 @@ function planReach(input2) {
   };
 }
 function refuseUnreachablePlan(input2) {
-  const r = planReach(input2);
+  const r = designReach(input2);
   if (r.reachable) return;
   const what = r.workloads.map(
     (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
@@ -69565,8 +69565,8 @@ async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set())
     metrics: w.metrics ?? ["tps"],
     clients: w.clients ?? []
   }));
-  const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : void 0;
-  const reach = planReach({
+  const adaptive = result.adaptive ? sequentialDesignFromJson(result.adaptive.plan) : void 0;
+  const reach = designReach({
     workloads,
     arms: result.arms.length,
     alpha: settings2.alpha,
@@ -72778,7 +72778,7 @@ function warnUnderpoweredPlan(req, workloads, warn) {
   const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce((n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length), 0);
   if (req.arms.length < 2) return;
   for (const w of req.partOfRun ? [] : workloads) {
-    const check2 = checkPlan({
+    const check2 = checkDesign({
       rounds: roundsOf(w),
       cells: hypotheses,
       alpha: req.analysis.alpha,
@@ -73642,7 +73642,7 @@ var PLAN_APPLICATION = "pgperf-plans";
 function planWorkloads(workloads) {
   return workloads.filter((w) => w.plans === true);
 }
-function checkPlanWorkloads(workloads) {
+function checkDesignWorkloads(workloads) {
   for (const w of planWorkloads(workloads)) {
     if (!listsStatements(w)) {
       throw new UserError(
@@ -74967,9 +74967,9 @@ function logArchive(outcome, logger, prefix = "") {
 }
 async function runPipeline(req, deps, store) {
   await checkRunControls(req.controls, deps.logger);
-  checkPlanReach(req);
+  checkDesignReach(req);
   checkInstructionWorkloads(req.workloads);
-  checkPlanWorkloads(req.workloads);
+  checkDesignWorkloads(req.workloads);
   const started = Date.now();
   const compares = armsCompared(req.arms);
   const explicitProbe = await checkInstructionCounter(req, deps);
@@ -75159,7 +75159,7 @@ async function explained(result, comparison, req, deps) {
   const targets = explainTargets(comparison, req.workloads, result.instructions);
   return withExplanation(result, await runExplainPhase(targets, req, deps));
 }
-function checkPlanReach(req) {
+function checkDesignReach(req) {
   const rounds = req.adaptive?.plan.maxRounds ?? req.rounds;
   const oversized = planSizeProblem({
     workloads: req.workloads,
@@ -80284,7 +80284,7 @@ init_errors();
 function asksAdaptive(options) {
   return options.maxRounds !== void 0 || options.timeBudgetS !== void 0;
 }
-function adaptivePlanOf(options, alpha, roundS, names, byDefault = false) {
+function adaptiveDesignOf(options, alpha, roundS, names, byDefault = false) {
   const asked = asksAdaptive(options);
   if (!asked && !byDefault) {
     if (options.schedule || options.spending || options.passAlpha !== void 0) {
@@ -80297,7 +80297,7 @@ function adaptivePlanOf(options, alpha, roundS, names, byDefault = false) {
   }
   let plan;
   try {
-    plan = planAdaptive({
+    plan = designSequential({
       alpha,
       ...options.schedule ? { schedule: options.schedule } : {},
       ...options.spending ? { spending: options.spending } : {},
@@ -80346,11 +80346,11 @@ function roundsChoiceOf(asked, names) {
         `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`
       );
     }
-    return { adaptive: adaptivePlanOf(asked.adaptive, asked.alpha, asked.roundS, names), origin: {} };
+    return { adaptive: adaptiveDesignOf(asked.adaptive, asked.alpha, asked.roundS, names), origin: {} };
   }
   const fixed = fixedBecause(asked, names);
   if (fixed === void 0) {
-    const adaptive = adaptivePlanOf(asked.adaptive, asked.alpha, asked.roundS, names, true);
+    const adaptive = adaptiveDesignOf(asked.adaptive, asked.alpha, asked.roundS, names, true);
     return { adaptive, origin: { optOut: names.fixedRounds } };
   }
   const { schedule, spending, passAlpha } = asked.adaptive;
@@ -85642,7 +85642,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step2) {
         ]
       },
       workloads: [req.workload],
-      ...req.adaptive ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } } : { rounds },
+      ...req.adaptive ? { adaptive: { plan: designSequential({ ...req.adaptive, maxRounds: rounds }) } } : { rounds },
       ...req.durationS !== void 0 ? { durationS: req.durationS } : {},
       ...req.seed !== void 0 ? { seed: req.seed + t - 1 } : {},
       order: "random",

@@ -5,7 +5,7 @@
  * rounds budget (plan.maxRounds) or when the time budget cannot fit another round (the default budget only
  * from the first look on). Pure apart from the clock it is given.
  */
-import { adaptiveLook, adaptiveRecord, type AdaptivePlan } from '../core/compare/analysis/adaptive.js';
+import { adaptiveLook, adaptiveRecord, type SequentialDesign } from '../core/compare/analysis/adaptive.js';
 import type { MetricName } from '../core/results/metrics.js';
 import type { SteadyPass } from '../core/compare/evidence/steady-evidence.js';
 import { cellId, type CellKey, type RunResult } from '../core/results/result-types.js';
@@ -30,7 +30,7 @@ export class AdaptiveControl {
   private startedMs: number | null = null;
 
   constructor(
-    readonly plan: AdaptivePlan,
+    readonly plan: SequentialDesign,
     private readonly analysis: { thresholdPct: number; metric?: MetricName; steadyPass?: SteadyPass },
     private readonly budget: AdaptiveBudget,
     private readonly now: () => number = Date.now,

@@ -4,7 +4,7 @@
  * default fixed rounds). The flows fill RoundsOrigin in the adapter's spelling; this renders it.
  */
 import { DEFAULT_ROUNDS } from '../core/compare/defaults.js';
-import type { AdaptivePlan } from '../core/compare/analysis/adaptive.js';
+import type { SequentialDesign } from '../core/compare/analysis/adaptive.js';
 import type { Workload } from '../drivers/workload.js';
 
 export interface RoundsOrigin {
@@ -24,7 +24,7 @@ export interface RoundsOrigin {
  */
 export function roundsText(
   req: {
-    adaptive?: { plan: AdaptivePlan; timeBudgetS?: number; byDefault?: true } | undefined;
+    adaptive?: { plan: SequentialDesign; timeBudgetS?: number; byDefault?: true } | undefined;
     rounds?: number | undefined;
     roundsOrigin?: RoundsOrigin | undefined;
   },

@@ -6,7 +6,7 @@
 import type { Workload } from '../drivers/workload.js';
 import { roundsOf } from '../drivers/common/workload-fields.js';
 import type { AnalysisSettings } from '../core/results/result-types.js';
-import { checkPlan } from '../core/compare/power.js';
+import { checkDesign } from '../core/compare/power.js';
 import { metricOption } from '../core/compare/metric-option.js';
 import type { MetricName } from '../core/results/metrics.js';
 import type { SteadyPass } from '../core/compare/evidence/steady-evidence.js';
@@ -70,7 +70,7 @@ export function warnUnderpoweredPlan(
     workloads.reduce((n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length), 0);
   if (req.arms.length < 2) return;
   for (const w of req.partOfRun ? [] : workloads) {
-    const check = checkPlan({
+    const check = checkDesign({
       rounds: roundsOf(w),
       cells: hypotheses,
       alpha: req.analysis.alpha,

@@ -5,7 +5,7 @@
 import type { BuildRecord } from '../postgres/builds/build-record.js';
 import type { Workload } from '../drivers/workload.js';
 import type { Connection } from '../postgres/cluster/cluster.js';
-import type { AdaptivePlan } from '../core/compare/analysis/adaptive.js';
+import type { SequentialDesign } from '../core/compare/analysis/adaptive.js';
 import type { StatSnapshot } from '../core/results/steady.js';
 import type { ShardInfo } from './shards.js';
 import type { RoundsOrigin } from './rounds-origin.js';
@@ -91,7 +91,7 @@ export interface RunRequest {
   /** Adaptive rounds: looks after blocks of rounds, decided cells stop (replaces every workload's rounds
    * by the plan's maxRounds). `byDefault`: not asked for, so the time budget never stops the run before its
    * first look. */
-  adaptive?: { plan: AdaptivePlan; timeBudgetS?: number; byDefault?: true };
+  adaptive?: { plan: SequentialDesign; timeBudgetS?: number; byDefault?: true };
   /** Where the rounds come from, in the adapter's words, for the plan line (rounds-origin.ts). */
   roundsOrigin?: RoundsOrigin;
   /** Seconds of the machine check before the run (load, steal, busy processes); 0 skips the window. */

@@ -8,7 +8,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planAdaptive } from '../../src/core/compare/analysis/adaptive.js';
+import { designSequential } from '../../src/core/compare/analysis/adaptive.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { analyse, resolveAnalysis } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { fileSink } from '../../src/run/sink.js';
@@ -22,7 +22,7 @@ const binDir = installedBinDir();
 let tmp: string;
 let result: RunResult;
 const logger = memoryLogger();
-const plan = planAdaptive({ schedule: [8, 12], spending: 'pocock' });
+const plan = designSequential({ schedule: [8, 12], spending: 'pocock' });
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-adaptive-'));

@@ -113,11 +113,11 @@ describe('the calibration job', () => {
 
 describe('reports name the adaptive design', () => {
   it('the text and markdown design lines say the look and the spending function', async () => {
-    const { planAdaptive } = await import('../../src/core/compare/analysis/adaptive.js');
+    const { designSequential } = await import('../../src/core/compare/analysis/adaptive.js');
     const { renderComparisonText } = await import('../../src/core/report/terminal/comparison-text.js');
     const { decide } = await import('../../src/core/compare/decision/decision.js');
     const result = syntheticRun({ seed: 5, rounds: 10, workloads: { s: [1] }, noise: 0.02 });
-    const plan = planAdaptive({ schedule: [6, 10], spending: 'pocock' });
+    const plan = designSequential({ schedule: [6, 10], spending: 'pocock' });
     const c = compareRun(result, { adaptive: { plan, look: 2 } });
     expect(c.sequential?.spending).toBe('pocock');
     expect(renderComparisonText(c, decide(c))).toMatch(

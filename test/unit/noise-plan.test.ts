@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planAdaptive } from '../../src/core/compare/analysis/adaptive.js';
+import { designSequential } from '../../src/core/compare/analysis/adaptive.js';
 import { minRoundsFor, resolvableChangePct } from '../../src/core/compare/power.js';
 import { resolutionOf, resolutionWarning } from '../../src/flows/compare/noise/noise-design.js';
 import { withNoiseWarnings } from '../../src/flows/compare/noise/noise-warnings.js';
@@ -64,7 +64,7 @@ describe('resolutionOf', () => {
   });
 
   it('uses the adaptive design when there is one, with its budget as the rounds', () => {
-    const plan = planAdaptive({ maxRounds: 30 });
+    const plan = designSequential({ maxRounds: 30 });
     const r = resolutionOf(noise(3), {
       rounds: 5,
       adaptive: plan,

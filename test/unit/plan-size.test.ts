@@ -16,7 +16,7 @@ import { RUN_FLAG_NAMES } from '../../src/adapters/cli/commands/run.js';
 import { PLANNED_RUNS, PLANNED_SECONDS } from '../../src/core/bounds.js';
 import { parseWorkload, parseWorkloads } from '../../src/drivers/load-workload.js';
 import { comparisonOf, type ComparisonOptions } from '../../src/flows/compare/options/comparison-options.js';
-import { checkPlanReach } from '../../src/flows/compare/pipeline/pipeline.js';
+import { checkDesignReach } from '../../src/flows/compare/pipeline/pipeline.js';
 import { planSize } from '../../src/run/plan-size.js';
 import { resolveAnalysis } from '../../src/core/compare/analysis/recorded-analysis.js';
 import { ACTION_INPUT_DEFAULTS } from '../helpers/action-inputs.js';
@@ -286,11 +286,11 @@ describe('the bound is on the product', () => {
       order: 'random' as const,
       dataChecksums: false,
     };
-    expect(() => checkPlanReach(request)).toThrow(
+    expect(() => checkDesignReach(request)).toThrow(
       'the plan is too large: 1 workload file x 100 client counts x (1,000 rounds + 6 confirmation rounds) x 2 arms = 201,200 runs; at most 20,000 (every run is planned in memory before the first starts, and results.json, written again after each run, holds every sample): plan fewer rounds, confirmation rounds, client counts, matrix values or workload files',
     );
     // A calibration (A/A) confirms nothing.
-    expect(() => checkPlanReach({ ...request, calibration: true })).toThrow(
+    expect(() => checkDesignReach({ ...request, calibration: true })).toThrow(
       /x 1,000 rounds x 2 arms = 200,000 runs/,
     );
   });

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { loadWorkloadFile, parseWorkload } from '../../src/drivers/load-workload.js';
 import { checkExtraArg } from '../../src/drivers/pgbench/pgbench-workload.js';
 import { workloadJsonSchema } from '../../src/drivers/workload.js';
-import { planReach } from '../../src/flows/compare/noise/design-check.js';
-import { planAdaptive } from '../../src/core/compare/analysis/adaptive.js';
+import { designReach } from '../../src/flows/compare/noise/design-check.js';
+import { designSequential } from '../../src/core/compare/analysis/adaptive.js';
 import { roundsOf } from '../../src/drivers/common/workload-fields.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
 
@@ -45,8 +45,8 @@ describe('shipped workloads', async () => {
     '%s as a run plans it (its own rounds, else adaptive by default) can reach significance (two arms, α 0.05)',
     async (file) => {
       const w = await loadWorkloadFile(path.join(workloadsDir, file));
-      const adaptive = w.rounds === undefined ? { adaptive: planAdaptive({}) } : {};
-      expect(planReach({ workloads: [w], arms: 2, alpha: 0.05, ...adaptive }).reachable).toBe(true);
+      const adaptive = w.rounds === undefined ? { adaptive: designSequential({}) } : {};
+      expect(designReach({ workloads: [w], arms: 2, alpha: 0.05, ...adaptive }).reachable).toBe(true);
     },
   );
 

@@ -11,7 +11,7 @@ import { SPENDING_FUNCTIONS, type SpendingFunction } from '../../core/stats/alph
 import { parseDurationS } from '../../core/util/duration.js';
 import { ROUNDS, TIME_BUDGET_S, rangeText, withinBound } from '../../core/bounds.js';
 import {
-  adaptivePlanOf,
+  adaptiveDesignOf,
   type AdaptiveDesign,
   type AdaptiveOption,
   type AdaptiveOptions,
@@ -93,7 +93,7 @@ export function adaptiveFromFlags(
   alpha: number,
   roundS: number,
 ): AdaptiveDesign | undefined {
-  return adaptivePlanOf(adaptiveOptionsOf(flags), alpha, roundS, ADAPTIVE_FLAG_NAMES);
+  return adaptiveDesignOf(adaptiveOptionsOf(flags), alpha, roundS, ADAPTIVE_FLAG_NAMES);
 }
 
 export function parseDuration(value: string): number {

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { PipelineOutcome, PipelineRequest, RunArchive } from '../../flows/compare/pipeline/pipeline.js';
-import { RESULTS_FILE, checkPlanReach } from '../../flows/compare/pipeline/pipeline.js';
+import { RESULTS_FILE, checkDesignReach } from '../../flows/compare/pipeline/pipeline.js';
 import { runComparison } from '../../flows/compare/compare-flow.js';
 import type { StoredBaselineOptions } from '../../flows/compare/baseline/stored-baseline.js';
 import type { Decision } from '../../core/compare/decision/decision.js';
@@ -56,7 +56,7 @@ export async function executeRun(
   extra: ExecuteRunDeps = {},
 ): Promise<ExecuteRunOutcome> {
   // Before any directory is made: a plan that cannot decide anything is refused (unless --force).
-  checkPlanReach(options);
+  checkDesignReach(options);
   const runDir = path.resolve(options.outDir, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);

@@ -309,7 +309,7 @@ export interface SequentialLook {
   /** 1-based index of this look. */
   look: number;
   looks: number;
-  /** The nominal α this look tests at: the α spent at this look (see AdaptivePlan). */
+  /** The nominal α this look tests at: the α spent at this look (see SequentialDesign). */
   perLookAlpha: number;
   /** The α-spending function of the design (absent in comparisons made before it was recorded). */
   spending?: 'obrien-fleming' | 'pocock';

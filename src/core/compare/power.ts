@@ -5,7 +5,7 @@
 import { median } from 'simple-statistics';
 import type { CellKey, RunResult } from '../results/result-types.js';
 import { cellId } from '../results/result-types.js';
-import type { AdaptivePlan } from '../results/result-types.js';
+import type { SequentialDesign } from '../results/result-types.js';
 import { collectCellRuns } from './cell-runs.js';
 import type { MetricName } from '../results/metrics.js';
 import { perLookLevels } from '../stats/alpha-spending.js';
@@ -59,7 +59,7 @@ export function minPFor(test: PrimaryTest, n: number): number {
   return test === 'mann-whitney' ? unpaired : Math.min(unpaired, signedRankMinP(n));
 }
 
-export interface PlanCheckInput {
+export interface DesignCheckInput {
   /** Planned rounds (runs per arm and cell). */
   rounds: number;
   /** Planned cells (workload × client count) in one comparison: Holm's family. */
@@ -73,7 +73,7 @@ export interface PlanCheckInput {
   power?: number;
 }
 
-export interface PlanCheck {
+export interface DesignCheck {
   /** α each look is tested at. */
   testAlpha: number;
   /** Smallest Holm-adjusted p the plan can produce: cells × min exact p. */
@@ -89,7 +89,7 @@ export interface PlanCheck {
 }
 
 /**
- * Which of checkPlan's warnings a message is, with or without the run loop's "workload NAME: " prefix:
+ * Which of checkDesign's warnings a message is, with or without the run loop's "workload NAME: " prefix:
  * 'reach' (can never reach significance), 'power' (the noise needs more rounds); undefined for any other.
  * The patterns follow the wording below.
  */
@@ -105,7 +105,7 @@ export function planWarningKind(message: string): 'reach' | 'power' | undefined 
  * Checks a plan before running it. Warns when the rounds can never reach significance after Holm (5 runs per
  * arm over 8 cells cannot: 8 × 0.0079 > 0.05) and when the noise needs more rounds for the target power.
  */
-export function checkPlan(input: PlanCheckInput): PlanCheck {
+export function checkDesign(input: DesignCheckInput): DesignCheck {
   const alpha = input.alpha ?? DEFAULT_ALPHA;
   const testAlpha = alpha;
   const test = input.test ?? 'signed-rank';
@@ -273,9 +273,9 @@ export function estimateNoise(result: RunResult, cell: CellKey, metric: MetricNa
   };
 }
 
-export interface PlanPowerInput {
+export interface DesignPowerInput {
   /** The adaptive design (its looks, levels and budget). */
-  plan: AdaptivePlan;
+  plan: SequentialDesign;
   /** Hypotheses Holm adjusts over: cells × head arms. */
   hypotheses: number;
   /**
@@ -303,7 +303,7 @@ export interface CellPower {
   roundsForThreshold: number | null;
 }
 
-export interface PlanPower {
+export interface DesignPower {
   /** False when no look can ever reach significance after Holm: refuse the plan (UserError). */
   canReachAlpha: boolean;
   /** Why the plan is refused, naming the numbers; null when it can reach α. */
@@ -326,7 +326,7 @@ export interface PlanPower {
  * the SD of ln(head/base) per round and 3/π the signed-rank test's efficiency against the t-test under
  * normal noise (Hodges & Lehmann, 1956). Reported as 100·(e^Δ − 1).
  */
-export function planPower(input: PlanPowerInput): PlanPower {
+export function designPower(input: DesignPowerInput): DesignPower {
   const { plan } = input;
   const m = Math.max(1, input.hypotheses);
   const power = input.power ?? DEFAULT_POWER;
@@ -394,7 +394,7 @@ export interface ResolvableInput {
 
 /**
  * The smallest change (percent, either direction) one analysis after `rounds` rounds finds significant at
- * Holm's first step with `power` (planPower's formula, see there); +∞ when those rounds can never reach
+ * Holm's first step with `power` (designPower's formula, see there); +∞ when those rounds can never reach
  * level/m.
  */
 export function resolvableChangePct(input: ResolvableInput): number {
@@ -418,7 +418,7 @@ export function roundsToResolve(
 }
 
 /** The last look's level of the plan's looks and spending cut or extended to a budget of n rounds. */
-function lastLookLevel(plan: AdaptivePlan, n: number): number {
+function lastLookLevel(plan: SequentialDesign, n: number): number {
   const looks = [...plan.schedule.filter((r) => r < n), n];
   return perLookLevels(
     plan.spending,
@@ -428,7 +428,7 @@ function lastLookLevel(plan: AdaptivePlan, n: number): number {
 }
 
 /** The fewest maximum rounds for which the plan's looks (cut or extended to it) could reach α over m. */
-function roundsToReach(plan: AdaptivePlan, m: number): number {
+function roundsToReach(plan: SequentialDesign, m: number): number {
   for (let n = plan.schedule[0]!; n < MAX_RECOMMENDED_ROUNDS; n++) {
     const looks = [...plan.schedule.filter((r) => r < n), n];
     const levels = perLookLevels(

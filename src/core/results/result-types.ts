@@ -393,7 +393,7 @@ export type Verdict = 'regression' | 'improvement' | 'no-change' | 'not-worse' |
 export type PrimaryTest = 'signed-rank' | 'mann-whitney' | 'instruction-count' | 'memory-floor';
 
 /** A pre-declared adaptive design; serialisable (put it into results.json as is). */
-export interface AdaptivePlan {
+export interface SequentialDesign {
   /** Cumulative rounds at each look actually taken; the last one is maxRounds. */
   schedule: number[];
   maxRounds: number;
@@ -409,7 +409,7 @@ export interface AdaptivePlan {
   /**
    * α the pass question (non-inferiority, "head not worse than base by δ"; and no-change, TOST at the same
    * level) spends at each look, one-sided, per cell; Σ ≤ passAlphaTotal. Its own spending, front-loaded (passLevels
-   * in src/core/compare/analysis/adaptive.ts). Absent in plans written before it existed (planFromJson recomputes).
+   * in src/core/compare/analysis/adaptive.ts). Absent in plans written before it existed (sequentialDesignFromJson recomputes).
    */
   passAlpha?: number[];
   /** The pass question's one-sided α per cell (Σ passAlpha ≤ it); absent in plans written before it was its
@@ -450,7 +450,7 @@ export interface ConfirmationRecord {
 
 /** What results.json records of an adaptive run (field `adaptive`): the plan and every look taken. */
 export interface AdaptiveRecord {
-  plan: AdaptivePlan;
+  plan: SequentialDesign;
   looks: AdaptiveLookOutcome[];
 }
 

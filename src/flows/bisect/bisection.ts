@@ -23,7 +23,7 @@ import { buildPostgres } from '../../postgres/builds/build.js';
 import { short } from '../../core/util/commit-id.js';
 import { type RepoSpec } from '../../postgres/builds/source.js';
 import { detectToolchain } from '../../postgres/builds/toolchain.js';
-import { planAdaptive, type AdaptivePlanInput } from '../../core/compare/analysis/adaptive.js';
+import { designSequential, type SequentialDesignInput } from '../../core/compare/analysis/adaptive.js';
 import { formatDeltaCi } from '../../core/compare/format.js';
 import type { Verdict } from '../../core/compare/comparison-types.js';
 import type { Workload } from '../../drivers/workload.js';
@@ -50,7 +50,7 @@ export interface BisectRequest {
   rounds?: number;
   durationS?: number;
   /** Adaptive looks per test; each further try doubles maxRounds. */
-  adaptive?: AdaptivePlanInput & { maxRounds: number };
+  adaptive?: SequentialDesignInput & { maxRounds: number };
   analysis: AnalysisSettings;
   /** Measurements per commit while the verdict is inconclusive (at least 1). */
   tries: number;
@@ -272,7 +272,7 @@ async function measureAgainstGood(
       },
       workloads: [req.workload],
       ...(req.adaptive
-        ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } }
+        ? { adaptive: { plan: designSequential({ ...req.adaptive, maxRounds: rounds }) } }
         : { rounds }),
       ...(req.durationS !== undefined ? { durationS: req.durationS } : {}),
       ...(req.seed !== undefined ? { seed: req.seed + t - 1 } : {}),

@@ -2,7 +2,7 @@
  * A/A calibration: the same install measured as both arms. What it reports is this runner's noise per cell
  * (the robust spread of ln values the verdict engine sees: per round between the arms, and run to run within
  * an arm) and whether the engine called any cell changed although nothing changed (a false alarm). The
- * noise feeds the planning of adaptive runs (planPower); the false alarms check α on this machine.
+ * noise feeds the planning of adaptive runs (designPower); the false alarms check α on this machine.
  */
 import { flowDecision, type GateDecision } from '../../core/compare/decision/flow-decision.js';
 import type { FailOn } from '../../core/compare/decision/policy.js';

@@ -6,7 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { DEFAULT_THRESHOLD_PCT } from '../../core/compare/defaults.js';
-import { checkPlan } from '../../core/compare/power.js';
+import { checkDesign } from '../../core/compare/power.js';
 import type { DemoNext, DemoThreshold } from '../../core/report/terminal/demo-text.js';
 import { UserError } from '../../core/util/errors.js';
 import { probeOptions, type ProcessRunner } from '../../machine/os/process.js';
@@ -92,7 +92,7 @@ export function demoNext(next: {
  * default would need at the assumed noise, against the rounds the demo runs.
  */
 export function demoThreshold(rounds: number): DemoThreshold {
-  const plan = checkPlan({
+  const plan = checkDesign({
     rounds,
     cells: DEMO_WORKLOAD.clients.length,
     thresholdPct: DEFAULT_THRESHOLD_PCT,

@@ -60,7 +60,7 @@ function planWorkloads(workloads: readonly Workload[]): Workload[] {
 }
 
 /** A UserError, before anything is built or run, for a workload whose statements pgperf cannot list. */
-export function checkPlanWorkloads(workloads: readonly Workload[]): void {
+export function checkDesignWorkloads(workloads: readonly Workload[]): void {
   for (const w of planWorkloads(workloads)) {
     if (!listsStatements(w)) {
       throw new UserError(

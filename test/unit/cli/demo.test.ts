@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_ARMS, DEMO_WORKLOAD, demoThreshold } from '../../../src/flows/compare/demo-comparison.js';
 import { demoReadingText, demoThresholdText } from '../../../src/core/report/terminal/demo-text.js';
-import { checkPlan } from '../../../src/core/compare/power.js';
+import { checkDesign } from '../../../src/core/compare/power.js';
 
 describe('pgperf demo', () => {
   it("plans a threshold its rounds resolve, so the run's power check has nothing to warn twice", () => {
@@ -12,11 +12,11 @@ describe('pgperf demo', () => {
       thresholdPct: DEMO_WORKLOAD.threshold,
     };
     expect(DEMO_WORKLOAD.threshold).toBe(10);
-    expect(checkPlan(plan).warnings).toEqual([]);
-    expect(checkPlan({ ...plan, test: 'mann-whitney' }).warnings).toEqual([]);
+    expect(checkDesign(plan).warnings).toEqual([]);
+    expect(checkDesign({ ...plan, test: 'mann-whitney' }).warnings).toEqual([]);
     // What the 2% default would have cost is what the demo's intro says once instead.
-    const needed = checkPlan({ ...plan, thresholdPct: 2 }).recommendedRounds;
-    expect(checkPlan({ ...plan, thresholdPct: 2 }).warnings).toEqual([
+    const needed = checkDesign({ ...plan, thresholdPct: 2 }).recommendedRounds;
+    expect(checkDesign({ ...plan, thresholdPct: 2 }).warnings).toEqual([
       expect.stringContaining(
         `detecting a 2% change over 2 cells with 80% power needs about ${needed} rounds; 5 planned`,
       ),

@@ -3,8 +3,8 @@ import {
   adaptiveLook,
   adaptiveRecord,
   lookAtRounds,
-  planAdaptive,
-  planFromJson,
+  designSequential,
+  sequentialDesignFromJson,
 } from '../../../src/core/compare/analysis/adaptive.js';
 import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import { alphaSpent, perLookLevels } from '../../../src/core/stats/alpha-spending.js';
@@ -22,9 +22,9 @@ describe('alpha spending', () => {
   });
 });
 
-describe('planAdaptive', () => {
+describe('designSequential', () => {
   it('gives each look the α spent since the previous one; the last look is maxRounds', () => {
-    const plan = planAdaptive({ schedule: [6, 10, 15, 20, 30] });
+    const plan = designSequential({ schedule: [6, 10, 15, 20, 30] });
     expect(plan).toMatchObject({ maxRounds: 30, spending: 'obrien-fleming', schedule: [6, 10, 15, 20, 30] });
     expect(plan.cumulativeAlpha[4]).toBeCloseTo(0.05, 12);
     expect(plan.lookAlpha[0]).toBeLessThan(1e-4);
@@ -33,37 +33,39 @@ describe('planAdaptive', () => {
     expect(plan.passAlphaTotal).toBe(0.1);
     expect(plan.passAlpha!.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.1 + 1e-12);
     expect(plan.passAlpha![0]).toBe(3 / 64);
-    const strict = planAdaptive({ schedule: [6, 10, 15, 20, 30], passAlpha: 0.05 });
+    const strict = designSequential({ schedule: [6, 10, 15, 20, 30], passAlpha: 0.05 });
     expect(strict.passAlpha!.slice(0, 2)).toEqual([1 / 64, 25 / 1024]);
     expect(strict.lookAlpha).toEqual(plan.lookAlpha); // the regression question keeps α
-    expect(() => planAdaptive({ passAlpha: 0.5 })).toThrow(/pass alpha must be in \(0, 0.5\), got 0.5/);
-    const cut = planAdaptive({ schedule: [6, 10, 15, 20, 30], maxRounds: 12, spending: 'pocock' });
+    expect(() => designSequential({ passAlpha: 0.5 })).toThrow(/pass alpha must be in \(0, 0.5\), got 0.5/);
+    const cut = designSequential({ schedule: [6, 10, 15, 20, 30], maxRounds: 12, spending: 'pocock' });
     expect(cut.schedule).toEqual([6, 10, 12]);
     expect(cut.informationFractions).toEqual([0.5, 10 / 12, 1]);
     expect(JSON.parse(JSON.stringify(cut))).toEqual(cut); // serialisable as is
   });
 
   it('refuses bad designs, naming the bad value', () => {
-    expect(() => planAdaptive({ schedule: [6, 10, 10] })).toThrow(
+    expect(() => designSequential({ schedule: [6, 10, 10] })).toThrow(
       /strictly increasing.*\[6, 10, 10\] \(look 3: 10\)/,
     );
-    expect(() => planAdaptive({ schedule: [] })).toThrow(RangeError);
-    expect(() => planAdaptive({ schedule: [6, 10.5] })).toThrow(/look 2: 10.5/);
-    expect(() => planAdaptive({ schedule: [4, 10] })).toThrow(
+    expect(() => designSequential({ schedule: [] })).toThrow(RangeError);
+    expect(() => designSequential({ schedule: [6, 10.5] })).toThrow(/look 2: 10.5/);
+    expect(() => designSequential({ schedule: [4, 10] })).toThrow(
       /first look at 4 rounds is below the 6 rounds the signed-rank test needs to reach α 0.05/,
     );
-    expect(() => planAdaptive({ schedule: [4, 10], test: 'mann-whitney' })).not.toThrow();
-    expect(() => planAdaptive({ schedule: [6, 10], maxRounds: 5 })).toThrow(
+    expect(() => designSequential({ schedule: [4, 10], test: 'mann-whitney' })).not.toThrow();
+    expect(() => designSequential({ schedule: [6, 10], maxRounds: 5 })).toThrow(
       /maxRounds .* ≥ the first look \(6 rounds\), got 5/,
     );
-    expect(() => planAdaptive({ schedule: [6], alpha: 1.5 })).toThrow(/alpha must be in \(0, 1\), got 1.5/);
+    expect(() => designSequential({ schedule: [6], alpha: 1.5 })).toThrow(
+      /alpha must be in \(0, 1\), got 1.5/,
+    );
     // @ts-expect-error: a bad spending name from untyped input
-    expect(() => planAdaptive({ schedule: [6], spending: 'haybittle' })).toThrow(/got 'haybittle'/);
+    expect(() => designSequential({ schedule: [6], spending: 'haybittle' })).toThrow(/got 'haybittle'/);
   });
 });
 
 describe('adaptiveLook', () => {
-  const plan = planAdaptive({ schedule: [10, 14, 20], spending: 'pocock' });
+  const plan = designSequential({ schedule: [10, 14, 20], spending: 'pocock' });
   // Cell 1: a strong 10% drop; cell 8: unchanged and quiet; the others: unchanged, noisy.
   const result = syntheticRun({
     seed: 3,
@@ -157,15 +159,17 @@ describe('adaptiveLook', () => {
     const out = adaptiveLook(result, plan, { look: 2, stopOnRegression: false });
     const stored = JSON.parse(JSON.stringify(adaptiveRecord(plan, out)));
     expect(stored.looks).toHaveLength(2);
-    const restored = planFromJson(stored.plan);
+    const restored = sequentialDesignFromJson(stored.plan);
     expect(restored).toEqual(plan);
     const viaCompare = compareRun(result, { adaptive: { plan: restored, look: 1 } });
     expect(viaCompare.sequential).toMatchObject({ look: 1 });
     expect(viaCompare.verdict).toBe('regression');
-    expect(() => planFromJson({ ...stored.plan, spending: 'none' })).toThrow(
+    expect(() => sequentialDesignFromJson({ ...stored.plan, spending: 'none' })).toThrow(
       /adaptive.plan.spending is missing or invalid: "none"/,
     );
-    expect(() => planFromJson({ ...stored.plan, schedule: [10, 5] })).toThrow(/strictly increasing/);
+    expect(() => sequentialDesignFromJson({ ...stored.plan, schedule: [10, 5] })).toThrow(
+      /strictly increasing/,
+    );
   });
 
   it('controls Holm across every head arm and cell (one family)', () => {
@@ -177,7 +181,7 @@ describe('adaptiveLook', () => {
 });
 
 describe('the adaptive design by seeded simulation (small replicate counts; bench/adaptive-sim.ts has 1000)', () => {
-  const design = planAdaptive({ schedule: [6, 10, 15, 20, 30] });
+  const design = designSequential({ schedule: [6, 10, 15, 20, 30] });
   const alarmed = (v: string) => v === 'regression' || v === 'improvement' || v === 'mixed';
 
   it('keeps the A/A false-alarm rate over all looks and 3 cells at alpha within Monte Carlo error', () => {

@@ -3,7 +3,7 @@ import { INPUT_NAMES } from '../../../src/adapters/action/benchmark-mode.js';
 import { runIdSeedOf } from '../../../src/adapters/action/shard-job.js';
 import { RUN_FLAG_NAMES } from '../../../src/adapters/cli/commands/run.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
-import { adaptivePlanOf } from '../../../src/flows/compare/options/adaptive-design.js';
+import { adaptiveDesignOf } from '../../../src/flows/compare/options/adaptive-design.js';
 import {
   comparisonOf,
   type ComparisonNames,
@@ -138,7 +138,7 @@ describe('the comparison options', () => {
 
   it('key a refusal by its option', () => {
     const names = { ...FLAGS };
-    expect(() => adaptivePlanOf({ passAlpha: 0.05 }, 0.05, 0, names)).toThrow(OptionError);
+    expect(() => adaptiveDesignOf({ passAlpha: 0.05 }, 0.05, 0, names)).toThrow(OptionError);
     try {
       comparisonOf(options({ rounds: 5, adaptive: { maxRounds: 20 } }), FLAGS);
     } catch (e) {

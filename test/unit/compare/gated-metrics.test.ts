@@ -6,7 +6,7 @@
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { decide } from '../../../src/core/compare/decision/decision.js';
 import { describe, expect, it } from 'vitest';
-import { adaptiveLook, planAdaptive } from '../../../src/core/compare/analysis/adaptive.js';
+import { adaptiveLook, designSequential } from '../../../src/core/compare/analysis/adaptive.js';
 import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import type { Sample } from '../../../src/core/results/result-types.js';
 import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
@@ -92,7 +92,7 @@ describe('gated latency metrics', () => {
     // TPS steady (decided no-change), p99 very noisy and unchanged (undecided).
     const noisy = (metrics?: string[]) =>
       run({ seed: 11, rounds: 10, tpsNoise: 0.001, p99Noise: 0.3, ...(metrics ? { metrics } : {}) });
-    const plan = planAdaptive({ schedule: [10, 20] });
+    const plan = designSequential({ schedule: [10, 20] });
     const tpsOnly = adaptiveLook(noisy(), plan, { look: 1 });
     expect(tpsOnly.decidedCells.map((d) => [d.label, d.verdict])).toEqual([
       ['w@1', 'no-change'],

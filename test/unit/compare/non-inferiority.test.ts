@@ -8,8 +8,8 @@ import {
   PASS_HORIZON_ROUNDS,
   adaptiveLook,
   passLevels,
-  planAdaptive,
-  planFromJson,
+  designSequential,
+  sequentialDesignFromJson,
 } from '../../../src/core/compare/analysis/adaptive.js';
 import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
 import { decide } from '../../../src/core/compare/decision/decision.js';
@@ -83,18 +83,20 @@ describe('the pass α of an adaptive design', () => {
   });
 
   it('is recomputed from the declared inputs when read back', () => {
-    const plan = planAdaptive({ schedule: [6, 10, 15, 20, 30], passAlpha: 0.08 });
-    const back = planFromJson(JSON.parse(JSON.stringify({ ...plan, passAlpha: [0.5, 0.5] })));
+    const plan = designSequential({ schedule: [6, 10, 15, 20, 30], passAlpha: 0.08 });
+    const back = sequentialDesignFromJson(JSON.parse(JSON.stringify({ ...plan, passAlpha: [0.5, 0.5] })));
     expect(back.passAlpha).toEqual(plan.passAlpha); // recomputed: a hand-edited level is ignored
     // A plan written before the pass α was its own setting passed at the plan's α.
     const { passAlpha: _, passAlphaTotal: __, ...older } = plan;
-    const strict = planAdaptive({ schedule: [6, 10, 15, 20, 30], passAlpha: 0.05 });
-    expect(planFromJson(JSON.parse(JSON.stringify(older))).passAlpha).toEqual(strict.passAlpha);
-    expect(() => planFromJson({ ...older, passAlphaTotal: 'x' })).toThrow(/adaptive.plan.passAlphaTotal/);
+    const strict = designSequential({ schedule: [6, 10, 15, 20, 30], passAlpha: 0.05 });
+    expect(sequentialDesignFromJson(JSON.parse(JSON.stringify(older))).passAlpha).toEqual(strict.passAlpha);
+    expect(() => sequentialDesignFromJson({ ...older, passAlphaTotal: 'x' })).toThrow(
+      /adaptive.plan.passAlphaTotal/,
+    );
   });
 
   it('passes an unchanged patch early and a −5% one never (seeded, round-shared 3% noise)', () => {
-    const plan = planAdaptive({ schedule: [6, 10, 15, 20, 30] });
+    const plan = designSequential({ schedule: [6, 10, 15, 20, 30] });
     const run = (seed: number, effect: number) => {
       const z = gaussian(seededRandom(seed));
       const sigma = Math.log(1.03) / Math.SQRT2;

@@ -1,17 +1,17 @@
 /**
- * The run loop's plan-time warnings (checkPlan before any round, recorded in results.json) are said after
+ * The run loop's plan-time warnings (checkDesign before any round, recorded in results.json) are said after
  * the run only while they still concern it (#39 item 8): not after every cell is decided (a -99% verdict
  * needs no advice on rounds), and not beside the data's own check when that says the same kind of thing
  * in other numbers (the assumed noise's "about 30 rounds" beside the measured noise's "about 508").
  */
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/core/compare/analysis/compare-run.js';
-import { checkPlan, planWarningKind } from '../../../src/core/compare/power.js';
+import { checkDesign, planWarningKind } from '../../../src/core/compare/power.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 /** What the run loop recorded for workload `w` before measuring: both kinds of warning. */
 function planTime(rounds: number, cells: number): string[] {
-  const { warnings } = checkPlan({ rounds, cells, thresholdPct: 2 });
+  const { warnings } = checkDesign({ rounds, cells, thresholdPct: 2 });
   return warnings.map((m) => `workload w: ${m}`);
 }
 
@@ -30,7 +30,7 @@ describe('plan-time warnings after the run', () => {
       workloads: { w: [1, 4] },
       effect: (arm) => (arm === 'head' ? 0.01 : 1),
     });
-    const recorded = checkPlan({ rounds: 8, cells: 2, thresholdPct: 0.2 }).warnings.map(
+    const recorded = checkDesign({ rounds: 8, cells: 2, thresholdPct: 0.2 }).warnings.map(
       (m) => `workload w: ${m}`,
     );
     expect(recorded).toHaveLength(1);

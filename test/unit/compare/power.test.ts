@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { planAdaptive } from '../../../src/core/compare/analysis/adaptive.js';
+import { designSequential } from '../../../src/core/compare/analysis/adaptive.js';
 import {
-  checkPlan,
+  checkDesign,
   estimateNoise,
   measuredNoiseCvPct,
   minRunsPerArm,
   pairedMinRounds,
-  planPower,
+  designPower,
   recommendRounds,
 } from '../../../src/core/compare/power.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
@@ -19,31 +19,31 @@ describe('minRunsPerArm', () => {
   });
 });
 
-describe('checkPlan', () => {
+describe('checkDesign', () => {
   it('warns that 5 rounds over 8 cells can never reach significance after Holm', () => {
-    const plan = checkPlan({ rounds: 5, cells: 8, test: 'mann-whitney' });
+    const plan = checkDesign({ rounds: 5, cells: 8, test: 'mann-whitney' });
     expect(plan.canReachAlpha).toBe(false);
     expect(plan.minAdjustedP).toBeCloseTo(8 * 0.00793650793651, 10);
     expect(plan.minRounds).toBe(6);
     expect(plan.warnings[0]).toMatch(/5 rounds per arm over 8 cells can never reach significance after Holm/);
-    expect(checkPlan({ rounds: 6, cells: 8, test: 'mann-whitney' }).canReachAlpha).toBe(true);
+    expect(checkDesign({ rounds: 6, cells: 8, test: 'mann-whitney' }).canReachAlpha).toBe(true);
     // The paired design falls back to the rank-sum test below the signed-rank floor (9 rounds for 8 cells),
     // so its reach is the rank-sum test's.
-    expect(checkPlan({ rounds: 5, cells: 8 }).canReachAlpha).toBe(false);
-    expect(checkPlan({ rounds: 6, cells: 8 })).toMatchObject({ canReachAlpha: true, minRounds: 6 });
+    expect(checkDesign({ rounds: 5, cells: 8 }).canReachAlpha).toBe(false);
+    expect(checkDesign({ rounds: 6, cells: 8 })).toMatchObject({ canReachAlpha: true, minRounds: 6 });
     expect(pairedMinRounds(8, 0.05)).toBe(9);
     expect(pairedMinRounds(1, 0.05)).toBe(6);
   });
 
   it('recommends rounds from measured or assumed noise', () => {
-    const assumed = checkPlan({ rounds: 6, cells: 8 });
+    const assumed = checkDesign({ rounds: 6, cells: 8 });
     expect(assumed.noiseAssumed).toBe(true);
     expect(assumed.noiseCvPct).toBe(2);
     expect(assumed.recommendedRounds).toBeGreaterThan(6);
     expect(assumed.warnings.join('\n')).toMatch(
       /2.0% run-to-run noise \(assumed\).*needs about \d+ rounds; 6 planned/,
     );
-    const quiet = checkPlan({ rounds: 12, cells: 8, noiseCvPct: 1 });
+    const quiet = checkDesign({ rounds: 12, cells: 8, noiseCvPct: 1 });
     expect(quiet.noiseAssumed).toBe(false);
     expect(quiet.warnings).toEqual([]);
   });
@@ -78,32 +78,32 @@ describe('measuredNoiseCvPct', () => {
   });
 });
 
-describe('planPower and estimateNoise', () => {
-  const plan = planAdaptive({ schedule: [6, 10, 15, 20, 30] });
+describe('designPower and estimateNoise', () => {
+  const plan = designSequential({ schedule: [6, 10, 15, 20, 30] });
   const cell = { workload: 'w', clients: 1 };
 
   it('refuses a plan that can never reach significance, with the user’s alpha and hypotheses', () => {
-    const tight = planAdaptive({ schedule: [6, 7], alpha: 0.05 });
-    const refused = planPower({ plan: tight, hypotheses: 30, cells: [{ cell, noise: null }] });
+    const tight = designSequential({ schedule: [6, 7], alpha: 0.05 });
+    const refused = designPower({ plan: tight, hypotheses: 30, cells: [{ cell, noise: null }] });
     expect(refused.canReachAlpha).toBe(false);
     expect(refused.refusal).toMatch(
       /at most 7 rounds the signed-rank design's smallest p \(5\.8e-4\).*Holm over 30 comparisons/,
     );
     expect(refused.refusal).toMatch(/at least \d+ rounds/);
     expect(refused.cells[0]!.resolvablePct).toBe(Number.POSITIVE_INFINITY);
-    expect(planPower({ plan: tight, hypotheses: 7, cells: [{ cell, noise: null }] }).canReachAlpha).toBe(
+    expect(designPower({ plan: tight, hypotheses: 7, cells: [{ cell, noise: null }] }).canReachAlpha).toBe(
       true,
     );
     // The user's α decides, not an assumed 0.05: the same looks can reach α 0.1.
-    const loose = planAdaptive({ schedule: [6, 7], alpha: 0.1 });
-    expect(planPower({ plan: loose, hypotheses: 30, cells: [{ cell, noise: null }] }).canReachAlpha).toBe(
+    const loose = designSequential({ schedule: [6, 7], alpha: 0.1 });
+    expect(designPower({ plan: loose, hypotheses: 30, cells: [{ cell, noise: null }] }).canReachAlpha).toBe(
       true,
     );
   });
 
   it('gives the smallest resolvable change per cell, growing with noise, shrinking with the budget', () => {
     const at = (pairedCvPct: number, p = plan) =>
-      planPower({
+      designPower({
         plan: p,
         hypotheses: 7,
         cells: [{ cell, noise: { cell, rounds: 10, pairedCvPct, runCvPct: null } }],
@@ -111,12 +111,12 @@ describe('planPower and estimateNoise', () => {
     expect(at(3).noiseSource).toBe('measured-paired');
     expect(at(3).resolvablePct).toBeLessThan(at(6).resolvablePct);
     expect(at(6).resolvablePct / at(3).resolvablePct).toBeCloseTo(2, 0);
-    const longer = planAdaptive({ schedule: [6, 10, 15, 20, 30, 60] });
+    const longer = designSequential({ schedule: [6, 10, 15, 20, 30, 60] });
     expect(at(3, longer).resolvablePct).toBeLessThan(at(3).resolvablePct);
     expect(at(1).thresholdResolvable).toBe(true);
     expect(at(1).roundsForThreshold).toBeLessThanOrEqual(30);
     expect(at(6).roundsForThreshold).toBeGreaterThan(30); // the budget a 2% change at 6% noise needs
-    const noisy = planPower({
+    const noisy = designPower({
       plan,
       hypotheses: 7,
       cells: [{ cell, noise: { cell, rounds: 10, pairedCvPct: 10, runCvPct: null } }],

@@ -22,7 +22,7 @@ import type { CompiledCodeComparison, RunResult } from '../../../src/core/result
 import { document, syntheticRun } from '../../../testkit/synthetic-run.js';
 import { instructionRecord } from '../../../testkit/instruction-record.js';
 import { notSavedReason } from '../../../src/adapters/cli/execute-run.js';
-import { adaptiveLook, planAdaptive } from '../../../src/core/compare/analysis/adaptive.js';
+import { adaptiveLook, designSequential } from '../../../src/core/compare/analysis/adaptive.js';
 
 /** One function added (never called), the only difference: as compiled-code.ts reports such a head. */
 const ADDED: CompiledCodeComparison = {
@@ -190,7 +190,7 @@ describe('changed code not executed', () => {
     });
     const plan = document(['base', 'head'], { 'select-only': [1], 'tpcb-like': [1] }, 6, []);
     const result: RunResult = { ...measured, workloads: plan.workloads, plan: plan.plan };
-    const design = planAdaptive({ schedule: [6, 10] });
+    const design = designSequential({ schedule: [6, 10] });
     const stopsWith = (untimed?: string[]) =>
       adaptiveLook(result, design, { look: 1, stopOnRegression: false, ...(untimed ? { untimed } : {}) });
     expect(stopsWith().stop).toBe(false); // select-only@1 would stay open for ever

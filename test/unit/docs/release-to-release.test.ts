@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkloadFile, parseWorkload } from '../../../src/drivers/load-workload.js';
-import { planReach } from '../../../src/flows/compare/noise/design-check.js';
+import { designReach } from '../../../src/flows/compare/noise/design-check.js';
 import { unknownSettingProblem } from '../../../src/postgres/cluster/known-settings.js';
 import { REPO_ROOT, yamlBlocks } from '../../helpers/doc-pages.js';
 
@@ -26,7 +26,7 @@ describe(`${PAGE}: ${SECTION}`, () => {
     const rest = (w: Record<string, unknown>) =>
       Object.fromEntries(Object.entries(w).filter(([k]) => !varied.includes(k)));
     expect(rest(full)).toEqual(rest(shipped));
-    expect(planReach({ workloads: [full], arms: 2, alpha: 0.05 }).reachable).toBe(true);
+    expect(designReach({ workloads: [full], arms: 2, alpha: 0.05 }).reachable).toBe(true);
   });
 
   it('quotes the refusal as pgperf words it', () => {

@@ -18,7 +18,7 @@ import { renderMailReport } from '../../../src/core/report/mail/plain-text-mail.
 import { reportInputOf } from '../../../src/flows/compare/pipeline/report-input.js';
 import type { BuildRecord, RunResult } from '../../../src/core/results/result-types.js';
 import { syntheticRun } from '../../../testkit/synthetic-run.js';
-import { planAdaptive } from '../../../src/core/compare/analysis/adaptive.js';
+import { designSequential } from '../../../src/core/compare/analysis/adaptive.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
@@ -149,7 +149,7 @@ describe('the Reproduce block', () => {
   it('repeats the adaptive design (budget, looks, spending, pass α) and a confirmation block of its own size', () => {
     const result = regressedRun();
     result.adaptive = {
-      plan: planAdaptive({ schedule: [6, 12, 18], spending: 'pocock', passAlpha: 0.2, alpha: 0.05 }),
+      plan: designSequential({ schedule: [6, 12, 18], spending: 'pocock', passAlpha: 0.2, alpha: 0.05 }),
       looks: [],
     };
     result.confirmation = { rounds: 4, seed: 1, cells: [], samples: [] };

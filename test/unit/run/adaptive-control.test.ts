@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planAdaptive } from '../../../src/core/compare/analysis/adaptive.js';
+import { designSequential } from '../../../src/core/compare/analysis/adaptive.js';
 import type { RunResult } from '../../../src/core/results/result-types.js';
 import { AdaptiveControl } from '../../../src/run/adaptive-control.js';
 
@@ -7,7 +7,7 @@ import { AdaptiveControl } from '../../../src/run/adaptive-control.js';
 function stopsBeforeFirstLook(untilFirstLook: boolean): Array<string | null> {
   let nowMs = 0;
   const control = new AdaptiveControl(
-    planAdaptive({}),
+    designSequential({}),
     { thresholdPct: 2 },
     { timeBudgetS: 100, estimatedRoundS: 60, ...(untilFirstLook ? { untilFirstLook } : {}) },
     () => nowMs,

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { planAdaptive } from '../../../src/core/compare/analysis/adaptive.js';
+import { designSequential } from '../../../src/core/compare/analysis/adaptive.js';
 import { roundsText } from '../../../src/run/rounds-origin.js';
 
 const w = (name: string, rounds?: number) => ({ name, ...(rounds !== undefined ? { rounds } : {}) });
 
 describe('the plan line’s rounds', () => {
   it('say adaptive rounds by default, their looks, budget and opt-out', () => {
-    const adaptive = { plan: planAdaptive({}), timeBudgetS: 1200, byDefault: true as const };
+    const adaptive = { plan: designSequential({}), timeBudgetS: 1200, byDefault: true as const };
     expect(roundsText({ adaptive, roundsOrigin: { optOut: '--fixed-rounds' } }, [w('select-only')])).toBe(
       'rounds: adaptive (looks at 6, 10, 15, 20, 30; obrien-fleming alpha spending; decided cells stop; ' +
         'at most 20 min of measurement, never before the first look; --fixed-rounds to turn off)',
     );
     // Asked for (--max-rounds 20): no budget, nothing to turn off.
-    expect(roundsText({ adaptive: { plan: planAdaptive({ maxRounds: 20 }) } }, [w('a', 10)])).toBe(
+    expect(roundsText({ adaptive: { plan: designSequential({ maxRounds: 20 }) } }, [w('a', 10)])).toBe(
       'rounds: adaptive (looks at 6, 10, 15, 20; obrien-fleming alpha spending; decided cells stop)',
     );
   });

@@ -39,11 +39,11 @@ import { DEFAULT_ALPHA, DEFAULT_PASS_ALPHA } from '../defaults.js';
 import { minRoundsFor, pairedMinRounds } from '../power.js';
 import { signedRankCiIndex } from '../../stats/walsh-hodges-lehmann.js';
 import type { CellComparison, PrimaryTest, ReasonCode, RunComparison, Verdict } from '../comparison-types.js';
-import type { AdaptivePlan, AdaptiveLookOutcome, AdaptiveRecord } from '../../results/result-types.js';
+import type { SequentialDesign, AdaptiveLookOutcome, AdaptiveRecord } from '../../results/result-types.js';
 import { unchangedHeadsOf } from '../../results/unchanged-heads.js';
-export type { AdaptivePlan, AdaptiveLookOutcome, AdaptiveRecord };
+export type { SequentialDesign, AdaptiveLookOutcome, AdaptiveRecord };
 
-export interface AdaptivePlanInput {
+export interface SequentialDesignInput {
   /** Cumulative rounds at each look, strictly increasing; DEFAULT_SCHEDULE ([6, 10, 15, 20, 30]). */
   schedule?: readonly number[];
   /** Overall false-alarm rate; DEFAULT_ALPHA. */
@@ -75,13 +75,13 @@ export const DEFAULT_SPENDING: SpendingFunction = 'obrien-fleming';
  * reach α at all (6 for the signed-rank test at α 0.05: 2/2⁶ = 0.031); maxRounds below the first look; α
  * outside (0, 1); an unknown spending function.
  *
- * @example planAdaptive({ schedule: [6, 10, 15, 20, 30] }).lookAlpha // [1.2e-5, 0.00068, 0.0049, 0.0108, 0.0336]
+ * @example designSequential({ schedule: [6, 10, 15, 20, 30] }).lookAlpha // [1.2e-5, 0.00068, 0.0049, 0.0108, 0.0336]
  */
-export function planAdaptive(input: AdaptivePlanInput): AdaptivePlan {
+export function designSequential(input: SequentialDesignInput): SequentialDesign {
   return buildPlan(input, true);
 }
 
-function buildPlan(input: AdaptivePlanInput, checkFirstLook: boolean): AdaptivePlan {
+function buildPlan(input: SequentialDesignInput, checkFirstLook: boolean): SequentialDesign {
   const alpha = input.alpha ?? DEFAULT_ALPHA;
   const spending = input.spending ?? DEFAULT_SPENDING;
   const test = input.test ?? 'signed-rank';
@@ -242,7 +242,7 @@ export interface AdaptiveLookResult {
  */
 export function adaptiveLook(
   result: RunResult,
-  plan: AdaptivePlan,
+  plan: SequentialDesign,
   options: AdaptiveLookOptions = {},
 ): AdaptiveLookResult {
   const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
@@ -367,15 +367,15 @@ export function adaptiveLook(
 }
 
 /** The record to store after a look (replaces the previous one: history holds every look so far). */
-export function adaptiveRecord(plan: AdaptivePlan, look: AdaptiveLookResult): AdaptiveRecord {
+export function adaptiveRecord(plan: SequentialDesign, look: AdaptiveLookResult): AdaptiveRecord {
   return { plan, looks: look.history };
 }
 
 /**
- * An AdaptivePlan read back from results.json, recomputed from its declared inputs (schedule, maxRounds,
+ * An SequentialDesign read back from results.json, recomputed from its declared inputs (schedule, maxRounds,
  * alpha, spending, test, passAlphaTotal) so a hand-edited level cannot loosen the design. Throws RangeError naming the field.
  */
-export function planFromJson(value: unknown): AdaptivePlan {
+export function sequentialDesignFromJson(value: unknown): SequentialDesign {
   const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   const field = (name: string, ok: boolean) => {
     if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);

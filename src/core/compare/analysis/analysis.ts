@@ -28,10 +28,10 @@ import { robustLogSpread } from '../../stats/robust-log-spread.js';
 import { collectCellRuns, documentCells, runValues, type CellRuns, type RunValue } from '../cell-runs.js';
 import { compareCurves, curveSummary } from './curve.js';
 import { DEFAULT_ALPHA, DEFAULT_COLLAPSE_FRACTION, DEFAULT_THRESHOLD_PCT } from '../defaults.js';
-import type { AdaptivePlan } from '../../results/result-types.js';
+import type { SequentialDesign } from '../../results/result-types.js';
 import { formatP } from '../format.js';
 import { armVerdicts, overallVerdict } from '../overall.js';
-import { checkPlan, planWarningKind, measuredNoiseCvPct } from '../power.js';
+import { checkDesign, planWarningKind, measuredNoiseCvPct } from '../power.js';
 import { shiftStatistics } from '../shift-statistics.js';
 import type {
   ArmComparison,
@@ -70,11 +70,11 @@ export interface CompareRunOptions {
    */
   sequential?: { schedule: readonly number[]; look?: number };
   /**
-   * The adaptive design the run used (results.json `adaptive.plan`, via planFromJson): the comparison is
+   * The adaptive design the run used (results.json `adaptive.plan`, via sequentialDesignFromJson): the comparison is
    * then adaptiveLook(result, plan, { look }).comparison, the verdicts the run loop acted on. Takes
    * precedence over `sequential`; its α replaces `alpha`.
    */
-  adaptive?: { plan: AdaptivePlan; look?: number };
+  adaptive?: { plan: SequentialDesign; look?: number };
   /** 'paired' (default): signed-rank on per-round log-ratios; 'unpaired': Mann–Whitney on the runs. */
   test?: 'paired' | 'unpaired';
   /** Run value: the metric as reported (default) or, for tps, the median per-second progress TPS. */
@@ -529,7 +529,7 @@ function dataWarnings(
   }
   if (cells.some(({ cell }) => cell.verdict === 'inconclusive')) {
     const paired = ctx.test === 'paired';
-    const plan = checkPlan({
+    const plan = checkDesign({
       rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
       cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
       alpha: sequential ? sequential.perLookAlpha : alpha,
@@ -543,7 +543,7 @@ function dataWarnings(
 }
 
 /**
- * `said` without the plan-time warnings of the run loop (checkPlan's, recorded before any round) that the
+ * `said` without the plan-time warnings of the run loop (checkDesign's, recorded before any round) that the
  * measured run has overtaken: all of them once no cell is undecided (a verdict of -99% needs no advice on
  * rounds), and each kind the data's own check (`data`) says again in other words (the assumed noise's
  * "about 19 rounds" beside the measured noise's "about 44 rounds"). The rest of `said` is kept in order.

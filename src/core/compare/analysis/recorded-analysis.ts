@@ -3,7 +3,7 @@
  * recorded in results.json, and read back from there by every later analysis, so the PR comment, the power
  * check before the run and `pgperf compare` on the artifact all judge with the same numbers.
  */
-import { planFromJson } from './adaptive.js';
+import { sequentialDesignFromJson } from './adaptive.js';
 import { compareRun } from './compare-run.js';
 import { withInstructionCells } from './instruction-verdict.js';
 import { withMemoryCells } from './memory-verdict.js';
@@ -50,7 +50,9 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
     ...(metricOption(settings, overrides) ? { metric: metricOption(settings, overrides)! } : {}),
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
     // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
-    ...(lastLook ? { adaptive: { plan: planFromJson(result.adaptive!.plan), look: lastLook } } : {}),
+    ...(lastLook
+      ? { adaptive: { plan: sequentialDesignFromJson(result.adaptive!.plan), look: lastLook } }
+      : {}),
     // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
     ...(result.baseline ? { test: 'unpaired' as const } : {}),
   });

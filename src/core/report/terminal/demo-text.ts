@@ -10,7 +10,7 @@ import { shellWord } from '../../util/shell-word.js';
 export interface DemoThreshold {
   thresholdPct: number;
   defaultPct: number;
-  /** Rounds the default threshold would need (checkPlan). */
+  /** Rounds the default threshold would need (checkDesign). */
   recommendedRounds: number;
   /** The run-to-run noise the plan check assumes (%). */
   noiseCvPct: number;

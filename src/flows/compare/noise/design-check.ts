@@ -5,13 +5,13 @@
  * anyway (the run loop then only warns).
  */
 import { minPFor, minRoundsFor } from '../../../core/compare/power.js';
-import type { AdaptivePlan } from '../../../core/compare/analysis/adaptive.js';
+import type { SequentialDesign } from '../../../core/compare/analysis/adaptive.js';
 import { formatP } from '../../../core/compare/format.js';
 import type { Workload } from '../../../drivers/workload.js';
 import { roundsOf } from '../../../drivers/common/workload-fields.js';
 import { UserError } from '../../../core/util/errors.js';
 
-export interface PlanReachInput {
+export interface DesignReachInput {
   workloads: readonly Workload[];
   /** Arms compared (the baseline included). */
   arms: number;
@@ -20,12 +20,12 @@ export interface PlanReachInput {
   rounds?: number;
   /** An adaptive design, by default or asked for: its last look (maxRounds at its nominal level) is the best
    * it can do (a time budget may stop it sooner: said by the run, not refused here). */
-  adaptive?: AdaptivePlan;
+  adaptive?: SequentialDesign;
   /** When `metric` is given (--metric), one metric per cell; else each workload's `metrics`. */
   singleMetric?: boolean;
 }
 
-export interface PlanReach {
+export interface DesignReach {
   reachable: boolean;
   /** Hypotheses in Holm's family. */
   familySize: number;
@@ -36,7 +36,7 @@ export interface PlanReach {
   minRounds: number;
 }
 
-export function planReach(input: PlanReachInput): PlanReach {
+export function designReach(input: DesignReachInput): DesignReach {
   const heads = Math.max(0, input.arms - 1);
   const metricsOf = (w: Workload) => (input.singleMetric ? 1 : w.metrics.length);
   const familySize = heads * input.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
@@ -62,8 +62,8 @@ export function planReach(input: PlanReachInput): PlanReach {
 }
 
 /** Throws a UserError naming the cells, the rounds and the smallest achievable p when nothing can reach α. */
-export function refuseUnreachablePlan(input: PlanReachInput): void {
-  const r = planReach(input);
+export function refuseUnreachablePlan(input: DesignReachInput): void {
+  const r = designReach(input);
   if (r.reachable) return;
   const what = r.workloads
     .map(

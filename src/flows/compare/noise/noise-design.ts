@@ -4,9 +4,9 @@
  * by `pgperf plan` (before a run) and by the pipeline (after a run, as a warning in the comparison when the
  * requested threshold is below what the run could resolve).
  */
-import type { AdaptivePlan } from '../../../core/compare/analysis/adaptive.js';
+import type { SequentialDesign } from '../../../core/compare/analysis/adaptive.js';
 import { DEFAULT_POWER } from '../../../core/compare/defaults.js';
-import { planPower, resolvableChangePct, roundsToResolve } from '../../../core/compare/power.js';
+import { designPower, resolvableChangePct, roundsToResolve } from '../../../core/compare/power.js';
 import type { PrimaryTest } from '../../../core/compare/comparison-types.js';
 import type { CellResolution, NoiseEstimate } from '../../../core/compare/noise-design-types.js';
 import { planningText } from '../../../core/report/noise-words.js';
@@ -14,7 +14,7 @@ import { planningText } from '../../../core/report/noise-words.js';
 export interface ResolutionInput {
   /** Planned rounds (a fixed design), or the adaptive design (its budget and looks). */
   rounds: number;
-  adaptive?: AdaptivePlan;
+  adaptive?: SequentialDesign;
   /** Hypotheses Holm adjusts over (head arms × cells × gated metrics). */
   hypotheses: number;
   alpha: number;
@@ -23,7 +23,7 @@ export interface ResolutionInput {
   test?: PrimaryTest;
 }
 
-/** The resolution of one cell at its noise: planPower for an adaptive design, one analysis at α otherwise. */
+/** The resolution of one cell at its noise: designPower for an adaptive design, one analysis at α otherwise. */
 export function resolutionOf(noise: NoiseEstimate, input: ResolutionInput): CellResolution {
   const power = input.power ?? DEFAULT_POWER;
   const test = input.test ?? input.adaptive?.test ?? 'signed-rank';
@@ -31,7 +31,7 @@ export function resolutionOf(noise: NoiseEstimate, input: ResolutionInput): Cell
   let recommendedRounds: number | null;
   if (input.adaptive) {
     const cell = { workload: noise.workload, clients: noise.clients };
-    const p = planPower({
+    const p = designPower({
       plan: input.adaptive,
       hypotheses: input.hypotheses,
       cells: [

@@ -4,7 +4,7 @@
  * naming the cell, the threshold, the resolvable change and the rounds that would resolve it). Every
  * adapter (CLI run, the Action) gets it through the pipeline; renderers only print `warnings`.
  */
-import { planFromJson } from '../../../core/compare/analysis/adaptive.js';
+import { sequentialDesignFromJson } from '../../../core/compare/analysis/adaptive.js';
 import { metricOption } from '../../../core/compare/metric-option.js';
 import type { RunComparison } from '../../../core/compare/comparison-types.js';
 import type { Workload } from '../../../drivers/workload.js';
@@ -13,7 +13,7 @@ import { errorMessage } from '../../../core/util/errors.js';
 import type { Logger } from '../../../core/util/logger.js';
 import { analysisOf } from '../../../core/compare/analysis/recorded-analysis.js';
 import { resolutionOf, resolutionWarning } from './noise-design.js';
-import { planReach } from './design-check.js';
+import { designReach } from './design-check.js';
 import { loadRunnerNoise, runnerId, type NoiseStore } from './runner-noise.js';
 
 /**
@@ -36,8 +36,8 @@ export async function noiseWarnings(
     metrics: w.metrics ?? ['tps'],
     clients: w.clients ?? [],
   }));
-  const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : undefined;
-  const reach = planReach({
+  const adaptive = result.adaptive ? sequentialDesignFromJson(result.adaptive.plan) : undefined;
+  const reach = designReach({
     workloads,
     arms: result.arms.length,
     alpha: settings.alpha,

@@ -9,12 +9,12 @@ import { DEFAULT_POWER, DEFAULT_THRESHOLD_PCT } from '../../../core/compare/defa
 import { metricOption } from '../../../core/compare/metric-option.js';
 import type { Workload } from '../../../drivers/workload.js';
 import { roundsOf } from '../../../drivers/common/workload-fields.js';
-import type { AdaptivePlan } from '../../../core/compare/analysis/adaptive.js';
+import type { SequentialDesign } from '../../../core/compare/analysis/adaptive.js';
 import { captureEnvironment } from '../../../machine/environment.js';
 import { resolveAnalysis } from '../../../core/compare/analysis/recorded-analysis.js';
 import type { NoiseDesign } from '../../../core/compare/noise-design-types.js';
 import { resolutionOf } from './noise-design.js';
-import { planReach } from './design-check.js';
+import { designReach } from './design-check.js';
 import { loadRunnerNoise, runnerId, type NoiseStore } from './runner-noise.js';
 
 /** What the design reads noise from (the adapter opens it; noiseDesignOf closes it). */
@@ -44,7 +44,7 @@ export function plannedWorkloads(loaded: readonly Workload[], overrides: Workloa
 /** How the planned comparison runs its rounds (rounds-choice.ts decides it as a run would). */
 export interface PlannedRounds {
   /** The adaptive design a run would follow; absent: each workload's rounds, fixed. */
-  adaptive?: AdaptivePlan;
+  adaptive?: SequentialDesign;
   /** Where the rounds come from, said as the run's plan line says it. */
   text: string;
 }
@@ -60,7 +60,7 @@ export async function noiseDesignOf(
 ): Promise<NoiseDesign> {
   const settings = resolveAnalysis(options.analysis);
   const { adaptive } = options.rounds;
-  const reach = planReach({
+  const reach = designReach({
     workloads,
     arms: options.arms,
     alpha: settings.alpha,

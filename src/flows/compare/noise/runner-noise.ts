@@ -10,7 +10,7 @@
  * 2. else the history: the robust spread (1.4826·MAD) of ln(median) over the runs of the cell's TPS series
  *    since its last change point, with at least MIN_HISTORY_POINTS of them. It is a run-to-run spread
  *    between jobs (day-to-day drift included), taken as the run CV; per round √2 × that, as if base and
- *    head were independent (planPower's convention for run CVs).
+ *    head were independent (designPower's convention for run CVs).
  * Plans use each estimate raised to its 80% upper bound for the points behind it (upperNoiseBound).
  */
 import { estimateNoise, MIN_NOISE_ROUNDS } from '../../../core/compare/power.js';

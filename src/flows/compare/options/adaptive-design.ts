@@ -7,8 +7,8 @@
  */
 import {
   DEFAULT_SCHEDULE,
-  planAdaptive,
-  type AdaptivePlan,
+  designSequential,
+  type SequentialDesign,
 } from '../../../core/compare/analysis/adaptive.js';
 import { DEFAULT_TIME_BUDGET_S } from '../../../core/compare/defaults.js';
 import type { SpendingFunction } from '../../../core/stats/alpha-spending.js';
@@ -30,7 +30,7 @@ export interface AdaptiveOptions {
 }
 
 export interface AdaptiveDesign {
-  plan: AdaptivePlan;
+  plan: SequentialDesign;
   timeBudgetS?: number;
   /**
    * Adaptive by default, not asked for: the default time budget never stops the run before its first look
@@ -51,7 +51,7 @@ export function asksAdaptive(options: AdaptiveOptions): boolean {
  * cell open, for the check of a given time budget (0: no check).
  * @throws OptionError naming the option at fault.
  */
-export function adaptivePlanOf(
+export function adaptiveDesignOf(
   options: AdaptiveOptions,
   alpha: number,
   roundS: number,
@@ -68,9 +68,9 @@ export function adaptivePlanOf(
     }
     return undefined;
   }
-  let plan: AdaptivePlan;
+  let plan: SequentialDesign;
   try {
-    plan = planAdaptive({
+    plan = designSequential({
       alpha,
       ...(options.schedule ? { schedule: options.schedule } : {}),
       ...(options.spending ? { spending: options.spending } : {}),

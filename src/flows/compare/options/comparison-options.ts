@@ -186,7 +186,7 @@ function refuseOversizedPlan(
   names: ComparisonNames,
 ): void {
   const { adaptive } = options;
-  // An adaptive run plans its last look's rounds up front (planAdaptive: maxRounds, else the schedule's last).
+  // An adaptive run plans its last look's rounds up front (designSequential: maxRounds, else the schedule's last).
   const rounds =
     adaptive.maxRounds ??
     (adaptive.timeBudgetS !== undefined ? (adaptive.schedule ?? DEFAULT_SCHEDULE).at(-1) : options.rounds);

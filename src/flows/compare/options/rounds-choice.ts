@@ -14,7 +14,7 @@
 import type { Workload } from '../../../drivers/workload.js';
 import type { RoundsOrigin } from '../../../run/rounds-origin.js';
 import {
-  adaptivePlanOf,
+  adaptiveDesignOf,
   asksAdaptive,
   type AdaptiveDesign,
   type AdaptiveOption,
@@ -72,11 +72,11 @@ export function roundsChoiceOf(asked: RoundsAsked, names: OptionNames<RoundsOpti
         `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`,
       );
     }
-    return { adaptive: adaptivePlanOf(asked.adaptive, asked.alpha, asked.roundS, names)!, origin: {} };
+    return { adaptive: adaptiveDesignOf(asked.adaptive, asked.alpha, asked.roundS, names)!, origin: {} };
   }
   const fixed = fixedBecause(asked, names);
   if (fixed === undefined) {
-    const adaptive = adaptivePlanOf(asked.adaptive, asked.alpha, asked.roundS, names, true)!;
+    const adaptive = adaptiveDesignOf(asked.adaptive, asked.alpha, asked.roundS, names, true)!;
     return { adaptive, origin: { optOut: names.fixedRounds } };
   }
   const { schedule, spending, passAlpha } = asked.adaptive;

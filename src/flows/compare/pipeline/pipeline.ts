@@ -45,7 +45,7 @@ import {
 } from '../../../run/counted/instruction-phase.js';
 import { untimedWorkloads } from '../../../core/compare/analysis/unexecuted-code.js';
 import { explainTargets, runExplainPhase, withExplanation } from '../../../run/counted/explain-phase.js';
-import { checkPlanWorkloads, runPlanPhase } from '../../../run/counted/plan-phase.js';
+import { checkDesignWorkloads, runPlanPhase } from '../../../run/counted/plan-phase.js';
 import {
   compareCompiledCode,
   type FunctionComparisonOptions,
@@ -149,9 +149,9 @@ export async function runPipeline(
 ): Promise<PipelineOutcome> {
   // A control that cannot be applied stops the run before a build spends its minutes.
   await checkRunControls(req.controls, deps.logger);
-  checkPlanReach(req);
+  checkDesignReach(req);
   checkInstructionWorkloads(req.workloads);
-  checkPlanWorkloads(req.workloads);
+  checkDesignWorkloads(req.workloads);
   const started = Date.now();
   // Base and head that can differ: the default evidence and the noise floors are for these alone.
   const compares = armsCompared(req.arms);
@@ -427,7 +427,7 @@ async function explained(
 }
 
 /** A UserError for a plan past the bounds of its size (src/run/plan-size.ts), for a --metric no workload records, and with planCheck 'refuse' when the plan cannot reach significance in any cell (see design-check.ts). */
-export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
+export function checkDesignReach(req: Omit<PipelineRequest, 'runDir'>): void {
   // Whatever surface asked (the comparison's options name their flags first), no plan past its size's bounds.
   const rounds = req.adaptive?.plan.maxRounds ?? req.rounds;
   const oversized = planSizeProblem({
