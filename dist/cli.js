@@ -72645,7 +72645,8 @@ function seriesMachines(runs) {
   }
   const out = /* @__PURE__ */ new Map();
   for (const group of groups2.values()) {
-    const newest = group.reduce((a, b) => b.startedAt > a.startedAt ? b : a);
+    const timed = group.filter((r) => r.samples.length > 0);
+    const newest = (timed.length > 0 ? timed : group).reduce((a, b) => b.startedAt > a.startedAt ? b : a);
     const fingerprint = newest.fingerprint ?? fallbackFingerprint(newest);
     for (const run2 of group) out.set(run2, fingerprint);
   }
@@ -72884,7 +72885,7 @@ function estimateRunnerNoise(runs, runner, cells, options = {}) {
 }
 function runsOf(runs, runner, options = {}) {
   return runs.filter(
-    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
+    (r) => r.status !== "running" && r.samples.length > 0 && r.runId !== options.exclude && runnerId(r.environment) === runner
   ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
 }
 function runnerSeries(runs, runner, metrics) {
@@ -72916,7 +72917,7 @@ async function loadRunnerNoise(store, runner, cells, options = {}) {
 async function loadRunsOf(store, cells, options = {}) {
   const workloads = new Set(cells.map((c) => c.workload));
   const listed3 = (await store.list()).filter(
-    (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
+    (r) => r.status !== "running" && r.samples > 0 && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
   ).slice(0, NOISE_RUNS_READ);
   const runs = [];
   for (const entry of listed3) runs.push(withCurrentDefinitions(await store.load(entry.id)));
@@ -74798,7 +74799,7 @@ function archiveSink(store) {
       update: async () => {
       },
       finish: async (result) => {
-        if (result.samples.length === 0) return;
+        if (!worthKeeping(result)) return;
         await save(result, "the run");
       }
     },
@@ -74808,6 +74809,9 @@ function archiveSink(store) {
     }
   };
   return state;
+}
+function worthKeeping(result) {
+  return result.samples.length > 0 || result.plan.rounds === 0 && result.status === "complete";
 }
 
 // src/run/counted/default-evidence.ts
@@ -78543,7 +78547,7 @@ function describeChoice(choice) {
 }
 async function candidateRuns(options, workloads, baseline) {
   const listed3 = await options.store.list({ workload: workloads[0] });
-  const ofWorkloads = listed3.filter((r) => workloads.every((w) => r.workloads.includes(w)));
+  const ofWorkloads = listed3.filter((r) => r.samples > 0 && workloads.every((w) => r.workloads.includes(w)));
   const ref = options.ref;
   const found = ref === void 0 ? ofWorkloads.filter((r) => r.status === "complete") : ofWorkloads.filter(
     (r) => r.status !== "running" && commitMatches(baselineCommit(r.commits) ?? {}, ref)
@@ -78552,11 +78556,11 @@ async function candidateRuns(options, workloads, baseline) {
     const what = `workload${workloads.length > 1 ? "s" : ""} ${workloads.join(", ")}`;
     if (ref !== void 0) {
       throw new UserError(
-        `${baseline} stored:${ref}: no stored run of ${what} in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; see "pgperf store list --workload ${workloads[0]}" for the commits stored`
+        `${baseline} stored:${ref}: no stored run of ${what} with timed samples in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; see "pgperf store list --workload ${workloads[0]}" for the commits stored`
       );
     }
     throw new UserError(
-      `${baseline} stored: no complete stored run of ${what} in ${options.store.description} (any fingerprint); measure a baseline first (pgperf run ... with the store), and see "pgperf store list --workload ${workloads[0]}"`
+      `${baseline} stored: no complete stored run of ${what} with timed samples in ${options.store.description} (any fingerprint); measure a baseline first (pgperf run ... with the store), and see "pgperf store list --workload ${workloads[0]}"`
     );
   }
   return found;
@@ -78907,15 +78911,9 @@ async function executeRun(options, logger, extra = {}) {
 }
 function notSavedReason(result) {
   const kept = "results.json keeps this one";
-  if (result.samples.length > 0) return `the store did not take it; ${kept}`;
-  const keeps = `the store keeps runs with timed samples, and ${kept}`;
-  if (result.plan.rounds > 0) {
-    const ended = result.status === "complete" ? "" : ` (the run ${result.status === "failed" ? "failed" : "was interrupted"})`;
-    return `nothing was measured${ended}; ${keeps}`;
-  }
-  const sameCode = (result.compiledCode?.length ?? 0) > 0 && result.compiledCode.every((c) => c.identical);
-  const why = result.analysis?.metric === INSTRUCTION_METRIC ? "the instruction counts decide: --metric instructions" : sameCode ? "every head runs the same compiled code as base with the same settings" : untimedWorkloadsOf(result).length > 0 ? "no workload's counted runs executed any of the heads' changed functions" : "none were planned";
-  return `no timed rounds ran (${why}); ${keeps}`;
+  if (worthKeeping(result)) return `the store did not take it; ${kept}`;
+  const ended = result.status === "complete" ? "" : ` (the run ${result.status === "failed" ? "failed" : "was interrupted"})`;
+  return `nothing was measured${ended}; the store keeps runs that measured or decided something, and ${kept}`;
 }
 function resultsLine(file2, kept) {
   if (!kept) return "results: none written (stopped before the run began)";
@@ -89591,6 +89589,7 @@ function renderRunDetails(doc) {
   lines.push(
     `  ${doc.plan.cells.length} cells, ${doc.plan.rounds} rounds, ${doc.samples.length} samples (${ok} ok, ${doc.samples.length - ok} failed)`
   );
+  if (doc.cost) lines.push(`  ${costText(doc.cost)}`);
   lines.push(`  fingerprint ${fp.id}:`);
   for (const [k, v] of Object.entries(fp.facts).sort(([a], [b]) => a.localeCompare(b)))
     lines.push(`    ${k}: ${v}`);

@@ -67392,7 +67392,8 @@ function seriesMachines(runs) {
   }
   const out = /* @__PURE__ */ new Map();
   for (const group2 of groups2.values()) {
-    const newest = group2.reduce((a, b) => b.startedAt > a.startedAt ? b : a);
+    const timed = group2.filter((r) => r.samples.length > 0);
+    const newest = (timed.length > 0 ? timed : group2).reduce((a, b) => b.startedAt > a.startedAt ? b : a);
     const fingerprint = newest.fingerprint ?? fallbackFingerprint(newest);
     for (const run3 of group2) out.set(run3, fingerprint);
   }
@@ -69516,7 +69517,7 @@ function estimateRunnerNoise(runs, runner, cells, options = {}) {
 }
 function runsOf(runs, runner, options = {}) {
   return runs.filter(
-    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
+    (r) => r.status !== "running" && r.samples.length > 0 && r.runId !== options.exclude && runnerId(r.environment) === runner
   ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
 }
 function runnerSeries(runs, runner, metrics) {
@@ -69548,7 +69549,7 @@ async function loadRunnerNoise(store, runner, cells, options = {}) {
 async function loadRunsOf(store, cells, options = {}) {
   const workloads = new Set(cells.map((c) => c.workload));
   const listed = (await store.list()).filter(
-    (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
+    (r) => r.status !== "running" && r.samples > 0 && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
   ).slice(0, NOISE_RUNS_READ);
   const runs = [];
   for (const entry of listed) runs.push(withCurrentDefinitions(await store.load(entry.id)));
@@ -74899,7 +74900,7 @@ function archiveSink(store) {
       update: async () => {
       },
       finish: async (result) => {
-        if (result.samples.length === 0) return;
+        if (!worthKeeping(result)) return;
         await save(result, "the run");
       }
     },
@@ -74909,6 +74910,9 @@ function archiveSink(store) {
     }
   };
   return state;
+}
+function worthKeeping(result) {
+  return result.samples.length > 0 || result.plan.rounds === 0 && result.status === "complete";
 }
 
 // src/run/counted/default-evidence.ts
@@ -75491,7 +75495,7 @@ function describeChoice(choice2) {
 }
 async function candidateRuns(options, workloads, baseline) {
   const listed = await options.store.list({ workload: workloads[0] });
-  const ofWorkloads = listed.filter((r) => workloads.every((w) => r.workloads.includes(w)));
+  const ofWorkloads = listed.filter((r) => r.samples > 0 && workloads.every((w) => r.workloads.includes(w)));
   const ref = options.ref;
   const found = ref === void 0 ? ofWorkloads.filter((r) => r.status === "complete") : ofWorkloads.filter(
     (r) => r.status !== "running" && commitMatches(baselineCommit(r.commits) ?? {}, ref)
@@ -75500,11 +75504,11 @@ async function candidateRuns(options, workloads, baseline) {
     const what = `workload${workloads.length > 1 ? "s" : ""} ${workloads.join(", ")}`;
     if (ref !== void 0) {
       throw new UserError(
-        `${baseline} stored:${ref}: no stored run of ${what} in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; see "pgperf store list --workload ${workloads[0]}" for the commits stored`
+        `${baseline} stored:${ref}: no stored run of ${what} with timed samples in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; see "pgperf store list --workload ${workloads[0]}" for the commits stored`
       );
     }
     throw new UserError(
-      `${baseline} stored: no complete stored run of ${what} in ${options.store.description} (any fingerprint); measure a baseline first (pgperf run ... with the store), and see "pgperf store list --workload ${workloads[0]}"`
+      `${baseline} stored: no complete stored run of ${what} with timed samples in ${options.store.description} (any fingerprint); measure a baseline first (pgperf run ... with the store), and see "pgperf store list --workload ${workloads[0]}"`
     );
   }
   return found;

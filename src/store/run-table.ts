@@ -4,6 +4,7 @@
  */
 import { environmentFingerprint } from '../machine/fingerprint.js';
 import type { RunResult } from '../core/results/result-types.js';
+import { costText } from '../core/results/answer-cost.js';
 import type { StoredRun } from './store.js';
 
 /** Characters of a fingerprint id shown in tables (the full id is in --json and `show`). */
@@ -68,6 +69,8 @@ export function renderRunDetails(doc: RunResult): string {
   lines.push(
     `  ${doc.plan.cells.length} cells, ${doc.plan.rounds} rounds, ${doc.samples.length} samples (${ok} ok, ${doc.samples.length - ok} failed)`,
   );
+  // What the answer cost, rounds or none (a run decided without timed rounds is kept as well).
+  if (doc.cost) lines.push(`  ${costText(doc.cost)}`);
   lines.push(`  fingerprint ${fp.id}:`);
   for (const [k, v] of Object.entries(fp.facts).sort(([a], [b]) => a.localeCompare(b)))
     lines.push(`    ${k}: ${v}`);

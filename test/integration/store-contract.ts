@@ -113,6 +113,35 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
 
+    it('keeps a run decided without timed rounds (no sample) like any run, listed and loaded back unchanged', async () => {
+      await withStore(async (store) => {
+        // As the run loop leaves a same-code run: no round, no sample, no cluster (empty settings hash).
+        const later = new Date(Date.parse(fixture.startedAt) + 5 * 60_000).toISOString();
+        const untimed = fixtureVariant(fixture, { startedAt: later });
+        untimed.samples = [];
+        untimed.plan.rounds = 0;
+        untimed.plan.executed = [];
+        untimed.environment.settingsHash = '';
+        untimed.compiledCode = [
+          { head: 'head', identical: true, files: 120, differingFiles: [], differingCount: 0 },
+        ];
+        const timed = await store.save(fixture);
+        const saved = await store.save(untimed);
+        expect(saved).toMatchObject({ status: 'complete', cells: 9, samples: 0 });
+        expect((await store.list()).map((r) => [r.id, r.samples])).toEqual([
+          [saved.id, 0],
+          [timed.id, 54],
+        ]);
+        const fingerprint = environmentFingerprint(untimed);
+        expect(await store.load(saved.id)).toEqual({ ...untimed, runId: saved.id, fingerprint });
+        // Saved again with what the answer cost (the pipeline's amend): replaced, still without samples.
+        const cost = { buildS: 40, countedS: 0, timedRounds: 0, timedS: 0, wallS: 42 };
+        await store.save({ ...untimed, cost });
+        expect((await store.load(saved.id)).cost).toEqual(cost);
+        expect(await store.list({ workload: 'smoke' })).toHaveLength(2);
+      });
+    });
+
     it('an unknown or malformed id is a UserError naming it', async () => {
       await withStore(async (store) => {
         await expect(store.load('20260101T000000Z-00000000')).rejects.toThrow(

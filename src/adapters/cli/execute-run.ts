@@ -13,12 +13,11 @@ import type { StoredBaselineOptions } from '../../flows/compare/baseline/stored-
 import type { Decision } from '../../core/compare/decision/decision.js';
 import type { FailOn } from '../../core/compare/decision/policy.js';
 import { decideRun, writeDecision } from '../../flows/compare/pipeline/decide-run.js';
+import { worthKeeping } from '../../flows/compare/pipeline/archive-sink.js';
 import { renderComparisonText } from '../../core/report/terminal/comparison-text.js';
 import { steadySummary } from '../../core/compare/evidence/steady-summary.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { EXIT_CODES } from '../../core/compare/decision/decision.js';
-import { INSTRUCTION_METRIC } from '../../core/compare/evidence/instruction-rule.js';
-import { untimedWorkloadsOf } from '../../core/compare/analysis/unexecuted-code.js';
 import type { RunResult } from '../../core/results/result-types.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
 import { readResults } from '../../store/read-results.js';
@@ -126,36 +125,19 @@ export async function executeRun(
 }
 
 /**
- * Why a run given a store was not saved to it: the store keeps runs with timed samples (a history, a
- * baseline and a noise floor are made of them), and this one has none; its results.json is its record.
- * "no timed rounds ran (the instruction counts decide: --metric instructions); ...".
+ * Why a run given a store was not saved to it, when the store said nothing against it: the store keeps every
+ * answer, timed or decided without timed rounds (archive-sink.ts worthKeeping), and this run measured none of
+ * the rounds it planned; its results.json is its record.
+ * "nothing was measured (the run was interrupted); ...".
  */
-export function notSavedReason(
-  result: Pick<
-    RunResult,
-    'samples' | 'plan' | 'analysis' | 'compiledCode' | 'status' | 'arms' | 'instructions' | 'workloads'
-  >,
-): string {
+export function notSavedReason(result: Pick<RunResult, 'samples' | 'plan' | 'status'>): string {
   const kept = 'results.json keeps this one';
-  if (result.samples.length > 0) return `the store did not take it; ${kept}`;
-  const keeps = `the store keeps runs with timed samples, and ${kept}`;
-  if (result.plan.rounds > 0) {
-    const ended =
-      result.status === 'complete'
-        ? ''
-        : ` (the run ${result.status === 'failed' ? 'failed' : 'was interrupted'})`;
-    return `nothing was measured${ended}; ${keeps}`;
-  }
-  const sameCode = (result.compiledCode?.length ?? 0) > 0 && result.compiledCode!.every((c) => c.identical);
-  const why =
-    result.analysis?.metric === INSTRUCTION_METRIC
-      ? 'the instruction counts decide: --metric instructions'
-      : sameCode
-        ? 'every head runs the same compiled code as base with the same settings'
-        : untimedWorkloadsOf(result).length > 0
-          ? "no workload's counted runs executed any of the heads' changed functions"
-          : 'none were planned';
-  return `no timed rounds ran (${why}); ${keeps}`;
+  if (worthKeeping(result)) return `the store did not take it; ${kept}`;
+  const ended =
+    result.status === 'complete'
+      ? ''
+      : ` (the run ${result.status === 'failed' ? 'failed' : 'was interrupted'})`;
+  return `nothing was measured${ended}; the store keeps runs that measured or decided something, and ${kept}`;
 }
 
 /** What the results file on disk says: "results (interrupted) in FILE", or that there is none. */

@@ -216,7 +216,7 @@ export function measuredArm(run: RunResult): string | undefined {
  * hash share their series: the settings a run wrote are its workload's (and arm's), which the workload
  * definition already records (a settings edit starts a new segment of the same chart, never a second
  * chart), plus max_connections, which follows the client list (adding a client level must not move every
- * series). The group takes the newest run's fingerprint, so a history with one fingerprint keeps its ids.
+ * series). The group takes the newest timed run's fingerprint, so a history with one fingerprint keeps its ids.
  */
 function seriesMachines(
   runs: readonly HistoryRun[],
@@ -229,7 +229,9 @@ function seriesMachines(
   }
   const out = new Map<HistoryRun, { id: string; facts: Record<string, string> }>();
   for (const group of groups.values()) {
-    const newest = group.reduce((a, b) => (b.startedAt > a.startedAt ? b : a));
+    // A run decided without timed rounds (no sample, no settings hash) plots nothing: never its name-giver.
+    const timed = group.filter((r) => r.samples.length > 0);
+    const newest = (timed.length > 0 ? timed : group).reduce((a, b) => (b.startedAt > a.startedAt ? b : a));
     const fingerprint = newest.fingerprint ?? fallbackFingerprint(newest);
     for (const run of group) out.set(run, fingerprint);
   }

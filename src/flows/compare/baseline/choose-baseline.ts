@@ -1,7 +1,7 @@
 /**
  * Which stored run serves as the baseline, decided once before the first round (the sentinel and the
- * comparison both use it): the newest stored run of the workloads (of REF, when given) whose baseline arm
- * was measured under head's conditions and has samples of every requested cell. A refusal names what
+ * comparison both use it): the newest stored run of the workloads (of REF, when given) with timed samples
+ * whose baseline arm was measured under head's conditions and has samples of every requested cell. A refusal names what
  * differs in the newest, with both values, and how to proceed, before anything is measured.
  */
 import type { ArmInfo, RunResult } from '../../../core/results/result-types.js';
@@ -178,14 +178,18 @@ export function describeChoice(choice: StoredBaselineChoice): string {
   return `baseline: stored run ${entry.id} (measured ${doc.startedAt}), its arm ${arm.label}${skipped}`;
 }
 
-/** Stored runs that can serve, newest first: they measured every workload, and match REF when given. */
+/**
+ * Stored runs that can serve, newest first: they measured every workload, and match REF when given. A run
+ * decided without timed rounds (same compiled code, the counts decide) is stored with no sample: never a
+ * candidate, nor counted among those examined.
+ */
 async function candidateRuns(
   options: Pick<StoredBaselineOptions, 'ref' | 'store'>,
   workloads: string[],
   baseline: string,
 ): Promise<StoredRun[]> {
   const listed = await options.store.list({ workload: workloads[0]! });
-  const ofWorkloads = listed.filter((r) => workloads.every((w) => r.workloads.includes(w)));
+  const ofWorkloads = listed.filter((r) => r.samples > 0 && workloads.every((w) => r.workloads.includes(w)));
   const ref = options.ref;
   const found =
     ref === undefined
@@ -197,12 +201,12 @@ async function candidateRuns(
     const what = `workload${workloads.length > 1 ? 's' : ''} ${workloads.join(', ')}`;
     if (ref !== undefined) {
       throw new UserError(
-        `${baseline} stored:${ref}: no stored run of ${what} in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; ` +
+        `${baseline} stored:${ref}: no stored run of ${what} with timed samples in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; ` +
           `see "pgperf store list --workload ${workloads[0]}" for the commits stored`,
       );
     }
     throw new UserError(
-      `${baseline} stored: no complete stored run of ${what} in ${options.store.description} (any fingerprint); ` +
+      `${baseline} stored: no complete stored run of ${what} with timed samples in ${options.store.description} (any fingerprint); ` +
         `measure a baseline first (pgperf run ... with the store), and see "pgperf store list --workload ${workloads[0]}"`,
     );
   }

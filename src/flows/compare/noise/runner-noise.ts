@@ -155,7 +155,7 @@ export function estimateRunnerNoise(
   return out;
 }
 
-/** The finished runs of a runner, newest first, without the excluded one. */
+/** The finished runs of a runner with samples (noise is in them), newest first, without the excluded one. */
 export function runsOf(
   runs: readonly RunResult[],
   runner: string,
@@ -163,7 +163,11 @@ export function runsOf(
 ): RunResult[] {
   return runs
     .filter(
-      (r) => r.status !== 'running' && r.runId !== options.exclude && runnerId(r.environment) === runner,
+      (r) =>
+        r.status !== 'running' &&
+        r.samples.length > 0 &&
+        r.runId !== options.exclude &&
+        runnerId(r.environment) === runner,
     )
     .sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
 }
@@ -221,7 +225,11 @@ export async function loadRunnerNoise(
   return estimateRunnerNoise(await loadRunsOf(store, cells, options), runner, cells, options);
 }
 
-/** The newest NOISE_RUNS_READ finished runs of the cells' workloads in a store (any runner). */
+/**
+ * The newest NOISE_RUNS_READ finished runs of the cells' workloads in a store (any runner) that have samples:
+ * the cheap answers decided without timed rounds (same compiled code, the counts decide) say nothing of the
+ * noise and must not crowd the timed runs out of the window.
+ */
 export async function loadRunsOf(
   store: NoiseStore,
   cells: readonly CellKey[],
@@ -230,7 +238,11 @@ export async function loadRunsOf(
   const workloads = new Set(cells.map((c) => c.workload));
   const listed = (await store.list())
     .filter(
-      (r) => r.status !== 'running' && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w)),
+      (r) =>
+        r.status !== 'running' &&
+        r.samples > 0 &&
+        r.id !== options.exclude &&
+        r.workloads.some((w) => workloads.has(w)),
     )
     .slice(0, NOISE_RUNS_READ);
   const runs: RunResult[] = [];

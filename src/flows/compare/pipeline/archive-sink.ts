@@ -1,8 +1,11 @@
 /**
  * The results store as a sink of the run loop: the finished run is saved when the loop finishes it, and
  * saved again (the same run id: the store replaces it) once the pipeline knows what the answer cost, so
- * the store's copy, which the history site plots, records it too. A store failure is kept (and reported),
- * never fatal to the run.
+ * the store's copy, which the history site plots, records it too. A run decided without timed rounds (same
+ * compiled code, changed code not executed, the counts decide) is an answer too, and cheap: it is kept with
+ * its decision and cost, though it has no sample (its readers pass it over for baselines and noise). Only a
+ * run that measured nothing it was meant to (stopped before its first sample) is not. A store failure is
+ * kept (and reported), never fatal to the run.
  */
 import { errorMessage } from '../../../core/util/errors.js';
 import type { RunResult } from '../../../core/results/result-types.js';
@@ -16,7 +19,7 @@ export interface ArchiveTarget {
 
 export interface ArchiveSink {
   sink: ResultSink;
-  /** The run as saved; absent until saved (nothing measured, or the store failed). */
+  /** The run as saved; absent until saved (nothing measured: see worthKeeping; or the store failed). */
   saved?: { id: string };
   /** Why the store did not take the run (or its amendment). */
   error?: string;
@@ -37,7 +40,7 @@ export function archiveSink(store: ArchiveTarget): ArchiveSink {
       description: `the store ${store.description}`,
       update: async () => {},
       finish: async (result) => {
-        if (result.samples.length === 0) return; // nothing measured: nothing worth remembering
+        if (!worthKeeping(result)) return;
         await save(result, 'the run');
       },
     },
@@ -47,4 +50,12 @@ export function archiveSink(store: ArchiveTarget): ArchiveSink {
     },
   };
   return state;
+}
+
+/**
+ * Whether the store keeps a finished run: one with samples, or one decided without timed rounds (plan.rounds
+ * 0, complete). A run whose rounds were planned and that stopped before its first sample answered nothing.
+ */
+export function worthKeeping(result: Pick<RunResult, 'samples' | 'plan' | 'status'>): boolean {
+  return result.samples.length > 0 || (result.plan.rounds === 0 && result.status === 'complete');
 }
