@@ -19,17 +19,13 @@
  *
  * Run: npx tsx bench/noise-floor-sim.ts [replicates]
  */
-import { analyse } from '../src/core/compare/analysis/recorded-analysis.js';
-import { decideRun } from '../src/flows/compare/pipeline/decide-run.js';
 import { noiseFloorPct } from '../src/core/stats/noise-floor.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
-import type { NoiseFloor, RunResult } from '../src/core/results/result-types.js';
-import { document, gaussian, sample } from '../testkit/synthetic-run.js';
+import { JOB, ROUNDS, SIGMA, decideFloorRun } from './lib/floor-ab-run.js';
+import type { NoiseFloor } from '../src/core/results/result-types.js';
+import { gaussian } from '../testkit/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 400);
-const ROUNDS = 10;
-const SIGMA = 0.03;
-const JOB = 0.02;
 const BUILD_OFFSETS = [0, 0.01, 0.03, 0.05];
 const EFFECTS = [0, -3, -5, -10, -20];
 /** null: the configured threshold alone. */
@@ -66,24 +62,10 @@ function simulate(seed: number, tau: number, effectPct: number, rule: (typeof RU
         },
       ]
     : [];
-  const result: RunResult = {
-    ...document(['base', 'head'], { 'select-only': [1] }, ROUNDS, []),
-    analysis: { alpha: 0.05, thresholdPct: 2, metric: 'tps', ...(floor ? { noiseFloors } : {}) },
+  return {
+    outcome: decideFloorRun(normal, { tau, effectPct, thresholdPct: 2, noiseFloors }),
+    floorPct: floor?.floorPct ?? null,
   };
-  const job = Math.exp(JOB * normal());
-  const base = 20_000 * job * Math.exp(tau * normal());
-  const head = 20_000 * job * Math.exp(tau * normal()) * (1 + effectPct / 100);
-  for (let round = 1; round <= ROUNDS; round++) {
-    const shared = (SIGMA / Math.SQRT2) * normal();
-    for (const [arm, level] of [
-      ['base', base],
-      ['head', head],
-    ] as const) {
-      const tps = level * Math.exp(shared + (SIGMA / Math.SQRT2) * normal());
-      result.samples.push(sample({ round, workload: 'select-only', clients: 1, arm, metrics: { tps } }));
-    }
-  }
-  return { outcome: decideRun(result, analyse(result)).outcome, floorPct: floor?.floorPct ?? null };
 }
 
 const pct = (n: number) => `${((100 * n) / REPLICATES).toFixed(1)}%`.padStart(6);

@@ -65758,6 +65758,25 @@ function mainComparison(result, options) {
 
 // src/core/compare/analysis/instruction-verdict.ts
 init_result_types();
+
+// src/core/compare/comparison-types.ts
+var UNTESTED = {
+  pairs: null,
+  ci95: null,
+  ci90: null,
+  ciEquivalence: null,
+  p: null,
+  method: null,
+  minAchievableP: null,
+  welch: null,
+  pairedT: null,
+  bootstrap: null,
+  aaSpreadPct: null,
+  pAdjusted: null,
+  familySize: 1
+};
+
+// src/core/compare/analysis/instruction-verdict.ts
 function instructionCells(result) {
   const record2 = result.instructions;
   const out = /* @__PURE__ */ new Map();
@@ -65790,28 +65809,16 @@ function instructionCell(record2, cell, base, head) {
     clients: cell.clients,
     metric: INSTRUCTION_METRIC,
     test: "instruction-count",
-    pairs: null,
+    // Its noise is the repetitions' range (spreadPct), which its own rule already weighs.
+    ...UNTESTED,
     base: summary2(b),
     head: summary2(h),
     deltaPct: judged.deltaPct,
-    ci95: null,
-    ci90: null,
-    ciEquivalence: null,
-    p: null,
-    method: null,
-    minAchievableP: null,
-    welch: null,
-    pairedT: null,
-    bootstrap: null,
     unusable: judged.reasons[0]?.code === "insufficient-data" ? judged.reasons[0].message : null,
-    // Its noise is the repetitions' range (spreadPct), which its own rule already weighs.
-    aaSpreadPct: null,
     notes: [],
     better: "lower",
     alpha: 1,
     thresholdPct,
-    pAdjusted: null,
-    familySize: 1,
     verdict: judged.verdict,
     reasons: judged.reasons
   };
@@ -65915,27 +65922,15 @@ function memoryCell(cell, change2, result, head) {
     clients: cell.clients,
     metric: change2.metric,
     test: "memory-floor",
-    pairs: null,
+    ...UNTESTED,
     base: summarise(usable(runs(result.arms[0].label)), 0),
     head: summarise(usable(runs(head)), 0),
     deltaPct: change2.deltaPct,
-    ci95: null,
-    ci90: null,
-    ciEquivalence: null,
-    p: null,
-    method: null,
-    minAchievableP: null,
-    welch: null,
-    pairedT: null,
-    bootstrap: null,
     unusable: null,
-    aaSpreadPct: null,
     notes: [],
     better: METRICS[change2.metric].better,
     alpha: 1,
     thresholdPct: floor.pct,
-    pAdjusted: null,
-    familySize: 1,
     verdict: more ? "regression" : "improvement",
     reasons: [
       {
@@ -70106,8 +70101,25 @@ function rotate(items, by) {
   return [...items.slice(by), ...items.slice(0, by)];
 }
 
-// src/postgres/wait-events.ts
+// src/postgres/cluster/side-connection.ts
 init_esm();
+var CONNECT_TIMEOUT_MS = 1e4;
+async function openSideConnection(target, applicationName, options) {
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: applicationName,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...options.statementTimeoutMs !== void 0 ? { statement_timeout: options.statementTimeoutMs } : {}
+  });
+  client.on("error", options.onError);
+  await client.connect();
+  return client;
+}
+
+// src/postgres/wait-events.ts
 var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
 var LOCK_SAMPLE_INTERVAL_MS = 1e3;
 var ACTIVITY_SQL = `
@@ -70163,18 +70175,12 @@ var VIEW_VERSION_NAMES = {
 async function startDiagnostics(target, options = {}) {
   const hz = options.hz ?? 10;
   if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: DIAGNOSTICS_APPLICATION_NAME
-  });
   let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
+  const client = await openSideConnection(target, DIAGNOSTICS_APPLICATION_NAME, {
+    onError: (e) => {
+      failure2 ??= e;
+    }
   });
-  await client.connect();
   try {
     const versionNum = Number(
       (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
@@ -70276,7 +70282,6 @@ function shares(counts, total) {
 }
 
 // src/postgres/stat-snapshot.ts
-init_esm();
 import { readdir as readdir4, readFile as readFile2 } from "node:fs/promises";
 import path13 from "node:path";
 
@@ -70307,20 +70312,13 @@ var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
 var CLOCK_TICKS_PER_S = 100;
 async function takeStatSnapshot(target, options = {}) {
   const proc = options.procRoot ?? "/proc";
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: STAT_SNAPSHOT_APPLICATION_NAME,
-    connectionTimeoutMillis: 1e4,
-    statement_timeout: 1e4
-  });
   let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
+  const client = await openSideConnection(target, STAT_SNAPSHOT_APPLICATION_NAME, {
+    statementTimeoutMs: 1e4,
+    onError: (e) => {
+      failure2 ??= e;
+    }
   });
-  await client.connect();
   try {
     const head = (await client.query(
       "SELECT current_setting('server_version_num') AS v, pg_backend_pid() AS pid"
@@ -70461,7 +70459,6 @@ init_memory();
 init_errors();
 
 // src/postgres/memory/backend-memory-sampler.ts
-init_esm();
 init_memory();
 init_errors();
 
@@ -70509,19 +70506,12 @@ SELECT pid FROM pg_stat_activity
 async function startMemorySampler(target, options = {}) {
   const intervalMs = options.intervalMs ?? DEFAULT_MEMORY_INTERVAL_MS;
   const proc = options.procRoot ?? "/proc";
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: MEMORY_APPLICATION_NAME,
-    connectionTimeoutMillis: 1e4
-  });
   let failure2;
-  client.on("error", (e) => {
-    failure2 ??= `the sampler's connection failed: ${errorMessage(e)}`;
+  const client = await openSideConnection(target, MEMORY_APPLICATION_NAME, {
+    onError: (e) => {
+      failure2 ??= `the sampler's connection failed: ${errorMessage(e)}`;
+    }
   });
-  await client.connect();
   const readings = /* @__PURE__ */ new Map();
   let ticks = 0;
   let busy;

@@ -20,8 +20,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
 import type { StatCounters, StatSnapshot } from '../core/results/steady.js';
+import { openSideConnection } from './cluster/side-connection.js';
 import type { Connection } from './cluster/cluster.js';
 import { parsePidStatLine, type PidStat } from '../machine/pid-stat.js';
 
@@ -43,20 +43,13 @@ export async function takeStatSnapshot(
   options: StatSnapshotOptions = {},
 ): Promise<StatSnapshot> {
   const proc = options.procRoot ?? '/proc';
-  const client = new pg.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: STAT_SNAPSHOT_APPLICATION_NAME,
-    connectionTimeoutMillis: 10_000,
-    statement_timeout: 10_000,
-  });
   let failure: unknown;
-  client.on('error', (e) => {
-    failure ??= e;
+  const client = await openSideConnection(target, STAT_SNAPSHOT_APPLICATION_NAME, {
+    statementTimeoutMs: 10_000,
+    onError: (e) => {
+      failure ??= e;
+    },
   });
-  await client.connect();
   try {
     const head = (
       await client.query<{ v: string; pid: number }>(

@@ -16,8 +16,8 @@
  * Counters are flushed by backends at transaction end and at most once a second when idle (PG15+),
  * so very short runs can under-count the last second.
  */
-import pg from 'pg';
 import type { LockWaitCount, RunDiagnostics, WaitEventCount } from '../core/results/diagnostics.js';
+import { openSideConnection } from './cluster/side-connection.js';
 
 export interface DiagnosticsTarget {
   /** Unix-socket directory or host name. */
@@ -109,19 +109,13 @@ export async function startDiagnostics(
 ): Promise<RunningDiagnostics> {
   const hz = options.hz ?? 10;
   if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
-  const client = new pg.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: DIAGNOSTICS_APPLICATION_NAME,
-  });
   // A lost connection is reported by stop(), never as an unhandled 'error' event.
   let failure: unknown;
-  client.on('error', (e) => {
-    failure ??= e;
+  const client = await openSideConnection(target, DIAGNOSTICS_APPLICATION_NAME, {
+    onError: (e) => {
+      failure ??= e;
+    },
   });
-  await client.connect();
   try {
     const versionNum = Number(
       (await client.query<{ v: string }>('SELECT current_setting($1) AS v', ['server_version_num'])).rows[0]!

@@ -145,6 +145,26 @@ export interface PairedTDiagnostic {
   ci95: DeltaInterval;
 }
 
+/**
+ * The test fields of a cell judged by a rule of its own rather than a test on its rounds (instruction
+ * counts, memory beyond its floors): no interval, no p, no diagnostic.
+ */
+export const UNTESTED = {
+  pairs: null,
+  ci95: null,
+  ci90: null,
+  ciEquivalence: null,
+  p: null,
+  method: null,
+  minAchievableP: null,
+  welch: null,
+  pairedT: null,
+  bootstrap: null,
+  aaSpreadPct: null,
+  pAdjusted: null,
+  familySize: 1,
+} as const;
+
 /** The statistics of one base/head comparison, before any verdict. */
 export interface ShiftStatistics {
   test: PrimaryTest;

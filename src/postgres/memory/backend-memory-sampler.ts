@@ -8,13 +8,13 @@
  * Reading another user's smaps_rollup needs privileges (root, or the server's own user): where this process
  * may not, the memory is not recorded and the record says why; that never fails the run.
  */
-import pg from 'pg';
 import {
   backendMemoryRecord,
   BACKEND_MEMORY_FIELD,
   type BackendMemoryRecord,
 } from '../../core/results/memory.js';
 import { errorMessage } from '../../core/util/errors.js';
+import { openSideConnection } from '../cluster/side-connection.js';
 import type { Connection } from '../cluster/cluster.js';
 import { readSmapsField } from './smaps-rollup.js';
 
@@ -46,19 +46,12 @@ export async function startMemorySampler(
 ): Promise<RunningMemorySampler> {
   const intervalMs = options.intervalMs ?? DEFAULT_MEMORY_INTERVAL_MS;
   const proc = options.procRoot ?? '/proc';
-  const client = new pg.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: MEMORY_APPLICATION_NAME,
-    connectionTimeoutMillis: 10_000,
-  });
   let failure: string | undefined;
-  client.on('error', (e) => {
-    failure ??= `the sampler's connection failed: ${errorMessage(e)}`;
+  const client = await openSideConnection(target, MEMORY_APPLICATION_NAME, {
+    onError: (e) => {
+      failure ??= `the sampler's connection failed: ${errorMessage(e)}`;
+    },
   });
-  await client.connect();
   const readings = new Map<number, number[]>();
   let ticks = 0;
   let busy: Promise<void> | undefined;

@@ -9,7 +9,7 @@ import { hypothesisLabel } from './analysis.js';
 import { armVerdicts, overallVerdict } from '../overall.js';
 import { gatingCells } from '../unstable.js';
 import { INSTRUCTION_METRIC, judgeInstructionCell } from '../evidence/instruction-rule.js';
-import type { ArmSummary, CellComparison, RunComparison } from '../comparison-types.js';
+import { UNTESTED, type ArmSummary, type CellComparison, type RunComparison } from '../comparison-types.js';
 
 export { INSTRUCTION_METRIC } from '../evidence/instruction-rule.js';
 
@@ -57,28 +57,16 @@ function instructionCell(
     clients: cell.clients,
     metric: INSTRUCTION_METRIC,
     test: 'instruction-count',
-    pairs: null,
+    // Its noise is the repetitions' range (spreadPct), which its own rule already weighs.
+    ...UNTESTED,
     base: summary(b),
     head: summary(h),
     deltaPct: judged.deltaPct,
-    ci95: null,
-    ci90: null,
-    ciEquivalence: null,
-    p: null,
-    method: null,
-    minAchievableP: null,
-    welch: null,
-    pairedT: null,
-    bootstrap: null,
     unusable: judged.reasons[0]?.code === 'insufficient-data' ? judged.reasons[0].message : null,
-    // Its noise is the repetitions' range (spreadPct), which its own rule already weighs.
-    aaSpreadPct: null,
     notes: [],
     better: 'lower',
     alpha: 1,
     thresholdPct,
-    pAdjusted: null,
-    familySize: 1,
     verdict: judged.verdict,
     reasons: judged.reasons,
   };

@@ -13,7 +13,7 @@ import { summarise, usable } from '../shift-statistics.js';
 import { armVerdicts, overallVerdict } from '../overall.js';
 import { gatingCells } from '../unstable.js';
 import { MEMORY_FLOORS, memoryLookup, formatBytes, type MemoryChange } from '../evidence/memory-evidence.js';
-import type { CellComparison, RunComparison } from '../comparison-types.js';
+import { UNTESTED, type CellComparison, type RunComparison } from '../comparison-types.js';
 import { hypothesisLabel } from './analysis.js';
 
 /** The comparison with a gated cell for every memory metric that moved beyond its floors. */
@@ -85,27 +85,15 @@ function memoryCell(
     clients: cell.clients,
     metric: change.metric,
     test: 'memory-floor',
-    pairs: null,
+    ...UNTESTED,
     base: summarise(usable(runs(result.arms[0]!.label)), 0),
     head: summarise(usable(runs(head)), 0),
     deltaPct: change.deltaPct,
-    ci95: null,
-    ci90: null,
-    ciEquivalence: null,
-    p: null,
-    method: null,
-    minAchievableP: null,
-    welch: null,
-    pairedT: null,
-    bootstrap: null,
     unusable: null,
-    aaSpreadPct: null,
     notes: [],
     better: METRICS[change.metric].better,
     alpha: 1,
     thresholdPct: floor.pct,
-    pAdjusted: null,
-    familySize: 1,
     verdict: more ? 'regression' : 'improvement',
     reasons: [
       {
