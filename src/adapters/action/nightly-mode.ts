@@ -20,7 +20,8 @@ import type { ActionContext } from './context.js';
 import type { CommitChoice } from '../../flows/compare/options/commit-choice.js';
 import type { ActionInputs } from './inputs.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
-import { loadInputWorkloads } from './workloads.js';
+import { loadInputWorkloads, workloadPath } from './workloads.js';
+import { autoBisector, type AutoBisectorOptions } from '../../flows/bisect/auto-bisection.js';
 import { openActionStore } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
 import { publishGate } from './gate.js';
@@ -61,7 +62,12 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         changePoints,
         canaryBinDir: inputs.canaryBinDir,
         expectEveryHours: inputs.expectEveryHours,
-        issues: api && { api, triageDigest: inputs.triageDigest, raiseAfterDays: inputs.raiseAfterDays },
+        issues: api && {
+          api,
+          triageDigest: inputs.triageDigest,
+          raiseAfterDays: inputs.raiseAfterDays,
+          autoBisectPerWeek: inputs.autoBisectPerWeek,
+        },
       },
       {
         logger,
@@ -75,6 +81,11 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         build: deps.build,
         signal: deps.signal,
         history: store.reader,
+        ...(api && deps.build
+          ? {
+              bisect: autoBisector(autoBisectOptions(inputs, ctx, deps, resultsDir), { ...deps, api, store }),
+            }
+          : {}),
       },
     );
     io.setOutput('results-json', resultsFile);
@@ -105,6 +116,38 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
     await store.close();
   }
 };
+
+/**
+ * How a bisection the night starts without a label is measured: as mode bisect would measure the labeled
+ * issue with the same inputs (source repository, build options, rounds, duration).
+ */
+function autoBisectOptions(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  resultsDir: string,
+): AutoBisectorOptions {
+  return {
+    analysis: { alpha: inputs.alpha, thresholdPct: inputs.threshold },
+    measure: {
+      repo: sourceRepoOf(inputs, ctx),
+      cacheDir: deps.cacheDir,
+      extraOptions: inputs.buildOptions,
+      rounds: inputs.rounds,
+      durationS: inputs.duration,
+      ...(inputs.maxRounds !== undefined ? { adaptive: { maxRounds: inputs.maxRounds } } : {}),
+      seed: inputs.seed,
+      runAs: inputs.runAs,
+      outDir: resultsDir,
+    },
+    links: { repoUrl: repoUrlOf(inputs, ctx), runUrl: ctx.runUrl },
+    workloads: {
+      given: inputs.workloads,
+      load: () => loadInputWorkloads(inputs, ctx, deps.actionDir),
+      fileOf: (name) => workloadPath(name, ctx.workspace, deps.actionDir),
+    },
+  };
+}
 
 /** The commit measured: the input head-ref, else the commit (and branch) the workflow runs on. */
 function nightlyCommit(inputs: ActionInputs, ctx: ActionContext): CommitChoice {
