@@ -32,6 +32,8 @@ export const EXPECT_EVERY_HOURS: Bound = { min: 1, max: 24 * 31 };
 
 /** Days an untriaged regression waits before it is raised again (--raise-after, input raise-after). */
 export const RAISE_AFTER_DAYS: Bound = { min: 1, max: 365 };
+/** Bisections the nightly starts without a label in any 7 days (0: none). */
+export const AUTO_BISECT_PER_WEEK: Bound = { min: 0, max: 50 };
 
 /**
  * Rounds of the confirmation block that measures a regressed cell again (--confirm-rounds, the Action's

@@ -21,6 +21,7 @@ import {
   DURATION_S,
   EXPECT_EVERY_HOURS,
   RAISE_AFTER_DAYS,
+  AUTO_BISECT_PER_WEEK,
   EXTRA_ROUNDS,
   ROUNDS,
   TIME_BUDGET_S,
@@ -116,6 +117,8 @@ export interface ActionInputs {
   /** mode nightly: keep the triage digest issue (triage-digest.ts), raising entries after raiseAfterDays. */
   triageDigest: boolean;
   raiseAfterDays?: number;
+  /** mode nightly: bisections started without a label in any 7 days (regression-issues.ts; 0: none). */
+  autoBisectPerWeek?: number;
   /** What counts the instruction mode's instructions (instruction-phase.ts). */
   instructionCounter: (typeof INSTRUCTION_COUNTERS)[number];
   /** true: count CPU instructions for every workload (docs/instructions.md); false: off; unset: by default. */
@@ -212,6 +215,11 @@ function readInputs(read: InputReader): ActionInputs {
     }),
     triageDigest: bool(read, 'triage-digest', false),
     raiseAfterDays: optionalNumber(read, 'raise-after', { integer: true, min: 1, bound: RAISE_AFTER_DAYS }),
+    autoBisectPerWeek: optionalNumber(read, 'auto-bisect-per-week', {
+      integer: true,
+      min: 0,
+      bound: AUTO_BISECT_PER_WEEK,
+    }),
     instructionCounter: choice(read, 'instruction-counter', INSTRUCTION_COUNTERS, 'auto'),
     ...switchInput(read, 'instructions'),
     ...steadyPassInput(read),
@@ -357,6 +365,12 @@ function checkModeInputs(inputs: ActionInputs): void {
     ['expect-every', inputs.expectEveryHours, nightly, 'says how often mode nightly runs'],
     ['triage-digest', inputs.triageDigest || undefined, nightly, "keeps mode nightly's triage digest"],
     ['raise-after', inputs.raiseAfterDays, nightly, "raises mode nightly's untriaged regressions"],
+    [
+      'auto-bisect-per-week',
+      inputs.autoBisectPerWeek,
+      nightly,
+      "bounds mode nightly's bisections without a label",
+    ],
   ];
   for (const [name, value, modes, does] of modeInputs) {
     if (value === undefined || modes.includes(inputs.mode)) continue;
@@ -398,7 +412,7 @@ function checkNightlyInputs(inputs: ActionInputs): void {
   }
   if (!inputs.githubToken) {
     throw new UserError(
-      "mode nightly keeps one issue per regression event of a workload: pass 'github-token' (default ${{ github.token }}) with issues: write",
+      "mode nightly keeps one issue per regression event: pass 'github-token' (default ${{ github.token }}) with issues: write",
     );
   }
 }

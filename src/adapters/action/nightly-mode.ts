@@ -18,7 +18,8 @@ import { nightlyHeadOf, type NightlyChoice } from '../../flows/nightly/nightly-h
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
-import { loadInputWorkloads } from './workloads.js';
+import { loadInputWorkloads, workloadPath } from './workloads.js';
+import { autoBisector, type AutoBisectorOptions } from '../../flows/bisect/auto-bisection.js';
 import { openInputStore, storeAccess } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
 import { publishGate } from './gate.js';
@@ -59,7 +60,12 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         changePoints,
         canaryBinDir: inputs.canaryBinDir,
         expectEveryHours: inputs.expectEveryHours,
-        issues: api && { api, triageDigest: inputs.triageDigest, raiseAfterDays: inputs.raiseAfterDays },
+        issues: api && {
+          api,
+          triageDigest: inputs.triageDigest,
+          raiseAfterDays: inputs.raiseAfterDays,
+          autoBisectPerWeek: inputs.autoBisectPerWeek,
+        },
       },
       {
         logger,
@@ -73,6 +79,11 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         build: deps.build,
         signal: deps.signal,
         history: store.reader,
+        ...(api && deps.build
+          ? {
+              bisect: autoBisector(autoBisectOptions(inputs, ctx, deps, resultsDir), { ...deps, api, store }),
+            }
+          : {}),
       },
     );
     io.setOutput('results-json', resultsFile);
@@ -103,6 +114,38 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
     await store.close();
   }
 };
+
+/**
+ * How a bisection the night starts without a label is measured: as mode bisect would measure the labeled
+ * issue with the same inputs (source repository, build options, rounds, duration).
+ */
+function autoBisectOptions(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  resultsDir: string,
+): AutoBisectorOptions {
+  return {
+    analysis: { alpha: inputs.alpha, thresholdPct: inputs.threshold },
+    measure: {
+      repo: sourceRepoOf(inputs, ctx),
+      cacheDir: deps.cacheDir,
+      extraOptions: inputs.buildOptions,
+      rounds: inputs.rounds,
+      durationS: inputs.duration,
+      ...(inputs.maxRounds !== undefined ? { adaptive: { maxRounds: inputs.maxRounds } } : {}),
+      seed: inputs.seed,
+      runAs: inputs.runAs,
+      outDir: resultsDir,
+    },
+    links: { repoUrl: repoUrlOf(inputs, ctx), runUrl: ctx.runUrl },
+    workloads: {
+      given: inputs.workloads,
+      load: () => loadInputWorkloads(inputs, ctx, deps.actionDir),
+      fileOf: (name) => workloadPath(name, ctx.workspace, deps.actionDir),
+    },
+  };
+}
 
 /**
  * The head to measure and its commit (nightly-head.ts): the install in head-bin-dir or the commit built from

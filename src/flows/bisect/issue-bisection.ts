@@ -54,16 +54,27 @@ export async function issueBisectJob(request: JobRequest, api: GitHubApi | undef
       `mode bisect on an issue bisects the issue's commits: remove the inputs 'base-ref'/'head-ref' (they are for workflow_dispatch)`,
     );
   }
-  const { target } = trusted;
-  const where = `issue #${trusted.issue}`;
-  const workload = await issueWorkload(target.workload, request.workloads, where);
+  return targetBisectJob(trusted.issue, trusted.target, request.workloads);
+}
+
+/**
+ * The job of a regression issue's target (its marker, or the one the nightly just wrote when it bisects
+ * without a label): the change point's commits and metric, the series' workload at its clients.
+ */
+export async function targetBisectJob(
+  issue: number,
+  target: BisectTarget,
+  workloads: JobWorkloads,
+): Promise<BisectJob> {
+  const where = `issue #${issue}`;
+  const workload = await issueWorkload(target.workload, workloads, where);
   return {
     good: target.good,
     bad: target.bad,
     names: { good: `${where}'s last good commit`, bad: `${where}'s first bad commit` },
     workload: oneCell(workload, target.clients, `${where}'s clients`),
     metric: target.metric,
-    issue: trusted.issue,
+    issue,
     target,
     basis:
       `${where} (series ${target.series}): ${target.workload}@${target.clients} ` +

@@ -19,7 +19,12 @@ import {
 import { analyseStore } from './nightly-site.js';
 import { clientsText } from '../../core/report/nightly/nightly-summary.js';
 import { judgeHistory, type NightlyJudgement } from '../../core/history/nightly-judgement.js';
-import { describeSync, type IssueSync } from '../../core/report/nightly/regression-event.js';
+import {
+  describeAutoBisect,
+  describeSync,
+  type BisectionRequest,
+  type IssueSync,
+} from '../../core/report/nightly/regression-event.js';
 import { watchNights, type NightAlert, type NightWatch } from '../../core/history/night-watch.js';
 import { errorMessage } from '../../core/util/errors.js';
 import type { RunSource } from '../../core/results/result-types.js';
@@ -66,9 +71,15 @@ export interface NightlyDeps {
   history: ResultStore;
   /**
    * Opens/updates/closes the regression issues after the analysis (flows/nightly/regression-issues.ts:
-   * trySyncRegressionIssues with the adapter's API and links); absent: no issues.
+   * trySyncRegressionIssues with the adapter's API and links; `now`: when tonight's run started, for the
+   * weekly budget of automatic bisections); absent: no issues.
    */
-  issues?: (analysis: HistoryAnalysis) => Promise<IssueSync>;
+  issues?: (analysis: HistoryAnalysis, now: Date) => Promise<IssueSync>;
+  /**
+   * Runs a bisection the issues asked for without a label (flows/bisect/auto-bisection.ts), its result
+   * commented on the issue; resolves to one line saying what it found. Absent: none is asked for.
+   */
+  bisect?: (request: BisectionRequest) => Promise<string>;
   /**
    * Opens/updates/closes the alert issue of each machine after the analysis (flows/nightly/alert-issues.ts:
    * trySyncAlertIssues); absent: no alert issues.
@@ -96,6 +107,8 @@ export interface NightlyOutcome {
   undecided: SeriesAnalysis[];
   /** The regression issues: what was done, or why it could not be (a warning); absent without an API. */
   issues?: IssueSync;
+  /** The bisections started without a label tonight, each with what it found or why it stopped. */
+  bisections?: { issue: number; series: string; result: string }[];
   /** The runner canary's run, when one was measured (its own series; absent without a canary). */
   canary?: PipelineOutcome;
   /** What the history says about the runner: canary shifts, suspect regressions, missing nights. */
@@ -167,11 +180,14 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
   }
   for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
-    outcome.issues = await deps.issues(analysis);
+    outcome.issues = await deps.issues(analysis, new Date(measured.result.startedAt));
     if ('error' in outcome.issues) {
       logger.warn(`${outcome.issues.error} The run is saved and reported all the same.`);
     } else {
       logger.info(`regression issues: ${describeSync(outcome.issues.done)}`);
+      for (const line of describeAutoBisect(outcome.issues.done)) logger.info(line);
+      const requests = outcome.issues.done.bisections ?? [];
+      if (requests.length > 0 && deps.bisect) outcome.bisections = await autoBisect(requests, deps);
     }
   }
   // The digest lists the open regression issues, so it comes after tonight's are opened and closed: before
@@ -184,6 +200,29 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
   // The night's verdict is its decision's (nightlyDecision), said once by the adapter on every surface.
   logger.info(`history analysed: ${analysis.series.length} series over ${analysis.runs} runs`);
   return outcome;
+}
+
+/**
+ * The bisections the issues asked for, one after the other; one that fails is said (and commented on its
+ * issue by the bisector) and the night goes on.
+ */
+async function autoBisect(
+  requests: readonly BisectionRequest[],
+  deps: Pick<NightlyDeps, 'bisect' | 'logger'>,
+): Promise<NonNullable<NightlyOutcome['bisections']>> {
+  const done: NonNullable<NightlyOutcome['bisections']> = [];
+  for (const r of requests) {
+    deps.logger.info(`issue #${r.issue}: bisecting ${r.target.series} without a label (weekly budget)`);
+    let result: string;
+    try {
+      result = await deps.bisect!(r);
+    } catch (e) {
+      result = `not bisected: ${errorMessage(e)}`;
+      deps.logger.warn(`issue #${r.issue}: the automatic bisection stopped: ${errorMessage(e)}`);
+    }
+    done.push({ issue: r.issue, series: r.target.series, result });
+  }
+  return done;
 }
 
 /**

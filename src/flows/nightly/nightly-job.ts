@@ -15,7 +15,7 @@ import type { RunSource } from '../../core/results/result-types.js';
 import type { HistoryOptions } from '../../core/history/history-analysis.js';
 import { trySyncAlertIssues } from './alert-issues.js';
 import { trySyncTriageDigest } from './digest-issue.js';
-import { trySyncRegressionIssues } from './regression-issues.js';
+import { DEFAULT_AUTO_BISECT_PER_WEEK, trySyncRegressionIssues } from './regression-issues.js';
 import type { IssueLinks } from '../../core/report/nightly/regression-event.js';
 import { OptionError, type OptionNames } from '../compare/options/option-error.js';
 import {
@@ -42,6 +42,11 @@ export interface NightlyIssues {
   triageDigest?: boolean;
   /** With the digest: raise a regression left untriaged this many days again (default: the digest's). */
   raiseAfterDays?: number;
+  /**
+   * Bisections started without a label in any 7 days, the largest regression first (default
+   * DEFAULT_AUTO_BISECT_PER_WEEK; 0: none). Only where the job can bisect (a `bisect` dep).
+   */
+  autoBisectPerWeek?: number;
 }
 
 /** The issue options a check may name, as each adapter spells them. */
@@ -86,7 +91,10 @@ export interface NightlyJobOptions extends Pick<
 }
 
 /** What the job needs done: the logger, the measurement, the builder, and the store (`history`). */
-export type NightlyJobDeps = Pick<NightlyDeps, 'logger' | 'measure' | 'build' | 'signal' | 'history'>;
+export type NightlyJobDeps = Pick<
+  NightlyDeps,
+  'logger' | 'measure' | 'build' | 'signal' | 'history' | 'bisect'
+>;
 
 /** The change-point settings of the history analysis (nightly-flow.ts, the history site). */
 export function historyOptionsOf(changePoints: ChangePointOptions): HistoryOptions {
@@ -139,7 +147,8 @@ export async function runNightlyJob(
       build: deps.build,
       signal: deps.signal,
       history: deps.history,
-      ...(issues ? issueSyncs(issues, links) : {}),
+      ...(issues ? issueSyncs(issues, links, deps) : {}),
+      ...(issues && deps.bisect ? { bisect: deps.bisect } : {}),
     },
   );
 }
@@ -148,10 +157,19 @@ export async function runNightlyJob(
 function issueSyncs(
   issues: NightlyIssues,
   links: IssueLinks,
+  deps: NightlyJobDeps,
 ): Pick<NightlyDeps, 'issues' | 'alerts' | 'digest'> {
   const { api } = issues;
+  const perWeek = issues.autoBisectPerWeek ?? DEFAULT_AUTO_BISECT_PER_WEEK;
+  if (perWeek > 0 && !deps.bisect) {
+    deps.logger.info(
+      'regression issues: no automatic bisection here (nothing to build commits from); the label still asks for one',
+    );
+  }
+  // Nothing is recorded as started where nothing can start it.
+  const autoBisectPerWeek = deps.bisect ? perWeek : 0;
   return {
-    issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
+    issues: (analysis, now) => trySyncRegressionIssues(api, analysis, links, { now, autoBisectPerWeek }),
     alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
     ...(issues.triageDigest
       ? {

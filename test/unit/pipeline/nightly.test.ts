@@ -27,6 +27,9 @@ import { DirStore } from '../../../src/store/dir/dir-store.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { WORKLOAD, noisyHistory } from '../history/noisy-history.js';
+import { OTHER, twoWorkloads } from '../history/two-workloads.js';
+import { parseBisectMarker } from '../../../src/core/history/bisect-marker.js';
+import type { BisectionRequest } from '../../../src/core/report/nightly/regression-event.js';
 import { runAction } from '../../../src/adapters/action/run-action.js';
 import type { ActionContext } from '../../../src/adapters/action/context.js';
 import { nodeProcessRunner } from '../../../src/machine/os/process.js';
@@ -355,6 +358,47 @@ describe('runNightlyJob', () => {
     expect(report).toBe(nightlyReport(outcome, decision, { notes: ['History site: somewhere.'] }));
     expect(await readFile(reportFile, 'utf8')).toBe(report);
     expect(decision).toEqual(nightlyDecision(outcome, 'regression'));
+  });
+
+  it('two workloads regressing on the same night: one issue naming both, whose bisection starts without a label', async () => {
+    const nights = twoWorkloads(42, 26, 26);
+    for (const run of nights.slice(0, 40)) await store.save(run);
+    const job = {
+      head: { kind: 'installed' as const, binDir: '/opt/pg/bin' },
+      commit: { ref: 'master', chosenBy: 'test' },
+      workloads: [],
+      changePoints: { magnitudePct: 2 },
+      issues: { api: api() },
+    };
+    const asked: BisectionRequest[] = [];
+    const bisect = async (r: BisectionRequest) => {
+      asked.push(r);
+      return 'first bad commit 1a2b3c4d5e "Slow down"';
+    };
+    const { logger, measure } = deps(nights[40]!);
+    const outcome = await runNightlyJob(job, { logger, measure, history: store, bisect });
+    expect(gh.issues.size).toBe(1);
+    const [issue] = [...gh.issues.values()];
+    expect(issue!.title).toMatch(/^Performance regression: tpcb-like \+ select-only, 4 cells/);
+    // The default budget (2 a week) starts the largest cell's bisection, no label on the issue.
+    expect(issue!.labels).toEqual([{ name: 'pgperf-regression' }]);
+    expect(asked).toEqual([{ issue: issue!.number, target: parseBisectMarker(issue!.body, 'x') }]);
+    expect(asked[0]!.target.workload).toBe(OTHER);
+    const series = asked[0]!.target.series;
+    expect(outcome.bisections).toEqual([
+      { issue: issue!.number, series, result: 'first bad commit 1a2b3c4d5e "Slow down"' },
+    ]);
+    const report = nightlyReport(outcome, nightlyDecision(outcome, 'regression'));
+    expect(report).toContain(`Bisection started without a label: #${issue!.number} (`);
+    expect(report).toContain(`Bisection of #${issue!.number} (`);
+
+    // The next night the same issue is updated, not bisected again.
+    asked.length = 0;
+    const next = deps(nights[41]!);
+    const again = await runNightlyJob(job, { ...next, history: store, bisect });
+    expect(gh.issues.size).toBe(1);
+    expect(asked).toEqual([]);
+    expect(again.bisections).toBeUndefined();
   });
 });
 

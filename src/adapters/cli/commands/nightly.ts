@@ -103,7 +103,7 @@ export function nightlyCommand(): Command {
     )
     .option(
       '--github-repo <owner/name>',
-      'keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)',
+      'keep one issue per regression event there (cells whose commit ranges overlap): opened, updated, closed on recovery (token: $GITHUB_TOKEN)',
     )
     .addOption(
       new Option(

@@ -10,7 +10,7 @@ import type { NightlyJudgement } from '../../history/nightly-judgement.js';
 import type { RunSource } from '../../results/result-types.js';
 import { escapeMarkdown } from '../markdown-escape.js';
 import { renderIncompleteNightly, renderNightlySummary } from './nightly-summary.js';
-import { describeSync, type IssueSync } from './regression-event.js';
+import { describeAutoBisect, describeSync, type IssueSync } from './regression-event.js';
 
 /** What the report reads of a night (src/flows/nightly's NightlyOutcome is one). */
 export interface NightlyReportView {
@@ -24,6 +24,8 @@ export interface NightlyReportView {
   judgement?: NightlyJudgement;
   /** The regression issues: what was done, or why it could not be. */
   issues?: IssueSync;
+  /** The bisections started without a label tonight, with what each found. */
+  bisections?: { issue: number; series: string; result: string }[];
   /** What the history says about the runner. */
   watch?: NightWatch;
 }
@@ -75,5 +77,11 @@ function issueNotes(outcome: NightlyReportView): string[] {
   if ('error' in outcome.issues) return [`⚠️ ${escapeMarkdown(outcome.issues.error)}`];
   const done = outcome.issues.done;
   const numbers = [...done.opened, ...done.updated, ...done.closed].map((n) => `#${n}`);
-  return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(', ')})` : ''}.`];
+  return [
+    `Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(', ')})` : ''}.`,
+    ...describeAutoBisect(done, (t) => escapeMarkdown(t)),
+    ...(outcome.bisections ?? []).map(
+      (b) => `Bisection of #${b.issue} (${escapeMarkdown(b.series)}): ${escapeMarkdown(b.result)}.`,
+    ),
+  ];
 }
