@@ -61,6 +61,7 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         changePoints,
         canaryBinDir: inputs.canaryBinDir,
         expectEveryHours: inputs.expectEveryHours,
+        backfill: inputs.backfill,
         issues: api && { api, triageDigest: inputs.triageDigest, raiseAfterDays: inputs.raiseAfterDays },
       },
       {
@@ -75,6 +76,7 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         build: deps.build,
         signal: deps.signal,
         history: store.reader,
+        backfill: { runner: deps.runner },
       },
     );
     io.setOutput('results-json', resultsFile);

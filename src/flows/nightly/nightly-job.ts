@@ -66,7 +66,7 @@ export function checkNightlyIssues(
 
 export interface NightlyJobOptions extends Pick<
   NightlyRequest,
-  'workloads' | 'rounds' | 'durationS' | 'runAs' | 'tmpDir' | 'expectEveryHours'
+  'workloads' | 'rounds' | 'durationS' | 'runAs' | 'tmpDir' | 'expectEveryHours' | 'backfill'
 > {
   /** Tonight's head (nightly-head.ts). */
   head: NightlyHead;
@@ -85,8 +85,14 @@ export interface NightlyJobOptions extends Pick<
   issues?: NightlyIssues;
 }
 
-/** What the job needs done: the logger, the measurement, the builder, and the store (`history`). */
-export type NightlyJobDeps = Pick<NightlyDeps, 'logger' | 'measure' | 'build' | 'signal' | 'history'>;
+/**
+ * What the job needs done: the logger, the measurement, the builder, the store (`history`), and for a
+ * backfill the process runner (git, objdump).
+ */
+export type NightlyJobDeps = Pick<
+  NightlyDeps,
+  'logger' | 'measure' | 'build' | 'signal' | 'history' | 'backfill'
+>;
 
 /** The change-point settings of the history analysis (nightly-flow.ts, the history site). */
 export function historyOptionsOf(changePoints: ChangePointOptions): HistoryOptions {
@@ -139,6 +145,7 @@ export async function runNightlyJob(
       build: deps.build,
       signal: deps.signal,
       history: deps.history,
+      ...(deps.backfill ? { backfill: deps.backfill } : {}),
       ...(issues ? issueSyncs(issues, links) : {}),
     },
   );
