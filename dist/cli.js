@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path60 = __require("node:path");
+    var path61 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path60.resolve(baseDir, baseName);
+          const localBin = path61.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path60.extname(baseName))) return void 0;
+          if (sourceExt.includes(path61.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path60.resolve(
-            path60.dirname(resolvedScriptPath),
+          executableDir = path61.resolve(
+            path61.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path60.basename(
+            const legacyName = path61.basename(
               this._scriptPath,
-              path60.extname(this._scriptPath)
+              path61.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path60.extname(executableFile));
+        launchWithNode = sourceExt.includes(path61.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path60.basename(filename, path60.extname(filename));
+        this._name = path61.basename(filename, path61.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path61) {
-        if (path61 === void 0) return this._executableDir;
-        this._executableDir = path61;
+      executableDir(path62) {
+        if (path62 === void 0) return this._executableDir;
+        this._executableDir = path62;
         return this;
       }
       /**
@@ -4399,10 +4399,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path60) {
-  if (!path60)
+function getElementAtPath(obj, path61) {
+  if (!path61)
     return obj;
-  return path60.reduce((acc, key) => acc?.[key], obj);
+  return path61.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -4661,11 +4661,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path60, issues) {
+function prefixIssues(path61, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path60);
+    iss.path.unshift(path61);
     return iss;
   });
 }
@@ -5198,16 +5198,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path60 = []) => {
+  const processError = (error63, path61 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path60, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path61, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path60, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path61, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path60, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path61, ...issue2.path]);
       } else {
-        const fullpath = [...path60, ...issue2.path];
+        const fullpath = [...path61, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -5246,17 +5246,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path60 = []) => {
+  const processError = (error63, path61 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path60, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path61, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path60, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path61, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path60, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path61, ...issue2.path]);
       } else {
-        const fullpath = [...path60, ...issue2.path];
+        const fullpath = [...path61, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -5295,8 +5295,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path60 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path60) {
+  const path61 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path61) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -23328,13 +23328,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path60 = ref.slice(1).split("/").filter(Boolean);
-  if (path60.length === 0) {
+  const path61 = ref.slice(1).split("/").filter(Boolean);
+  if (path61.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path60[0] === defsKey) {
-    const key = path60[1] === void 0 ? void 0 : decodeJSONPointerSegment(path60[1]);
+  if (path61[0] === defsKey) {
+    const key = path61[1] === void 0 ? void 0 : decodeJSONPointerSegment(path61[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -28202,7 +28202,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path60 = __require("path");
+    var path61 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -28241,7 +28241,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path60.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path60.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path61.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path61.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -28373,7 +28373,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path60 = __require("path");
+    var path61 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -30165,17 +30165,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path60) {
-      const ctrl = callVisitor(key, node3, visitor, path60);
+    function visit_(key, node3, visitor, path61) {
+      const ctrl = callVisitor(key, node3, visitor, path61);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path60, ctrl);
-        return visit_(key, ctrl, visitor, path60);
+        replaceNode(key, path61, ctrl);
+        return visit_(key, ctrl, visitor, path61);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path60 = Object.freeze(path60.concat(node3));
+          path61 = Object.freeze(path61.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path60);
+            const ci = visit_(i, node3.items[i], visitor, path61);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30186,13 +30186,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path60 = Object.freeze(path60.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path60);
+          path61 = Object.freeze(path61.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path61);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path60);
+          const cv2 = visit_("value", node3.value, visitor, path61);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -30213,17 +30213,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path60) {
-      const ctrl = await callVisitor(key, node3, visitor, path60);
+    async function visitAsync_(key, node3, visitor, path61) {
+      const ctrl = await callVisitor(key, node3, visitor, path61);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path60, ctrl);
-        return visitAsync_(key, ctrl, visitor, path60);
+        replaceNode(key, path61, ctrl);
+        return visitAsync_(key, ctrl, visitor, path61);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path60 = Object.freeze(path60.concat(node3));
+          path61 = Object.freeze(path61.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path60);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path61);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30234,13 +30234,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path60 = Object.freeze(path60.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path60);
+          path61 = Object.freeze(path61.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path61);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path60);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path61);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -30267,23 +30267,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path60) {
+    function callVisitor(key, node3, visitor, path61) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path60);
+        return visitor(key, node3, path61);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path60);
+        return visitor.Map?.(key, node3, path61);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path60);
+        return visitor.Seq?.(key, node3, path61);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path60);
+        return visitor.Pair?.(key, node3, path61);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path60);
+        return visitor.Scalar?.(key, node3, path61);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path60);
+        return visitor.Alias?.(key, node3, path61);
       return void 0;
     }
-    function replaceNode(key, path60, node3) {
-      const parent = path60[path60.length - 1];
+    function replaceNode(key, path61, node3) {
+      const parent = path61[path61.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -30895,10 +30895,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path60, value) {
+    function collectionFromPath(schema, path61, value) {
       let v = value;
-      for (let i = path60.length - 1; i >= 0; --i) {
-        const k = path60[i];
+      for (let i = path61.length - 1; i >= 0; --i) {
+        const k = path61[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -30917,7 +30917,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path60) => path60 == null || typeof path60 === "object" && !!path60[Symbol.iterator]().next().done;
+    var isEmptyPath = (path61) => path61 == null || typeof path61 === "object" && !!path61[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30947,11 +30947,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path60, value) {
-        if (isEmptyPath(path60))
+      addIn(path61, value) {
+        if (isEmptyPath(path61))
           this.add(value);
         else {
-          const [key, ...rest] = path60;
+          const [key, ...rest] = path61;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -30965,8 +30965,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path60) {
-        const [key, ...rest] = path60;
+      deleteIn(path61) {
+        const [key, ...rest] = path61;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -30980,8 +30980,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path60, keepScalar) {
-        const [key, ...rest] = path60;
+      getIn(path61, keepScalar) {
+        const [key, ...rest] = path61;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -30999,8 +30999,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path60) {
-        const [key, ...rest] = path60;
+      hasIn(path61) {
+        const [key, ...rest] = path61;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -31010,8 +31010,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path60, value) {
-        const [key, ...rest] = path60;
+      setIn(path61, value) {
+        const [key, ...rest] = path61;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -33526,9 +33526,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path60, value) {
+      addIn(path61, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path60, value);
+          this.contents.addIn(path61, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -33603,14 +33603,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path60) {
-        if (Collection2.isEmptyPath(path60)) {
+      deleteIn(path61) {
+        if (Collection2.isEmptyPath(path61)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path60) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path61) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33625,10 +33625,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path60, keepScalar) {
-        if (Collection2.isEmptyPath(path60))
+      getIn(path61, keepScalar) {
+        if (Collection2.isEmptyPath(path61))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path60, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path61, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33639,10 +33639,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path60) {
-        if (Collection2.isEmptyPath(path60))
+      hasIn(path61) {
+        if (Collection2.isEmptyPath(path61))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path60) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path61) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33659,13 +33659,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path60, value) {
-        if (Collection2.isEmptyPath(path60)) {
+      setIn(path61, value) {
+        if (Collection2.isEmptyPath(path61)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path60), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path61), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path60, value);
+          this.contents.setIn(path61, value);
         }
       }
       /**
@@ -35626,9 +35626,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path60) => {
+    visit3.itemAtPath = (cst, path61) => {
       let item = cst;
-      for (const [field, index] of path60) {
+      for (const [field, index] of path61) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -35637,23 +35637,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path60) => {
-      const parent = visit3.itemAtPath(cst, path60.slice(0, -1));
-      const field = path60[path60.length - 1][0];
+    visit3.parentCollection = (cst, path61) => {
+      const parent = visit3.itemAtPath(cst, path61.slice(0, -1));
+      const field = path61[path61.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path60, item, visitor) {
-      let ctrl = visitor(item, path60);
+    function _visit(path61, item, visitor) {
+      let ctrl = visitor(item, path61);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path60.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path61.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -35664,10 +35664,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path60);
+            ctrl = ctrl(item, path61);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path60) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path61) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -37574,12 +37574,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path60) {
-  return path60.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path61) {
+  return path61.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path60) {
+function valueAt2(doc, path61) {
   let v = doc;
-  for (const key of path60) {
+  for (const key of path61) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -37601,7 +37601,8 @@ var init_results_schema = __esm({
     commitRef = external_exports.looseObject({
       ref: text.optional(),
       sha: text.optional(),
-      chosenBy: text.optional()
+      chosenBy: text.optional(),
+      committedAt: text.optional()
     });
     buildRecordSchema = external_exports.looseObject({
       repo: text,
@@ -38018,15 +38019,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path60, options = {}) {
+async function readResults(path61, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path60);
+    text2 = await readRegularFile(path61);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path60}: ${e.reason}`);
+    throw new UserError(`results file ${path61}: ${e.reason}`);
   }
-  return parseResults(text2, path60, options);
+  return parseResults(text2, path61, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39920,14 +39921,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path60 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path61 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path60 && path60[0] !== "/") {
-          path60 = `/${path60}`;
+        if (path61 && path61[0] !== "/") {
+          path61 = `/${path61}`;
         }
-        return new URL(`${origin}${path60}`);
+        return new URL(`${origin}${path61}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -40378,39 +40379,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path60, origin }
+          request: { method, path: path61, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path60);
+        debuglog("sending request to %s %s/%s", method, origin, path61);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path60, origin },
+          request: { method, path: path61, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path60,
+          path61,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path60, origin }
+          request: { method, path: path61, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path60);
+        debuglog("trailers received from %s %s/%s", method, origin, path61);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path60, origin },
+          request: { method, path: path61, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path60,
+          path61,
           error62.message
         );
       });
@@ -40459,9 +40460,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path60, origin }
+            request: { method, path: path61, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path60);
+          debuglog("sending request to %s %s/%s", method, origin, path61);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -40524,7 +40525,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path60,
+        path: path61,
         method,
         body,
         headers,
@@ -40539,11 +40540,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path60 !== "string") {
+        if (typeof path61 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path60[0] !== "/" && !(path60.startsWith("http://") || path60.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path61[0] !== "/" && !(path61.startsWith("http://") || path61.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path60)) {
+        } else if (invalidPathRegex.test(path61)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -40609,7 +40610,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path60, query) : path60;
+        this.path = query ? buildURL(path61, query) : path61;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -45302,7 +45303,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path60, host, upgrade, blocking, reset } = request2;
+      const { method, path: path61, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -45383,7 +45384,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path60} HTTP/1.1\r
+      let header = `${method} ${path61} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45912,7 +45913,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path60, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path61, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -46009,7 +46010,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path60;
+      headers[HTTP2_HEADER_PATH] = path61;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -46362,9 +46363,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path60 = search ? `${pathname}${search}` : pathname;
+        const path61 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path60;
+        this.opts.path = path61;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -47603,10 +47604,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path60 = "/",
+          path: path61 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path60;
+        opts.path = origin + path61;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -49578,20 +49579,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path60) {
-      if (typeof path60 !== "string") {
-        return path60;
+    function safeUrl2(path61) {
+      if (typeof path61 !== "string") {
+        return path61;
       }
-      const pathSegments = path60.split("?");
+      const pathSegments = path61.split("?");
       if (pathSegments.length !== 2) {
-        return path60;
+        return path61;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path60, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path60);
+    function matchKey(mockDispatch2, { path: path61, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path61);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -49613,7 +49614,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path60 }) => matchValue(safeUrl2(path60), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path61 }) => matchValue(safeUrl2(path61), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -49651,9 +49652,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path60, method, body, headers, query } = opts;
+      const { path: path61, method, body, headers, query } = opts;
       return {
-        path: path60,
+        path: path61,
         method,
         body,
         headers,
@@ -50116,10 +50117,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path60, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path61, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path60,
+            Path: path61,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -54998,9 +54999,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path60) {
-      for (let i = 0; i < path60.length; ++i) {
-        const code = path60.charCodeAt(i);
+    function validateCookiePath(path61) {
+      for (let i = 0; i < path61.length; ++i) {
+        const code = path61.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57920,11 +57921,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path60 = opts.path;
+          let path61 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path60 = `/${path60}`;
+            path61 = `/${path61}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path60);
+          url2 = new URL(util.parseOrigin(url2).origin + path61);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -60226,17 +60227,17 @@ function flowDecision(facts) {
     };
   }
   const outcome = gates && facts.fails !== void 0 ? "failed" : facts.pending ? "pending" : "passed";
-  const headline3 = { lead: facts.lead, detail: facts.detail };
+  const headline4 = { lead: facts.lead, detail: facts.detail };
   const word = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
   return {
     ...base,
     verdict: facts.verdict,
     outcome,
     exitCode: outcome === "failed" ? EXIT_CODES.failed : EXIT_CODES.passed,
-    headline: headline3,
+    headline: headline4,
     status: {
       state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
-      description: clip(`${word}: ${headlineText({ headline: headline3 })}`)
+      description: clip(`${word}: ${headlineText({ headline: headline4 })}`)
     },
     ...outcome === "failed" ? { failure: `${facts.fails} (fail-on: ${facts.failOn})` } : {}
   };
@@ -62824,7 +62825,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   const failing = cells.filter((c) => c.failsGate);
   const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" || counts.unconfirmed > 0 ? "pending" : "passed";
   const heads = new Set(parts.flatMap((p) => p.comparison.comparisons.map((a) => a.head))).size;
-  const headline3 = headlineOf(outcome, counts, cells, policy, heads, [...unexecuted]);
+  const headline4 = headlineOf(outcome, counts, cells, policy, heads, [...unexecuted]);
   const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find(holdsGate) ?? cells.find((c) => c.verdict === "inconclusive") : cells[0];
   const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
   const deciding = outcome === "failed" ? failing : outcome === "pending" ? cells.filter((c) => holdsGate(c) || c.verdict === "inconclusive") : cells;
@@ -62835,12 +62836,12 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
     exitCode: outcome === "failed" ? 1 : 0,
     deciding: deciding.map(cellLabel),
     failOn: policy.failOn,
-    headline: headline3,
+    headline: headline4,
     status: {
       state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
       description: clip(`${statusWord}: ${statusDetail(outcome, counts, lead)}`)
     },
-    ...outcome === "failed" ? { failure: `${headlineText({ headline: headline3 })} (${failOnText})` } : {},
+    ...outcome === "failed" ? { failure: `${headlineText({ headline: headline4 })} (${failOnText})` } : {},
     cells,
     counts,
     reasons
@@ -62995,14 +62996,14 @@ function headlineOf(outcome, counts, cells, policy, heads, unexecuted) {
       detail: `${counts.notWorse} not worse by ${by} or more (one-sided bound; the interval reaches past it on the better side)${counts.noChange > 0 ? `, ${counts.noChange} no change (CI inside ${within})` : ""}`
     };
   }
-  const sameCode = cells.filter((c) => c.evidence === SAME_CODE_EVIDENCE).length;
+  const sameCode2 = cells.filter((c) => c.evidence === SAME_CODE_EVIDENCE).length;
   const notRun = cells.filter((c) => c.evidence === UNEXECUTED_EVIDENCE).length;
   const steady = cells.filter((c) => c.evidence.startsWith(`${STEADY_EVIDENCE} + `));
   const byCounts = cells.filter(
     (c) => c.metric === "instructions" && c.evidence !== UNEXECUTED_EVIDENCE
   ).length;
-  const inside = counts.cells - sameCode - notRun - steady.length - byCounts;
-  if (sameCode === counts.cells) {
+  const inside = counts.cells - sameCode2 - notRun - steady.length - byCounts;
+  if (sameCode2 === counts.cells) {
     return {
       lead: `No change in ${plural(counts.cells, "cell")}`,
       detail: "same compiled code as base, same settings: nothing measured"
@@ -63020,7 +63021,7 @@ function headlineOf(outcome, counts, cells, policy, heads, unexecuted) {
     return worse > 0 ? [worse] : [];
   });
   const parts = [
-    ...sameCode > 0 ? [`${sameCode} by the same compiled code as base (not measured)`] : [],
+    ...sameCode2 > 0 ? [`${sameCode2} by the same compiled code as base (not measured)`] : [],
     ...notRun > 0 ? [
       `${notRun} by changed code not executed in the counted runs (not measured; code placement can still move timings)`
     ] : [],
@@ -63400,7 +63401,7 @@ import path47 from "node:path";
 import path35 from "node:path";
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir5, readFile as readFile6, rm as rm8, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir5, readFile as readFile7, rm as rm8, writeFile as writeFile4 } from "node:fs/promises";
 import os5 from "node:os";
 import path14 from "node:path";
 
@@ -65215,7 +65216,7 @@ init_errors();
 
 // src/postgres/builds/source.ts
 init_errors();
-import { rm as rm6, stat as stat4 } from "node:fs/promises";
+import { readFile as readFile5, rm as rm6, stat as stat4 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import path9 from "node:path";
 var DEFAULT_REPO = "https://github.com/postgres/postgres.git";
@@ -65309,6 +65310,43 @@ var SourceMirror = class {
         `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
       );
     });
+  }
+  /**
+   * Up to `count` commits of the first-parent line ending at `sha`, newest first (`sha` itself first), with
+   * their parents, committer dates and subjects. The mirror is shallow, so the history is deepened (by
+   * `count`, then unshallowed) while the line stops at a shallow boundary rather than at the root; fewer
+   * than `count` only when the history is that short.
+   */
+  async firstParents(sha, count3) {
+    await this.ensureCommits([sha]);
+    return this.withLock(async () => {
+      for (const step2 of [void 0, `--deepen=${count3}`, "--unshallow"]) {
+        if (step2) {
+          this.deps.logger.info(`history of ${short(sha)}: fetching more (${step2})`);
+          await this.fetch([step2, this.repo.url, sha], [sha]);
+        }
+        const res = await this.git([
+          "--git-dir",
+          this.dir,
+          "log",
+          "--first-parent",
+          `--max-count=${count3}`,
+          "--format=%H%x09%P%x09%cI%x09%s",
+          sha
+        ]);
+        if (res.exitCode !== 0) throw new Error(`git log ${short(sha)} failed: ${tail(res.stderr, 5)}`);
+        const rows = parseFirstParents(res.stdout);
+        const last = rows.at(-1);
+        if (rows.length >= count3 || !last || !await this.shallowAt(last.sha)) return rows;
+      }
+      throw new Error(`the history of ${short(sha)} in ${this.repo.input} stays shallow after --unshallow`);
+    });
+  }
+  /** Whether the mirror's history is cut at this commit (a shallow boundary: its parents are not here). */
+  async shallowAt(sha) {
+    const file2 = path9.join(this.dir, "shallow");
+    if (!await exists(file2)) return false;
+    return (await readFile5(file2, "utf8")).split("\n").includes(sha);
   }
   /** Whether the commit has this file (a path from the top of the tree). */
   async hasFile(sha, file2) {
@@ -65417,6 +65455,12 @@ var SourceMirror = class {
     return runGit(args, this.deps, options);
   }
 };
+function parseFirstParents(stdout) {
+  return stdout.split("\n").filter((l) => l.trim() !== "").map((line) => {
+    const [sha = "", parents = "", committedAt = "", ...subject] = line.split("	");
+    return { sha, parents: parents.split(" ").filter(Boolean), committedAt, subject: subject.join("	") };
+  });
+}
 function runGit(args, deps, options = {}, extraEnv = {}) {
   return deps.runner.run("git", args, {
     // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
@@ -65515,6 +65559,7 @@ import path11 from "node:path";
 // src/core/bounds.ts
 var ROUNDS = { min: 1, max: 1e3 };
 var EXPECT_EVERY_HOURS = { min: 1, max: 24 * 31 };
+var BACKFILL_COMMITS = { min: 1, max: 100 };
 var RAISE_AFTER_DAYS = { min: 1, max: 365 };
 var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
 var CLIENTS = { min: 1, max: 1e4 };
@@ -65648,7 +65693,7 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 import os4 from "node:os";
 import path12 from "node:path";
 function compilerCommand(env) {
@@ -65684,7 +65729,7 @@ async function detectToolchain(env, runner, signal) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile5("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile6("/etc/os-release", "utf8"));
   } catch {
     return `${os4.type()} ${os4.release()}`;
   }
@@ -65987,7 +66032,7 @@ async function buildSlot(s) {
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
     const ccache = s.toolchain.ccache ? parseCcacheStatsLog(
-      user ? await readUserFile(paths.statsLog) : await readFile6(paths.statsLog, "utf8").catch(() => "")
+      user ? await readUserFile(paths.statsLog) : await readFile7(paths.statsLog, "utf8").catch(() => "")
     ) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
@@ -66734,11 +66779,11 @@ import { open as open6, writeFile as writeFile5 } from "node:fs/promises";
 import path18 from "node:path";
 
 // src/machine/sysfs.ts
-import { readdir as readdir4, readFile as readFile7 } from "node:fs/promises";
+import { readdir as readdir4, readFile as readFile8 } from "node:fs/promises";
 import path17 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile7(path17.join(root, rel), "utf8");
+    return await readFile8(path17.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -67368,7 +67413,7 @@ function shares(counts, total) {
 }
 
 // src/postgres/stat-snapshot.ts
-import { readdir as readdir5, readFile as readFile8 } from "node:fs/promises";
+import { readdir as readdir5, readFile as readFile9 } from "node:fs/promises";
 import path19 from "node:path";
 
 // src/machine/pid-stat.ts
@@ -67473,14 +67518,14 @@ function setCounter(counters, key, value) {
 }
 async function readStat(proc, pid) {
   try {
-    return parsePidStatLine(await readFile8(path19.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile9(path19.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }
 }
 async function readCmdline(proc, pid) {
   try {
-    return (await readFile8(path19.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+    return (await readFile9(path19.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
   } catch {
     return void 0;
   }
@@ -67496,7 +67541,7 @@ async function serverProcesses(proc, backendPid, target) {
 }
 async function childPids(proc, postmaster) {
   try {
-    const text2 = await readFile8(
+    const text2 = await readFile9(
       path19.join(proc, String(postmaster), "task", String(postmaster), "children"),
       "utf8"
     );
@@ -67550,7 +67595,7 @@ init_errors();
 
 // src/postgres/memory/smaps-rollup.ts
 init_errors();
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile10 } from "node:fs/promises";
 import path20 from "node:path";
 function parseSmapsRollup(text2) {
   const fields = /* @__PURE__ */ new Map();
@@ -67564,12 +67609,12 @@ async function readSmapsField(procRoot, pid, field) {
   const file2 = path20.join(procRoot, String(pid), "smaps_rollup");
   let text2;
   try {
-    text2 = await readFile9(file2, "utf8");
+    text2 = await readFile10(file2, "utf8");
   } catch (e) {
     const code = e.code;
     if (code === "ESRCH") return { kind: "gone" };
     if (code === "ENOENT") {
-      const alive = await readFile9(path20.join(procRoot, String(pid), "stat"), "utf8").then(
+      const alive = await readFile10(path20.join(procRoot, String(pid), "stat"), "utf8").then(
         () => true,
         () => false
       );
@@ -69861,14 +69906,14 @@ function openJournal(result, req, deps) {
 
 // src/drivers/workload-scripts.ts
 init_workload_definition();
-import { readFile as readFile10 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 async function workloadScriptHashes(workloads) {
   const out = {};
   for (const w of workloads) {
     const files = scriptFiles(w);
     if (files.length === 0) continue;
     try {
-      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile10(f, "utf8"))));
+      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile11(f, "utf8"))));
     } catch {
     }
   }
@@ -69879,7 +69924,7 @@ async function workloadScriptHashes(workloads) {
 import os8 from "node:os";
 
 // src/machine/environment.ts
-import { readFile as readFile11 } from "node:fs/promises";
+import { readFile as readFile12 } from "node:fs/promises";
 import os7 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -69930,7 +69975,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile11(file2, "utf8")).trim();
+    return (await readFile12(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -71429,8 +71474,8 @@ function analyse(result, overrides = {}) {
   });
   const counted = withInstructionCells(timed, result);
   const withInstructions = metricOption(settings2, overrides) ? counted : withMemoryCells(counted, result);
-  const sameCode = withSameCompiledCode(withInstructions, result);
-  const decided = withUnexecutedCode(sameCode, result);
+  const sameCode2 = withSameCompiledCode(withInstructions, result);
+  const decided = withUnexecutedCode(sameCode2, result);
   const forAll = overrides.thresholdPct !== void 0 ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings2.thresholdPct) } } : decided;
   const withPlans = result.plans ? { ...forAll, plans: result.plans } : forAll;
   const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
@@ -73023,7 +73068,7 @@ init_workload_definition();
 
 // src/run/counted/instruction-phase.ts
 init_errors();
-import { chown as chown3, copyFile as copyFile3, mkdir as mkdir6, readFile as readFile14, readdir as readdir8, writeFile as writeFile8 } from "node:fs/promises";
+import { chown as chown3, copyFile as copyFile3, mkdir as mkdir6, readFile as readFile15, readdir as readdir8, writeFile as writeFile8 } from "node:fs/promises";
 import path29 from "node:path";
 
 // src/postgres/instructions/backend-log.ts
@@ -73109,7 +73154,7 @@ function sumProfiles(profiles) {
 }
 
 // src/postgres/instructions/cachegrind-run.ts
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13 } from "node:fs/promises";
 import path27 from "node:path";
 import { setTimeout as sleep4 } from "node:timers/promises";
 function cachegrindWrapper(outDir) {
@@ -73132,7 +73177,7 @@ async function waitForProfile(file2, signal) {
   const deadline = Date.now() + BACKEND_EXIT_WAIT_S * 1e3;
   for (; ; ) {
     signal?.throwIfAborted();
-    const text2 = await readFile12(file2, "utf8").catch(() => void 0);
+    const text2 = await readFile13(file2, "utf8").catch(() => void 0);
     if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
     if (Date.now() > deadline) {
       throw new Error(
@@ -73150,7 +73195,7 @@ function sumIr(profiles) {
 init_errors();
 
 // src/postgres/instructions/perf-stat.ts
-import { readFile as readFile13, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
+import { readFile as readFile14, readdir as readdir7, readlink as readlink2 } from "node:fs/promises";
 import { setTimeout as sleep5 } from "node:timers/promises";
 var HARDWARE_EVENT = "instructions:u";
 var ATTACH_WAIT_MS = 1e4;
@@ -73182,7 +73227,7 @@ async function countDuring(pid, event, outFile, runner, work) {
     stop.abort();
     await perf;
   }
-  const text2 = await readFile13(outFile, "utf8").catch(() => "");
+  const text2 = await readFile14(outFile, "utf8").catch(() => "");
   if (!text2 && ended && ended.exitCode !== 0) {
     throw new Error(`perf stat -p ${pid} failed (${describeExit(ended)}): ${tail(ended.stderr, 3)}`);
   }
@@ -73204,7 +73249,7 @@ async function attached(outFile, ended) {
 async function perfPid(outFile) {
   for (const entry of await readdir7("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile13(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    const cmdline = await readFile14(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
     const args = cmdline.split("\0");
     if (args.includes("stat") && args.includes(outFile)) return Number(entry);
   }
@@ -73937,9 +73982,9 @@ async function cachegrindCountedRun(server, transactions, findBackends, signal) 
 }
 async function runAndFindBackends(server, run2) {
   const { cluster } = server;
-  const logBefore = (await readFile14(cluster.logFile, "utf8").catch(() => "")).length;
+  const logBefore = (await readFile15(cluster.logFile, "utf8").catch(() => "")).length;
   await run2();
-  const log = (await readFile14(cluster.logFile, "utf8")).slice(logBefore);
+  const log = (await readFile15(cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
     throw new Error(
@@ -74633,7 +74678,7 @@ async function disassembled(base, head, options) {
 init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile15, stat as stat7 } from "node:fs/promises";
+import { readFile as readFile16, stat as stat7 } from "node:fs/promises";
 import path32 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
@@ -74696,7 +74741,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile15(install.postgres).catch(() => void 0);
+  const binary = await readFile16(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -75936,8 +75981,8 @@ function costLine(r) {
   return `cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s)) ${c.buildS} s, ${c.tests} A/B test(s) ${c.measureS} s measuring, ${c.totalS} s in total`;
 }
 function measured(j) {
-  const sameCode = j.tries.at(-1)?.sameCompiledCode === true;
-  return formatDeltaCi(j) ?? (sameCode ? "good's compiled code, not measured" : "no estimate");
+  const sameCode2 = j.tries.at(-1)?.sameCompiledCode === true;
+  return formatDeltaCi(j) ?? (sameCode2 ? "good's compiled code, not measured" : "no estimate");
 }
 function tries(r, sha) {
   return r.tested.find((t) => t.sha === sha)?.judgement.tries.length ?? 0;
@@ -79042,11 +79087,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile16 } from "node:fs/promises";
+import { readFile as readFile17 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile16(file2, "utf8");
+    text2 = await readFile17(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -81056,7 +81101,7 @@ function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMEN
 function render(input2, marker, max) {
   const d = input2.decision;
   const n = input2.classes.length;
-  const headline3 = [
+  const headline4 = [
     `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ""}`,
     `${n} machine class${n === 1 ? "" : "es"}`,
     `plan ${codeText(input2.planId, 80)}, ${input2.count} shard${input2.count === 1 ? "" : "s"}`,
@@ -81071,7 +81116,7 @@ function render(input2, marker, max) {
     ] : []
   ]);
   const top = [
-    [marker, headline3].filter((l) => l !== null).join("\n"),
+    [marker, headline4].filter((l) => l !== null).join("\n"),
     ...gaps.length ? [
       `\u26A0\uFE0F **Incomplete, no verdict**: ${gaps.join("; ")}. Their cells have no data and count as inconclusive.`
     ] : [],
@@ -81717,14 +81762,14 @@ function renderHistoryMarkdown(analysis, options = {}) {
   const improvements = rows.length - regressions;
   const analysed = analysis.series.filter((s) => s.status === "analysed").length;
   const short4 = analysis.series.length - analysed;
-  const headline3 = rows.length === 0 ? "**No change points**" : `**${[
+  const headline4 = rows.length === 0 ? "**No change points**" : `**${[
     regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : "",
     improvements > 0 ? `${improvements} improvement${improvements === 1 ? "" : "s"}` : ""
   ].filter(Boolean).join(", ")}**`;
   const lines = [
     `### Performance history`,
     "",
-    `${headline3} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short4 > 0 ? ` ${short4} series ${short4 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short4 === 1 ? "was" : "were"} not analysed yet.` : "")
+    `${headline4} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short4 > 0 ? ` ${short4} series ${short4 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short4 === 1 ? "was" : "were"} not analysed yet.` : "")
   ];
   if (rows.length > 0) {
     lines.push(
@@ -82691,8 +82736,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path60 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path60} does not exist${EOL}`);
+        const path61 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path61} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -86805,7 +86850,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path60) => path60.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path61) => path61.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -87470,6 +87515,12 @@ var MAX_TABLE_ROWS = 100;
 function eventStateMarker(state) {
   return jsonMarker(EVENT_MARKER, state);
 }
+function withEventState(body, state) {
+  const text2 = markerText(body, EVENT_MARKER);
+  const marker = eventStateMarker(state);
+  return text2 === void 0 ? `${marker}
+${body}` : body.replace(`<!-- pgperf:${EVENT_MARKER} ${text2} -->`, () => marker);
+}
 function parseEventState(body) {
   const text2 = markerText(body, EVENT_MARKER);
   if (text2 === void 0) return void 0;
@@ -87480,7 +87531,7 @@ function parseEventState(body) {
     return void 0;
   }
   if (typeof parsed !== "object" || parsed === null) return void 0;
-  const { event, state, cells } = parsed;
+  const { event, state, cells, bisected } = parsed;
   if (typeof event !== "string" || state !== "open" && state !== "recovered" || !Array.isArray(cells)) {
     return void 0;
   }
@@ -87493,7 +87544,16 @@ function parseEventState(body) {
     }
     tracked.push({ series, clients, metric, run: run2, sha });
   }
-  return { event, state, cells: tracked };
+  const auto = parseAutoBisection(bisected);
+  return { event, state, cells: tracked, ...auto ? { bisected: auto } : {} };
+}
+function parseAutoBisection(value) {
+  const { at, series, good, bad } = value ?? {};
+  const text2 = (v) => typeof v === "string" && v !== "";
+  if (!text2(at) || Number.isNaN(Date.parse(at)) || !text2(series) || !text2(good) || !text2(bad)) {
+    return void 0;
+  }
+  return { at, series, good, bad };
 }
 function eventCells(w, tracked) {
   const ids = [.../* @__PURE__ */ new Set([...w.regressed.map((c) => c.series.id), ...tracked.map((t) => t.series)])];
@@ -87503,10 +87563,12 @@ function eventCells(w, tracked) {
     const latest = s && currentChangePoint(s);
     const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression" && isLevelChange(cp2));
     const now = !s ? "missing" : latest?.kind === "regression" ? "regressed" : latest?.kind === "improvement" && regression ? "recovered" : "cleared";
-    const key = s ? s.series.key : { clients: before.clients, metric: before.metric };
+    const key = s ? s.series.key : { ...placeOfSeriesId(id), clients: before.clients, metric: before.metric };
     const at = now === "regressed" || !before ? { run: regression.firstAfter.runId, sha: regression.firstAfter.sha } : { run: before.run, sha: before.sha };
     return {
       series: id,
+      workload: key.workload,
+      fingerprint: key.fingerprint,
       clients: key.clients,
       metric: key.metric,
       ...at,
@@ -87517,24 +87579,54 @@ function eventCells(w, tracked) {
   });
   const order = (c) => c.now === "regressed" ? 0 : 1;
   return cells.sort(
-    (a, b) => order(a) - order(b) || (a.now === "regressed" ? severity(b.regression) - severity(a.regression) : 0) || a.metric.localeCompare(b.metric) || a.clients - b.clients
+    (a, b) => order(a) - order(b) || (a.now === "regressed" ? severity(b.regression) - severity(a.regression) : 0) || a.fingerprint.localeCompare(b.fingerprint) || a.workload.localeCompare(b.workload) || a.metric.localeCompare(b.metric) || a.clients - b.clients
   );
+}
+function placeOfSeriesId(id) {
+  const slash = id.indexOf("/");
+  const at = id.lastIndexOf("@");
+  return slash > 0 && at > slash ? { fingerprint: id.slice(0, slash), workload: id.slice(slash + 1, at) } : { fingerprint: "", workload: id };
+}
+function scopeOf(cells) {
+  const workloads = [...new Set(cells.map((c) => c.workload))];
+  const machines = [...new Set(cells.map((c) => c.fingerprint))];
+  return { workloads, machines, several: workloads.length > 1 || machines.length > 1 };
 }
 function describeSync(outcome) {
   const ignored = outcome.ignored.length ? `, ${outcome.ignored.length} ignored (labelled by hand or opened by another account: ${outcome.ignored.map((n) => `#${n}`).join(", ")})` : "";
   return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed${ignored}`;
 }
+function describeAutoBisect(outcome, text2 = (s) => s) {
+  return [
+    ...outcome.bisections?.length ? [
+      `Bisection started without a label: ${outcome.bisections.map((b) => `#${b.issue} (${text2(b.target.series)})`).join(", ")}.`
+    ] : [],
+    ...outcome.heldBack?.length ? [
+      `Automatic bisection held back: ${outcome.heldBack.map((h) => `#${h.issue} (${text2(h.why)})`).join("; ")}.`
+    ] : []
+  ];
+}
+function mergedNote(into) {
+  return `Merged into #${into}: its regressed cells share their commit range with the cells that issue tracks, so pgperf keeps them in one issue (one cause, one bisection). Closing this one.`;
+}
 function supersededNote(by) {
   return `Superseded${by !== void 0 ? ` by #${by}` : ""}: pgperf now keeps one issue per regression event of a workload, listing every regressed client count and metric. Closing this one.`;
 }
 var cellName = (c) => `${METRICS[c.metric].label} at ${clientsText(c.clients)}`;
+var cellText2 = (c, scope) => scope.several ? `**${escapeMarkdown(c.workload)}** ${cellName(c)}` + (scope.machines.length > 1 ? ` on ${escapeMarkdown(c.fingerprint)}` : "") : cellName(c);
 var change = (cp2) => cp2.drift ? `drift ${formatPct(cp2.relativeChange * 100, 1)} over ${cp2.drift.runs} runs` : formatPct(cp2.relativeChange * 100, 1);
+var regressedScope = (w) => scopeOf(
+  w.regressed.map((c) => ({ workload: c.series.key.workload, fingerprint: c.series.key.fingerprint }))
+);
 function issueTitle(w) {
   const worst = w.regressed[0];
   const n = w.regressed.length;
-  return `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, ${worst.changePoint.drift ? "since" : "first bad"} ${shortText(worst.changePoint.firstAfter.sha)})`;
+  const scope = regressedScope(w);
+  const names = issueTitleText(scope.workloads.join(" + "), 80);
+  const worstName = `${scope.workloads.length > 1 ? `${issueTitleText(worst.series.key.workload, 40)} ` : ""}${cellName(worst.series.key)}`;
+  return `Performance regression: ${names}, ${n} cell${n === 1 ? "" : "s"} (worst ${worstName} ${change(worst.changePoint)}, ${worst.changePoint.drift ? "since" : "first bad"} ${shortText(worst.changePoint.firstAfter.sha)})`;
 }
-function issueBody(w, cells, state, links) {
+function issueBody(w, cells, state, links, auto = {}) {
   const tracked = cells.map(({ series, clients, metric, run: run2, sha }) => ({
     series,
     clients,
@@ -87543,65 +87635,103 @@ function issueBody(w, cells, state, links) {
     sha
   }));
   const regressed = cells.filter((c) => c.now === "regressed");
-  const target = cells.find(
-    (c) => c.regression?.shape !== "drift" && isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
-  );
+  const target = bisectCell(cells);
   const drifts = regressed.filter((c) => c.regression?.drift);
-  const workload = `**${escapeMarkdown(w.workload)}** on the machine ${escapeMarkdown(w.fingerprint)}`;
-  const headline3 = state === "recovered" ? `${workload} has recovered in every cell this issue tracked.` : `${workload} regressed in ${regressed.length} cell${regressed.length === 1 ? "" : "s"}` + (regressed.length > 0 ? ` (worst: ${cellName(regressed[0])} ${change(regressed[0].regression)})` : "") + ".";
-  const rows = cells.slice(0, MAX_TABLE_ROWS).map((c) => cellRow(c, links));
+  const scope = scopeOf(cells);
+  const rows = cells.slice(0, MAX_TABLE_ROWS).map((c) => cellRow(c, scope, links));
   const foundBy = safeUrl(links.runUrl ?? "");
   return [
-    eventStateMarker({ event: w.id, state, cells: tracked }),
+    eventStateMarker({
+      event: w.id,
+      state,
+      cells: tracked,
+      ...auto.started ? { bisected: auto.started } : {}
+    }),
     ...cells.map((c) => seriesMarker(c.series)),
-    ...target ? [
-      bisectMarker({
-        series: target.series,
-        workload: w.workload,
-        clients: target.clients,
-        metric: target.metric,
-        fingerprint: w.fingerprint,
-        good: target.regression.lastBefore.sha,
-        bad: target.regression.firstAfter.sha
-      })
-    ] : [],
-    headline3,
+    ...target ? [bisectMarker(bisectTargetOf(target))] : [],
+    headline3(scope, regressed, state),
     "",
     "| cell | change [95% CI] | p | before \u2192 after | last good | first bad | now |",
     "| --- | --: | --: | --: | --- | --- | --- |",
     ...rows,
     ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
     "",
-    ...driftLines(drifts, links),
+    ...driftLines(drifts, scope, links),
     // Runner drift said where the regression is (night-watch.ts): the canary moved the same night.
-    ...suspectLines(regressed),
+    ...suspectLines(regressed, scope),
+    ...autoBisectLines(auto, cells, scope, target, links),
     ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by ${markdownLink("this run", foundBy)}.`, ""] : [],
-    "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
+    "This issue is updated by every nightly run while the regression persists (cells that regress later over the same commits, of any workload or machine, are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the largest cell, ${cellText2(target, scope)}, between its last good and first bad commits (pgperf mode bisect).` : "")
   ].join("\n");
 }
-function driftLines(cells, links) {
+function bisectCell(cells) {
+  return cells.find(
+    (c) => c.regression?.shape !== "drift" && isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
+  );
+}
+function bisectTargetOf(c) {
+  return {
+    series: c.series,
+    workload: c.workload,
+    clients: c.clients,
+    metric: c.metric,
+    fingerprint: c.fingerprint,
+    good: c.regression.lastBefore.sha,
+    bad: c.regression.firstAfter.sha
+  };
+}
+function headline3(scope, regressed, state) {
+  const names = scope.workloads.map((n2) => `**${escapeMarkdown(n2)}**`);
+  const who = scope.several ? `${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0]}` + (scope.machines.length > 1 ? ` (${scope.machines.length} machines)` : ` on the machine ${escapeMarkdown(scope.machines[0])}`) : `${names[0]} on the machine ${escapeMarkdown(scope.machines[0])}`;
+  if (state === "recovered")
+    return `${who} ${scope.several ? "have" : "has"} recovered in every cell this issue tracked.`;
+  const n = regressed.length;
+  const worst = regressed[0];
+  return `${who} regressed${scope.several ? " over the same commits" : ""} in ${n} cell${n === 1 ? "" : "s"}` + (worst ? ` (${scope.several ? "largest" : "worst"}: ${cellText2(worst, scope)} ${change(worst.regression)})` : "") + ".";
+}
+function autoBisectLines(auto, cells, scope, target, links) {
+  if (auto.started) {
+    const cell = cells.find((c) => c.series === auto.started.series);
+    const what = cell ? cellText2(cell, scope) : escapeMarkdown(auto.started.series);
+    return [
+      `\u{1F50E} pgperf started the bisection of the largest cell, ${what}, on ${escapeMarkdown(auto.started.at.slice(0, 10))} without a label (between ${commit2(auto.started.good, links)} and ${commit2(auto.started.bad, links)}): its result is commented here.`,
+      ""
+    ];
+  }
+  if (auto.heldBack && target) {
+    return [
+      `\u23F8\uFE0F The automatic bisection of ${cellText2(target, scope)} is held back: ${escapeMarkdown(auto.heldBack)}. It starts on a later night, or now with the label \`${BISECT_LABEL}\`.`,
+      ""
+    ];
+  }
+  return [];
+}
+function driftLines(cells, scope, links) {
   const lines = cells.map((c) => {
     const cp2 = c.regression;
-    return `\u{1F4C9} ${cellName(c)} drifted ${formatPct(cp2.relativeChange * 100, 1)} over ${cp2.drift.runs} runs (${formatPct(cp2.drift.perRun * 100, 3)} a run), from ${point(cp2.lastBefore, links)} to ${point(cp2.drift.end, links)}: a gradual change, one event; no single commit to bisect.`;
+    return `\u{1F4C9} ${cellText2(c, scope)} drifted ${formatPct(cp2.relativeChange * 100, 1)} over ${cp2.drift.runs} runs (${formatPct(cp2.drift.perRun * 100, 3)} a run), from ${point(cp2.lastBefore, links)} to ${point(cp2.drift.end, links)}: a gradual change, one event; no single commit to bisect.`;
   });
   return lines.length > 0 ? [...lines, ""] : [];
 }
-function suspectLines(cells) {
-  const lines = cells.filter((c) => c.regression?.suspect).map((c) => `\u26A0\uFE0F ${cellName(c)}: ${escapeMarkdown(c.regression.suspect)}.`);
+function suspectLines(cells, scope) {
+  const lines = cells.filter((c) => c.regression?.suspect).map((c) => `\u26A0\uFE0F ${cellText2(c, scope)}: ${escapeMarkdown(c.regression.suspect)}.`);
   return lines.length > 0 ? [...lines, ""] : [];
 }
-function cellRow(c, links) {
+function cellRow(c, scope, links) {
   const cp2 = c.regression;
   const unit = METRICS[c.metric].unit;
   const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round(cp2.before)} \u2192 ${round(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ` + (cp2.drift ? `${point(cp2.firstAfter, links)} \u2026 ${point(cp2.drift.end, links)}` : point(cp2.firstAfter, links)) : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
   const now = c.now === "regressed" ? "\u{1F534} regressed" : c.now === "recovered" ? `\u{1F7E2} recovered ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}` : c.now === "cleared" ? "\u26AA no longer a change point" : "\u26AA no longer analysed";
-  return `| ${cellName(c)} | ${regression} | ${now} |`;
+  return `| ${cellText2(c, scope)} | ${regression} | ${now} |`;
 }
-function recoveryNote(w, cells, links) {
+function recoveryNote(_w, cells, links) {
   const foundBy = safeUrl(links.runUrl ?? "");
-  const line = (c) => c.now === "recovered" ? `- ${cellName(c)}: ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}, stored run ${escapeMarkdown(c.recovery.firstAfter.runId)}` : `- ${cellName(c)}: ${c.now === "cleared" ? "no longer a change point in the history" : "no longer analysed"}`;
+  const scope = scopeOf(cells);
+  const line = (c) => c.now === "recovered" ? `- ${cellText2(c, scope)}: ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}, stored run ${escapeMarkdown(c.recovery.firstAfter.runId)}` : `- ${cellText2(c, scope)}: ${c.now === "cleared" ? "no longer a change point in the history" : "no longer analysed"}`;
+  const names = scope.workloads.map((n) => `**${escapeMarkdown(n)}**`).join(", ");
+  const where = scope.machines.map((m) => escapeMarkdown(m)).join(", ");
   return [
-    `**Recovered**: no cell of **${escapeMarkdown(w.workload)}** on ${escapeMarkdown(w.fingerprint)} is regressed any more. Closing.`,
+    `**Recovered**: no cell of ${names} on ${where} is regressed any more. Closing.`,
     "",
     ...cells.map(line),
     ...foundBy ? ["", `Found by ${markdownLink("this run", foundBy)}.`] : []
@@ -87708,70 +87838,180 @@ function raiseNote(entry) {
 
 // src/flows/nightly/nightly-job.ts
 import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
-import path59 from "node:path";
+import path60 from "node:path";
+
+// src/core/history/regression-groups.ts
+function rangeOf(cp2) {
+  return { from: Date.parse(cp2.lastBefore.date), to: Date.parse((cp2.drift?.end ?? cp2.firstAfter).date) };
+}
+function rangesOverlap(a, b) {
+  if (a.shape === "drift" !== (b.shape === "drift")) return false;
+  if (a.firstAfter.sha !== null && a.firstAfter.sha === b.firstAfter.sha) return true;
+  const x = rangeOf(a);
+  const y = rangeOf(b);
+  return x.from <= y.to && y.from <= x.to;
+}
+function groupRegressions(judgement, together = []) {
+  const cells = judgement.events.flatMap((w) => w.regressed);
+  const parent = cells.map((_, i) => i);
+  const root = (i) => parent[i] === i ? i : parent[i] = root(parent[i]);
+  const join = (i, j) => {
+    parent[root(i)] = root(j);
+  };
+  for (let i = 0; i < cells.length; i++) {
+    for (let j = i + 1; j < cells.length; j++) {
+      if (rangesOverlap(cells[i].changePoint, cells[j].changePoint)) join(i, j);
+    }
+  }
+  for (const ids of together) {
+    const members2 = cells.flatMap((c, i) => ids.includes(c.series.id) ? [i] : []);
+    for (const i of members2.slice(1)) join(members2[0], i);
+  }
+  const series = judgement.workloads.flatMap((w) => w.series);
+  const byRoot = /* @__PURE__ */ new Map();
+  cells.forEach((c, i) => byRoot.set(root(i), [...byRoot.get(root(i)) ?? [], c]));
+  return [...byRoot.values()].map((members2) => {
+    const regressed = [...members2].sort((a, b) => severity(b.changePoint) - severity(a.changePoint));
+    const anchor2 = [...members2].sort((a, b) => rangeOf(a.changePoint).to - rangeOf(b.changePoint).to)[0];
+    return { id: workloadId(anchor2.series.key.fingerprint, anchor2.series.key.workload), regressed, series };
+  }).sort((a, b) => severity(b.regressed[0].changePoint) - severity(a.regressed[0].changePoint));
+}
 
 // src/flows/nightly/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
-function planIssueActions(analysis, existing, login, links = {}) {
+var DEFAULT_AUTO_BISECT_PER_WEEK = 2;
+var WEEK_MS = 7 * 24 * 3600 * 1e3;
+function planIssueActions(analysis, existing, login, links = {}, options = {}) {
   const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
   const states = new Map(mine.map((i) => [i.number, parseEventState(i.body)]));
+  const stateOf = (i) => states.get(i.number);
+  const tracking = mine.filter((i) => i.state === "open" && states.get(i.number));
+  const judgement = judgeHistory(analysis);
+  const groups2 = groupRegressions(
+    judgement,
+    tracking.map((i) => stateOf(i).cells.map((c) => c.series))
+  );
+  const budget = autoBudget(mine, states, options);
+  const handled = /* @__PURE__ */ new Set();
   const actions = [];
-  for (const w of judgeHistory(analysis).workloads) {
-    const ofEvent = mine.filter((i) => states.get(i.number)?.event === w.id);
-    const legacy = mine.filter(
-      (i) => i.state === "open" && !states.get(i.number) && w.series.some((s) => i.body.includes(seriesMarker(s.series.id)))
-    );
-    if (w.regressed.length > 0) {
-      const target = ofEvent.find((i) => i.state === "open") ?? [...ofEvent].reverse().find((i) => sameEvent(states.get(i.number), w));
-      const state = target ? states.get(target.number) : void 0;
-      const cells = eventCells(w, state?.cells ?? []);
-      const title = issueTitle(w);
-      const body = issueBody(w, cells, "open", links);
-      if (!target) {
-        actions.push({ kind: "open", event: w.id, title, body });
-      } else {
-        const reopen = target.state === "closed" && state.state === "recovered";
-        if (reopen || target.body !== body || target.title !== title) {
-          actions.push({ kind: "update", event: w.id, issue: target.number, title, body, reopen });
-        }
+  for (const g2 of groups2) {
+    const ids = new Set(g2.regressed.map((c) => c.series.id));
+    const adopting = tracking.filter((i) => stateOf(i).cells.some((t) => ids.has(t.series)));
+    const target = adopting[0] ?? [...mine].reverse().find((i) => i.state === "closed" && states.get(i.number) && sameEvent(stateOf(i), g2));
+    const merged = adopting.slice(1);
+    const state = target ? stateOf(target) : void 0;
+    const tracked = [state, ...merged.map(stateOf)].flatMap((s) => s?.cells ?? []);
+    const cells = eventCells(g2, tracked);
+    const byHand = target?.state === "closed" && state.state !== "recovered";
+    const auto = byHand ? {} : budget.take(state?.bisected, bisectCell(cells));
+    const title = issueTitle(g2);
+    const body = issueBody(g2, cells, "open", links, {
+      ...auto.started ? { started: auto.started } : {},
+      ...auto.held ? { heldBack: auto.held } : {}
+    });
+    const bisect2 = {
+      ...auto.bisect ? { bisect: auto.bisect } : {},
+      ...auto.held ? { held: auto.held } : {}
+    };
+    if (!target) {
+      actions.push({ kind: "open", event: g2.id, title, body, ...bisect2 });
+    } else {
+      handled.add(target.number);
+      const reopen = target.state === "closed" && state.state === "recovered";
+      if (reopen || target.body !== body || target.title !== title || auto.bisect) {
+        actions.push({ kind: "update", event: g2.id, issue: target.number, title, body, reopen, ...bisect2 });
       }
-      for (const old of legacy) {
-        actions.push({
-          kind: "supersede",
-          event: w.id,
-          issue: old.number,
-          ...target ? { by: target.number } : {}
-        });
-      }
-      continue;
     }
-    for (const issue2 of ofEvent.filter((i) => i.state === "open")) {
-      const cells = eventCells(w, states.get(issue2.number).cells);
+    for (const other of merged) {
+      handled.add(other.number);
+      const body2 = withEventState(other.body, { ...stateOf(other), cells: [] });
+      actions.push({ kind: "merge", event: g2.id, issue: other.number, into: target.number, body: body2 });
+    }
+    for (const old of legacyOf(mine, states, (id) => ids.has(id))) {
+      handled.add(old.number);
       actions.push({
-        kind: "close",
-        event: w.id,
-        issue: issue2.number,
-        body: issueBody(w, cells, "recovered", links),
-        note: recoveryNote(w, cells, links)
+        kind: "supersede",
+        event: g2.id,
+        issue: old.number,
+        ...target ? { by: target.number } : {}
       });
     }
-    for (const old of legacy) {
-      const s = w.series.find((x) => old.body.includes(seriesMarker(x.series.id)));
-      const { clients, metric } = s.series.key;
-      const cells = eventCells(w, [{ series: s.series.id, clients, metric, run: "", sha: null }]);
-      actions.push({ kind: "close", event: w.id, issue: old.number, note: recoveryNote(w, cells, links) });
-    }
+  }
+  const series = judgement.workloads.flatMap((w) => w.series);
+  for (const issue2 of tracking.filter((i) => !handled.has(i.number))) {
+    const state = stateOf(issue2);
+    const subject = { id: state.event, regressed: [], series };
+    const cells = eventCells(subject, state.cells);
+    actions.push({
+      kind: "close",
+      event: state.event,
+      issue: issue2.number,
+      body: issueBody(subject, cells, "recovered", links, state.bisected ? { started: state.bisected } : {}),
+      note: recoveryNote(subject, cells, links)
+    });
+  }
+  const analysed = new Set(series.map((s) => s.series.id));
+  for (const old of legacyOf(mine, states, (id) => analysed.has(id))) {
+    if (handled.has(old.number)) continue;
+    const s = series.find((x) => old.body.includes(seriesMarker(x.series.id)));
+    const { clients, metric, fingerprint, workload } = s.series.key;
+    const subject = { id: `${fingerprint}/${workload}`, regressed: [], series };
+    const cells = eventCells(subject, [{ series: s.series.id, clients, metric, run: "", sha: null }]);
+    actions.push({
+      kind: "close",
+      event: subject.id,
+      issue: old.number,
+      note: recoveryNote(subject, cells, links)
+    });
   }
   return actions;
 }
-function sameEvent(state, w) {
-  return w.regressed.some(
+function legacyOf(mine, states, has) {
+  const marked = /<!-- pgperf:series=([^ ]*) -->/g;
+  return mine.filter(
+    (i) => i.state === "open" && !states.get(i.number) && [...i.body.matchAll(marked)].some((m) => has(safeDecode3(m[1])))
+  );
+}
+function safeDecode3(text2) {
+  try {
+    return decodeURIComponent(text2);
+  } catch {
+    return text2;
+  }
+}
+function autoBudget(mine, states, options) {
+  const perWeek = options.autoBisectPerWeek ?? 0;
+  const now = options.now ?? /* @__PURE__ */ new Date();
+  const since = now.getTime() - WEEK_MS;
+  const recent = mine.map((i) => states.get(i.number)?.bisected?.at).filter(
+    (at) => at !== void 0 && Date.parse(at) > since && Date.parse(at) <= now.getTime()
+  ).sort();
+  let used = recent.length;
+  return {
+    take(before, cell) {
+      if (before) return { started: before };
+      if (perWeek <= 0 || !cell) return {};
+      if (used >= perWeek) {
+        return {
+          held: `the budget of ${perWeek} automatic bisection${perWeek === 1 ? "" : "s"} a week is spent (${used} started since ${recent[0]?.slice(0, 10) ?? new Date(since).toISOString().slice(0, 10)})`
+        };
+      }
+      used++;
+      recent.push(now.toISOString());
+      const bisect2 = bisectTargetOf(cell);
+      const { series, good, bad } = bisect2;
+      return { started: { at: now.toISOString(), series, good, bad }, bisect: bisect2 };
+    }
+  };
+}
+function sameEvent(state, g2) {
+  return g2.regressed.some(
     (c) => state.cells.some(
       (t) => t.series === c.series.id && (t.run === c.changePoint.firstAfter.runId || t.sha !== null && t.sha === c.changePoint.firstAfter.sha)
     )
   );
 }
-async function syncRegressionIssues(api, analysis, links = {}) {
+async function syncRegressionIssues(api, analysis, links = {}, options = {}) {
   const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
   const outcome = {
     opened: [],
@@ -87780,37 +88020,44 @@ async function syncRegressionIssues(api, analysis, links = {}) {
     // Only issues this login opened carry trusted state; the others are left alone, and said so.
     ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
   };
-  const openedFor = /* @__PURE__ */ new Map();
-  for (const action of planIssueActions(analysis, existing, login, links)) {
-    if (action.kind === "open") {
-      const issue2 = await api.createIssue({
-        title: action.title,
-        body: action.body,
-        labels: [REGRESSION_LABEL]
-      });
-      openedFor.set(action.event, issue2.number);
-      outcome.opened.push(issue2.number);
-    } else if (action.kind === "update") {
-      await api.updateIssue(action.issue, {
-        title: action.title,
-        body: action.body,
-        ...action.reopen ? { state: "open" } : {}
-      });
-      outcome.updated.push(action.issue);
+  let lastOpened;
+  for (const action of planIssueActions(analysis, existing, login, links, options)) {
+    if (action.kind === "open" || action.kind === "update") {
+      let number5;
+      if (action.kind === "open") {
+        const issue2 = await api.createIssue({
+          title: action.title,
+          body: action.body,
+          labels: [REGRESSION_LABEL]
+        });
+        number5 = lastOpened = issue2.number;
+        outcome.opened.push(number5);
+      } else {
+        await api.updateIssue(action.issue, {
+          title: action.title,
+          body: action.body,
+          ...action.reopen ? { state: "open" } : {}
+        });
+        number5 = action.issue;
+        outcome.updated.push(number5);
+      }
+      if (action.bisect) (outcome.bisections ??= []).push({ issue: number5, target: action.bisect });
+      if (action.held) (outcome.heldBack ??= []).push({ issue: number5, why: action.held });
     } else {
-      const note = action.kind === "close" ? action.note : supersededNote(action.by ?? openedFor.get(action.event));
+      const note = action.kind === "close" ? action.note : action.kind === "merge" ? mergedNote(action.into) : supersededNote(action.by ?? lastOpened);
       await api.createComment(action.issue, note);
-      await api.updateIssue(action.issue, {
-        ...action.kind === "close" && action.body !== void 0 ? { body: action.body } : {},
-        state: "closed"
-      });
+      const body = action.kind === "supersede" ? void 0 : action.body;
+      await api.updateIssue(action.issue, { ...body !== void 0 ? { body } : {}, state: "closed" });
       outcome.closed.push(action.issue);
     }
   }
   return outcome;
 }
-async function trySyncRegressionIssues(api, analysis, links = {}) {
-  return tryIssueSync("the regression issues were", () => syncRegressionIssues(api, analysis, links));
+async function trySyncRegressionIssues(api, analysis, links = {}, options = {}) {
+  return tryIssueSync(
+    "the regression issues were",
+    () => syncRegressionIssues(api, analysis, links, options)
+  );
 }
 async function tryIssueSync(what, sync) {
   try {
@@ -88050,6 +88297,150 @@ function vanishedCells(series) {
 
 // src/flows/nightly/nightly-flow.ts
 init_errors();
+
+// src/flows/nightly/backfill.ts
+import path59 from "node:path";
+init_errors();
+function checkBackfill(count3, head, names) {
+  if (count3 === void 0) return;
+  if (!Number.isInteger(count3) || count3 < BACKFILL_COMMITS.min || count3 > BACKFILL_COMMITS.max) {
+    throw new OptionError(
+      "backfill",
+      `${names.backfill} must be a whole number ${rangeText(BACKFILL_COMMITS)} (commits before the head), got '${count3}'`
+    );
+  }
+  if (head.installed) {
+    throw new OptionError(
+      "backfill",
+      `${names.backfill} ${count3} builds the commits before the head from source, but ${names.bin} gives an install: build the head from a ref instead, or drop ${names.backfill}`
+    );
+  }
+}
+async function selectBackfill(line, headSha, count3, stored = /* @__PURE__ */ new Set()) {
+  const before = (await line.firstParents(headSha, count3 + 1)).slice(1);
+  const cut = before.findIndex((c) => stored.has(c.sha));
+  const kept = cut < 0 ? before : before.slice(0, cut);
+  return {
+    commits: kept.reverse(),
+    shortHistory: before.length < count3,
+    ...cut >= 0 ? { storedAt: before[cut] } : {}
+  };
+}
+async function runBackfill(request2, deps) {
+  const { logger } = deps;
+  const now = deps.now ?? Date.now;
+  const env = deps.env ?? process.env;
+  const line = deps.line ?? (() => {
+    const layout = cacheLayout(path59.resolve(request2.build.cacheDir));
+    return new SourceMirror(request2.build.repo, layout.git, layout.locks, {
+      runner: deps.runner,
+      logger,
+      env,
+      ...deps.signal ? { signal: deps.signal } : {}
+    });
+  })();
+  const headSha = await line.resolve(request2.build.headRef);
+  const stored = await storedCommits(deps.history);
+  const selection = await selectBackfill(line, headSha, request2.count, stored);
+  const { commits: commits2 } = selection;
+  const total = commits2.length;
+  logger.info(backfillPlanLine(request2.count, headSha, selection));
+  const outcome = { measured: [], skipped: [] };
+  const compare2 = deps.compareCode ?? await defaultCompare(request2, deps);
+  const started = now();
+  let parent;
+  for (const [i, commit3] of commits2.entries()) {
+    const say = (what) => logger.info(`backfill ${i + 1}/${total}: ${short(commit3.sha)} (${commit3.subject}) \u2014 ${what}`);
+    say(`building${i > 0 ? `; ${timeLeft(now() - started, i, total)}` : ""}`);
+    let arm2;
+    try {
+      arm2 = await buildCommit2(request2.build, commit3.sha, deps);
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      say(`build failed, skipped: ${errorMessage(e)}`);
+      outcome.skipped.push({ sha: commit3.sha, why: `build failed: ${errorMessage(e)}` });
+      parent = void 0;
+      continue;
+    }
+    const same = parent !== void 0 && parent.sha === commit3.parents[0] && await sameCode(compare2, parent.arm, arm2, logger);
+    parent = { sha: commit3.sha, arm: arm2 };
+    if (same) {
+      say("same code as parent, skipped");
+      outcome.skipped.push({ sha: commit3.sha, why: "the same compiled code as its parent" });
+      continue;
+    }
+    say("measuring");
+    const source = {
+      ...request2.source,
+      head: {
+        ...request2.source.head?.ref ? { ref: request2.source.head.ref } : {},
+        sha: commit3.sha,
+        committedAt: commit3.committedAt,
+        chosenBy: `nightly backfill ${i + 1}/${total} before ${short(headSha)}`
+      }
+    };
+    const run2 = await deps.measure(request2.runRequest(arm2, source));
+    if (run2.result.status !== "complete") {
+      logger.warn(
+        `backfill stopped at ${short(commit3.sha)}: its run is '${run2.result.status}'; the ${outcome.measured.length} commit(s) measured before it are stored`
+      );
+      return { ...outcome, stopped: run2 };
+    }
+    outcome.measured.push(commit3.sha);
+  }
+  logger.info(
+    `backfill done: ${outcome.measured.length} measured, ${outcome.skipped.length} skipped, in ${formatDuration((now() - started) / 1e3)}`
+  );
+  return outcome;
+}
+async function sameCode(compare2, parent, commit3, logger) {
+  try {
+    const code = await compare2(parent, commit3);
+    return code.identical && !code.unknown;
+  } catch (e) {
+    logger.warn(
+      `backfill: the compiled code could not be compared with the parent's (${errorMessage(e)}); measuring`
+    );
+    return false;
+  }
+}
+function backfillPlanLine(count3, headSha, s) {
+  const n = s.commits.length;
+  const parts = [`backfill: ${n} commit${n === 1 ? "" : "s"} before ${short(headSha)}, oldest first`];
+  if (s.storedAt) {
+    parts.push(
+      `stopping after ${short(s.storedAt.sha)} (${s.storedAt.subject}), which the store already holds: a backfill extends the history forward`
+    );
+  } else if (s.shortHistory) parts.push(`${count3} asked, the history before the head holds only ${n}`);
+  return parts.join("; ");
+}
+function timeLeft(elapsedMs, done, total) {
+  const each = elapsedMs / 1e3 / done;
+  return `about ${formatDuration(each * (total - done + 1))} left (with the head)`;
+}
+async function storedCommits(store) {
+  const runs = await store.list();
+  return new Set(runs.flatMap((r) => r.commits.flatMap((c) => c.sha ? [c.sha] : [])));
+}
+async function buildCommit2(build, sha, deps) {
+  const arms2 = await deps.build(
+    { ...build, baseRef: sha, headRef: sha, mergeBase: false, headOnly: true },
+    deps.signal
+  );
+  const arm2 = arms2.find((a) => a.label === "head");
+  if (!arm2) throw new Error(`the build of ${short(sha)} gave no head arm`);
+  return arm2;
+}
+async function defaultCompare(request2, deps) {
+  const runAs = await resolveRunAs(request2.runAs, deps);
+  return (parent, commit3) => compareCompiledCode(
+    { label: "parent", binDir: parent.binDir },
+    { label: "commit", binDir: commit3.binDir },
+    { install: { runner: deps.runner, runAs }, tmpDir: request2.tmpDir }
+  );
+}
+
+// src/flows/nightly/nightly-flow.ts
 function nightlyRunRequest(head, options) {
   return {
     ...options,
@@ -88061,8 +88452,18 @@ function nightlyRunRequest(head, options) {
 }
 async function runNightly(request2, deps) {
   const { logger } = deps;
+  const { head: _head, history: _history, source: given, backfill: count3, ...run2 } = request2;
+  const backfill = count3 ? await backfillBefore(request2, count3, deps) : void 0;
+  if (backfill?.stopped) {
+    return {
+      run: backfill.stopped,
+      source: backfill.stopped.result.source ?? given,
+      incomplete: `the backfill stopped ('${backfill.stopped.result.status}'): the ${backfill.measured.length} commit(s) measured before are stored; tonight's head was not measured`,
+      undecided: [],
+      backfill
+    };
+  }
   const arm2 = await headArm2(request2.head, deps);
-  const { head: _head, history: _history, source: given, ...run2 } = request2;
   const source = {
     ...given,
     head: { ...given.head, ...arm2.build ? { sha: arm2.build.sha } : {} }
@@ -88094,7 +88495,8 @@ async function runNightly(request2, deps) {
     judgement,
     undecided: judgement.unanalysed.filter((s) => s.series.points.some((p) => p.runId === savedAs)),
     ...canary ? { canary } : {},
-    watch
+    watch,
+    ...backfill ? { backfill } : {}
   };
   for (const alert of watch.alerts) logger.warn(`alert: ${alert.message}`);
   if (deps.alerts) {
@@ -88105,11 +88507,14 @@ async function runNightly(request2, deps) {
   }
   for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
-    outcome.issues = await deps.issues(analysis);
+    outcome.issues = await deps.issues(analysis, new Date(measured2.result.startedAt));
     if ("error" in outcome.issues) {
       logger.warn(`${outcome.issues.error} The run is saved and reported all the same.`);
     } else {
       logger.info(`regression issues: ${describeSync(outcome.issues.done)}`);
+      for (const line of describeAutoBisect(outcome.issues.done)) logger.info(line);
+      const requests = outcome.issues.done.bisections ?? [];
+      if (requests.length > 0 && deps.bisect) outcome.bisections = await autoBisect(requests, deps);
     }
   }
   if (deps.digest) {
@@ -88119,6 +88524,21 @@ async function runNightly(request2, deps) {
   }
   logger.info(`history analysed: ${analysis.series.length} series over ${analysis.runs} runs`);
   return outcome;
+}
+async function autoBisect(requests, deps) {
+  const done = [];
+  for (const r of requests) {
+    deps.logger.info(`issue #${r.issue}: bisecting ${r.target.series} without a label (weekly budget)`);
+    let result;
+    try {
+      result = await deps.bisect(r);
+    } catch (e) {
+      result = `not bisected: ${errorMessage(e)}`;
+      deps.logger.warn(`issue #${r.issue}: the automatic bisection stopped: ${errorMessage(e)}`);
+    }
+    done.push({ issue: r.issue, series: r.target.series, result });
+  }
+  return done;
 }
 async function measureCanary(canary, run2, source, deps) {
   const arm2 = { label: "canary", binDir: canary.binDir, settings: {} };
@@ -88140,6 +88560,30 @@ function markSuspects(analysis, watch) {
     const cp2 = currentChangePoint(s);
     if (why && cp2) cp2.suspect = why;
   }
+}
+async function backfillBefore(request2, count3, deps) {
+  if (request2.head.kind !== "build") throw new Error("nightly: a backfill needs a head built from source");
+  if (!deps.build || !deps.backfill)
+    throw new Error("nightly: a backfill, but no builder or runner was given");
+  const { head: _head, history: _history, source, backfill: _count, ...run2 } = request2;
+  return runBackfill(
+    {
+      count: count3,
+      build: request2.head.request,
+      source,
+      runRequest: (arm2, commitSource) => nightlyRunRequest(arm2, { ...run2, source: commitSource }),
+      ...request2.runAs !== void 0 ? { runAs: request2.runAs } : {},
+      ...request2.tmpDir !== void 0 ? { tmpDir: request2.tmpDir } : {}
+    },
+    {
+      ...deps.backfill,
+      logger: deps.logger,
+      measure: deps.measure,
+      build: deps.build,
+      history: deps.history,
+      ...deps.signal ? { signal: deps.signal } : {}
+    }
+  );
 }
 async function headArm2(head, deps) {
   if (head.kind === "installed") return { label: "head", binDir: head.binDir, settings: {} };
@@ -88231,7 +88675,13 @@ function issueNotes(outcome) {
   if ("error" in outcome.issues) return [`\u26A0\uFE0F ${escapeMarkdown(outcome.issues.error)}`];
   const done = outcome.issues.done;
   const numbers = [...done.opened, ...done.updated, ...done.closed].map((n) => `#${n}`);
-  return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`];
+  return [
+    `Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`,
+    ...describeAutoBisect(done, (t) => escapeMarkdown(t)),
+    ...(outcome.bisections ?? []).map(
+      (b) => `Bisection of #${b.issue} (${escapeMarkdown(b.series)}): ${escapeMarkdown(b.result)}.`
+    )
+  ];
 }
 
 // src/flows/nightly/nightly-job.ts
@@ -88288,14 +88738,23 @@ async function runNightlyJob(options, deps) {
       build: deps.build,
       signal: deps.signal,
       history: deps.history,
-      ...issues ? issueSyncs(issues, links) : {}
+      ...deps.backfill ? { backfill: deps.backfill } : {},
+      ...issues ? issueSyncs(issues, links, deps) : {},
+      ...issues && deps.bisect ? { bisect: deps.bisect } : {}
     }
   );
 }
-function issueSyncs(issues, links) {
+function issueSyncs(issues, links, deps) {
   const { api } = issues;
+  const perWeek = issues.autoBisectPerWeek ?? DEFAULT_AUTO_BISECT_PER_WEEK;
+  if (perWeek > 0 && !deps.bisect) {
+    deps.logger.info(
+      "regression issues: no automatic bisection here (nothing to build commits from); the label still asks for one"
+    );
+  }
+  const autoBisectPerWeek = deps.bisect ? perWeek : 0;
   return {
-    issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
+    issues: (analysis, now) => trySyncRegressionIssues(api, analysis, links, { now, autoBisectPerWeek }),
     alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
     ...issues.triageDigest ? {
       digest: (now) => trySyncTriageDigest(api, now, {
@@ -88310,7 +88769,7 @@ async function concludeNight(outcome, options) {
   const decision = nightlyDecision(outcome, failOn);
   const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
-    await mkdir10(path59.dirname(reportFile), { recursive: true });
+    await mkdir10(path60.dirname(reportFile), { recursive: true });
     await writeFile13(reportFile, markdown);
   }
   return { report: markdown, decision };
@@ -88397,8 +88856,12 @@ function nightlyCommand() {
     `with --triage-digest: raise a regression left untriaged this many days again on its issue (default ${DEFAULT_RAISE_AFTER_DAYS})`,
     positiveInt2("--raise-after", RAISE_AFTER_DAYS)
   ).option(
+    "--backfill <n>",
+    `with --ref: first build and measure the n commits before the head (${rangeText(BACKFILL_COMMITS)}), oldest first, skipping those with their parent's compiled code, each stored as a night of its own`,
+    positiveInt2("--backfill", BACKFILL_COMMITS)
+  ).option(
     "--github-repo <owner/name>",
-    "keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)"
+    "keep one issue per regression event there (cells whose commit ranges overlap): opened, updated, closed on recovery (token: $GITHUB_TOKEN)"
   ).addOption(
     new Option(
       "--fail-on <when>",
@@ -88419,6 +88882,11 @@ function nightlyCommand() {
     );
     const changePoints = changePointSettings(flags);
     const { head, commit: commit3 } = nightlyHead(flags);
+    checkBackfill(
+      flags.backfill,
+      { installed: head.kind === "installed" },
+      { backfill: "--backfill", bin: "--bin" }
+    );
     const workloads = [];
     for (const ref of flags.workload) workloads.push(...await loadWorkloads(ref, { what: "--workload" }));
     const repoUrl = flags.repoUrl?.replace(/\/+$/, "");
@@ -88446,6 +88914,7 @@ function nightlyCommand() {
           changePoints,
           canaryBinDir: flags.canaryBin,
           expectEveryHours: flags.expectEvery,
+          backfill: flags.backfill,
           issues: github && {
             api: octokitApi(github),
             triageDigest: flags.triageDigest,
@@ -88456,7 +88925,8 @@ function nightlyCommand() {
           logger,
           measure: (request2) => executeRun({ ...request2, outDir: flags.out }, logger, { archive: store, printComparison: false }),
           build: (request2) => withInterrupt(logger, (signal) => cliPipelineDeps(logger, signal).build(request2, signal)),
-          history: store
+          history: store,
+          backfill: { runner: nodeProcessRunner }
         }
       );
       if (flags.site && outcome.analysis)
@@ -89457,7 +89927,7 @@ function compareSamples(base, head, options = {}) {
 
 // src/flows/compare/value-files.ts
 init_errors();
-import { readFile as readFile17 } from "node:fs/promises";
+import { readFile as readFile18 } from "node:fs/promises";
 function compareValueFiles(baseFile, headFile, options) {
   return Promise.all([readValues(baseFile, "base"), readValues(headFile, "head")]).then(
     ([base, head]) => compareSamples(base, head, options)
@@ -89466,7 +89936,7 @@ function compareValueFiles(baseFile, headFile, options) {
 async function readValues(file2, side) {
   let text2;
   try {
-    text2 = await readFile17(file2, "utf8");
+    text2 = await readFile18(file2, "utf8");
   } catch (e) {
     const code = e.code;
     throw new UserError(`${side} file ${file2}: cannot read it (${code ?? errorMessage(e)})`);

@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path66 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path68 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path66 && path66[0] !== "/") {
-          path66 = `/${path66}`;
+        if (path68 && path68[0] !== "/") {
+          path68 = `/${path68}`;
         }
-        return new URL(`${origin}${path66}`);
+        return new URL(`${origin}${path68}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path66, origin }
+          request: { method, path: path68, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path66);
+        debuglog("sending request to %s %s/%s", method, origin, path68);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path66, origin },
+          request: { method, path: path68, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path66,
+          path68,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path66, origin }
+          request: { method, path: path68, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path66);
+        debuglog("trailers received from %s %s/%s", method, origin, path68);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path66, origin },
+          request: { method, path: path68, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path66,
+          path68,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path66, origin }
+            request: { method, path: path68, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path66);
+          debuglog("sending request to %s %s/%s", method, origin, path68);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path66,
+        path: path68,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path66 !== "string") {
+        if (typeof path68 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path66[0] !== "/" && !(path66.startsWith("http://") || path66.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path68[0] !== "/" && !(path68.startsWith("http://") || path68.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path66)) {
+        } else if (invalidPathRegex.test(path68)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path66, query) : path66;
+        this.path = query ? buildURL(path68, query) : path68;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path66, host, upgrade, blocking, reset } = request2;
+      const { method, path: path68, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path66} HTTP/1.1\r
+      let header = `${method} ${path68} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path66, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path68, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path66;
+      headers[HTTP2_HEADER_PATH] = path68;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path66 = search ? `${pathname}${search}` : pathname;
+        const path68 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path66;
+        this.opts.path = path68;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path66 = "/",
+          path: path68 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path66;
+        opts.path = origin + path68;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path66) {
-      if (typeof path66 !== "string") {
-        return path66;
+    function safeUrl2(path68) {
+      if (typeof path68 !== "string") {
+        return path68;
       }
-      const pathSegments = path66.split("?");
+      const pathSegments = path68.split("?");
       if (pathSegments.length !== 2) {
-        return path66;
+        return path68;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path66, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path66);
+    function matchKey(mockDispatch2, { path: path68, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path68);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path66 }) => matchValue(safeUrl2(path66), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path68 }) => matchValue(safeUrl2(path68), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path66, method, body, headers, query } = opts;
+      const { path: path68, method, body, headers, query } = opts;
       return {
-        path: path66,
+        path: path68,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path66, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path68, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path66,
+            Path: path68,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path66) {
-      for (let i = 0; i < path66.length; ++i) {
-        const code = path66.charCodeAt(i);
+    function validateCookiePath(path68) {
+      for (let i = 0; i < path68.length; ++i) {
+        const code = path68.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path66 = opts.path;
+          let path68 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path66 = `/${path66}`;
+            path68 = `/${path68}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path66);
+          url2 = new URL(util.parseOrigin(url2).origin + path68);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -20046,10 +20046,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path66) {
-  if (!path66)
+function getElementAtPath(obj, path68) {
+  if (!path68)
     return obj;
-  return path66.reduce((acc, key) => acc?.[key], obj);
+  return path68.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -20308,11 +20308,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path66, issues) {
+function prefixIssues(path68, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path66);
+    iss.path.unshift(path68);
     return iss;
   });
 }
@@ -20845,16 +20845,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path66 = []) => {
+  const processError = (error64, path68 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path66, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path68, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path66, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path68, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path66, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path68, ...issue3.path]);
       } else {
-        const fullpath = [...path66, ...issue3.path];
+        const fullpath = [...path68, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20893,17 +20893,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path66 = []) => {
+  const processError = (error64, path68 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path66, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path68, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path66, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path68, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path66, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path68, ...issue3.path]);
       } else {
-        const fullpath = [...path66, ...issue3.path];
+        const fullpath = [...path68, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20942,8 +20942,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path66 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path66) {
+  const path68 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path68) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -38975,13 +38975,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path66 = ref.slice(1).split("/").filter(Boolean);
-  if (path66.length === 0) {
+  const path68 = ref.slice(1).split("/").filter(Boolean);
+  if (path68.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path66[0] === defsKey) {
-    const key = path66[1] === void 0 ? void 0 : decodeJSONPointerSegment(path66[1]);
+  if (path68[0] === defsKey) {
+    const key = path68[1] === void 0 ? void 0 : decodeJSONPointerSegment(path68[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -43873,7 +43873,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path66 = __require("path");
+    var path68 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -43912,7 +43912,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path66.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path66.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path68.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path68.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -44044,7 +44044,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path66 = __require("path");
+    var path68 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -45911,12 +45911,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path66) {
-  return path66.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path68) {
+  return path68.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path66) {
+function valueAt(doc, path68) {
   let v = doc;
-  for (const key of path66) {
+  for (const key of path68) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -45938,7 +45938,8 @@ var init_results_schema = __esm({
     commitRef = external_exports.looseObject({
       ref: text.optional(),
       sha: text.optional(),
-      chosenBy: text.optional()
+      chosenBy: text.optional(),
+      committedAt: text.optional()
     });
     buildRecordSchema = external_exports.looseObject({
       repo: text,
@@ -46355,15 +46356,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path66, options = {}) {
+async function readResults(path68, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path66);
+    text2 = await readRegularFile(path68);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path66}: ${e.reason}`);
+    throw new UserError(`results file ${path68}: ${e.reason}`);
   }
-  return parseResults(text2, path66, options);
+  return parseResults(text2, path68, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -47276,17 +47277,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path66) {
-      const ctrl = callVisitor(key, node3, visitor, path66);
+    function visit_(key, node3, visitor, path68) {
+      const ctrl = callVisitor(key, node3, visitor, path68);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path66, ctrl);
-        return visit_(key, ctrl, visitor, path66);
+        replaceNode(key, path68, ctrl);
+        return visit_(key, ctrl, visitor, path68);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path66 = Object.freeze(path66.concat(node3));
+          path68 = Object.freeze(path68.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path66);
+            const ci = visit_(i, node3.items[i], visitor, path68);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -47297,13 +47298,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path66 = Object.freeze(path66.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path66);
+          path68 = Object.freeze(path68.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path68);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path66);
+          const cv2 = visit_("value", node3.value, visitor, path68);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -47324,17 +47325,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path66) {
-      const ctrl = await callVisitor(key, node3, visitor, path66);
+    async function visitAsync_(key, node3, visitor, path68) {
+      const ctrl = await callVisitor(key, node3, visitor, path68);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path66, ctrl);
-        return visitAsync_(key, ctrl, visitor, path66);
+        replaceNode(key, path68, ctrl);
+        return visitAsync_(key, ctrl, visitor, path68);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path66 = Object.freeze(path66.concat(node3));
+          path68 = Object.freeze(path68.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path66);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path68);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -47345,13 +47346,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path66 = Object.freeze(path66.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path66);
+          path68 = Object.freeze(path68.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path68);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path66);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path68);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -47378,23 +47379,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path66) {
+    function callVisitor(key, node3, visitor, path68) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path66);
+        return visitor(key, node3, path68);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path66);
+        return visitor.Map?.(key, node3, path68);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path66);
+        return visitor.Seq?.(key, node3, path68);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path66);
+        return visitor.Pair?.(key, node3, path68);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path66);
+        return visitor.Scalar?.(key, node3, path68);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path66);
+        return visitor.Alias?.(key, node3, path68);
       return void 0;
     }
-    function replaceNode(key, path66, node3) {
-      const parent = path66[path66.length - 1];
+    function replaceNode(key, path68, node3) {
+      const parent = path68[path68.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -48006,10 +48007,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path66, value) {
+    function collectionFromPath(schema, path68, value) {
       let v = value;
-      for (let i = path66.length - 1; i >= 0; --i) {
-        const k = path66[i];
+      for (let i = path68.length - 1; i >= 0; --i) {
+        const k = path68[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -48028,7 +48029,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path66) => path66 == null || typeof path66 === "object" && !!path66[Symbol.iterator]().next().done;
+    var isEmptyPath = (path68) => path68 == null || typeof path68 === "object" && !!path68[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -48058,11 +48059,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path66, value) {
-        if (isEmptyPath(path66))
+      addIn(path68, value) {
+        if (isEmptyPath(path68))
           this.add(value);
         else {
-          const [key, ...rest] = path66;
+          const [key, ...rest] = path68;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -48076,8 +48077,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path66) {
-        const [key, ...rest] = path66;
+      deleteIn(path68) {
+        const [key, ...rest] = path68;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -48091,8 +48092,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path66, keepScalar) {
-        const [key, ...rest] = path66;
+      getIn(path68, keepScalar) {
+        const [key, ...rest] = path68;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -48110,8 +48111,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path66) {
-        const [key, ...rest] = path66;
+      hasIn(path68) {
+        const [key, ...rest] = path68;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -48121,8 +48122,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path66, value) {
-        const [key, ...rest] = path66;
+      setIn(path68, value) {
+        const [key, ...rest] = path68;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -50637,9 +50638,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path66, value) {
+      addIn(path68, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path66, value);
+          this.contents.addIn(path68, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -50714,14 +50715,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path66) {
-        if (Collection2.isEmptyPath(path66)) {
+      deleteIn(path68) {
+        if (Collection2.isEmptyPath(path68)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path66) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path68) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50736,10 +50737,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path66, keepScalar) {
-        if (Collection2.isEmptyPath(path66))
+      getIn(path68, keepScalar) {
+        if (Collection2.isEmptyPath(path68))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path66, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path68, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50750,10 +50751,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path66) {
-        if (Collection2.isEmptyPath(path66))
+      hasIn(path68) {
+        if (Collection2.isEmptyPath(path68))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path66) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path68) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50770,13 +50771,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path66, value) {
-        if (Collection2.isEmptyPath(path66)) {
+      setIn(path68, value) {
+        if (Collection2.isEmptyPath(path68)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path66), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path68), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path66, value);
+          this.contents.setIn(path68, value);
         }
       }
       /**
@@ -52737,9 +52738,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path66) => {
+    visit3.itemAtPath = (cst, path68) => {
       let item = cst;
-      for (const [field, index] of path66) {
+      for (const [field, index] of path68) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52748,23 +52749,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path66) => {
-      const parent = visit3.itemAtPath(cst, path66.slice(0, -1));
-      const field = path66[path66.length - 1][0];
+    visit3.parentCollection = (cst, path68) => {
+      const parent = visit3.itemAtPath(cst, path68.slice(0, -1));
+      const field = path68[path68.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path66, item, visitor) {
-      let ctrl = visitor(item, path66);
+    function _visit(path68, item, visitor) {
+      let ctrl = visitor(item, path68);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path66.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path68.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52775,10 +52776,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path66);
+            ctrl = ctrl(item, path68);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path66) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path68) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -54546,8 +54547,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path66 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path66} does not exist${EOL5}`);
+            const path68 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path68} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -60999,7 +61000,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path66) => path66.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path68) => path68.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -61463,7 +61464,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os15 from "node:os";
-import path65 from "node:path";
+import path67 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -63580,7 +63581,7 @@ function withSteadyEvidence(cell, evidence, policy) {
 }
 
 // src/adapters/action/inputs.ts
-import path32 from "node:path";
+import path36 from "node:path";
 
 // src/core/util/duration.ts
 function parseDurationS(text2) {
@@ -64294,7 +64295,9 @@ init_metrics();
 // src/core/bounds.ts
 var ROUNDS = { min: 1, max: 1e3 };
 var EXPECT_EVERY_HOURS = { min: 1, max: 24 * 31 };
+var BACKFILL_COMMITS = { min: 1, max: 100 };
 var RAISE_AFTER_DAYS = { min: 1, max: 365 };
+var AUTO_BISECT_PER_WEEK = { min: 0, max: 50 };
 var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
 var CLIENTS = { min: 1, max: 1e4 };
 var CLIENT_COUNTS = { min: 1, max: 100 };
@@ -66204,8 +66207,8 @@ function analyse(result, overrides = {}) {
   });
   const counted = withInstructionCells(timed, result);
   const withInstructions = metricOption(settings2, overrides) ? counted : withMemoryCells(counted, result);
-  const sameCode = withSameCompiledCode(withInstructions, result);
-  const decided = withUnexecutedCode(sameCode, result);
+  const sameCode2 = withSameCompiledCode(withInstructions, result);
+  const decided = withUnexecutedCode(sameCode2, result);
   const forAll = overrides.thresholdPct !== void 0 ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings2.thresholdPct) } } : decided;
   const withPlans = result.plans ? { ...forAll, plans: result.plans } : forAll;
   const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
@@ -76086,8 +76089,8 @@ function refNameProblem(what, value) {
 init_errors();
 
 // src/flows/nightly/nightly-job.ts
-import { mkdir as mkdir6, writeFile as writeFile9 } from "node:fs/promises";
-import path31 from "node:path";
+import { mkdir as mkdir7, writeFile as writeFile10 } from "node:fs/promises";
+import path35 from "node:path";
 
 // src/core/history/nightly-judgement.ts
 function workloadId(fingerprint, workload) {
@@ -76128,6 +76131,43 @@ function judgeHistory(analysis) {
     events,
     unanalysed: project.filter((s) => s.status !== "analysed")
   };
+}
+
+// src/core/history/regression-groups.ts
+function rangeOf(cp2) {
+  return { from: Date.parse(cp2.lastBefore.date), to: Date.parse((cp2.drift?.end ?? cp2.firstAfter).date) };
+}
+function rangesOverlap(a, b) {
+  if (a.shape === "drift" !== (b.shape === "drift")) return false;
+  if (a.firstAfter.sha !== null && a.firstAfter.sha === b.firstAfter.sha) return true;
+  const x = rangeOf(a);
+  const y = rangeOf(b);
+  return x.from <= y.to && y.from <= x.to;
+}
+function groupRegressions(judgement, together = []) {
+  const cells = judgement.events.flatMap((w) => w.regressed);
+  const parent = cells.map((_, i) => i);
+  const root = (i) => parent[i] === i ? i : parent[i] = root(parent[i]);
+  const join = (i, j) => {
+    parent[root(i)] = root(j);
+  };
+  for (let i = 0; i < cells.length; i++) {
+    for (let j = i + 1; j < cells.length; j++) {
+      if (rangesOverlap(cells[i].changePoint, cells[j].changePoint)) join(i, j);
+    }
+  }
+  for (const ids of together) {
+    const members2 = cells.flatMap((c, i) => ids.includes(c.series.id) ? [i] : []);
+    for (const i of members2.slice(1)) join(members2[0], i);
+  }
+  const series = judgement.workloads.flatMap((w) => w.series);
+  const byRoot = /* @__PURE__ */ new Map();
+  cells.forEach((c, i) => byRoot.set(root(i), [...byRoot.get(root(i)) ?? [], c]));
+  return [...byRoot.values()].map((members2) => {
+    const regressed = [...members2].sort((a, b) => severity(b.changePoint) - severity(a.changePoint));
+    const anchor2 = [...members2].sort((a, b) => rangeOf(a.changePoint).to - rangeOf(b.changePoint).to)[0];
+    return { id: workloadId(anchor2.series.key.fingerprint, anchor2.series.key.workload), regressed, series };
+  }).sort((a, b) => severity(b.regressed[0].changePoint) - severity(a.regressed[0].changePoint));
 }
 
 // src/core/report/markdown-escape.ts
@@ -76300,14 +76340,14 @@ function renderHistoryMarkdown(analysis, options = {}) {
   const improvements = rows.length - regressions;
   const analysed = analysis.series.filter((s) => s.status === "analysed").length;
   const short3 = analysis.series.length - analysed;
-  const headline2 = rows.length === 0 ? "**No change points**" : `**${[
+  const headline3 = rows.length === 0 ? "**No change points**" : `**${[
     regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : "",
     improvements > 0 ? `${improvements} improvement${improvements === 1 ? "" : "s"}` : ""
   ].filter(Boolean).join(", ")}**`;
   const lines = [
     `### Performance history`,
     "",
-    `${headline2} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
+    `${headline3} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
   ];
   if (rows.length > 0) {
     lines.push(
@@ -76448,6 +76488,12 @@ var MAX_TABLE_ROWS = 100;
 function eventStateMarker(state) {
   return jsonMarker(EVENT_MARKER, state);
 }
+function withEventState(body, state) {
+  const text2 = markerText(body, EVENT_MARKER);
+  const marker = eventStateMarker(state);
+  return text2 === void 0 ? `${marker}
+${body}` : body.replace(`<!-- pgperf:${EVENT_MARKER} ${text2} -->`, () => marker);
+}
 function parseEventState(body) {
   const text2 = markerText(body, EVENT_MARKER);
   if (text2 === void 0) return void 0;
@@ -76458,7 +76504,7 @@ function parseEventState(body) {
     return void 0;
   }
   if (typeof parsed !== "object" || parsed === null) return void 0;
-  const { event, state, cells } = parsed;
+  const { event, state, cells, bisected } = parsed;
   if (typeof event !== "string" || state !== "open" && state !== "recovered" || !Array.isArray(cells)) {
     return void 0;
   }
@@ -76471,7 +76517,16 @@ function parseEventState(body) {
     }
     tracked.push({ series, clients, metric, run: run3, sha });
   }
-  return { event, state, cells: tracked };
+  const auto = parseAutoBisection(bisected);
+  return { event, state, cells: tracked, ...auto ? { bisected: auto } : {} };
+}
+function parseAutoBisection(value) {
+  const { at, series, good, bad } = value ?? {};
+  const text2 = (v) => typeof v === "string" && v !== "";
+  if (!text2(at) || Number.isNaN(Date.parse(at)) || !text2(series) || !text2(good) || !text2(bad)) {
+    return void 0;
+  }
+  return { at, series, good, bad };
 }
 function eventCells(w, tracked) {
   const ids = [.../* @__PURE__ */ new Set([...w.regressed.map((c) => c.series.id), ...tracked.map((t) => t.series)])];
@@ -76481,10 +76536,12 @@ function eventCells(w, tracked) {
     const latest = s && currentChangePoint(s);
     const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression" && isLevelChange(cp2));
     const now = !s ? "missing" : latest?.kind === "regression" ? "regressed" : latest?.kind === "improvement" && regression ? "recovered" : "cleared";
-    const key = s ? s.series.key : { clients: before.clients, metric: before.metric };
+    const key = s ? s.series.key : { ...placeOfSeriesId(id), clients: before.clients, metric: before.metric };
     const at = now === "regressed" || !before ? { run: regression.firstAfter.runId, sha: regression.firstAfter.sha } : { run: before.run, sha: before.sha };
     return {
       series: id,
+      workload: key.workload,
+      fingerprint: key.fingerprint,
       clients: key.clients,
       metric: key.metric,
       ...at,
@@ -76495,24 +76552,54 @@ function eventCells(w, tracked) {
   });
   const order = (c) => c.now === "regressed" ? 0 : 1;
   return cells.sort(
-    (a, b) => order(a) - order(b) || (a.now === "regressed" ? severity(b.regression) - severity(a.regression) : 0) || a.metric.localeCompare(b.metric) || a.clients - b.clients
+    (a, b) => order(a) - order(b) || (a.now === "regressed" ? severity(b.regression) - severity(a.regression) : 0) || a.fingerprint.localeCompare(b.fingerprint) || a.workload.localeCompare(b.workload) || a.metric.localeCompare(b.metric) || a.clients - b.clients
   );
+}
+function placeOfSeriesId(id) {
+  const slash = id.indexOf("/");
+  const at = id.lastIndexOf("@");
+  return slash > 0 && at > slash ? { fingerprint: id.slice(0, slash), workload: id.slice(slash + 1, at) } : { fingerprint: "", workload: id };
+}
+function scopeOf(cells) {
+  const workloads = [...new Set(cells.map((c) => c.workload))];
+  const machines = [...new Set(cells.map((c) => c.fingerprint))];
+  return { workloads, machines, several: workloads.length > 1 || machines.length > 1 };
 }
 function describeSync(outcome) {
   const ignored = outcome.ignored.length ? `, ${outcome.ignored.length} ignored (labelled by hand or opened by another account: ${outcome.ignored.map((n) => `#${n}`).join(", ")})` : "";
   return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed${ignored}`;
 }
+function describeAutoBisect(outcome, text2 = (s) => s) {
+  return [
+    ...outcome.bisections?.length ? [
+      `Bisection started without a label: ${outcome.bisections.map((b) => `#${b.issue} (${text2(b.target.series)})`).join(", ")}.`
+    ] : [],
+    ...outcome.heldBack?.length ? [
+      `Automatic bisection held back: ${outcome.heldBack.map((h) => `#${h.issue} (${text2(h.why)})`).join("; ")}.`
+    ] : []
+  ];
+}
+function mergedNote(into) {
+  return `Merged into #${into}: its regressed cells share their commit range with the cells that issue tracks, so pgperf keeps them in one issue (one cause, one bisection). Closing this one.`;
+}
 function supersededNote(by) {
   return `Superseded${by !== void 0 ? ` by #${by}` : ""}: pgperf now keeps one issue per regression event of a workload, listing every regressed client count and metric. Closing this one.`;
 }
 var cellName = (c) => `${METRICS[c.metric].label} at ${clientsText(c.clients)}`;
+var cellText = (c, scope) => scope.several ? `**${escapeMarkdown(c.workload)}** ${cellName(c)}` + (scope.machines.length > 1 ? ` on ${escapeMarkdown(c.fingerprint)}` : "") : cellName(c);
 var change = (cp2) => cp2.drift ? `drift ${formatPct(cp2.relativeChange * 100, 1)} over ${cp2.drift.runs} runs` : formatPct(cp2.relativeChange * 100, 1);
+var regressedScope = (w) => scopeOf(
+  w.regressed.map((c) => ({ workload: c.series.key.workload, fingerprint: c.series.key.fingerprint }))
+);
 function issueTitle(w) {
   const worst = w.regressed[0];
   const n = w.regressed.length;
-  return `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, ${worst.changePoint.drift ? "since" : "first bad"} ${shortText(worst.changePoint.firstAfter.sha)})`;
+  const scope = regressedScope(w);
+  const names = issueTitleText(scope.workloads.join(" + "), 80);
+  const worstName = `${scope.workloads.length > 1 ? `${issueTitleText(worst.series.key.workload, 40)} ` : ""}${cellName(worst.series.key)}`;
+  return `Performance regression: ${names}, ${n} cell${n === 1 ? "" : "s"} (worst ${worstName} ${change(worst.changePoint)}, ${worst.changePoint.drift ? "since" : "first bad"} ${shortText(worst.changePoint.firstAfter.sha)})`;
 }
-function issueBody(w, cells, state, links) {
+function issueBody(w, cells, state, links, auto = {}) {
   const tracked = cells.map(({ series, clients, metric, run: run3, sha }) => ({
     series,
     clients,
@@ -76521,65 +76608,103 @@ function issueBody(w, cells, state, links) {
     sha
   }));
   const regressed = cells.filter((c) => c.now === "regressed");
-  const target = cells.find(
-    (c) => c.regression?.shape !== "drift" && isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
-  );
+  const target = bisectCell(cells);
   const drifts = regressed.filter((c) => c.regression?.drift);
-  const workload = `**${escapeMarkdown(w.workload)}** on the machine ${escapeMarkdown(w.fingerprint)}`;
-  const headline2 = state === "recovered" ? `${workload} has recovered in every cell this issue tracked.` : `${workload} regressed in ${regressed.length} cell${regressed.length === 1 ? "" : "s"}` + (regressed.length > 0 ? ` (worst: ${cellName(regressed[0])} ${change(regressed[0].regression)})` : "") + ".";
-  const rows = cells.slice(0, MAX_TABLE_ROWS).map((c) => cellRow(c, links));
+  const scope = scopeOf(cells);
+  const rows = cells.slice(0, MAX_TABLE_ROWS).map((c) => cellRow(c, scope, links));
   const foundBy = safeUrl(links.runUrl ?? "");
   return [
-    eventStateMarker({ event: w.id, state, cells: tracked }),
+    eventStateMarker({
+      event: w.id,
+      state,
+      cells: tracked,
+      ...auto.started ? { bisected: auto.started } : {}
+    }),
     ...cells.map((c) => seriesMarker(c.series)),
-    ...target ? [
-      bisectMarker({
-        series: target.series,
-        workload: w.workload,
-        clients: target.clients,
-        metric: target.metric,
-        fingerprint: w.fingerprint,
-        good: target.regression.lastBefore.sha,
-        bad: target.regression.firstAfter.sha
-      })
-    ] : [],
-    headline2,
+    ...target ? [bisectMarker(bisectTargetOf(target))] : [],
+    headline(scope, regressed, state),
     "",
     "| cell | change [95% CI] | p | before \u2192 after | last good | first bad | now |",
     "| --- | --: | --: | --: | --- | --- | --- |",
     ...rows,
     ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
     "",
-    ...driftLines(drifts, links),
+    ...driftLines(drifts, scope, links),
     // Runner drift said where the regression is (night-watch.ts): the canary moved the same night.
-    ...suspectLines(regressed),
+    ...suspectLines(regressed, scope),
+    ...autoBisectLines(auto, cells, scope, target, links),
     ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by ${markdownLink("this run", foundBy)}.`, ""] : [],
-    "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
+    "This issue is updated by every nightly run while the regression persists (cells that regress later over the same commits, of any workload or machine, are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the largest cell, ${cellText(target, scope)}, between its last good and first bad commits (pgperf mode bisect).` : "")
   ].join("\n");
 }
-function driftLines(cells, links) {
+function bisectCell(cells) {
+  return cells.find(
+    (c) => c.regression?.shape !== "drift" && isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
+  );
+}
+function bisectTargetOf(c) {
+  return {
+    series: c.series,
+    workload: c.workload,
+    clients: c.clients,
+    metric: c.metric,
+    fingerprint: c.fingerprint,
+    good: c.regression.lastBefore.sha,
+    bad: c.regression.firstAfter.sha
+  };
+}
+function headline(scope, regressed, state) {
+  const names = scope.workloads.map((n2) => `**${escapeMarkdown(n2)}**`);
+  const who = scope.several ? `${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0]}` + (scope.machines.length > 1 ? ` (${scope.machines.length} machines)` : ` on the machine ${escapeMarkdown(scope.machines[0])}`) : `${names[0]} on the machine ${escapeMarkdown(scope.machines[0])}`;
+  if (state === "recovered")
+    return `${who} ${scope.several ? "have" : "has"} recovered in every cell this issue tracked.`;
+  const n = regressed.length;
+  const worst = regressed[0];
+  return `${who} regressed${scope.several ? " over the same commits" : ""} in ${n} cell${n === 1 ? "" : "s"}` + (worst ? ` (${scope.several ? "largest" : "worst"}: ${cellText(worst, scope)} ${change(worst.regression)})` : "") + ".";
+}
+function autoBisectLines(auto, cells, scope, target, links) {
+  if (auto.started) {
+    const cell = cells.find((c) => c.series === auto.started.series);
+    const what = cell ? cellText(cell, scope) : escapeMarkdown(auto.started.series);
+    return [
+      `\u{1F50E} pgperf started the bisection of the largest cell, ${what}, on ${escapeMarkdown(auto.started.at.slice(0, 10))} without a label (between ${commit2(auto.started.good, links)} and ${commit2(auto.started.bad, links)}): its result is commented here.`,
+      ""
+    ];
+  }
+  if (auto.heldBack && target) {
+    return [
+      `\u23F8\uFE0F The automatic bisection of ${cellText(target, scope)} is held back: ${escapeMarkdown(auto.heldBack)}. It starts on a later night, or now with the label \`${BISECT_LABEL}\`.`,
+      ""
+    ];
+  }
+  return [];
+}
+function driftLines(cells, scope, links) {
   const lines = cells.map((c) => {
     const cp2 = c.regression;
-    return `\u{1F4C9} ${cellName(c)} drifted ${formatPct(cp2.relativeChange * 100, 1)} over ${cp2.drift.runs} runs (${formatPct(cp2.drift.perRun * 100, 3)} a run), from ${point(cp2.lastBefore, links)} to ${point(cp2.drift.end, links)}: a gradual change, one event; no single commit to bisect.`;
+    return `\u{1F4C9} ${cellText(c, scope)} drifted ${formatPct(cp2.relativeChange * 100, 1)} over ${cp2.drift.runs} runs (${formatPct(cp2.drift.perRun * 100, 3)} a run), from ${point(cp2.lastBefore, links)} to ${point(cp2.drift.end, links)}: a gradual change, one event; no single commit to bisect.`;
   });
   return lines.length > 0 ? [...lines, ""] : [];
 }
-function suspectLines(cells) {
-  const lines = cells.filter((c) => c.regression?.suspect).map((c) => `\u26A0\uFE0F ${cellName(c)}: ${escapeMarkdown(c.regression.suspect)}.`);
+function suspectLines(cells, scope) {
+  const lines = cells.filter((c) => c.regression?.suspect).map((c) => `\u26A0\uFE0F ${cellText(c, scope)}: ${escapeMarkdown(c.regression.suspect)}.`);
   return lines.length > 0 ? [...lines, ""] : [];
 }
-function cellRow(c, links) {
+function cellRow(c, scope, links) {
   const cp2 = c.regression;
   const unit = METRICS[c.metric].unit;
   const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round(cp2.before)} \u2192 ${round(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ` + (cp2.drift ? `${point(cp2.firstAfter, links)} \u2026 ${point(cp2.drift.end, links)}` : point(cp2.firstAfter, links)) : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
   const now = c.now === "regressed" ? "\u{1F534} regressed" : c.now === "recovered" ? `\u{1F7E2} recovered ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}` : c.now === "cleared" ? "\u26AA no longer a change point" : "\u26AA no longer analysed";
-  return `| ${cellName(c)} | ${regression} | ${now} |`;
+  return `| ${cellText(c, scope)} | ${regression} | ${now} |`;
 }
-function recoveryNote(w, cells, links) {
+function recoveryNote(_w, cells, links) {
   const foundBy = safeUrl(links.runUrl ?? "");
-  const line = (c) => c.now === "recovered" ? `- ${cellName(c)}: ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}, stored run ${escapeMarkdown(c.recovery.firstAfter.runId)}` : `- ${cellName(c)}: ${c.now === "cleared" ? "no longer a change point in the history" : "no longer analysed"}`;
+  const scope = scopeOf(cells);
+  const line = (c) => c.now === "recovered" ? `- ${cellText(c, scope)}: ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}, stored run ${escapeMarkdown(c.recovery.firstAfter.runId)}` : `- ${cellText(c, scope)}: ${c.now === "cleared" ? "no longer a change point in the history" : "no longer analysed"}`;
+  const names = scope.workloads.map((n) => `**${escapeMarkdown(n)}**`).join(", ");
+  const where = scope.machines.map((m) => escapeMarkdown(m)).join(", ");
   return [
-    `**Recovered**: no cell of **${escapeMarkdown(w.workload)}** on ${escapeMarkdown(w.fingerprint)} is regressed any more. Closing.`,
+    `**Recovered**: no cell of ${names} on ${where} is regressed any more. Closing.`,
     "",
     ...cells.map(line),
     ...foundBy ? ["", `Found by ${markdownLink("this run", foundBy)}.`] : []
@@ -76604,66 +76729,139 @@ var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 // src/flows/nightly/regression-issues.ts
 init_api2();
 var REGRESSION_LABEL = "pgperf-regression";
-function planIssueActions(analysis, existing, login, links = {}) {
+var DEFAULT_AUTO_BISECT_PER_WEEK = 2;
+var WEEK_MS = 7 * 24 * 3600 * 1e3;
+function planIssueActions(analysis, existing, login, links = {}, options = {}) {
   const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
   const states = new Map(mine.map((i) => [i.number, parseEventState(i.body)]));
+  const stateOf = (i) => states.get(i.number);
+  const tracking = mine.filter((i) => i.state === "open" && states.get(i.number));
+  const judgement = judgeHistory(analysis);
+  const groups2 = groupRegressions(
+    judgement,
+    tracking.map((i) => stateOf(i).cells.map((c) => c.series))
+  );
+  const budget = autoBudget(mine, states, options);
+  const handled = /* @__PURE__ */ new Set();
   const actions = [];
-  for (const w of judgeHistory(analysis).workloads) {
-    const ofEvent = mine.filter((i) => states.get(i.number)?.event === w.id);
-    const legacy = mine.filter(
-      (i) => i.state === "open" && !states.get(i.number) && w.series.some((s) => i.body.includes(seriesMarker(s.series.id)))
-    );
-    if (w.regressed.length > 0) {
-      const target = ofEvent.find((i) => i.state === "open") ?? [...ofEvent].reverse().find((i) => sameEvent(states.get(i.number), w));
-      const state = target ? states.get(target.number) : void 0;
-      const cells = eventCells(w, state?.cells ?? []);
-      const title = issueTitle(w);
-      const body = issueBody(w, cells, "open", links);
-      if (!target) {
-        actions.push({ kind: "open", event: w.id, title, body });
-      } else {
-        const reopen = target.state === "closed" && state.state === "recovered";
-        if (reopen || target.body !== body || target.title !== title) {
-          actions.push({ kind: "update", event: w.id, issue: target.number, title, body, reopen });
-        }
+  for (const g2 of groups2) {
+    const ids = new Set(g2.regressed.map((c) => c.series.id));
+    const adopting = tracking.filter((i) => stateOf(i).cells.some((t) => ids.has(t.series)));
+    const target = adopting[0] ?? [...mine].reverse().find((i) => i.state === "closed" && states.get(i.number) && sameEvent(stateOf(i), g2));
+    const merged = adopting.slice(1);
+    const state = target ? stateOf(target) : void 0;
+    const tracked = [state, ...merged.map(stateOf)].flatMap((s) => s?.cells ?? []);
+    const cells = eventCells(g2, tracked);
+    const byHand = target?.state === "closed" && state.state !== "recovered";
+    const auto = byHand ? {} : budget.take(state?.bisected, bisectCell(cells));
+    const title = issueTitle(g2);
+    const body = issueBody(g2, cells, "open", links, {
+      ...auto.started ? { started: auto.started } : {},
+      ...auto.held ? { heldBack: auto.held } : {}
+    });
+    const bisect2 = {
+      ...auto.bisect ? { bisect: auto.bisect } : {},
+      ...auto.held ? { held: auto.held } : {}
+    };
+    if (!target) {
+      actions.push({ kind: "open", event: g2.id, title, body, ...bisect2 });
+    } else {
+      handled.add(target.number);
+      const reopen = target.state === "closed" && state.state === "recovered";
+      if (reopen || target.body !== body || target.title !== title || auto.bisect) {
+        actions.push({ kind: "update", event: g2.id, issue: target.number, title, body, reopen, ...bisect2 });
       }
-      for (const old of legacy) {
-        actions.push({
-          kind: "supersede",
-          event: w.id,
-          issue: old.number,
-          ...target ? { by: target.number } : {}
-        });
-      }
-      continue;
     }
-    for (const issue3 of ofEvent.filter((i) => i.state === "open")) {
-      const cells = eventCells(w, states.get(issue3.number).cells);
+    for (const other of merged) {
+      handled.add(other.number);
+      const body2 = withEventState(other.body, { ...stateOf(other), cells: [] });
+      actions.push({ kind: "merge", event: g2.id, issue: other.number, into: target.number, body: body2 });
+    }
+    for (const old of legacyOf(mine, states, (id) => ids.has(id))) {
+      handled.add(old.number);
       actions.push({
-        kind: "close",
-        event: w.id,
-        issue: issue3.number,
-        body: issueBody(w, cells, "recovered", links),
-        note: recoveryNote(w, cells, links)
+        kind: "supersede",
+        event: g2.id,
+        issue: old.number,
+        ...target ? { by: target.number } : {}
       });
     }
-    for (const old of legacy) {
-      const s = w.series.find((x) => old.body.includes(seriesMarker(x.series.id)));
-      const { clients, metric } = s.series.key;
-      const cells = eventCells(w, [{ series: s.series.id, clients, metric, run: "", sha: null }]);
-      actions.push({ kind: "close", event: w.id, issue: old.number, note: recoveryNote(w, cells, links) });
-    }
+  }
+  const series = judgement.workloads.flatMap((w) => w.series);
+  for (const issue3 of tracking.filter((i) => !handled.has(i.number))) {
+    const state = stateOf(issue3);
+    const subject = { id: state.event, regressed: [], series };
+    const cells = eventCells(subject, state.cells);
+    actions.push({
+      kind: "close",
+      event: state.event,
+      issue: issue3.number,
+      body: issueBody(subject, cells, "recovered", links, state.bisected ? { started: state.bisected } : {}),
+      note: recoveryNote(subject, cells, links)
+    });
+  }
+  const analysed = new Set(series.map((s) => s.series.id));
+  for (const old of legacyOf(mine, states, (id) => analysed.has(id))) {
+    if (handled.has(old.number)) continue;
+    const s = series.find((x) => old.body.includes(seriesMarker(x.series.id)));
+    const { clients, metric, fingerprint, workload } = s.series.key;
+    const subject = { id: `${fingerprint}/${workload}`, regressed: [], series };
+    const cells = eventCells(subject, [{ series: s.series.id, clients, metric, run: "", sha: null }]);
+    actions.push({
+      kind: "close",
+      event: subject.id,
+      issue: old.number,
+      note: recoveryNote(subject, cells, links)
+    });
   }
   return actions;
 }
-function sameEvent(state, w) {
-  return w.regressed.some(
+function legacyOf(mine, states, has) {
+  const marked = /<!-- pgperf:series=([^ ]*) -->/g;
+  return mine.filter(
+    (i) => i.state === "open" && !states.get(i.number) && [...i.body.matchAll(marked)].some((m) => has(safeDecode3(m[1])))
+  );
+}
+function safeDecode3(text2) {
+  try {
+    return decodeURIComponent(text2);
+  } catch {
+    return text2;
+  }
+}
+function autoBudget(mine, states, options) {
+  const perWeek = options.autoBisectPerWeek ?? 0;
+  const now = options.now ?? /* @__PURE__ */ new Date();
+  const since = now.getTime() - WEEK_MS;
+  const recent = mine.map((i) => states.get(i.number)?.bisected?.at).filter(
+    (at) => at !== void 0 && Date.parse(at) > since && Date.parse(at) <= now.getTime()
+  ).sort();
+  let used = recent.length;
+  return {
+    take(before, cell) {
+      if (before) return { started: before };
+      if (perWeek <= 0 || !cell) return {};
+      if (used >= perWeek) {
+        return {
+          held: `the budget of ${perWeek} automatic bisection${perWeek === 1 ? "" : "s"} a week is spent (${used} started since ${recent[0]?.slice(0, 10) ?? new Date(since).toISOString().slice(0, 10)})`
+        };
+      }
+      used++;
+      recent.push(now.toISOString());
+      const bisect2 = bisectTargetOf(cell);
+      const { series, good, bad } = bisect2;
+      return { started: { at: now.toISOString(), series, good, bad }, bisect: bisect2 };
+    }
+  };
+}
+function sameEvent(state, g2) {
+  return g2.regressed.some(
     (c) => state.cells.some(
       (t) => t.series === c.series.id && (t.run === c.changePoint.firstAfter.runId || t.sha !== null && t.sha === c.changePoint.firstAfter.sha)
     )
   );
 }
-async function syncRegressionIssues(api, analysis, links = {}) {
+async function syncRegressionIssues(api, analysis, links = {}, options = {}) {
   const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
   const outcome = {
     opened: [],
@@ -76672,37 +76870,44 @@ async function syncRegressionIssues(api, analysis, links = {}) {
     // Only issues this login opened carry trusted state; the others are left alone, and said so.
     ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
   };
-  const openedFor = /* @__PURE__ */ new Map();
-  for (const action of planIssueActions(analysis, existing, login, links)) {
-    if (action.kind === "open") {
-      const issue3 = await api.createIssue({
-        title: action.title,
-        body: action.body,
-        labels: [REGRESSION_LABEL]
-      });
-      openedFor.set(action.event, issue3.number);
-      outcome.opened.push(issue3.number);
-    } else if (action.kind === "update") {
-      await api.updateIssue(action.issue, {
-        title: action.title,
-        body: action.body,
-        ...action.reopen ? { state: "open" } : {}
-      });
-      outcome.updated.push(action.issue);
+  let lastOpened;
+  for (const action of planIssueActions(analysis, existing, login, links, options)) {
+    if (action.kind === "open" || action.kind === "update") {
+      let number5;
+      if (action.kind === "open") {
+        const issue3 = await api.createIssue({
+          title: action.title,
+          body: action.body,
+          labels: [REGRESSION_LABEL]
+        });
+        number5 = lastOpened = issue3.number;
+        outcome.opened.push(number5);
+      } else {
+        await api.updateIssue(action.issue, {
+          title: action.title,
+          body: action.body,
+          ...action.reopen ? { state: "open" } : {}
+        });
+        number5 = action.issue;
+        outcome.updated.push(number5);
+      }
+      if (action.bisect) (outcome.bisections ??= []).push({ issue: number5, target: action.bisect });
+      if (action.held) (outcome.heldBack ??= []).push({ issue: number5, why: action.held });
     } else {
-      const note = action.kind === "close" ? action.note : supersededNote(action.by ?? openedFor.get(action.event));
+      const note = action.kind === "close" ? action.note : action.kind === "merge" ? mergedNote(action.into) : supersededNote(action.by ?? lastOpened);
       await api.createComment(action.issue, note);
-      await api.updateIssue(action.issue, {
-        ...action.kind === "close" && action.body !== void 0 ? { body: action.body } : {},
-        state: "closed"
-      });
+      const body = action.kind === "supersede" ? void 0 : action.body;
+      await api.updateIssue(action.issue, { ...body !== void 0 ? { body } : {}, state: "closed" });
       outcome.closed.push(action.issue);
     }
   }
   return outcome;
 }
-async function trySyncRegressionIssues(api, analysis, links = {}) {
-  return tryIssueSync("the regression issues were", () => syncRegressionIssues(api, analysis, links));
+async function trySyncRegressionIssues(api, analysis, links = {}, options = {}) {
+  return tryIssueSync(
+    "the regression issues were",
+    () => syncRegressionIssues(api, analysis, links, options)
+  );
 }
 async function tryIssueSync(what, sync) {
   try {
@@ -76944,17 +77149,17 @@ function flowDecision(facts) {
     };
   }
   const outcome = gates && facts.fails !== void 0 ? "failed" : facts.pending ? "pending" : "passed";
-  const headline2 = { lead: facts.lead, detail: facts.detail };
+  const headline3 = { lead: facts.lead, detail: facts.detail };
   const word = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
   return {
     ...base,
     verdict: facts.verdict,
     outcome,
     exitCode: outcome === "failed" ? EXIT_CODES.failed : EXIT_CODES.passed,
-    headline: headline2,
+    headline: headline3,
     status: {
       state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
-      description: clip(`${word}: ${headlineText({ headline: headline2 })}`)
+      description: clip(`${word}: ${headlineText({ headline: headline3 })}`)
     },
     ...outcome === "failed" ? { failure: `${facts.fails} (fail-on: ${facts.failOn})` } : {}
   };
@@ -77975,6 +78180,700 @@ function vanishedCells(series) {
 
 // src/flows/nightly/nightly-flow.ts
 init_errors();
+
+// src/flows/nightly/backfill.ts
+import path34 from "node:path";
+
+// src/postgres/builds/cache.ts
+import { createHash as createHash8 } from "node:crypto";
+import { chmod as chmod5, cp, mkdir as mkdir6, readdir as readdir10, readFile as readFile12, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
+import path31 from "node:path";
+init_errors();
+async function mkdirPublic(dir) {
+  const first = await mkdir6(dir, { recursive: true });
+  if (!first) return;
+  for (let d = dir; ; d = path31.dirname(d)) {
+    await chmod5(d, 493);
+    if (d === first || d === path31.dirname(d)) break;
+  }
+}
+var COMPLETE_MARKER = ".complete";
+var MIN_FREE_BYTES = 2 * 1024 ** 3;
+function defaultCacheDir(env, uid, home) {
+  if (env.PGPERF_CACHE_DIR) return path31.resolve(env.PGPERF_CACHE_DIR);
+  if (uid === 0) return "/var/cache/pgperf";
+  return path31.join(env.XDG_CACHE_HOME || path31.join(home, ".cache"), "pgperf");
+}
+function cacheLayout(root) {
+  return {
+    root,
+    git: path31.join(root, "git"),
+    builds: path31.join(root, "builds"),
+    installs: path31.join(root, "installs"),
+    ccache: path31.join(root, "ccache"),
+    logs: path31.join(root, "logs"),
+    locks: path31.join(root, "locks")
+  };
+}
+function slotPaths(layout, key, prefix) {
+  const slot = prefix ? `${key}-p${sha256(path31.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path31.join(layout.builds, slot);
+  return {
+    slot,
+    work,
+    src: path31.join(work, "src"),
+    build: path31.join(work, "build"),
+    stage: path31.join(work, "stage"),
+    statsLog: path31.join(work, "ccache-stats.log"),
+    install: prefix ? path31.resolve(prefix) : path31.join(layout.installs, slot),
+    lock: path31.join(layout.locks, `${slot}.lock`),
+    log: path31.join(layout.logs, `${slot}.log`)
+  };
+}
+function buildKey(input2) {
+  const identity = JSON.stringify({
+    recipe: input2.recipe,
+    sha: input2.sha,
+    patches: input2.patchHashes,
+    options: input2.extraOptions,
+    compiler: {
+      command: input2.compiler.command,
+      version: input2.compiler.version,
+      target: input2.compiler.target
+    },
+    platform: input2.platform
+  });
+  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
+}
+function sha256(data) {
+  return createHash8("sha256").update(data).digest("hex");
+}
+var HASHED_DIRS = ["bin", "lib"];
+async function installContentHash(installDir) {
+  const outer = createHash8("sha256");
+  const walk = async (rel) => {
+    const abs = path31.join(installDir, rel);
+    let entries;
+    try {
+      entries = await readdir10(abs, { withFileTypes: true });
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+      outer.update(`missing ${rel}
+`);
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      const child = path31.join(rel, entry.name);
+      if (entry.isSymbolicLink())
+        outer.update(`link ${child} -> ${await readlink4(path31.join(installDir, child))}
+`);
+      else if (entry.isDirectory()) {
+        outer.update(`dir ${child}
+`);
+        await walk(child);
+      } else if (entry.isFile()) {
+        const bytes = await readFile12(path31.join(installDir, child));
+        outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
+`);
+      } else outer.update(`other ${child}
+`);
+    }
+  };
+  for (const dir of HASHED_DIRS) await walk(dir);
+  return outer.digest("hex");
+}
+async function readCompleted(installDir, onMismatch) {
+  let record2;
+  try {
+    record2 = JSON.parse(await readFile12(path31.join(installDir, COMPLETE_MARKER), "utf8"));
+  } catch {
+    return void 0;
+  }
+  if (typeof record2 !== "object" || record2 === null) return void 0;
+  const actual = await installContentHash(installDir).catch(() => "unreadable");
+  if (record2.contentHash !== actual) {
+    onMismatch?.(
+      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
+    );
+    return void 0;
+  }
+  return record2;
+}
+async function markComplete(installDir, record2) {
+  const marker = path31.join(installDir, COMPLETE_MARKER);
+  const contentHash = await installContentHash(installDir);
+  await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
+`, { mode: 420 });
+}
+async function moveIntoPlace(staged, installDir) {
+  await rm6(installDir, { recursive: true, force: true });
+  await mkdirPublic(path31.dirname(installDir));
+  try {
+    await rename3(staged, installDir);
+  } catch (e) {
+    if (e.code !== "EXDEV") throw e;
+    const sibling = `${installDir}.tmp-${process.pid}`;
+    try {
+      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await rename3(sibling, installDir);
+    } finally {
+      await rm6(sibling, { recursive: true, force: true });
+    }
+  }
+}
+async function checkFreeSpace(dir, needBytes) {
+  const stats = await statfs2(dir);
+  const free = Number(stats.bavail) * Number(stats.bsize);
+  if (free < needBytes) {
+    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
+    throw new UserError(
+      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
+    );
+  }
+}
+
+// src/core/util/commit-id.ts
+function short(sha) {
+  return sha.slice(0, 7);
+}
+
+// src/postgres/builds/source.ts
+init_errors();
+import { readFile as readFile13, rm as rm7, stat as stat9 } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
+import path33 from "node:path";
+
+// src/machine/os/file-lock.ts
+init_errors();
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { link, unlink as unlink2, writeFile as writeFile9 } from "node:fs/promises";
+import os12 from "node:os";
+import path32 from "node:path";
+init_regular_file();
+async function acquireLock(file2, options) {
+  const started = Date.now();
+  let heldBy;
+  while (true) {
+    options.signal?.throwIfAborted();
+    const taken = await takeLock(file2, options.logger);
+    if (typeof taken === "function") {
+      return {
+        release: taken,
+        ...heldBy ? { waited: { owner: heldBy, seconds: (Date.now() - started) / 1e3 } } : {}
+      };
+    }
+    if (!heldBy) {
+      options.logger.info(`waiting for ${options.what}: locked by ${describeOwner(taken)}: ${file2}`);
+      heldBy = taken;
+    }
+    await sleep5(options.pollMs ?? 1e3, options.signal);
+  }
+}
+function describeWait(wait, now = /* @__PURE__ */ new Date()) {
+  const waited = wait.seconds < 10 ? `${wait.seconds.toFixed(1)}s` : formatDuration(wait.seconds);
+  return `waited ${waited} for ${describeOwner(wait.owner, now)}`;
+}
+function describeOwner(owner, now = /* @__PURE__ */ new Date()) {
+  const since = Date.parse(owner.since);
+  const when = Number.isNaN(since) ? owner.since : new Date(since).toISOString().slice(now.getTime() - since < 24 * 3600 * 1e3 ? 11 : 0, 16).replace("T", " ") + " UTC";
+  return `pid ${owner.pid} on ${owner.host} (holding it since ${when})`;
+}
+async function tryLock(file2, logger) {
+  const taken = await takeLock(file2, logger);
+  return typeof taken === "function" ? taken : void 0;
+}
+var MAX_TAKEOVERS = 20;
+async function takeLock(file2, logger) {
+  await makeDirectory(path32.dirname(file2), { public: true });
+  const me = { pid: process.pid, host: os12.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
+  for (let tries = 1; ; tries++) {
+    if (tries > MAX_TAKEOVERS) {
+      throw new UserError(
+        `cannot take the lock ${file2}: it was released or stale ${MAX_TAKEOVERS} times in a row and still in the way (can it be removed?); remove it if no pgperf is running`
+      );
+    }
+    const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
+    await writeFile9(tmp, JSON.stringify(me), { mode: 420 });
+    let taken = false;
+    try {
+      await link(tmp, file2);
+      taken = true;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+    } finally {
+      await unlink2(tmp).catch(() => {
+      });
+    }
+    if (taken) {
+      return async () => {
+        const owner2 = await readOwner(file2);
+        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
+          await unlink2(file2).catch(() => {
+          });
+        }
+      };
+    }
+    const owner = await readOwner(file2);
+    if (owner === "gone") continue;
+    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
+      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
+      await unlink2(file2).catch(() => {
+      });
+      continue;
+    }
+    return owner;
+  }
+}
+async function readOwner(file2) {
+  try {
+    const owner = JSON.parse(await readRegularFile(file2));
+    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
+    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
+  } catch (e) {
+    return e.code === "ENOENT" ? "gone" : void 0;
+  }
+}
+function processAlive(pid) {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+function sleep5(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// src/postgres/builds/source.ts
+var FULL_SHA = /^[0-9a-f]{40}$/i;
+var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
+var DEEPEN_STEPS = [64, 512, 4096];
+function parseRepo(repo, cwd) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
+    const local = repo.startsWith("file://");
+    return { input: repo, url: repo, local, ...local ? { path: gitUrlDecode(repo.slice(7)) } : {} };
+  }
+  const dir = path33.resolve(cwd, repo);
+  return { input: repo, url: `file://${dir.replaceAll("%", "%25")}`, local: true, path: dir };
+}
+function gitUrlDecode(text2) {
+  const bytes = [];
+  const raw = Buffer.from(text2, "utf8");
+  for (let i = 0; i < raw.length; i++) {
+    const hex3 = raw.subarray(i + 1, i + 3).toString("latin1");
+    if (raw[i] === 37 && /^[0-9a-f]{2}$/i.test(hex3)) {
+      bytes.push(parseInt(hex3, 16));
+      i += 2;
+    } else bytes.push(raw[i]);
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
+var SourceMirror = class {
+  constructor(repo, gitRoot, locksDir, deps) {
+    this.repo = repo;
+    this.deps = deps;
+    const name = sha256(repo.url).slice(0, 16);
+    this.dir = path33.join(gitRoot, `${name}.git`);
+    this.lockFile = path33.join(locksDir, `git-${name}.lock`);
+  }
+  repo;
+  deps;
+  dir;
+  lockFile;
+  /**
+   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
+   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
+   */
+  async resolve(ref) {
+    if (FULL_SHA.test(ref)) return ref.toLowerCase();
+    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
+    await this.checkLocalRepo();
+    const res = await this.networkGit(["ls-remote", this.repo.url, ref, `${ref}^{}`]);
+    if (res.exitCode !== 0) throw this.unreachable(res);
+    const sha = pickRef(parseLsRemote(res.stdout), ref);
+    if (sha) return sha;
+    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
+    if (abbreviated) return abbreviated;
+    throw new UserError(
+      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
+    );
+  }
+  /** Fetches (depth 1) the commits the mirror does not have yet. */
+  async ensureCommits(shas) {
+    await this.withLock(async () => {
+      const missing = [];
+      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
+      if (missing.length === 0) return;
+      await this.checkLocalRepo();
+      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
+      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
+    });
+  }
+  /**
+   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
+   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
+   */
+  async mergeBase(a, b) {
+    await this.ensureCommits([a, b]);
+    return this.withLock(async () => {
+      const steps = [
+        void 0,
+        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
+        "--unshallow"
+      ];
+      for (const step2 of steps) {
+        if (step2) {
+          if (step2 === "--unshallow" && !await this.isShallow()) break;
+          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step2})`);
+          await this.fetch([step2, this.repo.url, a, b], [a, b]);
+        }
+        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
+        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
+      }
+      throw new UserError(
+        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
+      );
+    });
+  }
+  /**
+   * Up to `count` commits of the first-parent line ending at `sha`, newest first (`sha` itself first), with
+   * their parents, committer dates and subjects. The mirror is shallow, so the history is deepened (by
+   * `count`, then unshallowed) while the line stops at a shallow boundary rather than at the root; fewer
+   * than `count` only when the history is that short.
+   */
+  async firstParents(sha, count3) {
+    await this.ensureCommits([sha]);
+    return this.withLock(async () => {
+      for (const step2 of [void 0, `--deepen=${count3}`, "--unshallow"]) {
+        if (step2) {
+          this.deps.logger.info(`history of ${short(sha)}: fetching more (${step2})`);
+          await this.fetch([step2, this.repo.url, sha], [sha]);
+        }
+        const res = await this.git([
+          "--git-dir",
+          this.dir,
+          "log",
+          "--first-parent",
+          `--max-count=${count3}`,
+          "--format=%H%x09%P%x09%cI%x09%s",
+          sha
+        ]);
+        if (res.exitCode !== 0) throw new Error(`git log ${short(sha)} failed: ${tail(res.stderr, 5)}`);
+        const rows = parseFirstParents(res.stdout);
+        const last = rows.at(-1);
+        if (rows.length >= count3 || !last || !await this.shallowAt(last.sha)) return rows;
+      }
+      throw new Error(`the history of ${short(sha)} in ${this.repo.input} stays shallow after --unshallow`);
+    });
+  }
+  /** Whether the mirror's history is cut at this commit (a shallow boundary: its parents are not here). */
+  async shallowAt(sha) {
+    const file2 = path33.join(this.dir, "shallow");
+    if (!await exists2(file2)) return false;
+    return (await readFile13(file2, "utf8")).split("\n").includes(sha);
+  }
+  /** Whether the commit has this file (a path from the top of the tree). */
+  async hasFile(sha, file2) {
+    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
+  }
+  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
+  async checkout(sha, dir) {
+    await rm7(dir, { recursive: true, force: true });
+    await this.withLock(async () => {
+      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
+      if (res.exitCode !== 0) {
+        throw new Error(
+          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
+        );
+      }
+    });
+  }
+  /** Removes a checkout and its registration in the mirror. */
+  async removeCheckout(dir) {
+    await rm7(dir, { recursive: true, force: true });
+    if (!await exists2(path33.join(this.dir, "worktrees"))) return;
+    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
+      abortable: false
+    });
+  }
+  async fetch(args, wanted) {
+    await this.init();
+    const res = await this.networkGit(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args]);
+    if (res.exitCode !== 0) {
+      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
+        throw new UserError(
+          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
+        );
+      }
+      throw this.unreachable(res);
+    }
+    for (const sha of wanted) {
+      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
+    }
+  }
+  async init() {
+    if (await exists2(path33.join(this.dir, "HEAD"))) return;
+    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
+    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
+  }
+  async isShallow() {
+    return exists2(path33.join(this.dir, "shallow"));
+  }
+  /** The full sha of a commit the mirror already has, else undefined. */
+  async localCommit(rev) {
+    if (!await exists2(path33.join(this.dir, "HEAD"))) return void 0;
+    const res = await this.git([
+      "--git-dir",
+      this.dir,
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `${rev}^{commit}`
+    ]);
+    const sha = res.stdout.trim();
+    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
+  }
+  async checkLocalRepo() {
+    if (!this.repo.local) return;
+    const dir = this.repo.path ?? gitUrlDecode(this.repo.url.slice("file://".length));
+    if (!await exists2(dir)) {
+      throw new UserError(
+        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
+      );
+    }
+  }
+  unreachable(res) {
+    return new UserError(
+      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
+    );
+  }
+  async withLock(fn, options = { abortable: true }) {
+    const { release: release2 } = await acquireLock(this.lockFile, {
+      logger: this.deps.logger,
+      what: `the git mirror of ${this.repo.input}`,
+      signal: options.abortable ? this.deps.signal : void 0
+    });
+    try {
+      return await fn();
+    } finally {
+      await release2();
+    }
+  }
+  /**
+   * A git command that talks to the remote: a network remote that fails on the connection (not on the
+   * request: an unknown ref fails at once) is tried again after a pause that doubles each time.
+   */
+  async networkGit(args) {
+    const attempts = this.repo.local ? 1 : this.deps.networkAttempts ?? 4;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.git(args, { timeoutMs: GIT_NETWORK_TIMEOUT_MS });
+      if (res.exitCode === 0 || attempt >= attempts || !TRANSIENT_GIT.test(res.stderr)) return res;
+      const waitMs = (this.deps.networkBackoffMs ?? 2e3) * 2 ** (attempt - 1);
+      this.deps.logger.warn(
+        `git ${args.includes("fetch") ? "fetch" : args[0]} from ${this.repo.input} failed (${tail(res.stderr, 1)}); trying again in ${Math.round(waitMs / 1e3)} s (attempt ${attempt + 1} of ${attempts})`
+      );
+      await delay(waitMs, void 0, { signal: this.deps.signal });
+    }
+  }
+  git(args, options = {}) {
+    return runGit(args, this.deps, options);
+  }
+};
+function parseFirstParents(stdout) {
+  return stdout.split("\n").filter((l) => l.trim() !== "").map((line) => {
+    const [sha = "", parents = "", committedAt = "", ...subject] = line.split("	");
+    return { sha, parents: parents.split(" ").filter(Boolean), committedAt, subject: subject.join("	") };
+  });
+}
+function runGit(args, deps, options = {}, extraEnv = {}) {
+  return deps.runner.run("git", args, {
+    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
+    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
+    signal: deps.signal,
+    ...options
+  });
+}
+function parseLsRemote(stdout) {
+  const refs = /* @__PURE__ */ new Map();
+  for (const line of stdout.split("\n")) {
+    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
+    if (m) refs.set(m[2], m[1]);
+  }
+  return refs;
+}
+function pickRef(refs, ref) {
+  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
+  for (const name of names) {
+    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
+    if (sha) return sha;
+  }
+  return void 0;
+}
+async function exists2(file2) {
+  try {
+    await stat9(file2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// src/flows/nightly/backfill.ts
+init_errors();
+function checkBackfill(count3, head, names) {
+  if (count3 === void 0) return;
+  if (!Number.isInteger(count3) || count3 < BACKFILL_COMMITS.min || count3 > BACKFILL_COMMITS.max) {
+    throw new OptionError(
+      "backfill",
+      `${names.backfill} must be a whole number ${rangeText(BACKFILL_COMMITS)} (commits before the head), got '${count3}'`
+    );
+  }
+  if (head.installed) {
+    throw new OptionError(
+      "backfill",
+      `${names.backfill} ${count3} builds the commits before the head from source, but ${names.bin} gives an install: build the head from a ref instead, or drop ${names.backfill}`
+    );
+  }
+}
+async function selectBackfill(line, headSha, count3, stored = /* @__PURE__ */ new Set()) {
+  const before = (await line.firstParents(headSha, count3 + 1)).slice(1);
+  const cut = before.findIndex((c) => stored.has(c.sha));
+  const kept = cut < 0 ? before : before.slice(0, cut);
+  return {
+    commits: kept.reverse(),
+    shortHistory: before.length < count3,
+    ...cut >= 0 ? { storedAt: before[cut] } : {}
+  };
+}
+async function runBackfill(request2, deps) {
+  const { logger } = deps;
+  const now = deps.now ?? Date.now;
+  const env = deps.env ?? process.env;
+  const line = deps.line ?? (() => {
+    const layout = cacheLayout(path34.resolve(request2.build.cacheDir));
+    return new SourceMirror(request2.build.repo, layout.git, layout.locks, {
+      runner: deps.runner,
+      logger,
+      env,
+      ...deps.signal ? { signal: deps.signal } : {}
+    });
+  })();
+  const headSha = await line.resolve(request2.build.headRef);
+  const stored = await storedCommits(deps.history);
+  const selection = await selectBackfill(line, headSha, request2.count, stored);
+  const { commits: commits2 } = selection;
+  const total = commits2.length;
+  logger.info(backfillPlanLine(request2.count, headSha, selection));
+  const outcome = { measured: [], skipped: [] };
+  const compare2 = deps.compareCode ?? await defaultCompare(request2, deps);
+  const started = now();
+  let parent;
+  for (const [i, commit3] of commits2.entries()) {
+    const say = (what) => logger.info(`backfill ${i + 1}/${total}: ${short(commit3.sha)} (${commit3.subject}) \u2014 ${what}`);
+    say(`building${i > 0 ? `; ${timeLeft(now() - started, i, total)}` : ""}`);
+    let arm2;
+    try {
+      arm2 = await buildCommit(request2.build, commit3.sha, deps);
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      say(`build failed, skipped: ${errorMessage(e)}`);
+      outcome.skipped.push({ sha: commit3.sha, why: `build failed: ${errorMessage(e)}` });
+      parent = void 0;
+      continue;
+    }
+    const same = parent !== void 0 && parent.sha === commit3.parents[0] && await sameCode(compare2, parent.arm, arm2, logger);
+    parent = { sha: commit3.sha, arm: arm2 };
+    if (same) {
+      say("same code as parent, skipped");
+      outcome.skipped.push({ sha: commit3.sha, why: "the same compiled code as its parent" });
+      continue;
+    }
+    say("measuring");
+    const source = {
+      ...request2.source,
+      head: {
+        ...request2.source.head?.ref ? { ref: request2.source.head.ref } : {},
+        sha: commit3.sha,
+        committedAt: commit3.committedAt,
+        chosenBy: `nightly backfill ${i + 1}/${total} before ${short(headSha)}`
+      }
+    };
+    const run3 = await deps.measure(request2.runRequest(arm2, source));
+    if (run3.result.status !== "complete") {
+      logger.warn(
+        `backfill stopped at ${short(commit3.sha)}: its run is '${run3.result.status}'; the ${outcome.measured.length} commit(s) measured before it are stored`
+      );
+      return { ...outcome, stopped: run3 };
+    }
+    outcome.measured.push(commit3.sha);
+  }
+  logger.info(
+    `backfill done: ${outcome.measured.length} measured, ${outcome.skipped.length} skipped, in ${formatDuration((now() - started) / 1e3)}`
+  );
+  return outcome;
+}
+async function sameCode(compare2, parent, commit3, logger) {
+  try {
+    const code = await compare2(parent, commit3);
+    return code.identical && !code.unknown;
+  } catch (e) {
+    logger.warn(
+      `backfill: the compiled code could not be compared with the parent's (${errorMessage(e)}); measuring`
+    );
+    return false;
+  }
+}
+function backfillPlanLine(count3, headSha, s) {
+  const n = s.commits.length;
+  const parts = [`backfill: ${n} commit${n === 1 ? "" : "s"} before ${short(headSha)}, oldest first`];
+  if (s.storedAt) {
+    parts.push(
+      `stopping after ${short(s.storedAt.sha)} (${s.storedAt.subject}), which the store already holds: a backfill extends the history forward`
+    );
+  } else if (s.shortHistory) parts.push(`${count3} asked, the history before the head holds only ${n}`);
+  return parts.join("; ");
+}
+function timeLeft(elapsedMs, done, total) {
+  const each = elapsedMs / 1e3 / done;
+  return `about ${formatDuration(each * (total - done + 1))} left (with the head)`;
+}
+async function storedCommits(store) {
+  const runs = await store.list();
+  return new Set(runs.flatMap((r) => r.commits.flatMap((c) => c.sha ? [c.sha] : [])));
+}
+async function buildCommit(build, sha, deps) {
+  const arms2 = await deps.build(
+    { ...build, baseRef: sha, headRef: sha, mergeBase: false, headOnly: true },
+    deps.signal
+  );
+  const arm2 = arms2.find((a) => a.label === "head");
+  if (!arm2) throw new Error(`the build of ${short(sha)} gave no head arm`);
+  return arm2;
+}
+async function defaultCompare(request2, deps) {
+  const runAs = await resolveRunAs(request2.runAs, deps);
+  return (parent, commit3) => compareCompiledCode(
+    { label: "parent", binDir: parent.binDir },
+    { label: "commit", binDir: commit3.binDir },
+    { install: { runner: deps.runner, runAs }, tmpDir: request2.tmpDir }
+  );
+}
+
+// src/flows/nightly/nightly-flow.ts
 function nightlyRunRequest(head, options) {
   return {
     ...options,
@@ -77986,8 +78885,18 @@ function nightlyRunRequest(head, options) {
 }
 async function runNightly(request2, deps) {
   const { logger } = deps;
+  const { head: _head, history: _history, source: given, backfill: count3, ...run3 } = request2;
+  const backfill = count3 ? await backfillBefore(request2, count3, deps) : void 0;
+  if (backfill?.stopped) {
+    return {
+      run: backfill.stopped,
+      source: backfill.stopped.result.source ?? given,
+      incomplete: `the backfill stopped ('${backfill.stopped.result.status}'): the ${backfill.measured.length} commit(s) measured before are stored; tonight's head was not measured`,
+      undecided: [],
+      backfill
+    };
+  }
   const arm2 = await headArm2(request2.head, deps);
-  const { head: _head, history: _history, source: given, ...run3 } = request2;
   const source = {
     ...given,
     head: { ...given.head, ...arm2.build ? { sha: arm2.build.sha } : {} }
@@ -78019,7 +78928,8 @@ async function runNightly(request2, deps) {
     judgement,
     undecided: judgement.unanalysed.filter((s) => s.series.points.some((p) => p.runId === savedAs)),
     ...canary ? { canary } : {},
-    watch
+    watch,
+    ...backfill ? { backfill } : {}
   };
   for (const alert of watch.alerts) logger.warn(`alert: ${alert.message}`);
   if (deps.alerts) {
@@ -78030,11 +78940,14 @@ async function runNightly(request2, deps) {
   }
   for (const [series, why] of watch.suspect) logger.warn(`${series}: ${why}`);
   if (deps.issues) {
-    outcome.issues = await deps.issues(analysis);
+    outcome.issues = await deps.issues(analysis, new Date(measured.result.startedAt));
     if ("error" in outcome.issues) {
       logger.warn(`${outcome.issues.error} The run is saved and reported all the same.`);
     } else {
       logger.info(`regression issues: ${describeSync(outcome.issues.done)}`);
+      for (const line of describeAutoBisect(outcome.issues.done)) logger.info(line);
+      const requests = outcome.issues.done.bisections ?? [];
+      if (requests.length > 0 && deps.bisect) outcome.bisections = await autoBisect(requests, deps);
     }
   }
   if (deps.digest) {
@@ -78044,6 +78957,21 @@ async function runNightly(request2, deps) {
   }
   logger.info(`history analysed: ${analysis.series.length} series over ${analysis.runs} runs`);
   return outcome;
+}
+async function autoBisect(requests, deps) {
+  const done = [];
+  for (const r of requests) {
+    deps.logger.info(`issue #${r.issue}: bisecting ${r.target.series} without a label (weekly budget)`);
+    let result;
+    try {
+      result = await deps.bisect(r);
+    } catch (e) {
+      result = `not bisected: ${errorMessage(e)}`;
+      deps.logger.warn(`issue #${r.issue}: the automatic bisection stopped: ${errorMessage(e)}`);
+    }
+    done.push({ issue: r.issue, series: r.target.series, result });
+  }
+  return done;
 }
 async function measureCanary(canary, run3, source, deps) {
   const arm2 = { label: "canary", binDir: canary.binDir, settings: {} };
@@ -78065,6 +78993,30 @@ function markSuspects(analysis, watch) {
     const cp2 = currentChangePoint(s);
     if (why && cp2) cp2.suspect = why;
   }
+}
+async function backfillBefore(request2, count3, deps) {
+  if (request2.head.kind !== "build") throw new Error("nightly: a backfill needs a head built from source");
+  if (!deps.build || !deps.backfill)
+    throw new Error("nightly: a backfill, but no builder or runner was given");
+  const { head: _head, history: _history, source, backfill: _count, ...run3 } = request2;
+  return runBackfill(
+    {
+      count: count3,
+      build: request2.head.request,
+      source,
+      runRequest: (arm2, commitSource) => nightlyRunRequest(arm2, { ...run3, source: commitSource }),
+      ...request2.runAs !== void 0 ? { runAs: request2.runAs } : {},
+      ...request2.tmpDir !== void 0 ? { tmpDir: request2.tmpDir } : {}
+    },
+    {
+      ...deps.backfill,
+      logger: deps.logger,
+      measure: deps.measure,
+      build: deps.build,
+      history: deps.history,
+      ...deps.signal ? { signal: deps.signal } : {}
+    }
+  );
 }
 async function headArm2(head, deps) {
   if (head.kind === "installed") return { label: "head", binDir: head.binDir, settings: {} };
@@ -78156,7 +79108,13 @@ function issueNotes(outcome) {
   if ("error" in outcome.issues) return [`\u26A0\uFE0F ${escapeMarkdown(outcome.issues.error)}`];
   const done = outcome.issues.done;
   const numbers = [...done.opened, ...done.updated, ...done.closed].map((n) => `#${n}`);
-  return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`];
+  return [
+    `Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`,
+    ...describeAutoBisect(done, (t) => escapeMarkdown(t)),
+    ...(outcome.bisections ?? []).map(
+      (b) => `Bisection of #${b.issue} (${escapeMarkdown(b.series)}): ${escapeMarkdown(b.result)}.`
+    )
+  ];
 }
 
 // src/flows/nightly/nightly-job.ts
@@ -78213,14 +79171,23 @@ async function runNightlyJob(options, deps) {
       build: deps.build,
       signal: deps.signal,
       history: deps.history,
-      ...issues ? issueSyncs(issues, links) : {}
+      ...deps.backfill ? { backfill: deps.backfill } : {},
+      ...issues ? issueSyncs(issues, links, deps) : {},
+      ...issues && deps.bisect ? { bisect: deps.bisect } : {}
     }
   );
 }
-function issueSyncs(issues, links) {
+function issueSyncs(issues, links, deps) {
   const { api } = issues;
+  const perWeek = issues.autoBisectPerWeek ?? DEFAULT_AUTO_BISECT_PER_WEEK;
+  if (perWeek > 0 && !deps.bisect) {
+    deps.logger.info(
+      "regression issues: no automatic bisection here (nothing to build commits from); the label still asks for one"
+    );
+  }
+  const autoBisectPerWeek = deps.bisect ? perWeek : 0;
   return {
-    issues: (analysis) => trySyncRegressionIssues(api, analysis, links),
+    issues: (analysis, now) => trySyncRegressionIssues(api, analysis, links, { now, autoBisectPerWeek }),
     alerts: (alerts, machines) => trySyncAlertIssues(api, alerts, machines, links),
     ...issues.triageDigest ? {
       digest: (now) => trySyncTriageDigest(api, now, {
@@ -78235,8 +79202,8 @@ async function concludeNight(outcome, options) {
   const decision = nightlyDecision(outcome, failOn);
   const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
-    await mkdir6(path31.dirname(reportFile), { recursive: true });
-    await writeFile9(reportFile, markdown);
+    await mkdir7(path35.dirname(reportFile), { recursive: true });
+    await writeFile10(reportFile, markdown);
   }
   return { report: markdown, decision };
 }
@@ -78369,6 +79336,11 @@ function readInputs(read) {
     explain: bool(read, "explain", false),
     ...switchInput(read, "plans"),
     canaryBinDir: text2("canary-bin-dir"),
+    backfill: optionalNumber(read, "backfill", {
+      integer: true,
+      min: BACKFILL_COMMITS.min,
+      max: BACKFILL_COMMITS.max
+    }),
     expectEveryHours: optionalNumber(read, "expect-every", {
       integer: true,
       min: 1,
@@ -78376,6 +79348,11 @@ function readInputs(read) {
     }),
     triageDigest: bool(read, "triage-digest", false),
     raiseAfterDays: optionalNumber(read, "raise-after", { integer: true, min: 1, bound: RAISE_AFTER_DAYS }),
+    autoBisectPerWeek: optionalNumber(read, "auto-bisect-per-week", {
+      integer: true,
+      min: 0,
+      bound: AUTO_BISECT_PER_WEEK
+    }),
     instructionCounter: choice(read, "instruction-counter", INSTRUCTION_COUNTERS, "auto"),
     ...switchInput(read, "instructions"),
     ...steadyPassInput(read),
@@ -78494,8 +79471,15 @@ function checkModeInputs(inputs) {
     ["clients", inputs.clients, ["bisect"], "chooses the one cell of mode bisect"],
     ["canary-bin-dir", inputs.canaryBinDir, nightly, "measures mode nightly's runner canary"],
     ["expect-every", inputs.expectEveryHours, nightly, "says how often mode nightly runs"],
+    ["backfill", inputs.backfill, nightly, "measures the commits before the head of mode nightly"],
     ["triage-digest", inputs.triageDigest || void 0, nightly, "keeps mode nightly's triage digest"],
-    ["raise-after", inputs.raiseAfterDays, nightly, "raises mode nightly's untriaged regressions"]
+    ["raise-after", inputs.raiseAfterDays, nightly, "raises mode nightly's untriaged regressions"],
+    [
+      "auto-bisect-per-week",
+      inputs.autoBisectPerWeek,
+      nightly,
+      "bounds mode nightly's bisections without a label"
+    ]
   ];
   for (const [name, value, modes, does] of modeInputs) {
     if (value === void 0 || modes.includes(inputs.mode)) continue;
@@ -78523,6 +79507,11 @@ function checkNightlyInputs(inputs) {
     ["time-budget", inputs.timeBudgetS !== void 0],
     ["baseline", inputs.baseline.kind !== "same-job"]
   ]);
+  checkBackfill(
+    inputs.backfill,
+    { installed: inputs.headBinDir !== void 0 },
+    { backfill: "input 'backfill'", bin: "input 'head-bin-dir'" }
+  );
   if (inputs.headBinDir && (inputs.repo !== void 0 || inputs.buildOptions.length > 0)) {
     throw new UserError(
       "input 'head-bin-dir' gives a pre-built install, but 'repo'/'build-options' build PostgreSQL: remove one or the other"
@@ -78530,7 +79519,7 @@ function checkNightlyInputs(inputs) {
   }
   if (!inputs.githubToken) {
     throw new UserError(
-      "mode nightly keeps one issue per regression event of a workload: pass 'github-token' (default ${{ github.token }}) with issues: write"
+      "mode nightly keeps one issue per regression event: pass 'github-token' (default ${{ github.token }}) with issues: write"
     );
   }
 }
@@ -78613,7 +79602,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path32.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path36.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -78733,517 +79722,12 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path42 from "node:path";
-
-// src/core/util/commit-id.ts
-function short(sha) {
-  return sha.slice(0, 7);
-}
-
-// src/postgres/builds/source.ts
-init_errors();
-import { rm as rm7, stat as stat9 } from "node:fs/promises";
-import { setTimeout as delay } from "node:timers/promises";
-import path35 from "node:path";
-
-// src/machine/os/file-lock.ts
-init_errors();
-import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, unlink as unlink2, writeFile as writeFile10 } from "node:fs/promises";
-import os12 from "node:os";
-import path33 from "node:path";
-init_regular_file();
-async function acquireLock(file2, options) {
-  const started = Date.now();
-  let heldBy;
-  while (true) {
-    options.signal?.throwIfAborted();
-    const taken = await takeLock(file2, options.logger);
-    if (typeof taken === "function") {
-      return {
-        release: taken,
-        ...heldBy ? { waited: { owner: heldBy, seconds: (Date.now() - started) / 1e3 } } : {}
-      };
-    }
-    if (!heldBy) {
-      options.logger.info(`waiting for ${options.what}: locked by ${describeOwner(taken)}: ${file2}`);
-      heldBy = taken;
-    }
-    await sleep5(options.pollMs ?? 1e3, options.signal);
-  }
-}
-function describeWait(wait, now = /* @__PURE__ */ new Date()) {
-  const waited = wait.seconds < 10 ? `${wait.seconds.toFixed(1)}s` : formatDuration(wait.seconds);
-  return `waited ${waited} for ${describeOwner(wait.owner, now)}`;
-}
-function describeOwner(owner, now = /* @__PURE__ */ new Date()) {
-  const since = Date.parse(owner.since);
-  const when = Number.isNaN(since) ? owner.since : new Date(since).toISOString().slice(now.getTime() - since < 24 * 3600 * 1e3 ? 11 : 0, 16).replace("T", " ") + " UTC";
-  return `pid ${owner.pid} on ${owner.host} (holding it since ${when})`;
-}
-async function tryLock(file2, logger) {
-  const taken = await takeLock(file2, logger);
-  return typeof taken === "function" ? taken : void 0;
-}
-var MAX_TAKEOVERS = 20;
-async function takeLock(file2, logger) {
-  await makeDirectory(path33.dirname(file2), { public: true });
-  const me = { pid: process.pid, host: os12.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
-  for (let tries = 1; ; tries++) {
-    if (tries > MAX_TAKEOVERS) {
-      throw new UserError(
-        `cannot take the lock ${file2}: it was released or stale ${MAX_TAKEOVERS} times in a row and still in the way (can it be removed?); remove it if no pgperf is running`
-      );
-    }
-    const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
-    await writeFile10(tmp, JSON.stringify(me), { mode: 420 });
-    let taken = false;
-    try {
-      await link(tmp, file2);
-      taken = true;
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-    } finally {
-      await unlink2(tmp).catch(() => {
-      });
-    }
-    if (taken) {
-      return async () => {
-        const owner2 = await readOwner(file2);
-        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
-          await unlink2(file2).catch(() => {
-          });
-        }
-      };
-    }
-    const owner = await readOwner(file2);
-    if (owner === "gone") continue;
-    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
-      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
-      await unlink2(file2).catch(() => {
-      });
-      continue;
-    }
-    return owner;
-  }
-}
-async function readOwner(file2) {
-  try {
-    const owner = JSON.parse(await readRegularFile(file2));
-    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
-    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
-  } catch (e) {
-    return e.code === "ENOENT" ? "gone" : void 0;
-  }
-}
-function processAlive(pid) {
-  if (pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-function sleep5(ms, signal) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-// src/postgres/builds/cache.ts
-import { createHash as createHash8 } from "node:crypto";
-import { chmod as chmod5, cp, mkdir as mkdir7, readdir as readdir10, readFile as readFile12, readlink as readlink4, rename as rename3, rm as rm6, statfs as statfs2 } from "node:fs/promises";
-import path34 from "node:path";
-init_errors();
-async function mkdirPublic(dir) {
-  const first = await mkdir7(dir, { recursive: true });
-  if (!first) return;
-  for (let d = dir; ; d = path34.dirname(d)) {
-    await chmod5(d, 493);
-    if (d === first || d === path34.dirname(d)) break;
-  }
-}
-var COMPLETE_MARKER = ".complete";
-var MIN_FREE_BYTES = 2 * 1024 ** 3;
-function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path34.resolve(env.PGPERF_CACHE_DIR);
-  if (uid === 0) return "/var/cache/pgperf";
-  return path34.join(env.XDG_CACHE_HOME || path34.join(home, ".cache"), "pgperf");
-}
-function cacheLayout(root) {
-  return {
-    root,
-    git: path34.join(root, "git"),
-    builds: path34.join(root, "builds"),
-    installs: path34.join(root, "installs"),
-    ccache: path34.join(root, "ccache"),
-    logs: path34.join(root, "logs"),
-    locks: path34.join(root, "locks")
-  };
-}
-function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path34.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path34.join(layout.builds, slot);
-  return {
-    slot,
-    work,
-    src: path34.join(work, "src"),
-    build: path34.join(work, "build"),
-    stage: path34.join(work, "stage"),
-    statsLog: path34.join(work, "ccache-stats.log"),
-    install: prefix ? path34.resolve(prefix) : path34.join(layout.installs, slot),
-    lock: path34.join(layout.locks, `${slot}.lock`),
-    log: path34.join(layout.logs, `${slot}.log`)
-  };
-}
-function buildKey(input2) {
-  const identity = JSON.stringify({
-    recipe: input2.recipe,
-    sha: input2.sha,
-    patches: input2.patchHashes,
-    options: input2.extraOptions,
-    compiler: {
-      command: input2.compiler.command,
-      version: input2.compiler.version,
-      target: input2.compiler.target
-    },
-    platform: input2.platform
-  });
-  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
-}
-function sha256(data) {
-  return createHash8("sha256").update(data).digest("hex");
-}
-var HASHED_DIRS = ["bin", "lib"];
-async function installContentHash(installDir) {
-  const outer = createHash8("sha256");
-  const walk = async (rel) => {
-    const abs = path34.join(installDir, rel);
-    let entries;
-    try {
-      entries = await readdir10(abs, { withFileTypes: true });
-    } catch (e) {
-      if (e.code !== "ENOENT") throw e;
-      outer.update(`missing ${rel}
-`);
-      return;
-    }
-    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    for (const entry of entries) {
-      const child = path34.join(rel, entry.name);
-      if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink4(path34.join(installDir, child))}
-`);
-      else if (entry.isDirectory()) {
-        outer.update(`dir ${child}
-`);
-        await walk(child);
-      } else if (entry.isFile()) {
-        const bytes = await readFile12(path34.join(installDir, child));
-        outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
-`);
-      } else outer.update(`other ${child}
-`);
-    }
-  };
-  for (const dir of HASHED_DIRS) await walk(dir);
-  return outer.digest("hex");
-}
-async function readCompleted(installDir, onMismatch) {
-  let record2;
-  try {
-    record2 = JSON.parse(await readFile12(path34.join(installDir, COMPLETE_MARKER), "utf8"));
-  } catch {
-    return void 0;
-  }
-  if (typeof record2 !== "object" || record2 === null) return void 0;
-  const actual = await installContentHash(installDir).catch(() => "unreadable");
-  if (record2.contentHash !== actual) {
-    onMismatch?.(
-      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
-    );
-    return void 0;
-  }
-  return record2;
-}
-async function markComplete(installDir, record2) {
-  const marker = path34.join(installDir, COMPLETE_MARKER);
-  const contentHash = await installContentHash(installDir);
-  await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
-`, { mode: 420 });
-}
-async function moveIntoPlace(staged, installDir) {
-  await rm6(installDir, { recursive: true, force: true });
-  await mkdirPublic(path34.dirname(installDir));
-  try {
-    await rename3(staged, installDir);
-  } catch (e) {
-    if (e.code !== "EXDEV") throw e;
-    const sibling = `${installDir}.tmp-${process.pid}`;
-    try {
-      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-      await rename3(sibling, installDir);
-    } finally {
-      await rm6(sibling, { recursive: true, force: true });
-    }
-  }
-}
-async function checkFreeSpace(dir, needBytes) {
-  const stats = await statfs2(dir);
-  const free = Number(stats.bavail) * Number(stats.bsize);
-  if (free < needBytes) {
-    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
-    throw new UserError(
-      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
-    );
-  }
-}
-
-// src/postgres/builds/source.ts
-var FULL_SHA = /^[0-9a-f]{40}$/i;
-var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
-var DEEPEN_STEPS = [64, 512, 4096];
-function parseRepo(repo, cwd) {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
-    const local = repo.startsWith("file://");
-    return { input: repo, url: repo, local, ...local ? { path: gitUrlDecode(repo.slice(7)) } : {} };
-  }
-  const dir = path35.resolve(cwd, repo);
-  return { input: repo, url: `file://${dir.replaceAll("%", "%25")}`, local: true, path: dir };
-}
-function gitUrlDecode(text2) {
-  const bytes = [];
-  const raw = Buffer.from(text2, "utf8");
-  for (let i = 0; i < raw.length; i++) {
-    const hex3 = raw.subarray(i + 1, i + 3).toString("latin1");
-    if (raw[i] === 37 && /^[0-9a-f]{2}$/i.test(hex3)) {
-      bytes.push(parseInt(hex3, 16));
-      i += 2;
-    } else bytes.push(raw[i]);
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
-var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
-var SourceMirror = class {
-  constructor(repo, gitRoot, locksDir, deps) {
-    this.repo = repo;
-    this.deps = deps;
-    const name = sha256(repo.url).slice(0, 16);
-    this.dir = path35.join(gitRoot, `${name}.git`);
-    this.lockFile = path35.join(locksDir, `git-${name}.lock`);
-  }
-  repo;
-  deps;
-  dir;
-  lockFile;
-  /**
-   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
-   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
-   */
-  async resolve(ref) {
-    if (FULL_SHA.test(ref)) return ref.toLowerCase();
-    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
-    await this.checkLocalRepo();
-    const res = await this.networkGit(["ls-remote", this.repo.url, ref, `${ref}^{}`]);
-    if (res.exitCode !== 0) throw this.unreachable(res);
-    const sha = pickRef(parseLsRemote(res.stdout), ref);
-    if (sha) return sha;
-    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
-    if (abbreviated) return abbreviated;
-    throw new UserError(
-      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
-    );
-  }
-  /** Fetches (depth 1) the commits the mirror does not have yet. */
-  async ensureCommits(shas) {
-    await this.withLock(async () => {
-      const missing = [];
-      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
-      if (missing.length === 0) return;
-      await this.checkLocalRepo();
-      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
-      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
-    });
-  }
-  /**
-   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
-   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
-   */
-  async mergeBase(a, b) {
-    await this.ensureCommits([a, b]);
-    return this.withLock(async () => {
-      const steps = [
-        void 0,
-        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
-        "--unshallow"
-      ];
-      for (const step2 of steps) {
-        if (step2) {
-          if (step2 === "--unshallow" && !await this.isShallow()) break;
-          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step2})`);
-          await this.fetch([step2, this.repo.url, a, b], [a, b]);
-        }
-        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
-        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
-      }
-      throw new UserError(
-        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
-      );
-    });
-  }
-  /** Whether the commit has this file (a path from the top of the tree). */
-  async hasFile(sha, file2) {
-    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
-  }
-  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
-  async checkout(sha, dir) {
-    await rm7(dir, { recursive: true, force: true });
-    await this.withLock(async () => {
-      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
-      if (res.exitCode !== 0) {
-        throw new Error(
-          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
-        );
-      }
-    });
-  }
-  /** Removes a checkout and its registration in the mirror. */
-  async removeCheckout(dir) {
-    await rm7(dir, { recursive: true, force: true });
-    if (!await exists2(path35.join(this.dir, "worktrees"))) return;
-    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
-      abortable: false
-    });
-  }
-  async fetch(args, wanted) {
-    await this.init();
-    const res = await this.networkGit(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args]);
-    if (res.exitCode !== 0) {
-      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
-        throw new UserError(
-          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
-        );
-      }
-      throw this.unreachable(res);
-    }
-    for (const sha of wanted) {
-      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
-    }
-  }
-  async init() {
-    if (await exists2(path35.join(this.dir, "HEAD"))) return;
-    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
-    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
-  }
-  async isShallow() {
-    return exists2(path35.join(this.dir, "shallow"));
-  }
-  /** The full sha of a commit the mirror already has, else undefined. */
-  async localCommit(rev) {
-    if (!await exists2(path35.join(this.dir, "HEAD"))) return void 0;
-    const res = await this.git([
-      "--git-dir",
-      this.dir,
-      "rev-parse",
-      "--verify",
-      "--quiet",
-      `${rev}^{commit}`
-    ]);
-    const sha = res.stdout.trim();
-    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
-  }
-  async checkLocalRepo() {
-    if (!this.repo.local) return;
-    const dir = this.repo.path ?? gitUrlDecode(this.repo.url.slice("file://".length));
-    if (!await exists2(dir)) {
-      throw new UserError(
-        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
-      );
-    }
-  }
-  unreachable(res) {
-    return new UserError(
-      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
-    );
-  }
-  async withLock(fn, options = { abortable: true }) {
-    const { release: release2 } = await acquireLock(this.lockFile, {
-      logger: this.deps.logger,
-      what: `the git mirror of ${this.repo.input}`,
-      signal: options.abortable ? this.deps.signal : void 0
-    });
-    try {
-      return await fn();
-    } finally {
-      await release2();
-    }
-  }
-  /**
-   * A git command that talks to the remote: a network remote that fails on the connection (not on the
-   * request: an unknown ref fails at once) is tried again after a pause that doubles each time.
-   */
-  async networkGit(args) {
-    const attempts = this.repo.local ? 1 : this.deps.networkAttempts ?? 4;
-    for (let attempt = 1; ; attempt++) {
-      const res = await this.git(args, { timeoutMs: GIT_NETWORK_TIMEOUT_MS });
-      if (res.exitCode === 0 || attempt >= attempts || !TRANSIENT_GIT.test(res.stderr)) return res;
-      const waitMs = (this.deps.networkBackoffMs ?? 2e3) * 2 ** (attempt - 1);
-      this.deps.logger.warn(
-        `git ${args.includes("fetch") ? "fetch" : args[0]} from ${this.repo.input} failed (${tail(res.stderr, 1)}); trying again in ${Math.round(waitMs / 1e3)} s (attempt ${attempt + 1} of ${attempts})`
-      );
-      await delay(waitMs, void 0, { signal: this.deps.signal });
-    }
-  }
-  git(args, options = {}) {
-    return runGit(args, this.deps, options);
-  }
-};
-function runGit(args, deps, options = {}, extraEnv = {}) {
-  return deps.runner.run("git", args, {
-    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
-    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
-    signal: deps.signal,
-    ...options
-  });
-}
-function parseLsRemote(stdout) {
-  const refs = /* @__PURE__ */ new Map();
-  for (const line of stdout.split("\n")) {
-    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
-    if (m) refs.set(m[2], m[1]);
-  }
-  return refs;
-}
-function pickRef(refs, ref) {
-  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
-  for (const name of names) {
-    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
-    if (sha) return sha;
-  }
-  return void 0;
-}
-async function exists2(file2) {
-  try {
-    await stat9(file2);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import path43 from "node:path";
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir9, readFile as readFile15, rm as rm9, writeFile as writeFile12 } from "node:fs/promises";
+import { mkdir as mkdir9, readFile as readFile16, rm as rm9, writeFile as writeFile12 } from "node:fs/promises";
 import os14 from "node:os";
-import path41 from "node:path";
+import path42 from "node:path";
 init_errors();
 
 // src/postgres/builds/build-record.ts
@@ -79265,8 +79749,8 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile13, stat as stat10 } from "node:fs/promises";
-import path36 from "node:path";
+import { appendFile as appendFile3, readFile as readFile14, stat as stat10 } from "node:fs/promises";
+import path37 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -79459,7 +79943,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile13(path36.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile14(path37.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -79525,7 +80009,7 @@ async function runStep(ctx, step2, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile13(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile14(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step2,
     stepFailureMessage({ what: ctx.what, step: step2, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -79580,7 +80064,7 @@ async function run(runner, command, args) {
 
 // src/postgres/builds/slot.ts
 import { readdir as readdir11, rm as rm8 } from "node:fs/promises";
-import path37 from "node:path";
+import path38 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger, waited) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -79604,7 +80088,7 @@ async function findCompleted(paths, key, req, started, logger, waited) {
   logger.info(
     waited ? `build ${req.label}: ${describeWait(waited)} to finish building the same install; then a ${hit}, ${hitS.toFixed(1)} s in all: ${paths.install}` : `build ${req.label}: ${hit} in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path37.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path38.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
@@ -79621,12 +80105,12 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir11(layout.builds).catch(() => [])) {
-    const release2 = await tryLock(path37.join(layout.locks, `${slot}.lock`), logger);
+    const release2 = await tryLock(path38.join(layout.locks, `${slot}.lock`), logger);
     if (!release2) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path37.join(layout.builds, slot)}`);
-      await rm8(path37.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path37.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path38.join(layout.builds, slot)}`);
+      await rm8(path38.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path38.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
     } finally {
       await release2();
@@ -79641,7 +80125,7 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 }
 
 // src/postgres/builds/patches.ts
-import path38 from "node:path";
+import path39 from "node:path";
 init_errors();
 init_regular_file();
 async function readPatches(files, flag) {
@@ -79706,7 +80190,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path38.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path38.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path39.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path39.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const git = (gitArgs) => runGit(
       gitArgs,
@@ -79746,12 +80230,12 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile14 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 import os13 from "node:os";
-import path39 from "node:path";
+import path40 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path39.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path40.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner, signal) {
@@ -79782,7 +80266,7 @@ async function detectToolchain(env, runner, signal) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile14("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile15("/etc/os-release", "utf8"));
   } catch {
     return `${os13.type()} ${os13.release()}`;
   }
@@ -79813,11 +80297,11 @@ function parseCcacheStatsLog(text2) {
 // src/postgres/builds/build-user.ts
 import { constants as constants8 } from "node:fs";
 import { lstat as lstat2, mkdir as mkdir8, open as open7 } from "node:fs/promises";
-import path40 from "node:path";
+import path41 from "node:path";
 function userStepEnv(user, workDir) {
   return {
     HOME: workDir,
-    TMPDIR: path40.join(workDir, "tmp"),
+    TMPDIR: path41.join(workDir, "tmp"),
     USER: user.name,
     LOGNAME: user.name
   };
@@ -79829,7 +80313,7 @@ async function must(runner, command, args) {
   }
 }
 async function handOverBuild(user, dirs, runner) {
-  await mkdir8(path40.join(dirs.work, "tmp"), { recursive: true, mode: 448 });
+  await mkdir8(path41.join(dirs.work, "tmp"), { recursive: true, mode: 448 });
   const owner = `${user.uid}:${user.gid}`;
   await must(runner, "chown", ["-R", "-P", owner, "--", dirs.work]);
   await must(runner, "chown", ["-h", owner, "--", dirs.log]);
@@ -79853,12 +80337,12 @@ async function takeBackStaged(work, stage, staged, runner) {
     throw new Error(`the install step left no staging directory: ${stage} is ${describe3(st)}`);
   }
   await freezeTree(stage, runner);
-  const rel = path40.relative(stage, staged);
-  if (rel.startsWith("..") || path40.isAbsolute(rel)) throw new Error(`${staged} is not inside ${stage}`);
+  const rel = path41.relative(stage, staged);
+  if (rel.startsWith("..") || path41.isAbsolute(rel)) throw new Error(`${staged} is not inside ${stage}`);
   let dir = stage;
   await requireRootDirectory(dir, "the staging directory");
-  for (const part of rel.split(path40.sep).filter(Boolean)) {
-    dir = path40.join(dir, part);
+  for (const part of rel.split(path41.sep).filter(Boolean)) {
+    dir = path41.join(dir, part);
     await requireRootDirectory(dir, "the staged install is not where make install / meson install puts it");
   }
 }
@@ -79895,7 +80379,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path41.resolve(req.cacheDir));
+  const layout = cacheLayout(path42.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
@@ -79961,7 +80445,7 @@ async function buildSlot(s) {
   if (s.user) await removeUserTree(paths.work, deps.runner);
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir9(paths.work, { recursive: true, mode: 493 });
-  await mkdir9(path41.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir9(path42.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile12(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -80024,11 +80508,11 @@ async function buildSlot(s) {
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
     const ccache = s.toolchain.ccache ? parseCcacheStatsLog(
-      user ? await readUserFile(paths.statsLog) : await readFile15(paths.statsLog, "utf8").catch(() => "")
+      user ? await readUserFile(paths.statsLog) : await readFile16(paths.statsLog, "utf8").catch(() => "")
     ) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path41.join(paths.stage, paths.install);
+      const staged = path42.join(paths.stage, paths.install);
       if (user) {
         await takeBackStaged(paths.work, paths.stage, staged, deps.runner);
       } else {
@@ -80063,7 +80547,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path41.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path42.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm9(paths.install, { recursive: true, force: true });
     throw e;
@@ -80087,10 +80571,10 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, deps) {
-  const binDir = path41.join(installDir, "bin");
+  const binDir = path42.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, deps);
   const cflags = await installRunner(deps).run(
-    path41.join(binDir, "pg_config"),
+    path42.join(binDir, "pg_config"),
     ["--cflags"],
     probeOptions(deps.signal)
   );
@@ -80128,7 +80612,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
-  const layout = cacheLayout(path42.resolve(req.cacheDir));
+  const layout = cacheLayout(path43.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -80158,11 +80642,11 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path64 from "node:path";
+import path66 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
-import path53 from "node:path";
+import path54 from "node:path";
 
 // src/flows/compare/options/arm-source.ts
 async function armSourceOf(options, names) {
@@ -80544,7 +81028,7 @@ async function headOnly(arms2, deps) {
 
 // src/flows/publish/publish.ts
 import { mkdir as mkdir11, writeFile as writeFile14 } from "node:fs/promises";
-import path44 from "node:path";
+import path45 from "node:path";
 
 // src/core/compare/decision/decision.ts
 init_metrics();
@@ -80609,7 +81093,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   const failing = cells.filter((c) => c.failsGate);
   const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" || counts.unconfirmed > 0 ? "pending" : "passed";
   const heads = new Set(parts.flatMap((p) => p.comparison.comparisons.map((a) => a.head))).size;
-  const headline2 = headlineOf(outcome, counts, cells, policy, heads, [...unexecuted]);
+  const headline3 = headlineOf(outcome, counts, cells, policy, heads, [...unexecuted]);
   const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find(holdsGate) ?? cells.find((c) => c.verdict === "inconclusive") : cells[0];
   const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
   const deciding = outcome === "failed" ? failing : outcome === "pending" ? cells.filter((c) => holdsGate(c) || c.verdict === "inconclusive") : cells;
@@ -80620,12 +81104,12 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
     exitCode: outcome === "failed" ? 1 : 0,
     deciding: deciding.map(cellLabel),
     failOn: policy.failOn,
-    headline: headline2,
+    headline: headline3,
     status: {
       state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
       description: clip(`${statusWord}: ${statusDetail(outcome, counts, lead)}`)
     },
-    ...outcome === "failed" ? { failure: `${headlineText({ headline: headline2 })} (${failOnText})` } : {},
+    ...outcome === "failed" ? { failure: `${headlineText({ headline: headline3 })} (${failOnText})` } : {},
     cells,
     counts,
     reasons
@@ -80780,14 +81264,14 @@ function headlineOf(outcome, counts, cells, policy, heads, unexecuted) {
       detail: `${counts.notWorse} not worse by ${by} or more (one-sided bound; the interval reaches past it on the better side)${counts.noChange > 0 ? `, ${counts.noChange} no change (CI inside ${within})` : ""}`
     };
   }
-  const sameCode = cells.filter((c) => c.evidence === SAME_CODE_EVIDENCE).length;
+  const sameCode2 = cells.filter((c) => c.evidence === SAME_CODE_EVIDENCE).length;
   const notRun = cells.filter((c) => c.evidence === UNEXECUTED_EVIDENCE).length;
   const steady = cells.filter((c) => c.evidence.startsWith(`${STEADY_EVIDENCE} + `));
   const byCounts = cells.filter(
     (c) => c.metric === "instructions" && c.evidence !== UNEXECUTED_EVIDENCE
   ).length;
-  const inside = counts.cells - sameCode - notRun - steady.length - byCounts;
-  if (sameCode === counts.cells) {
+  const inside = counts.cells - sameCode2 - notRun - steady.length - byCounts;
+  if (sameCode2 === counts.cells) {
     return {
       lead: `No change in ${plural3(counts.cells, "cell")}`,
       detail: "same compiled code as base, same settings: nothing measured"
@@ -80805,7 +81289,7 @@ function headlineOf(outcome, counts, cells, policy, heads, unexecuted) {
     return worse > 0 ? [worse] : [];
   });
   const parts = [
-    ...sameCode > 0 ? [`${sameCode} by the same compiled code as base (not measured)`] : [],
+    ...sameCode2 > 0 ? [`${sameCode2} by the same compiled code as base (not measured)`] : [],
     ...notRun > 0 ? [
       `${notRun} by changed code not executed in the counted runs (not measured; code placement can still move timings)`
     ] : [],
@@ -81373,7 +81857,7 @@ function steadyMetricsSection(result) {
   const rows = cells.slice(0, MAX_ROWS).map((c) => [
     escapeMarkdown(c.cell, 80),
     ...headColumn ? [escapeMarkdown(c.head, 40)] : [],
-    ...shown2.map((m) => cellText(c, m))
+    ...shown2.map((m) => cellText2(c, m))
   ]);
   const body = [
     `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc), and what a backend held in private memory during a run (smaps_rollup Anonymous: the peak, and the median per backend). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu, memory-peak, memory-median, temp-bytes, temp-files) or \`--metric\` names one; memory and temp bytes also gate where they moved beyond their floors (docs/decision.md).`,
@@ -81386,7 +81870,7 @@ function steadyMetricsSection(result) {
     body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
   return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU, memory)", body };
 }
-function cellText(c, metric, unit) {
+function cellText2(c, metric, unit) {
   const row2 = c.metrics.find((r) => r.metric === metric);
   if (!row2) return "\u2013";
   const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
@@ -81999,7 +82483,7 @@ function describeStoredBaseline(b) {
 
 // src/core/report/markdown/markdown-headline.ts
 init_metrics();
-function headline(ctx) {
+function headline2(ctx) {
   const { c, result } = ctx;
   const d = ctx.input.decision;
   const parts = [
@@ -82471,7 +82955,7 @@ function renderReport(input2, marker, budget) {
     limitText: budget.limitText
   };
   const top = [
-    [marker, headline(ctx)].filter((l) => l !== null).join("\n"),
+    [marker, headline2(ctx)].filter((l) => l !== null).join("\n"),
     ...designLines(ctx)
   ];
   const tables = buildTables(comparison);
@@ -82720,7 +83204,7 @@ async function acceptancesFor(target, publishes, deps) {
 
 // src/flows/compare/pipeline/decide-run.ts
 import { mkdir as mkdir10, writeFile as writeFile13 } from "node:fs/promises";
-import path43 from "node:path";
+import path44 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   const decision = decide(comparison, policy, completenessOf(result));
@@ -82749,7 +83233,7 @@ function decideShard(result, comparison, failOn) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path43.join(dir, DECISION_FILE);
+  const file2 = path44.join(dir, DECISION_FILE);
   await mkdir10(dir, { recursive: true });
   await writeFile13(file2, `${JSON.stringify(decision, null, 2)}
 `);
@@ -82851,11 +83335,11 @@ async function publishVerdict(run3, verdict2, side, deps) {
   );
   const report = state ? withCommentState(rendered, state) : rendered;
   await mkdir11(resultsDir, { recursive: true });
-  const reportFile = path44.join(resultsDir, REPORT_FILE);
+  const reportFile = path45.join(resultsDir, REPORT_FILE);
   await writeFile14(reportFile, report);
   await side.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
-  const resultsFile = path44.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path45.join(resultsDir, RESULTS_FILE);
   side.setOutputs(decision, comparison, { decisionFile, resultsFiles: [resultsFile], reportFile });
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   const body = (existing) => {
@@ -83014,7 +83498,7 @@ async function publishComparison(run3, target, inputs, ctx, deps, resultsDir) {
 
 // src/flows/publish/publish-shard.ts
 import { mkdir as mkdir12, writeFile as writeFile15 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 async function publishShardPart(outcome, options, deps) {
   const { result } = outcome;
   const shard = result.plan.shard;
@@ -83024,7 +83508,7 @@ async function publishShardPart(outcome, options, deps) {
     reportInputOf(result, outcome.comparison, options.runUrl ? { fallbackRunUrl: options.runUrl } : {})
   );
   await mkdir12(options.resultsDir, { recursive: true });
-  const reportFile = path45.join(options.resultsDir, options.reportFileName);
+  const reportFile = path46.join(options.resultsDir, options.reportFileName);
   await writeFile15(reportFile, report);
   await deps.writeSummary(`> ${note}
 
@@ -83055,15 +83539,15 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName, fail
 
 // src/store/open/choose-store.ts
 init_errors();
-import path48 from "node:path";
+import path49 from "node:path";
 
 // src/store/branch/branch-store.ts
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
-import path47 from "node:path";
+import path48 from "node:path";
 
 // src/store/branch/data-branch.ts
 import { rm as rm10 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -83124,11 +83608,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path46.join(this.opts.workDir, this.opts.storePath);
+    return path47.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path46.join(this.opts.workDir, relative);
+    return path47.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -83296,7 +83780,7 @@ async function openBranchStore(spec, open8, deps) {
       remote: spec.remote,
       ...spec.credentials ? { credentials: spec.credentials } : {},
       branch: spec.branch,
-      workDir: await mkdtemp3(path47.join(spec.tempDir, "pgperf-data-branch-")),
+      workDir: await mkdtemp3(path48.join(spec.tempDir, "pgperf-data-branch-")),
       ...spec.storePath ? { storePath: spec.storePath } : {}
     },
     deps
@@ -83348,11 +83832,11 @@ async function chooseStore(choice2, open8) {
   return { reader: store, archive: store, close: () => store.close() };
 }
 function located(spec, baseDir) {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path48.resolve(baseDir, spec);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path49.resolve(baseDir, spec);
 }
 function onBranch(spec, branch, open8) {
   const { names } = branch;
-  if (spec && (path48.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
+  if (spec && (path49.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
     throw new UserError(
       `${names.store} is '${spec}', but with ${names.branchInSentence} it is the directory inside the branch: expected a relative path such as store`
     );
@@ -83524,32 +84008,32 @@ function vouchedEventOf(ctx) {
 var benchmarkTarget2 = (ctx, result, prNumber) => benchmarkTarget(vouchedEventOf(ctx), result, prNumber);
 
 // src/adapters/action/workloads.ts
-import path52 from "node:path";
+import path53 from "node:path";
 
 // src/drivers/load-workload.ts
 init_regular_file();
 import { stat as stat11 } from "node:fs/promises";
-import path51 from "node:path";
+import path52 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath as realpath2 } from "node:fs/promises";
-import path49 from "node:path";
+import path50 from "node:path";
 async function confinedPath(root, name) {
-  if (path49.isAbsolute(name)) {
+  if (path50.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath2(root);
-    real = await realpath2(path49.resolve(root, name));
+    real = await realpath2(path50.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path49.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path50.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path49.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path49.isAbsolute(inside)) {
+  const inside = path50.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path50.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -83565,7 +84049,7 @@ init_plain_text();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path50 from "node:path";
+import path51 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -83574,15 +84058,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path50.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path50.dirname(dir)) {
-    const candidate = path50.join(dir, "workloads");
-    if (existsSync2(path50.join(candidate, "workload.schema.json"))) return candidate;
-    if (path50.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path51.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path51.dirname(dir)) {
+    const candidate = path51.join(dir, "workloads");
+    if (existsSync2(path51.join(candidate, "workload.schema.json"))) return candidate;
+    if (path51.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path50.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path51.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind2(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -83604,7 +84088,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path50.join(workloadsDir, `${name}.yml`);
+  const file2 = path51.join(workloadsDir, `${name}.yml`);
   return fileKind2(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -83728,7 +84212,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path51.dirname(path51.resolve(file2));
+  const dir = path52.dirname(path52.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -83886,7 +84370,7 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path52.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path53.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/benchmark-mode.ts
@@ -84014,8 +84498,8 @@ async function armSource(commits2, inputs, ctx, deps) {
   };
   if (baseBinDir && headBinDir) {
     const installed = [
-      { label: "base", binDir: path53.resolve(baseBinDir) },
-      { label: "head", binDir: path53.resolve(headBinDir) }
+      { label: "base", binDir: path54.resolve(baseBinDir) },
+      { label: "head", binDir: path54.resolve(headBinDir) }
     ];
     return armSourceOf({ ...where, installed }, INPUT_NAMES);
   }
@@ -84031,7 +84515,7 @@ async function armSource(commits2, inputs, ctx, deps) {
       // No merge-base asked: a PR's base is one already (from the API, recorded); an entry's always is.
       base: commits2.base.sha ?? commits2.base.ref,
       ...entry ? { commitfest: entry } : { head: commits2.head.sha ?? commits2.head.ref },
-      headPatches: inputs.patches.map((p) => path53.resolve(ctx.workspace, p)),
+      headPatches: inputs.patches.map((p) => path54.resolve(ctx.workspace, p)),
       buildOptions: inputs.buildOptions
     },
     INPUT_NAMES
@@ -84039,10 +84523,10 @@ async function armSource(commits2, inputs, ctx, deps) {
 }
 
 // src/adapters/action/comment-mode.ts
-import path54 from "node:path";
+import path55 from "node:path";
 init_read_results();
 var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path54.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path55.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const event = vouchedEventOf(ctx);
   const target = await commentTarget(event, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
@@ -84057,7 +84541,7 @@ init_errors();
 init_read_results();
 init_errors();
 import { readdir as readdir12 } from "node:fs/promises";
-import path55 from "node:path";
+import path56 from "node:path";
 
 // src/flows/consolidate/shard-merge.ts
 init_fingerprint();
@@ -84432,7 +84916,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path55.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path56.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -84590,7 +85074,7 @@ function sleep6(ms, signal) {
 
 // src/flows/consolidate/publish-consolidated.ts
 import { mkdir as mkdir13, writeFile as writeFile16 } from "node:fs/promises";
-import path56 from "node:path";
+import path57 from "node:path";
 
 // src/core/report/markdown/consolidated-markdown.ts
 function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
@@ -84602,7 +85086,7 @@ function renderConsolidatedSummary(input2, maxBytes = DEFAULT_JOB_SUMMARY_MAX_BY
 function render(input2, marker, max) {
   const d = input2.decision;
   const n = input2.classes.length;
-  const headline2 = [
+  const headline3 = [
     `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ""}`,
     `${n} machine class${n === 1 ? "" : "es"}`,
     `plan ${codeText(input2.planId, 80)}, ${input2.count} shard${input2.count === 1 ? "" : "s"}`,
@@ -84617,7 +85101,7 @@ function render(input2, marker, max) {
     ] : []
   ]);
   const top = [
-    [marker, headline2].filter((l) => l !== null).join("\n"),
+    [marker, headline3].filter((l) => l !== null).join("\n"),
     ...gaps.length ? [
       `\u26A0\uFE0F **Incomplete, no verdict**: ${gaps.join("; ")}. Their cells have no data and count as inconclusive.`
     ] : [],
@@ -84690,11 +85174,11 @@ async function publishConsolidation(shards, publishing, side, deps) {
     commentStateOf(judged.decision, target.headSha, publishing.runId)
   );
   await mkdir13(resultsDir, { recursive: true });
-  const reportFile = path56.join(resultsDir, REPORT_FILE);
+  const reportFile = path57.join(resultsDir, REPORT_FILE);
   await writeFile16(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path56.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path57.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile16(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
@@ -84732,7 +85216,7 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
 };
 
 // src/adapters/action/nightly-mode.ts
-import path57 from "node:path";
+import path63 from "node:path";
 
 // src/flows/nightly/publish-site.ts
 function siteTitle(repository) {
@@ -84817,487 +85301,13 @@ function nightlyCommitOf(options, names) {
   return { chosenBy: `nightly${install}` };
 }
 
-// src/adapters/action/repo-url.ts
-function repoUrlOf(inputs, ctx) {
-  if (inputs.repo === void 0) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
-  const m = /^(https:\/\/github\.com\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(inputs.repo);
-  return m ? m[1] : void 0;
-}
-
-// src/adapters/action/nightly-mode.ts
-var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
-  const { logger, io, api } = deps;
-  storeAccess(inputs, deps);
-  if (inputs.canaryBinDir) {
-    const runAs = await resolveRunAs(inputs.runAs, { runner: deps.runner, logger });
-    await inspectBinDir(inputs.canaryBinDir, "input 'canary-bin-dir'", { runner: deps.runner, runAs });
-  }
-  const { head, commit: commit3 } = nightlyChoice(inputs, ctx, deps);
-  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
-  const store = await openInputStore(inputs, ctx.workspace, deps);
-  if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
-  const resultsFile = path57.join(resultsDir, RESULTS_FILE);
-  const reportFile = path57.join(resultsDir, REPORT_FILE);
-  const repoUrl = repoUrlOf(inputs, ctx);
-  const repository = `${ctx.owner}/${ctx.repo}`;
-  const changePoints = { magnitudePct: inputs.threshold };
-  try {
-    logger.info(
-      `nightly: measuring ${[commit3.ref, commit3.sha?.slice(0, 10)].filter(Boolean).join(" @ ") || "the given install"}`
-    );
-    const outcome = await runNightlyJob(
-      {
-        head,
-        commit: commit3,
-        workloads,
-        rounds: inputs.rounds,
-        durationS: inputs.duration,
-        runAs: inputs.runAs,
-        repository,
-        runUrl: ctx.runUrl,
-        repoUrl,
-        changePoints,
-        canaryBinDir: inputs.canaryBinDir,
-        expectEveryHours: inputs.expectEveryHours,
-        issues: api && { api, triageDigest: inputs.triageDigest, raiseAfterDays: inputs.raiseAfterDays }
-      },
-      {
-        logger,
-        measure: async (request2) => {
-          const run3 = await logger.group(
-            "Nightly run",
-            () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDepsOf(deps), store.archive)
-          );
-          logArchive(run3, logger);
-          return run3;
-        },
-        build: deps.build,
-        signal: deps.signal,
-        history: store.reader
-      }
-    );
-    io.setOutput("results-json", resultsFile);
-    const site = outcome.analysis && inputs.publishSite ? await publishSiteOnBranch(
-      store,
-      { site: inputs.publishSite, branch: inputs.storeBranch, repository, repoUrl, changePoints },
-      { logger, openStore: (dir) => deps.stores.open(dir, false) }
-    ) : void 0;
-    if (site) io.setOutput("site-commit", site.commit);
-    const notes = site ? [site.note] : [];
-    const { report, decision } = await concludeNight(outcome, {
-      repoUrl,
-      notes,
-      failOn: inputs.failOn,
-      reportFile
-    });
-    await io.writeSummary(report);
-    if (outcome.judgement) {
-      io.setOutput("regressions", String(outcome.judgement.regressed.length));
-      io.setOutput("improvements", String(outcome.judgement.improved.length));
-    }
-    io.setOutput("report-markdown", reportFile);
-    return publishGate(io, decision, { dir: resultsDir, resultsFile, reportFile }, (l) => logger.info(l));
-  } finally {
-    await store.close();
-  }
-};
-function nightlyChoice(inputs, ctx, deps) {
-  if (!inputs.headRef && !ctx.sha) {
-    throw new UserError(
-      `mode nightly measures the branch head: set 'head-ref' (e.g. master), or run on a push or schedule event (the '${ctx.eventName}' event gave no GITHUB_SHA)`
-    );
-  }
-  if (!inputs.headBinDir && !deps.build) {
-    throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
-  }
-  return nightlyHeadOf(
-    {
-      ...inputs.headBinDir ? { binDir: path57.resolve(inputs.headBinDir) } : {},
-      ...inputs.headRef ? { ref: inputs.headRef } : {},
-      ...ctx.sha ? { event: { name: ctx.eventName, sha: ctx.sha, ...ctx.refName ? { ref: ctx.refName } : {} } } : {},
-      source: () => ({
-        repo: sourceRepoOf(inputs, ctx),
-        extraOptions: inputs.buildOptions,
-        cacheDir: deps.cacheDir
-      })
-    },
-    {
-      bin: "input 'head-bin-dir'",
-      ref: "input 'head-ref'",
-      commit: "input 'head-ref'",
-      repo: "input 'repo'"
-    }
-  );
-}
-
-// src/adapters/action/calibrate-mode.ts
-import path59 from "node:path";
-
-// src/flows/calibrate/calibrate-job.ts
-import { writeFile as writeFile17 } from "node:fs/promises";
-import path58 from "node:path";
-
-// src/flows/calibrate/calibrate.ts
-init_result_types();
-function calibrationOf(result, comparison) {
-  const arm2 = comparison.comparisons[0];
-  const likely = new Set(comparison.likelyRegressions);
-  const metric = comparison.metric;
-  const cells = result.plan.cells.map((cell) => {
-    const id = cellId(cell);
-    const compared = arm2?.cells.find((c) => c.id === id);
-    const noise = estimateNoise(result, cell, metric);
-    const verdict2 = compared?.verdict ?? "inconclusive";
-    return {
-      workload: cell.workload,
-      clients: cell.clients,
-      id,
-      rounds: noise.rounds,
-      pairedCvPct: noise.pairedCvPct,
-      runCvPct: noise.runCvPct,
-      verdict: verdict2,
-      falseAlarm: verdict2 === "regression" || verdict2 === "improvement" || likely.has(`${arm2?.head ?? ""}:${id}`)
-    };
-  });
-  return {
-    runId: result.runId ?? null,
-    binDir: result.arms[0]?.binDir ?? "",
-    alpha: comparison.alpha,
-    cells,
-    falseAlarms: cells.filter((c) => c.falseAlarm).length
-  };
-}
-function falseAlarmWarning(c) {
-  if (c.falseAlarms === 0) return void 0;
-  return `${c.falseAlarms} cell(s) of the same install were called changed: at most alpha ${c.alpha} of calibrations should; if it recurs the runner is not steady enough (pgperf doctor)`;
-}
-function calibrationDecision(result, calibration, failOn) {
-  const complete = completenessOf(result);
-  const alarms = calibration.cells.filter((c) => c.falseAlarm);
-  const cells = `${calibration.cells.length} cell(s)`;
-  return flowDecision({
-    flow: "calibrate",
-    verdict: alarms.length > 0 ? alarms[0].verdict === "improvement" ? "improvement" : "regression" : "no-change",
-    failOn,
-    ...complete.complete ? {} : { incomplete: `${complete.why ?? "the run did not complete"}: the calibration is partial` },
-    lead: alarms.length > 0 ? `False alarm in ${alarms.length} of ${cells}` : "Calibrated",
-    detail: alarms.length > 0 ? `the same install was called changed in ${alarms.map((c) => c.id).join(", ")} (at most alpha ${calibration.alpha} of calibrations should)` : `no false alarm in ${cells} (A/A, alpha ${calibration.alpha})`,
-    deciding: (alarms.length > 0 ? alarms : calibration.cells).map((c) => c.id)
-  });
-}
-
-// src/flows/calibrate/calibrate-job.ts
-var CALIBRATION_FILE = "calibration.json";
-async function runCalibration(options, deps) {
-  const { binDir, analysis, failOn, calibrationDir, ...run3 } = options;
-  const measured = await deps.measure({
-    arms: {
-      kind: "installed",
-      arms: [
-        { label: "a", binDir, settings: {} },
-        { label: "b", binDir, settings: {} }
-      ]
-    },
-    ...run3,
-    analysis: resolveAnalysis(analysis),
-    order: "random",
-    dataChecksums: false
-  });
-  const calibration = calibrationOf(measured.result, measured.comparison);
-  const calibrationFile = calibrationDir ? path58.join(calibrationDir, CALIBRATION_FILE) : void 0;
-  if (calibrationFile) await writeFile17(calibrationFile, `${JSON.stringify(calibration, null, 2)}
-`);
-  return {
-    run: measured,
-    calibration,
-    decision: calibrationDecision(measured.result, calibration, failOn),
-    ...calibrationFile ? { calibrationFile } : {}
-  };
-}
-
-// src/core/report/terminal/calibration-text.ts
-function renderCalibrationText(c) {
-  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
-  const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
-  const rows = [
-    ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
-    ...c.cells.map((x) => [
-      x.id,
-      String(x.rounds),
-      pct5(x.pairedCvPct),
-      pct5(x.runCvPct),
-      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
-    ])
-  ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const lines = rows.map(
-    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
-  );
-  return `${[head, "", ...lines].join("\n")}
-`;
-}
-
-// src/core/report/markdown/calibration-markdown.ts
-function renderCalibrationMarkdown(c) {
-  return `## pgperf calibrate
-
-\`\`\`
-${renderCalibrationText(c)}\`\`\`
-`;
-}
-
-// src/adapters/action/calibrate-mode.ts
-var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
-  const { logger, io } = deps;
-  const binDir = path59.resolve(ctx.workspace, inputs.headBinDir);
-  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
-  const store = await openInputStore(inputs, ctx.workspace, deps);
-  const resultsFile = path59.join(resultsDir, RESULTS_FILE);
-  try {
-    const { calibration, calibrationFile, decision } = await runCalibration(
-      {
-        binDir,
-        workloads,
-        analysis: { alpha: inputs.alpha, thresholdPct: inputs.threshold },
-        rounds: inputs.rounds,
-        durationS: inputs.duration,
-        runAs: inputs.runAs,
-        planCheck: inputs.force ? "warn" : "refuse",
-        source: { repository: `${ctx.owner}/${ctx.repo}`, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} },
-        failOn: inputs.failOn,
-        calibrationDir: resultsDir
-      },
-      {
-        measure: async (request2) => {
-          const run3 = await logger.group(
-            "Calibration (A/A)",
-            () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDepsOf(deps), store?.archive)
-          );
-          logArchive(run3, logger);
-          return run3;
-        }
-      }
-    );
-    await io.writeSummary(renderCalibrationMarkdown(calibration));
-    logger.info(renderCalibrationText(calibration).split("\n")[0]);
-    const warning2 = falseAlarmWarning(calibration);
-    if (warning2) logger.warn(warning2);
-    io.setOutput("false-alarms", String(calibration.falseAlarms));
-    io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", resultsFile);
-    const files = { dir: resultsDir, resultsFile, reportFile: path59.join(resultsDir, REPORT_FILE) };
-    return publishGate(io, decision, files, (l) => logger.info(l));
-  } finally {
-    await store?.close();
-  }
-};
-
-// src/flows/bisect/bisect-gate.ts
-function bisectSkipped(reason, failOn) {
-  return flowDecision({
-    flow: "bisect",
-    verdict: "inconclusive",
-    failOn,
-    lead: "Nothing to bisect",
-    detail: reason,
-    deciding: []
-  });
-}
-function bisectDecision(outcome, failOn) {
-  const short3 = (sha) => sha.slice(0, 12);
-  if (outcome.kind === "found") {
-    return flowDecision({
-      flow: "bisect",
-      verdict: "regression",
-      failOn,
-      lead: "First bad commit found",
-      detail: `${short3(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short3(outcome.lastGood.sha)})`,
-      deciding: [outcome.firstBad.sha]
-    });
-  }
-  if (outcome.kind === "not-reproduced") {
-    const verdict2 = outcome.judgement.verdict;
-    return flowDecision({
-      flow: "bisect",
-      verdict: verdict2 === "inconclusive" ? "inconclusive" : verdict2,
-      failOn,
-      ...failOn === "inconclusive" ? { fails: "no first bad commit named: the regression did not reproduce" } : {},
-      lead: "Regression not reproduced",
-      detail: `the bad end measured ${verdict2} against the good end: no first bad commit to name`,
-      deciding: []
-    });
-  }
-  const undecided = `no first bad commit named: ${short3(outcome.undecided.sha)} stayed inconclusive`;
-  return flowDecision({
-    flow: "bisect",
-    verdict: "inconclusive",
-    failOn,
-    ...outcome.interrupted ? { incomplete: "the bisection was interrupted before it named a first bad commit" } : {},
-    ...failOn === "inconclusive" ? { fails: undecided } : {},
-    pending: true,
-    lead: "No first bad commit named",
-    detail: `one of ${outcome.candidates.length} commits after ${short3(outcome.lastGood.sha)}; ${short3(outcome.undecided.sha)} stayed inconclusive`,
-    deciding: outcome.candidates.map((c) => c.sha)
-  });
-}
-
-// src/flows/bisect/issue-bisection.ts
-import path60 from "node:path";
-
-// src/core/report/bisect/bisect-markdown.ts
-init_metrics();
-function renderBisectMarkdown(r, links = {}) {
-  const commit3 = (c2) => commitLink(c2.sha, links.repoUrl);
-  const subject = (c2) => escapeMarkdown(c2.subject, 120);
-  const o = r.outcome;
-  let headline2;
-  if (o.kind === "found") {
-    const measured = o.judgement ? `measured **${formatDeltaCi(o.judgement) ?? "no estimate"}** against good ${commit3(r.good)}` : "not measured (assumed bad)";
-    headline2 = `## pgperf bisect: \u{1F534} first bad commit ${commit3(o.firstBad)}
-
-${commit3(o.firstBad)} "${subject(o.firstBad)}": ${measured}; last good ${commit3(o.lastGood)}.`;
-  } else if (o.kind === "not-reproduced") {
-    headline2 = `## pgperf bisect: \u26AA not reproduced
-
-Bad ${commit3(r.bad)} is not a regression against good ${commit3(r.good)} on this runner (${o.judgement.verdict}, ${formatDeltaCi(o.judgement) ?? "no estimate"}): nothing was bisected.`;
-  } else {
-    const tries = r.tested.find((t) => t.sha === o.undecided.sha)?.judgement.tries.length ?? 0;
-    const why = o.interrupted ? "the bisection was interrupted" : `${commit3(o.undecided)} stayed inconclusive after ${tries} tr${tries === 1 ? "y" : "ies"}`;
-    headline2 = `## pgperf bisect: \u26A0\uFE0F first bad commit not named
-
-${why}. The first bad commit is one of these ${o.candidates.length} commit(s) after last good ${commit3(o.lastGood)}: ` + o.candidates.map(commit3).join(", ") + ".";
-  }
-  const metric = METRICS[r.analysis.metric].label;
-  const design = `Bisected ${r.candidates} commit(s) after good ${commit3(r.good)} up to bad ${commit3(r.bad)} (${r.walk}) on **${escapeMarkdown(r.cell.workload)}** at ${r.cell.clients} client${r.cell.clients === 1 ? "" : "s"}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}.`;
-  const table2 = [
-    "| step | commit | call | verdict | delta vs good [95% CI] | rounds | subject |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
-    ...r.tested.map(
-      (t) => `| ${t.step} | ${commit3(t)} | ${t.call} | ${t.judgement.verdict}${t.judgement.interrupted ? " (interrupted)" : ""} | ${formatDeltaCi(t.judgement) ?? "n/a"} | ${t.judgement.tries.map((x) => x.pairs ?? 0).join("+")} | ${subject(t)} |`
-    )
-  ];
-  const c = r.cost;
-  const cost = `Cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s), ${c.buildS} s), ${c.tests} A/B test(s) (${c.measureS} s measuring), ${c.totalS} s in total.` + (links.runUrl && safeUrl(links.runUrl) ? ` ${markdownLink("Workflow run", links.runUrl)}.` : "");
-  return `${[headline2, "", design, "", ...table2, "", cost].join("\n")}
-`;
-}
-function renderNotBisected(message, runUrl) {
-  const run3 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
-  return `## pgperf bisect: \u274C not run
-
-${escapeMarkdown(message)}${run3}
-`;
-}
-
-// src/flows/bisect/issue-bisection.ts
-init_errors();
-function bisectSkipReason(eventName, payload) {
-  if (eventName !== "issues") return void 0;
-  const action = payload.action;
-  const label = payload.label?.name;
-  if (action !== "labeled" || label !== BISECT_LABEL) {
-    return `the issues event is '${String(action)}'${label !== void 0 ? ` of label '${String(label)}'` : ""}, not the label '${BISECT_LABEL}' being added`;
-  }
-  return void 0;
-}
-async function issueBisectJob(request2, api) {
-  const trusted = await trustedIssueTarget(request2.issue, api);
-  if (request2.good || request2.bad) {
-    throw new UserError(
-      `mode bisect on an issue bisects the issue's commits: remove the inputs 'base-ref'/'head-ref' (they are for workflow_dispatch)`
-    );
-  }
-  const { target } = trusted;
-  const where = `issue #${trusted.issue}`;
-  const workload = await issueWorkload(target.workload, request2.workloads, where);
-  return {
-    good: target.good,
-    bad: target.bad,
-    names: { good: `${where}'s last good commit`, bad: `${where}'s first bad commit` },
-    workload: oneCell(workload, target.clients, `${where}'s clients`),
-    metric: target.metric,
-    issue: trusted.issue,
-    target,
-    basis: `${where} (series ${target.series}): ${target.workload}@${target.clients} ${target.metric}, good ${target.good.slice(0, 10)}, bad ${target.bad.slice(0, 10)}`
-  };
-}
-async function trustedIssueTarget(issue3, api) {
-  if (!issue3 || typeof issue3.number !== "number") {
-    throw new UserError("mode bisect: the 'issues' event payload names no issue");
-  }
-  const where = `issue #${issue3.number}`;
-  if (issue3.pull_request !== void 0) {
-    throw new UserError(`mode bisect: ${where} is a pull request, not a pgperf regression issue`);
-  }
-  if (!api) {
-    throw new UserError(
-      `mode bisect on ${where} checks that pgperf opened it and comments the result: pass 'github-token' (default \${{ github.token }}) with issues: write`
-    );
-  }
-  let login;
-  try {
-    login = await api.viewerLogin();
-  } catch (e) {
-    throw new UserError(
-      `mode bisect: cannot tell which login the token acts as (${errorMessage(e)}), so ${where} cannot be trusted`
-    );
-  }
-  const author = typeof issue3.user?.login === "string" ? issue3.user.login : "";
-  if (author !== login) {
-    throw new UserError(
-      `mode bisect: ${where} was opened by '${author}', not by '${login}' (the token's login that opens the regression issues); only pgperf's own regression issues are bisected`
-    );
-  }
-  const body = typeof issue3.body === "string" ? issue3.body : "";
-  const target = parseBisectMarker(body, where);
-  if (!body.includes(seriesMarker(target.series))) {
-    throw new UserError(
-      `mode bisect: ${where} has no pgperf:series marker for series ${target.series}: it is not a pgperf regression issue`
-    );
-  }
-  return { issue: issue3.number, target };
-}
-async function issueWorkload(name, workloads, where) {
-  if (workloads.given.length > 0) {
-    const loaded = await workloads.load();
-    const found = loaded.find((w) => w.name === name);
-    if (found) return found;
-    throw new UserError(
-      `${where} regressed in workload '${name}', which is not among the input 'workloads' (${loaded.map((w) => w.name).join(", ")}): add the file of workload '${name}' to 'workloads'`
-    );
-  }
-  let file2;
-  try {
-    file2 = workloads.fileOf(name);
-  } catch (e) {
-    throw new UserError(
-      `${where} regressed in workload '${name}', which is not shipped with pgperf: set the input 'workloads' to its file (${errorMessage(e)})`
-    );
-  }
-  const workload = await loadWorkloadFile(file2);
-  if (workload.name !== name) {
-    throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path60.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
-    );
-  }
-  return workload;
-}
-async function commentNotBisected(issue3, error63, runUrl, deps) {
-  await tolerateApiError(deps.logger, "issues: write", async () => {
-    await deps.api.createComment(issue3, renderNotBisected(error63.message, runUrl));
-  });
-}
-async function commentBisection(issue3, markdown, deps) {
-  await tolerateApiError(deps.logger, "issues: write", async () => {
-    const posted = await deps.api.createComment(issue3, markdown);
-    deps.logger.info(`posted the bisection on issue #${issue3} (comment ${posted.id})`);
-  });
-}
+// src/flows/bisect/auto-bisection.ts
+import path62 from "node:path";
 
 // src/flows/bisect/bisect-action-job.ts
 init_errors();
-import { mkdir as mkdir14, writeFile as writeFile18 } from "node:fs/promises";
-import path63 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile17 } from "node:fs/promises";
+import path61 from "node:path";
 
 // src/flows/nightly/verify-bisect-target.ts
 init_errors();
@@ -85359,15 +85369,168 @@ async function rangeBisectJob(inputs) {
   };
 }
 
+// src/core/report/bisect/bisect-markdown.ts
+init_metrics();
+function renderBisectMarkdown(r, links = {}) {
+  const commit3 = (c2) => commitLink(c2.sha, links.repoUrl);
+  const subject = (c2) => escapeMarkdown(c2.subject, 120);
+  const o = r.outcome;
+  let headline3;
+  if (o.kind === "found") {
+    const measured = o.judgement ? `measured **${formatDeltaCi(o.judgement) ?? "no estimate"}** against good ${commit3(r.good)}` : "not measured (assumed bad)";
+    headline3 = `## pgperf bisect: \u{1F534} first bad commit ${commit3(o.firstBad)}
+
+${commit3(o.firstBad)} "${subject(o.firstBad)}": ${measured}; last good ${commit3(o.lastGood)}.`;
+  } else if (o.kind === "not-reproduced") {
+    headline3 = `## pgperf bisect: \u26AA not reproduced
+
+Bad ${commit3(r.bad)} is not a regression against good ${commit3(r.good)} on this runner (${o.judgement.verdict}, ${formatDeltaCi(o.judgement) ?? "no estimate"}): nothing was bisected.`;
+  } else {
+    const tries = r.tested.find((t) => t.sha === o.undecided.sha)?.judgement.tries.length ?? 0;
+    const why = o.interrupted ? "the bisection was interrupted" : `${commit3(o.undecided)} stayed inconclusive after ${tries} tr${tries === 1 ? "y" : "ies"}`;
+    headline3 = `## pgperf bisect: \u26A0\uFE0F first bad commit not named
+
+${why}. The first bad commit is one of these ${o.candidates.length} commit(s) after last good ${commit3(o.lastGood)}: ` + o.candidates.map(commit3).join(", ") + ".";
+  }
+  const metric = METRICS[r.analysis.metric].label;
+  const design = `Bisected ${r.candidates} commit(s) after good ${commit3(r.good)} up to bad ${commit3(r.bad)} (${r.walk}) on **${escapeMarkdown(r.cell.workload)}** at ${r.cell.clients} client${r.cell.clients === 1 ? "" : "s"}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}.`;
+  const table2 = [
+    "| step | commit | call | verdict | delta vs good [95% CI] | rounds | subject |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...r.tested.map(
+      (t) => `| ${t.step} | ${commit3(t)} | ${t.call} | ${t.judgement.verdict}${t.judgement.interrupted ? " (interrupted)" : ""} | ${formatDeltaCi(t.judgement) ?? "n/a"} | ${t.judgement.tries.map((x) => x.pairs ?? 0).join("+")} | ${subject(t)} |`
+    )
+  ];
+  const c = r.cost;
+  const cost = `Cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s), ${c.buildS} s), ${c.tests} A/B test(s) (${c.measureS} s measuring), ${c.totalS} s in total.` + (links.runUrl && safeUrl(links.runUrl) ? ` ${markdownLink("Workflow run", links.runUrl)}.` : "");
+  return `${[headline3, "", design, "", ...table2, "", cost].join("\n")}
+`;
+}
+function renderNotBisected(message, runUrl) {
+  const run3 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
+  return `## pgperf bisect: \u274C not run
+
+${escapeMarkdown(message)}${run3}
+`;
+}
+
+// src/flows/bisect/issue-bisection.ts
+import path58 from "node:path";
+init_errors();
+function bisectSkipReason(eventName, payload) {
+  if (eventName !== "issues") return void 0;
+  const action = payload.action;
+  const label = payload.label?.name;
+  if (action !== "labeled" || label !== BISECT_LABEL) {
+    return `the issues event is '${String(action)}'${label !== void 0 ? ` of label '${String(label)}'` : ""}, not the label '${BISECT_LABEL}' being added`;
+  }
+  return void 0;
+}
+async function issueBisectJob(request2, api) {
+  const trusted = await trustedIssueTarget(request2.issue, api);
+  if (request2.good || request2.bad) {
+    throw new UserError(
+      `mode bisect on an issue bisects the issue's commits: remove the inputs 'base-ref'/'head-ref' (they are for workflow_dispatch)`
+    );
+  }
+  return targetBisectJob(trusted.issue, trusted.target, request2.workloads);
+}
+async function targetBisectJob(issue3, target, workloads) {
+  const where = `issue #${issue3}`;
+  const workload = await issueWorkload(target.workload, workloads, where);
+  return {
+    good: target.good,
+    bad: target.bad,
+    names: { good: `${where}'s last good commit`, bad: `${where}'s first bad commit` },
+    workload: oneCell(workload, target.clients, `${where}'s clients`),
+    metric: target.metric,
+    issue: issue3,
+    target,
+    basis: `${where} (series ${target.series}): ${target.workload}@${target.clients} ${target.metric}, good ${target.good.slice(0, 10)}, bad ${target.bad.slice(0, 10)}`
+  };
+}
+async function trustedIssueTarget(issue3, api) {
+  if (!issue3 || typeof issue3.number !== "number") {
+    throw new UserError("mode bisect: the 'issues' event payload names no issue");
+  }
+  const where = `issue #${issue3.number}`;
+  if (issue3.pull_request !== void 0) {
+    throw new UserError(`mode bisect: ${where} is a pull request, not a pgperf regression issue`);
+  }
+  if (!api) {
+    throw new UserError(
+      `mode bisect on ${where} checks that pgperf opened it and comments the result: pass 'github-token' (default \${{ github.token }}) with issues: write`
+    );
+  }
+  let login;
+  try {
+    login = await api.viewerLogin();
+  } catch (e) {
+    throw new UserError(
+      `mode bisect: cannot tell which login the token acts as (${errorMessage(e)}), so ${where} cannot be trusted`
+    );
+  }
+  const author = typeof issue3.user?.login === "string" ? issue3.user.login : "";
+  if (author !== login) {
+    throw new UserError(
+      `mode bisect: ${where} was opened by '${author}', not by '${login}' (the token's login that opens the regression issues); only pgperf's own regression issues are bisected`
+    );
+  }
+  const body = typeof issue3.body === "string" ? issue3.body : "";
+  const target = parseBisectMarker(body, where);
+  if (!body.includes(seriesMarker(target.series))) {
+    throw new UserError(
+      `mode bisect: ${where} has no pgperf:series marker for series ${target.series}: it is not a pgperf regression issue`
+    );
+  }
+  return { issue: issue3.number, target };
+}
+async function issueWorkload(name, workloads, where) {
+  if (workloads.given.length > 0) {
+    const loaded = await workloads.load();
+    const found = loaded.find((w) => w.name === name);
+    if (found) return found;
+    throw new UserError(
+      `${where} regressed in workload '${name}', which is not among the input 'workloads' (${loaded.map((w) => w.name).join(", ")}): add the file of workload '${name}' to 'workloads'`
+    );
+  }
+  let file2;
+  try {
+    file2 = workloads.fileOf(name);
+  } catch (e) {
+    throw new UserError(
+      `${where} regressed in workload '${name}', which is not shipped with pgperf: set the input 'workloads' to its file (${errorMessage(e)})`
+    );
+  }
+  const workload = await loadWorkloadFile(file2);
+  if (workload.name !== name) {
+    throw new UserError(
+      `${where} regressed in workload '${name}', but the shipped file ${path58.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+    );
+  }
+  return workload;
+}
+async function commentNotBisected(issue3, error63, runUrl, deps) {
+  await tolerateApiError(deps.logger, "issues: write", async () => {
+    await deps.api.createComment(issue3, renderNotBisected(error63.message, runUrl));
+  });
+}
+async function commentBisection(issue3, markdown, deps) {
+  await tolerateApiError(deps.logger, "issues: write", async () => {
+    const posted = await deps.api.createComment(issue3, markdown);
+    deps.logger.info(`posted the bisection on issue #${issue3} (comment ${posted.id})`);
+  });
+}
+
 // src/flows/bisect/bisection.ts
-import path62 from "node:path";
+import path60 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path61 from "node:path";
+import path59 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path61.resolve(req.cacheDir));
+  const layout = cacheLayout(path59.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -85519,7 +85682,7 @@ async function runBisection(req, deps) {
     toolchain: await detectToolchain(env, deps.runner)
   };
   logger.info(`bisect: building good ${short(good.sha)} "${good.subject}"`);
-  const goodBuild = (await buildCommit({ req, deps, buildDeps, cost }, good, "good")).built;
+  const goodBuild = (await buildCommit2({ req, deps, buildDeps, cost }, good, "good")).built;
   const bench = {
     req,
     deps,
@@ -85559,7 +85722,7 @@ async function runBisection(req, deps) {
     outDir: req.outDir
   };
 }
-async function buildCommit(bench, commit3, label) {
+async function buildCommit2(bench, commit3, label) {
   const { req, cost } = bench;
   const t0 = Date.now();
   const built = await (bench.deps.build ?? buildPostgres)(
@@ -85587,7 +85750,7 @@ async function judgeCommit(bench, commit3, at) {
   logger.info(
     `bisect ${where}: building ${short(commit3.sha)} "${commit3.subject}" (commit ${at.index} of ${bench.commits.length - 1})`
   );
-  const { built, seconds } = await buildCommit(bench, commit3, short(commit3.sha));
+  const { built, seconds } = await buildCommit2(bench, commit3, short(commit3.sha));
   const tries = [];
   let interrupted = false;
   for (let t = 1; t <= req.tries; t++) {
@@ -85625,7 +85788,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step2) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path62.join(req.outDir, `step-${step2}-${label}-try-${t}`);
+  const runDir = path60.join(req.outDir, `step-${step2}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -85700,7 +85863,7 @@ function callOf(verdict2) {
 // src/flows/bisect/bisect-action-job.ts
 var BISECT_FILE = "bisect.json";
 function bisectFilesIn(dir) {
-  return { bisectFile: path63.join(dir, BISECT_FILE), reportFile: path63.join(dir, REPORT_FILE) };
+  return { bisectFile: path61.join(dir, BISECT_FILE), reportFile: path61.join(dir, REPORT_FILE) };
 }
 function chooseBisectJob(request2, api) {
   return request2.eventName === "issues" ? issueBisectJob(request2, api) : rangeBisectJob(request2);
@@ -85744,9 +85907,9 @@ async function bisectJobToFiles(job, options, deps) {
   const markdown = renderBisectMarkdown(report, options.links);
   const { bisectFile, reportFile } = bisectFilesIn(options.measure.outDir);
   await mkdir14(options.measure.outDir, { recursive: true });
-  await writeFile18(bisectFile, `${JSON.stringify(report, null, 2)}
+  await writeFile17(bisectFile, `${JSON.stringify(report, null, 2)}
 `);
-  await writeFile18(reportFile, markdown);
+  await writeFile17(reportFile, markdown);
   return { report, markdown, bisectFile, reportFile };
 }
 async function announceBisection(job, done, deps) {
@@ -85757,6 +85920,380 @@ async function announceBisection(job, done, deps) {
   if (job.issue !== void 0 && deps.api) {
     await commentBisection(job.issue, done.markdown, { api: deps.api, logger: deps.logger });
   }
+}
+
+// src/flows/bisect/auto-bisection.ts
+function autoBisector(options, deps) {
+  const { workloads, ...bisection } = options;
+  return async ({ issue: issue3, target }) => {
+    const job = await targetBisectJob(issue3, target, workloads);
+    const outDir = path62.join(options.measure.outDir, `bisect-issue-${issue3}`);
+    const done = await bisectJobToFiles(
+      job,
+      { ...bisection, measure: { ...options.measure, outDir } },
+      { ...deps, store: { ...deps.store, close: async () => {
+      } } }
+    );
+    await announceBisection(job, done, deps);
+    const o = done.report.outcome;
+    return o.kind === "found" ? `first bad commit ${o.firstBad.sha.slice(0, 10)} "${o.firstBad.subject}"` : `no first bad commit named (${o.kind})`;
+  };
+}
+
+// src/adapters/action/repo-url.ts
+function repoUrlOf(inputs, ctx) {
+  if (inputs.repo === void 0) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
+  const m = /^(https:\/\/github\.com\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(inputs.repo);
+  return m ? m[1] : void 0;
+}
+
+// src/adapters/action/nightly-mode.ts
+var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
+  const { logger, io, api } = deps;
+  storeAccess(inputs, deps);
+  if (inputs.canaryBinDir) {
+    const runAs = await resolveRunAs(inputs.runAs, { runner: deps.runner, logger });
+    await inspectBinDir(inputs.canaryBinDir, "input 'canary-bin-dir'", { runner: deps.runner, runAs });
+  }
+  const { head, commit: commit3 } = nightlyChoice(inputs, ctx, deps);
+  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
+  const store = await openInputStore(inputs, ctx.workspace, deps);
+  if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
+  const resultsFile = path63.join(resultsDir, RESULTS_FILE);
+  const reportFile = path63.join(resultsDir, REPORT_FILE);
+  const repoUrl = repoUrlOf(inputs, ctx);
+  const repository = `${ctx.owner}/${ctx.repo}`;
+  const changePoints = { magnitudePct: inputs.threshold };
+  try {
+    logger.info(
+      `nightly: measuring ${[commit3.ref, commit3.sha?.slice(0, 10)].filter(Boolean).join(" @ ") || "the given install"}`
+    );
+    const outcome = await runNightlyJob(
+      {
+        head,
+        commit: commit3,
+        workloads,
+        rounds: inputs.rounds,
+        durationS: inputs.duration,
+        runAs: inputs.runAs,
+        repository,
+        runUrl: ctx.runUrl,
+        repoUrl,
+        changePoints,
+        canaryBinDir: inputs.canaryBinDir,
+        expectEveryHours: inputs.expectEveryHours,
+        backfill: inputs.backfill,
+        issues: api && {
+          api,
+          triageDigest: inputs.triageDigest,
+          raiseAfterDays: inputs.raiseAfterDays,
+          autoBisectPerWeek: inputs.autoBisectPerWeek
+        }
+      },
+      {
+        logger,
+        measure: async (request2) => {
+          const run3 = await logger.group(
+            "Nightly run",
+            () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDepsOf(deps), store.archive)
+          );
+          logArchive(run3, logger);
+          return run3;
+        },
+        build: deps.build,
+        signal: deps.signal,
+        history: store.reader,
+        ...api && deps.build ? {
+          bisect: autoBisector(autoBisectOptions(inputs, ctx, deps, resultsDir), { ...deps, api, store })
+        } : {},
+        backfill: { runner: deps.runner }
+      }
+    );
+    io.setOutput("results-json", resultsFile);
+    const site = outcome.analysis && inputs.publishSite ? await publishSiteOnBranch(
+      store,
+      { site: inputs.publishSite, branch: inputs.storeBranch, repository, repoUrl, changePoints },
+      { logger, openStore: (dir) => deps.stores.open(dir, false) }
+    ) : void 0;
+    if (site) io.setOutput("site-commit", site.commit);
+    const notes = site ? [site.note] : [];
+    const { report, decision } = await concludeNight(outcome, {
+      repoUrl,
+      notes,
+      failOn: inputs.failOn,
+      reportFile
+    });
+    await io.writeSummary(report);
+    if (outcome.judgement) {
+      io.setOutput("regressions", String(outcome.judgement.regressed.length));
+      io.setOutput("improvements", String(outcome.judgement.improved.length));
+    }
+    io.setOutput("report-markdown", reportFile);
+    return publishGate(io, decision, { dir: resultsDir, resultsFile, reportFile }, (l) => logger.info(l));
+  } finally {
+    await store.close();
+  }
+};
+function autoBisectOptions(inputs, ctx, deps, resultsDir) {
+  return {
+    analysis: { alpha: inputs.alpha, thresholdPct: inputs.threshold },
+    measure: {
+      repo: sourceRepoOf(inputs, ctx),
+      cacheDir: deps.cacheDir,
+      extraOptions: inputs.buildOptions,
+      rounds: inputs.rounds,
+      durationS: inputs.duration,
+      ...inputs.maxRounds !== void 0 ? { adaptive: { maxRounds: inputs.maxRounds } } : {},
+      seed: inputs.seed,
+      runAs: inputs.runAs,
+      outDir: resultsDir
+    },
+    links: { repoUrl: repoUrlOf(inputs, ctx), runUrl: ctx.runUrl },
+    workloads: {
+      given: inputs.workloads,
+      load: () => loadInputWorkloads(inputs, ctx, deps.actionDir),
+      fileOf: (name) => workloadPath(name, ctx.workspace, deps.actionDir)
+    }
+  };
+}
+function nightlyChoice(inputs, ctx, deps) {
+  if (!inputs.headRef && !ctx.sha) {
+    throw new UserError(
+      `mode nightly measures the branch head: set 'head-ref' (e.g. master), or run on a push or schedule event (the '${ctx.eventName}' event gave no GITHUB_SHA)`
+    );
+  }
+  if (!inputs.headBinDir && !deps.build) {
+    throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
+  }
+  return nightlyHeadOf(
+    {
+      ...inputs.headBinDir ? { binDir: path63.resolve(inputs.headBinDir) } : {},
+      ...inputs.headRef ? { ref: inputs.headRef } : {},
+      ...ctx.sha ? { event: { name: ctx.eventName, sha: ctx.sha, ...ctx.refName ? { ref: ctx.refName } : {} } } : {},
+      source: () => ({
+        repo: sourceRepoOf(inputs, ctx),
+        extraOptions: inputs.buildOptions,
+        cacheDir: deps.cacheDir
+      })
+    },
+    {
+      bin: "input 'head-bin-dir'",
+      ref: "input 'head-ref'",
+      commit: "input 'head-ref'",
+      repo: "input 'repo'"
+    }
+  );
+}
+
+// src/adapters/action/calibrate-mode.ts
+import path65 from "node:path";
+
+// src/flows/calibrate/calibrate-job.ts
+import { writeFile as writeFile18 } from "node:fs/promises";
+import path64 from "node:path";
+
+// src/flows/calibrate/calibrate.ts
+init_result_types();
+function calibrationOf(result, comparison) {
+  const arm2 = comparison.comparisons[0];
+  const likely = new Set(comparison.likelyRegressions);
+  const metric = comparison.metric;
+  const cells = result.plan.cells.map((cell) => {
+    const id = cellId(cell);
+    const compared = arm2?.cells.find((c) => c.id === id);
+    const noise = estimateNoise(result, cell, metric);
+    const verdict2 = compared?.verdict ?? "inconclusive";
+    return {
+      workload: cell.workload,
+      clients: cell.clients,
+      id,
+      rounds: noise.rounds,
+      pairedCvPct: noise.pairedCvPct,
+      runCvPct: noise.runCvPct,
+      verdict: verdict2,
+      falseAlarm: verdict2 === "regression" || verdict2 === "improvement" || likely.has(`${arm2?.head ?? ""}:${id}`)
+    };
+  });
+  return {
+    runId: result.runId ?? null,
+    binDir: result.arms[0]?.binDir ?? "",
+    alpha: comparison.alpha,
+    cells,
+    falseAlarms: cells.filter((c) => c.falseAlarm).length
+  };
+}
+function falseAlarmWarning(c) {
+  if (c.falseAlarms === 0) return void 0;
+  return `${c.falseAlarms} cell(s) of the same install were called changed: at most alpha ${c.alpha} of calibrations should; if it recurs the runner is not steady enough (pgperf doctor)`;
+}
+function calibrationDecision(result, calibration, failOn) {
+  const complete = completenessOf(result);
+  const alarms = calibration.cells.filter((c) => c.falseAlarm);
+  const cells = `${calibration.cells.length} cell(s)`;
+  return flowDecision({
+    flow: "calibrate",
+    verdict: alarms.length > 0 ? alarms[0].verdict === "improvement" ? "improvement" : "regression" : "no-change",
+    failOn,
+    ...complete.complete ? {} : { incomplete: `${complete.why ?? "the run did not complete"}: the calibration is partial` },
+    lead: alarms.length > 0 ? `False alarm in ${alarms.length} of ${cells}` : "Calibrated",
+    detail: alarms.length > 0 ? `the same install was called changed in ${alarms.map((c) => c.id).join(", ")} (at most alpha ${calibration.alpha} of calibrations should)` : `no false alarm in ${cells} (A/A, alpha ${calibration.alpha})`,
+    deciding: (alarms.length > 0 ? alarms : calibration.cells).map((c) => c.id)
+  });
+}
+
+// src/flows/calibrate/calibrate-job.ts
+var CALIBRATION_FILE = "calibration.json";
+async function runCalibration(options, deps) {
+  const { binDir, analysis, failOn, calibrationDir, ...run3 } = options;
+  const measured = await deps.measure({
+    arms: {
+      kind: "installed",
+      arms: [
+        { label: "a", binDir, settings: {} },
+        { label: "b", binDir, settings: {} }
+      ]
+    },
+    ...run3,
+    analysis: resolveAnalysis(analysis),
+    order: "random",
+    dataChecksums: false
+  });
+  const calibration = calibrationOf(measured.result, measured.comparison);
+  const calibrationFile = calibrationDir ? path64.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  if (calibrationFile) await writeFile18(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+`);
+  return {
+    run: measured,
+    calibration,
+    decision: calibrationDecision(measured.result, calibration, failOn),
+    ...calibrationFile ? { calibrationFile } : {}
+  };
+}
+
+// src/core/report/terminal/calibration-text.ts
+function renderCalibrationText(c) {
+  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
+  const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
+  const rows = [
+    ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
+    ...c.cells.map((x) => [
+      x.id,
+      String(x.rounds),
+      pct5(x.pairedCvPct),
+      pct5(x.runCvPct),
+      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
+    ])
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const lines = rows.map(
+    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
+  );
+  return `${[head, "", ...lines].join("\n")}
+`;
+}
+
+// src/core/report/markdown/calibration-markdown.ts
+function renderCalibrationMarkdown(c) {
+  return `## pgperf calibrate
+
+\`\`\`
+${renderCalibrationText(c)}\`\`\`
+`;
+}
+
+// src/adapters/action/calibrate-mode.ts
+var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
+  const { logger, io } = deps;
+  const binDir = path65.resolve(ctx.workspace, inputs.headBinDir);
+  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
+  const store = await openInputStore(inputs, ctx.workspace, deps);
+  const resultsFile = path65.join(resultsDir, RESULTS_FILE);
+  try {
+    const { calibration, calibrationFile, decision } = await runCalibration(
+      {
+        binDir,
+        workloads,
+        analysis: { alpha: inputs.alpha, thresholdPct: inputs.threshold },
+        rounds: inputs.rounds,
+        durationS: inputs.duration,
+        runAs: inputs.runAs,
+        planCheck: inputs.force ? "warn" : "refuse",
+        source: { repository: `${ctx.owner}/${ctx.repo}`, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} },
+        failOn: inputs.failOn,
+        calibrationDir: resultsDir
+      },
+      {
+        measure: async (request2) => {
+          const run3 = await logger.group(
+            "Calibration (A/A)",
+            () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDepsOf(deps), store?.archive)
+          );
+          logArchive(run3, logger);
+          return run3;
+        }
+      }
+    );
+    await io.writeSummary(renderCalibrationMarkdown(calibration));
+    logger.info(renderCalibrationText(calibration).split("\n")[0]);
+    const warning2 = falseAlarmWarning(calibration);
+    if (warning2) logger.warn(warning2);
+    io.setOutput("false-alarms", String(calibration.falseAlarms));
+    io.setOutput("calibration-json", calibrationFile);
+    io.setOutput("results-json", resultsFile);
+    const files = { dir: resultsDir, resultsFile, reportFile: path65.join(resultsDir, REPORT_FILE) };
+    return publishGate(io, decision, files, (l) => logger.info(l));
+  } finally {
+    await store?.close();
+  }
+};
+
+// src/flows/bisect/bisect-gate.ts
+function bisectSkipped(reason, failOn) {
+  return flowDecision({
+    flow: "bisect",
+    verdict: "inconclusive",
+    failOn,
+    lead: "Nothing to bisect",
+    detail: reason,
+    deciding: []
+  });
+}
+function bisectDecision(outcome, failOn) {
+  const short3 = (sha) => sha.slice(0, 12);
+  if (outcome.kind === "found") {
+    return flowDecision({
+      flow: "bisect",
+      verdict: "regression",
+      failOn,
+      lead: "First bad commit found",
+      detail: `${short3(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short3(outcome.lastGood.sha)})`,
+      deciding: [outcome.firstBad.sha]
+    });
+  }
+  if (outcome.kind === "not-reproduced") {
+    const verdict2 = outcome.judgement.verdict;
+    return flowDecision({
+      flow: "bisect",
+      verdict: verdict2 === "inconclusive" ? "inconclusive" : verdict2,
+      failOn,
+      ...failOn === "inconclusive" ? { fails: "no first bad commit named: the regression did not reproduce" } : {},
+      lead: "Regression not reproduced",
+      detail: `the bad end measured ${verdict2} against the good end: no first bad commit to name`,
+      deciding: []
+    });
+  }
+  const undecided = `no first bad commit named: ${short3(outcome.undecided.sha)} stayed inconclusive`;
+  return flowDecision({
+    flow: "bisect",
+    verdict: "inconclusive",
+    failOn,
+    ...outcome.interrupted ? { incomplete: "the bisection was interrupted before it named a first bad commit" } : {},
+    ...failOn === "inconclusive" ? { fails: undecided } : {},
+    pending: true,
+    lead: "No first bad commit named",
+    detail: `one of ${outcome.candidates.length} commits after ${short3(outcome.lastGood.sha)}; ${short3(outcome.undecided.sha)} stayed inconclusive`,
+    deciding: outcome.candidates.map((c) => c.sha)
+  });
 }
 
 // src/adapters/action/bisect-mode.ts
@@ -86168,7 +86705,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path64.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path66.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -86346,7 +86883,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path65.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
+    const cacheDir = inputs.cacheDir ? path67.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -86377,7 +86914,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os15.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path65.resolve(path65.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path67.resolve(path67.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

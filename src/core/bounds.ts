@@ -30,6 +30,13 @@ export const ROUNDS: Bound = { min: 1, max: 1000 };
 /** Hours between nightly runs a history expects (--expect-every, input expect-every): up to a month. */
 export const EXPECT_EVERY_HOURS: Bound = { min: 1, max: 24 * 31 };
 
+/**
+ * Commits a nightly backfills before its head (--backfill, input backfill): each is built and measured
+ * like a night (minutes to an hour each), so 100 is days of runner time already; a longer history is
+ * better grown a night at a time.
+ */
+export const BACKFILL_COMMITS: Bound = { min: 1, max: 100 };
+
 /** Days an untriaged regression waits before it is raised again (--raise-after, input raise-after). */
 export const RAISE_AFTER_DAYS: Bound = { min: 1, max: 365 };
 /** Bisections the nightly starts without a label in any 7 days (0: none). */

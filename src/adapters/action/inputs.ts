@@ -15,7 +15,9 @@ import type { CommitfestEntry } from '../../core/results/result-types.js';
 import { commitfestEntryOf } from '../../postgres/builds/commitfest.js';
 import { checkNightlyIssues } from '../../flows/nightly/nightly-job.js';
 import { checkBisectRounds } from '../../flows/bisect/bisect-request.js';
+import { checkBackfill } from '../../flows/nightly/backfill.js';
 import {
+  BACKFILL_COMMITS,
   CLIENTS,
   CLIENT_COUNTS,
   DURATION_S,
@@ -114,6 +116,8 @@ export interface ActionInputs {
   canaryBinDir?: string;
   /** mode nightly: hours expected between nightly runs; a longer gap is a missing-night alert. */
   expectEveryHours?: number;
+  /** mode nightly: build and measure this many commits before the head first (flows/nightly/backfill.ts). */
+  backfill?: number;
   /** mode nightly: keep the triage digest issue (triage-digest.ts), raising entries after raiseAfterDays. */
   triageDigest: boolean;
   raiseAfterDays?: number;
@@ -208,6 +212,11 @@ function readInputs(read: InputReader): ActionInputs {
     explain: bool(read, 'explain', false),
     ...switchInput(read, 'plans'),
     canaryBinDir: text('canary-bin-dir'),
+    backfill: optionalNumber(read, 'backfill', {
+      integer: true,
+      min: BACKFILL_COMMITS.min,
+      max: BACKFILL_COMMITS.max,
+    }),
     expectEveryHours: optionalNumber(read, 'expect-every', {
       integer: true,
       min: 1,
@@ -363,6 +372,7 @@ function checkModeInputs(inputs: ActionInputs): void {
     ['clients', inputs.clients, ['bisect'], 'chooses the one cell of mode bisect'],
     ['canary-bin-dir', inputs.canaryBinDir, nightly, "measures mode nightly's runner canary"],
     ['expect-every', inputs.expectEveryHours, nightly, 'says how often mode nightly runs'],
+    ['backfill', inputs.backfill, nightly, 'measures the commits before the head of mode nightly'],
     ['triage-digest', inputs.triageDigest || undefined, nightly, "keeps mode nightly's triage digest"],
     ['raise-after', inputs.raiseAfterDays, nightly, "raises mode nightly's untriaged regressions"],
     [
@@ -405,6 +415,11 @@ function checkNightlyInputs(inputs: ActionInputs): void {
     ['time-budget', inputs.timeBudgetS !== undefined],
     ['baseline', inputs.baseline.kind !== 'same-job'],
   ]);
+  checkBackfill(
+    inputs.backfill,
+    { installed: inputs.headBinDir !== undefined },
+    { backfill: "input 'backfill'", bin: "input 'head-bin-dir'" },
+  );
   if (inputs.headBinDir && (inputs.repo !== undefined || inputs.buildOptions.length > 0)) {
     throw new UserError(
       "input 'head-bin-dir' gives a pre-built install, but 'repo'/'build-options' build PostgreSQL: remove one or the other",

@@ -60,6 +60,7 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         changePoints,
         canaryBinDir: inputs.canaryBinDir,
         expectEveryHours: inputs.expectEveryHours,
+        backfill: inputs.backfill,
         issues: api && {
           api,
           triageDigest: inputs.triageDigest,
@@ -84,6 +85,7 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
               bisect: autoBisector(autoBisectOptions(inputs, ctx, deps, resultsDir), { ...deps, api, store }),
             }
           : {}),
+        backfill: { runner: deps.runner },
       },
     );
     io.setOutput('results-json', resultsFile);

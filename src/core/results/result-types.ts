@@ -283,6 +283,8 @@ export interface CommitRef {
   sha?: string;
   /** How the commit was chosen, e.g. "merge-base of master and the PR head". */
   chosenBy?: string;
+  /** The commit's committer date (ISO 8601), when known: a backfilled night records it beside its run date. */
+  committedAt?: string;
 }
 
 export interface ClientInfo {

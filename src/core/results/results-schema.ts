@@ -21,6 +21,7 @@ const commitRef = z.looseObject({
   ref: text.optional(),
   sha: text.optional(),
   chosenBy: text.optional(),
+  committedAt: text.optional(),
 });
 
 const buildRecordSchema = z.looseObject({

@@ -33,6 +33,7 @@ import type { ResultStore } from '../../store/store.js';
 import type { Logger } from '../../core/util/logger.js';
 import { resolveAnalysis } from '../../core/compare/analysis/recorded-analysis.js';
 import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../compare/pipeline/pipeline.js';
+import { runBackfill, type BackfillDeps, type BackfillOutcome } from './backfill.js';
 
 /** Tonight's head: an installed bin directory, or a source tree to build (head only). */
 export type NightlyHead =
@@ -55,6 +56,8 @@ export interface NightlyRequest extends Pick<
   canary?: { binDir: string };
   /** Hours expected between nightly runs (24 for nightly): a longer gap is a missing-night alert. */
   expectEveryHours?: number;
+  /** Measure this many commits before a built head first, oldest first (backfill.ts). */
+  backfill?: number;
 }
 
 export interface NightlyDeps {
@@ -66,6 +69,8 @@ export interface NightlyDeps {
   measure(request: Omit<PipelineRequest, 'runDir'>): Promise<PipelineOutcome>;
   /** Builds from source; required when the head is to be built. */
   build?: PipelineDeps['build'];
+  /** Runs git and objdump for a backfill (required with `backfill`), and its test seams. */
+  backfill?: Pick<BackfillDeps, 'runner' | 'line' | 'compareCode' | 'now'>;
   signal?: AbortSignal;
   /** The store the run is saved to: its whole history is analysed. */
   history: ResultStore;
@@ -117,6 +122,8 @@ export interface NightlyOutcome {
   alertIssues?: IssueSync;
   /** The triage digest: what was done, or why it could not be; absent when not asked for. */
   digest?: IssueSync;
+  /** The commits backfilled before the head, when asked. */
+  backfill?: BackfillOutcome;
 }
 
 /** The request of tonight's run: one arm "head", random order, the default analysis settings. */
@@ -136,8 +143,18 @@ function nightlyRunRequest(
 /** Measures tonight's head into the store, analyses the history and keeps the regression issues current. */
 export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Promise<NightlyOutcome> {
   const { logger } = deps;
+  const { head: _head, history: _history, source: given, backfill: count, ...run } = request;
+  const backfill = count ? await backfillBefore(request, count, deps) : undefined;
+  if (backfill?.stopped) {
+    return {
+      run: backfill.stopped,
+      source: backfill.stopped.result.source ?? given,
+      incomplete: `the backfill stopped ('${backfill.stopped.result.status}'): the ${backfill.measured.length} commit(s) measured before are stored; tonight's head was not measured`,
+      undecided: [],
+      backfill,
+    };
+  }
   const arm = await headArm(request.head, deps);
-  const { head: _head, history: _history, source: given, ...run } = request;
   const source: RunSource = {
     ...given,
     head: { ...given.head, ...(arm.build ? { sha: arm.build.sha } : {}) },
@@ -170,6 +187,7 @@ export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Pr
     undecided: judgement.unanalysed.filter((s) => s.series.points.some((p) => p.runId === savedAs)),
     ...(canary ? { canary } : {}),
     watch,
+    ...(backfill ? { backfill } : {}),
   };
   for (const alert of watch.alerts) logger.warn(`alert: ${alert.message}`);
   if (deps.alerts) {
@@ -256,6 +274,36 @@ export function markSuspects(analysis: HistoryAnalysis, watch: NightWatch): void
     const cp = currentChangePoint(s);
     if (why && cp) cp.suspect = why;
   }
+}
+
+/** The commits before a built head, measured into the store first (backfill.ts). */
+async function backfillBefore(
+  request: NightlyRequest,
+  count: number,
+  deps: NightlyDeps,
+): Promise<BackfillOutcome> {
+  if (request.head.kind !== 'build') throw new Error('nightly: a backfill needs a head built from source');
+  if (!deps.build || !deps.backfill)
+    throw new Error('nightly: a backfill, but no builder or runner was given');
+  const { head: _head, history: _history, source, backfill: _count, ...run } = request;
+  return runBackfill(
+    {
+      count,
+      build: request.head.request,
+      source,
+      runRequest: (arm, commitSource) => nightlyRunRequest(arm, { ...run, source: commitSource }),
+      ...(request.runAs !== undefined ? { runAs: request.runAs } : {}),
+      ...(request.tmpDir !== undefined ? { tmpDir: request.tmpDir } : {}),
+    },
+    {
+      ...deps.backfill,
+      logger: deps.logger,
+      measure: deps.measure,
+      build: deps.build,
+      history: deps.history,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    },
+  );
 }
 
 async function headArm(head: NightlyHead, deps: NightlyDeps): Promise<ArmSpec> {

@@ -71,7 +71,7 @@ export function checkNightlyIssues(
 
 export interface NightlyJobOptions extends Pick<
   NightlyRequest,
-  'workloads' | 'rounds' | 'durationS' | 'runAs' | 'tmpDir' | 'expectEveryHours'
+  'workloads' | 'rounds' | 'durationS' | 'runAs' | 'tmpDir' | 'expectEveryHours' | 'backfill'
 > {
   /** Tonight's head (nightly-head.ts). */
   head: NightlyHead;
@@ -90,10 +90,13 @@ export interface NightlyJobOptions extends Pick<
   issues?: NightlyIssues;
 }
 
-/** What the job needs done: the logger, the measurement, the builder, and the store (`history`). */
+/**
+ * What the job needs done: the logger, the measurement, the builder, the store (`history`), the bisector a
+ * night starts without a label, and for a backfill the process runner (git, objdump).
+ */
 export type NightlyJobDeps = Pick<
   NightlyDeps,
-  'logger' | 'measure' | 'build' | 'signal' | 'history' | 'bisect'
+  'logger' | 'measure' | 'build' | 'signal' | 'history' | 'bisect' | 'backfill'
 >;
 
 /** The change-point settings of the history analysis (nightly-flow.ts, the history site). */
@@ -147,6 +150,7 @@ export async function runNightlyJob(
       build: deps.build,
       signal: deps.signal,
       history: deps.history,
+      ...(deps.backfill ? { backfill: deps.backfill } : {}),
       ...(issues ? issueSyncs(issues, links, deps) : {}),
       ...(issues && deps.bisect ? { bisect: deps.bisect } : {}),
     },

@@ -4,7 +4,7 @@
  * the history only then), checkouts as worktrees of the mirror, and patches applied in order.
  */
 import { short } from '../../core/util/commit-id.js';
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
@@ -162,6 +162,45 @@ export class SourceMirror {
     });
   }
 
+  /**
+   * Up to `count` commits of the first-parent line ending at `sha`, newest first (`sha` itself first), with
+   * their parents, committer dates and subjects. The mirror is shallow, so the history is deepened (by
+   * `count`, then unshallowed) while the line stops at a shallow boundary rather than at the root; fewer
+   * than `count` only when the history is that short.
+   */
+  async firstParents(sha: string, count: number): Promise<FirstParentCommit[]> {
+    await this.ensureCommits([sha]);
+    return this.withLock(async () => {
+      for (const step of [undefined, `--deepen=${count}`, '--unshallow']) {
+        if (step) {
+          this.deps.logger.info(`history of ${short(sha)}: fetching more (${step})`);
+          await this.fetch([step, this.repo.url, sha], [sha]);
+        }
+        const res = await this.git([
+          '--git-dir',
+          this.dir,
+          'log',
+          '--first-parent',
+          `--max-count=${count}`,
+          '--format=%H%x09%P%x09%cI%x09%s',
+          sha,
+        ]);
+        if (res.exitCode !== 0) throw new Error(`git log ${short(sha)} failed: ${tail(res.stderr, 5)}`);
+        const rows = parseFirstParents(res.stdout);
+        const last = rows.at(-1);
+        if (rows.length >= count || !last || !(await this.shallowAt(last.sha))) return rows;
+      }
+      throw new Error(`the history of ${short(sha)} in ${this.repo.input} stays shallow after --unshallow`);
+    });
+  }
+
+  /** Whether the mirror's history is cut at this commit (a shallow boundary: its parents are not here). */
+  private async shallowAt(sha: string): Promise<boolean> {
+    const file = path.join(this.dir, 'shallow');
+    if (!(await exists(file))) return false;
+    return (await readFile(file, 'utf8')).split('\n').includes(sha);
+  }
+
   /** Whether the commit has this file (a path from the top of the tree). */
   async hasFile(sha: string, file: string): Promise<boolean> {
     return (await this.git(['--git-dir', this.dir, 'cat-file', '-e', `${sha}:${file}`])).exitCode === 0;
@@ -283,6 +322,27 @@ export class SourceMirror {
   private git(args: string[], options: RunOptions = {}): Promise<ProcessResult> {
     return runGit(args, this.deps, options);
   }
+}
+
+/** A commit of a first-parent line (SourceMirror.firstParents). */
+export interface FirstParentCommit {
+  sha: string;
+  /** Its parents' shas, the first parent first (none for a root commit). */
+  parents: string[];
+  /** The committer date, ISO 8601 with the committer's offset. */
+  committedAt: string;
+  subject: string;
+}
+
+/** `git log --format=%H%x09%P%x09%cI%x09%s` lines (a subject may hold tabs). */
+export function parseFirstParents(stdout: string): FirstParentCommit[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line) => {
+      const [sha = '', parents = '', committedAt = '', ...subject] = line.split('\t');
+      return { sha, parents: parents.split(' ').filter(Boolean), committedAt, subject: subject.join('\t') };
+    });
 }
 
 export function runGit(

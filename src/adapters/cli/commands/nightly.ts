@@ -14,12 +14,13 @@ import { octokitApi } from '../../../github/octokit-api.js';
 import { DEFAULT_RAISE_AFTER_DAYS } from '../../../core/report/nightly/triage-digest.js';
 import { inspectBinDir } from '../../../postgres/cluster/cluster.js';
 import { resolveRunAs } from '../../../postgres/cluster/run-as.js';
-import { EXPECT_EVERY_HOURS, RAISE_AFTER_DAYS } from '../../../core/bounds.js';
+import { BACKFILL_COMMITS, EXPECT_EVERY_HOURS, RAISE_AFTER_DAYS, rangeText } from '../../../core/bounds.js';
 import { nodeProcessRunner } from '../../../machine/os/process.js';
 import { writeNightlySite } from '../../../flows/nightly/publish-site.js';
 import { checkNightlyIssues, concludeNight, runNightlyJob } from '../../../flows/nightly/nightly-job.js';
 import { NIGHTLY_FAIL_ON_MEANING } from '../../../flows/nightly/nightly-flow.js';
 import { nightlyHeadOf, type NightlyChoice } from '../../../flows/nightly/nightly-head.js';
+import { checkBackfill } from '../../../flows/nightly/backfill.js';
 import { UserError } from '../../../core/util/errors.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import { cliPipelineDeps } from '../pipeline-deps.js';
@@ -56,6 +57,7 @@ interface NightlyFlags extends ChangePointFlags, MeasureFlags {
   expectEvery?: number;
   triageDigest: boolean;
   raiseAfter?: number;
+  backfill?: number;
   failOn: FailOn;
 }
 
@@ -102,6 +104,11 @@ export function nightlyCommand(): Command {
       positiveInt('--raise-after', RAISE_AFTER_DAYS),
     )
     .option(
+      '--backfill <n>',
+      `with --ref: first build and measure the n commits before the head (${rangeText(BACKFILL_COMMITS)}), oldest first, skipping those with their parent's compiled code, each stored as a night of its own`,
+      positiveInt('--backfill', BACKFILL_COMMITS),
+    )
+    .option(
       '--github-repo <owner/name>',
       'keep one issue per regression event there (cells whose commit ranges overlap): opened, updated, closed on recovery (token: $GITHUB_TOKEN)',
     )
@@ -128,6 +135,11 @@ export function nightlyCommand(): Command {
     );
     const changePoints = changePointSettings(flags);
     const { head, commit } = nightlyHead(flags);
+    checkBackfill(
+      flags.backfill,
+      { installed: head.kind === 'installed' },
+      { backfill: '--backfill', bin: '--bin' },
+    );
     const workloads = [];
     for (const ref of flags.workload) workloads.push(...(await loadWorkloads(ref, { what: '--workload' })));
     const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
@@ -157,6 +169,7 @@ export function nightlyCommand(): Command {
           changePoints,
           canaryBinDir: flags.canaryBin,
           expectEveryHours: flags.expectEvery,
+          backfill: flags.backfill,
           issues: github && {
             api: octokitApi(github),
             triageDigest: flags.triageDigest,
@@ -170,6 +183,7 @@ export function nightlyCommand(): Command {
           build: (request) =>
             withInterrupt(logger, (signal) => cliPipelineDeps(logger, signal).build!(request, signal)),
           history: store,
+          backfill: { runner: nodeProcessRunner },
         },
       );
       if (flags.site && outcome.analysis)
