@@ -71925,8 +71925,8 @@ function topologyFact(t) {
 async function smtFacts(root) {
   const control = await readValue(root, `${CPU_DIR3}/smt/control`);
   if (control === void 0) return [];
-  const active = await readInt(root, `${CPU_DIR3}/smt/active`);
-  const value = control === "notsupported" || control === "notimplemented" ? `not supported by this CPU or hypervisor (${control})` : `${active === 1 ? "active" : "inactive"} (control ${control})`;
+  const active2 = await readInt(root, `${CPU_DIR3}/smt/active`);
+  const value = control === "notsupported" || control === "notimplemented" ? `not supported by this CPU or hypervisor (${control})` : `${active2 === 1 ? "active" : "inactive"} (control ${control})`;
   return [{ id: "smt", group: "cpu", name: "SMT (hyper-threading)", value, verdict: "ok" }];
 }
 async function perCpu(root, t, rel) {
@@ -86816,6 +86816,7 @@ function installSignalHandlers(options) {
   const onSignal = (signal) => {
     if (first === void 0) {
       first = signal;
+      stoppedOnce = true;
       logger.warn(
         `${signal}: stopping; keeping what was measured so far and stopping the servers (${signal} again to force)`
       );
@@ -86842,14 +86843,15 @@ function installSignalHandlers(options) {
     unhandledRejection: onFatal
   };
   for (const [event, listener] of Object.entries(listeners)) source.on(event, listener);
+  active++;
   return () => {
     clearTimeout(graceTimer);
     for (const [event, listener] of Object.entries(listeners)) source.off(event, listener);
-    if (first !== void 0) for (const signal of ["SIGINT", "SIGTERM"]) source.on(signal, ignoreLateSignal);
+    active--;
   };
 }
-function ignoreLateSignal() {
-}
+var active = 0;
+var stoppedOnce = false;
 
 // src/action.ts
 var coreLogger = {

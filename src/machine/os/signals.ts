@@ -121,6 +121,7 @@ export function installSignalHandlers(options: SignalHandlerOptions): () => void
   const onSignal = (signal: StopSignal) => {
     if (first === undefined) {
       first = signal;
+      stoppedOnce = true;
       logger.warn(
         `${signal}: stopping; keeping what was measured so far and stopping the servers (${signal} again to force)`,
       );
@@ -148,17 +149,35 @@ export function installSignalHandlers(options: SignalHandlerOptions): () => void
     unhandledRejection: onFatal,
   };
   for (const [event, listener] of Object.entries(listeners)) source.on(event, listener);
+  active++;
   return () => {
     clearTimeout(graceTimer);
     for (const [event, listener] of Object.entries(listeners)) source.off(event, listener);
-    // Stopped by a signal, the command is ending with its exit code (130, 143): a second Ctrl-C that comes
-    // after the stop is done must not end pgperf by Node's default action, cutting that code and the
-    // output still in flight (the process ends on its own; src/machine/os/end-process.ts sees to it).
-    if (first !== undefined) for (const signal of ['SIGINT', 'SIGTERM']) source.on(signal, ignoreLateSignal);
+    active--;
   };
 }
 
-function ignoreLateSignal(): void {}
+/** Handler sets installed now, and whether any of them was stopped by a signal (lateSignalGuard). */
+let active = 0;
+let stoppedOnce = false;
+
+/**
+ * For an entry point (src/cli.ts), before its command: a signal that comes after a command was stopped and
+ * let go of its handlers (the second Ctrl-C of an impatient user, just after the stop finished) is ignored:
+ * the command is ending with its exit code (130, 143), and Node's default action would cut that code and
+ * the output still in flight. A signal while no command was ever stopped and none listens ends the process
+ * as Node's default action would.
+ */
+export function installLateSignalGuard(): void {
+  const guard = (signal: NodeJS.Signals) => {
+    if (active > 0 || stoppedOnce) return;
+    process.off('SIGINT', guard);
+    process.off('SIGTERM', guard);
+    process.kill(process.pid, signal);
+  };
+  process.on('SIGINT', guard);
+  process.on('SIGTERM', guard);
+}
 
 /** A command stopped by a signal: a user-facing message and the conventional exit code (130, 143). */
 export class InterruptedError extends UserError {

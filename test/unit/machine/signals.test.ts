@@ -5,6 +5,7 @@
  * exits anyway. The cleanup registry runs the tasks registered `first` (the results document) before the
  * others (the servers), each group newest first.
  */
+import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -37,19 +38,36 @@ function harness(cleanup: () => Promise<void>, times: { gracefulStopMs?: number;
 }
 
 describe('installSignalHandlers', () => {
-  it('a signal after a stopped command let go of its handlers is ignored, never left to the default action', () => {
-    const stopped = new EventEmitter();
-    const options = { logger: memoryLogger(), onFirst: () => {}, exit: () => {}, gracefulStopMs: 60_000 };
-    installSignalHandlers({ ...options, source: stopped })();
-    // Never stopped: the handlers go, and Ctrl-C between commands ends the process as usual.
-    expect(stopped.listenerCount('SIGINT')).toBe(0);
-    const dispose = installSignalHandlers({ ...options, source: stopped });
-    stopped.emit('SIGINT');
-    dispose();
-    // Stopped: the command is ending with 130; a late second Ctrl-C finds a listener that does nothing.
-    expect(stopped.listenerCount('SIGINT')).toBe(1);
-    expect(stopped.listenerCount('SIGTERM')).toBe(1);
-    expect(() => stopped.emit('SIGINT')).not.toThrow();
+  it.each([
+    [
+      'after a stopped command let go of its handlers, a late Ctrl-C is ignored: the exit code stands',
+      true,
+      7,
+    ],
+    ['with no command ever stopped and none listening, Ctrl-C ends the process as by default', false, null],
+  ])('the late-signal guard of the entry point: %s', (_what, stopFirst, code) => {
+    const signals = new URL('../../../src/machine/os/signals.ts', import.meta.url).pathname;
+    const logger = new URL('../../../src/core/util/logger.ts', import.meta.url).pathname;
+    const script = `
+      const { installLateSignalGuard, installSignalHandlers } = await import(${JSON.stringify(signals)});
+      const { memoryLogger } = await import(${JSON.stringify(logger)});
+      installLateSignalGuard();
+      if (${stopFirst}) {
+        const dispose = installSignalHandlers({ logger: memoryLogger(), onFirst: () => {}, exit: () => {} });
+        process.kill(process.pid, 'SIGINT');
+        await new Promise((r) => setTimeout(r, 100));
+        dispose();
+      }
+      process.kill(process.pid, 'SIGINT');
+      await new Promise((r) => setTimeout(r, 300));
+      process.exit(7);`;
+    const ran = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect({ status: ran.status, signal: ran.signal }, ran.stderr).toEqual(
+      code === null ? { status: null, signal: 'SIGINT' } : { status: code, signal: null },
+    );
   });
 
   it('a second signal forces the exit through the cleanup, with 128 + its number', async () => {
