@@ -77041,6 +77041,12 @@ function planReport(record2) {
       ]) {
         if (p?.error !== void 0) notes.push(`${workload}: no plan on ${arm2} for ${statement}: ${p.error}`);
       }
+      const memory = plannerMemoryMove(b?.plannerMemory, h?.plannerMemory);
+      if (memory) {
+        notes.push(
+          `planner memory moved: ${short2(statement)} (${workload}${heads.length > 1 ? `, ${head}` : ""}: ${memory})`
+        );
+      }
     }
     for (const { workload, statement } of record2.statements) {
       const b = find(record2.stats, workload, base, statement);
@@ -77075,6 +77081,15 @@ function planReport(record2) {
     wallS: record2.wallS,
     notes: uniqueNotes
   };
+}
+var PLANNER_MEMORY_FLOOR = { bytes: 8192, pct: 25 };
+function plannerMemoryMove(base, head) {
+  if (!base || !head || base.allocatedBytes <= 0) return void 0;
+  const delta = head.allocatedBytes - base.allocatedBytes;
+  const pct6 = 100 * delta / base.allocatedBytes;
+  if (Math.abs(delta) < PLANNER_MEMORY_FLOOR.bytes || Math.abs(pct6) < PLANNER_MEMORY_FLOOR.pct)
+    return void 0;
+  return `${formatBytes(base.allocatedBytes)} -> ${formatBytes(head.allocatedBytes)} allocated (${pct6 >= 0 ? "+" : ""}${pct6.toFixed(0)}%)`;
 }
 function costOf(s) {
   return { callsPerTx: callsPerTransaction(s), msPerCall: timePerCall(s), blocksPerCall: blocksPerCall(s) };

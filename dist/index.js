@@ -63271,12 +63271,12 @@ function shiftStatistics(baseValues, headValues, options = {}) {
     aaSpreadPct: null,
     notes
   };
-  const short3 = [
+  const short4 = [
     ["base", base],
     ["head", head]
   ].filter(([, arm2]) => arm2.values.length < MIN_RUNS_PER_ARM);
-  if (short3.length > 0) {
-    const which2 = short3.map(([name, arm2]) => `${name} has ${arm2.values.length} usable run(s)`).join(" and ");
+  if (short4.length > 0) {
+    const which2 = short4.map(([name, arm2]) => `${name} has ${arm2.values.length} usable run(s)`).join(" and ");
     return { ...empty, unusable: `${which2}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
   }
   const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
@@ -69322,8 +69322,8 @@ async function checkRows(target, w) {
   } catch (e) {
     return `the tables are not there: ${errorMessage(e)}`;
   }
-  const short3 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
-  return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
+  const short4 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
+  return short4.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short4.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
 }
 
 // src/drivers/sysbench/sysbench-workload.ts
@@ -74005,10 +74005,10 @@ async function measureRepetition(w, settings2, rep, server, driver, deps) {
     shortInstructions = await count3(settings2.short, "short");
     longInstructions = await count3(settings2.long, "long");
   } else {
-    const short3 = await cachegrindCountedRun(server, settings2.short, findBackends, deps.signal);
+    const short4 = await cachegrindCountedRun(server, settings2.short, findBackends, deps.signal);
     const long = await cachegrindCountedRun(server, settings2.long, findBackends, deps.signal);
-    server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
-    shortInstructions = sumIr(short3.profiles);
+    server.runs.push({ short: short4.profiles, long: long.profiles, files: long.files });
+    shortInstructions = sumIr(short4.profiles);
     longInstructions = sumIr(long.profiles);
   }
   return {
@@ -76246,8 +76246,8 @@ function markdownLink(label, url2) {
 function commitLink(sha, repoUrl, options = {}) {
   const { digits = SHORT_SHA_LENGTH, code = true } = options;
   if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
-  const short3 = sha.slice(0, digits);
-  const label = code ? codeText(short3) : short3;
+  const short4 = sha.slice(0, digits);
+  const label = code ? codeText(short4) : short4;
   const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
   return repo ? `[${label}](${repo}/commit/${sha})` : label;
 }
@@ -76339,7 +76339,7 @@ function renderHistoryMarkdown(analysis, options = {}) {
   const regressions = rows.filter((r) => r.cp.kind === "regression").length;
   const improvements = rows.length - regressions;
   const analysed = analysis.series.filter((s) => s.status === "analysed").length;
-  const short3 = analysis.series.length - analysed;
+  const short4 = analysis.series.length - analysed;
   const headline3 = rows.length === 0 ? "**No change points**" : `**${[
     regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : "",
     improvements > 0 ? `${improvements} improvement${improvements === 1 ? "" : "s"}` : ""
@@ -76347,7 +76347,7 @@ function renderHistoryMarkdown(analysis, options = {}) {
   const lines = [
     `### Performance history`,
     "",
-    `${headline3} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
+    `${headline3} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short4 > 0 ? ` ${short4} series ${short4 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short4 === 1 ? "was" : "were"} not analysed yet.` : "")
   ];
   if (rows.length > 0) {
     lines.push(
@@ -77971,13 +77971,13 @@ ${rows}
 function renderWorkloadPage(data, workload, assets) {
   const listed = allChangePoints(data, [workload]);
   const charts = workload.charts.map((chart) => {
-    const short3 = chart.lines.filter((l) => l.status === "too-few-points");
+    const short4 = chart.lines.filter((l) => l.status === "too-few-points");
     const facts = Object.entries(chart.facts).map(([k, v]) => `<tr><th>${esc2(k)}</th><td>${esc2(v)}</td></tr>`).join("");
     return `<section>
 <h2>${esc2(chart.label)} (${esc2(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc2(chart.fingerprint)}</span></h2>
 <div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
 ${chart.definitionChanges.map((c) => `<p class="note" data-definition-change="${attr(c.to)}">The workload changed on ${esc2(c.date.slice(0, 10))} (definition ${esc2(c.from)} \u2192 ${esc2(c.to)}), marked by a grey line: change points are looked for on either side of it, never across.</p>`).join("\n")}
-${short3.length > 0 ? `<p class="note">Not analysed yet: ${short3.map((l) => `${esc2(l.label)} has ${plural2(l.median.filter((v) => v !== null).length, "run")}, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
+${short4.length > 0 ? `<p class="note">Not analysed yet: ${short4.map((l) => `${esc2(l.label)} has ${plural2(l.median.filter((v) => v !== null).length, "run")}, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
 <details><summary>Machine fingerprint ${esc2(chart.fingerprint)}</summary><table>${facts}</table></details>
 </section>`;
   }).join("\n");
@@ -82046,6 +82046,12 @@ function planReport(record2) {
       ]) {
         if (p?.error !== void 0) notes.push(`${workload}: no plan on ${arm2} for ${statement}: ${p.error}`);
       }
+      const memory = plannerMemoryMove(b?.plannerMemory, h?.plannerMemory);
+      if (memory) {
+        notes.push(
+          `planner memory moved: ${short2(statement)} (${workload}${heads.length > 1 ? `, ${head}` : ""}: ${memory})`
+        );
+      }
     }
     for (const { workload, statement } of record2.statements) {
       const b = find(record2.stats, workload, base, statement);
@@ -82080,6 +82086,15 @@ function planReport(record2) {
     wallS: record2.wallS,
     notes: uniqueNotes
   };
+}
+var PLANNER_MEMORY_FLOOR = { bytes: 8192, pct: 25 };
+function plannerMemoryMove(base, head) {
+  if (!base || !head || base.allocatedBytes <= 0) return void 0;
+  const delta = head.allocatedBytes - base.allocatedBytes;
+  const pct5 = 100 * delta / base.allocatedBytes;
+  if (Math.abs(delta) < PLANNER_MEMORY_FLOOR.bytes || Math.abs(pct5) < PLANNER_MEMORY_FLOOR.pct)
+    return void 0;
+  return `${formatBytes(base.allocatedBytes)} -> ${formatBytes(head.allocatedBytes)} allocated (${pct5 >= 0 ? "+" : ""}${pct5.toFixed(0)}%)`;
 }
 function costOf(s) {
   return { callsPerTx: callsPerTransaction(s), msPerCall: timePerCall(s), blocksPerCall: blocksPerCall(s) };
@@ -82153,6 +82168,9 @@ function pre(plan) {
 }
 function role(what, label) {
   return label === what ? what : `${what} (${escapeMarkdown(label, 40)})`;
+}
+function short2(statement) {
+  return statement.length > STATEMENT_CHARS ? `${statement.slice(0, STATEMENT_CHARS - 1)}\u2026` : statement;
 }
 function num4(v, decimals) {
   return v === null ? "\u2013" : v.toFixed(decimals);
@@ -84615,7 +84633,7 @@ function listCells2(cells) {
   const shown2 = ids.slice(0, LISTED_CELLS2).join(", ");
   return ids.length > LISTED_CELLS2 ? `${shown2} and ${ids.length - LISTED_CELLS2} more` : shown2 || "none";
 }
-function short2(hash2) {
+function short3(hash2) {
   return hash2.slice(0, 12);
 }
 function isVerifiable(shard) {
@@ -84663,7 +84681,7 @@ function checkShardDocument(f) {
     const computed = samplesDigestOf(result.samples);
     if (computed !== shard.samplesDigest) {
       throw new UserError(
-        `${file2}: the samples do not match plan.shard.samplesDigest (recorded ${short2(shard.samplesDigest)}, computed ${short2(computed)}): they were changed after pgperf wrote them; consolidate the file the shard job wrote`
+        `${file2}: the samples do not match plan.shard.samplesDigest (recorded ${short3(shard.samplesDigest)}, computed ${short3(computed)}): they were changed after pgperf wrote them; consolidate the file the shard job wrote`
       );
     }
   }
@@ -84715,7 +84733,7 @@ function checkIdentity(f, shard, ownCells) {
   const computed = planHashOf({ planId, count: count3, allCells, assignment });
   if (computed !== planHash) {
     throw new UserError(
-      `${file2}: plan.shard.planHash is ${short2(planHash)}, but the plan it describes (planId, count, allCells, assignment) hashes to ${short2(computed)}: the plan's identity was edited`
+      `${file2}: plan.shard.planHash is ${short3(planHash)}, but the plan it describes (planId, count, allCells, assignment) hashes to ${short3(computed)}: the plan's identity was edited`
     );
   }
   const assigned = assignment[index - 1];
@@ -84746,7 +84764,7 @@ function checkOneComparison(files, shards) {
     }
     if (s.planHash !== ref.planHash) {
       throw new UserError(
-        `${f.file}: plan hash ${short2(s.planHash)}, but ${first.file} has ${short2(ref.planHash)} for the same plan ${ref.planId}: the shards do not agree on the plan's cells or their split (mixed plans)`
+        `${f.file}: plan hash ${short3(s.planHash)}, but ${first.file} has ${short3(ref.planHash)} for the same plan ${ref.planId}: the shards do not agree on the plan's cells or their split (mixed plans)`
       );
     }
     if (cellsKey(s) !== cellsKey(ref)) {
@@ -86259,14 +86277,14 @@ function bisectSkipped(reason, failOn) {
   });
 }
 function bisectDecision(outcome, failOn) {
-  const short3 = (sha) => sha.slice(0, 12);
+  const short4 = (sha) => sha.slice(0, 12);
   if (outcome.kind === "found") {
     return flowDecision({
       flow: "bisect",
       verdict: "regression",
       failOn,
       lead: "First bad commit found",
-      detail: `${short3(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short3(outcome.lastGood.sha)})`,
+      detail: `${short4(outcome.firstBad.sha)} "${outcome.firstBad.subject}" (last good ${short4(outcome.lastGood.sha)})`,
       deciding: [outcome.firstBad.sha]
     });
   }
@@ -86282,7 +86300,7 @@ function bisectDecision(outcome, failOn) {
       deciding: []
     });
   }
-  const undecided = `no first bad commit named: ${short3(outcome.undecided.sha)} stayed inconclusive`;
+  const undecided = `no first bad commit named: ${short4(outcome.undecided.sha)} stayed inconclusive`;
   return flowDecision({
     flow: "bisect",
     verdict: "inconclusive",
@@ -86291,7 +86309,7 @@ function bisectDecision(outcome, failOn) {
     ...failOn === "inconclusive" ? { fails: undecided } : {},
     pending: true,
     lead: "No first bad commit named",
-    detail: `one of ${outcome.candidates.length} commits after ${short3(outcome.lastGood.sha)}; ${short3(outcome.undecided.sha)} stayed inconclusive`,
+    detail: `one of ${outcome.candidates.length} commits after ${short4(outcome.lastGood.sha)}; ${short4(outcome.undecided.sha)} stayed inconclusive`,
     deciding: outcome.candidates.map((c) => c.sha)
   });
 }

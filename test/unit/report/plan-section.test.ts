@@ -54,6 +54,22 @@ describe('planReport', () => {
     });
   });
 
+  it('names a statement whose planner memory moved beyond its floor, and leaves a few kB alone', () => {
+    const withMemory = (headBytes: number) => {
+      const r = record(INDEX_PLAN);
+      for (const p of r.plans) {
+        p.plannerMemory = { usedBytes: 1000, allocatedBytes: p.arm === 'base' ? 16_384 : headBytes };
+      }
+      return planReport(r).notes.filter((n) => n.startsWith('planner memory'));
+    };
+    // As EXPLAIN (MEMORY) reports it on PostgreSQL 17+: a planner that keeps three times the memory.
+    expect(withMemory(49_152)).toEqual([
+      `planner memory moved: ${SELECT} (so: 16.0 kB -> 48.0 kB allocated (+200%))`,
+    ]);
+    expect(withMemory(16_384 + 4096)).toEqual([]); // +25 % but 4 kB: below the bytes floor
+    expect(withMemory(16_384)).toEqual([]);
+  });
+
   it('ranks the movers by blocks per call first, then time', () => {
     const r = record(INDEX_PLAN);
     const other = 'SELECT 1';

@@ -10,8 +10,10 @@ import {
   callsPerTransaction,
   timePerCall,
   type PlansRecord,
+  type StatementPlan,
   type StatementStats,
 } from '../../results/plans.js';
+import { formatBytes } from '../../compare/evidence/memory-evidence.js';
 import { escapeHtml } from '../html-escape.js';
 import { codeText, escapeMarkdown } from '../markdown-escape.js';
 
@@ -97,6 +99,12 @@ export function planReport(record: PlansRecord): PlanReport {
       ] as const) {
         if (p?.error !== undefined) notes.push(`${workload}: no plan on ${arm} for ${statement}: ${p.error}`);
       }
+      const memory = plannerMemoryMove(b?.plannerMemory, h?.plannerMemory);
+      if (memory) {
+        notes.push(
+          `planner memory moved: ${short(statement)} (${workload}${heads.length > 1 ? `, ${head}` : ''}: ${memory})`,
+        );
+      }
     }
     for (const { workload, statement } of record.statements) {
       const b = find(record.stats, workload, base!, statement);
@@ -133,6 +141,25 @@ export function planReport(record: PlansRecord): PlanReport {
     wallS: record.wallS,
     notes: uniqueNotes,
   };
+}
+
+/**
+ * Planning the same statement on the same catalog allocates the same memory from run to run, so a change of
+ * at least PLANNER_MEMORY_FLOOR (bytes and percent of base) is the head's: "16.0 kB -> 48.0 kB allocated
+ * (+200%)". Reported with the plans, not gated.
+ */
+const PLANNER_MEMORY_FLOOR = { bytes: 8192, pct: 25 };
+
+function plannerMemoryMove(
+  base: StatementPlan['plannerMemory'],
+  head: StatementPlan['plannerMemory'],
+): string | undefined {
+  if (!base || !head || base.allocatedBytes <= 0) return undefined;
+  const delta = head.allocatedBytes - base.allocatedBytes;
+  const pct = (100 * delta) / base.allocatedBytes;
+  if (Math.abs(delta) < PLANNER_MEMORY_FLOOR.bytes || Math.abs(pct) < PLANNER_MEMORY_FLOOR.pct)
+    return undefined;
+  return `${formatBytes(base.allocatedBytes)} -> ${formatBytes(head.allocatedBytes)} allocated (${pct >= 0 ? '+' : ''}${pct.toFixed(0)}%)`;
 }
 
 function costOf(s: StatementStats): StatementCost {
