@@ -70968,8 +70968,11 @@ var AdaptiveControl = class {
     log(
       `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.label} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
     );
+    this.stoppedByAnswer = outcome.stop && (outcome.openCells.length === 0 || look < this.plan.schedule.length);
     return outcome.stop ? outcome.reason : null;
   }
+  /** Whether the last stop came from the answer rather than from a budget. */
+  stoppedByAnswer = false;
 };
 function formatS(s) {
   return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
@@ -71016,7 +71019,9 @@ async function runRounds(req, schedule, ctx, judging) {
   for (const [r, roundRuns] of rounds.entries()) {
     const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
     if (stop) {
-      ctx.journal.warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
+      const line = `adaptive: stopped before round ${r + 1}: ${stop}`;
+      if (adaptive?.stoppedByAnswer) logger.info(line);
+      else ctx.journal.warn(line);
       break;
     }
     await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {

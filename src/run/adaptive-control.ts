@@ -86,8 +86,15 @@ export class AdaptiveControl {
         `${decided.length ? `decided ${decided.map((d) => `${d.label} ${d.verdict}`).join(', ')}` : 'nothing newly decided'}; ` +
         `${outcome.openCells.length} cell(s) still open${outcome.stop ? ` — stop: ${outcome.reason}` : ''}`,
     );
+    // Stopped by the answer (every cell decided, or a regression the gate fails whatever follows), not by
+    // the budget: good news, said as such.
+    this.stoppedByAnswer =
+      outcome.stop && (outcome.openCells.length === 0 || look < this.plan.schedule.length);
     return outcome.stop ? outcome.reason : null;
   }
+
+  /** Whether the last stop came from the answer rather than from a budget. */
+  stoppedByAnswer = false;
 }
 
 function formatS(s: number): string {

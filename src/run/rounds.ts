@@ -103,7 +103,9 @@ export async function runRounds(
   for (const [r, roundRuns] of rounds.entries()) {
     const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
     if (stop) {
-      ctx.journal.warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
+      const line = `adaptive: stopped before round ${r + 1}: ${stop}`;
+      if (adaptive?.stoppedByAnswer) logger.info(line);
+      else ctx.journal.warn(line);
       break;
     }
     await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
