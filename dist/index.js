@@ -70504,22 +70504,29 @@ var MEMORY_APPLICATION_NAME = "pgperf-memory";
 var DEFAULT_MEMORY_INTERVAL_MS = 250;
 var BACKENDS_SQL = `
 SELECT pid FROM pg_stat_activity
- WHERE backend_type = 'client backend' AND datname = current_database() AND pid <> pg_backend_pid()
+ WHERE backend_type = 'client backend' AND datname = $1 AND pid <> pg_backend_pid()
    AND coalesce(application_name, '') NOT LIKE 'pgperf-%'`;
+var SAMPLER_DATABASE = "postgres";
 async function startMemorySampler(target, options = {}) {
   const intervalMs = options.intervalMs ?? DEFAULT_MEMORY_INTERVAL_MS;
   const proc = options.procRoot ?? "/proc";
   let failure2;
-  const client = await openSideConnection(target, MEMORY_APPLICATION_NAME, {
-    onError: (e) => {
-      failure2 ??= `the sampler's connection failed: ${errorMessage(e)}`;
+  const client = await openSideConnection(
+    { ...target, database: SAMPLER_DATABASE },
+    MEMORY_APPLICATION_NAME,
+    {
+      onError: (e) => {
+        failure2 ??= `the sampler's connection failed: ${errorMessage(e)}`;
+      }
     }
-  });
+  );
   const readings = /* @__PURE__ */ new Map();
   let ticks = 0;
   let busy;
   const tick = async () => {
-    const pids = (await client.query(BACKENDS_SQL)).rows.map((r) => r.pid);
+    const pids = (await client.query(BACKENDS_SQL, [target.database])).rows.map(
+      (r) => r.pid
+    );
     ticks++;
     for (const pid of pids) {
       const r = await readSmapsField(proc, pid, BACKEND_MEMORY_FIELD);

@@ -23,10 +23,16 @@ export const MEMORY_APPLICATION_NAME = 'pgperf-memory';
 /** Readings four times a second: a backend's memory is read often enough to see a query's peak of 1 s. */
 export const DEFAULT_MEMORY_INTERVAL_MS = 250;
 
+/**
+ * The benchmark database's client backends, asked from the `postgres` database: the sampler's own
+ * transactions (four a second) then count in that database's pg_stat_database row, not in the benchmark's,
+ * whose commits and buffer counters the steady metrics read.
+ */
 const BACKENDS_SQL = `
 SELECT pid FROM pg_stat_activity
- WHERE backend_type = 'client backend' AND datname = current_database() AND pid <> pg_backend_pid()
+ WHERE backend_type = 'client backend' AND datname = $1 AND pid <> pg_backend_pid()
    AND coalesce(application_name, '') NOT LIKE 'pgperf-%'`;
+const SAMPLER_DATABASE = 'postgres';
 
 export interface MemorySamplerOptions {
   intervalMs?: number;
@@ -47,17 +53,23 @@ export async function startMemorySampler(
   const intervalMs = options.intervalMs ?? DEFAULT_MEMORY_INTERVAL_MS;
   const proc = options.procRoot ?? '/proc';
   let failure: string | undefined;
-  const client = await openSideConnection(target, MEMORY_APPLICATION_NAME, {
-    onError: (e) => {
-      failure ??= `the sampler's connection failed: ${errorMessage(e)}`;
+  const client = await openSideConnection(
+    { ...target, database: SAMPLER_DATABASE },
+    MEMORY_APPLICATION_NAME,
+    {
+      onError: (e) => {
+        failure ??= `the sampler's connection failed: ${errorMessage(e)}`;
+      },
     },
-  });
+  );
   const readings = new Map<number, number[]>();
   let ticks = 0;
   let busy: Promise<void> | undefined;
 
   const tick = async () => {
-    const pids = (await client.query<{ pid: number }>(BACKENDS_SQL)).rows.map((r) => r.pid);
+    const pids = (await client.query<{ pid: number }>(BACKENDS_SQL, [target.database])).rows.map(
+      (r) => r.pid,
+    );
     ticks++;
     for (const pid of pids) {
       const r = await readSmapsField(proc, pid, BACKEND_MEMORY_FIELD);

@@ -43,7 +43,7 @@ describe('why the adaptive control stopped', () => {
       effect: (arm) => (arm === 'head' ? 0.5 : 1),
       noise: 0.01,
     });
-    const control = new AdaptiveControl(designSequential({}), { thresholdPct: 2 }, {});
+    const control = new AdaptiveControl(designSequential({}), { thresholdPct: 2 }, { estimatedRoundS: 60 });
     expect(control.beforeRound(samples, 7, () => {})).toBeNull();
     expect(control.beforeRound(samples, 11, () => {})).toMatch(/^every cell decided at look 2/);
     expect(control.stoppedByAnswer).toBe(true);
