@@ -170,7 +170,7 @@ describe('steady per-transaction metrics', () => {
     expect(gated.stdout).toMatch(/compared: .*\(WAL bytes\/tx, lower is better\)/);
     const markdown = await pgperf(['compare', resultsPath, '--format', 'markdown']);
     expect(markdown.stdout).toMatch(
-      /<summary>Steady per-transaction costs \(WAL, buffers, backend CPU\)<\/summary>/,
+      /<summary>Steady per-transaction costs \(WAL, buffers, backend CPU, memory\)<\/summary>/,
     );
     expect(markdown.stdout).toMatch(/\| tpcb&#64;2 \| [\d,.]+ → [\d,.]+/);
     expect(processesMentioning(tmp())).toEqual([]);
