@@ -12,11 +12,12 @@ export const STOREYS = [
   // (compare: the cell statistics and verdicts; compare/evidence: the steady evidence (instruction counts,
   // waits, steady costs); compare/analysis: a run's cells judged, adaptive looks, the confirmation block,
   // same code; compare/decision: the gate's policy and the one decision of every flow.
-  // history: the series of stored runs, their change points, the nightly judgement. report: the words
+  // history: the series of stored runs, their change points, the nightly judgement. attribution: which
+  // commits of a range moved the instruction counts (the search, how the parts add up). report: the words
   // every markup shares; report/comment: the sticky comment's marker and hidden state; report/evidence:
   // one section per kind of evidence (instructions, plans, waits, steady costs, compiled code, cost),
   // each said in every markup; report/terminal, report/markdown (PR comment, job summary), report/mail:
-  // the surfaces; report/bisect: a bisection's report; report/history: the history site; report/nightly: the nightly summary, issues, digest.)
+  // the surfaces; report/bisect: a bisection's report; report/attribution: an attribution's; report/history: the history site; report/nightly: the nightly summary, issues, digest.)
   {
     name: 'core',
     folders: [
@@ -29,6 +30,7 @@ export const STOREYS = [
       'compare/analysis',
       'compare/decision',
       'history',
+      'attribution',
       'report',
       'report/comment',
       'report/evidence',
@@ -36,6 +38,7 @@ export const STOREYS = [
       'report/markdown',
       'report/mail',
       'report/bisect',
+      'report/attribution',
       'report/history',
       'report/nightly',
     ],
@@ -58,7 +61,7 @@ export const STOREYS = [
   // servers of their own.)
   { name: 'run', folders: ['memory', '', 'counted'] },
   // What a user asks for, each once: history, compare, publishing a verdict, calibrate, nightly, bisect,
-  // consolidate, the /pgperf PR commands (steer).
+  // attribute (the commits of a range that moved the counts), consolidate, the /pgperf PR commands (steer).
   {
     name: 'flows',
     folders: [
@@ -74,6 +77,7 @@ export const STOREYS = [
       'calibrate',
       'nightly',
       'bisect',
+      'attribute',
       'consolidate',
       'steer',
     ],

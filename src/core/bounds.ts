@@ -37,6 +37,20 @@ export const EXPECT_EVERY_HOURS: Bound = { min: 1, max: 24 * 31 };
  */
 export const BACKFILL_COMMITS: Bound = { min: 1, max: 100 };
 
+/**
+ * Commits an attribution searches (`pgperf attribute`: after --from, up to --to, on the first-parent line).
+ * Splitting finds each commit that moved the count in about log2(range) counts, so even 5000 commits (more
+ * than a PostgreSQL release's first-parent history) take about 13 per culprit; past that the range is a
+ * question of several releases, better asked one release at a time.
+ */
+export const ATTRIBUTE_COMMITS: Bound = { min: 1, max: 5000 };
+
+/**
+ * Commits an attribution counts at most (--max-commits): the ends and every middle it splits at. Each is
+ * a build and a counting server (minutes under cachegrind), so 1000 is days of runner time already.
+ */
+export const ATTRIBUTE_COUNTED: Bound = { min: 2, max: 1000 };
+
 /** Days an untriaged regression waits before it is raised again (--raise-after, input raise-after). */
 export const RAISE_AFTER_DAYS: Bound = { min: 1, max: 365 };
 /** Bisections the nightly starts without a label in any 7 days (0: none). */
@@ -195,6 +209,8 @@ export const BOUNDS = {
   INSTRUCTION_REPETITIONS,
   RETRIES,
   BISECT_TRIES,
+  ATTRIBUTE_COMMITS,
+  ATTRIBUTE_COUNTED,
   WORKLOAD_NAME_LENGTH,
   MAILBOX_MESSAGES,
   PLANNED_RUNS,

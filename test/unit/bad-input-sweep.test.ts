@@ -122,6 +122,7 @@ it('every flag of a size refuses nine digits while parsing (the bounds of src/co
     'run --clients',
     'plan --clients',
     'bisect --tries',
+    'attribute --max-commits',
     'demo --rounds',
   ];
   expect(sizes.filter((f) => !refused.has(f))).toEqual([]);
@@ -512,6 +513,9 @@ describe('every directory flag refuses a path that cannot hold files, before any
       '--store',
       ok('store'),
     ],
+    'attribute --out': () => ['attribute', '--from', 'a', '--to', 'b', '--workload', smoke],
+    'attribute --tmp-dir': () => ['attribute', '--from', 'a', '--to', 'b', '--workload', smoke],
+    'attribute --cache-dir': () => ['attribute', '--from', 'a', '--to', 'b', '--workload', smoke],
     'bisect --out': () => bisect(),
     'bisect --tmp-dir': () => bisect(),
     'bisect --cache-dir': () => bisect(),

@@ -30,6 +30,8 @@ export interface RangeRequest {
 export interface RangeNames {
   good: string;
   bad: string;
+  /** What needs the older commit in the history of the newer one (default: bisection's words). */
+  needs?: string;
 }
 
 const CLI_NAMES: RangeNames = { good: '--good', bad: '--bad' };
@@ -90,7 +92,7 @@ export function checkDistinct(
   const n = req.names ?? CLI_NAMES;
   if (good === bad) {
     throw new UserError(
-      `${n.good} ${req.good} and ${n.bad} ${req.bad} are the same commit (${short(good)}): give a good commit older than the bad one`,
+      `${n.good} ${req.good} and ${n.bad} ${req.bad} are the same commit (${short(good)}): give ${n.needs === undefined ? 'a good commit older than the bad one' : `a ${n.good} older than ${n.bad}`}`,
     );
   }
 }
@@ -110,7 +112,7 @@ export function checkAncestor(
       : ` (they diverge at ${short(mergeBase)})`;
   throw new UserError(
     `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)})${hint}: ` +
-      'bisection needs a good commit in the history of the bad one',
+      (n.needs ?? 'bisection needs a good commit in the history of the bad one'),
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { attributeCommand } from './attribute.js';
 import { bisectCommand } from './bisect.js';
 import { buildCommand } from './build.js';
 import { calibrateCommand } from './calibrate.js';
@@ -29,6 +30,7 @@ export const commands: Array<() => Command> = [
   historyCommand,
   nightlyCommand,
   bisectCommand,
+  attributeCommand,
   schemaCommand,
   storeCommand,
   doctorCommand,
