@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/adapters/cli/commands/main.js';
 import type { Calibration } from '../../src/core/compare/calibration-types.js';
+import type { CalibrationRecord } from '../../src/core/results/calibration-record.js';
 import { installedBinDir } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
@@ -18,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('pgperf calibrate (real PostgreSQL and pgbench)', () => {
-  it('measures one install as both arms and reports its noise per cell', async () => {
+  it('measures one install as both arms, reports its noise per cell and runs an injected drill', async () => {
     const file = path.join(tmp, 'cal.yml');
     await writeFile(
       file,
@@ -64,5 +65,13 @@ describe('pgperf calibrate (real PostgreSQL and pgbench)', () => {
     expect(cell!.verdict).toBe('inconclusive');
     expect(cell!.falseAlarm).toBe(false);
     expect(calibration.falseAlarms).toBe(0);
+    // The injected drill ran on the real server: sized from its probe, judged by the gate, recorded on the
+    // A/A run. With 3 rounds the gate can never fail a cell (as above), so the drill is missed by construction.
+    const record = (calibration as Calibration & { record?: CalibrationRecord }).record;
+    expect(record?.aa).toEqual({ comparisons: 1, falseAlarms: 0, cells: [] });
+    expect(record?.drills).toMatchObject({ comparisons: 1, caught: 0, skipped: [] });
+    const [drill] = record!.drills!.cells;
+    expect(drill).toMatchObject({ id: 'cal@1', injectedPct: 3, caught: false });
+    expect(drill!.rows).toBeGreaterThanOrEqual(1);
   }, 180_000);
 });

@@ -24,7 +24,7 @@ export const runCalibrateMode: ActionMode = async (inputs, ctx, deps, resultsDir
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   try {
-    const { calibration, calibrationFile, decision } = await runCalibration(
+    const { calibration, calibrationFile, decision, record, drills } = await runCalibration(
       {
         binDir,
         workloads,
@@ -38,17 +38,24 @@ export const runCalibrateMode: ActionMode = async (inputs, ctx, deps, resultsDir
         calibrationDir: resultsDir,
       },
       {
-        measure: async (request) => {
-          const run = await logger.group('Calibration (A/A)', () =>
-            runPipeline({ ...request, runDir: resultsDir }, pipelineDepsOf(deps), store?.archive),
+        // The A/A run in the results directory and to the store; a drill's probe and run beside it, never stored.
+        measure: async (request, { name, store: keep }) => {
+          const aa = name === 'calibration';
+          const run = await logger.group(aa ? 'Calibration (A/A)' : `Calibration (${name})`, () =>
+            runPipeline(
+              { ...request, runDir: aa ? resultsDir : path.join(resultsDir, name) },
+              pipelineDepsOf(deps),
+              keep ? store?.archive : undefined,
+            ),
           );
           logArchive(run, logger);
           return run;
         },
+        ...(store ? { keep: async (result) => void (await store.archive.save(result)) } : {}),
       },
     );
-    await io.writeSummary(renderCalibrationMarkdown(calibration));
-    logger.info(renderCalibrationText(calibration).split('\n')[0]!);
+    await io.writeSummary(renderCalibrationMarkdown(calibration, record, drills?.skipped));
+    logger.info(renderCalibrationText(calibration, record, drills?.skipped).split('\n')[0]!);
     const warning = falseAlarmWarning(calibration);
     if (warning) logger.warn(warning);
     io.setOutput('false-alarms', String(calibration.falseAlarms));

@@ -6,6 +6,7 @@
  * ln(base), so Δ% > 0 means head's value is higher. Whether higher is better comes from the metric
  * (METRICS[metric].better): for TPS a Δ% ≤ −δ can be a regression, for latency a Δ% ≥ +δ can.
  */
+import type { RunnerGateRecord } from '../results/calibration-record.js';
 import type { MetricName } from '../results/metrics.js';
 import type { MannWhitneyMethod } from '../stats/mann-whitney.js';
 import type { AnswerCost, CompiledCodeComparison, Verdict, PrimaryTest } from '../results/result-types.js';
@@ -373,4 +374,6 @@ export interface RunComparison {
   plans?: PlansRecord;
   /** What the answer cost, when the run recorded it (core/results/answer-cost.ts). */
   cost?: AnswerCost;
+  /** The runner's measured false alarms and drills caught, when it was calibrated (core/results/calibration-record.ts). */
+  gateRecord?: RunnerGateRecord;
 }

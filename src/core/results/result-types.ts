@@ -3,6 +3,7 @@
  * re-analyse the run without a server (environment, arms, the plan as executed, every raw sample).
  * Bump RESULTS_SCHEMA_VERSION on any incompatible change and teach readResults() to migrate.
  */
+import type { CalibrationRecord, RunnerGateRecord } from './calibration-record.js';
 import type { RunDiagnostics } from './diagnostics.js';
 import type { SteadyRecord } from './steady.js';
 import type { BackendMemoryRecord } from './memory.js';
@@ -79,6 +80,10 @@ export interface RunResult {
   compiledCode?: CompiledCodeComparison[];
   /** What the answer cost (src/core/results/answer-cost.ts); absent in documents from before it was recorded. */
   cost?: AnswerCost;
+  /** On an A/A calibration: the gate's false alarms and its injected drills caught (calibration-record.ts). */
+  calibrationRecord?: CalibrationRecord;
+  /** On a comparison: the runner's stored calibrations summed, as known when it ran (calibration-record.ts). */
+  gateRecord?: RunnerGateRecord;
   samples: Sample[];
   warnings: string[];
 }

@@ -297,6 +297,42 @@ export const resultsSchema = z.looseObject({
       wallS: z.number().nonnegative(),
     })
     .optional(),
+  // On an A/A calibration: the gate's false alarms and drills caught (src/core/results/calibration-record.ts).
+  calibrationRecord: z
+    .looseObject({
+      aa: z.looseObject({ comparisons: count, falseAlarms: count, cells: z.array(text) }),
+      drills: z
+        .looseObject({
+          comparisons: count,
+          caught: count,
+          cells: z.array(
+            z.looseObject({
+              id: text,
+              injectedPct: z.number().positive(),
+              rows: count,
+              deltaPct: finite.nullable(),
+              verdict: text,
+              caught: z.boolean(),
+            }),
+          ),
+          skipped: z.array(text),
+        })
+        .optional(),
+    })
+    .optional(),
+  // On a comparison: the runner's calibrations summed when it ran (src/core/results/calibration-record.ts).
+  gateRecord: z
+    .looseObject({
+      runner: text,
+      calibrations: z.number().int().positive(),
+      from: text,
+      to: text,
+      aa: z.looseObject({ comparisons: count, falseAlarms: count }),
+      drills: z
+        .looseObject({ comparisons: count, caught: count, injectedPct: z.array(z.number().positive()) })
+        .optional(),
+    })
+    .optional(),
   // The explain phase's profiles (src/run/counted/explain-phase.ts); absent when nothing was explained.
   explanation: instructionsSchema
     .extend({

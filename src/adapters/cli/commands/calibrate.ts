@@ -26,6 +26,7 @@ interface CalibrateFlags extends AnalysisFlags, MeasureFlags {
   store?: string | false;
   json: boolean;
   verbose: boolean;
+  drills: boolean;
 }
 
 export function calibrateCommand(): Command {
@@ -38,6 +39,7 @@ export function calibrateCommand(): Command {
     .option('--seed <n>', 'seed for the run order (default: random, recorded)', positiveInt('--seed'))
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the run to the results store')
+    .option('--no-drills', 'skip the injected drills (a known cost in head: is it caught?)')
     .option('--json', 'print the calibration as JSON', false)
     .option('-v, --verbose', 'debug output', false);
   return addAnalysisOptions(addMeasureOptions(command), 'run').action(async (flags: CalibrateFlags) => {
@@ -49,7 +51,7 @@ export function calibrateCommand(): Command {
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
     try {
       // An A/A run gates its own completion: an interrupted or failed calibration exits 3, as in the Action.
-      const { run, calibration, decision } = await runCalibration(
+      const { run, calibration, decision, record, drills } = await runCalibration(
         {
           binDir: flags.bin,
           analysis: analysisFromFlags(flags),
@@ -60,17 +62,22 @@ export function calibrateCommand(): Command {
           runAs: flags.runAs,
           tmpDir: flags.tmpDir,
           failOn: DEFAULT_FAIL_ON,
+          drills: flags.drills,
         },
         {
-          measure: (request) =>
+          // Each run in its own run directory under --out; only the A/A run goes to the store.
+          measure: (request, { store: keep }) =>
             executeRun({ ...request, outDir: flags.out }, logger, {
-              ...(store ? { archive: store } : {}),
+              ...(store && keep ? { archive: store } : {}),
               printComparison: false,
             }),
+          ...(store ? { keep: async (result) => void (await store.save(result)) } : {}),
         },
       );
       process.stdout.write(
-        flags.json ? `${JSON.stringify(calibration, null, 2)}\n` : renderCalibrationText(calibration),
+        flags.json
+          ? `${JSON.stringify({ ...calibration, ...(record ? { record } : {}) }, null, 2)}\n`
+          : renderCalibrationText(calibration, record, drills?.skipped),
       );
       await writeDecision(path.dirname(run.resultsFile), decision).catch((e: unknown) =>
         logger.warn(`could not write decision.json: ${errorMessage(e)}`),

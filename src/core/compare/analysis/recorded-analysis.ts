@@ -72,7 +72,9 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   const withPlans = result.plans ? { ...forAll, plans: result.plans } : forAll;
   // Every report says what the answer cost, when the run recorded it.
   const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
-  return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
+  // And what the gate's errors were on this runner, when it was calibrated (gate-record.ts).
+  const stated = result.gateRecord ? { ...planned, gateRecord: result.gateRecord } : planned;
+  return result.baseline ? withStoredBaseline(stated, result.baseline) : stated;
 }
 
 /** The workloads whose own threshold differs from `pct`, with it: what a threshold given for all sets aside. */

@@ -22,6 +22,7 @@ import { plainText } from '../../util/plain-text.js';
 import { compiledCodeLines } from '../evidence/compiled-code-lines.js';
 import { curveLine } from '../evidence/curve-line.js';
 import { costLines } from '../evidence/cost-line.js';
+import { gateRecordLines } from '../evidence/gate-record-line.js';
 import { clientLines } from '../evidence/client-line.js';
 import {
   analysisLines,
@@ -72,7 +73,9 @@ export function renderMailReport(input: MailReportInput): string {
     instructionMovers(input, shown),
     listed('Notes:', cellNotes(c)),
     planLines(c),
-    [...compiledCodeLines(c), ...costLines(c)].flatMap((line) => wrap(upperFirst(line), '', '  ')),
+    [...compiledCodeLines(c), ...costLines(c), ...gateRecordLines(c)].flatMap((line) =>
+      wrap(upperFirst(line), '', '  '),
+    ),
     listed(upperFirst(WHY_HEADING), reasonTexts(decision)),
     listed('Warnings:', warningTexts(c)),
     ...reproduceBlocks(result, shown),

@@ -7,6 +7,7 @@
 import { thresholdText } from '../terminal/comparison-text.js';
 import { compiledCodeLines } from '../evidence/compiled-code-lines.js';
 import { costLines } from '../evidence/cost-line.js';
+import { gateRecordLines } from '../evidence/gate-record-line.js';
 import type { Decision } from '../../compare/decision/decision.js';
 import { formatP } from '../../compare/format.js';
 import { METRICS } from '../../results/metrics.js';
@@ -144,6 +145,8 @@ export function designLines(ctx: ReportContext): string[] {
   // What the columns mean is said under each arm's tables (table-model.ts deltaLegend), test by test.
   return [
     parts.join(' · '),
-    ...[...compiledCodeLines(c), ...costLines(c)].map((line) => `\n${escapeMarkdown(line, 2000)}`),
+    ...[...compiledCodeLines(c), ...costLines(c), ...gateRecordLines(c)].map(
+      (line) => `\n${escapeMarkdown(line, 2000)}`,
+    ),
   ];
 }

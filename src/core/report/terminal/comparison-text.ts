@@ -15,6 +15,7 @@ import { columns, PLAIN_CELLS, rowTexts } from '../table-cells.js';
 import { buildTables, type ArmTables } from '../table-model.js';
 import { compiledCodeLines } from '../evidence/compiled-code-lines.js';
 import { costLines } from '../evidence/cost-line.js';
+import { gateRecordLines } from '../evidence/gate-record-line.js';
 import { cellText } from '../evidence/steady-metrics-section.js';
 import type { SteadyCellSummary } from '../../compare/evidence/steady-summary.js';
 import type {
@@ -51,6 +52,7 @@ export function renderComparisonText(
     ...analysisLines(c, decision),
     ...compiledCodeLines(c),
     ...costLines(c),
+    ...gateRecordLines(c),
   ];
   for (const arm of buildTables(c)) lines.push('', ...renderArm(arm));
   lines.push(...steadyLines(steady));

@@ -32,6 +32,9 @@ import { canonicalJson } from '../../../machine/fingerprint.js';
 import { withNoiseWarnings } from '../noise/noise-warnings.js';
 import { runnerId, type NoiseStore } from '../noise/runner-noise.js';
 import { loadNoiseFloors } from '../noise/noise-floors.js';
+import { loadGateRecord } from '../noise/runner-gate-record.js';
+import type { RunnerGateRecord } from '../../../core/results/calibration-record.js';
+import { gateRecordText } from '../../../core/report/evidence/gate-record-line.js';
 import { workloadDefinitionHash } from '../../../core/results/workload-definition.js';
 import { captureEnvironment } from '../../../machine/environment.js';
 import type { Logger } from '../../../core/util/logger.js';
@@ -168,6 +171,8 @@ export async function runPipeline(
   const probe = explicitProbe ?? defaultProbe;
   // The floors are read before any build: the code under test runs on this machine from then on.
   const analysis = compares ? await withNoiseFloors(req, deps.logger, store) : req.analysis;
+  // So is what the gate's errors were on this runner, which every report of the comparison states.
+  const gateRecord = compares ? await readGateRecord(req, deps.logger, store) : undefined;
   const arms = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1000;
   validateRequest({ arms, workloads: req.workloads });
@@ -274,15 +279,23 @@ export async function runPipeline(
     timedS,
     wallS: (Date.now() - started) / 1000,
   });
-  const result = { ...withExplain, cost };
+  const result = { ...withExplain, cost, ...(gateRecord ? { gateRecord } : {}) };
   // Rewritten whole with what the answer cost, and so the store's copy (as measured: the history plots it): the
   // sink's finish has run (and runs once). Not once a stop was asked for: a second signal may end the process
   // at any moment, and the file the sink finished is whole.
   if (!deps.signal?.aborted)
-    await Promise.all([writeResults(resultsFile, result), archive?.amend({ ...measured, cost })]);
+    await Promise.all([
+      writeResults(resultsFile, result),
+      archive?.amend({ ...measured, cost, ...(gateRecord ? { gateRecord } : {}) }),
+    ]);
   return {
     result,
-    comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),
+    comparison: await withNoiseWarnings(
+      { ...comparison, cost, ...(gateRecord ? { gateRecord } : {}) },
+      result,
+      store,
+      deps.logger,
+    ),
     resultsFile,
     ...(archive?.saved ? { archived: { id: archive.saved.id, description: store!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
@@ -406,6 +419,31 @@ async function withNoiseFloors(
   } catch (e) {
     logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
     return req.analysis;
+  }
+}
+
+/**
+ * This runner's gate record (runner-gate-record.ts), when the store can be read and holds a calibration of
+ * one of the workloads that recorded one; a failing read is said, never fatal. Without one, a hint in the log.
+ */
+async function readGateRecord(
+  req: PipelineRequest,
+  logger: Logger,
+  store: RunArchive | undefined,
+): Promise<RunnerGateRecord | undefined> {
+  if (!store || !isReadable(store)) return undefined;
+  const cells = req.workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
+  try {
+    const record = await loadGateRecord(store, runnerId(await captureEnvironment('')), cells);
+    logger.info(
+      record
+        ? gateRecordText(record)
+        : "this runner's false alarms and catch rate are not known: run pgperf calibrate with the store",
+    );
+    return record;
+  } catch (e) {
+    logger.warn(`could not read this runner's calibrations from ${store.description}: ${errorMessage(e)}`);
+    return undefined;
   }
 }
 
