@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path68 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path69 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path68 && path68[0] !== "/") {
-          path68 = `/${path68}`;
+        if (path69 && path69[0] !== "/") {
+          path69 = `/${path69}`;
         }
-        return new URL(`${origin}${path68}`);
+        return new URL(`${origin}${path69}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path68, origin }
+          request: { method, path: path69, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path68);
+        debuglog("sending request to %s %s/%s", method, origin, path69);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path68, origin },
+          request: { method, path: path69, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path68,
+          path69,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path68, origin }
+          request: { method, path: path69, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path68);
+        debuglog("trailers received from %s %s/%s", method, origin, path69);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path68, origin },
+          request: { method, path: path69, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path68,
+          path69,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path68, origin }
+            request: { method, path: path69, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path68);
+          debuglog("sending request to %s %s/%s", method, origin, path69);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path68,
+        path: path69,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path68 !== "string") {
+        if (typeof path69 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path68[0] !== "/" && !(path68.startsWith("http://") || path68.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path69[0] !== "/" && !(path69.startsWith("http://") || path69.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path68)) {
+        } else if (invalidPathRegex.test(path69)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path68, query) : path68;
+        this.path = query ? buildURL(path69, query) : path69;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -3681,8 +3681,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(context3) {
-      const plural4 = context3.types.length === 1 ? "" : " one of";
-      const message = `${context3.argument} could not be converted to${plural4}: ${context3.types.join(", ")}.`;
+      const plural5 = context3.types.length === 1 ? "" : " one of";
+      const message = `${context3.argument} could not be converted to${plural5}: ${context3.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context3.prefix,
         message
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path68, host, upgrade, blocking, reset } = request2;
+      const { method, path: path69, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path68} HTTP/1.1\r
+      let header = `${method} ${path69} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path68, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path69, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path68;
+      headers[HTTP2_HEADER_PATH] = path69;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path68 = search ? `${pathname}${search}` : pathname;
+        const path69 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path68;
+        this.opts.path = path69;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path68 = "/",
+          path: path69 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path68;
+        opts.path = origin + path69;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path68) {
-      if (typeof path68 !== "string") {
-        return path68;
+    function safeUrl2(path69) {
+      if (typeof path69 !== "string") {
+        return path69;
       }
-      const pathSegments = path68.split("?");
+      const pathSegments = path69.split("?");
       if (pathSegments.length !== 2) {
-        return path68;
+        return path69;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path68, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path68);
+    function matchKey(mockDispatch2, { path: path69, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path69);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path68 }) => matchValue(safeUrl2(path68), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path69 }) => matchValue(safeUrl2(path69), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path68, method, body, headers, query } = opts;
+      const { path: path69, method, body, headers, query } = opts;
       return {
-        path: path68,
+        path: path69,
         method,
         body,
         headers,
@@ -11245,9 +11245,9 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural4) {
+      constructor(singular, plural5) {
         this.singular = singular;
-        this.plural = plural4;
+        this.plural = plural5;
       }
       pluralize(count3) {
         const one = count3 === 1;
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path68, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path69, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path68,
+            Path: path69,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path68) {
-      for (let i = 0; i < path68.length; ++i) {
-        const code = path68.charCodeAt(i);
+    function validateCookiePath(path69) {
+      for (let i = 0; i < path69.length; ++i) {
+        const code = path69.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path68 = opts.path;
+          let path69 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path68 = `/${path68}`;
+            path69 = `/${path69}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path68);
+          url2 = new URL(util.parseOrigin(url2).origin + path69);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -20046,10 +20046,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path68) {
-  if (!path68)
+function getElementAtPath(obj, path69) {
+  if (!path69)
     return obj;
-  return path68.reduce((acc, key) => acc?.[key], obj);
+  return path69.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -20308,11 +20308,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path68, issues) {
+function prefixIssues(path69, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path68);
+    iss.path.unshift(path69);
     return iss;
   });
 }
@@ -20845,16 +20845,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path68 = []) => {
+  const processError = (error64, path69 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path68, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path69, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path68, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path69, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path68, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path69, ...issue3.path]);
       } else {
-        const fullpath = [...path68, ...issue3.path];
+        const fullpath = [...path69, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20893,17 +20893,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path68 = []) => {
+  const processError = (error64, path69 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path68, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path69, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path68, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path69, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path68, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path69, ...issue3.path]);
       } else {
-        const fullpath = [...path68, ...issue3.path];
+        const fullpath = [...path69, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20942,8 +20942,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path68 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path68) {
+  const path69 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path69) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -30220,8 +30220,8 @@ var init_pt = __esm({
           case "not_multiple_of":
             return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue3.divisor}`;
           case "unrecognized_keys": {
-            const plural4 = issue3.keys.length > 1 ? "s" : "";
-            return `Chave${plural4} inv\xE1lida${plural4}: ${joinValues(issue3.keys, ", ")}`;
+            const plural5 = issue3.keys.length > 1 ? "s" : "";
+            return `Chave${plural5} inv\xE1lida${plural5}: ${joinValues(issue3.keys, ", ")}`;
           }
           case "invalid_key":
             return `Entrada inv\xE1lida n${translateOriginWithArticle(issue3.origin, "definite")}`;
@@ -30371,8 +30371,8 @@ var init_pt_BR = __esm({
           case "not_multiple_of":
             return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue3.divisor}`;
           case "unrecognized_keys": {
-            const plural4 = issue3.keys.length > 1 ? "s" : "";
-            return `Chave${plural4} inv\xE1lida${plural4}: ${joinValues(issue3.keys, ", ")}`;
+            const plural5 = issue3.keys.length > 1 ? "s" : "";
+            return `Chave${plural5} inv\xE1lida${plural5}: ${joinValues(issue3.keys, ", ")}`;
           }
           case "invalid_key":
             return `Entrada inv\xE1lida n${translateOriginWithArticle(issue3.origin, "definite")}`;
@@ -38975,13 +38975,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path68 = ref.slice(1).split("/").filter(Boolean);
-  if (path68.length === 0) {
+  const path69 = ref.slice(1).split("/").filter(Boolean);
+  if (path69.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path68[0] === defsKey) {
-    const key = path68[1] === void 0 ? void 0 : decodeJSONPointerSegment(path68[1]);
+  if (path69[0] === defsKey) {
+    const key = path69[1] === void 0 ? void 0 : decodeJSONPointerSegment(path69[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -40560,7 +40560,7 @@ var require_postgres_date = __commonJS({
         year = bcYearToNegativeYear(year);
       }
       var month = parseInt(matches[2], 10) - 1;
-      var day = matches[3];
+      var day2 = matches[3];
       var hour = parseInt(matches[4], 10);
       var minute = parseInt(matches[5], 10);
       var second = parseInt(matches[6], 10);
@@ -40569,7 +40569,7 @@ var require_postgres_date = __commonJS({
       var date5;
       var offset = timeZoneOffset(isoDate);
       if (offset != null) {
-        date5 = new Date(Date.UTC(year, month, day, hour, minute, second, ms));
+        date5 = new Date(Date.UTC(year, month, day2, hour, minute, second, ms));
         if (is0To99(year)) {
           date5.setUTCFullYear(year);
         }
@@ -40577,7 +40577,7 @@ var require_postgres_date = __commonJS({
           date5.setTime(date5.getTime() - offset);
         }
       } else {
-        date5 = new Date(year, month, day, hour, minute, second, ms);
+        date5 = new Date(year, month, day2, hour, minute, second, ms);
         if (is0To99(year)) {
           date5.setFullYear(year);
         }
@@ -40595,8 +40595,8 @@ var require_postgres_date = __commonJS({
         year = bcYearToNegativeYear(year);
       }
       var month = parseInt(matches[2], 10) - 1;
-      var day = matches[3];
-      var date5 = new Date(year, month, day);
+      var day2 = matches[3];
+      var date5 = new Date(year, month, day2);
       if (is0To99(year)) {
         date5.setFullYear(year);
       }
@@ -43873,7 +43873,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path68 = __require("path");
+    var path69 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -43912,7 +43912,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path68.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path68.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path69.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path69.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -44044,7 +44044,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path68 = __require("path");
+    var path69 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -45911,12 +45911,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path68) {
-  return path68.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path69) {
+  return path69.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path68) {
+function valueAt(doc, path69) {
   let v = doc;
-  for (const key of path68) {
+  for (const key of path69) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -46180,6 +46180,34 @@ var init_results_schema = __esm({
         timedS: external_exports.number().nonnegative(),
         wallS: external_exports.number().nonnegative()
       }).optional(),
+      // On an A/A calibration: the gate's false alarms and drills caught (src/core/results/calibration-record.ts).
+      calibrationRecord: external_exports.looseObject({
+        aa: external_exports.looseObject({ comparisons: count2, falseAlarms: count2, cells: external_exports.array(text) }),
+        drills: external_exports.looseObject({
+          comparisons: count2,
+          caught: count2,
+          cells: external_exports.array(
+            external_exports.looseObject({
+              id: text,
+              injectedPct: external_exports.number().positive(),
+              rows: count2,
+              deltaPct: finite2.nullable(),
+              verdict: text,
+              caught: external_exports.boolean()
+            })
+          ),
+          skipped: external_exports.array(text)
+        }).optional()
+      }).optional(),
+      // On a comparison: the runner's calibrations summed when it ran (src/core/results/calibration-record.ts).
+      gateRecord: external_exports.looseObject({
+        runner: text,
+        calibrations: external_exports.number().int().positive(),
+        from: text,
+        to: text,
+        aa: external_exports.looseObject({ comparisons: count2, falseAlarms: count2 }),
+        drills: external_exports.looseObject({ comparisons: count2, caught: count2, injectedPct: external_exports.array(external_exports.number().positive()) }).optional()
+      }).optional(),
       // The explain phase's profiles (src/run/counted/explain-phase.ts); absent when nothing was explained.
       explanation: instructionsSchema.extend({
         targets: external_exports.array(external_exports.looseObject({ head: text, workload: text, cells: external_exports.array(text) }))
@@ -46356,15 +46384,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path68, options = {}) {
+async function readResults(path69, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path68);
+    text2 = await readRegularFile(path69);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path68}: ${e.reason}`);
+    throw new UserError(`results file ${path69}: ${e.reason}`);
   }
-  return parseResults(text2, path68, options);
+  return parseResults(text2, path69, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -46502,7 +46530,7 @@ function resolveFilter(filter = {}) {
   if (filter.since !== void 0) out.sinceMs = parseDate("since", filter.since);
   if (filter.until !== void 0) {
     const t = parseDate("until", filter.until);
-    out.untilMs = DATE_ONLY.test(filter.until.trim()) ? t + DAY_MS : t + 1;
+    out.untilMs = DATE_ONLY.test(filter.until.trim()) ? t + DAY_MS2 : t + 1;
   }
   if (filter.limit !== void 0) {
     if (!Number.isSafeInteger(filter.limit) || filter.limit <= 0) {
@@ -46542,7 +46570,7 @@ function newestFirst(a, b) {
   const d = Date.parse(b.startedAt) - Date.parse(a.startedAt);
   return d !== 0 ? d : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
-var RUN_ID, DATE_ONLY, DAY_MS;
+var RUN_ID, DATE_ONLY, DAY_MS2;
 var init_store = __esm({
   "src/store/store.ts"() {
     "use strict";
@@ -46552,7 +46580,7 @@ var init_store = __esm({
     init_read_results();
     RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
     DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-    DAY_MS = 24 * 3600 * 1e3;
+    DAY_MS2 = 24 * 3600 * 1e3;
   }
 });
 
@@ -47277,17 +47305,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path68) {
-      const ctrl = callVisitor(key, node3, visitor, path68);
+    function visit_(key, node3, visitor, path69) {
+      const ctrl = callVisitor(key, node3, visitor, path69);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path68, ctrl);
-        return visit_(key, ctrl, visitor, path68);
+        replaceNode(key, path69, ctrl);
+        return visit_(key, ctrl, visitor, path69);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path68 = Object.freeze(path68.concat(node3));
+          path69 = Object.freeze(path69.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path68);
+            const ci = visit_(i, node3.items[i], visitor, path69);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -47298,13 +47326,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path68 = Object.freeze(path68.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path68);
+          path69 = Object.freeze(path69.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path69);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path68);
+          const cv2 = visit_("value", node3.value, visitor, path69);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -47325,17 +47353,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path68) {
-      const ctrl = await callVisitor(key, node3, visitor, path68);
+    async function visitAsync_(key, node3, visitor, path69) {
+      const ctrl = await callVisitor(key, node3, visitor, path69);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path68, ctrl);
-        return visitAsync_(key, ctrl, visitor, path68);
+        replaceNode(key, path69, ctrl);
+        return visitAsync_(key, ctrl, visitor, path69);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path68 = Object.freeze(path68.concat(node3));
+          path69 = Object.freeze(path69.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path68);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path69);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -47346,13 +47374,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path68 = Object.freeze(path68.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path68);
+          path69 = Object.freeze(path69.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path69);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path68);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path69);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -47379,23 +47407,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path68) {
+    function callVisitor(key, node3, visitor, path69) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path68);
+        return visitor(key, node3, path69);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path68);
+        return visitor.Map?.(key, node3, path69);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path68);
+        return visitor.Seq?.(key, node3, path69);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path68);
+        return visitor.Pair?.(key, node3, path69);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path68);
+        return visitor.Scalar?.(key, node3, path69);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path68);
+        return visitor.Alias?.(key, node3, path69);
       return void 0;
     }
-    function replaceNode(key, path68, node3) {
-      const parent = path68[path68.length - 1];
+    function replaceNode(key, path69, node3) {
+      const parent = path69[path69.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -48007,10 +48035,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path68, value) {
+    function collectionFromPath(schema, path69, value) {
       let v = value;
-      for (let i = path68.length - 1; i >= 0; --i) {
-        const k = path68[i];
+      for (let i = path69.length - 1; i >= 0; --i) {
+        const k = path69[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -48029,7 +48057,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path68) => path68 == null || typeof path68 === "object" && !!path68[Symbol.iterator]().next().done;
+    var isEmptyPath = (path69) => path69 == null || typeof path69 === "object" && !!path69[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -48059,11 +48087,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path68, value) {
-        if (isEmptyPath(path68))
+      addIn(path69, value) {
+        if (isEmptyPath(path69))
           this.add(value);
         else {
-          const [key, ...rest] = path68;
+          const [key, ...rest] = path69;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -48077,8 +48105,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path68) {
-        const [key, ...rest] = path68;
+      deleteIn(path69) {
+        const [key, ...rest] = path69;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -48092,8 +48120,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path68, keepScalar) {
-        const [key, ...rest] = path68;
+      getIn(path69, keepScalar) {
+        const [key, ...rest] = path69;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -48111,8 +48139,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path68) {
-        const [key, ...rest] = path68;
+      hasIn(path69) {
+        const [key, ...rest] = path69;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -48122,8 +48150,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path68, value) {
-        const [key, ...rest] = path68;
+      setIn(path69, value) {
+        const [key, ...rest] = path69;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -50290,9 +50318,9 @@ var require_timestamp = __commonJS({
         const match = str.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
-        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const [, year, month, day2, hour, minute, second] = match.map(Number);
         const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
-        let date5 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        let date5 = Date.UTC(year, month - 1, day2, hour || 0, minute || 0, second || 0, millisec);
         const tz = match[8];
         if (tz && tz !== "Z") {
           let d = parseSexagesimal(tz, false);
@@ -50638,9 +50666,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path68, value) {
+      addIn(path69, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path68, value);
+          this.contents.addIn(path69, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -50715,14 +50743,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path68) {
-        if (Collection2.isEmptyPath(path68)) {
+      deleteIn(path69) {
+        if (Collection2.isEmptyPath(path69)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path68) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path69) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50737,10 +50765,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path68, keepScalar) {
-        if (Collection2.isEmptyPath(path68))
+      getIn(path69, keepScalar) {
+        if (Collection2.isEmptyPath(path69))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path68, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path69, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50751,10 +50779,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path68) {
-        if (Collection2.isEmptyPath(path68))
+      hasIn(path69) {
+        if (Collection2.isEmptyPath(path69))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path68) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path69) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50771,13 +50799,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path68, value) {
-        if (Collection2.isEmptyPath(path68)) {
+      setIn(path69, value) {
+        if (Collection2.isEmptyPath(path69)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path68), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path69), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path68, value);
+          this.contents.setIn(path69, value);
         }
       }
       /**
@@ -52738,9 +52766,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path68) => {
+    visit3.itemAtPath = (cst, path69) => {
       let item = cst;
-      for (const [field, index] of path68) {
+      for (const [field, index] of path69) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52749,23 +52777,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path68) => {
-      const parent = visit3.itemAtPath(cst, path68.slice(0, -1));
-      const field = path68[path68.length - 1][0];
+    visit3.parentCollection = (cst, path69) => {
+      const parent = visit3.itemAtPath(cst, path69.slice(0, -1));
+      const field = path69[path69.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path68, item, visitor) {
-      let ctrl = visitor(item, path68);
+    function _visit(path69, item, visitor) {
+      let ctrl = visitor(item, path69);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path68.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path69.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52776,10 +52804,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path68);
+            ctrl = ctrl(item, path69);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path68) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path69) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -54547,8 +54575,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path68 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path68} does not exist${EOL5}`);
+            const path69 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path69} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -61000,7 +61028,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path68) => path68.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path69) => path69.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -61464,7 +61492,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os15 from "node:os";
-import path67 from "node:path";
+import path68 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -63134,8 +63162,8 @@ function estimateNoise(result, cell, metric = "tps") {
   for (const head of heads) {
     const h = arms2?.get(head);
     if (!base || !h) continue;
-    for (const [round2, b] of base.byRound) {
-      const v = h.byRound.get(round2);
+    for (const [round3, b] of base.byRound) {
+      const v = h.byRound.get(round3);
       if (ok(b) && ok(v)) ratios.push(v / b);
     }
   }
@@ -64598,8 +64626,8 @@ function waitLookup(result) {
     const h = of(head);
     if (!b || !h) return void 0;
     const pairs = [];
-    for (const [round2, sample] of b) {
-      const other = h.get(round2);
+    for (const [round3, sample] of b) {
+      const other = h.get(round3);
       if (other) pairs.push({ base: sample, head: other });
     }
     return judgeWaits(pairs, thresholdPct);
@@ -66212,7 +66240,8 @@ function analyse(result, overrides = {}) {
   const forAll = overrides.thresholdPct !== void 0 ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings2.thresholdPct) } } : decided;
   const withPlans = result.plans ? { ...forAll, plans: result.plans } : forAll;
   const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;
-  return result.baseline ? withStoredBaseline(planned, result.baseline) : planned;
+  const stated = result.gateRecord ? { ...planned, gateRecord: result.gateRecord } : planned;
+  return result.baseline ? withStoredBaseline(stated, result.baseline) : stated;
 }
 function setAsideThresholds(result, pct5) {
   return Object.entries(result.workloads ?? {}).flatMap(([workload, spec]) => {
@@ -66252,8 +66281,8 @@ init_errors();
 
 // src/core/report/noise-words.ts
 function noiseSourceText(n) {
-  const day = n.date.slice(0, 10);
-  return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
+  const day2 = n.date.slice(0, 10);
+  return n.source === "calibration" ? `calibration ${n.runId} (${day2}, ${n.points} rounds)` : `history (${n.points} runs since ${day2})`;
 }
 function planningText(n) {
   return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
@@ -67267,7 +67296,7 @@ function medianCi(values, level2 = 0.95) {
   if (n === 0) throw new RangeError("a median needs at least one value");
   if (!(level2 > 0 && level2 < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level2}`);
   const sorted = [...values].sort((a, b) => a - b);
-  const median3 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const median4 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   let k = 1;
   let tail2 = 0.5 ** n;
   while (2 * (k + 1) <= n + 1) {
@@ -67276,7 +67305,7 @@ function medianCi(values, level2 = 0.95) {
     k++;
     tail2 = nextTail;
   }
-  return { median: median3, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
+  return { median: median4, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
 }
 
 // src/core/history/series.ts
@@ -69881,9 +69910,9 @@ function summarise2(cpus, smtControl, hasNodes) {
   };
 }
 function describeTopology(t) {
-  const plural4 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const plural5 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
-  return `${plural4(t.sockets, "socket")}, ${plural4(t.numaNodes.length, "NUMA node")}, ${plural4(t.cores, "core")}, ${plural4(t.logicalCpus, "CPU")}${smt}, ${plural4(t.l3Groups.length, "L3 group")}`;
+  return `${plural5(t.sockets, "socket")}, ${plural5(t.numaNodes.length, "NUMA node")}, ${plural5(t.cores, "core")}, ${plural5(t.logicalCpus, "CPU")}${smt}, ${plural5(t.l3Groups.length, "L3 group")}`;
 }
 
 // src/machine/controls.ts
@@ -70058,23 +70087,23 @@ init_result_types();
 function planRounds(input2) {
   const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
   const rounds = [];
-  for (let round2 = 1; round2 <= totalRounds; round2++) {
-    const random = seededRandom2(deriveSeed(input2.seed, round2));
+  for (let round3 = 1; round3 <= totalRounds; round3++) {
+    const random = seededRandom2(deriveSeed(input2.seed, round3));
     const cells = shuffle(
-      input2.cells.filter((c) => c.rounds >= round2),
+      input2.cells.filter((c) => c.rounds >= round3),
       random
     );
     const runs = [];
     cells.forEach((cell, k) => {
-      const arms2 = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm2 of arms2) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
+      const arms2 = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round3 - 1) % input2.arms.length);
+      for (const arm2 of arms2) runs.push({ round: round3, workload: cell.workload, clients: cell.clients, arm: arm2 });
     });
     rounds.push(runs);
   }
   return rounds;
 }
-function deriveSeed(seed, round2) {
-  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
+function deriveSeed(seed, round3) {
+  let h = (seed ^ Math.imul(round3, 2654435761)) >>> 0;
   h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
   h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
   return (h ^ h >>> 16) & 2147483647;
@@ -72713,21 +72742,21 @@ var AdaptiveControl = class {
    * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
    * and returns why to stop, or null to go on.
    */
-  beforeRound(result, round2, log) {
+  beforeRound(result, round3, log) {
     this.startedMs ??= this.now();
-    const done = round2 - 1;
+    const done = round3 - 1;
     const k = this.plan.schedule.indexOf(done);
     if (k >= 0 && k + 1 > this.looked) {
       const stop = this.look(result, k + 1, log);
       if (stop) return stop;
     }
-    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
+    if (round3 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
     const { timeBudgetS, untilFirstLook } = this.budget;
     if (timeBudgetS !== void 0 && !(untilFirstLook && done < this.plan.schedule[0])) {
       const elapsedS = (this.now() - this.startedMs) / 1e3;
       const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
       if (elapsedS + perRoundS > timeBudgetS) {
-        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
+        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round3} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
       }
     }
     return null;
@@ -73029,8 +73058,8 @@ function factorsText(input2, parts) {
 }
 function factor(values, noun) {
   const max = largest(values);
-  const plural4 = max === 1 ? noun : `${noun}s`;
-  return values.every((v) => v === max) ? `${count(max)} ${plural4}` : `up to ${count(max)} ${plural4}`;
+  const plural5 = max === 1 ? noun : `${noun}s`;
+  return values.every((v) => v === max) ? `${count(max)} ${plural5}` : `up to ${count(max)} ${plural5}`;
 }
 function largest(values) {
   return values.reduce((a, b) => Math.max(a, b), 0);
@@ -73132,6 +73161,87 @@ function learnNoiseFloors(runs, runner, cells, source) {
 }
 async function loadNoiseFloors(store, runner, cells, source) {
   return learnNoiseFloors(await loadRunsOf(store, cells, source), runner, cells, source);
+}
+
+// src/core/compare/decision/gate-record.ts
+var GATE_RECORD_WINDOW_DAYS = 90;
+var DAY_MS = 864e5;
+function failedCells(cells) {
+  const ids = [...new Set(cells.map((c) => c.id))];
+  const failed = new Set(cells.filter((c) => c.failsGate).map((c) => c.id));
+  return { comparisons: ids.length, failed: ids.filter((id) => failed.has(id)) };
+}
+function aaRecord(cells) {
+  const { comparisons, failed } = failedCells(cells);
+  return { comparisons, falseAlarms: failed.length, cells: failed };
+}
+function drillRecord(cells, skipped) {
+  return {
+    comparisons: cells.length,
+    caught: cells.filter((c) => c.caught).length,
+    cells: [...cells],
+    skipped: [...skipped]
+  };
+}
+function runnerGateRecord(calibrations, runner) {
+  const dated = calibrations.map((c) => ({ ...c, t: Date.parse(c.startedAt) })).filter((c) => Number.isFinite(c.t)).sort((a, b) => b.t - a.t);
+  const newest = dated[0];
+  if (!newest) return void 0;
+  const kept = dated.filter((c) => newest.t - c.t <= GATE_RECORD_WINDOW_DAYS * DAY_MS);
+  const sum3 = (f) => kept.reduce((s, c) => s + f(c.record), 0);
+  const drilled = kept.filter((c) => c.record.drills && c.record.drills.comparisons > 0);
+  const injected = drilled.flatMap((c) => c.record.drills.cells.map((d) => d.injectedPct));
+  return {
+    runner,
+    calibrations: kept.length,
+    from: day(kept.at(-1).t),
+    to: day(newest.t),
+    aa: { comparisons: sum3((r) => r.aa.comparisons), falseAlarms: sum3((r) => r.aa.falseAlarms) },
+    ...drilled.length > 0 ? {
+      drills: {
+        comparisons: sum3((r) => r.drills?.comparisons ?? 0),
+        caught: sum3((r) => r.drills?.caught ?? 0),
+        injectedPct: [...new Set(injected)].sort((a, b) => a - b)
+      }
+    } : {}
+  };
+}
+function day(t) {
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+// src/flows/compare/noise/runner-gate-record.ts
+function gateRecordOf(runs, runner, options = {}) {
+  const calibrations = runsOf(runs, runner, options).flatMap(
+    (r) => isCalibrationRun(r) && r.calibrationRecord ? [{ startedAt: r.startedAt, record: r.calibrationRecord }] : []
+  );
+  return runnerGateRecord(calibrations, runner);
+}
+async function loadGateRecord(store, runner, cells, options = {}) {
+  return gateRecordOf(await loadRunsOf(store, cells, options), runner, options);
+}
+
+// src/core/report/evidence/gate-record-line.ts
+function gateRecordLines(c) {
+  return c.gateRecord ? [gateRecordText(c.gateRecord)] : [];
+}
+function gateRecordText(r) {
+  const alarms = r.aa.falseAlarms === 0 ? "no false alarm" : plural2(r.aa.falseAlarms, "false alarm");
+  const parts = [`this runner: ${plural2(r.aa.comparisons, "A/A comparison")}, ${alarms}`];
+  if (r.drills) {
+    const sizes2 = r.drills.injectedPct.map((p) => `-${round(p)}%`).join("/");
+    parts.push(`injected ${sizes2} regressions caught ${r.drills.caught} of ${r.drills.comparisons}`);
+  } else {
+    parts.push("no injected drill");
+  }
+  const when = r.from === r.to ? `calibrated ${r.to}` : `calibrated ${r.from} to ${r.to}, ${r.calibrations} runs`;
+  return `${parts.join("; ")} (${when})`;
+}
+function plural2(n, what) {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
+}
+function round(p) {
+  return String(Math.round(p * 10) / 10);
 }
 
 // src/flows/compare/pipeline/pipeline.ts
@@ -74108,17 +74218,17 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   const dir = path20.join(runDir, profileDir);
   await mkdir4(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
-  const median3 = (s) => {
+  const median4 = (s) => {
     const perTx2 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
     const sorted = [...perTx2].sort((a, b) => a - b);
     return s.runs[perTx2.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
   };
   const armRuns = (s) => {
-    const run3 = median3(s);
+    const run3 = median4(s);
     return { short: sumProfiles(run3.short), long: sumProfiles(run3.long), transactions };
   };
   for (const s of servers) {
-    const files = median3(s).files;
+    const files = median4(s).files;
     for (const [i, f] of files.entries()) {
       await copyFile4(f, path20.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
     }
@@ -74992,6 +75102,7 @@ async function runPipeline(req, deps, store) {
   );
   const probe3 = explicitProbe ?? defaultProbe;
   const analysis = compares ? await withNoiseFloors(req, deps.logger, store) : req.analysis;
+  const gateRecord = compares ? await readGateRecord(req, deps.logger, store) : void 0;
   const arms2 = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1e3;
   validateRequest({ arms: arms2, workloads: req.workloads });
@@ -75074,12 +75185,20 @@ async function runPipeline(req, deps, store) {
     timedS,
     wallS: (Date.now() - started) / 1e3
   });
-  const result = { ...withExplain, cost };
+  const result = { ...withExplain, cost, ...gateRecord ? { gateRecord } : {} };
   if (!deps.signal?.aborted)
-    await Promise.all([writeResults(resultsFile, result), archive?.amend({ ...measured, cost })]);
+    await Promise.all([
+      writeResults(resultsFile, result),
+      archive?.amend({ ...measured, cost, ...gateRecord ? { gateRecord } : {} })
+    ]);
   return {
     result,
-    comparison: await withNoiseWarnings({ ...comparison, cost }, result, store, deps.logger),
+    comparison: await withNoiseWarnings(
+      { ...comparison, cost, ...gateRecord ? { gateRecord } : {} },
+      result,
+      store,
+      deps.logger
+    ),
     resultsFile,
     ...archive?.saved ? { archived: { id: archive.saved.id, description: store.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
@@ -75158,6 +75277,20 @@ async function withNoiseFloors(req, logger, store) {
   } catch (e) {
     logger.warn(`could not read noise floors from ${store.description}: ${errorMessage(e)}`);
     return req.analysis;
+  }
+}
+async function readGateRecord(req, logger, store) {
+  if (!store || !isReadable(store)) return void 0;
+  const cells = req.workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
+  try {
+    const record2 = await loadGateRecord(store, runnerId(await captureEnvironment("")), cells);
+    logger.info(
+      record2 ? gateRecordText(record2) : "this runner's false alarms and catch rate are not known: run pgperf calibrate with the store"
+    );
+    return record2;
+  } catch (e) {
+    logger.warn(`could not read this runner's calibrations from ${store.description}: ${errorMessage(e)}`);
+    return void 0;
   }
 }
 function isReadable(store) {
@@ -75603,7 +75736,7 @@ async function binDirExists(binDir) {
 }
 
 // src/flows/compare/baseline/merge-baseline.ts
-var DAY_MS2 = 24 * 3600 * 1e3;
+var DAY_MS3 = 24 * 3600 * 1e3;
 function commitOf(doc, arm2) {
   const build = arm2.build ?? {};
   const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
@@ -75619,7 +75752,7 @@ function baselineInfo(entry, stored, storedBase, now, mismatch, sentinel) {
     ...baseCommit.ref !== void 0 ? { ref: baseCommit.ref } : {},
     storedAt: entry.savedAt,
     measuredAt: stored.startedAt,
-    ageDays: Math.max(0, Math.round((now.getTime() - Date.parse(stored.startedAt)) / DAY_MS2 * 10) / 10),
+    ageDays: Math.max(0, Math.round((now.getTime() - Date.parse(stored.startedAt)) / DAY_MS3 * 10) / 10),
     ...mismatch.length > 0 ? { fingerprintMismatch: [...new Set(mismatch.map(differenceName))] } : {},
     sentinel
   };
@@ -76705,7 +76838,7 @@ function suspectLines(cells, scope) {
 function cellRow(c, scope, links) {
   const cp2 = c.regression;
   const unit = METRICS[c.metric].unit;
-  const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round(cp2.before)} \u2192 ${round(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ` + (cp2.drift ? `${point(cp2.firstAfter, links)} \u2026 ${point(cp2.drift.end, links)}` : point(cp2.firstAfter, links)) : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
+  const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round2(cp2.before)} \u2192 ${round2(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ` + (cp2.drift ? `${point(cp2.firstAfter, links)} \u2026 ${point(cp2.drift.end, links)}` : point(cp2.firstAfter, links)) : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
   const now = c.now === "regressed" ? "\u{1F534} regressed" : c.now === "recovered" ? `\u{1F7E2} recovered ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}` : c.now === "cleared" ? "\u26AA no longer a change point" : "\u26AA no longer analysed";
   return `| ${cellText(c, scope)} | ${regression} | ${now} |`;
 }
@@ -76736,7 +76869,7 @@ function shortText(sha) {
   if (!sha) return "unknown";
   return isSha(sha) ? sha.slice(0, 10) : issueTitleText(sha, 12);
 }
-var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
+var round2 = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
 // src/flows/nightly/regression-issues.ts
 init_api2();
@@ -77006,15 +77139,15 @@ async function trySyncAlertIssues(api, alerts, machines, links = {}) {
 var TRIAGED_LABEL = "pgperf-triaged";
 var DEFAULT_RAISE_AFTER_DAYS = 3;
 var DIGEST_MARKER = "digest";
-var DAY_MS3 = 864e5;
+var DAY_MS4 = 864e5;
 function digestOf(issues, now, options = {}) {
-  const raiseAfterMs = (options.raiseAfterDays ?? DEFAULT_RAISE_AFTER_DAYS) * DAY_MS3;
+  const raiseAfterMs = (options.raiseAfterDays ?? DEFAULT_RAISE_AFTER_DAYS) * DAY_MS4;
   const entries = issues.map((i) => ({ issue: i, state: parseEventState(i.body) })).filter(({ state }) => state?.state === "open").map(({ issue: issue3, state }) => ({
     entry: {
       issue: issue3.number,
       title: issue3.title,
       event: state.event,
-      ageDays: issue3.createdAt ? Math.floor((now.getTime() - Date.parse(issue3.createdAt)) / DAY_MS3) : null,
+      ageDays: issue3.createdAt ? Math.floor((now.getTime() - Date.parse(issue3.createdAt)) / DAY_MS4) : null,
       ...suspectsOf(issue3.body)
     },
     triaged: issue3.labels.includes(TRIAGED_LABEL),
@@ -77217,15 +77350,15 @@ function sparkline(values, changeAt = null) {
   const hi = Math.max(...shown2);
   const x = (i) => shown2.length === 1 ? SPARKLINE_WIDTH / 2 : INSET + i * (SPARKLINE_WIDTH - 2 * INSET) / (shown2.length - 1);
   const y = (v) => hi === lo ? SPARKLINE_HEIGHT / 2 : INSET + (hi - v) * (SPARKLINE_HEIGHT - 2 * INSET) / (hi - lo);
-  const round2 = (v) => Math.round(v * 10) / 10;
-  const xy = shown2.map((v, i) => ({ x: round2(x(i)), y: round2(y(v)) }));
+  const round3 = (v) => Math.round(v * 10) / 10;
+  const xy = shown2.map((v, i) => ({ x: round3(x(i)), y: round3(y(v)) }));
   const changeIndex = changeAt === null ? -1 : changeAt.index - skipped;
   return {
     width: SPARKLINE_WIDTH,
     height: SPARKLINE_HEIGHT,
     points: xy.map((p) => `${p.x},${p.y}`).join(" "),
     last: xy[xy.length - 1],
-    change: changeAt && changeIndex >= 0 && changeIndex < shown2.length ? { x: round2(x(changeIndex)), kind: changeAt.kind } : null
+    change: changeAt && changeIndex >= 0 && changeIndex < shown2.length ? { x: round3(x(changeIndex)), kind: changeAt.kind } : null
   };
 }
 
@@ -77342,9 +77475,9 @@ function seriesTrend(analysis, window2 = TREND_WINDOW) {
   let recent = null;
   let direction = null;
   if (before.length > 0) {
-    const median3 = medianOf2(before);
-    const change2 = latest.median / median3 - 1;
-    recent = { median: median3, runs: before.length, change: change2 };
+    const median4 = medianOf2(before);
+    const change2 = latest.median / median4 - 1;
+    recent = { median: median4, runs: before.length, change: change2 };
     direction = change2 === 0 ? "same" : change2 > 0 === (better === "higher") ? "better" : "worse";
   }
   return {
@@ -77899,7 +78032,7 @@ function renderIndex(data, assets) {
   ).join("\n");
   const body = `
 <h1>${esc2(data.title)}</h1>
-<p class="verdict" data-change-points="${listed.length}"><b>${esc2(verdict(listed))}</b> in ${series} series over ${plural2(data.runs, "run")}
+<p class="verdict" data-change-points="${listed.length}"><b>${esc2(verdict(listed))}</b> in ${series} series over ${plural3(data.runs, "run")}
 (E-Divisive means, Student's t-test p &lt; ${esc2(formatP(data.options.maxP))}, at least ${data.options.minSegment} runs a side${data.options.minMagnitude > 0 ? `, magnitude &gt; ${esc2(formatPct(data.options.minMagnitude * 100))}` : ""}).</p>
 ${listed.length > 0 ? changePointTable(data, listed, true) : ""}
 <h2>Workloads</h2>
@@ -77923,7 +78056,7 @@ function costSection(data, assets) {
 <p class="note" data-cost-runs="0">No run recorded what its answer cost: nothing to plot${left ? ` (${esc2(left)})` : ""}.</p>`;
   }
   return `<h2>What each answer cost</h2>
-<p class="note-plain">The wall time of each run's answer (${plural2(cost.runs.length, "run")}, in ${cost.unit === "min" ? "minutes" : "seconds"}) and its stages:
+<p class="note-plain">The wall time of each run's answer (${plural3(cost.runs.length, "run")}, in ${cost.unit === "min" ? "minutes" : "seconds"}) and its stages:
 the build (or finding it in the cache), the counted runs (instruction counts, plans, profiles) and the timed rounds; the
 checks before measuring, the compiled-code comparison and the analysis count in the wall time only. Hover a point
 for the run's commit and what it cost. Dates are UTC.</p>
@@ -77937,10 +78070,10 @@ ${left ? `<p class="note">Left out: ${esc2(left)}.</p>` : ""}
 function costLeftOut(cost) {
   const parts = [
     ...cost.withoutCost > 0 ? [
-      `${plural2(cost.withoutCost, "run")} that recorded no cost (saved before pgperf recorded it, or stopped by a signal)`
+      `${plural3(cost.withoutCost, "run")} that recorded no cost (saved before pgperf recorded it, or stopped by a signal)`
     ] : [],
-    ...cost.canaries > 0 ? [`${plural2(cost.canaries, "runner canary run")} (a check of the machine, not an answer)`] : [],
-    ...cost.undated > 0 ? [`${plural2(cost.undated, "run")} whose start date does not parse`] : []
+    ...cost.canaries > 0 ? [`${plural3(cost.canaries, "runner canary run")} (a check of the machine, not an answer)`] : [],
+    ...cost.undated > 0 ? [`${plural3(cost.undated, "run")} whose start date does not parse`] : []
   ];
   return parts.join("; ");
 }
@@ -77949,7 +78082,7 @@ function seriesRow(data, s, workloadCell) {
   const latest = trend.latest;
   const machine = data.fingerprints > 1 ? ` <span class="fp">${esc2(s.fingerprint)}</span>` : "";
   const ci = `median of ${latest.n} run${latest.n === 1 ? "" : "s"}, ${Math.round(latest.ciLevel * 100)}% CI [${fmt(latest.ciLower)}, ${fmt(latest.ciUpper)}]`;
-  const recent = trend.recent ? `${esc2(formatPct(trend.recent.change * 100))} (${trend.direction}) vs ${esc2(fmt(trend.recent.median))}<br><small>median of the ${plural2(trend.recent.runs, "run")} before</small>` : "first run";
+  const recent = trend.recent ? `${esc2(formatPct(trend.recent.change * 100))} (${trend.direction}) vs ${esc2(fmt(trend.recent.median))}<br><small>median of the ${plural3(trend.recent.runs, "run")} before</small>` : "first run";
   return `<tr data-series="${attr(`${s.metric}@${s.clients}`)}" data-fingerprint="${attr(s.fingerprint)}">${workloadCell}<td>${esc2(s.label)}, ${esc2(s.clientsLabel)}${machine}</td><td class="latest" title="${attr(ci)}"><b>${esc2(fmt(latest.median))}</b> ${esc2(s.unit)}</td><td class="date">${esc2(utcMinute(latest.date))} ${commitLink2(data, latest.sha)}</td><td class="recent" data-direction="${trend.direction ?? "none"}">${recent}</td><td class="${trend.lastChangePoint?.kind ?? "none"}">${trendText(data, s)}</td><td class="runs">${trend.runs}</td><td>${sparklineSvg(s)}</td></tr>`;
 }
 function trendText(data, s) {
@@ -77959,7 +78092,7 @@ function trendText(data, s) {
     return `${cp2.kind === "regression" ? "\u25BC" : "\u25B2"} ${cp2.kind}${cp2.drift ? ` (drift over ${cp2.drift.runs} runs)` : ""} ${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}<br><small>since <span class="nowrap">${esc2(cp2.firstAfter.date.slice(0, 10))}</span> (${commitLink2(data, cp2.firstAfter.sha)}): ${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(s.unit)}</small>`;
   if (trend.status === "too-few-points")
     return `not analysed yet: ${trend.runs} of ${trend.needed} runs needed`;
-  return `no change point in ${plural2(trend.runs, "run")}`;
+  return `no change point in ${plural3(trend.runs, "run")}`;
 }
 function sparklineSvg(s) {
   const { sparkline: sp } = s;
@@ -77989,7 +78122,7 @@ function renderWorkloadPage(data, workload, assets) {
 <h2>${esc2(chart.label)} (${esc2(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc2(chart.fingerprint)}</span></h2>
 <div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
 ${chart.definitionChanges.map((c) => `<p class="note" data-definition-change="${attr(c.to)}">The workload changed on ${esc2(c.date.slice(0, 10))} (definition ${esc2(c.from)} \u2192 ${esc2(c.to)}), marked by a grey line: change points are looked for on either side of it, never across.</p>`).join("\n")}
-${short4.length > 0 ? `<p class="note">Not analysed yet: ${short4.map((l) => `${esc2(l.label)} has ${plural2(l.median.filter((v) => v !== null).length, "run")}, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
+${short4.length > 0 ? `<p class="note">Not analysed yet: ${short4.map((l) => `${esc2(l.label)} has ${plural3(l.median.filter((v) => v !== null).length, "run")}, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
 <details><summary>Machine fingerprint ${esc2(chart.fingerprint)}</summary><table>${facts}</table></details>
 </section>`;
   }).join("\n");
@@ -78051,7 +78184,7 @@ function commitLink2(data, sha) {
   const repo = data.repoUrl === null ? null : safeUrl(data.repoUrl);
   return repo && isCommitSha(sha) ? `<a href="${attr(`${repo}/commit/${sha}`)}">${text2}</a>` : text2;
 }
-function plural2(n, noun) {
+function plural3(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 function fmt(v) {
@@ -80654,7 +80787,7 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path66 from "node:path";
+import path67 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
@@ -81174,9 +81307,9 @@ function evidenceOf(cell) {
   if (decidedBySameCode(cell)) return SAME_CODE_EVIDENCE;
   if (decidedByUnexecutedCode(cell)) return UNEXECUTED_EVIDENCE;
   const n = cell.pairs ?? Math.min(cell.base.n, cell.head.n);
-  if (cell.test === "instruction-count") return `instruction counts, ${plural3(n, "repetition")}`;
+  if (cell.test === "instruction-count") return `instruction counts, ${plural4(n, "repetition")}`;
   if (cell.test === "memory-floor") return cell.reasons[0]?.message.split(": beyond")[0] ?? "memory floors";
-  const timed = `${METRICS[cell.metric].label}, ${plural3(n, cell.pairs === null ? "run" : "round")}`;
+  const timed = `${METRICS[cell.metric].label}, ${plural4(n, cell.pairs === null ? "run" : "round")}`;
   return cell.verdict === "no-change" && cell.reasons[0]?.code === "steady-unchanged" ? `${STEADY_EVIDENCE} + ${timed}` : timed;
 }
 function holdsGate(c) {
@@ -81191,14 +81324,14 @@ function adverse(c) {
   const worse = METRICS[c.metric].better === "higher" ? -c.deltaPct : c.deltaPct;
   return c.verdict === "improvement" ? -worse : worse;
 }
-function plural3(n, word) {
+function plural4(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 function describeDecidedCell(c, heads = 1) {
   const where = [
     c.part !== void 0 ? `class ${c.part}: ` : "",
     heads > 1 ? `${c.head}: ` : "",
-    `${c.workload} at ${plural3(c.clients, "client")}`
+    `${c.workload} at ${plural4(c.clients, "client")}`
   ].join("");
   const metric = METRICS[c.metric].label;
   if (c.deltaPct === null)
@@ -81213,8 +81346,8 @@ function shortCell(c) {
 }
 function headlineOf(outcome, counts, cells, policy, heads, unexecuted) {
   const describe4 = (c) => describeDecidedCell(c, heads);
-  const more = (list) => list.length > 1 ? `; also ${list.slice(1, 4).map(shortCell).join(", ")}${list.length > 4 ? ` and ${plural3(list.length - 4, "more cell")}` : ""}` : "";
-  const counted = (n, what, why = "") => n > 0 ? [`${plural3(n, what)}${why}`] : [];
+  const more = (list) => list.length > 1 ? `; also ${list.slice(1, 4).map(shortCell).join(", ")}${list.length > 4 ? ` and ${plural4(list.length - 4, "more cell")}` : ""}` : "";
+  const counted = (n, what, why = "") => n > 0 ? [`${plural4(n, what)}${why}`] : [];
   const likely = counted(counts.likelyRegressions, "likely regression", " (too few rounds to certify)");
   const improvements = counted(counts.improvements, "improvement");
   const found = [...counted(counts.regressions, "regression"), ...likely, ...improvements];
@@ -81243,7 +81376,7 @@ function headlineOf(outcome, counts, cells, policy, heads, unexecuted) {
     const undecided = cells.filter((c) => c.verdict === "inconclusive");
     const worst = undecided[0];
     return {
-      lead: `Inconclusive: ${undecided.length} of ${plural3(counts.cells, "cell")} undecided`,
+      lead: `Inconclusive: ${undecided.length} of ${plural4(counts.cells, "cell")} undecided`,
       detail: `${worst ? `most adverse ${describe4(worst)}; ` : ""}${found.length > 0 ? found.join(", ") : "no regression found"}; more rounds would decide`
     };
   }
@@ -81272,7 +81405,7 @@ function headlineOf(outcome, counts, cells, policy, heads, unexecuted) {
   if (counts.notWorse > 0) {
     const by = thresholds.length === 1 ? `${thresholds[0]}%` : "each workload's threshold";
     return {
-      lead: `Not worse in ${plural3(counts.cells, "cell")}`,
+      lead: `Not worse in ${plural4(counts.cells, "cell")}`,
       detail: `${counts.notWorse} not worse by ${by} or more (one-sided bound; the interval reaches past it on the better side)${counts.noChange > 0 ? `, ${counts.noChange} no change (CI inside ${within})` : ""}`
     };
   }
@@ -81285,13 +81418,13 @@ function headlineOf(outcome, counts, cells, policy, heads, unexecuted) {
   const inside = counts.cells - sameCode2 - notRun - steady.length - byCounts;
   if (sameCode2 === counts.cells) {
     return {
-      lead: `No change in ${plural3(counts.cells, "cell")}`,
+      lead: `No change in ${plural4(counts.cells, "cell")}`,
       detail: "same compiled code as base, same settings: nothing measured"
     };
   }
   if (notRun === counts.cells && unexecuted.length === 1) {
     return {
-      lead: `No change in ${plural3(counts.cells, "cell")} (changed code not executed, not measured)`,
+      lead: `No change in ${plural4(counts.cells, "cell")} (changed code not executed, not measured)`,
       detail: unexecuted[0]
     };
   }
@@ -81312,7 +81445,7 @@ function headlineOf(outcome, counts, cells, policy, heads, unexecuted) {
     ...inside > 0 ? [`${inside} with every 90% CI inside ${within}`] : []
   ];
   return {
-    lead: `No change in ${plural3(counts.cells, "cell")}`,
+    lead: `No change in ${plural4(counts.cells, "cell")}`,
     detail: parts.length === 1 && inside > 0 ? `every 90% CI inside ${within}` : parts.join(", ")
   };
 }
@@ -81333,10 +81466,10 @@ function statusDetail(outcome, counts, lead) {
     return a ? `regression accepted by @${a.by}, ${shortCell(lead)}: ${a.reason}` : `regression not gated, ${shortCell(lead)}`;
   }
   if (counts.improvements > 0)
-    return `${plural3(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
-  if (counts.notWorse > 0) return `not worse in ${plural3(counts.cells, "cell")}`;
+    return `${plural4(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
+  if (counts.notWorse > 0) return `not worse in ${plural4(counts.cells, "cell")}`;
   const unmeasured = lead?.evidence === SAME_CODE_EVIDENCE ? " (same compiled code, not measured)" : lead?.evidence === UNEXECUTED_EVIDENCE ? " (changed code not executed, not measured)" : "";
-  return `no change in ${plural3(counts.cells, "cell")}${unmeasured}`;
+  return `no change in ${plural4(counts.cells, "cell")}${unmeasured}`;
 }
 function acceptedText(cells) {
   const said = [...new Set(cells.map((c) => `accepted by @${c.accepted.by}: ${c.accepted.reason}`))];
@@ -81532,7 +81665,7 @@ function roundsAndOrder(ctx, trims) {
 }
 function executionOrder(executed) {
   const lines = [];
-  let round2 = null;
+  let round3 = null;
   let groups2 = [];
   let cell = "";
   let runs = [];
@@ -81542,13 +81675,13 @@ function executionOrder(executed) {
   };
   const flushRound = () => {
     flushCell();
-    if (round2 !== null) lines.push(`- round ${round2}: ${groups2.join(" \xB7 ")}`);
+    if (round3 !== null) lines.push(`- round ${round3}: ${groups2.join(" \xB7 ")}`);
     groups2 = [];
   };
   for (const run3 of executed) {
-    if (run3.round !== round2) {
+    if (run3.round !== round3) {
       flushRound();
-      round2 = run3.round;
+      round3 = run3.round;
     }
     const id = `${escapeMarkdown(`${run3.workload}@${run3.clients}`)}:`;
     if (id !== cell) {
@@ -82310,12 +82443,12 @@ function columns(table2) {
   ];
 }
 function rowTexts(table2, row2, style) {
-  const median3 = (v) => v === null ? style.missing : style.number(v, table2.decimals);
+  const median4 = (v) => v === null ? style.missing : style.number(v, table2.decimals);
   return [
     String(row2.clients),
     `${row2.baseN}/${row2.headN}`,
-    median3(row2.baseMedian),
-    median3(row2.headMedian),
+    median4(row2.baseMedian),
+    median4(row2.headMedian),
     ...table2.paired ? [row2.perRoundPct === null ? style.missing : formatPct(row2.perRoundPct)] : [],
     formatDeltaCi(row2) ?? style.missing,
     formatPAdjusted(row2) ?? style.missing,
@@ -82604,8 +82737,10 @@ function designLines(ctx) {
   parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
   return [
     parts.join(" \xB7 "),
-    ...[...compiledCodeLines(c), ...costLines(c)].map((line) => `
-${escapeMarkdown(line, 2e3)}`)
+    ...[...compiledCodeLines(c), ...costLines(c), ...gateRecordLines(c)].map(
+      (line) => `
+${escapeMarkdown(line, 2e3)}`
+    )
   ];
 }
 
@@ -85606,7 +85741,7 @@ function checkDistinct(req, good, bad) {
   const n = req.names ?? CLI_NAMES;
   if (good === bad) {
     throw new UserError(
-      `${n.good} ${req.good} and ${n.bad} ${req.bad} are the same commit (${short(good)}): give a good commit older than the bad one`
+      `${n.good} ${req.good} and ${n.bad} ${req.bad} are the same commit (${short(good)}): give ${n.needs === void 0 ? "a good commit older than the bad one" : `a ${n.good} older than ${n.bad}`}`
     );
   }
 }
@@ -85615,7 +85750,7 @@ function checkAncestor(req, good, bad, mergeBase) {
   const n = req.names ?? CLI_NAMES;
   const hint = mergeBase === bad ? ` (it is the other way round: ${n.bad} is an ancestor of ${n.good}; swap them?)` : ` (they diverge at ${short(mergeBase)})`;
   throw new UserError(
-    `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)})${hint}: bisection needs a good commit in the history of the bad one`
+    `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)})${hint}: ` + (n.needs ?? "bisection needs a good commit in the history of the bad one")
   );
 }
 function parseLog(stdout) {
@@ -86116,11 +86251,11 @@ function nightlyChoice(inputs, ctx, deps) {
 }
 
 // src/adapters/action/calibrate-mode.ts
-import path65 from "node:path";
+import path66 from "node:path";
 
 // src/flows/calibrate/calibrate-job.ts
-import { writeFile as writeFile18 } from "node:fs/promises";
-import path64 from "node:path";
+import { writeFile as writeFile19 } from "node:fs/promises";
+import path65 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -86171,37 +86306,220 @@ function calibrationDecision(result, calibration, failOn) {
   });
 }
 
+// src/flows/calibrate/drills.ts
+init_result_types();
+
+// src/flows/calibrate/drill-size.ts
+var PROBE_ROWS = 2e4;
+var PROBE_ROUNDS = 2;
+var PROBE_DURATION_S = 5;
+var MIN_PROBE_DROP_PCT = 5;
+var DRILL_SIZE_FACTOR = 1.5;
+function drillTargetPct(thresholdPct) {
+  return DRILL_SIZE_FACTOR * thresholdPct;
+}
+function drillRows(probe3) {
+  const { probeRows, ratio: q, targetPct } = probe3;
+  const dropPct = 100 * (1 - q);
+  if (!Number.isFinite(q) || q <= 0 || dropPct < MIN_PROBE_DROP_PCT) {
+    return {
+      problem: `summing ${probeRows} rows per transaction changed throughput by ${Number.isFinite(dropPct) ? `-${dropPct.toFixed(1)}%` : "an unknown amount"}, less than the ${MIN_PROBE_DROP_PCT}% a drill can be sized from (the transaction is long against the probe)`
+    };
+  }
+  const d = targetPct / 100;
+  return { rows: Math.max(1, Math.round(probeRows * (d / (1 - d)) * (q / (1 - q)))) };
+}
+function probeRatios(result, base, head) {
+  const tps = /* @__PURE__ */ new Map();
+  for (const s of result.samples) {
+    const v = s.metrics.tps;
+    if (s.status !== "ok" || v === void 0 || !(v > 0) || s.arm !== base && s.arm !== head) continue;
+    const key = `${s.workload}@${s.clients}`;
+    const cell = tps.get(key) ?? { base: [], head: [], workload: s.workload };
+    cell[s.arm === base ? "base" : "head"].push(v);
+    tps.set(key, cell);
+  }
+  const perWorkload = /* @__PURE__ */ new Map();
+  for (const cell of tps.values()) {
+    if (cell.base.length === 0 || cell.head.length === 0) continue;
+    const ratios = perWorkload.get(cell.workload) ?? [];
+    ratios.push(median3(cell.head) / median3(cell.base));
+    perWorkload.set(cell.workload, ratios);
+  }
+  return new Map([...perWorkload].map(([w, ratios]) => [w, median3(ratios)]));
+}
+function median3(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// src/flows/calibrate/drill-workload.ts
+init_regular_file();
+import { writeFile as writeFile18 } from "node:fs/promises";
+import path64 from "node:path";
+var DRILL_SETTING = "pgperf.drill";
+var DRILL_SUFFIX = "-drill";
+function drillArms(binDir) {
+  return [
+    { label: "base", binDir, settings: { [DRILL_SETTING]: "0" } },
+    { label: "drill", binDir, settings: { [DRILL_SETTING]: "1" } }
+  ];
+}
+function drillStatement(rows) {
+  return `SELECT sum(i) FROM generate_series(1, ${rows} * current_setting('${DRILL_SETTING}')::int) AS drill(i);`;
+}
+function withDrill(script, rows) {
+  const text2 = script.endsWith("\n") || script === "" ? script : `${script}
+`;
+  return `${text2}${drillStatement(rows)}
+`;
+}
+function undrillable(w) {
+  return w.tool === "pgbench" ? void 0 : `${w.name}: not drilled (${w.tool}: the drill adds a SQL statement to a pgbench script)`;
+}
+async function drillWorkload(w, rows, dir) {
+  const texts = w.pipeline !== void 0 ? [{ name: "select-only-pipeline", text: pipelinedSelectScript(w.pipeline), weight: 1 }] : w.builtin ? [{ name: w.builtin, text: BUILTIN_SCRIPT_TEXT[w.builtin], weight: 1 }] : await Promise.all(
+    (w.scripts ?? []).map(async (s) => ({
+      name: path64.basename(s.file, ".sql"),
+      text: await readRegularFile(s.file),
+      weight: s.weight
+    }))
+  );
+  const name = `${w.name}${DRILL_SUFFIX}`;
+  const scripts = [];
+  for (const [i, t] of texts.entries()) {
+    const file2 = path64.join(dir, `${name}-${i + 1}-${t.name}.sql`);
+    await writeFile18(file2, withDrill(t.text, rows), { mode: 420 });
+    scripts.push({ file: file2, weight: t.weight });
+  }
+  const { builtin: _b, pipeline: _p, ...rest } = w;
+  return { ...rest, name, scripts, instructions: void 0, plans: void 0 };
+}
+
+// src/flows/calibrate/drills.ts
+async function runDrills(options, deps) {
+  const { binDir, analysis: given, workloads, ...run3 } = options;
+  const analysis = resolveAnalysis(given);
+  const skipped = workloads.flatMap((w) => undrillable(w) ?? []);
+  const drilled = workloads.filter((w) => w.tool === "pgbench");
+  if (drilled.length === 0) return { skipped };
+  const { dir } = await makeTempDir("pgperf-drills-", run3.tmpDir ? { parent: run3.tmpDir } : {});
+  const common = {
+    arms: { kind: "installed", arms: drillArms(binDir) },
+    analysis,
+    order: "random",
+    dataChecksums: false,
+    // The drill is judged as the A/A run is: the same rounds, no confirmation block.
+    confirmRounds: 0
+  };
+  const probeDir = await makeTempDir("probe-", { parent: dir });
+  const probe3 = await deps.measure(
+    {
+      ...run3,
+      ...common,
+      workloads: await Promise.all(drilled.map((w) => drillWorkload(w, PROBE_ROWS, probeDir.dir))),
+      rounds: PROBE_ROUNDS,
+      durationS: Math.min(run3.durationS ?? PROBE_DURATION_S, PROBE_DURATION_S),
+      // The probe sizes the drill; it decides nothing, so no plan is refused for its 2 rounds.
+      planCheck: "warn"
+    },
+    { name: "drill-probe", store: false }
+  );
+  const ratios = probeRatios(probe3.result, "base", "drill");
+  const sized = [];
+  for (const w of drilled) {
+    const ratio = ratios.get(`${w.name}${DRILL_SUFFIX}`);
+    const targetPct = drillTargetPct(w.threshold ?? analysis.thresholdPct);
+    const size = ratio === void 0 ? { problem: "the probe measured no usable run of it" } : drillRows({ probeRows: PROBE_ROWS, ratio, targetPct });
+    if ("problem" in size) skipped.push(`${w.name}: not drilled (${size.problem})`);
+    else sized.push({ workload: w, rows: size.rows, targetPct });
+  }
+  if (sized.length === 0) return { skipped, probe: probe3 };
+  const drillDir = await makeTempDir("drill-", { parent: dir });
+  const measured = await deps.measure(
+    {
+      ...run3,
+      ...common,
+      workloads: await Promise.all(sized.map((s) => drillWorkload(s.workload, s.rows, drillDir.dir)))
+    },
+    { name: "drill", store: false }
+  );
+  const complete = completenessOf(measured.result);
+  if (!complete.complete) {
+    skipped.push(`the drill run did not complete (${complete.why ?? "no reason given"}): no drill counted`);
+    return { skipped, probe: probe3, run: measured };
+  }
+  const decision = decide(measured.comparison, { failOn: "regression", workloads: {} }, complete);
+  const cells = [];
+  for (const s of sized) {
+    const name = `${s.workload.name}${DRILL_SUFFIX}`;
+    for (const clients of s.workload.clients) {
+      const id = cellId({ workload: name, clients });
+      const decided = decision.cells.filter((c) => c.id === id);
+      const primary = decided.find((c) => c.metric === measured.comparison.metric) ?? decided[0];
+      if (!primary) continue;
+      cells.push({
+        id: cellId({ workload: s.workload.name, clients }),
+        injectedPct: s.targetPct,
+        rows: s.rows,
+        deltaPct: primary.deltaPct,
+        verdict: primary.likelyRegression ? "likely regression" : primary.verdict,
+        caught: decided.some((c) => c.failsGate)
+      });
+    }
+  }
+  return { record: drillRecord(cells, skipped), skipped, probe: probe3, run: measured };
+}
+
 // src/flows/calibrate/calibrate-job.ts
 var CALIBRATION_FILE = "calibration.json";
 async function runCalibration(options, deps) {
-  const { binDir, analysis, failOn, calibrationDir, ...run3 } = options;
-  const measured = await deps.measure({
-    arms: {
-      kind: "installed",
-      arms: [
-        { label: "a", binDir, settings: {} },
-        { label: "b", binDir, settings: {} }
-      ]
+  const { binDir, analysis, failOn, calibrationDir, drills: drilling = true, ...run3 } = options;
+  const measured = await deps.measure(
+    {
+      arms: {
+        kind: "installed",
+        arms: [
+          { label: "a", binDir, settings: {} },
+          { label: "b", binDir, settings: {} }
+        ]
+      },
+      ...run3,
+      analysis: resolveAnalysis(analysis),
+      order: "random",
+      dataChecksums: false
     },
-    ...run3,
-    analysis: resolveAnalysis(analysis),
-    order: "random",
-    dataChecksums: false
-  });
+    { name: "calibration", store: true }
+  );
   const calibration = calibrationOf(measured.result, measured.comparison);
-  const calibrationFile = calibrationDir ? path64.join(calibrationDir, CALIBRATION_FILE) : void 0;
-  if (calibrationFile) await writeFile18(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+  const complete = completenessOf(measured.result);
+  let record2;
+  let drills;
+  if (complete.complete) {
+    const aa = decide(measured.comparison, { failOn: "regression", workloads: {} }, complete);
+    drills = drilling ? await runDrills({ ...run3, binDir, analysis }, deps) : void 0;
+    record2 = { aa: aaRecord(aa.cells), ...drills?.record ? { drills: drills.record } : {} };
+    const kept = { ...measured.result, calibrationRecord: record2 };
+    await writeResults(measured.resultsFile, kept);
+    measured.result = kept;
+    if (measured.archived) await deps.keep?.(kept);
+  }
+  const calibrationFile = calibrationDir ? path65.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  if (calibrationFile) await writeFile19(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
     run: measured,
     calibration,
     decision: calibrationDecision(measured.result, calibration, failOn),
-    ...calibrationFile ? { calibrationFile } : {}
+    ...calibrationFile ? { calibrationFile } : {},
+    ...record2 ? { record: record2 } : {},
+    ...drills ? { drills } : {}
   };
 }
 
 // src/core/report/terminal/calibration-text.ts
-function renderCalibrationText(c) {
+function renderCalibrationText(c, record2, skipped = []) {
   const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
   const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
   const rows = [
@@ -86218,28 +86536,45 @@ function renderCalibrationText(c) {
   const lines = rows.map(
     (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
   );
-  return `${[head, "", ...lines].join("\n")}
+  return `${[head, "", ...lines, ...recordLines(record2, skipped)].join("\n")}
 `;
+}
+function recordLines(record2, skipped) {
+  if (!record2) return [];
+  const aa = `the gate: ${record2.aa.falseAlarms} false alarm(s) in ${record2.aa.comparisons} A/A comparison(s)`;
+  const d = record2.drills;
+  const lines = [
+    "",
+    d ? `${aa}; injected drills caught ${d.caught} of ${d.comparisons}` : `${aa}; no injected drill`
+  ];
+  for (const cell of d?.cells ?? []) {
+    const delta = cell.deltaPct === null ? "n/a" : `${cell.deltaPct >= 0 ? "+" : ""}${cell.deltaPct.toFixed(1)}%`;
+    lines.push(
+      `  drill ${cell.id}: -${cell.injectedPct}% injected (${cell.rows} rows/tx), measured ${delta}, ${cell.verdict}: ${cell.caught ? "caught" : "MISSED"}`
+    );
+  }
+  for (const why of skipped) lines.push(`  ${why}`);
+  return lines;
 }
 
 // src/core/report/markdown/calibration-markdown.ts
-function renderCalibrationMarkdown(c) {
+function renderCalibrationMarkdown(c, record2, skipped = []) {
   return `## pgperf calibrate
 
 \`\`\`
-${renderCalibrationText(c)}\`\`\`
+${renderCalibrationText(c, record2, skipped)}\`\`\`
 `;
 }
 
 // src/adapters/action/calibrate-mode.ts
 var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
-  const binDir = path65.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path66.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const resultsFile = path65.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path66.join(resultsDir, RESULTS_FILE);
   try {
-    const { calibration, calibrationFile, decision } = await runCalibration(
+    const { calibration, calibrationFile, decision, record: record2, drills } = await runCalibration(
       {
         binDir,
         workloads,
@@ -86253,24 +86588,31 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
         calibrationDir: resultsDir
       },
       {
-        measure: async (request2) => {
+        // The A/A run in the results directory and to the store; a drill's probe and run beside it, never stored.
+        measure: async (request2, { name, store: keep }) => {
+          const aa = name === "calibration";
           const run3 = await logger.group(
-            "Calibration (A/A)",
-            () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDepsOf(deps), store?.archive)
+            aa ? "Calibration (A/A)" : `Calibration (${name})`,
+            () => runPipeline(
+              { ...request2, runDir: aa ? resultsDir : path66.join(resultsDir, name) },
+              pipelineDepsOf(deps),
+              keep ? store?.archive : void 0
+            )
           );
           logArchive(run3, logger);
           return run3;
-        }
+        },
+        ...store ? { keep: async (result) => void await store.archive.save(result) } : {}
       }
     );
-    await io.writeSummary(renderCalibrationMarkdown(calibration));
-    logger.info(renderCalibrationText(calibration).split("\n")[0]);
+    await io.writeSummary(renderCalibrationMarkdown(calibration, record2, drills?.skipped));
+    logger.info(renderCalibrationText(calibration, record2, drills?.skipped).split("\n")[0]);
     const warning2 = falseAlarmWarning(calibration);
     if (warning2) logger.warn(warning2);
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
     io.setOutput("results-json", resultsFile);
-    const files = { dir: resultsDir, resultsFile, reportFile: path65.join(resultsDir, REPORT_FILE) };
+    const files = { dir: resultsDir, resultsFile, reportFile: path66.join(resultsDir, REPORT_FILE) };
     return publishGate(io, decision, files, (l) => logger.info(l));
   } finally {
     await store?.close();
@@ -86735,7 +87077,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path66.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path67.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -86915,7 +87257,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path67.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
+    const cacheDir = inputs.cacheDir ? path68.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -86946,7 +87288,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os15.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path67.resolve(path67.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path68.resolve(path68.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });
