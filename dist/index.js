@@ -75128,11 +75128,7 @@ async function runPipeline(req, deps, store) {
     },
     countingDeps
   );
-  const instructions = counted && defaultProbe ? withoutFailedDefaults(counted, countedByDefault(req.workloads)) : counted;
-  if (instructions && defaultProbe) {
-    const note = uncountableNote(workloads);
-    if (note) instructions.notes.push(note);
-  }
+  const instructions = defaultProbe ? countsKept(counted, req.workloads, workloads) : counted;
   const planPhase = nothingToMeasure || req.partOfRun ? void 0 : await runPlanPhase({ ...req, arms: measuredArms2 }, deps);
   const plans = mergePlans(planPhase, plansAlongside2);
   const countedS = (Date.now() - countingStarted) / 1e3;
@@ -75185,20 +75181,13 @@ async function runPipeline(req, deps, store) {
     timedS,
     wallS: (Date.now() - started) / 1e3
   });
-  const result = { ...withExplain, cost, ...gateRecord ? { gateRecord } : {} };
+  const answered = { cost, ...gateRecord ? { gateRecord } : {} };
+  const result = { ...withExplain, ...answered };
   if (!deps.signal?.aborted)
-    await Promise.all([
-      writeResults(resultsFile, result),
-      archive?.amend({ ...measured, cost, ...gateRecord ? { gateRecord } : {} })
-    ]);
+    await Promise.all([writeResults(resultsFile, result), archive?.amend({ ...measured, ...answered })]);
   return {
     result,
-    comparison: await withNoiseWarnings(
-      { ...comparison, cost, ...gateRecord ? { gateRecord } : {} },
-      result,
-      store,
-      deps.logger
-    ),
+    comparison: await withNoiseWarnings({ ...comparison, ...answered }, result, store, deps.logger),
     resultsFile,
     ...archive?.saved ? { archived: { id: archive.saved.id, description: store.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
@@ -75251,6 +75240,13 @@ function mergePlans(phase, alongside) {
     failures: [...phase.failures, ...taken.failures],
     notes: [...phase.notes, ...taken.notes]
   };
+}
+function countsKept(counted, asked, counting) {
+  if (!counted) return void 0;
+  const kept = withoutFailedDefaults(counted, countedByDefault(asked));
+  const note = uncountableNote(counting);
+  if (note) kept.notes.push(note);
+  return kept;
 }
 async function withNoiseFloors(req, logger, store) {
   if (!store || !isReadable(store)) return req.analysis;

@@ -16,7 +16,6 @@ import { resolveAnalysis } from '../../core/compare/analysis/recorded-analysis.j
 import { decide } from '../../core/compare/decision/decision.js';
 import { drillRecord } from '../../core/compare/decision/gate-record.js';
 import type { PgbenchWorkload } from '../../drivers/pgbench/pgbench-workload.js';
-import type { Workload } from '../../drivers/workload.js';
 import { completenessOf } from '../compare/pipeline/decide-run.js';
 import {
   PROBE_DURATION_S,

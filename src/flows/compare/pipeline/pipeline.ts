@@ -212,12 +212,7 @@ export async function runPipeline(
         },
         countingDeps,
       );
-  const instructions =
-    counted && defaultProbe ? withoutFailedDefaults(counted, countedByDefault(req.workloads)) : counted;
-  if (instructions && defaultProbe) {
-    const note = uncountableNote(workloads);
-    if (note) instructions.notes.push(note);
-  }
+  const instructions = defaultProbe ? countsKept(counted, req.workloads, workloads) : counted;
   // The plan phase (opt-in per workload, plan-phase.ts), also before the rounds on servers of its own; its
   // record joins every document the run loop writes (the store's copy too). Not in the parts of a
   // stored-baseline run: base was not measured here.
@@ -279,23 +274,17 @@ export async function runPipeline(
     timedS,
     wallS: (Date.now() - started) / 1000,
   });
-  const result = { ...withExplain, cost, ...(gateRecord ? { gateRecord } : {}) };
+  // What every copy of the answer carries: its cost, and the gate's record on this runner.
+  const answered = { cost, ...(gateRecord ? { gateRecord } : {}) };
+  const result = { ...withExplain, ...answered };
   // Rewritten whole with what the answer cost, and so the store's copy (as measured: the history plots it): the
   // sink's finish has run (and runs once). Not once a stop was asked for: a second signal may end the process
   // at any moment, and the file the sink finished is whole.
   if (!deps.signal?.aborted)
-    await Promise.all([
-      writeResults(resultsFile, result),
-      archive?.amend({ ...measured, cost, ...(gateRecord ? { gateRecord } : {}) }),
-    ]);
+    await Promise.all([writeResults(resultsFile, result), archive?.amend({ ...measured, ...answered })]);
   return {
     result,
-    comparison: await withNoiseWarnings(
-      { ...comparison, cost, ...(gateRecord ? { gateRecord } : {}) },
-      result,
-      store,
-      deps.logger,
-    ),
+    comparison: await withNoiseWarnings({ ...comparison, ...answered }, result, store, deps.logger),
     resultsFile,
     ...(archive?.saved ? { archived: { id: archive.saved.id, description: store!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
@@ -389,6 +378,23 @@ function mergePlans(
  * The analysis settings with the noise floors of this runner's nightly history, when the store can be read
  * and the run compares builds (not an A/A calibration, not a one-arm run); a failing read is said, never fatal.
  */
+/**
+ * The counts as the answer uses them, where they were pgperf's default evidence: a default count that
+ * failed leaves its workload (or head) to the timed rounds, and the workloads that could not be counted are
+ * named in the notes.
+ */
+function countsKept(
+  counted: InstructionsRecord | undefined,
+  asked: readonly Workload[],
+  counting: readonly Workload[],
+): InstructionsRecord | undefined {
+  if (!counted) return undefined;
+  const kept = withoutFailedDefaults(counted, countedByDefault(asked));
+  const note = uncountableNote(counting);
+  if (note) kept.notes.push(note);
+  return kept;
+}
+
 async function withNoiseFloors(
   req: PipelineRequest,
   logger: Logger,
