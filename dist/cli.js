@@ -69603,8 +69603,6 @@ async function explainStatements(workload, statements, arm2, cluster, record2) {
     let plan = await explainPlan(cluster, s.explained, { memory });
     if (memory && "error" in plan && NO_EXPLAIN_MEMORY.test(plan.error)) {
       memory = false;
-      const note = `${arm2}: planner memory not recorded: EXPLAIN (MEMORY) needs PostgreSQL 17 or later`;
-      if (!record2.notes.includes(note)) record2.notes.push(note);
       plan = await explainPlan(cluster, s.explained);
     }
     record2.plans.push({ workload, arm: arm2, statement: s.statement, ...plan });
@@ -69662,8 +69660,8 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
 var INSTRUCTION_CLIENTS = 1;
 var COUNTED_APPLICATION = "pgperf-counted";
 var COUNTED_RUN_LIMIT_S = 180;
-var HEAD_SLOWDOWN_LIMIT = 15;
-var MIN_COUNTED_LIMIT_S = 45;
+var HEAD_SLOWDOWN_LIMIT = 20;
+var MIN_COUNTED_LIMIT_S = 90;
 var KEPT_EXECUTED = 50;
 var KEPT_MOVERS = 10;
 function instructionWorkloads(workloads) {
@@ -78712,6 +78710,7 @@ var DirStore = class _DirStore {
     }
     if (options.write) {
       for (const sub of [store.runsDir, store.indexDir]) {
+        await makeDirectory(sub).catch(() => void 0);
         const found = await probeDirectory(sub);
         if (found) throw store.notUsable(found.code, found.text);
       }

@@ -150,15 +150,14 @@ export async function explainStatements(
   cluster: PgCluster,
   record: PlansRecord,
 ): Promise<void> {
-  // Planner memory where the server has EXPLAIN (MEMORY) (17+); an older one is told once and skipped.
+  // Planner memory where the server has EXPLAIN (MEMORY) (17+); an older one refuses the option once and is
+  // asked without it from then on (docs/plans.md says which servers record it: no note on every report).
   let memory = true;
   for (const s of statements) {
     if (s.explained === undefined) continue;
     let plan = await explainPlan(cluster, s.explained, { memory });
     if (memory && 'error' in plan && NO_EXPLAIN_MEMORY.test(plan.error)) {
       memory = false;
-      const note = `${arm}: planner memory not recorded: EXPLAIN (MEMORY) needs PostgreSQL 17 or later`;
-      if (!record.notes.includes(note)) record.notes.push(note);
       plan = await explainPlan(cluster, s.explained);
     }
     record.plans.push({ workload, arm, statement: s.statement, ...plan });

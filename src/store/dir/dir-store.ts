@@ -82,6 +82,9 @@ export class DirStore implements ResultStore {
     }
     if (options.write) {
       for (const sub of [store.runsDir, store.indexDir]) {
+        // Made first and kept: the probe removes what it made, which under another process writing the
+        // same new store at once would pull its directory away (ENOENT on its next write).
+        await makeDirectory(sub).catch(() => undefined);
         const found = await probeDirectory(sub);
         if (found) throw store.notUsable(found.code, found.text);
       }

@@ -43,8 +43,8 @@ describe('a counted run', () => {
 describe("a head's counted-run limit", () => {
   it("follows base's run of as many transactions, within its floor and the absolute limit", () => {
     expect(countedRunLimitS(undefined)).toBe(180); // base not timed yet
-    expect(countedRunLimitS(1.2)).toBe(45); // a quick base: the floor, for a loaded runner
-    expect(countedRunLimitS(5)).toBe(75); // 15 times base
+    expect(countedRunLimitS(1.2)).toBe(90); // a quick base: the floor, for a loaded runner
+    expect(countedRunLimitS(6)).toBe(120); // 20 times base
     expect(countedRunLimitS(60)).toBe(180); // never beyond the absolute limit
   });
 });
