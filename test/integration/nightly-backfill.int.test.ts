@@ -12,12 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { runNightly } from '../../src/flows/nightly/nightly-flow.js';
 import { runPipeline } from '../../src/flows/compare/pipeline/pipeline.js';
-import { parseRepo } from '../../src/postgres/builds/source.js';
 import { openStore } from '../../src/store/open/open-store.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { useTmpDir } from '../helpers/tmp-dir.js';
 import { TEST_GIT_ENV, gitIn } from '../helpers/git.js';
+import { masterBuild } from '../helpers/master-build.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const WORKLOAD =
@@ -51,15 +51,7 @@ describe('nightly --backfill', () => {
           head: {
             kind: 'build',
             request: {
-              repo: parseRepo(repo, tmp()),
-              baseRef: 'master',
-              headRef: 'master',
-              mergeBase: false,
-              basePatches: [],
-              headPatches: [],
-              extraOptions: [],
-              cacheDir: path.join(tmp(), 'cache'),
-              headOnly: true,
+              ...masterBuild(repo, tmp(), 'cache'),
             },
           },
           source: { head: { ref: 'master', chosenBy: 'nightly build of master' } },

@@ -25,6 +25,7 @@ import type { PipelineOutcome } from '../../src/flows/compare/pipeline/pipeline.
 import type { ResultStore, StoredRun } from '../../src/store/store.js';
 import type { ArmSpec } from '../../src/run/run-loop.js';
 import { TEST_GIT_ENV, gitIn } from '../helpers/git.js';
+import { masterBuild } from '../helpers/master-build.js';
 
 let tmp: string;
 let repo: string;
@@ -187,17 +188,7 @@ async function backfill(
   let clock = 0;
   const request: BackfillRequest = {
     count,
-    build: {
-      repo: parseRepo(repo, tmp),
-      baseRef: 'master',
-      headRef: 'master',
-      mergeBase: false,
-      basePatches: [],
-      headPatches: [],
-      extraOptions: [],
-      cacheDir: path.join(tmp, `cache-loop-${Math.random().toString(36).slice(2)}`),
-      headOnly: true,
-    },
+    build: masterBuild(repo, tmp, `cache-loop-${Math.random().toString(36).slice(2)}`),
     source: { repository: 'pg/pg', head: { ref: 'master', chosenBy: 'nightly build of master' } },
     runRequest: (arm, source) => ({ arm, source }) as never,
   };
@@ -296,17 +287,7 @@ describe('runNightly with a backfill', () => {
       {
         head: {
           kind: 'build',
-          request: {
-            repo: parseRepo(repo, tmp),
-            baseRef: 'master',
-            headRef: 'master',
-            mergeBase: false,
-            basePatches: [],
-            headPatches: [],
-            extraOptions: [],
-            cacheDir: path.join(tmp, `cache-night-${Math.random().toString(36).slice(2)}`),
-            headOnly: true,
-          },
+          request: masterBuild(repo, tmp, `cache-night-${Math.random().toString(36).slice(2)}`),
         },
         source: { head: { ref: 'master', chosenBy: 'nightly build of master' } },
         workloads: [],
