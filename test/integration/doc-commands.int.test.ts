@@ -121,6 +121,11 @@ const PLANS: Record<string, Plan> = {
   'docs/bisect.md: pgperf bisect --repo https://github.com/postgres/postgres.git --good 1a2b3c4d... --bad master --workload workloads/select-only.yml --clients 8 [--rounds 10 | --max-rounds 30] [--tries 2] [--json]':
     { not: BUILDS },
 
+  'docs/attribute.md: pgperf attribute --repo https://github.com/postgres/postgres.git --from REL_17_0 --to REL_18_0 [--workload select-only ...] [--floor 1] [--max-commits 40] [--out pgperf-attribution] [--cache-dir DIR] [--build-option -DNAME=VALUE ...] [--instruction-counter auto|cachegrind|perf] [--json]':
+    { not: BUILDS },
+  'docs/cli.md: pgperf attribute --from REL_17_0 --to REL_18_0 [--repo URL|PATH] [--workload select-only] [--floor 1] [--max-commits 40] [--out pgperf-attribution] [--json]':
+    { not: BUILDS },
+
   'docs/cli.md: pgperf run --arm base=/opt/pg/base/bin --arm head=/opt/pg/head/bin --workload select-only --rounds 8 --out pgperf-results':
     {
       not: 'needs two installs under /opt/pg, and measures the select-only sweep (7 client counts x 8 rounds of a minute: about 2 hours); this test runs pgperf run on the installed PostgreSQL',
