@@ -22,7 +22,7 @@
 import { MAX_FLOOR_FACTOR } from '../src/core/compare/analysis/history-threshold.js';
 import { noiseFloorPct } from '../src/core/stats/noise-floor.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
-import { JOB, ROUNDS, SIGMA, decideFloorRun } from './lib/floor-ab-run.js';
+import { JOB, ROUNDS, SIGMA, decideFloorRun, nightlyMedians } from './lib/floor-ab-run.js';
 import type { NoiseFloor } from '../src/core/results/result-types.js';
 import { gaussian } from '../testkit/synthetic-run.js';
 
@@ -49,13 +49,7 @@ const HISTORIES: History[] = [
 
 function simulate(seed: number, history: History, effectPct: number, capped: boolean) {
   const normal = gaussian(seededRandom(seed));
-  const run = (level: number) =>
-    level * Math.exp((SIGMA / Math.SQRT2) * normal() + (SIGMA / Math.SQRT2) * normal());
-  const nights = Array.from({ length: NIGHTS }, (_, k) => {
-    const level = history.night?.(k) ?? 20_000 * Math.exp(history.tau * normal() + JOB * normal());
-    const values = Array.from({ length: 5 }, () => run(level)).sort((a, b) => a - b);
-    return values[2]!;
-  });
+  const nights = nightlyMedians(NIGHTS, normal, history.tau, history.night);
   const floor = noiseFloorPct(nights);
   const noiseFloors: NoiseFloor[] = floor
     ? [

@@ -21,7 +21,7 @@
  */
 import { noiseFloorPct } from '../src/core/stats/noise-floor.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
-import { JOB, ROUNDS, SIGMA, decideFloorRun } from './lib/floor-ab-run.js';
+import { JOB, ROUNDS, SIGMA, decideFloorRun, nightlyMedians } from './lib/floor-ab-run.js';
 import type { NoiseFloor } from '../src/core/results/result-types.js';
 import { gaussian } from '../testkit/synthetic-run.js';
 
@@ -41,13 +41,7 @@ const RULES: Array<{ name: string; fence: number | null; nights: number }> = [
 function simulate(seed: number, tau: number, effectPct: number, rule: (typeof RULES)[number]) {
   const normal = gaussian(seededRandom(seed));
   // Runs of one build in one job: median of `runs` with round-shared and own noise.
-  const run = (level: number) =>
-    level * Math.exp((SIGMA / Math.SQRT2) * normal() + (SIGMA / Math.SQRT2) * normal());
-  const nights = Array.from({ length: rule.nights }, () => {
-    const level = 20_000 * Math.exp(tau * normal() + JOB * normal());
-    const values = Array.from({ length: 5 }, () => run(level)).sort((a, b) => a - b);
-    return values[2]!;
-  });
+  const nights = nightlyMedians(rule.nights, normal, tau);
   const floor = rule.fence === null ? null : noiseFloorPct(nights, rule.fence);
   const noiseFloors: NoiseFloor[] = floor
     ? [

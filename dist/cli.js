@@ -74325,6 +74325,19 @@ init_metrics();
 // src/core/compare/analysis/instruction-verdict.ts
 init_result_types();
 
+// src/core/compare/analysis/rejudged.ts
+function rejudged(comparison, comparisons, metrics) {
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const added = [...new Set(metrics)].filter((m) => !comparison.gatedMetrics.includes(m));
+  return {
+    ...comparison,
+    comparisons,
+    gatedMetrics: [...comparison.gatedMetrics, ...added],
+    verdict: overall.verdict,
+    decidingArms: overall.deciding
+  };
+}
+
 // src/core/compare/comparison-types.ts
 var UNTESTED = {
   pairs: null,
@@ -74401,25 +74414,19 @@ function withInstructionCells(comparison, result) {
     const otherMetricCells = only ? [] : [...arm2.otherMetricCells, ...extra];
     const gating = gatingCells([...cells, ...otherMetricCells]);
     const workloads = only ? gating.map((c) => c.workload) : [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
-    const overall2 = armVerdicts(gating, label, workloads);
+    const overall = armVerdicts(gating, label, workloads);
     return {
       ...arm2,
       cells,
       otherMetricCells,
       likelyRegressionCells: only ? [] : arm2.likelyRegressionCells,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      workloadVerdicts: overall2.workloadVerdicts
+      verdict: overall.verdict,
+      decidingCells: overall.deciding,
+      workloadVerdicts: overall.workloadVerdicts
     };
   });
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const gatedMetrics = comparison.gatedMetrics.includes(INSTRUCTION_METRIC) ? comparison.gatedMetrics : [...comparison.gatedMetrics, INSTRUCTION_METRIC];
   return {
-    ...comparison,
-    comparisons,
-    gatedMetrics,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding,
+    ...rejudged(comparison, comparisons, [INSTRUCTION_METRIC]),
     // The timed analysis found no samples to judge: its warnings about them do not apply.
     ...only ? { likelyRegressions: [], warnings: [] } : {}
   };
@@ -74449,32 +74456,24 @@ function withMemoryCells(comparison, result) {
     added = true;
     const otherMetricCells = [...arm2.otherMetricCells, ...extra];
     const gating = gatingCells([...arm2.cells, ...otherMetricCells]);
-    const overall2 = armVerdicts(gating, label, [
+    const overall = armVerdicts(gating, label, [
       ...Object.keys(arm2.workloadVerdicts),
       ...gating.map((c) => c.workload)
     ]);
     return {
       ...arm2,
       otherMetricCells,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      workloadVerdicts: overall2.workloadVerdicts
+      verdict: overall.verdict,
+      decidingCells: overall.deciding,
+      workloadVerdicts: overall.workloadVerdicts
     };
   });
   if (!added) return comparison;
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const metrics = comparisons.flatMap((a) => a.otherMetricCells.map((c) => c.metric));
-  const gatedMetrics = [
-    ...comparison.gatedMetrics,
-    ...[...new Set(metrics)].filter((m) => !comparison.gatedMetrics.includes(m))
-  ];
-  return {
-    ...comparison,
+  return rejudged(
+    comparison,
     comparisons,
-    gatedMetrics,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding
-  };
+    comparisons.flatMap((a) => a.otherMetricCells.map((c) => c.metric))
+  );
 }
 function memoryCell(cell, change2, result, head) {
   const floor = MEMORY_FLOORS[change2.metric];

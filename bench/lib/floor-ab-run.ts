@@ -42,3 +42,22 @@ export function decideFloorRun(
   }
   return decideRun(result, analyse(result)).outcome;
 }
+
+/**
+ * One-arm nightly medians a floor is learned from: each night a level (`levelOf(k)`, else 20,000 with the
+ * history's spread `tau` and a job shift), and the median of 5 runs around it with the within-round spread.
+ */
+export function nightlyMedians(
+  nights: number,
+  normal: () => number,
+  tau: number,
+  levelOf?: (night: number) => number,
+): number[] {
+  const run = (level: number) =>
+    level * Math.exp((SIGMA / Math.SQRT2) * normal() + (SIGMA / Math.SQRT2) * normal());
+  return Array.from({ length: nights }, (_, k) => {
+    const level = levelOf?.(k) ?? 20_000 * Math.exp(tau * normal() + JOB * normal());
+    const values = Array.from({ length: 5 }, () => run(level)).sort((a, b) => a - b);
+    return values[2]!;
+  });
+}

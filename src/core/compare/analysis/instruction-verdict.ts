@@ -6,7 +6,8 @@ import type { InstructionsRecord } from '../../results/instructions.js';
 import { cellId, type RunResult } from '../../results/result-types.js';
 import { summarise, usable } from '../shift-statistics.js';
 import { hypothesisLabel } from './analysis.js';
-import { armVerdicts, overallVerdict } from '../overall.js';
+import { armVerdicts } from '../overall.js';
+import { rejudged } from './rejudged.js';
 import { gatingCells } from '../unstable.js';
 import { INSTRUCTION_METRIC, judgeInstructionCell } from '../evidence/instruction-rule.js';
 import { UNTESTED, type ArmSummary, type CellComparison, type RunComparison } from '../comparison-types.js';
@@ -102,16 +103,8 @@ export function withInstructionCells(comparison: RunComparison, result: RunResul
       workloadVerdicts: overall.workloadVerdicts,
     };
   });
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const gatedMetrics = comparison.gatedMetrics.includes(INSTRUCTION_METRIC)
-    ? comparison.gatedMetrics
-    : [...comparison.gatedMetrics, INSTRUCTION_METRIC];
   return {
-    ...comparison,
-    comparisons,
-    gatedMetrics,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding,
+    ...rejudged(comparison, comparisons, [INSTRUCTION_METRIC]),
     // The timed analysis found no samples to judge: its warnings about them do not apply.
     ...(only ? { likelyRegressions: [], warnings: [] } : {}),
   };

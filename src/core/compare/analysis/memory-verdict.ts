@@ -10,7 +10,8 @@ import { cellId, type RunResult } from '../../results/result-types.js';
 import { METRICS } from '../../results/metrics.js';
 import { documentCells } from '../cell-runs.js';
 import { summarise, usable } from '../shift-statistics.js';
-import { armVerdicts, overallVerdict } from '../overall.js';
+import { armVerdicts } from '../overall.js';
+import { rejudged } from './rejudged.js';
 import { gatingCells } from '../unstable.js';
 import { MEMORY_FLOORS, memoryLookup, formatBytes, type MemoryChange } from '../evidence/memory-evidence.js';
 import { UNTESTED, type CellComparison, type RunComparison } from '../comparison-types.js';
@@ -48,19 +49,11 @@ export function withMemoryCells(comparison: RunComparison, result: RunResult): R
     };
   });
   if (!added) return comparison;
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const metrics = comparisons.flatMap((a) => a.otherMetricCells.map((c) => c.metric));
-  const gatedMetrics = [
-    ...comparison.gatedMetrics,
-    ...[...new Set(metrics)].filter((m) => !comparison.gatedMetrics.includes(m)),
-  ];
-  return {
-    ...comparison,
+  return rejudged(
+    comparison,
     comparisons,
-    gatedMetrics,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding,
-  };
+    comparisons.flatMap((a) => a.otherMetricCells.map((c) => c.metric)),
+  );
 }
 
 function memoryCell(
