@@ -63394,6 +63394,7 @@ function installSignalHandlers(options) {
     forceExit(signalExitCode(signal));
   };
   const onFatal = (e) => {
+    if (exiting2) return;
     logger.error(`internal error: ${errorMessage(e)}; stopping the servers and exiting`);
     if (e instanceof Error && e.stack) logger.debug(e.stack);
     forceExit(EXIT_INTERNAL);
@@ -69656,12 +69657,53 @@ async function captureArm(w, statements, arm2, withStats, req, deps, record2) {
   }
 }
 
-// src/run/counted/instruction-phase.ts
-var INSTRUCTION_CLIENTS = 1;
+// src/run/counted/counted-run-limit.ts
+var COUNTED_CLIENTS = 1;
 var COUNTED_APPLICATION = "pgperf-counted";
 var COUNTED_RUN_LIMIT_S = 180;
 var HEAD_SLOWDOWN_LIMIT = 20;
 var MIN_COUNTED_LIMIT_S = 90;
+var TooSlowToCount = class extends Error {
+};
+async function runCounted(driver, server, transactions, seed, signal, limitS = COUNTED_RUN_LIMIT_S) {
+  const limit = AbortSignal.timeout(limitS * 1e3);
+  try {
+    await driver.runTransactions(server.cluster, {
+      clients: COUNTED_CLIENTS,
+      transactions,
+      seed,
+      applicationName: COUNTED_APPLICATION,
+      signal: signal ? AbortSignal.any([signal, limit]) : limit
+    });
+  } catch (e) {
+    if (!limit.aborted || signal?.aborted) throw e;
+    throw new TooSlowToCount(
+      `${transactions} counted transactions took over ${limitS} s on arm ${server.arm.label}: too slow to count (each transaction does far more work there); the timed rounds decide`
+    );
+  }
+}
+function countedRunLimitS(baseS) {
+  if (baseS === void 0) return COUNTED_RUN_LIMIT_S;
+  return Math.min(COUNTED_RUN_LIMIT_S, Math.max(MIN_COUNTED_LIMIT_S, HEAD_SLOWDOWN_LIMIT * baseS));
+}
+async function headCountedRun(baseS, attempts) {
+  const limitS = countedRunLimitS(baseS);
+  try {
+    await attempts.runHead(limitS);
+  } catch (e) {
+    if (!(e instanceof TooSlowToCount) || limitS >= COUNTED_RUN_LIMIT_S) throw e;
+    const baseNowS = await attempts.timeBaseNow();
+    const retryLimitS = countedRunLimitS(baseNowS);
+    if (retryLimitS <= limitS) throw e;
+    attempts.note(
+      `base's run of as many transactions took ${baseNowS.toFixed(1)} s now (${(baseS ?? 0).toFixed(1)} s before): the runner is loaded, so the head's run is retried with a ${retryLimitS.toFixed(0)} s limit`
+    );
+    await attempts.beforeRetry();
+    await attempts.runHead(retryLimitS);
+  }
+}
+
+// src/run/counted/instruction-phase.ts
 var KEPT_EXECUTED = 50;
 var KEPT_MOVERS = 10;
 function instructionWorkloads(workloads) {
@@ -69716,9 +69758,9 @@ async function countInstructions(items, req, deps, options) {
   for (const { workload: w, settings: settings2 } of items) {
     deps.signal?.throwIfAborted();
     record2.settings[w.name] = settings2;
-    if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
+    if (!w.clients.includes(COUNTED_CLIENTS)) {
       record2.notes.push(
-        `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
+        `${w.name}: instructions counted at ${COUNTED_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
       );
     }
     const measureDeps = {
@@ -69726,7 +69768,6 @@ async function countInstructions(items, req, deps, options) {
       runAs,
       counter,
       fixedLayout,
-      baseArm: req.arms[0],
       baseSeconds: /* @__PURE__ */ new Map()
     };
     await measureWorkload(w, settings2, req, measureDeps, record2, options);
@@ -69749,6 +69790,7 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
         deps.signal?.throwIfAborted();
         servers.push(await startServer(w, arm2, driver, req, deps, (c) => clusters.push(c), plans));
       }
+      deps.baseServer = servers[0];
       for (let rep = 1; rep <= settings2.repetitions; rep++) {
         const order = rep % 2 === 1 ? [...servers] : [...servers].reverse();
         for (const server of order) {
@@ -69827,24 +69869,6 @@ async function takePlans(workload, arm2, cluster, plans, logger) {
   }
   plans.record.wallS += (Date.now() - started) / 1e3;
 }
-async function runCounted(driver, server, transactions, seed, signal, limitS = COUNTED_RUN_LIMIT_S) {
-  const { cluster } = server;
-  const limit = AbortSignal.timeout(limitS * 1e3);
-  try {
-    await driver.runTransactions(cluster, {
-      clients: INSTRUCTION_CLIENTS,
-      transactions,
-      seed,
-      applicationName: COUNTED_APPLICATION,
-      signal: signal ? AbortSignal.any([signal, limit]) : limit
-    });
-  } catch (e) {
-    if (!limit.aborted || signal?.aborted) throw e;
-    throw new Error(
-      `${transactions} counted transactions took over ${limitS} s on arm ${server.arm.label}: too slow to count (each transaction does far more work there); the timed rounds decide`
-    );
-  }
-}
 async function measureHeadOrThrow(w, settings2, rep, server, servers, driver, deps, record2) {
   try {
     return await measureRepetition(w, settings2, rep, server, driver, deps);
@@ -69860,25 +69884,37 @@ async function measureHeadOrThrow(w, settings2, rep, server, servers, driver, de
     return void 0;
   }
 }
-function countedRunLimitS(baseS) {
-  if (baseS === void 0) return COUNTED_RUN_LIMIT_S;
-  return Math.min(COUNTED_RUN_LIMIT_S, Math.max(MIN_COUNTED_LIMIT_S, HEAD_SLOWDOWN_LIMIT * baseS));
-}
-async function timedCountedRun(driver, server, transactions, seed, deps) {
-  const isBase = server.arm === deps.baseArm;
-  const limitS = isBase ? COUNTED_RUN_LIMIT_S : countedRunLimitS(deps.baseSeconds.get(transactions));
-  const started = Date.now();
-  await runCounted(driver, server, transactions, seed, deps.signal, limitS);
-  if (isBase) {
+async function timedCountedRun(driver, server, transactions, seed, deps, fromHere) {
+  const baseServer = deps.baseServer;
+  const timeBase = async () => {
+    const started = Date.now();
+    await runCounted(driver, baseServer, transactions, seed, deps.signal);
     const tookS = (Date.now() - started) / 1e3;
     deps.baseSeconds.set(transactions, Math.max(tookS, deps.baseSeconds.get(transactions) ?? 0));
+    return tookS;
+  };
+  if (server === baseServer || baseServer === void 0) {
+    await (baseServer ? timeBase() : runCounted(driver, server, transactions, seed, deps.signal));
+    return;
   }
+  if (deps.counter.kind === "perf") {
+    const limitS = countedRunLimitS(deps.baseSeconds.get(transactions));
+    await runCounted(driver, server, transactions, seed, deps.signal, limitS);
+    return;
+  }
+  await headCountedRun(deps.baseSeconds.get(transactions), {
+    runHead: (limitS) => runCounted(driver, server, transactions, seed, deps.signal, limitS),
+    timeBaseNow: timeBase,
+    beforeRetry: fromHere,
+    note: (message) => deps.logger.info(`instructions ${server.arm.label}: ${message}`)
+  });
 }
 async function measureRepetition(w, settings2, rep, server, driver, deps) {
   const seed = 1e3 + rep;
-  const counted = (transactions) => timedCountedRun(driver, server, transactions, seed, deps);
-  if (rep === 1 && settings2.warmup > 0) await counted(settings2.warmup);
-  const findBackends = (transactions) => runAndFindBackends(server, () => counted(transactions));
+  const counted = (transactions, fromHere) => timedCountedRun(driver, server, transactions, seed, deps, fromHere);
+  if (rep === 1 && settings2.warmup > 0) await counted(settings2.warmup, async () => {
+  });
+  const findBackends = (transactions) => runAndFindBackends(server, (fromHere) => counted(transactions, fromHere), deps.signal);
   let shortInstructions;
   let longInstructions;
   if (deps.counter.kind === "perf") {
@@ -69895,7 +69931,7 @@ async function measureRepetition(w, settings2, rep, server, driver, deps) {
   }
   return {
     workload: w.name,
-    clients: INSTRUCTION_CLIENTS,
+    clients: COUNTED_CLIENTS,
     arm: server.arm.label,
     repetition: rep,
     counter: deps.counter.kind,
@@ -69921,10 +69957,16 @@ async function cachegrindCountedRun(server, transactions, findBackends, signal) 
   const profiles = await Promise.all(files.map((f) => waitForProfile(f, signal)));
   return { profiles, files };
 }
-async function runAndFindBackends(server, run2) {
+async function runAndFindBackends(server, run2, signal) {
   const { cluster } = server;
-  const logBefore = (await readFile10(cluster.logFile, "utf8").catch(() => "")).length;
-  await run2();
+  const logText = () => readFile10(cluster.logFile, "utf8").catch(() => "");
+  let logBefore = (await logText()).length;
+  const fromHere = async () => {
+    const log2 = await logText();
+    await waitForExit(clientBackendPids(log2.slice(logBefore), COUNTED_APPLICATION), signal);
+    logBefore = log2.length;
+  };
+  await run2(fromHere);
   const log = (await readFile10(cluster.logFile, "utf8")).slice(logBefore);
   const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
@@ -70000,14 +70042,11 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
     const file2 = path24.join(profileDir, `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
     await writeFile7(
       path24.join(runDir, file2),
-      profileText(
-        rows,
-        `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
-      )
+      profileText(rows, `${w.name} at ${COUNTED_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`)
     );
     profiles.push({
       workload: w.name,
-      clients: INSTRUCTION_CLIENTS,
+      clients: COUNTED_CLIENTS,
       base: base.arm.label,
       head: head.arm.label,
       file: file2,
@@ -91234,7 +91273,7 @@ async function main(argv) {
   }
 }
 
-// src/adapters/cli/closed-pipe.ts
+// src/machine/os/closed-pipe.ts
 var watched = /* @__PURE__ */ new WeakSet();
 function endOutputOnClosedPipe(streams = [process.stdout, process.stderr]) {
   for (const stream of streams) {

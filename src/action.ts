@@ -20,6 +20,7 @@ import { nodeProcessRunner } from './machine/os/process.js';
 import { isPostgresUrl, openStore } from './store/open/open-store.js';
 import { credentialSecrets, type RemoteCredentials } from './store/branch/data-branch.js';
 import type { ActionContext } from './adapters/action/context.js';
+import { endOutputOnClosedPipe } from './machine/os/closed-pipe.js';
 import { installSignalHandlers, signalExitCode, type StopSignal } from './machine/os/signals.js';
 
 const coreLogger: Logger = {
@@ -36,6 +37,9 @@ export function maskSecrets(values: ReadonlyArray<string | undefined>): void {
 }
 
 export async function run(): Promise<void> {
+  // A log reader that is gone ends the output, not the run: each failed write would otherwise be an
+  // uncaught error whose report fails to write again.
+  endOutputOnClosedPipe();
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
   // First signal: stop the run and publish what was measured; second: clean up and exit at once.

@@ -1,5 +1,5 @@
 import { main } from './adapters/cli/commands/main.js';
-import { endOutputOnClosedPipe } from './adapters/cli/closed-pipe.js';
+import { endOutputOnClosedPipe } from './machine/os/closed-pipe.js';
 import { endWhenDone } from './machine/os/end-process.js';
 import { installLateSignalGuard } from './machine/os/signals.js';
 

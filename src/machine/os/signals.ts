@@ -138,6 +138,8 @@ export function installSignalHandlers(options: SignalHandlerOptions): () => void
     forceExit(signalExitCode(signal));
   };
   const onFatal = (e: unknown) => {
+    // Once: an error while exiting (a report that cannot be written) must not report itself again and again.
+    if (exiting) return;
     logger.error(`internal error: ${errorMessage(e)}; stopping the servers and exiting`);
     if (e instanceof Error && e.stack) logger.debug(e.stack);
     forceExit(EXIT_INTERNAL);

@@ -51,6 +51,13 @@ import type { PlansRecord } from '../../core/results/plans.js';
 import type { WorkloadStatement } from '../../drivers/common/driver.js';
 import { listsStatements, statementsOf } from '../../drivers/registry.js';
 import { explainStatements } from './plan-phase.js';
+import {
+  COUNTED_APPLICATION,
+  COUNTED_CLIENTS,
+  countedRunLimitS,
+  headCountedRun,
+  runCounted,
+} from './counted-run-limit.js';
 import { changedCodeNote } from '../../core/compare/analysis/unexecuted-code.js';
 import {
   countingClient,
@@ -61,19 +68,6 @@ import {
 
 export type { CounterChoice } from '../../postgres/instructions/counter.js';
 
-/** The client count of every instruction cell: one backend, so the count is the backend's own work. */
-const INSTRUCTION_CLIENTS = 1;
-/** The application name the counted runs connect with: their backends are found by it in the server log. */
-const COUNTED_APPLICATION = 'pgperf-counted';
-/** The longest one counted run may take (a normal one takes seconds, under cachegrind too). */
-const COUNTED_RUN_LIMIT_S = 180;
-/** A head's counted run may take this many times base's run of as many transactions... */
-const HEAD_SLOWDOWN_LIMIT = 20;
-/**
- * ...but never less than this: a loaded runner slows one run many times over (a CI machine running several
- * cachegrind servers at once lost a head's count at a 45 s floor whose base had taken 3 s).
- */
-const MIN_COUNTED_LIMIT_S = 90;
 /** How many names of executed changed functions results.json keeps (the count says how many in all). */
 const KEPT_EXECUTED = 50;
 /** How many movers a profile keeps in results.json (the report shows five). */
@@ -197,9 +191,9 @@ export async function countInstructions(
   for (const { workload: w, settings } of items) {
     deps.signal?.throwIfAborted();
     record.settings[w.name] = settings;
-    if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
+    if (!w.clients.includes(COUNTED_CLIENTS)) {
       record.notes.push(
-        `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(', ')})`,
+        `${w.name}: instructions counted at ${COUNTED_CLIENTS} client (its timed cells run ${w.clients.join(', ')})`,
       );
     }
     const measureDeps = {
@@ -207,7 +201,6 @@ export async function countInstructions(
       runAs,
       counter,
       fixedLayout,
-      baseArm: req.arms[0],
       baseSeconds: new Map(),
     };
     await measureWorkload(w, settings, req, measureDeps, record, options);
@@ -224,8 +217,8 @@ type MeasureDeps = InstructionPhaseDeps & {
   runAs: RunAsUser | undefined;
   counter: Counter;
   fixedLayout: readonly string[];
-  /** The workload's base arm, and how long its counted runs took, by transaction count (the longest). */
-  baseArm?: ArmSpec;
+  /** The workload's base server, and how long its counted runs took, by transaction count (the longest). */
+  baseServer?: ArmServer;
   baseSeconds: Map<number, number>;
 };
 
@@ -258,6 +251,7 @@ async function measureWorkload(
         deps.signal?.throwIfAborted();
         servers.push(await startServer(w, arm, driver, req, deps, (c) => clusters.push(c), plans));
       }
+      deps.baseServer = servers[0];
       for (let rep = 1; rep <= settings.repetitions; rep++) {
         // Interleaved, the order turned every repetition: base, head, then head, base.
         const order = rep % 2 === 1 ? [...servers] : [...servers].reverse();
@@ -378,37 +372,6 @@ async function takePlans(
 }
 
 /**
- * One counted run of `transactions` at the instruction cells' client count; throws when it fails or takes
- * longer than COUNTED_RUN_LIMIT_S (then the workload is not counted and its timed rounds decide: a head that
- * turns every transaction into a sequential scan would otherwise keep cachegrind busy for hours).
- */
-export async function runCounted(
-  driver: Pick<CountingDriver, 'runTransactions'>,
-  server: Pick<ArmServer, 'arm' | 'cluster'>,
-  transactions: number,
-  seed: number,
-  signal: AbortSignal | undefined,
-  limitS = COUNTED_RUN_LIMIT_S,
-): Promise<void> {
-  const { cluster } = server;
-  const limit = AbortSignal.timeout(limitS * 1000);
-  try {
-    await driver.runTransactions(cluster, {
-      clients: INSTRUCTION_CLIENTS,
-      transactions,
-      seed,
-      applicationName: COUNTED_APPLICATION,
-      signal: signal ? AbortSignal.any([signal, limit]) : limit,
-    });
-  } catch (e) {
-    if (!limit.aborted || signal?.aborted) throw e;
-    throw new Error(
-      `${transactions} counted transactions took over ${limitS} s on arm ${server.arm.label}: too slow to count (each transaction does far more work there); the timed rounds decide`,
-    );
-  }
-}
-
-/**
  * One repetition of one arm. A head arm whose counting fails (too slow to count, a server that died) is
  * dropped from the workload's counting, its samples removed and the failure recorded with the arm: the
  * other heads keep their counts against base. Base's failure (and a UserError or an abort) throws: no head
@@ -441,32 +404,42 @@ async function measureHeadOrThrow(
 }
 
 /**
- * A counted run with its limit: base's runs are timed, and a head's run of as many transactions may take
- * at most HEAD_SLOWDOWN_LIMIT times as long (at least MIN_COUNTED_LIMIT_S, at most COUNTED_RUN_LIMIT_S):
- * a head whose transactions do that much more work is not counted (its timed rounds decide), and pgperf
- * learns it in seconds rather than after the absolute limit. Base runs first in the first repetition.
+ * A counted run with its limit (counted-run-limit.ts): base's runs are timed, a head's run may take a
+ * multiple of base's run of as many transactions. Base runs first in the first repetition. `fromHere`
+ * moves the start of the run's log (for a head's retry, whose stopped attempt's backend is not counted).
  */
-/** The limit of a head's counted run, from base's run of as many transactions (timedCountedRun). */
-export function countedRunLimitS(baseS: number | undefined): number {
-  if (baseS === undefined) return COUNTED_RUN_LIMIT_S;
-  return Math.min(COUNTED_RUN_LIMIT_S, Math.max(MIN_COUNTED_LIMIT_S, HEAD_SLOWDOWN_LIMIT * baseS));
-}
-
 async function timedCountedRun(
   driver: Pick<CountingDriver, 'runTransactions'>,
-  server: Pick<ArmServer, 'arm' | 'cluster'>,
+  server: ArmServer,
   transactions: number,
   seed: number,
   deps: MeasureDeps,
+  fromHere: () => Promise<void>,
 ): Promise<void> {
-  const isBase = server.arm === deps.baseArm;
-  const limitS = isBase ? COUNTED_RUN_LIMIT_S : countedRunLimitS(deps.baseSeconds.get(transactions));
-  const started = Date.now();
-  await runCounted(driver, server, transactions, seed, deps.signal, limitS);
-  if (isBase) {
+  const baseServer = deps.baseServer;
+  const timeBase = async (): Promise<number> => {
+    const started = Date.now();
+    await runCounted(driver, baseServer!, transactions, seed, deps.signal);
     const tookS = (Date.now() - started) / 1000;
     deps.baseSeconds.set(transactions, Math.max(tookS, deps.baseSeconds.get(transactions) ?? 0));
+    return tookS;
+  };
+  if (server === baseServer || baseServer === undefined) {
+    await (baseServer ? timeBase() : runCounted(driver, server, transactions, seed, deps.signal));
+    return;
   }
+  if (deps.counter.kind === 'perf') {
+    // No retry: perf counts every backend of the server at its exit, the stopped attempt's too.
+    const limitS = countedRunLimitS(deps.baseSeconds.get(transactions));
+    await runCounted(driver, server, transactions, seed, deps.signal, limitS);
+    return;
+  }
+  await headCountedRun(deps.baseSeconds.get(transactions), {
+    runHead: (limitS) => runCounted(driver, server, transactions, seed, deps.signal, limitS),
+    timeBaseNow: timeBase,
+    beforeRetry: fromHere,
+    note: (message) => deps.logger.info(`instructions ${server.arm.label}: ${message}`),
+  });
 }
 
 async function measureRepetition(
@@ -479,9 +452,11 @@ async function measureRepetition(
 ): Promise<InstructionSample> {
   // The same keys for every arm in a repetition; short and long differ only in their length.
   const seed = 1000 + rep;
-  const counted = (transactions: number) => timedCountedRun(driver, server, transactions, seed, deps);
-  if (rep === 1 && settings.warmup > 0) await counted(settings.warmup);
-  const findBackends = (transactions: number) => runAndFindBackends(server, () => counted(transactions));
+  const counted = (transactions: number, fromHere: () => Promise<void>) =>
+    timedCountedRun(driver, server, transactions, seed, deps, fromHere);
+  if (rep === 1 && settings.warmup > 0) await counted(settings.warmup, async () => {});
+  const findBackends = (transactions: number) =>
+    runAndFindBackends(server, (fromHere) => counted(transactions, fromHere), deps.signal);
   let shortInstructions: number;
   let longInstructions: number;
   if (deps.counter.kind === 'perf') {
@@ -499,7 +474,7 @@ async function measureRepetition(
   }
   return {
     workload: w.name,
-    clients: INSTRUCTION_CLIENTS,
+    clients: COUNTED_CLIENTS,
     arm: server.arm.label,
     repetition: rep,
     counter: deps.counter.kind,
@@ -545,11 +520,24 @@ async function cachegrindCountedRun(
   return { profiles, files };
 }
 
-/** Runs `run`; the pids of the backends it opened, from the connection log. */
-async function runAndFindBackends(server: ArmServer, run: () => Promise<void>): Promise<number[]> {
+/**
+ * Runs `run`; the pids of the backends it opened, from the connection log. `run` may start over (a head's
+ * retry): `fromHere` waits for the backends opened so far to exit and starts the log after them.
+ */
+async function runAndFindBackends(
+  server: ArmServer,
+  run: (fromHere: () => Promise<void>) => Promise<void>,
+  signal: AbortSignal | undefined,
+): Promise<number[]> {
   const { cluster } = server;
-  const logBefore = (await readFile(cluster.logFile, 'utf8').catch(() => '')).length;
-  await run();
+  const logText = () => readFile(cluster.logFile, 'utf8').catch(() => '');
+  let logBefore = (await logText()).length;
+  const fromHere = async () => {
+    const log = await logText();
+    await waitForExit(clientBackendPids(log.slice(logBefore), COUNTED_APPLICATION), signal);
+    logBefore = log.length;
+  };
+  await run(fromHere);
   const log = (await readFile(cluster.logFile, 'utf8')).slice(logBefore);
   const pids = clientBackendPids(log, COUNTED_APPLICATION);
   if (pids.length === 0) {
@@ -654,14 +642,11 @@ async function writeProfiles(
     const file = path.join(profileDir, `${w.name}.${head.arm.label}-vs-${base!.arm.label}.tsv`);
     await writeFile(
       path.join(runDir, file),
-      profileText(
-        rows,
-        `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base!.arm.label}`,
-      ),
+      profileText(rows, `${w.name} at ${COUNTED_CLIENTS} client: ${head.arm.label} vs ${base!.arm.label}`),
     );
     profiles.push({
       workload: w.name,
-      clients: INSTRUCTION_CLIENTS,
+      clients: COUNTED_CLIENTS,
       base: base!.arm.label,
       head: head.arm.label,
       file,

@@ -4,7 +4,12 @@
  * rounds decide; a stop asked for by the user is passed on as it is.
  */
 import { describe, expect, it } from 'vitest';
-import { countedRunLimitS, runCounted } from '../../../src/run/counted/instruction-phase.js';
+import {
+  TooSlowToCount,
+  countedRunLimitS,
+  headCountedRun,
+  runCounted,
+} from '../../../src/run/counted/counted-run-limit.js';
 import type { CountedRunSpec } from '../../../src/drivers/common/driver.js';
 import type { PgCluster } from '../../../src/postgres/cluster/cluster.js';
 
@@ -46,5 +51,63 @@ describe("a head's counted-run limit", () => {
     expect(countedRunLimitS(1.2)).toBe(90); // a quick base: the floor, for a loaded runner
     expect(countedRunLimitS(6)).toBe(120); // 20 times base
     expect(countedRunLimitS(60)).toBe(180); // never beyond the absolute limit
+  });
+});
+
+describe("a head's counted run past its limit", () => {
+  /** The attempts of one head run: the head's limits asked for, and what base's run takes now. */
+  function attempts(headTakesS: number[], baseNowS: number) {
+    const limits: number[] = [];
+    const notes: string[] = [];
+    let retried = 0;
+    return {
+      limits,
+      notes,
+      retried: () => retried,
+      runHead: async (limitS: number) => {
+        limits.push(limitS);
+        const took = headTakesS[limits.length - 1]!;
+        if (took > limitS) throw new TooSlowToCount(`took over ${limitS} s`);
+      },
+      timeBaseNow: async () => baseNowS,
+      beforeRetry: async () => {
+        retried++;
+      },
+      note: (m: string) => notes.push(m),
+    };
+  }
+
+  it('is retried with a larger limit when base got slower too (a load spike), and then counted', async () => {
+    const a = attempts([100, 150], 7.5);
+    await expect(headCountedRun(3, a)).resolves.toBeUndefined();
+    expect(a.limits).toEqual([90, 150]);
+    expect(a.retried()).toBe(1);
+    expect(a.notes[0]).toMatch(/took 7\.5 s now \(3\.0 s before\): the runner is loaded.*150 s limit/);
+  });
+
+  it('is too slow to count when base is as quick as before (the head does more work)', async () => {
+    const a = attempts([100, 10], 3.2);
+    await expect(headCountedRun(3, a)).rejects.toThrow(TooSlowToCount);
+    expect(a.limits).toEqual([90]);
+    expect(a.retried()).toBe(0);
+  });
+
+  it('is retried once at most, and never past the absolute limit', async () => {
+    const a = attempts([100, 500], 30);
+    await expect(headCountedRun(3, a)).rejects.toThrow(/took over 180 s/);
+    expect(a.limits).toEqual([90, 180]);
+    const atLimit = attempts([500], 30);
+    await expect(headCountedRun(60, atLimit)).rejects.toThrow(TooSlowToCount);
+    expect(atLimit.limits).toEqual([180]);
+  });
+
+  it('passes any other failure on at once', async () => {
+    const failing = {
+      ...attempts([], 1),
+      runHead: async () => {
+        throw new Error('server closed the connection');
+      },
+    };
+    await expect(headCountedRun(3, failing)).rejects.toThrow('server closed the connection');
   });
 });

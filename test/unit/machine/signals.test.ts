@@ -98,6 +98,21 @@ describe('installSignalHandlers', () => {
     expect(h.logger.lines.join('\n')).toMatch(/the cleanup still runs after 0\.05 s: exiting without it/);
   });
 
+  it('an internal error whose report cannot be written (output closed) is reported once, then exits', async () => {
+    const h = harness(() => sleep(50), {});
+    const logged = h.logger.error;
+    let reports = 0;
+    // As with a closed stdout: every write of the report fails later with an uncaught EPIPE of its own.
+    h.logger.error = (m: string) => {
+      reports++;
+      logged(m);
+      setImmediate(() => h.source.emit('uncaughtException', new Error('write EPIPE')));
+    };
+    h.source.emit('uncaughtException', new Error('write EPIPE'));
+    expect(await h.exited).toBe(70);
+    expect(reports).toBe(1);
+  });
+
   it('removing the handlers clears the grace: a run that ended on its own is not forced later', async () => {
     const source = new EventEmitter();
     const exits: number[] = [];

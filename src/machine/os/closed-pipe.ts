@@ -1,5 +1,6 @@
 /**
- * Output into a pipe whose reader has gone, as in `pgperf run --help | head -1`: the write fails with EPIPE,
+ * Output into a pipe whose reader has gone, as in `pgperf run --help | head -1` (or a runner whose log reader
+ * died, for the Action): the write fails with EPIPE,
  * which Node reports as an 'error' event on process.stdout (or stderr); with no listener that event kills
  * pgperf with a stack trace. Here a closed pipe only ends the output: what would still be written to that
  * stream is dropped, and the command goes on to its own end and exit code (help exits 0; a run finishes,
