@@ -61896,6 +61896,21 @@ function grownEvent(pairs) {
 // src/core/compare/evidence/memory-evidence.ts
 init_simple_statistics();
 init_metrics();
+
+// src/core/util/bytes.ts
+function formatBytes(bytes2) {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let v = bytes2;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  const digits = i === 0 ? 0 : Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
+  return `${Number(v.toFixed(digits))} ${units[i]}`;
+}
+
+// src/core/compare/evidence/memory-evidence.ts
 var MEMORY_FLOORS = {
   // 2 MiB and 20%: a backend's anonymous memory moved by up to 0.7 MB (16%) between A/A runs of one
   // install here (allocator arenas, the moment of the reading): the floors hold about 3x that in bytes. A
@@ -61950,17 +61965,6 @@ function judgeMemory(base, head) {
   }
   if (changes.length === 0) return void 0;
   return { moved: changes.some((c) => c.moved), changes };
-}
-function formatBytes(bytes2) {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let v = bytes2;
-  let i = 0;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  const digits = i === 0 ? 0 : Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
-  return `${v.toFixed(digits)} ${units[i]}`;
 }
 
 // src/core/results/plans.ts
@@ -73332,19 +73336,19 @@ async function memoryFacts(root, t, sharedBuffers) {
     let why;
     if (need !== void 0 && available < need) {
       verdict2 = "bad";
-      why = `less memory is available than shared_buffers (${formatBytes2(need)}): the server will swap or fail to start`;
+      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
     } else if (need !== void 0 && available < 2 * need) {
       verdict2 = "warn";
-      why = `less than twice shared_buffers (${formatBytes2(need)}) is available: backends and the page cache compete`;
+      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
     } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
       verdict2 = "warn";
-      why = `less than ${formatBytes2(LIMITS.minAvailableBytes)} is available`;
+      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
     }
     facts.push({
       id: "memory",
       group: "memory",
       name: "available memory",
-      value: `${formatBytes2(available)} of ${total ? formatBytes2(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes2(need)})` : ""}`,
+      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
       verdict: verdict2,
       ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
     });
@@ -73568,16 +73572,6 @@ function graded(f) {
 }
 function pct4(share2) {
   return `${(share2 * 100).toFixed(1)}%`;
-}
-function formatBytes2(bytes2) {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let v = bytes2;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
 }
 
 // src/machine/pinning.ts
@@ -82582,7 +82576,7 @@ async function postgresFact(dir) {
   };
 }
 function diskValue(dir, free) {
-  return free === void 0 ? `unknown (${dir} and its parents cannot be read)` : `${formatBytes2(free)} free at ${dir}`;
+  return free === void 0 ? `unknown (${dir} and its parents cannot be read)` : `${formatBytes(free)} free at ${dir}`;
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
@@ -82594,10 +82588,10 @@ function cacheDiskFact(dir, free) {
     value: diskValue(dir, free),
     verdict: verdict2,
     ...verdict2 === "bad" ? {
-      why: `a build needs ${formatBytes2(RUNNER_LIMITS.cacheFreeBad)} free in the cache and is refused with less`,
+      why: `a build needs ${formatBytes(RUNNER_LIMITS.cacheFreeBad)} free in the cache and is refused with less`,
       fix
     } : verdict2 === "warn" ? {
-      why: `less than ${formatBytes2(RUNNER_LIMITS.cacheFreeWarn)}: room for a few builds, not for ccache's default 5 GB and the installs nightly runs and bisections keep`,
+      why: `less than ${formatBytes(RUNNER_LIMITS.cacheFreeWarn)}: room for a few builds, not for ccache's default 5 GB and the installs nightly runs and bisections keep`,
       fix
     } : {}
   };
@@ -82611,7 +82605,7 @@ function tmpDiskFact(dir, free) {
     value: diskValue(dir, free),
     verdict: low ? "warn" : "ok",
     ...low ? {
-      why: `less than ${formatBytes2(RUNNER_LIMITS.tmpFreeWarn)}: the clusters of a run live here, and two arms of tpcb-like at scale 64 take about that (data and WAL), more while they write`,
+      why: `less than ${formatBytes(RUNNER_LIMITS.tmpFreeWarn)}: the clusters of a run live here, and two arms of tpcb-like at scale 64 take about that (data and WAL), more while they write`,
       fix: "free space, or pass --tmp-dir DIR on a larger disk (the Action: TMPDIR in the runner service environment)"
     } : {}
   };

@@ -64686,6 +64686,21 @@ function grownEvent(pairs) {
 // src/core/compare/evidence/memory-evidence.ts
 init_simple_statistics();
 init_metrics();
+
+// src/core/util/bytes.ts
+function formatBytes(bytes) {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let v = bytes;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  const digits = i === 0 ? 0 : Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
+  return `${Number(v.toFixed(digits))} ${units[i]}`;
+}
+
+// src/core/compare/evidence/memory-evidence.ts
 var MEMORY_FLOORS = {
   // 2 MiB and 20%: a backend's anonymous memory moved by up to 0.7 MB (16%) between A/A runs of one
   // install here (allocator arenas, the moment of the reading): the floors hold about 3x that in bytes. A
@@ -64740,17 +64755,6 @@ function judgeMemory(base, head) {
   }
   if (changes.length === 0) return void 0;
   return { moved: changes.some((c) => c.moved), changes };
-}
-function formatBytes(bytes) {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let v = bytes;
-  let i = 0;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  const digits = i === 0 ? 0 : Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
-  return `${v.toFixed(digits)} ${units[i]}`;
 }
 
 // src/core/results/plans.ts
@@ -72089,19 +72093,19 @@ async function memoryFacts(root, t, sharedBuffers) {
     let why;
     if (need !== void 0 && available < need) {
       verdict2 = "bad";
-      why = `less memory is available than shared_buffers (${formatBytes2(need)}): the server will swap or fail to start`;
+      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
     } else if (need !== void 0 && available < 2 * need) {
       verdict2 = "warn";
-      why = `less than twice shared_buffers (${formatBytes2(need)}) is available: backends and the page cache compete`;
+      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
     } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
       verdict2 = "warn";
-      why = `less than ${formatBytes2(LIMITS.minAvailableBytes)} is available`;
+      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
     }
     facts.push({
       id: "memory",
       group: "memory",
       name: "available memory",
-      value: `${formatBytes2(available)} of ${total ? formatBytes2(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes2(need)})` : ""}`,
+      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
       verdict: verdict2,
       ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
     });
@@ -72325,16 +72329,6 @@ function graded(f) {
 }
 function pct4(share) {
   return `${(share * 100).toFixed(1)}%`;
-}
-function formatBytes2(bytes) {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let v = bytes;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
 }
 
 // src/machine/pinning.ts

@@ -11,6 +11,7 @@
  */
 import { loadWindow, takeLoadSnapshot, type BusyProcess, type LoadWindow } from './load-sample.js';
 import { listDir, readInt, readText, readValue } from './sysfs.js';
+import { formatBytes } from '../core/util/bytes.js';
 import { describeTopology, readTopology, type Topology } from './topology.js';
 import type {
   FactVerdict,
@@ -577,15 +578,4 @@ function graded(f: {
 
 function pct(share: number): string {
   return `${(share * 100).toFixed(1)}%`;
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let v = bytes;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
 }

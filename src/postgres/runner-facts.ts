@@ -20,7 +20,7 @@ import type { Fact, FactVerdict } from '../core/results/result-types.js';
 import { findOnPath } from '../machine/os/find-on-path.js';
 import { DROP_CACHES_PATH } from '../machine/os/drop-caches.js';
 import type { ProcessRunner } from '../machine/os/process.js';
-import { formatBytes } from '../machine/preflight.js';
+import { formatBytes } from '../core/util/bytes.js';
 import { MIN_FREE_BYTES } from './builds/cache.js';
 import { findMissingDependencies, TOOL_PACKAGES, type MissingDependency } from './builds/deps.js';
 import { compilerCommand } from './builds/toolchain.js';

@@ -260,8 +260,8 @@ describe('runner facts', () => {
     expect(await verdicts(5 * GiB, 3.9 * GiB)).toEqual(['warn', 'warn']);
     expect(await verdicts(10 * GiB, 100 * GiB)).toEqual(['ok', 'ok']);
     const { byId } = await facts(HEALTHY, { free: { '/var/cache/pgperf': GiB } });
-    expect(byId.cacheDisk).toMatchObject({ value: '1.0 GB free at /var/cache/pgperf' });
-    expect(byId.cacheDisk!.why).toBe('a build needs 2.0 GB free in the cache and is refused with less');
+    expect(byId.cacheDisk).toMatchObject({ value: '1 GB free at /var/cache/pgperf' });
+    expect(byId.cacheDisk!.why).toBe('a build needs 2 GB free in the cache and is refused with less');
     expect(byId.cacheDisk!.fix).toContain(
       '/var/cache/pgperf/installs can be deleted) or pass --cache-dir DIR',
     );

@@ -7,11 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js';
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
-import {
-  judgeMemory,
-  memoryLookup,
-  formatBytes,
-} from '../../../src/core/compare/evidence/memory-evidence.js';
+import { judgeMemory, memoryLookup } from '../../../src/core/compare/evidence/memory-evidence.js';
+import { formatBytes } from '../../../src/core/util/bytes.js';
 import { steadySummary } from '../../../src/core/compare/evidence/steady-summary.js';
 import { steadyCellLine } from '../../../src/core/report/terminal/comparison-text.js';
 import type { RunResult, Sample } from '../../../src/core/results/result-types.js';
@@ -94,8 +91,11 @@ describe('the memory judgement', () => {
     })!;
     const temp = judged.changes.find((c) => c.metric === 'tempBytesPerTx')!;
     expect(temp).toMatchObject({ moved: true, deltaPct: null, base: 0, head: 65536 });
-    expect(temp.message).toBe('temp bytes/tx 0 B -> 64.0 kB (+64.0 kB; medians of 6 and 6 runs)');
-    expect(formatBytes(4.1 * MB)).toBe('4.10 MB');
+    expect(temp.message).toBe('temp bytes/tx 0 B -> 64 kB (+64 kB; medians of 6 and 6 runs)');
+    expect(formatBytes(4.1 * MB)).toBe('4.1 MB');
+    expect(formatBytes(-1.875 * MB)).toBe('-1.88 MB');
+    expect(formatBytes(50 * 1024 * MB)).toBe('50 GB');
+    expect(formatBytes(512)).toBe('512 B');
   });
 });
 
@@ -116,7 +116,7 @@ describe('memory in the decision', () => {
       ['backendMemoryMedianBytes', 'regression'],
     ]);
     expect(cells[0]!.reasons[0]!.message).toMatch(
-      /^backend memory peak 2\.\d+ MB -> 6\.\d+ MB \(\+4\.\d+ MB, \+\d+\.\d%; medians of 6 and 6 runs\): beyond both floors, 2\.00 MB and 20%/,
+      /^backend memory peak 2\.\d+ MB -> 6\.\d+ MB \(\+4\.\d+ MB, \+\d+\.\d%; medians of 6 and 6 runs\): beyond both floors, 2 MB and 20%/,
     );
     const decision = decideRun(result, comparison);
     expect(decision.outcome).toBe('failed');

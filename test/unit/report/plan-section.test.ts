@@ -64,7 +64,7 @@ describe('planReport', () => {
     };
     // As EXPLAIN (MEMORY) reports it on PostgreSQL 17+: a planner that keeps three times the memory.
     expect(withMemory(49_152)).toEqual([
-      `planner memory moved: ${SELECT} (so: 16.0 kB -> 48.0 kB allocated (+200%))`,
+      `planner memory moved: ${SELECT} (so: 16 kB -> 48 kB allocated (+200%))`,
     ]);
     expect(withMemory(16_384 + 4096)).toEqual([]); // +25 % but 4 kB: below the bytes floor
     expect(withMemory(16_384)).toEqual([]);

@@ -13,7 +13,8 @@ import { summarise, usable } from '../shift-statistics.js';
 import { armVerdicts } from '../overall.js';
 import { rejudged } from './rejudged.js';
 import { gatingCells } from '../unstable.js';
-import { MEMORY_FLOORS, memoryLookup, formatBytes, type MemoryChange } from '../evidence/memory-evidence.js';
+import { MEMORY_FLOORS, memoryLookup, type MemoryChange } from '../evidence/memory-evidence.js';
+import { formatBytes } from '../../util/bytes.js';
 import { UNTESTED, type CellComparison, type RunComparison } from '../comparison-types.js';
 import { hypothesisLabel } from './analysis.js';
 

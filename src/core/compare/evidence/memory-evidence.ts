@@ -13,6 +13,7 @@
  */
 import { median } from 'simple-statistics';
 import { METRICS } from '../../results/metrics.js';
+import { formatBytes } from '../../util/bytes.js';
 import type { MemoryMetricName } from '../../results/memory.js';
 import type { RunResult, Sample } from '../../results/result-types.js';
 
@@ -112,17 +113,4 @@ export function judgeMemory(base: readonly Sample[], head: readonly Sample[]): M
   }
   if (changes.length === 0) return undefined;
   return { moved: changes.some((c) => c.moved), changes };
-}
-
-/** "512 B", "7.8 kB", "4.1 MB", "1.20 GB" (binary multiples, as the kernel counts them). */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let v = bytes;
-  let i = 0;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  const digits = i === 0 ? 0 : Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
-  return `${v.toFixed(digits)} ${units[i]}`;
 }

@@ -13,7 +13,7 @@ import {
   type StatementPlan,
   type StatementStats,
 } from '../../results/plans.js';
-import { formatBytes } from '../../compare/evidence/memory-evidence.js';
+import { formatBytes } from '../../util/bytes.js';
 import { escapeHtml } from '../html-escape.js';
 import { codeText, escapeMarkdown } from '../markdown-escape.js';
 
