@@ -83,11 +83,16 @@ export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<Prepar
   // An untimed workload's cells stay in the plan (every analysis decides them) with no run.
   const untimed = new Set(req.untimedWorkloads?.names ?? []);
   const timedWorkloads = workloads.filter((w) => !untimed.has(w.name));
+  const memoryOnly = new Set(req.memoryRounds?.names ?? []);
   const cells = workloads.flatMap((w) =>
     w.clients.map((clients) => ({
       workload: w.name,
       clients,
-      rounds: untimed.has(w.name) ? 0 : roundsOf(w),
+      rounds: untimed.has(w.name)
+        ? 0
+        : memoryOnly.has(w.name)
+          ? Math.min(roundsOf(w), req.memoryRounds!.rounds)
+          : roundsOf(w),
     })),
   );
   const rounds = planRounds({ cells, arms: measuredArms(req).map((a) => a.label), order: req.order, seed });

@@ -71,7 +71,16 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
 
     const schedule = scheduleRounds(run.rounds, run.workloadByName);
     const progress = new ProgressTracker(schedule.runs, schedule.plannedSeconds);
-    warnUnderpoweredPlan(req, run.timedWorkloads, journal.warn);
+    // The memory rounds of a workload its counts decided are few on purpose: no power warning for them.
+    const memoryOnly = req.memoryRounds?.names ?? [];
+    warnUnderpoweredPlan(
+      req,
+      run.timedWorkloads.filter((w) => !memoryOnly.includes(w.name)),
+      journal.warn,
+    );
+    if (req.memoryRounds) {
+      logger.info(`${req.memoryRounds.names.join(', ')}: ${req.memoryRounds.why}`);
+    }
     if (req.untimedWorkloads) {
       logger.info(
         `no timed rounds for ${req.untimedWorkloads.names.join(', ')}: ${req.untimedWorkloads.why}`,

@@ -77,6 +77,12 @@ export interface RunRequest {
    */
   untimedWorkloads?: { names: readonly string[]; why: string };
   /**
+   * Workloads whose counts already decided a regression for every head: timed rounds cannot pass them, so
+   * they run only `rounds` (the memory judgement's fewest), for the memory and steady costs only timed runs
+   * measure (src/flows/compare/pipeline/pipeline.ts), and why.
+   */
+  memoryRounds?: { names: readonly string[]; rounds: number; why: string };
+  /**
    * This run is a part of a larger one (a stored baseline's sentinel rounds and head's remaining rounds): its
    * rounds are not the plan the user chose, so the plan is not checked here (the whole one was, before).
    */

@@ -127,7 +127,7 @@ describe('memory in the decision', () => {
     );
     // And in the steady line of the terminal and the mail.
     const line = steadyCellLine(steadySummary(result)[0]!);
-    expect(line).toMatch(/backend memory peak [\d,]+ -> [\d,]+ \(\+\d+\.\d%\)/);
+    expect(line).toMatch(/backend memory peak 2\.\d+ MB -> 6\.\d+ MB \(\+4\.\d+ MB, \+\d+\.\d%\)/);
     expect(line).toMatch(/temp bytes\/tx 0 -> 0/);
   });
 

@@ -11,6 +11,7 @@ import {
 import { METRICS, STEADY_METRICS, type SteadyMetricName } from '../../results/metrics.js';
 import type { RunResult } from '../../results/result-types.js';
 import { escapeMarkdown } from '../markdown-escape.js';
+import { formatBytes } from '../../compare/evidence/memory-evidence.js';
 
 /** At most this many table rows; the rest are in the results artifact. */
 const MAX_ROWS = 30;
@@ -58,7 +59,21 @@ export function cellText(c: SteadyCellSummary, metric: SteadyMetricName, unit?: 
   const row: SteadyMetricRow | undefined = c.metrics.find((r) => r.metric === metric);
   if (!row) return '–';
   const delta = row.deltaPct === null ? '' : ` (${row.deltaPct >= 0 ? '+' : ''}${row.deltaPct.toFixed(1)}%)`;
+  if (IN_BYTES.has(metric)) return bytesText(row);
   return `${num(row.base)} → ${num(row.head)}${unit ? ` ${unit}` : ''}${delta}`;
+}
+
+/** A backend's memory reads in MB, not in 7-digit byte counts: the change a hacker looks for is in MB. */
+const IN_BYTES = new Set<SteadyMetricName>(['backendMemoryPeakBytes', 'backendMemoryMedianBytes']);
+
+/** "1.87 MB → 5.84 MB (+3.98 MB, +213.0%)". */
+function bytesText(row: SteadyMetricRow): string {
+  if (row.base === null || row.head === null) {
+    return `${row.base === null ? '–' : formatBytes(row.base)} → ${row.head === null ? '–' : formatBytes(row.head)}`;
+  }
+  const d = row.head - row.base;
+  const pct = row.deltaPct === null ? '' : `, ${row.deltaPct >= 0 ? '+' : ''}${row.deltaPct.toFixed(1)}%`;
+  return `${formatBytes(row.base)} → ${formatBytes(row.head)} (${d >= 0 ? '+' : '-'}${formatBytes(Math.abs(d))}${pct})`;
 }
 
 /** 3 significant digits below 100, whole numbers with thousands separators above. */

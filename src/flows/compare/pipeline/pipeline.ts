@@ -7,6 +7,7 @@
 import type { InstructionsRecord } from '../../../core/results/instructions.js';
 import type { Workload } from '../../../drivers/workload.js';
 import { regressedByCounts } from '../../../core/compare/evidence/counted-regression.js';
+import { MIN_MEMORY_RUNS } from '../../../core/compare/evidence/memory-evidence.js';
 import path from 'node:path';
 import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
 import type { RunComparison } from '../../../core/compare/comparison-types.js';
@@ -304,7 +305,7 @@ function skippedRounds(
     instructions: InstructionsRecord | undefined;
     workloads: readonly Workload[];
   },
-): Pick<RunRequest, 'skipTimedRounds' | 'untimedWorkloads'> {
+): Pick<RunRequest, 'skipTimedRounds' | 'untimedWorkloads' | 'memoryRounds'> {
   const { nothingToMeasure, instructionsDecide, arms } = run;
   const { compiledCode, instructions, workloads } = evidence;
   const names = workloads.map((w) => w.name);
@@ -319,28 +320,38 @@ function skippedRounds(
   return timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, regressed, workloads.length);
 }
 
-/** Why no timed round runs (skipTimedRounds), or which workloads need none (untimedWorkloads). */
-function timedRoundsSkipped(
+/**
+ * Why no timed round runs (skipTimedRounds), which workloads need none (untimedWorkloads), and which run only
+ * the few rounds their memory needs (memoryRounds): a workload whose counts decided a regression for every
+ * head cannot pass on timed rounds, but a PostgreSQL hacker still wants to know whether its memory moved
+ * (issue #44), which only the timed runs measure; MIN_MEMORY_RUNS rounds give the memory judgement its runs.
+ */
+export function timedRoundsSkipped(
   nothingToMeasure: boolean,
   instructionsDecide: boolean,
   untimed: readonly string[],
   regressed: readonly string[],
   workloads: number,
-): Pick<RunRequest, 'skipTimedRounds' | 'untimedWorkloads'> {
+): Pick<RunRequest, 'skipTimedRounds' | 'untimedWorkloads' | 'memoryRounds'> {
   if (nothingToMeasure)
     return { skipTimedRounds: 'every head runs the same compiled code as base with the same settings' };
   if (instructionsDecide) return { skipTimedRounds: 'the instruction counts decide (--metric instructions)' };
-  const names = [...new Set([...untimed, ...regressed])];
-  if (names.length > 0 && names.length === workloads) {
-    if (regressed.length === 0) return { skipTimedRounds: NONE_EXECUTED_WHY };
-    if (untimed.length === 0) return { skipTimedRounds: COUNTED_REGRESSION_WHY };
-  }
-  const why = [
-    ...(untimed.length > 0 ? [`${untimed.join(', ')}: ${UNEXECUTED_WHY}`] : []),
-    ...(regressed.length > 0 ? [`${regressed.join(', ')}: ${COUNTED_REGRESSION_WHY}`] : []),
-  ].join('; ');
-  if (names.length > 0 && names.length === workloads) return { skipTimedRounds: why };
-  return names.length > 0 ? { untimedWorkloads: { names, why } } : {};
+  if (untimed.length > 0 && untimed.length === workloads) return { skipTimedRounds: NONE_EXECUTED_WHY };
+  const memoryOnly = regressed.filter((w) => !untimed.includes(w));
+  return {
+    ...(untimed.length > 0
+      ? { untimedWorkloads: { names: untimed, why: `${untimed.join(', ')}: ${UNEXECUTED_WHY}` } }
+      : {}),
+    ...(memoryOnly.length > 0
+      ? {
+          memoryRounds: {
+            names: memoryOnly,
+            rounds: MIN_MEMORY_RUNS,
+            why: `${COUNTED_REGRESSION_WHY}: ${MIN_MEMORY_RUNS} rounds only, for their memory and steady costs`,
+          },
+        }
+      : {}),
+  };
 }
 
 /**
