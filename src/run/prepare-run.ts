@@ -84,16 +84,15 @@ export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<Prepar
   const untimed = new Set(req.untimedWorkloads?.names ?? []);
   const timedWorkloads = workloads.filter((w) => !untimed.has(w.name));
   const memoryOnly = new Set(req.memoryRounds?.names ?? []);
+  // A memory-only workload runs its few rounds at its lowest client count: a backend's memory is its own
+  // at any count, and the other cells would cost minutes for a regression the counts already decided.
+  const roundsAt = (w: Workload, clients: number): number => {
+    if (untimed.has(w.name)) return 0;
+    if (!memoryOnly.has(w.name)) return roundsOf(w);
+    return clients === Math.min(...w.clients) ? Math.min(roundsOf(w), req.memoryRounds!.rounds) : 0;
+  };
   const cells = workloads.flatMap((w) =>
-    w.clients.map((clients) => ({
-      workload: w.name,
-      clients,
-      rounds: untimed.has(w.name)
-        ? 0
-        : memoryOnly.has(w.name)
-          ? Math.min(roundsOf(w), req.memoryRounds!.rounds)
-          : roundsOf(w),
-    })),
+    w.clients.map((clients) => ({ workload: w.name, clients, rounds: roundsAt(w, clients) })),
   );
   const rounds = planRounds({ cells, arms: measuredArms(req).map((a) => a.label), order: req.order, seed });
   const arms: ArmInfo[] = req.arms.map((a, i) => ({

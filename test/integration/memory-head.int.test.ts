@@ -41,7 +41,6 @@ describe('a head that allocates 4 MB in every Bind (PostgreSQL 18, default flags
       ],
       { source: true, cwd: tmp(), env: isolatedEnv(tmp()), killAfterMs: 580_000 },
     );
-    console.log(ran.stdout);
     expect(ran.code, ran.stderr.slice(-3000)).toBe(1);
     // The counts decided, and the memory rounds ran anyway.
     expect(ran.stderr).toContain('select-only: the instruction counts decided a regression for every head');
@@ -61,7 +60,6 @@ describe('a head that allocates 4 MB in every Bind (PostgreSQL 18, default flags
           .map((s) => s.metrics.backendMemoryPeakBytes!),
       );
     const delta = peaks('head') - peaks('base');
-    console.log(`results.json: backend memory peak ${peaks('base')} -> ${peaks('head')} (+${delta} bytes)`);
     expect(delta).toBeGreaterThanOrEqual(MB2);
     expect(delta).toBeLessThan(2 * BIND_BYTES);
     const judged = memoryLookup(result)('head', { workload: 'select-only', clients: 2 })!;
@@ -80,14 +78,12 @@ describe('a head that allocates 4 MB in every Bind (PostgreSQL 18, default flags
       { source: true, cwd: tmp(), env: isolatedEnv(tmp()), killAfterMs: 280_000 },
     );
     const line = ran.stdout.split('\n').find((l) => l.startsWith('  select-only@2: '));
-    console.log(line);
     expect(ran.stdout.split('\n')[0]).not.toMatch(/memory/);
     const peak = /backend memory peak ([\d.]+) MB -> ([\d.]+) MB \([+-]([\d.]+) (kB|MB|B)/.exec(line ?? '');
     expect(peak, line).not.toBeNull();
     expect(peak![4] === 'MB' ? Number(peak![3]) : 0).toBeLessThan(2);
     const result = JSON.parse(await readFile(await onlyResultsFile(out), 'utf8')) as RunResult;
     const judged = memoryLookup(result)('aa', { workload: 'select-only', clients: 2 })!;
-    console.log(`A/A: ${judged.changes.map((c) => c.message).join('; ')}`);
     expect(judged.changes.length).toBeGreaterThan(0);
     expect(judged.moved).toBe(false);
   }, 300_000);

@@ -14,7 +14,7 @@ describe('the rounds left after the counts', () => {
     expect(r.skipTimedRounds).toBeUndefined();
     expect(r.memoryRounds).toMatchObject({ names: ['select-only'], rounds: MIN_MEMORY_RUNS });
     expect(r.memoryRounds!.why).toMatch(
-      /decided a regression for every head, which timed rounds cannot pass: 3 rounds only, for their memory/,
+      /decided a regression for every head, which timed rounds cannot pass: 3 rounds only, at the lowest client count, for their memory/,
     );
   });
 

@@ -11,7 +11,7 @@ import {
 import { METRICS, STEADY_METRICS, type SteadyMetricName } from '../../results/metrics.js';
 import type { RunResult } from '../../results/result-types.js';
 import { escapeMarkdown } from '../markdown-escape.js';
-import { formatBytes } from '../../compare/evidence/memory-evidence.js';
+import { formatBytes } from '../../util/bytes.js';
 
 /** At most this many table rows; the rest are in the results artifact. */
 const MAX_ROWS = 30;

@@ -347,7 +347,7 @@ export function timedRoundsSkipped(
           memoryRounds: {
             names: memoryOnly,
             rounds: MIN_MEMORY_RUNS,
-            why: `${COUNTED_REGRESSION_WHY}: ${MIN_MEMORY_RUNS} rounds only, for their memory and steady costs`,
+            why: `${COUNTED_REGRESSION_WHY}: ${MIN_MEMORY_RUNS} rounds only, at the lowest client count, for their memory and steady costs`,
           },
         }
       : {}),
