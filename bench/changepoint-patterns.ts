@@ -15,6 +15,8 @@ import {
   MARGIN,
   NOISE_LEVELS,
   PATTERNS,
+  driftPattern,
+  matches,
   noiseSd,
   patternNamed,
   patternSeries,
@@ -101,6 +103,35 @@ for (const noise of levels) {
     if (kinds.length === 0) console.log(row(null));
     else for (const kind of kinds) console.log(row(kind));
   }
+}
+
+// The smallest drift over 60 nights each level can tell: the share of series (the suite's lengths that
+// hold it) with exactly one event, a drift overlapping the planted one by half its span.
+console.log('\n### Drift sizes over 60 nights: series with exactly one event, the planted drift\n');
+const DRIFT_SIZES = [0.01, 0.02, 0.03, 0.04, 0.06, 0.08, 0.1, 0.15, 0.2];
+console.log(
+  `| noise | ${DRIFT_SIZES.map((d) => `${(100 * d).toFixed(0)}%`).join(' | ')} | smallest found ≥ 90% |`,
+);
+console.log(`| --- | ${DRIFT_SIZES.map(() => '--:').join(' | ')} | --: |`);
+for (const noise of levels) {
+  const shares = DRIFT_SIZES.map((size) => {
+    const pattern = driftPattern(size, 60);
+    let once = 0;
+    let all = 0;
+    for (const length of LENGTHS.filter((l) => l >= pattern.minLength))
+      for (let seed = 1; seed <= reps; seed++) {
+        const s = patternSeries(pattern, noise, length, seed);
+        const found = detectors.events!(s.values);
+        all++;
+        if (found.length === 1 && matches(found[0]!, s.events[0]!)) once++;
+      }
+    return once / all;
+  });
+  const smallest = DRIFT_SIZES.find((_, i) => shares.slice(i).every((x) => x >= 0.9));
+  console.log(
+    `| ${noise} (sd ${(100 * noiseSd(noise)).toFixed(1)}%) | ${shares.map((x) => pct(x)).join(' | ')} | ` +
+      `${smallest === undefined ? 'none' : `${(100 * smallest).toFixed(0)}%`} |`,
+  );
 }
 
 // Speed: one 400-point series of pure noise (most nightly series) and one with a step, in 1% noise, timed

@@ -62,7 +62,7 @@ export function noiseSource(level: NoiseLevel, seed: number): () => number {
 /** Runs per night behind each noisy-runner point (a nightly median). */
 export const RUNS_PER_NIGHT = 5;
 
-interface Pattern {
+export interface Pattern {
   name: string;
   /** Shortest series it is planted in. */
   minLength: number;
@@ -208,6 +208,18 @@ export const PATTERNS: readonly Pattern[] = [
     },
   },
 ];
+
+/**
+ * A drift of a fixed relative size (e.g. 0.02: TPS 2 % lower or higher at its end) over `nights`, for the
+ * sweep of drift sizes (bench/changepoint-patterns.ts: the smallest drift found at a noise level).
+ */
+export function driftPattern(relative: number, nights: number): Pattern {
+  return {
+    name: `drift ${(100 * relative).toFixed(0)}% / ${nights} nights`,
+    minLength: 2 * nights,
+    plant: drift(() => Math.log1p(relative), nights),
+  };
+}
 
 /** Series lengths of the suite: a month to over a year of nights. */
 export const LENGTHS: readonly number[] = [30, 60, 120, 250, 400];

@@ -105,6 +105,16 @@ beforeAll(async () => {
 describe('pgperf run --baseline stored', () => {
   it('measures head only (after a sentinel) and compares it with the stored base, naming its commit and age', async () => {
     expect(baseDoc.status).toBe('complete');
+    // This runner was calibrated (an older A/A run with its gate record): the comparison states its record.
+    const store = await openStore(path.join(tmp(), 'store'), { home: tmp(), warn: () => {}, write: true });
+    await store.save({
+      ...baseDoc,
+      runId: `${baseDoc.runId}-aa`,
+      startedAt: new Date(Date.parse(baseDoc.startedAt) - 3_600_000).toISOString(),
+      calibration: true,
+      calibrationRecord: { aa: { comparisons: 2, falseAlarms: 0, cells: [] } },
+    });
+    await store.close();
     const ran = await headRun(path.join(tmp(), 'store'), 'out-ok', {
       baseline: 'stored:1a2b3c4',
       rounds: 4,
@@ -122,6 +132,8 @@ describe('pgperf run --baseline stored', () => {
     expect(ran.stdout).toMatch(/sentinel: |machine drift/);
     const result = await resultsOf('out-ok');
     expect(result.baseline).toMatchObject({ runId: baseDoc.runId, commit: BASE_SHA, ref: 'master' });
+    expect(ran.stdout).toContain('this runner: 2 A/A comparisons, no false alarm; no injected drill');
+    expect(result.gateRecord).toMatchObject({ calibrations: 1, aa: { comparisons: 2, falseAlarms: 0 } });
     expect(result.arms.map((a) => a.label)).toEqual(['base', 'head']);
     // The base samples are the stored ones, rounds kept; head was measured in this job: 2 + 2 rounds.
     const stored = baseDoc.samples.filter((s) => s.arm === 'head').map((s) => s.startedAt);

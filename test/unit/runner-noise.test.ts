@@ -11,6 +11,8 @@ import {
 } from '../../src/flows/compare/noise/runner-noise.js';
 import type { RunResult } from '../../src/core/results/result-types.js';
 import { robustLogSpread } from '../../src/core/stats/robust-log-spread.js';
+import { normalQuantile } from '../../src/core/stats/normal-quantile.js';
+import { seededRandom } from '../../src/core/stats/seeded-random.js';
 import { DirStore } from '../../src/store/dir/dir-store.js';
 import { noiseWarnings } from '../../src/flows/compare/noise/noise-warnings.js';
 import { noisyHistory } from './history/noisy-history.js';
@@ -104,6 +106,34 @@ describe('estimateRunnerNoise', () => {
     // Across the step the spread would be far larger: the cut matters.
     const all = 100 * Math.expm1(robustLogSpread(series.series.points.map((p) => p.median)));
     expect(all).toBeGreaterThan(2 * spread);
+  });
+
+  it('takes a drift out of the history rather than reading it as noise', () => {
+    // 50 flat nights, then 15% slower over 35 nights, then 15 nights at the new level; 0.3% noise a run.
+    const random = seededRandom(11);
+    const noise = () => 0.003 * normalQuantile(Math.min(Math.max(random(), 1e-12), 1 - 1e-12));
+    const level = (n: number) => Math.log(0.85) * Math.min(1, Math.max(0, n - 50) / 35);
+    const runs = noisyHistory({ clients: [1], nights: 100, stepAt: Infinity }).map((run, night) => ({
+      ...run,
+      environment: env,
+      samples: run.samples.map((s) => ({
+        ...s,
+        metrics: { ...s.metrics, tps: 50_000 * Math.exp(level(night) + noise()) },
+      })),
+    }));
+    const series = analyseHistory(runs).series.find(
+      (s) => s.series.key.metric === 'tps' && s.series.key.clients === 1,
+    )!;
+    const drift = series.changePoints.at(-1)!;
+    expect(drift.shape).toBe('drift');
+    const [n] = estimateRunnerNoise(runs, runnerId(env), [cell]).cells;
+    expect(n!.source).toBe('history');
+    // The runs since the drift began, its ramp taken out: the runner's own noise, not the drift's 15%.
+    expect(n!.points).toBe(100 - drift.index);
+    expect(n!.runCvPct).toBeLessThan(0.6);
+    const raw =
+      100 * Math.expm1(robustLogSpread(series.series.points.slice(drift.index).map((p) => p.median)));
+    expect(raw).toBeGreaterThan(3);
   });
 
   it('says how many runs are needed when the history is too short', () => {

@@ -14,6 +14,10 @@ import { mergeTwoRuns } from '../../../src/flows/compare/two-runs.js';
 import { ROOT } from '../../helpers/cli.js';
 import { runMain } from '../../helpers/main-in-process.js';
 import { useTmpDir } from '../../helpers/tmp-dir.js';
+import { DirStore } from '../../../src/store/dir/dir-store.js';
+import type { CalibrationRecord } from '../../../src/core/results/calibration-record.js';
+import { runnerGateRecord } from '../../../src/core/compare/decision/gate-record.js';
+import { runnerId } from '../../../src/flows/compare/noise/runner-noise.js';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/results/pgperf-15-smoke-select-only.json');
 const template = JSON.parse(readFileSync(FIXTURE, 'utf8')) as RunResult;
@@ -225,5 +229,65 @@ describe('pgperf compare BASE.json HEAD.json', () => {
     const one = await runMain(['compare', a]);
     expect(one.stdout).not.toContain('not interleaved');
     expect(one.stdout.split('\n')[1]).toBe("compared: 'head' vs base 'base' (TPS, higher is better)");
+  });
+
+  it("states the gate record of the runner that measured both runs: the store's, else head's own", async () => {
+    // One A/A calibration of this runner (the fixture's machine) with its record, in a directory store.
+    const storeDir = path.join(tmp(), 'store');
+    const store = await DirStore.open(storeDir, { warn: () => {}, write: true });
+    const calibration: CalibrationRecord = {
+      aa: { comparisons: 20, falseAlarms: 1, cells: ['smoke@1'] },
+      drills: {
+        comparisons: 4,
+        caught: 3,
+        cells: [1, 2, 3, 4].map((i) => ({
+          id: 'smoke@1',
+          injectedPct: 3,
+          rows: 600,
+          deltaPct: -3,
+          verdict: i <= 3 ? 'regression' : 'inconclusive',
+          caught: i <= 3,
+        })),
+        skipped: [],
+      },
+    };
+    const aa = run('2026-11-18T10:00:00.000Z', { base: 1000, head: 1000 });
+    await store.save({ ...aa, runId: 'aa-1', calibration: true, calibrationRecord: calibration });
+    await store.close();
+    const line =
+      'this runner: 20 A/A comparisons, 1 false alarm; injected -3% regressions caught 3 of 4 (calibrated 2026-11-18)';
+    const a = await file('a.json', run('2026-11-20T10:00:00.000Z', { base: 1000, head: 1000 }));
+    const b = await file('b.json', run('2026-11-23T10:00:00.000Z', { base: 1000, head: 800 }));
+    const ran = await runMain(['compare', a, b, '--store', storeDir]);
+    expect(ran.stdout).toContain(line);
+    const markdown = await runMain(['compare', a, b, '--store', storeDir, '--format', 'markdown']);
+    expect(markdown.stdout).toContain(line);
+
+    // No calibration in the store: the record head kept when it ran (of its own runner) is stated.
+    const empty = path.join(tmp(), 'empty-store');
+    const kept = {
+      ...runnerGateRecord([{ startedAt: aa.startedAt, record: calibration }], runnerId(aa.environment))!,
+    };
+    const headKept = await file('b-kept.json', {
+      ...run('2026-11-23T10:00:00.000Z', { base: 1000, head: 800 }),
+      gateRecord: kept,
+    });
+    expect((await runMain(['compare', a, headKept, '--store', empty])).stdout).toContain(line);
+    expect((await runMain(['compare', a, b, '--store', empty])).stdout).not.toContain('this runner:');
+
+    // Runs of two machines: no one runner's record.
+    const elsewhere = await file(
+      'a-elsewhere.json',
+      run(
+        '2026-11-20T10:00:00.000Z',
+        { base: 1000, head: 1000 },
+        {
+          edit: (d) => ({ ...d, environment: { ...d.environment, cpuModel: 'another CPU' } }),
+        },
+      ),
+    );
+    const apart = await runMain(['compare', elsewhere, b, '--store', storeDir]);
+    expect(apart.code, apart.stderr).toBe(1);
+    expect(apart.stdout).not.toContain('this runner:');
   });
 });

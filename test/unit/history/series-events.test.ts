@@ -52,6 +52,18 @@ describe('seriesEvents', () => {
     }
   });
 
+  it('reports a 2% drift over 60 nights in 1% noise as exactly one drift event in at least 27 of 30 series', () => {
+    // 2 noise sd over 60 nights: one change point, or two, of E-Divisive; the ramp must win over them.
+    let once = 0;
+    for (const length of [120, 250, 400])
+      for (let seed = 1; seed <= 10; seed++) {
+        const s = patternSeries(patternNamed('drift 2% / 60 nights'), 'gauss-1%', length, seed);
+        const { events } = seriesEvents(s.values, log);
+        if (events.length === 1 && events[0]!.kind === 'drift') once++;
+      }
+    expect(once).toBeGreaterThanOrEqual(27);
+  });
+
   it('finds nothing in pure noise, whatever its level and length', () => {
     for (const noise of NOISE_LEVELS)
       for (const length of LENGTHS)

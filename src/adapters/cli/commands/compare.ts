@@ -7,6 +7,8 @@ import { renderMailReport } from '../../../core/report/mail/plain-text-mail.js';
 import { steadySummary } from '../../../core/compare/evidence/steady-summary.js';
 import { readResults } from '../../../store/read-results.js';
 import { mergeTwoRuns } from '../../../flows/compare/two-runs.js';
+import { twoRunsGateRecord } from '../../../flows/compare/two-runs-gate-record.js';
+import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { consoleLogger } from '../../../core/util/logger.js';
 import {
   addAnalysisOptions,
@@ -21,6 +23,7 @@ interface CompareFlags extends AnalysisFlags, FailOnFlags {
   format: 'text' | 'markdown' | 'json' | 'mail';
   json?: boolean;
   commentId: string;
+  store?: string;
 }
 
 /**
@@ -55,13 +58,18 @@ export function compareCommand(): Command {
     )
     .option('--json', 'the same as --format json')
     .option(
+      '--store <dir|url>',
+      `${STORE_OPTION_HELP}; given two files, where the runner's calibrations (its gate record) are read`,
+    )
+    .option(
       '--comment-id <id>',
       "the comment id of the markdown's hidden marker (the Action's 'comment-id')",
       'default',
     );
   const gated = addFailOnOption(addAnalysisOptions(command, 'compare'));
   return gated.action(async (file: string, headFile: string | undefined, flags: CompareFlags) => {
-    const result = headFile === undefined ? await readResults(file) : await twoRuns(file, headFile);
+    const result =
+      headFile === undefined ? await readResults(file) : await twoRuns(file, headFile, flags.store);
     // A metric the results never recorded is refused before anything is analysed.
     if (flags.metric !== undefined) checkMetricHeld(result, flags.metric);
     const comparison = analyse(result, analysisFromFlags(flags));
@@ -93,14 +101,22 @@ export function compareCommand(): Command {
   });
 }
 
-/** The base arm of `baseFile`'s run and the head arm of `headFile`'s, as one document, said on stderr first. */
-async function twoRuns(baseFile: string, headFile: string) {
-  const merged = mergeTwoRuns(await readResults(baseFile), await readResults(headFile), {
-    base: baseFile,
-    head: headFile,
-  });
-  consoleLogger().warn(
+/**
+ * The base arm of `baseFile`'s run and the head arm of `headFile`'s, as one document, said on stderr first,
+ * with the gate record of the runner that measured both (two-runs-gate-record.ts: the store's, else head's).
+ */
+async function twoRuns(baseFile: string, headFile: string, storeFlag: string | undefined) {
+  const [baseDoc, headDoc] = [await readResults(baseFile), await readResults(headFile)];
+  const merged = mergeTwoRuns(baseDoc, headDoc, { base: baseFile, head: headFile });
+  const logger = consoleLogger();
+  logger.warn(
     `compare: base is ${merged.source!.base!.chosenBy!}, head is ${merged.source!.head!.chosenBy!}: two runs measured apart, not interleaved, so the test is unpaired and drift between them reads as a change (see the warnings)`,
   );
-  return merged;
+  const store = await openCliStore(storeFlag, logger, false);
+  try {
+    const gateRecord = await twoRunsGateRecord(baseDoc, headDoc, merged, store, logger);
+    return gateRecord ? { ...merged, gateRecord } : merged;
+  } finally {
+    await store.close();
+  }
 }

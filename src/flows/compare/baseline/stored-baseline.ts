@@ -20,6 +20,9 @@ import { roundsOf } from '../../../drivers/common/workload-fields.js';
 import { UserError } from '../../../core/util/errors.js';
 import { analyse } from '../../../core/compare/analysis/recorded-analysis.js';
 import { withNoiseWarnings } from '../noise/noise-warnings.js';
+import { readGateRecord } from '../noise/read-gate-record.js';
+import { runnerId } from '../noise/runner-noise.js';
+import { captureEnvironment } from '../../../machine/environment.js';
 import {
   runPipeline,
   RESULTS_FILE,
@@ -65,6 +68,13 @@ export async function runStoredBaseline(
   const { entry: storedEntry, doc: storedDoc, arm: storedBase } = choice;
   deps.logger.info(describeChoice(choice));
   const workloads = Object.keys(now.workloads);
+  // What the gate's errors were on this runner, read before head's code runs here (as a same-job run does).
+  const gateRecord = await readGateRecord(
+    options.store,
+    runnerId(await captureEnvironment('')),
+    req.workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients }))),
+    deps.logger,
+  );
 
   const rounds = req.rounds ?? Math.max(...req.workloads.map(roundsOf));
   const sentinelRounds = Math.min(options.sentinelRounds, rounds);
@@ -112,7 +122,7 @@ export async function runStoredBaseline(
   const nowDate = options.now?.() ?? new Date(reference.startedAt);
   const mismatch = [...choice.differences, ...late];
   const info = baselineInfo(storedEntry, storedDoc, storedBase, nowDate, mismatch, sentinel);
-  const merged = mergeRuns(
+  const mergedRuns = mergeRuns(
     storedDoc,
     storedBase,
     head.label,
@@ -122,6 +132,7 @@ export async function runStoredBaseline(
     info,
     warnings,
   );
+  const merged = gateRecord ? { ...mergedRuns, gateRecord } : mergedRuns;
   const resultsFile = path.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived: PipelineOutcome['archived'];

@@ -8,7 +8,8 @@
  * 1. the newest stored A/A calibration of the runner that measured the cell (≥ MIN_NOISE_ROUNDS rounds): the
  *    robust spread of ln(b/a) per round, exactly what the paired test sees (estimateNoise);
  * 2. else the history: the robust spread (1.4826·MAD) of ln(median) over the runs of the cell's TPS series
- *    since its last change point, with at least MIN_HISTORY_POINTS of them. It is a run-to-run spread
+ *    since its last change point, with at least MIN_HISTORY_POINTS of them; when that change is a drift,
+ *    since its start with its ramp taken out (drift-detrend.ts), so a drift is not read as noise. It is a run-to-run spread
  *    between jobs (day-to-day drift included), taken as the run CV; per round √2 × that, as if base and
  *    head were independent (designPower's convention for run CVs).
  * Plans use each estimate raised to its 80% upper bound for the points behind it (upperNoiseBound).
@@ -17,6 +18,7 @@ import { estimateNoise, MIN_NOISE_ROUNDS } from '../../../core/compare/power.js'
 import { fingerprintId, machineFacts } from '../../../machine/fingerprint.js';
 import { analyseSeries, currentChangePoint } from '../../../core/history/history-analysis.js';
 import { definitionSegments } from '../../../core/history/definition-segments.js';
+import { detrendedMedians } from '../../../core/history/drift-detrend.js';
 import { buildSeries, type HistoryRun, type Series } from '../../../core/history/series.js';
 import type { MetricName } from '../../../core/results/metrics.js';
 import {
@@ -116,11 +118,10 @@ export function estimateRunnerNoise(
       s && points.length >= MIN_HISTORY_POINTS
         ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 })
         : undefined;
-    // Since the newest change point, or the workload's newest definition: no noise across either.
-    const start = Math.max(
-      analysed ? (currentChangePoint(analysed)?.index ?? 0) : 0,
-      definitionSegments(points).at(-1)?.start ?? 0,
-    );
+    // Since the newest change point, or the workload's newest definition: no noise across either. A drift
+    // bounds the runs by its start, and its ramp is taken out of them: a drift is no noise either.
+    const current = analysed ? currentChangePoint(analysed) : undefined;
+    const start = Math.max(current?.index ?? 0, definitionSegments(points).at(-1)?.start ?? 0);
     const segment = points.slice(start);
     if (segment.length < MIN_HISTORY_POINTS) {
       const had =
@@ -138,7 +139,7 @@ export function estimateRunnerNoise(
       });
       continue;
     }
-    const runCvPct = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
+    const runCvPct = 100 * Math.expm1(robustLogSpread(detrendedMedians(points, start, current)));
     out.cells.push({
       ...key,
       id,

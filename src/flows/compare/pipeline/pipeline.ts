@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
 import type { RunComparison } from '../../../core/compare/comparison-types.js';
 import { combineSinks, fileSink } from '../../../run/sink.js';
-import type { RunResult } from '../../../core/results/result-types.js';
+import type { CellKey, RunResult } from '../../../core/results/result-types.js';
 import {
   checkRunControls,
   runBenchmark,
@@ -33,9 +33,7 @@ import { canonicalJson } from '../../../machine/fingerprint.js';
 import { withNoiseWarnings } from '../noise/noise-warnings.js';
 import { runnerId, type NoiseStore } from '../noise/runner-noise.js';
 import { loadNoiseFloors } from '../noise/noise-floors.js';
-import { loadGateRecord } from '../noise/runner-gate-record.js';
-import type { RunnerGateRecord } from '../../../core/results/calibration-record.js';
-import { gateRecordText } from '../../../core/report/evidence/gate-record-line.js';
+import { readGateRecord } from '../noise/read-gate-record.js';
 import { workloadDefinitionHash } from '../../../core/results/workload-definition.js';
 import { captureEnvironment } from '../../../machine/environment.js';
 import type { Logger } from '../../../core/util/logger.js';
@@ -173,7 +171,7 @@ export async function runPipeline(
   // The floors are read before any build: the code under test runs on this machine from then on.
   const analysis = compares ? await withNoiseFloors(req, deps.logger, store) : req.analysis;
   // So is what the gate's errors were on this runner, which every report of the comparison states.
-  const gateRecord = compares ? await readGateRecord(req, deps.logger, store) : undefined;
+  const gateRecord = compares ? await runnerGateRecordOf(req, deps.logger, store) : undefined;
   const arms = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1000;
   validateRequest({ arms, workloads: req.workloads });
@@ -439,29 +437,13 @@ async function withNoiseFloors(
   }
 }
 
-/**
- * This runner's gate record (runner-gate-record.ts), when the store can be read and holds a calibration of
- * one of the workloads that recorded one; a failing read is said, never fatal. Without one, a hint in the log.
- */
-async function readGateRecord(
-  req: PipelineRequest,
-  logger: Logger,
-  store: RunArchive | undefined,
-): Promise<RunnerGateRecord | undefined> {
-  if (!store || !isReadable(store)) return undefined;
-  const cells = req.workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
-  try {
-    const record = await loadGateRecord(store, runnerId(await captureEnvironment('')), cells);
-    logger.info(
-      record
-        ? gateRecordText(record)
-        : "this runner's false alarms and catch rate are not known: run pgperf calibrate with the store",
-    );
-    return record;
-  } catch (e) {
-    logger.warn(`could not read this runner's calibrations from ${store.description}: ${errorMessage(e)}`);
-    return undefined;
-  }
+/** This runner's gate record for the request's cells, from the store when it can be read (read-gate-record.ts). */
+async function runnerGateRecordOf(req: PipelineRequest, logger: Logger, store: RunArchive | undefined) {
+  const cells: CellKey[] = req.workloads.flatMap((w) =>
+    w.clients.map((clients) => ({ workload: w.name, clients })),
+  );
+  const readable = store && isReadable(store) ? store : undefined;
+  return readGateRecord(readable, runnerId(await captureEnvironment('')), cells, logger);
 }
 
 function isReadable(store: RunArchive): store is RunArchive & NoiseStore {
