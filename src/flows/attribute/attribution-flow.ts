@@ -257,9 +257,11 @@ export async function runAttribution(
     const ib = await build(b);
     try {
       const code = await compare(ia, ib);
-      if (!code.unknown && (code.identical || sameInstructions(code))) {
+      // Byte for byte only: a build changed only in immediates may be a comment that moved a __LINE__,
+      // or a loop's bound (as many instructions, or not): the source tells comments apart (sameSource).
+      if (code.identical && !code.unknown) {
         logger.info(
-          `attribute: ${short(b.sha)} builds ${code.identical ? 'the same compiled code' : "the same instructions (but for constants such as ereport's __LINE__)"} as ${short(a.sha)}: not counted`,
+          `attribute: ${short(b.sha)} builds the same compiled code as ${short(a.sha)}: not counted`,
         );
         return true;
       }
@@ -373,22 +375,6 @@ function defaultSameSource(
       return false;
     }
   };
-}
-
-/**
- * Whether two builds that differ run the same instructions: the server binary is the only file that
- * differs, and each of its functions that changed differs only in immediates (a comment that moved lines
- * moves the `__LINE__` every ereport passes): as many instructions run, so the counts are the same.
- */
-export function sameInstructions(code: CompiledCodeComparison): boolean {
-  const f = code.serverFunctions;
-  return (
-    code.differingCount === 1 &&
-    code.differingFiles[0] === 'bin/postgres' &&
-    f?.method === 'disassembly' &&
-    f.changedCount > 0 &&
-    f.immediatesOnlyCount === f.changedCount
-  );
 }
 
 /** compareCompiledCode as the pipeline runs it: objdump as the run-as user. */

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   attributionRange,
   runAttribution,
-  sameInstructions,
   type AttributionDeps,
   type AttributionRequest,
 } from '../../../src/flows/attribute/attribution-flow.js';
@@ -20,7 +19,6 @@ import { memoryLogger } from '../../../src/core/util/logger.js';
 import { UserError } from '../../../src/core/util/errors.js';
 import type { BuiltInstall } from '../../../src/postgres/builds/build-record.js';
 import type { Toolchain } from '../../../src/postgres/builds/toolchain.js';
-import type { CompiledCodeComparison } from '../../../src/core/results/result-types.js';
 import { renderAttributionText } from '../../../src/core/report/attribution/attribution-text.js';
 
 let dir: string;
@@ -168,38 +166,5 @@ describe('runAttribution', () => {
       /--workload sb: its instructions cannot be counted/,
     );
     expect(f.built).toEqual([]);
-  });
-});
-
-describe('sameInstructions', () => {
-  const code = (over: Partial<CompiledCodeComparison>): CompiledCodeComparison => ({
-    head: 'newer',
-    identical: false,
-    files: 900,
-    differingFiles: ['bin/postgres'],
-    differingCount: 1,
-    serverFunctions: {
-      changed: ['exec_bind_message', 'PostgresMain'],
-      changedCount: 2,
-      total: 19000,
-      immediatesOnly: ['exec_bind_message', 'PostgresMain'],
-      immediatesOnlyCount: 2,
-      movedOnlyCount: 40,
-      method: 'disassembly',
-    },
-    ...over,
-  });
-
-  it('a server binary changed only in immediates (a moved __LINE__) runs the same instructions', () => {
-    expect(sameInstructions(code({}))).toBe(true);
-  });
-
-  it('a rewritten function, another file, or a comparison byte for byte does not', () => {
-    const f = code({}).serverFunctions!;
-    expect(sameInstructions(code({ serverFunctions: { ...f, changedCount: 3 } }))).toBe(false);
-    expect(sameInstructions(code({ serverFunctions: { ...f, method: 'bytes' } }))).toBe(false);
-    expect(
-      sameInstructions(code({ differingFiles: ['bin/postgres', 'lib/plpgsql.so'], differingCount: 2 })),
-    ).toBe(false);
   });
 });
