@@ -71,10 +71,7 @@ export async function preparePgSourceRepo(input: {
   dir: string;
   variant?: number;
 }): Promise<PgSourceRepo> {
-  const tarball = await findTarball(input.major);
-  const marker = path.join(input.dir, '.git', 'pgperf-fixture');
-  const made = await readFile(marker, 'utf8').catch(() => '');
-  if (made.trim() !== path.basename(tarball)) await createBaseRepo(input.dir, tarball);
+  const tarball = await prepareBaseRepo(input);
 
   const variant = input.variant ?? 1;
   const file = path.join(input.dir, CHANGED_FILE);
@@ -102,6 +99,18 @@ export async function preparePgSourceRepo(input: {
     headRef: 'head',
     headSha: (await git(input.dir, ['rev-parse', 'head'])).stdout.trim(),
   };
+}
+
+/**
+ * The repository at `dir` with branch "base" (the release of `major` as in its tarball, one commit of fixed
+ * sha), made once from the tarball and reused; returns the tarball.
+ */
+export async function prepareBaseRepo(input: { major: number; dir: string }): Promise<string> {
+  const tarball = await findTarball(input.major);
+  const marker = path.join(input.dir, '.git', 'pgperf-fixture');
+  const made = await readFile(marker, 'utf8').catch(() => '');
+  if (made.trim() !== path.basename(tarball)) await createBaseRepo(input.dir, tarball);
+  return tarball;
 }
 
 async function createBaseRepo(dir: string, tarball: string): Promise<void> {

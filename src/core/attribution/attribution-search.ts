@@ -7,8 +7,9 @@
  * differ, found in about log2(range) counts each; a range whose changes cancel exactly looks quiet and
  * is never split (the accounting says so: attribution-accounting.ts).
  *
- * A commit whose compiled code equals that of a range end (sameCode) runs that end's code: it takes the
- * end's counts without being counted. The range whose ends differ most is split first, so a budget
+ * A commit whose compiled code equals that of a range end runs that end's code: it takes the end's counts
+ * without being counted. The source says so first where it can (sameSource: docs and comments only, no
+ * build), else the compiled code (sameCode, against the counted commit whose counts the end carries). The range whose ends differ most is split first, so a budget
  * (`maxCounted`) spent before the end resolves the largest changes. A commit that cannot be built or
  * counted (the measure throws UnmeasuredCommit) is passed over for its neighbour nearest the middle.
  *
@@ -58,6 +59,11 @@ export interface AttributionSearchDeps<C> {
   measure(commit: C): Promise<PointCounts>;
   /** Whether two commits build the same compiled code (then their counts are equal). */
   sameCode(a: C, b: C): Promise<boolean>;
+  /**
+   * Whether the changes from `a` to `b` cannot move the instructions executed, from the source alone (docs,
+   * comments): asked before sameCode, so such a commit is neither built nor counted.
+   */
+  sameSource?(a: C, b: C): Promise<boolean>;
   onProgress?(progress: SearchProgress<C>): void;
 }
 
@@ -157,9 +163,12 @@ export async function searchAttribution<C>(
 
   // The ends: a failure here leaves nothing to attribute, so it is thrown as it is.
   points.set(first, { index: first, commit: commits[first]!, counts: await count(first, [first, last]) });
+  // Cheap first (the source), then the compiled code of a counted point (built already: no build more).
+  const sameSource = (a: number, b: number) =>
+    deps.sameSource ? deps.sameSource(commits[a]!, commits[b]!) : Promise.resolve(false);
   points.set(
     last,
-    (await deps.sameCode(commits[first]!, commits[last]!))
+    (await sameSource(first, last)) || (await deps.sameCode(commits[first]!, commits[last]!))
       ? { index: last, commit: commits[last]!, counts: points.get(first)!.counts, sameCodeAs: first }
       : { index: last, commit: commits[last]!, counts: await count(last, [first, last]) },
   );
@@ -179,12 +188,17 @@ export async function searchAttribution<C>(
     const commit = commits[m]!;
     const before = counted;
     try {
-      // The same code as an end: that end's counts, without counting.
-      const end = (await deps.sameCode(next.from.commit, commit))
+      // The same code as an end: that end's counts, without counting. The source is asked first (no
+      // build); the compiled code is compared with the counted commit whose counts an end carries.
+      const end = (await sameSource(next.from.index, m))
         ? next.from
-        : (await deps.sameCode(commit, next.to.commit))
+        : (await sameSource(m, next.to.index))
           ? next.to
-          : undefined;
+          : (await deps.sameCode(commits[rootOf(next.from)]!, commit))
+            ? next.from
+            : (await deps.sameCode(commit, commits[rootOf(next.to)]!))
+              ? next.to
+              : undefined;
       if (end) {
         points.set(m, { index: m, commit, counts: end.counts, sameCodeAs: rootOf(end) });
         continue;

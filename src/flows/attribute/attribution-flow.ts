@@ -49,6 +49,7 @@ import { countInstructions } from '../../run/counted/instruction-phase.js';
 import { countable } from '../../run/counted/default-evidence.js';
 import { commitRange, type CommitRange, type RangeRequest } from '../bisect/commit-range.js';
 import type { GitDeps } from '../../postgres/builds/source.js';
+import { sourceComparer } from './source-changes.js';
 
 /** Commits counted at most unless --max-commits says otherwise. */
 export const DEFAULT_MAX_COMMITS = 40;
@@ -85,6 +86,11 @@ export interface AttributionDeps {
   count?: typeof countInstructions;
   /** Whether two installs run the same compiled code (default compareCompiledCode as the pipeline runs it). */
   compareCode?: (a: BuiltInstall, b: BuiltInstall) => Promise<CompiledCodeComparison>;
+  /**
+   * Whether the changes from one commit to another cannot move the instructions executed, from the source
+   * alone (default sourceComparer on the build cache's mirror: docs, C comments and layout).
+   */
+  sameSource?: (a: AttributionCommit, b: AttributionCommit) => Promise<boolean>;
   /** What probeCounters found (probed here otherwise). */
   probe?: CounterProbe;
   /** The compiler and platform of the builds (detected here otherwise). */
@@ -244,12 +250,15 @@ export async function runAttribution(
       ]),
     );
   };
+  const sameSource = deps.sameSource ?? defaultSameSource(req, { ...deps, env });
   const sameCode = async (a: AttributionCommit, b: AttributionCommit): Promise<boolean> => {
     // One build at a time: the machine's cores go to the compiler of one.
     const ia = await build(a);
     const ib = await build(b);
     try {
       const code = await compare(ia, ib);
+      // Byte for byte only: a build changed only in immediates may be a comment that moved a __LINE__,
+      // or a loop's bound (as many instructions, or not): the source tells comments apart (sameSource).
       if (code.identical && !code.unknown) {
         logger.info(
           `attribute: ${short(b.sha)} builds the same compiled code as ${short(a.sha)}: not counted`,
@@ -274,6 +283,7 @@ export async function runAttribution(
       {
         measure,
         sameCode,
+        sameSource,
         onProgress: (p) =>
           logger.info(
             `attribute: ${p.counted} of at most ${p.atMost} commits counted; range ${short(p.from.sha)}..${short(p.to.sha)}: counting ${short(p.at.sha)} "${p.at.subject}"`,
@@ -334,6 +344,37 @@ async function buildOne(
   } finally {
     cost.buildS += (Date.now() - t0) / 1000;
   }
+}
+
+/** sourceComparer on the build cache's mirror, said in the log; a source it cannot read is built. */
+function defaultSameSource(
+  req: Pick<AttributionRequest, 'repo' | 'cacheDir'>,
+  deps: Pick<AttributionDeps, 'runner' | 'logger' | 'signal'> & { env: NodeJS.ProcessEnv },
+): (a: AttributionCommit, b: AttributionCommit) => Promise<boolean> {
+  const { logger } = deps;
+  const bySource = sourceComparer(req, {
+    runner: deps.runner,
+    logger,
+    env: deps.env,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  return async (a, b) => {
+    try {
+      const { same } = await bySource(a.sha, b.sha);
+      if (same) {
+        logger.info(
+          `attribute: ${short(a.sha)}..${short(b.sha)} changes only docs or comments: ${short(b.sha)} runs ${short(a.sha)}'s code, not built`,
+        );
+      }
+      return same;
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      logger.warn(
+        `attribute: the source of ${short(a.sha)}..${short(b.sha)} could not be read (${errorMessage(e)}); building`,
+      );
+      return false;
+    }
+  };
 }
 
 /** compareCompiledCode as the pipeline runs it: objdump as the run-as user. */

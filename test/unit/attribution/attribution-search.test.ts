@@ -173,3 +173,31 @@ describe('searchAttribution and accountAttribution', () => {
     );
   });
 });
+
+describe('searchAttribution with the source asked first', () => {
+  it('builds only the commits that change code: the others take a neighbour counts unbuilt', async () => {
+    // The history: 12 commits, docs and comments around four that move the count.
+    const changes = { 3: 6200, 6: 1860, 9: 1240, 11: -4960 };
+    const h = history(12, changes, 39_200);
+    const built = new Set<number>();
+    const at = (c: Commit) => h.commits.indexOf(c);
+    const deps: AttributionSearchDeps<Commit> = {
+      ...h.deps,
+      sameCode: async (a, b) => {
+        built.add(at(a));
+        built.add(at(b));
+        return h.deps.sameCode(a, b);
+      },
+      // The source vouches for every range without a code change (as docs and comments are).
+      sameSource: (a, b) => h.deps.sameCode(a, b),
+    };
+    const search = await searchAttribution(h.commits, { floors, maxCounted: 40 }, deps);
+    const [w] = accountAttribution(search, floors);
+    expect(w!.culprits.map((c) => c.index)).toEqual([3, 6, 9, 11]);
+    expect(w!.culpritSumPerTx).toBeCloseTo(w!.totalPerTx, 6);
+    // Built: the ends and the code-changing commits the halving met; never a docs or comment commit.
+    expect([...built].every((i) => i === 0 || i === 12 || i in changes)).toBe(true);
+    expect(built.size).toBeLessThanOrEqual(6);
+    expect(search.counted).toBeLessThanOrEqual(6);
+  });
+});
