@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path64 = __require("node:path");
+    var path65 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path64.resolve(baseDir, baseName);
+          const localBin = path65.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path64.extname(baseName))) return void 0;
+          if (sourceExt.includes(path65.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path64.resolve(
-            path64.dirname(resolvedScriptPath),
+          executableDir = path65.resolve(
+            path65.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path64.basename(
+            const legacyName = path65.basename(
               this._scriptPath,
-              path64.extname(this._scriptPath)
+              path65.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path64.extname(executableFile));
+        launchWithNode = sourceExt.includes(path65.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path64.basename(filename, path64.extname(filename));
+        this._name = path65.basename(filename, path65.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path65) {
-        if (path65 === void 0) return this._executableDir;
-        this._executableDir = path65;
+      executableDir(path66) {
+        if (path66 === void 0) return this._executableDir;
+        this._executableDir = path66;
         return this;
       }
       /**
@@ -4399,10 +4399,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path64) {
-  if (!path64)
+function getElementAtPath(obj, path65) {
+  if (!path65)
     return obj;
-  return path64.reduce((acc, key) => acc?.[key], obj);
+  return path65.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -4661,11 +4661,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path64, issues) {
+function prefixIssues(path65, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path64);
+    iss.path.unshift(path65);
     return iss;
   });
 }
@@ -5198,16 +5198,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path64 = []) => {
+  const processError = (error63, path65 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path64, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path65, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path64, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path65, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path64, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path65, ...issue2.path]);
       } else {
-        const fullpath = [...path64, ...issue2.path];
+        const fullpath = [...path65, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -5246,17 +5246,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path64 = []) => {
+  const processError = (error63, path65 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path64, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path65, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path64, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path65, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path64, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path65, ...issue2.path]);
       } else {
-        const fullpath = [...path64, ...issue2.path];
+        const fullpath = [...path65, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -5295,8 +5295,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path64 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path64) {
+  const path65 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path65) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -23328,13 +23328,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path64 = ref.slice(1).split("/").filter(Boolean);
-  if (path64.length === 0) {
+  const path65 = ref.slice(1).split("/").filter(Boolean);
+  if (path65.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path64[0] === defsKey) {
-    const key = path64[1] === void 0 ? void 0 : decodeJSONPointerSegment(path64[1]);
+  if (path65[0] === defsKey) {
+    const key = path65[1] === void 0 ? void 0 : decodeJSONPointerSegment(path65[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -24662,17 +24662,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path64) {
-      const ctrl = callVisitor(key, node3, visitor, path64);
+    function visit_(key, node3, visitor, path65) {
+      const ctrl = callVisitor(key, node3, visitor, path65);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path64, ctrl);
-        return visit_(key, ctrl, visitor, path64);
+        replaceNode(key, path65, ctrl);
+        return visit_(key, ctrl, visitor, path65);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path64 = Object.freeze(path64.concat(node3));
+          path65 = Object.freeze(path65.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path64);
+            const ci = visit_(i, node3.items[i], visitor, path65);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24683,13 +24683,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path64 = Object.freeze(path64.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path64);
+          path65 = Object.freeze(path65.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path65);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path64);
+          const cv2 = visit_("value", node3.value, visitor, path65);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -24710,17 +24710,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path64) {
-      const ctrl = await callVisitor(key, node3, visitor, path64);
+    async function visitAsync_(key, node3, visitor, path65) {
+      const ctrl = await callVisitor(key, node3, visitor, path65);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path64, ctrl);
-        return visitAsync_(key, ctrl, visitor, path64);
+        replaceNode(key, path65, ctrl);
+        return visitAsync_(key, ctrl, visitor, path65);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path64 = Object.freeze(path64.concat(node3));
+          path65 = Object.freeze(path65.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path64);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path65);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24731,13 +24731,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path64 = Object.freeze(path64.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path64);
+          path65 = Object.freeze(path65.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path65);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path64);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path65);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -24764,23 +24764,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path64) {
+    function callVisitor(key, node3, visitor, path65) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path64);
+        return visitor(key, node3, path65);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path64);
+        return visitor.Map?.(key, node3, path65);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path64);
+        return visitor.Seq?.(key, node3, path65);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path64);
+        return visitor.Pair?.(key, node3, path65);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path64);
+        return visitor.Scalar?.(key, node3, path65);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path64);
+        return visitor.Alias?.(key, node3, path65);
       return void 0;
     }
-    function replaceNode(key, path64, node3) {
-      const parent = path64[path64.length - 1];
+    function replaceNode(key, path65, node3) {
+      const parent = path65[path65.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -25392,10 +25392,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path64, value) {
+    function collectionFromPath(schema, path65, value) {
       let v = value;
-      for (let i = path64.length - 1; i >= 0; --i) {
-        const k = path64[i];
+      for (let i = path65.length - 1; i >= 0; --i) {
+        const k = path65[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -25414,7 +25414,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path64) => path64 == null || typeof path64 === "object" && !!path64[Symbol.iterator]().next().done;
+    var isEmptyPath = (path65) => path65 == null || typeof path65 === "object" && !!path65[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -25444,11 +25444,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path64, value) {
-        if (isEmptyPath(path64))
+      addIn(path65, value) {
+        if (isEmptyPath(path65))
           this.add(value);
         else {
-          const [key, ...rest] = path64;
+          const [key, ...rest] = path65;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -25462,8 +25462,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path64) {
-        const [key, ...rest] = path64;
+      deleteIn(path65) {
+        const [key, ...rest] = path65;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -25477,8 +25477,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path64, keepScalar) {
-        const [key, ...rest] = path64;
+      getIn(path65, keepScalar) {
+        const [key, ...rest] = path65;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -25496,8 +25496,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path64) {
-        const [key, ...rest] = path64;
+      hasIn(path65) {
+        const [key, ...rest] = path65;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -25507,8 +25507,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path64, value) {
-        const [key, ...rest] = path64;
+      setIn(path65, value) {
+        const [key, ...rest] = path65;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -28023,9 +28023,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path64, value) {
+      addIn(path65, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path64, value);
+          this.contents.addIn(path65, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28100,14 +28100,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path64) {
-        if (Collection2.isEmptyPath(path64)) {
+      deleteIn(path65) {
+        if (Collection2.isEmptyPath(path65)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path64) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path65) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28122,10 +28122,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path64, keepScalar) {
-        if (Collection2.isEmptyPath(path64))
+      getIn(path65, keepScalar) {
+        if (Collection2.isEmptyPath(path65))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path64, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path65, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28136,10 +28136,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path64) {
-        if (Collection2.isEmptyPath(path64))
+      hasIn(path65) {
+        if (Collection2.isEmptyPath(path65))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path64) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path65) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28156,13 +28156,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path64, value) {
-        if (Collection2.isEmptyPath(path64)) {
+      setIn(path65, value) {
+        if (Collection2.isEmptyPath(path65)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path64), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path65), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path64, value);
+          this.contents.setIn(path65, value);
         }
       }
       /**
@@ -30123,9 +30123,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path64) => {
+    visit3.itemAtPath = (cst, path65) => {
       let item = cst;
-      for (const [field, index] of path64) {
+      for (const [field, index] of path65) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30134,23 +30134,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path64) => {
-      const parent = visit3.itemAtPath(cst, path64.slice(0, -1));
-      const field = path64[path64.length - 1][0];
+    visit3.parentCollection = (cst, path65) => {
+      const parent = visit3.itemAtPath(cst, path65.slice(0, -1));
+      const field = path65[path65.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path64, item, visitor) {
-      let ctrl = visitor(item, path64);
+    function _visit(path65, item, visitor) {
+      let ctrl = visitor(item, path65);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path64.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path65.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30161,10 +30161,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path64);
+            ctrl = ctrl(item, path65);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path64) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path65) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -35532,7 +35532,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path64 = __require("path");
+    var path65 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -35571,7 +35571,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path64.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path64.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path65.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path65.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -35703,7 +35703,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path64 = __require("path");
+    var path65 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -37574,12 +37574,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path64) {
-  return path64.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path65) {
+  return path65.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path64) {
+function valueAt2(doc, path65) {
   let v = doc;
-  for (const key of path64) {
+  for (const key of path65) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -38047,15 +38047,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path64, options = {}) {
+async function readResults(path65, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path64);
+    text2 = await readRegularFile(path65);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path64}: ${e.reason}`);
+    throw new UserError(`results file ${path65}: ${e.reason}`);
   }
-  return parseResults(text2, path64, options);
+  return parseResults(text2, path65, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39949,14 +39949,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path64 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path65 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path64 && path64[0] !== "/") {
-          path64 = `/${path64}`;
+        if (path65 && path65[0] !== "/") {
+          path65 = `/${path65}`;
         }
-        return new URL(`${origin}${path64}`);
+        return new URL(`${origin}${path65}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -40407,39 +40407,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path64, origin }
+          request: { method, path: path65, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path64);
+        debuglog("sending request to %s %s/%s", method, origin, path65);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path64, origin },
+          request: { method, path: path65, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path64,
+          path65,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path64, origin }
+          request: { method, path: path65, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path64);
+        debuglog("trailers received from %s %s/%s", method, origin, path65);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path64, origin },
+          request: { method, path: path65, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path64,
+          path65,
           error62.message
         );
       });
@@ -40488,9 +40488,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path64, origin }
+            request: { method, path: path65, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path64);
+          debuglog("sending request to %s %s/%s", method, origin, path65);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -40553,7 +40553,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path64,
+        path: path65,
         method,
         body,
         headers,
@@ -40568,11 +40568,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path64 !== "string") {
+        if (typeof path65 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path64[0] !== "/" && !(path64.startsWith("http://") || path64.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path65[0] !== "/" && !(path65.startsWith("http://") || path65.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path64)) {
+        } else if (invalidPathRegex.test(path65)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -40638,7 +40638,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path64, query) : path64;
+        this.path = query ? buildURL(path65, query) : path65;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -45331,7 +45331,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path64, host, upgrade, blocking, reset } = request2;
+      const { method, path: path65, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -45412,7 +45412,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path64} HTTP/1.1\r
+      let header = `${method} ${path65} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45941,7 +45941,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path64, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path65, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -46038,7 +46038,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path64;
+      headers[HTTP2_HEADER_PATH] = path65;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -46391,9 +46391,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path64 = search ? `${pathname}${search}` : pathname;
+        const path65 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path64;
+        this.opts.path = path65;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -47632,10 +47632,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path64 = "/",
+          path: path65 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path64;
+        opts.path = origin + path65;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -49607,20 +49607,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path64) {
-      if (typeof path64 !== "string") {
-        return path64;
+    function safeUrl2(path65) {
+      if (typeof path65 !== "string") {
+        return path65;
       }
-      const pathSegments = path64.split("?");
+      const pathSegments = path65.split("?");
       if (pathSegments.length !== 2) {
-        return path64;
+        return path65;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path64, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path64);
+    function matchKey(mockDispatch2, { path: path65, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path65);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -49642,7 +49642,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path64 }) => matchValue(safeUrl2(path64), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path65 }) => matchValue(safeUrl2(path65), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -49680,9 +49680,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path64, method, body, headers, query } = opts;
+      const { path: path65, method, body, headers, query } = opts;
       return {
-        path: path64,
+        path: path65,
         method,
         body,
         headers,
@@ -50145,10 +50145,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path64, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path65, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path64,
+            Path: path65,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -55027,9 +55027,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path64) {
-      for (let i = 0; i < path64.length; ++i) {
-        const code = path64.charCodeAt(i);
+    function validateCookiePath(path65) {
+      for (let i = 0; i < path65.length; ++i) {
+        const code = path65.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57949,11 +57949,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path64 = opts.path;
+          let path65 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path64 = `/${path64}`;
+            path65 = `/${path65}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path64);
+          url2 = new URL(util.parseOrigin(url2).origin + path65);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -63440,11 +63440,11 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/attribute.ts
-import path31 from "node:path";
+import path32 from "node:path";
 
 // src/flows/attribute/attribution-flow.ts
 import { mkdir as mkdir7 } from "node:fs/promises";
-import path26 from "node:path";
+import path27 from "node:path";
 
 // src/core/attribution/point-judgement.ts
 init_simple_statistics();
@@ -63529,9 +63529,10 @@ async function searchAttribution(commits2, options, deps) {
     return deps.measure(commits2[index]);
   };
   points2.set(first, { index: first, commit: commits2[first], counts: await count3(first, [first, last]) });
+  const sameSource = (a, b) => deps.sameSource ? deps.sameSource(commits2[a], commits2[b]) : Promise.resolve(false);
   points2.set(
     last,
-    await deps.sameCode(commits2[first], commits2[last]) ? { index: last, commit: commits2[last], counts: points2.get(first).counts, sameCodeAs: first } : { index: last, commit: commits2[last], counts: await count3(last, [first, last]) }
+    await sameSource(first, last) || await deps.sameCode(commits2[first], commits2[last]) ? { index: last, commit: commits2[last], counts: points2.get(first).counts, sameCodeAs: first } : { index: last, commit: commits2[last], counts: await count3(last, [first, last]) }
   );
   let exhausted = false;
   for (; ; ) {
@@ -63546,7 +63547,7 @@ async function searchAttribution(commits2, options, deps) {
     const commit3 = commits2[m];
     const before = counted;
     try {
-      const end = await deps.sameCode(next.from.commit, commit3) ? next.from : await deps.sameCode(commit3, next.to.commit) ? next.to : void 0;
+      const end = await sameSource(next.from.index, m) ? next.from : await sameSource(m, next.to.index) ? next.to : await deps.sameCode(commits2[rootOf(next.from)], commit3) ? next.from : await deps.sameCode(commit3, commits2[rootOf(next.to)]) ? next.to : void 0;
       if (end) {
         points2.set(m, { index: m, commit: commit3, counts: end.counts, sameCodeAs: rootOf(end) });
         continue;
@@ -70176,6 +70177,82 @@ function isChain(good, rows) {
   return rows.length > 0 && rows.every((r, i) => r.parents[0] === (i === 0 ? good : rows[i - 1].sha));
 }
 
+// src/flows/attribute/source-changes.ts
+import path26 from "node:path";
+
+// src/core/attribution/same-source.ts
+function isDocsPath(p) {
+  const name = p.split("/").pop() ?? p;
+  return p.startsWith("doc/") || /^README/.test(name) || /\.md$/i.test(name);
+}
+function isCSource(p) {
+  return /\.(c|h)$/.test(p);
+}
+function withoutComments(text2) {
+  let out = "";
+  let i = 0;
+  const n = text2.length;
+  while (i < n) {
+    const c = text2[i];
+    const next = text2[i + 1];
+    if (c === "/" && next === "*") {
+      const end = text2.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+      out += " ";
+    } else if (c === "/" && next === "/") {
+      let j = i + 2;
+      while (j < n && !(text2[j] === "\n" && text2[j - 1] !== "\\")) j++;
+      i = j;
+      out += " ";
+    } else if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < n && text2[j] !== c && text2[j] !== "\n") j += text2[j] === "\\" ? 2 : 1;
+      out += text2.slice(i, j + 1);
+      i = j + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out.split("\n").map((line) => line.replace(/[ \t\f\v\r]+/g, " ").trim()).filter((line) => line !== "").join("\n");
+}
+async function sameCodeBySource(changes, read) {
+  for (const c of changes) {
+    if (isDocsPath(c.path)) continue;
+    if (c.status === "M" && isCSource(c.path)) {
+      const { before, after } = await read(c.path);
+      if (withoutComments(before) === withoutComments(after)) continue;
+    }
+    return { same: false, file: c.path };
+  }
+  return { same: true };
+}
+
+// src/flows/attribute/source-changes.ts
+var MAX_FILES = 2e3;
+function sourceComparer(req, deps) {
+  const layout = cacheLayout(path26.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
+  const git = async (args) => {
+    const res = await deps.runner.run("git", ["--git-dir", mirror.dir, ...args], {
+      env: { ...deps.env, LC_ALL: "C" },
+      ...deps.signal ? { signal: deps.signal } : {}
+    });
+    if (res.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${tail(res.stderr, 5)}`);
+    return res.stdout;
+  };
+  return async (a, b) => {
+    const fields = (await git(["diff", "--no-renames", "--name-status", "-z", a, b])).split("\0");
+    const changes = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) changes.push({ status: fields[i], path: fields[i + 1] });
+    if (changes.length > MAX_FILES) return { same: false, file: `${changes.length} files` };
+    return sameCodeBySource(changes, async (p) => ({
+      before: await git(["show", `${a}:${p}`]),
+      after: await git(["show", `${b}:${p}`])
+    }));
+  };
+}
+
 // src/flows/attribute/attribution-flow.ts
 var DEFAULT_MAX_COMMITS = 40;
 var NAMES = {
@@ -70282,7 +70359,7 @@ async function runAttribution(req, deps) {
           arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
           instructionCounter: req.instructionCounter ?? { counter: "auto" },
           workloads: req.workloads,
-          runDir: path26.join(req.outDir, "counts", short(c.sha)),
+          runDir: path27.join(req.outDir, "counts", short(c.sha)),
           clientBinDir,
           ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
           ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
@@ -70306,6 +70383,7 @@ async function runAttribution(req, deps) {
       ])
     );
   };
+  const sameSource = deps.sameSource ?? defaultSameSource(req, { ...deps, env });
   const sameCode2 = async (a, b) => {
     const ia = await build(a);
     const ib = await build(b);
@@ -70334,6 +70412,7 @@ async function runAttribution(req, deps) {
       {
         measure,
         sameCode: sameCode2,
+        sameSource,
         onProgress: (p) => logger.info(
           `attribute: ${p.counted} of at most ${p.atMost} commits counted; range ${short(p.from.sha)}..${short(p.to.sha)}: counting ${short(p.at.sha)} "${p.at.subject}"`
         )
@@ -70353,7 +70432,7 @@ async function runAttribution(req, deps) {
     outDir: req.outDir
   });
   await mkdir7(req.outDir, { recursive: true });
-  await writeAtomically(path26.join(req.outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
+  await writeAtomically(path27.join(req.outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
 `);
   return report;
 }
@@ -70383,6 +70462,32 @@ async function buildOne(req, deps, buildDeps, c, cost) {
     cost.buildS += (Date.now() - t0) / 1e3;
   }
 }
+function defaultSameSource(req, deps) {
+  const { logger } = deps;
+  const bySource = sourceComparer(req, {
+    runner: deps.runner,
+    logger,
+    env: deps.env,
+    ...deps.signal ? { signal: deps.signal } : {}
+  });
+  return async (a, b) => {
+    try {
+      const { same } = await bySource(a.sha, b.sha);
+      if (same) {
+        logger.info(
+          `attribute: ${short(a.sha)}..${short(b.sha)} changes only docs or comments: ${short(b.sha)} runs ${short(a.sha)}'s code, not built`
+        );
+      }
+      return same;
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      logger.warn(
+        `attribute: the source of ${short(a.sha)}..${short(b.sha)} could not be read (${errorMessage(e)}); building`
+      );
+      return false;
+    }
+  };
+}
 async function defaultCompare(req, deps) {
   const runAs = await resolveRunAs(req.runAs, deps);
   return (a, b) => compareCompiledCode(
@@ -70395,27 +70500,27 @@ async function defaultCompare(req, deps) {
 // src/drivers/load-workload.ts
 init_regular_file();
 import { stat as stat7 } from "node:fs/promises";
-import path29 from "node:path";
+import path30 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath as realpath2 } from "node:fs/promises";
-import path27 from "node:path";
+import path28 from "node:path";
 async function confinedPath(root, name) {
-  if (path27.isAbsolute(name)) {
+  if (path28.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath2(root);
-    real = await realpath2(path27.resolve(root, name));
+    real = await realpath2(path28.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path27.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path28.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path27.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path27.isAbsolute(inside)) {
+  const inside = path28.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path28.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -70431,7 +70536,7 @@ init_plain_text();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path28 from "node:path";
+import path29 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -70440,15 +70545,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path28.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path28.dirname(dir)) {
-    const candidate = path28.join(dir, "workloads");
-    if (existsSync(path28.join(candidate, "workload.schema.json"))) return candidate;
-    if (path28.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path29.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path29.dirname(dir)) {
+    const candidate = path29.join(dir, "workloads");
+    if (existsSync(path29.join(candidate, "workload.schema.json"))) return candidate;
+    if (path29.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path28.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path29.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind2(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -70470,7 +70575,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path28.join(workloadsDir, `${name}.yml`);
+  const file2 = path29.join(workloadsDir, `${name}.yml`);
   return fileKind2(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -70620,7 +70725,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path29.dirname(path29.resolve(file2));
+  const dir = path30.dirname(path30.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -71136,9 +71241,9 @@ async function checkOutDir(dir, flag = "--out", expected = "a directory for the 
 
 // src/adapters/cli/cache-dir-option.ts
 import os10 from "node:os";
-import path30 from "node:path";
+import path31 from "node:path";
 function resolveCacheDir(flag) {
-  return flag ? path30.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
+  return flag ? path31.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -71259,7 +71364,7 @@ function attributeCommand() {
       instructionCounter: { counter: flags.instructionCounter },
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path31.resolve(flags.out)
+      outDir: path32.resolve(flags.out)
     };
     const report = await withInterrupt(
       logger,
@@ -71271,10 +71376,10 @@ function attributeCommand() {
 }
 
 // src/adapters/cli/commands/bisect.ts
-import path49 from "node:path";
+import path50 from "node:path";
 
 // src/flows/bisect/bisection.ts
-import path41 from "node:path";
+import path42 from "node:path";
 
 // src/core/compare/analysis/adaptive.ts
 init_result_types();
@@ -71533,21 +71638,21 @@ function regressedByCounts(record2, base, heads, workloads) {
 }
 
 // src/flows/compare/pipeline/pipeline.ts
-import path40 from "node:path";
+import path41 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import path33 from "node:path";
+import path34 from "node:path";
 
 // src/store/write-results.ts
-import path32 from "node:path";
+import path33 from "node:path";
 function resultsText(result) {
   return `${JSON.stringify(result, null, 2)}
 `;
 }
 async function writeResults(file2, result, fs = nodeWriteFs) {
-  await fs.mkdir(path32.dirname(file2), { recursive: true }).catch((e) => {
-    throw new FileWriteError(file2, e, `its directory ${path32.dirname(file2)} could not be created`);
+  await fs.mkdir(path33.dirname(file2), { recursive: true }).catch((e) => {
+    throw new FileWriteError(file2, e, `its directory ${path33.dirname(file2)} could not be created`);
   });
   await writeAtomically(file2, typeof result === "string" ? result : resultsText(result), { fs });
 }
@@ -71557,7 +71662,7 @@ var RESERVE_MIN_MARGIN_BYTES = 64 * 1024;
 function fileSink(file2, options = {}) {
   const fs = options.fs ?? nodeWriteFs;
   const minMargin = options.reserveMarginBytes ?? RESERVE_MIN_MARGIN_BYTES;
-  const reserveFile = path33.join(path33.dirname(file2), `.${path33.basename(file2)}.reserve`);
+  const reserveFile = path34.join(path34.dirname(file2), `.${path34.basename(file2)}.reserve`);
   let reserved = 0;
   let reserveMayExist = false;
   let largestGrowth = 0;
@@ -71567,8 +71672,8 @@ function fileSink(file2, options = {}) {
     const margin = Math.max(minMargin, 2 * largestGrowth);
     if (reserved >= size2 + margin) return;
     const target = size2 + 2 * margin;
-    await fs.mkdir(path33.dirname(file2), { recursive: true }).catch((e) => {
-      throw new FileWriteError(file2, e, `its directory ${path33.dirname(file2)} could not be created`);
+    await fs.mkdir(path34.dirname(file2), { recursive: true }).catch((e) => {
+      throw new FileWriteError(file2, e, `its directory ${path34.dirname(file2)} could not be created`);
     });
     try {
       const handle = await fs.open(reserveFile, reserved === 0 ? "w" : "a");
@@ -71686,14 +71791,14 @@ init_fingerprint();
 
 // src/machine/controls.ts
 import { open as open6, writeFile as writeFile8 } from "node:fs/promises";
-import path35 from "node:path";
+import path36 from "node:path";
 
 // src/machine/sysfs.ts
 import { readdir as readdir8, readFile as readFile11 } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile11(path34.join(root, rel), "utf8");
+    return await readFile11(path35.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -71709,7 +71814,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir8(path34.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir8(path35.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -71842,12 +71947,12 @@ async function probe2(spec, deps) {
     const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
     if (cpus.length === 0) {
       throw new UserError(
-        `${fields.governor}: no online CPU under ${path35.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
+        `${fields.governor}: no online CPU under ${path36.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
       );
     }
     for (const cpu of cpus) {
       const rel = `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path35.join(root, rel);
+      const file2 = path36.join(root, rel);
       const from = await readValue(root, rel);
       if (from === void 0) {
         throw new UserError(
@@ -72324,7 +72429,7 @@ function shares(counts, total) {
 
 // src/postgres/stat-snapshot.ts
 import { readdir as readdir9, readFile as readFile12 } from "node:fs/promises";
-import path36 from "node:path";
+import path37 from "node:path";
 
 // src/machine/pid-stat.ts
 function parsePidStatLine(text2) {
@@ -72428,14 +72533,14 @@ function setCounter(counters, key, value) {
 }
 async function readStat(proc, pid) {
   try {
-    return parsePidStatLine(await readFile12(path36.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile12(path37.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }
 }
 async function readCmdline(proc, pid) {
   try {
-    return (await readFile12(path36.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+    return (await readFile12(path37.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
   } catch {
     return void 0;
   }
@@ -72452,7 +72557,7 @@ async function serverProcesses(proc, backendPid, target) {
 async function childPids(proc, postmaster) {
   try {
     const text2 = await readFile12(
-      path36.join(proc, String(postmaster), "task", String(postmaster), "children"),
+      path37.join(proc, String(postmaster), "task", String(postmaster), "children"),
       "utf8"
     );
     return text2.trim().split(/\s+/).filter(Boolean).map(Number);
@@ -72506,7 +72611,7 @@ init_errors();
 // src/postgres/memory/smaps-rollup.ts
 init_errors();
 import { readFile as readFile13 } from "node:fs/promises";
-import path37 from "node:path";
+import path38 from "node:path";
 function parseSmapsRollup(text2) {
   const fields = /* @__PURE__ */ new Map();
   for (const line of text2.split("\n")) {
@@ -72516,7 +72621,7 @@ function parseSmapsRollup(text2) {
   return fields;
 }
 async function readSmapsField(procRoot, pid, field) {
-  const file2 = path37.join(procRoot, String(pid), "smaps_rollup");
+  const file2 = path38.join(procRoot, String(pid), "smaps_rollup");
   let text2;
   try {
     text2 = await readFile13(file2, "utf8");
@@ -72524,7 +72629,7 @@ async function readSmapsField(procRoot, pid, field) {
     const code = e.code;
     if (code === "ESRCH") return { kind: "gone" };
     if (code === "ENOENT") {
-      const alive = await readFile13(path37.join(procRoot, String(pid), "stat"), "utf8").then(
+      const alive = await readFile13(path38.join(procRoot, String(pid), "stat"), "utf8").then(
         () => true,
         () => false
       );
@@ -73576,7 +73681,7 @@ function pct4(share2) {
 
 // src/machine/pinning.ts
 import { access as access4, constants as constants5 } from "node:fs/promises";
-import path38 from "node:path";
+import path39 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -73692,11 +73797,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path38.delimiter)) {
+    for (const dir of searchPath.split(path39.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path38.join(dir, name), constants5.X_OK);
-        return path38.join(dir, name);
+        await access4(path39.join(dir, name), constants5.X_OK);
+        return path39.join(dir, name);
       } catch {
       }
     }
@@ -73777,12 +73882,14 @@ async function prepareRun2(req, deps) {
   const seed = req.seed ?? newSeed();
   const untimed = new Set(req.untimedWorkloads?.names ?? []);
   const timedWorkloads = workloads.filter((w) => !untimed.has(w.name));
+  const memoryOnly = new Set(req.memoryRounds?.names ?? []);
+  const roundsAt = (w, clients) => {
+    if (untimed.has(w.name)) return 0;
+    if (!memoryOnly.has(w.name)) return roundsOf(w);
+    return clients === Math.min(...w.clients) ? Math.min(roundsOf(w), req.memoryRounds.rounds) : 0;
+  };
   const cells = workloads.flatMap(
-    (w) => w.clients.map((clients) => ({
-      workload: w.name,
-      clients,
-      rounds: untimed.has(w.name) ? 0 : roundsOf(w)
-    }))
+    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: roundsAt(w, clients) }))
   );
   const rounds = planRounds({ cells, arms: measuredArms(req).map((a) => a.label), order: req.order, seed });
   const arms2 = req.arms.map((a, i) => ({
@@ -74190,7 +74297,15 @@ async function runBenchmark(req, deps) {
     await journal.save();
     const schedule = scheduleRounds(run2.rounds, run2.workloadByName);
     const progress = new ProgressTracker(schedule.runs, schedule.plannedSeconds);
-    warnUnderpoweredPlan(req, run2.timedWorkloads, journal.warn);
+    const memoryOnly = req.memoryRounds?.names ?? [];
+    warnUnderpoweredPlan(
+      req,
+      run2.timedWorkloads.filter((w) => !memoryOnly.includes(w.name)),
+      journal.warn
+    );
+    if (req.memoryRounds) {
+      logger.info(`${req.memoryRounds.names.join(", ")}: ${req.memoryRounds.why}`);
+    }
     if (req.untimedWorkloads) {
       logger.info(
         `no timed rounds for ${req.untimedWorkloads.names.join(", ")}: ${req.untimedWorkloads.why}`
@@ -75333,16 +75448,26 @@ function bic(fit, parameters) {
 
 // src/core/history/noise-changes.ts
 function noiseChanges(values, maxP, minSegment) {
-  if (values.length < 2 * NOISE_MIN_SEGMENT + 1) return [];
+  const segment = Math.max(minSegment, NOISE_MIN_SEGMENT);
+  const blockSegment = Math.max(minSegment, Math.ceil(segment / BLOCK));
   const d = values.slice(1).map((v, i) => v - values[i]);
-  const typical = median2(d.map(Math.abs));
+  const blocks2 = Math.floor(d.length / BLOCK);
+  if (blocks2 < 2 * blockSegment) return [];
+  const typical = median2(d.map((x) => x * x));
   if (!(typical > 0)) return [];
   const floor = typical * LOG_FLOOR_SHARE;
-  const logs = d.map((x) => Math.log(Math.abs(x) + floor));
-  const found = detectChangePoints(logs, { maxP, minSegment: Math.max(minSegment, NOISE_MIN_SEGMENT) });
+  const logs = Array.from({ length: blocks2 }, (_, b) => {
+    let sum3 = 0;
+    for (let i = b * BLOCK; i < (b + 1) * BLOCK; i++) sum3 += d[i] * d[i];
+    return Math.log(sum3 / BLOCK + floor);
+  });
+  const found = detectChangePoints(logs, { maxP, minSegment: blockSegment }).map((c) => ({
+    index: c.index * BLOCK,
+    p: c.p
+  }));
   const bounds = [0, ...found.map((c) => c.index), d.length];
   return found.flatMap((c, k) => {
-    const at = refine2(d, bounds[k], c.index, bounds[k + 2], Math.max(minSegment, NOISE_MIN_SEGMENT));
+    const at = refine2(d, bounds[k], c.index, bounds[k + 2], segment);
     const before = spread(d.slice(bounds[k], at));
     const after = spread(d.slice(at, bounds[k + 2]));
     const ratio = after / before;
@@ -75351,7 +75476,8 @@ function noiseChanges(values, maxP, minSegment) {
 }
 var NOISIER_RATIO = 1.5;
 var NOISE_MIN_SEGMENT = 8;
-var LOG_FLOOR_SHARE = 0.01;
+var LOG_FLOOR_SHARE = 1e-4;
+var BLOCK = 2;
 function refine2(d, lo, at, hi, minSegment) {
   let best = at;
   let bestScore = Number.NEGATIVE_INFINITY;
@@ -75465,7 +75591,7 @@ function phasePattern(residuals, period) {
 // src/core/history/series-events.ts
 var TRANSIENT_MAX_POINTS = 7;
 var REVERT_SHARE = 1 / 3;
-var MIN_DRIFT_POINTS = 10;
+var MIN_DRIFT_POINTS = 15;
 function seriesEvents(values, options = {}) {
   const maxP = options.maxP ?? DEFAULT_MAX_P;
   const minSegment = options.minSegment ?? DEFAULT_MIN_SEGMENT;
@@ -75481,7 +75607,7 @@ function seriesEvents(values, options = {}) {
   let cps = pattern ? detectChangePoints(adjusted, options) : found;
   const std = robustStandardise(adjusted);
   if (std === null) return { events: [], pattern };
-  const noisier = noiseChanges(adjusted, maxP, minSegment);
+  const noisier = pattern ? [] : noiseChanges(adjusted, maxP, minSegment);
   cps = cps.filter((c) => !partOfNoise(c, noisier, minSegment, scale));
   const z3 = std.z;
   const n = z3.length;
@@ -75535,11 +75661,13 @@ function seriesEvents(values, options = {}) {
     const whole2 = driftOf(sums, from, to, run2);
     if (whole2) events.push(units.drift(whole2, run2));
     else {
-      for (let j = k; j <= last; j++) {
-        const [a, b] = bounds(j);
-        const one = driftOf(sums, a, b, [rest[j]]);
-        events.push(one ? units.drift(one, [rest[j]]) : step(rest[j]));
-      }
+      const each = run2.map((c, i) => {
+        const [a, b] = bounds(k + i);
+        return driftOf(sums, a, b, [c]);
+      });
+      const merged = run2.length > 1 && each.every((d) => d !== null) ? rampOf(sums, from, to, run2) : null;
+      if (merged) events.push(units.drift(merged, run2));
+      else run2.forEach((c, i) => events.push(each[i] ? units.drift(each[i], [c]) : step(c)));
     }
     k = last + 1;
   }
@@ -75556,10 +75684,7 @@ function cycleLengths(cps) {
   return [...lengths];
 }
 function driftOf(sums, from, to, run2) {
-  const ramp = bestRamp(sums, from, to, MIN_DRIFT_POINTS, {
-    first: run2[0].index,
-    last: run2[run2.length - 1].index
-  });
+  const ramp = rampOf(sums, from, to, run2);
   if (ramp === null) return null;
   const stairs = staircaseFit(
     sums,
@@ -75569,7 +75694,13 @@ function driftOf(sums, from, to, run2) {
   );
   return bic(ramp, RAMP_PARAMETERS) < bic(stairs, 2 * run2.length + 1) ? ramp : null;
 }
-var RAMP_PARAMETERS = 4;
+function rampOf(sums, from, to, run2) {
+  return bestRamp(sums, from, to, MIN_DRIFT_POINTS, {
+    first: run2[0].index,
+    last: run2[run2.length - 1].index
+  });
+}
+var RAMP_PARAMETERS = 3;
 function step(c) {
   return {
     kind: "step",
@@ -75913,6 +76044,20 @@ function noiseChangeOf(series, e) {
   };
 }
 
+// src/core/history/drift-detrend.ts
+function detrendedMedians(points2, start, cp2) {
+  const medians = points2.slice(start).map((p) => p.median);
+  if (cp2?.drift === void 0) return medians;
+  const from = cp2.index - 1;
+  const end = cp2.drift.endIndex;
+  const total = Math.log(cp2.after / cp2.before);
+  return medians.map((m, k) => {
+    const i = start + k;
+    const share2 = i <= from ? 0 : i >= end ? 1 : (i - from) / (end - from);
+    return m / (cp2.before * Math.exp(share2 * total));
+  });
+}
+
 // src/flows/compare/noise/runner-noise.ts
 init_result_types();
 
@@ -75967,10 +76112,8 @@ function estimateRunnerNoise(runs, runner, cells, options = {}) {
     const s = series.find((x) => x.key.workload === cell.workload && x.key.clients === cell.clients);
     const points2 = s?.points ?? [];
     const analysed = s && points2.length >= MIN_HISTORY_POINTS ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 }) : void 0;
-    const start = Math.max(
-      analysed ? currentChangePoint(analysed)?.index ?? 0 : 0,
-      definitionSegments(points2).at(-1)?.start ?? 0
-    );
+    const current = analysed ? currentChangePoint(analysed) : void 0;
+    const start = Math.max(current?.index ?? 0, definitionSegments(points2).at(-1)?.start ?? 0);
     const segment = points2.slice(start);
     if (segment.length < MIN_HISTORY_POINTS) {
       const had = points2.length === 0 ? "no stored run of it" : start > 0 ? `${segment.length} run(s) since its last change point (${points2[start].date})` : `${points2.length} stored run(s)`;
@@ -75981,7 +76124,7 @@ function estimateRunnerNoise(runs, runner, cells, options = {}) {
       });
       continue;
     }
-    const runCvPct = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
+    const runCvPct = 100 * Math.expm1(robustLogSpread(detrendedMedians(points2, start, current)));
     out.cells.push({
       ...key,
       id,
@@ -76142,6 +76285,32 @@ async function loadNoiseFloors(store, runner, cells, source) {
   return learnNoiseFloors(await loadRunsOf(store, cells, source), runner, cells, source);
 }
 
+// src/core/report/evidence/gate-record-line.ts
+function gateRecordLines(c) {
+  return c.gateRecord ? [gateRecordText(c.gateRecord)] : [];
+}
+function gateRecordText(r) {
+  const alarms = r.aa.falseAlarms === 0 ? "no false alarm" : plural3(r.aa.falseAlarms, "false alarm");
+  const parts = [`this runner: ${plural3(r.aa.comparisons, "A/A comparison")}, ${alarms}`];
+  if (r.drills) {
+    const sizes2 = r.drills.injectedPct.map((p) => `-${round(p)}%`).join("/");
+    parts.push(`injected ${sizes2} regressions caught ${r.drills.caught} of ${r.drills.comparisons}`);
+  } else {
+    parts.push("no injected drill");
+  }
+  const when = r.from === r.to ? `calibrated ${r.to}` : `calibrated ${r.from} to ${r.to}, ${r.calibrations} runs`;
+  return `${parts.join("; ")} (${when})`;
+}
+function plural3(n, what) {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
+}
+function round(p) {
+  return String(Math.round(p * 10) / 10);
+}
+
+// src/flows/compare/noise/read-gate-record.ts
+init_errors();
+
 // src/core/compare/decision/gate-record.ts
 var GATE_RECORD_WINDOW_DAYS = 90;
 var DAY_MS = 864e5;
@@ -76200,27 +76369,25 @@ async function loadGateRecord(store, runner, cells, options = {}) {
   return gateRecordOf(await loadRunsOf(store, cells, options), runner, options);
 }
 
-// src/core/report/evidence/gate-record-line.ts
-function gateRecordLines(c) {
-  return c.gateRecord ? [gateRecordText(c.gateRecord)] : [];
-}
-function gateRecordText(r) {
-  const alarms = r.aa.falseAlarms === 0 ? "no false alarm" : plural3(r.aa.falseAlarms, "false alarm");
-  const parts = [`this runner: ${plural3(r.aa.comparisons, "A/A comparison")}, ${alarms}`];
-  if (r.drills) {
-    const sizes2 = r.drills.injectedPct.map((p) => `-${round(p)}%`).join("/");
-    parts.push(`injected ${sizes2} regressions caught ${r.drills.caught} of ${r.drills.comparisons}`);
-  } else {
-    parts.push("no injected drill");
+// src/flows/compare/noise/read-gate-record.ts
+async function readGateRecord(store, runner, cells, logger) {
+  if (!store?.list || !store.load) return void 0;
+  try {
+    const record2 = await loadGateRecord(
+      { list: store.list.bind(store), load: store.load.bind(store) },
+      runner,
+      cells
+    );
+    logger.info(
+      record2 ? gateRecordText(record2) : "this runner's false alarms and catch rate are not known: run pgperf calibrate with the store"
+    );
+    return record2;
+  } catch (e) {
+    logger.warn(
+      `could not read this runner's calibrations from ${store.description ?? "the store"}: ${errorMessage(e)}`
+    );
+    return void 0;
   }
-  const when = r.from === r.to ? `calibrated ${r.to}` : `calibrated ${r.from} to ${r.to}, ${r.calibrations} runs`;
-  return `${parts.join("; ")} (${when})`;
-}
-function plural3(n, what) {
-  return `${n} ${what}${n === 1 ? "" : "s"}`;
-}
-function round(p) {
-  return String(Math.round(p * 10) / 10);
 }
 
 // src/flows/compare/pipeline/pipeline.ts
@@ -76287,7 +76454,7 @@ init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
 import { readFile as readFile16, stat as stat8 } from "node:fs/promises";
-import path39 from "node:path";
+import path40 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -76306,7 +76473,7 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path39.resolve(binDir, "postgres");
+  const postgres = path40.resolve(binDir, "postgres");
   const st = await stat8(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
@@ -76486,7 +76653,7 @@ async function runPipeline(req, deps, store) {
   );
   const probe3 = explicitProbe ?? defaultProbe;
   const analysis = compares ? await withNoiseFloors(req, deps.logger, store) : req.analysis;
-  const gateRecord = compares ? await readGateRecord(req, deps.logger, store) : void 0;
+  const gateRecord = compares ? await runnerGateRecordOf(req, deps.logger, store) : void 0;
   const arms2 = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1e3;
   validateRequest({ arms: arms2, workloads: req.workloads });
@@ -76496,7 +76663,7 @@ async function runPipeline(req, deps, store) {
   const unmeasuredHeads = unchangedHeads(compiledCode, arms2).map((c) => c.head);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms2.length - 1 && unmeasuredHeads.length === compiledCode.length;
   const measuredArms2 = arms2.filter((a) => !unmeasuredHeads.includes(a.label));
-  const resultsFile = path40.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path41.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
@@ -76545,7 +76712,7 @@ async function runPipeline(req, deps, store) {
       analysis,
       arms: arms2,
       sink,
-      logsDir: path40.join(runDir, "logs"),
+      logsDir: path41.join(runDir, "logs"),
       calibration: sameInstall(arms2),
       ...instructions ? { instructions } : {},
       ...plans ? { plans } : {},
@@ -76593,17 +76760,18 @@ function timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, regre
   if (nothingToMeasure)
     return { skipTimedRounds: "every head runs the same compiled code as base with the same settings" };
   if (instructionsDecide) return { skipTimedRounds: "the instruction counts decide (--metric instructions)" };
-  const names = [.../* @__PURE__ */ new Set([...untimed, ...regressed])];
-  if (names.length > 0 && names.length === workloads) {
-    if (regressed.length === 0) return { skipTimedRounds: NONE_EXECUTED_WHY };
-    if (untimed.length === 0) return { skipTimedRounds: COUNTED_REGRESSION_WHY };
-  }
-  const why = [
-    ...untimed.length > 0 ? [`${untimed.join(", ")}: ${UNEXECUTED_WHY}`] : [],
-    ...regressed.length > 0 ? [`${regressed.join(", ")}: ${COUNTED_REGRESSION_WHY}`] : []
-  ].join("; ");
-  if (names.length > 0 && names.length === workloads) return { skipTimedRounds: why };
-  return names.length > 0 ? { untimedWorkloads: { names, why } } : {};
+  if (untimed.length > 0 && untimed.length === workloads) return { skipTimedRounds: NONE_EXECUTED_WHY };
+  const memoryOnly = regressed.filter((w) => !untimed.includes(w));
+  return {
+    ...untimed.length > 0 ? { untimedWorkloads: { names: untimed, why: `${untimed.join(", ")}: ${UNEXECUTED_WHY}` } } : {},
+    ...memoryOnly.length > 0 ? {
+      memoryRounds: {
+        names: memoryOnly,
+        rounds: MIN_MEMORY_RUNS,
+        why: `${COUNTED_REGRESSION_WHY}: ${MIN_MEMORY_RUNS} rounds only, at the lowest client count, for their memory and steady costs`
+      }
+    } : {}
+  };
 }
 function changedFunctionsOf(code) {
   return Object.fromEntries(
@@ -76659,19 +76827,12 @@ async function withNoiseFloors(req, logger, store) {
     return req.analysis;
   }
 }
-async function readGateRecord(req, logger, store) {
-  if (!store || !isReadable(store)) return void 0;
-  const cells = req.workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
-  try {
-    const record2 = await loadGateRecord(store, runnerId(await captureEnvironment("")), cells);
-    logger.info(
-      record2 ? gateRecordText(record2) : "this runner's false alarms and catch rate are not known: run pgperf calibrate with the store"
-    );
-    return record2;
-  } catch (e) {
-    logger.warn(`could not read this runner's calibrations from ${store.description}: ${errorMessage(e)}`);
-    return void 0;
-  }
+async function runnerGateRecordOf(req, logger, store) {
+  const cells = req.workloads.flatMap(
+    (w) => w.clients.map((clients) => ({ workload: w.name, clients }))
+  );
+  const readable = store && isReadable(store) ? store : void 0;
+  return readGateRecord(readable, runnerId(await captureEnvironment("")), cells, logger);
 }
 function isReadable(store) {
   return typeof store.list === "function" && typeof store.load === "function";
@@ -76712,7 +76873,7 @@ async function compareArmsCode(arms2, { logger, runner, runAs, tmpDir }) {
   if (!base || heads.length === 0 || sameInstall(arms2)) return [];
   const out = [];
   for (const head of heads) {
-    if (path40.resolve(head.binDir) === path40.resolve(base.binDir)) continue;
+    if (path41.resolve(head.binDir) === path41.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head, options);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -76927,7 +77088,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step2) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path41.join(req.outDir, `step-${step2}-${label}-try-${t}`);
+  const runDir = path42.join(req.outDir, `step-${step2}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -77152,7 +77313,7 @@ function tries(r, sha) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path42 from "node:path";
+import path43 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -77182,7 +77343,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
-  const layout = cacheLayout(path42.resolve(req.cacheDir));
+  const layout = cacheLayout(path43.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -77384,7 +77545,7 @@ import { mkdir as mkdir9 } from "node:fs/promises";
 
 // src/flows/compare/pipeline/decide-run.ts
 import { mkdir as mkdir8, writeFile as writeFile10 } from "node:fs/promises";
-import path43 from "node:path";
+import path44 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   const decision = decide(comparison, policy, completenessOf(result));
@@ -77398,7 +77559,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path43.join(dir, DECISION_FILE);
+  const file2 = path44.join(dir, DECISION_FILE);
   await mkdir8(dir, { recursive: true });
   await writeFile10(file2, `${JSON.stringify(decision, null, 2)}
 `);
@@ -77781,7 +77942,17 @@ function cellText(c, metric, unit) {
   const row2 = c.metrics.find((r) => r.metric === metric);
   if (!row2) return "\u2013";
   const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
+  if (IN_BYTES.has(metric)) return bytesText(row2);
   return `${num3(row2.base)} \u2192 ${num3(row2.head)}${unit ? ` ${unit}` : ""}${delta}`;
+}
+var IN_BYTES = /* @__PURE__ */ new Set(["backendMemoryPeakBytes", "backendMemoryMedianBytes"]);
+function bytesText(row2) {
+  if (row2.base === null || row2.head === null) {
+    return `${row2.base === null ? "\u2013" : formatBytes(row2.base)} \u2192 ${row2.head === null ? "\u2013" : formatBytes(row2.head)}`;
+  }
+  const d = row2.head - row2.base;
+  const pct6 = row2.deltaPct === null ? "" : `, ${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%`;
+  return `${formatBytes(row2.base)} \u2192 ${formatBytes(row2.head)} (${d >= 0 ? "+" : "-"}${formatBytes(Math.abs(d))}${pct6})`;
 }
 function num3(v) {
   if (v === null) return "\u2013";
@@ -78374,15 +78545,15 @@ import os13 from "node:os";
 
 // src/store/open/choose-store.ts
 init_errors();
-import path46 from "node:path";
+import path47 from "node:path";
 
 // src/store/branch/branch-store.ts
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 
 // src/store/branch/data-branch.ts
 import { rm as rm9 } from "node:fs/promises";
-import path44 from "node:path";
+import path45 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -78443,11 +78614,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path44.join(this.opts.workDir, this.opts.storePath);
+    return path45.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path44.join(this.opts.workDir, relative);
+    return path45.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -78615,7 +78786,7 @@ async function openBranchStore(spec, open7, deps) {
       remote: spec.remote,
       ...spec.credentials ? { credentials: spec.credentials } : {},
       branch: spec.branch,
-      workDir: await mkdtemp3(path45.join(spec.tempDir, "pgperf-data-branch-")),
+      workDir: await mkdtemp3(path46.join(spec.tempDir, "pgperf-data-branch-")),
       ...spec.storePath ? { storePath: spec.storePath } : {}
     },
     deps
@@ -78667,11 +78838,11 @@ async function chooseStore(choice, open7) {
   return { reader: store, archive: store, close: () => store.close() };
 }
 function located(spec, baseDir) {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path46.resolve(baseDir, spec);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path47.resolve(baseDir, spec);
 }
 function onBranch(spec, branch, open7) {
   const { names } = branch;
-  if (spec && (path46.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
+  if (spec && (path47.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
     throw new UserError(
       `${names.store} is '${spec}', but with ${names.branchInSentence} it is the directory inside the branch: expected a relative path such as store`
     );
@@ -78696,14 +78867,14 @@ function onBranch(spec, branch, open7) {
 
 // src/store/open/open-store.ts
 init_errors();
-import path48 from "node:path";
+import path49 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
 import { access as access5, readdir as readdir10, stat as stat9 } from "node:fs/promises";
-import path47 from "node:path";
+import path48 from "node:path";
 init_regular_file();
 init_errors();
 init_store();
@@ -78713,8 +78884,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path47.join(dir, "runs");
-    this.indexDir = path47.join(dir, "index");
+    this.runsDir = path48.join(dir, "runs");
+    this.indexDir = path48.join(dir, "index");
   }
   dir;
   options;
@@ -78727,7 +78898,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path47.resolve(dir), options);
+    const store = new _DirStore(path48.resolve(dir), options);
     const st = await withDeadline(store.dir, stat9(store.dir), { expected: "a directory" }).catch(
       (e) => {
         if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
@@ -78809,10 +78980,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path47.join(this.runsDir, `${id}.json`);
+    return path48.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path47.join(this.indexDir, `${id}.json`);
+    return path48.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -78903,8 +79074,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path48.isAbsolute(xdgDataHome) ? xdgDataHome : path48.join(home, ".local", "share");
-  return path48.join(base, "pgperf", "store");
+  const base = xdgDataHome && path49.isAbsolute(xdgDataHome) ? xdgDataHome : path49.join(home, ".local", "share");
+  return path49.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -79002,7 +79173,7 @@ function bisectCommand() {
       extraOptions: flags.buildOption,
       durationS: flags.duration,
       adaptive: adaptive && { ...flags, maxRounds: adaptive.plan.maxRounds },
-      outDir: path49.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path50.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     });
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     const stopped = {};
@@ -79024,7 +79195,7 @@ function bisectCommand() {
 }
 
 // src/adapters/cli/commands/build.ts
-import path50 from "node:path";
+import path51 from "node:path";
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build", refArg("--ref")).option(
     "--patch <file...>",
@@ -79049,7 +79220,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path50.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path51.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -79064,7 +79235,7 @@ function buildCommand() {
 
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile12 } from "node:fs/promises";
-import path52 from "node:path";
+import path53 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -79162,7 +79333,7 @@ function median3(values) {
 // src/flows/calibrate/drill-workload.ts
 init_regular_file();
 import { writeFile as writeFile11 } from "node:fs/promises";
-import path51 from "node:path";
+import path52 from "node:path";
 var DRILL_SETTING = "pgperf.drill";
 var DRILL_SUFFIX = "-drill";
 function drillArms(binDir) {
@@ -79186,7 +79357,7 @@ function undrillable(w) {
 async function drillWorkload(w, rows, dir) {
   const texts = w.pipeline !== void 0 ? [{ name: "select-only-pipeline", text: pipelinedSelectScript(w.pipeline), weight: 1 }] : w.builtin ? [{ name: w.builtin, text: BUILTIN_SCRIPT_TEXT[w.builtin], weight: 1 }] : await Promise.all(
     (w.scripts ?? []).map(async (s) => ({
-      name: path51.basename(s.file, ".sql"),
+      name: path52.basename(s.file, ".sql"),
       text: await readRegularFile(s.file),
       weight: s.weight
     }))
@@ -79194,7 +79365,7 @@ async function drillWorkload(w, rows, dir) {
   const name = `${w.name}${DRILL_SUFFIX}`;
   const scripts = [];
   for (const [i, t] of texts.entries()) {
-    const file2 = path51.join(dir, `${name}-${i + 1}-${t.name}.sql`);
+    const file2 = path52.join(dir, `${name}-${i + 1}-${t.name}.sql`);
     await writeFile11(file2, withDrill(t.text, rows), { mode: 420 });
     scripts.push({ file: file2, weight: t.weight });
   }
@@ -79310,7 +79481,7 @@ async function runCalibration(options, deps) {
     measured2.result = kept;
     if (measured2.archived) await deps.keep?.(kept);
   }
-  const calibrationFile = calibrationDir ? path52.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path53.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile12(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -79364,13 +79535,13 @@ function recordLines(record2, skipped) {
 
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path56 from "node:path";
+import path57 from "node:path";
 
 // src/adapters/cli/execute-run.ts
-import path55 from "node:path";
+import path56 from "node:path";
 
 // src/flows/compare/baseline/stored-baseline.ts
-import path54 from "node:path";
+import path55 from "node:path";
 init_errors();
 
 // src/flows/compare/baseline/baseline-conditions.ts
@@ -79677,7 +79848,7 @@ function baselineArm(doc) {
 
 // src/flows/compare/baseline/sentinel.ts
 import { stat as stat10 } from "node:fs/promises";
-import path53 from "node:path";
+import path54 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -79693,7 +79864,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path53.join(req.runDir, "sentinel")
+      runDir: path54.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -79745,7 +79916,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat10(path53.join(binDir, "postgres"))).isFile();
+    return (await stat10(path54.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -79832,6 +80003,12 @@ async function runStoredBaseline(req, options, deps, archive) {
   const { entry: storedEntry, doc: storedDoc, arm: storedBase } = choice;
   deps.logger.info(describeChoice(choice));
   const workloads = Object.keys(now.workloads);
+  const gateRecord = await readGateRecord(
+    options.store,
+    runnerId(await captureEnvironment("")),
+    req.workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients }))),
+    deps.logger
+  );
   const rounds = req.rounds ?? Math.max(...req.workloads.map(roundsOf));
   const sentinelRounds = Math.min(options.sentinelRounds, rounds);
   const warnings = [];
@@ -79853,7 +80030,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path54.join(req.runDir, "head")
+        runDir: path55.join(req.runDir, "head")
       },
       deps
     );
@@ -79876,7 +80053,7 @@ async function runStoredBaseline(req, options, deps, archive) {
   const nowDate = options.now?.() ?? new Date(reference.startedAt);
   const mismatch = [...choice.differences, ...late];
   const info = baselineInfo(storedEntry, storedDoc, storedBase, nowDate, mismatch, sentinel);
-  const merged = mergeRuns(
+  const mergedRuns = mergeRuns(
     storedDoc,
     storedBase,
     head.label,
@@ -79886,7 +80063,8 @@ async function runStoredBaseline(req, options, deps, archive) {
     info,
     warnings
   );
-  const resultsFile = path54.join(req.runDir, RESULTS_FILE);
+  const merged = gateRecord ? { ...mergedRuns, gateRecord } : mergedRuns;
+  const resultsFile = path55.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -79947,13 +80125,13 @@ init_errors();
 init_read_results();
 async function executeRun(options, logger, extra = {}) {
   checkDesignReach(options);
-  const runDir = path55.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path56.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const stop = extra.stop ?? stopOnSignals(logger);
   const disposeSignals = extra.stop ? () => void 0 : stop.dispose;
   stop.throwIfStopped();
-  const resultsFile = path55.join(runDir, RESULTS_FILE);
+  const resultsFile = path56.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(
     async () => print(`${resultsLine(resultsFile, await keptRecord(resultsFile))}
@@ -79988,7 +80166,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path55.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path56.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -80086,7 +80264,7 @@ function calibrateCommand() {
         flags.json ? `${JSON.stringify({ ...calibration, ...record2 ? { record: record2 } : {} }, null, 2)}
 ` : renderCalibrationText(calibration, record2, drills?.skipped)
       );
-      await writeDecision(path56.dirname(run2.resultsFile), decision).catch(
+      await writeDecision(path57.dirname(run2.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -81678,6 +81856,21 @@ function shownDifference(d) {
   return `${d.name}${where}: base ${value(d.stored)}, head ${value(d.now)}`;
 }
 
+// src/flows/compare/two-runs-gate-record.ts
+async function twoRunsGateRecord(base, head, merged, store, logger) {
+  const runner = runnerId(head.environment);
+  if (runnerId(base.environment) !== runner) {
+    logger.info(
+      "base and head were measured on two runners: no one runner's false alarms and catch rate apply"
+    );
+    return void 0;
+  }
+  const cells = merged.plan.cells.map((c) => ({ workload: c.workload, clients: c.clients }));
+  const stored = await readGateRecord(store, runner, cells, logger);
+  if (stored) return stored;
+  return head.gateRecord?.runner === runner ? head.gateRecord : void 0;
+}
+
 // src/adapters/cli/commands/compare.ts
 function compareCommand() {
   const command = new Command("compare").alias("report").description(
@@ -81691,13 +81884,16 @@ function compareCommand() {
       "text (a table), markdown (the PR comment), json, or mail (plain text for a mailing-list reply, 72 columns)"
     ).argParser(oneOf("--format", ["text", "markdown", "json", "mail"])).default("text")
   ).option("--json", "the same as --format json").option(
+    "--store <dir|url>",
+    `${STORE_OPTION_HELP}; given two files, where the runner's calibrations (its gate record) are read`
+  ).option(
     "--comment-id <id>",
     "the comment id of the markdown's hidden marker (the Action's 'comment-id')",
     "default"
   );
   const gated = addFailOnOption(addAnalysisOptions(command, "compare"));
   return gated.action(async (file2, headFile, flags) => {
-    const result = headFile === void 0 ? await readResults(file2) : await twoRuns(file2, headFile);
+    const result = headFile === void 0 ? await readResults(file2) : await twoRuns(file2, headFile, flags.store);
     if (flags.metric !== void 0) checkMetricHeld(result, flags.metric);
     const comparison = analyse(result, analysisFromFlags(flags));
     const input2 = reportInputOf(result, comparison, { failOn: flags.failOn });
@@ -81728,15 +81924,20 @@ function compareCommand() {
     process.exitCode = input2.decision.exitCode;
   });
 }
-async function twoRuns(baseFile, headFile) {
-  const merged = mergeTwoRuns(await readResults(baseFile), await readResults(headFile), {
-    base: baseFile,
-    head: headFile
-  });
-  consoleLogger().warn(
+async function twoRuns(baseFile, headFile, storeFlag) {
+  const [baseDoc, headDoc] = [await readResults(baseFile), await readResults(headFile)];
+  const merged = mergeTwoRuns(baseDoc, headDoc, { base: baseFile, head: headFile });
+  const logger = consoleLogger();
+  logger.warn(
     `compare: base is ${merged.source.base.chosenBy}, head is ${merged.source.head.chosenBy}: two runs measured apart, not interleaved, so the test is unpaired and drift between them reads as a change (see the warnings)`
   );
-  return merged;
+  const store = await openCliStore(storeFlag, logger, false);
+  try {
+    const gateRecord = await twoRunsGateRecord(baseDoc, headDoc, merged, store, logger);
+    return gateRecord ? { ...merged, gateRecord } : merged;
+  } finally {
+    await store.close();
+  }
 }
 
 // src/flows/consolidate/shard-merge.ts
@@ -82366,7 +82567,7 @@ function demoCommand() {
 
 // src/adapters/cli/commands/doctor.ts
 import os14 from "node:os";
-import path58 from "node:path";
+import path59 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -82405,7 +82606,7 @@ function renderPreflight(report) {
 // src/postgres/runner-facts.ts
 import { constants as constants7 } from "node:fs";
 import { access as access6, readdir as readdir12, stat as stat11, statfs as statfs3 } from "node:fs/promises";
-import path57 from "node:path";
+import path58 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -82548,10 +82749,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir12(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path57.join(dir, v, "bin");
+    const bin = path58.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path57.join(bin, p), constants7.X_OK).then(
+        (p) => access6(path58.join(bin, p), constants7.X_OK).then(
           () => true,
           () => false
         )
@@ -82580,7 +82781,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path57.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path58.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -82680,17 +82881,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path57.resolve(dir); ; d = path57.dirname(d)) {
+  for (let d = path58.resolve(dir); ; d = path58.dirname(d)) {
     const st = await stat11(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path57.dirname(d)) return void 0;
+    if (d === path58.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path57.resolve(dir); ; d = path57.dirname(d)) {
+  for (let d = path58.resolve(dir); ; d = path58.dirname(d)) {
     chain.unshift(d);
-    if (d === path57.dirname(d)) break;
+    if (d === path58.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat11(d).catch(() => void 0);
@@ -82731,7 +82932,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path58.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path59.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -82746,7 +82947,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os14.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path58.resolve(flags.tmpDir ?? os14.tmpdir()),
+      tmpDir: path59.resolve(flags.tmpDir ?? os14.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -82771,7 +82972,7 @@ function bytes(value) {
 init_read_results();
 init_errors();
 import { readdir as readdir13, stat as stat12 } from "node:fs/promises";
-import path59 from "node:path";
+import path60 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -82781,7 +82982,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique2 = [...new Set(files.map((f) => path59.resolve(f)))].sort();
+  const unique2 = [...new Set(files.map((f) => path60.resolve(f)))].sort();
   return Promise.all(unique2.map(async (f) => withCurrentDefinitions(await readResults(f))));
 }
 async function resultFiles(input2) {
@@ -82792,12 +82993,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path59.join(input2, "runs");
+  const runsDir = path60.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path59.join(runsDir, n));
+    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path60.join(runsDir, n));
   }
   const entries = await readdir13(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path59.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path60.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -83717,12 +83918,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir10 } from "node:fs/promises";
-import path60 from "node:path";
+import path61 from "node:path";
 async function writeSite(dir, files) {
   await mkdir10(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path60.join(dir, f.file);
+    const target = path61.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -83810,8 +84011,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path64 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path64} does not exist${EOL}`);
+        const path65 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path65} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -87924,7 +88125,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path64) => path64.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path65) => path65.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -88912,7 +89113,7 @@ function raiseNote(entry) {
 
 // src/flows/nightly/nightly-job.ts
 import { mkdir as mkdir11, writeFile as writeFile14 } from "node:fs/promises";
-import path63 from "node:path";
+import path64 from "node:path";
 
 // src/core/history/regression-groups.ts
 function rangeOf(cp2) {
@@ -89260,7 +89461,7 @@ async function trySyncTriageDigest(api, now, options = {}) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path61 from "node:path";
+import path62 from "node:path";
 import { writeFile as writeFile13 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -89270,7 +89471,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile13(path61.join(dir, ".nojekyll"), "");
+  await writeFile13(path62.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -89373,7 +89574,7 @@ function vanishedCells(series) {
 init_errors();
 
 // src/flows/nightly/backfill.ts
-import path62 from "node:path";
+import path63 from "node:path";
 init_errors();
 function checkBackfill(count3, head, names) {
   if (count3 === void 0) return;
@@ -89405,7 +89606,7 @@ async function runBackfill(request2, deps) {
   const now = deps.now ?? Date.now;
   const env = deps.env ?? process.env;
   const line = deps.line ?? (() => {
-    const layout = cacheLayout(path62.resolve(request2.build.cacheDir));
+    const layout = cacheLayout(path63.resolve(request2.build.cacheDir));
     return new SourceMirror(request2.build.repo, layout.git, layout.locks, {
       runner: deps.runner,
       logger,
@@ -89843,7 +90044,7 @@ async function concludeNight(outcome, options) {
   const decision = nightlyDecision(outcome, failOn);
   const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
-    await mkdir11(path63.dirname(reportFile), { recursive: true });
+    await mkdir11(path64.dirname(reportFile), { recursive: true });
     await writeFile14(reportFile, markdown);
   }
   return { report: markdown, decision };

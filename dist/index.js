@@ -66973,16 +66973,26 @@ function bic(fit, parameters) {
 
 // src/core/history/noise-changes.ts
 function noiseChanges(values, maxP, minSegment) {
-  if (values.length < 2 * NOISE_MIN_SEGMENT + 1) return [];
+  const segment = Math.max(minSegment, NOISE_MIN_SEGMENT);
+  const blockSegment = Math.max(minSegment, Math.ceil(segment / BLOCK));
   const d = values.slice(1).map((v, i) => v - values[i]);
-  const typical = median2(d.map(Math.abs));
+  const blocks2 = Math.floor(d.length / BLOCK);
+  if (blocks2 < 2 * blockSegment) return [];
+  const typical = median2(d.map((x) => x * x));
   if (!(typical > 0)) return [];
   const floor = typical * LOG_FLOOR_SHARE;
-  const logs = d.map((x) => Math.log(Math.abs(x) + floor));
-  const found = detectChangePoints(logs, { maxP, minSegment: Math.max(minSegment, NOISE_MIN_SEGMENT) });
+  const logs = Array.from({ length: blocks2 }, (_, b) => {
+    let sum3 = 0;
+    for (let i = b * BLOCK; i < (b + 1) * BLOCK; i++) sum3 += d[i] * d[i];
+    return Math.log(sum3 / BLOCK + floor);
+  });
+  const found = detectChangePoints(logs, { maxP, minSegment: blockSegment }).map((c) => ({
+    index: c.index * BLOCK,
+    p: c.p
+  }));
   const bounds = [0, ...found.map((c) => c.index), d.length];
   return found.flatMap((c, k) => {
-    const at = refine2(d, bounds[k], c.index, bounds[k + 2], Math.max(minSegment, NOISE_MIN_SEGMENT));
+    const at = refine2(d, bounds[k], c.index, bounds[k + 2], segment);
     const before = spread(d.slice(bounds[k], at));
     const after = spread(d.slice(at, bounds[k + 2]));
     const ratio = after / before;
@@ -66991,7 +67001,8 @@ function noiseChanges(values, maxP, minSegment) {
 }
 var NOISIER_RATIO = 1.5;
 var NOISE_MIN_SEGMENT = 8;
-var LOG_FLOOR_SHARE = 0.01;
+var LOG_FLOOR_SHARE = 1e-4;
+var BLOCK = 2;
 function refine2(d, lo, at, hi, minSegment) {
   let best = at;
   let bestScore = Number.NEGATIVE_INFINITY;
@@ -67105,7 +67116,7 @@ function phasePattern(residuals, period) {
 // src/core/history/series-events.ts
 var TRANSIENT_MAX_POINTS = 7;
 var REVERT_SHARE = 1 / 3;
-var MIN_DRIFT_POINTS = 10;
+var MIN_DRIFT_POINTS = 15;
 function seriesEvents(values, options = {}) {
   const maxP = options.maxP ?? DEFAULT_MAX_P;
   const minSegment = options.minSegment ?? DEFAULT_MIN_SEGMENT;
@@ -67121,7 +67132,7 @@ function seriesEvents(values, options = {}) {
   let cps = pattern ? detectChangePoints(adjusted, options) : found;
   const std = robustStandardise(adjusted);
   if (std === null) return { events: [], pattern };
-  const noisier = noiseChanges(adjusted, maxP, minSegment);
+  const noisier = pattern ? [] : noiseChanges(adjusted, maxP, minSegment);
   cps = cps.filter((c) => !partOfNoise(c, noisier, minSegment, scale));
   const z3 = std.z;
   const n = z3.length;
@@ -67175,11 +67186,13 @@ function seriesEvents(values, options = {}) {
     const whole2 = driftOf(sums, from, to, run3);
     if (whole2) events.push(units.drift(whole2, run3));
     else {
-      for (let j = k; j <= last; j++) {
-        const [a, b] = bounds(j);
-        const one = driftOf(sums, a, b, [rest[j]]);
-        events.push(one ? units.drift(one, [rest[j]]) : step(rest[j]));
-      }
+      const each = run3.map((c, i) => {
+        const [a, b] = bounds(k + i);
+        return driftOf(sums, a, b, [c]);
+      });
+      const merged = run3.length > 1 && each.every((d) => d !== null) ? rampOf(sums, from, to, run3) : null;
+      if (merged) events.push(units.drift(merged, run3));
+      else run3.forEach((c, i) => events.push(each[i] ? units.drift(each[i], [c]) : step(c)));
     }
     k = last + 1;
   }
@@ -67196,10 +67209,7 @@ function cycleLengths(cps) {
   return [...lengths];
 }
 function driftOf(sums, from, to, run3) {
-  const ramp = bestRamp(sums, from, to, MIN_DRIFT_POINTS, {
-    first: run3[0].index,
-    last: run3[run3.length - 1].index
-  });
+  const ramp = rampOf(sums, from, to, run3);
   if (ramp === null) return null;
   const stairs = staircaseFit(
     sums,
@@ -67209,7 +67219,13 @@ function driftOf(sums, from, to, run3) {
   );
   return bic(ramp, RAMP_PARAMETERS) < bic(stairs, 2 * run3.length + 1) ? ramp : null;
 }
-var RAMP_PARAMETERS = 4;
+function rampOf(sums, from, to, run3) {
+  return bestRamp(sums, from, to, MIN_DRIFT_POINTS, {
+    first: run3[0].index,
+    last: run3[run3.length - 1].index
+  });
+}
+var RAMP_PARAMETERS = 3;
 function step(c) {
   return {
     kind: "step",
@@ -67551,6 +67567,20 @@ function noiseChangeOf(series, e) {
     spreadAfter: e.after,
     ratio: e.relativeChange + 1
   };
+}
+
+// src/core/history/drift-detrend.ts
+function detrendedMedians(points2, start, cp2) {
+  const medians = points2.slice(start).map((p) => p.median);
+  if (cp2?.drift === void 0) return medians;
+  const from = cp2.index - 1;
+  const end = cp2.drift.endIndex;
+  const total = Math.log(cp2.after / cp2.before);
+  return medians.map((m, k) => {
+    const i = start + k;
+    const share = i <= from ? 0 : i >= end ? 1 : (i - from) / (end - from);
+    return m / (cp2.before * Math.exp(share * total));
+  });
 }
 
 // src/flows/compare/noise/runner-noise.ts
@@ -69515,10 +69545,8 @@ function estimateRunnerNoise(runs, runner, cells, options = {}) {
     const s = series.find((x) => x.key.workload === cell.workload && x.key.clients === cell.clients);
     const points2 = s?.points ?? [];
     const analysed = s && points2.length >= MIN_HISTORY_POINTS ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 }) : void 0;
-    const start = Math.max(
-      analysed ? currentChangePoint(analysed)?.index ?? 0 : 0,
-      definitionSegments(points2).at(-1)?.start ?? 0
-    );
+    const current = analysed ? currentChangePoint(analysed) : void 0;
+    const start = Math.max(current?.index ?? 0, definitionSegments(points2).at(-1)?.start ?? 0);
     const segment = points2.slice(start);
     if (segment.length < MIN_HISTORY_POINTS) {
       const had = points2.length === 0 ? "no stored run of it" : start > 0 ? `${segment.length} run(s) since its last change point (${points2[start].date})` : `${points2.length} stored run(s)`;
@@ -69529,7 +69557,7 @@ function estimateRunnerNoise(runs, runner, cells, options = {}) {
       });
       continue;
     }
-    const runCvPct = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
+    const runCvPct = 100 * Math.expm1(robustLogSpread(detrendedMedians(points2, start, current)));
     out.cells.push({
       ...key,
       id,
@@ -69632,6 +69660,169 @@ async function withNoiseWarnings(comparison, result, store, logger) {
   } catch (e) {
     logger.warn(`could not read this runner's noise from the store: ${errorMessage(e)}`);
     return comparison;
+  }
+}
+
+// src/core/report/evidence/gate-record-line.ts
+function gateRecordLines(c) {
+  return c.gateRecord ? [gateRecordText(c.gateRecord)] : [];
+}
+function gateRecordText(r) {
+  const alarms = r.aa.falseAlarms === 0 ? "no false alarm" : plural2(r.aa.falseAlarms, "false alarm");
+  const parts = [`this runner: ${plural2(r.aa.comparisons, "A/A comparison")}, ${alarms}`];
+  if (r.drills) {
+    const sizes2 = r.drills.injectedPct.map((p) => `-${round(p)}%`).join("/");
+    parts.push(`injected ${sizes2} regressions caught ${r.drills.caught} of ${r.drills.comparisons}`);
+  } else {
+    parts.push("no injected drill");
+  }
+  const when = r.from === r.to ? `calibrated ${r.to}` : `calibrated ${r.from} to ${r.to}, ${r.calibrations} runs`;
+  return `${parts.join("; ")} (${when})`;
+}
+function plural2(n, what) {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
+}
+function round(p) {
+  return String(Math.round(p * 10) / 10);
+}
+
+// src/flows/compare/noise/read-gate-record.ts
+init_errors();
+
+// src/core/compare/decision/gate-record.ts
+var GATE_RECORD_WINDOW_DAYS = 90;
+var DAY_MS = 864e5;
+function failedCells(cells) {
+  const ids = [...new Set(cells.map((c) => c.id))];
+  const failed = new Set(cells.filter((c) => c.failsGate).map((c) => c.id));
+  return { comparisons: ids.length, failed: ids.filter((id) => failed.has(id)) };
+}
+function aaRecord(cells) {
+  const { comparisons, failed } = failedCells(cells);
+  return { comparisons, falseAlarms: failed.length, cells: failed };
+}
+function drillRecord(cells, skipped) {
+  return {
+    comparisons: cells.length,
+    caught: cells.filter((c) => c.caught).length,
+    cells: [...cells],
+    skipped: [...skipped]
+  };
+}
+function runnerGateRecord(calibrations, runner) {
+  const dated = calibrations.map((c) => ({ ...c, t: Date.parse(c.startedAt) })).filter((c) => Number.isFinite(c.t)).sort((a, b) => b.t - a.t);
+  const newest = dated[0];
+  if (!newest) return void 0;
+  const kept = dated.filter((c) => newest.t - c.t <= GATE_RECORD_WINDOW_DAYS * DAY_MS);
+  const sum3 = (f) => kept.reduce((s, c) => s + f(c.record), 0);
+  const drilled = kept.filter((c) => c.record.drills && c.record.drills.comparisons > 0);
+  const injected = drilled.flatMap((c) => c.record.drills.cells.map((d) => d.injectedPct));
+  return {
+    runner,
+    calibrations: kept.length,
+    from: day(kept.at(-1).t),
+    to: day(newest.t),
+    aa: { comparisons: sum3((r) => r.aa.comparisons), falseAlarms: sum3((r) => r.aa.falseAlarms) },
+    ...drilled.length > 0 ? {
+      drills: {
+        comparisons: sum3((r) => r.drills?.comparisons ?? 0),
+        caught: sum3((r) => r.drills?.caught ?? 0),
+        injectedPct: [...new Set(injected)].sort((a, b) => a - b)
+      }
+    } : {}
+  };
+}
+function day(t) {
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+// src/flows/compare/noise/runner-gate-record.ts
+function gateRecordOf(runs, runner, options = {}) {
+  const calibrations = runsOf(runs, runner, options).flatMap(
+    (r) => isCalibrationRun(r) && r.calibrationRecord ? [{ startedAt: r.startedAt, record: r.calibrationRecord }] : []
+  );
+  return runnerGateRecord(calibrations, runner);
+}
+async function loadGateRecord(store, runner, cells, options = {}) {
+  return gateRecordOf(await loadRunsOf(store, cells, options), runner, options);
+}
+
+// src/flows/compare/noise/read-gate-record.ts
+async function readGateRecord(store, runner, cells, logger) {
+  if (!store?.list || !store.load) return void 0;
+  try {
+    const record2 = await loadGateRecord(
+      { list: store.list.bind(store), load: store.load.bind(store) },
+      runner,
+      cells
+    );
+    logger.info(
+      record2 ? gateRecordText(record2) : "this runner's false alarms and catch rate are not known: run pgperf calibrate with the store"
+    );
+    return record2;
+  } catch (e) {
+    logger.warn(
+      `could not read this runner's calibrations from ${store.description ?? "the store"}: ${errorMessage(e)}`
+    );
+    return void 0;
+  }
+}
+
+// src/machine/environment.ts
+import { readFile } from "node:fs/promises";
+import os7 from "node:os";
+var FACT_FILES = {
+  governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+  scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
+  energyPerformancePreference: "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
+  boost: "/sys/devices/system/cpu/cpufreq/boost",
+  intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
+  smtControl: "/sys/devices/system/cpu/smt/control",
+  smtActive: "/sys/devices/system/cpu/smt/active",
+  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
+  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
+  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
+  cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
+  transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
+  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
+  numaBalancing: "/proc/sys/kernel/numa_balancing",
+  clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+  nrHugepages: "/proc/sys/vm/nr_hugepages"
+};
+async function captureEnvironment(settingsHash2) {
+  const cpus = os7.cpus();
+  const facts = {};
+  await Promise.all(
+    Object.entries(FACT_FILES).map(async ([name, file2]) => {
+      const value = await readTrimmed(file2);
+      if (value !== void 0) facts[name] = value;
+    })
+  );
+  const loadavg = os7.loadavg().map((l) => l.toFixed(2));
+  facts.loadavgAtStart = loadavg.join(" ");
+  return {
+    hostname: os7.hostname(),
+    os: await osPrettyName() ?? `${os7.type()} ${os7.release()}`,
+    kernel: os7.release(),
+    arch: os7.arch(),
+    cpuModel: cpus[0]?.model.trim() ?? "unknown",
+    cpuCount: os7.availableParallelism(),
+    memoryBytes: os7.totalmem(),
+    facts,
+    nodeVersion: process.version,
+    settingsHash: settingsHash2
+  };
+}
+async function osPrettyName() {
+  const text2 = await readTrimmed("/etc/os-release");
+  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
+  return m ? m[1] : void 0;
+}
+async function readTrimmed(file2) {
+  try {
+    return (await readFile(file2, "utf8")).trim();
+  } catch {
+    return void 0;
   }
 }
 
@@ -69791,11 +69982,11 @@ import { open as open6, writeFile as writeFile3 } from "node:fs/promises";
 import path12 from "node:path";
 
 // src/machine/sysfs.ts
-import { readdir as readdir3, readFile } from "node:fs/promises";
+import { readdir as readdir3, readFile as readFile2 } from "node:fs/promises";
 import path11 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile(path11.join(root, rel), "utf8");
+    return await readFile2(path11.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -70317,7 +70508,7 @@ function shares(counts, total) {
 }
 
 // src/postgres/stat-snapshot.ts
-import { readdir as readdir4, readFile as readFile2 } from "node:fs/promises";
+import { readdir as readdir4, readFile as readFile3 } from "node:fs/promises";
 import path13 from "node:path";
 
 // src/machine/pid-stat.ts
@@ -70422,14 +70613,14 @@ function setCounter(counters, key, value) {
 }
 async function readStat(proc, pid) {
   try {
-    return parsePidStatLine(await readFile2(path13.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile3(path13.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }
 }
 async function readCmdline(proc, pid) {
   try {
-    return (await readFile2(path13.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+    return (await readFile3(path13.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
   } catch {
     return void 0;
   }
@@ -70445,7 +70636,7 @@ async function serverProcesses(proc, backendPid, target) {
 }
 async function childPids(proc, postmaster) {
   try {
-    const text2 = await readFile2(
+    const text2 = await readFile3(
       path13.join(proc, String(postmaster), "task", String(postmaster), "children"),
       "utf8"
     );
@@ -70499,7 +70690,7 @@ init_errors();
 
 // src/postgres/memory/smaps-rollup.ts
 init_errors();
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import path14 from "node:path";
 function parseSmapsRollup(text2) {
   const fields = /* @__PURE__ */ new Map();
@@ -70513,12 +70704,12 @@ async function readSmapsField(procRoot, pid, field) {
   const file2 = path14.join(procRoot, String(pid), "smaps_rollup");
   let text2;
   try {
-    text2 = await readFile3(file2, "utf8");
+    text2 = await readFile4(file2, "utf8");
   } catch (e) {
     const code = e.code;
     if (code === "ESRCH") return { kind: "gone" };
     if (code === "ENOENT") {
-      const alive = await readFile3(path14.join(procRoot, String(pid), "stat"), "utf8").then(
+      const alive = await readFile4(path14.join(procRoot, String(pid), "stat"), "utf8").then(
         () => true,
         () => false
       );
@@ -70726,7 +70917,7 @@ import {
   constants as constants5,
   mkdir as mkdir3,
   mkdtemp as mkdtemp2,
-  readFile as readFile5,
+  readFile as readFile6,
   readdir as readdir5,
   rm as rm5,
   writeFile as writeFile5,
@@ -70734,7 +70925,7 @@ import {
 } from "node:fs/promises";
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import os7 from "node:os";
+import os8 from "node:os";
 import path15 from "node:path";
 
 // src/core/util/shell-word.ts
@@ -70743,10 +70934,10 @@ function shellWord(word) {
 }
 
 // src/machine/os/process-state.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat12 = await readFile4(`/proc/${pid}/stat`, "utf8");
+    const stat12 = await readFile5(`/proc/${pid}/stat`, "utf8");
     return stat12.slice(stat12.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
@@ -70920,7 +71111,7 @@ var PgCluster = class _PgCluster {
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec, deps) {
     const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, { ...deps, runAs: spec.runAs });
-    const dir = await mkdtemp2(path15.join(spec.parentDir ?? os7.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const dir = await mkdtemp2(path15.join(spec.parentDir ?? os8.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new _PgCluster(spec, dir, version2, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
     try {
@@ -71033,7 +71224,7 @@ exec ${words} "$@"
   }
   async includeConf() {
     const conf = path15.join(this.dataDir, "postgresql.conf");
-    const text2 = await readFile5(conf, "utf8");
+    const text2 = await readFile6(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
@@ -71101,7 +71292,7 @@ exec ${words} "$@"
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile5(path15.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile6(path15.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -71151,14 +71342,14 @@ exec ${words} "$@"
   }
   async logTail(lines = 20) {
     try {
-      return tail(await readFile5(this.logFile, "utf8"), lines);
+      return tail(await readFile6(this.logFile, "utf8"), lines);
     } catch {
       return "";
     }
   }
   async postmasterPid() {
     try {
-      const first = (await readFile5(path15.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile6(path15.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -71197,7 +71388,7 @@ async function postmasterAlive(pid, dataDir) {
   if (state === void 0) return process.platform !== "linux";
   if (state === "Z" || state === "X" || state === "x") return false;
   try {
-    const cmdline = (await readFile5(`/proc/${pid}/cmdline`, "utf8")).split("\0");
+    const cmdline = (await readFile6(`/proc/${pid}/cmdline`, "utf8")).split("\0");
     return cmdline.includes(dataDir) || cmdline.some((arg) => arg.includes(dataDir));
   } catch {
     return true;
@@ -71210,7 +71401,7 @@ async function waitUntilGone(pid, dataDir) {
 }
 async function shmAttachCount(shmid) {
   try {
-    const rows = (await readFile5("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
+    const rows = (await readFile6("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
     for (const row2 of rows) {
       const f = row2.trim().split(/\s+/);
       if (Number(f[1]) === shmid) return Number(f[6]);
@@ -71245,7 +71436,7 @@ async function processesMappingShm(shmid) {
   for (const entry of await readdir5("/proc").catch(() => [])) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const maps = await readFile5(`/proc/${entry}/maps`, "utf8");
+      const maps = await readFile6(`/proc/${entry}/maps`, "utf8");
       if (maps.split("\n").some((l) => l.includes("/SYSV") && l.trim().split(/\s+/)[4] === String(shmid)))
         pids.push(Number(entry));
     } catch {
@@ -71709,14 +71900,14 @@ function openJournal(result, req, deps) {
 
 // src/drivers/workload-scripts.ts
 init_workload_definition();
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 async function workloadScriptHashes(workloads) {
   const out = {};
   for (const w of workloads) {
     const files = scriptFiles(w);
     if (files.length === 0) continue;
     try {
-      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile6(f, "utf8"))));
+      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile7(f, "utf8"))));
     } catch {
     }
   }
@@ -71785,64 +71976,6 @@ async function lookupUser(name, runner, signal) {
   const gid = Number(fields[3]);
   if (!Number.isInteger(uid) || !Number.isInteger(gid)) return void 0;
   return { name, uid, gid };
-}
-
-// src/machine/environment.ts
-import { readFile as readFile7 } from "node:fs/promises";
-import os8 from "node:os";
-var FACT_FILES = {
-  governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-  scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
-  energyPerformancePreference: "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
-  boost: "/sys/devices/system/cpu/cpufreq/boost",
-  intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
-  smtControl: "/sys/devices/system/cpu/smt/control",
-  smtActive: "/sys/devices/system/cpu/smt/active",
-  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
-  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
-  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
-  cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
-  transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
-  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
-  numaBalancing: "/proc/sys/kernel/numa_balancing",
-  clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
-  nrHugepages: "/proc/sys/vm/nr_hugepages"
-};
-async function captureEnvironment(settingsHash2) {
-  const cpus = os8.cpus();
-  const facts = {};
-  await Promise.all(
-    Object.entries(FACT_FILES).map(async ([name, file2]) => {
-      const value = await readTrimmed(file2);
-      if (value !== void 0) facts[name] = value;
-    })
-  );
-  const loadavg = os8.loadavg().map((l) => l.toFixed(2));
-  facts.loadavgAtStart = loadavg.join(" ");
-  return {
-    hostname: os8.hostname(),
-    os: await osPrettyName() ?? `${os8.type()} ${os8.release()}`,
-    kernel: os8.release(),
-    arch: os8.arch(),
-    cpuModel: cpus[0]?.model.trim() ?? "unknown",
-    cpuCount: os8.availableParallelism(),
-    memoryBytes: os8.totalmem(),
-    facts,
-    nodeVersion: process.version,
-    settingsHash: settingsHash2
-  };
-}
-async function osPrettyName() {
-  const text2 = await readTrimmed("/etc/os-release");
-  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
-  return m ? m[1] : void 0;
-}
-async function readTrimmed(file2) {
-  try {
-    return (await readFile7(file2, "utf8")).trim();
-  } catch {
-    return void 0;
-  }
 }
 
 // src/machine/load-sample.ts
@@ -72537,12 +72670,14 @@ async function prepareRun2(req, deps) {
   const seed = req.seed ?? newSeed();
   const untimed = new Set(req.untimedWorkloads?.names ?? []);
   const timedWorkloads = workloads.filter((w) => !untimed.has(w.name));
+  const memoryOnly = new Set(req.memoryRounds?.names ?? []);
+  const roundsAt = (w, clients) => {
+    if (untimed.has(w.name)) return 0;
+    if (!memoryOnly.has(w.name)) return roundsOf(w);
+    return clients === Math.min(...w.clients) ? Math.min(roundsOf(w), req.memoryRounds.rounds) : 0;
+  };
   const cells = workloads.flatMap(
-    (w) => w.clients.map((clients) => ({
-      workload: w.name,
-      clients,
-      rounds: untimed.has(w.name) ? 0 : roundsOf(w)
-    }))
+    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: roundsAt(w, clients) }))
   );
   const rounds = planRounds({ cells, arms: measuredArms(req).map((a) => a.label), order: req.order, seed });
   const arms2 = req.arms.map((a, i) => ({
@@ -72913,7 +73048,15 @@ async function runBenchmark(req, deps) {
     await journal.save();
     const schedule = scheduleRounds(run3.rounds, run3.workloadByName);
     const progress = new ProgressTracker(schedule.runs, schedule.plannedSeconds);
-    warnUnderpoweredPlan(req, run3.timedWorkloads, journal.warn);
+    const memoryOnly = req.memoryRounds?.names ?? [];
+    warnUnderpoweredPlan(
+      req,
+      run3.timedWorkloads.filter((w) => !memoryOnly.includes(w.name)),
+      journal.warn
+    );
+    if (req.memoryRounds) {
+      logger.info(`${req.memoryRounds.names.join(", ")}: ${req.memoryRounds.why}`);
+    }
     if (req.untimedWorkloads) {
       logger.info(
         `no timed rounds for ${req.untimedWorkloads.names.join(", ")}: ${req.untimedWorkloads.why}`
@@ -73154,87 +73297,6 @@ function learnNoiseFloors(runs, runner, cells, source) {
 }
 async function loadNoiseFloors(store, runner, cells, source) {
   return learnNoiseFloors(await loadRunsOf(store, cells, source), runner, cells, source);
-}
-
-// src/core/compare/decision/gate-record.ts
-var GATE_RECORD_WINDOW_DAYS = 90;
-var DAY_MS = 864e5;
-function failedCells(cells) {
-  const ids = [...new Set(cells.map((c) => c.id))];
-  const failed = new Set(cells.filter((c) => c.failsGate).map((c) => c.id));
-  return { comparisons: ids.length, failed: ids.filter((id) => failed.has(id)) };
-}
-function aaRecord(cells) {
-  const { comparisons, failed } = failedCells(cells);
-  return { comparisons, falseAlarms: failed.length, cells: failed };
-}
-function drillRecord(cells, skipped) {
-  return {
-    comparisons: cells.length,
-    caught: cells.filter((c) => c.caught).length,
-    cells: [...cells],
-    skipped: [...skipped]
-  };
-}
-function runnerGateRecord(calibrations, runner) {
-  const dated = calibrations.map((c) => ({ ...c, t: Date.parse(c.startedAt) })).filter((c) => Number.isFinite(c.t)).sort((a, b) => b.t - a.t);
-  const newest = dated[0];
-  if (!newest) return void 0;
-  const kept = dated.filter((c) => newest.t - c.t <= GATE_RECORD_WINDOW_DAYS * DAY_MS);
-  const sum3 = (f) => kept.reduce((s, c) => s + f(c.record), 0);
-  const drilled = kept.filter((c) => c.record.drills && c.record.drills.comparisons > 0);
-  const injected = drilled.flatMap((c) => c.record.drills.cells.map((d) => d.injectedPct));
-  return {
-    runner,
-    calibrations: kept.length,
-    from: day(kept.at(-1).t),
-    to: day(newest.t),
-    aa: { comparisons: sum3((r) => r.aa.comparisons), falseAlarms: sum3((r) => r.aa.falseAlarms) },
-    ...drilled.length > 0 ? {
-      drills: {
-        comparisons: sum3((r) => r.drills?.comparisons ?? 0),
-        caught: sum3((r) => r.drills?.caught ?? 0),
-        injectedPct: [...new Set(injected)].sort((a, b) => a - b)
-      }
-    } : {}
-  };
-}
-function day(t) {
-  return new Date(t).toISOString().slice(0, 10);
-}
-
-// src/flows/compare/noise/runner-gate-record.ts
-function gateRecordOf(runs, runner, options = {}) {
-  const calibrations = runsOf(runs, runner, options).flatMap(
-    (r) => isCalibrationRun(r) && r.calibrationRecord ? [{ startedAt: r.startedAt, record: r.calibrationRecord }] : []
-  );
-  return runnerGateRecord(calibrations, runner);
-}
-async function loadGateRecord(store, runner, cells, options = {}) {
-  return gateRecordOf(await loadRunsOf(store, cells, options), runner, options);
-}
-
-// src/core/report/evidence/gate-record-line.ts
-function gateRecordLines(c) {
-  return c.gateRecord ? [gateRecordText(c.gateRecord)] : [];
-}
-function gateRecordText(r) {
-  const alarms = r.aa.falseAlarms === 0 ? "no false alarm" : plural2(r.aa.falseAlarms, "false alarm");
-  const parts = [`this runner: ${plural2(r.aa.comparisons, "A/A comparison")}, ${alarms}`];
-  if (r.drills) {
-    const sizes2 = r.drills.injectedPct.map((p) => `-${round(p)}%`).join("/");
-    parts.push(`injected ${sizes2} regressions caught ${r.drills.caught} of ${r.drills.comparisons}`);
-  } else {
-    parts.push("no injected drill");
-  }
-  const when = r.from === r.to ? `calibrated ${r.to}` : `calibrated ${r.from} to ${r.to}, ${r.calibrations} runs`;
-  return `${parts.join("; ")} (${when})`;
-}
-function plural2(n, what) {
-  return `${n} ${what}${n === 1 ? "" : "s"}`;
-}
-function round(p) {
-  return String(Math.round(p * 10) / 10);
 }
 
 // src/flows/compare/pipeline/pipeline.ts
@@ -75131,7 +75193,7 @@ async function runPipeline(req, deps, store) {
   );
   const probe3 = explicitProbe ?? defaultProbe;
   const analysis = compares ? await withNoiseFloors(req, deps.logger, store) : req.analysis;
-  const gateRecord = compares ? await readGateRecord(req, deps.logger, store) : void 0;
+  const gateRecord = compares ? await runnerGateRecordOf(req, deps.logger, store) : void 0;
   const arms2 = await resolveArms(req.arms, deps);
   const builtS = (Date.now() - started) / 1e3;
   validateRequest({ arms: arms2, workloads: req.workloads });
@@ -75238,17 +75300,18 @@ function timedRoundsSkipped(nothingToMeasure, instructionsDecide, untimed, regre
   if (nothingToMeasure)
     return { skipTimedRounds: "every head runs the same compiled code as base with the same settings" };
   if (instructionsDecide) return { skipTimedRounds: "the instruction counts decide (--metric instructions)" };
-  const names = [.../* @__PURE__ */ new Set([...untimed, ...regressed])];
-  if (names.length > 0 && names.length === workloads) {
-    if (regressed.length === 0) return { skipTimedRounds: NONE_EXECUTED_WHY };
-    if (untimed.length === 0) return { skipTimedRounds: COUNTED_REGRESSION_WHY };
-  }
-  const why = [
-    ...untimed.length > 0 ? [`${untimed.join(", ")}: ${UNEXECUTED_WHY}`] : [],
-    ...regressed.length > 0 ? [`${regressed.join(", ")}: ${COUNTED_REGRESSION_WHY}`] : []
-  ].join("; ");
-  if (names.length > 0 && names.length === workloads) return { skipTimedRounds: why };
-  return names.length > 0 ? { untimedWorkloads: { names, why } } : {};
+  if (untimed.length > 0 && untimed.length === workloads) return { skipTimedRounds: NONE_EXECUTED_WHY };
+  const memoryOnly = regressed.filter((w) => !untimed.includes(w));
+  return {
+    ...untimed.length > 0 ? { untimedWorkloads: { names: untimed, why: `${untimed.join(", ")}: ${UNEXECUTED_WHY}` } } : {},
+    ...memoryOnly.length > 0 ? {
+      memoryRounds: {
+        names: memoryOnly,
+        rounds: MIN_MEMORY_RUNS,
+        why: `${COUNTED_REGRESSION_WHY}: ${MIN_MEMORY_RUNS} rounds only, at the lowest client count, for their memory and steady costs`
+      }
+    } : {}
+  };
 }
 function changedFunctionsOf(code) {
   return Object.fromEntries(
@@ -75304,19 +75367,12 @@ async function withNoiseFloors(req, logger, store) {
     return req.analysis;
   }
 }
-async function readGateRecord(req, logger, store) {
-  if (!store || !isReadable(store)) return void 0;
-  const cells = req.workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
-  try {
-    const record2 = await loadGateRecord(store, runnerId(await captureEnvironment("")), cells);
-    logger.info(
-      record2 ? gateRecordText(record2) : "this runner's false alarms and catch rate are not known: run pgperf calibrate with the store"
-    );
-    return record2;
-  } catch (e) {
-    logger.warn(`could not read this runner's calibrations from ${store.description}: ${errorMessage(e)}`);
-    return void 0;
-  }
+async function runnerGateRecordOf(req, logger, store) {
+  const cells = req.workloads.flatMap(
+    (w) => w.clients.map((clients) => ({ workload: w.name, clients }))
+  );
+  const readable = store && isReadable(store) ? store : void 0;
+  return readGateRecord(readable, runnerId(await captureEnvironment("")), cells, logger);
 }
 function isReadable(store) {
   return typeof store.list === "function" && typeof store.load === "function";
@@ -75841,6 +75897,12 @@ async function runStoredBaseline(req, options, deps, archive) {
   const { entry: storedEntry, doc: storedDoc, arm: storedBase } = choice2;
   deps.logger.info(describeChoice(choice2));
   const workloads = Object.keys(now.workloads);
+  const gateRecord = await readGateRecord(
+    options.store,
+    runnerId(await captureEnvironment("")),
+    req.workloads.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients }))),
+    deps.logger
+  );
   const rounds = req.rounds ?? Math.max(...req.workloads.map(roundsOf));
   const sentinelRounds = Math.min(options.sentinelRounds, rounds);
   const warnings = [];
@@ -75885,7 +75947,7 @@ async function runStoredBaseline(req, options, deps, archive) {
   const nowDate = options.now?.() ?? new Date(reference.startedAt);
   const mismatch = [...choice2.differences, ...late];
   const info2 = baselineInfo(storedEntry, storedDoc, storedBase, nowDate, mismatch, sentinel);
-  const merged = mergeRuns(
+  const mergedRuns = mergeRuns(
     storedDoc,
     storedBase,
     head.label,
@@ -75895,6 +75957,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     info2,
     warnings
   );
+  const merged = gateRecord ? { ...mergedRuns, gateRecord } : mergedRuns;
   const resultsFile = path26.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
@@ -82045,7 +82108,17 @@ function cellText2(c, metric, unit) {
   const row2 = c.metrics.find((r) => r.metric === metric);
   if (!row2) return "\u2013";
   const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
+  if (IN_BYTES.has(metric)) return bytesText(row2);
   return `${num3(row2.base)} \u2192 ${num3(row2.head)}${unit ? ` ${unit}` : ""}${delta}`;
+}
+var IN_BYTES = /* @__PURE__ */ new Set(["backendMemoryPeakBytes", "backendMemoryMedianBytes"]);
+function bytesText(row2) {
+  if (row2.base === null || row2.head === null) {
+    return `${row2.base === null ? "\u2013" : formatBytes(row2.base)} \u2192 ${row2.head === null ? "\u2013" : formatBytes(row2.head)}`;
+  }
+  const d = row2.head - row2.base;
+  const pct5 = row2.deltaPct === null ? "" : `, ${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%`;
+  return `${formatBytes(row2.base)} \u2192 ${formatBytes(row2.head)} (${d >= 0 ? "+" : "-"}${formatBytes(Math.abs(d))}${pct5})`;
 }
 function num3(v) {
   if (v === null) return "\u2013";
