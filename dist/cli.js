@@ -70890,7 +70890,8 @@ var REASON_PHRASES = {
   "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
   "steady-unchanged": () => "CPU work unchanged, no regression seen",
   "inside-noise-floor": () => "inside this runner's noise floor",
-  "memory-beyond-floor": () => "memory moved beyond its floor"
+  "memory-beyond-floor": () => "memory moved beyond its floor",
+  "counts-decided": () => "counts decided, not timed further"
 };
 var UNSTABLE_PHRASE = "unstable, not gated";
 function reasonPhrase(cell) {
@@ -74204,7 +74205,8 @@ async function runRounds(req, schedule, ctx, judging) {
   const adaptive = req.adaptive ? new AdaptiveControl(req.adaptive.plan, judging, {
     ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
     estimatedRoundS: schedule.plannedSeconds / Math.max(1, rounds.length),
-    ...req.untimedWorkloads ? { untimed: req.untimedWorkloads.names } : {},
+    // Workloads with no rounds, or only their memory rounds, are never open at a look.
+    ...req.untimedWorkloads || req.memoryRounds ? { untimed: [...req.untimedWorkloads?.names ?? [], ...req.memoryRounds?.names ?? []] } : {},
     ...req.adaptive.byDefault ? { untilFirstLook: true } : {}
   }) : null;
   let roundsDone = 0;
@@ -74654,6 +74656,37 @@ function memoryCell(cell, change2, result, head) {
   };
 }
 
+// src/core/compare/analysis/counts-decided.ts
+init_metrics();
+function countsDecidedWorkloads(result) {
+  if (!result.instructions || result.baseline) return [];
+  const [base, ...heads] = result.arms.map((a) => a.label);
+  if (!base) return [];
+  return regressedByCounts(result.instructions, base, heads, Object.keys(result.workloads ?? {}));
+}
+var COUNTS_DECIDED_WHY = "not timed beyond the memory rounds: the instruction counts decided a regression, which timed rounds cannot pass";
+function withCountsDecided(given, result) {
+  const decided = new Set(countsDecidedWorkloads(result));
+  if (decided.size === 0) return given;
+  const explain = (cell) => {
+    if (!decided.has(cell.workload) || cell.verdict !== "inconclusive") return cell;
+    if (cell.metric === "instructions" || METRICS[cell.metric].unit === "bytes") return cell;
+    return { ...cell, reasons: [{ code: "counts-decided", message: COUNTS_DECIDED_WHY }], unusable: null };
+  };
+  return {
+    ...given,
+    comparisons: given.comparisons.map((arm2) => ({
+      ...arm2,
+      cells: arm2.cells.map(explain),
+      otherMetricCells: arm2.otherMetricCells.map(explain),
+      likelyRegressionCells: arm2.likelyRegressionCells.filter((id) => !decidedId(arm2.cells, id, decided))
+    }))
+  };
+}
+function decidedId(cells, id, decided) {
+  return cells.some((c) => c.id === id && decided.has(c.workload));
+}
+
 // src/core/compare/analysis/recorded-analysis.ts
 init_metrics();
 function resolveAnalysis(given = {}) {
@@ -74673,13 +74706,14 @@ function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
   const lastLook = result.adaptive?.looks.at(-1)?.look;
   const untimed = untimedWorkloadsOf(result).filter((w) => !result.samples.some((s) => s.workload === w));
+  const quiet = [.../* @__PURE__ */ new Set([...untimed, ...countsDecidedWorkloads(result)])];
   const timed = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
     // A threshold asked for now wins over the workloads' own (and the report names those it set aside).
     ...overrides.thresholdPct !== void 0 ? { thresholdForAll: true } : {},
     steadyPass: settings2.steadyPass ?? DEFAULT_STEADY_PASS,
-    ...untimed.length > 0 ? { untimed } : {},
+    ...quiet.length > 0 ? { untimed: quiet } : {},
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
     ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
@@ -74691,7 +74725,7 @@ function analyse(result, overrides = {}) {
   const counted = withInstructionCells(timed, result);
   const withInstructions = metricOption(settings2, overrides) ? counted : withMemoryCells(counted, result);
   const sameCode2 = withSameCompiledCode(withInstructions, result);
-  const decided = withUnexecutedCode(sameCode2, result);
+  const decided = withCountsDecided(withUnexecutedCode(sameCode2, result), result);
   const forAll = overrides.thresholdPct !== void 0 ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings2.thresholdPct) } } : decided;
   const withPlans = result.plans ? { ...forAll, plans: result.plans } : forAll;
   const planned = result.cost ? { ...withPlans, cost: result.cost } : withPlans;

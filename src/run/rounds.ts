@@ -95,7 +95,10 @@ export async function runRounds(
     ? new AdaptiveControl(req.adaptive.plan, judging, {
         ...(req.adaptive.timeBudgetS !== undefined ? { timeBudgetS: req.adaptive.timeBudgetS } : {}),
         estimatedRoundS: schedule.plannedSeconds / Math.max(1, rounds.length),
-        ...(req.untimedWorkloads ? { untimed: req.untimedWorkloads.names } : {}),
+        // Workloads with no rounds, or only their memory rounds, are never open at a look.
+        ...(req.untimedWorkloads || req.memoryRounds
+          ? { untimed: [...(req.untimedWorkloads?.names ?? []), ...(req.memoryRounds?.names ?? [])] }
+          : {}),
         ...(req.adaptive.byDefault ? { untilFirstLook: true } : {}),
       })
     : null;

@@ -68,7 +68,12 @@ export type ReasonCode =
    */
   | 'inside-noise-floor'
   /** memory, regression/improvement: the medians moved beyond both memory floors (memory-verdict.ts). */
-  | 'memory-beyond-floor';
+  | 'memory-beyond-floor'
+  /**
+   * inconclusive on purpose: the workload's instruction counts decided a regression, so only its memory
+   * rounds ran (counts-decided.ts).
+   */
+  | 'counts-decided';
 
 /** Diagnostics that do not decide the verdict but qualify it. */
 export type NoteCode =

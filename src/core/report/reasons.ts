@@ -28,6 +28,7 @@ export const REASON_PHRASES: Record<ReasonCode, (thresholdPct: number, better: B
   'steady-unchanged': () => 'CPU work unchanged, no regression seen',
   'inside-noise-floor': () => "inside this runner's noise floor",
   'memory-beyond-floor': () => 'memory moved beyond its floor',
+  'counts-decided': () => 'counts decided, not timed further',
 };
 
 /** How a table marks a cell in a collapse region (CellComparison.unstable): reported, not gated. */

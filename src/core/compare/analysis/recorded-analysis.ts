@@ -9,6 +9,7 @@ import { withInstructionCells } from './instruction-verdict.js';
 import { withMemoryCells } from './memory-verdict.js';
 import { withSameCompiledCode } from './same-code.js';
 import { untimedWorkloadsOf, withUnexecutedCode } from './unexecuted-code.js';
+import { countsDecidedWorkloads, withCountsDecided } from './counts-decided.js';
 import { DEFAULT_STEADY_PASS } from '../evidence/steady-evidence.js';
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../defaults.js';
 import type { CellComparison, RunComparison } from '../comparison-types.js';
@@ -39,13 +40,15 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   const lastLook = result.adaptive?.looks.at(-1)?.look;
   // Workloads the pipeline gave no timed round (none of the changed code ran there): decided below.
   const untimed = untimedWorkloadsOf(result).filter((w) => !result.samples.some((s) => s.workload === w));
+  // Workloads the counts decided ran memory rounds only: no look or plan warning is about them either.
+  const quiet = [...new Set([...untimed, ...countsDecidedWorkloads(result)])];
   const timed = compareRun(result, {
     alpha: settings.alpha,
     thresholdPct: settings.thresholdPct,
     // A threshold asked for now wins over the workloads' own (and the report names those it set aside).
     ...(overrides.thresholdPct !== undefined ? { thresholdForAll: true } : {}),
     steadyPass: settings.steadyPass ?? DEFAULT_STEADY_PASS,
-    ...(untimed.length > 0 ? { untimed } : {}),
+    ...(quiet.length > 0 ? { untimed: quiet } : {}),
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
     ...(metricOption(settings, overrides) ? { metric: metricOption(settings, overrides)! } : {}),
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
@@ -63,7 +66,7 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   // A head with base's compiled code and settings was not measured: its cells are decided by that.
   const sameCode = withSameCompiledCode(withInstructions, result);
   // A workload that ran none of a head's changed code was not timed for it: its cells are decided by that.
-  const decided = withUnexecutedCode(sameCode, result);
+  const decided = withCountsDecided(withUnexecutedCode(sameCode, result), result);
   const forAll =
     overrides.thresholdPct !== undefined
       ? { ...decided, thresholdForAll: { setAside: setAsideThresholds(result, settings.thresholdPct) } }
