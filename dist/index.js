@@ -73014,6 +73014,13 @@ async function runRounds(req, schedule, ctx, judging) {
 
 // src/run/rounds-origin.ts
 function roundsText(req, workloads) {
+  const memory = req.memoryRounds;
+  if (!memory) return chosenRoundsText(req, workloads);
+  const text2 = `${memory.rounds} for ${memory.names.join(", ")} (memory only: the counts decided)`;
+  const others = workloads.filter((w) => !memory.names.includes(w.name));
+  return others.length === 0 ? `rounds: ${text2}` : `${chosenRoundsText(req, others)}; ${text2}`;
+}
+function chosenRoundsText(req, workloads) {
   const origin = req.roundsOrigin ?? {};
   if (req.adaptive) {
     const { plan, timeBudgetS, byDefault } = req.adaptive;

@@ -27,7 +27,20 @@ export function roundsText(
     adaptive?: { plan: SequentialDesign; timeBudgetS?: number; byDefault?: true } | undefined;
     rounds?: number | undefined;
     roundsOrigin?: RoundsOrigin | undefined;
+    memoryRounds?: { names: readonly string[]; rounds: number } | undefined;
   },
+  workloads: readonly Pick<Workload, 'name' | 'rounds'>[],
+): string {
+  const memory = req.memoryRounds;
+  if (!memory) return chosenRoundsText(req, workloads);
+  const text = `${memory.rounds} for ${memory.names.join(', ')} (memory only: the counts decided)`;
+  const others = workloads.filter((w) => !memory.names.includes(w.name));
+  return others.length === 0 ? `rounds: ${text}` : `${chosenRoundsText(req, others)}; ${text}`;
+}
+
+/** roundsText of the rounds the user or the defaults chose. */
+function chosenRoundsText(
+  req: Parameters<typeof roundsText>[0],
   workloads: readonly Pick<Workload, 'name' | 'rounds'>[],
 ): string {
   const origin = req.roundsOrigin ?? {};

@@ -13,7 +13,7 @@ import type { InstructionsRecord } from '../../../src/core/results/instructions.
 function withCounts(effect: number): ReturnType<typeof syntheticRun> {
   const result = syntheticRun({ seed: 3, rounds: 3, workloads: { 'select-only': [1] }, noise: 0.05 });
   // The lowest client count only, as the pipeline runs memory rounds: the 2-client cell has no run.
-  result.plan.cells.push({ workload: 'select-only', clients: 2, rounds: 0 });
+  result.plan.cells.push({ workload: 'select-only', clients: 2 });
   const record: InstructionsRecord = instructionRecord({ seed: 4, effect, cv: 0.001 });
   return { ...result, instructions: record };
 }

@@ -34,4 +34,15 @@ describe('the plan line’s rounds', () => {
       roundsText({ roundsOrigin: { fixedBecause: 'a stored baseline is compared once' } }, [w('a', 6)]),
     ).toBe('rounds: 6 (workload a); fixed: a stored baseline is compared once');
   });
+
+  it('say the memory rounds of workloads the counts decided, beside the others', () => {
+    const memoryRounds = { names: ['select-only'], rounds: 3 };
+    const adaptive = { plan: designSequential({}), timeBudgetS: 1200, byDefault: true as const };
+    expect(roundsText({ adaptive, memoryRounds }, [w('select-only')])).toBe(
+      'rounds: 3 for select-only (memory only: the counts decided)',
+    );
+    expect(roundsText({ rounds: 8, memoryRounds }, [w('select-only'), w('tpcb-like')])).toBe(
+      'rounds: 8; 3 for select-only (memory only: the counts decided)',
+    );
+  });
 });
