@@ -152,6 +152,7 @@ function costLine(r: AttributionReport): string {
   const inferred = r.points.filter((p) => !p.counted).length;
   return (
     `counted ${b.counted} of at most ${b.maxCommits} commits` +
+    (r.cost.reused > 0 ? ` (${r.cost.reused} by an earlier run: the journal)` : '') +
     (inferred > 0 ? `, ${inferred} more took a counted commit's counts (the same compiled code)` : '') +
     (b.exhausted ? ' (the budget ran out: --max-commits)' : '') +
     `; ${r.cost.builds} build${r.cost.builds === 1 ? '' : 's'} (${r.cost.cacheHits} from the cache, ${formatDuration(r.cost.buildS)}), counting ${formatDuration(r.cost.countS)}, in all ${formatDuration(r.cost.totalS)}`
