@@ -50,12 +50,17 @@ import { countable } from '../../run/counted/default-evidence.js';
 import { commitRange, type CommitRange, type RangeRequest } from '../bisect/commit-range.js';
 import type { GitDeps } from '../../postgres/builds/source.js';
 import { sourceComparer } from './source-changes.js';
+import { renderWaterfallSvg } from '../../core/report/attribution/waterfall-svg.js';
+import { renderAttributionMarkdown } from '../../core/report/attribution/attribution-markdown.js';
 import {
   JOURNAL_FILE,
   journalCounting,
   openJournal,
   type AttributionJournal,
 } from './attribution-journal.js';
+
+/** The waterfall image under --out. */
+export const WATERFALL_FILE = 'waterfall.svg';
 
 /** Commits counted at most unless --max-commits says otherwise. */
 export const DEFAULT_MAX_COMMITS = 40;
@@ -321,8 +326,18 @@ export async function runAttribution(
     cost,
     outDir: req.outDir,
   });
-  await writeAtomically(path.join(req.outDir, 'attribution.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeReport(req.outDir, report);
   return report;
+}
+
+/** attribution.json, waterfall.svg and attribution.md (which shows the image beside it) under --out. */
+async function writeReport(outDir: string, report: AttributionReport): Promise<void> {
+  await writeAtomically(path.join(outDir, 'attribution.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeAtomically(path.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
+  await writeAtomically(
+    path.join(outDir, 'attribution.md'),
+    renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE }),
+  );
 }
 
 /** The journal under --out, said in the log when it holds counts of an earlier run. */
