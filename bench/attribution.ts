@@ -9,7 +9,8 @@
  *
  * --cache-dir: the build cache (default the test cache, testCacheDir(): warm on a machine that ran the
  * tests). Target on a 2-core machine with a warm build cache: within 20 minutes, building well under every
- * commit (fewer than 13 builds: the range and its `from` end).
+ * commit (fewer than 13 builds: the range and its `from` end). --out: default a new temp dir; an --out that
+ * holds the journal of an earlier run resumes it (nothing counted again), so give a fresh one to measure.
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';

@@ -53,7 +53,7 @@ describe('parseInputs', () => {
     [{ 'fail-on': 'always' }, "input 'fail-on' must be one of regression, inconclusive, never, got 'always'"],
     [
       { mode: 'x' },
-      "input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, command, got 'x'",
+      "input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, command, attribute, got 'x'",
     ],
     [{ alpha: '1.5' }, "input 'alpha' must be a number between 0 and 0.5 (exclusive, e.g. 0.05), got '1.5'"],
     [

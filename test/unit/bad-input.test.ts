@@ -309,7 +309,7 @@ const actionCases: Case[] = [
   [
     'mode',
     action({ mode: 'bench' }),
-    /input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, command, got 'bench'/,
+    /input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, command, attribute, got 'bench'/,
   ],
   [
     'fail-on',

@@ -53,6 +53,8 @@ export const MODES = [
   'bisect',
   // A /pgperf PR comment: permission, reaction, and the accepted request as outputs (command-mode.ts).
   'command',
+  // The commits of base-ref..head-ref that moved the instructions per transaction (attribute-mode.ts).
+  'attribute',
 ] as const;
 
 /** When the sticky comment is written: every run, or only when the decision changed. */
@@ -287,6 +289,7 @@ function checkInputs(inputs: ActionInputs): void {
     inputs.mode !== 'nightly' &&
     inputs.mode !== 'calibrate' &&
     inputs.mode !== 'bisect' &&
+    inputs.mode !== 'attribute' &&
     (inputs.comment || inputs.commitStatus)
   ) {
     throw new UserError(
@@ -398,7 +401,39 @@ const MODE_CHECKS: Partial<Record<Mode, (inputs: ActionInputs) => void>> = {
   nightly: checkNightlyInputs,
   bisect: checkBisectInputs,
   calibrate: checkCalibrateInputs,
+  attribute: checkAttributeInputs,
 };
+
+/**
+ * mode attribute: base-ref (the older end) and head-ref (the newer one) given; inputs of a timed comparison
+ * or of pre-built installs are refused, naming them, before anything is built.
+ */
+function checkAttributeInputs(inputs: ActionInputs): void {
+  const missing = inputsSet([
+    ['base-ref', inputs.baseRef === undefined],
+    ['head-ref', inputs.headRef === undefined],
+  ]);
+  if (missing.length > 0) {
+    throw new UserError(
+      `mode attribute names the commits between 'base-ref' (the older end) and 'head-ref' (the newer end, base-ref on its first-parent line): set '${missing.join("' and '")}' (e.g. base-ref: REL_17_0, head-ref: REL_18_0)`,
+    );
+  }
+  refuseInputs(
+    'mode attribute builds every commit it counts from source and counts instructions, it runs no timed rounds',
+    [
+      ['base-bin-dir', inputs.baseBinDir !== undefined],
+      ['head-bin-dir', inputs.headBinDir !== undefined],
+      ['patches', inputs.patches.length > 0],
+      ['rounds', inputs.rounds !== undefined],
+      ['max-rounds', inputs.maxRounds !== undefined],
+      ['time-budget', inputs.timeBudgetS !== undefined],
+      ['duration', inputs.duration !== undefined],
+      ['baseline', inputs.baseline.kind !== 'same-job'],
+      ['store', inputs.store !== undefined],
+      ['store-branch', inputs.storeBranch !== undefined],
+    ],
+  );
+}
 
 /** mode nightly: a store, one measured arm (inputs that mean nothing for it refused, naming them), a token. */
 function checkNightlyInputs(inputs: ActionInputs): void {

@@ -14,6 +14,7 @@ import { runNightlyMode } from './nightly-mode.js';
 import { runCalibrateMode } from './calibrate-mode.js';
 import { runBisectMode } from './bisect-mode.js';
 import { runCommandMode } from './command-mode.js';
+import { runAttributeMode } from './attribute-mode.js';
 
 /** A mode: what it does, for the log and the docs, and the flow it runs (the results dir resolved). */
 interface ModeEntry {
@@ -32,6 +33,10 @@ const MODE_TABLE: Record<ActionInputs['mode'], ModeEntry> = {
   command: {
     does: 'a /pgperf PR comment: permission, reaction, the request as outputs',
     run: runCommandMode,
+  },
+  attribute: {
+    does: 'the commits of base-ref..head-ref that moved the instructions per transaction',
+    run: runAttributeMode,
   },
 };
 
@@ -59,6 +64,7 @@ async function checkActionDirs(inputs: ActionInputs, resultsDir: string, cacheDi
   });
   const builds =
     inputs.mode === 'bisect' ||
+    inputs.mode === 'attribute' ||
     ((inputs.mode === 'benchmark' || inputs.mode === 'nightly') && !inputs.baseBinDir && !inputs.headBinDir);
   if (!builds) return;
   await checkWritableDirectory(cacheDir, {

@@ -74,6 +74,8 @@ export interface AttributionCost {
   /** Builds asked for (one per commit built), and those the build cache answered. */
   builds: number;
   cacheHits: number;
+  /** Commits whose counts the journal held (counted by an earlier run): not counted again. */
+  reused: number;
   buildS: number;
   countS: number;
   totalS: number;

@@ -50,6 +50,17 @@ import { countable } from '../../run/counted/default-evidence.js';
 import { commitRange, type CommitRange, type RangeRequest } from '../bisect/commit-range.js';
 import type { GitDeps } from '../../postgres/builds/source.js';
 import { sourceComparer } from './source-changes.js';
+import { renderWaterfallSvg } from '../../core/report/attribution/waterfall-svg.js';
+import { renderAttributionMarkdown } from '../../core/report/attribution/attribution-markdown.js';
+import {
+  JOURNAL_FILE,
+  journalCounting,
+  openJournal,
+  type AttributionJournal,
+} from './attribution-journal.js';
+
+/** The waterfall image under --out. */
+export const WATERFALL_FILE = 'waterfall.svg';
 
 /** Commits counted at most unless --max-commits says otherwise. */
 export const DEFAULT_MAX_COMMITS = 40;
@@ -194,14 +205,12 @@ export async function runAttribution(
     `attribute: ${commits.length - 1} commit(s) after ${short(commits[0]!.sha)} up to ${short(commits.at(-1)!.sha)}; ` +
       `${items.map((i) => `${i.workload.name} (floor ±${floors[i.workload.name]}%)`).join(', ')}; at most ${Math.min(req.maxCommits, commits.length)} commits counted`,
   );
-  const cost: AttributionCost = { builds: 0, cacheHits: 0, buildS: 0, countS: 0, totalS: 0 };
-  const buildDeps: BuildDeps = {
-    runner: deps.runner,
-    logger,
-    env,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    toolchain: deps.toolchain ?? (await detectToolchain(env, deps.runner, deps.signal)),
-  };
+  const cost: AttributionCost = { builds: 0, cacheHits: 0, reused: 0, buildS: 0, countS: 0, totalS: 0 };
+  const toolchain = deps.toolchain ?? (await detectToolchain(env, deps.runner, deps.signal));
+  const signal = deps.signal ? { signal: deps.signal } : {};
+  const buildDeps: BuildDeps = { runner: deps.runner, logger, env, ...signal, toolchain };
+  const counterName = counter.kind === 'perf' ? `perf (${counter.event})` : 'cachegrind';
+  const journal = await resumeJournal(req, commits[0]!, items, counterName, toolchain, logger);
   const builds = new Map<string, Promise<BuiltInstall>>();
   const build = (c: AttributionCommit): Promise<BuiltInstall> => {
     let b = builds.get(c.sha);
@@ -215,8 +224,15 @@ export async function runAttribution(
   let clientBinDir: string | undefined;
 
   const measure = async (c: AttributionCommit): Promise<PointCounts> => {
+    const held = journal.counts(c.sha);
+    if (held) {
+      cost.reused += 1;
+      logger.info(`attribute: ${short(c.sha)} was counted before (the journal): not counted again`);
+      return held;
+    }
     const built = await build(c);
-    clientBinDir ??= built.binDir;
+    // The `from` end's pgbench drives every count, even when the journal held the end's counts.
+    clientBinDir ??= c.sha === commits[0]!.sha ? built.binDir : (await build(commits[0]!)).binDir;
     const t0 = Date.now();
     let record: InstructionsRecord;
     try {
@@ -243,15 +259,21 @@ export async function runAttribution(
         `${short(c.sha)} could not be counted: ${record.failures.map((f) => `${f.workload}: ${f.reason}`).join('; ')}`,
       );
     }
-    return Object.fromEntries(
+    const counts = Object.fromEntries(
       items.map(({ workload: w }) => [
         w.name,
         record.samples.filter((s) => s.workload === w.name).map((s) => s.perTx),
       ]),
     );
+    await journal.recordCounts(c.sha, counts);
+    return counts;
   };
-  const sameSource = deps.sameSource ?? defaultSameSource(req, { ...deps, env });
-  const sameCode = async (a: AttributionCommit, b: AttributionCommit): Promise<boolean> => {
+  const sameSource = journaled(
+    journal,
+    'source',
+    deps.sameSource ?? defaultSameSource(req, { ...deps, env }),
+  );
+  const sameCode = journaled(journal, 'code', async (a, b) => {
     // One build at a time: the machine's cores go to the compiler of one.
     const ia = await build(a);
     const ib = await build(b);
@@ -273,7 +295,7 @@ export async function runAttribution(
       );
       return false;
     }
-  };
+  });
 
   let search: AttributionSearchResult<AttributionCommit>;
   try {
@@ -299,14 +321,70 @@ export async function runAttribution(
   for (const k of ['buildS', 'countS', 'totalS'] as const) cost[k] = Math.round(cost[k] * 10) / 10;
   const report = attributionReport(search, accountAttribution(search, floors), {
     repo: req.repo.input,
-    counter: counter.kind === 'perf' ? `perf (${counter.event})` : 'cachegrind',
+    counter: counterName,
     maxCommits: req.maxCommits,
     cost,
     outDir: req.outDir,
   });
-  await mkdir(req.outDir, { recursive: true });
-  await writeAtomically(path.join(req.outDir, 'attribution.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeReport(req.outDir, report);
   return report;
+}
+
+/** attribution.json, waterfall.svg and attribution.md (which shows the image beside it) under --out. */
+async function writeReport(outDir: string, report: AttributionReport): Promise<void> {
+  await writeAtomically(path.join(outDir, 'attribution.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeAtomically(path.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
+  await writeAtomically(
+    path.join(outDir, 'attribution.md'),
+    renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE }),
+  );
+}
+
+/** The journal under --out, said in the log when it holds counts of an earlier run. */
+async function resumeJournal(
+  req: AttributionRequest,
+  from: AttributionCommit,
+  items: Parameters<typeof journalCounting>[0]['workloads'],
+  counter: string,
+  toolchain: Toolchain,
+  logger: Logger,
+): Promise<AttributionJournal> {
+  await mkdir(req.outDir, { recursive: true });
+  const journal = await openJournal(
+    req.outDir,
+    journalCounting({
+      repo: req.repo.url,
+      from: from.sha,
+      workloads: items,
+      buildOptions: req.extraOptions,
+      counter,
+      compiler: `${toolchain.compiler.version} (${toolchain.compiler.target})`,
+    }),
+  );
+  if (journal.heldAtStart > 0) {
+    logger.info(
+      `attribute: ${path.join(req.outDir, JOURNAL_FILE)} holds the counts of ${journal.heldAtStart} commit(s) of an earlier run: they are not counted again`,
+    );
+  }
+  return journal;
+}
+
+/**
+ * A same-code question answered from the journal when it holds the answer, else asked and kept: a resumed
+ * run neither builds nor compares again what it compared before.
+ */
+function journaled(
+  journal: AttributionJournal,
+  how: 'source' | 'code',
+  ask: (a: AttributionCommit, b: AttributionCommit) => Promise<boolean>,
+): (a: AttributionCommit, b: AttributionCommit) => Promise<boolean> {
+  return async (a, b) => {
+    const known = journal.sameCode(how, a.sha, b.sha);
+    if (known !== undefined) return known;
+    const same = await ask(a, b);
+    await journal.recordSameCode(how, a.sha, b.sha, same);
+    return same;
+  };
 }
 
 /**

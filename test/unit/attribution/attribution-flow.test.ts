@@ -10,15 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   attributionRange,
   runAttribution,
-  type AttributionDeps,
   type AttributionRequest,
 } from '../../../src/flows/attribute/attribution-flow.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
-import { emptyInstructionsRecord } from '../../../src/core/results/instructions.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { UserError } from '../../../src/core/util/errors.js';
-import type { BuiltInstall } from '../../../src/postgres/builds/build-record.js';
-import type { Toolchain } from '../../../src/postgres/builds/toolchain.js';
+import { attributionFakes, attributionRequest, sha } from '../../helpers/attribution-fakes.js';
 import { renderAttributionText } from '../../../src/core/report/attribution/attribution-text.js';
 
 let dir: string;
@@ -29,81 +26,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const workload = parseWorkload(
-  'name: sel\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\n',
-  'sel.yml',
-);
-const sha = (i: number) => `${String(i).padStart(4, '0')}${'a'.repeat(36)}`;
-
-/** Commits 0..n; commit i adds changes[i] instructions per transaction; the others touch docs only. */
-function fakes(
-  n: number,
-  changes: Record<number, number>,
-  walk: 'first-parent' | 'ancestry-path' = 'first-parent',
-) {
-  const commits = Array.from({ length: n + 1 }, (_, i) => ({
-    sha: sha(i),
-    subject: changes[i] ? `add work ${changes[i]}` : `docs ${i}`,
-  }));
-  const indexOf = (binDir: string) => Number(path.basename(path.dirname(binDir)));
-  const level = (i: number) =>
-    30_000 + Object.entries(changes).reduce((s, [k, d]) => (Number(k) <= i ? s + d : s), 0);
-  const built: number[] = [];
-  const counted: number[] = [];
-  const deps: AttributionDeps = {
-    runner: { run: () => Promise.reject(new Error('no process in this test')) },
-    logger: memoryLogger(),
-    probe: { valgrind: 'valgrind-3.22.0', hardware: false, hardwareWhy: 'not in this test' },
-    toolchain: {} as Toolchain,
-    range: async () => ({ commits, walk }),
-    build: async (req) => {
-      const i = commits.findIndex((c) => c.sha === req.sha);
-      built.push(i);
-      return {
-        installDir: `/installs/${i}`,
-        binDir: `/installs/${i}/bin`,
-        record: { cacheHit: true } as BuiltInstall['record'],
-      };
-    },
-    count: async (items, req) => {
-      const i = indexOf(req.arms[0]!.binDir);
-      counted.push(i);
-      const record = emptyInstructionsRecord();
-      for (const [rep, f] of [0.9996, 1, 1.0004].entries()) {
-        record.samples.push({
-          workload: items[0]!.workload.name,
-          clients: 1,
-          arm: req.arms[0]!.label,
-          repetition: rep + 1,
-          counter: 'cachegrind',
-          shortInstructions: 0,
-          longInstructions: 0,
-          perTx: level(i) * f,
-        });
-      }
-      return record;
-    },
-    compareCode: async (a, b) => {
-      const [lo, hi] = [indexOf(a.binDir), indexOf(b.binDir)].sort((x, y) => x - y) as [number, number];
-      let identical = true;
-      for (let i = lo + 1; i <= hi; i++) if (changes[i] !== undefined) identical = false;
-      return { head: 'newer', identical, files: 1, differingFiles: [], differingCount: identical ? 0 : 1 };
-    },
-  };
-  return { commits, deps, built, counted };
-}
-
-const request = (out: string, overrides: Partial<AttributionRequest> = {}): AttributionRequest => ({
-  repo: { input: '/repo', url: 'file:///repo', local: true, path: '/repo' },
-  from: 'v1',
-  to: 'v2',
-  cacheDir: path.join(dir, 'cache'),
-  extraOptions: [],
-  workloads: [workload],
-  maxCommits: 40,
-  outDir: out,
-  ...overrides,
-});
+const fakes = (n: number, changes: Record<number, number>, walk?: 'first-parent' | 'ancestry-path') =>
+  attributionFakes(n, changes, walk ? { walk } : {});
+const request = (out: string, overrides: Partial<AttributionRequest> = {}): AttributionRequest =>
+  attributionRequest(path.join(dir, 'cache'), out, overrides);
 
 describe('runAttribution', () => {
   it('names the commits that moved the counts in attribution.json, with the parts adding up', async () => {

@@ -22,7 +22,8 @@ export const EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 } as c
 /** GitHub's limit for a commit status description. */
 export const STATUS_DESCRIPTION_MAX = 140;
 
-export type Flow = 'compare' | 'consolidate' | 'shard' | 'nightly' | 'bisect' | 'calibrate' | 'command';
+export type Flow =
+  'compare' | 'consolidate' | 'shard' | 'nightly' | 'bisect' | 'calibrate' | 'command' | 'attribute';
 
 /** What every flow's decision holds. */
 export interface GateDecision {

@@ -6,6 +6,7 @@
  * (plainText): no control characters reach the terminal.
  */
 import type { AttributionReport, WorkloadSums } from '../../attribution/attribution-report.js';
+import { waterfallOf, type WaterfallBar } from '../../attribution/attribution-waterfall.js';
 import { short } from '../../util/commit-id.js';
 import { formatDuration } from '../../util/duration.js';
 import { formatPct } from '../../compare/format.js';
@@ -17,7 +18,8 @@ const WATERFALL_WIDTH = 40;
 /** Characters of a subject in the tables. */
 const SUBJECT_CHARS = 60;
 
-const WHY: Record<AttributionReport['unresolved'][number]['why'], string> = {
+/** Why a range is left unresolved, in words. */
+export const UNRESOLVED_WHY: Record<AttributionReport['unresolved'][number]['why'], string> = {
   budget: 'the budget of counted commits ran out',
   unmeasured: 'no commit inside could be built or counted',
   unsteady: 'the counts are not steady enough to tell',
@@ -68,17 +70,11 @@ function workloadLines(r: AttributionReport, w: WorkloadSums): string[] {
   lines.push(
     `  sum of the ${culprits.length} commit${culprits.length === 1 ? '' : 's'}: ${signed(w.culpritSumPerTx)}${shareOf(w.culpritSumPerTx)} of ${signed(total)}; remainder ${signed(w.remainderPerTx)}${shareOf(w.remainderPerTx)}: ${remainderParts(r, w)}`,
   );
-  if (culprits.length > 0)
-    lines.push(
-      ...waterfall(
-        w,
-        culprits.map((c) => [short(c.sha), c.change.changePerTx]),
-      ),
-    );
+  if (culprits.length > 0) lines.push(...waterfall(waterfallOf(r, w.workload)));
   const unresolved = r.unresolved.filter((u) => u.workload === w.workload);
   for (const u of unresolved) {
     lines.push(
-      `  unresolved: ${short(u.from)}..${short(u.to)} (${u.commits} commit${u.commits === 1 ? '' : 's'}, ${signed(u.changePerTx)}): ${WHY[u.why]}`,
+      `  unresolved: ${short(u.from)}..${short(u.to)} (${u.commits} commit${u.commits === 1 ? '' : 's'}, ${signed(u.changePerTx)}): ${UNRESOLVED_WHY[u.why]}`,
     );
   }
   const unseen = r.unseen.filter((u) => u.workload === w.workload);
@@ -106,23 +102,17 @@ function remainderParts(r: AttributionReport, w: WorkloadSums): string {
 }
 
 /**
- * The waterfall: from the `from` end's count, one bar per commit named (its change, drawn from the running
- * total: `+` more instructions, `-` fewer), the remainder, and the `to` end's count (`|` marks a level).
- * The axis spans the lowest to the highest running total, so changes of a few per cent fill it.
+ * The waterfall (attribution-waterfall.ts) as text: one row per bar, drawn from the running total (`+`
+ * more instructions, `-` fewer; `|` marks a level). The axis spans the lowest to the highest running
+ * total, so changes of a few per cent fill it.
  */
-export function waterfall(
-  w: Pick<WorkloadSums, 'fromPerTx' | 'toPerTx'>,
-  steps: ReadonlyArray<[string, number]>,
-): string[] {
-  const rows: Array<{ label: string; from: number; to: number; text: string }> = [];
-  let level = w.fromPerTx;
-  rows.push({ label: 'from', from: level, to: level, text: perTx(level) });
-  for (const [label, change] of steps) {
-    rows.push({ label, from: level, to: level + change, text: signed(change) });
-    level += change;
-  }
-  rows.push({ label: 'remainder', from: level, to: w.toPerTx, text: signed(w.toPerTx - level) });
-  rows.push({ label: 'to', from: w.toPerTx, to: w.toPerTx, text: perTx(w.toPerTx) });
+export function waterfall(bars: readonly WaterfallBar[]): string[] {
+  const rows = bars.map((b) => ({
+    label: b.kind === 'commit' ? short(b.label) : b.label,
+    from: b.start,
+    to: b.end,
+    text: b.kind === 'from' || b.kind === 'to' ? perTx(b.value) : signed(b.value),
+  }));
   const all = rows.flatMap((r) => [r.from, r.to]);
   const lo = Math.min(...all);
   const hi = Math.max(...all);
@@ -152,6 +142,7 @@ function costLine(r: AttributionReport): string {
   const inferred = r.points.filter((p) => !p.counted).length;
   return (
     `counted ${b.counted} of at most ${b.maxCommits} commits` +
+    (r.cost.reused > 0 ? ` (${r.cost.reused} by an earlier run: the journal)` : '') +
     (inferred > 0 ? `, ${inferred} more took a counted commit's counts (the same compiled code)` : '') +
     (b.exhausted ? ' (the budget ran out: --max-commits)' : '') +
     `; ${r.cost.builds} build${r.cost.builds === 1 ? '' : 's'} (${r.cost.cacheHits} from the cache, ${formatDuration(r.cost.buildS)}), counting ${formatDuration(r.cost.countS)}, in all ${formatDuration(r.cost.totalS)}`
