@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path65 = __require("node:path");
+    var path66 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path65.resolve(baseDir, baseName);
+          const localBin = path66.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path65.extname(baseName))) return void 0;
+          if (sourceExt.includes(path66.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path65.resolve(
-            path65.dirname(resolvedScriptPath),
+          executableDir = path66.resolve(
+            path66.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path65.basename(
+            const legacyName = path66.basename(
               this._scriptPath,
-              path65.extname(this._scriptPath)
+              path66.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path65.extname(executableFile));
+        launchWithNode = sourceExt.includes(path66.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path65.basename(filename, path65.extname(filename));
+        this._name = path66.basename(filename, path66.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path66) {
-        if (path66 === void 0) return this._executableDir;
-        this._executableDir = path66;
+      executableDir(path67) {
+        if (path67 === void 0) return this._executableDir;
+        this._executableDir = path67;
         return this;
       }
       /**
@@ -4399,10 +4399,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path65) {
-  if (!path65)
+function getElementAtPath(obj, path66) {
+  if (!path66)
     return obj;
-  return path65.reduce((acc, key) => acc?.[key], obj);
+  return path66.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -4661,11 +4661,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path65, issues) {
+function prefixIssues(path66, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path65);
+    iss.path.unshift(path66);
     return iss;
   });
 }
@@ -5198,16 +5198,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path65 = []) => {
+  const processError = (error63, path66 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path65, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path66, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path65, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path66, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path65, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path66, ...issue2.path]);
       } else {
-        const fullpath = [...path65, ...issue2.path];
+        const fullpath = [...path66, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -5246,17 +5246,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path65 = []) => {
+  const processError = (error63, path66 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path65, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path66, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path65, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path66, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path65, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path66, ...issue2.path]);
       } else {
-        const fullpath = [...path65, ...issue2.path];
+        const fullpath = [...path66, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -5295,8 +5295,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path65 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path65) {
+  const path66 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path66) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -23328,13 +23328,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path65 = ref.slice(1).split("/").filter(Boolean);
-  if (path65.length === 0) {
+  const path66 = ref.slice(1).split("/").filter(Boolean);
+  if (path66.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path65[0] === defsKey) {
-    const key = path65[1] === void 0 ? void 0 : decodeJSONPointerSegment(path65[1]);
+  if (path66[0] === defsKey) {
+    const key = path66[1] === void 0 ? void 0 : decodeJSONPointerSegment(path66[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -24585,6 +24585,44 @@ var init_zod = __esm({
   }
 });
 
+// src/core/util/canonical-json.ts
+function canonicalJson(value) {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
+  if (typeof value !== "object" || value === null) return value;
+  const record2 = value;
+  const out = {};
+  for (const key of Object.keys(record2).sort()) {
+    if (record2[key] !== void 0) out[key] = sortKeys(record2[key]);
+  }
+  return out;
+}
+var init_canonical_json = __esm({
+  "src/core/util/canonical-json.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/util/stable-hash.ts
+function stableHash(text2) {
+  let hash2 = OFFSET;
+  for (const byte of new TextEncoder().encode(text2)) {
+    hash2 = (hash2 ^ BigInt(byte)) * PRIME & MASK;
+  }
+  return hash2.toString(16).padStart(16, "0");
+}
+var OFFSET, PRIME, MASK;
+var init_stable_hash = __esm({
+  "src/core/util/stable-hash.ts"() {
+    "use strict";
+    OFFSET = 0xcbf29ce484222325n;
+    PRIME = 0x100000001b3n;
+    MASK = (1n << 64n) - 1n;
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -24662,17 +24700,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path65) {
-      const ctrl = callVisitor(key, node3, visitor, path65);
+    function visit_(key, node3, visitor, path66) {
+      const ctrl = callVisitor(key, node3, visitor, path66);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path65, ctrl);
-        return visit_(key, ctrl, visitor, path65);
+        replaceNode(key, path66, ctrl);
+        return visit_(key, ctrl, visitor, path66);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path65 = Object.freeze(path65.concat(node3));
+          path66 = Object.freeze(path66.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path65);
+            const ci = visit_(i, node3.items[i], visitor, path66);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24683,13 +24721,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path65 = Object.freeze(path65.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path65);
+          path66 = Object.freeze(path66.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path66);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path65);
+          const cv2 = visit_("value", node3.value, visitor, path66);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -24710,17 +24748,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path65) {
-      const ctrl = await callVisitor(key, node3, visitor, path65);
+    async function visitAsync_(key, node3, visitor, path66) {
+      const ctrl = await callVisitor(key, node3, visitor, path66);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path65, ctrl);
-        return visitAsync_(key, ctrl, visitor, path65);
+        replaceNode(key, path66, ctrl);
+        return visitAsync_(key, ctrl, visitor, path66);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path65 = Object.freeze(path65.concat(node3));
+          path66 = Object.freeze(path66.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path65);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path66);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24731,13 +24769,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path65 = Object.freeze(path65.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path65);
+          path66 = Object.freeze(path66.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path66);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path65);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path66);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -24764,23 +24802,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path65) {
+    function callVisitor(key, node3, visitor, path66) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path65);
+        return visitor(key, node3, path66);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path65);
+        return visitor.Map?.(key, node3, path66);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path65);
+        return visitor.Seq?.(key, node3, path66);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path65);
+        return visitor.Pair?.(key, node3, path66);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path65);
+        return visitor.Scalar?.(key, node3, path66);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path65);
+        return visitor.Alias?.(key, node3, path66);
       return void 0;
     }
-    function replaceNode(key, path65, node3) {
-      const parent = path65[path65.length - 1];
+    function replaceNode(key, path66, node3) {
+      const parent = path66[path66.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -25392,10 +25430,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path65, value) {
+    function collectionFromPath(schema, path66, value) {
       let v = value;
-      for (let i = path65.length - 1; i >= 0; --i) {
-        const k = path65[i];
+      for (let i = path66.length - 1; i >= 0; --i) {
+        const k = path66[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -25414,7 +25452,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path65) => path65 == null || typeof path65 === "object" && !!path65[Symbol.iterator]().next().done;
+    var isEmptyPath = (path66) => path66 == null || typeof path66 === "object" && !!path66[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -25444,11 +25482,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path65, value) {
-        if (isEmptyPath(path65))
+      addIn(path66, value) {
+        if (isEmptyPath(path66))
           this.add(value);
         else {
-          const [key, ...rest] = path65;
+          const [key, ...rest] = path66;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -25462,8 +25500,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path65) {
-        const [key, ...rest] = path65;
+      deleteIn(path66) {
+        const [key, ...rest] = path66;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -25477,8 +25515,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path65, keepScalar) {
-        const [key, ...rest] = path65;
+      getIn(path66, keepScalar) {
+        const [key, ...rest] = path66;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -25496,8 +25534,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path65) {
-        const [key, ...rest] = path65;
+      hasIn(path66) {
+        const [key, ...rest] = path66;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -25507,8 +25545,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path65, value) {
-        const [key, ...rest] = path65;
+      setIn(path66, value) {
+        const [key, ...rest] = path66;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -26930,9 +26968,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num5 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num5))
-        return isNaN(num5) ? ".nan" : num5 < 0 ? "-.inf" : ".inf";
+      const num6 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num6))
+        return isNaN(num6) ? ".nan" : num6 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -26972,8 +27010,8 @@ var require_float = __commonJS({
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
       stringify(node3) {
-        const num5 = Number(node3.value);
-        return isFinite(num5) ? num5.toExponential() : stringifyNumber.stringifyNumber(node3);
+        const num6 = Number(node3.value);
+        return isFinite(num6) ? num6.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -27412,8 +27450,8 @@ var require_float2 = __commonJS({
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
       stringify(node3) {
-        const num5 = Number(node3.value);
-        return isFinite(num5) ? num5.toExponential() : stringifyNumber.stringifyNumber(node3);
+        const num6 = Number(node3.value);
+        return isFinite(num6) ? num6.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -27615,23 +27653,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num5 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num5(60) + num5(p), num5(0));
-      return sign === "-" ? num5(-1) * res : res;
+      const num6 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num6(60) + num6(p), num6(0));
+      return sign === "-" ? num6(-1) * res : res;
     }
     function stringifySexagesimal(node3) {
       let { value } = node3;
-      let num5 = (n) => n;
+      let num6 = (n) => n;
       if (typeof value === "bigint")
-        num5 = (n) => BigInt(n);
+        num6 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node3);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num5(-1);
+        value *= num6(-1);
       }
-      const _60 = num5(60);
+      const _60 = num6(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -28023,9 +28061,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path65, value) {
+      addIn(path66, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path65, value);
+          this.contents.addIn(path66, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28100,14 +28138,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path65) {
-        if (Collection2.isEmptyPath(path65)) {
+      deleteIn(path66) {
+        if (Collection2.isEmptyPath(path66)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path65) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path66) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28122,10 +28160,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path65, keepScalar) {
-        if (Collection2.isEmptyPath(path65))
+      getIn(path66, keepScalar) {
+        if (Collection2.isEmptyPath(path66))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path65, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path66, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28136,10 +28174,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path65) {
-        if (Collection2.isEmptyPath(path65))
+      hasIn(path66) {
+        if (Collection2.isEmptyPath(path66))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path65) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path66) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28156,13 +28194,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path65, value) {
-        if (Collection2.isEmptyPath(path65)) {
+      setIn(path66, value) {
+        if (Collection2.isEmptyPath(path66)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path65), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path66), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path65, value);
+          this.contents.setIn(path66, value);
         }
       }
       /**
@@ -30123,9 +30161,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path65) => {
+    visit3.itemAtPath = (cst, path66) => {
       let item = cst;
-      for (const [field, index] of path65) {
+      for (const [field, index] of path66) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30134,23 +30172,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path65) => {
-      const parent = visit3.itemAtPath(cst, path65.slice(0, -1));
-      const field = path65[path65.length - 1][0];
+    visit3.parentCollection = (cst, path66) => {
+      const parent = visit3.itemAtPath(cst, path66.slice(0, -1));
+      const field = path66[path66.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path65, item, visitor) {
-      let ctrl = visitor(item, path65);
+    function _visit(path66, item, visitor) {
+      let ctrl = visitor(item, path66);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path65.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path66.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30161,10 +30199,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path65);
+            ctrl = ctrl(item, path66);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path65) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path66) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -31915,44 +31953,6 @@ var require_dist = __commonJS({
   }
 });
 
-// src/core/util/canonical-json.ts
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (typeof value !== "object" || value === null) return value;
-  const record2 = value;
-  const out = {};
-  for (const key of Object.keys(record2).sort()) {
-    if (record2[key] !== void 0) out[key] = sortKeys(record2[key]);
-  }
-  return out;
-}
-var init_canonical_json = __esm({
-  "src/core/util/canonical-json.ts"() {
-    "use strict";
-  }
-});
-
-// src/core/util/stable-hash.ts
-function stableHash(text2) {
-  let hash2 = OFFSET;
-  for (const byte of new TextEncoder().encode(text2)) {
-    hash2 = (hash2 ^ BigInt(byte)) * PRIME & MASK;
-  }
-  return hash2.toString(16).padStart(16, "0");
-}
-var OFFSET, PRIME, MASK;
-var init_stable_hash = __esm({
-  "src/core/util/stable-hash.ts"() {
-    "use strict";
-    OFFSET = 0xcbf29ce484222325n;
-    PRIME = 0x100000001b3n;
-    MASK = (1n << 64n) - 1n;
-  }
-});
-
 // src/core/results/workload-definition.ts
 function comparedDefinition(spec, armSettings) {
   if (!isRecord(spec)) return spec;
@@ -32278,8 +32278,8 @@ var require_postgres_date = __commonJS({
     function bcYearToNegativeYear(year) {
       return -(year - 1);
     }
-    function is0To99(num5) {
-      return num5 >= 0 && num5 < 100;
+    function is0To99(num6) {
+      return num6 >= 0 && num6 < 100;
     }
   }
 });
@@ -34455,18 +34455,18 @@ var require_buffer_writer = __commonJS({
           oldBuffer.copy(this.buffer, 0, 0, this.offset);
         }
       }
-      addInt32(num5) {
+      addInt32(num6) {
         this.ensure(4);
-        this.buffer[this.offset++] = num5 >>> 24 & 255;
-        this.buffer[this.offset++] = num5 >>> 16 & 255;
-        this.buffer[this.offset++] = num5 >>> 8 & 255;
-        this.buffer[this.offset++] = num5 >>> 0 & 255;
+        this.buffer[this.offset++] = num6 >>> 24 & 255;
+        this.buffer[this.offset++] = num6 >>> 16 & 255;
+        this.buffer[this.offset++] = num6 >>> 8 & 255;
+        this.buffer[this.offset++] = num6 >>> 0 & 255;
         return this;
       }
-      addInt16(num5) {
+      addInt16(num6) {
         this.ensure(2);
-        this.buffer[this.offset++] = num5 >>> 8 & 255;
-        this.buffer[this.offset++] = num5 >>> 0 & 255;
+        this.buffer[this.offset++] = num6 >>> 8 & 255;
+        this.buffer[this.offset++] = num6 >>> 0 & 255;
         return this;
       }
       addCString(string4) {
@@ -35532,7 +35532,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path65 = __require("path");
+    var path66 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -35571,7 +35571,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path65.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path65.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path66.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path66.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -35703,7 +35703,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path65 = __require("path");
+    var path66 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -37574,12 +37574,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path65) {
-  return path65.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path66) {
+  return path66.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path65) {
+function valueAt2(doc, path66) {
   let v = doc;
-  for (const key of path65) {
+  for (const key of path66) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -38047,15 +38047,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path65, options = {}) {
+async function readResults(path66, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path65);
+    text2 = await readRegularFile(path66);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path65}: ${e.reason}`);
+    throw new UserError(`results file ${path66}: ${e.reason}`);
   }
-  return parseResults(text2, path65, options);
+  return parseResults(text2, path66, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39949,14 +39949,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path65 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path66 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path65 && path65[0] !== "/") {
-          path65 = `/${path65}`;
+        if (path66 && path66[0] !== "/") {
+          path66 = `/${path66}`;
         }
-        return new URL(`${origin}${path65}`);
+        return new URL(`${origin}${path66}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -40407,39 +40407,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path65, origin }
+          request: { method, path: path66, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path65);
+        debuglog("sending request to %s %s/%s", method, origin, path66);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path65, origin },
+          request: { method, path: path66, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path65,
+          path66,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path65, origin }
+          request: { method, path: path66, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path65);
+        debuglog("trailers received from %s %s/%s", method, origin, path66);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path65, origin },
+          request: { method, path: path66, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path65,
+          path66,
           error62.message
         );
       });
@@ -40488,9 +40488,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path65, origin }
+            request: { method, path: path66, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path65);
+          debuglog("sending request to %s %s/%s", method, origin, path66);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -40553,7 +40553,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path65,
+        path: path66,
         method,
         body,
         headers,
@@ -40568,11 +40568,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path65 !== "string") {
+        if (typeof path66 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path65[0] !== "/" && !(path65.startsWith("http://") || path65.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path66[0] !== "/" && !(path66.startsWith("http://") || path66.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path65)) {
+        } else if (invalidPathRegex.test(path66)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -40638,7 +40638,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path65, query) : path65;
+        this.path = query ? buildURL(path66, query) : path66;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -45331,7 +45331,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path65, host, upgrade, blocking, reset } = request2;
+      const { method, path: path66, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -45412,7 +45412,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path65} HTTP/1.1\r
+      let header = `${method} ${path66} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45941,7 +45941,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path65, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path66, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -46038,7 +46038,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path65;
+      headers[HTTP2_HEADER_PATH] = path66;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -46391,9 +46391,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path65 = search ? `${pathname}${search}` : pathname;
+        const path66 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path65;
+        this.opts.path = path66;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -47632,10 +47632,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path65 = "/",
+          path: path66 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path65;
+        opts.path = origin + path66;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -49607,20 +49607,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path65) {
-      if (typeof path65 !== "string") {
-        return path65;
+    function safeUrl2(path66) {
+      if (typeof path66 !== "string") {
+        return path66;
       }
-      const pathSegments = path65.split("?");
+      const pathSegments = path66.split("?");
       if (pathSegments.length !== 2) {
-        return path65;
+        return path66;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path65, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path65);
+    function matchKey(mockDispatch2, { path: path66, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path66);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -49642,7 +49642,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path65 }) => matchValue(safeUrl2(path65), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path66 }) => matchValue(safeUrl2(path66), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -49680,9 +49680,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path65, method, body, headers, query } = opts;
+      const { path: path66, method, body, headers, query } = opts;
       return {
-        path: path65,
+        path: path66,
         method,
         body,
         headers,
@@ -50145,10 +50145,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path65, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path66, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path65,
+            Path: path66,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -55027,9 +55027,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path65) {
-      for (let i = 0; i < path65.length; ++i) {
-        const code = path65.charCodeAt(i);
+    function validateCookiePath(path66) {
+      for (let i = 0; i < path66.length; ++i) {
+        const code = path66.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -55920,8 +55920,8 @@ var require_util7 = __commonJS({
           return false;
         }
       }
-      const num5 = Number.parseInt(value, 10);
-      return num5 >= 8 && num5 <= 15;
+      const num6 = Number.parseInt(value, 10);
+      return num6 >= 8 && num6 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
@@ -57949,11 +57949,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path65 = opts.path;
+          let path66 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path65 = `/${path65}`;
+            path66 = `/${path66}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path65);
+          url2 = new URL(util.parseOrigin(url2).origin + path66);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -60926,32 +60926,32 @@ function normalCdf(z3) {
   const y = Math.abs(z3);
   if (y <= SMALL_LIMIT) {
     const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num5 = A2[4] * zsq;
+    let num6 = A2[4] * zsq;
     let den = zsq;
     for (let i = 0; i < 3; i++) {
-      num5 = (num5 + A2[i]) * zsq;
+      num6 = (num6 + A2[i]) * zsq;
       den = (den + B2[i]) * zsq;
     }
-    return 0.5 + z3 * (num5 + A2[3]) / (den + B2[3]);
+    return 0.5 + z3 * (num6 + A2[3]) / (den + B2[3]);
   }
   let tail2;
   if (y <= MEDIUM_LIMIT) {
-    let num5 = C2[8] * y;
+    let num6 = C2[8] * y;
     let den = y;
     for (let i = 0; i < 7; i++) {
-      num5 = (num5 + C2[i]) * y;
+      num6 = (num6 + C2[i]) * y;
       den = (den + D2[i]) * y;
     }
-    tail2 = gaussianFactor(y) * ((num5 + C2[7]) / (den + D2[7]));
+    tail2 = gaussianFactor(y) * ((num6 + C2[7]) / (den + D2[7]));
   } else if (y < UNDERFLOW_LIMIT) {
     const xsq = 1 / (y * y);
-    let num5 = P[5] * xsq;
+    let num6 = P[5] * xsq;
     let den = xsq;
     for (let i = 0; i < 4; i++) {
-      num5 = (num5 + P[i]) * xsq;
+      num6 = (num6 + P[i]) * xsq;
       den = (den + Q[i]) * xsq;
     }
-    const r = xsq * (num5 + P[4]) / (den + Q[4]);
+    const r = xsq * (num6 + P[4]) / (den + Q[4]);
     tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
   } else {
     tail2 = 0;
@@ -63440,11 +63440,11 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/attribute.ts
-import path32 from "node:path";
+import path33 from "node:path";
 
 // src/flows/attribute/attribution-flow.ts
 import { mkdir as mkdir7 } from "node:fs/promises";
-import path27 from "node:path";
+import path28 from "node:path";
 
 // src/core/attribution/point-judgement.ts
 init_simple_statistics();
@@ -63579,7 +63579,7 @@ function accountAttribution(search, floors) {
     const totalPerTx = toPerTx - fromPerTx;
     const totalPct = 100 * totalPerTx / fromPerTx;
     const endsDiffer = Math.abs(totalPct) >= floorPct;
-    const share2 = (d) => endsDiffer && totalPerTx !== 0 ? 100 * d / totalPerTx : null;
+    const share3 = (d) => endsDiffer && totalPerTx !== 0 ? 100 * d / totalPerTx : null;
     const part = (from, to, deltaPerTx) => ({
       from: from.commit,
       to: to.commit,
@@ -63612,7 +63612,7 @@ function accountAttribution(search, floors) {
           commit: s.to.commit,
           deltaPerTx: j.deltaPerTx,
           deltaPct: j.deltaPct,
-          sharePct: share2(j.deltaPerTx)
+          sharePct: share3(j.deltaPerTx)
         });
         out.culpritSumPerTx += j.deltaPerTx;
       } else if (j.call === "quiet") {
@@ -69256,12 +69256,12 @@ async function anyExists(files) {
 }
 async function installDirs(binDir, deps) {
   const res = await installRunner(deps).run(path22.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"], probeOptions(deps.signal)).catch(() => void 0);
-  const [share2, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
+  const [share3, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
   const prefix = path22.dirname(binDir);
   const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
   return {
     share: [
-      ...share2 ? [share2] : [],
+      ...share3 ? [share3] : [],
       path22.join(prefix, "share", "postgresql"),
       path22.join(prefix, "share"),
       ...major ? [`/usr/share/postgresql/${major}`] : []
@@ -69303,13 +69303,13 @@ async function readStatStatements(target) {
 }
 function parseStatStatements(json2) {
   const rows = JSON.parse(json2.trim() || "[]");
-  const num5 = (v) => typeof v === "number" && Number.isFinite(v) ? v : 0;
+  const num6 = (v) => typeof v === "number" && Number.isFinite(v) ? v : 0;
   return rows.filter((r) => r.toplevel !== false && typeof r.query === "string").map((r) => ({
     query: r.query,
-    calls: num5(r.calls),
-    totalTimeMs: num5(r.total_exec_time ?? r.total_time),
-    sharedBlksHit: num5(r.shared_blks_hit),
-    sharedBlksRead: num5(r.shared_blks_read)
+    calls: num6(r.calls),
+    totalTimeMs: num6(r.total_exec_time ?? r.total_time),
+    sharedBlksHit: num6(r.shared_blks_hit),
+    sharedBlksRead: num6(r.shared_blks_read)
   }));
 }
 
@@ -70253,7 +70253,618 @@ function sourceComparer(req, deps) {
   };
 }
 
+// src/core/attribution/attribution-waterfall.ts
+function waterfallOf(report, workload) {
+  const w = report.workloads.find((x) => x.workload === workload);
+  if (!w) throw new RangeError(`no workload ${workload} in the attribution`);
+  const bars = [
+    { kind: "from", label: "from", start: w.fromPerTx, end: w.fromPerTx, value: w.fromPerTx }
+  ];
+  let level2 = w.fromPerTx;
+  for (const c of report.culprits) {
+    const change2 = c.changes.find((x) => x.workload === workload);
+    if (!change2) continue;
+    const end = level2 + change2.changePerTx;
+    bars.push({
+      kind: "commit",
+      label: c.sha,
+      subject: c.subject,
+      start: level2,
+      end,
+      value: change2.changePerTx
+    });
+    level2 = end;
+  }
+  bars.push({
+    kind: "remainder",
+    label: "remainder",
+    start: level2,
+    end: w.toPerTx,
+    value: w.toPerTx - level2
+  });
+  bars.push({ kind: "to", label: "to", start: w.toPerTx, end: w.toPerTx, value: w.toPerTx });
+  return bars;
+}
+
+// src/core/report/html-escape.ts
+init_plain_text();
+var HTML_REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;"
+};
+function escapeHtml(text2) {
+  return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
+}
+function scriptJson(value) {
+  return JSON.stringify(value).replace(
+    /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+
+// src/core/report/reasons.ts
+var REASON_PHRASES = {
+  "significant-beyond-threshold": (t) => `significant, beyond \xB1${t}%`,
+  "ci-inside-threshold": (t) => `90% CI inside \xB1${t}%`,
+  "not-worse-than-threshold": (t, better) => `not worse: one-sided bound ${better === "lower" ? "below +" : "above -"}${t}%`,
+  "significant-below-threshold": (t) => `significant, below ${t}%`,
+  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
+  "too-few-runs": () => "too few runs",
+  "ci-level-not-reached": () => "CI level not reached",
+  "insufficient-data": () => "no data",
+  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`,
+  "baseline-drifted": () => "stored baseline drifted",
+  "same-compiled-code": () => "same compiled code, not measured",
+  "changed-code-not-executed": () => "changed code not executed, not measured",
+  "counts-separated": (t) => `counts beyond \xB1${t}%, arms apart`,
+  "counts-inside-threshold": (t) => `counts inside \xB1${t}% with their spread`,
+  "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
+  "steady-unchanged": () => "CPU work unchanged, no regression seen",
+  "inside-noise-floor": () => "inside this runner's noise floor",
+  "memory-beyond-floor": () => "memory moved beyond its floor",
+  "counts-decided": () => "counts decided, not timed further"
+};
+var UNSTABLE_PHRASE = "unstable, not gated";
+function reasonPhrase(cell) {
+  const reasons = cell.verdict === "inconclusive" ? cell.reasons : cell.reasons.slice(0, 1);
+  return reasons.map((r) => REASON_PHRASES[r.code](cell.thresholdPct, cell.better)).join(", ");
+}
+function reasonSentence(r) {
+  if (r.uniform) return r.message;
+  return `${REASON_PHRASES[r.code](r.thresholdPct, r.better)} (e.g. ${r.cells[0]}: ${r.message})`;
+}
+
+// src/core/report/verdict-display.ts
+var VERDICT_DISPLAY = {
+  regression: { icon: "\u274C", title: "Regression", word: "regression" },
+  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
+  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
+  "not-worse": { icon: "\u2705", title: "Not worse", word: "not worse" },
+  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
+  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
+};
+
+// src/core/report/table-cells.ts
+var PER_ROUND_HEADER = "per-round % (geo. mean)";
+function columns(table4) {
+  return [
+    { header: "clients", numeric: true },
+    { header: "n", numeric: true },
+    { header: `base ${table4.label} (median)`, numeric: true },
+    { header: `head ${table4.label} (median)`, numeric: true },
+    ...table4.paired ? [{ header: PER_ROUND_HEADER, numeric: true }] : [],
+    { header: "delta % [95% CI]", numeric: true },
+    { header: "p (adj.)", numeric: true },
+    { header: "verdict", numeric: false }
+  ];
+}
+function rowTexts(table4, row2, style) {
+  const median4 = (v) => v === null ? style.missing : style.number(v, table4.decimals);
+  return [
+    String(row2.clients),
+    `${row2.baseN}/${row2.headN}`,
+    median4(row2.baseMedian),
+    median4(row2.headMedian),
+    ...table4.paired ? [row2.perRoundPct === null ? style.missing : formatPct(row2.perRoundPct)] : [],
+    formatDeltaCi(row2) ?? style.missing,
+    formatPAdjusted(row2) ?? style.missing,
+    style.verdict(row2)
+  ];
+}
+function clientsLabel(clients) {
+  const list = clients.length > 1 ? `${clients.slice(0, -1).join(", ")} and ${clients.at(-1)}` : String(clients[0]);
+  return `${list} client${clients.length === 1 && clients[0] === 1 ? "" : "s"}`;
+}
+function withReason(word, row2) {
+  return row2.reason ? `${word} (${row2.reason})` : word;
+}
+function groupedNumber(value, decimals) {
+  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+var PLAIN_CELLS = {
+  number: (v, decimals) => v.toFixed(decimals),
+  missing: "-",
+  verdict: (row2) => withReason(row2.verdict, row2) + (row2.unstable ? ` [${UNSTABLE_PHRASE}]` : "")
+};
+var RICH_CELLS = {
+  number: groupedNumber,
+  missing: "\u2013",
+  verdict: (row2) => {
+    const v = VERDICT_DISPLAY[row2.verdict];
+    return `${v.icon} ${withReason(v.word, row2)}${row2.unstable ? ` \xB7 \u26A0\uFE0F ${UNSTABLE_PHRASE}` : ""}`;
+  }
+};
+
+// src/core/report/attribution/waterfall-svg.ts
+var BAR = 56;
+var GAP = 18;
+var LEFT = 88;
+var RIGHT = 16;
+var TITLE = 30;
+var PLOT = 180;
+var BELOW = 40;
+var PANEL = TITLE + PLOT + BELOW;
+var PAD = 0.12;
+var COLORS = { level: "#8a8f98", up: "#c62828", down: "#2e7d32", zero: "#555555" };
+function barClass(b) {
+  if (b.kind === "from" || b.kind === "to") return "level";
+  return b.value > 0 ? "up" : b.value < 0 ? "down" : "zero";
+}
+var num3 = (v) => groupedNumber(v, 0);
+var signed = (v) => `${v > 0 ? "+" : v < 0 ? "-" : "\xB1"}${groupedNumber(Math.abs(v), 0)}`;
+var px = (v) => String(Math.round(v * 10) / 10);
+function renderWaterfallSvg(report) {
+  const panels = report.workloads.map((w) => ({ w, bars: waterfallOf(report, w.workload) }));
+  const columns2 = Math.max(...panels.map((p) => p.bars.length));
+  const width = LEFT + columns2 * (BAR + GAP) + RIGHT;
+  const height = PANEL * panels.length;
+  const title = `Where the instructions per transaction went: ${short(report.from.sha)} .. ${short(report.to.sha)}`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}">`,
+    `<title>${escapeHtml(title)}</title>`,
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<g font-family="sans-serif" font-size="11" fill="#222222">`,
+    ...panels.flatMap((p, i) => panel(p.w, p.bars, i * PANEL)),
+    "</g>",
+    "</svg>",
+    ""
+  ].join("\n");
+}
+function panel(w, bars, top) {
+  const values = bars.flatMap((b) => [b.start, b.end]);
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  const pad = (hi - lo) * PAD || Math.max(1, Math.abs(hi) * 0.01);
+  lo -= pad;
+  hi += pad;
+  const plotTop = top + TITLE;
+  const y = (v) => plotTop + PLOT - (v - lo) / (hi - lo) * PLOT;
+  const bottom = plotTop + PLOT;
+  const out = [
+    `<g class="workload" data-workload="${escapeHtml(w.workload)}">`,
+    `<text x="${LEFT}" y="${top + 18}" font-size="13" font-weight="bold">${escapeHtml(
+      `${w.workload}: ${num3(w.fromPerTx)} -> ${num3(w.toPerTx)} instructions/tx (${signed(w.changePerTx)}, ${formatPct(w.changePct)})`
+    )}</text>`,
+    // The axis: its ends labelled; it does not start at zero.
+    `<line x1="${LEFT - 6}" y1="${px(plotTop)}" x2="${LEFT - 6}" y2="${px(bottom)}" stroke="#999999"/>`,
+    `<text x="${LEFT - 10}" y="${px(y(hi) + 4)}" text-anchor="end">${num3(hi)}</text>`,
+    `<text x="${LEFT - 10}" y="${px(y(lo))}" text-anchor="end">${num3(lo)}</text>`,
+    `<text x="${LEFT - 10}" y="${px(bottom + 14)}" text-anchor="end" fill="#777777">(not from 0)</text>`
+  ];
+  bars.forEach((b, i) => {
+    const x = LEFT + i * (BAR + GAP);
+    const cls = barClass(b);
+    const [from, to] = cls === "level" ? [lo, b.value] : [Math.min(b.start, b.end), Math.max(b.start, b.end)];
+    const yTop = y(to);
+    const h = Math.max(1, y(from) - yTop);
+    const label = b.kind === "commit" ? short(b.label) : b.kind;
+    const value = cls === "level" ? num3(b.value) : signed(b.value);
+    const tip = b.kind === "commit" ? `${short(b.label)} ${b.subject ?? ""}: ${value}/tx` : `${label}: ${value}/tx`;
+    const valueY = cls === "down" ? yTop + h + 12 : yTop - 4;
+    out.push(
+      `<g class="bar ${cls}" data-kind="${b.kind}" data-value="${b.value}" data-start="${b.start}" data-end="${b.end}">`,
+      `<title>${escapeHtml(tip)}</title>`,
+      `<rect x="${px(x)}" y="${px(yTop)}" width="${BAR}" height="${px(h)}" fill="${COLORS[cls]}"/>`,
+      `<text x="${px(x + BAR / 2)}" y="${px(valueY)}" text-anchor="middle">${escapeHtml(value)}</text>`,
+      `<text x="${px(x + BAR / 2)}" y="${px(bottom + 14)}" text-anchor="middle" font-family="monospace">${escapeHtml(label)}</text>`,
+      "</g>"
+    );
+    if (i < bars.length - 1) {
+      const level2 = y(cls === "level" ? b.value : b.end);
+      out.push(
+        `<line x1="${px(x + BAR)}" y1="${px(level2)}" x2="${px(x + BAR + GAP)}" y2="${px(level2)}" stroke="#999999" stroke-dasharray="2,2"/>`
+      );
+    }
+  });
+  out.push("</g>");
+  return out;
+}
+
+// src/core/report/markdown-escape.ts
+init_plain_text();
+var REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "*": "&#42;",
+  _: "&#95;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "\\": "&#92;",
+  "~": "&#126;",
+  $: "&#36;",
+  "#": "&#35;",
+  "@": "&#64;"
+};
+var ZWJ = "&#8205;";
+var ZWSP = "&#8203;";
+var NEUTRAL_AT = `&#64;${ZWJ}`;
+var MARKUP = /[&<>|`*_[\]\\~$#@]|:(?=\/\/)|(?<=www)\./gi;
+function mentionable(text2, at) {
+  const before = at === 0 ? "" : text2.charAt(at - 1);
+  return !/[A-Za-z0-9_]/.test(before) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9]/.test(text2.slice(at + 1));
+}
+var BLOCK_START = /^([-+= \t])|^(\d{1,9})([.)])(?=\s|$)/;
+function escapeMarkdown(text2, maxChars) {
+  const plain = plainText(text2, maxChars);
+  const escaped = plain.replace(MARKUP, (c, at) => {
+    if (c === "@") return mentionable(plain, at) ? NEUTRAL_AT : REFERENCES[c];
+    if (c === ":") return `:${ZWSP}`;
+    if (c === ".") return `${ZWSP}.`;
+    return REFERENCES[c] ?? c;
+  });
+  return escaped.replace(
+    BLOCK_START,
+    (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
+  );
+}
+function codeBlock(text2, language = "") {
+  const lines = text2.split("\n").map((line) => plainText(line));
+  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run2) => run2.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, ...lines, fence].join("\n");
+}
+var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9_.:/+=,@% -]*[A-Za-z0-9_.:/+=,@%-])?$/;
+function codeText(text2, maxChars) {
+  return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
+}
+var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
+var SHORT_SHA_LENGTH = 7;
+function isCommitSha(sha) {
+  return COMMIT_SHA.test(sha);
+}
+function shortSha(sha) {
+  const trimmed = sha.trim();
+  return COMMIT_SHA.test(trimmed) ? codeText(trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()) : escapeMarkdown(trimmed, 40);
+}
+function safeUrl(url2) {
+  const trimmed = url2.trim();
+  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
+  try {
+    new URL(trimmed);
+  } catch {
+    return null;
+  }
+  return trimmed;
+}
+function markdownLink(label, url2) {
+  const safe = url2 === void 0 ? null : safeUrl(url2);
+  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+function commitLink(sha, repoUrl, options = {}) {
+  const { digits = SHORT_SHA_LENGTH, code = true } = options;
+  if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
+  const short4 = sha.slice(0, digits);
+  const label = code ? codeText(short4) : short4;
+  const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
+  return repo ? `[${label}](${repo}/commit/${sha})` : label;
+}
+function issueTitleText(text2, maxChars) {
+  const plain = plainText(text2, maxChars);
+  return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
+}
+
+// src/core/report/attribution/attribution-text.ts
+init_plain_text();
+var WATERFALL_WIDTH = 40;
+var SUBJECT_CHARS = 60;
+var UNRESOLVED_WHY = {
+  budget: "the budget of counted commits ran out",
+  unmeasured: "no commit inside could be built or counted",
+  unsteady: "the counts are not steady enough to tell"
+};
+function renderAttributionText(r) {
+  const lines = [
+    `attribute: ${short(r.from.sha)} .. ${short(r.to.sha)} in ${plainText(r.repo)}, ${r.commits} commit${r.commits === 1 ? "" : "s"} on the first-parent line (counted with ${r.counter})`
+  ];
+  for (const w of r.workloads) lines.push("", ...workloadLines(r, w));
+  if (r.unmeasured.length > 0) {
+    lines.push("", `not measured (${r.unmeasured.length}):`);
+    for (const u of r.unmeasured) lines.push(`  ${short(u.sha)}  ${plainText(u.reason, 200)}`);
+  }
+  lines.push("", costLine(r), `attribution: ${plainText(r.outDir)}`);
+  return `${lines.join("\n")}
+`;
+}
+var perTx2 = (v) => groupedNumber(v, 0);
+var signed2 = (v) => `${v > 0 ? "+" : v < 0 ? "-" : ""}${groupedNumber(Math.abs(v), 0)}`;
+var share = (pct6) => pct6 === null ? "-" : `${Math.round(pct6)} %`;
+function workloadLines(r, w) {
+  const lines = [
+    `${plainText(w.workload)}: ${perTx2(w.fromPerTx)} -> ${perTx2(w.toPerTx)} instructions/tx (${signed2(w.changePerTx)}, ${formatPct(w.changePct)}); floor \xB1${w.floorPct}%`
+  ];
+  const culprits = r.culprits.flatMap(
+    (c) => c.changes.filter((x) => x.workload === w.workload).map((x) => ({ ...c, change: x }))
+  );
+  if (!w.endsDiffer) {
+    lines.push(
+      `  the ends agree within the floor${culprits.length > 0 ? "; the commits below move it in ways that cancel" : ""}: shares of the total are not shown`
+    );
+  }
+  if (culprits.length === 0) {
+    lines.push("  no commit moved it by the floor or more");
+  } else {
+    const rows = culprits.map((c) => [
+      short(c.sha),
+      `${signed2(c.change.changePerTx)} (${formatPct(c.change.changePct)})`,
+      share(c.change.sharePct),
+      plainText(c.subject, SUBJECT_CHARS)
+    ]);
+    lines.push(...table([["commit", "change/tx", "share", "subject"], ...rows]));
+  }
+  const total = w.changePerTx;
+  const shareOf = (v) => w.endsDiffer && total !== 0 ? ` (${share(100 * v / total)})` : "";
+  lines.push(
+    `  sum of the ${culprits.length} commit${culprits.length === 1 ? "" : "s"}: ${signed2(w.culpritSumPerTx)}${shareOf(w.culpritSumPerTx)} of ${signed2(total)}; remainder ${signed2(w.remainderPerTx)}${shareOf(w.remainderPerTx)}: ${remainderParts(r, w)}`
+  );
+  if (culprits.length > 0) lines.push(...waterfall(waterfallOf(r, w.workload)));
+  const unresolved = r.unresolved.filter((u) => u.workload === w.workload);
+  for (const u of unresolved) {
+    lines.push(
+      `  unresolved: ${short(u.from)}..${short(u.to)} (${u.commits} commit${u.commits === 1 ? "" : "s"}, ${signed2(u.changePerTx)}): ${UNRESOLVED_WHY[u.why]}`
+    );
+  }
+  const unseen = r.unseen.filter((u) => u.workload === w.workload);
+  if (unseen.length > 0) {
+    const commits2 = unseen.reduce((s, u) => s + u.commits, 0);
+    const listed3 = unseen.slice(0, 5).map((u) => `${short(u.from)}..${short(u.to)}`).join(", ");
+    lines.push(
+      `  not seen: changes that cancel exactly inside ${unseen.length} range${unseen.length === 1 ? "" : "s"} whose ends agree (${commits2} commits: ${listed3}${unseen.length > 5 ? ", ..." : ""})`
+    );
+  }
+  return lines;
+}
+function remainderParts(r, w) {
+  const parts = [
+    `${signed2(w.belowFloorPerTx)} below the floor in ${w.belowFloorRanges} range${w.belowFloorRanges === 1 ? "" : "s"}`
+  ];
+  const n = r.unresolved.filter((u) => u.workload === w.workload).length;
+  if (n > 0) parts.push(`${signed2(w.unresolvedPerTx)} in ${n} unresolved range${n === 1 ? "" : "s"}`);
+  return parts.join(", ");
+}
+function waterfall(bars) {
+  const rows = bars.map((b) => ({
+    label: b.kind === "commit" ? short(b.label) : b.label,
+    from: b.start,
+    to: b.end,
+    text: b.kind === "from" || b.kind === "to" ? perTx2(b.value) : signed2(b.value)
+  }));
+  const all = rows.flatMap((r) => [r.from, r.to]);
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  const x = (v) => hi === lo ? 0 : Math.round((v - lo) / (hi - lo) * WATERFALL_WIDTH);
+  const labelWidth = Math.max(...rows.map((r) => r.label.length));
+  const textWidth = Math.max(...rows.map((r) => r.text.length));
+  return rows.map((r) => {
+    const a = x(Math.min(r.from, r.to));
+    const b = x(Math.max(r.from, r.to));
+    const bar = r.from === r.to ? `${" ".repeat(a)}|` : `${" ".repeat(a)}${(r.to > r.from ? "+" : "-").repeat(Math.max(1, b - a))}`;
+    return `  ${r.label.padEnd(labelWidth)}  ${r.text.padStart(textWidth)}  ${bar}`.trimEnd();
+  });
+}
+function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map(
+    (r) => `  ${r.map((c, i) => i === r.length - 1 ? c : c.padEnd(widths[i])).join("  ")}`.trimEnd()
+  );
+}
+function costLine(r) {
+  const b = r.budget;
+  const inferred = r.points.filter((p) => !p.counted).length;
+  return `counted ${b.counted} of at most ${b.maxCommits} commits` + (r.cost.reused > 0 ? ` (${r.cost.reused} by an earlier run: the journal)` : "") + (inferred > 0 ? `, ${inferred} more took a counted commit's counts (the same compiled code)` : "") + (b.exhausted ? " (the budget ran out: --max-commits)" : "") + `; ${r.cost.builds} build${r.cost.builds === 1 ? "" : "s"} (${r.cost.cacheHits} from the cache, ${formatDuration(r.cost.buildS)}), counting ${formatDuration(r.cost.countS)}, in all ${formatDuration(r.cost.totalS)}`;
+}
+
+// src/core/report/attribution/attribution-markdown.ts
+var signed3 = (v) => `${v > 0 ? "+" : v < 0 ? "\u2212" : ""}${groupedNumber(Math.abs(v), 0)}`;
+var share2 = (pct6) => pct6 === null ? "\u2013" : `${Math.round(pct6)} %`;
+function renderAttributionMarkdown(r, options = {}) {
+  const commit3 = (sha) => commitLink(sha, options.repoUrl);
+  const out = [
+    `## pgperf attribute: ${commit3(r.from.sha)} .. ${commit3(r.to.sha)}`,
+    "",
+    `${r.commits} commit${r.commits === 1 ? "" : "s"} on the first-parent line of ${escapeMarkdown(r.repo, 200)}, ${r.culprits.length} named; instructions per transaction counted with ${escapeMarkdown(r.counter)}.`
+  ];
+  if (options.waterfallImage !== void 0) {
+    out.push(
+      "",
+      `![waterfall from ${escapeMarkdown(r.from.sha.slice(0, 7))} to ${escapeMarkdown(r.to.sha.slice(0, 7))}](${options.waterfallImage})`
+    );
+  }
+  for (const w of r.workloads)
+    out.push("", ...workloadMarkdown(r, w, commit3, options.waterfallImage === void 0));
+  if (r.unmeasured.length > 0) {
+    out.push("", `**Not measured** (${r.unmeasured.length}):`, "");
+    for (const u of r.unmeasured) out.push(`- ${commit3(u.sha)}: ${escapeMarkdown(u.reason, 200)}`);
+  }
+  const c = r.cost;
+  out.push(
+    "",
+    `Counted ${r.budget.counted} of at most ${r.budget.maxCommits} commits` + (c.reused > 0 ? ` (${c.reused} by an earlier run: the journal)` : "") + (r.budget.exhausted ? " (the budget ran out)" : "") + `; ${c.builds} build(s) (${c.cacheHits} from the cache, ${c.buildS} s), counting ${c.countS} s, ${c.totalS} s in all.` + (options.runUrl && safeUrl(options.runUrl) ? ` ${markdownLink("Workflow run", options.runUrl)}.` : "")
+  );
+  return `${out.join("\n")}
+`;
+}
+function workloadMarkdown(r, w, commit3, textWaterfall) {
+  const culprits = r.culprits.flatMap(
+    (c) => c.changes.filter((x) => x.workload === w.workload).map((x) => ({ ...c, change: x }))
+  );
+  const out = [
+    `### ${escapeMarkdown(w.workload)}: ${groupedNumber(w.fromPerTx, 0)} \u2192 ${groupedNumber(w.toPerTx, 0)} instructions/tx (${signed3(w.changePerTx)}, ${formatPct(w.changePct)}); floor \xB1${w.floorPct}%`,
+    ""
+  ];
+  if (culprits.length === 0) {
+    out.push("No commit moved it by the floor or more.");
+  } else {
+    out.push(
+      "| commit | change/tx | share | subject |",
+      "| --- | ---: | ---: | --- |",
+      ...culprits.map(
+        (c) => `| ${commit3(c.sha)} | ${signed3(c.change.changePerTx)} (${formatPct(c.change.changePct)}) | ${share2(c.change.sharePct)} | ${escapeMarkdown(c.subject, 120)} |`
+      )
+    );
+  }
+  out.push(
+    "",
+    `Sum of the ${culprits.length} commit(s): ${signed3(w.culpritSumPerTx)} of ${signed3(w.changePerTx)}; remainder ${signed3(w.remainderPerTx)} (${signed3(w.belowFloorPerTx)} below the floor in ${w.belowFloorRanges} range(s)` + (w.unresolvedPerTx !== 0 ? `, ${signed3(w.unresolvedPerTx)} unresolved` : "") + ")."
+  );
+  if (textWaterfall && culprits.length > 0) {
+    out.push("", codeBlock(waterfall(waterfallOf(r, w.workload)).join("\n")));
+  }
+  for (const u of r.unresolved.filter((x) => x.workload === w.workload)) {
+    out.push(
+      "",
+      `Unresolved: ${commit3(u.from)}..${commit3(u.to)} (${u.commits} commit(s), ${signed3(u.changePerTx)}): ${UNRESOLVED_WHY[u.why]}.`
+    );
+  }
+  const unseen = r.unseen.filter((x) => x.workload === w.workload);
+  if (unseen.length > 0) {
+    out.push(
+      "",
+      `Not seen: changes that cancel exactly inside ${unseen.length} range(s) whose ends agree (${unseen.reduce((s, u) => s + u.commits, 0)} commits).`
+    );
+  }
+  return out;
+}
+
+// src/flows/attribute/attribution-journal.ts
+init_zod();
+init_canonical_json();
+import { readFile as readFile11 } from "node:fs/promises";
+import path27 from "node:path";
+init_errors();
+init_stable_hash();
+var JOURNAL_FILE = "attribution-journal.json";
+function journalCounting(parts) {
+  return {
+    ...parts,
+    workloads: parts.workloads.map((i) => ({
+      name: i.workload.name,
+      definition: stableHash(canonicalJson(i))
+    })),
+    buildOptions: [...parts.buildOptions]
+  };
+}
+var countingSchema = external_exports.object({
+  repo: external_exports.string(),
+  from: external_exports.string(),
+  workloads: external_exports.array(external_exports.object({ name: external_exports.string(), definition: external_exports.string() })),
+  buildOptions: external_exports.array(external_exports.string()),
+  counter: external_exports.string(),
+  compiler: external_exports.string()
+});
+var journalSchema = external_exports.object({
+  kind: external_exports.literal("pgperf-attribution-journal"),
+  version: external_exports.literal(1),
+  counting: countingSchema,
+  /** Per commit (full sha), per workload, the instructions per transaction of every repetition. */
+  points: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), external_exports.array(external_exports.number()))),
+  /** "source a..b" or "code a..b" (full shas) -> whether b runs a's code. */
+  sameCode: external_exports.record(external_exports.string(), external_exports.boolean())
+});
+function countingDifferences(was, now) {
+  const out = [];
+  const field = (flag, a, b) => {
+    if (a !== b) out.push(`${flag} (journal: ${a}; now: ${b})`);
+  };
+  field("--repo", was.repo, now.repo);
+  field("--from", short(was.from), short(now.from));
+  const names = (c) => c.workloads.map((w) => w.name).join(", ") || "none";
+  if (names(was) !== names(now)) {
+    field("--workload", names(was), names(now));
+  } else {
+    const changed = now.workloads.filter((w, i) => w.definition !== was.workloads[i].definition);
+    if (changed.length > 0) {
+      out.push(
+        `--workload (the definition or instructions settings of ${changed.map((w) => w.name).join(", ")} changed)`
+      );
+    }
+  }
+  const options = (c) => c.buildOptions.join(" ") || "none";
+  field("--build-option", options(was), options(now));
+  field("--instruction-counter", was.counter, now.counter);
+  field("the compiler", was.compiler, now.compiler);
+  return out;
+}
+async function openJournal(outDir, counting) {
+  const file2 = path27.join(outDir, JOURNAL_FILE);
+  const doc = await readJournal(file2, counting) ?? {
+    kind: "pgperf-attribution-journal",
+    version: 1,
+    counting,
+    points: {},
+    sameCode: {}
+  };
+  const write = () => writeAtomically(file2, `${JSON.stringify(doc)}
+`);
+  await write();
+  const key = (how, a, b) => `${how} ${a}..${b}`;
+  return {
+    heldAtStart: Object.keys(doc.points).length,
+    counts: (sha) => doc.points[sha],
+    async recordCounts(sha, counts) {
+      doc.points[sha] = Object.fromEntries(Object.entries(counts).map(([w, v]) => [w, [...v]]));
+      await write();
+    },
+    sameCode: (how, a, b) => doc.sameCode[key(how, a, b)],
+    async recordSameCode(how, a, b, same) {
+      doc.sameCode[key(how, a, b)] = same;
+      await write();
+    }
+  };
+}
+async function readJournal(file2, counting) {
+  let text2;
+  try {
+    text2 = await readFile11(file2, "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT") return void 0;
+    throw new UserError(`could not read the attribution journal ${file2}: ${errorMessage(e)}`);
+  }
+  const fix = "give another --out, or remove the journal to start over";
+  let parsed;
+  try {
+    parsed = journalSchema.parse(JSON.parse(text2));
+  } catch (e) {
+    const why = e instanceof external_exports.ZodError ? e.issues[0]?.message ?? "not a journal" : errorMessage(e);
+    throw new UserError(`--out: ${file2} is not an attribution journal pgperf can read (${why}): ${fix}`);
+  }
+  const differences = countingDifferences(parsed.counting, counting);
+  if (differences.length > 0) {
+    throw new UserError(
+      `--out: ${file2} is the journal of an attribution counted differently: ${differences.join("; ")}. Its counts cannot be reused: run with the same values to resume it, or ${fix}`
+    );
+  }
+  return parsed;
+}
+
 // src/flows/attribute/attribution-flow.ts
+var WATERFALL_FILE = "waterfall.svg";
 var DEFAULT_MAX_COMMITS = 40;
 var NAMES = {
   good: "--from",
@@ -70328,14 +70939,12 @@ async function runAttribution(req, deps) {
   logger.info(
     `attribute: ${commits2.length - 1} commit(s) after ${short(commits2[0].sha)} up to ${short(commits2.at(-1).sha)}; ${items.map((i) => `${i.workload.name} (floor \xB1${floors[i.workload.name]}%)`).join(", ")}; at most ${Math.min(req.maxCommits, commits2.length)} commits counted`
   );
-  const cost = { builds: 0, cacheHits: 0, buildS: 0, countS: 0, totalS: 0 };
-  const buildDeps = {
-    runner: deps.runner,
-    logger,
-    env,
-    ...deps.signal ? { signal: deps.signal } : {},
-    toolchain: deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal)
-  };
+  const cost = { builds: 0, cacheHits: 0, reused: 0, buildS: 0, countS: 0, totalS: 0 };
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
+  const signal = deps.signal ? { signal: deps.signal } : {};
+  const buildDeps = { runner: deps.runner, logger, env, ...signal, toolchain };
+  const counterName = counter.kind === "perf" ? `perf (${counter.event})` : "cachegrind";
+  const journal = await resumeJournal(req, commits2[0], items, counterName, toolchain, logger);
   const builds2 = /* @__PURE__ */ new Map();
   const build = (c) => {
     let b = builds2.get(c.sha);
@@ -70348,8 +70957,14 @@ async function runAttribution(req, deps) {
   const compare2 = deps.compareCode ?? await defaultCompare(req, deps);
   let clientBinDir;
   const measure = async (c) => {
+    const held = journal.counts(c.sha);
+    if (held) {
+      cost.reused += 1;
+      logger.info(`attribute: ${short(c.sha)} was counted before (the journal): not counted again`);
+      return held;
+    }
     const built = await build(c);
-    clientBinDir ??= built.binDir;
+    clientBinDir ??= c.sha === commits2[0].sha ? built.binDir : (await build(commits2[0])).binDir;
     const t0 = Date.now();
     let record2;
     try {
@@ -70359,7 +70974,7 @@ async function runAttribution(req, deps) {
           arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
           instructionCounter: req.instructionCounter ?? { counter: "auto" },
           workloads: req.workloads,
-          runDir: path27.join(req.outDir, "counts", short(c.sha)),
+          runDir: path28.join(req.outDir, "counts", short(c.sha)),
           clientBinDir,
           ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
           ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
@@ -70376,15 +70991,21 @@ async function runAttribution(req, deps) {
         `${short(c.sha)} could not be counted: ${record2.failures.map((f) => `${f.workload}: ${f.reason}`).join("; ")}`
       );
     }
-    return Object.fromEntries(
+    const counts = Object.fromEntries(
       items.map(({ workload: w }) => [
         w.name,
         record2.samples.filter((s) => s.workload === w.name).map((s) => s.perTx)
       ])
     );
+    await journal.recordCounts(c.sha, counts);
+    return counts;
   };
-  const sameSource = deps.sameSource ?? defaultSameSource(req, { ...deps, env });
-  const sameCode2 = async (a, b) => {
+  const sameSource = journaled(
+    journal,
+    "source",
+    deps.sameSource ?? defaultSameSource(req, { ...deps, env })
+  );
+  const sameCode2 = journaled(journal, "code", async (a, b) => {
     const ia = await build(a);
     const ib = await build(b);
     try {
@@ -70403,7 +71024,7 @@ async function runAttribution(req, deps) {
       );
       return false;
     }
-  };
+  });
   let search;
   try {
     search = await searchAttribution(
@@ -70426,15 +71047,51 @@ async function runAttribution(req, deps) {
   for (const k of ["buildS", "countS", "totalS"]) cost[k] = Math.round(cost[k] * 10) / 10;
   const report = attributionReport(search, accountAttribution(search, floors), {
     repo: req.repo.input,
-    counter: counter.kind === "perf" ? `perf (${counter.event})` : "cachegrind",
+    counter: counterName,
     maxCommits: req.maxCommits,
     cost,
     outDir: req.outDir
   });
-  await mkdir7(req.outDir, { recursive: true });
-  await writeAtomically(path27.join(req.outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
-`);
+  await writeReport(req.outDir, report);
   return report;
+}
+async function writeReport(outDir, report) {
+  await writeAtomically(path28.join(outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
+`);
+  await writeAtomically(path28.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
+  await writeAtomically(
+    path28.join(outDir, "attribution.md"),
+    renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE })
+  );
+}
+async function resumeJournal(req, from, items, counter, toolchain, logger) {
+  await mkdir7(req.outDir, { recursive: true });
+  const journal = await openJournal(
+    req.outDir,
+    journalCounting({
+      repo: req.repo.url,
+      from: from.sha,
+      workloads: items,
+      buildOptions: req.extraOptions,
+      counter,
+      compiler: `${toolchain.compiler.version} (${toolchain.compiler.target})`
+    })
+  );
+  if (journal.heldAtStart > 0) {
+    logger.info(
+      `attribute: ${path28.join(req.outDir, JOURNAL_FILE)} holds the counts of ${journal.heldAtStart} commit(s) of an earlier run: they are not counted again`
+    );
+  }
+  return journal;
+}
+function journaled(journal, how, ask) {
+  return async (a, b) => {
+    const known = journal.sameCode(how, a.sha, b.sha);
+    if (known !== void 0) return known;
+    const same = await ask(a, b);
+    await journal.recordSameCode(how, a.sha, b.sha, same);
+    return same;
+  };
 }
 async function buildOne(req, deps, buildDeps, c, cost) {
   const t0 = Date.now();
@@ -70500,27 +71157,27 @@ async function defaultCompare(req, deps) {
 // src/drivers/load-workload.ts
 init_regular_file();
 import { stat as stat7 } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath as realpath2 } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 async function confinedPath(root, name) {
-  if (path28.isAbsolute(name)) {
+  if (path29.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath2(root);
-    real = await realpath2(path28.resolve(root, name));
+    real = await realpath2(path29.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path28.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path29.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path28.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path28.isAbsolute(inside)) {
+  const inside = path29.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path29.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -70536,7 +71193,7 @@ init_plain_text();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path29 from "node:path";
+import path30 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -70545,15 +71202,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path29.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path29.dirname(dir)) {
-    const candidate = path29.join(dir, "workloads");
-    if (existsSync(path29.join(candidate, "workload.schema.json"))) return candidate;
-    if (path29.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path30.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path30.dirname(dir)) {
+    const candidate = path30.join(dir, "workloads");
+    if (existsSync(path30.join(candidate, "workload.schema.json"))) return candidate;
+    if (path30.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path29.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path30.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind2(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -70575,7 +71232,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path29.join(workloadsDir, `${name}.yml`);
+  const file2 = path30.join(workloadsDir, `${name}.yml`);
   return fileKind2(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -70725,7 +71382,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path30.dirname(path30.resolve(file2));
+  const dir = path31.dirname(path31.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -70866,220 +71523,6 @@ function schemaShapeAt(root, p) {
     schema = typeof k === "number" ? def.element : def.shape?.[String(k)];
   }
   return schema?._zod?.def?.shape ?? {};
-}
-
-// src/core/report/attribution/attribution-text.ts
-init_plain_text();
-
-// src/core/report/reasons.ts
-var REASON_PHRASES = {
-  "significant-beyond-threshold": (t) => `significant, beyond \xB1${t}%`,
-  "ci-inside-threshold": (t) => `90% CI inside \xB1${t}%`,
-  "not-worse-than-threshold": (t, better) => `not worse: one-sided bound ${better === "lower" ? "below +" : "above -"}${t}%`,
-  "significant-below-threshold": (t) => `significant, below ${t}%`,
-  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
-  "too-few-runs": () => "too few runs",
-  "ci-level-not-reached": () => "CI level not reached",
-  "insufficient-data": () => "no data",
-  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`,
-  "baseline-drifted": () => "stored baseline drifted",
-  "same-compiled-code": () => "same compiled code, not measured",
-  "changed-code-not-executed": () => "changed code not executed, not measured",
-  "counts-separated": (t) => `counts beyond \xB1${t}%, arms apart`,
-  "counts-inside-threshold": (t) => `counts inside \xB1${t}% with their spread`,
-  "counts-not-steady": (t) => `counts not steady enough for \xB1${t}%`,
-  "steady-unchanged": () => "CPU work unchanged, no regression seen",
-  "inside-noise-floor": () => "inside this runner's noise floor",
-  "memory-beyond-floor": () => "memory moved beyond its floor",
-  "counts-decided": () => "counts decided, not timed further"
-};
-var UNSTABLE_PHRASE = "unstable, not gated";
-function reasonPhrase(cell) {
-  const reasons = cell.verdict === "inconclusive" ? cell.reasons : cell.reasons.slice(0, 1);
-  return reasons.map((r) => REASON_PHRASES[r.code](cell.thresholdPct, cell.better)).join(", ");
-}
-function reasonSentence(r) {
-  if (r.uniform) return r.message;
-  return `${REASON_PHRASES[r.code](r.thresholdPct, r.better)} (e.g. ${r.cells[0]}: ${r.message})`;
-}
-
-// src/core/report/verdict-display.ts
-var VERDICT_DISPLAY = {
-  regression: { icon: "\u274C", title: "Regression", word: "regression" },
-  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
-  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
-  "not-worse": { icon: "\u2705", title: "Not worse", word: "not worse" },
-  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
-  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
-};
-
-// src/core/report/table-cells.ts
-var PER_ROUND_HEADER = "per-round % (geo. mean)";
-function columns(table4) {
-  return [
-    { header: "clients", numeric: true },
-    { header: "n", numeric: true },
-    { header: `base ${table4.label} (median)`, numeric: true },
-    { header: `head ${table4.label} (median)`, numeric: true },
-    ...table4.paired ? [{ header: PER_ROUND_HEADER, numeric: true }] : [],
-    { header: "delta % [95% CI]", numeric: true },
-    { header: "p (adj.)", numeric: true },
-    { header: "verdict", numeric: false }
-  ];
-}
-function rowTexts(table4, row2, style) {
-  const median4 = (v) => v === null ? style.missing : style.number(v, table4.decimals);
-  return [
-    String(row2.clients),
-    `${row2.baseN}/${row2.headN}`,
-    median4(row2.baseMedian),
-    median4(row2.headMedian),
-    ...table4.paired ? [row2.perRoundPct === null ? style.missing : formatPct(row2.perRoundPct)] : [],
-    formatDeltaCi(row2) ?? style.missing,
-    formatPAdjusted(row2) ?? style.missing,
-    style.verdict(row2)
-  ];
-}
-function clientsLabel(clients) {
-  const list = clients.length > 1 ? `${clients.slice(0, -1).join(", ")} and ${clients.at(-1)}` : String(clients[0]);
-  return `${list} client${clients.length === 1 && clients[0] === 1 ? "" : "s"}`;
-}
-function withReason(word, row2) {
-  return row2.reason ? `${word} (${row2.reason})` : word;
-}
-function groupedNumber(value, decimals) {
-  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}
-var PLAIN_CELLS = {
-  number: (v, decimals) => v.toFixed(decimals),
-  missing: "-",
-  verdict: (row2) => withReason(row2.verdict, row2) + (row2.unstable ? ` [${UNSTABLE_PHRASE}]` : "")
-};
-var RICH_CELLS = {
-  number: groupedNumber,
-  missing: "\u2013",
-  verdict: (row2) => {
-    const v = VERDICT_DISPLAY[row2.verdict];
-    return `${v.icon} ${withReason(v.word, row2)}${row2.unstable ? ` \xB7 \u26A0\uFE0F ${UNSTABLE_PHRASE}` : ""}`;
-  }
-};
-
-// src/core/report/attribution/attribution-text.ts
-var WATERFALL_WIDTH = 40;
-var SUBJECT_CHARS = 60;
-var WHY = {
-  budget: "the budget of counted commits ran out",
-  unmeasured: "no commit inside could be built or counted",
-  unsteady: "the counts are not steady enough to tell"
-};
-function renderAttributionText(r) {
-  const lines = [
-    `attribute: ${short(r.from.sha)} .. ${short(r.to.sha)} in ${plainText(r.repo)}, ${r.commits} commit${r.commits === 1 ? "" : "s"} on the first-parent line (counted with ${r.counter})`
-  ];
-  for (const w of r.workloads) lines.push("", ...workloadLines(r, w));
-  if (r.unmeasured.length > 0) {
-    lines.push("", `not measured (${r.unmeasured.length}):`);
-    for (const u of r.unmeasured) lines.push(`  ${short(u.sha)}  ${plainText(u.reason, 200)}`);
-  }
-  lines.push("", costLine(r), `attribution: ${plainText(r.outDir)}`);
-  return `${lines.join("\n")}
-`;
-}
-var perTx2 = (v) => groupedNumber(v, 0);
-var signed = (v) => `${v > 0 ? "+" : v < 0 ? "-" : ""}${groupedNumber(Math.abs(v), 0)}`;
-var share = (pct6) => pct6 === null ? "-" : `${Math.round(pct6)} %`;
-function workloadLines(r, w) {
-  const lines = [
-    `${plainText(w.workload)}: ${perTx2(w.fromPerTx)} -> ${perTx2(w.toPerTx)} instructions/tx (${signed(w.changePerTx)}, ${formatPct(w.changePct)}); floor \xB1${w.floorPct}%`
-  ];
-  const culprits = r.culprits.flatMap(
-    (c) => c.changes.filter((x) => x.workload === w.workload).map((x) => ({ ...c, change: x }))
-  );
-  if (!w.endsDiffer) {
-    lines.push(
-      `  the ends agree within the floor${culprits.length > 0 ? "; the commits below move it in ways that cancel" : ""}: shares of the total are not shown`
-    );
-  }
-  if (culprits.length === 0) {
-    lines.push("  no commit moved it by the floor or more");
-  } else {
-    const rows = culprits.map((c) => [
-      short(c.sha),
-      `${signed(c.change.changePerTx)} (${formatPct(c.change.changePct)})`,
-      share(c.change.sharePct),
-      plainText(c.subject, SUBJECT_CHARS)
-    ]);
-    lines.push(...table([["commit", "change/tx", "share", "subject"], ...rows]));
-  }
-  const total = w.changePerTx;
-  const shareOf = (v) => w.endsDiffer && total !== 0 ? ` (${share(100 * v / total)})` : "";
-  lines.push(
-    `  sum of the ${culprits.length} commit${culprits.length === 1 ? "" : "s"}: ${signed(w.culpritSumPerTx)}${shareOf(w.culpritSumPerTx)} of ${signed(total)}; remainder ${signed(w.remainderPerTx)}${shareOf(w.remainderPerTx)}: ${remainderParts(r, w)}`
-  );
-  if (culprits.length > 0)
-    lines.push(
-      ...waterfall(
-        w,
-        culprits.map((c) => [short(c.sha), c.change.changePerTx])
-      )
-    );
-  const unresolved = r.unresolved.filter((u) => u.workload === w.workload);
-  for (const u of unresolved) {
-    lines.push(
-      `  unresolved: ${short(u.from)}..${short(u.to)} (${u.commits} commit${u.commits === 1 ? "" : "s"}, ${signed(u.changePerTx)}): ${WHY[u.why]}`
-    );
-  }
-  const unseen = r.unseen.filter((u) => u.workload === w.workload);
-  if (unseen.length > 0) {
-    const commits2 = unseen.reduce((s, u) => s + u.commits, 0);
-    const listed3 = unseen.slice(0, 5).map((u) => `${short(u.from)}..${short(u.to)}`).join(", ");
-    lines.push(
-      `  not seen: changes that cancel exactly inside ${unseen.length} range${unseen.length === 1 ? "" : "s"} whose ends agree (${commits2} commits: ${listed3}${unseen.length > 5 ? ", ..." : ""})`
-    );
-  }
-  return lines;
-}
-function remainderParts(r, w) {
-  const parts = [
-    `${signed(w.belowFloorPerTx)} below the floor in ${w.belowFloorRanges} range${w.belowFloorRanges === 1 ? "" : "s"}`
-  ];
-  const n = r.unresolved.filter((u) => u.workload === w.workload).length;
-  if (n > 0) parts.push(`${signed(w.unresolvedPerTx)} in ${n} unresolved range${n === 1 ? "" : "s"}`);
-  return parts.join(", ");
-}
-function waterfall(w, steps) {
-  const rows = [];
-  let level2 = w.fromPerTx;
-  rows.push({ label: "from", from: level2, to: level2, text: perTx2(level2) });
-  for (const [label, change2] of steps) {
-    rows.push({ label, from: level2, to: level2 + change2, text: signed(change2) });
-    level2 += change2;
-  }
-  rows.push({ label: "remainder", from: level2, to: w.toPerTx, text: signed(w.toPerTx - level2) });
-  rows.push({ label: "to", from: w.toPerTx, to: w.toPerTx, text: perTx2(w.toPerTx) });
-  const all = rows.flatMap((r) => [r.from, r.to]);
-  const lo = Math.min(...all);
-  const hi = Math.max(...all);
-  const x = (v) => hi === lo ? 0 : Math.round((v - lo) / (hi - lo) * WATERFALL_WIDTH);
-  const labelWidth = Math.max(...rows.map((r) => r.label.length));
-  const textWidth = Math.max(...rows.map((r) => r.text.length));
-  return rows.map((r) => {
-    const a = x(Math.min(r.from, r.to));
-    const b = x(Math.max(r.from, r.to));
-    const bar = r.from === r.to ? `${" ".repeat(a)}|` : `${" ".repeat(a)}${(r.to > r.from ? "+" : "-").repeat(Math.max(1, b - a))}`;
-    return `  ${r.label.padEnd(labelWidth)}  ${r.text.padStart(textWidth)}  ${bar}`.trimEnd();
-  });
-}
-function table(rows) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map(
-    (r) => `  ${r.map((c, i) => i === r.length - 1 ? c : c.padEnd(widths[i])).join("  ")}`.trimEnd()
-  );
-}
-function costLine(r) {
-  const b = r.budget;
-  const inferred = r.points.filter((p) => !p.counted).length;
-  return `counted ${b.counted} of at most ${b.maxCommits} commits` + (inferred > 0 ? `, ${inferred} more took a counted commit's counts (the same compiled code)` : "") + (b.exhausted ? " (the budget ran out: --max-commits)" : "") + `; ${r.cost.builds} build${r.cost.builds === 1 ? "" : "s"} (${r.cost.cacheHits} from the cache, ${formatDuration(r.cost.buildS)}), counting ${formatDuration(r.cost.countS)}, in all ${formatDuration(r.cost.totalS)}`;
 }
 
 // src/postgres/builds/ref-name.ts
@@ -71242,9 +71685,9 @@ async function checkOutDir(dir, flag = "--out", expected = "a directory for the 
 
 // src/adapters/cli/cache-dir-option.ts
 import os10 from "node:os";
-import path31 from "node:path";
+import path32 from "node:path";
 function resolveCacheDir(flag) {
-  return flag ? path31.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
+  return flag ? path32.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -71365,7 +71808,7 @@ function attributeCommand() {
       instructionCounter: { counter: flags.instructionCounter },
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path32.resolve(flags.out)
+      outDir: path33.resolve(flags.out)
     };
     const report = await withInterrupt(
       logger,
@@ -71377,10 +71820,10 @@ function attributeCommand() {
 }
 
 // src/adapters/cli/commands/bisect.ts
-import path50 from "node:path";
+import path51 from "node:path";
 
 // src/flows/bisect/bisection.ts
-import path42 from "node:path";
+import path43 from "node:path";
 
 // src/core/compare/analysis/adaptive.ts
 init_result_types();
@@ -71449,8 +71892,8 @@ var PASS_HORIZON_SHARE = 0.85;
 function passLevels(alpha, schedule, test) {
   const last = schedule[schedule.length - 1];
   const h = Math.min(PASS_HORIZON_ROUNDS, last);
-  const share2 = last > h ? PASS_HORIZON_SHARE : 1;
-  const cumulative = (n) => n >= last ? alpha : n <= h ? alpha * share2 * n / h : alpha * (share2 + (1 - share2) * (n - h) / (last - h));
+  const share3 = last > h ? PASS_HORIZON_SHARE : 1;
+  const cumulative = (n) => n >= last ? alpha : n <= h ? alpha * share3 * n / h : alpha * (share3 + (1 - share3) * (n - h) / (last - h));
   const nominal = [];
   const spent = [];
   let used = 0;
@@ -71639,21 +72082,21 @@ function regressedByCounts(record2, base, heads, workloads) {
 }
 
 // src/flows/compare/pipeline/pipeline.ts
-import path41 from "node:path";
+import path42 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import path34 from "node:path";
+import path35 from "node:path";
 
 // src/store/write-results.ts
-import path33 from "node:path";
+import path34 from "node:path";
 function resultsText(result) {
   return `${JSON.stringify(result, null, 2)}
 `;
 }
 async function writeResults(file2, result, fs = nodeWriteFs) {
-  await fs.mkdir(path33.dirname(file2), { recursive: true }).catch((e) => {
-    throw new FileWriteError(file2, e, `its directory ${path33.dirname(file2)} could not be created`);
+  await fs.mkdir(path34.dirname(file2), { recursive: true }).catch((e) => {
+    throw new FileWriteError(file2, e, `its directory ${path34.dirname(file2)} could not be created`);
   });
   await writeAtomically(file2, typeof result === "string" ? result : resultsText(result), { fs });
 }
@@ -71663,7 +72106,7 @@ var RESERVE_MIN_MARGIN_BYTES = 64 * 1024;
 function fileSink(file2, options = {}) {
   const fs = options.fs ?? nodeWriteFs;
   const minMargin = options.reserveMarginBytes ?? RESERVE_MIN_MARGIN_BYTES;
-  const reserveFile = path34.join(path34.dirname(file2), `.${path34.basename(file2)}.reserve`);
+  const reserveFile = path35.join(path35.dirname(file2), `.${path35.basename(file2)}.reserve`);
   let reserved = 0;
   let reserveMayExist = false;
   let largestGrowth = 0;
@@ -71673,8 +72116,8 @@ function fileSink(file2, options = {}) {
     const margin = Math.max(minMargin, 2 * largestGrowth);
     if (reserved >= size2 + margin) return;
     const target = size2 + 2 * margin;
-    await fs.mkdir(path34.dirname(file2), { recursive: true }).catch((e) => {
-      throw new FileWriteError(file2, e, `its directory ${path34.dirname(file2)} could not be created`);
+    await fs.mkdir(path35.dirname(file2), { recursive: true }).catch((e) => {
+      throw new FileWriteError(file2, e, `its directory ${path35.dirname(file2)} could not be created`);
     });
     try {
       const handle = await fs.open(reserveFile, reserved === 0 ? "w" : "a");
@@ -71792,14 +72235,14 @@ init_fingerprint();
 
 // src/machine/controls.ts
 import { open as open6, writeFile as writeFile8 } from "node:fs/promises";
-import path36 from "node:path";
+import path37 from "node:path";
 
 // src/machine/sysfs.ts
-import { readdir as readdir8, readFile as readFile11 } from "node:fs/promises";
-import path35 from "node:path";
+import { readdir as readdir8, readFile as readFile12 } from "node:fs/promises";
+import path36 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile11(path35.join(root, rel), "utf8");
+    return await readFile12(path36.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -71815,7 +72258,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir8(path35.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir8(path36.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -71948,12 +72391,12 @@ async function probe2(spec, deps) {
     const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
     if (cpus.length === 0) {
       throw new UserError(
-        `${fields.governor}: no online CPU under ${path36.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
+        `${fields.governor}: no online CPU under ${path37.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
       );
     }
     for (const cpu of cpus) {
       const rel = `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path36.join(root, rel);
+      const file2 = path37.join(root, rel);
       const from = await readValue(root, rel);
       if (from === void 0) {
         throw new UserError(
@@ -72429,8 +72872,8 @@ function shares(counts, total) {
 }
 
 // src/postgres/stat-snapshot.ts
-import { readdir as readdir9, readFile as readFile12 } from "node:fs/promises";
-import path37 from "node:path";
+import { readdir as readdir9, readFile as readFile13 } from "node:fs/promises";
+import path38 from "node:path";
 
 // src/machine/pid-stat.ts
 function parsePidStatLine(text2) {
@@ -72534,14 +72977,14 @@ function setCounter(counters, key, value) {
 }
 async function readStat(proc, pid) {
   try {
-    return parsePidStatLine(await readFile12(path37.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile13(path38.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }
 }
 async function readCmdline(proc, pid) {
   try {
-    return (await readFile12(path37.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+    return (await readFile13(path38.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
   } catch {
     return void 0;
   }
@@ -72557,8 +73000,8 @@ async function serverProcesses(proc, backendPid, target) {
 }
 async function childPids(proc, postmaster) {
   try {
-    const text2 = await readFile12(
-      path37.join(proc, String(postmaster), "task", String(postmaster), "children"),
+    const text2 = await readFile13(
+      path38.join(proc, String(postmaster), "task", String(postmaster), "children"),
       "utf8"
     );
     return text2.trim().split(/\s+/).filter(Boolean).map(Number);
@@ -72611,8 +73054,8 @@ init_errors();
 
 // src/postgres/memory/smaps-rollup.ts
 init_errors();
-import { readFile as readFile13 } from "node:fs/promises";
-import path38 from "node:path";
+import { readFile as readFile14 } from "node:fs/promises";
+import path39 from "node:path";
 function parseSmapsRollup(text2) {
   const fields = /* @__PURE__ */ new Map();
   for (const line of text2.split("\n")) {
@@ -72622,15 +73065,15 @@ function parseSmapsRollup(text2) {
   return fields;
 }
 async function readSmapsField(procRoot, pid, field) {
-  const file2 = path38.join(procRoot, String(pid), "smaps_rollup");
+  const file2 = path39.join(procRoot, String(pid), "smaps_rollup");
   let text2;
   try {
-    text2 = await readFile13(file2, "utf8");
+    text2 = await readFile14(file2, "utf8");
   } catch (e) {
     const code = e.code;
     if (code === "ESRCH") return { kind: "gone" };
     if (code === "ENOENT") {
-      const alive = await readFile13(path38.join(procRoot, String(pid), "stat"), "utf8").then(
+      const alive = await readFile14(path39.join(procRoot, String(pid), "stat"), "utf8").then(
         () => true,
         () => false
       );
@@ -73086,7 +73529,7 @@ function sealingSink(sink) {
 }
 
 // src/run/journal.ts
-function openJournal(result, req, deps) {
+function openJournal2(result, req, deps) {
   const { logger } = deps;
   const sink = req.shard ? sealingSink(req.sink) : req.sink;
   const unregisterForcedEnd = finishOnForcedExit(sink, result, deps.signal);
@@ -73119,14 +73562,14 @@ function openJournal(result, req, deps) {
 
 // src/drivers/workload-scripts.ts
 init_workload_definition();
-import { readFile as readFile14 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 async function workloadScriptHashes(workloads) {
   const out = {};
   for (const w of workloads) {
     const files = scriptFiles(w);
     if (files.length === 0) continue;
     try {
-      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile14(f, "utf8"))));
+      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile15(f, "utf8"))));
     } catch {
     }
   }
@@ -73137,7 +73580,7 @@ async function workloadScriptHashes(workloads) {
 import os12 from "node:os";
 
 // src/machine/environment.ts
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile16 } from "node:fs/promises";
 import os11 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -73188,7 +73631,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile15(file2, "utf8")).trim();
+    return (await readFile16(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -73676,13 +74119,13 @@ function graded(f) {
     ...verdict2 === "ok" ? {} : { why: f.why, fix: f.fix }
   };
 }
-function pct4(share2) {
-  return `${(share2 * 100).toFixed(1)}%`;
+function pct4(share3) {
+  return `${(share3 * 100).toFixed(1)}%`;
 }
 
 // src/machine/pinning.ts
 import { access as access4, constants as constants5 } from "node:fs/promises";
-import path39 from "node:path";
+import path40 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -73798,11 +74241,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path39.delimiter)) {
+    for (const dir of searchPath.split(path40.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path39.join(dir, name), constants5.X_OK);
-        return path39.join(dir, name);
+        await access4(path40.join(dir, name), constants5.X_OK);
+        return path40.join(dir, name);
       } catch {
       }
     }
@@ -74271,7 +74714,7 @@ async function runBenchmark(req, deps) {
   const { logger } = deps;
   const run2 = await prepareRun2(req, deps);
   const { result } = run2;
-  const journal = openJournal(result, req, deps);
+  const journal = openJournal2(result, req, deps);
   const clusters = new RunClusters(run2.dataSets);
   let controls;
   try {
@@ -74400,8 +74843,8 @@ function planSizeProblem(input2, names) {
     return `the plan is too large: ${product(size2)}; at most ${count(PLANNED_RUNS.max)} (every run is planned in memory before the first starts, and results.json, written again after each run, holds every sample): ${fewer}`;
   }
   if (size2.seconds > PLANNED_SECONDS.max) {
-    const share2 = (input2.shards ?? 1) > 1 ? ` per shard (of ${count(input2.shards)})` : "";
-    return `the plan is too long: ${product(size2)}, measuring at least ${hours(size2.seconds)}${share2} (runs and warm-ups at their durations); at most ${hours(PLANNED_SECONDS.max)} of measurement: ${fewer}, or ${by("shorter runs", "duration")}`;
+    const share3 = (input2.shards ?? 1) > 1 ? ` per shard (of ${count(input2.shards)})` : "";
+    return `the plan is too long: ${product(size2)}, measuring at least ${hours(size2.seconds)}${share3} (runs and warm-ups at their durations); at most ${hours(PLANNED_SECONDS.max)} of measurement: ${fewer}, or ${by("shorter runs", "duration")}`;
   }
   return void 0;
 }
@@ -75018,8 +75461,8 @@ function owensT(h, a) {
   const upper = Math.min(a, GAUSSIAN_REACH / h);
   const width = upper / PANELS;
   let integral = 0;
-  for (let panel = 0; panel < PANELS; panel++) {
-    const middle = (panel + 0.5) * width;
+  for (let panel2 = 0; panel2 < PANELS; panel2++) {
+    const middle = (panel2 + 0.5) * width;
     for (let i = 0; i < NODES.length; i++) {
       const x = middle + width / 2 * NODES[i];
       integral += WEIGHTS[i] * Math.exp(-h * h * x * x / 2) / (1 + x * x);
@@ -76094,8 +76537,8 @@ function detrendedMedians(points2, start, cp2) {
   const total = Math.log(cp2.after / cp2.before);
   return medians.map((m, k) => {
     const i = start + k;
-    const share2 = i <= from ? 0 : i >= end ? 1 : (i - from) / (end - from);
-    return m / (cp2.before * Math.exp(share2 * total));
+    const share3 = i <= from ? 0 : i >= end ? 1 : (i - from) / (end - from);
+    return m / (cp2.before * Math.exp(share3 * total));
   });
 }
 
@@ -76494,8 +76937,8 @@ function withExplanation(result, record2) {
 init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile16, stat as stat8 } from "node:fs/promises";
-import path40 from "node:path";
+import { readFile as readFile17, stat as stat8 } from "node:fs/promises";
+import path41 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -76514,7 +76957,7 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path40.resolve(binDir, "postgres");
+  const postgres = path41.resolve(binDir, "postgres");
   const st = await stat8(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
@@ -76557,7 +77000,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile16(install.postgres).catch(() => void 0);
+  const binary = await readFile17(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -76704,7 +77147,7 @@ async function runPipeline(req, deps, store) {
   const unmeasuredHeads = unchangedHeads(compiledCode, arms2).map((c) => c.head);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms2.length - 1 && unmeasuredHeads.length === compiledCode.length;
   const measuredArms2 = arms2.filter((a) => !unmeasuredHeads.includes(a.label));
-  const resultsFile = path41.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path42.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
@@ -76753,7 +77196,7 @@ async function runPipeline(req, deps, store) {
       analysis,
       arms: arms2,
       sink,
-      logsDir: path41.join(runDir, "logs"),
+      logsDir: path42.join(runDir, "logs"),
       calibration: sameInstall(arms2),
       ...instructions ? { instructions } : {},
       ...plans ? { plans } : {},
@@ -76914,7 +77357,7 @@ async function compareArmsCode(arms2, { logger, runner, runAs, tmpDir }) {
   if (!base || heads.length === 0 || sameInstall(arms2)) return [];
   const out = [];
   for (const head of heads) {
-    if (path41.resolve(head.binDir) === path41.resolve(base.binDir)) continue;
+    if (path42.resolve(head.binDir) === path42.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head, options);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -77129,7 +77572,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step2) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path42.join(req.outDir, `step-${step2}-${label}-try-${t}`);
+  const runDir = path43.join(req.outDir, `step-${step2}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -77354,7 +77797,7 @@ function tries(r, sha) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path43 from "node:path";
+import path44 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -77384,7 +77827,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
-  const layout = cacheLayout(path43.resolve(req.cacheDir));
+  const layout = cacheLayout(path44.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -77586,7 +78029,7 @@ import { mkdir as mkdir9 } from "node:fs/promises";
 
 // src/flows/compare/pipeline/decide-run.ts
 import { mkdir as mkdir8, writeFile as writeFile10 } from "node:fs/promises";
-import path44 from "node:path";
+import path45 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   const decision = decide(comparison, policy, completenessOf(result));
@@ -77600,7 +78043,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path44.join(dir, DECISION_FILE);
+  const file2 = path45.join(dir, DECISION_FILE);
   await mkdir8(dir, { recursive: true });
   await writeFile10(file2, `${JSON.stringify(decision, null, 2)}
 `);
@@ -77863,94 +78306,6 @@ function steadySummary(result) {
 
 // src/core/report/evidence/steady-metrics-section.ts
 init_metrics();
-
-// src/core/report/markdown-escape.ts
-init_plain_text();
-var REFERENCES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "&#124;",
-  "`": "&#96;",
-  "*": "&#42;",
-  _: "&#95;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "\\": "&#92;",
-  "~": "&#126;",
-  $: "&#36;",
-  "#": "&#35;",
-  "@": "&#64;"
-};
-var ZWJ = "&#8205;";
-var ZWSP = "&#8203;";
-var NEUTRAL_AT = `&#64;${ZWJ}`;
-var MARKUP = /[&<>|`*_[\]\\~$#@]|:(?=\/\/)|(?<=www)\./gi;
-function mentionable(text2, at) {
-  const before = at === 0 ? "" : text2.charAt(at - 1);
-  return !/[A-Za-z0-9_]/.test(before) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9]/.test(text2.slice(at + 1));
-}
-var BLOCK_START = /^([-+= \t])|^(\d{1,9})([.)])(?=\s|$)/;
-function escapeMarkdown(text2, maxChars) {
-  const plain = plainText(text2, maxChars);
-  const escaped = plain.replace(MARKUP, (c, at) => {
-    if (c === "@") return mentionable(plain, at) ? NEUTRAL_AT : REFERENCES[c];
-    if (c === ":") return `:${ZWSP}`;
-    if (c === ".") return `${ZWSP}.`;
-    return REFERENCES[c] ?? c;
-  });
-  return escaped.replace(
-    BLOCK_START,
-    (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
-  );
-}
-function codeBlock(text2, language = "") {
-  const lines = text2.split("\n").map((line) => plainText(line));
-  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run2) => run2.length));
-  const fence = "`".repeat(Math.max(3, longest + 1));
-  return [`${fence}${language}`, ...lines, fence].join("\n");
-}
-var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9_.:/+=,@% -]*[A-Za-z0-9_.:/+=,@%-])?$/;
-function codeText(text2, maxChars) {
-  return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
-}
-var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
-var SHORT_SHA_LENGTH = 7;
-function isCommitSha(sha) {
-  return COMMIT_SHA.test(sha);
-}
-function shortSha(sha) {
-  const trimmed = sha.trim();
-  return COMMIT_SHA.test(trimmed) ? codeText(trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()) : escapeMarkdown(trimmed, 40);
-}
-function safeUrl(url2) {
-  const trimmed = url2.trim();
-  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
-  try {
-    new URL(trimmed);
-  } catch {
-    return null;
-  }
-  return trimmed;
-}
-function markdownLink(label, url2) {
-  const safe = url2 === void 0 ? null : safeUrl(url2);
-  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
-}
-function commitLink(sha, repoUrl, options = {}) {
-  const { digits = SHORT_SHA_LENGTH, code = true } = options;
-  if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
-  const short4 = sha.slice(0, digits);
-  const label = code ? codeText(short4) : short4;
-  const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
-  return repo ? `[${label}](${repo}/commit/${sha})` : label;
-}
-function issueTitleText(text2, maxChars) {
-  const plain = plainText(text2, maxChars);
-  return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
-}
-
-// src/core/report/evidence/steady-metrics-section.ts
 var MAX_ROWS = 30;
 function steadyMetricsSection(result) {
   const cells = steadySummary(result);
@@ -77984,7 +78339,7 @@ function cellText(c, metric, unit) {
   if (!row2) return "\u2013";
   const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
   if (IN_BYTES.has(metric)) return bytesText(row2);
-  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${unit ? ` ${unit}` : ""}${delta}`;
+  return `${num4(row2.base)} \u2192 ${num4(row2.head)}${unit ? ` ${unit}` : ""}${delta}`;
 }
 var IN_BYTES = /* @__PURE__ */ new Set(["backendMemoryPeakBytes", "backendMemoryMedianBytes"]);
 function bytesText(row2) {
@@ -77995,7 +78350,7 @@ function bytesText(row2) {
   const pct6 = row2.deltaPct === null ? "" : `, ${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%`;
   return `${formatBytes(row2.base)} \u2192 ${formatBytes(row2.head)} (${d >= 0 ? "+" : "-"}${formatBytes(Math.abs(d))}${pct6})`;
 }
-function num3(v) {
+function num4(v) {
   if (v === null) return "\u2013";
   if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
   return Number(v.toPrecision(3)).toString();
@@ -78122,25 +78477,6 @@ function clientText(client) {
 function clientLines(clients) {
   if (clients.length === 0) return [];
   return [`client${clients.length > 1 ? "s" : ""}: ${clients.map(clientText).join("; ")} drove every arm`];
-}
-
-// src/core/report/html-escape.ts
-init_plain_text();
-var HTML_REFERENCES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;"
-};
-function escapeHtml(text2) {
-  return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
-}
-function scriptJson(value) {
-  return JSON.stringify(value).replace(
-    /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
 }
 
 // src/core/report/evidence/plan-section.ts
@@ -78319,7 +78655,7 @@ function planSection(record2) {
       `| statement |${multiHead ? " head |" : ""} calls/tx | \xB5s/call base \u2192 head | \u0394 | shared blocks/call base \u2192 head | \u0394 |`,
       `| --- |${multiHead ? " --- |" : ""} ---: | ---: | ---: | ---: | ---: |`,
       ...report.movers.map(
-        (m) => `| ${codeText(m.statement, STATEMENT_CHARS)} |${multiHead ? ` ${escapeMarkdown(m.head, 40)} |` : ""} ${num4(m.headCost.callsPerTx, 2)} | ${us(m.base.msPerCall)} \u2192 ${us(m.headCost.msPerCall)} | ${pctCell(m.timeDeltaPct)} | ${blocks(m.base.blocksPerCall)} \u2192 ${blocks(m.headCost.blocksPerCall)} | ${pctCell(m.blocksDeltaPct)} |`
+        (m) => `| ${codeText(m.statement, STATEMENT_CHARS)} |${multiHead ? ` ${escapeMarkdown(m.head, 40)} |` : ""} ${num5(m.headCost.callsPerTx, 2)} | ${us(m.base.msPerCall)} \u2192 ${us(m.headCost.msPerCall)} | ${pctCell(m.timeDeltaPct)} | ${blocks(m.base.blocksPerCall)} \u2192 ${blocks(m.headCost.blocksPerCall)} | ${pctCell(m.blocksDeltaPct)} |`
       )
     );
   }
@@ -78337,14 +78673,14 @@ function role(what, label) {
 function short2(statement) {
   return statement.length > STATEMENT_CHARS ? `${statement.slice(0, STATEMENT_CHARS - 1)}\u2026` : statement;
 }
-function num4(v, decimals) {
+function num5(v, decimals) {
   return v === null ? "\u2013" : v.toFixed(decimals);
 }
 function us(v) {
   return v === null ? "\u2013" : (v * 1e3).toLocaleString("en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 }
 function blocks(v) {
-  return num4(v, 1);
+  return num5(v, 1);
 }
 function pctCell(v) {
   return v === null ? "\u2013" : `${v >= 0 ? "+" : ""}${v.toFixed(1)}%`;
@@ -78586,15 +78922,15 @@ import os13 from "node:os";
 
 // src/store/open/choose-store.ts
 init_errors();
-import path47 from "node:path";
+import path48 from "node:path";
 
 // src/store/branch/branch-store.ts
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
 
 // src/store/branch/data-branch.ts
 import { rm as rm9 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -78655,11 +78991,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path45.join(this.opts.workDir, this.opts.storePath);
+    return path46.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path45.join(this.opts.workDir, relative);
+    return path46.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -78827,7 +79163,7 @@ async function openBranchStore(spec, open7, deps) {
       remote: spec.remote,
       ...spec.credentials ? { credentials: spec.credentials } : {},
       branch: spec.branch,
-      workDir: await mkdtemp3(path46.join(spec.tempDir, "pgperf-data-branch-")),
+      workDir: await mkdtemp3(path47.join(spec.tempDir, "pgperf-data-branch-")),
       ...spec.storePath ? { storePath: spec.storePath } : {}
     },
     deps
@@ -78879,11 +79215,11 @@ async function chooseStore(choice, open7) {
   return { reader: store, archive: store, close: () => store.close() };
 }
 function located(spec, baseDir) {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path47.resolve(baseDir, spec);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path48.resolve(baseDir, spec);
 }
 function onBranch(spec, branch, open7) {
   const { names } = branch;
-  if (spec && (path47.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
+  if (spec && (path48.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
     throw new UserError(
       `${names.store} is '${spec}', but with ${names.branchInSentence} it is the directory inside the branch: expected a relative path such as store`
     );
@@ -78908,14 +79244,14 @@ function onBranch(spec, branch, open7) {
 
 // src/store/open/open-store.ts
 init_errors();
-import path49 from "node:path";
+import path50 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
 import { access as access5, readdir as readdir10, stat as stat9 } from "node:fs/promises";
-import path48 from "node:path";
+import path49 from "node:path";
 init_regular_file();
 init_errors();
 init_store();
@@ -78925,8 +79261,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path48.join(dir, "runs");
-    this.indexDir = path48.join(dir, "index");
+    this.runsDir = path49.join(dir, "runs");
+    this.indexDir = path49.join(dir, "index");
   }
   dir;
   options;
@@ -78939,7 +79275,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path48.resolve(dir), options);
+    const store = new _DirStore(path49.resolve(dir), options);
     const st = await withDeadline(store.dir, stat9(store.dir), { expected: "a directory" }).catch(
       (e) => {
         if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
@@ -79021,10 +79357,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path48.join(this.runsDir, `${id}.json`);
+    return path49.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path48.join(this.indexDir, `${id}.json`);
+    return path49.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -79115,8 +79451,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path49.isAbsolute(xdgDataHome) ? xdgDataHome : path49.join(home, ".local", "share");
-  return path49.join(base, "pgperf", "store");
+  const base = xdgDataHome && path50.isAbsolute(xdgDataHome) ? xdgDataHome : path50.join(home, ".local", "share");
+  return path50.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -79214,7 +79550,7 @@ function bisectCommand() {
       extraOptions: flags.buildOption,
       durationS: flags.duration,
       adaptive: adaptive && { ...flags, maxRounds: adaptive.plan.maxRounds },
-      outDir: path50.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path51.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     });
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     const stopped = {};
@@ -79236,7 +79572,7 @@ function bisectCommand() {
 }
 
 // src/adapters/cli/commands/build.ts
-import path51 from "node:path";
+import path52 from "node:path";
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build", refArg("--ref")).option(
     "--patch <file...>",
@@ -79261,7 +79597,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path51.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path52.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -79276,7 +79612,7 @@ function buildCommand() {
 
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile12 } from "node:fs/promises";
-import path53 from "node:path";
+import path54 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -79374,7 +79710,7 @@ function median3(values) {
 // src/flows/calibrate/drill-workload.ts
 init_regular_file();
 import { writeFile as writeFile11 } from "node:fs/promises";
-import path52 from "node:path";
+import path53 from "node:path";
 var DRILL_SETTING = "pgperf.drill";
 var DRILL_SUFFIX = "-drill";
 function drillArms(binDir) {
@@ -79398,7 +79734,7 @@ function undrillable(w) {
 async function drillWorkload(w, rows, dir) {
   const texts = w.pipeline !== void 0 ? [{ name: "select-only-pipeline", text: pipelinedSelectScript(w.pipeline), weight: 1 }] : w.builtin ? [{ name: w.builtin, text: BUILTIN_SCRIPT_TEXT[w.builtin], weight: 1 }] : await Promise.all(
     (w.scripts ?? []).map(async (s) => ({
-      name: path52.basename(s.file, ".sql"),
+      name: path53.basename(s.file, ".sql"),
       text: await readRegularFile(s.file),
       weight: s.weight
     }))
@@ -79406,7 +79742,7 @@ async function drillWorkload(w, rows, dir) {
   const name = `${w.name}${DRILL_SUFFIX}`;
   const scripts = [];
   for (const [i, t] of texts.entries()) {
-    const file2 = path52.join(dir, `${name}-${i + 1}-${t.name}.sql`);
+    const file2 = path53.join(dir, `${name}-${i + 1}-${t.name}.sql`);
     await writeFile11(file2, withDrill(t.text, rows), { mode: 420 });
     scripts.push({ file: file2, weight: t.weight });
   }
@@ -79522,7 +79858,7 @@ async function runCalibration(options, deps) {
     measured2.result = kept;
     if (measured2.archived) await deps.keep?.(kept);
   }
-  const calibrationFile = calibrationDir ? path53.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path54.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile12(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -79576,13 +79912,13 @@ function recordLines(record2, skipped) {
 
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path57 from "node:path";
+import path58 from "node:path";
 
 // src/adapters/cli/execute-run.ts
-import path56 from "node:path";
+import path57 from "node:path";
 
 // src/flows/compare/baseline/stored-baseline.ts
-import path55 from "node:path";
+import path56 from "node:path";
 init_errors();
 
 // src/flows/compare/baseline/baseline-conditions.ts
@@ -79889,7 +80225,7 @@ function baselineArm(doc) {
 
 // src/flows/compare/baseline/sentinel.ts
 import { stat as stat10 } from "node:fs/promises";
-import path54 from "node:path";
+import path55 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -79905,7 +80241,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path54.join(req.runDir, "sentinel")
+      runDir: path55.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -79957,7 +80293,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat10(path54.join(binDir, "postgres"))).isFile();
+    return (await stat10(path55.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -80071,7 +80407,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path55.join(req.runDir, "head")
+        runDir: path56.join(req.runDir, "head")
       },
       deps
     );
@@ -80105,7 +80441,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     warnings
   );
   const merged = gateRecord ? { ...mergedRuns, gateRecord } : mergedRuns;
-  const resultsFile = path55.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path56.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -80166,13 +80502,13 @@ init_errors();
 init_read_results();
 async function executeRun(options, logger, extra = {}) {
   checkDesignReach(options);
-  const runDir = path56.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path57.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const stop = extra.stop ?? stopOnSignals(logger);
   const disposeSignals = extra.stop ? () => void 0 : stop.dispose;
   stop.throwIfStopped();
-  const resultsFile = path56.join(runDir, RESULTS_FILE);
+  const resultsFile = path57.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(
     async () => print(`${resultsLine(resultsFile, await keptRecord(resultsFile))}
@@ -80207,7 +80543,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path56.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path57.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -80305,7 +80641,7 @@ function calibrateCommand() {
         flags.json ? `${JSON.stringify({ ...calibration, ...record2 ? { record: record2 } : {} }, null, 2)}
 ` : renderCalibrationText(calibration, record2, drills?.skipped)
       );
-      await writeDecision(path57.dirname(run2.resultsFile), decision).catch(
+      await writeDecision(path58.dirname(run2.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -80376,11 +80712,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile17 } from "node:fs/promises";
+import { readFile as readFile18 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile17(file2, "utf8");
+    text2 = await readFile18(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -80787,8 +81123,8 @@ function renderWaitEventComparison(base, head, options = {}) {
   return `${lines.join("\n")}
 `;
 }
-function percent(share2) {
-  return `${(share2 * 100).toFixed(1)}%`;
+function percent(share3) {
+  return `${(share3 * 100).toFixed(1)}%`;
 }
 function points(delta) {
   const pp = delta * 100;
@@ -82440,11 +82776,11 @@ function render(input2, marker, max) {
       (c) => `- ${codeText(c.fingerprint, 80)} (${escapeMarkdown(c.description, 120)}): ${VERDICT_DISPLAY[c.verdict].icon} ${VERDICT_DISPLAY[c.verdict].word} \xB7 shards ${c.present.join(", ") || "none"} of ${input2.count}`
     ).join("\n")
   ].join("\n\n");
-  const share2 = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
+  const share3 = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
   const sections3 = input2.classes.map(
     (c) => `## Machine class ${codeText(c.fingerprint, 80)}: ${escapeMarkdown(c.description, 120)}
 
-${renderJobSummary({ ...c.report, maxLength: share2 })}`
+${renderJobSummary({ ...c.report, maxLength: share3 })}`
   );
   return `${[top, ...sections3].join("\n\n").trimEnd()}
 `;
@@ -82608,7 +82944,7 @@ function demoCommand() {
 
 // src/adapters/cli/commands/doctor.ts
 import os14 from "node:os";
-import path59 from "node:path";
+import path60 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -82647,7 +82983,7 @@ function renderPreflight(report) {
 // src/postgres/runner-facts.ts
 import { constants as constants7 } from "node:fs";
 import { access as access6, readdir as readdir12, stat as stat11, statfs as statfs3 } from "node:fs/promises";
-import path58 from "node:path";
+import path59 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -82790,10 +83126,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir12(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path58.join(dir, v, "bin");
+    const bin = path59.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path58.join(bin, p), constants7.X_OK).then(
+        (p) => access6(path59.join(bin, p), constants7.X_OK).then(
           () => true,
           () => false
         )
@@ -82822,7 +83158,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path58.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path59.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -82922,17 +83258,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path58.resolve(dir); ; d = path58.dirname(d)) {
+  for (let d = path59.resolve(dir); ; d = path59.dirname(d)) {
     const st = await stat11(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path58.dirname(d)) return void 0;
+    if (d === path59.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path58.resolve(dir); ; d = path58.dirname(d)) {
+  for (let d = path59.resolve(dir); ; d = path59.dirname(d)) {
     chain.unshift(d);
-    if (d === path58.dirname(d)) break;
+    if (d === path59.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat11(d).catch(() => void 0);
@@ -82973,7 +83309,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path59.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path60.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -82988,7 +83324,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os14.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path59.resolve(flags.tmpDir ?? os14.tmpdir()),
+      tmpDir: path60.resolve(flags.tmpDir ?? os14.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -83013,7 +83349,7 @@ function bytes(value) {
 init_read_results();
 init_errors();
 import { readdir as readdir13, stat as stat12 } from "node:fs/promises";
-import path60 from "node:path";
+import path61 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -83023,7 +83359,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique2 = [...new Set(files.map((f) => path60.resolve(f)))].sort();
+  const unique2 = [...new Set(files.map((f) => path61.resolve(f)))].sort();
   return Promise.all(unique2.map(async (f) => withCurrentDefinitions(await readResults(f))));
 }
 async function resultFiles(input2) {
@@ -83034,12 +83370,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path60.join(input2, "runs");
+  const runsDir = path61.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path60.join(runsDir, n));
+    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path61.join(runsDir, n));
   }
   const entries = await readdir13(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path60.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path61.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -83959,12 +84295,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir10 } from "node:fs/promises";
-import path61 from "node:path";
+import path62 from "node:path";
 async function writeSite(dir, files) {
   await mkdir10(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path61.join(dir, f.file);
+    const target = path62.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -84052,8 +84388,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path65 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path65} does not exist${EOL}`);
+        const path66 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path66} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -88166,7 +88502,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path65) => path65.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path66) => path66.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -89154,7 +89490,7 @@ function raiseNote(entry) {
 
 // src/flows/nightly/nightly-job.ts
 import { mkdir as mkdir11, writeFile as writeFile14 } from "node:fs/promises";
-import path64 from "node:path";
+import path65 from "node:path";
 
 // src/core/history/regression-groups.ts
 function rangeOf(cp2) {
@@ -89502,7 +89838,7 @@ async function trySyncTriageDigest(api, now, options = {}) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path62 from "node:path";
+import path63 from "node:path";
 import { writeFile as writeFile13 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -89512,7 +89848,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile13(path62.join(dir, ".nojekyll"), "");
+  await writeFile13(path63.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -89615,7 +89951,7 @@ function vanishedCells(series) {
 init_errors();
 
 // src/flows/nightly/backfill.ts
-import path63 from "node:path";
+import path64 from "node:path";
 init_errors();
 function checkBackfill(count3, head, names) {
   if (count3 === void 0) return;
@@ -89647,7 +89983,7 @@ async function runBackfill(request2, deps) {
   const now = deps.now ?? Date.now;
   const env = deps.env ?? process.env;
   const line = deps.line ?? (() => {
-    const layout = cacheLayout(path63.resolve(request2.build.cacheDir));
+    const layout = cacheLayout(path64.resolve(request2.build.cacheDir));
     return new SourceMirror(request2.build.repo, layout.git, layout.locks, {
       runner: deps.runner,
       logger,
@@ -90085,7 +90421,7 @@ async function concludeNight(outcome, options) {
   const decision = nightlyDecision(outcome, failOn);
   const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
-    await mkdir11(path64.dirname(reportFile), { recursive: true });
+    await mkdir11(path65.dirname(reportFile), { recursive: true });
     await writeFile14(reportFile, markdown);
   }
   return { report: markdown, decision };
@@ -91243,7 +91579,7 @@ function compareSamples(base, head, options = {}) {
 
 // src/flows/compare/value-files.ts
 init_errors();
-import { readFile as readFile18 } from "node:fs/promises";
+import { readFile as readFile19 } from "node:fs/promises";
 function compareValueFiles(baseFile, headFile, options) {
   return Promise.all([readValues(baseFile, "base"), readValues(headFile, "head")]).then(
     ([base, head]) => compareSamples(base, head, options)
@@ -91252,7 +91588,7 @@ function compareValueFiles(baseFile, headFile, options) {
 async function readValues(file2, side) {
   let text2;
   try {
-    text2 = await readFile18(file2, "utf8");
+    text2 = await readFile19(file2, "utf8");
   } catch (e) {
     const code = e.code;
     throw new UserError(`${side} file ${file2}: cannot read it (${code ?? errorMessage(e)})`);

@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path69 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path73 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path69 && path69[0] !== "/") {
-          path69 = `/${path69}`;
+        if (path73 && path73[0] !== "/") {
+          path73 = `/${path73}`;
         }
-        return new URL(`${origin}${path69}`);
+        return new URL(`${origin}${path73}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path69, origin }
+          request: { method, path: path73, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path69);
+        debuglog("sending request to %s %s/%s", method, origin, path73);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path69, origin },
+          request: { method, path: path73, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path69,
+          path73,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path69, origin }
+          request: { method, path: path73, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path69);
+        debuglog("trailers received from %s %s/%s", method, origin, path73);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path69, origin },
+          request: { method, path: path73, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path69,
+          path73,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path69, origin }
+            request: { method, path: path73, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path69);
+          debuglog("sending request to %s %s/%s", method, origin, path73);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path69,
+        path: path73,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path69 !== "string") {
+        if (typeof path73 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path69[0] !== "/" && !(path69.startsWith("http://") || path69.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path73[0] !== "/" && !(path73.startsWith("http://") || path73.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path69)) {
+        } else if (invalidPathRegex.test(path73)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path69, query) : path69;
+        this.path = query ? buildURL(path73, query) : path73;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path69, host, upgrade, blocking, reset } = request2;
+      const { method, path: path73, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path69} HTTP/1.1\r
+      let header = `${method} ${path73} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path69, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path73, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path69;
+      headers[HTTP2_HEADER_PATH] = path73;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path69 = search ? `${pathname}${search}` : pathname;
+        const path73 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path69;
+        this.opts.path = path73;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8303,8 +8303,8 @@ var require_pool_base = __commonJS({
       }
       get [kSize]() {
         let ret = this[kQueued];
-        for (const { [kSize]: size } of this[kClients]) {
-          ret += size;
+        for (const { [kSize]: size2 } of this[kClients]) {
+          ret += size2;
         }
         return ret;
       }
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path69 = "/",
+          path: path73 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path69;
+        opts.path = origin + path73;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -9295,7 +9295,7 @@ var require_retry_handler = __commonJS({
             this.abort(contentLengthError);
             return false;
           }
-          const { start, size, end = size - 1 } = contentRange;
+          const { start, size: size2, end = size2 - 1 } = contentRange;
           if (this.start !== start || this.end != null && this.end !== end) {
             this.abort(
               new RequestRetryError("Content-Range mismatch", statusCode, {
@@ -9325,7 +9325,7 @@ var require_retry_handler = __commonJS({
               this.abort(contentLengthError);
               return false;
             }
-            const { start, size, end = size - 1 } = range;
+            const { start, size: size2, end = size2 - 1 } = range;
             assert2(
               start != null && Number.isFinite(start),
               "content-range mismatch"
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path69) {
-      if (typeof path69 !== "string") {
-        return path69;
+    function safeUrl2(path73) {
+      if (typeof path73 !== "string") {
+        return path73;
       }
-      const pathSegments = path69.split("?");
+      const pathSegments = path73.split("?");
       if (pathSegments.length !== 2) {
-        return path69;
+        return path73;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path69, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path69);
+    function matchKey(mockDispatch2, { path: path73, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path73);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path69 }) => matchValue(safeUrl2(path69), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path73 }) => matchValue(safeUrl2(path73), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path69, method, body, headers, query } = opts;
+      const { path: path73, method, body, headers, query } = opts;
       return {
-        path: path69,
+        path: path73,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path69, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path73, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path69,
+            Path: path73,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -12131,17 +12131,17 @@ var require_headers = __commonJS({
       }
       // https://fetch.spec.whatwg.org/#convert-header-names-to-a-sorted-lowercase-set
       toSortedArray() {
-        const size = this[kHeadersMap].size;
-        const array2 = new Array(size);
-        if (size <= 32) {
-          if (size === 0) {
+        const size2 = this[kHeadersMap].size;
+        const array2 = new Array(size2);
+        if (size2 <= 32) {
+          if (size2 === 0) {
             return array2;
           }
           const iterator2 = this[kHeadersMap][Symbol.iterator]();
           const firstValue = iterator2.next().value;
           array2[0] = [firstValue[0], firstValue[1].value];
           assert2(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size; ++i) {
+          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size2; ++i) {
             value = iterator2.next().value;
             x = array2[i] = [value[0], value[1].value];
             assert2(x[1] !== null);
@@ -15119,7 +15119,7 @@ var require_util4 = __commonJS({
       return null;
     }
     function combineByteSequences(sequences) {
-      const size = sequences.reduce((a, b) => {
+      const size2 = sequences.reduce((a, b) => {
         return a + b.byteLength;
       }, 0);
       let offset = 0;
@@ -15127,7 +15127,7 @@ var require_util4 = __commonJS({
         a.set(b, offset);
         offset += b.byteLength;
         return a;
-      }, new Uint8Array(size));
+      }, new Uint8Array(size2));
     }
     module.exports = {
       staticPropertyDescriptors,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path69) {
-      for (let i = 0; i < path69.length; ++i) {
-        const code = path69.charCodeAt(i);
+    function validateCookiePath(path73) {
+      for (let i = 0; i < path73.length; ++i) {
+        const code = path73.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -17058,8 +17058,8 @@ var require_util7 = __commonJS({
           return false;
         }
       }
-      const num5 = Number.parseInt(value, 10);
-      return num5 >= 8 && num5 <= 15;
+      const num6 = Number.parseInt(value, 10);
+      return num6 >= 8 && num6 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
@@ -18560,13 +18560,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field] + size;
+      setEventFieldSize(field, size2) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field] + size2;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field] = size;
+        this.eventFieldSizes[field] = size2;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path69 = opts.path;
+          let path73 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path69 = `/${path69}`;
+            path73 = `/${path73}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path69);
+          url2 = new URL(util.parseOrigin(url2).origin + path73);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -20046,10 +20046,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path69) {
-  if (!path69)
+function getElementAtPath(obj, path73) {
+  if (!path73)
     return obj;
-  return path69.reduce((acc, key) => acc?.[key], obj);
+  return path73.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -20308,11 +20308,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path69, issues) {
+function prefixIssues(path73, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path69);
+    iss.path.unshift(path73);
     return iss;
   });
 }
@@ -20845,16 +20845,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path69 = []) => {
+  const processError = (error64, path73 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path69, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path73, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path69, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path73, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path69, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path73, ...issue3.path]);
       } else {
-        const fullpath = [...path69, ...issue3.path];
+        const fullpath = [...path73, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20893,17 +20893,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path69 = []) => {
+  const processError = (error64, path73 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path69, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path73, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path69, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path73, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path69, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path73, ...issue3.path]);
       } else {
-        const fullpath = [...path69, ...issue3.path];
+        const fullpath = [...path73, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20942,8 +20942,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path69 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path69) {
+  const path73 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path73) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -21551,8 +21551,8 @@ var init_checks = __esm({
       (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
       inst._zod.check = (payload) => {
         const input2 = payload.value;
-        const size = input2.size;
-        if (size <= def.maximum)
+        const size2 = input2.size;
+        if (size2 <= def.maximum)
           return;
         payload.issues.push({
           origin: getSizableOrigin(input2),
@@ -21571,8 +21571,8 @@ var init_checks = __esm({
       (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
       inst._zod.check = (payload) => {
         const input2 = payload.value;
-        const size = input2.size;
-        if (size >= def.minimum)
+        const size2 = input2.size;
+        if (size2 >= def.minimum)
           return;
         payload.issues.push({
           origin: getSizableOrigin(input2),
@@ -21591,10 +21591,10 @@ var init_checks = __esm({
       (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
       inst._zod.check = (payload) => {
         const input2 = payload.value;
-        const size = input2.size;
-        if (size === def.size)
+        const size2 = input2.size;
+        if (size2 === def.size)
           return;
-        const tooBig = size > def.size;
+        const tooBig = size2 > def.size;
         payload.issues.push({
           origin: getSizableOrigin(input2),
           ...tooBig ? { code: "too_big", maximum: def.size } : { code: "too_small", minimum: def.size },
@@ -22056,14 +22056,14 @@ function isValidJWT(token, algorithm = null) {
     return false;
   }
 }
-function capSize(inst, size) {
+function capSize(inst, size2) {
   const caps = sizeCaps(inst._zod.def.checks);
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
   const parse5 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
-    const n = size(payload.value);
+    const n = size2(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
       for (const [max, ch] of sizeCaps(inst._zod.def.checks)) {
         if (n > max && ch._zod.def.when(payload)) {
@@ -33691,9 +33691,9 @@ function generateNullableCheck(doc, ctx, schema, accessor, buildsValue = true) {
   doc.write(`}`);
   return outputVar;
 }
-function generateSizeGate(doc, schema, size) {
+function generateSizeGate(doc, schema, size2) {
   for (const [max, check2] of sizeCaps(schema._zod.def.checks)) {
-    doc.write(`if (${size} > ${numericOperand(max, check2._zod.def.check)}) return INVALID;`);
+    doc.write(`if (${size2} > ${numericOperand(max, check2._zod.def.check)}) return INVALID;`);
   }
 }
 function generateArrayCheck(doc, ctx, schema, accessor, buildsValue = true) {
@@ -34882,11 +34882,11 @@ function _minSize(minimum, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _size(size, params) {
+function _size(size2, params) {
   return new $ZodCheckSizeEquals({
     check: "size_equals",
     ...normalizeParams(params),
-    size
+    size: size2
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -38730,8 +38730,8 @@ var init_schemas2 = __esm({
       $ZodFile.init(inst, def);
       ZodType.init(inst, def);
       inst._zod.processJSONSchema = (ctx, json2, params) => fileProcessor(inst, ctx, json2, params);
-      inst.min = (size, params) => inst.check(_minSize(size, params));
-      inst.max = (size, params) => inst.check(_maxSize(size, params));
+      inst.min = (size2, params) => inst.check(_minSize(size2, params));
+      inst.max = (size2, params) => inst.check(_maxSize(size2, params));
       inst.mime = (types2, params) => inst.check(_mime(Array.isArray(types2) ? types2 : [types2], params));
     });
     ZodTransform = /* @__PURE__ */ $constructor("ZodTransform", (inst, def) => {
@@ -38975,13 +38975,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path69 = ref.slice(1).split("/").filter(Boolean);
-  if (path69.length === 0) {
+  const path73 = ref.slice(1).split("/").filter(Boolean);
+  if (path73.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path69[0] === defsKey) {
-    const key = path69[1] === void 0 ? void 0 : decodeJSONPointerSegment(path69[1]);
+  if (path73[0] === defsKey) {
+    const key = path73[1] === void 0 ? void 0 : decodeJSONPointerSegment(path73[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -40619,8 +40619,8 @@ var require_postgres_date = __commonJS({
     function bcYearToNegativeYear(year) {
       return -(year - 1);
     }
-    function is0To99(num5) {
-      return num5 >= 0 && num5 < 100;
+    function is0To99(num6) {
+      return num6 >= 0 && num6 < 100;
     }
   }
 });
@@ -42781,33 +42781,33 @@ var require_buffer_writer = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.Writer = void 0;
     var Writer = class {
-      constructor(size = 256) {
-        this.size = size;
+      constructor(size2 = 256) {
+        this.size = size2;
         this.offset = 5;
         this.headerPosition = 0;
-        this.buffer = Buffer.allocUnsafe(size);
+        this.buffer = Buffer.allocUnsafe(size2);
       }
-      ensure(size) {
+      ensure(size2) {
         const remaining = this.buffer.length - this.offset;
-        if (remaining < size) {
+        if (remaining < size2) {
           const oldBuffer = this.buffer;
-          const newSize = oldBuffer.length + (oldBuffer.length >> 1) + size;
+          const newSize = oldBuffer.length + (oldBuffer.length >> 1) + size2;
           this.buffer = Buffer.allocUnsafe(newSize);
           oldBuffer.copy(this.buffer, 0, 0, this.offset);
         }
       }
-      addInt32(num5) {
+      addInt32(num6) {
         this.ensure(4);
-        this.buffer[this.offset++] = num5 >>> 24 & 255;
-        this.buffer[this.offset++] = num5 >>> 16 & 255;
-        this.buffer[this.offset++] = num5 >>> 8 & 255;
-        this.buffer[this.offset++] = num5 >>> 0 & 255;
+        this.buffer[this.offset++] = num6 >>> 24 & 255;
+        this.buffer[this.offset++] = num6 >>> 16 & 255;
+        this.buffer[this.offset++] = num6 >>> 8 & 255;
+        this.buffer[this.offset++] = num6 >>> 0 & 255;
         return this;
       }
-      addInt16(num5) {
+      addInt16(num6) {
         this.ensure(2);
-        this.buffer[this.offset++] = num5 >>> 8 & 255;
-        this.buffer[this.offset++] = num5 >>> 0 & 255;
+        this.buffer[this.offset++] = num6 >>> 8 & 255;
+        this.buffer[this.offset++] = num6 >>> 0 & 255;
         return this;
       }
       addCString(string4) {
@@ -42857,10 +42857,10 @@ var require_buffer_writer = __commonJS({
       /**
        * Appends an uninitialized block of {@link size} bytes to the buffer and returns its offset.
        */
-      reserveUnsafe(size) {
+      reserveUnsafe(size2) {
         const offset = this.offset;
-        this.ensure(size);
-        this.offset += size;
+        this.ensure(size2);
+        this.offset += size2;
         return offset;
       }
       join(code) {
@@ -43873,7 +43873,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path69 = __require("path");
+    var path73 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -43912,7 +43912,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path69.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path69.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path73.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path73.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -44044,7 +44044,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path69 = __require("path");
+    var path73 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -45911,12 +45911,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path69) {
-  return path69.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path73) {
+  return path73.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path69) {
+function valueAt(doc, path73) {
   let v = doc;
-  for (const key of path69) {
+  for (const key of path73) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -46384,15 +46384,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path69, options = {}) {
+async function readResults(path73, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path69);
+    text2 = await readRegularFile(path73);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path69}: ${e.reason}`);
+    throw new UserError(`results file ${path73}: ${e.reason}`);
   }
-  return parseResults(text2, path69, options);
+  return parseResults(text2, path73, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -47305,17 +47305,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path69) {
-      const ctrl = callVisitor(key, node3, visitor, path69);
+    function visit_(key, node3, visitor, path73) {
+      const ctrl = callVisitor(key, node3, visitor, path73);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path69, ctrl);
-        return visit_(key, ctrl, visitor, path69);
+        replaceNode(key, path73, ctrl);
+        return visit_(key, ctrl, visitor, path73);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path69 = Object.freeze(path69.concat(node3));
+          path73 = Object.freeze(path73.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path69);
+            const ci = visit_(i, node3.items[i], visitor, path73);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -47326,13 +47326,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path69 = Object.freeze(path69.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path69);
+          path73 = Object.freeze(path73.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path73);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path69);
+          const cv2 = visit_("value", node3.value, visitor, path73);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -47353,17 +47353,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path69) {
-      const ctrl = await callVisitor(key, node3, visitor, path69);
+    async function visitAsync_(key, node3, visitor, path73) {
+      const ctrl = await callVisitor(key, node3, visitor, path73);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path69, ctrl);
-        return visitAsync_(key, ctrl, visitor, path69);
+        replaceNode(key, path73, ctrl);
+        return visitAsync_(key, ctrl, visitor, path73);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path69 = Object.freeze(path69.concat(node3));
+          path73 = Object.freeze(path73.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path69);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path73);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -47374,13 +47374,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path69 = Object.freeze(path69.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path69);
+          path73 = Object.freeze(path73.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path73);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path69);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path73);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -47407,23 +47407,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path69) {
+    function callVisitor(key, node3, visitor, path73) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path69);
+        return visitor(key, node3, path73);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path69);
+        return visitor.Map?.(key, node3, path73);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path69);
+        return visitor.Seq?.(key, node3, path73);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path69);
+        return visitor.Pair?.(key, node3, path73);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path69);
+        return visitor.Scalar?.(key, node3, path73);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path69);
+        return visitor.Alias?.(key, node3, path73);
       return void 0;
     }
-    function replaceNode(key, path69, node3) {
-      const parent = path69[path69.length - 1];
+    function replaceNode(key, path73, node3) {
+      const parent = path73[path73.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -48035,10 +48035,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path69, value) {
+    function collectionFromPath(schema, path73, value) {
       let v = value;
-      for (let i = path69.length - 1; i >= 0; --i) {
-        const k = path69[i];
+      for (let i = path73.length - 1; i >= 0; --i) {
+        const k = path73[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -48057,7 +48057,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path69) => path69 == null || typeof path69 === "object" && !!path69[Symbol.iterator]().next().done;
+    var isEmptyPath = (path73) => path73 == null || typeof path73 === "object" && !!path73[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -48087,11 +48087,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path69, value) {
-        if (isEmptyPath(path69))
+      addIn(path73, value) {
+        if (isEmptyPath(path73))
           this.add(value);
         else {
-          const [key, ...rest] = path69;
+          const [key, ...rest] = path73;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value);
@@ -48105,8 +48105,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path69) {
-        const [key, ...rest] = path69;
+      deleteIn(path73) {
+        const [key, ...rest] = path73;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -48120,8 +48120,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path69, keepScalar) {
-        const [key, ...rest] = path69;
+      getIn(path73, keepScalar) {
+        const [key, ...rest] = path73;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -48139,8 +48139,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path69) {
-        const [key, ...rest] = path69;
+      hasIn(path73) {
+        const [key, ...rest] = path73;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -48150,8 +48150,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path69, value) {
-        const [key, ...rest] = path69;
+      setIn(path73, value) {
+        const [key, ...rest] = path73;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -49573,9 +49573,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num5 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num5))
-        return isNaN(num5) ? ".nan" : num5 < 0 ? "-.inf" : ".inf";
+      const num6 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num6))
+        return isNaN(num6) ? ".nan" : num6 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -49615,8 +49615,8 @@ var require_float = __commonJS({
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
       stringify(node3) {
-        const num5 = Number(node3.value);
-        return isFinite(num5) ? num5.toExponential() : stringifyNumber.stringifyNumber(node3);
+        const num6 = Number(node3.value);
+        return isFinite(num6) ? num6.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -50055,8 +50055,8 @@ var require_float2 = __commonJS({
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
       stringify(node3) {
-        const num5 = Number(node3.value);
-        return isFinite(num5) ? num5.toExponential() : stringifyNumber.stringifyNumber(node3);
+        const num6 = Number(node3.value);
+        return isFinite(num6) ? num6.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -50258,23 +50258,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num5 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num5(60) + num5(p), num5(0));
-      return sign === "-" ? num5(-1) * res : res;
+      const num6 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num6(60) + num6(p), num6(0));
+      return sign === "-" ? num6(-1) * res : res;
     }
     function stringifySexagesimal(node3) {
       let { value } = node3;
-      let num5 = (n) => n;
+      let num6 = (n) => n;
       if (typeof value === "bigint")
-        num5 = (n) => BigInt(n);
+        num6 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node3);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num5(-1);
+        value *= num6(-1);
       }
-      const _60 = num5(60);
+      const _60 = num6(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -50666,9 +50666,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path69, value) {
+      addIn(path73, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path69, value);
+          this.contents.addIn(path73, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -50743,14 +50743,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path69) {
-        if (Collection2.isEmptyPath(path69)) {
+      deleteIn(path73) {
+        if (Collection2.isEmptyPath(path73)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path69) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path73) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50765,10 +50765,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path69, keepScalar) {
-        if (Collection2.isEmptyPath(path69))
+      getIn(path73, keepScalar) {
+        if (Collection2.isEmptyPath(path73))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path69, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path73, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50779,10 +50779,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path69) {
-        if (Collection2.isEmptyPath(path69))
+      hasIn(path73) {
+        if (Collection2.isEmptyPath(path73))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path69) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path73) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50799,13 +50799,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path69, value) {
-        if (Collection2.isEmptyPath(path69)) {
+      setIn(path73, value) {
+        if (Collection2.isEmptyPath(path73)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path69), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path73), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path69, value);
+          this.contents.setIn(path73, value);
         }
       }
       /**
@@ -52766,9 +52766,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path69) => {
+    visit3.itemAtPath = (cst, path73) => {
       let item = cst;
-      for (const [field, index] of path69) {
+      for (const [field, index] of path73) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52777,23 +52777,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path69) => {
-      const parent = visit3.itemAtPath(cst, path69.slice(0, -1));
-      const field = path69[path69.length - 1][0];
+    visit3.parentCollection = (cst, path73) => {
+      const parent = visit3.itemAtPath(cst, path73.slice(0, -1));
+      const field = path73[path73.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path69, item, visitor) {
-      let ctrl = visitor(item, path69);
+    function _visit(path73, item, visitor) {
+      let ctrl = visitor(item, path73);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path69.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path73.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52804,10 +52804,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path69);
+            ctrl = ctrl(item, path73);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path69) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path73) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -54575,8 +54575,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path69 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path69} does not exist${EOL5}`);
+            const path73 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path73} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -61028,7 +61028,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path69) => path69.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path73) => path73.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -61492,7 +61492,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os15 from "node:os";
-import path68 from "node:path";
+import path72 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -62712,32 +62712,32 @@ function normalCdf(z3) {
   const y = Math.abs(z3);
   if (y <= SMALL_LIMIT) {
     const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num5 = A2[4] * zsq;
+    let num6 = A2[4] * zsq;
     let den = zsq;
     for (let i = 0; i < 3; i++) {
-      num5 = (num5 + A2[i]) * zsq;
+      num6 = (num6 + A2[i]) * zsq;
       den = (den + B2[i]) * zsq;
     }
-    return 0.5 + z3 * (num5 + A2[3]) / (den + B2[3]);
+    return 0.5 + z3 * (num6 + A2[3]) / (den + B2[3]);
   }
   let tail2;
   if (y <= MEDIUM_LIMIT) {
-    let num5 = C2[8] * y;
+    let num6 = C2[8] * y;
     let den = y;
     for (let i = 0; i < 7; i++) {
-      num5 = (num5 + C2[i]) * y;
+      num6 = (num6 + C2[i]) * y;
       den = (den + D2[i]) * y;
     }
-    tail2 = gaussianFactor(y) * ((num5 + C2[7]) / (den + D2[7]));
+    tail2 = gaussianFactor(y) * ((num6 + C2[7]) / (den + D2[7]));
   } else if (y < UNDERFLOW_LIMIT) {
     const xsq = 1 / (y * y);
-    let num5 = P[5] * xsq;
+    let num6 = P[5] * xsq;
     let den = xsq;
     for (let i = 0; i < 4; i++) {
-      num5 = (num5 + P[i]) * xsq;
+      num6 = (num6 + P[i]) * xsq;
       den = (den + Q[i]) * xsq;
     }
-    const r = xsq * (num5 + P[4]) / (den + Q[4]);
+    const r = xsq * (num6 + P[4]) / (den + Q[4]);
     tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
   } else {
     tail2 = 0;
@@ -64324,6 +64324,8 @@ init_metrics();
 var ROUNDS = { min: 1, max: 1e3 };
 var EXPECT_EVERY_HOURS = { min: 1, max: 24 * 31 };
 var BACKFILL_COMMITS = { min: 1, max: 100 };
+var ATTRIBUTE_COMMITS = { min: 1, max: 5e3 };
+var ATTRIBUTE_COUNTED = { min: 2, max: 1e3 };
 var RAISE_AFTER_DAYS = { min: 1, max: 365 };
 var AUTO_BISECT_PER_WEEK = { min: 0, max: 50 };
 var EXTRA_ROUNDS = { min: 0, max: ROUNDS.max };
@@ -64738,7 +64740,7 @@ function judgeMemory(base, head) {
     const hm = median(h);
     const deltaBytes = hm - bm;
     const deltaPct2 = bm > 0 ? 100 * (hm / bm - 1) : null;
-    const moved = Math.abs(deltaBytes) >= floor.bytes && (deltaPct2 === null || Math.abs(deltaPct2) >= floor.pct);
+    const moved2 = Math.abs(deltaBytes) >= floor.bytes && (deltaPct2 === null || Math.abs(deltaPct2) >= floor.pct);
     const pct5 = deltaPct2 === null ? "" : `, ${deltaPct2 >= 0 ? "+" : ""}${deltaPct2.toFixed(1)}%`;
     const message = `${METRICS[metric].label} ${formatBytes(bm)} -> ${formatBytes(hm)} (${deltaBytes >= 0 ? "+" : "-"}${formatBytes(Math.abs(deltaBytes))}${pct5}; medians of ${b.length} and ${h.length} runs)`;
     changes.push({
@@ -64749,7 +64751,7 @@ function judgeMemory(base, head) {
       deltaPct: deltaPct2,
       baseRuns: b.length,
       headRuns: h.length,
-      moved,
+      moved: moved2,
       message
     });
   }
@@ -65508,21 +65510,21 @@ var PASS_HORIZON_SHARE = 0.85;
 function passLevels(alpha, schedule, test) {
   const last = schedule[schedule.length - 1];
   const h = Math.min(PASS_HORIZON_ROUNDS, last);
-  const share = last > h ? PASS_HORIZON_SHARE : 1;
-  const cumulative = (n) => n >= last ? alpha : n <= h ? alpha * share * n / h : alpha * (share + (1 - share) * (n - h) / (last - h));
+  const share2 = last > h ? PASS_HORIZON_SHARE : 1;
+  const cumulative = (n) => n >= last ? alpha : n <= h ? alpha * share2 * n / h : alpha * (share2 + (1 - share2) * (n - h) / (last - h));
   const nominal = [];
   const spent = [];
   let used = 0;
   for (const n of schedule) {
     const level2 = Math.max(0, cumulative(n) - used);
-    let size = level2;
+    let size2 = level2;
     if (test === "signed-rank" && level2 > 0) {
       const { achievedLevel } = signedRankCiIndex(n, 1 - 2 * level2);
-      size = achievedLevel >= 1 - 2 * level2 - 1e-12 ? (1 - achievedLevel) / 2 : 0;
+      size2 = achievedLevel >= 1 - 2 * level2 - 1e-12 ? (1 - achievedLevel) / 2 : 0;
     }
     nominal.push(level2);
-    spent.push(size);
-    used += size;
+    spent.push(size2);
+    used += size2;
   }
   return { nominal, spent };
 }
@@ -66009,8 +66011,8 @@ function describeCodeDifference(c, shown2 = 5) {
 function describeServerFunctions(f, list) {
   const n = (x) => x.toLocaleString("en-US");
   const functions = (x) => `${n(x)} function${x === 1 ? "" : "s"}`;
-  const moved = f.movedOnlyCount ?? 0;
-  if (f.changedCount === 0 && moved === 0)
+  const moved2 = f.movedOnlyCount ?? 0;
+  if (f.changedCount === 0 && moved2 === 0)
     return `bin/postgres differs outside its functions' code (data, strings)`;
   if (f.method !== "disassembly") {
     const how = f.note ? ` (compared byte for byte, moved ones included: ${f.note})` : "";
@@ -66027,8 +66029,8 @@ function describeServerFunctions(f, list) {
     );
   }
   if (parts.length === 0)
-    return `in bin/postgres no function's code changed (${functions(moved)} only moved)`;
-  const others = moved > 0 ? ` (${n(moved)} other${moved === 1 ? "" : "s"} only moved)` : "";
+    return `in bin/postgres no function's code changed (${functions(moved2)} only moved)`;
+  const others = moved2 > 0 ? ` (${n(moved2)} other${moved2 === 1 ? "" : "s"} only moved)` : "";
   return `in bin/postgres ${parts.join("; ")}${others}`;
 }
 function decidedBySameCode(cell) {
@@ -66548,8 +66550,8 @@ function owensT(h, a) {
   const upper = Math.min(a, GAUSSIAN_REACH / h);
   const width = upper / PANELS;
   let integral = 0;
-  for (let panel = 0; panel < PANELS; panel++) {
-    const middle = (panel + 0.5) * width;
+  for (let panel2 = 0; panel2 < PANELS; panel2++) {
+    const middle = (panel2 + 0.5) * width;
     for (let i = 0; i < NODES.length; i++) {
       const x = middle + width / 2 * NODES[i];
       integral += WEIGHTS[i] * Math.exp(-h * h * x * x / 2) / (1 + x * x);
@@ -67624,8 +67626,8 @@ function detrendedMedians(points2, start, cp2) {
   const total = Math.log(cp2.after / cp2.before);
   return medians.map((m, k) => {
     const i = start + k;
-    const share = i <= from ? 0 : i >= end ? 1 : (i - from) / (end - from);
-    return m / (cp2.before * Math.exp(share * total));
+    const share2 = i <= from ? 0 : i >= end ? 1 : (i - from) / (end - from);
+    return m / (cp2.before * Math.exp(share2 * total));
   });
 }
 
@@ -69888,10 +69890,10 @@ function fileSink(file2, options = {}) {
   let largestGrowth = 0;
   let lastSize;
   let written;
-  const ensureReserve = async (size) => {
+  const ensureReserve = async (size2) => {
     const margin = Math.max(minMargin, 2 * largestGrowth);
-    if (reserved >= size + margin) return;
-    const target = size + 2 * margin;
+    if (reserved >= size2 + margin) return;
+    const target = size2 + 2 * margin;
     await fs3.mkdir(path10.dirname(file2), { recursive: true }).catch((e) => {
       throw new FileWriteError(file2, e, `its directory ${path10.dirname(file2)} could not be created`);
     });
@@ -69961,12 +69963,12 @@ function fileSink(file2, options = {}) {
     update(result) {
       if (finishing) return Promise.resolve();
       const text2 = resultsText(result);
-      const size = Buffer.byteLength(text2);
-      if (lastSize !== void 0) largestGrowth = Math.max(largestGrowth, size - lastSize);
-      lastSize = size;
+      const size2 = Buffer.byteLength(text2);
+      if (lastSize !== void 0) largestGrowth = Math.max(largestGrowth, size2 - lastSize);
+      lastSize = size2;
       const next = queue.catch(() => {
       }).then(async () => {
-        await ensureReserve(size);
+        await ensureReserve(size2);
         await write(result, text2);
       });
       queue = next;
@@ -72492,8 +72494,8 @@ function graded(f) {
     ...verdict2 === "ok" ? {} : { why: f.why, fix: f.fix }
   };
 }
-function pct4(share) {
-  return `${(share * 100).toFixed(1)}%`;
+function pct4(share2) {
+  return `${(share2 * 100).toFixed(1)}%`;
 }
 
 // src/machine/pinning.ts
@@ -73174,21 +73176,21 @@ function planSize(input2) {
   return { runs, seconds, cells, ...factorsText(input2, parts) };
 }
 function planSizeProblem(input2, names) {
-  const size = planSize(input2);
+  const size2 = planSize(input2);
   const by = (what, name) => names ? `${what} (${names[name]})` : what;
   const confirm = (input2.confirmRounds ?? 0) > 0 ? `, ${by("confirmation rounds", "confirmRounds")}` : "";
   const fewer = `plan fewer ${by("rounds", "rounds")}${confirm}, ${by("client counts", "clients")}, ${by("matrix values or workload files", "workloads")}`;
-  if (size.runs > PLANNED_RUNS.max) {
-    return `the plan is too large: ${product(size)}; at most ${count(PLANNED_RUNS.max)} (every run is planned in memory before the first starts, and results.json, written again after each run, holds every sample): ${fewer}`;
+  if (size2.runs > PLANNED_RUNS.max) {
+    return `the plan is too large: ${product(size2)}; at most ${count(PLANNED_RUNS.max)} (every run is planned in memory before the first starts, and results.json, written again after each run, holds every sample): ${fewer}`;
   }
-  if (size.seconds > PLANNED_SECONDS.max) {
-    const share = (input2.shards ?? 1) > 1 ? ` per shard (of ${count(input2.shards)})` : "";
-    return `the plan is too long: ${product(size)}, measuring at least ${hours(size.seconds)}${share} (runs and warm-ups at their durations); at most ${hours(PLANNED_SECONDS.max)} of measurement: ${fewer}, or ${by("shorter runs", "duration")}`;
+  if (size2.seconds > PLANNED_SECONDS.max) {
+    const share2 = (input2.shards ?? 1) > 1 ? ` per shard (of ${count(input2.shards)})` : "";
+    return `the plan is too long: ${product(size2)}, measuring at least ${hours(size2.seconds)}${share2} (runs and warm-ups at their durations); at most ${hours(PLANNED_SECONDS.max)} of measurement: ${fewer}, or ${by("shorter runs", "duration")}`;
   }
   return void 0;
 }
-function product(size) {
-  return `${size.factors}${size.exact ? " =" : ":"} ${count(size.runs)} runs${size.exact ? "" : " in all"}`;
+function product(size2) {
+  return `${size2.factors}${size2.exact ? " =" : ":"} ${count(size2.runs)} runs${size2.exact ? "" : " in all"}`;
 }
 function roundParts(input2) {
   const confirm = input2.confirmRounds ?? 0;
@@ -73731,12 +73733,12 @@ async function anyExists(files) {
 }
 async function installDirs(binDir, deps) {
   const res = await installRunner(deps).run(path19.join(binDir, "pg_config"), ["--sharedir", "--pkglibdir"], probeOptions(deps.signal)).catch(() => void 0);
-  const [share, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
+  const [share2, lib] = res?.exitCode === 0 ? res.stdout.trim().split("\n") : [];
   const prefix = path19.dirname(binDir);
   const major = /\/postgresql\/(\d+)\/bin\/?$/.exec(binDir)?.[1];
   return {
     share: [
-      ...share ? [share] : [],
+      ...share2 ? [share2] : [],
       path19.join(prefix, "share", "postgresql"),
       path19.join(prefix, "share"),
       ...major ? [`/usr/share/postgresql/${major}`] : []
@@ -73778,13 +73780,13 @@ async function readStatStatements(target) {
 }
 function parseStatStatements(json2) {
   const rows = JSON.parse(json2.trim() || "[]");
-  const num5 = (v) => typeof v === "number" && Number.isFinite(v) ? v : 0;
+  const num6 = (v) => typeof v === "number" && Number.isFinite(v) ? v : 0;
   return rows.filter((r) => r.toplevel !== false && typeof r.query === "string").map((r) => ({
     query: r.query,
-    calls: num5(r.calls),
-    totalTimeMs: num5(r.total_exec_time ?? r.total_time),
-    sharedBlksHit: num5(r.shared_blks_hit),
-    sharedBlksRead: num5(r.shared_blks_read)
+    calls: num6(r.calls),
+    totalTimeMs: num6(r.total_exec_time ?? r.total_time),
+    sharedBlksHit: num6(r.shared_blks_hit),
+    sharedBlksRead: num6(r.shared_blks_read)
   }));
 }
 
@@ -74353,9 +74355,9 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
   await mkdir4(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
   const median4 = (s) => {
-    const perTx2 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
-    const sorted = [...perTx2].sort((a, b) => a - b);
-    return s.runs[perTx2.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
+    const perTx3 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
+    const sorted = [...perTx3].sort((a, b) => a - b);
+    return s.runs[perTx3.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
   };
   const armRuns = (s) => {
     const run3 = median4(s);
@@ -74660,16 +74662,16 @@ function elfFunctions(bytes) {
       const info2 = bytes[at + 4];
       const shndx = bytes.readUInt16LE(at + 6);
       const value = Number(bytes.readBigUInt64LE(at + 8));
-      const size = Number(bytes.readBigUInt64LE(at + 16));
-      if ((info2 & 15) !== STT_FUNC || shndx === SHN_UNDEF || shndx >= SHN_LORESERVE || size === 0) continue;
+      const size2 = Number(bytes.readBigUInt64LE(at + 16));
+      if ((info2 & 15) !== STT_FUNC || shndx === SHN_UNDEF || shndx >= SHN_LORESERVE || size2 === 0) continue;
       const section = all[shndx];
       if (!section) continue;
       const start = section.offset + (value - section.addr);
-      if (start < 0 || start + size > bytes.length) continue;
+      if (start < 0 || start + size2 > bytes.length) continue;
       const base = cString(bytes, strtab.offset + bytes.readUInt32LE(at), strtab.offset + strtab.size);
       const n = (seen.get(base) ?? 0) + 1;
       seen.set(base, n);
-      out.push({ name: n === 1 ? base : `${base}#${n}`, size, code: bytes.subarray(start, start + size) });
+      out.push({ name: n === 1 ? base : `${base}#${n}`, size: size2, code: bytes.subarray(start, start + size2) });
     }
   }
   return out;
@@ -75824,9 +75826,9 @@ function judgeSentinel(stored, storedBase, sentinel, onDrift) {
   };
   const comparison = compareRun(doc, { ...settings2, test: "unpaired" });
   const cells = comparison.comparisons[0]?.cells ?? [];
-  const moved = cells.filter((c) => drifted(c));
+  const moved2 = cells.filter((c) => drifted(c));
   const what = `${settings2.metric}, threshold ${settings2.thresholdPct}%`;
-  if (moved.length === 0) {
+  if (moved2.length === 0) {
     const tested = cells.filter((c) => c.deltaPct !== null).length;
     return {
       status: "steady",
@@ -75834,7 +75836,7 @@ function judgeSentinel(stored, storedBase, sentinel, onDrift) {
       onDrift
     };
   }
-  const list = moved.map((c) => `${c.id} ${c.deltaPct >= 0 ? "+" : ""}${c.deltaPct.toFixed(1)}%`).join(", ");
+  const list = moved2.map((c) => `${c.id} ${c.deltaPct >= 0 ? "+" : ""}${c.deltaPct.toFixed(1)}%`).join(", ");
   const effect = onDrift === "refuse" ? "the comparison is refused" : "the comparison is inconclusive";
   return {
     status: "drifted",
@@ -79570,7 +79572,9 @@ var MODES = [
   // The first bad commit of a regression issue (label pgperf-bisect) or of base-ref..head-ref (bisect-mode.ts).
   "bisect",
   // A /pgperf PR comment: permission, reaction, and the accepted request as outputs (command-mode.ts).
-  "command"
+  "command",
+  // The commits of base-ref..head-ref that moved the instructions per transaction (attribute-mode.ts).
+  "attribute"
 ];
 var COMMENT_ON = ["always", "change"];
 var INSTRUCTION_COUNTERS = ["auto", "cachegrind", "perf"];
@@ -79675,7 +79679,7 @@ function checkInputs(inputs) {
       "input 'github-token' is empty, but mode command reads the commenter's permission and replies through the API: pass github-token (default ${{ github.token }})"
     );
   }
-  if (!token && inputs.mode !== "nightly" && inputs.mode !== "calibrate" && inputs.mode !== "bisect" && (inputs.comment || inputs.commitStatus)) {
+  if (!token && inputs.mode !== "nightly" && inputs.mode !== "calibrate" && inputs.mode !== "bisect" && inputs.mode !== "attribute" && (inputs.comment || inputs.commitStatus)) {
     throw new UserError(
       "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false"
     );
@@ -79765,8 +79769,35 @@ function checkModeInputs(inputs) {
 var MODE_CHECKS = {
   nightly: checkNightlyInputs,
   bisect: checkBisectInputs,
-  calibrate: checkCalibrateInputs
+  calibrate: checkCalibrateInputs,
+  attribute: checkAttributeInputs
 };
+function checkAttributeInputs(inputs) {
+  const missing = inputsSet([
+    ["base-ref", inputs.baseRef === void 0],
+    ["head-ref", inputs.headRef === void 0]
+  ]);
+  if (missing.length > 0) {
+    throw new UserError(
+      `mode attribute names the commits between 'base-ref' (the older end) and 'head-ref' (the newer end, base-ref on its first-parent line): set '${missing.join("' and '")}' (e.g. base-ref: REL_17_0, head-ref: REL_18_0)`
+    );
+  }
+  refuseInputs(
+    "mode attribute builds every commit it counts from source and counts instructions, it runs no timed rounds",
+    [
+      ["base-bin-dir", inputs.baseBinDir !== void 0],
+      ["head-bin-dir", inputs.headBinDir !== void 0],
+      ["patches", inputs.patches.length > 0],
+      ["rounds", inputs.rounds !== void 0],
+      ["max-rounds", inputs.maxRounds !== void 0],
+      ["time-budget", inputs.timeBudgetS !== void 0],
+      ["duration", inputs.duration !== void 0],
+      ["baseline", inputs.baseline.kind !== "same-job"],
+      ["store", inputs.store !== void 0],
+      ["store-branch", inputs.storeBranch !== void 0]
+    ]
+  );
+}
 function checkNightlyInputs(inputs) {
   if (!inputs.store && !inputs.storeBranch) {
     throw new UserError(
@@ -80731,7 +80762,7 @@ async function buildSlot(s) {
   if (!s.toolchain.ccache) {
     deps.logger.warn(`${what}: ccache is not installed, so builds share no objects (apt-get install ccache)`);
   }
-  let moved = false;
+  let moved2 = false;
   try {
     await timed("fetch", "fetch", () => s.mirror.ensureCommits([s.sha]));
     const strategy = await timed("configure", "configure", async () => {
@@ -80793,7 +80824,7 @@ async function buildSlot(s) {
         await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       }
       await moveIntoPlace(staged, paths.install);
-      moved = true;
+      moved2 = true;
       if (user) await freezeTree(paths.install, deps.runner);
       return verifyInstall(paths.install, what, { runner: deps.runner, runAs: user, signal: deps.signal });
     });
@@ -80823,7 +80854,7 @@ async function buildSlot(s) {
     deps.logger.info(summaryLine(req.label, record2));
     return { installDir: paths.install, binDir: path42.join(paths.install, "bin"), record: record2 };
   } catch (e) {
-    if (moved) await rm9(paths.install, { recursive: true, force: true });
+    if (moved2) await rm9(paths.install, { recursive: true, force: true });
     throw e;
   } finally {
     let removed = true;
@@ -80916,7 +80947,7 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path67 from "node:path";
+import path71 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
@@ -82036,8 +82067,8 @@ function renderWaitEventComparison(base, head, options = {}) {
   return `${lines.join("\n")}
 `;
 }
-function percent(share) {
-  return `${(share * 100).toFixed(1)}%`;
+function percent(share2) {
+  return `${(share2 * 100).toFixed(1)}%`;
 }
 function points(delta) {
   const pp = delta * 100;
@@ -83749,8 +83780,8 @@ function triggerText(trigger) {
   return `${escapeMarkdown(trigger.what)}${trigger.by ? ` by @${trigger.by}` : ""}`;
 }
 function triggerNote(trigger, measured, byCommand) {
-  const moved = measured.movedTo ? `; measured head ${measured.headSha.slice(0, 12)} as it was at the command: the PR head has since moved to ${measured.movedTo.slice(0, 12)}, so this result is not about the current head` : byCommand && measured.headSha ? `; measured head ${measured.headSha.slice(0, 12)}, the PR head at the command` : "";
-  return trigger || moved ? `_Triggered by ${triggerText(trigger)}${moved}._` : "";
+  const moved2 = measured.movedTo ? `; measured head ${measured.headSha.slice(0, 12)} as it was at the command: the PR head has since moved to ${measured.movedTo.slice(0, 12)}, so this result is not about the current head` : byCommand && measured.headSha ? `; measured head ${measured.headSha.slice(0, 12)}, the PR head at the command` : "";
+  return trigger || moved2 ? `_Triggered by ${triggerText(trigger)}${moved2}._` : "";
 }
 
 // src/adapters/action/trigger.ts
@@ -84484,8 +84515,8 @@ function clipped(value) {
   const json2 = JSON.stringify(value) ?? String(value);
   if (json2.length <= MAX_QUOTED_CHARS) return json2;
   const many = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
-  const size = Array.isArray(value) ? `a list of ${many(value.length, "value")}` : value !== null && typeof value === "object" ? `a mapping of ${many(Object.keys(value).length, "key")}` : many(json2.length, "character");
-  return `${plainText(json2, MAX_QUOTED_CHARS)} (${size})`;
+  const size2 = Array.isArray(value) ? `a list of ${many(value.length, "value")}` : value !== null && typeof value === "object" ? `a mapping of ${many(Object.keys(value).length, "key")}` : many(json2.length, "character");
+  return `${plainText(json2, MAX_QUOTED_CHARS)} (${size2})`;
 }
 function repeatedKey(doc) {
   let found;
@@ -85414,11 +85445,11 @@ function render(input2, marker, max) {
       (c) => `- ${codeText(c.fingerprint, 80)} (${escapeMarkdown(c.description, 120)}): ${VERDICT_DISPLAY[c.verdict].icon} ${VERDICT_DISPLAY[c.verdict].word} \xB7 shards ${c.present.join(", ") || "none"} of ${input2.count}`
     ).join("\n")
   ].join("\n\n");
-  const share = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
+  const share2 = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
   const sections3 = input2.classes.map(
     (c) => `## Machine class ${codeText(c.fingerprint, 80)}: ${escapeMarkdown(c.description, 120)}
 
-${renderJobSummary({ ...c.report, maxLength: share })}`
+${renderJobSummary({ ...c.report, maxLength: share2 })}`
   );
   return `${[top, ...sections3].join("\n\n").trimEnd()}
 `;
@@ -85904,11 +85935,11 @@ function isChain(good, rows) {
 }
 
 // src/flows/bisect/search.ts
-function startSearch(size, options = {}) {
-  if (!Number.isInteger(size) || size < 2) {
-    throw new RangeError(`a bisection needs a good and a bad commit (at least 2 commits), got ${size}`);
+function startSearch(size2, options = {}) {
+  if (!Number.isInteger(size2) || size2 < 2) {
+    throw new RangeError(`a bisection needs a good and a bad commit (at least 2 commits), got ${size2}`);
   }
-  return { size, lo: 0, hi: size - 1, badConfirmed: options.verifyBad === false, steps: 0 };
+  return { size: size2, lo: 0, hi: size2 - 1, badConfirmed: options.verifyBad === false, steps: 0 };
 }
 function nextIndex(state) {
   if (state.stopped) return void 0;
@@ -86571,9 +86602,9 @@ async function runDrills(options, deps) {
   for (const w of drilled) {
     const ratio = ratios.get(`${w.name}${DRILL_SUFFIX}`);
     const targetPct = drillTargetPct(w.threshold ?? analysis.thresholdPct);
-    const size = ratio === void 0 ? { problem: "the probe measured no usable run of it" } : drillRows({ probeRows: PROBE_ROWS, ratio, targetPct });
-    if ("problem" in size) skipped.push(`${w.name}: not drilled (${size.problem})`);
-    else sized.push({ workload: w, rows: size.rows, targetPct });
+    const size2 = ratio === void 0 ? { problem: "the probe measured no usable run of it" } : drillRows({ probeRows: PROBE_ROWS, ratio, targetPct });
+    if ("problem" in size2) skipped.push(`${w.name}: not drilled (${size2.problem})`);
+    else sized.push({ workload: w, rows: size2.rows, targetPct });
   }
   if (sized.length === 0) return { skipped, probe: probe3 };
   const drillDir = await makeTempDir("drill-", { parent: dir });
@@ -87201,6 +87232,1020 @@ function commentEventOf(ctx) {
   };
 }
 
+// src/adapters/action/attribute-mode.ts
+import path70 from "node:path";
+
+// src/flows/attribute/attribution-flow.ts
+import { mkdir as mkdir15 } from "node:fs/promises";
+import path69 from "node:path";
+
+// src/core/attribution/point-judgement.ts
+init_simple_statistics();
+function perTxOf(counts, workload) {
+  const values = counts[workload];
+  if (!values || values.length === 0) throw new RangeError(`no counts of workload ${workload}`);
+  return median([...values]);
+}
+function judgePair(from, to, workload, floorPct, sameCode2 = false) {
+  const a = perTxOf(from, workload);
+  const b = perTxOf(to, workload);
+  const deltaPerTx = b - a;
+  const deltaPct2 = 100 * deltaPerTx / a;
+  if (sameCode2) return { call: "quiet", deltaPerTx: 0, deltaPct: 0, moved: false };
+  const verdict2 = judgeInstructions(from[workload], to[workload], floorPct).verdict;
+  const call = verdict2 === "regression" || verdict2 === "improvement" ? "changed" : verdict2 === "no-change" ? "quiet" : "unsteady";
+  return { call, deltaPerTx, deltaPct: deltaPct2, moved: Math.abs(deltaPct2) >= floorPct };
+}
+
+// src/core/attribution/attribution-search.ts
+var UnmeasuredCommit = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "UnmeasuredCommit";
+  }
+};
+function rootOf(p) {
+  return p.sameCodeAs ?? p.index;
+}
+function segmentsOf(points2, floors) {
+  const sorted = [...points2].sort((a, b) => a.index - b.index);
+  return sorted.slice(1).map((to, i) => {
+    const from = sorted[i];
+    const same = rootOf(from) === rootOf(to);
+    const judgements = Object.fromEntries(
+      Object.entries(floors).map(([w, floor]) => [w, judgePair(from.counts, to.counts, w, floor, same)])
+    );
+    return { from, to, judgements };
+  });
+}
+function moved(s) {
+  return Object.values(s.judgements).some((j) => j.moved || j.call === "changed");
+}
+function size(s) {
+  return Math.max(...Object.values(s.judgements).map((j) => Math.abs(j.deltaPct)));
+}
+function middleOf(s, unmeasured) {
+  const lo = s.from.index;
+  const hi = s.to.index;
+  const mid = lo + Math.floor((hi - lo) / 2);
+  for (let d = 0; d < hi - lo; d++) {
+    for (const i of [mid - d, mid + d + 1]) {
+      if (i > lo && i < hi && !unmeasured.has(i)) return i;
+    }
+  }
+  return void 0;
+}
+async function searchAttribution(commits2, options, deps) {
+  if (commits2.length < 2)
+    throw new RangeError(`an attribution needs two ends, got ${commits2.length} commit(s)`);
+  if (!(Number.isInteger(options.maxCounted) && options.maxCounted >= 2)) {
+    throw new RangeError(
+      `the budget must be at least 2 counted commits (the ends), got ${options.maxCounted}`
+    );
+  }
+  if (Object.keys(options.floors).length === 0) throw new RangeError("an attribution needs a workload");
+  const atMost = Math.min(options.maxCounted, commits2.length);
+  const points2 = /* @__PURE__ */ new Map();
+  const unmeasured = /* @__PURE__ */ new Map();
+  let counted = 0;
+  const first = 0;
+  const last = commits2.length - 1;
+  const count3 = async (index, range) => {
+    deps.onProgress?.({
+      counted,
+      atMost,
+      from: commits2[range[0]],
+      to: commits2[range[1]],
+      at: commits2[index]
+    });
+    counted += 1;
+    return deps.measure(commits2[index]);
+  };
+  points2.set(first, { index: first, commit: commits2[first], counts: await count3(first, [first, last]) });
+  const sameSource = (a, b) => deps.sameSource ? deps.sameSource(commits2[a], commits2[b]) : Promise.resolve(false);
+  points2.set(
+    last,
+    await sameSource(first, last) || await deps.sameCode(commits2[first], commits2[last]) ? { index: last, commit: commits2[last], counts: points2.get(first).counts, sameCodeAs: first } : { index: last, commit: commits2[last], counts: await count3(last, [first, last]) }
+  );
+  let exhausted = false;
+  for (; ; ) {
+    const open8 = segmentsOf([...points2.values()], options.floors).filter((s) => s.to.index - s.from.index > 1 && moved(s) && middleOf(s, unmeasured) !== void 0).sort((a, b) => size(b) - size(a) || a.from.index - b.from.index);
+    const next = open8[0];
+    if (!next) break;
+    if (counted >= options.maxCounted) {
+      exhausted = true;
+      break;
+    }
+    const m = middleOf(next, unmeasured);
+    const commit3 = commits2[m];
+    const before = counted;
+    try {
+      const end = await sameSource(next.from.index, m) ? next.from : await sameSource(m, next.to.index) ? next.to : await deps.sameCode(commits2[rootOf(next.from)], commit3) ? next.from : await deps.sameCode(commit3, commits2[rootOf(next.to)]) ? next.to : void 0;
+      if (end) {
+        points2.set(m, { index: m, commit: commit3, counts: end.counts, sameCodeAs: rootOf(end) });
+        continue;
+      }
+      points2.set(m, { index: m, commit: commit3, counts: await count3(m, [next.from.index, next.to.index]) });
+    } catch (e) {
+      if (!(e instanceof UnmeasuredCommit)) throw e;
+      if (counted === before) counted += 1;
+      unmeasured.set(m, e.message);
+    }
+  }
+  return {
+    points: [...points2.values()].sort((a, b) => a.index - b.index),
+    unmeasured: [...unmeasured].map(([index, reason]) => ({ index, commit: commits2[index], reason })),
+    counted,
+    exhausted
+  };
+}
+
+// src/core/attribution/attribution-accounting.ts
+function accountAttribution(search, floors) {
+  const segments = segmentsOf(search.points, floors);
+  const unmeasured = new Set(search.unmeasured.map((u) => u.index));
+  const first = search.points[0];
+  const last = search.points.at(-1);
+  return Object.entries(floors).map(([workload, floorPct]) => {
+    const fromPerTx = perTxOf(first.counts, workload);
+    const toPerTx = perTxOf(last.counts, workload);
+    const totalPerTx = toPerTx - fromPerTx;
+    const totalPct = 100 * totalPerTx / fromPerTx;
+    const endsDiffer = Math.abs(totalPct) >= floorPct;
+    const share2 = (d) => endsDiffer && totalPerTx !== 0 ? 100 * d / totalPerTx : null;
+    const part = (from, to, deltaPerTx) => ({
+      from: from.commit,
+      to: to.commit,
+      fromIndex: from.index,
+      toIndex: to.index,
+      commits: to.index - from.index,
+      deltaPerTx
+    });
+    const out = {
+      workload,
+      floorPct,
+      fromPerTx,
+      toPerTx,
+      totalPerTx,
+      totalPct,
+      endsDiffer,
+      culprits: [],
+      culpritSumPerTx: 0,
+      remainderPerTx: 0,
+      belowFloor: { perTx: 0, ranges: 0 },
+      unresolved: [],
+      unseen: []
+    };
+    for (const s of segments) {
+      const j = s.judgements[workload];
+      const length = s.to.index - s.from.index;
+      if (length === 1 && j.call === "changed") {
+        out.culprits.push({
+          index: s.to.index,
+          commit: s.to.commit,
+          deltaPerTx: j.deltaPerTx,
+          deltaPct: j.deltaPct,
+          sharePct: share2(j.deltaPerTx)
+        });
+        out.culpritSumPerTx += j.deltaPerTx;
+      } else if (j.call === "quiet") {
+        out.belowFloor.perTx += j.deltaPerTx;
+        out.belowFloor.ranges += 1;
+        if (length > 1) out.unseen.push(part(s.from, s.to, j.deltaPerTx));
+      } else {
+        const inside = Array.from({ length: length - 1 }, (_, k) => s.from.index + 1 + k);
+        const why = length === 1 || !j.moved ? "unsteady" : inside.every((i) => unmeasured.has(i)) ? "unmeasured" : "budget";
+        out.unresolved.push({ ...part(s.from, s.to, j.deltaPerTx), why });
+      }
+    }
+    out.remainderPerTx = totalPerTx - out.culpritSumPerTx;
+    return out;
+  });
+}
+
+// src/core/attribution/attribution-report.ts
+init_simple_statistics();
+function attributionReport(search, accounts, ctx) {
+  const commit3 = (c) => ({ sha: c.sha, subject: c.subject });
+  const byIndex = new Map(search.points.map((p) => [p.index, p]));
+  const culprits = /* @__PURE__ */ new Map();
+  for (const a of accounts) {
+    for (const c of a.culprits) {
+      const entry = culprits.get(c.index) ?? { ...commit3(c.commit), position: c.index, changes: [] };
+      entry.changes.push({
+        workload: a.workload,
+        changePerTx: c.deltaPerTx,
+        changePct: c.deltaPct,
+        sharePct: c.sharePct
+      });
+      culprits.set(c.index, entry);
+    }
+  }
+  const range = (workload, r) => ({
+    workload,
+    from: r.from.sha,
+    to: r.to.sha,
+    commits: r.commits,
+    changePerTx: r.deltaPerTx
+  });
+  const first = search.points[0];
+  const last = search.points.at(-1);
+  return {
+    repo: ctx.repo,
+    from: commit3(first.commit),
+    to: commit3(last.commit),
+    commits: last.index - first.index,
+    counter: ctx.counter,
+    culprits: [...culprits.values()].sort((a, b) => a.position - b.position),
+    workloads: accounts.map((a) => ({
+      workload: a.workload,
+      floorPct: a.floorPct,
+      fromPerTx: a.fromPerTx,
+      toPerTx: a.toPerTx,
+      changePerTx: a.totalPerTx,
+      changePct: a.totalPct,
+      endsDiffer: a.endsDiffer,
+      culprits: a.culprits.length,
+      culpritSumPerTx: a.culpritSumPerTx,
+      remainderPerTx: a.remainderPerTx,
+      belowFloorPerTx: a.belowFloor.perTx,
+      belowFloorRanges: a.belowFloor.ranges,
+      unresolvedPerTx: a.unresolved.reduce((s, u) => s + u.deltaPerTx, 0)
+    })),
+    points: search.points.map((p) => ({
+      ...commit3(p.commit),
+      position: p.index,
+      counted: p.sameCodeAs === void 0,
+      ...p.sameCodeAs !== void 0 ? { sameCodeAs: byIndex.get(p.sameCodeAs).commit.sha } : {},
+      perTx: Object.fromEntries(Object.entries(p.counts).map(([w, v]) => [w, median([...v])])),
+      repetitions: Object.fromEntries(Object.entries(p.counts).map(([w, v]) => [w, [...v]]))
+    })),
+    unresolved: accounts.flatMap((a) => a.unresolved.map((u) => ({ ...range(a.workload, u), why: u.why }))),
+    unseen: accounts.flatMap((a) => a.unseen.map((u) => range(a.workload, u))),
+    unmeasured: search.unmeasured.map((u) => ({ ...commit3(u.commit), position: u.index, reason: u.reason })),
+    budget: { maxCommits: ctx.maxCommits, counted: search.counted, exhausted: search.exhausted },
+    cost: ctx.cost,
+    outDir: ctx.outDir
+  };
+}
+
+// src/flows/attribute/attribution-flow.ts
+init_errors();
+
+// src/flows/attribute/source-changes.ts
+import path67 from "node:path";
+
+// src/core/attribution/same-source.ts
+function isDocsPath(p) {
+  const name = p.split("/").pop() ?? p;
+  return p.startsWith("doc/") || /^README/.test(name) || /\.md$/i.test(name);
+}
+function isCSource(p) {
+  return /\.(c|h)$/.test(p);
+}
+function withoutComments(text2) {
+  let out = "";
+  let i = 0;
+  const n = text2.length;
+  while (i < n) {
+    const c = text2[i];
+    const next = text2[i + 1];
+    if (c === "/" && next === "*") {
+      const end = text2.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+      out += " ";
+    } else if (c === "/" && next === "/") {
+      let j = i + 2;
+      while (j < n && !(text2[j] === "\n" && text2[j - 1] !== "\\")) j++;
+      i = j;
+      out += " ";
+    } else if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < n && text2[j] !== c && text2[j] !== "\n") j += text2[j] === "\\" ? 2 : 1;
+      out += text2.slice(i, j + 1);
+      i = j + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out.split("\n").map((line) => line.replace(/[ \t\f\v\r]+/g, " ").trim()).filter((line) => line !== "").join("\n");
+}
+async function sameCodeBySource(changes, read) {
+  for (const c of changes) {
+    if (isDocsPath(c.path)) continue;
+    if (c.status === "M" && isCSource(c.path)) {
+      const { before, after } = await read(c.path);
+      if (withoutComments(before) === withoutComments(after)) continue;
+    }
+    return { same: false, file: c.path };
+  }
+  return { same: true };
+}
+
+// src/flows/attribute/source-changes.ts
+var MAX_FILES = 2e3;
+function sourceComparer(req, deps) {
+  const layout = cacheLayout(path67.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
+  const git = async (args) => {
+    const res = await deps.runner.run("git", ["--git-dir", mirror.dir, ...args], {
+      env: { ...deps.env, LC_ALL: "C" },
+      ...deps.signal ? { signal: deps.signal } : {}
+    });
+    if (res.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${tail(res.stderr, 5)}`);
+    return res.stdout;
+  };
+  return async (a, b) => {
+    const fields = (await git(["diff", "--no-renames", "--name-status", "-z", a, b])).split("\0");
+    const changes = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) changes.push({ status: fields[i], path: fields[i + 1] });
+    if (changes.length > MAX_FILES) return { same: false, file: `${changes.length} files` };
+    return sameCodeBySource(changes, async (p) => ({
+      before: await git(["show", `${a}:${p}`]),
+      after: await git(["show", `${b}:${p}`])
+    }));
+  };
+}
+
+// src/core/attribution/attribution-waterfall.ts
+function waterfallOf(report, workload) {
+  const w = report.workloads.find((x) => x.workload === workload);
+  if (!w) throw new RangeError(`no workload ${workload} in the attribution`);
+  const bars = [
+    { kind: "from", label: "from", start: w.fromPerTx, end: w.fromPerTx, value: w.fromPerTx }
+  ];
+  let level2 = w.fromPerTx;
+  for (const c of report.culprits) {
+    const change2 = c.changes.find((x) => x.workload === workload);
+    if (!change2) continue;
+    const end = level2 + change2.changePerTx;
+    bars.push({
+      kind: "commit",
+      label: c.sha,
+      subject: c.subject,
+      start: level2,
+      end,
+      value: change2.changePerTx
+    });
+    level2 = end;
+  }
+  bars.push({
+    kind: "remainder",
+    label: "remainder",
+    start: level2,
+    end: w.toPerTx,
+    value: w.toPerTx - level2
+  });
+  bars.push({ kind: "to", label: "to", start: w.toPerTx, end: w.toPerTx, value: w.toPerTx });
+  return bars;
+}
+
+// src/core/report/attribution/waterfall-svg.ts
+var BAR = 56;
+var GAP = 18;
+var LEFT = 88;
+var RIGHT = 16;
+var TITLE = 30;
+var PLOT = 180;
+var BELOW = 40;
+var PANEL = TITLE + PLOT + BELOW;
+var PAD = 0.12;
+var COLORS = { level: "#8a8f98", up: "#c62828", down: "#2e7d32", zero: "#555555" };
+function barClass(b) {
+  if (b.kind === "from" || b.kind === "to") return "level";
+  return b.value > 0 ? "up" : b.value < 0 ? "down" : "zero";
+}
+var num5 = (v) => groupedNumber(v, 0);
+var signed = (v) => `${v > 0 ? "+" : v < 0 ? "-" : "\xB1"}${groupedNumber(Math.abs(v), 0)}`;
+var px = (v) => String(Math.round(v * 10) / 10);
+function renderWaterfallSvg(report) {
+  const panels = report.workloads.map((w) => ({ w, bars: waterfallOf(report, w.workload) }));
+  const columns2 = Math.max(...panels.map((p) => p.bars.length));
+  const width = LEFT + columns2 * (BAR + GAP) + RIGHT;
+  const height = PANEL * panels.length;
+  const title = `Where the instructions per transaction went: ${short(report.from.sha)} .. ${short(report.to.sha)}`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}">`,
+    `<title>${escapeHtml(title)}</title>`,
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<g font-family="sans-serif" font-size="11" fill="#222222">`,
+    ...panels.flatMap((p, i) => panel(p.w, p.bars, i * PANEL)),
+    "</g>",
+    "</svg>",
+    ""
+  ].join("\n");
+}
+function panel(w, bars, top) {
+  const values = bars.flatMap((b) => [b.start, b.end]);
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  const pad = (hi - lo) * PAD || Math.max(1, Math.abs(hi) * 0.01);
+  lo -= pad;
+  hi += pad;
+  const plotTop = top + TITLE;
+  const y = (v) => plotTop + PLOT - (v - lo) / (hi - lo) * PLOT;
+  const bottom = plotTop + PLOT;
+  const out = [
+    `<g class="workload" data-workload="${escapeHtml(w.workload)}">`,
+    `<text x="${LEFT}" y="${top + 18}" font-size="13" font-weight="bold">${escapeHtml(
+      `${w.workload}: ${num5(w.fromPerTx)} -> ${num5(w.toPerTx)} instructions/tx (${signed(w.changePerTx)}, ${formatPct(w.changePct)})`
+    )}</text>`,
+    // The axis: its ends labelled; it does not start at zero.
+    `<line x1="${LEFT - 6}" y1="${px(plotTop)}" x2="${LEFT - 6}" y2="${px(bottom)}" stroke="#999999"/>`,
+    `<text x="${LEFT - 10}" y="${px(y(hi) + 4)}" text-anchor="end">${num5(hi)}</text>`,
+    `<text x="${LEFT - 10}" y="${px(y(lo))}" text-anchor="end">${num5(lo)}</text>`,
+    `<text x="${LEFT - 10}" y="${px(bottom + 14)}" text-anchor="end" fill="#777777">(not from 0)</text>`
+  ];
+  bars.forEach((b, i) => {
+    const x = LEFT + i * (BAR + GAP);
+    const cls = barClass(b);
+    const [from, to] = cls === "level" ? [lo, b.value] : [Math.min(b.start, b.end), Math.max(b.start, b.end)];
+    const yTop = y(to);
+    const h = Math.max(1, y(from) - yTop);
+    const label = b.kind === "commit" ? short(b.label) : b.kind;
+    const value = cls === "level" ? num5(b.value) : signed(b.value);
+    const tip = b.kind === "commit" ? `${short(b.label)} ${b.subject ?? ""}: ${value}/tx` : `${label}: ${value}/tx`;
+    const valueY = cls === "down" ? yTop + h + 12 : yTop - 4;
+    out.push(
+      `<g class="bar ${cls}" data-kind="${b.kind}" data-value="${b.value}" data-start="${b.start}" data-end="${b.end}">`,
+      `<title>${escapeHtml(tip)}</title>`,
+      `<rect x="${px(x)}" y="${px(yTop)}" width="${BAR}" height="${px(h)}" fill="${COLORS[cls]}"/>`,
+      `<text x="${px(x + BAR / 2)}" y="${px(valueY)}" text-anchor="middle">${escapeHtml(value)}</text>`,
+      `<text x="${px(x + BAR / 2)}" y="${px(bottom + 14)}" text-anchor="middle" font-family="monospace">${escapeHtml(label)}</text>`,
+      "</g>"
+    );
+    if (i < bars.length - 1) {
+      const level2 = y(cls === "level" ? b.value : b.end);
+      out.push(
+        `<line x1="${px(x + BAR)}" y1="${px(level2)}" x2="${px(x + BAR + GAP)}" y2="${px(level2)}" stroke="#999999" stroke-dasharray="2,2"/>`
+      );
+    }
+  });
+  out.push("</g>");
+  return out;
+}
+
+// src/core/report/attribution/attribution-text.ts
+init_plain_text();
+var WATERFALL_WIDTH = 40;
+var UNRESOLVED_WHY = {
+  budget: "the budget of counted commits ran out",
+  unmeasured: "no commit inside could be built or counted",
+  unsteady: "the counts are not steady enough to tell"
+};
+var perTx2 = (v) => groupedNumber(v, 0);
+var signed2 = (v) => `${v > 0 ? "+" : v < 0 ? "-" : ""}${groupedNumber(Math.abs(v), 0)}`;
+function waterfall(bars) {
+  const rows = bars.map((b) => ({
+    label: b.kind === "commit" ? short(b.label) : b.label,
+    from: b.start,
+    to: b.end,
+    text: b.kind === "from" || b.kind === "to" ? perTx2(b.value) : signed2(b.value)
+  }));
+  const all = rows.flatMap((r) => [r.from, r.to]);
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  const x = (v) => hi === lo ? 0 : Math.round((v - lo) / (hi - lo) * WATERFALL_WIDTH);
+  const labelWidth = Math.max(...rows.map((r) => r.label.length));
+  const textWidth = Math.max(...rows.map((r) => r.text.length));
+  return rows.map((r) => {
+    const a = x(Math.min(r.from, r.to));
+    const b = x(Math.max(r.from, r.to));
+    const bar = r.from === r.to ? `${" ".repeat(a)}|` : `${" ".repeat(a)}${(r.to > r.from ? "+" : "-").repeat(Math.max(1, b - a))}`;
+    return `  ${r.label.padEnd(labelWidth)}  ${r.text.padStart(textWidth)}  ${bar}`.trimEnd();
+  });
+}
+
+// src/core/report/attribution/attribution-markdown.ts
+var signed3 = (v) => `${v > 0 ? "+" : v < 0 ? "\u2212" : ""}${groupedNumber(Math.abs(v), 0)}`;
+var share = (pct5) => pct5 === null ? "\u2013" : `${Math.round(pct5)} %`;
+function renderAttributionMarkdown(r, options = {}) {
+  const commit3 = (sha) => commitLink(sha, options.repoUrl);
+  const out = [
+    `## pgperf attribute: ${commit3(r.from.sha)} .. ${commit3(r.to.sha)}`,
+    "",
+    `${r.commits} commit${r.commits === 1 ? "" : "s"} on the first-parent line of ${escapeMarkdown(r.repo, 200)}, ${r.culprits.length} named; instructions per transaction counted with ${escapeMarkdown(r.counter)}.`
+  ];
+  if (options.waterfallImage !== void 0) {
+    out.push(
+      "",
+      `![waterfall from ${escapeMarkdown(r.from.sha.slice(0, 7))} to ${escapeMarkdown(r.to.sha.slice(0, 7))}](${options.waterfallImage})`
+    );
+  }
+  for (const w of r.workloads)
+    out.push("", ...workloadMarkdown(r, w, commit3, options.waterfallImage === void 0));
+  if (r.unmeasured.length > 0) {
+    out.push("", `**Not measured** (${r.unmeasured.length}):`, "");
+    for (const u of r.unmeasured) out.push(`- ${commit3(u.sha)}: ${escapeMarkdown(u.reason, 200)}`);
+  }
+  const c = r.cost;
+  out.push(
+    "",
+    `Counted ${r.budget.counted} of at most ${r.budget.maxCommits} commits` + (c.reused > 0 ? ` (${c.reused} by an earlier run: the journal)` : "") + (r.budget.exhausted ? " (the budget ran out)" : "") + `; ${c.builds} build(s) (${c.cacheHits} from the cache, ${c.buildS} s), counting ${c.countS} s, ${c.totalS} s in all.` + (options.runUrl && safeUrl(options.runUrl) ? ` ${markdownLink("Workflow run", options.runUrl)}.` : "")
+  );
+  return `${out.join("\n")}
+`;
+}
+function workloadMarkdown(r, w, commit3, textWaterfall) {
+  const culprits = r.culprits.flatMap(
+    (c) => c.changes.filter((x) => x.workload === w.workload).map((x) => ({ ...c, change: x }))
+  );
+  const out = [
+    `### ${escapeMarkdown(w.workload)}: ${groupedNumber(w.fromPerTx, 0)} \u2192 ${groupedNumber(w.toPerTx, 0)} instructions/tx (${signed3(w.changePerTx)}, ${formatPct(w.changePct)}); floor \xB1${w.floorPct}%`,
+    ""
+  ];
+  if (culprits.length === 0) {
+    out.push("No commit moved it by the floor or more.");
+  } else {
+    out.push(
+      "| commit | change/tx | share | subject |",
+      "| --- | ---: | ---: | --- |",
+      ...culprits.map(
+        (c) => `| ${commit3(c.sha)} | ${signed3(c.change.changePerTx)} (${formatPct(c.change.changePct)}) | ${share(c.change.sharePct)} | ${escapeMarkdown(c.subject, 120)} |`
+      )
+    );
+  }
+  out.push(
+    "",
+    `Sum of the ${culprits.length} commit(s): ${signed3(w.culpritSumPerTx)} of ${signed3(w.changePerTx)}; remainder ${signed3(w.remainderPerTx)} (${signed3(w.belowFloorPerTx)} below the floor in ${w.belowFloorRanges} range(s)` + (w.unresolvedPerTx !== 0 ? `, ${signed3(w.unresolvedPerTx)} unresolved` : "") + ")."
+  );
+  if (textWaterfall && culprits.length > 0) {
+    out.push("", codeBlock(waterfall(waterfallOf(r, w.workload)).join("\n")));
+  }
+  for (const u of r.unresolved.filter((x) => x.workload === w.workload)) {
+    out.push(
+      "",
+      `Unresolved: ${commit3(u.from)}..${commit3(u.to)} (${u.commits} commit(s), ${signed3(u.changePerTx)}): ${UNRESOLVED_WHY[u.why]}.`
+    );
+  }
+  const unseen = r.unseen.filter((x) => x.workload === w.workload);
+  if (unseen.length > 0) {
+    out.push(
+      "",
+      `Not seen: changes that cancel exactly inside ${unseen.length} range(s) whose ends agree (${unseen.reduce((s, u) => s + u.commits, 0)} commits).`
+    );
+  }
+  return out;
+}
+
+// src/flows/attribute/attribution-journal.ts
+init_zod();
+init_canonical_json();
+import { readFile as readFile17 } from "node:fs/promises";
+import path68 from "node:path";
+init_errors();
+init_stable_hash();
+var JOURNAL_FILE = "attribution-journal.json";
+function journalCounting(parts) {
+  return {
+    ...parts,
+    workloads: parts.workloads.map((i) => ({
+      name: i.workload.name,
+      definition: stableHash(canonicalJson(i))
+    })),
+    buildOptions: [...parts.buildOptions]
+  };
+}
+var countingSchema = external_exports.object({
+  repo: external_exports.string(),
+  from: external_exports.string(),
+  workloads: external_exports.array(external_exports.object({ name: external_exports.string(), definition: external_exports.string() })),
+  buildOptions: external_exports.array(external_exports.string()),
+  counter: external_exports.string(),
+  compiler: external_exports.string()
+});
+var journalSchema = external_exports.object({
+  kind: external_exports.literal("pgperf-attribution-journal"),
+  version: external_exports.literal(1),
+  counting: countingSchema,
+  /** Per commit (full sha), per workload, the instructions per transaction of every repetition. */
+  points: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), external_exports.array(external_exports.number()))),
+  /** "source a..b" or "code a..b" (full shas) -> whether b runs a's code. */
+  sameCode: external_exports.record(external_exports.string(), external_exports.boolean())
+});
+function countingDifferences(was, now) {
+  const out = [];
+  const field = (flag, a, b) => {
+    if (a !== b) out.push(`${flag} (journal: ${a}; now: ${b})`);
+  };
+  field("--repo", was.repo, now.repo);
+  field("--from", short(was.from), short(now.from));
+  const names = (c) => c.workloads.map((w) => w.name).join(", ") || "none";
+  if (names(was) !== names(now)) {
+    field("--workload", names(was), names(now));
+  } else {
+    const changed = now.workloads.filter((w, i) => w.definition !== was.workloads[i].definition);
+    if (changed.length > 0) {
+      out.push(
+        `--workload (the definition or instructions settings of ${changed.map((w) => w.name).join(", ")} changed)`
+      );
+    }
+  }
+  const options = (c) => c.buildOptions.join(" ") || "none";
+  field("--build-option", options(was), options(now));
+  field("--instruction-counter", was.counter, now.counter);
+  field("the compiler", was.compiler, now.compiler);
+  return out;
+}
+async function openJournal2(outDir, counting) {
+  const file2 = path68.join(outDir, JOURNAL_FILE);
+  const doc = await readJournal(file2, counting) ?? {
+    kind: "pgperf-attribution-journal",
+    version: 1,
+    counting,
+    points: {},
+    sameCode: {}
+  };
+  const write = () => writeAtomically(file2, `${JSON.stringify(doc)}
+`);
+  await write();
+  const key = (how, a, b) => `${how} ${a}..${b}`;
+  return {
+    heldAtStart: Object.keys(doc.points).length,
+    counts: (sha) => doc.points[sha],
+    async recordCounts(sha, counts) {
+      doc.points[sha] = Object.fromEntries(Object.entries(counts).map(([w, v]) => [w, [...v]]));
+      await write();
+    },
+    sameCode: (how, a, b) => doc.sameCode[key(how, a, b)],
+    async recordSameCode(how, a, b, same) {
+      doc.sameCode[key(how, a, b)] = same;
+      await write();
+    }
+  };
+}
+async function readJournal(file2, counting) {
+  let text2;
+  try {
+    text2 = await readFile17(file2, "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT") return void 0;
+    throw new UserError(`could not read the attribution journal ${file2}: ${errorMessage(e)}`);
+  }
+  const fix = "give another --out, or remove the journal to start over";
+  let parsed;
+  try {
+    parsed = journalSchema.parse(JSON.parse(text2));
+  } catch (e) {
+    const why = e instanceof external_exports.ZodError ? e.issues[0]?.message ?? "not a journal" : errorMessage(e);
+    throw new UserError(`--out: ${file2} is not an attribution journal pgperf can read (${why}): ${fix}`);
+  }
+  const differences = countingDifferences(parsed.counting, counting);
+  if (differences.length > 0) {
+    throw new UserError(
+      `--out: ${file2} is the journal of an attribution counted differently: ${differences.join("; ")}. Its counts cannot be reused: run with the same values to resume it, or ${fix}`
+    );
+  }
+  return parsed;
+}
+
+// src/flows/attribute/attribution-flow.ts
+var WATERFALL_FILE = "waterfall.svg";
+var DEFAULT_MAX_COMMITS = 40;
+var NAMES = {
+  good: "--from",
+  bad: "--to",
+  needs: "an attribution needs --from in the history of --to"
+};
+function checkAttributionRequest(req) {
+  if (req.workloads.length === 0) throw new UserError("--workload: give at least one workload to count");
+  for (const w of req.workloads) {
+    if (!countable(w)) {
+      throw new UserError(
+        `--workload ${w.name}: its instructions cannot be counted (${w.tool === "pgbench" ? "pipeline" : `tool ${w.tool} runs for a time, not a fixed number of transactions`}); attribute counts pgbench workloads without pipeline`
+      );
+    }
+  }
+  if (req.floorPct !== void 0 && !(req.floorPct > 0 && req.floorPct <= 100)) {
+    throw new UserError(`--floor must be a percentage above 0 and at most 100, got '${req.floorPct}'`);
+  }
+  if (!Number.isInteger(req.maxCommits) || req.maxCommits < ATTRIBUTE_COUNTED.min || req.maxCommits > ATTRIBUTE_COUNTED.max) {
+    throw new UserError(
+      `--max-commits must be a whole number ${rangeText(ATTRIBUTE_COUNTED)}, got '${req.maxCommits}'`
+    );
+  }
+}
+async function attributionRange(req, deps) {
+  const gitDeps = {
+    runner: deps.runner,
+    logger: deps.logger,
+    env: deps.env ?? process.env,
+    ...deps.signal ? { signal: deps.signal } : {}
+  };
+  const range = await (deps.range ?? commitRange)(
+    { repo: req.repo, good: req.from, bad: req.to, cacheDir: req.cacheDir, names: NAMES },
+    gitDeps
+  ).catch((e) => {
+    if (e instanceof UserError && e.message.startsWith("unknown ref ")) {
+      const flag = e.message.startsWith(`unknown ref '${req.from}'`) ? "--from" : "--to";
+      throw new UserError(`${flag}: ${e.message}`);
+    }
+    throw e;
+  });
+  const from = range.commits[0];
+  const to = range.commits.at(-1);
+  if (range.walk !== "first-parent") {
+    throw new UserError(
+      `--from ${req.from} (${short(from.sha)}) is not on the first-parent line of --to ${req.to} (${short(to.sha)}) (it is on a merged branch): give a --from on --to's first-parent line, such as the merge-base`
+    );
+  }
+  const n = range.commits.length - 1;
+  if (n > ATTRIBUTE_COMMITS.max) {
+    throw new UserError(
+      `--from ${req.from} .. --to ${req.to} holds ${n} commits on the first-parent line; an attribution searches ${rangeText(ATTRIBUTE_COMMITS)}: give a shorter range (a release at a time)`
+    );
+  }
+  return range.commits;
+}
+async function runAttribution(req, deps) {
+  const started = Date.now();
+  const { logger } = deps;
+  const env = deps.env ?? process.env;
+  checkAttributionRequest(req);
+  const commits2 = await attributionRange(req, deps);
+  const probe3 = deps.probe ?? await probeCounters(deps.runner, deps.signal);
+  const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, "attribute");
+  const items = req.workloads.map((w) => ({
+    workload: w,
+    settings: w.instructions ?? DEFAULT_INSTRUCTION_SETTINGS
+  }));
+  const floors = Object.fromEntries(
+    items.map((i) => [i.workload.name, req.floorPct ?? i.settings.thresholdPct])
+  );
+  logger.info(
+    `attribute: ${commits2.length - 1} commit(s) after ${short(commits2[0].sha)} up to ${short(commits2.at(-1).sha)}; ${items.map((i) => `${i.workload.name} (floor \xB1${floors[i.workload.name]}%)`).join(", ")}; at most ${Math.min(req.maxCommits, commits2.length)} commits counted`
+  );
+  const cost = { builds: 0, cacheHits: 0, reused: 0, buildS: 0, countS: 0, totalS: 0 };
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
+  const signal = deps.signal ? { signal: deps.signal } : {};
+  const buildDeps = { runner: deps.runner, logger, env, ...signal, toolchain };
+  const counterName = counter.kind === "perf" ? `perf (${counter.event})` : "cachegrind";
+  const journal = await resumeJournal(req, commits2[0], items, counterName, toolchain, logger);
+  const builds2 = /* @__PURE__ */ new Map();
+  const build = (c) => {
+    let b = builds2.get(c.sha);
+    if (!b) {
+      b = buildOne(req, deps, buildDeps, c, cost);
+      builds2.set(c.sha, b);
+    }
+    return b;
+  };
+  const compare2 = deps.compareCode ?? await defaultCompare2(req, deps);
+  let clientBinDir;
+  const measure = async (c) => {
+    const held = journal.counts(c.sha);
+    if (held) {
+      cost.reused += 1;
+      logger.info(`attribute: ${short(c.sha)} was counted before (the journal): not counted again`);
+      return held;
+    }
+    const built = await build(c);
+    clientBinDir ??= c.sha === commits2[0].sha ? built.binDir : (await build(commits2[0])).binDir;
+    const t0 = Date.now();
+    let record2;
+    try {
+      record2 = await (deps.count ?? countInstructions)(
+        items,
+        {
+          arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
+          instructionCounter: req.instructionCounter ?? { counter: "auto" },
+          workloads: req.workloads,
+          runDir: path69.join(req.outDir, "counts", short(c.sha)),
+          clientBinDir,
+          ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
+          ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
+          dataChecksums: false
+        },
+        { runner: deps.runner, logger, ...deps.signal ? { signal: deps.signal } : {}, probe: probe3 },
+        { what: `attribute ${short(c.sha)}`, profileDir: "profiles" }
+      );
+    } finally {
+      cost.countS += (Date.now() - t0) / 1e3;
+    }
+    if (record2.failures.length > 0) {
+      throw new UnmeasuredCommit(
+        `${short(c.sha)} could not be counted: ${record2.failures.map((f) => `${f.workload}: ${f.reason}`).join("; ")}`
+      );
+    }
+    const counts = Object.fromEntries(
+      items.map(({ workload: w }) => [
+        w.name,
+        record2.samples.filter((s) => s.workload === w.name).map((s) => s.perTx)
+      ])
+    );
+    await journal.recordCounts(c.sha, counts);
+    return counts;
+  };
+  const sameSource = journaled(
+    journal,
+    "source",
+    deps.sameSource ?? defaultSameSource(req, { ...deps, env })
+  );
+  const sameCode2 = journaled(journal, "code", async (a, b) => {
+    const ia = await build(a);
+    const ib = await build(b);
+    try {
+      const code = await compare2(ia, ib);
+      if (code.identical && !code.unknown) {
+        logger.info(
+          `attribute: ${short(b.sha)} builds the same compiled code as ${short(a.sha)}: not counted`
+        );
+        return true;
+      }
+      return false;
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      logger.warn(
+        `attribute: the compiled code of ${short(a.sha)} and ${short(b.sha)} could not be compared (${errorMessage(e)}); counting`
+      );
+      return false;
+    }
+  });
+  let search;
+  try {
+    search = await searchAttribution(
+      commits2,
+      { floors, maxCounted: req.maxCommits },
+      {
+        measure,
+        sameCode: sameCode2,
+        sameSource,
+        onProgress: (p) => logger.info(
+          `attribute: ${p.counted} of at most ${p.atMost} commits counted; range ${short(p.from.sha)}..${short(p.to.sha)}: counting ${short(p.at.sha)} "${p.at.subject}"`
+        )
+      }
+    );
+  } catch (e) {
+    if (e instanceof UnmeasuredCommit) throw new UserError(`attribute: an end of the range: ${e.message}`);
+    throw e;
+  }
+  cost.totalS = (Date.now() - started) / 1e3;
+  for (const k of ["buildS", "countS", "totalS"]) cost[k] = Math.round(cost[k] * 10) / 10;
+  const report = attributionReport(search, accountAttribution(search, floors), {
+    repo: req.repo.input,
+    counter: counterName,
+    maxCommits: req.maxCommits,
+    cost,
+    outDir: req.outDir
+  });
+  await writeReport(req.outDir, report);
+  return report;
+}
+async function writeReport(outDir, report) {
+  await writeAtomically(path69.join(outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
+`);
+  await writeAtomically(path69.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
+  await writeAtomically(
+    path69.join(outDir, "attribution.md"),
+    renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE })
+  );
+}
+async function resumeJournal(req, from, items, counter, toolchain, logger) {
+  await mkdir15(req.outDir, { recursive: true });
+  const journal = await openJournal2(
+    req.outDir,
+    journalCounting({
+      repo: req.repo.url,
+      from: from.sha,
+      workloads: items,
+      buildOptions: req.extraOptions,
+      counter,
+      compiler: `${toolchain.compiler.version} (${toolchain.compiler.target})`
+    })
+  );
+  if (journal.heldAtStart > 0) {
+    logger.info(
+      `attribute: ${path69.join(req.outDir, JOURNAL_FILE)} holds the counts of ${journal.heldAtStart} commit(s) of an earlier run: they are not counted again`
+    );
+  }
+  return journal;
+}
+function journaled(journal, how, ask) {
+  return async (a, b) => {
+    const known = journal.sameCode(how, a.sha, b.sha);
+    if (known !== void 0) return known;
+    const same = await ask(a, b);
+    await journal.recordSameCode(how, a.sha, b.sha, same);
+    return same;
+  };
+}
+async function buildOne(req, deps, buildDeps, c, cost) {
+  const t0 = Date.now();
+  deps.logger.info(`attribute: building ${short(c.sha)} "${c.subject}"`);
+  try {
+    const built = await (deps.build ?? buildPostgres)(
+      {
+        label: short(c.sha),
+        repo: req.repo,
+        ref: c.sha,
+        sha: c.sha,
+        patches: [],
+        extraOptions: req.extraOptions,
+        cacheDir: req.cacheDir
+      },
+      buildDeps
+    );
+    cost.builds += 1;
+    if (built.record.cacheHit) cost.cacheHits += 1;
+    return built;
+  } catch (e) {
+    if (e instanceof UserError || deps.signal?.aborted) throw e;
+    throw new UnmeasuredCommit(`${short(c.sha)} could not be built: ${errorMessage(e)}`);
+  } finally {
+    cost.buildS += (Date.now() - t0) / 1e3;
+  }
+}
+function defaultSameSource(req, deps) {
+  const { logger } = deps;
+  const bySource = sourceComparer(req, {
+    runner: deps.runner,
+    logger,
+    env: deps.env,
+    ...deps.signal ? { signal: deps.signal } : {}
+  });
+  return async (a, b) => {
+    try {
+      const { same } = await bySource(a.sha, b.sha);
+      if (same) {
+        logger.info(
+          `attribute: ${short(a.sha)}..${short(b.sha)} changes only docs or comments: ${short(b.sha)} runs ${short(a.sha)}'s code, not built`
+        );
+      }
+      return same;
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      logger.warn(
+        `attribute: the source of ${short(a.sha)}..${short(b.sha)} could not be read (${errorMessage(e)}); building`
+      );
+      return false;
+    }
+  };
+}
+async function defaultCompare2(req, deps) {
+  const runAs = await resolveRunAs(req.runAs, deps);
+  return (a, b) => compareCompiledCode(
+    { label: "older", binDir: a.binDir },
+    { label: "newer", binDir: b.binDir },
+    { install: { runner: deps.runner, runAs }, tmpDir: req.tmpDir }
+  );
+}
+
+// src/flows/attribute/attribution-gate.ts
+function attributionDecision(r, failOn) {
+  const moved2 = r.workloads.filter((w) => w.endsDiffer);
+  const verdict2 = moved2.some((w) => w.changePerTx > 0) ? "regression" : moved2.some((w) => w.changePerTx < 0) ? "improvement" : "no-change";
+  return flowDecision({
+    flow: "attribute",
+    verdict: verdict2,
+    failOn,
+    lead: `${r.culprits.length} commit${r.culprits.length === 1 ? "" : "s"} named`,
+    detail: `${short(r.from.sha)}..${short(r.to.sha)}: ${r.workloads.map((w) => `${w.workload} ${w.changePct >= 0 ? "+" : ""}${w.changePct.toFixed(2)}% instructions/tx`).join(", ")}`,
+    deciding: r.culprits.map((c) => c.sha)
+  });
+}
+
+// src/adapters/action/attribute-mode.ts
+var runAttributeMode = async (inputs, ctx, deps, resultsDir) => {
+  const { logger, io } = deps;
+  const request2 = await attributionRequestOf(inputs, ctx, deps.actionDir, deps.cacheDir, resultsDir);
+  const report = await logger.group(
+    `Attribution ${inputs.baseRef}..${inputs.headRef}`,
+    () => runAttribution(request2, {
+      runner: deps.runner,
+      logger,
+      ...deps.signal ? { signal: deps.signal } : {}
+    })
+  );
+  const reportFile = path70.join(resultsDir, "attribution.md");
+  const attributionFile = path70.join(resultsDir, "attribution.json");
+  await io.writeSummary(
+    renderAttributionMarkdown(report, { repoUrl: repoUrlOf(inputs, ctx), runUrl: ctx.runUrl })
+  );
+  io.setOutput("attribution-json", attributionFile);
+  io.setOutput("report-markdown", reportFile);
+  io.setOutput("culprits", report.culprits.map((c) => c.sha).join("\n"));
+  const files = { dir: resultsDir, resultsFile: attributionFile, reportFile };
+  return publishGate(io, attributionDecision(report, inputs.failOn), files, (l) => logger.info(l));
+};
+async function attributionRequestOf(inputs, ctx, actionDir, cacheDir, resultsDir) {
+  const workloads = await loadInputWorkloads(inputs, ctx, actionDir);
+  checkAttributionRequest({ workloads, maxCommits: DEFAULT_MAX_COMMITS });
+  return {
+    repo: sourceRepoOf(inputs, ctx),
+    from: inputs.baseRef,
+    to: inputs.headRef,
+    cacheDir,
+    extraOptions: inputs.buildOptions,
+    workloads,
+    maxCommits: DEFAULT_MAX_COMMITS,
+    instructionCounter: { counter: inputs.instructionCounter },
+    ...inputs.runAs !== void 0 ? { runAs: inputs.runAs } : {},
+    outDir: resultsDir
+  };
+}
+
 // src/adapters/action/run-action.ts
 var MODE_TABLE = {
   benchmark: { does: "build, run, decide and publish (a shard publishes its part)", run: runBenchmarkMode },
@@ -87212,12 +88257,16 @@ var MODE_TABLE = {
   command: {
     does: "a /pgperf PR comment: permission, reaction, the request as outputs",
     run: runCommandMode
+  },
+  attribute: {
+    does: "the commits of base-ref..head-ref that moved the instructions per transaction",
+    run: runAttributeMode
   }
 };
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path67.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path71.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -87227,7 +88276,7 @@ async function checkActionDirs(inputs, resultsDir, cacheDir) {
     what: "input 'results-dir'",
     expected: "a directory for the results (created if missing)"
   });
-  const builds2 = inputs.mode === "bisect" || (inputs.mode === "benchmark" || inputs.mode === "nightly") && !inputs.baseBinDir && !inputs.headBinDir;
+  const builds2 = inputs.mode === "bisect" || inputs.mode === "attribute" || (inputs.mode === "benchmark" || inputs.mode === "nightly") && !inputs.baseBinDir && !inputs.headBinDir;
   if (!builds2) return;
   await checkWritableDirectory(cacheDir, {
     what: inputs.cacheDir ? "input 'cache-dir'" : "the build cache (default; input 'cache-dir' to choose another)",
@@ -87412,7 +88461,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path68.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
+    const cacheDir = inputs.cacheDir ? path72.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -87443,7 +88492,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os15.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path68.resolve(path68.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path72.resolve(path72.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });
