@@ -72688,7 +72688,7 @@ function validateRequest(req) {
 async function prepareRun2(req, deps) {
   const { logger, runner } = deps;
   validateRequest(req);
-  const workloads = req.workloads.map((w) => applyOverrides(w, req));
+  const workloads = req.workloads.map((w) => memoryRun(applyOverrides(w, req), req.memoryRounds));
   const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : void 0;
   await checkRunControls(req.controls, logger);
   const runAs = await resolveRunAs(req.runAs, deps);
@@ -72837,6 +72837,12 @@ async function machineCheck(req, logger) {
     );
   }
   return environment2;
+}
+var MEMORY_RUN_S = 5;
+var MEMORY_WARMUP_S = 2;
+function memoryRun(w, memory) {
+  if (!memory?.names.includes(w.name)) return w;
+  return { ...w, duration: Math.min(w.duration, MEMORY_RUN_S), warmup: Math.min(w.warmup, MEMORY_WARMUP_S) };
 }
 
 // src/run/progress.ts

@@ -58,7 +58,7 @@ export interface PreparedRun {
 export async function prepareRun(req: RunRequest, deps: RunDeps): Promise<PreparedRun> {
   const { logger, runner } = deps;
   validateRequest(req);
-  const workloads = req.workloads.map((w) => applyOverrides(w, req));
+  const workloads = req.workloads.map((w) => memoryRun(applyOverrides(w, req), req.memoryRounds));
 
   // Everything that can be checked is checked before any server starts.
   const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : undefined;
@@ -260,4 +260,17 @@ async function machineCheck(req: RunRequest, logger: Logger): Promise<Environmen
     );
   }
   return environment;
+}
+
+/**
+ * A memory-only workload's runs (RunRequest.memoryRounds) are as long as the memory sampler needs (a
+ * reading every 250 ms) and no longer: their throughput decides nothing, and a regression the counts
+ * decided should be answered in seconds, not in the workload's minutes. The results record the lengths run.
+ */
+const MEMORY_RUN_S = 5;
+const MEMORY_WARMUP_S = 2;
+
+function memoryRun(w: Workload, memory: RunRequest['memoryRounds']): Workload {
+  if (!memory?.names.includes(w.name)) return w;
+  return { ...w, duration: Math.min(w.duration, MEMORY_RUN_S), warmup: Math.min(w.warmup, MEMORY_WARMUP_S) };
 }
