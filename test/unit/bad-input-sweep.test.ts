@@ -555,6 +555,7 @@ describe('every directory flag refuses a path that cannot hold files, before any
     'doctor --cache-dir',
     'doctor --tmp-dir',
     'history --store',
+    'compare --store',
     'plan --store',
     'store list --store',
     'store show --store',
