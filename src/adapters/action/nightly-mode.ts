@@ -19,7 +19,8 @@ import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
 import { loadInputWorkloads, workloadPath } from './workloads.js';
-import { autoBisector, type AutoBisectorOptions } from '../../flows/bisect/auto-bisection.js';
+import type { AutoBisectorOptions } from '../../flows/bisect/auto-bisection.js';
+import { autoAttributorThenBisector } from '../../flows/attribute/issue-attribution.js';
 import { openInputStore, storeAccess } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
 import { publishGate } from './gate.js';
@@ -82,7 +83,11 @@ export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
         history: store.reader,
         ...(api && deps.build
           ? {
-              bisect: autoBisector(autoBisectOptions(inputs, ctx, deps, resultsDir), { ...deps, api, store }),
+              bisect: autoAttributorThenBisector(autoBisectOptions(inputs, ctx, deps, resultsDir), {
+                ...deps,
+                api,
+                store,
+              }),
             }
           : {}),
         backfill: { runner: deps.runner },
