@@ -38,6 +38,14 @@ export const MEMORY_GATED_NAMES = {
 /** Every memory metric, in report order. */
 export const MEMORY_METRIC_NAMES = Object.keys(MEMORY_METRICS) as MemoryMetricName[];
 
+/**
+ * A memory metric counted in bytes: its values read as sizes ("1.87 MB") in the per-metric tables, not as
+ * byte counts ("1957888.0").
+ */
+export function isMemoryBytes(metric: string): boolean {
+  return metric in MEMORY_METRICS && MEMORY_METRICS[metric as MemoryMetricName].unit === 'bytes';
+}
+
 /** The smaps_rollup field pgperf takes as a backend's private memory (see the module comment). */
 export const BACKEND_MEMORY_FIELD = 'Anonymous';
 
