@@ -16,6 +16,7 @@
  * Pure: the metrics, the record a sample keeps and the summary of the readings; no I/O.
  */
 import { median } from 'simple-statistics';
+import type { MemoryContextsRecord } from './memory-contexts.js';
 
 /** The memory metrics of a sample (entries of METRICS, spread there). Lower is better for all. */
 export const MEMORY_METRICS = {
@@ -67,6 +68,8 @@ export interface BackendMemoryRecord {
   medianBytes?: number;
   /** Why the memory was not recorded (e.g. smaps_rollup not readable by this user); absent when it was. */
   notRecorded?: string;
+  /** The memory contexts of the largest backend, near the run's end (memory-contexts.ts); absent when not asked. */
+  contexts?: MemoryContextsRecord;
 }
 
 /**
