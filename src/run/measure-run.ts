@@ -8,7 +8,7 @@ import type { Workload } from '../drivers/workload.js';
 import type { Driver, RunOutcome } from '../drivers/common/driver.js';
 import { startDiagnostics } from '../postgres/wait-events.js';
 import { takeStatSnapshot } from '../postgres/stat-snapshot.js';
-import { startRunMemory } from './memory/run-memory.js';
+import { contextsAtMs, startRunMemory } from './memory/run-memory.js';
 import {
   clientTransactions,
   steadyOutcome,
@@ -142,7 +142,11 @@ async function runOnce(
         });
   // The backends' private memory, in every measured run (run-memory.ts: never fails the run).
   const memorySampler =
-    maintenance || kind !== 'measured' ? undefined : await startRunMemory(cluster.connection);
+    maintenance || kind !== 'measured'
+      ? undefined
+      : await startRunMemory(cluster.connection, {
+          contexts: { logFile: cluster.logFile, atMs: contextsAtMs(durationS) },
+        });
   let out: RunOutcome;
   let diagnostics: RunDiagnostics | undefined;
   let memory: BackendMemoryRecord | undefined;

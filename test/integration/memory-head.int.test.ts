@@ -6,13 +6,15 @@
  * counts already decided the regression (its 3 memory rounds still run). An A/A pair of one install (4 rounds) reports
  * no memory change. What the sampler sees: glibc serves the first 4 MB by mmap and frees it at once, which
  * raises its mmap threshold above 4 MB; every later one comes from the heap and stays there (the heap's top
- * is below the trim threshold, twice the mmap threshold), so every reading holds it.
+ * is below the trim threshold, twice the mmap threshold), so every reading holds it. The largest backend's
+ * memory contexts are recorded in every run; the 4 MB shows outside them.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { median } from 'simple-statistics';
 import type { RunResult } from '../../src/core/results/result-types.js';
+import type { MemoryContextsRecord } from '../../src/core/results/memory-contexts.js';
 import { memoryLookup } from '../../src/core/compare/evidence/memory-evidence.js';
 import { bindMemoryInstalls, BIND_BYTES } from '../helpers/bind-memory-head.js';
 import { PG18_BUILD_TIMEOUT_MS } from '../helpers/pg18-install.js';
@@ -64,6 +66,30 @@ describe('a head that allocates 4 MB in every Bind (PostgreSQL 18, default flags
     expect(delta).toBeLessThan(2 * BIND_BYTES);
     const judged = memoryLookup(result)('head', { workload: 'select-only', clients: 2 })!;
     expect(judged.moved).toBe(true);
+
+    // The largest backend's memory contexts, near each run's end, beside its memory. The 4 MB is not in
+    // a context then (MessageContext is reset before the next message: test/fixtures/memory-contexts), so
+    // head's contexts hold what base's do and the 4 MB shows outside them: where a hacker looks next.
+    const contexts = result.samples
+      .filter((s) => s.status === 'ok')
+      .map((s) => ({ arm: s.arm, c: s.memory?.contexts }));
+    for (const { c } of contexts) {
+      expect(c?.notRecorded, JSON.stringify(c)).toBeUndefined();
+      expect(c!.top!.map((t) => t.name)).toContain('CacheMemoryContext');
+    }
+    const figure = (arm: string, of: (c: MemoryContextsRecord) => number) =>
+      median(contexts.filter((x) => x.arm === arm).map((x) => of(x.c!)));
+    const outside = (c: MemoryContextsRecord) => c.backendBytes! - c.totalBytes!;
+    const total = (c: MemoryContextsRecord) => c.totalBytes!;
+    console.log(
+      `contexts: all ${figure('base', total)} -> ${figure('head', total)}; outside ${figure('base', outside)} -> ${figure('head', outside)}`,
+    );
+    expect(Math.abs(figure('head', total) - figure('base', total))).toBeLessThan(MB2 / 2);
+    expect(figure('head', outside) - figure('base', outside)).toBeGreaterThanOrEqual(MB2);
+    const contextsLine = ran.stdout.split('\n')[ran.stdout.split('\n').indexOf(line!) + 1];
+    expect(contextsLine).toMatch(
+      /^ {4}memory contexts of the largest backend, base -> head: CacheMemoryContext .*; all contexts [\d.]+ [kM]B -> [\d.]+ [kM]B; outside any context [\d.]+ kB -> [\d.]+ MB/,
+    );
   }, 600_000);
 
   it('an A/A pair of one install reports no memory change', async () => {

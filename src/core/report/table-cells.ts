@@ -7,6 +7,8 @@ import { formatDeltaCi, formatPAdjusted, formatPct } from '../compare/format.js'
 import { UNSTABLE_PHRASE } from './reasons.js';
 import type { MetricTable, TableRow } from './table-model.js';
 import { VERDICT_DISPLAY } from './verdict-display.js';
+import { formatBytes } from '../util/bytes.js';
+import { isMemoryBytes } from '../results/memory.js';
 
 /** A table's columns: the header and whether the column holds numbers (right-aligned). */
 export interface Column {
@@ -38,13 +40,18 @@ export interface CellStyle {
   verdict: (row: TableRow) => string;
 }
 
-/** A row's cells as text, in columns() order. */
+/** A row's cells as text, in columns() order; sizes as the steady line writes them ("1.87 MB"), not as byte counts. */
 export function rowTexts(
-  table: Pick<MetricTable, 'decimals' | 'paired'>,
+  table: Pick<MetricTable, 'decimals' | 'paired' | 'metric'>,
   row: TableRow,
   style: CellStyle,
 ): string[] {
-  const median = (v: number | null) => (v === null ? style.missing : style.number(v, table.decimals));
+  const median = (v: number | null) =>
+    v === null
+      ? style.missing
+      : isMemoryBytes(table.metric)
+        ? formatBytes(v)
+        : style.number(v, table.decimals);
   return [
     String(row.clients),
     `${row.baseN}/${row.headN}`,

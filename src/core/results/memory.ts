@@ -16,6 +16,7 @@
  * Pure: the metrics, the record a sample keeps and the summary of the readings; no I/O.
  */
 import { median } from 'simple-statistics';
+import type { MemoryContextsRecord } from './memory-contexts.js';
 
 /** The memory metrics of a sample (entries of METRICS, spread there). Lower is better for all. */
 export const MEMORY_METRICS = {
@@ -38,6 +39,14 @@ export const MEMORY_GATED_NAMES = {
 /** Every memory metric, in report order. */
 export const MEMORY_METRIC_NAMES = Object.keys(MEMORY_METRICS) as MemoryMetricName[];
 
+/**
+ * A memory metric counted in bytes: its values read as sizes ("1.87 MB") in the per-metric tables, not as
+ * byte counts ("1957888.0").
+ */
+export function isMemoryBytes(metric: string): boolean {
+  return metric in MEMORY_METRICS && MEMORY_METRICS[metric as MemoryMetricName].unit === 'bytes';
+}
+
 /** The smaps_rollup field pgperf takes as a backend's private memory (see the module comment). */
 export const BACKEND_MEMORY_FIELD = 'Anonymous';
 
@@ -59,6 +68,8 @@ export interface BackendMemoryRecord {
   medianBytes?: number;
   /** Why the memory was not recorded (e.g. smaps_rollup not readable by this user); absent when it was. */
   notRecorded?: string;
+  /** The memory contexts of the largest backend, near the run's end (memory-contexts.ts); absent when not asked. */
+  contexts?: MemoryContextsRecord;
 }
 
 /**

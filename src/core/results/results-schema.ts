@@ -66,6 +66,17 @@ const sampleSchema = z.looseObject({
       peakBytes: finite.optional(),
       medianBytes: finite.optional(),
       notRecorded: text.optional(),
+      contexts: z
+        .looseObject({
+          pid: z.number().int().positive().optional(),
+          top: z
+            .array(z.looseObject({ name: text, totalBytes: count, contexts: z.number().int().positive() }))
+            .optional(),
+          totalBytes: count.optional(),
+          backendBytes: count.optional(),
+          notRecorded: text.optional(),
+        })
+        .optional(),
     })
     .optional(),
 });

@@ -7,6 +7,9 @@
  *
  * Reading another user's smaps_rollup needs privileges (root, or the server's own user): where this process
  * may not, the memory is not recorded and the record says why; that never fails the run.
+ *
+ * With `contexts`, once, at `atMs`, the backend with the largest reading so far (of those still alive) is
+ * asked for its memory contexts over the same connection (memory-contexts-capture.ts).
  */
 import {
   backendMemoryRecord,
@@ -17,6 +20,8 @@ import { errorMessage } from '../../core/util/errors.js';
 import { openSideConnection } from '../cluster/side-connection.js';
 import type { Connection } from '../cluster/cluster.js';
 import { readSmapsField } from './smaps-rollup.js';
+import { captureMemoryContexts } from './memory-contexts-capture.js';
+import type { MemoryContextsRecord } from '../../core/results/memory-contexts.js';
 
 export const MEMORY_APPLICATION_NAME = 'pgperf-memory';
 
@@ -38,6 +43,8 @@ export interface MemorySamplerOptions {
   intervalMs?: number;
   /** Where /proc is (tests). */
   procRoot?: string;
+  /** The largest backend's memory contexts, read from the server log `logFile` at `atMs` after the start. */
+  contexts?: { logFile: string; atMs: number };
 }
 
 export interface RunningMemorySampler {
@@ -65,11 +72,13 @@ export async function startMemorySampler(
   const readings = new Map<number, number[]>();
   let ticks = 0;
   let busy: Promise<void> | undefined;
+  let alive: number[] = [];
 
   const tick = async () => {
     const pids = (await client.query<{ pid: number }>(BACKENDS_SQL, [target.database])).rows.map(
       (r) => r.pid,
     );
+    alive = pids;
     ticks++;
     for (const pid of pids) {
       const r = await readSmapsField(proc, pid, BACKEND_MEMORY_FIELD);
@@ -103,16 +112,47 @@ export async function startMemorySampler(
       busy = undefined;
     });
 
+  // The largest backend's contexts, once: after the tick running at `atMs`, so its reading counts.
+  let contexts: Promise<MemoryContextsRecord> | undefined;
+  const askContexts = (logFile: string): Promise<MemoryContextsRecord> => {
+    const largest = alive
+      .map((pid) => ({ pid, peak: Math.max(...(readings.get(pid) ?? [-1])) }))
+      .filter((b) => b.peak >= 0)
+      .sort((a, b) => b.peak - a.peak)[0];
+    if (!largest)
+      return Promise.resolve({ notRecorded: 'no backend had been read when they were asked for' });
+    return captureMemoryContexts(client, largest.pid, {
+      logFile,
+      readBackend: async (pid) => {
+        const r = await readSmapsField(proc, pid, BACKEND_MEMORY_FIELD);
+        return r.kind === 'read' ? r.bytes : undefined;
+      },
+    });
+  };
+  const contextsTimer = options.contexts
+    ? setTimeout(() => {
+        const { logFile } = options.contexts!;
+        contexts = Promise.resolve(busy)
+          .then(() => askContexts(logFile))
+          .catch((e: unknown) => ({ notRecorded: `asking for them failed: ${errorMessage(e)}` }));
+      }, options.contexts.atMs)
+    : undefined;
+
   let stopped: Promise<BackendMemoryRecord> | undefined;
   return {
     stop() {
       stopped ??= (async () => {
         clearInterval(timer);
+        clearTimeout(contextsTimer);
         await busy;
+        const largest = options.contexts
+          ? ((await contexts) ?? { notRecorded: 'the run ended before they were asked for' })
+          : undefined;
         await client.end().catch(() => {});
         // What this user cannot read is not recorded at all: a partial reading would be a wrong peak.
         if (failure) return backendMemoryRecord(new Map(), intervalMs, ticks, failure);
-        return backendMemoryRecord(readings, intervalMs, ticks);
+        const record = backendMemoryRecord(readings, intervalMs, ticks);
+        return largest && record.peakBytes !== undefined ? { ...record, contexts: largest } : record;
       })();
       return stopped;
     },

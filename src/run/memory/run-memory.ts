@@ -1,7 +1,8 @@
 /**
  * The backends' private memory during one measured run (src/postgres/memory/backend-memory-sampler.ts):
  * started before the client, stopped after it. A sampler that cannot start leaves a record that says why
- * ("not recorded: ..."), never a failed run.
+ * ("not recorded: ..."), never a failed run. The largest backend's memory contexts are asked for once, near
+ * the end of the run (contextsAtMs), while its client still runs.
  */
 import { backendMemoryRecord, type BackendMemoryRecord } from '../../core/results/memory.js';
 import { errorMessage } from '../../core/util/errors.js';
@@ -11,6 +12,16 @@ import {
   startMemorySampler,
   type MemorySamplerOptions,
 } from '../../postgres/memory/backend-memory-sampler.js';
+
+/**
+ * When to ask for the largest backend's memory contexts, ms after the sampler starts: 2 s before the planned
+ * end (the backends then hold what the run made them hold, and the dump has time to arrive before the client
+ * disconnects), and not before half the run.
+ */
+export function contextsAtMs(durationS: number): number {
+  const ms = durationS * 1000;
+  return Math.max(ms / 2, ms - 2000);
+}
 
 export interface RunMemory {
   stop(): Promise<BackendMemoryRecord>;

@@ -8,6 +8,7 @@ import { median } from 'simple-statistics';
 import { METRICS, STEADY_METRICS, gatedName, type SteadyMetricName } from '../../results/metrics.js';
 import { cellId, type RunResult } from '../../results/result-types.js';
 import { collectCellRuns, documentCells, runValues } from '../cell-runs.js';
+import { memoryContextsComparison, type MemoryContextsComparison } from './memory-contexts-summary.js';
 
 export interface SteadyMetricRow {
   metric: SteadyMetricName;
@@ -34,6 +35,8 @@ export interface SteadyCellSummary {
   clients: number;
   /** The metrics either arm recorded, in METRICS order. */
   metrics: SteadyMetricRow[];
+  /** The largest backend's memory contexts, base's and head's, where its backend memory moved beyond its floors. */
+  memoryContexts?: MemoryContextsComparison;
 }
 
 /** Every head arm × cell with steady metrics, in document order; empty when no run recorded any. */
@@ -67,7 +70,20 @@ export function steadySummary(result: RunResult): SteadyCellSummary[] {
         });
       }
       if (metrics.length > 0) {
-        out.push({ baseline, head, cell: id, workload: cell.workload, clients: cell.clients, metrics });
+        const of = (arm: string) =>
+          result.samples.filter(
+            (s) => s.arm === arm && s.workload === cell.workload && s.clients === cell.clients,
+          );
+        const memoryContexts = memoryContextsComparison(of(baseline), of(head));
+        out.push({
+          baseline,
+          head,
+          cell: id,
+          workload: cell.workload,
+          clients: cell.clients,
+          metrics,
+          ...(memoryContexts ? { memoryContexts } : {}),
+        });
       }
     }
   }

@@ -12,6 +12,7 @@ import { METRICS, STEADY_METRICS, type SteadyMetricName } from '../../results/me
 import type { RunResult } from '../../results/result-types.js';
 import { escapeMarkdown } from '../markdown-escape.js';
 import { formatBytes } from '../../util/bytes.js';
+import { MEMORY_CONTEXTS_LEAD, memoryContextsText } from './memory-contexts-text.js';
 
 /** At most this many table rows; the rest are in the results artifact. */
 const MAX_ROWS = 30;
@@ -48,6 +49,17 @@ export function steadyMetricsSection(result: RunResult): SteadyMetricsSection | 
   ];
   if (cells.length > MAX_ROWS)
     body.push('', `_… and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
+  // Where a cell's backend memory moved: its largest backend's memory contexts, base's beside head's.
+  const contexts = cells.filter((c) => c.memoryContexts);
+  if (contexts.length > 0) {
+    body.push(
+      '',
+      ...contexts.map(
+        (c) =>
+          `- ${escapeMarkdown(c.cell, 80)}${headColumn ? ` (${escapeMarkdown(c.head, 40)})` : ''}: ${MEMORY_CONTEXTS_LEAD}: ${escapeMarkdown(memoryContextsText(c.memoryContexts!), 1000)}`,
+      ),
+    );
+  }
   return { summary: 'Steady per-transaction costs (WAL, buffers, backend CPU, memory)', body };
 }
 

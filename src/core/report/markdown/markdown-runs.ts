@@ -6,6 +6,8 @@ import type { RunResult, Sample } from '../../results/result-types.js';
 import { omitted, type ReportContext } from './markdown-context.js';
 import { escapeMarkdown } from '../markdown-escape.js';
 import type { TrimId } from './markdown-size.js';
+import { formatBytes } from '../../util/bytes.js';
+import { isMemoryBytes } from '../../results/memory.js';
 
 export function roundsAndOrder(ctx: ReportContext, trims: ReadonlySet<TrimId>): string[] {
   const { result } = ctx;
@@ -94,7 +96,8 @@ export function rawSamples(ctx: ReportContext): string[] {
       const values = samples.map((s) => {
         const v = s.metrics[c.metric];
         if (s.status !== 'ok') return '✗';
-        return v === undefined || !Number.isFinite(v) ? '?' : v.toFixed(ctx.metric.decimals);
+        if (v === undefined || !Number.isFinite(v)) return '?';
+        return isMemoryBytes(c.metric) ? formatBytes(v) : v.toFixed(ctx.metric.decimals);
       });
       rows.push(
         `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm)} | ${values.join(', ') || '–'} |`,

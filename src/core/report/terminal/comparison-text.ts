@@ -12,6 +12,7 @@ import { INSTRUCTION_METRIC } from '../../compare/evidence/instruction-rule.js';
 import { curveLine } from '../evidence/curve-line.js';
 import { UNSTABLE_PHRASE, reasonSentence } from '../reasons.js';
 import { columns, PLAIN_CELLS, rowTexts } from '../table-cells.js';
+import { MEMORY_CONTEXTS_LEAD, memoryContextsText } from '../evidence/memory-contexts-text.js';
 import { buildTables, type ArmTables } from '../table-model.js';
 import { compiledCodeLines } from '../evidence/compiled-code-lines.js';
 import { costLines } from '../evidence/cost-line.js';
@@ -74,7 +75,12 @@ function steadyLines(cells: readonly SteadyCellSummary[]): string[] {
   return [
     '',
     'steady per-transaction costs and backend memory, base -> head (medians over the runs; gated where a workload lists them in metrics, memory also beyond its floors):',
-    ...cells.map((c) => `  ${heads > 1 ? `${c.head} ` : ''}${c.cell}: ${steadyCellLine(c)}`),
+    ...cells.flatMap((c) => [
+      `  ${heads > 1 ? `${c.head} ` : ''}${c.cell}: ${steadyCellLine(c)}`,
+      ...(c.memoryContexts
+        ? [`    ${MEMORY_CONTEXTS_LEAD}: ${memoryContextsText(c.memoryContexts)}`.replace(/→/g, '->')]
+        : []),
+    ]),
   ];
 }
 
